@@ -1,0 +1,74 @@
+/* policy.h -- the scheduling-policy and placement plug-in interfaces.
+ *
+ * A policy decides which pending job starts next and whom to preempt; a
+ * placer decides where (pool, node, GPUs) a job goes.  Each is a const ops
+ * struct filled with designated initializers and listed once in a
+ * NULL-terminated registry (policies/registry.c), looked up by name.
+ *
+ * The simulator never calls a plug-in's hooks directly: sim.c wraps every
+ * call, fills in defaults for hooks a plug-in leaves NULL, and checks what it
+ * decided (a placer may not hand back GPUs that are taken or down; a policy
+ * may not preempt a non-preemptible job).  A policy sees the cluster only
+ * through the read-only accessors of sim.h and acts only through
+ * gs_sim_start(), gs_sim_try_start() and gs_sim_preempt().
+ *
+ * Hook contract (all but name optional):
+ *   init      parse parameters (gs_params getters), allocate state;
+ *   arrive    a job entered the pending set (new, or requeued after a
+ *             preemption or a failure);
+ *   stopped   a running job stopped (why: GS_STOP_*), or a pending one was
+ *             killed while waiting (GS_STOP_KILLED); either way the job is
+ *             no longer running, and after KILLED it is gone for good;
+ *   schedule  called once per simulated instant at which something changed,
+ *             after all of that instant's events: start what should start;
+ *   tick      called every tick_ms of simulated time when tick_ms > 0. */
+#ifndef GS_POLICY_H
+#define GS_POLICY_H
+
+#include "../sim/err.h"
+#include "../sim/params.h"
+#include "../sim/job.h"
+
+#define GS_POLICY_ABI 1
+
+struct gs_sim;
+
+enum gs_stop { GS_STOP_DONE, GS_STOP_PREEMPTED, GS_STOP_KILLED,
+               GS_STOP_FAILED };
+
+struct gs_policy_ops {
+    int abi;                    /* GS_POLICY_ABI */
+    const char *name;
+    const char *summary;        /* one line for `gpusim policies` */
+    int (*init)(struct gs_sim *sim, struct gs_params *params, void **state,
+                struct gs_diag *d);
+    void (*free)(void *state);
+    void (*arrive)(void *state, struct gs_sim *sim, struct gs_job *job);
+    void (*stopped)(void *state, struct gs_sim *sim, struct gs_job *job,
+                    int why);
+    void (*schedule)(void *state, struct gs_sim *sim);
+    void (*tick)(void *state, struct gs_sim *sim);
+    gs_time tick_ms;
+};
+
+struct gs_placer_ops {
+    int abi;
+    const char *name;
+    const char *summary;
+    int (*init)(struct gs_sim *sim, struct gs_params *params, void **state,
+                struct gs_diag *d);
+    void (*free)(void *state);
+    /* Choose room for job inside the given ranges (all eligible pools when
+     * the policy did not restrict it); fill out and return 0, or GS_ENOFIT. */
+    int (*place)(void *state, struct gs_sim *sim, const struct gs_job *job,
+                 const struct gs_range *ranges, int nranges,
+                 struct gs_alloc *out);
+};
+
+/* Registries: look up by name (NULL if unknown); the tables end in NULL. */
+extern const struct gs_policy_ops *const gs_policies[];
+extern const struct gs_placer_ops *const gs_placers[];
+const struct gs_policy_ops *gs_policy_find(const char *name);
+const struct gs_placer_ops *gs_placer_find(const char *name);
+
+#endif

@@ -1,0 +1,240 @@
+/* priority.c -- highest priority first, optionally preempting lower ones.
+ *
+ * Pending jobs are kept sorted by (priority descending, arrival, arrival
+ * sequence).  Each pass starts every job, in that order, that fits; with
+ * strict = true it stops at the first that does not (no overtaking).
+ *
+ * With preempt = true, a job that does not fit may evict running jobs that
+ * are preemptible and of strictly lower priority, the way the Kubernetes
+ * scheduler does: for each node of a pool the job may use, the GPUs it could
+ * reclaim are its fully free GPUs plus the whole GPUs held by such victims
+ * confined to that node; the job picks the node needing the fewest reclaimed
+ * GPUs, then evicts the lowest-priority, most recently started victims there
+ * until it fits.  Only single-node whole-GPU jobs preempt; fractional and
+ * multi-node jobs wait.  Victims lose work since their last checkpoint. */
+#include "policy.h"
+#include "../sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct prio {
+    struct gs_job **q;
+    long n, cap;
+    int preempt, strict;
+    int *reclaim;               /* per node, scratch */
+    int nnodes;
+    int in_pass;                /* schedule() is walking q */
+    struct gs_job **late;       /* requeued during a pass, merged after */
+    long nlate, caplate;
+};
+
+static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
+                     struct gs_diag *d)
+{
+    struct prio *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return GS_ENOMEM;
+    int rc;
+    if ((rc = gs_params_bool(p, "preempt", &s->preempt, d)) < 0 ||
+        (rc = gs_params_bool(p, "strict", &s->strict, d)) < 0) {
+        free(s);
+        return rc;
+    }
+    s->nnodes = gs_sim_fleet(sim)->nnodes;
+    s->reclaim = calloc((size_t)(s->nnodes + 1), sizeof *s->reclaim);
+    if (s->reclaim == NULL) {
+        free(s);
+        return GS_ENOMEM;
+    }
+    *state = s;
+    return 0;
+}
+
+static void prio_free(void *state)
+{
+    struct prio *s = state;
+    free(s->q);
+    free(s->late);
+    free(s->reclaim);
+    free(s);
+}
+
+/* a goes before b */
+static int before(const struct gs_job *a, const struct gs_job *b)
+{
+    if (a->prio != b->prio)
+        return a->prio > b->prio;
+    if (a->s.arrival != b->s.arrival)
+        return a->s.arrival < b->s.arrival;
+    return a->rec < b->rec;
+}
+
+static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    (void)sim;
+    struct prio *s = state;
+    if (s->in_pass) {
+        if (s->nlate == s->caplate) {
+            long cap = s->caplate ? s->caplate * 2 : 64;
+            struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
+            GS_ASSERT(l != NULL);
+            s->late = l;
+            s->caplate = cap;
+        }
+        s->late[s->nlate++] = j;
+        return;
+    }
+    if (s->n == s->cap) {
+        long cap = s->cap ? s->cap * 2 : 256;
+        struct gs_job **q = realloc(s->q, (size_t)cap * sizeof *q);
+        GS_ASSERT(q != NULL);
+        s->q = q;
+        s->cap = cap;
+    }
+    long lo = 0, hi = s->n;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (before(s->q[mid], j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(&s->q[lo + 1], &s->q[lo], (size_t)(s->n - lo) * sizeof *s->q);
+    s->q[lo] = j;
+    s->n++;
+}
+
+/* Victim order: lower priority first, then the most recently started. */
+static int victim_cmp(const void *x, const void *y)
+{
+    const struct gs_job *a = *(struct gs_job *const *)x;
+    const struct gs_job *b = *(struct gs_job *const *)y;
+    if (a->prio != b->prio)
+        return a->prio < b->prio ? -1 : 1;
+    if (a->started != b->started)
+        return a->started > b->started ? -1 : 1;
+    return a->rec < b->rec ? -1 : a->rec > b->rec;
+}
+
+static int is_victim(const struct gs_fleet *f, const struct gs_job *v,
+                     const struct gs_job *j)
+{
+    return v->preemptible && v->prio < j->prio && v->alloc.n == 1 &&
+           v->need.gpus > 0 && gs_fleet_pool_eligible(f, v->alloc.pool,
+                                                      &j->need);
+}
+
+/* Try to make room for j by preemption.  0 if j started. */
+static int make_room(struct prio *s, struct gs_sim *sim, struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (j->need.gpus == 0)
+        return -1;
+    long nrun;
+    struct gs_job *const *run = gs_sim_running(sim, &nrun);
+    for (long i = 0; i < nrun; i++)
+        if (is_victim(f, run[i], j))
+            s->reclaim[run[i]->alloc.one.node] += run[i]->need.gpus;
+    int best = -1, best_need = 1 << 30;
+    for (long i = 0; i < nrun; i++) {
+        if (!is_victim(f, run[i], j))
+            continue;
+        int node = run[i]->alloc.one.node;
+        const struct gs_node *nd = &f->nodes[node];
+        if (j->need.gpus > f->pools[nd->pool].s.gpn)
+            continue;
+        int deficit = j->need.gpus - nd->nfull;
+        if (deficit > 0 && nd->nfull + s->reclaim[node] >= j->need.gpus &&
+            (deficit < best_need || (deficit == best_need && node < best))) {
+            best = node;
+            best_need = deficit;
+        }
+    }
+    long nv = 0;
+    struct gs_job **v = NULL;
+    if (best >= 0) {
+        v = malloc((size_t)nrun * sizeof *v);
+        GS_ASSERT(v != NULL);
+        for (long i = 0; i < nrun; i++)
+            if (is_victim(f, run[i], j) && run[i]->alloc.one.node == best)
+                v[nv++] = run[i];
+        qsort(v, (size_t)nv, sizeof *v, victim_cmp);
+    }
+    for (long i = 0; i < nrun; i++)
+        if (run[i]->alloc.pool >= 0 && run[i]->alloc.n == 1)
+            s->reclaim[run[i]->alloc.one.node] = 0;
+    if (best < 0)
+        return -1;
+    const struct gs_node *nd = &f->nodes[best];
+    struct gs_range r = { nd->pool, best - f->pools[nd->pool].node0,
+                          best - f->pools[nd->pool].node0 + 1 };
+    int rc = -1;
+    for (long i = 0; i < nv && nd->nfull < j->need.gpus; i++)
+        gs_sim_preempt(sim, v[i]);
+    if (nd->nfull >= j->need.gpus)
+        rc = gs_sim_try_start(sim, j, &r, 1);
+    free(v);
+    return rc;
+}
+
+static void prio_schedule(void *state, struct gs_sim *sim)
+{
+    struct prio *s = state;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    long w = 0, i;
+    /* Preemption requeues victims through arrive(); they wait in s->late
+     * until the walk over s->q is done. */
+    s->in_pass = 1;
+    for (i = 0; i < s->n; i++) {
+        struct gs_job *j = s->q[i];
+        int started = 0;
+        if (f->used_milli < f->gpus_up * 1000 &&
+            gs_sim_try_start(sim, j, NULL, 0) == 0)
+            started = 1;
+        else if (s->preempt && make_room(s, sim, j) == 0)
+            started = 1;
+        if (started)
+            continue;
+        s->q[w++] = j;
+        if (s->strict)
+            break;
+    }
+    for (; i < s->n; i++)
+        if (s->q[i]->state == GS_JOB_PENDING)
+            s->q[w++] = s->q[i];
+    s->n = w;
+    s->in_pass = 0;
+    for (i = 0; i < s->nlate; i++)
+        prio_arrive(s, sim, s->late[i]);
+    s->nlate = 0;
+}
+
+/* A pending job killed while waiting leaves the queue. */
+static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                         int why)
+{
+    (void)sim;
+    struct prio *s = state;
+    if (why != GS_STOP_KILLED)
+        return;
+    for (long i = 0; i < s->n; i++)
+        if (s->q[i] == j) {
+            memmove(&s->q[i], &s->q[i + 1],
+                    (size_t)(s->n - i - 1) * sizeof *s->q);
+            s->n--;
+            return;
+        }
+}
+
+const struct gs_policy_ops gs_policy_priority = {
+    .abi = GS_POLICY_ABI,
+    .name = "priority",
+    .summary = "highest tier priority first; preempt = true evicts lower "
+               "priority preemptible jobs",
+    .init = prio_init,
+    .free = prio_free,
+    .arrive = prio_arrive,
+    .stopped = prio_stopped,
+    .schedule = prio_schedule,
+};

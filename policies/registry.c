@@ -1,0 +1,46 @@
+/* registry.c -- the one list of built-in policies and placers, by name.
+ *
+ * To add a policy: write policies/NAME.c defining a const struct
+ * gs_policy_ops, declare it below and add it to gs_policies[].  A test
+ * checks that names are unique. */
+#include "policy.h"
+
+#include <string.h>
+
+extern const struct gs_policy_ops gs_policy_fifo;
+extern const struct gs_policy_ops gs_policy_fifo_backfill;
+extern const struct gs_policy_ops gs_policy_priority;
+extern const struct gs_policy_ops gs_policy_static;
+
+extern const struct gs_placer_ops gs_placer_first_fit;
+extern const struct gs_placer_ops gs_placer_best_fit;
+
+const struct gs_policy_ops *const gs_policies[] = {
+    &gs_policy_fifo,
+    &gs_policy_fifo_backfill,
+    &gs_policy_priority,
+    &gs_policy_static,
+    NULL,
+};
+
+const struct gs_placer_ops *const gs_placers[] = {
+    &gs_placer_first_fit,
+    &gs_placer_best_fit,
+    NULL,
+};
+
+const struct gs_policy_ops *gs_policy_find(const char *name)
+{
+    for (int i = 0; gs_policies[i]; i++)
+        if (strcmp(gs_policies[i]->name, name) == 0)
+            return gs_policies[i];
+    return NULL;
+}
+
+const struct gs_placer_ops *gs_placer_find(const char *name)
+{
+    for (int i = 0; gs_placers[i]; i++)
+        if (strcmp(gs_placers[i]->name, name) == 0)
+            return gs_placers[i];
+    return NULL;
+}

@@ -1,0 +1,162 @@
+/* static.c -- fixed partitions, no borrowing: the allocation the seeds
+ * criticize, kept as the baseline it is.
+ *
+ * The scenario's "partitions" carve node ranges out of pools, in order; a
+ * partition serves the jobs of its tenant and/or tier.  A job goes to the
+ * first partition that matches it (a job may match only one: the first
+ * wins); a job no partition matches may use the nodes no partition took.
+ * Each partition is its own FIFO queue with head-of-line blocking: when the
+ * oldest job of a partition does not fit, that partition starts nothing more
+ * this pass, while others go on.  Idle GPUs of one partition are never lent
+ * to another.  A job that cannot fit its partition even when it is empty is
+ * killed at arrival (reason "unplaceable") rather than blocking it forever. */
+#include "policy.h"
+#include "../sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct part {
+    struct gs_range *r;
+    int n;
+    double gpus;            /* capacity, for the fit check */
+    int maxnode;            /* largest node, GPUs */
+};
+
+struct st {
+    const struct gs_scenario *sc;
+    int np;                 /* scenario partitions; index np = the rest */
+    struct part *p;
+    char *blocked;
+};
+
+static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
+                   struct gs_diag *d)
+{
+    (void)params;
+    const struct gs_scenario *sc = gs_sim_scenario(sim);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (sc->nparts == 0)
+        return gs_diag_set(d, GS_EINVAL, sc->file,
+                           "policy 'static' needs \"partitions\" in the "
+                           "scenario");
+    struct st *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return GS_ENOMEM;
+    s->sc = sc;
+    s->np = sc->nparts;
+    s->p = calloc((size_t)s->np + 1, sizeof *s->p);
+    s->blocked = calloc((size_t)s->np + 1, 1);
+    int *used = calloc((size_t)f->npools, sizeof *used);
+    if (!s->p || !s->blocked || !used)
+        goto nomem;
+    for (int i = 0; i < s->np; i++) {
+        const struct gs_partition *pt = &sc->parts[i];
+        if (!(s->p[i].r = malloc(sizeof *s->p[i].r)))
+            goto nomem;
+        s->p[i].r[0] = (struct gs_range){ pt->pool, pt->lo, pt->hi };
+        s->p[i].n = 1;
+        s->p[i].gpus = (double)pt->nodes * f->pools[pt->pool].s.gpn;
+        s->p[i].maxnode = f->pools[pt->pool].s.gpn;
+        if (pt->hi > used[pt->pool])
+            used[pt->pool] = pt->hi;
+    }
+    struct part *rest = &s->p[s->np];
+    if (!(rest->r = malloc((size_t)f->npools * sizeof *rest->r)))
+        goto nomem;
+    for (int p = 0; p < f->npools; p++)
+        if (used[p] < f->pools[p].s.nodes) {
+            rest->r[rest->n++] = (struct gs_range){ p, used[p],
+                                                    f->pools[p].s.nodes };
+            rest->gpus += (double)(f->pools[p].s.nodes - used[p]) *
+                          f->pools[p].s.gpn;
+            if (f->pools[p].s.gpn > rest->maxnode)
+                rest->maxnode = f->pools[p].s.gpn;
+        }
+    free(used);
+    *state = s;
+    return 0;
+nomem:
+    free(used);
+    if (s->p)
+        for (int i = 0; i <= s->np; i++)
+            free(s->p[i].r);
+    free(s->p);
+    free(s->blocked);
+    free(s);
+    return GS_ENOMEM;
+}
+
+static void st_free(void *state)
+{
+    struct st *s = state;
+    for (int i = 0; i <= s->np; i++)
+        free(s->p[i].r);
+    free(s->p);
+    free(s->blocked);
+    free(s);
+}
+
+static int match(const struct st *s, struct gs_sim *sim, const struct gs_job *j)
+{
+    const char *tenant = gs_sim_tenant_name(sim, j->tenant);
+    for (int i = 0; i < s->np; i++) {
+        const struct gs_partition *pt = &s->sc->parts[i];
+        if ((pt->tenant[0] == '\0' || strcmp(pt->tenant, tenant) == 0) &&
+            (pt->tier < 0 || pt->tier == j->s.tier))
+            return i;
+    }
+    return s->np;
+}
+
+/* Could j ever run in partition p (empty)? */
+static int could_fit(const struct gs_sim *sim, const struct part *p,
+                     const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    for (int i = 0; i < p->n; i++) {
+        const struct gs_range *r = &p->r[i];
+        if (!gs_fleet_pool_eligible(f, r->pool, &j->need))
+            continue;
+        if (j->need.gpus <= (r->hi - r->lo) * f->pools[r->pool].s.gpn)
+            return 1;
+    }
+    return 0;
+}
+
+static void st_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    struct st *s = state;
+    j->pslot = match(s, sim, j);
+    if (!could_fit(sim, &s->p[j->pslot], j))
+        gs_sim_kill(sim, j, GS_KILL_UNPLACEABLE);
+}
+
+static void st_schedule(void *state, struct gs_sim *sim)
+{
+    struct st *s = state;
+    memset(s->blocked, 0, (size_t)s->np + 1);
+    int open = s->np + 1;
+    struct gs_job *j = gs_sim_pending_head(sim), *next;
+    for (; j && open > 0; j = next) {
+        next = j->next;
+        if (s->blocked[j->pslot])
+            continue;
+        const struct part *p = &s->p[j->pslot];
+        if (gs_sim_try_start(sim, j, p->r, p->n) < 0) {
+            s->blocked[j->pslot] = 1;
+            open--;
+        }
+    }
+}
+
+const struct gs_policy_ops gs_policy_static = {
+    .abi = GS_POLICY_ABI,
+    .name = "static",
+    .summary = "fixed node partitions per tenant or tier, FIFO in each, "
+               "no borrowing",
+    .init = st_init,
+    .free = st_free,
+    .arrive = st_arrive,
+    .schedule = st_schedule,
+};

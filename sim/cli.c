@@ -1,0 +1,251 @@
+/* cli.c -- the gpusim command line: run, policies, scenario, help.
+ *
+ * Exit status: 0 success; 2 bad input or usage (a message names the place
+ * and the problem, and no result file is left behind); 1 when the result
+ * cannot be written.  The progress line and timing go to stderr, so stdout
+ * is exactly the summary: byte-identical for the same scenario and seed. */
+#include "h5out.h"
+#include "report.h"
+#include "scenario.h"
+#include "sim.h"
+#include "version.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage_main[] =
+"usage: gpusim COMMAND [ARGS]\n"
+"\n"
+"commands:\n"
+"  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
+"  policies          list scheduling policies, placers and trace formats\n"
+"  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
+"  help [COMMAND]    help on a command\n"
+"\n"
+"  gpusim --version  print the version\n"
+"SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
+
+static const char usage_run[] =
+"usage: gpusim run SCENARIO [options]\n"
+"\n"
+"Simulate SCENARIO (a JSON file, or 'quickstart') and print its summary.\n"
+"\n"
+"options:\n"
+"  --seed N          override the scenario's seed\n"
+"  --policy NAME     override the scenario's policy (its parameters are\n"
+"                    then not used)\n"
+"  --placement NAME  override the scenario's placement\n"
+"  --out FILE        HDF5 result file (default: NAME.h5, NAME = the\n"
+"                    scenario's name)\n"
+"  --no-out          write no result file\n"
+"  --json            print the summary as JSON\n"
+"  --csv             print the summary as CSV (scope,metric,value)\n"
+"  --quiet           print no summary\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 result file not written\n";
+
+static const char usage_policies[] =
+"usage: gpusim policies\n"
+"\n"
+"List the built-in scheduling policies, placement plug-ins and trace\n"
+"formats, with a line on each.\n";
+
+static const char usage_scenario[] =
+"usage: gpusim scenario quickstart\n"
+"\n"
+"Print the built-in quickstart scenario, a starting point for your own.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'gpusim help')\n");
+    return 2;
+}
+
+static int report_diag(const struct gs_diag *d)
+{
+    char buf[1200];
+    gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return 2;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static int load(const char *arg, struct gs_scenario **sc, struct gs_diag *d)
+{
+    if (strcmp(arg, "quickstart") == 0 && !is_file(arg))
+        return gs_scenario_parse(gs_scenario_quickstart(),
+                                 "<built-in quickstart>", ".", sc, d);
+    return gs_scenario_load(arg, sc, d);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*s == '\0' || *s == '-' || *end != '\0' || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL;
+    int fmt = 0, quiet = 0, no_out = 0;
+    struct gs_sim_opts o = { 0 };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--seed") == 0 && more) {
+            if (parse_u64(argv[++i], &o.seed) < 0)
+                return usage_error("--seed takes a whole number >= 0, not "
+                                   "'%s'", argv[i]);
+            o.set_seed = 1;
+        } else if (strcmp(a, "--policy") == 0 && more) {
+            o.policy = argv[++i];
+        } else if (strcmp(a, "--placement") == 0 && more) {
+            o.placer = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && more) {
+            out = argv[++i];
+        } else if (strcmp(a, "--no-out") == 0) {
+            no_out = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            fmt = 1;
+        } else if (strcmp(a, "--csv") == 0) {
+            fmt = 2;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_run, stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("run: unknown option or missing value: '%s'",
+                               a);
+        } else if (file == NULL) {
+            file = a;
+        } else {
+            return usage_error("run: more than one scenario: '%s'", a);
+        }
+    }
+    if (file == NULL)
+        return usage_error("%s", "run: which scenario? (a JSON file, or "
+                           "'quickstart')");
+    struct gs_diag d = { 0 };
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    if (load(file, &sc, &d) < 0)
+        return report_diag(&d);
+    o.progress = !quiet && isatty(2);
+    if (gs_sim_new(sc, &o, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
+        gs_sim_free(sim);
+        gs_scenario_free(sc);
+        return report_diag(&d);
+    }
+    int rc = 0;
+    char defout[600];
+    if (!no_out) {
+        if (out == NULL) {
+            snprintf(defout, sizeof defout, "%s.h5", sc->name);
+            out = defout;
+        }
+        if (gs_h5_write(out, sim, &d) < 0) {
+            char buf[1200];
+            gs_diag_format(&d, buf, sizeof buf);
+            fprintf(stderr, "gpusim: %s\n", buf);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && !quiet) {
+        if (fmt == 1)
+            gs_report_json(stdout, sim);
+        else if (fmt == 2)
+            gs_report_csv(stdout, sim);
+        else
+            gs_report_table(stdout, sim);
+    }
+    fflush(stdout);
+    if (rc == 0 && !no_out && !quiet && fmt == 0)
+        fprintf(stderr, "gpusim: results written to %s\n", out);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    return rc;
+}
+
+static int cmd_policies(void)
+{
+    printf("policies:\n");
+    for (int i = 0; gs_policies[i]; i++)
+        printf("  %-16s %s\n", gs_policies[i]->name, gs_policies[i]->summary);
+    printf("placement:\n");
+    for (int i = 0; gs_placers[i]; i++)
+        printf("  %-16s %s\n", gs_placers[i]->name, gs_placers[i]->summary);
+    printf("trace formats:\n");
+    for (int i = 0; gs_trace_formats[i]; i++)
+        printf("  %-16s %s\n", gs_trace_formats[i]->name,
+               gs_trace_formats[i]->summary);
+    return 0;
+}
+
+static int cmd_help(const char *topic)
+{
+    if (topic == NULL) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(topic, "run") == 0)
+        fputs(usage_run, stdout);
+    else if (strcmp(topic, "policies") == 0)
+        fputs(usage_policies, stdout);
+    else if (strcmp(topic, "scenario") == 0)
+        fputs(usage_scenario, stdout);
+    else
+        return usage_error("help: no command '%s'", topic);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("gpusim %s (result layout %d)\n", GS_VERSION, GS_H5_LAYOUT);
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return cmd_help(NULL);
+    if (strcmp(cmd, "help") == 0)
+        return cmd_help(argc > 2 ? argv[2] : NULL);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "policies") == 0) {
+        if (argc > 2 && strcmp(argv[2], "--help") == 0)
+            return cmd_help("policies");
+        return cmd_policies();
+    }
+    if (strcmp(cmd, "scenario") == 0) {
+        if (argc == 3 && strcmp(argv[2], "quickstart") == 0) {
+            fputs(gs_scenario_quickstart(), stdout);
+            return 0;
+        }
+        if (argc == 3 && strcmp(argv[2], "--help") == 0)
+            return cmd_help("scenario");
+        return usage_error("%s", "scenario: the built-in scenario is "
+                           "'quickstart'");
+    }
+    return usage_error("unknown command '%s'", cmd);
+}

@@ -1,0 +1,66 @@
+/* engine.h -- the discrete-event engine: a simulated clock and one event queue.
+ *
+ * The engine knows nothing of GPUs or jobs.  An event is a caller-embedded
+ * struct gs_event with a callback; the engine orders events by (time, then
+ * the sequence number given when each was last scheduled), so events at the
+ * same millisecond fire in the order they were scheduled and every run of
+ * the same input is identical.  Events can be cancelled and moved (a job's
+ * finish event moves whenever its speed changes).
+ *
+ * Time is a signed 64-bit count of milliseconds: 150 days is 1.3e10 ms,
+ * far inside the range, and millisecond resolution is kept everywhere. */
+#ifndef GS_ENGINE_H
+#define GS_ENGINE_H
+
+#include "heap.h"
+
+#include <stdint.h>
+
+#define GS_MS(x)   ((gs_time)(x))
+#define GS_SEC     ((gs_time)1000)
+#define GS_MIN     ((gs_time)60000)
+#define GS_HOUR    ((gs_time)3600000)
+#define GS_DAY     ((gs_time)86400000)
+
+struct gs_event;
+typedef void gs_event_fn(struct gs_event *ev, void *ctx);
+
+struct gs_event {
+    struct gs_hnode hn;     /* first member: the heap hands back this address */
+    gs_event_fn *fire;
+};
+
+struct gs_engine {
+    struct gs_heap q;
+    gs_time now;
+    uint64_t fired;         /* events fired so far */
+    void *ctx;              /* passed to every callback */
+};
+
+void gs_engine_init(struct gs_engine *e, void *ctx);
+void gs_engine_free(struct gs_engine *e);   /* events stay owned by callers */
+
+static inline void gs_event_init(struct gs_event *ev, gs_event_fn *fire)
+{
+    ev->hn.idx = GS_HEAP_NONE;
+    ev->fire = fire;
+}
+static inline int gs_event_pending(const struct gs_event *ev)
+{
+    return gs_hnode_queued(&ev->hn);
+}
+
+/* Schedule ev at absolute time t (>= now), or move it there if it is already
+ * scheduled.  0 or GS_ENOMEM. */
+int gs_engine_at(struct gs_engine *e, struct gs_event *ev, gs_time t);
+void gs_engine_cancel(struct gs_engine *e, struct gs_event *ev);
+
+static inline gs_time gs_engine_next_time(const struct gs_engine *e)
+{
+    return gs_heap_top_time(&e->q);
+}
+/* Pop the earliest event, advance the clock to it and fire it.  Returns 0 if
+ * the queue was empty, 1 otherwise. */
+int gs_engine_step(struct gs_engine *e);
+
+#endif

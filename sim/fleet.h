@@ -1,0 +1,151 @@
+/* fleet.h -- pools of GPU nodes, what is free on them, and how to find room.
+ *
+ * A fleet is a list of pools; a pool is nnodes nodes of one GPU model with
+ * gpn GPUs each (an instance type with an hourly price per node).  Each GPU
+ * has a free capacity in thousandths ("milli", 1000 = the whole GPU) and free
+ * memory, so whole-GPU jobs and fractional jobs share one representation.
+ *
+ * An allocation is a pool plus parts; a part is one node, a mask of its GPUs
+ * and the milli taken on each of them (1000 for whole GPUs).  A gang job
+ * larger than a node takes whole nodes plus one part for the remainder.
+ *
+ * Finding room must not cost O(nodes): each pool keeps a segment tree over
+ * its nodes whose every entry summarizes its range by
+ *   fmask: bit v set if some up node in the range has exactly v fully free
+ *          GPUs (v <= 63, so nodes have at most 63 GPUs);
+ *   milli: the largest free milli of any one GPU on an up node;
+ *   pmask: bit b set if some GPU is partly free with b = free*64/1000.
+ * First-fit is a leftmost descent, best-fit a range OR to pick the tightest
+ * value and then a descent, both O(log nodes) per query.  Down nodes (failed,
+ * being provisioned, drained) summarize as empty and are never chosen. */
+#ifndef GS_FLEET_H
+#define GS_FLEET_H
+
+#include "gpu.h"
+
+#include <stdint.h>
+
+#define GS_MAX_GPN 63
+#define GS_NAME 64
+
+enum gs_market { GS_MKT_ONDEMAND, GS_MKT_RESERVED, GS_MKT_SPOT, GS_MKT_BLOCK,
+                 GS_NMARKETS };
+
+struct gs_pool_spec {
+    char name[GS_NAME];
+    char instance[GS_NAME];     /* instance type, informative */
+    int model;                  /* catalog index */
+    int nodes, gpn;
+    double price_hour;          /* per node-hour */
+    int market;
+};
+
+struct gs_pool {
+    struct gs_pool_spec s;
+    int node0;                  /* global index of the pool's first node */
+    int tsize;                  /* leaves in the segment tree (power of 2) */
+    uint64_t *fmask, *pmask;    /* 2*tsize entries, 1-indexed */
+    int16_t *milli;
+    int64_t gpus_up;            /* GPUs on up nodes */
+    int64_t used_milli;         /* milli allocated on this pool */
+};
+
+struct gs_node {
+    int pool;
+    int up;
+    int nfull;                  /* fully free GPUs */
+    uint64_t fullmask;          /* which GPUs are fully free */
+    int gpu0;                   /* index of its first GPU in fleet arrays */
+    int njobs;                  /* jobs with a part on this node */
+};
+
+struct gs_fleet {
+    const struct gs_catalog *cat;
+    int npools, nnodes, ngpus;
+    struct gs_pool *pools;
+    struct gs_node *nodes;
+    int16_t *free_milli;        /* per GPU */
+    float *free_mem;            /* per GPU, GB */
+    int64_t used_milli;         /* over the fleet */
+    int64_t gpus_up;
+};
+
+struct gs_part {
+    int node;                   /* global node index */
+    int milli;                  /* per GPU in mask: 1000 whole, else fraction */
+    uint64_t mask;
+};
+
+struct gs_alloc {
+    int pool;                   /* -1 when empty */
+    int n;
+    struct gs_part one;
+    struct gs_part *many;       /* used when n > 1 (owned) */
+};
+
+static inline struct gs_part *gs_alloc_parts(struct gs_alloc *a)
+{
+    return a->n > 1 ? a->many : &a->one;
+}
+void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
+
+/* What a job asks of the fleet. */
+struct gs_need {
+    int gpus;                   /* whole GPUs, or 0 */
+    int milli;                  /* with gpus == 0: fraction of one GPU */
+    double mem_gb;              /* per GPU; 0 = no memory requirement */
+    uint64_t allowed;           /* model mask; 0 = any */
+};
+
+/* Where a placement may look: a node range of one pool. */
+struct gs_range {
+    int pool, lo, hi;           /* nodes [lo, hi) of the pool, pool-relative */
+};
+
+/* Build a fleet from pool specs; the fleet keeps its own copy.  All nodes up.
+ * Returns NULL when out of memory. */
+struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
+                              const struct gs_pool_spec *specs, int n);
+void gs_fleet_free(struct gs_fleet *f);
+
+/* 1 if a job with need could ever run on pool (model allowed, memory fits
+ * one GPU, enough GPUs in the whole pool), else 0. */
+int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
+                           const struct gs_need *need);
+
+/* Search strategies the placers build on: fill out (reset first) with room
+ * for need inside r and return 0, or GS_ENOFIT.  If score is not NULL it
+ * receives the leftover that best-fit minimizes: free GPUs left on the node
+ * for whole-GPU jobs (free GPUs left on the remainder node for gangs), free
+ * milli left on the GPU for fractional jobs plus 1000 if a whole GPU had to
+ * be broken. */
+enum gs_fit { GS_FIT_FIRST, GS_FIT_BEST };
+int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
+                  const struct gs_need *need, enum gs_fit fit,
+                  struct gs_alloc *out, int *score);
+
+/* 1 if alloc is free to take for need (the engine's check of a plug-in's
+ * decision), else 0. */
+int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
+                        const struct gs_need *need);
+/* Take or give back what a holds.  Memory taken per GPU: all of it for
+ * whole GPUs; for a fraction, need->mem_gb, or the same fraction of the
+ * GPU's memory when the job states none. */
+void gs_fleet_commit(struct gs_fleet *f, const struct gs_alloc *a,
+                     const struct gs_need *need);
+void gs_fleet_release(struct gs_fleet *f, const struct gs_alloc *a,
+                      const struct gs_need *need);
+/* Copy src into dst (dst is reset first).  0 or GS_ENOMEM. */
+int gs_alloc_copy(struct gs_alloc *dst, const struct gs_alloc *src);
+
+/* Bring a node up or down (capacity changes).  A node must be empty to go
+ * down; callers evict its jobs first. */
+void gs_fleet_set_up(struct gs_fleet *f, int node, int up);
+
+/* Allocated GPUs as a real count (milli / 1000). */
+static inline double gs_fleet_used_gpus(const struct gs_fleet *f)
+{
+    return (double)f->used_milli / 1000.0;
+}
+
+#endif

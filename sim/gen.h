@@ -1,0 +1,76 @@
+/* gen.h -- the synthetic workload generator built into scenarios.
+ *
+ * Arrivals are a Poisson process whose rate may follow a daily sinusoid
+ * (diurnal) and a weekly one, generated exactly by thinning (Lewis and
+ * Shedler, 1979): candidate arrivals at the peak rate are kept with
+ * probability rate(t)/peak.  Each job then draws a class by weight; a class
+ * gives its tier, tenants, GPU demand (a discrete distribution whose values
+ * below 1 are fractions of a GPU) and a duration distribution (GSL).  Every
+ * quantity has its own named random stream (rng.h), so adding a class or a
+ * field does not change the arrival times. */
+#ifndef GS_GEN_H
+#define GS_GEN_H
+
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+
+#include <stdint.h>
+
+#define GS_GEN_MAX_VALUES 32
+#define GS_GEN_MAX_CLASSES 16
+#define GS_GEN_MAX_TENANTS 64
+
+enum gs_dist { GS_DIST_CONSTANT, GS_DIST_EXPONENTIAL, GS_DIST_LOGNORMAL,
+               GS_DIST_PARETO, GS_DIST_UNIFORM, GS_DIST_WEIBULL };
+
+struct gs_distspec {
+    int kind;
+    double a, b;        /* constant: a; exponential: mean a; lognormal: mu a,
+                           sigma b (of ln ms); pareto: scale a, shape b;
+                           uniform: a..b; weibull: scale a, shape b */
+    double max;         /* truncate draws above (0 = none), ms */
+};
+
+struct gs_genclass {
+    char name[GS_NAME];
+    double weight;
+    int tier;
+    int ntenants;
+    char tenants[GS_GEN_MAX_TENANTS][GS_TENANT_NAME];
+    int nvalues;
+    double gpus[GS_GEN_MAX_VALUES];     /* < 1: fraction of a GPU */
+    double gpu_w[GS_GEN_MAX_VALUES];
+    struct gs_distspec duration;         /* ms on the reference model */
+    double mem_gb;
+    double cb;
+    gs_time deadline;                    /* relative, 0 = none */
+    gs_time ckpt;                        /* 0 = the tier's default */
+    double estimate_factor;              /* estimate = duration * this; 0 = none */
+};
+
+struct gs_genspec {
+    int64_t jobs;                       /* stop after this many (0 = no limit) */
+    gs_time until;                      /* or at this time (0 = no limit) */
+    double rate_per_hour;
+    double diurnal;                     /* relative amplitude 0..1 */
+    double peak_hour;                   /* hour of day of the peak */
+    double weekly;                      /* relative weekend dip 0..1 */
+    int ref_model;                      /* catalog index */
+    int nclasses;
+    struct gs_genclass cls[GS_GEN_MAX_CLASSES];
+};
+
+struct gs_gen;
+
+/* A generator for spec under seed.  NULL when out of memory. */
+struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed);
+void gs_gen_free(struct gs_gen *g);
+/* Next job: 1 and *out filled, or 0 when the spec's limit is reached. */
+int gs_gen_next(struct gs_gen *g, struct gs_jobspec *out);
+/* The arrival rate per hour at time t (ms) under spec. */
+double gs_gen_rate(const struct gs_genspec *spec, gs_time t);
+/* Mean of a duration distribution (ms), for offered-load checks. */
+double gs_dist_mean(const struct gs_distspec *d);
+
+#endif

@@ -1,0 +1,75 @@
+/* gpu.c -- built-in GPU models and cross-model speed conversion.
+ *
+ * Figures are the vendors' datasheet values per GPU (one die for K80):
+ *   A100 40/80 GB SXM: 312 TFLOP/s dense BF16, 1,555 / 2,039 GB/s, 400 W
+ *     (NVIDIA A100 Tensor Core GPU datasheet);
+ *   H100 SXM 80 GB: 989 TFLOP/s dense BF16, 3,350 GB/s, 700 W;
+ *   H200 SXM 141 GB: 989 TFLOP/s dense BF16, 4,800 GB/s, 700 W
+ *     (NVIDIA H100 and H200 datasheets);
+ *   A800/H800: the export variants of A100-80GB/H100 with the same compute
+ *     and memory (only NVLink differs, which is not modeled);
+ *   V100 SXM2 16/32 GB: 125 TFLOP/s FP16 tensor, 900 GB/s, 300 W;
+ *   P100 SXM2: 21.2 TFLOP/s FP16, 732 GB/s, 300 W;
+ *   T4: 65 TFLOP/s FP16 tensor, 320 GB/s, 70 W;
+ *   A10: 125 TFLOP/s BF16 dense, 600 GB/s, 150 W;
+ *   K80 (per die): 4.37 TFLOP/s FP32 boost, 240 GB/s, 12 GB, 150 W.
+ * A scenario may redefine any of them or add its own. */
+#include "gpu.h"
+#include "err.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct gs_gpu_model builtin[] = {
+    { "A100-40GB",  40.0, 312.0, 1555.0, 400.0, 1, 0 },
+    { "A100-80GB",  80.0, 312.0, 2039.0, 400.0, 1, 0 },
+    { "H100-80GB",  80.0, 989.0, 3350.0, 700.0, 1, 0 },
+    { "H200-141GB", 141.0, 989.0, 4800.0, 700.0, 1, 0 },
+    { "A800-80GB",  80.0, 312.0, 2039.0, 400.0, 1, 0 },
+    { "H800-80GB",  80.0, 989.0, 3350.0, 700.0, 1, 0 },
+    { "V100-16GB",  16.0, 125.0,  900.0, 300.0, 0, 0 },
+    { "V100-32GB",  32.0, 125.0,  900.0, 300.0, 0, 0 },
+    { "P100-16GB",  16.0,  21.2,  732.0, 300.0, 0, 0 },
+    { "T4",         16.0,  65.0,  320.0,  70.0, 0, 0 },
+    { "A10",        24.0, 125.0,  600.0, 150.0, 0, 0 },
+    { "K80",        12.0,   4.37, 240.0, 150.0, 0, 0 },
+};
+
+void gs_catalog_init(struct gs_catalog *c)
+{
+    c->n = (int)(sizeof builtin / sizeof builtin[0]);
+    memcpy(c->m, builtin, sizeof builtin);
+}
+
+int gs_catalog_find(const struct gs_catalog *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcasecmp(c->m[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m)
+{
+    if (!(m->mem_gb > 0 && m->tflops > 0 && m->bw_gbs > 0 && m->power_w >= 0))
+        return GS_EINVAL;
+    int i = gs_catalog_find(c, m->name);
+    if (i < 0) {
+        if (c->n == GS_MAX_MODELS)
+            return GS_ERANGE;
+        i = c->n++;
+    }
+    c->m[i] = *m;
+    c->m[i].custom = 1;
+    return i;
+}
+
+double gs_catalog_time_factor(const struct gs_catalog *c, int ref, int m,
+                              double cb)
+{
+    if (ref == m || ref < 0)
+        return 1.0;
+    const struct gs_gpu_model *r = &c->m[ref], *g = &c->m[m];
+    return cb * r->tflops / g->tflops + (1.0 - cb) * r->bw_gbs / g->bw_gbs;
+}

@@ -1,0 +1,418 @@
+/* h5out.c -- write and read gpusim's HDF5 result files (layout in h5out.h).
+ *
+ * The only file that includes hdf5.h.  HDF5's automatic error printing is
+ * turned off; every failure becomes a gs_diag naming the file and the object
+ * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
+ * h5py and pandas read without special handling. */
+#include "h5out.h"
+#include "report.h"
+#include "version.h"
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct w {
+    hid_t f;
+    const char *path;
+    struct gs_diag *d;
+    int err;
+};
+
+static int fail(struct w *w, const char *what)
+{
+    if (!w->err)
+        w->err = gs_diag_set(w->d, GS_EIO, w->path, "HDF5: cannot write %s",
+                             what);
+    return w->err;
+}
+
+static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(v) + 1);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, t, v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+}
+
+static void attr_num(struct w *w, hid_t obj, const char *name, double v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_DOUBLE, &v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+}
+
+/* Write a dataset of type t (memory and file) with rank dims. */
+static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
+                 const hsize_t *dims, const void *data)
+{
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hsize_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= dims[i];
+    if (n >= 4096) {        /* compress large tables, chunked by rows */
+        hsize_t chunk[2] = { dims[0] < 65536 ? dims[0] : 65536,
+                             rank > 1 ? dims[1] : 1 };
+        H5Pset_chunk(dcpl, rank, chunk);
+        H5Pset_deflate(dcpl, 4);
+    }
+    hid_t ds = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (ds < 0 || (n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                     data) < 0))
+        fail(w, name);
+    if (ds >= 0)
+        H5Dclose(ds);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+}
+
+static void strings(struct w *w, hid_t loc, const char *name, size_t width,
+                    const char *const *v, size_t n)
+{
+    char *buf = calloc(n ? n : 1, width);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + i * width, width, "%s", v[i]);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, width);
+    hsize_t dim = n;
+    dset(w, loc, name, t, 1, &dim, buf);
+    H5Tclose(t);
+    free(buf);
+}
+
+static double secs(gs_time t)
+{
+    return t < 0 ? NAN : (double)t / 1000.0;
+}
+
+static hid_t job_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct gs_h5_job));
+#define F(name, type) H5Tinsert(t, #name, HOFFSET(struct gs_h5_job, name), type)
+    F(id, H5T_NATIVE_INT64);
+    F(tenant, H5T_NATIVE_INT32);
+    F(tier, H5T_NATIVE_INT32);
+    F(state, H5T_NATIVE_INT32);
+    F(kill, H5T_NATIVE_INT32);
+    F(model, H5T_NATIVE_INT32);
+    F(preemptions, H5T_NATIVE_INT32);
+    F(arrival_s, H5T_NATIVE_DOUBLE);
+    F(start_s, H5T_NATIVE_DOUBLE);
+    F(end_s, H5T_NATIVE_DOUBLE);
+    F(wait_s, H5T_NATIVE_DOUBLE);
+    F(gpus, H5T_NATIVE_DOUBLE);
+    F(work_s, H5T_NATIVE_DOUBLE);
+    F(gpu_hours, H5T_NATIVE_DOUBLE);
+    F(sla_wait, H5T_NATIVE_INT8);
+    F(sla_deadline, H5T_NATIVE_INT8);
+#undef F
+    return t;
+}
+
+static void write_jobs(struct w *w, const struct gs_sim *s)
+{
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(s, &n);
+    struct gs_h5_job *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
+    if (rows == NULL) {
+        fail(w, "/jobs");
+        return;
+    }
+    for (long i = 0; i < n; i++) {
+        rows[i] = (struct gs_h5_job){
+            .id = r[i].id, .tenant = r[i].tenant, .tier = r[i].tier,
+            .state = r[i].state, .kill = r[i].kill, .model = r[i].model,
+            .preemptions = r[i].preemptions,
+            .arrival_s = secs(r[i].arrival), .start_s = secs(r[i].start),
+            .end_s = secs(r[i].end),
+            .wait_s = r[i].start >= 0 ? secs(r[i].start - r[i].arrival) : NAN,
+            .gpus = r[i].gpus, .work_s = r[i].work / 1000.0,
+            .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
+            .sla_deadline = r[i].sla_deadline,
+        };
+    }
+    hid_t t = job_type();
+    hsize_t dim = (hsize_t)n;
+    dset(w, w->f, "jobs", t, 1, &dim, rows);
+    H5Tclose(t);
+    free(rows);
+}
+
+static void write_names(struct w *w, const struct gs_sim *s)
+{
+    int nt = gs_sim_ntenants(s);
+    const char **v = malloc((size_t)(nt + GS_MAX_MODELS + 8) * sizeof *v);
+    if (v == NULL) {
+        fail(w, "/tenants");
+        return;
+    }
+    for (int i = 0; i < nt; i++)
+        v[i] = gs_sim_tenant_name(s, i);
+    strings(w, w->f, "tenants", GS_TENANT_NAME, v, (size_t)nt);
+    for (int i = 0; i < GS_NTIERS; i++)
+        v[i] = gs_tier_name(i);
+    strings(w, w->f, "tiers", 16, v, GS_NTIERS);
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    for (int i = 0; i < cat->n; i++)
+        v[i] = cat->m[i].name;
+    strings(w, w->f, "models", GS_MODEL_NAME, v, (size_t)cat->n);
+    for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
+        v[i] = gs_jstate_name(i);
+    strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
+    static const char *const kills[] = { "none", "unplaceable", "oom",
+                                         "reclaim", "reaped", "denied" };
+    strings(w, w->f, "kill_reasons", 16, kills, 6);
+    free(v);
+}
+
+static void write_series(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_series *ts = &gs_sim_metrics(s)->ts;
+    hid_t g = H5Gcreate2(w->f, "timeseries", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (g < 0) {
+        fail(w, "/timeseries");
+        return;
+    }
+    hsize_t n = (hsize_t)ts->n;
+    struct { const char *name; const double *v; } cols[] = {
+        { "time_s", ts->t }, { "allocated_gpus", ts->alloc },
+        { "queue_length", ts->queue }, { "running_jobs", ts->running },
+        { "gpus_up", ts->gpus_up }, { "cost_rate_usd_per_h", ts->cost_rate },
+    };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);
+    hsize_t dims[2] = { n, (hsize_t)ts->nmodels };
+    dset(w, g, "allocated_by_model", H5T_NATIVE_DOUBLE, 2, dims,
+         ts->alloc_model);
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    const char *names[GS_MAX_MODELS];
+    for (int k = 0; k < ts->nmodels; k++)
+        names[k] = cat->m[ts->models[k]].name;
+    strings(w, g, "models", GS_MODEL_NAME, names, (size_t)ts->nmodels);
+    H5Gclose(g);
+}
+
+struct tier_row {
+    char scope[16];
+#define T(f, label, unit) double f;
+    GS_TSTATS_FIELDS(T)
+#undef T
+};
+
+struct model_row {
+    char model[GS_MODEL_NAME];
+    double gpus, utilization, gpu_hours;
+};
+
+static void write_summary(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    hid_t g = H5Gcreate2(w->f, "summary", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (g < 0) {
+        fail(w, "/summary");
+        return;
+    }
+    attr_num(w, g, "span_h", su->span_h);
+    attr_num(w, g, "utilization", su->util);
+    attr_num(w, g, "gpu_hours_used", su->gpu_hours_used);
+    attr_num(w, g, "gpu_hours_available", su->gpu_hours_avail);
+    attr_num(w, g, "throughput_jobs_per_hour", su->throughput_jph);
+    attr_num(w, g, "cost_usd", su->cost);
+    attr_num(w, g, "cost_per_used_gpu_hour", su->cost_per_used_gpu_hour);
+    attr_num(w, g, "preemptions", (double)su->preemptions);
+    attr_num(w, g, "jobs", (double)su->all.jobs);
+    attr_num(w, g, "jobs_done", (double)su->all.done);
+    attr_num(w, g, "jobs_killed", (double)su->all.killed);
+    attr_num(w, g, "jobs_unfinished", (double)su->all.unfinished);
+
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, 16);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct tier_row));
+    H5Tinsert(t, "scope", HOFFSET(struct tier_row, scope), st);
+#define T(f, label, unit) \
+    H5Tinsert(t, label, HOFFSET(struct tier_row, f), H5T_NATIVE_DOUBLE);
+    GS_TSTATS_FIELDS(T)
+#undef T
+    struct tier_row rows[GS_NTIERS + 1];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i <= GS_NTIERS; i++) {
+        const struct gs_tstats *x = i == 0 ? &su->all : &su->tier[i - 1];
+        snprintf(rows[i].scope, 16, "%s", i == 0 ? "all" : gs_tier_name(i - 1));
+#define T(f, label, unit) rows[i].f = (double)x->f;
+        GS_TSTATS_FIELDS(T)
+#undef T
+    }
+    hsize_t dim = GS_NTIERS + 1;
+    dset(w, g, "tiers", t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(st);
+
+    hid_t ms = H5Tcopy(H5T_C_S1);
+    H5Tset_size(ms, GS_MODEL_NAME);
+    t = H5Tcreate(H5T_COMPOUND, sizeof(struct model_row));
+    H5Tinsert(t, "model", HOFFSET(struct model_row, model), ms);
+    H5Tinsert(t, "gpus", HOFFSET(struct model_row, gpus), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "utilization", HOFFSET(struct model_row, utilization),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "gpu_hours", HOFFSET(struct model_row, gpu_hours),
+              H5T_NATIVE_DOUBLE);
+    struct model_row mrows[GS_MAX_MODELS];
+    memset(mrows, 0, sizeof mrows);
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    for (int k = 0; k < su->nmodels; k++) {
+        snprintf(mrows[k].model, GS_MODEL_NAME, "%s",
+                 cat->m[su->model[k].model].name);
+        mrows[k].gpus = su->model[k].gpus;
+        mrows[k].utilization = su->model[k].util;
+        mrows[k].gpu_hours = su->model[k].gpu_hours;
+    }
+    dim = (hsize_t)su->nmodels;
+    dset(w, g, "models", t, 1, &dim, mrows);
+    H5Tclose(t);
+    H5Tclose(ms);
+    H5Gclose(g);
+}
+
+int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    struct w w = { -1, path, d, 0 };
+    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w.f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
+                           "(does its folder exist and is it writable?)");
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
+    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
+    attr_str(&w, w.f, "scenario", sc->name);
+    attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
+    attr_str(&w, w.f, "placement", gs_sim_placer_name(s));
+    attr_num(&w, w.f, "seed", (double)gs_sim_seed(s));
+    const char *text = sc->text ? sc->text : "";
+    strings(&w, w.f, "scenario", strlen(text) + 1, &text, 1);
+    write_jobs(&w, s);
+    write_names(&w, s);
+    write_series(&w, s);
+    write_summary(&w, s);
+    if (H5Fclose(w.f) < 0)
+        fail(&w, "the file");
+    if (!w.err && rename(tmp, path) != 0)
+        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
+                            "result file into place");
+    if (w.err)
+        unlink(tmp);
+    return w.err;
+}
+
+/* --- reading back -------------------------------------------------------- */
+
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    *out = NULL;
+    *n = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t ds = H5Dopen2(f, "jobs", H5P_DEFAULT);
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hsize_t dim = 0;
+    if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
+        rc = gs_diag_set(d, GS_EPARSE, path, "no 1-D /jobs table");
+    } else {
+        struct gs_h5_job *rows = calloc(dim ? dim : 1, sizeof *rows);
+        hid_t t = job_type();
+        if (rows == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
+                                            H5P_DEFAULT, rows) < 0)) {
+            free(rows);
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read /jobs");
+        } else {
+            *out = rows;
+            *n = (long)dim;
+        }
+        H5Tclose(t);
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ds >= 0)
+        H5Dclose(ds);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, "summary", name, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no /summary attribute '%s'",
+                         name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_series(const char *path, const char *name, double **out,
+                      long *n, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    *out = NULL;
+    *n = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hsize_t dim = 0;
+    if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
+    } else {
+        double *v = malloc((dim ? dim : 1) * sizeof *v);
+        if (v == NULL || (dim && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
+                                         H5S_ALL, H5P_DEFAULT, v) < 0)) {
+            free(v);
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+        } else {
+            *out = v;
+            *n = (long)dim;
+        }
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ds >= 0)
+        H5Dclose(ds);
+    H5Fclose(f);
+    return rc;
+}

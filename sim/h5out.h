@@ -1,0 +1,47 @@
+/* h5out.h -- the HDF5 result file: write a run, read parts back.
+ *
+ * Layout (version GS_H5_LAYOUT, documented in the README):
+ *   /                      attrs gpusim_version, layout_version, scenario,
+ *                          policy, placement, seed
+ *   /scenario              the scenario JSON as given (string)
+ *   /jobs                  compound table, one row per job (see gs_h5_job)
+ *   /tenants, /tiers, /models, /states, /kill_reasons
+ *                          fixed-length strings; the integer columns of
+ *                          /jobs index them
+ *   /timeseries/time_s, allocated_gpus, queue_length, running_jobs,
+ *              gpus_up, cost_rate_usd_per_h            1-D, one per step
+ *   /timeseries/allocated_by_model  2-D [step, model]; attr "models"
+ *   /summary               attrs: every scalar of the summary
+ *   /summary/tiers         compound table: scope name + per-tier statistics
+ *   /summary/models        compound table: model, gpus, utilization, GPU-hours
+ * The file is written under PATH.tmp-PID and renamed to PATH when complete,
+ * so a failed run never leaves a partial file at PATH. */
+#ifndef GS_H5OUT_H
+#define GS_H5OUT_H
+
+#include "err.h"
+#include "sim.h"
+
+#include <stdint.h>
+
+/* One row of /jobs, as read back. */
+struct gs_h5_job {
+    int64_t id;
+    int32_t tenant, tier, state, kill, model, preemptions;
+    double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
+    int8_t sla_wait, sla_deadline;
+};
+
+int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
+
+/* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d);
+/* Read a numeric attribute of /summary. */
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d);
+/* Read a 1-D dataset of doubles (e.g. "/timeseries/allocated_gpus"). */
+int gs_h5_read_series(const char *path, const char *dset, double **out,
+                      long *n, struct gs_diag *d);
+
+#endif

@@ -1,0 +1,101 @@
+/* job.h -- a job as the workload describes it, and as the simulator runs it.
+ *
+ * A source (trace reader or generator) produces struct gs_jobspec values in
+ * arrival order.  The simulator turns each into a struct gs_job while it is
+ * pending or running, and keeps a compact struct gs_jobrec for every job
+ * ever seen, which is what the per-job result table and the metrics read.
+ *
+ * Work is measured in milliseconds on the job's reference GPU model at full
+ * speed.  On another model it takes gs_catalog_time_factor() times as long,
+ * and on a share of a GPU (issue: sharing models) longer still; the job's
+ * rate (reference-ms of work per wall-ms) captures both, and its finish event
+ * moves whenever the rate changes. */
+#ifndef GS_JOB_H
+#define GS_JOB_H
+
+#include "engine.h"
+#include "fleet.h"
+
+#include <stdint.h>
+
+enum gs_tier { GS_TIER_INFERENCE, GS_TIER_TRAINING, GS_TIER_INTERACTIVE,
+               GS_TIER_DATA, GS_NTIERS };
+
+/* "inference", ... ; -1 for an unknown name. */
+int gs_tier_parse(const char *name);
+const char *gs_tier_name(int tier);
+
+#define GS_TENANT_NAME 48
+
+struct gs_jobspec {
+    int64_t id;
+    char tenant[GS_TENANT_NAME];
+    int tier;
+    gs_time arrival;
+    int gpus;               /* whole GPUs; 0 with milli > 0 = a fraction */
+    int milli;              /* fraction of one GPU in 1/1000 (gpus == 0) */
+    double mem_gb;          /* GPU memory per GPU; 0 = not stated */
+    double work;            /* ms on ref_model at full speed */
+    int ref_model;          /* catalog index, -1 = the same on any model */
+    double cb;              /* compute-bound share of the work, 0..1 */
+    gs_time estimate;       /* user's runtime estimate, 0 = none */
+    int priority;           /* INT32_MIN = the tier's default */
+    int preemptible;        /* 0, 1, or -1 = the tier's default */
+    uint64_t allowed;       /* GPU model mask, 0 = any */
+    gs_time max_wait;       /* SLA wait limit, -1 = the tier's default */
+    gs_time deadline;       /* after arrival, 0 = none */
+    gs_time ckpt;           /* checkpoint interval in work-ms, 0 = none */
+    long line;              /* trace line it came from, 0 if generated */
+};
+
+void gs_jobspec_init(struct gs_jobspec *s);   /* defaults: "not stated" */
+
+enum gs_jstate { GS_JOB_PENDING, GS_JOB_RUNNING, GS_JOB_DONE, GS_JOB_KILLED,
+                 GS_JOB_UNFINISHED };
+const char *gs_jstate_name(int state);
+
+/* Why a job was killed (GS_JOB_KILLED), or 0. */
+enum gs_kill { GS_KILL_NONE, GS_KILL_UNPLACEABLE, GS_KILL_OOM,
+               GS_KILL_RECLAIM, GS_KILL_REAPED, GS_KILL_DENIED };
+
+struct gs_jobrec {
+    int64_t id;
+    gs_time arrival, start, end;    /* start = first start; -1 if never */
+    double work;                    /* reference work, ms */
+    float gpus;                     /* GPUs (fraction for shared jobs) */
+    float gpu_hours;                /* allocated GPU-hours consumed */
+    int32_t tenant;
+    int16_t model;                  /* model it last ran on, -1 if never */
+    int8_t tier, state;
+    int16_t preemptions;
+    int8_t kill;
+    int8_t sla_wait, sla_deadline;  /* 1 if violated */
+};
+
+struct gs_job {
+    struct gs_event fin;            /* finish event; first member */
+    struct gs_jobspec s;
+    int tenant;                     /* index in the simulator's tenants */
+    uint32_t rec;                   /* index of its gs_jobrec */
+    int state;
+    int prio;                       /* effective priority */
+    int preemptible;                /* effective */
+    gs_time max_wait;               /* effective SLA wait limit */
+    struct gs_need need;
+    struct gs_alloc alloc;
+    int model;                      /* running on, -1 */
+    double done;                    /* reference work done, as of mark */
+    double extra;                   /* restart overhead added to the work */
+    gs_time ckpt;                   /* effective checkpoint interval */
+    int npreempt;
+    double rate;                    /* reference-ms per ms; 0 while pending */
+    gs_time mark;                   /* when done was last brought up to date */
+    gs_time started;                /* start of the current run */
+    gs_time est_end;                /* estimated end of the current run */
+    struct gs_job *prev, *next;     /* pending list, arrival order */
+    long rslot;                     /* index in the running array */
+    struct gs_hnode pnode;          /* free for the policy's own use */
+    long pslot;                     /* free for the policy's own use */
+};
+
+#endif

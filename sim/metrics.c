@@ -1,0 +1,238 @@
+/* metrics.c -- integrals, fixed-step time series and the end-of-run summary.
+ *
+ * See metrics.h.  Utilization is allocated GPU-time over available GPU-time
+ * (GPUs on up nodes), the usual definition in cluster-scheduling papers
+ * (e.g. Tiresias, Gandiva): a GPU held by a job counts as used whether or not
+ * its kernels are busy.  Percentiles use gsl_stats_quantile_from_sorted_data
+ * (linear interpolation between order statistics). */
+#include "metrics.h"
+#include "scenario.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gs_metrics_init(struct gs_metrics *m, const struct gs_fleet *f,
+                    gs_time step)
+{
+    memset(m, 0, sizeof *m);
+    m->step = step > 0 ? step : GS_MIN;
+    m->npools = f->npools;
+    m->pool_used_ms = calloc((size_t)(f->npools + 1), sizeof(double));
+    m->pool_avail_ms = calloc((size_t)(f->npools + 1), sizeof(double));
+    if (!m->pool_used_ms || !m->pool_avail_ms)
+        return GS_ENOMEM;
+    struct gs_series *ts = &m->ts;
+    for (int p = 0; p < f->npools; p++) {
+        int model = f->pools[p].s.model, k;
+        for (k = 0; k < ts->nmodels; k++)
+            if (ts->models[k] == model)
+                break;
+        if (k == ts->nmodels)
+            ts->models[ts->nmodels++] = model;
+    }
+    return 0;
+}
+
+void gs_metrics_free(struct gs_metrics *m)
+{
+    free(m->pool_used_ms);
+    free(m->pool_avail_ms);
+    struct gs_series *ts = &m->ts;
+    free(ts->t);
+    free(ts->alloc);
+    free(ts->queue);
+    free(ts->running);
+    free(ts->cost_rate);
+    free(ts->gpus_up);
+    free(ts->alloc_model);
+    memset(ts, 0, sizeof *ts);
+    m->pool_used_ms = m->pool_avail_ms = NULL;
+}
+
+double gs_metrics_cost_rate(const struct gs_fleet *f)
+{
+    double r = 0;
+    for (int p = 0; p < f->npools; p++)
+        r += f->pools[p].s.nodes * f->pools[p].s.price_hour;
+    return r;
+}
+
+static int grow(struct gs_series *ts)
+{
+    long cap = ts->cap ? ts->cap * 2 : 1024;
+    double **cols[] = { &ts->t, &ts->alloc, &ts->queue, &ts->running,
+                        &ts->cost_rate, &ts->gpus_up };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        double *p = realloc(*cols[i], (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return GS_ENOMEM;
+        *cols[i] = p;
+    }
+    double *am = realloc(ts->alloc_model,
+                         (size_t)cap * (size_t)(ts->nmodels ? ts->nmodels : 1) *
+                         sizeof *am);
+    if (am == NULL)
+        return GS_ENOMEM;
+    ts->alloc_model = am;
+    ts->cap = cap;
+    return 0;
+}
+
+static int sample(struct gs_metrics *m, const struct gs_fleet *f,
+                  long pending, long running, gs_time t)
+{
+    struct gs_series *ts = &m->ts;
+    if (ts->n == ts->cap && grow(ts) < 0)
+        return GS_ENOMEM;
+    long i = ts->n++;
+    ts->t[i] = (double)(t - m->t0) / 1000.0;
+    ts->alloc[i] = gs_fleet_used_gpus(f);
+    ts->queue[i] = (double)pending;
+    ts->running[i] = (double)running;
+    ts->cost_rate[i] = gs_metrics_cost_rate(f);
+    ts->gpus_up[i] = (double)f->gpus_up;
+    double *row = &ts->alloc_model[i * ts->nmodels];
+    for (int k = 0; k < ts->nmodels; k++)
+        row[k] = 0;
+    for (int p = 0; p < f->npools; p++)
+        for (int k = 0; k < ts->nmodels; k++)
+            if (ts->models[k] == f->pools[p].s.model)
+                row[k] += (double)f->pools[p].used_milli / 1000.0;
+    return 0;
+}
+
+int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
+                       long pending, long running, gs_time t)
+{
+    if (!m->started) {
+        m->started = 1;
+        m->t0 = m->last = m->next_sample = t;
+    }
+    if (t < m->last)
+        return 0;
+    while (m->next_sample < t) {
+        if (sample(m, f, pending, running, m->next_sample) < 0)
+            return GS_ENOMEM;
+        m->next_sample += m->step;
+    }
+    double dt = (double)(t - m->last);
+    if (dt > 0) {
+        m->used_ms += dt * (double)f->used_milli / 1000.0;
+        m->avail_ms += dt * (double)f->gpus_up;
+        m->cost += dt / GS_HOUR * gs_metrics_cost_rate(f);
+        for (int p = 0; p < f->npools; p++) {
+            m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
+            m->pool_avail_ms[p] += dt * (double)f->pools[p].gpus_up;
+        }
+    }
+    m->last = t;
+    return 0;
+}
+
+static double quant(const double *sorted, size_t n, double q)
+{
+    return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, n, q) : 0.0;
+}
+
+/* Fill the tier's stats from the records selected by tier (-1 = all). */
+static void tier_stats(const struct gs_jobrec *rec, long n, int tier,
+                       const struct gs_scenario *sc, gs_time end,
+                       double *wbuf, double *jbuf, struct gs_tstats *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t nw = 0, nj = 0;
+    for (long i = 0; i < n; i++) {
+        const struct gs_jobrec *r = &rec[i];
+        if (tier >= 0 && r->tier != tier)
+            continue;
+        o->jobs++;
+        if (r->start >= 0) {
+            o->started++;
+            wbuf[nw++] = (double)(r->start - r->arrival) / 1000.0;
+        }
+        if (r->state == GS_JOB_DONE) {
+            o->done++;
+            jbuf[nj++] = (double)(r->end - r->arrival) / 1000.0;
+        } else if (r->state == GS_JOB_KILLED) {
+            o->killed++;
+        } else {
+            o->unfinished++;
+        }
+        o->sla_wait += r->sla_wait;
+        o->sla_deadline += r->sla_deadline;
+    }
+    (void)sc;
+    (void)end;
+    if (nw) {
+        gsl_sort(wbuf, 1, nw);
+        o->wait_mean = gsl_stats_mean(wbuf, 1, nw);
+        o->wait_p50 = quant(wbuf, nw, 0.50);
+        o->wait_p95 = quant(wbuf, nw, 0.95);
+        o->wait_p99 = quant(wbuf, nw, 0.99);
+        o->wait_max = wbuf[nw - 1];
+    }
+    if (nj) {
+        gsl_sort(jbuf, 1, nj);
+        o->jct_mean = gsl_stats_mean(jbuf, 1, nj);
+        o->jct_p50 = quant(jbuf, nj, 0.50);
+        o->jct_p95 = quant(jbuf, nj, 0.95);
+        o->jct_p99 = quant(jbuf, nj, 0.99);
+    }
+}
+
+void gs_metrics_summarize(const struct gs_metrics *m,
+                          const struct gs_fleet *f,
+                          const struct gs_scenario *sc,
+                          const struct gs_jobrec *crec, long n,
+                          struct gs_summary *o)
+{
+    memset(o, 0, sizeof *o);
+    /* SLA flags are a property of each record; set them here, once. */
+    struct gs_jobrec *rec = (struct gs_jobrec *)crec;
+    gs_time end = m->last;
+    for (long i = 0; i < n; i++) {
+        struct gs_jobrec *r = &rec[i];
+        gs_time limit = sc->tiers[r->tier].max_wait;
+        gs_time waited = r->start >= 0 ? r->start - r->arrival
+                                       : end - r->arrival;
+        r->sla_wait = (int8_t)(limit > 0 && waited > limit &&
+                               r->state != GS_JOB_KILLED);
+        o->preemptions += r->preemptions;
+    }
+    o->start_s = (double)m->t0 / 1000.0;
+    o->end_s = (double)m->last / 1000.0;
+    o->span_h = (double)(m->last - m->t0) / GS_HOUR;
+    o->gpu_hours_used = m->used_ms / GS_HOUR;
+    o->gpu_hours_avail = m->avail_ms / GS_HOUR;
+    o->util = m->avail_ms > 0 ? m->used_ms / m->avail_ms : 0;
+    o->cost = m->cost;
+    o->cost_per_used_gpu_hour = o->gpu_hours_used > 0
+                                    ? o->cost / o->gpu_hours_used : 0;
+    double *wbuf = malloc((size_t)(n ? n : 1) * sizeof *wbuf);
+    double *jbuf = malloc((size_t)(n ? n : 1) * sizeof *jbuf);
+    if (wbuf && jbuf) {
+        tier_stats(rec, n, -1, sc, end, wbuf, jbuf, &o->all);
+        for (int t = 0; t < GS_NTIERS; t++)
+            tier_stats(rec, n, t, sc, end, wbuf, jbuf, &o->tier[t]);
+    }
+    free(wbuf);
+    free(jbuf);
+    o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;
+    const struct gs_series *ts = &m->ts;
+    o->nmodels = ts->nmodels;
+    for (int k = 0; k < ts->nmodels; k++) {
+        struct gs_mstats *ms = &o->model[k];
+        double used = 0, avail = 0;
+        ms->model = ts->models[k];
+        for (int p = 0; p < f->npools; p++)
+            if (f->pools[p].s.model == ms->model) {
+                used += m->pool_used_ms[p];
+                avail += m->pool_avail_ms[p];
+                ms->gpus += (double)f->pools[p].s.nodes * f->pools[p].s.gpn;
+            }
+        ms->util = avail > 0 ? used / avail : 0;
+        ms->gpu_hours = used / GS_HOUR;
+    }
+}

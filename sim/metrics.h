@@ -1,0 +1,90 @@
+/* metrics.h -- the books of a run: integrals, time series and the summary.
+ *
+ * The collector is told of every advance of the clock and integrates what
+ * was true over the interval just ended: allocated and available GPU-time
+ * (overall and per pool, hence per GPU model) and cost.  Because the state is
+ * constant between events, the integrals are exact, and the time series is
+ * sampled exactly on its fixed step without any sampling events.
+ *
+ * The summary is computed once at the end from the per-job records:
+ * queueing delay (wait = first start - arrival) over jobs that started,
+ * completion time (end - arrival) over jobs that finished, percentiles by
+ * GSL's interpolated quantile of the sorted data, SLA violations (a wait
+ * over the tier's limit, including jobs still waiting at the end whose wait
+ * so far already exceeds it; a finish after the deadline, or no finish by
+ * it). */
+#ifndef GS_METRICS_H
+#define GS_METRICS_H
+
+#include "engine.h"
+#include "fleet.h"
+#include "job.h"
+
+#include <stdint.h>
+
+struct gs_scenario;
+
+struct gs_tstats {
+    long jobs, started, done, killed, unfinished;
+    double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;   /* seconds */
+    double jct_mean, jct_p50, jct_p95, jct_p99;                 /* seconds */
+    long sla_wait, sla_deadline;
+};
+
+struct gs_mstats {
+    int model;                  /* catalog index */
+    double gpus;                /* GPUs of this model in the fleet */
+    double util;                /* allocated / available GPU-time */
+    double gpu_hours;           /* allocated */
+};
+
+struct gs_summary {
+    double start_s, end_s, span_h;
+    long preemptions;
+    double util;                /* allocated / available GPU-time */
+    double gpu_hours_used, gpu_hours_avail;
+    double throughput_jph;      /* finished jobs per hour */
+    double cost;                /* $ for the fleet over the span */
+    double cost_per_used_gpu_hour;
+    struct gs_tstats all, tier[GS_NTIERS];
+    int nmodels;
+    struct gs_mstats model[GS_MAX_MODELS];
+};
+
+struct gs_series {
+    long n, cap;
+    int nmodels;
+    int models[GS_MAX_MODELS];  /* catalog indexes, fleet order */
+    double *t;                  /* seconds */
+    double *alloc, *queue, *running, *cost_rate, *gpus_up;
+    double *alloc_model;        /* n x nmodels, row-major */
+};
+
+struct gs_metrics {
+    gs_time t0, last, step, next_sample;
+    int started;
+    double used_ms, avail_ms, cost;
+    double *pool_used_ms, *pool_avail_ms;
+    int npools;
+    struct gs_series ts;
+};
+
+/* 0 or GS_ENOMEM. */
+int gs_metrics_init(struct gs_metrics *m, const struct gs_fleet *f,
+                    gs_time step);
+void gs_metrics_free(struct gs_metrics *m);
+/* The clock is about to move from m->last to t: integrate the state that
+ * held over [last, t) and take the samples that fall in it.  The first call
+ * sets the start of the measured window.  0 or GS_ENOMEM. */
+int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
+                       long pending, long running, gs_time t);
+/* Cost rate of the fleet now, $ per hour (every provisioned node billed). */
+double gs_metrics_cost_rate(const struct gs_fleet *f);
+
+void gs_metrics_summarize(const struct gs_metrics *m,
+                          const struct gs_fleet *f,
+                          const struct gs_scenario *sc,
+                          const struct gs_jobrec *rec, long n,
+                          struct gs_summary *out);
+
+#endif

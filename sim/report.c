@@ -1,0 +1,140 @@
+/* report.c -- print a run's summary (see report.h). */
+#include "report.h"
+#include "version.h"
+
+#include <string.h>
+
+/* Scalars of the summary: X(expr, name, printf format). */
+#define SCALARS(X)                                              \
+    X(su->span_h, "span_h", "%.4f")                             \
+    X(su->util, "utilization", "%.6f")                          \
+    X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
+    X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
+    X(su->cost, "cost_usd", "%.2f")                             \
+    X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
+    X((double)su->preemptions, "preemptions", "%.0f")
+
+static void json_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}
+
+static const char *scope_name(int t)
+{
+    return t < 0 ? "all" : gs_tier_name(t);
+}
+
+static const struct gs_tstats *scope(const struct gs_summary *su, int t)
+{
+    return t < 0 ? &su->all : &su->tier[t];
+}
+
+void gs_report_table(FILE *fp, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    fprintf(fp, "gpusim %s  scenario %s  policy %s  placement %s  seed %llu\n\n",
+            GS_VERSION, sc->name, gs_sim_policy_name(s), gs_sim_placer_name(s),
+            (unsigned long long)gs_sim_seed(s));
+    fprintf(fp, "  span          %.2f h\n", su->span_h);
+    fprintf(fp, "  jobs          %ld: %ld done, %ld killed, %ld unfinished; "
+            "%ld preemptions\n", su->all.jobs, su->all.done, su->all.killed,
+            su->all.unfinished, su->preemptions);
+    fprintf(fp, "  utilization   %.2f %%  (%.1f of %.1f GPU-hours allocated)\n",
+            100 * su->util, su->gpu_hours_used, su->gpu_hours_avail);
+    fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
+    fprintf(fp, "  cost          $%.2f  ($%.3f per allocated GPU-hour)\n\n",
+            su->cost, su->cost_per_used_gpu_hour);
+    fprintf(fp, "  %-12s %7s %7s %9s %9s %9s %9s %9s %10s %9s %9s\n", "tier",
+            "jobs", "done", "wait avg", "p50", "p95", "p99", "max",
+            "jct avg", "sla wait", "deadline");
+    for (int t = 0; t <= GS_NTIERS; t++) {
+        int k = t == GS_NTIERS ? -1 : t;
+        const struct gs_tstats *x = scope(su, k);
+        if (x->jobs == 0 && k >= 0)
+            continue;
+        fprintf(fp, "  %-12s %7ld %7ld %8.1fs %8.1fs %8.1fs %8.1fs %8.1fs "
+                "%9.1fs %9ld %9ld\n", scope_name(k), x->jobs, x->done,
+                x->wait_mean, x->wait_p50, x->wait_p95, x->wait_p99,
+                x->wait_max, x->jct_mean, x->sla_wait, x->sla_deadline);
+    }
+    fprintf(fp, "\n  %-12s %7s %9s %12s\n", "GPU model", "GPUs", "util",
+            "GPU-hours");
+    for (int k = 0; k < su->nmodels; k++) {
+        const struct gs_mstats *m = &su->model[k];
+        fprintf(fp, "  %-12s %7.0f %8.2f%% %12.1f\n",
+                sc->cat.m[m->model].name, m->gpus, 100 * m->util,
+                m->gpu_hours);
+    }
+}
+
+void gs_report_json(FILE *fp, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    fprintf(fp, "{\n  \"gpusim\": \"%s\",\n  \"scenario\": ", GS_VERSION);
+    json_str(fp, sc->name);
+    fprintf(fp, ",\n  \"policy\": ");
+    json_str(fp, gs_sim_policy_name(s));
+    fprintf(fp, ",\n  \"placement\": ");
+    json_str(fp, gs_sim_placer_name(s));
+    fprintf(fp, ",\n  \"seed\": %llu", (unsigned long long)gs_sim_seed(s));
+#define J(expr, name, fmt) fprintf(fp, ",\n  \"" name "\": " fmt, (double)(expr));
+    SCALARS(J)
+#undef J
+    fprintf(fp, ",\n  \"tiers\": {");
+    for (int t = -1; t < GS_NTIERS; t++) {
+        const struct gs_tstats *x = scope(su, t);
+        fprintf(fp, "%s\n    \"%s\": {", t < 0 ? "" : ",", scope_name(t));
+        const char *sep = "";
+#define T(f, label, unit) \
+        fprintf(fp, "%s\"" label "\": %.10g", sep, (double)x->f); sep = ", ";
+        GS_TSTATS_FIELDS(T)
+#undef T
+        fputc('}', fp);
+    }
+    fprintf(fp, "\n  },\n  \"models\": {");
+    for (int k = 0; k < su->nmodels; k++) {
+        const struct gs_mstats *m = &su->model[k];
+        fprintf(fp, "%s\n    ", k ? "," : "");
+        json_str(fp, sc->cat.m[m->model].name);
+        fprintf(fp, ": {\"gpus\": %.0f, \"utilization\": %.6f, "
+                "\"gpu_hours\": %.4f}", m->gpus, m->util, m->gpu_hours);
+    }
+    fprintf(fp, "\n  }\n}\n");
+}
+
+void gs_report_csv(FILE *fp, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    fprintf(fp, "scope,metric,value\n");
+#define C(expr, name, fmt) fprintf(fp, "run," name "," fmt "\n", (double)(expr));
+    SCALARS(C)
+#undef C
+    for (int t = -1; t < GS_NTIERS; t++) {
+        const struct gs_tstats *x = scope(su, t);
+#define T(f, label, unit) \
+        fprintf(fp, "tier:%s," label ",%.10g\n", scope_name(t), (double)x->f);
+        GS_TSTATS_FIELDS(T)
+#undef T
+    }
+    for (int k = 0; k < su->nmodels; k++) {
+        const struct gs_mstats *m = &su->model[k];
+        const char *n = sc->cat.m[m->model].name;
+        fprintf(fp, "model:%s,gpus,%.0f\n", n, m->gpus);
+        fprintf(fp, "model:%s,utilization,%.6f\n", n, m->util);
+        fprintf(fp, "model:%s,gpu_hours,%.4f\n", n, m->gpu_hours);
+    }
+}

@@ -1,0 +1,37 @@
+/* report.h -- the run summary as an aligned table, JSON or CSV.
+ *
+ * All three are printed from the same field tables (GS_TSTATS_FIELDS and the
+ * scalar list in report.c), so they cannot disagree.  Output depends only on
+ * the summary, never on wall time: the same scenario and seed print
+ * byte-identical text. */
+#ifndef GS_REPORT_H
+#define GS_REPORT_H
+
+#include "sim.h"
+
+#include <stdio.h>
+
+/* The per-tier statistics, in print order: X(field, label, unit). */
+#define GS_TSTATS_FIELDS(X)                     \
+    X(jobs, "jobs", "")                         \
+    X(started, "started", "")                   \
+    X(done, "done", "")                         \
+    X(killed, "killed", "")                     \
+    X(unfinished, "unfinished", "")             \
+    X(wait_mean, "wait_mean_s", "s")            \
+    X(wait_p50, "wait_p50_s", "s")              \
+    X(wait_p95, "wait_p95_s", "s")              \
+    X(wait_p99, "wait_p99_s", "s")              \
+    X(wait_max, "wait_max_s", "s")              \
+    X(jct_mean, "jct_mean_s", "s")              \
+    X(jct_p50, "jct_p50_s", "s")                \
+    X(jct_p95, "jct_p95_s", "s")                \
+    X(jct_p99, "jct_p99_s", "s")                \
+    X(sla_wait, "sla_wait_violations", "")      \
+    X(sla_deadline, "deadline_misses", "")
+
+void gs_report_table(FILE *fp, const struct gs_sim *s);
+void gs_report_json(FILE *fp, const struct gs_sim *s);
+void gs_report_csv(FILE *fp, const struct gs_sim *s);
+
+#endif

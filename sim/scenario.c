@@ -1,0 +1,953 @@
+/* scenario.c -- parse and validate scenario JSON (the one file using cJSON).
+ *
+ * Every object is checked against the list of keys it may have, so a typo
+ * is an error naming its JSON path.  Malformed JSON is reported with the
+ * line and column where cJSON stopped.  Values are range-checked where they
+ * are read; cross-checks (a partition's pool exists and has the nodes, a
+ * generated job fits some pool) follow once everything is read.
+ *
+ * Defaults (documented in the README's scenario reference):
+ *   tiers      inference:   priority 100, not preemptible, max wait 30 s
+ *              training:    priority 50,  preemptible,     max wait 1 h
+ *              interactive: priority 20,  preemptible,     max wait 5 min
+ *              data:        priority 10,  preemptible,     max wait 1 h
+ *   prices     per GPU-hour on demand (mid-2025 list prices): H100-80GB
+ *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
+ *              hourly price / 8); other models $0 unless the pool says. */
+#include "scenario.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ctx {
+    const char *file;
+    struct gs_diag *d;
+    struct gs_scenario *s;
+};
+
+static int err(struct ctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int err(struct ctx *c, const char *path, const char *fmt, ...)
+{
+    char where[512], what[512];
+    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+}
+
+#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static int check_keys(struct ctx *c, const cJSON *o, const char *path,
+                      const char *const *allowed)
+{
+    if (!cJSON_IsObject(o))
+        return err(c, path, "expected an object");
+    for (const cJSON *it = o->child; it; it = it->next) {
+        int ok = 0;
+        for (int i = 0; allowed[i]; i++)
+            if (strcmp(it->string, allowed[i]) == 0)
+                ok = 1;
+        if (!ok) {
+            char list[512] = "";
+            for (int i = 0; allowed[i]; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+            }
+            return err(c, path, "unknown key '%s' (allowed: %s)", it->string,
+                       list);
+        }
+    }
+    return 0;
+}
+
+static void sub(char *buf, size_t n, const char *path, const char *key)
+{
+    size_t lp = strlen(path);
+    if (lp + 1 >= n)
+        lp = n - 2;
+    memcpy(buf, path, lp);
+    buf[lp] = '.';
+    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+}
+
+/* Number at o[key] in [lo, hi]; absent: *out unchanged, or an error if req. */
+static int num(struct ctx *c, const cJSON *o, const char *path,
+               const char *key, double lo, double hi, int req, double *out)
+{
+    char p[512];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return req ? err(c, path, "missing required key '%s'", key) : 0;
+    if (!cJSON_IsNumber(v))
+        return err(c, p, "expected a number");
+    if (!(v->valuedouble >= lo && v->valuedouble <= hi))
+        return err(c, p, "%g is outside the allowed range [%g, %g]",
+                   v->valuedouble, lo, hi);
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int inum(struct ctx *c, const cJSON *o, const char *path,
+                const char *key, long lo, long hi, int req, long *out)
+{
+    double v = (double)*out;
+    int rc = num(c, o, path, key, (double)lo, (double)hi, req, &v);
+    if (rc < 0)
+        return rc;
+    if (v != floor(v)) {
+        char p[512];
+        sub(p, sizeof p, path, key);
+        return err(c, p, "expected a whole number, got %g", v);
+    }
+    *out = (long)v;
+    return 0;
+}
+
+static int str(struct ctx *c, const cJSON *o, const char *path,
+               const char *key, int req, char *out, size_t n)
+{
+    char p[512];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return req ? err(c, path, "missing required key '%s'", key) : 0;
+    if (!cJSON_IsString(v))
+        return err(c, p, "expected a string");
+    if (strlen(v->valuestring) >= n)
+        return err(c, p, "longer than %zu characters", n - 1);
+    if (req && v->valuestring[0] == '\0')
+        return err(c, p, "must not be empty");
+    snprintf(out, n, "%s", v->valuestring);
+    return 0;
+}
+
+static int boolean(struct ctx *c, const cJSON *o, const char *path,
+                   const char *key, int *out)
+{
+    char p[512];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return err(c, p, "expected true or false");
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+/* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
+static int duration(struct ctx *c, const cJSON *o, const char *path,
+                    const char *key, int req, gs_time *out)
+{
+    char p[512];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return req ? err(c, path, "missing required key '%s'", key) : 0;
+    if (cJSON_IsNumber(v)) {
+        if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
+            return err(c, p, "expected a non-negative number of seconds");
+        *out = (gs_time)llround(v->valuedouble * 1000.0);
+        return 0;
+    }
+    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
+        return 0;
+    return err(c, p, "expected a duration: seconds, or a string such as "
+               "\"30s\", \"5m\", \"2h\", \"3d\"");
+}
+
+static int model_ref(struct ctx *c, const cJSON *o, const char *path,
+                     const char *key, int req, int *out)
+{
+    char name[GS_MODEL_NAME] = "";
+    int rc = str(c, o, path, key, req, name, sizeof name);
+    if (rc < 0 || name[0] == '\0')
+        return rc;
+    int m = gs_catalog_find(&c->s->cat, name);
+    if (m < 0) {
+        char p[512], list[768] = "";
+        sub(p, sizeof p, path, key);
+        for (int i = 0; i < c->s->cat.n; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, c->s->cat.m[i].name, sizeof list - strlen(list) - 1);
+        }
+        return err(c, p, "unknown GPU model '%s' (known: %s; declare others "
+                   "under gpu_models)", name, list);
+    }
+    *out = m;
+    return 0;
+}
+
+/* --- sections ----------------------------------------------------------- */
+
+static int parse_models(struct ctx *c, const cJSON *a)
+{
+    if (!cJSON_IsArray(a))
+        return err(c, "$.gpu_models", "expected an array");
+    int i = 0;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.gpu_models[%d]", i);
+        int rc;
+        if ((rc = check_keys(c, o, p, KEYS("name", "memory_gb", "tflops",
+                             "bandwidth_gbs", "power_w", "mig"))) < 0)
+            return rc;
+        struct gs_gpu_model m = { 0 };
+        if ((rc = str(c, o, p, "name", 1, m.name, sizeof m.name)) < 0 ||
+            (rc = num(c, o, p, "memory_gb", 1e-3, 1e6, 1, &m.mem_gb)) < 0 ||
+            (rc = num(c, o, p, "tflops", 1e-3, 1e7, 1, &m.tflops)) < 0 ||
+            (rc = num(c, o, p, "bandwidth_gbs", 1e-3, 1e7, 1, &m.bw_gbs)) < 0 ||
+            (rc = num(c, o, p, "power_w", 0, 1e5, 0, &m.power_w)) < 0 ||
+            (rc = boolean(c, o, p, "mig", &m.mig)) < 0)
+            return rc;
+        if (gs_catalog_add(&c->s->cat, &m) < 0)
+            return err(c, p, "too many GPU models (at most %d)", GS_MAX_MODELS);
+    }
+    return 0;
+}
+
+static double default_gpu_price(const char *model)
+{
+    if (strcmp(model, "H100-80GB") == 0)
+        return 6.88;
+    if (strcmp(model, "A100-80GB") == 0)
+        return 5.12;
+    if (strcmp(model, "A100-40GB") == 0)
+        return 4.10;
+    return 0.0;
+}
+
+static int parse_fleet(struct ctx *c, const cJSON *a)
+{
+    struct gs_scenario *s = c->s;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
+        return err(c, "$.fleet", "expected a non-empty array of pools");
+    s->npools = cJSON_GetArraySize(a);
+    s->pools = calloc((size_t)s->npools, sizeof *s->pools);
+    if (s->pools == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int i = 0;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.fleet[%d]", i);
+        struct gs_pool_spec *ps = &s->pools[i];
+        int rc;
+        if ((rc = check_keys(c, o, p, KEYS("name", "gpu", "nodes",
+                             "gpus_per_node", "instance_type", "price_per_hour",
+                             "price_per_gpu_hour", "market"))) < 0)
+            return rc;
+        long nodes = 0, gpn = 8;
+        double price = -1, gprice = -1;
+        char market[32] = "on-demand";
+        snprintf(ps->name, sizeof ps->name, "pool%d", i);
+        if ((rc = str(c, o, p, "name", 0, ps->name, sizeof ps->name)) < 0 ||
+            (rc = model_ref(c, o, p, "gpu", 1, &ps->model)) < 0 ||
+            (rc = inum(c, o, p, "nodes", 0, 10000000, 1, &nodes)) < 0 ||
+            (rc = inum(c, o, p, "gpus_per_node", 1, GS_MAX_GPN, 0, &gpn)) < 0 ||
+            (rc = str(c, o, p, "instance_type", 0, ps->instance,
+                      sizeof ps->instance)) < 0 ||
+            (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
+            (rc = num(c, o, p, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0 ||
+            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0)
+            return rc;
+        if (price >= 0 && gprice >= 0)
+            return err(c, p, "give price_per_hour (per node) or "
+                       "price_per_gpu_hour, not both");
+        ps->nodes = (int)nodes;
+        ps->gpn = (int)gpn;
+        if (price < 0)
+            price = (gprice >= 0 ? gprice
+                                 : default_gpu_price(s->cat.m[ps->model].name)) *
+                    (double)gpn;
+        ps->price_hour = price;
+        static const char *const mk[GS_NMARKETS] = { "on-demand", "reserved",
+                                                     "spot", "capacity-block" };
+        ps->market = -1;
+        for (int k = 0; k < GS_NMARKETS; k++)
+            if (strcmp(market, mk[k]) == 0)
+                ps->market = k;
+        if (ps->market < 0) {
+            char pp[96];
+            snprintf(pp, sizeof pp, "%s.market", p);
+            return err(c, pp, "unknown market '%s' (known: on-demand, "
+                       "reserved, spot, capacity-block)", market);
+        }
+        for (int k = 0; k < i; k++)
+            if (strcmp(s->pools[k].name, ps->name) == 0)
+                return err(c, p, "duplicate pool name '%s'", ps->name);
+    }
+    return 0;
+}
+
+static void tier_defaults(struct gs_scenario *s)
+{
+    static const struct gs_tiercfg def[GS_NTIERS] = {
+        [GS_TIER_INFERENCE] = { 100, 0, 30 * GS_SEC, 0, 0 },
+        [GS_TIER_TRAINING] = { 50, 1, GS_HOUR, 0, 0 },
+        [GS_TIER_INTERACTIVE] = { 20, 1, 5 * GS_MIN, 0, 0 },
+        [GS_TIER_DATA] = { 10, 1, GS_HOUR, 0, 0 },
+    };
+    memcpy(s->tiers, def, sizeof def);
+}
+
+static int parse_tiers(struct ctx *c, const cJSON *o)
+{
+    int rc;
+    if ((rc = check_keys(c, o, "$.tiers", KEYS("inference", "training",
+                         "interactive", "data"))) < 0)
+        return rc;
+    for (const cJSON *t = o->child; t; t = t->next) {
+        char p[64];
+        snprintf(p, sizeof p, "$.tiers.%s", t->string);
+        struct gs_tiercfg *tc = &c->s->tiers[gs_tier_parse(t->string)];
+        long prio = tc->priority;
+        if ((rc = check_keys(c, t, p, KEYS("priority", "preemptible",
+                             "max_wait", "checkpoint_interval",
+                             "restart_overhead"))) < 0 ||
+            (rc = inum(c, t, p, "priority", -1000000, 1000000, 0, &prio)) < 0 ||
+            (rc = boolean(c, t, p, "preemptible", &tc->preemptible)) < 0 ||
+            (rc = duration(c, t, p, "max_wait", 0, &tc->max_wait)) < 0 ||
+            (rc = duration(c, t, p, "checkpoint_interval", 0, &tc->ckpt)) < 0 ||
+            (rc = duration(c, t, p, "restart_overhead", 0, &tc->restart)) < 0)
+            return rc;
+        tc->priority = (int)prio;
+    }
+    return 0;
+}
+
+static int parse_tenants(struct ctx *c, const cJSON *a)
+{
+    struct gs_scenario *s = c->s;
+    if (!cJSON_IsArray(a))
+        return err(c, "$.tenants", "expected an array");
+    s->ntenants = cJSON_GetArraySize(a);
+    s->tenants = calloc((size_t)(s->ntenants + 1), sizeof *s->tenants);
+    if (s->tenants == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int i = 0, rc;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.tenants[%d]", i);
+        struct gs_tenant *t = &s->tenants[i];
+        t->weight = 1.0;
+        if ((rc = check_keys(c, o, p, KEYS("name", "quota_gpus", "weight"))) < 0 ||
+            (rc = str(c, o, p, "name", 1, t->name, sizeof t->name)) < 0 ||
+            (rc = num(c, o, p, "quota_gpus", 0, 1e9, 0, &t->quota_gpus)) < 0 ||
+            (rc = num(c, o, p, "weight", 1e-9, 1e9, 0, &t->weight)) < 0)
+            return rc;
+        for (int k = 0; k < i; k++)
+            if (strcmp(s->tenants[k].name, t->name) == 0)
+                return err(c, p, "duplicate tenant '%s'", t->name);
+    }
+    return 0;
+}
+
+static int find_pool(const struct gs_scenario *s, const char *name)
+{
+    for (int i = 0; i < s->npools; i++)
+        if (strcmp(s->pools[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int parse_partitions(struct ctx *c, const cJSON *a)
+{
+    struct gs_scenario *s = c->s;
+    if (!cJSON_IsArray(a))
+        return err(c, "$.partitions", "expected an array");
+    s->nparts = cJSON_GetArraySize(a);
+    s->parts = calloc((size_t)(s->nparts + 1), sizeof *s->parts);
+    if (s->parts == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int *used = calloc((size_t)s->npools, sizeof *used);
+    if (used == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int i = 0, rc = 0;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64], pool[GS_NAME] = "", tier[32] = "";
+        snprintf(p, sizeof p, "$.partitions[%d]", i);
+        struct gs_partition *pt = &s->parts[i];
+        long nodes = 0;
+        snprintf(pt->name, sizeof pt->name, "part%d", i);
+        if ((rc = check_keys(c, o, p, KEYS("name", "tenant", "tier", "pool",
+                             "nodes"))) < 0 ||
+            (rc = str(c, o, p, "name", 0, pt->name, sizeof pt->name)) < 0 ||
+            (rc = str(c, o, p, "tenant", 0, pt->tenant, sizeof pt->tenant)) < 0 ||
+            (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
+            (rc = str(c, o, p, "pool", 1, pool, sizeof pool)) < 0 ||
+            (rc = inum(c, o, p, "nodes", 1, 10000000, 1, &nodes)) < 0)
+            break;
+        pt->tier = -1;
+        if (tier[0] && (pt->tier = gs_tier_parse(tier)) < 0) {
+            rc = err(c, p, "unknown tier '%s' (known: inference, training, "
+                     "interactive, data)", tier);
+            break;
+        }
+        if ((pt->pool = find_pool(s, pool)) < 0) {
+            rc = err(c, p, "no pool named '%s' in $.fleet", pool);
+            break;
+        }
+        pt->nodes = (int)nodes;
+        pt->lo = used[pt->pool];
+        pt->hi = pt->lo + pt->nodes;
+        used[pt->pool] = pt->hi;
+        if (pt->hi > s->pools[pt->pool].nodes) {
+            rc = err(c, p, "pool '%s' has %d nodes; its partitions ask for %d",
+                     pool, s->pools[pt->pool].nodes, pt->hi);
+            break;
+        }
+    }
+    free(used);
+    return rc;
+}
+
+/* Flat parameters of an object: every key but skip, each a number, a
+ * boolean (kept as 0/1) or a string. */
+static int collect_params(struct ctx *c, const cJSON *v, const char *path,
+                          const char *skip, struct gs_params *params)
+{
+    int rc = 0;
+    for (const cJSON *it = v->child; it; it = it->next) {
+        if (skip && strcmp(it->string, skip) == 0)
+            continue;
+        if (cJSON_IsNumber(it))
+            rc = gs_params_add_num(params, it->string, it->valuedouble);
+        else if (cJSON_IsBool(it))
+            rc = gs_params_add_num(params, it->string, cJSON_IsTrue(it));
+        else if (cJSON_IsString(it))
+            rc = gs_params_add_str(params, it->string, it->valuestring);
+        else {
+            char p[600];
+            sub(p, sizeof p, path, it->string);
+            return err(c, p, "expected a number, true/false or a string");
+        }
+        if (rc < 0)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    }
+    return 0;
+}
+
+static void params_where(struct ctx *c, const char *path,
+                         struct gs_params *params)
+{
+    char where[600];
+    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    gs_params_free(params);
+    gs_params_init(params, where);
+}
+
+/* A plug-in: "name" or {"name": ..., key: number|bool|string, ...}. */
+static int parse_plugin(struct ctx *c, const cJSON *v, const char *path,
+                        char *name, size_t n, struct gs_params *params)
+{
+    params_where(c, path, params);
+    if (cJSON_IsString(v)) {
+        snprintf(name, n, "%s", v->valuestring);
+        return 0;
+    }
+    if (!cJSON_IsObject(v))
+        return err(c, path, "expected a name or an object with \"name\"");
+    int rc = str(c, v, path, "name", 1, name, n);
+    if (rc < 0)
+        return rc;
+    return collect_params(c, v, path, "name", params);
+}
+
+static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
+                      struct gs_distspec *d)
+{
+    char kind[32] = "";
+    int rc;
+    if ((rc = check_keys(c, o, path, KEYS("dist", "mean", "median", "sigma",
+                         "value", "min", "max", "alpha", "scale", "shape"))) < 0 ||
+        (rc = str(c, o, path, "dist", 1, kind, sizeof kind)) < 0)
+        return rc;
+    gs_time mean = 0, median = 0, value = 0, mn = 0, mx = 0, scale = 0;
+    double sigma = -1, alpha = -1, shape = -1;
+    if ((rc = duration(c, o, path, "mean", 0, &mean)) < 0 ||
+        (rc = duration(c, o, path, "median", 0, &median)) < 0 ||
+        (rc = duration(c, o, path, "value", 0, &value)) < 0 ||
+        (rc = duration(c, o, path, "min", 0, &mn)) < 0 ||
+        (rc = duration(c, o, path, "max", 0, &mx)) < 0 ||
+        (rc = duration(c, o, path, "scale", 0, &scale)) < 0 ||
+        (rc = num(c, o, path, "sigma", 0, 20, 0, &sigma)) < 0 ||
+        (rc = num(c, o, path, "alpha", 1e-6, 1e3, 0, &alpha)) < 0 ||
+        (rc = num(c, o, path, "shape", 1e-6, 1e3, 0, &shape)) < 0)
+        return rc;
+    d->max = (double)mx;
+    if (strcmp(kind, "constant") == 0) {
+        if (value <= 0)
+            return err(c, path, "constant needs \"value\" > 0");
+        *d = (struct gs_distspec){ GS_DIST_CONSTANT, (double)value, 0, 0 };
+    } else if (strcmp(kind, "exponential") == 0) {
+        if (mean <= 0)
+            return err(c, path, "exponential needs \"mean\" > 0");
+        *d = (struct gs_distspec){ GS_DIST_EXPONENTIAL, (double)mean, 0,
+                                   (double)mx };
+    } else if (strcmp(kind, "lognormal") == 0) {
+        if (sigma < 0 || (median <= 0 && mean <= 0))
+            return err(c, path, "lognormal needs \"sigma\" and \"median\" "
+                       "(or \"mean\")");
+        double mu = median > 0 ? log((double)median)
+                               : log((double)mean) - sigma * sigma / 2;
+        *d = (struct gs_distspec){ GS_DIST_LOGNORMAL, mu, sigma, (double)mx };
+    } else if (strcmp(kind, "pareto") == 0) {
+        if (mn <= 0 || alpha <= 0)
+            return err(c, path, "pareto needs \"min\" > 0 and \"alpha\"");
+        *d = (struct gs_distspec){ GS_DIST_PARETO, (double)mn, alpha,
+                                   (double)mx };
+    } else if (strcmp(kind, "uniform") == 0) {
+        if (mx <= mn)
+            return err(c, path, "uniform needs \"min\" < \"max\"");
+        *d = (struct gs_distspec){ GS_DIST_UNIFORM, (double)mn, (double)mx, 0 };
+    } else if (strcmp(kind, "weibull") == 0) {
+        if (scale <= 0 || shape <= 0)
+            return err(c, path, "weibull needs \"scale\" and \"shape\"");
+        *d = (struct gs_distspec){ GS_DIST_WEIBULL, (double)scale, shape,
+                                   (double)mx };
+    } else {
+        char p[600];
+        sub(p, sizeof p, path, "dist");
+        return err(c, p, "unknown distribution '%s' (known: constant, "
+                   "exponential, lognormal, pareto, uniform, weibull)", kind);
+    }
+    return 0;
+}
+
+static int parse_class(struct ctx *c, const cJSON *o, const char *p,
+                       struct gs_genclass *k)
+{
+    int rc;
+    char tier[32] = "training", pp[600];
+    k->weight = 1.0;
+    k->cb = 0.5;
+    if ((rc = check_keys(c, o, p, KEYS("name", "weight", "tier", "tenants",
+                         "gpus", "duration", "memory_gb", "compute_bound",
+                         "deadline", "checkpoint_interval",
+                         "estimate_factor"))) < 0 ||
+        (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
+        (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
+        (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
+        (rc = num(c, o, p, "memory_gb", 0, 1e6, 0, &k->mem_gb)) < 0 ||
+        (rc = num(c, o, p, "compute_bound", 0, 1, 0, &k->cb)) < 0 ||
+        (rc = duration(c, o, p, "deadline", 0, &k->deadline)) < 0 ||
+        (rc = duration(c, o, p, "checkpoint_interval", 0, &k->ckpt)) < 0 ||
+        (rc = num(c, o, p, "estimate_factor", 0, 1e6, 0,
+                  &k->estimate_factor)) < 0)
+        return rc;
+    if ((k->tier = gs_tier_parse(tier)) < 0)
+        return err(c, p, "unknown tier '%s' (known: inference, training, "
+                   "interactive, data)", tier);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tenants");
+    sub(pp, sizeof pp, p, "tenants");
+    if (cJSON_IsNumber(t)) {
+        if (!(t->valuedouble >= 1 && t->valuedouble <= GS_GEN_MAX_TENANTS) ||
+            t->valuedouble != floor(t->valuedouble))
+            return err(c, pp, "expected a whole number from 1 to %d",
+                       GS_GEN_MAX_TENANTS);
+        k->ntenants = (int)t->valuedouble;
+        for (int i = 0; i < k->ntenants; i++)
+            snprintf(k->tenants[i], GS_TENANT_NAME, "tenant%d", i + 1);
+    } else if (cJSON_IsArray(t)) {
+        for (const cJSON *e = t->child; e; e = e->next) {
+            if (!cJSON_IsString(e) || !e->valuestring[0] ||
+                strlen(e->valuestring) >= GS_TENANT_NAME)
+                return err(c, pp, "expected tenant names (non-empty strings "
+                           "under %d characters)", GS_TENANT_NAME);
+            if (k->ntenants == GS_GEN_MAX_TENANTS)
+                return err(c, pp, "at most %d tenants", GS_GEN_MAX_TENANTS);
+            snprintf(k->tenants[k->ntenants++], GS_TENANT_NAME, "%s",
+                     e->valuestring);
+        }
+    } else if (t != NULL) {
+        return err(c, pp, "expected a count or an array of names");
+    }
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "gpus");
+    sub(pp, sizeof pp, p, "gpus");
+    if (g == NULL || cJSON_IsNumber(g)) {
+        k->nvalues = 1;
+        k->gpus[0] = g ? g->valuedouble : 1.0;
+        k->gpu_w[0] = 1.0;
+    } else if (cJSON_IsObject(g)) {
+        if ((rc = check_keys(c, g, pp, KEYS("values", "weights"))) < 0)
+            return rc;
+        const cJSON *vs = cJSON_GetObjectItemCaseSensitive(g, "values");
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(g, "weights");
+        int n = cJSON_GetArraySize(vs);
+        if (!cJSON_IsArray(vs) || n < 1 || n > GS_GEN_MAX_VALUES)
+            return err(c, pp, "\"values\" must be an array of 1 to %d numbers",
+                       GS_GEN_MAX_VALUES);
+        if (ws && (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) != n))
+            return err(c, pp, "\"weights\" must be an array as long as "
+                       "\"values\"");
+        k->nvalues = n;
+        double wsum = 0;
+        for (int i = 0; i < n; i++) {
+            const cJSON *v = cJSON_GetArrayItem(vs, i);
+            const cJSON *w = ws ? cJSON_GetArrayItem(ws, i) : NULL;
+            if (!cJSON_IsNumber(v) || (ws && !cJSON_IsNumber(w)) ||
+                (w && w->valuedouble < 0))
+                return err(c, pp, "values and weights must be numbers, "
+                           "weights >= 0");
+            k->gpus[i] = v->valuedouble;
+            k->gpu_w[i] = w ? w->valuedouble : 1.0;
+            wsum += k->gpu_w[i];
+        }
+        if (wsum <= 0)
+            return err(c, pp, "the weights must not all be 0");
+    } else {
+        return err(c, pp, "expected a number or {\"values\": [...], "
+                   "\"weights\": [...]}");
+    }
+    for (int i = 0; i < k->nvalues; i++) {
+        double v = k->gpus[i];
+        if (!(v >= 0 && v <= 100000) || (v > 1 && v != floor(v)) ||
+            (v > 0 && v < 0.001))
+            return err(c, pp, "GPU count %g must be a fraction in (0, 1], 0 "
+                       "for CPU-only, or a whole number", v);
+    }
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "duration");
+    sub(pp, sizeof pp, p, "duration");
+    if (d == NULL)
+        return err(c, p, "missing required key 'duration'");
+    return parse_dist(c, d, pp, &k->duration);
+}
+
+static int parse_generate(struct ctx *c, const cJSON *o)
+{
+    const char *p = "$.workload.generate";
+    struct gs_genspec *g = &c->s->gen;
+    int rc;
+    long jobs = 0;
+    g->peak_hour = 14;
+    g->ref_model = -1;
+    if ((rc = check_keys(c, o, p, KEYS("jobs", "until", "rate_per_hour",
+                         "diurnal_amplitude", "peak_hour", "weekend_dip",
+                         "reference_gpu", "classes"))) < 0 ||
+        (rc = inum(c, o, p, "jobs", 0, 1000000000L, 0, &jobs)) < 0 ||
+        (rc = duration(c, o, p, "until", 0, &g->until)) < 0 ||
+        (rc = num(c, o, p, "rate_per_hour", 1e-9, 1e12, 1,
+                  &g->rate_per_hour)) < 0 ||
+        (rc = num(c, o, p, "diurnal_amplitude", 0, 1, 0, &g->diurnal)) < 0 ||
+        (rc = num(c, o, p, "peak_hour", 0, 24, 0, &g->peak_hour)) < 0 ||
+        (rc = num(c, o, p, "weekend_dip", 0, 1, 0, &g->weekly)) < 0 ||
+        (rc = model_ref(c, o, p, "reference_gpu", 0, &g->ref_model)) < 0)
+        return rc;
+    g->jobs = jobs;
+    if (g->jobs == 0 && g->until == 0)
+        return err(c, p, "give \"jobs\" (how many) or \"until\" (a duration), "
+                   "or both");
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(o, "classes");
+    int n = cJSON_GetArraySize(cl);
+    if (!cJSON_IsArray(cl) || n < 1 || n > GS_GEN_MAX_CLASSES)
+        return err(c, p, "\"classes\" must be an array of 1 to %d job classes",
+                   GS_GEN_MAX_CLASSES);
+    g->nclasses = n;
+    double wsum = 0;
+    for (int i = 0; i < n; i++) {
+        char pp[96];
+        snprintf(pp, sizeof pp, "%s.classes[%d]", p, i);
+        if ((rc = parse_class(c, cJSON_GetArrayItem(cl, i), pp,
+                              &g->cls[i])) < 0)
+            return rc;
+        wsum += g->cls[i].weight;
+    }
+    if (wsum <= 0)
+        return err(c, p, "the class weights must not all be 0");
+    return 0;
+}
+
+static int parse_workload(struct ctx *c, const cJSON *o)
+{
+    int rc;
+    if ((rc = check_keys(c, o, "$.workload", KEYS("trace", "generate"))) < 0)
+        return rc;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "trace");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "generate");
+    if ((t == NULL) == (g == NULL))
+        return err(c, "$.workload", "give exactly one of \"trace\" and "
+                   "\"generate\"");
+    if (g) {
+        c->s->wl_kind = GS_WL_GENERATE;
+        return parse_generate(c, g);
+    }
+    c->s->wl_kind = GS_WL_TRACE;
+    char fmt[GS_NAME];
+    if (!cJSON_IsObject(t))
+        return err(c, "$.workload.trace", "expected an object with \"format\" "
+                   "and \"path\"");
+    if ((rc = str(c, t, "$.workload.trace", "format", 1, fmt, sizeof fmt)) < 0)
+        return rc;
+    /* The trace reader reads (and so checks) every key, format included. */
+    params_where(c, "$.workload.trace", &c->s->trace);
+    return collect_params(c, t, "$.workload.trace", NULL, &c->s->trace);
+}
+
+/* --- the whole file ----------------------------------------------------- */
+
+static void line_col(const char *text, const char *at, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at && *p; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+static int validate(struct ctx *c)
+{
+    struct gs_scenario *s = c->s;
+    if (s->wl_kind == GS_WL_GENERATE) {
+        int maxg = gs_scenario_max_gpus(s);
+        for (int i = 0; i < s->gen.nclasses; i++)
+            for (int v = 0; v < s->gen.cls[i].nvalues; v++)
+                if (s->gen.cls[i].gpus[v] > maxg) {
+                    char p[96];
+                    snprintf(p, sizeof p, "$.workload.generate.classes[%d].gpus",
+                             i);
+                    return err(c, p, "a job of %g GPUs is larger than any "
+                               "pool (the largest has %d GPUs)",
+                               s->gen.cls[i].gpus[v], maxg);
+                }
+    }
+    return 0;
+}
+
+int gs_scenario_max_gpus(const struct gs_scenario *s)
+{
+    int m = 0;
+    for (int i = 0; i < s->npools; i++)
+        if (s->pools[i].nodes * s->pools[i].gpn > m)
+            m = s->pools[i].nodes * s->pools[i].gpn;
+    return m;
+}
+
+int gs_scenario_parse(const char *text, const char *name, const char *dir,
+                      struct gs_scenario **out, struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_scenario *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+    snprintf(s->file, sizeof s->file, "%s", name);
+    snprintf(s->trace_dir, sizeof s->trace_dir, "%s", dir ? dir : ".");
+    s->text = strdup(text);
+    gs_catalog_init(&s->cat);
+    tier_defaults(s);
+    snprintf(s->name, sizeof s->name, "scenario");
+    snprintf(s->policy, sizeof s->policy, "fifo-backfill");
+    snprintf(s->placer, sizeof s->placer, "best-fit");
+    s->seed = 1;
+    s->step = GS_MIN;
+    gs_params_init(&s->policy_params, "");
+    gs_params_init(&s->placer_params, "");
+    gs_params_init(&s->trace, "");
+    struct ctx c = { s->file, d, s };
+    int rc = 0;
+    if (s->text == NULL) {
+        rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+        goto fail;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root == NULL) {
+        int line, col;
+        line_col(text, end ? end : text, &line, &col);
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
+        rc = gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+        goto fail;
+    }
+    const cJSON *v;
+    if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
+                         "horizon", "sample_step", "gpu_models", "fleet",
+                         "tiers", "tenants", "partitions", "policy",
+                         "placement", "workload"))) < 0)
+        goto done;
+    double seed = 1;
+    char desc[4096];
+    if ((rc = str(&c, root, "$", "name", 0, s->name, sizeof s->name)) < 0 ||
+        (rc = str(&c, root, "$", "description", 0, desc, sizeof desc)) < 0 ||
+        (rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0, &seed)) < 0 ||
+        (rc = duration(&c, root, "$", "horizon", 0, &s->horizon)) < 0 ||
+        (rc = duration(&c, root, "$", "sample_step", 0, &s->step)) < 0)
+        goto done;
+    if (seed != floor(seed)) {
+        rc = err(&c, "$.seed", "expected a whole number");
+        goto done;
+    }
+    s->seed = (uint64_t)seed;
+    if (s->step < GS_SEC) {
+        rc = err(&c, "$.sample_step", "must be at least 1 s");
+        goto done;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")) &&
+        (rc = parse_models(&c, v)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "fleet")) == NULL) {
+        rc = err(&c, "$", "missing required key 'fleet'");
+        goto done;
+    }
+    if ((rc = parse_fleet(&c, v)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "tiers")) &&
+        (rc = parse_tiers(&c, v)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "tenants")) &&
+        (rc = parse_tenants(&c, v)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "partitions")) &&
+        (rc = parse_partitions(&c, v)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "policy")) &&
+        (rc = parse_plugin(&c, v, "$.policy", s->policy, sizeof s->policy,
+                           &s->policy_params)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "placement")) &&
+        (rc = parse_plugin(&c, v, "$.placement", s->placer, sizeof s->placer,
+                           &s->placer_params)) < 0)
+        goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "workload")) == NULL) {
+        rc = err(&c, "$", "missing required key 'workload'");
+        goto done;
+    }
+    if ((rc = parse_workload(&c, v)) < 0)
+        goto done;
+    rc = validate(&c);
+done:
+    cJSON_Delete(root);
+    if (rc == 0) {
+        *out = s;
+        return 0;
+    }
+fail:
+    gs_scenario_free(s);
+    return rc < 0 ? rc : GS_EINVAL;
+}
+
+int gs_scenario_load(const char *file, struct gs_scenario **out,
+                     struct gs_diag *d)
+{
+    *out = NULL;
+    FILE *fp = fopen(file, "rb");
+    if (fp == NULL)
+        return gs_diag_set(d, GS_EIO, file, "cannot open: %s", strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            char *nb = realloc(buf, cap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(fp);
+                return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, 65536, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return gs_diag_set(d, GS_EIO, file, "read error (is it a directory?)");
+    }
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        free(buf);
+        return gs_diag_set(d, GS_EPARSE, file, "not a text file (NUL byte)");
+    }
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    int rc = gs_scenario_parse(buf, file, dir, out, d);
+    free(buf);
+    return rc;
+}
+
+void gs_scenario_free(struct gs_scenario *s)
+{
+    if (s == NULL)
+        return;
+    free(s->text);
+    free(s->pools);
+    free(s->tenants);
+    free(s->parts);
+    gs_params_free(&s->policy_params);
+    gs_params_free(&s->placer_params);
+    gs_params_free(&s->trace);
+    free(s);
+}
+
+/* The built-in quickstart: a mixed A100/H100/H200 fleet of 144 GPUs and a
+ * day of generated mixed-tier work at roughly 70% offered load. */
+static const char quickstart[] =
+"{\n"
+"  \"name\": \"quickstart\",\n"
+"  \"description\": \"Mixed-tier day on a small A100/H100/H200 fleet\",\n"
+"  \"seed\": 42,\n"
+"  \"sample_step\": \"5m\",\n"
+"  \"fleet\": [\n"
+"    {\"name\": \"h100\", \"gpu\": \"H100-80GB\", \"nodes\": 8, \"gpus_per_node\": 8,\n"
+"     \"instance_type\": \"p5.48xlarge\", \"price_per_hour\": 55.04},\n"
+"    {\"name\": \"a100\", \"gpu\": \"A100-80GB\", \"nodes\": 8, \"gpus_per_node\": 8,\n"
+"     \"instance_type\": \"p4de.24xlarge\", \"price_per_hour\": 40.97},\n"
+"    {\"name\": \"h200\", \"gpu\": \"H200-141GB\", \"nodes\": 2, \"gpus_per_node\": 8,\n"
+"     \"instance_type\": \"p5e.48xlarge\", \"price_per_gpu_hour\": 7.91}\n"
+"  ],\n"
+"  \"policy\": \"fifo-backfill\",\n"
+"  \"placement\": \"best-fit\",\n"
+"  \"workload\": {\"generate\": {\n"
+"    \"jobs\": 2000, \"rate_per_hour\": 55, \"diurnal_amplitude\": 0.4,\n"
+"    \"peak_hour\": 14, \"reference_gpu\": \"A100-80GB\",\n"
+"    \"classes\": [\n"
+"      {\"name\": \"serve\", \"tier\": \"inference\", \"weight\": 0.25,\n"
+"       \"tenants\": [\"search\", \"chat\"],\n"
+"       \"gpus\": {\"values\": [1, 2, 4], \"weights\": [0.6, 0.3, 0.1]},\n"
+"       \"duration\": {\"dist\": \"lognormal\", \"median\": \"40m\", \"sigma\": 0.8},\n"
+"       \"compute_bound\": 0.3},\n"
+"      {\"name\": \"train\", \"tier\": \"training\", \"weight\": 0.35,\n"
+"       \"tenants\": [\"research\", \"ranking\"],\n"
+"       \"gpus\": {\"values\": [1, 2, 4, 8, 16], \"weights\": [0.3, 0.2, 0.2, 0.2, 0.1]},\n"
+"       \"duration\": {\"dist\": \"lognormal\", \"median\": \"1h\", \"sigma\": 1.0, \"max\": \"2d\"},\n"
+"       \"compute_bound\": 0.8, \"checkpoint_interval\": \"30m\"},\n"
+"      {\"name\": \"notebook\", \"tier\": \"interactive\", \"weight\": 0.3,\n"
+"       \"tenants\": [\"research\", \"ranking\", \"chat\"],\n"
+"       \"gpus\": {\"values\": [0.25, 0.5, 1], \"weights\": [0.4, 0.4, 0.2]},\n"
+"       \"duration\": {\"dist\": \"exponential\", \"mean\": \"45m\"}},\n"
+"      {\"name\": \"etl\", \"tier\": \"data\", \"weight\": 0.1,\n"
+"       \"tenants\": [\"data\"],\n"
+"       \"gpus\": {\"values\": [0, 1], \"weights\": [0.7, 0.3]},\n"
+"       \"duration\": {\"dist\": \"exponential\", \"mean\": \"20m\"}}\n"
+"    ]\n"
+"  }}\n"
+"}\n";
+
+const char *gs_scenario_quickstart(void)
+{
+    return quickstart;
+}

@@ -1,0 +1,87 @@
+/* scenario.h -- a validated scenario: fleet, tiers, tenants, policy, workload.
+ *
+ * scenario.c is the only file that sees cJSON.  It parses a JSON file (or the
+ * built-in quickstart text), checks every key against what it knows -- an
+ * unknown key is an error, not silently ignored -- and reports the first
+ * problem with the file, the line and column for malformed JSON, and the
+ * JSON path ($.fleet[2].gpus_per_node) for a wrong value.  What comes out is
+ * plain C data the rest of gpusim reads. */
+#ifndef GS_SCENARIO_H
+#define GS_SCENARIO_H
+
+#include "err.h"
+#include "fleet.h"
+#include "gen.h"
+#include "gpu.h"
+#include "job.h"
+#include "params.h"
+
+#include <stdint.h>
+
+struct gs_tiercfg {
+    int priority;
+    int preemptible;
+    gs_time max_wait;           /* SLA: longest acceptable queueing delay */
+    gs_time ckpt;               /* default checkpoint interval, 0 = none */
+    gs_time restart;            /* work redone on each restart (overhead) */
+};
+
+struct gs_tenant {
+    char name[GS_TENANT_NAME];
+    double quota_gpus;          /* guaranteed GPUs (fair, static) */
+    double weight;
+};
+
+struct gs_partition {
+    char name[GS_NAME];
+    char tenant[GS_TENANT_NAME];/* "" = any tenant */
+    int tier;                   /* -1 = any tier */
+    int pool;
+    int nodes;
+    int lo, hi;                 /* pool-relative node range, assigned in order */
+};
+
+enum gs_wl_kind { GS_WL_TRACE, GS_WL_GENERATE };
+
+struct gs_scenario {
+    char file[512];             /* where it came from ("<built-in quickstart>") */
+    char name[GS_NAME];
+    char *text;                 /* the JSON as given (owned) */
+    uint64_t seed;
+    gs_time horizon;            /* 0 = run until every job has ended */
+    gs_time step;               /* time-series sampling step */
+    struct gs_catalog cat;
+    int npools;
+    struct gs_pool_spec *pools;
+    struct gs_tiercfg tiers[GS_NTIERS];
+    int ntenants;
+    struct gs_tenant *tenants;
+    int nparts;
+    struct gs_partition *parts;
+    char policy[GS_NAME];
+    struct gs_params policy_params;
+    char placer[GS_NAME];
+    struct gs_params placer_params;
+    int wl_kind;
+    struct gs_params trace;     /* workload.trace: format, path, options */
+    char trace_dir[512];        /* directory of the scenario, for relative paths */
+    struct gs_genspec gen;      /* workload.generate */
+};
+
+/* Parse and validate the scenario in file.  On success *out owns a new
+ * scenario (free with gs_scenario_free) and 0 is returned; otherwise d says
+ * where and what, and a negative code is returned. */
+int gs_scenario_load(const char *file, struct gs_scenario **out,
+                     struct gs_diag *d);
+/* The same from JSON text; name is used in messages in place of a file. */
+int gs_scenario_parse(const char *text, const char *name, const char *dir,
+                      struct gs_scenario **out, struct gs_diag *d);
+void gs_scenario_free(struct gs_scenario *s);
+
+/* The built-in quickstart scenario, JSON text (static storage). */
+const char *gs_scenario_quickstart(void);
+
+/* Largest pool capacity in GPUs (whole pool), for validating demands. */
+int gs_scenario_max_gpus(const struct gs_scenario *s);
+
+#endif

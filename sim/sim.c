@@ -1,0 +1,794 @@
+/* sim.c -- the cluster simulation loop and the engine calls policies use.
+ *
+ * Ownership: the simulation owns its fleet, source, plug-in states, job
+ * structs and records; the scenario is borrowed.  A job struct lives from
+ * arrival to its end and is then recycled through a free list; its compact
+ * record (struct gs_jobrec) stays for the results.
+ *
+ * Invariants:
+ *  - a job is in exactly one of: the pending list (state PENDING), the
+ *    running array (state RUNNING, alloc committed to the fleet, finish
+ *    event scheduled unless rate is 0), or neither (ended, recycled);
+ *  - job->done is the work done as of job->mark; while running, work
+ *    progresses at job->rate reference-ms per ms;
+ *  - the fleet's used capacity is exactly the sum of running jobs' allocs.
+ * CPU-only jobs (no GPU asked) are not queued: they run from arrival for
+ * their work, CPUs being outside the model. */
+#include "sim.h"
+#include "rng.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gs_sim {
+    const struct gs_scenario *sc;
+    struct gs_engine eng;
+    struct gs_fleet *fleet;
+    uint64_t seed;
+
+    const struct gs_policy_ops *pol;
+    void *pst;
+    struct gs_params pparams;
+    const struct gs_placer_ops *plc;
+    void *plst;
+    struct gs_params lparams;
+
+    struct gs_source src;
+    struct gs_jobspec next;
+    int have_next;
+
+    struct gs_job *phead, *ptail;
+    long npending;
+    struct gs_job **run;
+    long nrun, caprun;
+    struct gs_job *freelist;
+
+    struct gs_jobrec *rec;
+    long nrec, caprec;
+
+    char (*tnames)[GS_TENANT_NAME];
+    int ntn, captn;
+    int *thash;                 /* open addressing, -1 = empty */
+    int thcap;
+
+    struct gs_range *ranges;    /* scratch: one per pool */
+    struct gs_event tick;
+    int dirty;
+    gs_time t0;                 /* first arrival */
+    int have_t0;
+    int err;
+    struct gs_diag errd;
+
+    int progress;
+    struct gs_metrics m;
+    struct gs_summary sum;
+};
+
+/* --- small helpers ---------------------------------------------------- */
+
+static int fail(struct gs_sim *s, int code, const char *where,
+                const char *what)
+{
+    if (!s->err) {
+        s->err = code;
+        gs_diag_set(&s->errd, code, where, "%s", what);
+    }
+    return code;
+}
+
+static uint32_t hash_str(const char *p)
+{
+    uint32_t h = 2166136261u;
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* Index of tenant name, added if new; -1 when out of memory. */
+static int tenant_intern(struct gs_sim *s, const char *name)
+{
+    if (s->ntn * 2 >= s->thcap) {
+        int cap = s->thcap ? s->thcap * 2 : 64;
+        int *h = malloc((size_t)cap * sizeof *h);
+        if (h == NULL)
+            return -1;
+        for (int i = 0; i < cap; i++)
+            h[i] = -1;
+        for (int i = 0; i < s->ntn; i++) {
+            uint32_t k = hash_str(s->tnames[i]) & (uint32_t)(cap - 1);
+            while (h[k] >= 0)
+                k = (k + 1) & (uint32_t)(cap - 1);
+            h[k] = i;
+        }
+        free(s->thash);
+        s->thash = h;
+        s->thcap = cap;
+    }
+    uint32_t k = hash_str(name) & (uint32_t)(s->thcap - 1);
+    while (s->thash[k] >= 0) {
+        if (strcmp(s->tnames[s->thash[k]], name) == 0)
+            return s->thash[k];
+        k = (k + 1) & (uint32_t)(s->thcap - 1);
+    }
+    if (s->ntn == s->captn) {
+        int cap = s->captn ? s->captn * 2 : 16;
+        void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
+        if (t == NULL)
+            return -1;
+        s->tnames = t;
+        s->captn = cap;
+    }
+    snprintf(s->tnames[s->ntn], GS_TENANT_NAME, "%s", name);
+    s->thash[k] = s->ntn;
+    return s->ntn++;
+}
+
+static void pending_remove(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        s->phead = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        s->ptail = j->prev;
+    j->prev = j->next = NULL;
+    s->npending--;
+}
+
+/* Insert in arrival order (a requeued job goes back to its place). */
+static void pending_insert(struct gs_sim *s, struct gs_job *j)
+{
+    struct gs_job *after = s->ptail;
+    while (after && (after->s.arrival > j->s.arrival ||
+                     (after->s.arrival == j->s.arrival && after->rec > j->rec)))
+        after = after->prev;
+    j->prev = after;
+    j->next = after ? after->next : s->phead;
+    if (j->next)
+        j->next->prev = j;
+    else
+        s->ptail = j;
+    if (after)
+        after->next = j;
+    else
+        s->phead = j;
+    s->npending++;
+}
+
+static int running_add(struct gs_sim *s, struct gs_job *j)
+{
+    if (s->nrun == s->caprun) {
+        long cap = s->caprun ? s->caprun * 2 : 256;
+        struct gs_job **r = realloc(s->run, (size_t)cap * sizeof *r);
+        if (r == NULL)
+            return GS_ENOMEM;
+        s->run = r;
+        s->caprun = cap;
+    }
+    j->rslot = s->nrun;
+    s->run[s->nrun++] = j;
+    return 0;
+}
+
+/* Swap-remove: the last running job takes j's slot. */
+static void running_remove(struct gs_sim *s, struct gs_job *j)
+{
+    GS_ASSERT(j->rslot >= 0 && j->rslot < s->nrun && s->run[j->rslot] == j);
+    struct gs_job *last = s->run[--s->nrun];
+    s->run[j->rslot] = last;
+    last->rslot = j->rslot;
+    j->rslot = -1;
+}
+
+static double job_total(const struct gs_job *j)
+{
+    return j->s.work + j->extra;
+}
+
+static void job_sync(struct gs_sim *s, struct gs_job *j)
+{
+    gs_time now = s->eng.now;
+    if (j->state == GS_JOB_RUNNING && now > j->mark) {
+        j->done += (double)(now - j->mark) * j->rate;
+        if (j->done > job_total(j))
+            j->done = job_total(j);
+    }
+    j->mark = now;
+}
+
+static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
+{
+    double left = job_total(j) - j->done;
+    if (left <= 0)
+        return s->eng.now;
+    double dt = ceil(left / j->rate - 1e-9);
+    if (dt > 9.0e15)
+        return GS_TIME_MAX / 2;
+    return s->eng.now + (gs_time)dt;
+}
+
+static float alloc_gpus(const struct gs_job *j)
+{
+    if (j->need.gpus > 0)
+        return (float)j->need.gpus;
+    return (float)j->need.milli / 1000.0f;
+}
+
+static void account_run(struct gs_sim *s, struct gs_job *j)
+{
+    struct gs_jobrec *r = &s->rec[j->rec];
+    r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
+                            alloc_gpus(j));
+}
+
+static void job_recycle(struct gs_sim *s, struct gs_job *j)
+{
+    gs_alloc_reset(&j->alloc);
+    j->next = s->freelist;
+    s->freelist = j;
+}
+
+/* --- events ------------------------------------------------------------ */
+
+static void on_finish(struct gs_event *ev, void *ctx)
+{
+    struct gs_sim *s = ctx;
+    struct gs_job *j = (struct gs_job *)ev;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    j->done = job_total(j);
+    if (j->alloc.n > 0)
+        gs_fleet_release(s->fleet, &j->alloc, &j->need);
+    running_remove(s, j);
+    account_run(s, j);
+    j->state = GS_JOB_DONE;
+    r->state = GS_JOB_DONE;
+    r->end = s->eng.now;
+    r->sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                               r->end > j->s.arrival + j->s.deadline);
+    if (j->alloc.n > 0 && s->pol->stopped)
+        s->pol->stopped(s->pst, s, j, GS_STOP_DONE);
+    job_recycle(s, j);
+    s->dirty = 1;
+}
+
+static int sim_alive(const struct gs_sim *s)
+{
+    return s->have_next || s->npending > 0 || s->nrun > 0;
+}
+
+static void on_tick(struct gs_event *ev, void *ctx)
+{
+    struct gs_sim *s = ctx;
+    if (s->pol->tick)
+        s->pol->tick(s->pst, s);
+    s->dirty = 1;
+    if (sim_alive(s))
+        gs_engine_at(&s->eng, ev, s->eng.now + s->pol->tick_ms);
+}
+
+/* --- admission --------------------------------------------------------- */
+
+static int any_pool_fits(const struct gs_sim *s, const struct gs_need *need)
+{
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, need))
+            return 1;
+    return 0;
+}
+
+static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
+    struct gs_job *j = s->freelist;
+    if (j)
+        s->freelist = j->next;
+    else if ((j = malloc(sizeof *j)) == NULL)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    memset(j, 0, sizeof *j);
+    gs_event_init(&j->fin, on_finish);
+    j->pnode.idx = GS_HEAP_NONE;
+    j->alloc.pool = -1;
+    j->s = *sp;
+    j->model = -1;
+    j->tenant = tenant_intern(s, sp->tenant);
+    if (j->tenant < 0) {
+        free(j);
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    }
+    j->prio = sp->priority == INT_MIN ? tc->priority : sp->priority;
+    j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
+    j->max_wait = sp->max_wait < 0 ? tc->max_wait : sp->max_wait;
+    j->ckpt = sp->ckpt > 0 ? sp->ckpt : tc->ckpt;
+    j->need = (struct gs_need){ sp->gpus, sp->gpus > 0 ? 0 : sp->milli,
+                                sp->mem_gb, sp->allowed };
+
+    if (s->nrec == s->caprec) {
+        long cap = s->caprec ? s->caprec * 2 : 1024;
+        struct gs_jobrec *r = realloc(s->rec, (size_t)cap * sizeof *r);
+        if (r == NULL) {
+            free(j);
+            return fail(s, GS_ENOMEM, "", "out of memory");
+        }
+        s->rec = r;
+        s->caprec = cap;
+    }
+    j->rec = (uint32_t)s->nrec;
+    struct gs_jobrec *r = &s->rec[s->nrec++];
+    memset(r, 0, sizeof *r);
+    r->id = sp->id;
+    r->arrival = sp->arrival;
+    r->start = r->end = -1;
+    r->work = sp->work;
+    r->gpus = alloc_gpus(j);
+    r->tenant = j->tenant;
+    r->model = -1;
+    r->tier = (int8_t)sp->tier;
+    r->state = GS_JOB_PENDING;
+
+    if (sp->gpus == 0 && sp->milli == 0) {
+        /* CPU-only: runs at once for its work, outside the GPU fleet. */
+        j->state = GS_JOB_RUNNING;
+        j->rate = 1.0;
+        j->mark = j->started = s->eng.now;
+        r->start = s->eng.now;
+        r->state = GS_JOB_RUNNING;
+        if (running_add(s, j) < 0)
+            return fail(s, GS_ENOMEM, "", "out of memory");
+        return gs_engine_at(&s->eng, &j->fin, finish_time(s, j));
+    }
+    if (!any_pool_fits(s, &j->need)) {
+        char where[600], what[300];
+        if (sp->line > 0)
+            snprintf(where, sizeof where, "%s: job %lld (trace line %ld)",
+                     s->sc->file, (long long)sp->id, sp->line);
+        else
+            snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
+                     (long long)sp->id);
+        if (sp->gpus > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %d GPUs (%.1f GB each) but no pool it may "
+                     "use has that many GPUs with that memory", sp->gpus,
+                     sp->mem_gb);
+        else
+            snprintf(what, sizeof what,
+                     "it asks for %.3f GPU with %.1f GB but no GPU model it "
+                     "may use has that memory", sp->milli / 1000.0, sp->mem_gb);
+        s->nrec--;
+        free(j);
+        return fail(s, GS_EINVAL, where, what);
+    }
+    j->state = GS_JOB_PENDING;
+    pending_insert(s, j);
+    if (s->pol->arrive)
+        s->pol->arrive(s->pst, s, j);
+    s->dirty = 1;
+    return 0;
+}
+
+/* --- the policy's calls ------------------------------------------------ */
+
+gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
+const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
+struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
+long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
+int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
+const char *gs_sim_tenant_name(const struct gs_sim *s, int t)
+{
+    return t >= 0 && t < s->ntn ? s->tnames[t] : "?";
+}
+
+struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n)
+{
+    *n = s->nrun;
+    return s->run;
+}
+
+const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant)
+{
+    const char *name = gs_sim_tenant_name(s, tenant);
+    for (int i = 0; i < s->sc->ntenants; i++)
+        if (strcmp(s->sc->tenants[i].name, name) == 0)
+            return &s->sc->tenants[i];
+    return NULL;
+}
+
+gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *j,
+                          int model)
+{
+    double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model, model,
+                                      j->s.cb);
+    return (gs_time)ceil((job_total(j) - j->done) * f);
+}
+
+gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *j)
+{
+    if (j->s.estimate > 0) {
+        gs_time e = j->s.estimate - (gs_time)j->done;
+        return e > 0 ? e : 0;
+    }
+    gs_time best = GS_TIME_MAX;
+    for (int p = 0; p < s->fleet->npools; p++) {
+        if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            continue;
+        gs_time t = gs_sim_runtime_on(s, j, s->fleet->pools[p].s.model);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static int default_ranges(struct gs_sim *s, const struct gs_job *j)
+{
+    int n = 0;
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            s->ranges[n++] = (struct gs_range){ p, 0,
+                                                s->fleet->pools[p].s.nodes };
+    return n;
+}
+
+int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
+                 const struct gs_range *ranges, int nranges,
+                 struct gs_alloc *out)
+{
+    if (ranges == NULL) {
+        nranges = default_ranges(s, j);
+        ranges = s->ranges;
+    }
+    if (nranges == 0)
+        return GS_ENOFIT;
+    int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
+    if (rc < 0)
+        return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
+    if (!gs_fleet_can_commit(s->fleet, out, &j->need)) {
+        char what[256];
+        snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
+                 "for job %lld", s->plc->name, (long long)j->s.id);
+        gs_alloc_reset(out);
+        return fail(s, GS_ESTATE, "plug-in", what);
+    }
+    return 0;
+}
+
+int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
+{
+    if (j->state != GS_JOB_PENDING)
+        return GS_ESTATE;
+    if (!gs_fleet_can_commit(s->fleet, a, &j->need))
+        return GS_ENOFIT;
+    if (running_add(s, j) < 0)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    gs_fleet_commit(s->fleet, a, &j->need);
+    j->alloc = *a;              /* take over the parts */
+    a->n = 0;
+    a->many = NULL;
+    a->pool = -1;
+    pending_remove(s, j);
+    j->state = GS_JOB_RUNNING;
+    j->model = s->fleet->pools[j->alloc.pool].s.model;
+    j->rate = 1.0 / gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
+                                           j->model, j->s.cb);
+    j->mark = j->started = s->eng.now;
+    gs_time end = finish_time(s, j);
+    j->est_end = s->eng.now + gs_sim_estimate(s, j);
+    if (j->s.estimate <= 0)
+        j->est_end = end;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (r->start < 0)
+        r->start = s->eng.now;
+    r->state = GS_JOB_RUNNING;
+    r->model = (int16_t)j->model;
+    if (gs_engine_at(&s->eng, &j->fin, end) < 0)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    return 0;
+}
+
+int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
+                     const struct gs_range *ranges, int nranges)
+{
+    struct gs_alloc a = { .pool = -1 };
+    int rc = gs_sim_place(s, j, ranges, nranges, &a);
+    if (rc < 0)
+        return rc;
+    rc = gs_sim_start(s, j, &a);
+    gs_alloc_reset(&a);
+    return rc;
+}
+
+int gs_sim_preempt(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state != GS_JOB_RUNNING || !j->preemptible || j->alloc.n == 0)
+        return GS_ESTATE;
+    job_sync(s, j);
+    double kept = j->ckpt > 0 ? floor(j->done / (double)j->ckpt) *
+                                (double)j->ckpt : 0.0;
+    j->done = kept;
+    j->extra += (double)s->sc->tiers[j->s.tier].restart;
+    gs_engine_cancel(&s->eng, &j->fin);
+    gs_fleet_release(s->fleet, &j->alloc, &j->need);
+    gs_alloc_reset(&j->alloc);
+    running_remove(s, j);
+    account_run(s, j);
+    j->state = GS_JOB_PENDING;
+    j->rate = 0;
+    j->npreempt++;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    r->preemptions++;
+    r->state = GS_JOB_PENDING;
+    pending_insert(s, j);
+    if (s->pol->stopped)
+        s->pol->stopped(s->pst, s, j, GS_STOP_PREEMPTED);
+    if (s->pol->arrive)
+        s->pol->arrive(s->pst, s, j);
+    s->dirty = 1;
+    return 0;
+}
+
+int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
+{
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (j->state == GS_JOB_PENDING) {
+        pending_remove(s, j);
+        if (s->pol->stopped)
+            s->pol->stopped(s->pst, s, j, GS_STOP_KILLED);
+    } else if (j->state == GS_JOB_RUNNING) {
+        job_sync(s, j);
+        gs_engine_cancel(&s->eng, &j->fin);
+        if (j->alloc.n > 0)
+            gs_fleet_release(s->fleet, &j->alloc, &j->need);
+        running_remove(s, j);
+        account_run(s, j);
+        if (s->pol->stopped)
+            s->pol->stopped(s->pst, s, j, GS_STOP_KILLED);
+    } else {
+        return GS_ESTATE;
+    }
+    j->state = GS_JOB_KILLED;
+    r->state = GS_JOB_KILLED;
+    r->kill = (int8_t)reason;
+    r->end = s->eng.now;
+    r->sla_deadline = (int8_t)(j->s.deadline > 0);
+    job_recycle(s, j);
+    s->dirty = 1;
+    return 0;
+}
+
+/* --- building and running ------------------------------------------------ */
+
+static int copy_params(struct gs_params *dst, const struct gs_params *src)
+{
+    gs_params_init(dst, src->where);
+    for (int i = 0; i < src->n; i++) {
+        int rc = src->v[i].is_num
+                     ? gs_params_add_num(dst, src->v[i].key, src->v[i].num)
+                     : gs_params_add_str(dst, src->v[i].key, src->v[i].str);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
+               struct gs_sim **out, struct gs_diag *d)
+{
+    static const struct gs_sim_opts none;
+    if (o == NULL)
+        o = &none;
+    *out = NULL;
+    struct gs_sim *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    s->sc = sc;
+    s->seed = o->set_seed ? o->seed : sc->seed;
+    s->progress = o->progress;
+    gs_engine_init(&s->eng, s);
+    gs_event_init(&s->tick, on_tick);
+    gs_params_init(&s->pparams, "");
+    gs_params_init(&s->lparams, "");
+    int rc;
+    s->fleet = gs_fleet_new(&sc->cat, sc->pools, sc->npools);
+    s->ranges = malloc((size_t)(sc->npools + 1) * sizeof *s->ranges);
+    if (s->fleet == NULL || s->ranges == NULL) {
+        rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        goto fail;
+    }
+
+    const char *pname = o->policy ? o->policy : sc->policy;
+    s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
+    if (s->pol == NULL) {
+        char list[512] = "";
+        for (int i = 0; gs_policies[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, gs_policies[i]->name, sizeof list - strlen(list) - 1);
+        }
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : sc->file,
+                         "unknown policy '%s' (known: %s)", pname, list);
+        goto fail;
+    }
+    if (s->pol->abi != GS_POLICY_ABI) {
+        rc = gs_diag_set(d, GS_EABI, s->pol->name,
+                         "policy ABI version %d, this gpusim expects %d",
+                         s->pol->abi, GS_POLICY_ABI);
+        goto fail;
+    }
+    const char *lname = o->placer ? o->placer : sc->placer;
+    s->plc = gs_placer_find(lname);
+    if (s->plc == NULL) {
+        char list[512] = "";
+        for (int i = 0; gs_placers[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, gs_placers[i]->name, sizeof list - strlen(list) - 1);
+        }
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : sc->file,
+                         "unknown placement '%s' (known: %s)", lname, list);
+        goto fail;
+    }
+    /* Parameters written for the scenario's policy do not apply to another
+     * one chosen on the command line. */
+    int same = o->policy_ops == NULL && strcmp(s->pol->name, sc->policy) == 0;
+    if (same && (rc = copy_params(&s->pparams, &sc->policy_params)) < 0)
+        goto nomem;
+    if (strcmp(s->plc->name, sc->placer) == 0 &&
+        (rc = copy_params(&s->lparams, &sc->placer_params)) < 0)
+        goto nomem;
+    if (s->pol->init && (rc = s->pol->init(s, &s->pparams, &s->pst, d)) < 0)
+        goto fail;
+    if ((rc = gs_params_check_used(&s->pparams, d)) < 0)
+        goto fail;
+    if (s->plc->init && (rc = s->plc->init(s, &s->lparams, &s->plst, d)) < 0)
+        goto fail;
+    if ((rc = gs_params_check_used(&s->lparams, d)) < 0)
+        goto fail;
+    if ((rc = gs_metrics_init(&s->m, s->fleet, sc->step)) < 0)
+        goto nomem;
+    if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
+        goto fail;
+    *out = s;
+    return 0;
+nomem:
+    rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+fail:
+    gs_sim_free(s);
+    return rc;
+}
+
+void gs_sim_free(struct gs_sim *s)
+{
+    if (s == NULL)
+        return;
+    if (s->pol && s->pol->free && s->pst)
+        s->pol->free(s->pst);
+    if (s->plc && s->plc->free && s->plst)
+        s->plc->free(s->plst);
+    gs_source_close(&s->src);
+    for (struct gs_job *j = s->phead, *n; j; j = n) {
+        n = j->next;
+        gs_alloc_reset(&j->alloc);
+        free(j);
+    }
+    for (long i = 0; i < s->nrun; i++) {
+        gs_alloc_reset(&s->run[i]->alloc);
+        free(s->run[i]);
+    }
+    for (struct gs_job *j = s->freelist, *n; j; j = n) {
+        n = j->next;
+        free(j);
+    }
+    gs_engine_free(&s->eng);
+    gs_fleet_free(s->fleet);
+    gs_metrics_free(&s->m);
+    gs_params_free(&s->pparams);
+    gs_params_free(&s->lparams);
+    free(s->run);
+    free(s->rec);
+    free(s->tnames);
+    free(s->thash);
+    free(s->ranges);
+    free(s);
+}
+
+static int pull(struct gs_sim *s, struct gs_diag *d)
+{
+    int rc = gs_source_next(&s->src, &s->next, d);
+    if (rc < 0)
+        return rc;
+    s->have_next = rc;
+    return 0;
+}
+
+/* Close the books at time end: what still waits or runs is unfinished. */
+static void close_books(struct gs_sim *s, gs_time end)
+{
+    s->eng.now = end;
+    for (struct gs_job *j = s->phead; j; j = j->next) {
+        s->rec[j->rec].state = GS_JOB_UNFINISHED;
+        s->rec[j->rec].sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                                       end > j->s.arrival + j->s.deadline);
+    }
+    for (long i = 0; i < s->nrun; i++) {
+        struct gs_job *j = s->run[i];
+        account_run(s, j);
+        s->rec[j->rec].state = GS_JOB_UNFINISHED;
+        s->rec[j->rec].sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                                       end > j->s.arrival + j->s.deadline);
+    }
+}
+
+int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
+{
+    int rc = pull(s, d);
+    if (rc < 0)
+        return rc;
+    if (s->have_next) {
+        s->t0 = s->next.arrival;
+        s->eng.now = s->t0;
+    }
+    gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
+                                         : GS_TIME_MAX;
+    if (s->pol->tick_ms > 0 && s->have_next)
+        gs_engine_at(&s->eng, &s->tick, s->t0 + s->pol->tick_ms);
+    uint64_t steps = 0;
+    for (;;) {
+        gs_time te = gs_engine_next_time(&s->eng);
+        gs_time ta = s->have_next ? s->next.arrival : GS_TIME_MAX;
+        gs_time t = te < ta ? te : ta;
+        if (t == GS_TIME_MAX || t > horizon)
+            break;
+        if (s->pol->tick_ms > 0 && te == t && !sim_alive(s) &&
+            gs_heap_top(&s->eng.q) == &s->tick.hn)
+            break;      /* only the tick is left */
+        if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
+                                     t)) < 0)
+            return gs_diag_set(d, rc, "", "out of memory");
+        s->eng.now = t;
+        while (gs_engine_next_time(&s->eng) == t && !s->err)
+            gs_engine_step(&s->eng);
+        while (s->have_next && s->next.arrival == t && !s->err) {
+            if (admit(s, &s->next) < 0)
+                break;
+            if ((rc = pull(s, d)) < 0)
+                return rc;
+        }
+        if (s->dirty && !s->err) {
+            s->dirty = 0;
+            s->pol->schedule(s->pst, s);
+        }
+        if (s->err)
+            break;
+        if (s->progress && (++steps & 0xffff) == 0)
+            fprintf(stderr, "\rgpusim: t=%.1f h, %ld jobs, %ld pending, "
+                    "%ld running   ", (double)(t - s->t0) / GS_HOUR,
+                    s->nrec, s->npending, s->nrun);
+    }
+    if (s->progress && steps >= 0x10000)
+        fprintf(stderr, "\r%70s\r", "");
+    if (s->err) {
+        *d = s->errd;
+        return s->err;
+    }
+    gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
+    if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
+                                 end)) < 0)
+        return gs_diag_set(d, rc, "", "out of memory");
+    close_books(s, end);
+    gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
+    return 0;
+}
+
+const struct gs_summary *gs_sim_summary(const struct gs_sim *s) { return &s->sum; }
+const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s) { return &s->m; }
+const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s) { return s->sc; }
+const char *gs_sim_policy_name(const struct gs_sim *s) { return s->pol->name; }
+const char *gs_sim_placer_name(const struct gs_sim *s) { return s->plc->name; }
+uint64_t gs_sim_seed(const struct gs_sim *s) { return s->seed; }
+uint64_t gs_sim_events(const struct gs_sim *s) { return s->eng.fired; }
+
+const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n)
+{
+    *n = s->nrec;
+    return s->rec;
+}

@@ -1,0 +1,96 @@
+/* sim.h -- the cluster simulation: jobs meet the fleet under a policy.
+ *
+ * gs_sim ties the engine, the fleet, the workload source, the policy and the
+ * placer together and keeps the books (metrics.h).  The main loop merges two
+ * streams of happenings: events in the engine's queue (job finishes, model
+ * events) and arrivals pulled from the source as the clock reaches them.  At
+ * each simulated instant it first fires every event due, then admits every
+ * arrival due, then -- once -- asks the policy to schedule.  Ties are thus
+ * broken the same way in every run: departures before arrivals, events in
+ * the order they were scheduled.
+ *
+ * Accessors below are the policy's read-only view; gs_sim_start(),
+ * gs_sim_try_start() and gs_sim_preempt() are the only ways to act, and each
+ * checks the decision it is given. */
+#ifndef GS_SIM_H
+#define GS_SIM_H
+
+#include "engine.h"
+#include "err.h"
+#include "fleet.h"
+#include "job.h"
+#include "metrics.h"
+#include "scenario.h"
+#include "source.h"
+#include "../policies/policy.h"
+
+#include <stdio.h>
+
+struct gs_sim;
+
+struct gs_sim_opts {
+    uint64_t seed;              /* overrides the scenario's when set_seed */
+    int set_seed;
+    const char *policy;         /* overrides the scenario's when not NULL */
+    const struct gs_policy_ops *policy_ops;   /* or a loaded plug-in */
+    const char *placer;
+    int progress;               /* draw a progress line on stderr */
+};
+
+/* Build a simulation of sc (which must outlive it).  0 or a negative code
+ * with d filled (unknown policy, bad parameters, unreadable trace). */
+int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
+               struct gs_sim **out, struct gs_diag *d);
+void gs_sim_free(struct gs_sim *s);
+/* Run to the end (every job ended, or the horizon).  0 or a negative code
+ * with d filled (a malformed trace row met during the run). */
+int gs_sim_run(struct gs_sim *s, struct gs_diag *d);
+
+/* Results, valid after gs_sim_run. */
+const struct gs_summary *gs_sim_summary(const struct gs_sim *s);
+const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s);
+const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s);
+const char *gs_sim_policy_name(const struct gs_sim *s);
+const char *gs_sim_placer_name(const struct gs_sim *s);
+uint64_t gs_sim_seed(const struct gs_sim *s);
+uint64_t gs_sim_events(const struct gs_sim *s);
+/* Every job's record, in arrival order (n of them). */
+const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
+
+/* --- the policy's view ---------------------------------------------- */
+gs_time gs_sim_now(const struct gs_sim *s);
+const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s);
+struct gs_job *gs_sim_pending_head(const struct gs_sim *s);   /* arrival order */
+long gs_sim_npending(const struct gs_sim *s);
+/* Running jobs as an array (order unspecified, changes on start/stop). */
+struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
+const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant);
+int gs_sim_ntenants(const struct gs_sim *s);
+const char *gs_sim_tenant_name(const struct gs_sim *s, int tenant);
+/* How long job would run on model at full speed, in ms. */
+gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
+                          int model);
+/* The job's runtime estimate for scheduling (its stated estimate, else its
+ * true runtime on the fastest model it may use), in ms, for what remains. */
+gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
+
+/* --- acting ------------------------------------------------------------ */
+/* Ask the placer for room for job within ranges (NULL, 0 = anywhere).
+ * 0 with out filled, or GS_ENOFIT. */
+int gs_sim_place(struct gs_sim *s, const struct gs_job *job,
+                 const struct gs_range *ranges, int nranges,
+                 struct gs_alloc *out);
+/* Start a pending job on alloc (taken over by the job).  GS_ESTATE if the
+ * job is not pending, GS_ENOFIT if alloc is not free (the plug-in is wrong). */
+int gs_sim_start(struct gs_sim *s, struct gs_job *job, struct gs_alloc *alloc);
+/* Place and start in one call.  0, or GS_ENOFIT. */
+int gs_sim_try_start(struct gs_sim *s, struct gs_job *job,
+                     const struct gs_range *ranges, int nranges);
+/* Stop a running preemptible job and requeue it; work since its last
+ * checkpoint is lost.  GS_ESTATE if it is not running or not preemptible. */
+int gs_sim_preempt(struct gs_sim *s, struct gs_job *job);
+/* End a pending or running job for good (reason: GS_KILL_*), counted in the
+ * results.  GS_ESTATE if it has already ended. */
+int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
+
+#endif

@@ -1,0 +1,33 @@
+/* cutest.h -- the one runner every CUnit test program shares.
+ *
+ * A test file lists its tests in a CU_TestInfo table and ends with
+ * GS_TEST_MAIN("name", table).  The program runs the suite, prints CUnit's
+ * verbose report and a last line "gs-test: NAME ran=N failed=M" that
+ * tests/run.sh adds up, and exits non-zero on any failure. */
+#ifndef GS_CUTEST_H
+#define GS_CUTEST_H
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+
+static inline int gs_test_run(const char *name, CU_TestInfo *tests)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_SuiteInfo suites[] = { { (char *)name, NULL, NULL, NULL, NULL, tests },
+                              CU_SUITE_INFO_NULL };
+    if (CU_register_suites(suites) != CUE_SUCCESS)
+        return 2;
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned ran = CU_get_number_of_tests_run();
+    unsigned failed = CU_get_number_of_tests_failed();
+    printf("gs-test: %s ran=%u failed=%u\n", name, ran, failed);
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
+
+#define GS_TEST_MAIN(name, table) \
+    int main(void) { return gs_test_run(name, table); }
+
+#endif

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Run every test binary given, each a CUnit program, and add up the results.
+# Each binary's last line is "gs-test: NAME ran=N failed=M".  Prints the
+# plain closing line "tests: N passed, M failed" and exits non-zero on any
+# failure or crash.
+total=0; failed=0; crashed=""
+for t in "$@"; do
+    out=$("$t" 2>&1); rc=$?
+    printf '%s\n' "$out" | grep -v '^gs-test:' | grep -E 'FAIL|Assert|failed|error' | grep -v 'failed=0' | head -40
+    line=$(printf '%s\n' "$out" | grep '^gs-test:' | tail -1)
+    if [ -z "$line" ]; then
+        crashed="$crashed $t(rc=$rc)"
+        printf '%s\n' "$out" | tail -20
+        continue
+    fi
+    ran=$(echo "$line" | sed 's/.*ran=\([0-9]*\).*/\1/')
+    f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    echo "$line"
+    total=$((total + ran)); failed=$((failed + f))
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && crashed="$crashed $t(rc=$rc)"
+done
+if [ -n "$crashed" ]; then
+    echo "crashed or exited badly:$crashed"
+    failed=$((failed + 1))
+fi
+echo "tests: $((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,413 @@
+/* native.c -- read and write the native CSV trace format (see native.h).
+ *
+ * Reading streams: the file is fed to libcsv in 64 KiB chunks, and the rows
+ * a chunk completes are converted and queued; gs_native_next() hands them
+ * out one at a time, so memory does not grow with the trace.  libcsv's
+ * parser type stays inside this file.
+ *
+ * Line numbers count rows (the header is line 1); a quoted field that spans
+ * lines would make them drift, and no field of this format needs quoting
+ * across lines. */
+#include "native.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
+           C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
+           C_DEADLINE, C_CKPT, NCOLS };
+
+static const char *const colname[NCOLS] = {
+    "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
+    "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
+    "allowed_gpus", "max_wait", "deadline", "checkpoint"
+};
+
+#define MAXF 32
+#define FIELD 256
+
+struct gs_native {
+    FILE *fp;
+    char path[512];
+    const struct gs_catalog *cat;
+    struct csv_parser p;
+    int map[MAXF];              /* column -> enum col, -1 = none */
+    int ncols;
+    int header_done;
+    long line;
+    char field[MAXF][FIELD];
+    int nf;
+    int overlong;
+    struct gs_jobspec *q;       /* converted rows not yet handed out */
+    long qn, qhead, qcap;
+    gs_time last;
+    int eof, err;
+    struct gs_diag d;
+};
+
+static void row_fail(struct gs_native *r, const char *col, const char *fmt,
+                     const char *val)
+{
+    if (r->err)
+        return;
+    char where[700];
+    if (col)
+        snprintf(where, sizeof where, "%s:%ld: field '%s'", r->path, r->line,
+                 col);
+    else
+        snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
+    r->err = GS_EPARSE;
+    gs_diag_set(&r->d, GS_EPARSE, where, fmt, val);
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+    struct gs_native *r = data;
+    if (r->nf < MAXF) {
+        if (len >= FIELD) {
+            r->overlong = 1;
+            len = FIELD - 1;
+        }
+        memcpy(r->field[r->nf], s, len);
+        r->field[r->nf][len] = '\0';
+    }
+    r->nf++;
+}
+
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Seconds (decimal) to ms; < 0 on error. */
+static int parse_secs(const char *s, gs_time *out)
+{
+    double v;
+    if (parse_num(s, &v) < 0 || v < 0 || v > 9.0e12)
+        return -1;
+    *out = (gs_time)llround(v * 1000.0);
+    return 0;
+}
+
+static int parse_models(const struct gs_catalog *cat, const char *s,
+                        uint64_t *mask, const char **bad)
+{
+    static char name[FIELD];
+    *mask = 0;
+    while (*s) {
+        const char *bar = strchr(s, '|');
+        size_t n = bar ? (size_t)(bar - s) : strlen(s);
+        snprintf(name, sizeof name, "%.*s", (int)n, s);
+        int m = gs_catalog_find(cat, name);
+        if (m < 0) {
+            *bad = name;
+            return -1;
+        }
+        *mask |= 1ULL << m;
+        s += n + (bar != NULL);
+    }
+    return 0;
+}
+
+static void convert_row(struct gs_native *r)
+{
+    struct gs_jobspec j;
+    gs_jobspec_init(&j);
+    j.line = r->line;
+    const char *v[NCOLS] = { 0 };
+    for (int i = 0; i < r->ncols; i++)
+        if (r->map[i] >= 0)
+            v[r->map[i]] = r->field[i];
+    double x;
+    gs_time t;
+    if (parse_num(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
+        return row_fail(r, "id", "'%s' is not a whole number", v[C_ID]);
+    j.id = (int64_t)x;
+    if (parse_secs(v[C_ARRIVAL], &j.arrival) < 0)
+        return row_fail(r, "arrival", "'%s' is not a time in seconds >= 0",
+                        v[C_ARRIVAL]);
+    if (parse_num(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
+        (x > 1 && x != floor(x)) || (x > 0 && x < 0.001))
+        return row_fail(r, "gpus", "'%s' is not a GPU count (0, a fraction "
+                        "in (0,1], or a whole number)", v[C_GPUS]);
+    if (x >= 1) {
+        j.gpus = (int)x;
+    } else {
+        j.milli = (int)lround(x * 1000);
+    }
+    if (parse_secs(v[C_DURATION], &t) < 0)
+        return row_fail(r, "duration", "'%s' is not a duration in seconds",
+                        v[C_DURATION]);
+    j.work = (double)(t > 0 ? t : 1);
+    if (v[C_TENANT] && v[C_TENANT][0]) {
+        if (strlen(v[C_TENANT]) >= GS_TENANT_NAME)
+            return row_fail(r, "tenant", "'%s' is too long", v[C_TENANT]);
+        snprintf(j.tenant, sizeof j.tenant, "%s", v[C_TENANT]);
+    }
+    if (v[C_TIER] && v[C_TIER][0] && (j.tier = gs_tier_parse(v[C_TIER])) < 0)
+        return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
+                        "interactive, data)", v[C_TIER]);
+    if (v[C_MEM] && v[C_MEM][0] &&
+        (parse_num(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
+        return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
+    if (v[C_REF] && v[C_REF][0] &&
+        (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
+        return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
+    if (v[C_CB] && v[C_CB][0] &&
+        (parse_num(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
+        return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
+    if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
+        return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
+    if (v[C_PRIO] && v[C_PRIO][0]) {
+        if (parse_num(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+            return row_fail(r, "priority", "'%s' is not a whole number",
+                            v[C_PRIO]);
+        j.priority = (int)x;
+    }
+    if (v[C_PREEMPT] && v[C_PREEMPT][0]) {
+        const char *p = v[C_PREEMPT];
+        if (!strcmp(p, "1") || !strcasecmp(p, "true"))
+            j.preemptible = 1;
+        else if (!strcmp(p, "0") || !strcasecmp(p, "false"))
+            j.preemptible = 0;
+        else
+            return row_fail(r, "preemptible", "'%s' is not 0/1/true/false", p);
+    }
+    if (v[C_ALLOWED] && v[C_ALLOWED][0]) {
+        const char *bad = "";
+        if (parse_models(r->cat, v[C_ALLOWED], &j.allowed, &bad) < 0)
+            return row_fail(r, "allowed_gpus", "unknown GPU model '%s'", bad);
+    }
+    if (v[C_MAXWAIT] && v[C_MAXWAIT][0] &&
+        parse_secs(v[C_MAXWAIT], &j.max_wait) < 0)
+        return row_fail(r, "max_wait", "'%s' is not a duration", v[C_MAXWAIT]);
+    if (v[C_DEADLINE] && v[C_DEADLINE][0] &&
+        parse_secs(v[C_DEADLINE], &j.deadline) < 0)
+        return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
+    if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
+        return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (j.arrival < r->last) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%.3f s is before the previous row's "
+                 "%.3f s (rows must be sorted by arrival)",
+                 (double)j.arrival / 1000.0, (double)r->last / 1000.0);
+        return row_fail(r, "arrival", "%s", msg);
+    }
+    r->last = j.arrival;
+    if (r->qn == r->qcap) {
+        long cap = r->qcap ? r->qcap * 2 : 256;
+        struct gs_jobspec *q = realloc(r->q, (size_t)cap * sizeof *q);
+        if (q == NULL) {
+            r->err = GS_ENOMEM;
+            gs_diag_set(&r->d, GS_ENOMEM, r->path, "out of memory");
+            return;
+        }
+        r->q = q;
+        r->qcap = cap;
+    }
+    r->q[r->qn++] = j;
+}
+
+static void on_row(int c, void *data)
+{
+    struct gs_native *r = data;
+    (void)c;
+    r->line++;
+    int nf = r->nf;
+    r->nf = 0;
+    if (r->err)
+        return;
+    if (r->overlong) {
+        r->overlong = 0;
+        return row_fail(r, NULL, "%s", "a field is longer than 255 characters");
+    }
+    if (!r->header_done) {
+        if (nf > MAXF)
+            return row_fail(r, NULL, "%s", "too many columns in the header");
+        r->ncols = nf;
+        int seen[NCOLS] = { 0 };
+        for (int i = 0; i < nf; i++) {
+            r->map[i] = -1;
+            for (int k = 0; k < NCOLS; k++)
+                if (strcmp(r->field[i], colname[k]) == 0)
+                    r->map[i] = k;
+            if (r->map[i] < 0)
+                return row_fail(r, NULL, "unknown column '%s' in the header "
+                                "(see the README's native trace format)",
+                                r->field[i]);
+            if (seen[r->map[i]]++)
+                return row_fail(r, NULL, "column '%s' appears twice",
+                                r->field[i]);
+        }
+        for (int k = 0; k < 4; k++)
+            if (!seen[k])
+                return row_fail(r, NULL, "the header lacks the required "
+                                "column '%s'", colname[k]);
+        r->header_done = 1;
+        return;
+    }
+    if (nf == 1 && r->field[0][0] == '\0')
+        return;     /* a blank line */
+    if (nf != r->ncols) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%d fields where the header has %d", nf,
+                 r->ncols);
+        return row_fail(r, NULL, "%s", msg);
+    }
+    convert_row(r);
+}
+
+int gs_native_open(const char *path, const struct gs_catalog *cat,
+                   struct gs_native **out, struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_native *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->cat = cat;
+    if (csv_init(&r->p, CSV_APPEND_NULL) != 0) {
+        free(r);
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    }
+    r->fp = fopen(path, "rb");
+    if (r->fp == NULL) {
+        int e = errno;
+        csv_free(&r->p);
+        free(r);
+        return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
+                           strerror(e));
+    }
+    *out = r;
+    return 0;
+}
+
+/* Parse chunks until a row is queued, the file ends, or an error. */
+static int fill(struct gs_native *r)
+{
+    char buf[65536];
+    r->qn = r->qhead = 0;
+    while (r->qn == 0 && !r->eof && !r->err) {
+        size_t n = fread(buf, 1, sizeof buf, r->fp);
+        if (n > 0 && csv_parse(&r->p, buf, n, on_field, on_row, r) != n) {
+            r->err = GS_EPARSE;
+            char where[600];
+            snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);
+            gs_diag_set(&r->d, GS_EPARSE, where, "%s",
+                        csv_strerror(csv_error(&r->p)));
+        }
+        if (n < sizeof buf) {
+            if (ferror(r->fp)) {
+                r->err = GS_EIO;
+                gs_diag_set(&r->d, GS_EIO, r->path, "read error");
+            }
+            r->eof = 1;
+            if (!r->err)
+                csv_fini(&r->p, on_field, on_row, r);
+        }
+    }
+    return r->err;
+}
+
+int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
+                   struct gs_diag *d)
+{
+    if (r->qhead == r->qn) {
+        if (r->eof && !r->err) {
+            if (!r->header_done) {
+                char where[600];
+                snprintf(where, sizeof where, "%s:1", r->path);
+                return gs_diag_set(d, GS_EPARSE, where,
+                                   "empty trace: no header row");
+            }
+            return 0;
+        }
+        fill(r);
+    }
+    /* Rows converted before an error in the same chunk are still valid,
+     * but a run must not go on past a bad row: report it now. */
+    if (r->err) {
+        *d = r->d;
+        return r->err;
+    }
+    if (r->qhead == r->qn)
+        return gs_native_next(r, out, d);
+    *out = r->q[r->qhead++];
+    return 1;
+}
+
+void gs_native_close(struct gs_native *r)
+{
+    if (r == NULL)
+        return;
+    csv_free(&r->p);
+    if (r->fp)
+        fclose(r->fp);
+    free(r->q);
+    free(r);
+}
+
+void gs_native_write_header(FILE *fp)
+{
+    fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
+          "compute_bound,estimate,priority,preemptible,allowed_gpus,"
+          "max_wait,deadline,checkpoint\n", fp);
+}
+
+static void put_secs(FILE *fp, gs_time t)
+{
+    fprintf(fp, "%" PRId64 ".%03d", t / 1000, (int)(t % 1000));
+}
+
+void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
+                         const struct gs_catalog *cat)
+{
+    fprintf(fp, "%" PRId64 ",", j->id);
+    put_secs(fp, j->arrival);
+    if (j->gpus > 0)
+        fprintf(fp, ",%d,", j->gpus);
+    else
+        fprintf(fp, ",%d.%03d,", j->milli / 1000, j->milli % 1000);
+    put_secs(fp, (gs_time)llround(j->work));
+    fprintf(fp, ",%s,%s,", j->tenant, gs_tier_name(j->tier));
+    if (j->mem_gb > 0)
+        fprintf(fp, "%.17g", j->mem_gb);
+    fprintf(fp, ",%s,%.17g,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "",
+            j->cb);
+    if (j->estimate > 0)
+        put_secs(fp, j->estimate);
+    fputc(',', fp);
+    if (j->priority != INT_MIN)
+        fprintf(fp, "%d", j->priority);
+    fprintf(fp, ",%s,", j->preemptible < 0 ? "" : j->preemptible ? "1" : "0");
+    int first = 1;
+    for (int m = 0; m < cat->n; m++)
+        if (j->allowed & (1ULL << m)) {
+            fprintf(fp, "%s%s", first ? "" : "|", cat->m[m].name);
+            first = 0;
+        }
+    fputc(',', fp);
+    if (j->max_wait >= 0)
+        put_secs(fp, j->max_wait);
+    fputc(',', fp);
+    if (j->deadline > 0)
+        put_secs(fp, j->deadline);
+    fputc(',', fp);
+    if (j->ckpt > 0)
+        put_secs(fp, j->ckpt);
+    fputc('\n', fp);
+}
