@@ -194,6 +194,7 @@ static void write_series(struct w *w, const struct gs_sim *s)
         return;
     }
     hsize_t n = (hsize_t)ts->n;
+    attr_num(w, g, "step_s", (double)gs_sim_metrics(s)->step / 1000.0);
     struct { const char *name; const double *v; } cols[] = {
         { "time_s", ts->t }, { "allocated_gpus", ts->alloc },
         { "queue_length", ts->queue }, { "running_jobs", ts->running },

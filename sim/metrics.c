@@ -80,6 +80,26 @@ static int grow(struct gs_series *ts)
     return 0;
 }
 
+/* Halve the resolution: keep samples 0, 2, 4, ... and double the step.
+ * With n even the next sample still falls at t0 + n' * step'. */
+static void coarsen(struct gs_metrics *m)
+{
+    struct gs_series *ts = &m->ts;
+    double *cols[] = { ts->t, ts->alloc, ts->queue, ts->running,
+                       ts->cost_rate, ts->gpus_up };
+    long n = ts->n / 2;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        for (long i = 0; i < n; i++)
+            cols[c][i] = cols[c][2 * i];
+    for (long i = 0; i < n; i++)
+        for (int k = 0; k < ts->nmodels; k++)
+            ts->alloc_model[i * ts->nmodels + k] =
+                ts->alloc_model[2 * i * ts->nmodels + k];
+    ts->n = n;
+    m->step *= 2;
+    m->next_sample = m->t0 + (gs_time)n * m->step;
+}
+
 static int sample(struct gs_metrics *m, const struct gs_fleet *f,
                   long pending, long running, gs_time t)
 {
@@ -116,6 +136,8 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
         if (sample(m, f, pending, running, m->next_sample) < 0)
             return GS_ENOMEM;
         m->next_sample += m->step;
+        if (m->ts.n >= GS_SERIES_MAX)
+            coarsen(m);
     }
     double dt = (double)(t - m->last);
     if (dt > 0) {

@@ -12,7 +12,12 @@
  * GSL's interpolated quantile of the sorted data, SLA violations (a wait
  * over the tier's limit, including jobs still waiting at the end whose wait
  * so far already exceeds it; a finish after the deadline, or no finish by
- * it). */
+ * it).
+ *
+ * The series holds at most GS_SERIES_MAX samples: when it fills, every other
+ * sample is dropped and the step doubles, so a 150-day trace at a 1-minute
+ * step costs megabytes, not gigabytes, and stays deterministic.  The step in
+ * force at the end is m->step (written to the result file). */
 #ifndef GS_METRICS_H
 #define GS_METRICS_H
 
@@ -21,6 +26,8 @@
 #include "job.h"
 
 #include <stdint.h>
+
+#define GS_SERIES_MAX 262144   /* even */
 
 struct gs_scenario;
 

@@ -1,0 +1,199 @@
+/* test_heap.c -- the event queue against a simple reference, under a long
+ * random sequence of push, pop, cancel and reschedule; tie order; the
+ * best-first walk; the engine's clock. */
+#include "cutest.h"
+#include "../sim/engine.h"
+#include "../sim/heap.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define N 2000
+
+/* Reference: an unsorted array of (time, seq, id); min by linear scan. */
+struct ref { gs_time t; uint64_t seq; int in; };
+
+static void test_random_ops(void)
+{
+    static struct gs_hnode node[N];
+    static struct ref ref[N];
+    struct gs_heap h;
+    gs_heap_init(&h);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (int i = 0; i < N; i++) {
+        node[i].idx = GS_HEAP_NONE;
+        ref[i].in = 0;
+    }
+    uint64_t seq = 0;
+    long pops = 0, ties = 0;
+    for (int step = 0; step < 400000; step++) {
+        int op = (int)gsl_rng_uniform_int(r, 4);
+        int i = (int)gsl_rng_uniform_int(r, N);
+        gs_time t = (gs_time)gsl_rng_uniform_int(r, 50);  /* many ties */
+        if (op == 0 || op == 1) {           /* push or reschedule */
+            CU_ASSERT_EQUAL_FATAL(gs_heap_update(&h, &node[i], t), 0);
+            ref[i] = (struct ref){ t, seq++, 1 };
+        } else if (op == 2) {               /* cancel */
+            gs_heap_remove(&h, &node[i]);
+            ref[i].in = 0;
+        } else {                            /* pop the minimum */
+            int best = -1;
+            for (int k = 0; k < N; k++)
+                if (ref[k].in && (best < 0 || ref[k].t < ref[best].t ||
+                                  (ref[k].t == ref[best].t &&
+                                   ref[k].seq < ref[best].seq)))
+                    best = k;
+            struct gs_hnode *got = gs_heap_pop(&h);
+            if (best < 0) {
+                CU_ASSERT_PTR_NULL_FATAL(got);
+                continue;
+            }
+            CU_ASSERT_PTR_EQUAL_FATAL(got, &node[best]);
+            CU_ASSERT_FALSE(gs_hnode_queued(got));
+            ref[best].in = 0;
+            pops++;
+            if (gs_heap_top(&h) && gs_heap_top_time(&h) == ref[best].t)
+                ties++;
+        }
+        long inref = 0;
+        if ((step & 1023) == 0) {
+            for (int k = 0; k < N; k++)
+                inref += ref[k].in;
+            CU_ASSERT_EQUAL_FATAL((long)h.n, inref);
+            for (size_t k = 1; k < h.n; k++) {  /* heap property */
+                const struct gs_hslot *p = &h.a[(k - 1) / 4], *c = &h.a[k];
+                CU_ASSERT_FATAL(p->time < c->time ||
+                                (p->time == c->time && p->seq < c->seq));
+                CU_ASSERT_EQUAL_FATAL(h.a[k].node->idx, k);
+            }
+        }
+    }
+    CU_ASSERT(pops > 50000);
+    CU_ASSERT(ties > 1000);     /* the test did exercise ties */
+    gs_heap_clear(&h);
+    gsl_rng_free(r);
+}
+
+static void test_ties_fifo(void)
+{
+    struct gs_heap h;
+    gs_heap_init(&h);
+    struct gs_hnode n[10];
+    for (int i = 0; i < 10; i++) {
+        n[i].idx = GS_HEAP_NONE;
+        gs_heap_push(&h, &n[i], 5);
+    }
+    gs_heap_update(&h, &n[3], 5);   /* re-keyed: goes to the back */
+    int order[10], k = 0;
+    struct gs_hnode *p;
+    while ((p = gs_heap_pop(&h)) != NULL)
+        order[k++] = (int)(p - n);
+    int want[10] = { 0, 1, 2, 4, 5, 6, 7, 8, 9, 3 };
+    for (int i = 0; i < 10; i++)
+        CU_ASSERT_EQUAL(order[i], want[i]);
+    gs_heap_clear(&h);
+}
+
+struct walk_ctx { gs_time last; int count, stop_at; };
+
+static int walk_visit(struct gs_hnode *n, void *arg)
+{
+    struct walk_ctx *c = arg;
+    CU_ASSERT(n->time >= c->last);
+    c->last = n->time;
+    return ++c->count == c->stop_at;
+}
+
+static void test_walk_order(void)
+{
+    struct gs_heap h;
+    gs_heap_init(&h);
+    static struct gs_hnode n[5000];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int i = 0; i < 5000; i++) {
+        n[i].idx = GS_HEAP_NONE;
+        gs_heap_push(&h, &n[i], (gs_time)gsl_rng_uniform_int(r, 100000));
+    }
+    struct walk_ctx c = { -1, 0, 0 };
+    CU_ASSERT_EQUAL(gs_heap_walk(&h, walk_visit, &c), 0);
+    CU_ASSERT_EQUAL(c.count, 5000);
+    /* Stopping early visits exactly the k smallest; the heap is unchanged. */
+    struct walk_ctx c2 = { -1, 0, 10 };
+    gs_heap_walk(&h, walk_visit, &c2);
+    CU_ASSERT_EQUAL(c2.count, 10);
+    CU_ASSERT_EQUAL(h.n, 5000);
+    gs_time tenth = 0;
+    for (int i = 0; i < 10; i++)
+        tenth = gs_heap_pop(&h)->time;
+    CU_ASSERT_EQUAL(tenth, c2.last);
+    gs_heap_clear(&h);
+    gsl_rng_free(r);
+}
+
+static void test_replace_top(void)
+{
+    struct gs_heap h;
+    gs_heap_init(&h);
+    struct gs_hnode a = { .idx = GS_HEAP_NONE }, b = { .idx = GS_HEAP_NONE },
+                    c = { .idx = GS_HEAP_NONE };
+    gs_heap_push(&h, &a, 10);
+    gs_heap_push(&h, &b, 20);
+    struct gs_hnode *old = gs_heap_replace_top(&h, &c, 30);
+    CU_ASSERT_PTR_EQUAL(old, &a);
+    CU_ASSERT_PTR_EQUAL(gs_heap_pop(&h), &b);
+    CU_ASSERT_PTR_EQUAL(gs_heap_pop(&h), &c);
+    CU_ASSERT_PTR_NULL(gs_heap_pop(&h));
+    gs_heap_clear(&h);
+}
+
+static int fired[8], nfired;
+static void fire(struct gs_event *ev, void *ctx)
+{
+    (void)ctx;
+    fired[nfired++] = (int)(ev->hn.time);
+}
+
+static void test_engine_clock(void)
+{
+    struct gs_engine e;
+    gs_engine_init(&e, NULL);
+    struct gs_event ev[4];
+    for (int i = 0; i < 4; i++)
+        gs_event_init(&ev[i], fire);
+    gs_engine_at(&e, &ev[0], 300);
+    gs_engine_at(&e, &ev[1], 100);
+    gs_engine_at(&e, &ev[2], 200);
+    gs_engine_at(&e, &ev[3], 50);
+    gs_engine_cancel(&e, &ev[3]);
+    gs_engine_at(&e, &ev[0], 150);          /* moved earlier */
+    CU_ASSERT_EQUAL(gs_engine_next_time(&e), 100);
+    while (gs_engine_step(&e))
+        ;
+    CU_ASSERT_EQUAL(nfired, 3);
+    CU_ASSERT_EQUAL(fired[0], 100);
+    CU_ASSERT_EQUAL(fired[1], 150);
+    CU_ASSERT_EQUAL(fired[2], 200);
+    CU_ASSERT_EQUAL(e.now, 200);
+    CU_ASSERT_EQUAL(e.fired, 3);
+    CU_ASSERT_FALSE(gs_event_pending(&ev[3]));
+    /* 150 days in ms keeps millisecond resolution. */
+    gs_engine_at(&e, &ev[1], 150 * GS_DAY + 1);
+    gs_engine_at(&e, &ev[2], 150 * GS_DAY);
+    gs_engine_step(&e);
+    CU_ASSERT_EQUAL(e.now, 150 * GS_DAY);
+    gs_engine_step(&e);
+    CU_ASSERT_EQUAL(e.now, 150 * GS_DAY + 1);
+    gs_engine_free(&e);
+}
+
+static CU_TestInfo tests[] = {
+    { "random ops match the reference", test_random_ops },
+    { "equal times pop in schedule order", test_ties_fifo },
+    { "best-first walk visits in key order", test_walk_order },
+    { "replace_top", test_replace_top },
+    { "engine clock, cancel and move", test_engine_clock },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("heap", tests)

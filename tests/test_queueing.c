@@ -1,0 +1,92 @@
+/* test_queueing.c -- the simulator against queueing theory.
+ *
+ * Poisson arrivals (rate lambda), exponential service (mean 1/mu), c
+ * single-GPU servers, FIFO: an M/M/c queue.  Its mean wait is Erlang C:
+ *     Wq = C(c, a) / (c*mu - lambda),  a = lambda/mu,
+ *     C(c, a) = (a^c/c! * c/(c-a)) / (sum_{k<c} a^k/k! + a^c/c! * c/(c-a)).
+ * The simulated mean wait must match within 3% for c = 1 and 8 at loads 0.7
+ * and 0.9.  The number of jobs is chosen so that the standard error of the
+ * sample mean (autocorrelated waits; Whitt's asymptotic variance) is under
+ * 1%, making a 3% miss a real error, not bad luck. */
+#include "cutest.h"
+#include "../sim/scenario.h"
+#include "../sim/sim.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static double erlang_c_wait(int c, double lambda, double mu)
+{
+    double a = lambda / mu, term = 1, sum = 0;
+    for (int k = 0; k < c; k++) {
+        sum += term;
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);    /* term = a^c / c! */
+    return top / (sum + top) / (c * mu - lambda);
+}
+
+/* Mean wait in hours from a simulated M/M/c with service mean 1 h. */
+static double simulate(int c, double rho, long jobs, const char *policy)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"name\": \"mmc\", \"seed\": 11,"
+             " \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": %d,"
+             "             \"gpus_per_node\": 1}],"
+             " \"policy\": \"%s\","
+             " \"workload\": {\"generate\": {\"jobs\": %ld,"
+             "   \"rate_per_hour\": %.10g,"
+             "   \"classes\": [{\"gpus\": 1, \"duration\":"
+             "      {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}}}",
+             c, policy, jobs, rho * c);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "mmc", ".", &sc, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    const struct gs_summary *su = gs_sim_summary(sim);
+    CU_ASSERT_EQUAL(su->all.done, jobs);
+    double w = su->all.wait_mean / 3600.0;
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    return w;
+}
+
+static void check(int c, double rho, long jobs, const char *policy)
+{
+    double want = erlang_c_wait(c, rho * c, 1.0);
+    double got = simulate(c, rho, jobs, policy);
+    double err = fabs(got - want) / want;
+    printf("\n    M/M/%d rho=%.1f %s: Wq sim %.4f h, Erlang C %.4f h, "
+           "error %.2f%%", c, rho, policy, got, want, 100 * err);
+    CU_ASSERT(err < 0.03);
+}
+
+static void test_erlang_values(void)
+{
+    /* Hand-checkable: M/M/1 Wq = rho/(mu - lambda) = 0.7/0.3 h. */
+    CU_ASSERT_DOUBLE_EQUAL(erlang_c_wait(1, 0.7, 1.0), 0.7 / 0.3, 1e-12);
+    /* M/M/2, a = 1: C = 1/3, Wq = (1/3)/(2-1). */
+    CU_ASSERT_DOUBLE_EQUAL(erlang_c_wait(2, 1.0, 1.0), 1.0 / 3, 1e-12);
+}
+
+static void test_mm1_07(void) { check(1, 0.7, 400000, "fifo"); }
+static void test_mm1_09(void) { check(1, 0.9, 3000000, "fifo"); }
+static void test_mm8_07(void) { check(8, 0.7, 400000, "fifo"); }
+static void test_mm8_09(void) { check(8, 0.9, 1000000, "fifo"); }
+/* With one-GPU jobs, backfilling never applies: the same queue. */
+static void test_mm8_09_backfill(void) { check(8, 0.9, 1000000, "fifo-backfill"); }
+
+static CU_TestInfo tests[] = {
+    { "Erlang C formula on hand-worked cases", test_erlang_values },
+    { "M/M/1 at load 0.7 matches Erlang C within 3%", test_mm1_07 },
+    { "M/M/1 at load 0.9 matches Erlang C within 3%", test_mm1_09 },
+    { "M/M/8 at load 0.7 matches Erlang C within 3%", test_mm8_07 },
+    { "M/M/8 at load 0.9 matches Erlang C within 3%", test_mm8_09 },
+    { "M/M/8 at load 0.9 under fifo-backfill", test_mm8_09_backfill },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("queueing", tests)
