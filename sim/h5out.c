@@ -234,14 +234,9 @@ static void write_summary(struct w *w, const struct gs_sim *s)
         fail(w, "/summary");
         return;
     }
-    attr_num(w, g, "span_h", su->span_h);
-    attr_num(w, g, "utilization", su->util);
-    attr_num(w, g, "gpu_hours_used", su->gpu_hours_used);
-    attr_num(w, g, "gpu_hours_available", su->gpu_hours_avail);
-    attr_num(w, g, "throughput_jobs_per_hour", su->throughput_jph);
-    attr_num(w, g, "cost_usd", su->cost);
-    attr_num(w, g, "cost_per_used_gpu_hour", su->cost_per_used_gpu_hour);
-    attr_num(w, g, "preemptions", (double)su->preemptions);
+#define A(expr, name, fmt) attr_num(w, g, name, (double)(expr));
+    GS_SUMMARY_FIELDS(A)
+#undef A
     attr_num(w, g, "jobs", (double)su->all.jobs);
     attr_num(w, g, "jobs_done", (double)su->all.done);
     attr_num(w, g, "jobs_killed", (double)su->all.killed);

@@ -204,6 +204,30 @@ static void tier_stats(const struct gs_jobrec *rec, long n, int tier,
     }
 }
 
+/* The HPS paper's fairness variance and starved-job count (see metrics.h).
+ * Welford's update keeps the variance exact for long runs. */
+static void fairness(const struct gs_jobrec *rec, long n, gs_time end,
+                     struct gs_summary *o)
+{
+    double mean = 0, m2 = 0;
+    long k = 0;
+    for (long i = 0; i < n; i++) {
+        const struct gs_jobrec *r = &rec[i];
+        if (r->start < 0 && r->state == GS_JOB_KILLED)
+            continue;
+        gs_time waited = r->start >= 0 ? r->start - r->arrival
+                                       : end - r->arrival;
+        if (waited > GS_STARVED_AFTER)
+            o->starved++;
+        double x = (double)waited / (double)GS_MIN;
+        k++;
+        double dlt = x - mean;
+        mean += dlt / (double)k;
+        m2 += dlt * (x - mean);
+    }
+    o->fairness_var = k > 0 ? m2 / (double)k : 0.0;
+}
+
 void gs_metrics_summarize(const struct gs_metrics *m,
                           const struct gs_fleet *f,
                           const struct gs_scenario *sc,
@@ -242,6 +266,7 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     free(wbuf);
     free(jbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;
+    fairness(rec, n, end, o);
     const struct gs_series *ts = &m->ts;
     o->nmodels = ts->nmodels;
     for (int k = 0; k < ts->nmodels; k++) {

@@ -31,6 +31,9 @@
 
 struct gs_scenario;
 
+/* A job that waits longer than this is starved (the HPS paper's measure). */
+#define GS_STARVED_AFTER (30 * GS_MIN)
+
 struct gs_tstats {
     long jobs, started, done, killed, unfinished;
     double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;   /* seconds */
@@ -53,6 +56,9 @@ struct gs_summary {
     double throughput_jph;      /* finished jobs per hour */
     double cost;                /* $ for the fleet over the span */
     double cost_per_used_gpu_hour;
+    /* The measures of the HPS paper (arXiv 2512.10980, section V): */
+    double fairness_var;        /* variance of per-job queueing delay, min^2 */
+    long starved;               /* jobs that waited over GS_STARVED_AFTER */
     struct gs_tstats all, tier[GS_NTIERS];
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];

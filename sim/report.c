@@ -4,17 +4,6 @@
 
 #include <string.h>
 
-/* Scalars of the summary: X(expr, name, printf format). */
-#define SCALARS(X)                                              \
-    X(su->span_h, "span_h", "%.4f")                             \
-    X(su->util, "utilization", "%.6f")                          \
-    X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
-    X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
-    X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
-    X(su->cost, "cost_usd", "%.2f")                             \
-    X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
-    X((double)su->preemptions, "preemptions", "%.0f")
-
 static void json_str(FILE *fp, const char *s)
 {
     fputc('"', fp);
@@ -54,6 +43,8 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
     fprintf(fp, "  utilization   %.2f %%  (%.1f of %.1f GPU-hours allocated)\n",
             100 * su->util, su->gpu_hours_used, su->gpu_hours_avail);
     fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
+    fprintf(fp, "  fairness      %.1f min^2 wait variance; %ld jobs starved "
+            "(waited > 30 min)\n", su->fairness_var, su->starved);
     fprintf(fp, "  cost          $%.2f  ($%.3f per allocated GPU-hour)\n\n",
             su->cost, su->cost_per_used_gpu_hour);
     fprintf(fp, "  %-12s %7s %7s %9s %9s %9s %9s %9s %10s %9s %9s\n", "tier",
@@ -91,7 +82,7 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
     json_str(fp, gs_sim_placer_name(s));
     fprintf(fp, ",\n  \"seed\": %llu", (unsigned long long)gs_sim_seed(s));
 #define J(expr, name, fmt) fprintf(fp, ",\n  \"" name "\": " fmt, (double)(expr));
-    SCALARS(J)
+    GS_SUMMARY_FIELDS(J)
 #undef J
     fprintf(fp, ",\n  \"tiers\": {");
     for (int t = -1; t < GS_NTIERS; t++) {
@@ -121,7 +112,7 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
     const struct gs_scenario *sc = gs_sim_scenario(s);
     fprintf(fp, "scope,metric,value\n");
 #define C(expr, name, fmt) fprintf(fp, "run," name "," fmt "\n", (double)(expr));
-    SCALARS(C)
+    GS_SUMMARY_FIELDS(C)
 #undef C
     for (int t = -1; t < GS_NTIERS; t++) {
         const struct gs_tstats *x = scope(su, t);

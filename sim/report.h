@@ -11,6 +11,21 @@
 
 #include <stdio.h>
 
+/* Scalars of the summary: X(expr, name, printf format); expr reads su, a
+ * const struct gs_summary *.  Every writer (table, JSON, CSV, the HDF5
+ * /summary attributes, `gpusim compare`) iterates this one list. */
+#define GS_SUMMARY_FIELDS(X)                                    \
+    X(su->span_h, "span_h", "%.4f")                             \
+    X(su->util, "utilization", "%.6f")                          \
+    X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
+    X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
+    X(su->cost, "cost_usd", "%.2f")                             \
+    X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
+    X((double)su->preemptions, "preemptions", "%.0f")           \
+    X(su->fairness_var, "fairness_variance_min2", "%.4f")       \
+    X((double)su->starved, "starved_jobs", "%.0f")
+
 /* The per-tier statistics, in print order: X(field, label, unit). */
 #define GS_TSTATS_FIELDS(X)                     \
     X(jobs, "jobs", "")                         \
