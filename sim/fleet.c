@@ -11,6 +11,7 @@
 #include "fleet.h"
 #include "err.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,11 @@ static int add_part(struct gs_alloc *a, int node, int milli, uint64_t mask,
 }
 
 /* --- the segment tree ------------------------------------------------- */
+
+static inline int32_t gb_to_mib(double gb)
+{
+    return (int32_t)llround(gb * 1024.0);
+}
 
 static inline int bucket(int free)
 {
@@ -172,8 +178,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
     }
     f->nodes = calloc((size_t)(f->nnodes ? f->nnodes : 1), sizeof *f->nodes);
     f->free_milli = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int16_t));
-    f->free_mem = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(float));
-    if (!f->nodes || !f->free_milli || !f->free_mem)
+    f->free_mib = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int32_t));
+    if (!f->nodes || !f->free_milli || !f->free_mib)
         goto fail;
     int g = 0;
     for (int i = 0; i < n; i++) {
@@ -187,14 +193,14 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         p->milli = calloc(m, sizeof *p->milli);
         if (!p->fmask || !p->pmask || !p->milli)
             goto fail;
-        double mem = cat->m[p->s.model].mem_gb;
+        int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
             nd->pool = i;
             nd->gpu0 = g;
             for (int k = 0; k < p->s.gpn; k++, g++) {
                 f->free_milli[g] = 1000;
-                f->free_mem[g] = (float)mem;
+                f->free_mib[g] = mem;
             }
             nd->nfull = p->s.gpn;
             nd->fullmask = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
@@ -222,7 +228,7 @@ void gs_fleet_free(struct gs_fleet *f)
     free(f->pools);
     free(f->nodes);
     free(f->free_milli);
-    free(f->free_mem);
+    free(f->free_mib);
     free(f);
 }
 
@@ -237,16 +243,16 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
     return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
 }
 
-/* Memory a need takes on each of its GPUs of pool p. */
-static float mem_take(const struct gs_fleet *f, const struct gs_pool *p,
-                      const struct gs_need *need)
+/* Memory a need takes on each of its GPUs of pool p, in MiB. */
+static int32_t mem_take(const struct gs_fleet *f, const struct gs_pool *p,
+                        const struct gs_need *need)
 {
-    double full = f->cat->m[p->s.model].mem_gb;
+    int32_t full = gb_to_mib(f->cat->m[p->s.model].mem_gb);
     if (need->gpus > 0)
-        return (float)full;
+        return full;
     if (need->mem_gb > 0)
-        return (float)need->mem_gb;
-    return (float)(full * need->milli / 1000.0);
+        return gb_to_mib(need->mem_gb);
+    return (int32_t)((int64_t)full * need->milli / 1000);
 }
 
 /* --- finding room ---------------------------------------------------- */
@@ -364,7 +370,7 @@ out:
 struct frac_arg {
     const struct gs_fleet *f;
     int milli;
-    float mem;
+    int32_t mem;
     int partial_only;       /* best-fit: only GPUs already in use */
     int best;               /* choose the tightest GPU on the node */
     int node, gpu, left;
@@ -379,7 +385,7 @@ static int take_frac(int node, void *arg)
     int gpn = f->pools[nd->pool].s.gpn, pick = -1, left = 1 << 30;
     for (int g = 0; g < gpn; g++) {
         int fr = f->free_milli[nd->gpu0 + g];
-        if (fr < a->milli || f->free_mem[nd->gpu0 + g] + 1e-6f < a->mem)
+        if (fr < a->milli || f->free_mib[nd->gpu0 + g] < a->mem)
             continue;
         if (a->partial_only && fr == 1000)
             continue;
@@ -464,7 +470,7 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
     const struct gs_pool *p = &f->pools[a->pool];
     if (!gs_fleet_pool_eligible(f, a->pool, need))
         return 0;
-    float mem = mem_take(f, p, need);
+    int32_t mem = mem_take(f, p, need);
     int total = 0;
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
@@ -484,8 +490,7 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
                 return 0;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
             int g = nd->gpu0 + __builtin_ctzll(m);
-            if (f->free_milli[g] < pt[i].milli ||
-                f->free_mem[g] + 1e-6f < mem)
+            if (f->free_milli[g] < pt[i].milli || f->free_mib[g] < mem)
                 return 0;
             total++;
         }
@@ -497,7 +502,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
     struct gs_pool *p = &f->pools[a->pool];
-    float mem = mem_take(f, p, need);
+    int32_t mem = mem_take(f, p, need);
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
         struct gs_node *nd = &f->nodes[pt[i].node];
@@ -508,13 +513,12 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                 nd->nfull--;
             }
             f->free_milli[g] = (int16_t)(f->free_milli[g] - sign * pt[i].milli);
-            f->free_mem[g] -= (float)sign * mem;
+            f->free_mib[g] -= sign * mem;
+            GS_ASSERT(f->free_mib[g] >= 0);
             GS_ASSERT(f->free_milli[g] >= 0 && f->free_milli[g] <= 1000);
             if (sign < 0 && f->free_milli[g] == 1000) {
                 nd->fullmask |= 1ULL << bit;
                 nd->nfull++;
-                /* float drift: a whole free GPU has all its memory */
-                f->free_mem[g] = (float)f->cat->m[p->s.model].mem_gb;
             }
             p->used_milli += sign * pt[i].milli;
             f->used_milli += sign * pt[i].milli;

@@ -65,7 +65,7 @@ struct gs_fleet {
     struct gs_pool *pools;
     struct gs_node *nodes;
     int16_t *free_milli;        /* per GPU */
-    float *free_mem;            /* per GPU, GB */
+    int32_t *free_mib;          /* per GPU, MiB (integers: no drift) */
     int64_t used_milli;         /* over the fleet */
     int64_t gpus_up;
 };
