@@ -1,0 +1,318 @@
+/* test_sim.c -- whole simulations with answers worked by hand.
+ *
+ * Times in the traces are seconds; records hold milliseconds. */
+#include "cutest.h"
+#include "simutil.h"
+
+#define S 1000     /* ms per second */
+
+static const char one_node[] =
+    "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+    " \"gpus_per_node\": 4}], \"policy\": \"%s\","
+    " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%%s\"}}}";
+
+static void run_policy(struct run *r, const char *policy, const char *csv)
+{
+    char json[1024];
+    snprintf(json, sizeof json, one_node, policy);
+    run_text(r, json, csv);
+    CU_ASSERT_EQUAL_FATAL(r->rc, 0);
+}
+
+/* A holds 3 of 4 GPUs until 100 s; B (4 GPUs) must wait for it; C (1 GPU,
+ * 50 s) fits beside A.  FIFO: C waits behind B until 200 s.  EASY: C ends
+ * at 52 s, before B's reservation at 100 s, so it backfills at once; D
+ * (1 GPU, 150 s) would delay B and must not backfill. */
+static const char hol_csv[] =
+    "id,arrival,gpus,duration\n"
+    "1,0,3,100\n"
+    "2,1,4,100\n"
+    "3,2,1,50\n"
+    "4,3,1,150\n";
+
+static void test_fifo_blocks(void)
+{
+    struct run r;
+    run_policy(&r, "fifo", hol_csv);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 200 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 200 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->end, 350 * S);
+    run_free(&r);
+}
+
+static void test_backfill(void)
+{
+    struct run r;
+    run_policy(&r, "fifo-backfill", hol_csv);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 2 * S);      /* backfilled */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->end, 52 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);    /* not delayed */
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 200 * S);    /* would delay B */
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    CU_ASSERT_EQUAL(su->all.done, 4);
+    /* waits 0, 99, 0, 197 s */
+    CU_ASSERT_DOUBLE_EQUAL(su->all.wait_mean, (0 + 99 + 0 + 197) / 4.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(su->all.wait_max, 197, 1e-9);
+    /* allocated GPU-time: 3*100 + 4*100 + 1*50 + 1*150 = 900 GPU-s over
+     * 350 s of 4 GPUs */
+    CU_ASSERT_DOUBLE_EQUAL(su->util, 900.0 / (350.0 * 4), 1e-9);
+    run_free(&r);
+}
+
+/* A user estimate longer than the truth keeps a job from backfilling. */
+static void test_backfill_estimate(void)
+{
+    struct run r;
+    run_policy(&r, "fifo-backfill",
+               "id,arrival,gpus,duration,estimate\n"
+               "1,0,3,100,\n"
+               "2,1,4,100,\n"
+               "3,2,1,50,500\n");
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 200 * S);
+    run_free(&r);
+}
+
+/* Priority with preemption and checkpoints: T (training, 4 GPUs, 1000 s,
+ * checkpoint every 100 s) is preempted at 250 s by I (inference, 2 GPUs,
+ * 100 s); T keeps 200 s of work and pays a 30 s restart overhead, so it
+ * restarts at 350 s with 830 s to go and ends at 1180 s. */
+static void test_preemption(void)
+{
+    struct run r;
+    run_text(&r,
+             "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 4}],"
+             " \"tiers\": {\"training\": {\"restart_overhead\": 30}},"
+             " \"policy\": {\"name\": \"priority\", \"preempt\": true},"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,tier,checkpoint\n"
+             "1,0,4,1000,training,100\n"
+             "2,250,2,100,inference,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_jobrec *t = rec_of(&r, 1), *i = rec_of(&r, 2);
+    CU_ASSERT_EQUAL(i->start, 250 * S);
+    CU_ASSERT_EQUAL(i->end, 350 * S);
+    CU_ASSERT_EQUAL(t->preemptions, 1);
+    CU_ASSERT_EQUAL(t->start, 0);
+    CU_ASSERT_EQUAL(t->end, 1180 * S);
+    CU_ASSERT_EQUAL(t->state, GS_JOB_DONE);
+    /* GPU-hours: 4 GPUs for 250 s, then 830 s */
+    CU_ASSERT_DOUBLE_EQUAL(t->gpu_hours, 4 * (250.0 + 830.0) / 3600, 1e-4);
+    CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->preemptions, 1);
+    run_free(&r);
+    /* Without preempt, I waits for T. */
+    run_text(&r,
+             "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 4}], \"policy\": \"priority\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,tier\n"
+             "1,0,4,1000,training\n"
+             "2,250,2,100,inference\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 1000 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->preemptions, 0);
+    run_free(&r);
+}
+
+/* Priority order: of two waiting jobs the higher priority starts first,
+ * even though it arrived later. */
+static void test_priority_order(void)
+{
+    struct run r;
+    run_policy(&r, "priority",
+               "id,arrival,gpus,duration,priority\n"
+               "1,0,4,100,0\n"
+               "2,1,4,100,1\n"
+               "3,2,4,100,9\n");
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 200 * S);
+    run_free(&r);
+}
+
+/* Static partitions: tenant a owns node 0 only; its second job waits for
+ * its first although node 1 is idle; a job too big for its partition is
+ * killed as unplaceable. */
+static void test_static(void)
+{
+    struct run r;
+    run_text(&r,
+             "{\"fleet\": [{\"name\": \"p\", \"gpu\": \"A100-80GB\","
+             " \"nodes\": 2, \"gpus_per_node\": 4}],"
+             " \"partitions\": [{\"tenant\": \"a\", \"pool\": \"p\","
+             " \"nodes\": 1}], \"policy\": \"static\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,tenant\n"
+             "1,0,4,100,a\n"
+             "2,0,4,100,a\n"
+             "3,0,2,100,b\n"
+             "4,1,8,10,a\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->state, GS_JOB_KILLED);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->kill, GS_KILL_UNPLACEABLE);
+    CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->all.killed, 1);
+    run_free(&r);
+}
+
+/* Gang placement across nodes, a job's speed on a faster model, CPU-only
+ * jobs, fractions sharing one GPU. */
+static void test_gang_speed_cpu(void)
+{
+    struct run r;
+    run_text(&r,
+             "{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 3,"
+             " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,ref_gpu,compute_bound\n"
+             "1,0,20,100,H100-80GB,\n"
+             "2,0,8,1000,A100-80GB,1\n"
+             "3,5,0,60,,\n"
+             "4,6,0.5,10,,\n"
+             "5,6,0.5,10,,\n"
+             "6,6,0.25,10,,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->end, 100 * S);
+    /* 20 GPUs take 2.5 nodes: job 2 (8 GPUs) must wait for a whole node */
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+    /* compute-bound A100 work on an H100: ceil(1e6 ms * 312/989) */
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->end, 100 * S + 315471);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 5 * S);       /* CPU-only */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->end, 65 * S);
+    CU_ASSERT_DOUBLE_EQUAL(rec_of(&r, 3)->gpu_hours, 0, 1e-12);
+    /* the 0.5 + 0.5 fractions wait behind job 2 (fifo), then share */
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 100 * S);
+    CU_ASSERT_DOUBLE_EQUAL(rec_of(&r, 4)->gpus, 0.5, 1e-6);
+    run_free(&r);
+}
+
+/* The horizon stops the run; what waits or runs then is unfinished. */
+static void test_horizon(void)
+{
+    struct run r;
+    run_text(&r,
+             "{\"horizon\": 150, \"fleet\": [{\"gpu\": \"A100-80GB\","
+             " \"nodes\": 1, \"gpus_per_node\": 4}], \"policy\": \"fifo\","
+             " \"tiers\": {\"training\": {\"max_wait\": 60}},"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,deadline\n"
+             "1,0,4,100,90\n"
+             "2,10,4,100,\n"
+             "3,20,4,100,500\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    CU_ASSERT_EQUAL(su->all.done, 1);
+    CU_ASSERT_EQUAL(su->all.unfinished, 2);
+    CU_ASSERT_DOUBLE_EQUAL(su->span_h, 150.0 / 3600, 1e-12);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->state, GS_JOB_UNFINISHED);
+    /* job 1 missed its 90 s deadline; job 3 (waiting 130 s) broke the 60 s
+     * wait limit; job 2 waited 90 s, also over */
+    CU_ASSERT_EQUAL(su->all.sla_deadline, 1);
+    CU_ASSERT_EQUAL(su->all.sla_wait, 2);
+    run_free(&r);
+}
+
+/* Conservation and capacity on a busy mixed run with preemption. */
+static void test_conservation(void)
+{
+    struct run r;
+    char json[8192];
+    snprintf(json, sizeof json, "%s", gs_scenario_quickstart());
+    char *p = strstr(json, "\"policy\": \"fifo-backfill\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    const char repl[] = "\"policy\": {\"name\": \"priority\", \"preempt\": true}";
+    memmove(p + strlen(repl), p + strlen("\"policy\": \"fifo-backfill\""),
+            strlen(p + strlen("\"policy\": \"fifo-backfill\"")) + 1);
+    memcpy(p, repl, strlen(repl));
+    p = strstr(json, "\"rate_per_hour\": 55");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    memcpy(p, "\"rate_per_hour\": 95", 19);   /* overload it */
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    CU_ASSERT_EQUAL(n, 2000);
+    long done = 0;
+    for (long i = 0; i < n; i++) {
+        CU_ASSERT(rec[i].state == GS_JOB_DONE);
+        done += rec[i].state == GS_JOB_DONE;
+        CU_ASSERT(rec[i].start >= rec[i].arrival);
+        CU_ASSERT(rec[i].end >= rec[i].start);
+        /* never faster than the fastest model allows */
+        CU_ASSERT((double)(rec[i].end - rec[i].start) >=
+                  rec[i].work * 312.0 / 989.0 - 1);
+    }
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    CU_ASSERT_EQUAL(su->all.done, done);
+    CU_ASSERT(su->preemptions > 10);
+    const struct gs_series *ts = &gs_sim_metrics(r.sim)->ts;
+    CU_ASSERT(ts->n > 100);
+    for (long i = 0; i < ts->n; i++)
+        CU_ASSERT_FATAL(ts->alloc[i] <= ts->gpus_up[i] + 1e-9);
+    CU_ASSERT(su->util > 0 && su->util <= 1);
+    /* the GPU-hours in the records add up to the integral */
+    double gh = 0;
+    for (long i = 0; i < n; i++)
+        gh += rec[i].gpu_hours;
+    CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used, su->gpu_hours_used * 1e-4);
+    run_free(&r);
+}
+
+static char *summary_json(const char *json, uint64_t seed)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    struct gs_sim_opts o = { .seed = seed, .set_seed = 1 };
+    char *buf = NULL;
+    size_t len = 0;
+    if (gs_scenario_parse(json, "q", ".", &sc, &d) == 0 &&
+        gs_sim_new(sc, &o, &sim, &d) == 0 && gs_sim_run(sim, &d) == 0) {
+        FILE *fp = open_memstream(&buf, &len);
+        gs_report_json(fp, sim);
+        gs_report_table(fp, sim);
+        gs_report_csv(fp, sim);
+        fclose(fp);
+    }
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    return buf;
+}
+
+static void test_determinism(void)
+{
+    char *a = summary_json(gs_scenario_quickstart(), 5);
+    char *b = summary_json(gs_scenario_quickstart(), 5);
+    char *c = summary_json(gs_scenario_quickstart(), 6);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_STRING_NOT_EQUAL(a, c);
+    free(a);
+    free(b);
+    free(c);
+}
+
+static CU_TestInfo tests[] = {
+    { "fifo: head-of-line blocking", test_fifo_blocks },
+    { "fifo-backfill: EASY backfill never delays the head", test_backfill },
+    { "fifo-backfill: a long estimate prevents backfill", test_backfill_estimate },
+    { "priority: preemption keeps work up to the checkpoint", test_preemption },
+    { "priority: order by priority", test_priority_order },
+    { "static: partitions, no borrowing, unplaceable", test_static },
+    { "gangs, model speed, CPU-only, fractions", test_gang_speed_cpu },
+    { "horizon, deadlines, SLA waits", test_horizon },
+    { "conservation and capacity", test_conservation },
+    { "same seed, identical summaries", test_determinism },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("sim", tests)
