@@ -11,6 +11,9 @@ extern const struct gs_policy_ops gs_policy_fifo;
 extern const struct gs_policy_ops gs_policy_fifo_backfill;
 extern const struct gs_policy_ops gs_policy_priority;
 extern const struct gs_policy_ops gs_policy_static;
+extern const struct gs_policy_ops gs_policy_fair;
+extern const struct gs_policy_ops gs_policy_hps;
+extern const struct gs_policy_ops gs_policy_rllite;
 
 extern const struct gs_placer_ops gs_placer_first_fit;
 extern const struct gs_placer_ops gs_placer_best_fit;
@@ -20,6 +23,9 @@ const struct gs_policy_ops *const gs_policies[] = {
     &gs_policy_fifo_backfill,
     &gs_policy_priority,
     &gs_policy_static,
+    &gs_policy_fair,
+    &gs_policy_hps,
+    &gs_policy_rllite,
     NULL,
 };
 

@@ -1,0 +1,309 @@
+/* jsonio.c -- read and write rl-lite weights and benchmark baselines (see
+ * jsonio.h).  With scenario.c, the only file that includes cJSON: files are
+ * read whole, parsed, checked key by key, and turned into plain C data; a
+ * malformed file is reported with its line and column, a wrong value with
+ * its JSON path. */
+#include "jsonio.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole file as a string (caller frees), or NULL with d filled. */
+static char *slurp(const char *path, struct gs_diag *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) {
+        gs_diag_set(d, GS_EIO, path, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len - 1, fp);
+        len += got;
+        if (got == 0)
+            break;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (buf == NULL) {
+        gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        return NULL;
+    }
+    if (bad) {
+        free(buf);
+        gs_diag_set(d, GS_EIO, path, "read error");
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static cJSON *parse_file(const char *path, struct gs_diag *d)
+{
+    char *text = slurp(path, d);
+    if (text == NULL)
+        return NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root == NULL) {
+        int line = 1, col = 1;
+        for (const char *p = text; end && p < end && *p; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        char where[700];
+        snprintf(where, sizeof where, "%s:%d:%d", path, line, col);
+        gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+    }
+    free(text);
+    return root;
+}
+
+static int bad(struct gs_diag *d, const char *path, const char *jpath,
+               const char *what)
+{
+    char where[800];
+    snprintf(where, sizeof where, "%s: %s", path, jpath);
+    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+}
+
+/* --- weights ----------------------------------------------------------- */
+
+int gs_weights_load(const char *path, const char *const *names, int n,
+                    double *w, struct gs_diag *d)
+{
+    cJSON *root = parse_file(path, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    int rc = 0;
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "gpusim_weights");
+    const cJSON *feat = cJSON_GetObjectItemCaseSensitive(root, "features");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "weights");
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (!cJSON_IsObject(root) || !cJSON_IsNumber(ver) || ver->valueint != 1) {
+        rc = bad(d, path, "$.gpusim_weights", "not a gpusim weights file "
+                 "(expected \"gpusim_weights\": 1)");
+    } else if (model && (!cJSON_IsString(model) ||
+                         strcmp(model->valuestring, "linear") != 0)) {
+        rc = bad(d, path, "$.model", "only the \"linear\" model is known");
+    } else if (!cJSON_IsArray(feat) || cJSON_GetArraySize(feat) != n) {
+        char m[128];
+        snprintf(m, sizeof m, "expected an array of the policy's %d feature "
+                 "names", n);
+        rc = bad(d, path, "$.features", m);
+    } else if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) != n) {
+        char m[128];
+        snprintf(m, sizeof m, "expected an array of %d numbers", n);
+        rc = bad(d, path, "$.weights", m);
+    } else {
+        for (int i = 0; i < n && rc == 0; i++) {
+            const cJSON *f = cJSON_GetArrayItem(feat, i);
+            const cJSON *x = cJSON_GetArrayItem(ws, i);
+            char jp[64], m[256];
+            if (!cJSON_IsString(f) || strcmp(f->valuestring, names[i]) != 0) {
+                snprintf(jp, sizeof jp, "$.features[%d]", i);
+                snprintf(m, sizeof m, "expected feature '%s' here (the file "
+                         "was trained for another feature set)", names[i]);
+                rc = bad(d, path, jp, m);
+            } else if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+                snprintf(jp, sizeof jp, "$.weights[%d]", i);
+                rc = bad(d, path, jp, "expected a finite number");
+            } else {
+                w[i] = x->valuedouble;
+            }
+        }
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gs_weights_save(const char *path, const char *const *names, int n,
+                    const double *w, const struct gs_weights_meta *meta,
+                    struct gs_diag *d)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *feat = cJSON_CreateArray(), *ws = cJSON_CreateArray();
+    int ok = root && feat && ws;
+    if (ok) {
+        cJSON_AddNumberToObject(root, "gpusim_weights", 1);
+        cJSON_AddStringToObject(root, "policy", "rl-lite");
+        cJSON_AddStringToObject(root, "model", "linear");
+        for (int i = 0; i < n; i++) {
+            cJSON_AddItemToArray(feat, cJSON_CreateString(names[i]));
+            cJSON_AddItemToArray(ws, cJSON_CreateNumber(w[i]));
+        }
+        cJSON_AddItemToObject(root, "features", feat);
+        cJSON_AddItemToObject(root, "weights", ws);
+        feat = ws = NULL;
+        if (meta) {
+            cJSON_AddStringToObject(root, "trained_on", meta->trained_on);
+            cJSON_AddStringToObject(root, "objective", meta->objective);
+            cJSON_AddNumberToObject(root, "seed", (double)meta->seed);
+            cJSON_AddNumberToObject(root, "iterations", meta->iterations);
+            cJSON_AddNumberToObject(root, "objective_untrained",
+                                    meta->untrained);
+            cJSON_AddNumberToObject(root, "objective_trained", meta->trained);
+        }
+    }
+    char *text = ok ? cJSON_Print(root) : NULL;
+    cJSON_Delete(feat);
+    cJSON_Delete(ws);
+    cJSON_Delete(root);
+    if (text == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    FILE *fp = fopen(path, "w");
+    int rc = 0;
+    if (fp == NULL || fprintf(fp, "%s\n", text) < 0)
+        rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                         strerror(errno));
+    if (fp && fclose(fp) != 0 && rc == 0)
+        rc = gs_diag_set(d, GS_EIO, path, "cannot write");
+    cJSON_free(text);
+    return rc;
+}
+
+/* --- baselines --------------------------------------------------------- */
+
+static int read_tol(const char *path, const cJSON *o, const char *name,
+                    struct gs_bl_tol *t, struct gs_diag *d)
+{
+    char jp[160];
+    snprintf(jp, sizeof jp, "$.tolerances.%s", name);
+    if (!cJSON_IsObject(o))
+        return bad(d, path, jp, "expected {\"rel\": r, \"abs\": a}");
+    snprintf(t->metric, sizeof t->metric, "%s", name);
+    for (const cJSON *it = o->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it) || it->valuedouble < 0)
+            return bad(d, path, jp, "tolerances are numbers >= 0");
+        if (strcmp(it->string, "rel") == 0)
+            t->rel = it->valuedouble;
+        else if (strcmp(it->string, "abs") == 0)
+            t->abs = it->valuedouble;
+        else
+            return bad(d, path, jp, "unknown key (allowed: rel, abs)");
+    }
+    return 0;
+}
+
+static int read_run(const char *path, const cJSON *o, int i,
+                    struct gs_bl_run *r, struct gs_diag *d)
+{
+    char jp[96];
+    snprintf(jp, sizeof jp, "$.runs[%d]", i);
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "scenario");
+    const cJSON *po = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    if (!cJSON_IsString(sc) || !cJSON_IsString(po) || !cJSON_IsObject(m))
+        return bad(d, path, jp, "expected {\"scenario\", \"policy\", "
+                   "\"metrics\": {...}}");
+    snprintf(r->scenario, sizeof r->scenario, "%s", sc->valuestring);
+    snprintf(r->policy, sizeof r->policy, "%s", po->valuestring);
+    int n = cJSON_GetArraySize(m);
+    r->names = calloc((size_t)(n ? n : 1), sizeof *r->names);
+    r->v = calloc((size_t)(n ? n : 1), sizeof *r->v);
+    if (!r->names || !r->v)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    for (const cJSON *it = m->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it)) {
+            char p2[200];
+            snprintf(p2, sizeof p2, "%s.metrics.%s", jp, it->string);
+            return bad(d, path, p2, "expected a number");
+        }
+        snprintf(r->names[r->n], GS_JSON_NAME, "%s", it->string);
+        r->v[r->n++] = it->valuedouble;
+    }
+    return 0;
+}
+
+int gs_baselines_load(const char *path, struct gs_baselines *b,
+                      struct gs_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    b->def = (struct gs_bl_tol){ "default", 0.0, 0.0 };
+    cJSON *root = parse_file(path, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    int rc = 0;
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root,
+                                                        "gpusim_baselines");
+    const cJSON *tol = cJSON_GetObjectItemCaseSensitive(root, "tolerances");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    if (!cJSON_IsNumber(ver) || ver->valueint != 1) {
+        rc = bad(d, path, "$.gpusim_baselines", "not a gpusim baselines "
+                 "file (expected \"gpusim_baselines\": 1)");
+        goto done;
+    }
+    if (tol && !cJSON_IsObject(tol)) {
+        rc = bad(d, path, "$.tolerances", "expected an object");
+        goto done;
+    }
+    if (!cJSON_IsArray(runs)) {
+        rc = bad(d, path, "$.runs", "expected an array");
+        goto done;
+    }
+    int nt = tol ? cJSON_GetArraySize(tol) : 0;
+    b->tol = calloc((size_t)(nt ? nt : 1), sizeof *b->tol);
+    b->run = calloc((size_t)(cJSON_GetArraySize(runs) + 1), sizeof *b->run);
+    if (!b->tol || !b->run) {
+        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        goto done;
+    }
+    for (const cJSON *it = tol ? tol->child : NULL; it && rc == 0;
+         it = it->next) {
+        if (strcmp(it->string, "default") == 0)
+            rc = read_tol(path, it, "default", &b->def, d);
+        else
+            rc = read_tol(path, it, it->string, &b->tol[b->ntol++], d);
+    }
+    int i = 0;
+    for (const cJSON *it = runs->child; it && rc == 0; it = it->next, i++) {
+        rc = read_run(path, it, i, &b->run[i], d);
+        b->nrun = i + 1;
+    }
+done:
+    cJSON_Delete(root);
+    if (rc < 0)
+        gs_baselines_free(b);
+    return rc;
+}
+
+void gs_baselines_free(struct gs_baselines *b)
+{
+    if (b == NULL)
+        return;
+    for (int i = 0; i < b->nrun; i++) {
+        free(b->run[i].names);
+        free(b->run[i].v);
+    }
+    free(b->run);
+    free(b->tol);
+    memset(b, 0, sizeof *b);
+}
+
+const struct gs_bl_tol *gs_baselines_tol(const struct gs_baselines *b,
+                                         const char *metric)
+{
+    for (int i = 0; i < b->ntol; i++)
+        if (strcmp(b->tol[i].metric, metric) == 0)
+            return &b->tol[i];
+    return &b->def;
+}
