@@ -4,7 +4,9 @@
  * and the problem, and no result file is left behind); 1 when the result
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
+#include "compare.h"
 #include "h5out.h"
+#include "plugin.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
@@ -22,6 +24,8 @@ static const char usage_main[] =
 "\n"
 "commands:\n"
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
+"  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
+"  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
@@ -39,6 +43,8 @@ static const char usage_run[] =
 "  --policy NAME     override the scenario's policy (its parameters are\n"
 "                    then not used)\n"
 "  --placement NAME  override the scenario's placement\n"
+"  --policy-lib SO   use the policy a compiled plug-in exports (see\n"
+"                    docs/policies.md); overrides the scenario's policy\n"
 "  --out FILE        HDF5 result file (default: NAME.h5, NAME = the\n"
 "                    scenario's name)\n"
 "  --no-out          write no result file\n"
@@ -102,7 +108,7 @@ static int parse_u64(const char *s, uint64_t *out)
 
 static int cmd_run(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL;
+    const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0;
     struct gs_sim_opts o = { 0 };
     for (int i = 0; i < argc; i++) {
@@ -117,6 +123,8 @@ static int cmd_run(int argc, char **argv)
             o.policy = argv[++i];
         } else if (strcmp(a, "--placement") == 0 && more) {
             o.placer = argv[++i];
+        } else if (strcmp(a, "--policy-lib") == 0 && more) {
+            lib = argv[++i];
         } else if (strcmp(a, "--out") == 0 && more) {
             out = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
@@ -145,12 +153,21 @@ static int cmd_run(int argc, char **argv)
     struct gs_diag d = { 0 };
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
-    if (load(file, &sc, &d) < 0)
+    struct gs_plugin *plug = NULL;
+    if (lib) {
+        if (gs_plugin_open(lib, &plug, &d) < 0)
+            return report_diag(&d);
+        o.policy_ops = gs_plugin_policy(plug);
+    }
+    if (load(file, &sc, &d) < 0) {
+        gs_plugin_close(plug);
         return report_diag(&d);
+    }
     o.progress = !quiet && isatty(2);
     if (gs_sim_new(sc, &o, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
         gs_sim_free(sim);
         gs_scenario_free(sc);
+        gs_plugin_close(plug);
         return report_diag(&d);
     }
     int rc = 0;
@@ -180,6 +197,7 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "gpusim: results written to %s\n", out);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_plugin_close(plug);
     return rc;
 }
 
@@ -210,6 +228,11 @@ static int cmd_help(const char *topic)
         fputs(usage_policies, stdout);
     else if (strcmp(topic, "scenario") == 0)
         fputs(usage_scenario, stdout);
+    else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
+                                             : gs_train_main(1, av);
+    }
     else
         return usage_error("help: no command '%s'", topic);
     return 0;
@@ -232,6 +255,10 @@ int main(int argc, char **argv)
         return cmd_help(argc > 2 ? argv[2] : NULL);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "compare") == 0)
+        return gs_compare_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "train") == 0)
+        return gs_train_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
             return cmd_help("policies");

@@ -323,6 +323,171 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
     return w.err;
 }
 
+/* --- comparisons ------------------------------------------------------- */
+
+struct cp {
+    struct w *w;
+    hid_t src, dst;
+};
+
+static herr_t copy_one(hid_t loc, const char *name, const H5L_info_t *info,
+                       void *arg)
+{
+    (void)loc;
+    (void)info;
+    struct cp *c = arg;
+    if (strcmp(name, "scenario") == 0)
+        return 0;               /* kept once, at the top */
+    if (H5Ocopy(c->src, name, c->dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        fail(c->w, name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Copy every object of the single-run file src into group dst. */
+static void copy_run(struct w *w, const char *src, hid_t dst)
+{
+    hid_t f = H5Fopen(src, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        fail(w, src);
+        return;
+    }
+    struct cp c = { w, f, dst };
+    H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, copy_one, &c);
+    H5Fclose(f);
+}
+
+struct cmp_row {
+    char policy[GS_NAME];
+    char metric[48];
+    double n, mean, std, t, half, ci_low, ci_high;
+};
+
+int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
+                        struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    struct w w = { -1, path, d, 0 };
+    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w.f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
+                           "(does its folder exist and is it writable?)");
+    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
+    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
+    attr_str(&w, w.f, "kind", "compare");
+    attr_str(&w, w.f, "scenario", c->scenario);
+    const char *text = c->text ? c->text : "";
+    strings(&w, w.f, "scenario", strlen(text) + 1, &text, 1);
+
+    hid_t runs = H5Gcreate2(w.f, "runs", H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT);
+    for (int p = 0; p < c->npol && runs >= 0 && !w.err; p++) {
+        hid_t gp = H5Gcreate2(runs, c->policies[p], H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT);
+        if (gp < 0) {
+            fail(&w, c->policies[p]);
+            break;
+        }
+        for (int k = 0; k < c->nseeds && !w.err; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "seed%d", k);
+            hid_t g = H5Gcreate2(gp, name, H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+            if (g < 0) {
+                fail(&w, name);
+                break;
+            }
+            attr_str(&w, g, "policy", c->policies[p]);
+            attr_num(&w, g, "seed", (double)c->seeds[k]);
+            copy_run(&w, c->runfiles[p * c->nseeds + k], g);
+            H5Gclose(g);
+        }
+        H5Gclose(gp);
+    }
+    if (runs < 0)
+        fail(&w, "/runs");
+    else
+        H5Gclose(runs);
+
+    hid_t g = H5Gcreate2(w.f, "compare", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (g >= 0) {
+        strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
+        strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
+        hsize_t ns = (hsize_t)c->nseeds;
+        dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
+        hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
+                            (hsize_t)c->nmetrics };
+        hid_t sp = H5Screate_simple(3, dims, NULL);
+        hid_t ds = H5Dcreate2(g, "values", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT);
+        if (ds < 0 || H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                               H5P_DEFAULT, c->values) < 0)
+            fail(&w, "/compare/values");
+        if (ds >= 0)
+            H5Dclose(ds);
+        H5Sclose(sp);
+
+        size_t nr = (size_t)c->npol * (size_t)c->nmetrics;
+        struct cmp_row *rows = calloc(nr ? nr : 1, sizeof *rows);
+        if (rows == NULL) {
+            fail(&w, "/compare/table");
+        } else {
+            for (int p = 0; p < c->npol; p++)
+                for (int m = 0; m < c->nmetrics; m++) {
+                    struct cmp_row *r = &rows[p * c->nmetrics + m];
+                    size_t i = (size_t)p * c->nmetrics + m;
+                    snprintf(r->policy, sizeof r->policy, "%s",
+                             c->policies[p]);
+                    snprintf(r->metric, sizeof r->metric, "%s",
+                             c->metrics[m]);
+                    r->n = c->nseeds;
+                    r->mean = c->mean[i];
+                    r->std = c->sd[i];
+                    r->t = c->t[i];
+                    r->half = c->half[i];
+                    r->ci_low = c->mean[i] - c->half[i];
+                    r->ci_high = c->mean[i] + c->half[i];
+                }
+            hid_t ps = H5Tcopy(H5T_C_S1), ms = H5Tcopy(H5T_C_S1);
+            H5Tset_size(ps, GS_NAME);
+            H5Tset_size(ms, 48);
+            hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cmp_row));
+            H5Tinsert(t, "policy", HOFFSET(struct cmp_row, policy), ps);
+            H5Tinsert(t, "metric", HOFFSET(struct cmp_row, metric), ms);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct cmp_row, f), H5T_NATIVE_DOUBLE)
+            F(n);
+            F(mean);
+            F(std);
+            F(t);
+            F(half);
+            F(ci_low);
+            F(ci_high);
+#undef F
+            hsize_t dim = nr;
+            dset(&w, g, "table", t, 1, &dim, rows);
+            H5Tclose(t);
+            H5Tclose(ps);
+            H5Tclose(ms);
+            free(rows);
+        }
+        H5Gclose(g);
+    } else {
+        fail(&w, "/compare");
+    }
+    if (H5Fclose(w.f) < 0)
+        fail(&w, "the file");
+    if (!w.err && rename(tmp, path) != 0)
+        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
+                            "result file into place");
+    if (w.err)
+        unlink(tmp);
+    return w.err;
+}
+
 /* --- reading back -------------------------------------------------------- */
 
 int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,

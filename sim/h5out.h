@@ -44,4 +44,32 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *dset, double **out,
                       long *n, struct gs_diag *d);
 
+/* A comparison (`gpusim compare`): every run, and the statistics.
+ * Layout (same GS_H5_LAYOUT):
+ *   /                      attrs gpusim_version, layout_version,
+ *                          kind = "compare", scenario
+ *   /scenario              the scenario JSON as given
+ *   /runs/POLICY/seedK     each run's single-run file (jobs, names,
+ *                          timeseries, summary), copied whole; attrs policy,
+ *                          seed
+ *   /compare/policies, /compare/metrics     names (strings)
+ *   /compare/seeds         the seeds (uint64), index K of seedK
+ *   /compare/values        [policy, seed, metric] every run's metrics
+ *   /compare/table         one row per (policy, metric): n, mean, std,
+ *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
+ *                          half (t * std / sqrt(n)), ci_low, ci_high */
+struct gs_h5_compare {
+    const char *scenario, *text;
+    int npol, nseeds, nmetrics;
+    const char *const *policies;        /* npol */
+    const unsigned long long *seeds;    /* nseeds */
+    const char *const *metrics;         /* nmetrics */
+    const double *values;               /* [npol][nseeds][nmetrics] */
+    const double *mean, *sd, *t, *half; /* [npol][nmetrics] */
+    const char *const *runfiles;        /* [npol][nseeds] single-run files */
+};
+
+int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
+                        struct gs_diag *d);
+
 #endif

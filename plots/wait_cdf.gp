@@ -1,0 +1,19 @@
+# wait_cdf.gp -- queueing-delay CDF per tier, one line per policy, pooled
+# over the seeds.  Variables: datadir, policies, tiers (the tiers with jobs),
+# out.  Reads D/wait-POLICY-TIER.dat (columns: wait_min cdf).
+set terminal pngcairo size 1100,800 enhanced font ",10"
+set output out
+n = words(tiers)
+rows = (n + 1) / 2
+set multiplot layout rows, 2 title "Queueing delay CDF per tier"
+set grid
+set logscale x
+set xlabel "wait (min, log scale; zero waits at the left edge)"
+set ylabel "fraction of started jobs"
+set yrange [0:1.02]
+set key bottom right
+do for [t in tiers] {
+    set title t
+    plot for [p in policies] datadir.'/wait-'.p.'-'.t.'.dat' using ($1 < 0.01 ? 0.01 : $1):2 with steps lw 1.5 title p
+}
+unset multiplot

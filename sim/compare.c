@@ -1,0 +1,724 @@
+/* compare.c -- `gpusim compare`: several policies x several seeds on one
+ * scenario, with confidence intervals, one HDF5 file and gnuplot plots.
+ *
+ * Every (policy, seed) pair is an independent simulation: the pool
+ * (pool.h) runs them in forked workers, each writing its single-run HDF5
+ * file into a scratch folder beside the output and sending back the
+ * metrics of COMPARE_METRICS.  The parent then computes, per policy and
+ * metric, the mean over seeds and the 95% confidence interval of the mean,
+ *     mean +- t(0.975, n-1) * s / sqrt(n)
+ * with s the sample standard deviation and t Student's quantile from GSL
+ * (the seeds are independent replications, the textbook setting for the t
+ * interval: Law, "Simulation Modeling and Analysis", 5th ed., sec. 9.4.1),
+ * prints the table, merges the run files into one comparison file
+ * (layout in h5out.h) and draws the plots: it writes small data files and
+ * runs gnuplot on the scripts in plots/ (utilization.gp, wait_cdf.gp,
+ * cost_sla.gp) as an external program.
+ *
+ * Seeds are the scenario's seed, seed + 1, ..., so seed k of every policy
+ * sees the same workload (common random numbers), and the output does not
+ * depend on --jobs.  Only this CLI front end reads the wall clock, to tell
+ * on stderr how long the runs took. */
+#include "compare.h"
+#include "h5out.h"
+#include "plugin.h"
+#include "pool.h"
+#include "report.h"
+#include "scenario.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The metrics compared: every summary scalar, then the all-jobs waits,
+ * JCT and SLA violations. */
+#define NAME_OF(expr, name, fmt) name,
+static const char *const metric_names[] = {
+    GS_SUMMARY_FIELDS(NAME_OF)
+    "wait_mean_s", "wait_p95_s", "wait_p99_s", "jct_mean_s",
+    "sla_violations",
+};
+#undef NAME_OF
+#define NMETRICS ((int)(sizeof metric_names / sizeof metric_names[0]))
+
+static void metric_values(const struct gs_summary *su, double *v)
+{
+    int i = 0;
+#define VAL(expr, name, fmt) v[i++] = (double)(expr);
+    GS_SUMMARY_FIELDS(VAL)
+#undef VAL
+    v[i++] = su->all.wait_mean;
+    v[i++] = su->all.wait_p95;
+    v[i++] = su->all.wait_p99;
+    v[i++] = su->all.jct_mean;
+    v[i++] = (double)(su->all.sla_wait + su->all.sla_deadline);
+    GS_ASSERT(i == NMETRICS);
+}
+
+static int metric_index(const char *name)
+{
+    for (int i = 0; i < NMETRICS; i++)
+        if (strcmp(metric_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
+             double *half)
+{
+    double m = 0, s2 = 0;
+    for (int i = 0; i < n; i++)
+        m += x[i];
+    m = n > 0 ? m / n : 0;
+    for (int i = 0; i < n; i++)
+        s2 += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    if (n < 2) {
+        *sd = 0;
+        *t = *half = NAN;
+        return;
+    }
+    *sd = sqrt(s2 / (n - 1));
+    *t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+    *half = *t * *sd / sqrt((double)n);
+}
+
+static const char usage[] =
+"usage: gpusim compare SCENARIO --policies A,B,... [options]\n"
+"\n"
+"Run every policy with every seed on SCENARIO (a JSON file, or\n"
+"'quickstart') in parallel processes, and print each metric's mean over\n"
+"the seeds with its 95% confidence interval (Student's t).\n"
+"\n"
+"options:\n"
+"  --policies LIST   comma-separated policy names (default:\n"
+"                    fifo-backfill,fair,hps,rl-lite)\n"
+"  --seeds N         seeds per policy: the scenario's seed, +1, ... (5)\n"
+"  --jobs P          worker processes (default: the number of CPUs)\n"
+"  --policy-lib SO   also load the policy plug-in SO; name it in --policies\n"
+"  --placement NAME  override the scenario's placement\n"
+"  --out FILE        the comparison HDF5 file (default NAME-compare.h5)\n"
+"  --plots DIR       folder for the plots (default NAME-compare-plots)\n"
+"  --plot-scripts D  folder of the gnuplot scripts (default: plots/ of\n"
+"                    the source tree, or $GPUSIM_PLOTS)\n"
+"  --no-plots        draw no plots\n"
+"  --csv             print the table as CSV\n"
+"  --quiet           print no table\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 results not written\n";
+
+struct cmp {
+    const struct gs_scenario *sc;
+    int npol, nseeds;
+    char **pol;
+    unsigned long long *seeds;
+    const struct gs_policy_ops *plugin;
+    const char *placer;
+    char **runfiles;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'gpusim compare --help')\n");
+    return 2;
+}
+
+static int report(const struct gs_diag *d, int status)
+{
+    char buf[1200];
+    gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return status;
+}
+
+static int load(const char *arg, struct gs_scenario **sc, struct gs_diag *d)
+{
+    struct stat st;
+    if (strcmp(arg, "quickstart") == 0 && stat(arg, &st) != 0)
+        return gs_scenario_parse(gs_scenario_quickstart(),
+                                 "<built-in quickstart>", ".", sc, d);
+    return gs_scenario_load(arg, sc, d);
+}
+
+static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
+{
+    struct cmp *c = ctx;
+    int p = task / c->nseeds, k = task % c->nseeds;
+    struct gs_sim_opts o = { .seed = c->seeds[k], .set_seed = 1,
+                             .placer = c->placer };
+    if (c->plugin && strcmp(c->pol[p], c->plugin->name) == 0)
+        o.policy_ops = c->plugin;
+    else
+        o.policy = c->pol[p];
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(c->sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0)
+        rc = gs_h5_write(c->runfiles[task], sim, d);
+    if (rc == 0)
+        metric_values(gs_sim_summary(sim), out);
+    gs_sim_free(sim);
+    return rc;
+}
+
+/* Split a comma-separated list (copied).  Count, or -1 on an empty item. */
+static int split(const char *list, char ***out)
+{
+    int n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    char **v = calloc((size_t)n, sizeof *v);
+    char *dup = strdup(list);
+    if (!v || !dup) {
+        free(v);
+        free(dup);
+        return -1;
+    }
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(dup, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+        v[k++] = strdup(tok);
+    free(dup);
+    if (k != n) {
+        for (int i = 0; i < k; i++)
+            free(v[i]);
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
+static void safe_name(const char *in, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; in[i] && i + 1 < n; i++) {
+        char ch = in[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
+                 ch == '.';
+        out[i] = ok ? ch : '_';
+    }
+    out[i] = '\0';
+}
+
+/* --- plots ------------------------------------------------------------- */
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Write the plot data of every policy into dir; 0 or -1. */
+static int plot_data(const struct cmp *c, const double *values,
+                     const char *dir, int *tier_used)
+{
+    int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
+    for (int p = 0; p < c->npol; p++) {
+        char name[128], path[1400];
+        safe_name(c->pol[p], name, sizeof name);
+        /* utilization: mean over seeds at each sample step */
+        double *sum = NULL, *tt = NULL;
+        long *cnt = NULL, len = 0;
+        for (int k = 0; k < c->nseeds; k++) {
+            const char *f = c->runfiles[p * c->nseeds + k];
+            double *t, *a, *u;
+            long n1, n2, n3;
+            struct gs_diag d = { 0 };
+            if (gs_h5_read_series(f, "/timeseries/time_s", &t, &n1, &d) < 0)
+                return -1;
+            gs_h5_read_series(f, "/timeseries/allocated_gpus", &a, &n2, &d);
+            gs_h5_read_series(f, "/timeseries/gpus_up", &u, &n3, &d);
+            if (d.code || n1 != n2 || n1 != n3) {
+                free(t);
+                free(a);
+                free(u);
+                return -1;
+            }
+            if (n1 > len) {
+                double *ns = realloc(sum, (size_t)n1 * sizeof *ns);
+                double *nt = realloc(tt, (size_t)n1 * sizeof *nt);
+                long *nc = realloc(cnt, (size_t)n1 * sizeof *nc);
+                if (ns)
+                    sum = ns;
+                if (nt)
+                    tt = nt;
+                if (nc)
+                    cnt = nc;
+                if (!ns || !nt || !nc)
+                    return -1;
+                for (long i = len; i < n1; i++) {
+                    sum[i] = 0;
+                    cnt[i] = 0;
+                    tt[i] = t[i];
+                }
+                len = n1;
+            }
+            for (long i = 0; i < n1; i++) {
+                sum[i] += u[i] > 0 ? a[i] / u[i] : 0;
+                cnt[i]++;
+            }
+            free(t);
+            free(a);
+            free(u);
+        }
+        snprintf(path, sizeof path, "%s/util-%s.dat", dir, name);
+        FILE *fp = fopen(path, "w");
+        if (fp == NULL)
+            return -1;
+        fprintf(fp, "# time_h utilization (mean over %d seeds)\n", c->nseeds);
+        for (long i = 0; i < len; i++)
+            fprintf(fp, "%.6f %.6f\n", tt[i] / 3600.0, sum[i] / cnt[i]);
+        fclose(fp);
+        free(sum);
+        free(tt);
+        free(cnt);
+
+        /* queueing-delay CDF per tier, pooled over seeds */
+        double *w[GS_NTIERS] = { 0 };
+        long nw[GS_NTIERS] = { 0 }, cw[GS_NTIERS] = { 0 };
+        for (int k = 0; k < c->nseeds; k++) {
+            struct gs_h5_job *jobs;
+            long n;
+            struct gs_diag d = { 0 };
+            if (gs_h5_read_jobs(c->runfiles[p * c->nseeds + k], &jobs, &n,
+                                &d) < 0)
+                return -1;
+            for (long i = 0; i < n; i++) {
+                int t = jobs[i].tier;
+                if (t < 0 || t >= GS_NTIERS || isnan(jobs[i].wait_s))
+                    continue;
+                if (nw[t] == cw[t]) {
+                    cw[t] = cw[t] ? cw[t] * 2 : 1024;
+                    double *nb = realloc(w[t], (size_t)cw[t] * sizeof *nb);
+                    if (nb == NULL) {
+                        free(jobs);
+                        return -1;
+                    }
+                    w[t] = nb;
+                }
+                w[t][nw[t]++] = jobs[i].wait_s / 60.0;
+            }
+            free(jobs);
+        }
+        for (int t = 0; t < GS_NTIERS; t++) {
+            snprintf(path, sizeof path, "%s/wait-%s-%s.dat", dir, name,
+                     gs_tier_name(t));
+            fp = fopen(path, "w");
+            if (fp == NULL)
+                return -1;
+            fprintf(fp, "# wait_min cdf (%s, %s, %ld jobs)\n", c->pol[p],
+                    gs_tier_name(t), nw[t]);
+            if (nw[t] > 0) {
+                tier_used[t] = 1;
+                qsort(w[t], (size_t)nw[t], sizeof *w[t], dbl_cmp);
+                long stride = nw[t] > 1000 ? nw[t] / 1000 : 1;
+                for (long i = 0; i < nw[t]; i += stride)
+                    fprintf(fp, "%.6f %.6f\n", w[t][i],
+                            (double)(i + 1) / (double)nw[t]);
+                fprintf(fp, "%.6f 1\n", w[t][nw[t] - 1]);
+            }
+            fclose(fp);
+            free(w[t]);
+        }
+
+        snprintf(path, sizeof path, "%s/cost_sla-%s.dat", dir, name);
+        fp = fopen(path, "w");
+        if (fp == NULL)
+            return -1;
+        fprintf(fp, "# cost_usd sla_violations (one line per seed)\n");
+        for (int k = 0; k < c->nseeds; k++) {
+            const double *v = &values[((size_t)p * c->nseeds + k) * NMETRICS];
+            fprintf(fp, "%.4f %.0f\n", v[icost], v[isla]);
+        }
+        fclose(fp);
+    }
+    return 0;
+}
+
+/* Where the gnuplot scripts are: --plot-scripts, $GPUSIM_PLOTS, beside the
+ * executable (./plots, ../../plots for build/rel/gpusim), or ./plots. */
+static int find_scripts(const char *given, char *out, size_t n)
+{
+    struct stat st;
+    if (given) {
+        snprintf(out, n, "%s", given);
+        return 0;
+    }
+    const char *env = getenv("GPUSIM_PLOTS");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    char exe[1024];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        const char *rel[] = { "plots", "../../plots", "../share/gpusim/plots" };
+        for (int i = 0; i < 3; i++) {
+            char cand[1400];
+            snprintf(cand, sizeof cand, "%s/%s/utilization.gp", exe, rel[i]);
+            if (stat(cand, &st) == 0) {
+                snprintf(out, n, "%s/%s", exe, rel[i]);
+                return 0;
+            }
+        }
+    }
+    if (stat("plots/utilization.gp", &st) == 0) {
+        snprintf(out, n, "plots");
+        return 0;
+    }
+    return -1;
+}
+
+/* Run gnuplot -e VARS SCRIPT; 0, or -1 (message printed). */
+static int gnuplot(const char *vars, const char *script)
+{
+    char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (rc != 0) {
+        fprintf(stderr, "gpusim: cannot run gnuplot (%s); plots skipped\n",
+                strerror(rc));
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "gpusim: gnuplot failed on %s\n", script);
+        return -1;
+    }
+    return 0;
+}
+
+static int draw(const struct cmp *c, const double *values, const char *dir,
+                const char *scripts_given)
+{
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "gpusim: cannot create the plot folder %s: %s\n",
+                dir, strerror(errno));
+        return -1;
+    }
+    int tier_used[GS_NTIERS] = { 0 };
+    if (plot_data(c, values, dir, tier_used) < 0) {
+        fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
+        return -1;
+    }
+    char scripts[1100];
+    if (find_scripts(scripts_given, scripts, sizeof scripts) < 0) {
+        fprintf(stderr, "gpusim: gnuplot scripts not found (give "
+                "--plot-scripts or set GPUSIM_PLOTS); plot data left in "
+                "%s\n", dir);
+        return -1;
+    }
+    char pols[2048] = "", tiers[128] = "";
+    for (int p = 0; p < c->npol; p++) {
+        char name[128];
+        safe_name(c->pol[p], name, sizeof name);
+        strncat(pols, p ? " " : "", sizeof pols - strlen(pols) - 1);
+        strncat(pols, name, sizeof pols - strlen(pols) - 1);
+    }
+    for (int t = 0; t < GS_NTIERS; t++)
+        if (tier_used[t]) {
+            strncat(tiers, tiers[0] ? " " : "", sizeof tiers - strlen(tiers) - 1);
+            strncat(tiers, gs_tier_name(t), sizeof tiers - strlen(tiers) - 1);
+        }
+    static const char *const names[] = { "utilization", "wait_cdf",
+                                         "cost_sla" };
+    int rc = 0;
+    for (int i = 0; i < 3; i++) {
+        char vars[4096], script[1300];
+        snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
+                 "tiers='%s'; out='%s/%s.png'", dir, pols, tiers, dir,
+                 names[i]);
+        snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
+        if (gnuplot(vars, script) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    return rc;
+}
+
+/* --- the table --------------------------------------------------------- */
+
+static void print_table(FILE *fp, const struct cmp *c, const double *mean,
+                        const double *half)
+{
+    fprintf(fp, "gpusim compare  scenario %s  %d seed%s (%llu..%llu)  mean "
+            "and 95%% confidence interval (Student t)\n\n", c->sc->name,
+            c->nseeds, c->nseeds == 1 ? "" : "s", c->seeds[0],
+            c->seeds[c->nseeds - 1]);
+    fprintf(fp, "  %-26s", "metric");
+    for (int p = 0; p < c->npol; p++)
+        fprintf(fp, " %24s", c->pol[p]);
+    fputc('\n', fp);
+    for (int m = 0; m < NMETRICS; m++) {
+        fprintf(fp, "  %-26s", metric_names[m]);
+        for (int p = 0; p < c->npol; p++) {
+            char cell[64];
+            size_t i = (size_t)p * NMETRICS + m;
+            if (isnan(half[i]))
+                snprintf(cell, sizeof cell, "%.5g", mean[i]);
+            else
+                snprintf(cell, sizeof cell, "%.5g ± %.2g", mean[i], half[i]);
+            /* "±" is two bytes but one column */
+            fprintf(fp, " %*s", isnan(half[i]) ? 24 : 25, cell);
+        }
+        fputc('\n', fp);
+    }
+}
+
+static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
+                      const double *sd, const double *half)
+{
+    fprintf(fp, "policy,metric,n,mean,std,half,ci_low,ci_high\n");
+    for (int p = 0; p < c->npol; p++)
+        for (int m = 0; m < NMETRICS; m++) {
+            size_t i = (size_t)p * NMETRICS + m;
+            fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
+                    metric_names[m], c->nseeds, mean[i], sd[i], half[i],
+                    mean[i] - half[i], mean[i] + half[i]);
+        }
+}
+
+static void cleanup_runs(struct cmp *c, const char *tmpdir)
+{
+    if (c->runfiles) {
+        for (int i = 0; i < c->npol * c->nseeds; i++) {
+            if (c->runfiles[i])
+                unlink(c->runfiles[i]);
+            free(c->runfiles[i]);
+        }
+        free(c->runfiles);
+        c->runfiles = NULL;
+    }
+    if (tmpdir[0])
+        rmdir(tmpdir);
+}
+
+int gs_compare_main(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *plots = NULL, *scripts = NULL;
+    const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
+    long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    int no_plots = 0, csv = 0, quiet = 0;
+    struct cmp c = { 0 };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        char *end;
+        if (strcmp(a, "--policies") == 0 && more) {
+            list = argv[++i];
+        } else if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) &&
+                   more) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 10000)
+                return usage_error("expected a whole number from 1 to 10000, "
+                                   "not '%s'", argv[i]);
+            if (a[2] == 's')
+                seeds = v;
+            else
+                jobs = v;
+        } else if (strcmp(a, "--policy-lib") == 0 && more) {
+            lib = argv[++i];
+        } else if (strcmp(a, "--placement") == 0 && more) {
+            c.placer = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && more) {
+            out = argv[++i];
+        } else if (strcmp(a, "--plots") == 0 && more) {
+            plots = argv[++i];
+        } else if (strcmp(a, "--plot-scripts") == 0 && more) {
+            scripts = argv[++i];
+        } else if (strcmp(a, "--no-plots") == 0) {
+            no_plots = 1;
+        } else if (strcmp(a, "--csv") == 0) {
+            csv = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("compare: unknown option or missing value: "
+                               "'%s'", a);
+        } else if (file == NULL) {
+            file = a;
+        } else {
+            return usage_error("compare: more than one scenario: '%s'", a);
+        }
+    }
+    if (file == NULL)
+        return usage_error("%s", "compare: which scenario? (a JSON file, or "
+                           "'quickstart')");
+    if (jobs < 1)
+        jobs = 1;
+    c.npol = split(list, &c.pol);
+    if (c.npol < 0)
+        return usage_error("compare: --policies wants names separated by "
+                           "single commas, not '%s'", list);
+
+    struct gs_diag d = { 0 };
+    struct gs_scenario *sc = NULL;
+    struct gs_plugin *plug = NULL;
+    int status = 2;
+    double *values = NULL, *mean = NULL, *sd = NULL, *tq = NULL, *half = NULL;
+    char tmpdir[1100] = "", defout[600], defplots[600];
+    if (lib) {
+        if (gs_plugin_open(lib, &plug, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
+        c.plugin = gs_plugin_policy(plug);
+    }
+    for (int p = 0; p < c.npol; p++) {
+        if (gs_policy_find(c.pol[p]) == NULL &&
+            !(c.plugin && strcmp(c.pol[p], c.plugin->name) == 0)) {
+            char known[1024] = "";
+            for (int i = 0; gs_policies[i]; i++) {
+                strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+                strncat(known, gs_policies[i]->name,
+                        sizeof known - strlen(known) - 1);
+            }
+            if (c.plugin) {
+                strncat(known, ", ", sizeof known - strlen(known) - 1);
+                strncat(known, c.plugin->name, sizeof known - strlen(known) - 1);
+            }
+            fprintf(stderr, "gpusim: --policies: unknown policy '%s' (known: "
+                    "%s)\n", c.pol[p], known);
+            goto done;
+        }
+        for (int q = 0; q < p; q++)
+            if (strcmp(c.pol[p], c.pol[q]) == 0) {
+                fprintf(stderr, "gpusim: --policies: '%s' is listed twice\n",
+                        c.pol[p]);
+                goto done;
+            }
+    }
+    if (load(file, &sc, &d) < 0) {
+        status = report(&d, 2);
+        goto done;
+    }
+    c.sc = sc;
+    c.nseeds = (int)seeds;
+    c.seeds = calloc((size_t)seeds, sizeof *c.seeds);
+    int ntasks = c.npol * c.nseeds;
+    c.runfiles = calloc((size_t)ntasks, sizeof *c.runfiles);
+    values = calloc((size_t)ntasks * NMETRICS, sizeof *values);
+    size_t ns = (size_t)c.npol * NMETRICS;
+    mean = calloc(ns, sizeof *mean);
+    sd = calloc(ns, sizeof *sd);
+    tq = calloc(ns, sizeof *tq);
+    half = calloc(ns, sizeof *half);
+    if (!c.seeds || !c.runfiles || !values || !mean || !sd || !tq || !half) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        goto done;
+    }
+    for (int k = 0; k < c.nseeds; k++)
+        c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
+    if (out == NULL) {
+        snprintf(defout, sizeof defout, "%s-compare.h5", sc->name);
+        out = defout;
+    }
+    if (plots == NULL) {
+        snprintf(defplots, sizeof defplots, "%s-compare-plots", sc->name);
+        plots = defplots;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "%s.runs-%ld", out, (long)getpid());
+    if (mkdir(tmpdir, 0700) < 0) {
+        fprintf(stderr, "gpusim: cannot create %s: %s\n", tmpdir,
+                strerror(errno));
+        tmpdir[0] = '\0';
+        status = 1;
+        goto done;
+    }
+    for (int t = 0; t < ntasks; t++) {
+        char buf[1300];
+        snprintf(buf, sizeof buf, "%s/run-%d.h5", tmpdir, t);
+        if ((c.runfiles[t] = strdup(buf)) == NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
+    }
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (gs_pool_run(ntasks, (int)jobs, NMETRICS, run_task, &c, values,
+                    &d) < 0) {
+        status = report(&d, d.code == GS_EIO ? 1 : 2);
+        goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double *col = malloc((size_t)c.nseeds * sizeof *col);
+    if (col == NULL)
+        goto done;
+    for (int p = 0; p < c.npol; p++)
+        for (int m = 0; m < NMETRICS; m++) {
+            for (int k = 0; k < c.nseeds; k++)
+                col[k] = values[((size_t)p * c.nseeds + k) * NMETRICS + m];
+            size_t i = (size_t)p * NMETRICS + m;
+            gs_ci95(col, c.nseeds, &mean[i], &sd[i], &tq[i], &half[i]);
+        }
+    free(col);
+
+    struct gs_h5_compare hc = {
+        .scenario = sc->name, .text = sc->text, .npol = c.npol,
+        .nseeds = c.nseeds, .nmetrics = NMETRICS,
+        .policies = (const char *const *)c.pol, .seeds = c.seeds,
+        .metrics = metric_names, .values = values, .mean = mean, .sd = sd,
+        .t = tq, .half = half, .runfiles = (const char *const *)c.runfiles,
+    };
+    if (gs_h5_write_compare(out, &hc, &d) < 0) {
+        status = report(&d, 1);
+        goto done;
+    }
+    status = 0;
+    if (!quiet) {
+        if (csv)
+            print_csv(stdout, &c, mean, sd, half);
+        else
+            print_table(stdout, &c, mean, half);
+        fflush(stdout);
+    }
+    if (!no_plots && draw(&c, values, plots, scripts) == 0)
+        fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
+                "wait_cdf.png, cost_sla.png)\n", plots);
+    fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
+            "%ld workers; results in %s\n", ntasks, c.npol, c.nseeds,
+            (double)(t1.tv_sec - t0.tv_sec) +
+                (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+            jobs < ntasks ? jobs : (long)ntasks, out);
+done:
+    cleanup_runs(&c, tmpdir);
+    for (int p = 0; p < c.npol; p++)
+        free(c.pol[p]);
+    free(c.pol);
+    free(c.seeds);
+    free(values);
+    free(mean);
+    free(sd);
+    free(tq);
+    free(half);
+    gs_scenario_free(sc);
+    gs_plugin_close(plug);
+    return status;
+}

@@ -1,0 +1,18 @@
+/* compare.h -- `gpusim compare` (policies x seeds, statistics, one HDF5
+ * file, plots) and `gpusim train` (fit rl-lite's weights), as entry points
+ * the CLI dispatches to.  Each returns the process exit status: 0 done,
+ * 2 bad input or usage, 1 results not written. */
+#ifndef GS_COMPARE_H
+#define GS_COMPARE_H
+
+int gs_compare_main(int argc, char **argv);
+int gs_train_main(int argc, char **argv);
+
+/* Mean, sample standard deviation and the half-width of the 95% confidence
+ * interval of the mean (Student's t with n-1 degrees of freedom, GSL's
+ * gsl_cdf_tdist_Pinv(0.975, n-1)); *t receives that quantile.  For n < 2
+ * the standard deviation is 0 and the half-width and t are NaN. */
+void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
+             double *half);
+
+#endif

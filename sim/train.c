@@ -1,0 +1,378 @@
+/* train.c -- `gpusim train`: fit the rl-lite policy's weights with the
+ * simulator as the environment, by the cross-entropy method.
+ *
+ * The cross-entropy method (Rubinstein 1999; de Boer, Kroese, Mannor and
+ * Rubinstein, "A Tutorial on the Cross-Entropy Method", Ann. Oper. Res.
+ * 134, 2005; used for policy search by Szita and Lorincz, "Learning Tetris
+ * Using the Noisy Cross-Entropy Method", 2006) keeps a Gaussian over the
+ * weight vector.  Each iteration draws `pop` weight vectors from it, runs
+ * the scenario under rl-lite with each (on `seeds` workloads: the scenario's
+ * seed, +1, ...), keeps the `elite` with the lowest objective and refits the
+ * mean and per-weight standard deviation to them, plus a noise floor that
+ * shrinks each iteration (Szita and Lorincz's "noisy" variant, which keeps
+ * the search from collapsing early).  The best vector ever evaluated is the
+ * result.  Every draw comes from one GSL stream ("train-cem") seeded by
+ * --seed, and the simulations are deterministic, so a run is reproducible
+ * whatever --jobs is.
+ *
+ * The objective, lower is better, for one run:
+ *   J = wait * (queueing delay in minutes, mean over started jobs weighted
+ *               by tier priority / 50: inference 2, training 1,
+ *               interactive 0.4, data 0.2 with the default tiers)
+ *     + sla  * (percent of jobs that violated their wait limit or deadline)
+ *     + cost * (cost of the run in thousands of dollars)
+ * averaged over the seeds; the weights come from --objective. */
+#include "compare.h"
+#include "jsonio.h"
+#include "pool.h"
+#include "rng.h"
+#include "scenario.h"
+#include "sim.h"
+#include "../policies/rllite.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NF GS_RLLITE_NF
+
+static const char usage[] =
+"usage: gpusim train SCENARIO [options]\n"
+"\n"
+"Fit the rl-lite policy's weights on SCENARIO's workload by the\n"
+"cross-entropy method, each candidate judged by simulating the scenario,\n"
+"and save them as JSON for the policy's \"weights\" parameter.\n"
+"\n"
+"options:\n"
+"  --out FILE        weights file to write (default rllite-weights.json)\n"
+"  --objective SPEC  wait=W,sla=S,cost=C: J = W * tier-weighted mean wait\n"
+"                    (min) + S * SLA violations (%% of jobs) + C * cost\n"
+"                    (k$); default wait=1,sla=1,cost=0\n"
+"  --iters K         iterations (default 8)\n"
+"  --pop N           candidates per iteration (default 16)\n"
+"  --elite E         candidates kept per iteration (default 4)\n"
+"  --sigma S         initial standard deviation of each weight (default 1)\n"
+"  --seeds N         workloads per evaluation: the scenario's seed, +1, ...\n"
+"                    (default 1)\n"
+"  --seed X          seed of the search itself (default 1)\n"
+"  --init FILE       start from these weights (default: all zero, i.e.\n"
+"                    the untrained policy)\n"
+"  --jobs P          worker processes (default: the number of CPUs)\n"
+"  --quiet           no progress on stderr\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 weights not written\n";
+
+struct obj {
+    double wait, sla, cost;
+};
+
+struct tr {
+    struct gs_scenario *sc;
+    struct obj o;
+    int nseeds;
+    const double *cand;         /* [n][NF] */
+    int baseline;               /* evaluate fifo-backfill instead */
+};
+
+/* The objective of one finished run. */
+static double objective(const struct gs_sim *sim, const struct obj *o)
+{
+    const struct gs_summary *su = gs_sim_summary(sim);
+    const struct gs_scenario *sc = gs_sim_scenario(sim);
+    double num = 0, den = 0;
+    for (int t = 0; t < GS_NTIERS; t++) {
+        double w = sc->tiers[t].priority > 0 ? sc->tiers[t].priority / 50.0
+                                             : 0.0;
+        num += w * (double)su->tier[t].started * su->tier[t].wait_mean;
+        den += w * (double)su->tier[t].started;
+    }
+    double wait_min = den > 0 ? num / den / 60.0 : 0;
+    double sla = su->all.jobs > 0
+                     ? 100.0 * (double)(su->all.sla_wait + su->all.sla_deadline) /
+                           (double)su->all.jobs
+                     : 0;
+    return o->wait * wait_min + o->sla * sla + o->cost * su->cost / 1000.0;
+}
+
+static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
+{
+    struct tr *t = ctx;
+    int c = task / t->nseeds, k = task % t->nseeds;
+    struct gs_sim_opts o = { .seed = t->sc->seed + (uint64_t)k, .set_seed = 1 };
+    if (t->baseline) {
+        o.policy = "fifo-backfill";
+    } else {
+        struct gs_scenario *sc = t->sc;
+        gs_params_free(&sc->policy_params);
+        gs_params_init(&sc->policy_params, "gpusim train");
+        snprintf(sc->policy, sizeof sc->policy, "rl-lite");
+        for (int i = 0; i < NF; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "w_%s", gs_rllite_features[i]);
+            if (gs_params_add_num(&sc->policy_params, key,
+                                  t->cand[c * NF + i]) < 0)
+                return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        }
+    }
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(t->sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0)
+        out[0] = objective(sim, &t->o);
+    gs_sim_free(sim);
+    return rc;
+}
+
+/* Mean objective of each of n candidates over the seeds, into j[n]. */
+static int evaluate(struct tr *t, const double *cand, int n, int jobs,
+                    double *j, struct gs_diag *d)
+{
+    int ntasks = n * t->nseeds;
+    double *r = malloc((size_t)ntasks * sizeof *r);
+    if (r == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    t->cand = cand;
+    int rc = gs_pool_run(ntasks, jobs, 1, eval_task, t, r, d);
+    for (int c = 0; c < n && rc == 0; c++) {
+        double s = 0;
+        for (int k = 0; k < t->nseeds; k++)
+            s += r[c * t->nseeds + k];
+        j[c] = s / t->nseeds;
+    }
+    free(r);
+    return rc;
+}
+
+static int parse_objective(const char *spec, struct obj *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    struct obj r = { 0, 0, 0 };
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq == NULL)
+            return -1;
+        *eq = '\0';
+        char *end;
+        double v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end != '\0' || !(v >= 0 && v < 1e9))
+            return -1;
+        if (strcmp(tok, "wait") == 0)
+            r.wait = v;
+        else if (strcmp(tok, "sla") == 0)
+            r.sla = v;
+        else if (strcmp(tok, "cost") == 0)
+            r.cost = v;
+        else
+            return -1;
+    }
+    if (r.wait == 0 && r.sla == 0 && r.cost == 0)
+        return -1;
+    *o = r;
+    return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'gpusim train --help')\n");
+    return 2;
+}
+
+static const double *cmp_j;
+static int by_j(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    if (cmp_j[x] != cmp_j[y])
+        return cmp_j[x] < cmp_j[y] ? -1 : 1;
+    return x - y;
+}
+
+int gs_train_main(int argc, char **argv)
+{
+    const char *file = NULL, *out = "rllite-weights.json", *init = NULL;
+    const char *objspec = "wait=1,sla=1,cost=0";
+    long iters = 8, pop = 16, elite = 4, nseeds = 1;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned long long seed = 1;
+    double sigma = 1.0;
+    int quiet = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        char *end;
+        long *lp = NULL;
+        if (strcmp(a, "--iters") == 0)
+            lp = &iters;
+        else if (strcmp(a, "--pop") == 0)
+            lp = &pop;
+        else if (strcmp(a, "--elite") == 0)
+            lp = &elite;
+        else if (strcmp(a, "--seeds") == 0)
+            lp = &nseeds;
+        else if (strcmp(a, "--jobs") == 0)
+            lp = &jobs;
+        if (lp && more) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 100000)
+                return usage_error("expected a whole number from 1 to "
+                                   "100000, not '%s'", argv[i]);
+            *lp = v;
+        } else if (strcmp(a, "--seed") == 0 && more) {
+            seed = strtoull(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *argv[i] == '-' || *end != '\0')
+                return usage_error("--seed takes a whole number >= 0, not "
+                                   "'%s'", argv[i]);
+        } else if (strcmp(a, "--sigma") == 0 && more) {
+            sigma = strtod(argv[++i], &end);
+            if (*end != '\0' || !(sigma > 0 && sigma < 1e6))
+                return usage_error("--sigma takes a number > 0, not '%s'",
+                                   argv[i]);
+        } else if (strcmp(a, "--objective") == 0 && more) {
+            objspec = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && more) {
+            out = argv[++i];
+        } else if (strcmp(a, "--init") == 0 && more) {
+            init = argv[++i];
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("train: unknown option or missing value: "
+                               "'%s'", a);
+        } else if (file == NULL) {
+            file = a;
+        } else {
+            return usage_error("train: more than one scenario: '%s'", a);
+        }
+    }
+    if (file == NULL)
+        return usage_error("%s", "train: which scenario? (a JSON file, or "
+                           "'quickstart')");
+    if (elite > pop)
+        return usage_error("%s", "train: --elite must not exceed --pop");
+    struct tr t = { 0 };
+    if (parse_objective(objspec, &t.o) < 0)
+        return usage_error("train: --objective wants wait=W,sla=S,cost=C "
+                           "(numbers >= 0, not all 0), not '%s'", objspec);
+    t.nseeds = (int)nseeds;
+
+    struct gs_diag d = { 0 };
+    struct stat st;
+    int rc;
+    if (strcmp(file, "quickstart") == 0 && stat(file, &st) != 0)
+        rc = gs_scenario_parse(gs_scenario_quickstart(),
+                               "<built-in quickstart>", ".", &t.sc, &d);
+    else
+        rc = gs_scenario_load(file, &t.sc, &d);
+    double mu[NF] = { 0 }, sd[NF], best[NF];
+    if (rc == 0 && init)
+        rc = gs_weights_load(init, gs_rllite_features, NF, mu, &d);
+    if (rc < 0) {
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: %s\n", buf);
+        gs_scenario_free(t.sc);
+        return 2;
+    }
+    gsl_rng *r = gs_rng_stream(seed, "train-cem");
+    double *cand = malloc((size_t)pop * NF * sizeof *cand);
+    double *j = malloc((size_t)pop * sizeof *j);
+    int *idx = malloc((size_t)pop * sizeof *idx);
+    int status = 2;
+    if (!r || !cand || !j || !idx) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        goto done;
+    }
+    double jbase, juntrained, jbest;
+    t.baseline = 1;
+    if ((rc = evaluate(&t, mu, 1, (int)jobs, &jbase, &d)) < 0)
+        goto fail;
+    t.baseline = 0;
+    if ((rc = evaluate(&t, mu, 1, (int)jobs, &juntrained, &d)) < 0)
+        goto fail;
+    memcpy(best, mu, sizeof best);
+    jbest = juntrained;
+    for (int i = 0; i < NF; i++)
+        sd[i] = sigma;
+    if (!quiet)
+        fprintf(stderr, "gpusim train: objective fifo-backfill %.4f, "
+                "untrained rl-lite %.4f\n", jbase, juntrained);
+    for (long it = 0; it < iters; it++) {
+        for (long c = 0; c < pop; c++)
+            for (int i = 0; i < NF; i++)
+                cand[c * NF + i] = mu[i] + sd[i] * gsl_ran_gaussian(r, 1.0);
+        if ((rc = evaluate(&t, cand, (int)pop, (int)jobs, j, &d)) < 0)
+            goto fail;
+        for (long c = 0; c < pop; c++)
+            idx[c] = (int)c;
+        cmp_j = j;
+        qsort(idx, (size_t)pop, sizeof *idx, by_j);
+        if (j[idx[0]] < jbest) {
+            jbest = j[idx[0]];
+            memcpy(best, &cand[idx[0] * NF], sizeof best);
+        }
+        double noise = sigma * 0.25 / (double)(it + 1);
+        for (int i = 0; i < NF; i++) {
+            double m = 0, v = 0;
+            for (long e = 0; e < elite; e++)
+                m += cand[idx[e] * NF + i];
+            m /= (double)elite;
+            for (long e = 0; e < elite; e++) {
+                double x = cand[idx[e] * NF + i] - m;
+                v += x * x;
+            }
+            mu[i] = m;
+            sd[i] = sqrt(v / (double)elite + noise * noise);
+        }
+        if (!quiet)
+            fprintf(stderr, "gpusim train: iteration %ld/%ld: best of "
+                    "iteration %.4f, best so far %.4f\n", it + 1, iters,
+                    j[idx[0]], jbest);
+    }
+    struct gs_weights_meta meta = { .seed = seed, .iterations = (int)iters,
+                                    .untrained = juntrained, .trained = jbest };
+    snprintf(meta.trained_on, sizeof meta.trained_on, "%s (%s), %d seed%s "
+             "from %llu", t.sc->name, file, t.nseeds, t.nseeds == 1 ? "" : "s",
+             (unsigned long long)t.sc->seed);
+    snprintf(meta.objective, sizeof meta.objective, "%s", objspec);
+    if ((rc = gs_weights_save(out, gs_rllite_features, NF, best, &meta,
+                              &d)) < 0) {
+        status = 1;
+        goto fail;
+    }
+    printf("gpusim train  scenario %s  %d seed%s  objective %s\n\n",
+           t.sc->name, t.nseeds, t.nseeds == 1 ? "" : "s", objspec);
+    printf("  %-22s %12s\n", "policy", "objective");
+    printf("  %-22s %12.4f\n", "fifo-backfill", jbase);
+    printf("  %-22s %12.4f\n", "rl-lite (untrained)", juntrained);
+    printf("  %-22s %12.4f\n\n", "rl-lite (trained)", jbest);
+    printf("  weights:");
+    for (int i = 0; i < NF; i++)
+        printf(" %s=%.4f", gs_rllite_features[i], best[i]);
+    printf("\n  written to %s\n", out);
+    status = 0;
+    goto done;
+fail:
+    {
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: %s\n", buf);
+    }
+done:
+    gsl_rng_free(r);
+    free(cand);
+    free(j);
+    free(idx);
+    gs_scenario_free(t.sc);
+    return status;
+}
