@@ -4,9 +4,15 @@
  * scenario are relative to the scenario file's folder. */
 #include "../sim/scenario.h"
 #include "../sim/source.h"
+#include "alibaba.h"
 #include "native.h"
+#include "nodelist.h"
+#include "philly.h"
+#include "sia.h"
+#include "swf.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Resolve a trace path against the scenario's folder. */
 static void resolve(const struct gs_scenario *sc, const char *path, char *out,
@@ -55,5 +61,46 @@ static const struct gs_trace_format native_format = {
 
 const struct gs_trace_format *const gs_trace_formats[] = {
     &native_format,
+    &gs_alibaba_format,
+    &gs_philly_format,
+    &gs_sia_format,
+    &gs_swf_format,
     NULL,
 };
+
+/* Node lists a scenario's fleet can be read from (nodelist.h). */
+static const struct gs_node_list_format ali2023_nodes = {
+    .name = "alibaba-gpu-2023",
+    .summary = "openb_node_list_*.csv: sn,cpu_milli,memory_mib,gpu,model",
+};
+
+static const struct gs_node_list_format ali2026_nodes = {
+    .name = "alibaba-spot-gpu-2026",
+    .summary = "node_info_df.csv: gpu_model,gpu_capacity_num,cpu_num,"
+               "node_name",
+};
+
+const struct gs_node_list_format *const gs_node_list_formats[] = {
+    &ali2023_nodes,
+    &ali2026_nodes,
+    NULL,
+};
+
+int gs_node_list_read(const char *format, const char *path,
+                      struct gs_catalog *cat, struct gs_pool_spec **pools,
+                      int *npools, struct gs_diag *d)
+{
+    *pools = NULL;
+    *npools = 0;
+    for (int i = 0; gs_node_list_formats[i]; i++)
+        if (strcmp(gs_node_list_formats[i]->name, format) == 0)
+            return gs_alibaba_node_list(format, path, cat, pools, npools, d);
+    char list[256] = "";
+    for (int i = 0; gs_node_list_formats[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, gs_node_list_formats[i]->name,
+                sizeof list - strlen(list) - 1);
+    }
+    return gs_diag_set(d, GS_ENOTFOUND, path, "unknown node-list format '%s' "
+                       "(known: %s)", format, list);
+}

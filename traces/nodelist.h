@@ -1,0 +1,31 @@
+/* nodelist.h -- fleets read from a trace's node list.
+ *
+ * A scenario's fleet may include {"from_node_list": {"format": F, "path":
+ * P}}: the node list is read by the format's reader (registered in
+ * formats.c) and becomes pools, one per (GPU model, GPUs per node).  A
+ * reader may add custom models to the catalog for GPU names a trace does not
+ * disclose. */
+#ifndef GS_NODELIST_H
+#define GS_NODELIST_H
+
+#include "../sim/err.h"
+#include "../sim/fleet.h"
+#include "../sim/gpu.h"
+
+struct gs_node_list_format {
+    const char *name;
+    const char *summary;
+};
+
+/* NULL-terminated; names are unique. */
+extern const struct gs_node_list_format *const gs_node_list_formats[];
+
+/* Read the node list at path in the named format.  On success *pools is a
+ * new array (the caller frees it) of *npools pool specs with price 0 and
+ * market on-demand; custom models may have been added to cat.  0 or a
+ * negative code with d filled. */
+int gs_node_list_read(const char *format, const char *path,
+                      struct gs_catalog *cat, struct gs_pool_spec **pools,
+                      int *npools, struct gs_diag *d);
+
+#endif

@@ -1,0 +1,390 @@
+/* philly.c -- Gavel's Philly-derived traces: steps and throughputs to jobs.
+ *
+ * Source: stanford-futuredata/gavel (OSDI'20, "Heterogeneity-Aware Cluster
+ * Scheduling Policies for Deep Learning Workloads").  A .trace file has one
+ * job a line, seven tab-separated fields:
+ *   job_type  command  num_steps_arg  needs_data_dir  total_steps
+ *   arrival_time_s  scale_factor
+ * Arrivals and GPU counts come from Microsoft's Philly trace; the model
+ * (job_type) was assigned by Gavel.  simulation_throughputs.json gives, per
+ * GPU type ("k80", "p100", "v100") and key "('<job_type>', <scale_factor>)",
+ * an object whose "null" entry is the job's throughput alone, in steps per
+ * second for the whole job (all its GPUs); the other entries are co-located
+ * pairs and are not used.  The *_unconsolidated GPU types are not used.
+ *
+ * The rule (documented in docs/traces.md):
+ *   gpus      scale_factor
+ *   thr[g]    the "null" throughput for (job_type, scale_factor) on GPU g.
+ *             When the file has no entry for that scale factor (it measured
+ *             A3C, CycleGAN and Recommendation only on one GPU, and nothing
+ *             at 16 or 32 GPUs), the entry of the largest measured scale
+ *             factor s below it is scaled linearly: thr(s) * scale_factor/s
+ *             -- an optimistic, perfectly linear speed-up, said here so a
+ *             reader of results knows.
+ *   reference the option reference_gpu ("v100", the default; "p100";
+ *             "k80") if the job runs there (thr > 0), else the first of
+ *             v100, p100, k80 where it does.  Catalog models: v100 ->
+ *             V100-16GB (Gavel's V100s were 16 GB), p100 -> P100-16GB,
+ *             k80 -> K80.
+ *   duration  total_steps / thr[reference] seconds on the reference GPU.
+ *   speed     compute_bound is fitted so that the catalog's roofline rule
+ *             (gpu.h: time factor = cb*F + (1-cb)*B, F and B the ratios of
+ *             reference to other model in TFLOP/s and in GB/s) matches the
+ *             measured ratios r = thr[ref]/thr[g] of the other two GPU types
+ *             in least squares: cb = sum (F-B)(r-B) / sum (F-B)^2, clipped
+ *             to [0, 1].  Jobs faster on a P100 than a V100 (Recommendation)
+ *             come out memory-bound (cb = 0).
+ *   models    a GPU type whose throughput is 0 (measured: the job does not
+ *             fit, e.g. ResNet-50 at batch size 128 on K80s) is left out of
+ *             the allowed models; otherwise any model is allowed.
+ *   tier      training; tenant: the option "tenant", by default the trace
+ *             file's name (Gavel's traces are Philly virtual clusters).
+ *   id        the line number.
+ *
+ * cJSON is used here for the throughputs file only and never leaves this
+ * file.  The traces are sorted by arrival, so they stream. */
+#include "philly.h"
+#include "tread.h"
+
+#include "../sim/scenario.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K80, P100, V100, NG };
+
+static const char *const gname[NG] = { "k80", "p100", "v100" };
+static const char *const gmodel[NG] = { "K80", "P100-16GB", "V100-16GB" };
+
+struct thr {
+    char job[96];
+    int sf;
+    double t[NG];               /* steps/s; -1 = not in the file */
+};
+
+struct philly {
+    const struct gs_catalog *cat;
+    char thr_path[1024];
+    struct thr *e;
+    int n, cap;
+    int ref;
+    int model[NG];
+    char tenant[GS_TENANT_NAME];
+    struct gs_rows *rows;
+};
+
+/* "('ResNet-18 (batch size 16)', 1)" -> job, sf.  0 or -1. */
+static int parse_key(const char *k, char *job, size_t n, int *sf)
+{
+    size_t len = strlen(k);
+    if (len < 7 || strncmp(k, "('", 2) != 0 || k[len - 1] != ')')
+        return -1;
+    const char *q = NULL;
+    for (const char *p = k + 2; (p = strstr(p, "', ")) != NULL; p++)
+        q = p;
+    if (q == NULL || (size_t)(q - (k + 2)) >= n)
+        return -1;
+    memcpy(job, k + 2, (size_t)(q - (k + 2)));
+    job[q - (k + 2)] = '\0';
+    char *end;
+    errno = 0;
+    long v = strtol(q + 3, &end, 10);
+    if (end == q + 3 || *end != ')' || errno || v < 1 || v > 1000000)
+        return -1;
+    *sf = (int)v;
+    return 0;
+}
+
+static struct thr *entry(struct philly *p, const char *job, int sf, int add)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->e[i].sf == sf && strcmp(p->e[i].job, job) == 0)
+            return &p->e[i];
+    if (!add)
+        return NULL;
+    if (p->n == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 128;
+        struct thr *ne = realloc(p->e, (size_t)cap * sizeof *ne);
+        if (ne == NULL)
+            return NULL;
+        p->e = ne;
+        p->cap = cap;
+    }
+    struct thr *t = &p->e[p->n++];
+    snprintf(t->job, sizeof t->job, "%s", job);
+    t->sf = sf;
+    for (int g = 0; g < NG; g++)
+        t->t[g] = -1;
+    return t;
+}
+
+static int load_throughputs(struct philly *p, struct gs_diag *d)
+{
+    const char *path = p->thr_path;
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return gs_diag_set(d, GS_EIO, path, "cannot open the throughputs "
+                           "file: %s", strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 1 << 20;
+            char *nb = realloc(buf, cap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(fp);
+                return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            }
+            buf = nb;
+        }
+        got = fread(buf + len, 1, 65536, fp);
+        len += got;
+    } while (got > 0);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return gs_diag_set(d, GS_EIO, path, "read error");
+    }
+    buf[len] = '\0';
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
+    if (root == NULL) {
+        int line = 1, col = 1;
+        for (const char *s = buf; end && s < end && *s; s++) {
+            if (*s == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        free(buf);
+        char where[1100];
+        snprintf(where, sizeof where, "%s:%d:%d", path, line, col);
+        return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+    }
+    free(buf);
+    int rc = 0;
+    char where[1200];
+    if (!cJSON_IsObject(root)) {
+        snprintf(where, sizeof where, "%s: $", path);
+        rc = gs_diag_set(d, GS_EPARSE, where, "expected an object of GPU "
+                         "types");
+    }
+    for (int g = 0; g < NG && rc == 0; g++) {
+        const cJSON *gt = cJSON_GetObjectItemCaseSensitive(root, gname[g]);
+        if (gt == NULL)
+            continue;
+        if (!cJSON_IsObject(gt)) {
+            snprintf(where, sizeof where, "%s: $.%s", path, gname[g]);
+            rc = gs_diag_set(d, GS_EPARSE, where, "expected an object");
+            break;
+        }
+        for (const cJSON *it = gt->child; it; it = it->next) {
+            char job[96];
+            int sf;
+            snprintf(where, sizeof where, "%s: $.%s[\"%s\"]", path, gname[g],
+                     it->string);
+            if (parse_key(it->string, job, sizeof job, &sf) < 0) {
+                rc = gs_diag_set(d, GS_EPARSE, where, "expected a key "
+                                 "('<job type>', <scale factor>)");
+                break;
+            }
+            const cJSON *v = cJSON_IsObject(it)
+                ? cJSON_GetObjectItemCaseSensitive(it, "null") : NULL;
+            if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) ||
+                !isfinite(v->valuedouble)) {
+                rc = gs_diag_set(d, GS_EPARSE, where, "expected an object "
+                                 "with \"null\": a throughput >= 0");
+                break;
+            }
+            struct thr *t = entry(p, job, sf, 1);
+            if (t == NULL) {
+                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                break;
+            }
+            t->t[g] = v->valuedouble;
+        }
+    }
+    cJSON_Delete(root);
+    if (rc == 0 && p->n == 0)
+        rc = gs_diag_set(d, GS_EPARSE, path, "no throughputs for k80, p100 or "
+                         "v100");
+    return rc;
+}
+
+/* Throughput of (job, sf) on g: measured, or scaled from the largest
+ * measured scale factor below sf; -1 when there is none. */
+static double throughput(const struct philly *p, const char *job, int sf,
+                         int g)
+{
+    const struct thr *best = NULL;
+    for (int i = 0; i < p->n; i++) {
+        const struct thr *t = &p->e[i];
+        if (t->t[g] < 0 || t->sf > sf || strcmp(t->job, job) != 0)
+            continue;
+        if (best == NULL || t->sf > best->sf)
+            best = t;
+    }
+    if (best == NULL)
+        return -1;
+    return best->t[g] * (double)sf / (double)best->sf;
+}
+
+static int philly_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
+{
+    struct philly *p = st;
+    if (r->nf != 7)
+        return gs_trow_fail(r, NULL, "%d tab-separated fields where a Gavel "
+                            "trace line has 7", r->nf);
+    const char *job = r->f[0];
+    long long steps, sf, dd;
+    double arr;
+    if (job[0] == '\0')
+        return gs_trow_fail(r, "job_type", "empty");
+    if (gs_tint(r->f[3], 0, 1, &dd) < 0)
+        return gs_trow_fail(r, "needs_data_dir", "'%s' is not 0 or 1",
+                            r->f[3]);
+    if (gs_tint(r->f[4], 1, 1000000000000LL, &steps) < 0)
+        return gs_trow_fail(r, "total_steps", "'%s' is not a whole number of "
+                            "steps >= 1", r->f[4]);
+    if (gs_tnum(r->f[5], &arr) < 0 || arr < 0 || arr > 9.0e12)
+        return gs_trow_fail(r, "arrival_time_s", "'%s' is not a time in "
+                            "seconds >= 0", r->f[5]);
+    if (gs_tint(r->f[6], 1, 1000000, &sf) < 0)
+        return gs_trow_fail(r, "scale_factor", "'%s' is not a GPU count >= 1",
+                            r->f[6]);
+    double thr[NG];
+    int ref = -1;
+    for (int g = 0; g < NG; g++)
+        thr[g] = throughput(p, job, (int)sf, g);
+    if (thr[p->ref] > 0)
+        ref = p->ref;
+    for (int g = V100; g >= K80 && ref < 0; g--)
+        if (thr[g] > 0)
+            ref = g;
+    if (ref < 0)
+        return gs_trow_fail(r, "job_type", "no throughput above 0 for "
+                            "('%s', %lld) in %s", job, sf, p->thr_path);
+    j->id = r->line;
+    j->arrival = (gs_time)llround(arr * 1000.0);
+    j->gpus = (int)sf;
+    j->tier = GS_TIER_TRAINING;
+    snprintf(j->tenant, sizeof j->tenant, "%s", p->tenant);
+    double ms = (double)steps / thr[ref] * 1000.0;
+    if (!(ms < 9.0e15))
+        return gs_trow_fail(r, "total_steps", "%lld steps at %g steps/s is "
+                            "too long", steps, thr[ref]);
+    j->work = ms < 1.0 ? 1.0 : round(ms);
+    j->ref_model = p->model[ref];
+    /* Least-squares compute-bound share from the other GPU types. */
+    double num = 0, den = 0;
+    for (int g = 0; g < NG; g++) {
+        if (g == ref || thr[g] <= 0 || p->model[g] < 0 || j->ref_model < 0)
+            continue;
+        const struct gs_gpu_model *a = &p->cat->m[j->ref_model];
+        const struct gs_gpu_model *b = &p->cat->m[p->model[g]];
+        double F = a->tflops / b->tflops, B = a->bw_gbs / b->bw_gbs;
+        double ratio = thr[ref] / thr[g];
+        num += (F - B) * (ratio - B);
+        den += (F - B) * (F - B);
+    }
+    if (den > 0) {
+        double cb = num / den;
+        j->cb = cb < 0 ? 0 : cb > 1 ? 1 : cb;
+    }
+    uint64_t all = p->cat->n >= 64 ? ~0ULL : (1ULL << p->cat->n) - 1;
+    uint64_t no = 0;
+    for (int g = 0; g < NG; g++)
+        if (thr[g] == 0 && p->model[g] >= 0)
+            no |= 1ULL << p->model[g];
+    if (no)
+        j->allowed = all & ~no;
+    return 1;
+}
+
+static const struct gs_rows_ops philly_ops = {
+    .delim = '\t',
+    .row = philly_row,
+};
+
+static void philly_close(void *st)
+{
+    struct philly *p = st;
+    if (p == NULL)
+        return;
+    gs_rows_close(p->rows);
+    free(p->e);
+    free(p);
+}
+
+static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
+                       void **state, struct gs_diag *d)
+{
+    *state = NULL;
+    struct philly *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    p->cat = &sc->cat;
+    p->ref = V100;
+    for (int g = 0; g < NG; g++)
+        p->model[g] = gs_catalog_find(&sc->cat, gmodel[g]);
+    char path[1024];
+    const char *refname = NULL;
+    int skip = 0, found = 0, rc;
+    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
+        (rc = gs_topt_path(sc, o, "throughputs", 0, p->thr_path,
+                           sizeof p->thr_path, &found, d)) < 0 ||
+        (rc = gs_params_str(o, "reference_gpu", &refname, d)) < 0 ||
+        (rc = gs_topt_skip(o, &skip, d)) < 0)
+        goto fail;
+    gs_tbasename(path, p->tenant, sizeof p->tenant);
+    if ((rc = gs_topt_tenant(o, "tenant", p->tenant, d)) < 0)
+        goto fail;
+    if (refname) {
+        p->ref = -1;
+        for (int g = 0; g < NG; g++)
+            if (strcmp(refname, gname[g]) == 0)
+                p->ref = g;
+        if (p->ref < 0) {
+            char where[600];
+            snprintf(where, sizeof where, "%s.reference_gpu", o->where);
+            rc = gs_diag_set(d, GS_EINVAL, where, "'%s' is not one of v100, "
+                             "p100, k80", refname);
+            goto fail;
+        }
+    }
+    if (!found) {
+        const char *slash = strrchr(path, '/');
+        int dl = slash ? (int)(slash - path) : 1;
+        snprintf(p->thr_path, sizeof p->thr_path, "%.*s/%s", dl,
+                 slash ? path : ".", "simulation_throughputs.json");
+    }
+    if ((rc = load_throughputs(p, d)) < 0 ||
+        (rc = gs_rows_open(path, &philly_ops, p, skip, &p->rows, d)) < 0)
+        goto fail;
+    *state = p;
+    return 0;
+fail:
+    philly_close(p);
+    return rc;
+}
+
+static int philly_next(void *st, struct gs_jobspec *out, struct gs_diag *d)
+{
+    struct philly *p = st;
+    return gs_rows_next(p->rows, out, d);
+}
+
+const struct gs_trace_format gs_philly_format = {
+    .name = "philly-gavel",
+    .summary = "Gavel's Philly-derived .trace + simulation_throughputs.json",
+    .open = philly_open,
+    .next = philly_next,
+    .close = philly_close,
+};

@@ -1,0 +1,604 @@
+/* tread.c -- lines, fields, row diagnostics and the two-pass row engine.
+ *
+ * Reading goes through zlib's gzFile for every file: gzread passes a file
+ * that is not gzip through unchanged, so one code path reads both.  zlib
+ * reports a gzip stream that ends early only through gzerror(): when gzread
+ * returns 0 at the end of the input, an error code of Z_BUF_ERROR means the
+ * input stopped in the middle of a stream.  That case, and any other zlib
+ * error, is a read error here ("truncated gzip file"), so a cut-off trace
+ * never passes for a short one.
+ *
+ * Lines are assembled in a buffer that grows to the longest line (a JSON
+ * line of the Mooncake trace runs to tens of kilobytes) up to 16 MiB.
+ *
+ * The row engine (see tread.h) makes two passes over a trace.  The first
+ * validates every row, counts what it keeps, leaves out and skips, and checks
+ * whether arrivals are sorted.  If they are, the second pass re-reads and
+ * hands out the rows one at a time, so memory does not grow with the trace;
+ * if not, it loads every kept row and sorts them by (arrival, line number) --
+ * a stable order -- and says so on the trace log.  Validating everything up
+ * front means a bad row stops a run before it starts. */
+#include "tread.h"
+#include "../sim/scenario.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define LINE_MAX_BYTES (16L << 20)
+#define CHUNK 65536
+#define MAXF 64
+
+struct gs_tread {
+    gzFile gz;
+    char path[512];
+    char buf[CHUNK];
+    int pos, len;
+    int eof;
+    char *line;
+    size_t cap;
+    long lineno;
+};
+
+static FILE *log_fp;
+static int log_set;
+
+FILE *gs_trace_log(void)
+{
+    return log_set ? log_fp : stderr;
+}
+
+void gs_trace_set_log(FILE *fp)
+{
+    log_fp = fp;
+    log_set = 1;
+}
+
+int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
+{
+    *out = NULL;
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL)
+        return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
+                           strerror(errno));
+    fclose(probe);
+    struct gs_tread *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    snprintf(t->path, sizeof t->path, "%s", path);
+    t->gz = gzopen(path, "rb");
+    if (t->gz == NULL) {
+        free(t);
+        return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
+                           errno ? strerror(errno) : "out of memory");
+    }
+    gzbuffer(t->gz, 1 << 17);
+    *out = t;
+    return 0;
+}
+
+const char *gs_tread_path(const struct gs_tread *t)
+{
+    return t->path;
+}
+
+long gs_tread_lineno(const struct gs_tread *t)
+{
+    return t->lineno;
+}
+
+static int fill(struct gs_tread *t, struct gs_diag *d)
+{
+    int n = gzread(t->gz, t->buf, sizeof t->buf);
+    int zerr = Z_OK;
+    const char *msg = gzerror(t->gz, &zerr);
+    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+        if (zerr == Z_BUF_ERROR)
+            return gs_diag_set(d, GS_EIO, t->path, "truncated gzip file: the "
+                               "compressed stream ends early (after line %ld)",
+                               t->lineno);
+        if (zerr == Z_ERRNO)
+            return gs_diag_set(d, GS_EIO, t->path, "read error after line "
+                               "%ld: %s", t->lineno, strerror(errno));
+        return gs_diag_set(d, GS_EIO, t->path, "corrupt gzip file after line "
+                           "%ld: %s", t->lineno, msg ? msg : "zlib error");
+    }
+    t->pos = 0;
+    t->len = n;
+    if (n == 0)
+        t->eof = 1;
+    return 0;
+}
+
+static int grow(struct gs_tread *t, size_t need, struct gs_diag *d)
+{
+    if (need <= t->cap)
+        return 0;
+    if (need > (size_t)LINE_MAX_BYTES) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:%ld", t->path, t->lineno + 1);
+        return gs_diag_set(d, GS_EPARSE, where, "line longer than %ld MiB",
+                           LINE_MAX_BYTES >> 20);
+    }
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    char *nl = realloc(t->line, cap);
+    if (nl == NULL)
+        return gs_diag_set(d, GS_ENOMEM, t->path, "out of memory");
+    t->line = nl;
+    t->cap = cap;
+    return 0;
+}
+
+int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
+{
+    size_t len = 0;
+    int got = 0, rc = 0;
+    for (;;) {
+        if (t->pos == t->len) {
+            if (!t->eof && (rc = fill(t, d)) < 0)
+                return rc;
+            if (t->eof)
+                break;
+        }
+        char *s = t->buf + t->pos;
+        int avail = t->len - t->pos;
+        char *nl = memchr(s, '\n', (size_t)avail);
+        int take = nl ? (int)(nl - s) : avail;
+        if ((rc = grow(t, len + (size_t)take + 1, d)) < 0)
+            return rc;
+        memcpy(t->line + len, s, (size_t)take);
+        len += (size_t)take;
+        got = 1;
+        t->pos += take + (nl != NULL);
+        if (nl)
+            break;
+    }
+    if (!got) {
+        rc = grow(t, 1, d);
+        return rc < 0 ? rc : 0;
+    }
+    t->lineno++;
+    if (memchr(t->line, '\0', len)) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:%ld", t->path, t->lineno);
+        return gs_diag_set(d, GS_EPARSE, where, "not a text file (NUL byte)");
+    }
+    if (len > 0 && t->line[len - 1] == '\r')
+        len--;
+    t->line[len] = '\0';
+    *line = t->line;
+    return 1;
+}
+
+int gs_tread_rewind(struct gs_tread *t, struct gs_diag *d)
+{
+    if (gzrewind(t->gz) != 0)
+        return gs_diag_set(d, GS_EIO, t->path, "cannot go back to the start");
+    t->pos = t->len = 0;
+    t->eof = 0;
+    t->lineno = 0;
+    return 0;
+}
+
+void gs_tread_close(struct gs_tread *t)
+{
+    if (t == NULL)
+        return;
+    gzclose_r(t->gz);
+    free(t->line);
+    free(t);
+}
+
+/* --- fields and numbers ------------------------------------------------------ */
+
+int gs_tsplit(char *line, char delim, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    if (delim == ' ') {
+        for (;;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (*p == '\0')
+                return n;
+            if (n < max)
+                f[n] = p;
+            n++;
+            while (*p && *p != ' ' && *p != '\t')
+                p++;
+            if (*p == '\0')
+                return n;
+            *p++ = '\0';
+        }
+    }
+    for (;;) {
+        char *start = p;
+        if (delim == ',' && *p == '"') {
+            /* Quoted: copy in place, "" becomes ". */
+            char *w = p;
+            p++;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"') {
+                    if (p[1] == '"') {
+                        *w++ = '"';
+                        p += 2;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                *w++ = *p++;
+            }
+            /* Anything between the closing quote and the delimiter is kept. */
+            while (*p && *p != delim)
+                *w++ = *p++;
+            char *end = p;
+            int last = (*p == '\0');
+            *w = '\0';
+            if (n < max)
+                f[n] = start;
+            n++;
+            if (last)
+                return n;
+            p = end + 1;
+            continue;
+        }
+        while (*p && *p != delim)
+            p++;
+        int last = (*p == '\0');
+        *p = '\0';
+        if (n < max)
+            f[n] = start;
+        n++;
+        if (last)
+            return n;
+        p++;
+    }
+}
+
+int gs_tnum(const char *s, double *out)
+{
+    while (*s == ' ')
+        s++;
+    if (*s == '\0')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int gs_tint(const char *s, long long lo, long long hi, long long *out)
+{
+    while (*s == ' ')
+        s++;
+    if (*s == '\0')
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* --- diagnostics and reports ---------------------------------------------------- */
+
+int gs_trow_fail(struct gs_trow *r, const char *field, const char *fmt, ...)
+{
+    char where[700], what[512];
+    if (field)
+        snprintf(where, sizeof where, "%s:%ld: field '%s'", r->path, r->line,
+                 field);
+    else
+        snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
+    snprintf(r->field, sizeof r->field, "%s", field ? field : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return gs_diag_set(r->d, GS_EPARSE, where, "%s", what);
+}
+
+static void add_reason(struct gs_treason *v, int *n, const char *key,
+                       const char *example, long line)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(v[i].key, key) == 0) {
+            v[i].n++;
+            return;
+        }
+    /* The last slot collects whatever does not fit. */
+    int i = *n < GS_TREASONS ? (*n)++ : GS_TREASONS - 1;
+    if (i == GS_TREASONS - 1 && v[i].n > 0) {
+        snprintf(v[i].key, sizeof v[i].key, "%s", "other reasons");
+        v[i].n++;
+        return;
+    }
+    snprintf(v[i].key, sizeof v[i].key, "%s", key);
+    snprintf(v[i].example, sizeof v[i].example, "%s", example);
+    v[i].first_line = line;
+    v[i].n = 1;
+}
+
+void gs_treport_bad(struct gs_treport *rep, const struct gs_trow *r)
+{
+    char key[64], ex[400];
+    if (r->field[0])
+        snprintf(key, sizeof key, "field '%s'", r->field);
+    else
+        snprintf(key, sizeof key, "%s", "row shape");
+    snprintf(ex, sizeof ex, "%.*s", (int)sizeof ex - 1, r->d->what);
+    rep->skipped++;
+    add_reason(rep->bad, &rep->nbad, key, ex, r->line);
+}
+
+void gs_treport_filter(struct gs_treport *rep, const struct gs_trow *r)
+{
+    rep->filtered++;
+    add_reason(rep->filt, &rep->nfilt, r->why ? r->why : "left out",
+               "", r->line);
+}
+
+void gs_treport_print(FILE *fp, const char *path, const struct gs_treport *rep)
+{
+    if (fp == NULL)
+        return;
+    if (rep->skipped > 0) {
+        fprintf(fp, "gpusim: %s: skipped %ld bad row%s (skip_bad_rows):\n",
+                path, rep->skipped, rep->skipped == 1 ? "" : "s");
+        for (int i = 0; i < rep->nbad; i++)
+            fprintf(fp, "  %ld x %s, first at line %ld: %s\n", rep->bad[i].n,
+                    rep->bad[i].key, rep->bad[i].first_line,
+                    rep->bad[i].example);
+    }
+    if (rep->filtered > 0) {
+        fprintf(fp, "gpusim: %s: left out %ld row%s by the importer's rules:\n",
+                path, rep->filtered, rep->filtered == 1 ? "" : "s");
+        for (int i = 0; i < rep->nfilt; i++)
+            fprintf(fp, "  %ld x %s (first at line %ld)\n", rep->filt[i].n,
+                    rep->filt[i].key, rep->filt[i].first_line);
+    }
+    if (rep->unsorted > 0)
+        fprintf(fp, "gpusim: %s: %ld row%s arrived before the row above; "
+                "sorted all %ld by arrival (stable)\n", path, rep->unsorted,
+                rep->unsorted == 1 ? "" : "s", rep->items);
+}
+
+/* --- the row engine --------------------------------------------------------------- */
+
+struct gs_rows {
+    struct gs_tread *t;
+    const struct gs_rows_ops *ops;
+    void *st;
+    int skip_bad;
+    int header_done;
+    struct gs_treport rep;
+    struct gs_jobspec *jobs;    /* loaded and sorted (unsorted input) */
+    long njobs, head;
+};
+
+/* Read on to the next kept row.  count: first pass (fill the report). */
+static int step(struct gs_rows *rs, struct gs_jobspec *out, int count,
+                struct gs_diag *d)
+{
+    char *f[MAXF];
+    for (;;) {
+        char *line;
+        int rc = gs_tread_line(rs->t, &line, d);
+        if (rc <= 0)
+            return rc;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0' || (rs->ops->comment && *p == rs->ops->comment))
+            continue;
+        struct gs_diag rd = { 0 };
+        struct gs_trow r = { .path = gs_tread_path(rs->t),
+                             .line = gs_tread_lineno(rs->t), .f = f, .d = &rd };
+        r.nf = gs_tsplit(line, rs->ops->delim, f, MAXF);
+        if (r.nf > MAXF) {
+            gs_trow_fail(&r, NULL, "%d fields; no format here has more than "
+                         "%d", r.nf, MAXF);
+            *d = rd;
+            return GS_EPARSE;
+        }
+        if (rs->ops->has_header && !rs->header_done) {
+            if (rs->ops->header(rs->st, &r) < 0) {
+                *d = rd;
+                return GS_EPARSE;
+            }
+            rs->header_done = 1;
+            continue;
+        }
+        if (count)
+            rs->rep.rows++;
+        gs_jobspec_init(out);
+        out->line = r.line;
+        rc = rs->ops->row(rs->st, &r, out);
+        if (rc == 1)
+            return 1;
+        if (rc == 0) {
+            if (count)
+                gs_treport_filter(&rs->rep, &r);
+            continue;
+        }
+        if (!rs->skip_bad) {
+            *d = rd;
+            return rc < 0 ? rc : GS_EPARSE;
+        }
+        if (count)
+            gs_treport_bad(&rs->rep, &r);
+    }
+}
+
+static int cmp_job(const void *a, const void *b)
+{
+    const struct gs_jobspec *x = a, *y = b;
+    if (x->arrival != y->arrival)
+        return x->arrival < y->arrival ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
+                 int skip_bad, struct gs_rows **out, struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_rows *rs = calloc(1, sizeof *rs);
+    if (rs == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    rs->ops = ops;
+    rs->st = st;
+    rs->skip_bad = skip_bad;
+    int rc = gs_tread_open(path, &rs->t, d);
+    if (rc < 0) {
+        free(rs);
+        return rc;
+    }
+    struct gs_jobspec j;
+    gs_time last = 0;
+    while ((rc = step(rs, &j, 1, d)) == 1) {
+        if (rs->rep.items > 0 && j.arrival < last)
+            rs->rep.unsorted++;
+        last = j.arrival;
+        rs->rep.items++;
+    }
+    if (rc == 0 && ops->has_header && !rs->header_done) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:1", path);
+        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no header row");
+    }
+    if (rc == 0)
+        rc = gs_tread_rewind(rs->t, d);
+    rs->header_done = 0;
+    if (rc == 0 && rs->rep.unsorted > 0) {
+        rs->jobs = malloc((size_t)(rs->rep.items ? rs->rep.items : 1) *
+                          sizeof *rs->jobs);
+        if (rs->jobs == NULL)
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        while (rc == 0) {
+            if ((rc = step(rs, &j, 0, d)) != 1)
+                break;
+            rc = 0;
+            if (rs->njobs == rs->rep.items) {
+                rc = gs_diag_set(d, GS_EIO, path, "the file changed while "
+                                 "being read");
+                break;
+            }
+            rs->jobs[rs->njobs++] = j;
+        }
+        if (rc == 0) {
+            qsort(rs->jobs, (size_t)rs->njobs, sizeof *rs->jobs, cmp_job);
+            rs->rep.sorted = 1;
+        }
+    }
+    if (rc < 0) {
+        gs_rows_close(rs);
+        return rc;
+    }
+    gs_treport_print(gs_trace_log(), path, &rs->rep);
+    *out = rs;
+    return 0;
+}
+
+int gs_rows_next(struct gs_rows *rs, struct gs_jobspec *out, struct gs_diag *d)
+{
+    if (rs->rep.sorted) {
+        if (rs->head == rs->njobs)
+            return 0;
+        *out = rs->jobs[rs->head++];
+        return 1;
+    }
+    return step(rs, out, 0, d);
+}
+
+const struct gs_treport *gs_rows_report(const struct gs_rows *rs)
+{
+    return &rs->rep;
+}
+
+void gs_rows_close(struct gs_rows *rs)
+{
+    if (rs == NULL)
+        return;
+    gs_tread_close(rs->t);
+    free(rs->jobs);
+    free(rs);
+}
+
+/* --- options ------------------------------------------------------------------------- */
+
+int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
+                 const char *key, int required, char *out, size_t n,
+                 int *found, struct gs_diag *d)
+{
+    const char *p = NULL;
+    int rc = gs_params_str(opts, key, &p, d);
+    if (rc < 0)
+        return rc;
+    if (found)
+        *found = p != NULL;
+    if (p == NULL || p[0] == '\0') {
+        if (!required)
+            return 0;
+        return gs_diag_set(d, GS_EINVAL, opts->where,
+                           "missing required key '%s'", key);
+    }
+    const char *dir = sc ? sc->trace_dir : "";
+    if (p[0] == '/' || dir[0] == '\0')
+        snprintf(out, n, "%s", p);
+    else
+        snprintf(out, n, "%s/%s", dir, p);
+    return 0;
+}
+
+int gs_topt_skip(struct gs_params *opts, int *skip, struct gs_diag *d)
+{
+    *skip = 0;
+    return gs_params_bool(opts, "skip_bad_rows", skip, d);
+}
+
+int gs_topt_tenant(struct gs_params *opts, const char *key, char *out,
+                   struct gs_diag *d)
+{
+    const char *s = NULL;
+    int rc = gs_params_str(opts, key, &s, d);
+    if (rc < 0 || s == NULL)
+        return rc;
+    if (s[0] == '\0' || strlen(s) >= GS_TENANT_NAME) {
+        char where[600];
+        snprintf(where, sizeof where, "%s.%s", opts->where, key);
+        return gs_diag_set(d, GS_EINVAL, where, "a tenant name of 1 to %d "
+                           "characters", GS_TENANT_NAME - 1);
+    }
+    snprintf(out, GS_TENANT_NAME, "%s", s);
+    return 0;
+}
+
+void gs_tbasename(const char *path, char *out, size_t n)
+{
+    const char *s = strrchr(path, '/');
+    s = s ? s + 1 : path;
+    snprintf(out, n, "%s", s);
+    size_t len = strlen(out);
+    if (len > 3 && strcmp(out + len - 3, ".gz") == 0)
+        out[len -= 3] = '\0';
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
