@@ -11,7 +11,9 @@ SANITIZER ?=
 
 PKGS     := gsl libcjson hdf5 cunit
 DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
-            gnuplot-nox pkg-config zlib1g-dev
+            gnuplot-nox pkg-config zlib1g-dev \
+            python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
+            jupyter-nbconvert python3-ipykernel jupyter-client
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
@@ -40,9 +42,13 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+# Policy plug-ins: built as shared objects, never into libgpusim.a.
+PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
+PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test asan bench deps install clean check-deps
+.PHONY: all run test asan bench deps install clean check-deps plugins \
+        bench-policies bench-policies-update
 
 all: gpusim
 
@@ -54,6 +60,9 @@ $(DEPS_OK):
 	[ -f /usr/include/csv.h ] || missing=1; \
 	[ -f /usr/include/zlib.h ] || missing=1; \
 	command -v gnuplot >/dev/null 2>&1 || missing=1; \
+	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
+	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \
+	  >/dev/null 2>&1 || missing=1; \
 	if [ -n "$$missing" ]; then \
 	  echo "gpusim: installing Debian packages: $(DEB_PKGS)"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -74,14 +83,26 @@ $(B)/libgpusim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# -rdynamic: policy plug-ins call the gs_sim_* functions of the executable.
 $(B)/gpusim: $(B)/sim/cli.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
 
 gpusim: $(B)/gpusim
 	cp $< $@
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
+
+$(B)/plugins/%.so: policies/examples/%.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+
+# The same example built for another ABI version: the loader must refuse it.
+$(B)/plugins/%-badabi.so: policies/examples/%.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSJF_ABI=999 -fPIC -shared -o $@ $<
+
+plugins: $(PLUGIN_SO)
 
 $(B)/bench/%: $(B)/bench/%.o $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
@@ -89,15 +110,35 @@ $(B)/bench/%: $(B)/bench/%.o $(B)/libgpusim.a
 # --- using --------------------------------------------------------------------
 run: gpusim
 	./gpusim run quickstart --out quickstart.h5
+	./gpusim compare quickstart --policies fifo-backfill,fair,hps,rl-lite \
+	  --seeds 3 --out quickstart-compare.h5 --plots quickstart-compare-plots
 
-test: $(TEST_BIN) $(B)/gpusim
-	@GPUSIM=$(B)/gpusim sh tests/run.sh $(TEST_BIN)
+# The notebook runs against a small comparison; Debian's python3 and kernel.
+NB_H5 := $(B)/nb/compare.h5
+test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
+	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
+	@rm -rf $(B)/nb && mkdir -p $(B)/nb
+	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
+	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
+	@GPUSIM_H5=$(abspath $(NB_H5)) PYDEVD_DISABLE_FILE_VALIDATION=1 \
+	  PATH=/usr/bin:$$PATH jupyter-nbconvert \
+	  --to notebook --execute plots/compare.ipynb --output-dir $(B)/nb \
+	  --ExecutePreprocessor.timeout=300 --log-level=WARN \
+	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 
 asan:
 	$(MAKE) SANITIZER=address,undefined test
 
 bench: $(BENCH_BIN) $(B)/gpusim
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# Policy regression check: every policy on bench/scenarios against
+# bench/baselines.json; bench-policies-update rewrites the baselines.
+bench-policies: $(B)/bench/bench_policies
+	$(B)/bench/bench_policies
+
+bench-policies-update: $(B)/bench/bench_policies
+	$(B)/bench/bench_policies --update
 
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin
