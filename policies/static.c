@@ -33,11 +33,10 @@ struct st {
 static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
                    struct gs_diag *d)
 {
-    (void)params;
     const struct gs_scenario *sc = gs_sim_scenario(sim);
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (sc->nparts == 0)
-        return gs_diag_set(d, GS_EINVAL, sc->file,
+        return gs_diag_set(d, GS_EINVAL, params->where,
                            "policy 'static' needs \"partitions\" in the "
                            "scenario");
     struct st *s = calloc(1, sizeof *s);

@@ -42,7 +42,7 @@ void gs_engine_free(struct gs_engine *e);   /* events stay owned by callers */
 
 static inline void gs_event_init(struct gs_event *ev, gs_event_fn *fire)
 {
-    ev->hn.idx = GS_HEAP_NONE;
+    gs_hnode_init(&ev->hn);
     ev->fire = fire;
 }
 static inline int gs_event_pending(const struct gs_event *ev)

@@ -290,7 +290,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         return fail(s, GS_ENOMEM, "", "out of memory");
     memset(j, 0, sizeof *j);
     gs_event_init(&j->fin, on_finish);
-    j->pnode.idx = GS_HEAP_NONE;
+    gs_hnode_init(&j->pnode);
     j->alloc.pool = -1;
     j->s = *sp;
     j->model = -1;
@@ -605,7 +605,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, gs_policies[i]->name, sizeof list - strlen(list) - 1);
         }
-        rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : sc->file,
+        char where[600];
+        snprintf(where, sizeof where, "%s: $.policy", sc->file);
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
                          "unknown policy '%s' (known: %s)", pname, list);
         goto fail;
     }
@@ -623,7 +625,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, gs_placers[i]->name, sizeof list - strlen(list) - 1);
         }
-        rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : sc->file,
+        char where[600];
+        snprintf(where, sizeof where, "%s: $.placement", sc->file);
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
                          "unknown placement '%s' (known: %s)", lname, list);
         goto fail;
     }

@@ -6,7 +6,7 @@
 total=0; failed=0; crashed=""
 for t in "$@"; do
     out=$("$t" 2>&1); rc=$?
-    printf '%s\n' "$out" | grep -v '^gs-test:' | grep -E 'FAIL|Assert|failed|error' | grep -v 'failed=0' | head -40
+    printf '%s\n' "$out" | grep -E 'FAILED|^ +[0-9]+\. ' | head -40
     line=$(printf '%s\n' "$out" | grep '^gs-test:' | tail -1)
     if [ -z "$line" ]; then
         crashed="$crashed $t(rc=$rc)"

@@ -22,7 +22,7 @@ static void test_random_ops(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7);
     for (int i = 0; i < N; i++) {
-        node[i].idx = GS_HEAP_NONE;
+        gs_hnode_init(&node[i]);
         ref[i].in = 0;
     }
     uint64_t seq = 0;
@@ -60,13 +60,21 @@ static void test_random_ops(void)
         if ((step & 1023) == 0) {
             for (int k = 0; k < N; k++)
                 inref += ref[k].in;
-            CU_ASSERT_EQUAL_FATAL((long)h.n, inref);
-            for (size_t k = 1; k < h.n; k++) {  /* heap property */
-                const struct gs_hslot *p = &h.a[(k - 1) / 4], *c = &h.a[k];
+            CU_ASSERT_EQUAL_FATAL((long)gs_heap_size(&h), inref);
+            long live = 0;
+            for (size_t k = 0; k < h.n; k++) {  /* heap property */
+                const struct gs_hslot *c = &h.a[k];
+                live += c->node->seq == c->seq;
+                if (k == 0)
+                    continue;
+                const struct gs_hslot *p = &h.a[(k - 1) / 4];
                 CU_ASSERT_FATAL(p->time < c->time ||
                                 (p->time == c->time && p->seq < c->seq));
-                CU_ASSERT_EQUAL_FATAL(h.a[k].node->idx, k);
             }
+            CU_ASSERT_EQUAL_FATAL(live, inref);
+            /* the top is never a stale entry; stale ones stay bounded */
+            CU_ASSERT_FATAL(h.n == 0 || h.a[0].node->seq == h.a[0].seq);
+            CU_ASSERT_FATAL(h.n <= 2 * (size_t)inref + 64 + h.cap / 2);
         }
     }
     CU_ASSERT(pops > 50000);
@@ -81,7 +89,7 @@ static void test_ties_fifo(void)
     gs_heap_init(&h);
     struct gs_hnode n[10];
     for (int i = 0; i < 10; i++) {
-        n[i].idx = GS_HEAP_NONE;
+        gs_hnode_init(&n[i]);
         gs_heap_push(&h, &n[i], 5);
     }
     gs_heap_update(&h, &n[3], 5);   /* re-keyed: goes to the back */
@@ -112,7 +120,7 @@ static void test_walk_order(void)
     static struct gs_hnode n[5000];
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     for (int i = 0; i < 5000; i++) {
-        n[i].idx = GS_HEAP_NONE;
+        gs_hnode_init(&n[i]);
         gs_heap_push(&h, &n[i], (gs_time)gsl_rng_uniform_int(r, 100000));
     }
     struct walk_ctx c = { -1, 0, 0 };
@@ -131,19 +139,31 @@ static void test_walk_order(void)
     gsl_rng_free(r);
 }
 
-static void test_replace_top(void)
+/* Re-keying and removing leave stale entries that must never surface,
+ * even after many re-keys of the same nodes (compaction). */
+static void test_rekey_stale(void)
 {
     struct gs_heap h;
     gs_heap_init(&h);
-    struct gs_hnode a = { .idx = GS_HEAP_NONE }, b = { .idx = GS_HEAP_NONE },
-                    c = { .idx = GS_HEAP_NONE };
+    struct gs_hnode a, b, c;
+    gs_hnode_init(&a);
+    gs_hnode_init(&b);
+    gs_hnode_init(&c);
     gs_heap_push(&h, &a, 10);
     gs_heap_push(&h, &b, 20);
-    struct gs_hnode *old = gs_heap_replace_top(&h, &c, 30);
-    CU_ASSERT_PTR_EQUAL(old, &a);
-    CU_ASSERT_PTR_EQUAL(gs_heap_pop(&h), &b);
+    gs_heap_push(&h, &c, 30);
+    for (int i = 0; i < 10000; i++)
+        gs_heap_update(&h, &a, 40 + i % 7);     /* a moves behind c */
+    gs_heap_remove(&h, &b);
+    gs_heap_remove(&h, &b);                     /* twice: no-op */
+    CU_ASSERT_EQUAL(gs_heap_size(&h), 2);
+    CU_ASSERT(h.n < 200);                       /* compacted */
+    CU_ASSERT_EQUAL(gs_heap_top_time(&h), 30);
     CU_ASSERT_PTR_EQUAL(gs_heap_pop(&h), &c);
+    CU_ASSERT_PTR_EQUAL(gs_heap_pop(&h), &a);
+    CU_ASSERT_EQUAL(a.time, 40 + 9999 % 7);
     CU_ASSERT_PTR_NULL(gs_heap_pop(&h));
+    CU_ASSERT_FALSE(gs_hnode_queued(&a));
     gs_heap_clear(&h);
 }
 
@@ -191,7 +211,7 @@ static CU_TestInfo tests[] = {
     { "random ops match the reference", test_random_ops },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
-    { "replace_top", test_replace_top },
+    { "re-key and remove leave nothing stale behind", test_rekey_stale },
     { "engine clock, cancel and move", test_engine_clock },
     CU_TEST_INFO_NULL,
 };

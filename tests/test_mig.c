@@ -16,9 +16,9 @@
  *
  * Every test asserts exact values, so a wrong table entry, a missing rule or
  * a rule applied too eagerly makes one fail. */
-#include "mig.h"
+#include "cutest.h"
+#include "../sim/mig.h"
 
-#include <CUnit/Basic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -868,33 +868,23 @@ static void test_format(void)
     CU_ASSERT_EQUAL(gs_mig_layout_format(&l, NULL, 4), GS_EINVAL);
 }
 
-int main(void)
-{
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("mig", NULL, NULL);
-    if (s == NULL ||
-        !CU_add_test(s, "gpu table lookup", test_gpu_find) ||
-        !CU_add_test(s, "profile tables match the User Guide", test_profile_tables) ||
-        !CU_add_test(s, "profile lookup", test_profile_find) ||
-        !CU_add_test(s, "compute share", test_compute_share) ||
-        !CU_add_test(s, "smallest fitting profile", test_smallest_fit) ||
-        !CU_add_test(s, "documented layouts are valid", test_documented_configs_valid) ||
-        !CU_add_test(s, "known-invalid layouts are refused", test_known_invalid) ||
-        !CU_add_test(s, "at most 7 compute slices", test_compute_limit) ||
-        !CU_add_test(s, "enumeration finds Figure 7's 19 layouts", test_enumerate_matches_figure) ||
-        !CU_add_test(s, "enumeration counts match brute force", test_enumerate_counts) ||
-        !CU_add_test(s, "placement", test_place) ||
-        !CU_add_test(s, "add and remove", test_add_remove) ||
-        !CU_add_test(s, "parse accepted forms", test_parse_forms) ||
-        !CU_add_test(s, "parse errors", test_parse_errors) ||
-        !CU_add_test(s, "format", test_format)) {
-        CU_cleanup_registry();
-        return 2;
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures > 0 ? 1 : 0;
-}
+static CU_TestInfo tests[] = {
+    { "gpu table lookup", test_gpu_find },
+    { "profile tables match the User Guide", test_profile_tables },
+    { "profile lookup", test_profile_find },
+    { "compute share", test_compute_share },
+    { "smallest fitting profile", test_smallest_fit },
+    { "documented layouts are valid", test_documented_configs_valid },
+    { "known-invalid layouts are refused", test_known_invalid },
+    { "at most 7 compute slices", test_compute_limit },
+    { "enumeration finds Figure 7's 19 layouts", test_enumerate_matches_figure },
+    { "enumeration counts match brute force", test_enumerate_counts },
+    { "placement", test_place },
+    { "add and remove", test_add_remove },
+    { "parse accepted forms", test_parse_forms },
+    { "parse errors", test_parse_errors },
+    { "format", test_format },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("mig", tests)
