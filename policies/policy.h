@@ -34,7 +34,7 @@
 struct gs_sim;
 
 enum gs_stop { GS_STOP_DONE, GS_STOP_PREEMPTED, GS_STOP_KILLED,
-               GS_STOP_FAILED };
+               GS_STOP_FAILED, GS_STOP_SPOT, GS_STOP_RECLAIMED };
 
 struct gs_policy_ops {
     int abi;                    /* GS_POLICY_ABI */

@@ -499,10 +499,9 @@ int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
     return rc;
 }
 
-int gs_sim_preempt(struct gs_sim *s, struct gs_job *j)
+/* Stop running job j and requeue it, keeping work up to its checkpoint. */
+static void requeue(struct gs_sim *s, struct gs_job *j, int why)
 {
-    if (j->state != GS_JOB_RUNNING || !j->preemptible || j->alloc.n == 0)
-        return GS_ESTATE;
     job_sync(s, j);
     double kept = j->ckpt > 0 ? floor(j->done / (double)j->ckpt) *
                                 (double)j->ckpt : 0.0;
@@ -521,11 +520,50 @@ int gs_sim_preempt(struct gs_sim *s, struct gs_job *j)
     r->state = GS_JOB_PENDING;
     pending_insert(s, j);
     if (s->pol->stopped)
-        s->pol->stopped(s->pst, s, j, GS_STOP_PREEMPTED);
+        s->pol->stopped(s->pst, s, j, why);
     if (s->pol->arrive)
         s->pol->arrive(s->pst, s, j);
     s->dirty = 1;
+}
+
+int gs_sim_preempt(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state != GS_JOB_RUNNING || !j->preemptible || j->alloc.n == 0)
+        return GS_ESTATE;
+    requeue(s, j, GS_STOP_PREEMPTED);
     return 0;
+}
+
+int gs_sim_interrupt(struct gs_sim *s, struct gs_job *j, int why)
+{
+    if (j->state != GS_JOB_RUNNING || j->alloc.n == 0)
+        return GS_ESTATE;
+    requeue(s, j, why);
+    return 0;
+}
+
+int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
+{
+    if (j->state != GS_JOB_RUNNING || !(rate >= 0))
+        return GS_ESTATE;
+    job_sync(s, j);
+    j->rate = rate;
+    if (rate == 0) {
+        gs_engine_cancel(&s->eng, &j->fin);
+        return 0;
+    }
+    return gs_engine_at(&s->eng, &j->fin, finish_time(s, j)) < 0
+               ? fail(s, GS_ENOMEM, "", "out of memory") : 0;
+}
+
+int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t)
+{
+    return gs_engine_at(&s->eng, ev, t);
+}
+
+void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev)
+{
+    gs_engine_cancel(&s->eng, ev);
 }
 
 int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)

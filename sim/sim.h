@@ -89,6 +89,20 @@ int gs_sim_try_start(struct gs_sim *s, struct gs_job *job,
 /* Stop a running preemptible job and requeue it; work since its last
  * checkpoint is lost.  GS_ESTATE if it is not running or not preemptible. */
 int gs_sim_preempt(struct gs_sim *s, struct gs_job *job);
+/* Stop a running job for a reason outside the policy (spot reclaim, a
+ * failed node, a reclaimed loan): work since its last checkpoint is lost,
+ * the restart overhead is added, and it is requeued -- preemptible or not.
+ * The policy's stopped() hook sees why (GS_STOP_*).  GS_ESTATE if the job
+ * is not running. */
+int gs_sim_interrupt(struct gs_sim *s, struct gs_job *job, int why);
+/* Change a running job's speed: rate is reference-ms of work per ms (1/the
+ * time factor on its model, times whatever share of the GPU it gets).  Work
+ * done so far is kept and the finish event moves.  rate 0 pauses it. */
+int gs_sim_set_rate(struct gs_sim *s, struct gs_job *job, double rate);
+/* Schedule a model's own event at time t (>= now); the callback receives
+ * the simulation as its context.  0 or GS_ENOMEM. */
+int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t);
+void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
 /* End a pending or running job for good (reason: GS_KILL_*), counted in the
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);

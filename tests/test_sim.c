@@ -301,7 +301,61 @@ static void test_determinism(void)
     free(c);
 }
 
+/* A model's event changes a job's speed, then interrupts another. */
+static struct gs_event ev_rate, ev_int;
+static void do_rate(struct gs_event *ev, void *ctx)
+{
+    (void)ev;
+    struct gs_sim *sim = ctx;
+    long n;
+    struct gs_job *const *run = gs_sim_running(sim, &n);
+    for (long i = 0; i < n; i++)
+        if (run[i]->s.id == 1)
+            CU_ASSERT_EQUAL(gs_sim_set_rate(sim, run[i], 0.5), 0);
+}
+static void do_interrupt(struct gs_event *ev, void *ctx)
+{
+    (void)ev;
+    struct gs_sim *sim = ctx;
+    long n;
+    struct gs_job *const *run = gs_sim_running(sim, &n);
+    for (long i = 0; i < n; i++)
+        if (run[i]->s.id == 2) {
+            CU_ASSERT_EQUAL(gs_sim_interrupt(sim, run[i], GS_STOP_SPOT), 0);
+            break;
+        }
+}
+
+static void test_rate_and_interrupt(void)
+{
+    struct run r;
+    memset(&r, 0, sizeof r);
+    write_temp("id,arrival,gpus,duration,checkpoint,preemptible\n"
+               "1,0,1,100,,\n"
+               "2,0,1,100,30,0\n", r.trace);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 2}], \"workload\": {\"trace\":"
+             " {\"format\": \"native\", \"path\": \"%s\"}}}", r.trace);
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "t", "/", &r.sc, &r.d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(r.sc, NULL, &r.sim, &r.d), 0);
+    gs_event_init(&ev_rate, do_rate);
+    gs_event_init(&ev_int, do_interrupt);
+    gs_sim_at(r.sim, &ev_rate, 40 * S);
+    gs_sim_at(r.sim, &ev_int, 50 * S);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(r.sim, &r.d), 0);
+    /* 40 s at full speed, then 60 s of work at half speed */
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->end, 160 * S);
+    /* interrupted at 50 s, keeps 30 s (checkpoint), restarts at once
+     * although it is not preemptible: 70 s more */
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->end, 120 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->preemptions, 1);
+    run_free(&r);
+}
+
 static CU_TestInfo tests[] = {
+    { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },
     { "fifo-backfill: EASY backfill never delays the head", test_backfill },
     { "fifo-backfill: a long estimate prevents backfill", test_backfill_estimate },
