@@ -15,4 +15,14 @@ int gs_train_main(int argc, char **argv);
 void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
              double *half);
 
+struct gs_summary;
+struct gs_scenario;
+/* The training objective of one finished run (lower is better): wait x the
+ * mean queueing delay in minutes, weighted by tier priority / 50, + sla x
+ * the percent of jobs that violated their wait limit or deadline + cost x
+ * the run's cost in k$. */
+double gs_train_objective(const struct gs_summary *su,
+                          const struct gs_scenario *sc, double wait,
+                          double sla, double cost);
+
 #endif
