@@ -15,6 +15,8 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../traces/nodelist.h"
+#include "engine.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -228,24 +230,123 @@ static double default_gpu_price(const char *model)
     return 0.0;
 }
 
+static const char *const market_names[GS_NMARKETS] = {
+    "on-demand", "reserved", "spot", "capacity-block"
+};
+
+static int parse_market(struct ctx *c, const char *p, const char *market,
+                        int *out)
+{
+    *out = -1;
+    for (int k = 0; k < GS_NMARKETS; k++)
+        if (strcmp(market, market_names[k]) == 0)
+            *out = k;
+    if (*out >= 0)
+        return 0;
+    char pp[96];
+    snprintf(pp, sizeof pp, "%s.market", p);
+    return err(c, pp, "unknown market '%s' (known: on-demand, reserved, spot, "
+               "capacity-block)", market);
+}
+
+/* {"from_node_list": {"format": F, "path": P, "market": M,
+ *  "price_per_gpu_hour": X, "name_prefix": S}}: the pools of a trace's node
+ * list (traces/nodelist.h), one per (GPU model, GPUs per node). */
+static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
+                                int *cap)
+{
+    struct gs_scenario *s = c->s;
+    int rc;
+    char q[96], fmt[GS_NAME] = "", path[512] = "", prefix[32] = "";
+    char market[32] = "on-demand";
+    double gprice = -1;
+    snprintf(q, sizeof q, "%s.from_node_list", p);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
+    if ((rc = check_keys(c, o, p, KEYS("from_node_list"))) < 0 ||
+        (rc = check_keys(c, n, q, KEYS("format", "path", "market",
+                         "price_per_gpu_hour", "name_prefix"))) < 0 ||
+        (rc = str(c, n, q, "format", 1, fmt, sizeof fmt)) < 0 ||
+        (rc = str(c, n, q, "path", 1, path, sizeof path)) < 0 ||
+        (rc = str(c, n, q, "market", 0, market, sizeof market)) < 0 ||
+        (rc = str(c, n, q, "name_prefix", 0, prefix, sizeof prefix)) < 0 ||
+        (rc = num(c, n, q, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0)
+        return rc;
+    int mk;
+    if ((rc = parse_market(c, q, market, &mk)) < 0)
+        return rc;
+    char full[1100];
+    if (path[0] == '/' || s->trace_dir[0] == '\0')
+        snprintf(full, sizeof full, "%s", path);
+    else
+        snprintf(full, sizeof full, "%s/%s", s->trace_dir, path);
+    struct gs_pool_spec *np = NULL;
+    int nn = 0;
+    if ((rc = gs_node_list_read(fmt, full, &s->cat, &np, &nn, c->d)) < 0)
+        return rc;
+    if (s->npools + nn > *cap) {
+        int ncap = s->npools + nn;
+        struct gs_pool_spec *grown = realloc(s->pools,
+                                             (size_t)ncap * sizeof *grown);
+        if (grown == NULL) {
+            free(np);
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        }
+        s->pools = grown;
+        *cap = ncap;
+    }
+    for (int k = 0; k < nn; k++) {
+        struct gs_pool_spec *ps = &s->pools[s->npools++];
+        *ps = np[k];
+        snprintf(ps->name, sizeof ps->name, "%s%s", prefix, np[k].name);
+        ps->market = mk;
+        ps->price_hour = (gprice >= 0 ? gprice
+                          : default_gpu_price(s->cat.m[ps->model].name)) *
+                         (double)ps->gpn;
+        for (int m = 0; m < s->npools - 1; m++)
+            if (strcmp(s->pools[m].name, ps->name) == 0) {
+                free(np);
+                return err(c, q, "duplicate pool name '%s'", ps->name);
+            }
+    }
+    free(np);
+    return 0;
+}
+
 static int parse_fleet(struct ctx *c, const cJSON *a)
 {
     struct gs_scenario *s = c->s;
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
         return err(c, "$.fleet", "expected a non-empty array of pools");
-    s->npools = cJSON_GetArraySize(a);
-    s->pools = calloc((size_t)s->npools, sizeof *s->pools);
+    int cap = cJSON_GetArraySize(a);
+    s->npools = 0;
+    s->pools = calloc((size_t)cap, sizeof *s->pools);
     if (s->pools == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.fleet[%d]", i);
-        struct gs_pool_spec *ps = &s->pools[i];
         int rc;
+        if (cJSON_IsObject(o) &&
+            cJSON_GetObjectItemCaseSensitive(o, "from_node_list")) {
+            if ((rc = fleet_from_node_list(c, o, p, &cap)) < 0)
+                return rc;
+            continue;
+        }
+        if (s->npools == cap) {
+            struct gs_pool_spec *grown = realloc(s->pools, (size_t)(cap + 1) *
+                                                 sizeof *grown);
+            if (grown == NULL)
+                return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+            s->pools = grown;
+            cap++;
+        }
+        struct gs_pool_spec *ps = &s->pools[s->npools++];
+        memset(ps, 0, sizeof *ps);
         if ((rc = check_keys(c, o, p, KEYS("name", "gpu", "nodes",
                              "gpus_per_node", "instance_type", "price_per_hour",
-                             "price_per_gpu_hour", "market"))) < 0)
+                             "price_per_gpu_hour", "market",
+                             "from_node_list"))) < 0)
             return rc;
         long nodes = 0, gpn = 8;
         double price = -1, gprice = -1;
@@ -271,19 +372,9 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                                  : default_gpu_price(s->cat.m[ps->model].name)) *
                     (double)gpn;
         ps->price_hour = price;
-        static const char *const mk[GS_NMARKETS] = { "on-demand", "reserved",
-                                                     "spot", "capacity-block" };
-        ps->market = -1;
-        for (int k = 0; k < GS_NMARKETS; k++)
-            if (strcmp(market, mk[k]) == 0)
-                ps->market = k;
-        if (ps->market < 0) {
-            char pp[96];
-            snprintf(pp, sizeof pp, "%s.market", p);
-            return err(c, pp, "unknown market '%s' (known: on-demand, "
-                       "reserved, spot, capacity-block)", market);
-        }
-        for (int k = 0; k < i; k++)
+        if ((rc = parse_market(c, p, market, &ps->market)) < 0)
+            return rc;
+        for (int k = 0; k < s->npools - 1; k++)
             if (strcmp(s->pools[k].name, ps->name) == 0)
                 return err(c, p, "duplicate pool name '%s'", ps->name);
     }
@@ -776,7 +867,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     }
     const cJSON *v;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
-                         "horizon", "sample_step", "gpu_models", "fleet",
+                         "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload"))) < 0)
         goto done;
@@ -793,6 +884,18 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     s->seed = (uint64_t)seed;
+    char queue[16] = "calendar";
+    if ((rc = str(&c, root, "$", "event_queue", 0, queue, sizeof queue)) < 0)
+        goto done;
+    if (strcmp(queue, "calendar") == 0) {
+        s->queue = GS_QUEUE_CALENDAR;
+    } else if (strcmp(queue, "heap") == 0) {
+        s->queue = GS_QUEUE_HEAP;
+    } else {
+        rc = err(&c, "$.event_queue", "unknown event queue '%s' (calendar, "
+                 "heap)", queue);
+        goto done;
+    }
     if (s->step < GS_SEC) {
         rc = err(&c, "$.sample_step", "must be at least 1 s");
         goto done;

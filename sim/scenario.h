@@ -50,6 +50,7 @@ struct gs_scenario {
     uint64_t seed;
     gs_time horizon;            /* 0 = run until every job has ended */
     gs_time step;               /* time-series sampling step */
+    int queue;                  /* event queue: enum gs_queue_kind */
     struct gs_catalog cat;
     int npools;
     struct gs_pool_spec *pools;

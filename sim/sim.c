@@ -623,7 +623,10 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     s->sc = sc;
     s->seed = o->set_seed ? o->seed : sc->seed;
     s->progress = o->progress;
-    gs_engine_init(&s->eng, s);
+    if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
+        free(s);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
     gs_event_init(&s->tick, on_tick);
     gs_params_init(&s->pparams, "");
     gs_params_init(&s->lparams, "");
@@ -781,7 +784,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (t == GS_TIME_MAX || t > horizon)
             break;
         if (s->pol->tick_ms > 0 && te == t && !sim_alive(s) &&
-            gs_heap_top(&s->eng.q) == &s->tick.hn)
+            gs_engine_top(&s->eng) == &s->tick)
             break;      /* only the tick is left */
         if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                      t)) < 0)
