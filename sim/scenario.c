@@ -561,7 +561,8 @@ static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
     char kind[32] = "";
     int rc;
     if ((rc = check_keys(c, o, path, KEYS("dist", "mean", "median", "sigma",
-                         "value", "min", "max", "alpha", "scale", "shape"))) < 0 ||
+                         "value", "min", "max", "alpha", "scale", "shape",
+                         "quantiles"))) < 0 ||
         (rc = str(c, o, path, "dist", 1, kind, sizeof kind)) < 0)
         return rc;
     gs_time mean = 0, median = 0, value = 0, mn = 0, mx = 0, scale = 0;
@@ -580,38 +581,71 @@ static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
     if (strcmp(kind, "constant") == 0) {
         if (value <= 0)
             return err(c, path, "constant needs \"value\" > 0");
-        *d = (struct gs_distspec){ GS_DIST_CONSTANT, (double)value, 0, 0 };
+        *d = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                   .a = (double)value };
     } else if (strcmp(kind, "exponential") == 0) {
         if (mean <= 0)
             return err(c, path, "exponential needs \"mean\" > 0");
-        *d = (struct gs_distspec){ GS_DIST_EXPONENTIAL, (double)mean, 0,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_EXPONENTIAL,
+                                   .a = (double)mean, .max = (double)mx };
     } else if (strcmp(kind, "lognormal") == 0) {
         if (sigma < 0 || (median <= 0 && mean <= 0))
             return err(c, path, "lognormal needs \"sigma\" and \"median\" "
                        "(or \"mean\")");
         double mu = median > 0 ? log((double)median)
                                : log((double)mean) - sigma * sigma / 2;
-        *d = (struct gs_distspec){ GS_DIST_LOGNORMAL, mu, sigma, (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_LOGNORMAL, .a = mu,
+                                   .b = sigma, .max = (double)mx };
     } else if (strcmp(kind, "pareto") == 0) {
         if (mn <= 0 || alpha <= 0)
             return err(c, path, "pareto needs \"min\" > 0 and \"alpha\"");
-        *d = (struct gs_distspec){ GS_DIST_PARETO, (double)mn, alpha,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_PARETO, .a = (double)mn,
+                                   .b = alpha, .max = (double)mx };
     } else if (strcmp(kind, "uniform") == 0) {
         if (mx <= mn)
             return err(c, path, "uniform needs \"min\" < \"max\"");
-        *d = (struct gs_distspec){ GS_DIST_UNIFORM, (double)mn, (double)mx, 0 };
+        *d = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                   .a = (double)mn, .b = (double)mx };
     } else if (strcmp(kind, "weibull") == 0) {
         if (scale <= 0 || shape <= 0)
             return err(c, path, "weibull needs \"scale\" and \"shape\"");
-        *d = (struct gs_distspec){ GS_DIST_WEIBULL, (double)scale, shape,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_WEIBULL,
+                                   .a = (double)scale, .b = shape,
+                                   .max = (double)mx };
+    } else if (strcmp(kind, "empirical") == 0) {
+        /* Quantiles at probabilities 0, 1/(n-1), ..., 1. */
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(o, "quantiles");
+        char qp[600];
+        sub(qp, sizeof qp, path, "quantiles");
+        int n = cJSON_GetArraySize(q);
+        if (!cJSON_IsArray(q) || n < 2 || n > GS_GEN_MAX_POINTS)
+            return err(c, q ? qp : path, "empirical needs \"quantiles\": 2 to "
+                       "%d durations at equally spaced probabilities from 0 "
+                       "to 1", GS_GEN_MAX_POINTS);
+        *d = (struct gs_distspec){ .kind = GS_DIST_EMPIRICAL,
+                                   .max = (double)mx, .npoints = n };
+        int i = 0;
+        for (const cJSON *e = q->child; e; e = e->next, i++) {
+            gs_time t = 0;
+            if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
+                e->valuedouble < 9.0e12)
+                t = (gs_time)llround(e->valuedouble * 1000.0);
+            else if (!cJSON_IsString(e) ||
+                     gs_parse_time(e->valuestring, &t) < 0)
+                return err(c, qp, "element %d is not a duration", i);
+            if (i > 0 && (double)t < d->pts[i - 1])
+                return err(c, qp, "element %d is below the one before: "
+                           "quantiles must not decrease", i);
+            d->pts[i] = (double)t;
+        }
+        if (d->pts[n - 1] <= 0)
+            return err(c, qp, "the largest quantile must be above 0");
     } else {
         char p[600];
         sub(p, sizeof p, path, "dist");
         return err(c, p, "unknown distribution '%s' (known: constant, "
-                   "exponential, lognormal, pareto, uniform, weibull)", kind);
+                   "exponential, lognormal, pareto, uniform, weibull, "
+                   "empirical)", kind);
     }
     return 0;
 }
@@ -626,7 +660,7 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     if ((rc = check_keys(c, o, p, KEYS("name", "weight", "tier", "tenants",
                          "gpus", "duration", "memory_gb", "compute_bound",
                          "deadline", "checkpoint_interval",
-                         "estimate_factor"))) < 0 ||
+                         "estimate_factor", "tenant_weights"))) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
@@ -663,6 +697,25 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
         }
     } else if (t != NULL) {
         return err(c, pp, "expected a count or an array of names");
+    }
+    const cJSON *tw = cJSON_GetObjectItemCaseSensitive(o, "tenant_weights");
+    if (tw != NULL) {
+        sub(pp, sizeof pp, p, "tenant_weights");
+        if (!cJSON_IsArray(tw) || k->ntenants == 0 ||
+            cJSON_GetArraySize(tw) != k->ntenants)
+            return err(c, pp, "expected an array of weights, one per tenant "
+                       "(%d)", k->ntenants);
+        double sum = 0;
+        int i = 0;
+        for (const cJSON *e = tw->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                e->valuedouble > 1e12)
+                return err(c, pp, "weights must be numbers >= 0");
+            k->tenant_w[i] = e->valuedouble;
+            sum += e->valuedouble;
+        }
+        if (sum <= 0)
+            return err(c, pp, "the weights must not all be 0");
     }
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "gpus");
     sub(pp, sizeof pp, p, "gpus");
@@ -715,17 +768,61 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     return parse_dist(c, d, pp, &k->duration);
 }
 
-static int parse_generate(struct ctx *c, const cJSON *o)
+/* Bursts: {"states": [{"rate_factor": f, "mean_sojourn": d}, ...]}. */
+static int parse_burst(struct ctx *c, const cJSON *b, const char *p,
+                       struct gs_genspec *g)
 {
-    const char *p = "$.workload.generate";
+    int rc;
+    if ((rc = check_keys(c, b, p, KEYS("states"))) < 0)
+        return rc;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(b, "states");
+    int n = cJSON_GetArraySize(st);
+    if (!cJSON_IsArray(st) || n < 2 || n > GS_GEN_MAX_BURST)
+        return err(c, p, "\"states\" must be an array of 2 to %d burst states",
+                   GS_GEN_MAX_BURST);
+    double fsum = 0;
+    for (int i = 0; i < n; i++) {
+        char q[200];
+        snprintf(q, sizeof q, "%.160s.states[%d]", p, i);
+        const cJSON *e = cJSON_GetArrayItem(st, i);
+        double f = 0;
+        gs_time so = 0;
+        if ((rc = check_keys(c, e, q, KEYS("rate_factor", "mean_sojourn"))) < 0 ||
+            (rc = num(c, e, q, "rate_factor", 0, 1e6, 1, &f)) < 0 ||
+            (rc = duration(c, e, q, "mean_sojourn", 1, &so)) < 0)
+            return rc;
+        if (so <= 0)
+            return err(c, q, "mean_sojourn must be above 0");
+        g->burst_factor[i] = f;
+        g->burst_sojourn[i] = so;
+        fsum += f;
+    }
+    if (fsum <= 0)
+        return err(c, p, "the rate factors must not all be 0");
+    g->nburst = n;
+    return 0;
+}
+
+/* The generator: workload.generate of a scenario, or (standalone) a
+ * generator spec file's top level, which may also hold "seed",
+ * "gpu_models" and "description" (read by gs_genspec_load). */
+static int parse_generate(struct ctx *c, const cJSON *o, const char *p,
+                          int standalone)
+{
     struct gs_genspec *g = &c->s->gen;
     int rc;
     long jobs = 0;
     g->peak_hour = 14;
     g->ref_model = -1;
-    if ((rc = check_keys(c, o, p, KEYS("jobs", "until", "rate_per_hour",
-                         "diurnal_amplitude", "peak_hour", "weekend_dip",
-                         "reference_gpu", "classes"))) < 0 ||
+    if ((rc = check_keys(c, o, p, standalone
+                         ? KEYS("jobs", "until", "rate_per_hour",
+                                "diurnal_amplitude", "peak_hour", "weekend_dip",
+                                "hourly_profile", "burst", "reference_gpu",
+                                "classes", "seed", "gpu_models", "description")
+                         : KEYS("jobs", "until", "rate_per_hour",
+                                "diurnal_amplitude", "peak_hour", "weekend_dip",
+                                "hourly_profile", "burst", "reference_gpu",
+                                "classes"))) < 0 ||
         (rc = inum(c, o, p, "jobs", 0, 1000000000L, 0, &jobs)) < 0 ||
         (rc = duration(c, o, p, "until", 0, &g->until)) < 0 ||
         (rc = num(c, o, p, "rate_per_hour", 1e-9, 1e12, 1,
@@ -739,6 +836,30 @@ static int parse_generate(struct ctx *c, const cJSON *o)
     if (g->jobs == 0 && g->until == 0)
         return err(c, p, "give \"jobs\" (how many) or \"until\" (a duration), "
                    "or both");
+    char pp[160];
+    const cJSON *hp = cJSON_GetObjectItemCaseSensitive(o, "hourly_profile");
+    if (hp != NULL) {
+        sub(pp, sizeof pp, p, "hourly_profile");
+        if (!cJSON_IsArray(hp) || cJSON_GetArraySize(hp) != 24)
+            return err(c, pp, "expected 24 numbers >= 0, one per hour of day");
+        double sum = 0;
+        int h = 0;
+        for (const cJSON *e = hp->child; e; e = e->next, h++) {
+            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                e->valuedouble > 1e12)
+                return err(c, pp, "element %d is not a number >= 0", h);
+            g->hourly[h] = e->valuedouble;
+            sum += e->valuedouble;
+        }
+        if (sum <= 0)
+            return err(c, pp, "the profile must not be all 0");
+    }
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "burst");
+    if (b != NULL) {
+        sub(pp, sizeof pp, p, "burst");
+        if ((rc = parse_burst(c, b, pp, g)) < 0)
+            return rc;
+    }
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(o, "classes");
     int n = cJSON_GetArraySize(cl);
     if (!cJSON_IsArray(cl) || n < 1 || n > GS_GEN_MAX_CLASSES)
@@ -747,7 +868,6 @@ static int parse_generate(struct ctx *c, const cJSON *o)
     g->nclasses = n;
     double wsum = 0;
     for (int i = 0; i < n; i++) {
-        char pp[96];
         snprintf(pp, sizeof pp, "%s.classes[%d]", p, i);
         if ((rc = parse_class(c, cJSON_GetArrayItem(cl, i), pp,
                               &g->cls[i])) < 0)
@@ -771,7 +891,7 @@ static int parse_workload(struct ctx *c, const cJSON *o)
                    "\"generate\"");
     if (g) {
         c->s->wl_kind = GS_WL_GENERATE;
-        return parse_generate(c, g);
+        return parse_generate(c, g, "$.workload.generate", 0);
     }
     c->s->wl_kind = GS_WL_TRACE;
     char fmt[GS_NAME];
@@ -944,10 +1064,12 @@ fail:
     return rc < 0 ? rc : GS_EINVAL;
 }
 
-int gs_scenario_load(const char *file, struct gs_scenario **out,
+/* The whole of file as a NUL-terminated string (caller frees), and its
+ * folder.  0 or a negative code with d filled. */
+static int read_text(const char *file, char **text, char *dir, size_t ndir,
                      struct gs_diag *d)
 {
-    *out = NULL;
+    *text = NULL;
     FILE *fp = fopen(file, "rb");
     if (fp == NULL)
         return gs_diag_set(d, GS_EIO, file, "cannot open: %s", strerror(errno));
@@ -980,15 +1102,101 @@ int gs_scenario_load(const char *file, struct gs_scenario **out,
         free(buf);
         return gs_diag_set(d, GS_EPARSE, file, "not a text file (NUL byte)");
     }
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", file);
+    snprintf(dir, ndir, "%s", file);
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
     else
-        snprintf(dir, sizeof dir, ".");
-    int rc = gs_scenario_parse(buf, file, dir, out, d);
+        snprintf(dir, ndir, ".");
+    *text = buf;
+    return 0;
+}
+
+int gs_scenario_load(const char *file, struct gs_scenario **out,
+                     struct gs_diag *d)
+{
+    *out = NULL;
+    char *buf, dir[512];
+    int rc = read_text(file, &buf, dir, sizeof dir, d);
+    if (rc < 0)
+        return rc;
+    rc = gs_scenario_parse(buf, file, dir, out, d);
     free(buf);
+    return rc;
+}
+
+int gs_genspec_load(const char *file, struct gs_catalog *cat,
+                    struct gs_genspec *spec, uint64_t *seed,
+                    struct gs_diag *d)
+{
+    char *text, dir[512];
+    int rc = read_text(file, &text, dir, sizeof dir, d);
+    if (rc < 0)
+        return rc;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root == NULL) {
+        int line, col;
+        line_col(text, end ? end : text, &line, &col);
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        free(text);
+        return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+    }
+    if (cJSON_IsObject(root) &&
+        cJSON_GetObjectItemCaseSensitive(root, "workload")) {
+        /* A whole scenario: its generator, catalog and seed. */
+        cJSON_Delete(root);
+        struct gs_scenario *sc;
+        rc = gs_scenario_parse(text, file, dir, &sc, d);
+        free(text);
+        if (rc < 0)
+            return rc;
+        if (sc->wl_kind != GS_WL_GENERATE) {
+            char where[600];
+            snprintf(where, sizeof where, "%s: $.workload", file);
+            gs_scenario_free(sc);
+            return gs_diag_set(d, GS_EINVAL, where, "the scenario replays a "
+                               "trace; a generator spec needs "
+                               "\"generate\"");
+        }
+        *spec = sc->gen;
+        *cat = sc->cat;
+        *seed = sc->seed;
+        gs_scenario_free(sc);
+        return 0;
+    }
+    free(text);
+    struct gs_scenario *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        cJSON_Delete(root);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
+    snprintf(s->file, sizeof s->file, "%s", file);
+    s->cat = *cat;
+    struct ctx c = { s->file, d, s };
+    double sd = 1;
+    char desc[4096];
+    const cJSON *v;
+    if (!cJSON_IsObject(root))
+        rc = err(&c, "$", "expected an object: a generator spec");
+    else if ((rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0,
+                       &sd)) == 0 &&
+             (rc = str(&c, root, "$", "description", 0, desc,
+                       sizeof desc)) == 0 &&
+             sd != floor(sd))
+        rc = err(&c, "$.seed", "expected a whole number");
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")))
+        rc = parse_models(&c, v);
+    if (rc == 0)
+        rc = parse_generate(&c, root, "$", 1);
+    if (rc == 0) {
+        *spec = s->gen;
+        *cat = s->cat;
+        *seed = (uint64_t)sd;
+    }
+    cJSON_Delete(root);
+    free(s);
     return rc;
 }
 
