@@ -50,7 +50,7 @@ static const char usage[] =
 "options:\n"
 "  --out FILE        weights file to write (default rllite-weights.json)\n"
 "  --objective SPEC  wait=W,sla=S,cost=C: J = W * tier-weighted mean wait\n"
-"                    (min) + S * SLA violations (%% of jobs) + C * cost\n"
+"                    (min) + S * SLA violations (% of jobs) + C * cost\n"
 "                    (k$); default wait=1,sla=1,cost=0\n"
 "  --iters K         iterations (default 8)\n"
 "  --pop N           candidates per iteration (default 16)\n"
