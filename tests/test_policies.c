@@ -4,6 +4,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/compare.h"
+#include "../sim/h5out.h"
 #include "../sim/jsonio.h"
 #include "../sim/plugin.h"
 #include "../policies/rllite.h"
@@ -456,6 +457,60 @@ static void test_hps_measures(void)
     run_free(&r);
 }
 
+/* compare writes every run under /runs/POLICY/seedK, and run K is exactly
+ * the single run with seed + K, whatever the number of workers. */
+static void test_compare_file(void)
+{
+    const char *json =
+        "{\"name\": \"c\", \"seed\": 11, \"fleet\": [{\"gpu\": "
+        "\"A100-80GB\", \"nodes\": 2, \"gpus_per_node\": 4}],"
+        " \"workload\": {\"generate\": {\"jobs\": 150, \"rate_per_hour\": "
+        "20, \"classes\": [{\"gpus\": {\"values\": [1, 2, 4]}, "
+        "\"duration\": {\"dist\": \"exponential\", \"mean\": \"40m\"}}]}}}";
+    char scen[64], out[80];
+    write_temp(json, scen);
+    snprintf(out, sizeof out, "%s.h5", scen);
+    char *argv[] = { scen, "--policies", "fifo,hps", "--seeds", "2",
+                     "--jobs", "2", "--no-plots", "--quiet", "--out", out,
+                     NULL };
+    FILE *keep = stderr;
+    stderr = fopen("/dev/null", "w");
+    int rc = gs_compare_main(11, argv);
+    fclose(stderr);
+    stderr = keep;
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    double *seeds = NULL, *got = NULL;
+    long n = 0, ng = 0;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_h5_read_series(out, "/compare/seeds", &seeds, &n, &d),
+                    0);
+    CU_ASSERT_EQUAL(n, 2);
+    if (n == 2) {
+        CU_ASSERT_DOUBLE_EQUAL(seeds[0], 11, 0);
+        CU_ASSERT_DOUBLE_EQUAL(seeds[1], 12, 0);
+    }
+    CU_ASSERT_EQUAL(gs_h5_read_series(out, "/runs/hps/seed1/timeseries/"
+                                      "allocated_gpus", &got, &ng, &d), 0);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(scen, &sc, &d), 0);
+    struct gs_sim_opts o = { .seed = 12, .set_seed = 1, .policy = "hps" };
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
+    CU_ASSERT_EQUAL(ng, ts->n);
+    int same = ng == ts->n && ng > 10;
+    for (long i = 0; same && i < ng; i++)
+        same = got[i] == ts->alloc[i];
+    CU_ASSERT(same);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    free(seeds);
+    free(got);
+    unlink(scen);
+    unlink(out);
+}
+
 static CU_TestInfo tests[] = {
     { "fair: reclaim frees exactly what is needed", test_fair_reclaim_exact },
     { "fair: idle capacity is lent and taken back", test_fair_borrow },
@@ -467,6 +522,7 @@ static CU_TestInfo tests[] = {
     { "train: improves on untrained weights, deterministic", test_train },
     { "plug-in: loads, runs, refuses an ABI mismatch", test_plugin },
     { "compare: Student-t confidence interval", test_ci },
+    { "compare: one file, runs identical to single runs", test_compare_file },
     { "summary: fairness variance and starved jobs", test_hps_measures },
     CU_TEST_INFO_NULL,
 };
