@@ -710,6 +710,8 @@ void gs_sim_free(struct gs_sim *s)
     if (s->plc && s->plc->free && s->plst)
         s->plc->free(s->plst);
     gs_source_close(&s->src);
+    /* The queue holds events embedded in jobs: clear it before freeing them. */
+    gs_engine_free(&s->eng);
     for (struct gs_job *j = s->phead, *n; j; j = n) {
         n = j->next;
         gs_alloc_reset(&j->alloc);
@@ -723,7 +725,6 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
-    gs_engine_free(&s->eng);
     gs_fleet_free(s->fleet);
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
