@@ -7,9 +7,15 @@
  *    (zero when the node is down), and every inner entry is the OR/max of
  *    its two children;
  *  - used_milli of the fleet and of each pool is the sum of what commit took
- *    and release has not given back. */
+ *    and release has not given back;
+ *  - on a MIG pool a GPU's free milli is 1000 - 125 x the memory slices of
+ *    its busy instances (migslots.h), so "fully free" means "no instance
+ *    busy" there too.
+ * Every search and every check goes through gs_fleet_demand, the one place
+ * that says what a job's need means on a pool of each sharing mode. */
 #include "fleet.h"
 #include "err.h"
+#include "migslots.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +50,7 @@ static int add_part(struct gs_alloc *a, int node, int milli, uint64_t mask,
                     int cap)
 {
     if (a->n == 0) {
-        a->one = (struct gs_part){ node, milli, mask };
+        a->one = (struct gs_part){ node, milli, mask, 0, 0 };
         a->n = 1;
         return 0;
     }
@@ -55,7 +61,7 @@ static int add_part(struct gs_alloc *a, int node, int milli, uint64_t mask,
         a->many[0] = a->one;
     }
     GS_ASSERT(a->n < cap);
-    a->many[a->n++] = (struct gs_part){ node, milli, mask };
+    a->many[a->n++] = (struct gs_part){ node, milli, mask, 0, 0 };
     return 0;
 }
 
@@ -208,6 +214,15 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             leaf_update(f, p->node0 + j);
         }
         p->gpus_up = (int64_t)p->s.nodes * p->s.gpn;
+        if (p->s.share.mode == GS_SHARE_MIG &&
+            (p->mig = gs_migslots_new(&p->s.share, p->s.nodes * p->s.gpn,
+                                      p->s.gpn)) == NULL)
+            goto fail;
+        if (p->s.share.mode == GS_SHARE_TS) {
+            GS_ASSERT(p->s.share.replicas >= 1 &&
+                      p->s.share.replicas <= GS_SHARE_MAX_REPLICAS);
+            p->unit = 1000 / p->s.share.replicas;
+        }
     }
     f->gpus_up = f->ngpus;
     return f;
@@ -224,6 +239,7 @@ void gs_fleet_free(struct gs_fleet *f)
         free(f->pools[i].fmask);
         free(f->pools[i].pmask);
         free(f->pools[i].milli);
+        gs_migslots_free(f->pools[i].mig);
     }
     free(f->pools);
     free(f->nodes);
@@ -232,27 +248,132 @@ void gs_fleet_free(struct gs_fleet *f)
     free(f);
 }
 
+/* --- what a need means on a pool ------------------------------------------ */
+
+static int32_t gpu_mib(const struct gs_fleet *f, const struct gs_pool *p)
+{
+    return gb_to_mib(f->cat->m[p->s.model].mem_gb);
+}
+
+/* Memory a plain fraction of milli holds: what the job states, else the
+ * same fraction of the GPU's memory. */
+static int32_t frac_mib(const struct gs_fleet *f, const struct gs_pool *p,
+                        const struct gs_need *need, int milli)
+{
+    if (need->mem_gb > 0)
+        return gb_to_mib(need->mem_gb);
+    return (int32_t)((int64_t)gpu_mib(f, p) * milli / 1000);
+}
+
+/* 1 if q is a larger instance that serves a job whose smallest fit is p. */
+static int fits_up(const struct gs_mig_profile *q, const struct gs_mig_profile *p)
+{
+    return q != p && !q->media_ext && q->compute_slices >= p->compute_slices &&
+           q->mem_gb >= p->mem_gb;
+}
+
+static int mig_demand(const struct gs_fleet *f, const struct gs_pool *p,
+                      const struct gs_need *need, struct gs_demand *o)
+{
+    const struct gs_migslots *m = p->mig;
+    if (need->gpus > 0 && need->profile == NULL) {
+        /* Whole GPUs: the one-instance layout, made if need be. */
+        if (!m->reconfigure && m->full != 0)
+            return GS_ENOFIT;
+        o->kind = GS_DEM_WHOLE;
+        o->gpus = need->gpus;
+        o->mib = gpu_mib(f, p);
+        return 0;
+    }
+    const struct gs_mig_profile *pr;
+    if (need->gpus > 1)
+        return GS_ENOFIT;       /* one instance per job */
+    if (need->profile) {
+        pr = gs_mig_profile_find(m->gpu, need->profile);
+        o->fit_up = 0;
+    } else {
+        pr = gs_mig_smallest_fit(m->gpu, need->mem_gb, need->milli / 1000.0);
+        o->fit_up = 1;
+    }
+    if (pr == NULL)
+        return GS_ENOFIT;
+    o->prof = gs_migslots_profile_index(m, pr);
+    if (!m->reconfigure) {
+        int ok = gs_migslots_layout_has(m, 0, o->prof);
+        for (int k = 0; !ok && o->fit_up && k < m->nprof; k++)
+            ok = gs_migslots_layout_has(m, 0, k) &&
+                 fits_up(gs_migslots_profile(m, k), pr);
+        if (!ok)
+            return GS_ENOFIT;
+    }
+    o->kind = GS_DEM_MIG;
+    o->milli = 125 * pr->mem_slices;
+    o->mib = (int32_t)((int64_t)gpu_mib(f, p) * o->milli / 1000);
+    return 0;
+}
+
+int gs_fleet_demand(const struct gs_fleet *f, int pool,
+                    const struct gs_need *need, struct gs_demand *o)
+{
+    const struct gs_pool *p = &f->pools[pool];
+    memset(o, 0, sizeof *o);
+    o->prof = -1;
+    if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
+        return GS_ENOFIT;
+    if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0)
+        return GS_ENOFIT;
+    int mode = p->s.share.mode;
+    if (need->profile && mode != GS_SHARE_MIG)
+        return GS_ENOFIT;
+    int single = need->gpus == 1 || (need->gpus == 0 && need->milli > 0);
+    switch (mode) {
+    case GS_SHARE_MIG:
+        if (mig_demand(f, p, need, o) < 0)
+            return GS_ENOFIT;
+        break;
+    case GS_SHARE_TS:
+        if (!single)
+            return GS_ENOFIT;
+        o->kind = GS_DEM_FRAC;
+        o->milli = p->unit;
+        o->mib = 0;             /* no memory isolation: nothing is held */
+        break;
+    case GS_SHARE_FRAC:
+        if (single && need->guar > 0 && need->guar < 1000) {
+            o->kind = GS_DEM_FRAC;
+            o->milli = need->guar;
+            o->mib = frac_mib(f, p, need, need->guar);
+            break;
+        }
+        if (single && need->guar == 1000) {
+            o->kind = GS_DEM_WHOLE;
+            o->gpus = 1;
+            o->mib = gpu_mib(f, p);
+            break;
+        }
+        /* fall through -- as on a plain pool */
+    default:
+        if (need->gpus > 0) {
+            o->kind = GS_DEM_WHOLE;
+            o->gpus = need->gpus;
+            o->mib = gpu_mib(f, p);
+        } else {
+            o->kind = GS_DEM_FRAC;
+            o->milli = need->milli;
+            o->mib = frac_mib(f, p, need, need->milli);
+        }
+        break;
+    }
+    if (o->kind == GS_DEM_WHOLE && o->gpus > p->s.nodes * p->s.gpn)
+        return GS_ENOFIT;
+    return 0;
+}
+
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
-    const struct gs_pool *p = &f->pools[pool];
-    if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
-        return 0;
-    if (need->mem_gb > f->cat->m[p->s.model].mem_gb)
-        return 0;
-    return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
-}
-
-/* Memory a need takes on each of its GPUs of pool p, in MiB. */
-static int32_t mem_take(const struct gs_fleet *f, const struct gs_pool *p,
-                        const struct gs_need *need)
-{
-    int32_t full = gb_to_mib(f->cat->m[p->s.model].mem_gb);
-    if (need->gpus > 0)
-        return full;
-    if (need->mem_gb > 0)
-        return gb_to_mib(need->mem_gb);
-    return (int32_t)((int64_t)full * need->milli / 1000);
+    struct gs_demand dm;
+    return gs_fleet_demand(f, pool, need, &dm) == 0;
 }
 
 /* --- finding room ---------------------------------------------------- */
@@ -316,11 +437,11 @@ static int find_whole_node(const struct gs_pool *p, const struct gs_range *r,
 }
 
 static int find_whole(const struct gs_fleet *f, const struct gs_range *r,
-                      const struct gs_need *need, enum gs_fit fit,
+                      const struct gs_demand *dm, enum gs_fit fit,
                       struct gs_alloc *out, int *score)
 {
     const struct gs_pool *p = &f->pools[r->pool];
-    int gpn = p->s.gpn, k = need->gpus;
+    int gpn = p->s.gpn, k = dm->gpus;
     if (k <= gpn) {
         int node = find_whole_node(p, r, k, fit, NULL, 0);
         if (node < 0)
@@ -408,20 +529,20 @@ static int take_frac(int node, void *arg)
 }
 
 static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
-                     const struct gs_need *need, enum gs_fit fit,
+                     const struct gs_demand *dm, enum gs_fit fit,
                      struct gs_alloc *out, int *score)
 {
     const struct gs_pool *p = &f->pools[r->pool];
-    struct frac_arg a = { f, need->milli, mem_take(f, p, need), 0,
+    struct frac_arg a = { f, dm->milli, dm->mib, 0,
                           fit == GS_FIT_BEST, -1, -1, 0 };
     if (fit == GS_FIT_FIRST) {
-        struct pred q = { 0, 0, need->milli };
+        struct pred q = { 0, 0, dm->milli };
         walk(p, r, &q, take_frac, &a);
     } else {
         /* Tightest partly used GPU first: buckets from the need's upward. */
         uint64_t fm, pm;
         range_or(p, r->lo, r->hi, &fm, &pm);
-        pm &= bits_from(bucket(need->milli));
+        pm &= bits_from(bucket(dm->milli));
         a.partial_only = 1;
         while (pm && a.node < 0) {
             uint64_t b = pm & -pm;
@@ -441,9 +562,92 @@ static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
     if (a.node < 0)
         return GS_ENOFIT;
     out->pool = r->pool;
-    add_part(out, a.node, need->milli, 1ULL << a.gpu, 1);
+    add_part(out, a.node, dm->milli, 1ULL << a.gpu, 1);
     if (score)
         *score = a.left;
+    return 0;
+}
+
+/* A free instance of profile k on a GPU of range r (pool-relative GPUs
+ * [lo, hi)): FIRST the lowest GPU, BEST the lowest GPU already in use, else
+ * the lowest empty one.  The GPU, or -1. */
+static int mig_slot(const struct gs_migslots *m, int k, int lo, int hi,
+                    enum gs_fit fit)
+{
+    int a = gs_migslots_next(m, k, 1, lo, hi);
+    if (fit == GS_FIT_BEST && a >= 0)
+        return a;
+    int b = gs_migslots_next(m, k, 0, lo, hi);
+    if (a < 0)
+        return b;
+    return b < 0 || a < b ? a : b;
+}
+
+/* One MIG instance: the profile asked (or the smallest that fits); in a
+ * pool that reconfigures, else an empty GPU given the layout for it; for a
+ * job that asked memory and compute rather than a profile, else a larger
+ * fitting instance, smallest first.  Score: the GPU's free milli left, plus
+ * 1000 if it was empty, 2000 if it is reconfigured, and the memory slices
+ * wasted by a larger instance (x 125). */
+static int find_mig(const struct gs_fleet *f, const struct gs_range *r,
+                    const struct gs_demand *dm, enum gs_fit fit,
+                    struct gs_alloc *out, int *score)
+{
+    const struct gs_pool *p = &f->pools[r->pool];
+    const struct gs_migslots *m = p->mig;
+    int gpn = p->s.gpn, lo = r->lo * gpn, hi = r->hi * gpn;
+    int k = dm->prof, gpu = mig_slot(m, k, lo, hi, fit), inst = -1;
+    int reconf = 0, extra = 0;
+    if (gpu < 0 && m->reconfigure) {
+        int node = find_whole_node(p, r, 1, fit, NULL, 0);
+        if (node >= 0) {
+            gpu = node - p->node0;
+            gpu = gpu * gpn + __builtin_ctzll(f->nodes[node].fullmask);
+            inst = gs_migslots_target_inst(m, k);
+            reconf = 1;
+            extra = 2000;
+        }
+    }
+    if (gpu < 0 && dm->fit_up) {
+        /* Larger profiles in order of size: compute, then memory. */
+        const struct gs_mig_profile *want = gs_migslots_profile(m, k);
+        int best = -1;
+        for (int q = 0; q < m->nprof; q++) {
+            const struct gs_mig_profile *pq = gs_migslots_profile(m, q);
+            if (!fits_up(pq, want))
+                continue;
+            const struct gs_mig_profile *pb = gs_migslots_profile(m, best);
+            if (best >= 0 && (pq->compute_slices > pb->compute_slices ||
+                              (pq->compute_slices == pb->compute_slices &&
+                               pq->mem_slices >= pb->mem_slices)))
+                continue;
+            int g = mig_slot(m, q, lo, hi, fit);
+            if (g >= 0) {
+                best = q;
+                gpu = g;
+            }
+        }
+        if (best >= 0) {
+            k = best;
+            extra = 125 * (gs_migslots_profile(m, best)->mem_slices -
+                           want->mem_slices);
+        }
+    }
+    if (gpu < 0)
+        return GS_ENOFIT;
+    if (inst < 0)
+        inst = gs_migslots_free_inst(m, gpu, k);
+    GS_ASSERT(inst >= 0);
+    const struct gs_mig_profile *pr =
+        gs_migslots_inst_profile(m, gpu, inst, reconf ? m->homog[k] : -1);
+    int node = p->node0 + gpu / gpn, milli = 125 * pr->mem_slices;
+    int fr = f->free_milli[f->nodes[node].gpu0 + gpu % gpn];
+    out->pool = r->pool;
+    add_part(out, node, milli, 1ULL << (gpu % gpn), 1);
+    out->one.inst = (int16_t)(inst + 1);
+    out->one.reconf = (int8_t)reconf;
+    if (score)
+        *score = fr - milli + (fr == 1000 ? 1000 : 0) + extra;
     return 0;
 }
 
@@ -452,15 +656,57 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   struct gs_alloc *out, int *score)
 {
     gs_alloc_reset(out);
-    if (r->lo >= r->hi || !gs_fleet_pool_eligible(f, r->pool, need))
+    struct gs_demand dm;
+    if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
-    if (need->gpus > 0)
-        return find_whole(f, r, need, fit, out, score);
-    GS_ASSERT(need->milli > 0 && need->milli <= 1000);
-    return find_frac(f, r, need, fit, out, score);
+    if (dm.kind == GS_DEM_WHOLE)
+        return find_whole(f, r, &dm, fit, out, score);
+    if (dm.kind == GS_DEM_MIG)
+        return find_mig(f, r, &dm, fit, out, score);
+    GS_ASSERT(dm.milli > 0 && dm.milli <= 1000);
+    return find_frac(f, r, &dm, fit, out, score);
 }
 
 /* --- taking and giving back -------------------------------------------- */
+
+/* Part i of a MIG-instance allocation: the instance exists (in the layout
+ * the GPU has, or will have after the reconfiguration the part asks), is
+ * free, and serves the demand; milli matches its memory slices. */
+static int mig_part_ok(const struct gs_fleet *f, const struct gs_pool *p,
+                       const struct gs_part *pt, const struct gs_demand *dm)
+{
+    const struct gs_migslots *m = p->mig;
+    if (pt->inst < 1 || __builtin_popcountll(pt->mask) != 1)
+        return 0;
+    const struct gs_node *nd = &f->nodes[pt->node];
+    int bit = __builtin_ctzll(pt->mask);
+    int gpu = (pt->node - p->node0) * p->s.gpn + bit, inst = pt->inst - 1;
+    int target = -1;
+    if (pt->reconf) {
+        if (!m->reconfigure || f->free_milli[nd->gpu0 + bit] != 1000)
+            return 0;
+        target = m->homog[dm->prof];
+    } else if (inst < 8 && (m->busy[gpu] & (1u << inst))) {
+        return 0;
+    }
+    const struct gs_mig_profile *pr = gs_migslots_inst_profile(m, gpu, inst,
+                                                               target);
+    if (pr == NULL || pt->milli != 125 * pr->mem_slices)
+        return 0;
+    const struct gs_mig_profile *want = gs_migslots_profile(m, dm->prof);
+    if (pr != want && !(dm->fit_up && fits_up(pr, want)))
+        return 0;
+    return 1;
+}
+
+/* MiB a part holds on each of its GPUs. */
+static int32_t part_mib(const struct gs_fleet *f, const struct gs_pool *p,
+                        const struct gs_part *pt, const struct gs_demand *dm)
+{
+    if (pt->inst > 0)
+        return (int32_t)((int64_t)gpu_mib(f, p) * pt->milli / 1000);
+    return dm->mib;
+}
 
 int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
                         const struct gs_need *need)
@@ -468,9 +714,9 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
     if (a->pool < 0 || a->pool >= f->npools || a->n < 1)
         return 0;
     const struct gs_pool *p = &f->pools[a->pool];
-    if (!gs_fleet_pool_eligible(f, a->pool, need))
+    struct gs_demand dm;
+    if (gs_fleet_demand(f, a->pool, need, &dm) < 0)
         return 0;
-    int32_t mem = mem_take(f, p, need);
     int total = 0;
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
@@ -483,31 +729,64 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
         uint64_t valid = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
         if (pt[i].mask == 0 || (pt[i].mask & ~valid))
             return 0;
-        if (pt[i].milli != (need->gpus > 0 ? 1000 : need->milli))
+        if (dm.kind == GS_DEM_MIG) {
+            if (a->n != 1 || !mig_part_ok(f, p, &pt[i], &dm))
+                return 0;
+        } else if (pt[i].inst != 0 || pt[i].reconf != 0 ||
+                   pt[i].milli != (dm.kind == GS_DEM_WHOLE ? 1000
+                                                           : dm.milli)) {
             return 0;
+        }
         for (int i2 = 0; i2 < i; i2++)
             if (pt[i2].node == node)
                 return 0;
+        int32_t mem = part_mib(f, p, &pt[i], &dm);
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
             int g = nd->gpu0 + __builtin_ctzll(m);
             if (f->free_milli[g] < pt[i].milli || f->free_mib[g] < mem)
                 return 0;
+            if (dm.kind == GS_DEM_WHOLE && p->mig && !p->mig->reconfigure &&
+                !gs_migslots_is_full(p->mig, g - f->nodes[p->node0].gpu0))
+                return 0;
             total++;
         }
     }
-    return need->gpus > 0 ? total == need->gpus : total == 1;
+    return dm.kind == GS_DEM_WHOLE ? total == dm.gpus : total == 1;
+}
+
+static void notify(const struct gs_fleet *f, int node,
+                   const struct gs_need *need, int sign)
+{
+    for (int i = 0; i < f->nwatch; i++)
+        f->watch_fn[i](f->watch_arg[i], f, node, need, sign);
 }
 
 static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
     struct gs_pool *p = &f->pools[a->pool];
-    int32_t mem = mem_take(f, p, need);
+    struct gs_demand dm;
+    int rc = gs_fleet_demand(f, a->pool, need, &dm);
+    GS_ASSERT(rc == 0);
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
         struct gs_node *nd = &f->nodes[pt[i].node];
+        int32_t mem = part_mib(f, p, &pt[i], &dm);
+        int gbase = (pt[i].node - p->node0) * p->s.gpn;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
             int bit = __builtin_ctzll(m), g = nd->gpu0 + bit;
+            if (p->mig) {
+                int mg = gbase + bit, inst = pt[i].inst - 1;
+                int target = pt[i].reconf ? p->mig->homog[dm.prof] : -1;
+                if (pt[i].inst > 0 && sign > 0)
+                    gs_migslots_claim(p->mig, mg, inst, target);
+                else if (pt[i].inst > 0)
+                    gs_migslots_release(p->mig, mg, inst);
+                else if (sign > 0)
+                    gs_migslots_claim_whole(p->mig, mg);
+                else
+                    gs_migslots_release_whole(p->mig, mg);
+            }
             if (sign > 0 && f->free_milli[g] == 1000) {
                 nd->fullmask &= ~(1ULL << bit);
                 nd->nfull--;
@@ -526,6 +805,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
         leaf_update(f, pt[i].node);
+        notify(f, pt[i].node, need, sign);
     }
 }
 
@@ -541,6 +821,29 @@ void gs_fleet_release(struct gs_fleet *f, const struct gs_alloc *a,
     apply(f, a, need, -1);
 }
 
+int gs_fleet_watch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)
+{
+    if (f->nwatch == GS_FLEET_WATCHERS)
+        return GS_ERANGE;
+    f->watch_fn[f->nwatch] = fn;
+    f->watch_arg[f->nwatch] = arg;
+    f->nwatch++;
+    return 0;
+}
+
+void gs_fleet_unwatch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)
+{
+    for (int i = 0; i < f->nwatch; i++)
+        if (f->watch_fn[i] == fn && f->watch_arg[i] == arg) {
+            for (int k = i + 1; k < f->nwatch; k++) {
+                f->watch_fn[k - 1] = f->watch_fn[k];
+                f->watch_arg[k - 1] = f->watch_arg[k];
+            }
+            f->nwatch--;
+            return;
+        }
+}
+
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
 {
     struct gs_node *nd = &f->nodes[node];
@@ -552,5 +855,8 @@ void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
     int64_t d = up ? p->s.gpn : -p->s.gpn;
     p->gpus_up += d;
     f->gpus_up += d;
+    if (p->mig)
+        gs_migslots_set_up(p->mig, (node - p->node0) * p->s.gpn, up);
     leaf_update(f, node);
+    notify(f, node, NULL, 0);
 }

@@ -17,11 +17,26 @@
  *   pmask: bit b set if some GPU is partly free with b = free*64/1000.
  * First-fit is a leftmost descent, best-fit a range OR to pick the tightest
  * value and then a descent, both O(log nodes) per query.  Down nodes (failed,
- * being provisioned, drained) summarize as empty and are never chosen. */
+ * being provisioned, drained) summarize as empty and are never chosen.
+ *
+ * Sharing (sharecfg.h, docs/sharing.md).  A pool's sharing mode decides
+ * what a job's need means there -- its demand (gs_fleet_demand): whole
+ * GPUs; a fraction of one GPU (plain fractions, a fractional pool's
+ * guaranteed share, or one time-slicing replica of 1000/replicas milli with
+ * no memory held, as there is no memory isolation); or one MIG instance,
+ * kept by the pool's slot index (migslots.h), whose part records the
+ * instance.  Every mode keeps the per-GPU free milli and MiB and the
+ * segment tree exact, so whole-GPU, gang and fraction search are shared.
+ *
+ * Watchers (gs_fleet_watch) are told of every node whose state changed --
+ * after each part of a commit or release, and when a node goes up or down
+ * -- which is how the fragmentation measure and the placers' node classes
+ * (frag.h) stay current without scanning the fleet. */
 #ifndef GS_FLEET_H
 #define GS_FLEET_H
 
 #include "gpu.h"
+#include "sharecfg.h"
 
 #include <stdint.h>
 
@@ -38,7 +53,19 @@ struct gs_pool_spec {
     int nodes, gpn;
     double price_hour;          /* per node-hour */
     int market;
+    struct gs_share_cfg share;  /* how its GPUs are shared (mode 0: none) */
 };
+
+struct gs_migslots;
+struct gs_fleet;
+struct gs_need;
+
+/* A watcher: fn(arg, f, node, need, sign) runs after node's state changed:
+ * sign +1 a commit of need's part on it, -1 a release, 0 the node went up
+ * or down (need NULL). */
+#define GS_FLEET_WATCHERS 4
+typedef void gs_fleet_watch_fn(void *arg, const struct gs_fleet *f, int node,
+                               const struct gs_need *need, int sign);
 
 struct gs_pool {
     struct gs_pool_spec s;
@@ -48,6 +75,8 @@ struct gs_pool {
     int16_t *milli;
     int64_t gpus_up;            /* GPUs on up nodes */
     int64_t used_milli;         /* milli allocated on this pool */
+    struct gs_migslots *mig;    /* MIG pools: the instances (owned) */
+    int unit;                   /* time-slicing: milli per replica */
 };
 
 struct gs_node {
@@ -68,12 +97,17 @@ struct gs_fleet {
     int32_t *free_mib;          /* per GPU, MiB (integers: no drift) */
     int64_t used_milli;         /* over the fleet */
     int64_t gpus_up;
+    int nwatch;
+    gs_fleet_watch_fn *watch_fn[GS_FLEET_WATCHERS];
+    void *watch_arg[GS_FLEET_WATCHERS];
 };
 
 struct gs_part {
     int node;                   /* global node index */
     int milli;                  /* per GPU in mask: 1000 whole, else fraction */
     uint64_t mask;
+    int16_t inst;               /* MIG: instance index + 1 (0: no instance) */
+    int8_t reconf;              /* MIG: the GPU is first reconfigured */
 };
 
 struct gs_alloc {
@@ -95,6 +129,21 @@ struct gs_need {
     int milli;                  /* with gpus == 0: fraction of one GPU */
     double mem_gb;              /* per GPU; 0 = no memory requirement */
     uint64_t allowed;           /* model mask; 0 = any */
+    const char *profile;        /* MIG profile asked (borrowed), or NULL */
+    int guar, burst;            /* fractional pools: milli, 0 = the request */
+};
+
+/* What a need means on one pool (its sharing mode). */
+enum gs_demand_kind { GS_DEM_WHOLE, GS_DEM_FRAC, GS_DEM_MIG };
+
+struct gs_demand {
+    int kind;
+    int gpus;                   /* WHOLE: GPUs */
+    int milli;                  /* FRAC: milli of one GPU; MIG: 125 x memory
+                                   slices of the profile */
+    int32_t mib;                /* MiB held per GPU */
+    int prof;                   /* MIG: profile index in the pool's table */
+    int fit_up;                 /* MIG: a larger fitting instance will do */
 };
 
 /* Where a placement may look: a node range of one pool. */
@@ -109,9 +158,15 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
 void gs_fleet_free(struct gs_fleet *f);
 
 /* 1 if a job with need could ever run on pool (model allowed, memory fits
- * one GPU, enough GPUs in the whole pool), else 0. */
+ * one GPU, enough GPUs in the whole pool, the sharing mode takes it), else
+ * 0. */
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need);
+/* Fill out with need's demand on pool: 0, or GS_ENOFIT when the pool's
+ * model or sharing mode can never take it (a MIG profile asked of a pool
+ * without it, a multi-GPU job on a time-sliced pool, ...). */
+int gs_fleet_demand(const struct gs_fleet *f, int pool,
+                    const struct gs_need *need, struct gs_demand *out);
 
 /* Search strategies the placers build on: fill out (reset first) with room
  * for need inside r and return 0, or GS_ENOFIT.  If score is not NULL it
@@ -141,6 +196,11 @@ int gs_alloc_copy(struct gs_alloc *dst, const struct gs_alloc *src);
 /* Bring a node up or down (capacity changes).  A node must be empty to go
  * down; callers evict its jobs first. */
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up);
+
+/* Watchers (see gs_fleet_watch_fn above).  0 or GS_ERANGE when there are
+ * GS_FLEET_WATCHERS already. */
+int gs_fleet_watch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg);
+void gs_fleet_unwatch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg);
 
 /* Allocated GPUs as a real count (milli / 1000). */
 static inline double gs_fleet_used_gpus(const struct gs_fleet *f)

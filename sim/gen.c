@@ -293,6 +293,10 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->ref_model = sp->ref_model;
     o->mem_gb = c->mem_gb;
     o->cb = c->cb;
+    memcpy(o->mig_profile, c->mig_profile, sizeof o->mig_profile);
+    o->duty = c->duty;
+    o->guar_milli = c->guar_milli;
+    o->burst_milli = c->burst_milli;
     o->deadline = c->deadline;
     o->ckpt = c->ckpt;
     if (c->estimate_factor > 0)

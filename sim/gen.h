@@ -59,6 +59,10 @@ struct gs_genclass {
     gs_time deadline;                    /* relative, 0 = none */
     gs_time ckpt;                        /* 0 = the tier's default */
     double estimate_factor;              /* estimate = duration * this; 0 = none */
+    /* GPU sharing (docs/sharing.md), copied into every job; 0/"" = none */
+    char mig_profile[GS_MIG_PROFILE_NAME];
+    double duty;
+    int guar_milli, burst_milli;
 };
 
 struct gs_genspec {

@@ -199,6 +199,7 @@ static void write_series(struct w *w, const struct gs_sim *s)
         { "time_s", ts->t }, { "allocated_gpus", ts->alloc },
         { "queue_length", ts->queue }, { "running_jobs", ts->running },
         { "gpus_up", ts->gpus_up }, { "cost_rate_usd_per_h", ts->cost_rate },
+        { "fragmentation", ts->frag }, { "mig_slice_busy", ts->mig_busy },
     };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);

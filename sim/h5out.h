@@ -9,7 +9,9 @@
  *                          fixed-length strings; the integer columns of
  *                          /jobs index them
  *   /timeseries/time_s, allocated_gpus, queue_length, running_jobs,
- *              gpus_up, cost_rate_usd_per_h            1-D, one per step
+ *              gpus_up, cost_rate_usd_per_h, fragmentation (FGD measure /
+ *              capacity, frag.h), mig_slice_busy (busy / available MIG
+ *              compute slices)                          1-D, one per step
  *   /timeseries/allocated_by_model  2-D [step, model]; attr "models"
  *   /summary               attrs: every scalar of the summary
  *   /summary/tiers         compound table: scope name + per-tier statistics

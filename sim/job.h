@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#define GS_MIG_PROFILE_NAME 24
+
 enum gs_tier { GS_TIER_INFERENCE, GS_TIER_TRAINING, GS_TIER_INTERACTIVE,
                GS_TIER_DATA, GS_NTIERS };
 
@@ -46,6 +48,11 @@ struct gs_jobspec {
     gs_time deadline;       /* after arrival, 0 = none */
     gs_time ckpt;           /* checkpoint interval in work-ms, 0 = none */
     long line;              /* trace line it came from, 0 if generated */
+    /* GPU sharing (docs/sharing.md); 0 or "" = not stated. */
+    char mig_profile[GS_MIG_PROFILE_NAME];  /* MIG profile asked, "1g.10gb" */
+    double duty;            /* time-slicing duty cycle in (0, 1] */
+    int guar_milli;         /* fractional pools: guaranteed share */
+    int burst_milli;        /* fractional pools: burst limit */
 };
 
 void gs_jobspec_init(struct gs_jobspec *s);   /* defaults: "not stated" */

@@ -6,7 +6,9 @@
  * its kernels are busy.  Percentiles use gsl_stats_quantile_from_sorted_data
  * (linear interpolation between order statistics). */
 #include "metrics.h"
+#include "frag.h"
 #include "scenario.h"
+#include "share.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -46,6 +48,8 @@ void gs_metrics_free(struct gs_metrics *m)
     free(ts->running);
     free(ts->cost_rate);
     free(ts->gpus_up);
+    free(ts->frag);
+    free(ts->mig_busy);
     free(ts->alloc_model);
     memset(ts, 0, sizeof *ts);
     m->pool_used_ms = m->pool_avail_ms = NULL;
@@ -63,7 +67,8 @@ static int grow(struct gs_series *ts)
 {
     long cap = ts->cap ? ts->cap * 2 : 1024;
     double **cols[] = { &ts->t, &ts->alloc, &ts->queue, &ts->running,
-                        &ts->cost_rate, &ts->gpus_up };
+                        &ts->cost_rate, &ts->gpus_up, &ts->frag,
+                        &ts->mig_busy };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         double *p = realloc(*cols[i], (size_t)cap * sizeof *p);
         if (p == NULL)
@@ -86,7 +91,7 @@ static void coarsen(struct gs_metrics *m)
 {
     struct gs_series *ts = &m->ts;
     double *cols[] = { ts->t, ts->alloc, ts->queue, ts->running,
-                       ts->cost_rate, ts->gpus_up };
+                       ts->cost_rate, ts->gpus_up, ts->frag, ts->mig_busy };
     long n = ts->n / 2;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         for (long i = 0; i < n; i++)
@@ -113,6 +118,13 @@ static int sample(struct gs_metrics *m, const struct gs_fleet *f,
     ts->running[i] = (double)running;
     ts->cost_rate[i] = gs_metrics_cost_rate(f);
     ts->gpus_up[i] = (double)f->gpus_up;
+    double fr = 0, cap = 0;
+    gs_frag_levels(m->frag, &fr, &cap);
+    ts->frag[i] = cap > 0 ? fr / cap : 0.0;
+    struct gs_share_levels lv;
+    gs_share_levels(m->share, &lv);
+    ts->mig_busy[i] = lv.mig_slices_up > 0 ? lv.mig_busy_slices /
+                                             lv.mig_slices_up : 0.0;
     double *row = &ts->alloc_model[i * ts->nmodels];
     for (int k = 0; k < ts->nmodels; k++)
         row[k] = 0;
@@ -147,6 +159,18 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
         for (int p = 0; p < f->npools; p++) {
             m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
             m->pool_avail_ms[p] += dt * (double)f->pools[p].gpus_up;
+        }
+        double fr = 0, cap = 0;
+        gs_frag_levels(m->frag, &fr, &cap);
+        m->frag_ms += dt * fr;
+        m->frag_cap_ms += dt * cap;
+        if (m->share) {
+            struct gs_share_levels lv;
+            gs_share_levels(m->share, &lv);
+            m->mig_busy_ms += dt * lv.mig_busy_slices;
+            m->mig_up_ms += dt * lv.mig_slices_up;
+            m->ts_lat_ms += dt * lv.ts_latency_ms;
+            m->ts_busy_ms += dt * lv.ts_busy_gpus;
         }
     }
     m->last = t;
@@ -266,6 +290,16 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     free(wbuf);
     free(jbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;
+    o->fragmentation = m->frag_cap_ms > 0 ? m->frag_ms / m->frag_cap_ms : 0;
+    o->mig_slice_util = m->mig_up_ms > 0 ? m->mig_busy_ms / m->mig_up_ms : 0;
+    o->ts_p99_added_ms = m->ts_busy_ms > 0 ? m->ts_lat_ms / m->ts_busy_ms : 0;
+    struct gs_share_stats st;
+    gs_share_stats(m->share, &st);
+    o->mig_reconfigs = st.reconfigurations;
+    o->oom_kills = st.oom_kills;
+    o->reclaim_kills = st.reclaim_kills;
+    o->reclaim_evictions = st.reclaim_evictions;
+    o->sharing_slowdown = st.slowdown_mean;
     fairness(rec, n, end, o);
     const struct gs_series *ts = &m->ts;
     o->nmodels = ts->nmodels;

@@ -30,6 +30,8 @@
 #define GS_SERIES_MAX 262144   /* even */
 
 struct gs_scenario;
+struct gs_share;
+struct gs_frag;
 
 /* A job that waits longer than this is starved (the HPS paper's measure). */
 #define GS_STARVED_AFTER (30 * GS_MIN)
@@ -59,6 +61,14 @@ struct gs_summary {
     /* The measures of the HPS paper (arXiv 2512.10980, section V): */
     double fairness_var;        /* variance of per-job queueing delay, min^2 */
     long starved;               /* jobs that waited over GS_STARVED_AFTER */
+    /* GPU sharing (share.h, frag.h; docs/sharing.md): */
+    double fragmentation;       /* FGD fragmentation / capacity, time-mean */
+    double mig_slice_util;      /* busy / available MIG compute slices */
+    long mig_reconfigs;         /* MIG layout changes */
+    long oom_kills;             /* time-slicing out-of-memory kills */
+    long reclaim_kills, reclaim_evictions;  /* fractional loans reclaimed */
+    double sharing_slowdown;    /* mean slowdown of jobs on shared GPUs */
+    double ts_p99_added_ms;     /* p99 latency added, busy time-sliced GPUs */
     struct gs_tstats all, tier[GS_NTIERS];
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
@@ -70,6 +80,8 @@ struct gs_series {
     int models[GS_MAX_MODELS];  /* catalog indexes, fleet order */
     double *t;                  /* seconds */
     double *alloc, *queue, *running, *cost_rate, *gpus_up;
+    double *frag;               /* fragmentation / capacity (frag.h) */
+    double *mig_busy;           /* busy / available MIG compute slices */
     double *alloc_model;        /* n x nmodels, row-major */
 };
 
@@ -80,6 +92,12 @@ struct gs_metrics {
     double *pool_used_ms, *pool_avail_ms;
     int npools;
     struct gs_series ts;
+    /* Sharing models read at every advance (NULL: none). */
+    const struct gs_share *share;
+    const struct gs_frag *frag;
+    double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
+    double mig_busy_ms, mig_up_ms;      /* of compute slices x ms */
+    double ts_lat_ms, ts_busy_ms;       /* of latency sum, busy GPUs x ms */
 };
 
 /* 0 or GS_ENOMEM. */

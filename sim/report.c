@@ -45,8 +45,21 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
     fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
     fprintf(fp, "  fairness      %.1f min^2 wait variance; %ld jobs starved "
             "(waited > 30 min)\n", su->fairness_var, su->starved);
-    fprintf(fp, "  cost          $%.2f  ($%.3f per allocated GPU-hour)\n\n",
+    fprintf(fp, "  cost          $%.2f  ($%.3f per allocated GPU-hour)\n",
             su->cost, su->cost_per_used_gpu_hour);
+    fprintf(fp, "  fragmented    %.2f %% of GPU capacity (FGD's measure, time "
+            "mean)\n", 100 * su->fragmentation);
+    if (su->mig_slice_util > 0 || su->mig_reconfigs > 0 || su->oom_kills > 0 ||
+        su->reclaim_kills + su->reclaim_evictions > 0 ||
+        su->sharing_slowdown > 0)
+        fprintf(fp, "  sharing       MIG slices %.2f %% busy, %ld "
+                "reconfigurations; %ld OOM kills; %ld reclaims (%ld killed, "
+                "%ld evicted); mean slowdown %.3f; p99 +%.1f ms\n",
+                100 * su->mig_slice_util, su->mig_reconfigs, su->oom_kills,
+                su->reclaim_kills + su->reclaim_evictions, su->reclaim_kills,
+                su->reclaim_evictions, su->sharing_slowdown,
+                su->ts_p99_added_ms);
+    fputc('\n', fp);
     fprintf(fp, "  %-12s %7s %7s %9s %9s %9s %9s %9s %10s %9s %9s\n", "tier",
             "jobs", "done", "wait avg", "p50", "p95", "p99", "max",
             "jct avg", "sla wait", "deadline");

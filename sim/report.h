@@ -24,7 +24,15 @@
     X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
     X((double)su->preemptions, "preemptions", "%.0f")           \
     X(su->fairness_var, "fairness_variance_min2", "%.4f")       \
-    X((double)su->starved, "starved_jobs", "%.0f")
+    X((double)su->starved, "starved_jobs", "%.0f")              \
+    X(su->fragmentation, "fragmentation", "%.6f")               \
+    X(su->mig_slice_util, "mig_slice_utilization", "%.6f")      \
+    X((double)su->mig_reconfigs, "mig_reconfigurations", "%.0f") \
+    X((double)su->oom_kills, "oom_kills", "%.0f")               \
+    X((double)su->reclaim_kills, "reclaim_kills", "%.0f")       \
+    X((double)su->reclaim_evictions, "reclaim_evictions", "%.0f") \
+    X(su->sharing_slowdown, "sharing_slowdown_mean", "%.6f")    \
+    X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")
 
 /* The per-tier statistics, in print order: X(field, label, unit). */
 #define GS_TSTATS_FIELDS(X)                     \

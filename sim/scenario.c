@@ -249,6 +249,125 @@ static int parse_market(struct ctx *c, const char *p, const char *market,
                "capacity-block)", market);
 }
 
+/* The MIG table of catalog model m: the model's own, or for the export
+ * variants the part they are cut from (A800-80GB = A100-80GB, H800-80GB =
+ * H100-80GB silicon). */
+static const struct gs_mig_gpu *mig_table(const struct gs_catalog *cat, int m)
+{
+    const char *name = cat->m[m].name;
+    if (strcmp(name, "A800-80GB") == 0)
+        name = "A100-80GB";
+    else if (strcmp(name, "H800-80GB") == 0)
+        name = "H100-80GB";
+    return gs_mig_gpu_find(name);
+}
+
+/* A pool's "sharing" object (docs/sharing.md):
+ *   {"mode": "none"}
+ *   {"mode": "mig", "layout": L, "reconfigure": B, "reconfigure_time": D}
+ *   {"mode": "time-slicing", "replicas": N, "switch_overhead": X,
+ *    "max_overhead": X, "latency_from": N, "latency_min_ms": X,
+ *    "latency_max_ms": X, "oom_victim": "newest"|"largest"}
+ *   {"mode": "fractional", "reclaim": "kill"|"evict"}
+ * Keys of another mode are unknown keys. */
+static int parse_sharing(struct ctx *c, const cJSON *o, const char *p,
+                         int model, struct gs_share_cfg *sc)
+{
+    char mode[32] = "", q[160];
+    int rc;
+    memset(sc, 0, sizeof *sc);
+    if (!cJSON_IsObject(o))
+        return err(c, p, "expected an object with \"mode\" (none, mig, "
+                   "time-slicing, fractional)");
+    if ((rc = str(c, o, p, "mode", 1, mode, sizeof mode)) < 0)
+        return rc;
+    snprintf(q, sizeof q, "%s.mode", p);
+    if (strcmp(mode, "none") == 0)
+        return check_keys(c, o, p, KEYS("mode"));
+    if (strcmp(mode, "mig") == 0) {
+        char layout[256] = "full";
+        sc->mode = GS_SHARE_MIG;
+        sc->reconf_time = GS_SHARE_RECONF_TIME;
+        if ((rc = check_keys(c, o, p, KEYS("mode", "layout", "reconfigure",
+                             "reconfigure_time"))) < 0 ||
+            (rc = str(c, o, p, "layout", 0, layout, sizeof layout)) < 0 ||
+            (rc = boolean(c, o, p, "reconfigure", &sc->reconfigure)) < 0 ||
+            (rc = duration(c, o, p, "reconfigure_time", 0,
+                           &sc->reconf_time)) < 0)
+            return rc;
+        sc->mig_gpu = mig_table(&c->s->cat, model);
+        if (sc->mig_gpu == NULL)
+            return err(c, q, "GPU model '%s' has no MIG profiles (MIG pools "
+                       "need A100-40GB, A100-80GB, H100-80GB, H200-141GB, "
+                       "A800-80GB or H800-80GB)", c->s->cat.m[model].name);
+        struct gs_diag ld = { 0 };
+        if (gs_mig_layout_parse(sc->mig_gpu, layout, &sc->layout, &ld) < 0) {
+            snprintf(q, sizeof q, "%s.layout", p);
+            return err(c, q, "%s: %s", ld.where, ld.what);
+        }
+        return 0;
+    }
+    if (strcmp(mode, "time-slicing") == 0) {
+        char victim[32] = "newest";
+        long replicas = 0, from = GS_SHARE_LAT_FROM;
+        sc->mode = GS_SHARE_TS;
+        sc->switch_overhead = GS_SHARE_SWITCH;
+        sc->max_overhead = GS_SHARE_MAX_OVERHEAD;
+        sc->latency_min_ms = GS_SHARE_LAT_MIN_MS;
+        sc->latency_max_ms = GS_SHARE_LAT_MAX_MS;
+        if ((rc = check_keys(c, o, p, KEYS("mode", "replicas",
+                             "switch_overhead", "max_overhead", "latency_from",
+                             "latency_min_ms", "latency_max_ms",
+                             "oom_victim"))) < 0 ||
+            (rc = inum(c, o, p, "replicas", 1, GS_SHARE_MAX_REPLICAS, 1,
+                       &replicas)) < 0 ||
+            (rc = num(c, o, p, "switch_overhead", 0, 0.5, 0,
+                      &sc->switch_overhead)) < 0 ||
+            (rc = num(c, o, p, "max_overhead", 0, 0.95, 0,
+                      &sc->max_overhead)) < 0 ||
+            (rc = inum(c, o, p, "latency_from", 1, GS_SHARE_MAX_REPLICAS, 0,
+                       &from)) < 0 ||
+            (rc = num(c, o, p, "latency_min_ms", 0, 1e6, 0,
+                      &sc->latency_min_ms)) < 0 ||
+            (rc = num(c, o, p, "latency_max_ms", 0, 1e6, 0,
+                      &sc->latency_max_ms)) < 0 ||
+            (rc = str(c, o, p, "oom_victim", 0, victim, sizeof victim)) < 0)
+            return rc;
+        sc->replicas = (int)replicas;
+        sc->latency_from = (int)from;
+        if (sc->latency_max_ms < sc->latency_min_ms) {
+            snprintf(q, sizeof q, "%s.latency_max_ms", p);
+            return err(c, q, "%g is below latency_min_ms %g",
+                       sc->latency_max_ms, sc->latency_min_ms);
+        }
+        if (strcmp(victim, "newest") == 0)
+            sc->oom_rule = GS_OOM_NEWEST;
+        else if (strcmp(victim, "largest") == 0)
+            sc->oom_rule = GS_OOM_LARGEST;
+        else {
+            snprintf(q, sizeof q, "%s.oom_victim", p);
+            return err(c, q, "unknown rule '%s' (newest, largest)", victim);
+        }
+        return 0;
+    }
+    if (strcmp(mode, "fractional") == 0) {
+        char reclaim[32] = "kill";
+        sc->mode = GS_SHARE_FRAC;
+        if ((rc = check_keys(c, o, p, KEYS("mode", "reclaim"))) < 0 ||
+            (rc = str(c, o, p, "reclaim", 0, reclaim, sizeof reclaim)) < 0)
+            return rc;
+        if (strcmp(reclaim, "kill") == 0)
+            sc->reclaim_kill = 1;
+        else if (strcmp(reclaim, "evict") != 0) {
+            snprintf(q, sizeof q, "%s.reclaim", p);
+            return err(c, q, "unknown reclaim '%s' (kill, evict)", reclaim);
+        }
+        return 0;
+    }
+    return err(c, q, "unknown sharing mode '%s' (none, mig, time-slicing, "
+               "fractional)", mode);
+}
+
 /* {"from_node_list": {"format": F, "path": P, "market": M,
  *  "price_per_gpu_hour": X, "name_prefix": S}}: the pools of a trace's node
  * list (traces/nodelist.h), one per (GPU model, GPUs per node). */
@@ -262,7 +381,7 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     double gprice = -1;
     snprintf(q, sizeof q, "%s.from_node_list", p);
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
-    if ((rc = check_keys(c, o, p, KEYS("from_node_list"))) < 0 ||
+    if ((rc = check_keys(c, o, p, KEYS("from_node_list", "sharing"))) < 0 ||
         (rc = check_keys(c, n, q, KEYS("format", "path", "market",
                          "price_per_gpu_hour", "name_prefix"))) < 0 ||
         (rc = str(c, n, q, "format", 1, fmt, sizeof fmt)) < 0 ||
@@ -302,6 +421,13 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
         ps->price_hour = (gprice >= 0 ? gprice
                           : default_gpu_price(s->cat.m[ps->model].name)) *
                          (double)ps->gpn;
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "sharing");
+        char sp[160];
+        snprintf(sp, sizeof sp, "%s.sharing", p);
+        if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0) {
+            free(np);
+            return rc;
+        }
         for (int m = 0; m < s->npools - 1; m++)
             if (strcmp(s->pools[m].name, ps->name) == 0) {
                 free(np);
@@ -346,7 +472,7 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
         if ((rc = check_keys(c, o, p, KEYS("name", "gpu", "nodes",
                              "gpus_per_node", "instance_type", "price_per_hour",
                              "price_per_gpu_hour", "market",
-                             "from_node_list"))) < 0)
+                             "from_node_list", "sharing"))) < 0)
             return rc;
         long nodes = 0, gpn = 8;
         double price = -1, gprice = -1;
@@ -373,6 +499,11 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                     (double)gpn;
         ps->price_hour = price;
         if ((rc = parse_market(c, p, market, &ps->market)) < 0)
+            return rc;
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "sharing");
+        char sp[160];
+        snprintf(sp, sizeof sp, "%s.sharing", p);
+        if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0)
             return rc;
         for (int k = 0; k < s->npools - 1; k++)
             if (strcmp(s->pools[k].name, ps->name) == 0)
@@ -650,6 +781,30 @@ static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
     return 0;
 }
 
+/* A class's sharing keys: mig_profile (a name), duty_cycle in (0, 1],
+ * gpu_guarantee and gpu_burst fractions in (0, 1], guarantee <= burst. */
+static int sharing_keys(struct ctx *c, const cJSON *o, const char *p,
+                        struct gs_genclass *k)
+{
+    double duty = 0, g = 0, b = 0;
+    int rc;
+    if ((rc = str(c, o, p, "mig_profile", 0, k->mig_profile,
+                  sizeof k->mig_profile)) < 0 ||
+        (rc = num(c, o, p, "duty_cycle", 1e-6, 1, 0, &duty)) < 0 ||
+        (rc = num(c, o, p, "gpu_guarantee", 1e-3, 1, 0, &g)) < 0 ||
+        (rc = num(c, o, p, "gpu_burst", 1e-3, 1, 0, &b)) < 0)
+        return rc;
+    if (b > 0 && g > 0 && b < g) {
+        char q[600];
+        sub(q, sizeof q, p, "gpu_burst");
+        return err(c, q, "%g is below gpu_guarantee %g", b, g);
+    }
+    k->duty = duty;
+    k->guar_milli = (int)lround(g * 1000);
+    k->burst_milli = (int)lround(b * 1000);
+    return 0;
+}
+
 static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                        struct gs_genclass *k)
 {
@@ -660,7 +815,9 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     if ((rc = check_keys(c, o, p, KEYS("name", "weight", "tier", "tenants",
                          "gpus", "duration", "memory_gb", "compute_bound",
                          "deadline", "checkpoint_interval",
-                         "estimate_factor", "tenant_weights"))) < 0 ||
+                         "estimate_factor", "tenant_weights",
+                         "mig_profile", "duty_cycle", "gpu_guarantee",
+                         "gpu_burst"))) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
@@ -669,7 +826,8 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
         (rc = duration(c, o, p, "deadline", 0, &k->deadline)) < 0 ||
         (rc = duration(c, o, p, "checkpoint_interval", 0, &k->ckpt)) < 0 ||
         (rc = num(c, o, p, "estimate_factor", 0, 1e6, 0,
-                  &k->estimate_factor)) < 0)
+                  &k->estimate_factor)) < 0 ||
+        (rc = sharing_keys(c, o, p, k)) < 0)
         return rc;
     if ((k->tier = gs_tier_parse(tier)) < 0)
         return err(c, p, "unknown tier '%s' (known: inference, training, "
@@ -936,6 +1094,20 @@ static int validate(struct ctx *c)
                                "pool (the largest has %d GPUs)",
                                s->gen.cls[i].gpus[v], maxg);
                 }
+        for (int i = 0; i < s->gen.nclasses; i++) {
+            const char *prof = s->gen.cls[i].mig_profile;
+            int ok = prof[0] == '\0';
+            for (int k = 0; !ok && k < s->npools; k++)
+                ok = s->pools[k].share.mode == GS_SHARE_MIG &&
+                     gs_mig_profile_find(s->pools[k].share.mig_gpu, prof);
+            if (!ok) {
+                char p[96];
+                snprintf(p, sizeof p,
+                         "$.workload.generate.classes[%d].mig_profile", i);
+                return err(c, p, "no MIG pool of the fleet has profile '%s'",
+                           prof);
+            }
+        }
     }
     return 0;
 }

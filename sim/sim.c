@@ -16,6 +16,8 @@
  * their work, CPUs being outside the model. */
 #include "sim.h"
 #include "rng.h"
+#include "frag.h"
+#include "share.h"
 
 #include <limits.h>
 #include <math.h>
@@ -64,6 +66,8 @@ struct gs_sim {
     int progress;
     struct gs_metrics m;
     struct gs_summary sum;
+    struct gs_share *share;     /* GPU sharing model, NULL without sharing */
+    struct gs_frag *frag;       /* fragmentation measure, node classes */
 };
 
 /* --- small helpers ---------------------------------------------------- */
@@ -234,6 +238,14 @@ static void job_recycle(struct gs_sim *s, struct gs_job *j)
 
 /* --- events ------------------------------------------------------------ */
 
+/* Give back j's allocation; the sharing model sees it go first. */
+static void release(struct gs_sim *s, struct gs_job *j)
+{
+    if (s->share)
+        gs_share_stopping(s->share, s, j);
+    gs_fleet_release(s->fleet, &j->alloc, &j->need);
+}
+
 static void on_finish(struct gs_event *ev, void *ctx)
 {
     struct gs_sim *s = ctx;
@@ -241,7 +253,7 @@ static void on_finish(struct gs_event *ev, void *ctx)
     struct gs_jobrec *r = &s->rec[j->rec];
     j->done = job_total(j);
     if (j->alloc.n > 0)
-        gs_fleet_release(s->fleet, &j->alloc, &j->need);
+        release(s, j);
     running_remove(s, j);
     account_run(s, j);
     j->state = GS_JOB_DONE;
@@ -303,8 +315,13 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
     j->max_wait = sp->max_wait < 0 ? tc->max_wait : sp->max_wait;
     j->ckpt = sp->ckpt > 0 ? sp->ckpt : tc->ckpt;
-    j->need = (struct gs_need){ sp->gpus, sp->gpus > 0 ? 0 : sp->milli,
-                                sp->mem_gb, sp->allowed };
+    j->need = (struct gs_need){ .gpus = sp->gpus,
+                                .milli = sp->gpus > 0 ? 0 : sp->milli,
+                                .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                                .profile = sp->mig_profile[0] ? j->s.mig_profile
+                                                              : NULL,
+                                .guar = sp->guar_milli,
+                                .burst = sp->burst_milli };
 
     if (s->nrec == s->caprec) {
         long cap = s->caprec ? s->caprec * 2 : 1024;
@@ -348,7 +365,12 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else
             snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
                      (long long)sp->id);
-        if (sp->gpus > 0)
+        if (sp->mig_profile[0])
+            snprintf(what, sizeof what,
+                     "it asks for MIG profile '%s' but no MIG pool it may use "
+                     "has that profile in its layout or may reconfigure to it",
+                     sp->mig_profile);
+        else if (sp->gpus > 0)
             snprintf(what, sizeof what,
                      "it asks for %d GPUs (%.1f GB each) but no pool it may "
                      "use has that many GPUs with that memory", sp->gpus,
@@ -484,6 +506,8 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     r->model = (int16_t)j->model;
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
+    if (s->share)
+        gs_share_started(s->share, s, j);
     return 0;
 }
 
@@ -508,7 +532,7 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     j->done = kept;
     j->extra += (double)s->sc->tiers[j->s.tier].restart;
     gs_engine_cancel(&s->eng, &j->fin);
-    gs_fleet_release(s->fleet, &j->alloc, &j->need);
+    release(s, j);
     gs_alloc_reset(&j->alloc);
     running_remove(s, j);
     account_run(s, j);
@@ -577,7 +601,7 @@ int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
         job_sync(s, j);
         gs_engine_cancel(&s->eng, &j->fin);
         if (j->alloc.n > 0)
-            gs_fleet_release(s->fleet, &j->alloc, &j->need);
+            release(s, j);
         running_remove(s, j);
         account_run(s, j);
         if (s->pol->stopped)
@@ -637,6 +661,16 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         goto fail;
     }
+    struct gs_shape *shapes = NULL;
+    int nshapes = 0;
+    if (gs_share_new(s->fleet, &s->share) < 0 ||
+        gs_frag_workload(sc, s->seed, &shapes, &nshapes) < 0 ||
+        gs_frag_new(s->fleet, shapes, nshapes, &s->frag) < 0) {
+        free(shapes);
+        rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        goto fail;
+    }
+    free(shapes);
 
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
@@ -690,6 +724,8 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         goto fail;
     if ((rc = gs_metrics_init(&s->m, s->fleet, sc->step)) < 0)
         goto nomem;
+    s->m.share = s->share;
+    s->m.frag = s->frag;
     if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
     *out = s;
@@ -712,6 +748,8 @@ void gs_sim_free(struct gs_sim *s)
     gs_source_close(&s->src);
     /* The queue holds events embedded in jobs: clear it before freeing them. */
     gs_engine_free(&s->eng);
+    gs_share_free(s->share);
+    gs_frag_free(s->frag);
     for (struct gs_job *j = s->phead, *n; j; j = n) {
         n = j->next;
         gs_alloc_reset(&j->alloc);
@@ -821,11 +859,14 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
                                  end)) < 0)
         return gs_diag_set(d, rc, "", "out of memory");
     close_books(s, end);
+    if (s->share)
+        gs_share_finish(s->share, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
     return 0;
 }
 
 const struct gs_summary *gs_sim_summary(const struct gs_sim *s) { return &s->sum; }
+struct gs_frag *gs_sim_frag(struct gs_sim *s) { return s->frag; }
 const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s) { return &s->m; }
 const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s) { return s->sc; }
 const char *gs_sim_policy_name(const struct gs_sim *s) { return s->pol->name; }

@@ -74,6 +74,9 @@ gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
  * true runtime on the fastest model it may use), in ms, for what remains. */
 gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
 
+/* The fragmentation measure and node classes (frag.h), for placers. */
+struct gs_frag *gs_sim_frag(struct gs_sim *s);
+
 /* --- acting ------------------------------------------------------------ */
 /* Ask the placer for room for job within ranges (NULL, 0 = anywhere).
  * 0 with out filled, or GS_ENOFIT. */

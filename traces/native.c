@@ -21,12 +21,13 @@
 
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
-           C_DEADLINE, C_CKPT, NCOLS };
+           C_DEADLINE, C_CKPT, C_MIG, C_DUTY, C_GUAR, C_BURST, NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
-    "allowed_gpus", "max_wait", "deadline", "checkpoint"
+    "allowed_gpus", "max_wait", "deadline", "checkpoint", "mig_profile",
+    "duty_cycle", "gpu_guarantee", "gpu_burst"
 };
 
 #define MAXF 32
@@ -200,6 +201,34 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
     if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
         return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (v[C_MIG] && v[C_MIG][0]) {
+        if (strlen(v[C_MIG]) >= sizeof j.mig_profile)
+            return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
+        if (j.gpus > 1)
+            return row_fail(r, "mig_profile", "'%s' with more than one GPU "
+                            "(a job takes one MIG instance)", v[C_MIG]);
+        snprintf(j.mig_profile, sizeof j.mig_profile, "%s", v[C_MIG]);
+    }
+    if (v[C_DUTY] && v[C_DUTY][0] &&
+        (parse_num(v[C_DUTY], &j.duty) < 0 || !(j.duty > 0 && j.duty <= 1)))
+        return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
+    double g = 0, b = 0;
+    if (v[C_GUAR] && v[C_GUAR][0] &&
+        (parse_num(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
+        return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_GUAR]);
+    if (v[C_BURST] && v[C_BURST][0] &&
+        (parse_num(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
+        return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_BURST]);
+    j.guar_milli = (int)lround(g * 1000);
+    j.burst_milli = (int)lround(b * 1000);
+    if (j.burst_milli > 0 && j.burst_milli < j.guar_milli)
+        return row_fail(r, "gpu_burst", "'%s' is below gpu_guarantee",
+                        v[C_BURST]);
+    if ((j.guar_milli || j.burst_milli) && j.gpus > 1)
+        return row_fail(r, "gpu_guarantee", "%s", "a guaranteed fraction or "
+                        "burst limit is for jobs of at most one GPU");
     if (j.arrival < r->last) {
         char msg[160];
         snprintf(msg, sizeof msg, "%.3f s is before the previous row's "
@@ -365,7 +394,8 @@ void gs_native_write_header(FILE *fp)
 {
     fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
-          "max_wait,deadline,checkpoint\n", fp);
+          "max_wait,deadline,checkpoint,mig_profile,duty_cycle,"
+          "gpu_guarantee,gpu_burst\n", fp);
 }
 
 static void put_secs(FILE *fp, gs_time t)
@@ -409,5 +439,14 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fputc(',', fp);
     if (j->ckpt > 0)
         put_secs(fp, j->ckpt);
+    fprintf(fp, ",%s,", j->mig_profile);
+    if (j->duty > 0)
+        fprintf(fp, "%.17g", j->duty);
+    fputc(',', fp);
+    if (j->guar_milli > 0)
+        fprintf(fp, "%d.%03d", j->guar_milli / 1000, j->guar_milli % 1000);
+    fputc(',', fp);
+    if (j->burst_milli > 0)
+        fprintf(fp, "%d.%03d", j->burst_milli / 1000, j->burst_milli % 1000);
     fputc('\n', fp);
 }

@@ -6,7 +6,9 @@
  *   optional  tenant, tier, memory_gb, ref_gpu, compute_bound, estimate (s),
  *             priority, preemptible (0/1/true/false), allowed_gpus
  *             (model names separated by '|'), max_wait (s), deadline (s),
- *             checkpoint (s)
+ *             checkpoint (s); for GPU sharing (docs/sharing.md)
+ *             mig_profile ("1g.10gb"), duty_cycle (0, 1], gpu_guarantee and
+ *             gpu_burst (fractions of a GPU, guarantee <= burst)
  * An empty optional field means "not stated".  Rows must be sorted by
  * arrival.  Every problem names file:line and the field. */
 #ifndef GS_NATIVE_H

@@ -1,0 +1,122 @@
+/* frag.h -- GPU fragmentation as the FGD paper measures it, and the node
+ * classes that make fragmentation-aware placement cheap.
+ *
+ * Source: Q. Weng, L. Yang, Y. Yu, W. Wang, X. Tang, G. Yang, L. Zhang,
+ * "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with
+ * Fragmentation Gradient Descent", USENIX ATC'23 (sections 3-4), and its
+ * simulator (github.com/hkust-adsl/kubernetes-scheduler-simulator,
+ * pkg/utils/frag.go).  The measure: a workload is a distribution of task
+ * shapes M (GPUs, milli per GPU, allowed models) with popularity p_m.  The
+ * fragmentation of node n for one task m, F_n(m), is the node's free GPU
+ * capacity m could never use: all of it when m cannot run on n at all (a
+ * model m may not use, or fewer than m's GPUs with room), else the free
+ * milli of the GPUs with less room than m asks per GPU.  The node's
+ * fragmentation is its expectation over the workload,
+ *     F_n = sum_m p_m F_n(m),
+ * and the cluster's is the sum over nodes.  gpusim does not model CPUs, so
+ * the paper's CPU conditions (its Q-I and Q-IV cases) never arise; GPU
+ * memory is not part of the measure either, as in the paper.
+ *
+ * The workload distribution is the scenario's own: for a generated
+ * workload, exactly the classes' GPU values and weights; for a trace, every
+ * job of the trace, read once before the run (gs_frag_workload).
+ *
+ * Node classes.  F_n, and every placer score that depends only on a node's
+ * state, is a function of the node's pool and its multiset of per-GPU
+ * (free milli, free MiB) pairs.  Nodes with equal state form a class; the
+ * class holds F once, its member nodes in a min-heap (lowest index first)
+ * and, per pool, the live classes (with members) in a list.  A fleet
+ * watcher moves a node between classes whenever it changes, O(gpn log gpn +
+ * log members).  A placer then scores classes, not nodes: its per-decision
+ * cost is the number of live classes of the eligible pools, which depends
+ * on how many distinct node states the workload creates -- not on the
+ * number of nodes.  Class ids are never reused, so a placer may cache a
+ * score per (class, task shape) for good.  Only pools without MIG or
+ * time-slicing are classed and measured (MIG has its own geometry, and a
+ * time-sliced GPU has no capacity to fragment).
+ *
+ * Affinity (for the clustering placer): optionally, per node, the task
+ * shapes it hosts, and per shape two node sets (bitidx.h): nodes hosting
+ * only that shape and nodes hosting it among others, each restricted to
+ * nodes with room for one more such task. */
+#ifndef GS_FRAG_H
+#define GS_FRAG_H
+
+#include "err.h"
+#include "fleet.h"
+
+#include <stdint.h>
+
+struct gs_scenario;
+
+struct gs_shape {
+    int gpus;                   /* GPUs, >= 1 */
+    int milli;                  /* per GPU: 1000 whole, else a fraction */
+    uint64_t allowed;           /* model mask, 0 = any */
+    double p;                   /* popularity, sum 1 */
+};
+
+struct gs_frag;
+
+/* The workload distribution of sc under seed: *shapes is a new array (the
+ * caller frees it) of *n shapes, most popular first.  A trace is read once;
+ * a trace that cannot be read gives what was read before the problem (the
+ * run itself reports it).  CPU-only jobs are left out.  0 or GS_ENOMEM. */
+int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
+                     struct gs_shape **shapes, int *n);
+
+/* The measure over fleet f (borrowed; the measure watches it) for the
+ * distribution shapes[0..n) (copied).  0 or GS_ENOMEM/GS_ERANGE. */
+int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
+                struct gs_frag **out);
+void gs_frag_free(struct gs_frag *fr);
+
+/* The fleet's fragmentation and the capacity it is measured against
+ * (milli: 1000 x GPUs up in classed pools).  NULL-safe (zeros). */
+void gs_frag_levels(const struct gs_frag *fr, double *frag, double *cap);
+
+/* --- the distribution ----------------------------------------------------- */
+int gs_frag_nshapes(const struct gs_frag *fr);
+const struct gs_shape *gs_frag_shape(const struct gs_frag *fr, int i);
+/* The index of need's shape when need is a plain request of it (no memory,
+ * guarantee or MIG profile stated, so its demand on every classed pool
+ * follows from the shape alone), else -1. */
+int gs_frag_shape_of(const struct gs_frag *fr, const struct gs_need *need);
+/* F of one node of pool in the state given by per-GPU free milli
+ * (any order), for the distribution. */
+double gs_frag_value(const struct gs_frag *fr, int pool, const int *milli,
+                     int gpn);
+
+/* --- node classes ------------------------------------------------------------ */
+struct gs_fclass {
+    int pool;
+    int gpn;
+    const int32_t *milli;       /* per GPU, descending */
+    const int32_t *mib;         /* paired with milli */
+    int count;                  /* member nodes */
+    double F;                   /* fragmentation of one member */
+};
+
+/* 1 if pool is classed (no MIG, no time-slicing). */
+int gs_frag_pool_classed(const struct gs_frag *fr, int pool);
+/* The ids of pool's live classes; *ids is valid until the fleet changes. */
+int gs_frag_live(const struct gs_frag *fr, int pool, const int **ids);
+/* Classes ever made (ids are 0 .. this - 1). */
+int gs_frag_nclasses(const struct gs_frag *fr);
+void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *out);
+/* The lowest-numbered member node of class id within nodes [lo, hi)
+ * (global indexes), or -1.  O(1) when the range holds the whole pool. */
+int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi);
+/* The i-th member (0 <= i < count) in the class's internal order. */
+int gs_frag_member(const struct gs_frag *fr, int id, int i);
+
+/* --- affinity (clustering) ------------------------------------------------------ */
+/* Start keeping affinity; call before any job is placed.  0 or GS_ENOMEM. */
+int gs_frag_track_affinity(struct gs_frag *fr);
+/* The lowest node >= from in pool range [lo, hi) (global) that hosts shape
+ * s -- only s when only is 1, s among others when 0 -- and has room for one
+ * more; -1 if none. */
+int gs_frag_affine_node(const struct gs_frag *fr, int s, int only, int lo,
+                        int hi);
+
+#endif
