@@ -17,6 +17,11 @@ extern const struct gs_policy_ops gs_policy_rllite;
 
 extern const struct gs_placer_ops gs_placer_first_fit;
 extern const struct gs_placer_ops gs_placer_best_fit;
+extern const struct gs_placer_ops gs_placer_random;
+extern const struct gs_placer_ops gs_placer_packing;
+extern const struct gs_placer_ops gs_placer_dot_product;
+extern const struct gs_placer_ops gs_placer_clustering;
+extern const struct gs_placer_ops gs_placer_fgd;
 
 const struct gs_policy_ops *const gs_policies[] = {
     &gs_policy_fifo,
@@ -32,6 +37,11 @@ const struct gs_policy_ops *const gs_policies[] = {
 const struct gs_placer_ops *const gs_placers[] = {
     &gs_placer_first_fit,
     &gs_placer_best_fit,
+    &gs_placer_random,
+    &gs_placer_packing,
+    &gs_placer_dot_product,
+    &gs_placer_clustering,
+    &gs_placer_fgd,
     NULL,
 };
 

@@ -6,6 +6,7 @@
  * is exactly the summary: byte-identical for the same scenario and seed. */
 #include "compare.h"
 #include "h5out.h"
+#include "placeexp.h"
 #include "plugin.h"
 #include "report.h"
 #include "scenario.h"
@@ -26,6 +27,7 @@ static const char usage_main[] =
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
 "  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
+"  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
@@ -228,6 +230,10 @@ static int cmd_help(const char *topic)
         fputs(usage_policies, stdout);
     else if (strcmp(topic, "scenario") == 0)
         fputs(usage_scenario, stdout);
+    else if (strcmp(topic, "place-exp") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return gs_place_exp_main(1, av);
+    }
     else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
@@ -259,6 +265,8 @@ int main(int argc, char **argv)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
         return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "place-exp") == 0)
+        return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
             return cmd_help("policies");

@@ -224,8 +224,6 @@ const struct gs_shape *gs_frag_shape(const struct gs_frag *fr, int i)
 
 int gs_frag_shape_of(const struct gs_frag *fr, const struct gs_need *need)
 {
-    if (need->mem_gb > 0 || need->guar > 0 || need->profile)
-        return -1;
     if (need->gpus > 0)
         return shape_find(fr, need->gpus, 1000, need->allowed);
     return shape_find(fr, 1, need->milli, need->allowed);
@@ -498,11 +496,7 @@ static void affinity_change(struct gs_frag *fr, int node,
                             const struct gs_need *need, int sign)
 {
     struct naff *a = &fr->aff[node];
-    int s;
-    if (need->gpus > 0)
-        s = shape_find(fr, need->gpus, 1000, need->allowed);
-    else
-        s = shape_find(fr, 1, need->milli, need->allowed);
+    int s = gs_frag_shape_of(fr, need);
     if (s < 0)
         s = fr->nshapes;                /* a shape outside the distribution */
     int i;
@@ -717,6 +711,8 @@ void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *o)
     o->mib = &fr->keys[c->key + c->gpn];
     o->count = c->count;
     o->F = c->F;
+    o->gpu_mib = (int32_t)llround(
+        fr->f->cat->m[fr->f->pools[c->pool].s.model].mem_gb * 1024.0);
 }
 
 int gs_frag_member(const struct gs_frag *fr, int id, int i)

@@ -78,9 +78,8 @@ void gs_frag_levels(const struct gs_frag *fr, double *frag, double *cap);
 /* --- the distribution ----------------------------------------------------- */
 int gs_frag_nshapes(const struct gs_frag *fr);
 const struct gs_shape *gs_frag_shape(const struct gs_frag *fr, int i);
-/* The index of need's shape when need is a plain request of it (no memory,
- * guarantee or MIG profile stated, so its demand on every classed pool
- * follows from the shape alone), else -1. */
+/* The index of need's shape (its GPUs, milli and allowed models), or -1
+ * when the distribution lacks it. */
 int gs_frag_shape_of(const struct gs_frag *fr, const struct gs_need *need);
 /* F of one node of pool in the state given by per-GPU free milli
  * (any order), for the distribution. */
@@ -95,6 +94,7 @@ struct gs_fclass {
     const int32_t *mib;         /* paired with milli */
     int count;                  /* member nodes */
     double F;                   /* fragmentation of one member */
+    int32_t gpu_mib;            /* memory of one of the pool's GPUs */
 };
 
 /* 1 if pool is classed (no MIG, no time-slicing). */

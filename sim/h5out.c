@@ -5,6 +5,7 @@
  * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
  * h5py and pandas read without special handling. */
 #include "h5out.h"
+#include "placeexp.h"
 #include "report.h"
 #include "version.h"
 
@@ -66,8 +67,9 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     for (int i = 0; i < rank; i++)
         n *= dims[i];
     if (n >= 4096) {        /* compress large tables, chunked by rows */
-        hsize_t chunk[2] = { dims[0] < 65536 ? dims[0] : 65536,
-                             rank > 1 ? dims[1] : 1 };
+        hsize_t chunk[3] = { dims[0] < 65536 ? dims[0] : 65536,
+                             rank > 1 ? dims[1] : 1, rank > 2 ? dims[2] : 1 };
+        GS_ASSERT(rank <= 3);
         H5Pset_chunk(dcpl, rank, chunk);
         H5Pset_deflate(dcpl, 4);
     }
@@ -479,6 +481,73 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     } else {
         fail(&w, "/compare");
     }
+    if (H5Fclose(w.f) < 0)
+        fail(&w, "the file");
+    if (!w.err && rename(tmp, path) != 0)
+        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
+                            "result file into place");
+    if (w.err)
+        unlink(tmp);
+    return w.err;
+}
+
+/* --- placement experiments ------------------------------------------------- */
+
+int gs_h5_write_place_exp(const char *path, const char *scenario,
+                          const char *text, const struct gs_place_exp *x,
+                          struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    struct w w = { -1, path, d, 0 };
+    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w.f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
+                           "(does its folder exist and is it writable?)");
+    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
+    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
+    attr_str(&w, w.f, "kind", "place-exp");
+    attr_str(&w, w.f, "scenario", scenario);
+    const char *t = text ? text : "";
+    strings(&w, w.f, "scenario", strlen(t) + 1, &t, 1);
+    hid_t g = H5Gcreate2(w.f, "place_exp", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
+    double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
+                          sizeof *mean);
+    const char **names = calloc((size_t)x->nplacers + 1, sizeof *names);
+    if (g < 0 || mean == NULL || names == NULL) {
+        fail(&w, "/place_exp");
+    } else {
+        attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
+        attr_num(&w, g, "population", (double)x->population);
+        for (int i = 0; i < x->nplacers; i++)
+            names[i] = x->placers[i];
+        strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
+        hsize_t ns = (hsize_t)x->nseeds, nk = (hsize_t)x->npoints;
+        dset(&w, g, "seeds", H5T_NATIVE_UINT64, 1, &ns, x->seeds);
+        dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
+        hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
+        dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
+        dset(&w, g, "frag_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->frag);
+        dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
+        for (int i = 0; i < x->nplacers; i++)
+            for (int k = 0; k < x->nseeds; k++)
+                for (int p = 0; p < x->npoints; p++)
+                    mean[(size_t)i * x->npoints + p] +=
+                        x->alloc[((size_t)i * x->nseeds + k) * x->npoints + p] /
+                        x->nseeds;
+        hsize_t md[2] = { (hsize_t)x->nplacers, nk };
+        dset(&w, g, "mean_alloc_ratio", H5T_NATIVE_DOUBLE, 2, md, mean);
+        hsize_t td[2] = { (hsize_t)x->nplacers, ns };
+        dset(&w, g, "tasks", H5T_NATIVE_LONG, 2, td, x->tasks);
+        (void)cells;
+    }
+    free(mean);
+    free(names);
+    if (g >= 0)
+        H5Gclose(g);
     if (H5Fclose(w.f) < 0)
         fail(&w, "the file");
     if (!w.err && rename(tmp, path) != 0)

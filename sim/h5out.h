@@ -74,4 +74,24 @@ struct gs_h5_compare {
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                         struct gs_diag *d);
 
+/* A placement experiment (`gpusim place-exp`, placeexp.h).  Layout (same
+ * GS_H5_LAYOUT):
+ *   /                      attrs gpusim_version, layout_version,
+ *                          kind = "place-exp", scenario
+ *   /scenario              the scenario JSON as given
+ *   /place_exp             attrs capacity_gpus, population (jobs asking
+ *                          for GPUs in the workload)
+ *   /place_exp/placers     names (strings), index P
+ *   /place_exp/seeds       the seeds (uint64), index S
+ *   /place_exp/arrived_load    [K] arrived GPU requests / capacity
+ *   /place_exp/alloc_ratio     [P, S, K] allocated GPUs / capacity
+ *   /place_exp/frag_ratio      [P, S, K] FGD fragmentation / capacity
+ *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
+ *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
+ *   /place_exp/tasks           [P, S] tasks offered */
+struct gs_place_exp;
+int gs_h5_write_place_exp(const char *path, const char *scenario,
+                          const char *text, const struct gs_place_exp *x,
+                          struct gs_diag *d);
+
 #endif

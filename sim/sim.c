@@ -68,6 +68,7 @@ struct gs_sim {
     struct gs_summary sum;
     struct gs_share *share;     /* GPU sharing model, NULL without sharing */
     struct gs_frag *frag;       /* fragmentation measure, node classes */
+    int offering;               /* in gs_sim_offer: no policy hooks */
 };
 
 /* --- small helpers ---------------------------------------------------- */
@@ -385,7 +386,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     }
     j->state = GS_JOB_PENDING;
     pending_insert(s, j);
-    if (s->pol->arrive)
+    if (s->pol->arrive && !s->offering)
         s->pol->arrive(s->pst, s, j);
     s->dirty = 1;
     return 0;
@@ -595,7 +596,7 @@ int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
     struct gs_jobrec *r = &s->rec[j->rec];
     if (j->state == GS_JOB_PENDING) {
         pending_remove(s, j);
-        if (s->pol->stopped)
+        if (s->pol->stopped && !s->offering)
             s->pol->stopped(s->pst, s, j, GS_STOP_KILLED);
     } else if (j->state == GS_JOB_RUNNING) {
         job_sync(s, j);
@@ -617,6 +618,36 @@ int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
     job_recycle(s, j);
     s->dirty = 1;
     return 0;
+}
+
+int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
+                 struct gs_diag *d)
+{
+    *placed = 0;
+    struct gs_need need = { .gpus = sp->gpus,
+                            .milli = sp->gpus > 0 ? 0 : sp->milli,
+                            .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                            .profile = sp->mig_profile[0] ? sp->mig_profile
+                                                          : NULL,
+                            .guar = sp->guar_milli, .burst = sp->burst_milli };
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &need))
+        return 0;
+    s->offering = 1;
+    int rc = admit(s, sp);
+    struct gs_job *j = s->ptail;
+    if (rc == 0) {
+        rc = gs_sim_try_start(s, j, NULL, 0);
+        if (rc == 0)
+            *placed = 1;
+        else if (rc == GS_ENOFIT)
+            rc = gs_sim_kill(s, j, GS_KILL_UNPLACEABLE);
+    }
+    s->offering = 0;
+    if (s->err) {
+        *d = s->errd;
+        return s->err;
+    }
+    return rc < 0 ? gs_diag_set(d, rc, "", "%s", gs_strerror(rc)) : 0;
 }
 
 /* --- building and running ------------------------------------------------ */

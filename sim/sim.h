@@ -110,4 +110,13 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
 
+/* Placement experiments (placeexp.h): the job sp arrives now and is placed
+ * at once by the placer and started, or, if it does not fit, ended as
+ * unplaceable -- no queue, no policy.  *placed = 1 if it runs.  Jobs no
+ * pool could ever take are not admitted at all (*placed = 0).  The run
+ * loop (gs_sim_run) is not used with it.  0 or a negative code with d
+ * filled. */
+int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
+                 struct gs_diag *d);
+
 #endif

@@ -1,0 +1,345 @@
+/* classplace.c -- the class-scoring placement engine (classplace.h).
+ *
+ * Caching: a score depends on the class's state and the task's demand on
+ * the pool.  When the job states nothing beyond its shape (no memory,
+ * guarantee or MIG profile), the demand follows from the shape and the
+ * pool, so the score is cached under (class id, shape index) for the whole
+ * run; other jobs are scored afresh.  NAN marks "not computed".
+ *
+ * Random: the nodes of the eligible classed ranges whose class fits the
+ * task are counted, one is drawn uniformly (gsl_rng_uniform_int on the
+ * placer's own stream, so the draw sequence depends only on the seed and
+ * the decisions), and the task goes on its tightest fitting GPU -- the
+ * paper's random baseline picks the node at random and lets the GPU-sharing
+ * plug-in choose the GPU. */
+#include "classplace.h"
+#include "../sim/rng.h"
+#include "../sim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
+                       gs_class_score_fn *score, const char *rng_name)
+{
+    memset(cp, 0, sizeof *cp);
+    cp->score = score;
+    cp->nshapes = gs_frag_nshapes(gs_sim_frag(sim));
+    if (rng_name && (cp->rng = gs_rng_stream(gs_sim_seed(sim), rng_name)) ==
+                    NULL)
+        return GS_ENOMEM;
+    return 0;
+}
+
+void gs_classplace_free(struct gs_classplace *cp)
+{
+    for (int i = 0; i < cp->cap; i++) {
+        free(cp->val[i]);
+        free(cp->pick[i]);
+    }
+    free(cp->val);
+    free(cp->pick);
+    if (cp->rng)
+        gsl_rng_free(cp->rng);
+    memset(cp, 0, sizeof *cp);
+}
+
+int gs_classplace_fits(const struct gs_fclass *c, const struct gs_demand *dm)
+{
+    if (dm->kind == GS_DEM_WHOLE)
+        return gs_classplace_nfull(c) >= dm->gpus ? 0 : -1;
+    for (int r = 0; r < c->gpn; r++)
+        if (c->milli[r] >= dm->milli && c->mib[r] >= dm->mib)
+            return r;
+    return -1;
+}
+
+int gs_classplace_tightest(const struct gs_fclass *c,
+                           const struct gs_demand *dm)
+{
+    int best = -1;
+    for (int r = 0; r < c->gpn; r++)
+        if (c->milli[r] >= dm->milli && c->mib[r] >= dm->mib)
+            best = r;       /* sorted descending: the last is the tightest */
+    return best;
+}
+
+int gs_classplace_nfull(const struct gs_fclass *c)
+{
+    int n = 0;
+    while (n < c->gpn && c->milli[n] == 1000)
+        n++;
+    return n;
+}
+
+int gs_classplace_on_node(const struct gs_fleet *f, int node,
+                          const struct gs_demand *dm, int rank_milli,
+                          int rank_mib, struct gs_alloc *out)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    int gpn = f->pools[nd->pool].s.gpn;
+    gs_alloc_reset(out);
+    if (dm->kind == GS_DEM_WHOLE) {
+        if (nd->nfull < dm->gpus || dm->gpus > gpn)
+            return GS_ENOFIT;
+        uint64_t m = nd->fullmask, mask = 0;
+        for (int k = 0; k < dm->gpus; k++) {
+            uint64_t b = m & -m;
+            mask |= b;
+            m ^= b;
+        }
+        out->pool = nd->pool;
+        out->n = 1;
+        out->one = (struct gs_part){ node, 1000, mask, 0, 0 };
+        return 0;
+    }
+    int pick = -1, left = 1 << 30;
+    for (int g = 0; g < gpn; g++) {
+        int fr = f->free_milli[nd->gpu0 + g];
+        int32_t mb = f->free_mib[nd->gpu0 + g];
+        if (fr < dm->milli || mb < dm->mib)
+            continue;
+        if (rank_milli >= 0) {
+            if (fr == rank_milli && mb == rank_mib) {
+                pick = g;
+                break;
+            }
+        } else if (fr - dm->milli < left) {
+            pick = g;
+            left = fr - dm->milli;
+        }
+    }
+    if (pick < 0)
+        return GS_ENOFIT;
+    out->pool = nd->pool;
+    out->n = 1;
+    out->one = (struct gs_part){ node, dm->milli, 1ULL << pick, 0, 0 };
+    return 0;
+}
+
+static int grow(struct gs_classplace *cp, int ncls)
+{
+    if (ncls <= cp->cap)
+        return 0;
+    int cap = cp->cap ? cp->cap : 256;
+    while (cap < ncls)
+        cap *= 2;
+    float **v = realloc(cp->val, (size_t)cap * sizeof *v);
+    if (v == NULL)
+        return GS_ENOMEM;
+    cp->val = v;
+    int8_t **p = realloc(cp->pick, (size_t)cap * sizeof *p);
+    if (p == NULL)
+        return GS_ENOMEM;
+    cp->pick = p;
+    for (int i = cp->cap; i < cap; i++) {
+        cp->val[i] = NULL;
+        cp->pick[i] = NULL;
+    }
+    cp->cap = cap;
+    return 0;
+}
+
+/* The score of class id for the job, through the cache when shape >= 0. */
+static double class_score(struct gs_classplace *cp, const struct gs_frag *fr,
+                          int id, int shape, const struct gs_demand *dm,
+                          int *pick)
+{
+    struct gs_fclass c;
+    gs_frag_class(fr, id, &c);
+    if (shape < 0)
+        return cp->score(fr, &c, dm, pick);
+    if (cp->val[id] == NULL) {
+        cp->val[id] = malloc((size_t)cp->nshapes * sizeof **cp->val);
+        cp->pick[id] = malloc((size_t)cp->nshapes);
+        if (cp->val[id] == NULL || cp->pick[id] == NULL) {
+            free(cp->val[id]);
+            free(cp->pick[id]);
+            cp->val[id] = NULL;
+            cp->pick[id] = NULL;
+            return cp->score(fr, &c, dm, pick);
+        }
+        for (int s = 0; s < cp->nshapes; s++)
+            cp->val[id][s] = NAN;
+    }
+    float v = cp->val[id][shape];
+    if (isnan(v)) {
+        int pk = -1;
+        double d = cp->score(fr, &c, dm, &pk);
+        cp->val[id][shape] = (float)d;
+        cp->pick[id][shape] = (int8_t)pk;
+        v = (float)d;
+    }
+    *pick = cp->pick[id][shape];
+    return v;
+}
+
+struct choice {
+    double v;
+    int node, id, pick, pool;
+};
+
+/* The node range of r in global node indexes. */
+static void range_nodes(const struct gs_fleet *f, const struct gs_range *r,
+                        int *lo, int *hi)
+{
+    *lo = f->pools[r->pool].node0 + r->lo;
+    *hi = f->pools[r->pool].node0 + r->hi;
+}
+
+/* Members of class id within [lo, hi): all of them when whole. */
+static int members_in(const struct gs_frag *fr, int id, int whole, int lo,
+                      int hi, int count)
+{
+    if (whole)
+        return count;
+    int m = 0;
+    for (int i = 0; i < count; i++) {
+        int node = gs_frag_member(fr, id, i);
+        m += node >= lo && node < hi;
+    }
+    return m;
+}
+
+/* Uniformly among the nodes of fitting classes: count them, draw one, find
+ * it again in the same order.  0 with *ch, or GS_ENOFIT. */
+static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
+                       const struct gs_frag *fr, const struct gs_range *r,
+                       int n, const struct gs_need *need, int shape,
+                       struct choice *ch)
+{
+    long total = 0, target = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            if (total == 0)
+                return GS_ENOFIT;
+            target = (long)gsl_rng_uniform_int(cp->rng, (unsigned long)total);
+        }
+        for (int i = 0; i < n; i++) {
+            struct gs_demand dm;
+            if (!gs_frag_pool_classed(fr, r[i].pool) ||
+                gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+                (dm.kind == GS_DEM_WHOLE &&
+                 dm.gpus > f->pools[r[i].pool].s.gpn))
+                continue;
+            int lo, hi;
+            range_nodes(f, &r[i], &lo, &hi);
+            int whole = r[i].lo == 0 && r[i].hi >= f->pools[r[i].pool].s.nodes;
+            const int *ids;
+            int nl = gs_frag_live(fr, r[i].pool, &ids);
+            for (int k = 0; k < nl; k++) {
+                int pick;
+                if (!(class_score(cp, fr, ids[k], shape, &dm, &pick) <
+                      INFINITY))
+                    continue;
+                struct gs_fclass c;
+                gs_frag_class(fr, ids[k], &c);
+                int m = members_in(fr, ids[k], whole, lo, hi, c.count);
+                if (!pass) {
+                    total += m;
+                    continue;
+                }
+                if (target >= m) {
+                    target -= m;
+                    continue;
+                }
+                for (int x = 0; x < c.count; x++) {
+                    int node = gs_frag_member(fr, ids[k], x);
+                    if (!whole && (node < lo || node >= hi))
+                        continue;
+                    if (target-- == 0) {
+                        *ch = (struct choice){ 0, node, ids[k], -1,
+                                               r[i].pool };
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
+    return GS_ENOFIT;
+}
+
+int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
+                        const struct gs_job *job, const struct gs_range *r,
+                        int n, struct gs_alloc *out)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    struct gs_frag *fr = gs_sim_frag(sim);
+    const struct gs_need *need = &job->need;
+    int shape = gs_frag_shape_of(fr, need);
+    if (need->mem_gb > 0 || need->guar > 0 || need->profile)
+        shape = -1;                     /* the demand is not the shape's */
+    if (shape >= 0 && grow(cp, gs_frag_nclasses(fr)) < 0)
+        return GS_ENOMEM;
+    struct choice best = { INFINITY, -1, -1, -1, -1 };
+    int rc;
+    if (cp->rng) {
+        if (draw_random(cp, f, fr, r, n, need, shape, &best) < 0)
+            best.node = -1;
+    } else {
+        for (int i = 0; i < n; i++) {
+            struct gs_demand dm;
+            if (!gs_frag_pool_classed(fr, r[i].pool) ||
+                gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+                (dm.kind == GS_DEM_WHOLE &&
+                 dm.gpus > f->pools[r[i].pool].s.gpn))
+                continue;
+            int lo, hi;
+            range_nodes(f, &r[i], &lo, &hi);
+            const int *ids;
+            int nl = gs_frag_live(fr, r[i].pool, &ids);
+            for (int k = 0; k < nl; k++) {
+                int pick = -1;
+                double v = class_score(cp, fr, ids[k], shape, &dm, &pick);
+                if (!(v < INFINITY) || v > best.v)
+                    continue;
+                int node = gs_frag_member_in(fr, ids[k], lo, hi);
+                if (node < 0 || (v == best.v && node > best.node))
+                    continue;
+                best = (struct choice){ v, node, ids[k], pick, r[i].pool };
+            }
+        }
+    }
+    if (best.node >= 0) {
+        struct gs_demand dm;
+        rc = gs_fleet_demand(f, best.pool, need, &dm);
+        GS_ASSERT(rc == 0);
+        int pm = -1, pb = -1;
+        if (dm.kind == GS_DEM_FRAC && best.pick >= 0) {
+            struct gs_fclass c;
+            gs_frag_class(fr, best.id, &c);
+            pm = c.milli[best.pick];
+            pb = c.mib[best.pick];
+        }
+        rc = gs_classplace_on_node(f, best.node, &dm, pm, pb, out);
+        GS_ASSERT(rc == 0);
+        return 0;
+    }
+    /* Pools without classes, and gangs wider than a node: best-fit. */
+    struct gs_alloc a = { .pool = -1 };
+    int bscore = -1;
+    for (int i = 0; i < n; i++) {
+        struct gs_demand dm;
+        if (gs_fleet_demand(f, r[i].pool, need, &dm) < 0)
+            continue;
+        if (gs_frag_pool_classed(fr, r[i].pool) &&
+            !(dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
+            continue;
+        int score;
+        if ((rc = gs_fleet_find(f, &r[i], need, GS_FIT_BEST, &a, &score)) < 0) {
+            if (rc == GS_ENOMEM)
+                return rc;
+            continue;
+        }
+        if (bscore < 0 || score < bscore) {
+            bscore = score;
+            if ((rc = gs_alloc_copy(out, &a)) < 0) {
+                gs_alloc_reset(&a);
+                return rc;
+            }
+        }
+    }
+    gs_alloc_reset(&a);
+    return bscore < 0 ? GS_ENOFIT : 0;
+}

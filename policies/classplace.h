@@ -1,0 +1,67 @@
+/* classplace.h -- placement by scoring node classes (frag.h), shared by the
+ * fgd, packing, dot-product and random placers.
+ *
+ * A placer supplies one function: the score of putting a task on a node in
+ * a given state (lower is better, INFINITY = it does not fit) and, for a
+ * fraction of a GPU, which of the node's GPUs (a rank in the class's sorted
+ * vector).  The engine scores every live class of the eligible pools --
+ * each score computed once per (class, task shape) and cached, since a
+ * class's state never changes -- picks the best, breaking ties by the
+ * lowest node index, and turns the choice into an allocation on the
+ * class's lowest-numbered member.  Per decision: O(live classes) plus, the
+ * first time a class meets a shape, the score itself.
+ *
+ * Pools the classes do not cover (MIG, time-slicing) and gangs larger than
+ * a node are placed best-fit (gs_fleet_find), and only when no classed
+ * range fits, so the scoring never mixes incomparable scales. */
+#ifndef GS_CLASSPLACE_H
+#define GS_CLASSPLACE_H
+
+#include "policy.h"
+#include "../sim/frag.h"
+
+#include <gsl/gsl_rng.h>
+
+/* Score a task of demand dm on a node of class c (pool c->pool): lower is
+ * better, INFINITY if it cannot go there.  *pick: for GS_DEM_FRAC, the rank
+ * (index into c->milli/c->mib) of the GPU to use. */
+typedef double gs_class_score_fn(const struct gs_frag *fr,
+                                 const struct gs_fclass *c,
+                                 const struct gs_demand *dm, int *pick);
+
+struct gs_classplace {
+    gs_class_score_fn *score;
+    int nshapes;
+    float **val;                /* per class id: per shape, NAN = unknown */
+    int8_t **pick;
+    int cap;
+    gsl_rng *rng;               /* random placement only */
+};
+
+/* 0 or GS_ENOMEM; rng_name non-NULL makes a seeded stream for random
+ * placement (gs_rng_stream(seed, rng_name)). */
+int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
+                       gs_class_score_fn *score, const char *rng_name);
+void gs_classplace_free(struct gs_classplace *cp);
+
+/* The placer's place(): the best-scoring node, or uniformly at random among
+ * the nodes that fit when cp->rng is set. */
+int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
+                        const struct gs_job *job, const struct gs_range *r,
+                        int n, struct gs_alloc *out);
+
+/* Helpers for score functions: the first rank whose GPU takes dm, the
+ * smallest such (best fit), and how many GPUs of c are fully free. */
+int gs_classplace_fits(const struct gs_fclass *c, const struct gs_demand *dm);
+int gs_classplace_tightest(const struct gs_fclass *c,
+                           const struct gs_demand *dm);
+int gs_classplace_nfull(const struct gs_fclass *c);
+
+/* An allocation for demand dm on node: the GPU of the given rank's state
+ * (FRAC; rank -1 = the tightest GPU that fits) or the lowest fully free GPUs
+ * (WHOLE).  0 or GS_ENOFIT. */
+int gs_classplace_on_node(const struct gs_fleet *f, int node,
+                          const struct gs_demand *dm, int rank_milli,
+                          int rank_mib, struct gs_alloc *out);
+
+#endif
