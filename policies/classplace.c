@@ -6,12 +6,16 @@
  * pool, so the score is cached under (class id, shape index) for the whole
  * run; other jobs are scored afresh.  NAN marks "not computed".
  *
- * Random: the nodes of the eligible classed ranges whose class fits the
- * task are counted, one is drawn uniformly (gsl_rng_uniform_int on the
- * placer's own stream, so the draw sequence depends only on the seed and
- * the decisions), and the task goes on its tightest fitting GPU -- the
- * paper's random baseline picks the node at random and lets the GPU-sharing
- * plug-in choose the GPU. */
+ * Random: a node drawn uniformly among the nodes of the eligible classed
+ * ranges on which the task fits, and the task on its tightest fitting GPU
+ * -- the paper's random baseline picks the node at random and lets the
+ * GPU-sharing plug-in choose the GPU.  The draw first tries rejection
+ * sampling (a node uniform over the ranges, kept if the task fits; up to
+ * RANDOM_TRIES times), which is O(1) while most nodes fit, and otherwise
+ * counts the fitting nodes class by class and draws among them; either way
+ * every fitting node is equally likely.  All draws come from the placer's
+ * own GSL stream, so the sequence depends only on the seed and the
+ * decisions. */
 #include "classplace.h"
 #include "../sim/rng.h"
 #include "../sim/sim.h"
@@ -96,7 +100,7 @@ int gs_classplace_on_node(const struct gs_fleet *f, int node,
     }
     int pick = -1, left = 1 << 30;
     for (int g = 0; g < gpn; g++) {
-        int fr = f->free_milli[nd->gpu0 + g];
+        int fr = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
         int32_t mb = f->free_mib[nd->gpu0 + g];
         if (fr < dm->milli || mb < dm->mib)
             continue;
@@ -202,6 +206,42 @@ static int members_in(const struct gs_frag *fr, int id, int whole, int lo,
     return m;
 }
 
+#define RANDOM_TRIES 32
+
+/* Rejection sampling: a node uniform over the ranges' nodes, kept when the
+ * task fits on it.  0 with *ch, or GS_ENOFIT after RANDOM_TRIES misses. */
+static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
+                      const struct gs_frag *fr, const struct gs_range *r,
+                      int n, const struct gs_need *need, int shape,
+                      struct choice *ch)
+{
+    long total = 0;
+    for (int i = 0; i < n; i++)
+        total += r[i].hi - r[i].lo;
+    if (total <= 0)
+        return GS_ENOFIT;
+    for (int t = 0; t < RANDOM_TRIES; t++) {
+        long u = (long)gsl_rng_uniform_int(cp->rng, (unsigned long)total);
+        int i = 0;
+        while (u >= r[i].hi - r[i].lo) {
+            u -= r[i].hi - r[i].lo;
+            i++;
+        }
+        int node = f->pools[r[i].pool].node0 + r[i].lo + (int)u;
+        int id = gs_frag_node_class(fr, node);
+        struct gs_demand dm;
+        if (id < 0 || gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+            (dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
+            continue;
+        int pick;
+        if (class_score(cp, fr, id, shape, &dm, &pick) < INFINITY) {
+            *ch = (struct choice){ 0, node, id, -1, r[i].pool };
+            return 0;
+        }
+    }
+    return GS_ENOFIT;
+}
+
 /* Uniformly among the nodes of fitting classes: count them, draw one, find
  * it again in the same order.  0 with *ch, or GS_ENOFIT. */
 static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
@@ -275,7 +315,8 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
     struct choice best = { INFINITY, -1, -1, -1, -1 };
     int rc;
     if (cp->rng) {
-        if (draw_random(cp, f, fr, r, n, need, shape, &best) < 0)
+        if (try_random(cp, f, fr, r, n, need, shape, &best) < 0 &&
+            draw_random(cp, f, fr, r, n, need, shape, &best) < 0)
             best.node = -1;
     } else {
         for (int i = 0; i < n; i++) {
@@ -324,6 +365,7 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
         if (gs_fleet_demand(f, r[i].pool, need, &dm) < 0)
             continue;
         if (gs_frag_pool_classed(fr, r[i].pool) &&
+            f->pools[r[i].pool].s.share.mode != GS_SHARE_FRAC &&
             !(dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
             continue;
         int score;

@@ -83,25 +83,36 @@ static void leaf_update(struct gs_fleet *f, int node)
     struct gs_pool *p = &f->pools[nd->pool];
     int i = p->tsize + (node - p->node0);
     uint64_t fm = 0, pm = 0;
-    int mx = 0;
+    int mx = 0, rm = 0;
     if (nd->up) {
         fm = 1ULL << nd->nfull;
         for (int g = 0; g < p->s.gpn; g++) {
-            int fr = f->free_milli[nd->gpu0 + g];
+            int fr = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
+            if (fr < 0)
+                fr = 0;         /* a reclaim not yet enforced */
             if (fr > mx)
                 mx = fr;
             if (fr > 0 && fr < 1000)
                 pm |= 1ULL << bucket(fr);
+            if (f->free_milli[nd->gpu0 + g] > rm)
+                rm = f->free_milli[nd->gpu0 + g];
         }
     }
     p->fmask[i] = fm;
     p->pmask[i] = pm;
     p->milli[i] = (int16_t)mx;
+    if (p->rmax)
+        p->rmax[i] = (int16_t)rm;
     for (i /= 2; i >= 1; i /= 2) {
         p->fmask[i] = p->fmask[2 * i] | p->fmask[2 * i + 1];
         p->pmask[i] = p->pmask[2 * i] | p->pmask[2 * i + 1];
         int a = p->milli[2 * i], b = p->milli[2 * i + 1];
         p->milli[i] = (int16_t)(a > b ? a : b);
+        if (p->rmax) {
+            a = p->rmax[2 * i];
+            b = p->rmax[2 * i + 1];
+            p->rmax[i] = (int16_t)(a > b ? a : b);
+        }
     }
 }
 
@@ -127,13 +138,15 @@ static void range_or(const struct gs_pool *p, int lo, int hi, uint64_t *fm,
 struct pred {
     uint64_t fm, pm;        /* match if fmask & fm or pmask & pm */
     int milli;              /* or if milli >= this (0 = unused) */
+    int rmilli;             /* or if rmax >= this (0 = unused) */
 };
 
 static inline int pred_match(const struct gs_pool *p, int i,
                              const struct pred *q)
 {
     return (p->fmask[i] & q->fm) || (p->pmask[i] & q->pm) ||
-           (q->milli > 0 && p->milli[i] >= q->milli);
+           (q->milli > 0 && p->milli[i] >= q->milli) ||
+           (q->rmilli > 0 && p->rmax[i] >= q->rmilli);
 }
 
 /* Visit, in index order, every leaf in [lo, hi) whose summary matches q,
@@ -185,7 +198,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
     f->nodes = calloc((size_t)(f->nnodes ? f->nnodes : 1), sizeof *f->nodes);
     f->free_milli = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int16_t));
     f->free_mib = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int32_t));
-    if (!f->nodes || !f->free_milli || !f->free_mib)
+    f->lent = calloc((size_t)(f->ngpus ? f->ngpus : 1), sizeof(int16_t));
+    if (!f->nodes || !f->free_milli || !f->free_mib || !f->lent)
         goto fail;
     int g = 0;
     for (int i = 0; i < n; i++) {
@@ -197,6 +211,9 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         p->fmask = calloc(m, sizeof *p->fmask);
         p->pmask = calloc(m, sizeof *p->pmask);
         p->milli = calloc(m, sizeof *p->milli);
+        if (p->s.share.mode == GS_SHARE_FRAC &&
+            (p->rmax = calloc(m, sizeof *p->rmax)) == NULL)
+            goto fail;
         if (!p->fmask || !p->pmask || !p->milli)
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
@@ -239,12 +256,14 @@ void gs_fleet_free(struct gs_fleet *f)
         free(f->pools[i].fmask);
         free(f->pools[i].pmask);
         free(f->pools[i].milli);
+        free(f->pools[i].rmax);
         gs_migslots_free(f->pools[i].mig);
     }
     free(f->pools);
     free(f->nodes);
     free(f->free_milli);
     free(f->free_mib);
+    free(f->lent);
     free(f);
 }
 
@@ -418,7 +437,7 @@ static int find_whole_node(const struct gs_pool *p, const struct gs_range *r,
 {
     struct first_arg a = { -1, skip, nskip };
     if (fit == GS_FIT_FIRST) {
-        struct pred q = { bits_from(k), 0, 0 };
+        struct pred q = { bits_from(k), 0, 0, 0 };
         walk(p, r, &q, take_first, &a);
         return a.node;
     }
@@ -427,7 +446,7 @@ static int find_whole_node(const struct gs_pool *p, const struct gs_range *r,
     fm &= bits_from(k);
     while (fm) {
         uint64_t b = fm & -fm;
-        struct pred q = { b, 0, 0 };
+        struct pred q = { b, 0, 0, 0 };
         walk(p, r, &q, take_first, &a);
         if (a.node >= 0)
             return a.node;
@@ -495,6 +514,7 @@ struct frac_arg {
     int partial_only;       /* best-fit: only GPUs already in use */
     int best;               /* choose the tightest GPU on the node */
     int node, gpu, left;
+    int reclaim;            /* count lent capacity as free */
 };
 
 /* On one node, a GPU with room for the fraction (and its memory). */
@@ -506,6 +526,8 @@ static int take_frac(int node, void *arg)
     int gpn = f->pools[nd->pool].s.gpn, pick = -1, left = 1 << 30;
     for (int g = 0; g < gpn; g++) {
         int fr = f->free_milli[nd->gpu0 + g];
+        if (!a->reclaim)
+            fr -= f->lent[nd->gpu0 + g];
         if (fr < a->milli || f->free_mib[nd->gpu0 + g] < a->mem)
             continue;
         if (a->partial_only && fr == 1000)
@@ -534,9 +556,9 @@ static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
 {
     const struct gs_pool *p = &f->pools[r->pool];
     struct frac_arg a = { f, dm->milli, dm->mib, 0,
-                          fit == GS_FIT_BEST, -1, -1, 0 };
+                          fit == GS_FIT_BEST, -1, -1, 0, 0 };
     if (fit == GS_FIT_FIRST) {
-        struct pred q = { 0, 0, dm->milli };
+        struct pred q = { 0, 0, dm->milli, 0 };
         walk(p, r, &q, take_frac, &a);
     } else {
         /* Tightest partly used GPU first: buckets from the need's upward. */
@@ -546,7 +568,7 @@ static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
         a.partial_only = 1;
         while (pm && a.node < 0) {
             uint64_t b = pm & -pm;
-            struct pred q = { 0, b, 0 };
+            struct pred q = { 0, b, 0, 0 };
             walk(p, r, &q, take_frac, &a);
             pm ^= b;
         }
@@ -558,6 +580,15 @@ static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
                 take_frac(node, &a);
             a.left += 1000;
         }
+    }
+    if (a.node < 0 && p->rmax) {
+        /* A fractional pool: capacity lent to bursting jobs is reclaimed
+         * only when nothing unlent fits (share.c). */
+        a.reclaim = 1;
+        a.partial_only = 0;
+        struct pred q = { 0, 0, 0, dm->milli };
+        walk(p, r, &q, take_frac, &a);
+        a.left += 4000;
     }
     if (a.node < 0)
         return GS_ENOFIT;
@@ -819,6 +850,24 @@ void gs_fleet_release(struct gs_fleet *f, const struct gs_alloc *a,
                       const struct gs_need *need)
 {
     apply(f, a, need, -1);
+}
+
+void gs_fleet_set_lent(struct gs_fleet *f, int gpu, int lent)
+{
+    GS_ASSERT(lent >= 0 && lent <= 1000);
+    if (f->lent[gpu] == lent)
+        return;
+    f->lent[gpu] = (int16_t)lent;
+    int lo = 0, hi = f->nnodes;     /* the node of gpu: nodes are in order */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (f->nodes[mid].gpu0 <= gpu)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    leaf_update(f, lo);
+    notify(f, lo, NULL, 0);
 }
 
 int gs_fleet_watch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)

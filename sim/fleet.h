@@ -77,6 +77,9 @@ struct gs_pool {
     int64_t used_milli;         /* milli allocated on this pool */
     struct gs_migslots *mig;    /* MIG pools: the instances (owned) */
     int unit;                   /* time-slicing: milli per replica */
+    int16_t *rmax;              /* fractional pools: the max free milli of a
+                                   node counting lent capacity as free
+                                   (2*tsize, like milli) */
 };
 
 struct gs_node {
@@ -95,6 +98,10 @@ struct gs_fleet {
     struct gs_node *nodes;
     int16_t *free_milli;        /* per GPU */
     int32_t *free_mib;          /* per GPU, MiB (integers: no drift) */
+    int16_t *lent;              /* per GPU: milli lent to bursting jobs
+                                   (fractional pools, share.c); searches
+                                   count it as taken, then as free only to
+                                   reclaim it */
     int64_t used_milli;         /* over the fleet */
     int64_t gpus_up;
     int nwatch;
@@ -196,6 +203,10 @@ int gs_alloc_copy(struct gs_alloc *dst, const struct gs_alloc *src);
 /* Bring a node up or down (capacity changes).  A node must be empty to go
  * down; callers evict its jobs first. */
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up);
+
+/* The sharing model lends lent milli of gpu's free capacity to bursting
+ * jobs (fractional pools): the index then counts it as taken. */
+void gs_fleet_set_lent(struct gs_fleet *f, int gpu, int lent);
 
 /* Watchers (see gs_fleet_watch_fn above).  0 or GS_ERANGE when there are
  * GS_FLEET_WATCHERS already. */

@@ -261,12 +261,23 @@ double gs_frag_value(const struct gs_frag *fr, int pool, const int *milli,
 
 /* --- classes -------------------------------------------------------------------------- */
 
+/* A node state's hash: a multiply-xorshift step per word (every call is on
+ * the path of every commit and release, so it must be cheap). */
 static uint32_t key_hash(int pool, const int32_t *k, int n)
 {
-    uint32_t h = mix(2166136261u, (uint64_t)pool);
-    for (int i = 0; i < n; i++)
-        h = mix(h, (uint64_t)(uint32_t)k[i]);
-    return h;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint32_t)pool;
+    for (int i = 0; i < n; i++) {
+        h = (h ^ (uint64_t)(uint32_t)k[i]) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 29;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Free milli of GPU g that nobody borrows (fractional pools lend). */
+static inline int32_t unlent(const struct gs_fleet *f, int g)
+{
+    int32_t v = f->free_milli[g] - f->lent[g];
+    return v > 0 ? v : 0;
 }
 
 /* The node's state as a key: milli descending, each with its MiB. */
@@ -277,7 +288,7 @@ static void node_key(const struct gs_frag *fr, int node, int32_t *k)
     int gpn = f->pools[nd->pool].s.gpn;
     int32_t *mi = k, *mb = k + gpn;
     for (int g = 0; g < gpn; g++) {
-        int32_t a = f->free_milli[nd->gpu0 + g], b = f->free_mib[nd->gpu0 + g];
+        int32_t a = unlent(f, nd->gpu0 + g), b = f->free_mib[nd->gpu0 + g];
         int i = g;
         while (i > 0 && (mi[i - 1] < a || (mi[i - 1] == a && mb[i - 1] < b))) {
             mi[i] = mi[i - 1];
@@ -468,7 +479,7 @@ static int room_for(const struct gs_frag *fr, int node, const struct gs_shape *t
         return 0;
     int fit = 0;
     for (int g = 0; g < p->s.gpn; g++)
-        fit += f->free_milli[nd->gpu0 + g] >= t->milli;
+        fit += unlent(f, nd->gpu0 + g) >= t->milli;
     return fit >= t->gpus;
 }
 
@@ -713,6 +724,11 @@ void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *o)
     o->F = c->F;
     o->gpu_mib = (int32_t)llround(
         fr->f->cat->m[fr->f->pools[c->pool].s.model].mem_gb * 1024.0);
+}
+
+int gs_frag_node_class(const struct gs_frag *fr, int node)
+{
+    return fr->node_cls[node];
 }
 
 int gs_frag_member(const struct gs_frag *fr, int id, int i)

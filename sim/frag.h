@@ -23,7 +23,8 @@
  *
  * Node classes.  F_n, and every placer score that depends only on a node's
  * state, is a function of the node's pool and its multiset of per-GPU
- * (free milli, free MiB) pairs.  Nodes with equal state form a class; the
+ * (free milli, free MiB) pairs -- free milli not counting what a fractional
+ * pool lends to bursting jobs (fleet.h).  Nodes with equal state form a class; the
  * class holds F once, its member nodes in a min-heap (lowest index first)
  * and, per pool, the live classes (with members) in a list.  A fleet
  * watcher moves a node between classes whenever it changes, O(gpn log gpn +
@@ -109,6 +110,9 @@ void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *out);
 int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi);
 /* The i-th member (0 <= i < count) in the class's internal order. */
 int gs_frag_member(const struct gs_frag *fr, int id, int i);
+/* The class of node (global index), -1 when it has none (down, or in a pool
+ * that is not classed). */
+int gs_frag_node_class(const struct gs_frag *fr, int node);
 
 /* --- affinity (clustering) ------------------------------------------------------ */
 /* Start keeping affinity; call before any job is placed.  0 or GS_ENOMEM. */

@@ -297,6 +297,7 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->duty = c->duty;
     o->guar_milli = c->guar_milli;
     o->burst_milli = c->burst_milli;
+    o->allowed = c->allowed;
     o->deadline = c->deadline;
     o->ckpt = c->ckpt;
     if (c->estimate_factor > 0)

@@ -63,6 +63,7 @@ struct gs_genclass {
     char mig_profile[GS_MIG_PROFILE_NAME];
     double duty;
     int guar_milli, burst_milli;
+    uint64_t allowed;                    /* GPU models it may use, 0 = any */
 };
 
 struct gs_genspec {

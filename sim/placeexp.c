@@ -38,6 +38,7 @@ void gs_place_exp_free(struct gs_place_exp *x)
     free(x->frag);
     free(x->failed);
     free(x->tasks);
+    free(x->classes);
     memset(x, 0, sizeof *x);
 }
 
@@ -89,7 +90,8 @@ static int read_population(const struct gs_scenario *sc,
 static int run_one(const struct gs_scenario *sc, const char *placer,
                    uint64_t seed, const struct gs_jobspec *pop, long npop,
                    const double *load, int np, double *alloc, double *frag,
-                   double *failed, long *tasks, struct gs_diag *d)
+                   double *failed, long *tasks, long *classes,
+                   struct gs_diag *d)
 {
     struct gs_sim_opts so = { .seed = seed, .set_seed = 1, .placer = placer };
     struct gs_sim *sim = NULL;
@@ -128,6 +130,7 @@ static int run_one(const struct gs_scenario *sc, const char *placer,
         }
     }
     *tasks = t;
+    *classes = gs_frag_nclasses(gs_sim_frag(sim));
     gsl_rng_free(rng);
     gs_sim_free(sim);
     return rc;
@@ -165,8 +168,9 @@ int gs_place_exp_run(const struct gs_scenario *sc,
     x->frag = calloc(cells * (size_t)np, sizeof *x->frag);
     x->failed = calloc(cells * (size_t)np, sizeof *x->failed);
     x->tasks = calloc(cells, sizeof *x->tasks);
+    x->classes = calloc(cells, sizeof *x->classes);
     if (!x->placers || !x->seeds || !x->load || !x->alloc || !x->frag ||
-        !x->failed || !x->tasks) {
+        !x->failed || !x->tasks || !x->classes) {
         free(pop);
         gs_place_exp_free(x);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -185,7 +189,7 @@ int gs_place_exp_run(const struct gs_scenario *sc,
             rc = run_one(sc, o->placers[i], x->seeds[k], pop, npop, x->load,
                          np, x->alloc + c * (size_t)np,
                          x->frag + c * (size_t)np, x->failed + c * (size_t)np,
-                         &x->tasks[c], d);
+                         &x->tasks[c], &x->classes[c], d);
         }
     free(pop);
     if (rc < 0)

@@ -48,6 +48,8 @@ struct gs_place_exp {
     double *frag;                       /* fragmentation / capacity */
     double *failed;                     /* failed GPU requests / capacity */
     long *tasks;                        /* [placer][seed]: tasks offered */
+    long *classes;                      /* [placer][seed]: node states
+                                           (frag.h classes) met */
     double capacity_gpus;
     long population;                    /* jobs asking for GPUs */
 };

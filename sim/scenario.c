@@ -802,6 +802,20 @@ static int sharing_keys(struct ctx *c, const cJSON *o, const char *p,
     k->duty = duty;
     k->guar_milli = (int)lround(g * 1000);
     k->burst_milli = (int)lround(b * 1000);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "gpu_models");
+    char q[600];
+    sub(q, sizeof q, p, "gpu_models");
+    if (m && (!cJSON_IsArray(m) || cJSON_GetArraySize(m) == 0))
+        return err(c, q, "expected a non-empty array of GPU model names");
+    for (const cJSON *e = m ? m->child : NULL; e; e = e->next) {
+        int mi = cJSON_IsString(e) ? gs_catalog_find(&c->s->cat,
+                                                     e->valuestring) : -1;
+        if (mi < 0)
+            return err(c, q, "unknown GPU model %s%s%s", cJSON_IsString(e)
+                       ? "'" : "(not a string)", cJSON_IsString(e)
+                       ? e->valuestring : "", cJSON_IsString(e) ? "'" : "");
+        k->allowed |= 1ULL << mi;
+    }
     return 0;
 }
 
@@ -817,7 +831,7 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                          "deadline", "checkpoint_interval",
                          "estimate_factor", "tenant_weights",
                          "mig_profile", "duty_cycle", "gpu_guarantee",
-                         "gpu_burst"))) < 0 ||
+                         "gpu_burst", "gpu_models"))) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||

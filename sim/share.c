@@ -55,6 +55,12 @@
  *   its checkpointed work (GS_STOP_RECLAIMED, "reclaim": "evict").  So
  *   reclaim takes exactly the borrowers needed and no more; what a victim
  *   frees beyond the owner's need goes back to the remaining borrowers.
+ *   An evicted borrower is requeued and may restart at the same instant,
+ *   on its guarantee -- but it borrows nothing before the next instant (a
+ *   relend event 1 ms later).  Without that rule evictions could chase one
+ *   another through the fleet within one instant: the restarted job, now the
+ *   newest borrower somewhere, reclaimed again.  With it, every job is
+ *   evicted at most once per instant, so the chain ends.
  *
  * Kills and evictions never happen inside gs_sim_start (the policy is still
  * iterating its queue): an over-full GPU is flagged and an event at the same
@@ -112,7 +118,14 @@ struct gs_share {
     int *flag;
     int nflag, capflag;
     double *wall, *equiv;       /* per job record */
+    gs_time *evicted;           /* per job record: last reclaim eviction */
     long nacc;
+    struct relend {             /* lending deferred by the eviction rule */
+        struct gs_event ev;     /* first member */
+        struct gs_share *sh;
+        int *gpu;
+        int n, cap;
+    } relend;
     long oom_kills, reclaim_kills, reclaim_evictions;
     double ts_lat_sum;
     long ts_busy;
@@ -152,6 +165,7 @@ double gs_share_ts_latency_ms(const struct gs_share_cfg *c, int n)
 
 static void on_enforce(struct gs_event *ev, void *ctx);
 static void on_ready(struct gs_event *ev, void *ctx);
+static void on_relend(struct gs_event *ev, void *ctx);
 
 int gs_share_new(struct gs_fleet *f, struct gs_share **out)
 {
@@ -168,6 +182,8 @@ int gs_share_new(struct gs_fleet *f, struct gs_share **out)
         return GS_ENOMEM;
     sh->f = f;
     gs_event_init(&sh->enforce, on_enforce);
+    gs_event_init(&sh->relend.ev, on_relend);
+    sh->relend.sh = sh;
     size_t n = (size_t)(f->ngpus > 0 ? f->ngpus : 1);
     sh->g = calloc(n, sizeof *sh->g);
     if (mig)
@@ -205,6 +221,8 @@ void gs_share_free(struct gs_share *sh)
     free(sh->flag);
     free(sh->wall);
     free(sh->equiv);
+    free(sh->evicted);
+    free(sh->relend.gpu);
     free(sh);
 }
 
@@ -241,8 +259,14 @@ static int grow_acc(struct gs_share *sh, long rec)
     if (e == NULL)
         return GS_ENOMEM;
     sh->equiv = e;
-    for (long i = sh->nacc; i < cap; i++)
+    gs_time *v = realloc(sh->evicted, (size_t)cap * sizeof *v);
+    if (v == NULL)
+        return GS_ENOMEM;
+    sh->evicted = v;
+    for (long i = sh->nacc; i < cap; i++) {
         sh->wall[i] = sh->equiv[i] = 0;
+        sh->evicted[i] = -1;
+    }
     sh->nacc = cap;
     return 0;
 }
@@ -324,25 +348,60 @@ static void ts_rates(struct gs_share *sh, struct gs_sim *s, int g)
 
 /* --- fractional ------------------------------------------------------------------ */
 
+/* Lending on g waits for the next instant (an evicted borrower). */
+static void defer_lend(struct gs_share *sh, struct gs_sim *s, int g)
+{
+    struct relend *r = &sh->relend;
+    for (int i = 0; i < r->n; i++)
+        if (r->gpu[i] == g)
+            return;
+    if (r->n == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 8;
+        int *v = realloc(r->gpu, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return;     /* lent at the next start or stop on g */
+        r->gpu = v;
+        r->cap = cap;
+    }
+    r->gpu[r->n++] = g;
+    if (!gs_event_pending(&r->ev))
+        gs_sim_at(s, &r->ev, gs_sim_now(s) + 1);
+}
+
 /* Lend idle capacity to borrowers, oldest first, and set every factor. */
 static void frac_lend(struct gs_share *sh, struct gs_sim *s, int g)
 {
     struct sgpu *sg = &sh->g[g];
     int idle = 1000 - sg->guar_used - sg->lent;
+    gs_time now = gs_sim_now(s);
     for (int i = 0; i < sg->n && idle > 0; i++) {
         struct sent *e = &sg->v[i];
         int want = e->burst - e->guar - e->loan;
         int give = want < idle ? want : idle;
         if (give <= 0)
             continue;
+        if (sh->evicted[e->job->rec] == now) {
+            defer_lend(sh, s, g);
+            continue;
+        }
         e->loan += give;
         sg->lent += give;
         idle -= give;
     }
+    gs_fleet_set_lent(sh->f, g, sg->lent);
     for (int i = 0; i < sg->n; i++) {
         struct sent *e = &sg->v[i];
         set_factor(sh, s, e, (double)(e->guar + e->loan) / (double)e->burst);
     }
+}
+
+static void on_relend(struct gs_event *ev, void *ctx)
+{
+    struct relend *r = (struct relend *)ev;
+    int n = r->n;
+    r->n = 0;
+    for (int i = 0; i < n; i++)
+        frac_lend(r->sh, ctx, r->gpu[i]);
 }
 
 /* --- MIG -------------------------------------------------------------------------- */
@@ -538,6 +597,7 @@ static void on_enforce(struct gs_event *ev, void *ctx)
                     rc = gs_sim_kill(s, v->job, GS_KILL_RECLAIM);
                 } else {
                     sh->reclaim_evictions++;
+                    sh->evicted[v->job->rec] = gs_sim_now(s);
                     rc = gs_sim_interrupt(s, v->job, GS_STOP_RECLAIMED);
                 }
                 if (rc < 0)

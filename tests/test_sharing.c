@@ -370,6 +370,35 @@ static void test_reclaim_evict(void)
     run_free(&r);
 }
 
+/* Placement counts lent capacity as taken and reclaims only when nothing
+ * unlent fits.  Two GPUs: A (0.2, bursting to 1.0) borrows 800 of GPU 0.
+ * B (0.5) at 1 s goes to the untouched GPU 1: no reclaim.  C (0.6) at 2 s
+ * fits nowhere unlent (GPU 0: 0, GPU 1: 500), so it takes GPU 0's lent
+ * capacity back: A, its only borrower, is killed. */
+static void test_reclaim_last_resort(void)
+{
+    struct run r;
+    run_ok(&r,
+           "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+           " \"gpus_per_node\": 2, \"sharing\": {\"mode\": \"fractional\"}}],"
+           " \"policy\": \"fifo\", \"placement\": \"best-fit\","
+           " \"workload\": {\"trace\": {\"format\": \"native\","
+           " \"path\": \"%s\"}}}",
+           "id,arrival,gpus,duration,gpu_guarantee,gpu_burst\n"
+           "1,0,0.2,100,0.2,1.0\n"
+           "2,1,0.5,100,,\n"
+           "3,2,0.6,100,,\n");
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->state, GS_JOB_DONE);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->end, 101 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->state, GS_JOB_KILLED);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->kill, GS_KILL_RECLAIM);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->end, 2 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 2 * S);
+    CU_ASSERT_EQUAL(su->reclaim_kills, 1);
+    run_free(&r);
+}
+
 /* --- scenario keys ---------------------------------------------------------------------------- */
 
 static void expect_error(const char *sharing, const char *where,
@@ -448,6 +477,8 @@ static CU_TestInfo tests[] = {
     { "fractional: reclaim takes exactly the borrowers needed",
       test_reclaim_exact },
     { "fractional: reclaim by eviction", test_reclaim_evict },
+    { "fractional: reclaim only when nothing unlent fits",
+      test_reclaim_last_resort },
     { "scenario: sharing keys checked with JSON paths", test_scenario_errors },
     { "trace: sharing columns checked with file:line", test_trace_errors },
     CU_TEST_INFO_NULL,
