@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <sys/wait.h>
 
 /* --- the bitmap index ---------------------------------------------------------- */
 
@@ -446,6 +447,62 @@ static void test_place_exp_fixture(void)
     unlink(trace);
 }
 
+/* The command line: usage errors exit 2 naming the problem; a run writes
+ * its curves.  The binary comes from $GPUSIM (set by `make test`). */
+static int cli(const char *args, char *err, size_t n)
+{
+    const char *b = getenv("GPUSIM");
+    char cmd[2048], ef[] = "/tmp/gs-test-pxe-XXXXXX";
+    int fd = mkstemp(ef);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "%s place-exp %s >/dev/null 2>%s",
+             b ? b : "./gpusim", args, ef);
+    int st = system(cmd);
+    FILE *fp = fopen(ef, "r");
+    size_t got = fp ? fread(err, 1, n - 1, fp) : 0;
+    err[got] = '\0';
+    if (fp)
+        fclose(fp);
+    unlink(ef);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_place_exp_cli(void)
+{
+    char err[4096], trace[64], scen[64], out[80], args[512];
+    write_temp("id,arrival,gpus,duration\n1,0,0.5,10\n", trace);
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"name\": \"px\", \"fleet\": [{\"gpu\": \"T4\", \"nodes\": 2}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}", trace);
+    write_temp(json, scen);
+    snprintf(out, sizeof out, "%s.h5", scen);
+    CU_ASSERT_EQUAL(cli("", err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "which scenario"));
+    snprintf(args, sizeof args, "%s --seeds 0", scen);
+    CU_ASSERT_EQUAL(cli(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--seeds"));
+    snprintf(args, sizeof args, "%s --placers fgd,worst-fit --no-out", scen);
+    CU_ASSERT_EQUAL(cli(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown placement 'worst-fit'"));
+    snprintf(args, sizeof args, "%s --placers fgd,random --seeds 2 --out %s",
+             scen, out);
+    CU_ASSERT_EQUAL(cli(args, err, sizeof err), 0);
+    double v = 0;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_h5_read_summary(out, "x", &v, &d), GS_ENOTFOUND);
+    double *a = NULL;
+    long n = 0;
+    CU_ASSERT_EQUAL(gs_h5_read_series(out, "/place_exp/arrived_load", &a, &n,
+                                      &d), 0);
+    CU_ASSERT_EQUAL(n, 130);
+    free(a);
+    unlink(out);
+    unlink(scen);
+    unlink(trace);
+}
+
 #define SHARED "../shared/traces/alibaba-gpu-v2023/"
 
 /* The paper's ordering on the openb default trace and its node list, at
@@ -503,6 +560,7 @@ static CU_TestInfo tests[] = {
     { "random: uniform over fitting nodes, reproducible", test_random },
     { "class placers fall back to best-fit on MIG pools", test_fgd_on_mig },
     { "place-exp on a fixture, HDF5 curves", test_place_exp_fixture },
+    { "place-exp command line", test_place_exp_cli },
     { "place-exp on openb: fgd > best-fit > random", test_openb_ordering },
     CU_TEST_INFO_NULL,
 };

@@ -195,6 +195,26 @@ static void test_ts_replicas_limit(void)
     run_free(&r);
 }
 
+/* Twelve contexts on one GPU (16 replicas, duty 0.05 each: 0.6 in all)
+ * add 5 ms to p99 latency for as long as they share it; they run at
+ * 1 - 11 * 0.02 = 0.78 and all end together at 10 / 0.78 = 12.821 s. */
+static void test_ts_latency(void)
+{
+    char json[1024], csv[1024] = "id,arrival,gpus,duration,duty_cycle\n";
+    snprintf(json, sizeof json, ts_pool, "");
+    char *r16 = strstr(json, "\"replicas\": 4");
+    memcpy(r16, "\"replicas\":16", 13);
+    for (int i = 1; i <= 12; i++)
+        snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%d,0,1,10,0.05\n",
+                 i);
+    struct run r;
+    run_ok(&r, json, csv);
+    for (int i = 1; i <= 12; i++)
+        CU_ASSERT_EQUAL(rec_of(&r, i)->end, 12821);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_summary(r.sim)->ts_p99_added_ms, 5.0, 1e-9);
+    run_free(&r);
+}
+
 /* The overhead and latency curves. */
 static void test_ts_curves(void)
 {
@@ -470,6 +490,7 @@ static CU_TestInfo tests[] = {
     { "time-slicing: duty cycles over 1", test_ts_over_one },
     { "time-slicing: replicas limit", test_ts_replicas_limit },
     { "time-slicing: overhead and latency curves", test_ts_curves },
+    { "time-slicing: p99 latency added at 12 contexts", test_ts_latency },
     { "OOM: newest victim", test_oom_newest },
     { "OOM: largest victim", test_oom_largest },
     { "OOM: unstated memory never overflows", test_oom_unstated },
