@@ -17,12 +17,18 @@
  *   pmask: bit b set if some GPU is partly free with b = free*64/1000.
  * First-fit is a leftmost descent, best-fit a range OR to pick the tightest
  * value and then a descent, both O(log nodes) per query.  Down nodes (failed,
- * being provisioned, drained) summarize as empty and are never chosen. */
+ * being provisioned, drained) summarize as empty and are never chosen.
+ *
+ * Two finer states serve the cloud models (cloud.h): a cordoned node is up
+ * -- its jobs run on, its GPUs count as available -- but takes no new work
+ * (it summarizes as empty); a dead GPU (failed in place) has no capacity at
+ * all and does not count as available. */
 #ifndef GS_FLEET_H
 #define GS_FLEET_H
 
 #include "gpu.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define GS_MAX_GPN 63
@@ -57,6 +63,8 @@ struct gs_node {
     uint64_t fullmask;          /* which GPUs are fully free */
     int gpu0;                   /* index of its first GPU in fleet arrays */
     int njobs;                  /* jobs with a part on this node */
+    int cordon;                 /* up but closed to new work */
+    uint64_t deadmask;          /* GPUs failed in place */
 };
 
 struct gs_fleet {
@@ -88,6 +96,16 @@ static inline struct gs_part *gs_alloc_parts(struct gs_alloc *a)
     return a->n > 1 ? a->many : &a->one;
 }
 void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
+/* The part of a on node, or NULL. */
+static inline const struct gs_part *gs_alloc_part_on(const struct gs_alloc *a,
+                                                     int node)
+{
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    for (int i = 0; i < a->n; i++)
+        if (pt[i].node == node)
+            return &pt[i];
+    return NULL;
+}
 
 /* What a job asks of the fleet. */
 struct gs_need {
@@ -141,6 +159,11 @@ int gs_alloc_copy(struct gs_alloc *dst, const struct gs_alloc *src);
 /* Bring a node up or down (capacity changes).  A node must be empty to go
  * down; callers evict its jobs first. */
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up);
+/* Close an up node to new work (its jobs run on), or open it again. */
+void gs_fleet_set_cordon(struct gs_fleet *f, int node, int on);
+/* Take GPU k of node out of service for good (it must be fully free), or
+ * put it back (a repaired node).  A dead GPU is neither free nor available. */
+void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead);
 
 /* Allocated GPUs as a real count (milli / 1000). */
 static inline double gs_fleet_used_gpus(const struct gs_fleet *f)
