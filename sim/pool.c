@@ -20,6 +20,10 @@ struct rec {
     struct gs_diag d;
 };
 
+/* The numbers follow the header at an offset aligned for doubles. */
+#define HDR ((sizeof(struct rec) + sizeof(double) - 1) / sizeof(double) * \
+             sizeof(double))
+
 static int write_all(int fd, const void *buf, size_t n)
 {
     const char *p = buf;
@@ -53,7 +57,7 @@ static int read_all(int fd, void *buf, size_t n)
 static void worker(int w, int jobs, int ntasks, int nout, gs_pool_fn *fn,
                    void *ctx, int fd)
 {
-    size_t sz = sizeof(struct rec) + (size_t)nout * sizeof(double);
+    size_t sz = HDR + (size_t)nout * sizeof(double);
     char *buf = calloc(1, sz);
     if (buf == NULL)
         _exit(3);
@@ -61,7 +65,7 @@ static void worker(int w, int jobs, int ntasks, int nout, gs_pool_fn *fn,
         struct rec *r = (struct rec *)buf;
         memset(buf, 0, sz);
         r->task = t;
-        r->rc = fn(t, (double *)(buf + sizeof *r), ctx, &r->d);
+        r->rc = fn(t, (double *)(buf + HDR), ctx, &r->d);
         if (write_all(fd, buf, sz) < 0)
             _exit(4);
     }
@@ -86,7 +90,7 @@ int gs_pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
     int *fds = calloc((size_t)jobs, sizeof *fds);
     pid_t *pids = calloc((size_t)jobs, sizeof *pids);
     char *done = calloc((size_t)ntasks, 1);
-    size_t sz = sizeof(struct rec) + (size_t)nout * sizeof(double);
+    size_t sz = HDR + (size_t)nout * sizeof(double);
     char *buf = malloc(sz);
     if (!fds || !pids || !done || !buf) {
         free(fds);
@@ -131,7 +135,7 @@ int gs_pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
             if (r->task < 0 || r->task >= ntasks)
                 continue;
             done[r->task] = 1;
-            memcpy(results + (size_t)r->task * nout, buf + sizeof *r,
+            memcpy(results + (size_t)r->task * nout, buf + HDR,
                    (size_t)nout * sizeof(double));
             if (r->rc < 0 && rc == 0) {
                 rc = r->rc;
