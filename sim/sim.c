@@ -702,6 +702,8 @@ void gs_sim_free(struct gs_sim *s)
 {
     if (s == NULL)
         return;
+    /* The queue first: it reads the events of the jobs and models it holds. */
+    gs_engine_free(&s->eng);
     if (s->pol && s->pol->free && s->pst)
         s->pol->free(s->pst);
     if (s->plc && s->plc->free && s->plst)
@@ -720,7 +722,6 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
-    gs_engine_free(&s->eng);
     gs_fleet_free(s->fleet);
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
