@@ -10,8 +10,8 @@
  * result is exactly the nonhomogeneous Poisson process.
  *
  * Streams: "gen.arrivals" (candidate times and thinning), "gen.class",
- * "gen.size", "gen.duration", "gen.tenant" -- independent, so changing a
- * class's duration law leaves the arrival times untouched. */
+ * "gen.size", "gen.duration", "gen.tenant", "gen.profile" -- independent,
+ * so changing a class's duration law leaves the arrival times untouched. */
 #include "gen.h"
 #include "rng.h"
 
@@ -23,7 +23,7 @@
 
 struct gs_gen {
     struct gs_genspec spec;
-    gsl_rng *arr, *cls, *size, *dur, *ten;
+    gsl_rng *arr, *cls, *size, *dur, *ten, *prof;
     gsl_ran_discrete_t *cls_table;
     gsl_ran_discrete_t *size_table[GS_GEN_MAX_CLASSES];
     double t_ms;            /* current candidate time */
@@ -87,11 +87,13 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
     g->size = gs_rng_stream(seed, "gen.size");
     g->dur = gs_rng_stream(seed, "gen.duration");
     g->ten = gs_rng_stream(seed, "gen.tenant");
+    g->prof = gs_rng_stream(seed, "gen.profile");
     double w[GS_GEN_MAX_CLASSES];
     for (int i = 0; i < spec->nclasses; i++)
         w[i] = spec->cls[i].weight;
     g->cls_table = gsl_ran_discrete_preproc((size_t)spec->nclasses, w);
-    if (!g->arr || !g->cls || !g->size || !g->dur || !g->ten || !g->cls_table)
+    if (!g->arr || !g->cls || !g->size || !g->dur || !g->ten || !g->prof ||
+        !g->cls_table)
         goto fail;
     for (int i = 0; i < spec->nclasses; i++) {
         g->size_table[i] = gsl_ran_discrete_preproc(
@@ -114,6 +116,8 @@ void gs_gen_free(struct gs_gen *g)
     gsl_rng_free(g->size);
     gsl_rng_free(g->dur);
     gsl_rng_free(g->ten);
+    if (g->prof)
+        gsl_rng_free(g->prof);
     if (g->cls_table)
         gsl_ran_discrete_free(g->cls_table);
     for (int i = 0; i < GS_GEN_MAX_CLASSES; i++)
@@ -166,5 +170,11 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->ckpt = c->ckpt;
     if (c->estimate_factor > 0)
         o->estimate = (gs_time)ceil(o->work * c->estimate_factor);
+    if (c->profile) {
+        double b = draw(g->prof, &c->busy), i = draw(g->prof, &c->idle);
+        o->nphases = 2;
+        o->phase[0] = b < 1.0 ? 1 : (gs_time)llround(b);
+        o->phase[1] = i < 1.0 ? 1 : (gs_time)llround(i);
+    }
     return 1;
 }

@@ -47,6 +47,8 @@ struct gs_genclass {
     gs_time deadline;                    /* relative, 0 = none */
     gs_time ckpt;                        /* 0 = the tier's default */
     double estimate_factor;              /* estimate = duration * this; 0 = none */
+    int profile;                         /* draw a busy/idle profile */
+    struct gs_distspec busy, idle;       /* phase lengths, work-ms */
 };
 
 struct gs_genspec {

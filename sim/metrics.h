@@ -21,6 +21,7 @@
 #ifndef GS_METRICS_H
 #define GS_METRICS_H
 
+#include "cloudcfg.h"
 #include "engine.h"
 #include "fleet.h"
 #include "job.h"
@@ -62,6 +63,7 @@ struct gs_summary {
     struct gs_tstats all, tier[GS_NTIERS];
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
+    struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
 };
 
 struct gs_series {
@@ -71,6 +73,19 @@ struct gs_series {
     double *t;                  /* seconds */
     double *alloc, *queue, *running, *cost_rate, *gpus_up;
     double *alloc_model;        /* n x nmodels, row-major */
+    int nx;                     /* columns a model added (gs_metrics_hook) */
+    const char *const *xnames;
+    double *x;                  /* n x nx, row-major */
+};
+
+/* A model's view for the books: the fleet's cost rate ($/h) at time t, and
+ * nx more time-series columns filled for a sample at time t. */
+struct gs_metrics_hook {
+    double (*cost_rate)(void *ctx, gs_time t);
+    void (*fill)(void *ctx, gs_time t, double *row);
+    int nx;
+    const char *const *names;   /* static storage */
+    void *ctx;
 };
 
 struct gs_metrics {
@@ -80,6 +95,7 @@ struct gs_metrics {
     double *pool_used_ms, *pool_avail_ms;
     int npools;
     struct gs_series ts;
+    struct gs_metrics_hook hook;
 };
 
 /* 0 or GS_ENOMEM. */
@@ -93,6 +109,9 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
                        long pending, long running, gs_time t);
 /* Cost rate of the fleet now, $ per hour (every provisioned node billed). */
 double gs_metrics_cost_rate(const struct gs_fleet *f);
+/* Take the cost rate and extra columns from a model (before the first
+ * advance).  The summary's cost is then the model's to set. */
+void gs_metrics_set_hook(struct gs_metrics *m, const struct gs_metrics_hook *h);
 
 void gs_metrics_summarize(const struct gs_metrics *m,
                           const struct gs_fleet *f,

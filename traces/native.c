@@ -21,12 +21,12 @@
 
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
-           C_DEADLINE, C_CKPT, NCOLS };
+           C_DEADLINE, C_CKPT, C_PROFILE, NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
-    "allowed_gpus", "max_wait", "deadline", "checkpoint"
+    "allowed_gpus", "max_wait", "deadline", "checkpoint", "idle_profile"
 };
 
 #define MAXF 32
@@ -123,6 +123,29 @@ static int parse_models(const struct gs_catalog *cat, const char *s,
     return 0;
 }
 
+/* "busy:idle[:busy:idle...]" in seconds (work on the reference model). */
+static int parse_profile(const char *s, struct gs_jobspec *j)
+{
+    char buf[FIELD];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *p = buf, *tok; (tok = strsep(&p, ":")) != NULL;) {
+        gs_time t;
+        if (n == GS_MAX_PHASES || parse_secs(tok, &t) < 0)
+            return -1;
+        j->phase[n++] = t;
+    }
+    if (n < 2 || n % 2 != 0)
+        return -1;
+    gs_time sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += j->phase[i];
+    if (sum <= 0)
+        return -1;
+    j->nphases = n;
+    return 0;
+}
+
 static void convert_row(struct gs_native *r)
 {
     struct gs_jobspec j;
@@ -200,6 +223,10 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
     if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
         return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], &j) < 0)
+        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
+                        "idle seconds alternating, busy first, 1 to 4 pairs "
+                        "(\"600:3600\")", v[C_PROFILE]);
     if (j.arrival < r->last) {
         char msg[160];
         snprintf(msg, sizeof msg, "%.3f s is before the previous row's "
@@ -365,7 +392,7 @@ void gs_native_write_header(FILE *fp)
 {
     fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
-          "max_wait,deadline,checkpoint\n", fp);
+          "max_wait,deadline,checkpoint,idle_profile\n", fp);
 }
 
 static void put_secs(FILE *fp, gs_time t)
@@ -409,5 +436,11 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fputc(',', fp);
     if (j->ckpt > 0)
         put_secs(fp, j->ckpt);
+    fputc(',', fp);
+    for (int i = 0; i < j->nphases; i++) {
+        if (i)
+            fputc(':', fp);
+        put_secs(fp, j->phase[i]);
+    }
     fputc('\n', fp);
 }

@@ -6,7 +6,9 @@
  *   optional  tenant, tier, memory_gb, ref_gpu, compute_bound, estimate (s),
  *             priority, preemptible (0/1/true/false), allowed_gpus
  *             (model names separated by '|'), max_wait (s), deadline (s),
- *             checkpoint (s)
+ *             checkpoint (s), idle_profile (busy and idle phases of its
+ *             work, in s, alternating, busy first, repeating:
+ *             "600:3600" or up to four pairs "b:i:b:i:b:i:b:i")
  * An empty optional field means "not stated".  Rows must be sorted by
  * arrival.  Every problem names file:line and the field. */
 #ifndef GS_NATIVE_H
