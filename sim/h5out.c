@@ -387,6 +387,7 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
         int model = su->model[k].model;
         snprintf(rows[n].name, sizeof rows[n].name, "%s",
                  sc->cat.m[model].name);
+        rows[n].cost_usd = 0;
         for (int p = 0; p < np; p++)
             if (sc->pools[p].model == model) {
                 struct gs_cloud_poolbill b;
