@@ -50,9 +50,11 @@ struct gs_scenario;
 struct gs_cloud;
 
 /* What happened to nodes, in order: the cloud event log (HDF5 /cloud/log).
- * value: the component's age in s (failures), the provisioning delay in s
- * (launch), the pending-to-capacity time in s or -1 (ready), GPU-hours of
- * work lost (reclaim, failures), the job id (reap). */
+ * value: the component's age in s (failures, degradations: time since its
+ * node entered service), the provisioning delay in s (launch), the
+ * pending-to-capacity time in s or -1 (ready), the GPU-hours of work lost
+ * (reclaim), the time to the reclaim in s (notice), 1 if the node became a
+ * spare (repaired), the nodes (block start, end), the job id (reaped). */
 enum gs_cev { GS_CEV_NOTICE, GS_CEV_RECLAIM, GS_CEV_NODE_FAIL, GS_CEV_GPU_FAIL,
               GS_CEV_DEGRADE, GS_CEV_REPAIRED, GS_CEV_SPARE_IN, GS_CEV_LAUNCH,
               GS_CEV_READY, GS_CEV_REMOVE, GS_CEV_DRAIN, GS_CEV_BLOCK_START,

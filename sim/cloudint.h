@@ -159,7 +159,6 @@ void gs_fail_enter(struct gs_cloud *c, int node);
 void gs_fail_leave(struct gs_cloud *c, int node);
 double gs_fail_job_speed(const struct gs_cloud *c, const struct gs_job *j);
 void gs_fail_repaired(struct gs_cloud *c, int node);
-gs_time gs_fail_draw(gsl_rng *r, const struct gs_failproc *p);
 
 /* autoscale.c */
 void gs_as_init(struct gs_cloud *c);

@@ -40,7 +40,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-gs_time gs_fail_draw(gsl_rng *r, const struct gs_failproc *p)
+static gs_time fail_draw(gsl_rng *r, const struct gs_failproc *p)
 {
     double t = INFINITY;
     if (p->shape > 0) {
@@ -65,7 +65,7 @@ static const struct gs_failcfg *cfg_of(const struct gs_cloud *c, int node)
 static void arm(struct gs_cloud *c, struct gs_event *ev, gsl_rng *r,
                 const struct gs_failproc *p)
 {
-    gs_time dt = gs_fail_draw(r, p);
+    gs_time dt = fail_draw(r, p);
     if (dt != GS_TIME_MAX)
         gs_sim_at(c->sim, ev, gs_cloud_now(c) + dt);
 }

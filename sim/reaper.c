@@ -88,7 +88,6 @@ static void arm(struct gs_cloud *c, gs_time t)
 
 static void on_reap(struct gs_event *ev, void *ctx)
 {
-    (void)ev;
     (void)ctx;
     struct gs_cloud *c = ((struct gs_ctimer *)ev)->c;
     gs_time now = gs_cloud_now(c), next = GS_TIME_MAX;
