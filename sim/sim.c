@@ -19,6 +19,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -641,12 +642,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
     if (s->pol == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_policies[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_policies[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
         snprintf(where, sizeof where, "%s: $.policy", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
                          "unknown policy '%s' (known: %s)", pname, list);
@@ -661,12 +659,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *lname = o->placer ? o->placer : sc->placer;
     s->plc = gs_placer_find(lname);
     if (s->plc == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_placers[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_placers[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
         snprintf(where, sizeof where, "%s: $.placement", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
                          "unknown placement '%s' (known: %s)", lname, list);
