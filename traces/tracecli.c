@@ -807,8 +807,12 @@ static int cmd_convert(const struct opts *o)
     struct out w = { 0 };
     int rc = open_stream(o, &in, &x, &d);
     long n = 0;
-    if (rc == 0)
-        rc = out_open(&w, o->out, &d);
+    if (rc == 0 && out_open(&w, o->out, &d) < 0) {
+        xf_free(&x);
+        input_close(&in);
+        report(&d);
+        return 1;
+    }
     if (rc == 0 && in.req) {
         if ((rc = req_transform(o, in.req)) == 0) {
             gs_reqtable_write(w.fp, in.req);
@@ -824,8 +828,10 @@ static int cmd_convert(const struct opts *o)
     }
     int status = 0;
     if (rc == 0) {
-        if (out_commit(&w, &d) < 0)
-            status = report(&d) - 1;    /* 1: the output was not written */
+        if (out_commit(&w, &d) < 0) {
+            report(&d);
+            status = 1;                 /* the output was not written */
+        }
         else if (o->out)
             fprintf(stderr, "gpusim: wrote %ld %s to %s\n", n,
                     in.req ? "requests" : "jobs", o->out);
@@ -921,20 +927,25 @@ static int cmd_gen(const struct opts *o)
         return report(&d);
     }
     long n = 0;
-    if ((rc = out_open(&w, o->out, &d)) == 0) {
-        struct gs_jobspec j;
-        gs_native_write_header(w.fp);
-        while ((rc = gs_source_next(&src, &j, &d)) == 1) {
-            gs_native_write_row(w.fp, &j, &sc->cat);
-            n++;
-        }
+    if (out_open(&w, o->out, &d) < 0) {
+        gs_source_close(&src);
+        gs_scenario_free(sc);
+        report(&d);
+        return 1;
+    }
+    struct gs_jobspec j;
+    gs_native_write_header(w.fp);
+    while ((rc = gs_source_next(&src, &j, &d)) == 1) {
+        gs_native_write_row(w.fp, &j, &sc->cat);
+        n++;
     }
     gs_source_close(&src);
     int status = 0;
     if (rc == 0) {
-        if (out_commit(&w, &d) < 0)
-            status = report(&d) - 1;
-        else if (o->out)
+        if (out_commit(&w, &d) < 0) {
+            report(&d);
+            status = 1;
+        } else if (o->out)
             fprintf(stderr, "gpusim: wrote %ld jobs to %s (seed %llu)\n", n,
                     o->out, (unsigned long long)seed);
     } else {
@@ -983,13 +994,15 @@ static int cmd_fit(const struct opts *o)
         fflush(stdout);
         if (o->out) {
             struct out w;
-            if (out_open(&w, o->out, &d) < 0)
-                status = report(&d) - 1;
-            else {
+            if (out_open(&w, o->out, &d) < 0) {
+                report(&d);
+                status = 1;
+            } else {
                 gs_fit_write_spec(w.fp, fit, &in.sc->cat, o->input);
-                if (out_commit(&w, &d) < 0)
-                    status = report(&d) - 1;
-                else
+                if (out_commit(&w, &d) < 0) {
+                    report(&d);
+                    status = 1;
+                } else
                     fprintf(stderr, "gpusim: wrote the generator spec to %s "
                             "('gpusim trace gen %s')\n", o->out, o->out);
             }
