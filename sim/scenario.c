@@ -297,7 +297,14 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     for (int k = 0; k < nn; k++) {
         struct gs_pool_spec *ps = &s->pools[s->npools++];
         *ps = np[k];
-        snprintf(ps->name, sizeof ps->name, "%s%s", prefix, np[k].name);
+        char name[2 * GS_NAME];
+        snprintf(name, sizeof name, "%s%s", prefix, np[k].name);
+        if (strlen(name) >= sizeof ps->name) {
+            free(np);
+            return err(c, q, "pool name '%s' is longer than %d characters",
+                       name, GS_NAME - 1);
+        }
+        memcpy(ps->name, name, strlen(name) + 1);
         ps->market = mk;
         ps->price_hour = (gprice >= 0 ? gprice
                           : default_gpu_price(s->cat.m[ps->model].name)) *

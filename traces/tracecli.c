@@ -260,7 +260,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
                     o->ntenants == MAXTEN)
                     return usage("--tenants takes up to 64 names separated "
                                  "by commas, not '%s'", v);
-                snprintf(o->tenants[o->ntenants++], GS_TENANT_NAME, "%s", p);
+                memcpy(o->tenants[o->ntenants++], p, strlen(p) + 1);
             }
             i++;
         } else if (strcmp(a, "--tier-mix") == 0 && v && xf) {
