@@ -211,6 +211,20 @@ static void test_skip_bad_rows(void)
     struct gs_jobspec *j;
     CU_ASSERT_EQUAL(read_native(out, &j), 3);
     free(j);
+    /* through a scenario: the flag reaches its trace */
+    const char *sc = tmp("skip.json");
+    char cwd[512];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    FILE *fp = fopen(sc, "w");
+    fprintf(fp, "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 1}], \"workload\": "
+            "{\"trace\": {\"format\": \"alibaba-gpu-2023\", \"path\": "
+            "\"%s/" FIX "ali_mixed.csv\"}}}\n", cwd);
+    fclose(fp);
+    rc = run("stats", sc, NULL);
+    expect(rc, 2, "ali_mixed.csv:3: field 'num_gpu'");
+    rc = run("stats", sc, "--skip-bad-rows", NULL);
+    expect(rc, 0, "skipped 3 bad rows");
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "jobs       3\n"));
     rc = run("stats", FIX "mooncake_bad_hash.jsonl", "--skip-bad-rows", NULL);
     expect(rc, 0, "1 x field 'hash_ids'");
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "count      1"));

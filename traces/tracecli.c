@@ -471,9 +471,18 @@ static int input_open(const struct opts *o, struct input *in,
         if (rc < 0)
             return rc;
         in->scenario = 1;
-        if (o->skip_bad && in->sc->wl_kind == GS_WL_TRACE &&
-            gs_params_add_num(&in->sc->trace, "skip_bad_rows", 1) < 0)
-            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        if (o->skip_bad && in->sc->wl_kind == GS_WL_TRACE) {
+            const char *f = "";
+            for (int i = 0; i < in->sc->trace.n; i++)
+                if (strcmp(in->sc->trace.v[i].key, "format") == 0)
+                    f = in->sc->trace.v[i].str;
+            if (strcmp(f, "native") == 0)
+                return usage("%s", "--skip-bad-rows: the scenario's trace is "
+                             "native CSV, gpusim's own output, which skips "
+                             "nothing; fix the row the message names");
+            if (gs_params_add_num(&in->sc->trace, "skip_bad_rows", 1) < 0)
+                return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        }
     } else if (gs_request_format_known(fmt)) {
         if (o->nopt > 0)
             return usage("%s", "request formats take no --opt");
