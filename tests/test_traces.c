@@ -135,6 +135,18 @@ static void test_alibaba_bad_rows(void)
     }
     tt_bad("alibaba-gpu-2023", FIX "ali_bad_fields.csv", NULL,
            FIX "ali_bad_fields.csv:3", "10 fields where the header has 11");
+    tt_bad("alibaba-gpu-2023", FIX "ali_bad_wide.csv", NULL,
+           FIX "ali_bad_wide.csv:3", "70 fields; no format here has more "
+           "than 64");
+    static const char *const skipw[] = { "skip_bad_rows=true", NULL };
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    CU_ASSERT_EQUAL(tt_read("alibaba-gpu-2023", FIX "ali_bad_wide.csv", skipw,
+                            &j, &d), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 x row shape, first at "
+                                  "line 3"));
+    free(j);
     tt_bad("alibaba-gpu-2023", FIX "ali_bad_header.csv", NULL,
            FIX "ali_bad_header.csv:1", "lacks the column 'deletion_time'");
     tt_bad("alibaba-gpu-2023", FIX "no_such_file.csv", NULL,
