@@ -157,9 +157,9 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
     g->size = gs_rng_stream(seed, "gen.size");
     g->dur = gs_rng_stream(seed, "gen.duration");
     g->ten = gs_rng_stream(seed, "gen.tenant");
-    g->hourly_max = 1.0;
-    for (int h = 0; h < 24; h++)
-        if (profile(spec, h) > g->hourly_max || h == 0)
+    g->hourly_max = profile(spec, 0);
+    for (int h = 1; h < 24; h++)
+        if (profile(spec, h) > g->hourly_max)
             g->hourly_max = profile(spec, h);
     g->bmax = 1.0;
     if (spec->nburst > 0) {
