@@ -368,6 +368,21 @@ void gs_native_write_header(FILE *fp)
           "max_wait,deadline,checkpoint\n", fp);
 }
 
+/* The shortest decimal that reads back as exactly v (0.3, not
+ * 0.29999999999999999): cheaper to parse, and what a person would write. */
+static void put_double(FILE *fp, double v)
+{
+    char buf[32];
+    for (int prec = 6; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) {
+            fputs(buf, fp);
+            return;
+        }
+    }
+    fprintf(fp, "%.17g", v);
+}
+
 static void put_secs(FILE *fp, gs_time t)
 {
     fprintf(fp, "%" PRId64 ".%03d", t / 1000, (int)(t % 1000));
@@ -385,9 +400,10 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     put_secs(fp, (gs_time)llround(j->work));
     fprintf(fp, ",%s,%s,", j->tenant, gs_tier_name(j->tier));
     if (j->mem_gb > 0)
-        fprintf(fp, "%.17g", j->mem_gb);
-    fprintf(fp, ",%s,%.17g,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "",
-            j->cb);
+        put_double(fp, j->mem_gb);
+    fprintf(fp, ",%s,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "");
+    put_double(fp, j->cb);
+    fputc(',', fp);
     if (j->estimate > 0)
         put_secs(fp, j->estimate);
     fputc(',', fp);
