@@ -9,6 +9,7 @@
  * lines would make them drift, and no field of this format needs quoting
  * across lines. */
 #include "native.h"
+#include "tread.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -80,24 +81,11 @@ static void on_field(void *s, size_t len, void *data)
     r->nf++;
 }
 
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (*end == ' ')
-        end++;
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Seconds (decimal) to ms; < 0 on error. */
 static int parse_secs(const char *s, gs_time *out)
 {
     double v;
-    if (parse_num(s, &v) < 0 || v < 0 || v > 9.0e12)
+    if (gs_tnum(s, &v) < 0 || v < 0 || v > 9.0e12)
         return -1;
     *out = (gs_time)llround(v * 1000.0);
     return 0;
@@ -134,13 +122,13 @@ static void convert_row(struct gs_native *r)
             v[r->map[i]] = r->field[i];
     double x;
     gs_time t;
-    if (parse_num(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
+    if (gs_tnum(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
         return row_fail(r, "id", "'%s' is not a whole number", v[C_ID]);
     j.id = (int64_t)x;
     if (parse_secs(v[C_ARRIVAL], &j.arrival) < 0)
         return row_fail(r, "arrival", "'%s' is not a time in seconds >= 0",
                         v[C_ARRIVAL]);
-    if (parse_num(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
+    if (gs_tnum(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
         (x > 1 && x != floor(x)) || (x > 0 && x < 0.001))
         return row_fail(r, "gpus", "'%s' is not a GPU count (0, a fraction "
                         "in (0,1], or a whole number)", v[C_GPUS]);
@@ -162,18 +150,18 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
                         "interactive, data)", v[C_TIER]);
     if (v[C_MEM] && v[C_MEM][0] &&
-        (parse_num(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
+        (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
         return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
     if (v[C_CB] && v[C_CB][0] &&
-        (parse_num(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
+        (gs_tnum(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
         return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
     if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
         return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
     if (v[C_PRIO] && v[C_PRIO][0]) {
-        if (parse_num(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
             return row_fail(r, "priority", "'%s' is not a whole number",
                             v[C_PRIO]);
         j.priority = (int)x;
