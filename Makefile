@@ -116,7 +116,6 @@ run: gpusim
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
-	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -125,6 +124,7 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
 	  --to notebook --execute plots/compare.ipynb --output-dir $(B)/nb \
 	  --ExecutePreprocessor.timeout=300 --log-level=WARN \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
+	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 
 asan:
 	$(MAKE) SANITIZER=address,undefined test

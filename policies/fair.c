@@ -197,8 +197,10 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     struct ten *x = &s->t[j->tenant];
     x->gpus -= job_gpus(j);
     x->mem -= job_mem(sim, j);
-    if (x->gpus < EPS)
-        x->gpus = x->mem < EPS ? 0 : x->gpus;
+    if (x->gpus < EPS)          /* no rounding residue once idle */
+        x->gpus = 0;
+    if (x->mem < EPS)
+        x->mem = 0;
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
     j->pslot = 0;
@@ -219,16 +221,16 @@ static int is_victim(const struct fair *s, const struct gs_fleet *f,
 
 /* Victims go largest first, then the most recently started (it loses the
  * least work), then the tenant furthest above its fair share. */
-static const struct fair *cmp_s;
-static int victim_cmp(const void *a, const void *b)
+static int victim_cmp(const void *a, const void *b, void *arg)
 {
+    const struct fair *s = arg;
     const struct gs_job *x = *(struct gs_job *const *)a;
     const struct gs_job *y = *(struct gs_job *const *)b;
     if (x->need.gpus != y->need.gpus)
         return x->need.gpus > y->need.gpus ? -1 : 1;
     if (x->started != y->started)
         return x->started > y->started ? -1 : 1;
-    double dx = dom_share(cmp_s, x->tenant), dy = dom_share(cmp_s, y->tenant);
+    double dx = dom_share(s, x->tenant), dy = dom_share(s, y->tenant);
     if (dx != dy)
         return dx > dy ? -1 : 1;
     return x->rec < y->rec ? -1 : x->rec > y->rec;
@@ -278,8 +280,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
             s->recl[run[i]->alloc.one.node] = 0;
     if (best < 0)
         return -1;
-    cmp_s = s;
-    qsort(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp);
+    qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     const struct gs_node *nd = &f->nodes[best];
     /* Largest victims that do not overshoot the deficit ... */
     for (long i = 0; i < nv && nd->nfull < need; i++) {

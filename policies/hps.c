@@ -51,6 +51,7 @@ struct hps {
     double maxprio;
     struct cand { struct gs_job *j; double score, aged; } *c;
     long capc;
+    struct gs_job *held;        /* the starved job holding the reservation */
     struct gs_job **run;        /* scratch: running jobs by estimated end */
     long caprun;
 };
@@ -225,19 +226,28 @@ static void hps_schedule(void *state, struct gs_sim *sim)
                                           s->wf * (1.0 - fr), a };
     }
     qsort(s->c, (size_t)k, sizeof *s->c, cand_cmp);
-    const struct gs_job *held = NULL;   /* the starved job holding a slot */
+    /* The starved job holding the reservation keeps it until it starts,
+     * even when others age past it. */
     struct shadow sh = { GS_TIME_MAX, 0 };
+    if (s->held) {
+        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0)
+            s->held = NULL;
+        else
+            sh = shadow(s, sim, s->held);
+    }
     for (long i = 0; i < k; i++) {
         if (f->used_milli >= f->gpus_up * 1000)
             break;
         struct gs_job *j = s->c[i].j;
-        if (held) {
+        if (j == s->held)
+            continue;
+        if (s->held) {
             double g = job_gpus(j);
             int ends_first = now + gs_sim_estimate(sim, j) <= sh.t;
             int shares = 0;
             for (int p = 0; p < f->npools; p++)
                 if (gs_fleet_pool_eligible(f, p, &j->need) &&
-                    gs_fleet_pool_eligible(f, p, &held->need))
+                    gs_fleet_pool_eligible(f, p, &s->held->need))
                     shares = 1;
             if (!ends_first && shares && g > sh.extra + 1e-9)
                 continue;
@@ -249,10 +259,21 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         if (gs_sim_try_start(sim, j, NULL, 0) == 0)
             continue;
         if (s->block && s->c[i].aged > 0 && s->wa > 0) {
-            held = j;           /* the starved job keeps its place */
+            s->held = j;        /* the starved job gets the reservation */
             sh = shadow(s, sim, j);
         }
     }
+}
+
+/* A held job killed while waiting gives the reservation up. */
+static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                        int why)
+{
+    (void)sim;
+    (void)why;
+    struct hps *s = state;
+    if (j == s->held)
+        s->held = NULL;
 }
 
 const struct gs_policy_ops gs_policy_hps = {
@@ -262,5 +283,6 @@ const struct gs_policy_ops gs_policy_hps = {
                "fragmentation score (arXiv 2512.10980)",
     .init = hps_init,
     .free = hps_free,
+    .stopped = hps_stopped,
     .schedule = hps_schedule,
 };

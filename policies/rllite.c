@@ -39,9 +39,18 @@ const char *const gs_rllite_features[GS_RLLITE_NF] = {
     "size_x_free", "tenant_share",
 };
 
-/* Trained with `gpusim train quickstart --seed 1` (docs/policies.md). */
+/* Trained with `gpusim train quickstart --seeds 2 --iters 10 --pop 16
+ * --elite 4 --seed 1` (the same numbers as policies/rllite-quickstart.json;
+ * docs/policies.md reports how they do on workloads not trained on). */
 const double gs_rllite_default_weights[GS_RLLITE_NF] = {
-    -1.0, -0.5, 0.3, 0.5, 0.5, 0.2, 0.0, -0.2,
+    -1.6703235617629799,
+    -0.051418350137418051,
+    -0.12029070345221946,
+    3.3374392707023999,
+    0.064126019191119057,
+    -0.38224687724147388,
+    -0.14780081130519651,
+    -1.2878438455733188,
 };
 
 struct rl {

@@ -17,7 +17,6 @@
 #include "cloudint.h"
 #include "rng.h"
 
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,17 +61,7 @@ void gs_cloud_log_event(struct gs_cloud *c, int kind, int node, int gpu,
 
 gs_time gs_cloud_draw(gsl_rng *r, const struct gs_distspec *d)
 {
-    double x = 0;
-    switch (d->kind) {
-    case GS_DIST_CONSTANT: x = d->a; break;
-    case GS_DIST_EXPONENTIAL: x = gsl_ran_exponential(r, d->a); break;
-    case GS_DIST_LOGNORMAL: x = gsl_ran_lognormal(r, d->a, d->b); break;
-    case GS_DIST_PARETO: x = gsl_ran_pareto(r, d->b, d->a); break;
-    case GS_DIST_UNIFORM: x = gsl_ran_flat(r, d->a, d->b); break;
-    case GS_DIST_WEIBULL: x = gsl_ran_weibull(r, d->a, d->b); break;
-    }
-    if (d->max > 0 && x > d->max)
-        x = d->max;
+    double x = gs_dist_draw(r, d);
     if (!(x >= 0))
         x = 0;
     if (x > 9.0e15)

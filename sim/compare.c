@@ -52,7 +52,7 @@ static const char *const metric_names[] = {
 #undef NAME_OF
 #define NMETRICS ((int)(sizeof metric_names / sizeof metric_names[0]))
 
-static void metric_values(const struct gs_summary *su, double *v)
+void gs_compare_metric_values(const struct gs_summary *su, double *v)
 {
     int i = 0;
 #define VAL(expr, name, fmt) v[i++] = (double)(expr);
@@ -64,6 +64,16 @@ static void metric_values(const struct gs_summary *su, double *v)
     v[i++] = su->all.jct_mean;
     v[i++] = (double)(su->all.sla_wait + su->all.sla_deadline);
     GS_ASSERT(i == NMETRICS);
+}
+
+int gs_compare_nmetrics(void)
+{
+    return NMETRICS;
+}
+
+const char *const *gs_compare_metric_names(void)
+{
+    return metric_names;
 }
 
 static int metric_index(const char *name)
@@ -170,7 +180,7 @@ static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
     if (rc == 0)
         rc = gs_h5_write(c->runfiles[task], sim, d);
     if (rc == 0)
-        metric_values(gs_sim_summary(sim), out);
+        gs_compare_metric_values(gs_sim_summary(sim), out);
     gs_sim_free(sim);
     return rc;
 }

@@ -15,4 +15,22 @@ int gs_train_main(int argc, char **argv);
 void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
              double *half);
 
+struct gs_summary;
+struct gs_scenario;
+
+/* The metrics compare (and bench_policies) report: every summary scalar of
+ * GS_SUMMARY_FIELDS, then wait_mean_s, wait_p95_s, wait_p99_s, jct_mean_s
+ * of all jobs and sla_violations (wait limit + deadline). */
+int gs_compare_nmetrics(void);
+const char *const *gs_compare_metric_names(void);
+void gs_compare_metric_values(const struct gs_summary *su, double *v);
+
+/* The training objective of one finished run (lower is better): wait x the
+ * mean queueing delay in minutes, weighted by tier priority / 50, + sla x
+ * the percent of jobs that violated their wait limit or deadline + cost x
+ * the run's cost in k$. */
+double gs_train_objective(const struct gs_summary *su,
+                          const struct gs_scenario *sc, double wait,
+                          double sla, double cost);
+
 #endif

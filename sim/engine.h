@@ -8,10 +8,15 @@
  * finish event moves whenever its speed changes).
  *
  * Time is a signed 64-bit count of milliseconds: 150 days is 1.3e10 ms,
- * far inside the range, and millisecond resolution is kept everywhere. */
+ * far inside the range, and millisecond resolution is kept everywhere.
+ *
+ * The queue is a calendar queue (calq.h, O(1) per hold) by default, or the
+ * 4-ary heap (heap.h); both order events identically, so the choice changes
+ * speed, never results (tests/test_queueing.c runs both). */
 #ifndef GS_ENGINE_H
 #define GS_ENGINE_H
 
+#include "calq.h"
 #include "heap.h"
 
 #include <stdint.h>
@@ -30,14 +35,19 @@ struct gs_event {
     gs_event_fn *fire;
 };
 
+enum gs_queue_kind { GS_QUEUE_CALENDAR, GS_QUEUE_HEAP };
+
 struct gs_engine {
+    int kind;                       /* enum gs_queue_kind */
+    struct gs_calq cq;
     struct gs_heap q;
     gs_time now;
     uint64_t fired;         /* events fired so far */
     void *ctx;              /* passed to every callback */
 };
 
-void gs_engine_init(struct gs_engine *e, void *ctx);
+/* 0 or GS_ENOMEM. */
+int gs_engine_init(struct gs_engine *e, void *ctx, int kind);
 void gs_engine_free(struct gs_engine *e);   /* events stay owned by callers */
 
 static inline void gs_event_init(struct gs_event *ev, gs_event_fn *fire)
@@ -55,10 +65,10 @@ static inline int gs_event_pending(const struct gs_event *ev)
 int gs_engine_at(struct gs_engine *e, struct gs_event *ev, gs_time t);
 void gs_engine_cancel(struct gs_engine *e, struct gs_event *ev);
 
-static inline gs_time gs_engine_next_time(const struct gs_engine *e)
-{
-    return gs_heap_top_time(&e->q);
-}
+/* The time of the earliest event, GS_TIME_MAX if none. */
+gs_time gs_engine_next_time(struct gs_engine *e);
+/* The earliest event, NULL if none (not removed). */
+struct gs_event *gs_engine_top(struct gs_engine *e);
 /* Pop the earliest event, advance the clock to it and fire it.  Returns 0 if
  * the queue was empty, 1 otherwise. */
 int gs_engine_step(struct gs_engine *e);

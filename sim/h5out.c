@@ -666,8 +666,10 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
 
 /* --- reading back -------------------------------------------------------- */
 
-int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
-                    struct gs_diag *d)
+/* Read the 1-D dataset name of path with memory type t (elements of size
+ * sz) into a new array.  0 or a negative code with d filled. */
+static int read_1d(const char *path, const char *name, hid_t t, size_t sz,
+                   void **out, long *n, struct gs_diag *d)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *out = NULL;
@@ -676,29 +678,38 @@ int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
     if (f < 0)
         return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
     int rc = 0;
-    hid_t ds = H5Dopen2(f, "jobs", H5P_DEFAULT);
+    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
     hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
     hsize_t dim = 0;
     if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
-        rc = gs_diag_set(d, GS_EPARSE, path, "no 1-D /jobs table");
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
     } else {
-        struct gs_h5_job *rows = calloc(dim ? dim : 1, sizeof *rows);
-        hid_t t = job_type();
-        if (rows == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
-                                            H5P_DEFAULT, rows) < 0)) {
-            free(rows);
-            rc = gs_diag_set(d, GS_EIO, path, "cannot read /jobs");
+        void *v = calloc(dim ? dim : 1, sz);
+        if (v == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, v) < 0)) {
+            free(v);
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
         } else {
-            *out = rows;
+            *out = v;
             *n = (long)dim;
         }
-        H5Tclose(t);
     }
     if (sp >= 0)
         H5Sclose(sp);
     if (ds >= 0)
         H5Dclose(ds);
     H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d)
+{
+    hid_t t = job_type();
+    void *v;
+    int rc = read_1d(path, "/jobs", t, sizeof **out, &v, n, d);
+    H5Tclose(t);
+    *out = v;
     return rc;
 }
 
@@ -723,33 +734,8 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *name, double **out,
                       long *n, struct gs_diag *d)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    *out = NULL;
-    *n = 0;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
-    int rc = 0;
-    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
-    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
-    hsize_t dim = 0;
-    if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
-        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
-    } else {
-        double *v = malloc((dim ? dim : 1) * sizeof *v);
-        if (v == NULL || (dim && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
-                                         H5S_ALL, H5P_DEFAULT, v) < 0)) {
-            free(v);
-            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
-        } else {
-            *out = v;
-            *n = (long)dim;
-        }
-    }
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (ds >= 0)
-        H5Dclose(ds);
-    H5Fclose(f);
+    void *v;
+    int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
+    *out = v;
     return rc;
 }

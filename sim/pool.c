@@ -19,10 +19,8 @@ struct rec {
     int task, rc;
     struct gs_diag d;
 };
-
-/* The numbers follow the header at an offset aligned for doubles. */
-#define HDR ((sizeof(struct rec) + sizeof(double) - 1) / sizeof(double) * \
-             sizeof(double))
+/* The doubles follow the header at an 8-byte aligned offset. */
+#define HDR ((sizeof(struct rec) + 7) & ~(size_t)7)
 
 static int write_all(int fd, const void *buf, size_t n)
 {

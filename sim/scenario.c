@@ -15,6 +15,8 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../traces/nodelist.h"
+#include "engine.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -30,6 +32,7 @@ struct ctx {
     struct gs_diag *d;
     struct gs_scenario *s;
     const cJSON *root;
+    int *first;                 /* $.fleet[i] made pools first[i].. first[i+1]-1 */
 };
 
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
@@ -229,30 +232,135 @@ static double default_gpu_price(const char *model)
     return 0.0;
 }
 
-static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
-                            int i);
+static const char *const market_names[GS_NMARKETS] = {
+    "on-demand", "reserved", "spot", "capacity-block"
+};
+
+static int parse_market(struct ctx *c, const char *p, const char *market,
+                        int *out)
+{
+    *out = -1;
+    for (int k = 0; k < GS_NMARKETS; k++)
+        if (strcmp(market, market_names[k]) == 0)
+            *out = k;
+    if (*out >= 0)
+        return 0;
+    char pp[96];
+    snprintf(pp, sizeof pp, "%s.market", p);
+    return err(c, pp, "unknown market '%s' (known: on-demand, reserved, spot, "
+               "capacity-block)", market);
+}
+
+/* {"from_node_list": {"format": F, "path": P, "market": M,
+ *  "price_per_gpu_hour": X, "name_prefix": S}}: the pools of a trace's node
+ * list (traces/nodelist.h), one per (GPU model, GPUs per node). */
+static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
+                                int *cap)
+{
+    struct gs_scenario *s = c->s;
+    int rc;
+    char q[96], fmt[GS_NAME] = "", path[512] = "", prefix[32] = "";
+    char market[32] = "on-demand";
+    double gprice = -1;
+    snprintf(q, sizeof q, "%s.from_node_list", p);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
+    if ((rc = check_keys(c, o, p, KEYS("from_node_list"))) < 0 ||
+        (rc = check_keys(c, n, q, KEYS("format", "path", "market",
+                         "price_per_gpu_hour", "name_prefix"))) < 0 ||
+        (rc = str(c, n, q, "format", 1, fmt, sizeof fmt)) < 0 ||
+        (rc = str(c, n, q, "path", 1, path, sizeof path)) < 0 ||
+        (rc = str(c, n, q, "market", 0, market, sizeof market)) < 0 ||
+        (rc = str(c, n, q, "name_prefix", 0, prefix, sizeof prefix)) < 0 ||
+        (rc = num(c, n, q, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0)
+        return rc;
+    int mk;
+    if ((rc = parse_market(c, q, market, &mk)) < 0)
+        return rc;
+    char full[1100];
+    if (path[0] == '/' || s->trace_dir[0] == '\0')
+        snprintf(full, sizeof full, "%s", path);
+    else
+        snprintf(full, sizeof full, "%s/%s", s->trace_dir, path);
+    struct gs_pool_spec *np = NULL;
+    int nn = 0;
+    if ((rc = gs_node_list_read(fmt, full, &s->cat, &np, &nn, c->d)) < 0)
+        return rc;
+    if (s->npools + nn > *cap) {
+        int ncap = s->npools + nn;
+        struct gs_pool_spec *grown = realloc(s->pools,
+                                             (size_t)ncap * sizeof *grown);
+        if (grown == NULL) {
+            free(np);
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        }
+        s->pools = grown;
+        *cap = ncap;
+    }
+    for (int k = 0; k < nn; k++) {
+        struct gs_pool_spec *ps = &s->pools[s->npools++];
+        *ps = np[k];
+        char name[2 * GS_NAME];
+        snprintf(name, sizeof name, "%s%s", prefix, np[k].name);
+        if (strlen(name) >= sizeof ps->name) {
+            free(np);
+            return err(c, q, "pool name '%s' is longer than %d characters",
+                       name, GS_NAME - 1);
+        }
+        memcpy(ps->name, name, strlen(name) + 1);
+        ps->market = mk;
+        ps->price_hour = (gprice >= 0 ? gprice
+                          : default_gpu_price(s->cat.m[ps->model].name)) *
+                         (double)ps->gpn;
+        for (int m = 0; m < s->npools - 1; m++)
+            if (strcmp(s->pools[m].name, ps->name) == 0) {
+                free(np);
+                return err(c, q, "duplicate pool name '%s'", ps->name);
+            }
+    }
+    free(np);
+    return 0;
+}
+
+static int parse_fleet_cloud(struct ctx *c, const cJSON *a);
 
 static int parse_fleet(struct ctx *c, const cJSON *a)
 {
     struct gs_scenario *s = c->s;
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
         return err(c, "$.fleet", "expected a non-empty array of pools");
-    s->npools = cJSON_GetArraySize(a);
-    s->pools = calloc((size_t)s->npools, sizeof *s->pools);
-    s->cloud.pool = calloc((size_t)s->npools, sizeof *s->cloud.pool);
-    if (s->pools == NULL || s->cloud.pool == NULL)
+    int cap = cJSON_GetArraySize(a);
+    s->npools = 0;
+    s->pools = calloc((size_t)cap, sizeof *s->pools);
+    c->first = calloc((size_t)cap + 1, sizeof *c->first);
+    if (s->pools == NULL || c->first == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.fleet[%d]", i);
-        struct gs_pool_spec *ps = &s->pools[i];
         int rc;
+        c->first[i] = s->npools;
+        if (cJSON_IsObject(o) &&
+            cJSON_GetObjectItemCaseSensitive(o, "from_node_list")) {
+            if ((rc = fleet_from_node_list(c, o, p, &cap)) < 0)
+                return rc;
+            continue;
+        }
+        if (s->npools == cap) {
+            struct gs_pool_spec *grown = realloc(s->pools, (size_t)(cap + 1) *
+                                                 sizeof *grown);
+            if (grown == NULL)
+                return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+            s->pools = grown;
+            cap++;
+        }
+        struct gs_pool_spec *ps = &s->pools[s->npools++];
+        memset(ps, 0, sizeof *ps);
         if ((rc = check_keys(c, o, p, KEYS("name", "gpu", "nodes",
                              "gpus_per_node", "instance_type", "price_per_hour",
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
-                             "autoscale", "failures"))) < 0)
+                             "autoscale", "failures", "from_node_list"))) < 0)
             return rc;
         long nodes = 0, gpn = 8;
         double price = -1, gprice = -1;
@@ -278,25 +386,14 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                                  : default_gpu_price(s->cat.m[ps->model].name)) *
                     (double)gpn;
         ps->price_hour = price;
-        static const char *const mk[GS_NMARKETS] = { "on-demand", "reserved",
-                                                     "spot", "capacity-block" };
-        ps->market = -1;
-        for (int k = 0; k < GS_NMARKETS; k++)
-            if (strcmp(market, mk[k]) == 0)
-                ps->market = k;
-        if (ps->market < 0) {
-            char pp[96];
-            snprintf(pp, sizeof pp, "%s.market", p);
-            return err(c, pp, "unknown market '%s' (known: on-demand, "
-                       "reserved, spot, capacity-block)", market);
-        }
-        for (int k = 0; k < i; k++)
+        if ((rc = parse_market(c, p, market, &ps->market)) < 0)
+            return rc;
+        for (int k = 0; k < s->npools - 1; k++)
             if (strcmp(s->pools[k].name, ps->name) == 0)
                 return err(c, p, "duplicate pool name '%s'", ps->name);
-        if ((rc = parse_pool_cloud(c, o, p, i)) < 0)
-            return rc;
     }
-    return 0;
+    c->first[i] = s->npools;
+    return parse_fleet_cloud(c, a);
 }
 
 static void tier_defaults(struct gs_scenario *s)
@@ -479,7 +576,8 @@ static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
     char kind[32] = "";
     int rc;
     if ((rc = check_keys(c, o, path, KEYS("dist", "mean", "median", "sigma",
-                         "value", "min", "max", "alpha", "scale", "shape"))) < 0 ||
+                         "value", "min", "max", "alpha", "scale", "shape",
+                         "quantiles"))) < 0 ||
         (rc = str(c, o, path, "dist", 1, kind, sizeof kind)) < 0)
         return rc;
     gs_time mean = 0, median = 0, value = 0, mn = 0, mx = 0, scale = 0;
@@ -498,46 +596,76 @@ static int parse_dist(struct ctx *c, const cJSON *o, const char *path,
     if (strcmp(kind, "constant") == 0) {
         if (value <= 0)
             return err(c, path, "constant needs \"value\" > 0");
-        *d = (struct gs_distspec){ GS_DIST_CONSTANT, (double)value, 0, 0 };
+        *d = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                   .a = (double)value };
     } else if (strcmp(kind, "exponential") == 0) {
         if (mean <= 0)
             return err(c, path, "exponential needs \"mean\" > 0");
-        *d = (struct gs_distspec){ GS_DIST_EXPONENTIAL, (double)mean, 0,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_EXPONENTIAL,
+                                   .a = (double)mean, .max = (double)mx };
     } else if (strcmp(kind, "lognormal") == 0) {
         if (sigma < 0 || (median <= 0 && mean <= 0))
             return err(c, path, "lognormal needs \"sigma\" and \"median\" "
                        "(or \"mean\")");
         double mu = median > 0 ? log((double)median)
                                : log((double)mean) - sigma * sigma / 2;
-        *d = (struct gs_distspec){ GS_DIST_LOGNORMAL, mu, sigma, (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_LOGNORMAL, .a = mu,
+                                   .b = sigma, .max = (double)mx };
     } else if (strcmp(kind, "pareto") == 0) {
         if (mn <= 0 || alpha <= 0)
             return err(c, path, "pareto needs \"min\" > 0 and \"alpha\"");
-        *d = (struct gs_distspec){ GS_DIST_PARETO, (double)mn, alpha,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_PARETO, .a = (double)mn,
+                                   .b = alpha, .max = (double)mx };
     } else if (strcmp(kind, "uniform") == 0) {
         if (mx <= mn)
             return err(c, path, "uniform needs \"min\" < \"max\"");
-        *d = (struct gs_distspec){ GS_DIST_UNIFORM, (double)mn, (double)mx, 0 };
+        *d = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                   .a = (double)mn, .b = (double)mx };
     } else if (strcmp(kind, "weibull") == 0) {
         if (scale <= 0 || shape <= 0)
             return err(c, path, "weibull needs \"scale\" and \"shape\"");
-        *d = (struct gs_distspec){ GS_DIST_WEIBULL, (double)scale, shape,
-                                   (double)mx };
+        *d = (struct gs_distspec){ .kind = GS_DIST_WEIBULL,
+                                   .a = (double)scale, .b = shape,
+                                   .max = (double)mx };
+    } else if (strcmp(kind, "empirical") == 0) {
+        /* Quantiles at probabilities 0, 1/(n-1), ..., 1. */
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(o, "quantiles");
+        char qp[600];
+        sub(qp, sizeof qp, path, "quantiles");
+        int n = cJSON_GetArraySize(q);
+        if (!cJSON_IsArray(q) || n < 2 || n > GS_GEN_MAX_POINTS)
+            return err(c, q ? qp : path, "empirical needs \"quantiles\": 2 to "
+                       "%d durations at equally spaced probabilities from 0 "
+                       "to 1", GS_GEN_MAX_POINTS);
+        *d = (struct gs_distspec){ .kind = GS_DIST_EMPIRICAL,
+                                   .max = (double)mx, .npoints = n };
+        int i = 0;
+        for (const cJSON *e = q->child; e; e = e->next, i++) {
+            gs_time t = 0;
+            if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
+                e->valuedouble < 9.0e12)
+                t = (gs_time)llround(e->valuedouble * 1000.0);
+            else if (!cJSON_IsString(e) ||
+                     gs_parse_time(e->valuestring, &t) < 0)
+                return err(c, qp, "element %d is not a duration", i);
+            if (i > 0 && (double)t < d->pts[i - 1])
+                return err(c, qp, "element %d is below the one before: "
+                           "quantiles must not decrease", i);
+            d->pts[i] = (double)t;
+        }
+        if (d->pts[n - 1] <= 0)
+            return err(c, qp, "the largest quantile must be above 0");
     } else {
         char p[600];
         sub(p, sizeof p, path, "dist");
         return err(c, p, "unknown distribution '%s' (known: constant, "
-                   "exponential, lognormal, pareto, uniform, weibull)", kind);
+                   "exponential, lognormal, pareto, uniform, weibull, "
+                   "empirical)", kind);
     }
     return 0;
 }
 
 /* --- markets, faults and scaling (cloudcfg.h; defaults in docs/cloud.md) - */
-
-static const char *const market_names[GS_NMARKETS] = {
-    "on-demand", "reserved", "spot", "capacity-block" };
 
 /* An array of tier names at o[key] as a bit mask; absent: *mask unchanged. */
 static int tier_list(struct ctx *c, const cJSON *o, const char *path,
@@ -580,7 +708,7 @@ static int dist_or_time(struct ctx *c, const cJSON *o, const char *path,
     int rc = duration(c, o, path, key, 1, &t);
     if (rc < 0)
         return rc;
-    *out = (struct gs_distspec){ GS_DIST_CONSTANT, (double)t, 0, 0 };
+    *out = (struct gs_distspec){ .kind = GS_DIST_CONSTANT, .a = (double)t };
     return 0;
 }
 
@@ -640,8 +768,8 @@ static void fail_defaults(struct gs_failcfg *fc)
 {
     memset(fc, 0, sizeof *fc);
     /* AWS: a failed H100 node is back in 12 minutes on average. */
-    fc->repair = (struct gs_distspec){ GS_DIST_EXPONENTIAL, 12.0 * GS_MIN, 0,
-                                       0 };
+    fc->repair = (struct gs_distspec){ .kind = GS_DIST_EXPONENTIAL,
+                                       .a = 12.0 * GS_MIN };
     fc->degrade_speed = 0.5;
     fc->max_restarts = 6;       /* Kubernetes Job backoffLimit */
 }
@@ -724,8 +852,8 @@ static int parse_autoscale(struct ctx *c, const cJSON *o, const char *path,
 {
     int rc;
     long mn = 0, mx = -1;
-    pc->provision = (struct gs_distspec){ GS_DIST_UNIFORM, 3.0 * GS_MIN,
-                                          8.0 * GS_MIN, 0 };
+    pc->provision = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                          .a = 3.0 * GS_MIN, .b = 8.0 * GS_MIN };
     pc->down_after = 10 * GS_MIN;
     pc->down_delay = 10 * GS_MIN;
     pc->down_util = 0.5;
@@ -816,6 +944,25 @@ static int parse_prices(struct ctx *c, const cJSON *o)
     return 0;
 }
 
+/* What pool i has when its entry says nothing (or the pool came from a
+ * node list): its starting nodes, no spares, the global billing and
+ * failure defaults, replacement of reclaimed spot nodes after 3-8 min. */
+static void pool_cloud_defaults(struct ctx *c, int i)
+{
+    struct gs_scenario *s = c->s;
+    struct gs_pool_spec *ps = &s->pools[i];
+    struct gs_poolcloud *pc = &s->cloud.pool[i];
+    pc->base = ps->nodes;
+    pc->gran = s->cloud.gran;
+    pc->minimum = s->cloud.minimum;
+    pc->fail = s->cloud.fail;
+    pc->replace = 1;
+    pc->replace_delay = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                              .a = 3.0 * GS_MIN,
+                                              .b = 8.0 * GS_MIN };
+    pc->od_price = default_gpu_price(s->cat.m[ps->model].name) * ps->gpn;
+}
+
 /* The cloud keys of pool i (its JSON object o at path p), after the pool's
  * own keys are read. */
 static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
@@ -828,13 +975,7 @@ static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
     int rc;
     long spares = 0;
     double discount = -1;
-    pc->base = ps->nodes;
-    pc->gran = s->cloud.gran;
-    pc->minimum = s->cloud.minimum;
-    pc->fail = s->cloud.fail;
-    pc->replace = 1;
-    pc->replace_delay = (struct gs_distspec){ GS_DIST_UNIFORM, 3.0 * GS_MIN,
-                                              8.0 * GS_MIN, 0 };
+    pool_cloud_defaults(c, i);
     if ((rc = inum(c, o, p, "spares", 0, 1000000, 0, &spares)) < 0 ||
         (rc = num(c, o, p, "discount", 0, 0.999999, 0, &discount)) < 0)
         return rc;
@@ -944,6 +1085,36 @@ static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
     return 0;
 }
 
+/* The cloud side of every pool, once $.fleet is read: its entry's keys,
+ * or the defaults for pools read from a node list (which have no spot
+ * interruption process and cannot be capacity blocks). */
+static int parse_fleet_cloud(struct ctx *c, const cJSON *a)
+{
+    struct gs_scenario *s = c->s;
+    s->cloud.pool = calloc((size_t)(s->npools ? s->npools : 1),
+                           sizeof *s->cloud.pool);
+    if (s->cloud.pool == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int i = 0, rc;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.fleet[%d]", i);
+        int listed = cJSON_GetObjectItemCaseSensitive(o, "from_node_list") != 0;
+        for (int k = c->first[i]; k < c->first[i + 1]; k++) {
+            if (!listed) {
+                if ((rc = parse_pool_cloud(c, o, p, k)) < 0)
+                    return rc;
+                continue;
+            }
+            if (s->pools[k].market == GS_MKT_BLOCK)
+                return err(c, p, "a capacity-block pool needs its window: "
+                           "list the pool itself with \"capacity_block\"");
+            pool_cloud_defaults(c, k);
+        }
+    }
+    return 0;
+}
+
 /* The top-level cloud keys that pools take defaults from. */
 static int parse_cloud_globals(struct ctx *c, const cJSON *root)
 {
@@ -1011,7 +1182,8 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     if ((rc = check_keys(c, o, p, KEYS("name", "weight", "tier", "tenants",
                          "gpus", "duration", "memory_gb", "compute_bound",
                          "deadline", "checkpoint_interval",
-                         "estimate_factor", "idle_profile"))) < 0 ||
+                         "estimate_factor", "tenant_weights",
+                         "idle_profile"))) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
@@ -1037,7 +1209,7 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
         if ((rc = dist_or_time(c, ip, pp, "busy", &k->busy)) < 0 ||
             (rc = dist_or_time(c, ip, pp, "idle", &k->idle)) < 0)
             return rc;
-        k->profile = 1;
+        k->idle_prof = 1;
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tenants");
     sub(pp, sizeof pp, p, "tenants");
@@ -1062,6 +1234,25 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
         }
     } else if (t != NULL) {
         return err(c, pp, "expected a count or an array of names");
+    }
+    const cJSON *tw = cJSON_GetObjectItemCaseSensitive(o, "tenant_weights");
+    if (tw != NULL) {
+        sub(pp, sizeof pp, p, "tenant_weights");
+        if (!cJSON_IsArray(tw) || k->ntenants == 0 ||
+            cJSON_GetArraySize(tw) != k->ntenants)
+            return err(c, pp, "expected an array of weights, one per tenant "
+                       "(%d)", k->ntenants);
+        double sum = 0;
+        int i = 0;
+        for (const cJSON *e = tw->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                e->valuedouble > 1e12)
+                return err(c, pp, "weights must be numbers >= 0");
+            k->tenant_w[i] = e->valuedouble;
+            sum += e->valuedouble;
+        }
+        if (sum <= 0)
+            return err(c, pp, "the weights must not all be 0");
     }
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "gpus");
     sub(pp, sizeof pp, p, "gpus");
@@ -1114,17 +1305,61 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     return parse_dist(c, d, pp, &k->duration);
 }
 
-static int parse_generate(struct ctx *c, const cJSON *o)
+/* Bursts: {"states": [{"rate_factor": f, "mean_sojourn": d}, ...]}. */
+static int parse_burst(struct ctx *c, const cJSON *b, const char *p,
+                       struct gs_genspec *g)
 {
-    const char *p = "$.workload.generate";
+    int rc;
+    if ((rc = check_keys(c, b, p, KEYS("states"))) < 0)
+        return rc;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(b, "states");
+    int n = cJSON_GetArraySize(st);
+    if (!cJSON_IsArray(st) || n < 2 || n > GS_GEN_MAX_BURST)
+        return err(c, p, "\"states\" must be an array of 2 to %d burst states",
+                   GS_GEN_MAX_BURST);
+    double fsum = 0;
+    for (int i = 0; i < n; i++) {
+        char q[200];
+        snprintf(q, sizeof q, "%.160s.states[%d]", p, i);
+        const cJSON *e = cJSON_GetArrayItem(st, i);
+        double f = 0;
+        gs_time so = 0;
+        if ((rc = check_keys(c, e, q, KEYS("rate_factor", "mean_sojourn"))) < 0 ||
+            (rc = num(c, e, q, "rate_factor", 0, 1e6, 1, &f)) < 0 ||
+            (rc = duration(c, e, q, "mean_sojourn", 1, &so)) < 0)
+            return rc;
+        if (so <= 0)
+            return err(c, q, "mean_sojourn must be above 0");
+        g->burst_factor[i] = f;
+        g->burst_sojourn[i] = so;
+        fsum += f;
+    }
+    if (fsum <= 0)
+        return err(c, p, "the rate factors must not all be 0");
+    g->nburst = n;
+    return 0;
+}
+
+/* The generator: workload.generate of a scenario, or (standalone) a
+ * generator spec file's top level, which may also hold "seed",
+ * "gpu_models" and "description" (read by gs_genspec_load). */
+static int parse_generate(struct ctx *c, const cJSON *o, const char *p,
+                          int standalone)
+{
     struct gs_genspec *g = &c->s->gen;
     int rc;
     long jobs = 0;
     g->peak_hour = 14;
     g->ref_model = -1;
-    if ((rc = check_keys(c, o, p, KEYS("jobs", "until", "rate_per_hour",
-                         "diurnal_amplitude", "peak_hour", "weekend_dip",
-                         "reference_gpu", "classes"))) < 0 ||
+    if ((rc = check_keys(c, o, p, standalone
+                         ? KEYS("jobs", "until", "rate_per_hour",
+                                "diurnal_amplitude", "peak_hour", "weekend_dip",
+                                "hourly_profile", "burst", "reference_gpu",
+                                "classes", "seed", "gpu_models", "description")
+                         : KEYS("jobs", "until", "rate_per_hour",
+                                "diurnal_amplitude", "peak_hour", "weekend_dip",
+                                "hourly_profile", "burst", "reference_gpu",
+                                "classes"))) < 0 ||
         (rc = inum(c, o, p, "jobs", 0, 1000000000L, 0, &jobs)) < 0 ||
         (rc = duration(c, o, p, "until", 0, &g->until)) < 0 ||
         (rc = num(c, o, p, "rate_per_hour", 1e-9, 1e12, 1,
@@ -1138,6 +1373,30 @@ static int parse_generate(struct ctx *c, const cJSON *o)
     if (g->jobs == 0 && g->until == 0)
         return err(c, p, "give \"jobs\" (how many) or \"until\" (a duration), "
                    "or both");
+    char pp[160];
+    const cJSON *hp = cJSON_GetObjectItemCaseSensitive(o, "hourly_profile");
+    if (hp != NULL) {
+        sub(pp, sizeof pp, p, "hourly_profile");
+        if (!cJSON_IsArray(hp) || cJSON_GetArraySize(hp) != 24)
+            return err(c, pp, "expected 24 numbers >= 0, one per hour of day");
+        double sum = 0;
+        int h = 0;
+        for (const cJSON *e = hp->child; e; e = e->next, h++) {
+            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                e->valuedouble > 1e12)
+                return err(c, pp, "element %d is not a number >= 0", h);
+            g->hourly[h] = e->valuedouble;
+            sum += e->valuedouble;
+        }
+        if (sum <= 0)
+            return err(c, pp, "the profile must not be all 0");
+    }
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "burst");
+    if (b != NULL) {
+        sub(pp, sizeof pp, p, "burst");
+        if ((rc = parse_burst(c, b, pp, g)) < 0)
+            return rc;
+    }
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(o, "classes");
     int n = cJSON_GetArraySize(cl);
     if (!cJSON_IsArray(cl) || n < 1 || n > GS_GEN_MAX_CLASSES)
@@ -1146,7 +1405,6 @@ static int parse_generate(struct ctx *c, const cJSON *o)
     g->nclasses = n;
     double wsum = 0;
     for (int i = 0; i < n; i++) {
-        char pp[96];
         snprintf(pp, sizeof pp, "%s.classes[%d]", p, i);
         if ((rc = parse_class(c, cJSON_GetArrayItem(cl, i), pp,
                               &g->cls[i])) < 0)
@@ -1170,7 +1428,7 @@ static int parse_workload(struct ctx *c, const cJSON *o)
                    "\"generate\"");
     if (g) {
         c->s->wl_kind = GS_WL_GENERATE;
-        return parse_generate(c, g);
+        return parse_generate(c, g, "$.workload.generate", 0);
     }
     c->s->wl_kind = GS_WL_TRACE;
     char fmt[GS_NAME];
@@ -1248,7 +1506,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     gs_params_init(&s->policy_params, "");
     gs_params_init(&s->placer_params, "");
     gs_params_init(&s->trace, "");
-    struct ctx c = { s->file, d, s, NULL };
+    struct ctx c = { .file = s->file, .d = d, .s = s };
     int rc = 0;
     if (s->text == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
@@ -1267,7 +1525,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     const cJSON *v;
     c.root = root;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
-                         "horizon", "sample_step", "gpu_models", "fleet",
+                         "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler"))) < 0)
@@ -1285,6 +1543,18 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     s->seed = (uint64_t)seed;
+    char queue[16] = "calendar";
+    if ((rc = str(&c, root, "$", "event_queue", 0, queue, sizeof queue)) < 0)
+        goto done;
+    if (strcmp(queue, "calendar") == 0) {
+        s->queue = GS_QUEUE_CALENDAR;
+    } else if (strcmp(queue, "heap") == 0) {
+        s->queue = GS_QUEUE_HEAP;
+    } else {
+        rc = err(&c, "$.event_queue", "unknown event queue '%s' (calendar, "
+                 "heap)", queue);
+        goto done;
+    }
     if (s->step < GS_SEC) {
         rc = err(&c, "$.sample_step", "must be at least 1 s");
         goto done;
@@ -1326,6 +1596,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     rc = validate(&c);
 done:
     cJSON_Delete(root);
+    free(c.first);
     if (rc == 0) {
         *out = s;
         return 0;
@@ -1335,10 +1606,12 @@ fail:
     return rc < 0 ? rc : GS_EINVAL;
 }
 
-int gs_scenario_load(const char *file, struct gs_scenario **out,
+/* The whole of file as a NUL-terminated string (caller frees), and its
+ * folder.  0 or a negative code with d filled. */
+static int read_text(const char *file, char **text, char *dir, size_t ndir,
                      struct gs_diag *d)
 {
-    *out = NULL;
+    *text = NULL;
     FILE *fp = fopen(file, "rb");
     if (fp == NULL)
         return gs_diag_set(d, GS_EIO, file, "cannot open: %s", strerror(errno));
@@ -1371,15 +1644,101 @@ int gs_scenario_load(const char *file, struct gs_scenario **out,
         free(buf);
         return gs_diag_set(d, GS_EPARSE, file, "not a text file (NUL byte)");
     }
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", file);
+    snprintf(dir, ndir, "%s", file);
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
     else
-        snprintf(dir, sizeof dir, ".");
-    int rc = gs_scenario_parse(buf, file, dir, out, d);
+        snprintf(dir, ndir, ".");
+    *text = buf;
+    return 0;
+}
+
+int gs_scenario_load(const char *file, struct gs_scenario **out,
+                     struct gs_diag *d)
+{
+    *out = NULL;
+    char *buf, dir[512];
+    int rc = read_text(file, &buf, dir, sizeof dir, d);
+    if (rc < 0)
+        return rc;
+    rc = gs_scenario_parse(buf, file, dir, out, d);
     free(buf);
+    return rc;
+}
+
+int gs_genspec_load(const char *file, struct gs_catalog *cat,
+                    struct gs_genspec *spec, uint64_t *seed,
+                    struct gs_diag *d)
+{
+    char *text, dir[512];
+    int rc = read_text(file, &text, dir, sizeof dir, d);
+    if (rc < 0)
+        return rc;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root == NULL) {
+        int line, col;
+        line_col(text, end ? end : text, &line, &col);
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        free(text);
+        return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+    }
+    if (cJSON_IsObject(root) &&
+        cJSON_GetObjectItemCaseSensitive(root, "workload")) {
+        /* A whole scenario: its generator, catalog and seed. */
+        cJSON_Delete(root);
+        struct gs_scenario *sc;
+        rc = gs_scenario_parse(text, file, dir, &sc, d);
+        free(text);
+        if (rc < 0)
+            return rc;
+        if (sc->wl_kind != GS_WL_GENERATE) {
+            char where[600];
+            snprintf(where, sizeof where, "%s: $.workload", file);
+            gs_scenario_free(sc);
+            return gs_diag_set(d, GS_EINVAL, where, "the scenario replays a "
+                               "trace; a generator spec needs "
+                               "\"generate\"");
+        }
+        *spec = sc->gen;
+        *cat = sc->cat;
+        *seed = sc->seed;
+        gs_scenario_free(sc);
+        return 0;
+    }
+    free(text);
+    struct gs_scenario *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        cJSON_Delete(root);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
+    snprintf(s->file, sizeof s->file, "%s", file);
+    s->cat = *cat;
+    struct ctx c = { .file = s->file, .d = d, .s = s };
+    double sd = 1;
+    char desc[4096];
+    const cJSON *v;
+    if (!cJSON_IsObject(root))
+        rc = err(&c, "$", "expected an object: a generator spec");
+    else if ((rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0,
+                       &sd)) == 0 &&
+             (rc = str(&c, root, "$", "description", 0, desc,
+                       sizeof desc)) == 0 &&
+             sd != floor(sd))
+        rc = err(&c, "$.seed", "expected a whole number");
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")))
+        rc = parse_models(&c, v);
+    if (rc == 0)
+        rc = parse_generate(&c, root, "$", 1);
+    if (rc == 0) {
+        *spec = s->gen;
+        *cat = s->cat;
+        *seed = (uint64_t)sd;
+    }
+    cJSON_Delete(root);
+    free(s);
     return rc;
 }
 

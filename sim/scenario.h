@@ -51,6 +51,7 @@ struct gs_scenario {
     uint64_t seed;
     gs_time horizon;            /* 0 = run until every job has ended */
     gs_time step;               /* time-series sampling step */
+    int queue;                  /* event queue: enum gs_queue_kind */
     struct gs_catalog cat;
     int npools;
     struct gs_pool_spec *pools;
@@ -81,6 +82,16 @@ int gs_scenario_load(const char *file, struct gs_scenario **out,
 int gs_scenario_parse(const char *text, const char *name, const char *dir,
                       struct gs_scenario **out, struct gs_diag *d);
 void gs_scenario_free(struct gs_scenario *s);
+
+/* Read a generator spec file for `gpusim trace gen`: an object with the
+ * keys of a scenario's workload.generate plus optional "seed",
+ * "gpu_models" (added to cat) and "description"; or a whole scenario whose
+ * workload is generated (its generator, catalog and seed are taken).  cat
+ * comes in with the models to start from and leaves with the spec's.  0 or
+ * a negative code with d filled (file:line:col, or the JSON path). */
+int gs_genspec_load(const char *file, struct gs_catalog *cat,
+                    struct gs_genspec *spec, uint64_t *seed,
+                    struct gs_diag *d);
 
 /* The built-in quickstart scenario, JSON text (static storage). */
 const char *gs_scenario_quickstart(void);

@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -710,7 +711,10 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     s->sc = sc;
     s->seed = o->set_seed ? o->seed : sc->seed;
     s->progress = o->progress;
-    gs_engine_init(&s->eng, s);
+    if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
+        free(s);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
     gs_event_init(&s->tick, on_tick);
     gs_params_init(&s->pparams, "");
     gs_params_init(&s->lparams, "");
@@ -725,12 +729,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
     if (s->pol == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_policies[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_policies[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
         snprintf(where, sizeof where, "%s: $.policy", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
                          "unknown policy '%s' (known: %s)", pname, list);
@@ -745,12 +746,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *lname = o->placer ? o->placer : sc->placer;
     s->plc = gs_placer_find(lname);
     if (s->plc == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_placers[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_placers[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
         snprintf(where, sizeof where, "%s: $.placement", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
                          "unknown placement '%s' (known: %s)", lname, list);
@@ -792,13 +790,13 @@ void gs_sim_free(struct gs_sim *s)
 {
     if (s == NULL)
         return;
-    /* The queue first: it reads the events of the jobs and models it holds. */
-    gs_engine_free(&s->eng);
     if (s->pol && s->pol->free && s->pst)
         s->pol->free(s->pst);
     if (s->plc && s->plc->free && s->plst)
         s->plc->free(s->plst);
     gs_source_close(&s->src);
+    /* The queue holds events embedded in jobs: clear it before freeing them. */
+    gs_engine_free(&s->eng);
     for (struct gs_job *j = s->phead, *n; j; j = n) {
         n = j->next;
         gs_alloc_reset(&j->alloc);
@@ -812,7 +810,7 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
-    gs_cloud_free(s->cloud);
+    gs_cloud_free(s->cloud);    /* after the queue: it holds the timers */
     gs_fleet_free(s->fleet);
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
@@ -875,7 +873,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (t == GS_TIME_MAX || t > horizon)
             break;
         if (s->pol->tick_ms > 0 && te == t && !sim_alive(s) &&
-            gs_heap_top(&s->eng.q) == &s->tick.hn)
+            gs_engine_top(&s->eng) == &s->tick)
             break;      /* only the tick is left */
         /* Without a horizon the run ends with its last job; the models'
          * processes (spot, failures) would otherwise go on for ever. */

@@ -50,7 +50,7 @@ static const char usage[] =
 "options:\n"
 "  --out FILE        weights file to write (default rllite-weights.json)\n"
 "  --objective SPEC  wait=W,sla=S,cost=C: J = W * tier-weighted mean wait\n"
-"                    (min) + S * SLA violations (%% of jobs) + C * cost\n"
+"                    (min) + S * SLA violations (% of jobs) + C * cost\n"
 "                    (k$); default wait=1,sla=1,cost=0\n"
 "  --iters K         iterations (default 8)\n"
 "  --pop N           candidates per iteration (default 16)\n"
@@ -78,11 +78,10 @@ struct tr {
     int baseline;               /* evaluate fifo-backfill instead */
 };
 
-/* The objective of one finished run. */
-static double objective(const struct gs_sim *sim, const struct obj *o)
+double gs_train_objective(const struct gs_summary *su,
+                          const struct gs_scenario *sc, double wait,
+                          double sla, double cost)
 {
-    const struct gs_summary *su = gs_sim_summary(sim);
-    const struct gs_scenario *sc = gs_sim_scenario(sim);
     double num = 0, den = 0;
     for (int t = 0; t < GS_NTIERS; t++) {
         double w = sc->tiers[t].priority > 0 ? sc->tiers[t].priority / 50.0
@@ -91,11 +90,12 @@ static double objective(const struct gs_sim *sim, const struct obj *o)
         den += w * (double)su->tier[t].started;
     }
     double wait_min = den > 0 ? num / den / 60.0 : 0;
-    double sla = su->all.jobs > 0
-                     ? 100.0 * (double)(su->all.sla_wait + su->all.sla_deadline) /
-                           (double)su->all.jobs
-                     : 0;
-    return o->wait * wait_min + o->sla * sla + o->cost * su->cost / 1000.0;
+    double viol = su->all.jobs > 0
+                      ? 100.0 * (double)(su->all.sla_wait +
+                                         su->all.sla_deadline) /
+                            (double)su->all.jobs
+                      : 0;
+    return wait * wait_min + sla * viol + cost * su->cost / 1000.0;
 }
 
 static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
@@ -123,7 +123,8 @@ static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
     if (rc == 0)
         rc = gs_sim_run(sim, d);
     if (rc == 0)
-        out[0] = objective(sim, &t->o);
+        out[0] = gs_train_objective(gs_sim_summary(sim), t->sc, t->o.wait,
+                                    t->o.sla, t->o.cost);
     gs_sim_free(sim);
     return rc;
 }

@@ -51,37 +51,49 @@ static int sh(const char *args, char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Names under /tmp unique to this process (tests may run concurrently). */
+static char out_h5[64], q_h5[64], qs_json[64];
+static void names(void)
+{
+    snprintf(out_h5, sizeof out_h5, "gs-cli-out-%ld.h5", (long)getpid());
+    snprintf(q_h5, sizeof q_h5, "gs-cli-q-%ld.h5", (long)getpid());
+    snprintf(qs_json, sizeof qs_json, "gs-cli-qs-%ld.json", (long)getpid());
+}
+
 static int exists(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0;
 }
 
-static void expect_bad(const char *args, const char *msg)
+static void expect_bad(const char *args_fmt, const char *msg)
 {
-    char *err;
-    unlink("/tmp/gs-cli-out.h5");
+    char *err, args[512], path[128];
+    snprintf(args, sizeof args, args_fmt, out_h5);
+    snprintf(path, sizeof path, "/tmp/%s", out_h5);
+    unlink(path);
     int rc = sh(args, NULL, &err);
     if (rc != 2 || !strstr(err, msg))
         printf("\n    %s -> %d: %s", args, rc, err);
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, msg));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "gpusim: "));
-    CU_ASSERT_FALSE(exists("/tmp/gs-cli-out.h5"));
+    CU_ASSERT_FALSE(exists(path));
     free(err);
 }
 
 static void test_bad_input(void)
 {
-    expect_bad("run /tmp/no-such-scenario.json --out gs-cli-out.h5",
+    names();
+    expect_bad("run /tmp/no-such-scenario.json --out %s",
                "no-such-scenario.json: cannot open");
     char path[64];
     write_temp("{\"fleet\": [", path);
     char args[256];
-    snprintf(args, sizeof args, "run %s --out gs-cli-out.h5", path);
+    snprintf(args, sizeof args, "run %s --out %%s", path);
     expect_bad(args, "malformed JSON");
     unlink(path);
-    expect_bad("run quickstart --policy nope --out gs-cli-out.h5",
+    expect_bad("run quickstart --policy nope --out %s",
                "unknown policy 'nope'");
     expect_bad("run quickstart --seed x", "--seed takes");
     expect_bad("run", "which scenario");
@@ -95,7 +107,7 @@ static void test_bad_input(void)
              "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 1}], \"workload\":"
              " {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}", trace);
     write_temp(json, scen);
-    snprintf(args, sizeof args, "run %s --out gs-cli-out.h5", scen);
+    snprintf(args, sizeof args, "run %s --out %%s", scen);
     expect_bad(args, ":3: field 'duration'");
     unlink(trace);
     unlink(scen);
@@ -103,13 +115,15 @@ static void test_bad_input(void)
 
 static void test_run_and_h5(void)
 {
-    char *out1, *out2, *err;
-    unlink("/tmp/gs-cli-q.h5");
-    CU_ASSERT_EQUAL_FATAL(sh("run quickstart --out gs-cli-q.h5 --json",
-                             &out1, &err), 0);
+    char *out1, *out2, *err, cmd[256], h5[128];
+    names();
+    snprintf(h5, sizeof h5, "/tmp/%s", q_h5);
+    unlink(h5);
+    snprintf(cmd, sizeof cmd, "run quickstart --out %s --json", q_h5);
+    CU_ASSERT_EQUAL_FATAL(sh(cmd, &out1, &err), 0);
     free(err);
     CU_ASSERT_PTR_NOT_NULL(strstr(out1, "\"policy\": \"fifo-backfill\""));
-    CU_ASSERT_TRUE(exists("/tmp/gs-cli-q.h5"));
+    CU_ASSERT_TRUE(exists(h5));
     /* byte-identical summaries for the same seed; no temp file left */
     CU_ASSERT_EQUAL(sh("run quickstart --no-out --json", &out2, NULL), 0);
     CU_ASSERT_STRING_EQUAL(out1, out2);
@@ -123,7 +137,7 @@ static void test_run_and_h5(void)
     struct gs_h5_job *rows = NULL;
     long n = 0;
     struct gs_diag d = { 0 };
-    CU_ASSERT_EQUAL_FATAL(gs_h5_read_jobs("/tmp/gs-cli-q.h5", &rows, &n, &d),
+    CU_ASSERT_EQUAL_FATAL(gs_h5_read_jobs(h5, &rows, &n, &d),
                           0);
     struct run r;
     run_text(&r, gs_scenario_quickstart(), NULL);
@@ -146,12 +160,12 @@ static void test_run_and_h5(void)
     CU_ASSERT_EQUAL(same, n);
     const struct gs_summary *su = gs_sim_summary(r.sim);
     double v;
-    CU_ASSERT_EQUAL(gs_h5_read_summary("/tmp/gs-cli-q.h5", "utilization",
+    CU_ASSERT_EQUAL(gs_h5_read_summary(h5, "utilization",
                                        &v, &d), 0);
     CU_ASSERT_EQUAL(v, su->util);
     double *alloc;
     long ns;
-    CU_ASSERT_EQUAL(gs_h5_read_series("/tmp/gs-cli-q.h5",
+    CU_ASSERT_EQUAL(gs_h5_read_series(h5,
                                       "/timeseries/allocated_gpus", &alloc,
                                       &ns, &d), 0);
     const struct gs_series *ts = &gs_sim_metrics(r.sim)->ts;
@@ -161,7 +175,7 @@ static void test_run_and_h5(void)
     free(rows);
     run_free(&r);
     free(out1);
-    unlink("/tmp/gs-cli-q.h5");
+    unlink(h5);
 }
 
 static void test_other_commands(void)
@@ -179,15 +193,19 @@ static void test_other_commands(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--seed"));
     free(out);
     /* The printed built-in scenario is valid input and gives the same run. */
-    CU_ASSERT_EQUAL(sh("scenario quickstart > gs-cli-qs.json", NULL, NULL), 0);
-    char *a, *b;
-    CU_ASSERT_EQUAL(sh("run gs-cli-qs.json --no-out --csv", &a, NULL), 0);
+    names();
+    char cmd[256], *a, *b;
+    snprintf(cmd, sizeof cmd, "scenario quickstart > %s", qs_json);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "run %s --no-out --csv", qs_json);
+    CU_ASSERT_EQUAL(sh(cmd, &a, NULL), 0);
     CU_ASSERT_EQUAL(sh("run quickstart --no-out --csv", &b, NULL), 0);
     CU_ASSERT_STRING_EQUAL(a, b);
     CU_ASSERT_PTR_NOT_NULL(strstr(a, "scope,metric,value\n"));
     free(a);
     free(b);
-    unlink("/tmp/gs-cli-qs.json");
+    snprintf(cmd, sizeof cmd, "/tmp/%s", qs_json);
+    unlink(cmd);
 }
 
 static CU_TestInfo tests[] = {

@@ -1,11 +1,14 @@
-/* test_heap.c -- the event queue against a simple reference, under a long
- * random sequence of push, pop, cancel and reschedule; tie order; the
- * best-first walk; the engine's clock. */
+/* test_heap.c -- both event queues (the 4-ary heap and the calendar queue)
+ * against a simple reference, under long random sequences of push, pop,
+ * cancel and reschedule with many ties and with skewed time distributions;
+ * tie order; the best-first walk; the engine's clock. */
 #include "cutest.h"
+#include "../sim/calq.h"
 #include "../sim/engine.h"
 #include "../sim/heap.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 
 #define N 2000
@@ -13,75 +16,105 @@
 /* Reference: an unsorted array of (time, seq, id); min by linear scan. */
 struct ref { gs_time t; uint64_t seq; int in; };
 
-static void test_random_ops(void)
+/* One interface over both queues. */
+struct pq { int cal; struct gs_heap h; struct gs_calq c; };
+static int pq_update(struct pq *q, struct gs_hnode *n, gs_time t)
+{
+    return q->cal ? gs_calq_update(&q->c, n, t) : gs_heap_update(&q->h, n, t);
+}
+static void pq_remove(struct pq *q, struct gs_hnode *n)
+{
+    if (q->cal)
+        gs_calq_remove(&q->c, n);
+    else
+        gs_heap_remove(&q->h, n);
+}
+static struct gs_hnode *pq_pop(struct pq *q)
+{
+    return q->cal ? gs_calq_pop(&q->c) : gs_heap_pop(&q->h);
+}
+static size_t pq_size(struct pq *q)
+{
+    return q->cal ? gs_calq_size(&q->c) : gs_heap_size(&q->h);
+}
+
+/* Random operations on queue kind cal; times drawn by `spread`: 0 = many
+ * ties in [0, 50) ms, 1 = exponential gaps with rare huge jumps (resizes,
+ * empty years), both relative to the last popped time (monotone clock). */
+static void random_ops(int cal, int spread, long steps)
 {
     static struct gs_hnode node[N];
     static struct ref ref[N];
-    struct gs_heap h;
-    gs_heap_init(&h);
+    struct pq q = { .cal = cal };
+    gs_heap_init(&q.h);
+    if (cal)
+        CU_ASSERT_EQUAL_FATAL(gs_calq_init(&q.c), 0);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 7);
+    gsl_rng_set(r, 7 + spread);
+    gs_time now = 0;
+    uint64_t seq = 0;
+    long pops = 0, ties = 0;
     for (int i = 0; i < N; i++) {
         gs_hnode_init(&node[i]);
         ref[i].in = 0;
     }
-    uint64_t seq = 0;
-    long pops = 0, ties = 0;
-    for (int step = 0; step < 400000; step++) {
+    for (long step = 0; step < steps; step++) {
         int op = (int)gsl_rng_uniform_int(r, 4);
         int i = (int)gsl_rng_uniform_int(r, N);
-        gs_time t = (gs_time)gsl_rng_uniform_int(r, 50);  /* many ties */
-        if (op == 0 || op == 1) {           /* push or reschedule */
-            CU_ASSERT_EQUAL_FATAL(gs_heap_update(&h, &node[i], t), 0);
+        gs_time t;
+        if (spread == 0)
+            t = now + (gs_time)gsl_rng_uniform_int(r, 50);
+        else if (gsl_rng_uniform(r) < 0.001)
+            t = now + (gs_time)gsl_rng_uniform_int(r, 1000000000);
+        else
+            t = now + (gs_time)(gsl_rng_uniform(r) < 0.5 ? 0 : 1000 *
+                                -log(1 - gsl_rng_uniform(r)));
+        if (op == 0 || op == 1) {
+            CU_ASSERT_EQUAL_FATAL(pq_update(&q, &node[i], t), 0);
             ref[i] = (struct ref){ t, seq++, 1 };
-        } else if (op == 2) {               /* cancel */
-            gs_heap_remove(&h, &node[i]);
+        } else if (op == 2) {
+            pq_remove(&q, &node[i]);
             ref[i].in = 0;
-        } else {                            /* pop the minimum */
+        } else {
             int best = -1;
             for (int k = 0; k < N; k++)
                 if (ref[k].in && (best < 0 || ref[k].t < ref[best].t ||
                                   (ref[k].t == ref[best].t &&
                                    ref[k].seq < ref[best].seq)))
                     best = k;
-            struct gs_hnode *got = gs_heap_pop(&h);
+            struct gs_hnode *got = pq_pop(&q);
             if (best < 0) {
                 CU_ASSERT_PTR_NULL_FATAL(got);
                 continue;
             }
             CU_ASSERT_PTR_EQUAL_FATAL(got, &node[best]);
-            CU_ASSERT_FALSE(gs_hnode_queued(got));
+            CU_ASSERT_EQUAL_FATAL(got->time, ref[best].t);
             ref[best].in = 0;
+            now = ref[best].t;
             pops++;
-            if (gs_heap_top(&h) && gs_heap_top_time(&h) == ref[best].t)
-                ties++;
+            for (int k = 0; k < N && ties < 1000; k++)
+                ties += ref[k].in && ref[k].t == now;
         }
-        long inref = 0;
-        if ((step & 1023) == 0) {
+        if ((step & 4095) == 0) {
+            long inref = 0;
             for (int k = 0; k < N; k++)
                 inref += ref[k].in;
-            CU_ASSERT_EQUAL_FATAL((long)gs_heap_size(&h), inref);
-            long live = 0;
-            for (size_t k = 0; k < h.n; k++) {  /* heap property */
-                const struct gs_hslot *c = &h.a[k];
-                live += c->node->seq == c->seq;
-                if (k == 0)
-                    continue;
-                const struct gs_hslot *p = &h.a[(k - 1) / 4];
-                CU_ASSERT_FATAL(p->time < c->time ||
-                                (p->time == c->time && p->seq < c->seq));
-            }
-            CU_ASSERT_EQUAL_FATAL(live, inref);
-            /* the top is never a stale entry; stale ones stay bounded */
-            CU_ASSERT_FATAL(h.n == 0 || h.a[0].node->seq == h.a[0].seq);
-            CU_ASSERT_FATAL(h.n <= 2 * (size_t)inref + 64 + h.cap / 2);
+            CU_ASSERT_EQUAL_FATAL((long)pq_size(&q), inref);
         }
     }
-    CU_ASSERT(pops > 50000);
-    CU_ASSERT(ties > 1000);     /* the test did exercise ties */
-    gs_heap_clear(&h);
+    CU_ASSERT(pops > steps / 8);
+    if (spread == 0)
+        CU_ASSERT(ties >= 1000);    /* the test did exercise ties */
+    gs_heap_clear(&q.h);
+    if (cal)
+        gs_calq_clear(&q.c);
     gsl_rng_free(r);
 }
+
+static void test_heap_ties(void) { random_ops(0, 0, 300000); }
+static void test_heap_skewed(void) { random_ops(0, 1, 300000); }
+static void test_calq_ties(void) { random_ops(1, 0, 300000); }
+static void test_calq_skewed(void) { random_ops(1, 1, 300000); }
 
 static void test_ties_fifo(void)
 {
@@ -174,10 +207,11 @@ static void fire(struct gs_event *ev, void *ctx)
     fired[nfired++] = (int)(ev->hn.time);
 }
 
-static void test_engine_clock(void)
+static void engine_clock(int kind)
 {
     struct gs_engine e;
-    gs_engine_init(&e, NULL);
+    nfired = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_engine_init(&e, NULL, kind), 0);
     struct gs_event ev[4];
     for (int i = 0; i < 4; i++)
         gs_event_init(&ev[i], fire);
@@ -207,8 +241,17 @@ static void test_engine_clock(void)
     gs_engine_free(&e);
 }
 
+static void test_engine_clock(void)
+{
+    engine_clock(GS_QUEUE_CALENDAR);
+    engine_clock(GS_QUEUE_HEAP);
+}
+
 static CU_TestInfo tests[] = {
-    { "random ops match the reference", test_random_ops },
+    { "heap: monotone clock, ties", test_heap_ties },
+    { "heap: monotone clock, skewed gaps", test_heap_skewed },
+    { "calendar queue: monotone clock, ties", test_calq_ties },
+    { "calendar queue: skewed gaps, resizes, empty years", test_calq_skewed },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
     { "re-key and remove leave nothing stale behind", test_rekey_stale },

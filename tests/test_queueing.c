@@ -27,11 +27,12 @@ static double erlang_c_wait(int c, double lambda, double mu)
 }
 
 /* Mean wait in hours from a simulated M/M/c with service mean 1 h. */
-static double simulate(int c, double rho, long jobs, const char *policy)
+static double simulate_q(int c, double rho, long jobs, const char *policy,
+                         const char *queue)
 {
     char text[2048];
     snprintf(text, sizeof text,
-             "{\"name\": \"mmc\", \"seed\": 11,"
+             "{\"name\": \"mmc\", \"seed\": 11, \"event_queue\": \"%s\","
              " \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": %d,"
              "             \"gpus_per_node\": 1}],"
              " \"policy\": \"%s\","
@@ -39,7 +40,7 @@ static double simulate(int c, double rho, long jobs, const char *policy)
              "   \"rate_per_hour\": %.10g,"
              "   \"classes\": [{\"gpus\": 1, \"duration\":"
              "      {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}}}",
-             c, policy, jobs, rho * c);
+             queue, c, policy, jobs, rho * c);
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_diag d = { 0 };
@@ -52,6 +53,11 @@ static double simulate(int c, double rho, long jobs, const char *policy)
     gs_sim_free(sim);
     gs_scenario_free(sc);
     return w;
+}
+
+static double simulate(int c, double rho, long jobs, const char *policy)
+{
+    return simulate_q(c, rho, jobs, policy, "calendar");
 }
 
 static void check(int c, double rho, long jobs, const char *policy)
@@ -79,7 +85,18 @@ static void test_mm8_09(void) { check(8, 0.9, 1000000, "fifo"); }
 /* With one-GPU jobs, backfilling never applies: the same queue. */
 static void test_mm8_09_backfill(void) { check(8, 0.9, 1000000, "fifo-backfill"); }
 
+/* The heap and the calendar queue order events identically: the same run
+ * gives exactly the same mean wait. */
+static void test_queues_agree(void)
+{
+    double a = simulate_q(8, 0.9, 200000, "fifo-backfill", "calendar");
+    double b = simulate_q(8, 0.9, 200000, "fifo-backfill", "heap");
+    CU_ASSERT_EQUAL(a, b);
+    CU_ASSERT(a > 0);
+}
+
 static CU_TestInfo tests[] = {
+    { "calendar queue and heap give identical runs", test_queues_agree },
     { "Erlang C formula on hand-worked cases", test_erlang_values },
     { "M/M/1 at load 0.7 matches Erlang C within 3%", test_mm1_07 },
     { "M/M/1 at load 0.9 matches Erlang C within 3%", test_mm1_09 },

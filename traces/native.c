@@ -9,6 +9,7 @@
  * lines would make them drift, and no field of this format needs quoting
  * across lines. */
 #include "native.h"
+#include "tread.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -80,24 +81,11 @@ static void on_field(void *s, size_t len, void *data)
     r->nf++;
 }
 
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (*end == ' ')
-        end++;
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Seconds (decimal) to ms; < 0 on error. */
 static int parse_secs(const char *s, gs_time *out)
 {
     double v;
-    if (parse_num(s, &v) < 0 || v < 0 || v > 9.0e12)
+    if (gs_tnum(s, &v) < 0 || v < 0 || v > 9.0e12)
         return -1;
     *out = (gs_time)llround(v * 1000.0);
     return 0;
@@ -157,13 +145,13 @@ static void convert_row(struct gs_native *r)
             v[r->map[i]] = r->field[i];
     double x;
     gs_time t;
-    if (parse_num(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
+    if (gs_tnum(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
         return row_fail(r, "id", "'%s' is not a whole number", v[C_ID]);
     j.id = (int64_t)x;
     if (parse_secs(v[C_ARRIVAL], &j.arrival) < 0)
         return row_fail(r, "arrival", "'%s' is not a time in seconds >= 0",
                         v[C_ARRIVAL]);
-    if (parse_num(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
+    if (gs_tnum(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
         (x > 1 && x != floor(x)) || (x > 0 && x < 0.001))
         return row_fail(r, "gpus", "'%s' is not a GPU count (0, a fraction "
                         "in (0,1], or a whole number)", v[C_GPUS]);
@@ -185,18 +173,18 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
                         "interactive, data)", v[C_TIER]);
     if (v[C_MEM] && v[C_MEM][0] &&
-        (parse_num(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
+        (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
         return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
     if (v[C_CB] && v[C_CB][0] &&
-        (parse_num(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
+        (gs_tnum(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
         return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
     if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
         return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
     if (v[C_PRIO] && v[C_PRIO][0]) {
-        if (parse_num(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
             return row_fail(r, "priority", "'%s' is not a whole number",
                             v[C_PRIO]);
         j.priority = (int)x;
@@ -395,6 +383,21 @@ void gs_native_write_header(FILE *fp)
           "max_wait,deadline,checkpoint,idle_profile\n", fp);
 }
 
+/* The shortest decimal that reads back as exactly v (0.3, not
+ * 0.29999999999999999): cheaper to parse, and what a person would write. */
+static void put_double(FILE *fp, double v)
+{
+    char buf[32];
+    for (int prec = 6; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) {
+            fputs(buf, fp);
+            return;
+        }
+    }
+    fprintf(fp, "%.17g", v);
+}
+
 static void put_secs(FILE *fp, gs_time t)
 {
     fprintf(fp, "%" PRId64 ".%03d", t / 1000, (int)(t % 1000));
@@ -412,9 +415,10 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     put_secs(fp, (gs_time)llround(j->work));
     fprintf(fp, ",%s,%s,", j->tenant, gs_tier_name(j->tier));
     if (j->mem_gb > 0)
-        fprintf(fp, "%.17g", j->mem_gb);
-    fprintf(fp, ",%s,%.17g,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "",
-            j->cb);
+        put_double(fp, j->mem_gb);
+    fprintf(fp, ",%s,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "");
+    put_double(fp, j->cb);
+    fputc(',', fp);
     if (j->estimate > 0)
         put_secs(fp, j->estimate);
     fputc(',', fp);
