@@ -21,7 +21,7 @@
  *     "price" expander); each new node is launched and is ready after a
  *     provisioning time (uniform 3 to 8 minutes by default);
  *  3. scale-down (consolidation): a node in service whose allocated share
- *     has stayed at or below scale_down_utilization (0.5) for
+ *     has stayed below scale_down_utilization (0.5) for
  *     scale_down_after (10 min), and not within
  *     scale_down_delay_after_add (10 min) of the pool's last launch, is
  *     removed -- at once if empty; if not, when all its jobs are
@@ -110,7 +110,7 @@ void gs_as_node_changed(struct gs_cloud *c, int node)
     struct gs_cnode *n = &c->node[node];
     if (!p->cfg->autoscale || !c->started)
         return;
-    int unneeded = n->state == NS_UP && node_util(c, node) <= p->cfg->down_util;
+    int unneeded = n->state == NS_UP && node_util(c, node) < p->cfg->down_util;
     if (unneeded && n->unneeded < 0) {
         n->unneeded = gs_cloud_now(c);
         p->nunneeded++;

@@ -68,7 +68,7 @@ struct gs_poolcloud {
     struct gs_distspec provision;
     gs_time down_after;         /* underutilized this long: removed */
     gs_time down_delay;         /* no removal this soon after a launch */
-    double down_util;           /* "underutilized": allocated share <= this */
+    double down_util;           /* "underutilized": allocated share < this */
     int nwin;
     struct gs_window win[GS_MAX_WINDOWS];
     struct gs_failcfg fail;

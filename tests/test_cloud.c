@@ -463,17 +463,16 @@ static void test_degraded(void)
 /* --- autoscaling ------------------------------------------------------- */
 
 /* Pool of 4-GPU nodes, 0 to 2, provisioning 300 s, scans every 10 s,
- * removal after 600 s underutilized and not within 600 s of a launch.
+ * removal after 600 s under half used and not within 600 s of a launch.
  *   0 s    job 1 (4 GPUs, 1000 s); 5 s job 2 (4 GPUs, 100 s)
  *   10 s   scan: both fit nowhere: launch nodes 0 and 1
  *   310 s  both ready; jobs start; job 2 ends at 410, job 1 at 1310
  *   1010   node 1 empty since 410: removed
  *   1910   node 0 empty since 1310: removed
  *   2000   job 3 (2 GPUs, 100 s): scan at once, launch node 0
- *   2300   ready; job 3 runs to 2400 (half the node: underutilized
- *          since 2300)
- *   2900   node 0 removed
- * Paid: 1900 + 1000 + 900 = 3800 node-s at $36/h = $38.00. */
+ *   2300   ready; job 3 runs to 2400 (half the node: not under half)
+ *   3000   node 0, empty since 2400, removed
+ * Paid: 1900 + 1000 + 1000 = 3900 node-s at $36/h = $39.00. */
 static void test_autoscale_timeline(void)
 {
     struct crun cr;
@@ -491,7 +490,7 @@ static void test_autoscale_timeline(void)
         { GS_CEV_READY, 0, 310 * S, 310 }, { GS_CEV_READY, 1, 310 * S, 310 },
         { GS_CEV_REMOVE, 1, 1010 * S, 0 }, { GS_CEV_REMOVE, 0, 1910 * S, 0 },
         { GS_CEV_LAUNCH, 0, 2000 * S, 300 }, { GS_CEV_READY, 0, 2300 * S, 300 },
-        { GS_CEV_REMOVE, 0, 2900 * S, 0 },
+        { GS_CEV_REMOVE, 0, 3000 * S, 0 },
     };
     long n;
     const struct gs_cevent *log = gs_cloud_log(gs_sim_cloud(cr.r.sim), &n);
@@ -506,10 +505,10 @@ static void test_autoscale_timeline(void)
     CU_ASSERT_EQUAL(rec_of(&cr.r, 2)->start, 310 * S);
     CU_ASSERT_EQUAL(rec_of(&cr.r, 3)->start, 2300 * S);
     const struct gs_cloudsum *c = csum(&cr);
-    CU_ASSERT_DOUBLE_EQUAL(gs_sim_summary(cr.r.sim)->cost, 38.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(c->node_hours, 3800.0 / 3600, 1e-12);
-    /* empty: 300 + 600 (node 0), 300 + 600 (node 1), 300 + 500 */
-    CU_ASSERT_DOUBLE_EQUAL(c->idle_node_hours, 2600.0 / 3600, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_summary(cr.r.sim)->cost, 39.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(c->node_hours, 3900.0 / 3600, 1e-12);
+    /* empty: 300 + 600 (node 0), 300 + 600 (node 1), 300 + 600 */
+    CU_ASSERT_DOUBLE_EQUAL(c->idle_node_hours, 2700.0 / 3600, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(c->pend_to_cap_mean_s, (310 + 310 + 300) / 3.0,
                            1e-9);
     CU_ASSERT_DOUBLE_EQUAL(c->pend_to_cap_max_s, 310, 1e-9);
@@ -552,11 +551,12 @@ static void test_autoscale_window(void)
     crun_free(&cr);
 }
 
-/* Consolidation: job 1 (3 GPUs, 100 s) and job 3 (1 GPU) fill node 0,
- * job 2 (2 GPUs) half of node 1.  Node 1 is underutilized (0.5) from the
- * start; at 600 s its job, preemptible, fits on node 0 (3 GPUs free since
- * job 1 ended): it is evicted, restarts on node 0 at once having lost
- * 600 s on 2 GPUs, and node 1 is removed.  Node 0, back at 0.75, stays. */
+/* Consolidation: job 1 (4 GPUs, 100 s) fills node 0, so job 2 (1 GPU,
+ * preemptible) lands on node 1, a quarter used -- under half -- from the
+ * start.  Job 3 (2 GPUs) arrives at 200 s on the emptied node 0.  At
+ * 600 s job 2 fits on node 0 (2 GPUs free): it is evicted, restarts there
+ * at once having lost 600 s on 1 GPU, and node 1 is removed.  Node 0,
+ * half used then three quarters, stays. */
 static void test_autoscale_consolidate(void)
 {
     struct crun cr;
@@ -566,7 +566,7 @@ static void test_autoscale_consolidate(void)
          " 0, \"max_nodes\": 2}}], \"policy\": \"fifo\", \"placement\":"
          " \"first-fit\","
          " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
-         "id,arrival,gpus,duration\n1,0,3,100\n2,0,2,5000\n3,0,1,5000\n",
+         "id,arrival,gpus,duration\n1,0,4,100\n2,0,1,5000\n3,200,2,5000\n",
          NULL, NULL);
     CU_ASSERT_EQUAL_FATAL(cr.r.rc, 0);
     long n;
@@ -579,7 +579,8 @@ static void test_autoscale_consolidate(void)
     const struct gs_jobrec *j2 = rec_of(&cr.r, 2);
     CU_ASSERT_EQUAL(j2->preemptions, 1);
     CU_ASSERT_EQUAL(j2->state, GS_JOB_UNFINISHED);
-    CU_ASSERT_DOUBLE_EQUAL(j2->lost_gpu_hours, 2 * 600.0 / 3600, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(j2->lost_gpu_hours, 600.0 / 3600, 1e-6);
+    CU_ASSERT_EQUAL(rec_of(&cr.r, 3)->start, 200 * S);
     CU_ASSERT_EQUAL(csum(&cr)->drain_restarts, 1);
     /* node 1 paid 600 s, node 0 the whole 2000 s */
     CU_ASSERT_DOUBLE_EQUAL(csum(&cr)->node_hours, 2600.0 / 3600, 1e-12);
