@@ -766,7 +766,9 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         return rc;
     if (s->have_next) {
         s->t0 = s->next.arrival;
-        s->eng.now = s->t0;
+        /* Models may have scheduled events before the first arrival. */
+        gs_time first = gs_engine_next_time(&s->eng);
+        s->eng.now = first < s->t0 ? first : s->t0;
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
                                          : GS_TIME_MAX;
