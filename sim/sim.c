@@ -857,8 +857,10 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         return rc;
     if (s->have_next) {
         s->t0 = s->next.arrival;
-        s->eng.now = s->last_change = s->t0;
-        if ((rc = gs_cloud_start(s->cloud, s->t0)) < 0)
+        /* Models may have scheduled events before the first arrival. */
+        gs_time first = gs_engine_next_time(&s->eng);
+        s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
+        if ((rc = gs_cloud_start(s->cloud, s->eng.now)) < 0)
             return gs_diag_set(d, rc, "", "out of memory");
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
