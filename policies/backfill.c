@@ -137,9 +137,12 @@ static void bf_schedule(void *state, struct gs_sim *sim)
     struct gs_job *j = head->next, *next;
     for (; j && looked < b->depth; j = next, looked++) {
         next = j->next;
-        if (f->used_milli >= f->gpus_up * 1000)
+        double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+        if (idle <= 0)
             break;
         double g = job_gpus(j);
+        if (g > idle + 1e-9)
+            continue;           /* cannot fit anywhere now: skip the search */
         int by_shadow = sh.t != GS_TIME_MAX &&
                         now + gs_sim_estimate(sim, j) <= sh.t;
         if (!by_shadow && g > extra + 1e-9)

@@ -21,7 +21,16 @@
  *             no longer running, and after KILLED it is gone for good;
  *   schedule  called once per simulated instant at which something changed,
  *             after all of that instant's events: start what should start;
- *   tick      called every tick_ms of simulated time when tick_ms > 0. */
+ *   tick      called every tick_ms of simulated time when tick_ms > 0;
+ *   spot_notice  a spot node will be reclaimed at time `at` (the notice
+ *             comes $.spot.notice, 2 minutes by default, ahead).  The node
+ *             is already closed to new work; its jobs run on until the
+ *             reclaim, when each loses the work since its last checkpoint
+ *             and is requeued.  The policy may checkpoint them now
+ *             (gs_sim_checkpoint), migrate them (checkpoint, then
+ *             gs_sim_preempt: they restart elsewhere at once), or let them
+ *             run (a job that ends before the reclaim is safe).  Left NULL:
+ *             every job on the node that can checkpoint does so now. */
 #ifndef GS_POLICY_H
 #define GS_POLICY_H
 
@@ -29,12 +38,15 @@
 #include "../sim/params.h"
 #include "../sim/job.h"
 
-#define GS_POLICY_ABI 1
+#define GS_POLICY_ABI 2
 
 struct gs_sim;
 
+/* DRAINED: the platform took the node away on purpose (autoscaler
+ * consolidation, the end of a capacity block). */
 enum gs_stop { GS_STOP_DONE, GS_STOP_PREEMPTED, GS_STOP_KILLED,
-               GS_STOP_FAILED, GS_STOP_SPOT, GS_STOP_RECLAIMED };
+               GS_STOP_FAILED, GS_STOP_SPOT, GS_STOP_RECLAIMED,
+               GS_STOP_DRAINED };
 
 struct gs_policy_ops {
     int abi;                    /* GS_POLICY_ABI */
@@ -49,6 +61,8 @@ struct gs_policy_ops {
     void (*schedule)(void *state, struct gs_sim *sim);
     void (*tick)(void *state, struct gs_sim *sim);
     gs_time tick_ms;
+    /* ABI 2 */
+    void (*spot_notice)(void *state, struct gs_sim *sim, int node, gs_time at);
 };
 
 struct gs_placer_ops {

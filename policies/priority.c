@@ -189,8 +189,9 @@ static void prio_schedule(void *state, struct gs_sim *sim)
     for (i = 0; i < s->n; i++) {
         struct gs_job *j = s->q[i];
         int started = 0;
-        if (f->used_milli < f->gpus_up * 1000 &&
-            gs_sim_try_start(sim, j, NULL, 0) == 0)
+        int64_t idle = f->gpus_up * 1000 - f->used_milli;
+        int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus : j->need.milli;
+        if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0)
             started = 1;
         else if (s->preempt && make_room(s, sim, j) == 0)
             started = 1;

@@ -62,6 +62,12 @@ void gs_calq_clear(struct gs_calq *q)
 static int put(struct gs_calq *q, struct gs_hslot s)
 {
     struct gs_cbucket *b = &q->b[bucket_of(q, s.time)];
+    /* Fast path: the new entry is the bucket's latest and there is room. */
+    if (b->n < b->cap && (b->n == b->head || !less(&s, &b->a[b->n - 1]))) {
+        b->a[b->n++] = s;
+        q->n++;
+        return 0;
+    }
     if (b->n == b->cap) {
         if (b->head > 0) {              /* reuse the space before head */
             memmove(b->a, b->a + b->head,
@@ -232,13 +238,20 @@ struct gs_hnode *gs_calq_top(struct gs_calq *q)
 
 struct gs_hnode *gs_calq_pop(struct gs_calq *q)
 {
-    long i = find_min(q);
-    if (i < 0)
-        return NULL;
-    struct gs_cbucket *b = &q->b[i];
+    struct gs_cbucket *b = &q->b[q->cur];
+    /* Fast path: the current day's bucket has a live entry due today. */
+    if (!(b->head < b->n && b->a[b->head].time < q->day + q->width &&
+          !stale(&b->a[b->head]))) {
+        long i = find_min(q);
+        if (i < 0)
+            return NULL;
+        b = &q->b[i];
+    }
     struct gs_hnode *node = b->a[b->head++].node;
     if (b->head == b->n)
         b->head = b->n = 0;
+    else    /* the next pop checks this owner: fetch it while the caller works */
+        __builtin_prefetch(b->a[b->head].node);
     q->n--;
     node->seq = 0;
     q->live--;

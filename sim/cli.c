@@ -5,6 +5,7 @@
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
 #include "compare.h"
+#include "../traces/tracecli.h"
 #include "h5out.h"
 #include "placeexp.h"
 #include "plugin.h"
@@ -27,6 +28,7 @@ static const char usage_main[] =
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
 "  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
+"  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
@@ -234,6 +236,10 @@ static int cmd_help(const char *topic)
         char *av[] = { (char *)"--help", NULL };
         return gs_place_exp_main(1, av);
     }
+    else if (strcmp(topic, "trace") == 0) {
+        char *av[] = { (char *)"help", NULL };
+        return gs_trace_main(1, av);
+    }
     else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
@@ -265,6 +271,8 @@ int main(int argc, char **argv)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
         return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "trace") == 0)
+        return gs_trace_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)
         return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {

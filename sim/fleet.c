@@ -84,7 +84,7 @@ static void leaf_update(struct gs_fleet *f, int node)
     int i = p->tsize + (node - p->node0);
     uint64_t fm = 0, pm = 0;
     int mx = 0, rm = 0;
-    if (nd->up) {
+    if (nd->up && !nd->cordon) {
         fm = 1ULL << nd->nfull;
         for (int g = 0; g < p->s.gpn; g++) {
             int fr = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
@@ -755,7 +755,7 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
         if (node < p->node0 || node >= p->node0 + p->s.nodes)
             return 0;
         const struct gs_node *nd = &f->nodes[node];
-        if (!nd->up)
+        if (!nd->up || nd->cordon)
             return 0;
         uint64_t valid = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
         if (pt[i].mask == 0 || (pt[i].mask & ~valid))
@@ -893,6 +893,20 @@ void gs_fleet_unwatch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)
         }
 }
 
+/* A MIG pool offers instances only on GPUs open to new work: up, not
+ * cordoned, not dead. */
+static void mig_open(struct gs_fleet *f, int node)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    struct gs_pool *p = &f->pools[nd->pool];
+    if (p->mig == NULL)
+        return;
+    int g0 = (node - p->node0) * p->s.gpn;
+    for (int k = 0; k < p->s.gpn; k++)
+        gs_migslots_set_open(p->mig, g0 + k, nd->up && !nd->cordon &&
+                                             !(nd->deadmask & (1ULL << k)));
+}
+
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
 {
     struct gs_node *nd = &f->nodes[node];
@@ -901,11 +915,54 @@ void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
         return;
     GS_ASSERT(up || nd->njobs == 0);
     nd->up = up;
-    int64_t d = up ? p->s.gpn : -p->s.gpn;
+    int alive = p->s.gpn - __builtin_popcountll(nd->deadmask);
+    int64_t d = up ? alive : -alive;
     p->gpus_up += d;
     f->gpus_up += d;
-    if (p->mig)
-        gs_migslots_set_up(p->mig, (node - p->node0) * p->s.gpn, up);
+    mig_open(f, node);
+    leaf_update(f, node);
+    notify(f, node, NULL, 0);
+}
+
+void gs_fleet_set_cordon(struct gs_fleet *f, int node, int on)
+{
+    struct gs_node *nd = &f->nodes[node];
+    if (nd->cordon == on)
+        return;
+    nd->cordon = on;
+    mig_open(f, node);
+    leaf_update(f, node);
+    notify(f, node, NULL, 0);
+}
+
+void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
+{
+    struct gs_node *nd = &f->nodes[node];
+    struct gs_pool *p = &f->pools[nd->pool];
+    uint64_t bit = 1ULL << k;
+    int g = nd->gpu0 + k;
+    if (!!(nd->deadmask & bit) == !!dead)
+        return;
+    int d = dead ? -1 : 1;
+    if (dead) {
+        GS_ASSERT(f->free_milli[g] == 1000);
+        nd->deadmask |= bit;
+        nd->fullmask &= ~bit;
+        nd->nfull--;
+        f->free_milli[g] = 0;
+        f->free_mib[g] = 0;
+    } else {
+        nd->deadmask &= ~bit;
+        nd->fullmask |= bit;
+        nd->nfull++;
+        f->free_milli[g] = 1000;
+        f->free_mib[g] = gb_to_mib(f->cat->m[p->s.model].mem_gb);
+    }
+    if (nd->up) {
+        p->gpus_up += d;
+        f->gpus_up += d;
+    }
+    mig_open(f, node);
     leaf_update(f, node);
     notify(f, node, NULL, 0);
 }

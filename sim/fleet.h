@@ -19,6 +19,11 @@
  * value and then a descent, both O(log nodes) per query.  Down nodes (failed,
  * being provisioned, drained) summarize as empty and are never chosen.
  *
+ * Two finer states serve the cloud models (cloud.h): a cordoned node is up
+ * -- its jobs run on, its GPUs count as available -- but takes no new work
+ * (it summarizes as empty); a dead GPU (failed in place) has no capacity at
+ * all and does not count as available.
+ *
  * Sharing (sharecfg.h, docs/sharing.md).  A pool's sharing mode decides
  * what a job's need means there -- its demand (gs_fleet_demand): whole
  * GPUs; a fraction of one GPU (plain fractions, a fractional pool's
@@ -38,6 +43,7 @@
 #include "gpu.h"
 #include "sharecfg.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define GS_MAX_GPN 63
@@ -89,6 +95,8 @@ struct gs_node {
     uint64_t fullmask;          /* which GPUs are fully free */
     int gpu0;                   /* index of its first GPU in fleet arrays */
     int njobs;                  /* jobs with a part on this node */
+    int cordon;                 /* up but closed to new work */
+    uint64_t deadmask;          /* GPUs failed in place */
 };
 
 struct gs_fleet {
@@ -129,6 +137,16 @@ static inline struct gs_part *gs_alloc_parts(struct gs_alloc *a)
     return a->n > 1 ? a->many : &a->one;
 }
 void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
+/* The part of a on node, or NULL. */
+static inline const struct gs_part *gs_alloc_part_on(const struct gs_alloc *a,
+                                                     int node)
+{
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    for (int i = 0; i < a->n; i++)
+        if (pt[i].node == node)
+            return &pt[i];
+    return NULL;
+}
 
 /* What a job asks of the fleet. */
 struct gs_need {
@@ -203,6 +221,11 @@ int gs_alloc_copy(struct gs_alloc *dst, const struct gs_alloc *src);
 /* Bring a node up or down (capacity changes).  A node must be empty to go
  * down; callers evict its jobs first. */
 void gs_fleet_set_up(struct gs_fleet *f, int node, int up);
+/* Close an up node to new work (its jobs run on), or open it again. */
+void gs_fleet_set_cordon(struct gs_fleet *f, int node, int on);
+/* Take GPU k of node out of service for good (it must be fully free), or
+ * put it back (a repaired node).  A dead GPU is neither free nor available. */
+void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead);
 
 /* The sharing model lends lent milli of gpu's free capacity to bursting
  * jobs (fractional pools): the index then counts it as taken. */

@@ -1,9 +1,11 @@
 /* frag.c -- the FGD fragmentation measure, node classes and shape affinity.
  *
  * See frag.h for the model and its source.  Invariants:
- *   - an up node of a classed pool is a member of exactly the class whose
- *     key is its sorted (free milli, free MiB) vector; a down node, or a
- *     node of another pool, of none (node_cls -1);
+ *   - an up, uncordoned node of a classed pool is a member of exactly the
+ *     class whose key is its sorted (free milli, free MiB) vector; a down or
+ *     cordoned node, or a node of another pool, of none (node_cls -1) --
+ *     closed to new work, it is no placement candidate, and its capacity is
+ *     left out of the measure;
  *   - a class is in its pool's live list iff it has members;
  *   - total is the sum of F over member nodes, cap 1000 x their GPUs;
  *   - with affinity on, node n is in only[s] (mixed[s]) iff it hosts a job
@@ -51,6 +53,7 @@ struct gs_frag {
     int *chash;                 /* class ids by key, -1 empty */
     int chcap;
     int *node_cls, *node_pos;
+    int *node_gpus;             /* GPUs counted in cap for the member */
     int **live;                 /* per pool */
     int *nlive, *caplive;
     double total, cap;
@@ -426,6 +429,13 @@ static void live_remove(struct gs_frag *fr, int id)
     c->live = -1;
 }
 
+/* GPUs of node not failed in place. */
+static int alive(const struct gs_frag *fr, int node)
+{
+    const struct gs_node *nd = &fr->f->nodes[node];
+    return fr->f->pools[nd->pool].s.gpn - __builtin_popcountll(nd->deadmask);
+}
+
 static int member_add(struct gs_frag *fr, int id, int node)
 {
     struct fclass *c = &fr->cls[id];
@@ -444,7 +454,8 @@ static int member_add(struct gs_frag *fr, int id, int node)
         live_add(fr, id);
     fr->node_cls[node] = id;
     fr->total += c->F;
-    fr->cap += 1000.0 * c->gpn;
+    fr->node_gpus[node] = alive(fr, node);
+    fr->cap += 1000.0 * fr->node_gpus[node];
     return 0;
 }
 
@@ -463,7 +474,7 @@ static void member_remove(struct gs_frag *fr, int node)
         live_remove(fr, id);
     fr->node_cls[node] = -1;
     fr->total -= c->F;
-    fr->cap -= 1000.0 * c->gpn;
+    fr->cap -= 1000.0 * fr->node_gpus[node];
     if (fr->cap < 0.5)          /* no drift when the fleet empties */
         fr->total = fr->cap = 0;
 }
@@ -581,7 +592,7 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         return;
     if (fr->node_cls[node] >= 0)
         member_remove(fr, node);
-    if (nd->up) {
+    if (nd->up && !nd->cordon) {
         int gpn = f->pools[nd->pool].s.gpn;
         node_key(fr, node, fr->scratch);
         int id = class_of(fr, nd->pool, fr->scratch, gpn);
@@ -610,11 +621,13 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     fr->classed = calloc(np, 1);
     fr->node_cls = malloc(nn * sizeof *fr->node_cls);
     fr->node_pos = calloc(nn, sizeof *fr->node_pos);
+    fr->node_gpus = calloc(nn, sizeof *fr->node_gpus);
     fr->live = calloc(np, sizeof *fr->live);
     fr->nlive = calloc(np, sizeof *fr->nlive);
     fr->caplive = calloc(np, sizeof *fr->caplive);
     fr->scratch = malloc(2 * GS_MAX_GPN * sizeof *fr->scratch);
     if (!fr->shapes || !fr->classed || !fr->node_cls || !fr->node_pos ||
+        !fr->node_gpus ||
         !fr->live || !fr->nlive || !fr->caplive || !fr->scratch)
         goto nomem;
     if (n > 0)
@@ -684,6 +697,7 @@ void gs_frag_free(struct gs_frag *fr)
     free(fr->chash);
     free(fr->node_cls);
     free(fr->node_pos);
+    free(fr->node_gpus);
     free(fr->live);
     free(fr->nlive);
     free(fr->caplive);

@@ -44,7 +44,7 @@
 
 struct gs_gen {
     struct gs_genspec spec;
-    gsl_rng *arr, *cls, *size, *dur, *ten, *burst;
+    gsl_rng *arr, *cls, *size, *dur, *ten, *burst, *idle;
     gsl_ran_discrete_t *cls_table;
     gsl_ran_discrete_t *size_table[GS_GEN_MAX_CLASSES];
     gsl_ran_discrete_t *ten_table[GS_GEN_MAX_CLASSES];
@@ -146,6 +146,11 @@ static double draw(gsl_rng *r, const struct gs_distspec *d)
     return x;
 }
 
+double gs_dist_draw(gsl_rng *r, const struct gs_distspec *d)
+{
+    return draw(r, d);
+}
+
 struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
 {
     struct gs_gen *g = calloc(1, sizeof *g);
@@ -157,9 +162,10 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
     g->size = gs_rng_stream(seed, "gen.size");
     g->dur = gs_rng_stream(seed, "gen.duration");
     g->ten = gs_rng_stream(seed, "gen.tenant");
-    g->hourly_max = 1.0;
-    for (int h = 0; h < 24; h++)
-        if (profile(spec, h) > g->hourly_max || h == 0)
+    g->idle = gs_rng_stream(seed, "gen.idle");
+    g->hourly_max = profile(spec, 0);
+    for (int h = 1; h < 24; h++)
+        if (profile(spec, h) > g->hourly_max)
             g->hourly_max = profile(spec, h);
     g->bmax = 1.0;
     if (spec->nburst > 0) {
@@ -194,7 +200,8 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
     for (int i = 0; i < spec->nclasses; i++)
         w[i] = spec->cls[i].weight;
     g->cls_table = gsl_ran_discrete_preproc((size_t)spec->nclasses, w);
-    if (!g->arr || !g->cls || !g->size || !g->dur || !g->ten || !g->cls_table)
+    if (!g->arr || !g->cls || !g->size || !g->dur || !g->ten || !g->idle ||
+        !g->cls_table)
         goto fail;
     for (int i = 0; i < spec->nclasses; i++) {
         g->size_table[i] = gsl_ran_discrete_preproc(
@@ -226,6 +233,8 @@ void gs_gen_free(struct gs_gen *g)
     gsl_rng_free(g->size);
     gsl_rng_free(g->dur);
     gsl_rng_free(g->ten);
+    if (g->idle)
+        gsl_rng_free(g->idle);
     if (g->burst)
         gsl_rng_free(g->burst);
     if (g->cls_table)
@@ -302,5 +311,11 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->ckpt = c->ckpt;
     if (c->estimate_factor > 0)
         o->estimate = (gs_time)ceil(o->work * c->estimate_factor);
+    if (c->idle_prof) {
+        double b = draw(g->idle, &c->busy), i = draw(g->idle, &c->idle);
+        o->nphases = 2;
+        o->phase[0] = b < 1.0 ? 1 : (gs_time)llround(b);
+        o->phase[1] = i < 1.0 ? 1 : (gs_time)llround(i);
+    }
     return 1;
 }

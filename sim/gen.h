@@ -11,7 +11,9 @@
  * distribution (GSL; lognormal, Pareto, exponential, Weibull, uniform,
  * constant, or empirical quantiles).  Every quantity has its own named
  * random stream (rng.h), so adding a class or a field does not change the
- * arrival times. */
+ * arrival times.  A class with an idle_profile gives each job one busy and
+ * one idle phase length, drawn from their own stream, that repeat for the
+ * job's life (the idle reaper reads them). */
 #ifndef GS_GEN_H
 #define GS_GEN_H
 
@@ -19,6 +21,7 @@
 #include "err.h"
 #include "job.h"
 
+#include <gsl/gsl_rng.h>
 #include <stdint.h>
 
 #define GS_GEN_MAX_VALUES 32
@@ -59,6 +62,8 @@ struct gs_genclass {
     gs_time deadline;                    /* relative, 0 = none */
     gs_time ckpt;                        /* 0 = the tier's default */
     double estimate_factor;              /* estimate = duration * this; 0 = none */
+    int idle_prof;                       /* draw a busy/idle profile */
+    struct gs_distspec busy, idle;       /* phase lengths, work-ms */
     /* GPU sharing (docs/sharing.md), copied into every job; 0/"" = none */
     char mig_profile[GS_MIG_PROFILE_NAME];
     double duty;
@@ -99,5 +104,7 @@ double gs_gen_rate(const struct gs_genspec *spec, gs_time t);
 int gs_gen_burst_state(const struct gs_gen *g);
 /* Mean of a duration distribution (ms), for offered-load checks. */
 double gs_dist_mean(const struct gs_distspec *d);
+/* One draw from d with r (the generator's law, truncation included). */
+double gs_dist_draw(gsl_rng *r, const struct gs_distspec *d);
 
 #endif

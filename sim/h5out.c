@@ -5,6 +5,7 @@
  * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
  * h5py and pandas read without special handling. */
 #include "h5out.h"
+#include "cloud.h"
 #include "placeexp.h"
 #include "report.h"
 #include "version.h"
@@ -126,6 +127,8 @@ static hid_t job_type(void)
     F(gpu_hours, H5T_NATIVE_DOUBLE);
     F(sla_wait, H5T_NATIVE_INT8);
     F(sla_deadline, H5T_NATIVE_INT8);
+    F(cost_usd, H5T_NATIVE_DOUBLE);
+    F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
 #undef F
     return t;
 }
@@ -149,7 +152,8 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .wait_s = r[i].start >= 0 ? secs(r[i].start - r[i].arrival) : NAN,
             .gpus = r[i].gpus, .work_s = r[i].work / 1000.0,
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
-            .sla_deadline = r[i].sla_deadline,
+            .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
+            .lost_gpu_hours = r[i].lost_gpu_hours,
         };
     }
     hid_t t = job_type();
@@ -205,6 +209,17 @@ static void write_series(struct w *w, const struct gs_sim *s)
     };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);
+    if (ts->nx > 0) {
+        double *col = malloc((n ? n : 1) * sizeof *col);
+        if (col == NULL)
+            fail(w, "/timeseries");
+        for (int k = 0; col && k < ts->nx; k++) {
+            for (hsize_t i = 0; i < n; i++)
+                col[i] = ts->x[i * (hsize_t)ts->nx + (hsize_t)k];
+            dset(w, g, ts->xnames[k], H5T_NATIVE_DOUBLE, 1, &n, col);
+        }
+        free(col);
+    }
     hsize_t dims[2] = { n, (hsize_t)ts->nmodels };
     dset(w, g, "allocated_by_model", H5T_NATIVE_DOUBLE, 2, dims,
          ts->alloc_model);
@@ -293,6 +308,166 @@ static void write_summary(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
+struct cost_row {
+    char name[GS_TENANT_NAME];
+    double cost_usd;
+};
+
+static void cost_table(struct w *w, hid_t g, const char *name,
+                       const struct cost_row *rows, size_t n)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, GS_TENANT_NAME);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cost_row));
+    H5Tinsert(t, "name", HOFFSET(struct cost_row, name), st);
+    H5Tinsert(t, "cost_usd", HOFFSET(struct cost_row, cost_usd),
+              H5T_NATIVE_DOUBLE);
+    hsize_t dim = n;
+    dset(w, g, name, t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(st);
+}
+
+struct pool_row {
+    char pool[GS_NAME];
+    char market[16];
+    double paid_usd, jobs_usd, idle_usd, on_demand_equiv_usd, node_hours,
+        idle_node_hours;
+};
+
+struct log_row {
+    double time_s;
+    int32_t kind, pool, node, gpu, jobs;
+    double value;
+};
+
+static void write_cloud(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_cloud *c = gs_sim_cloud(s);
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    hid_t g = H5Gcreate2(w->f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) {
+        fail(w, "/cloud");
+        return;
+    }
+    int nt = gs_sim_ntenants(s), np = sc->npools;
+    size_t cap = (size_t)(nt + np + GS_MAX_MODELS + GS_NTIERS + 8);
+    struct cost_row *rows = calloc(cap, sizeof *rows);
+    struct pool_row *prow = calloc((size_t)np + 1, sizeof *prow);
+    if (rows == NULL || prow == NULL) {
+        free(rows);
+        free(prow);
+        fail(w, "/cloud");
+        H5Gclose(g);
+        return;
+    }
+    size_t n = 0;
+    for (int m = 0; m < GS_NMARKETS; m++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_market_name(m));
+        rows[n++].cost_usd = su->cloud.cost_market[m];
+    }
+    cost_table(w, g, "cost_by_market", rows, n);
+    n = 0;
+    for (int t = 0; t < GS_NTIERS; t++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_tier_name(t));
+        rows[n++].cost_usd = gs_cloud_cost_tier(c, t);
+    }
+    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n++].cost_usd = su->cloud.cost_idle;
+    cost_table(w, g, "cost_by_tier", rows, n);
+    n = 0;
+    for (int t = 0; t < nt; t++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s",
+                 gs_sim_tenant_name(s, t));
+        rows[n++].cost_usd = gs_cloud_cost_tenant(c, t);
+    }
+    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n++].cost_usd = su->cloud.cost_idle;
+    cost_table(w, g, "cost_by_tenant", rows, n);
+    n = 0;
+    for (int k = 0; k < su->nmodels; k++) {
+        int model = su->model[k].model;
+        snprintf(rows[n].name, sizeof rows[n].name, "%s",
+                 sc->cat.m[model].name);
+        rows[n].cost_usd = 0;
+        for (int p = 0; p < np; p++)
+            if (sc->pools[p].model == model) {
+                struct gs_cloud_poolbill b;
+                gs_cloud_pool_bill(c, p, &b);
+                rows[n].cost_usd += b.paid;
+            }
+        n++;
+    }
+    cost_table(w, g, "cost_by_model", rows, n);
+    for (int p = 0; p < np; p++) {
+        struct gs_cloud_poolbill b;
+        gs_cloud_pool_bill(c, p, &b);
+        snprintf(prow[p].pool, sizeof prow[p].pool, "%s", sc->pools[p].name);
+        snprintf(prow[p].market, sizeof prow[p].market, "%s",
+                 gs_market_name(sc->pools[p].market));
+        prow[p].paid_usd = b.paid;
+        prow[p].jobs_usd = b.jobs;
+        prow[p].idle_usd = b.paid - b.jobs;
+        prow[p].on_demand_equiv_usd = b.od_equiv;
+        prow[p].node_hours = b.node_h;
+        prow[p].idle_node_hours = b.idle_node_h;
+    }
+    hid_t ps = H5Tcopy(H5T_C_S1), ms = H5Tcopy(H5T_C_S1);
+    H5Tset_size(ps, GS_NAME);
+    H5Tset_size(ms, 16);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pool_row));
+    H5Tinsert(t, "pool", HOFFSET(struct pool_row, pool), ps);
+    H5Tinsert(t, "market", HOFFSET(struct pool_row, market), ms);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct pool_row, f), H5T_NATIVE_DOUBLE)
+    F(paid_usd);
+    F(jobs_usd);
+    F(idle_usd);
+    F(on_demand_equiv_usd);
+    F(node_hours);
+    F(idle_node_hours);
+#undef F
+    hsize_t dim = (hsize_t)np;
+    dset(w, g, "pools", t, 1, &dim, prow);
+    H5Tclose(t);
+    H5Tclose(ps);
+    H5Tclose(ms);
+    free(rows);
+    free(prow);
+
+    long nl;
+    const struct gs_cevent *log = gs_cloud_log(c, &nl);
+    struct log_row *lr = calloc((size_t)(nl ? nl : 1), sizeof *lr);
+    if (lr == NULL) {
+        fail(w, "/cloud/log");
+        H5Gclose(g);
+        return;
+    }
+    for (long i = 0; i < nl; i++)
+        lr[i] = (struct log_row){ secs(log[i].t), log[i].kind, log[i].pool,
+                                  log[i].node, log[i].gpu, log[i].jobs,
+                                  log[i].value };
+    t = H5Tcreate(H5T_COMPOUND, sizeof(struct log_row));
+    H5Tinsert(t, "time_s", HOFFSET(struct log_row, time_s), H5T_NATIVE_DOUBLE);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct log_row, f), H5T_NATIVE_INT32)
+    F(kind);
+    F(pool);
+    F(node);
+    F(gpu);
+    F(jobs);
+#undef F
+    H5Tinsert(t, "value", HOFFSET(struct log_row, value), H5T_NATIVE_DOUBLE);
+    dim = (hsize_t)nl;
+    dset(w, g, "log", t, 1, &dim, lr);
+    H5Tclose(t);
+    free(lr);
+    const char *kinds[GS_NCEV];
+    for (int k = 0; k < GS_NCEV; k++)
+        kinds[k] = gs_cev_name(k);
+    strings(w, g, "log_kinds", 16, kinds, GS_NCEV);
+    H5Gclose(g);
+}
+
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -316,6 +491,7 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
+    write_cloud(&w, s);
     if (H5Fclose(w.f) < 0)
         fail(&w, "the file");
     if (!w.err && rename(tmp, path) != 0)
@@ -560,8 +736,10 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
 
 /* --- reading back -------------------------------------------------------- */
 
-int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
-                    struct gs_diag *d)
+/* Read the 1-D dataset name of path with memory type t (elements of size
+ * sz) into a new array.  0 or a negative code with d filled. */
+static int read_1d(const char *path, const char *name, hid_t t, size_t sz,
+                   void **out, long *n, struct gs_diag *d)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *out = NULL;
@@ -570,29 +748,38 @@ int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
     if (f < 0)
         return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
     int rc = 0;
-    hid_t ds = H5Dopen2(f, "jobs", H5P_DEFAULT);
+    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
     hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
     hsize_t dim = 0;
     if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
-        rc = gs_diag_set(d, GS_EPARSE, path, "no 1-D /jobs table");
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
     } else {
-        struct gs_h5_job *rows = calloc(dim ? dim : 1, sizeof *rows);
-        hid_t t = job_type();
-        if (rows == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
-                                            H5P_DEFAULT, rows) < 0)) {
-            free(rows);
-            rc = gs_diag_set(d, GS_EIO, path, "cannot read /jobs");
+        void *v = calloc(dim ? dim : 1, sz);
+        if (v == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, v) < 0)) {
+            free(v);
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
         } else {
-            *out = rows;
+            *out = v;
             *n = (long)dim;
         }
-        H5Tclose(t);
     }
     if (sp >= 0)
         H5Sclose(sp);
     if (ds >= 0)
         H5Dclose(ds);
     H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d)
+{
+    hid_t t = job_type();
+    void *v;
+    int rc = read_1d(path, "/jobs", t, sizeof **out, &v, n, d);
+    H5Tclose(t);
+    *out = v;
     return rc;
 }
 
@@ -617,33 +804,8 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *name, double **out,
                       long *n, struct gs_diag *d)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    *out = NULL;
-    *n = 0;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
-    int rc = 0;
-    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
-    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
-    hsize_t dim = 0;
-    if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
-        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
-    } else {
-        double *v = malloc((dim ? dim : 1) * sizeof *v);
-        if (v == NULL || (dim && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
-                                         H5S_ALL, H5P_DEFAULT, v) < 0)) {
-            free(v);
-            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
-        } else {
-            *out = v;
-            *n = (long)dim;
-        }
-    }
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (ds >= 0)
-        H5Dclose(ds);
-    H5Fclose(f);
+    void *v;
+    int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
+    *out = v;
     return rc;
 }

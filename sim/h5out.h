@@ -16,6 +16,20 @@
  *   /summary               attrs: every scalar of the summary
  *   /summary/tiers         compound table: scope name + per-tier statistics
  *   /summary/models        compound table: model, gpus, utilization, GPU-hours
+ *   /timeseries/nodes_in_service, nodes_billed, nodes_provisioning,
+ *              nodes_in_repair, nodes_spare, gpus_failed, gpus_degraded,
+ *              idle_cost_rate_usd_per_h         1-D, the cloud models'
+ *   /cloud/cost_by_market, cost_by_tier, cost_by_tenant, cost_by_model
+ *                          compound tables: name, cost_usd (tiers and
+ *                          tenants: what their jobs were charged; the rest
+ *                          of the bill is the "idle" row of each)
+ *   /cloud/pools           compound table: pool, market, paid_usd, jobs_usd,
+ *                          idle_usd, on_demand_equiv_usd, node_hours,
+ *                          idle_node_hours
+ *   /cloud/log             compound table: time_s, kind, pool, node, gpu,
+ *                          jobs, value -- every spot notice and reclaim,
+ *                          failure, repair, launch, removal (cloud.h);
+ *                          /cloud/log_kinds names the kinds
  * The file is written under PATH.tmp-PID and renamed to PATH when complete,
  * so a failed run never leaves a partial file at PATH. */
 #ifndef GS_H5OUT_H
@@ -32,6 +46,7 @@ struct gs_h5_job {
     int32_t tenant, tier, state, kill, model, preemptions;
     double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
     int8_t sla_wait, sla_deadline;
+    double cost_usd, lost_gpu_hours;
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);

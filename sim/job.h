@@ -28,6 +28,7 @@ int gs_tier_parse(const char *name);
 const char *gs_tier_name(int tier);
 
 #define GS_TENANT_NAME 48
+#define GS_MAX_PHASES 8
 
 struct gs_jobspec {
     int64_t id;
@@ -48,6 +49,11 @@ struct gs_jobspec {
     gs_time deadline;       /* after arrival, 0 = none */
     gs_time ckpt;           /* checkpoint interval in work-ms, 0 = none */
     long line;              /* trace line it came from, 0 if generated */
+    /* Utilization profile: alternating busy and idle phases, in work-ms,
+     * busy first, repeating until the job ends; 0 phases = always busy.
+     * The idle reaper (reaper.h) reads it. */
+    int nphases;            /* even, <= GS_MAX_PHASES */
+    gs_time phase[GS_MAX_PHASES];
     /* GPU sharing (docs/sharing.md); 0 or "" = not stated. */
     char mig_profile[GS_MIG_PROFILE_NAME];  /* MIG profile asked, "1g.10gb" */
     double duty;            /* time-slicing duty cycle in (0, 1] */
@@ -77,6 +83,8 @@ struct gs_jobrec {
     int16_t preemptions;
     int8_t kill;
     int8_t sla_wait, sla_deadline;  /* 1 if violated */
+    float lost_gpu_hours;           /* GPU-time of work lost to restarts */
+    double cost;                    /* $ attributed to it (cloud.h) */
 };
 
 struct gs_job {
@@ -103,6 +111,7 @@ struct gs_job {
     long rslot;                     /* index in the running array */
     struct gs_hnode pnode;          /* free for the policy's own use */
     long pslot;                     /* free for the policy's own use */
+    double saved;                   /* work kept by gs_sim_checkpoint() */
 };
 
 #endif

@@ -51,8 +51,23 @@ void gs_metrics_free(struct gs_metrics *m)
     free(ts->frag);
     free(ts->mig_busy);
     free(ts->alloc_model);
+    free(ts->x);
     memset(ts, 0, sizeof *ts);
     m->pool_used_ms = m->pool_avail_ms = NULL;
+}
+
+void gs_metrics_set_hook(struct gs_metrics *m, const struct gs_metrics_hook *h)
+{
+    m->hook = *h;
+    m->ts.nx = h->nx;
+    m->ts.xnames = h->names;
+}
+
+static double cost_rate(const struct gs_metrics *m, const struct gs_fleet *f,
+                        gs_time t)
+{
+    return m->hook.cost_rate ? m->hook.cost_rate(m->hook.ctx, t)
+                             : gs_metrics_cost_rate(f);
 }
 
 double gs_metrics_cost_rate(const struct gs_fleet *f)
@@ -81,6 +96,12 @@ static int grow(struct gs_series *ts)
     if (am == NULL)
         return GS_ENOMEM;
     ts->alloc_model = am;
+    if (ts->nx > 0) {
+        double *x = realloc(ts->x, (size_t)cap * (size_t)ts->nx * sizeof *x);
+        if (x == NULL)
+            return GS_ENOMEM;
+        ts->x = x;
+    }
     ts->cap = cap;
     return 0;
 }
@@ -100,6 +121,9 @@ static void coarsen(struct gs_metrics *m)
         for (int k = 0; k < ts->nmodels; k++)
             ts->alloc_model[i * ts->nmodels + k] =
                 ts->alloc_model[2 * i * ts->nmodels + k];
+    for (long i = 0; i < n; i++)
+        for (int k = 0; k < ts->nx; k++)
+            ts->x[i * ts->nx + k] = ts->x[2 * i * ts->nx + k];
     ts->n = n;
     m->step *= 2;
     m->next_sample = m->t0 + (gs_time)n * m->step;
@@ -116,7 +140,9 @@ static int sample(struct gs_metrics *m, const struct gs_fleet *f,
     ts->alloc[i] = gs_fleet_used_gpus(f);
     ts->queue[i] = (double)pending;
     ts->running[i] = (double)running;
-    ts->cost_rate[i] = gs_metrics_cost_rate(f);
+    ts->cost_rate[i] = cost_rate(m, f, t);
+    if (ts->nx > 0)
+        m->hook.fill(m->hook.ctx, t, &ts->x[i * ts->nx]);
     ts->gpus_up[i] = (double)f->gpus_up;
     double fr = 0, cap = 0;
     gs_frag_levels(m->frag, &fr, &cap);
@@ -155,7 +181,7 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
     if (dt > 0) {
         m->used_ms += dt * (double)f->used_milli / 1000.0;
         m->avail_ms += dt * (double)f->gpus_up;
-        m->cost += dt / GS_HOUR * gs_metrics_cost_rate(f);
+        m->cost += dt / GS_HOUR * cost_rate(m, f, m->last);
         for (int p = 0; p < f->npools; p++) {
             m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
             m->pool_avail_ms[p] += dt * (double)f->pools[p].gpus_up;

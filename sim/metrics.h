@@ -21,6 +21,7 @@
 #ifndef GS_METRICS_H
 #define GS_METRICS_H
 
+#include "cloudcfg.h"
 #include "engine.h"
 #include "fleet.h"
 #include "job.h"
@@ -72,6 +73,7 @@ struct gs_summary {
     struct gs_tstats all, tier[GS_NTIERS];
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
+    struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
 };
 
 struct gs_series {
@@ -83,6 +85,19 @@ struct gs_series {
     double *frag;               /* fragmentation / capacity (frag.h) */
     double *mig_busy;           /* busy / available MIG compute slices */
     double *alloc_model;        /* n x nmodels, row-major */
+    int nx;                     /* columns a model added (gs_metrics_hook) */
+    const char *const *xnames;
+    double *x;                  /* n x nx, row-major */
+};
+
+/* A model's view for the books: the fleet's cost rate ($/h) at time t, and
+ * nx more time-series columns filled for a sample at time t. */
+struct gs_metrics_hook {
+    double (*cost_rate)(void *ctx, gs_time t);
+    void (*fill)(void *ctx, gs_time t, double *row);
+    int nx;
+    const char *const *names;   /* static storage */
+    void *ctx;
 };
 
 struct gs_metrics {
@@ -92,6 +107,7 @@ struct gs_metrics {
     double *pool_used_ms, *pool_avail_ms;
     int npools;
     struct gs_series ts;
+    struct gs_metrics_hook hook;
     /* Sharing models read at every advance (NULL: none). */
     const struct gs_share *share;
     const struct gs_frag *frag;
@@ -111,6 +127,9 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
                        long pending, long running, gs_time t);
 /* Cost rate of the fleet now, $ per hour (every provisioned node billed). */
 double gs_metrics_cost_rate(const struct gs_fleet *f);
+/* Take the cost rate and extra columns from a model (before the first
+ * advance).  The summary's cost is then the model's to set. */
+void gs_metrics_set_hook(struct gs_metrics *m, const struct gs_metrics_hook *h);
 
 void gs_metrics_summarize(const struct gs_metrics *m,
                           const struct gs_fleet *f,

@@ -2,10 +2,10 @@
  *
  * See migslots.h for the representation.  Invariants, for every GPU g:
  *   - busy[g] has bits only below the instance count of layouts[lid[g]];
- *   - pm_part[g] (pm_empty[g]) has bit k iff g is up, in use (empty), and
+ *   - pm_part[g] (pm_empty[g]) has bit k iff g is open, in use (empty), and
  *     its layout has a free instance of profile k -- and exactly then g is a
  *     member of part[k] (empty[k]);
- *   - busy_compute, busy_inst and inst_up are the sums over GPUs.
+ *   - busy_compute and busy_inst are the sums over GPUs.
  * The reconfiguration target for profile P (homog[P]) is built by
  * gs_mig_add: P as many times as it fits, then the non-"+me" profiles from
  * the largest (most compute, then most memory) down, each as often as it
@@ -155,7 +155,6 @@ struct gs_migslots *gs_migslots_new(const struct gs_share_cfg *cfg,
             goto fail;
     for (int g = 0; g < ngpus; g++)
         index_gpu(m, g);
-    m->inst_up = (long)ngpus * m->layouts[0].n;
     return m;
 fail:
     gs_migslots_free(m);
@@ -227,8 +226,6 @@ static void set_layout(struct gs_migslots *m, int gpu, int lid)
     GS_ASSERT(m->busy[gpu] == 0);
     if (m->lid[gpu] == lid)
         return;
-    if (m->up[gpu])
-        m->inst_up += m->layouts[lid].n - m->layouts[m->lid[gpu]].n;
     m->lid[gpu] = (uint8_t)lid;
     m->nreconf[gpu]++;
     m->reconfigs++;
@@ -273,14 +270,10 @@ int gs_migslots_is_full(const struct gs_migslots *m, int gpu)
     return m->lid[gpu] == m->full;
 }
 
-void gs_migslots_set_up(struct gs_migslots *m, int gpu0, int up)
+void gs_migslots_set_open(struct gs_migslots *m, int gpu, int open)
 {
-    for (int g = gpu0; g < gpu0 + m->gpn; g++) {
-        if (m->up[g] == (uint8_t)(up != 0))
-            continue;
-        GS_ASSERT(m->busy[g] == 0);
-        m->up[g] = (uint8_t)(up != 0);
-        m->inst_up += (up ? 1 : -1) * m->layouts[m->lid[g]].n;
-        index_gpu(m, g);
-    }
+    if (m->up[gpu] == (uint8_t)(open != 0))
+        return;
+    m->up[gpu] = (uint8_t)(open != 0);
+    index_gpu(m, gpu);
 }

@@ -51,7 +51,7 @@ struct gs_migslots {
     int homog[GS_MIGSLOTS_MAX_PROFILES];        /* reconfiguration target */
     uint8_t *lid;                               /* per GPU: layout id */
     uint8_t *busy;                              /* per GPU: busy instances */
-    uint8_t *up;                                /* per GPU: node is up */
+    uint8_t *up;                                /* per GPU: open to new work */
     uint8_t *pm_part, *pm_empty;                /* profiles indexed now */
     uint32_t *nreconf;                          /* per GPU: layout changes */
     struct gs_bitidx part[GS_MIGSLOTS_MAX_PROFILES];
@@ -59,7 +59,6 @@ struct gs_migslots {
     long reconfigs;                             /* layout changes, all GPUs */
     long busy_compute;                          /* compute slices in use */
     long busy_inst;                             /* instances in use */
-    long inst_up;                               /* instances on up GPUs */
 };
 
 /* The slots of a pool of ngpus GPUs (gpn per node) shared as cfg says (mode
@@ -105,7 +104,8 @@ void gs_migslots_claim_whole(struct gs_migslots *m, int gpu);
 void gs_migslots_release_whole(struct gs_migslots *m, int gpu);
 /* 1 if gpu's current layout is the single whole-GPU instance. */
 int gs_migslots_is_full(const struct gs_migslots *m, int gpu);
-/* A node's GPUs [gpu0, gpu0 + gpn) go up or down (down only when empty). */
-void gs_migslots_set_up(struct gs_migslots *m, int gpu0, int up);
+/* gpu is open to new instances or not (its node up and not cordoned, the
+ * GPU not dead); busy instances stay busy either way. */
+void gs_migslots_set_open(struct gs_migslots *m, int gpu, int open);
 
 #endif

@@ -184,3 +184,18 @@ int gs_params_check_used(const struct gs_params *p, struct gs_diag *d)
         }
     return 0;
 }
+
+void gs_names_join(char *buf, size_t len, const void *const *table,
+                   size_t name_off)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; table[i] && used + 1 < len; i++) {
+        const char *name = *(const char *const *)((const char *)table[i] +
+                                                   name_off);
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}

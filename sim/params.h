@@ -48,6 +48,12 @@ int gs_params_time(struct gs_params *p, const char *key, gs_time *out,
                    struct gs_diag *d);
 int gs_params_check_used(const struct gs_params *p, struct gs_diag *d);
 
+/* Join the names of a NULL-terminated registry table into buf, separated
+ * by ", ", for "unknown X (known: ...)" messages.  Each entry is a pointer
+ * to a struct with a `const char *` name at byte offset name_off. */
+void gs_names_join(char *buf, size_t len, const void *const *table,
+                   size_t name_off);
+
 /* Parse a duration string as above (also a bare number = seconds).
  * 0 or GS_EINVAL. */
 int gs_parse_time(const char *s, gs_time *out);

@@ -1,5 +1,6 @@
 /* report.c -- print a run's summary (see report.h). */
 #include "report.h"
+#include "cloud.h"
 #include "version.h"
 
 #include <string.h>
@@ -27,6 +28,57 @@ static const char *scope_name(int t)
 static const struct gs_tstats *scope(const struct gs_summary *su, int t)
 {
     return t < 0 ? &su->all : &su->tier[t];
+}
+
+static int has_market(const struct gs_scenario *sc, int market)
+{
+    for (int i = 0; i < sc->npools; i++)
+        if (sc->pools[i].market == market)
+            return 1;
+    return 0;
+}
+
+/* The cloud lines of the table: only what the scenario has. */
+static void cloud_lines(FILE *fp, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    const struct gs_cloudsum *c = &su->cloud;
+    int as = 0, fail = 0;
+    for (int i = 0; i < sc->npools; i++) {
+        as |= sc->cloud.pool[i].autoscale;
+        fail |= sc->cloud.pool[i].fail.on;
+    }
+    fprintf(fp, "  bill          ");
+    const char *sep = "";
+    for (int m = 0; m < GS_NMARKETS; m++)
+        if (has_market(sc, m)) {
+            fprintf(fp, "%s%s $%.2f", sep, gs_market_name(m),
+                    c->cost_market[m]);
+            sep = ", ";
+        }
+    fprintf(fp, "; idle $%.2f (%.1f %%)\n", c->cost_idle,
+            su->cost > 0 ? 100 * c->cost_idle / su->cost : 0.0);
+    fprintf(fp, "  node-hours    %.1f paid, %.1f with no job\n", c->node_hours,
+            c->idle_node_hours);
+    if (has_market(sc, GS_MKT_SPOT))
+        fprintf(fp, "  spot          %ld interruptions, %ld job restarts, "
+                "%.1f GPU-hours lost; $%.2f saved against on-demand\n",
+                c->spot_reclaims, c->spot_restarts, c->spot_lost_gpu_h,
+                c->spot_savings);
+    if (fail)
+        fprintf(fp, "  failures      %ld GPU, %ld node, %ld degraded; %ld job "
+                "restarts, %.1f GPU-hours lost, %ld denied; availability "
+                "%.4f %%\n", c->gpu_failures, c->node_failures,
+                c->degradations, c->fail_restarts, c->fail_lost_gpu_h,
+                c->denials, 100 * c->availability);
+    if (as)
+        fprintf(fp, "  autoscaling   %ld nodes launched, %ld removed, %ld "
+                "jobs evicted; pending to capacity %.1f s mean, %.1f s max\n",
+                c->launched, c->removed, c->drain_restarts,
+                c->pend_to_cap_mean_s, c->pend_to_cap_max_s);
+    if (sc->cloud.reap_tiers)
+        fprintf(fp, "  reaper        %ld idle jobs reaped\n", c->reaped);
 }
 
 void gs_report_table(FILE *fp, const struct gs_sim *s)
@@ -59,6 +111,7 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
                 su->reclaim_kills + su->reclaim_evictions, su->reclaim_kills,
                 su->reclaim_evictions, su->sharing_slowdown,
                 su->ts_p99_added_ms);
+    cloud_lines(fp, s);
     fputc('\n', fp);
     fprintf(fp, "  %-12s %7s %7s %9s %9s %9s %9s %9s %10s %9s %9s\n", "tier",
             "jobs", "done", "wait avg", "p50", "p95", "p99", "max",
@@ -116,7 +169,46 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
         fprintf(fp, ": {\"gpus\": %.0f, \"utilization\": %.6f, "
                 "\"gpu_hours\": %.4f}", m->gpus, m->util, m->gpu_hours);
     }
-    fprintf(fp, "\n  }\n}\n");
+    fprintf(fp, "\n  },\n  \"cost_by\": {");
+    const struct gs_cloud *c = gs_sim_cloud(s);
+    fprintf(fp, "\n    \"market\": {");
+    for (int m = 0; m < GS_NMARKETS; m++)
+        fprintf(fp, "%s\"%s\": %.6f", m ? ", " : "", gs_market_name(m),
+                su->cloud.cost_market[m]);
+    fprintf(fp, "},\n    \"tier\": {");
+    for (int t = 0; t < GS_NTIERS; t++)
+        fprintf(fp, "%s\"%s\": %.6f", t ? ", " : "", gs_tier_name(t),
+                gs_cloud_cost_tier(c, t));
+    fprintf(fp, "},\n    \"tenant\": {");
+    for (int t = 0; t < gs_sim_ntenants(s); t++) {
+        fprintf(fp, "%s", t ? ", " : "");
+        json_str(fp, gs_sim_tenant_name(s, t));
+        fprintf(fp, ": %.6f", gs_cloud_cost_tenant(c, t));
+    }
+    fprintf(fp, "},\n    \"model\": {");
+    for (int k = 0; k < su->nmodels; k++) {
+        double cost = 0;
+        for (int p = 0; p < sc->npools; p++)
+            if (sc->pools[p].model == su->model[k].model) {
+                struct gs_cloud_poolbill b;
+                gs_cloud_pool_bill(c, p, &b);
+                cost += b.paid;
+            }
+        fprintf(fp, "%s", k ? ", " : "");
+        json_str(fp, sc->cat.m[su->model[k].model].name);
+        fprintf(fp, ": %.6f", cost);
+    }
+    fprintf(fp, "},\n    \"pool\": {");
+    for (int p = 0; p < sc->npools; p++) {
+        struct gs_cloud_poolbill b;
+        gs_cloud_pool_bill(c, p, &b);
+        fprintf(fp, "%s", p ? ", " : "");
+        json_str(fp, sc->pools[p].name);
+        fprintf(fp, ": {\"paid\": %.6f, \"jobs\": %.6f, \"idle\": %.6f, "
+                "\"node_hours\": %.6f, \"idle_node_hours\": %.6f}", b.paid,
+                b.jobs, b.paid - b.jobs, b.node_h, b.idle_node_h);
+    }
+    fprintf(fp, "},\n    \"idle\": %.6f\n  }\n}\n", su->cloud.cost_idle);
 }
 
 void gs_report_csv(FILE *fp, const struct gs_sim *s)
@@ -141,4 +233,22 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
         fprintf(fp, "model:%s,utilization,%.6f\n", n, m->util);
         fprintf(fp, "model:%s,gpu_hours,%.4f\n", n, m->gpu_hours);
     }
+    const struct gs_cloud *c = gs_sim_cloud(s);
+    for (int m = 0; m < GS_NMARKETS; m++)
+        fprintf(fp, "cost:market:%s,usd,%.6f\n", gs_market_name(m),
+                su->cloud.cost_market[m]);
+    for (int t = 0; t < GS_NTIERS; t++)
+        fprintf(fp, "cost:tier:%s,usd,%.6f\n", gs_tier_name(t),
+                gs_cloud_cost_tier(c, t));
+    for (int t = 0; t < gs_sim_ntenants(s); t++)
+        fprintf(fp, "cost:tenant:%s,usd,%.6f\n", gs_sim_tenant_name(s, t),
+                gs_cloud_cost_tenant(c, t));
+    for (int p = 0; p < sc->npools; p++) {
+        struct gs_cloud_poolbill b;
+        gs_cloud_pool_bill(c, p, &b);
+        fprintf(fp, "cost:pool:%s,usd,%.6f\n", sc->pools[p].name, b.paid);
+        fprintf(fp, "cost:pool:%s,idle_usd,%.6f\n", sc->pools[p].name,
+                b.paid - b.jobs);
+    }
+    fprintf(fp, "cost:idle,usd,%.6f\n", su->cloud.cost_idle);
 }

@@ -32,7 +32,39 @@
     X((double)su->reclaim_kills, "reclaim_kills", "%.0f")       \
     X((double)su->reclaim_evictions, "reclaim_evictions", "%.0f") \
     X(su->sharing_slowdown, "sharing_slowdown_mean", "%.6f")    \
-    X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")
+    X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")    \
+    GS_CLOUD_FIELDS(X)
+
+/* The cloud models' scalars (struct gs_cloudsum, docs/cloud.md). */
+#define GS_CLOUD_FIELDS(X)                                              \
+    X(su->cloud.cost_market[0], "cost_on_demand_usd", "%.2f")           \
+    X(su->cloud.cost_market[1], "cost_reserved_usd", "%.2f")            \
+    X(su->cloud.cost_market[2], "cost_spot_usd", "%.2f")                \
+    X(su->cloud.cost_market[3], "cost_capacity_block_usd", "%.2f")      \
+    X(su->cloud.cost_jobs, "cost_jobs_usd", "%.2f")                     \
+    X(su->cloud.cost_idle, "cost_idle_usd", "%.2f")                     \
+    X(su->cloud.cost_ondemand_equiv, "cost_on_demand_equiv_usd", "%.2f") \
+    X(su->cloud.spot_savings, "spot_savings_usd", "%.2f")               \
+    X((double)su->cloud.spot_reclaims, "spot_interruptions", "%.0f")    \
+    X((double)su->cloud.spot_restarts, "spot_restarts", "%.0f")         \
+    X(su->cloud.spot_lost_gpu_h, "spot_lost_gpu_hours", "%.4f")         \
+    X(su->cloud.spot_exposure_node_h, "spot_node_hours", "%.4f")        \
+    X((double)su->cloud.gpu_failures, "gpu_failures", "%.0f")           \
+    X((double)su->cloud.node_failures, "node_failures", "%.0f")         \
+    X((double)su->cloud.degradations, "gpu_degradations", "%.0f")       \
+    X((double)su->cloud.fail_restarts, "failure_restarts", "%.0f")      \
+    X(su->cloud.fail_lost_gpu_h, "failure_lost_gpu_hours", "%.4f")      \
+    X((double)su->cloud.denials, "job_denials", "%.0f")                 \
+    X((double)su->cloud.spare_swaps, "spare_swaps", "%.0f")             \
+    X(su->cloud.availability, "availability", "%.6f")                   \
+    X(su->cloud.node_hours, "node_hours", "%.4f")                       \
+    X(su->cloud.idle_node_hours, "idle_node_hours", "%.4f")             \
+    X((double)su->cloud.launched, "nodes_launched", "%.0f")             \
+    X((double)su->cloud.removed, "nodes_removed", "%.0f")               \
+    X((double)su->cloud.drain_restarts, "drain_restarts", "%.0f")       \
+    X(su->cloud.pend_to_cap_mean_s, "pending_to_capacity_mean_s", "%.3f") \
+    X(su->cloud.pend_to_cap_max_s, "pending_to_capacity_max_s", "%.3f") \
+    X((double)su->cloud.reaped, "jobs_reaped", "%.0f")
 
 /* The per-tier statistics, in print order: X(field, label, unit). */
 #define GS_TSTATS_FIELDS(X)                     \

@@ -31,6 +31,8 @@ struct ctx {
     const char *file;
     struct gs_diag *d;
     struct gs_scenario *s;
+    const cJSON *root;
+    int *first;                 /* $.fleet[i] made pools first[i].. first[i+1]-1 */
 };
 
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
@@ -416,7 +418,14 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     for (int k = 0; k < nn; k++) {
         struct gs_pool_spec *ps = &s->pools[s->npools++];
         *ps = np[k];
-        snprintf(ps->name, sizeof ps->name, "%s%s", prefix, np[k].name);
+        char name[2 * GS_NAME];
+        snprintf(name, sizeof name, "%s%s", prefix, np[k].name);
+        if (strlen(name) >= sizeof ps->name) {
+            free(np);
+            return err(c, q, "pool name '%s' is longer than %d characters",
+                       name, GS_NAME - 1);
+        }
+        memcpy(ps->name, name, strlen(name) + 1);
         ps->market = mk;
         ps->price_hour = (gprice >= 0 ? gprice
                           : default_gpu_price(s->cat.m[ps->model].name)) *
@@ -438,6 +447,8 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     return 0;
 }
 
+static int parse_fleet_cloud(struct ctx *c, const cJSON *a);
+
 static int parse_fleet(struct ctx *c, const cJSON *a)
 {
     struct gs_scenario *s = c->s;
@@ -446,13 +457,15 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
     int cap = cJSON_GetArraySize(a);
     s->npools = 0;
     s->pools = calloc((size_t)cap, sizeof *s->pools);
-    if (s->pools == NULL)
+    c->first = calloc((size_t)cap + 1, sizeof *c->first);
+    if (s->pools == NULL || c->first == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.fleet[%d]", i);
         int rc;
+        c->first[i] = s->npools;
         if (cJSON_IsObject(o) &&
             cJSON_GetObjectItemCaseSensitive(o, "from_node_list")) {
             if ((rc = fleet_from_node_list(c, o, p, &cap)) < 0)
@@ -471,8 +484,10 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
         memset(ps, 0, sizeof *ps);
         if ((rc = check_keys(c, o, p, KEYS("name", "gpu", "nodes",
                              "gpus_per_node", "instance_type", "price_per_hour",
-                             "price_per_gpu_hour", "market",
-                             "from_node_list", "sharing"))) < 0)
+                             "price_per_gpu_hour", "market", "discount",
+                             "spares", "billing", "spot", "capacity_block",
+                             "autoscale", "failures", "from_node_list",
+                             "sharing"))) < 0)
             return rc;
         long nodes = 0, gpn = 8;
         double price = -1, gprice = -1;
@@ -509,7 +524,8 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
             if (strcmp(s->pools[k].name, ps->name) == 0)
                 return err(c, p, "duplicate pool name '%s'", ps->name);
     }
-    return 0;
+    c->first[i] = s->npools;
+    return parse_fleet_cloud(c, a);
 }
 
 static void tier_defaults(struct gs_scenario *s)
@@ -819,6 +835,513 @@ static int sharing_keys(struct ctx *c, const cJSON *o, const char *p,
     return 0;
 }
 
+/* --- markets, faults and scaling (cloudcfg.h; defaults in docs/cloud.md) - */
+
+/* An array of tier names at o[key] as a bit mask; absent: *mask unchanged. */
+static int tier_list(struct ctx *c, const cJSON *o, const char *path,
+                     const char *key, int *mask)
+{
+    char p[600];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return 0;
+    if (!cJSON_IsArray(v))
+        return err(c, p, "expected an array of tier names");
+    int m = 0;
+    for (const cJSON *e = v->child; e; e = e->next) {
+        int t = cJSON_IsString(e) ? gs_tier_parse(e->valuestring) : -1;
+        if (t < 0)
+            return err(c, p, "unknown tier %s%s%s (known: inference, "
+                       "training, interactive, data)",
+                       cJSON_IsString(e) ? "'" : "",
+                       cJSON_IsString(e) ? e->valuestring : "(not a string)",
+                       cJSON_IsString(e) ? "'" : "");
+        m |= 1 << t;
+    }
+    *mask = m;
+    return 0;
+}
+
+/* A duration or a distribution of durations at o[key]; absent: unchanged. */
+static int dist_or_time(struct ctx *c, const cJSON *o, const char *path,
+                        const char *key, struct gs_distspec *out)
+{
+    char p[600];
+    sub(p, sizeof p, path, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v == NULL)
+        return 0;
+    if (cJSON_IsObject(v))
+        return parse_dist(c, v, p, out);
+    gs_time t = 0;
+    int rc = duration(c, o, path, key, 1, &t);
+    if (rc < 0)
+        return rc;
+    *out = (struct gs_distspec){ .kind = GS_DIST_CONSTANT, .a = (double)t };
+    return 0;
+}
+
+/* A path relative to the scenario's folder. */
+static int file_path(struct ctx *c, const cJSON *o, const char *path,
+                     const char *key, char *out)
+{
+    char name[GS_PATH] = "";
+    int rc = str(c, o, path, key, 0, name, sizeof name);
+    if (rc < 0 || name[0] == '\0')
+        return rc;
+    int n = name[0] == '/' ? snprintf(out, GS_PATH, "%s", name)
+                           : snprintf(out, GS_PATH, "%s/%s", c->s->trace_dir,
+                                      name);
+    if (n >= GS_PATH) {
+        char p[600];
+        sub(p, sizeof p, path, key);
+        return err(c, p, "path too long");
+    }
+    return 0;
+}
+
+static int parse_failproc(struct ctx *c, const cJSON *o, const char *path,
+                          struct gs_failproc *fp)
+{
+    int rc;
+    gs_time mtbf = 0, scale = 0;
+    double shape = 0;
+    memset(fp, 0, sizeof *fp);
+    if ((rc = check_keys(c, o, path, KEYS("mtbf", "shape", "scale",
+                         "burn_in"))) < 0 ||
+        (rc = duration(c, o, path, "mtbf", 0, &mtbf)) < 0 ||
+        (rc = num(c, o, path, "shape", 0.01, 100, 0, &shape)) < 0 ||
+        (rc = duration(c, o, path, "scale", 0, &scale)) < 0 ||
+        (rc = duration(c, o, path, "burn_in", 0, &fp->burn_in)) < 0)
+        return rc;
+    if ((shape > 0) != (scale > 0))
+        return err(c, path, "a Weibull process needs both \"shape\" and "
+                   "\"scale\" (> 0)");
+    if (shape == 0 && fp->burn_in > 0)
+        return err(c, path, "\"burn_in\" applies to a Weibull process "
+                   "(give \"shape\" and \"scale\")");
+    if (shape == 0 && mtbf <= 0)
+        return err(c, path, "give \"mtbf\" (exponential), or \"shape\" and "
+                   "\"scale\" (Weibull)");
+    if (shape > 0 && fp->burn_in == 0 && mtbf > 0)
+        return err(c, path, "\"mtbf\" with a Weibull process is the rate "
+                   "after its \"burn_in\"; give \"burn_in\" too");
+    fp->on = 1;
+    fp->shape = shape;
+    fp->scale = (double)scale;
+    fp->mtbf = (double)mtbf;
+    return 0;
+}
+
+static void fail_defaults(struct gs_failcfg *fc)
+{
+    memset(fc, 0, sizeof *fc);
+    /* AWS: a failed H100 node is back in 12 minutes on average. */
+    fc->repair = (struct gs_distspec){ .kind = GS_DIST_EXPONENTIAL,
+                                       .a = 12.0 * GS_MIN };
+    fc->degrade_speed = 0.5;
+    fc->max_restarts = 6;       /* Kubernetes Job backoffLimit */
+}
+
+static int parse_failures(struct ctx *c, const cJSON *o, const char *path,
+                          struct gs_failcfg *fc)
+{
+    int rc;
+    char p[600];
+    fail_defaults(fc);
+    if ((rc = check_keys(c, o, path, KEYS("gpu", "node", "repair", "degraded",
+                         "fail_in_place", "max_restarts"))) < 0 ||
+        (rc = dist_or_time(c, o, path, "repair", &fc->repair)) < 0 ||
+        (rc = boolean(c, o, path, "fail_in_place", &fc->fail_in_place)) < 0)
+        return rc;
+    long mr = fc->max_restarts;
+    if ((rc = inum(c, o, path, "max_restarts", -1, 1000000, 0, &mr)) < 0)
+        return rc;
+    fc->max_restarts = (int)mr;
+    const char *const comp[2] = { "gpu", "node" };
+    struct gs_failproc *fp[2] = { &fc->gpu, &fc->node };
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, comp[k]);
+        sub(p, sizeof p, path, comp[k]);
+        if (v && (rc = parse_failproc(c, v, p, fp[k])) < 0)
+            return rc;
+    }
+    const cJSON *dg = cJSON_GetObjectItemCaseSensitive(o, "degraded");
+    if (dg) {
+        sub(p, sizeof p, path, "degraded");
+        if ((rc = check_keys(c, dg, p, KEYS("fraction", "speed"))) < 0 ||
+            (rc = num(c, dg, p, "fraction", 0, 1, 1, &fc->degrade_frac)) < 0 ||
+            (rc = num(c, dg, p, "speed", 0.01, 1, 0, &fc->degrade_speed)) < 0)
+            return rc;
+        if (!fc->gpu.on)
+            return err(c, p, "degraded GPUs need a GPU failure process "
+                       "(\"gpu\")");
+    }
+    fc->on = fc->gpu.on || fc->node.on;
+    return 0;
+}
+
+static int parse_billing(struct ctx *c, const cJSON *o, const char *path,
+                         gs_time *gran, gs_time *minimum)
+{
+    int rc;
+    if ((rc = check_keys(c, o, path, KEYS("granularity", "minimum"))) < 0 ||
+        (rc = duration(c, o, path, "granularity", 0, gran)) < 0 ||
+        (rc = duration(c, o, path, "minimum", 0, minimum)) < 0)
+        return rc;
+    if (*gran < 1) {
+        char p[600];
+        sub(p, sizeof p, path, "granularity");
+        return err(c, p, "must be at least 1 ms");
+    }
+    return 0;
+}
+
+/* "HH:MM" -> minutes after midnight. */
+static int clock_time(struct ctx *c, const cJSON *o, const char *path,
+                      const char *key, int *out)
+{
+    char v[16] = "", p[600];
+    int rc = str(c, o, path, key, 1, v, sizeof v);
+    if (rc < 0)
+        return rc;
+    int h, m;
+    char extra;
+    if (sscanf(v, "%d:%d%c", &h, &m, &extra) != 2 || h < 0 || h > 23 ||
+        m < 0 || m > 59) {
+        sub(p, sizeof p, path, key);
+        return err(c, p, "expected a time of day \"HH:MM\", got '%s'", v);
+    }
+    *out = h * 60 + m;
+    return 0;
+}
+
+static int parse_autoscale(struct ctx *c, const cJSON *o, const char *path,
+                           struct gs_poolcloud *pc, long nodes)
+{
+    int rc;
+    long mn = 0, mx = -1;
+    pc->provision = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                          .a = 3.0 * GS_MIN, .b = 8.0 * GS_MIN };
+    pc->down_after = 10 * GS_MIN;
+    pc->down_delay = 10 * GS_MIN;
+    pc->down_util = 0.5;
+    if ((rc = check_keys(c, o, path, KEYS("min_nodes", "max_nodes",
+                         "provision_time", "scale_down_after",
+                         "scale_down_delay_after_add",
+                         "scale_down_utilization", "schedule"))) < 0 ||
+        (rc = inum(c, o, path, "min_nodes", 0, 10000000, 0, &mn)) < 0 ||
+        (rc = inum(c, o, path, "max_nodes", 0, 10000000, 1, &mx)) < 0 ||
+        (rc = dist_or_time(c, o, path, "provision_time", &pc->provision)) < 0 ||
+        (rc = duration(c, o, path, "scale_down_after", 0,
+                       &pc->down_after)) < 0 ||
+        (rc = duration(c, o, path, "scale_down_delay_after_add", 0,
+                       &pc->down_delay)) < 0 ||
+        (rc = num(c, o, path, "scale_down_utilization", 0, 1, 0,
+                  &pc->down_util)) < 0)
+        return rc;
+    if (mn > mx)
+        return err(c, path, "min_nodes %ld is above max_nodes %ld", mn, mx);
+    if (nodes < mn || nodes > mx)
+        return err(c, path, "the pool's \"nodes\" (%ld, its size at the "
+                   "start) must lie within [min_nodes, max_nodes] = "
+                   "[%ld, %ld]", nodes, mn, mx);
+    pc->autoscale = 1;
+    pc->min_nodes = (int)mn;
+    pc->max_nodes = (int)mx;
+    const cJSON *sch = cJSON_GetObjectItemCaseSensitive(o, "schedule");
+    char p[600];
+    sub(p, sizeof p, path, "schedule");
+    if (sch == NULL)
+        return 0;
+    if (!cJSON_IsArray(sch) || cJSON_GetArraySize(sch) > GS_MAX_WINDOWS)
+        return err(c, p, "expected an array of at most %d windows",
+                   GS_MAX_WINDOWS);
+    int i = 0;
+    for (const cJSON *w = sch->child; w; w = w->next, i++) {
+        char pw[640];
+        snprintf(pw, sizeof pw, "%s[%d]", p, i);
+        struct gs_window *win = &pc->win[i];
+        long wmn = mn, wmx = mx;
+        if ((rc = check_keys(c, w, pw, KEYS("from", "to", "min_nodes",
+                             "max_nodes"))) < 0 ||
+            (rc = clock_time(c, w, pw, "from", &win->from_min)) < 0 ||
+            (rc = clock_time(c, w, pw, "to", &win->to_min)) < 0 ||
+            (rc = inum(c, w, pw, "min_nodes", 0, mx, 0, &wmn)) < 0 ||
+            (rc = inum(c, w, pw, "max_nodes", 0, mx, 0, &wmx)) < 0)
+            return rc;
+        if (win->from_min == win->to_min)
+            return err(c, pw, "\"from\" and \"to\" must differ");
+        if (wmn > wmx)
+            return err(c, pw, "min_nodes %ld is above max_nodes %ld", wmn,
+                       wmx);
+        win->min_nodes = (int)wmn;
+        win->max_nodes = (int)wmx;
+    }
+    pc->nwin = i;
+    return 0;
+}
+
+/* A price from $.prices for the pool's instance type and market, or -1. */
+static double table_price(struct ctx *c, const char *instance, int market)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(c->root, "prices");
+    const cJSON *it = instance[0] ? cJSON_GetObjectItemCaseSensitive(t, instance)
+                                  : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, market_names[market]);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static int parse_prices(struct ctx *c, const cJSON *o)
+{
+    int rc;
+    if (!cJSON_IsObject(o))
+        return err(c, "$.prices", "expected an object: instance type -> "
+                   "{market: $ per node-hour}");
+    for (const cJSON *it = o->child; it; it = it->next) {
+        char p[600];
+        sub(p, sizeof p, "$.prices", it->string);
+        if ((rc = check_keys(c, it, p, KEYS("on-demand", "reserved", "spot",
+                             "capacity-block"))) < 0)
+            return rc;
+        for (int m = 0; m < GS_NMARKETS; m++) {
+            double v = 0;
+            if ((rc = num(c, it, p, market_names[m], 0, 1e7, 0, &v)) < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* What pool i has when its entry says nothing (or the pool came from a
+ * node list): its starting nodes, no spares, the global billing and
+ * failure defaults, replacement of reclaimed spot nodes after 3-8 min. */
+static void pool_cloud_defaults(struct ctx *c, int i)
+{
+    struct gs_scenario *s = c->s;
+    struct gs_pool_spec *ps = &s->pools[i];
+    struct gs_poolcloud *pc = &s->cloud.pool[i];
+    pc->base = ps->nodes;
+    pc->gran = s->cloud.gran;
+    pc->minimum = s->cloud.minimum;
+    pc->fail = s->cloud.fail;
+    pc->replace = 1;
+    pc->replace_delay = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
+                                              .a = 3.0 * GS_MIN,
+                                              .b = 8.0 * GS_MIN };
+    pc->od_price = default_gpu_price(s->cat.m[ps->model].name) * ps->gpn;
+}
+
+/* The cloud keys of pool i (its JSON object o at path p), after the pool's
+ * own keys are read. */
+static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
+                            int i)
+{
+    struct gs_scenario *s = c->s;
+    struct gs_pool_spec *ps = &s->pools[i];
+    struct gs_poolcloud *pc = &s->cloud.pool[i];
+    char pp[600];
+    int rc;
+    long spares = 0;
+    double discount = -1;
+    pool_cloud_defaults(c, i);
+    if ((rc = inum(c, o, p, "spares", 0, 1000000, 0, &spares)) < 0 ||
+        (rc = num(c, o, p, "discount", 0, 0.999999, 0, &discount)) < 0)
+        return rc;
+    pc->spares = (int)spares;
+    /* Prices: the pool's own, else $.prices, else a discount off the
+     * on-demand price (the table's, else the built-in per-GPU list). */
+    int own = cJSON_GetObjectItemCaseSensitive(o, "price_per_hour") ||
+                   cJSON_GetObjectItemCaseSensitive(o, "price_per_gpu_hour");
+    double od = table_price(c, ps->instance, GS_MKT_ONDEMAND);
+    if (od < 0)
+        od = ps->market == GS_MKT_ONDEMAND && own
+                 ? ps->price_hour
+                 : default_gpu_price(s->cat.m[ps->model].name) * ps->gpn;
+    pc->od_price = od;
+    if (own && discount >= 0)
+        return err(c, p, "give a price or a discount, not both");
+    if (!own) {
+        double tp = table_price(c, ps->instance, ps->market);
+        if (tp >= 0 && discount >= 0)
+            return err(c, p, "$.prices has a %s price for '%s'; a discount "
+                       "does not apply", market_names[ps->market],
+                       ps->instance);
+        if (tp >= 0)
+            ps->price_hour = tp;
+        else if (discount >= 0)
+            ps->price_hour = od * (1 - discount);
+        else if (ps->market == GS_MKT_SPOT)
+            ps->price_hour = od * (1 - 0.7);
+        else if (ps->market != GS_MKT_ONDEMAND)
+            return err(c, p, "a %s pool needs its price: price_per_hour, "
+                       "price_per_gpu_hour, a discount off on-demand, or "
+                       "$.prices[\"%s\"][\"%s\"]", market_names[ps->market],
+                       ps->instance[0] ? ps->instance : "INSTANCE-TYPE",
+                       market_names[ps->market]);
+        else
+            ps->price_hour = od;
+    }
+    const cJSON *v;
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "billing"))) {
+        sub(pp, sizeof pp, p, "billing");
+        if ((rc = parse_billing(c, v, pp, &pc->gran, &pc->minimum)) < 0)
+            return rc;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "failures"))) {
+        sub(pp, sizeof pp, p, "failures");
+        if ((rc = parse_failures(c, v, pp, &pc->fail)) < 0)
+            return rc;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "spot");
+    sub(pp, sizeof pp, p, "spot");
+    if (v && ps->market != GS_MKT_SPOT)
+        return err(c, pp, "only a pool in the spot market has a spot "
+                   "interruption process");
+    if (ps->market == GS_MKT_SPOT) {
+        if (v == NULL)
+            return err(c, p, "a spot pool needs \"spot\": "
+                       "{\"interruptions_per_hour\": ...} or "
+                       "{\"hazard_file\": ...}");
+        if ((rc = check_keys(c, v, pp, KEYS("interruptions_per_hour",
+                             "hazard_file", "price_file",
+                             "replace_after"))) < 0 ||
+            (rc = num(c, v, pp, "interruptions_per_hour", 0, 1e6, 0,
+                      &pc->spot_rate)) < 0 ||
+            (rc = file_path(c, v, pp, "hazard_file", pc->hazard_file)) < 0 ||
+            (rc = file_path(c, v, pp, "price_file", pc->price_file)) < 0)
+            return rc;
+        int has_rate = cJSON_GetObjectItemCaseSensitive(
+                           v, "interruptions_per_hour") != NULL;
+        if (has_rate == (pc->hazard_file[0] != '\0'))
+            return err(c, pp, "give exactly one of \"interruptions_per_hour\" "
+                       "and \"hazard_file\"");
+        const cJSON *ra = cJSON_GetObjectItemCaseSensitive(v, "replace_after");
+        if (cJSON_IsFalse(ra))
+            pc->replace = 0;
+        else if ((rc = dist_or_time(c, v, pp, "replace_after",
+                                    &pc->replace_delay)) < 0)
+            return rc;
+        if (ra && cJSON_GetObjectItemCaseSensitive(o, "autoscale"))
+            return err(c, pp, "replace_after does not apply to an autoscaled "
+                       "pool: its autoscaler replaces lost nodes");
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "capacity_block");
+    sub(pp, sizeof pp, p, "capacity_block");
+    if ((v != NULL) != (ps->market == GS_MKT_BLOCK))
+        return err(c, v ? pp : p, v ? "only a capacity-block pool has a "
+                   "block window" : "a capacity-block pool needs "
+                   "\"capacity_block\": {\"start\": ..., \"end\": ...}");
+    if (v) {
+        if ((rc = check_keys(c, v, pp, KEYS("start", "end"))) < 0 ||
+            (rc = duration(c, v, pp, "start", 0, &pc->block_start)) < 0 ||
+            (rc = duration(c, v, pp, "end", 1, &pc->block_end)) < 0)
+            return rc;
+        if (pc->block_end <= pc->block_start)
+            return err(c, pp, "\"end\" must come after \"start\"");
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "autoscale");
+    sub(pp, sizeof pp, p, "autoscale");
+    if (v && ps->market != GS_MKT_ONDEMAND && ps->market != GS_MKT_SPOT)
+        return err(c, pp, "autoscaling applies to on-demand and spot pools "
+                   "(a %s pool is paid for whole)", market_names[ps->market]);
+    if (v && (rc = parse_autoscale(c, v, pp, pc, ps->nodes)) < 0)
+        return rc;
+    long slots = (long)(pc->autoscale ? pc->max_nodes : ps->nodes) + spares;
+    if (slots > 10000000)
+        return err(c, p, "more than 10000000 nodes with spares");
+    ps->nodes = (int)slots;
+    return 0;
+}
+
+/* The cloud side of every pool, once $.fleet is read: its entry's keys,
+ * or the defaults for pools read from a node list (which have no spot
+ * interruption process and cannot be capacity blocks). */
+static int parse_fleet_cloud(struct ctx *c, const cJSON *a)
+{
+    struct gs_scenario *s = c->s;
+    s->cloud.pool = calloc((size_t)(s->npools ? s->npools : 1),
+                           sizeof *s->cloud.pool);
+    if (s->cloud.pool == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int i = 0, rc;
+    for (const cJSON *o = a->child; o; o = o->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.fleet[%d]", i);
+        int listed = cJSON_GetObjectItemCaseSensitive(o, "from_node_list") != 0;
+        for (int k = c->first[i]; k < c->first[i + 1]; k++) {
+            if (!listed) {
+                if ((rc = parse_pool_cloud(c, o, p, k)) < 0)
+                    return rc;
+                continue;
+            }
+            if (s->pools[k].market == GS_MKT_BLOCK)
+                return err(c, p, "a capacity-block pool needs its window: "
+                           "list the pool itself with \"capacity_block\"");
+            pool_cloud_defaults(c, k);
+        }
+    }
+    return 0;
+}
+
+/* The top-level cloud keys that pools take defaults from. */
+static int parse_cloud_globals(struct ctx *c, const cJSON *root)
+{
+    struct gs_scenario *s = c->s;
+    struct gs_cloudcfg *cc = &s->cloud;
+    int rc;
+    const cJSON *v;
+    cc->gran = GS_SEC;              /* AWS: per second ... */
+    cc->minimum = GS_MIN;           /* ... with a 60 s minimum */
+    fail_defaults(&cc->fail);
+    cc->spot_tiers = (1 << GS_TIER_TRAINING) | (1 << GS_TIER_INTERACTIVE) |
+                     (1 << GS_TIER_DATA);
+    cc->notice = 2 * GS_MIN;
+    cc->reap_after = GS_HOUR;
+    cc->scan = 10 * GS_SEC;
+    cc->scan_depth = 1000;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "prices")) &&
+        (rc = parse_prices(c, v)) < 0)
+        return rc;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "billing")) &&
+        (rc = parse_billing(c, v, "$.billing", &cc->gran,
+                            &cc->minimum)) < 0)
+        return rc;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "failures")) &&
+        (rc = parse_failures(c, v, "$.failures", &cc->fail)) < 0)
+        return rc;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "spot")) &&
+        ((rc = check_keys(c, v, "$.spot", KEYS("tiers", "notice"))) < 0 ||
+         (rc = tier_list(c, v, "$.spot", "tiers", &cc->spot_tiers)) < 0 ||
+         (rc = duration(c, v, "$.spot", "notice", 0, &cc->notice)) < 0))
+        return rc;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "reaper"))) {
+        cc->reap_tiers = 1 << GS_TIER_INTERACTIVE;
+        if ((rc = check_keys(c, v, "$.reaper", KEYS("idle_after",
+                             "tiers"))) < 0 ||
+            (rc = duration(c, v, "$.reaper", "idle_after", 0,
+                           &cc->reap_after)) < 0 ||
+            (rc = tier_list(c, v, "$.reaper", "tiers", &cc->reap_tiers)) < 0)
+            return rc;
+        if (cc->reap_after < GS_SEC)
+            return err(c, "$.reaper.idle_after", "must be at least 1 s");
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "autoscaler"))) {
+        if ((rc = check_keys(c, v, "$.autoscaler", KEYS("scan_interval",
+                             "depth"))) < 0 ||
+            (rc = duration(c, v, "$.autoscaler", "scan_interval", 0,
+                           &cc->scan)) < 0 ||
+            (rc = inum(c, v, "$.autoscaler", "depth", 1, 100000000, 0,
+                       &cc->scan_depth)) < 0)
+            return rc;
+        if (cc->scan < 1)
+            return err(c, "$.autoscaler.scan_interval", "must be at least "
+                       "1 ms");
+    }
+    return 0;
+}
+
 static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                        struct gs_genclass *k)
 {
@@ -830,8 +1353,8 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                          "gpus", "duration", "memory_gb", "compute_bound",
                          "deadline", "checkpoint_interval",
                          "estimate_factor", "tenant_weights",
-                         "mig_profile", "duty_cycle", "gpu_guarantee",
-                         "gpu_burst", "gpu_models"))) < 0 ||
+                         "idle_profile", "mig_profile", "duty_cycle",
+                         "gpu_guarantee", "gpu_burst", "gpu_models"))) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
@@ -846,6 +1369,20 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     if ((k->tier = gs_tier_parse(tier)) < 0)
         return err(c, p, "unknown tier '%s' (known: inference, training, "
                    "interactive, data)", tier);
+    const cJSON *ip = cJSON_GetObjectItemCaseSensitive(o, "idle_profile");
+    if (ip) {
+        sub(pp, sizeof pp, p, "idle_profile");
+        if ((rc = check_keys(c, ip, pp, KEYS("busy", "idle"))) < 0)
+            return rc;
+        if (!cJSON_GetObjectItemCaseSensitive(ip, "busy") ||
+            !cJSON_GetObjectItemCaseSensitive(ip, "idle"))
+            return err(c, pp, "give \"busy\" and \"idle\" (durations or "
+                       "distributions)");
+        if ((rc = dist_or_time(c, ip, pp, "busy", &k->busy)) < 0 ||
+            (rc = dist_or_time(c, ip, pp, "idle", &k->idle)) < 0)
+            return rc;
+        k->idle_prof = 1;
+    }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tenants");
     sub(pp, sizeof pp, p, "tenants");
     if (cJSON_IsNumber(t)) {
@@ -1155,7 +1692,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     gs_params_init(&s->policy_params, "");
     gs_params_init(&s->placer_params, "");
     gs_params_init(&s->trace, "");
-    struct ctx c = { s->file, d, s };
+    struct ctx c = { .file = s->file, .d = d, .s = s };
     int rc = 0;
     if (s->text == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
@@ -1172,10 +1709,12 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto fail;
     }
     const cJSON *v;
+    c.root = root;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
                          "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
-                         "placement", "workload"))) < 0)
+                         "placement", "workload", "prices", "billing",
+                         "spot", "failures", "reaper", "autoscaler"))) < 0)
         goto done;
     double seed = 1;
     char desc[4096];
@@ -1209,6 +1748,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")) &&
         (rc = parse_models(&c, v)) < 0)
         goto done;
+    if ((rc = parse_cloud_globals(&c, root)) < 0)
+        goto done;
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "fleet")) == NULL) {
         rc = err(&c, "$", "missing required key 'fleet'");
         goto done;
@@ -1241,6 +1782,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     rc = validate(&c);
 done:
     cJSON_Delete(root);
+    free(c.first);
     if (rc == 0) {
         *out = s;
         return 0;
@@ -1360,7 +1902,7 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
     }
     snprintf(s->file, sizeof s->file, "%s", file);
     s->cat = *cat;
-    struct ctx c = { s->file, d, s };
+    struct ctx c = { .file = s->file, .d = d, .s = s };
     double sd = 1;
     char desc[4096];
     const cJSON *v;
@@ -1392,6 +1934,7 @@ void gs_scenario_free(struct gs_scenario *s)
         return;
     free(s->text);
     free(s->pools);
+    free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
     gs_params_free(&s->policy_params);

@@ -9,6 +9,7 @@
 #ifndef GS_SCENARIO_H
 #define GS_SCENARIO_H
 
+#include "cloudcfg.h"
 #include "err.h"
 #include "fleet.h"
 #include "gen.h"
@@ -67,6 +68,9 @@ struct gs_scenario {
     struct gs_params trace;     /* workload.trace: format, path, options */
     char trace_dir[512];        /* directory of the scenario, for relative paths */
     struct gs_genspec gen;      /* workload.generate */
+    struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
+                                   reaping ($.prices ... $.autoscaler and
+                                   the pools' cloud keys) */
 };
 
 /* Parse and validate the scenario in file.  On success *out owns a new

@@ -15,12 +15,14 @@
  * CPU-only jobs (no GPU asked) are not queued: they run from arrival for
  * their work, CPUs being outside the model. */
 #include "sim.h"
+#include "cloud.h"
 #include "rng.h"
 #include "frag.h"
 #include "share.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +71,13 @@ struct gs_sim {
     struct gs_share *share;     /* GPU sharing model, NULL without sharing */
     struct gs_frag *frag;       /* fragmentation measure, node classes */
     int offering;               /* in gs_sim_offer: no policy hooks */
+    struct gs_cloud *cloud;     /* markets, faults, scaling, reaping */
+    gs_time last_change;        /* a job last started or stopped */
 };
+
+/* With no horizon, a run whose jobs can neither start nor end for this
+ * long (pending jobs on capacity that never comes back) stops there. */
+#define GS_STALL (365 * GS_DAY)
 
 /* --- small helpers ---------------------------------------------------- */
 
@@ -228,6 +236,8 @@ static void account_run(struct gs_sim *s, struct gs_job *j)
     struct gs_jobrec *r = &s->rec[j->rec];
     r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
                             alloc_gpus(j));
+    r->cost += gs_cloud_job_ran(s->cloud, j);
+    s->last_change = s->eng.now;
 }
 
 static void job_recycle(struct gs_sim *s, struct gs_job *j)
@@ -285,12 +295,23 @@ static void on_tick(struct gs_event *ev, void *ctx)
 
 /* --- admission --------------------------------------------------------- */
 
-static int any_pool_fits(const struct gs_sim *s, const struct gs_need *need)
+static int any_pool_fits(const struct gs_sim *s, const struct gs_job *j)
 {
     for (int p = 0; p < s->fleet->npools; p++)
-        if (gs_fleet_pool_eligible(s->fleet, p, need))
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
+            gs_cloud_pool_ok(s->cloud, p, j))
             return 1;
     return 0;
+}
+
+/* Why a job fits no pool, when the spot rule is the reason. */
+static const char *spot_hint(const struct gs_sim *s, const struct gs_job *j)
+{
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            return " (the pools that would fit are spot pools, closed to "
+                   "its tier by $.spot.tiers)";
+    return "";
 }
 
 static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
@@ -358,7 +379,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
             return fail(s, GS_ENOMEM, "", "out of memory");
         return gs_engine_at(&s->eng, &j->fin, finish_time(s, j));
     }
-    if (!any_pool_fits(s, &j->need)) {
+    if (!any_pool_fits(s, j)) {
         char where[600], what[300];
         if (sp->line > 0)
             snprintf(where, sizeof where, "%s: job %lld (trace line %ld)",
@@ -374,12 +395,13 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else if (sp->gpus > 0)
             snprintf(what, sizeof what,
                      "it asks for %d GPUs (%.1f GB each) but no pool it may "
-                     "use has that many GPUs with that memory", sp->gpus,
-                     sp->mem_gb);
+                     "use has that many GPUs with that memory%s", sp->gpus,
+                     sp->mem_gb, spot_hint(s, j));
         else
             snprintf(what, sizeof what,
                      "it asks for %.3f GPU with %.1f GB but no GPU model it "
-                     "may use has that memory", sp->milli / 1000.0, sp->mem_gb);
+                     "may use has that memory%s", sp->milli / 1000.0,
+                     sp->mem_gb, spot_hint(s, j));
         s->nrec--;
         free(j);
         return fail(s, GS_EINVAL, where, what);
@@ -448,7 +470,8 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
 {
     int n = 0;
     for (int p = 0; p < s->fleet->npools; p++)
-        if (gs_fleet_pool_eligible(s->fleet, p, &j->need))
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
+            gs_cloud_pool_ok(s->cloud, p, j))
             s->ranges[n++] = (struct gs_range){ p, 0,
                                                 s->fleet->pools[p].s.nodes };
     return n;
@@ -461,6 +484,26 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     if (ranges == NULL) {
         nranges = default_ranges(s, j);
         ranges = s->ranges;
+    } else {
+        /* A policy's own ranges obey the spot rule too. */
+        int n = 0;
+        for (int i = 0; i < nranges; i++)
+            if (gs_cloud_pool_ok(s->cloud, ranges[i].pool, j))
+                n++;
+        if (n < nranges) {
+            struct gs_range *r = s->ranges;
+            if (nranges > s->fleet->npools + 1 &&
+                (r = malloc((size_t)nranges * sizeof *r)) == NULL)
+                return fail(s, GS_ENOMEM, "", "out of memory");
+            n = 0;
+            for (int i = 0; i < nranges; i++)
+                if (gs_cloud_pool_ok(s->cloud, ranges[i].pool, j))
+                    r[n++] = ranges[i];
+            int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
+            if (r != s->ranges)
+                free(r);
+            return rc;
+        }
     }
     if (nranges == 0)
         return GS_ENOFIT;
@@ -481,7 +524,8 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
 {
     if (j->state != GS_JOB_PENDING)
         return GS_ESTATE;
-    if (!gs_fleet_can_commit(s->fleet, a, &j->need))
+    if (!gs_fleet_can_commit(s->fleet, a, &j->need) ||
+        !gs_cloud_pool_ok(s->cloud, a->pool, j))
         return GS_ENOFIT;
     if (running_add(s, j) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
@@ -507,6 +551,8 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     r->model = (int16_t)j->model;
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
+    s->last_change = s->eng.now;
+    gs_cloud_job_started(s->cloud, j);
     if (s->share)
         gs_share_started(s->share, s, j);
     return 0;
@@ -530,17 +576,28 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     job_sync(s, j);
     double kept = j->ckpt > 0 ? floor(j->done / (double)j->ckpt) *
                                 (double)j->ckpt : 0.0;
+    if (j->saved > kept)
+        kept = j->saved;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (j->done > kept) {
+        /* wall time the lost work took, at the speed it ran */
+        double rate = j->rate > 0 ? j->rate
+                      : 1.0 / gs_catalog_time_factor(&s->sc->cat,
+                                                     j->s.ref_model, j->model,
+                                                     j->s.cb);
+        r->lost_gpu_hours += (float)((j->done - kept) / rate / GS_HOUR *
+                                     alloc_gpus(j));
+    }
     j->done = kept;
     j->extra += (double)s->sc->tiers[j->s.tier].restart;
     gs_engine_cancel(&s->eng, &j->fin);
     release(s, j);
-    gs_alloc_reset(&j->alloc);
     running_remove(s, j);
     account_run(s, j);
+    gs_alloc_reset(&j->alloc);
     j->state = GS_JOB_PENDING;
     j->rate = 0;
     j->npreempt++;
-    struct gs_jobrec *r = &s->rec[j->rec];
     r->preemptions++;
     r->state = GS_JOB_PENDING;
     pending_insert(s, j);
@@ -565,6 +622,37 @@ int gs_sim_interrupt(struct gs_sim *s, struct gs_job *j, int why)
         return GS_ESTATE;
     requeue(s, j, why);
     return 0;
+}
+
+int gs_sim_checkpoint(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state != GS_JOB_RUNNING || j->ckpt <= 0)
+        return GS_ESTATE;
+    job_sync(s, j);
+    j->saved = j->done;
+    return 0;
+}
+
+void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at)
+{
+    if (s->pol->spot_notice) {
+        s->pol->spot_notice(s->pst, s, node, at);
+        return;
+    }
+    /* The default: whatever can checkpoint does, and runs on. */
+    for (long i = 0; i < s->nrun; i++)
+        if (s->run[i]->ckpt > 0 && gs_alloc_part_on(&s->run[i]->alloc, node))
+            gs_sim_checkpoint(s, s->run[i]);
+}
+
+void gs_sim_wake(struct gs_sim *s)
+{
+    s->dirty = 1;
+}
+
+struct gs_cloud *gs_sim_cloud(const struct gs_sim *s)
+{
+    return s->cloud;
 }
 
 int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
@@ -630,7 +718,11 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
                             .profile = sp->mig_profile[0] ? sp->mig_profile
                                                           : NULL,
                             .guar = sp->guar_milli, .burst = sp->burst_milli };
-    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &need))
+    struct gs_job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.s = *sp;
+    probe.need = need;
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
         return 0;
     s->offering = 1;
     int rc = admit(s, sp);
@@ -706,12 +798,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
     if (s->pol == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_policies[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_policies[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
         snprintf(where, sizeof where, "%s: $.policy", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
                          "unknown policy '%s' (known: %s)", pname, list);
@@ -726,12 +815,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *lname = o->placer ? o->placer : sc->placer;
     s->plc = gs_placer_find(lname);
     if (s->plc == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_placers[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_placers[i]->name, sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
         snprintf(where, sizeof where, "%s: $.placement", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
                          "unknown placement '%s' (known: %s)", lname, list);
@@ -757,6 +843,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         goto nomem;
     s->m.share = s->share;
     s->m.frag = s->frag;
+    if ((rc = gs_cloud_new(s, sc, s->fleet, &s->m, s->seed, &s->cloud,
+                           d)) < 0)
+        goto fail;
     if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
     *out = s;
@@ -794,6 +883,7 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
+    gs_cloud_free(s->cloud);    /* after the queue: it holds the timers */
     gs_fleet_free(s->fleet);
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
@@ -840,7 +930,11 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         return rc;
     if (s->have_next) {
         s->t0 = s->next.arrival;
-        s->eng.now = s->t0;
+        /* Models may have scheduled events before the first arrival. */
+        gs_time first = gs_engine_next_time(&s->eng);
+        s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
+        if ((rc = gs_cloud_start(s->cloud, s->eng.now)) < 0)
+            return gs_diag_set(d, rc, "", "out of memory");
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
                                          : GS_TIME_MAX;
@@ -856,6 +950,13 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (s->pol->tick_ms > 0 && te == t && !sim_alive(s) &&
             gs_engine_top(&s->eng) == &s->tick)
             break;      /* only the tick is left */
+        /* Without a horizon the run ends with its last job; the models'
+         * processes (spot, failures) would otherwise go on for ever. */
+        if (horizon == GS_TIME_MAX &&
+            (!sim_alive(s) ||
+             (!s->have_next && t - s->last_change > GS_STALL)))
+            break;
+        gs_cloud_advance(s->cloud, t);
         if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                      t)) < 0)
             return gs_diag_set(d, rc, "", "out of memory");
@@ -871,6 +972,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (s->dirty && !s->err) {
             s->dirty = 0;
             s->pol->schedule(s->pst, s);
+            gs_cloud_after_schedule(s->cloud);
         }
         if (s->err)
             break;
@@ -886,13 +988,16 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         return s->err;
     }
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
+    gs_cloud_advance(s->cloud, end);
     if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                  end)) < 0)
         return gs_diag_set(d, rc, "", "out of memory");
     close_books(s, end);
     if (s->share)
         gs_share_finish(s->share, end);
+    gs_cloud_close(s->cloud, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
+    gs_cloud_summarize(s->cloud, &s->sum);
     return 0;
 }
 

@@ -98,6 +98,10 @@ int gs_sim_preempt(struct gs_sim *s, struct gs_job *job);
  * The policy's stopped() hook sees why (GS_STOP_*).  GS_ESTATE if the job
  * is not running. */
 int gs_sim_interrupt(struct gs_sim *s, struct gs_job *job, int why);
+/* Checkpoint a running job now: if it is interrupted later it keeps at
+ * least the work done so far.  GS_ESTATE if it is not running or does not
+ * checkpoint (no checkpoint interval). */
+int gs_sim_checkpoint(struct gs_sim *s, struct gs_job *job);
 /* Change a running job's speed: rate is reference-ms of work per ms (1/the
  * time factor on its model, times whatever share of the GPU it gets).  Work
  * done so far is kept and the finish event moves.  rate 0 pauses it. */
@@ -109,6 +113,15 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
 /* End a pending or running job for good (reason: GS_KILL_*), counted in the
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
+
+/* --- for the models (cloud.h) ------------------------------------------- */
+/* Capacity changed outside the policy's doing: schedule again. */
+void gs_sim_wake(struct gs_sim *s);
+/* A spot node will be reclaimed at `at`: the policy's spot_notice hook, or
+ * the default (jobs on the node that checkpoint do so now). */
+void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at);
+/* The cloud models of the run (cost breakdowns, the event log). */
+struct gs_cloud *gs_sim_cloud(const struct gs_sim *s);
 
 /* Placement experiments (placeexp.h): the job sp arrives now and is placed
  * at once by the placer and started, or, if it does not fit, ended as

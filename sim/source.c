@@ -9,6 +9,7 @@
 #include "gen.h"
 #include "scenario.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,13 +37,9 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
     gs_params_str(opts, "format", &fmt, d);
     const struct gs_trace_format *f = gs_trace_format_find(fmt);
     if (f == NULL) {
-        char list[512] = "";
-        for (int i = 0; gs_trace_formats[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, gs_trace_formats[i]->name,
-                    sizeof list - strlen(list) - 1);
-        }
-        char where[600];
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
+                      offsetof(struct gs_trace_format, name));
         snprintf(where, sizeof where, "%s.format", opts->where);
         return gs_diag_set(d, GS_ENOTFOUND, where,
                            "unknown trace format '%s' (known: %s)", fmt, list);

@@ -116,76 +116,6 @@ static void test_heap_skewed(void) { random_ops(0, 1, 300000); }
 static void test_calq_ties(void) { random_ops(1, 0, 300000); }
 static void test_calq_skewed(void) { random_ops(1, 1, 300000); }
 
-static void test_random_ops(void)
-{
-    static struct gs_hnode node[N];
-    static struct ref ref[N];
-    struct gs_heap h;
-    gs_heap_init(&h);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 7);
-    for (int i = 0; i < N; i++) {
-        gs_hnode_init(&node[i]);
-        ref[i].in = 0;
-    }
-    uint64_t seq = 0;
-    long pops = 0, ties = 0;
-    for (int step = 0; step < 400000; step++) {
-        int op = (int)gsl_rng_uniform_int(r, 4);
-        int i = (int)gsl_rng_uniform_int(r, N);
-        gs_time t = (gs_time)gsl_rng_uniform_int(r, 50);  /* many ties */
-        if (op == 0 || op == 1) {           /* push or reschedule */
-            CU_ASSERT_EQUAL_FATAL(gs_heap_update(&h, &node[i], t), 0);
-            ref[i] = (struct ref){ t, seq++, 1 };
-        } else if (op == 2) {               /* cancel */
-            gs_heap_remove(&h, &node[i]);
-            ref[i].in = 0;
-        } else {                            /* pop the minimum */
-            int best = -1;
-            for (int k = 0; k < N; k++)
-                if (ref[k].in && (best < 0 || ref[k].t < ref[best].t ||
-                                  (ref[k].t == ref[best].t &&
-                                   ref[k].seq < ref[best].seq)))
-                    best = k;
-            struct gs_hnode *got = gs_heap_pop(&h);
-            if (best < 0) {
-                CU_ASSERT_PTR_NULL_FATAL(got);
-                continue;
-            }
-            CU_ASSERT_PTR_EQUAL_FATAL(got, &node[best]);
-            CU_ASSERT_FALSE(gs_hnode_queued(got));
-            ref[best].in = 0;
-            pops++;
-            if (gs_heap_top(&h) && gs_heap_top_time(&h) == ref[best].t)
-                ties++;
-        }
-        long inref = 0;
-        if ((step & 1023) == 0) {
-            for (int k = 0; k < N; k++)
-                inref += ref[k].in;
-            CU_ASSERT_EQUAL_FATAL((long)gs_heap_size(&h), inref);
-            long live = 0;
-            for (size_t k = 0; k < h.n; k++) {  /* heap property */
-                const struct gs_hslot *c = &h.a[k];
-                live += c->node->seq == c->seq;
-                if (k == 0)
-                    continue;
-                const struct gs_hslot *p = &h.a[(k - 1) / 4];
-                CU_ASSERT_FATAL(p->time < c->time ||
-                                (p->time == c->time && p->seq < c->seq));
-            }
-            CU_ASSERT_EQUAL_FATAL(live, inref);
-            /* the top is never a stale entry; stale ones stay bounded */
-            CU_ASSERT_FATAL(h.n == 0 || h.a[0].node->seq == h.a[0].seq);
-            CU_ASSERT_FATAL(h.n <= 2 * (size_t)inref + 64 + h.cap / 2);
-        }
-    }
-    CU_ASSERT(pops > 50000);
-    CU_ASSERT(ties > 1000);     /* the test did exercise ties */
-    gs_heap_clear(&h);
-    gsl_rng_free(r);
-}
-
 static void test_ties_fifo(void)
 {
     struct gs_heap h;
@@ -318,7 +248,6 @@ static void test_engine_clock(void)
 }
 
 static CU_TestInfo tests[] = {
-    { "heap: random ops match the reference", test_random_ops },
     { "heap: monotone clock, ties", test_heap_ties },
     { "heap: monotone clock, skewed gaps", test_heap_skewed },
     { "calendar queue: monotone clock, ties", test_calq_ties },

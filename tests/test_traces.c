@@ -135,6 +135,18 @@ static void test_alibaba_bad_rows(void)
     }
     tt_bad("alibaba-gpu-2023", FIX "ali_bad_fields.csv", NULL,
            FIX "ali_bad_fields.csv:3", "10 fields where the header has 11");
+    tt_bad("alibaba-gpu-2023", FIX "ali_bad_wide.csv", NULL,
+           FIX "ali_bad_wide.csv:3", "70 fields; no format here has more "
+           "than 64");
+    static const char *const skipw[] = { "skip_bad_rows=true", NULL };
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    CU_ASSERT_EQUAL(tt_read("alibaba-gpu-2023", FIX "ali_bad_wide.csv", skipw,
+                            &j, &d), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 x row shape, first at "
+                                  "line 3"));
+    free(j);
     tt_bad("alibaba-gpu-2023", FIX "ali_bad_header.csv", NULL,
            FIX "ali_bad_header.csv:1", "lacks the column 'deletion_time'");
     tt_bad("alibaba-gpu-2023", FIX "no_such_file.csv", NULL,
@@ -924,6 +936,64 @@ static void test_tread(void)
     CU_ASSERT_STRING_EQUAL(name, "x");
 }
 
+
+/* --- the scenarios shipped in scenarios/ --------------------------------------------- */
+
+static long scenario_jobs(const char *file, double *gpus, int *npools)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    if (gs_scenario_load(file, &sc, &d) < 0) {
+        printf("\n    %s: %s", d.where, d.what);
+        return -1;
+    }
+    *gpus = 0;
+    for (int i = 0; i < sc->npools; i++)
+        *gpus += (double)sc->pools[i].nodes * sc->pools[i].gpn;
+    *npools = sc->npools;
+    struct gs_source src;
+    long n = 0;
+    if (gs_source_open(sc, sc->seed, &src, &d) == 0) {
+        struct gs_jobspec j;
+        int rc;
+        while ((rc = gs_source_next(&src, &j, &d)) == 1)
+            n++;
+        if (rc < 0)
+            n = -1;
+        gs_source_close(&src);
+    } else {
+        n = -1;
+    }
+    if (n < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    gs_scenario_free(sc);
+    return n;
+}
+
+static void test_shipped_scenarios(void)
+{
+    double gpus;
+    int np;
+    tt_log_start();
+    /* generated: 40/h for 7 days; the daily cycle averages out over whole
+     * days, the weekend keeps 0.6 of the rate, bursts keep the mean: 40 x
+     * 168 x (5 + 2 x 0.6)/7 = 5,952 jobs expected; the bursts make the count
+     * vary by a few per cent, 15% is several sd */
+    long n = scenario_jobs("scenarios/mixed-tier-generated.json", &gpus, &np);
+    CU_ASSERT(n > 5952 * 0.85 && n < 5952 * 1.15);
+    CU_ASSERT_EQUAL(gpus, 160.0);
+    CU_ASSERT_EQUAL(np, 3);
+    if (!have_traces("test_shipped_scenarios real"))
+        return;
+    n = scenario_jobs("scenarios/openb-default.json", &gpus, &np);
+    CU_ASSERT_EQUAL(n, 7255);
+    CU_ASSERT_EQUAL(gpus, 6212.0);
+    CU_ASSERT_EQUAL(np, 12);
+    n = scenario_jobs("scenarios/philly-training.json", &gpus, &np);
+    CU_ASSERT_EQUAL(n, 1181);
+    CU_ASSERT_EQUAL(gpus, 144.0);
+}
+
 static CU_TestInfo tests[] = {
     { "line and field helpers", test_tread },
     { "format registries", test_registry },
@@ -942,6 +1012,7 @@ static CU_TestInfo tests[] = {
     { "request tables", test_requests },
     { "request tables (real)", test_requests_real },
     { "convert then read gives the same jobs", test_convert_roundtrip },
+    { "the shipped scenarios load and stream", test_shipped_scenarios },
     CU_TEST_INFO_NULL,
 };
 

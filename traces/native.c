@@ -9,6 +9,7 @@
  * lines would make them drift, and no field of this format needs quoting
  * across lines. */
 #include "native.h"
+#include "tread.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -21,13 +22,14 @@
 
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
-           C_DEADLINE, C_CKPT, C_MIG, C_DUTY, C_GUAR, C_BURST, NCOLS };
+           C_DEADLINE, C_CKPT, C_PROFILE, C_MIG, C_DUTY, C_GUAR, C_BURST,
+           NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
-    "allowed_gpus", "max_wait", "deadline", "checkpoint", "mig_profile",
-    "duty_cycle", "gpu_guarantee", "gpu_burst"
+    "allowed_gpus", "max_wait", "deadline", "checkpoint", "idle_profile",
+    "mig_profile", "duty_cycle", "gpu_guarantee", "gpu_burst"
 };
 
 #define MAXF 32
@@ -81,24 +83,11 @@ static void on_field(void *s, size_t len, void *data)
     r->nf++;
 }
 
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (*end == ' ')
-        end++;
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Seconds (decimal) to ms; < 0 on error. */
 static int parse_secs(const char *s, gs_time *out)
 {
     double v;
-    if (parse_num(s, &v) < 0 || v < 0 || v > 9.0e12)
+    if (gs_tnum(s, &v) < 0 || v < 0 || v > 9.0e12)
         return -1;
     *out = (gs_time)llround(v * 1000.0);
     return 0;
@@ -124,6 +113,29 @@ static int parse_models(const struct gs_catalog *cat, const char *s,
     return 0;
 }
 
+/* "busy:idle[:busy:idle...]" in seconds (work on the reference model). */
+static int parse_profile(const char *s, struct gs_jobspec *j)
+{
+    char buf[FIELD];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *p = buf, *tok; (tok = strsep(&p, ":")) != NULL;) {
+        gs_time t;
+        if (n == GS_MAX_PHASES || parse_secs(tok, &t) < 0)
+            return -1;
+        j->phase[n++] = t;
+    }
+    if (n < 2 || n % 2 != 0)
+        return -1;
+    gs_time sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += j->phase[i];
+    if (sum <= 0)
+        return -1;
+    j->nphases = n;
+    return 0;
+}
+
 static void convert_row(struct gs_native *r)
 {
     struct gs_jobspec j;
@@ -135,13 +147,13 @@ static void convert_row(struct gs_native *r)
             v[r->map[i]] = r->field[i];
     double x;
     gs_time t;
-    if (parse_num(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
+    if (gs_tnum(v[C_ID], &x) < 0 || x != floor(x) || fabs(x) > 9.0e15)
         return row_fail(r, "id", "'%s' is not a whole number", v[C_ID]);
     j.id = (int64_t)x;
     if (parse_secs(v[C_ARRIVAL], &j.arrival) < 0)
         return row_fail(r, "arrival", "'%s' is not a time in seconds >= 0",
                         v[C_ARRIVAL]);
-    if (parse_num(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
+    if (gs_tnum(v[C_GPUS], &x) < 0 || x < 0 || x > 1e6 ||
         (x > 1 && x != floor(x)) || (x > 0 && x < 0.001))
         return row_fail(r, "gpus", "'%s' is not a GPU count (0, a fraction "
                         "in (0,1], or a whole number)", v[C_GPUS]);
@@ -163,18 +175,18 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
                         "interactive, data)", v[C_TIER]);
     if (v[C_MEM] && v[C_MEM][0] &&
-        (parse_num(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
+        (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
         return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
     if (v[C_CB] && v[C_CB][0] &&
-        (parse_num(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
+        (gs_tnum(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
         return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
     if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
         return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
     if (v[C_PRIO] && v[C_PRIO][0]) {
-        if (parse_num(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
             return row_fail(r, "priority", "'%s' is not a whole number",
                             v[C_PRIO]);
         j.priority = (int)x;
@@ -201,6 +213,10 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
     if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
         return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], &j) < 0)
+        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
+                        "idle seconds alternating, busy first, 1 to 4 pairs "
+                        "(\"600:3600\")", v[C_PROFILE]);
     if (v[C_MIG] && v[C_MIG][0]) {
         if (strlen(v[C_MIG]) >= sizeof j.mig_profile)
             return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
@@ -210,15 +226,15 @@ static void convert_row(struct gs_native *r)
         snprintf(j.mig_profile, sizeof j.mig_profile, "%s", v[C_MIG]);
     }
     if (v[C_DUTY] && v[C_DUTY][0] &&
-        (parse_num(v[C_DUTY], &j.duty) < 0 || !(j.duty > 0 && j.duty <= 1)))
+        (gs_tnum(v[C_DUTY], &j.duty) < 0 || !(j.duty > 0 && j.duty <= 1)))
         return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
     double g = 0, b = 0;
     if (v[C_GUAR] && v[C_GUAR][0] &&
-        (parse_num(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
+        (gs_tnum(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
         return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
                         "[0.001, 1]", v[C_GUAR]);
     if (v[C_BURST] && v[C_BURST][0] &&
-        (parse_num(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
+        (gs_tnum(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
         return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
                         "[0.001, 1]", v[C_BURST]);
     j.guar_milli = (int)lround(g * 1000);
@@ -394,8 +410,23 @@ void gs_native_write_header(FILE *fp)
 {
     fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
-          "max_wait,deadline,checkpoint,mig_profile,duty_cycle,"
+          "max_wait,deadline,checkpoint,idle_profile,mig_profile,duty_cycle,"
           "gpu_guarantee,gpu_burst\n", fp);
+}
+
+/* The shortest decimal that reads back as exactly v (0.3, not
+ * 0.29999999999999999): cheaper to parse, and what a person would write. */
+static void put_double(FILE *fp, double v)
+{
+    char buf[32];
+    for (int prec = 6; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) {
+            fputs(buf, fp);
+            return;
+        }
+    }
+    fprintf(fp, "%.17g", v);
 }
 
 static void put_secs(FILE *fp, gs_time t)
@@ -415,9 +446,10 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     put_secs(fp, (gs_time)llround(j->work));
     fprintf(fp, ",%s,%s,", j->tenant, gs_tier_name(j->tier));
     if (j->mem_gb > 0)
-        fprintf(fp, "%.17g", j->mem_gb);
-    fprintf(fp, ",%s,%.17g,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "",
-            j->cb);
+        put_double(fp, j->mem_gb);
+    fprintf(fp, ",%s,", j->ref_model >= 0 ? cat->m[j->ref_model].name : "");
+    put_double(fp, j->cb);
+    fputc(',', fp);
     if (j->estimate > 0)
         put_secs(fp, j->estimate);
     fputc(',', fp);
@@ -439,9 +471,15 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fputc(',', fp);
     if (j->ckpt > 0)
         put_secs(fp, j->ckpt);
+    fputc(',', fp);
+    for (int i = 0; i < j->nphases; i++) {
+        if (i)
+            fputc(':', fp);
+        put_secs(fp, j->phase[i]);
+    }
     fprintf(fp, ",%s,", j->mig_profile);
     if (j->duty > 0)
-        fprintf(fp, "%.17g", j->duty);
+        put_double(fp, j->duty);
     fputc(',', fp);
     if (j->guar_milli > 0)
         fprintf(fp, "%d.%03d", j->guar_milli / 1000, j->guar_milli % 1000);

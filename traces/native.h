@@ -6,7 +6,9 @@
  *   optional  tenant, tier, memory_gb, ref_gpu, compute_bound, estimate (s),
  *             priority, preemptible (0/1/true/false), allowed_gpus
  *             (model names separated by '|'), max_wait (s), deadline (s),
- *             checkpoint (s); for GPU sharing (docs/sharing.md)
+ *             checkpoint (s), idle_profile (busy and idle phases of its
+ *             work, in s, alternating, busy first, repeating:
+ *             "600:3600" or up to four pairs "b:i:b:i:b:i:b:i"); for GPU sharing (docs/sharing.md)
  *             mig_profile ("1g.10gb"), duty_cycle (0, 1], gpu_guarantee and
  *             gpu_burst (fractions of a GPU, guarantee <= burst)
  * An empty optional field means "not stated".  Rows must be sorted by

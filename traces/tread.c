@@ -412,11 +412,21 @@ static int step(struct gs_rows *rs, struct gs_jobspec *out, int count,
         struct gs_trow r = { .path = gs_tread_path(rs->t),
                              .line = gs_tread_lineno(rs->t), .f = f, .d = &rd };
         r.nf = gs_tsplit(line, rs->ops->delim, f, MAXF);
-        if (r.nf > MAXF) {
+        int wide = r.nf > MAXF;
+        if (wide)
             gs_trow_fail(&r, NULL, "%d fields; no format here has more than "
                          "%d", r.nf, MAXF);
+        if (wide && (!rs->skip_bad ||
+                     (rs->ops->has_header && !rs->header_done))) {
             *d = rd;
             return GS_EPARSE;
+        }
+        if (wide) {
+            if (count) {
+                rs->rep.rows++;
+                gs_treport_bad(&rs->rep, &r);
+            }
+            continue;
         }
         if (rs->ops->has_header && !rs->header_done) {
             if (rs->ops->header(rs->st, &r) < 0) {
