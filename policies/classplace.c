@@ -84,6 +84,8 @@ int gs_classplace_on_node(const struct gs_fleet *f, int node,
     const struct gs_node *nd = &f->nodes[node];
     int gpn = f->pools[nd->pool].s.gpn;
     gs_alloc_reset(out);
+    if (!nd->up || nd->cordon)
+        return GS_ENOFIT;
     if (dm->kind == GS_DEM_WHOLE) {
         if (nd->nfull < dm->gpus || dm->gpus > gpn)
             return GS_ENOFIT;

@@ -497,7 +497,7 @@ static int room_for(const struct gs_frag *fr, int node, const struct gs_shape *t
 static void affinity_refresh(struct gs_frag *fr, int node)
 {
     struct naff *a = &fr->aff[node];
-    int up = fr->f->nodes[node].up;
+    int up = fr->f->nodes[node].up && !fr->f->nodes[node].cordon;
     for (int i = 0; i < a->n; i++) {
         int s = a->sid[i];
         if (s >= fr->nshapes)
