@@ -282,12 +282,17 @@ static void account(struct gs_share *sh, struct sent *e, gs_time now)
     e->mark = now;
 }
 
+/* Rates compose: another model (failure.c's degraded GPUs) may have scaled
+ * the job's rate since, so the unshared rate is read back from the current
+ * one whenever the factor is not 0. */
 static void set_factor(struct gs_share *sh, struct gs_sim *s, struct sent *e,
                        double f)
 {
     account(sh, e, gs_sim_now(s));
     if (f == e->factor)
         return;
+    if (e->factor > 0 && e->job->rate > 0)
+        e->base = e->job->rate / e->factor;
     e->factor = f;
     gs_sim_set_rate(s, e->job, e->base * f);
 }
