@@ -30,6 +30,8 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
     memset(cp, 0, sizeof *cp);
     cp->score = score;
     cp->nshapes = gs_frag_nshapes(gs_sim_frag(sim));
+    if (gs_frag_track_classes(gs_sim_frag(sim)) < 0)
+        return GS_ENOMEM;
     if (rng_name && (cp->rng = gs_rng_stream(gs_sim_seed(sim), rng_name)) ==
                     NULL)
         return GS_ENOMEM;

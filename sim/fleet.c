@@ -217,6 +217,7 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         if (!p->fmask || !p->pmask || !p->milli)
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
+        p->gpu_mib = mem;
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
             nd->pool = i;
@@ -271,7 +272,8 @@ void gs_fleet_free(struct gs_fleet *f)
 
 static int32_t gpu_mib(const struct gs_fleet *f, const struct gs_pool *p)
 {
-    return gb_to_mib(f->cat->m[p->s.model].mem_gb);
+    (void)f;
+    return p->gpu_mib;
 }
 
 /* Memory a plain fraction of milli holds: what the job states, else the
@@ -391,6 +393,15 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
+    const struct gs_pool *p = &f->pools[pool];
+    if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
+        if (need->profile || (need->allowed &&
+                              !(need->allowed & (1ULL << p->s.model))))
+            return 0;
+        if (need->mem_gb > f->cat->m[p->s.model].mem_gb)
+            return 0;
+        return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
+    }
     struct gs_demand dm;
     return gs_fleet_demand(f, pool, need, &dm) == 0;
 }

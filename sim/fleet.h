@@ -81,6 +81,7 @@ struct gs_pool {
     int16_t *milli;
     int64_t gpus_up;            /* GPUs on up nodes */
     int64_t used_milli;         /* milli allocated on this pool */
+    int32_t gpu_mib;            /* memory of one GPU, MiB */
     struct gs_migslots *mig;    /* MIG pools: the instances (owned) */
     int unit;                   /* time-slicing: milli per replica */
     int16_t *rmax;              /* fractional pools: the max free milli of a

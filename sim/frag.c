@@ -58,6 +58,7 @@ struct gs_frag {
     int *nlive, *caplive;
     double total, cap;
     int32_t *scratch;           /* 2 * GS_MAX_GPN */
+    int members;                /* keep class members (for placers) */
     int affinity;
     struct naff *aff;           /* per node */
     struct gs_bitidx *only, *mixed;     /* per shape */
@@ -439,6 +440,12 @@ static int alive(const struct gs_frag *fr, int node)
 static int member_add(struct gs_frag *fr, int id, int node)
 {
     struct fclass *c = &fr->cls[id];
+    fr->node_cls[node] = id;
+    fr->total += c->F;
+    fr->node_gpus[node] = alive(fr, node);
+    fr->cap += 1000.0 * fr->node_gpus[node];
+    if (!fr->members)
+        return 0;
     if (c->count == c->cap) {
         int cap = c->cap ? c->cap * 2 : 4;
         int *v = realloc(c->heap, (size_t)cap * sizeof *v);
@@ -452,10 +459,6 @@ static int member_add(struct gs_frag *fr, int id, int node)
     heap_up(fr, c, c->count - 1);
     if (c->count == 1)
         live_add(fr, id);
-    fr->node_cls[node] = id;
-    fr->total += c->F;
-    fr->node_gpus[node] = alive(fr, node);
-    fr->cap += 1000.0 * fr->node_gpus[node];
     return 0;
 }
 
@@ -463,6 +466,13 @@ static void member_remove(struct gs_frag *fr, int node)
 {
     int id = fr->node_cls[node];
     struct fclass *c = &fr->cls[id];
+    fr->node_cls[node] = -1;
+    fr->total -= c->F;
+    fr->cap -= 1000.0 * fr->node_gpus[node];
+    if (fr->cap < 0.5)          /* no drift when the fleet empties */
+        fr->total = fr->cap = 0;
+    if (!fr->members)
+        return;
     int i = fr->node_pos[node];
     c->count--;
     if (i != c->count) {
@@ -472,11 +482,6 @@ static void member_remove(struct gs_frag *fr, int node)
     }
     if (c->count == 0)
         live_remove(fr, id);
-    fr->node_cls[node] = -1;
-    fr->total -= c->F;
-    fr->cap -= 1000.0 * fr->node_gpus[node];
-    if (fr->cap < 0.5)          /* no drift when the fleet empties */
-        fr->total = fr->cap = 0;
 }
 
 /* --- affinity ---------------------------------------------------------------------- */
@@ -552,6 +557,28 @@ static void affinity_change(struct gs_frag *fr, int node,
         a->cnt[i] = a->cnt[a->n - 1];
         a->n--;
     }
+}
+
+int gs_frag_track_classes(struct gs_frag *fr)
+{
+    if (fr->members)
+        return 0;
+    /* Re-enter every node with members kept. */
+    for (int node = 0; node < fr->f->nnodes; node++)
+        if (fr->node_cls[node] >= 0)
+            member_remove(fr, node);
+    fr->members = 1;
+    for (int node = 0; node < fr->f->nnodes; node++) {
+        const struct gs_node *nd = &fr->f->nodes[node];
+        if (!fr->classed[nd->pool] || !nd->up || nd->cordon)
+            continue;
+        node_key(fr, node, fr->scratch);
+        int id = class_of(fr, nd->pool, fr->scratch,
+                          fr->f->pools[nd->pool].s.gpn);
+        if (id < 0 || member_add(fr, id, node) < 0)
+            return GS_ENOMEM;
+    }
+    return 0;
 }
 
 int gs_frag_track_affinity(struct gs_frag *fr)

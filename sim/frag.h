@@ -31,7 +31,8 @@
  * log members).  A placer then scores classes, not nodes: its per-decision
  * cost is the number of live classes of the eligible pools, which depends
  * on how many distinct node states the workload creates -- not on the
- * number of nodes.  Class ids are never reused, so a placer may cache a
+ * number of nodes (members are kept only once a placer asks:
+ * gs_frag_track_classes).  Class ids are never reused, so a placer may cache a
  * score per (class, task shape) for good.  Only pools without MIG or
  * time-slicing are classed and measured (MIG has its own geometry, and a
  * time-sliced GPU has no capacity to fragment).
@@ -97,6 +98,12 @@ struct gs_fclass {
     double F;                   /* fragmentation of one member */
     int32_t gpu_mib;            /* memory of one of the pool's GPUs */
 };
+
+/* Keep every class's member nodes (the heaps and live lists below); a
+ * placer that scores classes calls it in its init.  Without it the measure
+ * still classes each node (for F) but keeps no members, which saves most
+ * of the per-change work.  0 or GS_ENOMEM. */
+int gs_frag_track_classes(struct gs_frag *fr);
 
 /* 1 if pool is classed (no MIG, no time-slicing). */
 int gs_frag_pool_classed(const struct gs_frag *fr, int pool);

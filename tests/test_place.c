@@ -165,6 +165,7 @@ static void test_classes_vs_bruteforce(void)
                               { 4, 1000, 1ULL << sp[0].model, 0.3 } };
     struct gs_frag *fr;
     CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sh, 3, &fr), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_frag_track_classes(fr), 0);
     enum { N = 400 };
     struct { struct gs_alloc a; struct gs_need n; int live; } held[N];
     memset(held, 0, sizeof held);
