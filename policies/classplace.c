@@ -362,8 +362,10 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
         return 0;
     }
     /* Pools without classes, and gangs wider than a node: best-fit. */
-    struct gs_alloc a = { .pool = -1 };
-    int bscore = -1;
+    struct gs_range *rest = malloc((size_t)(n > 0 ? n : 1) * sizeof *rest);
+    if (rest == NULL)
+        return GS_ENOMEM;
+    int nrest = 0;
     for (int i = 0; i < n; i++) {
         struct gs_demand dm;
         if (gs_fleet_demand(f, r[i].pool, need, &dm) < 0)
@@ -372,20 +374,9 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             f->pools[r[i].pool].s.share.mode != GS_SHARE_FRAC &&
             !(dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
             continue;
-        int score;
-        if ((rc = gs_fleet_find(f, &r[i], need, GS_FIT_BEST, &a, &score)) < 0) {
-            if (rc == GS_ENOMEM)
-                return rc;
-            continue;
-        }
-        if (bscore < 0 || score < bscore) {
-            bscore = score;
-            if ((rc = gs_alloc_copy(out, &a)) < 0) {
-                gs_alloc_reset(&a);
-                return rc;
-            }
-        }
+        rest[nrest++] = r[i];
     }
-    gs_alloc_reset(&a);
-    return bscore < 0 ? GS_ENOFIT : 0;
+    rc = gs_place_best(f, need, rest, nrest, out);
+    free(rest);
+    return rc;
 }

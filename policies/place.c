@@ -21,16 +21,14 @@ static int first_fit(void *st, struct gs_sim *sim, const struct gs_job *job,
     return GS_ENOFIT;
 }
 
-static int best_fit(void *st, struct gs_sim *sim, const struct gs_job *job,
-                    const struct gs_range *r, int n, struct gs_alloc *out)
+int gs_place_best(const struct gs_fleet *f, const struct gs_need *need,
+                  const struct gs_range *r, int n, struct gs_alloc *out)
 {
-    (void)st;
-    const struct gs_fleet *f = gs_sim_fleet(sim);
     struct gs_alloc a = { .pool = -1 };
     int best = -1, rc;
     for (int i = 0; i < n; i++) {
         int score;
-        if ((rc = gs_fleet_find(f, &r[i], &job->need, GS_FIT_BEST, &a,
+        if ((rc = gs_fleet_find(f, &r[i], need, GS_FIT_BEST, &a,
                                 &score)) < 0) {
             if (rc == GS_ENOMEM)
                 return rc;
@@ -48,6 +46,13 @@ static int best_fit(void *st, struct gs_sim *sim, const struct gs_job *job,
     }
     gs_alloc_reset(&a);
     return best < 0 ? GS_ENOFIT : 0;
+}
+
+static int best_fit(void *st, struct gs_sim *sim, const struct gs_job *job,
+                    const struct gs_range *r, int n, struct gs_alloc *out)
+{
+    (void)st;
+    return gs_place_best(gs_sim_fleet(sim), &job->need, r, n, out);
 }
 
 const struct gs_placer_ops gs_placer_first_fit = {

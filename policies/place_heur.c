@@ -203,25 +203,7 @@ static int cluster_place(void *st, struct gs_sim *sim, const struct gs_job *job,
         if (node >= 0 && gs_classplace_on_node(f, node, &dm, -1, -1, out) == 0)
             return 0;
     }
-    struct gs_alloc a = { .pool = -1 };         /* anywhere: best-fit */
-    int best = -1, rc;
-    for (int i = 0; i < n; i++) {
-        int score;
-        if ((rc = gs_fleet_find(f, &r[i], need, GS_FIT_BEST, &a, &score)) < 0) {
-            if (rc == GS_ENOMEM)
-                return rc;
-            continue;
-        }
-        if (best < 0 || score < best) {
-            best = score;
-            if ((rc = gs_alloc_copy(out, &a)) < 0) {
-                gs_alloc_reset(&a);
-                return rc;
-            }
-        }
-    }
-    gs_alloc_reset(&a);
-    return best < 0 ? GS_ENOFIT : 0;
+    return gs_place_best(f, need, r, n, out);     /* anywhere: best-fit */
 }
 
 const struct gs_placer_ops gs_placer_random = {

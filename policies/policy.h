@@ -85,4 +85,11 @@ extern const struct gs_placer_ops *const gs_placers[];
 const struct gs_policy_ops *gs_policy_find(const char *name);
 const struct gs_placer_ops *gs_placer_find(const char *name);
 
+/* Best-fit over ranges (the `best-fit` placer's search, for placers that
+ * fall back on it): the node, or for fractions the GPU, left with the least
+ * free capacity; ties to the earlier range.  0 with out filled, GS_ENOFIT,
+ * or GS_ENOMEM. */
+int gs_place_best(const struct gs_fleet *f, const struct gs_need *need,
+                  const struct gs_range *r, int n, struct gs_alloc *out);
+
 #endif

@@ -468,38 +468,59 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
-int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
+/* Open PATH.tmp-PID for writing and put the attributes and /scenario every
+ * gpusim file starts with (kind: NULL for a single run).  0, or the failure
+ * with d filled. */
+static int file_begin(struct w *w, char *tmp, size_t ntmp, const char *kind,
+                      const char *scenario, const char *text)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    snprintf(tmp, ntmp, "%s.tmp-%ld", w->path, (long)getpid());
+    w->f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->f < 0)
+        return gs_diag_set(w->d, GS_EIO, w->path, "cannot create the result "
+                           "file (does its folder exist and is it writable?)");
+    attr_str(w, w->f, "gpusim_version", GS_VERSION);
+    attr_num(w, w->f, "layout_version", GS_H5_LAYOUT);
+    if (kind)
+        attr_str(w, w->f, "kind", kind);
+    attr_str(w, w->f, "scenario", scenario);
+    const char *t = text ? text : "";
+    strings(w, w->f, "scenario", strlen(t) + 1, &t, 1);
+    return 0;
+}
+
+/* Close the file and, if all went well, rename it into place; otherwise
+ * remove it, so a failure never leaves a partial file at the path. */
+static int file_end(struct w *w, const char *tmp)
+{
+    if (H5Fclose(w->f) < 0)
+        fail(w, "the file");
+    if (!w->err && rename(tmp, w->path) != 0)
+        w->err = gs_diag_set(w->d, GS_EIO, w->path, "cannot rename the "
+                             "finished result file into place");
+    if (w->err)
+        unlink(tmp);
+    return w->err;
+}
+
+int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
+{
     char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     struct w w = { -1, path, d, 0 };
-    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w.f < 0)
-        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
-                           "(does its folder exist and is it writable?)");
     const struct gs_scenario *sc = gs_sim_scenario(s);
-    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
-    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
-    attr_str(&w, w.f, "scenario", sc->name);
+    int rc = file_begin(&w, tmp, sizeof tmp, NULL, sc->name, sc->text);
+    if (rc < 0)
+        return rc;
     attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
     attr_str(&w, w.f, "placement", gs_sim_placer_name(s));
     attr_num(&w, w.f, "seed", (double)gs_sim_seed(s));
-    const char *text = sc->text ? sc->text : "";
-    strings(&w, w.f, "scenario", strlen(text) + 1, &text, 1);
     write_jobs(&w, s);
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
     write_cloud(&w, s);
-    if (H5Fclose(w.f) < 0)
-        fail(&w, "the file");
-    if (!w.err && rename(tmp, path) != 0)
-        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
-                            "result file into place");
-    if (w.err)
-        unlink(tmp);
-    return w.err;
+    return file_end(&w, tmp);
 }
 
 /* --- comparisons ------------------------------------------------------- */
@@ -546,20 +567,11 @@ struct cmp_row {
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                         struct gs_diag *d)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     struct w w = { -1, path, d, 0 };
-    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w.f < 0)
-        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
-                           "(does its folder exist and is it writable?)");
-    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
-    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
-    attr_str(&w, w.f, "kind", "compare");
-    attr_str(&w, w.f, "scenario", c->scenario);
-    const char *text = c->text ? c->text : "";
-    strings(&w, w.f, "scenario", strlen(text) + 1, &text, 1);
+    int rc0 = file_begin(&w, tmp, sizeof tmp, "compare", c->scenario, c->text);
+    if (rc0 < 0)
+        return rc0;
 
     hid_t runs = H5Gcreate2(w.f, "runs", H5P_DEFAULT, H5P_DEFAULT,
                             H5P_DEFAULT);
@@ -657,14 +669,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     } else {
         fail(&w, "/compare");
     }
-    if (H5Fclose(w.f) < 0)
-        fail(&w, "the file");
-    if (!w.err && rename(tmp, path) != 0)
-        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
-                            "result file into place");
-    if (w.err)
-        unlink(tmp);
-    return w.err;
+    return file_end(&w, tmp);
 }
 
 /* --- placement experiments ------------------------------------------------- */
@@ -673,20 +678,11 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
                           const char *text, const struct gs_place_exp *x,
                           struct gs_diag *d)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     struct w w = { -1, path, d, 0 };
-    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w.f < 0)
-        return gs_diag_set(d, GS_EIO, path, "cannot create the result file "
-                           "(does its folder exist and is it writable?)");
-    attr_str(&w, w.f, "gpusim_version", GS_VERSION);
-    attr_num(&w, w.f, "layout_version", GS_H5_LAYOUT);
-    attr_str(&w, w.f, "kind", "place-exp");
-    attr_str(&w, w.f, "scenario", scenario);
-    const char *t = text ? text : "";
-    strings(&w, w.f, "scenario", strlen(t) + 1, &t, 1);
+    int rc0 = file_begin(&w, tmp, sizeof tmp, "place-exp", scenario, text);
+    if (rc0 < 0)
+        return rc0;
     hid_t g = H5Gcreate2(w.f, "place_exp", H5P_DEFAULT, H5P_DEFAULT,
                          H5P_DEFAULT);
     size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
@@ -724,14 +720,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     free(names);
     if (g >= 0)
         H5Gclose(g);
-    if (H5Fclose(w.f) < 0)
-        fail(&w, "the file");
-    if (!w.err && rename(tmp, path) != 0)
-        w.err = gs_diag_set(d, GS_EIO, path, "cannot rename the finished "
-                            "result file into place");
-    if (w.err)
-        unlink(tmp);
-    return w.err;
+    return file_end(&w, tmp);
 }
 
 /* --- reading back -------------------------------------------------------- */
