@@ -5,10 +5,10 @@
  * stays n.  Two figures per size: pop + push (what the engine does for each
  * event) and re-keying the top in place (what a model that moves its own
  * pending event does).  Target: >= 20 million holds per second at n = 1e5
- * on one core.  The calendar queue (the engine's) and the 4-ary heap (the
+ * on one core.  The radix heap (the engine's) and the 4-ary heap (the
  * alternative) are both measured. */
 #include "benchutil.h"
-#include "../sim/calq.h"
+#include "../sim/radixq.h"
 #include "../sim/heap.h"
 
 #include <math.h>
@@ -71,27 +71,27 @@ static void run(size_t n, long holds, int replace)
     free(nodes);
 }
 
-static void run_calq(size_t n, long holds)
+static void run_radix(size_t n, long holds)
 {
-    struct gs_calq q;
-    gs_calq_init(&q);
+    struct gs_radixq q;
+    gs_radixq_init(&q);
     struct gs_hnode *nodes = malloc(n * sizeof *nodes);
     for (size_t i = 0; i < n; i++) {
         gs_hnode_init(&nodes[i]);
-        gs_calq_update(&q, &nodes[i], expo());
+        gs_radixq_update(&q, &nodes[i], expo());
     }
     double t0 = bench_now();
     gs_time sum = 0;
     for (long k = 0; k < holds; k++) {
-        struct gs_hnode *top = gs_calq_pop(&q);
+        struct gs_hnode *top = gs_radixq_pop(&q);
         gs_time t = top->time;
-        gs_calq_update(&q, top, t + expo());
+        gs_radixq_update(&q, top, t + expo());
         sum += t;
     }
     double dt = bench_now() - t0;
-    printf("calq hold  n=%-8zu %-12s %8.2f M ops/s  (%ld ops, %.3f s)%s\n", n,
+    printf("radix hold  n=%-8zu %-12s %8.2f M ops/s  (%ld ops, %.3f s)%s\n", n,
            "pop+push", holds / dt / 1e6, holds, dt, sum == 42 ? "!" : "");
-    gs_calq_clear(&q);
+    gs_radixq_clear(&q);
     free(nodes);
 }
 
@@ -100,7 +100,7 @@ int main(void)
     make_increments();
     size_t sizes[] = { 1000, 100000, 1000000 };
     for (int i = 0; i < 3; i++)
-        run_calq(sizes[i], 10000000);
+        run_radix(sizes[i], 10000000);
     for (int i = 0; i < 3; i++) {
         run(sizes[i], 10000000, 0);
         run(sizes[i], 10000000, 1);

@@ -9,35 +9,35 @@ int gs_engine_init(struct gs_engine *e, void *ctx, int kind)
     e->now = 0;
     e->fired = 0;
     e->ctx = ctx;
-    return kind == GS_QUEUE_CALENDAR ? gs_calq_init(&e->cq) : 0;
+    gs_radixq_init(&e->rq);
+    return 0;
 }
 
 void gs_engine_free(struct gs_engine *e)
 {
     gs_heap_clear(&e->q);
-    if (e->kind == GS_QUEUE_CALENDAR)
-        gs_calq_clear(&e->cq);
+    gs_radixq_clear(&e->rq);
 }
 
 int gs_engine_at(struct gs_engine *e, struct gs_event *ev, gs_time t)
 {
     GS_ASSERT(t >= e->now);
-    return e->kind == GS_QUEUE_CALENDAR ? gs_calq_update(&e->cq, &ev->hn, t)
-                                        : gs_heap_update(&e->q, &ev->hn, t);
+    return e->kind == GS_QUEUE_RADIX ? gs_radixq_update(&e->rq, &ev->hn, t)
+                                     : gs_heap_update(&e->q, &ev->hn, t);
 }
 
 void gs_engine_cancel(struct gs_engine *e, struct gs_event *ev)
 {
-    if (e->kind == GS_QUEUE_CALENDAR)
-        gs_calq_remove(&e->cq, &ev->hn);
+    if (e->kind == GS_QUEUE_RADIX)
+        gs_radixq_remove(&e->rq, &ev->hn);
     else
         gs_heap_remove(&e->q, &ev->hn);
 }
 
 struct gs_event *gs_engine_top(struct gs_engine *e)
 {
-    return (struct gs_event *)(e->kind == GS_QUEUE_CALENDAR
-                                   ? gs_calq_top(&e->cq) : gs_heap_top(&e->q));
+    return (struct gs_event *)(e->kind == GS_QUEUE_RADIX
+                                   ? gs_radixq_top(&e->rq) : gs_heap_top(&e->q));
 }
 
 gs_time gs_engine_next_time(struct gs_engine *e)
@@ -48,8 +48,8 @@ gs_time gs_engine_next_time(struct gs_engine *e)
 
 int gs_engine_step(struct gs_engine *e)
 {
-    struct gs_hnode *hn = e->kind == GS_QUEUE_CALENDAR ? gs_calq_pop(&e->cq)
-                                                       : gs_heap_pop(&e->q);
+    struct gs_hnode *hn = e->kind == GS_QUEUE_RADIX ? gs_radixq_pop(&e->rq)
+                                                    : gs_heap_pop(&e->q);
     if (hn == NULL)
         return 0;
     struct gs_event *ev = (struct gs_event *)hn;

@@ -10,13 +10,13 @@
  * Time is a signed 64-bit count of milliseconds: 150 days is 1.3e10 ms,
  * far inside the range, and millisecond resolution is kept everywhere.
  *
- * The queue is a calendar queue (calq.h, O(1) per hold) by default, or the
+ * The queue is a radix heap (radixq.h, O(1) amortized) by default, or the
  * 4-ary heap (heap.h); both order events identically, so the choice changes
  * speed, never results (tests/test_queueing.c runs both). */
 #ifndef GS_ENGINE_H
 #define GS_ENGINE_H
 
-#include "calq.h"
+#include "radixq.h"
 #include "heap.h"
 
 #include <stdint.h>
@@ -35,11 +35,11 @@ struct gs_event {
     gs_event_fn *fire;
 };
 
-enum gs_queue_kind { GS_QUEUE_CALENDAR, GS_QUEUE_HEAP };
+enum gs_queue_kind { GS_QUEUE_RADIX, GS_QUEUE_HEAP };
 
 struct gs_engine {
     int kind;                       /* enum gs_queue_kind */
-    struct gs_calq cq;
+    struct gs_radixq rq;
     struct gs_heap q;
     gs_time now;
     uint64_t fired;         /* events fired so far */

@@ -1729,15 +1729,15 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     s->seed = (uint64_t)seed;
-    char queue[16] = "calendar";
+    char queue[16] = "radix";
     if ((rc = str(&c, root, "$", "event_queue", 0, queue, sizeof queue)) < 0)
         goto done;
-    if (strcmp(queue, "calendar") == 0) {
-        s->queue = GS_QUEUE_CALENDAR;
+    if (strcmp(queue, "radix") == 0) {
+        s->queue = GS_QUEUE_RADIX;
     } else if (strcmp(queue, "heap") == 0) {
         s->queue = GS_QUEUE_HEAP;
     } else {
-        rc = err(&c, "$.event_queue", "unknown event queue '%s' (calendar, "
+        rc = err(&c, "$.event_queue", "unknown event queue '%s' (radix, "
                  "heap)", queue);
         goto done;
     }

@@ -1,9 +1,9 @@
-/* test_heap.c -- both event queues (the 4-ary heap and the calendar queue)
+/* test_heap.c -- both event queues (the 4-ary heap and the radix heap)
  * against a simple reference, under long random sequences of push, pop,
  * cancel and reschedule with many ties and with skewed time distributions;
  * tie order; the best-first walk; the engine's clock. */
 #include "cutest.h"
-#include "../sim/calq.h"
+#include "../sim/radixq.h"
 #include "../sim/engine.h"
 #include "../sim/heap.h"
 
@@ -17,25 +17,25 @@
 struct ref { gs_time t; uint64_t seq; int in; };
 
 /* One interface over both queues. */
-struct pq { int cal; struct gs_heap h; struct gs_calq c; };
+struct pq { int cal; struct gs_heap h; struct gs_radixq c; };
 static int pq_update(struct pq *q, struct gs_hnode *n, gs_time t)
 {
-    return q->cal ? gs_calq_update(&q->c, n, t) : gs_heap_update(&q->h, n, t);
+    return q->cal ? gs_radixq_update(&q->c, n, t) : gs_heap_update(&q->h, n, t);
 }
 static void pq_remove(struct pq *q, struct gs_hnode *n)
 {
     if (q->cal)
-        gs_calq_remove(&q->c, n);
+        gs_radixq_remove(&q->c, n);
     else
         gs_heap_remove(&q->h, n);
 }
 static struct gs_hnode *pq_pop(struct pq *q)
 {
-    return q->cal ? gs_calq_pop(&q->c) : gs_heap_pop(&q->h);
+    return q->cal ? gs_radixq_pop(&q->c) : gs_heap_pop(&q->h);
 }
 static size_t pq_size(struct pq *q)
 {
-    return q->cal ? gs_calq_size(&q->c) : gs_heap_size(&q->h);
+    return q->cal ? gs_radixq_size(&q->c) : gs_heap_size(&q->h);
 }
 
 /* Random operations on queue kind cal; times drawn by `spread`: 0 = many
@@ -48,7 +48,7 @@ static void random_ops(int cal, int spread, long steps)
     struct pq q = { .cal = cal };
     gs_heap_init(&q.h);
     if (cal)
-        CU_ASSERT_EQUAL_FATAL(gs_calq_init(&q.c), 0);
+        gs_radixq_init(&q.c);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7 + spread);
     gs_time now = 0;
@@ -107,14 +107,14 @@ static void random_ops(int cal, int spread, long steps)
         CU_ASSERT(ties >= 1000);    /* the test did exercise ties */
     gs_heap_clear(&q.h);
     if (cal)
-        gs_calq_clear(&q.c);
+        gs_radixq_clear(&q.c);
     gsl_rng_free(r);
 }
 
 static void test_heap_ties(void) { random_ops(0, 0, 300000); }
 static void test_heap_skewed(void) { random_ops(0, 1, 300000); }
-static void test_calq_ties(void) { random_ops(1, 0, 300000); }
-static void test_calq_skewed(void) { random_ops(1, 1, 300000); }
+static void test_radix_ties(void) { random_ops(1, 0, 300000); }
+static void test_radix_skewed(void) { random_ops(1, 1, 300000); }
 
 static void test_ties_fifo(void)
 {
@@ -198,6 +198,24 @@ static void test_rekey_stale(void)
     CU_ASSERT_PTR_NULL(gs_heap_pop(&h));
     CU_ASSERT_FALSE(gs_hnode_queued(&a));
     gs_heap_clear(&h);
+
+    /* The radix heap: the same, and re-keying far ahead (buckets >= 1)
+     * many times must trigger compaction. */
+    struct gs_radixq q;
+    gs_radixq_init(&q);
+    gs_radixq_update(&q, &b, 20);
+    gs_radixq_update(&q, &c, 30);
+    for (int i = 0; i < 10000; i++)
+        gs_radixq_update(&q, &a, 1000000 + i % 7);
+    gs_radixq_remove(&q, &b);
+    CU_ASSERT_EQUAL(gs_radixq_size(&q), 2);
+    CU_ASSERT(q.n < 1100);                      /* compacted */
+    CU_ASSERT_EQUAL(gs_radixq_top(&q)->time, 30);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &c);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &a);
+    CU_ASSERT_EQUAL(a.time, 1000000 + 9999 % 7);
+    CU_ASSERT_PTR_NULL(gs_radixq_pop(&q));
+    gs_radixq_clear(&q);
 }
 
 static int fired[8], nfired;
@@ -243,15 +261,15 @@ static void engine_clock(int kind)
 
 static void test_engine_clock(void)
 {
-    engine_clock(GS_QUEUE_CALENDAR);
+    engine_clock(GS_QUEUE_RADIX);
     engine_clock(GS_QUEUE_HEAP);
 }
 
 static CU_TestInfo tests[] = {
     { "heap: monotone clock, ties", test_heap_ties },
     { "heap: monotone clock, skewed gaps", test_heap_skewed },
-    { "calendar queue: monotone clock, ties", test_calq_ties },
-    { "calendar queue: skewed gaps, resizes, empty years", test_calq_skewed },
+    { "radix heap: monotone clock, ties", test_radix_ties },
+    { "radix heap: skewed gaps, far jumps", test_radix_skewed },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
     { "re-key and remove leave nothing stale behind", test_rekey_stale },

@@ -57,7 +57,7 @@ static double simulate_q(int c, double rho, long jobs, const char *policy,
 
 static double simulate(int c, double rho, long jobs, const char *policy)
 {
-    return simulate_q(c, rho, jobs, policy, "calendar");
+    return simulate_q(c, rho, jobs, policy, "radix");
 }
 
 static void check(int c, double rho, long jobs, const char *policy)
@@ -85,18 +85,18 @@ static void test_mm8_09(void) { check(8, 0.9, 1000000, "fifo"); }
 /* With one-GPU jobs, backfilling never applies: the same queue. */
 static void test_mm8_09_backfill(void) { check(8, 0.9, 1000000, "fifo-backfill"); }
 
-/* The heap and the calendar queue order events identically: the same run
+/* The heap and the radix heap order events identically: the same run
  * gives exactly the same mean wait. */
 static void test_queues_agree(void)
 {
-    double a = simulate_q(8, 0.9, 200000, "fifo-backfill", "calendar");
+    double a = simulate_q(8, 0.9, 200000, "fifo-backfill", "radix");
     double b = simulate_q(8, 0.9, 200000, "fifo-backfill", "heap");
     CU_ASSERT_EQUAL(a, b);
     CU_ASSERT(a > 0);
 }
 
 static CU_TestInfo tests[] = {
-    { "calendar queue and heap give identical runs", test_queues_agree },
+    { "radix heap and 4-ary heap give identical runs", test_queues_agree },
     { "Erlang C formula on hand-worked cases", test_erlang_values },
     { "M/M/1 at load 0.7 matches Erlang C within 3%", test_mm1_07 },
     { "M/M/1 at load 0.9 matches Erlang C within 3%", test_mm1_09 },
