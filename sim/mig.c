@@ -93,19 +93,10 @@ static const struct gs_mig_profile a100_40gb_profiles[] = {
     { "7g.40gb",   7, 8, 40.0, 1, START_7G,    0 },
 };
 
-/* Table 6 with the 80GB names given under it (A100-SXM4-80GB). */
+/* Table 6 with the 80GB names given under it (A100-SXM4-80GB).  Table 7,
+ * GPU Instance Profiles on H100 (H100 80GB), is this table row for row --
+ * names, slices, memory, counts, placements -- so the H100 uses it too. */
 static const struct gs_mig_profile a100_80gb_profiles[] = {
-    { "1g.10gb",    1, 1, 10.0, 7, START_1G,    0 },
-    { "1g.10gb+me", 1, 1, 10.0, 1, START_1G,    1 },
-    { "1g.20gb",    1, 2, 20.0, 4, START_1G_2M, 0 },
-    { "2g.20gb",    2, 2, 20.0, 3, START_2G,    0 },
-    { "3g.40gb",    3, 4, 40.0, 2, START_3G,    0 },
-    { "4g.40gb",    4, 4, 40.0, 1, START_4G,    0 },
-    { "7g.80gb",    7, 8, 80.0, 1, START_7G,    0 },
-};
-
-/* Table 7, GPU Instance Profiles on H100 (H100 80GB). */
-static const struct gs_mig_profile h100_80gb_profiles[] = {
     { "1g.10gb",    1, 1, 10.0, 7, START_1G,    0 },
     { "1g.10gb+me", 1, 1, 10.0, 1, START_1G,    1 },
     { "1g.20gb",    1, 2, 20.0, 4, START_1G_2M, 0 },
@@ -131,7 +122,7 @@ static const struct gs_mig_profile h200_141gb_profiles[] = {
 static const struct gs_mig_gpu gpus[] = {
     { "A100-40GB",   40.0, NPROF(a100_40gb_profiles),  a100_40gb_profiles  },
     { "A100-80GB",   80.0, NPROF(a100_80gb_profiles),  a100_80gb_profiles  },
-    { "H100-80GB",   80.0, NPROF(h100_80gb_profiles),  h100_80gb_profiles  },
+    { "H100-80GB",   80.0, NPROF(a100_80gb_profiles),  a100_80gb_profiles  },
     { "H200-141GB", 141.0, NPROF(h200_141gb_profiles), h200_141gb_profiles },
 };
 
