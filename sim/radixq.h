@@ -1,4 +1,5 @@
-/* radixq.h -- a radix heap of intrusive nodes keyed by (time, seq).
+/* radixq.h -- a multi-level bucket queue of intrusive nodes keyed by
+ * (time, seq): a radix heap with 256-way digits.
  *
  * The engine's event queue by default (the 4-ary heap in heap.h is the built
  * and tested alternative, and what other users of a priority queue take).
@@ -7,28 +8,43 @@
  * interchangeable; tests/test_heap.c checks both against one reference and
  * tests/test_queueing.c shows that they give identical runs.
  *
- * Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the shortest
- * path problem", JACM 37(2), 1990.  Keys never go below the last key
- * removed (`last`) -- true of a simulation clock -- so an entry with time t
- * lives in bucket 0 if t == last and otherwise in bucket k, k = the position
- * of the highest bit in which t and last differ (1..64).  Removing the
- * minimum takes bucket 0's head; when bucket 0 runs dry, the lowest
- * non-empty bucket's entries are redistributed around their minimum, which
- * becomes `last`.  Every entry moves down a few times at most, always
- * through sequential arrays: O(1) amortized per operation and, unlike a heap
- * or a calendar queue, no random memory access but the one to the node
- * itself (bench/bench_heap.c measures it).
+ * Keys never go below the last key removed (`last`), as holds for a
+ * simulation clock.  A key k is filed by the highest bit in which it
+ * differs from last: that bit's 8-bit digit group is k's level L, and k's
+ * digit in that group names one of the level's 256 buckets.  So level 0
+ * holds the keys that share all but the low 8 bits with last, one exact
+ * time per bucket, and a level-L bucket holds a 2^(8L)-wide range of times.
+ * A bitmap per level marks its non-empty buckets.  Removing the minimum
+ * takes the front of the lowest non-empty level-0 bucket; when level 0 is
+ * empty, the lowest non-empty bucket of the lowest level is emptied into
+ * the levels below it, around the bucket's first possible key.  An entry
+ * thus moves at most 7 times (in practice 2 or 3: a key 1,000 s ahead
+ * starts at level 2) and always through sequential arrays.  This is the
+ * multi-level bucket structure of Denardo and Fox (Operations Research
+ * 27(1), 1979) as studied by Cherkassky, Goldberg and Silverstein ("Buckets,
+ * heaps, lists, and monotone priority queues", SIAM J. Computing 28(4),
+ * 1999); the 2-way case is the radix heap of Ahuja, Mehlhorn, Orlin and
+ * Tarjan (JACM 37(2), 1990).  bench/bench_heap.c measures it.
  *
- * Ties: bucket 0 is kept in sequence order (entries inserted at time ==
- * last carry the newest sequence numbers and are appended; entries moved
- * there are sorted by sequence), so equal times leave in the order they
- * were scheduled.  Peeking is read-only: it finds the minimum without moving
- * `last`, because the simulation peeks, then may schedule events earlier
- * than what it saw (but never earlier than the last one it took). */
+ * Ties: equal times always share a bucket, and a bucket's array is never
+ * reordered (entries are appended in sequence order, a bucket is emptied in
+ * array order into empty lower levels, stale entries are dropped without
+ * moving the rest), so equal times leave in the order they were scheduled.
+ *
+ * Peeking is read-only: it finds the minimum without moving `last`, because
+ * the simulation peeks, then may schedule events earlier than what it saw
+ * (but never earlier than the last one it took). */
 #ifndef GS_RADIXQ_H
 #define GS_RADIXQ_H
 
 #include "heap.h"
+
+#ifndef GS_RQ_BITS
+#define GS_RQ_BITS   8                          /* digit width */
+#endif
+#define GS_RQ_FAN    (1 << GS_RQ_BITS)          /* buckets per level */
+#define GS_RQ_LEVELS ((64 + GS_RQ_BITS - 1) / GS_RQ_BITS)
+#define GS_RQ_WORDS  (GS_RQ_FAN / 64)           /* bitmap words per level */
 
 struct gs_rbucket {
     struct gs_hslot *a;
@@ -36,12 +52,17 @@ struct gs_rbucket {
 };
 
 struct gs_radixq {
-    struct gs_rbucket b[65];
-    gs_time last;               /* the last minimum removed */
+    uint64_t last;              /* key of the last minimum removed */
     size_t n, live;             /* entries (live + stale), live entries */
     uint64_t seq;
-    int topb;                   /* cached minimum: bucket, or -1 */
-    uint32_t topi;              /* and index in it */
+    struct gs_rbucket *top;     /* cached minimum: its bucket, or NULL */
+    uint32_t topi;              /* and its index there */
+    /* Bucket (L, d) is b[L * GS_RQ_FAN + d]; bit L * GS_RQ_FAN + d of used
+     * says it is not empty; bit w of words[L], that used's word
+     * L * GS_RQ_WORDS + w is not zero. */
+    uint32_t words[GS_RQ_LEVELS];
+    uint64_t used[GS_RQ_LEVELS * GS_RQ_WORDS];
+    struct gs_rbucket b[GS_RQ_LEVELS * GS_RQ_FAN];
 };
 
 void gs_radixq_init(struct gs_radixq *q);

@@ -33,14 +33,22 @@ static struct gs_hnode *pq_pop(struct pq *q)
 {
     return q->cal ? gs_radixq_pop(&q->c) : gs_heap_pop(&q->h);
 }
+static struct gs_hnode *pq_top(struct pq *q)
+{
+    return q->cal ? gs_radixq_top(&q->c) : gs_heap_top(&q->h);
+}
 static size_t pq_size(struct pq *q)
 {
     return q->cal ? gs_radixq_size(&q->c) : gs_heap_size(&q->h);
 }
 
-/* Random operations on queue kind cal; times drawn by `spread`: 0 = many
- * ties in [0, 50) ms, 1 = exponential gaps with rare huge jumps (resizes,
- * empty years), both relative to the last popped time (monotone clock). */
+/* Random operations on queue kind cal: insert or re-key, remove, pop, and
+ * peek (after which earlier times may still be inserted, as the simulator
+ * does).  Times drawn by `spread`: 0 = many ties in [0, 50) ms, 1 =
+ * exponential gaps with rare huge jumps (resizes, empty years), 2 = gaps
+ * of every order of magnitude up to 2^61 ms from a negative start (the
+ * clock crosses zero), so that every level of the radix queue is used; all
+ * relative to the last popped time (monotone clock). */
 static void random_ops(int cal, int spread, long steps)
 {
     static struct gs_hnode node[N];
@@ -51,19 +59,26 @@ static void random_ops(int cal, int spread, long steps)
         gs_radixq_init(&q.c);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7 + spread);
-    gs_time now = 0;
+    gs_time now = spread == 2 ? -((gs_time)1 << 24) : 0;
     uint64_t seq = 0;
-    long pops = 0, ties = 0;
+    long pops = 0, ties = 0, peeks = 0;
     for (int i = 0; i < N; i++) {
         gs_hnode_init(&node[i]);
         ref[i].in = 0;
     }
     for (long step = 0; step < steps; step++) {
-        int op = (int)gsl_rng_uniform_int(r, 4);
+        int op = (int)gsl_rng_uniform_int(r, 5);
         int i = (int)gsl_rng_uniform_int(r, N);
         gs_time t;
         if (spread == 0)
             t = now + (gs_time)gsl_rng_uniform_int(r, 50);
+        else if (spread == 2) {
+            uint64_t u = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
+            gs_time d = (gs_time)(u >> (gsl_rng_uniform_int(r, 61) + 3));
+            if (now >= (gs_time)1 << 61)
+                d &= 0xffff;                /* no overflow */
+            t = now + d;
+        }
         else if (gsl_rng_uniform(r) < 0.001)
             t = now + (gs_time)gsl_rng_uniform_int(r, 1000000000);
         else
@@ -82,6 +97,16 @@ static void random_ops(int cal, int spread, long steps)
                                   (ref[k].t == ref[best].t &&
                                    ref[k].seq < ref[best].seq)))
                     best = k;
+            if (op == 4) {
+                struct gs_hnode *top = pq_top(&q);
+                if (best < 0) {
+                    CU_ASSERT_PTR_NULL_FATAL(top);
+                } else {
+                    CU_ASSERT_PTR_EQUAL_FATAL(top, &node[best]);
+                }
+                peeks++;
+                continue;
+            }
             struct gs_hnode *got = pq_pop(&q);
             if (best < 0) {
                 CU_ASSERT_PTR_NULL_FATAL(got);
@@ -103,6 +128,7 @@ static void random_ops(int cal, int spread, long steps)
         }
     }
     CU_ASSERT(pops > steps / 8);
+    CU_ASSERT(peeks > steps / 8);
     if (spread == 0)
         CU_ASSERT(ties >= 1000);    /* the test did exercise ties */
     gs_heap_clear(&q.h);
@@ -115,6 +141,8 @@ static void test_heap_ties(void) { random_ops(0, 0, 300000); }
 static void test_heap_skewed(void) { random_ops(0, 1, 300000); }
 static void test_radix_ties(void) { random_ops(1, 0, 300000); }
 static void test_radix_skewed(void) { random_ops(1, 1, 300000); }
+static void test_heap_wide(void) { random_ops(0, 2, 300000); }
+static void test_radix_wide(void) { random_ops(1, 2, 300000); }
 
 static void test_ties_fifo(void)
 {
@@ -134,6 +162,44 @@ static void test_ties_fifo(void)
     for (int i = 0; i < 10; i++)
         CU_ASSERT_EQUAL(order[i], want[i]);
     gs_heap_clear(&h);
+}
+
+/* The radix queue's peek leaves `last` alone: after a peek that had to
+ * search a far bucket, an earlier time can still be inserted and comes out
+ * first.  Equal times far ahead come out in schedule order through the
+ * moves between levels, also when the first of them went stale and peek
+ * had to pass over it. */
+static void test_radix_peek(void)
+{
+    struct gs_radixq q;
+    gs_radixq_init(&q);
+    struct gs_hnode a, b, n[10];
+    gs_hnode_init(&a);
+    gs_hnode_init(&b);
+    gs_radixq_update(&q, &a, 5000000);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_top(&q), &a);
+    gs_radixq_update(&q, &b, 10);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_top(&q), &b);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &b);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_top(&q), &a);
+    gs_radixq_update(&q, &b, 10);       /* == last: still allowed */
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &b);
+    for (int i = 0; i < 10; i++) {
+        gs_hnode_init(&n[i]);
+        gs_radixq_update(&q, &n[i], 5000000);
+    }
+    gs_radixq_update(&q, &a, 5000000);  /* re-keyed: behind n[9] */
+    gs_radixq_update(&q, &n[0], 5000000);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_top(&q), &n[1]);
+    int want[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 0 };
+    for (int i = 0; i < 11; i++) {
+        struct gs_hnode *p = gs_radixq_pop(&q);
+        CU_ASSERT_PTR_EQUAL(p, want[i] < 0 ? &a : &n[want[i]]);
+        CU_ASSERT_EQUAL(p->time, 5000000);
+    }
+    CU_ASSERT_PTR_NULL(gs_radixq_top(&q));
+    CU_ASSERT_EQUAL(q.n, 0);
+    gs_radixq_clear(&q);
 }
 
 struct walk_ctx { gs_time last; int count, stop_at; };
@@ -270,6 +336,9 @@ static CU_TestInfo tests[] = {
     { "heap: monotone clock, skewed gaps", test_heap_skewed },
     { "radix heap: monotone clock, ties", test_radix_ties },
     { "radix heap: skewed gaps, far jumps", test_radix_skewed },
+    { "heap: gaps of every size, negative times", test_heap_wide },
+    { "radix heap: gaps of every size, negative times", test_radix_wide },
+    { "radix heap: peek, then earlier; ties far ahead", test_radix_peek },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
     { "re-key and remove leave nothing stale behind", test_rekey_stale },
