@@ -10,9 +10,10 @@
  * Time is a signed 64-bit count of milliseconds: 150 days is 1.3e10 ms,
  * far inside the range, and millisecond resolution is kept everywhere.
  *
- * The queue is a radix heap (radixq.h, O(1) amortized) by default, or the
- * 4-ary heap (heap.h); both order events identically, so the choice changes
- * speed, never results (tests/test_queueing.c runs both). */
+ * The queue is a radix heap with 256-way digits by default (radixq.h:
+ * multi-level buckets, O(1) amortized, each event moved at most 7 times),
+ * or the 4-ary heap (heap.h); both order events identically, so the choice
+ * changes speed, never results (tests/test_queueing.c runs both). */
 #ifndef GS_ENGINE_H
 #define GS_ENGINE_H
 
