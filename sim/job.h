@@ -112,6 +112,8 @@ struct gs_job {
     struct gs_hnode pnode;          /* free for the policy's own use */
     long pslot;                     /* free for the policy's own use */
     double saved;                   /* work kept by gs_sim_checkpoint() */
+    double efactor;                 /* least time factor over the pools it
+                                       may use (gs_sim_estimate) */
 };
 
 #endif
