@@ -64,11 +64,17 @@ $(DEPS_OK):
 	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \
 	  >/dev/null 2>&1 || missing=1; \
 	if [ -n "$$missing" ]; then \
-	  echo "gpusim: installing Debian packages: $(DEB_PKGS)"; \
+	  echo "gpusim: installing Debian packages (apt-get's output goes to" \
+	       "build/deps.log): $(DEB_PKGS)"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) \
-	    || { echo "gpusim: could not install $(DEB_PKGS)"; exit 1; }; \
+	  mkdir -p build; \
+	  { $$SUDO apt-get update && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y \
+	      $(DEB_PKGS); } >build/deps.log 2>&1 \
+	    || { tail -n 20 build/deps.log; \
+	         echo "gpusim: could not install $(DEB_PKGS); see build/deps.log"; \
+	         exit 1; }; \
+	  echo "gpusim: Debian packages installed"; \
 	fi
 	@mkdir -p build && touch $@
 
