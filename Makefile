@@ -146,9 +146,15 @@ bench-policies: $(B)/bench/bench_policies
 bench-policies-update: $(B)/bench/bench_policies
 	$(B)/bench/bench_policies --update
 
+# The binary, and the headers a policy plug-in compiles against (their
+# relative includes kept): cc -I$(PREFIX)/include/gpusim ...
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
+	for d in sim policies traces; do \
+	  install -d $(DESTDIR)$(PREFIX)/include/gpusim/$$d && \
+	  install -m 644 $$d/*.h $(DESTDIR)$(PREFIX)/include/gpusim/$$d/ || exit 1; \
+	done
 
 clean:
 	rm -rf build gpusim
