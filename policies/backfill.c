@@ -3,37 +3,91 @@
  *
  * Jobs start in arrival order while they fit.  When the head does not fit it
  * gets a reservation: the shadow time is the earliest moment at which,
- * running jobs ending at their estimated ends, enough GPUs usable by the
- * head are free; the extra GPUs are those free at the shadow time beyond
- * what the head needs.  A later job may start now (backfill) if it fits and
- * either ends by the shadow time or uses no more than the extra GPUs, so
- * the head is never delayed -- with exact estimates.
+ * running jobs ending at their estimated ends, the head would fit.  A later
+ * job may start now (backfill) if it fits and either ends by the shadow
+ * time or keeps off what the reservation holds, so the head is never
+ * delayed -- with exact estimates.
+ *
+ * The reservation is made node by node when the head wants whole GPUs on
+ * plain pools (no MIG, no sharing), the usual case for training gangs: the
+ * running jobs are released in order of estimated end onto a scratch copy
+ * of the free GPUs until some node has room for the head (or, for a gang
+ * larger than a node, until one pool has the whole nodes plus the
+ * remainder node it needs).  Those nodes are the reservation; a job that
+ * would outlive the shadow time may start on other nodes, or on a reserved
+ * node in whole GPUs it will have free at that time beyond the head's
+ * need (fractions are kept off reserved nodes).  Counting
+ * GPUs in aggregate instead (the classic EASY abstraction, from machines
+ * without node boundaries) lets a backfilled job take the GPUs the head
+ * was counting on: tests/test_sim.c has the case.  For a head that wants
+ * a fraction or a MIG instance the aggregate count is kept: GPUs over the
+ * pools the head may use (fractions counted as fractions), and a later job
+ * that would outlive the shadow time may use only the GPUs left over at
+ * that time beyond the head's need.
  *
  * Estimates: a job's stated estimate (e.g. the user's requested time in SWF
- * traces), else its true runtime (perfect estimates).  Counting is by GPUs
- * over the pools the head may use (fractions count as fractions), the
- * classic EASY abstraction; node boundaries can make the reservation
- * optimistic, which only ever lets the head start later than planned, never
- * blocks it for good.
+ * traces), else its true runtime (perfect estimates).  When no reservation
+ * can be made (the running jobs will never free enough for the head, e.g.
+ * its nodes are down), only jobs that fit in the aggregate leftover start.
  *
  * Cost: running jobs sit in a heap keyed by estimated end, and the shadow
  * time visits only as many of them as it needs (gs_heap_walk).  The backfill
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
  * Slurm's bf_max_job_test) and stops when the fleet is full. */
 #include "policy.h"
+#include "../sim/cloud.h"
 #include "../sim/sim.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+enum { MODE_NONE, MODE_SINGLE, MODE_GANG };
 
 struct bf {
     struct gs_heap run;         /* running jobs by estimated end */
     long depth;
+    /* Scratch for node-by-node reservations, sized to the fleet. */
+    int npools, nnodes, ngpus;
+    int *freed;                 /* per GPU: milli released so far */
+    int *gain;                  /* per node: GPUs become fully free */
+    int *tgpu, *tnode;          /* which entries of freed / gain are set */
+    int ntgpu, ntnode;
+    char *mode;                 /* per pool: MODE_* for the head */
+    int *whole, *remok;         /* per pool (gangs): whole nodes, and nodes
+                                   with room for the remainder, by then */
+    int *resv, nresv;           /* the reservation: nodes, ascending */
+    int *rextra;                /* per reserved node: GPUs it will have
+                                   free at the shadow time beyond the
+                                   head's need (a later job may hold them) */
+    struct gs_range *ranges;    /* npools + nodes reserved + 1 */
+    int *most[2];               /* per pool: most fully free GPUs on a node,
+                                   anywhere / off the reservation; -1 =
+                                   not known since the last start */
 };
+
+static void bf_free(void *state)
+{
+    struct bf *b = state;
+    gs_heap_clear(&b->run);
+    free(b->freed);
+    free(b->gain);
+    free(b->tgpu);
+    free(b->tnode);
+    free(b->mode);
+    free(b->whole);
+    free(b->remok);
+    free(b->resv);
+    free(b->rextra);
+    free(b->ranges);
+    free(b->most[0]);
+    free(b->most[1]);
+    free(b);
+}
 
 static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
                    struct gs_diag *d)
 {
-    (void)sim;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
     struct bf *b = calloc(1, sizeof *b);
     if (b == NULL)
         return GS_ENOMEM;
@@ -41,18 +95,34 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
     b->depth = 1000;
     int rc = gs_params_int(p, "depth", 1, 100000000, &b->depth, d);
     if (rc < 0) {
-        free(b);
+        bf_free(b);
         return rc;
+    }
+    b->npools = f->npools;
+    b->nnodes = f->nnodes;
+    b->ngpus = f->ngpus;
+    size_t np = (size_t)f->npools, nn = (size_t)f->nnodes;
+    b->freed = calloc((size_t)f->ngpus, sizeof *b->freed);
+    b->gain = calloc(nn, sizeof *b->gain);
+    b->tgpu = malloc((size_t)f->ngpus * sizeof *b->tgpu);
+    b->tnode = malloc(nn * sizeof *b->tnode);
+    b->mode = calloc(np, 1);
+    b->whole = calloc(np, sizeof *b->whole);
+    b->remok = calloc(np, sizeof *b->remok);
+    b->resv = malloc(nn * sizeof *b->resv);
+    b->rextra = malloc(nn * sizeof *b->rextra);
+    b->ranges = malloc((np + nn + 1) * sizeof *b->ranges);
+    b->most[0] = malloc(np * sizeof *b->most[0]);
+    b->most[1] = malloc(np * sizeof *b->most[1]);
+    if (!b->freed || !b->gain || !b->tgpu || !b->tnode || !b->mode ||
+        !b->whole || !b->remok || !b->resv || !b->rextra || !b->ranges ||
+        !b->most[0] ||
+        !b->most[1]) {
+        bf_free(b);
+        return GS_ENOMEM;
     }
     *state = b;
     return 0;
-}
-
-static void bf_free(void *state)
-{
-    struct bf *b = state;
-    gs_heap_clear(&b->run);
-    free(b);
 }
 
 static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
@@ -64,24 +134,39 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     gs_heap_remove(&b->run, &j->pnode);
 }
 
+static struct gs_job *job_of(struct gs_hnode *n)
+{
+    return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
+}
+
 static double job_gpus(const struct gs_job *j)
 {
     return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
 }
 
-/* Free GPUs now in the pools j may use. */
-static double free_for(const struct gs_fleet *f, const struct gs_job *j)
+/* May j run on pool p: its models and memory, and the spot rule. */
+static int usable(struct gs_sim *sim, int p, const struct gs_job *j)
 {
+    return gs_fleet_pool_eligible(gs_sim_fleet(sim), p, &j->need) &&
+           gs_cloud_pool_ok(gs_sim_cloud(sim), p, j);
+}
+
+/* --- the aggregate reservation ------------------------------------------ */
+
+/* Free GPUs now in the pools j may use. */
+static double free_for(struct gs_sim *sim, const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
     double fr = 0;
     for (int p = 0; p < f->npools; p++)
-        if (gs_fleet_pool_eligible(f, p, &j->need))
+        if (usable(sim, p, j))
             fr += (double)f->pools[p].gpus_up -
                   (double)f->pools[p].used_milli / 1000.0;
     return fr;
 }
 
 struct shadow {
-    const struct gs_fleet *f;
+    struct gs_sim *sim;
     const struct gs_job *head;
     double avail, need;
     gs_time t;
@@ -90,10 +175,8 @@ struct shadow {
 static int shadow_visit(struct gs_hnode *n, void *arg)
 {
     struct shadow *sh = arg;
-    struct gs_job *j = (struct gs_job *)((char *)n -
-                                         offsetof(struct gs_job, pnode));
-    if (j->alloc.pool >= 0 &&
-        gs_fleet_pool_eligible(sh->f, j->alloc.pool, &sh->head->need)) {
+    struct gs_job *j = job_of(n);
+    if (j->alloc.pool >= 0 && usable(sh->sim, j->alloc.pool, sh->head)) {
         sh->avail += job_gpus(j);
         if (sh->avail >= sh->need - 1e-9) {
             sh->t = n->time;
@@ -103,12 +186,320 @@ static int shadow_visit(struct gs_hnode *n, void *arg)
     return 0;
 }
 
-static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j)
+/* --- the node-by-node reservation --------------------------------------- */
+
+struct nwalk {
+    struct bf *b;
+    const struct gs_fleet *f;
+    int k;                      /* whole GPUs the head wants */
+    int pool, node;             /* where it fits: node (-1 for a gang) */
+    gs_time t;
+};
+
+/* Does the head fit on plain pools only, in whole GPUs?  Sets b->mode for
+ * every pool (MODE_NONE where the head may not go) and *k. */
+static int whole_head(struct bf *b, struct gs_sim *sim,
+                      const struct gs_job *head, int *k)
 {
-    if (gs_sim_try_start(sim, j, NULL, 0) < 0)
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int any = 0;
+    for (int p = 0; p < f->npools; p++) {
+        b->mode[p] = MODE_NONE;
+        if (!usable(sim, p, head))
+            continue;
+        const struct gs_pool *pl = &f->pools[p];
+        struct gs_demand dm;
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE ||
+            gs_fleet_demand(f, p, &head->need, &dm) < 0 ||
+            dm.kind != GS_DEM_WHOLE)
+            return 0;
+        *k = dm.gpus;
+        b->mode[p] = dm.gpus <= pl->s.gpn ? MODE_SINGLE : MODE_GANG;
+        any = 1;
+    }
+    return any;
+}
+
+/* A gang of k on pool p fits once it has q whole nodes and, if k is not a
+ * multiple of the node size, one more node with room for the remainder. */
+static int gang_fits(const struct bf *b, const struct gs_pool *pl, int p,
+                     int k)
+{
+    int q = k / pl->s.gpn, rem = k % pl->s.gpn;
+    return b->whole[p] >= q + (rem > 0) ||
+           (b->whole[p] >= q && (rem == 0 || b->remok[p] > 0));
+}
+
+/* Count pool p's whole and remainder-ready nodes as they are now. */
+static void gang_count(struct bf *b, const struct gs_fleet *f, int p, int k)
+{
+    const struct gs_pool *pl = &f->pools[p];
+    int rem = k % pl->s.gpn;
+    b->whole[p] = b->remok[p] = 0;
+    for (int i = 0; i < pl->s.nodes; i++) {
+        const struct gs_node *nd = &f->nodes[pl->node0 + i];
+        if (!nd->up || nd->cordon)
+            continue;
+        if (nd->nfull == pl->s.gpn)
+            b->whole[p]++;
+        else if (rem > 0 && nd->nfull >= rem)
+            b->remok[p]++;
+    }
+}
+
+/* A GPU of node became fully free in the walk: count it; does the head
+ * fit now (for the first time)? */
+static int gpu_freed(struct nwalk *w, int node)
+{
+    struct bf *b = w->b;
+    const struct gs_node *nd = &w->f->nodes[node];
+    const struct gs_pool *pl = &w->f->pools[nd->pool];
+    if (b->gain[node]++ == 0)
+        b->tnode[b->ntnode++] = node;
+    int full = nd->nfull + b->gain[node];
+    if (b->mode[nd->pool] == MODE_SINGLE) {
+        if (full < w->k || w->t != GS_TIME_MAX)
+            return 0;
+        w->pool = nd->pool;
+        w->node = node;
+        return 1;
+    }
+    int rem = w->k % pl->s.gpn, was = full - 1;
+    if (full == pl->s.gpn) {
+        b->whole[nd->pool]++;
+        if (rem > 0 && was >= rem)
+            b->remok[nd->pool]--;
+    } else if (rem > 0 && full == rem) {
+        b->remok[nd->pool]++;
+    }
+    if (w->t != GS_TIME_MAX || !gang_fits(b, pl, nd->pool, w->k))
+        return 0;
+    w->pool = nd->pool;
+    w->node = -1;
+    return 1;
+}
+
+static int node_visit(struct gs_hnode *n, void *arg)
+{
+    struct nwalk *w = arg;
+    struct bf *b = w->b;
+    const struct gs_fleet *f = w->f;
+    struct gs_job *j = job_of(n);
+    if (w->t != GS_TIME_MAX && n->time > w->t)
+        return 1;                   /* found, and all that end then counted */
+    if (j->alloc.pool < 0 || b->mode[j->alloc.pool] == MODE_NONE)
+        return 0;
+    const struct gs_part *pt = gs_alloc_parts(&j->alloc);
+    for (int i = 0; i < j->alloc.n; i++) {
+        const struct gs_node *nd = &f->nodes[pt[i].node];
+        if (!nd->up || nd->cordon)
+            continue;
+        for (uint64_t m = pt[i].mask & ~nd->deadmask; m; m &= m - 1) {
+            int g = nd->gpu0 + __builtin_ctzll(m);
+            if (b->freed[g] == 0)
+                b->tgpu[b->ntgpu++] = g;
+            b->freed[g] += pt[i].milli;
+            if (f->free_milli[g] + b->freed[g] == 1000 &&
+                gpu_freed(w, pt[i].node) && w->t == GS_TIME_MAX)
+                w->t = n->time;
+        }
+    }
+    return 0;
+}
+
+/* The nodes the head will take at the shadow time: its node, or for a gang
+ * the first whole nodes of its pool and the first remainder node. */
+static void pick_nodes(struct bf *b, const struct gs_fleet *f,
+                       const struct nwalk *w)
+{
+    b->nresv = 0;
+    if (w->node >= 0) {
+        b->rextra[0] = f->nodes[w->node].nfull + b->gain[w->node] - w->k;
+        b->resv[b->nresv++] = w->node;
+        return;
+    }
+    const struct gs_pool *pl = &f->pools[w->pool];
+    int q = w->k / pl->s.gpn, rem = w->k % pl->s.gpn, rnode = -1;
+    for (int i = 0; i < pl->s.nodes && q > 0; i++) {
+        int node = pl->node0 + i;
+        const struct gs_node *nd = &f->nodes[node];
+        if (!nd->up || nd->cordon)
+            continue;
+        int full = nd->nfull + b->gain[node];
+        if (full == pl->s.gpn) {
+            b->rextra[b->nresv] = 0;
+            b->resv[b->nresv++] = node;
+            q--;
+        } else if (rem > 0 && full >= rem && rnode < 0) {
+            rnode = node;
+        }
+    }
+    if (rem > 0) {
+        for (int i = 0; rnode < 0 && i < pl->s.nodes; i++) {
+            int node = pl->node0 + i, taken = 0;
+            const struct gs_node *nd = &f->nodes[node];
+            for (int r = 0; r < b->nresv; r++)
+                taken |= b->resv[r] == node;
+            if (!taken && nd->up && !nd->cordon &&
+                nd->nfull + b->gain[node] >= rem)
+                rnode = node;
+        }
+        /* Keep the list ascending. */
+        int at = b->nresv;
+        while (at > 0 && b->resv[at - 1] > rnode) {
+            b->resv[at] = b->resv[at - 1];
+            b->rextra[at] = b->rextra[at - 1];
+            at--;
+        }
+        b->resv[at] = rnode;
+        b->rextra[at] = f->nodes[rnode].nfull + b->gain[rnode] - rem;
+        b->nresv++;
+    }
+}
+
+/* Walk the running jobs to the head's shadow time and pick its nodes;
+ * GS_TIME_MAX if the head would never fit. */
+static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
+                             int k)
+{
+    struct nwalk w = { b, f, k, -1, -1, GS_TIME_MAX };
+    b->ntgpu = b->ntnode = 0;
+    int now = 0;
+    for (int p = 0; p < f->npools; p++)
+        if (b->mode[p] == MODE_GANG) {
+            gang_count(b, f, p, k);
+            if (gang_fits(b, &f->pools[p], p, k) && !now) {
+                w.pool = p;         /* fits already (other rules kept it
+                                       out): hold those nodes from now */
+                now = 1;
+            }
+        }
+    if (!now)
+        gs_heap_walk(&b->run, node_visit, &w);
+    else
+        w.t = 0;
+    b->nresv = 0;
+    if (w.pool >= 0)
+        pick_nodes(b, f, &w);
+    for (int i = 0; i < b->ntgpu; i++)
+        b->freed[b->tgpu[i]] = 0;
+    for (int i = 0; i < b->ntnode; i++)
+        b->gain[b->tnode[i]] = 0;
+    return w.t;
+}
+
+/* The pools j may use, minus the reserved nodes: ranges in b->ranges. */
+static int ranges_around(struct bf *b, struct gs_sim *sim,
+                         const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int n = 0, r = 0;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        int lo = 0;
+        if (usable(sim, p, j)) {
+            for (; r < b->nresv && f->nodes[b->resv[r]].pool == p; r++) {
+                int at = b->resv[r] - pl->node0;
+                if (at > lo)
+                    b->ranges[n++] = (struct gs_range){ p, lo, at };
+                lo = at + 1;
+            }
+            if (lo < pl->s.nodes)
+                b->ranges[n++] = (struct gs_range){ p, lo, pl->s.nodes };
+        }
+        while (r < b->nresv && f->nodes[b->resv[r]].pool == p)
+            r++;
+    }
+    return n;
+}
+
+/* The most fully free GPUs on a node of pool p, anywhere or off the
+ * reservation (cached until the next start). */
+static int most_free(struct bf *b, const struct gs_fleet *f, int p, int off)
+{
+    if (b->most[off][p] >= 0)
+        return b->most[off][p];
+    const struct gs_pool *pl = &f->pools[p];
+    int most = 0, lo = 0;
+    for (int r = 0; off && r < b->nresv; r++) {
+        if (f->nodes[b->resv[r]].pool != p)
+            continue;
+        int at = b->resv[r] - pl->node0, m;
+        if (at > lo &&
+            (m = gs_fleet_most_free(f, &(struct gs_range){ p, lo, at })) > most)
+            most = m;
+        lo = at + 1;
+    }
+    if (lo < pl->s.nodes) {
+        int m = gs_fleet_most_free(f, &(struct gs_range){ p, lo,
+                                                          pl->s.nodes });
+        if (m > most)
+            most = m;
+    }
+    return b->most[off][p] = most;
+}
+
+/* Could j start now (off the reservation if off)?  Only a necessary
+ * condition, and only for whole GPUs on one node of a plain pool -- some
+ * node there must have that many fully free, whatever the placer -- but it
+ * spares a placement search for most jobs of an overloaded queue. */
+static int may_fit(struct bf *b, struct gs_sim *sim, const struct gs_job *j,
+                   int off)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (j->need.gpus <= 0)
+        return 1;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (!usable(sim, p, j))
+            continue;
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE ||
+            j->need.gpus > pl->s.gpn ||
+            j->need.gpus <= most_free(b, f, p, off))
+            return 1;
+    }
+    return 0;
+}
+
+static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
+                 const struct gs_range *ranges, int nranges);
+
+/* A job that would outlive the shadow time and found no room off the
+ * reservation may still take whole GPUs a reserved node will not need. */
+static void start_on_leftover(struct bf *b, struct gs_sim *sim,
+                              struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int k = j->need.gpus;
+    if (k <= 0)
+        return;                 /* fractions: not counted, kept off */
+    for (int r = 0; r < b->nresv; r++) {
+        const struct gs_node *nd = &f->nodes[b->resv[r]];
+        const struct gs_pool *pl = &f->pools[nd->pool];
+        if (b->rextra[r] < k || nd->nfull < k || k > pl->s.gpn ||
+            pl->mig || pl->s.share.mode != GS_SHARE_NONE ||
+            !usable(sim, nd->pool, j))
+            continue;
+        int at = b->resv[r] - pl->node0;
+        if (start(b, sim, j, &(struct gs_range){ nd->pool, at, at + 1 },
+                  1) == 0) {
+            b->rextra[r] -= k;
+            return;
+        }
+    }
+}
+
+/* --- the policy ------------------------------------------------------------ */
+
+static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
+                 const struct gs_range *ranges, int nranges)
+{
+    if (gs_sim_try_start(sim, j, ranges, nranges) < 0)
         return -1;
     if (j->alloc.n > 0)
         gs_heap_push(&b->run, &j->pnode, j->est_end);
+    for (int p = 0; p < b->npools; p++)
+        b->most[0][p] = b->most[1][p] = -1;
     return 0;
 }
 
@@ -118,20 +509,28 @@ static void bf_schedule(void *state, struct gs_sim *sim)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     struct gs_job *head;
     while ((head = gs_sim_pending_head(sim)) != NULL)
-        if (start(b, sim, head) < 0)
+        if (start(b, sim, head, NULL, 0) < 0)
             break;
     if (head == NULL || f->used_milli >= f->gpus_up * 1000)
         return;
-
-    /* Reservation for the head. */
-    struct shadow sh = { f, head, free_for(f, head), job_gpus(head),
-                         GS_TIME_MAX };
-    if (sh.avail < sh.need - 1e-9)
-        gs_heap_walk(&b->run, shadow_visit, &sh);
-    else
-        sh.t = gs_sim_now(sim);     /* enough GPUs, but not on one node */
-    double extra = sh.avail - sh.need;
     gs_time now = gs_sim_now(sim);
+
+    /* Reservation for the head: nodes, or an aggregate leftover. */
+    int k = 0, by_node = whole_head(b, sim, head, &k);
+    struct shadow sh = { sim, head, free_for(sim, head), job_gpus(head),
+                         GS_TIME_MAX };
+    if (by_node) {
+        sh.t = reserve_nodes(b, f, k);
+        if (sh.t != GS_TIME_MAX && sh.t < now)
+            sh.t = now;
+    } else if (sh.avail < sh.need - 1e-9) {
+        gs_heap_walk(&b->run, shadow_visit, &sh);
+    } else {
+        sh.t = now;                 /* enough GPUs, but not on one node */
+    }
+    double extra = sh.avail - sh.need;
+    for (int p = 0; p < b->npools; p++)
+        b->most[0][p] = b->most[1][p] = -1;
 
     long looked = 0;
     struct gs_job *j = head->next, *next;
@@ -145,13 +544,18 @@ static void bf_schedule(void *state, struct gs_sim *sim)
             continue;           /* cannot fit anywhere now: skip the search */
         int by_shadow = sh.t != GS_TIME_MAX &&
                         now + gs_sim_estimate(sim, j) <= sh.t;
-        if (!by_shadow && g > extra + 1e-9)
-            continue;
-        if (start(b, sim, j) < 0)
-            continue;
-        if (!by_shadow && j->alloc.pool >= 0 &&
-            gs_fleet_pool_eligible(f, j->alloc.pool, &head->need))
+        if (by_shadow) {
+            if (may_fit(b, sim, j, 0))
+                start(b, sim, j, NULL, 0);
+        } else if (by_node && sh.t != GS_TIME_MAX) {
+            int n = may_fit(b, sim, j, 1) ? ranges_around(b, sim, j) : 0;
+            if (n == 0 || start(b, sim, j, b->ranges, n) < 0)
+                start_on_leftover(b, sim, j);
+        } else if (g <= extra + 1e-9 && may_fit(b, sim, j, 0) &&
+                   start(b, sim, j, NULL, 0) == 0 &&
+                   j->alloc.pool >= 0 && usable(sim, j->alloc.pool, head)) {
             extra -= g;
+        }
     }
 }
 

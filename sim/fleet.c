@@ -135,6 +135,13 @@ static void range_or(const struct gs_pool *p, int lo, int hi, uint64_t *fm,
     *pm = b;
 }
 
+int gs_fleet_most_free(const struct gs_fleet *f, const struct gs_range *r)
+{
+    uint64_t fm, pm;
+    range_or(&f->pools[r->pool], r->lo, r->hi, &fm, &pm);
+    return fm ? 63 - __builtin_clzll(fm) : 0;
+}
+
 struct pred {
     uint64_t fm, pm;        /* match if fmask & fm or pmask & pm */
     int milli;              /* or if milli >= this (0 = unused) */
@@ -759,6 +766,8 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
     struct gs_demand dm;
     if (gs_fleet_demand(f, a->pool, need, &dm) < 0)
         return 0;
+    if (dm.kind == GS_DEM_WHOLE && dm.gpus <= p->s.gpn && a->n > 1)
+        return 0;               /* the gang rule: one node when it fits */
     int total = 0;
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {

@@ -200,6 +200,10 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
  * for whole-GPU jobs (free GPUs left on the remainder node for gangs), free
  * milli left on the GPU for fractional jobs plus 1000 if a whole GPU had to
  * be broken. */
+/* The most fully free GPUs on one open node (up, not cordoned) of r, 0 if
+ * none: a whole-GPU job wanting more cannot start on one node there. */
+int gs_fleet_most_free(const struct gs_fleet *f, const struct gs_range *r);
+
 enum gs_fit { GS_FIT_FIRST, GS_FIT_BEST };
 int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,

@@ -122,6 +122,10 @@ static void test_index_vs_bruteforce(void)
         int rc = gs_fleet_find(f, &rg, &n, fit, &a, &score);
         checks++;
         if (n.gpus > 0 && n.gpus <= sp[pool].gpn) {
+            /* most_free is the largest k that first-fit finds room for */
+            int most = gs_fleet_most_free(f, &rg);
+            CU_ASSERT_FATAL(most == 0 || bf_first_whole(f, &rg, most) >= 0);
+            CU_ASSERT_FATAL(bf_first_whole(f, &rg, most + 1) < 0);
             if (fit == GS_FIT_FIRST) {
                 int want = bf_first_whole(f, &rg, n.gpus);
                 CU_ASSERT_EQUAL_FATAL(rc == 0 ? a.one.node : -1, want);
@@ -190,8 +194,23 @@ static void test_gang_and_down_nodes(void)
     CU_ASSERT_EQUAL(a.many[1].node, 1);
     CU_ASSERT_EQUAL(a.many[2].node, 2);
     CU_ASSERT_EQUAL(__builtin_popcountll(a.many[2].mask), 4);
+    /* The gang rule: 2 GPUs fit on one node, so two nodes are refused;
+     * 20 do not, so three are fine (above). */
+    struct gs_need two = { 2, 0, 0, 0, NULL, 0, 0 };
+    struct gs_part split[2] = { { 0, 1000, 1, 0, 0 }, { 1, 1000, 1, 0, 0 } };
+    struct gs_alloc s2 = { .pool = 0, .n = 2, .many = split };
+    CU_ASSERT_FALSE(gs_fleet_can_commit(f, &s2, &two));
+    split[1].node = 0;
+    split[0].mask = 3;
+    s2.n = 1;
+    s2.one = split[0];
+    CU_ASSERT_TRUE(gs_fleet_can_commit(f, &s2, &two));
+    CU_ASSERT_TRUE(gs_fleet_can_commit(f, &a, &n));
+    CU_ASSERT_EQUAL(gs_fleet_most_free(f, &rg), 8);
     gs_fleet_commit(f, &a, &n);
     CU_ASSERT_EQUAL(f->used_milli, 20000);
+    CU_ASSERT_EQUAL(gs_fleet_most_free(f, &rg), 8);     /* node 3 */
+    CU_ASSERT_EQUAL(gs_fleet_most_free(f, &(struct gs_range){ 0, 0, 3 }), 4);
     /* A node going down is never chosen; 8 GPUs remain on node 3 only. */
     gs_fleet_set_up(f, 3, 0);
     struct gs_need one = { 1, 0, 0, 0, NULL, 0, 0 };

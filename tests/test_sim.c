@@ -73,6 +73,70 @@ static void test_backfill_estimate(void)
     run_free(&r);
 }
 
+/* The reservation is made node by node.  Two nodes of 8: A (4 GPUs, to
+ * 100 s) on node 0, B (6 GPUs, to 50 s) on node 1; H wants a whole node.
+ * Counting GPUs in aggregate, 12 are free at 50 s and 4 are left over, so
+ * C (2 GPUs, 1000 s) may start, and best-fit puts it on node 1, the exact
+ * fit: node 1 then never frees 8 and H waits for A, to 100 s.  With node 1
+ * reserved, C goes to node 0 and H starts at 50 s as promised. */
+static void test_backfill_nodes(void)
+{
+    struct run r;
+    run_text(&r, "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"H100-80GB\", "
+             "\"nodes\": 2, \"gpus_per_node\": 8}], \"policy\": "
+             "\"fifo-backfill\", \"workload\": {\"trace\": {\"format\": "
+             "\"native\", \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration\n1,0,4,100\n2,0,6,50\n3,1,8,100\n"
+             "4,2,2,1000\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 2 * S);      /* backfilled */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 50 * S);     /* not delayed */
+    run_free(&r);
+}
+
+/* The reserved node's leftover: one node of 8, A holds 6 to 100 s, H wants
+ * 4.  At 100 s the node has 8 free, 4 beyond H's need, so C (2 GPUs,
+ * 1000 s) may start now on it; D (3 GPUs, 1000 s) then would eat into H's
+ * 4 (2 + 3 > 4) and must wait for H to start. */
+static void test_backfill_leftover(void)
+{
+    struct run r;
+    run_text(&r, "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"H100-80GB\", "
+             "\"nodes\": 1, \"gpus_per_node\": 8}], \"policy\": "
+             "\"fifo-backfill\", \"workload\": {\"trace\": {\"format\": "
+             "\"native\", \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration\n1,0,6,100\n2,1,4,100\n3,2,2,1000\n"
+             "4,3,3,1000\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 2 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 200 * S);
+    run_free(&r);
+}
+
+/* A gang of two whole nodes of 4, first-fit.  Y (3 GPUs, to 100 s) on
+ * node 0, W (4, to 100 s) on node 1, X (3, to 500 s) on node 2; H wants 8.
+ * Nodes 0 and 1 are whole at 100 s: they are H's.  C (1 GPU, 1000 s)
+ * would take node 0's free GPU under first-fit -- in aggregate there is one
+ * GPU to spare -- and hold H until X ends at 500 s; kept off the reserved
+ * nodes it starts on node 2 instead. */
+static void test_backfill_gang(void)
+{
+    struct run r;
+    run_text(&r, "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"H100-80GB\", "
+             "\"nodes\": 3, \"gpus_per_node\": 4}], \"policy\": "
+             "\"fifo-backfill\", \"placement\": \"first-fit\", "
+             "\"workload\": {\"trace\": {\"format\": \"native\", "
+             "\"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration\n1,0,3,100\n2,0,4,100\n3,0,3,500\n"
+             "4,1,8,100\n5,2,1,1000\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 5)->start, 2 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->end, 200 * S);
+    run_free(&r);
+}
+
 /* Priority with preemption and checkpoints: T (training, 4 GPUs, 1000 s,
  * checkpoint every 100 s) is preempted at 250 s by I (inference, 2 GPUs,
  * 100 s); T keeps 200 s of work and pays a 30 s restart overhead, so it
@@ -359,6 +423,9 @@ static CU_TestInfo tests[] = {
     { "fifo: head-of-line blocking", test_fifo_blocks },
     { "fifo-backfill: EASY backfill never delays the head", test_backfill },
     { "fifo-backfill: a long estimate prevents backfill", test_backfill_estimate },
+    { "fifo-backfill: the head's node is reserved", test_backfill_nodes },
+    { "fifo-backfill: a gang's nodes are reserved", test_backfill_gang },
+    { "fifo-backfill: a reserved node's leftover", test_backfill_leftover },
     { "priority: preemption keeps work up to the checkpoint", test_preemption },
     { "priority: order by priority", test_priority_order },
     { "static: partitions, no borrowing, unplaceable", test_static },
