@@ -126,11 +126,13 @@ static int grow(struct gs_radixq *q, struct gs_rbucket *b)
     return 0;
 }
 
-/* Append s to its bucket relative to last.  An entry filed at level 0 is
+/* Append s to its bucket relative to last and return the bucket (NULL when
+ * out of memory).  An entry filed at level 0 is
  * due within 2^GS_RQ_BITS ms of last and will be popped soon: its node is
  * fetched into cache now, so that the pop does not wait on memory (this
  * halves the time of a hold at 10^6 events). */
-static inline int file(struct gs_radixq *q, const struct gs_hslot *s)
+static inline struct gs_rbucket *file(struct gs_radixq *q,
+                                      const struct gs_hslot *s)
 {
     uint64_t k = key_of(s->time);
     unsigned level = level_of(q->last, k);
@@ -138,7 +140,7 @@ static inline int file(struct gs_radixq *q, const struct gs_hslot *s)
     unsigned i = level * GS_RQ_FAN + d;
     struct gs_rbucket *b = &q->b[i];
     if (b->n == b->cap && grow(q, b) < 0)
-        return GS_ENOMEM;
+        return NULL;
     if (level == 0)
         __builtin_prefetch(s->node);
     if (b->n == 0) {                    /* was empty */
@@ -146,7 +148,7 @@ static inline int file(struct gs_radixq *q, const struct gs_hslot *s)
         q->words[level] |= UINT32_C(1) << (d / 64);
     }
     b->a[b->n++] = *s;
-    return 0;
+    return b;
 }
 
 /* Drop every stale entry, keeping the order of the rest; no entry changes
@@ -186,18 +188,24 @@ int gs_radixq_update(struct gs_radixq *q, struct gs_hnode *node, gs_time time)
     if (q->n > 2 * q->live + 1024)
         compact(q);
     struct gs_hslot s = { time, q->seq + 1, node };
-    if (file(q, &s) < 0)
+    struct gs_rbucket *b = file(q, &s);
+    if (b == NULL)
         return GS_ENOMEM;
     q->seq++;
     q->n++;
     if (node->seq == 0)
         q->live++;
-    else if (q->top && q->top->a[q->topi].node == node)
-        q->top = NULL;                  /* the cached minimum moved */
     node->time = time;
     node->seq = s.seq;
-    if (q->top && time < q->top->a[q->topi].time)
+    /* The cached minimum: an earlier entry replaces it (it was below every
+     * live entry, so this one is below them all), without a new search;
+     * otherwise it goes only if it was this node's, now moved later. */
+    if (q->top && time < q->top->a[q->topi].time) {
+        q->top = b;
+        q->topi = b->n - 1;
+    } else if (q->top && q->top->a[q->topi].node == node) {
         q->top = NULL;
+    }
     return 0;
 }
 
@@ -283,7 +291,7 @@ static void drain(struct gs_radixq *q, unsigned level, unsigned d)
     for (uint32_t k = 0; k < b->n; k++)
         /* A lower bucket may have to grow; running out of memory halfway
          * through a move cannot be undone, so it aborts. */
-        if (file(q, &b->a[k]) < 0)
+        if (file(q, &b->a[k]) == NULL)
             GS_ASSERT(!"out of memory moving a bucket");
     empty(q, level, d);
 }

@@ -39,9 +39,7 @@
 
 #include "heap.h"
 
-#ifndef GS_RQ_BITS
 #define GS_RQ_BITS   8                          /* digit width */
-#endif
 #define GS_RQ_FAN    (1 << GS_RQ_BITS)          /* buckets per level */
 #define GS_RQ_LEVELS ((64 + GS_RQ_BITS - 1) / GS_RQ_BITS)
 #define GS_RQ_WORDS  (GS_RQ_FAN / 64)           /* bitmap words per level */
