@@ -330,8 +330,6 @@ static void pick_nodes(struct bf *b, const struct gs_fleet *f,
             b->rextra[b->nresv] = 0;
             b->resv[b->nresv++] = node;
             q--;
-        } else if (rem > 0 && full >= rem && rnode < 0) {
-            rnode = node;
         }
     }
     if (rem > 0) {
@@ -360,24 +358,21 @@ static void pick_nodes(struct bf *b, const struct gs_fleet *f,
 /* Walk the running jobs to the head's shadow time and pick its nodes;
  * GS_TIME_MAX if the head would never fit. */
 static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
-                             int k)
+                             int k, gs_time now)
 {
     struct nwalk w = { b, f, k, -1, -1, GS_TIME_MAX };
     b->ntgpu = b->ntnode = 0;
-    int now = 0;
     for (int p = 0; p < f->npools; p++)
         if (b->mode[p] == MODE_GANG) {
             gang_count(b, f, p, k);
-            if (gang_fits(b, &f->pools[p], p, k) && !now) {
+            if (gang_fits(b, &f->pools[p], p, k) && w.pool < 0) {
                 w.pool = p;         /* fits already (other rules kept it
                                        out): hold those nodes from now */
-                now = 1;
+                w.t = now;
             }
         }
-    if (!now)
+    if (w.pool < 0)
         gs_heap_walk(&b->run, node_visit, &w);
-    else
-        w.t = 0;
     b->nresv = 0;
     if (w.pool >= 0)
         pick_nodes(b, f, &w);
@@ -411,6 +406,12 @@ static int ranges_around(struct bf *b, struct gs_sim *sim,
             r++;
     }
     return n;
+}
+
+static void forget_most(struct bf *b)
+{
+    for (int p = 0; p < b->npools; p++)
+        b->most[0][p] = b->most[1][p] = -1;
 }
 
 /* The most fully free GPUs on a node of pool p, anywhere or off the
@@ -498,8 +499,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
         return -1;
     if (j->alloc.n > 0)
         gs_heap_push(&b->run, &j->pnode, j->est_end);
-    for (int p = 0; p < b->npools; p++)
-        b->most[0][p] = b->most[1][p] = -1;
+    forget_most(b);
     return 0;
 }
 
@@ -520,7 +520,7 @@ static void bf_schedule(void *state, struct gs_sim *sim)
     struct shadow sh = { sim, head, free_for(sim, head), job_gpus(head),
                          GS_TIME_MAX };
     if (by_node) {
-        sh.t = reserve_nodes(b, f, k);
+        sh.t = reserve_nodes(b, f, k, now);
         if (sh.t != GS_TIME_MAX && sh.t < now)
             sh.t = now;
     } else if (sh.avail < sh.need - 1e-9) {
@@ -529,8 +529,7 @@ static void bf_schedule(void *state, struct gs_sim *sim)
         sh.t = now;                 /* enough GPUs, but not on one node */
     }
     double extra = sh.avail - sh.need;
-    for (int p = 0; p < b->npools; p++)
-        b->most[0][p] = b->most[1][p] = -1;
+    forget_most(b);
 
     long looked = 0;
     struct gs_job *j = head->next, *next;
