@@ -120,8 +120,6 @@ void gs_sim_wake(struct gs_sim *s);
 /* A spot node will be reclaimed at `at`: the policy's spot_notice hook, or
  * the default (jobs on the node that checkpoint do so now). */
 void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at);
-/* The cloud models of the run (cost breakdowns, the event log). */
-struct gs_cloud *gs_sim_cloud(const struct gs_sim *s);
 
 /* Placement experiments (placeexp.h): the job sp arrives now and is placed
  * at once by the placer and started, or, if it does not fit, ended as
