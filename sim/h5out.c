@@ -184,9 +184,10 @@ static void write_names(struct w *w, const struct gs_sim *s)
     for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
         v[i] = gs_jstate_name(i);
     strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
-    static const char *const kills[] = { "none", "unplaceable", "oom",
-                                         "reclaim", "reaped", "denied" };
-    strings(w, w->f, "kill_reasons", 16, kills, 6);
+    static const char *const kills[GS_NKILL] = { "none", "unplaceable",
+                                                 "oom", "reclaim", "reaped",
+                                                 "denied", "withdrawn" };
+    strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
     free(v);
 }
 

@@ -31,6 +31,9 @@
  *   after_schedule  the policy has just made a scheduling pass;
  *   close        the run ends at `end`: close the books;
  *   summarize    fill the model's part of the summary;
+ *   alive        1 while the model has work to come that keeps a run with
+ *                no horizon going (requests not yet arrived or in flight)
+ *                even when no job waits or runs;
  *   free         NULL-safe, after the event queue is gone (a model may own
  *                events embedded in its state).
  * Hooks are called in table order; a model whose hook is NULL is skipped.
@@ -66,6 +69,7 @@ struct gs_model_ops {
     void (*after_schedule)(void *st);
     void (*close)(void *st, gs_time end);
     void (*summarize)(const void *st, struct gs_summary *su);
+    int (*alive)(const void *st);
 };
 
 /* Every model, in the order their hooks are called; NULL-terminated. */

@@ -304,7 +304,12 @@ static void on_finish(struct gs_event *ev, void *ctx)
 
 static int sim_alive(const struct gs_sim *s)
 {
-    return s->have_next || s->npending > 0 || s->nrun > 0;
+    if (s->have_next || s->npending > 0 || s->nrun > 0)
+        return 1;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->alive && s->mods[i].ops->alive(s->mods[i].st))
+            return 1;
+    return 0;
 }
 
 static void on_tick(struct gs_event *ev, void *ctx)
@@ -749,6 +754,43 @@ int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
     MODELS_CALL(s, job_ended, j, GS_STOP_KILLED);
     job_recycle(s, j);
     s->dirty = 1;
+    return 0;
+}
+
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out)
+{
+    *out = NULL;
+    struct gs_job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.s = *sp;
+    probe.need = (struct gs_need){ .gpus = sp->gpus,
+                                   .milli = sp->gpus > 0 ? 0 : sp->milli,
+                                   .mem_gb = sp->mem_gb,
+                                   .allowed = sp->allowed,
+                                   .profile = sp->mig_profile[0]
+                                                  ? sp->mig_profile : NULL };
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+        return GS_EINVAL;
+    long before = s->nrec;
+    int rc = admit(s, sp);
+    if (rc < 0)
+        return rc;
+    GS_ASSERT(s->nrec == before + 1 && s->ptail != NULL &&
+              s->ptail->rec == (uint32_t)before);
+    s->ptail->owner = owner;
+    *out = s->ptail;
+    return 0;
+}
+
+int gs_sim_complete(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state == GS_JOB_PENDING)
+        return gs_sim_kill(s, j, GS_KILL_WITHDRAWN);
+    if (j->state != GS_JOB_RUNNING)
+        return GS_ESTATE;
+    gs_engine_cancel(&s->eng, &j->fin);
+    on_finish(&j->fin, s);
     return 0;
 }
 
