@@ -12,6 +12,21 @@
 #define GS_MAX_MODELS 64
 #define GS_MODEL_NAME 32
 
+/* How an LLM serving engine achieves the model's peak (sim/llm.h's roofline):
+ * fitted to measured prompt and token times by llmcalib.c, defaults in
+ * gpu.c.  Efficiencies are fractions of the datasheet peak. */
+struct gs_gpu_llm {
+    double compute_eff;     /* GEMM FLOP/s achieved / peak */
+    double bw_eff;          /* HBM bytes/s achieved / peak */
+    double attn_eff;        /* attention's query-key FLOP/s / peak */
+    double layer_us;        /* fixed cost per layer per iteration (kernel
+                             * launches), microseconds */
+    double iter_ms;         /* fixed cost per iteration (scheduling,
+                             * sampling), milliseconds */
+    double link_gbs;        /* NVLink bandwidth per GPU per direction, GB/s */
+    double link_us;         /* latency of one ring all-reduce step, us */
+};
+
 struct gs_gpu_model {
     char name[GS_MODEL_NAME];
     double mem_gb;          /* HBM/GDDR capacity, GB */
@@ -20,6 +35,7 @@ struct gs_gpu_model {
     double power_w;         /* board power (TDP), W */
     int mig;                /* 1 if the model supports MIG */
     int custom;             /* declared by the scenario */
+    struct gs_gpu_llm llm;  /* LLM serving efficiency (zero: defaults) */
 };
 
 struct gs_catalog {
