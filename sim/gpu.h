@@ -51,6 +51,10 @@ int gs_catalog_find(const struct gs_catalog *c, const char *name);
  * catalog is full, or GS_EINVAL when a figure is not positive. */
 int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m);
 
+/* Fill the zero fields of e with generic defaults (a custom model's, or an
+ * older GPU's): efficiencies of a typical serving engine, PCIe-class link. */
+void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);
+
 /* How long work that takes 1 ms on model ref takes on model m, for a job
  * whose time on ref is a fraction cb compute-bound and 1-cb memory-bound:
  *     cb * tflops(ref)/tflops(m) + (1-cb) * bw(ref)/bw(m).

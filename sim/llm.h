@@ -62,6 +62,7 @@ struct gs_llm_arch {
     int vocab;
     double bytes_per_param; /* weights: 2 for BF16/FP16, 1 for FP8/INT8 */
     double kv_bytes;        /* bytes per cached K or V element (0: as weights) */
+    int tied;               /* 1: the LM head is the embedding matrix */
 };
 
 /* Fill *out with the built-in architecture called name (case-insensitive).
