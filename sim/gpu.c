@@ -84,12 +84,20 @@ void gs_catalog_init(struct gs_catalog *c)
 {
     c->n = (int)(sizeof builtin / sizeof builtin[0]);
     memcpy(c->m, builtin, sizeof builtin);
+    memset(c->llm, 0, sizeof c->llm);
     for (int i = 0; i < c->n; i++) {
         for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
             if (strcmp(llm_eff[k].name, c->m[i].name) == 0)
-                c->m[i].llm = llm_eff[k].llm;
-        gs_gpu_llm_fill_defaults(&c->m[i].llm);
+                c->llm[i] = llm_eff[k].llm;
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
     }
+}
+
+void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e)
+{
+    GS_ASSERT(i >= 0 && i < c->n);
+    c->llm[i] = *e;
+    gs_gpu_llm_fill_defaults(&c->llm[i]);
 }
 
 int gs_catalog_find(const struct gs_catalog *c, const char *name)
@@ -105,18 +113,16 @@ int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m)
     if (!(m->mem_gb > 0 && m->tflops > 0 && m->bw_gbs > 0 && m->power_w >= 0))
         return GS_EINVAL;
     int i = gs_catalog_find(c, m->name);
-    struct gs_gpu_llm llm = m->llm;
     if (i < 0) {
         if (c->n == GS_MAX_MODELS)
             return GS_ERANGE;
         i = c->n++;
-    } else if (llm.compute_eff <= 0) {
-        llm = c->m[i].llm;      /* a redefined model keeps its factors */
+        /* a new model gets the defaults; a redefined one keeps its factors */
+        memset(&c->llm[i], 0, sizeof c->llm[i]);
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
     }
     c->m[i] = *m;
     c->m[i].custom = 1;
-    c->m[i].llm = llm;
-    gs_gpu_llm_fill_defaults(&c->m[i].llm);
     return i;
 }
 

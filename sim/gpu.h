@@ -35,12 +35,12 @@ struct gs_gpu_model {
     double power_w;         /* board power (TDP), W */
     int mig;                /* 1 if the model supports MIG */
     int custom;             /* declared by the scenario */
-    struct gs_gpu_llm llm;  /* LLM serving efficiency (zero: defaults) */
 };
 
 struct gs_catalog {
     int n;
     struct gs_gpu_model m[GS_MAX_MODELS];
+    struct gs_gpu_llm llm[GS_MAX_MODELS];   /* LLM serving factors of m[i] */
 };
 
 /* Fill c with the built-in models. */
@@ -51,6 +51,8 @@ int gs_catalog_find(const struct gs_catalog *c, const char *name);
  * catalog is full, or GS_EINVAL when a figure is not positive. */
 int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m);
 
+/* Set model i's LLM serving factors; zero fields take the defaults. */
+void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e);
 /* Fill the zero fields of e with generic defaults (a custom model's, or an
  * older GPU's): efficiencies of a typical serving engine, PCIe-class link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);

@@ -91,14 +91,15 @@ double gs_llm_kv_transfer_time(const struct gs_llm_arch *a, double tokens,
 
 /* The hardware of one replica: per-GPU figures (a MIG slice passes its share
  * of compute and bandwidth and its memory) and the GPU model's efficiency
- * factors.  gs_llm_hw_from_model fills it from a catalog entry. */
+ * factors.  gs_llm_hw_from_catalog fills it from a catalog entry. */
 struct gs_llm_hw {
     double tflops;          /* peak dense BF16, TFLOP/s per GPU */
     double bw_gbs;          /* HBM bandwidth, GB/s per GPU */
     double mem_gb;          /* memory per GPU */
     struct gs_gpu_llm eff;  /* efficiency factors, link bandwidth/latency */
 };
-void gs_llm_hw_from_model(const struct gs_gpu_model *m, struct gs_llm_hw *hw);
+void gs_llm_hw_from_catalog(const struct gs_catalog *c, int model,
+                            struct gs_llm_hw *hw);
 /* A MIG profile or fraction: share of compute and bandwidth, its memory. */
 void gs_llm_hw_share(struct gs_llm_hw *hw, double share, double mem_gb);
 

@@ -29,12 +29,14 @@
 
 #include <math.h>
 
-void gs_llm_hw_from_model(const struct gs_gpu_model *m, struct gs_llm_hw *hw)
+void gs_llm_hw_from_catalog(const struct gs_catalog *c, int model,
+                            struct gs_llm_hw *hw)
 {
+    const struct gs_gpu_model *m = &c->m[model];
     hw->tflops = m->tflops;
     hw->bw_gbs = m->bw_gbs;
     hw->mem_gb = m->mem_gb;
-    hw->eff = m->llm;
+    hw->eff = c->llm[model];
     gs_gpu_llm_fill_defaults(&hw->eff);
 }
 
