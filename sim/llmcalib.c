@@ -12,8 +12,8 @@
  * The factors of struct gs_gpu_llm are fitted per hardware over every LLM
  * and TP degree at once, so that they describe the GPU, not one model:
  * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
- * through exp (kept positive); link bandwidth is the datasheet figure and is
- * not fitted.  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
+ * through exp (kept positive), as is the all-reduce bandwidth (NCCL's
+ * achieved figure, not NVLink's datasheet one).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
  * log ratio r = log(model / measured) with s = 0.1: least squares on
  * relative error for points within ~10%, while a few measurements that no
  * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
@@ -247,7 +247,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* ---- the fit --------------------------------------------------------------- */
 
-#define NPAR 6
+#define NPAR 8
 #define CAUCHY 0.1
 
 struct fitctx {
@@ -277,6 +277,8 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
     hw->eff.layer_us = exp(u[3]);
     hw->eff.iter_ms = exp(u[4]);
     hw->eff.link_us = exp(u[5]);
+    hw->eff.seq_us = exp(u[6]);
+    hw->eff.link_gbs = exp(u[7]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -423,16 +425,17 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     /* Starts: compute-rich and memory-rich guesses, cheap and costly
      * fixed parts; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.6, 0.8, 0.2, 50, 5, 5 },
-        { 0.3, 0.5, 0.05, 200, 1, 20 },
-        { 0.8, 0.9, 0.5, 10, 15, 2 },
-        { 0.5, 0.6, 0.1, 100, 10, 10 },
+        { 0.6, 0.8, 0.2, 50, 5, 5, 50, 200 },
+        { 0.3, 0.5, 0.05, 200, 1, 20, 200, 50 },
+        { 0.8, 0.9, 0.5, 10, 15, 2, 10, 400 },
+        { 0.5, 0.6, 0.1, 100, 10, 10, 100, 100 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         double u[NPAR] = {
             logit(starts[s][0]), logit(starts[s][1]), logit(starts[s][2]),
             log(starts[s][3]), log(starts[s][4]), log(starts[s][5]),
+            log(starts[s][6]), log(starts[s][7]),
         };
         double v = nm_run(&f, u);
         if (v < best) {
@@ -524,9 +527,9 @@ int gs_llm_calib_report(FILE *out, const char *path,
     struct gs_llm_hw fit[16];
     fprintf(out, "Fitted LLM serving factors (%d configurations, %s)\n\n"
             "| hardware        | compute | bandwidth | attention | layer us "
-            "| iteration ms | link us |\n"
+            "| iteration ms | sequence us | link GB/s | link us |\n"
             "|-----------------|---------|-----------|-----------|----------"
-            "|--------------|---------|\n", c.n, path);
+            "|--------------|-------------|-----------|---------|\n", c.n, path);
     for (int h = 0; h < nh && !rc; h++) {
         struct gs_llm_hw base;
         if (gs_llm_calib_hw(cat, hws[h], &base)) {
@@ -539,8 +542,9 @@ int gs_llm_calib_report(FILE *out, const char *path,
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
             fprintf(out, "| %-15s | %7.3f | %9.3f | %9.3f | %8.1f | %12.2f "
-                    "| %7.2f |\n", hws[h], e->compute_eff, e->bw_eff,
-                    e->attn_eff, e->layer_us, e->iter_ms, e->link_us);
+                    "| %11.1f | %9.1f | %7.2f |\n", hws[h], e->compute_eff,
+                    e->bw_eff, e->attn_eff, e->layer_us, e->iter_ms,
+                    e->seq_us, e->link_gbs, e->link_us);
         }
     }
     if (!rc)
