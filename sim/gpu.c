@@ -44,8 +44,8 @@ static const struct gs_gpu_model builtin[] = {
 };
 
 /* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
-#define GS_LLM_A100 { 0.60, 0.80, 0.20, 60.0, 5.0, 300.0, 5.0 }
-#define GS_LLM_H100 { 0.50, 0.80, 0.20, 50.0, 5.0, 450.0, 5.0 }
+#define GS_LLM_A100 { 0.60, 0.80, 0.20, 60.0, 5.0, 0.0, 300.0, 5.0 }
+#define GS_LLM_H100 { 0.50, 0.80, 0.20, 50.0, 5.0, 0.0, 450.0, 5.0 }
 
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
     { "A100-40GB",  GS_LLM_A100 },
@@ -54,12 +54,12 @@ static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
     { "H100-80GB",  GS_LLM_H100 },
     { "H200-141GB", GS_LLM_H100 },
     { "H800-80GB",  GS_LLM_H100 },
-    { "V100-16GB",  { 0, 0, 0, 0, 0, 150.0, 0 } },
-    { "V100-32GB",  { 0, 0, 0, 0, 0, 150.0, 0 } },
-    { "P100-16GB",  { 0, 0, 0, 0, 0, 80.0, 0 } },
-    { "T4",         { 0, 0, 0, 0, 0, 16.0, 0 } },
-    { "A10",        { 0, 0, 0, 0, 0, 32.0, 0 } },
-    { "K80",        { 0, 0, 0, 0, 0, 16.0, 0 } },
+    { "V100-16GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "V100-32GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
+    { "T4",         { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+    { "A10",        { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
+    { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
 };
 
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
@@ -74,6 +74,8 @@ void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
         e->layer_us = 50.0;
     if (e->iter_ms <= 0)
         e->iter_ms = 5.0;
+    if (e->seq_us < 0)
+        e->seq_us = 0;
     if (e->link_gbs <= 0)
         e->link_gbs = 16.0;
     if (e->link_us <= 0)

@@ -23,7 +23,10 @@ struct gs_gpu_llm {
                              * launches), microseconds */
     double iter_ms;         /* fixed cost per iteration (scheduling,
                              * sampling), milliseconds */
-    double link_gbs;        /* NVLink bandwidth per GPU per direction, GB/s */
+    double seq_us;          /* cost per sequence per iteration (sampling,
+                             * block tables, per-sequence kernels), us */
+    double link_gbs;        /* all-reduce bandwidth per GPU per direction,
+                             * GB/s: fitted where measured, else NVLink's */
     double link_us;         /* latency of one ring all-reduce step, us */
 };
 

@@ -112,13 +112,14 @@ struct gs_llm_batch {
     double decode_tokens;   /* running decodes, one token each */
     double decode_ctx;      /* sum of their contexts (tokens in KV) */
     double sampled;         /* sequences that emit a token (LM head rows) */
+    double seqs;            /* sequences in the batch */
 };
 
 /* Constants of (architecture, hardware, TP) precomputed for speed. */
 struct gs_llm_perf {
     int tp, layers;
     double peak_flops, bw, link_bw, link_lat;   /* per GPU, SI units */
-    double ce, be, ae, layer_s, iter_s;         /* efficiency factors */
+    double ce, be, ae, layer_s, iter_s, seq_s;  /* efficiency factors */
     double lin_flops_tok;   /* per layer per token, per GPU */
     double attn_flops_pair; /* per layer per query-key pair, per GPU */
     double w_bytes_layer;   /* weights read per layer, per GPU */

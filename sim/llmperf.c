@@ -21,7 +21,10 @@
  * activations: 2 (t - 1) / t * bytes / link + 2 (t - 1) * link latency
  * (Patarasuk and Yuan's bandwidth-optimal ring), and a fixed per-layer cost
  * (kernel launches).  The iteration adds the LM head over the sequences that
- * emit a token and a fixed per-iteration cost (scheduling, sampling).
+ * emit a token, a fixed per-iteration cost and a cost per sequence in the
+ * batch (scheduling, sampling, block tables: vLLM's CPU-side work grows with
+ * the batch).  The all-reduce bandwidth is fitted too where measurements
+ * exist: what NCCL achieves is well below NVLink's datasheet figure.
  *
  * Everything depends on the batch only through sums (tokens, pairs, context),
  * which is what lets the engine keep its decode state aggregated. */
@@ -84,6 +87,7 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
     p->ae = e->attn_eff;
     p->layer_s = e->layer_us * 1e-6;
     p->iter_s = e->iter_ms * 1e-3;
+    p->seq_s = e->seq_us * 1e-6;
     p->lin_flops_tok = 2 * (attn + a->active_experts * expert + router) / t;
     p->attn_flops_pair = 4 * dm / t;
     p->w_bytes_layer = (attn + a->experts * expert + router)
@@ -129,7 +133,8 @@ double gs_llm_perf_time(const struct gs_llm_perf *p,
         ? roof(p->head_flops_row * b->sampled, p->peak_flops * p->ce,
                p->head_bytes, p->bw * p->be)
         : 0;
-    return p->layers * (lin + att + ar + p->layer_s) + head + p->iter_s;
+    return p->layers * (lin + att + ar + p->layer_s) + head + p->iter_s
+           + p->seq_s * b->seqs;
 }
 
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
@@ -140,6 +145,7 @@ double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
         .prefill_attn = batch * prompt * (prompt + 1) / 2,
         .prefill_ctx = batch * prompt,
         .sampled = batch,
+        .seqs = batch,
     };
     return gs_llm_perf_time(p, &b);
 }
@@ -151,6 +157,7 @@ double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
         .decode_tokens = batch,
         .decode_ctx = batch * ctx,
         .sampled = batch,
+        .seqs = batch,
     };
     return gs_llm_perf_time(p, &b);
 }
