@@ -619,9 +619,12 @@ static double forecast_max(const struct gs_svcscale *st, gs_time now)
 
 /* --- the HPA ---------------------------------------------------------------- */
 
+/* ceil, forgiving a relative rounding error of 1e-9: a forecast of 100.0
+ * req/s that comes out as 100.00000000000001 asks for 10 replicas of 10
+ * req/s, not 11. */
 static int ceil_int(double x)
 {
-    double c = ceil(x);
+    double c = ceil(x - 1e-9 * (fabs(x) > 1 ? fabs(x) : 1));
     return c > (double)INT_MAX / 2 ? INT_MAX / 2 : (int)c;
 }
 
