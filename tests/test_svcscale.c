@@ -279,6 +279,25 @@ static void test_scale_up_window(void)
     gs_svcscale_free(dv.sc);
 }
 
+static void light(double t, struct gs_svcscale_sample *s)
+{
+    (void)t;
+    s->waiting = 10;
+}
+
+/* The history starts with the count at creation: no scale-down within the
+ * first window (300 s), even though every proposal says 1. */
+static void test_first_window(void)
+{
+    static struct drive dv;
+    drive_init(&dv, "{\"metrics\": [{\"metric\": \"waiting_requests\", "
+               "\"average_value\": 10}]}", 4, light);
+    drive_until(&dv, 400 * S);
+    CU_ASSERT_TRUE(all_between(&dv, 0, 285, 4));
+    CU_ASSERT_TRUE(all_between(&dv, 300, 400, 1));
+    gs_svcscale_free(dv.sc);
+}
+
 /* --- HPA: proposals per metric kind --------------------------------------- */
 
 static struct gs_svcscale_sample smp(int ready, int starting)
@@ -433,7 +452,7 @@ static void test_bounds(void)
 
 static void keda_load(double t, struct gs_svcscale_sample *s)
 {
-    s->waiting = t < 100 ? 10 : t < 1000 ? 0 : t < 1200 ? 2 : 3;
+    s->waiting = t < 100 ? 10 : t < 1000 ? 0 : t < 1200 ? 2 : 30;
 }
 
 /* min_replicas 0: waiting_requests (5 per replica, activation 2), polling
@@ -459,10 +478,13 @@ static void test_scale_to_zero_and_back(void)
     CU_ASSERT_EQUAL(at(&dv, 420), 0);
     /* 2 waiting is not above the activation threshold 2 */
     CU_ASSERT_TRUE(all_between(&dv, 420, 1185, 0));
-    /* 3 waiting at the poll at 1200: 0 -> 1 (the caller's cold start) */
+    /* 30 waiting at the poll at 1200: 0 -> 1 (the caller's cold start);
+     * the HPA's sync at the same instant does not act on the sample taken
+     * before that step.  1215: the booting replica counts, 30 / 5 = 6,
+     * capped at max(2, 1 + 4) = 5; 1230: 30 / 25 = 1.2 -> 6; then 1 */
     CU_ASSERT_EQUAL(at(&dv, 1200), 1);
-    /* 1215: status 1 (booting), 3 / 5 = 0.6 -> ceil(0.6) = 1 */
-    CU_ASSERT_TRUE(all_between(&dv, 1200, 1500, 1));
+    CU_ASSERT_EQUAL(at(&dv, 1215), 5);
+    CU_ASSERT_TRUE(all_between(&dv, 1230, 1500, 6));
     /* polls every 30 s and syncs every 15 s share the grid: one call per
      * 15 s */
     CU_ASSERT_EQUAL(dv.n, 1500 / 15 + 1);
@@ -481,17 +503,22 @@ static void test_keda_polling_grid(void)
                                   "5}]}", 0);
     struct gs_svcscale_sample s = smp(0, 0);
     gs_time expect[] = { 0, 15, 20, 30, 40, 45, 60, 75, 80 };
+    /* 40 is a poll: 40 waiting is active -> 1.  The HPA does not act on the
+     * same instant's sample (it predates KEDA's step); at 45 it sees 1
+     * ready: 40 / 5 = 8, capped at max(2, 1 + 4) = 5; at 60: 40 / 25 = 1.6
+     * -> 8 (the cap is now 10); then 40 / 40 = 1 */
+    int want[] = { 0, 0, 0, 0, 1, 5, 8, 8, 8 };
     gs_time now = gs_svcscale_next(sc);
     for (int i = 0; i < 9; i++) {
         CU_ASSERT_EQUAL(now, expect[i] * S);
-        s.waiting = now == 40 * S ? 1 : 0;
+        s.waiting = now >= 40 * S ? 40 : 0;
         int n = gs_svcscale_observe(sc, now, &s, &now);
-        /* 40 is a poll: active -> 1; 45 is a sync: 1 / 5 -> 1 */
-        CU_ASSERT_EQUAL(n, expect[i] >= 40 ? 1 : 0);
+        CU_ASSERT_EQUAL(n, want[i]);
+        s.ready = n;
     }
     /* a call between ticks changes nothing and keeps the grid */
     s.waiting = 1000;
-    CU_ASSERT_EQUAL(gs_svcscale_observe(sc, 81 * S, &s, &now), 1);
+    CU_ASSERT_EQUAL(gs_svcscale_observe(sc, 81 * S, &s, &now), 8);
     CU_ASSERT_EQUAL(now, 90 * S);
     gs_svcscale_free(sc);
 }
@@ -563,9 +590,11 @@ static void test_hw_level_shift(void)
 /* --- predictive scaling ------------------------------------------------------ */
 
 /* 10 req/s, 100 req/s from 12:00 to 14:00, every day.  Arrivals since 0. */
+static double daily_lo = 10;
 static double daily_arrivals(double t)
 {
-    double day = 86400, lo = 10, hi = 100, a = 12 * 3600.0, b = 14 * 3600.0;
+    double day = 86400, lo = daily_lo, hi = 100, a = 12 * 3600.0;
+    double b = 14 * 3600.0;
     double n = floor(t / day), r = t - n * day;
     double per_day = lo * day + (hi - lo) * (b - a);
     double in = lo * r + (hi - lo) * (r <= a ? 0 : (r < b ? r - a : b - a));
@@ -612,8 +641,39 @@ static void check_predictive(const char *model)
 
 static void test_predictive_ahead_of_peak(void)
 {
+    daily_lo = 10;
     check_predictive("additive");
     check_predictive("multiplicative");
+}
+
+/* No traffic but 12:00-14:00, min_replicas 0: the forecast is a KEDA
+ * trigger (activation 1 req/s), so the service wakes from zero a lead time
+ * before the peak and sleeps again after the cooldown. */
+static void test_predictive_from_zero(void)
+{
+    static struct drive dv;
+    daily_lo = 0;
+    drive_init(&dv, "{\"min_replicas\": 0, \"max_replicas\": 20, "
+               "\"predictive\": {\"capacity\": 10, \"activation\": 1}}",
+               0, daily);
+    drive_until(&dv, 2 * 86400 * S);
+    double d2 = 86400, noon = d2 + 12 * 3600;
+    CU_ASSERT_TRUE(all_between(&dv, 0, noon - 615, 0));
+    /* the poll at 11:50:00 sees 100 req/s in the look-ahead: 0 -> 1; the
+     * HPA then steps 1 -> 5 -> 10 */
+    CU_ASSERT_EQUAL(at(&dv, noon - 600), 1);
+    CU_ASSERT_EQUAL(at(&dv, noon - 585), 5);
+    CU_ASSERT_TRUE(all_between(&dv, noon - 570, noon + 7200 + 270, 10));
+    /* last proposal of 10 at 13:59:45 -> the HPA's floor 1 at 14:04:45;
+     * last active poll 13:59:30 -> KEDA's 0 at the first poll after
+     * 14:04:30, 14:05:00 */
+    CU_ASSERT_EQUAL(at(&dv, noon + 7200 + 285), 1);
+    CU_ASSERT_TRUE(all_between(&dv, noon + 7200 + 300, 2 * d2, 0));
+    struct gs_svcscale_status st;
+    gs_svcscale_status(dv.sc, &st);
+    CU_ASSERT_EQUAL(st.last_active, (gs_time)(noon + 7200 - 30) * S);
+    gs_svcscale_free(dv.sc);
+    daily_lo = 10;
 }
 
 /* --- configuration --------------------------------------------------------- */
@@ -737,6 +797,7 @@ static CU_TestInfo tests[] = {
     { "hpa: pods and percent policies cap the steps", test_policies_cap_steps },
     { "hpa: select_policy min and disabled", test_select_policy },
     { "hpa: scale-up stabilization takes the window's min", test_scale_up_window },
+    { "hpa: no scale-down within the first window", test_first_window },
     { "hpa: tolerance band and unready replicas", test_tolerance_and_unready },
     { "hpa: several metrics, missing ones", test_multi_metric_and_invalid },
     { "hpa: request rate over its window", test_request_rate_window },
@@ -750,6 +811,8 @@ static CU_TestInfo tests[] = {
       test_hw_level_shift },
     { "predictive: scales up a lead time before the daily peak",
       test_predictive_ahead_of_peak },
+    { "predictive: wakes from zero ahead of the peak",
+      test_predictive_from_zero },
     { "config: errors name the JSON path", test_config_errors },
     { "config: upstream defaults", test_config_defaults },
     CU_TEST_INFO_NULL,
