@@ -6,6 +6,7 @@
  * composes its own factor with it. */
 #include "model.h"
 #include "cloud.h"
+#include "service.h"
 #include "share.h"
 
 #include <stddef.h>
@@ -13,5 +14,6 @@
 const struct gs_model_ops *const gs_models[] = {
     &gs_cloud_model,
     &gs_share_model,
+    &gs_service_model,
     NULL,
 };

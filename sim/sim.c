@@ -1026,10 +1026,12 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     int rc = pull(s, d);
     if (rc < 0)
         return rc;
-    if (s->have_next) {
-        s->t0 = s->next.arrival;
-        /* Models may have scheduled events before the first arrival. */
-        gs_time first = gs_engine_next_time(&s->eng);
+    /* Models may have scheduled events before the first arrival (a service
+     * opening), or be all there is. */
+    gs_time first = gs_engine_next_time(&s->eng);
+    int started = s->have_next || first != GS_TIME_MAX;
+    if (started) {
+        s->t0 = s->have_next ? s->next.arrival : first;
         s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
         for (int i = 0; i < s->nmods; i++)
             if (s->mods[i].ops->start &&
@@ -1038,7 +1040,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
                                          : GS_TIME_MAX;
-    if (s->pol->tick_ms > 0 && s->have_next)
+    if (s->pol->tick_ms > 0 && started)
         gs_engine_at(&s->eng, &s->tick, s->t0 + s->pol->tick_ms);
     uint64_t steps = 0;
     for (;;) {
