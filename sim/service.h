@@ -51,6 +51,44 @@ struct gs_svcsum {
     double span_s;
 };
 
+/* The summary's fields, for every writer: X(expression on `v`, name,
+ * printf format, unit). */
+#define GS_SVCSUM_FIELDS(X)                                                 \
+    X(v->arrived, "requests_arrived", "%.0f", "1")                          \
+    X(v->finished, "requests_finished", "%.0f", "1")                        \
+    X(v->dropped, "requests_dropped", "%.0f", "1")                          \
+    X(v->inflight, "requests_in_flight", "%.0f", "1")                       \
+    X(v->restarted, "requests_restarted", "%.0f", "1")                      \
+    X(v->ttft_mean, "ttft_mean_s", "%.6f", "s")                             \
+    X(v->ttft[0], "ttft_p50_s", "%.6f", "s")                                \
+    X(v->ttft[1], "ttft_p95_s", "%.6f", "s")                                \
+    X(v->ttft[2], "ttft_p99_s", "%.6f", "s")                                \
+    X(v->itl_mean, "itl_mean_s", "%.6f", "s")                               \
+    X(v->itl[0], "itl_p50_s", "%.6f", "s")                                  \
+    X(v->itl[1], "itl_p95_s", "%.6f", "s")                                  \
+    X(v->itl[2], "itl_p99_s", "%.6f", "s")                                  \
+    X(v->e2e_mean, "e2e_mean_s", "%.6f", "s")                               \
+    X(v->e2e[0], "e2e_p50_s", "%.6f", "s")                                  \
+    X(v->e2e[1], "e2e_p95_s", "%.6f", "s")                                  \
+    X(v->e2e[2], "e2e_p99_s", "%.6f", "s")                                  \
+    X(v->queue_mean, "queue_mean_s", "%.6f", "s")                           \
+    X(v->queue[0], "queue_p50_s", "%.6f", "s")                              \
+    X(v->queue[1], "queue_p95_s", "%.6f", "s")                              \
+    X(v->queue[2], "queue_p99_s", "%.6f", "s")                              \
+    X(v->sla_met, "sla_met", "%.0f", "1")                                   \
+    X(v->attainment, "sla_attainment", "%.6f", "1")                         \
+    X(v->goodput, "goodput_rps", "%.6f", "1/s")                             \
+    X(v->tokens_out, "output_tokens", "%.0f", "1")                          \
+    X(v->tok_s_gpu, "tokens_per_s_per_gpu", "%.4f", "1/s")                  \
+    X(v->gpu_hours, "gpu_hours", "%.6f", "h")                               \
+    X(v->cost, "cost_usd", "%.6f", "USD")                                   \
+    X(v->cost_per_mtok, "cost_per_mtok_usd", "%.6f", "USD")                 \
+    X(v->replicas_mean, "replicas_mean", "%.4f", "1")                       \
+    X(v->replicas_max, "replicas_max", "%.0f", "1")                         \
+    X(v->replica_starts, "replica_starts", "%.0f", "1")                     \
+    X(v->replica_losses, "replica_losses", "%.0f", "1")                     \
+    X(v->engine_preemptions, "engine_preemptions", "%.0f", "1")
+
 /* One request's record (HDF5 /requests). */
 struct gs_reqrec {
     double arrival;             /* s, simulation clock */
