@@ -160,6 +160,7 @@ struct svc {
     double last_busy, last_up;
     long last_arrived;
     double rep_ms, rep_max;             /* replicas x ms, the largest */
+    int up_n, up_gpus;                  /* replicas UP, their GPUs */
     gs_time last_adv;
     int done;                   /* stream over and every request ended */
     int kicked;                 /* a replica was lost: reconcile */
@@ -260,6 +261,21 @@ static struct hent hpop(struct svc *sv)
     if (n > 0)
         sv->h[i] = last;
     return top;
+}
+
+/* Every change of a replica's state goes through here (the counts of
+ * serving replicas and GPUs the integrals read). */
+static void set_state(struct svc *sv, struct rep *r, int st)
+{
+    if (r->state == RS_UP) {
+        sv->up_n--;
+        sv->up_gpus -= r->gpus;
+    }
+    r->state = st;
+    if (st == RS_UP) {
+        sv->up_n++;
+        sv->up_gpus += r->gpus;
+    }
 }
 
 static gs_time ceil_ms(double t)
@@ -668,7 +684,7 @@ static int live(const struct rep *r)
 static void rep_end(struct svc *sv, struct rep *r)
 {
     struct gs_job *j = r->job;
-    r->state = RS_GONE;
+    set_state(sv, r, RS_GONE);
     r->job = NULL;
     sv->nlive--;
     gs_llm_engine_free(r->e);
@@ -821,6 +837,17 @@ static void next_arrival(struct svc *sv)
     /* Thinning (Lewis and Shedler 1979) under the cycle's peak rate. */
     double peak = g->rate.rate_per_hour * (1.0 + g->rate.diurnal) / 3600.0;
     double t = sv->gnext;
+    int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
+    for (int h = 0; h < 24 && flat; h++)
+        flat = g->rate.hourly[h] == 0;
+    if (flat) {
+        t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
+        if (g->until > 0 && (gs_time)((t - sv->start_s) * 1000.0) >= g->until)
+            t = INFINITY;
+        sv->gnext = t;
+        sv->next_arrival = t;
+        return;
+    }
     for (;;) {
         t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
         gs_time tm = (gs_time)((t - sv->start_s) * 1000.0);
@@ -925,7 +952,7 @@ static void on_wake(struct gs_event *ev, void *ctx)
             if (e.gen != r->gen || r->state == RS_GONE)
                 continue;       /* it lost its GPUs meanwhile */
             if (e.kind == H_LOAD) {
-                r->state = RS_UP;
+                set_state(sv, r, RS_UP);
                 drain_queue(sv, r->pool, e.t);
                 if (r->draining && r->nout == 0)
                     rep_end(sv, r);
@@ -989,7 +1016,7 @@ static void m_job_started(void *st, struct gs_job *j)
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
     double load = wgpu / (sv->cfg->load_gbs * 1e9);
     double now = (double)gs_sim_now(m->s) / 1000.0;
-    r->state = RS_LOAD;
+    set_state(sv, r, RS_LOAD);
     sv->starts++;
     hpush(sv, now + load, H_LOAD, r->id, r->gen);
     wake(sv);
@@ -1009,11 +1036,11 @@ static void m_job_ended(void *st, struct gs_job *j, int why)
         sv->losses++;
     rep_lose(sv, r, now);
     if (why == GS_STOP_KILLED || why == GS_STOP_DONE) {
-        r->state = RS_GONE;
+        set_state(sv, r, RS_GONE);
         r->job = NULL;
         sv->nlive--;
     } else {
-        r->state = RS_WAIT;     /* requeued by the simulation */
+        set_state(sv, r, RS_WAIT);      /* requeued by the simulation */
     }
     sv->kicked = 1;             /* reroute and reconcile in our own event */
     wake(sv);
@@ -1090,15 +1117,10 @@ static void m_advance(void *st, gs_time t)
         struct svc *sv = &m->sv[i];
         if (t <= sv->last_adv)
             continue;
+        int gpus = sv->up_gpus, n = sv->up_n;
         while (sv->next_sample <= t) {
             /* integrate up to the sample, then take it */
             gs_time ts = sv->next_sample;
-            int gpus = 0, n = 0;
-            for (int k = 0; k < sv->nrep; k++)
-                if (sv->rep[k]->state == RS_UP) {
-                    gpus += sv->rep[k]->gpus;
-                    n++;
-                }
             double dt = (double)(ts - sv->last_adv) / 1000.0;
             sv->up_total += dt * gpus;
             sv->rep_ms += dt * 1000.0 * n;
@@ -1106,12 +1128,6 @@ static void m_advance(void *st, gs_time t)
             sample(sv, ts);
             sv->next_sample += sv->step;
         }
-        int gpus = 0, n = 0;
-        for (int k = 0; k < sv->nrep; k++)
-            if (sv->rep[k]->state == RS_UP) {
-                gpus += sv->rep[k]->gpus;
-                n++;
-            }
         if (n > sv->rep_max)
             sv->rep_max = n;
         double dt = (double)(t - sv->last_adv) / 1000.0;
