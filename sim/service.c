@@ -165,6 +165,7 @@ struct svc {
     int done;                   /* stream over and every request ended */
     int kicked;                 /* a replica was lost: reconcile */
     int opened;                 /* the first event has run */
+    double done_s;              /* when done was set */
     struct gs_svcsum sum;
 };
 
@@ -967,6 +968,7 @@ static void on_wake(struct gs_event *ev, void *ctx)
         scale(sv, p, now);
     if (!sv->done && all_done(sv)) {
         sv->done = 1;
+        sv->done_s = (double)now / 1000.0;
         for (int p = 0; p < sv->npools; p++)
             reconcile(sv, p, (double)now / 1000.0);
     }
@@ -1428,7 +1430,10 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     o->replica_losses = sv->losses;
     o->tokens_in = sv->tok_in;
     o->tokens_out = sv->tok_out;
-    double span = (double)end / 1000.0 - sv->start_s;
+    /* The service's own span: from its opening to its last request's end
+     * (or the end of the run, with requests still to come). */
+    double span = (sv->done ? sv->done_s : (double)end / 1000.0) -
+                  sv->start_s;
     o->span_s = span > 0 ? span : 0;
     o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
     o->replicas_max = sv->rep_max;
