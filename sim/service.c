@@ -166,6 +166,7 @@ struct svc {
     int kicked;                 /* a replica was lost: reconcile */
     int opened;                 /* the first event has run */
     double done_s;              /* when done was set */
+    long good;                  /* requests meeting every target */
     struct gs_svcsum sum;
 };
 
@@ -1505,6 +1506,7 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
                         o->inflight == 0 && o->dropped == 0)
                      : -1;
+    sv->good = good;
     o->attainment = o->arrived > 0 ? (double)good / (double)o->arrived : 1;
     o->goodput = o->span_s > 0 ? (double)good / o->span_s : 0;
     /* GPU-hours and cost from the replica jobs' records. */
@@ -1532,12 +1534,87 @@ static void m_close(void *st, gs_time end)
     (void)end;
 }
 
+/* All services' requests together (for compare and bench-policies). */
+static void summarize_all(struct svmodel *m, struct gs_infsum *o)
+{
+    memset(o, 0, sizeof *o);
+    if (m->n == 1) {
+        const struct gs_svcsum *v = &m->sv[0].sum;
+        *o = (struct gs_infsum){ (double)v->arrived, (double)v->finished,
+                                 v->ttft[0], v->ttft[2], v->itl[0], v->itl[2],
+                                 v->e2e[2], v->queue[2], v->attainment,
+                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok };
+        return;
+    }
+    long nf = 0, ni = 0, good = 0;
+    double tok = 0, gh = 0, cost = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        o->requests += (double)sv->nreq;
+        nf += sv->finished;
+        ni += sv->nitl;
+        good += sv->good;
+        o->goodput += sv->sum.goodput;
+        tok += sv->sum.tokens_out;
+        gh += sv->sum.gpu_hours;
+        cost += sv->sum.cost;
+    }
+    o->finished = (double)nf;
+    o->attainment = o->requests > 0 ? (double)good / o->requests : 1;
+    o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
+    o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
+    double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
+    float *w = malloc((size_t)ni * sizeof *w + 4);
+    if (v == NULL || w == NULL) {
+        free(v);
+        free(w);
+        return;
+    }
+    double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
+    for (int which = 0; which < 3; which++) {
+        long k = 0;
+        for (int i = 0; i < m->n; i++) {
+            const struct svc *sv = &m->sv[i];
+            for (long j = 0; j < sv->nreq; j++) {
+                const struct gs_reqrec *q = &sv->req[j];
+                if (q->state != GS_REQ_DONE)
+                    continue;
+                v[k++] = which == 0 ? q->first - q->arrival
+                         : which == 1 ? q->end - q->arrival : q->queue;
+            }
+        }
+        sort_pos(v, NULL, (size_t)k);
+        if (which == 0) {
+            o->ttft_p50 = pct_sorted(v, k, 0.5);
+            o->ttft_p99 = pct_sorted(v, k, 0.99);
+        } else {
+            *slot[which] = pct_sorted(v, k, 0.99);
+        }
+    }
+    long k = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        memcpy(v + k, sv->itl_d, (size_t)sv->nitl * sizeof *v);
+        memcpy(w + k, sv->itl_w, (size_t)sv->nitl * sizeof *w);
+        k += sv->nitl;
+    }
+    struct svc all = { .itl_d = v, .itl_w = w, .nitl = k };
+    static const double p[2] = { 0.5, 0.99 };
+    double q[2];
+    itl_quantiles(&all, p, 2, q);
+    o->itl_p50 = q[0];
+    o->itl_p99 = q[1];
+    free(v);
+    free(w);
+}
+
 static void m_summarize(const void *st, struct gs_summary *su)
 {
     struct svmodel *m = (struct svmodel *)st;
     gs_time end = (gs_time)llround(su->end_s * 1000.0);
     for (int i = 0; i < m->n; i++)
         summarize_svc(&m->sv[i], end, m->s);
+    summarize_all(m, &su->inference);
 }
 
 const struct gs_model_ops gs_service_model = {
