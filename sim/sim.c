@@ -73,6 +73,7 @@ struct gs_sim {
     int offering;               /* in gs_sim_offer: no policy hooks */
     struct gs_cloud *cloud;     /* markets, faults, scaling, reaping */
     gs_time last_change;        /* a job last started or stopped */
+    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
 };
 
 /* With no horizon, a run whose jobs can neither start nor end for this
@@ -494,6 +495,9 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
     return n;
 }
 
+void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
+uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out)
@@ -524,6 +528,7 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (nranges == 0)
         return GS_ENOFIT;
+    s->work++;
     int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
@@ -1015,6 +1020,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     gs_cloud_close(s->cloud, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
     gs_cloud_summarize(s->cloud, &s->sum);
+    s->sum.policy_work = s->work;
     return 0;
 }
 

@@ -74,6 +74,15 @@ gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
  * true runtime on the fastest model it may use), in ms, for what remains. */
 gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
 
+/* The policy's work counter: a policy adds the number of pending or
+ * running jobs it looked at (a loop over the queue, a victim search over
+ * running jobs).  Deterministic, reported as policy_work (--json,
+ * gs_summary); tests hold each policy's work per job flat as the queue
+ * grows (tests/test_overload.c).  The core adds one for every job it is
+ * asked to place. */
+void gs_sim_examine(struct gs_sim *s, long n);
+uint64_t gs_sim_work(const struct gs_sim *s);
+
 /* The fragmentation measure and node classes (frag.h), for placers. */
 struct gs_frag *gs_sim_frag(struct gs_sim *s);
 
