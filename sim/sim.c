@@ -498,6 +498,11 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
 void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
 uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
 
+int gs_sim_misses_repeat(const struct gs_sim *s)
+{
+    return !s->plc->draws_on_miss && s->share == NULL;
+}
+
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out)

@@ -83,6 +83,14 @@ gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
 void gs_sim_examine(struct gs_sim *s, long n);
 uint64_t gs_sim_work(const struct gs_sim *s);
 
+/* 1 when a placement that finds no room would find none again -- for any
+ * job with the same need and tier, anywhere (ranges NULL) -- until some
+ * capacity is released: the placer draws no random numbers on a miss and
+ * no sharing model can free capacity while a policy starts jobs.  Within
+ * one pass that starts but never preempts, a policy may then skip the
+ * searches it can foresee failing and keep exactly the same decisions. */
+int gs_sim_misses_repeat(const struct gs_sim *s);
+
 /* The fragmentation measure and node classes (frag.h), for placers. */
 struct gs_frag *gs_sim_frag(struct gs_sim *s);
 
