@@ -25,29 +25,17 @@
  * group.  With preemption, or a placer that draws on a miss, the sorted
  * array is walked as described above. */
 #include "policy.h"
-#include "../sim/heap.h"
+#include "jobgroup.h"
 #include "../sim/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Jobs alike for placement (fast mode): same priority, tier and need. */
-struct grp {
-    int prio, tier;
-    struct gs_need need;
-    char prof[GS_MIG_PROFILE_NAME];
-    struct gs_heap q;           /* its pending jobs by record index */
-    int pos;                    /* index in the group heap, -1 if not in */
-    uint32_t hash;
-};
-
 struct prio {
     int fast;                   /* grouped mode (see the top) */
-    struct grp *g;
-    int ng, capg;
-    int *ghash, ghcap;          /* open addressing over g, -1 empty */
-    int *gh, ngh;               /* heap of groups by first job */
+    struct gs_jgroups gs;
+    int *gh, ngh, capgh;        /* heap of groups by first job */
     int *aside, naside;         /* groups out for the rest of a pass */
 
     struct gs_job **q;
@@ -79,6 +67,7 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     }
     s->fast = !s->preempt && gs_sim_misses_repeat(sim);
+    gs_jgroups_init(&s->gs, 0);
     *state = s;
     return 0;
 }
@@ -89,10 +78,7 @@ static void prio_free(void *state)
     free(s->q);
     free(s->late);
     free(s->reclaim);
-    for (int i = 0; i < s->ng; i++)
-        gs_heap_clear(&s->g[i].q);
-    free(s->g);
-    free(s->ghash);
+    gs_jgroups_free(&s->gs);
     free(s->gh);
     free(s->aside);
     free(s);
@@ -102,94 +88,9 @@ static void prio_free(void *state)
 
 static int before(const struct gs_job *a, const struct gs_job *b);
 
-static struct gs_job *job_of(struct gs_hnode *n)
-{
-    return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
-}
-
 static struct gs_job *ghead(const struct prio *s, int g)
 {
-    struct gs_hnode *n = gs_heap_top(&s->g[g].q);
-    return n ? job_of(n) : NULL;
-}
-
-static int alike(const struct grp *g, const struct gs_job *j)
-{
-    const struct gs_need *a = &g->need, *b = &j->need;
-    return g->prio == j->prio && g->tier == j->s.tier && a->gpus == b->gpus &&
-           a->milli == b->milli && a->mem_gb == b->mem_gb &&
-           a->allowed == b->allowed && a->guar == b->guar &&
-           a->burst == b->burst &&
-           strcmp(g->prof, b->profile ? b->profile : "") == 0;
-}
-
-static uint32_t job_hash(const struct gs_job *j)
-{
-    uint64_t m;
-    memcpy(&m, &j->need.mem_gb, sizeof m);
-    uint64_t h = (uint64_t)(uint32_t)j->prio * 0x9e3779b97f4a7c15ULL;
-    uint64_t v[6] = { (uint64_t)j->s.tier, (uint64_t)j->need.gpus,
-                      (uint64_t)j->need.milli, m, j->need.allowed,
-                      (uint64_t)j->need.guar << 20 ^
-                      (uint64_t)j->need.burst };
-    for (int i = 0; i < 6; i++)
-        h = (h ^ v[i]) * 0xff51afd7ed558ccdULL;
-    if (j->need.profile)
-        for (const char *p = j->need.profile; *p; p++)
-            h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-    return (uint32_t)(h >> 32);
-}
-
-/* The group of j, made if new. */
-static int group_of(struct prio *s, const struct gs_job *j)
-{
-    if (s->ng * 2 >= s->ghcap) {
-        int cap = s->ghcap ? s->ghcap * 2 : 64;
-        int *h = malloc((size_t)cap * sizeof *h);
-        GS_ASSERT(h != NULL);
-        for (int i = 0; i < cap; i++)
-            h[i] = -1;
-        for (int i = 0; i < s->ng; i++) {
-            uint32_t k = s->g[i].hash & (uint32_t)(cap - 1);
-            while (h[k] >= 0)
-                k = (k + 1) & (uint32_t)(cap - 1);
-            h[k] = i;
-        }
-        free(s->ghash);
-        s->ghash = h;
-        s->ghcap = cap;
-    }
-    uint32_t hash = job_hash(j);
-    uint32_t k = hash & (uint32_t)(s->ghcap - 1);
-    for (; s->ghash[k] >= 0; k = (k + 1) & (uint32_t)(s->ghcap - 1))
-        if (s->g[s->ghash[k]].hash == hash && alike(&s->g[s->ghash[k]], j))
-            return s->ghash[k];
-    if (s->ng == s->capg) {
-        int cap = s->capg ? s->capg * 2 : 16;
-        struct grp *g = realloc(s->g, (size_t)cap * sizeof *g);
-        GS_ASSERT(g != NULL);
-        s->g = g;
-        int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
-        GS_ASSERT(gh != NULL);
-        s->gh = gh;
-        int *as = realloc(s->aside, (size_t)cap * sizeof *as);
-        GS_ASSERT(as != NULL);
-        s->aside = as;
-        s->capg = cap;
-    }
-    struct grp *g = &s->g[s->ng];
-    memset(g, 0, sizeof *g);
-    g->prio = j->prio;
-    g->tier = j->s.tier;
-    g->need = j->need;
-    g->need.profile = NULL;
-    if (j->need.profile)
-        snprintf(g->prof, sizeof g->prof, "%s", j->need.profile);
-    g->hash = hash;
-    gs_heap_init(&g->q);
-    g->pos = -1;
-    s->ghash[k] = s->ng;
-    return s->ng++;
+    return gs_jgroup_head(&s->gs.g[g]);
 }
 
 /* Group a's first job goes before group b's. */
@@ -201,7 +102,7 @@ static int gbefore(const struct prio *s, int a, int b)
 static void gh_set(struct prio *s, int i, int g)
 {
     s->gh[i] = g;
-    s->g[g].pos = i;
+    s->gs.g[g].pos = i;
 }
 
 static void gh_up(struct prio *s, int i)
@@ -234,20 +135,20 @@ static void gh_down(struct prio *s, int i)
 /* Take the group at heap index i out of the heap. */
 static void gh_out(struct prio *s, int i)
 {
-    s->g[s->gh[i]].pos = -1;
+    s->gs.g[s->gh[i]].pos = -1;
     int last = s->gh[--s->ngh];
     if (i < s->ngh) {
         gh_set(s, i, last);
         gh_up(s, i);
-        gh_down(s, s->g[last].pos);
+        gh_down(s, s->gs.g[last].pos);
     }
 }
 
 /* Put group g where its first job says: in, out, or moved. */
 static void gh_fix(struct prio *s, int g)
 {
-    int i = s->g[g].pos;
-    if (gs_heap_size(&s->g[g].q) == 0) {
+    int i = s->gs.g[g].pos;
+    if (gs_jgroup_size(&s->gs.g[g]) == 0) {
         if (i >= 0)
             gh_out(s, i);
         return;
@@ -257,14 +158,24 @@ static void gh_fix(struct prio *s, int g)
         gh_set(s, i, g);
     }
     gh_up(s, i);
-    gh_down(s, s->g[g].pos);
+    gh_down(s, s->gs.g[g].pos);
 }
 
 static void fast_arrive(struct prio *s, struct gs_job *j)
 {
-    int g = group_of(s, j);
+    int g = gs_jgroups_of(&s->gs, j);
+    if (s->gs.n > s->capgh) {
+        int cap = s->gs.cap;
+        int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
+        GS_ASSERT(gh != NULL);
+        s->gh = gh;
+        int *as = realloc(s->aside, (size_t)cap * sizeof *as);
+        GS_ASSERT(as != NULL);
+        s->aside = as;
+        s->capgh = cap;
+    }
     j->pslot = g;
-    GS_ASSERT(gs_heap_push(&s->g[g].q, &j->pnode, (gs_time)j->rec) == 0);
+    gs_jgroup_add(&s->gs.g[g], j);
     if (ghead(s, g) == j)
         gh_fix(s, g);
 }
@@ -281,7 +192,7 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
                                         : j->need.milli;
         gs_sim_examine(sim, 1);
         if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) {
-            gs_heap_remove(&s->g[g].q, &j->pnode);
+            gs_jgroup_remove(&s->gs.g[g], j);
             gh_fix(s, g);
             continue;
         }
@@ -465,8 +376,9 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     if (why != GS_STOP_KILLED)
         return;
     if (s->fast) {
-        if (j->state == GS_JOB_PENDING && j->pslot >= 0 && j->pslot < s->ng) {
-            gs_heap_remove(&s->g[j->pslot].q, &j->pnode);
+        if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
+            j->pslot < s->gs.n) {
+            gs_jgroup_remove(&s->gs.g[j->pslot], j);
             gh_fix(s, (int)j->pslot);
         }
         return;
