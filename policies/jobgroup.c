@@ -116,9 +116,12 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     return gs->n++;
 }
 
-void gs_jgroup_add(struct gs_jgroup *g, struct gs_job *j)
+void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)
 {
-    GS_ASSERT(gs_heap_push(&g->q, &j->pnode, (gs_time)j->rec) == 0);
+    struct gs_heap *q = &gs->g[g].q;
+    q->seq = gs->seq;
+    GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+    gs->seq = q->seq;
 }
 
 void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j)

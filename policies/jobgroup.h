@@ -37,6 +37,7 @@ struct gs_jgroups {
     int n, cap;
     int *slot, nslot;           /* open addressing over g, -1 empty */
     int by_tenant;
+    uint64_t seq;               /* one sequence for all the groups' heaps */
 };
 
 void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant);
@@ -44,8 +45,11 @@ void gs_jgroups_free(struct gs_jgroups *gs);
 /* The index of j's group, made if new (pos -1, mark 0).  Indexes are
  * stable; the array may move.  Aborts when out of memory. */
 int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j);
-/* Add the pending job j to group g (j->pnode is used). */
-void gs_jgroup_add(struct gs_jgroup *g, struct gs_job *j);
+/* Add the pending job j to group g (j->pnode is used).  The groups' heaps
+ * draw their entries' sequence numbers from one counter: a removed job
+ * leaves a stale entry behind (heap.h), and its struct, recycled for a
+ * later job in another group, must never match it again. */
+void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j);
 /* Take j out of its group (no-op if it is not in one). */
 void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j);
 /* The group's oldest job, or NULL. */

@@ -175,7 +175,7 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
         s->capgh = cap;
     }
     j->pslot = g;
-    gs_jgroup_add(&s->gs.g[g], j);
+    gs_jgroup_add(&s->gs, g, j);
     if (ghead(s, g) == j)
         gh_fix(s, g);
 }

@@ -39,6 +39,7 @@ struct st {
     int np;                 /* scenario partitions; index np = the rest */
     struct part *p;
     char *blocked;
+    uint64_t seq;
 };
 
 static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
@@ -144,9 +145,13 @@ static void st_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     j->pslot = match(s, sim, j);
     if (!could_fit(sim, &s->p[j->pslot], j))
         gs_sim_kill(sim, j, GS_KILL_UNPLACEABLE);
-    else
-        GS_ASSERT(gs_heap_push(&s->p[j->pslot].q, &j->pnode,
-                               (gs_time)j->rec) == 0);
+    else {
+        /* one sequence over the partitions' heaps (jobgroup.h says why) */
+        struct gs_heap *q = &s->p[j->pslot].q;
+        q->seq = s->seq;
+        GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+        s->seq = q->seq;
+    }
 }
 
 /* A pending job killed while waiting leaves its partition's queue. */

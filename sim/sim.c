@@ -160,7 +160,8 @@ static void pending_remove(struct gs_sim *s, struct gs_job *j)
         j->next->prev = j->prev;
     else
         s->ptail = j->prev;
-    j->prev = j->next = NULL;
+    /* j->next is left pointing at its successor, which a policy's
+     * stopped(KILLED) hook may read (sim.h, gs_sim_pending_tail). */
     s->npending--;
 }
 
@@ -451,6 +452,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
 gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
 struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s) { return s->ptail; }
 long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
 int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
 const char *gs_sim_tenant_name(const struct gs_sim *s, int t)

@@ -61,6 +61,10 @@ const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
 gs_time gs_sim_now(const struct gs_sim *s);
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s);
 struct gs_job *gs_sim_pending_head(const struct gs_sim *s);   /* arrival order */
+/* The last pending job.  A job leaving the pending list keeps in ->next the
+ * job that followed it (NULL if none) until it is queued again, so a
+ * stopped(GS_STOP_KILLED) hook can still step past it. */
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s);
 long gs_sim_npending(const struct gs_sim *s);
 /* Running jobs as an array (order unspecified, changes on start/stop). */
 struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
