@@ -39,7 +39,9 @@
  * Such owners wait for borrowers to end, as they would under Kueue.
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
- * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED, its
+ * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
+ * when it could ever be a victim, F_VIC and its index in the victim array
+ * shifted left by 8), its
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
  * when it is non-preemptible. */
 #include "policy.h"
@@ -53,6 +55,7 @@
 #define F_RUN 1L
 #define F_BORROWED 2L
 #define F_WIN 4L                /* pending, in the window; group << 8 */
+#define F_VIC 8L                /* running, in rv; index << 8 */
 #define EPS 1e-9
 
 struct ten {
@@ -87,6 +90,14 @@ struct fair {
     struct gs_job **cand;       /* scratch: owners to try, jobs put aside */
     long ncand, capcand;
     char *pe;                   /* scratch: pools eligible, per reclaim */
+    int *maxg;                  /* scratch: per tenant, the largest victim
+                                   it can lose and keep its guarantee */
+    int capmaxg;
+    /* Running jobs that could be victims (preemptible, whole GPUs on one
+     * node), compact for reclaim's scan; jobs in rvj. */
+    struct rv { int node, tenant, gpus, pool; } *rv;
+    struct gs_job **rvj;
+    long nrv, caprv;
     int *recl;                  /* scratch: reclaimable GPUs per node */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -159,6 +170,9 @@ static void fair_free(void *state)
     free(s->rfail);
     free(s->dead);
     free(s->pe);
+    free(s->maxg);
+    free(s->rv);
+    free(s->rvj);
     free(s->cand);
     free(s->recl);
     free(s->vict);
@@ -211,6 +225,23 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->gpus += g;
     x->mem += job_mem(sim, j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
+    if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
+        if (s->nrv == s->caprv) {
+            long cap = s->caprv ? s->caprv * 2 : 256;
+            struct rv *v = realloc(s->rv, (size_t)cap * sizeof *v);
+            GS_ASSERT(v != NULL);
+            s->rv = v;
+            struct gs_job **vj = realloc(s->rvj, (size_t)cap * sizeof *vj);
+            GS_ASSERT(vj != NULL);
+            s->rvj = vj;
+            s->caprv = cap;
+        }
+        s->rv[s->nrv] = (struct rv){ j->alloc.one.node, j->tenant,
+                                     j->need.gpus, j->alloc.pool };
+        s->rvj[s->nrv] = j;
+        j->pslot |= F_VIC | s->nrv << 8;
+        s->nrv++;
+    }
     j->pnode.time = 0;
     if (!j->preemptible && over > EPS) {
         j->pnode.time = (gs_time)(over * 1000.0 + 0.5);
@@ -242,6 +273,14 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->mem = 0;
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
+    if (j->pslot & F_VIC) {             /* swap-remove from rv */
+        long i = j->pslot >> 8, last = --s->nrv;
+        if (i != last) {
+            s->rv[i] = s->rv[last];
+            s->rvj[i] = s->rvj[last];
+            s->rvj[i]->pslot = (s->rvj[i]->pslot & 0xff) | i << 8;
+        }
+    }
     j->pslot = 0;
 }
 
@@ -286,32 +325,46 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     int grp = j->pslot & F_WIN ? (int)(j->pslot >> 8) : -1;
     if (grp >= 0 && grp < s->caprfail && s->rfail[grp] == s->ver)
         return -1;
-    long nrun;
-    struct gs_job *const *run = gs_sim_running(sim, &nrun);
-    gs_sim_examine(sim, nrun);
-    for (int p = 0; p < f->npools; p++)
-        s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
-    if (s->capvict < nrun) {
-        free(s->vict);
-        s->vict = malloc((size_t)nrun * sizeof *s->vict);
-        GS_ASSERT(s->vict != NULL);
-        s->capvict = nrun;
+    ten_ensure(s, sim, j->tenant);      /* running jobs' are, by start() */
+    if (s->capmaxg < s->nt) {
+        free(s->maxg);
+        s->maxg = malloc((size_t)s->nt * sizeof *s->maxg);
+        GS_ASSERT(s->maxg != NULL);
+        s->capmaxg = s->nt;
     }
-    /* One scan gathers the victims (is_victim, with the pools' eligibility
-     * worked out once) and what each node could give back. */
+    /* is_victim's tenant test, as the largest whole-GPU victim each tenant
+     * can lose (the same comparison, for g = 1, 2, ...): none anywhere
+     * means no search. */
+    int any = 0;
+    for (int t = 0; t < s->nt; t++) {
+        const struct ten *x = &s->t[t];
+        int g = 0;
+        while (t != j->tenant && g < GS_MAX_GPN &&
+               x->gpus - (double)(g + 1) >= x->quota - EPS)
+            g++;
+        s->maxg[t] = g;
+        any |= g > 0;
+    }
     long nv = 0;
-    for (long i = 0; i < nrun; i++) {
-        struct gs_job *v = run[i];
-        ten_ensure(s, sim, v->tenant);
-        if (!v->preemptible || v->alloc.n != 1 || v->need.gpus == 0 ||
-            v->tenant == j->tenant || !(v->pslot & F_RUN) ||
-            !s->pe[v->alloc.pool])
-            continue;
-        const struct ten *x = &s->t[v->tenant];
-        if (!(x->gpus - job_gpus(v) >= x->quota - EPS))
-            continue;
-        s->recl[v->alloc.one.node] += v->need.gpus;
-        s->vict[nv++] = v;
+    if (any) {
+        gs_sim_examine(sim, s->nrv);
+        for (int p = 0; p < f->npools; p++)
+            s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
+        if (s->capvict < s->nrv) {
+            free(s->vict);
+            s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
+            GS_ASSERT(s->vict != NULL);
+            s->capvict = s->nrv;
+        }
+        /* One scan of the compact victim array gathers the victims and
+         * what each node could give back. */
+        for (long i = 0; i < s->nrv; i++) {
+            const struct rv *v = &s->rv[i];
+            if (v->gpus > s->maxg[v->tenant] || !s->pe[v->pool])
+                continue;
+            s->recl[v->node] += v->gpus;
+            s->vict[nv++] = s->rvj[i];
+        }
     }
     int best = -1, best_def = 1 << 30;
     for (long i = 0; i < nv; i++) {
