@@ -86,7 +86,7 @@ struct cls {
     char profile[GS_MIG_PROFILE_NAME];
     int *pools, npools;         /* pools it may ever use */
     int whole;                  /* whole GPUs on plain pools only */
-    struct gs_heap fresh, aged;
+    struct gs_heap h[3];        /* by stage: fresh, aging, full boost */
     long n;                     /* jobs waiting */
     uint64_t blocked;           /* pass stamp when passed over */
     int live;                   /* index in s->live, or -1 */
@@ -94,17 +94,18 @@ struct cls {
 
 /* A waiting job's bookkeeping (j->pslot points here while it waits). */
 struct wait {
-    struct gs_hnode timer;      /* in s->timers until aged */
+    struct gs_hnode timer;      /* in s->timers until its last stage */
     struct gs_job *j;
-    int cls, aged;
+    int cls, stage;             /* 0 fresh, 1 aging, 2 full boost */
     double S;                   /* fixed part of the score */
     struct wait *next;          /* free list */
 };
 
 struct hps {
     double wp, we, wa, wf;
-    gs_time after, scale;
+    gs_time after, scale, mark, late;
     int block;
+    int last;                   /* last aging stage: 2 capped, 1 not */
     long depth;
     double maxprio;
     struct cls *c;
@@ -120,6 +121,8 @@ struct hps {
     struct gs_job *held;
     gs_time sh_t;               /* its shadow time */
     int *resv, nresv;           /* reserved nodes, ascending */
+    int rextra;                 /* one reserved node: GPUs it will have
+                                   free then beyond the job's need */
     struct gs_range *ranges;    /* scratch: a class's pools off them */
     int capranges;
     /* Scratch for working out reservations, sized to the fleet. */
@@ -155,7 +158,8 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (s == NULL)
         return GS_ENOMEM;
     *s = (struct hps){ .wp = 1.0, .we = 1.0, .wa = 3.0, .wf = 0.5,
-                       .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1,
+                       .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1, .last = 1,
+                       .mark = 30 * GS_MIN, .late = 0,
                        .depth = 256 };
     int rc;
     if ((rc = gs_params_num(p, "w_priority", 0, 1e6, &s->wp, d)) < 0 ||
@@ -165,6 +169,9 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         (rc = gs_params_time(p, "aging_after", &s->after, d)) < 0 ||
         (rc = gs_params_time(p, "aging_scale", &s->scale, d)) < 0 ||
         (rc = gs_params_bool(p, "block_aged", &s->block, d)) < 0 ||
+        (rc = gs_params_bool(p, "aging_cap", &s->last, d)) < 0 ||
+        (rc = gs_params_time(p, "starved_after", &s->mark, d)) < 0 ||
+        (rc = gs_params_time(p, "late", &s->late, d)) < 0 ||
         (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
         free(s);
         return rc;
@@ -177,6 +184,7 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return gs_diag_set(d, GS_EINVAL, p->where, "aging_after must be >= 0");
     }
+    s->last = s->last ? 2 : 1;
     const struct gs_scenario *sc = gs_sim_scenario(sim);
     for (int t = 0; t < GS_NTIERS; t++)
         if (sc->tiers[t].priority > s->maxprio)
@@ -206,8 +214,8 @@ static void hps_free(void *state)
     if (s == NULL)
         return;
     for (int i = 0; i < s->nc; i++) {
-        gs_heap_clear(&s->c[i].fresh);
-        gs_heap_clear(&s->c[i].aged);
+        for (int k = 0; k < 3; k++)
+            gs_heap_clear(&s->c[i].h[k]);
         free(s->c[i].pools);
     }
     free(s->c);
@@ -271,8 +279,8 @@ static int class_of(struct hps *s, const struct gs_fleet *f,
         if (gs_fleet_demand(f, p, n, &dm) < 0 || dm.kind != GS_DEM_WHOLE)
             c->whole = 0;
     }
-    heap_init_id(&c->fresh, 3 + 2 * (uint64_t)s->nc);
-    heap_init_id(&c->aged, 4 + 2 * (uint64_t)s->nc);
+    for (int k = 0; k < 3; k++)
+        heap_init_id(&c->h[k], 3 + 3 * (uint64_t)s->nc + (uint64_t)k);
     c->live = -1;
     return s->nc++;
 }
@@ -303,21 +311,50 @@ static double clampkey(double k)
     return k > 9e18 ? 9e18 : k < -9e18 ? -9e18 : k;
 }
 
-/* Heap keys are smallest first; scores are largest first. */
-static gs_time fresh_key(const struct wait *w)
+/* Heap keys are smallest first; scores are largest first.  In stage 1 the
+ * key leaves out w_aging * now / aging_scale, which all of them share. */
+static double base(const struct hps *s, const struct wait *w)
 {
-    return (gs_time)clampkey(-w->S * KSCALE);
+    switch (w->stage) {
+    case 0:
+        return w->S;
+    case 1:
+        return w->S - s->wa * (double)(w->j->s.arrival + s->after) /
+                          (double)s->scale;
+    default:
+        return w->S + s->wa;
+    }
 }
 
-static double aged_base(const struct hps *s, const struct wait *w)
+static gs_time key(const struct hps *s, const struct wait *w)
 {
-    return w->S - s->wa * (double)(w->j->s.arrival + s->after) /
-                      (double)s->scale;
+    return (gs_time)clampkey(-base(s, w) * KSCALE);
 }
 
-static gs_time aged_key(const struct hps *s, const struct wait *w)
+/* The score of a waiting job now, without F. */
+static double score(const struct hps *s, const struct wait *w, gs_time now)
 {
-    return (gs_time)clampkey(-aged_base(s, w) * KSCALE);
+    return base(s, w) +
+           (w->stage == 1 ? s->wa * (double)now / (double)s->scale : 0);
+}
+
+/* When a job in stage k moves on. */
+static gs_time next_stage(const struct hps *s, const struct wait *w)
+{
+    return w->j->s.arrival + s->after + (w->stage == 0 ? 0 : s->scale);
+}
+
+/* File w in its class's heap for its stage at now, and in the timers. */
+static void file(struct hps *s, struct wait *w, gs_time now)
+{
+    struct cls *c = &s->c[w->cls];
+    w->stage = 0;
+    if (s->wa > 0)
+        while (w->stage < s->last && next_stage(s, w) < now)
+            w->stage++;
+    GS_ASSERT(gs_heap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
+    if (s->wa > 0 && w->stage < s->last)
+        GS_ASSERT(gs_heap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
 }
 
 static void live_add(struct hps *s, int ci)
@@ -355,16 +392,7 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     double e = 1.0 / (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR * gpus);
     w->S = s->wp * p + s->we * e;
     j->pslot = (long)(intptr_t)w;
-    struct cls *c = &s->c[ci];
-    gs_time at = j->s.arrival + s->after;
-    if (s->wa > 0 && at < gs_sim_now(sim)) {
-        w->aged = 1;
-        GS_ASSERT(gs_heap_push(&c->aged, &j->pnode, aged_key(s, w)) == 0);
-    } else {
-        GS_ASSERT(gs_heap_push(&c->fresh, &j->pnode, fresh_key(w)) == 0);
-        if (s->wa > 0)
-            GS_ASSERT(gs_heap_push(&s->timers, &w->timer, at) == 0);
-    }
+    file(s, w, gs_sim_now(sim));
     live_add(s, ci);
 }
 
@@ -372,8 +400,7 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 static void unqueue(struct hps *s, struct gs_job *j)
 {
     struct wait *w = wait_of(j);
-    struct cls *c = &s->c[w->cls];
-    gs_heap_remove(w->aged ? &c->aged : &c->fresh, &j->pnode);
+    gs_heap_remove(&s->c[w->cls].h[w->stage], &j->pnode);
     gs_heap_remove(&s->timers, &w->timer);
     live_drop(s, w->cls);
     j->pslot = 0;
@@ -395,37 +422,34 @@ static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         s->held = NULL;
 }
 
-/* Move the jobs whose wait passed aging_after to their class's aged heap. */
+/* Move the jobs whose wait passed a stage's end on to the next stage. */
 static void age(struct hps *s, gs_time now)
 {
     while (gs_heap_top_time(&s->timers) < now) {
         struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
-        struct cls *c = &s->c[w->cls];
-        gs_heap_remove(&c->fresh, &w->j->pnode);
-        w->aged = 1;
-        GS_ASSERT(gs_heap_push(&c->aged, &w->j->pnode, aged_key(s, w)) == 0);
+        gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
+        file(s, w, now);
     }
 }
 
 /* The class's best waiting job and its score without F, or NULL. */
 static struct gs_job *class_top(const struct hps *s, const struct cls *c,
-                                gs_time now, double *score)
+                                gs_time now, double *sc)
 {
-    struct gs_hnode *a = gs_heap_top(&c->aged), *fr = gs_heap_top(&c->fresh);
-    double sa = -1e300, sf = -1e300;
-    if (a)
-        sa = aged_base(s, wait_of(job_of(a))) +
-             s->wa * (double)now / (double)s->scale;
-    if (fr)
-        sf = wait_of(job_of(fr))->S;
-    if (!a && !fr)
-        return NULL;
-    if (a && (!fr || sa >= sf)) {
-        *score = sa;
-        return job_of(a);
+    struct gs_job *best = NULL;
+    for (int k = 0; k < 3; k++) {
+        struct gs_hnode *n = gs_heap_top(&c->h[k]);
+        if (n == NULL)
+            continue;
+        struct gs_job *j = job_of(n);
+        double x = score(s, wait_of(j), now);
+        if (best == NULL || x > *sc ||
+            (x == *sc && j->s.arrival < best->s.arrival)) {
+            best = j;
+            *sc = x;
+        }
     }
-    *score = sf;
-    return job_of(fr);
+    return best;
 }
 
 /* F of a class: what the tightest placement leaves free, in [0, 1]. */
@@ -543,6 +567,7 @@ static int rvisit(struct gs_hnode *node, void *arg)
         if (!gang && free_at(s, w->f, n) >= w->c->need.gpus) {
             s->resv[0] = n;
             s->nresv = 1;
+            s->rextra = free_at(s, w->f, n) - w->c->need.gpus;
             w->found = 1;
         }
     }
@@ -560,6 +585,7 @@ static int reserve(struct hps *s, struct gs_sim *sim)
     const struct cls *c = &s->c[wait_of(s->held)->cls];
     struct rwalk w = { s, f, c, GS_TIME_MAX, 0 };
     s->nresv = 0;
+    s->rextra = 0;
     if (!c->whole || c->npools == 0)
         return -1;
     int gang = 0;
@@ -687,8 +713,19 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         }
         int rc;
         if (s->held && now + gs_sim_estimate(sim, j) > s->sh_t) {
-            int n = off_ranges(s, f, &s->c[jc]);
+            const struct cls *c = &s->c[jc];
+            int n = off_ranges(s, f, c);
             rc = n > 0 ? gs_sim_try_start(sim, j, s->ranges, n) : GS_ENOFIT;
+            /* or on the reserved node, in GPUs the starved job leaves */
+            int rn = s->nresv == 1 ? s->resv[0] : -1;
+            if (rc < 0 && rn >= 0 && c->whole && c->need.gpus <= s->rextra &&
+                eligible(c, f->nodes[rn].pool)) {
+                const struct gs_pool *pl = &f->pools[f->nodes[rn].pool];
+                struct gs_range r = { f->nodes[rn].pool, rn - pl->node0,
+                                      rn - pl->node0 + 1 };
+                if ((rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+                    s->rextra -= c->need.gpus;
+            }
         } else {
             rc = gs_sim_try_start(sim, j, NULL, 0);
         }
@@ -697,10 +734,13 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             continue;
         }
         s->c[jc].blocked = stamp;
-        if (!s->held && s->block && s->wa > 0 && wait_of(j)->aged) {
+        if (!s->held && s->block && s->wa > 0 && wait_of(j)->stage > 0) {
             s->held = j;        /* the starved job gets the reservation */
             if (reserve(s, sim) < 0)
                 s->held = NULL;
+            else if (s->sh_t - j->s.arrival > s->mark &&
+                     now - j->s.arrival < s->late)
+                s->held = NULL; /* too late to save: wait till `late` */
         }
     }
 }
