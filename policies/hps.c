@@ -103,7 +103,8 @@ struct wait {
 
 struct hps {
     double wp, we, wa, wf;
-    gs_time after, scale, mark, late;
+    gs_time after, scale, mark;
+    long tries;
     int block;
     int last;                   /* last aging stage: 2 capped, 1 not */
     long depth;
@@ -159,7 +160,7 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     *s = (struct hps){ .wp = 1.0, .we = 1.0, .wa = 3.0, .wf = 0.5,
                        .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1, .last = 1,
-                       .mark = 30 * GS_MIN, .late = 0,
+                       .mark = 30 * GS_MIN, .tries = 4,
                        .depth = 256 };
     int rc;
     if ((rc = gs_params_num(p, "w_priority", 0, 1e6, &s->wp, d)) < 0 ||
@@ -171,7 +172,7 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         (rc = gs_params_bool(p, "block_aged", &s->block, d)) < 0 ||
         (rc = gs_params_bool(p, "aging_cap", &s->last, d)) < 0 ||
         (rc = gs_params_time(p, "starved_after", &s->mark, d)) < 0 ||
-        (rc = gs_params_time(p, "late", &s->late, d)) < 0 ||
+        (rc = gs_params_int(p, "tries", 1, 1000, &s->tries, d)) < 0 ||
         (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
         free(s);
         return rc;
@@ -673,13 +674,17 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             s->held = NULL;
         }
     }
-    if (f->used_milli >= f->gpus_up * 1000)
-        return;
     uint64_t stamp = ++s->stamp;
     if (s->held)
         s->c[wait_of(s->held)->cls].blocked = stamp;
+    struct gs_job *fallback = NULL;
+    long tries = 0;
     for (long tried = 0; tried < s->depth; tried++) {
-        if (f->used_milli >= f->gpus_up * 1000)
+        /* A full fleet starts nothing, but the best-ranked aged job still
+         * gets its reservation now, before GPUs free up. */
+        int full = f->used_milli >= f->gpus_up * 1000;
+        if (full && (s->held || !s->block || s->wa <= 0 ||
+                     tries >= s->tries))
             break;
         /* The best class: its best job's score plus its F term.  F is
          * looked at only where it could change the winner. */
@@ -712,7 +717,9 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             }
         }
         int rc;
-        if (s->held && now + gs_sim_estimate(sim, j) > s->sh_t) {
+        if (full) {
+            rc = GS_ENOFIT;
+        } else if (s->held && now + gs_sim_estimate(sim, j) > s->sh_t) {
             const struct cls *c = &s->c[jc];
             int n = off_ranges(s, f, c);
             rc = n > 0 ? gs_sim_try_start(sim, j, s->ranges, n) : GS_ENOFIT;
@@ -734,14 +741,25 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             continue;
         }
         s->c[jc].blocked = stamp;
-        if (!s->held && s->block && s->wa > 0 && wait_of(j)->stage > 0) {
-            s->held = j;        /* the starved job gets the reservation */
+        if (!s->held && s->block && s->wa > 0 && wait_of(j)->stage > 0 &&
+            tries < s->tries) {
+            /* The first aged job that a reservation saves from starving
+             * gets it; if none of the first `tries`, the first of them. */
+            tries++;
+            s->held = j;
             if (reserve(s, sim) < 0)
                 s->held = NULL;
-            else if (s->sh_t - j->s.arrival > s->mark &&
-                     now - j->s.arrival < s->late)
-                s->held = NULL; /* too late to save: wait till `late` */
+            else if (s->sh_t - j->s.arrival > s->mark && tries < s->tries) {
+                if (fallback == NULL)
+                    fallback = j;
+                s->held = NULL;
+            }
         }
+    }
+    if (!s->held && fallback) {
+        s->held = fallback;
+        if (reserve(s, sim) < 0)
+            s->held = NULL;
     }
 }
 
