@@ -10,13 +10,16 @@
  * cuts the starved jobs, those waiting over 30 minutes, from 156 to 12 in
  * the paper), and a fragmentation term that prefers the job filling the free
  * GPUs of a node most tightly -- and starts jobs in score order.  The paper
- * gives the terms, the 5-minute threshold and their intent; the
- * normalizations are this implementation's, each term in [0, 1]:
+ * gives the terms, the 5-minute threshold, the 30-minute starvation mark
+ * and their intent; its scheduler code boosts a job past the threshold by
+ * at most 2x its base score, reached at 30 minutes.  The normalizations are
+ * this implementation's, each term in [0, 1]:
  *
  *   score(j) = w_priority  * P(j)     P = tier priority / highest priority
  *            + w_efficiency * E(j)    E = 1 / (1 + estimated GPU-hours)
- *            + w_aging     * A(j)     A = max(0, wait - aging_after) /
- *                                         aging_scale
+ *            + w_aging     * A(j)     A = min(1, max(0, wait - aging_after)
+ *                                         / aging_scale); no cap with
+ *                                         aging_cap false
  *            + w_fragmentation * (1 - F(j))
  *                                     F = what the tightest placement leaves
  *                                         free on its node, over GPUs per
@@ -24,24 +27,33 @@
  *                                         of the GPU, +1 if it breaks a
  *                                         whole one, halved); 1 = no room
  *
- * With the defaults (weights 1, 1, 3, 0.5; aging from 5 minutes, at full
- * weight 25 minutes later, at the paper's 30-minute starvation mark) the
- * boost is gradual: a job that has waited 10 minutes competes with fresh
- * efficient work, and one near the starvation mark outranks every job that
- * is not.
+ * With the defaults (weights 1, 1, 3, 0.5; aging from 5 minutes to full
+ * weight 25 minutes later, at the starvation mark) the boost is gradual: a
+ * job that has waited 10 minutes competes with fresh efficient work, and
+ * one near the mark outranks every job that is not.  Past the mark the
+ * boost stops growing: jobs that have starved already rank among
+ * themselves by the other terms and do not push back jobs that can still
+ * be kept under the mark -- what stops them waiting forever is the
+ * reservation.
  *
  * Starvation guard (block_aged, default true).  When a job past the aging
- * threshold is the best-ranked one that does not fit, it gets a
- * reservation, node by node as in EASY backfilling (backfill.c has the
- * essay): running jobs released in order of estimated end until some node
- * has room for it (a gang: until one pool has the whole nodes it needs).
- * Those nodes and that time are the reservation.  Later jobs still start
- * in score order -- anywhere if they end by then, else only off the
- * reserved nodes -- so the starved job's room is kept without idling the
- * rest of the cluster.  The reservation is kept until the job starts and is
- * worked out again only if its time passes (estimates were short, a node
- * failed).  Jobs wanting a fraction of a GPU or a MIG instance get no
- * reservation (their room comes from single GPUs emptying).
+ * threshold is ranked highest among those left and does not fit (or the
+ * fleet is full), it gets a reservation, node by node as in EASY
+ * backfilling (backfill.c has the essay): running jobs released in order of
+ * estimated end until some node has room for it (a gang: until one pool has
+ * the whole nodes it needs).  Those nodes and that time are the
+ * reservation.  Later jobs still start in score order -- anywhere if they
+ * end by then, else off the reserved nodes, or on a single reserved node in
+ * the GPUs the starved job will leave free there -- so its room is kept
+ * without idling the rest of the cluster.  One job holds the reservation at
+ * a time, until it starts; it is worked out again only when its time
+ * passes (estimates were short, a node failed).  The holder is the first
+ * of up to `tries` (4) such jobs in a pass that the reservation gets
+ * started by the starvation mark (starved_after, 30 minutes after its
+ * arrival), else the first of them: a reservation idles GPUs, and is best
+ * spent where it saves a job from starving.  Jobs wanting a fraction of a
+ * GPU or a MIG instance get no reservation (their room comes from single
+ * GPUs emptying).
  *
  * What was wrong before (measured on scenarios/hps-paper.json, 10 seeds;
  * docs/policies.md has the figures): aging jumped to a full boost 5
@@ -52,22 +64,26 @@
  * behaved like FIFO and starved more jobs than fifo-backfill.
  *
  * Keeping the order incrementally.  The score changes with time only
- * through aging, and among jobs past the threshold by the same amount
- * (w_aging * now / aging_scale), so jobs are kept in heaps: per need class
+ * through aging, and among jobs in the rising stage by the same amount
+ * (w_aging * now / aging_scale).  So jobs are kept in heaps: per need class
  * (GPUs, memory, models, MIG profile, sharing terms -- jobs of one class
- * fit exactly where the others do), one heap of fresh jobs by their fixed
- * score and one of aged jobs by fixed score - w_aging * (arrival +
- * aging_after) / aging_scale; a timer heap moves each job from the first to
- * the second when its wait passes the threshold.  F is the same for a whole
- * class and is read from the pools' free-GPU masks (fleet.h) in O(1) per
- * pool.  A pass repeatedly takes the class whose best job scores highest
- * and tries it; a class whose best job does not fit is passed over for the
- * rest of the pass (its other jobs need the same room).  So a pass costs
- * O(classes + log n) per job it starts, not O(queue).
+ * fit exactly where the others do), one heap per aging stage -- fresh
+ * (key: the fixed part of the score), rising (fixed part - w_aging *
+ * (arrival + aging_after) / aging_scale) and capped (fixed part +
+ * w_aging) -- and a timer heap that moves each job on when its wait passes
+ * a stage's end.  F is the same for a whole class and is read from the
+ * pools' free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly
+ * takes the class whose best job scores highest and tries it; a class whose
+ * best job does not fit is passed over for the rest of the pass (its other
+ * jobs need the same room).  The reservation walks the running jobs in a
+ * heap on estimated end, as far as it needs.  So a pass costs O(classes +
+ * log n) per job it starts, not O(queue).
  *
  * Parameters: w_priority, w_efficiency, w_aging, w_fragmentation (>= 0),
  * aging_after (duration, default 5 min), aging_scale (default 25 min),
- * block_aged (bool), depth (jobs tried per pass, default 256). */
+ * aging_cap (bool, default true), block_aged (bool), starved_after
+ * (default 30 min), tries (default 4), depth (jobs tried per pass, default
+ * 256). */
 #include "policy.h"
 #include "../sim/sim.h"
 
