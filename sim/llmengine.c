@@ -403,6 +403,7 @@ static void preempt_tail(struct gs_llm_engine *e)
     long ctx = r->computed;
     if (r->state == R_DECODE) {
         ctx = r->c0 + (e->step - r->s0);
+        r->generated += (int)(e->step - r->s0);
         decode_leave(e, i, ctx);
     }
     gs_llmkv_free(&e->kv, private_blocks(e, r, ctx));

@@ -155,7 +155,7 @@ double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
 {
     struct gs_llm_batch b = {
         .decode_tokens = batch,
-        .decode_ctx = batch * ctx,
+        .decode_ctx = batch * (ctx + 1),   /* the new token's KV too */
         .sampled = batch,
         .seqs = batch,
     };
