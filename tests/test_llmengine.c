@@ -100,7 +100,7 @@ static double hand_decode_7b(double c)
     double lin = (404750336.0 + 123392.0) / bw;
     double att = 16384.0 * (c + 1) / bw;
     double head = 32000.0 * 4096 * 2 / bw;
-    return 32 * (lin + att + 10e-6) + head + 2e-3 + 30e-6;
+    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
 }
 
 /* A prefill of p tokens: compute-bound linear layers at 0.5 * 312 TFLOP/s,
@@ -110,7 +110,7 @@ static double hand_prefill_7b(double p)
     double lin = 2 * 202375168.0 * p / (0.5 * 312e12);
     double att = 4 * 4096.0 * p * (p + 1) / 2 / (0.25 * 312e12);
     double head = 32000.0 * 4096 * 2 / (0.8 * 2039e9);
-    return 32 * (lin + att + 10e-6) + head + 2e-3 + 30e-6;
+    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
 }
 
 static void test_roofline_by_hand(void)
@@ -141,8 +141,8 @@ static void test_roofline_by_hand(void)
     double att = 8 * 100 * 16384.0 / 4 / bw;
     double head = 32000.0 * 4096 * 2 / 4 / bw;
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_time(&p4, &b),
-                           32 * (lin + att + ar + 10e-6) + head + 2e-3
-                           + 8 * 30e-6, 1e-12);
+                           32 * (lin + att + ar + 10e-6 + 8 * 30e-6) + head
+                           + 2e-3, 1e-12);
 
     /* Mixtral: computes with 2 experts, reads all 8 */
     struct gs_llm_arch m;
