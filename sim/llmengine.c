@@ -67,6 +67,7 @@ struct req {
     long fin;               /* decode: last decode step */
     int heap;               /* position in the finish heap */
     int prev, next;         /* waiting queue or running list */
+    int pprev, pnext;       /* prefilling list (R_PREFILL) */
 };
 
 struct list {
@@ -84,6 +85,7 @@ struct gs_llm_engine {
     int rcap, free_head;
 
     struct list waiting, running;   /* running: admission order */
+    struct list prefilling; /* running requests still prefilling, in order */
     int *chunks;            /* requests with a prefill chunk in flight */
     int nchunks, ccap;
     int *preempted;         /* preempted while forming the iteration */
@@ -155,6 +157,34 @@ static void list_unlink(struct gs_llm_engine *e, struct list *l, int i)
         e->r[q->next].prev = q->prev;
     else
         l->tail = q->prev;
+    l->n--;
+}
+
+static void pf_push(struct gs_llm_engine *e, int i)
+{
+    struct list *l = &e->prefilling;
+    e->r[i].pprev = l->tail;
+    e->r[i].pnext = -1;
+    if (l->tail >= 0)
+        e->r[l->tail].pnext = i;
+    else
+        l->head = i;
+    l->tail = i;
+    l->n++;
+}
+
+static void pf_unlink(struct gs_llm_engine *e, int i)
+{
+    struct list *l = &e->prefilling;
+    struct req *q = &e->r[i];
+    if (q->pprev >= 0)
+        e->r[q->pprev].pnext = q->pnext;
+    else
+        l->head = q->pnext;
+    if (q->pnext >= 0)
+        e->r[q->pnext].pprev = q->pprev;
+    else
+        l->tail = q->pprev;
     l->n--;
 }
 
@@ -267,7 +297,7 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->bs = c->block_size;
     e->ub = c->prefix_caching ? c->prefix_block_tokens / c->block_size : 1;
     e->watermark = (long)(0.01 * nb);
-    e->waiting = e->running = (struct list){ -1, -1, 0 };
+    e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
     e->free_head = -1;
     e->phase = calloc((size_t)e->bs, sizeof *e->phase);
     long units = c->prefix_caching ? (long)nb / e->ub : 0;
@@ -405,6 +435,8 @@ static void preempt_tail(struct gs_llm_engine *e)
         ctx = r->c0 + (e->step - r->s0);
         r->generated += (int)(e->step - r->s0);
         decode_leave(e, i, ctx);
+    } else {
+        pf_unlink(e, i);
     }
     gs_llmkv_free(&e->kv, private_blocks(e, r, ctx));
     drop_shared(e, r);
@@ -502,6 +534,7 @@ static int admit_head(struct gs_llm_engine *e, int budget)
     e->st.cached_tokens += start;
     list_unlink(e, &e->waiting, i);
     list_push_back(e, &e->running, i);
+    pf_push(e, i);
     r->state = R_PREFILL;
     r->computed = start;
     r->chunk = chunk;
@@ -557,10 +590,10 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
         if (prefill_first)
             break;
         /* running prefills continue, in admission order */
-        for (int i = e->running.head; i >= 0 && budget > 0;
-             i = e->r[i].next) {
+        for (int i = e->prefilling.head; i >= 0 && budget > 0;
+             i = e->r[i].pnext) {
             struct req *r = &e->r[i];
-            if (r->state != R_PREFILL || r->chunk)
+            if (r->chunk)
                 continue;
             int chunk = r->target - r->computed;
             if (chunk > budget)
@@ -661,6 +694,7 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
         r->chunk = 0;
         if (r->computed < r->target)
             continue;
+        pf_unlink(e, i);
         /* publish the full prompt units this request computed */
         while (r->nshared < r->n_hash) {
             int u;
