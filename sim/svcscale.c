@@ -90,6 +90,7 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *c)
     c->predict.lead = 10 * GS_MIN;
     c->predict.step = 5 * GS_MIN;
     c->predict.season = GS_DAY;
+    c->predict.fit = 1;
     gs_hw_cfg_default(&c->predict.hw);
 }
 
@@ -286,6 +287,8 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
         rc = gs_json_num(c, o, p, "gamma", 0, 1, 0, &pr->hw.gamma);
     if (rc == 0)
         rc = gs_json_num(c, o, p, "activation", 0, 1e12, 0, &pr->activation);
+    pr->fit = !gs_json_get(o, "alpha") && !gs_json_get(o, "beta") &&
+              !gs_json_get(o, "gamma");
     return rc;
 }
 
@@ -313,9 +316,9 @@ static int validate(const struct gs_jin *c, const char *p,
         return gs_json_err(c, k, "must be a multiple of sync_period");
     }
     if (pr->season % pr->step != 0 || pr->season / pr->step < 2 ||
-        pr->season / pr->step > 1000000) {
+        pr->season / pr->step > 100000) {
         snprintf(k, sizeof k, "%s.season", q);
-        return gs_json_err(c, k, "must be 2 to 1000000 steps, a whole "
+        return gs_json_err(c, k, "must be 2 to 100000 steps, a whole "
                            "number of them");
     }
     if (pr->lead > pr->season) {
@@ -424,6 +427,8 @@ struct gs_svcscale {
     struct count *hist;         /* arrivals at past HPA ticks, a ring */
     int nhist, hhist, caphist;
     struct gs_hw *hw;
+    double *series;             /* the last (up to) 3 seasons fed, a ring */
+    long nser, hser, capser;
     gs_time bucket_t;           /* start of the open forecast bucket */
     double bucket_a;            /* arrivals at its start; NaN before the first */
     gs_time last_active;
@@ -505,7 +510,10 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
         push(&st->rec, start, replicas);
     if (rc == 0 && cfg->predict.on) {
         st->hw = gs_hw_new(&cfg->predict.hw);
-        if (st->hw == NULL)
+        st->capser = 3L * cfg->predict.hw.season;
+        st->series = cfg->predict.fit
+            ? calloc((size_t)st->capser, sizeof *st->series) : NULL;
+        if (st->hw == NULL || (cfg->predict.fit && st->series == NULL))
             rc = GS_ENOMEM;
     }
     if (rc < 0) {
@@ -519,6 +527,9 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
         st->st.metric_proposal[i] = -1;
     st->st.forecast = st->st.rate = NAN;
     st->st.last_active = -1;
+    st->st.alpha = cfg->predict.hw.alpha;
+    st->st.beta = cfg->predict.hw.beta;
+    st->st.gamma = cfg->predict.hw.gamma;
     *out = st;
     return 0;
 }
@@ -531,6 +542,7 @@ void gs_svcscale_free(struct gs_svcscale *st)
     free(st->up.a);
     free(st->down.a);
     free(st->hist);
+    free(st->series);
     gs_hw_free(st->hw);
     free(st);
 }
@@ -576,6 +588,47 @@ static void remember_count(struct gs_svcscale *st, gs_time now, double a)
     st->nhist++;
 }
 
+/* Refit the smoothing factors to the kept history and rebuild the model
+ * from it.  Out of memory: the model goes on with the factors it has. */
+static void refit(struct gs_svcscale *st)
+{
+    double *y = malloc((size_t)st->nser * sizeof *y);
+    if (y == NULL)
+        return;
+    for (long i = 0; i < st->nser; i++)
+        y[i] = st->series[(st->hser + i) % st->capser];
+    struct gs_hw_cfg c = st->c.predict.hw;
+    struct gs_hw *hw = NULL;
+    if (gs_hw_fit(y, st->nser, &c, NULL) == 0 && (hw = gs_hw_new(&c))) {
+        for (long i = 0; i < st->nser; i++)
+            gs_hw_feed(hw, y[i]);
+        gs_hw_free(st->hw);
+        st->hw = hw;
+        st->c.predict.hw = c;
+        st->st.alpha = c.alpha;
+        st->st.beta = c.beta;
+        st->st.gamma = c.gamma;
+    }
+    free(y);
+}
+
+/* One bucket's mean rate into the model (and the history it is refitted
+ * to, at the end of each season from the second on). */
+static void feed_one(struct gs_svcscale *st, double r)
+{
+    gs_hw_feed(st->hw, r);
+    if (!st->c.predict.fit)
+        return;
+    st->series[(st->hser + st->nser) % st->capser] = r;
+    if (st->nser == st->capser)
+        st->hser = (st->hser + 1) % st->capser;
+    else
+        st->nser++;
+    long m = st->c.predict.hw.season, n = gs_hw_count(st->hw);
+    if (n % m == 0 && n >= 2 * m)
+        refit(st);
+}
+
 /* Close the forecast buckets that ended by now. */
 static void feed_buckets(struct gs_svcscale *st, gs_time now, double a)
 {
@@ -592,7 +645,7 @@ static void feed_buckets(struct gs_svcscale *st, gs_time now, double a)
     long k = (long)((now - st->bucket_t) / step);
     double r = (a - st->bucket_a) * 1000.0 / (double)(now - st->bucket_t);
     for (long i = 0; i < k; i++)
-        gs_hw_feed(st->hw, r);
+        feed_one(st, r);
     gs_time end = st->bucket_t + k * step;
     st->bucket_a = a - r * (double)(now - end) / 1000.0;
     st->bucket_t = end;

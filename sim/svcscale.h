@@ -64,7 +64,11 @@
  *   - the request rate (from the cumulative `arrivals` counter) is averaged
  *     over buckets of `step` (default 5 min, a multiple of sync_period) and
  *     fed to a Holt-Winters model with a season of `season` (default 1 d);
- *     after one full season it forecasts.  The predictive proposal is
+ *     after one full season it forecasts.  Unless alpha, beta or gamma is
+ *     configured, they are refitted at the end of every season from the
+ *     second on (least squares on one-step forecasts over the last three
+ *     seasons at most, gs_hw_fit) and the model is rebuilt from that
+ *     history.  The predictive proposal is
  *     ceil(max forecast over [now, now + lead] / capacity), `capacity` being
  *     the requests/s one replica sustains; it joins the metric proposals
  *     (the max wins) as an External average_value metric would.
@@ -131,6 +135,8 @@ struct gs_svcscale_predict_cfg {
     double activation;          /* KEDA trigger on the forecast rate, default 0 */
     struct gs_hw_cfg hw;        /* Holt-Winters parameters; hw.season is set from `season` / `step` */
     gs_time season;             /* default 1 d; a multiple of step */
+    int fit;                    /* refit alpha, beta, gamma each season (on
+                                   when none of them is configured) */
 };
 
 struct gs_svcscale_cfg {
@@ -220,6 +226,7 @@ struct gs_svcscale_status {
     double forecast;            /* max forecast rate over the lead, NaN when none */
     double rate;                /* measured request rate used, NaN when none */
     gs_time last_active;        /* KEDA; -1 when never */
+    double alpha, beta, gamma;  /* the forecast's smoothing factors in use */
 };
 
 void gs_svcscale_status(const struct gs_svcscale *st,
