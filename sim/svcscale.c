@@ -965,17 +965,22 @@ int gs_svcscale_observe(struct gs_svcscale *st, gs_time now,
     int hpa_due = now >= st->next_hpa;
     int keda_due = st->c.min_replicas == 0 && now >= st->next_keda;
     if (hpa_due || keda_due) {
+        /* a counter that is missing or runs backwards gives no rate and
+         * feeds nothing (the bucket stays open until it is sane again) */
+        int counted = s->arrivals >= 0 && isfinite(s->arrivals) &&
+                      (st->nhist == 0 || s->arrivals >= st->hist[
+                          (st->hhist + st->nhist - 1) % st->caphist].a);
         double rate[GS_SVCSCALE_MAX_METRICS];
         st->st.rate = NAN;
         for (int i = 0; i < st->c.nmetrics; i++) {
             rate[i] = NAN;
-            if (st->c.metric[i].kind == GS_SCM_RATE) {
+            if (st->c.metric[i].kind == GS_SCM_RATE && counted) {
                 rate[i] = rate_over(st, now, st->c.metric[i].window,
                                     s->arrivals);
                 st->st.rate = rate[i];
             }
         }
-        if (hpa_due && st->hw)
+        if (hpa_due && st->hw && counted)
             feed_buckets(st, now, s->arrivals);
         double fmax = forecast_max(st, now);
         st->st.forecast = fmax;
@@ -987,7 +992,8 @@ int gs_svcscale_observe(struct gs_svcscale *st, gs_time now,
         if (hpa_due) {
             if (!moved)
                 hpa_eval(st, now, s, rate, fmax);
-            remember_count(st, now, s->arrivals);
+            if (counted)
+                remember_count(st, now, s->arrivals);
             st->next_hpa = after(st->start, st->c.sync_period, now);
         }
         st->st.desired = st->spec;

@@ -426,6 +426,22 @@ static void test_request_rate_window(void)
     struct gs_svcscale_status st;
     gs_svcscale_status(dv.sc, &st);
     CU_ASSERT_DOUBLE_EQUAL(st.rate, 28.0, 1e-9);
+    /* a counter that runs backwards or is missing gives no rate: the only
+     * metric is invalid, nothing changes */
+    struct gs_svcscale_sample s = smp(6, 0);
+    s.arrivals = 10;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 75 * S, &s, NULL), 6);
+    gs_svcscale_status(dv.sc, &st);
+    CU_ASSERT_TRUE(isnan(st.rate));
+    CU_ASSERT_EQUAL(st.reason, GS_SCR_INVALID);
+    s.arrivals = NAN;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 90 * S, &s, NULL), 6);
+    /* sane again: 28 req/s since the count at 60 -> 6 */
+    s.arrivals = 28.0 * 105;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 105 * S, &s, NULL), 6);
+    gs_svcscale_status(dv.sc, &st);
+    CU_ASSERT_DOUBLE_EQUAL(st.rate, 28.0, 1e-9);
+    CU_ASSERT_EQUAL(st.reason, GS_SCR_TOLERANCE);
     gs_svcscale_free(dv.sc);
 }
 
