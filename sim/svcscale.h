@@ -15,12 +15,20 @@
  *               the caller's choice), schedule the next call at t2.
  *     gs_svcscale_free(st)
  *
- * Every evaluation happens on a fixed grid: HPA evaluations at start +
+ * The caller's contract: after each observe(), ready + starting equals the
+ * count returned (the scale target's spec.replicas); a replica lost to a
+ * preemption, spot reclaim or failure is replaced and counts as starting
+ * again, as a ReplicaSet would do; draining replicas count in neither.
+ * "current" below is that count.
+ *
+ * Evaluations happen on a fixed grid: HPA evaluations at start +
  * k * sync_period, KEDA activity checks at start + k * polling_interval (only
- * when min_replicas is 0).  observe() runs every evaluation due at or before
- * `now` that has not run yet, so calling it at any other time is harmless: it
- * returns the last decision.  All arithmetic is on the caller's numbers and
- * integer milliseconds, so the same samples give the same decisions.
+ * when min_replicas is 0).  An observe() at or after a due instant runs that
+ * evaluation once with the sample given (instants the caller skipped are not
+ * replayed) and moves on to the next grid instant after now; an observe()
+ * between instants changes nothing and returns the last decision.  All
+ * arithmetic is on the caller's numbers and integer milliseconds, so the
+ * same samples give the same decisions.
  *
  * The rules (each default is the upstream one; docs/inference.md
  * "Autoscaling" gives sources and worked examples):
@@ -34,8 +42,9 @@
  *     if that flips the direction or lands in the tolerance band, no change.
  *     Service-wide quantities (waiting_requests, request_rate, ttft_p95:
  *     "External" metrics) take average_value (per replica: r = total /
- *     (target * current), proposal = ceil(total / target)) or value (r =
- *     value / target, proposal = ceil(r * ready)).  current = ready + starting.
+ *     (target * (ready + starting)), proposal = ceil(total / target)) or
+ *     value (r = value / target, proposal = ceil(r * ready)).  Inside the
+ *     tolerance band the proposal is the current count.
  *   - several metrics: the largest proposal.  A metric with no value (NaN in
  *     the sample, or no ready replica for a gauge) is invalid; if all are
  *     invalid, or some are and the rest propose a scale-down, nothing changes
@@ -177,11 +186,21 @@ struct gs_svcscale_sample {
     int ready;                  /* replicas serving */
     int starting;               /* replicas asked for and not yet serving
                                    (waiting for GPUs, a node, or loading weights) */
-    double gpu_util;            /* mean over ready replicas, %; NaN if none */
-    double kv_cache;            /* mean over ready replicas, 0..1; NaN if none */
-    double waiting;             /* requests waiting for admission, whole service */
-    double ttft_p95;            /* s, over the metric's window; NaN when no request in it */
-    double arrivals;            /* cumulative requests arrived since the start (monotone) */
+    double gpu_util;            /* mean DCGM_FI_DEV_GPU_UTIL over ready replicas
+                                   (%, the share of the last sample period a
+                                   kernel ran); NaN if none is ready */
+    double kv_cache;            /* mean KV blocks used / blocks, over ready
+                                   replicas, 0..1; NaN if none is ready */
+    double waiting;             /* requests arrived and not yet admitted to a
+                                   batch: the router's queue plus every
+                                   replica's waiting queue (vLLM's
+                                   num_requests_waiting, summed) */
+    double ttft_p95;            /* s, p95 TTFT of the requests whose first token
+                                   came in the last gs_svcscale_ttft_window();
+                                   NaN when there was none */
+    double arrivals;            /* requests arrived since the start, cumulative;
+                                   NaN or a value below the previous one gives
+                                   no request rate at this instant */
 };
 
 struct gs_svcscale;
