@@ -473,7 +473,8 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
                            "replica sustains (configure it, or the service "
                            "model sets it)");
     if (replicas < 0 || cfg->max_replicas < 1 || cfg->sync_period <= 0 ||
-        cfg->polling_interval <= 0)
+        cfg->polling_interval <= 0 || (cfg->predict.on &&
+        (cfg->predict.hw.season < 2 || cfg->predict.step <= 0)))
         return gs_diag_set(d, GS_EINVAL, "autoscaler", "inconsistent "
                            "configuration");
     struct gs_svcscale *st = calloc(1, sizeof *st);
