@@ -821,6 +821,15 @@ static void test_config_errors(void)
     bad("{\"metrics\": {}}", "$.autoscaler.metrics", "expected an array");
     bad("[1]", "$.autoscaler", "expected an object");
 
+    /* malformed text: line and column */
+    struct gs_svcscale_cfg pc;
+    struct gs_diag pd;
+    CU_ASSERT_EQUAL(parse_cfg("{\n  \"metrics\": [}", &pc, &pd), GS_EPARSE);
+    char msg[1100];
+    gs_diag_format(&pd, msg, sizeof msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t.json:2:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "malformed JSON"));
+
     /* predictive with the capacity left to the caller: new() says so */
     struct gs_svcscale_cfg cfg;
     struct gs_diag d;
