@@ -81,11 +81,11 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *c)
     c->polling_interval = 30 * GS_SEC;
     c->cooldown_period = 300 * GS_SEC;
     c->up = (struct gs_svcscale_rules){
-        .stabilization_window = 0, .select = GS_SCS_MAX, .npolicies = 2,
+        .tolerance = 0.1, .stabilization_window = 0, .select = GS_SCS_MAX, .npolicies = 2,
         .policy = { { GS_SCP_PERCENT, 100, 15 * GS_SEC },
                     { GS_SCP_PODS, 4, 15 * GS_SEC } } };
     c->down = (struct gs_svcscale_rules){
-        .stabilization_window = 300 * GS_SEC, .select = GS_SCS_MAX,
+        .tolerance = 0.1, .stabilization_window = 300 * GS_SEC, .select = GS_SCS_MAX,
         .npolicies = 1, .policy = { { GS_SCP_PERCENT, 100, 15 * GS_SEC } } };
     c->predict.lead = 10 * GS_MIN;
     c->predict.step = 5 * GS_MIN;
@@ -200,7 +200,10 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
 {
     char q[512], sel[16] = "";
     int rc = gs_json_keys(c, o, p, KEYS("stabilization_window",
-                                        "select_policy", "policies"));
+                                        "select_policy", "policies",
+                                        "tolerance"));
+    if (rc == 0)
+        rc = gs_json_num(c, o, p, "tolerance", 0, 0.99, 0, &r->tolerance);
     if (rc == 0)
         rc = gs_json_time(c, o, p, "stabilization_window", 0,
                           &r->stabilization_window);
@@ -351,6 +354,7 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     if (rc == 0)
         rc = gs_json_num(&c, o, path, "tolerance", 0, 0.99, 0,
                          &cfg->tolerance);
+    cfg->up.tolerance = cfg->down.tolerance = cfg->tolerance;
     static const char *const per[] = { "sync_period", "polling_interval" };
     gs_time *pv[] = { &cfg->sync_period, &cfg->polling_interval };
     for (int i = 0; i < 2 && rc == 0; i++) {
@@ -682,6 +686,14 @@ static int ceil_int(double x)
     return c > (double)INT_MAX / 2 ? INT_MAX / 2 : (int)c;
 }
 
+/* Inside the tolerance band: 1 - down tolerance <= r <= 1 + up tolerance
+ * (one tolerance both ways unless a direction sets its own, as
+ * HPAScalingRules.tolerance does from Kubernetes 1.33). */
+static int within(const struct gs_svcscale *st, double r)
+{
+    return r >= 1.0 - st->c.down.tolerance && r <= 1.0 + st->c.up.tolerance;
+}
+
 /* A Pods metric (average over ready replicas) against an average target:
  * replica_calculator.go's calcPlainMetricReplicas with the starting replicas
  * as unready pods.  *tol set when the answer came from the tolerance band. */
@@ -689,11 +701,10 @@ static int pods_proposal(const struct gs_svcscale *st,
                          const struct gs_svcscale_sample *s, double v,
                          double target, int *tol)
 {
-    double tl = st->c.tolerance;
     int spec = st->spec;
     double r = v / target;
     if (!(s->starting > 0 && r > 1.0)) {
-        if (fabs(1.0 - r) <= tl) {
+        if (within(st, r)) {
             *tol = 1;
             return spec;
         }
@@ -701,7 +712,7 @@ static int pods_proposal(const struct gs_svcscale *st,
     }
     int n = s->ready + s->starting;
     double nr = v * s->ready / (target * n);
-    if (fabs(1.0 - nr) <= tl || nr < 1.0) {
+    if (within(st, nr) || nr < 1.0) {
         *tol = 1;
         return spec;
     }
@@ -715,20 +726,19 @@ static int external_proposal(const struct gs_svcscale *st,
                              const struct gs_svcscale_sample *s, double u,
                              double target, int type, int *tol)
 {
-    double tl = st->c.tolerance;
     if (type == GS_SCT_AVERAGE_VALUE) {
         int status = s->ready + s->starting;
         if (status == 0)
             return ceil_int(u / target);
         double r = u / (target * status);
-        if (fabs(1.0 - r) <= tl) {
+        if (within(st, r)) {
             *tol = 1;
             return status;
         }
         return ceil_int(u / target);
     }
     double r = u / target;
-    if (fabs(1.0 - r) <= tl) {
+    if (within(st, r)) {
         *tol = 1;
         return st->spec;
     }

@@ -36,7 +36,9 @@
  *  HPA (k8s.io/kubernetes pkg/controller/podautoscaler, autoscaling/v2):
  *   - per metric, a proposal.  Per-replica gauges (gpu_util, kv_cache:
  *     "Pods" metrics, target average_value) are averages over READY replicas;
- *     with r = metric / target, a change only when |1 - r| > tolerance,
+ *     with r = metric / target, a change only outside the tolerance band
+ *     1 - scale_down.tolerance <= r <= 1 + scale_up.tolerance (both the
+ *     global `tolerance` unless set, as in Kubernetes 1.33),
  *     proposal = ceil(r * ready).  Starting replicas count as unready: when
  *     r > 1 they are assumed at 0 and r is recomputed over ready + starting;
  *     if that flips the direction or lands in the tolerance band, no change.
@@ -130,6 +132,8 @@ struct gs_svcscale_policy {
 };
 
 struct gs_svcscale_rules {
+    double tolerance;           /* the band on this side of 1 (the parser
+                                   copies the global tolerance unless given) */
     gs_time stabilization_window;
     int select;                 /* enum gs_svcscale_select */
     int npolicies;
@@ -169,7 +173,7 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *cfg);
  *   min_replicas, max_replicas, sync_period, tolerance, polling_interval,
  *   cooldown_period,
  *   metrics: [{metric, average_value | value, activation, window}],
- *   behavior: {scale_up | scale_down: {stabilization_window,
+ *   behavior: {scale_up | scale_down: {stabilization_window, tolerance,
  *              select_policy: "max"|"min"|"disabled",
  *              policies: [{type: "pods"|"percent", value, period}]}},
  *   predictive: {lead, capacity, step, season, model: "additive" |

@@ -359,6 +359,28 @@ static void test_tolerance_and_unready(void)
     CU_ASSERT_EQUAL(once(UTIL70, 4, s, NULL), 6);
 }
 
+/* A wider global band, and one band per direction (Kubernetes 1.33's
+ * HPAScalingRules.tolerance). */
+static void test_tolerance_per_direction(void)
+{
+    struct gs_svcscale_sample s = smp(4, 0);
+    s.gpu_util = 83;            /* 1.186: inside 0.2, outside 0.1 */
+    CU_ASSERT_EQUAL(once("{\"tolerance\": 0.2, \"metrics\": [{\"metric\": "
+                         "\"gpu_util\", \"average_value\": 70}]}", 4, s,
+                         NULL), 4);
+    CU_ASSERT_EQUAL(once(UTIL70, 4, s, NULL), 5);   /* ceil(4.74) */
+    const char *dir = "{\"metrics\": [{\"metric\": \"gpu_util\", "
+        "\"average_value\": 70}], \"behavior\": {\"scale_up\": "
+        "{\"tolerance\": 0.05}, \"scale_down\": {\"tolerance\": 0.3, "
+        "\"stabilization_window\": 0}}}";
+    s.gpu_util = 76;            /* 1.086 > 1.05: ceil(4.34) = 5 */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 5);
+    s.gpu_util = 50;            /* 0.714 >= 0.7: inside */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 4);
+    s.gpu_util = 45;            /* 0.643: ceil(2.57) = 3 */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 3);
+}
+
 static void test_multi_metric_and_invalid(void)
 {
     const char *cfg = "{\"max_replicas\": 50, \"behavior\": {\"scale_down\":"
@@ -885,6 +907,7 @@ static CU_TestInfo tests[] = {
     { "hpa: scale-up stabilization takes the window's min", test_scale_up_window },
     { "hpa: no scale-down within the first window", test_first_window },
     { "hpa: tolerance band and unready replicas", test_tolerance_and_unready },
+    { "hpa: tolerance per direction", test_tolerance_per_direction },
     { "hpa: several metrics, missing ones", test_multi_metric_and_invalid },
     { "hpa: request rate over its window", test_request_rate_window },
     { "hpa: min and max replicas", test_bounds },
