@@ -17,6 +17,7 @@
 #include "scenario.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
+#include "planjson.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -1714,7 +1715,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
-                         "spot", "failures", "reaper", "autoscaler"))) < 0)
+                         "spot", "failures", "reaper", "autoscaler",
+                         "plan"))) < 0)
         goto done;
     double seed = 1;
     char desc[4096];
@@ -1780,6 +1782,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     if ((rc = parse_workload(&c, v)) < 0)
         goto done;
     rc = validate(&c);
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
+        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -1940,6 +1944,7 @@ void gs_scenario_free(struct gs_scenario *s)
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
+    gs_plancfg_free(s->plan);
     free(s);
 }
 

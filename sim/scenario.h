@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+struct gs_plancfg;
+
 struct gs_tiercfg {
     int priority;
     int preemptible;
@@ -71,6 +73,7 @@ struct gs_scenario {
     struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
                                    reaping ($.prices ... $.autoscaler and
                                    the pools' cloud keys) */
+    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
 
 /* Parse and validate the scenario in file.  On success *out owns a new
