@@ -241,6 +241,17 @@ int gs_json_edit(const char *text, const struct gs_edit *e, int n,
     return rc;
 }
 
+int gs_json_count(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int n = -1;
+    if (root && walk(root, path, 0, &node, "", NULL) == 0 &&
+        cJSON_IsArray(node))
+        n = cJSON_GetArraySize(node);
+    cJSON_Delete(root);
+    return n;
+}
+
 int gs_split_values(const char *list, char ***out)
 {
     int cap = 8, n = 0, depth = 0, quote = 0;
@@ -819,7 +830,7 @@ int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
     if (p == NULL)
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
     p->seeds = 5;
-    p->min_seeds = 2;
+    p->min_seeds = 3;
     p->hours_per_month = 730;
     struct pctx c = { file, d, s, cJSON_GetObjectItemCaseSensitive(root,
                                                                   "fleet"), p };

@@ -45,6 +45,9 @@ struct gs_edit {
 int gs_json_edit(const char *text, const struct gs_edit *e, int n,
                  char **out, const char *what, struct gs_diag *d);
 
+/* The number of elements of the array at path in text, or -1. */
+int gs_json_count(const char *text, const char *path);
+
 /* Split a comma-separated list of values at the commas outside brackets,
  * braces and quotes (so `{"a":1,"b":2},3` is two values).  *out receives
  * n new strings (free each, then the array).  n, or -1 on an empty item or
