@@ -61,9 +61,9 @@
 
 extern char **environ;
 
-enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED };
+enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID };
 static const char *const cstatus[] = { "pending", "feasible", "infeasible",
-                                       "stopped early" };
+                                       "stopped early", "cannot run" };
 enum { K_TOP, K_BISECT, K_DONE, K_INFEASIBLE, K_PRUNED };
 
 struct cand {
@@ -74,6 +74,7 @@ struct cand {
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
     double cost_h, nominal, gpus;
+    char *why;                  /* refused by the scenario's validation */
 };
 
 struct combo {
@@ -93,6 +94,8 @@ struct search {
     int ncand, capcand;
     struct cand *cand;
     long runs, stopped, pruned;
+    int lenient;                /* a candidate that fails validation is
+                                   infeasible (after the up-front check) */
     /* the round's tasks */
     int ntask;
     int *tcand, *tseed;
@@ -121,7 +124,7 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
     const struct gs_plancfg *pc = s->pc;
     int cap = 8 + 3 * pc->ncounts;
     for (int a = 0; a < pc->naxes; a++)
-        cap += pc->ax[a].nedits[c->ax[a]] + 1;
+        cap += pc->ax[a].nedits[c->ax[a]] + 2;
     struct gs_edit *e = calloc((size_t)cap, sizeof *e);
     char **v = calloc((size_t)cap, sizeof *v);
     if (!e || !v) {
@@ -138,17 +141,30 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
         for (int i = 0; i < ax->nedits[val]; i++)
             e[n++] = ax->edits[val][i];
         if (ax->spot_pool >= 0 && ax->share[val] > 0) {
-            char buf[256];
+            char buf[256], num[64];
+            const char *pname = ax->label;  /* "POOL.spot_share" */
+            int plen = (int)(strlen(pname) - strlen(".spot_share"));
             e[n].op = GS_EDIT_CLONE;
             snprintf(e[n].path, sizeof e[n].path, "fleet[%d]", ax->spot_pool);
-            snprintf(buf, sizeof buf, "{\"name\": \"%s-spot\", \"market\": "
-                     "\"spot\", \"nodes\": 0}", ax->label);
-            /* label is "POOL.spot_share": keep POOL */
-            char *dot = strstr(buf, ".spot_share-spot");
-            if (dot)
-                memmove(dot, dot + strlen(".spot_share"),
-                        strlen(dot + strlen(".spot_share")) + 1);
+            snprintf(buf, sizeof buf, "{\"name\": \"%.*s-spot\", \"market\": "
+                     "\"spot\", \"nodes\": 0}", plen > 0 ? plen : 0, pname);
             v[k] = strdup(buf);
+            e[n++].value = v[k++];
+            /* the spot price: the pool's own price less the discount, or
+             * the scenario's spot pricing with that discount */
+            int at = s->nfleet + clones;
+            if (ax->spot_key[0]) {
+                e[n].op = GS_EDIT_SCALE;
+                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].%s", at,
+                         ax->spot_key);
+                snprintf(num, sizeof num, "%.17g", 1 - ax->spot_discount);
+            } else {
+                e[n].op = GS_EDIT_SET;
+                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].discount",
+                         at);
+                snprintf(num, sizeof num, "%.17g", ax->spot_discount);
+            }
+            v[k] = strdup(num);
             e[n++].value = v[k++];
             clone_of[clones] = ax->spot_pool;
             share_of[clones++] = ax->share[val];
@@ -265,6 +281,15 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         free(vals[i]);
     free(vals);
     free(e);
+    if (rc < 0 && rc != GS_ENOMEM && s->lenient) {
+        /* a smaller fleet the workload does not fit: infeasible, not an
+         * input error (every axis value was validated up front) */
+        x->status = C_INVALID;
+        x->why = strdup(d->what);
+        memset(d, 0, sizeof *d);
+        c->cur = s->ncand;
+        return s->ncand++;
+    }
     if (rc < 0) {
         char what[sizeof d->what + 2400];
         snprintf(what, sizeof what, "%s (candidate %s)", d->what, x->label);
@@ -287,6 +312,7 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
 static void free_cand(struct cand *x)
 {
     free(x->label);
+    free(x->why);
     gs_scenario_free(x->sc);
     free(x->v);
     free(x->mean);
@@ -521,11 +547,55 @@ static void advance(struct search *s, int ci, const struct cand *x)
         c->state = K_DONE;
 }
 
+/* Every axis value, with the other axes at their first value and every
+ * count at the top of its range, must give a valid scenario: a misspelt
+ * key or a bad value is an input error (exit 2), found before any run. */
+static int validate_space(struct search *s, struct gs_diag *d)
+{
+    const struct gs_plancfg *pc = s->pc;
+    int ax[GS_PLAN_MAX_AXES + 1] = { 0 };
+    int *cnt = calloc((size_t)pc->ncounts + 1, sizeof *cnt);
+    struct combo c = { .ax = ax, .cnt = cnt };
+    if (cnt == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    for (int q = 0; q < pc->ncounts; q++)
+        cnt[q] = pc->counts[q].lo +
+                 (grid_n(&pc->counts[q]) - 1) * pc->counts[q].step;
+    int top = pc->ncounts ? grid_n(&pc->counts[pc->ncounts - 1]) - 1 : -1;
+    struct search probe = *s;
+    probe.combo = &c;
+    probe.ncombo = 1;
+    probe.cand = NULL;
+    probe.ncand = probe.capcand = 0;
+    probe.lenient = 0;
+    int rc = 0;
+    for (int a = 0; a < (pc->naxes ? pc->naxes : 1) && rc == 0; a++) {
+        int nv = pc->naxes ? pc->ax[a].nvalues : 1;
+        for (int v = 0; v < nv && rc == 0; v++) {
+            memset(ax, 0, sizeof ax);
+            if (pc->naxes)
+                ax[a] = v;
+            rc = new_cand(&probe, 0, top, d);
+            if (rc >= 0) {
+                free_cand(&probe.cand[rc]);
+                probe.ncand = 0;
+                rc = 0;
+            }
+        }
+    }
+    free(probe.cand);
+    free(cnt);
+    return rc < 0 ? rc : 0;
+}
+
 static int search_run(struct search *s, int jobs, struct gs_diag *d)
 {
-    int rc = make_combos(s, d);
+    int rc = validate_space(s, d);
+    if (rc == 0)
+        rc = make_combos(s, d);
     if (rc < 0)
         return rc;
+    s->lenient = 1;
     const struct gs_plancfg *pc = s->pc;
     size_t cap = (size_t)s->ncombo * (size_t)pc->seeds;
     s->tcand = calloc(cap, sizeof *s->tcand);
@@ -549,6 +619,11 @@ static int search_run(struct search *s, int jobs, struct gs_diag *d)
             int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
             if ((rc = new_cand(s, i, pc->ncounts ? idx : -1, d)) < 0)
                 goto done;
+            if (s->cand[rc].status == C_INVALID) {
+                advance(s, i, &s->cand[rc]);
+                i--;                    /* its next candidate, this round */
+                continue;
+            }
             add_tasks(s, rc, 0, pc->min_seeds);
         }
         if (s->ntask == 0)

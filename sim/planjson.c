@@ -592,7 +592,7 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
     int rc;
     if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
                                      "price_per_gpu_hour", "market",
-                                     "spot_share", "sharing",
+                                     "spot_share", "spot_discount", "sharing",
                                      "variants"))) < 0)
         return rc;
     char pp[300];
@@ -748,6 +748,8 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         }
     }
     const cJSON *spot = cJSON_GetObjectItemCaseSensitive(o, "spot_share");
+    if (!spot && cJSON_GetObjectItemCaseSensitive(o, "spot_discount"))
+        return perr(c, path, "spot_discount goes with spot_share");
     if (spot) {
         char sp[320];
         snprintf(sp, sizeof sp, "%s.spot_share", path);
@@ -762,6 +764,21 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         if (a == NULL)
             return c->d->code ? c->d->code : GS_EINVAL;
         a->spot_pool = pool;
+        a->spot_discount = 0.7;
+        const cJSON *dsc = cJSON_GetObjectItemCaseSensitive(o,
+                                                            "spot_discount");
+        if (dsc && (!cJSON_IsNumber(dsc) || !(dsc->valuedouble >= 0 &&
+                                               dsc->valuedouble < 1)))
+            return perr(c, path, "spot_discount: expected a fraction in "
+                        "[0, 1)");
+        if (dsc)
+            a->spot_discount = dsc->valuedouble;
+        if (gpu && prices)
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (cJSON_GetObjectItemCaseSensitive(fe, "price_per_gpu_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (cJSON_GetObjectItemCaseSensitive(fe, "price_per_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
         int v = 0;
         for (const cJSON *it = spot->child; it; it = it->next, v++) {
             char ip[340];

@@ -78,6 +78,8 @@ struct gs_plan_axis {
     int spot_pool;              /* a spot-share axis: the pool it splits
                                    (index in $.fleet), else -1 */
     double *share;              /* [nvalues] spot shares (spot axes) */
+    double spot_discount;       /* spot price = (1 - this) x the pool's */
+    char spot_key[32];          /* the pool's own price key, "" if none */
     char (*names)[GS_PLAN_NAME];/* [nvalues] what each value is called */
     int *nedits;                /* [nvalues] */
     struct gs_edit **edits;     /* [nvalues][nedits[v]] */
