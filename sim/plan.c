@@ -141,13 +141,14 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
         for (int i = 0; i < ax->nedits[val]; i++)
             e[n++] = ax->edits[val][i];
         if (ax->spot_pool >= 0 && ax->share[val] > 0) {
-            char buf[256], num[64];
+            char buf[4096], num[64];
             const char *pname = ax->label;  /* "POOL.spot_share" */
             int plen = (int)(strlen(pname) - strlen(".spot_share"));
             e[n].op = GS_EDIT_CLONE;
             snprintf(e[n].path, sizeof e[n].path, "fleet[%d]", ax->spot_pool);
             snprintf(buf, sizeof buf, "{\"name\": \"%.*s-spot\", \"market\": "
-                     "\"spot\", \"nodes\": 0}", plen > 0 ? plen : 0, pname);
+                     "\"spot\", \"nodes\": 0, \"spot\": %s}",
+                     plen > 0 ? plen : 0, pname, ax->spot_cfg);
             v[k] = strdup(buf);
             e[n++].value = v[k++];
             /* the spot price: the pool's own price less the discount, or

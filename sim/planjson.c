@@ -592,7 +592,7 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
     int rc;
     if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
                                      "price_per_gpu_hour", "market",
-                                     "spot_share", "spot_discount", "sharing",
+                                     "spot_share", "spot_discount", "spot", "sharing",
                                      "variants"))) < 0)
         return rc;
     char pp[300];
@@ -748,8 +748,9 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         }
     }
     const cJSON *spot = cJSON_GetObjectItemCaseSensitive(o, "spot_share");
-    if (!spot && cJSON_GetObjectItemCaseSensitive(o, "spot_discount"))
-        return perr(c, path, "spot_discount goes with spot_share");
+    if (!spot && (cJSON_GetObjectItemCaseSensitive(o, "spot_discount") ||
+                  cJSON_GetObjectItemCaseSensitive(o, "spot")))
+        return perr(c, path, "spot_discount and spot go with spot_share");
     if (spot) {
         char sp[320];
         snprintf(sp, sizeof sp, "%s.spot_share", path);
@@ -773,6 +774,15 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
                         "[0, 1)");
         if (dsc)
             a->spot_discount = dsc->valuedouble;
+        const cJSON *scfg = cJSON_GetObjectItemCaseSensitive(o, "spot");
+        if (scfg == NULL)
+            scfg = cJSON_GetObjectItemCaseSensitive(fe, "spot");
+        if (!cJSON_IsObject(scfg))
+            return perr(c, path, "spot_share needs the spot pool's \"spot\" "
+                        "object (e.g. {\"interruptions_per_hour\": 0.05}; "
+                        "docs/cloud.md)");
+        if ((a->spot_cfg = cJSON_PrintUnformatted(scfg)) == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
         if (gpu && prices)
             snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
         else if (cJSON_GetObjectItemCaseSensitive(fe, "price_per_gpu_hour"))
@@ -931,6 +941,7 @@ void gs_plancfg_free(struct gs_plancfg *p)
         free(ax->nedits);
         free(ax->names);
         free(ax->share);
+        free(ax->spot_cfg);
     }
     free(p->counts);
     free(p);

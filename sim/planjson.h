@@ -80,6 +80,7 @@ struct gs_plan_axis {
     double *share;              /* [nvalues] spot shares (spot axes) */
     double spot_discount;       /* spot price = (1 - this) x the pool's */
     char spot_key[32];          /* the pool's own price key, "" if none */
+    char *spot_cfg;             /* the spot pool's "spot" object (JSON) */
     char (*names)[GS_PLAN_NAME];/* [nvalues] what each value is called */
     int *nedits;                /* [nvalues] */
     struct gs_edit **edits;     /* [nvalues][nedits[v]] */
