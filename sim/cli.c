@@ -8,12 +8,15 @@
 #include "compare.h"
 #include "../traces/tracecli.h"
 #include "h5out.h"
+#include "mpirun.h"
 #include "outfile.h"
+#include "plan.h"
 #include "placeexp.h"
 #include "plugin.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "sweep.h"
 #include "version.h"
 
 #include <errno.h>
@@ -29,6 +32,8 @@ static const char usage_main[] =
 "commands:\n"
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
 "  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
+"  sweep SCENARIO    any scenario keys over lists of values x seeds\n"
+"  plan SCENARIO     the cheapest fleet that meets the plan's targets\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
@@ -260,6 +265,11 @@ static int cmd_help(const char *topic)
         char *av[] = { (char *)"help", NULL };
         return gs_trace_main(1, av);
     }
+    else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "sweep") == 0 ? gs_sweep_main(1, av)
+                                           : gs_plan_main(1, av);
+    }
     else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
@@ -319,6 +329,18 @@ static int dispatch(int argc, char **argv)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
         return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0 || strcmp(cmd, "plan") == 0) {
+        /* MPI starts only when mpirun or srun launched us (mpirun.h) */
+        if (gs_dist_init(&argc, &argv) < 0) {
+            fprintf(stderr, "gpusim: cannot start MPI\n");
+            return 1;
+        }
+        int rc = strcmp(cmd, "sweep") == 0
+                     ? gs_sweep_main(argc - 2, argv + 2)
+                     : gs_plan_main(argc - 2, argv + 2);
+        gs_dist_finalize();
+        return rc;
+    }
     if (strcmp(cmd, "trace") == 0)
         return gs_trace_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)

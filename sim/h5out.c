@@ -938,6 +938,86 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     return file_end(&w);
 }
 
+/* --- sweeps and plans ----------------------------------------------------- */
+
+/* The group that holds name's dataset, created on the way (owned by the
+ * caller: close it); *leaf points at the last component. */
+static hid_t parent_group(struct w *w, const char *name, const char **leaf)
+{
+    hid_t g = H5Gopen2(w->f, "/", H5P_DEFAULT);
+    const char *p = name;
+    const char *slash;
+    while (g >= 0 && (slash = strchr(p, '/')) != NULL) {
+        char part[256];
+        snprintf(part, sizeof part, "%.*s", (int)(slash - p), p);
+        hid_t n = H5Lexists(g, part, H5P_DEFAULT) > 0
+                      ? H5Gopen2(g, part, H5P_DEFAULT)
+                      : group(g, part);
+        H5Gclose(g);
+        g = n;
+        p = slash + 1;
+    }
+    *leaf = p;
+    return g;
+}
+
+int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
+                     const char *text, const struct gs_h5_ds *ds, int n,
+                     struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc = file_begin(&w, kind, scenario, text);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < n && !w.err; i++) {
+        const struct gs_h5_ds *x = &ds[i];
+        const char *leaf;
+        hid_t g = parent_group(&w, x->name, &leaf);
+        if (g < 0) {
+            fail(&w, x->name);
+            break;
+        }
+        hsize_t dims[3];
+        size_t cells = 1;
+        for (int k = 0; k < x->rank; k++) {
+            dims[k] = (hsize_t)x->dims[k];
+            cells *= (size_t)x->dims[k];
+        }
+        if (x->kind == GS_H5_STRING) {
+            const char *const *v = x->data;
+            size_t width = 1;
+            for (size_t k = 0; k < cells; k++)
+                if (strlen(v[k]) + 1 > width)
+                    width = strlen(v[k]) + 1;
+            char *buf = calloc(cells ? cells : 1, width);
+            if (buf == NULL) {
+                fail(&w, x->name);
+            } else {
+                for (size_t k = 0; k < cells; k++)
+                    memcpy(buf + k * width, v[k], strlen(v[k]));
+                hid_t t = H5Tcopy(H5T_C_S1);
+                H5Tset_size(t, width);
+                dset(&w, g, leaf, t, x->rank, dims, buf);
+                H5Tclose(t);
+                free(buf);
+            }
+        } else {
+            dset(&w, g, leaf, x->kind == GS_H5_U64 ? H5T_NATIVE_UINT64
+                                                   : H5T_NATIVE_DOUBLE,
+                 x->rank, dims, x->data);
+        }
+        if (x->desc && !w.err) {
+            hid_t o = H5Dopen2(g, leaf, H5P_DEFAULT);
+            if (o >= 0) {
+                attr_str(&w, o, "description", x->desc);
+                H5Dclose(o);
+            }
+        }
+        H5Gclose(g);
+    }
+    return file_end(&w);
+}
+
 /* --- reading back -------------------------------------------------------- */
 
 /* Read the 1-D dataset name of path with memory type t (elements of size

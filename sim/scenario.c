@@ -18,6 +18,7 @@
 #include "../traces/llmreq.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
+#include "planjson.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -2128,7 +2129,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
-                         "services"))) < 0)
+                         "services", "plan"))) < 0)
         goto done;
     double seed = 1;
     char desc[4096];
@@ -2201,6 +2202,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     rc = validate(&c);
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
+        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -2362,6 +2365,7 @@ void gs_scenario_free(struct gs_scenario *s)
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
+    gs_plancfg_free(s->plan);
     free(s);
 }
 
