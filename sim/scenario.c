@@ -18,6 +18,7 @@
 #include "../traces/llmreq.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
+#include "planjson.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -393,6 +394,18 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
         (rc = str(c, n, q, "name_prefix", 0, prefix, sizeof prefix)) < 0 ||
         (rc = num(c, n, q, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0)
         return rc;
+    int known = 0;
+    for (int i = 0; gs_node_list_formats[i]; i++)
+        known |= strcmp(gs_node_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char list[256] = "", fq[128];
+        for (int i = 0; gs_node_list_formats[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i ? ", " : "", gs_node_list_formats[i]->name);
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return err(c, fq, "unknown node-list format '%s' (known: %s)", fmt,
+                   list);
+    }
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
@@ -2116,7 +2129,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
-                         "services"))) < 0)
+                         "services", "plan"))) < 0)
         goto done;
     double seed = 1;
     char desc[4096];
@@ -2189,6 +2202,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     rc = validate(&c);
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
+        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -2350,6 +2365,7 @@ void gs_scenario_free(struct gs_scenario *s)
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
+    gs_plancfg_free(s->plan);
     free(s);
 }
 

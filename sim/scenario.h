@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+struct gs_plancfg;
+
 struct gs_tiercfg {
     int priority;
     int preemptible;
@@ -75,6 +77,7 @@ struct gs_scenario {
                                    the pools' cloud keys) */
     int nsvcs;                  /* inference services ($.services) */
     struct gs_svccfg *svcs;
+    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
 
 /* Parse and validate the scenario in file.  On success *out owns a new
