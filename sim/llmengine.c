@@ -349,6 +349,7 @@ static int grow(void *pp, int *cap, size_t size, int need)
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
     if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
+        || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
     if (blocks_of((long)q->prompt + q->output, e->bs)
