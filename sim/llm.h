@@ -141,6 +141,11 @@ double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
                            double prompt);
 double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
                           double ctx);
+/* The time to first token of one request alone in an engine: its prompt
+ * after `cached` prefix tokens, in chunks of at most `budget` tokens
+ * (budget <= 0: one chunk), exactly as the engine forms those iterations. */
+double gs_llm_perf_ttft(const struct gs_llm_perf *p, int prompt, int cached,
+                        int budget);
 
 /* ---- the engine (llmengine.c) -------------------------------------------- */
 
