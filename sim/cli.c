@@ -4,9 +4,11 @@
  * and the problem, and no result file is left behind); 1 when the result
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
+#include "cleanup.h"
 #include "compare.h"
 #include "../traces/tracecli.h"
 #include "h5out.h"
+#include "outfile.h"
 #include "placeexp.h"
 #include "plugin.h"
 #include "report.h"
@@ -155,6 +157,12 @@ static int cmd_run(int argc, char **argv)
         return usage_error("%s", "run: which scenario? (a JSON file, or "
                            "'quickstart')");
     struct gs_diag d = { 0 };
+    if (out && !no_out && gs_out_check(out, &d) < 0) {
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        return 2;
+    }
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_plugin *plug = NULL;
@@ -175,11 +183,12 @@ static int cmd_run(int argc, char **argv)
         return report_diag(&d);
     }
     int rc = 0;
-    char defout[600];
+    char *defout = NULL;
     if (!no_out) {
         if (out == NULL) {
-            snprintf(defout, sizeof defout, "%s.h5", sc->name);
-            out = defout;
+            if (asprintf(&defout, "%s.h5", sc->name) < 0)
+                defout = NULL;
+            out = defout ? defout : "out.h5";
         }
         if (gs_h5_write(out, sim, &d) < 0) {
             char buf[1200];
@@ -199,6 +208,7 @@ static int cmd_run(int argc, char **argv)
     fflush(stdout);
     if (rc == 0 && !no_out && !quiet && fmt == 0)
         fprintf(stderr, "gpusim: results written to %s\n", out);
+    free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);
     gs_plugin_close(plug);
@@ -250,7 +260,35 @@ static int cmd_help(const char *topic)
     return 0;
 }
 
+/* Standard output is checked at close: a full disk, /dev/full or a closed
+ * descriptor turns a silent loss into a message and exit status 1.  A
+ * descriptor closed before gpusim started (`>&-`) is only an error when
+ * something was written to it. */
+static int close_stdout(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "gpusim: cannot write the standard output: %s\n",
+                strerror(e));
+        return status == 0 ? 1 : status;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    gs_cleanup_install();
+    return close_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage_main, stderr);

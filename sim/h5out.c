@@ -6,6 +6,7 @@
  * h5py and pandas read without special handling. */
 #include "h5out.h"
 #include "cloud.h"
+#include "outfile.h"
 #include "placeexp.h"
 #include "report.h"
 #include "version.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct w {
@@ -22,7 +24,27 @@ struct w {
     const char *path;
     struct gs_diag *d;
     int err;
+    struct gs_out out;      /* the temporary the file is written under */
 };
+
+/* Object creation properties with time tracking off: HDF5 otherwise
+ * stamps every object header with the clock, and two runs of the same
+ * scenario and seed would not give byte-identical files. */
+static hid_t ocpl(hid_t cls)
+{
+    hid_t p = H5Pcreate(cls);
+    if (p >= 0)
+        H5Pset_obj_track_times(p, 0);
+    return p;
+}
+
+static hid_t group(hid_t loc, const char *name)
+{
+    hid_t p = ocpl(H5P_GROUP_CREATE);
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, p, H5P_DEFAULT);
+    H5Pclose(p);
+    return g;
+}
 
 static int fail(struct w *w, const char *what)
 {
@@ -63,7 +85,7 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
                  const hsize_t *dims, const void *data)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t dcpl = ocpl(H5P_DATASET_CREATE);
     hsize_t n = 1;
     for (int i = 0; i < rank; i++)
         n *= dims[i];
@@ -74,12 +96,19 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
         H5Pset_chunk(dcpl, rank, chunk);
         H5Pset_deflate(dcpl, 4);
     }
-    hid_t ds = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    /* A compound is stored packed: only its fields reach the file, never
+     * the padding bytes of the C struct (which are not deterministic). */
+    hid_t ft = H5Tget_class(t) == H5T_COMPOUND ? H5Tcopy(t) : t;
+    if (ft != t)
+        H5Tpack(ft);
+    hid_t ds = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (ds < 0 || (n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                                      data) < 0))
         fail(w, name);
     if (ds >= 0)
         H5Dclose(ds);
+    if (ft != t)
+        H5Tclose(ft);
     H5Pclose(dcpl);
     H5Sclose(sp);
 }
@@ -193,8 +222,7 @@ static void write_names(struct w *w, const struct gs_sim *s)
 static void write_series(struct w *w, const struct gs_sim *s)
 {
     const struct gs_series *ts = &gs_sim_metrics(s)->ts;
-    hid_t g = H5Gcreate2(w->f, "timeseries", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "timeseries");
     if (g < 0) {
         fail(w, "/timeseries");
         return;
@@ -246,8 +274,7 @@ struct model_row {
 static void write_summary(struct w *w, const struct gs_sim *s)
 {
     const struct gs_summary *su = gs_sim_summary(s);
-    hid_t g = H5Gcreate2(w->f, "summary", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "summary");
     if (g < 0) {
         fail(w, "/summary");
         return;
@@ -346,7 +373,7 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
     const struct gs_cloud *c = gs_sim_cloud(s);
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
-    hid_t g = H5Gcreate2(w->f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = group(w->f, "cloud");
     if (g < 0) {
         fail(w, "/cloud");
         return;
@@ -468,18 +495,30 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
-/* Open PATH.tmp-PID for writing and put the attributes and /scenario every
- * gpusim file starts with (kind: NULL for a single run).  0, or the failure
- * with d filled. */
-static int file_begin(struct w *w, char *tmp, size_t ntmp, const char *kind,
-                      const char *scenario, const char *text)
+/* Open a temporary beside PATH (outfile.h) and put the attributes and
+ * /scenario every gpusim file starts with (kind: NULL for a single run).
+ * 0, or the failure with d filled. */
+static int file_begin(struct w *w, const char *kind, const char *scenario,
+                      const char *text)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    snprintf(tmp, ntmp, "%s.tmp-%ld", w->path, (long)getpid());
-    w->f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w->f < 0)
-        return gs_diag_set(w->d, GS_EIO, w->path, "cannot create the result "
-                           "file (does its folder exist and is it writable?)");
+    int rc = gs_out_begin(&w->out, w->path, w->d);
+    if (rc < 0)
+        return rc;
+    hid_t fcpl = ocpl(H5P_FILE_CREATE);
+    w->f = H5Fcreate(w->out.tmp, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    H5Pclose(fcpl);
+    struct stat a, b;
+    if (w->f >= 0 && (fstat(w->out.fd, &a) != 0 || stat(w->out.tmp, &b) != 0
+                      || a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+        H5Fclose(w->f);     /* the name was swapped under us */
+        w->f = -1;
+    }
+    if (w->f < 0) {
+        gs_out_abort(&w->out);
+        return gs_diag_set(w->d, GS_EIO, w->path, "HDF5: cannot create the "
+                           "result file");
+    }
     attr_str(w, w->f, "gpusim_version", GS_VERSION);
     attr_num(w, w->f, "layout_version", GS_H5_LAYOUT);
     if (kind)
@@ -492,24 +531,22 @@ static int file_begin(struct w *w, char *tmp, size_t ntmp, const char *kind,
 
 /* Close the file and, if all went well, rename it into place; otherwise
  * remove it, so a failure never leaves a partial file at the path. */
-static int file_end(struct w *w, const char *tmp)
+static int file_end(struct w *w)
 {
     if (H5Fclose(w->f) < 0)
         fail(w, "the file");
-    if (!w->err && rename(tmp, w->path) != 0)
-        w->err = gs_diag_set(w->d, GS_EIO, w->path, "cannot rename the "
-                             "finished result file into place");
     if (w->err)
-        unlink(tmp);
+        gs_out_abort(&w->out);
+    else
+        w->err = gs_out_commit(&w->out, w->d);
     return w->err;
 }
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
+    struct w w = { .f = -1, .path = path, .d = d };
     const struct gs_scenario *sc = gs_sim_scenario(s);
-    int rc = file_begin(&w, tmp, sizeof tmp, NULL, sc->name, sc->text);
+    int rc = file_begin(&w, NULL, sc->name, sc->text);
     if (rc < 0)
         return rc;
     attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
@@ -520,7 +557,7 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
     write_series(&w, s);
     write_summary(&w, s);
     write_cloud(&w, s);
-    return file_end(&w, tmp);
+    return file_end(&w);
 }
 
 /* --- comparisons ------------------------------------------------------- */
@@ -567,17 +604,14 @@ struct cmp_row {
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                         struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
-    int rc0 = file_begin(&w, tmp, sizeof tmp, "compare", c->scenario, c->text);
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "compare", c->scenario, c->text);
     if (rc0 < 0)
         return rc0;
 
-    hid_t runs = H5Gcreate2(w.f, "runs", H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT);
+    hid_t runs = group(w.f, "runs");
     for (int p = 0; p < c->npol && runs >= 0 && !w.err; p++) {
-        hid_t gp = H5Gcreate2(runs, c->policies[p], H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT);
+        hid_t gp = group(runs, c->policies[p]);
         if (gp < 0) {
             fail(&w, c->policies[p]);
             break;
@@ -585,8 +619,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         for (int k = 0; k < c->nseeds && !w.err; k++) {
             char name[32];
             snprintf(name, sizeof name, "seed%d", k);
-            hid_t g = H5Gcreate2(gp, name, H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT);
+            hid_t g = group(gp, name);
             if (g < 0) {
                 fail(&w, name);
                 break;
@@ -603,8 +636,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     else
         H5Gclose(runs);
 
-    hid_t g = H5Gcreate2(w.f, "compare", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w.f, "compare");
     if (g >= 0) {
         strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
         strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
@@ -612,15 +644,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
         hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
                             (hsize_t)c->nmetrics };
-        hid_t sp = H5Screate_simple(3, dims, NULL);
-        hid_t ds = H5Dcreate2(g, "values", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT);
-        if (ds < 0 || H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                               H5P_DEFAULT, c->values) < 0)
-            fail(&w, "/compare/values");
-        if (ds >= 0)
-            H5Dclose(ds);
-        H5Sclose(sp);
+        dset(&w, g, "values", H5T_NATIVE_DOUBLE, 3, dims, c->values);
 
         size_t nr = (size_t)c->npol * (size_t)c->nmetrics;
         struct cmp_row *rows = calloc(nr ? nr : 1, sizeof *rows);
@@ -669,7 +693,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     } else {
         fail(&w, "/compare");
     }
-    return file_end(&w, tmp);
+    return file_end(&w);
 }
 
 /* --- placement experiments ------------------------------------------------- */
@@ -678,13 +702,11 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
                           const char *text, const struct gs_place_exp *x,
                           struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
-    int rc0 = file_begin(&w, tmp, sizeof tmp, "place-exp", scenario, text);
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "place-exp", scenario, text);
     if (rc0 < 0)
         return rc0;
-    hid_t g = H5Gcreate2(w.f, "place_exp", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w.f, "place_exp");
     size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
     double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
                           sizeof *mean);
@@ -720,7 +742,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     free(names);
     if (g >= 0)
         H5Gclose(g);
-    return file_end(&w, tmp);
+    return file_end(&w);
 }
 
 /* --- reading back -------------------------------------------------------- */

@@ -30,8 +30,11 @@
  *                          jobs, value -- every spot notice and reclaim,
  *                          failure, repair, launch, removal (cloud.h);
  *                          /cloud/log_kinds names the kinds
- * The file is written under PATH.tmp-PID and renamed to PATH when complete,
- * so a failed run never leaves a partial file at PATH. */
+ * The file is written under an exclusive temporary beside PATH and renamed
+ * to PATH when complete (outfile.h), so a failed or interrupted run never
+ * leaves a partial file at PATH.  Object time tracking is off and compound
+ * tables are stored packed: the same scenario and seed give a
+ * byte-identical file (compare them with cmp). */
 #ifndef GS_H5OUT_H
 #define GS_H5OUT_H
 

@@ -392,6 +392,18 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
         (rc = str(c, n, q, "name_prefix", 0, prefix, sizeof prefix)) < 0 ||
         (rc = num(c, n, q, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0)
         return rc;
+    int known = 0;
+    for (int i = 0; gs_node_list_formats[i]; i++)
+        known |= strcmp(gs_node_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char list[256] = "", fq[128];
+        for (int i = 0; gs_node_list_formats[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i ? ", " : "", gs_node_list_formats[i]->name);
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return err(c, fq, "unknown node-list format '%s' (known: %s)", fmt,
+                   list);
+    }
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
