@@ -18,7 +18,8 @@
  * most recently admitted running request is preempted by recomputation, as
  * vLLM does by default: its blocks are freed and it goes back to the front
  * of the waiting queue, to prefill its prompt and the tokens it generated
- * again (the next token comes out of that prefill).  A running prefill that
+ * again (the next token comes out of that prefill); no waiting request is
+ * admitted in a step that preempted (vLLM v1).  A running prefill that
  * finds no block waits; if then nothing at all can run, the newest running
  * request is preempted so that the engine always makes progress.
  *
@@ -349,6 +350,7 @@ static int grow(void *pp, int *cap, size_t size, int need)
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
     if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
+        || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
     if (blocks_of((long)q->prompt + q->output, e->bs)
@@ -612,9 +614,12 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
             budget -= chunk;
             add_chunk(e, i);
         }
-        /* then the waiting, FIFO (prefill-first admits them only alone) */
+        /* then the waiting, FIFO (prefill-first admits them only alone);
+         * none after a preemption in this step while something else runs,
+         * as vLLM v1 does */
         int chunk;
-        while (c->chunked_prefill && budget > 0 && e->waiting.n && e->running.n < c->max_seqs
+        int hold = e->npre > 0 && (e->ndec > 0 || e->nchunks > 0);
+        while (c->chunked_prefill && !hold && budget > 0 && e->waiting.n && e->running.n < c->max_seqs
                && !e->r[e->waiting.head].kv_ready
                && (chunk = admit_head(e, budget)) > 0)
             budget -= chunk;
