@@ -106,6 +106,42 @@ static void test_single_request(void)
     run_free(&r);
 }
 
+/* Disaggregated: a lone request is prefilled on the prefill pool (TTFT the
+ * unloaded prefill, queueing 0), its KV cache travels to the decode pool,
+ * and its decode there takes at least the transfer. */
+static void test_disaggregated(void)
+{
+    const char json[] =
+        "{\"name\": \"dis\", \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+        " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+        " \"services\": [{\"name\": \"s\", \"model\": \"llama2-13b\","
+        "  \"gpu\": \"H100-80GB\", \"disaggregated\": {\"prefill\": {\"replicas\": 2},"
+        "   \"decode\": {\"replicas\": 1, \"tp\": 2}, \"kv_link_gbs\": 25,"
+        "   \"kv_link_latency\": \"2ms\"},"
+        "  \"requests\": {\"trace\": {\"format\": \"requests\", \"path\": \"%s\"}}}]}";
+    struct run r;
+    run_text(&r, json, "id,arrival,input_tokens,output_tokens,prefix_blocks\n"
+             "1,100,2000,40,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(q[0].state, GS_REQ_DONE);
+    CU_ASSERT_DOUBLE_EQUAL(q[0].queue, 0, 1e-6);
+    struct gs_llm_arch a;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_find("llama2-13b", &a, "", &d), 0);
+    double x = gs_llm_kv_transfer_time(&a, 2000, 25, 0.002);
+    CU_ASSERT(x > 0.002);
+    CU_ASSERT(q[0].end - q[0].first > x);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_EQUAL(v->replica_starts, 3);
+    /* 2 prefill GPUs and 2 decode GPUs for the whole run */
+    CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, 4 * ceil(q[0].end * 1000 - 1e-6) /
+                           3.6e6, 1e-6);
+    run_free(&r);
+}
+
 /* Batch size 1, fixed lengths, Poisson arrivals: an M/D/1 queue whose
  * mean wait is rho S / (2 (1 - rho)) (Pollaczek-Khinchine). */
 static void test_md1(void)
@@ -410,6 +446,7 @@ static void test_azure_replay(void)
 static CU_TestInfo tests[] = {
     { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
     { "batch 1, fixed lengths: M/D/1 mean wait", test_md1 },
+    { "disaggregated: prefill, KV transfer, decode", test_disaggregated },
     { "every request and GPU-hour accounted for", test_accounting },
     { "preempted replicas give their requests back", test_preempted_replicas },
     { "same seed, identical results", test_determinism },
