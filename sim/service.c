@@ -555,7 +555,7 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
         return;
     }
     rq->state = GS_REQ_RUNNING;
-    rq->replica = (int16_t)r->id;
+    rq->replica = r->id;
     rep_link(sv, r, q);
     kick(sv, r, t);
 }

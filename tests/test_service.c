@@ -5,6 +5,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/cloud.h"
+#include "../sim/h5out.h"
 #include "../sim/llm.h"
 #include "../sim/service.h"
 #include "../traces/llmreq.h"
@@ -322,8 +323,35 @@ static const char gen_json[] =
     "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 120,"
     "        \"sigma\": 0.7, \"max\": 2000}}}}]}";
 
+/* The result file of json, read back whole (caller frees); *n its size. */
+static char *h5_bytes(const char *json, const char *path, long *n)
+{
+    struct run r;
+    char *buf = NULL;
+    *n = 0;
+    run_text(&r, json, NULL);
+    if (r.rc == 0 && gs_h5_write_sampled(path, r.sim, 0.5, &r.d) == 0) {
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            fseek(fp, 0, SEEK_END);
+            *n = ftell(fp);
+            rewind(fp);
+            buf = malloc((size_t)*n + 1);
+            if (buf && fread(buf, 1, (size_t)*n, fp) != (size_t)*n) {
+                free(buf);
+                buf = NULL;
+            }
+            fclose(fp);
+        }
+        unlink(path);
+    }
+    run_free(&r);
+    return buf;
+}
+
 /* A generated stream with an autoscaler: the same seed gives the same
- * report and request records; another seed does not. */
+ * report, request records and result file, byte for byte; another seed
+ * does not. */
 static void test_determinism(void)
 {
     char j1[4096], j2[4096];
@@ -339,6 +367,18 @@ static void test_determinism(void)
     free(a);
     free(b);
     free(c);
+    char p1[64], p2[64];
+    snprintf(p1, sizeof p1, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
+    snprintf(p2, sizeof p2, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
+    long n1, n2;
+    char *h1 = h5_bytes(j1, p1, &n1), *h2 = h5_bytes(j1, p2, &n2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h2);
+    CU_ASSERT(n1 > 10000);
+    CU_ASSERT_EQUAL(n1, n2);
+    CU_ASSERT(n1 == n2 && memcmp(h1, h2, (size_t)n1) == 0);
+    free(h1);
+    free(h2);
 }
 
 /* Bad service keys: the message names the JSON path. */
