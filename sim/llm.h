@@ -187,7 +187,8 @@ struct gs_llm_req {
     int output;             /* tokens to generate, >= 1 */
     const uint64_t *hash_ids;
     int n_hash;
-    int kv_ready;           /* decode role: the prompt's KV has arrived */
+    int kv_ready;           /* decode role: the prompt's KV has arrived
+                             * (and its first token: output >= 2) */
 };
 
 /* What finish_iteration reports: first tokens and finishes at the

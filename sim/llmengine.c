@@ -349,7 +349,8 @@ static int grow(void *pp, int *cap, size_t size, int need)
 
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
-    if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
+    int ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
+    if (q->prompt < 1 || q->output < 1 + ready || q->n_hash < 0
         || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
@@ -389,11 +390,13 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
     *r = (struct req){
         .id = q->id, .hash = q->hash_ids, .n_hash = n_hash,
         .prompt = q->prompt, .output = q->output, .state = R_WAITING,
-        .kv_ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready,
+        .kv_ready = ready,
         .target = q->prompt, .units = units, .heap = -1,
     };
-    if (r->kv_ready)
+    if (r->kv_ready) {          /* the prefill pool gave its first token */
         r->generated = 1;
+        r->first_sent = 1;
+    }
     list_push_back(e, &e->waiting, i);
     return 0;
 }
@@ -556,8 +559,10 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
 {
     GS_ASSERT(!e->busy);
     const struct gs_llm_engine_cfg *c = &e->cfg;
-    e->nchunks = 0;
     e->npre = 0;
+    int retried = 0;
+again:
+    e->nchunks = 0;
     e->dec_blocks = 0;
     int budget = c->max_batched_tokens;
     int prefill_first = 0;
@@ -646,6 +651,11 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
     }
     b.sampled = sampled + b.decode_tokens;
     b.seqs = e->nchunks + b.decode_tokens;
+    if (b.prefill_tokens + b.decode_tokens <= 0 && e->npre > 0
+        && e->waiting.n > 0 && !retried) {
+        retried = 1;    /* prefill-first: the preempted are admitted anew */
+        goto again;
+    }
     double dur = gs_llm_perf_time(&e->perf, &b);
     e->last = (struct gs_llm_iter){
         .start = now, .duration = dur, .prefill_tokens = (int)b.prefill_tokens,

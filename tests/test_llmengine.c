@@ -648,6 +648,92 @@ static void test_accounting_and_determinism(void)
         }
 }
 
+/* Random configurations (roles, block and prefix sizes, budgets, chunking,
+ * TP, KV room) under random streams with shared prefixes and hand-offs:
+ * every accepted request finishes once, has one first token unless it came
+ * with its KV, and the engine ends empty with only cached units held. */
+static void test_random_configs(void)
+{
+    gsl_rng *g = gs_rng_stream(5, "fuzz");
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    int engines = 0, bad = 0;
+    long preempted = 0;
+    enum { N = 300 };
+    for (int trial = 0; trial < 200; trial++) {
+        struct gs_llm_engine_cfg c;
+        gs_llm_engine_cfg_default(&c);
+        gs_llm_arch_find(gsl_rng_uniform_int(g, 2) ? "llama2-7b"
+                                                   : "mixtral-8x7b",
+                         &c.arch, "$", NULL);
+        gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"),
+                               &c.hw);
+        c.tp = 1 << gsl_rng_uniform_int(g, 3);
+        c.block_size = 1 << gsl_rng_uniform_int(g, 6);
+        c.max_seqs = 1 + (int)gsl_rng_uniform_int(g, 64);
+        c.max_batched_tokens = c.max_seqs + (int)gsl_rng_uniform_int(g, 4096);
+        c.chunked_prefill = (int)gsl_rng_uniform_int(g, 2);
+        c.prefix_caching = (int)gsl_rng_uniform_int(g, 2);
+        c.prefix_block_tokens = c.block_size
+                                * (1 + (int)gsl_rng_uniform_int(g, 8));
+        c.role = (int)gsl_rng_uniform_int(g, 3);
+        c.gpu_mem_util = 1;
+        c.reserve_gb = 0;
+        c.hw.mem_gb = (gs_llm_arch_weight_bytes(&c.arch) / c.tp
+                       + (double)(300 + gsl_rng_uniform_int(g, 2000))
+                         * gs_llm_arch_kv_bytes_per_token(&c.arch) / c.tp
+                         * c.block_size) / GIB;
+        struct gs_llm_engine *e;
+        if (gs_llm_engine_new(&c, &e, NULL))
+            continue;
+        engines++;
+        static struct gs_llm_req q[N];
+        static struct rec r[N];
+        static uint64_t hs[N][6];
+        static int want_first[N];
+        int n = 0;
+        double t = 0;
+        for (int i = 0; i < N; i++) {
+            t += gsl_rng_uniform_int(g, 100) * 1e-3;
+            int nh = (int)gsl_rng_uniform_int(g, 6);
+            for (int k = 0; k < nh; k++)
+                hs[n][k] = k < 2 ? gsl_rng_uniform_int(g, 3) * 10 + (uint64_t)k
+                                 : 1000 + 8 * (uint64_t)i + (uint64_t)k;
+            q[n] = (struct gs_llm_req){
+                .id = (uint64_t)n, .arrival = t,
+                .prompt = 1 + (int)gsl_rng_uniform_int(g, 3000),
+                .output = 1 + (int)gsl_rng_uniform_int(g, 300),
+                .hash_ids = hs[n], .n_hash = nh,
+                .kv_ready = (int)gsl_rng_uniform_int(g, 2),
+            };
+            /* keep the requests the engine accepts (drive asserts) */
+            struct gs_llm_engine *probe;
+            gs_llm_engine_new(&c, &probe, NULL);
+            int ok = gs_llm_engine_add(probe, &q[n]) == 0;
+            gs_llm_engine_free(probe);
+            if (ok) {
+                want_first[n] = !(c.role == GS_LLM_DECODE && q[n].kv_ready);
+                n++;
+            }
+        }
+        memset(r, 0, sizeof r);
+        struct log l = { .r = r, .n = n };
+        drive(e, q, n, &l);
+        for (int i = 0; i < n; i++)
+            bad += r[i].ndone != 1 || r[i].nfirst != want_first[i];
+        struct gs_llm_stats s;
+        gs_llm_engine_stats(e, &s);
+        bad += s.finished != n || s.running || s.waiting
+               || s.blocks_used != s.blocks_cached;
+        preempted += s.preemptions;
+        gs_llm_engine_free(e);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(engines > 100);
+    CU_ASSERT(preempted > 100);
+    gsl_rng_free(g);
+}
+
 /* Splitwise-style hand-off: a prefill-only engine finishes a request with
  * its first token; a decode-only engine takes it with its KV and needs
  * output - 1 decode steps, no prefill. */
@@ -702,6 +788,15 @@ static void test_bad_config(void)
     CU_ASSERT_EQUAL(gs_llm_engine_add(e, &q), GS_ENOFIT);
     CU_ASSERT_EQUAL(gs_llm_engine_step(e, 0), 0);     /* idle */
     gs_llm_engine_free(e);
+    /* a decode-only engine takes a hand-off only with a token left to make */
+    c.role = GS_LLM_DECODE;
+    CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_req h = { .id = 2, .prompt = 100, .output = 1,
+                            .kv_ready = 1 };
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &h), GS_EINVAL);
+    h.output = 2;
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &h), 0);
+    gs_llm_engine_free(e);
     gs_llm_engine_free(NULL);
     c = cfg_7b();
     c.max_batched_tokens = 10;
@@ -725,6 +820,7 @@ static CU_TestInfo tests[] = {
     { "prefix cache evicts least recently used", test_prefix_lru },
     { "every request accounted, runs identical",
       test_accounting_and_determinism },
+    { "random configurations: all accounted", test_random_configs },
     { "disaggregated prefill and decode", test_disaggregated },
     { "bad configurations and requests", test_bad_config },
     CU_TEST_INFO_NULL,
