@@ -520,8 +520,9 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
     rep_unlink(sv, r, (int32_t)id);
     q->cached += cached;
     sv->eng_preempt += preempted;
-    if (sv->cfg->disagg && r->pool == 0) {
-        /* Prefill done: the KV cache goes to a decode replica. */
+    if (sv->cfg->disagg && r->pool == 0 && q->out >= 2) {
+        /* Prefill done: the KV cache goes to a decode replica (a request
+         * of one output token is done with its first). */
         double x = gs_llm_kv_transfer_time(&sv->cfg->eng.arch, q->in,
                                            sv->cfg->kv_link_gbs,
                                            sv->cfg->kv_link_lat_s);
