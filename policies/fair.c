@@ -73,12 +73,11 @@ struct fair {
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
     long depth;
-    /* The window: the first `depth` pending jobs (while no pass runs,
-     * possibly more, trimmed at the next), in groups by tenant and shape;
-     * nextout is the first pending job outside it (NULL: none). */
+    /* The window (jobgroup.h): the first `depth` pending jobs, in groups
+     * by tenant and shape. */
     struct gs_jgroups gs;
-    long nwin;
-    struct gs_job *nextout;
+    struct gs_jwin win;
+    struct gs_sim *sim;
     int in_pass;
     struct gs_job **late;       /* requeued during a pass, placed after */
     long nlate, caplate;
@@ -121,6 +120,9 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
     }
 }
 
+static void win_add(void *ctx, struct gs_job *j);
+static void win_drop(void *ctx, struct gs_job *j);
+
 static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
                      struct gs_diag *d)
 {
@@ -155,6 +157,9 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     }
     gs_jgroups_init(&s->gs, 1);
+    s->sim = sim;
+    s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
+                               .drop = win_drop, .ctx = s };
     *state = s;
     return 0;
 }
@@ -201,8 +206,6 @@ static double dom_share(const struct fair *s, int t)
     return (g > m ? g : m) / x->weight;
 }
 
-static void win_remove(struct fair *s, struct gs_job *j);
-
 /* Start j (anywhere, or within r) and book it to its tenant. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *r, int nr)
@@ -220,7 +223,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     if (gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
-        win_remove(s, j);
+        gs_jwin_leave(&s->win, j);
     s->ver++;
     x->gpus += g;
     x->mem += job_mem(sim, j);
@@ -256,10 +259,10 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)why;
     struct fair *s = state;
     if (!(j->pslot & F_RUN)) {  /* a pending job killed while waiting */
-        if (j == s->nextout)
-            s->nextout = j->next;
         if (j->pslot & F_WIN)
-            win_remove(s, j);
+            gs_jwin_leave(&s->win, j);
+        else
+            gs_jwin_killed_outside(&s->win, j);
         return;
     }
     s->ver++;
@@ -429,10 +432,11 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 
 /* --- the window: the first `depth` pending jobs ------------------------ */
 
-/* Put j into the window (its tenant's group). */
-static void win_add(struct fair *s, struct gs_sim *sim, struct gs_job *j)
+/* Window members are indexed in groups by tenant and shape. */
+static void win_add(void *ctx, struct gs_job *j)
 {
-    ten_ensure(s, sim, j->tenant);
+    struct fair *s = ctx;
+    ten_ensure(s, s->sim, j->tenant);
     int g = gs_jgroups_of(&s->gs, j);
     if (s->gs.g[g].pos < 0) {           /* new: list it under its tenant */
         struct ten *x = &s->t[j->tenant];
@@ -448,46 +452,18 @@ static void win_add(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     }
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
-    s->nwin++;
 }
 
-static void win_remove(struct fair *s, struct gs_job *j)
+static void win_drop(void *ctx, struct gs_job *j)
 {
+    struct fair *s = ctx;
     gs_jgroup_remove(&s->gs.g[j->pslot >> 8], j);
     j->pslot = 0;
-    s->nwin--;
-}
-
-/* A job entered the pending list: new at its end, or requeued at its
- * place.  It is in the window if it comes before the first job outside. */
-static void win_arrive(struct fair *s, struct gs_sim *sim, struct gs_job *j)
-{
-    if (s->nextout == NULL ? s->nwin < s->depth || j->next != NULL
-                           : j->rec < s->nextout->rec)
-        win_add(s, sim, j);
-    else if (s->nextout == NULL || j->rec < s->nextout->rec)
-        s->nextout = j;
-}
-
-/* Make the window the first min(depth, pending) jobs again. */
-static void win_settle(struct fair *s, struct gs_sim *sim)
-{
-    while (s->nwin > s->depth) {
-        struct gs_job *last = s->nextout ? s->nextout->prev
-                                         : gs_sim_pending_tail(sim);
-        win_remove(s, last);
-        s->nextout = last;
-    }
-    while (s->nwin < s->depth && s->nextout) {
-        struct gs_job *j = s->nextout;
-        s->nextout = j->next;
-        win_add(s, sim, j);
-    }
-    gs_sim_examine(sim, 1);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
+    (void)sim;
     struct fair *s = state;
     j->pslot = 0;
     if (s->in_pass) {                   /* a victim: after the pass */
@@ -501,7 +477,7 @@ static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         s->late[s->nlate++] = j;
         return;
     }
-    win_arrive(s, sim, j);
+    gs_jwin_arrive(&s->win, j);
 }
 
 /* Pass order: higher tier priority first, then arrival (record order). */
@@ -642,7 +618,8 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
 static void fair_schedule(void *state, struct gs_sim *sim)
 {
     struct fair *s = state;
-    win_settle(s, sim);
+    gs_jwin_settle(&s->win, sim);
+    gs_sim_examine(sim, 1);
     s->in_pass = 1;
     s->ver++;                           /* reclaim misses are per pass */
     owners(s, sim);
@@ -654,18 +631,18 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         s->dead = malloc((size_t)s->capdead * sizeof *s->dead);
         GS_ASSERT(s->dead != NULL);
     }
-    if (s->capcand < s->nwin) {
+    if (s->capcand < s->win.n) {
         free(s->cand);
-        s->cand = malloc((size_t)s->nwin * sizeof *s->cand);
+        s->cand = malloc((size_t)s->win.n * sizeof *s->cand);
         GS_ASSERT(s->cand != NULL);
-        s->capcand = s->nwin;
+        s->capcand = s->win.n;
     }
     for (int t = 0; t < s->nt; t++)
         s->t[t].live = 1;
     borrowers(s, sim);
     s->in_pass = 0;
     for (long i = 0; i < s->nlate; i++)
-        win_arrive(s, sim, s->late[i]);
+        gs_jwin_arrive(&s->win, s->late[i]);
     s->nlate = 0;
 }
 
