@@ -19,9 +19,10 @@
  * some 2,000.  Policies that do not count their own looking (the ones
  * added by the hps branch) are measured by their placements only.
  *
- * hps is left out: its pass re-sorts every waiting job (issue 10) and it
- * does not yet count its work; the hps branch (issue 15) makes it meet
- * this check -- the lead turns it on by removing it from skip[] below. */
+ * hps is left out: its pass does not yet count the jobs it looks at
+ * (gs_sim_examine), so its check would see only its placements.  The hps
+ * branch (issue 15) keeps its candidates ordered; once hps counts its
+ * looking, the lead turns its check on by removing it from skip[] below. */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
