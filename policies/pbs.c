@@ -35,6 +35,7 @@
  * node has room for are passed over on a look at the pools' free-GPU masks,
  * without a placement search. */
 #include "policy.h"
+#include "resv.h"
 #include "../sim/sim.h"
 
 #include <stddef.h>
@@ -55,7 +56,9 @@ struct pbs {
     long capk, nk;
     double sum;                 /* runtimes of completed jobs */
     long ndone;
-    struct gs_heap run;         /* running jobs by predicted end */
+    struct gs_resv rv;          /* running jobs by predicted end, and the
+                                   head's reservation (resv.c) */
+    int *hp, *cp;               /* scratch: the head's and a job's pools */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -71,7 +74,6 @@ static long milli(const struct gs_job *j)
 static int pbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
                     struct gs_diag *d)
 {
-    (void)sim;
     struct pbs *s = calloc(1, sizeof *s);
     if (s == NULL)
         return GS_ENOMEM;
@@ -93,7 +95,16 @@ static int pbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
-    gs_heap_init(&s->run);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    s->hp = malloc(((size_t)f->npools + 1) * sizeof *s->hp);
+    s->cp = malloc(((size_t)f->npools + 1) * sizeof *s->cp);
+    if (!s->hp || !s->cp || gs_resv_init(&s->rv, f, 1) < 0) {
+        free(s->hp);
+        free(s->cp);
+        free(s->k);
+        free(s);
+        return GS_ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -104,7 +115,9 @@ static void pbs_free(void *state)
     if (s == NULL)
         return;
     free(s->k);
-    gs_heap_clear(&s->run);
+    free(s->hp);
+    free(s->cp);
+    gs_resv_free(&s->rv);
     free(s);
 }
 
@@ -190,7 +203,7 @@ static void pbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
                         int why)
 {
     struct pbs *s = state;
-    gs_heap_remove(&s->run, &j->pnode);
+    gs_resv_stopped(&s->rv, j);
     if (why != GS_STOP_DONE || j->started > gs_sim_now(sim))
         return;
     gs_time rt = gs_sim_now(sim) - j->started;
@@ -261,6 +274,54 @@ static int room(const struct gs_fleet *f)
     return 0;
 }
 
+/* The pools need may use, into out; their count. */
+static int pools_of(const struct gs_fleet *f, const struct gs_need *need,
+                    int *out)
+{
+    int n = 0;
+    for (int p = 0; p < f->npools; p++)
+        if (gs_fleet_pool_eligible(f, p, need))
+            out[n++] = p;
+    return n;
+}
+
+/* Backfill behind head h holding a node reservation: a job predicted to
+ * end by its time may start anywhere; one that would outlive it keeps off
+ * the reserved nodes, or takes the GPUs a single reserved node will have
+ * to spare. */
+static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
+                           const struct gs_job *h)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    gs_time now = gs_sim_now(sim);
+    long looked = 0;
+    struct gs_job *j, *next;
+    for (j = h->next; j && looked < s->depth; j = next, looked++) {
+        next = j->next;
+        if (!room(f))
+            break;
+        if (!could_fit(f, j))
+            continue;
+        gs_time p = predict(j);
+        int rc;
+        if (now + p <= s->rv.t) {
+            rc = gs_sim_try_start(sim, j, NULL, 0);
+        } else {
+            int nc = pools_of(f, &j->need, s->cp);
+            int n = gs_resv_off(&s->rv, f, s->cp, nc);
+            rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
+                       : GS_ENOFIT;
+            struct gs_range r;
+            if (rc < 0 && gs_resv_whole(f, &j->need, s->cp, nc) &&
+                gs_resv_spare(&s->rv, f, j->need.gpus, s->cp, nc, &r) &&
+                (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+                gs_resv_took(&s->rv, j->need.gpus);
+        }
+        if (rc == 0)
+            GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
+    }
+}
+
 static void pbs_schedule(void *state, struct gs_sim *sim)
 {
     struct pbs *s = state;
@@ -272,11 +333,18 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
         next = j->next;
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
-        GS_ASSERT(gs_heap_push(&s->run, &j->pnode, now + predict(j)) == 0);
+        GS_ASSERT(gs_resv_started(&s->rv, j, now + predict(j)) == 0);
     }
     if (j == NULL || f->used_milli >= f->gpus_up * 1000)
         return;
-    /* the head's reservation, on predicted ends */
+    /* the head's reservation, on predicted ends: node by node for a
+     * whole-GPU head (resv.c), else by GPUs counted over its pools */
+    const struct gs_job *h = j;
+    int nh = pools_of(f, &h->need, s->hp);
+    if (gs_resv_make(&s->rv, f, &h->need, s->hp, nh, now) == 0) {
+        backfill_nodes(s, sim, h);
+        return;
+    }
     struct shadow w = { sim, j, 0, gpus_of(j), GS_TIME_MAX, now, s->prior };
     for (int p = 0; p < f->npools; p++)
         if (gs_fleet_pool_eligible(f, p, &j->need))
@@ -285,9 +353,8 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
     if (w.avail >= w.need - 1e-9)
         w.t = now;              /* enough GPUs, not on one node yet */
     else
-        GS_ASSERT(gs_heap_walk(&s->run, svisit, &w) == 0);
+        GS_ASSERT(gs_heap_walk(&s->rv.run, svisit, &w) == 0);
     double extra = w.avail - w.need;
-    const struct gs_job *h = j;
     long looked = 0;
     for (j = h->next; j && looked < s->depth; j = next, looked++) {
         next = j->next;
@@ -300,7 +367,7 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
             continue;
         if (!could_fit(f, j) || gs_sim_try_start(sim, j, NULL, 0) < 0)
             continue;
-        GS_ASSERT(gs_heap_push(&s->run, &j->pnode, now + p) == 0);
+        GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
         if (!ends_first && gs_fleet_pool_eligible(f, j->alloc.pool,
                                                   &h->need))
             extra -= g;
