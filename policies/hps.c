@@ -417,9 +417,10 @@ static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 }
 
 /* Move the jobs whose wait passed a stage's end on to the next stage. */
-static void age(struct hps *s, gs_time now)
+static void age(struct hps *s, struct gs_sim *sim, gs_time now)
 {
     while (gs_heap_top_time(&s->timers) < now) {
+        gs_sim_examine(sim, 1);
         struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
         gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
         file(s, w, now);
@@ -494,8 +495,10 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
     const struct cls *c = &s->c[wait_of(s->held)->cls];
-    return gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->need, c->pools,
-                        c->npools, gs_sim_now(sim));
+    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->need, c->pools,
+                          c->npools, gs_sim_now(sim));
+    gs_sim_examine(sim, s->rv.looked);
+    return rc;
 }
 
 /* --- the pass ------------------------------------------------------------ */
@@ -511,7 +514,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     struct hps *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
-    age(s, now);
+    age(s, sim, now);
     if (s->held) {
         if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
@@ -542,6 +545,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
                 sc > top)
                 top = sc;
         }
+        gs_sim_examine(sim, s->nlive);  /* the classes' best jobs */
         if (top == -1e300)
             break;
         struct gs_job *j = NULL;

@@ -236,6 +236,7 @@ static int svisit(struct gs_hnode *n, void *arg)
     if (r->alloc.pool < 0 || !gs_fleet_pool_eligible(f, r->alloc.pool,
                                                      &w->h->need))
         return 0;
+    gs_sim_examine(w->sim, 1);
     w->avail += gpus_of(r);
     if (w->avail < w->need - 1e-9)
         return 0;
@@ -300,6 +301,7 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
         next = j->next;
         if (!room(f))
             break;
+        gs_sim_examine(sim, 1);
         if (!could_fit(f, j))
             continue;
         gs_time p = predict(j);
@@ -331,6 +333,7 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
     /* arrival order while jobs fit */
     for (; j; j = next) {
         next = j->next;
+        gs_sim_examine(sim, 1);
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
         GS_ASSERT(gs_resv_started(&s->rv, j, now + predict(j)) == 0);
@@ -341,7 +344,9 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
      * whole-GPU head (resv.c), else by GPUs counted over its pools */
     const struct gs_job *h = j;
     int nh = pools_of(f, &h->need, s->hp);
-    if (gs_resv_make(&s->rv, f, &h->need, s->hp, nh, now) == 0) {
+    int made = gs_resv_make(&s->rv, f, &h->need, s->hp, nh, now);
+    gs_sim_examine(sim, s->rv.looked);
+    if (made == 0) {
         backfill_nodes(s, sim, h);
         return;
     }
@@ -360,6 +365,7 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
         next = j->next;
         if (!room(f))
             break;
+        gs_sim_examine(sim, 1);
         gs_time p = predict(j);
         int ends_first = now + p <= w.t;
         double g = gpus_of(j);

@@ -136,6 +136,7 @@ static int visit(struct gs_hnode *node, void *arg)
     struct walk *w = arg;
     struct gs_resv *r = w->r;
     struct gs_job *j = job_of(node);
+    r->looked++;
     if (j->alloc.pool < 0 || !in_pools(w, j->alloc.pool))
         return 0;
     const struct gs_part *pt = gs_alloc_parts(&j->alloc);
@@ -174,6 +175,7 @@ int gs_resv_make(struct gs_resv *r, const struct gs_fleet *f,
     struct walk w = { r, f, need, pools, npools, GS_TIME_MAX, 0 };
     r->n = 0;
     r->extra = 0;
+    r->looked = 0;
     if (!gs_resv_whole(f, need, pools, npools))
         return -1;
     int gang = 0;

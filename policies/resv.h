@@ -21,6 +21,8 @@ struct gs_resv {
     struct gs_range *ranges;    /* scratch for gs_resv_off */
     int capranges;
     int *gain, *touched, ntouched, *full;   /* scratch, sized to the fleet */
+    long looked;                /* running jobs the last gs_resv_make
+                                   visited (for gs_sim_examine) */
 };
 
 /* Set r up for fleet f; heap_id numbers its heap's entries apart from the

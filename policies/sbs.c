@@ -293,6 +293,7 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
                 best = (struct group *)gs_heap_top(&nd->groups);
             }
         }
+        gs_sim_examine(sim, s->nlive);  /* the needs' best groups */
         if (best == NULL)
             break;
         /* its turn: set aside until the pass ends */
@@ -307,6 +308,7 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
             if (started > 0 && sum + gpus_of(j) > s->max_gpus + 1e-9)
                 break;
             tried++;
+            gs_sim_examine(sim, 1);
             if (gs_sim_try_start(sim, j, NULL, 0) < 0) {
                 s->nd[best->need].blocked = stamp;
                 break;
