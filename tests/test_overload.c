@@ -16,13 +16,10 @@
  * scale.  4,000 jobs leave a few hundred waiting on average, more than the
  * 100 that fifo-backfill, fair and rl-lite are set to look at per pass
  * (their `depth`), so a depth-bounded scan counts as bounded; 16,000 leave
- * some 2,000.  Policies that do not count their own looking (the ones
- * added by the hps branch) are measured by their placements only.
+ * some 2,000. 
  *
- * hps is left out: its pass does not yet count the jobs it looks at
- * (gs_sim_examine), so its check would see only its placements.  The hps
- * branch (issue 15) keeps its candidates ordered; once hps counts its
- * looking, the lead turns its check on by removing it from skip[] below. */
+ * Every registered policy takes part, hps and the HPS paper's schedulers
+ * (smallest, shortest, shortest-gpu, pbs, sbs) included. */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
@@ -66,7 +63,7 @@ static const char shape[] =
 "              \"max\": \"12h\"}";
 
 /* Policies whose check waits for another branch (see the top). */
-static const char *const skip[] = { "hps", NULL };
+static const char *const skip[] = { NULL };
 
 struct res {
     double work_per_job;
