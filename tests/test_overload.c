@@ -16,7 +16,7 @@
  * scale.  4,000 jobs leave a few hundred waiting on average, more than the
  * 100 that fifo-backfill, fair and rl-lite are set to look at per pass
  * (their `depth`), so a depth-bounded scan counts as bounded; 16,000 leave
- * some 2,000. 
+ * some 2,000.
  *
  * Every registered policy takes part, hps and the HPS paper's schedulers
  * (smallest, shortest, shortest-gpu, pbs, sbs) included. */
