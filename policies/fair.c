@@ -81,7 +81,7 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         if (s->nt == s->capt) {
             int cap = s->capt ? s->capt * 2 : 16;
             struct ten *n = realloc(s->t, (size_t)cap * sizeof *n);
-            GS_ASSERT(n != NULL);
+            GS_OOM_IF(n == NULL);
             s->t = n;
             s->capt = cap;
         }
@@ -334,7 +334,7 @@ static void fair_schedule(void *state, struct gs_sim *sim)
     if (np > s->capcand) {
         free(s->cand);
         s->cand = malloc((size_t)np * sizeof *s->cand);
-        GS_ASSERT(s->cand != NULL);
+        GS_OOM_IF(s->cand == NULL);
         s->capcand = np;
     }
     s->ncand = 0;
@@ -362,7 +362,7 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         free(s->nxt);
         s->capnxt = s->ncand + s->nt + 1;
         s->nxt = malloc((size_t)s->capnxt * sizeof *s->nxt);
-        GS_ASSERT(s->nxt != NULL);
+        GS_OOM_IF(s->nxt == NULL);
     }
     long *head = s->nxt + s->ncand;
     for (int t = 0; t < s->nt; t++)

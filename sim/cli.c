@@ -79,10 +79,15 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int report_diag(const struct gs_diag *d)
+/* Print d; a failure that filled no diagnostic (rc < 0, d empty: an
+ * allocation deep in a model) is named by its code's message. */
+static int report_rc(int rc, const struct gs_diag *d)
 {
     char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
+    if (d->code == 0 && rc < 0)
+        snprintf(buf, sizeof buf, "%s", gs_strerror(rc));
+    else
+        gs_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "gpusim: %s\n", buf);
     return 2;
 }
@@ -166,34 +171,37 @@ static int cmd_run(int argc, char **argv)
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_plugin *plug = NULL;
+    int rc;
     if (lib) {
-        if (gs_plugin_open(lib, &plug, &d) < 0)
-            return report_diag(&d);
+        if ((rc = gs_plugin_open(lib, &plug, &d)) < 0)
+            return report_rc(rc, &d);
         o.policy_ops = gs_plugin_policy(plug);
     }
-    if (load(file, &sc, &d) < 0) {
+    if ((rc = load(file, &sc, &d)) < 0) {
         gs_plugin_close(plug);
-        return report_diag(&d);
+        return report_rc(rc, &d);
     }
     o.progress = !quiet && isatty(2);
-    if (gs_sim_new(sc, &o, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
+    if ((rc = gs_sim_new(sc, &o, &sim, &d)) < 0 ||
+        (rc = gs_sim_run(sim, &d)) < 0) {
         gs_sim_free(sim);
         gs_scenario_free(sc);
         gs_plugin_close(plug);
-        return report_diag(&d);
+        return report_rc(rc, &d);
     }
-    int rc = 0;
+    rc = 0;
     char *defout = NULL;
     if (!no_out) {
-        if (out == NULL) {
-            if (asprintf(&defout, "%s.h5", sc->name) < 0)
-                defout = NULL;
-            out = defout ? defout : "out.h5";
+        if (out == NULL && asprintf(&defout, "%s.h5", sc->name) < 0) {
+            defout = NULL;
+            rc = gs_diag_set(&d, GS_ENOMEM, "", "out of memory");
         }
-        if (gs_h5_write(out, sim, &d) < 0) {
-            char buf[1200];
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "gpusim: %s\n", buf);
+        if (out == NULL)
+            out = defout;
+        if (rc == 0)
+            rc = gs_h5_write(out, sim, &d);
+        if (rc < 0) {
+            report_rc(rc, &d);
             rc = 1;
         }
     }

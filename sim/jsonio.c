@@ -12,6 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int json_oom;
+
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (p == NULL)
+        json_oom = 1;
+    return p;
+}
+
+static void json_free(void *p)
+{
+    free(p);
+}
+
+cJSON *gs_json_parse(const char *text, const char **end, int *oom)
+{
+    static int hooked;
+    if (!hooked) {
+        cJSON_Hooks h = { .malloc_fn = json_malloc, .free_fn = json_free };
+        cJSON_InitHooks(&h);
+        hooked = 1;
+    }
+    json_oom = 0;
+    cJSON *root = cJSON_ParseWithOpts(text, end, 1);
+    *oom = root == NULL && json_oom;
+    return root;
+}
+
 /* The whole file as a string (caller frees), or NULL with d filled. */
 static char *slurp(const char *path, struct gs_diag *d)
 {
@@ -59,8 +88,11 @@ static cJSON *parse_file(const char *path, struct gs_diag *d)
     if (text == NULL)
         return NULL;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (root == NULL) {
+    int oom;
+    cJSON *root = gs_json_parse(text, &end, &oom);
+    if (root == NULL && oom) {
+        gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    } else if (root == NULL) {
         int line = 1, col = 1;
         for (const char *p = text; end && p < end && *p; p++) {
             if (*p == '\n') {

@@ -308,7 +308,8 @@ void gs_metrics_summarize(const struct gs_metrics *m,
                                     ? o->cost / o->gpu_hours_used : 0;
     double *wbuf = malloc((size_t)(n ? n : 1) * sizeof *wbuf);
     double *jbuf = malloc((size_t)(n ? n : 1) * sizeof *jbuf);
-    if (wbuf && jbuf) {
+    GS_OOM_IF(wbuf == NULL || jbuf == NULL);
+    {
         tier_stats(rec, n, -1, sc, end, wbuf, jbuf, &o->all);
         for (int t = 0; t < GS_NTIERS; t++)
             tier_stats(rec, n, t, sc, end, wbuf, jbuf, &o->tier[t]);

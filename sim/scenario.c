@@ -15,6 +15,7 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "jsonio.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
 
@@ -1711,7 +1712,12 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto fail;
     }
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse(text, &end, &oom);
+    if (root == NULL && oom) {
+        rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+        goto fail;
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
@@ -1874,7 +1880,12 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
     if (rc < 0)
         return rc;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse(text, &end, &oom);
+    if (root == NULL && oom) {
+        free(text);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
