@@ -82,7 +82,7 @@ static int leftovers(void)
 /* Run with GS_ALLOC_FAIL=n (0: none); the wait status. */
 static int run(long n)
 {
-    char cmd[2400];
+    char cmd[2600];
     snprintf(cmd, sizeof cmd,
              "cd %s && GS_ALLOC_FAIL=%ld GS_ALLOC_COUNT=count "
              "ASAN_OPTIONS=exitcode=99:detect_leaks=1 LSAN_OPTIONS=exitcode=98 "
