@@ -4,6 +4,7 @@
  * malformed file is reported with its line and column, a wrong value with
  * its JSON path. */
 #include "jsonio.h"
+#include "outfile.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int json_oom;
 
@@ -202,13 +204,32 @@ int gs_weights_save(const char *path, const char *const *names, int n,
     cJSON_Delete(root);
     if (text == NULL)
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    FILE *fp = fopen(path, "w");
-    int rc = 0;
-    if (fp == NULL || fprintf(fp, "%s\n", text) < 0)
-        rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
-                         strerror(errno));
-    if (fp && fclose(fp) != 0 && rc == 0)
-        rc = gs_diag_set(d, GS_EIO, path, "cannot write");
+    /* Written whole or not at all, beside the target (outfile.h). */
+    struct gs_out o;
+    int rc = gs_out_begin(&o, path, d);
+    if (rc == 0) {
+        const char *p = text;
+        size_t left = strlen(text);
+        while (rc == 0 && left > 0) {
+            ssize_t got = write(o.fd, p, left);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                                 strerror(errno));
+            } else {
+                p += got;
+                left -= (size_t)got;
+            }
+        }
+        if (rc == 0 && write(o.fd, "\n", 1) != 1)
+            rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                             strerror(errno));
+        if (rc == 0)
+            rc = gs_out_commit(&o, d);
+        else
+            gs_out_abort(&o);
+    }
     cJSON_free(text);
     return rc;
 }
