@@ -27,8 +27,13 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <spawn.h>
@@ -114,19 +119,23 @@ static const char usage[] =
 "the seeds with its 95% confidence interval (Student's t).\n"
 "\n"
 "options:\n"
-"  --policies LIST   comma-separated policy names (default:\n"
+"  -p, --policies LIST  comma-separated policy names (default:\n"
 "                    fifo-backfill,fair,hps,rl-lite)\n"
-"  --seeds N         seeds per policy: the scenario's seed, +1, ... (5)\n"
-"  --jobs P          worker processes (default: the number of CPUs)\n"
+"  -s, --seeds N     seeds per policy: the scenario's seed, +1, ... (5)\n"
+"  -j, --jobs P      worker processes (default: the number of CPUs)\n"
 "  --policy-lib SO   also load the policy plug-in SO; name it in --policies\n"
 "  --placement NAME  override the scenario's placement\n"
-"  --out FILE        the comparison HDF5 file (default NAME-compare.h5)\n"
-"  --plots DIR       folder for the plots (default NAME-compare-plots)\n"
+"  -o, --out FILE    the comparison HDF5 file, replaced if it exists\n"
+"                    (default: NAME-compare.h5, NAME the scenario file's\n"
+"                    name, never replaced without --force)\n"
+"  -f, --force       replace the default comparison file if it exists\n"
+"  --plots DIR       folder for the plots (default NAME-compare-plots);\n"
+"                    plots of an earlier compare there are replaced\n"
 "  --plot-scripts D  folder of the gnuplot scripts (default: plots/ of\n"
 "                    the source tree, or $GPUSIM_PLOTS)\n"
 "  --no-plots        draw no plots\n"
 "  --csv             print the table as CSV\n"
-"  --quiet           print no table\n"
+"  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
@@ -140,6 +149,7 @@ struct cmp {
     char **runfiles;
 };
 
+static int compare_main(int argc, char **argv);
 static int usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -434,6 +444,27 @@ static int gnuplot(const char *vars, const char *script)
     return 0;
 }
 
+/* Remove what an earlier compare drew into dir (its data files and
+ * plots, by name), so no stale policy's curve or file survives; other
+ * files are the user's and stay. */
+static void clear_plots(const char *dir)
+{
+    static const char *const ours[] = { "util-*.dat", "wait-*.dat",
+                                        "cost_sla-*.dat", "utilization.png",
+                                        "wait_cdf.png", "cost_sla.png" };
+    DIR *dp = opendir(dir);
+    if (dp == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL)
+        for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+            if (fnmatch(ours[i], e->d_name, 0) == 0) {
+                unlinkat(dirfd(dp), e->d_name, 0);
+                break;
+            }
+    closedir(dp);
+}
+
 static int draw(const struct cmp *c, const double *values, const char *dir,
                 const char *scripts_given)
 {
@@ -442,6 +473,7 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
                 dir, strerror(errno));
         return -1;
     }
+    clear_plots(dir);
     int tier_used[GS_NTIERS] = { 0 };
     if (plot_data(c, values, dir, tier_used) < 0) {
         fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
@@ -539,57 +571,95 @@ static void cleanup_runs(struct cmp *c, char **tmpdir)
     gs_out_scratch_remove(tmpdir);
 }
 
+static const struct option opts[] = {
+    { "policies", required_argument, NULL, 'p' },
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "policy-lib", required_argument, NULL, 'L' },
+    { "placement", required_argument, NULL, 'P' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "plots", required_argument, NULL, 'D' },
+    { "plot-scripts", required_argument, NULL, 'S' },
+    { "no-plots", no_argument, NULL, 'n' },
+    { "csv", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "compare" (tests call it so too). */
 int gs_compare_main(int argc, char **argv)
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (av == NULL) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
+    av[0] = (char *)"compare";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = compare_main(argc + 1, av);
+    free(av);
+    return rc;
+}
+
+static int compare_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *plots = NULL, *scripts = NULL;
     const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
     long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    int no_plots = 0, csv = 0, quiet = 0;
+    int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
     struct cmp c = { 0 };
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "+:p:s:j:o:fqh", opts, NULL)) != -1 ||
+           optind < argc) {
+        if (ch == -1) {
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("compare: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        if (strcmp(a, "--policies") == 0 && more) {
-            list = argv[++i];
-        } else if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) &&
-                   more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 10000)
+        long v;
+        switch (ch) {
+        case 'p': list = optarg; break;
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000)
                 return usage_error("compare: %s takes a whole number from 1 "
-                                   "to 10000, not '%s'", a, argv[i]);
-            if (a[2] == 's')
+                                   "to 10000, not '%s'",
+                                   ch == 's' ? "--seeds" : "--jobs", optarg);
+            if (ch == 's')
                 seeds = v;
             else
                 jobs = v;
-        } else if (strcmp(a, "--policy-lib") == 0 && more) {
-            lib = argv[++i];
-        } else if (strcmp(a, "--placement") == 0 && more) {
-            c.placer = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--plots") == 0 && more) {
-            plots = argv[++i];
-        } else if (strcmp(a, "--plot-scripts") == 0 && more) {
-            scripts = argv[++i];
-        } else if (strcmp(a, "--no-plots") == 0) {
-            no_plots = 1;
-        } else if (strcmp(a, "--csv") == 0) {
-            csv = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            break;
+        case 'L': lib = optarg; break;
+        case 'P': c.placer = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'D': plots = optarg; break;
+        case 'S': scripts = optarg; break;
+        case 'n': no_plots = 1; break;
+        case 'c': csv = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("compare: unknown option or missing value: "
-                               "'%s'", a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("compare: more than one scenario: '%s'", a);
+        default:
+            return gs_suggest_bad_option("compare", opts, argc, argv, ch);
         }
     }
+    if (plots && no_plots)
+        return usage_error("%s", "compare: --plots and --no-plots contradict "
+                           "each other; give one");
     if (file == NULL)
         return usage_error("%s", "compare: which scenario? (a JSON file, or "
                            "'quickstart')");
@@ -626,8 +696,20 @@ int gs_compare_main(int argc, char **argv)
                 strncat(known, ", ", sizeof known - strlen(known) - 1);
                 strncat(known, c.plugin->name, sizeof known - strlen(known) - 1);
             }
-            fprintf(stderr, "gpusim: --policies: unknown policy '%s' (known: "
-                    "%s)\n", c.pol[p], known);
+            const char *names[64];
+            int nn = 0;
+            for (int i = 0; gs_policies[i] && nn < 62; i++)
+                names[nn++] = gs_policies[i]->name;
+            if (c.plugin)
+                names[nn++] = c.plugin->name;
+            names[nn] = NULL;
+            const char *near = gs_suggest(c.pol[p], names);
+            if (near)
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(did you mean '%s'?)\n", c.pol[p], near);
+            else
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(known: %s)\n", c.pol[p], known);
             goto done;
         }
         for (int q = 0; q < p; q++)
@@ -659,16 +741,18 @@ int gs_compare_main(int argc, char **argv)
     for (int k = 0; k < c.nseeds; k++)
         c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
     if (out == NULL) {
-        if (asprintf(&defout, "%s-compare.h5", sc->name) < 0) {
-            defout = NULL;
+        if ((defout = gs_out_default_name(file, "-compare.h5")) == NULL) {
             fprintf(stderr, "gpusim: out of memory\n");
             goto done;
         }
         out = defout;
+        if (gs_out_check_new(out, force, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
     }
     if (plots == NULL) {
-        if (asprintf(&defplots, "%s-compare-plots", sc->name) < 0) {
-            defplots = NULL;
+        if ((defplots = gs_out_default_name(file, "-compare-plots")) == NULL) {
             fprintf(stderr, "gpusim: out of memory\n");
             goto done;
         }

@@ -23,7 +23,7 @@ static const char *bin(void)
 /* Run "gpusim ARGS" in /tmp; capture stdout and stderr; return the status. */
 static int sh(const char *args, char **out, char **err)
 {
-    char cmd[2048], eo[] = "/tmp/gs-cli-err-XXXXXX";
+    char cmd[4096], eo[] = "/tmp/gs-cli-err-XXXXXX";
     int fd = mkstemp(eo);
     close(fd);
     char absbin[1024];
@@ -31,7 +31,8 @@ static int sh(const char *args, char **out, char **err)
         snprintf(absbin, sizeof absbin, "%s", bin());
     else
         snprintf(absbin, sizeof absbin, "%s/%s", getenv("PWD") ? getenv("PWD") : ".", bin());
-    snprintf(cmd, sizeof cmd, "cd /tmp && %s %s 2>%s", absbin, args, eo);
+    snprintf(cmd, sizeof cmd, "cd /tmp && export GPUSIM_ABS=%s && %s %s 2>%s",
+             absbin, absbin, args, eo);
     FILE *p = popen(cmd, "r");
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
@@ -445,6 +446,90 @@ static void test_docs_abi(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
 }
 
+/* getopt_long conventions, conflicts and suggestions. */
+static void test_conventions(void)
+{
+    char *a, *b, *err;
+    CU_ASSERT_EQUAL(sh("run quickstart --no-out --json --seed 7", &a, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run --seed=7 --json --no-out -- quickstart", &b,
+                       NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    CU_ASSERT_EQUAL(sh("run -s 7 --no-out --json quickstart", &b, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    /* the scenario from standard input */
+    CU_ASSERT_EQUAL(sh("scenario quickstart | $GPUSIM_ABS run - --seed 7 "
+                       "--no-out --json", &b, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    free(a);
+    names();
+    expect_bad("run quickstart --json --csv", "--json and --csv");
+    expect_bad("run quickstart --out x.h5 --no-out", "--no-out");
+    expect_bad("run quickstart --jsno", "did you mean '--json'?");
+    expect_bad("run quickstart --seed", "--seed needs a value");
+    expect_bad("rnu quickstart", "did you mean 'run'?");
+    expect_bad("help comapre", "did you mean 'compare'?");
+    expect_bad("compare quickstart --polices fifo", "did you mean "
+               "'--policies'?");
+    expect_bad("compare quickstart --policies fifo,hsp", "did you mean 'hps'?");
+    expect_bad("run quickstart --seed x", "(see 'gpusim help run')");
+    CU_ASSERT_EQUAL(sh("help help", &a, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "usage: gpusim help"));
+    free(a);
+    free(err);
+    CU_ASSERT_EQUAL(sh("-V", &a, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "gpusim "));
+    free(a);
+}
+
+/* A result is never replaced silently: the default name follows the
+ * scenario file, an existing default needs --force, -o replaces. */
+static void test_no_silent_replace(void)
+{
+    char dir[64], cmd[512], *err, path[128];
+    snprintf(dir, sizeof dir, "/tmp/gs-cli-rep-%ld", (long)getpid());
+    mkdir(dir, 0700);
+    snprintf(cmd, sizeof cmd, "scenario quickstart > %s/mine.json", dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "run %s/mine.json -q", dir);
+    /* runs in /tmp: the file is /tmp/mine.h5, not quickstart.h5 */
+    unlink("/tmp/mine.h5");
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);
+    CU_ASSERT(exists("/tmp/mine.h5"));
+    free(err);
+    struct stat st1, st2;
+    stat("/tmp/mine.h5", &st1);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--force"));
+    free(err);
+    stat("/tmp/mine.h5", &st2);
+    CU_ASSERT_EQUAL(st1.st_ino, st2.st_ino);        /* untouched */
+    snprintf(cmd, sizeof cmd, "run %s/mine.json -q -f", dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "run %s/mine.json --seed 3 --json -o mine.h5",
+             dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);        /* -o names it */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "results written to mine.h5"));
+    free(err);
+    unlink("/tmp/mine.h5");
+    /* compare's plot folder holds no stale policy after a second run */
+    snprintf(cmd, sizeof cmd, "compare %s/mine.json -p fifo,hps -s 2 -q "
+             "-o %s/c.h5 --plots %s/plots", dir, dir, dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/util-hps.dat", dir);
+    CU_ASSERT(exists(path));
+    snprintf(cmd, sizeof cmd, "compare %s/mine.json -p fifo -s 2 -q "
+             "-o %s/c.h5 --plots %s/plots", dir, dir, dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    CU_ASSERT_FALSE(exists(path));
+    snprintf(path, sizeof path, "%s/plots/util-fifo.dat", dir);
+    CU_ASSERT(exists(path));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -457,6 +542,8 @@ static CU_TestInfo tests[] = {
     { "compare survives a crashing plug-in and names the task",
       test_compare_plugin_crash },
     { "docs/policies.md quotes this ABI", test_docs_abi },
+    { "getopt_long conventions, conflicts, did you mean", test_conventions },
+    { "results never replaced silently", test_no_silent_replace },
     CU_TEST_INFO_NULL,
 };
 
