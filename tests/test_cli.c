@@ -530,6 +530,35 @@ static void test_no_silent_replace(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* Every dataset of a run's and a comparison's file says its units and
+ * what it is; codes carry their labels; integers are integers. */
+static void test_h5_described(void)
+{
+    CU_ASSERT_EQUAL(sh("run quickstart -q -o gs-cli-desc.h5", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 -q --no-plots "
+                       "-o gs-cli-desc-c.h5", NULL, NULL), 0);
+    const char *files[] = { "/tmp/gs-cli-desc.h5", "/tmp/gs-cli-desc-c.h5" };
+    for (int i = 0; i < 2; i++) {
+        char first[256];
+        long n = gs_h5_undescribed(files[i], first, sizeof first);
+        if (n != 0)
+            printf("\n    %s: %ld undescribed, first %s", files[i], n, first);
+        CU_ASSERT_EQUAL(n, 0);
+    }
+    char buf[256];
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_h5_read_attr_str(files[0], "/timeseries/time_s",
+                                        "units", buf, sizeof buf, &d), 0);
+    CU_ASSERT_STRING_EQUAL(buf, "s");
+    CU_ASSERT_EQUAL(gs_h5_read_attr_str(files[0], "/summary/fields",
+                                        "description", buf, sizeof buf, &d),
+                    0);
+    double v;
+    CU_ASSERT_EQUAL(gs_h5_read_summary(files[0], "utilization", &v, &d), 0);
+    unlink(files[0]);
+    unlink(files[1]);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -544,6 +573,7 @@ static CU_TestInfo tests[] = {
     { "docs/policies.md quotes this ABI", test_docs_abi },
     { "getopt_long conventions, conflicts, did you mean", test_conventions },
     { "results never replaced silently", test_no_silent_replace },
+    { "every dataset has units and a description", test_h5_described },
     CU_TEST_INFO_NULL,
 };
 
