@@ -559,6 +559,58 @@ static void test_h5_described(void)
     unlink(files[1]);
 }
 
+/* plots/gpusim_h5.py reads a run's and a comparison's file into labelled
+ * DataFrames that agree with what gpusim printed. */
+static void test_python_reader(void)
+{
+    if (access("/usr/bin/python3", X_OK) != 0) {
+        CU_FAIL("/usr/bin/python3 missing (make installs it)");
+        return;
+    }
+    CU_ASSERT_EQUAL_FATAL(sh("run quickstart -o gs-cli-py.h5 --csv > "
+                             "gs-cli-py.csv", NULL, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 2 -q "
+                             "--no-plots -o gs-cli-py-c.h5", NULL, NULL), 0);
+    char plots[1024], cmd[4096];
+    abs_path("plots", plots, sizeof plots);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && /usr/bin/python3 -c '\n"
+             "import csv, gpusim_h5 as g\n"
+             "want = {r[0] + \"/\" + r[1]: float(r[2]) for r in "
+             "csv.reader(open(\"/tmp/gs-cli-py.csv\")) if r[0] != \"scope\"}\n"
+             "f = g.open(\"/tmp/gs-cli-py.h5\")\n"
+             "j = g.jobs(f)\n"
+             "assert len(j) == want[\"tier:all/jobs\"], len(j)\n"
+             "assert set(j.tier.cat.categories) == {\"inference\", "
+             "\"training\", \"interactive\", \"data\"}\n"
+             "assert (j.tier == \"training\").sum() == want[\"tier:training/jobs\"]\n"
+             "s = g.summary(f)\n"
+             "assert abs(s.loc[\"utilization\", \"value\"] - "
+             "want[\"run/utilization\"]) < 1e-6\n"
+             "assert s.loc[\"cost_usd\", \"units\"] == \"USD\"\n"
+             "ts = g.timeseries(f)\n"
+             "assert ts.index.name == \"time_s\" and \"queue_length\" in ts\n"
+             "c = g.open(\"/tmp/gs-cli-py-c.h5\")\n"
+             "r = g.runs(c)\n"
+             "assert [(p, s) for p, s, _ in r] == [(\"fifo\", 42), (\"fifo\", 43), "
+             "(\"hps\", 42), (\"hps\", 43)], r\n"
+             "t = g.compare_table(c)\n"
+             "m = sum(g.summary(x).loc[\"utilization\", \"value\"] for p, s, x "
+             "in r if p == \"hps\") / 2\n"
+             "assert abs(t.loc[(\"hps\", \"utilization\"), \"mean\"] - m) < 1e-12\n"
+             "print(\"ok\")'", plots);
+    FILE *p = popen(cmd, "r");
+    char buf[256] = "";
+    size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+    buf[n] = '\0';
+    int st = p ? pclose(p) : -1;
+    CU_ASSERT_EQUAL(st, 0);
+    CU_ASSERT_STRING_EQUAL(buf, "ok\n");
+    unlink("/tmp/gs-cli-py.h5");
+    unlink("/tmp/gs-cli-py.csv");
+    unlink("/tmp/gs-cli-py-c.h5");
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -574,6 +626,7 @@ static CU_TestInfo tests[] = {
     { "getopt_long conventions, conflicts, did you mean", test_conventions },
     { "results never replaced silently", test_no_silent_replace },
     { "every dataset has units and a description", test_h5_described },
+    { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
     CU_TEST_INFO_NULL,
 };
 
