@@ -611,6 +611,29 @@ static void test_python_reader(void)
     unlink("/tmp/gs-cli-py-c.h5");
 }
 
+/* JSON that cJSON would take wrongly or explain badly. */
+static void test_json_input(void)
+{
+    static const struct { const char *json, *msg; } cases[] = {
+        { "{\"name\": \"x\", \"seed\": 1, \"seed\": 2}",
+          "$: key 'seed' is given twice" },
+        { "{\"name\": \"x\", // a note\n \"seed\": 1}",
+          ":1:16: JSON has no comments" },
+        { "{\"name\": \"x\",\n  /* a note */ \"seed\": 1}",
+          "JSON has no comments" },
+        { "{\"name\": \"x\", \"sede\": 1}",
+          "unknown key 'sede' (did you mean 'seed'?)" },
+    };
+    names();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[64], args[256];
+        write_temp(cases[i].json, path);
+        snprintf(args, sizeof args, "run %s --out %%s", path);
+        expect_bad(args, cases[i].msg);
+        unlink(path);
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -627,6 +650,7 @@ static CU_TestInfo tests[] = {
     { "results never replaced silently", test_no_silent_replace },
     { "every dataset has units and a description", test_h5_described },
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
+    { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     CU_TEST_INFO_NULL,
 };
 
