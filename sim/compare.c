@@ -140,6 +140,8 @@ static const char usage[] =
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
 struct cmp {
+    int progress;                   /* draw a progress line on stderr */
+    struct timespec t0;
     const struct gs_scenario *sc;
     int npol, nseeds;
     char **pol;
@@ -200,6 +202,29 @@ static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
         gs_compare_metric_values(gs_sim_summary(sim), out);
     gs_sim_free(sim);
     return rc;
+}
+
+/* One line on the terminal, updated in place as runs finish. */
+static void progress(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    const struct cmp *c = ctx;
+    if (!c->progress)
+        return;
+    int n = c->npol * c->nseeds;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double el = (double)(t.tv_sec - c->t0.tv_sec) +
+                (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
+    double rate = el > 0 ? ndone / el : 0;
+    if (ndone < n && rate > 0)
+        fprintf(stderr, "\rgpusim: compare: %d/%d runs (%d%%), %.2g runs/s, "
+                "about %.0f s left \033[K", ndone, n, 100 * ndone / n, rate,
+                (n - ndone) / rate);
+    else
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
 }
 
 static void name_task(int task, void *ctx, char *buf, size_t n)
@@ -776,10 +801,17 @@ static int compare_main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    c.progress = !quiet && isatty(2);
+    c.t0 = t0;
     struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
                             .nout = NMETRICS, .fn = run_task,
-                            .name = name_task, .ctx = &c };
-    if (gs_pool_exec(&pool, values, &d) < 0) {
+                            .name = name_task, .done = progress, .ctx = &c };
+    int prc = gs_pool_exec(&pool, values, &d);
+    if (c.progress) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    if (prc < 0) {
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
