@@ -9,9 +9,11 @@ DESTDIR ?=
 WERROR  ?= $(if $(CI),1,)
 SANITIZER ?=
 
-PKGS     := gsl libcjson hdf5 cunit
+# ompi-c: Open MPI, for `mpirun -np N gpusim plan|sweep` (mpirun.h).
+PKGS     := gsl libcjson hdf5 cunit ompi-c
 DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
             gnuplot-nox pkg-config zlib1g-dev clang libclang-rt-dev \
+            libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
             jupyter-nbconvert python3-ipykernel jupyter-client
 
@@ -60,6 +62,7 @@ $(DEPS_OK):
 	[ -f /usr/include/csv.h ] || missing=1; \
 	[ -f /usr/include/zlib.h ] || missing=1; \
 	command -v gnuplot >/dev/null 2>&1 || missing=1; \
+	command -v mpirun >/dev/null 2>&1 || missing=1; \
 	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
 	command -v clang >/dev/null 2>&1 || missing=1; \
 	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \

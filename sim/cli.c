@@ -8,13 +8,16 @@
 #include "compare.h"
 #include "../traces/tracecli.h"
 #include "h5out.h"
+#include "mpirun.h"
 #include "outfile.h"
+#include "plan.h"
 #include "placeexp.h"
 #include "plugin.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
 #include "suggest.h"
+#include "sweep.h"
 #include "version.h"
 
 #include <errno.h>
@@ -31,6 +34,8 @@ static const char usage_main[] =
 "commands:\n"
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
 "  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
+"  sweep SCENARIO    any scenario keys over lists of values x seeds\n"
+"  plan SCENARIO     the cheapest fleet that meets the plan's targets\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
@@ -59,6 +64,8 @@ static const char usage_run[] =
 "                      folder; never replaced without --force)\n"
 "  -f, --force         replace the default result file if it exists\n"
 "      --no-out        write no result file\n"
+"      --sample P      keep an evenly spaced share P in (0, 1] of each\n"
+"                      service's requests in the result's /requests\n"
 "      --json          print the summary as JSON\n"
 "      --csv           print the summary as CSV (scope,metric,value)\n"
 "  -q, --quiet         print no summary and no progress\n"
@@ -182,6 +189,7 @@ static const struct option run_opts[] = {
     { "policy-lib", required_argument, NULL, 'L' },
     { "out", required_argument, NULL, 'o' },
     { "no-out", no_argument, NULL, 'N' },
+    { "sample", required_argument, NULL, 'M' },
     { "force", no_argument, NULL, 'f' },
     { "json", no_argument, NULL, 'j' },
     { "csv", no_argument, NULL, 'c' },
@@ -194,6 +202,7 @@ static int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
+    double sample = 1.0;
     struct gs_sim_opts o = { 0 };
     optind = 1;
     opterr = 0;
@@ -221,6 +230,15 @@ static int cmd_run(int argc, char **argv)
         case 'L': lib = optarg; break;
         case 'o': out = optarg; break;
         case 'N': no_out = 1; break;
+        case 'M': {
+            char *end;
+            sample = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(sample > 0 &&
+                                                     sample <= 1))
+                return usage_error("run: --sample takes a share in (0, 1], "
+                                   "not '%s'", optarg);
+            break;
+        }
         case 'f': force = 1; break;
         case 'j':
         case 'c':
@@ -288,7 +306,7 @@ static int cmd_run(int argc, char **argv)
         return report_rc(rc, &d);
     }
     rc = 0;
-    if (!no_out && (rc = gs_h5_write(out, sim, &d)) < 0) {
+    if (!no_out && (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
         report_rc(rc, &d);
         rc = 1;
     }
@@ -344,6 +362,11 @@ static int cmd_help(const char *topic)
     else if (strcmp(topic, "trace") == 0) {
         char *av[] = { (char *)"help", NULL };
         return gs_trace_main(1, av);
+    }
+    else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "sweep") == 0 ? gs_sweep_main(1, av)
+                                           : gs_plan_main(1, av);
     }
     else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
         char *av[] = { (char *)"--help", NULL };
@@ -411,6 +434,18 @@ static int dispatch(int argc, char **argv)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
         return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0 || strcmp(cmd, "plan") == 0) {
+        /* MPI starts only when mpirun or srun launched us (mpirun.h) */
+        if (gs_dist_init(&argc, &argv) < 0) {
+            fprintf(stderr, "gpusim: cannot start MPI\n");
+            return 1;
+        }
+        int rc = strcmp(cmd, "sweep") == 0
+                     ? gs_sweep_main(argc - 2, argv + 2)
+                     : gs_plan_main(argc - 2, argv + 2);
+        gs_dist_finalize();
+        return rc;
+    }
     if (strcmp(cmd, "trace") == 0)
         return gs_trace_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)
