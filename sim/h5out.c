@@ -64,8 +64,12 @@ static hid_t str_type(size_t n)
     return t;
 }
 
+/* A string attribute; one already there (the derived description of a
+ * dataset a writer describes better) is replaced. */
 static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
 {
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
     hid_t t = str_type(strlen(v) + 1);
     hid_t sp = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
@@ -1167,8 +1171,7 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
             } else {
                 for (size_t k = 0; k < cells; k++)
                     memcpy(buf + k * width, v[k], strlen(v[k]));
-                hid_t t = H5Tcopy(H5T_C_S1);
-                H5Tset_size(t, width);
+                hid_t t = str_type(width);
                 dset(&w, g, leaf, t, x->rank, dims, buf);
                 H5Tclose(t);
                 free(buf);
