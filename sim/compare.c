@@ -528,9 +528,11 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
     int rc = 0;
     for (int i = 0; i < 3; i++) {
         char vars[4096], script[1300];
+        char scen[128];
+        safe_name(c->sc->name, scen, sizeof scen);
         snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
-                 "tiers='%s'; out='%s/%s.png'", dir, pols, tiers, dir,
-                 names[i]);
+                 "tiers='%s'; scenario='%s'; out='%s/%s.png'", dir, pols,
+                 tiers, scen, dir, names[i]);
         snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
         if (gnuplot(vars, script) < 0) {
             rc = -1;
