@@ -134,13 +134,17 @@ static const char usage[] =
 "  --plot-scripts D  folder of the gnuplot scripts (default: plots/ of\n"
 "                    the source tree, or $GPUSIM_PLOTS)\n"
 "  --no-plots        draw no plots\n"
-"  --csv             print the table as CSV\n"
+"  --csv             print the table as CSV (every metric)\n"
+"  --metrics A,B,..  the metrics to show, named as in run --json, or all\n"
+"                    (default: those that differ between runs)\n"
 "  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
 struct cmp {
     int progress;                   /* draw a progress line on stderr */
+    char *show;                     /* [NMETRICS]: metrics in the table */
+    int chosen;                     /* show came from --metrics */
     struct timespec t0;
     const struct gs_scenario *sc;
     int npol, nseeds;
@@ -555,7 +559,12 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
     for (int p = 0; p < c->npol; p++)
         fprintf(fp, " %24s", c->pol[p]);
     fputc('\n', fp);
+    int hidden = 0;
     for (int m = 0; m < NMETRICS; m++) {
+        if (!c->show[m]) {
+            hidden++;
+            continue;
+        }
         fprintf(fp, "  %-26s", metric_names[m]);
         for (int p = 0; p < c->npol; p++) {
             char cell[64];
@@ -569,6 +578,47 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
         }
         fputc('\n', fp);
     }
+    if (hidden && !c->chosen)
+        fprintf(fp, "\n  (%d metrics the same in every run not shown; "
+                "--metrics all shows them)\n", hidden);
+}
+
+/* Which metrics the table shows: those named in list ("all": every one),
+ * or by default those that differ between runs (a metric that is the
+ * same in every run, such as a count of spot interruptions without spot
+ * nodes, says nothing about the policies).  0, or 2 after a message. */
+static int choose_metrics(struct cmp *c, const char *list, const double *v)
+{
+    int ntasks = c->npol * c->nseeds;
+    c->chosen = list != NULL;
+    if (list == NULL || strcmp(list, "all") == 0) {
+        for (int m = 0; m < NMETRICS; m++) {
+            int varies = list != NULL;
+            for (int t = 1; t < ntasks && !varies; t++)
+                varies = v[(size_t)t * NMETRICS + m] != v[m];
+            c->show[m] = (char)varies;
+        }
+        return 0;
+    }
+    memset(c->show, 0, NMETRICS);
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
+        int m = metric_index(name);
+        if (m < 0) {
+            const char *near = gs_suggest(name, metric_names);
+            fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
+                    "\n(the names are those of run --json; see 'gpusim help "
+                    "compare')\n", name, near ? " (did you mean '" : "",
+                    near ? near : "", near ? "'?)" : "");
+            return 2;
+        }
+        c->show[m] = 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
 }
 
 static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
@@ -577,6 +627,8 @@ static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
     fprintf(fp, "policy,metric,n,mean,std,half,ci_low,ci_high\n");
     for (int p = 0; p < c->npol; p++)
         for (int m = 0; m < NMETRICS; m++) {
+            if (!c->show[m])
+                continue;
             size_t i = (size_t)p * NMETRICS + m;
             fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
                     metric_names[m], c->nseeds, mean[i], sd[i], half[i],
@@ -610,6 +662,7 @@ static const struct option opts[] = {
     { "plot-scripts", required_argument, NULL, 'S' },
     { "no-plots", no_argument, NULL, 'n' },
     { "csv", no_argument, NULL, 'c' },
+    { "metrics", required_argument, NULL, 'm' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -637,6 +690,7 @@ static int compare_main(int argc, char **argv)
     const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
     long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
     int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
+    const char *mlist = NULL;
     struct cmp c = { 0 };
     optind = 1;
     opterr = 0;
@@ -676,6 +730,7 @@ static int compare_main(int argc, char **argv)
         case 'S': scripts = optarg; break;
         case 'n': no_plots = 1; break;
         case 'c': csv = 1; break;
+        case 'm': mlist = optarg; break;
         case 'q': quiet = 1; break;
         case 'h':
             fputs(usage, stdout);
@@ -842,6 +897,16 @@ static int compare_main(int argc, char **argv)
         goto done;
     }
     status = 0;
+    if ((c.show = malloc(NMETRICS)) == NULL) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        status = 2;
+        goto done;
+    }
+    /* a CSV has every metric unless --metrics chooses */
+    if (choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values) != 0) {
+        status = 2;
+        goto done;
+    }
     if (!quiet) {
         if (csv)
             print_csv(stdout, &c, mean, sd, half);
@@ -859,6 +924,7 @@ static int compare_main(int argc, char **argv)
             jobs < ntasks ? jobs : (long)ntasks, out);
 done:
     cleanup_runs(&c, &tmpdir);
+    free(c.show);
     free(defout);
     free(defplots);
     for (int p = 0; p < c.npol; p++)

@@ -634,6 +634,35 @@ static void test_json_input(void)
     }
 }
 
+/* compare's table: by default the metrics that differ between runs;
+ * --metrics chooses, by run --json's names; the CSV has every metric. */
+static void test_compare_metrics(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots "
+                       "-o gs-cli-m.h5", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  wait_mean_s "));
+    CU_ASSERT_PTR_NULL(strstr(out, "spot_interruptions"));   /* all 0 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "metrics the same in every run not "
+                                  "shown"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots -f "
+                       "-o gs-cli-m.h5 --metrics utilization,spot_interruptions",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  utilization "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  spot_interruptions "));
+    CU_ASSERT_PTR_NULL(strstr(out, "wait_mean_s"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots -f "
+                       "-o gs-cli-m.h5 --csv", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "fifo,spot_interruptions,2,"));
+    free(out);
+    names();
+    expect_bad("compare quickstart -s 2 --no-plots --metrics wait_mean",
+               "did you mean 'wait_mean_s'?");
+    unlink("/tmp/gs-cli-m.h5");
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -651,6 +680,7 @@ static CU_TestInfo tests[] = {
     { "every dataset has units and a description", test_h5_described },
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
+    { "compare: the metrics that differ, --metrics", test_compare_metrics },
     CU_TEST_INFO_NULL,
 };
 
