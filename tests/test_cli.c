@@ -663,6 +663,24 @@ static void test_compare_metrics(void)
     unlink("/tmp/gs-cli-m.h5");
 }
 
+/* A UTF-8 byte-order mark before a CSV trace's header is skipped. */
+static void test_csv_bom(void)
+{
+    char trace[64], scen[64], json[256], args[128], *out;
+    write_temp("\xEF\xBB\xBFid,arrival,gpus,duration\n1,0,1,60\n2,5,2,120\n",
+               trace);
+    snprintf(json, sizeof json, "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": "
+             "1, \"gpus_per_node\": 4}], \"workload\": {\"trace\": "
+             "{\"format\": \"native\", \"path\": \"%s\"}}}", trace);
+    write_temp(json, scen);
+    snprintf(args, sizeof args, "run %s --no-out --csv", scen);
+    CU_ASSERT_EQUAL(sh(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "tier:all,jobs,2\n"));
+    free(out);
+    unlink(trace);
+    unlink(scen);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -681,6 +699,7 @@ static CU_TestInfo tests[] = {
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     { "compare: the metrics that differ, --metrics", test_compare_metrics },
+    { "a UTF-8 BOM before a CSV header is skipped", test_csv_bom },
     CU_TEST_INFO_NULL,
 };
 
