@@ -742,6 +742,12 @@ static int compare_main(int argc, char **argv)
     if (plots && no_plots)
         return usage_error("%s", "compare: --plots and --no-plots contradict "
                            "each other; give one");
+    /* --metrics is checked now, not after the runs */
+    char show[NMETRICS];
+    c.show = show;
+    if (mlist && strcmp(mlist, "all") != 0 &&
+        choose_metrics(&c, mlist, NULL) != 0)
+        return 2;
     if (file == NULL)
         return usage_error("%s", "compare: which scenario? (a JSON file, or "
                            "'quickstart')");
@@ -897,16 +903,8 @@ static int compare_main(int argc, char **argv)
         goto done;
     }
     status = 0;
-    if ((c.show = malloc(NMETRICS)) == NULL) {
-        fprintf(stderr, "gpusim: out of memory\n");
-        status = 2;
-        goto done;
-    }
     /* a CSV has every metric unless --metrics chooses */
-    if (choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values) != 0) {
-        status = 2;
-        goto done;
-    }
+    choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values);
     if (!quiet) {
         if (csv)
             print_csv(stdout, &c, mean, sd, half);
@@ -924,7 +922,6 @@ static int compare_main(int argc, char **argv)
             jobs < ntasks ? jobs : (long)ntasks, out);
 done:
     cleanup_runs(&c, &tmpdir);
-    free(c.show);
     free(defout);
     free(defplots);
     for (int p = 0; p < c.npol; p++)
