@@ -50,7 +50,8 @@ PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
 .PHONY: all run test asan bench deps install clean check-deps plugins \
-        bench-policies bench-policies-update fuzz fuzz-build fuzz-check
+        bench-policies bench-policies-update fuzz fuzz-build fuzz-check \
+        uninstall
 
 all: gpusim
 
@@ -102,6 +103,15 @@ $(B)/gpusim: $(B)/sim/cli.o $(B)/libgpusim.a
 gpusim: $(B)/gpusim
 	cp $< $@
 
+# The allocation-failure build (tests/allocfail/inject.c): gpusim's own
+# allocations and cJSON's go through a counter that fails the Nth one.
+comma := ,
+ALLOC_WRAP := $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc strdup \
+                strndup asprintf realpath)
+$(B)/gpusim-allocfail: $(B)/sim/cli.o $(B)/tests/allocfail/inject.o \
+                       $(B)/libgpusim.a
+	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
+
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
 
@@ -133,7 +143,7 @@ run: gpusim
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
-      $(B)/testplugins/crash.so fuzz-check
+      $(B)/testplugins/crash.so $(B)/gpusim-allocfail fuzz-check
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -216,18 +226,49 @@ bench-policies: $(B)/bench/bench_policies
 bench-policies-update: $(B)/bench/bench_policies
 	$(B)/bench/bench_policies --update
 
-# The binary, and the headers a policy plug-in compiles against (their
-# relative includes kept): cc -I$(PREFIX)/include/gpusim ...
-install: gpusim
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
-	for d in sim policies traces; do \
-	  install -d $(DESTDIR)$(PREFIX)/include/gpusim/$$d && \
-	  install -m 644 $$d/*.h $(DESTDIR)$(PREFIX)/include/gpusim/$$d/ || exit 1; \
-	done
+# make install: the binary; its manual page (made from its own help texts,
+# tools/mkman.sh) and bash completion; under PREFIX/share/gpusim the plot
+# scripts, notebooks, Python reader and example scenarios (compare finds
+# the plots there by itself); the headers a policy plug-in compiles against
+# (policy.h, sim.h, plugin.h and what they include, relative includes
+# kept) and a pkg-config file for them: cc $(pkg-config --cflags gpusim).
+VERSION   = $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/version.h)
+SHARE     = $(DESTDIR)$(PREFIX)/share
+PUB_HDRS  = $(shell $(CC) -MM -MT x $(PKG_CFLAGS) policies/policy.h sim/sim.h \
+              sim/plugin.h 2>/dev/null | tr ' \\' '\n\n' | grep -E '^(sim|policies|traces)/.*\.h$$' | sort -u)
 
+$(B)/gpusim.1: $(B)/gpusim tools/mkman.sh
+	sh tools/mkman.sh $(B)/gpusim >$@.tmp && mv $@.tmp $@
+
+install: gpusim $(B)/gpusim.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/man/man1 \
+	  $(SHARE)/bash-completion/completions $(SHARE)/gpusim/plots \
+	  $(SHARE)/gpusim/scenarios $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
+	install -m 644 $(B)/gpusim.1 $(SHARE)/man/man1/gpusim.1
+	install -m 644 tools/gpusim.bash $(SHARE)/bash-completion/completions/gpusim
+	install -m 644 plots/*.gp plots/*.ipynb plots/gpusim_h5.py \
+	  $(SHARE)/gpusim/plots/
+	install -m 644 scenarios/* $(SHARE)/gpusim/scenarios/
+	for h in $(PUB_HDRS); do \
+	  install -d $(DESTDIR)$(PREFIX)/include/gpusim/$$(dirname $$h) && \
+	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/gpusim/$$h || exit 1; \
+	done
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' '' \
+	  'Name: gpusim' 'Description: gpusim policy plug-in headers' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}/gpusim -fPIC' \
+	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/gpusim.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim $(SHARE)/man/man1/gpusim.1 \
+	  $(SHARE)/bash-completion/completions/gpusim \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpusim.pc
+	rm -rf $(SHARE)/gpusim $(DESTDIR)$(PREFIX)/include/gpusim
+
+# Also what `make run` wrote.
 clean:
-	rm -rf build gpusim
+	rm -rf build gpusim quickstart.h5 quickstart-compare.h5 \
+	  quickstart-compare-plots
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -68,6 +68,16 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *dset, double **out,
                       long *n, struct gs_diag *d);
 
+/* Read the string attribute name of object obj ("/", "/jobs") into buf.
+ * 0, or a negative code with d filled. */
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d);
+
+/* Datasets of the file at path that lack a "units" or "description"
+ * attribute: their count (the first one's path in first[n]), or a
+ * negative code when the file cannot be read. */
+long gs_h5_undescribed(const char *path, char *first, size_t n);
+
 /* A comparison (`gpusim compare`): every run, and the statistics.
  * Layout (same GS_H5_LAYOUT):
  *   /                      attrs gpusim_version, layout_version,

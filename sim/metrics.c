@@ -343,11 +343,10 @@ void gs_metrics_summarize(const struct gs_metrics *m,
                                     ? o->cost / o->gpu_hours_used : 0;
     union gs_num *kbuf = malloc((size_t)(n ? n : 1) * sizeof *kbuf);
     union gs_num *tbuf = malloc((size_t)(n ? n : 1) * sizeof *tbuf);
-    if (kbuf && tbuf) {
-        tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
-        for (int t = 0; t < GS_NTIERS; t++)
-            tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
-    }
+    GS_OOM_IF(kbuf == NULL || tbuf == NULL);
+    tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
+    for (int t = 0; t < GS_NTIERS; t++)
+        tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
     free(kbuf);
     free(tbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;

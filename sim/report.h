@@ -101,6 +101,15 @@
     X(sla_wait, "sla_wait_violations", "")      \
     X(sla_deadline, "deadline_misses", "")
 
+/* Units and a one-line description of a result field or dataset column by
+ * its name (a summary scalar, a per-tier statistic, a /jobs column, a
+ * /timeseries series...): what the HDF5 file's "units" and "description"
+ * attributes say.  Units follow UDUNITS spelling ("s", "h", "USD", "1" for
+ * a dimensionless ratio or count).  0 when the name is known; -1 with
+ * units derived from the name's suffix and a generic description
+ * otherwise (never NULL). */
+int gs_report_meta(const char *name, const char **units, const char **desc);
+
 void gs_report_table(FILE *fp, const struct gs_sim *s);
 void gs_report_json(FILE *fp, const struct gs_sim *s);
 void gs_report_csv(FILE *fp, const struct gs_sim *s);

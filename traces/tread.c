@@ -188,6 +188,9 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
         len--;
     t->line[len] = '\0';
     *line = t->line;
+    /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
+    if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
+        *line = t->line + 3;
     return 1;
 }
 
