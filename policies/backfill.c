@@ -142,7 +142,7 @@ static void win_add(void *ctx, struct gs_job *j)
         if (b->ncls == b->capcls) {
             int cap = b->capcls ? b->capcls * 2 : 8;
             struct bclass *c = realloc(b->cls, (size_t)cap * sizeof *c);
-            GS_ASSERT(c != NULL);
+            GS_OOM_IF(c == NULL);
             b->cls = c;
             b->capcls = cap;
         }
@@ -155,7 +155,7 @@ static void win_add(void *ctx, struct gs_job *j)
         } else {
             long cap = c->cap ? c->cap * 2 : 64;
             struct bent *e = realloc(c->e, (size_t)cap * sizeof *e);
-            GS_ASSERT(e != NULL);
+            GS_OOM_IF(e == NULL);
             c->e = e;
             c->cap = cap;
         }

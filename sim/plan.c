@@ -325,7 +325,7 @@ static void free_cand(struct cand *x)
 static void cand_stats(const struct search *s, struct cand *x)
 {
     double *col = malloc((size_t)x->nrun * sizeof *col);
-    GS_ASSERT(col != NULL);
+    GS_OOM_IF(col == NULL);
     for (int m = 0; m < s->nm; m++) {
         for (int k = 0; k < x->nrun; k++)
             col[k] = x->v[(size_t)k * s->nm + m];
@@ -738,7 +738,7 @@ static int pareto(const struct search *s, int *idx)
 {
     int n = 0, ia = metric("attainment");
     int *ord = malloc((size_t)s->ncand * sizeof *ord + 1);
-    GS_ASSERT(ord != NULL);
+    GS_OOM_IF(ord == NULL);
     for (int i = 0; i < s->ncand; i++)
         if (s->cand[i].nrun > 0)
             ord[n++] = i;
