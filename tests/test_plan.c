@@ -15,6 +15,9 @@
  * seeds of 20,000 jobs resolve them. */
 #include "cutest.h"
 #include "clitest.h"
+#include "../sim/planjson.h"
+#include "../sim/scenario.h"
+#include "../sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -273,7 +276,52 @@ static void test_bad_plans(void)
                " [\"fifo\"]}, \"seeds\": 1}", "$.plan.seeds");
 }
 
+/* Conservation on the shipped plan scenarios, as given: every job
+ * accounted for, nothing allocated beyond what is up, jobs' GPU-hours +
+ * idle GPU-hours = the fleet's, the bill's parts add up, none negative. */
+static void test_conservation(void)
+{
+    static const char *const files[] = { "scenarios/plan-erlang.json",
+                                         "scenarios/plan-mixed-tier.json" };
+    for (int f = 0; f < 2; f++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_sim *sim = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+        long n;
+        const struct gs_jobrec *rec = gs_sim_records(sim, &n);
+        const struct gs_summary *su = gs_sim_summary(sim);
+        CU_ASSERT_EQUAL(su->all.jobs, n);
+        CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished,
+                        n);
+        double gh = 0;
+        for (long i = 0; i < n; i++)
+            gh += rec[i].gpu_hours;
+        CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used,
+                               1e-4 * su->gpu_hours_used);
+        CU_ASSERT(su->gpu_hours_used <= su->gpu_hours_avail + 1e-6);
+        const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
+        for (long i = 0; i < ts->n; i++)
+            CU_ASSERT_FATAL(ts->alloc[i] <= ts->gpus_up[i] + 1e-9);
+        CU_ASSERT(su->cloud.cost_jobs >= 0 && su->cloud.cost_idle >= 0);
+        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+                               su->cost, 1e-6 * su->cost + 1e-6);
+        double markets = 0;
+        for (int m = 0; m < 4; m++) {
+            CU_ASSERT(su->cloud.cost_market[m] >= 0);
+            markets += su->cloud.cost_market[m];
+        }
+        CU_ASSERT_DOUBLE_EQUAL(markets, su->cost, 1e-6 * su->cost + 1e-6);
+        gs_sim_free(sim);
+        gs_scenario_free(sc);
+    }
+}
+
 static CU_TestInfo tests[] = {
+    { "shipped plan scenarios: conservation", test_conservation },
     { "Erlang C formula on hand-worked cases", test_erlang_formula },
     { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
