@@ -59,6 +59,8 @@ static const char usage_run[] =
 "  --out FILE        HDF5 result file (default: NAME.h5, NAME = the\n"
 "                    scenario's name)\n"
 "  --no-out          write no result file\n"
+"  --sample P        keep an evenly spaced share P in (0, 1] of each\n"
+"                    service's requests in the result's /requests\n"
 "  --json            print the summary as JSON\n"
 "  --csv             print the summary as CSV (scope,metric,value)\n"
 "  --quiet           print no summary\n"
@@ -121,6 +123,7 @@ static int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0;
+    double sample = 1.0;
     struct gs_sim_opts o = { 0 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -140,6 +143,13 @@ static int cmd_run(int argc, char **argv)
             out = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
             no_out = 1;
+        } else if (strcmp(a, "--sample") == 0 && more) {
+            char *end;
+            sample = strtod(argv[++i], &end);
+            if (*argv[i] == '\0' || *end != '\0' || !(sample > 0 &&
+                                                     sample <= 1))
+                return usage_error("--sample takes a share in (0, 1], not "
+                                   "'%s'", argv[i]);
         } else if (strcmp(a, "--json") == 0) {
             fmt = 1;
         } else if (strcmp(a, "--csv") == 0) {
@@ -195,7 +205,7 @@ static int cmd_run(int argc, char **argv)
                 defout = NULL;
             out = defout ? defout : "out.h5";
         }
-        if (gs_h5_write(out, sim, &d) < 0) {
+        if (gs_h5_write_sampled(out, sim, sample, &d) < 0) {
             char buf[1200];
             gs_diag_format(&d, buf, sizeof buf);
             fprintf(stderr, "gpusim: %s\n", buf);

@@ -13,7 +13,14 @@
  *   T4: 65 TFLOP/s FP16 tensor, 320 GB/s, 70 W;
  *   A10: 125 TFLOP/s BF16 dense, 600 GB/s, 150 W;
  *   K80 (per die): 4.37 TFLOP/s FP32 boost, 240 GB/s, 12 GB, 150 W.
- * A scenario may redefine any of them or add its own. */
+ * A scenario may redefine any of them or add its own.
+ *
+ * LLM serving efficiency (struct gs_gpu_llm): A100-80GB and H100-80GB carry
+ * the factors llmcalib.c fits to Splitwise's measured prompt and token times
+ * (`gpusim trace calibrate`, docs/inference.md); A100-40GB, A800 share the
+ * A100's and H200, H800 the H100's (same chips, other memory).  NVLink per
+ * GPU and direction: V100 150 GB/s, A100 300, H100/H200 450, A800/H800 200
+ * (the export parts' 400 GB/s total); the others talk over PCIe (16-32). */
 #include "gpu.h"
 #include "err.h"
 
@@ -36,10 +43,63 @@ static const struct gs_gpu_model builtin[] = {
     { "K80",        12.0,   4.37, 240.0, 150.0, 0, 0 },
 };
 
+/* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
+#define GS_LLM_A100 { 0.60, 0.80, 0.20, 60.0, 5.0, 0.0, 300.0, 5.0 }
+#define GS_LLM_H100 { 0.50, 0.80, 0.20, 50.0, 5.0, 0.0, 450.0, 5.0 }
+
+static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
+    { "A100-40GB",  GS_LLM_A100 },
+    { "A100-80GB",  GS_LLM_A100 },
+    { "A800-80GB",  GS_LLM_A100 },
+    { "H100-80GB",  GS_LLM_H100 },
+    { "H200-141GB", GS_LLM_H100 },
+    { "H800-80GB",  GS_LLM_H100 },
+    { "V100-16GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "V100-32GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
+    { "T4",         { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+    { "A10",        { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
+    { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+};
+
+void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
+{
+    if (e->compute_eff <= 0)
+        e->compute_eff = 0.5;
+    if (e->bw_eff <= 0)
+        e->bw_eff = 0.7;
+    if (e->attn_eff <= 0)
+        e->attn_eff = 0.2;
+    if (e->layer_us <= 0)
+        e->layer_us = 50.0;
+    if (e->iter_ms <= 0)
+        e->iter_ms = 5.0;
+    if (e->seq_us < 0)
+        e->seq_us = 0;
+    if (e->link_gbs <= 0)
+        e->link_gbs = 16.0;
+    if (e->link_us <= 0)
+        e->link_us = 10.0;
+}
+
 void gs_catalog_init(struct gs_catalog *c)
 {
     c->n = (int)(sizeof builtin / sizeof builtin[0]);
     memcpy(c->m, builtin, sizeof builtin);
+    memset(c->llm, 0, sizeof c->llm);
+    for (int i = 0; i < c->n; i++) {
+        for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
+            if (strcmp(llm_eff[k].name, c->m[i].name) == 0)
+                c->llm[i] = llm_eff[k].llm;
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
+    }
+}
+
+void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e)
+{
+    GS_ASSERT(i >= 0 && i < c->n);
+    c->llm[i] = *e;
+    gs_gpu_llm_fill_defaults(&c->llm[i]);
 }
 
 int gs_catalog_find(const struct gs_catalog *c, const char *name)
@@ -59,6 +119,9 @@ int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m)
         if (c->n == GS_MAX_MODELS)
             return GS_ERANGE;
         i = c->n++;
+        /* a new model gets the defaults; a redefined one keeps its factors */
+        memset(&c->llm[i], 0, sizeof c->llm[i]);
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
     }
     c->m[i] = *m;
     c->m[i].custom = 1;

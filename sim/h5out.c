@@ -9,6 +9,7 @@
 #include "outfile.h"
 #include "placeexp.h"
 #include "report.h"
+#include "service.h"
 #include "version.h"
 
 #include <hdf5.h>
@@ -213,9 +214,10 @@ static void write_names(struct w *w, const struct gs_sim *s)
     for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
         v[i] = gs_jstate_name(i);
     strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
-    static const char *const kills[] = { "none", "unplaceable", "oom",
-                                         "reclaim", "reaped", "denied" };
-    strings(w, w->f, "kill_reasons", 16, kills, 6);
+    static const char *const kills[GS_NKILL] = { "none", "unplaceable",
+                                                 "oom", "reclaim", "reaped",
+                                                 "denied", "withdrawn" };
+    strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
     free(v);
 }
 
@@ -542,7 +544,16 @@ static int file_end(struct w *w)
     return w->err;
 }
 
+static void write_requests(struct w *w, const struct gs_sim *s, double rate);
+static void write_services(struct w *w, const struct gs_sim *s);
+
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
+{
+    return gs_h5_write_sampled(path, s, 1.0, d);
+}
+
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d)
 {
     struct w w = { .f = -1, .path = path, .d = d };
     const struct gs_scenario *sc = gs_sim_scenario(s);
@@ -557,7 +568,187 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
     write_series(&w, s);
     write_summary(&w, s);
     write_cloud(&w, s);
+    if (gs_sim_nservices(s) > 0) {
+        write_requests(&w, s, sample);
+        write_services(&w, s);
+    }
     return file_end(&w);
+}
+
+/* --- inference services (service.h) ------------------------------------ */
+
+/* Units and a description on dataset name of loc. */
+static void describe(struct w *w, hid_t loc, const char *name,
+                     const char *units, const char *desc)
+{
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (ds < 0) {
+        fail(w, name);
+        return;
+    }
+    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "description", desc);
+    H5Dclose(ds);
+}
+
+struct req_row {
+    int32_t service;
+    int64_t index;
+    double arrival_s, ttft_s, itl_s, e2e_s, queue_s;
+    int32_t input_tokens, output_tokens, cached_tokens, replica;
+    int8_t state, restarts;
+};
+
+static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+{
+    int nsv = gs_sim_nservices(s);
+    long total = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        gs_sim_service_requests(s, i, &n);
+        total += n;
+    }
+    struct req_row *rows = calloc((size_t)(total ? total : 1), sizeof *rows);
+    if (rows == NULL) {
+        fail(w, "/requests");
+        return;
+    }
+    /* Every request, or an evenly spaced share `rate` of them. */
+    long k = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        const struct gs_reqrec *q = gs_sim_service_requests(s, i, &n);
+        for (long j = 0; j < n; j++) {
+            if (rate < 1 && floor((double)(j + 1) * rate) ==
+                            floor((double)j * rate))
+                continue;
+            double ttft = q[j].first >= 0 ? q[j].first - q[j].arrival : NAN;
+            double e2e = q[j].end >= 0 && q[j].state == GS_REQ_DONE
+                             ? q[j].end - q[j].arrival : NAN;
+            double itl = q[j].state == GS_REQ_DONE && q[j].out > 1
+                             ? (q[j].end - q[j].first) / (q[j].out - 1) : NAN;
+            rows[k++] = (struct req_row){
+                .service = i, .index = j, .arrival_s = q[j].arrival,
+                .ttft_s = ttft, .itl_s = itl, .e2e_s = e2e,
+                .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
+                .input_tokens = q[j].in, .output_tokens = q[j].out,
+                .cached_tokens = q[j].cached, .replica = q[j].replica,
+                .state = q[j].state, .restarts = (int8_t)q[j].restarts };
+        }
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct req_row));
+#define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct req_row, f), ty)
+    F(service, H5T_NATIVE_INT32);
+    F(index, H5T_NATIVE_INT64);
+    F(arrival_s, H5T_NATIVE_DOUBLE);
+    F(ttft_s, H5T_NATIVE_DOUBLE);
+    F(itl_s, H5T_NATIVE_DOUBLE);
+    F(e2e_s, H5T_NATIVE_DOUBLE);
+    F(queue_s, H5T_NATIVE_DOUBLE);
+    F(input_tokens, H5T_NATIVE_INT32);
+    F(output_tokens, H5T_NATIVE_INT32);
+    F(cached_tokens, H5T_NATIVE_INT32);
+    F(replica, H5T_NATIVE_INT32);
+    F(state, H5T_NATIVE_INT8);
+    F(restarts, H5T_NATIVE_INT8);
+#undef F
+    hsize_t dim = (hsize_t)k;
+    dset(w, w->f, "requests", t, 1, &dim, rows);
+    H5Tclose(t);
+    free(rows);
+    describe(w, w->f, "requests", "s (times), tokens (counts)",
+             "one row per request (an evenly spaced share sample_rate of "
+             "them): service (index in /services/names), index (arrival "
+             "order within its service), arrival, time to first token, mean "
+             "inter-token latency, end-to-end time, queueing (TTFT less the "
+             "unloaded prefill time), prompt, output and prefix-cached "
+             "tokens, last replica, state (/services/request_states), "
+             "restarts after a lost replica; NaN where not reached");
+    hid_t ds = H5Dopen2(w->f, "requests", H5P_DEFAULT);
+    if (ds >= 0) {
+        attr_num(w, ds, "sample_rate", rate);
+        H5Dclose(ds);
+    }
+}
+
+static void write_services(struct w *w, const struct gs_sim *s)
+{
+    int nsv = gs_sim_nservices(s);
+    hid_t g = group(w->f, "services");
+    if (g < 0) {
+        fail(w, "/services");
+        return;
+    }
+    const char *names[GS_SVC_MAX];
+    for (int i = 0; i < nsv; i++)
+        names[i] = gs_sim_service(s, i)->name;
+    strings(w, g, "names", 64, names, (size_t)nsv);
+    const char *st[GS_NREQSTATES];
+    for (int i = 0; i < GS_NREQSTATES; i++)
+        st[i] = gs_reqstate_name(i);
+    strings(w, g, "request_states", 16, st, GS_NREQSTATES);
+    /* The summary: one row per service, one column per measure. */
+    static const char *const fname[] = {
+#define V(E, N, F, U) N,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    static const char *const funit[] = {
+#define V(E, N, F, U) U,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    size_t nf = sizeof fname / sizeof fname[0];
+    double *tab = calloc((size_t)(nsv ? nsv : 1) * nf, sizeof *tab);
+    if (tab == NULL) {
+        fail(w, "/services/summary");
+        H5Gclose(g);
+        return;
+    }
+    for (int i = 0; i < nsv; i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        size_t c = 0;
+#define V(E, N, F, U) tab[(size_t)i * nf + c++] = (double)(E);
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    }
+    hsize_t dims[2] = { (hsize_t)nsv, nf };
+    dset(w, g, "summary", H5T_NATIVE_DOUBLE, 2, dims, tab);
+    free(tab);
+    describe(w, g, "summary", "see summary_units",
+             "per service (rows, /services/names) the run's measures "
+             "(columns, summary_columns): request counts, TTFT, ITL "
+             "(token-weighted), end-to-end and queueing percentiles, SLA "
+             "attainment, goodput, tokens/s per GPU, GPU-hours, cost");
+    strings(w, g, "summary_columns", 32, fname, nf);
+    strings(w, g, "summary_units", 8, funit, nf);
+    /* Time series: /services/NAME/COLUMN, sampled on the run's step. */
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        const double *t;
+        const double *ser = gs_sim_service_series(s, i, &n, &t);
+        hid_t sg = group(g, names[i]);
+        if (sg < 0) {
+            fail(w, names[i]);
+            continue;
+        }
+        hsize_t dim = (hsize_t)n;
+        dset(w, sg, "time_s", H5T_NATIVE_DOUBLE, 1, &dim, t);
+        describe(w, sg, "time_s", "s", "sample times (the run's step)");
+        double *col = malloc((size_t)(n ? n : 1) * sizeof *col);
+        for (int c = 0; col && c < GS_NSVCOLS; c++) {
+            for (long r = 0; r < n; r++)
+                col[r] = ser[r * GS_NSVCOLS + c];
+            dset(w, sg, gs_svcol_name(c), H5T_NATIVE_DOUBLE, 1, &dim, col);
+            describe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
+                     gs_svcol_desc(c));
+        }
+        if (col == NULL)
+            fail(w, names[i]);
+        free(col);
+        H5Gclose(sg);
+    }
+    H5Gclose(g);
 }
 
 /* --- comparisons ------------------------------------------------------- */

@@ -53,6 +53,10 @@ struct gs_h5_job {
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
+/* The same with only an evenly spaced share `sample` (0, 1] of each
+ * service's requests in /requests (`gpusim run --sample`). */
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d);
 
 /* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
 int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,

@@ -114,14 +114,24 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
 
-/* --- for the models (cloud.h) ------------------------------------------- */
+/* --- for the models (model.h) ------------------------------------------- */
+/* A model's own job (an inference replica): sp arrives now, is queued for
+ * the policy like any job and is placed by it; owner (the model's state)
+ * is kept in job->owner so the model's job hooks know it.  *out is the job
+ * while it is pending or running (it is recycled once it ends: the model
+ * hears job_ended first).  0, or GS_EINVAL when no pool could ever hold it
+ * (the model checks that when it is built), or GS_ENOMEM. */
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out);
+/* End job now as done (a drained replica): a running job's work counts as
+ * complete and its GPUs are given back; a pending job is withdrawn
+ * (GS_KILL_WITHDRAWN).  GS_ESTATE if it has already ended. */
+int gs_sim_complete(struct gs_sim *s, struct gs_job *job);
 /* Capacity changed outside the policy's doing: schedule again. */
 void gs_sim_wake(struct gs_sim *s);
 /* A spot node will be reclaimed at `at`: the policy's spot_notice hook, or
  * the default (jobs on the node that checkpoint do so now). */
 void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at);
-/* The cloud models of the run (cost breakdowns, the event log). */
-struct gs_cloud *gs_sim_cloud(const struct gs_sim *s);
 
 /* Placement experiments (placeexp.h): the job sp arrives now and is placed
  * at once by the placer and started, or, if it does not fit, ended as
