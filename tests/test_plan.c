@@ -17,6 +17,7 @@
 #include "clitest.h"
 #include "../sim/planjson.h"
 #include "../sim/scenario.h"
+#include "../sim/service.h"
 #include "../sim/sim.h"
 
 #include <math.h>
@@ -219,6 +220,48 @@ static void test_deterministic_and_mpi(void)
     unlink("/tmp/gs-test-plan-mpi.h5");
 }
 
+/* An inference service at a fixed request rate: the plan's replica count
+ * R meets TTFT p95 <= 1 s at the upper end of its interval, and R - 1 does
+ * not -- both checked by a separate simulation (gpusim sweep at R - 1 and
+ * R, the same seeds). */
+static void test_service_replicas(void)
+{
+    char *out = NULL, *sw = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "plan scenarios/plan-service.json "
+                                     "--no-plots --no-advice --out "
+                                     "/tmp/gs-test-plan-svc.h5", &out, NULL),
+                          0);
+    const char *p = out ? strstr(out, "cheapest feasible plan: chat.replicas=")
+                        : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int r = atoi(p + strlen("cheapest feasible plan: chat.replicas="));
+    CU_ASSERT(r > 1 && r < 16);
+    char args[512];
+    snprintf(args, sizeof args, "sweep scenarios/plan-service.json --set "
+             "'services[0].replicas=%d,%d' --seeds 5 --csv --metrics "
+             "service.chat.ttft_p95_s --out /tmp/gs-test-plan-svc-sweep.h5",
+             r - 1, r);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &sw, NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "%d,\"%d\",service.chat.ttft_p95_s,5,",
+                 k + 1, r - 1 + k);
+        const char *l = sw ? strstr(sw, key) : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        double mean, sd, half;
+        CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
+                               &half), 3);
+        if (k == 0)
+            CU_ASSERT(mean + half > 1.0);       /* R - 1 misses */
+        else
+            CU_ASSERT(mean + half <= 1.0);      /* R meets */
+    }
+    free(out);
+    free(sw);
+    unlink("/tmp/gs-test-plan-svc.h5");
+    unlink("/tmp/gs-test-plan-svc-sweep.h5");
+}
+
 /* A bad plan section: exit 2, the JSON path named, no file left. */
 static void expect_bad(const char *plan, const char *msg)
 {
@@ -282,8 +325,9 @@ static void test_bad_plans(void)
 static void test_conservation(void)
 {
     static const char *const files[] = { "scenarios/plan-erlang.json",
-                                         "scenarios/plan-mixed-tier.json" };
-    for (int f = 0; f < 2; f++) {
+                                         "scenarios/plan-mixed-tier.json",
+                                         "scenarios/plan-service.json" };
+    for (int f = 0; f < 3; f++) {
         struct gs_scenario *sc = NULL;
         struct gs_sim *sim = NULL;
         struct gs_diag d = { 0 };
@@ -295,6 +339,10 @@ static void test_conservation(void)
         const struct gs_jobrec *rec = gs_sim_records(sim, &n);
         const struct gs_summary *su = gs_sim_summary(sim);
         CU_ASSERT_EQUAL(su->all.jobs, n);
+        for (int i = 0; i < gs_sim_nservices(sim); i++) {
+            const struct gs_svcsum *v = gs_sim_service(sim, i);
+            CU_ASSERT_EQUAL(v->arrived, v->finished + v->dropped + v->inflight);
+        }
         CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished,
                         n);
         double gh = 0;
@@ -326,6 +374,8 @@ static CU_TestInfo tests[] = {
     { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
     { "infeasible question: said so, closest candidate", test_infeasible },
+    { "service replicas: TTFT p95 met at R, missed at R - 1",
+      test_service_replicas },
     { "same seeds, any --jobs, mpirun -np 2: same bytes",
       test_deterministic_and_mpi },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
