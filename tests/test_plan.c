@@ -251,10 +251,8 @@ static void test_service_replicas(void)
         double mean, sd, half;
         CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
                                &half), 3);
-        if (k == 0)
-            CU_ASSERT(mean + half > 1.0);       /* R - 1 misses */
-        else
-            CU_ASSERT(mean + half <= 1.0);      /* R meets */
+        /* R - 1 misses, R meets */
+        CU_ASSERT(k == 0 ? mean + half > 1.0 : mean + half <= 1.0);
     }
     free(out);
     free(sw);
