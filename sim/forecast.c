@@ -131,3 +131,51 @@ double gs_hw_forecast(const struct gs_hw *hw, long h)
     double base = hw->level + (double)h * hw->trend;
     return hw->c.kind == GS_HW_ADDITIVE ? base + hw->s[i] : base * hw->s[i];
 }
+
+/* Sum of squared one-step errors of cfg over y[m..n-1], in a model whose
+ * seasonal buffer is s (m values). */
+static double sse_of(const double *y, long n, const struct gs_hw_cfg *cfg,
+                     double *s)
+{
+    struct gs_hw hw = { .c = *cfg, .s = s };
+    double sum = 0;
+    for (long t = 0; t < n; t++) {
+        if (t >= cfg->season) {
+            double e = y[t] - gs_hw_forecast(&hw, 1);
+            sum += e * e;
+        }
+        gs_hw_feed(&hw, y[t]);
+    }
+    return sum;
+}
+
+int gs_hw_fit(const double *y, long n, struct gs_hw_cfg *c, double *sse)
+{
+    static const double A[] = { 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9 };
+    static const double B[] = { 0, 0.02, 0.1 };
+    static const double G[] = { 0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8 };
+    if (c->season < 2 || n < 2L * c->season)
+        return -1;
+    double *s = malloc((size_t)c->season * sizeof *s);
+    if (s == NULL)
+        return -1;
+    struct gs_hw_cfg best = *c, t = *c;
+    double least = INFINITY;
+    for (size_t i = 0; i < sizeof A / sizeof *A; i++)
+        for (size_t j = 0; j < sizeof B / sizeof *B; j++)
+            for (size_t k = 0; k < sizeof G / sizeof *G; k++) {
+                t.alpha = A[i];
+                t.beta = B[j];
+                t.gamma = G[k];
+                double e = sse_of(y, n, &t, s);
+                if (e < least) {
+                    least = e;
+                    best = t;
+                }
+            }
+    free(s);
+    *c = best;
+    if (sse)
+        *sse = least;
+    return 0;
+}

@@ -43,4 +43,15 @@ int gs_hw_ready(const struct gs_hw *hw);
  * next); NaN before the model is ready. */
 double gs_hw_forecast(const struct gs_hw *hw, long h);
 
+/* Fit alpha, beta and gamma of c (kind and season as given) to y[0..n-1],
+ * n >= 2 seasons, by least squares on the one-step forecasts of y[m..n-1]
+ * (the criterion of R's HoltWinters() and of statsmodels), searched on a
+ * grid: alpha in {0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9}, beta in {0, 0.02,
+ * 0.1}, gamma in {0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8}; a tie keeps the first
+ * point in that order.  A grid, not a descent: the sum is not convex in the
+ * three factors, and the same data always give the same answer.  0, or -1
+ * (c unchanged) when n < 2 seasons or out of memory; *sse (may be NULL)
+ * gets the winning sum. */
+int gs_hw_fit(const double *y, long n, struct gs_hw_cfg *c, double *sse);
+
 #endif

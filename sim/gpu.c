@@ -17,10 +17,12 @@
  *
  * LLM serving efficiency (struct gs_gpu_llm): A100-80GB and H100-80GB carry
  * the factors llmcalib.c fits to Splitwise's measured prompt and token times
- * (`gpusim trace calibrate`, docs/inference.md); A100-40GB, A800 share the
- * A100's and H200, H800 the H100's (same chips, other memory).  NVLink per
- * GPU and direction: V100 150 GB/s, A100 300, H100/H200 450, A800/H800 200
- * (the export parts' 400 GB/s total); the others talk over PCIe (16-32). */
+ * (`gpusim trace calibrate`, docs/inference.md), all-reduce bandwidth
+ * included; A100-40GB and A800 share the A100's and H200 and H800 the
+ * H100's (same chips, other memory), the export parts with the fitted link
+ * scaled by their NVLink (400 GB/s against 600 and 900).  The older models
+ * get unfitted defaults and their link per GPU and direction: V100 NVLink
+ * 150 GB/s, P100 80, PCIe for the others (16-32). */
 #include "gpu.h"
 #include "err.h"
 
@@ -44,16 +46,16 @@ static const struct gs_gpu_model builtin[] = {
 };
 
 /* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
-#define GS_LLM_A100 { 0.60, 0.80, 0.20, 60.0, 5.0, 0.0, 300.0, 5.0 }
-#define GS_LLM_H100 { 0.50, 0.80, 0.20, 50.0, 5.0, 0.0, 450.0, 5.0 }
+#define GS_LLM_A100(link) { 0.6895, 1.0, 0.7321, 273.75, 0.0, 4.740, link, 5.711 }
+#define GS_LLM_H100(link) { 0.5844, 0.9361, 0.0763, 167.75, 0.0, 3.084, link, 5.074 }
 
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
-    { "A100-40GB",  GS_LLM_A100 },
-    { "A100-80GB",  GS_LLM_A100 },
-    { "A800-80GB",  GS_LLM_A100 },
-    { "H100-80GB",  GS_LLM_H100 },
-    { "H200-141GB", GS_LLM_H100 },
-    { "H800-80GB",  GS_LLM_H100 },
+    { "A100-40GB",  GS_LLM_A100(118.26) },
+    { "A100-80GB",  GS_LLM_A100(118.26) },
+    { "A800-80GB",  GS_LLM_A100(78.84) },
+    { "H100-80GB",  GS_LLM_H100(209.06) },
+    { "H200-141GB", GS_LLM_H100(209.06) },
+    { "H800-80GB",  GS_LLM_H100(92.92) },
     { "V100-16GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
     { "V100-32GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
     { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
@@ -62,24 +64,17 @@ static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
     { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
 };
 
+/* Unfitted models: the fitted GPUs' typical efficiencies and fixed costs
+ * (between the A100's and the H100's), a PCIe-class link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
 {
-    if (e->compute_eff <= 0)
-        e->compute_eff = 0.5;
-    if (e->bw_eff <= 0)
-        e->bw_eff = 0.7;
-    if (e->attn_eff <= 0)
-        e->attn_eff = 0.2;
-    if (e->layer_us <= 0)
-        e->layer_us = 50.0;
-    if (e->iter_ms <= 0)
-        e->iter_ms = 5.0;
-    if (e->seq_us < 0)
-        e->seq_us = 0;
+    if (e->compute_eff <= 0) {
+        double link = e->link_gbs;
+        *e = (struct gs_gpu_llm){ 0.6, 0.95, 0.2, 200.0, 0.0, 4.0, link,
+                                  5.0 };
+    }
     if (e->link_gbs <= 0)
         e->link_gbs = 16.0;
-    if (e->link_us <= 0)
-        e->link_us = 10.0;
 }
 
 void gs_catalog_init(struct gs_catalog *c)

@@ -23,8 +23,8 @@ struct gs_gpu_llm {
                              * launches), microseconds */
     double iter_ms;         /* fixed cost per iteration (scheduling,
                              * sampling), milliseconds */
-    double seq_us;          /* cost per sequence per iteration (sampling,
-                             * block tables, per-sequence kernels), us */
+    double seq_us;          /* cost per sequence in the batch per layer
+                             * (per-sequence attention work), us */
     double link_gbs;        /* all-reduce bandwidth per GPU per direction,
                              * GB/s: fitted where measured, else NVLink's */
     double link_us;         /* latency of one ring all-reduce step, us */
@@ -56,8 +56,9 @@ int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m);
 
 /* Set model i's LLM serving factors; zero fields take the defaults. */
 void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e);
-/* Fill the zero fields of e with generic defaults (a custom model's, or an
- * older GPU's): efficiencies of a typical serving engine, PCIe-class link. */
+/* Defaults for unfitted factors: when compute_eff is not set (<= 0) all the
+ * efficiencies and costs (a typical serving engine's); a link_gbs <= 0 gets
+ * a PCIe-class link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);
 
 /* How long work that takes 1 ms on model ref takes on model m, for a job

@@ -110,7 +110,8 @@ struct gs_llm_batch {
                              * query-key pairs, c chunk tokens after k cached */
     double prefill_ctx;     /* sum over chunks of k + c (KV read by a chunk) */
     double decode_tokens;   /* running decodes, one token each */
-    double decode_ctx;      /* sum of their contexts (tokens in KV) */
+    double decode_ctx;      /* sum of the contexts they read (KV tokens
+                             * before the step + 1 each) */
     double sampled;         /* sequences that emit a token (LM head rows) */
     double seqs;            /* sequences in the batch */
 };
@@ -134,8 +135,8 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
 double gs_llm_perf_time(const struct gs_llm_perf *p,
                         const struct gs_llm_batch *b);
 /* Convenience for tests and the calibration: one prefill of `batch`
- * prompts of `prompt` tokens, and one decode step of `batch` sequences at
- * context `ctx`. */
+ * prompts of `prompt` tokens, and one decode step of `batch` sequences
+ * with `ctx` tokens in the KV cache (attention reads ctx + 1). */
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
                            double prompt);
 double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
@@ -184,7 +185,8 @@ struct gs_llm_req {
     int kv_ready;           /* decode role: the prompt's KV has arrived */
 };
 
-/* What finish_iteration reports; t is the iteration's end time. */
+/* What finish_iteration reports: first tokens and finishes at the
+ * iteration's end time, preemptions at its start. */
 struct gs_llm_cb {
     void (*first_token)(void *ctx, uint64_t id, double t);
     /* cached: prompt tokens served from the prefix cache; preempted: times */

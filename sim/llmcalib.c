@@ -14,8 +14,8 @@
  * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
  * through exp (kept positive), as is the all-reduce bandwidth (NCCL's
  * achieved figure, not NVLink's datasheet one).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
- * log ratio r = log(model / measured) with s = 0.1: least squares on
- * relative error for points within ~10%, while a few measurements that no
+ * log ratio r = log(model / measured) with s = 0.03: least squares on
+ * relative error for points within a few percent, while measurements that no
  * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
  * 8x faster than batch 32) cannot drag the fit.  The roofline's max() makes
  * the loss non-smooth, so the minimizer is GSL's Nelder-Mead simplex
@@ -248,7 +248,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 /* ---- the fit --------------------------------------------------------------- */
 
 #define NPAR 8
-#define CAUCHY 0.1
+#define CAUCHY 0.03
 
 struct fitctx {
     const struct gs_llm_calib *c;
@@ -541,8 +541,8 @@ int gs_llm_calib_report(FILE *out, const char *path,
         rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
-            fprintf(out, "| %-15s | %7.3f | %9.3f | %9.3f | %8.1f | %12.2f "
-                    "| %11.1f | %9.1f | %7.2f |\n", hws[h], e->compute_eff,
+            fprintf(out, "| %-15s | %7.4f | %9.4f | %9.4f | %8.2f | %12.3f "
+                    "| %11.3f | %9.2f | %7.3f |\n", hws[h], e->compute_eff,
                     e->bw_eff, e->attn_eff, e->layer_us, e->iter_ms,
                     e->seq_us, e->link_gbs, e->link_us);
         }

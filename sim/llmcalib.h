@@ -36,7 +36,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
 /* Fit the factors of hardware hw on the points of LLM `model` (NULL: all
- * LLMs) by minimizing a robust (Cauchy, scale 10%) loss of the log ratio
+ * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio
  * of modeled to measured time, Nelder-Mead from several starts; base gives
  * the peaks and link bandwidth.  The result in *out. */
 int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,

@@ -66,11 +66,18 @@ struct req {
     int c0;                 /* decode: context at s0 */
     long fin;               /* decode: last decode step */
     int heap;               /* position in the finish heap */
+    int phase;              /* decode: (c0 - s0) mod block_size */
     int prev, next;         /* waiting queue or running list */
+    int pprev, pnext;       /* prefilling list (R_PREFILL) */
 };
 
 struct list {
     int head, tail, n;
+};
+
+struct hent {
+    long fin;
+    int i;
 };
 
 struct gs_llm_engine {
@@ -84,6 +91,7 @@ struct gs_llm_engine {
     int rcap, free_head;
 
     struct list waiting, running;   /* running: admission order */
+    struct list prefilling; /* running requests still prefilling, in order */
     int *chunks;            /* requests with a prefill chunk in flight */
     int nchunks, ccap;
     int *preempted;         /* preempted while forming the iteration */
@@ -94,7 +102,7 @@ struct gs_llm_engine {
     int ndec;
     double sum_ctx;         /* sum of decoders' contexts before this step */
     int *phase;             /* decoders per block phase, bs entries */
-    int *heap;              /* decoders by fin */
+    struct hent *heap;      /* decoders by fin, keys cached (libev) */
     int hn, hcap;
 
     int busy, step_dec;     /* in flight; it runs a decode step */
@@ -158,55 +166,83 @@ static void list_unlink(struct gs_llm_engine *e, struct list *l, int i)
     l->n--;
 }
 
-static int heap_less(const struct gs_llm_engine *e, int a, int b)
+static void pf_push(struct gs_llm_engine *e, int i)
 {
-    const struct req *x = &e->r[a], *y = &e->r[b];
-    return x->fin < y->fin || (x->fin == y->fin && a < b);
+    struct list *l = &e->prefilling;
+    e->r[i].pprev = l->tail;
+    e->r[i].pnext = -1;
+    if (l->tail >= 0)
+        e->r[l->tail].pnext = i;
+    else
+        l->head = i;
+    l->tail = i;
+    l->n++;
 }
 
-static void heap_set(struct gs_llm_engine *e, int pos, int i)
+static void pf_unlink(struct gs_llm_engine *e, int i)
 {
-    e->heap[pos] = i;
-    e->r[i].heap = pos;
+    struct list *l = &e->prefilling;
+    struct req *q = &e->r[i];
+    if (q->pprev >= 0)
+        e->r[q->pprev].pnext = q->pnext;
+    else
+        l->head = q->pnext;
+    if (q->pnext >= 0)
+        e->r[q->pnext].pprev = q->pprev;
+    else
+        l->tail = q->pprev;
+    l->n--;
+}
+
+static int hent_less(struct hent a, struct hent b)
+{
+    return a.fin < b.fin || (a.fin == b.fin && a.i < b.i);
+}
+
+static void heap_set(struct gs_llm_engine *e, int pos, struct hent h)
+{
+    e->heap[pos] = h;
+    e->r[h.i].heap = pos;
 }
 
 static void heap_up(struct gs_llm_engine *e, int pos)
 {
-    int i = e->heap[pos];
+    struct hent h = e->heap[pos];
     while (pos > 0) {
         int parent = (pos - 1) / 2;
-        if (!heap_less(e, i, e->heap[parent]))
+        if (!hent_less(h, e->heap[parent]))
             break;
         heap_set(e, pos, e->heap[parent]);
         pos = parent;
     }
-    heap_set(e, pos, i);
+    heap_set(e, pos, h);
 }
 
 static void heap_down(struct gs_llm_engine *e, int pos)
 {
-    int i = e->heap[pos];
+    struct hent h = e->heap[pos];
     for (;;) {
         int c = 2 * pos + 1;
         if (c >= e->hn)
             break;
-        if (c + 1 < e->hn && heap_less(e, e->heap[c + 1], e->heap[c]))
+        if (c + 1 < e->hn && hent_less(e->heap[c + 1], e->heap[c]))
             c++;
-        if (!heap_less(e, e->heap[c], i))
+        if (!hent_less(e->heap[c], h))
             break;
         heap_set(e, pos, e->heap[c]);
         pos = c;
     }
-    heap_set(e, pos, i);
+    heap_set(e, pos, h);
 }
 
 static void heap_remove(struct gs_llm_engine *e, int i)
 {
-    int pos = e->r[i].heap, last = e->heap[--e->hn];
-    if (last != i) {
+    int pos = e->r[i].heap;
+    struct hent last = e->heap[--e->hn];
+    if (last.i != i) {
         heap_set(e, pos, last);
         heap_up(e, pos);
-        heap_down(e, e->r[last].heap);
+        heap_down(e, e->r[last.i].heap);
     }
 }
 
@@ -267,7 +303,7 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->bs = c->block_size;
     e->ub = c->prefix_caching ? c->prefix_block_tokens / c->block_size : 1;
     e->watermark = (long)(0.01 * nb);
-    e->waiting = e->running = (struct list){ -1, -1, 0 };
+    e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
     e->free_head = -1;
     e->phase = calloc((size_t)e->bs, sizeof *e->phase);
     long units = c->prefix_caching ? (long)nb / e->ub : 0;
@@ -380,7 +416,7 @@ static void decode_leave(struct gs_llm_engine *e, int i, long ctx)
     struct req *r = &e->r[i];
     e->ndec--;
     e->sum_ctx -= ctx;
-    e->phase[((r->c0 - r->s0) % e->bs + e->bs) % e->bs]--;
+    e->phase[r->phase]--;
     heap_remove(e, i);
 }
 
@@ -403,7 +439,10 @@ static void preempt_tail(struct gs_llm_engine *e)
     long ctx = r->computed;
     if (r->state == R_DECODE) {
         ctx = r->c0 + (e->step - r->s0);
+        r->generated += (int)(e->step - r->s0);
         decode_leave(e, i, ctx);
+    } else {
+        pf_unlink(e, i);
     }
     gs_llmkv_free(&e->kv, private_blocks(e, r, ctx));
     drop_shared(e, r);
@@ -428,9 +467,9 @@ static void decode_enter(struct gs_llm_engine *e, int i, long s0)
     r->fin = s0 + (r->output - r->generated) - 1;
     e->ndec++;
     e->sum_ctx += r->c0;
-    e->phase[((r->c0 - r->s0) % e->bs + e->bs) % e->bs]++;
-    e->r[i].heap = e->hn;
-    e->heap[e->hn++] = i;
+    r->phase = (int)(((r->c0 - r->s0) % e->bs + e->bs) % e->bs);
+    e->phase[r->phase]++;
+    e->heap[e->hn++] = (struct hent){ r->fin, i };
     heap_up(e, e->hn - 1);
 }
 
@@ -501,6 +540,7 @@ static int admit_head(struct gs_llm_engine *e, int budget)
     e->st.cached_tokens += start;
     list_unlink(e, &e->waiting, i);
     list_push_back(e, &e->running, i);
+    pf_push(e, i);
     r->state = R_PREFILL;
     r->computed = start;
     r->chunk = chunk;
@@ -556,10 +596,10 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
         if (prefill_first)
             break;
         /* running prefills continue, in admission order */
-        for (int i = e->running.head; i >= 0 && budget > 0;
-             i = e->r[i].next) {
+        for (int i = e->prefilling.head; i >= 0 && budget > 0;
+             i = e->r[i].pnext) {
             struct req *r = &e->r[i];
-            if (r->state != R_PREFILL || r->chunk)
+            if (r->chunk)
                 continue;
             int chunk = r->target - r->computed;
             if (chunk > budget)
@@ -641,8 +681,8 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
     if (e->step_dec) {
         e->st.decode_tokens += e->ndec;
         e->sum_ctx += e->ndec;
-        while (e->hn > 0 && e->r[e->heap[0]].fin == e->step) {
-            int i = e->heap[0];
+        while (e->hn > 0 && e->heap[0].fin == e->step) {
+            int i = e->heap[0].i;
             struct req *r = &e->r[i];
             long c = r->c0 + (e->step - r->s0) + 1;
             decode_leave(e, i, c);
@@ -660,6 +700,7 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
         r->chunk = 0;
         if (r->computed < r->target)
             continue;
+        pf_unlink(e, i);
         /* publish the full prompt units this request computed */
         while (r->nshared < r->n_hash) {
             int u;

@@ -21,9 +21,10 @@
  * activations: 2 (t - 1) / t * bytes / link + 2 (t - 1) * link latency
  * (Patarasuk and Yuan's bandwidth-optimal ring), and a fixed per-layer cost
  * (kernel launches).  The iteration adds the LM head over the sequences that
- * emit a token, a fixed per-iteration cost and a cost per sequence in the
- * batch (scheduling, sampling, block tables: vLLM's CPU-side work grows with
- * the batch).  The all-reduce bandwidth is fitted too where measurements
+ * emit a token and a fixed per-iteration cost; each layer also pays a cost
+ * per sequence in the batch (per-sequence attention work and block-table
+ * handling: measured decode steps slow down with the batch well before the
+ * roofline says they should).  The all-reduce bandwidth is fitted too where measurements
  * exist: what NCCL achieves is well below NVLink's datasheet figure.
  *
  * Everything depends on the batch only through sums (tokens, pairs, context),
@@ -133,8 +134,8 @@ double gs_llm_perf_time(const struct gs_llm_perf *p,
         ? roof(p->head_flops_row * b->sampled, p->peak_flops * p->ce,
                p->head_bytes, p->bw * p->be)
         : 0;
-    return p->layers * (lin + att + ar + p->layer_s) + head + p->iter_s
-           + p->seq_s * b->seqs;
+    return p->layers * (lin + att + ar + p->layer_s + p->seq_s * b->seqs)
+           + head + p->iter_s;
 }
 
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
@@ -155,7 +156,7 @@ double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
 {
     struct gs_llm_batch b = {
         .decode_tokens = batch,
-        .decode_ctx = batch * ctx,
+        .decode_ctx = batch * (ctx + 1),   /* the new token's KV too */
         .sampled = batch,
         .seqs = batch,
     };

@@ -177,6 +177,8 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
 #define J(expr, name, fmt) fprintf(fp, ",\n  \"" name "\": " fmt, (double)(expr));
     GS_SUMMARY_FIELDS(J)
 #undef J
+    fprintf(fp, ",\n  \"policy_work\": %llu",
+            (unsigned long long)su->policy_work);
     fprintf(fp, ",\n  \"tiers\": {");
     for (int t = -1; t < GS_NTIERS; t++) {
         const struct gs_tstats *x = scope(su, t);

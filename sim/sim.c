@@ -78,6 +78,18 @@ struct gs_sim {
     } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
     gs_time last_change;        /* a job last started or stopped */
+    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
+    /* Misses remembered (gs_sim_place anywhere): a need and tier that found
+     * no room stays without room until capacity comes back, which the
+     * fleet tells (a release, a node up or down, a loan): epoch moves. */
+    uint64_t epoch;
+    int memo_ok;                /* gs_sim_misses_repeat() */
+    struct miss {
+        struct gs_need need;
+        int tier;
+        uint64_t epoch;         /* 0: empty */
+        char prof[GS_MIG_PROFILE_NAME];
+    } miss[64];
 };
 
 /* With no horizon, a run whose jobs can neither start nor end for this
@@ -170,7 +182,8 @@ static void pending_remove(struct gs_sim *s, struct gs_job *j)
         j->next->prev = j->prev;
     else
         s->ptail = j->prev;
-    j->prev = j->next = NULL;
+    /* j->next is left pointing at its successor, which a policy's
+     * stopped(KILLED) hook may read (sim.h, gs_sim_pending_tail). */
     s->npending--;
 }
 
@@ -468,6 +481,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
 gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
 struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s) { return s->ptail; }
 long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
 int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
 const char *gs_sim_tenant_name(const struct gs_sim *s, int t)
@@ -523,10 +537,67 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
     return n;
 }
 
+void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
+
+static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
+                            const struct gs_need *need, int sign)
+{
+    (void)f;
+    (void)node;
+    (void)need;
+    if (sign <= 0)
+        ((struct gs_sim *)arg)->epoch++;
+}
+
+static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
+{
+    const struct gs_need *n = &j->need;
+    uint64_t m;
+    memcpy(&m, &n->mem_gb, sizeof m);
+    uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
+                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
+    h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
+         (uint64_t)n->burst;
+    h *= 0xff51afd7ed558ccdULL;
+    return &s->miss[(h >> 40) & 63];
+}
+
+static int miss_same(const struct miss *x, const struct gs_job *j)
+{
+    const struct gs_need *a = &x->need, *b = &j->need;
+    return x->tier == j->s.tier && a->gpus == b->gpus &&
+           a->milli == b->milli && a->mem_gb == b->mem_gb &&
+           a->allowed == b->allowed && a->guar == b->guar &&
+           a->burst == b->burst &&
+           strcmp(x->prof, b->profile ? b->profile : "") == 0;
+}
+uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+
+/* Sharing lends and reclaims capacity without a release the epoch sees,
+ * so misses are remembered only on fleets with no shared pool. */
+static int fleet_shared(const struct gs_fleet *f)
+{
+    for (int p = 0; p < f->npools; p++)
+        if (f->pools[p].s.share.mode != GS_SHARE_NONE)
+            return 1;
+    return 0;
+}
+
+int gs_sim_misses_repeat(const struct gs_sim *s)
+{
+    return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
+}
+
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out)
 {
+    struct miss *memo = NULL;
+    if (ranges == NULL && s->memo_ok) {
+        memo = miss_slot(s, j);
+        if (memo->epoch == s->epoch && miss_same(memo, j))
+            return GS_ENOFIT;   /* it missed, and nothing came back since */
+    }
     if (ranges == NULL) {
         nranges = default_ranges(s, j);
         ranges = s->ranges;
@@ -553,7 +624,16 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (nranges == 0)
         return GS_ENOFIT;
+    s->work++;
     int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
+    if (rc == GS_ENOFIT && memo) {
+        memo->need = j->need;
+        memo->need.profile = NULL;
+        memo->tier = j->s.tier;
+        snprintf(memo->prof, sizeof memo->prof, "%s",
+                 j->need.profile ? j->need.profile : "");
+        memo->epoch = s->epoch;
+    }
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
     if (!gs_fleet_can_commit(s->fleet, out, &j->need)) {
@@ -879,6 +959,11 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         goto fail;
     }
     free(shapes);
+    s->epoch = 1;
+    if (gs_fleet_watch(s->fleet, on_fleet_change, s) < 0) {
+        rc = gs_diag_set(d, GS_ENOMEM, "", "too many fleet watchers");
+        goto fail;
+    }
 
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
@@ -916,6 +1001,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     if (strcmp(s->plc->name, sc->placer) == 0 &&
         (rc = copy_params(&s->lparams, &sc->placer_params)) < 0)
         goto nomem;
+    s->memo_ok = gs_sim_misses_repeat(s);
     if (s->pol->init && (rc = s->pol->init(s, &s->pparams, &s->pst, d)) < 0)
         goto fail;
     if ((rc = gs_params_check_used(&s->pparams, d)) < 0)
@@ -1100,6 +1186,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     MODELS_CALL(s, close, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
     MODELS_CALL(s, summarize, &s->sum);
+    s->sum.policy_work = s->work;
     return 0;
 }
 

@@ -81,15 +81,16 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *c)
     c->polling_interval = 30 * GS_SEC;
     c->cooldown_period = 300 * GS_SEC;
     c->up = (struct gs_svcscale_rules){
-        .stabilization_window = 0, .select = GS_SCS_MAX, .npolicies = 2,
+        .tolerance = 0.1, .stabilization_window = 0, .select = GS_SCS_MAX, .npolicies = 2,
         .policy = { { GS_SCP_PERCENT, 100, 15 * GS_SEC },
                     { GS_SCP_PODS, 4, 15 * GS_SEC } } };
     c->down = (struct gs_svcscale_rules){
-        .stabilization_window = 300 * GS_SEC, .select = GS_SCS_MAX,
+        .tolerance = 0.1, .stabilization_window = 300 * GS_SEC, .select = GS_SCS_MAX,
         .npolicies = 1, .policy = { { GS_SCP_PERCENT, 100, 15 * GS_SEC } } };
     c->predict.lead = 10 * GS_MIN;
     c->predict.step = 5 * GS_MIN;
     c->predict.season = GS_DAY;
+    c->predict.fit = 1;
     gs_hw_cfg_default(&c->predict.hw);
 }
 
@@ -199,7 +200,10 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
 {
     char q[512], sel[16] = "";
     int rc = gs_json_keys(c, o, p, KEYS("stabilization_window",
-                                        "select_policy", "policies"));
+                                        "select_policy", "policies",
+                                        "tolerance"));
+    if (rc == 0)
+        rc = gs_json_num(c, o, p, "tolerance", 0, 0.99, 0, &r->tolerance);
     if (rc == 0)
         rc = gs_json_time(c, o, p, "stabilization_window", 0,
                           &r->stabilization_window);
@@ -286,6 +290,8 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
         rc = gs_json_num(c, o, p, "gamma", 0, 1, 0, &pr->hw.gamma);
     if (rc == 0)
         rc = gs_json_num(c, o, p, "activation", 0, 1e12, 0, &pr->activation);
+    pr->fit = !gs_json_get(o, "alpha") && !gs_json_get(o, "beta") &&
+              !gs_json_get(o, "gamma");
     return rc;
 }
 
@@ -313,9 +319,9 @@ static int validate(const struct gs_jin *c, const char *p,
         return gs_json_err(c, k, "must be a multiple of sync_period");
     }
     if (pr->season % pr->step != 0 || pr->season / pr->step < 2 ||
-        pr->season / pr->step > 1000000) {
+        pr->season / pr->step > 100000) {
         snprintf(k, sizeof k, "%s.season", q);
-        return gs_json_err(c, k, "must be 2 to 1000000 steps, a whole "
+        return gs_json_err(c, k, "must be 2 to 100000 steps, a whole "
                            "number of them");
     }
     if (pr->lead > pr->season) {
@@ -348,6 +354,7 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     if (rc == 0)
         rc = gs_json_num(&c, o, path, "tolerance", 0, 0.99, 0,
                          &cfg->tolerance);
+    cfg->up.tolerance = cfg->down.tolerance = cfg->tolerance;
     static const char *const per[] = { "sync_period", "polling_interval" };
     gs_time *pv[] = { &cfg->sync_period, &cfg->polling_interval };
     for (int i = 0; i < 2 && rc == 0; i++) {
@@ -424,6 +431,8 @@ struct gs_svcscale {
     struct count *hist;         /* arrivals at past HPA ticks, a ring */
     int nhist, hhist, caphist;
     struct gs_hw *hw;
+    double *series;             /* the last (up to) 3 seasons fed, a ring */
+    long nser, hser, capser;
     gs_time bucket_t;           /* start of the open forecast bucket */
     double bucket_a;            /* arrivals at its start; NaN before the first */
     gs_time last_active;
@@ -468,7 +477,8 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
                            "replica sustains (configure it, or the service "
                            "model sets it)");
     if (replicas < 0 || cfg->max_replicas < 1 || cfg->sync_period <= 0 ||
-        cfg->polling_interval <= 0)
+        cfg->polling_interval <= 0 || (cfg->predict.on &&
+        (cfg->predict.hw.season < 2 || cfg->predict.step <= 0)))
         return gs_diag_set(d, GS_EINVAL, "autoscaler", "inconsistent "
                            "configuration");
     struct gs_svcscale *st = calloc(1, sizeof *st);
@@ -505,7 +515,10 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
         push(&st->rec, start, replicas);
     if (rc == 0 && cfg->predict.on) {
         st->hw = gs_hw_new(&cfg->predict.hw);
-        if (st->hw == NULL)
+        st->capser = 3L * cfg->predict.hw.season;
+        st->series = cfg->predict.fit
+            ? calloc((size_t)st->capser, sizeof *st->series) : NULL;
+        if (st->hw == NULL || (cfg->predict.fit && st->series == NULL))
             rc = GS_ENOMEM;
     }
     if (rc < 0) {
@@ -519,6 +532,9 @@ int gs_svcscale_new(const struct gs_svcscale_cfg *cfg, gs_time start,
         st->st.metric_proposal[i] = -1;
     st->st.forecast = st->st.rate = NAN;
     st->st.last_active = -1;
+    st->st.alpha = cfg->predict.hw.alpha;
+    st->st.beta = cfg->predict.hw.beta;
+    st->st.gamma = cfg->predict.hw.gamma;
     *out = st;
     return 0;
 }
@@ -531,6 +547,7 @@ void gs_svcscale_free(struct gs_svcscale *st)
     free(st->up.a);
     free(st->down.a);
     free(st->hist);
+    free(st->series);
     gs_hw_free(st->hw);
     free(st);
 }
@@ -576,6 +593,47 @@ static void remember_count(struct gs_svcscale *st, gs_time now, double a)
     st->nhist++;
 }
 
+/* Refit the smoothing factors to the kept history and rebuild the model
+ * from it.  Out of memory: the model goes on with the factors it has. */
+static void refit(struct gs_svcscale *st)
+{
+    double *y = malloc((size_t)st->nser * sizeof *y);
+    if (y == NULL)
+        return;
+    for (long i = 0; i < st->nser; i++)
+        y[i] = st->series[(st->hser + i) % st->capser];
+    struct gs_hw_cfg c = st->c.predict.hw;
+    struct gs_hw *hw = NULL;
+    if (gs_hw_fit(y, st->nser, &c, NULL) == 0 && (hw = gs_hw_new(&c))) {
+        for (long i = 0; i < st->nser; i++)
+            gs_hw_feed(hw, y[i]);
+        gs_hw_free(st->hw);
+        st->hw = hw;
+        st->c.predict.hw = c;
+        st->st.alpha = c.alpha;
+        st->st.beta = c.beta;
+        st->st.gamma = c.gamma;
+    }
+    free(y);
+}
+
+/* One bucket's mean rate into the model (and the history it is refitted
+ * to, at the end of each season from the second on). */
+static void feed_one(struct gs_svcscale *st, double r)
+{
+    gs_hw_feed(st->hw, r);
+    if (!st->c.predict.fit)
+        return;
+    st->series[(st->hser + st->nser) % st->capser] = r;
+    if (st->nser == st->capser)
+        st->hser = (st->hser + 1) % st->capser;
+    else
+        st->nser++;
+    long m = st->c.predict.hw.season, n = gs_hw_count(st->hw);
+    if (n % m == 0 && n >= 2 * m)
+        refit(st);
+}
+
 /* Close the forecast buckets that ended by now. */
 static void feed_buckets(struct gs_svcscale *st, gs_time now, double a)
 {
@@ -592,7 +650,7 @@ static void feed_buckets(struct gs_svcscale *st, gs_time now, double a)
     long k = (long)((now - st->bucket_t) / step);
     double r = (a - st->bucket_a) * 1000.0 / (double)(now - st->bucket_t);
     for (long i = 0; i < k; i++)
-        gs_hw_feed(st->hw, r);
+        feed_one(st, r);
     gs_time end = st->bucket_t + k * step;
     st->bucket_a = a - r * (double)(now - end) / 1000.0;
     st->bucket_t = end;
@@ -628,6 +686,14 @@ static int ceil_int(double x)
     return c > (double)INT_MAX / 2 ? INT_MAX / 2 : (int)c;
 }
 
+/* Inside the tolerance band: 1 - down tolerance <= r <= 1 + up tolerance
+ * (one tolerance both ways unless a direction sets its own, as
+ * HPAScalingRules.tolerance does from Kubernetes 1.33). */
+static int within(const struct gs_svcscale *st, double r)
+{
+    return r >= 1.0 - st->c.down.tolerance && r <= 1.0 + st->c.up.tolerance;
+}
+
 /* A Pods metric (average over ready replicas) against an average target:
  * replica_calculator.go's calcPlainMetricReplicas with the starting replicas
  * as unready pods.  *tol set when the answer came from the tolerance band. */
@@ -635,11 +701,10 @@ static int pods_proposal(const struct gs_svcscale *st,
                          const struct gs_svcscale_sample *s, double v,
                          double target, int *tol)
 {
-    double tl = st->c.tolerance;
     int spec = st->spec;
     double r = v / target;
     if (!(s->starting > 0 && r > 1.0)) {
-        if (fabs(1.0 - r) <= tl) {
+        if (within(st, r)) {
             *tol = 1;
             return spec;
         }
@@ -647,7 +712,7 @@ static int pods_proposal(const struct gs_svcscale *st,
     }
     int n = s->ready + s->starting;
     double nr = v * s->ready / (target * n);
-    if (fabs(1.0 - nr) <= tl || nr < 1.0) {
+    if (within(st, nr) || nr < 1.0) {
         *tol = 1;
         return spec;
     }
@@ -661,20 +726,19 @@ static int external_proposal(const struct gs_svcscale *st,
                              const struct gs_svcscale_sample *s, double u,
                              double target, int type, int *tol)
 {
-    double tl = st->c.tolerance;
     if (type == GS_SCT_AVERAGE_VALUE) {
         int status = s->ready + s->starting;
         if (status == 0)
             return ceil_int(u / target);
         double r = u / (target * status);
-        if (fabs(1.0 - r) <= tl) {
+        if (within(st, r)) {
             *tol = 1;
             return status;
         }
         return ceil_int(u / target);
     }
     double r = u / target;
-    if (fabs(1.0 - r) <= tl) {
+    if (within(st, r)) {
         *tol = 1;
         return st->spec;
     }
@@ -912,17 +976,22 @@ int gs_svcscale_observe(struct gs_svcscale *st, gs_time now,
     int hpa_due = now >= st->next_hpa;
     int keda_due = st->c.min_replicas == 0 && now >= st->next_keda;
     if (hpa_due || keda_due) {
+        /* a counter that is missing or runs backwards gives no rate and
+         * feeds nothing (the bucket stays open until it is sane again) */
+        int counted = s->arrivals >= 0 && isfinite(s->arrivals) &&
+                      (st->nhist == 0 || s->arrivals >= st->hist[
+                          (st->hhist + st->nhist - 1) % st->caphist].a);
         double rate[GS_SVCSCALE_MAX_METRICS];
         st->st.rate = NAN;
         for (int i = 0; i < st->c.nmetrics; i++) {
             rate[i] = NAN;
-            if (st->c.metric[i].kind == GS_SCM_RATE) {
+            if (st->c.metric[i].kind == GS_SCM_RATE && counted) {
                 rate[i] = rate_over(st, now, st->c.metric[i].window,
                                     s->arrivals);
                 st->st.rate = rate[i];
             }
         }
-        if (hpa_due && st->hw)
+        if (hpa_due && st->hw && counted)
             feed_buckets(st, now, s->arrivals);
         double fmax = forecast_max(st, now);
         st->st.forecast = fmax;
@@ -934,7 +1003,8 @@ int gs_svcscale_observe(struct gs_svcscale *st, gs_time now,
         if (hpa_due) {
             if (!moved)
                 hpa_eval(st, now, s, rate, fmax);
-            remember_count(st, now, s->arrivals);
+            if (counted)
+                remember_count(st, now, s->arrivals);
             st->next_hpa = after(st->start, st->c.sync_period, now);
         }
         st->st.desired = st->spec;

@@ -15,12 +15,20 @@
  *               the caller's choice), schedule the next call at t2.
  *     gs_svcscale_free(st)
  *
- * Every evaluation happens on a fixed grid: HPA evaluations at start +
+ * The caller's contract: after each observe(), ready + starting equals the
+ * count returned (the scale target's spec.replicas); a replica lost to a
+ * preemption, spot reclaim or failure is replaced and counts as starting
+ * again, as a ReplicaSet would do; draining replicas count in neither.
+ * "current" below is that count.
+ *
+ * Evaluations happen on a fixed grid: HPA evaluations at start +
  * k * sync_period, KEDA activity checks at start + k * polling_interval (only
- * when min_replicas is 0).  observe() runs every evaluation due at or before
- * `now` that has not run yet, so calling it at any other time is harmless: it
- * returns the last decision.  All arithmetic is on the caller's numbers and
- * integer milliseconds, so the same samples give the same decisions.
+ * when min_replicas is 0).  An observe() at or after a due instant runs that
+ * evaluation once with the sample given (instants the caller skipped are not
+ * replayed) and moves on to the next grid instant after now; an observe()
+ * between instants changes nothing and returns the last decision.  All
+ * arithmetic is on the caller's numbers and integer milliseconds, so the
+ * same samples give the same decisions.
  *
  * The rules (each default is the upstream one; docs/inference.md
  * "Autoscaling" gives sources and worked examples):
@@ -28,14 +36,17 @@
  *  HPA (k8s.io/kubernetes pkg/controller/podautoscaler, autoscaling/v2):
  *   - per metric, a proposal.  Per-replica gauges (gpu_util, kv_cache:
  *     "Pods" metrics, target average_value) are averages over READY replicas;
- *     with r = metric / target, a change only when |1 - r| > tolerance,
+ *     with r = metric / target, a change only outside the tolerance band
+ *     1 - scale_down.tolerance <= r <= 1 + scale_up.tolerance (both the
+ *     global `tolerance` unless set, as in Kubernetes 1.33),
  *     proposal = ceil(r * ready).  Starting replicas count as unready: when
  *     r > 1 they are assumed at 0 and r is recomputed over ready + starting;
  *     if that flips the direction or lands in the tolerance band, no change.
  *     Service-wide quantities (waiting_requests, request_rate, ttft_p95:
  *     "External" metrics) take average_value (per replica: r = total /
- *     (target * current), proposal = ceil(total / target)) or value (r =
- *     value / target, proposal = ceil(r * ready)).  current = ready + starting.
+ *     (target * (ready + starting)), proposal = ceil(total / target)) or
+ *     value (r = value / target, proposal = ceil(r * ready)).  Inside the
+ *     tolerance band the proposal is the current count.
  *   - several metrics: the largest proposal.  A metric with no value (NaN in
  *     the sample, or no ready replica for a gauge) is invalid; if all are
  *     invalid, or some are and the rest propose a scale-down, nothing changes
@@ -64,7 +75,11 @@
  *   - the request rate (from the cumulative `arrivals` counter) is averaged
  *     over buckets of `step` (default 5 min, a multiple of sync_period) and
  *     fed to a Holt-Winters model with a season of `season` (default 1 d);
- *     after one full season it forecasts.  The predictive proposal is
+ *     after one full season it forecasts.  Unless alpha, beta or gamma is
+ *     configured, they are refitted at the end of every season from the
+ *     second on (least squares on one-step forecasts over the last three
+ *     seasons at most, gs_hw_fit) and the model is rebuilt from that
+ *     history.  The predictive proposal is
  *     ceil(max forecast over [now, now + lead] / capacity), `capacity` being
  *     the requests/s one replica sustains; it joins the metric proposals
  *     (the max wins) as an External average_value metric would.
@@ -117,6 +132,8 @@ struct gs_svcscale_policy {
 };
 
 struct gs_svcscale_rules {
+    double tolerance;           /* the band on this side of 1 (the parser
+                                   copies the global tolerance unless given) */
     gs_time stabilization_window;
     int select;                 /* enum gs_svcscale_select */
     int npolicies;
@@ -131,6 +148,8 @@ struct gs_svcscale_predict_cfg {
     double activation;          /* KEDA trigger on the forecast rate, default 0 */
     struct gs_hw_cfg hw;        /* Holt-Winters parameters; hw.season is set from `season` / `step` */
     gs_time season;             /* default 1 d; a multiple of step */
+    int fit;                    /* refit alpha, beta, gamma each season (on
+                                   when none of them is configured) */
 };
 
 struct gs_svcscale_cfg {
@@ -154,7 +173,7 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *cfg);
  *   min_replicas, max_replicas, sync_period, tolerance, polling_interval,
  *   cooldown_period,
  *   metrics: [{metric, average_value | value, activation, window}],
- *   behavior: {scale_up | scale_down: {stabilization_window,
+ *   behavior: {scale_up | scale_down: {stabilization_window, tolerance,
  *              select_policy: "max"|"min"|"disabled",
  *              policies: [{type: "pods"|"percent", value, period}]}},
  *   predictive: {lead, capacity, step, season, model: "additive" |
@@ -171,11 +190,21 @@ struct gs_svcscale_sample {
     int ready;                  /* replicas serving */
     int starting;               /* replicas asked for and not yet serving
                                    (waiting for GPUs, a node, or loading weights) */
-    double gpu_util;            /* mean over ready replicas, %; NaN if none */
-    double kv_cache;            /* mean over ready replicas, 0..1; NaN if none */
-    double waiting;             /* requests waiting for admission, whole service */
-    double ttft_p95;            /* s, over the metric's window; NaN when no request in it */
-    double arrivals;            /* cumulative requests arrived since the start (monotone) */
+    double gpu_util;            /* mean DCGM_FI_DEV_GPU_UTIL over ready replicas
+                                   (%, the share of the last sample period a
+                                   kernel ran); NaN if none is ready */
+    double kv_cache;            /* mean KV blocks used / blocks, over ready
+                                   replicas, 0..1; NaN if none is ready */
+    double waiting;             /* requests arrived and not yet admitted to a
+                                   batch: the router's queue plus every
+                                   replica's waiting queue (vLLM's
+                                   num_requests_waiting, summed) */
+    double ttft_p95;            /* s, p95 TTFT of the requests whose first token
+                                   came in the last gs_svcscale_ttft_window();
+                                   NaN when there was none */
+    double arrivals;            /* requests arrived since the start, cumulative;
+                                   NaN or a value below the previous one gives
+                                   no request rate at this instant */
 };
 
 struct gs_svcscale;
@@ -220,6 +249,7 @@ struct gs_svcscale_status {
     double forecast;            /* max forecast rate over the lead, NaN when none */
     double rate;                /* measured request rate used, NaN when none */
     gs_time last_active;        /* KEDA; -1 when never */
+    double alpha, beta, gamma;  /* the forecast's smoothing factors in use */
 };
 
 void gs_svcscale_status(const struct gs_svcscale *st,

@@ -11,6 +11,8 @@
 #include "../sim/jsonio.h"
 #include "../sim/svcscale.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,7 +53,7 @@ static struct gs_svcscale *make(const char *text, int replicas)
 /* The caller's side: replicas become ready `boot` after they are asked for;
  * a scale-down drains starting replicas first (the newest), then ready
  * ones.  The load functions see the time in seconds. */
-#define MAXT 20000
+#define MAXT 30000
 struct drive {
     struct gs_svcscale *sc;
     gs_time boot;
@@ -357,6 +359,28 @@ static void test_tolerance_and_unready(void)
     CU_ASSERT_EQUAL(once(UTIL70, 4, s, NULL), 6);
 }
 
+/* A wider global band, and one band per direction (Kubernetes 1.33's
+ * HPAScalingRules.tolerance). */
+static void test_tolerance_per_direction(void)
+{
+    struct gs_svcscale_sample s = smp(4, 0);
+    s.gpu_util = 83;            /* 1.186: inside 0.2, outside 0.1 */
+    CU_ASSERT_EQUAL(once("{\"tolerance\": 0.2, \"metrics\": [{\"metric\": "
+                         "\"gpu_util\", \"average_value\": 70}]}", 4, s,
+                         NULL), 4);
+    CU_ASSERT_EQUAL(once(UTIL70, 4, s, NULL), 5);   /* ceil(4.74) */
+    const char *dir = "{\"metrics\": [{\"metric\": \"gpu_util\", "
+        "\"average_value\": 70}], \"behavior\": {\"scale_up\": "
+        "{\"tolerance\": 0.05}, \"scale_down\": {\"tolerance\": 0.3, "
+        "\"stabilization_window\": 0}}}";
+    s.gpu_util = 76;            /* 1.086 > 1.05: ceil(4.34) = 5 */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 5);
+    s.gpu_util = 50;            /* 0.714 >= 0.7: inside */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 4);
+    s.gpu_util = 45;            /* 0.643: ceil(2.57) = 3 */
+    CU_ASSERT_EQUAL(once(dir, 4, s, NULL), 3);
+}
+
 static void test_multi_metric_and_invalid(void)
 {
     const char *cfg = "{\"max_replicas\": 50, \"behavior\": {\"scale_down\":"
@@ -424,6 +448,22 @@ static void test_request_rate_window(void)
     struct gs_svcscale_status st;
     gs_svcscale_status(dv.sc, &st);
     CU_ASSERT_DOUBLE_EQUAL(st.rate, 28.0, 1e-9);
+    /* a counter that runs backwards or is missing gives no rate: the only
+     * metric is invalid, nothing changes */
+    struct gs_svcscale_sample s = smp(6, 0);
+    s.arrivals = 10;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 75 * S, &s, NULL), 6);
+    gs_svcscale_status(dv.sc, &st);
+    CU_ASSERT_TRUE(isnan(st.rate));
+    CU_ASSERT_EQUAL(st.reason, GS_SCR_INVALID);
+    s.arrivals = NAN;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 90 * S, &s, NULL), 6);
+    /* sane again: 28 req/s since the count at 60 -> 6 */
+    s.arrivals = 28.0 * 105;
+    CU_ASSERT_EQUAL(gs_svcscale_observe(dv.sc, 105 * S, &s, NULL), 6);
+    gs_svcscale_status(dv.sc, &st);
+    CU_ASSERT_DOUBLE_EQUAL(st.rate, 28.0, 1e-9);
+    CU_ASSERT_EQUAL(st.reason, GS_SCR_TOLERANCE);
     gs_svcscale_free(dv.sc);
 }
 
@@ -587,6 +627,54 @@ static void test_hw_level_shift(void)
     gs_hw_free(NULL);
 }
 
+/* Least-squares smoothing factors follow the local-level model's theory
+ * (Muth 1960; Harvey 1989, 4.1): for a random walk plus noise with
+ * signal-to-noise ratio q, the optimal alpha is (-q + sqrt(q^2 + 4q)) / 2,
+ * here q = (2 / 0.2)^2 = 100 -> 0.99; for pure noise around a fixed level,
+ * q = 0 -> alpha 0.  With four seasons of 24 the grid's answers must sit
+ * at the matching ends. */
+static void test_hw_fit(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int kind = 0; kind < 2; kind++) {
+        for (unsigned long seed = 1; seed <= 5; seed++) {
+            gsl_rng_set(r, seed);
+            enum { M = 24, N = 4 * M };
+            double walk[N], noise[N], level = 50;
+            for (int t = 0; t < N; t++) {
+                double seas = 10 * sin(2 * M_PI * (t % M) / M);
+                level += gsl_ran_gaussian(r, 2.0);
+                walk[t] = level + seas + gsl_ran_gaussian(r, 0.2);
+                noise[t] = 50 + seas + gsl_ran_gaussian(r, 2.0);
+            }
+            struct gs_hw_cfg a = { kind, M, 0.2, 0, 0.3 }, b = a;
+            double ea, eb;
+            CU_ASSERT_EQUAL(gs_hw_fit(walk, N, &a, &ea), 0);
+            CU_ASSERT_EQUAL(gs_hw_fit(noise, N, &b, &eb), 0);
+            CU_ASSERT_TRUE(a.alpha >= 0.5);
+            CU_ASSERT_TRUE(b.alpha <= 0.1);
+            CU_ASSERT_EQUAL(a.kind, kind);
+            CU_ASSERT_EQUAL(a.season, M);
+            /* the fitted sum is the least on the grid: the defaults do no
+             * better */
+            struct gs_hw_cfg d = { kind, M, 0.2, 0, 0.3 };
+            struct gs_hw *hw = gs_hw_new(&d);
+            double e = 0;
+            for (int t = 0; t < N; t++) {
+                if (t >= M)
+                    e += pow(noise[t] - gs_hw_forecast(hw, 1), 2);
+                gs_hw_feed(hw, noise[t]);
+            }
+            CU_ASSERT_TRUE(eb <= e);
+            gs_hw_free(hw);
+        }
+    }
+    gsl_rng_free(r);
+    struct gs_hw_cfg c = { GS_HW_ADDITIVE, 24, 0.2, 0, 0.3 };
+    double y[40] = { 0 };
+    CU_ASSERT_EQUAL(gs_hw_fit(y, 40, &c, NULL), -1);  /* < 2 seasons */
+}
+
 /* --- predictive scaling ------------------------------------------------------ */
 
 /* 10 req/s, 100 req/s from 12:00 to 14:00, every day.  Arrivals since 0. */
@@ -606,44 +694,55 @@ static void daily(double t, struct gs_svcscale_sample *s)
     s->arrivals = daily_arrivals(t);
 }
 
-static void check_predictive(const char *model)
+/* The day-2 timeline (a full season seen) repeats on day `day`. */
+static void check_peak_day(const struct drive *dv, double day)
+{
+    double d = day * 86400;
+    /* ceil(10 / 10) = 1 until the window [now, now + 10 min] reaches the
+     * 12:00 bucket, at 11:50 exactly: 100 / 10 = 10, stepped 1 -> 5 -> 10
+     * by the default scale-up policies */
+    CU_ASSERT_TRUE(all_between(dv, d, d + 11 * 3600 + 49 * 60 + 45, 1));
+    CU_ASSERT_EQUAL(at(dv, d + 11 * 3600 + 50 * 60), 5);
+    CU_ASSERT_EQUAL(at(dv, d + 11 * 3600 + 50 * 60 + 15), 10);
+    /* held through the peak; the window leaves the peak at 14:00, the last
+     * proposal of 10 was at 13:59:45, so scale-down at 14:04:45 */
+    CU_ASSERT_TRUE(all_between(dv, d + 11 * 3600 + 50 * 60 + 15,
+                               d + 14 * 3600 + 4 * 60 + 30, 10));
+    CU_ASSERT_EQUAL(at(dv, d + 14 * 3600 + 4 * 60 + 45), 1);
+    CU_ASSERT_TRUE(all_between(dv, d + 14 * 3600 + 4 * 60 + 45,
+                               d + 86400 - 15, 1));
+}
+
+static void check_predictive(const char *model, const char *extra)
 {
     static struct drive dv;
     char cfg[512];
     snprintf(cfg, sizeof cfg, "{\"max_replicas\": 20, \"predictive\": "
-             "{\"capacity\": 10, \"lead\": \"10m\", \"model\": \"%s\"}}",
-             model);
+             "{\"capacity\": 10, \"lead\": \"10m\", \"model\": \"%s\"%s}}",
+             model, extra);
     drive_init(&dv, cfg, 1, daily);
-
-    drive_until(&dv, 2 * 86400 * S);
-    double d2 = 86400;
+    drive_until(&dv, 3 * 86400 * S);
     /* day 1: no full season yet, no vote, 1 replica */
-    CU_ASSERT_TRUE(all_between(&dv, 0, d2 - 15, 1));
-    /* day 2: ceil(10 / 10) = 1 until the window [now, now + 10 min] reaches
-     * the 12:00 bucket, at 11:50 exactly: 100 / 10 = 10, stepped 1 -> 5 ->
-     * 10 by the default scale-up policies */
-    CU_ASSERT_TRUE(all_between(&dv, d2, d2 + 11 * 3600 + 49 * 60 + 45, 1));
-    CU_ASSERT_EQUAL(at(&dv, d2 + 11 * 3600 + 50 * 60), 5);
-    CU_ASSERT_EQUAL(at(&dv, d2 + 11 * 3600 + 50 * 60 + 15), 10);
-    /* held through the peak; the window leaves the peak at 14:00, the last
-     * proposal of 10 was at 13:59:45, so scale-down at 14:04:45 */
-    CU_ASSERT_TRUE(all_between(&dv, d2 + 11 * 3600 + 50 * 60 + 15,
-                               d2 + 14 * 3600 + 4 * 60 + 30, 10));
-    CU_ASSERT_EQUAL(at(&dv, d2 + 14 * 3600 + 4 * 60 + 45), 1);
-    CU_ASSERT_TRUE(all_between(&dv, d2 + 14 * 3600 + 4 * 60 + 45,
-                               2 * d2, 1));
+    CU_ASSERT_TRUE(all_between(&dv, 0, 86400 - 15, 1));
+    check_peak_day(&dv, 1);
+    /* the factors are refitted at the end of day 2 and the model rebuilt
+     * from the two days: day 3 is the same */
+    check_peak_day(&dv, 2);
     struct gs_svcscale_status st;
     gs_svcscale_status(dv.sc, &st);
     CU_ASSERT_DOUBLE_EQUAL(st.forecast, 10.0, 1e-6);
     CU_ASSERT_EQUAL(st.predicted, 1);
+    if (extra[0])           /* configured: kept */
+        CU_ASSERT_DOUBLE_EQUAL(st.alpha, 0.6, 0);
     gs_svcscale_free(dv.sc);
 }
 
 static void test_predictive_ahead_of_peak(void)
 {
     daily_lo = 10;
-    check_predictive("additive");
-    check_predictive("multiplicative");
+    check_predictive("additive", "");
+    check_predictive("multiplicative", "");
+    check_predictive("additive", ", \"alpha\": 0.6");
 }
 
 /* No traffic but 12:00-14:00, min_replicas 0: the forecast is a KEDA
@@ -744,6 +843,15 @@ static void test_config_errors(void)
     bad("{\"metrics\": {}}", "$.autoscaler.metrics", "expected an array");
     bad("[1]", "$.autoscaler", "expected an object");
 
+    /* malformed text: line and column */
+    struct gs_svcscale_cfg pc;
+    struct gs_diag pd;
+    CU_ASSERT_EQUAL(parse_cfg("{\n  \"metrics\": [}", &pc, &pd), GS_EPARSE);
+    char msg[1100];
+    gs_diag_format(&pd, msg, sizeof msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t.json:2:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "malformed JSON"));
+
     /* predictive with the capacity left to the caller: new() says so */
     struct gs_svcscale_cfg cfg;
     struct gs_diag d;
@@ -799,6 +907,7 @@ static CU_TestInfo tests[] = {
     { "hpa: scale-up stabilization takes the window's min", test_scale_up_window },
     { "hpa: no scale-down within the first window", test_first_window },
     { "hpa: tolerance band and unready replicas", test_tolerance_and_unready },
+    { "hpa: tolerance per direction", test_tolerance_per_direction },
     { "hpa: several metrics, missing ones", test_multi_metric_and_invalid },
     { "hpa: request rate over its window", test_request_rate_window },
     { "hpa: min and max replicas", test_bounds },
@@ -809,6 +918,8 @@ static CU_TestInfo tests[] = {
       test_hw_periodic_exact },
     { "holt-winters: a level shift decays as (1 - alpha)^k",
       test_hw_level_shift },
+    { "holt-winters: fitted factors follow the local-level theory",
+      test_hw_fit },
     { "predictive: scales up a lead time before the daily peak",
       test_predictive_ahead_of_peak },
     { "predictive: wakes from zero ahead of the peak",
