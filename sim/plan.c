@@ -339,7 +339,7 @@ static void cand_stats(const struct search *s, struct cand *x)
             col[k] = x->v[(size_t)k * s->nm + m];
         double sd, t;
         gs_ci95(col, x->nrun, &x->mean[m], &sd, &t, &x->half[m]);
-        if (sd <= 1e-12 * fabs(x->mean[m]))
+        if (sd <= 1e-9 * fabs(x->mean[m]))
             x->half[m] = 0;     /* the same value every seed */
     }
     free(col);
