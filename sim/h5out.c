@@ -852,8 +852,7 @@ static void write_requests(struct w *w, const struct gs_sim *s, double rate)
 static void write_services(struct w *w, const struct gs_sim *s)
 {
     int nsv = gs_sim_nservices(s);
-    hid_t g = H5Gcreate2(w->f, "services", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "services");
     if (g < 0) {
         fail(w, "/services");
         return;
@@ -906,8 +905,7 @@ static void write_services(struct w *w, const struct gs_sim *s)
         long n;
         const double *t;
         const double *ser = gs_sim_service_series(s, i, &n, &t);
-        hid_t sg = H5Gcreate2(g, names[i], H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT);
+        hid_t sg = group(g, names[i]);
         if (sg < 0) {
             fail(w, names[i]);
             continue;
