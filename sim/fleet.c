@@ -986,3 +986,25 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
     leaf_update(f, node);
     notify(f, node, NULL, 0);
 }
+
+void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
+                  int32_t *cpu_milli, int32_t *mem_mib)
+{
+    int32_t cpu = 8000, mem = 61 * 1024;
+    if (ps->gpn <= 0) {
+        cpu = 64000 / (ps->gpn > 0 ? ps->gpn : 1);
+        mem = 256 * 1024;
+    } else if (ps->model >= 0 && ps->model < cat->n) {
+        const struct gs_gpu_model *m = &cat->m[ps->model];
+        if (m->name[0] == 'H' && m->mem_gb >= 80) {
+            cpu = 24000;
+            mem = 256 * 1024;
+        } else if (m->mem_gb >= 40) {
+            cpu = 12000;
+            mem = 144 * 1024;
+        }
+    }
+    int g = ps->gpn > 0 ? ps->gpn : 1;
+    *cpu_milli = ps->cpu_milli > 0 ? ps->cpu_milli : cpu * g;
+    *mem_mib = ps->mem_mib > 0 ? ps->mem_mib : mem * g;
+}

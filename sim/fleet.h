@@ -57,6 +57,9 @@ struct gs_pool_spec {
     char instance[GS_NAME];     /* instance type, informative */
     int model;                  /* catalog index */
     int nodes, gpn;
+    int32_t cpu_milli;          /* CPU of one node, milli-cores (0: the
+                                   model's default, gs_fleet_node_defaults) */
+    int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
     double price_hour;          /* per node-hour */
     int market;
     struct gs_share_cfg share;  /* how its GPUs are shared (mode 0: none) */
@@ -176,6 +179,15 @@ struct gs_demand {
 struct gs_range {
     int pool, lo, hi;           /* nodes [lo, hi) of the pool, pool-relative */
 };
+
+/* The CPU (milli-cores) and host memory (MiB) of one node of ps: the
+ * spec's own, or when 0 the default of a real instance of its GPU model,
+ * per GPU: H100/H200 24 vCPU and 256 GiB (p5.48xlarge: 8 GPUs, 192 vCPUs,
+ * 2 TiB), A100 and other 80 GB parts 12 vCPU and 144 GiB (p4d/p4de.24xlarge:
+ * 96 vCPUs, 1,152 GiB), smaller GPUs 8 vCPU and 61 GiB (p3.16xlarge: 8
+ * V100, 64 vCPUs, 488 GiB); a pool without GPUs 64 vCPU and 256 GiB. */
+void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
+                  int32_t *cpu_milli, int32_t *mem_mib);
 
 /* Build a fleet from pool specs; the fleet keeps its own copy.  All nodes up.
  * Returns NULL when out of memory. */

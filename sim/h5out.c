@@ -694,6 +694,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
         attr_num(&w, g, "population", (double)x->population);
+        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
         for (int i = 0; i < x->nplacers; i++)
             names[i] = x->placers[i];
         strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
@@ -702,7 +703,10 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
         hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
         dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
-        dset(&w, g, "frag_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->frag);
+        dset(&w, g, "stranded_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->stranded);
+        dset(&w, g, "cpu_alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->cpu_use);
         dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
         for (int i = 0; i < x->nplacers; i++)
             for (int k = 0; k < x->nseeds; k++)
