@@ -470,7 +470,7 @@ static int fits(const struct gs_kp *k, const struct kclass *c,
     const struct gs_kp_pool *pl = &k->pools[c->pool];
     if (p->allowed && !(p->allowed >> pl->model & 1) && p->gpus > 0)
         return 0;
-    if (c->cpu < p->cpu || (c->mem < p->mem && !getenv("GS_NOMEM")))
+    if (c->cpu < p->cpu || c->mem < p->mem)
         return 0;
     if (p->gpus == 0)
         return 1;
@@ -499,18 +499,13 @@ static int fgd_share(struct gs_kp *k, struct kclass *c,
     }
     double F1 = frag_sorted(k, k->pools[c->pool].model, c->cpu - p->cpu, s,
                             c->gpn);
-    if (getenv("GS_FINE"))
-        return (int)(sigmoid((class_F(k, c) - F1) / 1000.0 / 20) * 100.0);
     return (int)(sigmoid((class_F(k, c) - F1) / 1000.0) * 100.0);
 }
 
 static int score(struct gs_kp *k, struct kclass *c, const struct gs_kp_pod *p)
 {
     int64_t req = (int64_t)p->gpus * p->milli;
-    int pol = k->policy;
-    if (p->gpus == 0 && getenv("GS_CPUBF") && (pol == GS_KP_PACKING || pol == GS_KP_CLUSTERING || pol == GS_KP_FGD))
-        pol = GS_KP_BEST_FIT;
-    switch (pol) {
+    switch (k->policy) {
     case GS_KP_RANDOM:
         return 0;
     case GS_KP_BEST_FIT: {
@@ -574,8 +569,6 @@ static int score(struct gs_kp *k, struct kclass *c, const struct gs_kp_pod *p)
             qsort(s, (size_t)c->gpn, sizeof *s, desc16);
         double F1 = frag_sorted(k, k->pools[c->pool].model,
                                 c->cpu - p->cpu, s, c->gpn);
-        if (getenv("GS_FINE"))
-            return (int)(sigmoid((class_F(k, c) - F1) / 1000.0 / 20) * 100.0);
         return (int)(sigmoid((class_F(k, c) - F1) / 1000.0) * 100.0);
     }
     }
@@ -609,10 +602,15 @@ static int cache_grow(struct gs_kp *k)
     return 0;
 }
 
-/* The cached score of p on class id: -1 when it does not fit, -2 when out
- * of memory. */
+/* The score of p on class id (cached unless trivial): -1 when it does not
+ * fit, -2 when out of memory. */
 static int cached_score(struct gs_kp *k, int id, const struct gs_kp_pod *p)
 {
+    struct kclass *c = &k->cls[id];
+    if (!fits(k, c, p))
+        return -1;
+    if (k->policy == GS_KP_RANDOM)
+        return 0;
     uint64_t key = (((uint64_t)id << 24) | (uint64_t)p->key) + 1;
     uint64_t x = key * 0x9E3779B97F4A7C15ULL;
     long j = (long)(x >> 20) & (k->csize - 1);
@@ -621,8 +619,7 @@ static int cached_score(struct gs_kp *k, int id, const struct gs_kp_pod *p)
             return k->cval[j];
         j = (j + 1) & (k->csize - 1);
     }
-    struct kclass *c = &k->cls[id];
-    int s = fits(k, c, p) ? score(k, c, p) : -1;
+    int s = score(k, c, p);
     if (s > 100)
         s = 100;
     k->ckey[j] = key;
@@ -802,7 +799,7 @@ int gs_kp_place(struct gs_kp *k, const struct gs_kp_pod *p)
         int s = cached_score(k, id, p);
         if (s == -2)
             return GS_ENOMEM;
-        if (s < best || s < 0)
+        if (s < 0 || s < best)
             continue;
         if (s > best) {
             best = s;

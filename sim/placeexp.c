@@ -4,9 +4,10 @@
  * (for openb pod lists) Pending pods included -- is read once and shared by
  * all runs.  One run per (placer, seed): the GSL stream "place-exp.tasks"
  * seeded with the seed shuffles the population, then tunes it to
- * max_load x capacity of GPU requests (pods drawn with replacement are
- * added while the list asks for less; random pods are removed while it
- * asks for more), as the artifact's workload tuning does.  The pods are
+ * max_load x capacity of GPU requests as the artifact's workload tuning
+ * does: while the list asks for less, pods drawn with replacement are
+ * appended until the next one would pass the target; while it asks for
+ * more, random pods are removed.  The pods are
  * offered in that order to a Kubernetes-faithful cluster (kplace.h) of the
  * scenario's nodes, with their CPU and memory; ties and random choices use
  * the stream "place-exp.ties".
@@ -169,7 +170,10 @@ static int tune(const struct exp_in *in, gsl_rng *rng, int64_t target,
     int any_gpu = 0;
     for (long i = 0; i < m && !any_gpu; i++)
         any_gpu = pod_milli(&in->pop[i]) > 0;
-    while (any_gpu && total < target) {
+    while (any_gpu) {
+        long j = (long)gsl_rng_uniform_int(rng, (unsigned long)in->npop);
+        if (total + pod_milli(&in->pop[j]) > target)
+            break;
         if (m == cap) {
             cap *= 2;
             long *v = realloc(o, (size_t)cap * sizeof *v);
@@ -179,7 +183,6 @@ static int tune(const struct exp_in *in, gsl_rng *rng, int64_t target,
             }
             o = v;
         }
-        long j = (long)gsl_rng_uniform_int(rng, (unsigned long)in->npop);
         o[m++] = j;
         total += pod_milli(&in->pop[j]);
     }
@@ -231,8 +234,7 @@ static int run_one(const struct exp_in *in, int policy, uint64_t seed,
         arrived += pod_milli(pod);
         if (node < 0)
             lost += pod_milli(pod);
-        if (node < 0 && getenv("GS_DBG") && arrived < 0.7 * cap)
-            fprintf(stderr, "fail t=%ld cpu=%d mem=%d gpus=%d milli=%d allowed=%llx\n", t, pod->cpu, pod->mem, pod->gpus, pod->milli, (unsigned long long)pod->allowed);
+
         double pct = rint((double)arrived * 100.0 / (double)cap);
         int x = pct < 0 ? 0 : (int)pct;
         if (x >= in->np)
@@ -318,9 +320,6 @@ int gs_place_exp_run(const struct gs_scenario *sc,
         free(pools);
         return rc;
     }
-    if (getenv("GS_DBG"))
-        for (int i = 0; i < ntyp; i++)
-            fprintf(stderr, "typ %d cpu=%d gpus=%d milli=%d allowed=%llx p=%.4f\n", i, typ[i].cpu, typ[i].gpus, typ[i].milli, (unsigned long long)typ[i].allowed, freq[i]);
     for (int i = 0; i < sc->npools; i++) {
         pools[i].nodes = sc->pools[i].nodes;
         pools[i].gpn = sc->pools[i].gpn;

@@ -393,8 +393,10 @@ static void test_fgd_on_mig(void)
 
 /* --- the experiment ------------------------------------------------------------------------ */
 
-/* One node of 2 GPUs, every task asks 0.5: each arrival is 25 % of the
- * capacity.  Four fit; the fifth fails. */
+/* One node of 2 GPUs, every pod asks 0.5: each arrival is 25 % of the
+ * capacity.  Tuning to 125 % appends drawn pods while the next one keeps the
+ * list at or below 2,500 milli: 5 pods; four fit, the fifth fails.  The
+ * figure at X % is the mean over decisions at X %, else at X-1..X+1. */
 static void test_place_exp_fixture(void)
 {
     char trace[64];
@@ -407,21 +409,26 @@ static void test_place_exp_fixture(void)
     struct gs_scenario *sc = NULL;
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "px.json", "/", &sc, &d), 0);
-    const char *pl[] = { "first-fit", "fgd", "random" };
-    struct gs_place_exp_opts o = { pl, 3, 2, 1.25, 0.25 };
+    const char *pl[] = { "best-fit", "fgd", "random" };
+    struct gs_place_exp_opts o = { pl, 3, 2, 1.25 };
     struct gs_place_exp x;
     CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
-    CU_ASSERT_EQUAL(x.npoints, 5);
+    CU_ASSERT_EQUAL_FATAL(x.npoints, 126);
     CU_ASSERT_EQUAL(x.population, 2);
+    CU_ASSERT_EQUAL(x.population_gpu, 2);
     CU_ASSERT_DOUBLE_EQUAL(x.capacity_gpus, 2, 1e-12);
-    static const double want[5] = { 0.25, 0.5, 0.75, 1.0, 1.0 };
     for (int c = 0; c < 6; c++) {
-        for (int p = 0; p < 5; p++) {
-            CU_ASSERT_DOUBLE_EQUAL(x.alloc[c * 5 + p], want[p], 1e-12);
-            CU_ASSERT_DOUBLE_EQUAL(x.failed[c * 5 + p], p == 4 ? 0.25 : 0,
-                                   1e-12);
-            CU_ASSERT_DOUBLE_EQUAL(x.frag[c * 5 + p], 0, 1e-12);
-        }
+        const double *a = x.alloc + c * 126, *f = x.failed + c * 126;
+        CU_ASSERT_DOUBLE_EQUAL(a[25], 0.25, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[26], 0.25, 1e-12);   /* from 25..27 */
+        CU_ASSERT(isnan(a[30]));                       /* no decision near */
+        CU_ASSERT_DOUBLE_EQUAL(a[50], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[75], 0.75, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[100], 1.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[125], 1.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f[100], 0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f[125], 0.25, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.stranded[c * 126 + 125], 0, 1e-12);
         CU_ASSERT_EQUAL(x.tasks[c], 5);
     }
     CU_ASSERT_EQUAL(x.seeds[1], 4);
@@ -433,17 +440,50 @@ static void test_place_exp_fixture(void)
     long n = 0;
     CU_ASSERT_EQUAL(gs_h5_read_series(path, "/place_exp/arrived_load", &v, &n,
                                       &d), 0);
-    CU_ASSERT_EQUAL(n, 5);
-    if (n == 5)
-        CU_ASSERT_DOUBLE_EQUAL(v[4], 1.25, 1e-12);
+    CU_ASSERT_EQUAL(n, 126);
+    if (n == 126)
+        CU_ASSERT_DOUBLE_EQUAL(v[125], 1.25, 1e-12);
     free(v);
     unlink(path);
     gs_place_exp_free(&x);
     /* an unknown placer is named */
     const char *bad[] = { "worst-fit" };
-    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0, 0.1 };
+    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0 };
     CU_ASSERT_EQUAL(gs_place_exp_run(sc, &ob, &x, &d), GS_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "worst-fit"));
+    gs_scenario_free(sc);
+    unlink(trace);
+}
+
+/* CPU decides: one node of 2 GPUs and 8 cores; GPU pods asking 0.5 GPU and
+ * 3 cores.  Two fit (6 cores), the third finds no CPU: the node's last GPU
+ * is stranded -- free, unusable. */
+static void test_place_exp_cpu(void)
+{
+    char trace[64];
+    write_temp("id,arrival,gpus,duration,cpu_milli,mem_mib\n"
+               "1,0,0.5,10,3000,1024\n", trace);
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"name\": \"pc\", \"seed\": 3, \"fleet\": [{\"gpu\": \"T4\","
+             " \"nodes\": 1, \"gpus_per_node\": 2, \"cpu_milli\": 8000}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}", trace);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "pc.json", "/", &sc, &d), 0);
+    const char *pl[] = { "fgd", "packing" };
+    struct gs_place_exp_opts o = { pl, 2, 1, 1.0 };
+    struct gs_place_exp x;
+    CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
+    for (int c = 0; c < 2; c++) {
+        CU_ASSERT_DOUBLE_EQUAL(x.alloc[c * 101 + 100], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.failed[c * 101 + 100], 0.5, 1e-12);
+        /* 2 cores left < 3: the free GPU milli is stranded */
+        CU_ASSERT_DOUBLE_EQUAL(x.stranded[c * 101 + 100], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.cpu_use[c * 101 + 100], 0.75, 1e-12);
+    }
+    gs_place_exp_free(&x);
     gs_scenario_free(sc);
     unlink(trace);
 }
@@ -561,6 +601,7 @@ static CU_TestInfo tests[] = {
     { "random: uniform over fitting nodes, reproducible", test_random },
     { "class placers fall back to best-fit on MIG pools", test_fgd_on_mig },
     { "place-exp on a fixture, HDF5 curves", test_place_exp_fixture },
+    { "place-exp: CPU strands GPUs", test_place_exp_cpu },
     { "place-exp command line", test_place_exp_cli },
     { "place-exp on openb: fgd > best-fit > random", test_openb_ordering },
     CU_TEST_INFO_NULL,
