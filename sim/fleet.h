@@ -57,12 +57,12 @@ struct gs_pool_spec {
     char instance[GS_NAME];     /* instance type, informative */
     int model;                  /* catalog index */
     int nodes, gpn;
-    int32_t cpu_milli;          /* CPU of one node, milli-cores (0: the
-                                   model's default, gs_fleet_node_defaults) */
-    int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
     double price_hour;          /* per node-hour */
     int market;
     struct gs_share_cfg share;  /* how its GPUs are shared (mode 0: none) */
+    int32_t cpu_milli;          /* CPU of one node, milli-cores (0: the
+                                   model's default, gs_pool_host) */
+    int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
 };
 
 struct gs_migslots;

@@ -80,8 +80,8 @@ static void test_index_vs_bruteforce(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 } },
-        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 } },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -183,7 +183,7 @@ static void test_gang_and_down_nodes(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               4, 8, 0, 0, { 0 } };
+                               4, 8, 0, 0, { 0 }, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_range rg = { 0, 0, 4 };
     struct gs_need n = { 20, 0, 0, 0, NULL, 0, 0 };         /* 2 whole nodes + 4 */
