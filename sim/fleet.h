@@ -141,6 +141,19 @@ static inline struct gs_part *gs_alloc_parts(struct gs_alloc *a)
     return a->n > 1 ? a->many : &a->one;
 }
 void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
+/* The GPU capacity a holds in milli, in its pool's unit -- what commit adds
+ * to used_milli: 1000 a whole GPU, the fraction, one time-slicing replica
+ * (1000/N), or 125 x a MIG instance's memory slices.  0 when empty. */
+static inline int64_t gs_alloc_milli(const struct gs_alloc *a)
+{
+    if (a->pool < 0 || a->n <= 0)
+        return 0;
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    int64_t m = 0;
+    for (int i = 0; i < a->n; i++)
+        m += (int64_t)__builtin_popcountll(pt[i].mask) * pt[i].milli;
+    return m;
+}
 /* The part of a on node, or NULL. */
 static inline const struct gs_part *gs_alloc_part_on(const struct gs_alloc *a,
                                                      int node)

@@ -31,6 +31,7 @@
 #include "../traces/tread.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +413,8 @@ static const char usage[] =
 "  --seeds N         seeds: the scenario's, +1, ... (default 10)\n"
 "  --max-load X      arrived workload to reach, share of capacity (default\n"
 "                    1.3)\n"
+"  --pods FILE       another pod list in the scenario's trace format\n"
+"                    (e.g. openb_pod_list_cpu050.csv)\n"
 "  --out FILE        HDF5 file (default: NAME-place.h5)\n"
 "  --no-out          write no file\n"
 "  --quiet           print no table\n"
@@ -500,7 +503,7 @@ static void print_table(FILE *fp, const char *name,
 
 int gs_place_exp_main(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL;
+    const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
     double seeds = 10, max_load = 1.3;
     int quiet = 0, no_out = 0;
@@ -523,6 +526,8 @@ int gs_place_exp_main(int argc, char **argv)
                                  "(0, 10], not '%s'", argv[i]);
         } else if (strcmp(a, "--out") == 0 && more) {
             out = argv[++i];
+        } else if (strcmp(a, "--pods") == 0 && more) {
+            pods = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
             no_out = 1;
         } else if (strcmp(a, "--quiet") == 0) {
@@ -557,6 +562,31 @@ int gs_place_exp_main(int argc, char **argv)
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: %s\n", buf);
         return 2;
+    }
+    if (pods != NULL) {
+        /* another pod list of the scenario's trace format */
+        char abs[4096];
+        int found = 0;
+        if (realpath(pods, abs) == NULL) {
+            fprintf(stderr, "gpusim: %s: cannot open (%s)\n", pods,
+                    strerror(errno));
+            gs_scenario_free(sc);
+            return 2;
+        }
+        for (int i = 0; i < sc->trace.n; i++)
+            if (strcmp(sc->trace.v[i].key, "path") == 0 &&
+                !sc->trace.v[i].is_num &&
+                strlen(abs) < sizeof sc->trace.v[i].str) {
+                snprintf(sc->trace.v[i].str, sizeof sc->trace.v[i].str, "%s",
+                         abs);
+                found = 1;
+            }
+        if (!found) {
+            gs_scenario_free(sc);
+            return bad_usage("--pods needs a scenario whose workload is a "
+                             "trace file (not '%s'), and a path under 256 "
+                             "characters", file);
+        }
     }
     struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load };
     struct gs_place_exp x;

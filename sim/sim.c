@@ -224,8 +224,14 @@ static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
     return s->eng.now + (gs_time)dt;
 }
 
+/* The GPUs j holds, booked in its pool's unit -- what the fleet's used
+ * capacity counts for it (fleet.h): whole GPUs, a fraction, one
+ * time-slicing replica (1/N of a GPU), or a MIG instance's share of the
+ * memory slices.  Before it runs: what it asks. */
 static float alloc_gpus(const struct gs_job *j)
 {
+    if (j->alloc.pool >= 0 && j->alloc.n > 0)
+        return (float)((double)gs_alloc_milli(&j->alloc) / 1000.0);
     if (j->need.gpus > 0)
         return (float)j->need.gpus;
     return (float)j->need.milli / 1000.0f;
@@ -566,6 +572,7 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
         r->start = s->eng.now;
     r->state = GS_JOB_RUNNING;
     r->model = (int16_t)j->model;
+    r->gpus = alloc_gpus(j);
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
     s->last_change = s->eng.now;
