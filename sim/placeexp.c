@@ -313,7 +313,8 @@ int gs_place_exp_run(const struct gs_scenario *sc,
     int ntyp = 0;
     if (rc == 0 && pools == NULL)
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    if (rc == 0 && gs_kp_typical(pop, npop, 0.95, &typ, &freq, &ntyp) < 0)
+    if (rc == 0 && gs_kp_typical(pop, npop, o->typical > 0 ? o->typical : 1.0,
+                                &typ, &freq, &ntyp) < 0)
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     if (rc < 0) {
         free(pol);
@@ -413,6 +414,10 @@ static const char usage[] =
 "  --seeds N         seeds: the scenario's, +1, ... (default 10)\n"
 "  --max-load X      arrived workload to reach, share of capacity (default\n"
 "                    1.3)\n"
+"  --typical X       FGD's typical pods: the most frequent requests\n"
+"                    covering this share of pods (default 1: the whole\n"
+"                    distribution, as the paper defines it; the artifact\n"
+"                    ships 0.95)\n"
 "  --pods FILE       another pod list in the scenario's trace format\n"
 "                    (e.g. openb_pod_list_cpu050.csv)\n"
 "  --out FILE        HDF5 file (default: NAME-place.h5)\n"
@@ -505,7 +510,7 @@ int gs_place_exp_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
-    double seeds = 10, max_load = 1.3;
+    double seeds = 10, max_load = 1.3, typical = 1.0;
     int quiet = 0, no_out = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -526,6 +531,10 @@ int gs_place_exp_main(int argc, char **argv)
                                  "(0, 10], not '%s'", argv[i]);
         } else if (strcmp(a, "--out") == 0 && more) {
             out = argv[++i];
+        } else if (strcmp(a, "--typical") == 0 && more) {
+            if (parse_num(argv[++i], 0.01, 1, &typical) < 0)
+                return bad_usage("--typical takes a share of pods in "
+                                 "(0, 1], not '%s'", argv[i]);
         } else if (strcmp(a, "--pods") == 0 && more) {
             pods = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
@@ -588,7 +597,7 @@ int gs_place_exp_main(int argc, char **argv)
                              "characters", file);
         }
     }
-    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load };
+    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical };
     struct gs_place_exp x;
     if (gs_place_exp_run(sc, &o, &x, &d) < 0) {
         gs_diag_format(&d, buf, sizeof buf);

@@ -29,6 +29,8 @@ struct gs_place_exp_opts {
     int nplacers;
     int nseeds;                         /* seeds: the scenario's, +1, ... */
     double max_load;                    /* target arrived workload, 0..10 */
+    double typical;                     /* FGD's typical pods cover this
+                                           share of pods; 0 = 1 (all) */
 };
 
 struct gs_place_exp {
