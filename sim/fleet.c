@@ -206,7 +206,10 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
     f->free_milli = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int16_t));
     f->free_mib = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int32_t));
     f->lent = calloc((size_t)(f->ngpus ? f->ngpus : 1), sizeof(int16_t));
-    if (!f->nodes || !f->free_milli || !f->free_mib || !f->lent)
+    f->cpu_free = malloc((size_t)(f->nnodes ? f->nnodes : 1) * sizeof(int32_t));
+    f->mem_free = malloc((size_t)(f->nnodes ? f->nnodes : 1) * sizeof(int32_t));
+    if (!f->nodes || !f->free_milli || !f->free_mib || !f->lent ||
+        !f->cpu_free || !f->mem_free)
         goto fail;
     int g = 0;
     for (int i = 0; i < n; i++) {
@@ -225,8 +228,14 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
         p->gpu_mib = mem;
+        int32_t hcpu, hmem;
+        gs_pool_host(cat, &p->s, &hcpu, &hmem);
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
+            f->cpu_free[p->node0 + j] = hcpu;
+            f->mem_free[p->node0 + j] = hmem;
+            f->cpu_cap += hcpu;
+            f->mem_cap += hmem;
             nd->pool = i;
             nd->gpu0 = g;
             for (int k = 0; k < p->s.gpn; k++, g++) {
@@ -272,6 +281,8 @@ void gs_fleet_free(struct gs_fleet *f)
     free(f->free_milli);
     free(f->free_mib);
     free(f->lent);
+    free(f->cpu_free);
+    free(f->mem_free);
     free(f);
 }
 
@@ -700,6 +711,34 @@ static int find_mig(const struct gs_fleet *f, const struct gs_range *r,
     return 0;
 }
 
+static int find_gpus(const struct gs_fleet *f, const struct gs_range *r,
+                     const struct gs_demand *dm, enum gs_fit fit,
+                     struct gs_alloc *out, int *score)
+{
+    if (dm->kind == GS_DEM_WHOLE)
+        return find_whole(f, r, dm, fit, out, score);
+    if (dm->kind == GS_DEM_MIG)
+        return find_mig(f, r, dm, fit, out, score);
+    GS_ASSERT(dm->milli > 0 && dm->milli <= 1000);
+    return find_frac(f, r, dm, fit, out, score);
+}
+
+/* 1 if every part of a finds its share of need's CPU and memory free. */
+static int host_fits(const struct gs_fleet *f, const struct gs_alloc *a,
+                     const struct gs_need *need)
+{
+    if (need->cpu_milli <= 0 && need->mem_mib <= 0)
+        return 1;
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    for (int i = 0; i < a->n; i++) {
+        int32_t c, m;
+        gs_part_host(a, i, need, &c, &m);
+        if (f->cpu_free[pt[i].node] < c || f->mem_free[pt[i].node] < m)
+            return 0;
+    }
+    return 1;
+}
+
 int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,
                   struct gs_alloc *out, int *score)
@@ -708,12 +747,69 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     struct gs_demand dm;
     if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
-    if (dm.kind == GS_DEM_WHOLE)
-        return find_whole(f, r, &dm, fit, out, score);
-    if (dm.kind == GS_DEM_MIG)
-        return find_mig(f, r, &dm, fit, out, score);
-    GS_ASSERT(dm.milli > 0 && dm.milli <= 1000);
-    return find_frac(f, r, &dm, fit, out, score);
+    int rc = find_gpus(f, r, &dm, fit, out, score);
+    if (rc < 0 || host_fits(f, out, need))
+        return rc;
+    /* GPUs found where CPU or memory is short: node by node, the best (or
+     * first) one where everything fits.  Gangs spanning nodes are not
+     * searched this way; they wait for a node-level answer. */
+    int gang = out->n > 1;
+    gs_alloc_reset(out);
+    if (gang)
+        return GS_ENOFIT;
+    struct gs_alloc best = { .pool = -1 };
+    int best_score = 0;
+    for (int i = r->lo; i < r->hi; i++) {
+        struct gs_range one = { r->pool, i, i + 1 };
+        struct gs_alloc a = { .pool = -1 };
+        int sc = 0;
+        if (find_gpus(f, &one, &dm, fit, &a, &sc) < 0 || a.n != 1 ||
+            !host_fits(f, &a, need)) {
+            gs_alloc_reset(&a);
+            continue;
+        }
+        if (best.pool < 0 || (fit == GS_FIT_BEST && sc < best_score)) {
+            gs_alloc_reset(&best);
+            best = a;
+            best_score = sc;
+            if (fit == GS_FIT_FIRST)
+                break;
+        } else {
+            gs_alloc_reset(&a);
+        }
+    }
+    if (best.pool < 0)
+        return GS_ENOFIT;
+    *out = best;
+    if (score)
+        *score = best_score;
+    return 0;
+}
+
+void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
+                  int32_t *cpu, int32_t *mem)
+{
+    if (a->n <= 1) {
+        *cpu = need->cpu_milli;
+        *mem = need->mem_mib;
+        return;
+    }
+    const struct gs_part *pt = a->many;
+    int64_t g = 0, before = 0;
+    for (int k = 0; k < a->n; k++) {
+        int c = __builtin_popcountll(pt[k].mask);
+        g += c;
+        if (k < i)
+            before += c;
+    }
+    int64_t mine = __builtin_popcountll(pt[i].mask);
+    if (g <= 0)
+        g = 1;
+    /* cumulative shares, so the parts add up to the whole exactly */
+    *cpu = (int32_t)((int64_t)need->cpu_milli * (before + mine) / g -
+                     (int64_t)need->cpu_milli * before / g);
+    *mem = (int32_t)((int64_t)need->mem_mib * (before + mine) / g -
+                     (int64_t)need->mem_mib * before / g);
 }
 
 /* --- taking and giving back -------------------------------------------- */
@@ -791,6 +887,10 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
         for (int i2 = 0; i2 < i; i2++)
             if (pt[i2].node == node)
                 return 0;
+        int32_t hc, hm;
+        gs_part_host(a, i, need, &hc, &hm);
+        if (f->cpu_free[node] < hc || f->mem_free[node] < hm)
+            return 0;
         int32_t mem = part_mib(f, p, &pt[i], &dm);
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
             int g = nd->gpu0 + __builtin_ctzll(m);
@@ -853,6 +953,13 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
             p->used_milli += sign * pt[i].milli;
             f->used_milli += sign * pt[i].milli;
         }
+        int32_t hc, hm;
+        gs_part_host(a, i, need, &hc, &hm);
+        f->cpu_free[pt[i].node] -= sign * hc;
+        f->mem_free[pt[i].node] -= sign * hm;
+        f->cpu_used += sign * hc;
+        f->mem_used += sign * hm;
+        GS_ASSERT(f->cpu_free[pt[i].node] >= 0 && f->mem_free[pt[i].node] >= 0);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
         leaf_update(f, pt[i].node);

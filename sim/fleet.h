@@ -33,6 +33,14 @@
  * instance.  Every mode keeps the per-GPU free milli and MiB and the
  * segment tree exact, so whole-GPU, gang and fraction search are shared.
  *
+ * Host resources.  Each node also has CPU (milli-cores) and host memory
+ * (MiB) from its pool (gs_pool_host); a job's need names what it asks of
+ * them, and a placement fits only when every part's node has room for the
+ * part's share (gs_fleet_can_commit, checked by the core for every placer).
+ * The GPU index does not see them: a search whose answer lacks CPU or
+ * memory goes on node by node (gs_fleet_find), which costs O(nodes) only
+ * when host resources, not GPUs, are what is short.
+ *
  * Watchers (gs_fleet_watch) are told of every node whose state changed --
  * after each part of a commit or release, and when a node goes up or down
  * -- which is how the fragmentation measure and the placers' node classes
@@ -115,6 +123,10 @@ struct gs_fleet {
                                    count it as taken, then as free only to
                                    reclaim it */
     int64_t used_milli;         /* over the fleet */
+    int32_t *cpu_free;          /* per node: milli-cores not requested */
+    int32_t *mem_free;          /* per node: host MiB not requested */
+    int64_t cpu_cap, mem_cap;   /* over all nodes (up or not) */
+    int64_t cpu_used, mem_used; /* requested by running jobs */
     int64_t gpus_up;
     int nwatch;
     gs_fleet_watch_fn *watch_fn[GS_FLEET_WATCHERS];
@@ -173,6 +185,9 @@ struct gs_need {
     uint64_t allowed;           /* model mask; 0 = any */
     const char *profile;        /* MIG profile asked (borrowed), or NULL */
     int guar, burst;            /* fractional pools: milli, 0 = the request */
+    int32_t cpu_milli, mem_mib; /* host CPU and memory of the whole job,
+                                   shared among its parts by their GPUs
+                                   (gs_part_host); 0 = none */
 };
 
 /* What a need means on one pool (its sharing mode). */
@@ -234,8 +249,15 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,
                   struct gs_alloc *out, int *score);
 
+/* The CPU and memory part i of a holds on its node: need's, shared among
+ * the parts in proportion to their GPUs (the last part takes the rounding
+ * remainder). */
+void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
+                  int32_t *cpu, int32_t *mem);
+
 /* 1 if alloc is free to take for need (the engine's check of a plug-in's
- * decision), else 0. */
+ * decision: every resource fits, as Kubernetes' NodeResourcesFit has it --
+ * the GPUs, and the CPU and host memory of each part's node), else 0. */
 int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
                         const struct gs_need *need);
 /* Take or give back what a holds.  Memory taken per GPU: all of it for

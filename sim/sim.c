@@ -368,7 +368,9 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
                                 .profile = sp->mig_profile[0] ? j->s.mig_profile
                                                               : NULL,
                                 .guar = sp->guar_milli,
-                                .burst = sp->burst_milli };
+                                .burst = sp->burst_milli,
+                                .cpu_milli = sp->cpu_milli,
+                                .mem_mib = sp->mem_mib };
     j->efactor = least_factor(s, j);
 
     if (s->nrec == s->caprec) {
@@ -533,6 +535,34 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
+    if (!gs_fleet_can_commit(s->fleet, out, &j->need) &&
+        (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
+        /* NodeResourcesFit: a placer that scores GPUs only may pick a node
+         * whose CPU or memory is short; the core then takes the best fit
+         * among nodes where every resource fits, or none. */
+        struct gs_need gpus_only = j->need;
+        gpus_only.cpu_milli = gpus_only.mem_mib = 0;
+        if (gs_fleet_can_commit(s->fleet, out, &gpus_only)) {
+            int best = -1;
+            struct gs_alloc a = { .pool = -1 };
+            for (int i = 0; i < nranges; i++) {
+                int sc = 0;
+                if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
+                                  &a, &sc) == 0 &&
+                    (best < 0 || sc < best)) {
+                    best = sc;
+                    gs_alloc_reset(out);
+                    *out = a;
+                    a = (struct gs_alloc){ .pool = -1 };
+                }
+                gs_alloc_reset(&a);
+            }
+            if (best < 0) {
+                gs_alloc_reset(out);
+                return GS_ENOFIT;
+            }
+        }
+    }
     if (!gs_fleet_can_commit(s->fleet, out, &j->need)) {
         char what[256];
         snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
@@ -741,7 +771,9 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
                             .mem_gb = sp->mem_gb, .allowed = sp->allowed,
                             .profile = sp->mig_profile[0] ? sp->mig_profile
                                                           : NULL,
-                            .guar = sp->guar_milli, .burst = sp->burst_milli };
+                            .guar = sp->guar_milli, .burst = sp->burst_milli,
+                            .cpu_milli = sp->cpu_milli,
+                            .mem_mib = sp->mem_mib };
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
     probe.s = *sp;

@@ -391,6 +391,37 @@ static void test_fgd_on_mig(void)
     run_free(&r);
 }
 
+/* NodeResourcesFit in the core: two 1-GPU nodes of 8 cores.  Job 1 takes
+ * half of node 0's GPU and 6 cores; job 2 asks half a GPU and 4 cores.
+ * Every placer would like node 0's half-used GPU; its CPU is short, so the
+ * job starts at once on node 1 -- for every placer, none of which scores
+ * CPU here. */
+static void test_core_host_fit(void)
+{
+    const char *placers[] = { "best-fit", "fgd", "packing", "first-fit",
+                              "random", "dot-product", "clustering" };
+    for (size_t i = 0; i < sizeof placers / sizeof *placers; i++) {
+        char json[600];
+        snprintf(json, sizeof json,
+                 "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 2,"
+                 " \"gpus_per_node\": 1, \"cpu_milli\": 8000}],"
+                 " \"policy\": \"fifo\", \"placement\": \"%s\","
+                 " \"workload\": {\"trace\": {\"format\": \"native\","
+                 " \"path\": \"%%s\"}}}", placers[i]);
+        struct run r;
+        run_text(&r, json, "id,arrival,gpus,duration,cpu_milli,mem_mib\n"
+                           "1,0,0.5,100,6000,1024\n2,1,0.5,100,4000,1024\n");
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        const struct gs_jobrec *j2 = rec_of(&r, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(j2);
+        if (j2->start != 1000)
+            printf("\n    [%s: job 2 started at %lld]", placers[i],
+                   (long long)j2->start);
+        CU_ASSERT_EQUAL(j2->start, 1000);
+        run_free(&r);
+    }
+}
+
 /* --- the experiment ------------------------------------------------------------------------ */
 
 /* One node of 2 GPUs, every pod asks 0.5: each arrival is 25 % of the
@@ -610,6 +641,8 @@ static CU_TestInfo tests[] = {
     { "clustering by task shape", test_clustering },
     { "random: uniform over fitting nodes, reproducible", test_random },
     { "class placers fall back to best-fit on MIG pools", test_fgd_on_mig },
+    { "the core checks CPU and memory for every placer",
+      test_core_host_fit },
     { "place-exp on a fixture, HDF5 curves", test_place_exp_fixture },
     { "place-exp: CPU strands GPUs", test_place_exp_cpu },
     { "place-exp command line", test_place_exp_cli },
