@@ -408,10 +408,26 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     return 0;
 }
 
+/* 1 if one node of p can ever hold its share of need's CPU and memory. */
+static int host_eligible(const struct gs_fleet *f, const struct gs_pool *p,
+                         const struct gs_need *need)
+{
+    if (need->cpu_milli <= 0 && need->mem_mib <= 0)
+        return 1;
+    int32_t cpu, mem;
+    gs_pool_host(f->cat, &p->s, &cpu, &mem);
+    int64_t g = need->gpus > 0 ? need->gpus : 1;
+    int64_t on = g < p->s.gpn ? g : p->s.gpn;    /* GPUs on the fullest node */
+    return (int64_t)need->cpu_milli * on <= (int64_t)cpu * g &&
+           (int64_t)need->mem_mib * on <= (int64_t)mem * g;
+}
+
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
     const struct gs_pool *p = &f->pools[pool];
+    if (!host_eligible(f, p, need))
+        return 0;
     if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
         if (need->profile || (need->allowed &&
                               !(need->allowed & (1ULL << p->s.model))))
@@ -1109,6 +1125,9 @@ void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
         } else if (m->mem_gb >= 40) {
             cpu = 12000;
             mem = 144 * 1024;
+        } else if (m->mem_gb >= 32) {
+            cpu = 12000;
+            mem = 96 * 1024;
         }
     }
     int g = ps->gpn > 0 ? ps->gpn : 1;

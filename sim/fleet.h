@@ -212,8 +212,10 @@ struct gs_range {
  * spec's own, or when 0 the default of a real instance of its GPU model,
  * per GPU: H100/H200 24 vCPU and 256 GiB (p5.48xlarge: 8 GPUs, 192 vCPUs,
  * 2 TiB), A100 and other 80 GB parts 12 vCPU and 144 GiB (p4d/p4de.24xlarge:
- * 96 vCPUs, 1,152 GiB), smaller GPUs 8 vCPU and 61 GiB (p3.16xlarge: 8
- * V100, 64 vCPUs, 488 GiB); a pool without GPUs 64 vCPU and 256 GiB. */
+ * 96 vCPUs, 1,152 GiB), 32 GB parts 12 vCPU and 96 GiB (p3dn.24xlarge: 8
+ * V100-32GB, 96 vCPUs, 768 GiB), smaller GPUs 8 vCPU and 61 GiB
+ * (p3.16xlarge: 8 V100, 64 vCPUs, 488 GiB); a pool without GPUs 64 vCPU and
+ * 256 GiB. */
 void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
                   int32_t *cpu_milli, int32_t *mem_mib);
 
@@ -224,8 +226,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
 void gs_fleet_free(struct gs_fleet *f);
 
 /* 1 if a job with need could ever run on pool (model allowed, memory fits
- * one GPU, enough GPUs in the whole pool, the sharing mode takes it), else
- * 0. */
+ * one GPU, enough GPUs in the whole pool, the sharing mode takes it, a node
+ * has the CPU and host memory for its share), else 0. */
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need);
 /* Fill out with need's demand on pool: 0, or GS_ENOFIT when the pool's

@@ -415,7 +415,15 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else
             snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
                      (long long)sp->id);
-        if (sp->mig_profile[0])
+        if (sp->cpu_milli > 0 || sp->mem_mib > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
+                     "memory, but no pool it may use has nodes with room for "
+                     "all of them%s", sp->gpus > 0 ? sp->gpus
+                                                    : sp->milli / 1000.0,
+                     sp->cpu_milli / 1000.0, (int)sp->mem_mib,
+                     spot_hint(s, j));
+        else if (sp->mig_profile[0])
             snprintf(what, sizeof what,
                      "it asks for MIG profile '%s' but no MIG pool it may use "
                      "has that profile in its layout or may reconfigure to it",
