@@ -183,6 +183,8 @@ static int walk(const struct gs_pool *p, const struct gs_range *r,
 
 /* --- building ------------------------------------------------------ */
 
+static int64_t node_stranded(const struct gs_fleet *f, int node);
+
 struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
                               const struct gs_pool_spec *specs, int n)
 {
@@ -259,6 +261,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         }
     }
     f->gpus_up = f->ngpus;
+    for (int i = 0; i < f->nnodes; i++)
+        f->stranded_milli += node_stranded(f, i);
     return f;
 fail:
     gs_fleet_free(f);
@@ -928,6 +932,21 @@ static void notify(const struct gs_fleet *f, int node,
         f->watch_fn[i](f->watch_arg[i], f, node, need, sign);
 }
 
+/* Free GPU milli of node if its CPU or memory is exhausted, else 0. */
+static int64_t node_stranded(const struct gs_fleet *f, int node)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    if (!nd->up || (f->cpu_free[node] >= GS_STRAND_CPU &&
+                    f->mem_free[node] >= GS_STRAND_MIB))
+        return 0;
+    int64_t t = 0;
+    int gpn = f->pools[nd->pool].s.gpn;
+    for (int g = 0; g < gpn; g++)
+        if (!(nd->deadmask >> g & 1))
+            t += f->free_milli[nd->gpu0 + g];
+    return t;
+}
+
 static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
@@ -938,6 +957,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
         struct gs_node *nd = &f->nodes[pt[i].node];
+        f->stranded_milli -= node_stranded(f, pt[i].node);
         int32_t mem = part_mib(f, p, &pt[i], &dm);
         int gbase = (pt[i].node - p->node0) * p->s.gpn;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
@@ -976,6 +996,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
         f->cpu_used += sign * hc;
         f->mem_used += sign * hm;
         GS_ASSERT(f->cpu_free[pt[i].node] >= 0 && f->mem_free[pt[i].node] >= 0);
+        f->stranded_milli += node_stranded(f, pt[i].node);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
         leaf_update(f, pt[i].node);
@@ -1057,7 +1078,9 @@ void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
     if (nd->up == up)
         return;
     GS_ASSERT(up || nd->njobs == 0);
+    f->stranded_milli -= node_stranded(f, node);
     nd->up = up;
+    f->stranded_milli += node_stranded(f, node);
     int alive = p->s.gpn - __builtin_popcountll(nd->deadmask);
     int64_t d = up ? alive : -alive;
     p->gpus_up += d;
@@ -1087,6 +1110,7 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
     if (!!(nd->deadmask & bit) == !!dead)
         return;
     int d = dead ? -1 : 1;
+    f->stranded_milli -= node_stranded(f, node);
     if (dead) {
         GS_ASSERT(f->free_milli[g] == 1000);
         nd->deadmask |= bit;
@@ -1101,6 +1125,7 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
         f->free_milli[g] = 1000;
         f->free_mib[g] = gb_to_mib(f->cat->m[p->s.model].mem_gb);
     }
+    f->stranded_milli += node_stranded(f, node);
     if (nd->up) {
         p->gpus_up += d;
         f->gpus_up += d;

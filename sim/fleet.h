@@ -55,6 +55,10 @@
 #include <stdint.h>
 
 #define GS_MAX_GPN 63
+/* A node whose free CPU or memory is below these has exhausted it: its free
+ * GPUs count as stranded (1 core, 1 GiB -- less than any GPU job asks). */
+#define GS_STRAND_CPU 1000
+#define GS_STRAND_MIB 1024
 #define GS_NAME 64
 
 enum gs_market { GS_MKT_ONDEMAND, GS_MKT_RESERVED, GS_MKT_SPOT, GS_MKT_BLOCK,
@@ -127,6 +131,9 @@ struct gs_fleet {
     int32_t *mem_free;          /* per node: host MiB not requested */
     int64_t cpu_cap, mem_cap;   /* over all nodes (up or not) */
     int64_t cpu_used, mem_used; /* requested by running jobs */
+    int64_t stranded_milli;     /* free GPU milli on up nodes whose free CPU
+                                   is below GS_STRAND_CPU or free memory
+                                   below GS_STRAND_MIB: GPUs no job can use */
     int64_t gpus_up;
     int nwatch;
     gs_fleet_watch_fn *watch_fn[GS_FLEET_WATCHERS];

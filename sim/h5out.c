@@ -129,6 +129,8 @@ static hid_t job_type(void)
     F(sla_deadline, H5T_NATIVE_INT8);
     F(cost_usd, H5T_NATIVE_DOUBLE);
     F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
+    F(cpu_milli, H5T_NATIVE_INT32);
+    F(mem_mib, H5T_NATIVE_INT32);
 #undef F
     return t;
 }
@@ -154,6 +156,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
+            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
         };
     }
     hid_t t = job_type();

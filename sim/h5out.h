@@ -47,6 +47,7 @@ struct gs_h5_job {
     double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
     int8_t sla_wait, sla_deadline;
     double cost_usd, lost_gpu_hours;
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);

@@ -87,6 +87,7 @@ struct gs_jobrec {
     int8_t sla_wait, sla_deadline;  /* 1 if violated */
     float lost_gpu_hours;           /* GPU-time of work lost to restarts */
     double cost;                    /* $ attributed to it (cloud.h) */
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory it asked */
 };
 
 struct gs_job {

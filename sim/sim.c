@@ -391,6 +391,8 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     r->start = r->end = -1;
     r->work = sp->work;
     r->gpus = alloc_gpus(j);
+    r->cpu_milli = sp->cpu_milli;
+    r->mem_mib = sp->mem_mib;
     r->tenant = j->tenant;
     r->model = -1;
     r->tier = (int8_t)sp->tier;
