@@ -9,9 +9,11 @@ DESTDIR ?=
 WERROR  ?= $(if $(CI),1,)
 SANITIZER ?=
 
-PKGS     := gsl libcjson hdf5 cunit
+# ompi-c: Open MPI, for `mpirun -np N gpusim plan|sweep` (mpirun.h).
+PKGS     := gsl libcjson hdf5 cunit ompi-c
 DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
-            gnuplot-nox pkg-config zlib1g-dev \
+            gnuplot-nox pkg-config zlib1g-dev clang libclang-rt-dev \
+            libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
             jupyter-nbconvert python3-ipykernel jupyter-client
 
@@ -48,7 +50,7 @@ PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
 .PHONY: all run test asan bench deps install clean check-deps plugins \
-        bench-policies bench-policies-update
+        bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
 
@@ -60,7 +62,11 @@ $(DEPS_OK):
 	[ -f /usr/include/csv.h ] || missing=1; \
 	[ -f /usr/include/zlib.h ] || missing=1; \
 	command -v gnuplot >/dev/null 2>&1 || missing=1; \
+	command -v mpirun >/dev/null 2>&1 || missing=1; \
 	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
+	command -v clang >/dev/null 2>&1 || missing=1; \
+	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	  clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || missing=1; \
 	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \
 	  >/dev/null 2>&1 || missing=1; \
 	if [ -n "$$missing" ]; then \
@@ -108,6 +114,11 @@ $(B)/plugins/%-badabi.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DSJF_ABI=999 -fPIC -shared -o $@ $<
 
+# Plug-ins the tests load (tests/plugins/): one that crashes, for compare.
+$(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+
 plugins: $(PLUGIN_SO)
 
 $(B)/bench/%: $(B)/bench/%.o $(B)/libgpusim.a
@@ -121,7 +132,8 @@ run: gpusim
 
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
-test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
+test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
+      $(B)/testplugins/crash.so fuzz-check
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -137,6 +149,64 @@ asan:
 
 bench: $(BENCH_BIN) $(B)/gpusim
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang
+# under ASan and UBSan over their own copy of the library.  `make fuzz`
+# runs each for FUZZ_TIME seconds (FUZZ_JOBS at a time) on a corpus kept
+# in build/fuzz/corpus; `make fuzz-check` (part of `make test`) runs each
+# over its seeds and regression inputs plus FUZZ_CHECK_TIME seconds.
+FUZZ_CC     ?= clang
+FUZZ_TIME   ?= 600
+FUZZ_JOBS   ?= 2
+FUZZ_CHECK_TIME ?= 2
+FZ          := build/fuzz
+FUZZ_SRC    := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_NAMES  := $(FUZZ_SRC:fuzz/fuzz_%.c=%)
+FUZZ_BIN    := $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
+FUZZ_OBJ    := $(LIB_SRC:%.c=$(FZ)/%.o)
+FUZZ_CFLAGS  = -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+               $(WARN) -Wno-unused-command-line-argument -Wno-string-concatenation -MMD -MP $(PKG_CFLAGS)
+FUZZ_RUN    := -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+               -print_final_stats=1
+
+$(FZ)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FZ)/libgpusim.a: $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FZ)/libgpusim.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	  -DFZ_FIXTURES='"$(abspath tests/fixtures)"' -o $@ $< \
+	  $(FZ)/libgpusim.a $(PKG_LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+$(FZ)/seeds: fuzz/seed.sh $(wildcard fuzz/seeds/* fuzz/regress/*/*) $(B)/gpusim
+	@GPUSIM=$(B)/gpusim sh fuzz/seed.sh $@.new && rm -rf $@ && mv $@.new $@
+
+fuzz-check: $(FUZZ_BIN) $(FZ)/seeds
+	@for t in $(FUZZ_NAMES); do \
+	  mkdir -p $(FZ)/check/$$t; \
+	  $(FZ)/fuzz_$$t $(FUZZ_RUN) -max_total_time=$(FUZZ_CHECK_TIME) \
+	    $(FZ)/check/$$t $(FZ)/seeds/$$t >$(FZ)/check-$$t.log 2>&1 \
+	  || { tail -n 40 $(FZ)/check-$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
+	  echo "fuzz: $$t: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
+	    $(FZ)/check-$$t.log | grep -o '[0-9]*$$') inputs, no failure"; \
+	done
+
+fuzz: $(FUZZ_BIN) $(FZ)/seeds
+	@printf '%s\n' $(FUZZ_NAMES) | xargs -P $(FUZZ_JOBS) -I T sh -c '\
+	  mkdir -p $(FZ)/corpus/T; \
+	  nice $(FZ)/fuzz_T $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) \
+	    -artifact_prefix=$(FZ)/crash-T- $(FZ)/corpus/T $(FZ)/seeds/T \
+	    >$(FZ)/fuzz-T.log 2>&1; rc=$$?; \
+	  echo "fuzz: T: $$(grep -o "stat::number_of_executed_units: *[0-9]*" \
+	    $(FZ)/fuzz-T.log | grep -o "[0-9]*$$") executions, exit $$rc"; \
+	  exit $$rc'
 
 # Policy regression check: every policy on bench/scenarios against
 # bench/baselines.json; bench-policies-update rewrites the baselines.

@@ -556,6 +556,7 @@ static void bf_schedule(void *state, struct gs_sim *sim)
             extra -= g;
         }
     }
+    gs_sim_examine(sim, looked);
 }
 
 const struct gs_policy_ops gs_policy_fifo_backfill = {

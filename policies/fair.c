@@ -39,22 +39,30 @@
  * Such owners wait for borrowers to end, as they would under Kueue.
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
- * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED, its
+ * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
+ * when it could ever be a victim, F_VIC and its index in the victim array
+ * shifted left by 8), its
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
  * when it is non-preemptible. */
 #include "policy.h"
+#include "jobgroup.h"
 #include "../sim/sim.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define F_RUN 1L
 #define F_BORROWED 2L
+#define F_WIN 4L                /* pending, in the window; group << 8 */
+#define F_VIC 8L                /* running, in rv; index << 8 */
 #define EPS 1e-9
 
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
+    int *grp, ngrp, capgrp;     /* its groups of window jobs */
+    int live;                   /* borrowers(): may still start a job */
 };
 
 struct fair {
@@ -65,10 +73,31 @@ struct fair {
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
     long depth;
-    struct gs_job **cand;       /* scratch: this pass's pending jobs */
+    /* The window: the first `depth` pending jobs (while no pass runs,
+     * possibly more, trimmed at the next), in groups by tenant and shape;
+     * nextout is the first pending job outside it (NULL: none). */
+    struct gs_jgroups gs;
+    long nwin;
+    struct gs_job *nextout;
+    int in_pass;
+    struct gs_job **late;       /* requeued during a pass, placed after */
+    long nlate, caplate;
+    uint64_t ver;               /* moves on every start, stop and pass */
+    uint64_t *rfail;            /* per group: ver of its last failed
+                                   reclaim search */
+    int caprfail;
+    int *dead, capdead;         /* scratch: groups out for the pass */
+    struct gs_job **cand;       /* scratch: owners to try, jobs put aside */
     long ncand, capcand;
-    long *nxt;                  /* scratch: per-tenant chains, then heads */
-    long capnxt;
+    char *pe;                   /* scratch: pools eligible, per reclaim */
+    int *maxg;                  /* scratch: per tenant, the largest victim
+                                   it can lose and keep its guarantee */
+    int capmaxg;
+    /* Running jobs that could be victims (preemptible, whole GPUs on one
+     * node), compact for reclaim's scan; jobs in rvj. */
+    struct rv { int node, tenant, gpus, pool; } *rv;
+    struct gs_job **rvj;
+    long nrv, caprv;
     int *recl;                  /* scratch: reclaimable GPUs per node */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -86,8 +115,8 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
             s->capt = cap;
         }
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
-        s->t[s->nt] = (struct ten){ tc ? tc->quota_gpus : 0.0,
-                                    tc ? tc->weight : 1.0, 0, 0 };
+        s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
+                                    .weight = tc ? tc->weight : 1.0 };
         s->nt++;
     }
 }
@@ -118,10 +147,14 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         quotas += sc->tenants[i].quota_gpus;
     s->unreserved = s->fleet_gpus - quotas;
     s->recl = calloc((size_t)f->nnodes + 1, sizeof *s->recl);
-    if (s->recl == NULL) {
+    s->pe = calloc((size_t)f->npools + 1, 1);
+    if (s->recl == NULL || s->pe == NULL) {
+        free(s->recl);
+        free(s->pe);
         free(s);
         return GS_ENOMEM;
     }
+    gs_jgroups_init(&s->gs, 1);
     *state = s;
     return 0;
 }
@@ -129,9 +162,18 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void fair_free(void *state)
 {
     struct fair *s = state;
+    for (int t = 0; t < s->nt; t++)
+        free(s->t[t].grp);
     free(s->t);
+    gs_jgroups_free(&s->gs);
+    free(s->late);
+    free(s->rfail);
+    free(s->dead);
+    free(s->pe);
+    free(s->maxg);
+    free(s->rv);
+    free(s->rvj);
     free(s->cand);
-    free(s->nxt);
     free(s->recl);
     free(s->vict);
     free(s);
@@ -159,6 +201,8 @@ static double dom_share(const struct fair *s, int t)
     return (g > m ? g : m) / x->weight;
 }
 
+static void win_remove(struct fair *s, struct gs_job *j);
+
 /* Start j (anywhere, or within r) and book it to its tenant. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *r, int nr)
@@ -175,9 +219,29 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         return -1;              /* strict: never borrow what others own */
     if (gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
+    if (j->pslot & F_WIN)
+        win_remove(s, j);
+    s->ver++;
     x->gpus += g;
     x->mem += job_mem(sim, j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
+    if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
+        if (s->nrv == s->caprv) {
+            long cap = s->caprv ? s->caprv * 2 : 256;
+            struct rv *v = realloc(s->rv, (size_t)cap * sizeof *v);
+            GS_ASSERT(v != NULL);
+            s->rv = v;
+            struct gs_job **vj = realloc(s->rvj, (size_t)cap * sizeof *vj);
+            GS_ASSERT(vj != NULL);
+            s->rvj = vj;
+            s->caprv = cap;
+        }
+        s->rv[s->nrv] = (struct rv){ j->alloc.one.node, j->tenant,
+                                     j->need.gpus, j->alloc.pool };
+        s->rvj[s->nrv] = j;
+        j->pslot |= F_VIC | s->nrv << 8;
+        s->nrv++;
+    }
     j->pnode.time = 0;
     if (!j->preemptible && over > EPS) {
         j->pnode.time = (gs_time)(over * 1000.0 + 0.5);
@@ -191,8 +255,14 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)why;
     struct fair *s = state;
-    if (!(j->pslot & F_RUN))
-        return;                 /* a pending job killed while waiting */
+    if (!(j->pslot & F_RUN)) {  /* a pending job killed while waiting */
+        if (j == s->nextout)
+            s->nextout = j->next;
+        if (j->pslot & F_WIN)
+            win_remove(s, j);
+        return;
+    }
+    s->ver++;
     ten_ensure(s, sim, j->tenant);
     struct ten *x = &s->t[j->tenant];
     x->gpus -= job_gpus(j);
@@ -203,6 +273,14 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->mem = 0;
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
+    if (j->pslot & F_VIC) {             /* swap-remove from rv */
+        long i = j->pslot >> 8, last = --s->nrv;
+        if (i != last) {
+            s->rv[i] = s->rv[last];
+            s->rvj[i] = s->rvj[last];
+            s->rvj[i]->pslot = (s->rvj[i]->pslot & 0xff) | i << 8;
+        }
+    }
     j->pslot = 0;
 }
 
@@ -242,18 +320,55 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int need = j->need.gpus > 0 ? j->need.gpus : 1;
-    long nrun;
-    struct gs_job *const *run = gs_sim_running(sim, &nrun);
-    for (long i = 0; i < nrun; i++)
-        ten_ensure(s, sim, run[i]->tenant);
-    for (long i = 0; i < nrun; i++)
-        if (is_victim(s, f, run[i], j))
-            s->recl[run[i]->alloc.one.node] += run[i]->need.gpus;
+    /* A search that found no node fails again for the group's next owner
+     * until something starts or stops (ver). */
+    int grp = j->pslot & F_WIN ? (int)(j->pslot >> 8) : -1;
+    if (grp >= 0 && grp < s->caprfail && s->rfail[grp] == s->ver)
+        return -1;
+    ten_ensure(s, sim, j->tenant);      /* running jobs' are, by start() */
+    if (s->capmaxg < s->nt) {
+        free(s->maxg);
+        s->maxg = malloc((size_t)s->nt * sizeof *s->maxg);
+        GS_ASSERT(s->maxg != NULL);
+        s->capmaxg = s->nt;
+    }
+    /* is_victim's tenant test, as the largest whole-GPU victim each tenant
+     * can lose (the same comparison, for g = 1, 2, ...): none anywhere
+     * means no search. */
+    int any = 0;
+    for (int t = 0; t < s->nt; t++) {
+        const struct ten *x = &s->t[t];
+        int g = 0;
+        while (t != j->tenant && g < GS_MAX_GPN &&
+               x->gpus - (double)(g + 1) >= x->quota - EPS)
+            g++;
+        s->maxg[t] = g;
+        any |= g > 0;
+    }
+    long nv = 0;
+    if (any) {
+        gs_sim_examine(sim, s->nrv);
+        for (int p = 0; p < f->npools; p++)
+            s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
+        if (s->capvict < s->nrv) {
+            free(s->vict);
+            s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
+            GS_ASSERT(s->vict != NULL);
+            s->capvict = s->nrv;
+        }
+        /* One scan of the compact victim array gathers the victims and
+         * what each node could give back. */
+        for (long i = 0; i < s->nrv; i++) {
+            const struct rv *v = &s->rv[i];
+            if (v->gpus > s->maxg[v->tenant] || !s->pe[v->pool])
+                continue;
+            s->recl[v->node] += v->gpus;
+            s->vict[nv++] = s->rvj[i];
+        }
+    }
     int best = -1, best_def = 1 << 30;
-    for (long i = 0; i < nrun; i++) {
-        if (!is_victim(s, f, run[i], j))
-            continue;
-        int node = run[i]->alloc.one.node;
+    for (long i = 0; i < nv; i++) {
+        int node = s->vict[i]->alloc.one.node;
         const struct gs_node *nd = &f->nodes[node];
         int def = need - nd->nfull;
         if (need <= f->pools[nd->pool].s.gpn && def > 0 &&
@@ -263,23 +378,28 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
             best_def = def;
         }
     }
-    long nv = 0;
-    if (best >= 0) {
-        if (s->capvict < nrun) {
-            free(s->vict);
-            s->vict = malloc((size_t)nrun * sizeof *s->vict);
-            GS_ASSERT(s->vict != NULL);
-            s->capvict = nrun;
+    for (long i = 0; i < nv; i++)
+        s->recl[s->vict[i]->alloc.one.node] = 0;
+    if (best < 0) {
+        if (grp >= 0) {
+            if (grp >= s->caprfail) {
+                int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
+                uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
+                GS_ASSERT(r != NULL);
+                memset(r + s->caprfail, 0,
+                       (size_t)(cap - s->caprfail) * sizeof *r);
+                s->rfail = r;
+                s->caprfail = cap;
+            }
+            s->rfail[grp] = s->ver;
         }
-        for (long i = 0; i < nrun; i++)
-            if (is_victim(s, f, run[i], j) && run[i]->alloc.one.node == best)
-                s->vict[nv++] = run[i];
-    }
-    for (long i = 0; i < nrun; i++)
-        if (run[i]->alloc.n == 1)
-            s->recl[run[i]->alloc.one.node] = 0;
-    if (best < 0)
         return -1;
+    }
+    long k = 0;
+    for (long i = 0; i < nv; i++)
+        if (s->vict[i]->alloc.one.node == best)
+            s->vict[k++] = s->vict[i];
+    nv = k;
     qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     const struct gs_node *nd = &f->nodes[best];
     /* Largest victims that do not overshoot the deficit ... */
@@ -307,16 +427,98 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     return start(s, sim, j, &r, 1);
 }
 
-/* Pass order: higher tier priority first, then arrival. */
+/* --- the window: the first `depth` pending jobs ------------------------ */
+
+/* Put j into the window (its tenant's group). */
+static void win_add(struct fair *s, struct gs_sim *sim, struct gs_job *j)
+{
+    ten_ensure(s, sim, j->tenant);
+    int g = gs_jgroups_of(&s->gs, j);
+    if (s->gs.g[g].pos < 0) {           /* new: list it under its tenant */
+        struct ten *x = &s->t[j->tenant];
+        if (x->ngrp == x->capgrp) {
+            int cap = x->capgrp ? x->capgrp * 2 : 8;
+            int *n = realloc(x->grp, (size_t)cap * sizeof *n);
+            GS_ASSERT(n != NULL);
+            x->grp = n;
+            x->capgrp = cap;
+        }
+        x->grp[x->ngrp++] = g;
+        s->gs.g[g].pos = 1;
+    }
+    gs_jgroup_add(&s->gs, g, j);
+    j->pslot = F_WIN | (long)g << 8;
+    s->nwin++;
+}
+
+static void win_remove(struct fair *s, struct gs_job *j)
+{
+    gs_jgroup_remove(&s->gs.g[j->pslot >> 8], j);
+    j->pslot = 0;
+    s->nwin--;
+}
+
+/* A job entered the pending list: new at its end, or requeued at its
+ * place.  It is in the window if it comes before the first job outside. */
+static void win_arrive(struct fair *s, struct gs_sim *sim, struct gs_job *j)
+{
+    if (s->nextout == NULL ? s->nwin < s->depth || j->next != NULL
+                           : j->rec < s->nextout->rec)
+        win_add(s, sim, j);
+    else if (s->nextout == NULL || j->rec < s->nextout->rec)
+        s->nextout = j;
+}
+
+/* Make the window the first min(depth, pending) jobs again. */
+static void win_settle(struct fair *s, struct gs_sim *sim)
+{
+    while (s->nwin > s->depth) {
+        struct gs_job *last = s->nextout ? s->nextout->prev
+                                         : gs_sim_pending_tail(sim);
+        win_remove(s, last);
+        s->nextout = last;
+    }
+    while (s->nwin < s->depth && s->nextout) {
+        struct gs_job *j = s->nextout;
+        s->nextout = j->next;
+        win_add(s, sim, j);
+    }
+    gs_sim_examine(sim, 1);
+}
+
+static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    struct fair *s = state;
+    j->pslot = 0;
+    if (s->in_pass) {                   /* a victim: after the pass */
+        if (s->nlate == s->caplate) {
+            long cap = s->caplate ? s->caplate * 2 : 64;
+            struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
+            GS_ASSERT(l != NULL);
+            s->late = l;
+            s->caplate = cap;
+        }
+        s->late[s->nlate++] = j;
+        return;
+    }
+    win_arrive(s, sim, j);
+}
+
+/* Pass order: higher tier priority first, then arrival (record order). */
+static int cand_before(const struct gs_job *x, const struct gs_job *y)
+{
+    if (x->prio != y->prio)
+        return x->prio > y->prio;
+    if (x->s.arrival != y->s.arrival)
+        return x->s.arrival < y->s.arrival;
+    return x->rec < y->rec;
+}
+
 static int cand_cmp(const void *a, const void *b)
 {
     const struct gs_job *x = *(struct gs_job *const *)a;
     const struct gs_job *y = *(struct gs_job *const *)b;
-    if (x->prio != y->prio)
-        return x->prio > y->prio ? -1 : 1;
-    if (x->s.arrival != y->s.arrival)
-        return x->s.arrival < y->s.arrival ? -1 : 1;
-    return x->rec < y->rec ? -1 : x->rec > y->rec;
+    return cand_before(x, y) ? -1 : cand_before(y, x);
 }
 
 static int fleet_full(const struct gs_fleet *f)
@@ -324,60 +526,89 @@ static int fleet_full(const struct gs_fleet *f)
     return f->used_milli >= f->gpus_up * 1000;
 }
 
-static void fair_schedule(void *state, struct gs_sim *sim)
+static int collect(struct gs_hnode *n, void *arg)
 {
-    struct fair *s = state;
+    struct fair *s = arg;
+    s->cand[s->ncand++] = (struct gs_job *)((char *)n -
+                                            offsetof(struct gs_job, pnode));
+    return 0;
+}
+
+/* 1. Owners: the window's jobs within their tenant's guarantee, in pass
+ * order, reclaiming room.  Only tenants at or under their guarantee can
+ * have any (a tenant above it stays above: reclaim leaves victims' tenants
+ * at their guarantee), so only their jobs are gathered. */
+static void owners(struct fair *s, struct gs_sim *sim)
+{
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    long np = gs_sim_npending(sim);
-    if (np > s->depth)
-        np = s->depth;
-    if (np > s->capcand) {
+    long n = 0;
+    for (int t = 0; t < s->nt; t++)
+        if (s->t[t].gpus <= s->t[t].quota + EPS)
+            for (int k = 0; k < s->t[t].ngrp; k++)
+                n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
+    if (n == 0)
+        return;
+    if (n > s->capcand) {
         free(s->cand);
-        s->cand = malloc((size_t)np * sizeof *s->cand);
+        s->cand = malloc((size_t)n * sizeof *s->cand);
         GS_ASSERT(s->cand != NULL);
-        s->capcand = np;
+        s->capcand = n;
     }
     s->ncand = 0;
-    for (struct gs_job *j = gs_sim_pending_head(sim); j && s->ncand < np;
-         j = j->next) {
-        ten_ensure(s, sim, j->tenant);
-        s->cand[s->ncand++] = j;
-    }
+    for (int t = 0; t < s->nt; t++)
+        if (s->t[t].gpus <= s->t[t].quota + EPS)
+            for (int k = 0; k < s->t[t].ngrp; k++)
+                GS_ASSERT(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
+                                       s) == 0);
+    gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
-
-    /* 1. Owners: jobs within their tenant's guarantee, reclaiming room. */
     for (long i = 0; i < s->ncand; i++) {
         struct gs_job *j = s->cand[i];
         const struct ten *x = &s->t[j->tenant];
         if (x->gpus + job_gpus(j) > x->quota + EPS)
             continue;
-        int ok = (!fleet_full(f) && start(s, sim, j, NULL, 0) == 0) ||
-                 (s->reclaim && reclaim(s, sim, j) == 0);
-        if (ok)
-            s->cand[i] = NULL;
+        if (!fleet_full(f) && start(s, sim, j, NULL, 0) == 0)
+            continue;
+        if (s->reclaim)
+            reclaim(s, sim, j);
     }
-    /* 2. Borrowers: the rest, tenant of lowest dominant share first; each
-     * tenant's jobs in pass order, chained through nxt. */
-    if (s->capnxt < s->ncand + s->nt + 1) {
-        free(s->nxt);
-        s->capnxt = s->ncand + s->nt + 1;
-        s->nxt = malloc((size_t)s->capnxt * sizeof *s->nxt);
-        GS_ASSERT(s->nxt != NULL);
-    }
-    long *head = s->nxt + s->ncand;
-    for (int t = 0; t < s->nt; t++)
-        head[t] = -1;
-    for (long i = s->ncand - 1; i >= 0; i--)
-        if (s->cand[i]) {
-            int t = s->cand[i]->tenant;
-            s->nxt[i] = head[t];
-            head[t] = i;
+}
+
+/* The first job in pass order among t's groups still in play, or NULL. */
+static struct gs_job *tenant_next(struct fair *s, struct gs_sim *sim, int t,
+                                  int *grp)
+{
+    struct gs_job *best = NULL;
+    const struct ten *x = &s->t[t];
+    gs_sim_examine(sim, x->ngrp);
+    for (int k = 0; k < x->ngrp; k++) {
+        const struct gs_jgroup *g = &s->gs.g[x->grp[k]];
+        struct gs_job *h = g->mark ? NULL : gs_jgroup_head(g);
+        if (h && (best == NULL || cand_before(h, best))) {
+            best = h;
+            *grp = x->grp[k];
         }
+    }
+    return best;
+}
+
+/* 2. Borrowers: the rest, tenant of lowest dominant share first, each
+ * tenant's jobs in pass order.  A job that does not start drops out for
+ * the pass; when misses repeat, so do all its group's later jobs (capacity
+ * only shrinks here and its tenant's share only grows), and the group is
+ * set aside whole.  Otherwise the job alone is put aside. */
+static void borrowers(struct fair *s, struct gs_sim *sim)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int whole = gs_sim_misses_repeat(sim);
+    long nout = 0;
+    int ndead = 0;
     while (!fleet_full(f)) {
-        int bt = -1;
+        int bt = -1, g = -1;
         double best = 0;
+        struct gs_job *j = NULL;
         for (int t = 0; t < s->nt; t++) {
-            if (head[t] < 0)
+            if (s->t[t].live == 0)
                 continue;
             double d = dom_share(s, t);
             if (bt < 0 || d < best) {
@@ -387,10 +618,55 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         }
         if (bt < 0)
             break;
-        long i = head[bt];
-        head[bt] = s->nxt[i];
-        start(s, sim, s->cand[i], NULL, 0);
+        j = tenant_next(s, sim, bt, &g);
+        if (j == NULL) {
+            s->t[bt].live = 0;
+            continue;
+        }
+        if (start(s, sim, j, NULL, 0) == 0)
+            continue;
+        if (whole) {
+            s->gs.g[g].mark = 1;
+            s->dead[ndead++] = g;
+        } else {
+            gs_jgroup_remove(&s->gs.g[g], j);
+            s->cand[nout++] = j;
+        }
     }
+    for (int i = 0; i < ndead; i++)
+        s->gs.g[s->dead[i]].mark = 0;
+    for (long i = 0; i < nout; i++)
+        gs_jgroup_add(&s->gs, (int)(s->cand[i]->pslot >> 8), s->cand[i]);
+}
+
+static void fair_schedule(void *state, struct gs_sim *sim)
+{
+    struct fair *s = state;
+    win_settle(s, sim);
+    s->in_pass = 1;
+    s->ver++;                           /* reclaim misses are per pass */
+    owners(s, sim);
+    /* sizes for borrowers(): an entry per group, and the window's jobs
+     * put aside */
+    if (s->capdead < s->gs.n) {
+        free(s->dead);
+        s->capdead = s->gs.n;
+        s->dead = malloc((size_t)s->capdead * sizeof *s->dead);
+        GS_ASSERT(s->dead != NULL);
+    }
+    if (s->capcand < s->nwin) {
+        free(s->cand);
+        s->cand = malloc((size_t)s->nwin * sizeof *s->cand);
+        GS_ASSERT(s->cand != NULL);
+        s->capcand = s->nwin;
+    }
+    for (int t = 0; t < s->nt; t++)
+        s->t[t].live = 1;
+    borrowers(s, sim);
+    s->in_pass = 0;
+    for (long i = 0; i < s->nlate; i++)
+        win_arrive(s, sim, s->late[i]);
+    s->nlate = 0;
 }
 
 const struct gs_policy_ops gs_policy_fair = {
@@ -400,6 +676,7 @@ const struct gs_policy_ops gs_policy_fair = {
                "preemption, DRF over GPUs and memory",
     .init = fair_init,
     .free = fair_free,
+    .arrive = fair_arrive,
     .stopped = fair_stopped,
     .schedule = fair_schedule,
 };

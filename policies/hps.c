@@ -1,60 +1,172 @@
 /* hps.c -- the Hybrid Priority Scheduler: one score mixing priority,
- * efficiency, fairness by aging and fragmentation.
+ * efficiency, fairness by aging and fragmentation, with a reservation for
+ * the job that starves.
  *
  * Source: A. Mamirov, "Reducing Fragmentation and Starvation in GPU Clusters
  * through Dynamic Multi-Objective Scheduling", arXiv 2512.10980 (2025).  HPS
  * ranks the waiting jobs by a weighted multi-objective score -- the job's
  * priority, its efficiency (short, small jobs raise jobs/hour), a fairness
- * term that boosts a job once it has waited past a threshold (aging, which
- * is what cuts the starved jobs, those waiting over 30 minutes, from 156 to
- * 12 in the paper), and a fragmentation term that prefers the job filling
- * the free GPUs of a node most tightly -- and starts jobs in score order.
- * The paper gives the terms and their intent; the normalizations below are
- * this implementation's, each in [0, 1] before aging:
+ * term that boosts a job once it has waited past a threshold (aging, what
+ * cuts the starved jobs, those waiting over 30 minutes, from 156 to 12 in
+ * the paper), and a fragmentation term that prefers the job filling the free
+ * GPUs of a node most tightly -- and starts jobs in score order.  The paper
+ * gives the terms, the 5-minute threshold, the 30-minute starvation mark
+ * and their intent; its scheduler code boosts a job past the threshold by
+ * at most 2x its base score, reached at 30 minutes.  The normalizations are
+ * this implementation's, each term in [0, 1]:
  *
- *   score(j) = w_priority  * P(j)       P = tier priority / highest tier
- *                                           priority (clamped to [0, 1])
- *            + w_efficiency * E(j)      E = 1 / (1 + estimated GPU-hours)
- *            + w_aging     * A(j)       A = 0 while wait <= aging_after, else
- *                                           1 + (wait - aging_after) /
- *                                           aging_scale
+ *   score(j) = w_priority  * P(j)     P = tier priority / highest priority
+ *            + w_efficiency * E(j)    E = 1 / (1 + estimated GPU-hours)
+ *            + w_aging     * A(j)     A = min(1, max(0, wait - aging_after)
+ *                                         / aging_scale); no cap with
+ *                                         aging_cap false
  *            + w_fragmentation * (1 - F(j))
- *                                       F = what the best-fit placement
- *                                           leaves free on the node it picks:
- *                                           free GPUs / GPUs per node, or for
- *                                           a fraction the free share of the
- *                                           GPU (+1 if it breaks a whole GPU),
- *                                           halved; 1 if the job fits nowhere
+ *                                     F = what the tightest placement leaves
+ *                                         free on its node, over GPUs per
+ *                                         node (fractions: the free share
+ *                                         of the GPU, +1 if it breaks a
+ *                                         whole one, halved); 1 = no room
  *
- * With the default weights (priority 1, efficiency 1, aging 3,
- * fragmentation 0.5) a job past the threshold outranks every job that is
- * not, which is the "boost".  Starvation guard (block_aged, default true):
- * when the best-ranked job is aged and does not fit, nothing ranked below it
- * starts in that pass, so running jobs drain and it gets its room -- without
- * it, a steady stream of small efficient jobs could hold a large job off
- * forever (tests/test_policies.c scripts exactly that).
+ * With the defaults (weights 1, 1, 3, 0.5; aging from 5 minutes to full
+ * weight 25 minutes later, at the starvation mark) the boost is gradual: a
+ * job that has waited 10 minutes competes with fresh efficient work, and
+ * one near the mark outranks every job that is not.  Past the mark the
+ * boost stops growing: jobs that have starved already rank among
+ * themselves by the other terms and do not push back jobs that can still
+ * be kept under the mark -- what stops them waiting forever is the
+ * reservation.
+ *
+ * Starvation guard (block_aged, default true).  When a job past the aging
+ * threshold is ranked highest among those left and does not fit (or the
+ * fleet is full), it gets a reservation, node by node as in EASY
+ * backfilling (backfill.c has the essay): running jobs released in order of
+ * estimated end until some node has room for it (a gang: until one pool has
+ * the whole nodes it needs).  Those nodes and that time are the
+ * reservation.  Later jobs still start in score order -- anywhere if they
+ * end by then, else off the reserved nodes, or on a single reserved node in
+ * the GPUs the starved job will leave free there -- so its room is kept
+ * without idling the rest of the cluster.  One job holds the reservation at
+ * a time, until it starts; it is worked out again only when its time
+ * passes (estimates were short, a node failed).  The holder is the first
+ * of up to `tries` (4) such jobs in a pass that the reservation gets
+ * started by the starvation mark (starved_after, 30 minutes after its
+ * arrival), else the first of them: a reservation idles GPUs, and is best
+ * spent where it saves a job from starving.  Jobs wanting a fraction of a
+ * GPU or a MIG instance get no reservation (their room comes from single
+ * GPUs emptying).
+ *
+ * What was wrong before (measured on scenarios/hps-paper.json, 10 seeds;
+ * docs/policies.md has the figures): aging jumped to a full boost 5
+ * minutes after arrival, so under load every waiting job was "aged" and
+ * the order was arrival order; and the reservation counted GPUs over the
+ * whole pool, so a job that had enough GPUs in total but not on one node
+ * got a reservation "now" that let almost nothing else start -- hps
+ * behaved like FIFO and starved more jobs than fifo-backfill.
+ *
+ * Keeping the order incrementally.  The score changes with time only
+ * through aging, and among jobs in the rising stage by the same amount
+ * (w_aging * now / aging_scale).  So jobs are kept in heaps: per need class
+ * (GPUs, memory, models, MIG profile, sharing terms -- jobs of one class
+ * fit exactly where the others do), one heap per aging stage -- fresh
+ * (key: the fixed part of the score), rising (fixed part - w_aging *
+ * (arrival + aging_after) / aging_scale) and capped (fixed part +
+ * w_aging) -- and a timer heap that moves each job on when its wait passes
+ * a stage's end.  F is the same for a whole class and is read from the
+ * pools' free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly
+ * takes the class whose best job scores highest and tries it; a class whose
+ * best job does not fit is passed over for the rest of the pass (its other
+ * jobs need the same room).  The reservation walks the running jobs in a
+ * heap on estimated end, as far as it needs.  So a pass costs O(classes +
+ * log n) per job it starts, not O(queue).
  *
  * Parameters: w_priority, w_efficiency, w_aging, w_fragmentation (>= 0),
- * aging_after (duration, default 5 min, as the seeds suggest), aging_scale
- * (default 30 min), block_aged (bool), depth (pending jobs ranked per pass,
- * oldest first, default 256). */
+ * aging_after (duration, default 5 min), aging_scale (default 25 min),
+ * aging_cap (bool, default true), block_aged (bool), starved_after
+ * (default 30 min), tries (default 4), depth (jobs tried per pass, default
+ * 256). */
 #include "policy.h"
 #include "../sim/sim.h"
 
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define KSCALE 1e6              /* score units per heap-key unit */
+#define CHUNK 1024
+
+/* A class of jobs with the same need. */
+struct cls {
+    struct gs_need need;
+    char profile[GS_MIG_PROFILE_NAME];
+    int *pools, npools;         /* pools it may ever use */
+    int whole;                  /* whole GPUs on plain pools only */
+    struct gs_heap h[3];        /* by stage: fresh, aging, full boost */
+    long n;                     /* jobs waiting */
+    uint64_t blocked;           /* pass stamp when passed over */
+    int live;                   /* index in s->live, or -1 */
+};
+
+/* A waiting job's bookkeeping (j->pslot points here while it waits). */
+struct wait {
+    struct gs_hnode timer;      /* in s->timers until its last stage */
+    struct gs_job *j;
+    int cls, stage;             /* 0 fresh, 1 aging, 2 full boost */
+    double S;                   /* fixed part of the score */
+    struct wait *next;          /* free list */
+};
 
 struct hps {
     double wp, we, wa, wf;
-    gs_time after, scale;
+    gs_time after, scale, mark;
+    long tries;
     int block;
+    int last;                   /* last aging stage: 2 capped, 1 not */
     long depth;
     double maxprio;
-    struct cand { struct gs_job *j; double score, aged; } *c;
-    long capc;
-    struct gs_job *held;        /* the starved job holding the reservation */
-    struct gs_job **run;        /* scratch: running jobs by estimated end */
-    long caprun;
+    struct cls *c;
+    int nc, capc;
+    int *live, nlive;           /* classes with waiting jobs */
+    struct gs_heap timers;
+    struct wait **chunks, *freew;
+    int nchunks;
+    uint64_t stamp;
+    /* Running jobs by estimated end (their pnode), for reservations. */
+    struct gs_heap run;
+    /* The starved job holding the reservation. */
+    struct gs_job *held;
+    gs_time sh_t;               /* its shadow time */
+    int *resv, nresv;           /* reserved nodes, ascending */
+    int rextra;                 /* one reserved node: GPUs it will have
+                                   free then beyond the job's need */
+    struct gs_range *ranges;    /* scratch: a class's pools off them */
+    int capranges;
+    /* Scratch for working out reservations, sized to the fleet. */
+    int *gain, *touched, ntouched;
+    int *full;                  /* per pool: nodes fully free by then */
 };
+
+static struct gs_job *job_of(struct gs_hnode *n)
+{
+    return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
+}
+
+/* A job's pnode moves between heaps (fresh, aged, running).  A heap
+ * removes lazily: the stale entry stays until it surfaces and is known by
+ * its sequence number no longer matching the node's.  Each heap numbers
+ * from its own base so that a node re-filed in another heap can never take
+ * a number its old heap still holds. */
+static void heap_init_id(struct gs_heap *h, uint64_t id)
+{
+    gs_heap_init(h);
+    h->seq = id << 40;
+}
+
+static struct wait *wait_of(const struct gs_job *j)
+{
+    return (struct wait *)(intptr_t)j->pslot;
+}
 
 static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
                     struct gs_diag *d)
@@ -63,7 +175,8 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (s == NULL)
         return GS_ENOMEM;
     *s = (struct hps){ .wp = 1.0, .we = 1.0, .wa = 3.0, .wf = 0.5,
-                       .after = 5 * GS_MIN, .scale = 30 * GS_MIN, .block = 1,
+                       .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1, .last = 1,
+                       .mark = 30 * GS_MIN, .tries = 4,
                        .depth = 256 };
     int rc;
     if ((rc = gs_params_num(p, "w_priority", 0, 1e6, &s->wp, d)) < 0 ||
@@ -73,6 +186,9 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         (rc = gs_params_time(p, "aging_after", &s->after, d)) < 0 ||
         (rc = gs_params_time(p, "aging_scale", &s->scale, d)) < 0 ||
         (rc = gs_params_bool(p, "block_aged", &s->block, d)) < 0 ||
+        (rc = gs_params_bool(p, "aging_cap", &s->last, d)) < 0 ||
+        (rc = gs_params_time(p, "starved_after", &s->mark, d)) < 0 ||
+        (rc = gs_params_int(p, "tries", 1, 1000, &s->tries, d)) < 0 ||
         (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
         free(s);
         return rc;
@@ -81,10 +197,30 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return gs_diag_set(d, GS_EINVAL, p->where, "aging_scale must be > 0");
     }
+    if (s->after < 0) {
+        free(s);
+        return gs_diag_set(d, GS_EINVAL, p->where, "aging_after must be >= 0");
+    }
+    s->last = s->last ? 2 : 1;
     const struct gs_scenario *sc = gs_sim_scenario(sim);
     for (int t = 0; t < GS_NTIERS; t++)
         if (sc->tiers[t].priority > s->maxprio)
             s->maxprio = sc->tiers[t].priority;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    s->gain = calloc((size_t)f->nnodes + 1, sizeof *s->gain);
+    s->touched = malloc(((size_t)f->nnodes + 1) * sizeof *s->touched);
+    s->resv = malloc(((size_t)f->nnodes + 1) * sizeof *s->resv);
+    s->full = calloc((size_t)f->npools + 1, sizeof *s->full);
+    if (!s->gain || !s->touched || !s->resv || !s->full) {
+        free(s->gain);
+        free(s->touched);
+        free(s->resv);
+        free(s->full);
+        free(s);
+        return GS_ENOMEM;
+    }
+    heap_init_id(&s->timers, 1);
+    heap_init_id(&s->run, 2);
     *state = s;
     return 0;
 }
@@ -92,27 +228,280 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void hps_free(void *state)
 {
     struct hps *s = state;
+    if (s == NULL)
+        return;
+    for (int i = 0; i < s->nc; i++) {
+        for (int k = 0; k < 3; k++)
+            gs_heap_clear(&s->c[i].h[k]);
+        free(s->c[i].pools);
+    }
     free(s->c);
-    free(s->run);
+    free(s->live);
+    for (int i = 0; i < s->nchunks; i++)
+        free(s->chunks[i]);
+    free(s->chunks);
+    gs_heap_clear(&s->timers);
+    gs_heap_clear(&s->run);
+    free(s->resv);
+    free(s->ranges);
+    free(s->gain);
+    free(s->touched);
+    free(s->full);
     free(s);
 }
 
-/* F(j): what the tightest placement leaves free, in [0, 1]; 1 = no room. */
-static double frag(struct gs_sim *sim, const struct gs_job *j)
+static int same_need(const struct cls *c, const struct gs_need *n)
 {
-    const struct gs_fleet *f = gs_sim_fleet(sim);
-    double best = 1.0;
-    struct gs_alloc a = { .pool = -1 };
+    const char *p = n->profile ? n->profile : "";
+    return c->need.gpus == n->gpus && c->need.milli == n->milli &&
+           c->need.mem_gb == n->mem_gb && c->need.allowed == n->allowed &&
+           c->need.guar == n->guar && c->need.burst == n->burst &&
+           strcmp(c->profile, p) == 0;
+}
+
+/* The class of need, made if new; -1 when out of memory. */
+static int class_of(struct hps *s, const struct gs_fleet *f,
+                    const struct gs_need *n)
+{
+    for (int i = 0; i < s->nc; i++)
+        if (same_need(&s->c[i], n))
+            return i;
+    if (s->nc == s->capc) {
+        int cap = s->capc ? 2 * s->capc : 16;
+        struct cls *c = realloc(s->c, (size_t)cap * sizeof *c);
+        int *l = realloc(s->live, (size_t)cap * sizeof *l);
+        if (c)
+            s->c = c;
+        if (l)
+            s->live = l;
+        if (!c || !l)
+            return -1;
+        s->capc = cap;
+    }
+    struct cls *c = &s->c[s->nc];
+    memset(c, 0, sizeof *c);
+    c->need = *n;
+    if (n->profile)
+        snprintf(c->profile, sizeof c->profile, "%s", n->profile);
+    c->need.profile = n->profile ? c->profile : NULL;
+    c->pools = malloc((size_t)f->npools * sizeof *c->pools);
+    if (c->pools == NULL)
+        return -1;
+    c->whole = n->gpus > 0;
     for (int p = 0; p < f->npools; p++) {
-        if (!gs_fleet_pool_eligible(f, p, &j->need))
+        if (!gs_fleet_pool_eligible(f, p, n))
             continue;
+        c->pools[c->npools++] = p;
+        struct gs_demand dm;
+        if (gs_fleet_demand(f, p, n, &dm) < 0 || dm.kind != GS_DEM_WHOLE)
+            c->whole = 0;
+    }
+    for (int k = 0; k < 3; k++)
+        heap_init_id(&c->h[k], 3 + 3 * (uint64_t)s->nc + (uint64_t)k);
+    c->live = -1;
+    return s->nc++;
+}
+
+static struct wait *wait_new(struct hps *s)
+{
+    if (s->freew == NULL) {
+        struct wait **ch = realloc(s->chunks,
+                                   (size_t)(s->nchunks + 1) * sizeof *ch);
+        GS_ASSERT(ch != NULL);
+        s->chunks = ch;
+        struct wait *w = calloc(CHUNK, sizeof *w);
+        GS_ASSERT(w != NULL);
+        s->chunks[s->nchunks++] = w;
+        for (int i = 0; i < CHUNK; i++) {
+            w[i].next = s->freew;
+            s->freew = &w[i];
+        }
+    }
+    struct wait *w = s->freew;
+    s->freew = w->next;
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+static double clampkey(double k)
+{
+    return k > 9e18 ? 9e18 : k < -9e18 ? -9e18 : k;
+}
+
+/* Heap keys are smallest first; scores are largest first.  In stage 1 the
+ * key leaves out w_aging * now / aging_scale, which all of them share. */
+static double base(const struct hps *s, const struct wait *w)
+{
+    switch (w->stage) {
+    case 0:
+        return w->S;
+    case 1:
+        return w->S - s->wa * (double)(w->j->s.arrival + s->after) /
+                          (double)s->scale;
+    default:
+        return w->S + s->wa;
+    }
+}
+
+static gs_time key(const struct hps *s, const struct wait *w)
+{
+    return (gs_time)clampkey(-base(s, w) * KSCALE);
+}
+
+/* The score of a waiting job now, without F. */
+static double score(const struct hps *s, const struct wait *w, gs_time now)
+{
+    return base(s, w) +
+           (w->stage == 1 ? s->wa * (double)now / (double)s->scale : 0);
+}
+
+/* When a job in stage k moves on. */
+static gs_time next_stage(const struct hps *s, const struct wait *w)
+{
+    return w->j->s.arrival + s->after + (w->stage == 0 ? 0 : s->scale);
+}
+
+/* File w in its class's heap for its stage at now, and in the timers. */
+static void file(struct hps *s, struct wait *w, gs_time now)
+{
+    struct cls *c = &s->c[w->cls];
+    w->stage = 0;
+    if (s->wa > 0)
+        while (w->stage < s->last && next_stage(s, w) < now)
+            w->stage++;
+    GS_ASSERT(gs_heap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
+    if (s->wa > 0 && w->stage < s->last)
+        GS_ASSERT(gs_heap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
+}
+
+static void live_add(struct hps *s, int ci)
+{
+    struct cls *c = &s->c[ci];
+    if (c->n++ == 0) {
+        c->live = s->nlive;
+        s->live[s->nlive++] = ci;
+    }
+}
+
+static void live_drop(struct hps *s, int ci)
+{
+    struct cls *c = &s->c[ci];
+    if (--c->n == 0) {
+        int last = s->live[--s->nlive];
+        s->live[c->live] = last;
+        s->c[last].live = c->live;
+        c->live = -1;
+    }
+}
+
+static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    struct hps *s = state;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int ci = class_of(s, f, &j->need);
+    GS_ASSERT(ci >= 0);
+    struct wait *w = wait_new(s);
+    w->j = j;
+    w->cls = ci;
+    double p = s->maxprio > 0 ? j->prio / s->maxprio : 0;
+    p = p < 0 ? 0 : p > 1 ? 1 : p;
+    double gpus = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+    double e = 1.0 / (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR * gpus);
+    w->S = s->wp * p + s->we * e;
+    j->pslot = (long)(intptr_t)w;
+    file(s, w, gs_sim_now(sim));
+    live_add(s, ci);
+}
+
+/* Take a waiting job out of the queue (it started, or was killed). */
+static void unqueue(struct hps *s, struct gs_job *j)
+{
+    struct wait *w = wait_of(j);
+    gs_heap_remove(&s->c[w->cls].h[w->stage], &j->pnode);
+    gs_heap_remove(&s->timers, &w->timer);
+    live_drop(s, w->cls);
+    j->pslot = 0;
+    w->next = s->freew;
+    s->freew = w;
+}
+
+static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                        int why)
+{
+    (void)sim;
+    (void)why;
+    struct hps *s = state;
+    if (j->pslot != 0)
+        unqueue(s, j);          /* killed while waiting */
+    else
+        gs_heap_remove(&s->run, &j->pnode);
+    if (j == s->held)
+        s->held = NULL;
+}
+
+/* Move the jobs whose wait passed a stage's end on to the next stage. */
+static void age(struct hps *s, gs_time now)
+{
+    while (gs_heap_top_time(&s->timers) < now) {
+        struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
+        gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
+        file(s, w, now);
+    }
+}
+
+/* The class's best waiting job and its score without F, or NULL. */
+static struct gs_job *class_top(const struct hps *s, const struct cls *c,
+                                gs_time now, double *sc)
+{
+    struct gs_job *best = NULL;
+    for (int k = 0; k < 3; k++) {
+        struct gs_hnode *n = gs_heap_top(&c->h[k]);
+        if (n == NULL)
+            continue;
+        struct gs_job *j = job_of(n);
+        double x = score(s, wait_of(j), now);
+        if (best == NULL || x > *sc ||
+            (x == *sc && j->s.arrival < best->s.arrival)) {
+            best = j;
+            *sc = x;
+        }
+    }
+    return best;
+}
+
+/* F of a class: what the tightest placement leaves free, in [0, 1]. */
+static double frag(const struct gs_fleet *f, const struct cls *c)
+{
+    double best = 1.0;
+    if (c->whole) {
+        for (int i = 0; i < c->npools; i++) {
+            const struct gs_pool *p = &f->pools[c->pools[i]];
+            int gpn = p->s.gpn;
+            int g = c->need.gpus > gpn ? c->need.gpus % gpn : c->need.gpus;
+            if (c->need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
+                continue;       /* no whole node free for the gang */
+            if (g == 0) {
+                best = 0;
+                break;
+            }
+            uint64_t m = p->fmask[1] >> g;
+            if (m == 0)
+                continue;
+            double x = (double)__builtin_ctzll(m) / gpn;
+            if (x < best)
+                best = x;
+        }
+        return best;
+    }
+    struct gs_alloc a = { .pool = -1 };
+    for (int i = 0; i < c->npools; i++) {
+        int p = c->pools[i];
         struct gs_range r = { p, 0, f->pools[p].s.nodes };
         int score;
-        if (gs_fleet_find(f, &r, &j->need, GS_FIT_BEST, &a, &score) < 0)
+        if (gs_fleet_find(f, &r, &c->need, GS_FIT_BEST, &a, &score) < 0)
             continue;
-        double x = j->need.gpus > 0
-                       ? (double)score / f->pools[p].s.gpn
-                       : (double)score / 2000.0;
+        double x = c->need.gpus > 0 ? (double)score / f->pools[p].s.gpn
+                                    : (double)score / 2000.0;
         if (x > 1)
             x = 1;
         if (x < best)
@@ -122,158 +511,272 @@ static double frag(struct gs_sim *sim, const struct gs_job *j)
     return best;
 }
 
-static double job_gpus(const struct gs_job *j)
-{
-    return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
-}
+/* --- the reservation -------------------------------------------------- */
 
-/* The reservation of a starved job (EASY, as in backfill.c): the earliest
- * time t at which, running jobs ending at their estimated ends, enough GPUs
- * of the pools it may use are free, and how many beyond its need are free
- * then (extra). */
-struct shadow {
-    gs_time t;
-    double extra;
+struct rwalk {
+    struct hps *s;
+    const struct gs_fleet *f;
+    const struct cls *c;
+    gs_time t;                  /* found: the shadow time */
+    int found;
 };
 
-static int end_cmp(const void *x, const void *y)
+static int eligible(const struct cls *c, int pool)
 {
-    const struct gs_job *a = *(struct gs_job *const *)x;
-    const struct gs_job *b = *(struct gs_job *const *)y;
-    if (a->est_end != b->est_end)
-        return a->est_end < b->est_end ? -1 : 1;
-    return a->rec < b->rec ? -1 : a->rec > b->rec;
+    for (int i = 0; i < c->npools; i++)
+        if (c->pools[i] == pool)
+            return 1;
+    return 0;
 }
 
-static struct shadow shadow(struct hps *s, struct gs_sim *sim,
-                            const struct gs_job *h)
+/* Free GPUs of node n at the time being walked. */
+static int free_at(const struct hps *s, const struct gs_fleet *f, int n)
 {
-    const struct gs_fleet *f = gs_sim_fleet(sim);
-    double avail = 0, need = job_gpus(h);
-    for (int p = 0; p < f->npools; p++)
-        if (gs_fleet_pool_eligible(f, p, &h->need))
-            avail += (double)f->pools[p].gpus_up -
-                     (double)f->pools[p].used_milli / 1000.0;
-    struct shadow sh = { gs_sim_now(sim), avail - need };
-    if (avail >= need - 1e-9)
-        return sh;              /* enough GPUs, but not on one node */
-    long nrun;
-    struct gs_job *const *run = gs_sim_running(sim, &nrun);
-    if (nrun > s->caprun) {
-        free(s->run);
-        s->run = malloc((size_t)nrun * sizeof *s->run);
-        GS_ASSERT(s->run != NULL);
-        s->caprun = nrun;
+    const struct gs_node *nd = &f->nodes[n];
+    if (!nd->up || nd->cordon)
+        return -1;
+    return nd->nfull + s->gain[n];
+}
+
+/* Gangs: k = ceil(gpus / gpn) nodes of one pool fully free. */
+static int gang_found(struct rwalk *w)
+{
+    struct hps *s = w->s;
+    for (int i = 0; i < w->c->npools; i++) {
+        int p = w->c->pools[i];
+        const struct gs_pool *pl = &w->f->pools[p];
+        int k = (w->c->need.gpus + pl->s.gpn - 1) / pl->s.gpn;
+        if (s->full[p] < k)
+            continue;
+        s->nresv = 0;
+        for (int n = pl->node0; n < pl->node0 + pl->s.nodes && k > 0; n++)
+            if (free_at(s, w->f, n) == pl->s.gpn) {
+                s->resv[s->nresv++] = n;
+                k--;
+            }
+        return 1;
     }
-    long m = 0;
-    for (long i = 0; i < nrun; i++)
-        if (run[i]->alloc.pool >= 0 &&
-            gs_fleet_pool_eligible(f, run[i]->alloc.pool, &h->need))
-            s->run[m++] = run[i];
-    qsort(s->run, (size_t)m, sizeof *s->run, end_cmp);
-    sh.t = GS_TIME_MAX;
-    for (long i = 0; i < m; i++) {
-        avail += job_gpus(s->run[i]);
-        if (avail >= need - 1e-9) {
-            sh.t = s->run[i]->est_end;
-            break;
+    return 0;
+}
+
+static int rvisit(struct gs_hnode *node, void *arg)
+{
+    struct rwalk *w = arg;
+    struct hps *s = w->s;
+    struct gs_job *r = job_of(node);
+    if (r->alloc.pool < 0 || !eligible(w->c, r->alloc.pool))
+        return 0;
+    struct gs_part *pt = gs_alloc_parts(&r->alloc);
+    int gang = w->c->need.gpus > w->f->pools[r->alloc.pool].s.gpn;
+    for (int i = 0; i < r->alloc.n; i++) {
+        if (pt[i].milli != 1000 || pt[i].inst)
+            continue;
+        int n = pt[i].node;
+        int before = free_at(s, w->f, n);
+        if (before < 0)
+            continue;
+        if (s->gain[n] == 0)
+            s->touched[s->ntouched++] = n;
+        s->gain[n] += __builtin_popcountll(pt[i].mask);
+        int gpn = w->f->pools[r->alloc.pool].s.gpn;
+        if (before < gpn && before + __builtin_popcountll(pt[i].mask) >= gpn)
+            s->full[r->alloc.pool]++;
+        if (!gang && free_at(s, w->f, n) >= w->c->need.gpus) {
+            s->resv[0] = n;
+            s->nresv = 1;
+            s->rextra = free_at(s, w->f, n) - w->c->need.gpus;
+            w->found = 1;
         }
     }
-    sh.extra = avail - need;
-    return sh;
+    if (gang && gang_found(w))
+        w->found = 1;
+    if (w->found)
+        w->t = r->est_end;
+    return w->found;
 }
 
-static int cand_cmp(const void *x, const void *y)
+/* Work out the held job's reservation: 0, or -1 if none can be made. */
+static int reserve(struct hps *s, struct gs_sim *sim)
 {
-    const struct cand *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
-    if (a->j->s.arrival != b->j->s.arrival)
-        return a->j->s.arrival < b->j->s.arrival ? -1 : 1;
-    return a->j->rec < b->j->rec ? -1 : a->j->rec > b->j->rec;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    const struct cls *c = &s->c[wait_of(s->held)->cls];
+    struct rwalk w = { s, f, c, GS_TIME_MAX, 0 };
+    s->nresv = 0;
+    s->rextra = 0;
+    if (!c->whole || c->npools == 0)
+        return -1;
+    int gang = 0;
+    for (int i = 0; i < c->npools; i++) {
+        const struct gs_pool *p = &f->pools[c->pools[i]];
+        if (c->need.gpus > p->s.gpn)
+            gang = 1;
+        s->full[c->pools[i]] = 0;
+        if (c->need.gpus > p->s.gpn)
+            for (int n = p->node0; n < p->node0 + p->s.nodes; n++)
+                if (free_at(s, f, n) == p->s.gpn)
+                    s->full[c->pools[i]]++;
+    }
+    if (gang && gang_found(&w)) {
+        w.found = 1;
+        w.t = gs_sim_now(sim);
+    } else {
+        GS_ASSERT(gs_heap_walk(&s->run, rvisit, &w) == 0);
+    }
+    for (int i = 0; i < s->ntouched; i++)
+        s->gain[s->touched[i]] = 0;
+    s->ntouched = 0;
+    if (!w.found)
+        return -1;
+    s->sh_t = w.t;
+    /* ascending, for splitting ranges */
+    for (int i = 1; i < s->nresv; i++)
+        for (int k = i; k > 0 && s->resv[k - 1] > s->resv[k]; k--) {
+            int t = s->resv[k];
+            s->resv[k] = s->resv[k - 1];
+            s->resv[k - 1] = t;
+        }
+    return 0;
+}
+
+/* The class's pools with the reserved nodes cut out; the count. */
+static int off_ranges(struct hps *s, const struct gs_fleet *f,
+                      const struct cls *c)
+{
+    int need = c->npools + s->nresv + 1;
+    if (need > s->capranges) {
+        free(s->ranges);
+        s->ranges = malloc((size_t)need * sizeof *s->ranges);
+        GS_ASSERT(s->ranges != NULL);
+        s->capranges = need;
+    }
+    int n = 0;
+    for (int i = 0; i < c->npools; i++) {
+        int p = c->pools[i];
+        const struct gs_pool *pl = &f->pools[p];
+        int lo = 0;
+        for (int k = 0; k < s->nresv; k++) {
+            int r = s->resv[k] - pl->node0;
+            if (r < 0 || r >= pl->s.nodes)
+                continue;
+            if (r > lo)
+                s->ranges[n++] = (struct gs_range){ p, lo, r };
+            lo = r + 1;
+        }
+        if (lo < pl->s.nodes)
+            s->ranges[n++] = (struct gs_range){ p, lo, pl->s.nodes };
+    }
+    return n;
+}
+
+/* --- the pass ------------------------------------------------------------ */
+
+static void started(struct hps *s, struct gs_job *j)
+{
+    unqueue(s, j);
+    GS_ASSERT(gs_heap_push(&s->run, &j->pnode, j->est_end) == 0);
 }
 
 static void hps_schedule(void *state, struct gs_sim *sim)
 {
     struct hps *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    if (f->used_milli >= f->gpus_up * 1000)
-        return;
-    long n = gs_sim_npending(sim);
-    if (n > s->depth)
-        n = s->depth;
-    if (n > s->capc) {
-        free(s->c);
-        s->c = malloc((size_t)n * sizeof *s->c);
-        GS_ASSERT(s->c != NULL);
-        s->capc = n;
-    }
     gs_time now = gs_sim_now(sim);
-    long k = 0;
-    for (struct gs_job *j = gs_sim_pending_head(sim); j && k < n;
-         j = j->next) {
-        double p = s->maxprio > 0 ? j->prio / s->maxprio : 0;
-        p = p < 0 ? 0 : p > 1 ? 1 : p;
-        double gpus = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
-        double e = 1.0 / (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR *
-                                    gpus);
-        gs_time wait = now - j->s.arrival;
-        double a = wait > s->after
-                       ? 1.0 + (double)(wait - s->after) / (double)s->scale
-                       : 0.0;
-        double fr = s->wf > 0 ? frag(sim, j) : 1.0;
-        s->c[k++] = (struct cand){ j, s->wp * p + s->we * e + s->wa * a +
-                                          s->wf * (1.0 - fr), a };
-    }
-    qsort(s->c, (size_t)k, sizeof *s->c, cand_cmp);
-    /* The starved job holding the reservation keeps it until it starts,
-     * even when others age past it. */
-    struct shadow sh = { GS_TIME_MAX, 0 };
+    age(s, now);
     if (s->held) {
-        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0)
+        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
+            started(s, s->held);
             s->held = NULL;
-        else
-            sh = shadow(s, sim, s->held);
+        } else if (now >= s->sh_t && reserve(s, sim) < 0) {
+            s->held = NULL;
+        }
     }
-    for (long i = 0; i < k; i++) {
-        if (f->used_milli >= f->gpus_up * 1000)
+    uint64_t stamp = ++s->stamp;
+    if (s->held)
+        s->c[wait_of(s->held)->cls].blocked = stamp;
+    struct gs_job *fallback = NULL;
+    long tries = 0;
+    for (long tried = 0; tried < s->depth; tried++) {
+        /* A full fleet starts nothing, but the best-ranked aged job still
+         * gets its reservation now, before GPUs free up. */
+        int full = f->used_milli >= f->gpus_up * 1000;
+        if (full && (s->held || !s->block || s->wa <= 0 ||
+                     tries >= s->tries))
             break;
-        struct gs_job *j = s->c[i].j;
-        if (j == s->held)
-            continue;
-        if (s->held) {
-            double g = job_gpus(j);
-            int ends_first = now + gs_sim_estimate(sim, j) <= sh.t;
-            int shares = 0;
-            for (int p = 0; p < f->npools; p++)
-                if (gs_fleet_pool_eligible(f, p, &j->need) &&
-                    gs_fleet_pool_eligible(f, p, &s->held->need))
-                    shares = 1;
-            if (!ends_first && shares && g > sh.extra + 1e-9)
+        /* The best class: its best job's score plus its F term.  F is
+         * looked at only where it could change the winner. */
+        double top = -1e300;
+        for (int i = 0; i < s->nlive; i++) {
+            struct cls *c = &s->c[s->live[i]];
+            double sc;
+            if (c->blocked != stamp && class_top(s, c, now, &sc) &&
+                sc > top)
+                top = sc;
+        }
+        if (top == -1e300)
+            break;
+        struct gs_job *j = NULL;
+        int jc = -1;
+        double best = -1e300;
+        for (int i = 0; i < s->nlive; i++) {
+            struct cls *c = &s->c[s->live[i]];
+            double sc;
+            struct gs_job *cj;
+            if (c->blocked == stamp ||
+                (cj = class_top(s, c, now, &sc)) == NULL ||
+                sc + s->wf < best || sc + s->wf < top)
                 continue;
-            if (gs_sim_try_start(sim, j, NULL, 0) == 0 && !ends_first &&
-                shares)
-                sh.extra -= g;
+            double tot = sc + (s->wf > 0 ? s->wf * (1.0 - frag(f, c)) : 0);
+            if (tot > best || (tot == best && j && cj->s.arrival < j->s.arrival)) {
+                best = tot;
+                j = cj;
+                jc = s->live[i];
+            }
+        }
+        int rc;
+        if (full) {
+            rc = GS_ENOFIT;
+        } else if (s->held && now + gs_sim_estimate(sim, j) > s->sh_t) {
+            const struct cls *c = &s->c[jc];
+            int n = off_ranges(s, f, c);
+            rc = n > 0 ? gs_sim_try_start(sim, j, s->ranges, n) : GS_ENOFIT;
+            /* or on the reserved node, in GPUs the starved job leaves */
+            int rn = s->nresv == 1 ? s->resv[0] : -1;
+            if (rc < 0 && rn >= 0 && c->whole && c->need.gpus <= s->rextra &&
+                eligible(c, f->nodes[rn].pool)) {
+                const struct gs_pool *pl = &f->pools[f->nodes[rn].pool];
+                struct gs_range r = { f->nodes[rn].pool, rn - pl->node0,
+                                      rn - pl->node0 + 1 };
+                if ((rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+                    s->rextra -= c->need.gpus;
+            }
+        } else {
+            rc = gs_sim_try_start(sim, j, NULL, 0);
+        }
+        if (rc == 0) {
+            started(s, j);
             continue;
         }
-        if (gs_sim_try_start(sim, j, NULL, 0) == 0)
-            continue;
-        if (s->block && s->c[i].aged > 0 && s->wa > 0) {
-            s->held = j;        /* the starved job gets the reservation */
-            sh = shadow(s, sim, j);
+        s->c[jc].blocked = stamp;
+        if (!s->held && s->block && s->wa > 0 && wait_of(j)->stage > 0 &&
+            tries < s->tries) {
+            /* The first aged job that a reservation saves from starving
+             * gets it; if none of the first `tries`, the first of them. */
+            tries++;
+            s->held = j;
+            if (reserve(s, sim) < 0)
+                s->held = NULL;
+            else if (s->sh_t - j->s.arrival > s->mark && tries < s->tries) {
+                if (fallback == NULL)
+                    fallback = j;
+                s->held = NULL;
+            }
         }
     }
-}
-
-/* A held job killed while waiting gives the reservation up. */
-static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
-                        int why)
-{
-    (void)sim;
-    (void)why;
-    struct hps *s = state;
-    if (j == s->held)
-        s->held = NULL;
+    if (!s->held && fallback) {
+        s->held = fallback;
+        if (reserve(s, sim) < 0)
+            s->held = NULL;
+    }
 }
 
 const struct gs_policy_ops gs_policy_hps = {
@@ -283,6 +786,7 @@ const struct gs_policy_ops gs_policy_hps = {
                "fragmentation score (arXiv 2512.10980)",
     .init = hps_init,
     .free = hps_free,
+    .arrive = hps_arrive,
     .stopped = hps_stopped,
     .schedule = hps_schedule,
 };

@@ -213,6 +213,7 @@ const struct gs_placer_ops gs_placer_random = {
     .init = random_init,
     .free = class_free,
     .place = class_place,
+    .draws_on_miss = 1,
 };
 
 const struct gs_placer_ops gs_placer_packing = {

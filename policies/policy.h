@@ -77,6 +77,10 @@ struct gs_placer_ops {
     int (*place)(void *state, struct gs_sim *sim, const struct gs_job *job,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out);
+    /* 1 if a search draws random numbers even when it finds no room (so a
+     * caller may not skip a search whose failure it can foresee without
+     * changing the run); 0 if a miss has no side effect. */
+    int draws_on_miss;
 };
 
 /* Registries: look up by name (NULL if unknown); the tables end in NULL. */

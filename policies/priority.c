@@ -11,14 +11,33 @@
  * confined to that node; the job picks the node needing the fewest reclaimed
  * GPUs, then evicts the lowest-priority, most recently started victims there
  * until it fits.  Only single-node whole-GPU jobs preempt; fractional and
- * multi-node jobs wait.  Victims lose work since their last checkpoint. */
+ * multi-node jobs wait.  Victims lose work since their last checkpoint.
+ *
+ * Cost.  Without preemption, when a miss repeats (gs_sim_misses_repeat: a
+ * deterministic placer, no sharing model), jobs are kept in groups of the
+ * same priority, tier and need, each a heap by record index (arrival
+ * order), and the groups in a heap by their first job.  Within a pass
+ * capacity only shrinks, so once a group's first job does not fit -- or
+ * wants more than is idle -- none of the group's later jobs would: the
+ * pass takes groups' first jobs in queue order and sets a group aside at
+ * its first miss.  It tries the same jobs in the same order as the walk
+ * over the whole queue, but looks only at the jobs it starts plus one per
+ * group.  With preemption, or a placer that draws on a miss, the sorted
+ * array is walked as described above. */
 #include "policy.h"
+#include "jobgroup.h"
 #include "../sim/sim.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct prio {
+    int fast;                   /* grouped mode (see the top) */
+    struct gs_jgroups gs;
+    int *gh, ngh, capgh;        /* heap of groups by first job */
+    int *aside, naside;         /* groups out for the rest of a pass */
+
     struct gs_job **q;
     long n, cap;
     int preempt, strict;
@@ -47,6 +66,8 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
+    s->fast = !s->preempt && gs_sim_misses_repeat(sim);
+    gs_jgroups_init(&s->gs, 0);
     *state = s;
     return 0;
 }
@@ -57,8 +78,133 @@ static void prio_free(void *state)
     free(s->q);
     free(s->late);
     free(s->reclaim);
+    gs_jgroups_free(&s->gs);
+    free(s->gh);
+    free(s->aside);
     free(s);
 }
+
+/* --- grouped mode ------------------------------------------------------- */
+
+static int before(const struct gs_job *a, const struct gs_job *b);
+
+static struct gs_job *ghead(const struct prio *s, int g)
+{
+    return gs_jgroup_head(&s->gs.g[g]);
+}
+
+/* Group a's first job goes before group b's. */
+static int gbefore(const struct prio *s, int a, int b)
+{
+    return before(ghead(s, a), ghead(s, b));
+}
+
+static void gh_set(struct prio *s, int i, int g)
+{
+    s->gh[i] = g;
+    s->gs.g[g].pos = i;
+}
+
+static void gh_up(struct prio *s, int i)
+{
+    int g = s->gh[i];
+    while (i > 0 && gbefore(s, g, s->gh[(i - 1) / 2])) {
+        gh_set(s, i, s->gh[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    gh_set(s, i, g);
+}
+
+static void gh_down(struct prio *s, int i)
+{
+    int g = s->gh[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= s->ngh)
+            break;
+        if (c + 1 < s->ngh && gbefore(s, s->gh[c + 1], s->gh[c]))
+            c++;
+        if (!gbefore(s, s->gh[c], g))
+            break;
+        gh_set(s, i, s->gh[c]);
+        i = c;
+    }
+    gh_set(s, i, g);
+}
+
+/* Take the group at heap index i out of the heap. */
+static void gh_out(struct prio *s, int i)
+{
+    s->gs.g[s->gh[i]].pos = -1;
+    int last = s->gh[--s->ngh];
+    if (i < s->ngh) {
+        gh_set(s, i, last);
+        gh_up(s, i);
+        gh_down(s, s->gs.g[last].pos);
+    }
+}
+
+/* Put group g where its first job says: in, out, or moved. */
+static void gh_fix(struct prio *s, int g)
+{
+    int i = s->gs.g[g].pos;
+    if (gs_jgroup_size(&s->gs.g[g]) == 0) {
+        if (i >= 0)
+            gh_out(s, i);
+        return;
+    }
+    if (i < 0) {
+        i = s->ngh++;
+        gh_set(s, i, g);
+    }
+    gh_up(s, i);
+    gh_down(s, s->gs.g[g].pos);
+}
+
+static void fast_arrive(struct prio *s, struct gs_job *j)
+{
+    int g = gs_jgroups_of(&s->gs, j);
+    if (s->gs.n > s->capgh) {
+        int cap = s->gs.cap;
+        int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
+        GS_ASSERT(gh != NULL);
+        s->gh = gh;
+        int *as = realloc(s->aside, (size_t)cap * sizeof *as);
+        GS_ASSERT(as != NULL);
+        s->aside = as;
+        s->capgh = cap;
+    }
+    j->pslot = g;
+    gs_jgroup_add(&s->gs, g, j);
+    if (ghead(s, g) == j)
+        gh_fix(s, g);
+}
+
+static void fast_schedule(struct prio *s, struct gs_sim *sim)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    s->naside = 0;
+    while (s->ngh > 0) {
+        int g = s->gh[0];
+        struct gs_job *j = ghead(s, g);
+        int64_t idle = f->gpus_up * 1000 - f->used_milli;
+        int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
+                                        : j->need.milli;
+        gs_sim_examine(sim, 1);
+        if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) {
+            gs_jgroup_remove(&s->gs.g[g], j);
+            gh_fix(s, g);
+            continue;
+        }
+        if (s->strict)
+            break;
+        s->aside[s->naside++] = g;      /* out for the rest of the pass */
+        gh_out(s, 0);
+    }
+    for (int i = 0; i < s->naside; i++)
+        gh_fix(s, s->aside[i]);
+}
+
 
 /* a goes before b */
 static int before(const struct gs_job *a, const struct gs_job *b)
@@ -74,6 +220,10 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     (void)sim;
     struct prio *s = state;
+    if (s->fast) {
+        fast_arrive(s, j);
+        return;
+    }
     if (s->in_pass) {
         if (s->nlate == s->caplate) {
             long cap = s->caplate ? s->caplate * 2 : 64;
@@ -133,6 +283,7 @@ static int make_room(struct prio *s, struct gs_sim *sim, struct gs_job *j)
         return -1;
     long nrun;
     struct gs_job *const *run = gs_sim_running(sim, &nrun);
+    gs_sim_examine(sim, nrun);
     for (long i = 0; i < nrun; i++)
         if (is_victim(f, run[i], j))
             s->reclaim[run[i]->alloc.one.node] += run[i]->need.gpus;
@@ -183,12 +334,17 @@ static void prio_schedule(void *state, struct gs_sim *sim)
     struct prio *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     long w = 0, i;
+    if (s->fast) {
+        fast_schedule(s, sim);
+        return;
+    }
     /* Preemption requeues victims through arrive(); they wait in s->late
      * until the walk over s->q is done. */
     s->in_pass = 1;
     for (i = 0; i < s->n; i++) {
         struct gs_job *j = s->q[i];
         int started = 0;
+        gs_sim_examine(sim, 1);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus : j->need.milli;
         if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0)
@@ -219,6 +375,14 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     struct prio *s = state;
     if (why != GS_STOP_KILLED)
         return;
+    if (s->fast) {
+        if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
+            j->pslot < s->gs.n) {
+            gs_jgroup_remove(&s->gs.g[j->pslot], j);
+            gh_fix(s, (int)j->pslot);
+        }
+        return;
+    }
     for (long i = 0; i < s->n; i++)
         if (s->q[i] == j) {
             memmove(&s->q[i], &s->q[i + 1],

@@ -14,6 +14,11 @@ extern const struct gs_policy_ops gs_policy_static;
 extern const struct gs_policy_ops gs_policy_fair;
 extern const struct gs_policy_ops gs_policy_hps;
 extern const struct gs_policy_ops gs_policy_rllite;
+extern const struct gs_policy_ops gs_policy_smallest;
+extern const struct gs_policy_ops gs_policy_shortest;
+extern const struct gs_policy_ops gs_policy_shortest_gpu;
+extern const struct gs_policy_ops gs_policy_pbs;
+extern const struct gs_policy_ops gs_policy_sbs;
 
 extern const struct gs_placer_ops gs_placer_first_fit;
 extern const struct gs_placer_ops gs_placer_best_fit;
@@ -31,6 +36,11 @@ const struct gs_policy_ops *const gs_policies[] = {
     &gs_policy_fair,
     &gs_policy_hps,
     &gs_policy_rllite,
+    &gs_policy_smallest,
+    &gs_policy_shortest,
+    &gs_policy_shortest_gpu,
+    &gs_policy_pbs,
+    &gs_policy_sbs,
     NULL,
 };
 

@@ -23,7 +23,11 @@
  *
  * Parameters: weights (path to a JSON file, relative to the scenario's
  * folder; sim/jsonio.h gives its layout), w_FEATURE (a number each,
- * overriding the file or defaults), depth (default 256). */
+ * overriding the file or defaults), depth (default 256).
+ *
+ * Cost: the GPUs each tenant holds are kept as running totals (integer
+ * milli-GPUs, booked on start and stop), so a pass costs the `depth` jobs
+ * it scores, not the running jobs. */
 #include "policy.h"
 #include "rllite.h"
 #include "../sim/jsonio.h"
@@ -61,6 +65,10 @@ struct rl {
     long capc;
     double *tgpus;              /* per tenant, scratch */
     int captg;
+    int64_t *tmilli;            /* per tenant: milli-GPUs its running jobs
+                                   hold, kept on start and stop */
+    int captm;
+    int64_t busy;               /* their sum */
 };
 
 static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
@@ -109,7 +117,44 @@ static void rl_free(void *state)
     struct rl *s = state;
     free(s->c);
     free(s->tgpus);
+    free(s->tmilli);
     free(s);
+}
+
+static int64_t job_milli(const struct gs_job *j)
+{
+    return j->need.gpus > 0 ? 1000LL * j->need.gpus : j->need.milli;
+}
+
+/* Book a job this policy started (pslot 1) to its tenant. */
+static void book(struct rl *s, struct gs_job *j)
+{
+    if (j->tenant >= s->captm) {
+        int cap = s->captm ? s->captm : 16;
+        while (cap <= j->tenant)
+            cap *= 2;
+        int64_t *t = realloc(s->tmilli, (size_t)cap * sizeof *t);
+        GS_ASSERT(t != NULL);
+        memset(t + s->captm, 0, (size_t)(cap - s->captm) * sizeof *t);
+        s->tmilli = t;
+        s->captm = cap;
+    }
+    s->tmilli[j->tenant] += job_milli(j);
+    s->busy += job_milli(j);
+    j->pslot = 1;
+}
+
+static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                       int why)
+{
+    (void)sim;
+    (void)why;
+    struct rl *s = state;
+    if (j->pslot != 1)
+        return;                 /* a pending job killed while waiting */
+    s->tmilli[j->tenant] -= job_milli(j);
+    s->busy -= job_milli(j);
+    j->pslot = 0;
 }
 
 /* 1 - the leftover of the tightest placement now; 0 if none. */
@@ -170,17 +215,8 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         s->captg = nt;
     }
     for (int t = 0; t < nt; t++)
-        s->tgpus[t] = 0;
-    long nrun;
-    struct gs_job *const *run = gs_sim_running(sim, &nrun);
-    double busy = 0;
-    for (long i = 0; i < nrun; i++) {
-        const struct gs_job *r = run[i];
-        double g = r->need.gpus > 0 ? r->need.gpus : r->need.milli / 1000.0;
-        if (r->tenant >= 0 && r->tenant < nt)
-            s->tgpus[r->tenant] += g;
-        busy += g;
-    }
+        s->tgpus[t] = t < s->captm ? (double)s->tmilli[t] / 1000.0 : 0;
+    double busy = (double)s->busy / 1000.0;
     double freefrac = f->gpus_up > 0 ? 1.0 - (double)f->used_milli /
                                                  (1000.0 * (double)f->gpus_up)
                                      : 0;
@@ -208,10 +244,12 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         s->c[k++] = (struct rlc){ j, sc };
     }
     qsort(s->c, (size_t)k, sizeof *s->c, rl_cmp);
+    gs_sim_examine(sim, k);
     for (long i = 0; i < k; i++) {
         if (f->used_milli >= f->gpus_up * 1000)
             break;
-        gs_sim_try_start(sim, s->c[i].j, NULL, 0);
+        if (gs_sim_try_start(sim, s->c[i].j, NULL, 0) == 0)
+            book(s, s->c[i].j);
     }
 }
 
@@ -222,5 +260,6 @@ const struct gs_policy_ops gs_policy_rllite = {
                "(weights from `gpusim train`)",
     .init = rl_init,
     .free = rl_free,
+    .stopped = rl_stopped,
     .schedule = rl_schedule,
 };

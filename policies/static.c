@@ -9,10 +9,20 @@
  * oldest job of a partition does not fit, that partition starts nothing more
  * this pass, while others go on.  Idle GPUs of one partition are never lent
  * to another.  A job that cannot fit its partition even when it is empty is
- * killed at arrival (reason "unplaceable") rather than blocking it forever. */
+ * killed at arrival (reason "unplaceable") rather than blocking it forever.
+ *
+ * Cost: each partition keeps its own queue, a heap keyed by the job's
+ * record index (records are numbered in arrival order, and a requeued job
+ * keeps its number, so this is the pending list's order).  A pass merges
+ * the heads of the partitions not yet blocked, oldest first -- the same
+ * sequence of attempts as walking the whole pending list and skipping
+ * blocked partitions, but it looks only at the jobs it tries: one per start
+ * plus one per partition that blocks. */
 #include "policy.h"
+#include "../sim/heap.h"
 #include "../sim/sim.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +31,7 @@ struct part {
     int n;
     double gpus;            /* capacity, for the fit check */
     int maxnode;            /* largest node, GPUs */
+    struct gs_heap q;       /* its pending jobs by record index */
 };
 
 struct st {
@@ -28,6 +39,7 @@ struct st {
     int np;                 /* scenario partitions; index np = the rest */
     struct part *p;
     char *blocked;
+    uint64_t seq;
 };
 
 static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
@@ -49,6 +61,8 @@ static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
     int *used = calloc((size_t)f->npools, sizeof *used);
     if (!s->p || !s->blocked || !used)
         goto nomem;
+    for (int i = 0; i <= s->np; i++)
+        gs_heap_init(&s->p[i].q);
     for (int i = 0; i < s->np; i++) {
         const struct gs_partition *pt = &sc->parts[i];
         if (!(s->p[i].r = malloc(sizeof *s->p[i].r)))
@@ -89,8 +103,10 @@ nomem:
 static void st_free(void *state)
 {
     struct st *s = state;
-    for (int i = 0; i <= s->np; i++)
+    for (int i = 0; i <= s->np; i++) {
         free(s->p[i].r);
+        gs_heap_clear(&s->p[i].q);
+    }
     free(s->p);
     free(s->blocked);
     free(s);
@@ -129,23 +145,53 @@ static void st_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     j->pslot = match(s, sim, j);
     if (!could_fit(sim, &s->p[j->pslot], j))
         gs_sim_kill(sim, j, GS_KILL_UNPLACEABLE);
+    else {
+        /* one sequence over the partitions' heaps (jobgroup.h says why) */
+        struct gs_heap *q = &s->p[j->pslot].q;
+        q->seq = s->seq;
+        GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+        s->seq = q->seq;
+    }
+}
+
+/* A pending job killed while waiting leaves its partition's queue. */
+static void st_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                       int why)
+{
+    (void)sim;
+    struct st *s = state;
+    if (why == GS_STOP_KILLED && j->pslot >= 0 && j->pslot <= s->np)
+        gs_heap_remove(&s->p[j->pslot].q, &j->pnode);
+}
+
+static struct gs_job *head_of(const struct part *p)
+{
+    struct gs_hnode *n = gs_heap_top(&p->q);
+    return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
+             : NULL;
 }
 
 static void st_schedule(void *state, struct gs_sim *sim)
 {
     struct st *s = state;
     memset(s->blocked, 0, (size_t)s->np + 1);
-    int open = s->np + 1;
-    struct gs_job *j = gs_sim_pending_head(sim), *next;
-    for (; j && open > 0; j = next) {
-        next = j->next;
-        if (s->blocked[j->pslot])
-            continue;
-        const struct part *p = &s->p[j->pslot];
-        if (gs_sim_try_start(sim, j, p->r, p->n) < 0) {
-            s->blocked[j->pslot] = 1;
-            open--;
-        }
+    for (;;) {
+        int bp = -1;
+        gs_time best = GS_TIME_MAX;
+        for (int i = 0; i <= s->np; i++)
+            if (!s->blocked[i] && gs_heap_top_time(&s->p[i].q) < best) {
+                best = gs_heap_top_time(&s->p[i].q);
+                bp = i;
+            }
+        if (bp < 0)
+            break;
+        struct part *p = &s->p[bp];
+        struct gs_job *j = head_of(p);
+        gs_sim_examine(sim, 1);
+        if (gs_sim_try_start(sim, j, p->r, p->n) < 0)
+            s->blocked[bp] = 1;
+        else
+            gs_heap_remove(&p->q, &j->pnode);
     }
 }
 
@@ -157,5 +203,6 @@ const struct gs_policy_ops gs_policy_static = {
     .init = st_init,
     .free = st_free,
     .arrive = st_arrive,
+    .stopped = st_stopped,
     .schedule = st_schedule,
 };

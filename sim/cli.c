@@ -4,14 +4,19 @@
  * and the problem, and no result file is left behind); 1 when the result
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
+#include "cleanup.h"
 #include "compare.h"
 #include "../traces/tracecli.h"
 #include "h5out.h"
+#include "mpirun.h"
+#include "outfile.h"
+#include "plan.h"
 #include "placeexp.h"
 #include "plugin.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "sweep.h"
 #include "version.h"
 
 #include <errno.h>
@@ -27,6 +32,8 @@ static const char usage_main[] =
 "commands:\n"
 "  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
 "  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
+"  sweep SCENARIO    any scenario keys over lists of values x seeds\n"
+"  plan SCENARIO     the cheapest fleet that meets the plan's targets\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
@@ -52,6 +59,8 @@ static const char usage_run[] =
 "  --out FILE        HDF5 result file (default: NAME.h5, NAME = the\n"
 "                    scenario's name)\n"
 "  --no-out          write no result file\n"
+"  --sample P        keep an evenly spaced share P in (0, 1] of each\n"
+"                    service's requests in the result's /requests\n"
 "  --json            print the summary as JSON\n"
 "  --csv             print the summary as CSV (scope,metric,value)\n"
 "  --quiet           print no summary\n"
@@ -114,6 +123,7 @@ static int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0;
+    double sample = 1.0;
     struct gs_sim_opts o = { 0 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -133,6 +143,13 @@ static int cmd_run(int argc, char **argv)
             out = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
             no_out = 1;
+        } else if (strcmp(a, "--sample") == 0 && more) {
+            char *end;
+            sample = strtod(argv[++i], &end);
+            if (*argv[i] == '\0' || *end != '\0' || !(sample > 0 &&
+                                                     sample <= 1))
+                return usage_error("--sample takes a share in (0, 1], not "
+                                   "'%s'", argv[i]);
         } else if (strcmp(a, "--json") == 0) {
             fmt = 1;
         } else if (strcmp(a, "--csv") == 0) {
@@ -155,6 +172,12 @@ static int cmd_run(int argc, char **argv)
         return usage_error("%s", "run: which scenario? (a JSON file, or "
                            "'quickstart')");
     struct gs_diag d = { 0 };
+    if (out && !no_out && gs_out_check(out, &d) < 0) {
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        return 2;
+    }
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_plugin *plug = NULL;
@@ -175,13 +198,14 @@ static int cmd_run(int argc, char **argv)
         return report_diag(&d);
     }
     int rc = 0;
-    char defout[600];
+    char *defout = NULL;
     if (!no_out) {
         if (out == NULL) {
-            snprintf(defout, sizeof defout, "%s.h5", sc->name);
-            out = defout;
+            if (asprintf(&defout, "%s.h5", sc->name) < 0)
+                defout = NULL;
+            out = defout ? defout : "out.h5";
         }
-        if (gs_h5_write(out, sim, &d) < 0) {
+        if (gs_h5_write_sampled(out, sim, sample, &d) < 0) {
             char buf[1200];
             gs_diag_format(&d, buf, sizeof buf);
             fprintf(stderr, "gpusim: %s\n", buf);
@@ -199,6 +223,7 @@ static int cmd_run(int argc, char **argv)
     fflush(stdout);
     if (rc == 0 && !no_out && !quiet && fmt == 0)
         fprintf(stderr, "gpusim: results written to %s\n", out);
+    free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);
     gs_plugin_close(plug);
@@ -240,6 +265,11 @@ static int cmd_help(const char *topic)
         char *av[] = { (char *)"help", NULL };
         return gs_trace_main(1, av);
     }
+    else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "sweep") == 0 ? gs_sweep_main(1, av)
+                                           : gs_plan_main(1, av);
+    }
     else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
@@ -250,7 +280,35 @@ static int cmd_help(const char *topic)
     return 0;
 }
 
+/* Standard output is checked at close: a full disk, /dev/full or a closed
+ * descriptor turns a silent loss into a message and exit status 1.  A
+ * descriptor closed before gpusim started (`>&-`) is only an error when
+ * something was written to it. */
+static int close_stdout(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "gpusim: cannot write the standard output: %s\n",
+                strerror(e));
+        return status == 0 ? 1 : status;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    gs_cleanup_install();
+    return close_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage_main, stderr);
@@ -271,6 +329,18 @@ int main(int argc, char **argv)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
         return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0 || strcmp(cmd, "plan") == 0) {
+        /* MPI starts only when mpirun or srun launched us (mpirun.h) */
+        if (gs_dist_init(&argc, &argv) < 0) {
+            fprintf(stderr, "gpusim: cannot start MPI\n");
+            return 1;
+        }
+        int rc = strcmp(cmd, "sweep") == 0
+                     ? gs_sweep_main(argc - 2, argv + 2)
+                     : gs_plan_main(argc - 2, argv + 2);
+        gs_dist_finalize();
+        return rc;
+    }
     if (strcmp(cmd, "trace") == 0)
         return gs_trace_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)

@@ -587,6 +587,53 @@ void gs_cloud_summarize(const struct gs_cloud *c, struct gs_summary *su)
                                      ? paid / su->gpu_hours_used : 0;
 }
 
+/* --- the hooks table entry (model.h) ------------------------------------ */
+
+static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
+                   struct gs_fleet *f, struct gs_metrics *m, uint64_t seed,
+                   void **st, struct gs_diag *d)
+{
+    struct gs_cloud *c = NULL;
+    int rc = gs_cloud_new(s, sc, f, m, seed, &c, d);
+    *st = c;
+    return rc;
+}
+
+static void m_free(void *st) { gs_cloud_free(st); }
+static int m_start(void *st, gs_time t0) { return gs_cloud_start(st, t0); }
+static int m_pool_ok(const void *st, int pool, const struct gs_job *j)
+{
+    return gs_cloud_pool_ok(st, pool, j);
+}
+static void m_started(void *st, struct gs_job *j) { gs_cloud_job_started(st, j); }
+static double m_ran(void *st, const struct gs_job *j) { return gs_cloud_job_ran(st, j); }
+static void m_advance(void *st, gs_time t) { gs_cloud_advance(st, t); }
+static void m_after(void *st) { gs_cloud_after_schedule(st); }
+static void m_close(void *st, gs_time end) { gs_cloud_close(st, end); }
+static void m_summarize(const void *st, struct gs_summary *su)
+{
+    gs_cloud_summarize(st, su);
+}
+
+const struct gs_model_ops gs_cloud_model = {
+    .name = "cloud",
+    .build = m_build,
+    .free = m_free,
+    .start = m_start,
+    .pool_ok = m_pool_ok,
+    .job_started = m_started,
+    .job_ran = m_ran,
+    .advance = m_advance,
+    .after_schedule = m_after,
+    .close = m_close,
+    .summarize = m_summarize,
+};
+
+struct gs_cloud *gs_sim_cloud(const struct gs_sim *s)
+{
+    return gs_sim_model(s, &gs_cloud_model);
+}
+
 /* --- results -------------------------------------------------------------- */
 
 const struct gs_cevent *gs_cloud_log(const struct gs_cloud *c, long *n)

@@ -27,7 +27,8 @@
  * for on on-demand and spot pools; reserved pools are paid in full for the
  * whole run, capacity blocks for their whole window.
  *
- * The simulation calls in at a few points only (sim.c): to build and start
+ * The simulation calls in through the cloud's entry in the models table
+ * (model.h, gs_cloud_model) at a few points only: to build and start
  * the models, to ask whether a job's tier may use a pool, when a job starts
  * and when it stops running (cost attribution), as the clock advances (the
  * integrals), after each scheduling pass (the autoscaler looks at what
@@ -42,6 +43,7 @@
 #include "fleet.h"
 #include "job.h"
 #include "metrics.h"
+#include "model.h"
 
 #include <stdint.h>
 
@@ -69,6 +71,12 @@ struct gs_cevent {
 };
 
 const char *gs_cev_name(int kind);
+
+/* The cloud as one model of the simulation (model.h): its hooks are thin
+ * adapters over the calls below. */
+extern const struct gs_model_ops gs_cloud_model;
+/* The cloud models of simulation s (cost breakdowns, the event log). */
+struct gs_cloud *gs_sim_cloud(const struct gs_sim *s);
 
 /* Build the models for sim (its scenario sc and fleet f; both outlive the
  * cloud), set every node's starting state and hook the cost rate and the

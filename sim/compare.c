@@ -21,6 +21,7 @@
  * on stderr how long the runs took. */
 #include "compare.h"
 #include "h5out.h"
+#include "outfile.h"
 #include "plugin.h"
 #include "pool.h"
 #include "report.h"
@@ -31,6 +32,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +140,16 @@ struct cmp {
     char **runfiles;
 };
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "gpusim: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'gpusim compare --help')\n");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'gpusim help compare')\n");
+    va_end(ap);
     return 2;
 }
 
@@ -183,6 +190,13 @@ static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
         gs_compare_metric_values(gs_sim_summary(sim), out);
     gs_sim_free(sim);
     return rc;
+}
+
+static void name_task(int task, void *ctx, char *buf, size_t n)
+{
+    const struct cmp *c = ctx;
+    snprintf(buf, n, "policy %s, seed %llu", c->pol[task / c->nseeds],
+             c->seeds[task % c->nseeds]);
 }
 
 /* Split a comma-separated list (copied).  Count, or -1 on an empty item. */
@@ -511,7 +525,7 @@ static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
         }
 }
 
-static void cleanup_runs(struct cmp *c, const char *tmpdir)
+static void cleanup_runs(struct cmp *c, char **tmpdir)
 {
     if (c->runfiles) {
         for (int i = 0; i < c->npol * c->nseeds; i++) {
@@ -522,8 +536,7 @@ static void cleanup_runs(struct cmp *c, const char *tmpdir)
         free(c->runfiles);
         c->runfiles = NULL;
     }
-    if (tmpdir[0])
-        rmdir(tmpdir);
+    gs_out_scratch_remove(tmpdir);
 }
 
 int gs_compare_main(int argc, char **argv)
@@ -543,8 +556,8 @@ int gs_compare_main(int argc, char **argv)
                    more) {
             long v = strtol(argv[++i], &end, 10);
             if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 10000)
-                return usage_error("expected a whole number from 1 to 10000, "
-                                   "not '%s'", argv[i]);
+                return usage_error("compare: %s takes a whole number from 1 "
+                                   "to 10000, not '%s'", a, argv[i]);
             if (a[2] == 's')
                 seeds = v;
             else
@@ -592,7 +605,7 @@ int gs_compare_main(int argc, char **argv)
     struct gs_plugin *plug = NULL;
     int status = 2;
     double *values = NULL, *mean = NULL, *sd = NULL, *tq = NULL, *half = NULL;
-    char tmpdir[1100] = "", defout[600], defplots[600];
+    char *tmpdir = NULL, *defout = NULL, *defplots = NULL;
     if (lib) {
         if (gs_plugin_open(lib, &plug, &d) < 0) {
             status = report(&d, 2);
@@ -646,25 +659,32 @@ int gs_compare_main(int argc, char **argv)
     for (int k = 0; k < c.nseeds; k++)
         c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
     if (out == NULL) {
-        snprintf(defout, sizeof defout, "%s-compare.h5", sc->name);
+        if (asprintf(&defout, "%s-compare.h5", sc->name) < 0) {
+            defout = NULL;
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
         out = defout;
     }
     if (plots == NULL) {
-        snprintf(defplots, sizeof defplots, "%s-compare-plots", sc->name);
+        if (asprintf(&defplots, "%s-compare-plots", sc->name) < 0) {
+            defplots = NULL;
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
         plots = defplots;
     }
-    snprintf(tmpdir, sizeof tmpdir, "%s.runs-%ld", out, (long)getpid());
-    if (mkdir(tmpdir, 0700) < 0) {
-        fprintf(stderr, "gpusim: cannot create %s: %s\n", tmpdir,
-                strerror(errno));
-        tmpdir[0] = '\0';
-        status = 1;
+    if (gs_out_check(out, &d) < 0) {
+        status = report(&d, 2);
+        goto done;
+    }
+    if (gs_out_scratch(out, &tmpdir, &d) < 0) {
+        status = report(&d, 1);
         goto done;
     }
     for (int t = 0; t < ntasks; t++) {
-        char buf[1300];
-        snprintf(buf, sizeof buf, "%s/run-%d.h5", tmpdir, t);
-        if ((c.runfiles[t] = strdup(buf)) == NULL) {
+        if (asprintf(&c.runfiles[t], "%s/run-%d.h5", tmpdir, t) < 0) {
+            c.runfiles[t] = NULL;
             fprintf(stderr, "gpusim: out of memory\n");
             goto done;
         }
@@ -672,8 +692,10 @@ int gs_compare_main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (gs_pool_run(ntasks, (int)jobs, NMETRICS, run_task, &c, values,
-                    &d) < 0) {
+    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
+                            .nout = NMETRICS, .fn = run_task,
+                            .name = name_task, .ctx = &c };
+    if (gs_pool_exec(&pool, values, &d) < 0) {
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
@@ -718,7 +740,9 @@ int gs_compare_main(int argc, char **argv)
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
             jobs < ntasks ? jobs : (long)ntasks, out);
 done:
-    cleanup_runs(&c, tmpdir);
+    cleanup_runs(&c, &tmpdir);
+    free(defout);
+    free(defplots);
     for (int p = 0; p < c.npol; p++)
         free(c.pol[p]);
     free(c.pol);

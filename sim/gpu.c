@@ -13,7 +13,16 @@
  *   T4: 65 TFLOP/s FP16 tensor, 320 GB/s, 70 W;
  *   A10: 125 TFLOP/s BF16 dense, 600 GB/s, 150 W;
  *   K80 (per die): 4.37 TFLOP/s FP32 boost, 240 GB/s, 12 GB, 150 W.
- * A scenario may redefine any of them or add its own. */
+ * A scenario may redefine any of them or add its own.
+ *
+ * LLM serving efficiency (struct gs_gpu_llm): A100-80GB and H100-80GB carry
+ * the factors llmcalib.c fits to Splitwise's measured prompt and token times
+ * (`gpusim trace calibrate`, docs/inference.md), all-reduce bandwidth
+ * included; A100-40GB and A800 share the A100's and H200 and H800 the
+ * H100's (same chips, other memory), the export parts with the fitted link
+ * scaled by their NVLink (400 GB/s against 600 and 900).  The older models
+ * get unfitted defaults and their link per GPU and direction: V100 NVLink
+ * 150 GB/s, P100 80, PCIe for the others (16-32). */
 #include "gpu.h"
 #include "err.h"
 
@@ -36,10 +45,56 @@ static const struct gs_gpu_model builtin[] = {
     { "K80",        12.0,   4.37, 240.0, 150.0, 0, 0 },
 };
 
+/* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
+#define GS_LLM_A100(link) { 0.6895, 1.0, 0.7321, 273.75, 0.0, 4.740, link, 5.711 }
+#define GS_LLM_H100(link) { 0.5844, 0.9361, 0.0763, 167.75, 0.0, 3.084, link, 5.074 }
+
+static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
+    { "A100-40GB",  GS_LLM_A100(118.26) },
+    { "A100-80GB",  GS_LLM_A100(118.26) },
+    { "A800-80GB",  GS_LLM_A100(78.84) },
+    { "H100-80GB",  GS_LLM_H100(209.06) },
+    { "H200-141GB", GS_LLM_H100(209.06) },
+    { "H800-80GB",  GS_LLM_H100(92.92) },
+    { "V100-16GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "V100-32GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
+    { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
+    { "T4",         { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+    { "A10",        { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
+    { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+};
+
+/* Unfitted models: the fitted GPUs' typical efficiencies and fixed costs
+ * (between the A100's and the H100's), a PCIe-class link. */
+void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
+{
+    if (e->compute_eff <= 0) {
+        double link = e->link_gbs;
+        *e = (struct gs_gpu_llm){ 0.6, 0.95, 0.2, 200.0, 0.0, 4.0, link,
+                                  5.0 };
+    }
+    if (e->link_gbs <= 0)
+        e->link_gbs = 16.0;
+}
+
 void gs_catalog_init(struct gs_catalog *c)
 {
     c->n = (int)(sizeof builtin / sizeof builtin[0]);
     memcpy(c->m, builtin, sizeof builtin);
+    memset(c->llm, 0, sizeof c->llm);
+    for (int i = 0; i < c->n; i++) {
+        for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
+            if (strcmp(llm_eff[k].name, c->m[i].name) == 0)
+                c->llm[i] = llm_eff[k].llm;
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
+    }
+}
+
+void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e)
+{
+    GS_ASSERT(i >= 0 && i < c->n);
+    c->llm[i] = *e;
+    gs_gpu_llm_fill_defaults(&c->llm[i]);
 }
 
 int gs_catalog_find(const struct gs_catalog *c, const char *name)
@@ -59,6 +114,9 @@ int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m)
         if (c->n == GS_MAX_MODELS)
             return GS_ERANGE;
         i = c->n++;
+        /* a new model gets the defaults; a redefined one keeps its factors */
+        memset(&c->llm[i], 0, sizeof c->llm[i]);
+        gs_gpu_llm_fill_defaults(&c->llm[i]);
     }
     c->m[i] = *m;
     c->m[i].custom = 1;

@@ -12,6 +12,24 @@
 #define GS_MAX_MODELS 64
 #define GS_MODEL_NAME 32
 
+/* How an LLM serving engine achieves the model's peak (sim/llm.h's roofline):
+ * fitted to measured prompt and token times by llmcalib.c, defaults in
+ * gpu.c.  Efficiencies are fractions of the datasheet peak. */
+struct gs_gpu_llm {
+    double compute_eff;     /* GEMM FLOP/s achieved / peak */
+    double bw_eff;          /* HBM bytes/s achieved / peak */
+    double attn_eff;        /* attention's query-key FLOP/s / peak */
+    double layer_us;        /* fixed cost per layer per iteration (kernel
+                             * launches), microseconds */
+    double iter_ms;         /* fixed cost per iteration (scheduling,
+                             * sampling), milliseconds */
+    double seq_us;          /* cost per sequence in the batch per layer
+                             * (per-sequence attention work), us */
+    double link_gbs;        /* all-reduce bandwidth per GPU per direction,
+                             * GB/s: fitted where measured, else NVLink's */
+    double link_us;         /* latency of one ring all-reduce step, us */
+};
+
 struct gs_gpu_model {
     char name[GS_MODEL_NAME];
     double mem_gb;          /* HBM/GDDR capacity, GB */
@@ -25,6 +43,7 @@ struct gs_gpu_model {
 struct gs_catalog {
     int n;
     struct gs_gpu_model m[GS_MAX_MODELS];
+    struct gs_gpu_llm llm[GS_MAX_MODELS];   /* LLM serving factors of m[i] */
 };
 
 /* Fill c with the built-in models. */
@@ -34,6 +53,13 @@ int gs_catalog_find(const struct gs_catalog *c, const char *name);
 /* Add or redefine a custom model.  Returns its index, GS_ERANGE when the
  * catalog is full, or GS_EINVAL when a figure is not positive. */
 int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m);
+
+/* Set model i's LLM serving factors; zero fields take the defaults. */
+void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e);
+/* Defaults for unfitted factors: when compute_eff is not set (<= 0) all the
+ * efficiencies and costs (a typical serving engine's); a link_gbs <= 0 gets
+ * a PCIe-class link. */
+void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);
 
 /* How long work that takes 1 ms on model ref takes on model m, for a job
  * whose time on ref is a fraction cb compute-bound and 1-cb memory-bound:

@@ -6,8 +6,10 @@
  * h5py and pandas read without special handling. */
 #include "h5out.h"
 #include "cloud.h"
+#include "outfile.h"
 #include "placeexp.h"
 #include "report.h"
+#include "service.h"
 #include "version.h"
 
 #include <hdf5.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct w {
@@ -22,7 +25,27 @@ struct w {
     const char *path;
     struct gs_diag *d;
     int err;
+    struct gs_out out;      /* the temporary the file is written under */
 };
+
+/* Object creation properties with time tracking off: HDF5 otherwise
+ * stamps every object header with the clock, and two runs of the same
+ * scenario and seed would not give byte-identical files. */
+static hid_t ocpl(hid_t cls)
+{
+    hid_t p = H5Pcreate(cls);
+    if (p >= 0)
+        H5Pset_obj_track_times(p, 0);
+    return p;
+}
+
+static hid_t group(hid_t loc, const char *name)
+{
+    hid_t p = ocpl(H5P_GROUP_CREATE);
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, p, H5P_DEFAULT);
+    H5Pclose(p);
+    return g;
+}
 
 static int fail(struct w *w, const char *what)
 {
@@ -63,7 +86,7 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
                  const hsize_t *dims, const void *data)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t dcpl = ocpl(H5P_DATASET_CREATE);
     hsize_t n = 1;
     for (int i = 0; i < rank; i++)
         n *= dims[i];
@@ -74,12 +97,19 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
         H5Pset_chunk(dcpl, rank, chunk);
         H5Pset_deflate(dcpl, 4);
     }
-    hid_t ds = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    /* A compound is stored packed: only its fields reach the file, never
+     * the padding bytes of the C struct (which are not deterministic). */
+    hid_t ft = H5Tget_class(t) == H5T_COMPOUND ? H5Tcopy(t) : t;
+    if (ft != t)
+        H5Tpack(ft);
+    hid_t ds = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (ds < 0 || (n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                                      data) < 0))
         fail(w, name);
     if (ds >= 0)
         H5Dclose(ds);
+    if (ft != t)
+        H5Tclose(ft);
     H5Pclose(dcpl);
     H5Sclose(sp);
 }
@@ -187,17 +217,17 @@ static void write_names(struct w *w, const struct gs_sim *s)
     for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
         v[i] = gs_jstate_name(i);
     strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
-    static const char *const kills[] = { "none", "unplaceable", "oom",
-                                         "reclaim", "reaped", "denied" };
-    strings(w, w->f, "kill_reasons", 16, kills, 6);
+    static const char *const kills[GS_NKILL] = { "none", "unplaceable",
+                                                 "oom", "reclaim", "reaped",
+                                                 "denied", "withdrawn" };
+    strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
     free(v);
 }
 
 static void write_series(struct w *w, const struct gs_sim *s)
 {
     const struct gs_series *ts = &gs_sim_metrics(s)->ts;
-    hid_t g = H5Gcreate2(w->f, "timeseries", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "timeseries");
     if (g < 0) {
         fail(w, "/timeseries");
         return;
@@ -249,8 +279,7 @@ struct model_row {
 static void write_summary(struct w *w, const struct gs_sim *s)
 {
     const struct gs_summary *su = gs_sim_summary(s);
-    hid_t g = H5Gcreate2(w->f, "summary", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "summary");
     if (g < 0) {
         fail(w, "/summary");
         return;
@@ -349,7 +378,7 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
     const struct gs_cloud *c = gs_sim_cloud(s);
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
-    hid_t g = H5Gcreate2(w->f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = group(w->f, "cloud");
     if (g < 0) {
         fail(w, "/cloud");
         return;
@@ -471,18 +500,30 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
-/* Open PATH.tmp-PID for writing and put the attributes and /scenario every
- * gpusim file starts with (kind: NULL for a single run).  0, or the failure
- * with d filled. */
-static int file_begin(struct w *w, char *tmp, size_t ntmp, const char *kind,
-                      const char *scenario, const char *text)
+/* Open a temporary beside PATH (outfile.h) and put the attributes and
+ * /scenario every gpusim file starts with (kind: NULL for a single run).
+ * 0, or the failure with d filled. */
+static int file_begin(struct w *w, const char *kind, const char *scenario,
+                      const char *text)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    snprintf(tmp, ntmp, "%s.tmp-%ld", w->path, (long)getpid());
-    w->f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w->f < 0)
-        return gs_diag_set(w->d, GS_EIO, w->path, "cannot create the result "
-                           "file (does its folder exist and is it writable?)");
+    int rc = gs_out_begin(&w->out, w->path, w->d);
+    if (rc < 0)
+        return rc;
+    hid_t fcpl = ocpl(H5P_FILE_CREATE);
+    w->f = H5Fcreate(w->out.tmp, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    H5Pclose(fcpl);
+    struct stat a, b;
+    if (w->f >= 0 && (fstat(w->out.fd, &a) != 0 || stat(w->out.tmp, &b) != 0
+                      || a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+        H5Fclose(w->f);     /* the name was swapped under us */
+        w->f = -1;
+    }
+    if (w->f < 0) {
+        gs_out_abort(&w->out);
+        return gs_diag_set(w->d, GS_EIO, w->path, "HDF5: cannot create the "
+                           "result file");
+    }
     attr_str(w, w->f, "gpusim_version", GS_VERSION);
     attr_num(w, w->f, "layout_version", GS_H5_LAYOUT);
     if (kind)
@@ -495,24 +536,31 @@ static int file_begin(struct w *w, char *tmp, size_t ntmp, const char *kind,
 
 /* Close the file and, if all went well, rename it into place; otherwise
  * remove it, so a failure never leaves a partial file at the path. */
-static int file_end(struct w *w, const char *tmp)
+static int file_end(struct w *w)
 {
     if (H5Fclose(w->f) < 0)
         fail(w, "the file");
-    if (!w->err && rename(tmp, w->path) != 0)
-        w->err = gs_diag_set(w->d, GS_EIO, w->path, "cannot rename the "
-                             "finished result file into place");
     if (w->err)
-        unlink(tmp);
+        gs_out_abort(&w->out);
+    else
+        w->err = gs_out_commit(&w->out, w->d);
     return w->err;
 }
 
+static void write_requests(struct w *w, const struct gs_sim *s, double rate);
+static void write_services(struct w *w, const struct gs_sim *s);
+
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
+    return gs_h5_write_sampled(path, s, 1.0, d);
+}
+
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
     const struct gs_scenario *sc = gs_sim_scenario(s);
-    int rc = file_begin(&w, tmp, sizeof tmp, NULL, sc->name, sc->text);
+    int rc = file_begin(&w, NULL, sc->name, sc->text);
     if (rc < 0)
         return rc;
     attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
@@ -523,7 +571,189 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
     write_series(&w, s);
     write_summary(&w, s);
     write_cloud(&w, s);
-    return file_end(&w, tmp);
+    if (gs_sim_nservices(s) > 0) {
+        write_requests(&w, s, sample);
+        write_services(&w, s);
+    }
+    return file_end(&w);
+}
+
+/* --- inference services (service.h) ------------------------------------ */
+
+/* Units and a description on dataset name of loc. */
+static void describe(struct w *w, hid_t loc, const char *name,
+                     const char *units, const char *desc)
+{
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (ds < 0) {
+        fail(w, name);
+        return;
+    }
+    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "description", desc);
+    H5Dclose(ds);
+}
+
+struct req_row {
+    int32_t service;
+    int64_t index;
+    double arrival_s, ttft_s, itl_s, e2e_s, queue_s;
+    int32_t input_tokens, output_tokens, cached_tokens, replica;
+    int8_t state, restarts;
+};
+
+static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+{
+    int nsv = gs_sim_nservices(s);
+    long total = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        gs_sim_service_requests(s, i, &n);
+        total += n;
+    }
+    struct req_row *rows = calloc((size_t)(total ? total : 1), sizeof *rows);
+    if (rows == NULL) {
+        fail(w, "/requests");
+        return;
+    }
+    /* Every request, or an evenly spaced share `rate` of them. */
+    long k = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        const struct gs_reqrec *q = gs_sim_service_requests(s, i, &n);
+        for (long j = 0; j < n; j++) {
+            if (rate < 1 && floor((double)(j + 1) * rate) ==
+                            floor((double)j * rate))
+                continue;
+            double ttft = q[j].first >= 0 ? q[j].first - q[j].arrival : NAN;
+            double e2e = q[j].end >= 0 && q[j].state == GS_REQ_DONE
+                             ? q[j].end - q[j].arrival : NAN;
+            double itl = q[j].state == GS_REQ_DONE && q[j].out > 1
+                             ? (q[j].end - q[j].first) / (q[j].out - 1) : NAN;
+            rows[k++] = (struct req_row){
+                .service = i, .index = j, .arrival_s = q[j].arrival,
+                .ttft_s = ttft, .itl_s = itl, .e2e_s = e2e,
+                .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
+                .input_tokens = q[j].in, .output_tokens = q[j].out,
+                .cached_tokens = q[j].cached, .replica = q[j].replica,
+                .state = q[j].state, .restarts = (int8_t)q[j].restarts };
+        }
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct req_row));
+#define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct req_row, f), ty)
+    F(service, H5T_NATIVE_INT32);
+    F(index, H5T_NATIVE_INT64);
+    F(arrival_s, H5T_NATIVE_DOUBLE);
+    F(ttft_s, H5T_NATIVE_DOUBLE);
+    F(itl_s, H5T_NATIVE_DOUBLE);
+    F(e2e_s, H5T_NATIVE_DOUBLE);
+    F(queue_s, H5T_NATIVE_DOUBLE);
+    F(input_tokens, H5T_NATIVE_INT32);
+    F(output_tokens, H5T_NATIVE_INT32);
+    F(cached_tokens, H5T_NATIVE_INT32);
+    F(replica, H5T_NATIVE_INT32);
+    F(state, H5T_NATIVE_INT8);
+    F(restarts, H5T_NATIVE_INT8);
+#undef F
+    hsize_t dim = (hsize_t)k;
+    dset(w, w->f, "requests", t, 1, &dim, rows);
+    H5Tclose(t);
+    free(rows);
+    describe(w, w->f, "requests", "s (times), tokens (counts)",
+             "one row per request (an evenly spaced share sample_rate of "
+             "them): service (index in /services/names), index (arrival "
+             "order within its service), arrival, time to first token, mean "
+             "inter-token latency, end-to-end time, queueing (TTFT less the "
+             "unloaded prefill time), prompt, output and prefix-cached "
+             "tokens, last replica, state (/services/request_states), "
+             "restarts after a lost replica; NaN where not reached");
+    hid_t ds = H5Dopen2(w->f, "requests", H5P_DEFAULT);
+    if (ds >= 0) {
+        attr_num(w, ds, "sample_rate", rate);
+        H5Dclose(ds);
+    }
+}
+
+static void write_services(struct w *w, const struct gs_sim *s)
+{
+    int nsv = gs_sim_nservices(s);
+    hid_t g = H5Gcreate2(w->f, "services", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (g < 0) {
+        fail(w, "/services");
+        return;
+    }
+    const char *names[GS_SVC_MAX];
+    for (int i = 0; i < nsv; i++)
+        names[i] = gs_sim_service(s, i)->name;
+    strings(w, g, "names", 64, names, (size_t)nsv);
+    const char *st[GS_NREQSTATES];
+    for (int i = 0; i < GS_NREQSTATES; i++)
+        st[i] = gs_reqstate_name(i);
+    strings(w, g, "request_states", 16, st, GS_NREQSTATES);
+    /* The summary: one row per service, one column per measure. */
+    static const char *const fname[] = {
+#define V(E, N, F, U) N,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    static const char *const funit[] = {
+#define V(E, N, F, U) U,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    size_t nf = sizeof fname / sizeof fname[0];
+    double *tab = calloc((size_t)(nsv ? nsv : 1) * nf, sizeof *tab);
+    if (tab == NULL) {
+        fail(w, "/services/summary");
+        H5Gclose(g);
+        return;
+    }
+    for (int i = 0; i < nsv; i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        size_t c = 0;
+#define V(E, N, F, U) tab[(size_t)i * nf + c++] = (double)(E);
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    }
+    hsize_t dims[2] = { (hsize_t)nsv, nf };
+    dset(w, g, "summary", H5T_NATIVE_DOUBLE, 2, dims, tab);
+    free(tab);
+    describe(w, g, "summary", "see summary_units",
+             "per service (rows, /services/names) the run's measures "
+             "(columns, summary_columns): request counts, TTFT, ITL "
+             "(token-weighted), end-to-end and queueing percentiles, SLA "
+             "attainment, goodput, tokens/s per GPU, GPU-hours, cost");
+    strings(w, g, "summary_columns", 32, fname, nf);
+    strings(w, g, "summary_units", 8, funit, nf);
+    /* Time series: /services/NAME/COLUMN, sampled on the run's step. */
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        const double *t;
+        const double *ser = gs_sim_service_series(s, i, &n, &t);
+        hid_t sg = H5Gcreate2(g, names[i], H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT);
+        if (sg < 0) {
+            fail(w, names[i]);
+            continue;
+        }
+        hsize_t dim = (hsize_t)n;
+        dset(w, sg, "time_s", H5T_NATIVE_DOUBLE, 1, &dim, t);
+        describe(w, sg, "time_s", "s", "sample times (the run's step)");
+        double *col = malloc((size_t)(n ? n : 1) * sizeof *col);
+        for (int c = 0; col && c < GS_NSVCOLS; c++) {
+            for (long r = 0; r < n; r++)
+                col[r] = ser[r * GS_NSVCOLS + c];
+            dset(w, sg, gs_svcol_name(c), H5T_NATIVE_DOUBLE, 1, &dim, col);
+            describe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
+                     gs_svcol_desc(c));
+        }
+        if (col == NULL)
+            fail(w, names[i]);
+        free(col);
+        H5Gclose(sg);
+    }
+    H5Gclose(g);
 }
 
 /* --- comparisons ------------------------------------------------------- */
@@ -570,17 +800,14 @@ struct cmp_row {
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                         struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
-    int rc0 = file_begin(&w, tmp, sizeof tmp, "compare", c->scenario, c->text);
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "compare", c->scenario, c->text);
     if (rc0 < 0)
         return rc0;
 
-    hid_t runs = H5Gcreate2(w.f, "runs", H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT);
+    hid_t runs = group(w.f, "runs");
     for (int p = 0; p < c->npol && runs >= 0 && !w.err; p++) {
-        hid_t gp = H5Gcreate2(runs, c->policies[p], H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT);
+        hid_t gp = group(runs, c->policies[p]);
         if (gp < 0) {
             fail(&w, c->policies[p]);
             break;
@@ -588,8 +815,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         for (int k = 0; k < c->nseeds && !w.err; k++) {
             char name[32];
             snprintf(name, sizeof name, "seed%d", k);
-            hid_t g = H5Gcreate2(gp, name, H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT);
+            hid_t g = group(gp, name);
             if (g < 0) {
                 fail(&w, name);
                 break;
@@ -606,8 +832,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     else
         H5Gclose(runs);
 
-    hid_t g = H5Gcreate2(w.f, "compare", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w.f, "compare");
     if (g >= 0) {
         strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
         strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
@@ -615,15 +840,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
         hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
                             (hsize_t)c->nmetrics };
-        hid_t sp = H5Screate_simple(3, dims, NULL);
-        hid_t ds = H5Dcreate2(g, "values", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT);
-        if (ds < 0 || H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                               H5P_DEFAULT, c->values) < 0)
-            fail(&w, "/compare/values");
-        if (ds >= 0)
-            H5Dclose(ds);
-        H5Sclose(sp);
+        dset(&w, g, "values", H5T_NATIVE_DOUBLE, 3, dims, c->values);
 
         size_t nr = (size_t)c->npol * (size_t)c->nmetrics;
         struct cmp_row *rows = calloc(nr ? nr : 1, sizeof *rows);
@@ -672,7 +889,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     } else {
         fail(&w, "/compare");
     }
-    return file_end(&w, tmp);
+    return file_end(&w);
 }
 
 /* --- placement experiments ------------------------------------------------- */
@@ -681,13 +898,11 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
                           const char *text, const struct gs_place_exp *x,
                           struct gs_diag *d)
 {
-    char tmp[1200];
-    struct w w = { -1, path, d, 0 };
-    int rc0 = file_begin(&w, tmp, sizeof tmp, "place-exp", scenario, text);
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "place-exp", scenario, text);
     if (rc0 < 0)
         return rc0;
-    hid_t g = H5Gcreate2(w.f, "place_exp", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w.f, "place_exp");
     size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
     double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
                           sizeof *mean);
@@ -727,7 +942,87 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     free(names);
     if (g >= 0)
         H5Gclose(g);
-    return file_end(&w, tmp);
+    return file_end(&w);
+}
+
+/* --- sweeps and plans ----------------------------------------------------- */
+
+/* The group that holds name's dataset, created on the way (owned by the
+ * caller: close it); *leaf points at the last component. */
+static hid_t parent_group(struct w *w, const char *name, const char **leaf)
+{
+    hid_t g = H5Gopen2(w->f, "/", H5P_DEFAULT);
+    const char *p = name;
+    const char *slash;
+    while (g >= 0 && (slash = strchr(p, '/')) != NULL) {
+        char part[256];
+        snprintf(part, sizeof part, "%.*s", (int)(slash - p), p);
+        hid_t n = H5Lexists(g, part, H5P_DEFAULT) > 0
+                      ? H5Gopen2(g, part, H5P_DEFAULT)
+                      : group(g, part);
+        H5Gclose(g);
+        g = n;
+        p = slash + 1;
+    }
+    *leaf = p;
+    return g;
+}
+
+int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
+                     const char *text, const struct gs_h5_ds *ds, int n,
+                     struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc = file_begin(&w, kind, scenario, text);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < n && !w.err; i++) {
+        const struct gs_h5_ds *x = &ds[i];
+        const char *leaf;
+        hid_t g = parent_group(&w, x->name, &leaf);
+        if (g < 0) {
+            fail(&w, x->name);
+            break;
+        }
+        hsize_t dims[3];
+        size_t cells = 1;
+        for (int k = 0; k < x->rank; k++) {
+            dims[k] = (hsize_t)x->dims[k];
+            cells *= (size_t)x->dims[k];
+        }
+        if (x->kind == GS_H5_STRING) {
+            const char *const *v = x->data;
+            size_t width = 1;
+            for (size_t k = 0; k < cells; k++)
+                if (strlen(v[k]) + 1 > width)
+                    width = strlen(v[k]) + 1;
+            char *buf = calloc(cells ? cells : 1, width);
+            if (buf == NULL) {
+                fail(&w, x->name);
+            } else {
+                for (size_t k = 0; k < cells; k++)
+                    memcpy(buf + k * width, v[k], strlen(v[k]));
+                hid_t t = H5Tcopy(H5T_C_S1);
+                H5Tset_size(t, width);
+                dset(&w, g, leaf, t, x->rank, dims, buf);
+                H5Tclose(t);
+                free(buf);
+            }
+        } else {
+            dset(&w, g, leaf, x->kind == GS_H5_U64 ? H5T_NATIVE_UINT64
+                                                   : H5T_NATIVE_DOUBLE,
+                 x->rank, dims, x->data);
+        }
+        if (x->desc && !w.err) {
+            hid_t o = H5Dopen2(g, leaf, H5P_DEFAULT);
+            if (o >= 0) {
+                attr_str(&w, o, "description", x->desc);
+                H5Dclose(o);
+            }
+        }
+        H5Gclose(g);
+    }
+    return file_end(&w);
 }
 
 /* --- reading back -------------------------------------------------------- */

@@ -30,8 +30,11 @@
  *                          jobs, value -- every spot notice and reclaim,
  *                          failure, repair, launch, removal (cloud.h);
  *                          /cloud/log_kinds names the kinds
- * The file is written under PATH.tmp-PID and renamed to PATH when complete,
- * so a failed run never leaves a partial file at PATH. */
+ * The file is written under an exclusive temporary beside PATH and renamed
+ * to PATH when complete (outfile.h), so a failed or interrupted run never
+ * leaves a partial file at PATH.  Object time tracking is off and compound
+ * tables are stored packed: the same scenario and seed give a
+ * byte-identical file (compare them with cmp). */
 #ifndef GS_H5OUT_H
 #define GS_H5OUT_H
 
@@ -51,6 +54,10 @@ struct gs_h5_job {
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
+/* The same with only an evenly spaced share `sample` (0, 1] of each
+ * service's requests in /requests (`gpusim run --sample`). */
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d);
 
 /* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
 int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
@@ -111,5 +118,24 @@ struct gs_place_exp;
 int gs_h5_write_place_exp(const char *path, const char *scenario,
                           const char *text, const struct gs_place_exp *x,
                           struct gs_diag *d);
+
+/* Sweeps and plans (`gpusim sweep`, `gpusim plan`; layouts in
+ * docs/planning.md): a file of named datasets.  Each gs_h5_ds is a dataset
+ * at `name` (groups on the way are created), of doubles, fixed-width
+ * strings or uint64, rank 1 to 3, with a "description" attribute when desc
+ * is set.  Same begin and end as every gpusim file: root attributes
+ * gpusim_version, layout_version, kind, scenario; /scenario; written under
+ * PATH.tmp-PID and renamed when complete. */
+enum gs_h5_dkind { GS_H5_DOUBLE, GS_H5_STRING, GS_H5_U64 };
+struct gs_h5_ds {
+    const char *name;
+    int kind, rank;
+    long dims[3];
+    const void *data;       /* double *, const char *const *, uint64_t * */
+    const char *desc;
+};
+int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
+                     const char *text, const struct gs_h5_ds *ds, int n,
+                     struct gs_diag *d);
 
 #endif

@@ -71,7 +71,10 @@ const char *gs_jstate_name(int state);
 
 /* Why a job was killed (GS_JOB_KILLED), or 0. */
 enum gs_kill { GS_KILL_NONE, GS_KILL_UNPLACEABLE, GS_KILL_OOM,
-               GS_KILL_RECLAIM, GS_KILL_REAPED, GS_KILL_DENIED };
+               GS_KILL_RECLAIM, GS_KILL_REAPED, GS_KILL_DENIED,
+               GS_KILL_WITHDRAWN,   /* its model took it back (a replica
+                                       no longer needed before it ran) */
+               GS_NKILL };
 
 struct gs_jobrec {
     int64_t id;
@@ -117,6 +120,9 @@ struct gs_job {
     double saved;                   /* work kept by gs_sim_checkpoint() */
     double efactor;                 /* least time factor over the pools it
                                        may use (gs_sim_estimate) */
+    void *owner;                    /* the model state that submitted it
+                                       (gs_sim_submit), NULL for the
+                                       workload's jobs */
 };
 
 #endif

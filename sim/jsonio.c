@@ -4,9 +4,11 @@
  * malformed file is reported with its line and column, a wrong value with
  * its JSON path. */
 #include "jsonio.h"
+#include "params.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,11 +55,10 @@ static char *slurp(const char *path, struct gs_diag *d)
     return buf;
 }
 
-static cJSON *parse_file(const char *path, struct gs_diag *d)
+/* Parse text; on a syntax error fill d with name:line:col. */
+static cJSON *parse_text(const char *text, const char *name,
+                         struct gs_diag *d)
 {
-    char *text = slurp(path, d);
-    if (text == NULL)
-        return NULL;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (root == NULL) {
@@ -71,9 +72,18 @@ static cJSON *parse_file(const char *path, struct gs_diag *d)
             }
         }
         char where[700];
-        snprintf(where, sizeof where, "%s:%d:%d", path, line, col);
+        snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
         gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
     }
+    return root;
+}
+
+static cJSON *parse_file(const char *path, struct gs_diag *d)
+{
+    char *text = slurp(path, d);
+    if (text == NULL)
+        return NULL;
+    cJSON *root = parse_text(text, path, d);
     free(text);
     return root;
 }
@@ -306,4 +316,208 @@ const struct gs_bl_tol *gs_baselines_tol(const struct gs_baselines *b,
         if (strcmp(b->tol[i].metric, metric) == 0)
             return &b->tol[i];
     return &b->def;
+}
+
+/* --- key-checked reading of a JSON object -------------------------------- */
+
+/* The one place the opaque type meets cJSON. */
+static const cJSON *cj(const struct gs_json *v)
+{
+    return (const cJSON *)(const void *)v;
+}
+
+static const struct gs_json *gj(const cJSON *v)
+{
+    return (const struct gs_json *)(const void *)v;
+}
+
+int gs_json_parse(const char *text, const char *name, struct gs_json **out,
+                  struct gs_diag *d)
+{
+    *out = NULL;
+    cJSON *root = parse_text(text, name, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    *out = (struct gs_json *)(void *)root;
+    return 0;
+}
+
+void gs_json_free(struct gs_json *doc)
+{
+    cJSON_Delete((cJSON *)(void *)doc);
+}
+
+const struct gs_json *gs_json_get(const struct gs_json *o, const char *key)
+{
+    return cJSON_IsObject(cj(o))
+        ? gj(cJSON_GetObjectItemCaseSensitive(cj(o), key)) : NULL;
+}
+
+int gs_json_is_object(const struct gs_json *v)
+{
+    return cJSON_IsObject(cj(v)) != 0;
+}
+
+int gs_json_is_array(const struct gs_json *v)
+{
+    return cJSON_IsArray(cj(v)) != 0;
+}
+
+const struct gs_json *gs_json_first(const struct gs_json *v)
+{
+    return v && (cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v)))
+        ? gj(cj(v)->child) : NULL;
+}
+
+const struct gs_json *gs_json_next(const struct gs_json *v)
+{
+    return v ? gj(cj(v)->next) : NULL;
+}
+
+const char *gs_json_key(const struct gs_json *v)
+{
+    return v ? cj(v)->string : NULL;
+}
+
+void gs_json_path(char *buf, size_t n, const char *path, const char *key)
+{
+    snprintf(buf, n, "%s.%s", path, key);
+}
+
+int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
+{
+    char where[512], what[512];
+    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+}
+
+int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *const *allowed)
+{
+    if (!cJSON_IsObject(cj(o)))
+        return gs_json_err(c, path, "expected an object");
+    for (const cJSON *it = cj(o)->child; it; it = it->next) {
+        int ok = 0;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(it->string, allowed[i]) == 0;
+        if (!ok) {
+            char list[512] = "";
+            for (int i = 0; allowed[i]; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+            }
+            return gs_json_err(c, path, "unknown key '%s' (allowed: %s)",
+                               it->string, list);
+        }
+    }
+    return 0;
+}
+
+/* o[key], or NULL; absent and required is an error (*rc set). */
+static const cJSON *member(const struct gs_jin *c, const struct gs_json *o,
+                           const char *path, const char *key, int req,
+                           int *rc)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cj(o), key);
+    *rc = v == NULL && req
+        ? gs_json_err(c, path, "missing required key '%s'", key) : 0;
+    return v;
+}
+
+int gs_json_num(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, double lo, double hi,
+                int req, double *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsNumber(v))
+        return gs_json_err(c, p, "expected a number");
+    if (!(v->valuedouble >= lo && v->valuedouble <= hi))
+        return gs_json_err(c, p, "%g is outside the allowed range [%g, %g]",
+                           v->valuedouble, lo, hi);
+    *out = v->valuedouble;
+    return 0;
+}
+
+int gs_json_int(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, long lo, long hi,
+                int req, long *out)
+{
+    double v = (double)*out;
+    int rc = gs_json_num(c, o, path, key, (double)lo, (double)hi, req, &v);
+    if (rc < 0)
+        return rc;
+    if (v != floor(v)) {
+        char p[512];
+        gs_json_path(p, sizeof p, path, key);
+        return gs_json_err(c, p, "expected a whole number, got %g", v);
+    }
+    *out = (long)v;
+    return 0;
+}
+
+int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, 0, &rc);
+    if (v == NULL)
+        return rc;
+    if (!cJSON_IsBool(v)) {
+        char p[512];
+        gs_json_path(p, sizeof p, path, key);
+        return gs_json_err(c, p, "expected true or false");
+    }
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, int req, char *out,
+                size_t n)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsString(v))
+        return gs_json_err(c, p, "expected a string");
+    if (strlen(v->valuestring) >= n)
+        return gs_json_err(c, p, "longer than %zu characters", n - 1);
+    if (req && v->valuestring[0] == '\0')
+        return gs_json_err(c, p, "must not be empty");
+    snprintf(out, n, "%s", v->valuestring);
+    return 0;
+}
+
+int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int req, gs_time *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (cJSON_IsNumber(v)) {
+        if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
+            return gs_json_err(c, p, "expected a non-negative number of "
+                               "seconds");
+        *out = (gs_time)llround(v->valuedouble * 1000.0);
+        return 0;
+    }
+    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
+        return 0;
+    return gs_json_err(c, p, "expected a duration: seconds, or a string "
+                       "such as \"30s\", \"5m\", \"2h\", \"3d\"");
 }

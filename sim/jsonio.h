@@ -16,11 +16,22 @@
  * Baselines file (bench/baselines.json, written by bench_policies --update):
  *   {"gpusim_baselines": 1,
  *    "tolerances": {"default": {"rel": r, "abs": a}, "METRIC": {...}, ...},
- *    "runs": [{"scenario": S, "policy": P, "metrics": {"NAME": v, ...}}]} */
+ *    "runs": [{"scenario": S, "policy": P, "metrics": {"NAME": v, ...}}]}
+ *
+ * Reading part of a scenario outside scenario.c (the gs_json_* calls at the
+ * end): a model that owns a scenario object (a service's autoscaler, say)
+ * parses it from a `const struct gs_json *` with the same key-checked getters
+ * and messages as scenario.c's.  struct gs_json is never defined: it is a
+ * cJSON node seen through an opaque type, so scenario.c passes one of its
+ * nodes as `(const struct gs_json *)node`, and tests parse text with
+ * gs_json_parse. */
 #ifndef GS_JSONIO_H
 #define GS_JSONIO_H
 
 #include "err.h"
+#include "engine.h"
+
+#include <stddef.h>
 
 #define GS_JSON_NAME 64
 
@@ -69,5 +80,58 @@ void gs_baselines_free(struct gs_baselines *b);
 /* The tolerance for metric (its own, or the default). */
 const struct gs_bl_tol *gs_baselines_tol(const struct gs_baselines *b,
                                          const char *metric);
+
+/* --- key-checked reading of a JSON object -------------------------------- */
+
+struct gs_json;                 /* opaque: a cJSON node (see above) */
+
+/* Where messages point: the file, and the diagnostic to fill. */
+struct gs_jin {
+    const char *file;
+    struct gs_diag *d;
+};
+
+/* Parse text into a document named `name` in messages (line:column of a
+ * syntax error).  0 or GS_EPARSE / GS_ENOMEM with d filled; free the
+ * document with gs_json_free (NULL-safe). */
+int gs_json_parse(const char *text, const char *name, struct gs_json **out,
+                  struct gs_diag *d);
+void gs_json_free(struct gs_json *doc);
+
+/* o[key] or NULL (also when o is not an object). */
+const struct gs_json *gs_json_get(const struct gs_json *o, const char *key);
+int gs_json_is_object(const struct gs_json *v);
+int gs_json_is_array(const struct gs_json *v);
+/* Elements of an array (members of an object): the first, then the next;
+ * NULL at the end.  gs_json_key: an object member's key, else NULL. */
+const struct gs_json *gs_json_first(const struct gs_json *v);
+const struct gs_json *gs_json_next(const struct gs_json *v);
+const char *gs_json_key(const struct gs_json *v);
+
+/* "path.key" into buf. */
+void gs_json_path(char *buf, size_t n, const char *path, const char *key);
+/* Record "FILE: PATH: WHAT" as GS_EINVAL in c->d and return GS_EINVAL. */
+int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* o must be an object whose keys are all in the NULL-terminated allowed. */
+int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *const *allowed);
+/* The getters read o[key] (o at JSON path `path`): absent leaves *out
+ * alone and returns 0, or is an error when req; a wrong type or a value
+ * outside [lo, hi] is an error naming path.key. */
+int gs_json_num(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, double lo, double hi,
+                int req, double *out);
+int gs_json_int(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, long lo, long hi,
+                int req, long *out);
+int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int *out);
+int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, int req, char *out,
+                size_t n);
+/* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
+int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int req, gs_time *out);
 
 #endif

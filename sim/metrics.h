@@ -78,6 +78,10 @@ struct gs_summary {
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
     struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
+    /* Pending and running jobs the policy examined over the run (sim.h,
+     * gs_sim_examine): a deterministic measure of its work, not a metric of
+     * the cluster, so it is in --json but not in the compared fields. */
+    uint64_t policy_work;
 };
 
 struct gs_series {

@@ -1,6 +1,7 @@
 /* report.c -- print a run's summary (see report.h). */
 #include "report.h"
 #include "cloud.h"
+#include "service.h"
 #include "version.h"
 
 #include <string.h>
@@ -131,6 +132,32 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
                 x->wait_mean, x->wait_p50, x->wait_p95, x->wait_p99,
                 x->wait_max, x->jct_mean, x->sla_wait, x->sla_deadline);
     }
+    int nsv = gs_sim_nservices(s);
+    if (nsv > 0)
+        fprintf(fp, "\n  %-12s %8s %8s %15s %15s %9s %7s %9s %8s %8s\n",
+                "service", "requests", "done", "TTFT p50/p99", "ITL p50/p99",
+                "e2e p99", "SLA", "goodput", "tok/s/GPU", "$/Mtok");
+    for (int i = 0; i < nsv; i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        char ttft[32], itl[32], sla[16];
+        snprintf(ttft, sizeof ttft, "%.3f/%.3fs", v->ttft[0], v->ttft[2]);
+        snprintf(itl, sizeof itl, "%.1f/%.1fms", 1e3 * v->itl[0],
+                 1e3 * v->itl[2]);
+        if (v->sla_met < 0)
+            snprintf(sla, sizeof sla, "-");
+        else
+            snprintf(sla, sizeof sla, "%.1f%%", 100 * v->attainment);
+        fprintf(fp, "  %-12s %8ld %8ld %15s %15s %8.2fs %7s %7.2f/s %8.0f "
+                "%8.3f\n", v->name, v->arrived, v->finished, ttft, itl,
+                v->e2e[2], sla, v->goodput, v->tok_s_gpu, v->cost_per_mtok);
+        fprintf(fp, "  %-12s queue p99 %.3fs; %ld dropped, %ld in flight, %ld "
+                "restarted; replicas %.2f mean, %.0f max, %ld started, %ld "
+                "lost; %.2f GPU-hours, $%.2f%s\n", "", v->queue[2],
+                v->dropped, v->inflight, v->restarted, v->replicas_mean,
+                v->replicas_max, v->replica_starts, v->replica_losses,
+                v->gpu_hours, v->cost,
+                v->sla_met < 0 ? "" : v->sla_met ? "; SLA met" : "; SLA missed");
+    }
     fprintf(fp, "\n  %-12s %7s %9s %12s\n", "GPU model", "GPUs", "util",
             "GPU-hours");
     for (int k = 0; k < su->nmodels; k++) {
@@ -155,6 +182,8 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
 #define J(expr, name, fmt) fprintf(fp, ",\n  \"" name "\": " fmt, (double)(expr));
     GS_SUMMARY_FIELDS(J)
 #undef J
+    fprintf(fp, ",\n  \"policy_work\": %llu",
+            (unsigned long long)su->policy_work);
     fprintf(fp, ",\n  \"tiers\": {");
     for (int t = -1; t < GS_NTIERS; t++) {
         const struct gs_tstats *x = scope(su, t);
@@ -173,6 +202,19 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
         json_str(fp, sc->cat.m[m->model].name);
         fprintf(fp, ": {\"gpus\": %.0f, \"utilization\": %.6f, "
                 "\"gpu_hours\": %.4f}", m->gpus, m->util, m->gpu_hours);
+    }
+    fprintf(fp, "\n  },\n  \"services\": {");
+    for (int i = 0; i < gs_sim_nservices(s); i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        fprintf(fp, "%s\n    ", i ? "," : "");
+        json_str(fp, v->name);
+        fprintf(fp, ": {");
+        const char *sep = "";
+#define V(E, N, F, U) \
+        fprintf(fp, "%s\"" N "\": " F, sep, (double)(E)); sep = ", ";
+        GS_SVCSUM_FIELDS(V)
+#undef V
+        fputc('}', fp);
     }
     fprintf(fp, "\n  },\n  \"cost_by\": {");
     const struct gs_cloud *c = gs_sim_cloud(s);
@@ -237,6 +279,13 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
         fprintf(fp, "model:%s,gpus,%.0f\n", n, m->gpus);
         fprintf(fp, "model:%s,utilization,%.6f\n", n, m->util);
         fprintf(fp, "model:%s,gpu_hours,%.4f\n", n, m->gpu_hours);
+    }
+    for (int i = 0; i < gs_sim_nservices(s); i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+#define V(E, N, F, U) \
+        fprintf(fp, "service:%s," N "," F "\n", v->name, (double)(E));
+        GS_SVCSUM_FIELDS(V)
+#undef V
     }
     const struct gs_cloud *c = gs_sim_cloud(s);
     for (int m = 0; m < GS_NMARKETS; m++)

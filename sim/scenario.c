@@ -15,8 +15,10 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../traces/llmreq.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
+#include "planjson.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -392,6 +394,18 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
         (rc = str(c, n, q, "name_prefix", 0, prefix, sizeof prefix)) < 0 ||
         (rc = num(c, n, q, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0)
         return rc;
+    int known = 0;
+    for (int i = 0; gs_node_list_formats[i]; i++)
+        known |= strcmp(gs_node_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char list[256] = "", fq[128];
+        for (int i = 0; gs_node_list_formats[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i ? ", " : "", gs_node_list_formats[i]->name);
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return err(c, fq, "unknown node-list format '%s' (known: %s)", fmt,
+                   list);
+    }
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
@@ -1618,6 +1632,406 @@ static int parse_workload(struct ctx *c, const cJSON *o)
     return collect_params(c, t, "$.workload.trace", NULL, &c->s->trace);
 }
 
+/* --- inference services ($.services; svccfg.h, docs/inference.md) -------- */
+
+/* A token-count law: the keys of a duration law, numbers read as counts.
+ * parse_dist reads numbers as seconds (x 1000 ms), so every value is scaled
+ * back by 1/1000 (the lognormal's mu by -ln 1000). */
+static int parse_tokens(struct ctx *c, const cJSON *o, const char *path,
+                        struct gs_distspec *d)
+{
+    int rc = parse_dist(c, o, path, d);
+    if (rc < 0)
+        return rc;
+    const double k = 1e-3;
+    d->max *= k;
+    switch (d->kind) {
+    case GS_DIST_LOGNORMAL:
+        d->a += log(k);
+        break;
+    case GS_DIST_PARETO:
+    case GS_DIST_WEIBULL:
+        d->a *= k;
+        break;
+    case GS_DIST_EMPIRICAL:
+        for (int i = 0; i < d->npoints; i++)
+            d->pts[i] *= k;
+        break;
+    default:
+        d->a *= k;
+        d->b *= k;
+        break;
+    }
+    return 0;
+}
+
+static int parse_arch(struct ctx *c, const cJSON *v, const char *p,
+                      struct gs_llm_arch *a)
+{
+    int rc;
+    if (cJSON_IsString(v))
+    {
+        if (gs_llm_arch_find(v->valuestring, a, p, c->d) == 0)
+            return 0;
+        char what[512];
+        snprintf(what, sizeof what, "%s", c->d->what);
+        return err(c, p, "%s", what);
+    }
+    if ((rc = check_keys(c, v, p, KEYS("name", "layers", "hidden", "heads",
+                         "kv_heads", "ffn", "gated", "experts",
+                         "active_experts", "vocab", "bytes_per_param",
+                         "kv_bytes", "tied_embeddings"))) < 0)
+        return rc;
+    memset(a, 0, sizeof *a);
+    long layers = 0, hidden = 0, heads = 0, kvh = 0, ffn = 0, experts = 1,
+         act = 1, vocab = 32000;
+    a->gated = 1;
+    a->bytes_per_param = 2;
+    if ((rc = str(c, v, p, "name", 1, a->name, sizeof a->name)) < 0 ||
+        (rc = inum(c, v, p, "layers", 1, 100000, 1, &layers)) < 0 ||
+        (rc = inum(c, v, p, "hidden", 1, 10000000, 1, &hidden)) < 0 ||
+        (rc = inum(c, v, p, "heads", 1, 100000, 1, &heads)) < 0 ||
+        (rc = inum(c, v, p, "kv_heads", 1, 100000, 0, &kvh)) < 0 ||
+        (rc = inum(c, v, p, "ffn", 1, 100000000, 1, &ffn)) < 0 ||
+        (rc = boolean(c, v, p, "gated", &a->gated)) < 0 ||
+        (rc = inum(c, v, p, "experts", 1, 100000, 0, &experts)) < 0 ||
+        (rc = inum(c, v, p, "active_experts", 1, 100000, 0, &act)) < 0 ||
+        (rc = inum(c, v, p, "vocab", 1, 100000000, 0, &vocab)) < 0 ||
+        (rc = num(c, v, p, "bytes_per_param", 0.125, 8, 0,
+                  &a->bytes_per_param)) < 0 ||
+        (rc = num(c, v, p, "kv_bytes", 0.125, 8, 0, &a->kv_bytes)) < 0 ||
+        (rc = boolean(c, v, p, "tied_embeddings", &a->tied)) < 0)
+        return rc;
+    a->layers = (int)layers;
+    a->hidden = (int)hidden;
+    a->heads = (int)heads;
+    a->kv_heads = (int)(kvh ? kvh : heads);
+    a->ffn = (int)ffn;
+    a->experts = (int)experts;
+    a->active_experts = (int)act;
+    a->vocab = (int)vocab;
+    if (gs_llm_arch_check(a, p, c->d) == 0)
+        return 0;
+    char what[512], where[512];
+    snprintf(what, sizeof what, "%s", c->d->what);
+    snprintf(where, sizeof where, "%s", c->d->where);
+    return err(c, where, "%s", what);
+}
+
+#define SVC_POOL_KEYS "gpu", "mig_profile", "tp", "replicas", \
+                      "min_replicas", "max_replicas", "autoscaler"
+
+/* The keys of one pool of replicas, read from o over the defaults in *pl. */
+static int parse_svcpool(struct ctx *c, const cJSON *o, const char *p,
+                         struct gs_svcpool *pl)
+{
+    int rc;
+    char gpu[GS_MODEL_NAME] = "";
+    long tp = pl->tp, reps = pl->replicas, mn = pl->min_replicas,
+         mx = pl->max_replicas;
+    if ((rc = str(c, o, p, "gpu", 0, gpu, sizeof gpu)) < 0 ||
+        (rc = str(c, o, p, "mig_profile", 0, pl->mig_profile,
+                  sizeof pl->mig_profile)) < 0 ||
+        (rc = inum(c, o, p, "tp", 1, 64, 0, &tp)) < 0 ||
+        (rc = inum(c, o, p, "replicas", 0, 100000, 0, &reps)) < 0 ||
+        (rc = inum(c, o, p, "min_replicas", 0, 100000, 0, &mn)) < 0 ||
+        (rc = inum(c, o, p, "max_replicas", 1, 100000, 0, &mx)) < 0)
+        return rc;
+    if (gpu[0]) {
+        char pp[600];
+        sub(pp, sizeof pp, p, "gpu");
+        if ((pl->gpu_model = gs_catalog_find(&c->s->cat, gpu)) < 0)
+            return err(c, pp, "unknown GPU model '%s'", gpu);
+    }
+    pl->tp = (int)tp;
+    pl->replicas = (int)reps;
+    pl->min_replicas = (int)mn;
+    pl->max_replicas = (int)mx;
+    const cJSON *as = cJSON_GetObjectItemCaseSensitive(o, "autoscaler");
+    if (as) {
+        char pp[600];
+        sub(pp, sizeof pp, p, "autoscaler");
+        if ((rc = gs_svcscale_cfg_parse((const struct gs_json *)as, c->file,
+                                        pp, &pl->as, c->d)) < 0)
+            return rc;
+        pl->autoscale = 1;
+        pl->min_replicas = pl->as.min_replicas;
+        pl->max_replicas = pl->as.max_replicas;
+    }
+    if (pl->gpu_model < 0)
+        return err(c, p, "missing required key 'gpu'");
+    if (pl->mig_profile[0] && pl->tp != 1)
+        return err(c, p, "a replica on a MIG profile has tp 1");
+    if (pl->min_replicas > pl->max_replicas)
+        return err(c, p, "min_replicas %d is above max_replicas %d",
+                   pl->min_replicas, pl->max_replicas);
+    if (pl->replicas < pl->min_replicas)
+        pl->replicas = pl->min_replicas;
+    if (pl->replicas > pl->max_replicas)
+        pl->replicas = pl->max_replicas;
+    return 0;
+}
+
+static int parse_service(struct ctx *c, const cJSON *o, const char *p,
+                         struct gs_svccfg *sv)
+{
+    int rc;
+    char pp[600], tier[32] = "inference", router[32] = "least-outstanding";
+    if ((rc = check_keys(c, o, p, KEYS("name", "model", "engine", "router",
+                         "requests", "tier", "tenant", "sla",
+                         "load_bandwidth_gbs", "start", "disaggregated",
+                         SVC_POOL_KEYS))) < 0)
+        return rc;
+    memset(sv, 0, sizeof *sv);
+    gs_llm_engine_cfg_default(&sv->eng);
+    sv->load_gbs = 2.0;
+    sv->ttft_pct = sv->itl_pct = 99;
+    if ((rc = str(c, o, p, "name", 1, sv->name, sizeof sv->name)) < 0 ||
+        (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
+        (rc = str(c, o, p, "router", 0, router, sizeof router)) < 0 ||
+        (rc = num(c, o, p, "load_bandwidth_gbs", 1e-3, 1e6, 0,
+                  &sv->load_gbs)) < 0 ||
+        (rc = duration(c, o, p, "start", 0, &sv->start)) < 0)
+        return rc;
+    snprintf(sv->tenant, sizeof sv->tenant, "%.47s", sv->name);
+    if ((rc = str(c, o, p, "tenant", 0, sv->tenant, sizeof sv->tenant)) < 0)
+        return rc;
+    if ((sv->tier = gs_tier_parse(tier)) < 0) {
+        sub(pp, sizeof pp, p, "tier");
+        return err(c, pp, "unknown tier '%s'", tier);
+    }
+    if ((sv->router = gs_router_parse(router)) < 0) {
+        sub(pp, sizeof pp, p, "router");
+        return err(c, pp, "unknown router '%s' (known: round-robin, "
+                   "least-outstanding, least-kv, prefix-affinity)", router);
+    }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
+    sub(pp, sizeof pp, p, "model");
+    if (m == NULL)
+        return err(c, p, "missing required key 'model'");
+    if ((rc = parse_arch(c, m, pp, &sv->eng.arch)) < 0)
+        return rc;
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "engine");
+    if (e) {
+        struct gs_llm_engine_cfg *ec = &sv->eng;
+        long seqs = ec->max_seqs, tok = ec->max_batched_tokens,
+             bs = ec->block_size, pbt = ec->prefix_block_tokens;
+        sub(pp, sizeof pp, p, "engine");
+        if ((rc = check_keys(c, e, pp, KEYS("max_seqs", "max_batched_tokens",
+                             "block_size", "chunked_prefill",
+                             "prefix_caching", "prefix_block_tokens",
+                             "gpu_memory_utilization", "reserve_gb"))) < 0 ||
+            (rc = inum(c, e, pp, "max_seqs", 1, 1000000, 0, &seqs)) < 0 ||
+            (rc = inum(c, e, pp, "max_batched_tokens", 1, 100000000, 0,
+                       &tok)) < 0 ||
+            (rc = inum(c, e, pp, "block_size", 1, 4096, 0, &bs)) < 0 ||
+            (rc = boolean(c, e, pp, "chunked_prefill",
+                          &ec->chunked_prefill)) < 0 ||
+            (rc = boolean(c, e, pp, "prefix_caching",
+                          &ec->prefix_caching)) < 0 ||
+            (rc = inum(c, e, pp, "prefix_block_tokens", 1, 1 << 20, 0,
+                       &pbt)) < 0 ||
+            (rc = num(c, e, pp, "gpu_memory_utilization", 0.01, 1, 0,
+                      &ec->gpu_mem_util)) < 0 ||
+            (rc = num(c, e, pp, "reserve_gb", 0, 1e4, 0,
+                      &ec->reserve_gb)) < 0)
+            return rc;
+        ec->max_seqs = (int)seqs;
+        ec->max_batched_tokens = (int)tok;
+        ec->block_size = (int)bs;
+        ec->prefix_block_tokens = (int)pbt;
+        if (ec->prefix_block_tokens % ec->block_size != 0)
+            return err(c, pp, "prefix_block_tokens (%d) must be a multiple "
+                       "of block_size (%d)", ec->prefix_block_tokens,
+                       ec->block_size);
+    }
+    /* The pool keys at the top level make the one pool, or the defaults of
+     * the prefill and decode pools. */
+    struct gs_svcpool base = { .gpu_model = -1, .tp = 1, .replicas = 1,
+                               .min_replicas = 1, .max_replicas = 100 };
+    gs_svcscale_cfg_default(&base.as);
+    const cJSON *dg = cJSON_GetObjectItemCaseSensitive(o, "disaggregated");
+    struct gs_svcpool top = base;
+    if (dg == NULL) {
+        if ((rc = parse_svcpool(c, o, p, &top)) < 0)
+            return rc;
+        sv->npools = 1;
+        sv->pool[0] = top;
+    } else {
+        /* Only the GPU keys are shared defaults; counts and scalers are
+         * each half's own. */
+        for (const char *const *k = KEYS("replicas", "min_replicas",
+                                         "max_replicas", "autoscaler");
+             *k; k++)
+            if (cJSON_GetObjectItemCaseSensitive(o, *k)) {
+                sub(pp, sizeof pp, p, *k);
+                return err(c, pp, "with \"disaggregated\", give it in its "
+                           "\"prefill\" and \"decode\" objects");
+            }
+        char gpu[GS_MODEL_NAME] = "";
+        long tp = 1;
+        if ((rc = str(c, o, p, "gpu", 0, gpu, sizeof gpu)) < 0 ||
+            (rc = str(c, o, p, "mig_profile", 0, top.mig_profile,
+                      sizeof top.mig_profile)) < 0 ||
+            (rc = inum(c, o, p, "tp", 1, 64, 0, &tp)) < 0)
+            return rc;
+        top.tp = (int)tp;
+        if (gpu[0] && (top.gpu_model = gs_catalog_find(&c->s->cat, gpu)) < 0) {
+            sub(pp, sizeof pp, p, "gpu");
+            return err(c, pp, "unknown GPU model '%s'", gpu);
+        }
+        sub(pp, sizeof pp, p, "disaggregated");
+        sv->disagg = 1;
+        sv->npools = 2;
+        sv->kv_link_gbs = 50;           /* 400 Gb/s InfiniBand per GPU */
+        gs_time lat = 0;
+        if ((rc = check_keys(c, dg, pp, KEYS("prefill", "decode",
+                             "kv_link_gbs", "kv_link_latency"))) < 0 ||
+            (rc = num(c, dg, pp, "kv_link_gbs", 1e-3, 1e6, 0,
+                      &sv->kv_link_gbs)) < 0 ||
+            (rc = duration(c, dg, pp, "kv_link_latency", 0, &lat)) < 0)
+            return rc;
+        sv->kv_link_lat_s = (double)lat / 1000.0;
+        static const char *const half[2] = { "prefill", "decode" };
+        for (int i = 0; i < 2; i++) {
+            char hp[700];
+            sub(hp, sizeof hp, pp, half[i]);
+            const cJSON *h = cJSON_GetObjectItemCaseSensitive(dg, half[i]);
+            if (h == NULL)
+                return err(c, pp, "missing required key '%s'", half[i]);
+            if ((rc = check_keys(c, h, hp, KEYS(SVC_POOL_KEYS))) < 0)
+                return rc;
+            sv->pool[i] = top;
+            if ((rc = parse_svcpool(c, h, hp, &sv->pool[i])) < 0)
+                return rc;
+        }
+    }
+    const cJSON *rq = cJSON_GetObjectItemCaseSensitive(o, "requests");
+    sub(pp, sizeof pp, p, "requests");
+    if (rq == NULL)
+        return err(c, p, "missing required key 'requests'");
+    if ((rc = check_keys(c, rq, pp, KEYS("trace", "generate"))) < 0)
+        return rc;
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(rq, "trace");
+    const cJSON *gn = cJSON_GetObjectItemCaseSensitive(rq, "generate");
+    if ((tr == NULL) == (gn == NULL))
+        return err(c, pp, "give exactly one of \"trace\" and \"generate\"");
+    char q[700];
+    if (tr) {
+        char path[GS_PATH] = "";
+        sv->src = GS_SVCSRC_TRACE;
+        sub(q, sizeof q, pp, "trace");
+        if ((rc = check_keys(c, tr, q, KEYS("format", "path"))) < 0 ||
+            (rc = str(c, tr, q, "format", 1, sv->format,
+                      sizeof sv->format)) < 0 ||
+            (rc = file_path(c, tr, q, "path", path)) < 0)
+            return rc;
+        if (path[0] == '\0')
+            return err(c, q, "missing required key 'path'");
+        if (!gs_request_format_known(sv->format)) {
+            char fq[800];
+            sub(fq, sizeof fq, q, "format");
+            return err(c, fq, "unknown request trace format '%s' (known: "
+                       "azure-llm, mooncake, splitwise, requests)",
+                       sv->format);
+        }
+        snprintf(sv->path, sizeof sv->path, "%s", path);
+    } else {
+        struct gs_svcgen *g = &sv->gen;
+        sv->src = GS_SVCSRC_GENERATE;
+        sub(q, sizeof q, pp, "generate");
+        g->rate.peak_hour = 14;
+        if ((rc = check_keys(c, gn, q, KEYS("requests", "until",
+                             "rate_per_hour", "rate_per_second",
+                             "diurnal_amplitude", "peak_hour", "weekend_dip",
+                             "input_tokens", "output_tokens"))) < 0 ||
+            (rc = inum(c, gn, q, "requests", 0, 4000000000L, 0,
+                       &g->requests)) < 0 ||
+            (rc = duration(c, gn, q, "until", 0, &g->until)) < 0 ||
+            (rc = num(c, gn, q, "rate_per_hour", 1e-9, 1e15, 0,
+                      &g->rate.rate_per_hour)) < 0)
+            return rc;
+        double rps = 0;
+        if ((rc = num(c, gn, q, "rate_per_second", 1e-12, 1e12, 0, &rps)) < 0 ||
+            (rc = num(c, gn, q, "diurnal_amplitude", 0, 1, 0,
+                      &g->rate.diurnal)) < 0 ||
+            (rc = num(c, gn, q, "peak_hour", 0, 24, 0,
+                      &g->rate.peak_hour)) < 0 ||
+            (rc = num(c, gn, q, "weekend_dip", 0, 1, 0, &g->rate.weekly)) < 0)
+            return rc;
+        if (rps > 0)
+            g->rate.rate_per_hour = rps * 3600.0;
+        if (g->rate.rate_per_hour <= 0)
+            return err(c, q, "give \"rate_per_second\" or \"rate_per_hour\"");
+        if (g->requests == 0 && g->until == 0)
+            return err(c, q, "give \"requests\" (how many) or \"until\" (a "
+                       "duration), or both");
+        static const char *const law[2] = { "input_tokens", "output_tokens" };
+        struct gs_distspec *ds[2] = { &g->input, &g->output };
+        for (int i = 0; i < 2; i++) {
+            char lq[800];
+            sub(lq, sizeof lq, q, law[i]);
+            const cJSON *l = cJSON_GetObjectItemCaseSensitive(gn, law[i]);
+            if (l == NULL)
+                return err(c, q, "missing required key '%s'", law[i]);
+            if ((rc = parse_tokens(c, l, lq, ds[i])) < 0)
+                return rc;
+        }
+    }
+    const cJSON *sla = cJSON_GetObjectItemCaseSensitive(o, "sla");
+    if (sla) {
+        gs_time ttft = 0, itl = 0, e2e = 0;
+        double pct = 99;
+        sub(pp, sizeof pp, p, "sla");
+        if ((rc = check_keys(c, sla, pp, KEYS("ttft", "itl", "e2e",
+                             "percentile", "ttft_percentile",
+                             "itl_percentile"))) < 0 ||
+            (rc = duration(c, sla, pp, "ttft", 0, &ttft)) < 0 ||
+            (rc = duration(c, sla, pp, "itl", 0, &itl)) < 0 ||
+            (rc = duration(c, sla, pp, "e2e", 0, &e2e)) < 0 ||
+            (rc = num(c, sla, pp, "percentile", 1, 100, 0, &pct)) < 0)
+            return rc;
+        sv->ttft_pct = sv->itl_pct = pct;
+        if ((rc = num(c, sla, pp, "ttft_percentile", 1, 100, 0,
+                      &sv->ttft_pct)) < 0 ||
+            (rc = num(c, sla, pp, "itl_percentile", 1, 100, 0,
+                      &sv->itl_pct)) < 0)
+            return rc;
+        sv->ttft_s = (double)ttft / 1000.0;
+        sv->itl_s = (double)itl / 1000.0;
+        sv->e2e_s = (double)e2e / 1000.0;
+    }
+    return 0;
+}
+
+static int parse_services(struct ctx *c, const cJSON *a)
+{
+    int n = cJSON_GetArraySize(a);
+    if (!cJSON_IsArray(a) || n > GS_SVC_MAX)
+        return err(c, "$.services", "expected an array of at most %d "
+                   "services", GS_SVC_MAX);
+    struct gs_scenario *s = c->s;
+    if (n == 0)
+        return 0;
+    if ((s->svcs = calloc((size_t)n, sizeof *s->svcs)) == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    for (int i = 0; i < n; i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.services[%d]", i);
+        int rc = parse_service(c, cJSON_GetArrayItem(a, i), p, &s->svcs[i]);
+        if (rc < 0)
+            return rc;
+        s->nsvcs = i + 1;
+        for (int k = 0; k < i; k++)
+            if (strcmp(s->svcs[k].name, s->svcs[i].name) == 0) {
+                snprintf(p, sizeof p, "$.services[%d].name", i);
+                return err(c, p, "service '%s' is already declared",
+                           s->svcs[i].name);
+            }
+    }
+    return 0;
+}
+
 /* --- the whole file ----------------------------------------------------- */
 
 static void line_col(const char *text, const char *at, int *line, int *col)
@@ -1718,7 +2132,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
-                         "spot", "failures", "reaper", "autoscaler"))) < 0)
+                         "spot", "failures", "reaper", "autoscaler",
+                         "services", "plan"))) < 0)
         goto done;
     double seed = 1;
     char desc[4096];
@@ -1777,13 +2192,22 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         (rc = parse_plugin(&c, v, "$.placement", s->placer, sizeof s->placer,
                            &s->placer_params)) < 0)
         goto done;
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "services")) &&
+        (rc = parse_services(&c, v)) < 0)
+        goto done;
+    /* A scenario of services alone needs no job workload. */
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "workload")) == NULL) {
-        rc = err(&c, "$", "missing required key 'workload'");
+        if (s->nsvcs == 0) {
+            rc = err(&c, "$", "missing required key 'workload'");
+            goto done;
+        }
+        s->wl_kind = GS_WL_NONE;
+    } else if ((rc = parse_workload(&c, v)) < 0) {
         goto done;
     }
-    if ((rc = parse_workload(&c, v)) < 0)
-        goto done;
     rc = validate(&c);
+    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
+        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -1941,9 +2365,11 @@ void gs_scenario_free(struct gs_scenario *s)
     free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
+    free(s->svcs);
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
+    gs_plancfg_free(s->plan);
     free(s);
 }
 

@@ -10,6 +10,7 @@
 #define GS_SCENARIO_H
 
 #include "cloudcfg.h"
+#include "svccfg.h"
 #include "err.h"
 #include "fleet.h"
 #include "gen.h"
@@ -18,6 +19,8 @@
 #include "params.h"
 
 #include <stdint.h>
+
+struct gs_plancfg;
 
 struct gs_tiercfg {
     int priority;
@@ -42,7 +45,8 @@ struct gs_partition {
     int lo, hi;                 /* pool-relative node range, assigned in order */
 };
 
-enum gs_wl_kind { GS_WL_TRACE, GS_WL_GENERATE };
+enum gs_wl_kind { GS_WL_TRACE, GS_WL_GENERATE,
+                  GS_WL_NONE     /* services only: no job workload */ };
 
 struct gs_scenario {
     char file[512];             /* where it came from ("<built-in quickstart>") */
@@ -71,6 +75,9 @@ struct gs_scenario {
     struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
                                    reaping ($.prices ... $.autoscaler and
                                    the pools' cloud keys) */
+    int nsvcs;                  /* inference services ($.services) */
+    struct gs_svccfg *svcs;
+    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
 
 /* Parse and validate the scenario in file.  On success *out owns a new

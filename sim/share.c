@@ -656,3 +656,70 @@ void gs_share_stats(const struct gs_share *sh, struct gs_share_stats *o)
         }
     o->slowdown_mean = o->slowed_jobs ? sum / (double)o->slowed_jobs : 0.0;
 }
+
+/* --- the hooks table entry (model.h) ------------------------------------ */
+
+struct share_model {
+    struct gs_share *sh;
+    struct gs_sim *s;
+};
+
+static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
+                   struct gs_fleet *f, struct gs_metrics *m, uint64_t seed,
+                   void **st, struct gs_diag *d)
+{
+    (void)sc;
+    (void)seed;
+    *st = NULL;
+    struct gs_share *sh = NULL;
+    struct share_model *sm = NULL;
+    if (gs_share_new(f, &sh) < 0)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    if (sh == NULL)
+        return 0;
+    if ((sm = malloc(sizeof *sm)) == NULL) {
+        gs_share_free(sh);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    sm->sh = sh;
+    sm->s = s;
+    m->share = sh;
+    *st = sm;
+    return 0;
+}
+
+static void m_free(void *st)
+{
+    struct share_model *sm = st;
+    if (sm == NULL)
+        return;
+    gs_share_free(sm->sh);
+    free(sm);
+}
+
+static void m_started(void *st, struct gs_job *j)
+{
+    struct share_model *sm = st;
+    gs_share_started(sm->sh, sm->s, j);
+}
+
+static void m_stopping(void *st, struct gs_job *j)
+{
+    struct share_model *sm = st;
+    gs_share_stopping(sm->sh, sm->s, j);
+}
+
+static void m_close(void *st, gs_time end)
+{
+    struct share_model *sm = st;
+    gs_share_finish(sm->sh, end);
+}
+
+const struct gs_model_ops gs_share_model = {
+    .name = "sharing",
+    .build = m_build,
+    .free = m_free,
+    .job_started = m_started,
+    .job_stopping = m_stopping,
+    .close = m_close,
+};

@@ -17,7 +17,8 @@
  *                 an owner needs it back.
  * share.c gives the formulas, the rules and their sources.
  *
- * The simulation calls three hooks: gs_share_started() after a job took its
+ * The simulation reaches it through its entry in the models table
+ * (model.h, gs_share_model): gs_share_started() after a job took its
  * allocation (its rate is then its unshared speed), gs_share_stopping()
  * before a job gives its allocation back (finish, preemption, kill), and
  * gs_share_finish() when the run ends.  Kills and evictions the model
@@ -30,6 +31,7 @@
 #include "err.h"
 #include "fleet.h"
 #include "job.h"
+#include "model.h"
 
 struct gs_sim;
 struct gs_share;
@@ -51,6 +53,10 @@ struct gs_share_stats {
     double slowdown_mean;       /* over jobs that ran on shared GPUs */
     long slowed_jobs;           /* how many such jobs */
 };
+
+/* Sharing as one model of the simulation (model.h); built only when some
+ * pool shares GPUs, and then also read by the metrics (levels, stats). */
+extern const struct gs_model_ops gs_share_model;
 
 /* The model for sim's fleet f, or *out = NULL when no pool shares GPUs.
  * 0 or GS_ENOMEM. */

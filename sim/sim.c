@@ -15,16 +15,18 @@
  * CPU-only jobs (no GPU asked) are not queued: they run from arrival for
  * their work, CPUs being outside the model. */
 #include "sim.h"
-#include "cloud.h"
-#include "rng.h"
 #include "frag.h"
-#include "share.h"
+#include "model.h"
+#include "rng.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Room for the models of model.c's table. */
+#define GS_MAXMODELS 8
 
 struct gs_sim {
     const struct gs_scenario *sc;
@@ -68,11 +70,26 @@ struct gs_sim {
     int progress;
     struct gs_metrics m;
     struct gs_summary sum;
-    struct gs_share *share;     /* GPU sharing model, NULL without sharing */
     struct gs_frag *frag;       /* fragmentation measure, node classes */
     int offering;               /* in gs_sim_offer: no policy hooks */
-    struct gs_cloud *cloud;     /* markets, faults, scaling, reaping */
+    struct simmod {             /* the models in this run (model.h) */
+        const struct gs_model_ops *ops;
+        void *st;
+    } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
+    int nmods, nveto;           /* veto: those with a pool_ok hook */
     gs_time last_change;        /* a job last started or stopped */
+    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
+    /* Misses remembered (gs_sim_place anywhere): a need and tier that found
+     * no room stays without room until capacity comes back, which the
+     * fleet tells (a release, a node up or down, a loan): epoch moves. */
+    uint64_t epoch;
+    int memo_ok;                /* gs_sim_misses_repeat() */
+    struct miss {
+        struct gs_need need;
+        int tier;
+        uint64_t epoch;         /* 0: empty */
+        char prof[GS_MIG_PROFILE_NAME];
+    } miss[64];
 };
 
 /* With no horizon, a run whose jobs can neither start nor end for this
@@ -80,6 +97,23 @@ struct gs_sim {
 #define GS_STALL (365 * GS_DAY)
 
 /* --- small helpers ---------------------------------------------------- */
+
+/* Call hook h of every model in the run that has it, with arguments. */
+#define MODELS_CALL(s, h, ...)                                          \
+    do {                                                                \
+        for (int mi_ = 0; mi_ < (s)->nmods; mi_++)                      \
+            if ((s)->mods[mi_].ops->h)                                  \
+                (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
+    } while (0)
+
+/* May job j use pool p: every model's veto passes. */
+static int pool_ok(const struct gs_sim *s, int p, const struct gs_job *j)
+{
+    for (int i = 0; i < s->nveto; i++)
+        if (!s->veto[i].ops->pool_ok(s->veto[i].st, p, j))
+            return 0;
+    return 1;
+}
 
 static int fail(struct gs_sim *s, int code, const char *where,
                 const char *what)
@@ -148,7 +182,8 @@ static void pending_remove(struct gs_sim *s, struct gs_job *j)
         j->next->prev = j->prev;
     else
         s->ptail = j->prev;
-    j->prev = j->next = NULL;
+    /* j->next is left pointing at its successor, which a policy's
+     * stopped(KILLED) hook may read (sim.h, gs_sim_pending_tail). */
     s->npending--;
 }
 
@@ -242,7 +277,9 @@ static void account_run(struct gs_sim *s, struct gs_job *j)
     struct gs_jobrec *r = &s->rec[j->rec];
     r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
                             alloc_gpus(j));
-    r->cost += gs_cloud_job_ran(s->cloud, j);
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->job_ran)
+            r->cost += s->mods[i].ops->job_ran(s->mods[i].st, j);
     s->last_change = s->eng.now;
 }
 
@@ -255,11 +292,10 @@ static void job_recycle(struct gs_sim *s, struct gs_job *j)
 
 /* --- events ------------------------------------------------------------ */
 
-/* Give back j's allocation; the sharing model sees it go first. */
+/* Give back j's allocation; the models see it go first. */
 static void release(struct gs_sim *s, struct gs_job *j)
 {
-    if (s->share)
-        gs_share_stopping(s->share, s, j);
+    MODELS_CALL(s, job_stopping, j);
     gs_fleet_release(s->fleet, &j->alloc, &j->need);
 }
 
@@ -280,13 +316,19 @@ static void on_finish(struct gs_event *ev, void *ctx)
                                r->end > j->s.arrival + j->s.deadline);
     if (j->alloc.n > 0 && s->pol->stopped)
         s->pol->stopped(s->pst, s, j, GS_STOP_DONE);
+    MODELS_CALL(s, job_ended, j, GS_STOP_DONE);
     job_recycle(s, j);
     s->dirty = 1;
 }
 
 static int sim_alive(const struct gs_sim *s)
 {
-    return s->have_next || s->npending > 0 || s->nrun > 0;
+    if (s->have_next || s->npending > 0 || s->nrun > 0)
+        return 1;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->alive && s->mods[i].ops->alive(s->mods[i].st))
+            return 1;
+    return 0;
 }
 
 static void on_tick(struct gs_event *ev, void *ctx)
@@ -305,7 +347,7 @@ static int any_pool_fits(const struct gs_sim *s, const struct gs_job *j)
 {
     for (int p = 0; p < s->fleet->npools; p++)
         if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
-            gs_cloud_pool_ok(s->cloud, p, j))
+            pool_ok(s, p, j))
             return 1;
     return 0;
 }
@@ -457,6 +499,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
 gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
 struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s) { return s->ptail; }
 long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
 int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
 const char *gs_sim_tenant_name(const struct gs_sim *s, int t)
@@ -506,16 +549,73 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
     int n = 0;
     for (int p = 0; p < s->fleet->npools; p++)
         if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
-            gs_cloud_pool_ok(s->cloud, p, j))
+            pool_ok(s, p, j))
             s->ranges[n++] = (struct gs_range){ p, 0,
                                                 s->fleet->pools[p].s.nodes };
     return n;
+}
+
+void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
+
+static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
+                            const struct gs_need *need, int sign)
+{
+    (void)f;
+    (void)node;
+    (void)need;
+    if (sign <= 0)
+        ((struct gs_sim *)arg)->epoch++;
+}
+
+static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
+{
+    const struct gs_need *n = &j->need;
+    uint64_t m;
+    memcpy(&m, &n->mem_gb, sizeof m);
+    uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
+                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
+    h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
+         (uint64_t)n->burst;
+    h *= 0xff51afd7ed558ccdULL;
+    return &s->miss[(h >> 40) & 63];
+}
+
+static int miss_same(const struct miss *x, const struct gs_job *j)
+{
+    const struct gs_need *a = &x->need, *b = &j->need;
+    return x->tier == j->s.tier && a->gpus == b->gpus &&
+           a->milli == b->milli && a->mem_gb == b->mem_gb &&
+           a->allowed == b->allowed && a->guar == b->guar &&
+           a->burst == b->burst &&
+           strcmp(x->prof, b->profile ? b->profile : "") == 0;
+}
+uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+
+/* Sharing lends and reclaims capacity without a release the epoch sees,
+ * so misses are remembered only on fleets with no shared pool. */
+static int fleet_shared(const struct gs_fleet *f)
+{
+    for (int p = 0; p < f->npools; p++)
+        if (f->pools[p].s.share.mode != GS_SHARE_NONE)
+            return 1;
+    return 0;
+}
+
+int gs_sim_misses_repeat(const struct gs_sim *s)
+{
+    return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
 }
 
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out)
 {
+    struct miss *memo = NULL;
+    if (ranges == NULL && s->memo_ok) {
+        memo = miss_slot(s, j);
+        if (memo->epoch == s->epoch && miss_same(memo, j))
+            return GS_ENOFIT;   /* it missed, and nothing came back since */
+    }
     if (ranges == NULL) {
         nranges = default_ranges(s, j);
         ranges = s->ranges;
@@ -523,7 +623,7 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
         /* A policy's own ranges obey the spot rule too. */
         int n = 0;
         for (int i = 0; i < nranges; i++)
-            if (gs_cloud_pool_ok(s->cloud, ranges[i].pool, j))
+            if (pool_ok(s, ranges[i].pool, j))
                 n++;
         if (n < nranges) {
             struct gs_range *r = s->ranges;
@@ -532,7 +632,7 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                 return fail(s, GS_ENOMEM, "", "out of memory");
             n = 0;
             for (int i = 0; i < nranges; i++)
-                if (gs_cloud_pool_ok(s->cloud, ranges[i].pool, j))
+                if (pool_ok(s, ranges[i].pool, j))
                     r[n++] = ranges[i];
             int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
             if (r != s->ranges)
@@ -542,7 +642,16 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (nranges == 0)
         return GS_ENOFIT;
+    s->work++;
     int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
+    if (rc == GS_ENOFIT && memo) {
+        memo->need = j->need;
+        memo->need.profile = NULL;
+        memo->tier = j->s.tier;
+        snprintf(memo->prof, sizeof memo->prof, "%s",
+                 j->need.profile ? j->need.profile : "");
+        memo->epoch = s->epoch;
+    }
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
     if (!gs_fleet_can_commit(s->fleet, out, &j->need) &&
@@ -588,7 +697,7 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     if (j->state != GS_JOB_PENDING)
         return GS_ESTATE;
     if (!gs_fleet_can_commit(s->fleet, a, &j->need) ||
-        !gs_cloud_pool_ok(s->cloud, a->pool, j))
+        !pool_ok(s, a->pool, j))
         return GS_ENOFIT;
     if (running_add(s, j) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
@@ -616,9 +725,7 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
     s->last_change = s->eng.now;
-    gs_cloud_job_started(s->cloud, j);
-    if (s->share)
-        gs_share_started(s->share, s, j);
+    MODELS_CALL(s, job_started, j);
     return 0;
 }
 
@@ -667,6 +774,7 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     pending_insert(s, j);
     if (s->pol->stopped)
         s->pol->stopped(s->pst, s, j, why);
+    MODELS_CALL(s, job_ended, j, why);
     if (s->pol->arrive)
         s->pol->arrive(s->pst, s, j);
     s->dirty = 1;
@@ -714,9 +822,12 @@ void gs_sim_wake(struct gs_sim *s)
     s->dirty = 1;
 }
 
-struct gs_cloud *gs_sim_cloud(const struct gs_sim *s)
+void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops)
 {
-    return s->cloud;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops == ops)
+            return s->mods[i].st;
+    return NULL;
 }
 
 int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
@@ -767,8 +878,46 @@ int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
     r->kill = (int8_t)reason;
     r->end = s->eng.now;
     r->sla_deadline = (int8_t)(j->s.deadline > 0);
+    MODELS_CALL(s, job_ended, j, GS_STOP_KILLED);
     job_recycle(s, j);
     s->dirty = 1;
+    return 0;
+}
+
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out)
+{
+    *out = NULL;
+    struct gs_job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.s = *sp;
+    probe.need = (struct gs_need){ .gpus = sp->gpus,
+                                   .milli = sp->gpus > 0 ? 0 : sp->milli,
+                                   .mem_gb = sp->mem_gb,
+                                   .allowed = sp->allowed,
+                                   .profile = sp->mig_profile[0]
+                                                  ? sp->mig_profile : NULL };
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+        return GS_EINVAL;
+    long before = s->nrec;
+    int rc = admit(s, sp);
+    if (rc < 0)
+        return rc;
+    GS_ASSERT(s->nrec == before + 1 && s->ptail != NULL &&
+              s->ptail->rec == (uint32_t)before);
+    s->ptail->owner = owner;
+    *out = s->ptail;
+    return 0;
+}
+
+int gs_sim_complete(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state == GS_JOB_PENDING)
+        return gs_sim_kill(s, j, GS_KILL_WITHDRAWN);
+    if (j->state != GS_JOB_RUNNING)
+        return GS_ESTATE;
+    gs_engine_cancel(&s->eng, &j->fin);
+    on_finish(&j->fin, s);
     return 0;
 }
 
@@ -852,14 +1001,18 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     }
     struct gs_shape *shapes = NULL;
     int nshapes = 0;
-    if (gs_share_new(s->fleet, &s->share) < 0 ||
-        gs_frag_workload(sc, s->seed, &shapes, &nshapes) < 0 ||
+    if (gs_frag_workload(sc, s->seed, &shapes, &nshapes) < 0 ||
         gs_frag_new(s->fleet, shapes, nshapes, &s->frag) < 0) {
         free(shapes);
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         goto fail;
     }
     free(shapes);
+    s->epoch = 1;
+    if (gs_fleet_watch(s->fleet, on_fleet_change, s) < 0) {
+        rc = gs_diag_set(d, GS_ENOMEM, "", "too many fleet watchers");
+        goto fail;
+    }
 
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
@@ -897,6 +1050,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     if (strcmp(s->plc->name, sc->placer) == 0 &&
         (rc = copy_params(&s->lparams, &sc->placer_params)) < 0)
         goto nomem;
+    s->memo_ok = gs_sim_misses_repeat(s);
     if (s->pol->init && (rc = s->pol->init(s, &s->pparams, &s->pst, d)) < 0)
         goto fail;
     if ((rc = gs_params_check_used(&s->pparams, d)) < 0)
@@ -907,11 +1061,22 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         goto fail;
     if ((rc = gs_metrics_init(&s->m, s->fleet, sc->step)) < 0)
         goto nomem;
-    s->m.share = s->share;
     s->m.frag = s->frag;
-    if ((rc = gs_cloud_new(s, sc, s->fleet, &s->m, s->seed, &s->cloud,
-                           d)) < 0)
-        goto fail;
+    for (int i = 0; gs_models[i]; i++) {
+        const struct gs_model_ops *mo = gs_models[i];
+        void *st = NULL;
+        GS_ASSERT(s->nmods < GS_MAXMODELS);
+        if ((rc = mo->build(s, sc, s->fleet, &s->m, s->seed, &st, d)) < 0) {
+            if (st && mo->free)
+                mo->free(st);
+            goto fail;
+        }
+        if (st == NULL)
+            continue;
+        s->mods[s->nmods++] = (struct simmod){ mo, st };
+        if (mo->pool_ok)
+            s->veto[s->nveto++] = (struct simmod){ mo, st };
+    }
     if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
     *out = s;
@@ -934,7 +1099,6 @@ void gs_sim_free(struct gs_sim *s)
     gs_source_close(&s->src);
     /* The queue holds events embedded in jobs: clear it before freeing them. */
     gs_engine_free(&s->eng);
-    gs_share_free(s->share);
     gs_frag_free(s->frag);
     for (struct gs_job *j = s->phead, *n; j; j = n) {
         n = j->next;
@@ -949,7 +1113,10 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
-    gs_cloud_free(s->cloud);    /* after the queue: it holds the timers */
+    /* After the queue: models hold events in their states. */
+    for (int i = s->nmods - 1; i >= 0; i--)
+        if (s->mods[i].ops->free)
+            s->mods[i].ops->free(s->mods[i].st);
     gs_fleet_free(s->fleet);
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
@@ -994,17 +1161,21 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     int rc = pull(s, d);
     if (rc < 0)
         return rc;
-    if (s->have_next) {
-        s->t0 = s->next.arrival;
-        /* Models may have scheduled events before the first arrival. */
-        gs_time first = gs_engine_next_time(&s->eng);
+    /* Models may have scheduled events before the first arrival (a service
+     * opening), or be all there is. */
+    gs_time first = gs_engine_next_time(&s->eng);
+    int started = s->have_next || first != GS_TIME_MAX;
+    if (started) {
+        s->t0 = s->have_next ? s->next.arrival : first;
         s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
-        if ((rc = gs_cloud_start(s->cloud, s->eng.now)) < 0)
-            return gs_diag_set(d, rc, "", "out of memory");
+        for (int i = 0; i < s->nmods; i++)
+            if (s->mods[i].ops->start &&
+                (rc = s->mods[i].ops->start(s->mods[i].st, s->eng.now)) < 0)
+                return gs_diag_set(d, rc, "", "out of memory");
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
                                          : GS_TIME_MAX;
-    if (s->pol->tick_ms > 0 && s->have_next)
+    if (s->pol->tick_ms > 0 && started)
         gs_engine_at(&s->eng, &s->tick, s->t0 + s->pol->tick_ms);
     uint64_t steps = 0;
     for (;;) {
@@ -1022,7 +1193,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
             (!sim_alive(s) ||
              (!s->have_next && t - s->last_change > GS_STALL)))
             break;
-        gs_cloud_advance(s->cloud, t);
+        MODELS_CALL(s, advance, t);
         if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                      t)) < 0)
             return gs_diag_set(d, rc, "", "out of memory");
@@ -1038,7 +1209,9 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (s->dirty && !s->err) {
             s->dirty = 0;
             s->pol->schedule(s->pst, s);
-            gs_cloud_after_schedule(s->cloud);
+            for (int i = 0; i < s->nmods; i++)
+                if (s->mods[i].ops->after_schedule)
+                    s->mods[i].ops->after_schedule(s->mods[i].st);
         }
         if (s->err)
             break;
@@ -1054,16 +1227,15 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         return s->err;
     }
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
-    gs_cloud_advance(s->cloud, end);
+    MODELS_CALL(s, advance, end);
     if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                  end)) < 0)
         return gs_diag_set(d, rc, "", "out of memory");
     close_books(s, end);
-    if (s->share)
-        gs_share_finish(s->share, end);
-    gs_cloud_close(s->cloud, end);
+    MODELS_CALL(s, close, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
-    gs_cloud_summarize(s->cloud, &s->sum);
+    MODELS_CALL(s, summarize, &s->sum);
+    s->sum.policy_work = s->work;
     return 0;
 }
 

@@ -61,6 +61,10 @@ const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
 gs_time gs_sim_now(const struct gs_sim *s);
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s);
 struct gs_job *gs_sim_pending_head(const struct gs_sim *s);   /* arrival order */
+/* The last pending job.  A job leaving the pending list keeps in ->next the
+ * job that followed it (NULL if none) until it is queued again, so a
+ * stopped(GS_STOP_KILLED) hook can still step past it. */
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s);
 long gs_sim_npending(const struct gs_sim *s);
 /* Running jobs as an array (order unspecified, changes on start/stop). */
 struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
@@ -73,6 +77,23 @@ gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
 /* The job's runtime estimate for scheduling (its stated estimate, else its
  * true runtime on the fastest model it may use), in ms, for what remains. */
 gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
+
+/* The policy's work counter: a policy adds the number of pending or
+ * running jobs it looked at (a loop over the queue, a victim search over
+ * running jobs).  Deterministic, reported as policy_work (--json,
+ * gs_summary); tests hold each policy's work per job flat as the queue
+ * grows (tests/test_overload.c).  The core adds one for every job it is
+ * asked to place. */
+void gs_sim_examine(struct gs_sim *s, long n);
+uint64_t gs_sim_work(const struct gs_sim *s);
+
+/* 1 when a placement that finds no room would find none again -- for any
+ * job with the same need and tier, anywhere (ranges NULL) -- until some
+ * capacity is released: the placer draws no random numbers on a miss and
+ * no sharing model can free capacity while a policy starts jobs.  Within
+ * one pass that starts but never preempts, a policy may then skip the
+ * searches it can foresee failing and keep exactly the same decisions. */
+int gs_sim_misses_repeat(const struct gs_sim *s);
 
 /* The fragmentation measure and node classes (frag.h), for placers. */
 struct gs_frag *gs_sim_frag(struct gs_sim *s);
@@ -114,14 +135,24 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
 
-/* --- for the models (cloud.h) ------------------------------------------- */
+/* --- for the models (model.h) ------------------------------------------- */
+/* A model's own job (an inference replica): sp arrives now, is queued for
+ * the policy like any job and is placed by it; owner (the model's state)
+ * is kept in job->owner so the model's job hooks know it.  *out is the job
+ * while it is pending or running (it is recycled once it ends: the model
+ * hears job_ended first).  0, or GS_EINVAL when no pool could ever hold it
+ * (the model checks that when it is built), or GS_ENOMEM. */
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out);
+/* End job now as done (a drained replica): a running job's work counts as
+ * complete and its GPUs are given back; a pending job is withdrawn
+ * (GS_KILL_WITHDRAWN).  GS_ESTATE if it has already ended. */
+int gs_sim_complete(struct gs_sim *s, struct gs_job *job);
 /* Capacity changed outside the policy's doing: schedule again. */
 void gs_sim_wake(struct gs_sim *s);
 /* A spot node will be reclaimed at `at`: the policy's spot_notice hook, or
  * the default (jobs on the node that checkpoint do so now). */
 void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at);
-/* The cloud models of the run (cost breakdowns, the event log). */
-struct gs_cloud *gs_sim_cloud(const struct gs_sim *s);
 
 /* Placement experiments (placeexp.h): the job sp arrives now and is placed
  * at once by the placer and started, or, if it does not fit, ended as

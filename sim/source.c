@@ -25,6 +25,8 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
                    struct gs_source *src, struct gs_diag *d)
 {
     memset(src, 0, sizeof *src);
+    if (sc->wl_kind == GS_WL_NONE)
+        return 0;
     if (sc->wl_kind == GS_WL_GENERATE) {
         src->state = gs_gen_new(&sc->gen, seed);
         return src->state ? 0 : gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -58,6 +60,8 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
 int gs_source_next(struct gs_source *src, struct gs_jobspec *out,
                    struct gs_diag *d)
 {
+    if (src->state == NULL)
+        return 0;
     int rc = src->fmt ? src->fmt->next(src->state, out, d)
                       : gs_gen_next(src->state, out);
     if (rc <= 0)

@@ -197,9 +197,10 @@ static void test_fair_guarantee(void)
 
 /* One 8-GPU node.  1-GPU jobs of 480 s arrive every 60 s for two hours
  * (120 of them), keeping all 8 GPUs busy; an 8-GPU job arrives at 30 s.
- * With aging, it passes the 5-minute threshold at the 360 s pass, takes
- * the reservation, and small jobs stop starting: the six small jobs then
- * running end by 300 + 480 = 780 s, when it starts.  Without aging every
+ * With aging, it passes the 5-minute threshold at 330 s; at the 360 s pass
+ * the small job arriving then still outranks it and starts, then the big
+ * one takes the reservation and small jobs stop starting: the jobs then
+ * running end by 360 + 480 = 840 s, when it starts.  Without aging every
  * GPU that frees is taken by the small job arriving at the same instant,
  * and the big job waits for the whole stream: the last small job starts at
  * 7140 s and ends at 7620 s. */
@@ -231,16 +232,16 @@ static void test_hps_aging(void)
 {
     struct run r;
     hps_run(&r, "");
-    CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 780 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 840 * S);
     CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->all.done, 121);
     run_free(&r);
     hps_run(&r, ", \"w_aging\": 0");
     CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 7620 * S);
     run_free(&r);
     /* a later threshold delays the lift by as much: aged at the 960 s
-     * pass, then the small jobs started by 900 s end by 1380 s */
+     * pass, then the small jobs started by 960 s end by 1440 s */
     hps_run(&r, ", \"aging_after\": \"15m\"");
-    CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 1380 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 1)->start, 1440 * S);
     run_free(&r);
 }
 

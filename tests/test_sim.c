@@ -3,6 +3,9 @@
  * Times in the traces are seconds; records hold milliseconds. */
 #include "cutest.h"
 #include "simutil.h"
+#include "../sim/cloud.h"
+#include "../sim/model.h"
+#include "../sim/share.h"
 
 #define S 1000     /* ms per second */
 
@@ -418,7 +421,30 @@ static void test_rate_and_interrupt(void)
     run_free(&r);
 }
 
+/* The models table: unique names, every entry can be built; a run holds
+ * the cloud always and the sharing model only with a sharing pool. */
+static void test_models_table(void)
+{
+    int n = 0;
+    for (int i = 0; gs_models[i]; i++, n++) {
+        CU_ASSERT_PTR_NOT_NULL(gs_models[i]->name);
+        CU_ASSERT_PTR_NOT_NULL(gs_models[i]->build);
+        for (int k = 0; k < i; k++)
+            CU_ASSERT_STRING_NOT_EQUAL(gs_models[i]->name,
+                                       gs_models[k]->name);
+    }
+    CU_ASSERT(n >= 2);
+    struct run r;
+    run_policy(&r, "fifo", "id,arrival,gpus,duration\n1,0,1,10\n");
+    CU_ASSERT_PTR_NOT_NULL(gs_sim_model(r.sim, &gs_cloud_model));
+    CU_ASSERT_PTR_EQUAL(gs_sim_model(r.sim, &gs_cloud_model),
+                        gs_sim_cloud(r.sim));
+    CU_ASSERT_PTR_NULL(gs_sim_model(r.sim, &gs_share_model));
+    run_free(&r);
+}
+
 static CU_TestInfo tests[] = {
+    { "models table: unique names, present when configured", test_models_table },
     { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },
     { "fifo-backfill: EASY backfill never delays the head", test_backfill },

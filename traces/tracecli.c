@@ -41,6 +41,7 @@
 #include "tread.h"
 #include "tstats.h"
 
+#include "../sim/llmcalib.h"
 #include "../sim/rng.h"
 #include "../sim/scenario.h"
 #include "../sim/source.h"
@@ -69,6 +70,9 @@ static const char usage_text[] =
 "  fit INPUT [-o SPEC]     fit arrival rate and daily/weekly cycle, duration\n"
 "                          laws, GPU counts and mixes by maximum likelihood;\n"
 "                          print goodness of fit; write a spec gen accepts\n"
+"  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
+"                          prompt/token times (Splitwise's perf_model.csv)\n"
+"                          and print the error table (docs/inference.md)\n"
 "\n"
 "input options (convert, transform, stats, fit):\n"
 "  --format F              the input's format (default: told from its name\n"
@@ -1043,6 +1047,16 @@ int gs_trace_main(int argc, char **argv)
             return usage("%s", "formats takes no arguments");
         return cmd_formats();
     }
+    if (strcmp(cmd, "calibrate") == 0) {
+        if (argc != 2 || argv[1][0] == '-')
+            return usage("%s", "calibrate takes one file: Splitwise's "
+                         "perf_model.csv");
+        struct gs_catalog cat;
+        struct gs_diag d = { 0 };
+        gs_catalog_init(&cat);
+        return gs_llm_calib_report(stdout, argv[1], &cat, &d) ? report(&d)
+                                                               : 0;
+    }
     struct opts o = { .scale = 1.0, .sample = 1.0, .seed = 1, .by_tier = 1,
                       .durations = GS_WLFIT_AUTO };
     if (strcmp(cmd, "convert") == 0 || strcmp(cmd, "transform") == 0)
@@ -1055,7 +1069,7 @@ int gs_trace_main(int argc, char **argv)
         o.cmd = CMD_FIT;
     else
         return usage("unknown command '%s' (formats, convert, transform, "
-                     "stats, gen, fit)", cmd);
+                     "stats, gen, fit, calibrate)", cmd);
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);

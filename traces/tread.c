@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #define LINE_MAX_BYTES (16L << 20)
@@ -64,7 +65,22 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
     if (probe == NULL)
         return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
                            strerror(errno));
+    /* The row engine reads a trace twice (validate, then replay), so it
+     * must be a file: a pipe (/dev/stdin fed by a command) would be empty
+     * the second time. */
+    struct stat st;
+    int isreg = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode);
     fclose(probe);
+    if (!isreg)
+        return gs_diag_set(d, GS_EIO, path, "a trace must be a regular file, "
+                           "and this is %s: gpusim reads a trace twice "
+                           "(checks every row, then replays it), so save "
+                           "the data to a file first",
+                           S_ISDIR(st.st_mode) ? "a folder" :
+                           S_ISFIFO(st.st_mode) ? "a pipe (FIFO)" :
+                           S_ISCHR(st.st_mode) ? "a character device" :
+                           S_ISSOCK(st.st_mode) ? "a socket" :
+                           "not a regular file");
     struct gs_tread *t = calloc(1, sizeof *t);
     if (t == NULL)
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");

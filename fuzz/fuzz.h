@@ -1,0 +1,75 @@
+/* fuzz.h -- helpers shared by the libFuzzer targets in fuzz/.
+ *
+ * Each target is one file, fuzz_NAME.c, defining LLVMFuzzerTestOneInput
+ * over one of gpusim's parsers.  Parsers that read files get the input
+ * through a memfd (an in-memory, seekable file named /proc/self/fd/N), so
+ * no fuzz run touches the disk.  Targets that cover several formats take
+ * the first input byte as the format's index (fz_pick); the seed corpora
+ * (fuzz/seed.sh) put that byte in front of each fixture.  Inputs are
+ * capped at 1 MiB and every target stops reading after FZ_MAX_ROWS rows,
+ * so an input can be slow only if the parser itself is. */
+#ifndef GS_FUZZ_H
+#define GS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define FZ_MAX_ROWS 200000
+#define FZ_MAX_SIZE (1 << 20)
+
+#ifndef FZ_FIXTURES
+#define FZ_FIXTURES "tests/fixtures"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Put data into the memfd and return its path (static storage). */
+static inline const char *fz_file(const uint8_t *data, size_t size)
+{
+    static int fd = -1;
+    static char path[64];
+    if (fd < 0) {
+        fd = memfd_create("gpusim-fuzz", 0);
+        if (fd < 0)
+            abort();
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
+        abort();
+    for (size_t off = 0; off < size;) {
+        ssize_t w = write(fd, data + off, size - off);
+        if (w <= 0)
+            abort();
+        off += (size_t)w;
+    }
+    return path;
+}
+
+/* A NUL-terminated copy of data (caller frees). */
+static inline char *fz_text(const uint8_t *data, size_t size)
+{
+    char *s = malloc(size + 1);
+    if (s == NULL)
+        abort();
+    memcpy(s, data, size);
+    s[size] = '\0';
+    return s;
+}
+
+/* Split off the selector byte: index into a table of n entries. */
+static inline int fz_pick(const uint8_t **data, size_t *size, int n)
+{
+    if (*size == 0)
+        return -1;
+    int k = (*data)[0] % n;
+    (*data)++;
+    (*size)--;
+    return k;
+}
+
+#endif

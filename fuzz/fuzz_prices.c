@@ -1,0 +1,17 @@
+/* fuzz_prices.c -- the time-varying price file reader (a pool's
+ * price_file, and the other piecewise-constant series read the same way:
+ * gs_pwc_load). */
+#include "fuzz.h"
+#include "../sim/cloudint.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FZ_MAX_SIZE)
+        return 0;
+    struct gs_pwc s;
+    memset(&s, 0, sizeof s);
+    struct gs_diag d = { 0 };
+    if (gs_pwc_load(&s, fz_file(data, size), 0, 1e7, &d) == 0)
+        gs_pwc_free(&s);
+    return 0;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# fuzz/seed.sh OUT -- write each fuzz target's seed corpus under OUT/TARGET/
+# from the test fixtures, the shipped scenarios and fuzz/seeds/.  Targets
+# that cover several formats take the first byte as the format's index
+# (fuzz.h); each file is put behind the byte of the format it is written
+# in, and once more behind the byte that also turns on skipping bad rows.
+set -e
+out=$1
+F=tests/fixtures/traces
+rm -rf "$out" && mkdir -p "$out"
+for t in scenario trace requests nodelist weights prices genspec; do
+    mkdir -p "$out/$t"
+done
+# put TARGET BYTE FILE: FILE behind the selector byte BYTE
+put() {
+    printf "\\$(printf %03o "$2")" >"$out/$1/$2-$(basename "$3")"
+    cat "$3" >>"$out/$1/$2-$(basename "$3")"
+}
+cp scenarios/*.json tests/fixtures/sharing/*.json "$out/scenario/"
+gpusim=${GPUSIM:-./gpusim}
+[ -x "$gpusim" ] && "$gpusim" scenario quickstart >"$out/scenario/quickstart.json"
+# job trace formats, in gs_trace_formats order: native alibaba philly sia swf
+nf=5
+for f in fuzz/seeds/native.csv; do put trace 0 $f; put trace $((0 + nf)) $f; done
+for f in $F/ali_*.csv; do put trace 1 $f; done
+put trace $((1 + nf)) $F/ali_mixed.csv
+for f in $F/philly_*.trace; do put trace 2 $f; done
+for f in $F/sia_*.csv; do put trace 3 $f; done
+for f in $F/swf_*; do put trace 4 $f; done
+put trace $((4 + nf)) $F/swf_bad_number.swf
+# request formats: azure-llm mooncake splitwise requests
+for f in $F/azure_*.csv; do put requests 0 $f; done
+for f in $F/mooncake_*.jsonl; do put requests 1 $f; done
+put requests 2 fuzz/seeds/splitwise.csv
+put requests 3 fuzz/seeds/requests.csv
+put requests 7 fuzz/seeds/requests.csv
+# node lists: alibaba-gpu-2023 alibaba-gpu-2026
+for f in $F/nodes_*.csv; do put nodelist 0 $f; put nodelist 1 $f; done
+cp policies/rllite-quickstart.json "$out/weights/"
+cp scenarios/cloud-spot-price.csv "$out/prices/"
+cp fuzz/seeds/genspec.json "$out/genspec/"
+cp scenarios/mixed-tier-generated.json "$out/genspec/"
+# inputs that once failed, kept as regression cases
+for t in scenario trace requests nodelist weights prices genspec; do
+    [ -d fuzz/regress/$t ] && cp fuzz/regress/$t/* "$out/$t/" 2>/dev/null
+done
+true

@@ -1,0 +1,137 @@
+/* jobgroup.c -- pending jobs grouped by what placement sees of them.
+ *
+ * See jobgroup.h.  The hash mixes every keyed field (64-bit multiply and
+ * xor-shift, as in splitmix64); equality then compares them all, the MIG
+ * profile by name since a job's need points into its own spec. */
+#include "jobgroup.h"
+#include "../sim/err.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant)
+{
+    memset(gs, 0, sizeof *gs);
+    gs->by_tenant = by_tenant;
+}
+
+void gs_jgroups_free(struct gs_jgroups *gs)
+{
+    if (gs == NULL)
+        return;
+    for (int i = 0; i < gs->n; i++)
+        gs_heap_clear(&gs->g[i].q);
+    free(gs->g);
+    free(gs->slot);
+    memset(gs, 0, sizeof *gs);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+static uint32_t job_hash(const struct gs_jgroups *gs, const struct gs_job *j)
+{
+    uint64_t m;
+    memcpy(&m, &j->need.mem_gb, sizeof m);
+    uint64_t h = mix(0, (uint64_t)(uint32_t)j->prio);
+    h = mix(h, (uint64_t)j->s.tier << 32 | (uint64_t)(uint32_t)j->preemptible);
+    h = mix(h, gs->by_tenant ? (uint64_t)(uint32_t)j->tenant : 0);
+    h = mix(h, (uint64_t)(uint32_t)j->need.gpus << 32 |
+               (uint64_t)(uint32_t)j->need.milli);
+    h = mix(h, m);
+    h = mix(h, j->need.allowed);
+    h = mix(h, (uint64_t)(uint32_t)j->need.guar << 32 |
+               (uint64_t)(uint32_t)j->need.burst);
+    if (j->need.profile)
+        for (const char *p = j->need.profile; *p; p++)
+            h = mix(h, (unsigned char)*p);
+    return (uint32_t)(h >> 32);
+}
+
+static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
+                 const struct gs_job *j)
+{
+    const struct gs_need *a = &g->need, *b = &j->need;
+    return g->prio == j->prio && g->tier == j->s.tier &&
+           g->preemptible == j->preemptible &&
+           g->tenant == (gs->by_tenant ? j->tenant : -1) &&
+           a->gpus == b->gpus && a->milli == b->milli &&
+           a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
+           a->guar == b->guar && a->burst == b->burst &&
+           strcmp(g->prof, b->profile ? b->profile : "") == 0;
+}
+
+int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
+{
+    if (gs->n * 2 >= gs->nslot) {
+        int cap = gs->nslot ? gs->nslot * 2 : 64;
+        int *h = malloc((size_t)cap * sizeof *h);
+        GS_ASSERT(h != NULL);
+        for (int i = 0; i < cap; i++)
+            h[i] = -1;
+        for (int i = 0; i < gs->n; i++) {
+            uint32_t k = gs->g[i].hash & (uint32_t)(cap - 1);
+            while (h[k] >= 0)
+                k = (k + 1) & (uint32_t)(cap - 1);
+            h[k] = i;
+        }
+        free(gs->slot);
+        gs->slot = h;
+        gs->nslot = cap;
+    }
+    uint32_t hash = job_hash(gs, j);
+    uint32_t k = hash & (uint32_t)(gs->nslot - 1);
+    for (; gs->slot[k] >= 0; k = (k + 1) & (uint32_t)(gs->nslot - 1)) {
+        const struct gs_jgroup *g = &gs->g[gs->slot[k]];
+        if (g->hash == hash && alike(gs, g, j))
+            return gs->slot[k];
+    }
+    if (gs->n == gs->cap) {
+        int cap = gs->cap ? gs->cap * 2 : 16;
+        struct gs_jgroup *g = realloc(gs->g, (size_t)cap * sizeof *g);
+        GS_ASSERT(g != NULL);
+        gs->g = g;
+        gs->cap = cap;
+    }
+    struct gs_jgroup *g = &gs->g[gs->n];
+    memset(g, 0, sizeof *g);
+    g->prio = j->prio;
+    g->tier = j->s.tier;
+    g->preemptible = j->preemptible;
+    g->tenant = gs->by_tenant ? j->tenant : -1;
+    g->need = j->need;
+    g->need.profile = NULL;
+    if (j->need.profile)
+        snprintf(g->prof, sizeof g->prof, "%s", j->need.profile);
+    g->hash = hash;
+    gs_heap_init(&g->q);
+    g->pos = -1;
+    gs->slot[k] = gs->n;
+    return gs->n++;
+}
+
+void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)
+{
+    struct gs_heap *q = &gs->g[g].q;
+    q->seq = gs->seq;
+    GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+    gs->seq = q->seq;
+}
+
+void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j)
+{
+    gs_heap_remove(&g->q, &j->pnode);
+}
+
+struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
+{
+    struct gs_hnode *n = gs_heap_top(&g->q);
+    return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
+             : NULL;
+}

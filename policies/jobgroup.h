@@ -1,0 +1,62 @@
+/* jobgroup.h -- pending jobs grouped by what placement sees of them.
+ *
+ * Two pending jobs with the same need (GPUs or fraction, memory, allowed
+ * models, MIG profile, guaranteed and burst share), tier, priority and
+ * preemptibility -- and, when the policy asks, tenant -- are alike: a
+ * placement anywhere that misses for one misses for the other, and while a
+ * pass only starts jobs (capacity only shrinks) it keeps missing
+ * (gs_sim_misses_repeat).  A policy that keeps its queue as groups can then
+ * set a whole group aside at its first miss and look at one job per group
+ * instead of every waiting job.
+ *
+ * Each group holds its jobs in a heap keyed by record index -- records are
+ * numbered in arrival order and a requeued job keeps its number, so the
+ * heap's order is the pending list's -- through the job's pnode, which the
+ * policy gives up to it.  Groups are made on first use and kept for the
+ * run (there are as many as distinct shapes, not jobs); a hash finds them. */
+#ifndef GS_JOBGROUP_H
+#define GS_JOBGROUP_H
+
+#include "../sim/heap.h"
+#include "../sim/job.h"
+
+#include <stdint.h>
+
+struct gs_jgroup {
+    int prio, tier, preemptible, tenant;   /* tenant -1 when not keyed */
+    struct gs_need need;                    /* profile: see prof */
+    char prof[GS_MIG_PROFILE_NAME];
+    uint32_t hash;
+    struct gs_heap q;           /* its jobs, by record index */
+    int pos;                    /* free for the policy (a heap index) */
+    int mark;                   /* free for the policy (set aside, ...) */
+};
+
+struct gs_jgroups {
+    struct gs_jgroup *g;
+    int n, cap;
+    int *slot, nslot;           /* open addressing over g, -1 empty */
+    int by_tenant;
+    uint64_t seq;               /* one sequence for all the groups' heaps */
+};
+
+void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant);
+void gs_jgroups_free(struct gs_jgroups *gs);
+/* The index of j's group, made if new (pos -1, mark 0).  Indexes are
+ * stable; the array may move.  Aborts when out of memory. */
+int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j);
+/* Add the pending job j to group g (j->pnode is used).  The groups' heaps
+ * draw their entries' sequence numbers from one counter: a removed job
+ * leaves a stale entry behind (heap.h), and its struct, recycled for a
+ * later job in another group, must never match it again. */
+void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j);
+/* Take j out of its group (no-op if it is not in one). */
+void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j);
+/* The group's oldest job, or NULL. */
+struct gs_job *gs_jgroup_head(const struct gs_jgroup *g);
+static inline size_t gs_jgroup_size(const struct gs_jgroup *g)
+{
+    return gs_heap_size(&g->q);
+}
+
+#endif

@@ -1,0 +1,593 @@
+/* llmcalib.c -- fitting a GPU model's LLM serving factors to measured prompt and token times.
+ *
+ * Splitwise (Patel et al., ISCA'24) published the prompt (prefill) and token
+ * (decode) times of Llama-2-70B and BLOOM-176B served on DGX A100 and H100
+ * machines, at tensor parallelism 2, 4 and 8, across prompt sizes 128..8192,
+ * batch sizes 1..64 and output lengths 128..8192, each repeated a few times.
+ * Each configuration becomes one point: the median of its repeats.  A prompt
+ * time is one prefill iteration of `batch` prompts; a token time is one
+ * decode step of `batch` sequences at the mean context of the generation,
+ * prompt + tokens / 2.
+ *
+ * The factors of struct gs_gpu_llm are fitted per hardware over every LLM
+ * and TP degree at once, so that they describe the GPU, not one model:
+ * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
+ * through exp (kept positive), as is the all-reduce bandwidth (NCCL's
+ * achieved figure, not NVLink's datasheet one).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
+ * log ratio r = log(model / measured) with s = 0.03: least squares on
+ * relative error for points within a few percent, while measurements that no
+ * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
+ * 8x faster than batch 32) cannot drag the fit.  The roofline's max() makes
+ * the loss non-smooth, so the minimizer is GSL's Nelder-Mead simplex
+ * (nmsimplex2), restarted from its best point and from several starts. */
+#include "llmcalib.h"
+
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void gs_llm_calib_free(struct gs_llm_calib *c)
+{
+    if (!c)
+        return;
+    free(c->p);
+    c->p = NULL;
+    c->n = c->cap = 0;
+}
+
+/* Column indexes of the header. */
+enum { C_MODEL, C_HW, C_PROMPT, C_BATCH, C_TOKENS, C_PT, C_TT, C_TP, NCOL };
+static const char *const colname[NCOL] = {
+    "model", "hardware", "prompt_size", "batch_size", "token_size",
+    "prompt_time", "token_time", "tensor_parallel"
+};
+
+struct row {
+    struct gs_llm_calib_pt p;
+};
+
+static int row_key_cmp(const void *a, const void *b)
+{
+    const struct gs_llm_calib_pt *x = a, *y = b;
+    int c = strcmp(x->model, y->model);
+    if (!c)
+        c = strcmp(x->hw, y->hw);
+    if (!c)
+        c = (x->tp > y->tp) - (x->tp < y->tp);
+    if (!c)
+        c = (x->prompt > y->prompt) - (x->prompt < y->prompt);
+    if (!c)
+        c = (x->batch > y->batch) - (x->batch < y->batch);
+    if (!c)
+        c = (x->tokens > y->tokens) - (x->tokens < y->tokens);
+    return c;
+}
+
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    char *s = line;
+    while (n < max) {
+        f[n++] = s;
+        char *comma = strchr(s, ',');
+        if (!comma)
+            break;
+        *comma = 0;
+        s = comma + 1;
+    }
+    char *nl = strpbrk(f[n - 1], "\r\n");
+    if (nl)
+        *nl = 0;
+    return n;
+}
+
+static int parse_int(const char *s, int *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || x < 1 || x > 1 << 24)
+        return -1;
+    *v = (int)x;
+    return 0;
+}
+
+static int parse_pos(const char *s, double *v)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x > 0) || !isfinite(x))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Median of the repeats in p[lo, hi) into p[lo] (times only). */
+static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
+                         double *buf)
+{
+    int n = hi - lo;
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].prompt_ms;
+    gsl_sort(buf, 1, (size_t)n);
+    double pm = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].token_ms;
+    gsl_sort(buf, 1, (size_t)n);
+    p[lo].token_ms = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    p[lo].prompt_ms = pm;
+}
+
+int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
+                      struct gs_diag *d)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gs_diag_set(d, GS_EIO, path, "cannot open");
+    char line[4096], where[600];
+    char *fld[64];
+    int col[NCOL], lineno = 1, rc = 0;
+    double *buf = NULL;
+    if (!fgets(line, sizeof line, f)) {
+        rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
+        goto out;
+    }
+    int nf = split(line, fld, 64);
+    for (int k = 0; k < NCOL; k++) {
+        col[k] = -1;
+        for (int i = 0; i < nf; i++)
+            if (strcmp(fld[i], colname[k]) == 0)
+                col[k] = i;
+        if (col[k] < 0) {
+            snprintf(where, sizeof where, "%s:1", path);
+            rc = gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
+                             colname[k]);
+            goto out;
+        }
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (line[0] == '\n' || line[0] == '\r' || !line[0])
+            continue;
+        nf = split(line, fld, 64);
+        struct gs_llm_calib_pt p = { 0 };
+        for (int k = 0; k < NCOL; k++)
+            if (col[k] >= nf) {
+                rc = gs_diag_set(d, GS_EPARSE, where, "%d fields, expected "
+                                 "a '%s' column", nf, colname[k]);
+                goto out;
+            }
+        if (strlen(fld[col[C_MODEL]]) >= GS_LLM_NAME
+            || strlen(fld[col[C_HW]]) >= GS_LLM_NAME
+            || !fld[col[C_MODEL]][0] || !fld[col[C_HW]][0]) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "model or hardware name "
+                             "empty or longer than %d", GS_LLM_NAME - 1);
+            goto out;
+        }
+        strcpy(p.model, fld[col[C_MODEL]]);
+        strcpy(p.hw, fld[col[C_HW]]);
+        const int ik[4] = { C_PROMPT, C_BATCH, C_TOKENS, C_TP };
+        int *iv[4] = { &p.prompt, &p.batch, &p.tokens, &p.tp };
+        for (int k = 0; k < 4; k++)
+            if (parse_int(fld[col[ik[k]]], iv[k])) {
+                rc = gs_diag_set(d, GS_EPARSE, where, "%s: '%s' is not a "
+                                 "positive integer", colname[ik[k]],
+                                 fld[col[ik[k]]]);
+                goto out;
+            }
+        if (parse_pos(fld[col[C_PT]], &p.prompt_ms)
+            || parse_pos(fld[col[C_TT]], &p.token_ms)) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "prompt_time and token_time "
+                             "must be positive numbers");
+            goto out;
+        }
+        if (c->n == c->cap) {
+            int cap = c->cap ? 2 * c->cap : 256;
+            void *np = realloc(c->p, (size_t)cap * sizeof *c->p);
+            if (!np) {
+                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                goto out;
+            }
+            c->p = np;
+            c->cap = cap;
+        }
+        c->p[c->n++] = p;
+    }
+    if (c->n == 0) {
+        rc = gs_diag_set(d, GS_EPARSE, path, "no measurements");
+        goto out;
+    }
+    /* One point per configuration: the median of its repeats. */
+    qsort(c->p, (size_t)c->n, sizeof *c->p, row_key_cmp);
+    buf = malloc((size_t)c->n * sizeof *buf);
+    if (!buf) {
+        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        goto out;
+    }
+    int m = 0;
+    for (int lo = 0; lo < c->n;) {
+        int hi = lo + 1;
+        while (hi < c->n && row_key_cmp(&c->p[lo], &c->p[hi]) == 0)
+            hi++;
+        median_group(c->p, lo, hi, buf);
+        c->p[m++] = c->p[lo];
+        lo = hi;
+    }
+    c->n = m;
+out:
+    free(buf);
+    fclose(f);
+    if (rc)
+        gs_llm_calib_free(c);
+    return rc;
+}
+
+int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
+                    struct gs_llm_hw *out)
+{
+    char name[GS_LLM_NAME];
+    snprintf(name, sizeof name, "%s", hw);
+    for (;;) {
+        int i = gs_catalog_find(cat, name);
+        if (i >= 0) {
+            gs_llm_hw_from_catalog(cat, i, out);
+            return 0;
+        }
+        char *dash = strrchr(name, '-');
+        if (!dash)
+            return GS_ENOTFOUND;
+        *dash = 0;
+    }
+}
+
+/* ---- the fit --------------------------------------------------------------- */
+
+#define NPAR 8
+#define CAUCHY 0.03
+
+struct fitctx {
+    const struct gs_llm_calib *c;
+    const char *hw, *model;
+    const struct gs_llm_hw *base;
+    struct gs_llm_arch arch[8];     /* per distinct LLM among the points */
+    char archname[8][GS_LLM_NAME];
+    int narch;
+    int *idx;                       /* selected points */
+    int *ai;                        /* their architecture */
+    int n;
+};
+
+static double logistic(double u)
+{
+    return 1.0 / (1.0 + exp(-u));
+}
+
+static void unpack(const double *u, const struct gs_llm_hw *base,
+                   struct gs_llm_hw *hw)
+{
+    *hw = *base;
+    hw->eff.compute_eff = logistic(u[0]);
+    hw->eff.bw_eff = logistic(u[1]);
+    hw->eff.attn_eff = logistic(u[2]);
+    hw->eff.layer_us = exp(u[3]);
+    hw->eff.iter_ms = exp(u[4]);
+    hw->eff.link_us = exp(u[5]);
+    hw->eff.seq_us = exp(u[6]);
+    hw->eff.link_gbs = exp(u[7]);
+}
+
+/* Modeled prompt and token times (ms) of point p. */
+static int model_times(const struct gs_llm_calib_pt *p,
+                       const struct gs_llm_arch *a, const struct gs_llm_hw *hw,
+                       double *pt, double *tt)
+{
+    struct gs_llm_perf perf;
+    int rc = gs_llm_perf_init(&perf, a, hw, p->tp, NULL);
+    if (rc)
+        return rc;
+    *pt = 1e3 * gs_llm_perf_prefill(&perf, p->batch, p->prompt);
+    *tt = 1e3 * gs_llm_perf_decode(&perf, p->batch,
+                                   p->prompt + p->tokens / 2.0);
+    return 0;
+}
+
+static double rho(double r)
+{
+    return CAUCHY * CAUCHY * log1p(r * r / (CAUCHY * CAUCHY));
+}
+
+static double loss(const gsl_vector *v, void *arg)
+{
+    const struct fitctx *f = arg;
+    double u[NPAR];
+    for (int k = 0; k < NPAR; k++)
+        u[k] = gsl_vector_get(v, (size_t)k);
+    struct gs_llm_hw hw;
+    unpack(u, f->base, &hw);
+    double s = 0;
+    for (int i = 0; i < f->n; i++) {
+        const struct gs_llm_calib_pt *p = &f->c->p[f->idx[i]];
+        double pt, tt;
+        if (model_times(p, &f->arch[f->ai[i]], &hw, &pt, &tt))
+            return INFINITY;
+        s += rho(log(pt / p->prompt_ms)) + rho(log(tt / p->token_ms));
+    }
+    return s;
+}
+
+static int matches(const struct gs_llm_calib_pt *p, const char *model,
+                   const char *hw, int tp)
+{
+    return (!model || strcasecmp(p->model, model) == 0)
+           && (!hw || strcasecmp(p->hw, hw) == 0) && (tp <= 0 || p->tp == tp);
+}
+
+/* Select the points and resolve their architectures. */
+static int fit_select(struct fitctx *f, const char *model, const char *hw,
+                      int tp, struct gs_diag *d)
+{
+    f->n = 0;
+    f->narch = 0;
+    f->idx = malloc((size_t)f->c->n * sizeof *f->idx);
+    f->ai = malloc((size_t)f->c->n * sizeof *f->ai);
+    if (!f->idx || !f->ai)
+        return gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    for (int i = 0; i < f->c->n; i++) {
+        const struct gs_llm_calib_pt *p = &f->c->p[i];
+        if (!matches(p, model, hw, tp))
+            continue;
+        int a = 0;
+        while (a < f->narch && strcmp(f->archname[a], p->model))
+            a++;
+        if (a == f->narch) {
+            if (a == 8)
+                return gs_diag_set(d, GS_ERANGE, "calibration",
+                                   "more than 8 LLMs");
+            int rc = gs_llm_arch_find(p->model, &f->arch[a], p->model, d);
+            if (rc)
+                return rc;
+            strcpy(f->archname[a], p->model);
+            f->narch++;
+        }
+        f->idx[f->n] = i;
+        f->ai[f->n] = a;
+        f->n++;
+    }
+    return 0;
+}
+
+static void fit_release(struct fitctx *f)
+{
+    free(f->idx);
+    free(f->ai);
+}
+
+static double nm_run(struct fitctx *f, double *u)
+{
+    gsl_multimin_function fn = { .n = NPAR, .f = loss, .params = f };
+    gsl_vector *x = gsl_vector_alloc(NPAR), *step = gsl_vector_alloc(NPAR);
+    gsl_multimin_fminimizer *m =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2,
+                                      NPAR);
+    GS_ASSERT(x && step && m);
+    double best = INFINITY;
+    for (int round = 0; round < 4; round++) {
+        for (int k = 0; k < NPAR; k++) {
+            gsl_vector_set(x, (size_t)k, u[k]);
+            gsl_vector_set(step, (size_t)k, 0.7);
+        }
+        gsl_multimin_fminimizer_set(m, &fn, x, step);
+        for (int it = 0; it < 4000; it++) {
+            if (gsl_multimin_fminimizer_iterate(m))
+                break;
+            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m),
+                                       1e-7) == GSL_SUCCESS)
+                break;
+        }
+        double v = gsl_multimin_fminimizer_minimum(m);
+        const gsl_vector *xb = gsl_multimin_fminimizer_x(m);
+        for (int k = 0; k < NPAR; k++)
+            u[k] = gsl_vector_get(xb, (size_t)k);
+        if (!(v < best - 1e-12))
+            break;
+        best = v;
+    }
+    gsl_multimin_fminimizer_free(m);
+    gsl_vector_free(x);
+    gsl_vector_free(step);
+    return best;
+}
+
+static double logit(double p)
+{
+    return log(p / (1 - p));
+}
+
+int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
+                     const char *model, const struct gs_llm_hw *base,
+                     struct gs_gpu_llm *out, struct gs_diag *d)
+{
+    struct fitctx f = { .c = c, .hw = hw, .model = model, .base = base };
+    int rc = fit_select(&f, model, hw, 0, d);
+    if (!rc && f.n == 0)
+        rc = gs_diag_set(d, GS_ENOTFOUND, "calibration",
+                         "no points for hardware '%s'%s%s", hw,
+                         model ? " and model " : "", model ? model : "");
+    if (rc) {
+        fit_release(&f);
+        return rc;
+    }
+    /* Starts: compute-rich and memory-rich guesses, cheap and costly
+     * fixed parts; the best result wins. */
+    static const double starts[][NPAR] = {
+        { 0.6, 0.8, 0.2, 50, 5, 5, 50, 200 },
+        { 0.3, 0.5, 0.05, 200, 1, 20, 200, 50 },
+        { 0.8, 0.9, 0.5, 10, 15, 2, 10, 400 },
+        { 0.5, 0.6, 0.1, 100, 10, 10, 100, 100 },
+    };
+    double best = INFINITY, ub[NPAR] = { 0 };
+    for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+        double u[NPAR] = {
+            logit(starts[s][0]), logit(starts[s][1]), logit(starts[s][2]),
+            log(starts[s][3]), log(starts[s][4]), log(starts[s][5]),
+            log(starts[s][6]), log(starts[s][7]),
+        };
+        double v = nm_run(&f, u);
+        if (v < best) {
+            best = v;
+            memcpy(ub, u, sizeof ub);
+        }
+    }
+    struct gs_llm_hw h;
+    unpack(ub, base, &h);
+    *out = h.eff;
+    fit_release(&f);
+    return 0;
+}
+
+int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
+                      const char *hw, int tp, const struct gs_llm_hw *fit,
+                      struct gs_llm_calib_err *e, struct gs_diag *d)
+{
+    struct fitctx f = { .c = c };
+    memset(e, 0, sizeof *e);
+    int rc = fit_select(&f, model, hw, tp, d);
+    double *pe = NULL, *te = NULL;
+    if (!rc && f.n > 0) {
+        pe = malloc((size_t)f.n * sizeof *pe);
+        te = malloc((size_t)f.n * sizeof *te);
+        if (!pe || !te)
+            rc = gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    }
+    for (int i = 0; !rc && i < f.n; i++) {
+        const struct gs_llm_calib_pt *p = &c->p[f.idx[i]];
+        double pt, tt;
+        rc = model_times(p, &f.arch[f.ai[i]], fit, &pt, &tt);
+        if (rc)
+            break;
+        pe[i] = fabs(pt / p->prompt_ms - 1);
+        te[i] = fabs(tt / p->token_ms - 1);
+    }
+    if (!rc && f.n > 0) {
+        size_t n = (size_t)f.n;
+        gsl_sort(pe, 1, n);
+        gsl_sort(te, 1, n);
+        e->n = f.n;
+        e->prompt_med = gsl_stats_median_from_sorted_data(pe, 1, n);
+        e->prompt_max = pe[n - 1];
+        e->token_med = gsl_stats_median_from_sorted_data(te, 1, n);
+        e->token_max = te[n - 1];
+    }
+    free(pe);
+    free(te);
+    fit_release(&f);
+    return rc;
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+/* Distinct values of a string field in order of first appearance. */
+static int distinct(const struct gs_llm_calib *c, int hwfield,
+                    char (*out)[GS_LLM_NAME], int max)
+{
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        const char *s = hwfield ? c->p[i].hw : c->p[i].model;
+        int k = 0;
+        while (k < n && strcmp(out[k], s))
+            k++;
+        if (k == n && n < max)
+            strcpy(out[n++], s);
+    }
+    return n;
+}
+
+static void print_err(FILE *out, const char *model, const char *hw,
+                      const char *tp, const struct gs_llm_calib_err *e)
+{
+    fprintf(out, "| %-12s | %-15s | %-3s | %3d | %5.1f%% | %6.1f%% | %5.1f%% "
+            "| %6.1f%% |\n", model, hw, tp, e->n, 100 * e->prompt_med,
+            100 * e->prompt_max, 100 * e->token_med, 100 * e->token_max);
+}
+
+int gs_llm_calib_report(FILE *out, const char *path,
+                        const struct gs_catalog *cat, struct gs_diag *d)
+{
+    struct gs_llm_calib c;
+    int rc = gs_llm_calib_read(path, &c, d);
+    if (rc)
+        return rc;
+    char hws[16][GS_LLM_NAME], models[8][GS_LLM_NAME];
+    int nh = distinct(&c, 1, hws, 16), nm = distinct(&c, 0, models, 8);
+    struct gs_llm_hw fit[16];
+    fprintf(out, "Fitted LLM serving factors (%d configurations, %s)\n\n"
+            "| hardware        | compute | bandwidth | attention | layer us "
+            "| iteration ms | sequence us | link GB/s | link us |\n"
+            "|-----------------|---------|-----------|-----------|----------"
+            "|--------------|-------------|-----------|---------|\n", c.n, path);
+    for (int h = 0; h < nh && !rc; h++) {
+        struct gs_llm_hw base;
+        if (gs_llm_calib_hw(cat, hws[h], &base)) {
+            rc = gs_diag_set(d, GS_ENOTFOUND, path, "hardware '%s' matches "
+                             "no GPU model", hws[h]);
+            break;
+        }
+        fit[h] = base;
+        rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
+        if (!rc) {
+            const struct gs_gpu_llm *e = &fit[h].eff;
+            fprintf(out, "| %-15s | %7.4f | %9.4f | %9.4f | %8.2f | %12.3f "
+                    "| %11.3f | %9.2f | %7.3f |\n", hws[h], e->compute_eff,
+                    e->bw_eff, e->attn_eff, e->layer_us, e->iter_ms,
+                    e->seq_us, e->link_gbs, e->link_us);
+        }
+    }
+    if (!rc)
+        fprintf(out, "\nAbsolute relative error per (LLM, GPU, TP), fit on "
+                "all LLMs\n\n"
+                "| LLM          | GPU             | TP  |   n | prompt "
+                "median | worst | token median | worst |\n"
+                "|--------------|-----------------|-----|-----|--------"
+                "|---------|--------|---------|\n");
+    for (int m = 0; m < nm && !rc; m++)
+        for (int h = 0; h < nh && !rc; h++)
+            for (int tp = 1; tp <= 64 && !rc; tp *= 2) {
+                struct gs_llm_calib_err e;
+                rc = gs_llm_calib_eval(&c, models[m], hws[h], tp, &fit[h],
+                                       &e, d);
+                if (!rc && e.n) {
+                    char t[8];
+                    snprintf(t, sizeof t, "%d", tp);
+                    print_err(out, models[m], hws[h], t, &e);
+                }
+            }
+    if (!rc && nm > 1)
+        fprintf(out, "\nCross-validation: fit on one LLM, error on the "
+                "other (all TP degrees)\n\n"
+                "| held out     | GPU             | fit on       |   n | "
+                "prompt median | worst | token median | worst |\n"
+                "|--------------|-----------------|--------------|-----|"
+                "--------|---------|--------|---------|\n");
+    for (int m = 0; m < nm && nm > 1 && !rc; m++)
+        for (int h = 0; h < nh && !rc; h++)
+            for (int o = 0; o < nm && !rc; o++) {
+                if (o == m)
+                    continue;
+                struct gs_llm_hw cv = fit[h];
+                rc = gs_llm_calib_fit(&c, hws[h], models[o], &fit[h],
+                                      &cv.eff, d);
+                struct gs_llm_calib_err e;
+                if (!rc)
+                    rc = gs_llm_calib_eval(&c, models[m], hws[h], 0, &cv, &e,
+                                           d);
+                if (!rc && e.n)
+                    print_err(out, models[m], hws[h], models[o], &e);
+            }
+    gs_llm_calib_free(&c);
+    return rc;
+}

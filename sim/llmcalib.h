@@ -1,0 +1,61 @@
+/* llmcalib.h -- fitting a GPU model's LLM serving factors to measured prompt and token times.
+ *
+ * Reads Splitwise's perf_model.csv (model, hardware, prompt_size,
+ * batch_size, token_size, ..., prompt_time, token_time, ..., tensor_parallel;
+ * times in ms), fits struct gs_gpu_llm per hardware and reports the error per
+ * (LLM, GPU, TP).  Used by `gpusim trace calibrate` and the tests. */
+#ifndef GS_LLMCALIB_H
+#define GS_LLMCALIB_H
+
+#include "llm.h"
+
+#include <stdio.h>
+
+/* One measured configuration: the median of its repeated rows. */
+struct gs_llm_calib_pt {
+    char model[GS_LLM_NAME], hw[GS_LLM_NAME];
+    int tp, prompt, batch, tokens;
+    double prompt_ms, token_ms;
+};
+
+struct gs_llm_calib {
+    int n, cap;
+    struct gs_llm_calib_pt *p;
+};
+
+/* Read path into c (caller frees with gs_llm_calib_free).  GS_EIO or
+ * GS_EPARSE with file:line in d. */
+int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
+                      struct gs_diag *d);
+void gs_llm_calib_free(struct gs_llm_calib *c);
+
+/* The peaks of hardware name `hw` from catalog cat ("a100-80gb" is
+ * A100-80GB; a suffix such as "-pcap" names a variant of the base model,
+ * which gets its own factors).  GS_ENOTFOUND when no model matches. */
+int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
+                    struct gs_llm_hw *out);
+
+/* Fit the factors of hardware hw on the points of LLM `model` (NULL: all
+ * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio
+ * of modeled to measured time, Nelder-Mead from several starts; base gives
+ * the peaks and link bandwidth.  The result in *out. */
+int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
+                     const char *model, const struct gs_llm_hw *base,
+                     struct gs_gpu_llm *out, struct gs_diag *d);
+
+/* Absolute relative errors over the points of (model, hw, tp), NULL or 0
+ * meaning all; n = 0 when no point matches. */
+struct gs_llm_calib_err {
+    int n;
+    double prompt_med, prompt_max, token_med, token_max;
+};
+int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
+                      const char *hw, int tp, const struct gs_llm_hw *fit,
+                      struct gs_llm_calib_err *e, struct gs_diag *d);
+
+/* Fit every hardware in the file, print the factors, the error table per
+ * (LLM, GPU, TP) and the cross-validation between LLMs to out. */
+int gs_llm_calib_report(FILE *out, const char *path,
+                        const struct gs_catalog *cat, struct gs_diag *d);
+
+#endif

@@ -1,0 +1,40 @@
+/* mpirun.h -- run independent tasks across MPI ranks and forked workers.
+ *
+ * `gpusim sweep` and `gpusim plan` evaluate many simulations that share
+ * nothing.  gs_dist_run() spreads a batch of tasks over the MPI ranks when
+ * the program was started by mpirun or srun (each rank running its share
+ * in gs_pool_run's forked workers), and gathers every task's numbers on
+ * every rank, so every rank takes the same decisions afterwards; only rank
+ * 0 prints and writes files.  Results depend only on the tasks, never on
+ * the number of ranks or workers: runs are byte-identical with any -np.
+ *
+ * MPI is linked in but initialized only when the environment says a
+ * launcher started us (OMPI_COMM_WORLD_SIZE from Open MPI's mpirun,
+ * PMIX_RANK from srun --mpi=pmix); a plain `gpusim plan` never touches
+ * it. */
+#ifndef GS_MPIRUN_H
+#define GS_MPIRUN_H
+
+#include "pool.h"
+
+/* Start MPI if launched under mpirun/srun.  0 or GS_EIO. */
+int gs_dist_init(int *argc, char ***argv);
+/* Finish MPI if it was started. */
+void gs_dist_finalize(void);
+int gs_dist_rank(void);
+int gs_dist_size(void);
+/* 1 if this process prints and writes the results (rank 0). */
+int gs_dist_leader(void);
+
+/* Run tasks 0..ntasks-1 over the ranks, each rank with `jobs` forked
+ * workers, and leave task i's nout numbers at results[i * nout] on every
+ * rank.  0, or the failing task's code with d filled (the same on every
+ * rank). */
+int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
+                double *results, struct gs_diag *d);
+
+/* The default number of workers per rank: the CPUs when alone, 1 under
+ * MPI (one rank per core is how MPI jobs are laid out). */
+int gs_dist_default_jobs(void);
+
+#endif

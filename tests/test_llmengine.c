@@ -1,0 +1,675 @@
+/* test_llmengine.c -- the LLM engine against hand calculation and queueing theory.
+ *
+ * Architectures against their published sizes; the roofline against a
+ * calculation written out by hand; one request alone gets exactly the
+ * modeled TTFT and ITL; batch size 1 with fixed lengths and Poisson arrivals
+ * is an M/D/1 queue whose mean wait is Pollaczek-Khinchine's; throughput
+ * under a KV-cache bound is the hand-computed concurrency over the cycle
+ * time; preemption happens at the exact decode step blocks run out; prefix
+ * hits skip their prefill and LRU evicts the coldest unit; every request is
+ * accounted for and runs are identical. */
+#include "cutest.h"
+#include "../sim/llm.h"
+#include "../sim/rng.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+/* ---- architectures ---------------------------------------------------------- */
+
+static void test_arch_sizes(void)
+{
+    /* billions of parameters, as published */
+    const struct { const char *name; double b; } pub[] = {
+        { "llama2-7b", 6.74 }, { "llama2-13b", 13.0 }, { "llama2-70b", 69.0 },
+        { "llama3-8b", 8.03 }, { "llama3-70b", 70.6 }, { "bloom-176b", 176.2 },
+        { "mixtral-8x7b", 46.7 },
+    };
+    const char *const *names = gs_llm_arch_names();
+    int n = 0;
+    while (names[n])
+        n++;
+    CU_ASSERT_EQUAL(n, 7);
+    for (int i = 0; i < 7; i++) {
+        struct gs_llm_arch a;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find(pub[i].name, &a, "$", NULL), 0);
+        CU_ASSERT_STRING_EQUAL(a.name, names[i]);
+        double b = gs_llm_arch_params(&a) / 1e9;
+        CU_ASSERT(fabs(b / pub[i].b - 1) < 0.01);
+        CU_ASSERT_EQUAL(gs_llm_arch_check(&a, "$", NULL), 0);
+    }
+    struct gs_llm_arch a;
+    gs_llm_arch_find("LLAMA2-70B", &a, "$", NULL);
+    /* 80 layers * 2 * 8 KV heads * 128 * 2 bytes */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_arch_kv_bytes_per_token(&a), 327680, 1e-9);
+    /* 1000 tokens over 100 GB/s plus 1 ms */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_kv_transfer_time(&a, 1000, 100, 1e-3),
+                           327.68e6 / 100e9 + 1e-3, 1e-12);
+    gs_llm_arch_find("mixtral-8x7b", &a, "$", NULL);
+    /* top-2 of 8 experts: 12.9 B active */
+    CU_ASSERT(fabs(gs_llm_arch_active_params(&a) / 12.9e9 - 1) < 0.01);
+}
+
+static void test_arch_errors(void)
+{
+    struct gs_llm_arch a;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_find("llama-2-70b", &a, "$.services[0].model",
+                                     &d), GS_ENOTFOUND);
+    CU_ASSERT_STRING_EQUAL(d.where, "$.services[0].model");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "did you mean 'llama2-70b'"));
+    struct gs_diag d2 = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_find("gpt-4", &a, "$", &d2), GS_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(strstr(d2.what, "did you mean"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "mixtral-8x7b"));
+    gs_llm_arch_find("llama2-7b", &a, "$", NULL);
+    a.kv_heads = 5;
+    struct gs_diag d3 = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_check(&a, "$.m", &d3), GS_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d3.what, "kv_heads"));
+    a.kv_heads = 32;
+    a.layers = 0;
+    CU_ASSERT_EQUAL(gs_llm_arch_check(&a, "$.m", NULL), GS_EINVAL);
+}
+
+/* ---- the roofline ------------------------------------------------------------ */
+
+static struct gs_llm_hw a100(void)
+{
+    struct gs_llm_hw hw = { .tflops = 312, .bw_gbs = 2039, .mem_gb = 80 };
+    hw.eff = (struct gs_gpu_llm){ .compute_eff = 0.5, .bw_eff = 0.8,
+                                  .attn_eff = 0.25, .layer_us = 10,
+                                  .iter_ms = 2, .seq_us = 30,
+                                  .link_gbs = 100, .link_us = 5 };
+    return hw;
+}
+
+/* Llama-2-7B on one A100 decoding one sequence at context c, by hand:
+ * a layer's weights are 4 * 4096^2 + 3 * 4096 * 11008 = 202,375,168
+ * parameters (404,750,336 bytes), its activations 2 * (4 * 4096 + 3 * 4096
+ * + 3 * 11008) = 123,392 bytes per token: memory-bound at 0.8 * 2039 GB/s.
+ * Attention reads 2 * 32 * 128 * 2 = 16,384 bytes per token of context,
+ * c + 1 tokens.  The LM head reads 32000 * 4096 * 2 bytes. */
+static double hand_decode_7b(double c)
+{
+    double bw = 0.8 * 2039e9;
+    double lin = (404750336.0 + 123392.0) / bw;
+    double att = 16384.0 * (c + 1) / bw;
+    double head = 32000.0 * 4096 * 2 / bw;
+    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
+}
+
+/* A prefill of p tokens: compute-bound linear layers at 0.5 * 312 TFLOP/s,
+ * attention's 4 * 4096 FLOPs per query-key pair at 0.25 * 312. */
+static double hand_prefill_7b(double p)
+{
+    double lin = 2 * 202375168.0 * p / (0.5 * 312e12);
+    double att = 4 * 4096.0 * p * (p + 1) / 2 / (0.25 * 312e12);
+    double head = 32000.0 * 4096 * 2 / (0.8 * 2039e9);
+    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
+}
+
+static void test_roofline_by_hand(void)
+{
+    struct gs_llm_arch a;
+    gs_llm_arch_find("llama2-7b", &a, "$", NULL);
+    struct gs_llm_hw hw = a100();
+    struct gs_llm_perf p;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&p, &a, &hw, 1, NULL), 0);
+    for (double c = 1; c < 5000; c *= 3.7)
+        CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_decode(&p, 1, c),
+                               hand_decode_7b(c), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_prefill(&p, 1, 2048),
+                           hand_prefill_7b(2048), 1e-12);
+    struct gs_llm_batch empty = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_perf_time(&p, &empty), 0);
+
+    /* TP 4: two ring all-reduces per layer of 2 * 4096 bytes per token:
+     * 2 * (6/4 * bytes / 100 GB/s + 6 * 5 us) */
+    struct gs_llm_perf p4;
+    gs_llm_perf_init(&p4, &a, &hw, 4, NULL);
+    struct gs_llm_batch b = { .decode_tokens = 8, .decode_ctx = 8 * 100,
+                              .sampled = 8, .seqs = 8 };
+    double ar = 2 * (1.5 * 8 * 8192 / 100e9 + 6 * 5e-6);
+    double bw = 0.8 * 2039e9;
+    double lin = (404750336.0 / 4 + 8 * 2 * (4 * 4096 + 3 * 4096 / 4.0
+                                             + 3 * 11008 / 4.0)) / bw;
+    double att = 8 * 100 * 16384.0 / 4 / bw;
+    double head = 32000.0 * 4096 * 2 / 4 / bw;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_time(&p4, &b),
+                           32 * (lin + att + ar + 10e-6 + 8 * 30e-6) + head
+                           + 2e-3, 1e-12);
+
+    /* Mixtral: computes with 2 experts, reads all 8 */
+    struct gs_llm_arch m;
+    gs_llm_arch_find("mixtral-8x7b", &m, "$", NULL);
+    struct gs_llm_perf pm;
+    gs_llm_perf_init(&pm, &m, &hw, 2, NULL);
+    double attn = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024;
+    double ex = 3 * 4096.0 * 14336;
+    CU_ASSERT_DOUBLE_EQUAL(pm.lin_flops_tok, 2 * (attn + 2 * ex + 4096 * 8) / 2,
+                           1);
+    CU_ASSERT_DOUBLE_EQUAL(pm.w_bytes_layer, (attn + 8 * ex + 4096 * 8), 1);
+}
+
+/* ---- engines ----------------------------------------------------------------- */
+
+struct rec {
+    double first, done;
+    int nfirst, ndone, cached, preempted;
+};
+
+struct log {
+    struct rec *r;
+    int n;
+    long npre;
+    double last_pre;
+    uint64_t last_pre_id;
+    int order_bad;
+};
+
+static void on_first(void *ctx, uint64_t id, double t)
+{
+    struct log *l = ctx;
+    l->r[id].first = t;
+    l->r[id].nfirst++;
+}
+
+static void on_done(void *ctx, uint64_t id, double t, int cached, int pre)
+{
+    struct log *l = ctx;
+    if (!l->r[id].nfirst)
+        l->order_bad = 1;
+    l->r[id].done = t;
+    l->r[id].ndone++;
+    l->r[id].cached = cached;
+    l->r[id].preempted = pre;
+}
+
+static void on_pre(void *ctx, uint64_t id, double t)
+{
+    struct log *l = ctx;
+    l->npre++;
+    l->last_pre = t;
+    l->last_pre_id = id;
+}
+
+static const struct gs_llm_cb cbs = { on_first, on_done, on_pre };
+
+/* Drive e over requests q[0..n) (sorted by arrival) until all are done;
+ * returns the end time.  The tiny event loop: the next event is either the
+ * next arrivals (all of one instant together) or the end of the iteration
+ * in flight; an idle engine steps after each event. */
+static double drive(struct gs_llm_engine *e, const struct gs_llm_req *q, int n,
+                    struct log *l)
+{
+    double now = 0, end = INFINITY;
+    int next = 0;
+    for (;;) {
+        double ta = next < n ? q[next].arrival : INFINITY;
+        if (ta == INFINITY && end == INFINITY)
+            break;
+        if (ta <= end) {
+            now = ta;
+            while (next < n && q[next].arrival == now) {
+                CU_ASSERT_EQUAL_FATAL(gs_llm_engine_add(e, &q[next]), 0);
+                next++;
+            }
+        } else {
+            now = end;
+            gs_llm_engine_finish_iteration(e, &cbs, l);
+            end = INFINITY;
+        }
+        if (end == INFINITY) {
+            double d = gs_llm_engine_step(e, now);
+            if (d > 0)
+                end = now + d;
+        }
+    }
+    return now;
+}
+
+static struct gs_llm_engine_cfg cfg_7b(void)
+{
+    struct gs_llm_engine_cfg c;
+    gs_llm_engine_cfg_default(&c);
+    gs_llm_arch_find("llama2-7b", &c.arch, "$", NULL);
+    c.hw = a100();
+    return c;
+}
+
+static void test_single_request(void)
+{
+    for (int chunked = 0; chunked < 2; chunked++) {
+        struct gs_llm_engine_cfg c = cfg_7b();
+        c.chunked_prefill = chunked;
+        struct gs_llm_engine *e;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+        struct gs_llm_req q = { .id = 0, .arrival = 1.5, .prompt = 2048,
+                                .output = 40 };
+        struct rec r[1] = { { 0 } };
+        struct log l = { .r = r, .n = 1 };
+        drive(e, &q, 1, &l);
+        double ttft = hand_prefill_7b(2048);
+        CU_ASSERT_DOUBLE_EQUAL(r[0].first - 1.5, ttft, 1e-12);
+        double t = ttft;
+        for (int j = 0; j < 39; j++)       /* contexts 2048 .. 2086 */
+            t += hand_decode_7b(2048 + j);
+        CU_ASSERT_DOUBLE_EQUAL(r[0].done - 1.5, t, 1e-9);
+        CU_ASSERT_EQUAL(r[0].nfirst, 1);
+        CU_ASSERT_EQUAL(r[0].ndone, 1);
+        struct gs_llm_stats s;
+        gs_llm_engine_stats(e, &s);
+        CU_ASSERT_EQUAL(s.iterations, 40);
+        CU_ASSERT_EQUAL(s.blocks_used, 0);
+        CU_ASSERT_EQUAL(s.running + s.waiting, 0);
+        CU_ASSERT_DOUBLE_EQUAL(s.prefill_tokens, 2048, 0);
+        CU_ASSERT_DOUBLE_EQUAL(s.decode_tokens, 39, 0);
+        gs_llm_engine_free(e);
+    }
+    /* a prompt longer than the token budget is chunked: 3 chunks of 2048
+     * after 0, 2048 and 4096 cached tokens */
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.max_batched_tokens = 2048;
+    struct gs_llm_engine *e;
+    gs_llm_engine_new(&c, &e, NULL);
+    struct gs_llm_req q = { .id = 0, .prompt = 6144, .output = 1 };
+    struct rec r[1] = { { 0 } };
+    struct log l = { .r = r, .n = 1 };
+    drive(e, &q, 1, &l);
+    double want = 0;
+    for (int k = 0; k < 3; k++) {
+        struct gs_llm_batch b = { .prefill_tokens = 2048,
+                                  .prefill_attn = 2048.0 * (2048 * k + 2049.0 / 2),
+                                  .prefill_ctx = 2048.0 * (k + 1),
+                                  .sampled = k == 2, .seqs = 1 };
+        want += gs_llm_perf_time(gs_llm_engine_perf(e), &b);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(r[0].first, want, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].done, want, 1e-12);
+    gs_llm_engine_free(e);
+}
+
+/* Poisson arrivals at rate lambda, one sequence at a time, fixed lengths:
+ * deterministic service S, so M/D/1 and Wq = lambda S^2 / (2 (1 - rho)).
+ * With 200,000 requests at rho = 0.6 the sample mean's standard error is
+ * under 0.7% (waits are autocorrelated; Whitt's asymptotic variance), so a
+ * 3% miss is an error. */
+static void test_md1(void)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.max_seqs = 1;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    const int n = 200000, P = 512, O = 8;
+    double S = hand_prefill_7b(P);
+    for (int j = 0; j < O - 1; j++)
+        S += hand_decode_7b(P + j);
+    const double rho = 0.6, lambda = rho / S;
+    struct gs_llm_req *q = calloc((size_t)n, sizeof *q);
+    struct rec *r = calloc((size_t)n, sizeof *r);
+    gsl_rng *g = gs_rng_stream(7, "md1");
+    double t = 0;
+    for (int i = 0; i < n; i++) {
+        t += gsl_ran_exponential(g, 1 / lambda);
+        q[i] = (struct gs_llm_req){ .id = (uint64_t)i, .arrival = t,
+                                    .prompt = P, .output = O };
+    }
+    struct log l = { .r = r, .n = n };
+    drive(e, q, n, &l);
+    double wsum = 0, smax = 0;
+    for (int i = 0; i < n; i++) {
+        double soj = r[i].done - q[i].arrival;
+        wsum += soj - S;
+        smax = fmax(smax, fabs(r[i].first - r[i].done + S
+                               - hand_prefill_7b(P)));
+    }
+    double wq = wsum / n, pk = lambda * S * S / (2 * (1 - rho));
+    CU_ASSERT(fabs(wq / pk - 1) < 0.03);
+    CU_ASSERT(smax < 1e-9);     /* every service took exactly S */
+    printf("\n    M/D/1: Wq %.6f s, Pollaczek-Khinchine %.6f s",
+           wq, pk);
+    gsl_rng_free(g);
+    free(q);
+    free(r);
+    gs_llm_engine_free(e);
+}
+
+/* An engine whose KV cache holds exactly `blocks` 16-token blocks of
+ * Llama-2-7B (8 MiB each) on an A100 with 15 GB of weights' headroom. */
+static struct gs_llm_engine_cfg cfg_blocks(long blocks, double *mem)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.gpu_mem_util = 1;
+    c.reserve_gb = 0;
+    double w = gs_llm_arch_weight_bytes(&c.arch);
+    c.hw.mem_gb = (w + (blocks + 0.5) * 8388608.0) / GIB;
+    *mem = c.hw.mem_gb;
+    return c;
+}
+
+/* A backlog of 10 N requests whose KV never grows past 63 blocks (prompt
+ * 1000, 9 tokens out: 1008 = 63 * 16).  Prefill-first batching admits
+ * N = (B - floor(B / 100)) / 63 at once, decodes them together and starts
+ * the next wave when they finish: throughput N / cycle exactly. */
+static void test_kv_bound(void)
+{
+    double mem;
+    struct gs_llm_engine_cfg c = cfg_blocks(1000, &mem);
+    c.chunked_prefill = 0;
+    c.max_batched_tokens = 100000;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(e, &s);
+    CU_ASSERT_EQUAL_FATAL(s.blocks_total, 1000);
+    const int N = (1000 - 10) / 63;         /* 15 */
+    const int n = 10 * N;
+    struct gs_llm_req *q = calloc((size_t)n, sizeof *q);
+    struct rec *r = calloc((size_t)n, sizeof *r);
+    for (int i = 0; i < n; i++)
+        q[i] = (struct gs_llm_req){ .id = (uint64_t)i, .prompt = 1000,
+                                    .output = 9 };
+    struct log l = { .r = r, .n = n };
+    double end = drive(e, q, n, &l);
+    const struct gs_llm_perf *p = gs_llm_engine_perf(e);
+    double cycle = gs_llm_perf_prefill(p, N, 1000);
+    for (int j = 0; j < 8; j++)
+        cycle += gs_llm_perf_decode(p, N, 1000 + j);
+    CU_ASSERT_DOUBLE_EQUAL(end, 10 * cycle, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(n / end, N / cycle, 1e-9);
+    /* the first wave is N requests, all done at one cycle */
+    int first_wave = 0;
+    for (int i = 0; i < n; i++)
+        first_wave += fabs(r[i].done - cycle) < 1e-9;
+    CU_ASSERT_EQUAL(first_wave, N);
+    CU_ASSERT_EQUAL(l.npre, 0);
+    free(q);
+    free(r);
+    gs_llm_engine_free(e);
+}
+
+/* Two requests of 160-token prompts (10 blocks each) decode in a cache of
+ * 27 blocks (watermark 0): 7 free after admission.  Both start a block at
+ * decode steps 0, 16, 32, 48: 7 -> 5 -> 3 -> 1, and at step 48 the newest
+ * is preempted -- not one step earlier. */
+static void test_preemption_point(void)
+{
+    double mem;
+    struct gs_llm_engine_cfg c = cfg_blocks(27, &mem);
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_req q[2] = {
+        { .id = 0, .prompt = 160, .output = 100 },
+        { .id = 1, .prompt = 160, .output = 100 },
+    };
+    struct rec r[2] = { { 0 } };
+    struct log l = { .r = r, .n = 2 };
+    gs_llm_engine_add(e, &q[0]);
+    gs_llm_engine_add(e, &q[1]);
+    double now = 0;
+    /* iteration 0: both prefills; then decode steps 0.. */
+    for (int it = 0; it < 50; it++) {
+        double d = gs_llm_engine_step(e, now);
+        CU_ASSERT_FATAL(d > 0);
+        struct gs_llm_stats s;
+        gs_llm_engine_stats(e, &s);
+        if (it >= 1) {
+            int step = it - 1;
+            CU_ASSERT_EQUAL(gs_llm_engine_last(e)->decode_tokens,
+                            step < 48 ? 2 : 1);
+            CU_ASSERT_EQUAL(s.preemptions, step < 48 ? 0 : 1);
+            if (step == 32)
+                CU_ASSERT_EQUAL(s.blocks_used, 26);
+        }
+        now += d;
+        gs_llm_engine_finish_iteration(e, &cbs, &l);
+    }
+    CU_ASSERT_EQUAL(l.npre, 1);
+    CU_ASSERT_EQUAL(l.last_pre_id, 1);
+    /* finish: the preempted one recomputes 160 + 48 tokens and completes */
+    double end = now, t;
+    for (;;) {
+        t = gs_llm_engine_step(e, end);
+        if (t <= 0)
+            break;
+        end += t;
+        gs_llm_engine_finish_iteration(e, &cbs, &l);
+    }
+    CU_ASSERT_EQUAL(r[0].ndone, 1);
+    CU_ASSERT_EQUAL(r[1].ndone, 1);
+    CU_ASSERT_EQUAL(r[1].nfirst, 1);
+    CU_ASSERT_EQUAL(r[1].preempted, 1);
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(e, &s);
+    CU_ASSERT_DOUBLE_EQUAL(s.decode_tokens, 2 * 99 - 1, 0);
+    /* the recomputation: 160 prompt + 49 generated tokens */
+    CU_ASSERT_DOUBLE_EQUAL(s.prefill_tokens, 160 + 160 + 209, 0);
+    CU_ASSERT_EQUAL(s.blocks_used, 0);
+    gs_llm_engine_free(e);
+}
+
+/* The second request shares 3 of its 4 units with the first: its prefill is
+ * the 1000 tokens after 1536 cached ones. */
+static void test_prefix_hits(void)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.prefix_caching = 1;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    static const uint64_t h1[] = { 11, 12, 13, 14, 15 };
+    static const uint64_t h2[] = { 11, 12, 13, 99, 98 };
+    struct gs_llm_req q[2] = {
+        { .id = 0, .arrival = 0, .prompt = 2536, .output = 4,
+          .hash_ids = h1, .n_hash = 5 },
+        { .id = 1, .arrival = 10, .prompt = 2536, .output = 4,
+          .hash_ids = h2, .n_hash = 5 },
+    };
+    struct rec r[2] = { { 0 } };
+    struct log l = { .r = r, .n = 2 };
+    drive(e, q, 2, &l);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].first, hand_prefill_7b(2536), 1e-12);
+    CU_ASSERT_EQUAL(r[0].cached, 0);
+    CU_ASSERT_EQUAL(r[1].cached, 1536);
+    struct gs_llm_batch b = { .prefill_tokens = 1000,
+                              .prefill_attn = 1000 * (1536 + 1001.0 / 2),
+                              .prefill_ctx = 2536, .sampled = 1, .seqs = 1 };
+    CU_ASSERT_DOUBLE_EQUAL(r[1].first - 10,
+                           gs_llm_perf_time(gs_llm_engine_perf(e), &b), 1e-12);
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(e, &s);
+    /* cached units: 11..14 and 99 (4 full units each), 32 blocks each */
+    CU_ASSERT_EQUAL(s.blocks_cached, 5 * 32);
+    CU_ASSERT_EQUAL(s.blocks_used, 5 * 32);
+    CU_ASSERT_DOUBLE_EQUAL(s.cached_tokens, 1536, 0);
+    gs_llm_engine_free(e);
+}
+
+/* A cache of 100 blocks (watermark 1): a running request of 600 tokens
+ * holds 38 blocks, so two cached 32-block units fit beside it; the third
+ * distinct prefix evicts the least recently released unit. */
+static void test_prefix_lru(void)
+{
+    double mem;
+    struct gs_llm_engine_cfg c = cfg_blocks(100, &mem);
+    c.prefix_caching = 1;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    static const uint64_t h[4][1] = { { 1 }, { 2 }, { 3 }, { 4 } };
+    struct gs_llm_req q[6];
+    for (int i = 0; i < 4; i++)
+        q[i] = (struct gs_llm_req){ .id = (uint64_t)i, .arrival = 10.0 * i,
+                                    .prompt = 600, .output = 2,
+                                    .hash_ids = h[i], .n_hash = 1 };
+    /* then unit 1 (evicted: no hit) and unit 3 (kept: hit) */
+    q[4] = (struct gs_llm_req){ .id = 4, .arrival = 50, .prompt = 600,
+                                .output = 2, .hash_ids = h[2], .n_hash = 1 };
+    q[5] = (struct gs_llm_req){ .id = 5, .arrival = 60, .prompt = 600,
+                                .output = 2, .hash_ids = h[0], .n_hash = 1 };
+    struct rec r[6] = { { 0 } };
+    struct log l = { .r = r, .n = 6 };
+    drive(e, q, 6, &l);
+    CU_ASSERT_EQUAL(r[4].cached, 512);
+    CU_ASSERT_EQUAL(r[5].cached, 0);
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL(r[i].ndone, 1);
+    gs_llm_engine_free(e);
+}
+
+/* A random workload with shared prefixes in a small cache: every request
+ * gets one first token and one finish, in that order; the blocks left are
+ * exactly the cached units; two runs agree to the bit. */
+static double run_mixed(int chunked, int prefix, long *pre, int *bad)
+{
+    double mem;
+    struct gs_llm_engine_cfg c = cfg_blocks(400, &mem);
+    c.chunked_prefill = chunked;
+    c.prefix_caching = prefix;
+    c.max_batched_tokens = 2048;
+    c.max_seqs = 64;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    const int n = 3000;
+    struct gs_llm_req *q = calloc((size_t)n, sizeof *q);
+    struct rec *r = calloc((size_t)n, sizeof *r);
+    uint64_t *hs = calloc((size_t)n * 8, sizeof *hs);
+    gsl_rng *g = gs_rng_stream(3, "mixed");
+    double t = 0;
+    for (int i = 0; i < n; i++) {
+        t += gsl_ran_exponential(g, 0.05);
+        int p = 1 + (int)gsl_rng_uniform_int(g, 3000);
+        int o = 1 + (int)gsl_rng_uniform_int(g, 400);
+        int nh = (int)gsl_rng_uniform_int(g, 7);
+        uint64_t root = gsl_rng_uniform_int(g, 4);
+        for (int k = 0; k < nh; k++)
+            hs[8 * i + k] = k < 2 ? root * 1000 + (uint64_t)k
+                                  : (1ULL << 40) + (uint64_t)i * 8 + k;
+        q[i] = (struct gs_llm_req){ .id = (uint64_t)i, .arrival = t,
+                                    .prompt = p, .output = o,
+                                    .hash_ids = hs + 8 * i, .n_hash = nh };
+    }
+    struct log l = { .r = r, .n = n };
+    double end = drive(e, q, n, &l);
+    double sum = end;
+    for (int i = 0; i < n; i++) {
+        if (r[i].nfirst != 1 || r[i].ndone != 1 || r[i].first > r[i].done
+            || r[i].first <= q[i].arrival)
+            (*bad)++;
+        sum += r[i].first * 1e-3 + r[i].done * 1e-6;
+    }
+    *bad += l.order_bad;
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(e, &s);
+    if (s.blocks_used != s.blocks_cached || s.running || s.waiting
+        || s.finished != n || s.preemptions != l.npre)
+        (*bad)++;
+    *pre = l.npre;
+    gsl_rng_free(g);
+    free(q);
+    free(r);
+    free(hs);
+    gs_llm_engine_free(e);
+    return sum;
+}
+
+static void test_accounting_and_determinism(void)
+{
+    for (int chunked = 0; chunked < 2; chunked++)
+        for (int prefix = 0; prefix < 2; prefix++) {
+            long pre = 0, pre2 = 0;
+            int bad = 0;
+            double a = run_mixed(chunked, prefix, &pre, &bad);
+            double b = run_mixed(chunked, prefix, &pre2, &bad);
+            CU_ASSERT_EQUAL(bad, 0);
+            CU_ASSERT(memcmp(&a, &b, sizeof a) == 0);
+            CU_ASSERT(pre > 0);         /* the small cache forces some */
+            CU_ASSERT_EQUAL(pre, pre2);
+        }
+}
+
+/* Splitwise-style hand-off: a prefill-only engine finishes a request with
+ * its first token; a decode-only engine takes it with its KV and needs
+ * output - 1 decode steps, no prefill. */
+static void test_disaggregated(void)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.role = GS_LLM_PREFILL;
+    struct gs_llm_engine *pe, *de;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &pe, NULL), 0);
+    c.role = GS_LLM_DECODE;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &de, NULL), 0);
+    struct gs_llm_req q = { .id = 0, .prompt = 1024, .output = 10 };
+    struct rec r[1] = { { 0 } };
+    struct log l = { .r = r, .n = 1 };
+    drive(pe, &q, 1, &l);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].first, hand_prefill_7b(1024), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].done, r[0].first, 0);
+    double xfer = gs_llm_kv_transfer_time(&c.arch, 1024, 50, 0);
+    CU_ASSERT_DOUBLE_EQUAL(xfer, 1024 * 524288.0 / 50e9, 1e-15);
+    struct gs_llm_req q2 = q;
+    q2.arrival = r[0].done + xfer;
+    q2.kv_ready = 1;
+    struct rec r2[1] = { { 0 } };
+    struct log l2 = { .r = r2, .n = 1 };
+    drive(de, &q2, 1, &l2);
+    double t = 0;
+    for (int j = 0; j < 9; j++)
+        t += hand_decode_7b(1024 + j);
+    CU_ASSERT_DOUBLE_EQUAL(r2[0].done - q2.arrival, t, 1e-9);
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(de, &s);
+    CU_ASSERT_DOUBLE_EQUAL(s.prefill_tokens, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.decode_tokens, 9, 0);
+    gs_llm_engine_free(pe);
+    gs_llm_engine_free(de);
+}
+
+static void test_bad_config(void)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    struct gs_llm_engine *e = NULL;
+    struct gs_diag d = { 0 };
+    gs_llm_arch_find("llama2-70b", &c.arch, "$", NULL);
+    CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, &d), GS_ENOFIT);
+    CU_ASSERT_PTR_NULL(e);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "no room"));
+    c.tp = 4;                       /* 35 GB per GPU fits */
+    CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_req q = { .id = 1, .prompt = 0, .output = 1 };
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &q), GS_EINVAL);
+    q.prompt = 100000000;
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &q), GS_ENOFIT);
+    CU_ASSERT_EQUAL(gs_llm_engine_step(e, 0), 0);     /* idle */
+    gs_llm_engine_free(e);
+    gs_llm_engine_free(NULL);
+    c = cfg_7b();
+    c.max_batched_tokens = 10;
+    CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), GS_EINVAL);
+    c = cfg_7b();
+    c.prefix_caching = 1;
+    c.prefix_block_tokens = 500;
+    CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), GS_EINVAL);
+}
+
+static CU_TestInfo tests[] = {
+    { "architectures match published sizes", test_arch_sizes },
+    { "architecture errors name the place", test_arch_errors },
+    { "roofline equals the hand calculation", test_roofline_by_hand },
+    { "one request alone: exact TTFT and ITL", test_single_request },
+    { "batch 1 is M/D/1 (Pollaczek-Khinchine)", test_md1 },
+    { "throughput at the KV-cache bound", test_kv_bound },
+    { "preemption exactly when blocks run out", test_preemption_point },
+    { "prefix hits skip their prefill", test_prefix_hits },
+    { "prefix cache evicts least recently used", test_prefix_lru },
+    { "every request accounted, runs identical",
+      test_accounting_and_determinism },
+    { "disaggregated prefill and decode", test_disaggregated },
+    { "bad configurations and requests", test_bad_config },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("llmengine", tests)

@@ -1,0 +1,274 @@
+/* test_outfile.c -- result files written safely (outfile.c): targets that
+ * are not regular files refused by kind, symlinks followed, stale
+ * temporaries of dead processes removed (live ones kept), and names at and
+ * around NAME_MAX and PATH_MAX either written whole or refused with a
+ * message, never cut short onto another file. */
+#include "cutest.h"
+#include "../sim/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static void fresh_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/gs-outfile-%ld", (long)getpid());
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return;
+    mkdir(dir, 0700);
+}
+
+/* Entries of folder d, "." and ".." aside. */
+static int count(const char *d)
+{
+    DIR *dp = opendir(d);
+    int n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* Write "data" to path through gs_out; the code. */
+static int put(const char *path, const char *data, struct gs_diag *d)
+{
+    struct gs_out o;
+    int rc = gs_out_begin(&o, path, d);
+    if (rc < 0)
+        return rc;
+    if (write(o.fd, data, strlen(data)) != (ssize_t)strlen(data)) {
+        gs_out_abort(&o);
+        return -99;
+    }
+    return gs_out_commit(&o, d);
+}
+
+static int holds(const char *path, const char *data)
+{
+    char buf[256] = "";
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    return strcmp(buf, data) == 0;
+}
+
+static void expect_refused(const char *path, const char *msg)
+{
+    struct gs_diag d = { 0 };
+    int rc = gs_out_check(path, &d);
+    CU_ASSERT(rc < 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, msg));
+    if (!strstr(d.what, msg))
+        printf("\n    %s: %s", path, d.what);
+    struct gs_diag d2 = { 0 };
+    CU_ASSERT(put(path, "x", &d2) < 0);
+}
+
+static void test_kinds(void)
+{
+    fresh_dir();
+    char p[128];
+    expect_refused("", "empty");
+    expect_refused("/dev/null", "character device");
+    expect_refused(dir, "a folder");
+    snprintf(p, sizeof p, "%s/", dir);
+    expect_refused(p, "ends with '/'");
+    snprintf(p, sizeof p, "%s/fifo", dir);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0600), 0);
+    expect_refused(p, "FIFO");
+    snprintf(p, sizeof p, "%s/missing/x.h5", dir);
+    expect_refused(p, "folder");
+    /* a link to a missing file is refused; the dangling link stays */
+    snprintf(p, sizeof p, "%s/dangling", dir);
+    CU_ASSERT_EQUAL(symlink("nowhere.h5", p), 0);
+    expect_refused(p, "symbolic link to a missing file");
+    CU_ASSERT_EQUAL(count(dir), 2);     /* fifo, dangling */
+}
+
+static void test_write_and_symlink(void)
+{
+    fresh_dir();
+    char p[128], real[128], link[128];
+    struct gs_diag d = { 0 };
+    snprintf(p, sizeof p, "%s/r.h5", dir);
+    CU_ASSERT_EQUAL(put(p, "one", &d), 0);
+    CU_ASSERT(holds(p, "one"));
+    CU_ASSERT_EQUAL(put(p, "two", &d), 0);     /* replaced whole */
+    CU_ASSERT(holds(p, "two"));
+    struct stat st;
+    CU_ASSERT_EQUAL(stat(p, &st), 0);
+    mode_t um = umask(0);
+    umask(um);
+    CU_ASSERT_EQUAL(st.st_mode & 0777, 0666 & ~um);
+    /* a link: the file it leads to is replaced, the link kept */
+    snprintf(real, sizeof real, "%s/sub", dir);
+    mkdir(real, 0700);
+    snprintf(real, sizeof real, "%s/sub/real.h5", dir);
+    CU_ASSERT_EQUAL(put(real, "old", &d), 0);
+    snprintf(link, sizeof link, "%s/latest.h5", dir);
+    CU_ASSERT_EQUAL(symlink("sub/real.h5", link), 0);
+    CU_ASSERT_EQUAL(put(link, "new", &d), 0);
+    CU_ASSERT_EQUAL(lstat(link, &st), 0);
+    CU_ASSERT(S_ISLNK(st.st_mode));
+    CU_ASSERT(holds(real, "new"));
+    CU_ASSERT_EQUAL(count(dir), 3);     /* r.h5, sub, latest.h5 */
+    snprintf(real, sizeof real, "%s/sub", dir);
+    CU_ASSERT_EQUAL(count(real), 1);
+    /* an abort leaves nothing */
+    struct gs_out o;
+    snprintf(p, sizeof p, "%s/aborted.h5", dir);
+    CU_ASSERT_EQUAL(gs_out_begin(&o, p, &d), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.tmp, "/.aborted.h5.gpusim-tmp-"));
+    CU_ASSERT_EQUAL(count(dir), 4);
+    gs_out_abort(&o);
+    gs_out_abort(&o);                   /* idempotent */
+    CU_ASSERT_EQUAL(count(dir), 3);
+}
+
+/* The pid of a process that has exited and been reaped. */
+static pid_t dead_pid(void)
+{
+    pid_t c = fork();
+    if (c == 0)
+        _exit(0);
+    waitpid(c, NULL, 0);
+    return c;
+}
+
+static void test_stale(void)
+{
+    fresh_dir();
+    char stale[160], live[160], other[160], sdir[160], sfile[200], p[128];
+    pid_t dead = dead_pid();
+    snprintf(stale, sizeof stale, "%s/.r.h5.gpusim-tmp-%ld-AbC123", dir,
+             (long)dead);
+    snprintf(live, sizeof live, "%s/.r.h5.gpusim-tmp-%ld-AbC123", dir,
+             (long)getppid());
+    snprintf(other, sizeof other, "%s/.q.h5.gpusim-tmp-%ld-AbC123", dir,
+             (long)dead);
+    snprintf(sdir, sizeof sdir, "%s/.r.h5.gpusim-tmp-%ld-XyZ789", dir,
+             (long)dead);
+    snprintf(sfile, sizeof sfile, "%s/run-3.h5", sdir);
+    close(open(stale, O_WRONLY | O_CREAT, 0600));
+    close(open(live, O_WRONLY | O_CREAT, 0600));
+    close(open(other, O_WRONLY | O_CREAT, 0600));
+    mkdir(sdir, 0700);
+    close(open(sfile, O_WRONLY | O_CREAT, 0600));
+    snprintf(p, sizeof p, "%s/r.h5", dir);
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(put(p, "x", &d), 0);
+    CU_ASSERT_NOT_EQUAL(access(stale, F_OK), 0);   /* dead: removed */
+    CU_ASSERT_NOT_EQUAL(access(sdir, F_OK), 0);    /* with its files */
+    CU_ASSERT_EQUAL(access(live, F_OK), 0);        /* live: kept */
+    CU_ASSERT_EQUAL(access(other, F_OK), 0);       /* another target's */
+    CU_ASSERT_EQUAL(count(dir), 3);
+    /* scratch folders are named and removed the same way */
+    char *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_out_scratch(p, &s, &d), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "/.r.h5.gpusim-tmp-"));
+    snprintf(sfile, sizeof sfile, "%s/run-0.h5", s);
+    close(open(sfile, O_WRONLY | O_CREAT, 0600));
+    gs_out_scratch_remove(&s);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_EQUAL(count(dir), 3);
+}
+
+/* File names of NAME_MAX - 1, NAME_MAX and NAME_MAX + 1 characters. */
+static void test_name_max(void)
+{
+    fresh_dir();
+    for (int len = NAME_MAX - 1; len <= NAME_MAX + 1; len++) {
+        char p[512];
+        int n = snprintf(p, sizeof p, "%s/", dir);
+        memset(p + n, 'n', (size_t)len);
+        p[n + len] = '\0';
+        struct gs_diag d = { 0 };
+        int rc = put(p, "v", &d);
+        if (len <= NAME_MAX) {
+            CU_ASSERT_EQUAL(rc, 0);
+            CU_ASSERT(holds(p, "v"));
+            unlink(p);
+        } else {
+            CU_ASSERT_EQUAL(rc, GS_EINVAL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "NAME_MAX"));
+        }
+        CU_ASSERT_EQUAL(count(dir), 0);
+    }
+}
+
+/* Paths of every length from PATH_MAX - 40 to PATH_MAX + 1 in a deep
+ * folder: each is written whole at its own name or refused with a
+ * message; the folder then holds exactly the file or nothing (no
+ * temporary left, no name cut short onto another file). */
+static void test_path_max(void)
+{
+    fresh_dir();
+    char *deep = malloc(PATH_MAX + 64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+    int n = snprintf(deep, PATH_MAX, "%s", dir);
+    /* folders of 200 characters until within 300 of PATH_MAX */
+    while (n < PATH_MAX - 300) {
+        deep[n++] = '/';
+        memset(deep + n, 'd', 200);
+        n += 200;
+        deep[n] = '\0';
+        CU_ASSERT_EQUAL_FATAL(mkdir(deep, 0700), 0);
+    }
+    deep[n++] = '/';
+    int ok = 0, refused = 0;
+    for (int len = PATH_MAX - 40; len <= PATH_MAX + 1; len++) {
+        int base = len - n;
+        memset(deep + n, 'f', (size_t)base);
+        deep[len] = '\0';
+        struct gs_diag d = { 0 };
+        int rc = put(deep, "v", &d);
+        deep[n - 1] = '\0';
+        int entries = count(deep);
+        deep[n - 1] = '/';
+        if (rc == 0) {
+            ok++;
+            CU_ASSERT(holds(deep, "v"));
+            CU_ASSERT_EQUAL(entries, 1);
+            unlink(deep);
+        } else {
+            refused++;
+            CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "PATH_MAX"));
+            CU_ASSERT_EQUAL(entries, 0);
+        }
+    }
+    /* short enough ones are written; the longest are refused */
+    CU_ASSERT(ok > 0);
+    CU_ASSERT(refused > 0);
+    free(deep);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static CU_TestInfo tests[] = {
+    { "targets that are not regular files are refused by kind", test_kinds },
+    { "written whole, replaced whole, symlinks followed",
+      test_write_and_symlink },
+    { "stale temporaries of dead processes removed", test_stale },
+    { "file names at and around NAME_MAX", test_name_max },
+    { "paths at and around PATH_MAX", test_path_max },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("outfile", tests)

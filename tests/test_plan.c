@@ -1,0 +1,287 @@
+/* test_plan.c -- `gpusim plan` against queueing theory, its verdicts on
+ * infeasible questions, its determinism and MPI = one process byte for
+ * byte; the plan section's validation.
+ *
+ * The M/M/c checks: Poisson arrivals at rate lambda, exponential service at
+ * rate mu per GPU, c single-GPU nodes, FIFO.  Erlang C (computed here from
+ * its textbook form, independently of gpusim):
+ *   C(c, a) = (a^c / c!) (c / (c - a)) / (sum_{k<c} a^k / k! + that),
+ *   a = lambda / mu,   Wq = C / (c mu - lambda),
+ *   P(Wq > t) = C exp(-(c mu - lambda) t)   (Gross & Harris, sec. 2.3),
+ * so the waiting time's 95th percentile is ln(C / 0.05) / (c mu - lambda)
+ * when C > 0.05 and 0 otherwise.  The planner must return exactly the
+ * smallest c whose theoretical value meets the target; the scenarios put
+ * the target well between neighbours (a factor of 1.6 or more), where 5
+ * seeds of 20,000 jobs resolve them. */
+#include "cutest.h"
+#include "clitest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double erlang_c(int c, double a)
+{
+    double term = 1, sum = 0;           /* a^k / k! */
+    for (int k = 0; k < c; k++) {
+        sum += term;
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);
+    return top / (sum + top);
+}
+
+static double wq_mean(int c, double lambda, double mu)
+{
+    return erlang_c(c, lambda / mu) / (c * mu - lambda);
+}
+
+static double wq_p95(int c, double lambda, double mu)
+{
+    double C = erlang_c(c, lambda / mu);
+    return C > 0.05 ? log(C / 0.05) / (c * mu - lambda) : 0;
+}
+
+/* The node count the plan chose ("cheapest feasible plan: gpu.nodes=N"),
+ * or -1. */
+static int chosen_nodes(const char *out)
+{
+    const char *p = out ? strstr(out, "cheapest feasible plan: ") : NULL;
+    if (p == NULL)
+        return -1;
+    p = strstr(p, "gpu.nodes=");
+    return p ? atoi(p + strlen("gpu.nodes=")) : -1;
+}
+
+static void test_erlang_formula(void)
+{
+    /* hand-worked: M/M/1 Wq = rho / (mu - lambda); M/M/2 at a = 1: 1/3 */
+    CU_ASSERT_DOUBLE_EQUAL(wq_mean(1, 0.7, 1.0), 0.7 / 0.3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(wq_mean(2, 1.0, 1.0), 1.0 / 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(erlang_c(1, 0.5), 0.5, 1e-12);
+}
+
+static void test_mmc_mean_wait(void)
+{
+    const double lambda = 8, mu = 1, target_h = 3.5 / 60;   /* the file's */
+    int want = -1;
+    for (int c = 9; c <= 40 && want < 0; c++)
+        if (wq_mean(c, lambda, mu) <= target_h)
+            want = c;
+    CU_ASSERT_EQUAL(want, 12);
+    /* the neighbours are well apart from the target */
+    CU_ASSERT(wq_mean(want - 1, lambda, mu) > 1.3 * target_h);
+    CU_ASSERT(wq_mean(want, lambda, mu) < 0.7 * target_h);
+    char *out = NULL, *err = NULL;
+    int rc = gs_cli_run("", "plan scenarios/plan-erlang.json --no-plots "
+                        "--no-advice --out /tmp/gs-test-plan-erlang.h5",
+                        &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    int got = chosen_nodes(out);
+    if (got != want)
+        printf("\n    plan chose %d, Erlang C says %d\n%s\n%s", got, want,
+               out ? out : "", err ? err : "");
+    CU_ASSERT_EQUAL(got, want);
+    /* its simulated mean wait is Erlang C's within 20% */
+    const char *w = out ? strstr(out, "wait_mean_s ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (w) {
+        double limit, mean;
+        CU_ASSERT_EQUAL(sscanf(w, "wait_mean_s <= %lf %lf", &limit, &mean), 2);
+        CU_ASSERT_DOUBLE_EQUAL(limit, 210, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(mean, wq_mean(want, lambda, mu) * 3600,
+                               0.2 * wq_mean(want, lambda, mu) * 3600);
+    }
+    free(out);
+    free(err);
+    unlink("/tmp/gs-test-plan-erlang.h5");
+}
+
+/* The same queue judged on the waiting time's 95th percentile. */
+static const char p95_scenario[] =
+"{\"name\": \"plan-p95\", \"seed\": 3,"
+" \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
+"   \"gpus_per_node\": 1}],"
+" \"policy\": \"fifo\", \"placement\": \"first-fit\","
+" \"workload\": {\"generate\": {\"jobs\": 20000, \"rate_per_hour\": 8,"
+"   \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+"   \"tier\": \"training\", \"weight\": 1, \"tenants\": 1, \"gpus\": 1,"
+"   \"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}},"
+" \"plan\": {\"targets\": {\"tiers\": {\"training\": {\"wait_p95\": \"10m\"}}},"
+"   \"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [9, 30]}]},"
+"   \"seeds\": 5}}\n";
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+static void test_mmc_wait_p95(void)
+{
+    const double lambda = 8, mu = 1, target_h = 10.0 / 60;
+    int want = -1;
+    for (int c = 9; c <= 30 && want < 0; c++)
+        if (wq_p95(c, lambda, mu) <= target_h)
+            want = c;
+    CU_ASSERT_EQUAL(want, 13);
+    CU_ASSERT(wq_p95(want - 1, lambda, mu) > 1.5 * target_h);
+    CU_ASSERT(wq_p95(want, lambda, mu) < 0.6 * target_h);
+    char path[128], args[512];
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.json",
+             (long)getpid());
+    CU_ASSERT_EQUAL(write_file(path, p95_scenario), 0);
+    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
+             "/tmp/gs-test-plan-p95-%ld.h5", path, (long)getpid());
+    char *out = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+    int got = chosen_nodes(out);
+    if (got != want)
+        printf("\n    plan chose %d, Erlang C says %d\n%s", got, want,
+               out ? out : "");
+    CU_ASSERT_EQUAL(got, want);
+    free(out);
+    unlink(path);
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.h5",
+             (long)getpid());
+    unlink(path);
+}
+
+static void test_infeasible(void)
+{
+    /* at most 9 nodes: Erlang C's wait is 39 minutes there */
+    char *out = NULL, *err = NULL;
+    char scen[128];
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-inf-%ld.json",
+             (long)getpid());
+    char *text = gs_cli_slurp("scenarios/plan-erlang.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *at = strstr(text, "\"nodes\": [1, 40]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "\"nodes\": [1,  9]", strlen("\"nodes\": [1, 40]"));
+    CU_ASSERT_EQUAL(write_file(scen, text), 0);
+    free(text);
+    char args[512];
+    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
+             "/tmp/gs-test-plan-inf.h5", scen);
+    int rc = gs_cli_run("", args, &out, &err);
+    CU_ASSERT_EQUAL(rc, 3);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "INFEASIBLE"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "closest candidate"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "gpu.nodes=9"));
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "cheapest feasible plan") : NULL);
+    /* only the top of the range needed a verdict: one candidate */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 1 candidates"));
+    free(out);
+    free(err);
+    unlink(scen);
+    unlink("/tmp/gs-test-plan-inf.h5");
+}
+
+static void test_deterministic_and_mpi(void)
+{
+    char *o1 = NULL, *o2 = NULL, *o3 = NULL, *e3 = NULL;
+    const char *common = "plan scenarios/plan-erlang.json --no-plots "
+                         "--seeds 3";
+    char a[512];
+    snprintf(a, sizeof a, "%s --jobs 1 --out /tmp/gs-test-plan-1.h5", common);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, &o1, NULL), 0);
+    snprintf(a, sizeof a, "%s --jobs 2 --out /tmp/gs-test-plan-2.h5", common);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, &o2, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o2);
+    CU_ASSERT_STRING_EQUAL(o1, o2);
+    CU_ASSERT(gs_cli_same_file("/tmp/gs-test-plan-1.h5",
+                               "/tmp/gs-test-plan-2.h5"));
+    snprintf(a, sizeof a, "%s --out /tmp/gs-test-plan-mpi.h5", common);
+    int rc = gs_cli_run(GS_MPIRUN, a, &o3, &e3);
+    if (rc != 0)
+        printf("\n    mpirun: %d\n%s", rc, e3 ? e3 : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o3);
+    CU_ASSERT_STRING_EQUAL(o1, o3);
+    CU_ASSERT(gs_cli_same_file("/tmp/gs-test-plan-1.h5",
+                               "/tmp/gs-test-plan-mpi.h5"));
+    CU_ASSERT_PTR_NOT_NULL(e3 && strstr(e3, "2 ranks"));
+    free(o1);
+    free(o2);
+    free(o3);
+    free(e3);
+    unlink("/tmp/gs-test-plan-1.h5");
+    unlink("/tmp/gs-test-plan-2.h5");
+    unlink("/tmp/gs-test-plan-mpi.h5");
+}
+
+/* A bad plan section: exit 2, the JSON path named, no file left. */
+static void expect_bad(const char *plan, const char *msg)
+{
+    char path[128], args[400], text[4096];
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-bad-%ld.json",
+             (long)getpid());
+    snprintf(text, sizeof text,
+             "{\"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\","
+             " \"nodes\": 2}], \"workload\": {\"generate\": {\"jobs\": 10,"
+             " \"rate_per_hour\": 8, \"classes\": [{\"name\": \"j\","
+             " \"weight\": 1, \"gpus\": 1, \"duration\": {\"dist\":"
+             " \"constant\", \"value\": \"1h\"}}]}}, \"plan\": %s}", plan);
+    write_file(path, text);
+    snprintf(args, sizeof args, "plan %s --out /tmp/gs-test-plan-bad.h5",
+             path);
+    char *err = NULL;
+    int rc = gs_cli_run("", args, NULL, &err);
+    if (rc != 2 || !err || !strstr(err, msg))
+        printf("\n    %s -> %d: %s", plan, rc, err ? err : "");
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
+    CU_ASSERT_EQUAL(access("/tmp/gs-test-plan-bad.h5", F_OK), -1);
+    free(err);
+    unlink(path);
+}
+
+static void test_bad_plans(void)
+{
+    const char *search = "\"search\": {\"pools\": [{\"pool\": \"gpu\", "
+                         "\"nodes\": [1, 4]}]}";
+    char p[1024];
+    snprintf(p, sizeof p, "{\"targets\": {\"wait_p96\": 1}, %s}", search);
+    expect_bad(p, "$.plan.targets: unknown key 'wait_p96'");
+    snprintf(p, sizeof p, "{\"targets\": {\"metrics\": {\"nope\": {\"max\": "
+             "1}}}, %s}", search);
+    expect_bad(p, "no metric 'nope'");
+    snprintf(p, sizeof p, "{\"targets\": {\"sla_violations\": 2}, %s}",
+             search);
+    expect_bad(p, "$.plan.targets.sla_violations: expected a share");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+               "[{\"pool\": \"gpx\", \"nodes\": [1, 4]}]}}",
+               "$.plan.search.pools[0].pool: no such pool");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+               "[{\"pool\": \"gpu\", \"nodes\": [5, 4]}]}}",
+               "$.plan.search.pools[0].nodes");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+               "[{\"pool\": \"gpu\", \"gpu\": [\"A100-80GB\", \"B999\"]}]}}",
+               "unknown GPU model 'B999'");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"choices\": "
+               "[{\"key\": \"fleet[0].nodez\", \"values\": [1, 2]}]}}",
+               "unknown key 'nodez'");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {}}",
+               "an empty search space");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"policies\":"
+               " [\"fifo\"]}, \"seeds\": 1}", "$.plan.seeds");
+}
+
+static CU_TestInfo tests[] = {
+    { "Erlang C formula on hand-worked cases", test_erlang_formula },
+    { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
+    { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
+    { "infeasible question: said so, closest candidate", test_infeasible },
+    { "same seeds, any --jobs, mpirun -np 2: same bytes",
+      test_deterministic_and_mpi },
+    { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("plan", tests)

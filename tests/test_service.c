@@ -1,0 +1,421 @@
+/* test_service.c -- inference services through the whole simulator: one
+ * request against the engine's own figures, M/D/1 against
+ * Pollaczek-Khinchine, every request accounted for, replicas in the
+ * conservation identity, preempted replicas, determinism, bad keys. */
+#include "cutest.h"
+#include "simutil.h"
+#include "../sim/cloud.h"
+#include "../sim/llm.h"
+#include "../sim/service.h"
+#include "../traces/llmreq.h"
+
+#include <math.h>
+#include <sys/wait.h>
+
+#define AZURE "../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_code.csv"
+
+static const char one_replica[] =
+    "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+    " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+    " \"services\": [{\"name\": \"s\", \"model\": \"llama2-7b\","
+    "  \"gpu\": \"H100-80GB\", \"replicas\": 1,"
+    "  \"requests\": {\"trace\": {\"format\": \"requests\", \"path\": \"%s\"}}}]}";
+
+struct seen {
+    double first, end;
+};
+
+static void cb_first(void *ctx, uint64_t id, double t)
+{
+    struct seen *s = ctx;
+    (void)id;
+    if (s->first < 0)
+        s->first = t;
+}
+
+static void cb_fin(void *ctx, uint64_t id, double t, int cached, int pre)
+{
+    struct seen *s = ctx;
+    (void)id;
+    (void)cached;
+    (void)pre;
+    s->end = t;
+}
+
+/* A request of in/out tokens alone on an idle llama2-7b H100 engine,
+ * arriving at t0: its first token and end as the engine models them. */
+static struct seen alone(const struct gs_catalog *cat, int in, int out,
+                         double t0, int max_seqs)
+{
+    struct gs_llm_engine_cfg c;
+    gs_llm_engine_cfg_default(&c);
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_find("llama2-7b", &c.arch, "", &d), 0);
+    c.tp = 1;
+    if (max_seqs > 0)
+        c.max_seqs = max_seqs;
+    gs_llm_hw_from_catalog(cat, gs_catalog_find(cat, "H100-80GB"), &c.hw);
+    struct gs_llm_engine *e = NULL;
+    struct seen s = { -1, -1 };
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, &d), 0);
+    struct gs_llm_req r = { .id = 0, .arrival = t0, .prompt = in,
+                            .output = out };
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &r), 0);
+    const struct gs_llm_cb cb = { cb_first, cb_fin, NULL };
+    double t = t0;
+    for (int i = 0; i < 1000000 && s.end < 0; i++) {
+        double dt = gs_llm_engine_step(e, t);
+        CU_ASSERT_FATAL(dt > 0);
+        t += dt;
+        gs_llm_engine_finish_iteration(e, &cb, &s);
+    }
+    gs_llm_engine_free(e);
+    return s;
+}
+
+/* One request, the replica long up: TTFT and ITL are the engine's,
+ * queueing is 0. */
+static void test_single_request(void)
+{
+    struct run r;
+    run_text(&r, one_replica, "id,arrival,input_tokens,output_tokens,"
+             "prefix_blocks\n1,100,1000,50,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_nservices(r.sim), 1);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(q[0].state, GS_REQ_DONE);
+    struct seen want = alone(&r.sc->cat, 1000, 50, 100.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(q[0].first, want.first, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(q[0].end, want.end, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(q[0].queue, 0, 1e-6);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_DOUBLE_EQUAL(v->ttft[0], want.first - 100.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(v->itl_mean, (want.end - want.first) / 49, 1e-9);
+    CU_ASSERT_EQUAL(v->arrived, 1);
+    CU_ASSERT_EQUAL(v->finished, 1);
+    /* The replica ran from 0 to the end as one inference job. */
+    const struct gs_jobrec *rep = rec_of(&r, -1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rep);
+    CU_ASSERT_EQUAL(rep->tier, GS_TIER_INFERENCE);
+    CU_ASSERT_EQUAL(rep->state, GS_JOB_DONE);
+    CU_ASSERT_EQUAL(rep->start, 0);
+    CU_ASSERT_EQUAL(rep->end, (gs_time)ceil(want.end * 1000 - 1e-6));
+    CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, rep->end / 3.6e6, 1e-6);
+    run_free(&r);
+}
+
+/* Batch size 1, fixed lengths, Poisson arrivals: an M/D/1 queue whose
+ * mean wait is rho S / (2 (1 - rho)) (Pollaczek-Khinchine). */
+static void test_md1(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct seen s1 = alone(&cat, 256, 32, 0, 1);
+    double S = s1.end;
+    CU_ASSERT_FATAL(S > 0.05 && S < 5);
+    double rho = 0.6, lambda = rho / S;
+    char json[4096];
+    snprintf(json, sizeof json,
+             "{\"name\": \"md1\", \"fleet\": [{\"gpu\": \"H100-80GB\","
+             " \"nodes\": 1, \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+             " \"services\": [{\"name\": \"s\", \"model\": \"llama2-7b\","
+             "  \"gpu\": \"H100-80GB\", \"replicas\": 1,"
+             "  \"load_bandwidth_gbs\": 1e6, \"engine\": {\"max_seqs\": 1},"
+             "  \"requests\": {\"generate\": {\"rate_per_second\": %.17g,"
+             "   \"requests\": 40000,"
+             "   \"input_tokens\": {\"dist\": \"constant\", \"value\": 256},"
+             "   \"output_tokens\": {\"dist\": \"constant\", \"value\": 32}}}}]}",
+             lambda);
+    struct run r;
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_EQUAL(v->finished, 40000);
+    double w = rho * S / (2 * (1 - rho));
+    /* Waiting time = TTFT less the unloaded prefill: the queueing measure. */
+    CU_ASSERT(fabs(v->queue_mean - w) < 0.08 * w);
+    if (fabs(v->queue_mean - w) >= 0.08 * w)
+        printf("\n    M/D/1: mean wait %.5f s, theory %.5f s (S %.5f s)\n",
+               v->queue_mean, w, S);
+    /* The end-to-end time is the wait plus the deterministic service. */
+    CU_ASSERT(fabs(v->e2e_mean - (w + S)) < 0.08 * w);
+    run_free(&r);
+}
+
+/* Accounting with a horizon that cuts the stream: arrived = finished +
+ * dropped + in flight; replica GPU-hours in the run's total; the bill's
+ * parts add up. */
+static void test_accounting(void)
+{
+    const char json[] =
+        "{\"name\": \"acc\", \"horizon\": \"20m\", \"seed\": 9,"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2, \"gpus_per_node\": 8}],"
+        " \"policy\": \"priority\","
+        " \"workload\": {\"generate\": {\"jobs\": 200, \"rate_per_hour\": 600,"
+        "   \"classes\": [{\"tier\": \"training\", \"gpus\": {\"values\": [1, 2, 4],"
+        "       \"weights\": [1, 1, 1]},"
+        "     \"duration\": {\"dist\": \"exponential\", \"mean\": \"10m\"}}]}},"
+        " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
+        "   \"gpu\": \"H100-80GB\", \"replicas\": 3, \"router\": \"least-kv\","
+        "   \"requests\": {\"generate\": {\"rate_per_second\": 20,"
+        "     \"until\": \"1h\","
+        "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 400,"
+        "        \"sigma\": 1, \"max\": 100000},"
+        "     \"output_tokens\": {\"dist\": \"exponential\", \"mean\": 150}}},"
+        "   \"sla\": {\"ttft\": \"1s\", \"itl\": \"50ms\"}}]}";
+    struct run r;
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT(v->arrived > 20000);
+    CU_ASSERT_EQUAL(v->arrived, v->finished + v->dropped + v->inflight);
+    CU_ASSERT(v->inflight > 0);
+    long n, st[GS_NREQSTATES] = { 0 };
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL(n, v->arrived);
+    for (long i = 0; i < n; i++) {
+        st[q[i].state]++;
+        CU_ASSERT_FATAL(i == 0 || q[i].arrival >= q[i - 1].arrival);
+        if (q[i].state == GS_REQ_DONE)
+            CU_ASSERT_FATAL(q[i].arrival <= q[i].first &&
+                            q[i].first <= q[i].end);
+    }
+    CU_ASSERT_EQUAL(st[GS_REQ_DONE], v->finished);
+    CU_ASSERT_EQUAL(st[GS_REQ_DROPPED], v->dropped);
+    CU_ASSERT(v->attainment > 0 && v->attainment <= 1);
+    CU_ASSERT(v->ttft[0] <= v->ttft[1] && v->ttft[1] <= v->ttft[2]);
+    CU_ASSERT(v->itl[0] <= v->itl[1] && v->itl[1] <= v->itl[2]);
+    /* GPU-hours: the records (replicas included) add up to the integral,
+     * and the replicas' are the service's. */
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    long nr;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &nr);
+    double gh = 0, rep = 0, cost = 0;
+    for (long i = 0; i < nr; i++) {
+        gh += rec[i].gpu_hours;
+        cost += rec[i].cost;
+        if (rec[i].id < 0)
+            rep += rec[i].gpu_hours;
+        CU_ASSERT(rec[i].cost >= 0);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used, su->gpu_hours_used * 1e-4);
+    CU_ASSERT_DOUBLE_EQUAL(rep, v->gpu_hours, 1e-6);
+    CU_ASSERT(rep >= 3 * 20.0 / 60 * 0.99);        /* 3 replicas, 20 min */
+    CU_ASSERT_DOUBLE_EQUAL(su->gpu_hours_used + (su->gpu_hours_avail -
+                           su->gpu_hours_used), su->gpu_hours_avail, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+                           su->cost, 1e-6 * su->cost);
+    CU_ASSERT_DOUBLE_EQUAL(cost, su->cloud.cost_jobs, 1e-6 * su->cost);
+    CU_ASSERT(su->cloud.cost_idle >= -1e-9);
+    run_free(&r);
+}
+
+/* Replicas of a preemptible tier lose their GPUs to a training gang;
+ * their requests go back to the router and all finish later. */
+static void test_preempted_replicas(void)
+{
+    const char json[] =
+        "{\"name\": \"pre\", \"seed\": 4,"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 8}],"
+        " \"policy\": {\"name\": \"priority\", \"preempt\": true},"
+        " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}},"
+        " \"services\": [{\"name\": \"dev\", \"model\": \"llama2-7b\","
+        "   \"gpu\": \"H100-80GB\", \"replicas\": 2, \"tier\": \"interactive\","
+        "   \"requests\": {\"generate\": {\"rate_per_second\": 4,"
+        "     \"until\": \"5m\","
+        "     \"input_tokens\": {\"dist\": \"constant\", \"value\": 300},"
+        "     \"output_tokens\": {\"dist\": \"constant\", \"value\": 400}}}}]}";
+    struct run r;
+    run_text(&r, json, "id,arrival,gpus,duration,tier\n1,60,8,100,training\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT(v->arrived > 1000);
+    CU_ASSERT_EQUAL(v->finished, v->arrived);
+    CU_ASSERT(v->restarted > 0);
+    CU_ASSERT_EQUAL(v->replica_losses, 2);
+    CU_ASSERT_EQUAL(v->replica_starts, 4);
+    const struct gs_jobrec *tj = rec_of(&r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tj);
+    CU_ASSERT_EQUAL(tj->start, 60000);
+    CU_ASSERT_EQUAL(tj->end, 160000);
+    /* Nobody got a first token while the gang held every GPU, and after
+     * it the weights had to be loaded again. */
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    for (long i = 0; i < n; i++)
+        CU_ASSERT_FATAL(q[i].first < 60.0 || q[i].first > 160.0 + 6.0);
+    run_free(&r);
+}
+
+static char *report(const char *json, int csvless)
+{
+    struct run r;
+    char *buf = NULL;
+    size_t len = 0;
+    run_text(&r, json, NULL);
+    if (r.rc == 0) {
+        FILE *fp = open_memstream(&buf, &len);
+        gs_report_json(fp, r.sim);
+        if (!csvless)
+            gs_report_csv(fp, r.sim);
+        long n;
+        const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+        for (long i = 0; i < n; i++)
+            fprintf(fp, "%a %a %a %d\n", q[i].arrival, q[i].first, q[i].end,
+                    q[i].replica);
+        fclose(fp);
+    }
+    run_free(&r);
+    return buf;
+}
+
+static const char gen_json[] =
+    "{\"name\": \"det\", \"seed\": %d,"
+    " \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, \"gpus_per_node\": 8}],"
+    " \"services\": [{\"name\": \"s\", \"model\": \"llama2-13b\", \"tp\": 2,"
+    "   \"gpu\": \"A100-80GB\", \"router\": \"round-robin\","
+    "   \"autoscaler\": {\"min_replicas\": 1, \"max_replicas\": 4,"
+    "     \"metrics\": [{\"metric\": \"waiting_requests\","
+    "                    \"average_value\": 4}]},"
+    "   \"requests\": {\"generate\": {\"rate_per_second\": 6,"
+    "     \"until\": \"30m\", \"diurnal_amplitude\": 0.5,"
+    "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 600,"
+    "        \"sigma\": 0.8, \"max\": 8000},"
+    "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 120,"
+    "        \"sigma\": 0.7, \"max\": 2000}}}}]}";
+
+/* A generated stream with an autoscaler: the same seed gives the same
+ * report and request records; another seed does not. */
+static void test_determinism(void)
+{
+    char j1[4096], j2[4096];
+    snprintf(j1, sizeof j1, gen_json, 7);
+    snprintf(j2, sizeof j2, gen_json, 8);
+    char *a = report(j1, 0), *b = report(j1, 0), *c = report(j2, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_STRING_NOT_EQUAL(a, c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "\"replicas_max\": "));
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Bad service keys: the message names the JSON path. */
+static void expect_err(const char *svc, const char *where, const char *what)
+{
+    char json[4096];
+    snprintf(json, sizeof json,
+             "{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1}],"
+             " \"services\": [%s]}", svc);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_parse(json, "bad.json", "/", &sc, &d);
+    if (rc == 0) {
+        struct gs_sim *s = NULL;
+        rc = gs_sim_new(sc, NULL, &s, &d);
+        gs_sim_free(s);
+    }
+    gs_scenario_free(sc);
+    CU_ASSERT(rc < 0);
+    if (!strstr(d.where, where) || !strstr(d.what, what))
+        printf("\n    got '%s': '%s'\n", d.where, d.what);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.where, where));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+}
+
+#define GEN "\"requests\": {\"generate\": {\"rate_per_second\": 1," \
+            " \"requests\": 5, \"input_tokens\": {\"dist\": \"constant\"," \
+            " \"value\": 10}, \"output_tokens\": {\"dist\": \"constant\"," \
+            " \"value\": 10}}}"
+
+static void test_bad_keys(void)
+{
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-7b\", \"gpu\": "
+               "\"H100-80GB\", \"colour\": 1, " GEN "}",
+               "$.services[0]", "unknown key 'colour'");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-7b\", \"gpu\": "
+               "\"H100-80GB\", \"engine\": {\"max_seq\": 4}, " GEN "}",
+               "$.services[0].engine", "unknown key 'max_seq'");
+    expect_err("{\"name\": \"a\", \"model\": \"llama9\", \"gpu\": "
+               "\"H100-80GB\", " GEN "}", "$.services[0].model", "llama9");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-7b\", \"gpu\": "
+               "\"H100-80GB\", \"router\": \"random\", " GEN "}",
+               "$.services[0].router", "unknown router 'random'");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-7b\", \"gpu\": "
+               "\"H100-80GB\", \"autoscaler\": {\"max_replica\": 3}, " GEN "}",
+               "$.services[0].autoscaler", "max_replica");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-70b\", \"gpu\": "
+               "\"H100-80GB\", \"tp\": 16, " GEN "}",
+               "$.services[0]", "no pool");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-70b\", \"gpu\": "
+               "\"H100-80GB\", " GEN "}", "$.services[0]", "");
+    expect_err("{\"name\": \"a\", \"model\": \"llama2-7b\", \"gpu\": "
+               "\"H100-80GB\", \"requests\": {\"trace\": {\"format\": "
+               "\"azure\", \"path\": \"x\"}}}",
+               "$.services[0].requests.trace.format", "unknown request trace");
+    /* The binary: exit status 2 and the path on stderr. */
+    char scen[64], cmd[512];
+    write_temp("{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1}],"
+               " \"services\": [{\"name\": \"a\", \"model\": \"llama2-7b\","
+               " \"gpu\": \"H100-80GB\", \"engine\": {\"blocks\": 1}, " GEN
+               "}]}", scen);
+    const char *bin = getenv("GPUSIM") ? getenv("GPUSIM") : "./gpusim";
+    snprintf(cmd, sizeof cmd, "%s run %s --no-out 2>&1 | grep -q "
+             "'services\\[0\\].engine' && %s run %s --no-out >/dev/null "
+             "2>&1; exit $?", bin, scen, bin, scen);
+    int st = system(cmd);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    unlink(scen);
+}
+
+/* The Azure code trace (one hour, 8,819 requests) replayed on 8 replicas:
+ * every request ends, the engines' figures are sane. */
+static void test_azure_replay(void)
+{
+    FILE *fp = fopen(AZURE, "r");
+    if (fp == NULL) {
+        printf("[skipped: %s missing] ", AZURE);
+        return;
+    }
+    fclose(fp);
+    char path[1024], json[4096];
+    if (realpath(AZURE, path) == NULL)
+        return;
+    snprintf(json, sizeof json,
+             "{\"name\": \"az\", \"fleet\": [{\"gpu\": \"H100-80GB\","
+             " \"nodes\": 1, \"gpus_per_node\": 8}],"
+             " \"services\": [{\"name\": \"code\", \"model\": \"llama2-7b\","
+             "  \"gpu\": \"H100-80GB\", \"replicas\": 8,"
+             "  \"requests\": {\"trace\": {\"format\": \"azure-llm\","
+             "   \"path\": \"%s\"}}, \"sla\": {\"ttft\": \"10s\"}}]}", path);
+    struct run r;
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_EQUAL(v->arrived, 8819);
+    CU_ASSERT_EQUAL(v->finished + v->dropped, 8819);
+    CU_ASSERT_EQUAL(v->inflight, 0);
+    /* Decode steps of a 7B model on an H100 take milliseconds. */
+    CU_ASSERT(v->itl[0] > 0.004 && v->itl[0] < 0.05);
+    CU_ASSERT(v->span_s > 3000 && v->span_s < 3700);
+    CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, 8 * v->span_s / 3600, 0.01);
+    run_free(&r);
+}
+
+static CU_TestInfo tests[] = {
+    { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
+    { "batch 1, fixed lengths: M/D/1 mean wait", test_md1 },
+    { "every request and GPU-hour accounted for", test_accounting },
+    { "preempted replicas give their requests back", test_preempted_replicas },
+    { "same seed, identical results", test_determinism },
+    { "bad service keys name the JSON path, exit 2", test_bad_keys },
+    { "Azure code trace replayed on 8 replicas", test_azure_replay },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("service", tests)

@@ -1,0 +1,272 @@
+/* test_sweep.c -- key-path edits, value lists, `gpusim sweep` end to end:
+ * validation naming the key, runs equal to `gpusim run` at the same point
+ * and seed, the confidence interval, determinism and MPI = one process. */
+#include "cutest.h"
+#include "clitest.h"
+#include "../sim/compare.h"
+#include "../sim/planjson.h"
+#include "../sim/sweep.h"
+
+#include <math.h>
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void test_split(void)
+{
+    char **v;
+    int n = gs_split_values("4,6,8", &v);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(v[2], "8");
+    free_list(v, n);
+    n = gs_split_values("{\"mode\":\"mig\",\"layout\":[1,2]},fair,\"a,b\"",
+                        &v);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(v[0], "{\"mode\":\"mig\",\"layout\":[1,2]}");
+    CU_ASSERT_STRING_EQUAL(v[1], "fair");
+    CU_ASSERT_STRING_EQUAL(v[2], "\"a,b\"");
+    free_list(v, n);
+    CU_ASSERT_EQUAL(gs_split_values("a,,b", &v), -1);
+    CU_ASSERT_EQUAL(gs_split_values("[1,2", &v), -1);
+    CU_ASSERT_EQUAL(gs_split_values("1]", &v), -1);
+    CU_ASSERT_EQUAL(gs_split_values("", &v), -1);
+}
+
+static void test_edit(void)
+{
+    const char *text = "{\"fleet\": [{\"name\": \"a\", \"nodes\": 2}], "
+                       "\"policy\": \"fair\", \"w\": {\"rate\": 10}}";
+    struct gs_edit e[4] = {
+        { GS_EDIT_SET, "fleet[0].nodes", "7" },
+        { GS_EDIT_SET, "$.policy.preempt", "true" },
+        { GS_EDIT_SCALE, "w.rate", "1.5" },
+        { GS_EDIT_CLONE, "fleet[0]", "{\"name\": \"a-spot\", \"nodes\": 0}" },
+    };
+    char *out = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_json_edit(text, e, 4, &out, "--set", &d), 0);
+    CU_ASSERT_STRING_EQUAL(out, "{\"fleet\":[{\"name\":\"a\",\"nodes\":7},"
+                           "{\"name\":\"a-spot\",\"nodes\":0}],\"policy\":"
+                           "{\"name\":\"fair\",\"preempt\":true},\"w\":"
+                           "{\"rate\":15}}");
+    free(out);
+    CU_ASSERT_EQUAL(gs_json_count(text, "fleet"), 1);
+    CU_ASSERT_EQUAL(gs_json_count(text, "policy"), -1);
+    /* errors name the key path and the problem */
+    struct gs_edit bad[] = {
+        { GS_EDIT_SET, "fleet[3].nodes", "1" },
+        { GS_EDIT_SET, "fleet.nodes", "1" },
+        { GS_EDIT_SET, "w.rate.x", "1" },
+        { GS_EDIT_SET, "fleet[0]..nodes", "1" },
+        { GS_EDIT_SCALE, "fleet[0].name", "2" },
+    };
+    const char *msg[] = { "$.fleet has 1 element; there is no [3]",
+                          "$.fleet is not an object",
+                          "$.w.rate is not an object",
+                          "malformed key path",
+                          "is not a number" };
+    for (int i = 0; i < 5; i++) {
+        struct gs_diag dd = { 0 };
+        out = NULL;
+        CU_ASSERT_EQUAL(gs_json_edit(text, &bad[i], 1, &out, "--set", &dd),
+                        GS_EINVAL);
+        CU_ASSERT_PTR_NULL(out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(dd.what, msg[i]));
+        CU_ASSERT_PTR_NOT_NULL(strstr(dd.where, bad[i].path));
+    }
+}
+
+static void test_metric_list(void)
+{
+    int n = gs_run_nmetrics();
+    CU_ASSERT(n > gs_compare_nmetrics());
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(gs_run_metric_index(gs_run_metric_name(i)), i);
+        for (int j = 0; j < i; j++)
+            CU_ASSERT(strcmp(gs_run_metric_name(i), gs_run_metric_name(j)));
+    }
+    CU_ASSERT(gs_run_metric_index("training.wait_p95_s") >= 0);
+    CU_ASSERT(gs_run_metric_index("attainment") >= 0);
+    CU_ASSERT_EQUAL(gs_run_metric_index("no_such_metric"), -1);
+}
+
+static void expect_bad(const char *args, const char *msg)
+{
+    char *err = NULL, full[1024];
+    snprintf(full, sizeof full, "sweep %s --out /tmp/gs-test-sweep-bad.h5",
+             args);
+    int rc = gs_cli_run("", full, NULL, &err);
+    if (rc != 2 || !err || !strstr(err, msg))
+        printf("\n    %s -> %d: %s", args, rc, err ? err : "");
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
+    CU_ASSERT_EQUAL(access("/tmp/gs-test-sweep-bad.h5", F_OK), -1);
+    free(err);
+}
+
+static void test_bad_input(void)
+{
+    expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodez=2,4'",
+               "$.fleet[0]: unknown key 'nodez'");
+    expect_bad("scenarios/small-tenants.json --set 'fleet[9].nodes=2'",
+               "--set fleet[9].nodes: $.fleet has 2 elements");
+    expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodes=2,,4'",
+               "cannot split the values");
+    expect_bad("scenarios/small-tenants.json --set 'policy.name=nope'",
+               "nope");
+    expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodes=-1'",
+               "$.fleet[0].nodes");
+    expect_bad("scenarios/small-tenants.json --set nodes", "--set wants KEY=");
+    expect_bad("scenarios/small-tenants.json --set a=1 --set a=2",
+               "given twice");
+    expect_bad("scenarios/small-tenants.json --metrics nope", "no metric");
+}
+
+/* The value of metric in CSV line "P,VALUES...,metric,n,mean,..." */
+static double csv_mean(const char *csv, int point, const char *metric)
+{
+    char key[128];
+    snprintf(key, sizeof key, ",%s,", metric);
+    for (const char *l = csv; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        if (atoi(l) == point) {
+            const char *k = strstr(l, key);
+            if (k && (!nl || k < nl)) {
+                int n;
+                double mean;
+                if (sscanf(k + strlen(key), "%d,%lf", &n, &mean) == 2)
+                    return mean;
+            }
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    return NAN;
+}
+
+static double run_value(const char *args, const char *key)
+{
+    char *out = NULL;
+    double v = NAN;
+    if (gs_cli_run("", args, &out, NULL) == 0 && out) {
+        const char *k = strstr(out, key);
+        if (k)
+            v = strtod(k + strlen(key), NULL);
+    }
+    free(out);
+    return v;
+}
+
+static void test_points_are_runs(void)
+{
+    /* one seed: each point's mean is exactly `gpusim run` at that point */
+    char *out = NULL;
+    int rc = gs_cli_run("", "sweep scenarios/small-tenants.json --set "
+                        "policy.name=fifo,fair --seeds 1 --csv --jobs 2 "
+                        "--out /tmp/gs-test-sweep-1.h5", &out, NULL);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    double fifo = run_value("run scenarios/small-tenants.json --policy fifo "
+                            "--csv --no-out", "tier:all,wait_mean_s,");
+    double fair = run_value("run scenarios/small-tenants.json --policy fair "
+                            "--csv --no-out", "tier:all,wait_mean_s,");
+    CU_ASSERT(!isnan(fifo) && !isnan(fair));
+    CU_ASSERT_DOUBLE_EQUAL(csv_mean(out, 1, "wait_mean_s"), fifo,
+                           1e-6 * (1 + fabs(fifo)));
+    CU_ASSERT_DOUBLE_EQUAL(csv_mean(out, 2, "wait_mean_s"), fair,
+                           1e-6 * (1 + fabs(fair)));
+    CU_ASSERT(fabs(fifo - fair) > 1e-3);    /* the key did change the run */
+    free(out);
+    unlink("/tmp/gs-test-sweep-1.h5");
+}
+
+static void test_interval(void)
+{
+    /* three seeds: mean and half-width are the t interval of the three
+     * single runs */
+    char *out = NULL;
+    int rc = gs_cli_run("", "sweep scenarios/small-tenants.json --set "
+                        "'fleet[0].nodes=3' --seeds 3 --csv --metrics "
+                        "utilization --out /tmp/gs-test-sweep-3.h5", &out,
+                        NULL);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    char *sc = gs_cli_slurp("scenarios/small-tenants.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    const char *s = strstr(sc, "\"seed\":");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    long seed0 = strtol(s + 7, NULL, 10);
+    free(sc);
+    double x[3];
+    for (int k = 0; k < 3; k++) {
+        char a[512];
+        snprintf(a, sizeof a, "sweep scenarios/small-tenants.json --set "
+                 "'fleet[0].nodes=3' --set seed=%ld --seeds 1 --csv "
+                 "--metrics utilization --out /tmp/gs-test-sweep-s.h5",
+                 seed0 + k);
+        char *o = NULL;
+        CU_ASSERT_EQUAL(gs_cli_run("", a, &o, NULL), 0);
+        x[k] = o ? csv_mean(o, 1, "utilization") : NAN;
+        free(o);
+    }
+    double mean, sd, t, half;
+    gs_ci95(x, 3, &mean, &sd, &t, &half);
+    CU_ASSERT_DOUBLE_EQUAL(csv_mean(out, 1, "utilization"), mean, 1e-8);
+    const char *l = strstr(out, ",utilization,3,");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    double m2, sd2, h2;
+    CU_ASSERT_EQUAL(sscanf(l, ",utilization,3,%lf,%lf,%lf", &m2, &sd2, &h2),
+                    3);
+    CU_ASSERT_DOUBLE_EQUAL(h2, 4.302652729749464 * sd / sqrt(3.0), 1e-8);
+    free(out);
+    unlink("/tmp/gs-test-sweep-3.h5");
+    unlink("/tmp/gs-test-sweep-s.h5");
+}
+
+static void test_same_bytes_and_mpi(void)
+{
+    const char *args = "sweep scenarios/small-tenants.json --set "
+                       "'fleet[0].nodes=2,4' --set policy.name=fair,hps "
+                       "--seeds 2";
+    char a[512];
+    char *o1 = NULL, *o2 = NULL, *o3 = NULL;
+    snprintf(a, sizeof a, "%s --jobs 1 --out /tmp/gs-test-sweep-a.h5", args);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, &o1, NULL), 0);
+    snprintf(a, sizeof a, "%s --jobs 2 --out /tmp/gs-test-sweep-b.h5", args);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, &o2, NULL), 0);
+    snprintf(a, sizeof a, "%s --out /tmp/gs-test-sweep-c.h5", args);
+    CU_ASSERT_EQUAL(gs_cli_run(GS_MPIRUN, a, &o3, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o1, "P4   fleet[0].nodes=4 policy.name=hps"));
+    CU_ASSERT_STRING_EQUAL(o1, o2);
+    CU_ASSERT_STRING_EQUAL(o1, o3);
+    CU_ASSERT(gs_cli_same_file("/tmp/gs-test-sweep-a.h5",
+                               "/tmp/gs-test-sweep-b.h5"));
+    CU_ASSERT(gs_cli_same_file("/tmp/gs-test-sweep-a.h5",
+                               "/tmp/gs-test-sweep-c.h5"));
+    free(o1);
+    free(o2);
+    free(o3);
+    unlink("/tmp/gs-test-sweep-a.h5");
+    unlink("/tmp/gs-test-sweep-b.h5");
+    unlink("/tmp/gs-test-sweep-c.h5");
+}
+
+static CU_TestInfo tests[] = {
+    { "value lists split at top-level commas", test_split },
+    { "key-path edits: set, objects from strings, scale, clone, errors",
+      test_edit },
+    { "run metrics: unique names, index round trip", test_metric_list },
+    { "bad --set and --metrics: the key named, exit 2, no file",
+      test_bad_input },
+    { "a point with one seed is `gpusim run` there", test_points_are_runs },
+    { "mean and 95% interval over seeds (Student t, n = 3)", test_interval },
+    { "same bytes with any --jobs and under mpirun -np 2",
+      test_same_bytes_and_mpi },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("sweep", tests)
