@@ -280,6 +280,8 @@ static hid_t job_type(void)
     F(sla_deadline, H5T_NATIVE_INT8);
     F(cost_usd, H5T_NATIVE_DOUBLE);
     F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
+    F(cpu_milli, H5T_NATIVE_INT32);
+    F(mem_mib, H5T_NATIVE_INT32);
 #undef F
     return t;
 }
@@ -305,6 +307,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
+            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
         };
     }
     hid_t t = job_type();
@@ -1083,6 +1086,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
         attr_num(&w, g, "population", (double)x->population);
+        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
         for (int i = 0; i < x->nplacers; i++)
             names[i] = x->placers[i];
         strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
@@ -1091,7 +1095,10 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
         hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
         dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
-        dset(&w, g, "frag_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->frag);
+        dset(&w, g, "stranded_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->stranded);
+        dset(&w, g, "cpu_alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->cpu_use);
         dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
         for (int i = 0; i < x->nplacers; i++)
             for (int k = 0; k < x->nseeds; k++)

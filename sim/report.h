@@ -19,6 +19,9 @@
     X(su->util, "utilization", "%.6f")                          \
     X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
     X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->cpu_util, "cpu_utilization", "%.6f")                  \
+    X(su->mem_util, "memory_utilization", "%.6f")               \
+    X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
     X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
     X(su->cost, "cost_usd", "%.2f")                             \
     X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \

@@ -514,9 +514,9 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
-                             "sharing"))) < 0)
+                             "sharing", "cpu_milli", "mem_mib"))) < 0)
             return rc;
-        long nodes = 0, gpn = 8;
+        long nodes = 0, gpn = 8, cpum = 0, memm = 0;
         double price = -1, gprice = -1;
         char market[32] = "on-demand";
         snprintf(ps->name, sizeof ps->name, "pool%d", i);
@@ -528,8 +528,12 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                       sizeof ps->instance)) < 0 ||
             (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
             (rc = num(c, o, p, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0 ||
-            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0)
+            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0 ||
+            (rc = inum(c, o, p, "cpu_milli", 1, 2000000000, 0, &cpum)) < 0 ||
+            (rc = inum(c, o, p, "mem_mib", 1, 2000000000, 0, &memm)) < 0)
             return rc;
+        ps->cpu_milli = (int32_t)cpum;
+        ps->mem_mib = (int32_t)memm;
         if (price >= 0 && gprice >= 0)
             return err(c, p, "give price_per_hour (per node) or "
                        "price_per_gpu_hour, not both");
