@@ -43,6 +43,7 @@ struct gs_native {
     int map[MAXF];              /* column -> enum col, -1 = none */
     int ncols;
     int header_done;
+    int bom_checked;
     long line;
     char field[MAXF][FIELD];
     int nf;
@@ -347,8 +348,15 @@ static int fill(struct gs_native *r)
     char buf[65536];
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
-        size_t n = fread(buf, 1, sizeof buf, r->fp);
-        if (n > 0 && csv_parse(&r->p, buf, n, on_field, on_row, r) != n) {
+        size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
+        /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
+        if (!r->bom_checked) {
+            r->bom_checked = 1;
+            if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+                skip = 3;
+        }
+        if (n > skip && csv_parse(&r->p, buf + skip, n - skip, on_field,
+                                  on_row, r) != n - skip) {
             r->err = GS_EPARSE;
             char where[600];
             snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);

@@ -413,7 +413,6 @@ static struct gs_scenario *shell(void)
     if (sc == NULL)
         return NULL;
     gs_catalog_init(&sc->cat);
-    gs_alibaba_declare_models(&sc->cat);
     gs_params_init(&sc->trace, "--opt");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");

@@ -187,6 +187,9 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     if (len > 0 && t->line[len - 1] == '\r')
         len--;
     t->line[len] = '\0';
+    /* A UTF-8 byte-order mark before the first line is not data. */
+    if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
+        memmove(t->line, t->line + 3, len - 3 + 1);
     *line = t->line;
     return 1;
 }
