@@ -282,6 +282,27 @@ static void test_skip_bad_rows(void)
     rc = run("stats", FIX "mooncake_bad_hash.jsonl", "--skip-bad-rows", NULL);
     expect(rc, 0, "1 x field 'hash_ids'");
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "count      1"));
+
+    /* Every row bad: an error, not an empty workload with exit 0. */
+    const char *allbad = tmp("allbad.csv"), *o2 = tmp("allbad_out.csv");
+    fp = fopen(allbad, "w");
+    fputs("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
+          "pod_phase,creation_time,deletion_time,scheduled_time\n"
+          "openb-pod-0001,4000,8192,two,1000,,LS,Running,5,50,5\n"
+          "openb-pod-0002,4000,8192,1,1000,,Gold,Running,6,50,6\n", fp);
+    fclose(fp);
+    rc = run("convert", allbad, "--format", "alibaba-gpu-2023",
+             "--skip-bad-rows", "-o", o2, NULL);
+    expect(rc, 2, "every row is bad: all 2 were skipped (skip_bad_rows), "
+           "which leaves no workload; the first, line 2, field 'num_gpu'");
+    CU_ASSERT(!exists(o2));
+    const char *reqbad = tmp("allbad.jsonl");
+    fp = fopen(reqbad, "w");
+    fputs("{\"timestamp\": 0, \"input_length\": \"x\", "
+          "\"output_length\": 5}\n", fp);
+    fclose(fp);
+    rc = run("stats", reqbad, "--format", "mooncake", "--skip-bad-rows", NULL);
+    expect(rc, 2, "every row is bad: all 1 were skipped");
 }
 
 static void test_transforms(void)

@@ -432,7 +432,7 @@ static void test_philly_fixture(void)
         tt_bad("philly-gavel", path, o, where, cases[i].what);
     }
     tt_bad("philly-gavel", FIX "philly_bad_fields.trace", o,
-           FIX "philly_bad_fields.trace:2", "6 tab-separated fields");
+           FIX "philly_bad_fields.trace:2", "6 tab-separated fields where a Gavel trace line has 7 (traces/msr), 9, or 10");
     static const char *const ob[] = { "throughputs=" FIX "thr_bad.json",
                                        NULL };
     tt_bad("philly-gavel", FIX "philly_ok.trace", ob,
@@ -441,9 +441,72 @@ static void test_philly_fixture(void)
                                        "reference_gpu=a100", NULL };
     tt_bad("philly-gavel", FIX "philly_ok.trace", or,
            "t: $.workload.trace.reference_gpu", "'a100' is not one of");
-    /* default throughputs file: beside the trace, absent here */
+    /* default throughputs file: beside the trace or up to 3 folders above,
+     * absent here; the message names the option */
     tt_bad("philly-gavel", FIX "philly_ok.trace", NULL,
-           FIX "simulation_throughputs.json", "cannot open the throughputs");
+           FIX "philly_ok.trace", "no simulation_throughputs.json beside the "
+           "trace or in the 3 folders above it (Gavel keeps it in "
+           "scheduler/): give it with --opt throughputs=FILE");
+    tt_bad("philly-gavel", FIX "philly_bad_weight.trace", o,
+           FIX "philly_bad_weight.trace:1: field 'priority_weight'",
+           "'0' is not a weight > 0");
+}
+
+/* Gavel's physical_cluster layout (10 fields: working directory, priority
+ * weight and SLO, arrival last) and the 9-field one read the same jobs as
+ * the 7-field philly_ok.trace, plus deadlines from the SLO; the throughputs
+ * file is found where Gavel keeps it, in scheduler/ above
+ * traces/physical_cluster/. */
+static void test_philly_layouts(void)
+{
+    static const char *const o[] = { "throughputs=" FIX "thr.json", NULL };
+    struct gs_jobspec *a, *b, *c;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(tt_read("philly-gavel", FIX "philly_ok.trace", o,
+                                  &a, &d), 4);
+    CU_ASSERT_EQUAL_FATAL(tt_read("philly-gavel", FIX "philly_pc.trace", o,
+                                  &b, &d), 4);
+    CU_ASSERT_EQUAL_FATAL(tt_read("philly-gavel", FIX "philly_pc9.trace", o,
+                                  &c, &d), 4);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(a[i].arrival, b[i].arrival);
+        CU_ASSERT_EQUAL(a[i].gpus, b[i].gpus);
+        CU_ASSERT_EQUAL(a[i].work, b[i].work);
+        CU_ASSERT_EQUAL(a[i].cb, b[i].cb);
+        CU_ASSERT_EQUAL(a[i].allowed, b[i].allowed);
+        CU_ASSERT_EQUAL(a[i].ref_model, b[i].ref_model);
+        CU_ASSERT_EQUAL(a[i].deadline, 0);
+        CU_ASSERT_EQUAL(b[i].work, c[i].work);
+        CU_ASSERT_EQUAL(b[i].arrival, c[i].arrival);
+        CU_ASSERT_EQUAL(b[i].deadline, c[i].deadline);
+    }
+    /* SLO x duration: 2.5 x 100 s, 1.5 x 100 s; -1 = none */
+    CU_ASSERT_EQUAL(b[0].deadline, 0);
+    CU_ASSERT_EQUAL(b[1].deadline, 250000);
+    CU_ASSERT_EQUAL(b[2].deadline, 0);
+    CU_ASSERT_EQUAL(b[3].deadline, 150000);
+    free(a);
+    free(b);
+    free(c);
+
+    char root[] = "/tmp/gs_gavelXXXXXX", cmd[512], trace[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/scheduler/traces/physical_cluster "
+             "&& cp " FIX "thr.json %s/scheduler/simulation_throughputs.json "
+             "&& cp " FIX "philly_pc.trace %s/scheduler/traces/"
+             "physical_cluster/", root, root, root);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    snprintf(trace, sizeof trace, "%s/scheduler/traces/physical_cluster/"
+             "philly_pc.trace", root);
+    long n = tt_read("philly-gavel", trace, NULL, &b, &d);
+    if (n != 4)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL(n, 4);
+    if (n == 4)
+        CU_ASSERT_EQUAL(b[1].deadline, 250000);
+    free(b);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 static void test_philly_real(void)
@@ -1057,6 +1120,7 @@ static CU_TestInfo tests[] = {
     { "openb pod lists (real)", test_openb_real },
     { "node lists (real)", test_node_lists_real },
     { "philly-gavel rule (fixture)", test_philly_fixture },
+    { "philly-gavel: Gavel's three layouts, throughputs found", test_philly_layouts },
     { "philly-gavel (real)", test_philly_real },
     { "sia", test_sia },
     { "swf, gzip and truncated gzip", test_swf },
