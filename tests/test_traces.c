@@ -996,6 +996,133 @@ static void test_bom(void)
     bom_same("alibaba-gpu-2023", FIX "ali_ok.csv", keep, 5);
 }
 
+/* --- Alibaba PAI 2020: a sample written from the published schema -------- */
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void test_pai(void)
+{
+    char dir[] = "/tmp/gs_paiXXXXXX", tasks[128], jobs[128], other[128];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(tasks, sizeof tasks, "%s/pai_task_table.csv", dir);
+    snprintf(jobs, sizeof jobs, "%s/pai_job_table.csv", dir);
+    snprintf(other, sizeof other, "%s/t.csv", dir);
+    /* pai_job_table.header: job_name,inst_id,user,status,start_time,
+     * end_time (here with the header line copied on top) */
+    put_file(jobs, "job_name,inst_id,user,status,start_time,end_time\n"
+             "j1,i1,u1,Terminated,100.0,500.0\n"
+             "j2,i2,u2,Failed,200.0,900.0\n");
+    /* pai_task_table.header: job_name,task_name,inst_num,status,start_time,
+     * end_time,plan_cpu,plan_mem,plan_gpu,gpu_type (no header line) */
+    put_file(tasks,
+             "j1,worker,2.0,Terminated,150.0,450.0,600.0,29.3,50.0,V100\n"
+             "j1,ps,1.0,Terminated,150.0,460.0,600.0,10.0,,\n"
+             "j2,tensorflow,1.0,Failed,300.0,400.0,400.0,8.0,800.0,T4\n"
+             "j3,worker,1.0,Running,600.0,,100.0,1.0,25.0,MISC\n"
+             "j4,worker,3.0,Terminated,50.0,80.0,100.0,1.0,25.0,MISC\n"
+             "j5,worker,1.0,Terminated,70.0,70.0,100.0,1.0,150.0,V100M32\n");
+    struct gs_scenario *sc = tt_scenario();
+    int v16 = gs_catalog_find(&sc->cat, "V100-16GB");
+    int v32 = gs_catalog_find(&sc->cat, "V100-32GB");
+    int t4 = gs_catalog_find(&sc->cat, "T4"), k80 = gs_catalog_find(&sc->cat,
+                                                                    "K80");
+    gs_scenario_free(sc);
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("alibaba-pai-2020", tasks, NULL, &j, &d);
+    const char *log = tt_log_text();
+    if (n != 5)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    /* sorted by arrival (stable): j4's task (no job row: its own start,
+     * 50 s), j5 (70 s), then j1's two tasks at the job's submit (100 s),
+     * j2's at 200 s; j3 has no end and is left out */
+    CU_ASSERT_EQUAL(j[0].id, 5);
+    CU_ASSERT_EQUAL(j[0].arrival, 50000);
+    CU_ASSERT_EQUAL(j[0].gpus, 0);
+    CU_ASSERT_EQUAL(j[0].milli, 750);          /* 3 x 25% */
+    CU_ASSERT_EQUAL(j[0].ref_model, k80);      /* MISC */
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "default");
+    CU_ASSERT_EQUAL(j[1].id, 6);
+    CU_ASSERT_EQUAL(j[1].gpus, 2);             /* ceil(1.5) */
+    CU_ASSERT_EQUAL(j[1].work, 1.0);           /* 0 s -> 1 ms */
+    CU_ASSERT_EQUAL(j[1].ref_model, v32);
+    CU_ASSERT_EQUAL(j[2].id, 1);
+    CU_ASSERT_EQUAL(j[2].arrival, 100000);     /* the job's submit time */
+    CU_ASSERT_EQUAL(j[2].gpus, 1);             /* 2 x 50% */
+    CU_ASSERT_EQUAL(j[2].milli, 0);
+    CU_ASSERT_EQUAL(j[2].work, 300000.0);      /* 450 - 150 s */
+    CU_ASSERT_EQUAL(j[2].ref_model, v16);
+    CU_ASSERT_STRING_EQUAL(j[2].tenant, "u1");
+    CU_ASSERT_EQUAL(j[2].tier, GS_TIER_TRAINING);
+    CU_ASSERT_EQUAL(j[2].allowed, 0);
+    CU_ASSERT_EQUAL(j[3].id, 2);               /* ps: CPU-only */
+    CU_ASSERT_EQUAL(j[3].gpus, 0);
+    CU_ASSERT_EQUAL(j[3].milli, 0);
+    CU_ASSERT_EQUAL(j[3].ref_model, -1);
+    CU_ASSERT_EQUAL(j[3].work, 310000.0);
+    CU_ASSERT_EQUAL(j[4].id, 3);
+    CU_ASSERT_EQUAL(j[4].arrival, 200000);
+    CU_ASSERT_EQUAL(j[4].gpus, 8);
+    CU_ASSERT_EQUAL(j[4].ref_model, t4);
+    CU_ASSERT_STRING_EQUAL(j[4].tenant, "u2");
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 x no start_time or end_time"));
+    free(j);
+
+    /* failed = "skip"; the job table named by the option; a header line */
+    char opt[200];
+    snprintf(opt, sizeof opt, "jobs=%s", jobs);
+    const char *const o[] = { opt, "failed=skip", "tenant=t0", NULL };
+    put_file(other, "job_name,task_name,inst_num,status,start_time,end_time,"
+             "plan_cpu,plan_mem,plan_gpu,gpu_type\n"
+             "j2,tensorflow,1.0,Failed,300.0,400.0,400.0,8.0,800.0,T4\n"
+             "j9,worker,1.0,Terminated,10.0,20.0,100.0,1.0,100.0,P100\n");
+    n = tt_read("alibaba-pai-2020", other, o, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(j[0].arrival, 10000);
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "t0");
+    free(j);
+
+    /* bad rows name the line and the field */
+    static const struct { const char *row, *field, *what; } bad[] = {
+        { "j1,w,0,Terminated,1,2,1,1,100,V100", "inst_num", "'0' is not" },
+        { "j1,w,1.5,Terminated,1,2,1,1,100,V100", "inst_num", "'1.5'" },
+        { "j1,w,1,Terminated,1,2,1,1,-5,V100", "plan_gpu", "'-5'" },
+        { "j1,w,1,Terminated,1,2,1,1,100,A100", "gpu_type", "unknown GPU "
+          "type 'A100' (the trace uses V100, V100M32, P100, T4, MISC)" },
+        { "j1,w,1,Terminated,5,2,1,1,100,V100", "end_time", "'2' is not" },
+        { "j1,w,1,Terminated,x,2,1,1,100,V100", "start_time", "'x'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[256], where[256];
+        snprintf(text, sizeof text, "j0,w,1,Terminated,1,2,1,1,100,V100\n"
+                 "%s\n", bad[i].row);
+        put_file(other, text);
+        snprintf(where, sizeof where, "%s:2: field '%s'", other,
+                 bad[i].field);
+        tt_bad("alibaba-pai-2020", other, NULL, where, bad[i].what);
+    }
+    put_file(other, "j0,w,1,Terminated,1,2\n");
+    char where[256];
+    snprintf(where, sizeof where, "%s:1", other);
+    tt_bad("alibaba-pai-2020", other, NULL, where, "6 fields where a "
+           "pai_task_table row has 10");
+    snprintf(opt, sizeof opt, "jobs=%s/nope.csv", dir);
+    const char *const onojobs[] = { opt, NULL };
+    put_file(other, "j0,w,1,Terminated,1,2,1,1,100,V100\n");
+    snprintf(where, sizeof where, "%s/nope.csv", dir);
+    tt_bad("alibaba-pai-2020", other, onojobs, where, "cannot open");
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static void test_registry(void)
 {
     int n = 0;
@@ -1110,6 +1237,7 @@ static void test_shipped_scenarios(void)
 
 static CU_TestInfo tests[] = {
     { "a UTF-8 byte-order mark is skipped", test_bom },
+    { "alibaba-pai-2020 rule (sample from the schema)", test_pai },
     { "line and field helpers", test_tread },
     { "format registries", test_registry },
     { "alibaba pod mapping (fixture)", test_alibaba_fixture },

@@ -366,6 +366,8 @@ static const char *guess_format(const char *path)
         return "swf";
     if (ends_with(path, ".trace"))
         return "philly-gavel";
+    if (strstr(path, "pai_task_table"))
+        return "alibaba-pai-2020";
     struct gs_tread *t;
     struct gs_diag d = { 0 };
     if (gs_tread_open(path, &t, &d) < 0)
