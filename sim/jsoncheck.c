@@ -298,7 +298,8 @@ done:;
     struct key *ks = c->keys + base;
     for (size_t j = 0; j < n; j++)
         ks[j].p = c->arena + ks[j].k;
-    qsort(ks, n, sizeof *ks, key_cmp);
+    if (n > 1)
+        qsort(ks, n, sizeof *ks, key_cmp);
     for (size_t j = 0; j + 1 < n; j++)
         if (ks[j].n == ks[j + 1].n && memcmp(ks[j].p, ks[j + 1].p, ks[j].n) == 0)
             issue_dup(c, &ks[j], &ks[j + 1]);
@@ -387,7 +388,15 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
         c.i = 3;
     snprintf(c.path, sizeof c.path, "$");
     c.plen = 1;
-    value(&c, 0);
+    /* Never NULL, so an empty key's bytes have an address. */
+    c.acap = 1024;
+    c.kcap = 64;
+    c.arena = malloc(c.acap);
+    c.keys = malloc(c.kcap * sizeof *c.keys);
+    if (c.arena == NULL || c.keys == NULL)
+        c.oom = 1;
+    else
+        value(&c, 0);
     free(c.arena);
     free(c.keys);
     if (c.oom)
