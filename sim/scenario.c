@@ -21,6 +21,7 @@
 #include "../traces/nodelist.h"
 #include "engine.h"
 #include "planjson.h"
+#include "jsoncheck.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -2137,6 +2138,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     gs_params_init(&s->trace, "");
     struct ctx c = { .file = s->file, .d = d, .s = s };
     int rc = 0;
+    if ((rc = gs_jsoncheck(text, name, d)) < 0)   /* duplicates, comments */
+        goto fail;
     if (s->text == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
         goto fail;
@@ -2323,6 +2326,8 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
 {
     char *text, dir[512];
     int rc = read_text(file, &text, dir, sizeof dir, d);
+    if (rc == 0 && (rc = gs_jsoncheck(text, file, d)) < 0)
+        free(text);
     if (rc < 0)
         return rc;
     const char *end = NULL;

@@ -32,9 +32,9 @@
  *   models    gpu_spec: '|'-separated allowed models, empty or "nan" = any.
  *             Names map onto the catalog: P100 -> P100-16GB, T4 -> T4,
  *             V100M16 -> V100-16GB, V100M32 -> V100-32GB, A10 -> A10.  G1,
- *             G2 and G3 are undisclosed internal codes: they are declared as
- *             custom models of the same names (gs_alibaba_declare_models)
- *             with the figures of a V100-32GB -- an assumption that matters
+ *             G2 and G3 are undisclosed internal codes: they are built-in
+ *             catalog models of the same names (sim/gpu.c) with the
+ *             figures of a V100-32GB -- an assumption that matters
  *             only for power and for jobs with a reference GPU, which openb
  *             pods never state.  A scenario can redefine them under
  *             gpu_models.  A name the catalog lacks is a bad row.
@@ -46,7 +46,7 @@
  * 1,213 nodes and 6,212 GPUs.  The 2026 spot trace's node_info_df.csv maps
  * A100-SXM4-80GB -> A100-80GB, A800-SXM4-80GB -> A800-80GB, H800 ->
  * H800-80GB, A10 -> A10; its undisclosed GPU-series-1 and GPU-series-2 are
- * declared like G1-G3 (figures of an A100-80GB, the fleet's main model).
+ * built in like G1-G3 (figures of an A100-80GB, the fleet's main model).
  *
  * The pod lists other than gpushare40 and cpu050 are sorted by
  * creation_time; those two are loaded and sorted (tread.c).  The multigpu*
@@ -89,34 +89,12 @@ static const struct name_map models_2026[] = {
     { NULL, NULL }
 };
 
-/* Undisclosed models and the figures assumed for them. */
-static const struct gs_gpu_model undisclosed[] = {
-    { "G1", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "G2", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "G3", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "GPU-series-1", 80.0, 312.0, 2039.0, 400.0, 0, 1 },
-    { "GPU-series-2", 80.0, 312.0, 2039.0, 400.0, 0, 1 },
-};
-
-static int declare(struct gs_catalog *cat, const char *name)
+/* A mapped name's catalog index: the undisclosed models are built in
+ * (gpu.c), and a scenario may redefine any model. */
+static int declare(const struct gs_catalog *cat, const char *name)
 {
-    if (gs_catalog_find(cat, name) >= 0)
-        return gs_catalog_find(cat, name);
-    for (size_t i = 0; i < sizeof undisclosed / sizeof undisclosed[0]; i++)
-        if (strcmp(undisclosed[i].name, name) == 0)
-            return gs_catalog_add(cat, &undisclosed[i]);
-    return GS_ENOTFOUND;
-}
-
-int gs_alibaba_declare_models(struct gs_catalog *cat)
-{
-    static const char *const g[] = { "G1", "G2", "G3" };
-    for (int i = 0; i < 3; i++) {
-        int rc = declare(cat, g[i]);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    int m = gs_catalog_find(cat, name);
+    return m >= 0 ? m : GS_ENOTFOUND;
 }
 
 static const char *map_name(const struct name_map *m, const char *trace)
@@ -469,9 +447,6 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     if (cn == NULL)
         return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
     int m = declare(n->cat, cn);
-    if (m == GS_ERANGE)
-        return gs_trow_fail(r, n->model_col, "cannot declare model '%s': the "
-                            "catalog is full (%d models)", cn, GS_MAX_MODELS);
     if (m < 0)
         return gs_trow_fail(r, n->model_col, "GPU model '%s' is not in the "
                             "catalog", cn);

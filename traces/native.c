@@ -44,7 +44,7 @@ struct gs_native {
     int map[MAXF];              /* column -> enum col, -1 = none */
     int ncols;
     int header_done;
-    int bom_seen;               /* the first chunk was checked for a BOM */
+    int bom_checked;
     long line;
     char field[MAXF][FIELD];
     int nf;
@@ -362,9 +362,9 @@ static int fill(struct gs_native *r)
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
-        /* A UTF-8 byte-order mark at the start is not data. */
-        if (r->line == 0 && !r->bom_seen) {
-            r->bom_seen = 1;
+        /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
+        if (!r->bom_checked) {
+            r->bom_checked = 1;
             if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
                 skip = 3;
         }
