@@ -446,7 +446,8 @@ static double unloaded_prefill(struct spool *pl, int in)
         struct gs_llm_batch b = { .prefill_tokens = c,
                                   .prefill_attn = c * (k + (c + 1) / 2),
                                   .prefill_ctx = k + c,
-                                  .sampled = left - c <= 0 ? 1 : 0 };
+                                  .sampled = left - c <= 0 ? 1 : 0,
+                                  .seqs = 1 };
         t += gs_llm_perf_time(&pl->perf, &b);
         k += c;
         left -= (int)c;
