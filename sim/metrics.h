@@ -51,6 +51,16 @@ struct gs_mstats {
     double gpu_hours;           /* allocated */
 };
 
+/* Inference services (service.h), all services' requests together. */
+struct gs_infsum {
+    double requests, finished;
+    double ttft_p50, ttft_p99, itl_p50, itl_p99, e2e_p99, queue_p99;  /* s */
+    double attainment;          /* requests meeting every target / arrived */
+    double goodput;             /* such requests per second */
+    double tok_s_gpu;           /* output tokens per replica GPU-second */
+    double cost_per_mtok;       /* $ per million output tokens */
+};
+
 struct gs_summary {
     double start_s, end_s, span_h;
     long preemptions;
@@ -74,6 +84,7 @@ struct gs_summary {
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
     struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
+    struct gs_infsum inference; /* services (service.h); 0 without */
     /* Pending and running jobs the policy examined over the run (sim.h,
      * gs_sim_examine): a deterministic measure of its work, not a metric of
      * the cluster, so it is in --json but not in the compared fields. */

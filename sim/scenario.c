@@ -2370,7 +2370,9 @@ void gs_scenario_free(struct gs_scenario *s)
 }
 
 /* The built-in quickstart: a mixed A100/H100/H200 fleet of 144 GPUs and a
- * day of generated mixed-tier work at roughly 70% offered load. */
+ * day of generated mixed-tier work at roughly 70% offered load, beside a
+ * small chat service (two Llama-3-8B replicas) so that the first run shows
+ * TTFT and ITL. */
 static const char quickstart[] =
 "{\n"
 "  \"name\": \"quickstart\",\n"
@@ -2410,7 +2412,18 @@ static const char quickstart[] =
 "       \"gpus\": {\"values\": [0, 1], \"weights\": [0.7, 0.3]},\n"
 "       \"duration\": {\"dist\": \"exponential\", \"mean\": \"20m\"}}\n"
 "    ]\n"
-"  }}\n"
+"  }},\n"
+"  \"services\": [\n"
+"    {\"name\": \"assistant\", \"tenant\": \"chat\", \"model\": \"llama3-8b\",\n"
+"     \"gpu\": \"H100-80GB\", \"replicas\": 2,\n"
+"     \"requests\": {\"generate\": {\"rate_per_second\": 0.2, \"until\": \"8h\",\n"
+"       \"diurnal_amplitude\": 0.4, \"peak_hour\": 14,\n"
+"       \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 500, \"sigma\": 0.9,\n"
+"                        \"max\": 8000},\n"
+"       \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100, \"sigma\": 0.8,\n"
+"                         \"max\": 2000}}},\n"
+"     \"sla\": {\"ttft\": \"1s\", \"itl\": \"50ms\"}}\n"
+"  ]\n"
 "}\n";
 
 const char *gs_scenario_quickstart(void)
