@@ -142,7 +142,7 @@ static void win_add(void *ctx, struct gs_job *j)
         if (b->ncls == b->capcls) {
             int cap = b->capcls ? b->capcls * 2 : 8;
             struct bclass *c = realloc(b->cls, (size_t)cap * sizeof *c);
-            GS_ASSERT(c != NULL);
+            GS_OOM_IF(c == NULL);
             b->cls = c;
             b->capcls = cap;
         }
@@ -155,7 +155,7 @@ static void win_add(void *ctx, struct gs_job *j)
         } else {
             long cap = c->cap ? c->cap * 2 : 64;
             struct bent *e = realloc(c->e, (size_t)cap * sizeof *e);
-            GS_ASSERT(e != NULL);
+            GS_OOM_IF(e == NULL);
             c->e = e;
             c->cap = cap;
         }
@@ -488,7 +488,7 @@ static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
             }
         }
     if (w.pool < 0)
-        gs_heap_walk(&b->run, node_visit, &w);
+        GS_OOM_IF(gs_heap_walk(&b->run, node_visit, &w) < 0);
     b->nresv = 0;
     if (w.pool >= 0)
         pick_nodes(b, f, &w);
@@ -642,7 +642,7 @@ static void bf_schedule(void *state, struct gs_sim *sim)
         if (sh.t != GS_TIME_MAX && sh.t < now)
             sh.t = now;
     } else if (sh.avail < sh.need - 1e-9) {
-        gs_heap_walk(&b->run, shadow_visit, &sh);
+        GS_OOM_IF(gs_heap_walk(&b->run, shadow_visit, &sh) < 0);
     } else {
         sh.t = now;                 /* enough GPUs, but not on one node */
     }

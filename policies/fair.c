@@ -113,7 +113,7 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         if (s->nt == s->capt) {
             int cap = s->capt ? s->capt * 2 : 16;
             struct ten *n = realloc(s->t, (size_t)cap * sizeof *n);
-            GS_ASSERT(n != NULL);
+            GS_OOM_IF(n == NULL);
             s->t = n;
             s->capt = cap;
         }
@@ -247,10 +247,10 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         if (x->nrv == x->caprv) {
             long cap = x->caprv ? x->caprv * 2 : 64;
             struct rv *v = realloc(x->rv, (size_t)cap * sizeof *v);
-            GS_ASSERT(v != NULL);
+            GS_OOM_IF(v == NULL);
             x->rv = v;
             struct gs_job **vj = realloc(x->rvj, (size_t)cap * sizeof *vj);
-            GS_ASSERT(vj != NULL);
+            GS_OOM_IF(vj == NULL);
             x->rvj = vj;
             x->caprv = cap;
         }
@@ -351,7 +351,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     if (s->capmaxg < s->nt) {
         free(s->maxg);
         s->maxg = malloc((size_t)s->nt * sizeof *s->maxg);
-        GS_ASSERT(s->maxg != NULL);
+        GS_OOM_IF(s->maxg == NULL);
         s->capmaxg = s->nt;
     }
     /* is_victim's tenant test, as the largest whole-GPU victim each tenant
@@ -443,7 +443,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
             if (grp >= s->caprfail) {
                 int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
                 uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
-                GS_ASSERT(r != NULL);
+                GS_OOM_IF(r == NULL);
                 memset(r + s->caprfail, 0,
                        (size_t)(cap - s->caprfail) * sizeof *r);
                 s->rfail = r;
@@ -456,7 +456,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     if (s->capvict < s->nrv) {
         free(s->vict);
         s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
-        GS_ASSERT(s->vict != NULL);
+        GS_OOM_IF(s->vict == NULL);
         s->capvict = s->nrv;
     }
     for (int t = 0; t < s->nt; t++) {
@@ -506,7 +506,7 @@ static void win_add(void *ctx, struct gs_job *j)
         if (x->ngrp == x->capgrp) {
             int cap = x->capgrp ? x->capgrp * 2 : 8;
             int *n = realloc(x->grp, (size_t)cap * sizeof *n);
-            GS_ASSERT(n != NULL);
+            GS_OOM_IF(n == NULL);
             x->grp = n;
             x->capgrp = cap;
         }
@@ -533,7 +533,7 @@ static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         if (s->nlate == s->caplate) {
             long cap = s->caplate ? s->caplate * 2 : 64;
             struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
-            GS_ASSERT(l != NULL);
+            GS_OOM_IF(l == NULL);
             s->late = l;
             s->caplate = cap;
         }
@@ -590,15 +590,15 @@ static void owners(struct fair *s, struct gs_sim *sim)
     if (n > s->capcand) {
         free(s->cand);
         s->cand = malloc((size_t)n * sizeof *s->cand);
-        GS_ASSERT(s->cand != NULL);
+        GS_OOM_IF(s->cand == NULL);
         s->capcand = n;
     }
     s->ncand = 0;
     for (int t = 0; t < s->nt; t++)
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                GS_ASSERT(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
-                                       s) == 0);
+                GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
+                                       s) < 0);
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
     for (long i = 0; i < s->ncand; i++) {
@@ -706,12 +706,12 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         free(s->dead);
         s->capdead = s->gs.n;
         s->dead = malloc((size_t)s->capdead * sizeof *s->dead);
-        GS_ASSERT(s->dead != NULL);
+        GS_OOM_IF(s->dead == NULL);
     }
     if (s->capcand < s->win.n) {
         free(s->cand);
         s->cand = malloc((size_t)s->win.n * sizeof *s->cand);
-        GS_ASSERT(s->cand != NULL);
+        GS_OOM_IF(s->cand == NULL);
         s->capcand = s->win.n;
     }
     for (int t = 0; t < s->nt; t++)

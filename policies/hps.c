@@ -284,10 +284,10 @@ static struct wait *wait_new(struct hps *s)
     if (s->freew == NULL) {
         struct wait **ch = realloc(s->chunks,
                                    (size_t)(s->nchunks + 1) * sizeof *ch);
-        GS_ASSERT(ch != NULL);
+        GS_OOM_IF(ch == NULL);
         s->chunks = ch;
         struct wait *w = calloc(CHUNK, sizeof *w);
-        GS_ASSERT(w != NULL);
+        GS_OOM_IF(w == NULL);
         s->chunks[s->nchunks++] = w;
         for (int i = 0; i < CHUNK; i++) {
             w[i].next = s->freew;

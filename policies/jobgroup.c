@@ -73,7 +73,7 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     if (gs->n * 2 >= gs->nslot) {
         int cap = gs->nslot ? gs->nslot * 2 : 64;
         int *h = malloc((size_t)cap * sizeof *h);
-        GS_ASSERT(h != NULL);
+        GS_OOM_IF(h == NULL);
         for (int i = 0; i < cap; i++)
             h[i] = -1;
         for (int i = 0; i < gs->n; i++) {
@@ -96,7 +96,7 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     if (gs->n == gs->cap) {
         int cap = gs->cap ? gs->cap * 2 : 16;
         struct gs_jgroup *g = realloc(gs->g, (size_t)cap * sizeof *g);
-        GS_ASSERT(g != NULL);
+        GS_OOM_IF(g == NULL);
         gs->g = g;
         gs->cap = cap;
     }
@@ -121,7 +121,7 @@ void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)
 {
     struct gs_heap *q = &gs->g[g].q;
     q->seq = gs->seq;
-    GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+    GS_OOM_IF(gs_heap_push(q, &j->pnode, (gs_time)j->rec) < 0);
     gs->seq = q->seq;
 }
 

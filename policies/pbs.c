@@ -134,7 +134,7 @@ static struct kind *kind_of(struct pbs *s, const struct gs_job *j, int add)
     if (add && 2 * (s->nk + 1) > s->capk) {
         long cap = 2 * s->capk;
         struct kind *n = calloc((size_t)cap, sizeof *n);
-        GS_ASSERT(n != NULL);
+        GS_OOM_IF(n == NULL);
         for (long i = 0; i < s->capk; i++) {
             if (!s->k[i].used)
                 continue;

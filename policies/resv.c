@@ -219,7 +219,7 @@ int gs_resv_off(struct gs_resv *r, const struct gs_fleet *f,
     if (need > r->capranges) {
         free(r->ranges);
         r->ranges = malloc((size_t)need * sizeof *r->ranges);
-        GS_ASSERT(r->ranges != NULL);
+        GS_OOM_IF(r->ranges == NULL);
         r->capranges = need;
     }
     int n = 0;

@@ -191,12 +191,12 @@ static struct group *group_of(struct sbs *s, struct gs_sim *sim,
     if (s->ng == s->capg) {
         int cap = s->capg ? 2 * s->capg : 16;
         struct group **v = realloc(s->g, (size_t)cap * sizeof *v);
-        GS_ASSERT(v != NULL);
+        GS_OOM_IF(v == NULL);
         s->g = v;
         s->capg = cap;
     }
     struct group *g = calloc(1, sizeof *g);
-    GS_ASSERT(g != NULL);
+    GS_OOM_IF(g == NULL);
     g->tenant = j->tenant;
     g->tier = j->s.tier;
     g->oct = oct;

@@ -182,6 +182,11 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
     if (dt > 0) {
         m->used_ms += dt * (double)f->used_milli / 1000.0;
         m->avail_ms += dt * (double)f->gpus_up;
+        if (f->cpu_cap > 0)
+            m->cpu_ms += dt * (double)f->cpu_used / (double)f->cpu_cap;
+        if (f->mem_cap > 0)
+            m->mem_ms += dt * (double)f->mem_used / (double)f->mem_cap;
+        m->strand_ms += dt * (double)f->stranded_milli / 1000.0;
         m->cost += dt / GS_HOUR * cost_rate(m, f, m->last);
         for (int p = 0; p < f->npools; p++) {
             m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
@@ -338,16 +343,19 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->gpu_hours_used = m->used_ms / GS_HOUR;
     o->gpu_hours_avail = m->avail_ms / GS_HOUR;
     o->util = m->avail_ms > 0 ? m->used_ms / m->avail_ms : 0;
+    double span = (double)(m->last - m->t0);
+    o->cpu_util = span > 0 ? m->cpu_ms / span : 0;
+    o->mem_util = span > 0 ? m->mem_ms / span : 0;
+    o->stranded_gpu_hours = m->strand_ms / GS_HOUR;
     o->cost = m->cost;
     o->cost_per_used_gpu_hour = o->gpu_hours_used > 0
                                     ? o->cost / o->gpu_hours_used : 0;
     union gs_num *kbuf = malloc((size_t)(n ? n : 1) * sizeof *kbuf);
     union gs_num *tbuf = malloc((size_t)(n ? n : 1) * sizeof *tbuf);
-    if (kbuf && tbuf) {
-        tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
-        for (int t = 0; t < GS_NTIERS; t++)
-            tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
-    }
+    GS_OOM_IF(kbuf == NULL || tbuf == NULL);
+    tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
+    for (int t = 0; t < GS_NTIERS; t++)
+        tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
     free(kbuf);
     free(tbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;

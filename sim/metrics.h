@@ -66,6 +66,10 @@ struct gs_summary {
     long preemptions;
     double util;                /* allocated / available GPU-time */
     double gpu_hours_used, gpu_hours_avail;
+    double cpu_util, mem_util;  /* requested / capacity of host CPU and
+                                   memory, time mean */
+    double stranded_gpu_hours;  /* GPU-time free on nodes out of CPU or
+                                   memory (fleet.h GS_STRAND_*) */
     double throughput_jph;      /* finished jobs per hour */
     double cost;                /* $ for the fleet over the span */
     double cost_per_used_gpu_hour;
@@ -127,6 +131,8 @@ struct gs_metrics {
     const struct gs_share *share;
     const struct gs_frag *frag;
     double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
+    double cpu_ms, mem_ms;              /* requested CPU / memory share x ms */
+    double strand_ms;                   /* stranded GPUs x ms */
     double mig_busy_ms, mig_up_ms;      /* of compute slices x ms */
     double ts_lat_ms, ts_busy_ms;       /* of latency sum, busy GPUs x ms */
 };

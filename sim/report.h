@@ -19,6 +19,9 @@
     X(su->util, "utilization", "%.6f")                          \
     X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
     X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->cpu_util, "cpu_utilization", "%.6f")                  \
+    X(su->mem_util, "memory_utilization", "%.6f")               \
+    X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
     X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
     X(su->cost, "cost_usd", "%.2f")                             \
     X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
@@ -100,6 +103,15 @@
     X(jct_p99, "jct_p99_s", "s")                \
     X(sla_wait, "sla_wait_violations", "")      \
     X(sla_deadline, "deadline_misses", "")
+
+/* Units and a one-line description of a result field or dataset column by
+ * its name (a summary scalar, a per-tier statistic, a /jobs column, a
+ * /timeseries series...): what the HDF5 file's "units" and "description"
+ * attributes say.  Units follow UDUNITS spelling ("s", "h", "USD", "1" for
+ * a dimensionless ratio or count).  0 when the name is known; -1 with
+ * units derived from the name's suffix and a generic description
+ * otherwise (never NULL). */
+int gs_report_meta(const char *name, const char **units, const char **desc);
 
 void gs_report_table(FILE *fp, const struct gs_sim *s);
 void gs_report_json(FILE *fp, const struct gs_sim *s);

@@ -15,10 +15,13 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "jsonio.h"
+#include "suggest.h"
 #include "../traces/llmreq.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
 #include "planjson.h"
+#include "jsoncheck.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -64,6 +67,10 @@ static int check_keys(struct ctx *c, const cJSON *o, const char *path,
             if (strcmp(it->string, allowed[i]) == 0)
                 ok = 1;
         if (!ok) {
+            const char *near = gs_suggest(it->string, allowed);
+            if (near)
+                return err(c, path, "unknown key '%s' (did you mean '%s'?)",
+                           it->string, near);
             char list[512] = "";
             for (int i = 0; allowed[i]; i++) {
                 strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
@@ -72,6 +79,13 @@ static int check_keys(struct ctx *c, const cJSON *o, const char *path,
             return err(c, path, "unknown key '%s' (allowed: %s)", it->string,
                        list);
         }
+        /* cJSON keeps both of a duplicated key and lookups find the first:
+         * the second would be ignored without a word. */
+        for (const cJSON *prev = o->child; prev != it; prev = prev->next)
+            if (strcmp(prev->string, it->string) == 0)
+                return err(c, path, "key '%s' is given twice; JSON objects "
+                           "take each key once (the second would be "
+                           "ignored)", it->string);
     }
     return 0;
 }
@@ -501,9 +515,9 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
-                             "sharing"))) < 0)
+                             "sharing", "cpu_milli", "mem_mib"))) < 0)
             return rc;
-        long nodes = 0, gpn = 8;
+        long nodes = 0, gpn = 8, cpum = 0, memm = 0;
         double price = -1, gprice = -1;
         char market[32] = "on-demand";
         snprintf(ps->name, sizeof ps->name, "pool%d", i);
@@ -515,8 +529,12 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                       sizeof ps->instance)) < 0 ||
             (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
             (rc = num(c, o, p, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0 ||
-            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0)
+            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0 ||
+            (rc = inum(c, o, p, "cpu_milli", 1, 2000000000, 0, &cpum)) < 0 ||
+            (rc = inum(c, o, p, "mem_mib", 1, 2000000000, 0, &memm)) < 0)
             return rc;
+        ps->cpu_milli = (int32_t)cpum;
+        ps->mem_mib = (int32_t)memm;
         if (price >= 0 && gprice >= 0)
             return err(c, p, "give price_per_hour (per node) or "
                        "price_per_gpu_hour, not both");
@@ -2030,6 +2048,18 @@ static int parse_services(struct ctx *c, const cJSON *a)
 
 /* --- the whole file ----------------------------------------------------- */
 
+/* 1 when cJSON stopped at a comment (after white space): JSON has none. */
+static int at_comment(const char *text, const char *end)
+{
+    if (end == NULL)
+        return 0;
+    if (end > text && end[-1] == '/' && (end[0] == '/' || end[0] == '*'))
+        return 1;               /* cJSON stops after the first '/' */
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+        end++;
+    return end[0] == '/' && (end[1] == '/' || end[1] == '*');
+}
+
 static void line_col(const char *text, const char *at, int *line, int *col)
 {
     *line = 1;
@@ -2108,17 +2138,30 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     gs_params_init(&s->trace, "");
     struct ctx c = { .file = s->file, .d = d, .s = s };
     int rc = 0;
+    if ((rc = gs_jsoncheck(text, name, d)) < 0)   /* duplicates, comments */
+        goto fail;
     if (s->text == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
         goto fail;
     }
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+        goto fail;
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
         char where[600];
         snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
+        if (at_comment(text, end)) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "JSON has no comments; "
+                             "remove this one (or move it into a "
+                             "\"description\" string)");
+            goto fail;
+        }
         rc = gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
         goto fail;
     }
@@ -2283,15 +2326,28 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
 {
     char *text, dir[512];
     int rc = read_text(file, &text, dir, sizeof dir, d);
+    if (rc == 0 && (rc = gs_jsoncheck(text, file, d)) < 0)
+        free(text);
     if (rc < 0)
         return rc;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        free(text);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
         char where[600];
         snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        if (at_comment(text, end)) {
+            free(text);
+            return gs_diag_set(d, GS_EPARSE, where, "JSON has no comments; "
+                               "remove this one (or move it into a "
+                               "\"description\" string)");
+        }
         free(text);
         return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
     }

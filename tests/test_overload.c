@@ -19,8 +19,7 @@
  * some 2,000.
  *
  * Every registered policy takes part, hps and the HPS paper's schedulers
- * (smallest, shortest, shortest-gpu, pbs, sbs) included: each counts the
- * jobs it looks at. */
+ * (smallest, shortest, shortest-gpu, pbs, sbs) included. */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
