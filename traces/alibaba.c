@@ -49,6 +49,7 @@
  * creation_time; those two are loaded and sorted (tread.c).  multigpu20
  * ships without the time columns and is refused with a message saying so. */
 #include "alibaba.h"
+#include "pai.h"
 #include "tread.h"
 
 #include "../sim/scenario.h"
@@ -357,6 +358,7 @@ const struct gs_trace_format gs_alibaba_format = {
 
 struct nodes {
     const struct name_map *map;
+    const char *(*mapfn)(const char *);     /* instead of map */
     const char *count_col, *model_col;
     int ci, mi, ncols;
     struct gs_catalog *cat;
@@ -392,7 +394,7 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     if (g == 0)
         return 0;
     const char *tm = r->f[n->mi];
-    const char *cn = map_name(n->map, tm);
+    const char *cn = n->mapfn ? n->mapfn(tm) : map_name(n->map, tm);
     if (cn == NULL)
         return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
     int m = declare(n->cat, cn);
@@ -429,6 +431,7 @@ int gs_alibaba_node_list(const char *format, const char *path,
     *pools = NULL;
     *npools = 0;
     struct nodes n = { .cat = cat };
+    int fixed = 0;              /* columns known, no header row */
     if (strcmp(format, "alibaba-gpu-2023") == 0) {
         n.map = models_2023;
         n.count_col = "gpu";
@@ -437,6 +440,16 @@ int gs_alibaba_node_list(const char *format, const char *path,
         n.map = models_2026;
         n.count_col = "gpu_capacity_num";
         n.model_col = "gpu_model";
+    } else if (strcmp(format, "alibaba-pai-2020") == 0) {
+        /* pai_machine_spec: no header row; machine,gpu_type,cap_cpu,
+         * cap_mem,cap_gpu (pai.c) */
+        n.mapfn = gs_pai_gpu_model;
+        n.count_col = "cap_gpu";
+        n.model_col = "gpu_type";
+        n.ci = 4;
+        n.mi = 1;
+        n.ncols = 5;
+        fixed = 1;
     } else {
         return gs_diag_set(d, GS_ENOTFOUND, path, "unknown node-list format "
                            "'%s'", format);
@@ -446,7 +459,7 @@ int gs_alibaba_node_list(const char *format, const char *path,
     if (rc < 0)
         return rc;
     char *line, *f[64];
-    int header = 0;
+    int header = fixed;
     while ((rc = gs_tread_line(t, &line, d)) == 1) {
         if (line[strspn(line, " \t")] == '\0')
             continue;
@@ -457,6 +470,8 @@ int gs_alibaba_node_list(const char *format, const char *path,
             rc = gs_trow_fail(&r, NULL, "too many fields (%d)", r.nf);
             break;
         }
+        if (fixed && r.line == 1 && strcmp(f[0], "machine") == 0)
+            continue;           /* the .header line copied on top */
         rc = header ? nodes_row(&n, &r) : nodes_header(&n, &r);
         header = 1;
         if (rc < 0)
