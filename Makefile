@@ -104,6 +104,15 @@ $(B)/gpusim: $(B)/sim/cli.o $(B)/libgpusim.a
 gpusim: $(B)/gpusim
 	cp $< $@
 
+# The allocation-failure build (tests/allocfail/inject.c): gpusim's own
+# allocations and cJSON's go through a counter that fails the Nth one.
+comma := ,
+ALLOC_WRAP := $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc strdup \
+                strndup asprintf realpath)
+$(B)/gpusim-allocfail: $(B)/sim/cli.o $(B)/tests/allocfail/inject.o \
+                       $(B)/libgpusim.a
+	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
+
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
 
@@ -135,7 +144,7 @@ run: gpusim
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
-      $(B)/testplugins/crash.so fuzz-check
+      $(B)/testplugins/crash.so $(B)/gpusim-allocfail fuzz-check
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -273,6 +282,7 @@ uninstall:
 # What `make run` writes, removed by `make clean` with the build.
 RUN_OUTPUTS := quickstart.h5 quickstart-compare.h5 quickstart-compare-plots
 
+# Also what `make run` wrote.
 clean:
 	rm -rf build gpusim $(RUN_OUTPUTS)
 

@@ -3,7 +3,8 @@
 # (columns: cost_usd sla_violations).
 set terminal pngcairo size 900,600 enhanced font ",10"
 set output out
-set title "Cost against SLA violations (one point per seed)"
+sc = exists("scenario") ? scenario.": " : ""
+set title sc."cost against SLA violations (one point per seed)" noenhanced
 set xlabel "cost (USD)"
 set ylabel "SLA violations (wait limit + deadline)"
 set grid

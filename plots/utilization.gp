@@ -4,7 +4,8 @@
 # reading D/util-POLICY.dat (columns: time_h utilization).
 set terminal pngcairo size 1000,560 enhanced font ",10"
 set output out
-set title "GPU utilization over time (mean over seeds)"
+sc = exists("scenario") ? scenario.": " : ""
+set title sc."GPU utilization over time (mean over seeds)" noenhanced
 set xlabel "time (h)"
 set ylabel "allocated / available GPUs"
 set yrange [0:1.05]

@@ -5,7 +5,8 @@ set terminal pngcairo size 1100,800 enhanced font ",10"
 set output out
 n = words(tiers)
 rows = (n + 1) / 2
-set multiplot layout rows, 2 title "Queueing delay CDF per tier"
+sc = exists("scenario") ? scenario.": " : ""
+set multiplot layout rows, 2 title sc."queueing delay CDF per tier" noenhanced
 set grid
 set logscale x
 set xlabel "wait (min, log scale; zero waits at the left edge)"

@@ -5,6 +5,7 @@
  * profile by name since a job's need points into its own spec. */
 #include "jobgroup.h"
 #include "../sim/err.h"
+#include "../sim/sim.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     if (gs->n * 2 >= gs->nslot) {
         int cap = gs->nslot ? gs->nslot * 2 : 64;
         int *h = malloc((size_t)cap * sizeof *h);
-        GS_ASSERT(h != NULL);
+        GS_OOM_IF(h == NULL);
         for (int i = 0; i < cap; i++)
             h[i] = -1;
         for (int i = 0; i < gs->n; i++) {
@@ -95,7 +96,7 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     if (gs->n == gs->cap) {
         int cap = gs->cap ? gs->cap * 2 : 16;
         struct gs_jgroup *g = realloc(gs->g, (size_t)cap * sizeof *g);
-        GS_ASSERT(g != NULL);
+        GS_OOM_IF(g == NULL);
         gs->g = g;
         gs->cap = cap;
     }
@@ -120,7 +121,7 @@ void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)
 {
     struct gs_heap *q = &gs->g[g].q;
     q->seq = gs->seq;
-    GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+    GS_OOM_IF(gs_heap_push(q, &j->pnode, (gs_time)j->rec) < 0);
     gs->seq = q->seq;
 }
 
@@ -134,4 +135,48 @@ struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
     struct gs_hnode *n = gs_heap_top(&g->q);
     return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
              : NULL;
+}
+
+/* --- the window ------------------------------------------------------------ */
+
+static void win_join(struct gs_jwin *w, struct gs_job *j)
+{
+    w->add(w->ctx, j);
+    w->n++;
+}
+
+void gs_jwin_leave(struct gs_jwin *w, struct gs_job *j)
+{
+    w->drop(w->ctx, j);
+    w->n--;
+}
+
+void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j)
+{
+    if (w->nextout == NULL ? w->n < w->depth || j->next != NULL
+                           : j->rec < w->nextout->rec)
+        win_join(w, j);
+    else if (w->nextout == NULL)
+        w->nextout = j;
+}
+
+void gs_jwin_killed_outside(struct gs_jwin *w, struct gs_job *j)
+{
+    if (j == w->nextout)
+        w->nextout = j->next;
+}
+
+void gs_jwin_settle(struct gs_jwin *w, struct gs_sim *sim)
+{
+    while (w->n > w->depth) {
+        struct gs_job *last = w->nextout ? w->nextout->prev
+                                         : gs_sim_pending_tail(sim);
+        gs_jwin_leave(w, last);
+        w->nextout = last;
+    }
+    while (w->n < w->depth && w->nextout) {
+        struct gs_job *j = w->nextout;
+        w->nextout = j->next;
+        win_join(w, j);
+    }
 }

@@ -152,7 +152,7 @@ static void bin_add(struct bins *b)
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 16;
         b->free = realloc(b->free, (size_t)b->cap * b->gpn * sizeof *b->free);
-        GS_ASSERT(b->free != NULL);
+        GS_OOM_IF(b->free == NULL);
     }
     for (int k = 0; k < b->gpn; k++)
         b->free[b->n * b->gpn + k] = 1000;

@@ -16,10 +16,12 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "suggest.h"
 #include "sweep.h"
 #include "version.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,31 +43,34 @@ static const char usage_main[] =
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
 "\n"
-"  gpusim --version  print the version\n"
+"  gpusim --version  print the version (also -V)\n"
 "SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
 
 static const char usage_run[] =
 "usage: gpusim run SCENARIO [options]\n"
 "\n"
-"Simulate SCENARIO (a JSON file, or 'quickstart') and print its summary.\n"
+"Simulate SCENARIO (a JSON file, 'quickstart', or - for standard input)\n"
+"and print its summary.\n"
 "\n"
-"options:\n"
-"  --seed N          override the scenario's seed\n"
-"  --policy NAME     override the scenario's policy (its parameters are\n"
-"                    then not used)\n"
-"  --placement NAME  override the scenario's placement\n"
-"  --policy-lib SO   use the policy a compiled plug-in exports (see\n"
-"                    docs/policies.md); overrides the scenario's policy\n"
-"  --out FILE        HDF5 result file (default: NAME.h5, NAME = the\n"
-"                    scenario's name)\n"
-"  --no-out          write no result file\n"
-"  --sample P        keep an evenly spaced share P in (0, 1] of each\n"
-"                    service's requests in the result's /requests\n"
-"  --json            print the summary as JSON\n"
-"  --csv             print the summary as CSV (scope,metric,value)\n"
-"  --quiet           print no summary\n"
+"options (--opt=VALUE works too; -- ends the options):\n"
+"  -s, --seed N        override the scenario's seed\n"
+"  -p, --policy NAME   override the scenario's policy (its parameters are\n"
+"                      then not used)\n"
+"      --placement NAME  override the scenario's placement\n"
+"      --policy-lib SO   use the policy a compiled plug-in exports (see\n"
+"                      docs/policies.md); overrides the scenario's policy\n"
+"  -o, --out FILE      HDF5 result file, replaced if it exists (default:\n"
+"                      the scenario file's name with .h5, in the current\n"
+"                      folder; never replaced without --force)\n"
+"  -f, --force         replace the default result file if it exists\n"
+"      --no-out        write no result file\n"
+"      --sample P      keep an evenly spaced share P in (0, 1] of each\n"
+"                      service's requests in the result's /requests\n"
+"      --json          print the summary as JSON\n"
+"      --csv           print the summary as CSV (scope,metric,value)\n"
+"  -q, --quiet         print no summary and no progress\n"
 "\n"
-"exit status: 0 done, 2 bad input or usage, 1 result file not written\n";
+"exit status: 0 done, 2 bad input or usage, 1 result not written\n";
 
 static const char usage_policies[] =
 "usage: gpusim policies\n"
@@ -78,18 +83,38 @@ static const char usage_scenario[] =
 "\n"
 "Print the built-in quickstart scenario, a starting point for your own.\n";
 
+/* A usage error; a message "CMD: ..." points to that command's help. */
+static const char *const commands[] = {
+    "run", "compare", "train", "trace", "place-exp", "policies", "scenario",
+    "help", "version", NULL,
+};
+
+static const char usage_help[] =
+"usage: gpusim help [COMMAND]\n"
+"\n"
+"Without COMMAND, list the commands; with one, its options and what it\n"
+"does (the same as 'gpusim COMMAND --help').\n";
+
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "gpusim: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'gpusim help')\n");
+    char msg[1024], topic[32] = "";
+    snprintf(msg, sizeof msg, fmt, arg);
+    size_t k = strcspn(msg, ": ");
+    if (msg[k] == ':' && k < sizeof topic)
+        snprintf(topic, sizeof topic, " %.*s", (int)k, msg);
+    fprintf(stderr, "gpusim: %s\n(see 'gpusim help%s')\n", msg, topic);
     return 2;
 }
 
-static int report_diag(const struct gs_diag *d)
+/* Print d; a failure that filled no diagnostic (rc < 0, d empty: an
+ * allocation deep in a model) is named by its code's message. */
+static int report_rc(int rc, const struct gs_diag *d)
 {
     char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
+    if (d->code == 0 && rc < 0)
+        snprintf(buf, sizeof buf, "%s", gs_strerror(rc));
+    else
+        gs_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "gpusim: %s\n", buf);
     return 2;
 }
@@ -119,58 +144,123 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
+/* Read the scenario from standard input ("-"). */
+static int load_stdin(struct gs_scenario **sc, struct gs_diag *d)
+{
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            char *nb = cap < ((size_t)64 << 20) ? realloc(buf, cap * 2) : NULL;
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "<stdin>", "out of memory, or a "
+                           "scenario over 64 MiB");
+    if (ferror(stdin)) {
+        free(buf);
+        return gs_diag_set(d, GS_EIO, "<stdin>", "read error");
+    }
+    buf[len] = '\0';
+    int rc = gs_scenario_parse(buf, "<stdin>", ".", sc, d);
+    free(buf);
+    return rc;
+}
+
+static int load_any(const char *arg, struct gs_scenario **sc,
+                    struct gs_diag *d)
+{
+    return strcmp(arg, "-") == 0 ? load_stdin(sc, d) : load(arg, sc, d);
+}
+
+static const struct option run_opts[] = {
+    { "seed", required_argument, NULL, 's' },
+    { "policy", required_argument, NULL, 'p' },
+    { "placement", required_argument, NULL, 'P' },
+    { "policy-lib", required_argument, NULL, 'L' },
+    { "out", required_argument, NULL, 'o' },
+    { "no-out", no_argument, NULL, 'N' },
+    { "sample", required_argument, NULL, 'M' },
+    { "force", no_argument, NULL, 'f' },
+    { "json", no_argument, NULL, 'j' },
+    { "csv", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
 static int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
-    int fmt = 0, quiet = 0, no_out = 0;
+    int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
     double sample = 1.0;
     struct gs_sim_opts o = { 0 };
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--seed") == 0 && more) {
-            if (parse_u64(argv[++i], &o.seed) < 0)
-                return usage_error("--seed takes a whole number >= 0, not "
-                                   "'%s'", argv[i]);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:s:p:o:fqh", run_opts, NULL)) != -1 ||
+           optind < argc) {
+        if (c == -1) {          /* a scenario; options may follow it */
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("run: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
+        switch (c) {
+        case 's':
+            if (parse_u64(optarg, &o.seed) < 0)
+                return usage_error("run: --seed takes a whole number >= 0, "
+                                   "not '%s'", optarg);
             o.set_seed = 1;
-        } else if (strcmp(a, "--policy") == 0 && more) {
-            o.policy = argv[++i];
-        } else if (strcmp(a, "--placement") == 0 && more) {
-            o.placer = argv[++i];
-        } else if (strcmp(a, "--policy-lib") == 0 && more) {
-            lib = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--no-out") == 0) {
-            no_out = 1;
-        } else if (strcmp(a, "--sample") == 0 && more) {
+            break;
+        case 'p': o.policy = optarg; break;
+        case 'P': o.placer = optarg; break;
+        case 'L': lib = optarg; break;
+        case 'o': out = optarg; break;
+        case 'N': no_out = 1; break;
+        case 'M': {
             char *end;
-            sample = strtod(argv[++i], &end);
-            if (*argv[i] == '\0' || *end != '\0' || !(sample > 0 &&
+            sample = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(sample > 0 &&
                                                      sample <= 1))
-                return usage_error("--sample takes a share in (0, 1], not "
-                                   "'%s'", argv[i]);
-        } else if (strcmp(a, "--json") == 0) {
-            fmt = 1;
-        } else if (strcmp(a, "--csv") == 0) {
-            fmt = 2;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+                return usage_error("run: --sample takes a share in (0, 1], "
+                                   "not '%s'", optarg);
+            break;
+        }
+        case 'f': force = 1; break;
+        case 'j':
+        case 'c':
+            if (fmt && fmt != (c == 'j' ? 1 : 2))
+                return usage_error("%s", "run: --json and --csv are "
+                                   "different formats; give one");
+            fmt = c == 'j' ? 1 : 2;
+            break;
+        case 'q': quiet = 1; break;
+        case 'h':
             fputs(usage_run, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("run: unknown option or missing value: '%s'",
-                               a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("run: more than one scenario: '%s'", a);
+        default:
+            return gs_suggest_bad_option("run", run_opts, argc, argv, c);
         }
     }
     if (file == NULL)
-        return usage_error("%s", "run: which scenario? (a JSON file, or "
-                           "'quickstart')");
+        return usage_error("%s", "run: which scenario? (a JSON file, "
+                           "'quickstart', or - for standard input)");
+    if (out && no_out)
+        return usage_error("%s", "run: --out and --no-out contradict each "
+                           "other; give one");
     struct gs_diag d = { 0 };
     if (out && !no_out && gs_out_check(out, &d) < 0) {
         char buf[1200];
@@ -178,39 +268,47 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "gpusim: --out: %s\n", buf);
         return 2;
     }
+    char *defout = NULL;
+    if (!no_out && out == NULL) {
+        defout = gs_out_default_name(file, ".h5");
+        if (defout == NULL)
+            return report_rc(GS_ENOMEM, &d);
+        if (gs_out_check(defout, &d) < 0 ||
+            gs_out_check_new(defout, force, &d) < 0) {
+            free(defout);
+            return report_rc(GS_EINVAL, &d);
+        }
+        out = defout;
+    }
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_plugin *plug = NULL;
+    int rc;
     if (lib) {
-        if (gs_plugin_open(lib, &plug, &d) < 0)
-            return report_diag(&d);
+        if ((rc = gs_plugin_open(lib, &plug, &d)) < 0) {
+            free(defout);
+            return report_rc(rc, &d);
+        }
         o.policy_ops = gs_plugin_policy(plug);
     }
-    if (load(file, &sc, &d) < 0) {
+    if ((rc = load_any(file, &sc, &d)) < 0) {
         gs_plugin_close(plug);
-        return report_diag(&d);
+        free(defout);
+        return report_rc(rc, &d);
     }
     o.progress = !quiet && isatty(2);
-    if (gs_sim_new(sc, &o, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
+    if ((rc = gs_sim_new(sc, &o, &sim, &d)) < 0 ||
+        (rc = gs_sim_run(sim, &d)) < 0) {
         gs_sim_free(sim);
         gs_scenario_free(sc);
         gs_plugin_close(plug);
-        return report_diag(&d);
+        free(defout);
+        return report_rc(rc, &d);
     }
-    int rc = 0;
-    char *defout = NULL;
-    if (!no_out) {
-        if (out == NULL) {
-            if (asprintf(&defout, "%s.h5", sc->name) < 0)
-                defout = NULL;
-            out = defout ? defout : "out.h5";
-        }
-        if (gs_h5_write_sampled(out, sim, sample, &d) < 0) {
-            char buf[1200];
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "gpusim: %s\n", buf);
-            rc = 1;
-        }
+    rc = 0;
+    if (!no_out && (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
+        report_rc(rc, &d);
+        rc = 1;
     }
     if (rc == 0 && !quiet) {
         if (fmt == 1)
@@ -221,7 +319,7 @@ static int cmd_run(int argc, char **argv)
             gs_report_table(stdout, sim);
     }
     fflush(stdout);
-    if (rc == 0 && !no_out && !quiet && fmt == 0)
+    if (rc == 0 && !no_out && !quiet)
         fprintf(stderr, "gpusim: results written to %s\n", out);
     free(defout);
     gs_sim_free(sim);
@@ -275,8 +373,14 @@ static int cmd_help(const char *topic)
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
                                              : gs_train_main(1, av);
     }
-    else
-        return usage_error("help: no command '%s'", topic);
+    else if (strcmp(topic, "help") == 0)
+        fputs(usage_help, stdout);
+    else {
+        char msg[512], hint[128];
+        gs_suggest_fmt(topic, commands, hint, sizeof hint);
+        snprintf(msg, sizeof msg, "help: no command '%.100s'%s", topic, hint);
+        return usage_error("%s", msg);
+    }
     return 0;
 }
 
@@ -315,7 +419,8 @@ static int dispatch(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+        strcmp(cmd, "version") == 0) {
         printf("gpusim %s (result layout %d)\n", GS_VERSION, GS_H5_LAYOUT);
         return 0;
     }
@@ -324,7 +429,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "help") == 0)
         return cmd_help(argc > 2 ? argv[2] : NULL);
     if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 2, argv + 2);
+        return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return gs_compare_main(argc - 2, argv + 2);
     if (strcmp(cmd, "train") == 0)
@@ -360,5 +465,8 @@ static int dispatch(int argc, char **argv)
         return usage_error("%s", "scenario: the built-in scenario is "
                            "'quickstart'");
     }
-    return usage_error("unknown command '%s'", cmd);
+    char msg[512], hint[128];
+    gs_suggest_fmt(cmd, commands, hint, sizeof hint);
+    snprintf(msg, sizeof msg, "unknown command '%.100s'%s", cmd, hint);
+    return usage_error("%s", msg);
 }

@@ -50,7 +50,7 @@ void gs_cloud_log_event(struct gs_cloud *c, int kind, int node, int gpu,
     if (c->nlog == c->caplog) {
         long cap = c->caplog ? c->caplog * 2 : 256;
         struct gs_cevent *l = realloc(c->log, (size_t)cap * sizeof *l);
-        GS_ASSERT(l != NULL);
+        GS_OOM_IF(l == NULL);
         c->log = l;
         c->caplog = cap;
     }
@@ -186,7 +186,7 @@ long gs_cloud_jobs_on(struct gs_cloud *c, int node, int gpu)
     if (c->capscratch < nrun) {
         long cap = nrun + 64;
         struct gs_job **s = realloc(c->scratch, (size_t)cap * sizeof *s);
-        GS_ASSERT(s != NULL);
+        GS_OOM_IF(s == NULL);
         c->scratch = s;
         c->capscratch = cap;
     }
@@ -217,7 +217,7 @@ double gs_cloud_interrupt(struct gs_cloud *c, long n, int why)
         if (j->rec >= c->nfails) {
             long cap = (long)j->rec * 2 + 1024;
             int16_t *f = realloc(c->fails, (size_t)cap * sizeof *f);
-            GS_ASSERT(f != NULL);
+            GS_OOM_IF(f == NULL);
             memset(f + c->nfails, 0, (size_t)(cap - c->nfails) * sizeof *f);
             c->fails = f;
             c->nfails = cap;
@@ -498,7 +498,7 @@ double gs_cloud_job_ran(struct gs_cloud *c, const struct gs_job *j)
     int pool = j->alloc.pool;
     struct gs_cpool *p = &c->pool[pool];
     gs_time now = gs_cloud_now(c);
-    double gpus = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+    double gpus = (double)gs_alloc_milli(&j->alloc) / 1000.0;
     double cost = gpus / p->spec->gpn *
                   gs_market_charge(c, pool, j->started, now);
     p->jobs += cost;
@@ -506,7 +506,7 @@ double gs_cloud_job_ran(struct gs_cloud *c, const struct gs_job *j)
     if (j->tenant >= c->ntenant) {
         int cap = j->tenant * 2 + 16;
         double *t = realloc(c->cost_tenant, (size_t)cap * sizeof *t);
-        GS_ASSERT(t != NULL);
+        GS_OOM_IF(t == NULL);
         memset(t + c->ntenant, 0, (size_t)(cap - c->ntenant) * sizeof *t);
         c->cost_tenant = t;
         c->ntenant = cap;

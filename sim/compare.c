@@ -27,8 +27,13 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <spawn.h>
@@ -114,23 +119,33 @@ static const char usage[] =
 "the seeds with its 95% confidence interval (Student's t).\n"
 "\n"
 "options:\n"
-"  --policies LIST   comma-separated policy names (default:\n"
+"  -p, --policies LIST  comma-separated policy names (default:\n"
 "                    fifo-backfill,fair,hps,rl-lite)\n"
-"  --seeds N         seeds per policy: the scenario's seed, +1, ... (5)\n"
-"  --jobs P          worker processes (default: the number of CPUs)\n"
+"  -s, --seeds N     seeds per policy: the scenario's seed, +1, ... (5)\n"
+"  -j, --jobs P      worker processes (default: the number of CPUs)\n"
 "  --policy-lib SO   also load the policy plug-in SO; name it in --policies\n"
 "  --placement NAME  override the scenario's placement\n"
-"  --out FILE        the comparison HDF5 file (default NAME-compare.h5)\n"
-"  --plots DIR       folder for the plots (default NAME-compare-plots)\n"
+"  -o, --out FILE    the comparison HDF5 file, replaced if it exists\n"
+"                    (default: NAME-compare.h5, NAME the scenario file's\n"
+"                    name, never replaced without --force)\n"
+"  -f, --force       replace the default comparison file if it exists\n"
+"  --plots DIR       folder for the plots (default NAME-compare-plots);\n"
+"                    plots of an earlier compare there are replaced\n"
 "  --plot-scripts D  folder of the gnuplot scripts (default: plots/ of\n"
 "                    the source tree, or $GPUSIM_PLOTS)\n"
 "  --no-plots        draw no plots\n"
-"  --csv             print the table as CSV\n"
-"  --quiet           print no table\n"
+"  --csv             print the table as CSV (every metric)\n"
+"  --metrics A,B,..  the metrics to show, named as in run --json, or all\n"
+"                    (default: those that differ between runs)\n"
+"  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
 struct cmp {
+    int progress;                   /* draw a progress line on stderr */
+    char *show;                     /* [NMETRICS]: metrics in the table */
+    int chosen;                     /* show came from --metrics */
+    struct timespec t0;
     const struct gs_scenario *sc;
     int npol, nseeds;
     char **pol;
@@ -140,6 +155,7 @@ struct cmp {
     char **runfiles;
 };
 
+static int compare_main(int argc, char **argv);
 static int usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -190,6 +206,29 @@ static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
         gs_compare_metric_values(gs_sim_summary(sim), out);
     gs_sim_free(sim);
     return rc;
+}
+
+/* One line on the terminal, updated in place as runs finish. */
+static void progress(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    const struct cmp *c = ctx;
+    if (!c->progress)
+        return;
+    int n = c->npol * c->nseeds;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double el = (double)(t.tv_sec - c->t0.tv_sec) +
+                (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
+    double rate = el > 0 ? ndone / el : 0;
+    if (ndone < n && rate > 0)
+        fprintf(stderr, "\rgpusim: compare: %d/%d runs (%d%%), %.2g runs/s, "
+                "about %.0f s left \033[K", ndone, n, 100 * ndone / n, rate,
+                (n - ndone) / rate);
+    else
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
 }
 
 static void name_task(int task, void *ctx, char *buf, size_t n)
@@ -434,6 +473,27 @@ static int gnuplot(const char *vars, const char *script)
     return 0;
 }
 
+/* Remove what an earlier compare drew into dir (its data files and
+ * plots, by name), so no stale policy's curve or file survives; other
+ * files are the user's and stay. */
+static void clear_plots(const char *dir)
+{
+    static const char *const ours[] = { "util-*.dat", "wait-*.dat",
+                                        "cost_sla-*.dat", "utilization.png",
+                                        "wait_cdf.png", "cost_sla.png" };
+    DIR *dp = opendir(dir);
+    if (dp == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL)
+        for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+            if (fnmatch(ours[i], e->d_name, 0) == 0) {
+                unlinkat(dirfd(dp), e->d_name, 0);
+                break;
+            }
+    closedir(dp);
+}
+
 static int draw(const struct cmp *c, const double *values, const char *dir,
                 const char *scripts_given)
 {
@@ -442,6 +502,7 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
                 dir, strerror(errno));
         return -1;
     }
+    clear_plots(dir);
     int tier_used[GS_NTIERS] = { 0 };
     if (plot_data(c, values, dir, tier_used) < 0) {
         fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
@@ -471,9 +532,11 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
     int rc = 0;
     for (int i = 0; i < 3; i++) {
         char vars[4096], script[1300];
+        char scen[128];
+        safe_name(c->sc->name, scen, sizeof scen);
         snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
-                 "tiers='%s'; out='%s/%s.png'", dir, pols, tiers, dir,
-                 names[i]);
+                 "tiers='%s'; scenario='%s'; out='%s/%s.png'", dir, pols,
+                 tiers, scen, dir, names[i]);
         snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
         if (gnuplot(vars, script) < 0) {
             rc = -1;
@@ -496,7 +559,12 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
     for (int p = 0; p < c->npol; p++)
         fprintf(fp, " %24s", c->pol[p]);
     fputc('\n', fp);
+    int hidden = 0;
     for (int m = 0; m < NMETRICS; m++) {
+        if (!c->show[m]) {
+            hidden++;
+            continue;
+        }
         fprintf(fp, "  %-26s", metric_names[m]);
         for (int p = 0; p < c->npol; p++) {
             char cell[64];
@@ -510,6 +578,47 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
         }
         fputc('\n', fp);
     }
+    if (hidden && !c->chosen)
+        fprintf(fp, "\n  (%d metrics the same in every run not shown; "
+                "--metrics all shows them)\n", hidden);
+}
+
+/* Which metrics the table shows: those named in list ("all": every one),
+ * or by default those that differ between runs (a metric that is the
+ * same in every run, such as a count of spot interruptions without spot
+ * nodes, says nothing about the policies).  0, or 2 after a message. */
+static int choose_metrics(struct cmp *c, const char *list, const double *v)
+{
+    int ntasks = c->npol * c->nseeds;
+    c->chosen = list != NULL;
+    if (list == NULL || strcmp(list, "all") == 0) {
+        for (int m = 0; m < NMETRICS; m++) {
+            int varies = list != NULL;
+            for (int t = 1; t < ntasks && !varies; t++)
+                varies = v[(size_t)t * NMETRICS + m] != v[m];
+            c->show[m] = (char)varies;
+        }
+        return 0;
+    }
+    memset(c->show, 0, NMETRICS);
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
+        int m = metric_index(name);
+        if (m < 0) {
+            const char *near = gs_suggest(name, metric_names);
+            fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
+                    "\n(the names are those of run --json; see 'gpusim help "
+                    "compare')\n", name, near ? " (did you mean '" : "",
+                    near ? near : "", near ? "'?)" : "");
+            return 2;
+        }
+        c->show[m] = 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
 }
 
 static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
@@ -518,6 +627,8 @@ static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
     fprintf(fp, "policy,metric,n,mean,std,half,ci_low,ci_high\n");
     for (int p = 0; p < c->npol; p++)
         for (int m = 0; m < NMETRICS; m++) {
+            if (!c->show[m])
+                continue;
             size_t i = (size_t)p * NMETRICS + m;
             fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
                     metric_names[m], c->nseeds, mean[i], sd[i], half[i],
@@ -539,57 +650,104 @@ static void cleanup_runs(struct cmp *c, char **tmpdir)
     gs_out_scratch_remove(tmpdir);
 }
 
+static const struct option opts[] = {
+    { "policies", required_argument, NULL, 'p' },
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "policy-lib", required_argument, NULL, 'L' },
+    { "placement", required_argument, NULL, 'P' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "plots", required_argument, NULL, 'D' },
+    { "plot-scripts", required_argument, NULL, 'S' },
+    { "no-plots", no_argument, NULL, 'n' },
+    { "csv", no_argument, NULL, 'c' },
+    { "metrics", required_argument, NULL, 'm' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "compare" (tests call it so too). */
 int gs_compare_main(int argc, char **argv)
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (av == NULL) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
+    av[0] = (char *)"compare";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = compare_main(argc + 1, av);
+    free(av);
+    return rc;
+}
+
+static int compare_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *plots = NULL, *scripts = NULL;
     const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
     long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    int no_plots = 0, csv = 0, quiet = 0;
+    int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
+    const char *mlist = NULL;
     struct cmp c = { 0 };
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "+:p:s:j:o:fqh", opts, NULL)) != -1 ||
+           optind < argc) {
+        if (ch == -1) {
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("compare: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        if (strcmp(a, "--policies") == 0 && more) {
-            list = argv[++i];
-        } else if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) &&
-                   more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 10000)
+        long v;
+        switch (ch) {
+        case 'p': list = optarg; break;
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000)
                 return usage_error("compare: %s takes a whole number from 1 "
-                                   "to 10000, not '%s'", a, argv[i]);
-            if (a[2] == 's')
+                                   "to 10000, not '%s'",
+                                   ch == 's' ? "--seeds" : "--jobs", optarg);
+            if (ch == 's')
                 seeds = v;
             else
                 jobs = v;
-        } else if (strcmp(a, "--policy-lib") == 0 && more) {
-            lib = argv[++i];
-        } else if (strcmp(a, "--placement") == 0 && more) {
-            c.placer = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--plots") == 0 && more) {
-            plots = argv[++i];
-        } else if (strcmp(a, "--plot-scripts") == 0 && more) {
-            scripts = argv[++i];
-        } else if (strcmp(a, "--no-plots") == 0) {
-            no_plots = 1;
-        } else if (strcmp(a, "--csv") == 0) {
-            csv = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            break;
+        case 'L': lib = optarg; break;
+        case 'P': c.placer = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'D': plots = optarg; break;
+        case 'S': scripts = optarg; break;
+        case 'n': no_plots = 1; break;
+        case 'c': csv = 1; break;
+        case 'm': mlist = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("compare: unknown option or missing value: "
-                               "'%s'", a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("compare: more than one scenario: '%s'", a);
+        default:
+            return gs_suggest_bad_option("compare", opts, argc, argv, ch);
         }
     }
+    if (plots && no_plots)
+        return usage_error("%s", "compare: --plots and --no-plots contradict "
+                           "each other; give one");
+    /* --metrics is checked now, not after the runs */
+    char show[NMETRICS];
+    c.show = show;
+    if (mlist && strcmp(mlist, "all") != 0 &&
+        choose_metrics(&c, mlist, NULL) != 0)
+        return 2;
     if (file == NULL)
         return usage_error("%s", "compare: which scenario? (a JSON file, or "
                            "'quickstart')");
@@ -626,8 +784,20 @@ int gs_compare_main(int argc, char **argv)
                 strncat(known, ", ", sizeof known - strlen(known) - 1);
                 strncat(known, c.plugin->name, sizeof known - strlen(known) - 1);
             }
-            fprintf(stderr, "gpusim: --policies: unknown policy '%s' (known: "
-                    "%s)\n", c.pol[p], known);
+            const char *names[64];
+            int nn = 0;
+            for (int i = 0; gs_policies[i] && nn < 62; i++)
+                names[nn++] = gs_policies[i]->name;
+            if (c.plugin)
+                names[nn++] = c.plugin->name;
+            names[nn] = NULL;
+            const char *near = gs_suggest(c.pol[p], names);
+            if (near)
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(did you mean '%s'?)\n", c.pol[p], near);
+            else
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(known: %s)\n", c.pol[p], known);
             goto done;
         }
         for (int q = 0; q < p; q++)
@@ -659,16 +829,18 @@ int gs_compare_main(int argc, char **argv)
     for (int k = 0; k < c.nseeds; k++)
         c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
     if (out == NULL) {
-        if (asprintf(&defout, "%s-compare.h5", sc->name) < 0) {
-            defout = NULL;
+        if ((defout = gs_out_default_name(file, "-compare.h5")) == NULL) {
             fprintf(stderr, "gpusim: out of memory\n");
             goto done;
         }
         out = defout;
+        if (gs_out_check_new(out, force, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
     }
     if (plots == NULL) {
-        if (asprintf(&defplots, "%s-compare-plots", sc->name) < 0) {
-            defplots = NULL;
+        if ((defplots = gs_out_default_name(file, "-compare-plots")) == NULL) {
             fprintf(stderr, "gpusim: out of memory\n");
             goto done;
         }
@@ -692,10 +864,17 @@ int gs_compare_main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    c.progress = !quiet && isatty(2);
+    c.t0 = t0;
     struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
                             .nout = NMETRICS, .fn = run_task,
-                            .name = name_task, .ctx = &c };
-    if (gs_pool_exec(&pool, values, &d) < 0) {
+                            .name = name_task, .done = progress, .ctx = &c };
+    int prc = gs_pool_exec(&pool, values, &d);
+    if (c.progress) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    if (prc < 0) {
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
@@ -724,6 +903,8 @@ int gs_compare_main(int argc, char **argv)
         goto done;
     }
     status = 0;
+    /* a CSV has every metric unless --metrics chooses */
+    choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values);
     if (!quiet) {
         if (csv)
             print_csv(stdout, &c, mean, sd, half);

@@ -44,6 +44,13 @@ void gs_diag_format(const struct gs_diag *d, char *buf, size_t len)
     }
 }
 
+void gs_oom_fail(const char *file, int line)
+{
+    fprintf(stderr, "gpusim: out of memory in the middle of the simulation "
+            "(%s:%d); no result written\n", file, line);
+    exit(1);
+}
+
 void gs_assert_fail(const char *expr, const char *file, int line)
 {
     fprintf(stderr, "gpusim: internal error: assertion '%s' failed at %s:%d\n",

@@ -56,4 +56,11 @@ void gs_assert_fail(const char *expr, const char *file, int line)
 
 #define GS_ASSERT(e) ((e) ? (void)0 : gs_assert_fail(#e, __FILE__, __LINE__))
 
+/* Out of memory where a simulation cannot step back (an event bucket half
+ * moved, a class table half updated): say so, naming file and line, and
+ * exit with status 1 -- a clear error, never an abort, and nothing has
+ * been written yet (results are written after the simulation). */
+void gs_oom_fail(const char *file, int line) __attribute__((noreturn));
+#define GS_OOM_IF(e) ((e) ? gs_oom_fail(__FILE__, __LINE__) : (void)0)
+
 #endif

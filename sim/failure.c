@@ -132,7 +132,7 @@ static void degrade(struct gs_cloud *c, int node, int k, double age)
     int g = c->f->nodes[node].gpu0 + k;
     long n = gs_cloud_jobs_on(c, node, k);
     double *before = malloc((size_t)(n ? n : 1) * sizeof *before);
-    GS_ASSERT(before != NULL);
+    GS_OOM_IF(before == NULL);
     for (long i = 0; i < n; i++)
         before[i] = gs_fail_job_speed(c, c->scratch[i]);
     c->speed[g] = (float)fc->degrade_speed;

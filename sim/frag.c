@@ -187,9 +187,12 @@ int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
         struct gs_diag d = { 0 };
         FILE *log = gs_trace_log();
         gs_trace_set_log(NULL);
-        if (gs_source_open(sc, seed, &src, &d) == 0) {
+        /* A bad trace is the workload's error to report (later, with its
+         * place); running out of memory is this one's. */
+        int src_rc = gs_source_open(sc, seed, &src, &d);
+        if (src_rc == 0) {
             struct gs_jobspec j;
-            while (rc == 0 && gs_source_next(&src, &j, &d) == 1) {
+            while (rc == 0 && (src_rc = gs_source_next(&src, &j, &d)) == 1) {
                 if (j.gpus > 0)
                     rc = tally_add(&t, j.gpus, 1000, j.allowed, 1.0);
                 else if (j.milli > 0)
@@ -197,6 +200,8 @@ int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
             }
             gs_source_close(&src);
         }
+        if (rc == 0 && src_rc == GS_ENOMEM)
+            rc = GS_ENOMEM;
         gs_trace_set_log(log);
     }
     free(t.h);
@@ -413,7 +418,7 @@ static void live_add(struct gs_frag *fr, int id)
     if (fr->nlive[p] == fr->caplive[p]) {
         int cap = fr->caplive[p] ? fr->caplive[p] * 2 : 16;
         int *v = realloc(fr->live[p], (size_t)cap * sizeof *v);
-        GS_ASSERT(v != NULL);
+        GS_OOM_IF(v == NULL);
         fr->live[p] = v;
         fr->caplive[p] = cap;
     }
@@ -623,9 +628,9 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         int gpn = f->pools[nd->pool].s.gpn;
         node_key(fr, node, fr->scratch);
         int id = class_of(fr, nd->pool, fr->scratch, gpn);
-        GS_ASSERT(id >= 0);             /* out of memory: no way to go on */
+        GS_OOM_IF(id < 0);              /* out of memory: no way to go on */
         int rc = member_add(fr, id, node);
-        GS_ASSERT(rc == 0);
+        GS_OOM_IF(rc < 0);
     }
     if (fr->affinity) {
         if (need)

@@ -55,10 +55,22 @@ static int fail(struct w *w, const char *what)
     return w->err;
 }
 
-static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
+/* A fixed-length UTF-8 string type of n bytes (NUL-padded). */
+static hid_t str_type(size_t n)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(v) + 1);
+    H5Tset_size(t, n ? n : 1);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    return t;
+}
+
+/* A string attribute; one already there (the derived description of a
+ * dataset a writer describes better) is replaced. */
+static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
+{
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
+    hid_t t = str_type(strlen(v) + 1);
     hid_t sp = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
     if (a < 0 || H5Awrite(a, t, v) < 0)
@@ -67,6 +79,114 @@ static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
         H5Aclose(a);
     H5Sclose(sp);
     H5Tclose(t);
+}
+
+static void attr_int(struct w *w, hid_t obj, const char *name, int64_t v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, sp, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_INT64, &v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+}
+
+/* A 1-D attribute of n strings. */
+static void attr_strs(struct w *w, hid_t obj, const char *name,
+                      const char *const *v, size_t n)
+{
+    size_t width = 1;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(v[i]) + 1 > width)
+            width = strlen(v[i]) + 1;
+    char *buf = calloc(n ? n : 1, width);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(buf + i * width, v[i], strlen(v[i]));
+    hid_t t = str_type(width);
+    hsize_t dim = n;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || (n > 0 && H5Awrite(a, t, buf) < 0))
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    free(buf);
+}
+
+/* What a dataset holds, by its name (the leaf of its path). */
+static const struct { const char *name, *desc; } dset_desc[] = {
+    { "scenario", "the scenario JSON exactly as given" },
+    { "jobs", "one row per job; the integer codes index the label tables "
+      "named by the *_labels attributes" },
+    { "tenants", "tenant names, indexed by /jobs tenant" },
+    { "tiers", "workload tiers, indexed by /jobs tier" },
+    { "states", "job states, indexed by /jobs state" },
+    { "kill_reasons", "why a job was killed, indexed by /jobs kill" },
+    { "log_kinds", "event kinds, indexed by /cloud/log kind" },
+    { "pools", "the bill per pool" },
+    { "log", "every spot notice and reclaim, failure, repair, launch and "
+      "removal" },
+    { "values", "every run's metrics: [policy, seed, metric]" },
+    { "table", "per policy and metric: n, mean, std, Student t quantile, "
+      "half-width of the 95% interval, its bounds" },
+    { "policies", "policy names, index P" },
+    { "metrics", "metric names, the last index of values" },
+    { "seeds", "the seeds, index K of seedK" },
+    { "placers", "placer names, index P" },
+};
+
+/* Put "units" and "description" on dataset ds called name; a compound's
+ * columns get "column_units" and "column_descriptions" in field order. */
+static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
+{
+    const char *units, *desc = NULL;
+    for (size_t i = 0; i < sizeof dset_desc / sizeof dset_desc[0]; i++)
+        if (strcmp(dset_desc[i].name, name) == 0)
+            desc = dset_desc[i].desc;
+    if (H5Tget_class(t) == H5T_COMPOUND) {
+        int n = H5Tget_nmembers(t);
+        const char **cu = calloc((size_t)(n > 0 ? n : 1), sizeof *cu);
+        const char **cd = calloc((size_t)(n > 0 ? n : 1), sizeof *cd);
+        char **names = calloc((size_t)(n > 0 ? n : 1), sizeof *names);
+        if (!cu || !cd || !names) {
+            fail(w, name);
+        } else {
+            for (int i = 0; i < n; i++) {
+                names[i] = H5Tget_member_name(t, (unsigned)i);
+                if (names[i] == NULL) {
+                    cu[i] = "1";
+                    cd[i] = "";
+                } else {
+                    gs_report_meta(names[i], &cu[i], &cd[i]);
+                }
+            }
+            attr_strs(w, ds, "column_units", cu, (size_t)n);
+            attr_strs(w, ds, "column_descriptions", cd, (size_t)n);
+            for (int i = 0; i < n; i++)
+                H5free_memory(names[i]);
+        }
+        free(cu);
+        free(cd);
+        free(names);
+        units = "";
+    } else if (H5Tget_class(t) == H5T_STRING) {
+        units = "";
+    } else {
+        const char *d2;
+        gs_report_meta(name, &units, &d2);
+        if (desc == NULL)
+            desc = d2;
+    }
+    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "description", desc ? desc : "");
 }
 
 static void attr_num(struct w *w, hid_t obj, const char *name, double v)
@@ -106,8 +226,10 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     if (ds < 0 || (n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                                      data) < 0))
         fail(w, name);
-    if (ds >= 0)
+    if (ds >= 0) {
+        describe(w, ds, name, t);
         H5Dclose(ds);
+    }
     if (ft != t)
         H5Tclose(ft);
     H5Pclose(dcpl);
@@ -124,8 +246,7 @@ static void strings(struct w *w, hid_t loc, const char *name, size_t width,
     }
     for (size_t i = 0; i < n; i++)
         snprintf(buf + i * width, width, "%s", v[i]);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, width);
+    hid_t t = str_type(width);
     hsize_t dim = n;
     dset(w, loc, name, t, 1, &dim, buf);
     H5Tclose(t);
@@ -159,6 +280,8 @@ static hid_t job_type(void)
     F(sla_deadline, H5T_NATIVE_INT8);
     F(cost_usd, H5T_NATIVE_DOUBLE);
     F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
+    F(cpu_milli, H5T_NATIVE_INT32);
+    F(mem_mib, H5T_NATIVE_INT32);
 #undef F
     return t;
 }
@@ -184,6 +307,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
+            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
         };
     }
     hid_t t = job_type();
@@ -197,27 +321,38 @@ static void write_names(struct w *w, const struct gs_sim *s)
 {
     int nt = gs_sim_ntenants(s);
     const char **v = malloc((size_t)(nt + GS_MAX_MODELS + 8) * sizeof *v);
-    if (v == NULL) {
+    hid_t jobs = H5Dopen2(w->f, "jobs", H5P_DEFAULT);
+    if (v == NULL || jobs < 0) {
+        free(v);
+        if (jobs >= 0)
+            H5Dclose(jobs);
         fail(w, "/tenants");
         return;
     }
+    /* each label table also rides on /jobs, beside the codes it names */
     for (int i = 0; i < nt; i++)
         v[i] = gs_sim_tenant_name(s, i);
     strings(w, w->f, "tenants", GS_TENANT_NAME, v, (size_t)nt);
+    attr_strs(w, jobs, "tenant_labels", v, (size_t)nt);
     for (int i = 0; i < GS_NTIERS; i++)
         v[i] = gs_tier_name(i);
     strings(w, w->f, "tiers", 16, v, GS_NTIERS);
+    attr_strs(w, jobs, "tier_labels", v, GS_NTIERS);
     const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
     for (int i = 0; i < cat->n; i++)
         v[i] = cat->m[i].name;
     strings(w, w->f, "models", GS_MODEL_NAME, v, (size_t)cat->n);
+    attr_strs(w, jobs, "model_labels", v, (size_t)cat->n);
     for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
         v[i] = gs_jstate_name(i);
     strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
+    attr_strs(w, jobs, "state_labels", v, GS_JOB_UNFINISHED + 1);
     static const char *const kills[GS_NKILL] = { "none", "unplaceable",
                                                  "oom", "reclaim", "reaped",
                                                  "denied", "withdrawn" };
     strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
+    attr_strs(w, jobs, "kill_labels", kills, GS_NKILL);
+    H5Dclose(jobs);
     free(v);
 }
 
@@ -273,6 +408,51 @@ struct model_row {
     double gpus, utilization, gpu_hours;
 };
 
+/* /summary/fields: the attributes of /summary again as a table with their
+ * units and descriptions (attributes cannot carry attributes), which
+ * pandas reads in one line. */
+struct field_row {
+    char name[48];
+    double value;
+    char units[16];
+    char description[128];
+};
+
+static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
+{
+    struct field_row rows[160];
+    size_t n = 0;
+    memset(rows, 0, sizeof rows);
+#define F(expr, nm, fmt)                                                  \
+    if (n < sizeof rows / sizeof rows[0]) {                               \
+        const char *u_, *d_;                                              \
+        gs_report_meta(nm, &u_, &d_);                                     \
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", nm);            \
+        rows[n].value = (double)(expr);                                   \
+        snprintf(rows[n].units, sizeof rows[n].units, "%s", u_);          \
+        snprintf(rows[n].description, sizeof rows[n].description, "%s", d_); \
+        n++;                                                              \
+    }
+    GS_SUMMARY_FIELDS(F)
+    F(su->all.jobs, "jobs", "")
+    F(su->all.done, "jobs_done", "")
+    F(su->all.killed, "jobs_killed", "")
+    F(su->all.unfinished, "jobs_unfinished", "")
+#undef F
+    hid_t ns = str_type(48), us = str_type(16), ds = str_type(128);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct field_row));
+    H5Tinsert(t, "name", HOFFSET(struct field_row, name), ns);
+    H5Tinsert(t, "value", HOFFSET(struct field_row, value), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "units", HOFFSET(struct field_row, units), us);
+    H5Tinsert(t, "description", HOFFSET(struct field_row, description), ds);
+    hsize_t dim = n;
+    dset(w, g, "fields", t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(ns);
+    H5Tclose(us);
+    H5Tclose(ds);
+}
+
 static void write_summary(struct w *w, const struct gs_sim *s)
 {
     const struct gs_summary *su = gs_sim_summary(s);
@@ -288,9 +468,9 @@ static void write_summary(struct w *w, const struct gs_sim *s)
     attr_num(w, g, "jobs_done", (double)su->all.done);
     attr_num(w, g, "jobs_killed", (double)su->all.killed);
     attr_num(w, g, "jobs_unfinished", (double)su->all.unfinished);
+    summary_fields(w, g, su);
 
-    hid_t st = H5Tcopy(H5T_C_S1);
-    H5Tset_size(st, 16);
+    hid_t st = str_type(16);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct tier_row));
     H5Tinsert(t, "scope", HOFFSET(struct tier_row, scope), st);
 #define T(f, label, unit) \
@@ -311,8 +491,7 @@ static void write_summary(struct w *w, const struct gs_sim *s)
     H5Tclose(t);
     H5Tclose(st);
 
-    hid_t ms = H5Tcopy(H5T_C_S1);
-    H5Tset_size(ms, GS_MODEL_NAME);
+    hid_t ms = str_type(GS_MODEL_NAME);
     t = H5Tcreate(H5T_COMPOUND, sizeof(struct model_row));
     H5Tinsert(t, "model", HOFFSET(struct model_row, model), ms);
     H5Tinsert(t, "gpus", HOFFSET(struct model_row, gpus), H5T_NATIVE_DOUBLE);
@@ -345,8 +524,7 @@ struct cost_row {
 static void cost_table(struct w *w, hid_t g, const char *name,
                        const struct cost_row *rows, size_t n)
 {
-    hid_t st = H5Tcopy(H5T_C_S1);
-    H5Tset_size(st, GS_TENANT_NAME);
+    hid_t st = str_type(GS_TENANT_NAME);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cost_row));
     H5Tinsert(t, "name", HOFFSET(struct cost_row, name), st);
     H5Tinsert(t, "cost_usd", HOFFSET(struct cost_row, cost_usd),
@@ -442,9 +620,7 @@ static void write_cloud(struct w *w, const struct gs_sim *s)
         prow[p].node_hours = b.node_h;
         prow[p].idle_node_hours = b.idle_node_h;
     }
-    hid_t ps = H5Tcopy(H5T_C_S1), ms = H5Tcopy(H5T_C_S1);
-    H5Tset_size(ps, GS_NAME);
-    H5Tset_size(ms, 16);
+    hid_t ps = str_type(GS_NAME), ms = str_type(16);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pool_row));
     H5Tinsert(t, "pool", HOFFSET(struct pool_row, pool), ps);
     H5Tinsert(t, "market", HOFFSET(struct pool_row, market), ms);
@@ -522,7 +698,7 @@ static int file_begin(struct w *w, const char *kind, const char *scenario,
                            "result file");
     }
     attr_str(w, w->f, "gpusim_version", GS_VERSION);
-    attr_num(w, w->f, "layout_version", GS_H5_LAYOUT);
+    attr_int(w, w->f, "layout_version", GS_H5_LAYOUT);
     if (kind)
         attr_str(w, w->f, "kind", kind);
     attr_str(w, w->f, "scenario", scenario);
@@ -562,7 +738,7 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
         return rc;
     attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
     attr_str(&w, w.f, "placement", gs_sim_placer_name(s));
-    attr_num(&w, w.f, "seed", (double)gs_sim_seed(s));
+    attr_int(&w, w.f, "seed", (int64_t)gs_sim_seed(s));
     write_jobs(&w, s);
     write_names(&w, s);
     write_series(&w, s);
@@ -577,15 +753,20 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
 
 /* --- inference services (service.h) ------------------------------------ */
 
-/* Units and a description on dataset name of loc. */
-static void describe(struct w *w, hid_t loc, const char *name,
-                     const char *units, const char *desc)
+/* Units and a description on dataset name of loc, in place of what
+ * dset() derived from the name. */
+static void redescribe(struct w *w, hid_t loc, const char *name,
+                       const char *units, const char *desc)
 {
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
     if (ds < 0) {
         fail(w, name);
         return;
     }
+    if (H5Aexists(ds, "units") > 0)
+        H5Adelete(ds, "units");
+    if (H5Aexists(ds, "description") > 0)
+        H5Adelete(ds, "description");
     attr_str(w, ds, "units", units);
     attr_str(w, ds, "description", desc);
     H5Dclose(ds);
@@ -656,7 +837,7 @@ static void write_requests(struct w *w, const struct gs_sim *s, double rate)
     dset(w, w->f, "requests", t, 1, &dim, rows);
     H5Tclose(t);
     free(rows);
-    describe(w, w->f, "requests", "s (times), tokens (counts)",
+    redescribe(w, w->f, "requests", "s (times), tokens (counts)",
              "one row per request (an evenly spaced share sample_rate of "
              "them): service (index in /services/names), index (arrival "
              "order within its service), arrival, time to first token, mean "
@@ -674,8 +855,7 @@ static void write_requests(struct w *w, const struct gs_sim *s, double rate)
 static void write_services(struct w *w, const struct gs_sim *s)
 {
     int nsv = gs_sim_nservices(s);
-    hid_t g = H5Gcreate2(w->f, "services", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "services");
     if (g < 0) {
         fail(w, "/services");
         return;
@@ -716,7 +896,7 @@ static void write_services(struct w *w, const struct gs_sim *s)
     hsize_t dims[2] = { (hsize_t)nsv, nf };
     dset(w, g, "summary", H5T_NATIVE_DOUBLE, 2, dims, tab);
     free(tab);
-    describe(w, g, "summary", "see summary_units",
+    redescribe(w, g, "summary", "see summary_units",
              "per service (rows, /services/names) the run's measures "
              "(columns, summary_columns): request counts, TTFT, ITL "
              "(token-weighted), end-to-end and queueing percentiles, SLA "
@@ -728,21 +908,20 @@ static void write_services(struct w *w, const struct gs_sim *s)
         long n;
         const double *t;
         const double *ser = gs_sim_service_series(s, i, &n, &t);
-        hid_t sg = H5Gcreate2(g, names[i], H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT);
+        hid_t sg = group(g, names[i]);
         if (sg < 0) {
             fail(w, names[i]);
             continue;
         }
         hsize_t dim = (hsize_t)n;
         dset(w, sg, "time_s", H5T_NATIVE_DOUBLE, 1, &dim, t);
-        describe(w, sg, "time_s", "s", "sample times (the run's step)");
+        redescribe(w, sg, "time_s", "s", "sample times (the run's step)");
         double *col = malloc((size_t)(n ? n : 1) * sizeof *col);
         for (int c = 0; col && c < GS_NSVCOLS; c++) {
             for (long r = 0; r < n; r++)
                 col[r] = ser[r * GS_NSVCOLS + c];
             dset(w, sg, gs_svcol_name(c), H5T_NATIVE_DOUBLE, 1, &dim, col);
-            describe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
+            redescribe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
                      gs_svcol_desc(c));
         }
         if (col == NULL)
@@ -818,7 +997,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                 break;
             }
             attr_str(&w, g, "policy", c->policies[p]);
-            attr_num(&w, g, "seed", (double)c->seeds[k]);
+            attr_int(&w, g, "seed", (int64_t)c->seeds[k]);
             copy_run(&w, c->runfiles[p * c->nseeds + k], g);
             H5Gclose(g);
         }
@@ -860,9 +1039,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
                     r->ci_low = c->mean[i] - c->half[i];
                     r->ci_high = c->mean[i] + c->half[i];
                 }
-            hid_t ps = H5Tcopy(H5T_C_S1), ms = H5Tcopy(H5T_C_S1);
-            H5Tset_size(ps, GS_NAME);
-            H5Tset_size(ms, 48);
+            hid_t ps = str_type(GS_NAME), ms = str_type(48);
             hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cmp_row));
             H5Tinsert(t, "policy", HOFFSET(struct cmp_row, policy), ps);
             H5Tinsert(t, "metric", HOFFSET(struct cmp_row, metric), ms);
@@ -909,6 +1086,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
         attr_num(&w, g, "population", (double)x->population);
+        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
         for (int i = 0; i < x->nplacers; i++)
             names[i] = x->placers[i];
         strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
@@ -917,7 +1095,10 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
         hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
         dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
-        dset(&w, g, "frag_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->frag);
+        dset(&w, g, "stranded_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->stranded);
+        dset(&w, g, "cpu_alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->cpu_use);
         dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
         for (int i = 0; i < x->nplacers; i++)
             for (int k = 0; k < x->nseeds; k++)
@@ -995,8 +1176,7 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
             } else {
                 for (size_t k = 0; k < cells; k++)
                     memcpy(buf + k * width, v[k], strlen(v[k]));
-                hid_t t = H5Tcopy(H5T_C_S1);
-                H5Tset_size(t, width);
+                hid_t t = str_type(width);
                 dset(&w, g, leaf, t, x->rank, dims, buf);
                 H5Tclose(t);
                 free(buf);
@@ -1092,4 +1272,66 @@ int gs_h5_read_series(const char *path, const char *name, double **out,
     int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
     *out = v;
     return rc;
+}
+
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    size_t sz = t >= 0 ? H5Tget_size(t) : 0;
+    if (a < 0 || t < 0 || H5Tget_class(t) != H5T_STRING || sz + 1 > n) {
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no string attribute %s of "
+                         "%s", name, obj);
+    } else {
+        memset(buf, 0, n);
+        if (H5Aread(a, t, buf) < 0)
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+struct undesc {
+    long count;
+    char *first;
+    size_t n;
+};
+
+static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
+                        void *arg)
+{
+    struct undesc *u = arg;
+    if (info->type != H5O_TYPE_DATASET)
+        return 0;
+    if (H5Aexists_by_name(obj, name, "units", H5P_DEFAULT) <= 0 ||
+        H5Aexists_by_name(obj, name, "description", H5P_DEFAULT) <= 0) {
+        if (u->count++ == 0)
+            snprintf(u->first, u->n, "/%s", name);
+    }
+    return 0;
+}
+
+long gs_h5_undescribed(const char *path, char *first, size_t n)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return GS_EIO;
+    struct undesc u = { 0, first, n };
+    if (n)
+        first[0] = '\0';
+    herr_t r = H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_INC, check_one, &u,
+                         H5O_INFO_BASIC);
+    H5Fclose(f);
+    return r < 0 ? GS_EIO : u.count;
 }

@@ -50,6 +50,7 @@ struct gs_h5_job {
     double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
     int8_t sla_wait, sla_deadline;
     double cost_usd, lost_gpu_hours;
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
@@ -67,6 +68,16 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 /* Read a 1-D dataset of doubles (e.g. "/timeseries/allocated_gpus"). */
 int gs_h5_read_series(const char *path, const char *dset, double **out,
                       long *n, struct gs_diag *d);
+
+/* Read the string attribute name of object obj ("/", "/jobs") into buf.
+ * 0, or a negative code with d filled. */
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d);
+
+/* Datasets of the file at path that lack a "units" or "description"
+ * attribute: their count (the first one's path in first[n]), or a
+ * negative code when the file cannot be read. */
+long gs_h5_undescribed(const char *path, char *first, size_t n);
 
 /* A comparison (`gpusim compare`): every run, and the statistics.
  * Layout (same GS_H5_LAYOUT):
@@ -107,7 +118,9 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
  *   /place_exp/seeds       the seeds (uint64), index S
  *   /place_exp/arrived_load    [K] arrived GPU requests / capacity
  *   /place_exp/alloc_ratio     [P, S, K] allocated GPUs / capacity
- *   /place_exp/frag_ratio      [P, S, K] FGD fragmentation / capacity
+ *   /place_exp/stranded_ratio  [P, S, K] GPUs free on nodes out of CPU or
+ *                              memory / capacity
+ *   /place_exp/cpu_alloc_ratio [P, S, K] CPU allocated / CPU capacity
  *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
  *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
  *   /place_exp/tasks           [P, S] tasks offered */

@@ -4,6 +4,7 @@
  * malformed file is reported with its line and column, a wrong value with
  * its JSON path. */
 #include "jsonio.h"
+#include "outfile.h"
 #include "params.h"
 
 #include <cjson/cJSON.h>
@@ -13,6 +14,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int json_oom;
+
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (p == NULL)
+        json_oom = 1;
+    return p;
+}
+
+static void json_free(void *p)
+{
+    free(p);
+}
+
+cJSON *gs_json_parse_raw(const char *text, const char **end, int *oom)
+{
+    static int hooked;
+    if (!hooked) {
+        cJSON_Hooks h = { .malloc_fn = json_malloc, .free_fn = json_free };
+        cJSON_InitHooks(&h);
+        hooked = 1;
+    }
+    json_oom = 0;
+    cJSON *root = cJSON_ParseWithOpts(text, end, 1);
+    *oom = root == NULL && json_oom;
+    return root;
+}
 
 /* The whole file as a string (caller frees), or NULL with d filled. */
 static char *slurp(const char *path, struct gs_diag *d)
@@ -60,8 +91,11 @@ static cJSON *parse_text(const char *text, const char *name,
                          struct gs_diag *d)
 {
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (root == NULL) {
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+    } else if (root == NULL) {
         int line = 1, col = 1;
         for (const char *p = text; end && p < end && *p; p++) {
             if (*p == '\n') {
@@ -180,13 +214,32 @@ int gs_weights_save(const char *path, const char *const *names, int n,
     cJSON_Delete(root);
     if (text == NULL)
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    FILE *fp = fopen(path, "w");
-    int rc = 0;
-    if (fp == NULL || fprintf(fp, "%s\n", text) < 0)
-        rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
-                         strerror(errno));
-    if (fp && fclose(fp) != 0 && rc == 0)
-        rc = gs_diag_set(d, GS_EIO, path, "cannot write");
+    /* Written whole or not at all, beside the target (outfile.h). */
+    struct gs_out o;
+    int rc = gs_out_begin(&o, path, d);
+    if (rc == 0) {
+        const char *p = text;
+        size_t left = strlen(text);
+        while (rc == 0 && left > 0) {
+            ssize_t got = write(o.fd, p, left);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                                 strerror(errno));
+            } else {
+                p += got;
+                left -= (size_t)got;
+            }
+        }
+        if (rc == 0 && write(o.fd, "\n", 1) != 1)
+            rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                             strerror(errno));
+        if (rc == 0)
+            rc = gs_out_commit(&o, d);
+        else
+            gs_out_abort(&o);
+    }
     cJSON_free(text);
     return rc;
 }

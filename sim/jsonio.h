@@ -33,6 +33,15 @@
 
 #include <stddef.h>
 
+/* cJSON_ParseWithOpts (NUL-terminated text, nothing after the value),
+ * with running out of memory told apart from malformed text: cJSON reports
+ * both as NULL, so its allocations go through a hook here that notes a
+ * failure.  NULL with *oom = 1 when memory ran out, NULL with *oom = 0 and
+ * *end at the fault when the text is malformed. */
+struct cJSON;
+struct cJSON *gs_json_parse_raw(const char *text, const char **end,
+                                int *oom);
+
 #define GS_JSON_NAME 64
 
 struct gs_weights_meta {

@@ -315,3 +315,31 @@ void gs_out_scratch_remove(char **dir)
     free(*dir);
     *dir = NULL;
 }
+
+char *gs_out_default_name(const char *arg, const char *suffix)
+{
+    const char *base = arg + base_at(arg);
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    if (n == 0) {
+        base = "gpusim";
+        n = strlen(base);
+    }
+    char *s = malloc(n + strlen(suffix) + 1);
+    if (s == NULL)
+        return NULL;
+    memcpy(s, base, n);
+    strcpy(s + n, suffix);
+    return s;
+}
+
+int gs_out_check_new(const char *path, int force, struct gs_diag *d)
+{
+    struct stat st;
+    if (force || lstat(path, &st) != 0)
+        return 0;
+    return gs_diag_set(d, GS_EINVAL, path, "exists, and gpusim does not "
+                       "replace a result silently: give --force to replace "
+                       "it, or --out FILE to name another");
+}

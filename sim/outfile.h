@@ -54,4 +54,15 @@ void gs_out_abort(struct gs_out *o);
 int gs_out_scratch(const char *path, char **dir, struct gs_diag *d);
 void gs_out_scratch_remove(char **dir);
 
+/* The default result name for a scenario given as `arg` (a file path, or
+ * a built-in name such as "quickstart"): the file's name without its
+ * folder and its ".json", followed by suffix ("mine.json" -> "mine.h5" in
+ * the current folder).  Malloc'ed, or NULL when out of memory. */
+char *gs_out_default_name(const char *arg, const char *suffix);
+
+/* 0 when a default-named result may be written at path: it does not
+ * exist, or force is set.  Else GS_EINVAL with d saying to give --force or
+ * --out (a result is never replaced silently). */
+int gs_out_check_new(const char *path, int force, struct gs_diag *d);
+
 #endif

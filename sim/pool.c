@@ -124,14 +124,32 @@ static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
                        name[0] ? ")" : "", how);
 }
 
+/* A task's failure: its own diagnostic, or when it filled none (a bare
+ * code from deep inside), the code's message naming the task. */
+static int task_failed(const struct gs_pool_tasks *p, const struct rec *r,
+                       struct gs_diag *d)
+{
+    if (r->d.code) {
+        if (d && !d->code)
+            *d = r->d;
+        return r->rc;
+    }
+    char name[256];
+    name_task(p, r->task, name, sizeof name);
+    return gs_diag_set(d, r->rc, "", "task %d%s%s%s: %s", r->task,
+                       name[0] ? " (" : "", name, name[0] ? ")" : "",
+                       gs_strerror(r->rc));
+}
+
 static int in_process(const struct gs_pool_tasks *p, double *results,
                       struct gs_diag *d)
 {
     for (int t = 0; t < p->ntasks; t++) {
         double *out = results + (size_t)t * (size_t)p->nout;
-        int rc = p->fn(t, out, p->ctx, d);
-        if (rc < 0)
-            return rc;
+        struct rec r = { .task = t };
+        r.rc = p->fn(t, out, p->ctx, &r.d);
+        if (r.rc < 0)
+            return task_failed(p, &r, d);
         if (p->done)
             p->done(t, t + 1, out, p->ctx);
     }
@@ -246,9 +264,7 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
             double *out = results + (size_t)rr->task * (size_t)p->nout;
             memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
             if (rr->rc < 0) {
-                if (d && !d->code)
-                    *d = rr->d;
-                rc = rr->rc;
+                rc = task_failed(p, rr, d);
                 break;
             }
             ndone++;

@@ -290,9 +290,8 @@ static void drain(struct gs_radixq *q, unsigned level, unsigned d)
     struct gs_rbucket *b = &q->b[level * GS_RQ_FAN + d];
     for (uint32_t k = 0; k < b->n; k++)
         /* A lower bucket may have to grow; running out of memory halfway
-         * through a move cannot be undone, so it aborts. */
-        if (file(q, &b->a[k]) == NULL)
-            GS_ASSERT(!"out of memory moving a bucket");
+         * through a move cannot be undone, so the run stops there. */
+        GS_OOM_IF(file(q, &b->a[k]) == NULL);
     empty(q, level, d);
 }
 

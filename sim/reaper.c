@@ -96,7 +96,7 @@ static void on_reap(struct gs_event *ev, void *ctx)
     if (c->capscratch < nrun) {
         long cap = nrun + 64;
         struct gs_job **s = realloc(c->scratch, (size_t)cap * sizeof *s);
-        GS_ASSERT(s != NULL);
+        GS_OOM_IF(s == NULL);
         c->scratch = s;
         c->capscratch = cap;
     }

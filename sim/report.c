@@ -95,6 +95,11 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
             su->all.unfinished, su->preemptions);
     fprintf(fp, "  utilization   %.2f %%  (%.1f of %.1f GPU-hours allocated)\n",
             100 * su->util, su->gpu_hours_used, su->gpu_hours_avail);
+    if (su->cpu_util > 0 || su->mem_util > 0 || su->stranded_gpu_hours > 0)
+        fprintf(fp, "  host          CPU %.2f %%, memory %.2f %% requested; "
+                "%.1f GPU-hours stranded (free on nodes out of CPU or "
+                "memory)\n", 100 * su->cpu_util, 100 * su->mem_util,
+                su->stranded_gpu_hours);
     fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
     fprintf(fp, "  fairness      %.1f min^2 wait variance; %ld jobs starved "
             "(waited > 30 min)\n", su->fairness_var, su->starved);
@@ -300,4 +305,156 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
                 b.paid - b.jobs);
     }
     fprintf(fp, "cost:idle,usd,%.6f\n", su->cloud.cost_idle);
+}
+
+/* --- what each field means (the HDF5 file's units and descriptions) ---- */
+
+static const struct meta {
+    const char *name, *units, *desc;
+} metas[] = {
+    /* summary scalars */
+    { "span_h", "h", "time from the first arrival to the last event" },
+    { "utilization", "1", "GPU-hours used / GPU-hours available" },
+    { "gpu_hours_used", "h", "GPU-hours allocated to jobs" },
+    { "gpu_hours_available", "h", "GPU-hours of GPUs up (in service)" },
+    { "throughput_jobs_per_hour", "1/h", "jobs finished per hour of span" },
+    { "cost_usd", "USD", "cost: the whole bill in /summary, a job's or a "
+      "row's charge in a table" },
+    { "cost_per_used_gpu_hour", "USD/h", "the bill / GPU-hours used" },
+    { "preemptions", "1", "jobs preempted (each time counts)" },
+    { "fairness_variance_min2", "min2", "variance over tenants of their "
+      "mean queueing delay in minutes" },
+    { "starved_jobs", "1", "jobs that waited longer than the starvation "
+      "limit" },
+    { "fragmentation", "1", "time-mean FGD fragmentation / capacity" },
+    { "mig_slice_utilization", "1", "busy / available MIG compute slices" },
+    { "mig_reconfigurations", "1", "MIG layout changes" },
+    { "oom_kills", "1", "jobs killed for GPU memory on shared GPUs" },
+    { "reclaim_kills", "1", "burstable jobs killed when capacity was "
+      "reclaimed" },
+    { "reclaim_evictions", "1", "burstable jobs evicted (requeued) when "
+      "capacity was reclaimed" },
+    { "sharing_slowdown_mean", "1", "mean slowdown of jobs on shared GPUs" },
+    { "timeslice_p99_added_ms", "ms", "p99 latency added by time-slicing, "
+      "busy-time weighted" },
+    { "cost_on_demand_usd", "USD", "paid for on-demand nodes" },
+    { "cost_reserved_usd", "USD", "paid for reserved nodes" },
+    { "cost_spot_usd", "USD", "paid for spot nodes" },
+    { "cost_capacity_block_usd", "USD", "paid for capacity blocks" },
+    { "cost_jobs_usd", "USD", "the part of the bill charged to jobs" },
+    { "cost_idle_usd", "USD", "the part of the bill for idle capacity" },
+    { "cost_on_demand_equiv_usd", "USD", "the same node-time at on-demand "
+      "prices" },
+    { "spot_savings_usd", "USD", "on-demand equivalent - paid, for spot "
+      "nodes" },
+    { "spot_interruptions", "1", "spot reclaims that hit running jobs" },
+    { "spot_restarts", "1", "jobs restarted after a spot reclaim" },
+    { "spot_lost_gpu_hours", "h", "GPU-hours of work lost to spot "
+      "reclaims" },
+    { "spot_node_hours", "h", "node-hours on spot capacity" },
+    { "gpu_failures", "1", "GPU failures" },
+    { "node_failures", "1", "node failures" },
+    { "gpu_degradations", "1", "GPUs that ran degraded" },
+    { "failure_restarts", "1", "jobs restarted after a failure" },
+    { "failure_lost_gpu_hours", "h", "GPU-hours of work lost to failures" },
+    { "job_denials", "1", "jobs denied for lack of capacity" },
+    { "spare_swaps", "1", "failed nodes replaced from spares" },
+    { "availability", "1", "GPU-hours up / GPU-hours provisioned" },
+    { "node_hours", "h", "node-hours billed" },
+    { "idle_node_hours", "h", "node-hours billed with no job" },
+    { "nodes_launched", "1", "nodes the autoscaler launched" },
+    { "nodes_removed", "1", "nodes the autoscaler removed" },
+    { "drain_restarts", "1", "jobs restarted when a node was drained" },
+    { "pending_to_capacity_mean_s", "s", "mean time from a job's wait for "
+      "capacity to a node ready" },
+    { "pending_to_capacity_max_s", "s", "longest such time" },
+    { "jobs_reaped", "1", "idle jobs reaped" },
+    { "jobs_done", "1", "jobs finished" },
+    { "jobs_killed", "1", "jobs killed" },
+    { "jobs_unfinished", "1", "jobs still running or queued at the end" },
+    /* per-tier statistics */
+    { "jobs", "1", "jobs in the scope" },
+    { "started", "1", "jobs that started" },
+    { "done", "1", "jobs that finished" },
+    { "killed", "1", "jobs killed" },
+    { "unfinished", "1", "jobs not finished at the end" },
+    { "wait_mean_s", "s", "mean queueing delay (arrival to first start)" },
+    { "wait_p50_s", "s", "median queueing delay" },
+    { "wait_p95_s", "s", "95th percentile of the queueing delay" },
+    { "wait_p99_s", "s", "99th percentile of the queueing delay" },
+    { "wait_max_s", "s", "longest queueing delay" },
+    { "jct_mean_s", "s", "mean job completion time (arrival to end)" },
+    { "jct_p50_s", "s", "median job completion time" },
+    { "jct_p95_s", "s", "95th percentile of the job completion time" },
+    { "jct_p99_s", "s", "99th percentile of the job completion time" },
+    { "sla_wait_violations", "1", "jobs that waited past their limit" },
+    { "deadline_misses", "1", "jobs that ended past their deadline" },
+    { "sla_violations", "1", "wait-limit violations + deadline misses" },
+    /* /jobs columns */
+    { "id", "1", "the job's id in the trace" },
+    { "tenant", "1", "index into /tenants" },
+    { "tier", "1", "index into /tiers" },
+    { "state", "1", "index into /states" },
+    { "kill", "1", "index into /kill_reasons" },
+    { "model", "1", "index into /models of the GPU model it last ran on, "
+      "-1 if none" },
+    { "arrival_s", "s", "arrival, from the simulation's start" },
+    { "start_s", "s", "first start, NaN if never" },
+    { "end_s", "s", "end (finished or killed), NaN if not ended" },
+    { "wait_s", "s", "queueing delay: first start - arrival, NaN if never "
+      "started" },
+    { "gpus", "1", "GPUs asked for (a fraction for a shared GPU)" },
+    { "work_s", "s", "work on the reference GPU at full speed" },
+    { "gpu_hours", "h", "GPU-hours allocated to the job" },
+    { "sla_wait", "1", "1 when it waited past its limit" },
+    { "sla_deadline", "1", "1 when it ended past its deadline" },
+    { "lost_gpu_hours", "h", "GPU-hours of work lost to preemption, spot "
+      "and failures" },
+    /* /timeseries */
+    { "time_s", "s", "sample time, from the first arrival" },
+    { "allocated_gpus", "1", "GPUs allocated to jobs" },
+    { "queue_length", "1", "jobs waiting" },
+    { "running_jobs", "1", "jobs running" },
+    { "gpus_up", "1", "GPUs in service" },
+    { "cost_rate_usd_per_h", "USD/h", "the bill's rate" },
+    { "mig_slice_busy", "1", "busy / available MIG compute slices" },
+    { "allocated_by_model", "1", "GPUs allocated, per GPU model (columns: "
+      "attribute models)" },
+    { "idle_cost_rate_usd_per_h", "USD/h", "the rate of the bill for idle "
+      "capacity" },
+    { "nodes_in_service", "1", "nodes in service" },
+    { "nodes_billed", "1", "nodes billed" },
+    { "nodes_provisioning", "1", "nodes booting" },
+    { "nodes_in_repair", "1", "nodes in repair" },
+    { "nodes_spare", "1", "spare nodes" },
+    { "gpus_failed", "1", "GPUs failed" },
+    { "gpus_degraded", "1", "GPUs running degraded" },
+};
+
+static const char *units_by_suffix(const char *name)
+{
+    static const struct { const char *suf, *u; } sfx[] = {
+        { "_usd_per_h", "USD/h" }, { "_usd", "USD" }, { "_ms", "ms" },
+        { "_s", "s" }, { "_h", "h" }, { "_hours", "h" },
+    };
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        size_t k = strlen(sfx[i].suf);
+        if (n > k && strcmp(name + n - k, sfx[i].suf) == 0)
+            return sfx[i].u;
+    }
+    return "1";
+}
+
+int gs_report_meta(const char *name, const char **units, const char **desc)
+{
+    for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++)
+        if (strcmp(metas[i].name, name) == 0) {
+            *units = metas[i].units;
+            *desc = metas[i].desc;
+            return 0;
+        }
+    *units = units_by_suffix(name);
+    *desc = "see the README's Results section";
+    return -1;
 }

@@ -15,6 +15,8 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "jsonio.h"
+#include "suggest.h"
 #include "../traces/llmreq.h"
 #include "../traces/nodelist.h"
 #include "engine.h"
@@ -65,6 +67,10 @@ static int check_keys(struct ctx *c, const cJSON *o, const char *path,
             if (strcmp(it->string, allowed[i]) == 0)
                 ok = 1;
         if (!ok) {
+            const char *near = gs_suggest(it->string, allowed);
+            if (near)
+                return err(c, path, "unknown key '%s' (did you mean '%s'?)",
+                           it->string, near);
             char list[512] = "";
             for (int i = 0; allowed[i]; i++) {
                 strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
@@ -73,6 +79,13 @@ static int check_keys(struct ctx *c, const cJSON *o, const char *path,
             return err(c, path, "unknown key '%s' (allowed: %s)", it->string,
                        list);
         }
+        /* cJSON keeps both of a duplicated key and lookups find the first:
+         * the second would be ignored without a word. */
+        for (const cJSON *prev = o->child; prev != it; prev = prev->next)
+            if (strcmp(prev->string, it->string) == 0)
+                return err(c, path, "key '%s' is given twice; JSON objects "
+                           "take each key once (the second would be "
+                           "ignored)", it->string);
     }
     return 0;
 }
@@ -502,9 +515,9 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
-                             "sharing"))) < 0)
+                             "sharing", "cpu_milli", "mem_mib"))) < 0)
             return rc;
-        long nodes = 0, gpn = 8;
+        long nodes = 0, gpn = 8, cpum = 0, memm = 0;
         double price = -1, gprice = -1;
         char market[32] = "on-demand";
         snprintf(ps->name, sizeof ps->name, "pool%d", i);
@@ -516,8 +529,12 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                       sizeof ps->instance)) < 0 ||
             (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
             (rc = num(c, o, p, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0 ||
-            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0)
+            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0 ||
+            (rc = inum(c, o, p, "cpu_milli", 1, 2000000000, 0, &cpum)) < 0 ||
+            (rc = inum(c, o, p, "mem_mib", 1, 2000000000, 0, &memm)) < 0)
             return rc;
+        ps->cpu_milli = (int32_t)cpum;
+        ps->mem_mib = (int32_t)memm;
         if (price >= 0 && gprice >= 0)
             return err(c, p, "give price_per_hour (per node) or "
                        "price_per_gpu_hour, not both");
@@ -2031,6 +2048,18 @@ static int parse_services(struct ctx *c, const cJSON *a)
 
 /* --- the whole file ----------------------------------------------------- */
 
+/* 1 when cJSON stopped at a comment (after white space): JSON has none. */
+static int at_comment(const char *text, const char *end)
+{
+    if (end == NULL)
+        return 0;
+    if (end > text && end[-1] == '/' && (end[0] == '/' || end[0] == '*'))
+        return 1;               /* cJSON stops after the first '/' */
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+        end++;
+    return end[0] == '/' && (end[1] == '/' || end[1] == '*');
+}
+
 static void line_col(const char *text, const char *at, int *line, int *col)
 {
     *line = 1;
@@ -2116,12 +2145,23 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto fail;
     }
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+        goto fail;
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
         char where[600];
         snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
+        if (at_comment(text, end)) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "JSON has no comments; "
+                             "remove this one (or move it into a "
+                             "\"description\" string)");
+            goto fail;
+        }
         rc = gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
         goto fail;
     }
@@ -2291,12 +2331,23 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
     if (rc < 0)
         return rc;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        free(text);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
         char where[600];
         snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        if (at_comment(text, end)) {
+            free(text);
+            return gs_diag_set(d, GS_EPARSE, where, "JSON has no comments; "
+                               "remove this one (or move it into a "
+                               "\"description\" string)");
+        }
         free(text);
         return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
     }
@@ -2375,7 +2426,9 @@ void gs_scenario_free(struct gs_scenario *s)
 }
 
 /* The built-in quickstart: a mixed A100/H100/H200 fleet of 144 GPUs and a
- * day of generated mixed-tier work at roughly 70% offered load. */
+ * day of generated mixed-tier work at roughly 70% offered load, beside a
+ * small chat service (two Llama-3-8B replicas) so that the first run shows
+ * TTFT and ITL. */
 static const char quickstart[] =
 "{\n"
 "  \"name\": \"quickstart\",\n"
@@ -2415,7 +2468,18 @@ static const char quickstart[] =
 "       \"gpus\": {\"values\": [0, 1], \"weights\": [0.7, 0.3]},\n"
 "       \"duration\": {\"dist\": \"exponential\", \"mean\": \"20m\"}}\n"
 "    ]\n"
-"  }}\n"
+"  }},\n"
+"  \"services\": [\n"
+"    {\"name\": \"assistant\", \"tenant\": \"chat\", \"model\": \"llama3-8b\",\n"
+"     \"gpu\": \"H100-80GB\", \"replicas\": 2,\n"
+"     \"requests\": {\"generate\": {\"rate_per_second\": 0.2, \"until\": \"8h\",\n"
+"       \"diurnal_amplitude\": 0.4, \"peak_hour\": 14,\n"
+"       \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 500, \"sigma\": 0.9,\n"
+"                        \"max\": 8000},\n"
+"       \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100, \"sigma\": 0.8,\n"
+"                         \"max\": 2000}}},\n"
+"     \"sla\": {\"ttft\": \"1s\", \"itl\": \"50ms\"}}\n"
+"  ]\n"
 "}\n";
 
 const char *gs_scenario_quickstart(void)

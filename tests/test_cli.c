@@ -23,7 +23,7 @@ static const char *bin(void)
 /* Run "gpusim ARGS" in /tmp; capture stdout and stderr; return the status. */
 static int sh(const char *args, char **out, char **err)
 {
-    char cmd[2048], eo[] = "/tmp/gs-cli-err-XXXXXX";
+    char cmd[4096], eo[] = "/tmp/gs-cli-err-XXXXXX";
     int fd = mkstemp(eo);
     close(fd);
     char absbin[1024];
@@ -31,7 +31,8 @@ static int sh(const char *args, char **out, char **err)
         snprintf(absbin, sizeof absbin, "%s", bin());
     else
         snprintf(absbin, sizeof absbin, "%s/%s", getenv("PWD") ? getenv("PWD") : ".", bin());
-    snprintf(cmd, sizeof cmd, "cd /tmp && %s %s 2>%s", absbin, args, eo);
+    snprintf(cmd, sizeof cmd, "cd /tmp && export GPUSIM_ABS=%s && %s %s 2>%s",
+             absbin, absbin, args, eo);
     FILE *p = popen(cmd, "r");
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
@@ -445,6 +446,241 @@ static void test_docs_abi(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
 }
 
+/* getopt_long conventions, conflicts and suggestions. */
+static void test_conventions(void)
+{
+    char *a, *b, *err;
+    CU_ASSERT_EQUAL(sh("run quickstart --no-out --json --seed 7", &a, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run --seed=7 --json --no-out -- quickstart", &b,
+                       NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    CU_ASSERT_EQUAL(sh("run -s 7 --no-out --json quickstart", &b, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    /* the scenario from standard input */
+    CU_ASSERT_EQUAL(sh("scenario quickstart | $GPUSIM_ABS run - --seed 7 "
+                       "--no-out --json", &b, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(b);
+    free(a);
+    names();
+    expect_bad("run quickstart --json --csv", "--json and --csv");
+    expect_bad("run quickstart --out x.h5 --no-out", "--no-out");
+    expect_bad("run quickstart --jsno", "did you mean '--json'?");
+    expect_bad("run quickstart --seed", "--seed needs a value");
+    expect_bad("rnu quickstart", "did you mean 'run'?");
+    expect_bad("help comapre", "did you mean 'compare'?");
+    expect_bad("compare quickstart --polices fifo", "did you mean "
+               "'--policies'?");
+    expect_bad("compare quickstart --policies fifo,hsp", "did you mean 'hps'?");
+    expect_bad("run quickstart --seed x", "(see 'gpusim help run')");
+    CU_ASSERT_EQUAL(sh("help help", &a, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "usage: gpusim help"));
+    free(a);
+    free(err);
+    CU_ASSERT_EQUAL(sh("-V", &a, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "gpusim "));
+    free(a);
+}
+
+/* A result is never replaced silently: the default name follows the
+ * scenario file, an existing default needs --force, -o replaces. */
+static void test_no_silent_replace(void)
+{
+    char dir[64], cmd[512], *err, path[128];
+    snprintf(dir, sizeof dir, "/tmp/gs-cli-rep-%ld", (long)getpid());
+    mkdir(dir, 0700);
+    snprintf(cmd, sizeof cmd, "scenario quickstart > %s/mine.json", dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "run %s/mine.json -q", dir);
+    /* runs in /tmp: the file is /tmp/mine.h5, not quickstart.h5 */
+    unlink("/tmp/mine.h5");
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);
+    CU_ASSERT(exists("/tmp/mine.h5"));
+    free(err);
+    struct stat st1, st2;
+    stat("/tmp/mine.h5", &st1);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--force"));
+    free(err);
+    stat("/tmp/mine.h5", &st2);
+    CU_ASSERT_EQUAL(st1.st_ino, st2.st_ino);        /* untouched */
+    snprintf(cmd, sizeof cmd, "run %s/mine.json -q -f", dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "run %s/mine.json --seed 3 --json -o mine.h5",
+             dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);        /* -o names it */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "results written to mine.h5"));
+    free(err);
+    unlink("/tmp/mine.h5");
+    /* compare's plot folder holds no stale policy after a second run */
+    snprintf(cmd, sizeof cmd, "compare %s/mine.json -p fifo,hps -s 2 -q "
+             "-o %s/c.h5 --plots %s/plots", dir, dir, dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/util-hps.dat", dir);
+    CU_ASSERT(exists(path));
+    snprintf(cmd, sizeof cmd, "compare %s/mine.json -p fifo -s 2 -q "
+             "-o %s/c.h5 --plots %s/plots", dir, dir, dir);
+    CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+    CU_ASSERT_FALSE(exists(path));
+    snprintf(path, sizeof path, "%s/plots/util-fifo.dat", dir);
+    CU_ASSERT(exists(path));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* Every dataset of a run's and a comparison's file says its units and
+ * what it is; codes carry their labels; integers are integers. */
+static void test_h5_described(void)
+{
+    CU_ASSERT_EQUAL(sh("run quickstart -q -o gs-cli-desc.h5", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 -q --no-plots "
+                       "-o gs-cli-desc-c.h5", NULL, NULL), 0);
+    const char *files[] = { "/tmp/gs-cli-desc.h5", "/tmp/gs-cli-desc-c.h5" };
+    for (int i = 0; i < 2; i++) {
+        char first[256];
+        long n = gs_h5_undescribed(files[i], first, sizeof first);
+        if (n != 0)
+            printf("\n    %s: %ld undescribed, first %s", files[i], n, first);
+        CU_ASSERT_EQUAL(n, 0);
+    }
+    char buf[256];
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_h5_read_attr_str(files[0], "/timeseries/time_s",
+                                        "units", buf, sizeof buf, &d), 0);
+    CU_ASSERT_STRING_EQUAL(buf, "s");
+    CU_ASSERT_EQUAL(gs_h5_read_attr_str(files[0], "/summary/fields",
+                                        "description", buf, sizeof buf, &d),
+                    0);
+    double v;
+    CU_ASSERT_EQUAL(gs_h5_read_summary(files[0], "utilization", &v, &d), 0);
+    unlink(files[0]);
+    unlink(files[1]);
+}
+
+/* plots/gpusim_h5.py reads a run's and a comparison's file into labelled
+ * DataFrames that agree with what gpusim printed. */
+static void test_python_reader(void)
+{
+    if (access("/usr/bin/python3", X_OK) != 0) {
+        CU_FAIL("/usr/bin/python3 missing (make installs it)");
+        return;
+    }
+    CU_ASSERT_EQUAL_FATAL(sh("run quickstart -o gs-cli-py.h5 --csv > "
+                             "gs-cli-py.csv", NULL, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 2 -q "
+                             "--no-plots -o gs-cli-py-c.h5", NULL, NULL), 0);
+    char plots[1024], cmd[4096];
+    abs_path("plots", plots, sizeof plots);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && /usr/bin/python3 -c '\n"
+             "import csv, gpusim_h5 as g\n"
+             "want = {r[0] + \"/\" + r[1]: float(r[2]) for r in "
+             "csv.reader(open(\"/tmp/gs-cli-py.csv\")) if r[0] != \"scope\"}\n"
+             "f = g.open(\"/tmp/gs-cli-py.h5\")\n"
+             "j = g.jobs(f)\n"
+             "assert len(j) == want[\"tier:all/jobs\"], len(j)\n"
+             "assert set(j.tier.cat.categories) == {\"inference\", "
+             "\"training\", \"interactive\", \"data\"}\n"
+             "assert (j.tier == \"training\").sum() == want[\"tier:training/jobs\"]\n"
+             "s = g.summary(f)\n"
+             "assert abs(s.loc[\"utilization\", \"value\"] - "
+             "want[\"run/utilization\"]) < 1e-6\n"
+             "assert s.loc[\"cost_usd\", \"units\"] == \"USD\"\n"
+             "ts = g.timeseries(f)\n"
+             "assert ts.index.name == \"time_s\" and \"queue_length\" in ts\n"
+             "c = g.open(\"/tmp/gs-cli-py-c.h5\")\n"
+             "r = g.runs(c)\n"
+             "assert [(p, s) for p, s, _ in r] == [(\"fifo\", 42), (\"fifo\", 43), "
+             "(\"hps\", 42), (\"hps\", 43)], r\n"
+             "t = g.compare_table(c)\n"
+             "m = sum(g.summary(x).loc[\"utilization\", \"value\"] for p, s, x "
+             "in r if p == \"hps\") / 2\n"
+             "assert abs(t.loc[(\"hps\", \"utilization\"), \"mean\"] - m) < 1e-12\n"
+             "print(\"ok\")'", plots);
+    FILE *p = popen(cmd, "r");
+    char buf[256] = "";
+    size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+    buf[n] = '\0';
+    int st = p ? pclose(p) : -1;
+    CU_ASSERT_EQUAL(st, 0);
+    CU_ASSERT_STRING_EQUAL(buf, "ok\n");
+    unlink("/tmp/gs-cli-py.h5");
+    unlink("/tmp/gs-cli-py.csv");
+    unlink("/tmp/gs-cli-py-c.h5");
+}
+
+/* JSON that cJSON would take wrongly or explain badly. */
+static void test_json_input(void)
+{
+    static const struct { const char *json, *msg; } cases[] = {
+        { "{\"name\": \"x\", \"seed\": 1, \"seed\": 2}",
+          "$: key 'seed' is given twice" },
+        { "{\"name\": \"x\", // a note\n \"seed\": 1}",
+          ":1:16: JSON has no comments" },
+        { "{\"name\": \"x\",\n  /* a note */ \"seed\": 1}",
+          "JSON has no comments" },
+        { "{\"name\": \"x\", \"sede\": 1}",
+          "unknown key 'sede' (did you mean 'seed'?)" },
+    };
+    names();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[64], args[256];
+        write_temp(cases[i].json, path);
+        snprintf(args, sizeof args, "run %s --out %%s", path);
+        expect_bad(args, cases[i].msg);
+        unlink(path);
+    }
+}
+
+/* compare's table: by default the metrics that differ between runs;
+ * --metrics chooses, by run --json's names; the CSV has every metric. */
+static void test_compare_metrics(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots "
+                       "-o gs-cli-m.h5", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  wait_mean_s "));
+    CU_ASSERT_PTR_NULL(strstr(out, "spot_interruptions"));   /* all 0 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "metrics the same in every run not "
+                                  "shown"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots -f "
+                       "-o gs-cli-m.h5 --metrics utilization,spot_interruptions",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  utilization "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  spot_interruptions "));
+    CU_ASSERT_PTR_NULL(strstr(out, "wait_mean_s"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 --no-plots -f "
+                       "-o gs-cli-m.h5 --csv", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "fifo,spot_interruptions,2,"));
+    free(out);
+    names();
+    expect_bad("compare quickstart -s 2 --no-plots --metrics wait_mean",
+               "did you mean 'wait_mean_s'?");
+    unlink("/tmp/gs-cli-m.h5");
+}
+
+/* A UTF-8 byte-order mark before a CSV trace's header is skipped. */
+static void test_csv_bom(void)
+{
+    char trace[64], scen[64], json[256], args[128], *out;
+    write_temp("\xEF\xBB\xBFid,arrival,gpus,duration\n1,0,1,60\n2,5,2,120\n",
+               trace);
+    snprintf(json, sizeof json, "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": "
+             "1, \"gpus_per_node\": 4}], \"workload\": {\"trace\": "
+             "{\"format\": \"native\", \"path\": \"%s\"}}}", trace);
+    write_temp(json, scen);
+    snprintf(args, sizeof args, "run %s --no-out --csv", scen);
+    CU_ASSERT_EQUAL(sh(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "tier:all,jobs,2\n"));
+    free(out);
+    unlink(trace);
+    unlink(scen);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -457,6 +693,13 @@ static CU_TestInfo tests[] = {
     { "compare survives a crashing plug-in and names the task",
       test_compare_plugin_crash },
     { "docs/policies.md quotes this ABI", test_docs_abi },
+    { "getopt_long conventions, conflicts, did you mean", test_conventions },
+    { "results never replaced silently", test_no_silent_replace },
+    { "every dataset has units and a description", test_h5_described },
+    { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
+    { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
+    { "compare: the metrics that differ, --metrics", test_compare_metrics },
+    { "a UTF-8 BOM before a CSV header is skipped", test_csv_bom },
     CU_TEST_INFO_NULL,
 };
 

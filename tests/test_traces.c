@@ -148,7 +148,7 @@ static void test_alibaba_bad_rows(void)
                                   "line 3"));
     free(j);
     tt_bad("alibaba-gpu-2023", FIX "ali_bad_header.csv", NULL,
-           FIX "ali_bad_header.csv:1", "lacks the column 'deletion_time'");
+           FIX "ali_bad_header.csv:1", "has some of creation_time, deletion_time and scheduled_time but not all three");
     tt_bad("alibaba-gpu-2023", FIX "no_such_file.csv", NULL,
            FIX "no_such_file.csv", "cannot open trace");
     static const char *const badopt[] = { "pending=maybe", NULL };
@@ -300,10 +300,22 @@ static void test_openb_real(void)
                                   "the row above; sorted all 7171"));
     free(j);
 
-    tt_bad("alibaba-gpu-2023",
-           SHARED "alibaba-gpu-v2023/openb_pod_list_multigpu20.csv", NULL,
-           SHARED "alibaba-gpu-v2023/openb_pod_list_multigpu20.csv:1",
-           "lacks the column 'gpu_spec'");
+    /* multigpu20 has only name, cpu_milli, memory_mib, num_gpu, gpu_milli:
+     * 8,324 pods, all at time 0; its first pod asks 12 cores, 16 GiB and a
+     * whole GPU */
+    n = tt_read("alibaba-gpu-2023",
+                SHARED "alibaba-gpu-v2023/openb_pod_list_multigpu20.csv", NULL,
+                &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 8324);
+    CU_ASSERT_EQUAL(j[0].cpu_milli, 12000);
+    CU_ASSERT_EQUAL(j[0].mem_mib, 16384);
+    CU_ASSERT_EQUAL(j[0].gpus, 1);
+    CU_ASSERT_EQUAL(j[n - 1].arrival, 0);
+    long cpu_only = 0;
+    for (long i = 0; i < n; i++)
+        cpu_only += j[i].gpus == 0 && j[i].milli == 0;
+    CU_ASSERT_EQUAL(cpu_only, 1088);
+    free(j);
 }
 
 static void test_node_lists_real(void)
@@ -312,16 +324,16 @@ static void test_node_lists_real(void)
         return;
     static const struct { const char *fmt, *file; int nodes, gpus, pools; }
     cases[] = {
-        /* awk -F, 'NR>1{n++; s+=$4} END{print n, s}' -> 1213 6212; 12
-         * distinct (gpu, model) pairs (sort | uniq) */
+        /* awk -F, 'NR>1{n++; s+=$4} END{print n, s}' -> 1213 6212; 15
+         * distinct (model, gpu, cpu_milli, memory_mib) (sort | uniq) */
         { "alibaba-gpu-2023", "alibaba-gpu-v2023/openb_node_list_gpu_node.csv",
-          1213, 6212, 12 },
+          1213, 6212, 15 },
         /* the same GPUs; its 310 CPU-only nodes are left out */
         { "alibaba-gpu-2023", "alibaba-gpu-v2023/openb_node_list_all_node.csv",
-          1213, 6212, 12 },
-        /* 4,278 nodes, 10,412 GPUs, 8 (model, count) pairs */
+          1213, 6212, 15 },
+        /* 4,278 nodes, 10,412 GPUs, 10 (model, count, cpu_num) */
         { "alibaba-spot-gpu-2026", "alibaba-spot-gpu-2026/node_info_df.csv",
-          4278, 10412, 8 },
+          4278, 10412, 10 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct gs_catalog cat;
@@ -341,13 +353,23 @@ static void test_node_lists_real(void)
         CU_ASSERT_EQUAL(gpus, cases[i].gpus);
         CU_ASSERT_EQUAL(np, cases[i].pools);
         if (i == 0) {
-            /* 549 eight-GPU G2 nodes; 387 two-GPU T4 nodes */
+            /* 549 eight-GPU G2 nodes of 96 cores and 384 GiB; 387 two-GPU
+             * T4 nodes of 104 cores and 512 GiB; P100 x2 in three sizes */
+            int p100 = 0;
             for (int k = 0; k < np; k++) {
-                if (strcmp(p[k].name, "G2-x8") == 0)
+                if (strcmp(p[k].name, "G2-x8") == 0) {
                     CU_ASSERT_EQUAL(p[k].nodes, 549);
-                if (strcmp(p[k].name, "T4-x2") == 0)
+                    CU_ASSERT_EQUAL(p[k].cpu_milli, 96000);
+                    CU_ASSERT_EQUAL(p[k].mem_mib, 393216);
+                }
+                if (strcmp(p[k].name, "T4-x2") == 0) {
                     CU_ASSERT_EQUAL(p[k].nodes, 387);
+                    CU_ASSERT_EQUAL(p[k].cpu_milli, 104000);
+                }
+                if (strncmp(p[k].name, "P100-16GB-x2", 12) == 0)
+                    p100 += p[k].nodes;
             }
+            CU_ASSERT_EQUAL(p100, 107 + 22 + 2);
         }
         if (i == 2) {
             /* 432 eight-GPU A100-SXM4-80GB nodes */
@@ -356,6 +378,7 @@ static void test_node_lists_real(void)
                 if (strcmp(p[k].name, "A100-80GB-x8") == 0) {
                     found = 1;
                     CU_ASSERT_EQUAL(p[k].nodes, 432);
+                    CU_ASSERT_EQUAL(p[k].cpu_milli, 128000);
                 }
             CU_ASSERT(found);
         }
@@ -1255,7 +1278,7 @@ static void test_shipped_scenarios(void)
     n = scenario_jobs("scenarios/openb-default.json", &gpus, &np);
     CU_ASSERT_EQUAL(n, 7255);
     CU_ASSERT_EQUAL(gpus, 6212.0);
-    CU_ASSERT_EQUAL(np, 12);
+    CU_ASSERT_EQUAL(np, 15);         /* (model, GPUs, CPU, memory) */
     n = scenario_jobs("scenarios/philly-training.json", &gpus, &np);
     CU_ASSERT_EQUAL(n, 1181);
     CU_ASSERT_EQUAL(gpus, 144.0);

@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/outfile.h"
 #include "alibaba.h"
 #include "llmreq.h"
 #include "native.h"
@@ -703,7 +704,7 @@ static int req_transform(const struct opts *o, struct gs_reqtable *t)
 
 struct out {
     FILE *fp;
-    char tmp[1200];
+    struct gs_out o;            /* the temporary beside path (outfile.h) */
     const char *path;           /* NULL: standard output */
 };
 
@@ -718,16 +719,15 @@ static int out_open(struct out *w, const char *path, struct gs_diag *d)
                                "temporary file: %s", strerror(errno));
         return 0;
     }
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(w->tmp);
-    if (fd < 0 || (w->fp = fdopen(fd, "w")) == NULL) {
+    int rc = gs_out_begin(&w->o, path, d);
+    if (rc < 0)
+        return rc;
+    if ((w->fp = fdopen(w->o.fd, "w")) == NULL) {
         int e = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(w->tmp);
-        }
+        gs_out_abort(&w->o);
         return gs_diag_set(d, GS_EIO, path, "cannot write: %s", strerror(e));
     }
+    w->o.fd = -1;               /* closed with fp */
     return 0;
 }
 
@@ -735,8 +735,8 @@ static void out_abort(struct out *w)
 {
     if (w->fp)
         fclose(w->fp);
-    if (w->path && w->tmp[0])
-        unlink(w->tmp);
+    if (w->path)
+        gs_out_abort(&w->o);
     w->fp = NULL;
 }
 
@@ -765,16 +765,12 @@ static int out_commit(struct out *w, struct gs_diag *d)
         e = errno;
     }
     w->fp = NULL;
-    if (!bad && rename(w->tmp, w->path) != 0) {
-        bad = 1;
-        e = errno;
-    }
     if (bad) {
-        unlink(w->tmp);
+        gs_out_abort(&w->o);
         return gs_diag_set(d, GS_EIO, w->path, "cannot write: %s",
                            e ? strerror(e) : "write error");
     }
-    return 0;
+    return gs_out_commit(&w->o, d);
 }
 
 /* --- commands ---------------------------------------------------------------------------- */

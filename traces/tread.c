@@ -191,6 +191,9 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
         memmove(t->line, t->line + 3, len - 3 + 1);
     *line = t->line;
+    /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
+    if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
+        *line = t->line + 3;
     return 1;
 }
 

@@ -1,0 +1,135 @@
+"""gpusim_h5 -- read gpusim's HDF5 result files into pandas DataFrames.
+
+A run's file (``gpusim run``) and a comparison's (``gpusim compare``, whose
+runs sit under ``/runs/POLICY/seedK``) share one layout, described in the
+README's Results section; every dataset carries ``units`` and
+``description`` attributes, and the integer codes of ``/jobs`` carry their
+labels.  This module turns them into labelled DataFrames::
+
+    import gpusim_h5 as g
+    f = g.open("quickstart.h5")
+    jobs = g.jobs(f)                    # tier, tenant, state... as labels
+    ts = g.timeseries(f)                # one column per 1-D series
+    s = g.summary(f)                    # value, units, description
+    g.units(f, "/timeseries/queue_length")
+
+    c = g.open("mine-compare.h5")
+    for policy, seed, run in g.runs(c):  # each run reads like a run's file
+        print(policy, seed, g.summary(run).loc["utilization", "value"])
+    g.compare_table(c)                  # mean and 95% interval per metric
+
+It needs h5py and pandas (Debian: python3-h5py, python3-pandas, in the
+system Python /usr/bin/python3).
+"""
+
+import h5py
+import numpy as np
+import pandas as pd
+
+__all__ = ["open", "jobs", "timeseries", "summary", "tiers", "runs",
+           "compare_table", "units", "description"]
+
+_open = open
+
+
+def _text(v):
+    """A str from what h5py returns for a fixed-length string."""
+    if isinstance(v, bytes):
+        return v.decode("utf-8")
+    if isinstance(v, np.bytes_):
+        return bytes(v).decode("utf-8")
+    return str(v)
+
+
+def open(path):  # noqa: A001 - the module's entry point
+    """The result file at path, opened read-only (an h5py.File)."""
+    return h5py.File(path, "r")
+
+
+def _group(f, group):
+    return f if group in (None, "", "/") else f[group]
+
+
+def units(f, path):
+    """The units of the dataset at path ("" for text)."""
+    return _text(f[path].attrs.get("units", b""))
+
+
+def description(f, path):
+    """What the dataset at path holds."""
+    return _text(f[path].attrs.get("description", b""))
+
+
+def _table(ds):
+    """A compound dataset as a DataFrame, strings decoded."""
+    df = pd.DataFrame(ds[:])
+    for col in df.columns:
+        if df[col].dtype == object:
+            df[col] = df[col].map(_text)
+    return df
+
+
+def jobs(f, group=None, codes=False):
+    """/jobs as a DataFrame, one row per job.  The code columns (tenant,
+    tier, state, kill, model) become categorical labels; codes=True keeps
+    the integers as well, in columns named CODE_code."""
+    g = _group(f, group)
+    ds = g["jobs"]
+    df = _table(ds)
+    for col, attr in [("tenant", "tenant_labels"), ("tier", "tier_labels"),
+                      ("state", "state_labels"), ("kill", "kill_labels"),
+                      ("model", "model_labels")]:
+        if col not in df.columns or attr not in ds.attrs:
+            continue
+        labels = [_text(x) for x in ds.attrs[attr]]
+        code = df[col].to_numpy()
+        if codes:
+            df[col + "_code"] = code
+        names = np.array(labels + [""], dtype=object)
+        idx = np.where((code >= 0) & (code < len(labels)), code, len(labels))
+        df[col] = pd.Categorical(names[idx],
+                                 categories=labels + ([""] if (idx == len(labels)).any() else []))
+    return df
+
+
+def timeseries(f, group=None):
+    """Every 1-D series of /timeseries as a column, indexed by time_s."""
+    g = _group(f, group)["timeseries"]
+    cols = {}
+    for name, ds in g.items():
+        if isinstance(ds, h5py.Dataset) and ds.ndim == 1 and \
+                ds.dtype.kind == "f":
+            cols[name] = ds[:]
+    n = len(cols.get("time_s", []))
+    df = pd.DataFrame({k: v for k, v in cols.items() if len(v) == n})
+    return df.set_index("time_s") if "time_s" in df else df
+
+
+def summary(f, group=None):
+    """The summary scalars: a DataFrame indexed by name with value, units
+    and description (from /summary/fields; older files: the attributes)."""
+    g = _group(f, group)["summary"]
+    if "fields" in g:
+        return _table(g["fields"]).set_index("name")
+    return pd.DataFrame({"value": {k: float(v) for k, v in g.attrs.items()}})
+
+
+def tiers(f, group=None):
+    """Per-tier statistics (/summary/tiers), indexed by scope (all first)."""
+    return _table(_group(f, group)["summary/tiers"]).set_index("scope")
+
+
+def runs(f):
+    """(policy, seed, group) for every run of a comparison file; each group
+    reads with jobs(), timeseries(), summary() like a run's file."""
+    out = []
+    for policy, pg in f["runs"].items():
+        for name, rg in pg.items():
+            out.append((policy, int(rg.attrs["seed"]), rg))
+    return out
+
+
+def compare_table(f):
+    """/compare/table: one row per (policy, metric) with n, mean, std, t,
+    half, ci_low, ci_high."""
+    return _table(f["compare/table"]).set_index(["policy", "metric"])

@@ -1,0 +1,28 @@
+/* suggest.h -- "did you mean ...?" for a misspelled name.
+ *
+ * The closest candidate by optimal string alignment distance (Levenshtein
+ * plus the swap of two neighbours, Damerau 1964), compared without regard
+ * to case, is suggested when it is close enough to be a typo: a distance of
+ * at most 1 for names up to 4 characters, 2 up to 8 and 3 beyond, and never
+ * the whole word (git's and cargo's rule of thumb).  A candidate that
+ * starts with the word (an abbreviation) is suggested too. */
+#ifndef GS_SUGGEST_H
+#define GS_SUGGEST_H
+
+/* The best candidate of the NULL-terminated cands for word, or NULL. */
+const char *gs_suggest(const char *word, const char *const *cands);
+
+/* Format " (did you mean 'X'?)" into buf (n bytes), or "" when there is
+ * no suggestion; returns buf. */
+char *gs_suggest_fmt(const char *word, const char *const *cands, char *buf,
+                     unsigned long n);
+
+/* getopt_long (with ':' leading its option string) returned c, '?' or
+ * ':', for argv[optind - 1]: print "gpusim: CMD: unknown option '--x'
+ * (did you mean '--y'?)" or "gpusim: CMD: --x needs a value", then
+ * "(see 'gpusim help CMD')", on stderr.  Returns 2, the usage status. */
+struct option;
+int gs_suggest_bad_option(const char *cmd, const struct option *opts,
+                          int argc, char **argv, int c);
+
+#endif
