@@ -15,7 +15,8 @@ DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
             gnuplot-nox pkg-config zlib1g-dev clang libclang-rt-dev \
             libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
-            jupyter-nbconvert python3-ipykernel jupyter-client
+            jupyter-nbconvert python3-ipykernel jupyter-client \
+            help2man bash-completion
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
@@ -49,9 +50,8 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test asan bench deps install clean check-deps plugins \
-        bench-policies bench-policies-update fuzz fuzz-build fuzz-check \
-        uninstall
+.PHONY: all run test asan bench deps install uninstall clean check-deps plugins \
+        bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
 
@@ -66,6 +66,7 @@ $(DEPS_OK):
 	command -v mpirun >/dev/null 2>&1 || missing=1; \
 	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
 	command -v clang >/dev/null 2>&1 || missing=1; \
+	command -v help2man >/dev/null 2>&1 || missing=1; \
 	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
 	  clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || missing=1; \
 	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \
@@ -226,49 +227,64 @@ bench-policies: $(B)/bench/bench_policies
 bench-policies-update: $(B)/bench/bench_policies
 	$(B)/bench/bench_policies --update
 
-# make install: the binary; its manual page (made from its own help texts,
-# tools/mkman.sh) and bash completion; under PREFIX/share/gpusim the plot
-# scripts, notebooks, Python reader and example scenarios (compare finds
-# the plots there by itself); the headers a policy plug-in compiles against
-# (policy.h, sim.h, plugin.h and what they include, relative includes
-# kept) and a pkg-config file for them: cc $(pkg-config --cflags gpusim).
-VERSION   = $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/version.h)
-SHARE     = $(DESTDIR)$(PREFIX)/share
-PUB_HDRS  = $(shell $(CC) -MM -MT x $(PKG_CFLAGS) policies/policy.h sim/sim.h \
-              sim/plugin.h 2>/dev/null | tr ' \\' '\n\n' | grep -E '^(sim|policies|traces)/.*\.h$$' | sort -u)
+# --- packaging: make install / uninstall -------------------------------------
+# PREFIX/bin/gpusim; its man page (generated from the help texts by
+# help2man, packaging/manpage.sh); bash completion; plot scripts, notebooks
+# and example scenarios under PREFIX/share/gpusim (the installed binary
+# finds its plots there: compare.c's find_scripts); the headers a plug-in
+# compiles against -- policies/policy.h, sim/sim.h and what they include,
+# relative layout kept -- under PREFIX/include/gpusim; gpusim.pc.
+# `make uninstall` removes exactly these.
+VERSION    := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/version.h)
+PLUGIN_ABI := $(shell sed -n 's/^\#define GS_POLICY_ABI *\([0-9]*\).*/\1/p' policies/policy.h)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share/gpusim
+MANDIR     ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INCDIR     ?= $(PREFIX)/include/gpusim
+PCDIR      ?= $(PREFIX)/lib/pkgconfig
+# The public headers: the closure of what a plug-in includes.
+PUBLIC_H    = $(shell printf '\043include "policies/policy.h"\n\043include "sim/sim.h"\n' | \
+                $(CC) -MM -I. $(PKG_CFLAGS) -x c - 2>/dev/null | tr ' \\' '\n\n' | \
+                grep '\.h$$' | grep -v '^/' | xargs realpath -m --relative-to=. | \
+                sort -u)
+DATA_FILES := $(sort $(wildcard plots/*.gp plots/*.ipynb plots/*.py))
+SCEN_FILES := $(sort $(wildcard scenarios/*.json scenarios/*.csv))
 
-$(B)/gpusim.1: $(B)/gpusim tools/mkman.sh
-	sh tools/mkman.sh $(B)/gpusim >$@.tmp && mv $@.tmp $@
+$(B)/gpusim.1: $(B)/gpusim packaging/manpage.sh
+	sh packaging/manpage.sh $(B)/gpusim $@
 
-install: gpusim $(B)/gpusim.1
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/man/man1 \
-	  $(SHARE)/bash-completion/completions $(SHARE)/gpusim/plots \
-	  $(SHARE)/gpusim/scenarios $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
-	install -m 644 $(B)/gpusim.1 $(SHARE)/man/man1/gpusim.1
-	install -m 644 tools/gpusim.bash $(SHARE)/bash-completion/completions/gpusim
-	install -m 644 plots/*.gp plots/*.ipynb plots/gpusim_h5.py \
-	  $(SHARE)/gpusim/plots/
-	install -m 644 scenarios/* $(SHARE)/gpusim/scenarios/
-	for h in $(PUB_HDRS); do \
-	  install -d $(DESTDIR)$(PREFIX)/include/gpusim/$$(dirname $$h) && \
-	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/gpusim/$$h || exit 1; \
+$(B)/gpusim.pc: packaging/gpusim.pc.in sim/version.h policies/policy.h
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@ABI@|$(PLUGIN_ABI)|' $< >$@
+
+install: $(B)/gpusim $(B)/gpusim.1 $(B)/gpusim.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/plots \
+	  $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PCDIR)
+	install -m 755 $(B)/gpusim $(DESTDIR)$(BINDIR)/gpusim
+	install -m 644 $(B)/gpusim.1 $(DESTDIR)$(MANDIR)/gpusim.1
+	install -m 644 packaging/gpusim.bash $(DESTDIR)$(BASHCOMPDIR)/gpusim
+	install -m 644 $(DATA_FILES) $(DESTDIR)$(DATADIR)/plots/
+	install -m 644 $(SCEN_FILES) $(DESTDIR)$(DATADIR)/scenarios/
+	for h in $(PUBLIC_H); do \
+	  install -d $(DESTDIR)$(INCDIR)/$$(dirname $$h) && \
+	  install -m 644 $$h $(DESTDIR)$(INCDIR)/$$h || exit 1; \
 	done
-	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' '' \
-	  'Name: gpusim' 'Description: gpusim policy plug-in headers' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}/gpusim -fPIC' \
-	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/gpusim.pc
+	install -m 644 $(B)/gpusim.pc $(DESTDIR)$(PCDIR)/gpusim.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim $(SHARE)/man/man1/gpusim.1 \
-	  $(SHARE)/bash-completion/completions/gpusim \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpusim.pc
-	rm -rf $(SHARE)/gpusim $(DESTDIR)$(PREFIX)/include/gpusim
+	rm -f $(DESTDIR)$(BINDIR)/gpusim $(DESTDIR)$(MANDIR)/gpusim.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/gpusim $(DESTDIR)$(PCDIR)/gpusim.pc
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)
+
+# What `make run` writes, removed by `make clean` with the build.
+RUN_OUTPUTS := quickstart.h5 quickstart-compare.h5 quickstart-compare-plots
 
 # Also what `make run` wrote.
 clean:
-	rm -rf build gpusim quickstart.h5 quickstart-compare.h5 \
-	  quickstart-compare-plots
+	rm -rf build gpusim $(RUN_OUTPUTS)
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -3,7 +3,9 @@
  * Runs every built-in policy on a fixed set of scenarios -- the built-in
  * quickstart, scenarios/small-tenants.json (three tenants with quotas),
  * and Alibaba's openb pod list from ../shared/traces when it is there
- * (bench/scenarios/alibaba-openb.json; skipped, and said so, when not) --
+ * (bench/scenarios/alibaba-openb.json; skipped, and said so, when not),
+ * and bench/scenarios/inference-mix.json (a chat service opening beside
+ * training: the inference metrics) --
  * and compares each metric of `gpusim compare` with the baseline stored in
  * bench/baselines.json, within that file's tolerances: a metric drifts when
  * |now - base| > abs + rel * |base|.  Prints one line per run and every
@@ -31,6 +33,7 @@ static const char *const scenarios[] = {
     "quickstart",
     "scenarios/small-tenants.json",
     "bench/scenarios/alibaba-openb.json",
+    "bench/scenarios/inference-mix.json",
 };
 #define NSCEN ((int)(sizeof scenarios / sizeof scenarios[0]))
 

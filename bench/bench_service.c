@@ -1,9 +1,9 @@
 /* bench_service.c -- inference services end to end: simulated requests per
- * second of wall time, and the Azure code trace replayed on 8 replicas.
+ * CPU second, and the Azure code trace replayed on 8 replicas.
  *
  * 1. One service of Llama-3-8B on 16 H100 replicas, 1,000,000 generated
  *    requests (lognormal prompts, median 300 tokens, and outputs, median
- *    100) at 500 requests/s, about 60% of what the replicas sustain (about 50
+ *    100) at 250 requests/s, about 60% of what the replicas sustain (about 25
  *    requests/s each: KV reads bound the decode steps): the
  *    whole simulation (scenario parse, run, summary with its percentiles)
  *    timed.  Target: >= 1,000,000 requests/s on one core.
@@ -27,7 +27,7 @@ static const char gen[] =
 " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2, \"gpus_per_node\": 8}],"
 " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
 "   \"gpu\": \"H100-80GB\", \"replicas\": 16, \"load_bandwidth_gbs\": 5,"
-"   \"requests\": {\"generate\": {\"rate_per_second\": 500, \"requests\": %ld,"
+"   \"requests\": {\"generate\": {\"rate_per_second\": 250, \"requests\": %ld,"
 "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 300,"
 "        \"sigma\": 0.8, \"max\": 4000},"
 "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100,"

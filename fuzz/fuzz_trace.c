@@ -21,7 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sc == NULL)
         abort();
     gs_catalog_init(&sc->cat);
-    gs_alibaba_declare_models(&sc->cat);
     gs_params_init(&sc->trace, "<fuzz>: $.workload.trace");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");

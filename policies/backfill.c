@@ -35,6 +35,7 @@
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
  * Slurm's bf_max_job_test) and stops when the fleet is full. */
 #include "policy.h"
+#include "jobgroup.h"
 #include "../sim/cloud.h"
 #include "../sim/sim.h"
 
@@ -63,6 +64,24 @@ struct bf {
     int *most[2];               /* per pool: most fully free GPUs on a node,
                                    anywhere / off the reservation; -1 =
                                    not known since the last start */
+    /* The scan's window (jobgroup.h): the head and the depth jobs after
+     * it, in classes of alike jobs (a jobgroup each), each an array by
+     * record index with the job's estimate (entries of jobs that left have
+     * j NULL).  A member's pslot is its class + 1. */
+    struct gs_jwin win;
+    struct gs_jgroups shapes;
+    struct bclass {
+        struct bent { uint32_t rec; gs_time est; struct gs_job *j; } *e;
+        long n, cap, dead;
+        long cur;               /* the scan's place */
+        double g;               /* GPUs a job asks */
+        char out[2];            /* the scan: a job that would outlive the
+                                   shadow time [1], or not [0], found no
+                                   room; so will the class's later ones */
+    } *cls;
+    int ncls, capcls;
+    struct gs_sim *sim;
+    int scanning;               /* no compaction while a scan runs */
 };
 
 static void bf_free(void *state)
@@ -79,9 +98,89 @@ static void bf_free(void *state)
     free(b->resv);
     free(b->rextra);
     free(b->ranges);
+    for (int i = 0; i < b->ncls; i++)
+        free(b->cls[i].e);
+    free(b->cls);
+    gs_jgroups_free(&b->shapes);
     free(b->most[0]);
     free(b->most[1]);
     free(b);
+}
+
+/* --- the window, in classes ----------------------------------------------- */
+
+static double job_gpus(const struct gs_job *j);
+
+static long class_find(const struct bclass *c, uint32_t rec)
+{
+    long lo = 0, hi = c->n;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (c->e[mid].rec < rec)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void class_compact(struct bclass *c)
+{
+    long w = 0;
+    for (long i = 0; i < c->n; i++)
+        if (c->e[i].j)
+            c->e[w++] = c->e[i];
+    c->n = w;
+    c->dead = 0;
+}
+
+static void win_add(void *ctx, struct gs_job *j)
+{
+    struct bf *b = ctx;
+    int k = gs_jgroups_of(&b->shapes, j);
+    while (k >= b->ncls) {
+        if (b->ncls == b->capcls) {
+            int cap = b->capcls ? b->capcls * 2 : 8;
+            struct bclass *c = realloc(b->cls, (size_t)cap * sizeof *c);
+            GS_OOM_IF(c == NULL);
+            b->cls = c;
+            b->capcls = cap;
+        }
+        b->cls[b->ncls++] = (struct bclass){ .g = job_gpus(j) };
+    }
+    struct bclass *c = &b->cls[k];
+    if (c->n == c->cap) {
+        if (c->dead > c->n / 2 && !b->scanning) {
+            class_compact(c);
+        } else {
+            long cap = c->cap ? c->cap * 2 : 64;
+            struct bent *e = realloc(c->e, (size_t)cap * sizeof *e);
+            GS_OOM_IF(e == NULL);
+            c->e = e;
+            c->cap = cap;
+        }
+    }
+    long at = c->n > 0 && c->e[c->n - 1].rec > j->rec ? class_find(c, j->rec)
+                                                       : c->n;
+    memmove(&c->e[at + 1], &c->e[at], (size_t)(c->n - at) * sizeof *c->e);
+    c->e[at] = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
+    c->n++;
+    j->pslot = k + 1;
+}
+
+static void win_drop(void *ctx, struct gs_job *j)
+{
+    struct bf *b = ctx;
+    struct bclass *c = &b->cls[j->pslot - 1];
+    long at = class_find(c, j->rec);
+    while (at < c->n && c->e[at].j != j)   /* past its own gone entries */
+        at++;
+    GS_ASSERT(at < c->n && c->e[at].rec == j->rec);
+    c->e[at].j = NULL;
+    c->dead++;
+    j->pslot = 0;
+    if (!b->scanning && c->dead > 64 && c->dead > c->n / 2)
+        class_compact(c);
 }
 
 static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
@@ -98,6 +197,10 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
         bf_free(b);
         return rc;
     }
+    b->win = (struct gs_jwin){ .depth = b->depth + 1, .add = win_add,
+                               .drop = win_drop, .ctx = b };
+    gs_jgroups_init(&b->shapes, 0);
+    b->sim = sim;
     b->npools = f->npools;
     b->nnodes = f->nnodes;
     b->ngpus = f->ngpus;
@@ -129,9 +232,22 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
                        int why)
 {
     (void)sim;
-    (void)why;
     struct bf *b = state;
     gs_heap_remove(&b->run, &j->pnode);
+    if (why == GS_STOP_KILLED && j->state == GS_JOB_PENDING) {
+        if (j->pslot > 0)
+            gs_jwin_leave(&b->win, j);
+        else
+            gs_jwin_killed_outside(&b->win, j);
+    }
+}
+
+static void bf_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    (void)sim;
+    struct bf *b = state;
+    j->pslot = 0;
+    gs_jwin_arrive(&b->win, j);
 }
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -497,6 +613,8 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
 {
     if (gs_sim_try_start(sim, j, ranges, nranges) < 0)
         return -1;
+    if (j->pslot > 0)
+        gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
         gs_heap_push(&b->run, &j->pnode, j->est_end);
     forget_most(b);
@@ -531,18 +649,50 @@ static void bf_schedule(void *state, struct gs_sim *sim)
     double extra = sh.avail - sh.need;
     forget_most(b);
 
+    /* The scan: the depth jobs after the head, in order, passing over
+     * those that want more GPUs than are idle.  Idle GPUs only go down
+     * during the scan, so a class of jobs that wants too many is out for
+     * the rest of it: the window's classes are merged by record index,
+     * and a job is looked at only if its class still could fit. */
+    gs_jwin_settle(&b->win, sim);
+    b->scanning = 1;
+    int repeat = gs_sim_misses_repeat(sim);
+    for (int c = 0; c < b->ncls; c++) {
+        b->cls[c].cur = 0;
+        b->cls[c].out[0] = b->cls[c].out[1] = 0;
+    }
     long looked = 0;
-    struct gs_job *j = head->next, *next;
-    for (; j && looked < b->depth; j = next, looked++) {
-        next = j->next;
+    for (;;) {
         double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
         if (idle <= 0)
             break;
-        double g = job_gpus(j);
-        if (g > idle + 1e-9)
-            continue;           /* cannot fit anywhere now: skip the search */
-        int by_shadow = sh.t != GS_TIME_MAX &&
-                        now + gs_sim_estimate(sim, j) <= sh.t;
+        const struct bent *je = NULL;
+        struct bclass *jc = NULL;
+        for (int ci = 0; ci < b->ncls; ci++) {
+            struct bclass *c = &b->cls[ci];
+            if (c->g > idle + 1e-9 || (c->out[0] && c->out[1]))
+                c->cur = c->n;      /* nothing more of it starts */
+            /* pass over the gone, the head, and the jobs of a kind
+             * already known to find no room */
+            while (c->cur < c->n) {
+                const struct bent *e = &c->e[c->cur];
+                if (e->j && e->j != head &&
+                    !c->out[sh.t == GS_TIME_MAX || now + e->est > sh.t])
+                    break;
+                c->cur++;
+            }
+            if (c->cur < c->n && (je == NULL || c->e[c->cur].rec < je->rec)) {
+                je = &c->e[c->cur];
+                jc = c;
+            }
+        }
+        if (je == NULL)
+            break;
+        struct gs_job *j = je->j;
+        jc->cur++;
+        looked++;
+        double g = jc->g;
+        int by_shadow = sh.t != GS_TIME_MAX && now + je->est <= sh.t;
         if (by_shadow) {
             if (may_fit(b, sim, j, 0))
                 start(b, sim, j, NULL, 0);
@@ -555,8 +705,17 @@ static void bf_schedule(void *state, struct gs_sim *sim)
                    j->alloc.pool >= 0 && usable(sim, j->alloc.pool, head)) {
             extra -= g;
         }
+        /* Capacity, the leftover on reserved nodes and extra only shrink
+         * during the scan: a job that found no room leaves its class's
+         * later jobs of the same kind none either. */
+        if (j->state == GS_JOB_PENDING && repeat)
+            jc->out[!by_shadow] = 1;
     }
-    gs_sim_examine(sim, looked);
+    b->scanning = 0;
+    for (int c = 0; c < b->ncls; c++)
+        if (b->cls[c].dead > 64 && b->cls[c].dead > b->cls[c].n / 2)
+            class_compact(&b->cls[c]);
+    gs_sim_examine(sim, looked + b->ncls);
 }
 
 const struct gs_policy_ops gs_policy_fifo_backfill = {
@@ -565,6 +724,7 @@ const struct gs_policy_ops gs_policy_fifo_backfill = {
     .summary = "arrival order with EASY backfilling on estimated runtimes",
     .init = bf_init,
     .free = bf_free,
+    .arrive = bf_arrive,
     .stopped = bf_stopped,
     .schedule = bf_schedule,
 };

@@ -62,6 +62,11 @@ struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
     int *grp, ngrp, capgrp;     /* its groups of window jobs */
+    /* Its running jobs that could ever be victims (preemptible, whole
+     * GPUs on one node), compact for reclaim's scan; jobs in rvj. */
+    struct rv { int node, gpus, pool; } *rv;
+    struct gs_job **rvj;
+    long nrv, caprv;
     int live;                   /* borrowers(): may still start a job */
 };
 
@@ -73,12 +78,11 @@ struct fair {
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
     long depth;
-    /* The window: the first `depth` pending jobs (while no pass runs,
-     * possibly more, trimmed at the next), in groups by tenant and shape;
-     * nextout is the first pending job outside it (NULL: none). */
+    /* The window (jobgroup.h): the first `depth` pending jobs, in groups
+     * by tenant and shape. */
     struct gs_jgroups gs;
-    long nwin;
-    struct gs_job *nextout;
+    struct gs_jwin win;
+    struct gs_sim *sim;
     int in_pass;
     struct gs_job **late;       /* requeued during a pass, placed after */
     long nlate, caplate;
@@ -93,11 +97,10 @@ struct fair {
     int *maxg;                  /* scratch: per tenant, the largest victim
                                    it can lose and keep its guarantee */
     int capmaxg;
-    /* Running jobs that could be victims (preemptible, whole GPUs on one
-     * node), compact for reclaim's scan; jobs in rvj. */
-    struct rv { int node, tenant, gpus, pool; } *rv;
-    struct gs_job **rvj;
-    long nrv, caprv;
+    long nrv;                   /* such jobs, over all tenants */
+    int *node_rv;               /* per node: their GPUs there */
+    int *own;                   /* scratch: per node, the owner's GPUs */
+    int maxgpn;
     int *recl;                  /* scratch: reclaimable GPUs per node */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -120,6 +123,9 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         s->nt++;
     }
 }
+
+static void win_add(void *ctx, struct gs_job *j);
+static void win_drop(void *ctx, struct gs_job *j);
 
 static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
                      struct gs_diag *d)
@@ -148,13 +154,24 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->unreserved = s->fleet_gpus - quotas;
     s->recl = calloc((size_t)f->nnodes + 1, sizeof *s->recl);
     s->pe = calloc((size_t)f->npools + 1, 1);
-    if (s->recl == NULL || s->pe == NULL) {
+    s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
+    s->own = calloc((size_t)f->nnodes + 1, sizeof *s->own);
+    for (int i = 0; i < f->npools; i++)
+        if (f->pools[i].s.gpn > s->maxgpn)
+            s->maxgpn = f->pools[i].s.gpn;
+    if (s->recl == NULL || s->pe == NULL || s->node_rv == NULL ||
+        s->own == NULL) {
         free(s->recl);
         free(s->pe);
+        free(s->node_rv);
+        free(s->own);
         free(s);
         return GS_ENOMEM;
     }
     gs_jgroups_init(&s->gs, 1);
+    s->sim = sim;
+    s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
+                               .drop = win_drop, .ctx = s };
     *state = s;
     return 0;
 }
@@ -162,8 +179,11 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void fair_free(void *state)
 {
     struct fair *s = state;
-    for (int t = 0; t < s->nt; t++)
+    for (int t = 0; t < s->nt; t++) {
         free(s->t[t].grp);
+        free(s->t[t].rv);
+        free(s->t[t].rvj);
+    }
     free(s->t);
     gs_jgroups_free(&s->gs);
     free(s->late);
@@ -171,8 +191,8 @@ static void fair_free(void *state)
     free(s->dead);
     free(s->pe);
     free(s->maxg);
-    free(s->rv);
-    free(s->rvj);
+    free(s->node_rv);
+    free(s->own);
     free(s->cand);
     free(s->recl);
     free(s->vict);
@@ -201,8 +221,6 @@ static double dom_share(const struct fair *s, int t)
     return (g > m ? g : m) / x->weight;
 }
 
-static void win_remove(struct fair *s, struct gs_job *j);
-
 /* Start j (anywhere, or within r) and book it to its tenant. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *r, int nr)
@@ -220,27 +238,29 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     if (gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
-        win_remove(s, j);
+        gs_jwin_leave(&s->win, j);
     s->ver++;
     x->gpus += g;
     x->mem += job_mem(sim, j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
-        if (s->nrv == s->caprv) {
-            long cap = s->caprv ? s->caprv * 2 : 256;
-            struct rv *v = realloc(s->rv, (size_t)cap * sizeof *v);
+        if (x->nrv == x->caprv) {
+            long cap = x->caprv ? x->caprv * 2 : 64;
+            struct rv *v = realloc(x->rv, (size_t)cap * sizeof *v);
             GS_OOM_IF(v == NULL);
-            s->rv = v;
-            struct gs_job **vj = realloc(s->rvj, (size_t)cap * sizeof *vj);
+            x->rv = v;
+            struct gs_job **vj = realloc(x->rvj, (size_t)cap * sizeof *vj);
             GS_OOM_IF(vj == NULL);
-            s->rvj = vj;
-            s->caprv = cap;
+            x->rvj = vj;
+            x->caprv = cap;
         }
-        s->rv[s->nrv] = (struct rv){ j->alloc.one.node, j->tenant,
-                                     j->need.gpus, j->alloc.pool };
-        s->rvj[s->nrv] = j;
-        j->pslot |= F_VIC | s->nrv << 8;
+        x->rv[x->nrv] = (struct rv){ j->alloc.one.node, j->need.gpus,
+                                     j->alloc.pool };
+        x->rvj[x->nrv] = j;
+        j->pslot |= F_VIC | x->nrv << 8;
+        x->nrv++;
         s->nrv++;
+        s->node_rv[j->alloc.one.node] += j->need.gpus;
     }
     j->pnode.time = 0;
     if (!j->preemptible && over > EPS) {
@@ -256,10 +276,10 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)why;
     struct fair *s = state;
     if (!(j->pslot & F_RUN)) {  /* a pending job killed while waiting */
-        if (j == s->nextout)
-            s->nextout = j->next;
         if (j->pslot & F_WIN)
-            win_remove(s, j);
+            gs_jwin_leave(&s->win, j);
+        else
+            gs_jwin_killed_outside(&s->win, j);
         return;
     }
     s->ver++;
@@ -274,11 +294,13 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
     if (j->pslot & F_VIC) {             /* swap-remove from rv */
-        long i = j->pslot >> 8, last = --s->nrv;
+        long i = j->pslot >> 8, last = --x->nrv;
+        s->nrv--;
+        s->node_rv[x->rv[i].node] -= x->rv[i].gpus;
         if (i != last) {
-            s->rv[i] = s->rv[last];
-            s->rvj[i] = s->rvj[last];
-            s->rvj[i]->pslot = (s->rvj[i]->pslot & 0xff) | i << 8;
+            x->rv[i] = x->rv[last];
+            x->rvj[i] = x->rvj[last];
+            x->rvj[i]->pslot = (x->rvj[i]->pslot & 0xff) | i << 8;
         }
     }
     j->pslot = 0;
@@ -346,40 +368,76 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
         any |= g > 0;
     }
     long nv = 0;
-    if (any) {
-        gs_sim_examine(sim, s->nrv);
+    int best = -1, best_def = 1 << 30;
+    int every = 1;              /* every other tenant can lose any victim */
+    for (int t = 0; t < s->nt; t++)
+        if (t != j->tenant && s->maxg[t] < s->maxgpn)
+            every = 0;
+    if (any)
         for (int p = 0; p < f->npools; p++)
             s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
-        if (s->capvict < s->nrv) {
-            free(s->vict);
-            s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
-            GS_OOM_IF(s->vict == NULL);
-            s->capvict = s->nrv;
-        }
-        /* One scan of the compact victim array gathers the victims and
-         * what each node could give back. */
-        for (long i = 0; i < s->nrv; i++) {
-            const struct rv *v = &s->rv[i];
-            if (v->gpus > s->maxg[v->tenant] || !s->pe[v->pool])
+    if (any && every) {
+        /* What a node could give back is all its possible victims' GPUs
+         * but the owner's own: walk the nodes of the pools j may use. */
+        const struct ten *o = &s->t[j->tenant];
+        gs_sim_examine(sim, o->nrv + f->nnodes);
+        for (long i = 0; i < o->nrv; i++)
+            s->own[o->rv[i].node] += o->rv[i].gpus;
+        for (int p = 0; p < f->npools; p++) {
+            const struct gs_pool *pl = &f->pools[p];
+            if (!s->pe[p] || need > pl->s.gpn)
                 continue;
-            s->recl[v->node] += v->gpus;
-            s->vict[nv++] = s->rvj[i];
+            for (int n = pl->node0; n < pl->node0 + pl->s.nodes; n++) {
+                const struct gs_node *nd = &f->nodes[n];
+                int def = need - nd->nfull;
+                int r = s->node_rv[n] - s->own[n];
+                if (def > 0 && r > 0 && nd->nfull + r >= need &&
+                    def < best_def) {
+                    best = n;
+                    best_def = def;
+                }
+            }
         }
-    }
-    int best = -1, best_def = 1 << 30;
-    for (long i = 0; i < nv; i++) {
-        int node = s->vict[i]->alloc.one.node;
-        const struct gs_node *nd = &f->nodes[node];
-        int def = need - nd->nfull;
-        if (need <= f->pools[nd->pool].s.gpn && def > 0 &&
-            nd->nfull + s->recl[node] >= need &&
-            (def < best_def || (def == best_def && node < best))) {
-            best = node;
-            best_def = def;
+        for (long i = 0; i < o->nrv; i++)
+            s->own[o->rv[i].node] = 0;
+    } else if (any) {
+        /* One scan of the tenants' compact victim arrays gathers the
+         * victims and what each node could give back. */
+        gs_sim_examine(sim, s->nrv);
+        for (int t = 0; t < s->nt; t++) {
+            const struct ten *x = &s->t[t];
+            if (s->maxg[t] == 0)
+                continue;
+            for (long i = 0; i < x->nrv; i++) {
+                const struct rv *v = &x->rv[i];
+                if (v->gpus > s->maxg[t] || !s->pe[v->pool])
+                    continue;
+                s->recl[v->node] += v->gpus;
+            }
         }
+        for (int t = 0; t < s->nt; t++) {
+            const struct ten *x = &s->t[t];
+            if (s->maxg[t] == 0)
+                continue;
+            for (long i = 0; i < x->nrv; i++) {
+                const struct rv *v = &x->rv[i];
+                if (v->gpus > s->maxg[t] || !s->pe[v->pool])
+                    continue;
+                int node = v->node;
+                const struct gs_node *nd = &f->nodes[node];
+                int def = need - nd->nfull;
+                if (need <= f->pools[nd->pool].s.gpn && def > 0 &&
+                    nd->nfull + s->recl[node] >= need &&
+                    (def < best_def || (def == best_def && node < best))) {
+                    best = node;
+                    best_def = def;
+                }
+            }
+        }
+        for (int t = 0; t < s->nt; t++)
+            for (long i = 0; i < s->t[t].nrv; i++)
+                s->recl[s->t[t].rv[i].node] = 0;
     }
-    for (long i = 0; i < nv; i++)
-        s->recl[s->vict[i]->alloc.one.node] = 0;
     if (best < 0) {
         if (grp >= 0) {
             if (grp >= s->caprfail) {
@@ -395,11 +453,19 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
         }
         return -1;
     }
-    long k = 0;
-    for (long i = 0; i < nv; i++)
-        if (s->vict[i]->alloc.one.node == best)
-            s->vict[k++] = s->vict[i];
-    nv = k;
+    if (s->capvict < s->nrv) {
+        free(s->vict);
+        s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
+        GS_OOM_IF(s->vict == NULL);
+        s->capvict = s->nrv;
+    }
+    for (int t = 0; t < s->nt; t++) {
+        const struct ten *x = &s->t[t];
+        for (long i = 0; i < x->nrv; i++)
+            if (x->rv[i].node == best && x->rv[i].gpus <= s->maxg[t] &&
+                s->pe[x->rv[i].pool])
+                s->vict[nv++] = x->rvj[i];
+    }
     qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     const struct gs_node *nd = &f->nodes[best];
     /* Largest victims that do not overshoot the deficit ... */
@@ -429,10 +495,11 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 
 /* --- the window: the first `depth` pending jobs ------------------------ */
 
-/* Put j into the window (its tenant's group). */
-static void win_add(struct fair *s, struct gs_sim *sim, struct gs_job *j)
+/* Window members are indexed in groups by tenant and shape. */
+static void win_add(void *ctx, struct gs_job *j)
 {
-    ten_ensure(s, sim, j->tenant);
+    struct fair *s = ctx;
+    ten_ensure(s, s->sim, j->tenant);
     int g = gs_jgroups_of(&s->gs, j);
     if (s->gs.g[g].pos < 0) {           /* new: list it under its tenant */
         struct ten *x = &s->t[j->tenant];
@@ -448,46 +515,18 @@ static void win_add(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     }
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
-    s->nwin++;
 }
 
-static void win_remove(struct fair *s, struct gs_job *j)
+static void win_drop(void *ctx, struct gs_job *j)
 {
+    struct fair *s = ctx;
     gs_jgroup_remove(&s->gs.g[j->pslot >> 8], j);
     j->pslot = 0;
-    s->nwin--;
-}
-
-/* A job entered the pending list: new at its end, or requeued at its
- * place.  It is in the window if it comes before the first job outside. */
-static void win_arrive(struct fair *s, struct gs_sim *sim, struct gs_job *j)
-{
-    if (s->nextout == NULL ? s->nwin < s->depth || j->next != NULL
-                           : j->rec < s->nextout->rec)
-        win_add(s, sim, j);
-    else if (s->nextout == NULL || j->rec < s->nextout->rec)
-        s->nextout = j;
-}
-
-/* Make the window the first min(depth, pending) jobs again. */
-static void win_settle(struct fair *s, struct gs_sim *sim)
-{
-    while (s->nwin > s->depth) {
-        struct gs_job *last = s->nextout ? s->nextout->prev
-                                         : gs_sim_pending_tail(sim);
-        win_remove(s, last);
-        s->nextout = last;
-    }
-    while (s->nwin < s->depth && s->nextout) {
-        struct gs_job *j = s->nextout;
-        s->nextout = j->next;
-        win_add(s, sim, j);
-    }
-    gs_sim_examine(sim, 1);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
+    (void)sim;
     struct fair *s = state;
     j->pslot = 0;
     if (s->in_pass) {                   /* a victim: after the pass */
@@ -501,7 +540,7 @@ static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         s->late[s->nlate++] = j;
         return;
     }
-    win_arrive(s, sim, j);
+    gs_jwin_arrive(&s->win, j);
 }
 
 /* Pass order: higher tier priority first, then arrival (record order). */
@@ -603,28 +642,42 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
     int whole = gs_sim_misses_repeat(sim);
     long nout = 0;
     int ndead = 0;
+    int bt = -1;                /* the tenant picked, kept while no job
+                                   starts (the shares stay as they are) */
     while (!fleet_full(f)) {
-        int bt = -1, g = -1;
-        double best = 0;
-        struct gs_job *j = NULL;
-        for (int t = 0; t < s->nt; t++) {
-            if (s->t[t].live == 0)
-                continue;
-            double d = dom_share(s, t);
-            if (bt < 0 || d < best) {
-                bt = t;
-                best = d;
+        int g = -1;
+        if (bt < 0 || s->t[bt].live == 0) {
+            double best = 0;
+            bt = -1;
+            for (int t = 0; t < s->nt; t++) {
+                if (s->t[t].live == 0)
+                    continue;
+                double d = dom_share(s, t);
+                if (bt < 0 || d < best) {
+                    bt = t;
+                    best = d;
+                }
             }
+            if (bt < 0)
+                break;
         }
-        if (bt < 0)
-            break;
-        j = tenant_next(s, sim, bt, &g);
+        struct gs_job *j = tenant_next(s, sim, bt, &g);
         if (j == NULL) {
             s->t[bt].live = 0;
             continue;
         }
-        if (start(s, sim, j, NULL, 0) == 0)
+        /* More GPUs than are idle: start() could not place it (a miss
+         * that, when misses repeat, need not be tried). */
+        double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+        if (whole && job_gpus(j) > idle + EPS) {
+            s->gs.g[g].mark = 1;
+            s->dead[ndead++] = g;
             continue;
+        }
+        if (start(s, sim, j, NULL, 0) == 0) {
+            bt = -1;
+            continue;
+        }
         if (whole) {
             s->gs.g[g].mark = 1;
             s->dead[ndead++] = g;
@@ -642,7 +695,8 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
 static void fair_schedule(void *state, struct gs_sim *sim)
 {
     struct fair *s = state;
-    win_settle(s, sim);
+    gs_jwin_settle(&s->win, sim);
+    gs_sim_examine(sim, 1);
     s->in_pass = 1;
     s->ver++;                           /* reclaim misses are per pass */
     owners(s, sim);
@@ -654,18 +708,18 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         s->dead = malloc((size_t)s->capdead * sizeof *s->dead);
         GS_OOM_IF(s->dead == NULL);
     }
-    if (s->capcand < s->nwin) {
+    if (s->capcand < s->win.n) {
         free(s->cand);
-        s->cand = malloc((size_t)s->nwin * sizeof *s->cand);
+        s->cand = malloc((size_t)s->win.n * sizeof *s->cand);
         GS_OOM_IF(s->cand == NULL);
-        s->capcand = s->nwin;
+        s->capcand = s->win.n;
     }
     for (int t = 0; t < s->nt; t++)
         s->t[t].live = 1;
     borrowers(s, sim);
     s->in_pass = 0;
     for (long i = 0; i < s->nlate; i++)
-        win_arrive(s, sim, s->late[i]);
+        gs_jwin_arrive(&s->win, s->late[i]);
     s->nlate = 0;
 }
 

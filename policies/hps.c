@@ -85,6 +85,7 @@
  * (default 30 min), tries (default 4), depth (jobs tried per pass, default
  * 256). */
 #include "policy.h"
+#include "resv.h"
 #include "../sim/sim.h"
 
 #include <math.h>
@@ -132,19 +133,10 @@ struct hps {
     struct wait **chunks, *freew;
     int nchunks;
     uint64_t stamp;
-    /* Running jobs by estimated end (their pnode), for reservations. */
-    struct gs_heap run;
+    /* Running jobs by estimated end, and the reservation. */
+    struct gs_resv rv;
     /* The starved job holding the reservation. */
     struct gs_job *held;
-    gs_time sh_t;               /* its shadow time */
-    int *resv, nresv;           /* reserved nodes, ascending */
-    int rextra;                 /* one reserved node: GPUs it will have
-                                   free then beyond the job's need */
-    struct gs_range *ranges;    /* scratch: a class's pools off them */
-    int capranges;
-    /* Scratch for working out reservations, sized to the fleet. */
-    int *gain, *touched, ntouched;
-    int *full;                  /* per pool: nodes fully free by then */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -206,21 +198,11 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
     for (int t = 0; t < GS_NTIERS; t++)
         if (sc->tiers[t].priority > s->maxprio)
             s->maxprio = sc->tiers[t].priority;
-    const struct gs_fleet *f = gs_sim_fleet(sim);
-    s->gain = calloc((size_t)f->nnodes + 1, sizeof *s->gain);
-    s->touched = malloc(((size_t)f->nnodes + 1) * sizeof *s->touched);
-    s->resv = malloc(((size_t)f->nnodes + 1) * sizeof *s->resv);
-    s->full = calloc((size_t)f->npools + 1, sizeof *s->full);
-    if (!s->gain || !s->touched || !s->resv || !s->full) {
-        free(s->gain);
-        free(s->touched);
-        free(s->resv);
-        free(s->full);
+    if (gs_resv_init(&s->rv, gs_sim_fleet(sim), 2) < 0) {
         free(s);
         return GS_ENOMEM;
     }
     heap_init_id(&s->timers, 1);
-    heap_init_id(&s->run, 2);
     *state = s;
     return 0;
 }
@@ -241,12 +223,7 @@ static void hps_free(void *state)
         free(s->chunks[i]);
     free(s->chunks);
     gs_heap_clear(&s->timers);
-    gs_heap_clear(&s->run);
-    free(s->resv);
-    free(s->ranges);
-    free(s->gain);
-    free(s->touched);
-    free(s->full);
+    gs_resv_free(&s->rv);
     free(s);
 }
 
@@ -307,10 +284,10 @@ static struct wait *wait_new(struct hps *s)
     if (s->freew == NULL) {
         struct wait **ch = realloc(s->chunks,
                                    (size_t)(s->nchunks + 1) * sizeof *ch);
-        GS_ASSERT(ch != NULL);
+        GS_OOM_IF(ch == NULL);
         s->chunks = ch;
         struct wait *w = calloc(CHUNK, sizeof *w);
-        GS_ASSERT(w != NULL);
+        GS_OOM_IF(w == NULL);
         s->chunks[s->nchunks++] = w;
         for (int i = 0; i < CHUNK; i++) {
             w[i].next = s->freew;
@@ -434,15 +411,16 @@ static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot != 0)
         unqueue(s, j);          /* killed while waiting */
     else
-        gs_heap_remove(&s->run, &j->pnode);
+        gs_resv_stopped(&s->rv, j);
     if (j == s->held)
         s->held = NULL;
 }
 
 /* Move the jobs whose wait passed a stage's end on to the next stage. */
-static void age(struct hps *s, gs_time now)
+static void age(struct hps *s, struct gs_sim *sim, gs_time now)
 {
     while (gs_heap_top_time(&s->timers) < now) {
+        gs_sim_examine(sim, 1);
         struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
         gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
         file(s, w, now);
@@ -511,161 +489,16 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
     return best;
 }
 
-/* --- the reservation -------------------------------------------------- */
-
-struct rwalk {
-    struct hps *s;
-    const struct gs_fleet *f;
-    const struct cls *c;
-    gs_time t;                  /* found: the shadow time */
-    int found;
-};
-
-static int eligible(const struct cls *c, int pool)
-{
-    for (int i = 0; i < c->npools; i++)
-        if (c->pools[i] == pool)
-            return 1;
-    return 0;
-}
-
-/* Free GPUs of node n at the time being walked. */
-static int free_at(const struct hps *s, const struct gs_fleet *f, int n)
-{
-    const struct gs_node *nd = &f->nodes[n];
-    if (!nd->up || nd->cordon)
-        return -1;
-    return nd->nfull + s->gain[n];
-}
-
-/* Gangs: k = ceil(gpus / gpn) nodes of one pool fully free. */
-static int gang_found(struct rwalk *w)
-{
-    struct hps *s = w->s;
-    for (int i = 0; i < w->c->npools; i++) {
-        int p = w->c->pools[i];
-        const struct gs_pool *pl = &w->f->pools[p];
-        int k = (w->c->need.gpus + pl->s.gpn - 1) / pl->s.gpn;
-        if (s->full[p] < k)
-            continue;
-        s->nresv = 0;
-        for (int n = pl->node0; n < pl->node0 + pl->s.nodes && k > 0; n++)
-            if (free_at(s, w->f, n) == pl->s.gpn) {
-                s->resv[s->nresv++] = n;
-                k--;
-            }
-        return 1;
-    }
-    return 0;
-}
-
-static int rvisit(struct gs_hnode *node, void *arg)
-{
-    struct rwalk *w = arg;
-    struct hps *s = w->s;
-    struct gs_job *r = job_of(node);
-    if (r->alloc.pool < 0 || !eligible(w->c, r->alloc.pool))
-        return 0;
-    struct gs_part *pt = gs_alloc_parts(&r->alloc);
-    int gang = w->c->need.gpus > w->f->pools[r->alloc.pool].s.gpn;
-    for (int i = 0; i < r->alloc.n; i++) {
-        if (pt[i].milli != 1000 || pt[i].inst)
-            continue;
-        int n = pt[i].node;
-        int before = free_at(s, w->f, n);
-        if (before < 0)
-            continue;
-        if (s->gain[n] == 0)
-            s->touched[s->ntouched++] = n;
-        s->gain[n] += __builtin_popcountll(pt[i].mask);
-        int gpn = w->f->pools[r->alloc.pool].s.gpn;
-        if (before < gpn && before + __builtin_popcountll(pt[i].mask) >= gpn)
-            s->full[r->alloc.pool]++;
-        if (!gang && free_at(s, w->f, n) >= w->c->need.gpus) {
-            s->resv[0] = n;
-            s->nresv = 1;
-            s->rextra = free_at(s, w->f, n) - w->c->need.gpus;
-            w->found = 1;
-        }
-    }
-    if (gang && gang_found(w))
-        w->found = 1;
-    if (w->found)
-        w->t = r->est_end;
-    return w->found;
-}
+/* --- the reservation (resv.c) ------------------------------------------ */
 
 /* Work out the held job's reservation: 0, or -1 if none can be made. */
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
-    const struct gs_fleet *f = gs_sim_fleet(sim);
     const struct cls *c = &s->c[wait_of(s->held)->cls];
-    struct rwalk w = { s, f, c, GS_TIME_MAX, 0 };
-    s->nresv = 0;
-    s->rextra = 0;
-    if (!c->whole || c->npools == 0)
-        return -1;
-    int gang = 0;
-    for (int i = 0; i < c->npools; i++) {
-        const struct gs_pool *p = &f->pools[c->pools[i]];
-        if (c->need.gpus > p->s.gpn)
-            gang = 1;
-        s->full[c->pools[i]] = 0;
-        if (c->need.gpus > p->s.gpn)
-            for (int n = p->node0; n < p->node0 + p->s.nodes; n++)
-                if (free_at(s, f, n) == p->s.gpn)
-                    s->full[c->pools[i]]++;
-    }
-    if (gang && gang_found(&w)) {
-        w.found = 1;
-        w.t = gs_sim_now(sim);
-    } else {
-        GS_ASSERT(gs_heap_walk(&s->run, rvisit, &w) == 0);
-    }
-    for (int i = 0; i < s->ntouched; i++)
-        s->gain[s->touched[i]] = 0;
-    s->ntouched = 0;
-    if (!w.found)
-        return -1;
-    s->sh_t = w.t;
-    /* ascending, for splitting ranges */
-    for (int i = 1; i < s->nresv; i++)
-        for (int k = i; k > 0 && s->resv[k - 1] > s->resv[k]; k--) {
-            int t = s->resv[k];
-            s->resv[k] = s->resv[k - 1];
-            s->resv[k - 1] = t;
-        }
-    return 0;
-}
-
-/* The class's pools with the reserved nodes cut out; the count. */
-static int off_ranges(struct hps *s, const struct gs_fleet *f,
-                      const struct cls *c)
-{
-    int need = c->npools + s->nresv + 1;
-    if (need > s->capranges) {
-        free(s->ranges);
-        s->ranges = malloc((size_t)need * sizeof *s->ranges);
-        GS_ASSERT(s->ranges != NULL);
-        s->capranges = need;
-    }
-    int n = 0;
-    for (int i = 0; i < c->npools; i++) {
-        int p = c->pools[i];
-        const struct gs_pool *pl = &f->pools[p];
-        int lo = 0;
-        for (int k = 0; k < s->nresv; k++) {
-            int r = s->resv[k] - pl->node0;
-            if (r < 0 || r >= pl->s.nodes)
-                continue;
-            if (r > lo)
-                s->ranges[n++] = (struct gs_range){ p, lo, r };
-            lo = r + 1;
-        }
-        if (lo < pl->s.nodes)
-            s->ranges[n++] = (struct gs_range){ p, lo, pl->s.nodes };
-    }
-    return n;
+    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->need, c->pools,
+                          c->npools, gs_sim_now(sim));
+    gs_sim_examine(sim, s->rv.looked);
+    return rc;
 }
 
 /* --- the pass ------------------------------------------------------------ */
@@ -673,7 +506,7 @@ static int off_ranges(struct hps *s, const struct gs_fleet *f,
 static void started(struct hps *s, struct gs_job *j)
 {
     unqueue(s, j);
-    GS_ASSERT(gs_heap_push(&s->run, &j->pnode, j->est_end) == 0);
+    GS_ASSERT(gs_resv_started(&s->rv, j, j->est_end) == 0);
 }
 
 static void hps_schedule(void *state, struct gs_sim *sim)
@@ -681,12 +514,12 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     struct hps *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
-    age(s, now);
+    age(s, sim, now);
     if (s->held) {
         if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
             s->held = NULL;
-        } else if (now >= s->sh_t && reserve(s, sim) < 0) {
+        } else if (now >= s->rv.t && reserve(s, sim) < 0) {
             s->held = NULL;
         }
     }
@@ -712,6 +545,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
                 sc > top)
                 top = sc;
         }
+        gs_sim_examine(sim, s->nlive);  /* the classes' best jobs */
         if (top == -1e300)
             break;
         struct gs_job *j = NULL;
@@ -735,20 +569,18 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         int rc;
         if (full) {
             rc = GS_ENOFIT;
-        } else if (s->held && now + gs_sim_estimate(sim, j) > s->sh_t) {
+        } else if (s->held && now + gs_sim_estimate(sim, j) > s->rv.t) {
             const struct cls *c = &s->c[jc];
-            int n = off_ranges(s, f, c);
-            rc = n > 0 ? gs_sim_try_start(sim, j, s->ranges, n) : GS_ENOFIT;
+            int n = gs_resv_off(&s->rv, f, c->pools, c->npools);
+            rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
+                       : GS_ENOFIT;
             /* or on the reserved node, in GPUs the starved job leaves */
-            int rn = s->nresv == 1 ? s->resv[0] : -1;
-            if (rc < 0 && rn >= 0 && c->whole && c->need.gpus <= s->rextra &&
-                eligible(c, f->nodes[rn].pool)) {
-                const struct gs_pool *pl = &f->pools[f->nodes[rn].pool];
-                struct gs_range r = { f->nodes[rn].pool, rn - pl->node0,
-                                      rn - pl->node0 + 1 };
-                if ((rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
-                    s->rextra -= c->need.gpus;
-            }
+            struct gs_range r;
+            if (rc < 0 && c->whole &&
+                gs_resv_spare(&s->rv, f, c->need.gpus, c->pools, c->npools,
+                              &r) &&
+                (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+                gs_resv_took(&s->rv, c->need.gpus);
         } else {
             rc = gs_sim_try_start(sim, j, NULL, 0);
         }
@@ -765,7 +597,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             s->held = j;
             if (reserve(s, sim) < 0)
                 s->held = NULL;
-            else if (s->sh_t - j->s.arrival > s->mark && tries < s->tries) {
+            else if (s->rv.t - j->s.arrival > s->mark && tries < s->tries) {
                 if (fallback == NULL)
                     fallback = j;
                 s->held = NULL;

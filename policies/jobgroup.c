@@ -5,6 +5,7 @@
  * profile by name since a job's need points into its own spec. */
 #include "jobgroup.h"
 #include "../sim/err.h"
+#include "../sim/sim.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -134,4 +135,48 @@ struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
     struct gs_hnode *n = gs_heap_top(&g->q);
     return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
              : NULL;
+}
+
+/* --- the window ------------------------------------------------------------ */
+
+static void win_join(struct gs_jwin *w, struct gs_job *j)
+{
+    w->add(w->ctx, j);
+    w->n++;
+}
+
+void gs_jwin_leave(struct gs_jwin *w, struct gs_job *j)
+{
+    w->drop(w->ctx, j);
+    w->n--;
+}
+
+void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j)
+{
+    if (w->nextout == NULL ? w->n < w->depth || j->next != NULL
+                           : j->rec < w->nextout->rec)
+        win_join(w, j);
+    else if (w->nextout == NULL)
+        w->nextout = j;
+}
+
+void gs_jwin_killed_outside(struct gs_jwin *w, struct gs_job *j)
+{
+    if (j == w->nextout)
+        w->nextout = j->next;
+}
+
+void gs_jwin_settle(struct gs_jwin *w, struct gs_sim *sim)
+{
+    while (w->n > w->depth) {
+        struct gs_job *last = w->nextout ? w->nextout->prev
+                                         : gs_sim_pending_tail(sim);
+        gs_jwin_leave(w, last);
+        w->nextout = last;
+    }
+    while (w->n < w->depth && w->nextout) {
+        struct gs_job *j = w->nextout;
+        w->nextout = j->next;
+        win_join(w, j);
+    }
 }

@@ -59,4 +59,35 @@ static inline size_t gs_jgroup_size(const struct gs_jgroup *g)
     return gs_heap_size(&g->q);
 }
 
+/* --- a window: the first `depth` pending jobs --------------------------
+ *
+ * Policies that look at most `depth` waiting jobs a pass (fair,
+ * fifo-backfill) keep those jobs indexed as they come and go instead of
+ * walking the pending list every pass.  The window holds the pending jobs
+ * before nextout, the first one outside it (NULL: it holds them all);
+ * between passes it may hold more than depth, and gs_jwin_settle() trims
+ * or fills it to exactly the first min(depth, pending) -- O(1) a change.
+ * The policy indexes the members its own way through add and drop, and
+ * tells the window of every change (arrive, a member starting, a pending
+ * job killed). */
+struct gs_sim;
+
+struct gs_jwin {
+    long n, depth;
+    struct gs_job *nextout;
+    void (*add)(void *ctx, struct gs_job *j);   /* j joins: index it */
+    void (*drop)(void *ctx, struct gs_job *j);  /* j leaves: unindex it */
+    void *ctx;
+};
+
+/* j entered the pending list (new at its end, or requeued at its place). */
+void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j);
+/* Member j leaves (it starts, or is killed): drop is called. */
+void gs_jwin_leave(struct gs_jwin *w, struct gs_job *j);
+/* j, pending but not a member, was killed (its ->next still names its
+ * successor, sim.h). */
+void gs_jwin_killed_outside(struct gs_jwin *w, struct gs_job *j);
+/* Make the window the first min(depth, pending) jobs. */
+void gs_jwin_settle(struct gs_jwin *w, struct gs_sim *sim);
+
 #endif

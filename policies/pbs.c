@@ -9,7 +9,7 @@
  * classic of backfilling with system-generated predictions (Tsafrir,
  * Etsion and Feitelson, "Backfilling using system-generated predictions
  * rather than user runtime estimates", IEEE TPDS 18(6), 2007): a job's
- * runtime is predicted as the mean of the last two runtimes of completed
+ * runtime is predicted, when it enters the queue, as the mean of the last two runtimes of completed
  * jobs of the same kind -- here the same tenant, tier and GPU request --
  * never more than the user's estimate when one is stated (the kill limit).
  * Without history it falls back on the user's estimate, then on the mean
@@ -22,7 +22,7 @@
  * which, running jobs ending at their predicted ends, enough GPUs of the
  * pools it may use are free, and how many GPUs beyond its need are free
  * then (extra).  Later jobs, up to `depth` of them (the look-ahead, default
- * 256), start if they fit and either are predicted to end by the shadow
+ * 32; the paper's code looks 5 ahead), start if they fit and either are predicted to end by the shadow
  * time or use no more than the extra GPUs.  GPUs are counted over the
  * pools as EASY counts processors; a prediction that is short can delay
  * the head, which is the price of predicting (Tsafrir et al. measured it
@@ -31,8 +31,11 @@
  * Cost: running jobs sit in a heap on predicted end (their pnode) and the
  * shadow time walks only as many as it needs (gs_heap_walk); the kinds are
  * found by a hash of (tenant, tier, GPUs).  A pass looks at most `depth`
- * waiting jobs. */
+ * waiting jobs beyond the head, and stops when no GPU is free; jobs that no
+ * node has room for are passed over on a look at the pools' free-GPU masks,
+ * without a placement search. */
 #include "policy.h"
+#include "resv.h"
 #include "../sim/sim.h"
 
 #include <stddef.h>
@@ -53,7 +56,9 @@ struct pbs {
     long capk, nk;
     double sum;                 /* runtimes of completed jobs */
     long ndone;
-    struct gs_heap run;         /* running jobs by predicted end */
+    struct gs_resv rv;          /* running jobs by predicted end, and the
+                                   head's reservation (resv.c) */
+    int *hp, *cp;               /* scratch: the head's and a job's pools */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -69,11 +74,10 @@ static long milli(const struct gs_job *j)
 static int pbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
                     struct gs_diag *d)
 {
-    (void)sim;
     struct pbs *s = calloc(1, sizeof *s);
     if (s == NULL)
         return GS_ENOMEM;
-    s->depth = 256;
+    s->depth = 32;
     s->prior = GS_HOUR;
     int rc;
     if ((rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0 ||
@@ -91,7 +95,16 @@ static int pbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
-    gs_heap_init(&s->run);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    s->hp = malloc(((size_t)f->npools + 1) * sizeof *s->hp);
+    s->cp = malloc(((size_t)f->npools + 1) * sizeof *s->cp);
+    if (!s->hp || !s->cp || gs_resv_init(&s->rv, f, 1) < 0) {
+        free(s->hp);
+        free(s->cp);
+        free(s->k);
+        free(s);
+        return GS_ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -102,7 +115,9 @@ static void pbs_free(void *state)
     if (s == NULL)
         return;
     free(s->k);
-    gs_heap_clear(&s->run);
+    free(s->hp);
+    free(s->cp);
+    gs_resv_free(&s->rv);
     free(s);
 }
 
@@ -119,7 +134,7 @@ static struct kind *kind_of(struct pbs *s, const struct gs_job *j, int add)
     if (add && 2 * (s->nk + 1) > s->capk) {
         long cap = 2 * s->capk;
         struct kind *n = calloc((size_t)cap, sizeof *n);
-        GS_ASSERT(n != NULL);
+        GS_OOM_IF(n == NULL);
         for (long i = 0; i < s->capk; i++) {
             if (!s->k[i].used)
                 continue;
@@ -150,8 +165,8 @@ static struct kind *kind_of(struct pbs *s, const struct gs_job *j, int add)
     return &s->k[x];
 }
 
-/* The predicted runtime of a waiting job, in ms. */
-static gs_time predict(struct pbs *s, const struct gs_job *j)
+/* The predicted runtime of a job entering the queue, in ms. */
+static gs_time predict_now(struct pbs *s, const struct gs_job *j)
 {
     struct kind *k = kind_of(s, j, 0);
     gs_time p;
@@ -165,8 +180,22 @@ static gs_time predict(struct pbs *s, const struct gs_job *j)
         p = s->prior;
     if (j->s.estimate > 0 && p > j->s.estimate)
         p = j->s.estimate;
-    /* what remains of it, for a job that ran before (preempted) */
-    gs_time left = p - (gs_time)j->done;
+    return p;
+}
+
+/* Predictions are made as a job enters the queue (Tsafrir et al. predict at
+ * submission) and kept in its pslot. */
+static void pbs_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    (void)sim;
+    j->pslot = (long)predict_now(state, j);
+}
+
+/* What remains of a waiting job's predicted runtime (a job that ran before
+ * and was preempted has done part of it). */
+static gs_time predict(const struct gs_job *j)
+{
+    gs_time left = (gs_time)j->pslot - (gs_time)j->done;
     return left > 1 ? left : 1;
 }
 
@@ -174,7 +203,7 @@ static void pbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
                         int why)
 {
     struct pbs *s = state;
-    gs_heap_remove(&s->run, &j->pnode);
+    gs_resv_stopped(&s->rv, j);
     if (why != GS_STOP_DONE || j->started > gs_sim_now(sim))
         return;
     gs_time rt = gs_sim_now(sim) - j->started;
@@ -207,11 +236,92 @@ static int svisit(struct gs_hnode *n, void *arg)
     if (r->alloc.pool < 0 || !gs_fleet_pool_eligible(f, r->alloc.pool,
                                                      &w->h->need))
         return 0;
+    gs_sim_examine(w->sim, 1);
     w->avail += gpus_of(r);
     if (w->avail < w->need - 1e-9)
         return 0;
     w->t = n->time > w->now ? n->time : w->now + w->prior;
     return 1;
+}
+
+/* 0 if no node of any pool the job may use has as many fully free GPUs as
+ * it wants on one node (whole-GPU jobs; others are always tried): a look
+ * at each pool's free-GPU mask (fleet.h), no placement search. */
+static int could_fit(const struct gs_fleet *f, const struct gs_job *j)
+{
+    if (j->need.gpus <= 0 || j->need.profile)
+        return 1;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (pl->mig || pl->unit || pl->rmax)
+            return 1;           /* shared pools: let the placer judge */
+        int g = j->need.gpus > pl->s.gpn ? pl->s.gpn : j->need.gpus;
+        if ((pl->fmask[1] >> g) != 0 &&
+            gs_fleet_pool_eligible(f, p, &j->need))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if some GPU could still take a job: a node with a fully free GPU, or
+ * any shared pool (the placer judges those). */
+static int room(const struct gs_fleet *f)
+{
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (pl->mig || pl->unit || pl->rmax || (pl->fmask[1] >> 1) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The pools need may use, into out; their count. */
+static int pools_of(const struct gs_fleet *f, const struct gs_need *need,
+                    int *out)
+{
+    int n = 0;
+    for (int p = 0; p < f->npools; p++)
+        if (gs_fleet_pool_eligible(f, p, need))
+            out[n++] = p;
+    return n;
+}
+
+/* Backfill behind head h holding a node reservation: a job predicted to
+ * end by its time may start anywhere; one that would outlive it keeps off
+ * the reserved nodes, or takes the GPUs a single reserved node will have
+ * to spare. */
+static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
+                           const struct gs_job *h)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    gs_time now = gs_sim_now(sim);
+    long looked = 0;
+    struct gs_job *j, *next;
+    for (j = h->next; j && looked < s->depth; j = next, looked++) {
+        next = j->next;
+        if (!room(f))
+            break;
+        gs_sim_examine(sim, 1);
+        if (!could_fit(f, j))
+            continue;
+        gs_time p = predict(j);
+        int rc;
+        if (now + p <= s->rv.t) {
+            rc = gs_sim_try_start(sim, j, NULL, 0);
+        } else {
+            int nc = pools_of(f, &j->need, s->cp);
+            int n = gs_resv_off(&s->rv, f, s->cp, nc);
+            rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
+                       : GS_ENOFIT;
+            struct gs_range r;
+            if (rc < 0 && gs_resv_whole(f, &j->need, s->cp, nc) &&
+                gs_resv_spare(&s->rv, f, j->need.gpus, s->cp, nc, &r) &&
+                (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+                gs_resv_took(&s->rv, j->need.gpus);
+        }
+        if (rc == 0)
+            GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
+    }
 }
 
 static void pbs_schedule(void *state, struct gs_sim *sim)
@@ -223,13 +333,23 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
     /* arrival order while jobs fit */
     for (; j; j = next) {
         next = j->next;
+        gs_sim_examine(sim, 1);
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
-        GS_ASSERT(gs_heap_push(&s->run, &j->pnode, now + predict(s, j)) == 0);
+        GS_ASSERT(gs_resv_started(&s->rv, j, now + predict(j)) == 0);
     }
     if (j == NULL || f->used_milli >= f->gpus_up * 1000)
         return;
-    /* the head's reservation, on predicted ends */
+    /* the head's reservation, on predicted ends: node by node for a
+     * whole-GPU head (resv.c), else by GPUs counted over its pools */
+    const struct gs_job *h = j;
+    int nh = pools_of(f, &h->need, s->hp);
+    int made = gs_resv_make(&s->rv, f, &h->need, s->hp, nh, now);
+    gs_sim_examine(sim, s->rv.looked);
+    if (made == 0) {
+        backfill_nodes(s, sim, h);
+        return;
+    }
     struct shadow w = { sim, j, 0, gpus_of(j), GS_TIME_MAX, now, s->prior };
     for (int p = 0; p < f->npools; p++)
         if (gs_fleet_pool_eligible(f, p, &j->need))
@@ -238,22 +358,22 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
     if (w.avail >= w.need - 1e-9)
         w.t = now;              /* enough GPUs, not on one node yet */
     else
-        GS_ASSERT(gs_heap_walk(&s->run, svisit, &w) == 0);
+        GS_ASSERT(gs_heap_walk(&s->rv.run, svisit, &w) == 0);
     double extra = w.avail - w.need;
-    const struct gs_job *h = j;
     long looked = 0;
     for (j = h->next; j && looked < s->depth; j = next, looked++) {
         next = j->next;
-        if (f->used_milli >= f->gpus_up * 1000)
+        if (!room(f))
             break;
-        gs_time p = predict(s, j);
+        gs_sim_examine(sim, 1);
+        gs_time p = predict(j);
         int ends_first = now + p <= w.t;
         double g = gpus_of(j);
         if (!ends_first && g > extra + 1e-9)
             continue;
-        if (gs_sim_try_start(sim, j, NULL, 0) < 0)
+        if (!could_fit(f, j) || gs_sim_try_start(sim, j, NULL, 0) < 0)
             continue;
-        GS_ASSERT(gs_heap_push(&s->run, &j->pnode, now + p) == 0);
+        GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
         if (!ends_first && gs_fleet_pool_eligible(f, j->alloc.pool,
                                                   &h->need))
             extra -= g;
@@ -267,6 +387,7 @@ const struct gs_policy_ops gs_policy_pbs = {
                "completed jobs (arXiv 2512.10980)",
     .init = pbs_init,
     .free = pbs_free,
+    .arrive = pbs_arrive,
     .stopped = pbs_stopped,
     .schedule = pbs_schedule,
 };

@@ -167,10 +167,10 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
     if (s->gs.n > s->capgh) {
         int cap = s->gs.cap;
         int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
-        GS_ASSERT(gh != NULL);
+        GS_OOM_IF(gh == NULL);
         s->gh = gh;
         int *as = realloc(s->aside, (size_t)cap * sizeof *as);
-        GS_ASSERT(as != NULL);
+        GS_OOM_IF(as == NULL);
         s->aside = as;
         s->capgh = cap;
     }
@@ -228,7 +228,7 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         if (s->nlate == s->caplate) {
             long cap = s->caplate ? s->caplate * 2 : 64;
             struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
-            GS_ASSERT(l != NULL);
+            GS_OOM_IF(l == NULL);
             s->late = l;
             s->caplate = cap;
         }
@@ -238,7 +238,7 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     if (s->n == s->cap) {
         long cap = s->cap ? s->cap * 2 : 256;
         struct gs_job **q = realloc(s->q, (size_t)cap * sizeof *q);
-        GS_ASSERT(q != NULL);
+        GS_OOM_IF(q == NULL);
         s->q = q;
         s->cap = cap;
     }
@@ -306,7 +306,7 @@ static int make_room(struct prio *s, struct gs_sim *sim, struct gs_job *j)
     struct gs_job **v = NULL;
     if (best >= 0) {
         v = malloc((size_t)nrun * sizeof *v);
-        GS_ASSERT(v != NULL);
+        GS_OOM_IF(v == NULL);
         for (long i = 0; i < nrun; i++)
             if (is_victim(f, run[i], j) && run[i]->alloc.one.node == best)
                 v[nv++] = run[i];

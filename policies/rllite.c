@@ -134,7 +134,7 @@ static void book(struct rl *s, struct gs_job *j)
         while (cap <= j->tenant)
             cap *= 2;
         int64_t *t = realloc(s->tmilli, (size_t)cap * sizeof *t);
-        GS_ASSERT(t != NULL);
+        GS_OOM_IF(t == NULL);
         memset(t + s->captm, 0, (size_t)(cap - s->captm) * sizeof *t);
         s->tmilli = t;
         s->captm = cap;
@@ -204,14 +204,14 @@ static void rl_schedule(void *state, struct gs_sim *sim)
     if (n > s->capc) {
         free(s->c);
         s->c = malloc((size_t)n * sizeof *s->c);
-        GS_ASSERT(s->c != NULL);
+        GS_OOM_IF(s->c == NULL);
         s->capc = n;
     }
     int nt = gs_sim_ntenants(sim);
     if (nt > s->captg) {
         free(s->tgpus);
         s->tgpus = malloc((size_t)nt * sizeof *s->tgpus);
-        GS_ASSERT(s->tgpus != NULL);
+        GS_OOM_IF(s->tgpus == NULL);
         s->captg = nt;
     }
     for (int t = 0; t < nt; t++)

@@ -31,9 +31,12 @@
  * the next pass.  There is no aging and no reservation: a job whose group
  * keeps losing can wait long, which is why SBS starves more than HPS.
  *
- * Cost: members of a group sit in a heap on arrival (their pnode); a pass
- * costs O(groups) per job it starts (groups are few: tenants x requests x
- * duration octaves). */
+ * Cost: members of a group sit in a heap on arrival (their pnode); groups
+ * sit in a heap per need (jobs of one need fit where the others do) on
+ * their rank, re-ranked when their oldest member or their size changes.  A
+ * pass takes the best group over the needs (O(needs) -- a handful), and a
+ * need whose group's next member does not fit is passed over for the rest
+ * of the pass; so a pass costs O(needs + log n) per job it starts. */
 #include "policy.h"
 #include "../sim/sim.h"
 
@@ -43,23 +46,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct group {
-    int tenant, tier, oct;
+/* Jobs with the same need (they fit exactly where the others do). */
+struct need {
     struct gs_need need;
     char profile[GS_MIG_PROFILE_NAME];
+    struct gs_heap groups;      /* its waiting groups, best first */
+    uint64_t blocked;           /* pass stamp when its best did not fit */
+    int live;                   /* index in s->live, or -1 */
+};
+
+struct group {
+    struct gs_hnode node;       /* in its need's heap; first member */
+    int tenant, tier, oct, need;
     struct gs_heap q;           /* waiting members by arrival */
     long n;
-    int live;                   /* index in s->live, or -1 */
-    uint64_t done;              /* pass stamp when it had its turn */
+    struct group *next;         /* set aside during a pass */
 };
 
 struct sbs {
     long batch_min;
     double max_gpus;
     long depth;
-    struct group *g;
+    struct need *nd;
+    int nnd, capnd;
+    int *live, nlive;           /* needs with waiting groups */
+    struct group **g;           /* every group (owned) */
     int ng, capg;
-    int *live, nlive;
     uint64_t stamp;
 };
 
@@ -101,9 +113,14 @@ static void sbs_free(void *state)
     struct sbs *s = state;
     if (s == NULL)
         return;
-    for (int i = 0; i < s->ng; i++)
-        gs_heap_clear(&s->g[i].q);
+    for (int i = 0; i < s->ng; i++) {
+        gs_heap_clear(&s->g[i]->q);
+        free(s->g[i]);
+    }
+    for (int i = 0; i < s->nnd; i++)
+        gs_heap_clear(&s->nd[i].groups);
     free(s->g);
+    free(s->nd);
     free(s->live);
     free(s);
 }
@@ -117,108 +134,142 @@ static int octave(struct gs_sim *sim, const struct gs_job *j)
     return o > 40 ? 40 : o;
 }
 
-static int same(const struct group *g, const struct gs_job *j, int oct)
+static int same_need(const struct need *a, const struct gs_need *n)
 {
-    const struct gs_need *n = &j->need;
-    return g->tenant == j->tenant && g->tier == j->s.tier && g->oct == oct &&
-           g->need.gpus == n->gpus && g->need.milli == n->milli &&
-           g->need.mem_gb == n->mem_gb && g->need.allowed == n->allowed &&
-           g->need.guar == n->guar && g->need.burst == n->burst &&
-           strcmp(g->profile, n->profile ? n->profile : "") == 0;
+    return a->need.gpus == n->gpus && a->need.milli == n->milli &&
+           a->need.mem_gb == n->mem_gb && a->need.allowed == n->allowed &&
+           a->need.guar == n->guar && a->need.burst == n->burst &&
+           strcmp(a->profile, n->profile ? n->profile : "") == 0;
 }
 
-static int group_of(struct sbs *s, struct gs_sim *sim, const struct gs_job *j)
+/* Heaps number their entries from their own bases, so that an entry a
+ * node left behind in one heap can never look live in another (heap.h
+ * removes lazily). */
+static void heap_init_id(struct gs_heap *h, uint64_t id)
 {
-    int oct = octave(sim, j);
-    for (int i = 0; i < s->ng; i++)
-        if (same(&s->g[i], j, oct))
+    gs_heap_init(h);
+    h->seq = id << 40;
+}
+
+static int need_of(struct sbs *s, const struct gs_need *n)
+{
+    for (int i = 0; i < s->nnd; i++)
+        if (same_need(&s->nd[i], n))
             return i;
-    if (s->ng == s->capg) {
-        int cap = s->capg ? 2 * s->capg : 16;
-        struct group *g = realloc(s->g, (size_t)cap * sizeof *g);
+    if (s->nnd == s->capnd) {
+        int cap = s->capnd ? 2 * s->capnd : 8;
+        struct need *nd = realloc(s->nd, (size_t)cap * sizeof *nd);
         int *l = realloc(s->live, (size_t)cap * sizeof *l);
-        if (g)
-            s->g = g;
+        if (nd)
+            s->nd = nd;
         if (l)
             s->live = l;
-        GS_ASSERT(g != NULL && l != NULL);
+        GS_ASSERT(nd != NULL && l != NULL);
+        s->capnd = cap;
+    }
+    struct need *nd = &s->nd[s->nnd];
+    memset(nd, 0, sizeof *nd);
+    nd->need = *n;
+    if (n->profile)
+        snprintf(nd->profile, sizeof nd->profile, "%s", n->profile);
+    nd->need.profile = NULL;
+    heap_init_id(&nd->groups, 1 + (uint64_t)s->nnd);
+    nd->live = -1;
+    return s->nnd++;
+}
+
+static struct group *group_of(struct sbs *s, struct gs_sim *sim,
+                              const struct gs_job *j)
+{
+    int ni = need_of(s, &j->need), oct = octave(sim, j);
+    for (int i = 0; i < s->ng; i++) {
+        struct group *g = s->g[i];
+        if (g->need == ni && g->tenant == j->tenant && g->tier == j->s.tier &&
+            g->oct == oct)
+            return g;
+    }
+    if (s->ng == s->capg) {
+        int cap = s->capg ? 2 * s->capg : 16;
+        struct group **v = realloc(s->g, (size_t)cap * sizeof *v);
+        GS_OOM_IF(v == NULL);
+        s->g = v;
         s->capg = cap;
     }
-    struct group *g = &s->g[s->ng];
-    memset(g, 0, sizeof *g);
+    struct group *g = calloc(1, sizeof *g);
+    GS_OOM_IF(g == NULL);
     g->tenant = j->tenant;
     g->tier = j->s.tier;
     g->oct = oct;
-    g->need = j->need;
-    if (j->need.profile)
-        snprintf(g->profile, sizeof g->profile, "%s", j->need.profile);
-    g->need.profile = NULL;
-    /* A job re-enters the queue (after a preemption) perhaps in another
-     * group: each heap numbers its entries from its own base, so a stale
-     * entry left in the old one can never look live (heap.h). */
-    gs_heap_init(&g->q);
-    g->q.seq = (uint64_t)(s->ng + 1) << 40;
-    g->live = -1;
-    return s->ng++;
+    g->need = ni;
+    heap_init_id(&g->q, (1u << 20) + (uint64_t)s->ng);
+    s->g[s->ng++] = g;
+    return g;
+}
+
+/* A group's rank among those of its need, smallest first: batches (at
+ * least batch_min members) before single jobs, then the better individual
+ * score of its oldest member, 1 / (1 + GPUs/4) / (1 + estimated hours), in
+ * steps of 2^-20, then the older oldest member. */
+static gs_time rank(const struct sbs *s, struct gs_sim *sim,
+                    const struct group *g)
+{
+    struct gs_job *j = job_of(gs_heap_top(&g->q));
+    double sc = 1.0 / (1.0 + gpus_of(j) / 4.0) /
+                (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR);
+    uint64_t q = (uint64_t)((1.0 - sc) * (double)((1 << 20) - 1));
+    uint64_t arr = (uint64_t)j->s.arrival & ((1ull << 40) - 1);
+    return (gs_time)(((uint64_t)(g->n < s->batch_min) << 61) | q << 40 | arr);
+}
+
+static void rekey(struct sbs *s, struct gs_sim *sim, struct group *g)
+{
+    struct need *nd = &s->nd[g->need];
+    if (g->n > 0) {
+        GS_ASSERT(gs_heap_update(&nd->groups, &g->node, rank(s, sim, g)) == 0);
+        if (nd->live < 0) {
+            nd->live = s->nlive;
+            s->live[s->nlive++] = g->need;
+        }
+        return;
+    }
+    gs_heap_remove(&nd->groups, &g->node);
+    if (gs_heap_size(&nd->groups) == 0 && nd->live >= 0) {
+        int last = s->live[--s->nlive];
+        s->live[nd->live] = last;
+        s->nd[last].live = nd->live;
+        nd->live = -1;
+    }
 }
 
 static void sbs_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     struct sbs *s = state;
-    int gi = group_of(s, sim, j);
-    struct group *g = &s->g[gi];
+    struct group *g = group_of(s, sim, j);
     GS_ASSERT(gs_heap_push(&g->q, &j->pnode, j->s.arrival) == 0);
-    j->pslot = gi;
-    if (g->n++ == 0) {
-        g->live = s->nlive;
-        s->live[s->nlive++] = gi;
-    }
+    j->pslot = (long)(intptr_t)g;
+    g->n++;
+    rekey(s, sim, g);
 }
 
-static void unqueue(struct sbs *s, struct gs_job *j)
+/* Take a waiting job out of its group; the group is re-ranked unless the
+ * pass holds it aside (aside). */
+static void unqueue(struct sbs *s, struct gs_sim *sim, struct gs_job *j,
+                    int aside)
 {
-    struct group *g = &s->g[j->pslot];
+    struct group *g = (struct group *)(intptr_t)j->pslot;
     gs_heap_remove(&g->q, &j->pnode);
-    if (--g->n == 0) {
-        int last = s->live[--s->nlive];
-        s->live[g->live] = last;
-        s->g[last].live = g->live;
-        g->live = -1;
-    }
+    g->n--;
+    j->pslot = 0;
+    if (!aside)
+        rekey(s, sim, g);
 }
 
 static void sbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
                         int why)
 {
-    (void)sim;
     (void)why;
-    struct sbs *s = state;
-    if (gs_hnode_queued(&j->pnode))
-        unqueue(s, j);          /* killed while waiting */
-}
-
-/* The individual score of a job (the paper's fallback). */
-static double indiv(struct gs_sim *sim, const struct gs_job *j)
-{
-    return 1.0 / (1.0 + gpus_of(j) / 4.0) /
-           (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR);
-}
-
-/* 1 if group a goes before group b. */
-static int before(struct sbs *s, struct gs_sim *sim, const struct group *a,
-                  const struct group *b)
-{
-    int ba = a->n >= s->batch_min, bb = b->n >= s->batch_min;
-    if (ba != bb)
-        return ba;
-    struct gs_job *ja = job_of(gs_heap_top(&a->q));
-    struct gs_job *jb = job_of(gs_heap_top(&b->q));
-    double sa = indiv(sim, ja), sb = indiv(sim, jb);
-    if (sa != sb)
-        return sa > sb;
-    if (ja->s.arrival != jb->s.arrival)
-        return ja->s.arrival < jb->s.arrival;
-    return ja->rec < jb->rec;
+    if (j->pslot != 0)
+        unqueue(state, sim, j, 0);      /* killed while waiting */
 }
 
 static void sbs_schedule(void *state, struct gs_sim *sim)
@@ -226,17 +277,29 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
     struct sbs *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     uint64_t stamp = ++s->stamp;
+    struct group *aside = NULL;
     long tried = 0;
     while (tried < s->depth && f->used_milli < f->gpus_up * 1000) {
+        /* the best group over the needs not yet blocked in this pass */
         struct group *best = NULL;
+        gs_time bk = GS_TIME_MAX;
         for (int i = 0; i < s->nlive; i++) {
-            struct group *g = &s->g[s->live[i]];
-            if (g->done != stamp && (!best || before(s, sim, g, best)))
-                best = g;
+            struct need *nd = &s->nd[s->live[i]];
+            if (nd->blocked == stamp || gs_heap_size(&nd->groups) == 0)
+                continue;
+            gs_time k = gs_heap_top_time(&nd->groups);
+            if (k < bk) {
+                bk = k;
+                best = (struct group *)gs_heap_top(&nd->groups);
+            }
         }
+        gs_sim_examine(sim, s->nlive);  /* the needs' best groups */
         if (best == NULL)
             break;
-        best->done = stamp;
+        /* its turn: set aside until the pass ends */
+        gs_heap_remove(&s->nd[best->need].groups, &best->node);
+        best->next = aside;
+        aside = best;
         double sum = 0;
         long started = 0;
         struct gs_hnode *n;
@@ -245,12 +308,19 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
             if (started > 0 && sum + gpus_of(j) > s->max_gpus + 1e-9)
                 break;
             tried++;
-            if (gs_sim_try_start(sim, j, NULL, 0) < 0)
+            gs_sim_examine(sim, 1);
+            if (gs_sim_try_start(sim, j, NULL, 0) < 0) {
+                s->nd[best->need].blocked = stamp;
                 break;
+            }
             sum += gpus_of(j);
             started++;
-            unqueue(s, j);
+            unqueue(s, sim, j, 1);
         }
+    }
+    for (struct group *g = aside, *nx; g; g = nx) {
+        nx = g->next;
+        rekey(s, sim, g);
     }
 }
 

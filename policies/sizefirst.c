@@ -138,6 +138,7 @@ static void sf_schedule(void *state, struct gs_sim *sim)
     struct gs_hnode *n;
     while ((n = gs_heap_top(&s->q)) != NULL) {
         struct gs_job *j = of_node(n);
+        gs_sim_examine(sim, 1);
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
         gs_heap_remove(&s->q, n);

@@ -498,7 +498,7 @@ double gs_cloud_job_ran(struct gs_cloud *c, const struct gs_job *j)
     int pool = j->alloc.pool;
     struct gs_cpool *p = &c->pool[pool];
     gs_time now = gs_cloud_now(c);
-    double gpus = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+    double gpus = (double)gs_alloc_milli(&j->alloc) / 1000.0;
     double cost = gpus / p->spec->gpn *
                   gs_market_charge(c, pool, j->started, now);
     p->jobs += cost;

@@ -183,6 +183,8 @@ static int walk(const struct gs_pool *p, const struct gs_range *r,
 
 /* --- building ------------------------------------------------------ */
 
+static int64_t node_stranded(const struct gs_fleet *f, int node);
+
 struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
                               const struct gs_pool_spec *specs, int n)
 {
@@ -206,7 +208,10 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
     f->free_milli = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int16_t));
     f->free_mib = malloc((size_t)(f->ngpus ? f->ngpus : 1) * sizeof(int32_t));
     f->lent = calloc((size_t)(f->ngpus ? f->ngpus : 1), sizeof(int16_t));
-    if (!f->nodes || !f->free_milli || !f->free_mib || !f->lent)
+    f->cpu_free = malloc((size_t)(f->nnodes ? f->nnodes : 1) * sizeof(int32_t));
+    f->mem_free = malloc((size_t)(f->nnodes ? f->nnodes : 1) * sizeof(int32_t));
+    if (!f->nodes || !f->free_milli || !f->free_mib || !f->lent ||
+        !f->cpu_free || !f->mem_free)
         goto fail;
     int g = 0;
     for (int i = 0; i < n; i++) {
@@ -225,8 +230,14 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
         p->gpu_mib = mem;
+        int32_t hcpu, hmem;
+        gs_pool_host(cat, &p->s, &hcpu, &hmem);
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
+            f->cpu_free[p->node0 + j] = hcpu;
+            f->mem_free[p->node0 + j] = hmem;
+            f->cpu_cap += hcpu;
+            f->mem_cap += hmem;
             nd->pool = i;
             nd->gpu0 = g;
             for (int k = 0; k < p->s.gpn; k++, g++) {
@@ -250,6 +261,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         }
     }
     f->gpus_up = f->ngpus;
+    for (int i = 0; i < f->nnodes; i++)
+        f->stranded_milli += node_stranded(f, i);
     return f;
 fail:
     gs_fleet_free(f);
@@ -272,6 +285,8 @@ void gs_fleet_free(struct gs_fleet *f)
     free(f->free_milli);
     free(f->free_mib);
     free(f->lent);
+    free(f->cpu_free);
+    free(f->mem_free);
     free(f);
 }
 
@@ -397,10 +412,26 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     return 0;
 }
 
+/* 1 if one node of p can ever hold its share of need's CPU and memory. */
+static int host_eligible(const struct gs_fleet *f, const struct gs_pool *p,
+                         const struct gs_need *need)
+{
+    if (need->cpu_milli <= 0 && need->mem_mib <= 0)
+        return 1;
+    int32_t cpu, mem;
+    gs_pool_host(f->cat, &p->s, &cpu, &mem);
+    int64_t g = need->gpus > 0 ? need->gpus : 1;
+    int64_t on = g < p->s.gpn ? g : p->s.gpn;    /* GPUs on the fullest node */
+    return (int64_t)need->cpu_milli * on <= (int64_t)cpu * g &&
+           (int64_t)need->mem_mib * on <= (int64_t)mem * g;
+}
+
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
     const struct gs_pool *p = &f->pools[pool];
+    if (!host_eligible(f, p, need))
+        return 0;
     if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
         if (need->profile || (need->allowed &&
                               !(need->allowed & (1ULL << p->s.model))))
@@ -700,6 +731,34 @@ static int find_mig(const struct gs_fleet *f, const struct gs_range *r,
     return 0;
 }
 
+static int find_gpus(const struct gs_fleet *f, const struct gs_range *r,
+                     const struct gs_demand *dm, enum gs_fit fit,
+                     struct gs_alloc *out, int *score)
+{
+    if (dm->kind == GS_DEM_WHOLE)
+        return find_whole(f, r, dm, fit, out, score);
+    if (dm->kind == GS_DEM_MIG)
+        return find_mig(f, r, dm, fit, out, score);
+    GS_ASSERT(dm->milli > 0 && dm->milli <= 1000);
+    return find_frac(f, r, dm, fit, out, score);
+}
+
+/* 1 if every part of a finds its share of need's CPU and memory free. */
+static int host_fits(const struct gs_fleet *f, const struct gs_alloc *a,
+                     const struct gs_need *need)
+{
+    if (need->cpu_milli <= 0 && need->mem_mib <= 0)
+        return 1;
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    for (int i = 0; i < a->n; i++) {
+        int32_t c, m;
+        gs_part_host(a, i, need, &c, &m);
+        if (f->cpu_free[pt[i].node] < c || f->mem_free[pt[i].node] < m)
+            return 0;
+    }
+    return 1;
+}
+
 int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,
                   struct gs_alloc *out, int *score)
@@ -708,12 +767,69 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     struct gs_demand dm;
     if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
-    if (dm.kind == GS_DEM_WHOLE)
-        return find_whole(f, r, &dm, fit, out, score);
-    if (dm.kind == GS_DEM_MIG)
-        return find_mig(f, r, &dm, fit, out, score);
-    GS_ASSERT(dm.milli > 0 && dm.milli <= 1000);
-    return find_frac(f, r, &dm, fit, out, score);
+    int rc = find_gpus(f, r, &dm, fit, out, score);
+    if (rc < 0 || host_fits(f, out, need))
+        return rc;
+    /* GPUs found where CPU or memory is short: node by node, the best (or
+     * first) one where everything fits.  Gangs spanning nodes are not
+     * searched this way; they wait for a node-level answer. */
+    int gang = out->n > 1;
+    gs_alloc_reset(out);
+    if (gang)
+        return GS_ENOFIT;
+    struct gs_alloc best = { .pool = -1 };
+    int best_score = 0;
+    for (int i = r->lo; i < r->hi; i++) {
+        struct gs_range one = { r->pool, i, i + 1 };
+        struct gs_alloc a = { .pool = -1 };
+        int sc = 0;
+        if (find_gpus(f, &one, &dm, fit, &a, &sc) < 0 || a.n != 1 ||
+            !host_fits(f, &a, need)) {
+            gs_alloc_reset(&a);
+            continue;
+        }
+        if (best.pool < 0 || (fit == GS_FIT_BEST && sc < best_score)) {
+            gs_alloc_reset(&best);
+            best = a;
+            best_score = sc;
+            if (fit == GS_FIT_FIRST)
+                break;
+        } else {
+            gs_alloc_reset(&a);
+        }
+    }
+    if (best.pool < 0)
+        return GS_ENOFIT;
+    *out = best;
+    if (score)
+        *score = best_score;
+    return 0;
+}
+
+void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
+                  int32_t *cpu, int32_t *mem)
+{
+    if (a->n <= 1) {
+        *cpu = need->cpu_milli;
+        *mem = need->mem_mib;
+        return;
+    }
+    const struct gs_part *pt = a->many;
+    int64_t g = 0, before = 0;
+    for (int k = 0; k < a->n; k++) {
+        int c = __builtin_popcountll(pt[k].mask);
+        g += c;
+        if (k < i)
+            before += c;
+    }
+    int64_t mine = __builtin_popcountll(pt[i].mask);
+    if (g <= 0)
+        g = 1;
+    /* cumulative shares, so the parts add up to the whole exactly */
+    *cpu = (int32_t)((int64_t)need->cpu_milli * (before + mine) / g -
+                     (int64_t)need->cpu_milli * before / g);
+    *mem = (int32_t)((int64_t)need->mem_mib * (before + mine) / g -
+                     (int64_t)need->mem_mib * before / g);
 }
 
 /* --- taking and giving back -------------------------------------------- */
@@ -791,6 +907,10 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
         for (int i2 = 0; i2 < i; i2++)
             if (pt[i2].node == node)
                 return 0;
+        int32_t hc, hm;
+        gs_part_host(a, i, need, &hc, &hm);
+        if (f->cpu_free[node] < hc || f->mem_free[node] < hm)
+            return 0;
         int32_t mem = part_mib(f, p, &pt[i], &dm);
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
             int g = nd->gpu0 + __builtin_ctzll(m);
@@ -812,6 +932,21 @@ static void notify(const struct gs_fleet *f, int node,
         f->watch_fn[i](f->watch_arg[i], f, node, need, sign);
 }
 
+/* Free GPU milli of node if its CPU or memory is exhausted, else 0. */
+static int64_t node_stranded(const struct gs_fleet *f, int node)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    if (!nd->up || (f->cpu_free[node] >= GS_STRAND_CPU &&
+                    f->mem_free[node] >= GS_STRAND_MIB))
+        return 0;
+    int64_t t = 0;
+    int gpn = f->pools[nd->pool].s.gpn;
+    for (int g = 0; g < gpn; g++)
+        if (!(nd->deadmask >> g & 1))
+            t += f->free_milli[nd->gpu0 + g];
+    return t;
+}
+
 static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
@@ -822,6 +957,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
         struct gs_node *nd = &f->nodes[pt[i].node];
+        f->stranded_milli -= node_stranded(f, pt[i].node);
         int32_t mem = part_mib(f, p, &pt[i], &dm);
         int gbase = (pt[i].node - p->node0) * p->s.gpn;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
@@ -853,6 +989,14 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
             p->used_milli += sign * pt[i].milli;
             f->used_milli += sign * pt[i].milli;
         }
+        int32_t hc, hm;
+        gs_part_host(a, i, need, &hc, &hm);
+        f->cpu_free[pt[i].node] -= sign * hc;
+        f->mem_free[pt[i].node] -= sign * hm;
+        f->cpu_used += sign * hc;
+        f->mem_used += sign * hm;
+        GS_ASSERT(f->cpu_free[pt[i].node] >= 0 && f->mem_free[pt[i].node] >= 0);
+        f->stranded_milli += node_stranded(f, pt[i].node);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
         leaf_update(f, pt[i].node);
@@ -934,7 +1078,9 @@ void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
     if (nd->up == up)
         return;
     GS_ASSERT(up || nd->njobs == 0);
+    f->stranded_milli -= node_stranded(f, node);
     nd->up = up;
+    f->stranded_milli += node_stranded(f, node);
     int alive = p->s.gpn - __builtin_popcountll(nd->deadmask);
     int64_t d = up ? alive : -alive;
     p->gpus_up += d;
@@ -964,6 +1110,7 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
     if (!!(nd->deadmask & bit) == !!dead)
         return;
     int d = dead ? -1 : 1;
+    f->stranded_milli -= node_stranded(f, node);
     if (dead) {
         GS_ASSERT(f->free_milli[g] == 1000);
         nd->deadmask |= bit;
@@ -978,6 +1125,7 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
         f->free_milli[g] = 1000;
         f->free_mib[g] = gb_to_mib(f->cat->m[p->s.model].mem_gb);
     }
+    f->stranded_milli += node_stranded(f, node);
     if (nd->up) {
         p->gpus_up += d;
         f->gpus_up += d;
@@ -985,4 +1133,29 @@ void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
     mig_open(f, node);
     leaf_update(f, node);
     notify(f, node, NULL, 0);
+}
+
+void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
+                  int32_t *cpu_milli, int32_t *mem_mib)
+{
+    int32_t cpu = 8000, mem = 61 * 1024;
+    if (ps->gpn <= 0) {
+        cpu = 64000 / (ps->gpn > 0 ? ps->gpn : 1);
+        mem = 256 * 1024;
+    } else if (ps->model >= 0 && ps->model < cat->n) {
+        const struct gs_gpu_model *m = &cat->m[ps->model];
+        if (m->name[0] == 'H' && m->mem_gb >= 80) {
+            cpu = 24000;
+            mem = 256 * 1024;
+        } else if (m->mem_gb >= 40) {
+            cpu = 12000;
+            mem = 144 * 1024;
+        } else if (m->mem_gb >= 32) {
+            cpu = 12000;
+            mem = 96 * 1024;
+        }
+    }
+    int g = ps->gpn > 0 ? ps->gpn : 1;
+    *cpu_milli = ps->cpu_milli > 0 ? ps->cpu_milli : cpu * g;
+    *mem_mib = ps->mem_mib > 0 ? ps->mem_mib : mem * g;
 }

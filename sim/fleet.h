@@ -33,6 +33,14 @@
  * instance.  Every mode keeps the per-GPU free milli and MiB and the
  * segment tree exact, so whole-GPU, gang and fraction search are shared.
  *
+ * Host resources.  Each node also has CPU (milli-cores) and host memory
+ * (MiB) from its pool (gs_pool_host); a job's need names what it asks of
+ * them, and a placement fits only when every part's node has room for the
+ * part's share (gs_fleet_can_commit, checked by the core for every placer).
+ * The GPU index does not see them: a search whose answer lacks CPU or
+ * memory goes on node by node (gs_fleet_find), which costs O(nodes) only
+ * when host resources, not GPUs, are what is short.
+ *
  * Watchers (gs_fleet_watch) are told of every node whose state changed --
  * after each part of a commit or release, and when a node goes up or down
  * -- which is how the fragmentation measure and the placers' node classes
@@ -47,6 +55,10 @@
 #include <stdint.h>
 
 #define GS_MAX_GPN 63
+/* A node whose free CPU or memory is below these has exhausted it: its free
+ * GPUs count as stranded (1 core, 1 GiB -- less than any GPU job asks). */
+#define GS_STRAND_CPU 1000
+#define GS_STRAND_MIB 1024
 #define GS_NAME 64
 
 enum gs_market { GS_MKT_ONDEMAND, GS_MKT_RESERVED, GS_MKT_SPOT, GS_MKT_BLOCK,
@@ -60,6 +72,9 @@ struct gs_pool_spec {
     double price_hour;          /* per node-hour */
     int market;
     struct gs_share_cfg share;  /* how its GPUs are shared (mode 0: none) */
+    int32_t cpu_milli;          /* CPU of one node, milli-cores (0: the
+                                   model's default, gs_pool_host) */
+    int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
 };
 
 struct gs_migslots;
@@ -112,6 +127,13 @@ struct gs_fleet {
                                    count it as taken, then as free only to
                                    reclaim it */
     int64_t used_milli;         /* over the fleet */
+    int32_t *cpu_free;          /* per node: milli-cores not requested */
+    int32_t *mem_free;          /* per node: host MiB not requested */
+    int64_t cpu_cap, mem_cap;   /* over all nodes (up or not) */
+    int64_t cpu_used, mem_used; /* requested by running jobs */
+    int64_t stranded_milli;     /* free GPU milli on up nodes whose free CPU
+                                   is below GS_STRAND_CPU or free memory
+                                   below GS_STRAND_MIB: GPUs no job can use */
     int64_t gpus_up;
     int nwatch;
     gs_fleet_watch_fn *watch_fn[GS_FLEET_WATCHERS];
@@ -138,6 +160,19 @@ static inline struct gs_part *gs_alloc_parts(struct gs_alloc *a)
     return a->n > 1 ? a->many : &a->one;
 }
 void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
+/* The GPU capacity a holds in milli, in its pool's unit -- what commit adds
+ * to used_milli: 1000 a whole GPU, the fraction, one time-slicing replica
+ * (1000/N), or 125 x a MIG instance's memory slices.  0 when empty. */
+static inline int64_t gs_alloc_milli(const struct gs_alloc *a)
+{
+    if (a->pool < 0 || a->n <= 0)
+        return 0;
+    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
+    int64_t m = 0;
+    for (int i = 0; i < a->n; i++)
+        m += (int64_t)__builtin_popcountll(pt[i].mask) * pt[i].milli;
+    return m;
+}
 /* The part of a on node, or NULL. */
 static inline const struct gs_part *gs_alloc_part_on(const struct gs_alloc *a,
                                                      int node)
@@ -157,6 +192,9 @@ struct gs_need {
     uint64_t allowed;           /* model mask; 0 = any */
     const char *profile;        /* MIG profile asked (borrowed), or NULL */
     int guar, burst;            /* fractional pools: milli, 0 = the request */
+    int32_t cpu_milli, mem_mib; /* host CPU and memory of the whole job,
+                                   shared among its parts by their GPUs
+                                   (gs_part_host); 0 = none */
 };
 
 /* What a need means on one pool (its sharing mode). */
@@ -177,6 +215,17 @@ struct gs_range {
     int pool, lo, hi;           /* nodes [lo, hi) of the pool, pool-relative */
 };
 
+/* The CPU (milli-cores) and host memory (MiB) of one node of ps: the
+ * spec's own, or when 0 the default of a real instance of its GPU model,
+ * per GPU: H100/H200 24 vCPU and 256 GiB (p5.48xlarge: 8 GPUs, 192 vCPUs,
+ * 2 TiB), A100 and other 80 GB parts 12 vCPU and 144 GiB (p4d/p4de.24xlarge:
+ * 96 vCPUs, 1,152 GiB), 32 GB parts 12 vCPU and 96 GiB (p3dn.24xlarge: 8
+ * V100-32GB, 96 vCPUs, 768 GiB), smaller GPUs 8 vCPU and 61 GiB
+ * (p3.16xlarge: 8 V100, 64 vCPUs, 488 GiB); a pool without GPUs 64 vCPU and
+ * 256 GiB. */
+void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
+                  int32_t *cpu_milli, int32_t *mem_mib);
+
 /* Build a fleet from pool specs; the fleet keeps its own copy.  All nodes up.
  * Returns NULL when out of memory. */
 struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
@@ -184,8 +233,8 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
 void gs_fleet_free(struct gs_fleet *f);
 
 /* 1 if a job with need could ever run on pool (model allowed, memory fits
- * one GPU, enough GPUs in the whole pool, the sharing mode takes it), else
- * 0. */
+ * one GPU, enough GPUs in the whole pool, the sharing mode takes it, a node
+ * has the CPU and host memory for its share), else 0. */
 int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need);
 /* Fill out with need's demand on pool: 0, or GS_ENOFIT when the pool's
@@ -209,8 +258,15 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,
                   struct gs_alloc *out, int *score);
 
+/* The CPU and memory part i of a holds on its node: need's, shared among
+ * the parts in proportion to their GPUs (the last part takes the rounding
+ * remainder). */
+void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
+                  int32_t *cpu, int32_t *mem);
+
 /* 1 if alloc is free to take for need (the engine's check of a plug-in's
- * decision), else 0. */
+ * decision: every resource fits, as Kubernetes' NodeResourcesFit has it --
+ * the GPUs, and the CPU and host memory of each part's node), else 0. */
 int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
                         const struct gs_need *need);
 /* Take or give back what a holds.  Memory taken per GPU: all of it for

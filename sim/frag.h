@@ -13,9 +13,10 @@
  * milli of the GPUs with less room than m asks per GPU.  The node's
  * fragmentation is its expectation over the workload,
  *     F_n = sum_m p_m F_n(m),
- * and the cluster's is the sum over nodes.  gpusim does not model CPUs, so
- * the paper's CPU conditions (its Q-I and Q-IV cases) never arise; GPU
- * memory is not part of the measure either, as in the paper.
+ * and the cluster's is the sum over nodes.  This measure, used in
+ * simulation runs, has no CPU term (the paper's Q-I and Q-IV cases); the
+ * placement experiment's (kplace.h) has.  GPU memory is not part of the
+ * measure either, as in the paper.
  *
  * The workload distribution is the scenario's own: for a generated
  * workload, exactly the classes' GPU values and weights; for a trace, every

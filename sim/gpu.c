@@ -13,6 +13,12 @@
  *   T4: 65 TFLOP/s FP16 tensor, 320 GB/s, 70 W;
  *   A10: 125 TFLOP/s BF16 dense, 600 GB/s, 150 W;
  *   K80 (per die): 4.37 TFLOP/s FP32 boost, 240 GB/s, 12 GB, 150 W.
+ * Public traces also name models whose figures were never disclosed:
+ * Alibaba's openb lists use the internal codes G1, G2 and G3, and its 2026
+ * spot fleet GPU-series-1 and GPU-series-2.  They are built in, so that a
+ * trace converted to the native format (which names them) reads back in
+ * any scenario, with assumed figures: a V100-32GB's for G1-G3, an
+ * A100-80GB's (that fleet's main model) for the series.
  * A scenario may redefine any of them or add its own.
  *
  * LLM serving efficiency (struct gs_gpu_llm): A100-80GB and H100-80GB carry
@@ -43,6 +49,13 @@ static const struct gs_gpu_model builtin[] = {
     { "T4",         16.0,  65.0,  320.0,  70.0, 0, 0 },
     { "A10",        24.0, 125.0,  600.0, 150.0, 0, 0 },
     { "K80",        12.0,   4.37, 240.0, 150.0, 0, 0 },
+    /* Undisclosed models that public traces name (traces/alibaba.c): the
+     * figures are assumed, not published. */
+    { "G1",         32.0, 125.0,  900.0, 300.0, 0, 0 },
+    { "G2",         32.0, 125.0,  900.0, 300.0, 0, 0 },
+    { "G3",         32.0, 125.0,  900.0, 300.0, 0, 0 },
+    { "GPU-series-1", 80.0, 312.0, 2039.0, 400.0, 0, 0 },
+    { "GPU-series-2", 80.0, 312.0, 2039.0, 400.0, 0, 0 },
 };
 
 /* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */

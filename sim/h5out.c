@@ -280,6 +280,8 @@ static hid_t job_type(void)
     F(sla_deadline, H5T_NATIVE_INT8);
     F(cost_usd, H5T_NATIVE_DOUBLE);
     F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
+    F(cpu_milli, H5T_NATIVE_INT32);
+    F(mem_mib, H5T_NATIVE_INT32);
 #undef F
     return t;
 }
@@ -305,6 +307,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
+            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
         };
     }
     hid_t t = job_type();
@@ -852,8 +855,7 @@ static void write_requests(struct w *w, const struct gs_sim *s, double rate)
 static void write_services(struct w *w, const struct gs_sim *s)
 {
     int nsv = gs_sim_nservices(s);
-    hid_t g = H5Gcreate2(w->f, "services", H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+    hid_t g = group(w->f, "services");
     if (g < 0) {
         fail(w, "/services");
         return;
@@ -906,8 +908,7 @@ static void write_services(struct w *w, const struct gs_sim *s)
         long n;
         const double *t;
         const double *ser = gs_sim_service_series(s, i, &n, &t);
-        hid_t sg = H5Gcreate2(g, names[i], H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT);
+        hid_t sg = group(g, names[i]);
         if (sg < 0) {
             fail(w, names[i]);
             continue;
@@ -1085,6 +1086,7 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
         attr_num(&w, g, "population", (double)x->population);
+        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
         for (int i = 0; i < x->nplacers; i++)
             names[i] = x->placers[i];
         strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
@@ -1093,7 +1095,10 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
         hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
         dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
-        dset(&w, g, "frag_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->frag);
+        dset(&w, g, "stranded_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->stranded);
+        dset(&w, g, "cpu_alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->cpu_use);
         dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
         for (int i = 0; i < x->nplacers; i++)
             for (int k = 0; k < x->nseeds; k++)

@@ -50,6 +50,7 @@ struct gs_h5_job {
     double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
     int8_t sla_wait, sla_deadline;
     double cost_usd, lost_gpu_hours;
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
 };
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
@@ -117,7 +118,9 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
  *   /place_exp/seeds       the seeds (uint64), index S
  *   /place_exp/arrived_load    [K] arrived GPU requests / capacity
  *   /place_exp/alloc_ratio     [P, S, K] allocated GPUs / capacity
- *   /place_exp/frag_ratio      [P, S, K] FGD fragmentation / capacity
+ *   /place_exp/stranded_ratio  [P, S, K] GPUs free on nodes out of CPU or
+ *                              memory / capacity
+ *   /place_exp/cpu_alloc_ratio [P, S, K] CPU allocated / CPU capacity
  *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
  *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
  *   /place_exp/tasks           [P, S] tasks offered */

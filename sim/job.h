@@ -38,6 +38,8 @@ struct gs_jobspec {
     int gpus;               /* whole GPUs; 0 with milli > 0 = a fraction */
     int milli;              /* fraction of one GPU in 1/1000 (gpus == 0) */
     double mem_gb;          /* GPU memory per GPU; 0 = not stated */
+    int32_t cpu_milli;      /* host CPU asked, milli-cores; 0 = not stated */
+    int32_t mem_mib;        /* host memory asked, MiB; 0 = not stated */
     double work;            /* ms on ref_model at full speed */
     int ref_model;          /* catalog index, -1 = the same on any model */
     double cb;              /* compute-bound share of the work, 0..1 */
@@ -88,6 +90,7 @@ struct gs_jobrec {
     int8_t sla_wait, sla_deadline;  /* 1 if violated */
     float lost_gpu_hours;           /* GPU-time of work lost to restarts */
     double cost;                    /* $ attributed to it (cloud.h) */
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory it asked */
 };
 
 struct gs_job {

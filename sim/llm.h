@@ -141,6 +141,11 @@ double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
                            double prompt);
 double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
                           double ctx);
+/* The time to first token of one request alone in an engine: its prompt
+ * after `cached` prefix tokens, in chunks of at most `budget` tokens
+ * (budget <= 0: one chunk), exactly as the engine forms those iterations. */
+double gs_llm_perf_ttft(const struct gs_llm_perf *p, int prompt, int cached,
+                        int budget);
 
 /* ---- the engine (llmengine.c) -------------------------------------------- */
 
@@ -182,7 +187,8 @@ struct gs_llm_req {
     int output;             /* tokens to generate, >= 1 */
     const uint64_t *hash_ids;
     int n_hash;
-    int kv_ready;           /* decode role: the prompt's KV has arrived */
+    int kv_ready;           /* decode role: the prompt's KV has arrived
+                             * (and its first token: output >= 2) */
 };
 
 /* What finish_iteration reports: first tokens and finishes at the
@@ -220,7 +226,8 @@ struct gs_llm_engine;
 int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
                       struct gs_llm_engine **out, struct gs_diag *d);
 void gs_llm_engine_free(struct gs_llm_engine *e);
-/* Queue a request (FIFO).  GS_EINVAL for bad lengths; GS_ENOFIT when its
+/* Queue a request (FIFO).  GS_EINVAL for bad lengths (< 1, or prompt +
+ * output over 2^30); GS_ENOFIT when its
  * prompt + output could never fit the KV cache (the caller rejects it). */
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *r);
 /* Form the next iteration at time now; its duration in seconds, 0 when

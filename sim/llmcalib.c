@@ -561,7 +561,7 @@ int gs_llm_calib_report(FILE *out, const char *path,
                 rc = gs_llm_calib_eval(&c, models[m], hws[h], tp, &fit[h],
                                        &e, d);
                 if (!rc && e.n) {
-                    char t[8];
+                    char t[16];
                     snprintf(t, sizeof t, "%d", tp);
                     print_err(out, models[m], hws[h], t, &e);
                 }

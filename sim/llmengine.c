@@ -18,7 +18,8 @@
  * most recently admitted running request is preempted by recomputation, as
  * vLLM does by default: its blocks are freed and it goes back to the front
  * of the waiting queue, to prefill its prompt and the tokens it generated
- * again (the next token comes out of that prefill).  A running prefill that
+ * again (the next token comes out of that prefill); no waiting request is
+ * admitted in a step that preempted (vLLM v1).  A running prefill that
  * finds no block waits; if then nothing at all can run, the newest running
  * request is preempted so that the engine always makes progress.
  *
@@ -348,7 +349,9 @@ static int grow(void *pp, int *cap, size_t size, int need)
 
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
-    if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
+    int ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
+    if (q->prompt < 1 || q->output < 1 + ready || q->n_hash < 0
+        || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
     if (blocks_of((long)q->prompt + q->output, e->bs)
@@ -387,11 +390,13 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
     *r = (struct req){
         .id = q->id, .hash = q->hash_ids, .n_hash = n_hash,
         .prompt = q->prompt, .output = q->output, .state = R_WAITING,
-        .kv_ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready,
+        .kv_ready = ready,
         .target = q->prompt, .units = units, .heap = -1,
     };
-    if (r->kv_ready)
+    if (r->kv_ready) {          /* the prefill pool gave its first token */
         r->generated = 1;
+        r->first_sent = 1;
+    }
     list_push_back(e, &e->waiting, i);
     return 0;
 }
@@ -554,8 +559,10 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
 {
     GS_ASSERT(!e->busy);
     const struct gs_llm_engine_cfg *c = &e->cfg;
-    e->nchunks = 0;
     e->npre = 0;
+    int retried = 0;
+again:
+    e->nchunks = 0;
     e->dec_blocks = 0;
     int budget = c->max_batched_tokens;
     int prefill_first = 0;
@@ -612,9 +619,12 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
             budget -= chunk;
             add_chunk(e, i);
         }
-        /* then the waiting, FIFO (prefill-first admits them only alone) */
+        /* then the waiting, FIFO (prefill-first admits them only alone);
+         * none after a preemption in this step while something else runs,
+         * as vLLM v1 does */
         int chunk;
-        while (c->chunked_prefill && budget > 0 && e->waiting.n && e->running.n < c->max_seqs
+        int hold = e->npre > 0 && (e->ndec > 0 || e->nchunks > 0);
+        while (c->chunked_prefill && !hold && budget > 0 && e->waiting.n && e->running.n < c->max_seqs
                && !e->r[e->waiting.head].kv_ready
                && (chunk = admit_head(e, budget)) > 0)
             budget -= chunk;
@@ -641,6 +651,11 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now)
     }
     b.sampled = sampled + b.decode_tokens;
     b.seqs = e->nchunks + b.decode_tokens;
+    if (b.prefill_tokens + b.decode_tokens <= 0 && e->npre > 0
+        && e->waiting.n > 0 && !retried) {
+        retried = 1;    /* prefill-first: the preempted are admitted anew */
+        goto again;
+    }
     double dur = gs_llm_perf_time(&e->perf, &b);
     e->last = (struct gs_llm_iter){
         .start = now, .duration = dur, .prefill_tokens = (int)b.prefill_tokens,

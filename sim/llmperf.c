@@ -162,3 +162,25 @@ double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
     };
     return gs_llm_perf_time(p, &b);
 }
+
+double gs_llm_perf_ttft(const struct gs_llm_perf *p, int prompt, int cached,
+                        int budget)
+{
+    double t = 0, k = cached < prompt ? cached : prompt - 1;
+    if (k < 0)
+        k = 0;
+    for (double left = prompt - k; left > 0;) {
+        double c = budget > 0 && left > budget ? budget : left;
+        struct gs_llm_batch b = {
+            .prefill_tokens = c,
+            .prefill_attn = c * (k + (c + 1) / 2),
+            .prefill_ctx = k + c,
+            .sampled = c == left,
+            .seqs = 1,
+        };
+        t += gs_llm_perf_time(p, &b);
+        k += c;
+        left -= c;
+    }
+    return t;
+}

@@ -4,13 +4,14 @@
  * (GPUs on up nodes), the usual definition in cluster-scheduling papers
  * (e.g. Tiresias, Gandiva): a GPU held by a job counts as used whether or not
  * its kernels are busy.  Percentiles use gsl_stats_quantile_from_sorted_data
- * (linear interpolation between order statistics). */
+ * (linear interpolation between order statistics) on waits and completion
+ * times sorted as integer milliseconds by a radix sort (the same order, so
+ * the same figures, as sorting the seconds). */
 #include "metrics.h"
 #include "frag.h"
 #include "scenario.h"
 #include "share.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,11 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
     if (dt > 0) {
         m->used_ms += dt * (double)f->used_milli / 1000.0;
         m->avail_ms += dt * (double)f->gpus_up;
+        if (f->cpu_cap > 0)
+            m->cpu_ms += dt * (double)f->cpu_used / (double)f->cpu_cap;
+        if (f->mem_cap > 0)
+            m->mem_ms += dt * (double)f->mem_used / (double)f->mem_cap;
+        m->strand_ms += dt * (double)f->stranded_milli / 1000.0;
         m->cost += dt / GS_HOUR * cost_rate(m, f, m->last);
         for (int p = 0; p < f->npools; p++) {
             m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
@@ -209,9 +215,46 @@ static double quant(const double *sorted, size_t n, double q)
 }
 
 /* Fill the tier's stats from the records selected by tier (-1 = all). */
+/* Sort n non-negative millisecond counts: LSD radix sort, 11 bits a pass,
+ * as many passes as the largest needs (three up to 99 days); t is scratch
+ * of n.  Exact, and for a million waits some ten times faster than a
+ * comparison sort. */
+static void sort_ms(uint64_t *a, uint64_t *t, size_t n)
+{
+    uint64_t max = 0, *src = a, *dst = t;
+    for (size_t i = 0; i < n; i++)
+        max |= a[i];
+    for (int shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
+        size_t cnt[2049] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            cnt[((src[i] >> shift) & 2047) + 1]++;
+        for (int d = 0; d < 2048; d++)
+            cnt[d + 1] += cnt[d];
+        for (size_t i = 0; i < n; i++)
+            dst[cnt[(src[i] >> shift) & 2047]++] = src[i];
+        uint64_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* The mean and percentiles of n durations in ms, given in k (t scratch);
+ * k is reused to hold them in seconds, sorted. */
+union gs_num { uint64_t k; double d; };
+
+static double *sorted_secs(union gs_num *k, union gs_num *t, size_t n)
+{
+    sort_ms(&k->k, &t->k, n);
+    for (size_t i = 0; i < n; i++)
+        k[i].d = (double)k[i].k / 1000.0;
+    return &k->d;
+}
+
 static void tier_stats(const struct gs_jobrec *rec, long n, int tier,
-                       const struct gs_scenario *sc, gs_time end,
-                       double *wbuf, double *jbuf, struct gs_tstats *o)
+                       union gs_num *kbuf, union gs_num *tbuf,
+                       struct gs_tstats *o)
 {
     memset(o, 0, sizeof *o);
     size_t nw = 0, nj = 0;
@@ -220,37 +263,34 @@ static void tier_stats(const struct gs_jobrec *rec, long n, int tier,
         if (tier >= 0 && r->tier != tier)
             continue;
         o->jobs++;
-        if (r->start >= 0) {
-            o->started++;
-            wbuf[nw++] = (double)(r->start - r->arrival) / 1000.0;
-        }
-        if (r->state == GS_JOB_DONE) {
-            o->done++;
-            jbuf[nj++] = (double)(r->end - r->arrival) / 1000.0;
-        } else if (r->state == GS_JOB_KILLED) {
-            o->killed++;
-        } else {
-            o->unfinished++;
-        }
+        if (r->start >= 0)
+            kbuf[nw++].k = (uint64_t)(r->start - r->arrival);
+        o->done += r->state == GS_JOB_DONE;
+        o->killed += r->state == GS_JOB_KILLED;
         o->sla_wait += r->sla_wait;
         o->sla_deadline += r->sla_deadline;
     }
-    (void)sc;
-    (void)end;
+    o->started = (long)nw;
+    o->unfinished = o->jobs - o->done - o->killed;
     if (nw) {
-        gsl_sort(wbuf, 1, nw);
-        o->wait_mean = gsl_stats_mean(wbuf, 1, nw);
-        o->wait_p50 = quant(wbuf, nw, 0.50);
-        o->wait_p95 = quant(wbuf, nw, 0.95);
-        o->wait_p99 = quant(wbuf, nw, 0.99);
-        o->wait_max = wbuf[nw - 1];
+        double *w = sorted_secs(kbuf, tbuf, nw);
+        o->wait_mean = gsl_stats_mean(w, 1, nw);
+        o->wait_p50 = quant(w, nw, 0.50);
+        o->wait_p95 = quant(w, nw, 0.95);
+        o->wait_p99 = quant(w, nw, 0.99);
+        o->wait_max = w[nw - 1];
+    }
+    for (long i = 0; i < n; i++) {
+        const struct gs_jobrec *r = &rec[i];
+        if ((tier < 0 || r->tier == tier) && r->state == GS_JOB_DONE)
+            kbuf[nj++].k = (uint64_t)(r->end - r->arrival);
     }
     if (nj) {
-        gsl_sort(jbuf, 1, nj);
-        o->jct_mean = gsl_stats_mean(jbuf, 1, nj);
-        o->jct_p50 = quant(jbuf, nj, 0.50);
-        o->jct_p95 = quant(jbuf, nj, 0.95);
-        o->jct_p99 = quant(jbuf, nj, 0.99);
+        double *jv = sorted_secs(kbuf, tbuf, nj);
+        o->jct_mean = gsl_stats_mean(jv, 1, nj);
+        o->jct_p50 = quant(jv, nj, 0.50);
+        o->jct_p95 = quant(jv, nj, 0.95);
+        o->jct_p99 = quant(jv, nj, 0.99);
     }
 }
 
@@ -303,19 +343,21 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->gpu_hours_used = m->used_ms / GS_HOUR;
     o->gpu_hours_avail = m->avail_ms / GS_HOUR;
     o->util = m->avail_ms > 0 ? m->used_ms / m->avail_ms : 0;
+    double span = (double)(m->last - m->t0);
+    o->cpu_util = span > 0 ? m->cpu_ms / span : 0;
+    o->mem_util = span > 0 ? m->mem_ms / span : 0;
+    o->stranded_gpu_hours = m->strand_ms / GS_HOUR;
     o->cost = m->cost;
     o->cost_per_used_gpu_hour = o->gpu_hours_used > 0
                                     ? o->cost / o->gpu_hours_used : 0;
-    double *wbuf = malloc((size_t)(n ? n : 1) * sizeof *wbuf);
-    double *jbuf = malloc((size_t)(n ? n : 1) * sizeof *jbuf);
-    GS_OOM_IF(wbuf == NULL || jbuf == NULL);
-    {
-        tier_stats(rec, n, -1, sc, end, wbuf, jbuf, &o->all);
-        for (int t = 0; t < GS_NTIERS; t++)
-            tier_stats(rec, n, t, sc, end, wbuf, jbuf, &o->tier[t]);
-    }
-    free(wbuf);
-    free(jbuf);
+    union gs_num *kbuf = malloc((size_t)(n ? n : 1) * sizeof *kbuf);
+    union gs_num *tbuf = malloc((size_t)(n ? n : 1) * sizeof *tbuf);
+    GS_OOM_IF(kbuf == NULL || tbuf == NULL);
+    tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
+    for (int t = 0; t < GS_NTIERS; t++)
+        tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
+    free(kbuf);
+    free(tbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;
     o->fragmentation = m->frag_cap_ms > 0 ? m->frag_ms / m->frag_cap_ms : 0;
     o->mig_slice_util = m->mig_up_ms > 0 ? m->mig_busy_ms / m->mig_up_ms : 0;

@@ -51,11 +51,25 @@ struct gs_mstats {
     double gpu_hours;           /* allocated */
 };
 
+/* Inference services (service.h), all services' requests together. */
+struct gs_infsum {
+    double requests, finished;
+    double ttft_p50, ttft_p99, itl_p50, itl_p99, e2e_p99, queue_p99;  /* s */
+    double attainment;          /* requests meeting every target / arrived */
+    double goodput;             /* such requests per second */
+    double tok_s_gpu;           /* output tokens per replica GPU-second */
+    double cost_per_mtok;       /* $ per million output tokens */
+};
+
 struct gs_summary {
     double start_s, end_s, span_h;
     long preemptions;
     double util;                /* allocated / available GPU-time */
     double gpu_hours_used, gpu_hours_avail;
+    double cpu_util, mem_util;  /* requested / capacity of host CPU and
+                                   memory, time mean */
+    double stranded_gpu_hours;  /* GPU-time free on nodes out of CPU or
+                                   memory (fleet.h GS_STRAND_*) */
     double throughput_jph;      /* finished jobs per hour */
     double cost;                /* $ for the fleet over the span */
     double cost_per_used_gpu_hour;
@@ -74,6 +88,7 @@ struct gs_summary {
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
     struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
+    struct gs_infsum inference; /* services (service.h); 0 without */
     /* Pending and running jobs the policy examined over the run (sim.h,
      * gs_sim_examine): a deterministic measure of its work, not a metric of
      * the cluster, so it is in --json but not in the compared fields. */
@@ -116,6 +131,8 @@ struct gs_metrics {
     const struct gs_share *share;
     const struct gs_frag *frag;
     double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
+    double cpu_ms, mem_ms;              /* requested CPU / memory share x ms */
+    double strand_ms;                   /* stranded GPUs x ms */
     double mig_busy_ms, mig_up_ms;      /* of compute slices x ms */
     double ts_lat_ms, ts_busy_ms;       /* of latency sum, busy GPUs x ms */
 };

@@ -1,27 +1,21 @@
 /* placeexp.h -- the placement experiment of the FGD paper, and its CLI.
  *
- * Weng et al., "Beware of Fragmentation" (USENIX ATC'23), section 6: tasks
- * drawn from a trace arrive one after another and never leave; each is
- * placed at once where the placer says, or fails.  Arrivals go on until the
- * requested GPUs reach a share of the cluster's capacity (the "arrived
- * workload", up to 130 % there), and the experiment records how much of the
- * capacity is allocated -- the GPU allocation ratio -- against the arrived
- * workload, per placer and seed.
- *
- * Here: the task population is the scenario's workload (a trace read
- * through the trace-format registry, or a finite generated workload); tasks
- * are drawn uniformly with replacement from its jobs that ask for GPUs, by
- * the GSL stream "place-exp.tasks" seeded with the run's seed (seed k of
- * every placer sees the same task sequence: common random numbers).  Each
- * task goes through gs_sim_offer() on a fresh simulation of the scenario's
- * fleet.  The curves are sampled each time the arrived workload crosses a
- * multiple of step: allocation ratio, fragmentation ratio (frag.h) and the
- * share of arrived GPU requests that failed.
+ * Weng et al., "Beware of Fragmentation" (USENIX ATC'23), section 6, as its
+ * artifact (hkust-adsl/kubernetes-scheduler-simulator) runs it: all pods of
+ * a trace, CPU-only and never-scheduled ones included, shuffled per seed
+ * and tuned to a target load (up to 130 % of the cluster's GPU capacity);
+ * each pod is placed at once on a node with room for its CPU, memory and
+ * GPUs, or fails; pods never leave.  The experiment records the GPU
+ * allocation ratio against the arrived workload (requested GPUs over
+ * capacity) per placer and seed -- the figure at X % being the mean over
+ * the decisions whose arrived load rounds to X % -- with the share of
+ * requests that failed and the GPUs stranded by exhausted CPU or memory.
+ * The placers are the paper's six (kplace.h); placeexp.c says how the
+ * population is read and the figure computed.
  *
  * gs_place_exp_run is deterministic and reads no clock; the CLI front end
  * gs_place_exp_main prints a table and writes the HDF5 file
- * (gs_h5_write_place_exp).  `gpusim compare` can run the same experiment by
- * calling gs_place_exp_run with its placers and seeds. */
+ * (gs_h5_write_place_exp). */
 #ifndef GS_PLACEEXP_H
 #define GS_PLACEEXP_H
 
@@ -31,27 +25,31 @@
 #include <stdint.h>
 
 struct gs_place_exp_opts {
-    const char *const *placers;         /* registry names */
+    const char *const *placers;         /* kplace.h policy names */
     int nplacers;
     int nseeds;                         /* seeds: the scenario's, +1, ... */
-    double max_load;                    /* arrived workload to reach, 0..1.3+ */
-    double step;                        /* sampling step of the curves */
+    double max_load;                    /* target arrived workload, 0..10 */
+    double typical;                     /* FGD's typical pods cover this
+                                           share of pods; 0 = 1 (all) */
 };
 
 struct gs_place_exp {
     int nplacers, nseeds, npoints;
     char (*placers)[64];                /* [nplacers] */
     uint64_t *seeds;                    /* [nseeds] */
-    double *load;                       /* [npoints]: step, 2 step, ... */
-    /* [placer][seed][point]: */
-    double *alloc;                      /* allocated / capacity */
-    double *frag;                       /* fragmentation / capacity */
+    double *load;                       /* [npoints]: 0, 0.01, 0.02, ... */
+    /* [placer][seed][point]; NAN where no decision was made: */
+    double *alloc;                      /* allocated / capacity: the mean
+                                           over the point's decisions */
+    double *stranded;                   /* stranded GPU milli / capacity */
     double *failed;                     /* failed GPU requests / capacity */
-    long *tasks;                        /* [placer][seed]: tasks offered */
-    long *classes;                      /* [placer][seed]: node states
-                                           (frag.h classes) met */
+    double *cpu_use;                    /* CPU allocated / CPU capacity */
+    long *tasks;                        /* [placer][seed]: pods offered */
+    long *classes;                      /* [placer][seed]: node states met */
     double capacity_gpus;
-    long population;                    /* jobs asking for GPUs */
+    long population;                    /* pods */
+    long population_gpu;                /* pods asking for GPUs */
+    int typical;                        /* typical pods (kplace.h) */
 };
 
 /* Run the experiment on sc.  0 with *out filled (free with

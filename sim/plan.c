@@ -74,6 +74,9 @@ struct cand {
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
     double cost_h, nominal, gpus;
+    double obj;                 /* the objective: cost per hour, or per
+                                   million output tokens */
+    long size;                  /* sum of the searched counts (ties) */
     char *why;                  /* refused by the scenario's validation */
 };
 
@@ -185,14 +188,14 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
         int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
                                          : c->cnt[q];
         int spot = 0, ci = -1;
-        for (int j = 0; j < clones; j++)
+        for (int j = 0; j < clones && pk->pool >= 0; j++)
             if (clone_of[j] == pk->pool) {
                 spot = (int)floor(share_of[j] * nodes + 0.5);
                 ci = j;
             }
         char num[32];
         e[n].op = GS_EDIT_SET;
-        snprintf(e[n].path, sizeof e[n].path, "fleet[%d].nodes", pk->pool);
+        snprintf(e[n].path, sizeof e[n].path, "%s", pk->key);
         snprintf(num, sizeof num, "%d", nodes - spot);
         v[k] = strdup(num);
         e[n++].value = v[k++];
@@ -233,8 +236,9 @@ static char *cand_label(const struct search *s, const struct combo *c,
         const struct gs_plan_count *pk = &pc->counts[q];
         int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
                                          : c->cnt[q];
-        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s.nodes=%d",
-                 buf[0] ? " " : "", pk->name, nodes);
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s.%s=%d",
+                 buf[0] ? " " : "", pk->name,
+                 pk->pool >= 0 ? "nodes" : "replicas", nodes);
     }
     return strdup(buf[0] ? buf : "as given");
 }
@@ -306,6 +310,10 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         x->nominal += x->sc->pools[p].price_hour * x->sc->pools[p].nodes;
         x->gpus += (double)x->sc->pools[p].nodes * x->sc->pools[p].gpn;
     }
+    for (int q = 0; q < s->pc->ncounts; q++)
+        x->size += q == s->pc->ncounts - 1
+                       ? s->pc->counts[q].lo + idx * s->pc->counts[q].step
+                       : c->cnt[q];
     c->cur = s->ncand;
     return s->ncand++;
 }
@@ -325,17 +333,36 @@ static void free_cand(struct cand *x)
 static void cand_stats(const struct search *s, struct cand *x)
 {
     double *col = malloc((size_t)x->nrun * sizeof *col);
-    GS_ASSERT(col != NULL);
+    GS_OOM_IF(col == NULL);
     for (int m = 0; m < s->nm; m++) {
         for (int k = 0; k < x->nrun; k++)
             col[k] = x->v[(size_t)k * s->nm + m];
         double sd, t;
         gs_ci95(col, x->nrun, &x->mean[m], &sd, &t, &x->half[m]);
-        if (sd <= 1e-12 * fabs(x->mean[m]))
+        if (sd <= 1e-9 * fabs(x->mean[m]))
             x->half[m] = 0;     /* the same value every seed */
     }
     free(col);
     x->cost_h = x->mean[metric("cost_per_hour_usd")];
+    x->obj = x->cost_h;
+    if (s->pc->objective == 1) {
+        /* the fleet's cost per million output tokens, mean over seeds */
+        double sum = 0;
+        int ic = metric("cost_usd");
+        for (int k = 0; k < x->nrun; k++) {
+            const double *v = &x->v[(size_t)k * s->nm];
+            double tok = 0;
+            for (int m = 0; m < s->nm; m++) {
+                const char *nm = gs_run_metric_name(m);
+                size_t l = strlen(nm);
+                if (l > 14 && strcmp(nm + l - 14, ".output_tokens") == 0 &&
+                    !isnan(v[m]))
+                    tok += v[m];
+            }
+            sum += tok > 0 ? v[ic] / tok * 1e6 : INFINITY;
+        }
+        x->obj = sum / x->nrun;
+    }
 }
 
 /* The unfavourable (worst = 1) or favourable end of target t's interval. */
@@ -397,9 +424,12 @@ static int best_feasible(const struct search *s)
         const struct cand *x = &s->cand[i];
         if (x->status != C_FEASIBLE)
             continue;
-        if (b < 0 || x->cost_h < s->cand[b].cost_h - 1e-9 ||
-            (fabs(x->cost_h - s->cand[b].cost_h) <= 1e-9 &&
-             x->gpus < s->cand[b].gpus))
+        const struct cand *y = b >= 0 ? &s->cand[b] : NULL;
+        double tol = 1e-9 * (1 + fabs(x->obj));
+        if (y == NULL || x->obj < y->obj - tol ||
+            (fabs(x->obj - y->obj) <= tol &&
+             (x->gpus < y->gpus ||
+              (x->gpus == y->gpus && x->size < y->size))))
             b = i;
     }
     return b;
@@ -487,7 +517,8 @@ static int make_combos(struct search *s, struct gs_diag *d)
 static void prune(struct search *s)
 {
     int b = best_feasible(s);
-    if (b < 0 || s->pc->ncounts == 0)
+    if (b < 0 || s->pc->ncounts == 0 || s->pc->objective != 0 ||
+        s->pc->counts[s->pc->ncounts - 1].pool < 0)
         return;
     double best = s->cand[b].cost_h;
     const struct gs_plan_count *pk = &s->pc->counts[s->pc->ncounts - 1];
@@ -738,7 +769,7 @@ static int pareto(const struct search *s, int *idx)
 {
     int n = 0, ia = metric("attainment");
     int *ord = malloc((size_t)s->ncand * sizeof *ord + 1);
-    GS_ASSERT(ord != NULL);
+    GS_OOM_IF(ord == NULL);
     for (int i = 0; i < s->ncand; i++)
         if (s->cand[i].nrun > 0)
             ord[n++] = i;
@@ -1173,6 +1204,7 @@ int gs_plan_main(int argc, char **argv)
         gs_scenario_free(base);
         return gs_report_diag(&d, 2);
     }
+    gs_run_bind(base);
     struct gs_plancfg pc = *base->plan;    /* shallow: overrides only */
     if (seeds) {
         pc.seeds = (int)seeds;

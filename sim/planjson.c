@@ -361,9 +361,22 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
     struct gs_plancfg *p = c->p;
     if (p->ntargets == GS_PLAN_MAX_TARGETS)
         return perr(c, path, "more than %d targets", GS_PLAN_MAX_TARGETS);
-    if (gs_run_metric_index(metric) < 0)
-        return perr(c, path, "no metric '%s' (see `gpusim sweep --metrics`)",
-                    metric);
+    if (strncmp(metric, "service.", 8) != 0 && gs_run_metric_index(metric) < 0)
+        return perr(c, path, "no metric '%s' (see `gpusim sweep "
+                    "--list-metrics`)", metric);
+    if (strncmp(metric, "service.", 8) == 0) {
+        const char *dot = strrchr(metric, '.');
+        int known = 0;
+        for (int i = 0; i < c->s->nsvcs; i++)
+            known |= strlen(c->s->svcs[i].name) == (size_t)(dot - metric - 8) &&
+                     strncmp(c->s->svcs[i].name, metric + 8,
+                             (size_t)(dot - metric - 8)) == 0;
+        if (!known)
+            return perr(c, path, "no service '%.*s' in $.services",
+                        (int)(dot - metric - 8), metric + 8);
+        if (gs_run_service_field(dot + 1) < 0)
+            return perr(c, path, "no service metric '%s'", dot + 1);
+    }
     struct gs_plan_target *t = &p->t[p->ntargets++];
     snprintf(t->metric, sizeof t->metric, "%s", metric);
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -429,7 +442,7 @@ static int parse_targets(struct pctx *c, const cJSON *o)
     int rc;
     if ((rc = keys(c, o, path, PKEYS("wait_mean", "wait_p95", "wait_p99",
                                      "sla_violations", "availability",
-                                     "tiers", "metrics"))) < 0 ||
+                                     "tiers", "services", "metrics"))) < 0 ||
         (rc = scope_targets(c, o, path, "")) < 0)
         return rc;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "availability");
@@ -452,6 +465,36 @@ static int parse_targets(struct pctx *c, const cJSON *o)
                                           "sla_violations"))) < 0 ||
                 (rc = scope_targets(c, t, p, prefix)) < 0)
                 return rc;
+        }
+    }
+    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(o, "services");
+    if (sv) {
+        if (!cJSON_IsObject(sv))
+            return perr(c, "$.plan.targets.services", "expected an object "
+                        "{\"SERVICE\": {\"ttft_p99\": \"500ms\", ...}}");
+        for (const cJSON *t = sv->child; t; t = t->next) {
+            char p[200];
+            snprintf(p, sizeof p, "$.plan.targets.services.%s", t->string);
+            if ((rc = keys(c, t, p, PKEYS("ttft_mean", "ttft_p50",
+                                          "ttft_p95", "ttft_p99", "itl_mean",
+                                          "itl_p50", "itl_p95", "itl_p99",
+                                          "e2e_mean", "e2e_p50", "e2e_p95",
+                                          "e2e_p99", "attainment"))) < 0)
+                return rc;
+            for (const cJSON *k = t->child; k; k = k->next) {
+                char pk[300], m[GS_PLAN_NAME * 2];
+                double val = 0;
+                snprintf(pk, sizeof pk, "%s.%s", p, k->string);
+                int att = strcmp(k->string, "attainment") == 0;
+                snprintf(m, sizeof m, "service.%s.%s%s", t->string,
+                         att ? "sla_attainment" : k->string, att ? "" : "_s");
+                if (strlen(m) >= GS_PLAN_NAME)
+                    return perr(c, p, "service name too long");
+                if ((rc = att ? share_value(c, k, pk, &val)
+                              : dur_value(c, k, pk, &val)) < 0 ||
+                    (rc = add_target(c, pk, m, val, !att)) < 0)
+                    return rc;
+            }
         }
     }
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(o, "metrics");
@@ -641,6 +684,9 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         for (int k = 0; k < c->p->ncounts; k++)
             if (c->p->counts[k].pool == pool)
                 return perr(c, np, "pool '%s' is searched twice", pname);
+        if (c->p->ncounts && c->p->counts[c->p->ncounts - 1].pool < 0)
+            return perr(c, np, "list the searched pools before the "
+                        "services");
         struct gs_plan_count *nc = realloc(c->p->counts,
                                            (size_t)(c->p->ncounts + 1) *
                                            sizeof *nc);
@@ -649,6 +695,7 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         c->p->counts = nc;
         struct gs_plan_count *k = &nc[c->p->ncounts++];
         k->pool = pool;
+        snprintf(k->key, sizeof k->key, "fleet[%d].nodes", pool);
         snprintf(k->name, sizeof k->name, "%s", pname);
         k->lo = (int)lo;
         k->hi = (int)hi;
@@ -801,11 +848,65 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
     return 0;
 }
 
+/* search.services[]: {"service": NAME, "replicas": [min, max], "tp": [..],
+ * "gpu": [..]} -- the replica count is bisected, the rest are axes. */
+static int parse_service(struct pctx *c, const cJSON *o, const char *path)
+{
+    int rc;
+    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "tp", "gpu"))) < 0)
+        return rc;
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(o, "service");
+    int si = -1;
+    for (int i = 0; cJSON_IsString(nm) && i < c->s->nsvcs; i++)
+        if (strcmp(c->s->svcs[i].name, nm->valuestring) == 0)
+            si = i;
+    if (si < 0)
+        return perr(c, path, "'service' must name a service of $.services");
+    char key[96], label[GS_PLAN_NAME + 16], lp[200];
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "replicas");
+    if (r) {
+        snprintf(lp, sizeof lp, "%s.replicas", path);
+        if (!cJSON_IsArray(r) || cJSON_GetArraySize(r) != 2 ||
+            !cJSON_IsNumber(r->child) || !cJSON_IsNumber(r->child->next))
+            return perr(c, lp, "expected [min, max] replica counts");
+        double lo = r->child->valuedouble, hi = r->child->next->valuedouble;
+        if (lo != floor(lo) || hi != floor(hi) || lo < 1 || hi < lo ||
+            hi > 100000)
+            return perr(c, lp, "expected whole numbers 1 <= min <= max");
+        struct gs_plan_count *nc = realloc(c->p->counts,
+                                           (size_t)(c->p->ncounts + 1) *
+                                           sizeof *nc);
+        if (nc == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        c->p->counts = nc;
+        struct gs_plan_count *k = &nc[c->p->ncounts++];
+        k->pool = -1;
+        snprintf(k->key, sizeof k->key, "services[%d].replicas", si);
+        snprintf(k->name, sizeof k->name, "%.80s", nm->valuestring);
+        k->lo = (int)lo;
+        k->hi = (int)hi;
+        k->step = 1;
+    }
+    static const char *const listed[] = { "tp", "gpu", NULL };
+    for (int i = 0; listed[i]; i++) {
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, listed[i]);
+        if (l == NULL)
+            continue;
+        snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
+        snprintf(label, sizeof label, "%.80s.%s", nm->valuestring, listed[i]);
+        snprintf(key, sizeof key, "services[%d].%s", si, listed[i]);
+        if ((rc = key_axis(c, l, lp, label, key)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int parse_search(struct pctx *c, const cJSON *o)
 {
     const char *path = "$.plan.search";
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("pools", "policies", "choices"))) < 0)
+    if ((rc = keys(c, o, path, PKEYS("pools", "services", "policies",
+                                     "choices"))) < 0)
         return rc;
     const cJSON *pools = cJSON_GetObjectItemCaseSensitive(o, "pools");
     if (pools) {
@@ -816,6 +917,18 @@ static int parse_search(struct pctx *c, const cJSON *o)
             char p[64];
             snprintf(p, sizeof p, "$.plan.search.pools[%d]", i);
             if ((rc = parse_pool(c, it, p)) < 0)
+                return rc;
+        }
+    }
+    const cJSON *svs = cJSON_GetObjectItemCaseSensitive(o, "services");
+    if (svs) {
+        if (!cJSON_IsArray(svs))
+            return perr(c, "$.plan.search.services", "expected a list");
+        int i = 0;
+        for (const cJSON *it = svs->child; it; it = it->next, i++) {
+            char p[64];
+            snprintf(p, sizeof p, "$.plan.search.services[%d]", i);
+            if ((rc = parse_service(c, it, p)) < 0)
                 return rc;
         }
     }
@@ -879,10 +992,18 @@ int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
     if ((rc = parse_targets(&c, t)) < 0 || (rc = parse_search(&c, se)) < 0)
         goto fail;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "objective");
-    if (v && !(cJSON_IsString(v) &&
-               strcmp(v->valuestring, "cost_per_month") == 0)) {
+    if (v && cJSON_IsString(v) &&
+        strcmp(v->valuestring, "cost_per_million_tokens") == 0) {
+        p->objective = 1;
+        if (s->nsvcs == 0) {
+            rc = perr(&c, "$.plan.objective", "cost per million tokens needs "
+                      "inference services ($.services)");
+            goto fail;
+        }
+    } else if (v && !(cJSON_IsString(v) &&
+                      strcmp(v->valuestring, "cost_per_month") == 0)) {
         rc = perr(&c, "$.plan.objective", "unknown objective (known: "
-                  "cost_per_month)");
+                  "cost_per_month, cost_per_million_tokens)");
         goto fail;
     }
     static const char *const ints[] = { "seeds", "min_seeds" };

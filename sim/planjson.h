@@ -86,9 +86,11 @@ struct gs_plan_axis {
     struct gs_edit **edits;     /* [nvalues][nedits[v]] */
 };
 
-/* A pool whose node count is searched. */
+/* A pool whose node count, or a service whose replica count, is
+ * searched. */
 struct gs_plan_count {
-    int pool;                   /* index in $.fleet */
+    int pool;                   /* index in $.fleet, -1 for a service */
+    char key[64];               /* "fleet[2].nodes", "services[0].replicas" */
     char name[GS_PLAN_NAME];
     int lo, hi, step;
 };
@@ -100,7 +102,8 @@ struct gs_plancfg {
     struct gs_plan_axis ax[GS_PLAN_MAX_AXES];
     int ncounts;
     struct gs_plan_count *counts;
-    int objective;              /* 0: cost per month */
+    int objective;              /* 0: cost per month, 1: cost per million
+                                   output tokens */
     int seeds, min_seeds;
     double hours_per_month;     /* 730 */
     int ngrowth;

@@ -95,6 +95,11 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
             su->all.unfinished, su->preemptions);
     fprintf(fp, "  utilization   %.2f %%  (%.1f of %.1f GPU-hours allocated)\n",
             100 * su->util, su->gpu_hours_used, su->gpu_hours_avail);
+    if (su->cpu_util > 0 || su->mem_util > 0 || su->stranded_gpu_hours > 0)
+        fprintf(fp, "  host          CPU %.2f %%, memory %.2f %% requested; "
+                "%.1f GPU-hours stranded (free on nodes out of CPU or "
+                "memory)\n", 100 * su->cpu_util, 100 * su->mem_util,
+                su->stranded_gpu_hours);
     fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
     fprintf(fp, "  fairness      %.1f min^2 wait variance; %ld jobs starved "
             "(waited > 30 min)\n", su->fairness_var, su->starved);

@@ -19,6 +19,9 @@
     X(su->util, "utilization", "%.6f")                          \
     X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
     X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->cpu_util, "cpu_utilization", "%.6f")                  \
+    X(su->mem_util, "memory_utilization", "%.6f")               \
+    X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
     X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
     X(su->cost, "cost_usd", "%.2f")                             \
     X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
@@ -33,7 +36,23 @@
     X((double)su->reclaim_evictions, "reclaim_evictions", "%.0f") \
     X(su->sharing_slowdown, "sharing_slowdown_mean", "%.6f")    \
     X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")    \
-    GS_CLOUD_FIELDS(X)
+    GS_CLOUD_FIELDS(X)                                          \
+    GS_INFER_FIELDS(X)
+
+/* Inference services, all requests together (struct gs_infsum). */
+#define GS_INFER_FIELDS(X)                                                  \
+    X(su->inference.requests, "inference_requests", "%.0f")                 \
+    X(su->inference.finished, "inference_finished", "%.0f")                 \
+    X(su->inference.ttft_p50, "inference_ttft_p50_s", "%.6f")               \
+    X(su->inference.ttft_p99, "inference_ttft_p99_s", "%.6f")               \
+    X(su->inference.itl_p50, "inference_itl_p50_s", "%.6f")                 \
+    X(su->inference.itl_p99, "inference_itl_p99_s", "%.6f")                 \
+    X(su->inference.e2e_p99, "inference_e2e_p99_s", "%.6f")                 \
+    X(su->inference.queue_p99, "inference_queue_p99_s", "%.6f")             \
+    X(su->inference.attainment, "inference_sla_attainment", "%.6f")         \
+    X(su->inference.goodput, "inference_goodput_rps", "%.6f")               \
+    X(su->inference.tok_s_gpu, "inference_tokens_per_s_per_gpu", "%.4f")   \
+    X(su->inference.cost_per_mtok, "inference_cost_per_mtok_usd", "%.6f")
 
 /* The cloud models' scalars (struct gs_cloudsum, docs/cloud.md). */
 #define GS_CLOUD_FIELDS(X)                                              \

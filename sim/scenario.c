@@ -21,6 +21,7 @@
 #include "../traces/nodelist.h"
 #include "engine.h"
 #include "planjson.h"
+#include "jsoncheck.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -514,9 +515,9 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
-                             "sharing"))) < 0)
+                             "sharing", "cpu_milli", "mem_mib"))) < 0)
             return rc;
-        long nodes = 0, gpn = 8;
+        long nodes = 0, gpn = 8, cpum = 0, memm = 0;
         double price = -1, gprice = -1;
         char market[32] = "on-demand";
         snprintf(ps->name, sizeof ps->name, "pool%d", i);
@@ -528,8 +529,12 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                       sizeof ps->instance)) < 0 ||
             (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
             (rc = num(c, o, p, "price_per_gpu_hour", 0, 1e6, 0, &gprice)) < 0 ||
-            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0)
+            (rc = str(c, o, p, "market", 0, market, sizeof market)) < 0 ||
+            (rc = inum(c, o, p, "cpu_milli", 1, 2000000000, 0, &cpum)) < 0 ||
+            (rc = inum(c, o, p, "mem_mib", 1, 2000000000, 0, &memm)) < 0)
             return rc;
+        ps->cpu_milli = (int32_t)cpum;
+        ps->mem_mib = (int32_t)memm;
         if (price >= 0 && gprice >= 0)
             return err(c, p, "give price_per_hour (per node) or "
                        "price_per_gpu_hour, not both");
@@ -2133,6 +2138,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     gs_params_init(&s->trace, "");
     struct ctx c = { .file = s->file, .d = d, .s = s };
     int rc = 0;
+    if ((rc = gs_jsoncheck(text, name, d)) < 0)   /* duplicates, comments */
+        goto fail;
     if (s->text == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, name, "out of memory");
         goto fail;
@@ -2319,6 +2326,8 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
 {
     char *text, dir[512];
     int rc = read_text(file, &text, dir, sizeof dir, d);
+    if (rc == 0 && (rc = gs_jsoncheck(text, file, d)) < 0)
+        free(text);
     if (rc < 0)
         return rc;
     const char *end = NULL;
@@ -2417,7 +2426,9 @@ void gs_scenario_free(struct gs_scenario *s)
 }
 
 /* The built-in quickstart: a mixed A100/H100/H200 fleet of 144 GPUs and a
- * day of generated mixed-tier work at roughly 70% offered load. */
+ * day of generated mixed-tier work at roughly 70% offered load, beside a
+ * small chat service (two Llama-3-8B replicas) so that the first run shows
+ * TTFT and ITL. */
 static const char quickstart[] =
 "{\n"
 "  \"name\": \"quickstart\",\n"
@@ -2457,7 +2468,18 @@ static const char quickstart[] =
 "       \"gpus\": {\"values\": [0, 1], \"weights\": [0.7, 0.3]},\n"
 "       \"duration\": {\"dist\": \"exponential\", \"mean\": \"20m\"}}\n"
 "    ]\n"
-"  }}\n"
+"  }},\n"
+"  \"services\": [\n"
+"    {\"name\": \"assistant\", \"tenant\": \"chat\", \"model\": \"llama3-8b\",\n"
+"     \"gpu\": \"H100-80GB\", \"replicas\": 2,\n"
+"     \"requests\": {\"generate\": {\"rate_per_second\": 0.2, \"until\": \"8h\",\n"
+"       \"diurnal_amplitude\": 0.4, \"peak_hour\": 14,\n"
+"       \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 500, \"sigma\": 0.9,\n"
+"                        \"max\": 8000},\n"
+"       \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100, \"sigma\": 0.8,\n"
+"                         \"max\": 2000}}},\n"
+"     \"sla\": {\"ttft\": \"1s\", \"itl\": \"50ms\"}}\n"
+"  ]\n"
 "}\n";
 
 const char *gs_scenario_quickstart(void)

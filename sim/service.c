@@ -160,10 +160,13 @@ struct svc {
     double last_busy, last_up;
     long last_arrived;
     double rep_ms, rep_max;             /* replicas x ms, the largest */
+    int up_n, up_gpus;                  /* replicas UP, their GPUs */
     gs_time last_adv;
     int done;                   /* stream over and every request ended */
     int kicked;                 /* a replica was lost: reconcile */
     int opened;                 /* the first event has run */
+    double done_s;              /* when done was set */
+    long good;                  /* requests meeting every target */
     struct gs_svcsum sum;
 };
 
@@ -260,6 +263,21 @@ static struct hent hpop(struct svc *sv)
     if (n > 0)
         sv->h[i] = last;
     return top;
+}
+
+/* Every change of a replica's state goes through here (the counts of
+ * serving replicas and GPUs the integrals read). */
+static void set_state(struct svc *sv, struct rep *r, int st)
+{
+    if (r->state == RS_UP) {
+        sv->up_n--;
+        sv->up_gpus -= r->gpus;
+    }
+    r->state = st;
+    if (st == RS_UP) {
+        sv->up_n++;
+        sv->up_gpus += r->gpus;
+    }
 }
 
 static gs_time ceil_ms(double t)
@@ -446,7 +464,8 @@ static double unloaded_prefill(struct spool *pl, int in)
         struct gs_llm_batch b = { .prefill_tokens = c,
                                   .prefill_attn = c * (k + (c + 1) / 2),
                                   .prefill_ctx = k + c,
-                                  .sampled = left - c <= 0 ? 1 : 0 };
+                                  .sampled = left - c <= 0 ? 1 : 0,
+                                  .seqs = 1 };
         t += gs_llm_perf_time(&pl->perf, &b);
         k += c;
         left -= (int)c;
@@ -501,8 +520,9 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
     rep_unlink(sv, r, (int32_t)id);
     q->cached += cached;
     sv->eng_preempt += preempted;
-    if (sv->cfg->disagg && r->pool == 0) {
-        /* Prefill done: the KV cache goes to a decode replica. */
+    if (sv->cfg->disagg && r->pool == 0 && q->out >= 2) {
+        /* Prefill done: the KV cache goes to a decode replica (a request
+         * of one output token is done with its first). */
         double x = gs_llm_kv_transfer_time(&sv->cfg->eng.arch, q->in,
                                            sv->cfg->kv_link_gbs,
                                            sv->cfg->kv_link_lat_s);
@@ -536,7 +556,7 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
         return;
     }
     rq->state = GS_REQ_RUNNING;
-    rq->replica = (int16_t)r->id;
+    rq->replica = r->id;
     rep_link(sv, r, q);
     kick(sv, r, t);
 }
@@ -668,7 +688,7 @@ static int live(const struct rep *r)
 static void rep_end(struct svc *sv, struct rep *r)
 {
     struct gs_job *j = r->job;
-    r->state = RS_GONE;
+    set_state(sv, r, RS_GONE);
     r->job = NULL;
     sv->nlive--;
     gs_llm_engine_free(r->e);
@@ -821,6 +841,17 @@ static void next_arrival(struct svc *sv)
     /* Thinning (Lewis and Shedler 1979) under the cycle's peak rate. */
     double peak = g->rate.rate_per_hour * (1.0 + g->rate.diurnal) / 3600.0;
     double t = sv->gnext;
+    int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
+    for (int h = 0; h < 24 && flat; h++)
+        flat = g->rate.hourly[h] == 0;
+    if (flat) {
+        t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
+        if (g->until > 0 && (gs_time)((t - sv->start_s) * 1000.0) >= g->until)
+            t = INFINITY;
+        sv->gnext = t;
+        sv->next_arrival = t;
+        return;
+    }
     for (;;) {
         t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
         gs_time tm = (gs_time)((t - sv->start_s) * 1000.0);
@@ -925,7 +956,7 @@ static void on_wake(struct gs_event *ev, void *ctx)
             if (e.gen != r->gen || r->state == RS_GONE)
                 continue;       /* it lost its GPUs meanwhile */
             if (e.kind == H_LOAD) {
-                r->state = RS_UP;
+                set_state(sv, r, RS_UP);
                 drain_queue(sv, r->pool, e.t);
                 if (r->draining && r->nout == 0)
                     rep_end(sv, r);
@@ -940,6 +971,7 @@ static void on_wake(struct gs_event *ev, void *ctx)
         scale(sv, p, now);
     if (!sv->done && all_done(sv)) {
         sv->done = 1;
+        sv->done_s = (double)now / 1000.0;
         for (int p = 0; p < sv->npools; p++)
             reconcile(sv, p, (double)now / 1000.0);
     }
@@ -989,7 +1021,7 @@ static void m_job_started(void *st, struct gs_job *j)
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
     double load = wgpu / (sv->cfg->load_gbs * 1e9);
     double now = (double)gs_sim_now(m->s) / 1000.0;
-    r->state = RS_LOAD;
+    set_state(sv, r, RS_LOAD);
     sv->starts++;
     hpush(sv, now + load, H_LOAD, r->id, r->gen);
     wake(sv);
@@ -1009,11 +1041,11 @@ static void m_job_ended(void *st, struct gs_job *j, int why)
         sv->losses++;
     rep_lose(sv, r, now);
     if (why == GS_STOP_KILLED || why == GS_STOP_DONE) {
-        r->state = RS_GONE;
+        set_state(sv, r, RS_GONE);
         r->job = NULL;
         sv->nlive--;
     } else {
-        r->state = RS_WAIT;     /* requeued by the simulation */
+        set_state(sv, r, RS_WAIT);      /* requeued by the simulation */
     }
     sv->kicked = 1;             /* reroute and reconcile in our own event */
     wake(sv);
@@ -1090,15 +1122,10 @@ static void m_advance(void *st, gs_time t)
         struct svc *sv = &m->sv[i];
         if (t <= sv->last_adv)
             continue;
+        int gpus = sv->up_gpus, n = sv->up_n;
         while (sv->next_sample <= t) {
             /* integrate up to the sample, then take it */
             gs_time ts = sv->next_sample;
-            int gpus = 0, n = 0;
-            for (int k = 0; k < sv->nrep; k++)
-                if (sv->rep[k]->state == RS_UP) {
-                    gpus += sv->rep[k]->gpus;
-                    n++;
-                }
             double dt = (double)(ts - sv->last_adv) / 1000.0;
             sv->up_total += dt * gpus;
             sv->rep_ms += dt * 1000.0 * n;
@@ -1106,12 +1133,6 @@ static void m_advance(void *st, gs_time t)
             sample(sv, ts);
             sv->next_sample += sv->step;
         }
-        int gpus = 0, n = 0;
-        for (int k = 0; k < sv->nrep; k++)
-            if (sv->rep[k]->state == RS_UP) {
-                gpus += sv->rep[k]->gpus;
-                n++;
-            }
         if (n > sv->rep_max)
             sv->rep_max = n;
         double dt = (double)(t - sv->last_adv) / 1000.0;
@@ -1412,7 +1433,10 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     o->replica_losses = sv->losses;
     o->tokens_in = sv->tok_in;
     o->tokens_out = sv->tok_out;
-    double span = (double)end / 1000.0 - sv->start_s;
+    /* The service's own span: from its opening to its last request's end
+     * (or the end of the run, with requests still to come). */
+    double span = (sv->done ? sv->done_s : (double)end / 1000.0) -
+                  sv->start_s;
     o->span_s = span > 0 ? span : 0;
     o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
     o->replicas_max = sv->rep_max;
@@ -1484,6 +1508,7 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
                         o->inflight == 0 && o->dropped == 0)
                      : -1;
+    sv->good = good;
     o->attainment = o->arrived > 0 ? (double)good / (double)o->arrived : 1;
     o->goodput = o->span_s > 0 ? (double)good / o->span_s : 0;
     /* GPU-hours and cost from the replica jobs' records. */
@@ -1511,12 +1536,87 @@ static void m_close(void *st, gs_time end)
     (void)end;
 }
 
+/* All services' requests together (for compare and bench-policies). */
+static void summarize_all(struct svmodel *m, struct gs_infsum *o)
+{
+    memset(o, 0, sizeof *o);
+    if (m->n == 1) {
+        const struct gs_svcsum *v = &m->sv[0].sum;
+        *o = (struct gs_infsum){ (double)v->arrived, (double)v->finished,
+                                 v->ttft[0], v->ttft[2], v->itl[0], v->itl[2],
+                                 v->e2e[2], v->queue[2], v->attainment,
+                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok };
+        return;
+    }
+    long nf = 0, ni = 0, good = 0;
+    double tok = 0, gh = 0, cost = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        o->requests += (double)sv->nreq;
+        nf += sv->finished;
+        ni += sv->nitl;
+        good += sv->good;
+        o->goodput += sv->sum.goodput;
+        tok += sv->sum.tokens_out;
+        gh += sv->sum.gpu_hours;
+        cost += sv->sum.cost;
+    }
+    o->finished = (double)nf;
+    o->attainment = o->requests > 0 ? (double)good / o->requests : 1;
+    o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
+    o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
+    double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
+    float *w = malloc((size_t)ni * sizeof *w + 4);
+    if (v == NULL || w == NULL) {
+        free(v);
+        free(w);
+        return;
+    }
+    double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
+    for (int which = 0; which < 3; which++) {
+        long k = 0;
+        for (int i = 0; i < m->n; i++) {
+            const struct svc *sv = &m->sv[i];
+            for (long j = 0; j < sv->nreq; j++) {
+                const struct gs_reqrec *q = &sv->req[j];
+                if (q->state != GS_REQ_DONE)
+                    continue;
+                v[k++] = which == 0 ? q->first - q->arrival
+                         : which == 1 ? q->end - q->arrival : q->queue;
+            }
+        }
+        sort_pos(v, NULL, (size_t)k);
+        if (which == 0) {
+            o->ttft_p50 = pct_sorted(v, k, 0.5);
+            o->ttft_p99 = pct_sorted(v, k, 0.99);
+        } else {
+            *slot[which] = pct_sorted(v, k, 0.99);
+        }
+    }
+    long k = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        memcpy(v + k, sv->itl_d, (size_t)sv->nitl * sizeof *v);
+        memcpy(w + k, sv->itl_w, (size_t)sv->nitl * sizeof *w);
+        k += sv->nitl;
+    }
+    struct svc all = { .itl_d = v, .itl_w = w, .nitl = k };
+    static const double p[2] = { 0.5, 0.99 };
+    double q[2];
+    itl_quantiles(&all, p, 2, q);
+    o->itl_p50 = q[0];
+    o->itl_p99 = q[1];
+    free(v);
+    free(w);
+}
+
 static void m_summarize(const void *st, struct gs_summary *su)
 {
     struct svmodel *m = (struct svmodel *)st;
     gs_time end = (gs_time)llround(su->end_s * 1000.0);
     for (int i = 0; i < m->n; i++)
         summarize_svc(&m->sv[i], end, m->s);
+    summarize_all(m, &su->inference);
 }
 
 const struct gs_model_ops gs_service_model = {

@@ -96,7 +96,7 @@ struct gs_reqrec {
     float queue;                /* s: TTFT less the unloaded prefill time */
     int32_t in, out;            /* tokens */
     int32_t cached;             /* prompt tokens from the prefix cache */
-    int16_t replica;            /* last replica, -1 if none */
+    int32_t replica;            /* last replica, -1 if none */
     int8_t state;               /* enum gs_reqstate */
     uint8_t restarts;
 };

@@ -259,8 +259,14 @@ static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
     return s->eng.now + (gs_time)dt;
 }
 
+/* The GPUs j holds, booked in its pool's unit -- what the fleet's used
+ * capacity counts for it (fleet.h): whole GPUs, a fraction, one
+ * time-slicing replica (1/N of a GPU), or a MIG instance's share of the
+ * memory slices.  Before it runs: what it asks. */
 static float alloc_gpus(const struct gs_job *j)
 {
+    if (j->alloc.pool >= 0 && j->alloc.n > 0)
+        return (float)((double)gs_alloc_milli(&j->alloc) / 1000.0);
     if (j->need.gpus > 0)
         return (float)j->need.gpus;
     return (float)j->need.milli / 1000.0f;
@@ -404,7 +410,9 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
                                 .profile = sp->mig_profile[0] ? j->s.mig_profile
                                                               : NULL,
                                 .guar = sp->guar_milli,
-                                .burst = sp->burst_milli };
+                                .burst = sp->burst_milli,
+                                .cpu_milli = sp->cpu_milli,
+                                .mem_mib = sp->mem_mib };
     j->efactor = least_factor(s, j);
 
     if (s->nrec == s->caprec) {
@@ -425,6 +433,8 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     r->start = r->end = -1;
     r->work = sp->work;
     r->gpus = alloc_gpus(j);
+    r->cpu_milli = sp->cpu_milli;
+    r->mem_mib = sp->mem_mib;
     r->tenant = j->tenant;
     r->model = -1;
     r->tier = (int8_t)sp->tier;
@@ -449,7 +459,15 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else
             snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
                      (long long)sp->id);
-        if (sp->mig_profile[0])
+        if (sp->cpu_milli > 0 || sp->mem_mib > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
+                     "memory, but no pool it may use has nodes with room for "
+                     "all of them%s", sp->gpus > 0 ? sp->gpus
+                                                    : sp->milli / 1000.0,
+                     sp->cpu_milli / 1000.0, (int)sp->mem_mib,
+                     spot_hint(s, j));
+        else if (sp->mig_profile[0])
             snprintf(what, sizeof what,
                      "it asks for MIG profile '%s' but no MIG pool it may use "
                      "has that profile in its layout or may reconfigure to it",
@@ -636,6 +654,34 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
+    if (!gs_fleet_can_commit(s->fleet, out, &j->need) &&
+        (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
+        /* NodeResourcesFit: a placer that scores GPUs only may pick a node
+         * whose CPU or memory is short; the core then takes the best fit
+         * among nodes where every resource fits, or none. */
+        struct gs_need gpus_only = j->need;
+        gpus_only.cpu_milli = gpus_only.mem_mib = 0;
+        if (gs_fleet_can_commit(s->fleet, out, &gpus_only)) {
+            int best = -1;
+            struct gs_alloc a = { .pool = -1 };
+            for (int i = 0; i < nranges; i++) {
+                int sc = 0;
+                if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
+                                  &a, &sc) == 0 &&
+                    (best < 0 || sc < best)) {
+                    best = sc;
+                    gs_alloc_reset(out);
+                    *out = a;
+                    a = (struct gs_alloc){ .pool = -1 };
+                }
+                gs_alloc_reset(&a);
+            }
+            if (best < 0) {
+                gs_alloc_reset(out);
+                return GS_ENOFIT;
+            }
+        }
+    }
     if (!gs_fleet_can_commit(s->fleet, out, &j->need)) {
         char what[256];
         snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
@@ -675,6 +721,7 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
         r->start = s->eng.now;
     r->state = GS_JOB_RUNNING;
     r->model = (int16_t)j->model;
+    r->gpus = alloc_gpus(j);
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
     s->last_change = s->eng.now;
@@ -883,7 +930,9 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
                             .mem_gb = sp->mem_gb, .allowed = sp->allowed,
                             .profile = sp->mig_profile[0] ? sp->mig_profile
                                                           : NULL,
-                            .guar = sp->guar_milli, .burst = sp->burst_milli };
+                            .guar = sp->guar_milli, .burst = sp->burst_milli,
+                            .cpu_milli = sp->cpu_milli,
+                            .mem_mib = sp->mem_mib };
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
     probe.s = *sp;

@@ -22,6 +22,7 @@
 #include "planjson.h"
 #include "report.h"
 #include "scenario.h"
+#include "service.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -46,9 +47,43 @@ static const char *const tier_fields[] = {
 
 static char tier_names[GS_NTIERS * NTF][48];
 
-int gs_run_nmetrics(void)
+/* The services' fields (service.h), as "service.NAME.FIELD". */
+#define SVC_NAME(expr, name, fmt, unit) name,
+static const char *const svc_fields[] = { GS_SVCSUM_FIELDS(SVC_NAME) };
+#undef SVC_NAME
+#define NSF ((int)(sizeof svc_fields / sizeof svc_fields[0]))
+#define MAXSVC 16
+static int nsvc;
+static char svc_names[MAXSVC][64];
+static char svc_metric[MAXSVC * NSF][160];
+
+void gs_run_bind(const struct gs_scenario *sc)
+{
+    nsvc = sc->nsvcs < MAXSVC ? sc->nsvcs : MAXSVC;
+    for (int i = 0; i < nsvc; i++) {
+        snprintf(svc_names[i], sizeof svc_names[i], "%s", sc->svcs[i].name);
+        for (int f = 0; f < NSF; f++)
+            snprintf(svc_metric[i * NSF + f], sizeof svc_metric[0],
+                     "service.%.60s.%.60s", svc_names[i], svc_fields[f]);
+    }
+}
+
+int gs_run_service_field(const char *field)
+{
+    for (int f = 0; f < NSF; f++)
+        if (strcmp(svc_fields[f], field) == 0)
+            return f;
+    return -1;
+}
+
+static int nstatic(void)
 {
     return gs_compare_nmetrics() + NEXTRA + GS_NTIERS * NTF;
+}
+
+int gs_run_nmetrics(void)
+{
+    return nstatic() + nsvc * NSF;
 }
 
 const char *gs_run_metric_name(int i)
@@ -62,6 +97,8 @@ const char *gs_run_metric_name(int i)
     if (i < NEXTRA)
         return extra_names[i];
     i -= NEXTRA;
+    if (i >= GS_NTIERS * NTF)
+        return svc_metric[i - GS_NTIERS * NTF];
     if (tier_names[i][0] == '\0')
         snprintf(tier_names[i], sizeof tier_names[i], "%s.%s",
                  gs_tier_name(i / NTF), tier_fields[i % NTF]);
@@ -74,6 +111,16 @@ int gs_run_metric_index(const char *name)
         if (strcmp(gs_run_metric_name(i), name) == 0)
             return i;
     return -1;
+}
+
+/* A service's summary fields in GS_SVCSUM_FIELDS order. */
+static void svc_values(const struct gs_svcsum *v, double *out)
+{
+    int t = 0;
+#define SVC_VAL(expr, name, fmt, unit) out[t++] = (double)(expr);
+    GS_SVCSUM_FIELDS(SVC_VAL)
+#undef SVC_VAL
+    GS_ASSERT(t == NSF);
 }
 
 static double share(long bad, long jobs)
@@ -99,6 +146,19 @@ void gs_run_metric_values(const struct gs_sim *sim, double *v)
         v[i++] = ts->wait_p95;
         v[i++] = ts->wait_p99;
         v[i++] = share(ts->sla_wait + ts->sla_deadline, ts->jobs);
+    }
+    for (int k = 0; k < nsvc; k++) {
+        const struct gs_svcsum *sv = NULL;
+        for (int j = 0; j < gs_sim_nservices(sim); j++)
+            if (strcmp(gs_sim_service(sim, j)->name, svc_names[k]) == 0)
+                sv = gs_sim_service(sim, j);
+        if (sv == NULL) {
+            for (int f = 0; f < NSF; f++)
+                v[i++] = NAN;
+            continue;
+        }
+        svc_values(sv, &v[i]);
+        i += NSF;
     }
     GS_ASSERT(i == gs_run_nmetrics());
 }
@@ -474,12 +534,18 @@ int gs_sweep_main(int argc, char **argv)
                              "'quickstart')");
         goto done;
     }
-    s.nm = gs_run_nmetrics();
-    int *show = calloc((size_t)s.nm, sizeof *show);
     struct gs_diag d = { 0 };
     struct gs_scenario *base = NULL;
     double *values = NULL, *table = NULL, *mean = NULL, *sd = NULL,
            *half = NULL, *col = NULL;
+    int *show = NULL;
+    if (gs_load_scenario(file, &base, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto out;
+    }
+    gs_run_bind(base);
+    s.nm = gs_run_nmetrics();
+    show = calloc((size_t)s.nm, sizeof *show);
     if (show == NULL)
         goto out;
     for (int m = 0; m < s.nm; m++)
@@ -508,8 +574,7 @@ int gs_sweep_main(int argc, char **argv)
         if (bad >= 0)
             goto out;
     }
-    if (gs_load_scenario(file, &base, &d) < 0 ||
-        build_points(&s, base, &d) < 0) {
+    if (build_points(&s, base, &d) < 0) {
         status = gs_report_diag(&d, 2);
         goto out;
     }

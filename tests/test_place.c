@@ -126,7 +126,7 @@ static void test_frag_value(void)
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "A100-80GB"),
-                               1, 2, 0, 0, { 0 } };
+                               1, 2, 0, 0, { 0 }, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_shape sh[2] = { { 1, 500, 0, 0.5 }, { 2, 1000, 0, 0.5 } };
     struct gs_frag *fr;
@@ -157,8 +157,8 @@ static void test_classes_vs_bruteforce(void)
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 23, 8, 0, 0, { 0 } },
-        { "b", "", gs_catalog_find(&cat, "T4"), 11, 4, 0, 0, { 0 } },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 23, 8, 0, 0, { 0 }, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 11, 4, 0, 0, { 0 }, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
     struct gs_shape sh[3] = { { 1, 300, 0, 0.4 }, { 1, 1000, 0, 0.3 },
@@ -391,10 +391,43 @@ static void test_fgd_on_mig(void)
     run_free(&r);
 }
 
+/* NodeResourcesFit in the core: two 1-GPU nodes of 8 cores.  Job 1 takes
+ * half of node 0's GPU and 6 cores; job 2 asks half a GPU and 4 cores.
+ * Every placer would like node 0's half-used GPU; its CPU is short, so the
+ * job starts at once on node 1 -- for every placer, none of which scores
+ * CPU here. */
+static void test_core_host_fit(void)
+{
+    const char *placers[] = { "best-fit", "fgd", "packing", "first-fit",
+                              "random", "dot-product", "clustering" };
+    for (size_t i = 0; i < sizeof placers / sizeof *placers; i++) {
+        char json[600];
+        snprintf(json, sizeof json,
+                 "{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 2,"
+                 " \"gpus_per_node\": 1, \"cpu_milli\": 8000}],"
+                 " \"policy\": \"fifo\", \"placement\": \"%s\","
+                 " \"workload\": {\"trace\": {\"format\": \"native\","
+                 " \"path\": \"%%s\"}}}", placers[i]);
+        struct run r;
+        run_text(&r, json, "id,arrival,gpus,duration,cpu_milli,mem_mib\n"
+                           "1,0,0.5,100,6000,1024\n2,1,0.5,100,4000,1024\n");
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        const struct gs_jobrec *j2 = rec_of(&r, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(j2);
+        if (j2->start != 1000)
+            printf("\n    [%s: job 2 started at %lld]", placers[i],
+                   (long long)j2->start);
+        CU_ASSERT_EQUAL(j2->start, 1000);
+        run_free(&r);
+    }
+}
+
 /* --- the experiment ------------------------------------------------------------------------ */
 
-/* One node of 2 GPUs, every task asks 0.5: each arrival is 25 % of the
- * capacity.  Four fit; the fifth fails. */
+/* One node of 2 GPUs, every pod asks 0.5: each arrival is 25 % of the
+ * capacity.  Tuning to 125 % appends drawn pods while the next one keeps the
+ * list at or below 2,500 milli: 5 pods; four fit, the fifth fails.  The
+ * figure at X % is the mean over decisions at X %, else at X-1..X+1. */
 static void test_place_exp_fixture(void)
 {
     char trace[64];
@@ -407,21 +440,26 @@ static void test_place_exp_fixture(void)
     struct gs_scenario *sc = NULL;
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "px.json", "/", &sc, &d), 0);
-    const char *pl[] = { "first-fit", "fgd", "random" };
-    struct gs_place_exp_opts o = { pl, 3, 2, 1.25, 0.25 };
+    const char *pl[] = { "best-fit", "fgd", "random" };
+    struct gs_place_exp_opts o = { pl, 3, 2, 1.25, 1.0 };
     struct gs_place_exp x;
     CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
-    CU_ASSERT_EQUAL(x.npoints, 5);
+    CU_ASSERT_EQUAL_FATAL(x.npoints, 126);
     CU_ASSERT_EQUAL(x.population, 2);
+    CU_ASSERT_EQUAL(x.population_gpu, 2);
     CU_ASSERT_DOUBLE_EQUAL(x.capacity_gpus, 2, 1e-12);
-    static const double want[5] = { 0.25, 0.5, 0.75, 1.0, 1.0 };
     for (int c = 0; c < 6; c++) {
-        for (int p = 0; p < 5; p++) {
-            CU_ASSERT_DOUBLE_EQUAL(x.alloc[c * 5 + p], want[p], 1e-12);
-            CU_ASSERT_DOUBLE_EQUAL(x.failed[c * 5 + p], p == 4 ? 0.25 : 0,
-                                   1e-12);
-            CU_ASSERT_DOUBLE_EQUAL(x.frag[c * 5 + p], 0, 1e-12);
-        }
+        const double *a = x.alloc + c * 126, *f = x.failed + c * 126;
+        CU_ASSERT_DOUBLE_EQUAL(a[25], 0.25, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[26], 0.25, 1e-12);   /* from 25..27 */
+        CU_ASSERT(isnan(a[30]));                       /* no decision near */
+        CU_ASSERT_DOUBLE_EQUAL(a[50], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[75], 0.75, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[100], 1.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(a[125], 1.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f[100], 0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f[125], 0.25, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.stranded[c * 126 + 125], 0, 1e-12);
         CU_ASSERT_EQUAL(x.tasks[c], 5);
     }
     CU_ASSERT_EQUAL(x.seeds[1], 4);
@@ -433,17 +471,50 @@ static void test_place_exp_fixture(void)
     long n = 0;
     CU_ASSERT_EQUAL(gs_h5_read_series(path, "/place_exp/arrived_load", &v, &n,
                                       &d), 0);
-    CU_ASSERT_EQUAL(n, 5);
-    if (n == 5)
-        CU_ASSERT_DOUBLE_EQUAL(v[4], 1.25, 1e-12);
+    CU_ASSERT_EQUAL(n, 126);
+    if (n == 126)
+        CU_ASSERT_DOUBLE_EQUAL(v[125], 1.25, 1e-12);
     free(v);
     unlink(path);
     gs_place_exp_free(&x);
     /* an unknown placer is named */
     const char *bad[] = { "worst-fit" };
-    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0, 0.1 };
+    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0, 1.0 };
     CU_ASSERT_EQUAL(gs_place_exp_run(sc, &ob, &x, &d), GS_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "worst-fit"));
+    gs_scenario_free(sc);
+    unlink(trace);
+}
+
+/* CPU decides: one node of 2 GPUs and 8 cores; GPU pods asking 0.5 GPU and
+ * 3 cores.  Two fit (6 cores), the third finds no CPU: the node's last GPU
+ * is stranded -- free, unusable. */
+static void test_place_exp_cpu(void)
+{
+    char trace[64];
+    write_temp("id,arrival,gpus,duration,cpu_milli,mem_mib\n"
+               "1,0,0.5,10,3000,1024\n", trace);
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"name\": \"pc\", \"seed\": 3, \"fleet\": [{\"gpu\": \"T4\","
+             " \"nodes\": 1, \"gpus_per_node\": 2, \"cpu_milli\": 8000}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}", trace);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "pc.json", "/", &sc, &d), 0);
+    const char *pl[] = { "fgd", "packing" };
+    struct gs_place_exp_opts o = { pl, 2, 1, 1.0, 1.0 };
+    struct gs_place_exp x;
+    CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
+    for (int c = 0; c < 2; c++) {
+        CU_ASSERT_DOUBLE_EQUAL(x.alloc[c * 101 + 100], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.failed[c * 101 + 100], 0.5, 1e-12);
+        /* 2 cores left < 3: the free GPU milli is stranded */
+        CU_ASSERT_DOUBLE_EQUAL(x.stranded[c * 101 + 100], 0.5, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(x.cpu_use[c * 101 + 100], 0.75, 1e-12);
+    }
+    gs_place_exp_free(&x);
     gs_scenario_free(sc);
     unlink(trace);
 }
@@ -497,7 +568,7 @@ static void test_place_exp_cli(void)
     long n = 0;
     CU_ASSERT_EQUAL(gs_h5_read_series(out, "/place_exp/arrived_load", &a, &n,
                                       &d), 0);
-    CU_ASSERT_EQUAL(n, 130);
+    CU_ASSERT_EQUAL(n, 131);
     free(a);
     unlink(out);
     unlink(scen);
@@ -506,9 +577,13 @@ static void test_place_exp_cli(void)
 
 #define SHARED "../shared/traces/alibaba-gpu-v2023/"
 
-/* The paper's ordering on the openb default trace and its node list, at
- * 100 % arrived workload, averaged over 5 seeds: FGD > best-fit > random. */
-static void test_openb_ordering(void)
+/* Against the FGD paper (USENIX ATC'23, openb default pod list on its node
+ * list, GPU allocation at 100 % arrived workload, mean of 10 seeds): random
+ * 86.30, dot-product 90.62, best-fit 92.86 and FGD 95.23 land within 1.5
+ * points, FGD leads best-fit, best-fit leads dot-product and random.
+ * Clustering (91.65) and packing (91.78) come out about 3 points lower
+ * here (docs/sharing.md); they are checked only to trail best-fit. */
+static void test_openb_paper(void)
 {
     if (access(SHARED "openb_pod_list_default.csv", R_OK) != 0) {
         printf("\n    [skipped: %s is missing]", SHARED);
@@ -524,8 +599,11 @@ static void test_openb_ordering(void)
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "openb.json", ".", &sc, &d),
                           0);
-    const char *pl[] = { "random", "best-fit", "fgd" };
-    struct gs_place_exp_opts o = { pl, 3, 5, 1.0, 0.05 };
+    const char *pl[] = { "random", "dot-product", "best-fit", "fgd",
+                         "clustering", "packing" };
+    static const double paper[6] = { 86.30, 90.62, 92.86, 95.23, 91.65,
+                                     91.78 };
+    struct gs_place_exp_opts o = { pl, 6, 10, 1.0, 1.0 };
     struct gs_place_exp x;
     FILE *log = gs_trace_log();
     gs_trace_set_log(NULL);
@@ -533,17 +611,20 @@ static void test_openb_ordering(void)
     gs_trace_set_log(log);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     CU_ASSERT_DOUBLE_EQUAL(x.capacity_gpus, 6212, 1e-9);
-    double mean[3] = { 0, 0, 0 };
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 5; k++)
-            mean[i] += x.alloc[((size_t)i * 5 + k) * x.npoints +
-                               x.npoints - 1] / 5;
-    printf("\n    [alloc at 100%%: random %.4f, best-fit %.4f, fgd %.4f]",
-           mean[0], mean[1], mean[2]);
-    CU_ASSERT(mean[2] > mean[1]);
-    CU_ASSERT(mean[1] > mean[0]);
-    /* and not by accident: random leaves several % more unallocated */
-    CU_ASSERT(mean[1] - mean[0] > 0.01);
+    CU_ASSERT_EQUAL(x.population, 8152);        /* Pending and CPU pods too */
+    double mean[6] = { 0 };
+    for (int i = 0; i < 6; i++) {
+        for (int k = 0; k < 10; k++)
+            mean[i] += 100 * x.alloc[((size_t)i * 10 + k) * x.npoints + 100] /
+                       10;
+        printf("\n    [%s at 100%%: %.2f, paper %.2f]", pl[i], mean[i],
+               paper[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT(fabs(mean[i] - paper[i]) <= 1.5);
+    CU_ASSERT(mean[3] > mean[2] + 1.0);
+    CU_ASSERT(mean[2] > mean[1] && mean[1] > mean[0]);
+    CU_ASSERT(mean[4] < mean[2] && mean[5] < mean[2]);
     gs_place_exp_free(&x);
     gs_scenario_free(sc);
 }
@@ -560,9 +641,12 @@ static CU_TestInfo tests[] = {
     { "clustering by task shape", test_clustering },
     { "random: uniform over fitting nodes, reproducible", test_random },
     { "class placers fall back to best-fit on MIG pools", test_fgd_on_mig },
+    { "the core checks CPU and memory for every placer",
+      test_core_host_fit },
     { "place-exp on a fixture, HDF5 curves", test_place_exp_fixture },
+    { "place-exp: CPU strands GPUs", test_place_exp_cpu },
     { "place-exp command line", test_place_exp_cli },
-    { "place-exp on openb: fgd > best-fit > random", test_openb_ordering },
+    { "place-exp on openb against the FGD paper", test_openb_paper },
     CU_TEST_INFO_NULL,
 };
 

@@ -15,6 +15,10 @@
  * seeds of 20,000 jobs resolve them. */
 #include "cutest.h"
 #include "clitest.h"
+#include "../sim/planjson.h"
+#include "../sim/scenario.h"
+#include "../sim/service.h"
+#include "../sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -216,6 +220,46 @@ static void test_deterministic_and_mpi(void)
     unlink("/tmp/gs-test-plan-mpi.h5");
 }
 
+/* An inference service at a fixed request rate: the plan's replica count
+ * R meets TTFT p95 <= 1 s at the upper end of its interval, and R - 1 does
+ * not -- both checked by a separate simulation (gpusim sweep at R - 1 and
+ * R, the same seeds). */
+static void test_service_replicas(void)
+{
+    char *out = NULL, *sw = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "plan scenarios/plan-service.json "
+                                     "--no-plots --no-advice --out "
+                                     "/tmp/gs-test-plan-svc.h5", &out, NULL),
+                          0);
+    const char *p = out ? strstr(out, "cheapest feasible plan: chat.replicas=")
+                        : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int r = atoi(p + strlen("cheapest feasible plan: chat.replicas="));
+    CU_ASSERT(r > 1 && r < 16);
+    char args[512];
+    snprintf(args, sizeof args, "sweep scenarios/plan-service.json --set "
+             "'services[0].replicas=%d,%d' --seeds 5 --csv --metrics "
+             "service.chat.ttft_p95_s --out /tmp/gs-test-plan-svc-sweep.h5",
+             r - 1, r);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &sw, NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "%d,\"%d\",service.chat.ttft_p95_s,5,",
+                 k + 1, r - 1 + k);
+        const char *l = sw ? strstr(sw, key) : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        double mean, sd, half;
+        CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
+                               &half), 3);
+        /* R - 1 misses, R meets */
+        CU_ASSERT(k == 0 ? mean + half > 1.0 : mean + half <= 1.0);
+    }
+    free(out);
+    free(sw);
+    unlink("/tmp/gs-test-plan-svc.h5");
+    unlink("/tmp/gs-test-plan-svc-sweep.h5");
+}
+
 /* A bad plan section: exit 2, the JSON path named, no file left. */
 static void expect_bad(const char *plan, const char *msg)
 {
@@ -273,11 +317,63 @@ static void test_bad_plans(void)
                " [\"fifo\"]}, \"seeds\": 1}", "$.plan.seeds");
 }
 
+/* Conservation on the shipped plan scenarios, as given: every job
+ * accounted for, nothing allocated beyond what is up, jobs' GPU-hours +
+ * idle GPU-hours = the fleet's, the bill's parts add up, none negative. */
+static void test_conservation(void)
+{
+    static const char *const files[] = { "scenarios/plan-erlang.json",
+                                         "scenarios/plan-mixed-tier.json",
+                                         "scenarios/plan-service.json" };
+    for (int f = 0; f < 3; f++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_sim *sim = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+        long n;
+        const struct gs_jobrec *rec = gs_sim_records(sim, &n);
+        const struct gs_summary *su = gs_sim_summary(sim);
+        CU_ASSERT_EQUAL(su->all.jobs, n);
+        for (int i = 0; i < gs_sim_nservices(sim); i++) {
+            const struct gs_svcsum *v = gs_sim_service(sim, i);
+            CU_ASSERT_EQUAL(v->arrived, v->finished + v->dropped + v->inflight);
+        }
+        CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished,
+                        n);
+        double gh = 0;
+        for (long i = 0; i < n; i++)
+            gh += rec[i].gpu_hours;
+        CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used,
+                               1e-4 * su->gpu_hours_used);
+        CU_ASSERT(su->gpu_hours_used <= su->gpu_hours_avail + 1e-6);
+        const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
+        for (long i = 0; i < ts->n; i++)
+            CU_ASSERT_FATAL(ts->alloc[i] <= ts->gpus_up[i] + 1e-9);
+        CU_ASSERT(su->cloud.cost_jobs >= 0 && su->cloud.cost_idle >= 0);
+        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+                               su->cost, 1e-6 * su->cost + 1e-6);
+        double markets = 0;
+        for (int m = 0; m < 4; m++) {
+            CU_ASSERT(su->cloud.cost_market[m] >= 0);
+            markets += su->cloud.cost_market[m];
+        }
+        CU_ASSERT_DOUBLE_EQUAL(markets, su->cost, 1e-6 * su->cost + 1e-6);
+        gs_sim_free(sim);
+        gs_scenario_free(sc);
+    }
+}
+
 static CU_TestInfo tests[] = {
+    { "shipped plan scenarios: conservation", test_conservation },
     { "Erlang C formula on hand-worked cases", test_erlang_formula },
     { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
     { "infeasible question: said so, closest candidate", test_infeasible },
+    { "service replicas: TTFT p95 met at R, missed at R - 1",
+      test_service_replicas },
     { "same seeds, any --jobs, mpirun -np 2: same bytes",
       test_deterministic_and_mpi },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },

@@ -5,6 +5,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/cloud.h"
+#include "../sim/h5out.h"
 #include "../sim/llm.h"
 #include "../sim/service.h"
 #include "../traces/llmreq.h"
@@ -103,6 +104,42 @@ static void test_single_request(void)
     CU_ASSERT_EQUAL(rep->start, 0);
     CU_ASSERT_EQUAL(rep->end, (gs_time)ceil(want.end * 1000 - 1e-6));
     CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, rep->end / 3.6e6, 1e-6);
+    run_free(&r);
+}
+
+/* Disaggregated: a lone request is prefilled on the prefill pool (TTFT the
+ * unloaded prefill, queueing 0), its KV cache travels to the decode pool,
+ * and its decode there takes at least the transfer. */
+static void test_disaggregated(void)
+{
+    const char json[] =
+        "{\"name\": \"dis\", \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+        " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+        " \"services\": [{\"name\": \"s\", \"model\": \"llama2-13b\","
+        "  \"gpu\": \"H100-80GB\", \"disaggregated\": {\"prefill\": {\"replicas\": 2},"
+        "   \"decode\": {\"replicas\": 1, \"tp\": 2}, \"kv_link_gbs\": 25,"
+        "   \"kv_link_latency\": \"2ms\"},"
+        "  \"requests\": {\"trace\": {\"format\": \"requests\", \"path\": \"%s\"}}}]}";
+    struct run r;
+    run_text(&r, json, "id,arrival,input_tokens,output_tokens,prefix_blocks\n"
+             "1,100,2000,40,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(q[0].state, GS_REQ_DONE);
+    CU_ASSERT_DOUBLE_EQUAL(q[0].queue, 0, 1e-6);
+    struct gs_llm_arch a;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_arch_find("llama2-13b", &a, "", &d), 0);
+    double x = gs_llm_kv_transfer_time(&a, 2000, 25, 0.002);
+    CU_ASSERT(x > 0.002);
+    CU_ASSERT(q[0].end - q[0].first > x);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_EQUAL(v->replica_starts, 3);
+    /* 2 prefill GPUs and 2 decode GPUs for the whole run */
+    CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, 4 * ceil(q[0].end * 1000 - 1e-6) /
+                           3.6e6, 1e-6);
     run_free(&r);
 }
 
@@ -286,8 +323,35 @@ static const char gen_json[] =
     "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 120,"
     "        \"sigma\": 0.7, \"max\": 2000}}}}]}";
 
+/* The result file of json, read back whole (caller frees); *n its size. */
+static char *h5_bytes(const char *json, const char *path, long *n)
+{
+    struct run r;
+    char *buf = NULL;
+    *n = 0;
+    run_text(&r, json, NULL);
+    if (r.rc == 0 && gs_h5_write_sampled(path, r.sim, 0.5, &r.d) == 0) {
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            fseek(fp, 0, SEEK_END);
+            *n = ftell(fp);
+            rewind(fp);
+            buf = malloc((size_t)*n + 1);
+            if (buf && fread(buf, 1, (size_t)*n, fp) != (size_t)*n) {
+                free(buf);
+                buf = NULL;
+            }
+            fclose(fp);
+        }
+        unlink(path);
+    }
+    run_free(&r);
+    return buf;
+}
+
 /* A generated stream with an autoscaler: the same seed gives the same
- * report and request records; another seed does not. */
+ * report, request records and result file, byte for byte; another seed
+ * does not. */
 static void test_determinism(void)
 {
     char j1[4096], j2[4096];
@@ -303,6 +367,18 @@ static void test_determinism(void)
     free(a);
     free(b);
     free(c);
+    char p1[64], p2[64];
+    snprintf(p1, sizeof p1, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
+    snprintf(p2, sizeof p2, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
+    long n1, n2;
+    char *h1 = h5_bytes(j1, p1, &n1), *h2 = h5_bytes(j1, p2, &n2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h2);
+    CU_ASSERT(n1 > 10000);
+    CU_ASSERT_EQUAL(n1, n2);
+    CU_ASSERT(n1 == n2 && memcmp(h1, h2, (size_t)n1) == 0);
+    free(h1);
+    free(h2);
 }
 
 /* Bad service keys: the message names the JSON path. */
@@ -410,6 +486,7 @@ static void test_azure_replay(void)
 static CU_TestInfo tests[] = {
     { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
     { "batch 1, fixed lengths: M/D/1 mean wait", test_md1 },
+    { "disaggregated: prefill, KV transfer, decode", test_disaggregated },
     { "every request and GPU-hour accounted for", test_accounting },
     { "preempted replicas give their requests back", test_preempted_replicas },
     { "same seed, identical results", test_determinism },

@@ -255,6 +255,44 @@ static void test_same_bytes_and_mpi(void)
     unlink("/tmp/gs-test-sweep-c.h5");
 }
 
+/* compare is a sweep over policies: `compare --policies a,b` and `sweep
+ * --set policy=a,b` (the whole policy replaced, as compare's override does)
+ * give the same mean for every metric of compare's list. */
+static void test_compare_is_a_sweep(void)
+{
+    char *c = NULL, *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "compare scenarios/small-tenants.json "
+                                     "--policies fifo,fair --seeds 2 --csv "
+                                     "--no-plots --out /tmp/gs-test-cmp.h5",
+                                     &c, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/small-tenants.json "
+                                     "--set policy=fifo,fair --seeds 2 --csv "
+                                     "--out /tmp/gs-test-cmp-sweep.h5", &s,
+                                     NULL), 0);
+    const char *const *names = gs_compare_metric_names();
+    int checked = 0;
+    for (int p = 0; p < 2; p++)
+        for (int m = 0; m < gs_compare_nmetrics(); m++) {
+            char key[160];
+            snprintf(key, sizeof key, "%s,%s,2,", p ? "fair" : "fifo",
+                     names[m]);
+            const char *l = c ? strstr(c, key) : NULL;
+            CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+            double want = strtod(l + strlen(key), NULL);
+            double got = csv_mean(s, p + 1, names[m]);
+            if (!(fabs(got - want) <= 1e-9 * (1 + fabs(want))))
+                printf("\n    %s %s: compare %.10g, sweep %.10g",
+                       p ? "fair" : "fifo", names[m], want, got);
+            CU_ASSERT_DOUBLE_EQUAL(got, want, 1e-9 * (1 + fabs(want)));
+            checked++;
+        }
+    CU_ASSERT_EQUAL(checked, 2 * gs_compare_nmetrics());
+    free(c);
+    free(s);
+    unlink("/tmp/gs-test-cmp.h5");
+    unlink("/tmp/gs-test-cmp-sweep.h5");
+}
+
 static CU_TestInfo tests[] = {
     { "value lists split at top-level commas", test_split },
     { "key-path edits: set, objects from strings, scale, clone, errors",
@@ -266,6 +304,8 @@ static CU_TestInfo tests[] = {
     { "mean and 95% interval over seeds (Student t, n = 3)", test_interval },
     { "same bytes with any --jobs and under mpirun -np 2",
       test_same_bytes_and_mpi },
+    { "compare --policies a,b = sweep --set policy=a,b",
+      test_compare_is_a_sweep },
     CU_TEST_INFO_NULL,
 };
 

@@ -158,6 +158,60 @@ static void test_convert(void)
     CU_ASSERT(no_temp_files());
 }
 
+/* Whatever convert writes, a scenario reads: the models a converted trace
+ * names (Alibaba's undisclosed G1-G3; Philly's allowed lists, which name
+ * every model but the ones a job does not fit) are known to any scenario,
+ * not only to the trace command's catalog. */
+static long scenario_reads(const char *trace)
+{
+    const char *sj = tmp("conv.json");
+    FILE *fp = fopen(sj, "w");
+    fprintf(fp, "{\"name\": \"c\", \"fleet\": ["
+            "{\"name\": \"g2\", \"gpu\": \"G2\", \"nodes\": 1},"
+            "{\"name\": \"v\", \"gpu\": \"V100-16GB\", \"nodes\": 1}],"
+            " \"workload\": {\"trace\": {\"format\": \"native\","
+            " \"path\": \"%s\"}}}", trace);
+    fclose(fp);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    long n = -1;
+    if (gs_scenario_load(sj, &sc, &d) == 0) {
+        struct gs_source src;
+        if (gs_source_open(sc, 1, &src, &d) == 0) {
+            struct gs_jobspec j;
+            int rc;
+            n = 0;
+            while ((rc = gs_source_next(&src, &j, &d)) == 1)
+                n++;
+            if (rc < 0)
+                n = -1;
+            gs_source_close(&src);
+        }
+    }
+    if (n < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    gs_scenario_free(sc);
+    return n;
+}
+
+static void test_convert_then_run(void)
+{
+    const char *ali = tmp("ali_run.csv"), *ph = tmp("philly_run.csv");
+    int rc = run("convert", FIX "ali_ok.csv", "--opt", "pending=keep", "-o",
+                 ali, NULL);
+    expect(rc, 0, "wrote 5 jobs to");
+    char text[4096];
+    slurp(ali, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",G2,"));
+    CU_ASSERT_EQUAL(scenario_reads(ali), 5);
+    rc = run("convert", FIX "philly_ok.trace", "--opt",
+             "throughputs=" FIX "thr.json", "-o", ph, NULL);
+    expect(rc, 0, "wrote 4 jobs to");
+    slurp(ph, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "|G1|G2|G3|"));
+    CU_ASSERT_EQUAL(scenario_reads(ph), 4);
+}
+
 static void test_convert_errors(void)
 {
     const char *out = tmp("bad.csv");
@@ -228,6 +282,27 @@ static void test_skip_bad_rows(void)
     rc = run("stats", FIX "mooncake_bad_hash.jsonl", "--skip-bad-rows", NULL);
     expect(rc, 0, "1 x field 'hash_ids'");
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "count      1"));
+
+    /* Every row bad: an error, not an empty workload with exit 0. */
+    const char *allbad = tmp("allbad.csv"), *o2 = tmp("allbad_out.csv");
+    fp = fopen(allbad, "w");
+    fputs("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
+          "pod_phase,creation_time,deletion_time,scheduled_time\n"
+          "openb-pod-0001,4000,8192,two,1000,,LS,Running,5,50,5\n"
+          "openb-pod-0002,4000,8192,1,1000,,Gold,Running,6,50,6\n", fp);
+    fclose(fp);
+    rc = run("convert", allbad, "--format", "alibaba-gpu-2023",
+             "--skip-bad-rows", "-o", o2, NULL);
+    expect(rc, 2, "every row is bad: all 2 were skipped (skip_bad_rows), "
+           "which leaves no workload; the first, line 2, field 'num_gpu'");
+    CU_ASSERT(!exists(o2));
+    const char *reqbad = tmp("allbad.jsonl");
+    fp = fopen(reqbad, "w");
+    fputs("{\"timestamp\": 0, \"input_length\": \"x\", "
+          "\"output_length\": 5}\n", fp);
+    fclose(fp);
+    rc = run("stats", reqbad, "--format", "mooncake", "--skip-bad-rows", NULL);
+    expect(rc, 2, "every row is bad: all 1 were skipped");
 }
 
 static void test_transforms(void)
@@ -569,6 +644,7 @@ static void test_real_traces_cli(void)
 static CU_TestInfo tests[] = {
     { "convert", test_convert },
     { "convert errors leave no file", test_convert_errors },
+    { "what convert writes, a scenario reads", test_convert_then_run },
     { "--skip-bad-rows", test_skip_bad_rows },
     { "transforms", test_transforms },
     { "stats numbers", test_stats_numbers },

@@ -29,13 +29,13 @@ static inline int have_traces(const char *test)
     return 0;
 }
 
-/* A scenario shell for opening trace formats: built-in catalog plus the
- * Alibaba trace's undisclosed models, paths relative to the current folder. */
+/* A scenario shell for opening trace formats: the built-in catalog (which
+ * has the Alibaba traces' undisclosed models), paths relative to the
+ * current folder. */
 static inline struct gs_scenario *tt_scenario(void)
 {
     struct gs_scenario *sc = calloc(1, sizeof *sc);
     gs_catalog_init(&sc->cat);
-    gs_alibaba_declare_models(&sc->cat);
     gs_params_init(&sc->trace, "t: $.workload.trace");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");

@@ -5,8 +5,11 @@
  * USENIX ATC'23); field meanings from its README (SOURCE-README.md).
  *
  * Pod list -> jobs (format "alibaba-gpu-2023"); columns are found by their
- * header names, in any order; cpu_milli and memory_mib are not used (gpusim
- * schedules GPUs; CPU-only pods run outside the GPU fleet).
+ * header names, in any order.  name, num_gpu and gpu_milli are required;
+ * the multigpu* lists have only those and cpu_milli, memory_mib.
+ *   CPU, mem  cpu_milli (milli-cores) and memory_mib (MiB): the pod's host
+ *             CPU and memory request (0 when the column is missing).
+ *             CPU-only pods (num_gpu 0) are jobs like any other.
  *   id        the number at the end of `name` (openb-pod-0017 -> 17), else
  *             the row number
  *   arrival   creation_time (s)
@@ -29,9 +32,9 @@
  *   models    gpu_spec: '|'-separated allowed models, empty or "nan" = any.
  *             Names map onto the catalog: P100 -> P100-16GB, T4 -> T4,
  *             V100M16 -> V100-16GB, V100M32 -> V100-32GB, A10 -> A10.  G1,
- *             G2 and G3 are undisclosed internal codes: they are declared as
- *             custom models of the same names (gs_alibaba_declare_models)
- *             with the figures of a V100-32GB -- an assumption that matters
+ *             G2 and G3 are undisclosed internal codes: they are built-in
+ *             catalog models of the same names (sim/gpu.c) with the
+ *             figures of a V100-32GB -- an assumption that matters
  *             only for power and for jobs with a reference GPU, which openb
  *             pods never state.  A scenario can redefine them under
  *             gpu_models.  A name the catalog lacks is a bad row.
@@ -43,11 +46,19 @@
  * 1,213 nodes and 6,212 GPUs.  The 2026 spot trace's node_info_df.csv maps
  * A100-SXM4-80GB -> A100-80GB, A800-SXM4-80GB -> A800-80GB, H800 ->
  * H800-80GB, A10 -> A10; its undisclosed GPU-series-1 and GPU-series-2 are
- * declared like G1-G3 (figures of an A100-80GB, the fleet's main model).
+ * built in like G1-G3 (figures of an A100-80GB, the fleet's main model).
  *
  * The pod lists other than gpushare40 and cpu050 are sorted by
- * creation_time; those two are loaded and sorted (tread.c).  multigpu20
- * ships without the time columns and is refused with a message saying so. */
+ * creation_time; those two are loaded and sorted (tread.c).  The multigpu*
+ * lists ship without qos, phase, gpu_spec and time columns: their pods are
+ * training (BE) pods on any model that all arrive at 0 and hold their
+ * resources 1 ms -- a population for the placement experiment
+ * (placeexp.h), not a replay.
+ *
+ * Node lists: cpu_milli and memory_mib, when present, give each node's CPU
+ * and host memory; nodes of one model and GPU count but different CPU or
+ * memory go to different pools, named MODEL-xN-Cc (C = cores) after the
+ * first (which keeps MODEL-xN). */
 #include "alibaba.h"
 #include "tread.h"
 
@@ -78,34 +89,12 @@ static const struct name_map models_2026[] = {
     { NULL, NULL }
 };
 
-/* Undisclosed models and the figures assumed for them. */
-static const struct gs_gpu_model undisclosed[] = {
-    { "G1", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "G2", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "G3", 32.0, 125.0, 900.0, 300.0, 0, 1 },
-    { "GPU-series-1", 80.0, 312.0, 2039.0, 400.0, 0, 1 },
-    { "GPU-series-2", 80.0, 312.0, 2039.0, 400.0, 0, 1 },
-};
-
-static int declare(struct gs_catalog *cat, const char *name)
+/* A mapped name's catalog index: the undisclosed models are built in
+ * (gpu.c), and a scenario may redefine any model. */
+static int declare(const struct gs_catalog *cat, const char *name)
 {
-    if (gs_catalog_find(cat, name) >= 0)
-        return gs_catalog_find(cat, name);
-    for (size_t i = 0; i < sizeof undisclosed / sizeof undisclosed[0]; i++)
-        if (strcmp(undisclosed[i].name, name) == 0)
-            return gs_catalog_add(cat, &undisclosed[i]);
-    return GS_ENOTFOUND;
-}
-
-int gs_alibaba_declare_models(struct gs_catalog *cat)
-{
-    static const char *const g[] = { "G1", "G2", "G3" };
-    for (int i = 0; i < 3; i++) {
-        int rc = declare(cat, g[i]);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    int m = gs_catalog_find(cat, name);
+    return m >= 0 ? m : GS_ENOTFOUND;
 }
 
 static const char *map_name(const struct name_map *m, const char *trace)
@@ -119,12 +108,19 @@ static const char *map_name(const struct name_map *m, const char *trace)
 /* --- pod lists ----------------------------------------------------------------- */
 
 enum { P_NAME, P_NUMGPU, P_MILLI, P_SPEC, P_QOS, P_PHASE, P_CREATE, P_DELETE,
-       P_SCHED, NPCOLS };
+       P_SCHED, P_CPU, P_MEM, NPCOLS };
 
 static const char *const pcol[NPCOLS] = {
     "name", "num_gpu", "gpu_milli", "gpu_spec", "qos", "pod_phase",
-    "creation_time", "deletion_time", "scheduled_time"
+    "creation_time", "deletion_time", "scheduled_time", "cpu_milli",
+    "memory_mib"
 };
+
+/* Columns a pod list must have; the others may be missing (the multigpu*
+ * lists have only name, cpu_milli, memory_mib, num_gpu and gpu_milli). */
+#define P_REQUIRED ((1u << P_NAME) | (1u << P_NUMGPU) | (1u << P_MILLI))
+/* The time columns come as a set: all three or none. */
+#define P_TIMES ((1u << P_CREATE) | (1u << P_DELETE) | (1u << P_SCHED))
 
 struct pods {
     const struct gs_catalog *cat;
@@ -148,13 +144,22 @@ static int pods_header(void *st, struct gs_trow *r)
                                         pcol[k]);
                 p->col[k] = i;
             }
+    unsigned have = 0;
     for (int k = 0; k < NPCOLS; k++)
-        if (p->col[k] < 0)
+        if (p->col[k] >= 0)
+            have |= 1u << k;
+    for (int k = 0; k < NPCOLS; k++)
+        if ((P_REQUIRED >> k & 1) && p->col[k] < 0)
             return gs_trow_fail(r, NULL, "the header lacks the column '%s' "
-                                "(an openb pod list has name, cpu_milli, "
-                                "memory_mib, num_gpu, gpu_milli, gpu_spec, "
-                                "qos, pod_phase, creation_time, "
-                                "deletion_time, scheduled_time)", pcol[k]);
+                                "(an openb pod list has at least name, "
+                                "num_gpu and gpu_milli; the full lists add "
+                                "cpu_milli, memory_mib, gpu_spec, qos, "
+                                "pod_phase, creation_time, deletion_time, "
+                                "scheduled_time)", pcol[k]);
+    if ((have & P_TIMES) != 0 && (have & P_TIMES) != P_TIMES)
+        return gs_trow_fail(r, NULL, "the header has some of creation_time, "
+                            "deletion_time and scheduled_time but not all "
+                            "three");
     p->ncols = r->nf;
     return 0;
 }
@@ -177,7 +182,7 @@ static int pods_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
                             r->nf, p->ncols);
     const char *v[NPCOLS];
     for (int k = 0; k < NPCOLS; k++)
-        v[k] = r->f[p->col[k]];
+        v[k] = p->col[k] >= 0 ? r->f[p->col[k]] : NULL;
 
     /* id */
     const char *e = v[P_NAME] + strlen(v[P_NAME]);
@@ -213,7 +218,19 @@ static int pods_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
         j->gpus = (int)ng;
     }
 
-    const char *spec = v[P_SPEC];
+    long long cpu = 0, mem = 0;
+    if (v[P_CPU] && v[P_CPU][0] &&
+        gs_tint(v[P_CPU], 0, 1000000000LL, &cpu) < 0)
+        return gs_trow_fail(r, "cpu_milli", "'%s' is not a CPU request in "
+                            "milli-cores (a whole number >= 0)", v[P_CPU]);
+    if (v[P_MEM] && v[P_MEM][0] &&
+        gs_tint(v[P_MEM], 0, 1000000000LL, &mem) < 0)
+        return gs_trow_fail(r, "memory_mib", "'%s' is not a memory request in "
+                            "MiB (a whole number >= 0)", v[P_MEM]);
+    j->cpu_milli = (int32_t)cpu;
+    j->mem_mib = (int32_t)mem;
+
+    const char *spec = v[P_SPEC] ? v[P_SPEC] : "";
     if (spec[0] && strcmp(spec, "nan") != 0) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", spec);
@@ -236,7 +253,7 @@ static int pods_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
         }
     }
 
-    const char *q = v[P_QOS];
+    const char *q = v[P_QOS] ? v[P_QOS] : "BE";
     if (strcasecmp(q, "Guaranteed") == 0) {
         j->tier = GS_TIER_INFERENCE;
         j->priority = 120;
@@ -254,7 +271,7 @@ static int pods_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
                             "Burstable, Guaranteed)", q);
     }
 
-    const char *ph = v[P_PHASE];
+    const char *ph = v[P_PHASE] ? v[P_PHASE] : "Succeeded";
     int pending = 0;
     if (strcmp(ph, "Pending") == 0)
         pending = 1;
@@ -269,6 +286,13 @@ static int pods_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
 
     gs_time created, deleted, sched = 0;
     int rc;
+    if (v[P_CREATE] == NULL) {
+        /* a list without times (multigpu*): placement only */
+        j->arrival = 0;
+        j->work = 1;
+        snprintf(j->tenant, sizeof j->tenant, "%s", p->tenant);
+        return 1;
+    }
     if ((rc = seconds(r, P_CREATE, v[P_CREATE], &created)) < 0 ||
         (rc = seconds(r, P_DELETE, v[P_DELETE], &deleted)) < 0)
         return rc;
@@ -379,8 +403,9 @@ const struct gs_trace_format gs_alibaba_format = {
 
 struct nodes {
     const struct name_map *map;
-    const char *count_col, *model_col;
-    int ci, mi, ncols;
+    const char *count_col, *model_col, *cpu_col, *mem_col;
+    int ci, mi, cpui, memi, ncols;
+    double cpu_scale;           /* cpu column -> milli-cores */
     struct gs_catalog *cat;
     struct gs_pool_spec *pools;
     int npools, cap;
@@ -388,12 +413,16 @@ struct nodes {
 
 static int nodes_header(struct nodes *n, struct gs_trow *r)
 {
-    n->ci = n->mi = -1;
+    n->ci = n->mi = n->cpui = n->memi = -1;
     for (int i = 0; i < r->nf; i++) {
         if (strcmp(r->f[i], n->count_col) == 0)
             n->ci = i;
         if (strcmp(r->f[i], n->model_col) == 0)
             n->mi = i;
+        if (n->cpu_col && strcmp(r->f[i], n->cpu_col) == 0)
+            n->cpui = i;
+        if (n->mem_col && strcmp(r->f[i], n->mem_col) == 0)
+            n->memi = i;
     }
     if (n->ci < 0 || n->mi < 0)
         return gs_trow_fail(r, NULL, "the header lacks the column '%s'",
@@ -418,16 +447,30 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     if (cn == NULL)
         return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
     int m = declare(n->cat, cn);
-    if (m == GS_ERANGE)
-        return gs_trow_fail(r, n->model_col, "cannot declare model '%s': the "
-                            "catalog is full (%d models)", cn, GS_MAX_MODELS);
     if (m < 0)
         return gs_trow_fail(r, n->model_col, "GPU model '%s' is not in the "
                             "catalog", cn);
+    double cpu = 0;
+    long long mem = 0;
+    if (n->cpui >= 0 && r->f[n->cpui][0] &&
+        (gs_tnum(r->f[n->cpui], &cpu) < 0 || !(cpu >= 0) ||
+         cpu * n->cpu_scale > 2.0e9))
+        return gs_trow_fail(r, n->cpu_col, "'%s' is not a CPU count >= 0",
+                            r->f[n->cpui]);
+    if (n->memi >= 0 && r->f[n->memi][0] &&
+        gs_tint(r->f[n->memi], 0, 2000000000LL, &mem) < 0)
+        return gs_trow_fail(r, n->mem_col, "'%s' is not a memory size in MiB",
+                            r->f[n->memi]);
+    int32_t cpum = (int32_t)llround(cpu * n->cpu_scale);
+    int same = 0;
     for (int i = 0; i < n->npools; i++)
         if (n->pools[i].model == m && n->pools[i].gpn == (int)g) {
-            n->pools[i].nodes++;
-            return 1;
+            if (n->pools[i].cpu_milli == cpum &&
+                n->pools[i].mem_mib == (int32_t)mem) {
+                n->pools[i].nodes++;
+                return 1;
+            }
+            same++;
         }
     if (n->npools == n->cap) {
         int cap = n->cap ? n->cap * 2 : 8;
@@ -439,10 +482,19 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     }
     struct gs_pool_spec *ps = &n->pools[n->npools++];
     memset(ps, 0, sizeof *ps);
-    snprintf(ps->name, sizeof ps->name, "%s-x%d", cn, (int)g);
+    if (same == 0)
+        snprintf(ps->name, sizeof ps->name, "%s-x%d", cn, (int)g);
+    else if (cpum % 1000 == 0)
+        snprintf(ps->name, sizeof ps->name, "%s-x%d-%dc-%lldg", cn, (int)g,
+                 cpum / 1000, mem / 1024);
+    else
+        snprintf(ps->name, sizeof ps->name, "%s-x%d-%dm-%lldg", cn, (int)g,
+                 cpum, mem / 1024);
     ps->model = m;
     ps->gpn = (int)g;
     ps->nodes = 1;
+    ps->cpu_milli = cpum;
+    ps->mem_mib = (int32_t)mem;
     ps->market = GS_MKT_ONDEMAND;
     return 1;
 }
@@ -458,10 +510,15 @@ int gs_alibaba_node_list(const char *format, const char *path,
         n.map = models_2023;
         n.count_col = "gpu";
         n.model_col = "model";
+        n.cpu_col = "cpu_milli";
+        n.mem_col = "memory_mib";
+        n.cpu_scale = 1;
     } else if (strcmp(format, "alibaba-spot-gpu-2026") == 0) {
         n.map = models_2026;
         n.count_col = "gpu_capacity_num";
         n.model_col = "gpu_model";
+        n.cpu_col = "cpu_num";
+        n.cpu_scale = 1000;
     } else {
         return gs_diag_set(d, GS_ENOTFOUND, path, "unknown node-list format "
                            "'%s'", format);

@@ -16,17 +16,13 @@
 /* The trace format plug-in (listed in formats.c). */
 extern const struct gs_trace_format gs_alibaba_format;
 
-/* Add the trace's undisclosed GPU models (G1, G2, G3) to cat as custom
- * models, unless cat already has models of those names.  0 or GS_ERANGE
- * when the catalog is full. */
-int gs_alibaba_declare_models(struct gs_catalog *cat);
-
 /* Node-list formats: "alibaba-gpu-2023" (sn,cpu_milli,memory_mib,gpu,model)
  * and "alibaba-spot-gpu-2026" (gpu_model,gpu_capacity_num,cpu_num,
  * node_name).  Nodes are grouped into one pool per (GPU model, GPUs per
  * node), named MODEL-xN ("T4-x2"), in order of first appearance; nodes
  * without GPUs are left out.  Trace model names are mapped onto catalog
- * names, and undisclosed models are added to cat as custom models.  On
+ * names, the undisclosed models (G1-G3, GPU-series-1/2) are built into the
+ * catalog (sim/gpu.c).  On
  * success *pools is a new array of *npools specs (the caller frees it);
  * their prices are 0 and market on-demand.  0 or a negative code with d
  * filled ("FILE:LINE: field 'gpu'"). */

@@ -7,6 +7,7 @@
 #include "alibaba.h"
 #include "native.h"
 #include "nodelist.h"
+#include "pai.h"
 #include "philly.h"
 #include "sia.h"
 #include "swf.h"
@@ -65,6 +66,7 @@ const struct gs_trace_format *const gs_trace_formats[] = {
     &gs_philly_format,
     &gs_sia_format,
     &gs_swf_format,
+    &gs_pai_format,
     NULL,
 };
 

@@ -404,6 +404,8 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
         snprintf(where, sizeof where, "%s:1", path);
         rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no header row");
     }
+    if (rc == 0)
+        rc = gs_treport_all_bad(path, &t->rep, d);
     if (rc < 0) {
         gs_reqtable_free(t);
         return rc;

@@ -23,13 +23,14 @@
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
            C_DEADLINE, C_CKPT, C_PROFILE, C_MIG, C_DUTY, C_GUAR, C_BURST,
-           NCOLS };
+           C_CPU, C_HMEM, NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
     "allowed_gpus", "max_wait", "deadline", "checkpoint", "idle_profile",
-    "mig_profile", "duty_cycle", "gpu_guarantee", "gpu_burst"
+    "mig_profile", "duty_cycle", "gpu_guarantee", "gpu_burst", "cpu_milli",
+    "mem_mib"
 };
 
 #define MAXF 32
@@ -43,7 +44,7 @@ struct gs_native {
     int map[MAXF];              /* column -> enum col, -1 = none */
     int ncols;
     int header_done;
-    int bom_seen;               /* the first chunk was checked for a BOM */
+    int bom_checked;
     long line;
     char field[MAXF][FIELD];
     int nf;
@@ -178,6 +179,18 @@ static void convert_row(struct gs_native *r)
     if (v[C_MEM] && v[C_MEM][0] &&
         (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
         return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
+    if (v[C_CPU] && v[C_CPU][0]) {
+        if (gs_tnum(v[C_CPU], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "cpu_milli", "'%s' is not a CPU request in "
+                            "milli-cores", v[C_CPU]);
+        j.cpu_milli = (int32_t)x;
+    }
+    if (v[C_HMEM] && v[C_HMEM][0]) {
+        if (gs_tnum(v[C_HMEM], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "mem_mib", "'%s' is not a host memory request "
+                            "in MiB", v[C_HMEM]);
+        j.mem_mib = (int32_t)x;
+    }
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
@@ -349,9 +362,9 @@ static int fill(struct gs_native *r)
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
-        /* A UTF-8 byte-order mark at the start is not data. */
-        if (r->line == 0 && !r->bom_seen) {
-            r->bom_seen = 1;
+        /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
+        if (!r->bom_checked) {
+            r->bom_checked = 1;
             if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
                 skip = 3;
         }
@@ -419,7 +432,7 @@ void gs_native_write_header(FILE *fp)
     fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
           "max_wait,deadline,checkpoint,idle_profile,mig_profile,duty_cycle,"
-          "gpu_guarantee,gpu_burst\n", fp);
+          "gpu_guarantee,gpu_burst,cpu_milli,mem_mib\n", fp);
 }
 
 /* The shortest decimal that reads back as exactly v (0.3, not
@@ -494,5 +507,11 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fputc(',', fp);
     if (j->burst_milli > 0)
         fprintf(fp, "%d.%03d", j->burst_milli / 1000, j->burst_milli % 1000);
+    fputc(',', fp);
+    if (j->cpu_milli > 0)
+        fprintf(fp, "%d", (int)j->cpu_milli);
+    fputc(',', fp);
+    if (j->mem_mib > 0)
+        fprintf(fp, "%d", (int)j->mem_mib);
     fputc('\n', fp);
 }

@@ -10,7 +10,9 @@
  *             work, in s, alternating, busy first, repeating:
  *             "600:3600" or up to four pairs "b:i:b:i:b:i:b:i"); for GPU sharing (docs/sharing.md)
  *             mig_profile ("1g.10gb"), duty_cycle (0, 1], gpu_guarantee and
- *             gpu_burst (fractions of a GPU, guarantee <= burst)
+ *             gpu_burst (fractions of a GPU, guarantee <= burst);
+ *             cpu_milli (host CPU, milli-cores) and mem_mib (host memory,
+ *             MiB) the job asks of its node
  * An empty optional field means "not stated".  Rows must be sorted by
  * arrival.  Every problem names file:line and the field. */
 #ifndef GS_NATIVE_H

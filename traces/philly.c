@@ -2,9 +2,22 @@
  *
  * Source: stanford-futuredata/gavel (OSDI'20, "Heterogeneity-Aware Cluster
  * Scheduling Policies for Deep Learning Workloads").  A .trace file has one
- * job a line, seven tab-separated fields:
- *   job_type  command  num_steps_arg  needs_data_dir  total_steps
- *   arrival_time_s  scale_factor
+ * job a line, tab-separated, in one of the layouts Gavel's own parsers
+ * read (told apart by the number of fields):
+ *   7  (traces/msr)  job_type  command  num_steps_arg  needs_data_dir
+ *      total_steps  arrival_time_s  scale_factor
+ *   10 (traces/physical_cluster, scheduler/utils.py parse_trace)
+ *      job_type  command  working_directory  num_steps_arg
+ *      needs_data_dir  total_steps  scale_factor  priority_weight  SLO
+ *      arrival_time_s
+ *   9  the same without working_directory (older parse_trace).
+ * SLO is a multiple of the job's duration (Gavel's scheduler sets the
+ * deadline to SLO x duration after arrival; -1 none): it becomes the job's
+ * deadline on the reference GPU.  priority_weight (Gavel's max-min
+ * fairness weight) is checked (> 0) but not used: gpusim's policies weigh
+ * tenants, not jobs.  The throughputs file, unless the option names it, is
+ * simulation_throughputs.json beside the trace or up to three folders above
+ * (Gavel keeps it in scheduler/).
  * Arrivals and GPU counts come from Microsoft's Philly trace; the model
  * (job_type) was assigned by Gavel.  simulation_throughputs.json gives, per
  * GPU type ("k80", "p100", "v100") and key "('<job_type>', <scale_factor>)",
@@ -46,6 +59,7 @@
 #include "philly.h"
 #include "tread.h"
 
+#include "../sim/jsoncheck.h"
 #include "../sim/scenario.h"
 
 #include <cjson/cJSON.h>
@@ -53,6 +67,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { K80, P100, V100, NG };
 
@@ -151,6 +166,11 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
         return gs_diag_set(d, GS_EIO, path, "read error");
     }
     buf[len] = '\0';
+    int jrc = gs_jsoncheck(buf, path, d);
+    if (jrc < 0) {
+        free(buf);
+        return jrc;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
     if (root == NULL) {
@@ -236,29 +256,53 @@ static double throughput(const struct philly *p, const char *job, int sf,
     return best->t[g] * (double)sf / (double)best->sf;
 }
 
+/* Where each field sits in the three layouts Gavel's parsers read. */
+struct layout {
+    int nf, dd, steps, sf, weight, slo, arr;
+};
+
+static const struct layout layouts[] = {
+    { 7, 3, 4, 6, -1, -1, 5 },  /* traces/msr: arrival before scale factor */
+    { 9, 3, 4, 5, 6, 7, 8 },    /* + priority_weight, SLO; arrival last */
+    { 10, 4, 5, 6, 7, 8, 9 },   /* physical_cluster: + working directory */
+};
+
 static int philly_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
 {
     struct philly *p = st;
-    if (r->nf != 7)
+    const struct layout *L = NULL;
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+        if (layouts[i].nf == r->nf)
+            L = &layouts[i];
+    if (L == NULL)
         return gs_trow_fail(r, NULL, "%d tab-separated fields where a Gavel "
-                            "trace line has 7", r->nf);
+                            "trace line has 7 (traces/msr), 9, or 10 "
+                            "(traces/physical_cluster: working directory, "
+                            "priority weight and SLO; arrival last)", r->nf);
     const char *job = r->f[0];
     long long steps, sf, dd;
-    double arr;
+    double arr, weight = 1, slo = -1;
     if (job[0] == '\0')
         return gs_trow_fail(r, "job_type", "empty");
-    if (gs_tint(r->f[3], 0, 1, &dd) < 0)
+    if (gs_tint(r->f[L->dd], 0, 1, &dd) < 0)
         return gs_trow_fail(r, "needs_data_dir", "'%s' is not 0 or 1",
-                            r->f[3]);
-    if (gs_tint(r->f[4], 1, 1000000000000LL, &steps) < 0)
+                            r->f[L->dd]);
+    if (gs_tint(r->f[L->steps], 1, 1000000000000LL, &steps) < 0)
         return gs_trow_fail(r, "total_steps", "'%s' is not a whole number of "
-                            "steps >= 1", r->f[4]);
-    if (gs_tnum(r->f[5], &arr) < 0 || arr < 0 || arr > 9.0e12)
+                            "steps >= 1", r->f[L->steps]);
+    if (gs_tnum(r->f[L->arr], &arr) < 0 || arr < 0 || arr > 9.0e12)
         return gs_trow_fail(r, "arrival_time_s", "'%s' is not a time in "
-                            "seconds >= 0", r->f[5]);
-    if (gs_tint(r->f[6], 1, 1000000, &sf) < 0)
+                            "seconds >= 0", r->f[L->arr]);
+    if (gs_tint(r->f[L->sf], 1, 1000000, &sf) < 0)
         return gs_trow_fail(r, "scale_factor", "'%s' is not a GPU count >= 1",
-                            r->f[6]);
+                            r->f[L->sf]);
+    if (L->weight >= 0 && (gs_tnum(r->f[L->weight], &weight) < 0 ||
+                           !(weight > 0) || weight > 1e9))
+        return gs_trow_fail(r, "priority_weight", "'%s' is not a weight > 0",
+                            r->f[L->weight]);
+    if (L->slo >= 0 && (gs_tnum(r->f[L->slo], &slo) < 0 || slo > 1e6))
+        return gs_trow_fail(r, "SLO", "'%s' is not a number (a multiple of "
+                            "the job's duration; <= 0 none)", r->f[L->slo]);
     double thr[NG];
     int ref = -1;
     for (int g = 0; g < NG; g++)
@@ -281,6 +325,9 @@ static int philly_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
         return gs_trow_fail(r, "total_steps", "%lld steps at %g steps/s is "
                             "too long", steps, thr[ref]);
     j->work = ms < 1.0 ? 1.0 : round(ms);
+    /* Gavel's SLO: done by SLO x the job's duration after arrival. */
+    if (slo > 0)
+        j->deadline = (gs_time)llround(slo * j->work);
     j->ref_model = p->model[ref];
     /* Least-squares compute-bound share from the other GPU types. */
     double num = 0, den = 0;
@@ -323,6 +370,42 @@ static void philly_close(void *st)
     free(p);
 }
 
+/* Gavel keeps simulation_throughputs.json in scheduler/, its traces in
+ * scheduler/traces/msr/seed=N/ and scheduler/traces/physical_cluster/: look
+ * beside the trace, then up to THR_UP folders above it.  0 with
+ * p->thr_path set, or GS_EIO naming the option that gives the file. */
+#define THR_UP 3
+#define THR_NAME "simulation_throughputs.json"
+
+static int find_throughputs(struct philly *p, const char *trace,
+                            struct gs_diag *d)
+{
+    char dir[1024];
+    const char *slash = strrchr(trace, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - trace), trace);
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (dir[0] == '\0')
+        snprintf(dir, sizeof dir, "/");
+    char cand[1100];
+    for (int up = 0; up <= THR_UP; up++) {
+        snprintf(cand, sizeof cand, "%s", dir);
+        for (int k = 0; k < up; k++)
+            strncat(cand, "/..", sizeof cand - strlen(cand) - 1);
+        strncat(cand, "/" THR_NAME, sizeof cand - strlen(cand) - 1);
+        if (access(cand, F_OK) == 0) {
+            snprintf(p->thr_path, sizeof p->thr_path, "%s", cand);
+            return 0;
+        }
+    }
+    return gs_diag_set(d, GS_EIO, trace, "no " THR_NAME " beside the trace "
+                       "or in the %d folders above it (Gavel keeps it in "
+                       "scheduler/): give it with --opt throughputs=FILE, or "
+                       "\"throughputs\" in a scenario's workload.trace",
+                       THR_UP);
+}
+
 static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
                        void **state, struct gs_diag *d)
 {
@@ -359,12 +442,8 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
             goto fail;
         }
     }
-    if (!found) {
-        const char *slash = strrchr(path, '/');
-        int dl = slash ? (int)(slash - path) : 1;
-        snprintf(p->thr_path, sizeof p->thr_path, "%.*s/%s", dl,
-                 slash ? path : ".", "simulation_throughputs.json");
-    }
+    if (!found && (rc = find_throughputs(p, path, d)) < 0)
+        goto fail;
     if ((rc = load_throughputs(p, d)) < 0 ||
         (rc = gs_rows_open(path, &philly_ops, p, skip, &p->rows, d)) < 0)
         goto fail;

@@ -367,6 +367,8 @@ static const char *guess_format(const char *path)
         return "swf";
     if (ends_with(path, ".trace"))
         return "philly-gavel";
+    if (strstr(path, "pai_task_table"))
+        return "alibaba-pai-2020";
     struct gs_tread *t;
     struct gs_diag d = { 0 };
     if (gs_tread_open(path, &t, &d) < 0)
@@ -414,7 +416,6 @@ static struct gs_scenario *shell(void)
     if (sc == NULL)
         return NULL;
     gs_catalog_init(&sc->cat);
-    gs_alibaba_declare_models(&sc->cat);
     gs_params_init(&sc->trace, "--opt");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");

@@ -187,6 +187,9 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     if (len > 0 && t->line[len - 1] == '\r')
         len--;
     t->line[len] = '\0';
+    /* A UTF-8 byte-order mark before the first line is not data. */
+    if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
+        memmove(t->line, t->line + 3, len - 3 + 1);
     *line = t->line;
     /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
     if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
@@ -374,6 +377,18 @@ void gs_treport_filter(struct gs_treport *rep, const struct gs_trow *r)
                "", r->line);
 }
 
+int gs_treport_all_bad(const char *path, const struct gs_treport *rep,
+                       struct gs_diag *d)
+{
+    if (rep->items > 0 || rep->skipped == 0)
+        return 0;
+    const struct gs_treason *b = &rep->bad[0];
+    return gs_diag_set(d, GS_EPARSE, path, "every row is bad: all %ld were "
+                       "skipped (skip_bad_rows), which leaves no workload; "
+                       "the first, line %ld, %s: %s", rep->skipped,
+                       b->first_line, b->key, b->example);
+}
+
 void gs_treport_print(FILE *fp, const char *path, const struct gs_treport *rep)
 {
     if (fp == NULL)
@@ -512,6 +527,8 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
         snprintf(where, sizeof where, "%s:1", path);
         rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no header row");
     }
+    if (rc == 0)
+        rc = gs_treport_all_bad(path, &rs->rep, d);
     if (rc == 0)
         rc = gs_tread_rewind(rs->t, d);
     rs->header_done = 0;

@@ -101,6 +101,12 @@ void gs_treport_filter(struct gs_treport *rep, const struct gs_trow *r);
  * lines; nothing when the file was clean and sorted. */
 void gs_treport_print(FILE *fp, const char *path, const struct gs_treport *rep);
 
+/* An error when every data row was bad and skipped (skip_bad_rows): an
+ * empty workload is not what a run of a trace means.  GS_EPARSE with d
+ * naming the file, the count and the first row's problem, else 0. */
+int gs_treport_all_bad(const char *path, const struct gs_treport *rep,
+                       struct gs_diag *d);
+
 /* Where importers print their reports: stderr unless set (NULL = silent). */
 FILE *gs_trace_log(void);
 void gs_trace_set_log(FILE *fp);

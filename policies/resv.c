@@ -1,0 +1,258 @@
+/* resv.c -- node-by-node reservations for a blocked job.
+ *
+ * EASY backfilling (Lifka 1995) gives the job at the head of the queue a
+ * reservation: the time at which, running jobs ending when expected, it
+ * will fit.  Made over GPUs counted in aggregate -- the abstraction of
+ * machines without node boundaries -- it lets a later job take the GPUs the
+ * head was counting on, or, when the GPUs are there in total but not on one
+ * node, dates the reservation "now" and stops nearly everything.  So here
+ * it is made node by node, as backfill.c does for whole-GPU heads on plain
+ * pools: the running jobs, kept in a heap by expected end, are released in
+ * that order onto a scratch count of each node's free GPUs until some node
+ * has room for the job (a gang larger than a node: until one pool has the
+ * whole nodes it needs; the remainder is reserved as a whole node too).
+ * Those nodes and that time are the reservation.  A job that would outlive
+ * it must keep off those nodes, or, when one node is reserved, use only the
+ * GPUs it will have free then beyond the job's need (extra).
+ *
+ * Only the running jobs the walk needs are visited (gs_heap_walk, O(k log
+ * k) for k visited), and the scratch is reset where it was touched, so a
+ * reservation costs what it looks at, not the fleet.  Fractional parts of
+ * GPUs never count as freeing a GPU (the GPU frees when its last sharer
+ * ends): a reservation may be later than needed, never earlier. */
+#include "resv.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+static struct gs_job *job_of(struct gs_hnode *n)
+{
+    return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
+}
+
+int gs_resv_init(struct gs_resv *r, const struct gs_fleet *f,
+                 uint64_t heap_id)
+{
+    *r = (struct gs_resv){ 0 };
+    gs_heap_init(&r->run);
+    r->run.seq = heap_id << 40;
+    r->nodes = malloc(((size_t)f->nnodes + 1) * sizeof *r->nodes);
+    r->gain = calloc((size_t)f->nnodes + 1, sizeof *r->gain);
+    r->touched = malloc(((size_t)f->nnodes + 1) * sizeof *r->touched);
+    r->full = calloc((size_t)f->npools + 1, sizeof *r->full);
+    if (!r->nodes || !r->gain || !r->touched || !r->full) {
+        gs_resv_free(r);
+        return GS_ENOMEM;
+    }
+    return 0;
+}
+
+void gs_resv_free(struct gs_resv *r)
+{
+    if (r == NULL)
+        return;
+    gs_heap_clear(&r->run);
+    free(r->nodes);
+    free(r->gain);
+    free(r->touched);
+    free(r->full);
+    free(r->ranges);
+    *r = (struct gs_resv){ 0 };
+}
+
+int gs_resv_started(struct gs_resv *r, struct gs_job *j, gs_time end)
+{
+    return gs_heap_push(&r->run, &j->pnode, end);
+}
+
+void gs_resv_stopped(struct gs_resv *r, struct gs_job *j)
+{
+    gs_heap_remove(&r->run, &j->pnode);
+}
+
+int gs_resv_whole(const struct gs_fleet *f, const struct gs_need *need,
+                  const int *pools, int npools)
+{
+    if (need->gpus <= 0 || need->profile || npools == 0)
+        return 0;
+    for (int i = 0; i < npools; i++) {
+        struct gs_demand dm;
+        if (gs_fleet_demand(f, pools[i], need, &dm) < 0 ||
+            dm.kind != GS_DEM_WHOLE)
+            return 0;
+    }
+    return 1;
+}
+
+struct walk {
+    struct gs_resv *r;
+    const struct gs_fleet *f;
+    const struct gs_need *need;
+    const int *pools;
+    int npools;
+    gs_time t;
+    int found;
+};
+
+static int in_pools(const struct walk *w, int pool)
+{
+    for (int i = 0; i < w->npools; i++)
+        if (w->pools[i] == pool)
+            return 1;
+    return 0;
+}
+
+/* Free GPUs of node n at the time being walked; -1 if it takes no work. */
+static int free_at(const struct gs_resv *r, const struct gs_fleet *f, int n)
+{
+    const struct gs_node *nd = &f->nodes[n];
+    if (!nd->up || nd->cordon)
+        return -1;
+    return nd->nfull + r->gain[n];
+}
+
+/* Gangs: the first pool with k = ceil(gpus / gpn) nodes fully free. */
+static int gang_found(struct walk *w)
+{
+    struct gs_resv *r = w->r;
+    for (int i = 0; i < w->npools; i++) {
+        const struct gs_pool *pl = &w->f->pools[w->pools[i]];
+        int k = (w->need->gpus + pl->s.gpn - 1) / pl->s.gpn;
+        if (r->full[w->pools[i]] < k)
+            continue;
+        r->n = 0;
+        for (int n = pl->node0; n < pl->node0 + pl->s.nodes && k > 0; n++)
+            if (free_at(r, w->f, n) == pl->s.gpn) {
+                r->nodes[r->n++] = n;
+                k--;
+            }
+        return 1;
+    }
+    return 0;
+}
+
+static int visit(struct gs_hnode *node, void *arg)
+{
+    struct walk *w = arg;
+    struct gs_resv *r = w->r;
+    struct gs_job *j = job_of(node);
+    r->looked++;
+    if (j->alloc.pool < 0 || !in_pools(w, j->alloc.pool))
+        return 0;
+    const struct gs_part *pt = gs_alloc_parts(&j->alloc);
+    int gpn = w->f->pools[j->alloc.pool].s.gpn;
+    int gang = w->need->gpus > gpn;
+    for (int i = 0; i < j->alloc.n; i++) {
+        if (pt[i].milli != 1000 || pt[i].inst)
+            continue;
+        int n = pt[i].node, before = free_at(r, w->f, n);
+        if (before < 0)
+            continue;
+        int add = __builtin_popcountll(pt[i].mask);
+        if (r->gain[n] == 0)
+            r->touched[r->ntouched++] = n;
+        r->gain[n] += add;
+        if (before < gpn && before + add >= gpn)
+            r->full[j->alloc.pool]++;
+        if (!gang && !w->found && before + add >= w->need->gpus) {
+            r->nodes[0] = n;
+            r->n = 1;
+            r->extra = before + add - w->need->gpus;
+            w->found = 1;
+        }
+    }
+    if (gang && gang_found(w))
+        w->found = 1;
+    if (w->found)
+        w->t = node->time;
+    return w->found;
+}
+
+int gs_resv_make(struct gs_resv *r, const struct gs_fleet *f,
+                 const struct gs_need *need, const int *pools, int npools,
+                 gs_time now)
+{
+    struct walk w = { r, f, need, pools, npools, GS_TIME_MAX, 0 };
+    r->n = 0;
+    r->extra = 0;
+    r->looked = 0;
+    if (!gs_resv_whole(f, need, pools, npools))
+        return -1;
+    int gang = 0;
+    for (int i = 0; i < npools; i++) {
+        const struct gs_pool *p = &f->pools[pools[i]];
+        r->full[pools[i]] = 0;
+        if (need->gpus <= p->s.gpn)
+            continue;
+        gang = 1;
+        for (int n = p->node0; n < p->node0 + p->s.nodes; n++)
+            if (free_at(r, f, n) == p->s.gpn)
+                r->full[pools[i]]++;
+    }
+    if (gang && gang_found(&w)) {
+        w.found = 1;
+        w.t = now;
+    } else {
+        GS_ASSERT(gs_heap_walk(&r->run, visit, &w) == 0);
+    }
+    for (int i = 0; i < r->ntouched; i++)
+        r->gain[r->touched[i]] = 0;
+    r->ntouched = 0;
+    if (!w.found) {
+        r->n = 0;
+        return -1;
+    }
+    r->t = w.t > now ? w.t : now;
+    for (int i = 1; i < r->n; i++)      /* ascending, for gs_resv_off */
+        for (int k = i; k > 0 && r->nodes[k - 1] > r->nodes[k]; k--) {
+            int t = r->nodes[k];
+            r->nodes[k] = r->nodes[k - 1];
+            r->nodes[k - 1] = t;
+        }
+    return 0;
+}
+
+int gs_resv_off(struct gs_resv *r, const struct gs_fleet *f,
+                const int *pools, int npools)
+{
+    int need = npools + r->n + 1;
+    if (need > r->capranges) {
+        free(r->ranges);
+        r->ranges = malloc((size_t)need * sizeof *r->ranges);
+        GS_OOM_IF(r->ranges == NULL);
+        r->capranges = need;
+    }
+    int n = 0;
+    for (int i = 0; i < npools; i++) {
+        int p = pools[i];
+        const struct gs_pool *pl = &f->pools[p];
+        int lo = 0;
+        for (int k = 0; k < r->n; k++) {
+            int x = r->nodes[k] - pl->node0;
+            if (x < 0 || x >= pl->s.nodes)
+                continue;
+            if (x > lo)
+                r->ranges[n++] = (struct gs_range){ p, lo, x };
+            lo = x + 1;
+        }
+        if (lo < pl->s.nodes)
+            r->ranges[n++] = (struct gs_range){ p, lo, pl->s.nodes };
+    }
+    return n;
+}
+
+int gs_resv_spare(const struct gs_resv *r, const struct gs_fleet *f,
+                  int gpus, const int *pools, int npools,
+                  struct gs_range *out)
+{
+    if (r->n != 1 || gpus <= 0 || gpus > r->extra)
+        return 0;
+    int node = r->nodes[0], pool = f->nodes[node].pool;
+    for (int i = 0; i < npools; i++)
+        if (pools[i] == pool) {
+            int x = node - f->pools[pool].node0;
+            *out = (struct gs_range){ pool, x, x + 1 };
+            return 1;
+        }
+    return 0;
+}

@@ -1,0 +1,419 @@
+/* jsoncheck.c -- a pre-pass over JSON text for duplicate keys and comments.
+ *
+ * See jsoncheck.h for why.  The scanner is a recursive-descent walk of the
+ * grammar of RFC 8259 that keeps only what it needs: the offset of every
+ * key of the objects still open (decoded into one growing arena, popped
+ * when the object closes), and the JSON path to the value being read.  It
+ * stops at the first token it does not understand and reports nothing for
+ * it -- the parser that runs next reports malformed text with its own line
+ * and column -- and it stops at the first comment.  Of the problems found
+ * before stopping, the one that comes first in the text is reported, so the
+ * message is the same whether a duplicate sits in an inner object (whose
+ * keys are checked when it closes) or an outer one.
+ *
+ * Depth is limited (GS_JC_DEPTH, below cJSON's own nesting limit of 1000);
+ * deeper text is left to the parser.  Lines and columns count bytes from 1,
+ * as the scenario parser's messages do. */
+#include "jsoncheck.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GS_JC_DEPTH 512
+#define GS_JC_PATH 400
+
+struct key {
+    size_t at;                  /* offset of the key's opening quote */
+    size_t k, n;                /* decoded bytes in the arena */
+    const char *p;              /* set just before sorting */
+};
+
+struct jc {
+    const char *t;
+    size_t i;                   /* read position */
+    int stop;                   /* malformed or comment: scan no further */
+    int oom;
+    char *arena;
+    size_t an, acap;
+    struct key *keys;
+    size_t kn, kcap;
+    char path[GS_JC_PATH];
+    size_t plen;
+    /* The earliest problem found (issue_at == SIZE_MAX: none). */
+    size_t issue_at, first_at;
+    int comment;
+    char key[64];
+    char kpath[GS_JC_PATH];
+};
+
+static void issue_dup(struct jc *c, const struct key *first,
+                      const struct key *second)
+{
+    if (second->at >= c->issue_at)
+        return;
+    c->issue_at = second->at;
+    c->first_at = first->at;
+    c->comment = 0;
+    size_t n = second->n < sizeof c->key - 1 ? second->n : sizeof c->key - 4;
+    memcpy(c->key, second->p, n);
+    if (n < second->n)
+        memcpy(c->key + n, "...", 4);
+    else
+        c->key[n] = '\0';
+    snprintf(c->kpath, sizeof c->kpath, "%.*s", (int)c->plen, c->path);
+}
+
+/* Skip blanks; a comment (//, / *, #) is recorded and stops the scan. */
+static void ws(struct jc *c)
+{
+    for (;;) {
+        char ch = c->t[c->i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            c->i++;
+            continue;
+        }
+        if ((ch == '/' && (c->t[c->i + 1] == '/' || c->t[c->i + 1] == '*')) ||
+            ch == '#') {
+            if (c->i < c->issue_at) {
+                c->issue_at = c->i;
+                c->comment = 1;
+            }
+            c->stop = 1;
+        }
+        return;
+    }
+}
+
+static int put(struct jc *c, const char *s, size_t n)
+{
+    if (c->an + n > c->acap) {
+        size_t cap = c->acap ? c->acap * 2 : 1024;
+        while (cap < c->an + n)
+            cap *= 2;
+        char *na = realloc(c->arena, cap);
+        if (na == NULL) {
+            c->oom = c->stop = 1;
+            return -1;
+        }
+        c->arena = na;
+        c->acap = cap;
+    }
+    memcpy(c->arena + c->an, s, n);
+    c->an += n;
+    return 0;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 4; k++) {
+        char ch = s[k];
+        v <<= 4;
+        if (ch >= '0' && ch <= '9')
+            v |= (unsigned)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f')
+            v |= (unsigned)(ch - 'a' + 10);
+        else if (ch >= 'A' && ch <= 'F')
+            v |= (unsigned)(ch - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void put_utf8(struct jc *c, unsigned u)
+{
+    char b[4];
+    size_t n;
+    if (u < 0x80) {
+        b[0] = (char)u;
+        n = 1;
+    } else if (u < 0x800) {
+        b[0] = (char)(0xC0 | (u >> 6));
+        b[1] = (char)(0x80 | (u & 0x3F));
+        n = 2;
+    } else if (u < 0x10000) {
+        b[0] = (char)(0xE0 | (u >> 12));
+        b[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (u & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (char)(0xF0 | (u >> 18));
+        b[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+        b[3] = (char)(0x80 | (u & 0x3F));
+        n = 4;
+    }
+    put(c, b, n);
+}
+
+/* A string at c->i (its opening quote); decoded into the arena when keep.
+ * 0, or -1 (malformed: stop). */
+static int string(struct jc *c, int keep)
+{
+    c->i++;
+    for (;;) {
+        const char *s = c->t + c->i;
+        size_t run = strcspn(s, "\"\\");
+        if (keep && run && put(c, s, run) < 0)
+            return -1;
+        c->i += run;
+        char ch = c->t[c->i];
+        if (ch == '\0')
+            return -1;
+        if (ch == '"') {
+            c->i++;
+            return 0;
+        }
+        char e = c->t[c->i + 1];
+        const char *plain = strchr("\"\\/bfnrt", e);
+        if (e != '\0' && plain) {
+            static const char val[] = "\"\\/\b\f\n\r\t";
+            if (keep && put(c, &val[plain - "\"\\/bfnrt"], 1) < 0)
+                return -1;
+            c->i += 2;
+            continue;
+        }
+        unsigned u, lo;
+        if (e != 'u' || hex4(c->t + c->i + 2, &u) < 0)
+            return -1;
+        c->i += 6;
+        if (u >= 0xD800 && u < 0xDC00 && c->t[c->i] == '\\' &&
+            c->t[c->i + 1] == 'u' && hex4(c->t + c->i + 2, &lo) == 0 &&
+            lo >= 0xDC00 && lo < 0xE000) {
+            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+            c->i += 6;
+        }
+        if (keep)
+            put_utf8(c, u);
+        if (c->oom)
+            return -1;
+    }
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const struct key *x = a, *y = b;
+    size_t n = x->n < y->n ? x->n : y->n;
+    int r = memcmp(x->p, y->p, n);
+    if (r)
+        return r;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void path_push(struct jc *c, size_t *saved, const char *fmt,
+                      const char *s, size_t n, long idx)
+{
+    *saved = c->plen;
+    char buf[GS_JC_PATH];
+    if (s)
+        snprintf(buf, sizeof buf, fmt, (int)(n > 120 ? 120 : n), s);
+    else
+        snprintf(buf, sizeof buf, fmt, idx);
+    size_t bl = strlen(buf);
+    if (c->plen + bl < sizeof c->path) {
+        memcpy(c->path + c->plen, buf, bl + 1);
+        c->plen += bl;
+    }
+}
+
+static void value(struct jc *c, int depth);
+
+static void object(struct jc *c, int depth)
+{
+    size_t base = c->kn, abase = c->an;
+    c->i++;
+    ws(c);
+    if (c->stop)
+        return;
+    if (c->t[c->i] == '}') {
+        c->i++;
+        return;
+    }
+    for (;;) {
+        if (c->t[c->i] != '"') {
+            c->stop = 1;
+            goto done;
+        }
+        if (c->kn == c->kcap) {
+            size_t cap = c->kcap ? c->kcap * 2 : 64;
+            struct key *nk = realloc(c->keys, cap * sizeof *nk);
+            if (nk == NULL) {
+                c->oom = c->stop = 1;
+                goto done;
+            }
+            c->keys = nk;
+            c->kcap = cap;
+        }
+        struct key *k = &c->keys[c->kn];
+        k->at = c->i;
+        k->k = c->an;
+        if (string(c, 1) < 0) {
+            c->stop = 1;
+            goto done;
+        }
+        k->n = c->an - k->k;
+        c->kn++;
+        ws(c);
+        if (c->stop)
+            goto done;
+        if (c->t[c->i] != ':') {
+            c->stop = 1;
+            goto done;
+        }
+        c->i++;
+        size_t saved;
+        path_push(c, &saved, ".%.*s", c->arena + k->k, k->n, 0);
+        value(c, depth + 1);
+        c->plen = saved;
+        c->path[c->plen] = '\0';
+        if (c->stop)
+            goto done;
+        ws(c);
+        if (c->stop)
+            goto done;
+        if (c->t[c->i] == ',') {
+            c->i++;
+            ws(c);
+            if (c->stop)
+                goto done;
+            continue;
+        }
+        if (c->t[c->i] != '}') {
+            c->stop = 1;
+            goto done;
+        }
+        c->i++;
+        break;
+    }
+done:;
+    /* Also when the scan stopped inside: a duplicate before a comment or a
+     * fault is still the earliest problem. */
+    size_t n = c->kn - base;
+    struct key *ks = c->keys + base;
+    for (size_t j = 0; j < n; j++)
+        ks[j].p = c->arena + ks[j].k;
+    if (n > 1)
+        qsort(ks, n, sizeof *ks, key_cmp);
+    for (size_t j = 0; j + 1 < n; j++)
+        if (ks[j].n == ks[j + 1].n && memcmp(ks[j].p, ks[j + 1].p, ks[j].n) == 0)
+            issue_dup(c, &ks[j], &ks[j + 1]);
+    c->kn = base;
+    c->an = abase;
+}
+
+static void array(struct jc *c, int depth)
+{
+    c->i++;
+    ws(c);
+    if (c->stop)
+        return;
+    if (c->t[c->i] == ']') {
+        c->i++;
+        return;
+    }
+    for (long idx = 0;; idx++) {
+        size_t saved;
+        path_push(c, &saved, "[%ld]", NULL, 0, idx);
+        value(c, depth + 1);
+        c->plen = saved;
+        c->path[c->plen] = '\0';
+        if (c->stop)
+            return;
+        ws(c);
+        if (c->stop)
+            return;
+        if (c->t[c->i] == ',') {
+            c->i++;
+            continue;
+        }
+        if (c->t[c->i] != ']')
+            c->stop = 1;
+        else
+            c->i++;
+        return;
+    }
+}
+
+static void value(struct jc *c, int depth)
+{
+    ws(c);
+    if (c->stop)
+        return;
+    if (depth > GS_JC_DEPTH) {
+        c->stop = 1;
+        return;
+    }
+    char ch = c->t[c->i];
+    if (ch == '{') {
+        object(c, depth);
+    } else if (ch == '[') {
+        array(c, depth);
+    } else if (ch == '"') {
+        if (string(c, 0) < 0)
+            c->stop = 1;
+    } else {
+        size_t n = strspn(c->t + c->i, "+-.0123456789eEtruefalsn");
+        if (n == 0)
+            c->stop = 1;
+        c->i += n;
+    }
+}
+
+static void line_col(const char *t, size_t at, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < at && t[i]; i++) {
+        if (t[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
+{
+    if (text == NULL)
+        return 0;
+    struct jc c = { .t = text, .issue_at = SIZE_MAX };
+    if (memcmp(text, "\xEF\xBB\xBF", 3) == 0)   /* a UTF-8 BOM, as cJSON */
+        c.i = 3;
+    snprintf(c.path, sizeof c.path, "$");
+    c.plen = 1;
+    /* Never NULL, so an empty key's bytes have an address. */
+    c.acap = 1024;
+    c.kcap = 64;
+    c.arena = malloc(c.acap);
+    c.keys = malloc(c.kcap * sizeof *c.keys);
+    if (c.arena == NULL || c.keys == NULL)
+        c.oom = 1;
+    else
+        value(&c, 0);
+    free(c.arena);
+    free(c.keys);
+    if (c.oom)
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    if (c.issue_at == SIZE_MAX)
+        return 0;
+    int line, col;
+    char where[600];
+    line_col(text, c.issue_at, &line, &col);
+    snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+    if (c.comment)
+        return gs_diag_set(d, GS_EPARSE, where, "a comment, but JSON has no "
+                           "comments: remove it (a note can go in a "
+                           "\"description\" string)");
+    int l1, c1;
+    line_col(text, c.first_at, &l1, &c1);
+    return gs_diag_set(d, GS_EPARSE, where, "duplicate key '%s' in %s (first "
+                       "at line %d, column %d): each key may appear once in "
+                       "an object", c.key, c.kpath, l1, c1);
+}

@@ -1,0 +1,165 @@
+/* test_install.c -- `make install` and `make uninstall` into a scratch
+ * DESTDIR: the binary, a man page made from the help texts, bash
+ * completion that completes commands, options, policies, placers and
+ * formats, plot scripts the installed binary finds without flags, example
+ * scenarios, only the public plug-in headers (enough to compile a plug-in
+ * through gpusim.pc), and nothing left after uninstall.
+ *
+ * It runs make on the build the suite was built in: $GPUSIM (set by
+ * `make test`) names that build's binary, so its folder is make's B. */
+#include "cutest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[64], bdir[512];
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    int rc = system(cmd);
+    return rc == -1 ? -1 : WEXITSTATUS(rc);
+}
+
+/* The output of cmd (first 64 KiB), or "" on failure. */
+static const char *capture(const char *cmd)
+{
+    static char buf[1 << 16];
+    buf[0] = '\0';
+    FILE *fp = popen(cmd, "r");
+    if (fp == NULL)
+        return buf;
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    pclose(fp);
+    return buf;
+}
+
+static int exists(const char *rel)
+{
+    char p[1024];
+    struct stat st;
+    snprintf(p, sizeof p, "%s%s", root, rel);
+    return stat(p, &st) == 0;
+}
+
+#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory"
+
+static void setup_dirs(void)
+{
+    const char *g = getenv("GPUSIM");
+    snprintf(bdir, sizeof bdir, "%s", g ? g : "build/rel/gpusim");
+    char *slash = strrchr(bdir, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(root, sizeof root, "/tmp/gs_installXXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+}
+
+static void test_install(void)
+{
+    setup_dirs();
+    char args[1024];
+    snprintf(args, sizeof args, "B=%s PREFIX=/usr DESTDIR=%s", bdir, root);
+    CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
+                             root), 0);
+    CU_ASSERT_TRUE(exists("/usr/bin/gpusim"));
+    CU_ASSERT_TRUE(exists("/usr/share/bash-completion/completions/gpusim"));
+    CU_ASSERT_TRUE(exists("/usr/share/gpusim/plots/utilization.gp"));
+    CU_ASSERT_TRUE(exists("/usr/share/gpusim/plots/compare.ipynb"));
+    CU_ASSERT_TRUE(exists("/usr/share/gpusim/scenarios/small-tenants.json"));
+    CU_ASSERT_TRUE(exists("/usr/lib/pkgconfig/gpusim.pc"));
+    /* Public headers only: what a plug-in includes, not the writers. */
+    CU_ASSERT_TRUE(exists("/usr/include/gpusim/policies/policy.h"));
+    CU_ASSERT_TRUE(exists("/usr/include/gpusim/sim/sim.h"));
+    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/h5out.h"));
+    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/compare.h"));
+    CU_ASSERT_FALSE(exists("/usr/include/gpusim/traces/native.h"));
+
+    /* The man page: every command's own help, from the program. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cat %s/usr/share/man/man1/gpusim.1", root);
+    const char *man = capture(cmd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".TH GPUSIM \"1\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SS run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SS trace"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SS place-exp"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, "--skip-bad-rows"));
+
+    /* The installed binary finds its plot scripts from anywhere. */
+    snprintf(cmd, sizeof cmd, "cd %s && env -u GPUSIM_PLOTS "
+             "%s/usr/bin/gpusim compare quickstart --policies fifo,priority "
+             "--seeds 1 --jobs 1 --out c.h5 --plots p --quiet "
+             ">cmp.log 2>&1", root, root);
+    CU_ASSERT_EQUAL(sh("%s%s", cmd, ""), 0);
+    CU_ASSERT_TRUE(exists("/p/utilization.png"));
+    CU_ASSERT_TRUE(exists("/p/wait_cdf.png"));
+
+    /* A plug-in compiles against the installed headers via gpusim.pc. */
+    snprintf(cmd, sizeof cmd, "cd %s && printf '%%s\\n' "
+             "'#include \"policies/policy.h\"' '#include \"sim/sim.h\"' "
+             "'static void s(void *st, struct gs_sim *sim) { (void)st; "
+             "gs_sim_try_start(sim, gs_sim_pending_head(sim), NULL, 0); }' "
+             "'const struct gs_policy_ops gs_policy_plugin = { .abi = "
+             "GS_POLICY_ABI, .name = \"mine\", .schedule = s };' >mine.c && "
+             "PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig "
+             "cc -std=c11 -Wall -Werror -fPIC -shared "
+             "$(PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig "
+             "pkg-config --cflags gpusim) -o mine.so mine.c >cc.log 2>&1",
+             root, root, root, root, root);
+    int rc = system(cmd);
+    if (rc != 0)
+        printf("\n    %s", capture("cat /tmp/gs_install*/cc.log"));
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_TRUE(exists("/mine.so"));
+
+    /* Completion: commands, options, policies, placers, formats. */
+    static const struct { const char *words, *want; } comp[] = {
+        { "gpusim co", "compare" },
+        { "gpusim run x.json --pol", "--policy" },
+        { "gpusim run x.json --policy fi", "fifo-backfill" },
+        { "gpusim run x.json --placement f", "fgd" },
+        { "gpusim compare x.json --policies fifo,h", "fifo,hps" },
+        { "gpusim trace convert x --format al", "alibaba-gpu-2023" },
+        { "gpusim trace st", "stats" },
+    };
+    for (size_t i = 0; i < sizeof comp / sizeof comp[0]; i++) {
+        snprintf(cmd, sizeof cmd, "PATH=%s/usr/bin:$PATH bash -c 'source "
+                 "%s/usr/share/bash-completion/completions/gpusim; "
+                 "COMP_WORDS=(%s); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                 "_gpusim; echo \"${COMPREPLY[*]}\"'", root, root,
+                 comp[i].words);
+        const char *got = capture(cmd);
+        if (!strstr(got, comp[i].want))
+            printf("\n    %s -> %s", comp[i].words, got);
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, comp[i].want));
+    }
+
+    /* Uninstall leaves no file of ours. */
+    CU_ASSERT_EQUAL(sh(MAKE " uninstall %s >%s/make.log 2>&1", args, root),
+                    0);
+    snprintf(cmd, sizeof cmd, "find %s/usr -type f | wc -l", root);
+    CU_ASSERT_EQUAL(atoi(capture(cmd)), 0);
+    CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
+}
+
+/* make clean also removes what make run wrote. */
+static void test_clean_lists_run_outputs(void)
+{
+    const char *n = capture(MAKE " -n clean");
+    CU_ASSERT_PTR_NOT_NULL(strstr(n, "quickstart.h5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(n, "quickstart-compare.h5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(n, "quickstart-compare-plots"));
+}
+
+static CU_TestInfo tests[] = {
+    { "make install, the installed tool, make uninstall", test_install },
+    { "make clean removes make run's outputs", test_clean_lists_run_outputs },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("install", tests)

@@ -1,0 +1,152 @@
+/* test_jsoncheck.c -- duplicate keys and comments in JSON are errors that
+ * say where (sim/jsoncheck.c), on their own and through the scenario and
+ * generator-spec parsers; anything else malformed is left to the parser. */
+#include "cutest.h"
+#include "../sim/jsoncheck.h"
+#include "../sim/scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Check text: expect code and, when code < 0, "where: what" to hold both
+ * fragments. */
+static void chk(const char *text, int code, const char *where,
+                const char *what)
+{
+    struct gs_diag d = { 0 };
+    int rc = gs_jsoncheck(text, "f.json", &d);
+    char msg[1200];
+    gs_diag_format(&d, msg, sizeof msg);
+    int ok = rc == code && (code == 0 || (strstr(msg, where) &&
+                                          strstr(msg, what)));
+    if (!ok)
+        printf("\n    %s\n    got rc=%d: %s", text, rc, msg);
+    CU_ASSERT_TRUE(ok);
+}
+
+static void test_duplicates(void)
+{
+    chk("{\"a\": 1, \"b\": 2}", 0, "", "");
+    chk("{\"a\": 1, \"a\": 2}", GS_EPARSE, "f.json:1:10",
+        "duplicate key 'a' in $ (first at line 1, column 2)");
+    /* Escapes are decoded before comparing: \u0061 is a. */
+    chk("{\"a\": 1, \"\\u0061\": 2}", GS_EPARSE, "f.json:1:10",
+        "duplicate key 'a'");
+    /* A surrogate pair and its UTF-8 spelling are the same key. */
+    chk("{\"\\ud83d\\ude00\": 1, \"\xF0\x9F\x98\x80\": 2}", GS_EPARSE,
+        "f.json:1:21", "duplicate key");
+    chk("{\"a\\n\": 1, \"a\\u000a\": 2, \"a\\\\n\": 3}", GS_EPARSE,
+        "f.json:1:12", "first at line 1, column 2");
+    /* The same key in different objects, or as a value, is fine. */
+    chk("{\"a\": {\"a\": \"a\"}, \"b\": [{\"a\": 1}, {\"a\": 2}]}", 0, "", "");
+    /* The path names the object; lines and columns count from 1. */
+    chk("{\n  \"fleet\": [\n    {\"gpu\": \"A\"},\n"
+        "    {\"gpu\": \"A\", \"nodes\": 2,\n     \"nodes\": 3}\n  ]\n}",
+        GS_EPARSE, "f.json:5:6", "in $.fleet[1] (first at line 4, column 18)");
+    /* The first in the text is reported, inner or outer. */
+    chk("{\"x\": 1, \"x\": {\"y\": 1, \"y\": 2}}", GS_EPARSE, "f.json:1:10",
+        "duplicate key 'x' in $ ");
+    chk("{\"x\": {\"y\": 1, \"y\": 2}, \"x\": 1}", GS_EPARSE, "f.json:1:16",
+        "duplicate key 'y' in $.x ");
+    /* Three times: the second place is reported. */
+    chk("{\"k\":1,\"k\":2,\"k\":3}", GS_EPARSE, "f.json:1:8", "'k'");
+    /* A long key is cut in the message, the check is on the whole key. */
+    char big[400];
+    snprintf(big, sizeof big, "{\"%0100d\": 1, \"%0100d\": 2, \"%099d1\": 3}",
+             0, 0, 0);
+    chk(big, GS_EPARSE, "f.json:1:109", "...");
+    /* Many keys: found whatever their order. */
+    size_t cap = 1 << 20;
+    char *t = malloc(cap);
+    size_t n = 0;
+    n += (size_t)snprintf(t + n, cap - n, "{");
+    for (int i = 0; i < 20000; i++)
+        n += (size_t)snprintf(t + n, cap - n, "\"k%d\": %d, ", (i * 7919) % 20000, i);
+    snprintf(t + n, cap - n, "\"k4321\": 0}");
+    chk(t, GS_EPARSE, "f.json:1:", "duplicate key 'k4321'");
+    t[n] = '\0';
+    snprintf(t + n, cap - n, "\"z\": 0}");
+    chk(t, 0, "", "");
+    free(t);
+}
+
+static void test_comments(void)
+{
+    chk("{\"a\": 1 // one\n}", GS_EPARSE, "f.json:1:9", "JSON has no comments");
+    chk("{\n  /* fleet */ \"a\": 1}", GS_EPARSE, "f.json:2:3", "no comments");
+    chk("# a scenario\n{}", GS_EPARSE, "f.json:1:1", "no comments");
+    chk("[1, 2, # three\n 3]", GS_EPARSE, "f.json:1:8", "no comments");
+    /* In a string it is text. */
+    chk("{\"url\": \"http://x/*y*/ # z\"}", 0, "", "");
+    /* A comment before a duplicate: the comment is reported. */
+    chk("{\"a\": 1, // x\n \"a\": 2}", GS_EPARSE, "f.json:1:10", "comments");
+    chk("{\"a\": 1, \"a\": 2 // x\n}", GS_EPARSE, "f.json:1:10", "duplicate");
+}
+
+static void test_left_to_parser(void)
+{
+    /* Malformed otherwise: nothing reported here, the parser says where. */
+    chk("{\"a\": }", 0, "", "");
+    chk("{\"a\" 1, \"a\": 2}", 0, "", "");
+    chk("{\"a\": \"\\q\", \"a\": 1}", 0, "", "");
+    chk("{\"a\": \"unterminated", 0, "", "");
+    chk("", 0, "", "");
+    chk("/", 0, "", "");
+    /* A BOM is skipped, as cJSON does. */
+    chk("\xEF\xBB\xBF{\"a\":1,\"a\":2}", GS_EPARSE, "f.json:1:11", "'a'");
+    /* Deep nesting: no crash; beyond the depth limit it is left alone. */
+    size_t n = 200000;
+    char *t = malloc(2 * n + 1);
+    memset(t, '[', n);
+    memset(t + n, ']', n);
+    t[2 * n] = '\0';
+    chk(t, 0, "", "");
+    free(t);
+    CU_ASSERT_EQUAL(gs_jsoncheck(NULL, "x", NULL), 0);
+}
+
+/* Through the parsers: a scenario and a generator spec. */
+static void test_parsers(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    const char *s =
+        "{\"name\": \"a\",\n"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2, \"nodes\": 3}],\n"
+        " \"workload\": {\"generate\": {\"jobs\": 3, \"rate_per_hour\": 5,\n"
+        "   \"classes\": [{\"duration\": {\"dist\": \"constant\", \"value\": 1}}]}}}";
+    CU_ASSERT_EQUAL(gs_scenario_parse(s, "s.json", ".", &sc, &d), GS_EPARSE);
+    CU_ASSERT_PTR_NULL(sc);
+    CU_ASSERT_STRING_EQUAL(d.where, "s.json:2:45");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "'nodes' in $.fleet[0]"));
+
+    char path[] = "/tmp/gs_jcXXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("{\"jobs\": 3, \"rate_per_hour\": 5,\n \"jobs\": 4,\n"
+          " \"classes\": [{\"duration\": {\"dist\": \"constant\", "
+          "\"value\": 1}}]}", fp);
+    fclose(fp);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_genspec spec;
+    uint64_t seed;
+    struct gs_diag d2 = { 0 };
+    CU_ASSERT_EQUAL(gs_genspec_load(path, &cat, &spec, &seed, &d2), GS_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, ":2:2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "duplicate key 'jobs'"));
+    unlink(path);
+}
+
+static CU_TestInfo tests[] = {
+    { "duplicate keys: where, both places, decoded", test_duplicates },
+    { "comments: JSON has none", test_comments },
+    { "other malformed text is the parser's", test_left_to_parser },
+    { "scenario and generator spec parsers call it", test_parsers },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("jsoncheck", tests)
