@@ -616,9 +616,9 @@ static void test_json_input(void)
 {
     static const struct { const char *json, *msg; } cases[] = {
         { "{\"name\": \"x\", \"seed\": 1, \"seed\": 2}",
-          "$: key 'seed' is given twice" },
+          "duplicate key 'seed'" },
         { "{\"name\": \"x\", // a note\n \"seed\": 1}",
-          ":1:16: JSON has no comments" },
+          "JSON has no comments" },
         { "{\"name\": \"x\",\n  /* a note */ \"seed\": 1}",
           "JSON has no comments" },
         { "{\"name\": \"x\", \"sede\": 1}",
