@@ -384,8 +384,7 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     if (text == NULL)
         return 0;
     struct jc c = { .t = text, .issue_at = SIZE_MAX };
-    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON;
-                                                  stops at a short text's NUL */
+    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
         c.i = 3;
     snprintf(c.path, sizeof c.path, "$");
     c.plen = 1;

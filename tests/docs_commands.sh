@@ -25,8 +25,7 @@ shared=$(cd "$repo/.." && pwd)/shared
 SKIP='make run|builds and runs in the checkout; make test runs this test
 make test|this is make test
 make bench-policies-update|rewrites bench/baselines.json by design
-make fuzz FUZZ_TIME=|fuzzes for minutes by design; make test runs make fuzz-check
-make fuzz-check|part of make test
+make fuzz|fuzzes for minutes; make test runs fuzz-check itself
 gpusim train quickstart --seeds 2 --iters 10|trains for minutes; test_policies trains rl-lite
 mpirun |needs an MPI launch; test_plan runs plan and sweep under mpirun -np 2
 cmp one.txt mpi.txt|compares the mpirun output that is not made here

@@ -616,9 +616,9 @@ static void test_json_input(void)
 {
     static const struct { const char *json, *msg; } cases[] = {
         { "{\"name\": \"x\", \"seed\": 1, \"seed\": 2}",
-          "duplicate key 'seed'" },
+          ":1:26: duplicate key 'seed' in $ (first at line 1, column 15)" },
         { "{\"name\": \"x\", // a note\n \"seed\": 1}",
-          "JSON has no comments" },
+          ":1:15: a comment, but JSON has no comments" },
         { "{\"name\": \"x\",\n  /* a note */ \"seed\": 1}",
           "JSON has no comments" },
         { "{\"name\": \"x\", \"sede\": 1}",

@@ -94,6 +94,8 @@ static void test_left_to_parser(void)
     chk("{\"a\": \"unterminated", 0, "", "");
     chk("", 0, "", "");
     chk("/", 0, "", "");
+    chk("\xEF", 0, "", "");           /* a BOM cut short */
+    chk("\xEF\xBB", 0, "", "");
     /* A BOM is skipped, as cJSON does. */
     chk("\xEF\xBB\xBF{\"a\":1,\"a\":2}", GS_EPARSE, "f.json:1:11", "'a'");
     /* Deep nesting: no crash; beyond the depth limit it is left alone. */

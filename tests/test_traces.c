@@ -1141,6 +1141,32 @@ static void test_pai(void)
     put_file(other, "j0,w,1,Terminated,1,2,1,1,100,V100\n");
     snprintf(where, sizeof where, "%s/nope.csv", dir);
     tt_bad("alibaba-pai-2020", other, onojobs, where, "cannot open");
+
+    /* pai_machine_spec as a node list: pools per (GPU type, GPUs each) */
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s/pai_machine_spec.csv", dir);
+    put_file(spec, "machine,gpu_type,cap_cpu,cap_mem,cap_gpu\n"
+             "m1,V100,96,512,8\nm2,T4,96,512,2\nm3,V100,96,512,8\n"
+             "m4,CPU,64,256,0\nm5,MISC,32,128,4\n");
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *pools;
+    int np;
+    CU_ASSERT_EQUAL_FATAL(gs_node_list_read("alibaba-pai-2020", spec, &cat,
+                                            &pools, &np, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(np, 3);
+    CU_ASSERT_STRING_EQUAL(pools[0].name, "V100-16GB-x8");
+    CU_ASSERT_EQUAL(pools[0].nodes, 2);
+    CU_ASSERT_EQUAL(pools[0].model, v16);
+    CU_ASSERT_STRING_EQUAL(pools[1].name, "T4-x2");
+    CU_ASSERT_STRING_EQUAL(pools[2].name, "K80-x4");
+    free(pools);
+    put_file(spec, "m1,A100,96,512,8\n");
+    struct gs_diag d2 = { 0 };
+    CU_ASSERT_EQUAL(gs_node_list_read("alibaba-pai-2020", spec, &cat, &pools,
+                                      &np, &d2), GS_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, "pai_machine_spec.csv:1: field "
+                                  "'gpu_type'"));
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);

@@ -60,6 +60,7 @@
  * memory go to different pools, named MODEL-xN-Cc (C = cores) after the
  * first (which keeps MODEL-xN). */
 #include "alibaba.h"
+#include "pai.h"
 #include "tread.h"
 
 #include "../sim/scenario.h"
@@ -403,6 +404,7 @@ const struct gs_trace_format gs_alibaba_format = {
 
 struct nodes {
     const struct name_map *map;
+    const char *(*mapfn)(const char *);     /* instead of map */
     const char *count_col, *model_col, *cpu_col, *mem_col;
     int ci, mi, cpui, memi, ncols;
     double cpu_scale;           /* cpu column -> milli-cores */
@@ -443,7 +445,7 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     if (g == 0)
         return 0;
     const char *tm = r->f[n->mi];
-    const char *cn = map_name(n->map, tm);
+    const char *cn = n->mapfn ? n->mapfn(tm) : map_name(n->map, tm);
     if (cn == NULL)
         return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
     int m = declare(n->cat, cn);
@@ -506,6 +508,7 @@ int gs_alibaba_node_list(const char *format, const char *path,
     *pools = NULL;
     *npools = 0;
     struct nodes n = { .cat = cat };
+    int fixed = 0;              /* columns known, no header row */
     if (strcmp(format, "alibaba-gpu-2023") == 0) {
         n.map = models_2023;
         n.count_col = "gpu";
@@ -519,6 +522,20 @@ int gs_alibaba_node_list(const char *format, const char *path,
         n.model_col = "gpu_model";
         n.cpu_col = "cpu_num";
         n.cpu_scale = 1000;
+    } else if (strcmp(format, "alibaba-pai-2020") == 0) {
+        /* pai_machine_spec: no header row; machine,gpu_type,cap_cpu,
+         * cap_mem,cap_gpu (pai.c); cap_mem (GB) is not read */
+        n.mapfn = gs_pai_gpu_model;
+        n.count_col = "cap_gpu";
+        n.model_col = "gpu_type";
+        n.cpu_col = "cap_cpu";
+        n.cpu_scale = 1000;
+        n.ci = 4;
+        n.mi = 1;
+        n.cpui = 2;
+        n.memi = -1;
+        n.ncols = 5;
+        fixed = 1;
     } else {
         return gs_diag_set(d, GS_ENOTFOUND, path, "unknown node-list format "
                            "'%s'", format);
@@ -528,7 +545,7 @@ int gs_alibaba_node_list(const char *format, const char *path,
     if (rc < 0)
         return rc;
     char *line, *f[64];
-    int header = 0;
+    int header = fixed;
     while ((rc = gs_tread_line(t, &line, d)) == 1) {
         if (line[strspn(line, " \t")] == '\0')
             continue;
@@ -539,6 +556,8 @@ int gs_alibaba_node_list(const char *format, const char *path,
             rc = gs_trow_fail(&r, NULL, "too many fields (%d)", r.nf);
             break;
         }
+        if (fixed && r.line == 1 && strcmp(f[0], "machine") == 0)
+            continue;           /* the .header line copied on top */
         rc = header ? nodes_row(&n, &r) : nodes_header(&n, &r);
         header = 1;
         if (rc < 0)

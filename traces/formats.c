@@ -82,9 +82,16 @@ static const struct gs_node_list_format ali2026_nodes = {
                "node_name",
 };
 
+static const struct gs_node_list_format pai2020_nodes = {
+    .name = "alibaba-pai-2020",
+    .summary = "pai_machine_spec.csv (no header): machine,gpu_type,cap_cpu,"
+               "cap_mem,cap_gpu",
+};
+
 const struct gs_node_list_format *const gs_node_list_formats[] = {
     &ali2023_nodes,
     &ali2026_nodes,
+    &pai2020_nodes,
     NULL,
 };
 

@@ -43,6 +43,9 @@
  *   id        the task row's line number.
  * pai_instance_table (where each instance ran) is not read: placement is
  * what the simulation decides.  plan_cpu and plan_mem are not used.
+ * pai_machine_spec (machine,gpu_type,cap_cpu,cap_mem,cap_gpu; no header)
+ * is the node-list format "alibaba-pai-2020" (alibaba.c): one pool per
+ * (GPU type, GPUs per machine), the types mapped as above.
  *
  * The job table is held in an open-addressing hash of job names (memory
  * proportional to its ~1 M rows); the task table is not sorted by time and
@@ -79,6 +82,14 @@ static const struct { const char *trace, *catalog; } models[] = {
     { "V100", "V100-16GB" }, { "V100M32", "V100-32GB" },
     { "P100", "P100-16GB" }, { "T4", "T4" }, { "MISC", "K80" },
 };
+
+const char *gs_pai_gpu_model(const char *gpu_type)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (strcmp(models[i].trace, gpu_type) == 0)
+            return models[i].catalog;
+    return NULL;
+}
 
 static uint64_t hash(const char *s)
 {
@@ -195,10 +206,7 @@ static int pai_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
     }
     int ref = -1;
     if (v[T_TYPE][0]) {
-        const char *cn = NULL;
-        for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-            if (strcmp(models[i].trace, v[T_TYPE]) == 0)
-                cn = models[i].catalog;
+        const char *cn = gs_pai_gpu_model(v[T_TYPE]);
         if (cn == NULL)
             return gs_trow_fail(r, "gpu_type", "unknown GPU type '%s' (the "
                                 "trace uses V100, V100M32, P100, T4, MISC)",

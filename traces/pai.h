@@ -10,4 +10,8 @@
 /* The trace format plug-in "alibaba-pai-2020" (listed in formats.c). */
 extern const struct gs_trace_format gs_pai_format;
 
+/* The catalog name of a PAI 2020 gpu_type (V100, V100M32, P100, T4, MISC),
+ * or NULL for another name. */
+const char *gs_pai_gpu_model(const char *gpu_type);
+
 #endif
