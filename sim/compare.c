@@ -608,7 +608,10 @@ static int choose_metrics(struct cmp *c, const char *list, const double *v)
         snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
         int m = metric_index(name);
         if (m < 0) {
-            const char *near = gs_suggest(name, metric_names);
+            const char *cands[NMETRICS + 1];
+            memcpy(cands, metric_names, sizeof metric_names);
+            cands[NMETRICS] = NULL;     /* gs_suggest wants the end marked */
+            const char *near = gs_suggest(name, cands);
             fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
                     "\n(the names are those of run --json; see 'gpusim help "
                     "compare')\n", name, near ? " (did you mean '" : "",
