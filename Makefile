@@ -203,6 +203,7 @@ fuzz-check: $(FUZZ_BIN) $(FZ)/seeds
 	@for t in $(FUZZ_NAMES); do \
 	  mkdir -p $(FZ)/check/$$t; \
 	  $(FZ)/fuzz_$$t $(FUZZ_RUN) -max_total_time=$(FUZZ_CHECK_TIME) \
+	    -artifact_prefix=$(FZ)/crash-$$t- \
 	    $(FZ)/check/$$t $(FZ)/seeds/$$t >$(FZ)/check-$$t.log 2>&1 \
 	  || { tail -n 40 $(FZ)/check-$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
 	  echo "fuzz: $$t: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
