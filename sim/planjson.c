@@ -901,6 +901,27 @@ static int parse_service(struct pctx *c, const cJSON *o, const char *path)
     return 0;
 }
 
+/* $.plan.search.KEY, when given: a list whose items fn parses, each with
+ * its own path. */
+static int parse_list(struct pctx *c, const cJSON *o, const char *key,
+                      int (*fn)(struct pctx *, const cJSON *, const char *))
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (l == NULL)
+        return 0;
+    char p[64];
+    snprintf(p, sizeof p, "$.plan.search.%s", key);
+    if (!cJSON_IsArray(l))
+        return perr(c, p, "expected a list");
+    int i = 0, rc;
+    for (const cJSON *it = l->child; it; it = it->next, i++) {
+        snprintf(p, sizeof p, "$.plan.search.%s[%d]", key, i);
+        if ((rc = fn(c, it, p)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int parse_search(struct pctx *c, const cJSON *o)
 {
     const char *path = "$.plan.search";
@@ -908,30 +929,9 @@ static int parse_search(struct pctx *c, const cJSON *o)
     if ((rc = keys(c, o, path, PKEYS("pools", "services", "policies",
                                      "choices"))) < 0)
         return rc;
-    const cJSON *pools = cJSON_GetObjectItemCaseSensitive(o, "pools");
-    if (pools) {
-        if (!cJSON_IsArray(pools))
-            return perr(c, "$.plan.search.pools", "expected a list");
-        int i = 0;
-        for (const cJSON *it = pools->child; it; it = it->next, i++) {
-            char p[64];
-            snprintf(p, sizeof p, "$.plan.search.pools[%d]", i);
-            if ((rc = parse_pool(c, it, p)) < 0)
-                return rc;
-        }
-    }
-    const cJSON *svs = cJSON_GetObjectItemCaseSensitive(o, "services");
-    if (svs) {
-        if (!cJSON_IsArray(svs))
-            return perr(c, "$.plan.search.services", "expected a list");
-        int i = 0;
-        for (const cJSON *it = svs->child; it; it = it->next, i++) {
-            char p[64];
-            snprintf(p, sizeof p, "$.plan.search.services[%d]", i);
-            if ((rc = parse_service(c, it, p)) < 0)
-                return rc;
-        }
-    }
+    if ((rc = parse_list(c, o, "pools", parse_pool)) < 0 ||
+        (rc = parse_list(c, o, "services", parse_service)) < 0)
+        return rc;
     const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policies");
     if (pol && (rc = key_axis(c, pol, "$.plan.search.policies", "policy",
                               "policy")) < 0)
