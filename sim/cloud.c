@@ -282,6 +282,33 @@ static double rate_cb(void *ctx, gs_time t)
     return gs_market_rate(ctx, t);
 }
 
+/* A job's share of a node of a pool without GPUs, which is what it is
+ * billed: the mean of its CPU and host-memory shares (the shares of the
+ * node's jobs add up to at most 1, so the idle part is never negative). */
+static double host_part(const struct gs_fleet *f, int pool, int32_t cpu,
+                        int32_t mem)
+{
+    int32_t nc, nm;
+    gs_pool_host(f->cat, &f->pools[pool].s, &nc, &nm);
+    return 0.5 * ((nc > 0 ? (double)cpu / nc : 0) +
+                  (nm > 0 ? (double)mem / nm : 0));
+}
+
+/* What the jobs on pool's nodes (a pool without GPUs) hold, in nodes. */
+static double host_share(const struct gs_cloud *c, int pool)
+{
+    const struct gs_pool *p = &c->f->pools[pool];
+    int32_t nc, nm;
+    gs_pool_host(c->f->cat, &p->s, &nc, &nm);
+    double sh = 0;
+    for (int k = 0; k < p->s.nodes; k++) {
+        int node = p->node0 + k;
+        sh += host_part(c->f, pool, nc - c->f->cpu_free[node],
+                        nm - c->f->mem_free[node]);
+    }
+    return sh;
+}
+
 static void fill_cb(void *ctx, gs_time t, double *row)
 {
     const struct gs_cloud *c = ctx;
@@ -295,6 +322,11 @@ static void fill_cb(void *ctx, gs_time t, double *row)
         row[3] += p->n[NS_REPAIR];
         row[4] += p->n[NS_SPARE];
         int gpn = p->spec->gpn;
+        if (gpn == 0) {         /* CPU-only nodes: their jobs' host share */
+            row[7] += gs_market_price(c, i, t) *
+                      ((double)p->billed - host_share(c, i));
+            continue;
+        }
         double used = (double)c->f->pools[i].used_milli / 1000.0;
         row[7] += gs_market_price(c, i, t) / gpn *
                   ((double)p->billed * gpn - used);
@@ -499,8 +531,14 @@ double gs_cloud_job_ran(struct gs_cloud *c, const struct gs_job *j)
     struct gs_cpool *p = &c->pool[pool];
     gs_time now = gs_cloud_now(c);
     double gpus = (double)gs_alloc_milli(&j->alloc) / 1000.0;
-    double cost = gpus / p->spec->gpn *
-                  gs_market_charge(c, pool, j->started, now);
+    /* On GPU nodes the node's price is the GPUs' (per GPU-hour), so a job
+     * pays for the GPUs it holds and a CPU-only job there pays nothing; on
+     * nodes without GPUs a job pays its host share (host_part). */
+    double share = p->spec->gpn > 0
+                       ? gpus / p->spec->gpn
+                       : host_part(c->f, pool, j->need.cpu_milli,
+                                   j->need.mem_mib);
+    double cost = share * gs_market_charge(c, pool, j->started, now);
     p->jobs += cost;
     c->cost_tier[j->s.tier] += cost;
     if (j->tenant >= c->ntenant) {

@@ -103,7 +103,14 @@ static void leaf_update(struct gs_fleet *f, int node)
     p->milli[i] = (int16_t)mx;
     if (p->rmax)
         p->rmax[i] = (int16_t)rm;
+    int open = nd->up && !nd->cordon;
+    p->hcpu[i] = open ? f->cpu_free[node] : -1;
+    p->hmem[i] = open ? f->mem_free[node] : -1;
     for (i /= 2; i >= 1; i /= 2) {
+        p->hcpu[i] = p->hcpu[2 * i] > p->hcpu[2 * i + 1] ? p->hcpu[2 * i]
+                                                         : p->hcpu[2 * i + 1];
+        p->hmem[i] = p->hmem[2 * i] > p->hmem[2 * i + 1] ? p->hmem[2 * i]
+                                                         : p->hmem[2 * i + 1];
         p->fmask[i] = p->fmask[2 * i] | p->fmask[2 * i + 1];
         p->pmask[i] = p->pmask[2 * i] | p->pmask[2 * i + 1];
         int a = p->milli[2 * i], b = p->milli[2 * i + 1];
@@ -197,7 +204,7 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         goto fail;
     f->npools = n;
     for (int i = 0; i < n; i++) {
-        GS_ASSERT(specs[i].gpn >= 1 && specs[i].gpn <= GS_MAX_GPN);
+        GS_ASSERT(specs[i].gpn >= 0 && specs[i].gpn <= GS_MAX_GPN);
         GS_ASSERT(specs[i].nodes >= 0);
         f->pools[i].s = specs[i];
         f->pools[i].node0 = f->nnodes;
@@ -223,6 +230,12 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         p->fmask = calloc(m, sizeof *p->fmask);
         p->pmask = calloc(m, sizeof *p->pmask);
         p->milli = calloc(m, sizeof *p->milli);
+        p->hcpu = malloc(m * sizeof *p->hcpu);
+        p->hmem = malloc(m * sizeof *p->hmem);
+        if (!p->hcpu || !p->hmem)
+            goto fail;
+        for (size_t k = 0; k < m; k++)
+            p->hcpu[k] = p->hmem[k] = -1;
         if (p->s.share.mode == GS_SHARE_FRAC &&
             (p->rmax = calloc(m, sizeof *p->rmax)) == NULL)
             goto fail;
@@ -278,6 +291,8 @@ void gs_fleet_free(struct gs_fleet *f)
         free(f->pools[i].pmask);
         free(f->pools[i].milli);
         free(f->pools[i].rmax);
+        free(f->pools[i].hcpu);
+        free(f->pools[i].hmem);
         gs_migslots_free(f->pools[i].mig);
     }
     free(f->pools);
@@ -361,6 +376,12 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     const struct gs_pool *p = &f->pools[pool];
     memset(o, 0, sizeof *o);
     o->prof = -1;
+    if (gs_need_host_only(need)) {
+        o->kind = GS_DEM_HOST;
+        return p->s.nodes > 0 ? 0 : GS_ENOFIT;
+    }
+    if (p->s.gpn <= 0)
+        return GS_ENOFIT;       /* CPU-only nodes */
     if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
         return GS_ENOFIT;
     if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0)
@@ -422,6 +443,8 @@ static int host_eligible(const struct gs_fleet *f, const struct gs_pool *p,
     gs_pool_host(f->cat, &p->s, &cpu, &mem);
     int64_t g = need->gpus > 0 ? need->gpus : 1;
     int64_t on = g < p->s.gpn ? g : p->s.gpn;    /* GPUs on the fullest node */
+    if (on < 1)
+        on = 1;                                 /* a CPU-only pool */
     return (int64_t)need->cpu_milli * on <= (int64_t)cpu * g &&
            (int64_t)need->mem_mib * on <= (int64_t)mem * g;
 }
@@ -431,6 +454,10 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
 {
     const struct gs_pool *p = &f->pools[pool];
     if (!host_eligible(f, p, need))
+        return 0;
+    if (gs_need_host_only(need))
+        return p->s.nodes > 0;
+    if (p->s.gpn <= 0)
         return 0;
     if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
         if (need->profile || (need->allowed &&
@@ -743,6 +770,45 @@ static int find_gpus(const struct gs_fleet *f, const struct gs_range *r,
     return find_frac(f, r, dm, fit, out, score);
 }
 
+/* The lowest open node of p in [lo, hi) (pool-relative) with cpu free
+ * milli-cores and mem free MiB, or -1: a descent pruning every range whose
+ * most free CPU or memory falls short. */
+static int host_visit(const struct gs_fleet *f, const struct gs_pool *p,
+                      int i, int nl, int nr, int lo, int hi, int32_t cpu,
+                      int32_t mem)
+{
+    if (nr <= lo || hi <= nl || p->hcpu[i] < cpu || p->hmem[i] < mem)
+        return -1;
+    if (i >= p->tsize) {
+        int node = p->node0 + (i - p->tsize);
+        return f->cpu_free[node] >= cpu && f->mem_free[node] >= mem ? node
+                                                                     : -1;
+    }
+    int mid = (nl + nr) / 2;
+    int n = host_visit(f, p, 2 * i, nl, mid, lo, hi, cpu, mem);
+    return n >= 0 ? n : host_visit(f, p, 2 * i + 1, mid, nr, lo, hi, cpu, mem);
+}
+
+/* A CPU-only need: the first open node of r with its CPU and memory (one
+ * part, no GPU).  score: the CPU left there, in milli-cores. */
+static int find_host(const struct gs_fleet *f, const struct gs_range *r,
+                     const struct gs_need *need, struct gs_alloc *out,
+                     int *score)
+{
+    const struct gs_pool *p = &f->pools[r->pool];
+    int32_t cpu = need->cpu_milli > 0 ? need->cpu_milli : 0;
+    int32_t mem = need->mem_mib > 0 ? need->mem_mib : 0;
+    int node = host_visit(f, p, 1, 0, p->tsize, r->lo, r->hi, cpu, mem);
+    if (node < 0)
+        return GS_ENOFIT;
+    out->pool = r->pool;
+    if (add_part(out, node, 0, 0, 1) < 0)
+        return GS_ENOMEM;
+    if (score)
+        *score = f->cpu_free[node] - cpu;
+    return 0;
+}
+
 /* 1 if every part of a finds its share of need's CPU and memory free. */
 static int host_fits(const struct gs_fleet *f, const struct gs_alloc *a,
                      const struct gs_need *need)
@@ -767,6 +833,8 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     struct gs_demand dm;
     if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
+    if (dm.kind == GS_DEM_HOST)
+        return find_host(f, r, need, out, score);
     int rc = find_gpus(f, r, &dm, fit, out, score);
     if (rc < 0 || host_fits(f, out, need))
         return rc;
@@ -884,6 +952,17 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
         return 0;
     if (dm.kind == GS_DEM_WHOLE && dm.gpus <= p->s.gpn && a->n > 1)
         return 0;               /* the gang rule: one node when it fits */
+    if (dm.kind == GS_DEM_HOST) {
+        const struct gs_part *h = &a->one;
+        if (a->n != 1 || h->mask != 0 || h->milli != 0 || h->inst != 0 ||
+            h->reconf != 0 || h->node < p->node0 ||
+            h->node >= p->node0 + p->s.nodes)
+            return 0;
+        const struct gs_node *nd = &f->nodes[h->node];
+        return nd->up && !nd->cordon &&
+               f->cpu_free[h->node] >= need->cpu_milli &&
+               f->mem_free[h->node] >= need->mem_mib;
+    }
     int total = 0;
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {

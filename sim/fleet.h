@@ -41,6 +41,12 @@
  * memory goes on node by node (gs_fleet_find), which costs O(nodes) only
  * when host resources, not GPUs, are what is short.
  *
+ * A pool may have no GPUs (gpn 0: CPU-only nodes); only jobs that ask no
+ * GPU run there (gs_need_host_only), and they may also run on GPU nodes.
+ * Each pool keeps two more max trees over its nodes, of free CPU and free
+ * memory, so finding a node for a CPU-only job is a descent that prunes
+ * every range without room for either.
+ *
  * Watchers (gs_fleet_watch) are told of every node whose state changed --
  * after each part of a commit or release, and when a node goes up or down
  * -- which is how the fragmentation measure and the placers' node classes
@@ -102,6 +108,10 @@ struct gs_pool {
     int16_t *rmax;              /* fractional pools: the max free milli of a
                                    node counting lent capacity as free
                                    (2*tsize, like milli) */
+    int32_t *hcpu, *hmem;       /* the most free CPU (milli-cores) and host
+                                   memory (MiB) of an open node in each
+                                   range, -1 when none is open (2*tsize):
+                                   how jobs without GPUs find a node */
 };
 
 struct gs_node {
@@ -198,7 +208,17 @@ struct gs_need {
 };
 
 /* What a need means on one pool (its sharing mode). */
-enum gs_demand_kind { GS_DEM_WHOLE, GS_DEM_FRAC, GS_DEM_MIG };
+enum gs_demand_kind { GS_DEM_WHOLE, GS_DEM_FRAC, GS_DEM_MIG,
+                      GS_DEM_HOST };     /* no GPU: CPU and memory only */
+
+/* 1 if need asks for no GPU at all: a CPU-only job, which takes one node's
+ * CPU and host memory (an allocation of one part with an empty GPU mask),
+ * on any pool -- GPU pools of every sharing mode, and pools without GPUs
+ * (gpn 0).  Its GPU model list and memory do not apply. */
+static inline int gs_need_host_only(const struct gs_need *n)
+{
+    return n->gpus <= 0 && n->milli <= 0 && n->profile == NULL;
+}
 
 struct gs_demand {
     int kind;

@@ -633,7 +633,8 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         GS_OOM_IF(rc < 0);
     }
     if (fr->affinity) {
-        if (need)
+        if (need && !gs_need_host_only(need))  /* CPU-only jobs have no
+                                                   GPU affinity */
             affinity_change(fr, node, need, sign);
         affinity_refresh(fr, node);
     }

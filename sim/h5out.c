@@ -371,6 +371,9 @@ static void write_series(struct w *w, const struct gs_sim *s)
         { "queue_length", ts->queue }, { "running_jobs", ts->running },
         { "gpus_up", ts->gpus_up }, { "cost_rate_usd_per_h", ts->cost_rate },
         { "fragmentation", ts->frag }, { "mig_slice_busy", ts->mig_busy },
+        { "stranded_gpus", ts->stranded },
+        { "allocated_cpu_cores", ts->cpu_alloc },
+        { "allocated_memory_gib", ts->mem_alloc },
     };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);

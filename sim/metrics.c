@@ -28,6 +28,8 @@ int gs_metrics_init(struct gs_metrics *m, const struct gs_fleet *f,
         return GS_ENOMEM;
     struct gs_series *ts = &m->ts;
     for (int p = 0; p < f->npools; p++) {
+        if (f->pools[p].s.gpn == 0)
+            continue;           /* CPU-only nodes: no GPU model */
         int model = f->pools[p].s.model, k;
         for (k = 0; k < ts->nmodels; k++)
             if (ts->models[k] == model)
@@ -51,6 +53,9 @@ void gs_metrics_free(struct gs_metrics *m)
     free(ts->gpus_up);
     free(ts->frag);
     free(ts->mig_busy);
+    free(ts->stranded);
+    free(ts->cpu_alloc);
+    free(ts->mem_alloc);
     free(ts->alloc_model);
     free(ts->x);
     memset(ts, 0, sizeof *ts);
@@ -84,7 +89,8 @@ static int grow(struct gs_series *ts)
     long cap = ts->cap ? ts->cap * 2 : 1024;
     double **cols[] = { &ts->t, &ts->alloc, &ts->queue, &ts->running,
                         &ts->cost_rate, &ts->gpus_up, &ts->frag,
-                        &ts->mig_busy };
+                        &ts->mig_busy, &ts->stranded, &ts->cpu_alloc,
+                        &ts->mem_alloc };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         double *p = realloc(*cols[i], (size_t)cap * sizeof *p);
         if (p == NULL)
@@ -113,7 +119,8 @@ static void coarsen(struct gs_metrics *m)
 {
     struct gs_series *ts = &m->ts;
     double *cols[] = { ts->t, ts->alloc, ts->queue, ts->running,
-                       ts->cost_rate, ts->gpus_up, ts->frag, ts->mig_busy };
+                       ts->cost_rate, ts->gpus_up, ts->frag, ts->mig_busy,
+                       ts->stranded, ts->cpu_alloc, ts->mem_alloc };
     long n = ts->n / 2;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         for (long i = 0; i < n; i++)
@@ -145,6 +152,9 @@ static int sample(struct gs_metrics *m, const struct gs_fleet *f,
     if (ts->nx > 0)
         m->hook.fill(m->hook.ctx, t, &ts->x[i * ts->nx]);
     ts->gpus_up[i] = (double)f->gpus_up;
+    ts->stranded[i] = (double)f->stranded_milli / 1000.0;
+    ts->cpu_alloc[i] = (double)f->cpu_used / 1000.0;
+    ts->mem_alloc[i] = (double)f->mem_used / 1024.0;
     double fr = 0, cap = 0;
     gs_frag_levels(m->frag, &fr, &cap);
     ts->frag[i] = cap > 0 ? fr / cap : 0.0;

@@ -103,6 +103,9 @@ struct gs_series {
     double *alloc, *queue, *running, *cost_rate, *gpus_up;
     double *frag;               /* fragmentation / capacity (frag.h) */
     double *mig_busy;           /* busy / available MIG compute slices */
+    double *stranded;           /* GPUs free on nodes out of CPU or memory */
+    double *cpu_alloc;          /* host CPU requested by running jobs, cores */
+    double *mem_alloc;          /* host memory requested, GiB */
     double *alloc_model;        /* n x nmodels, row-major */
     int nx;                     /* columns a model added (gs_metrics_hook) */
     const char *const *xnames;

@@ -418,6 +418,12 @@ static const struct meta {
     { "gpus_up", "1", "GPUs in service" },
     { "cost_rate_usd_per_h", "USD/h", "the bill's rate" },
     { "mig_slice_busy", "1", "busy / available MIG compute slices" },
+    { "stranded_gpus", "1", "GPUs free but unusable: free GPU capacity on "
+      "up nodes whose free host CPU is below 1 core or free host memory "
+      "below 1 GiB" },
+    { "allocated_cpu_cores", "cores", "host CPU requested by running jobs" },
+    { "allocated_memory_gib", "GiB", "host memory requested by running "
+      "jobs" },
     { "allocated_by_model", "1", "GPUs allocated, per GPU model (columns: "
       "attribute models)" },
     { "idle_cost_rate_usd_per_h", "USD/h", "the rate of the bill for idle "

@@ -237,6 +237,29 @@ static int parse_models(struct ctx *c, const cJSON *a)
     return 0;
 }
 
+static double default_gpu_price(const char *model);
+
+/* The on-demand price of one node of ps when the scenario gives none: the
+ * built-in per-GPU price times its GPUs; for nodes without GPUs,
+ * m7i.16xlarge's price per vCPU (AWS us-east-1, 2025: $3.2256/h for 64
+ * vCPUs and 256 GiB) times the node's vCPUs. */
+static double default_node_price(const struct gs_scenario *s,
+                                 const struct gs_pool_spec *ps)
+{
+    if (ps->gpn > 0)
+        return default_gpu_price(s->cat.m[ps->model].name) * ps->gpn;
+    int32_t hc, hm;
+    gs_pool_host(&s->cat, ps, &hc, &hm);
+    return 3.2256 / 64.0 * (double)hc / 1000.0;
+}
+
+/* Keys a pool without GPUs refuses: they are about GPUs, or their models
+ * (autoscaler, failures, spot replacement) count capacity in GPUs. */
+static const char *const cpu_pool_refused[] = {
+    "price_per_gpu_hour", "sharing", "autoscale", "failures", "spot",
+    "capacity_block", "spares", NULL
+};
+
 static double default_gpu_price(const char *model)
 {
     if (strcmp(model, "H100-80GB") == 0)
@@ -521,10 +544,19 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
         double price = -1, gprice = -1;
         char market[32] = "on-demand";
         snprintf(ps->name, sizeof ps->name, "pool%d", i);
+        if ((rc = inum(c, o, p, "gpus_per_node", 0, GS_MAX_GPN, 0,
+                       &gpn)) < 0)
+            return rc;
+        if (gpn == 0 && cJSON_GetObjectItemCaseSensitive(o, "gpu"))
+            return err(c, p, "a pool without GPUs (gpus_per_node 0) names no "
+                       "GPU model: leave out \"gpu\"");
+        for (int k = 0; gpn == 0 && cpu_pool_refused[k]; k++)
+            if (cJSON_GetObjectItemCaseSensitive(o, cpu_pool_refused[k]))
+                return err(c, p, "'%s' does not apply to a pool without GPUs "
+                           "(gpus_per_node 0)", cpu_pool_refused[k]);
         if ((rc = str(c, o, p, "name", 0, ps->name, sizeof ps->name)) < 0 ||
-            (rc = model_ref(c, o, p, "gpu", 1, &ps->model)) < 0 ||
+            (rc = model_ref(c, o, p, "gpu", gpn > 0, &ps->model)) < 0 ||
             (rc = inum(c, o, p, "nodes", 0, 10000000, 1, &nodes)) < 0 ||
-            (rc = inum(c, o, p, "gpus_per_node", 1, GS_MAX_GPN, 0, &gpn)) < 0 ||
             (rc = str(c, o, p, "instance_type", 0, ps->instance,
                       sizeof ps->instance)) < 0 ||
             (rc = num(c, o, p, "price_per_hour", 0, 1e7, 0, &price)) < 0 ||
@@ -541,9 +573,8 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
         ps->nodes = (int)nodes;
         ps->gpn = (int)gpn;
         if (price < 0)
-            price = (gprice >= 0 ? gprice
-                                 : default_gpu_price(s->cat.m[ps->model].name)) *
-                    (double)gpn;
+            price = gprice >= 0 ? gprice * (double)gpn
+                                : default_node_price(s, ps);
         ps->price_hour = price;
         if ((rc = parse_market(c, p, market, &ps->market)) < 0)
             return rc;
@@ -1190,7 +1221,7 @@ static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
     if (od < 0)
         od = ps->market == GS_MKT_ONDEMAND && own
                  ? ps->price_hour
-                 : default_gpu_price(s->cat.m[ps->model].name) * ps->gpn;
+                 : default_node_price(s, ps);
     pc->od_price = od;
     if (own && discount >= 0)
         return err(c, p, "give a price or a discount, not both");

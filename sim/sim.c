@@ -12,8 +12,10 @@
  *  - job->done is the work done as of job->mark; while running, work
  *    progresses at job->rate reference-ms per ms;
  *  - the fleet's used capacity is exactly the sum of running jobs' allocs.
- * CPU-only jobs (no GPU asked) are not queued: they run from arrival for
- * their work, CPUs being outside the model. */
+ * CPU-only jobs (no GPU asked) are jobs like any other: queued, started
+ * by the policy, holding one node's CPU and host memory (fleet.h,
+ * gs_need_host_only).  The placers score GPUs, so the core places them
+ * (host_place): pools without GPUs first, then GPU nodes, first fit. */
 #include "sim.h"
 #include "frag.h"
 #include "model.h"
@@ -265,6 +267,8 @@ static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
  * memory slices.  Before it runs: what it asks. */
 static float alloc_gpus(const struct gs_job *j)
 {
+    if (gs_need_host_only(&j->need))
+        return 0.0f;
     if (j->alloc.pool >= 0 && j->alloc.n > 0)
         return (float)((double)gs_alloc_milli(&j->alloc) / 1000.0);
     if (j->need.gpus > 0)
@@ -369,6 +373,8 @@ static const char *spot_hint(const struct gs_sim *s, const struct gs_job *j)
 static double least_factor(const struct gs_sim *s, const struct gs_job *j)
 {
     double best = -1;
+    if (gs_need_host_only(&j->need))
+        return any_pool_fits(s, j) ? 1.0 : -1;  /* CPU work: no GPU model */
     for (int p = 0; p < s->fleet->npools; p++) {
         if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
             continue;
@@ -440,17 +446,6 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     r->tier = (int8_t)sp->tier;
     r->state = GS_JOB_PENDING;
 
-    if (sp->gpus == 0 && sp->milli == 0) {
-        /* CPU-only: runs at once for its work, outside the GPU fleet. */
-        j->state = GS_JOB_RUNNING;
-        j->rate = 1.0;
-        j->mark = j->started = s->eng.now;
-        r->start = s->eng.now;
-        r->state = GS_JOB_RUNNING;
-        if (running_add(s, j) < 0)
-            return fail(s, GS_ENOMEM, "", "out of memory");
-        return gs_engine_at(&s->eng, &j->fin, finish_time(s, j));
-    }
     if (!any_pool_fits(s, j)) {
         char where[600], what[300];
         if (sp->line > 0)
@@ -459,7 +454,13 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else
             snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
                      (long long)sp->id);
-        if (sp->cpu_milli > 0 || sp->mem_mib > 0)
+        if (gs_need_host_only(&j->need))
+            snprintf(what, sizeof what,
+                     "it asks for no GPU, %.3f CPUs and %d MiB of host "
+                     "memory, but no pool it may use has a node with that "
+                     "much CPU and memory%s", sp->cpu_milli / 1000.0,
+                     (int)sp->mem_mib, spot_hint(s, j));
+        else if (sp->cpu_milli > 0 || sp->mem_mib > 0)
             snprintf(what, sizeof what,
                      "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
                      "memory, but no pool it may use has nodes with room for "
@@ -525,8 +526,9 @@ const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant)
 gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *j,
                           int model)
 {
-    double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model, model,
-                                      j->s.cb);
+    double f = gs_need_host_only(&j->need)
+                   ? 1.0 : gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
+                                                  model, j->s.cb);
     return (gs_time)ceil((job_total(j) - j->done) * f);
 }
 
@@ -576,6 +578,8 @@ static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
                  m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
     h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
          (uint64_t)n->burst;
+    h ^= ((uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib) *
+         0x94d049bb133111ebULL;
     h *= 0xff51afd7ed558ccdULL;
     return &s->miss[(h >> 40) & 63];
 }
@@ -586,7 +590,8 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
     return x->tier == j->s.tier && a->gpus == b->gpus &&
            a->milli == b->milli && a->mem_gb == b->mem_gb &&
            a->allowed == b->allowed && a->guar == b->guar &&
-           a->burst == b->burst &&
+           a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
+           a->mem_mib == b->mem_mib &&
            strcmp(x->prof, b->profile ? b->profile : "") == 0;
 }
 uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
@@ -604,6 +609,28 @@ static int fleet_shared(const struct gs_fleet *f)
 int gs_sim_misses_repeat(const struct gs_sim *s)
 {
     return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
+}
+
+/* A CPU-only job, placed by the core (the placers score GPUs): the first
+ * node with its CPU and memory, in the ranges' pools without GPUs, then in
+ * the others -- so GPU nodes' CPU is used only when CPU pools are full,
+ * and on them first fit packs CPU-only jobs together, leaving whole nodes'
+ * CPU to GPU jobs. */
+static int host_place(struct gs_sim *s, const struct gs_job *j,
+                      const struct gs_range *ranges, int nranges,
+                      struct gs_alloc *out)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nranges; i++) {
+            int gpn = s->fleet->pools[ranges[i].pool].s.gpn;
+            if ((pass == 0) != (gpn == 0))
+                continue;
+            int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need,
+                                   GS_FIT_FIRST, out, NULL);
+            if (rc != GS_ENOFIT)
+                return rc;
+        }
+    return GS_ENOFIT;
 }
 
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
@@ -643,7 +670,9 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     if (nranges == 0)
         return GS_ENOFIT;
     s->work++;
-    int rc = s->plc->place(s->plst, s, j, ranges, nranges, out);
+    int rc = gs_need_host_only(&j->need)
+                 ? host_place(s, j, ranges, nranges, out)
+                 : s->plc->place(s->plst, s, j, ranges, nranges, out);
     if (rc == GS_ENOFIT && memo) {
         memo->need = j->need;
         memo->need.profile = NULL;
@@ -709,8 +738,10 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     pending_remove(s, j);
     j->state = GS_JOB_RUNNING;
     j->model = s->fleet->pools[j->alloc.pool].s.model;
-    j->rate = 1.0 / gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
-                                           j->model, j->s.cb);
+    j->rate = gs_need_host_only(&j->need)
+                  ? 1.0 : 1.0 / gs_catalog_time_factor(&s->sc->cat,
+                                                       j->s.ref_model,
+                                                       j->model, j->s.cb);
     j->mark = j->started = s->eng.now;
     gs_time end = finish_time(s, j);
     j->est_end = s->eng.now + gs_sim_estimate(s, j);
@@ -720,7 +751,7 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     if (r->start < 0)
         r->start = s->eng.now;
     r->state = GS_JOB_RUNNING;
-    r->model = (int16_t)j->model;
+    r->model = (int16_t)(gs_need_host_only(&j->need) ? -1 : j->model);
     r->gpus = alloc_gpus(j);
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");

@@ -250,8 +250,11 @@ static void test_gang_speed_cpu(void)
     CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
     /* compute-bound A100 work on an H100: ceil(1e6 ms * 312/989) */
     CU_ASSERT_EQUAL(rec_of(&r, 2)->end, 100 * S + 315471);
-    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 5 * S);       /* CPU-only */
-    CU_ASSERT_EQUAL(rec_of(&r, 3)->end, 65 * S);
+    /* CPU-only: a job like any other, so strict fifo keeps it behind
+     * job 2; it then takes a node's CPU and runs its 60 s */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->end, 160 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->model, -1);
     CU_ASSERT_DOUBLE_EQUAL(rec_of(&r, 3)->gpu_hours, 0, 1e-12);
     /* the 0.5 + 0.5 fractions wait behind job 2 (fifo), then share */
     CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 100 * S);
