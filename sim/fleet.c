@@ -350,11 +350,12 @@ static int mig_demand(const struct gs_fleet *f, const struct gs_pool *p,
         pr = gs_mig_profile_find(m->gpu, need->profile);
         o->fit_up = 0;
     } else {
-        pr = gs_mig_smallest_fit(m->gpu, need->mem_gb, need->milli / 1000.0);
+        double gb = need->mem_gb > need->dev_gb ? need->mem_gb : need->dev_gb;
+        pr = gs_mig_smallest_fit(m->gpu, gb, need->milli / 1000.0);
         o->fit_up = 1;
     }
-    if (pr == NULL)
-        return GS_ENOFIT;
+    if (pr == NULL || pr->mem_gb < need->dev_gb)
+        return GS_ENOFIT;       /* no instance with the memory selected */
     o->prof = gs_migslots_profile_index(m, pr);
     if (!m->reconfigure) {
         int ok = gs_migslots_layout_has(m, 0, o->prof);
@@ -384,7 +385,8 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
         return GS_ENOFIT;       /* CPU-only nodes */
     if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
         return GS_ENOFIT;
-    if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0)
+    if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0 ||
+        need->dev_gb > f->cat->m[p->s.model].mem_gb)
         return GS_ENOFIT;
     int mode = p->s.share.mode;
     if (need->profile && mode != GS_SHARE_MIG)
@@ -463,7 +465,8 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
         if (need->profile || (need->allowed &&
                               !(need->allowed & (1ULL << p->s.model))))
             return 0;
-        if (need->mem_gb > f->cat->m[p->s.model].mem_gb)
+        if (need->mem_gb > f->cat->m[p->s.model].mem_gb ||
+            need->dev_gb > f->cat->m[p->s.model].mem_gb)
             return 0;
         return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
     }

@@ -205,6 +205,10 @@ struct gs_need {
     int32_t cpu_milli, mem_mib; /* host CPU and memory of the whole job,
                                    shared among its parts by their GPUs
                                    (gs_part_host); 0 = none */
+    double dev_gb;              /* the device must have this much memory,
+                                   GiB (a DRA selector): the GPU's model
+                                   (folded into allowed at admission) and,
+                                   on MIG pools, the instance; 0 = any */
 };
 
 /* What a need means on one pool (its sharing mode). */

@@ -307,6 +307,15 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->guar_milli = c->guar_milli;
     o->burst_milli = c->burst_milli;
     o->allowed = c->allowed;
+    memcpy(o->gpu_family, c->gpu_family, sizeof o->gpu_family);
+    o->gpu_mem_min = c->gpu_mem_min;
+    if (gpus > 0) {
+        o->cpu_milli = (int32_t)llround(c->cpu_per_gpu * gpus);
+        o->mem_mib = (int32_t)llround(c->mem_per_gpu * gpus);
+    } else {
+        o->cpu_milli = c->cpu_only;
+        o->mem_mib = c->mem_only;
+    }
     o->deadline = c->deadline;
     o->ckpt = c->ckpt;
     if (c->estimate_factor > 0)

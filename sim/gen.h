@@ -69,6 +69,12 @@ struct gs_genclass {
     double duty;
     int guar_milli, burst_milli;
     uint64_t allowed;                    /* GPU models it may use, 0 = any */
+    /* Host resources, 0 = the tier's default: per GPU drawn (fractions pro
+     * rata), and for a draw of 0 GPUs.  Milli-cores and MiB. */
+    int32_t cpu_per_gpu, mem_per_gpu, cpu_only, mem_only;
+    /* GPUs by attribute (job.h): family, least device memory (GiB) */
+    char gpu_family[GS_GPU_FAMILY_NAME];
+    double gpu_mem_min;
 };
 
 struct gs_genspec {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #define GS_MIG_PROFILE_NAME 24
+#define GS_GPU_FAMILY_NAME 48
 
 enum gs_tier { GS_TIER_INFERENCE, GS_TIER_TRAINING, GS_TIER_INTERACTIVE,
                GS_TIER_DATA, GS_NTIERS };
@@ -61,7 +62,25 @@ struct gs_jobspec {
     double duty;            /* time-slicing duty cycle in (0, 1] */
     int guar_milli;         /* fractional pools: guaranteed share */
     int burst_milli;        /* fractional pools: burst limit */
+    /* GPUs asked by attribute, as a Kubernetes DRA ResourceClaim's device
+     * selectors (docs/sharing.md, "Resources"); 0 or "" = not stated.
+     * They narrow `allowed` at admission (gs_jobspec_attr_models). */
+    double gpu_mem_min;     /* the device (GPU or MIG instance) has at
+                               least this much memory, GiB */
+    char gpu_family[GS_GPU_FAMILY_NAME];    /* "H100", "A100|H100", ... */
 };
+
+/* The catalog models a job's attributes admit: those whose name is one of
+ * the '|'-separated families of family (a family matches a model whose
+ * name starts with it, case-insensitively, followed by the end or a
+ * character other than a letter or digit -- "H100" matches H100-80GB,
+ * "A10" does not match A100-80GB; a leading "NVIDIA " is ignored) and
+ * whose memory is at least mem_min GiB.  "" and 0 admit everything. */
+uint64_t gs_jobspec_attr_models(const struct gs_catalog *cat,
+                                const char *family, double mem_min);
+/* 1 if family names at least one catalog model, else 0 (bad names are
+ * refused where they are read). */
+int gs_gpu_family_known(const struct gs_catalog *cat, const char *family);
 
 void gs_jobspec_init(struct gs_jobspec *s);   /* defaults: "not stated" */
 

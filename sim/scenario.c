@@ -591,14 +591,52 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
     return parse_fleet_cloud(c, a);
 }
 
+/* The host-resource keys of a tier or a generator class: CPU (milli-cores)
+ * and memory (MiB) per GPU asked, and for a job asking no GPU. */
+#define HOST_KEYS "cpu_milli_per_gpu", "mem_mib_per_gpu", "cpu_milli", \
+                  "mem_mib"
+
+static int host_keys(struct ctx *c, const cJSON *o, const char *p,
+                     int32_t *cpu_gpu, int32_t *mem_gpu, int32_t *cpu,
+                     int32_t *mem)
+{
+    long v[4] = { *cpu_gpu, *mem_gpu, *cpu, *mem };
+    static const char *const k[4] = { "cpu_milli_per_gpu", "mem_mib_per_gpu",
+                                       "cpu_milli", "mem_mib" };
+    for (int i = 0; i < 4; i++) {
+        int rc = inum(c, o, p, k[i], 0, 2000000000, 0, &v[i]);
+        if (rc < 0)
+            return rc;
+    }
+    *cpu_gpu = (int32_t)v[0];
+    *mem_gpu = (int32_t)v[1];
+    *cpu = (int32_t)v[2];
+    *mem = (int32_t)v[3];
+    return 0;
+}
+
 static void tier_defaults(struct gs_scenario *s)
 {
+    /* Host resources (docs/sharing.md, "Resources"): the medians of the
+     * Alibaba openb pod list (cluster-trace-gpu-v2023, 8,152 pods) per GPU
+     * by QoS class -- LS (latency-sensitive: inference) 11.4 cores and
+     * 48 GiB, Burstable (interactive) 12 cores and 24 GiB, BE (best
+     * effort: training, data) 3.15 cores and 5.5 GiB -- capped at the
+     * per-GPU share of the smallest built-in node (p3.16xlarge: 8 vCPUs
+     * and 61 GiB a GPU), so a default alone never strands a built-in
+     * node's GPUs; a job asking no GPU: the CPU-only pods' medians, 12.5
+     * cores and 50 GiB. */
+#define GS_HOST(c, m) .cpu_per_gpu = (c), .mem_per_gpu = (m), \
+                      .cpu_only = 12500, .mem_only = 51200
     static const struct gs_tiercfg def[GS_NTIERS] = {
-        [GS_TIER_INFERENCE] = { 100, 0, 30 * GS_SEC, 0, 0 },
-        [GS_TIER_TRAINING] = { 50, 1, GS_HOUR, 0, 0 },
-        [GS_TIER_INTERACTIVE] = { 20, 1, 5 * GS_MIN, 0, 0 },
-        [GS_TIER_DATA] = { 10, 1, GS_HOUR, 0, 0 },
+        [GS_TIER_INFERENCE] = { 100, 0, 30 * GS_SEC, 0, 0,
+                                GS_HOST(8000, 48 * 1024) },
+        [GS_TIER_TRAINING] = { 50, 1, GS_HOUR, 0, 0, GS_HOST(3150, 5632) },
+        [GS_TIER_INTERACTIVE] = { 20, 1, 5 * GS_MIN, 0, 0,
+                                  GS_HOST(8000, 24 * 1024) },
+        [GS_TIER_DATA] = { 10, 1, GS_HOUR, 0, 0, GS_HOST(3150, 5632) },
     };
+#undef GS_HOST
     memcpy(s->tiers, def, sizeof def);
 }
 
@@ -615,7 +653,9 @@ static int parse_tiers(struct ctx *c, const cJSON *o)
         long prio = tc->priority;
         if ((rc = check_keys(c, t, p, KEYS("priority", "preemptible",
                              "max_wait", "checkpoint_interval",
-                             "restart_overhead"))) < 0 ||
+                             "restart_overhead", HOST_KEYS))) < 0 ||
+            (rc = host_keys(c, t, p, &tc->cpu_per_gpu, &tc->mem_per_gpu,
+                            &tc->cpu_only, &tc->mem_only)) < 0 ||
             (rc = inum(c, t, p, "priority", -1000000, 1000000, 0, &prio)) < 0 ||
             (rc = boolean(c, t, p, "preemptible", &tc->preemptible)) < 0 ||
             (rc = duration(c, t, p, "max_wait", 0, &tc->max_wait)) < 0 ||
@@ -1417,7 +1457,13 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                          "deadline", "checkpoint_interval",
                          "estimate_factor", "tenant_weights",
                          "idle_profile", "mig_profile", "duty_cycle",
-                         "gpu_guarantee", "gpu_burst", "gpu_models"))) < 0 ||
+                         "gpu_guarantee", "gpu_burst", "gpu_models",
+                         "gpu_family", "gpu_mem_min_gib", HOST_KEYS))) < 0 ||
+        (rc = str(c, o, p, "gpu_family", 0, k->gpu_family,
+                  sizeof k->gpu_family)) < 0 ||
+        (rc = num(c, o, p, "gpu_mem_min_gib", 0, 1e6, 0, &k->gpu_mem_min)) < 0 ||
+        (rc = host_keys(c, o, p, &k->cpu_per_gpu, &k->mem_per_gpu,
+                        &k->cpu_only, &k->mem_only)) < 0 ||
         (rc = str(c, o, p, "name", 0, k->name, sizeof k->name)) < 0 ||
         (rc = num(c, o, p, "weight", 0, 1e9, 0, &k->weight)) < 0 ||
         (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
@@ -1429,6 +1475,12 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                   &k->estimate_factor)) < 0 ||
         (rc = sharing_keys(c, o, p, k)) < 0)
         return rc;
+    if (k->gpu_family[0] && !gs_gpu_family_known(&c->s->cat, k->gpu_family)) {
+        sub(pp, sizeof pp, p, "gpu_family");
+        return err(c, pp, "'%s' names no GPU model of the catalog (a family "
+                   "is the start of a model name, as H100 for H100-80GB; '|' "
+                   "separates several)", k->gpu_family);
+    }
     if ((k->tier = gs_tier_parse(tier)) < 0)
         return err(c, p, "unknown tier '%s' (known: inference, training, "
                    "interactive, data)", tier);

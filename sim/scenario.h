@@ -28,6 +28,11 @@ struct gs_tiercfg {
     gs_time max_wait;           /* SLA: longest acceptable queueing delay */
     gs_time ckpt;               /* default checkpoint interval, 0 = none */
     gs_time restart;            /* work redone on each restart (overhead) */
+    /* Host resources a job of the tier asks when its trace or class states
+     * none (gs_sim: admission): per GPU asked (fractions pro rata), and
+     * for a job asking no GPU.  Milli-cores and MiB. */
+    int32_t cpu_per_gpu, mem_per_gpu;
+    int32_t cpu_only, mem_only;
 };
 
 struct gs_tenant {

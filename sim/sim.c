@@ -387,6 +387,54 @@ static double least_factor(const struct gs_sim *s, const struct gs_job *j)
     return best;
 }
 
+/* The host resources j asks when its trace or class states none: the
+ * tier's, per GPU (a fraction pro rata; a MIG profile as one slice of 7)
+ * or for a job asking no GPU -- but never more than its GPUs' share of a
+ * node (the GPUs it would hold / the node's GPUs: a time-slicing replica
+ * 1/N of a GPU's share) on the most generous pool it may use, so a
+ * default alone neither makes a job unplaceable nor strands GPUs.  What a
+ * job states is kept as stated. */
+static void host_defaults(const struct gs_sim *s, struct gs_job *j,
+                          const struct gs_tiercfg *tc)
+{
+    struct gs_need *n = &j->need;
+    int def_c = n->cpu_milli <= 0, def_m = n->mem_mib <= 0;
+    if (!def_c && !def_m)
+        return;
+    int host = gs_need_host_only(n);
+    double g = n->gpus > 0 ? n->gpus
+               : n->milli > 0 ? n->milli / 1000.0 : 1.0 / 7.0;
+    int64_t cpu = host ? tc->cpu_only : llround(tc->cpu_per_gpu * g);
+    int64_t mem = host ? tc->mem_only : llround(tc->mem_per_gpu * g);
+    /* the most one job of this shape may ask on some eligible pool */
+    struct gs_need bare = *n;
+    bare.cpu_milli = bare.mem_mib = 0;
+    int64_t cmax = -1, mmax = -1;
+    for (int p = 0; p < s->fleet->npools; p++) {
+        if (!gs_fleet_pool_eligible(s->fleet, p, &bare))
+            continue;
+        const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
+        int32_t nc, nm;
+        gs_pool_host(s->fleet->cat, ps, &nc, &nm);
+        struct gs_demand dm;
+        int64_t held = 1000, per = 1000;   /* milli held, of per */
+        if (!host && gs_fleet_demand(s->fleet, p, &bare, &dm) == 0) {
+            held = dm.kind == GS_DEM_WHOLE ? 1000LL * dm.gpus : dm.milli;
+            per = 1000LL * ps->gpn;     /* a gang's parts split it by
+                                           their GPUs (gs_part_host) */
+        }
+        int64_t c = (int64_t)nc * held / per, m = (int64_t)nm * held / per;
+        if (c > cmax)
+            cmax = c;
+        if (m > mmax)
+            mmax = m;
+    }
+    if (def_c)
+        n->cpu_milli = (int32_t)(cmax >= 0 && cpu > cmax ? cmax : cpu);
+    if (def_m)
+        n->mem_mib = (int32_t)(mmax >= 0 && mem > mmax ? mmax : mem);
+}
+
 static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
 {
     const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
@@ -418,7 +466,19 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
                                 .guar = sp->guar_milli,
                                 .burst = sp->burst_milli,
                                 .cpu_milli = sp->cpu_milli,
-                                .mem_mib = sp->mem_mib };
+                                .mem_mib = sp->mem_mib,
+                                .dev_gb = sp->gpu_mem_min };
+    int attrs_empty = 0;
+    if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
+        /* DRA attributes: the models they admit, within any list */
+        uint64_t m = gs_jobspec_attr_models(&s->sc->cat, sp->gpu_family,
+                                            sp->gpu_mem_min);
+        if (j->need.allowed)
+            m &= j->need.allowed;
+        attrs_empty = m == 0 && !gs_need_host_only(&j->need);
+        j->need.allowed = m;
+    }
+    host_defaults(s, j, tc);
     j->efactor = least_factor(s, j);
 
     if (s->nrec == s->caprec) {
@@ -439,14 +499,14 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     r->start = r->end = -1;
     r->work = sp->work;
     r->gpus = alloc_gpus(j);
-    r->cpu_milli = sp->cpu_milli;
-    r->mem_mib = sp->mem_mib;
+    r->cpu_milli = j->need.cpu_milli;
+    r->mem_mib = j->need.mem_mib;
     r->tenant = j->tenant;
     r->model = -1;
     r->tier = (int8_t)sp->tier;
     r->state = GS_JOB_PENDING;
 
-    if (!any_pool_fits(s, j)) {
+    if (attrs_empty || !any_pool_fits(s, j)) {
         char where[600], what[300];
         if (sp->line > 0)
             snprintf(where, sizeof where, "%s: job %lld (trace line %ld)",
@@ -454,7 +514,19 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         else
             snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
                      (long long)sp->id);
-        if (gs_need_host_only(&j->need))
+        if (attrs_empty)
+            snprintf(what, sizeof what,
+                     "no GPU model of the catalog is both allowed to it and "
+                     "has its attributes (gpu_family '%s', at least %g GiB)",
+                     sp->gpu_family, sp->gpu_mem_min);
+        else if (sp->gpu_family[0] || sp->gpu_mem_min > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %g GPUs of family '%s' with at least %g GiB "
+                     "each, but no pool it may use has them%s",
+                     sp->gpus > 0 ? sp->gpus : sp->milli / 1000.0,
+                     sp->gpu_family[0] ? sp->gpu_family : "any",
+                     sp->gpu_mem_min, spot_hint(s, j));
+        else if (gs_need_host_only(&j->need))
             snprintf(what, sizeof what,
                      "it asks for no GPU, %.3f CPUs and %d MiB of host "
                      "memory, but no pool it may use has a node with that "
@@ -591,6 +663,7 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
            a->milli == b->milli && a->mem_gb == b->mem_gb &&
            a->allowed == b->allowed && a->guar == b->guar &&
            a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
+           a->dev_gb == b->dev_gb &&
            a->mem_mib == b->mem_mib &&
            strcmp(x->prof, b->profile ? b->profile : "") == 0;
 }

@@ -23,14 +23,14 @@
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
            C_DEADLINE, C_CKPT, C_PROFILE, C_MIG, C_DUTY, C_GUAR, C_BURST,
-           C_CPU, C_HMEM, NCOLS };
+           C_CPU, C_HMEM, C_FAMILY, C_DEVMEM, NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
     "allowed_gpus", "max_wait", "deadline", "checkpoint", "idle_profile",
     "mig_profile", "duty_cycle", "gpu_guarantee", "gpu_burst", "cpu_milli",
-    "mem_mib"
+    "mem_mib", "gpu_family", "gpu_mem_min_gib"
 };
 
 #define MAXF 32
@@ -191,6 +191,21 @@ static void convert_row(struct gs_native *r)
                             "in MiB", v[C_HMEM]);
         j.mem_mib = (int32_t)x;
     }
+    if (v[C_FAMILY] && v[C_FAMILY][0]) {
+        if (strlen(v[C_FAMILY]) >= sizeof j.gpu_family)
+            return row_fail(r, "gpu_family", "'%s' is too long", v[C_FAMILY]);
+        if (!gs_gpu_family_known(r->cat, v[C_FAMILY]))
+            return row_fail(r, "gpu_family", "'%s' names no GPU model of the "
+                            "catalog (a family is the start of a model name, "
+                            "as H100 for H100-80GB; '|' separates several)",
+                            v[C_FAMILY]);
+        snprintf(j.gpu_family, sizeof j.gpu_family, "%s", v[C_FAMILY]);
+    }
+    if (v[C_DEVMEM] && v[C_DEVMEM][0] &&
+        (gs_tnum(v[C_DEVMEM], &j.gpu_mem_min) < 0 ||
+         !(j.gpu_mem_min >= 0 && j.gpu_mem_min <= 1e6)))
+        return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
+                        "GiB", v[C_DEVMEM]);
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
@@ -432,7 +447,8 @@ void gs_native_write_header(FILE *fp)
     fputs("id,arrival,gpus,duration,tenant,tier,memory_gb,ref_gpu,"
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
           "max_wait,deadline,checkpoint,idle_profile,mig_profile,duty_cycle,"
-          "gpu_guarantee,gpu_burst,cpu_milli,mem_mib\n", fp);
+          "gpu_guarantee,gpu_burst,cpu_milli,mem_mib,gpu_family,"
+          "gpu_mem_min_gib\n", fp);
 }
 
 /* The shortest decimal that reads back as exactly v (0.3, not
@@ -513,5 +529,8 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fputc(',', fp);
     if (j->mem_mib > 0)
         fprintf(fp, "%d", (int)j->mem_mib);
+    fprintf(fp, ",%s,", j->gpu_family);
+    if (j->gpu_mem_min > 0)
+        put_double(fp, j->gpu_mem_min);
     fputc('\n', fp);
 }
