@@ -773,6 +773,62 @@ static int find_gpus(const struct gs_fleet *f, const struct gs_range *r,
     return find_frac(f, r, dm, fit, out, score);
 }
 
+/* SPREAD: the GPUs of a whole-GPU need one at a time, each to the open
+ * node of r with the most fully free GPUs left (ties: the lowest). */
+static int find_spread(const struct gs_fleet *f, const struct gs_range *r,
+                       const struct gs_demand *dm, struct gs_alloc *out,
+                       int *score)
+{
+    const struct gs_pool *p = &f->pools[r->pool];
+    int n = r->hi - r->lo, total = 0;
+    int *node = malloc((size_t)(n > 0 ? n : 1) * sizeof *node);
+    int *left = malloc((size_t)(n > 0 ? n : 1) * sizeof *left);
+    int *take = calloc((size_t)(n > 0 ? n : 1), sizeof *take);
+    if (!node || !left || !take) {
+        free(node);
+        free(left);
+        free(take);
+        return GS_ENOMEM;
+    }
+    int m = 0;
+    for (int i = r->lo; i < r->hi; i++) {
+        const struct gs_node *nd = &f->nodes[p->node0 + i];
+        if (nd->up && !nd->cordon && nd->nfull > 0) {
+            node[m] = p->node0 + i;
+            left[m++] = nd->nfull;
+            total += nd->nfull;
+        }
+    }
+    int rc = 0;
+    if (total < dm->gpus) {
+        rc = GS_ENOFIT;
+    } else {
+        for (int g = 0; g < dm->gpus; g++) {
+            int b = 0;
+            for (int i = 1; i < m; i++)
+                if (left[i] > left[b])
+                    b = i;
+            left[b]--;
+            take[b]++;
+        }
+        int parts = 0;
+        for (int i = 0; i < m; i++)
+            parts += take[i] > 0;
+        out->pool = r->pool;
+        for (int i = 0; i < m && rc == 0; i++)
+            if (take[i] > 0)
+                rc = add_part(out, node[i], 1000,
+                              lowest_bits(f->nodes[node[i]].fullmask,
+                                          take[i]), parts);
+        if (score)
+            *score = parts;
+    }
+    free(node);
+    free(left);
+    free(take);
+    return rc;
+}
+
 /* The lowest open node of p in [lo, hi) (pool-relative) with cpu free
  * milli-cores and mem free MiB, or -1: a descent pruning every range whose
  * most free CPU or memory falls short. */
@@ -838,6 +894,18 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
         return GS_ENOFIT;
     if (dm.kind == GS_DEM_HOST)
         return find_host(f, r, need, out, score);
+    if (fit == GS_FIT_SPREAD) {
+        if (dm.kind != GS_DEM_WHOLE || f->pools[r->pool].mig)
+            fit = GS_FIT_FIRST;     /* MIG pools: their own layout rules */
+        else {
+            int rc = find_spread(f, r, &dm, out, score);
+            if (rc == 0 && !host_fits(f, out, need)) {
+                gs_alloc_reset(out);
+                rc = GS_ENOFIT;
+            }
+            return rc;
+        }
+    }
     int rc = find_gpus(f, r, &dm, fit, out, score);
     if (rc < 0 || host_fits(f, out, need))
         return rc;
@@ -953,8 +1021,8 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
     struct gs_demand dm;
     if (gs_fleet_demand(f, a->pool, need, &dm) < 0)
         return 0;
-    if (dm.kind == GS_DEM_WHOLE && dm.gpus <= p->s.gpn && a->n > 1)
-        return 0;               /* the gang rule: one node when it fits */
+    /* A gang may span more nodes than it needs (a spreading placement);
+     * it then runs slower (sim.c, the topology factor). */
     if (dm.kind == GS_DEM_HOST) {
         const struct gs_part *h = &a->one;
         if (a->n != 1 || h->mask != 0 || h->milli != 0 || h->inst != 0 ||
@@ -1240,4 +1308,20 @@ void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
     int g = ps->gpn > 0 ? ps->gpn : 1;
     *cpu_milli = ps->cpu_milli > 0 ? ps->cpu_milli : cpu * g;
     *mem_mib = ps->mem_mib > 0 ? ps->mem_mib : mem * g;
+}
+
+double gs_pool_net(const struct gs_catalog *cat, const struct gs_pool_spec *ps)
+{
+    if (ps->net_gbps > 0)
+        return ps->net_gbps;
+    if (ps->gpn <= 0 || ps->model < 0 || ps->model >= cat->n)
+        return 25.0;
+    const struct gs_gpu_model *m = &cat->m[ps->model];
+    if (m->name[0] == 'H' && m->mem_gb >= 80)
+        return 3200.0;
+    if (m->mem_gb >= 40)
+        return 400.0;
+    if (m->mem_gb >= 32)
+        return 100.0;
+    return 25.0;
 }

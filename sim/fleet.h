@@ -81,6 +81,8 @@ struct gs_pool_spec {
     int32_t cpu_milli;          /* CPU of one node, milli-cores (0: the
                                    model's default, gs_pool_host) */
     int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
+    double net_gbps;            /* network of one node, Gbit/s (0: the
+                                   default, gs_pool_net) */
 };
 
 struct gs_migslots;
@@ -250,6 +252,13 @@ struct gs_range {
 void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,
                   int32_t *cpu_milli, int32_t *mem_mib);
 
+/* The network bandwidth of one node of ps between nodes, Gbit/s: the
+ * spec's own, or the instance its GPU model comes in: H100/H200 3,200
+ * (p5.48xlarge, EFA), A100 and other 40-80 GB parts 400 (p4d.24xlarge),
+ * 32 GB parts 100 (p3dn.24xlarge), smaller GPUs 25 (p3.16xlarge); nodes
+ * without GPUs 25 (m7i.16xlarge). */
+double gs_pool_net(const struct gs_catalog *cat, const struct gs_pool_spec *ps);
+
 /* Build a fleet from pool specs; the fleet keeps its own copy.  All nodes up.
  * Returns NULL when out of memory. */
 struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
@@ -277,7 +286,12 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
  * none: a whole-GPU job wanting more cannot start on one node there. */
 int gs_fleet_most_free(const struct gs_fleet *f, const struct gs_range *r);
 
-enum gs_fit { GS_FIT_FIRST, GS_FIT_BEST };
+/* SPREAD (whole GPUs only): kube-scheduler's LeastAllocated scoring of
+ * each GPU of a gang as its own pod -- one at a time to the open node with
+ * the most fully free GPUs left (ties: the lowest), so a gang is spread
+ * over as many nodes as it can be; O(nodes) per search.  score: the parts.
+ * Other needs are searched as FIRST. */
+enum gs_fit { GS_FIT_FIRST, GS_FIT_BEST, GS_FIT_SPREAD };
 int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
                   const struct gs_need *need, enum gs_fit fit,
                   struct gs_alloc *out, int *score);

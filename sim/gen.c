@@ -309,6 +309,7 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     o->allowed = c->allowed;
     memcpy(o->gpu_family, c->gpu_family, sizeof o->gpu_family);
     o->gpu_mem_min = c->gpu_mem_min;
+    o->comm_share = c->comm_share;
     if (gpus > 0) {
         o->cpu_milli = (int32_t)llround(c->cpu_per_gpu * gpus);
         o->mem_mib = (int32_t)llround(c->mem_per_gpu * gpus);

@@ -75,6 +75,7 @@ struct gs_genclass {
     /* GPUs by attribute (job.h): family, least device memory (GiB) */
     char gpu_family[GS_GPU_FAMILY_NAME];
     double gpu_mem_min;
+    double comm_share;                   /* topology; -1 = the scenario's */
 };
 
 struct gs_genspec {

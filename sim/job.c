@@ -50,6 +50,7 @@ void gs_jobspec_init(struct gs_jobspec *s)
     s->priority = INT_MIN;
     s->preemptible = -1;
     s->max_wait = -1;
+    s->comm_share = -1;
 }
 
 /* 1 if model name n belongs to family f (length fl). */

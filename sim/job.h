@@ -68,6 +68,9 @@ struct gs_jobspec {
     double gpu_mem_min;     /* the device (GPU or MIG instance) has at
                                least this much memory, GiB */
     char gpu_family[GS_GPU_FAMILY_NAME];    /* "H100", "A100|H100", ... */
+    /* Topology: the share of its time a gang spends communicating when
+     * consolidated, 0..1; -1 = the scenario's default ($.topology) */
+    double comm_share;
 };
 
 /* The catalog models a job's attributes admit: those whose name is one of

@@ -538,7 +538,11 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "price_per_gpu_hour", "market", "discount",
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
-                             "sharing", "cpu_milli", "mem_mib"))) < 0)
+                             "sharing", "cpu_milli", "mem_mib",
+                             "network_gbps"))) < 0)
+            return rc;
+        if ((rc = num(c, o, p, "network_gbps", 0.001, 1e6, 0,
+                      &ps->net_gbps)) < 0)
             return rc;
         long nodes = 0, gpn = 8, cpum = 0, memm = 0;
         double price = -1, gprice = -1;
@@ -638,6 +642,39 @@ static void tier_defaults(struct gs_scenario *s)
     };
 #undef GS_HOST
     memcpy(s->tiers, def, sizeof def);
+}
+
+/* $.topology: {"gang_placement": "consolidate" | "spread",
+ * "comm_share": 0..1, "per_hop_slowdown": >= 0}.  Defaults: consolidate,
+ * 0.1 (see sim.c, topo_factor), derived. */
+static int parse_topology(struct ctx *c, const cJSON *root)
+{
+    struct gs_topocfg *t = &c->s->topo;
+    t->gang = GS_GANG_CONSOLIDATE;
+    t->comm_share = 0.1;
+    t->per_hop = -1;
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "topology");
+    if (o == NULL)
+        return 0;
+    char gang[32] = "consolidate";
+    int rc;
+    if ((rc = check_keys(c, o, "$.topology", KEYS("gang_placement",
+                         "comm_share", "per_hop_slowdown"))) < 0 ||
+        (rc = str(c, o, "$.topology", "gang_placement", 0, gang,
+                  sizeof gang)) < 0 ||
+        (rc = num(c, o, "$.topology", "comm_share", 0, 1, 0,
+                  &t->comm_share)) < 0 ||
+        (rc = num(c, o, "$.topology", "per_hop_slowdown", 0, 1000, 0,
+                  &t->per_hop)) < 0)
+        return rc;
+    if (strcmp(gang, "consolidate") == 0)
+        t->gang = GS_GANG_CONSOLIDATE;
+    else if (strcmp(gang, "spread") == 0)
+        t->gang = GS_GANG_SPREAD;
+    else
+        return err(c, "$.topology.gang_placement", "unknown placement '%s' "
+                   "(consolidate, spread)", gang);
+    return 0;
 }
 
 static int parse_tiers(struct ctx *c, const cJSON *o)
@@ -1452,13 +1489,16 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     char tier[32] = "training", pp[600];
     k->weight = 1.0;
     k->cb = 0.5;
+    k->comm_share = -1;
     if ((rc = check_keys(c, o, p, KEYS("name", "weight", "tier", "tenants",
                          "gpus", "duration", "memory_gb", "compute_bound",
                          "deadline", "checkpoint_interval",
                          "estimate_factor", "tenant_weights",
                          "idle_profile", "mig_profile", "duty_cycle",
                          "gpu_guarantee", "gpu_burst", "gpu_models",
-                         "gpu_family", "gpu_mem_min_gib", HOST_KEYS))) < 0 ||
+                         "gpu_family", "gpu_mem_min_gib", "comm_share",
+                         HOST_KEYS))) < 0 ||
+        (rc = num(c, o, p, "comm_share", 0, 1, 0, &k->comm_share)) < 0 ||
         (rc = str(c, o, p, "gpu_family", 0, k->gpu_family,
                   sizeof k->gpu_family)) < 0 ||
         (rc = num(c, o, p, "gpu_mem_min_gib", 0, 1e6, 0, &k->gpu_mem_min)) < 0 ||
@@ -2255,7 +2295,9 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
-                         "services", "plan"))) < 0)
+                         "services", "plan", "topology"))) < 0)
+        goto done;
+    if ((rc = parse_topology(&c, root)) < 0)
         goto done;
     double seed = 1;
     char desc[4096];

@@ -53,6 +53,16 @@ struct gs_partition {
 enum gs_wl_kind { GS_WL_TRACE, GS_WL_GENERATE,
                   GS_WL_NONE     /* services only: no job workload */ };
 
+/* Topology (docs/sharing.md, "Topology"): how gangs are placed and what
+ * spreading one over more nodes than it needs costs. */
+enum gs_gang_place { GS_GANG_CONSOLIDATE, GS_GANG_SPREAD };
+struct gs_topocfg {
+    int gang;                   /* enum gs_gang_place */
+    double comm_share;          /* a job's default communication share */
+    double per_hop;             /* slowdown per network hop added, < 0 =
+                                   derived from the bandwidths */
+};
+
 struct gs_scenario {
     char file[512];             /* where it came from ("<built-in quickstart>") */
     char name[GS_NAME];
@@ -65,6 +75,7 @@ struct gs_scenario {
     int npools;
     struct gs_pool_spec *pools;
     struct gs_tiercfg tiers[GS_NTIERS];
+    struct gs_topocfg topo;
     int ntenants;
     struct gs_tenant *tenants;
     int nparts;

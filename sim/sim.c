@@ -684,6 +684,60 @@ int gs_sim_misses_repeat(const struct gs_sim *s)
     return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
 }
 
+/* Topology (docs/sharing.md, "Topology").  A gang of g whole GPUs on a
+ * pool of gpn GPUs a node needs kmin = ceil(g / gpn) nodes; placed on
+ * k > kmin, it runs slower by the factor
+ *     F = 1 + p * (h(k) - h(kmin)),  h(k) = k if k >= 2 else 0,
+ * h being the hops of its all-reduce ring that cross the network (a ring
+ * over k nodes crosses k node boundaries, one over a single node none).
+ * p, the slowdown per network hop, is $.topology.per_hop_slowdown when
+ * given, else derived from the job's communication share c (its share of
+ * time in all-reduce when consolidated) and the bandwidths: a hop moves
+ * 1/g of the ring's traffic, at the GPU's NVLink rate B_nvl (the catalog's
+ * all-reduce bandwidth per GPU) inside a node and at the node's network
+ * rate shared by its GPUs, B_net = network_gbps / 8 / gpn GB/s, between
+ * nodes, so turning one NVLink hop into a network hop multiplies 1/g of
+ * the communication time by B_nvl / B_net:
+ *     p = c * (B_nvl / B_net - 1) / g     (0 when the network is faster).
+ * Jobs without gangs (one GPU, fractions, CPU-only) and gangs on as few
+ * nodes as they need run at full speed. */
+static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
+{
+    int g = j->need.gpus, k = j->alloc.n;
+    if (g < 2 || k < 2 || j->alloc.pool < 0)
+        return 1.0;
+    const struct gs_pool_spec *ps = &s->fleet->pools[j->alloc.pool].s;
+    int kmin = (g + ps->gpn - 1) / ps->gpn;
+    int hk = k, hmin = kmin >= 2 ? kmin : 0;
+    if (hk <= hmin)
+        return 1.0;
+    double p = s->sc->topo.per_hop;
+    if (p < 0) {
+        double c = j->s.comm_share >= 0 ? j->s.comm_share
+                                        : s->sc->topo.comm_share;
+        double nvl = s->sc->cat.llm[ps->model].link_gbs;
+        double net = gs_pool_net(&s->sc->cat, ps) / 8.0 / ps->gpn;
+        p = net > 0 && nvl > net ? c * (nvl / net - 1.0) / g : 0.0;
+    }
+    return 1.0 + p * (double)(hk - hmin);
+}
+
+/* A gang under $.topology.gang_placement "spread": the core places it as
+ * kube-scheduler's default scoring would place its GPUs as separate pods
+ * (GS_FIT_SPREAD), in the first of the ranges where it fits. */
+static int spread_place(struct gs_sim *s, const struct gs_job *j,
+                        const struct gs_range *ranges, int nranges,
+                        struct gs_alloc *out)
+{
+    for (int i = 0; i < nranges; i++) {
+        int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_SPREAD,
+                               out, NULL);
+        if (rc != GS_ENOFIT)
+            return rc;
+    }
+    return GS_ENOFIT;
+}
+
 /* A CPU-only job, placed by the core (the placers score GPUs): the first
  * node with its CPU and memory, in the ranges' pools without GPUs, then in
  * the others -- so GPU nodes' CPU is used only when CPU pools are full,
@@ -745,6 +799,9 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     s->work++;
     int rc = gs_need_host_only(&j->need)
                  ? host_place(s, j, ranges, nranges, out)
+             : j->need.gpus > 1 && s->sc->topo.gang == GS_GANG_SPREAD &&
+                   j->need.profile == NULL
+                 ? spread_place(s, j, ranges, nranges, out)
                  : s->plc->place(s->plst, s, j, ranges, nranges, out);
     if (rc == GS_ENOFIT && memo) {
         memo->need = j->need;
@@ -812,9 +869,10 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     j->state = GS_JOB_RUNNING;
     j->model = s->fleet->pools[j->alloc.pool].s.model;
     j->rate = gs_need_host_only(&j->need)
-                  ? 1.0 : 1.0 / gs_catalog_time_factor(&s->sc->cat,
-                                                       j->s.ref_model,
-                                                       j->model, j->s.cb);
+                  ? 1.0 : 1.0 / (gs_catalog_time_factor(&s->sc->cat,
+                                                        j->s.ref_model,
+                                                        j->model, j->s.cb) *
+                                 topo_factor(s, j));
     j->mark = j->started = s->eng.now;
     gs_time end = finish_time(s, j);
     j->est_end = s->eng.now + gs_sim_estimate(s, j);

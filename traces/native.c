@@ -23,14 +23,14 @@
 enum col { C_ID, C_ARRIVAL, C_GPUS, C_DURATION, C_TENANT, C_TIER, C_MEM,
            C_REF, C_CB, C_EST, C_PRIO, C_PREEMPT, C_ALLOWED, C_MAXWAIT,
            C_DEADLINE, C_CKPT, C_PROFILE, C_MIG, C_DUTY, C_GUAR, C_BURST,
-           C_CPU, C_HMEM, C_FAMILY, C_DEVMEM, NCOLS };
+           C_CPU, C_HMEM, C_FAMILY, C_DEVMEM, C_COMM, NCOLS };
 
 static const char *const colname[NCOLS] = {
     "id", "arrival", "gpus", "duration", "tenant", "tier", "memory_gb",
     "ref_gpu", "compute_bound", "estimate", "priority", "preemptible",
     "allowed_gpus", "max_wait", "deadline", "checkpoint", "idle_profile",
     "mig_profile", "duty_cycle", "gpu_guarantee", "gpu_burst", "cpu_milli",
-    "mem_mib", "gpu_family", "gpu_mem_min_gib"
+    "mem_mib", "gpu_family", "gpu_mem_min_gib", "comm_share"
 };
 
 #define MAXF 32
@@ -206,6 +206,11 @@ static void convert_row(struct gs_native *r)
          !(j.gpu_mem_min >= 0 && j.gpu_mem_min <= 1e6)))
         return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
                         "GiB", v[C_DEVMEM]);
+    if (v[C_COMM] && v[C_COMM][0] &&
+        (gs_tnum(v[C_COMM], &j.comm_share) < 0 ||
+         !(j.comm_share >= 0 && j.comm_share <= 1)))
+        return row_fail(r, "comm_share", "'%s' is not a share in [0, 1]",
+                        v[C_COMM]);
     if (v[C_REF] && v[C_REF][0] &&
         (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
         return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
@@ -448,7 +453,7 @@ void gs_native_write_header(FILE *fp)
           "compute_bound,estimate,priority,preemptible,allowed_gpus,"
           "max_wait,deadline,checkpoint,idle_profile,mig_profile,duty_cycle,"
           "gpu_guarantee,gpu_burst,cpu_milli,mem_mib,gpu_family,"
-          "gpu_mem_min_gib\n", fp);
+          "gpu_mem_min_gib,comm_share\n", fp);
 }
 
 /* The shortest decimal that reads back as exactly v (0.3, not
@@ -532,5 +537,8 @@ void gs_native_write_row(FILE *fp, const struct gs_jobspec *j,
     fprintf(fp, ",%s,", j->gpu_family);
     if (j->gpu_mem_min > 0)
         put_double(fp, j->gpu_mem_min);
+    fputc(',', fp);
+    if (j->comm_share >= 0)
+        put_double(fp, j->comm_share);
     fputc('\n', fp);
 }

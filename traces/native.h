@@ -14,7 +14,8 @@
  *             cpu_milli (host CPU, milli-cores) and mem_mib (host memory,
  *             MiB) the job asks of its node; GPUs by attribute (Kubernetes
  *             DRA selectors, job.h): gpu_family ("H100", "A100|H100") and
- *             gpu_mem_min_gib (the GPU or MIG instance has at least this)
+ *             gpu_mem_min_gib (the GPU or MIG instance has at least this);
+ *             comm_share (a gang's communication share, [0, 1])
  * An empty optional field means "not stated".  Rows must be sorted by
  * arrival.  Every problem names file:line and the field. */
 #ifndef GS_NATIVE_H
