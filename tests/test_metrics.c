@@ -3,7 +3,9 @@
  * what it was granted, in its pool's unit: a time-slicing replica 1/N of a
  * GPU, a MIG instance its share of the memory slices) add up to the fleet's
  * allocated GPU-hours, allocated + idle = available, and the bill's idle
- * part is never negative.  Scenarios that read ../shared/traces are skipped
+ * part is never negative; every job (CPU-only ones too) is accounted for,
+ * and no sample holds more GPUs, CPU or memory than the fleet has.
+ * Scenarios that read ../shared/traces are skipped
  * when it is absent. */
 #include "cutest.h"
 #include "../sim/err.h"
@@ -71,6 +73,18 @@ static void check_one(const char *path)
     CU_ASSERT(su->cloud.cost_jobs >= -1e-6);
     CU_ASSERT(fabs(su->cloud.cost_jobs + su->cloud.cost_idle - su->cost) <=
               1e-6 * (su->cost + 1));
+    /* every job accounted for, CPU-only jobs included; nothing allocated
+     * beyond capacity, GPUs, CPU or memory, at any sample */
+    CU_ASSERT_EQUAL(su->all.jobs, n);
+    CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished, n);
+    const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    for (long i = 0; i < ts->n; i++) {
+        CU_ASSERT(ts->alloc[i] <= ts->gpus_up[i] + 1e-9);
+        CU_ASSERT(ts->cpu_alloc[i] * 1000 <= (double)f->cpu_cap + 1e-6);
+        CU_ASSERT(ts->mem_alloc[i] * 1024 <= (double)f->mem_cap + 1e-6);
+        CU_ASSERT(ts->stranded[i] >= 0 && ts->stranded[i] <= ts->gpus_up[i]);
+    }
     gs_sim_free(sim);
     gs_scenario_free(sc);
 }
