@@ -197,15 +197,19 @@ static void test_node_list_fixture(void)
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_node_list_read("alibaba-gpu-2023",
                           FIX "nodes_ok.csv", &cat, &p, &np, &d), 0);
-    CU_ASSERT_EQUAL_FATAL(np, 3);
+    CU_ASSERT_EQUAL_FATAL(np, 4);
     CU_ASSERT_STRING_EQUAL(p[0].name, "G2-x8");
     CU_ASSERT_EQUAL(p[0].nodes, 2);
     CU_ASSERT_EQUAL(p[0].gpn, 8);
-    CU_ASSERT_STRING_EQUAL(p[1].name, "T4-x2");
-    CU_ASSERT_EQUAL(p[1].nodes, 2);
-    CU_ASSERT_EQUAL(p[1].model, gs_catalog_find(&cat, "T4"));
-    CU_ASSERT_STRING_EQUAL(p[2].name, "V100-32GB-x4");
-    CU_ASSERT_EQUAL(p[2].nodes, 1);
+    /* n1 has no GPU: a pool without GPUs, for CPU-only jobs */
+    CU_ASSERT_STRING_EQUAL(p[1].name, "cpu-1m-1mi");
+    CU_ASSERT_EQUAL(p[1].gpn, 0);
+    CU_ASSERT_EQUAL(p[1].nodes, 1);
+    CU_ASSERT_STRING_EQUAL(p[2].name, "T4-x2");
+    CU_ASSERT_EQUAL(p[2].nodes, 2);
+    CU_ASSERT_EQUAL(p[2].model, gs_catalog_find(&cat, "T4"));
+    CU_ASSERT_STRING_EQUAL(p[3].name, "V100-32GB-x4");
+    CU_ASSERT_EQUAL(p[3].nodes, 1);
     /* G2 is built in with the documented figures: nothing declared */
     CU_ASSERT_EQUAL(cat.n, n0);
     int g2 = gs_catalog_find(&cat, "G2");
@@ -328,9 +332,10 @@ static void test_node_lists_real(void)
          * distinct (model, gpu, cpu_milli, memory_mib) (sort | uniq) */
         { "alibaba-gpu-2023", "alibaba-gpu-v2023/openb_node_list_gpu_node.csv",
           1213, 6212, 15 },
-        /* the same GPUs; its 310 CPU-only nodes are left out */
+        /* the same GPUs and 310 CPU-only nodes, as pools without GPUs:
+         * 12 distinct (cpu_milli, memory_mib) among them */
         { "alibaba-gpu-2023", "alibaba-gpu-v2023/openb_node_list_all_node.csv",
-          1213, 6212, 15 },
+          1523, 6212, 27 },
         /* 4,278 nodes, 10,412 GPUs, 10 (model, count, cpu_num) */
         { "alibaba-spot-gpu-2026", "alibaba-spot-gpu-2026/node_info_df.csv",
           4278, 10412, 10 },
@@ -1154,12 +1159,15 @@ static void test_pai(void)
     int np;
     CU_ASSERT_EQUAL_FATAL(gs_node_list_read("alibaba-pai-2020", spec, &cat,
                                             &pools, &np, &d), 0);
-    CU_ASSERT_EQUAL_FATAL(np, 3);
+    CU_ASSERT_EQUAL_FATAL(np, 4);
     CU_ASSERT_STRING_EQUAL(pools[0].name, "V100-16GB-x8");
     CU_ASSERT_EQUAL(pools[0].nodes, 2);
     CU_ASSERT_EQUAL(pools[0].model, v16);
     CU_ASSERT_STRING_EQUAL(pools[1].name, "T4-x2");
-    CU_ASSERT_STRING_EQUAL(pools[2].name, "K80-x4");
+    CU_ASSERT_STRING_EQUAL(pools[2].name, "cpu-64c");    /* m4 */
+    CU_ASSERT_EQUAL(pools[2].gpn, 0);
+    CU_ASSERT_EQUAL(pools[2].cpu_milli, 64000);
+    CU_ASSERT_STRING_EQUAL(pools[3].name, "K80-x4");
     free(pools);
     put_file(spec, "m1,A100,96,512,8\n");
     struct gs_diag d2 = { 0 };

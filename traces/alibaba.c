@@ -42,7 +42,10 @@
  *             user field.
  *
  * Node lists -> pools: one pool per (model, GPUs per node), named
- * MODEL-xN, nodes without GPUs left out.  openb_node_list_gpu_node.csv gives
+ * MODEL-xN; nodes without GPUs become pools without GPUs (gpus_per_node
+ * 0, fleet.h), one per (CPU, memory), named cpu-Cc-Gg (cores, GiB;
+ * m for milli-cores, mi for MiB when not whole), where CPU-only jobs
+ * run.  openb_node_list_gpu_node.csv gives
  * 1,213 nodes and 6,212 GPUs.  The 2026 spot trace's node_info_df.csv maps
  * A100-SXM4-80GB -> A100-80GB, A800-SXM4-80GB -> A800-80GB, H800 ->
  * H800-80GB, A10 -> A10; its undisclosed GPU-series-1 and GPU-series-2 are
@@ -442,16 +445,18 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     if (gs_tint(r->f[n->ci], 0, GS_MAX_GPN, &g) < 0)
         return gs_trow_fail(r, n->count_col, "'%s' is not a GPU count from 0 "
                             "to %d", r->f[n->ci], GS_MAX_GPN);
-    if (g == 0)
-        return 0;
-    const char *tm = r->f[n->mi];
-    const char *cn = n->mapfn ? n->mapfn(tm) : map_name(n->map, tm);
-    if (cn == NULL)
-        return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
-    int m = declare(n->cat, cn);
-    if (m < 0)
-        return gs_trow_fail(r, n->model_col, "GPU model '%s' is not in the "
-                            "catalog", cn);
+    int m = 0;
+    const char *cn = "cpu";
+    if (g > 0) {
+        const char *tm = r->f[n->mi];
+        cn = n->mapfn ? n->mapfn(tm) : map_name(n->map, tm);
+        if (cn == NULL)
+            return gs_trow_fail(r, n->model_col, "unknown GPU model '%s'", tm);
+        m = declare(n->cat, cn);
+        if (m < 0)
+            return gs_trow_fail(r, n->model_col, "GPU model '%s' is not in "
+                                "the catalog", cn);
+    }
     double cpu = 0;
     long long mem = 0;
     if (n->cpui >= 0 && r->f[n->cpui][0] &&
@@ -484,7 +489,18 @@ static int nodes_row(struct nodes *n, struct gs_trow *r)
     }
     struct gs_pool_spec *ps = &n->pools[n->npools++];
     memset(ps, 0, sizeof *ps);
-    if (same == 0)
+    if (g == 0) {               /* CPU-only nodes: by their CPU and memory */
+        char c[24] = "", m2[24] = "";
+        if (cpum % 1000 == 0)
+            snprintf(c, sizeof c, "-%dc", cpum / 1000);
+        else
+            snprintf(c, sizeof c, "-%dm", cpum);
+        if (mem > 0 && mem % 1024 == 0)
+            snprintf(m2, sizeof m2, "-%lldg", mem / 1024);
+        else if (mem > 0)
+            snprintf(m2, sizeof m2, "-%lldmi", mem);
+        snprintf(ps->name, sizeof ps->name, "cpu%s%s", c, m2);
+    } else if (same == 0)
         snprintf(ps->name, sizeof ps->name, "%s-x%d", cn, (int)g);
     else if (cpum % 1000 == 0)
         snprintf(ps->name, sizeof ps->name, "%s-x%d-%dc-%lldg", cn, (int)g,
@@ -563,7 +579,10 @@ int gs_alibaba_node_list(const char *format, const char *path,
         if (rc < 0)
             break;
     }
-    if (rc == 0 && n.npools == 0)
+    int gpu_pools = 0;
+    for (int i = 0; i < n.npools; i++)
+        gpu_pools += n.pools[i].gpn > 0;
+    if (rc == 0 && gpu_pools == 0)
         rc = gs_diag_set(d, GS_EINVAL, path, "no node with GPUs in the list");
     gs_tread_close(t);
     if (rc < 0) {
