@@ -38,6 +38,8 @@
  * per tier from one run of the chosen plan; or, if nothing is feasible,
  * the candidate that comes closest (least worst relative miss). */
 #include "plan.h"
+#include "suggest.h"
+#include "outfile.h"
 #include "compare.h"
 #include "h5out.h"
 #include "mig.h"
@@ -50,6 +52,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -1338,17 +1341,21 @@ static const char usage[] =
 "service, and the plan at each --growth factor.  See docs/planning.md.\n"
 "\n"
 "options:\n"
-"  --seeds N         seeds per candidate (default: the plan's, else 5)\n"
+"  -s, --seeds N     seeds per candidate (default: the plan's, else 5)\n"
 "  --growth LIST     load factors to plan for too, e.g. 1.5,2,3\n"
 "                    (every generated arrival rate is scaled: the\n"
 "                    jobs' rate_per_hour, each service's request rate)\n"
-"  --jobs P          worker processes per rank (default: the CPUs; 1\n"
+"  -j, --jobs P      worker processes per rank (default: the CPUs; 1\n"
 "                    under MPI)\n"
-"  --out FILE        the plan's HDF5 file (default NAME-plan.h5)\n"
-"  --plots DIR       folder for the Pareto plot (default NAME-plan-plots)\n"
+"  -o, --out FILE    the plan's HDF5 file, replaced if it exists (default:\n"
+"                    the scenario file's name + -plan.h5, never replaced\n"
+"                    without --force)\n"
+"  -f, --force       replace the default plan file if it exists\n"
+"  --plots DIR       folder for the Pareto plot (default: the scenario\n"
+"                    file's name + -plan-plots)\n"
 "  --no-plots        draw no plot\n"
 "  --no-advice       skip the right-sizing run\n"
-"  --quiet           print nothing on stdout\n"
+"  -q, --quiet       print nothing on stdout\n"
 "\n"
 "exit status: 0 a feasible plan found, 3 none feasible (the closest is\n"
 "shown), 2 bad input or usage, 1 results not written\n";
@@ -1358,7 +1365,7 @@ static int usage_error(const char *fmt, const char *arg)
     if (gs_dist_leader()) {
         fprintf(stderr, "gpusim: ");
         fprintf(stderr, fmt, arg);
-        fprintf(stderr, "\n(see 'gpusim plan --help')\n");
+        fprintf(stderr, "\n(see 'gpusim help plan')\n");
     }
     return 2;
 }
@@ -1376,50 +1383,91 @@ static void print_head(FILE *fp, const struct search *s)
             s->runs, s->stopped, s->pruned);
 }
 
+static int plan_main(int argc, char **argv);
+
+static const struct option opts[] = {
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "growth", required_argument, NULL, 'g' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "plots", required_argument, NULL, 'D' },
+    { "no-plots", no_argument, NULL, 'n' },
+    { "no-advice", no_argument, NULL, 'A' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "plan" (tests and the bench call it so). */
 int gs_plan_main(int argc, char **argv)
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    GS_OOM_IF(av == NULL);
+    av[0] = (char *)"plan";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = plan_main(argc + 1, av);
+    free(av);
+    return rc;
+}
+
+static int plan_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *plots = NULL, *glist = NULL;
     long jobs = gs_dist_default_jobs(), seeds = 0;
-    int no_plots = 0, quiet = 0, no_advice = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    int no_plots = 0, quiet = 0, no_advice = 0, force = 0, ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
+           optind < argc) {
+        if (ch == -1) {
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("plan: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) && more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 1000 ||
-                (a[2] == 's' && v < 2))
-                return usage_error("expected a whole number from 1 (--seeds: "
-                                   "2) to 1000, not '%s'", argv[i]);
-            if (a[2] == 's')
+        long v;
+        switch (ch) {
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < (ch == 's' ? 2 : 1) ||
+                v > 1000)
+                return usage_error(ch == 's' ? "plan: --seeds takes a whole "
+                                   "number from 2 to 1000, not '%s'"
+                                   : "plan: --jobs takes a whole number "
+                                   "from 1 to 1000, not '%s'", optarg);
+            if (ch == 's')
                 seeds = v;
             else
                 jobs = v;
-        } else if (strcmp(a, "--growth") == 0 && more) {
-            glist = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--plots") == 0 && more) {
-            plots = argv[++i];
-        } else if (strcmp(a, "--no-plots") == 0) {
-            no_plots = 1;
-        } else if (strcmp(a, "--no-advice") == 0) {
-            no_advice = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            break;
+        case 'g': glist = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'D': plots = optarg; break;
+        case 'n': no_plots = 1; break;
+        case 'A': no_advice = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             if (gs_dist_leader())
                 fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("plan: unknown option or missing value: '%s'",
-                               a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("plan: more than one scenario: '%s'", a);
+        default:
+            return gs_dist_leader()
+                       ? gs_suggest_bad_option("plan", opts, argc, argv, ch)
+                       : 2;
         }
     }
+    if (plots && no_plots)
+        return usage_error("%s", "plan: --plots and --no-plots contradict "
+                           "each other; give one");
     if (file == NULL)
         return usage_error("%s", "plan: which scenario? (a JSON file with a "
                            "'plan' section)");
@@ -1432,6 +1480,30 @@ int gs_plan_main(int argc, char **argv)
                     "to plan (docs/planning.md)");
         gs_scenario_free(base);
         return gs_report_diag(&d, 2);
+    }
+    /* The result file is named after the scenario file and never replaced
+     * silently; the leader decides, before any run, for every rank. */
+    char *defout = NULL, *defplots = NULL;
+    if (out == NULL) {
+        defout = gs_out_default_name(file, "-plan.h5");
+        GS_OOM_IF(defout == NULL);
+        out = defout;
+    }
+    if (plots == NULL) {
+        defplots = gs_out_default_name(file, "-plan-plots");
+        GS_OOM_IF(defplots == NULL);
+        plots = defplots;
+    }
+    int refused = gs_dist_leader() &&
+                  (gs_out_check(out, &d) < 0 ||
+                   (defout && gs_out_check_new(out, force, &d) < 0));
+    if (gs_dist_agree(refused)) {
+        if (gs_dist_leader())
+            gs_report_diag(&d, 2);
+        gs_scenario_free(base);
+        free(defout);
+        free(defplots);
+        return 2;
     }
     gs_run_bind(base);
     struct gs_plancfg pc = *base->plan;    /* shallow: overrides only */
@@ -1457,6 +1529,8 @@ int gs_plan_main(int argc, char **argv)
             free(g);
         if (bad) {
             gs_scenario_free(base);
+            free(defout);
+            free(defplots);
             return usage_error("--growth wants up to 16 load factors in "
                                "(0, 1000] separated by commas, not '%s'",
                                glist);
@@ -1465,6 +1539,8 @@ int gs_plan_main(int argc, char **argv)
     }
     if (pc.ngrowth > 0 && growth_check(base, &d) < 0) {
         gs_scenario_free(base);
+        free(defout);
+        free(defplots);
         return gs_report_diag(&d, 2);
     }
     struct search s = { .pc = &pc, .base = base, .growth = 1,
@@ -1480,6 +1556,8 @@ int gs_plan_main(int argc, char **argv)
         status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
         search_free(&s);
         gs_scenario_free(base);
+        free(defout);
+        free(defplots);
         return status;
     }
     int chosen = best_feasible(&s);
@@ -1560,15 +1638,6 @@ int gs_plan_main(int argc, char **argv)
             }
             fflush(fp);
         }
-        char defout[600], defplots[600];
-        if (out == NULL) {
-            snprintf(defout, sizeof defout, "%s-plan.h5", base->name);
-            out = defout;
-        }
-        if (plots == NULL) {
-            snprintf(defplots, sizeof defplots, "%s-plan-plots", base->name);
-            plots = defplots;
-        }
         if (write_h5(out, &s, fr, nf, chosen, near, gcost,
                      (const char *const *)glabel, pc.growth, pc.ngrowth,
                      &d) < 0) {
@@ -1597,5 +1666,7 @@ end:
     free(fr);
     search_free(&s);
     gs_scenario_free(base);
+    free(defout);
+    free(defplots);
     return status;
 }
