@@ -411,7 +411,7 @@ static void host_defaults(const struct gs_sim *s, struct gs_job *j,
     bare.cpu_milli = bare.mem_mib = 0;
     int64_t cmax = -1, mmax = -1;
     for (int p = 0; p < s->fleet->npools; p++) {
-        if (!gs_fleet_pool_eligible(s->fleet, p, &bare))
+        if (!gs_fleet_pool_eligible(s->fleet, p, &bare) || !pool_ok(s, p, j))
             continue;
         const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
         int32_t nc, nm;
