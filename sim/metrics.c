@@ -197,6 +197,7 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
         if (f->mem_cap > 0)
             m->mem_ms += dt * (double)f->mem_used / (double)f->mem_cap;
         m->strand_ms += dt * (double)f->stranded_milli / 1000.0;
+        m->core_ms += dt * (double)f->cpu_used / 1000.0;
         m->cost += dt / GS_HOUR * cost_rate(m, f, m->last);
         for (int p = 0; p < f->npools; p++) {
             m->pool_used_ms[p] += dt * (double)f->pools[p].used_milli / 1000.0;
@@ -357,6 +358,7 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->cpu_util = span > 0 ? m->cpu_ms / span : 0;
     o->mem_util = span > 0 ? m->mem_ms / span : 0;
     o->stranded_gpu_hours = m->strand_ms / GS_HOUR;
+    o->cpu_core_hours = m->core_ms / GS_HOUR;
     o->cost = m->cost;
     o->cost_per_used_gpu_hour = o->gpu_hours_used > 0
                                     ? o->cost / o->gpu_hours_used : 0;

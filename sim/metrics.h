@@ -68,6 +68,8 @@ struct gs_summary {
     double gpu_hours_used, gpu_hours_avail;
     double cpu_util, mem_util;  /* requested / capacity of host CPU and
                                    memory, time mean */
+    double cpu_core_hours;      /* host CPU requested by running jobs x
+                                   time, core-hours (CPU-only jobs too) */
     double stranded_gpu_hours;  /* GPU-time free on nodes out of CPU or
                                    memory (fleet.h GS_STRAND_*) */
     double throughput_jph;      /* finished jobs per hour */
@@ -135,6 +137,7 @@ struct gs_metrics {
     const struct gs_frag *frag;
     double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
     double cpu_ms, mem_ms;              /* requested CPU / memory share x ms */
+    double core_ms;                     /* requested cores x ms */
     double strand_ms;                   /* stranded GPUs x ms */
     double mig_busy_ms, mig_up_ms;      /* of compute slices x ms */
     double ts_lat_ms, ts_busy_ms;       /* of latency sum, busy GPUs x ms */

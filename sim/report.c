@@ -96,9 +96,10 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
     fprintf(fp, "  utilization   %.2f %%  (%.1f of %.1f GPU-hours allocated)\n",
             100 * su->util, su->gpu_hours_used, su->gpu_hours_avail);
     if (su->cpu_util > 0 || su->mem_util > 0 || su->stranded_gpu_hours > 0)
-        fprintf(fp, "  host          CPU %.2f %%, memory %.2f %% requested; "
-                "%.1f GPU-hours stranded (free on nodes out of CPU or "
-                "memory)\n", 100 * su->cpu_util, 100 * su->mem_util,
+        fprintf(fp, "  host          CPU %.2f %% (%.1f core-hours), memory "
+                "%.2f %% requested; %.1f GPU-hours stranded (free on nodes "
+                "out of CPU or memory)\n", 100 * su->cpu_util,
+                su->cpu_core_hours, 100 * su->mem_util,
                 su->stranded_gpu_hours);
     fprintf(fp, "  throughput    %.2f jobs/h\n", su->throughput_jph);
     fprintf(fp, "  fairness      %.1f min^2 wait variance; %ld jobs starved "
@@ -327,6 +328,14 @@ static const struct meta {
     { "starved_jobs", "1", "jobs that waited longer than the starvation "
       "limit" },
     { "fragmentation", "1", "time-mean FGD fragmentation / capacity" },
+    { "cpu_utilization", "1", "host CPU requested by running jobs / the "
+      "fleet's, time mean" },
+    { "memory_utilization", "1", "host memory requested by running jobs / "
+      "the fleet's, time mean" },
+    { "cpu_core_hours", "h", "host CPU core-hours requested by running jobs, "
+      "CPU-only jobs included" },
+    { "stranded_gpu_hours", "h", "GPU-hours free on nodes whose free CPU is "
+      "below 1 core or free memory below 1 GiB" },
     { "mig_slice_utilization", "1", "busy / available MIG compute slices" },
     { "mig_reconfigurations", "1", "MIG layout changes" },
     { "oom_kills", "1", "jobs killed for GPU memory on shared GPUs" },

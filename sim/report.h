@@ -21,6 +21,7 @@
     X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
     X(su->cpu_util, "cpu_utilization", "%.6f")                  \
     X(su->mem_util, "memory_utilization", "%.6f")               \
+    X(su->cpu_core_hours, "cpu_core_hours", "%.4f")             \
     X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
     X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
     X(su->cost, "cost_usd", "%.2f")                             \
