@@ -478,10 +478,13 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
         }
         memcpy(ps->name, name, strlen(name) + 1);
         ps->market = mk;
-        ps->price_hour = (gprice >= 0 ? gprice
-                          : default_gpu_price(s->cat.m[ps->model].name)) *
-                         (double)ps->gpn;
-        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "sharing");
+        ps->price_hour = ps->gpn == 0 ? default_node_price(s, ps)
+                         : (gprice >= 0 ? gprice
+                            : default_gpu_price(s->cat.m[ps->model].name)) *
+                           (double)ps->gpn;
+        const cJSON *sh = ps->gpn > 0  /* CPU-only nodes share no GPU */
+                              ? cJSON_GetObjectItemCaseSensitive(o, "sharing")
+                              : NULL;
         char sp[160];
         snprintf(sp, sizeof sp, "%s.sharing", p);
         if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0) {

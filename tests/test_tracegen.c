@@ -642,12 +642,18 @@ static void test_fleet_from_node_list(void)
     if (rc < 0)
         printf("\n    %s: %s", d.where, d.what);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    CU_ASSERT_EQUAL(sc->npools, 4);
+    CU_ASSERT_EQUAL(sc->npools, 5);
     CU_ASSERT_STRING_EQUAL(sc->pools[0].name, "ali-G2-x8");
     CU_ASSERT_EQUAL(sc->pools[0].nodes, 2);
     CU_ASSERT_DOUBLE_EQUAL(sc->pools[0].price_hour, 16.0, 1e-12);
-    CU_ASSERT_STRING_EQUAL(sc->pools[2].name, "ali-V100-32GB-x4");
-    CU_ASSERT_STRING_EQUAL(sc->pools[3].name, "h");
+    /* the CPU-only node: a pool without GPUs at the default CPU price
+     * (1 milli-core: $3.2256 / 64 vCPUs / 1000) */
+    CU_ASSERT_STRING_EQUAL(sc->pools[1].name, "ali-cpu-1m-1mi");
+    CU_ASSERT_EQUAL(sc->pools[1].gpn, 0);
+    CU_ASSERT_DOUBLE_EQUAL(sc->pools[1].price_hour, 3.2256 / 64 / 1000,
+                           1e-12);
+    CU_ASSERT_STRING_EQUAL(sc->pools[3].name, "ali-V100-32GB-x4");
+    CU_ASSERT_STRING_EQUAL(sc->pools[4].name, "h");
     CU_ASSERT(gs_catalog_find(&sc->cat, "G2") >= 0);
     gs_scenario_free(sc);
 
