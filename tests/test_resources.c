@@ -8,6 +8,7 @@
 #include "simutil.h"
 
 #include "../sim/metrics.h"
+#include "../traces/tread.h"
 
 #include <math.h>
 
@@ -375,6 +376,47 @@ static void test_stranded_series(void)
     run_free(&r);
 }
 
+/* openb's CPU-only pods (its default pod list on its GPU node list) are
+ * jobs on the GPU nodes' CPU: all of them run to the end, hold no GPU,
+ * ask what the trace says, and the CPU-hours count them.  Skipped when
+ * ../shared/traces is absent. */
+static void test_openb_cpu_pods(void)
+{
+    if (access("../shared/traces/alibaba-gpu-v2023/openb_pod_list_default.csv",
+               R_OK) != 0) {
+        printf("\n    [skipped: ../shared/traces is missing]");
+        return;
+    }
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/openb-default.json", &sc,
+                                           &d), 0);
+    struct gs_sim *sim = NULL;
+    FILE *log = gs_trace_log();
+    gs_trace_set_log(NULL);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    gs_trace_set_log(log);
+    long n = 0, cpu_only = 0;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    for (long i = 0; i < n; i++) {
+        if (r[i].gpus != 0)
+            continue;
+        cpu_only++;
+        CU_ASSERT_EQUAL(r[i].state, GS_JOB_DONE);
+        CU_ASSERT_EQUAL(r[i].model, -1);
+        CU_ASSERT(r[i].cpu_milli > 0);
+        CU_ASSERT_DOUBLE_EQUAL(r[i].gpu_hours, 0, 1e-12);
+    }
+    printf("\n    [openb default: %ld CPU-only pods of %ld]", cpu_only, n);
+    /* 1,088 CPU-only pods in the list, less its 36 Pending ones (left out
+     * by default): awk -F, '$4==0 && $8!="Pending"' */
+    CU_ASSERT_EQUAL(cpu_only, 1052);
+    CU_ASSERT(gs_sim_summary(sim)->cpu_core_hours > 0);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
 static CU_TestInfo tests[] = {
     { "CPU-only jobs: CPU pools first, GPU nodes' CPU, waits, the bill",
       test_cpu_only_jobs },
@@ -388,6 +430,7 @@ static CU_TestInfo tests[] = {
     { "topology: consolidating beats spreading on topology.json",
       test_topology_scenario },
     { "stranded GPUs: series and summary", test_stranded_series },
+    { "openb's CPU-only pods run on GPU nodes' CPU", test_openb_cpu_pods },
     CU_TEST_INFO_NULL,
 };
 
