@@ -683,7 +683,9 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     }
     for (int p = 0; p < f->npools; p++) {
         int mode = f->pools[p].s.share.mode;
-        fr->classed[p] = mode == GS_SHARE_NONE || mode == GS_SHARE_FRAC;
+        fr->classed[p] = (mode == GS_SHARE_NONE || mode == GS_SHARE_FRAC) &&
+                         f->pools[p].s.gpn > 0;     /* CPU-only nodes: no
+                                                       GPU state to class */
     }
     for (int i = 0; i < f->nnodes; i++)
         fr->node_cls[i] = -1;
