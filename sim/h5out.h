@@ -12,7 +12,11 @@
  *              gpus_up, cost_rate_usd_per_h, fragmentation (FGD measure /
  *              capacity, frag.h), mig_slice_busy (busy / available MIG
  *              compute slices)                          1-D, one per step
- *   /timeseries/allocated_by_model  2-D [step, model]; attr "models"
+ *   /timeseries_by_model/time_s, MODEL...  1-D, GPUs of each GPU model of
+ *                          the fleet allocated (one series per model, named
+ *                          after it; attr "models" in fleet order), so every
+ *                          time-series group holds only 1-D series of one
+ *                          length and reads as one DataFrame (layout 3)
  *   /summary               attrs: every scalar of the summary
  *   /summary/tiers         compound table: scope name + per-tier statistics
  *   /summary/models        compound table: model, gpus, utilization, GPU-hours
