@@ -1057,6 +1057,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
 
     hid_t g = group(w.f, "compare");
     if (g >= 0) {
+        attr_num(&w, g, "bill_window_s", c->bill_window_s);
         strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
         strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
         hsize_t ns = (hsize_t)c->nseeds;
@@ -1340,6 +1341,34 @@ int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
         if (H5Aread(a, t, buf) < 0)
             rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
     }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    if (a < 0 || t < 0 || sp < 0 || (H5Tget_class(t) != H5T_FLOAT &&
+                                     H5Tget_class(t) != H5T_INTEGER) ||
+        H5Sget_simple_extent_npoints(sp) != 1)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no numeric attribute %s of "
+                         "%s", name, obj);
+    else if (H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0)
+        rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+    if (sp >= 0)
+        H5Sclose(sp);
     if (t >= 0)
         H5Tclose(t);
     if (a >= 0)

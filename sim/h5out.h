@@ -78,6 +78,11 @@ int gs_h5_read_series(const char *path, const char *dset, double **out,
 int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
                         char *buf, size_t n, struct gs_diag *d);
 
+/* Read the numeric (scalar) attribute name of object obj into *out.  0,
+ * or a negative code with d filled. */
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d);
+
 /* Datasets of the file at path that lack a "units" or "description"
  * attribute: their count (the first one's path in first[n]), or a
  * negative code when the file cannot be read. */
@@ -91,6 +96,9 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *   /runs/POLICY/seedK     each run's single-run file (jobs, names,
  *                          timeseries, summary), copied whole; attrs policy,
  *                          seed
+ *   /compare               attr bill_window_s: the window every run was
+ *                          billed over (its span), NaN when each run was
+ *                          billed over its own (--bill-until own)
  *   /compare/policies, /compare/metrics     names (strings)
  *   /compare/seeds         the seeds (uint64), index K of seedK
  *   /compare/values        [policy, seed, metric] every run's metrics
@@ -98,6 +106,7 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
  *                          half (t * std / sqrt(n)), ci_low, ci_high */
 struct gs_h5_compare {
+    double bill_window_s;               /* every run's span (s), NaN: own */
     const char *scenario, *text;
     int npol, nseeds, nmetrics;
     const char *const *policies;        /* npol */

@@ -2096,7 +2096,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     const cJSON *v;
     c.root = root;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
-                         "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
+                         "horizon", "bill_until", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
@@ -2108,8 +2108,15 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         (rc = str(&c, root, "$", "description", 0, desc, sizeof desc)) < 0 ||
         (rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0, &seed)) < 0 ||
         (rc = duration(&c, root, "$", "horizon", 0, &s->horizon)) < 0 ||
+        (rc = duration(&c, root, "$", "bill_until", 0, &s->bill_until)) < 0 ||
         (rc = duration(&c, root, "$", "sample_step", 0, &s->step)) < 0)
         goto done;
+    if (s->horizon > 0 && s->bill_until > 0) {
+        rc = err(&c, "$.bill_until", "give horizon or bill_until, not both: "
+                 "horizon ends the run at that time, bill_until only keeps "
+                 "a run that ended sooner going (billed) until then");
+        goto done;
+    }
     if (seed != floor(seed)) {
         rc = err(&c, "$.seed", "expected a whole number");
         goto done;

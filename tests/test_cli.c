@@ -629,12 +629,14 @@ static void test_python_reader(void)
              "m = sum(g.summary(x).loc[\"utilization\", \"value\"] for p, s, x "
              "in r if p == \"hps\") / 2\n"
              "assert abs(t.loc[(\"hps\", \"utilization\"), \"mean\"] - m) < 1e-12\n"
-             "print(\"ok\")'", plots);
+             "print(\"ok\")' 2>&1", plots);
     FILE *p = popen(cmd, "r");
-    char buf[256] = "";
+    char buf[2048] = "";
     size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
     buf[n] = '\0';
     int st = p ? pclose(p) : -1;
+    if (st != 0)
+        printf("\n    python: %s", buf);
     CU_ASSERT_EQUAL(st, 0);
     CU_ASSERT_STRING_EQUAL(buf, "ok\n");
     unlink("/tmp/gs-cli-py.h5");
@@ -712,6 +714,95 @@ static void test_csv_bom(void)
     unlink(scen);
 }
 
+/* The mean and std of metric for policy in compare's CSV; -1 when absent. */
+static int csv_stat(const char *csv, const char *policy, const char *metric,
+                    double *mean, double *sd)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s,%s,", policy, metric);
+    const char *p = strstr(csv, key);
+    int n;
+    if (p == NULL || sscanf(p + strlen(key), "%d,%lf,%lf", &n, mean, sd) != 3)
+        return -1;
+    return 0;
+}
+
+/* Fair billing windows: every run of a comparison is billed over the same
+ * window.  A static fleet of 16 H100s at $2 per GPU-hour (billed by the
+ * second) costs exactly 32 $/h whatever runs on it, so over a window of W
+ * hours the bill is 32 W for every policy and seed: by default W is the
+ * longest run's span, and every run's span is W; --bill-until 100h bills
+ * 3200 $; --bill-until own bills each run over its own span, 32 x its span
+ * (the seeds' spans differ). */
+static void test_compare_bill_window(void)
+{
+    char dir[] = "/tmp/gs-cli-bill-XXXXXX", path[128], args[512], *out;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bill.json", dir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"name\": \"bill\", \"seed\": 3, \"fleet\": [{\"name\": \"g\", "
+          "\"gpu\": \"H100-80GB\", \"nodes\": 2, \"gpus_per_node\": 8, "
+          "\"price_per_gpu_hour\": 2.0}], \"workload\": {\"generate\": "
+          "{\"jobs\": 150, \"rate_per_hour\": 12, \"classes\": [{\"name\": "
+          "\"t\", \"tier\": \"training\", \"weight\": 1, \"gpus\": "
+          "{\"values\": [1, 2, 4, 8], \"weights\": [1, 1, 1, 1]}, "
+          "\"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}}}",
+          fp);
+    fclose(fp);
+    const char *pols[] = { "fifo", "smallest" };
+    double span, sd, cost, csd, w = 0;
+    /* own: each run billed over its own span */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/own.h5 --bill-until own", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT(sd > 0);                  /* the seeds' spans differ */
+        CU_ASSERT(fabs(cost - 32 * span) < 0.05);
+        CU_ASSERT(fabs(csd - 32 * sd) < 0.05);
+    }
+    free(out);
+    /* the default: the longest span of all runs, the same for every run */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/longest.h5", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT_EQUAL(sd, 0);
+        CU_ASSERT_EQUAL(csd, 0);
+        if (i == 0)
+            w = span;
+        CU_ASSERT_EQUAL(span, w);           /* one window for all */
+        CU_ASSERT(fabs(cost - 32 * w) < 0.05);
+    }
+    free(out);
+    snprintf(args, sizeof args, "%s/longest.h5", dir);
+    struct gs_diag d = { 0 };
+    double bw = NAN;
+    CU_ASSERT_EQUAL(gs_h5_read_attr_num(args, "/compare", "bill_window_s",
+                                        &bw, &d), 0);
+    CU_ASSERT(fabs(bw - w * 3600) < 0.01);
+    /* a fixed window */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/fixed.h5 --bill-until 100h", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT_EQUAL(span, 100);
+        CU_ASSERT(fabs(cost - 3200) < 1e-6);
+    }
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -731,6 +822,7 @@ static CU_TestInfo tests[] = {
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     { "compare: the metrics that differ, --metrics", test_compare_metrics },
     { "a UTF-8 BOM before a CSV header is skipped", test_csv_bom },
+    { "compare bills every run over the same window", test_compare_bill_window },
     CU_TEST_INFO_NULL,
 };
 
