@@ -26,6 +26,7 @@
 #include "fleet.h"
 #include "h5out.h"
 #include "kplace.h"
+#include "progress.h"
 #include "rng.h"
 #include "source.h"
 #include "../traces/tread.h"
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void gs_place_exp_free(struct gs_place_exp *x)
 {
@@ -383,6 +385,8 @@ int gs_place_exp_run(const struct gs_scenario *sc,
                          x->failed + c * (size_t)np,
                          x->cpu_use + c * (size_t)np, &x->tasks[c],
                          &x->classes[c], d);
+            if (rc == 0 && o->done)
+                o->done(o->ctx, (int)c + 1, (int)cells);
         }
     free(pol);
     free(pop);
@@ -397,7 +401,7 @@ int gs_place_exp_run(const struct gs_scenario *sc,
 /* --- the command line ---------------------------------------------------------- */
 
 static const char usage[] =
-"usage: gpusim place-exp SCENARIO [options]\n"
+"usage: gpusim place-exp SCENARIO [options]   (a JSON file, or quickstart)\n"
 "\n"
 "The FGD paper's placement experiment: every pod of SCENARIO's workload\n"
 "(CPU-only and never-scheduled ones too) is shuffled per seed, the list\n"
@@ -422,7 +426,8 @@ static const char usage[] =
 "                    (e.g. openb_pod_list_cpu050.csv)\n"
 "  --out FILE        HDF5 file (default: NAME-place.h5)\n"
 "  --no-out          write no file\n"
-"  --quiet           print no table\n"
+"  --quiet           print no table and no progress line (one is drawn\n"
+"                    on stderr when it is a terminal)\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 result file not written\n";
 
@@ -506,6 +511,12 @@ static void print_table(FILE *fp, const char *name,
     free(v);
 }
 
+/* The progress line: runs (placer x seed) done. */
+static void progress(void *ctx, int ndone, int total)
+{
+    gs_progress_count(ctx, ndone, total, "runs");
+}
+
 int gs_place_exp_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *pods = NULL;
@@ -567,7 +578,11 @@ int gs_place_exp_main(int argc, char **argv)
     struct gs_diag d = { 0 };
     struct gs_scenario *sc = NULL;
     char buf[1200];
-    if (gs_scenario_load(file, &sc, &d) < 0) {
+    struct stat st;
+    int builtin = strcmp(file, "quickstart") == 0 && stat(file, &st) != 0;
+    if ((builtin ? gs_scenario_parse(gs_scenario_quickstart(),
+                                     "<built-in quickstart>", ".", &sc, &d)
+                 : gs_scenario_load(file, &sc, &d)) < 0) {
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: %s\n", buf);
         return 2;
@@ -597,9 +612,14 @@ int gs_place_exp_main(int argc, char **argv)
                              "characters", file);
         }
     }
-    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical };
+    struct gs_progress pr;
+    gs_progress_init(&pr, "place-exp", quiet);
+    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical,
+                                   pr.on ? progress : NULL, &pr };
     struct gs_place_exp x;
-    if (gs_place_exp_run(sc, &o, &x, &d) < 0) {
+    int xrc = gs_place_exp_run(sc, &o, &x, &d);
+    gs_progress_end(&pr);
+    if (xrc < 0) {
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: %s\n", buf);
         gs_scenario_free(sc);

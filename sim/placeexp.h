@@ -31,6 +31,9 @@ struct gs_place_exp_opts {
     double max_load;                    /* target arrived workload, 0..10 */
     double typical;                     /* FGD's typical pods cover this
                                            share of pods; 0 = 1 (all) */
+    /* optional: called after each (placer, seed) run, ndone of total */
+    void (*done)(void *ctx, int ndone, int total);
+    void *ctx;
 };
 
 struct gs_place_exp {

@@ -25,6 +25,7 @@
 #include "compare.h"
 #include "jsonio.h"
 #include "pool.h"
+#include "progress.h"
 #include "rng.h"
 #include "scenario.h"
 #include "sim.h"
@@ -76,6 +77,8 @@ struct tr {
     int nseeds;
     const double *cand;         /* [n][NF] */
     int baseline;               /* evaluate fifo-backfill instead */
+    struct gs_progress pr;      /* simulations done of all the training's */
+    int ndone, total;
 };
 
 double gs_train_objective(const struct gs_summary *su,
@@ -129,6 +132,15 @@ static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
     return rc;
 }
 
+/* The progress line: simulations done of the whole training's. */
+static void progress(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    struct tr *t = ctx;
+    gs_progress_count(&t->pr, t->ndone + ndone, t->total, "simulations");
+}
+
 /* Mean objective of each of n candidates over the seeds, into j[n]. */
 static int evaluate(struct tr *t, const double *cand, int n, int jobs,
                     double *j, struct gs_diag *d)
@@ -138,7 +150,11 @@ static int evaluate(struct tr *t, const double *cand, int n, int jobs,
     if (r == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     t->cand = cand;
-    int rc = gs_pool_run(ntasks, jobs, 1, eval_task, t, r, d);
+    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = jobs, .nout = 1,
+                                  .fn = eval_task, .done = progress,
+                                  .ctx = t };
+    int rc = gs_pool_exec(&pool, r, d);
+    t->ndone += ntasks;
     for (int c = 0; c < n && rc == 0; c++) {
         double s = 0;
         for (int k = 0; k < t->nseeds; k++)
@@ -295,6 +311,8 @@ int gs_train_main(int argc, char **argv)
         goto done;
     }
     double jbase, juntrained, jbest;
+    gs_progress_init(&t.pr, "train", quiet);
+    t.total = (int)((2 + iters * pop) * t.nseeds);
     t.baseline = 1;
     if ((rc = evaluate(&t, mu, 1, (int)jobs, &jbase, &d)) < 0)
         goto fail;
@@ -305,6 +323,7 @@ int gs_train_main(int argc, char **argv)
     jbest = juntrained;
     for (int i = 0; i < NF; i++)
         sd[i] = sigma;
+    gs_progress_end(&t.pr);     /* the log line goes above it */
     if (!quiet)
         fprintf(stderr, "gpusim train: objective fifo-backfill %.4f, "
                 "untrained rl-lite %.4f\n", jbase, juntrained);
@@ -335,6 +354,7 @@ int gs_train_main(int argc, char **argv)
             mu[i] = m;
             sd[i] = sqrt(v / (double)elite + noise * noise);
         }
+        gs_progress_end(&t.pr);
         if (!quiet)
             fprintf(stderr, "gpusim train: iteration %ld/%ld: best of "
                     "iteration %.4f, best so far %.4f\n", it + 1, iters,
@@ -364,6 +384,7 @@ int gs_train_main(int argc, char **argv)
     status = 0;
     goto done;
 fail:
+    gs_progress_end(&t.pr);
     {
         char buf[1200];
         gs_diag_format(&d, buf, sizeof buf);
