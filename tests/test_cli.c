@@ -923,6 +923,50 @@ static void test_progress_line(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* plots/run.ipynb runs as written on the quickstart's result, with a
+ * relative GPUSIM_H5 taken from the folder the command ran in: executed by
+ * nbconvert when Debian's jupyter-nbconvert is there, else its code cells
+ * run as one script by the system Python.  Its checks (per-model series
+ * adding up to the total, per-tier counts and SLA against gpusim's table,
+ * every bill breakdown adding up to cost_usd, requests against the
+ * service summary) are asserts inside it; its figures are written. */
+static void test_run_notebook(void)
+{
+    if (!have_pandas("run notebook"))
+        return;
+    CU_ASSERT_EQUAL_FATAL(sh("run quickstart -q -o nbq.h5", NULL, NULL), 0);
+    char nb[1024], plots[1024], cmd[4096];
+    abs_path("plots/run.ipynb", nb, sizeof nb);
+    abs_path("plots", plots, sizeof plots);
+    int nbc = system("PATH=/usr/bin:$PATH command -v jupyter-nbconvert "
+                     ">/dev/null 2>&1") == 0;
+    if (nbc)
+        snprintf(cmd, sizeof cmd, "cd %s && GPUSIM_H5=nbq.h5 "
+                 "PYDEVD_DISABLE_FILE_VALIDATION=1 PATH=/usr/bin:$PATH "
+                 "jupyter-nbconvert --to notebook --execute %s --output-dir "
+                 "%s --ExecutePreprocessor.timeout=300 --log-level=WARN "
+                 "2>&1", wd(), nb, wd());
+    else
+        snprintf(cmd, sizeof cmd, "cd %s && GPUSIM_H5=nbq.h5 GPUSIM_PLOTS=%s "
+                 "/usr/bin/python3 -c 'import json; nb = json.load(open("
+                 "\"%s\")); display = print; exec(\"\\n\".join(\"\".join("
+                 "c[\"source\"]) for c in nb[\"cells\"] if c[\"cell_type\"] "
+                 "== \"code\"))' 2>&1", wd(), plots, nb);
+    FILE *p = popen(cmd, "r");
+    char buf[4096] = "";
+    size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+    buf[n] = '\0';
+    int st = p ? pclose(p) : -1;
+    if (st != 0)
+        printf("\n    %s: %s", nbc ? "nbconvert" : "python3", buf);
+    CU_ASSERT_EQUAL(st, 0);
+    static const char *const figs[] = { "nb_run_utilization.png",
+        "nb_run_wait_cdf.png", "nb_run_sla.png", "nb_run_cost.png",
+        "nb_run_services.png" };
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        CU_ASSERT(exists(wp(figs[i])));
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -944,6 +988,7 @@ static CU_TestInfo tests[] = {
     { "a UTF-8 BOM before a CSV header is skipped", test_csv_bom },
     { "compare bills every run over the same window", test_compare_bill_window },
     { "progress line on a terminal only", test_progress_line },
+    { "plots/run.ipynb runs on a run's file", test_run_notebook },
     CU_TEST_INFO_NULL,
 };
 
