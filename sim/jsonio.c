@@ -857,3 +857,11 @@ int gs_json_count(const char *text, const char *path)
     cJSON_Delete(root);
     return n;
 }
+
+int gs_json_has(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int has = root && walk(root, path, 0, &node, "", NULL) == 0;
+    cJSON_Delete(root);
+    return has;
+}
