@@ -126,6 +126,14 @@ static int model_ref(struct ctx *c, const cJSON *o, const char *path,
     if (m < 0) {
         char p[512], list[768] = "";
         sub(p, sizeof p, path, key);
+        const char *names[GS_MAX_MODELS + 1];
+        for (int i = 0; i < c->s->cat.n; i++)
+            names[i] = c->s->cat.m[i].name;
+        names[c->s->cat.n] = NULL;
+        const char *near = gs_suggest(name, names);
+        if (near)
+            return err(c, p, "unknown GPU model '%s' (did you mean '%s'? or "
+                       "declare it under gpu_models)", name, near);
         for (int i = 0; i < c->s->cat.n; i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, c->s->cat.m[i].name, sizeof list - strlen(list) - 1);

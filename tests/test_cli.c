@@ -967,6 +967,40 @@ static void test_run_notebook(void)
         CU_ASSERT(exists(wp(figs[i])));
 }
 
+/* A misspelled GPU model or trace format gets "did you mean". */
+static void test_did_you_mean_names(void)
+{
+    static const struct { const char *from, *to, *msg; } cases[] = {
+        { "\"gpu\": \"H100-80GB\"", "\"gpu\": \"H100-80G\"",
+          "unknown GPU model 'H100-80G' (did you mean 'H100-80GB'?" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024], *err = NULL;
+        snprintf(args, sizeof args, "scenario quickstart | sed 's/%s/%s/' | "
+                 "\"$GPUSIM_ABS\" run - --no-out", cases[i].from, cases[i].to);
+        int rc = sh(args, NULL, &err);
+        if (rc != 2 || !strstr(err, cases[i].msg))
+            printf("\n    %d: %s", rc, err);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+        free(err);
+    }
+    char path[64], args[128], *err = NULL;
+    write_temp("{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 1}], "
+               "\"workload\": {\"trace\": {\"format\": \"natve\", "
+               "\"path\": \"x.csv\"}}}", path);
+    snprintf(args, sizeof args, "run %s --no-out", path);
+    CU_ASSERT_EQUAL(sh(args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown trace format 'natve' (did "
+                                  "you mean 'native'?)"));
+    free(err);
+    unlink(path);
+    CU_ASSERT_EQUAL(sh("trace stats x.csv --format alibaba-gpu-2032", NULL,
+                       &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'alibaba-gpu-2023'?"));
+    free(err);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -989,6 +1023,7 @@ static CU_TestInfo tests[] = {
     { "compare bills every run over the same window", test_compare_bill_window },
     { "progress line on a terminal only", test_progress_line },
     { "plots/run.ipynb runs on a run's file", test_run_notebook },
+    { "did you mean: GPU models, trace formats", test_did_you_mean_names },
     CU_TEST_INFO_NULL,
 };
 
