@@ -50,6 +50,7 @@
 #include "service.h"
 #include "../traces/llmreq.h"
 #include "mig.h"
+#include "order.h"
 #include "rng.h"
 #include "router.h"
 #include "scenario.h"
@@ -1334,61 +1335,6 @@ static int m_start(void *st, gs_time t0)
 
 /* --- results -------------------------------------------------------------- */
 
-/* Sort n doubles >= 0 ascending, w (may be NULL) alongside: an LSD radix
- * sort on their IEEE-754 bits, which order as the values do when the sign
- * is clear; 16 bits a pass, passes whose digit never varies skipped.  A
- * million-request run sorts several arrays of its size at the end, where
- * a comparison sort cost more than the whole simulation. */
-static int sort_pos(double *v, float *w, size_t n)
-{
-    if (n < 2)
-        return 0;
-    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    float *wb = w ? malloc(n * sizeof *wb) : NULL;
-    size_t *cnt = malloc(65536 * sizeof *cnt);
-    if (!a || !b || !cnt || (w && !wb)) {
-        free(a);
-        free(b);
-        free(wb);
-        free(cnt);
-        return GS_ENOMEM;
-    }
-    memcpy(a, v, n * sizeof *a);
-    for (int pass = 0; pass < 4; pass++) {
-        int sh = 16 * pass;
-        memset(cnt, 0, 65536 * sizeof *cnt);
-        for (size_t i = 0; i < n; i++)
-            cnt[(a[i] >> sh) & 0xffff]++;
-        if (cnt[(a[0] >> sh) & 0xffff] == n)
-            continue;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t at = cnt[(a[i] >> sh) & 0xffff]++;
-            b[at] = a[i];
-            if (w)
-                wb[at] = w[i];
-        }
-        uint64_t *t = a;
-        a = b;
-        b = t;
-        if (w) {
-            float *tw = w;
-            memcpy(tw, wb, n * sizeof *tw);
-        }
-    }
-    memcpy(v, a, n * sizeof *a);
-    free(a);
-    free(b);
-    free(wb);
-    free(cnt);
-    return 0;
-}
-
 static double pct_sorted(const double *v, long n, double p)
 {
     return n > 0 ? gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, p)
@@ -1397,26 +1343,18 @@ static double pct_sorted(const double *v, long n, double p)
 
 /* Token-weighted quantiles p[0..np-1] (ascending) of the iteration
  * durations: the smallest duration whose cumulative weight reaches p of
- * the total.  Sorts the samples in place (done once, at the end). */
+ * the total (sim/order.c; permutes the samples, done once, at the end). */
 static void itl_quantiles(struct svc *sv, const double *p, int np,
                           double *out)
 {
-    for (int i = 0; i < np; i++)
-        out[i] = 0;
     long n = sv->nitl;
-    if (n == 0 || sort_pos(sv->itl_d, sv->itl_w, (size_t)n) < 0)
-        return;
-    double w = 0;
+    double w = 0, need[8];
     for (long i = 0; i < n; i++)
         w += sv->itl_w[i];
-    double acc = 0;
-    long i = 0;
-    for (int k = 0; k < np; k++) {
-        double need = p[k] * w;
-        while (i < n - 1 && acc + sv->itl_w[i] < need)
-            acc += sv->itl_w[i++];
-        out[k] = sv->itl_d[i];
-    }
+    for (int k = 0; k < np && k < 8; k++)
+        need[k] = p[k] * w;
+    gs_order_wquantiles(sv->itl_d, sv->itl_w, (size_t)n, need,
+                        np < 8 ? np : 8, out);
 }
 
 static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
@@ -1444,10 +1382,11 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     double *tt = malloc((size_t)(n ? n : 1) * sizeof *tt);
     double *ee = malloc((size_t)(n ? n : 1) * sizeof *ee);
     double *qq = malloc((size_t)(n ? n : 1) * sizeof *qq);
+    double *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
     long k = 0, good = 0;
     double it_sum = 0;
     long it_n = 0;
-    for (long i = 0; i < sv->nreq && tt && ee && qq; i++) {
+    for (long i = 0; i < sv->nreq && tt && ee && qq && tmp; i++) {
         const struct gs_reqrec *q = &sv->req[i];
         if (q->state != GS_REQ_DONE)
             continue;
@@ -1468,9 +1407,9 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     }
     static const double ps[3] = { 0.5, 0.95, 0.99 };
     if (k > 0) {
-        sort_pos(tt, NULL, (size_t)k);
-        sort_pos(ee, NULL, (size_t)k);
-        sort_pos(qq, NULL, (size_t)k);
+        gs_order_sort(tt, tmp, (size_t)k);
+        gs_order_sort(ee, tmp, (size_t)k);
+        gs_order_sort(qq, tmp, (size_t)k);
         for (int i = 0; i < 3; i++) {
             o->ttft[i] = pct_sorted(tt, k, ps[i]);
             o->e2e[i] = pct_sorted(ee, k, ps[i]);
@@ -1503,6 +1442,7 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     free(tt);
     free(ee);
     free(qq);
+    free(tmp);
     int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
     o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
@@ -1566,10 +1506,12 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
     o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
     double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
+    double *tmp = malloc((size_t)nf * sizeof *tmp + 8);
     float *w = malloc((size_t)ni * sizeof *w + 4);
-    if (v == NULL || w == NULL) {
+    if (v == NULL || w == NULL || tmp == NULL) {
         free(v);
         free(w);
+        free(tmp);
         return;
     }
     double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
@@ -1585,7 +1527,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
                          : which == 1 ? q->end - q->arrival : q->queue;
             }
         }
-        sort_pos(v, NULL, (size_t)k);
+        gs_order_sort(v, tmp, (size_t)k);
         if (which == 0) {
             o->ttft_p50 = pct_sorted(v, k, 0.5);
             o->ttft_p99 = pct_sorted(v, k, 0.99);
@@ -1608,6 +1550,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     o->itl_p99 = q[1];
     free(v);
     free(w);
+    free(tmp);
 }
 
 static void m_summarize(const void *st, struct gs_summary *su)
