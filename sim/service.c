@@ -49,6 +49,7 @@
  * and output can never fit the KV cache) + in flight at the end. */
 #include "service.h"
 #include "../traces/llmreq.h"
+#include "bigmem.h"
 #include "mig.h"
 #include "order.h"
 #include "rng.h"
@@ -319,11 +320,13 @@ static void wake(struct svc *sv)
 /* Room for cap requests (the stream's length when it is known). */
 static int req_reserve(struct svc *sv, long cap)
 {
-    struct gs_reqrec *r = realloc(sv->req, (size_t)cap * sizeof *r);
+    struct gs_reqrec *r = gs_big_realloc(sv->req, (size_t)sv->capreq *
+                                         sizeof *r, (size_t)cap * sizeof *r);
     if (r == NULL)
         return GS_ENOMEM;
     sv->req = r;
-    struct rlink *l = realloc(sv->lk, (size_t)cap * sizeof *l);
+    struct rlink *l = gs_big_realloc(sv->lk, (size_t)sv->capreq * sizeof *l,
+                                     (size_t)cap * sizeof *l);
     if (l == NULL)
         return GS_ENOMEM;
     sv->lk = l;
@@ -334,18 +337,9 @@ static int req_reserve(struct svc *sv, long cap)
 static int req_new(struct svc *sv, double t, int in, int out,
                    const uint64_t *hash, int nhash)
 {
-    if (sv->nreq == sv->capreq) {
-        long cap = sv->capreq ? sv->capreq * 2 : 1024;
-        struct gs_reqrec *r = realloc(sv->req, (size_t)cap * sizeof *r);
-        if (r == NULL)
-            return GS_ENOMEM;
-        sv->req = r;
-        struct rlink *l = realloc(sv->lk, (size_t)cap * sizeof *l);
-        if (l == NULL)
-            return GS_ENOMEM;
-        sv->lk = l;
-        sv->capreq = cap;
-    }
+    if (sv->nreq == sv->capreq &&
+        req_reserve(sv, sv->capreq ? sv->capreq * 2 : 1024) < 0)
+        return GS_ENOMEM;
     long i = sv->nreq++;
     sv->req[i] = (struct gs_reqrec){ .arrival = t, .first = -1, .end = -1,
                                      .in = in, .out = out, .replica = -1,
@@ -421,11 +415,13 @@ static int iter_sample(struct svc *sv, double d, int w)
 {
     if (sv->nitl == sv->capitl) {
         long cap = sv->capitl ? sv->capitl * 2 : 1024;
-        double *a = realloc(sv->itl_d, (size_t)cap * sizeof *a);
+        double *a = gs_big_realloc(sv->itl_d, (size_t)sv->capitl * sizeof *a,
+                                   (size_t)cap * sizeof *a);
         if (a == NULL)
             return GS_ENOMEM;
         sv->itl_d = a;
-        float *b = realloc(sv->itl_w, (size_t)cap * sizeof *b);
+        float *b = gs_big_realloc(sv->itl_w, (size_t)sv->capitl * sizeof *b,
+                                  (size_t)cap * sizeof *b);
         if (b == NULL)
             return GS_ENOMEM;
         sv->itl_w = b;
@@ -1279,10 +1275,10 @@ static void m_free(void *st)
             gsl_rng_free(sv->r_arr);
         if (sv->r_tok)
             gsl_rng_free(sv->r_tok);
-        free(sv->req);
-        free(sv->lk);
-        free(sv->itl_d);
-        free(sv->itl_w);
+        gs_big_free(sv->req, (size_t)sv->capreq * sizeof *sv->req);
+        gs_big_free(sv->lk, (size_t)sv->capreq * sizeof *sv->lk);
+        gs_big_free(sv->itl_d, (size_t)sv->capitl * sizeof *sv->itl_d);
+        gs_big_free(sv->itl_w, (size_t)sv->capitl * sizeof *sv->itl_w);
         free(sv->rt_t);
         free(sv->rt_v);
         free(sv->ser_t);
@@ -1379,10 +1375,11 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
     o->replicas_max = sv->rep_max;
     long n = sv->finished;
-    double *tt = malloc((size_t)(n ? n : 1) * sizeof *tt);
-    double *ee = malloc((size_t)(n ? n : 1) * sizeof *ee);
-    double *qq = malloc((size_t)(n ? n : 1) * sizeof *qq);
-    double *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
+    size_t nb = (size_t)(n ? n : 1) * sizeof(double);
+    double *tt = gs_big_realloc(NULL, 0, nb);
+    double *ee = gs_big_realloc(NULL, 0, nb);
+    double *qq = gs_big_realloc(NULL, 0, nb);
+    double *tmp = gs_big_realloc(NULL, 0, nb);
     long k = 0, good = 0;
     double it_sum = 0;
     long it_n = 0;
@@ -1439,10 +1436,10 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
             o->itl_at = q4[i];
         else
             o->itl[j++] = q4[i];
-    free(tt);
-    free(ee);
-    free(qq);
-    free(tmp);
+    gs_big_free(tt, nb);
+    gs_big_free(ee, nb);
+    gs_big_free(qq, nb);
+    gs_big_free(tmp, nb);
     int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
     o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
