@@ -21,7 +21,10 @@
  * Pivots are medians of three fixed positions, so the result and the
  * permutation are reproducible.  Weights are whole numbers (token counts),
  * whose sums are exact in a double whatever the order of addition: the
- * answer is the very value a scan of the sorted array would stop at. */
+ * answer is the very value a scan of the sorted array would stop at.  A
+ * large sample is first narrowed by a weighted histogram of a 16-bit digit
+ * (a radix select), so selection runs only on the values that share the
+ * targets' digits. */
 #include "order.h"
 #include "err.h"
 
@@ -92,8 +95,9 @@ static double med3(double a, double b, double c)
     return a < c ? a : (b < c ? c : b);
 }
 
-void gs_order_wquantiles(double *v, float *w, size_t n, const double *need,
-                         int nneed, double *out)
+/* Selection on v[0..n-1], whose values all lie above weight base0. */
+static void wselect(double *v, float *w, size_t n, double base0,
+                    const double *need, int nneed, double *out)
 {
     for (int k = 0; k < nneed; k++)
         out[k] = 0;
@@ -102,7 +106,7 @@ void gs_order_wquantiles(double *v, float *w, size_t n, const double *need,
     /* [lo, n) holds, in sorted order, every value from the last answer's
      * up; base is the weight below lo. */
     size_t lo = 0;
-    double base = 0;
+    double base = base0;
     for (int k = 0; k < nneed; k++) {
         size_t a = lo, b = n;       /* the answer lies in v[a..b-1] */
         double wa = base;           /* weight below a */
@@ -138,4 +142,96 @@ void gs_order_wquantiles(double *v, float *w, size_t n, const double *need,
             a = gt;
         }
     }
+}
+
+/* Large samples: one pass finds the bits all values share (their common
+ * prefix), a second adds the weights by the 16-bit digit below it, and the
+ * third gathers the few digits' values that hold the targets; selection
+ * then runs on those alone.  Three reads of the sample and no swaps, where
+ * selection on the whole sample partitions it two or three times. */
+enum { WD = 16, WR = 1 << WD, WMAX = 16 };
+
+void gs_order_wquantiles(double *v, float *w, size_t n, const double *need,
+                         int nneed, double *out)
+{
+    if (n < 4 * (size_t)WR || nneed > WMAX) {
+        wselect(v, w, n, 0, need, nneed, out);
+        return;
+    }
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = bits(&v[i]);
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    int sh = 0;
+    while (sh < 64 - WD && (lo ^ hi) >> (sh + WD) != 0)
+        sh++;
+    double *hw = calloc(WR, sizeof *hw);
+    size_t *hn = calloc(WR, sizeof *hn);
+    int16_t *slot = malloc(WR * sizeof *slot);
+    double *gv[WMAX] = { 0 };
+    float *gw[WMAX] = { 0 };
+    size_t gn[WMAX] = { 0 };
+    int ok = hw && hn && slot;
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            size_t d = (bits(&v[i]) >> sh) & (WR - 1);
+            hw[d] += w[i];
+            hn[d]++;
+        }
+        for (size_t d = 0; d < WR; d++)
+            slot[d] = -1;
+    }
+    /* each target's digit, the weight below it, and its share of need */
+    size_t dk[WMAX];
+    double below[WMAX];
+    int nslots = 0;
+    for (int k = 0; ok && k < nneed; k++) {
+        double acc = 0;
+        size_t d = 0, last = 0;
+        for (; d < WR; d++) {
+            if (hn[d] == 0)
+                continue;
+            last = d;
+            if (acc + hw[d] >= need[k])
+                break;
+            acc += hw[d];
+        }
+        if (d == WR) {              /* beyond the total: the top digit */
+            d = last;
+            acc -= hw[d];
+        }
+        dk[k] = d;
+        below[k] = acc;
+        if (slot[d] < 0) {
+            slot[d] = (int16_t)nslots;
+            gv[nslots] = malloc(hn[d] * sizeof *gv[0]);
+            gw[nslots] = malloc(hn[d] * sizeof *gw[0]);
+            ok = gv[nslots] && gw[nslots];
+            nslots++;
+        }
+    }
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            int g = slot[(bits(&v[i]) >> sh) & (WR - 1)];
+            if (g >= 0) {
+                gv[g][gn[g]] = v[i];
+                gw[g][gn[g]++] = w[i];
+            }
+        }
+        for (int k = 0; k < nneed; k++) {
+            int g = slot[dk[k]];
+            wselect(gv[g], gw[g], gn[g], below[k], &need[k], 1, &out[k]);
+        }
+    }
+    for (int g = 0; g < nslots; g++) {
+        free(gv[g]);
+        free(gw[g]);
+    }
+    free(hw);
+    free(hn);
+    free(slot);
+    if (!ok)                        /* no memory for the shortcut */
+        wselect(v, w, n, 0, need, nneed, out);
 }

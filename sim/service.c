@@ -138,6 +138,8 @@ struct svc {
     long tnext;
     gsl_rng *r_arr, *r_tok;
     double gnext;               /* next generated arrival, s; INFINITY at end */
+    int flat;                   /* the generator's rate has no cycle (-1: not
+                                 * yet known) */
     long gcount;
     double start_s, next_arrival;
     /* requests */
@@ -838,10 +840,13 @@ static void next_arrival(struct svc *sv)
     /* Thinning (Lewis and Shedler 1979) under the cycle's peak rate. */
     double peak = g->rate.rate_per_hour * (1.0 + g->rate.diurnal) / 3600.0;
     double t = sv->gnext;
-    int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
-    for (int h = 0; h < 24 && flat; h++)
-        flat = g->rate.hourly[h] == 0;
-    if (flat) {
+    if (sv->flat < 0) {
+        int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
+        for (int h = 0; h < 24 && flat; h++)
+            flat = g->rate.hourly[h] == 0;
+        sv->flat = flat;
+    }
+    if (sv->flat) {
         t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
         if (g->until > 0 && (gs_time)((t - sv->start_s) * 1000.0) >= g->until)
             t = INFINITY;
@@ -1246,6 +1251,7 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
         if (sv->r_arr == NULL || sv->r_tok == NULL)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         sv->gnext = sv->start_s;
+        sv->flat = -1;
     }
     long expect = sv->tab ? sv->tab->n : c->gen.requests;
     if (expect > 0 && expect < (1L << 28) && req_reserve(sv, expect) < 0)
