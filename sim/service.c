@@ -117,6 +117,9 @@ struct spool {
     double unloaded_cache_t;
     struct gs_llm_perf perf;
     int have_perf;
+    /* replicas the router may choose (serving, not draining), by index;
+     * rebuilt when a replica's state or draining flag changed */
+    int *cand, ncand, capcand, cdirty;
 };
 
 struct svc {
@@ -132,6 +135,7 @@ struct svc {
     /* the service's own queue of exact-time happenings */
     struct hent *h;
     long nh, caph;
+    int hdead;                  /* h[0] is spent (hpeek) */
     uint64_t seq;
     /* the request source */
     struct gs_reqtable *tab;
@@ -225,8 +229,46 @@ static int hless(const struct hent *a, const struct hent *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/* Move e down from slot i of a heap of n entries. */
+static void hsift(struct svc *sv, long i, struct hent e)
+{
+    long n = sv->nh;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
+            c++;
+        if (!hless(&sv->h[c], &e))
+            break;
+        sv->h[i] = sv->h[c];
+        i = c;
+    }
+    if (n > 0)
+        sv->h[i] = e;
+}
+
+/* The root was handed out by hpeek and is done with: take it out (the
+ * last entry sifts down from the root). */
+static void hsettle(struct svc *sv)
+{
+    if (!sv->hdead)
+        return;
+    sv->hdead = 0;
+    struct hent last = sv->h[--sv->nh];
+    hsift(sv, 0, last);
+}
+
 static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
 {
+    struct hent e = { t, sv->seq++, kind, idx, gen };
+    if (sv->hdead) {
+        /* the spent root's place: one sift down instead of a removal and
+         * an insertion (an iteration's end scheduling the next) */
+        sv->hdead = 0;
+        hsift(sv, 0, e);
+        return 0;
+    }
     if (sv->nh == sv->caph) {
         long cap = sv->caph ? sv->caph * 2 : 64;
         struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
@@ -235,7 +277,6 @@ static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
         sv->h = h;
         sv->caph = cap;
     }
-    struct hent e = { t, sv->seq++, kind, idx, gen };
     long i = sv->nh++;
     while (i > 0) {
         long p = (i - 1) / 2;
@@ -248,31 +289,21 @@ static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
     return 0;
 }
 
-static struct hent hpop(struct svc *sv)
+/* The earliest happening, left in place as spent (hsettle or the next
+ * hpush takes it out); the order of happenings is that of (t, seq) alone,
+ * so where the heap keeps them changes nothing. */
+static struct hent hpeek(struct svc *sv)
 {
-    struct hent top = sv->h[0];
-    struct hent last = sv->h[--sv->nh];
-    long i = 0, n = sv->nh;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
-            c++;
-        if (!hless(&sv->h[c], &last))
-            break;
-        sv->h[i] = sv->h[c];
-        i = c;
-    }
-    if (n > 0)
-        sv->h[i] = last;
-    return top;
+    hsettle(sv);
+    sv->hdead = 1;
+    return sv->h[0];
 }
 
 /* Every change of a replica's state goes through here (the counts of
  * serving replicas and GPUs the integrals read). */
 static void set_state(struct svc *sv, struct rep *r, int st)
 {
+    sv->pool[r->pool].cdirty = 1;
     if (r->state == RS_UP) {
         sv->up_n--;
         sv->up_gpus -= r->gpus;
@@ -296,6 +327,7 @@ static void wake(struct svc *sv)
 {
     struct gs_sim *s = sv->m->s;
     double t = sv->next_arrival;
+    hsettle(sv);
     if (sv->nh > 0 && sv->h[0].t < t)
         t = sv->h[0].t;
     gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
@@ -560,16 +592,41 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
     kick(sv, r, t);
 }
 
+/* Pool p's routable replicas, in index order (the router's tie order). */
+static const int *route_cands(struct svc *sv, int p, int *n)
+{
+    struct spool *pl = &sv->pool[p];
+    if (pl->cdirty || pl->cand == NULL) {
+        if (pl->capcand < sv->nrep) {
+            int *c = realloc(pl->cand, (size_t)sv->caprep * sizeof *c);
+            if (c == NULL) {
+                *n = 0;
+                return NULL;
+            }
+            pl->cand = c;
+            pl->capcand = sv->caprep;
+        }
+        pl->ncand = 0;
+        for (int i = 0; i < sv->nrep; i++) {
+            const struct rep *r = sv->rep[i];
+            if (r->pool == p && r->state == RS_UP && !r->draining)
+                pl->cand[pl->ncand++] = i;
+        }
+        pl->cdirty = 0;
+    }
+    *n = pl->ncand;
+    return pl->cand;
+}
+
 static void route(struct svc *sv, int p, int32_t q, double t)
 {
     struct spool *pl = &sv->pool[p];
     struct gs_route_cand cand[256];
-    struct rep *who[256];
-    int n = 0;
-    for (int i = 0; i < sv->nrep && n < 256; i++) {
-        struct rep *r = sv->rep[i];
-        if (r->pool != p || r->state != RS_UP || r->draining)
-            continue;
+    int nr;
+    const int *ix = route_cands(sv, p, &nr);
+    int n = nr < 256 ? nr : 256;
+    for (int k = 0; k < n; k++) {
+        const struct rep *r = sv->rep[ix[k]];
         double kv = 0;
         if (sv->cfg->router == GS_ROUTE_KV) {
             struct gs_llm_stats st;
@@ -577,8 +634,7 @@ static void route(struct svc *sv, int p, int32_t q, double t)
             kv = st.blocks_total > 0 ? (double)st.blocks_used /
                                        (double)st.blocks_total : 0;
         }
-        cand[n] = (struct gs_route_cand){ r->id, r->nout, kv };
-        who[n++] = r;
+        cand[k] = (struct gs_route_cand){ r->id, r->nout, kv };
     }
     if (n == 0) {
         queue_push(sv, p, q, 0);
@@ -588,18 +644,15 @@ static void route(struct svc *sv, int p, int32_t q, double t)
     int k = gs_router_pick(sv->cfg->router, cand, n,
                            l->nhash > 0 ? l->hash[0] : 0, l->nhash > 0,
                            &pl->rr);
-    assign(sv, who[k], q, t);
+    assign(sv, sv->rep[ix[k]], q, t);
 }
 
 /* The router's queue of pool p drains into its serving replicas. */
 static void drain_queue(struct svc *sv, int p, double t)
 {
     for (;;) {
-        int any = 0;
-        for (int i = 0; i < sv->nrep; i++)
-            if (sv->rep[i]->pool == p && sv->rep[i]->state == RS_UP &&
-                !sv->rep[i]->draining)
-                any = 1;
+        int any;
+        route_cands(sv, p, &any);
         if (!any)
             return;
         int32_t q = queue_pop(sv, p);
@@ -712,6 +765,7 @@ static void reconcile(struct svc *sv, int p, double t)
         struct rep *r = sv->rep[i];
         if (r->pool == p && r->state != RS_GONE && r->draining) {
             r->draining = 0;
+            pl->cdirty = 1;
             n++;
         }
     }
@@ -742,6 +796,7 @@ static void reconcile(struct svc *sv, int p, double t)
         if (best == NULL)
             break;
         best->draining = 1;
+        pl->cdirty = 1;
         n--;
         if (best->nout == 0)
             rep_end(sv, best);
@@ -944,12 +999,13 @@ static void on_wake(struct gs_event *ev, void *ctx)
         }
     }
     for (;;) {
+        hsettle(sv);
         double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
         double ta = sv->next_arrival;
         if (th > lim && ta > lim)
             break;
         if (th <= ta) {
-            struct hent e = hpop(sv);
+            struct hent e = hpeek(sv);
             if (e.kind == H_XFER) {
                 route(sv, 1, e.idx, e.t);
                 continue;
@@ -1272,8 +1328,10 @@ static void m_free(void *st)
             gs_llm_engine_free(sv->rep[k]->e);
             free(sv->rep[k]);
         }
-        for (int p = 0; p < 2; p++)
+        for (int p = 0; p < 2; p++) {
             gs_svcscale_free(sv->pool[p].as);
+            free(sv->pool[p].cand);
+        }
         free(sv->rep);
         free(sv->h);
         gs_reqtable_free(sv->tab);
