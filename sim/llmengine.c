@@ -53,7 +53,8 @@ struct req {
     int n_hash;
     int prompt, output;
     int state;
-    int kv_ready;           /* decode role: arrives with its prompt's KV */
+    int kv_ready;           /* arrives with its prompt's KV: a hand-off (decode
+                             * role) or a prompt cached whole */
     int computed;           /* prefill progress: tokens with KV */
     int target;             /* tokens to prefill: prompt + generated */
     int generated;          /* output tokens produced */
@@ -97,6 +98,9 @@ struct gs_llm_engine {
     int nchunks, ccap;
     int *preempted;         /* preempted while forming the iteration */
     int npre, pcap;
+    int *firsts;            /* admitted with their KV and no token yet:
+                             * their first decode step gives it */
+    int nfirsts, fcap;
 
     /* aggregated decode state */
     long step;              /* decode steps done */
@@ -326,6 +330,7 @@ void gs_llm_engine_free(struct gs_llm_engine *e)
     free(e->r);
     free(e->chunks);
     free(e->preempted);
+    free(e->firsts);
     free(e->phase);
     free(e->heap);
     gs_llmkv_release(&e->kv);
@@ -349,11 +354,16 @@ static int grow(void *pp, int *cap, size_t size, int need)
 
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
-    int ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
-    if (q->prompt < 1 || q->output < 1 + ready || q->n_hash < 0
+    int handoff = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
+    if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
         || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
+    if (handoff && q->output == 1) {
+        /* the prefill side made its only token: nothing to do here */
+        e->st.finished++;
+        return GS_LLM_DONE;
+    }
     if (blocks_of((long)q->prompt + q->output, e->bs)
         > e->kv.total - e->watermark)
         return GS_ENOFIT;
@@ -368,7 +378,8 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
         /* per-request arrays sized with the pool: no failure mid-step */
         if (grow(&e->heap, &e->hcap, sizeof *e->heap, e->rcap)
             || grow(&e->chunks, &e->ccap, sizeof *e->chunks, e->rcap)
-            || grow(&e->preempted, &e->pcap, sizeof *e->preempted, e->rcap))
+            || grow(&e->preempted, &e->pcap, sizeof *e->preempted, e->rcap)
+            || grow(&e->firsts, &e->fcap, sizeof *e->firsts, e->rcap))
             return GS_ENOMEM;
     }
     int i = e->free_head;
@@ -390,12 +401,14 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
     *r = (struct req){
         .id = q->id, .hash = q->hash_ids, .n_hash = n_hash,
         .prompt = q->prompt, .output = q->output, .state = R_WAITING,
-        .kv_ready = ready,
+        .kv_ready = q->kv_ready != 0,
         .target = q->prompt, .units = units, .heap = -1,
     };
-    if (r->kv_ready) {          /* the prefill pool gave its first token */
+    if (handoff) {              /* the prefill pool gave its first token */
         r->generated = 1;
         r->first_sent = 1;
+    } else if (r->kv_ready) {   /* its whole prompt is cached */
+        r->cached = q->prompt;
     }
     list_push_back(e, &e->waiting, i);
     return 0;
@@ -469,7 +482,8 @@ static void decode_enter(struct gs_llm_engine *e, int i, long s0)
     r->state = R_DECODE;
     r->s0 = s0;
     r->c0 = r->computed;
-    r->fin = s0 + (r->output - r->generated) - 1;
+    r->fin = e->cfg.role == GS_LLM_PREFILL && !r->first_sent
+             ? s0 : s0 + (r->output - r->generated) - 1;
     e->ndec++;
     e->sum_ctx += r->c0;
     r->phase = (int)(((r->c0 - r->s0) % e->bs + e->bs) % e->bs);
@@ -511,6 +525,11 @@ static int admit_head(struct gs_llm_engine *e, int budget)
         list_push_back(e, &e->running, i);
         r->computed = r->prompt;
         decode_enter(e, i, e->step);
+        if (!r->first_sent) {
+            e->st.cached_tokens += r->prompt;
+            GS_ASSERT(e->nfirsts < e->fcap);
+            e->firsts[e->nfirsts++] = i;
+        }
         return -1;
     }
     int h = prefix_hits(e, r);
@@ -693,6 +712,18 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
     for (int k = 0; k < e->npre; k++)
         if (cb && cb->preempted)
             cb->preempted(ctx, e->r[e->preempted[k]].id, e->last.start);
+    if (e->step_dec && e->nfirsts > 0) {
+        /* requests that came with their KV got their first token now
+         * (those preempted since went back to prefill their prompt) */
+        for (int k = 0; k < e->nfirsts; k++) {
+            struct req *r = &e->r[e->firsts[k]];
+            if (r->state != R_DECODE || r->first_sent)
+                continue;
+            r->first_sent = 1;
+            if (cb && cb->first_token)
+                cb->first_token(ctx, r->id, t);
+        }
+    }
     if (e->step_dec) {
         e->st.decode_tokens += e->ndec;
         e->sum_ctx += e->ndec;
@@ -736,6 +767,14 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
             decode_enter(e, i, e->step);
         }
     }
+    /* keep only those still waiting for their first decode step */
+    int nf = 0;
+    for (int k = 0; k < e->nfirsts; k++) {
+        const struct req *r = &e->r[e->firsts[k]];
+        if (r->state == R_DECODE && !r->first_sent)
+            e->firsts[nf++] = e->firsts[k];
+    }
+    e->nfirsts = nf;
     e->nchunks = 0;
     e->npre = 0;
     return done;

@@ -541,6 +541,15 @@ static void cb_first(void *ctx, uint64_t id, double t)
     }
 }
 
+static void req_done(struct svc *sv, struct gs_reqrec *q, double t)
+{
+    q->end = t;
+    q->state = GS_REQ_DONE;
+    sv->finished++;
+    sv->tok_in += q->in;
+    sv->tok_out += q->out;
+}
+
 static void cb_finished(void *ctx, uint64_t id, double t, int cached,
                         int preempted)
 {
@@ -561,11 +570,7 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
         hpush(sv, t + x, H_XFER, (int)id, 0);
         return;
     }
-    q->end = t;
-    q->state = GS_REQ_DONE;
-    sv->finished++;
-    sv->tok_in += q->in;
-    sv->tok_out += q->out;
+    req_done(sv, q, t);
 }
 
 static const struct gs_llm_cb callbacks = { cb_first, cb_finished, NULL };
@@ -584,6 +589,10 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
         rq->state = GS_REQ_DROPPED;
         rq->end = t;
         sv->dropped++;
+        return;
+    }
+    if (rc == GS_LLM_DONE) {    /* nothing left for this replica to do */
+        req_done(sv, rq, t);
         return;
     }
     rq->state = GS_REQ_RUNNING;
