@@ -104,6 +104,7 @@ struct gs_llm_engine {
 
     /* aggregated decode state */
     long step;              /* decode steps done */
+    int smod;               /* step % block size (no division per step) */
     int ndec;
     double sum_ctx;         /* sum of decoders' contexts before this step */
     int *phase;             /* decoders per block phase, bs entries */
@@ -606,7 +607,7 @@ again:
     for (;;) {
         if (!prefill_first && e->ndec > 0) {
             /* the decoders starting a block at this step */
-            long need = e->phase[(int)((e->bs - e->step % e->bs) % e->bs)];
+            long need = e->phase[e->smod ? e->bs - e->smod : 0];
             while (gs_llmkv_available(&e->kv) < need) {
                 int t = e->running.tail;
                 struct req *r = &e->r[t];
@@ -615,7 +616,7 @@ again:
                     need--;
                 preempt_tail(e);
             }
-            if (gs_llmkv_alloc(&e->kv, need) == 0)
+            if (need > 0 && gs_llmkv_alloc(&e->kv, need) == 0)
                 e->dec_blocks = need;
             budget -= e->ndec;
         }
@@ -737,6 +738,8 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
             done++;
         }
         e->step++;
+        if (++e->smod == e->bs)
+            e->smod = 0;
     }
     for (int k = 0; k < e->nchunks; k++) {
         int i = e->chunks[k];

@@ -68,6 +68,7 @@
 #include <string.h>
 
 enum { RS_WAIT, RS_LOAD, RS_UP, RS_GONE };
+enum { GS_UNL_MEMO = 1024 };   /* unloaded prefill times remembered */
 enum { H_ITER, H_LOAD, H_XFER };
 
 struct svmodel;
@@ -113,8 +114,9 @@ struct spool {
     unsigned long rr;
     struct gs_svcscale *as;
     double as_busy, as_up;      /* util at the last evaluation */
-    double unloaded_cache_in;   /* memo of unloaded prefill time */
-    double unloaded_cache_t;
+    /* memo of unloaded prefill times, direct-mapped by prompt length */
+    int unl_in[GS_UNL_MEMO];
+    double unl_t[GS_UNL_MEMO];
     struct gs_llm_perf perf;
     int have_perf;
     /* replicas the router may choose (serving, not draining), by index;
@@ -484,8 +486,9 @@ static double unloaded_prefill(struct spool *pl, int in)
 {
     if (!pl->have_perf)
         return 0;
-    if (pl->unloaded_cache_in == in)
-        return pl->unloaded_cache_t;
+    int slot = in & (GS_UNL_MEMO - 1);
+    if (pl->unl_in[slot] == in)
+        return pl->unl_t[slot];
     int budget = pl->ecfg.chunked_prefill ? pl->ecfg.max_batched_tokens : in;
     if (budget < 1)
         budget = in;
@@ -501,8 +504,8 @@ static double unloaded_prefill(struct spool *pl, int in)
         k += c;
         left -= (int)c;
     }
-    pl->unloaded_cache_in = in;
-    pl->unloaded_cache_t = t;
+    pl->unl_in[slot] = in;
+    pl->unl_t[slot] = t;
     return t;
 }
 
@@ -1244,7 +1247,8 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
                                   : GS_LLM_BOTH;
         pl->desired = pl->cfg.replicas;
         pl->qhead = pl->qtail = -1;
-        pl->unloaded_cache_in = -1;
+        for (int k = 0; k < GS_UNL_MEMO; k++)
+            pl->unl_in[k] = -1;
         snprintf(where, sizeof where, "%s: $.services[%d]%s", sc->file, i,
                  c->disagg ? (p == 0 ? ".disaggregated.prefill"
                                      : ".disaggregated.decode") : "");
