@@ -101,6 +101,11 @@ struct hent {
 /* A request's live links (kept apart from the record written out). */
 struct rlink {
     int32_t next, prev;
+};
+
+/* A request's prefix-block hash ids (the trace's; kept only for streams
+ * that have them). */
+struct rhash {
     const uint64_t *hash;
     int32_t nhash;
 };
@@ -151,6 +156,7 @@ struct svc {
     /* requests */
     struct gs_reqrec *req;
     struct rlink *lk;
+    struct rhash *lkh;          /* NULL until a request has hash ids */
     long nreq, capreq;
     long finished, dropped, restarted, eng_preempt;
     long starts, losses;
@@ -366,8 +372,22 @@ static int req_reserve(struct svc *sv, long cap)
     if (l == NULL)
         return GS_ENOMEM;
     sv->lk = l;
+    if (sv->lkh) {
+        struct rhash *h = gs_big_realloc(sv->lkh, (size_t)sv->capreq *
+                                         sizeof *h, (size_t)cap * sizeof *h);
+        if (h == NULL)
+            return GS_ENOMEM;
+        sv->lkh = h;
+    }
     sv->capreq = cap;
     return 0;
+}
+
+/* Request q's hash ids (NULL, 0 when it has none). */
+static const uint64_t *req_hash(const struct svc *sv, int32_t q, int *n)
+{
+    *n = sv->lkh ? sv->lkh[q].nhash : 0;
+    return sv->lkh ? sv->lkh[q].hash : NULL;
 }
 
 static int req_new(struct svc *sv, double t, int in, int out,
@@ -376,11 +396,20 @@ static int req_new(struct svc *sv, double t, int in, int out,
     if (sv->nreq == sv->capreq &&
         req_reserve(sv, sv->capreq ? sv->capreq * 2 : 1024) < 0)
         return GS_ENOMEM;
+    if (nhash > 0 && sv->lkh == NULL) {
+        sv->lkh = gs_big_realloc(NULL, 0, (size_t)sv->capreq *
+                                          sizeof *sv->lkh);
+        if (sv->lkh == NULL)
+            return GS_ENOMEM;
+        memset(sv->lkh, 0, (size_t)sv->nreq * sizeof *sv->lkh);
+    }
     long i = sv->nreq++;
     sv->req[i] = (struct gs_reqrec){ .arrival = t, .first = -1, .end = -1,
                                      .in = in, .out = out, .replica = -1,
                                      .state = GS_REQ_WAITING };
-    sv->lk[i] = (struct rlink){ -1, -1, hash, nhash };
+    sv->lk[i] = (struct rlink){ -1, -1 };
+    if (sv->lkh)
+        sv->lkh[i] = (struct rhash){ hash, nhash };
     return (int)i;
 }
 
@@ -582,10 +611,11 @@ static const struct gs_llm_cb callbacks = { cb_first, cb_finished, NULL };
 static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
 {
     struct gs_reqrec *rq = &sv->req[q];
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
     struct gs_llm_req er = { .id = (uint64_t)q, .arrival = rq->arrival,
                              .prompt = rq->in, .output = rq->out,
-                             .hash_ids = sv->lk[q].hash,
-                             .n_hash = sv->lk[q].nhash,
+                             .hash_ids = hash, .n_hash = nh,
                              .kv_ready = sv->cfg->disagg && r->pool == 1 };
     int rc = gs_llm_engine_add(r->e, &er);
     if (rc < 0) {
@@ -652,10 +682,10 @@ static void route(struct svc *sv, int p, int32_t q, double t)
         queue_push(sv, p, q, 0);
         return;
     }
-    const struct rlink *l = &sv->lk[q];
-    int k = gs_router_pick(sv->cfg->router, cand, n,
-                           l->nhash > 0 ? l->hash[0] : 0, l->nhash > 0,
-                           &pl->rr);
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
+    int k = gs_router_pick(sv->cfg->router, cand, n, nh > 0 ? hash[0] : 0,
+                           nh > 0, &pl->rr);
     assign(sv, sv->rep[ix[k]], q, t);
 }
 
@@ -1354,6 +1384,7 @@ static void m_free(void *st)
             gsl_rng_free(sv->r_tok);
         gs_big_free(sv->req, (size_t)sv->capreq * sizeof *sv->req);
         gs_big_free(sv->lk, (size_t)sv->capreq * sizeof *sv->lk);
+        gs_big_free(sv->lkh, (size_t)sv->capreq * sizeof *sv->lkh);
         gs_big_free(sv->itl_d, (size_t)sv->capitl * sizeof *sv->itl_d);
         gs_big_free(sv->itl_w, (size_t)sv->capitl * sizeof *sv->itl_w);
         free(sv->rt_t);
