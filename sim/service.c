@@ -84,6 +84,7 @@ struct rep {
     struct gs_job *job;
     struct gs_llm_engine *e;
     long nout;                  /* requests assigned and not finished */
+    int cpos;                   /* its place in the pool's router inputs */
     int32_t head;               /* its requests, a list through req.next */
     double busy_s;              /* iteration time so far */
     double fb_base_mib;         /* weights per GPU */
@@ -124,9 +125,11 @@ struct spool {
     double unl_t[GS_UNL_MEMO];
     struct gs_llm_perf perf;
     int have_perf;
-    /* replicas the router may choose (serving, not draining), by index;
-     * rebuilt when a replica's state or draining flag changed */
+    /* replicas the router may choose (serving, not draining), by index,
+     * and their router inputs, kept current (outstanding counts as they
+     * change); rebuilt when a replica's state or draining flag changed */
     int *cand, ncand, capcand, cdirty;
+    struct gs_route_cand *cin;
 };
 
 struct svc {
@@ -425,6 +428,8 @@ static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
         sv->lk[l->next].prev = l->prev;
     l->next = l->prev = -1;
     r->nout--;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
 }
 
 static void rep_link(struct svc *sv, struct rep *r, int32_t q)
@@ -436,6 +441,8 @@ static void rep_link(struct svc *sv, struct rep *r, int32_t q)
         sv->lk[r->head].prev = q;
     r->head = q;
     r->nout++;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
 }
 
 /* Router queue of pool p: FIFO through lk.next; front for restarts. */
@@ -634,25 +641,37 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
     kick(sv, r, t);
 }
 
-/* Pool p's routable replicas, in index order (the router's tie order). */
+/* Pool p's routable replicas, in index order (the router's tie order),
+ * with their router inputs. */
 static const int *route_cands(struct svc *sv, int p, int *n)
 {
     struct spool *pl = &sv->pool[p];
     if (pl->cdirty || pl->cand == NULL) {
         if (pl->capcand < sv->nrep) {
             int *c = realloc(pl->cand, (size_t)sv->caprep * sizeof *c);
-            if (c == NULL) {
+            if (c != NULL)
+                pl->cand = c;
+            struct gs_route_cand *ci =
+                c ? realloc(pl->cin, (size_t)sv->caprep * sizeof *ci) : NULL;
+            if (ci == NULL) {
                 *n = 0;
                 return NULL;
             }
-            pl->cand = c;
+            pl->cin = ci;
             pl->capcand = sv->caprep;
         }
         pl->ncand = 0;
         for (int i = 0; i < sv->nrep; i++) {
-            const struct rep *r = sv->rep[i];
-            if (r->pool == p && r->state == RS_UP && !r->draining)
+            struct rep *r = sv->rep[i];
+            if (r->pool != p)
+                continue;
+            r->cpos = -1;
+            if (r->state == RS_UP && !r->draining) {
+                r->cpos = pl->ncand;
+                pl->cin[pl->ncand] = (struct gs_route_cand){ r->id, r->nout,
+                                                             0 };
                 pl->cand[pl->ncand++] = i;
+            }
         }
         pl->cdirty = 0;
     }
@@ -663,28 +682,24 @@ static const int *route_cands(struct svc *sv, int p, int *n)
 static void route(struct svc *sv, int p, int32_t q, double t)
 {
     struct spool *pl = &sv->pool[p];
-    struct gs_route_cand cand[256];
-    int nr;
-    const int *ix = route_cands(sv, p, &nr);
-    int n = nr < 256 ? nr : 256;
-    for (int k = 0; k < n; k++) {
-        const struct rep *r = sv->rep[ix[k]];
-        double kv = 0;
-        if (sv->cfg->router == GS_ROUTE_KV) {
-            struct gs_llm_stats st;
-            gs_llm_engine_stats(r->e, &st);
-            kv = st.blocks_total > 0 ? (double)st.blocks_used /
-                                       (double)st.blocks_total : 0;
-        }
-        cand[k] = (struct gs_route_cand){ r->id, r->nout, kv };
-    }
+    int n;
+    const int *ix = route_cands(sv, p, &n);
+    if (n > 256)
+        n = 256;
     if (n == 0) {
         queue_push(sv, p, q, 0);
         return;
     }
+    if (sv->cfg->router == GS_ROUTE_KV)
+        for (int k = 0; k < n; k++) {
+            struct gs_llm_stats st;
+            gs_llm_engine_stats(sv->rep[ix[k]]->e, &st);
+            pl->cin[k].kv = st.blocks_total > 0 ? (double)st.blocks_used /
+                                                  (double)st.blocks_total : 0;
+        }
     int nh;
     const uint64_t *hash = req_hash(sv, q, &nh);
-    int k = gs_router_pick(sv->cfg->router, cand, n, nh > 0 ? hash[0] : 0,
+    int k = gs_router_pick(sv->cfg->router, pl->cin, n, nh > 0 ? hash[0] : 0,
                            nh > 0, &pl->rr);
     assign(sv, sv->rep[ix[k]], q, t);
 }
@@ -725,6 +740,7 @@ static int rep_submit(struct svc *sv, int p)
     r->pool = p;
     r->id = sv->nrep;
     r->head = -1;
+    r->cpos = -1;
     r->state = RS_WAIT;
     struct gs_jobspec sp;
     gs_jobspec_init(&sp);
@@ -1374,6 +1390,7 @@ static void m_free(void *st)
         for (int p = 0; p < 2; p++) {
             gs_svcscale_free(sv->pool[p].as);
             free(sv->pool[p].cand);
+            free(sv->pool[p].cin);
         }
         free(sv->rep);
         free(sv->h);
