@@ -67,7 +67,7 @@ struct req {
     long s0;                /* decode: first decode step */
     int c0;                 /* decode: context at s0 */
     long fin;               /* decode: last decode step */
-    int heap;               /* position in the finish heap */
+    unsigned dgen;          /* decode entries so far (finish-heap tag) */
     int phase;              /* decode: (c0 - s0) mod block_size */
     int prev, next;         /* waiting queue or running list */
     int pprev, pnext;       /* prefilling list (R_PREFILL) */
@@ -80,6 +80,7 @@ struct list {
 struct hent {
     long fin;
     int i;
+    unsigned gen;           /* the slot's decode_enter count when pushed */
 };
 
 struct gs_llm_engine {
@@ -205,10 +206,15 @@ static int hent_less(struct hent a, struct hent b)
     return a.fin < b.fin || (a.fin == b.fin && a.i < b.i);
 }
 
-static void heap_set(struct gs_llm_engine *e, int pos, struct hent h)
+/* The finish heap keeps no position in the requests' slots: a preempted
+ * decoder's entry is left behind, stale (its slot no longer decodes under
+ * that tag), and dropped when it reaches the top.  Sifting then touches
+ * the heap alone, not the slots of the requests it moves -- in overload
+ * the slots of thousands of queued requests. */
+static int hent_live(const struct gs_llm_engine *e, struct hent h)
 {
-    e->heap[pos] = h;
-    e->r[h.i].heap = pos;
+    const struct req *r = &e->r[h.i];
+    return r->state == R_DECODE && r->dgen == h.gen;
 }
 
 static void heap_up(struct gs_llm_engine *e, int pos)
@@ -218,10 +224,10 @@ static void heap_up(struct gs_llm_engine *e, int pos)
         int parent = (pos - 1) / 2;
         if (!hent_less(h, e->heap[parent]))
             break;
-        heap_set(e, pos, e->heap[parent]);
+        e->heap[pos] = e->heap[parent];
         pos = parent;
     }
-    heap_set(e, pos, h);
+    e->heap[pos] = h;
 }
 
 static void heap_down(struct gs_llm_engine *e, int pos)
@@ -235,21 +241,29 @@ static void heap_down(struct gs_llm_engine *e, int pos)
             c++;
         if (!hent_less(e->heap[c], h))
             break;
-        heap_set(e, pos, e->heap[c]);
+        e->heap[pos] = e->heap[c];
         pos = c;
     }
-    heap_set(e, pos, h);
+    e->heap[pos] = h;
 }
 
-static void heap_remove(struct gs_llm_engine *e, int i)
+static void heap_pop(struct gs_llm_engine *e)
 {
-    int pos = e->r[i].heap;
-    struct hent last = e->heap[--e->hn];
-    if (last.i != i) {
-        heap_set(e, pos, last);
-        heap_up(e, pos);
-        heap_down(e, e->r[last.i].heap);
-    }
+    e->heap[0] = e->heap[--e->hn];
+    if (e->hn > 0)
+        heap_down(e, 0);
+}
+
+/* Drop every stale entry and restore the heap (Floyd's bottom-up build). */
+static void heap_purge(struct gs_llm_engine *e)
+{
+    int n = 0;
+    for (int k = 0; k < e->hn; k++)
+        if (hent_live(e, e->heap[k]))
+            e->heap[n++] = e->heap[k];
+    e->hn = n;
+    for (int k = n / 2 - 1; k >= 0; k--)
+        heap_down(e, k);
 }
 
 /* ---- creation ----------------------------------------------------------------- */
@@ -403,7 +417,7 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
         .id = q->id, .hash = q->hash_ids, .n_hash = n_hash,
         .prompt = q->prompt, .output = q->output, .state = R_WAITING,
         .kv_ready = q->kv_ready != 0,
-        .target = q->prompt, .units = units, .heap = -1,
+        .target = q->prompt, .units = units, .dgen = r->dgen,
     };
     if (handoff) {              /* the prefill pool gave its first token */
         r->generated = 1;
@@ -436,7 +450,6 @@ static void decode_leave(struct gs_llm_engine *e, int i, long ctx)
     e->ndec--;
     e->sum_ctx -= ctx;
     e->phase[r->phase]--;
-    heap_remove(e, i);
 }
 
 static void release(struct gs_llm_engine *e, int i)
@@ -489,7 +502,11 @@ static void decode_enter(struct gs_llm_engine *e, int i, long s0)
     e->sum_ctx += r->c0;
     r->phase = (int)(((r->c0 - r->s0) % e->bs + e->bs) % e->bs);
     e->phase[r->phase]++;
-    e->heap[e->hn++] = (struct hent){ r->fin, i };
+    r->dgen++;
+    if (e->hn == e->hcap)
+        heap_purge(e);      /* the live entries always fit (hcap = rcap) */
+    GS_ASSERT(e->hn < e->hcap);
+    e->heap[e->hn++] = (struct hent){ r->fin, i, r->dgen };
     heap_up(e, e->hn - 1);
 }
 
@@ -728,8 +745,16 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
     if (e->step_dec) {
         e->st.decode_tokens += e->ndec;
         e->sum_ctx += e->ndec;
-        while (e->hn > 0 && e->heap[0].fin == e->step) {
-            int i = e->heap[0].i;
+        while (e->hn > 0) {
+            struct hent h = e->heap[0];
+            if (!hent_live(e, h)) {
+                heap_pop(e);        /* left behind by a preemption */
+                continue;
+            }
+            if (h.fin != e->step)
+                break;
+            heap_pop(e);
+            int i = h.i;
             struct req *r = &e->r[i];
             long c = r->c0 + (e->step - r->s0) + 1;
             decode_leave(e, i, c);
