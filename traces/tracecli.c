@@ -966,6 +966,51 @@ static int cmd_gen(const struct opts *o)
     return status;
 }
 
+/* `trace fit` on a request trace: the service generator's arrival rate,
+ * daily cycle and token laws (tfit.h), printed with their goodness of fit
+ * and as a "requests" block to paste into a service; -o writes the block
+ * alone. */
+static int fit_requests(const struct opts *o, struct input *in)
+{
+    struct gs_diag d = { 0 };
+    int rc = req_transform(o, in->req);
+    if (rc != 0)
+        return rc;
+    struct gs_reqfit *fit = malloc(sizeof *fit);
+    if (fit == NULL)
+        return finish(gs_diag_set(&d, GS_ENOMEM, "", "out of memory"), &d);
+    struct gs_fitopts fo;
+    gs_fitopts_default(&fo);
+    fo.durations = o->durations;
+    if ((rc = gs_reqfit_run(in->req, &fo, fit, &d)) < 0) {
+        free(fit);
+        return finish(rc, &d);
+    }
+    gs_reqfit_print(stdout, fit);
+    printf("\nas a service's request source (fitted to %s):\n\"requests\": ",
+           o->input);
+    gs_reqfit_write_source(stdout, fit, o->input);
+    fflush(stdout);
+    int status = 0;
+    if (o->out) {
+        struct out w;
+        if (out_open(&w, o->out, &d) < 0) {
+            report(&d);
+            status = 1;
+        } else {
+            gs_reqfit_write_source(w.fp, fit, o->input);
+            if (out_commit(&w, &d) < 0) {
+                report(&d);
+                status = 1;
+            } else
+                fprintf(stderr, "gpusim: wrote the request source to %s "
+                        "(a service's \"requests\")\n", o->out);
+        }
+    }
+    free(fit);
+    return status;
+}
+
 static int cmd_fit(const struct opts *o)
 {
     struct gs_diag d = { 0 };
@@ -975,9 +1020,9 @@ static int cmd_fit(const struct opts *o)
     struct gs_wlfit *fit = NULL;
     int rc = open_stream(o, &in, &x, &d);
     if (rc == 0 && in.req) {
+        int st = fit_requests(o, &in);
         input_close(&in);
-        return usage("%s", "fit works on job traces; request traces are "
-                     "described by 'gpusim trace stats'");
+        return st;
     }
     if (rc == 0 && ((f = gs_fitter_new()) == NULL ||
                     (fit = malloc(sizeof *fit)) == NULL))
