@@ -966,6 +966,29 @@ static int cmd_gen(const struct opts *o)
     return status;
 }
 
+/* Write a fit to -o through a temporary file: the job generator's spec
+ * (wl, cat) or a request source (rq).  0, or 1 after the report. */
+static int write_fit(const struct opts *o, const struct gs_wlfit *wl,
+                     const struct gs_catalog *cat,
+                     const struct gs_reqfit *rq)
+{
+    struct gs_diag d = { 0 };
+    struct out w;
+    if (out_open(&w, o->out, &d) < 0) {
+        report(&d);
+        return 1;
+    }
+    if (rq)
+        gs_reqfit_write_source(w.fp, rq, o->input);
+    else
+        gs_fit_write_spec(w.fp, wl, cat, o->input);
+    if (out_commit(&w, &d) < 0) {
+        report(&d);
+        return 1;
+    }
+    return 0;
+}
+
 /* `trace fit` on a request trace: the service generator's arrival rate,
  * daily cycle and token laws (tfit.h), printed with their goodness of fit
  * and as a "requests" block to paste into a service; -o writes the block
@@ -992,21 +1015,9 @@ static int fit_requests(const struct opts *o, struct input *in)
     gs_reqfit_write_source(stdout, fit, o->input);
     fflush(stdout);
     int status = 0;
-    if (o->out) {
-        struct out w;
-        if (out_open(&w, o->out, &d) < 0) {
-            report(&d);
-            status = 1;
-        } else {
-            gs_reqfit_write_source(w.fp, fit, o->input);
-            if (out_commit(&w, &d) < 0) {
-                report(&d);
-                status = 1;
-            } else
-                fprintf(stderr, "gpusim: wrote the request source to %s "
-                        "(a service's \"requests\")\n", o->out);
-        }
-    }
+    if (o->out && (status = write_fit(o, NULL, NULL, fit)) == 0)
+        fprintf(stderr, "gpusim: wrote the request source to %s (a "
+                "service's \"requests\")\n", o->out);
     free(fit);
     return status;
 }
@@ -1047,21 +1058,9 @@ static int cmd_fit(const struct opts *o)
     if (rc == 0) {
         gs_fit_print(stdout, fit, &in.sc->cat);
         fflush(stdout);
-        if (o->out) {
-            struct out w;
-            if (out_open(&w, o->out, &d) < 0) {
-                report(&d);
-                status = 1;
-            } else {
-                gs_fit_write_spec(w.fp, fit, &in.sc->cat, o->input);
-                if (out_commit(&w, &d) < 0) {
-                    report(&d);
-                    status = 1;
-                } else
-                    fprintf(stderr, "gpusim: wrote the generator spec to %s "
-                            "('gpusim trace gen %s')\n", o->out, o->out);
-            }
-        }
+        if (o->out && (status = write_fit(o, fit, &in.sc->cat, NULL)) == 0)
+            fprintf(stderr, "gpusim: wrote the generator spec to %s "
+                    "('gpusim trace gen %s')\n", o->out, o->out);
     } else {
         status = finish(rc, &d);
     }
