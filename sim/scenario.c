@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct ctx {
     const char *file;
@@ -1897,6 +1898,13 @@ static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
     } else {
         char *text = NULL, dir[512];
         cJSON *doc = NULL;
+        struct stat st;
+        /* A CDF is a few hundred points: refuse what no CDF file is (a
+         * device, a huge file) before reading it. */
+        if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) ||
+                                     st.st_size > (1 << 20)))
+            return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
+                               "expected a regular file under 1 MiB");
         if ((rc = read_text(path, &text, dir, sizeof dir, c->d)) < 0)
             return rc;
         const char *end = NULL;

@@ -269,6 +269,9 @@ static void test_bad_input(void)
     expect_err(ONE("\"total_tokens\": {\"dist\": \"cdf\", \"file\": "
                    "\"/nonexistent/cdf.json\"}"),
                "/nonexistent/cdf.json", "cannot open");
+    expect_err(ONE("\"total_tokens\": {\"dist\": \"cdf\", \"file\": "
+                   "\"/dev/zero\"}"),
+               "/dev/zero", "not a CDF file");
 }
 
 /* The CDF from a file, in either of inference-fleet-sim's two forms, gives
