@@ -894,6 +894,10 @@ void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
 static void law_json(FILE *fp, const struct gs_fitclass *c)
 {
     double cap = 4.0 * c->max_ms;
+    if (c->logn.b < 1e-6) {     /* every request alike */
+        fprintf(fp, "{\"dist\": \"constant\", \"value\": %.0f}", c->max_ms);
+        return;
+    }
     switch (c->chosen) {
     case GS_DIST_EXPONENTIAL:
         fprintf(fp, "{\"dist\": \"exponential\", \"mean\": %.3f}", c->exp.a);
