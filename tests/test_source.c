@@ -188,6 +188,26 @@ static void test_length_routing(void)
         same = m[i].arrival == w[i].arrival && m[i].in == w[i].in &&
                m[i].out == w[i].out;
     CU_ASSERT(same);
+    /* The same seed: the same records, byte for byte. */
+    struct run again;
+    run_text(&again, HEAD SVC("short", ", \"route\": {\"max_total_tokens\": 1024}")
+             ", " SVC("long", ", \"route\": {\"min_total_tokens\": 1025}")
+             "]}", NULL);
+    CU_ASSERT_EQUAL_FATAL(again.rc, 0);
+    for (int k = 0; k < 2; k++) {
+        long n1, n2;
+        const struct gs_reqrec *r1 = gs_sim_service_requests(two.sim, k, &n1);
+        const struct gs_reqrec *r2 = gs_sim_service_requests(again.sim, k, &n2);
+        CU_ASSERT_EQUAL(n1, n2);
+        int same_rec = n1 == n2;
+        for (long i = 0; same_rec && i < n1; i++)
+            same_rec = r1[i].arrival == r2[i].arrival &&
+                       r1[i].first == r2[i].first && r1[i].end == r2[i].end &&
+                       r1[i].in == r2[i].in && r1[i].out == r2[i].out &&
+                       r1[i].replica == r2[i].replica;
+        CU_ASSERT(same_rec);
+    }
+    run_free(&again);
     free(m);
     free(w);
     run_free(&all);
