@@ -1,4 +1,4 @@
-/* scenario.c -- parse and validate scenario JSON (the one file using cJSON).
+/* scenario.c -- parse and validate scenario JSON (cJSON, with jsonio.c).
  *
  * Every object is checked against the list of keys it may have, so a typo
  * is an error naming its JSON path.  Malformed JSON is reported with the
@@ -45,15 +45,25 @@ struct ctx {
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The key-checked readers are jsonio.h's gs_json_* (one set of helpers
+ * for every JSON file gpusim reads); these forward a ctx's file and
+ * diagnostic to them.  Keys given twice were found by gs_jsoncheck before
+ * the text was parsed. */
+#define GJ(o) ((const struct gs_json *)(const void *)(o))
+
+static struct gs_jin jin(const struct ctx *c)
+{
+    return (struct gs_jin){ c->file, c->d };
+}
+
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
 {
-    char where[512], what[512];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    struct gs_jin in = jin(c);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = gs_json_verr(&in, path, fmt, ap);
     va_end(ap);
-    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+    return rc;
 }
 
 #define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -61,132 +71,50 @@ static int err(struct ctx *c, const char *path, const char *fmt, ...)
 static int check_keys(struct ctx *c, const cJSON *o, const char *path,
                       const char *const *allowed)
 {
-    if (!cJSON_IsObject(o))
-        return err(c, path, "expected an object");
-    for (const cJSON *it = o->child; it; it = it->next) {
-        int ok = 0;
-        for (int i = 0; allowed[i]; i++)
-            if (strcmp(it->string, allowed[i]) == 0)
-                ok = 1;
-        if (!ok) {
-            const char *near = gs_suggest(it->string, allowed);
-            if (near)
-                return err(c, path, "unknown key '%s' (did you mean '%s'?)",
-                           it->string, near);
-            char list[512] = "";
-            for (int i = 0; allowed[i]; i++) {
-                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
-            }
-            return err(c, path, "unknown key '%s' (allowed: %s)", it->string,
-                       list);
-        }
-        /* cJSON keeps both of a duplicated key and lookups find the first:
-         * the second would be ignored without a word. */
-        for (const cJSON *prev = o->child; prev != it; prev = prev->next)
-            if (strcmp(prev->string, it->string) == 0)
-                return err(c, path, "key '%s' is given twice; JSON objects "
-                           "take each key once (the second would be "
-                           "ignored)", it->string);
-    }
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_keys(&in, GJ(o), path, allowed);
 }
 
 static void sub(char *buf, size_t n, const char *path, const char *key)
 {
-    size_t lp = strlen(path);
-    if (lp + 1 >= n)
-        lp = n - 2;
-    memcpy(buf, path, lp);
-    buf[lp] = '.';
-    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+    gs_json_path(buf, n, path, key);
 }
 
 /* Number at o[key] in [lo, hi]; absent: *out unchanged, or an error if req. */
 static int num(struct ctx *c, const cJSON *o, const char *path,
                const char *key, double lo, double hi, int req, double *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (!cJSON_IsNumber(v))
-        return err(c, p, "expected a number");
-    if (!(v->valuedouble >= lo && v->valuedouble <= hi))
-        return err(c, p, "%g is outside the allowed range [%g, %g]",
-                   v->valuedouble, lo, hi);
-    *out = v->valuedouble;
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_num(&in, GJ(o), path, key, lo, hi, req, out);
 }
 
 static int inum(struct ctx *c, const cJSON *o, const char *path,
                 const char *key, long lo, long hi, int req, long *out)
 {
-    double v = (double)*out;
-    int rc = num(c, o, path, key, (double)lo, (double)hi, req, &v);
-    if (rc < 0)
-        return rc;
-    if (v != floor(v)) {
-        char p[512];
-        sub(p, sizeof p, path, key);
-        return err(c, p, "expected a whole number, got %g", v);
-    }
-    *out = (long)v;
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_int(&in, GJ(o), path, key, lo, hi, req, out);
 }
 
 static int str(struct ctx *c, const cJSON *o, const char *path,
                const char *key, int req, char *out, size_t n)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (!cJSON_IsString(v))
-        return err(c, p, "expected a string");
-    if (strlen(v->valuestring) >= n)
-        return err(c, p, "longer than %zu characters", n - 1);
-    if (req && v->valuestring[0] == '\0')
-        return err(c, p, "must not be empty");
-    snprintf(out, n, "%s", v->valuestring);
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_str(&in, GJ(o), path, key, req, out, n);
 }
 
 static int boolean(struct ctx *c, const cJSON *o, const char *path,
                    const char *key, int *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return 0;
-    if (!cJSON_IsBool(v))
-        return err(c, p, "expected true or false");
-    *out = cJSON_IsTrue(v);
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_bool(&in, GJ(o), path, key, out);
 }
 
 /* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
 static int duration(struct ctx *c, const cJSON *o, const char *path,
                     const char *key, int req, gs_time *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (cJSON_IsNumber(v)) {
-        if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
-            return err(c, p, "expected a non-negative number of seconds");
-        *out = (gs_time)llround(v->valuedouble * 1000.0);
-        return 0;
-    }
-    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
-        return 0;
-    return err(c, p, "expected a duration: seconds, or a string such as "
-               "\"30s\", \"5m\", \"2h\", \"3d\"");
+    struct gs_jin in = jin(c);
+    return gs_json_time(&in, GJ(o), path, key, req, out);
 }
 
 static int model_ref(struct ctx *c, const cJSON *o, const char *path,
@@ -200,6 +128,14 @@ static int model_ref(struct ctx *c, const cJSON *o, const char *path,
     if (m < 0) {
         char p[512], list[768] = "";
         sub(p, sizeof p, path, key);
+        const char *names[GS_MAX_MODELS + 1];
+        for (int i = 0; i < c->s->cat.n; i++)
+            names[i] = c->s->cat.m[i].name;
+        names[c->s->cat.n] = NULL;
+        const char *near = gs_suggest(name, names);
+        if (near)
+            return err(c, p, "unknown GPU model '%s' (did you mean '%s'? or "
+                       "declare it under gpu_models)", name, near);
         for (int i = 0; i < c->s->cat.n; i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, c->s->cat.m[i].name, sizeof list - strlen(list) - 1);
@@ -2323,7 +2259,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     const cJSON *v;
     c.root = root;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
-                         "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
+                         "horizon", "bill_until", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
@@ -2335,8 +2271,15 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         (rc = str(&c, root, "$", "description", 0, desc, sizeof desc)) < 0 ||
         (rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0, &seed)) < 0 ||
         (rc = duration(&c, root, "$", "horizon", 0, &s->horizon)) < 0 ||
+        (rc = duration(&c, root, "$", "bill_until", 0, &s->bill_until)) < 0 ||
         (rc = duration(&c, root, "$", "sample_step", 0, &s->step)) < 0)
         goto done;
+    if (s->horizon > 0 && s->bill_until > 0) {
+        rc = err(&c, "$.bill_until", "give horizon or bill_until, not both: "
+                 "horizon ends the run at that time, bill_until only keeps "
+                 "a run that ended sooner going (billed) until then");
+        goto done;
+    }
     if (seed != floor(seed)) {
         rc = err(&c, "$.seed", "expected a whole number");
         goto done;
@@ -2401,7 +2344,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     }
     rc = validate(&c);
     if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
-        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
+        rc = gs_plancfg_parse(GJ(v), GJ(root), s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);

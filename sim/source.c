@@ -28,6 +28,7 @@
  * gs_svc_streams_check makes the ranges a partition, so every request of
  * the stream is served by exactly one of them. */
 #include "source.h"
+#include "suggest.h"
 #include "gen.h"
 #include "scenario.h"
 
@@ -68,6 +69,15 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
         gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
                       offsetof(struct gs_trace_format, name));
         snprintf(where, sizeof where, "%s.format", opts->where);
+        const char *names[64];
+        int nn = 0;
+        for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+            names[nn++] = gs_trace_formats[i]->name;
+        names[nn] = NULL;
+        const char *near = gs_suggest(fmt, names);
+        if (near)
+            return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
+                               "'%s' (did you mean '%s'?)", fmt, near);
         return gs_diag_set(d, GS_ENOTFOUND, where,
                            "unknown trace format '%s' (known: %s)", fmt, list);
     }

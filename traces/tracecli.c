@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/suggest.h"
 #include "../sim/outfile.h"
 #include "alibaba.h"
 #include "llmreq.h"
@@ -496,9 +497,22 @@ static int input_open(const struct opts *o, struct input *in,
             return usage("%s", "request formats take no --opt");
         return gs_reqtable_load(fmt, o->input, o->skip_bad, &in->req, d);
     } else {
-        if (gs_trace_format_find(fmt) == NULL)
+        if (gs_trace_format_find(fmt) == NULL) {
+            const char *names[64];
+            int nn = 0;
+            for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+                names[nn++] = gs_trace_formats[i]->name;
+            names[nn] = NULL;
+            const char *near = gs_suggest(fmt, names);
+            if (near) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "unknown format '%.64s' (did you "
+                         "mean '%s'?)", fmt, near);
+                return usage("%s", msg);
+            }
             return usage("unknown format '%s' (see 'gpusim trace formats')",
                          fmt);
+        }
         if (o->skip_bad && strcmp(fmt, "native") == 0)
             return usage("%s", "--skip-bad-rows: the native format is "
                          "gpusim's own output and skips nothing; fix the "
