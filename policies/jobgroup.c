@@ -12,6 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *gs_grow(void *p, long *cap, long need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    long n = *cap > 0 ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, (size_t)n * size);
+    GS_OOM_IF(q == NULL);
+    *cap = n;
+    return q;
+}
+
 void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant)
 {
     memset(gs, 0, sizeof *gs);

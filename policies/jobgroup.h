@@ -22,6 +22,11 @@
 
 #include <stdint.h>
 
+/* Grow the array p of *cap elements of size bytes to hold at least need:
+ * doubling, at least 16; *cap is updated, new elements are not cleared.
+ * Returns the array (perhaps moved); aborts when out of memory. */
+void *gs_grow(void *p, long *cap, long need, size_t size);
+
 struct gs_jgroup {
     int prio, tier, preemptible, tenant;   /* tenant -1 when not keyed */
     struct gs_need need;                    /* profile: see prof */
