@@ -35,8 +35,9 @@
 struct prio {
     int fast;                   /* grouped mode (see the top) */
     struct gs_jgroups gs;
-    int *gh, ngh, capgh;        /* heap of groups by first job */
-    int *aside, naside;         /* groups out for the rest of a pass */
+    struct gs_gheap gh;         /* groups by first job */
+    int *aside;                 /* groups out for the rest of a pass */
+    long naside, capaside;
 
     struct gs_job **q;
     long n, cap;
@@ -47,6 +48,8 @@ struct prio {
     struct gs_job **late;       /* requeued during a pass, merged after */
     long nlate, caplate;
 };
+
+static int before(const struct gs_job *a, const struct gs_job *b);
 
 static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
                      struct gs_diag *d)
@@ -68,6 +71,7 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
     }
     s->fast = !s->preempt && gs_sim_misses_repeat(sim);
     gs_jgroups_init(&s->gs, 0);
+    s->gh.before = before;
     *state = s;
     return 0;
 }
@@ -79,113 +83,33 @@ static void prio_free(void *state)
     free(s->late);
     free(s->reclaim);
     gs_jgroups_free(&s->gs);
-    free(s->gh);
+    gs_gheap_free(&s->gh);
     free(s->aside);
     free(s);
 }
 
 /* --- grouped mode ------------------------------------------------------- */
 
-static int before(const struct gs_job *a, const struct gs_job *b);
-
 static struct gs_job *ghead(const struct prio *s, int g)
 {
     return gs_jgroup_head(&s->gs.g[g]);
 }
 
-/* Group a's first job goes before group b's. */
-static int gbefore(const struct prio *s, int a, int b)
-{
-    return before(ghead(s, a), ghead(s, b));
-}
-
-static void gh_set(struct prio *s, int i, int g)
-{
-    s->gh[i] = g;
-    s->gs.g[g].pos = i;
-}
-
-static void gh_up(struct prio *s, int i)
-{
-    int g = s->gh[i];
-    while (i > 0 && gbefore(s, g, s->gh[(i - 1) / 2])) {
-        gh_set(s, i, s->gh[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    gh_set(s, i, g);
-}
-
-static void gh_down(struct prio *s, int i)
-{
-    int g = s->gh[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= s->ngh)
-            break;
-        if (c + 1 < s->ngh && gbefore(s, s->gh[c + 1], s->gh[c]))
-            c++;
-        if (!gbefore(s, s->gh[c], g))
-            break;
-        gh_set(s, i, s->gh[c]);
-        i = c;
-    }
-    gh_set(s, i, g);
-}
-
-/* Take the group at heap index i out of the heap. */
-static void gh_out(struct prio *s, int i)
-{
-    s->gs.g[s->gh[i]].pos = -1;
-    int last = s->gh[--s->ngh];
-    if (i < s->ngh) {
-        gh_set(s, i, last);
-        gh_up(s, i);
-        gh_down(s, s->gs.g[last].pos);
-    }
-}
-
-/* Put group g where its first job says: in, out, or moved. */
-static void gh_fix(struct prio *s, int g)
-{
-    int i = s->gs.g[g].pos;
-    if (gs_jgroup_size(&s->gs.g[g]) == 0) {
-        if (i >= 0)
-            gh_out(s, i);
-        return;
-    }
-    if (i < 0) {
-        i = s->ngh++;
-        gh_set(s, i, g);
-    }
-    gh_up(s, i);
-    gh_down(s, s->gs.g[g].pos);
-}
-
 static void fast_arrive(struct prio *s, struct gs_job *j)
 {
     int g = gs_jgroups_of(&s->gs, j);
-    if (s->gs.n > s->capgh) {
-        int cap = s->gs.cap;
-        int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
-        GS_OOM_IF(gh == NULL);
-        s->gh = gh;
-        int *as = realloc(s->aside, (size_t)cap * sizeof *as);
-        GS_OOM_IF(as == NULL);
-        s->aside = as;
-        s->capgh = cap;
-    }
     j->pslot = g;
     gs_jgroup_add(&s->gs, g, j);
     if (ghead(s, g) == j)
-        gh_fix(s, g);
+        gs_gheap_fix(&s->gh, &s->gs, g);
 }
 
 static void fast_schedule(struct prio *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     s->naside = 0;
-    while (s->ngh > 0) {
-        int g = s->gh[0];
+    int g;
+    while ((g = gs_gheap_top(&s->gh)) >= 0) {
         struct gs_job *j = ghead(s, g);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
@@ -193,16 +117,19 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         gs_sim_examine(sim, 1);
         if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) {
             gs_jgroup_remove(&s->gs.g[g], j);
-            gh_fix(s, g);
+            gs_gheap_fix(&s->gh, &s->gs, g);
             continue;
         }
         if (s->strict)
             break;
+        if (s->naside == s->capaside)
+            s->aside = gs_grow(s->aside, &s->capaside, s->naside + 1,
+                               sizeof *s->aside);
         s->aside[s->naside++] = g;      /* out for the rest of the pass */
-        gh_out(s, 0);
+        gs_gheap_pop(&s->gh, &s->gs);
     }
-    for (int i = 0; i < s->naside; i++)
-        gh_fix(s, s->aside[i]);
+    for (long i = 0; i < s->naside; i++)
+        gs_gheap_fix(&s->gh, &s->gs, s->aside[i]);
 }
 
 
@@ -225,23 +152,14 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         return;
     }
     if (s->in_pass) {
-        if (s->nlate == s->caplate) {
-            long cap = s->caplate ? s->caplate * 2 : 64;
-            struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
-            GS_OOM_IF(l == NULL);
-            s->late = l;
-            s->caplate = cap;
-        }
+        if (s->nlate == s->caplate)
+            s->late = gs_grow(s->late, &s->caplate, s->nlate + 1,
+                              sizeof *s->late);
         s->late[s->nlate++] = j;
         return;
     }
-    if (s->n == s->cap) {
-        long cap = s->cap ? s->cap * 2 : 256;
-        struct gs_job **q = realloc(s->q, (size_t)cap * sizeof *q);
-        GS_OOM_IF(q == NULL);
-        s->q = q;
-        s->cap = cap;
-    }
+    if (s->n == s->cap)
+        s->q = gs_grow(s->q, &s->cap, s->n + 1, sizeof *s->q);
     long lo = 0, hi = s->n;
     while (lo < hi) {
         long mid = (lo + hi) / 2;
@@ -379,7 +297,7 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
             j->pslot < s->gs.n) {
             gs_jgroup_remove(&s->gs.g[j->pslot], j);
-            gh_fix(s, (int)j->pslot);
+            gs_gheap_fix(&s->gh, &s->gs, (int)j->pslot);
         }
         return;
     }
