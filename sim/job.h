@@ -76,21 +76,35 @@ enum gs_kill { GS_KILL_NONE, GS_KILL_UNPLACEABLE, GS_KILL_OOM,
                                        no longer needed before it ran) */
                GS_NKILL };
 
+/* A job's record, 72 bytes: a million jobs keep 72 MB of them.  The 8-byte
+ * fields come first, then the 4- and 2-byte ones, and the small codes share
+ * one 16-bit word, so nothing is padding.  What few jobs ask for -- host
+ * CPU and memory -- lives apart (struct gs_jobhost, gs_sim_records_host),
+ * allocated only once some job asks for it.  tests/test_sim.c holds the
+ * size to this. */
 struct gs_jobrec {
     int64_t id;
     gs_time arrival, start, end;    /* start = first start; -1 if never */
     double work;                    /* reference work, ms */
+    double cost;                    /* $ attributed to it (cloud.h) */
     float gpus;                     /* GPUs (fraction for shared jobs) */
     float gpu_hours;                /* allocated GPU-hours consumed */
+    float lost_gpu_hours;           /* GPU-time of work lost to restarts */
     int32_t tenant;
     int16_t model;                  /* model it last ran on, -1 if never */
-    int8_t tier, state;
     int16_t preemptions;
-    int8_t kill;
-    int8_t sla_wait, sla_deadline;  /* 1 if violated */
-    float lost_gpu_hours;           /* GPU-time of work lost to restarts */
-    double cost;                    /* $ attributed to it (cloud.h) */
-    int32_t cpu_milli, mem_mib;     /* host CPU and memory it asked */
+    unsigned tier : 3;              /* enum gs_tier */
+    unsigned state : 3;             /* enum gs_jstate */
+    unsigned kill : 3;              /* enum gs_kill */
+    unsigned sla_wait : 1;          /* 1 if violated */
+    unsigned sla_deadline : 1;
+};
+
+#define GS_JOBREC_BYTES 72
+
+/* Host CPU and memory a job asked for (0 = not stated). */
+struct gs_jobhost {
+    int32_t cpu_milli, mem_mib;
 };
 
 struct gs_job {
