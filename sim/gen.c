@@ -287,7 +287,9 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
         size_t k = g->ten_table[c - sp->cls]
             ? gsl_ran_discrete(g->ten, g->ten_table[c - sp->cls])
             : gsl_rng_uniform_int(g->ten, (unsigned long)c->ntenants);
-        snprintf(o->tenant, sizeof o->tenant, "%s", c->tenants[k]);
+        size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
+        memcpy(o->tenant, c->tenants[k], len);
+        o->tenant[len] = '\0';
     }
     double gpus = c->gpus[gsl_ran_discrete(g->size,
                                            g->size_table[c - sp->cls])];

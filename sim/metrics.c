@@ -396,7 +396,26 @@ static void durations(const struct gs_jobrec *rec, long n, int kind,
             ts->jct_p99 = p[2];
         }
     }
-    /* All tiers: merge the sorted regions. */
+    /* All tiers: merge the sorted regions (or, when one tier holds every
+     * value, take its figures). */
+    for (int t = 0; t < GS_NTIERS; t++)
+        if (cnt[t] == total) {
+            const struct gs_tstats *ts = &o->tier[t];
+            if (kind == D_WAIT) {
+                o->all.wait_mean = ts->wait_mean;
+                o->all.wait_p50 = ts->wait_p50;
+                o->all.wait_p95 = ts->wait_p95;
+                o->all.wait_p99 = ts->wait_p99;
+                o->all.wait_max = ts->wait_max;
+            } else {
+                o->all.jct_mean = ts->jct_mean;
+                o->all.jct_p50 = ts->jct_p50;
+                o->all.jct_p95 = ts->jct_p95;
+                o->all.jct_p99 = ts->jct_p99;
+            }
+            free(buf);
+            return;
+        }
     for (size_t k = 0; k < total; k++) {
         int best = -1;
         uint64_t bv = 0;
