@@ -43,12 +43,12 @@ struct kclass {
     double F;
     int fok;
     int count, cap, live;       /* live: index in k->live, -1 if empty */
-    int *members;
+    int *members;               /* a min-heap by node rank */
     int16_t gpu[KP_MAXG];       /* descending */
 };
 
 struct knode {
-    int pool, cls, pos;
+    int pool, cls, pos;         /* pos: index in its class's heap */
     int32_t cpu, mem;
     uint64_t tags;
     int16_t *gpu;               /* index order */
@@ -88,6 +88,8 @@ struct gs_kp {
     int64_t cpu_used, cpu_cap, mem_used, mem_cap;
     int *ties;
     int capties;
+    int ties_mode;              /* enum gs_kp_ties */
+    int *rank;                  /* [node]: its place in the name order */
 };
 
 /* --- requests -------------------------------------------------------------- */
@@ -411,6 +413,45 @@ static int class_of(struct gs_kp *k, int pool, int32_t cpu, int32_t mem,
     return id;
 }
 
+/* A class's members form a binary min-heap by rank, so the first node of
+ * the name order among a class's members is members[0]. */
+static void heap_set(struct gs_kp *k, struct kclass *c, int i, int node)
+{
+    c->members[i] = node;
+    k->nodes[node].pos = i;
+}
+
+static void heap_up(struct gs_kp *k, struct kclass *c, int i)
+{
+    int node = c->members[i];
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (k->rank[c->members[up]] <= k->rank[node])
+            break;
+        heap_set(k, c, i, c->members[up]);
+        i = up;
+    }
+    heap_set(k, c, i, node);
+}
+
+static void heap_down(struct gs_kp *k, struct kclass *c, int i)
+{
+    int node = c->members[i];
+    for (;;) {
+        int l = 2 * i + 1, m = l;
+        if (l >= c->count)
+            break;
+        if (l + 1 < c->count &&
+            k->rank[c->members[l + 1]] < k->rank[c->members[l]])
+            m = l + 1;
+        if (k->rank[c->members[m]] >= k->rank[node])
+            break;
+        heap_set(k, c, i, c->members[m]);
+        i = m;
+    }
+    heap_set(k, c, i, node);
+}
+
 static int class_add(struct gs_kp *k, int id, int node)
 {
     struct kclass *c = &k->cls[id];
@@ -423,8 +464,8 @@ static int class_add(struct gs_kp *k, int id, int node)
         c->cap = cap;
     }
     k->nodes[node].cls = id;
-    k->nodes[node].pos = c->count;
-    c->members[c->count++] = node;
+    heap_set(k, c, c->count++, node);
+    heap_up(k, c, c->count - 1);
     if (c->live < 0) {
         c->live = k->nlive;
         k->live[k->nlive++] = id;
@@ -436,9 +477,12 @@ static void class_remove(struct gs_kp *k, int node)
 {
     struct knode *n = &k->nodes[node];
     struct kclass *c = &k->cls[n->cls];
-    int last = c->members[--c->count];
-    c->members[n->pos] = last;
-    k->nodes[last].pos = n->pos;
+    int at = n->pos, last = c->members[--c->count];
+    if (at < c->count) {
+        heap_set(k, c, at, last);
+        heap_up(k, c, at);
+        heap_down(k, c, k->nodes[last].pos);
+    }
     if (c->count == 0) {
         int moved = k->live[--k->nlive];
         k->live[c->live] = moved;
@@ -651,6 +695,7 @@ void gs_kp_free(struct gs_kp *k)
     free(k->gpus);
     free(k->pools);
     free(k->ties);
+    free(k->rank);
     free(k);
 }
 
@@ -714,13 +759,25 @@ int gs_kp_new(const struct gs_kp_pool *pools, int npools, int policy,
     k->nodes = calloc((size_t)(k->nnodes ? k->nnodes : 1), sizeof *k->nodes);
     k->gpus = malloc((size_t)(ng ? ng : 1) * sizeof *k->gpus);
     k->live = malloc((size_t)(k->nnodes ? k->nnodes : 1) * sizeof *k->live);
+    k->rank = malloc((size_t)(k->nnodes ? k->nnodes : 1) * sizeof *k->rank);
     if (k->pools == NULL || k->nodes == NULL || k->gpus == NULL ||
-        k->live == NULL || tab_grow(k) < 0 || cache_grow(k) < 0 ||
+        k->live == NULL || k->rank == NULL || tab_grow(k) < 0 ||
+        cache_grow(k) < 0 ||
         build_groups(k, typical, freq, ntyp) < 0) {
         gs_kp_free(k);
         return GS_ENOMEM;
     }
     memcpy(k->pools, pools, (size_t)npools * sizeof *k->pools);
+    /* the name order: a uniform permutation of the nodes (the artifact
+     * prefixes every node's name with its place in rand.Perm) */
+    for (int i = 0; i < k->nnodes; i++)
+        k->rank[i] = i;
+    for (int i = k->nnodes - 1; i > 0; i--) {
+        int j = (int)gsl_rng_uniform_int(rng, (unsigned long)i + 1);
+        int t = k->rank[i];
+        k->rank[i] = k->rank[j];
+        k->rank[j] = t;
+    }
     int node = 0, g0 = 0;
     for (int p = 0; p < npools; p++)
         for (int i = 0; i < pools[p].nodes; i++, node++) {
@@ -742,6 +799,12 @@ int gs_kp_new(const struct gs_kp_pool *pools, int npools, int policy,
         }
     *out = k;
     return 0;
+}
+
+void gs_kp_set_ties(struct gs_kp *k, int mode)
+{
+    k->ties_mode = mode == GS_KP_TIES_UNIFORM ? GS_KP_TIES_UNIFORM
+                                              : GS_KP_TIES_ORDERED;
 }
 
 void gs_kp_set_strand_limits(struct gs_kp *k, int32_t cpu_min, int32_t mem_min)
@@ -811,11 +874,22 @@ int gs_kp_place(struct gs_kp *k, const struct gs_kp_pod *p)
     }
     if (best < 0)
         return -1;
-    unsigned long r = w > 1 ? gsl_rng_uniform_int(k->rng, w) : 0;
-    int t = 0;
-    while (r >= (unsigned long)k->cls[k->ties[t]].count)
-        r -= (unsigned long)k->cls[k->ties[t++]].count;
-    int node = k->cls[k->ties[t]].members[r];
+    int node;
+    if (k->ties_mode == GS_KP_TIES_ORDERED && k->policy != GS_KP_RANDOM) {
+        /* the first node of the name order among the best */
+        node = k->cls[k->ties[0]].members[0];
+        for (int t = 1; t < nt; t++) {
+            int m = k->cls[k->ties[t]].members[0];
+            if (k->rank[m] < k->rank[node])
+                node = m;
+        }
+    } else {
+        unsigned long r = w > 1 ? gsl_rng_uniform_int(k->rng, w) : 0;
+        int t = 0;
+        while (r >= (unsigned long)k->cls[k->ties[t]].count)
+            r -= (unsigned long)k->cls[k->ties[t++]].count;
+        node = k->cls[k->ties[t]].members[r];
+    }
     struct knode *n = &k->nodes[node];
 
     k->stranded -= node_stranded(k, n);

@@ -9,8 +9,9 @@
  * appended until the next one would pass the target; while it asks for
  * more, random pods are removed.  The pods are
  * offered in that order to a Kubernetes-faithful cluster (kplace.h) of the
- * scenario's nodes, with their CPU and memory; ties and random choices use
- * the stream "place-exp.ties".
+ * scenario's nodes, with their CPU and memory; the node order that breaks
+ * ties (kplace.h), uniform ties when asked, and random choices use the
+ * stream "place-exp.ties".
  *
  * The measure is the artifact's (experiments/analysis/merge_alloc_discrete
  * .py): after every decision, the arrived GPU requests as a whole percent
@@ -146,6 +147,7 @@ struct exp_in {
     int ntyp;
     int32_t cpu_min, mem_min;
     double max_load;
+    int ties;                   /* enum gs_kp_ties */
     int np;                     /* points: percents 0 .. np-1 */
 };
 
@@ -214,6 +216,8 @@ static int run_one(const struct exp_in *in, int policy, uint64_t seed,
     if (rc == 0)
         rc = gs_kp_new(in->pools, in->npools, policy, in->typ, in->freq,
                        in->ntyp, ties, &k);
+    if (rc == 0)
+        gs_kp_set_ties(k, in->ties);
     int64_t cap = rc == 0 ? gs_kp_capacity_milli(k) : 0;
     if (rc == 0 && cap <= 0)
         rc = GS_EINVAL;
@@ -302,7 +306,7 @@ int gs_place_exp_run(const struct gs_scenario *sc,
                                "best-fit, dot-product, clustering, packing, "
                                "fgd)", o->placers[i]);
         }
-    struct exp_in in = { .max_load = o->max_load };
+    struct exp_in in = { .max_load = o->max_load, .ties = o->ties };
     struct gs_kp_pod *pop = NULL;
     long npop = 0;
     int rc = read_population(sc, &pop, &npop, d);
@@ -418,6 +422,10 @@ static const char usage[] =
 "                    covering this share of pods (default 1: the whole\n"
 "                    distribution, as the paper defines it; the artifact\n"
 "                    ships 0.95)\n"
+"  --ties MODE       how equal scores are broken: ordered (default: the\n"
+"                    first node of a per-seed random node order, as the\n"
+"                    artifact's scheduler does) or uniform (upstream\n"
+"                    kube-scheduler's uniform choice)\n"
 "  --pods FILE       another pod list in the scenario's trace format\n"
 "                    (e.g. openb_pod_list_cpu050.csv)\n"
 "  --out FILE        HDF5 file (default: NAME-place.h5)\n"
@@ -511,7 +519,7 @@ int gs_place_exp_main(int argc, char **argv)
     const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
     double seeds = 10, max_load = 1.3, typical = 1.0;
-    int quiet = 0, no_out = 0;
+    int quiet = 0, no_out = 0, ties = GS_KP_TIES_ORDERED;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -535,6 +543,15 @@ int gs_place_exp_main(int argc, char **argv)
             if (parse_num(argv[++i], 0.01, 1, &typical) < 0)
                 return bad_usage("--typical takes a share of pods in "
                                  "(0, 1], not '%s'", argv[i]);
+        } else if (strcmp(a, "--ties") == 0 && more) {
+            const char *t = argv[++i];
+            if (strcmp(t, "ordered") == 0)
+                ties = GS_KP_TIES_ORDERED;
+            else if (strcmp(t, "uniform") == 0)
+                ties = GS_KP_TIES_UNIFORM;
+            else
+                return bad_usage("--ties takes ordered or uniform, not '%s'",
+                                 t);
         } else if (strcmp(a, "--pods") == 0 && more) {
             pods = argv[++i];
         } else if (strcmp(a, "--no-out") == 0) {
@@ -597,7 +614,8 @@ int gs_place_exp_main(int argc, char **argv)
                              "characters", file);
         }
     }
-    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical };
+    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical,
+                                   ties };
     struct gs_place_exp x;
     if (gs_place_exp_run(sc, &o, &x, &d) < 0) {
         gs_diag_format(&d, buf, sizeof buf);

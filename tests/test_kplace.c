@@ -1,6 +1,7 @@
 /* test_kplace.c -- Kubernetes-faithful placement (kplace.h): the
  * fragmentation against its definition, each policy's score on hand-worked
- * nodes, the fit of every resource, and uniform tie-breaking. */
+ * nodes, the fit of every resource, and tie-breaking (in a node order,
+ * or uniform). */
 #include "cutest.h"
 #include "../sim/err.h"
 #include "../sim/kplace.h"
@@ -215,6 +216,48 @@ static void test_uniform_ties(void)
     gsl_rng_free(r);
 }
 
+/* Ordered ties (the artifact's): pods scored 0 everywhere (CPU-only pods
+ * under clustering) fill the first node of the run's node order before the
+ * next; which node is first is uniform over runs.  Uniform ties spread. */
+static void test_ordered_ties(void)
+{
+    struct gs_kp_pool pool = { 4, 1, 0, 4000, 1 << 20 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    struct gs_kp_pod typ = { 1, 0, 0, 0, 0, 0 };
+    double one = 1;
+    int first[4] = { 0 }, spread = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        for (int mode = 0; mode < 2; mode++) {
+            struct gs_kp *k = NULL;
+            CU_ASSERT_EQUAL_FATAL(gs_kp_new(&pool, 1, GS_KP_CLUSTERING, &typ,
+                                            &one, 1, r, &k), 0);
+            if (mode)
+                gs_kp_set_ties(k, GS_KP_TIES_UNIFORM);
+            struct gs_kp_pod c = { 1000, 1, 0, 0, 0, 0 };
+            int at[6];
+            for (int i = 0; i < 6; i++)
+                at[i] = gs_kp_place(k, &c);
+            if (mode == 0) {
+                /* 4 pods of 1 core fill the first node, then the next */
+                int same = 1;
+                for (int i = 1; i < 4; i++)
+                    same &= at[i] == at[0];
+                CU_ASSERT(same && at[4] != at[0] && at[5] == at[4]);
+                first[at[0]]++;
+            } else {
+                spread += at[1] != at[0];
+            }
+            gs_kp_free(k);
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT(abs(first[i] - 1000) < 140);
+    /* uniform: the second pod joins the first with probability 1/4 */
+    CU_ASSERT(abs(spread - 3000) < 140);
+    gsl_rng_free(r);
+}
+
 static void test_names(void)
 {
     for (int i = 0; i < GS_KP_N; i++) {
@@ -231,6 +274,7 @@ static CU_TestInfo tests[] = {
     { "policy scores on hand-worked nodes", test_policy_scores },
     { "packing's bands", test_packing_bands },
     { "ties broken uniformly", test_uniform_ties },
+    { "ties in the run's node order", test_ordered_ties },
     { "policy names", test_names },
     CU_TEST_INFO_NULL,
 };
