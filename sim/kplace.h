@@ -119,6 +119,39 @@ int gs_kp_intern(struct gs_kp_pod *pods, long n);
 int gs_kp_typical(const struct gs_kp_pod *pods, long n, double threshold,
                   struct gs_kp_pod **out, double **freq, int *nout);
 
+/* The typical-pod mix that F is measured against (shared with the
+ * simulation's fragmentation measure, frag.h). */
+struct gs_kp_mix;
+/* typ[0..n) with frequencies freq (copied).  0 or GS_ENOMEM. */
+int gs_kp_mix_new(const struct gs_kp_pod *typ, const double *freq, int n,
+                  struct gs_kp_mix **out);
+void gs_kp_mix_free(struct gs_kp_mix *x);
+/* F of a node of catalog model with free CPU cpu (milli-cores) and per-GPU
+ * free milli s[0..gpn), descending (above: every typical pod that cannot
+ * run there counts the node's free GPU milli in full). */
+double gs_kp_mix_frag(const struct gs_kp_mix *x, int model, int32_t cpu,
+                      const int32_t *s, int gpn);
+
+/* The policies' integer scores (0..100, higher wins), shared with the
+ * simulation's placers (policies/place_heur.c, place.c).  cmax, gmax: the
+ * largest node's CPU and GPU milli. */
+/* best-fit: CPU and GPU milli the node has left after placing. */
+int gs_kp_score_best_fit(int64_t cpu_left, int64_t gpu_left, double cmax,
+                         double gmax);
+/* dot-product: the node's free CPU and GPU milli, the pod's asks. */
+int gs_kp_score_dot(int64_t cpu_free, int64_t cpu_ask, int64_t gpu_free,
+                    int64_t gpu_ask, double cmax, double gmax);
+/* The affinity group of a request: -1 none (CPU only), 0 a share of one
+ * GPU, k (<= 63) k whole GPUs; a node's tags have bit g set when it hosts
+ * a pod of group g. */
+int gs_kp_group(int gpus, int milli);
+/* clustering: a pod of group on a node with tags and gpu_free milli free. */
+int gs_kp_score_clustering(int group, uint64_t tags, int64_t gpu_free,
+                           int64_t gmax);
+/* packing: gpus x milli asked of a node whose GPUs have s[0..gpn) free,
+ * descending (the pod fits). */
+int gs_kp_score_packing(const int32_t *s, int gpn, int gpus, int milli);
+
 struct gs_kp;
 
 /* A cluster of pools[0..npools) under policy, the fragmentation measured
