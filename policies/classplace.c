@@ -109,6 +109,34 @@ int gs_classplace_tightest(const struct gs_fclass *c,
     return best;
 }
 
+int gs_classplace_ops_init(struct gs_sim *sim, gs_class_score_fn *score,
+                           const char *rng_name, void **state,
+                           struct gs_diag *d)
+{
+    struct gs_classplace *cp = malloc(sizeof *cp);
+    if (cp == NULL || gs_classplace_init(cp, sim, score, rng_name) < 0) {
+        free(cp);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    *state = cp;
+    return 0;
+}
+
+void gs_classplace_ops_free(void *state)
+{
+    if (state == NULL)
+        return;
+    gs_classplace_free(state);
+    free(state);
+}
+
+int gs_classplace_ops_place(void *state, struct gs_sim *sim,
+                            const struct gs_job *job, const struct gs_range *r,
+                            int n, struct gs_alloc *out)
+{
+    return gs_classplace_place(state, sim, job, r, n, out);
+}
+
 int gs_classplace_host_fits(const struct gs_fclass *c,
                             const struct gs_need *need)
 {

@@ -54,6 +54,16 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
                        gs_class_score_fn *score, const char *rng_name);
 void gs_classplace_free(struct gs_classplace *cp);
 
+/* A class placer's ops in one call each: init (a new engine for score as
+ * *state; rng_name as above; 0 or GS_ENOMEM with d set), free, place. */
+int gs_classplace_ops_init(struct gs_sim *sim, gs_class_score_fn *score,
+                           const char *rng_name, void **state,
+                           struct gs_diag *d);
+void gs_classplace_ops_free(void *state);
+int gs_classplace_ops_place(void *state, struct gs_sim *sim,
+                            const struct gs_job *job, const struct gs_range *r,
+                            int n, struct gs_alloc *out);
+
 /* The placer's place(): the best-scoring node, or uniformly at random among
  * the nodes that fit when cp->rng is set. */
 int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,

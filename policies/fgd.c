@@ -68,25 +68,7 @@ static int fgd_init(struct gs_sim *sim, struct gs_params *params, void **state,
                     struct gs_diag *d)
 {
     (void)params;
-    struct gs_classplace *cp = malloc(sizeof *cp);
-    if (cp == NULL || gs_classplace_init(cp, sim, fgd_score, NULL) < 0) {
-        free(cp);
-        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    *state = cp;
-    return 0;
-}
-
-static void fgd_free(void *st)
-{
-    gs_classplace_free(st);
-    free(st);
-}
-
-static int fgd_place(void *st, struct gs_sim *sim, const struct gs_job *job,
-                     const struct gs_range *r, int n, struct gs_alloc *out)
-{
-    return gs_classplace_place(st, sim, job, r, n, out);
+    return gs_classplace_ops_init(sim, fgd_score, NULL, state, d);
 }
 
 const struct gs_placer_ops gs_placer_fgd = {
@@ -94,6 +76,6 @@ const struct gs_placer_ops gs_placer_fgd = {
     .name = "fgd",
     .summary = "least growth of expected fragmentation (Weng et al., ATC'23)",
     .init = fgd_init,
-    .free = fgd_free,
-    .place = fgd_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };

@@ -136,25 +136,7 @@ static double cluster_score(const struct gs_classplace *cp,
 static int class_init(struct gs_sim *sim, void **state, struct gs_diag *d,
                       gs_class_score_fn *score, const char *rng)
 {
-    struct gs_classplace *cp = malloc(sizeof *cp);
-    if (cp == NULL || gs_classplace_init(cp, sim, score, rng) < 0) {
-        free(cp);
-        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    *state = cp;
-    return 0;
-}
-
-static void class_free(void *st)
-{
-    gs_classplace_free(st);
-    free(st);
-}
-
-static int class_place(void *st, struct gs_sim *sim, const struct gs_job *job,
-                       const struct gs_range *r, int n, struct gs_alloc *out)
-{
-    return gs_classplace_place(st, sim, job, r, n, out);
+    return gs_classplace_ops_init(sim, score, rng, state, d);
 }
 
 static int random_init(struct gs_sim *sim, struct gs_params *params,
@@ -199,8 +181,8 @@ const struct gs_placer_ops gs_placer_best_fit = {
     .name = "best-fit",
     .summary = "the node left with least CPU and GPU, weighed alike",
     .init = best_init,
-    .free = class_free,
-    .place = class_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };
 
 const struct gs_placer_ops gs_placer_random = {
@@ -208,8 +190,8 @@ const struct gs_placer_ops gs_placer_random = {
     .name = "random",
     .summary = "a node and GPU drawn uniformly among those that fit (seeded)",
     .init = random_init,
-    .free = class_free,
-    .place = class_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
     .draws_on_miss = 1,
 };
 
@@ -218,8 +200,8 @@ const struct gs_placer_ops gs_placer_packing = {
     .name = "packing",
     .summary = "partly used GPUs first, then used nodes, then small idle nodes",
     .init = packing_init,
-    .free = class_free,
-    .place = class_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };
 
 const struct gs_placer_ops gs_placer_dot_product = {
@@ -227,8 +209,8 @@ const struct gs_placer_ops gs_placer_dot_product = {
     .name = "dot-product",
     .summary = "Tetris alignment of free and asked CPU and GPU, node totals",
     .init = dot_init,
-    .free = class_free,
-    .place = class_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };
 
 const struct gs_placer_ops gs_placer_clustering = {
@@ -236,6 +218,6 @@ const struct gs_placer_ops gs_placer_clustering = {
     .name = "clustering",
     .summary = "tasks of one affinity group kept together on the same nodes",
     .init = cluster_init,
-    .free = class_free,
-    .place = class_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };
