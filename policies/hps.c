@@ -94,6 +94,7 @@
  * starved_after (default 30 min), tries (default 4), depth (jobs tried per
  * pass, default 256). */
 #include "policy.h"
+#include "needtab.h"
 #include "resv.h"
 #include "../sim/sim.h"
 
@@ -109,16 +110,14 @@
 
 enum { PAST_BACK, PAST_CAP, PAST_GROW };
 
-/* A class of jobs with the same need. */
+/* A class of jobs with the same need (an entry of the need table). */
 struct cls {
-    struct gs_need need;
-    char profile[GS_MIG_PROFILE_NAME];
+    struct gs_needkey k;        /* first, as the table wants */
     int *pools, npools;         /* pools it may ever use */
     int whole;                  /* whole GPUs on plain pools only */
-    struct gs_heap h[3];        /* by stage: fresh, aging, full boost */
+    struct gs_heap h[3];        /* by stage: fresh, aging, past the ramp */
     long n;                     /* jobs waiting */
     uint64_t blocked;           /* pass stamp when passed over */
-    int live;                   /* index in s->live, or -1 */
 };
 
 /* A waiting job's bookkeeping (j->pslot points here while it waits). */
@@ -139,9 +138,8 @@ struct hps {
     int last;                   /* last aging stage: 2, or 1 (grow) */
     long depth;
     double maxprio;
-    struct cls *c;
-    int nc, capc;
-    int *live, nlive;           /* classes with waiting jobs */
+    struct gs_needtab t;        /* the classes (struct cls); live: those
+                                   with waiting jobs */
     struct gs_heap timers;
     struct gs_heap late;        /* jobs past the ramp, by arrival (their
                                    timer node, free once in stage 2) */
@@ -160,15 +158,9 @@ static struct gs_job *job_of(struct gs_hnode *n)
     return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
 }
 
-/* A job's pnode moves between heaps (fresh, aged, running).  A heap
- * removes lazily: the stale entry stays until it surfaces and is known by
- * its sequence number no longer matching the node's.  Each heap numbers
- * from its own base so that a node re-filed in another heap can never take
- * a number its old heap still holds. */
-static void heap_init_id(struct gs_heap *h, uint64_t id)
+static struct cls *cls_at(const struct hps *s, int i)
 {
-    gs_heap_init(h);
-    h->seq = id << 40;
+    return gs_needtab_at(&s->t, i);
 }
 
 static struct wait *wait_of(const struct gs_job *j)
@@ -229,8 +221,9 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
-    heap_init_id(&s->timers, 1);
-    heap_init_id(&s->late, LATE_HEAP_ID);
+    gs_needtab_init(&s->t, sizeof(struct cls));
+    gs_heap_init_apart(&s->timers, 1);
+    gs_heap_init_apart(&s->late, LATE_HEAP_ID);
     *state = s;
     return 0;
 }
@@ -240,13 +233,12 @@ static void hps_free(void *state)
     struct hps *s = state;
     if (s == NULL)
         return;
-    for (int i = 0; i < s->nc; i++) {
+    for (int i = 0; i < s->t.n; i++) {
         for (int k = 0; k < 3; k++)
-            gs_heap_clear(&s->c[i].h[k]);
-        free(s->c[i].pools);
+            gs_heap_clear(&cls_at(s, i)->h[k]);
+        free(cls_at(s, i)->pools);
     }
-    free(s->c);
-    free(s->live);
+    gs_needtab_free(&s->t);
     for (int i = 0; i < s->nchunks; i++)
         free(s->chunks[i]);
     free(s->chunks);
@@ -256,40 +248,14 @@ static void hps_free(void *state)
     free(s);
 }
 
-static int same_need(const struct cls *c, const struct gs_need *n)
-{
-    const char *p = n->profile ? n->profile : "";
-    return c->need.gpus == n->gpus && c->need.milli == n->milli &&
-           c->need.mem_gb == n->mem_gb && c->need.allowed == n->allowed &&
-           c->need.guar == n->guar && c->need.burst == n->burst &&
-           strcmp(c->profile, p) == 0;
-}
-
 /* The class of need, made if new; -1 when out of memory. */
 static int class_of(struct hps *s, const struct gs_fleet *f,
                     const struct gs_need *n)
 {
-    for (int i = 0; i < s->nc; i++)
-        if (same_need(&s->c[i], n))
-            return i;
-    if (s->nc == s->capc) {
-        int cap = s->capc ? 2 * s->capc : 16;
-        struct cls *c = realloc(s->c, (size_t)cap * sizeof *c);
-        int *l = realloc(s->live, (size_t)cap * sizeof *l);
-        if (c)
-            s->c = c;
-        if (l)
-            s->live = l;
-        if (!c || !l)
-            return -1;
-        s->capc = cap;
-    }
-    struct cls *c = &s->c[s->nc];
-    memset(c, 0, sizeof *c);
-    c->need = *n;
-    if (n->profile)
-        snprintf(c->profile, sizeof c->profile, "%s", n->profile);
-    c->need.profile = n->profile ? c->profile : NULL;
+    int made, ci = gs_needtab_of(&s->t, n, &made);
+    if (ci < 0 || !made)
+        return ci;
+    struct cls *c = cls_at(s, ci);
     c->pools = malloc((size_t)f->npools * sizeof *c->pools);
     if (c->pools == NULL)
         return -1;
@@ -303,9 +269,8 @@ static int class_of(struct hps *s, const struct gs_fleet *f,
             c->whole = 0;
     }
     for (int k = 0; k < 3; k++)
-        heap_init_id(&c->h[k], 3 + 3 * (uint64_t)s->nc + (uint64_t)k);
-    c->live = -1;
-    return s->nc++;
+        gs_heap_init_apart(&c->h[k], 3 + 3 * (uint64_t)ci + (uint64_t)k);
+    return ci;
 }
 
 static struct wait *wait_new(struct hps *s)
@@ -370,7 +335,7 @@ static gs_time next_stage(const struct hps *s, const struct wait *w)
 /* File w in its class's heap for its stage at now, and in the timers. */
 static void file(struct hps *s, struct wait *w, gs_time now)
 {
-    struct cls *c = &s->c[w->cls];
+    struct cls *c = cls_at(s, w->cls);
     w->stage = 0;
     if (s->wa > 0)
         while (w->stage < s->last && next_stage(s, w) < now)
@@ -384,22 +349,14 @@ static void file(struct hps *s, struct wait *w, gs_time now)
 
 static void live_add(struct hps *s, int ci)
 {
-    struct cls *c = &s->c[ci];
-    if (c->n++ == 0) {
-        c->live = s->nlive;
-        s->live[s->nlive++] = ci;
-    }
+    if (cls_at(s, ci)->n++ == 0)
+        gs_needtab_live(&s->t, ci, 1);
 }
 
 static void live_drop(struct hps *s, int ci)
 {
-    struct cls *c = &s->c[ci];
-    if (--c->n == 0) {
-        int last = s->live[--s->nlive];
-        s->live[c->live] = last;
-        s->c[last].live = c->live;
-        c->live = -1;
-    }
+    if (--cls_at(s, ci)->n == 0)
+        gs_needtab_live(&s->t, ci, 0);
 }
 
 static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -425,7 +382,7 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 static void unqueue(struct hps *s, struct gs_job *j)
 {
     struct wait *w = wait_of(j);
-    gs_heap_remove(&s->c[w->cls].h[w->stage], &j->pnode);
+    gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &j->pnode);
     gs_heap_remove(w->stage == 2 ? &s->late : &s->timers, &w->timer);
     live_drop(s, w->cls);
     j->pslot = 0;
@@ -453,7 +410,7 @@ static void age(struct hps *s, struct gs_sim *sim, gs_time now)
     while (gs_heap_top_time(&s->timers) < now) {
         gs_sim_examine(sim, 1);
         struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
-        gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
+        gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &w->j->pnode);
         file(s, w, now);
     }
 }
@@ -486,8 +443,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
         for (int i = 0; i < c->npools; i++) {
             const struct gs_pool *p = &f->pools[c->pools[i]];
             int gpn = p->s.gpn;
-            int g = c->need.gpus > gpn ? c->need.gpus % gpn : c->need.gpus;
-            if (c->need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
+            int g = c->k.need.gpus > gpn ? c->k.need.gpus % gpn : c->k.need.gpus;
+            if (c->k.need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
                 continue;       /* no whole node free for the gang */
             if (g == 0) {
                 best = 0;
@@ -507,9 +464,9 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
         int p = c->pools[i];
         struct gs_range r = { p, 0, f->pools[p].s.nodes };
         int score;
-        if (gs_fleet_find(f, &r, &c->need, GS_FIT_BEST, &a, &score) < 0)
+        if (gs_fleet_find(f, &r, &c->k.need, GS_FIT_BEST, &a, &score) < 0)
             continue;
-        double x = c->need.gpus > 0 ? (double)score / f->pools[p].s.gpn
+        double x = c->k.need.gpus > 0 ? (double)score / f->pools[p].s.gpn
                                     : (double)score / 2000.0;
         if (x > 1)
             x = 1;
@@ -525,8 +482,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 /* Work out the held job's reservation: 0, or -1 if none can be made. */
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
-    const struct cls *c = &s->c[wait_of(s->held)->cls];
-    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->need, c->pools,
+    const struct cls *c = cls_at(s, wait_of(s->held)->cls);
+    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->pools,
                           c->npools, gs_sim_now(sim));
     gs_sim_examine(sim, s->rv.looked);
     return rc;
@@ -561,7 +518,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     if (s->held && !s->saves) {
         /* A job of its class needs the same room, so has the same
          * reservation: the best aged one it still saves takes it. */
-        struct gs_hnode *n = gs_heap_top(&s->c[wait_of(s->held)->cls].h[1]);
+        struct gs_hnode *n = gs_heap_top(&cls_at(s, wait_of(s->held)->cls)->h[1]);
         if (n && s->rv.t - job_of(n)->s.arrival <= s->mark) {
             s->held = job_of(n);
             s->saves = 1;
@@ -569,7 +526,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     }
     uint64_t stamp = ++s->stamp;
     if (s->held)
-        s->c[wait_of(s->held)->cls].blocked = stamp;
+        cls_at(s, wait_of(s->held)->cls)->blocked = stamp;
     struct gs_job *fallback = NULL;
     long tries = 0;
     for (long tried = 0; tried < s->depth; tried++) {
@@ -582,21 +539,21 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         /* The best class: its best job's score plus its F term.  F is
          * looked at only where it could change the winner. */
         double top = -1e300;
-        for (int i = 0; i < s->nlive; i++) {
-            struct cls *c = &s->c[s->live[i]];
+        for (int i = 0; i < s->t.nlive; i++) {
+            struct cls *c = cls_at(s, s->t.live[i]);
             double sc;
             if (c->blocked != stamp && class_top(s, c, now, &sc) &&
                 sc > top)
                 top = sc;
         }
-        gs_sim_examine(sim, s->nlive);  /* the classes' best jobs */
+        gs_sim_examine(sim, s->t.nlive);  /* the classes' best jobs */
         if (top == -1e300)
             break;
         struct gs_job *j = NULL;
         int jc = -1;
         double best = -1e300;
-        for (int i = 0; i < s->nlive; i++) {
-            struct cls *c = &s->c[s->live[i]];
+        for (int i = 0; i < s->t.nlive; i++) {
+            struct cls *c = cls_at(s, s->t.live[i]);
             double sc;
             struct gs_job *cj;
             if (c->blocked == stamp ||
@@ -607,24 +564,24 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             if (tot > best || (tot == best && j && cj->s.arrival < j->s.arrival)) {
                 best = tot;
                 j = cj;
-                jc = s->live[i];
+                jc = s->t.live[i];
             }
         }
         int rc;
         if (full) {
             rc = GS_ENOFIT;
         } else if (s->held && now + gs_sim_estimate(sim, j) > s->rv.t) {
-            const struct cls *c = &s->c[jc];
+            const struct cls *c = cls_at(s, jc);
             int n = gs_resv_off(&s->rv, f, c->pools, c->npools);
             rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
                        : GS_ENOFIT;
             /* or on the reserved node, in GPUs the starved job leaves */
             struct gs_range r;
             if (rc < 0 && c->whole &&
-                gs_resv_spare(&s->rv, f, c->need.gpus, c->pools, c->npools,
+                gs_resv_spare(&s->rv, f, c->k.need.gpus, c->pools, c->npools,
                               &r) &&
                 (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
-                gs_resv_took(&s->rv, c->need.gpus);
+                gs_resv_took(&s->rv, c->k.need.gpus);
         } else {
             rc = gs_sim_try_start(sim, j, NULL, 0);
         }
@@ -632,7 +589,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             started(s, j);
             continue;
         }
-        s->c[jc].blocked = stamp;
+        cls_at(s, jc)->blocked = stamp;
         if ((!s->held || !s->saves) && s->block && s->wa > 0 &&
             wait_of(j)->stage > 0 && tries < s->tries) {
             /* The first aged job that a reservation saves from starving
