@@ -252,6 +252,14 @@ int gs_json_count(const char *text, const char *path)
     return n;
 }
 
+int gs_json_has(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int has = root && walk(root, path, 0, &node, "", NULL) == 0;
+    cJSON_Delete(root);
+    return has;
+}
+
 int gs_split_values(const char *list, char ***out)
 {
     int cap = 8, n = 0, depth = 0, quote = 0;

@@ -47,6 +47,8 @@ int gs_json_edit(const char *text, const struct gs_edit *e, int n,
 
 /* The number of elements of the array at path in text, or -1. */
 int gs_json_count(const char *text, const char *path);
+/* 1 if the key path exists in text, else 0. */
+int gs_json_has(const char *text, const char *path);
 
 /* Split a comma-separated list of values at the commas outside brackets,
  * braces and quotes (so `{"a":1,"b":2},3` is two values).  *out receives

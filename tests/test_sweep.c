@@ -7,6 +7,7 @@
 #include "../sim/planjson.h"
 #include "../sim/sweep.h"
 
+#include <limits.h>
 #include <math.h>
 
 static void free_list(char **v, int n)
@@ -293,6 +294,66 @@ static void test_compare_is_a_sweep(void)
     unlink("/tmp/gs-test-cmp-sweep.h5");
 }
 
+/* The command line as every gpusim command has it: the result named after
+ * the scenario file in the current folder, never replaced without
+ * --force; getopt_long forms (--seeds=1, short -s/-q/-f); a misspelled
+ * option gets "did you mean".  `plan` refuses an existing default file
+ * before it runs anything. */
+static void test_conventions(void)
+{
+    char dir[] = "/tmp/gs-test-sweep-XXXXXX", bin[PATH_MAX], cwd[1024],
+         pre[1100], args[1400], path[1200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(gs_cli_bin(), bin));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    char *old = getenv("GPUSIM") ? strdup(getenv("GPUSIM")) : NULL;
+    setenv("GPUSIM", bin, 1);
+    snprintf(pre, sizeof pre, "cd '%s' &&", dir);
+    snprintf(path, sizeof path, "%s/small-tenants-sweep.h5", dir);
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo -s 1 -q", cwd);
+    char *err = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "small-tenants-sweep.h5: "
+                                              "exists") &&
+                           strstr(err, "--force"));
+    free(err);
+    err = NULL;
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json "
+             "--set=policy.name=fifo --seeds=1 --quiet --force", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo --sedes 1", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "did you mean '--seeds'"));
+    free(err);
+    err = NULL;
+    /* plan: an existing default file stops it before any run */
+    snprintf(path, sizeof path, "%s/plan-erlang-plan.h5", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("mine\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "plan %s/scenarios/plan-erlang.json -s 2 "
+             "--no-plots", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "plan-erlang-plan.h5: exists"));
+    char *kept = gs_cli_slurp(path);
+    CU_ASSERT_PTR_NOT_NULL(kept && strcmp(kept, "mine\n") == 0);
+    free(kept);
+    free(err);
+    if (old) {
+        setenv("GPUSIM", old, 1);
+        free(old);
+    } else {
+        unsetenv("GPUSIM");
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "value lists split at top-level commas", test_split },
     { "key-path edits: set, objects from strings, scale, clone, errors",
@@ -306,6 +367,8 @@ static CU_TestInfo tests[] = {
       test_same_bytes_and_mpi },
     { "compare --policies a,b = sweep --set policy=a,b",
       test_compare_is_a_sweep },
+    { "default file named after the scenario, --force, getopt forms",
+      test_conventions },
     CU_TEST_INFO_NULL,
 };
 
