@@ -106,20 +106,33 @@ static void leaf_update(struct gs_fleet *f, int node)
     int open = nd->up && !nd->cordon;
     p->hcpu[i] = open ? f->cpu_free[node] : -1;
     p->hmem[i] = open ? f->mem_free[node] : -1;
+    /* Up to the root, stopping at the first entry that does not change:
+     * those above it summarize the same values as before. */
     for (i /= 2; i >= 1; i /= 2) {
-        p->hcpu[i] = p->hcpu[2 * i] > p->hcpu[2 * i + 1] ? p->hcpu[2 * i]
+        uint64_t f2 = p->fmask[2 * i] | p->fmask[2 * i + 1];
+        uint64_t p2 = p->pmask[2 * i] | p->pmask[2 * i + 1];
+        int32_t c2 = p->hcpu[2 * i] > p->hcpu[2 * i + 1] ? p->hcpu[2 * i]
                                                          : p->hcpu[2 * i + 1];
-        p->hmem[i] = p->hmem[2 * i] > p->hmem[2 * i + 1] ? p->hmem[2 * i]
+        int32_t h2 = p->hmem[2 * i] > p->hmem[2 * i + 1] ? p->hmem[2 * i]
                                                          : p->hmem[2 * i + 1];
-        p->fmask[i] = p->fmask[2 * i] | p->fmask[2 * i + 1];
-        p->pmask[i] = p->pmask[2 * i] | p->pmask[2 * i + 1];
         int a = p->milli[2 * i], b = p->milli[2 * i + 1];
-        p->milli[i] = (int16_t)(a > b ? a : b);
+        int16_t m2 = (int16_t)(a > b ? a : b), r2 = 0;
         if (p->rmax) {
             a = p->rmax[2 * i];
             b = p->rmax[2 * i + 1];
-            p->rmax[i] = (int16_t)(a > b ? a : b);
+            r2 = (int16_t)(a > b ? a : b);
         }
+        if (f2 == p->fmask[i] && p2 == p->pmask[i] && m2 == p->milli[i] &&
+            (p->rmax == NULL || r2 == p->rmax[i]) && c2 == p->hcpu[i] &&
+            h2 == p->hmem[i])
+            break;
+        p->hcpu[i] = c2;
+        p->hmem[i] = h2;
+        p->fmask[i] = f2;
+        p->pmask[i] = p2;
+        p->milli[i] = m2;
+        if (p->rmax)
+            p->rmax[i] = r2;
     }
 }
 

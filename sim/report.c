@@ -433,8 +433,6 @@ static const struct meta {
     { "allocated_cpu_cores", "cores", "host CPU requested by running jobs" },
     { "allocated_memory_gib", "GiB", "host memory requested by running "
       "jobs" },
-    { "allocated_by_model", "1", "GPUs allocated, per GPU model (columns: "
-      "attribute models)" },
     { "idle_cost_rate_usd_per_h", "USD/h", "the rate of the bill for idle "
       "capacity" },
     { "nodes_in_service", "1", "nodes in service" },
