@@ -14,8 +14,9 @@
  *  - the fleet's used capacity is exactly the sum of running jobs' allocs.
  * CPU-only jobs (no GPU asked) are jobs like any other: queued, started
  * by the policy, holding one node's CPU and host memory (fleet.h,
- * gs_need_host_only).  The placers score GPUs, so the core places them
- * (host_place): pools without GPUs first, then GPU nodes, first fit. */
+ * gs_need_host_only).  The core places them (host_place; placers are
+ * asked only for jobs with GPUs): pools without GPUs first, then GPU
+ * nodes, first fit. */
 #include "sim.h"
 #include "frag.h"
 #include "model.h"
@@ -835,7 +836,7 @@ static int spread_place(struct gs_sim *s, const struct gs_job *j,
     return GS_ENOFIT;
 }
 
-/* A CPU-only job, placed by the core (the placers score GPUs): the first
+/* A CPU-only job, placed by the core (placers place GPUs): the first
  * node with its CPU and memory, in the ranges' pools without GPUs, then in
  * the others -- so GPU nodes' CPU is used only when CPU pools are full,
  * and on them first fit packs CPU-only jobs together, leaving whole nodes'
