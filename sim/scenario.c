@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "planjson.h"
 #include "jsoncheck.h"
+#include "source.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct ctx {
     const char *file;
@@ -1722,6 +1724,154 @@ static int parse_svcpool(struct ctx *c, const cJSON *o, const char *p,
     return 0;
 }
 
+/* requests.stream and requests.route of a service (source.h): the stream
+ * it shares with other pools and the totals it takes. */
+static int parse_stream_route(struct ctx *c, const cJSON *rq, const char *p,
+                              struct gs_svccfg *sv)
+{
+    int rc;
+    if ((rc = str(c, rq, p, "stream", 0, sv->stream, sizeof sv->stream)) < 0)
+        return rc;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(rq, "route");
+    if (r == NULL)
+        return 0;
+    char rp[700];
+    sub(rp, sizeof rp, p, "route");
+    long lo = 0, hi = -1;           /* -1: no upper bound */
+    if ((rc = check_keys(c, r, rp, KEYS("min_total_tokens",
+                                        "max_total_tokens"))) < 0 ||
+        (rc = inum(c, r, rp, "min_total_tokens", 0, 1000000000L, 0,
+                   &lo)) < 0 ||
+        (rc = inum(c, r, rp, "max_total_tokens", 1, 1000000000L, 0,
+                   &hi)) < 0)
+        return rc;
+    if (lo == 0 && hi < 0)
+        return err(c, rp, "give \"min_total_tokens\", \"max_total_tokens\" "
+                   "or both");
+    if (hi < 0)
+        hi = LONG_MAX;
+    if (hi < lo)
+        return err(c, rp, "max_total_tokens %ld is below min_total_tokens "
+                   "%ld", hi, lo);
+    sv->route = (struct gs_lenroute){ .on = 1, .lo = lo, .hi = hi };
+    return 0;
+}
+
+static int read_text(const char *file, char **text, char *dir, size_t ndir,
+                     struct gs_diag *d);
+
+/* [[tokens, p], ...] or {"cdf": [...]} into a CDF. */
+static int cdf_points(struct ctx *c, const cJSON *v, const char *p,
+                      struct gs_tokcdf *t)
+{
+    const cJSON *l = cJSON_IsObject(v)
+                     ? cJSON_GetObjectItemCaseSensitive(v, "cdf") : v;
+    if (!cJSON_IsArray(l))
+        return err(c, p, "expected a list of [tokens, cumulative "
+                   "probability] pairs (or {\"cdf\": [...]})");
+    int n = 0;
+    for (const cJSON *it = l->child; it; it = it->next, n++) {
+        char ip[760];
+        snprintf(ip, sizeof ip, "%s[%d]", p, n);
+        if (n >= GS_TOKCDF_MAX)
+            return err(c, p, "more than %d points", GS_TOKCDF_MAX);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
+            !cJSON_IsNumber(it->child) || !cJSON_IsNumber(it->child->next))
+            return err(c, ip, "expected [tokens, cumulative probability]");
+        t->x[n] = it->child->valuedouble;
+        t->p[n] = it->child->next->valuedouble;
+    }
+    t->n = n;
+    return 0;
+}
+
+/* generate.total_tokens: {"dist": "cdf", "points": [...]} or {"dist":
+ * "cdf", "file": PATH}, split by generate.input_share (0.8).  The input
+ * and output laws then hold the means as constants (for capacity
+ * estimates); the draws come from the CDF (source.h). */
+static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
+                              struct gs_svcgen *g)
+{
+    const cJSON *tt = cJSON_GetObjectItemCaseSensitive(gn, "total_tokens");
+    int rc;
+    if (tt == NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(gn, "input_share")) {
+            char sp[760];
+            sub(sp, sizeof sp, q, "input_share");
+            return err(c, sp, "input_share splits \"total_tokens\", which is "
+                       "not given");
+        }
+        return 0;
+    }
+    char tp[760];
+    sub(tp, sizeof tp, q, "total_tokens");
+    if (cJSON_GetObjectItemCaseSensitive(gn, "input_tokens") ||
+        cJSON_GetObjectItemCaseSensitive(gn, "output_tokens"))
+        return err(c, q, "give either \"total_tokens\" (with input_share) "
+                   "or \"input_tokens\" and \"output_tokens\"");
+    char dist[16] = "", path[GS_PATH] = "";
+    g->total.in_share = 0.8;
+    if ((rc = check_keys(c, tt, tp, KEYS("dist", "points", "file"))) < 0 ||
+        (rc = str(c, tt, tp, "dist", 1, dist, sizeof dist)) < 0 ||
+        (rc = file_path(c, tt, tp, "file", path)) < 0 ||
+        (rc = num(c, gn, q, "input_share", 1e-6, 1 - 1e-6, 0,
+                  &g->total.in_share)) < 0)
+        return rc;
+    if (strcmp(dist, "cdf") != 0) {
+        char dp[800];
+        sub(dp, sizeof dp, tp, "dist");
+        return err(c, dp, "total_tokens takes dist \"cdf\" (an empirical "
+                   "CDF); for other laws give input_tokens and "
+                   "output_tokens");
+    }
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(tt, "points");
+    if ((pts == NULL) == (path[0] == '\0'))
+        return err(c, tp, "give exactly one of \"points\" and \"file\"");
+    char pp[800];
+    if (pts) {
+        sub(pp, sizeof pp, tp, "points");
+        rc = cdf_points(c, pts, pp, &g->total);
+    } else {
+        char *text = NULL, dir[512];
+        cJSON *doc = NULL;
+        struct stat st;
+        /* A CDF is a few hundred points: refuse what no CDF file is (a
+         * device, a huge file) before reading it. */
+        if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) ||
+                                     st.st_size > (1 << 20)))
+            return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
+                               "expected a regular file under 1 MiB");
+        if ((rc = read_text(path, &text, dir, sizeof dir, c->d)) < 0)
+            return rc;
+        const char *end = NULL;
+        int oom = 0;
+        doc = gs_json_parse_raw(text, &end, &oom);
+        free(text);
+        if (doc == NULL)
+            return oom ? gs_diag_set(c->d, GS_ENOMEM, path, "out of memory")
+                       : gs_diag_set(c->d, GS_EPARSE, path, "not valid JSON "
+                                     "(a CDF file holds [[tokens, p], ...] "
+                                     "or {\"cdf\": [...]})");
+        struct ctx fc = *c;
+        fc.file = path;
+        rc = cdf_points(&fc, doc, "$", &g->total);
+        cJSON_Delete(doc);
+        snprintf(pp, sizeof pp, "%s", tp);
+    }
+    if (rc < 0)
+        return rc;
+    char where[900];
+    snprintf(where, sizeof where, "%s: %s", c->file, pp);
+    if ((rc = gs_tokcdf_check(&g->total, where, c->d)) < 0)
+        return rc;
+    double m = gs_tokcdf_mean(&g->total);
+    g->input = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                     .a = m * g->total.in_share };
+    g->output = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                      .a = m * (1 - g->total.in_share) };
+    return 0;
+}
+
 static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                          struct gs_svccfg *sv)
 {
@@ -1860,7 +2010,9 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
     sub(pp, sizeof pp, p, "requests");
     if (rq == NULL)
         return err(c, p, "missing required key 'requests'");
-    if ((rc = check_keys(c, rq, pp, KEYS("trace", "generate"))) < 0)
+    if ((rc = check_keys(c, rq, pp, KEYS("trace", "generate", "stream",
+                                         "route"))) < 0 ||
+        (rc = parse_stream_route(c, rq, pp, sv)) < 0)
         return rc;
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(rq, "trace");
     const cJSON *gn = cJSON_GetObjectItemCaseSensitive(rq, "generate");
@@ -1894,7 +2046,8 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
         if ((rc = check_keys(c, gn, q, KEYS("requests", "until",
                              "rate_per_hour", "rate_per_second",
                              "diurnal_amplitude", "peak_hour", "weekend_dip",
-                             "input_tokens", "output_tokens"))) < 0 ||
+                             "input_tokens", "output_tokens", "total_tokens",
+                             "input_share"))) < 0 ||
             (rc = inum(c, gn, q, "requests", 0, 4000000000L, 0,
                        &g->requests)) < 0 ||
             (rc = duration(c, gn, q, "until", 0, &g->until)) < 0 ||
@@ -1918,7 +2071,9 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                        "duration), or both");
         static const char *const law[2] = { "input_tokens", "output_tokens" };
         struct gs_distspec *ds[2] = { &g->input, &g->output };
-        for (int i = 0; i < 2; i++) {
+        if ((rc = parse_total_tokens(c, gn, q, g)) < 0)
+            return rc;
+        for (int i = 0; i < 2 && g->total.n == 0; i++) {
             char lq[800];
             sub(lq, sizeof lq, q, law[i]);
             const cJSON *l = cJSON_GetObjectItemCaseSensitive(gn, law[i]);
@@ -1979,7 +2134,7 @@ static int parse_services(struct ctx *c, const cJSON *a)
                            s->svcs[i].name);
             }
     }
-    return 0;
+    return gs_svc_streams_check(s->svcs, n, c->file, c->d);
 }
 
 /* --- the whole file ----------------------------------------------------- */
@@ -2066,7 +2221,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     tier_defaults(s);
     snprintf(s->name, sizeof s->name, "scenario");
     snprintf(s->policy, sizeof s->policy, "fifo-backfill");
-    snprintf(s->placer, sizeof s->placer, "best-fit");
+    snprintf(s->placer, sizeof s->placer, "best-fit-gpu");
     s->seed = 1;
     s->step = GS_MIN;
     gs_params_init(&s->policy_params, "");
