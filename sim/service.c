@@ -56,6 +56,7 @@
 #include "router.h"
 #include "scenario.h"
 #include "sim.h"
+#include "source.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -982,14 +983,6 @@ static void next_arrival(struct svc *sv)
     sv->next_arrival = t;
 }
 
-static int draw_tokens(gsl_rng *r, const struct gs_distspec *d)
-{
-    double v = gs_dist_draw(r, d);
-    if (!(v >= 1))
-        return 1;
-    return v > 1e7 ? 10000000 : (int)lround(v);
-}
-
 static void arrive(struct svc *sv, double t)
 {
     int in, out, nh = 0;
@@ -1003,9 +996,13 @@ static void arrive(struct svc *sv, double t)
             nh = (int)q->nblocks;
         }
     } else {
-        in = draw_tokens(sv->r_tok, &sv->cfg->gen.input);
-        out = draw_tokens(sv->r_tok, &sv->cfg->gen.output);
+        gs_svcgen_tokens(&sv->cfg->gen, sv->r_tok, &in, &out);
         sv->gcount++;
+    }
+    /* A pool of a length-routed stream keeps only its own requests. */
+    if (!gs_router_length_takes(&sv->cfg->route, (long)in + out)) {
+        next_arrival(sv);
+        return;
     }
     int q = req_new(sv, t, in, out, hash, nh);
     if (q >= 0)
@@ -1359,9 +1356,10 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
             return rc;
     } else {
         char name[96];
-        snprintf(name, sizeof name, "service.%s.arrivals", c->name);
+        const char *stream = c->stream[0] ? c->stream : c->name;
+        snprintf(name, sizeof name, "service.%s.arrivals", stream);
         sv->r_arr = gs_rng_stream(m->seed, name);
-        snprintf(name, sizeof name, "service.%s.tokens", c->name);
+        snprintf(name, sizeof name, "service.%s.tokens", stream);
         sv->r_tok = gs_rng_stream(m->seed, name);
         if (sv->r_arr == NULL || sv->r_tok == NULL)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
