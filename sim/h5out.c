@@ -290,6 +290,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
 {
     long n;
     const struct gs_jobrec *r = gs_sim_records(s, &n);
+    const struct gs_jobhost *host = gs_sim_records_host(s);
     struct gs_h5_job *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
     if (rows == NULL) {
         fail(w, "/jobs");
@@ -307,7 +308,8 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
-            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
+            .cpu_milli = host ? host[i].cpu_milli : 0,
+            .mem_mib = host ? host[i].mem_mib : 0,
         };
     }
     hid_t t = job_type();

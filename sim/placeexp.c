@@ -9,8 +9,9 @@
  * appended until the next one would pass the target; while it asks for
  * more, random pods are removed.  The pods are
  * offered in that order to a Kubernetes-faithful cluster (kplace.h) of the
- * scenario's nodes, with their CPU and memory; ties and random choices use
- * the stream "place-exp.ties".
+ * scenario's nodes, with their CPU and memory; the node order that breaks
+ * ties (kplace.h), uniform ties when asked, and random choices use the
+ * stream "place-exp.ties".
  *
  * The measure is the artifact's (experiments/analysis/merge_alloc_discrete
  * .py): after every decision, the arrived GPU requests as a whole percent
@@ -151,6 +152,7 @@ struct exp_in {
     int ntyp;
     int32_t cpu_min, mem_min;
     double max_load;
+    int ties;                   /* enum gs_kp_ties */
     int np;                     /* points: percents 0 .. np-1 */
 };
 
@@ -219,6 +221,8 @@ static int run_one(const struct exp_in *in, int policy, uint64_t seed,
     if (rc == 0)
         rc = gs_kp_new(in->pools, in->npools, policy, in->typ, in->freq,
                        in->ntyp, ties, &k);
+    if (rc == 0)
+        gs_kp_set_ties(k, in->ties);
     int64_t cap = rc == 0 ? gs_kp_capacity_milli(k) : 0;
     if (rc == 0 && cap <= 0)
         rc = GS_EINVAL;
@@ -316,7 +320,7 @@ int gs_place_exp_run_cb(const struct gs_scenario *sc,
                                "best-fit, dot-product, clustering, packing, "
                                "fgd)", o->placers[i]);
         }
-    struct exp_in in = { .max_load = o->max_load };
+    struct exp_in in = { .max_load = o->max_load, .ties = o->ties };
     struct gs_kp_pod *pop = NULL;
     long npop = 0;
     int rc = read_population(sc, &pop, &npop, d);
@@ -434,6 +438,10 @@ static const char usage[] =
 "                    covering this share of pods (default 1: the whole\n"
 "                    distribution, as the paper defines it; the artifact\n"
 "                    ships 0.95)\n"
+"  --ties MODE       how equal scores are broken: ordered (default: the\n"
+"                    first node of a per-seed random node order, as the\n"
+"                    artifact's scheduler does) or uniform (upstream\n"
+"                    kube-scheduler's uniform choice)\n"
 "  --pods FILE       another pod list in the scenario's trace format\n"
 "                    (e.g. openb_pod_list_cpu050.csv)\n"
 "  -o, --out FILE    HDF5 file, replaced if it exists (default: the\n"
@@ -537,12 +545,13 @@ int gs_place_exp_main(int argc, char **argv)
     const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
     double seeds = 10, max_load = 1.3, typical = 1.0;
-    int quiet = 0, no_out = 0, force = 0, ch;
+    int quiet = 0, no_out = 0, force = 0, ties = GS_KP_TIES_ORDERED, ch;
     static const struct option opts[] = {
         { "placers", required_argument, NULL, 'p' },
         { "seeds", required_argument, NULL, 's' },
         { "max-load", required_argument, NULL, 'm' },
         { "typical", required_argument, NULL, 't' },
+        { "ties", required_argument, NULL, 'T' },
         { "pods", required_argument, NULL, 'P' },
         { "out", required_argument, NULL, 'o' },
         { "no-out", no_argument, NULL, 'N' },
@@ -593,6 +602,15 @@ int gs_place_exp_main(int argc, char **argv)
             if (parse_num(optarg, 0.01, 1, &typical) < 0)
                 status = bad_usage("--typical takes a share of pods in "
                                    "(0, 1], not '%s'", optarg);
+            break;
+        case 'T':
+            if (strcmp(optarg, "ordered") == 0)
+                ties = GS_KP_TIES_ORDERED;
+            else if (strcmp(optarg, "uniform") == 0)
+                ties = GS_KP_TIES_UNIFORM;
+            else
+                status = bad_usage("--ties takes ordered or uniform, not "
+                                   "'%s'", optarg);
             break;
         case 'P': pods = optarg; break;
         case 'o': out = optarg; break;
@@ -655,8 +673,7 @@ int gs_place_exp_main(int argc, char **argv)
             if (strcmp(sc->trace.v[i].key, "path") == 0 &&
                 !sc->trace.v[i].is_num &&
                 strlen(abs) < sizeof sc->trace.v[i].str) {
-                snprintf(sc->trace.v[i].str, sizeof sc->trace.v[i].str, "%s",
-                         abs);
+                memcpy(sc->trace.v[i].str, abs, strlen(abs) + 1);
                 found = 1;
             }
         if (!found) {
@@ -691,7 +708,8 @@ int gs_place_exp_main(int argc, char **argv)
     }
     struct gs_progress pr;
     gs_progress_init(&pr, "place-exp", quiet);
-    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical };
+    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical,
+                                   ties };
     struct gs_place_exp x;
     int xrc = gs_place_exp_run_cb(sc, &o, pr.on ? progress : NULL, &pr, &x,
                                   &d);

@@ -31,6 +31,8 @@ struct gs_place_exp_opts {
     double max_load;                    /* target arrived workload, 0..10 */
     double typical;                     /* FGD's typical pods cover this
                                            share of pods; 0 = 1 (all) */
+    int ties;                           /* enum gs_kp_ties (kplace.h):
+                                           0, the artifact's order */
 };
 
 struct gs_place_exp {

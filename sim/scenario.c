@@ -2221,7 +2221,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     tier_defaults(s);
     snprintf(s->name, sizeof s->name, "scenario");
     snprintf(s->policy, sizeof s->policy, "fifo-backfill");
-    snprintf(s->placer, sizeof s->placer, "best-fit");
+    snprintf(s->placer, sizeof s->placer, "best-fit-gpu");
     s->seed = 1;
     s->step = GS_MIN;
     gs_params_init(&s->policy_params, "");

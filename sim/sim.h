@@ -70,6 +70,12 @@ uint64_t gs_sim_seed(const struct gs_sim *s);
 uint64_t gs_sim_events(const struct gs_sim *s);
 /* Every job's record, in arrival order (n of them). */
 const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
+/* The host CPU and memory each job asked for, beside its record (same
+ * index); NULL when no job asked for any. */
+const struct gs_jobhost *gs_sim_records_host(const struct gs_sim *s);
+/* Bytes the core keeps for the jobs' records (records and host asks): what
+ * a run's memory grows by per job, tested to stay small. */
+size_t gs_sim_record_bytes(const struct gs_sim *s);
 
 /* --- the policy's view ---------------------------------------------- */
 gs_time gs_sim_now(const struct gs_sim *s);
