@@ -89,8 +89,8 @@ static void test_small_neighbours(void)
                L, S, s_miss, s_ok, l_ok);
     free(out);
     free(sw);
-    unlink("/tmp/gs-test-fleetsim.h5");
-    unlink("/tmp/gs-test-fleetsim-sweep.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-fleetsim.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-fleetsim-sweep.h5"));
 }
 
 /* The headline: INFEASIBLE (exit 3).  Why: the model's own unloaded
@@ -104,7 +104,7 @@ static void test_headline_infeasible(void)
                                "/tmp/gs-test-fleetsim-h.h5", &out, NULL), 3);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "INFEASIBLE"));
     free(out);
-    unlink("/tmp/gs-test-fleetsim-h.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-fleetsim-h.h5"));
 
     struct gs_catalog cat;
     gs_catalog_init(&cat);
