@@ -20,7 +20,7 @@
  *     bench_overload POLICY JOBS LOAD    one run, for a profiler
  *     bench_overload --policies a,b     the table for some policies
  * POLICY may be NAME+PARAM, NAME with boolean PARAM true: the table ends
- * with priority+preempt (its victim search). 
+ * with priority+preempt (its victim search).
  * Times are CPU seconds of the process (parse, run, summary): on a shared
  * machine they move less than wall time, and the ratios measured in one
  * run are what to compare. */
