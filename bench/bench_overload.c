@@ -19,6 +19,8 @@
  * per job.  Then 1 M jobs at load 0.95 for every policy.
  *     bench_overload POLICY JOBS LOAD    one run, for a profiler
  *     bench_overload --policies a,b     the table for some policies
+ * POLICY may be NAME+PARAM, NAME with boolean PARAM true: the table ends
+ * with priority+preempt (its victim search).
  * Times are CPU seconds of the process (parse, run, summary): on a shared
  * machine they move less than wall time, and the ratios measured in one
  * run are what to compare. */
@@ -56,7 +58,7 @@ static const char scen[] =
 "    \"nodes\": 750},"
 "   {\"name\": \"dev\", \"tier\": \"interactive\", \"pool\": \"h100\","
 "    \"nodes\": 250}],"
-" \"policy\": \"%s\", \"placement\": \"best-fit\","
+" \"policy\": %s, \"placement\": \"best-fit\","
 " \"workload\": {\"generate\": {\"jobs\": %ld, \"rate_per_hour\": %.3f,"
 "   \"classes\": ["
 "   {\"name\": \"serve\", \"tier\": \"inference\", \"weight\": 0.1, %s},"
@@ -84,10 +86,20 @@ struct run {
     long pending_end;
 };
 
+/* Modes with a path of their own, after the registry's policies:
+ * NAME+PARAM is NAME with PARAM true. */
+static const char *const variants[] = { "priority+preempt", NULL };
+
 static int one(const char *policy, long jobs, double load, struct run *out)
 {
-    char text[4096];
-    snprintf(text, sizeof text, scen, policy, jobs, load * RATE_AT_1, shape,
+    char text[4096], pol[160];
+    const char *plus = strchr(policy, '+');
+    if (plus)
+        snprintf(pol, sizeof pol, "{\"name\": \"%.*s\", \"%s\": true}",
+                 (int)(plus - policy), policy, plus + 1);
+    else
+        snprintf(pol, sizeof pol, "\"%s\"", policy);
+    snprintf(text, sizeof text, scen, pol, jobs, load * RATE_AT_1, shape,
              shape, shape, shape);
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
@@ -150,8 +162,12 @@ int main(int argc, char **argv)
            "job at 250 k / 1 M\n");
     printf("%-14s %8s %8s %8s %7s %7s %9s %9s\n", "policy", "250k", "500k",
            "1M", "growth", "x fifo", "work/job", "work/job");
-    for (int i = 0; gs_policies[i]; i++) {
-        const char *name = gs_policies[i]->name;
+    int nreg = 0;
+    while (gs_policies[nreg])
+        nreg++;
+    for (int i = 0; i < nreg || variants[i - nreg]; i++) {
+        const char *name = i < nreg ? gs_policies[i]->name
+                                    : variants[i - nreg];
         if (!listed(only, name))
             continue;
         double t[3], w[3];
@@ -174,8 +190,9 @@ int main(int argc, char **argv)
     printf("\noverload: 1 M jobs at load 0.95\n%-14s %8s %7s\n", "policy",
            "1M", "x fifo");
     double base = 0;
-    for (int i = 0; gs_policies[i]; i++) {
-        const char *name = gs_policies[i]->name;
+    for (int i = 0; i < nreg || variants[i - nreg]; i++) {
+        const char *name = i < nreg ? gs_policies[i]->name
+                                    : variants[i - nreg];
         if (!listed(only, name))
             continue;
         if (one(name, 1000000, 0.95, &r))

@@ -51,6 +51,13 @@ struct gs_sim {
 
     struct gs_job *phead, *ptail;
     long npending;
+    /* Per block of 2^PBLK records, its last pending job (the list is in
+     * record order, so a block's pending jobs are adjacent), and a bit per
+     * block that has one: a requeued job finds its place in O(block) rather
+     * than by walking the queue from its end. */
+    struct gs_job **plast;
+    uint64_t *pbits;
+    long nblk;
     struct gs_job **run;
     long nrun, caprun;
     struct gs_job *freelist;
@@ -181,8 +188,19 @@ static int tenant_intern(struct gs_sim *s, const char *name)
     return s->ntn++;
 }
 
+#define PBLK 8
+
 static void pending_remove(struct gs_sim *s, struct gs_job *j)
 {
+    long b = (long)(j->rec >> PBLK);
+    if (s->plast[b] == j) {
+        if (j->prev && (long)(j->prev->rec >> PBLK) == b) {
+            s->plast[b] = j->prev;
+        } else {
+            s->plast[b] = NULL;
+            s->pbits[b >> 6] &= ~(1ULL << (b & 63));
+        }
+    }
     if (j->prev)
         j->prev->next = j->next;
     else
@@ -196,13 +214,60 @@ static void pending_remove(struct gs_sim *s, struct gs_job *j)
     s->npending--;
 }
 
+/* a goes after b in the pending list */
+static int pending_later(const struct gs_job *a, const struct gs_job *b)
+{
+    return a->s.arrival > b->s.arrival ||
+           (a->s.arrival == b->s.arrival && a->rec > b->rec);
+}
+
+/* The pending job that j goes after: the last one of a lower record
+ * (records are numbered in arrival order), found through the blocks. */
+static struct gs_job *pending_pred(struct gs_sim *s, const struct gs_job *j)
+{
+    long b = (long)(j->rec >> PBLK);
+    struct gs_job *a = s->plast[b];
+    if (a) {
+        while (a && a->rec > j->rec)
+            a = a->prev;
+        return a;
+    }
+    for (long w = b >> 6; w >= 0; w--) {
+        uint64_t m = s->pbits[w];
+        if (w == b >> 6)
+            m &= (1ULL << (b & 63)) - 1;
+        if (m)
+            return s->plast[w * 64 + 63 - __builtin_clzll(m)];
+    }
+    return NULL;
+}
+
 /* Insert in arrival order (a requeued job goes back to its place). */
 static void pending_insert(struct gs_sim *s, struct gs_job *j)
 {
-    struct gs_job *after = s->ptail;
-    while (after && (after->s.arrival > j->s.arrival ||
-                     (after->s.arrival == j->s.arrival && after->rec > j->rec)))
+    long b = (long)(j->rec >> PBLK);
+    if (b >= s->nblk) {
+        long n = s->nblk ? s->nblk : 1024;
+        while (n <= b)
+            n *= 2;
+        struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
+        GS_OOM_IF(l == NULL);
+        s->plast = l;
+        uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
+        GS_OOM_IF(m == NULL);
+        s->pbits = m;
+        memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
+        memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
+        s->nblk = n;
+    }
+    struct gs_job *after = pending_pred(s, j);
+    /* the list's own order decides (both loops end at once when records
+     * follow arrivals, as they do) */
+    while (after && pending_later(after, j))
         after = after->prev;
+    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
+                            !pending_later(nx, j);)
+        after = nx;
     j->prev = after;
     j->next = after ? after->next : s->phead;
     if (j->next)
@@ -214,6 +279,9 @@ static void pending_insert(struct gs_sim *s, struct gs_job *j)
     else
         s->phead = j;
     s->npending++;
+    if (s->plast[b] == NULL || s->plast[b]->rec < j->rec)
+        s->plast[b] = j;
+    s->pbits[b >> 6] |= 1ULL << (b & 63);
 }
 
 static int running_add(struct gs_sim *s, struct gs_job *j)
@@ -1375,6 +1443,8 @@ void gs_sim_free(struct gs_sim *s)
         n = j->next;
         free(j);
     }
+    free(s->plast);
+    free(s->pbits);
     /* After the queue: models hold events in their states. */
     for (int i = s->nmods - 1; i >= 0; i--)
         if (s->mods[i].ops->free)
