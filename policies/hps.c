@@ -1,25 +1,24 @@
 /* hps.c -- the Hybrid Priority Scheduler: one score mixing priority,
  * efficiency, fairness by aging and fragmentation, with a reservation for
- * the job that starves.
+ * the job it saves from starving.
  *
  * Source: A. Mamirov, "Reducing Fragmentation and Starvation in GPU Clusters
- * through Dynamic Multi-Objective Scheduling", arXiv 2512.10980 (2025).  HPS
- * ranks the waiting jobs by a weighted multi-objective score -- the job's
- * priority, its efficiency (short, small jobs raise jobs/hour), a fairness
- * term that boosts a job once it has waited past a threshold (aging, what
- * cuts the starved jobs, those waiting over 30 minutes, from 156 to 12 in
- * the paper), and a fragmentation term that prefers the job filling the free
- * GPUs of a node most tightly -- and starts jobs in score order.  The paper
- * gives the terms, the 5-minute threshold, the 30-minute starvation mark
- * and their intent; its scheduler code boosts a job past the threshold by
- * at most 2x its base score, reached at 30 minutes.  The normalizations are
- * this implementation's, each term in [0, 1]:
+ * through Dynamic Multi-Objective Scheduling", arXiv 2512.10980 (2025), and
+ * its public scheduler code (github.com/akhmadmamirov/orca,
+ * schedulers/hybrid_priority.py).  HPS ranks the waiting jobs by a score
+ * mixing efficiency (short, small jobs raise jobs/hour), a penalty on GPUs
+ * (one large job must not block many small ones) and aging (a job waiting
+ * past 5 minutes is boosted, at most 2x, reached at 30 minutes), and counts
+ * a job as starved when it waited over 30 minutes -- what falls from 156
+ * to 12 jobs in the paper.  gpusim's form of it, each term in [0, 1]:
  *
  *   score(j) = w_priority  * P(j)     P = tier priority / highest priority
- *            + w_efficiency * E(j)    E = 1 / (1 + estimated GPU-hours)
- *            + w_aging     * A(j)     A = min(1, max(0, wait - aging_after)
- *                                         / aging_scale); no cap with
- *                                         aging_cap false
+ *            + w_efficiency * E(j)    E = 1 / (1 + estimated GPU-hours):
+ *                                         the code's 1/(1 + hours) and
+ *                                         1/(1 + GPUs/4) in one term
+ *            + w_aging     * A(j)     A = (wait - aging_after) / aging_scale
+ *                                         between the two, 0 before, and
+ *                                         0 again past the ramp (below)
  *            + w_fragmentation * (1 - F(j))
  *                                     F = what the tightest placement leaves
  *                                         free on its node, over GPUs per
@@ -27,41 +26,50 @@
  *                                         of the GPU, +1 if it breaks a
  *                                         whole one, halved); 1 = no room
  *
- * With the defaults (weights 1, 1, 3, 0.5; aging from 5 minutes to full
- * weight 25 minutes later, at the starvation mark) the boost is gradual: a
- * job that has waited 10 minutes competes with fresh efficient work, and
- * one near the mark outranks every job that is not.  Past the mark the
- * boost stops growing: jobs that have starved already rank among
- * themselves by the other terms and do not push back jobs that can still
- * be kept under the mark -- what stops them waiting forever is the
- * reservation.
+ * With the defaults (weights 1, 1, 3, 0.5; the ramp from 5 minutes to the
+ * 30-minute mark) the boost is gradual: a job that has waited 10 minutes
+ * competes with fresh efficient work, and one near the mark outranks every
+ * job that is not.
  *
- * Starvation guard (block_aged, default true).  When a job past the aging
- * threshold is ranked highest among those left and does not fit (or the
- * fleet is full), it gets a reservation, node by node as in EASY
- * backfilling (backfill.c has the essay): running jobs released in order of
- * estimated end until some node has room for it (a gang: until one pool has
- * the whole nodes it needs).  Those nodes and that time are the
- * reservation.  Later jobs still start in score order -- anywhere if they
- * end by then, else off the reserved nodes, or on a single reserved node in
- * the GPUs the starved job will leave free there -- so its room is kept
- * without idling the rest of the cluster.  One job holds the reservation at
- * a time, until it starts; it is worked out again only when its time
- * passes (estimates were short, a node failed).  The holder is the first
- * of up to `tries` (4) such jobs in a pass that the reservation gets
- * started by the starvation mark (starved_after, 30 minutes after its
- * arrival), else the first of them: a reservation idles GPUs, and is best
- * spent where it saves a job from starving.  Jobs wanting a fraction of a
- * GPU or a MIG instance get no reservation (their room comes from single
- * GPUs emptying).
+ * Past the mark a job goes to the back (past_mark "back"): its boost is
+ * withdrawn and it ranks as a fresh job.  That is Moore and Hodgson's rule
+ * for the fewest late jobs (Management Science 15(1), 1968): a job that
+ * will be late anyway gives way to those that can still be on time -- the
+ * starved count does not care how late it is.  What keeps its wait bounded
+ * is the reservation.  ("cap" keeps the full boost past the mark, as
+ * before; "grow" lets it keep growing.)
+ *
+ * Starvation guard (block_aged, default true).  A job that does not fit
+ * (or finds the fleet full) can get a reservation, node by node as in EASY
+ * backfilling (resv.c): running jobs released in order of estimated end
+ * until some node has room for it (a gang: until one pool has the whole
+ * nodes it needs).  Those nodes and that time are the reservation.  Later
+ * jobs still start in score order -- anywhere if they end by then, else
+ * off the reserved nodes, or on a single reserved node in the GPUs the
+ * held job will leave free there -- so its room is kept without idling the
+ * rest of the cluster.  One job holds the reservation at a time.  A
+ * reservation idles GPUs, so it goes where it saves a job from starving:
+ *   1. to the first aged job tried (up to `tries`, 4, a pass, in score
+ *      order) whose reservation starts it by the mark (starved_after, 30
+ *      minutes after its arrival) -- taking it, if need be, from a holder
+ *      it does not save (one of the holder's own class, whose reservation
+ *      is the same, first);
+ *   2. if none: to the job that has waited longest past the ramp, as
+ *      EASY's goes to the oldest, so that no late job waits for ever;
+ *   3. if none is late yet: to the first aged job tried.
+ * A holder the reservation saves keeps it until it starts; it is worked
+ * out again when its time passes (estimates were short, a node failed).
+ * Jobs wanting a fraction of a GPU or a MIG instance get no reservation
+ * (their room comes from single GPUs emptying).
  *
  * What was wrong before (measured on scenarios/hps-paper.json, 10 seeds;
- * docs/policies.md has the figures): aging jumped to a full boost 5
- * minutes after arrival, so under load every waiting job was "aged" and
- * the order was arrival order; and the reservation counted GPUs over the
- * whole pool, so a job that had enough GPUs in total but not on one node
- * got a reservation "now" that let almost nothing else start -- hps
- * behaved like FIFO and starved more jobs than fifo-backfill.
+ * docs/policies.md has the figures).  First aging jumped to a full boost 5
+ * minutes after arrival and the reservation counted GPUs over a whole
+ * pool: hps ran as a FIFO with a poor backfill.  Then, with a gradual
+ * boost capped at the mark, jobs already late still outranked those that
+ * could be saved, and a late job held the one reservation for hours while
+ * 8-GPU jobs that a reservation would have saved starved behind it: 70
+ * starved jobs a run against SBS's 50; with the two rules above, 31.
  *
  * Keeping the order incrementally.  The score changes with time only
  * through aging, and among jobs in the rising stage by the same amount
@@ -69,22 +77,24 @@
  * (GPUs, memory, models, MIG profile, sharing terms -- jobs of one class
  * fit exactly where the others do), one heap per aging stage -- fresh
  * (key: the fixed part of the score), rising (fixed part - w_aging *
- * (arrival + aging_after) / aging_scale) and capped (fixed part +
- * w_aging) -- and a timer heap that moves each job on when its wait passes
- * a stage's end.  F is the same for a whole class and is read from the
- * pools' free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly
- * takes the class whose best job scores highest and tries it; a class whose
- * best job does not fit is passed over for the rest of the pass (its other
- * jobs need the same room).  The reservation walks the running jobs in a
- * heap on estimated end, as far as it needs.  So a pass costs O(classes +
- * log n) per job it starts, not O(queue).
+ * (arrival + aging_after) / aging_scale) and past the ramp (fixed part,
+ * or + w_aging under "cap") -- a timer heap that moves each job on when
+ * its wait passes a stage's end, and the jobs past the ramp in a heap by
+ * arrival.  F is the same for a whole class and is read from the pools'
+ * free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly takes the
+ * class whose best job scores highest and tries it; a class whose best job
+ * does not fit is passed over for the rest of the pass (its other jobs
+ * need the same room).  The reservation walks the running jobs in a heap
+ * on estimated end, as far as it needs.  So a pass costs O(classes + log
+ * n) per job it starts, plus at most `tries` reservations, not O(queue).
  *
  * Parameters: w_priority, w_efficiency, w_aging, w_fragmentation (>= 0),
  * aging_after (duration, default 5 min), aging_scale (default 25 min),
- * aging_cap (bool, default true), block_aged (bool), starved_after
- * (default 30 min), tries (default 4), depth (jobs tried per pass, default
- * 256). */
+ * past_mark ("back", "cap" or "grow"; default "back"), block_aged (bool),
+ * starved_after (default 30 min), tries (default 4), depth (jobs tried per
+ * pass, default 256). */
 #include "policy.h"
+#include "needtab.h"
 #include "resv.h"
 #include "../sim/sim.h"
 
@@ -96,24 +106,25 @@
 
 #define KSCALE 1e6              /* score units per heap-key unit */
 #define CHUNK 1024
+#define LATE_HEAP_ID ((uint64_t)1 << 23)
 
-/* A class of jobs with the same need. */
+enum { PAST_BACK, PAST_CAP, PAST_GROW };
+
+/* A class of jobs with the same need (an entry of the need table). */
 struct cls {
-    struct gs_need need;
-    char profile[GS_MIG_PROFILE_NAME];
+    struct gs_needkey k;        /* first, as the table wants */
     int *pools, npools;         /* pools it may ever use */
     int whole;                  /* whole GPUs on plain pools only */
-    struct gs_heap h[3];        /* by stage: fresh, aging, full boost */
+    struct gs_heap h[3];        /* by stage: fresh, aging, past the ramp */
     long n;                     /* jobs waiting */
     uint64_t blocked;           /* pass stamp when passed over */
-    int live;                   /* index in s->live, or -1 */
 };
 
 /* A waiting job's bookkeeping (j->pslot points here while it waits). */
 struct wait {
     struct gs_hnode timer;      /* in s->timers until its last stage */
     struct gs_job *j;
-    int cls, stage;             /* 0 fresh, 1 aging, 2 full boost */
+    int cls, stage;             /* 0 fresh, 1 aging, 2 past the ramp */
     double S;                   /* fixed part of the score */
     struct wait *next;          /* free list */
 };
@@ -123,13 +134,15 @@ struct hps {
     gs_time after, scale, mark;
     long tries;
     int block;
-    int last;                   /* last aging stage: 2 capped, 1 not */
+    int past;                   /* past the ramp: PAST_BACK, _CAP, _GROW */
+    int last;                   /* last aging stage: 2, or 1 (grow) */
     long depth;
     double maxprio;
-    struct cls *c;
-    int nc, capc;
-    int *live, nlive;           /* classes with waiting jobs */
+    struct gs_needtab t;        /* the classes (struct cls); live: those
+                                   with waiting jobs */
     struct gs_heap timers;
+    struct gs_heap late;        /* jobs past the ramp, by arrival (their
+                                   timer node, free once in stage 2) */
     struct wait **chunks, *freew;
     int nchunks;
     uint64_t stamp;
@@ -137,6 +150,7 @@ struct hps {
     struct gs_resv rv;
     /* The starved job holding the reservation. */
     struct gs_job *held;
+    int saves;                  /* its reservation saves it */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -144,15 +158,9 @@ static struct gs_job *job_of(struct gs_hnode *n)
     return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
 }
 
-/* A job's pnode moves between heaps (fresh, aged, running).  A heap
- * removes lazily: the stale entry stays until it surfaces and is known by
- * its sequence number no longer matching the node's.  Each heap numbers
- * from its own base so that a node re-filed in another heap can never take
- * a number its old heap still holds. */
-static void heap_init_id(struct gs_heap *h, uint64_t id)
+static struct cls *cls_at(const struct hps *s, int i)
 {
-    gs_heap_init(h);
-    h->seq = id << 40;
+    return gs_needtab_at(&s->t, i);
 }
 
 static struct wait *wait_of(const struct gs_job *j)
@@ -167,10 +175,11 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (s == NULL)
         return GS_ENOMEM;
     *s = (struct hps){ .wp = 1.0, .we = 1.0, .wa = 3.0, .wf = 0.5,
-                       .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1, .last = 1,
+                       .after = 5 * GS_MIN, .scale = 25 * GS_MIN, .block = 1,
                        .mark = 30 * GS_MIN, .tries = 4,
                        .depth = 256 };
     int rc;
+    const char *past = "back";
     if ((rc = gs_params_num(p, "w_priority", 0, 1e6, &s->wp, d)) < 0 ||
         (rc = gs_params_num(p, "w_efficiency", 0, 1e6, &s->we, d)) < 0 ||
         (rc = gs_params_num(p, "w_aging", 0, 1e6, &s->wa, d)) < 0 ||
@@ -178,7 +187,7 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         (rc = gs_params_time(p, "aging_after", &s->after, d)) < 0 ||
         (rc = gs_params_time(p, "aging_scale", &s->scale, d)) < 0 ||
         (rc = gs_params_bool(p, "block_aged", &s->block, d)) < 0 ||
-        (rc = gs_params_bool(p, "aging_cap", &s->last, d)) < 0 ||
+        (rc = gs_params_str(p, "past_mark", &past, d)) < 0 ||
         (rc = gs_params_time(p, "starved_after", &s->mark, d)) < 0 ||
         (rc = gs_params_int(p, "tries", 1, 1000, &s->tries, d)) < 0 ||
         (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
@@ -193,7 +202,17 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return gs_diag_set(d, GS_EINVAL, p->where, "aging_after must be >= 0");
     }
-    s->last = s->last ? 2 : 1;
+    static const char *const pasts[] = { "back", "cap", "grow" };
+    s->past = -1;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(past, pasts[i]) == 0)
+            s->past = i;
+    if (s->past < 0) {
+        free(s);
+        return gs_diag_set(d, GS_EINVAL, p->where,
+                           "past_mark must be \"back\", \"cap\" or \"grow\"");
+    }
+    s->last = s->past == PAST_GROW ? 1 : 2;
     const struct gs_scenario *sc = gs_sim_scenario(sim);
     for (int t = 0; t < GS_NTIERS; t++)
         if (sc->tiers[t].priority > s->maxprio)
@@ -202,7 +221,9 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
-    heap_init_id(&s->timers, 1);
+    gs_needtab_init(&s->t, sizeof(struct cls));
+    gs_heap_init_apart(&s->timers, 1);
+    gs_heap_init_apart(&s->late, LATE_HEAP_ID);
     *state = s;
     return 0;
 }
@@ -212,55 +233,29 @@ static void hps_free(void *state)
     struct hps *s = state;
     if (s == NULL)
         return;
-    for (int i = 0; i < s->nc; i++) {
+    for (int i = 0; i < s->t.n; i++) {
         for (int k = 0; k < 3; k++)
-            gs_heap_clear(&s->c[i].h[k]);
-        free(s->c[i].pools);
+            gs_heap_clear(&cls_at(s, i)->h[k]);
+        free(cls_at(s, i)->pools);
     }
-    free(s->c);
-    free(s->live);
+    gs_needtab_free(&s->t);
     for (int i = 0; i < s->nchunks; i++)
         free(s->chunks[i]);
     free(s->chunks);
     gs_heap_clear(&s->timers);
+    gs_heap_clear(&s->late);
     gs_resv_free(&s->rv);
     free(s);
-}
-
-static int same_need(const struct cls *c, const struct gs_need *n)
-{
-    const char *p = n->profile ? n->profile : "";
-    return c->need.gpus == n->gpus && c->need.milli == n->milli &&
-           c->need.mem_gb == n->mem_gb && c->need.allowed == n->allowed &&
-           c->need.guar == n->guar && c->need.burst == n->burst &&
-           strcmp(c->profile, p) == 0;
 }
 
 /* The class of need, made if new; -1 when out of memory. */
 static int class_of(struct hps *s, const struct gs_fleet *f,
                     const struct gs_need *n)
 {
-    for (int i = 0; i < s->nc; i++)
-        if (same_need(&s->c[i], n))
-            return i;
-    if (s->nc == s->capc) {
-        int cap = s->capc ? 2 * s->capc : 16;
-        struct cls *c = realloc(s->c, (size_t)cap * sizeof *c);
-        int *l = realloc(s->live, (size_t)cap * sizeof *l);
-        if (c)
-            s->c = c;
-        if (l)
-            s->live = l;
-        if (!c || !l)
-            return -1;
-        s->capc = cap;
-    }
-    struct cls *c = &s->c[s->nc];
-    memset(c, 0, sizeof *c);
-    c->need = *n;
-    if (n->profile)
-        snprintf(c->profile, sizeof c->profile, "%s", n->profile);
-    c->need.profile = n->profile ? c->profile : NULL;
+    int made, ci = gs_needtab_of(&s->t, n, &made);
+    if (ci < 0 || !made)
+        return ci;
+    struct cls *c = cls_at(s, ci);
     c->pools = malloc((size_t)f->npools * sizeof *c->pools);
     if (c->pools == NULL)
         return -1;
@@ -274,9 +269,8 @@ static int class_of(struct hps *s, const struct gs_fleet *f,
             c->whole = 0;
     }
     for (int k = 0; k < 3; k++)
-        heap_init_id(&c->h[k], 3 + 3 * (uint64_t)s->nc + (uint64_t)k);
-    c->live = -1;
-    return s->nc++;
+        gs_heap_init_apart(&c->h[k], 3 + 3 * (uint64_t)ci + (uint64_t)k);
+    return ci;
 }
 
 static struct wait *wait_new(struct hps *s)
@@ -316,7 +310,7 @@ static double base(const struct hps *s, const struct wait *w)
         return w->S - s->wa * (double)(w->j->s.arrival + s->after) /
                           (double)s->scale;
     default:
-        return w->S + s->wa;
+        return w->S + (s->past == PAST_CAP ? s->wa : 0);
     }
 }
 
@@ -341,7 +335,7 @@ static gs_time next_stage(const struct hps *s, const struct wait *w)
 /* File w in its class's heap for its stage at now, and in the timers. */
 static void file(struct hps *s, struct wait *w, gs_time now)
 {
-    struct cls *c = &s->c[w->cls];
+    struct cls *c = cls_at(s, w->cls);
     w->stage = 0;
     if (s->wa > 0)
         while (w->stage < s->last && next_stage(s, w) < now)
@@ -349,26 +343,20 @@ static void file(struct hps *s, struct wait *w, gs_time now)
     GS_ASSERT(gs_heap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
     if (s->wa > 0 && w->stage < s->last)
         GS_ASSERT(gs_heap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
+    else if (w->stage == 2)
+        GS_ASSERT(gs_heap_push(&s->late, &w->timer, w->j->s.arrival) == 0);
 }
 
 static void live_add(struct hps *s, int ci)
 {
-    struct cls *c = &s->c[ci];
-    if (c->n++ == 0) {
-        c->live = s->nlive;
-        s->live[s->nlive++] = ci;
-    }
+    if (cls_at(s, ci)->n++ == 0)
+        gs_needtab_live(&s->t, ci, 1);
 }
 
 static void live_drop(struct hps *s, int ci)
 {
-    struct cls *c = &s->c[ci];
-    if (--c->n == 0) {
-        int last = s->live[--s->nlive];
-        s->live[c->live] = last;
-        s->c[last].live = c->live;
-        c->live = -1;
-    }
+    if (--cls_at(s, ci)->n == 0)
+        gs_needtab_live(&s->t, ci, 0);
 }
 
 static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -394,8 +382,8 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 static void unqueue(struct hps *s, struct gs_job *j)
 {
     struct wait *w = wait_of(j);
-    gs_heap_remove(&s->c[w->cls].h[w->stage], &j->pnode);
-    gs_heap_remove(&s->timers, &w->timer);
+    gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &j->pnode);
+    gs_heap_remove(w->stage == 2 ? &s->late : &s->timers, &w->timer);
     live_drop(s, w->cls);
     j->pslot = 0;
     w->next = s->freew;
@@ -422,7 +410,7 @@ static void age(struct hps *s, struct gs_sim *sim, gs_time now)
     while (gs_heap_top_time(&s->timers) < now) {
         gs_sim_examine(sim, 1);
         struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
-        gs_heap_remove(&s->c[w->cls].h[w->stage], &w->j->pnode);
+        gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &w->j->pnode);
         file(s, w, now);
     }
 }
@@ -455,8 +443,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
         for (int i = 0; i < c->npools; i++) {
             const struct gs_pool *p = &f->pools[c->pools[i]];
             int gpn = p->s.gpn;
-            int g = c->need.gpus > gpn ? c->need.gpus % gpn : c->need.gpus;
-            if (c->need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
+            int g = c->k.need.gpus > gpn ? c->k.need.gpus % gpn : c->k.need.gpus;
+            if (c->k.need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
                 continue;       /* no whole node free for the gang */
             if (g == 0) {
                 best = 0;
@@ -476,9 +464,9 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
         int p = c->pools[i];
         struct gs_range r = { p, 0, f->pools[p].s.nodes };
         int score;
-        if (gs_fleet_find(f, &r, &c->need, GS_FIT_BEST, &a, &score) < 0)
+        if (gs_fleet_find(f, &r, &c->k.need, GS_FIT_BEST, &a, &score) < 0)
             continue;
-        double x = c->need.gpus > 0 ? (double)score / f->pools[p].s.gpn
+        double x = c->k.need.gpus > 0 ? (double)score / f->pools[p].s.gpn
                                     : (double)score / 2000.0;
         if (x > 1)
             x = 1;
@@ -494,8 +482,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 /* Work out the held job's reservation: 0, or -1 if none can be made. */
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
-    const struct cls *c = &s->c[wait_of(s->held)->cls];
-    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->need, c->pools,
+    const struct cls *c = cls_at(s, wait_of(s->held)->cls);
+    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->pools,
                           c->npools, gs_sim_now(sim));
     gs_sim_examine(sim, s->rv.looked);
     return rc;
@@ -519,40 +507,53 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
             s->held = NULL;
-        } else if (now >= s->rv.t && reserve(s, sim) < 0) {
-            s->held = NULL;
+        } else if (now >= s->rv.t) {
+            /* its time passed: estimates were short, or a node failed */
+            if (reserve(s, sim) < 0)
+                s->held = NULL;
+            else
+                s->saves = s->rv.t - s->held->s.arrival <= s->mark;
+        }
+    }
+    if (s->held && !s->saves) {
+        /* A job of its class needs the same room, so has the same
+         * reservation: the best aged one it still saves takes it. */
+        struct gs_hnode *n = gs_heap_top(&cls_at(s, wait_of(s->held)->cls)->h[1]);
+        if (n && s->rv.t - job_of(n)->s.arrival <= s->mark) {
+            s->held = job_of(n);
+            s->saves = 1;
         }
     }
     uint64_t stamp = ++s->stamp;
     if (s->held)
-        s->c[wait_of(s->held)->cls].blocked = stamp;
+        cls_at(s, wait_of(s->held)->cls)->blocked = stamp;
     struct gs_job *fallback = NULL;
     long tries = 0;
     for (long tried = 0; tried < s->depth; tried++) {
         /* A full fleet starts nothing, but the best-ranked aged job still
          * gets its reservation now, before GPUs free up. */
         int full = f->used_milli >= f->gpus_up * 1000;
-        if (full && (s->held || !s->block || s->wa <= 0 ||
+        if (full && ((s->held && s->saves) || !s->block || s->wa <= 0 ||
                      tries >= s->tries))
             break;
         /* The best class: its best job's score plus its F term.  F is
          * looked at only where it could change the winner. */
         double top = -1e300;
-        for (int i = 0; i < s->nlive; i++) {
-            struct cls *c = &s->c[s->live[i]];
+        for (int i = 0; i < s->t.nlive; i++) {
+            struct cls *c = cls_at(s, s->t.live[i]);
             double sc;
             if (c->blocked != stamp && class_top(s, c, now, &sc) &&
                 sc > top)
                 top = sc;
         }
-        gs_sim_examine(sim, s->nlive);  /* the classes' best jobs */
+        gs_sim_examine(sim, s->t.nlive);  /* the classes' best jobs */
         if (top == -1e300)
             break;
         struct gs_job *j = NULL;
         int jc = -1;
         double best = -1e300;
-        for (int i = 0; i < s->nlive; i++) {
-            struct cls *c = &s->c[s->live[i]];
+        for (int i = 0; i < s->t.nlive; i++) {
+            struct cls *c = cls_at(s, s->t.live[i]);
             double sc;
             struct gs_job *cj;
             if (c->blocked == stamp ||
@@ -563,24 +564,24 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             if (tot > best || (tot == best && j && cj->s.arrival < j->s.arrival)) {
                 best = tot;
                 j = cj;
-                jc = s->live[i];
+                jc = s->t.live[i];
             }
         }
         int rc;
         if (full) {
             rc = GS_ENOFIT;
         } else if (s->held && now + gs_sim_estimate(sim, j) > s->rv.t) {
-            const struct cls *c = &s->c[jc];
+            const struct cls *c = cls_at(s, jc);
             int n = gs_resv_off(&s->rv, f, c->pools, c->npools);
             rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
                        : GS_ENOFIT;
             /* or on the reserved node, in GPUs the starved job leaves */
             struct gs_range r;
             if (rc < 0 && c->whole &&
-                gs_resv_spare(&s->rv, f, c->need.gpus, c->pools, c->npools,
+                gs_resv_spare(&s->rv, f, c->k.need.gpus, c->pools, c->npools,
                               &r) &&
                 (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
-                gs_resv_took(&s->rv, c->need.gpus);
+                gs_resv_took(&s->rv, c->k.need.gpus);
         } else {
             rc = gs_sim_try_start(sim, j, NULL, 0);
         }
@@ -588,26 +589,40 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             started(s, j);
             continue;
         }
-        s->c[jc].blocked = stamp;
-        if (!s->held && s->block && s->wa > 0 && wait_of(j)->stage > 0 &&
-            tries < s->tries) {
+        cls_at(s, jc)->blocked = stamp;
+        if ((!s->held || !s->saves) && s->block && s->wa > 0 &&
+            wait_of(j)->stage > 0 && tries < s->tries) {
             /* The first aged job that a reservation saves from starving
-             * gets it; if none of the first `tries`, the first of them. */
+             * gets it, from a holder it does not save if need be. */
             tries++;
+            struct gs_job *prev = s->held;
             s->held = j;
-            if (reserve(s, sim) < 0)
-                s->held = NULL;
-            else if (s->rv.t - j->s.arrival > s->mark && tries < s->tries) {
-                if (fallback == NULL)
+            int ok = reserve(s, sim) == 0;
+            if (ok && s->rv.t - j->s.arrival <= s->mark) {
+                s->saves = 1;
+            } else {
+                if (ok && fallback == NULL)
                     fallback = j;
-                s->held = NULL;
+                s->held = prev;
+                if (prev && reserve(s, sim) < 0)
+                    s->held = NULL;
             }
         }
     }
-    if (!s->held && fallback) {
-        s->held = fallback;
-        if (reserve(s, sim) < 0)
+    /* No reservation saves a job from starving: it goes to the job that
+     * has waited longest past the ramp, as EASY's goes to the oldest, so
+     * every late job's wait stays bounded; without one, to the first
+     * aged job tried. */
+    struct gs_hnode *late = gs_heap_top(&s->late);
+    if (!s->held && (fallback || late) && s->block && s->wa > 0) {
+        s->held = late ? ((struct wait *)late)->j : fallback;
+        s->saves = 0;
+        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
+            started(s, s->held);
             s->held = NULL;
+        } else if (reserve(s, sim) < 0) {
+            s->held = NULL;
+        }
     }
 }
 

@@ -37,6 +37,7 @@
  * pass takes the best group over the needs (O(needs) -- a handful), and a
  * need whose group's next member does not fit is passed over for the rest
  * of the pass; so a pass costs O(needs + log n) per job it starts. */
+#include "needtab.h"
 #include "policy.h"
 #include "../sim/sim.h"
 
@@ -46,13 +47,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Jobs with the same need (they fit exactly where the others do). */
+/* Jobs with the same need (they fit exactly where the others do); an
+ * entry of the need table. */
 struct need {
-    struct gs_need need;
-    char profile[GS_MIG_PROFILE_NAME];
+    struct gs_needkey k;        /* first, as the table wants */
     struct gs_heap groups;      /* its waiting groups, best first */
     uint64_t blocked;           /* pass stamp when its best did not fit */
-    int live;                   /* index in s->live, or -1 */
 };
 
 struct group {
@@ -67,9 +67,8 @@ struct sbs {
     long batch_min;
     double max_gpus;
     long depth;
-    struct need *nd;
-    int nnd, capnd;
-    int *live, nlive;           /* needs with waiting groups */
+    struct gs_needtab t;        /* the needs (struct need); live: those
+                                   with waiting groups */
     struct group **g;           /* every group (owned) */
     int ng, capg;
     uint64_t stamp;
@@ -104,8 +103,14 @@ static int sbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return rc;
     }
+    gs_needtab_init(&s->t, sizeof(struct need));
     *state = s;
     return 0;
+}
+
+static struct need *need_at(const struct sbs *s, int i)
+{
+    return gs_needtab_at(&s->t, i);
 }
 
 static void sbs_free(void *state)
@@ -117,11 +122,10 @@ static void sbs_free(void *state)
         gs_heap_clear(&s->g[i]->q);
         free(s->g[i]);
     }
-    for (int i = 0; i < s->nnd; i++)
-        gs_heap_clear(&s->nd[i].groups);
+    for (int i = 0; i < s->t.n; i++)
+        gs_heap_clear(&need_at(s, i)->groups);
     free(s->g);
-    free(s->nd);
-    free(s->live);
+    gs_needtab_free(&s->t);
     free(s);
 }
 
@@ -134,48 +138,13 @@ static int octave(struct gs_sim *sim, const struct gs_job *j)
     return o > 40 ? 40 : o;
 }
 
-static int same_need(const struct need *a, const struct gs_need *n)
-{
-    return a->need.gpus == n->gpus && a->need.milli == n->milli &&
-           a->need.mem_gb == n->mem_gb && a->need.allowed == n->allowed &&
-           a->need.guar == n->guar && a->need.burst == n->burst &&
-           strcmp(a->profile, n->profile ? n->profile : "") == 0;
-}
-
-/* Heaps number their entries from their own bases, so that an entry a
- * node left behind in one heap can never look live in another (heap.h
- * removes lazily). */
-static void heap_init_id(struct gs_heap *h, uint64_t id)
-{
-    gs_heap_init(h);
-    h->seq = id << 40;
-}
-
 static int need_of(struct sbs *s, const struct gs_need *n)
 {
-    for (int i = 0; i < s->nnd; i++)
-        if (same_need(&s->nd[i], n))
-            return i;
-    if (s->nnd == s->capnd) {
-        int cap = s->capnd ? 2 * s->capnd : 8;
-        struct need *nd = realloc(s->nd, (size_t)cap * sizeof *nd);
-        int *l = realloc(s->live, (size_t)cap * sizeof *l);
-        if (nd)
-            s->nd = nd;
-        if (l)
-            s->live = l;
-        GS_ASSERT(nd != NULL && l != NULL);
-        s->capnd = cap;
-    }
-    struct need *nd = &s->nd[s->nnd];
-    memset(nd, 0, sizeof *nd);
-    nd->need = *n;
-    if (n->profile)
-        snprintf(nd->profile, sizeof nd->profile, "%s", n->profile);
-    nd->need.profile = NULL;
-    heap_init_id(&nd->groups, 1 + (uint64_t)s->nnd);
-    nd->live = -1;
-    return s->nnd++;
+    int made, ni = gs_needtab_of(&s->t, n, &made);
+    GS_OOM_IF(ni < 0);
+    if (made)
+        gs_heap_init_apart(&need_at(s, ni)->groups, 1 + (uint64_t)ni);
+    return ni;
 }
 
 static struct group *group_of(struct sbs *s, struct gs_sim *sim,
@@ -201,7 +170,7 @@ static struct group *group_of(struct sbs *s, struct gs_sim *sim,
     g->tier = j->s.tier;
     g->oct = oct;
     g->need = ni;
-    heap_init_id(&g->q, (1u << 20) + (uint64_t)s->ng);
+    gs_heap_init_apart(&g->q, (1u << 20) + (uint64_t)s->ng);
     s->g[s->ng++] = g;
     return g;
 }
@@ -223,22 +192,15 @@ static gs_time rank(const struct sbs *s, struct gs_sim *sim,
 
 static void rekey(struct sbs *s, struct gs_sim *sim, struct group *g)
 {
-    struct need *nd = &s->nd[g->need];
+    struct need *nd = need_at(s, g->need);
     if (g->n > 0) {
         GS_ASSERT(gs_heap_update(&nd->groups, &g->node, rank(s, sim, g)) == 0);
-        if (nd->live < 0) {
-            nd->live = s->nlive;
-            s->live[s->nlive++] = g->need;
-        }
+        gs_needtab_live(&s->t, g->need, 1);
         return;
     }
     gs_heap_remove(&nd->groups, &g->node);
-    if (gs_heap_size(&nd->groups) == 0 && nd->live >= 0) {
-        int last = s->live[--s->nlive];
-        s->live[nd->live] = last;
-        s->nd[last].live = nd->live;
-        nd->live = -1;
-    }
+    if (gs_heap_size(&nd->groups) == 0)
+        gs_needtab_live(&s->t, g->need, 0);
 }
 
 static void sbs_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -283,8 +245,8 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
         /* the best group over the needs not yet blocked in this pass */
         struct group *best = NULL;
         gs_time bk = GS_TIME_MAX;
-        for (int i = 0; i < s->nlive; i++) {
-            struct need *nd = &s->nd[s->live[i]];
+        for (int i = 0; i < s->t.nlive; i++) {
+            struct need *nd = need_at(s, s->t.live[i]);
             if (nd->blocked == stamp || gs_heap_size(&nd->groups) == 0)
                 continue;
             gs_time k = gs_heap_top_time(&nd->groups);
@@ -293,11 +255,11 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
                 best = (struct group *)gs_heap_top(&nd->groups);
             }
         }
-        gs_sim_examine(sim, s->nlive);  /* the needs' best groups */
+        gs_sim_examine(sim, s->t.nlive);  /* the needs' best groups */
         if (best == NULL)
             break;
         /* its turn: set aside until the pass ends */
-        gs_heap_remove(&s->nd[best->need].groups, &best->node);
+        gs_heap_remove(&need_at(s, best->need)->groups, &best->node);
         best->next = aside;
         aside = best;
         double sum = 0;
@@ -310,7 +272,7 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
             tried++;
             gs_sim_examine(sim, 1);
             if (gs_sim_try_start(sim, j, NULL, 0) < 0) {
-                s->nd[best->need].blocked = stamp;
+                need_at(s, best->need)->blocked = stamp;
                 break;
             }
             sum += gpus_of(j);

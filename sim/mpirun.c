@@ -64,6 +64,13 @@ int gs_dist_leader(void)
     return rank == 0;
 }
 
+int gs_dist_agree(int v)
+{
+    if (size > 1)
+        MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return v;
+}
+
 int gs_dist_default_jobs(void)
 {
     if (size > 1)

@@ -26,6 +26,10 @@ int gs_dist_size(void);
 /* 1 if this process prints and writes the results (rank 0). */
 int gs_dist_leader(void);
 
+/* The leader's v, on every rank (v itself without MPI): a verdict only the
+ * leader can take -- may it write its result file? -- taken by all. */
+int gs_dist_agree(int v);
+
 /* Run tasks 0..ntasks-1 over the ranks, each rank with `jobs` forked
  * workers, and leave task i's nout numbers at results[i * nout] on every
  * rank.  0, or the failing task's code with d filled (the same on every

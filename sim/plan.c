@@ -38,17 +38,21 @@
  * per tier from one run of the chosen plan; or, if nothing is feasible,
  * the candidate that comes closest (least worst relative miss). */
 #include "plan.h"
+#include "suggest.h"
+#include "outfile.h"
 #include "compare.h"
 #include "h5out.h"
 #include "mig.h"
 #include "mpirun.h"
 #include "planjson.h"
 #include "scenario.h"
+#include "service.h"
 #include "sim.h"
 #include "source.h"
 #include "sweep.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -97,6 +101,10 @@ struct search {
     int ncand, capcand;
     struct cand *cand;
     long runs, stopped, pruned;
+    int natt, *att;             /* the attainment metrics: jobs', then each
+                                   service's */
+    char **svc_sla;             /* [nsvcs]: the plan's targets as the
+                                   service's SLA, when it states none */
     int lenient;                /* a candidate that fails validation is
                                    infeasible (after the up-front check) */
     /* the round's tasks */
@@ -119,13 +127,48 @@ static int grid_n(const struct gs_plan_count *k)
 
 /* --- building candidates --------------------------------------------- */
 
+/* --- load growth ----------------------------------------------------- */
+
+/* The key a load factor scales: the job generator's rate_per_hour (j < 0)
+ * or service j's request rate, under the name its scenario gave it. */
+static void growth_key(const struct gs_scenario *sc, int j, char *path,
+                       size_t n)
+{
+    if (j < 0) {
+        snprintf(path, n, "workload.generate.rate_per_hour");
+        return;
+    }
+    char k[64];
+    snprintf(k, sizeof k, "services[%d].requests.generate.rate_per_hour", j);
+    const char *key = gs_json_has(sc->text, k) ? "rate_per_hour"
+                                                : "rate_per_second";
+    snprintf(path, n, "services[%d].requests.generate.%s", j, key);
+}
+
+/* Growth scales generated load only: every source of load (the jobs, if
+ * any, and each service's requests) must be a generator. */
+static int growth_check(const struct gs_scenario *sc, struct gs_diag *d)
+{
+    if (sc->wl_kind != GS_WL_GENERATE && sc->wl_kind != GS_WL_NONE)
+        return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales a "
+                           "generated workload's rate_per_hour; for a trace, "
+                           "convert it with `gpusim trace convert "
+                           "--scale-rate K`");
+    for (int j = 0; j < sc->nsvcs; j++)
+        if (sc->svcs[j].src != GS_SVCSRC_GENERATE)
+            return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales "
+                               "generated request rates; services[%d] (%s) "
+                               "replays a trace", j, sc->svcs[j].name);
+    return 0;
+}
+
 /* The edits that make candidate (combo c, bisected index idx). *ne set;
  * the edits' values are owned by the plan (or by vals[]). */
 static int cand_edits(const struct search *s, const struct combo *c, int idx,
                       struct gs_edit **out, int *ne, char ***vals, int *nv)
 {
     const struct gs_plancfg *pc = s->pc;
-    int cap = 8 + 3 * pc->ncounts;
+    int cap = 8 + 3 * pc->ncounts + 2 * s->base->nsvcs;
     for (int a = 0; a < pc->naxes; a++)
         cap += pc->ax[a].nedits[c->ax[a]] + 2;
     struct gs_edit *e = calloc((size_t)cap, sizeof *e);
@@ -174,14 +217,24 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
             share_of[clones++] = ax->share[val];
         }
     }
+    for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
+        if (s->svc_sla[j]) {
+            e[n].op = GS_EDIT_SET;
+            snprintf(e[n].path, sizeof e[n].path, "services[%d].sla", j);
+            v[k] = strdup(s->svc_sla[j]);
+            e[n++].value = v[k++];
+        }
     if (s->growth != 1) {
         char g[64];
         snprintf(g, sizeof g, "%.17g", s->growth);
-        e[n].op = GS_EDIT_SCALE;
-        snprintf(e[n].path, sizeof e[n].path,
-                 "workload.generate.rate_per_hour");
-        v[k] = strdup(g);
-        e[n++].value = v[k++];
+        for (int j = -1; j < s->base->nsvcs; j++) {
+            if (j < 0 && s->base->wl_kind != GS_WL_GENERATE)
+                continue;
+            e[n].op = GS_EDIT_SCALE;
+            growth_key(s->base, j, e[n].path, sizeof e[n].path);
+            v[k] = strdup(g);
+            e[n++].value = v[k++];
+        }
     }
     for (int q = 0; q < pc->ncounts; q++) {
         const struct gs_plan_count *pk = &pc->counts[q];
@@ -691,6 +744,10 @@ done:
 
 static void search_free(struct search *s)
 {
+    free(s->att);
+    for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
+        free(s->svc_sla[j]);
+    free(s->svc_sla);
     for (int i = 0; i < s->ncand; i++)
         free_cand(&s->cand[i]);
     free(s->cand);
@@ -762,12 +819,98 @@ static void print_metrics(FILE *fp, const struct search *s,
         fputc('\n', fp);
 }
 
+/* A candidate's SLA attainment: the least of the jobs' (the share within
+ * their wait limit and deadline) and each service's (the share of its
+ * requests meeting every target), so a plan is only as good as its worst
+ * class of work; *half is the interval of the one that is least. */
+static double attain(const struct search *s, const struct cand *x,
+                     double *half)
+{
+    double a = INFINITY, h = 0;
+    for (int k = 0; k < s->natt; k++)
+        if (x->mean[s->att[k]] < a) {
+            a = x->mean[s->att[k]];
+            h = x->half[s->att[k]];
+        }
+    if (half)
+        *half = h;
+    return a;
+}
+
+/* A service that states no SLA of its own is judged, request by request,
+ * against the plan's percentile targets for it: its `sla` becomes those
+ * limits (ttft, itl, e2e at the tightest percentile given), so its
+ * attainment is the share of requests within them rather than the share
+ * that merely finished. */
+static char *plan_sla(const struct search *s, int j)
+{
+    static const char *const what[3] = { "ttft", "itl", "e2e" };
+    double lim[3] = { NAN, NAN, NAN }, pct[3] = { 0, 0, 0 };
+    char pre[120];
+    int n = snprintf(pre, sizeof pre, "service.%.60s.", s->base->svcs[j].name);
+    for (int t = 0; t < s->pc->ntargets; t++) {
+        const struct gs_plan_target *g = &s->pc->t[t];
+        if (strncmp(g->metric, pre, (size_t)n) != 0 || !g->upper)
+            continue;
+        for (int w = 0; w < 3; w++) {
+            const char *m = g->metric + n;
+            size_t lw = strlen(what[w]);
+            if (strncmp(m, what[w], lw) != 0 || strncmp(m + lw, "_p", 2) != 0)
+                continue;
+            char *end;
+            double q = strtod(m + lw + 2, &end);
+            if (end == m + lw + 2 || strcmp(end, "_s") != 0)
+                continue;
+            if (isnan(lim[w]) || q > pct[w] ||
+                (q == pct[w] && g->limit < lim[w])) {
+                lim[w] = g->limit;
+                pct[w] = q;
+            }
+        }
+    }
+    char buf[256] = "";
+    for (int w = 0; w < 3; w++)
+        if (!isnan(lim[w]))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                     "%s\"%s\": %.17g", buf[0] ? ", " : "", what[w], lim[w]);
+    if (buf[0] == '\0')
+        return NULL;
+    for (int w = 0; w < 2; w++)
+        if (pct[w] > 0)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                     ", \"%s_percentile\": %.17g", what[w], pct[w]);
+    char *out = malloc(strlen(buf) + 3);
+    GS_OOM_IF(out == NULL);
+    sprintf(out, "{%s}", buf);
+    return out;
+}
+
+static void attain_bind(struct search *s)
+{
+    int n = s->base->nsvcs;
+    s->att = malloc((size_t)(n + 1) * sizeof *s->att);
+    s->svc_sla = calloc((size_t)n + 1, sizeof *s->svc_sla);
+    GS_OOM_IF(s->att == NULL || s->svc_sla == NULL);
+    s->att[s->natt++] = metric("attainment");
+    for (int i = 0; i < n; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "service.%.60s.sla_attainment",
+                 s->base->svcs[i].name);
+        int m = gs_run_metric_index(name);
+        if (m >= 0)
+            s->att[s->natt++] = m;
+        snprintf(name, sizeof name, "services[%d].sla", i);
+        if (!gs_json_has(s->base->text, name))
+            s->svc_sla[i] = plan_sla(s, i);
+    }
+}
+
 /* The Pareto front of (cost per hour, attainment) over the candidates that
  * ran all seeds: sorted by cost, each strictly better in attainment than
  * every cheaper one.  Fills idx; returns the count. */
 static int pareto(const struct search *s, int *idx)
 {
-    int n = 0, ia = metric("attainment");
+    int n = 0;
     int *ord = malloc((size_t)s->ncand * sizeof *ord + 1);
     GS_OOM_IF(ord == NULL);
     for (int i = 0; i < s->ncand; i++)
@@ -781,7 +924,7 @@ static int pareto(const struct search *s, int *idx)
             const struct cand *b = &s->cand[ord[j]];
             int after = b->cost_h > a->cost_h ||
                         (b->cost_h == a->cost_h &&
-                         b->mean[ia] < a->mean[ia]);
+                         attain(s, b, NULL) < attain(s, a, NULL));
             if (!after)
                 break;
             ord[j + 1] = ord[j];
@@ -793,9 +936,10 @@ static int pareto(const struct search *s, int *idx)
     double best = -INFINITY;
     for (int i = 0; i < n; i++) {
         const struct cand *x = &s->cand[ord[i]];
-        if (x->mean[ia] > best + 1e-12) {
+        double a = attain(s, x, NULL);
+        if (a > best + 1e-12) {
             idx[k++] = ord[i];
-            best = x->mean[ia];
+            best = a;
         }
     }
     free(ord);
@@ -805,18 +949,122 @@ static int pareto(const struct search *s, int *idx)
 static void print_front(FILE *fp, const struct search *s, const int *fr,
                         int nf, double hpm)
 {
-    int ia = metric("attainment");
-    fprintf(fp, "\nPareto front, cost against SLA attainment (share of jobs "
-            "within their wait limit and deadline), over every candidate "
-            "tried:\n");
+    fprintf(fp, "\nPareto front, cost against SLA attainment (the least of "
+            "the share of jobs within their wait limit and deadline%s), over "
+            "every candidate tried:\n", s->natt > 1 ? " and each service's "
+            "share of requests meeting its targets" : "");
     fprintf(fp, "  %12s %12s %22s %-15s %s\n", "$/hour", "$/month",
             "attainment", "status", "candidate");
     for (int i = 0; i < nf; i++) {
         const struct cand *x = &s->cand[fr[i]];
         char c[80];
-        cell(c, sizeof c, x->mean[ia], x->half[ia]);
+        double h, a = attain(s, x, &h);
+        cell(c, sizeof c, a, h);
         fprintf(fp, "  %12.2f %12.0f %22s %-15s %s\n", x->cost_h,
                 x->cost_h * hpm, c, cstatus[x->status], x->label);
+    }
+}
+
+struct ev { gs_time t; double g; int tier; };
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->g > y->g) - (x->g < y->g);
+}
+
+/* The smallest catalog GPU with at least need_gb of memory, or -1. */
+static int smallest_gpu(const struct gs_scenario *sc, double need_gb)
+{
+    int bm = -1;
+    for (int m = 0; m < sc->cat.n; m++)
+        if (sc->cat.m[m].mem_gb >= need_gb &&
+            (bm < 0 || sc->cat.m[m].mem_gb < sc->cat.m[bm].mem_gb))
+            bm = m;
+    return bm;
+}
+
+/* The smallest MIG profile over the known MIG GPUs with need_gb of memory
+ * and frac of the compute slices; *on names its GPU. */
+static const struct gs_mig_profile *smallest_mig(double need_gb, double frac,
+                                                 const struct gs_mig_gpu **on)
+{
+    const struct gs_mig_profile *bp = NULL;
+    for (int g = 0; gs_mig_gpu_at(g); g++) {
+        const struct gs_mig_gpu *mg = gs_mig_gpu_at(g);
+        const struct gs_mig_profile *p = gs_mig_smallest_fit(mg, need_gb, frac);
+        if (p && (bp == NULL || p->mem_gb < bp->mem_gb ||
+                  (p->mem_gb == bp->mem_gb &&
+                   p->compute_slices < bp->compute_slices))) {
+            bp = p;
+            *on = mg;
+        }
+    }
+    return bp;
+}
+
+/* Right-sizing per service, from the same run's /services samples: the
+ * replicas it used, its GPUs' utilization (DCGM_FI_DEV_GPU_UTIL), and the
+ * peak memory per replica GPU (weights + KV blocks in use,
+ * DCGM_FI_DEV_FB_USED; the peak of the mean over serving replicas).  The
+ * fit is the smallest GPU with that memory + 20% at the service's TP; for a
+ * one-GPU replica also the smallest MIG profile with that memory and at
+ * least the peak utilization's share of the compute slices (a slice that
+ * was busy u of the time on a whole GPU needs about u of its SMs). */
+static void rightsize_services(FILE *fp, const struct gs_scenario *sc,
+                               const struct gs_sim *sim)
+{
+    int nsv = gs_sim_nservices(sim);
+    if (nsv == 0)
+        return;
+    fprintf(fp, "\nright-sizing per service (same run; memory per replica "
+            "GPU = weights + KV in use, peak; fit = smallest GPU, or MIG "
+            "profile for a one-GPU replica, with the peak memory + 20%%):\n");
+    fprintf(fp, "  %-12s %4s %13s %9s %9s %12s  %s\n", "service", "TP",
+            "replicas mean", "util mean", "util peak", "peak mem/GPU",
+            "fits");
+    for (int i = 0; i < nsv && i < sc->nsvcs; i++) {
+        const struct gs_svcsum *v = gs_sim_service(sim, i);
+        const struct gs_svcpool *pl = &sc->svcs[i].pool[0];
+        long ns = 0;
+        const double *t = NULL;
+        const double *row = gs_sim_service_series(sim, i, &ns, &t);
+        double fb = 0, usum = 0, upk = 0;
+        long nup = 0;
+        for (long r = 0; row && r < ns; r++) {
+            const double *x = row + r * GS_NSVCOLS;
+            if (x[GS_SVC_REPLICAS] <= 0)
+                continue;
+            nup++;
+            usum += x[GS_SVC_GPU_UTIL];
+            if (x[GS_SVC_GPU_UTIL] > upk)
+                upk = x[GS_SVC_GPU_UTIL];
+            if (x[GS_SVC_FB_USED] > fb)
+                fb = x[GS_SVC_FB_USED];
+        }
+        char rep[40], um[16] = "-", up[16] = "-", mem[32] = "-",
+             fit[160] = "(no samples: set sample_step)";
+        snprintf(rep, sizeof rep, "%.2f (max %.0f)", v->replicas_mean,
+                 v->replicas_max);
+        if (nup > 0) {
+            double need = fb * 1.2 * 1048576.0 / 1e9;   /* MiB -> GB */
+            int bm = smallest_gpu(sc, need);
+            snprintf(um, sizeof um, "%.1f%%", usum / (double)nup);
+            snprintf(up, sizeof up, "%.1f%%", upk);
+            snprintf(mem, sizeof mem, "%.1f GB", fb * 1048576.0 / 1e9);
+            snprintf(fit, sizeof fit, "%s", bm >= 0 ? sc->cat.m[bm].name
+                                                    : "no single GPU");
+            const struct gs_mig_gpu *on = NULL;
+            const struct gs_mig_profile *p =
+                pl->tp == 1 ? smallest_mig(need, upk / 100.0, &on) : NULL;
+            if (p)
+                snprintf(fit + strlen(fit), sizeof fit - strlen(fit),
+                         "; MIG %s on %s", p->name, on->name);
+        }
+        fprintf(fp, "  %-12s %4d %13s %9s %9s %12s  %s\n", sc->svcs[i].name,
+                pl->tp, rep, um, up, mem, fit);
     }
 }
 
@@ -858,8 +1106,7 @@ static int rightsize(FILE *fp, const struct gs_scenario *sc,
     const struct gs_jobrec *r = gs_sim_records(sim, &n);
     const struct gs_summary *su = gs_sim_summary(sim);
     /* peak concurrent GPUs per tier: +gpus at start, -gpus at end */
-    struct ev { gs_time t; double g; int tier; } *ev =
-        malloc((size_t)(2 * n + 1) * sizeof *ev);
+    struct ev *ev = malloc((size_t)(2 * n + 1) * sizeof *ev);
     if (ev == NULL) {
         gs_sim_free(sim);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -877,16 +1124,9 @@ static int rightsize(FILE *fp, const struct gs_scenario *sc,
                                     : (gs_time)(su->end_s * 1000.0);
         ev[ne++] = (struct ev){ end, -(double)r[i].gpus, r[i].tier };
     }
-    /* sort by time, ends before starts at equal times */
-    for (long i = 1; i < ne; i++) {
-        struct ev v = ev[i];
-        long j = i - 1;
-        while (j >= 0 && (ev[j].t > v.t || (ev[j].t == v.t && ev[j].g > v.g))) {
-            ev[j + 1] = ev[j];
-            j--;
-        }
-        ev[j + 1] = v;
-    }
+    /* by time, ends before starts at equal times (the peak does not
+     * depend on the order of equal keys) */
+    qsort(ev, (size_t)ne, sizeof *ev, ev_cmp);
     double cur[GS_NTIERS] = { 0 }, peak[GS_NTIERS] = { 0 };
     for (long i = 0; i < ne; i++) {
         cur[ev[i].tier] += ev[i].g;
@@ -906,31 +1146,15 @@ static int rightsize(FILE *fp, const struct gs_scenario *sc,
         char fit[160] = "";
         if (peak_mem[t] > 0) {
             double need = peak_mem[t] * 1.2;
-            int bm = -1;
-            for (int m = 0; m < sc->cat.n; m++)
-                if (sc->cat.m[m].mem_gb >= need &&
-                    (bm < 0 || sc->cat.m[m].mem_gb < sc->cat.m[bm].mem_gb))
-                    bm = m;
+            int bm = smallest_gpu(sc, need);
             snprintf(fit, sizeof fit, "%s", bm >= 0 ? sc->cat.m[bm].name
                                                     : "no single GPU");
-            if (max_gpus[t] <= 1) {
-                const struct gs_mig_profile *bp = NULL;
-                const struct gs_mig_gpu *bg = NULL;
-                for (int g = 0; gs_mig_gpu_at(g); g++) {
-                    const struct gs_mig_gpu *mg = gs_mig_gpu_at(g);
-                    const struct gs_mig_profile *p =
-                        gs_mig_smallest_fit(mg, need, max_frac[t]);
-                    if (p && (bp == NULL || p->mem_gb < bp->mem_gb ||
-                              (p->mem_gb == bp->mem_gb &&
-                               p->compute_slices < bp->compute_slices))) {
-                        bp = p;
-                        bg = mg;
-                    }
-                }
-                if (bp)
-                    snprintf(fit + strlen(fit), sizeof fit - strlen(fit),
-                             "; MIG %s on %s", bp->name, bg->name);
-            }
+            const struct gs_mig_gpu *bg = NULL;
+            const struct gs_mig_profile *bp =
+                max_gpus[t] <= 1 ? smallest_mig(need, max_frac[t], &bg) : NULL;
+            if (bp)
+                snprintf(fit + strlen(fit), sizeof fit - strlen(fit),
+                         "; MIG %s on %s", bp->name, bg->name);
         } else {
             snprintf(fit, sizeof fit, "(memory not stated by the workload)");
         }
@@ -941,6 +1165,7 @@ static int rightsize(FILE *fp, const struct gs_scenario *sc,
                 gs_tier_name(t), su->tier[t].jobs, peak[t], mean,
                 peak[t] > 0 ? mean / peak[t] : 0, mem, fit);
     }
+    rightsize_services(fp, sc, sim);
     gs_sim_free(sim);
     return 0;
 }
@@ -951,7 +1176,6 @@ static int plot_front(const char *dir, const struct search *s, const int *fr,
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return -1;
-    int ia = metric("attainment");
     char path[1200];
     snprintf(path, sizeof path, "%s/candidates.dat", dir);
     FILE *fp = fopen(path, "w");
@@ -960,10 +1184,10 @@ static int plot_front(const char *dir, const struct search *s, const int *fr,
     fprintf(fp, "# cost_per_hour_usd attainment attainment_half feasible\n");
     for (int i = 0; i < s->ncand; i++) {
         const struct cand *x = &s->cand[i];
+        double h, a = attain(s, x, &h);
         if (x->nrun > 0)
-            fprintf(fp, "%.6f %.6f %.6f %d\n", x->cost_h, x->mean[ia],
-                    isnan(x->half[ia]) ? 0 : x->half[ia],
-                    x->status == C_FEASIBLE);
+            fprintf(fp, "%.6f %.6f %.6f %d\n", x->cost_h, a,
+                    isnan(h) ? 0 : h, x->status == C_FEASIBLE);
     }
     fclose(fp);
     snprintf(path, sizeof path, "%s/front.dat", dir);
@@ -972,7 +1196,7 @@ static int plot_front(const char *dir, const struct search *s, const int *fr,
     fprintf(fp, "# cost_per_hour_usd attainment (Pareto front)\n");
     for (int i = 0; i < nf; i++)
         fprintf(fp, "%.6f %.6f\n", s->cand[fr[i]].cost_h,
-                s->cand[fr[i]].mean[ia]);
+                attain(s, &s->cand[fr[i]], NULL));
     fclose(fp);
     snprintf(path, sizeof path, "%s/front.gp", dir);
     if ((fp = fopen(path, "w")) == NULL)
@@ -989,7 +1213,7 @@ static int plot_front(const char *dir, const struct search *s, const int *fr,
     if (chosen >= 0)
         fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 1.5 "
                 "title 'cheapest feasible'\n%.6f %.6f\ne\n",
-                s->cand[chosen].cost_h, s->cand[chosen].mean[ia]);
+                s->cand[chosen].cost_h, attain(s, &s->cand[chosen], NULL));
     else
         fputc('\n', fp);
     fclose(fp);
@@ -1018,12 +1242,13 @@ static int write_h5(const char *out, const struct search *s, const int *fr,
     double *half = calloc((size_t)nc * nm + 1, sizeof *half);
     double *seeds = calloc((size_t)nc + 1, sizeof *seeds);
     double *cost = calloc((size_t)nc + 1, sizeof *cost);
+    double *att = calloc((size_t)nc + 1, sizeof *att);
     double *tl = calloc((size_t)nt + 1, sizeof *tl);
     double *tu = calloc((size_t)nt + 1, sizeof *tu);
     double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
-        !seeds || !cost || !tl || !tu || !fidx) {
+        !seeds || !cost || !att || !tl || !tu || !fidx) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -1033,6 +1258,7 @@ static int write_h5(const char *out, const struct search *s, const int *fr,
         status[i] = cstatus[x->status];
         seeds[i] = x->nrun;
         cost[i] = x->cost_h;
+        att[i] = x->nrun > 0 ? attain(s, x, NULL) : NAN;
         for (size_t k = 0; k < (size_t)ns * nm; k++)
             vals[(size_t)i * ns * nm + k] = k < (size_t)x->nrun * nm
                                                 ? x->v[k] : NAN;
@@ -1062,6 +1288,10 @@ static int write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "mean over its seeds" },
+        { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
+          "SLA attainment, the Pareto front's axis: the least of the jobs' "
+          "(1 - sla_share) and each service's sla_attainment, mean over its "
+          "seeds" },
         { "plan/candidates/values", GS_H5_DOUBLE, 3, { nc, ns, nm }, vals,
           "[candidate, seed, metric]; NaN for seeds not run (stopped early)" },
         { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL },
@@ -1091,6 +1321,7 @@ done:
     free(half);
     free(seeds);
     free(cost);
+    free(att);
     free(tl);
     free(tu);
     free(fidx);
@@ -1106,20 +1337,25 @@ static const char usage[] =
 "whose targets hold at the 95% confidence level, in parallel processes\n"
 "(and MPI ranks under mpirun or srun).  Prints the plan with cost per\n"
 "hour and month and every metric with its interval, the Pareto front of\n"
-"cost against SLA attainment, right-sizing advice per tier, and the plan\n"
-"at each --growth factor.  See docs/planning.md.\n"
+"cost against SLA attainment, right-sizing advice per tier and per\n"
+"service, and the plan at each --growth factor.  See docs/planning.md.\n"
 "\n"
 "options:\n"
-"  --seeds N         seeds per candidate (default: the plan's, else 5)\n"
+"  -s, --seeds N     seeds per candidate (default: the plan's, else 5)\n"
 "  --growth LIST     load factors to plan for too, e.g. 1.5,2,3\n"
-"                    (a generated workload's rate_per_hour is scaled)\n"
-"  --jobs P          worker processes per rank (default: the CPUs; 1\n"
+"                    (every generated arrival rate is scaled: the\n"
+"                    jobs' rate_per_hour, each service's request rate)\n"
+"  -j, --jobs P      worker processes per rank (default: the CPUs; 1\n"
 "                    under MPI)\n"
-"  --out FILE        the plan's HDF5 file (default NAME-plan.h5)\n"
-"  --plots DIR       folder for the Pareto plot (default NAME-plan-plots)\n"
+"  -o, --out FILE    the plan's HDF5 file, replaced if it exists (default:\n"
+"                    the scenario file's name + -plan.h5, never replaced\n"
+"                    without --force)\n"
+"  -f, --force       replace the default plan file if it exists\n"
+"  --plots DIR       folder for the Pareto plot (default: the scenario\n"
+"                    file's name + -plan-plots)\n"
 "  --no-plots        draw no plot\n"
 "  --no-advice       skip the right-sizing run\n"
-"  --quiet           print nothing on stdout\n"
+"  -q, --quiet       print nothing on stdout\n"
 "\n"
 "exit status: 0 a feasible plan found, 3 none feasible (the closest is\n"
 "shown), 2 bad input or usage, 1 results not written\n";
@@ -1129,7 +1365,7 @@ static int usage_error(const char *fmt, const char *arg)
     if (gs_dist_leader()) {
         fprintf(stderr, "gpusim: ");
         fprintf(stderr, fmt, arg);
-        fprintf(stderr, "\n(see 'gpusim plan --help')\n");
+        fprintf(stderr, "\n(see 'gpusim help plan')\n");
     }
     return 2;
 }
@@ -1147,50 +1383,91 @@ static void print_head(FILE *fp, const struct search *s)
             s->runs, s->stopped, s->pruned);
 }
 
+static int plan_main(int argc, char **argv);
+
+static const struct option opts[] = {
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "growth", required_argument, NULL, 'g' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "plots", required_argument, NULL, 'D' },
+    { "no-plots", no_argument, NULL, 'n' },
+    { "no-advice", no_argument, NULL, 'A' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "plan" (tests and the bench call it so). */
 int gs_plan_main(int argc, char **argv)
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    GS_OOM_IF(av == NULL);
+    av[0] = (char *)"plan";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = plan_main(argc + 1, av);
+    free(av);
+    return rc;
+}
+
+static int plan_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *plots = NULL, *glist = NULL;
     long jobs = gs_dist_default_jobs(), seeds = 0;
-    int no_plots = 0, quiet = 0, no_advice = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    int no_plots = 0, quiet = 0, no_advice = 0, force = 0, ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
+           optind < argc) {
+        if (ch == -1) {
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("plan: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) && more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 1000 ||
-                (a[2] == 's' && v < 2))
-                return usage_error("expected a whole number from 1 (--seeds: "
-                                   "2) to 1000, not '%s'", argv[i]);
-            if (a[2] == 's')
+        long v;
+        switch (ch) {
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < (ch == 's' ? 2 : 1) ||
+                v > 1000)
+                return usage_error(ch == 's' ? "plan: --seeds takes a whole "
+                                   "number from 2 to 1000, not '%s'"
+                                   : "plan: --jobs takes a whole number "
+                                   "from 1 to 1000, not '%s'", optarg);
+            if (ch == 's')
                 seeds = v;
             else
                 jobs = v;
-        } else if (strcmp(a, "--growth") == 0 && more) {
-            glist = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--plots") == 0 && more) {
-            plots = argv[++i];
-        } else if (strcmp(a, "--no-plots") == 0) {
-            no_plots = 1;
-        } else if (strcmp(a, "--no-advice") == 0) {
-            no_advice = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            break;
+        case 'g': glist = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'D': plots = optarg; break;
+        case 'n': no_plots = 1; break;
+        case 'A': no_advice = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             if (gs_dist_leader())
                 fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("plan: unknown option or missing value: '%s'",
-                               a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("plan: more than one scenario: '%s'", a);
+        default:
+            return gs_dist_leader()
+                       ? gs_suggest_bad_option("plan", opts, argc, argv, ch)
+                       : 2;
         }
     }
+    if (plots && no_plots)
+        return usage_error("%s", "plan: --plots and --no-plots contradict "
+                           "each other; give one");
     if (file == NULL)
         return usage_error("%s", "plan: which scenario? (a JSON file with a "
                            "'plan' section)");
@@ -1203,6 +1480,30 @@ int gs_plan_main(int argc, char **argv)
                     "to plan (docs/planning.md)");
         gs_scenario_free(base);
         return gs_report_diag(&d, 2);
+    }
+    /* The result file is named after the scenario file and never replaced
+     * silently; the leader decides, before any run, for every rank. */
+    char *defout = NULL, *defplots = NULL;
+    if (out == NULL) {
+        defout = gs_out_default_name(file, "-plan.h5");
+        GS_OOM_IF(defout == NULL);
+        out = defout;
+    }
+    if (plots == NULL) {
+        defplots = gs_out_default_name(file, "-plan-plots");
+        GS_OOM_IF(defplots == NULL);
+        plots = defplots;
+    }
+    int refused = gs_dist_leader() &&
+                  (gs_out_check(out, &d) < 0 ||
+                   (defout && gs_out_check_new(out, force, &d) < 0));
+    if (gs_dist_agree(refused)) {
+        if (gs_dist_leader())
+            gs_report_diag(&d, 2);
+        gs_scenario_free(base);
+        free(defout);
+        free(defplots);
+        return 2;
     }
     gs_run_bind(base);
     struct gs_plancfg pc = *base->plan;    /* shallow: overrides only */
@@ -1228,21 +1529,23 @@ int gs_plan_main(int argc, char **argv)
             free(g);
         if (bad) {
             gs_scenario_free(base);
+            free(defout);
+            free(defplots);
             return usage_error("--growth wants up to 16 load factors in "
                                "(0, 1000] separated by commas, not '%s'",
                                glist);
         }
         pc.ngrowth = n;
     }
-    if (pc.ngrowth > 0 && base->wl_kind != GS_WL_GENERATE) {
-        gs_diag_set(&d, GS_EINVAL, base->file, "load growth scales a "
-                    "generated workload's rate_per_hour; for a trace, "
-                    "convert it with `gpusim trace convert --scale-rate K`");
+    if (pc.ngrowth > 0 && growth_check(base, &d) < 0) {
         gs_scenario_free(base);
+        free(defout);
+        free(defplots);
         return gs_report_diag(&d, 2);
     }
     struct search s = { .pc = &pc, .base = base, .growth = 1,
                         .nm = gs_run_nmetrics() };
+    attain_bind(&s);
     /* spot clones are appended after the $.fleet entries */
     int nfleet = gs_json_count(base->text, "fleet");
     s.nfleet = nfleet;
@@ -1253,6 +1556,8 @@ int gs_plan_main(int argc, char **argv)
         status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
         search_free(&s);
         gs_scenario_free(base);
+        free(defout);
+        free(defplots);
         return status;
     }
     int chosen = best_feasible(&s);
@@ -1266,6 +1571,7 @@ int gs_plan_main(int argc, char **argv)
     for (int g = 0; g < pc.ngrowth; g++) {
         struct search sg = { .pc = &pc, .base = base, .growth = pc.growth[g],
                              .nm = s.nm, .nfleet = nfleet };
+        attain_bind(&sg);
         gcost[g] = NAN;
         if (search_run(&sg, (int)jobs, &d) < 0) {
             status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
@@ -1319,7 +1625,7 @@ int gs_plan_main(int argc, char **argv)
             print_front(fp, &s, fr, nf, pc.hours_per_month);
             if (pc.ngrowth) {
                 fprintf(fp, "\nload growth (the same search with "
-                        "rate_per_hour scaled):\n  %-7s %10s %12s  %s\n",
+                        "every generated arrival rate scaled):\n  %-7s %10s %12s  %s\n",
                         "factor", "$/hour", "$/month", "plan");
                 for (int g = 0; g < pc.ngrowth; g++)
                     fputs(gline[g], fp);
@@ -1331,15 +1637,6 @@ int gs_plan_main(int argc, char **argv)
                 goto end;
             }
             fflush(fp);
-        }
-        char defout[600], defplots[600];
-        if (out == NULL) {
-            snprintf(defout, sizeof defout, "%s-plan.h5", base->name);
-            out = defout;
-        }
-        if (plots == NULL) {
-            snprintf(defplots, sizeof defplots, "%s-plan-plots", base->name);
-            plots = defplots;
         }
         if (write_h5(out, &s, fr, nf, chosen, near, gcost,
                      (const char *const *)glabel, pc.growth, pc.ngrowth,
@@ -1369,5 +1666,7 @@ end:
     free(fr);
     search_free(&s);
     gs_scenario_free(base);
+    free(defout);
+    free(defplots);
     return status;
 }

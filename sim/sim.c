@@ -69,7 +69,11 @@ struct gs_sim {
     int err;
     struct gs_diag errd;
 
-    int progress;
+    gs_sim_status_fn *status;   /* the progress line's hook, or NULL */
+    void *status_ctx;
+    gs_time bill_until;         /* 0, or the least span */
+    gs_time start;              /* the run's start: t0, or a model's first
+                                   event when sooner (the span's start) */
     struct gs_metrics m;
     struct gs_summary sum;
     struct gs_frag *frag;       /* fragmentation measure, node classes */
@@ -1089,7 +1093,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
     s->seed = o->set_seed ? o->seed : sc->seed;
-    s->progress = o->progress;
+    s->status = o->status;
+    s->status_ctx = o->status_ctx;
+    s->bill_until = o->bill_until > 0 ? o->bill_until : sc->bill_until;
     if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
         free(s);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -1262,6 +1268,30 @@ static void close_books(struct gs_sim *s, gs_time end)
     }
 }
 
+/* Tell the progress hook how far the run has got: the share of the
+ * horizon, or of a generated workload's jobs (ended) or span, when one is
+ * known. */
+static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
+{
+    const struct gs_scenario *sc = s->sc;
+    struct gs_sim_status st = {
+        .sim_h = t > s->t0 ? (double)(t - s->t0) / GS_HOUR : 0, .frac = -1,
+        .jobs_ended = s->nrec - s->npending - s->nrun,
+        .pending = s->npending, .running = s->nrun,
+    };
+    if (t < s->t0)
+        st.frac = 0;        /* a service's events before the first job */
+    else if (horizon != GS_TIME_MAX && horizon > s->t0)
+        st.frac = (double)(t - s->t0) / (double)(horizon - s->t0);
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.jobs > 0)
+        st.frac = (double)st.jobs_ended / (double)sc->gen.jobs;
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.until > 0)
+        st.frac = (double)(t - s->t0) / (double)sc->gen.until;
+    if (st.frac > 0.999)
+        st.frac = 0.999;
+    s->status(s->status_ctx, &st);
+}
+
 int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
 {
     int rc = pull(s, d);
@@ -1274,6 +1304,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     if (started) {
         s->t0 = s->have_next ? s->next.arrival : first;
         s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
+        s->start = s->eng.now;
         for (int i = 0; i < s->nmods; i++)
             if (s->mods[i].ops->start &&
                 (rc = s->mods[i].ops->start(s->mods[i].st, s->eng.now)) < 0)
@@ -1294,11 +1325,19 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
             gs_engine_top(&s->eng) == &s->tick)
             break;      /* only the tick is left */
         /* Without a horizon the run ends with its last job; the models'
-         * processes (spot, failures) would otherwise go on for ever. */
+         * processes (spot, failures) would otherwise go on for ever.  Under
+         * bill_until a run that is done sooner goes on until then, as if
+         * that were its horizon: the fleet is billed and the models act
+         * (an autoscaler may shrink it) over the same window for every
+         * policy. */
         if (horizon == GS_TIME_MAX &&
             (!sim_alive(s) ||
-             (!s->have_next && t - s->last_change > GS_STALL)))
-            break;
+             (!s->have_next && t - s->last_change > GS_STALL))) {
+            if (s->bill_until > 0 && t <= s->start + s->bill_until)
+                horizon = s->start + s->bill_until;
+            else
+                break;
+        }
         MODELS_CALL(s, advance, t);
         if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                      t)) < 0)
@@ -1321,18 +1360,16 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         }
         if (s->err)
             break;
-        if (s->progress && (++steps & 0xffff) == 0)
-            fprintf(stderr, "\rgpusim: t=%.1f h, %ld jobs, %ld pending, "
-                    "%ld running   ", (double)(t - s->t0) / GS_HOUR,
-                    s->nrec, s->npending, s->nrun);
+        if (s->status && (++steps & 0xfff) == 0)
+            report_status(s, t, horizon);
     }
-    if (s->progress && steps >= 0x10000)
-        fprintf(stderr, "\r%70s\r", "");
     if (s->err) {
         *d = s->errd;
         return s->err;
     }
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
+    if (started && s->bill_until > 0 && end < s->start + s->bill_until)
+        end = s->start + s->bill_until;     /* nothing was left to happen */
     MODELS_CALL(s, advance, end);
     if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                  end)) < 0)

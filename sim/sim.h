@@ -28,13 +28,27 @@
 
 struct gs_sim;
 
+/* How far a run has got, for a progress line (progress.h draws it; the
+ * simulation itself never reads the wall clock). */
+struct gs_sim_status {
+    double sim_h;               /* simulated hours since the first arrival */
+    double frac;                /* share done in [0, 1): of the horizon, or
+                                   of a generated workload's jobs or span;
+                                   -1 when not known (a trace) */
+    long jobs_ended, pending, running;
+};
+typedef void gs_sim_status_fn(void *ctx, const struct gs_sim_status *st);
+
 struct gs_sim_opts {
     uint64_t seed;              /* overrides the scenario's when set_seed */
     int set_seed;
     const char *policy;         /* overrides the scenario's when not NULL */
     const struct gs_policy_ops *policy_ops;   /* or a loaded plug-in */
     const char *placer;
-    int progress;               /* draw a progress line on stderr */
+    gs_time bill_until;         /* > 0: overrides the scenario's bill_until
+                                   (ms: the least span of the run) */
+    gs_sim_status_fn *status;   /* called every 4096 steps; NULL: never */
+    void *status_ctx;
 };
 
 /* Build a simulation of sc (which must outlive it).  0 or a negative code

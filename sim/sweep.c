@@ -16,6 +16,8 @@
  * docs/planning.md).  Only rank 0 prints and writes; wall times go to
  * stderr, so stdout and the file depend only on the inputs. */
 #include "sweep.h"
+#include "suggest.h"
+#include "outfile.h"
 #include "compare.h"
 #include "h5out.h"
 #include "mpirun.h"
@@ -26,6 +28,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,15 +224,18 @@ static const char usage[] =
 "                    points are every combination, the first --set slowest\n"
 "\n"
 "options:\n"
-"  --seeds N         seeds per point: the scenario's seed, +1, ... (5)\n"
-"  --jobs P          worker processes per rank (default: the CPUs; 1\n"
+"  -s, --seeds N     seeds per point: the scenario's seed, +1, ... (5)\n"
+"  -j, --jobs P      worker processes per rank (default: the CPUs; 1\n"
 "                    under MPI)\n"
-"  --out FILE        the sweep's HDF5 file (default NAME-sweep.h5)\n"
+"  -o, --out FILE    the sweep's HDF5 file, replaced if it exists\n"
+"                    (default: the scenario file's name + -sweep.h5,\n"
+"                    never replaced without --force)\n"
+"  -f, --force       replace the default sweep file if it exists\n"
 "  --metrics LIST    metrics to print, comma-separated (default: all;\n"
 "                    the file always has all)\n"
 "  --list-metrics    print the metric names and exit\n"
 "  --csv             print the table as CSV\n"
-"  --quiet           print no table\n"
+"  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
@@ -238,7 +244,7 @@ static int usage_error(const char *fmt, const char *arg)
     if (gs_dist_leader()) {
         fprintf(stderr, "gpusim: ");
         fprintf(stderr, fmt, arg);
-        fprintf(stderr, "\n(see 'gpusim sweep --help')\n");
+        fprintf(stderr, "\n(see 'gpusim help sweep')\n");
     }
     return 2;
 }
@@ -447,87 +453,136 @@ done:
     return rc;
 }
 
+static int sweep_main(int argc, char **argv);
+
+static const struct option opts[] = {
+    { "set", required_argument, NULL, 'S' },
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "metrics", required_argument, NULL, 'm' },
+    { "list-metrics", no_argument, NULL, 'l' },
+    { "csv", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "sweep" (tests call it so too). */
 int gs_sweep_main(int argc, char **argv)
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    GS_OOM_IF(av == NULL);
+    av[0] = (char *)"sweep";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = sweep_main(argc + 1, av);
+    free(av);
+    return rc;
+}
+
+/* One --set KEY=V1,V2,...: 0, or the usage error's status. */
+static int add_set(struct sweep *s, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (eq == NULL || eq == kv || eq[1] == '\0')
+        return usage_error("--set wants KEY=V1,V2,..., not '%s'", kv);
+    if (s->nset == MAXSET)
+        return usage_error("at most 16 --set options (%s)", kv);
+    snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
+             (int)(eq - kv), kv);
+    s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
+    if (s->nval[s->nset] < 0) {
+        s->nval[s->nset] = 0;
+        return usage_error("--set: cannot split the values of '%s' (an empty "
+                           "value or an unbalanced bracket)", kv);
+    }
+    for (int k = 0; k < s->nset; k++)
+        if (strcmp(s->key[k], s->key[s->nset]) == 0) {
+            s->nset++;
+            return usage_error("--set: key '%s' given twice", kv);
+        }
+    s->nset++;
+    return 0;
+}
+
+static int sweep_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *mlist = NULL;
     long seeds = 5, jobs = gs_dist_default_jobs();
-    int csv = 0, quiet = 0;
+    int csv = 0, quiet = 0, force = 0, list = 0, ch;
     struct sweep s = { 0 };
     int status = 2;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    char *defout = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
+           optind < argc) {
+        if (ch == -1) {
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc)) {
+                status = usage_error("sweep: more than one scenario: '%s'",
+                                     argv[file ? optind : optind + 1]);
+                goto done;
+            }
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        if (strcmp(a, "--set") == 0 && more) {
-            const char *kv = argv[++i];
-            const char *eq = strchr(kv, '=');
-            if (eq == NULL || eq == kv || eq[1] == '\0') {
-                status = usage_error("--set wants KEY=V1,V2,..., not '%s'",
-                                     kv);
+        long v;
+        switch (ch) {
+        case 'S':
+            if ((status = add_set(&s, optarg)) != 0)
+                goto done;
+            status = 2;
+            break;
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000) {
+                status = usage_error(ch == 's' ? "sweep: --seeds takes a "
+                                     "whole number from 1 to 10000, not '%s'"
+                                     : "sweep: --jobs takes a whole number "
+                                     "from 1 to 10000, not '%s'", optarg);
                 goto done;
             }
-            if (s.nset == MAXSET) {
-                status = usage_error("at most 16 --set options (%s)", kv);
-                goto done;
-            }
-            snprintf(s.key[s.nset], sizeof s.key[s.nset], "%.*s",
-                     (int)(eq - kv), kv);
-            s.nval[s.nset] = gs_split_values(eq + 1, &s.val[s.nset]);
-            if (s.nval[s.nset] < 0) {
-                s.nval[s.nset] = 0;
-                status = usage_error("--set: cannot split the values of '%s' "
-                                     "(an empty value or an unbalanced "
-                                     "bracket)", kv);
-                goto done;
-            }
-            for (int k = 0; k < s.nset; k++)
-                if (strcmp(s.key[k], s.key[s.nset]) == 0) {
-                    s.nset++;
-                    status = usage_error("--set: key '%s' given twice", kv);
-                    goto done;
-                }
-            s.nset++;
-        } else if ((strcmp(a, "--seeds") == 0 || strcmp(a, "--jobs") == 0) &&
-                   more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 10000) {
-                status = usage_error("expected a whole number from 1 to "
-                                     "10000, not '%s'", argv[i]);
-                goto done;
-            }
-            if (a[2] == 's')
+            if (ch == 's')
                 seeds = v;
             else
                 jobs = v;
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--metrics") == 0 && more) {
-            mlist = argv[++i];
-        } else if (strcmp(a, "--list-metrics") == 0) {
-            if (gs_dist_leader())
-                for (int m = 0; m < gs_run_nmetrics(); m++)
-                    printf("%s\n", gs_run_metric_name(m));
-            status = 0;
-            goto done;
-        } else if (strcmp(a, "--csv") == 0) {
-            csv = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'm': mlist = optarg; break;
+        case 'l': list = 1; break;
+        case 'c': csv = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             if (gs_dist_leader())
                 fputs(usage, stdout);
             status = 0;
             goto done;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            status = usage_error("sweep: unknown option or missing value: "
-                                 "'%s'", a);
-            goto done;
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            status = usage_error("sweep: more than one scenario: '%s'", a);
+        default:
+            status = gs_dist_leader()
+                         ? gs_suggest_bad_option("sweep", opts, argc, argv, ch)
+                         : 2;
             goto done;
         }
+    }
+    if (list) {
+        if (gs_dist_leader())
+            for (int m = 0; m < gs_run_nmetrics(); m++)
+                printf("%s\n", gs_run_metric_name(m));
+        status = 0;
+        goto done;
+    }
+    if (csv && quiet) {
+        status = usage_error("%s", "sweep: --csv and --quiet contradict each "
+                             "other; give one");
+        goto done;
     }
     if (file == NULL) {
         status = usage_error("%s", "sweep: which scenario? (a JSON file, or "
@@ -540,6 +595,20 @@ int gs_sweep_main(int argc, char **argv)
            *half = NULL, *col = NULL;
     int *show = NULL;
     if (gs_load_scenario(file, &base, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto out;
+    }
+    /* named after the scenario file, never replaced silently; the leader
+     * decides for every rank before any run */
+    if (out == NULL) {
+        defout = gs_out_default_name(file, "-sweep.h5");
+        GS_OOM_IF(defout == NULL);
+        out = defout;
+    }
+    int refused = gs_dist_leader() &&
+                  (gs_out_check(out, &d) < 0 ||
+                   (defout && gs_out_check_new(out, force, &d) < 0));
+    if (gs_dist_agree(refused)) {
         status = gs_report_diag(&d, 2);
         goto out;
     }
@@ -614,11 +683,6 @@ int gs_sweep_main(int argc, char **argv)
             row[5] = mean[i] - half[i];
             row[6] = mean[i] + half[i];
         }
-    if (out == NULL) {
-        static char defout[600];
-        snprintf(defout, sizeof defout, "%s-sweep.h5", base->name);
-        out = defout;
-    }
     status = 0;
     if (gs_dist_leader()) {
         if (write_file(out, &s, base, values, table, &d) < 0) {
@@ -650,5 +714,6 @@ out:
     gs_scenario_free(base);
 done:
     free_sweep(&s);
+    free(defout);
     return status;
 }

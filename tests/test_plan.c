@@ -99,7 +99,7 @@ static void test_mmc_mean_wait(void)
     }
     free(out);
     free(err);
-    unlink("/tmp/gs-test-plan-erlang.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-erlang.h5"));
 }
 
 /* The same queue judged on the waiting time's 95th percentile. */
@@ -118,7 +118,7 @@ static const char p95_scenario[] =
 
 static int write_file(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(gs_cli_tmp(path), "w");
     if (f == NULL)
         return -1;
     fputs(text, f);
@@ -138,7 +138,7 @@ static void test_mmc_wait_p95(void)
     char path[128], args[512];
     snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.json",
              (long)getpid());
-    CU_ASSERT_EQUAL(write_file(path, p95_scenario), 0);
+    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(path), p95_scenario), 0);
     snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
              "/tmp/gs-test-plan-p95-%ld.h5", path, (long)getpid());
     char *out = NULL;
@@ -149,10 +149,10 @@ static void test_mmc_wait_p95(void)
                out ? out : "");
     CU_ASSERT_EQUAL(got, want);
     free(out);
-    unlink(path);
+    unlink(gs_cli_tmp(path));
     snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.h5",
              (long)getpid());
-    unlink(path);
+    unlink(gs_cli_tmp(path));
 }
 
 static void test_infeasible(void)
@@ -167,7 +167,7 @@ static void test_infeasible(void)
     char *at = strstr(text, "\"nodes\": [1, 40]");
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     memcpy(at, "\"nodes\": [1,  9]", strlen("\"nodes\": [1, 40]"));
-    CU_ASSERT_EQUAL(write_file(scen, text), 0);
+    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(scen), text), 0);
     free(text);
     char args[512];
     snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
@@ -182,8 +182,8 @@ static void test_infeasible(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 1 candidates"));
     free(out);
     free(err);
-    unlink(scen);
-    unlink("/tmp/gs-test-plan-inf.h5");
+    unlink(gs_cli_tmp(scen));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-inf.h5"));
 }
 
 static void test_deterministic_and_mpi(void)
@@ -215,9 +215,9 @@ static void test_deterministic_and_mpi(void)
     free(o2);
     free(o3);
     free(e3);
-    unlink("/tmp/gs-test-plan-1.h5");
-    unlink("/tmp/gs-test-plan-2.h5");
-    unlink("/tmp/gs-test-plan-mpi.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-1.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-2.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-mpi.h5"));
 }
 
 /* An inference service at a fixed request rate: the plan's replica count
@@ -256,8 +256,89 @@ static void test_service_replicas(void)
     }
     free(out);
     free(sw);
-    unlink("/tmp/gs-test-plan-svc.h5");
-    unlink("/tmp/gs-test-plan-svc-sweep.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-svc.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-svc-sweep.h5"));
+}
+
+/* A service's plan beyond its replica count: the Pareto front's attainment
+ * counts the service's requests against the plan's TTFT target (the
+ * service states no SLA, so before this it was 1 for every candidate); the
+ * load growth scales the request rate (twice the load needs more replicas);
+ * right-sizing reports the service's peak memory per GPU, which holds the
+ * weights of Llama-3-8B (8.03 B parameters x 2 bytes = 16.1 GB) and fits
+ * on the 80 GB A100 it runs on.  A service replaying a trace cannot be
+ * grown: exit 2, naming it. */
+static void test_service_growth_front(void)
+{
+    char dir[] = "/tmp/gs-plan-XXXXXX", args[1024], *out = NULL,
+         *err = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(args, sizeof args, "plan scenarios/plan-service.json --seeds 3 "
+             "--no-plots --growth 2 --out %s/p.h5", dir);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    const char *p = strstr(out, "cheapest feasible plan: chat.replicas=");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int r = atoi(p + strlen("cheapest feasible plan: chat.replicas="));
+    /* the front: every row's attainment is a share below 1 */
+    const char *f = strstr(out, "Pareto front");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    f = strchr(f, '\n');
+    f = f ? strchr(f + 1, '\n') : NULL;     /* past the header */
+    int rows = 0;
+    while (f && f[1] == ' ' && f[2] == ' ') {
+        double cost, month, att;
+        if (sscanf(f + 1, "%lf %lf %lf", &cost, &month, &att) != 3)
+            break;
+        CU_ASSERT(att > 0.5 && att < 1.0);
+        rows++;
+        f = strchr(f + 1, '\n');
+    }
+    CU_ASSERT(rows >= 1);
+    const char *g = strstr(out, "  x2 ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const char *gr = strstr(g, "chat.replicas=");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gr);
+    CU_ASSERT(atoi(gr + strlen("chat.replicas=")) > r);
+    const char *rs = strstr(out, "right-sizing per service");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rs);
+    rs = strstr(rs, "\n  chat ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rs);
+    const char *gb = strstr(rs, " GB ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gb);
+    const char *num = gb;
+    while (num > rs && num[-1] != ' ')
+        num--;
+    double mem = atof(num);
+    CU_ASSERT(mem >= 16.0 && mem <= 80.0);
+    free(out);
+    out = NULL;
+    /* a replayed request trace: refused */
+    char path[700], cwd[512];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    FILE *fp = fopen(gs_cli_tmp(path), "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "{\"fleet\": [{\"name\": \"a100\", \"gpu\": \"A100-80GB\","
+            " \"nodes\": 1, \"gpus_per_node\": 8}], \"services\": [{\"name\":"
+            " \"code\", \"tier\": \"inference\", \"model\": \"llama2-7b\","
+            " \"gpu\": \"A100-80GB\", \"replicas\": 1, \"requests\": "
+            "{\"trace\": {\"format\": \"azure-llm\", \"path\": \"%s/tests/"
+            "fixtures/traces/azure_ok.csv\"}}}], \"plan\": {\"targets\": "
+            "{\"services\": {\"code\": {\"ttft_p99\": \"2s\"}}}, \"search\": "
+            "{\"services\": [{\"service\": \"code\", \"replicas\": [1, 4]}]}}}\n",
+            cwd);
+    fclose(fp);
+    snprintf(args, sizeof args, "plan %s --growth 2 --no-plots --out %s/t.h5",
+             path, dir);
+    CU_ASSERT_EQUAL(gs_cli_run("", args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "services[0] (code) replays a "
+                                              "trace"));
+    snprintf(path, sizeof path, "%s/t.h5", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    free(err);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
 }
 
 /* A bad plan section: exit 2, the JSON path named, no file left. */
@@ -272,7 +353,7 @@ static void expect_bad(const char *plan, const char *msg)
              " \"rate_per_hour\": 8, \"classes\": [{\"name\": \"j\","
              " \"weight\": 1, \"gpus\": 1, \"duration\": {\"dist\":"
              " \"constant\", \"value\": \"1h\"}}]}}, \"plan\": %s}", plan);
-    write_file(path, text);
+    write_file(gs_cli_tmp(path), text);
     snprintf(args, sizeof args, "plan %s --out /tmp/gs-test-plan-bad.h5",
              path);
     char *err = NULL;
@@ -281,9 +362,9 @@ static void expect_bad(const char *plan, const char *msg)
         printf("\n    %s -> %d: %s", plan, rc, err ? err : "");
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
-    CU_ASSERT_EQUAL(access("/tmp/gs-test-plan-bad.h5", F_OK), -1);
+    CU_ASSERT_EQUAL(access(gs_cli_tmp("/tmp/gs-test-plan-bad.h5"), F_OK), -1);
     free(err);
-    unlink(path);
+    unlink(gs_cli_tmp(path));
 }
 
 static void test_bad_plans(void)
@@ -377,6 +458,8 @@ static CU_TestInfo tests[] = {
     { "same seeds, any --jobs, mpirun -np 2: same bytes",
       test_deterministic_and_mpi },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
+    { "service plan: front attainment, load growth, right-sizing",
+      test_service_growth_front },
     CU_TEST_INFO_NULL,
 };
 

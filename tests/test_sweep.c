@@ -7,6 +7,7 @@
 #include "../sim/planjson.h"
 #include "../sim/sweep.h"
 
+#include <limits.h>
 #include <math.h>
 
 static void free_list(char **v, int n)
@@ -104,7 +105,7 @@ static void expect_bad(const char *args, const char *msg)
         printf("\n    %s -> %d: %s", args, rc, err ? err : "");
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
-    CU_ASSERT_EQUAL(access("/tmp/gs-test-sweep-bad.h5", F_OK), -1);
+    CU_ASSERT_EQUAL(access(gs_cli_tmp("/tmp/gs-test-sweep-bad.h5"), F_OK), -1);
     free(err);
 }
 
@@ -179,7 +180,7 @@ static void test_points_are_runs(void)
                            1e-6 * (1 + fabs(fair)));
     CU_ASSERT(fabs(fifo - fair) > 1e-3);    /* the key did change the run */
     free(out);
-    unlink("/tmp/gs-test-sweep-1.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-1.h5"));
 }
 
 static void test_interval(void)
@@ -220,8 +221,8 @@ static void test_interval(void)
                     3);
     CU_ASSERT_DOUBLE_EQUAL(h2, 4.302652729749464 * sd / sqrt(3.0), 1e-8);
     free(out);
-    unlink("/tmp/gs-test-sweep-3.h5");
-    unlink("/tmp/gs-test-sweep-s.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-3.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-s.h5"));
 }
 
 static void test_same_bytes_and_mpi(void)
@@ -250,20 +251,22 @@ static void test_same_bytes_and_mpi(void)
     free(o1);
     free(o2);
     free(o3);
-    unlink("/tmp/gs-test-sweep-a.h5");
-    unlink("/tmp/gs-test-sweep-b.h5");
-    unlink("/tmp/gs-test-sweep-c.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-a.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-b.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-c.h5"));
 }
 
-/* compare is a sweep over policies: `compare --policies a,b` and `sweep
- * --set policy=a,b` (the whole policy replaced, as compare's override does)
- * give the same mean for every metric of compare's list. */
+/* compare is a sweep over policies: `compare --policies a,b --bill-until
+ * own` and `sweep --set policy=a,b` (the whole policy replaced, as
+ * compare's override does) give the same mean for every metric of
+ * compare's list (a sweep bills each run over its own span). */
 static void test_compare_is_a_sweep(void)
 {
     char *c = NULL, *s = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "compare scenarios/small-tenants.json "
                                      "--policies fifo,fair --seeds 2 --csv "
-                                     "--no-plots --out /tmp/gs-test-cmp.h5",
+                                     "--bill-until own --no-plots "
+                                     "--out /tmp/gs-test-cmp.h5",
                                      &c, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/small-tenants.json "
                                      "--set policy=fifo,fair --seeds 2 --csv "
@@ -289,8 +292,68 @@ static void test_compare_is_a_sweep(void)
     CU_ASSERT_EQUAL(checked, 2 * gs_compare_nmetrics());
     free(c);
     free(s);
-    unlink("/tmp/gs-test-cmp.h5");
-    unlink("/tmp/gs-test-cmp-sweep.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-cmp.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-cmp-sweep.h5"));
+}
+
+/* The command line as every gpusim command has it: the result named after
+ * the scenario file in the current folder, never replaced without
+ * --force; getopt_long forms (--seeds=1, short -s/-q/-f); a misspelled
+ * option gets "did you mean".  `plan` refuses an existing default file
+ * before it runs anything. */
+static void test_conventions(void)
+{
+    char dir[] = "/tmp/gs-sweep-XXXXXX", bin[PATH_MAX], cwd[1024],
+         pre[1100], args[1400], path[1200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(gs_cli_bin(), bin));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    char *old = getenv("GPUSIM") ? strdup(getenv("GPUSIM")) : NULL;
+    setenv("GPUSIM", bin, 1);
+    snprintf(pre, sizeof pre, "cd '%s' &&", dir);
+    snprintf(path, sizeof path, "%s/small-tenants-sweep.h5", dir);
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo -s 1 -q", cwd);
+    char *err = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "small-tenants-sweep.h5: "
+                                              "exists") &&
+                           strstr(err, "--force"));
+    free(err);
+    err = NULL;
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json "
+             "--set=policy.name=fifo --seeds=1 --quiet --force", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo --sedes 1", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "did you mean '--seeds'"));
+    free(err);
+    err = NULL;
+    /* plan: an existing default file stops it before any run */
+    snprintf(path, sizeof path, "%s/plan-erlang-plan.h5", dir);
+    FILE *f = fopen(gs_cli_tmp(path), "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("mine\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "plan %s/scenarios/plan-erlang.json -s 2 "
+             "--no-plots", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "plan-erlang-plan.h5: exists"));
+    char *kept = gs_cli_slurp(path);
+    CU_ASSERT_PTR_NOT_NULL(kept && strcmp(kept, "mine\n") == 0);
+    free(kept);
+    free(err);
+    if (old) {
+        setenv("GPUSIM", old, 1);
+        free(old);
+    } else {
+        unsetenv("GPUSIM");
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
 }
 
 static CU_TestInfo tests[] = {
@@ -306,6 +369,8 @@ static CU_TestInfo tests[] = {
       test_same_bytes_and_mpi },
     { "compare --policies a,b = sweep --set policy=a,b",
       test_compare_is_a_sweep },
+    { "default file named after the scenario, --force, getopt forms",
+      test_conventions },
     CU_TEST_INFO_NULL,
 };
 

@@ -1,0 +1,82 @@
+/* needtab.c -- the distinct needs of a policy's waiting jobs (needtab.h
+ * has the essay).  Entries are allocated one by one and never move; the
+ * live list swaps its last element into a removed one's place. */
+#include "needtab.h"
+#include "../sim/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gs_needtab_init(struct gs_needtab *t, size_t size)
+{
+    *t = (struct gs_needtab){ .size = size };
+}
+
+void gs_needtab_free(struct gs_needtab *t)
+{
+    if (t == NULL)
+        return;
+    for (int i = 0; i < t->n; i++)
+        free(t->e[i]);
+    free(t->e);
+    free(t->live);
+    free(t->pos);
+    *t = (struct gs_needtab){ .size = t->size };
+}
+
+static int same(const struct gs_needkey *k, const struct gs_need *n)
+{
+    return k->need.gpus == n->gpus && k->need.milli == n->milli &&
+           k->need.mem_gb == n->mem_gb && k->need.allowed == n->allowed &&
+           k->need.guar == n->guar && k->need.burst == n->burst &&
+           strcmp(k->profile, n->profile ? n->profile : "") == 0;
+}
+
+int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
+                  int *made)
+{
+    *made = 0;
+    for (int i = 0; i < t->n; i++)
+        if (same(t->e[i], need))
+            return i;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 8;
+        void **e = realloc(t->e, (size_t)cap * sizeof *e);
+        if (e)
+            t->e = e;
+        int *l = realloc(t->live, (size_t)cap * sizeof *l);
+        if (l)
+            t->live = l;
+        int *p = realloc(t->pos, (size_t)cap * sizeof *p);
+        if (p)
+            t->pos = p;
+        if (!e || !l || !p)
+            return GS_ENOMEM;
+        t->cap = cap;
+    }
+    struct gs_needkey *k = calloc(1, t->size);
+    if (k == NULL)
+        return GS_ENOMEM;
+    k->need = *need;
+    if (need->profile)
+        snprintf(k->profile, sizeof k->profile, "%s", need->profile);
+    k->need.profile = need->profile ? k->profile : NULL;
+    t->e[t->n] = k;
+    t->pos[t->n] = -1;
+    *made = 1;
+    return t->n++;
+}
+
+void gs_needtab_live(struct gs_needtab *t, int i, int on)
+{
+    if (on && t->pos[i] < 0) {
+        t->pos[i] = t->nlive;
+        t->live[t->nlive++] = i;
+    } else if (!on && t->pos[i] >= 0) {
+        int last = t->live[--t->nlive];
+        t->live[t->pos[i]] = last;
+        t->pos[last] = t->pos[i];
+        t->pos[i] = -1;
+    }
+}

@@ -1,0 +1,68 @@
+/* needtab.h -- the distinct needs of a policy's waiting jobs, each with
+ * the policy's own bookkeeping, and the list of those that have jobs.
+ *
+ * hps and sbs keep their queues per need: jobs asking the same GPUs (or
+ * fraction), memory, GPU models, MIG profile and sharing terms fit exactly
+ * where each other fit, so a need whose best job does not fit can be
+ * passed over for the rest of a pass, and a pass costs O(needs) -- a
+ * handful in any trace -- per job it starts.  This is that table: entries
+ * of a size the policy chooses, each starting with a struct gs_needkey,
+ * allocated one by one so that they never move (a key's need.profile
+ * points into the key itself), found by a linear scan (there are few), and
+ * a "live" list of the entries the policy marks as having waiting jobs,
+ * with O(1) insertion and removal.  Host CPU and memory are not part of a
+ * need here: jobs differing only in them share an entry, as before. */
+#ifndef GS_NEEDTAB_H
+#define GS_NEEDTAB_H
+
+#include "../sim/fleet.h"
+#include "../sim/heap.h"
+#include "../sim/job.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The first member of every entry. */
+struct gs_needkey {
+    struct gs_need need;        /* need.profile points at profile, or NULL */
+    char profile[GS_MIG_PROFILE_NAME];
+};
+
+struct gs_needtab {
+    void **e;                   /* entries (owned), each `size` bytes */
+    size_t size;
+    int n, cap;
+    int *live, nlive;           /* entries marked live, in no order */
+    int *pos;                   /* each entry's index in live, or -1 */
+};
+
+/* An empty table of entries of size bytes (>= sizeof(struct gs_needkey)). */
+void gs_needtab_init(struct gs_needtab *t, size_t size);
+/* Frees the entries and the table's arrays (not what entries point to).
+ * NULL-safe. */
+void gs_needtab_free(struct gs_needtab *t);
+
+/* The index of need's entry; a new one (zeroed, its key set, not live) if
+ * none matches, with *made set to 1 (else 0).  GS_ENOMEM when out of
+ * memory. */
+int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
+                  int *made);
+
+static inline void *gs_needtab_at(const struct gs_needtab *t, int i)
+{
+    return t->e[i];
+}
+
+/* Mark entry i live (on) or not; marking twice is harmless. */
+void gs_needtab_live(struct gs_needtab *t, int i, int on);
+
+/* Initialize h to number its entries from id << 40: a node moving between
+ * the heaps of one policy can never take a sequence number its old heap
+ * still holds (heap.h removes lazily). */
+static inline void gs_heap_init_apart(struct gs_heap *h, uint64_t id)
+{
+    gs_heap_init(h);
+    h->seq = id << 40;
+}
+
+#endif
