@@ -546,10 +546,24 @@ _Static_assert(GS_NTIERS <= 8 && GS_NKILL <= 8 && GS_JOB_UNFINISHED < 8,
  * page faults of first touching a million records were a tenth of the run,
  * and 2 MB pages take 512 times fewer.  (Marking part of a malloc'd block
  * would split its mapping, and glibc's realloc then copies.)  Elsewhere,
+ * and under AddressSanitizer (which watches malloc's blocks, not mappings),
  * realloc.  len is a multiple of 4096. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GS_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GS_ASAN 1
+#endif
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && \
+    defined(MADV_HUGEPAGE) && !defined(GS_ASAN)
+#define GS_RECORDS_MAPPED 1
+#endif
+
 static void *records_resize(void *p, size_t old, size_t len)
 {
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+#ifdef GS_RECORDS_MAPPED
     void *q = p ? mremap(p, old, len, MREMAP_MAYMOVE)
                 : mmap(NULL, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -565,7 +579,7 @@ static void *records_resize(void *p, size_t old, size_t len)
 
 static void records_free(void *p, size_t len)
 {
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+#ifdef GS_RECORDS_MAPPED
     if (p)
         munmap(p, len);
 #else
