@@ -55,7 +55,7 @@ static int bench_all(const char *text)
     }
     const char *pl[] = { "random", "dot-product", "clustering", "packing",
                          "best-fit", "fgd" };
-    struct gs_place_exp_opts o = { pl, 6, 10, 1.3, 1.0 };
+    struct gs_place_exp_opts o = { pl, 6, 10, 1.3, 1.0, 0 };
     struct gs_place_exp x;
     FILE *log = gs_trace_log();
     gs_trace_set_log(NULL);
@@ -92,7 +92,7 @@ static int bench(const char *text, const char *label, const char *placer,
         return 1;
     }
     const char *pl[] = { placer };
-    struct gs_place_exp_opts o = { pl, 1, 1, max_load, 1.0 };
+    struct gs_place_exp_opts o = { pl, 1, 1, max_load, 1.0, 0 };
     struct gs_place_exp x;
     FILE *log = gs_trace_log();
     gs_trace_set_log(NULL);

@@ -96,7 +96,6 @@ static double measure(const char *fmt, const char *path, struct result *r)
         if (fmt) {
             struct gs_scenario *sc = calloc(1, sizeof *sc);
             gs_catalog_init(&sc->cat);
-            gs_alibaba_declare_models(&sc->cat);
             gs_params_init(&sc->trace, "bench");
             sc->wl_kind = GS_WL_TRACE;
             gs_params_add_str(&sc->trace, "format", fmt);

@@ -1,5 +1,11 @@
 """gpusim_h5 -- read gpusim's HDF5 result files into pandas DataFrames.
 
+Every time-series group (``/timeseries``, ``/timeseries_by_model``,
+``/services/NAME``) holds only 1-D series of one length, time_s among them,
+so each also reads without this module in one line::
+
+    pd.DataFrame({k: v[()] for k, v in f["timeseries"].items()})
+
 A run's file (``gpusim run``) and a comparison's (``gpusim compare``, whose
 runs sit under ``/runs/POLICY/seedK``) share one layout, described in the
 README's Results section; every dataset carries ``units`` and
@@ -9,7 +15,11 @@ labels.  This module turns them into labelled DataFrames::
     import gpusim_h5 as g
     f = g.open("quickstart.h5")
     jobs = g.jobs(f)                    # tier, tenant, state... as labels
-    ts = g.timeseries(f)                # one column per 1-D series
+    ts = g.timeseries(f)                # one column per series
+    bm = g.by_model(f)                  # GPUs allocated, one column a model
+    sv = g.services(f)                  # per inference service: TTFT, ITL...
+    g.service_timeseries(f, "chat")     # replicas, queue, KV use over time
+    rq = g.requests(f)                  # per request, service and state labels
     s = g.summary(f)                    # value, units, description
     g.units(f, "/timeseries/queue_length")
 
@@ -26,7 +36,8 @@ import h5py
 import numpy as np
 import pandas as pd
 
-__all__ = ["open", "jobs", "timeseries", "summary", "tiers", "runs",
+__all__ = ["open", "jobs", "timeseries", "by_model", "summary", "tiers",
+           "cost", "services", "service_timeseries", "requests", "runs",
            "compare_table", "units", "description"]
 
 _open = open
@@ -92,17 +103,40 @@ def jobs(f, group=None, codes=False):
     return df
 
 
-def timeseries(f, group=None):
-    """Every 1-D series of /timeseries as a column, indexed by time_s."""
-    g = _group(f, group)["timeseries"]
-    cols = {}
-    for name, ds in g.items():
-        if isinstance(ds, h5py.Dataset) and ds.ndim == 1 and \
-                ds.dtype.kind == "f":
-            cols[name] = ds[:]
-    n = len(cols.get("time_s", []))
-    df = pd.DataFrame({k: v for k, v in cols.items() if len(v) == n})
+def _series(g):
+    """A group of 1-D series of one length as a DataFrame indexed by
+    time_s (layout 3 on; older files kept a 2-D array and a label list in
+    /timeseries, which are left out)."""
+    cols = {name: ds[()] for name, ds in g.items()
+            if isinstance(ds, h5py.Dataset) and ds.ndim == 1 and
+            ds.dtype.kind in "fiu"}
+    n = len(cols["time_s"]) if "time_s" in cols else None
+    df = pd.DataFrame({k: v for k, v in cols.items()
+                       if n is None or len(v) == n})
     return df.set_index("time_s") if "time_s" in df else df
+
+
+def timeseries(f, group=None):
+    """/timeseries: one column per series, indexed by time_s (s)."""
+    return _series(_group(f, group)["timeseries"])
+
+
+def by_model(f, group=None):
+    """/timeseries_by_model: GPUs allocated per GPU model, one column a
+    model (the model's name), indexed by time_s."""
+    g = _group(f, group)
+    if "timeseries_by_model" in g:
+        df = _series(g["timeseries_by_model"])
+        ds = g["timeseries_by_model"]
+        order = [_text(x) for x in ds.attrs.get("models", [])]
+        df = df[[k for k in order if k in df] +
+                [k for k in df if k not in order]]     # fleet order
+        return df.rename(columns={k: _text(ds[k].attrs.get("model", k))
+                                  for k in df.columns})
+    ts = g["timeseries"]                # layout 2
+    return pd.DataFrame(ts["allocated_by_model"][()],
+                        columns=[_text(x) for x in ts["models"][()]],
+                        index=pd.Index(ts["time_s"][()], name="time_s"))
 
 
 def summary(f, group=None):
@@ -117,6 +151,47 @@ def summary(f, group=None):
 def tiers(f, group=None):
     """Per-tier statistics (/summary/tiers), indexed by scope (all first)."""
     return _table(_group(f, group)["summary/tiers"]).set_index("scope")
+
+
+def cost(f, by="tier", group=None):
+    """The bill by tier, tenant, market or model (/cloud/cost_by_BY), a
+    Series of USD indexed by name; "idle" is the part no job used."""
+    t = _table(_group(f, group)["cloud/cost_by_" + by])
+    return t.set_index("name")["cost_usd"]
+
+
+def services(f, group=None):
+    """/services/summary: one row per inference service (index), one
+    column per measure (requests, TTFT, ITL, e2e percentiles in s, SLA
+    attainment, goodput, cost); empty when the run had no service."""
+    g = _group(f, group)
+    if "services" not in g:
+        return pd.DataFrame()
+    s = g["services"]
+    return pd.DataFrame(s["summary"][()],
+                        index=pd.Index([_text(x) for x in s["names"][()]],
+                                       name="service"),
+                        columns=[_text(x) for x in s["summary_columns"][()]])
+
+
+def service_timeseries(f, name, group=None):
+    """/services/NAME: the service's series (replicas, queue, KV cache use,
+    ...) indexed by time_s."""
+    return _series(_group(f, group)["services"][name])
+
+
+def requests(f, group=None):
+    """/requests, one row per request (or the share kept by run --sample),
+    with service and state as labels; empty when the run had no service."""
+    g = _group(f, group)
+    if "requests" not in g:
+        return pd.DataFrame()
+    df = _table(g["requests"])
+    s = g["services"]
+    for col, key in [("service", "names"), ("state", "request_states")]:
+        labels = [_text(x) for x in s[key][()]]
+        df[col] = pd.Categorical.from_codes(df[col].to_numpy(), labels)
+    return df
 
 
 def runs(f):

@@ -7,9 +7,9 @@
  * run; other jobs are scored afresh.  NAN marks "not computed".
  *
  * Random: a node drawn uniformly among the nodes of the eligible classed
- * ranges on which the task fits, and the task on its tightest fitting GPU
- * -- the paper's random baseline picks the node at random and lets the
- * GPU-sharing plug-in choose the GPU.  The draw first tries rejection
+ * ranges on which the task fits, and a fraction on a GPU drawn uniformly
+ * among its GPUs with room -- the FGD artifact's random baseline (a random
+ * node in PreScore, the GPU-sharing plug-in's random GPU selection).  The draw first tries rejection
  * sampling (a node uniform over the ranges, kept if the task fits; up to
  * RANDOM_TRIES times), which is O(1) while most nodes fit, and otherwise
  * counts the fitting nodes class by class and draws among them; either way
@@ -29,12 +29,50 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
 {
     memset(cp, 0, sizeof *cp);
     cp->score = score;
-    cp->nshapes = gs_frag_nshapes(gs_sim_frag(sim));
-    if (gs_frag_track_classes(gs_sim_frag(sim)) < 0)
+    struct gs_frag *fr = gs_sim_frag(sim);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    cp->nshapes = gs_frag_nshapes(fr);
+    if (gs_frag_track_classes(fr) < 0)
         return GS_ENOMEM;
     if (rng_name && (cp->rng = gs_rng_stream(gs_sim_seed(sim), rng_name)) ==
                     NULL)
         return GS_ENOMEM;
+    for (int p = 0; p < f->npools; p++) {
+        if (!gs_frag_pool_classed(fr, p) || f->pools[p].s.nodes == 0)
+            continue;
+        int32_t cpu, mem;
+        gs_pool_host(f->cat, &f->pools[p].s, &cpu, &mem);
+        if (cpu > cp->cmax)
+            cp->cmax = cpu;
+        if (1000.0 * f->pools[p].s.gpn > cp->gmax)
+            cp->gmax = 1000.0 * f->pools[p].s.gpn;
+    }
+    if (cp->cmax <= 0)
+        cp->cmax = 1;
+    if (cp->gmax <= 0)
+        cp->gmax = 1;
+    /* ties: the first node of an order drawn from the run's stream */
+    int nn = f->nnodes;
+    int *rank = malloc((size_t)(nn > 0 ? nn : 1) * sizeof *rank);
+    gsl_rng *tr = gs_rng_stream(gs_sim_seed(sim), "placer.ties");
+    if (rank == NULL || tr == NULL) {
+        free(rank);
+        if (tr)
+            gsl_rng_free(tr);
+        gs_classplace_free(cp);
+        return GS_ENOMEM;
+    }
+    for (int i = 0; i < nn; i++)
+        rank[i] = i;
+    for (int i = nn - 1; i > 0; i--) {
+        int j = (int)gsl_rng_uniform_int(tr, (unsigned long)i + 1);
+        int t = rank[i];
+        rank[i] = rank[j];
+        rank[j] = t;
+    }
+    gs_frag_set_order(fr, rank);
+    free(rank);
+    gsl_rng_free(tr);
     return 0;
 }
 
@@ -69,6 +107,48 @@ int gs_classplace_tightest(const struct gs_fclass *c,
         if (c->milli[r] >= dm->milli && c->mib[r] >= dm->mib)
             best = r;       /* sorted descending: the last is the tightest */
     return best;
+}
+
+int gs_classplace_ops_init(struct gs_sim *sim, gs_class_score_fn *score,
+                           const char *rng_name, void **state,
+                           struct gs_diag *d)
+{
+    struct gs_classplace *cp = malloc(sizeof *cp);
+    if (cp == NULL || gs_classplace_init(cp, sim, score, rng_name) < 0) {
+        free(cp);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    *state = cp;
+    return 0;
+}
+
+void gs_classplace_ops_free(void *state)
+{
+    if (state == NULL)
+        return;
+    gs_classplace_free(state);
+    free(state);
+}
+
+int gs_classplace_ops_place(void *state, struct gs_sim *sim,
+                            const struct gs_job *job, const struct gs_range *r,
+                            int n, struct gs_alloc *out)
+{
+    return gs_classplace_place(state, sim, job, r, n, out);
+}
+
+int gs_classplace_host_fits(const struct gs_fclass *c,
+                            const struct gs_need *need)
+{
+    return c->cpu >= need->cpu_milli && c->mem >= need->mem_mib;
+}
+
+int64_t gs_classplace_free_milli(const struct gs_fclass *c)
+{
+    int64_t t = 0;
+    for (int r = 0; r < c->gpn; r++)
+        t += c->milli[r];
+    return t;
 }
 
 int gs_classplace_nfull(const struct gs_fclass *c)
@@ -152,12 +232,12 @@ static int grow(struct gs_classplace *cp, int ncls)
 /* The score of class id for the job, through the cache when shape >= 0. */
 static double class_score(struct gs_classplace *cp, const struct gs_frag *fr,
                           int id, int shape, const struct gs_demand *dm,
-                          int *pick)
+                          const struct gs_need *need, int *pick)
 {
     struct gs_fclass c;
     gs_frag_class(fr, id, &c);
     if (shape < 0)
-        return cp->score(fr, &c, dm, pick);
+        return cp->score(cp, fr, &c, dm, need, pick);
     if (cp->val[id] == NULL) {
         cp->val[id] = malloc((size_t)cp->nshapes * sizeof **cp->val);
         cp->pick[id] = malloc((size_t)cp->nshapes);
@@ -166,7 +246,7 @@ static double class_score(struct gs_classplace *cp, const struct gs_frag *fr,
             free(cp->pick[id]);
             cp->val[id] = NULL;
             cp->pick[id] = NULL;
-            return cp->score(fr, &c, dm, pick);
+            return cp->score(cp, fr, &c, dm, need, pick);
         }
         for (int s = 0; s < cp->nshapes; s++)
             cp->val[id][s] = NAN;
@@ -174,7 +254,7 @@ static double class_score(struct gs_classplace *cp, const struct gs_frag *fr,
     float v = cp->val[id][shape];
     if (isnan(v)) {
         int pk = -1;
-        double d = cp->score(fr, &c, dm, &pk);
+        double d = cp->score(cp, fr, &c, dm, need, &pk);
         cp->val[id][shape] = (float)d;
         cp->pick[id][shape] = (int8_t)pk;
         v = (float)d;
@@ -238,7 +318,7 @@ static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
             (dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
             continue;
         int pick;
-        if (class_score(cp, fr, id, shape, &dm, &pick) < INFINITY) {
+        if (class_score(cp, fr, id, shape, &dm, need, &pick) < INFINITY) {
             *ch = (struct choice){ 0, node, id, -1, r[i].pool };
             return 0;
         }
@@ -274,7 +354,7 @@ static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
             int nl = gs_frag_live(fr, r[i].pool, &ids);
             for (int k = 0; k < nl; k++) {
                 int pick;
-                if (!(class_score(cp, fr, ids[k], shape, &dm, &pick) <
+                if (!(class_score(cp, fr, ids[k], shape, &dm, need, &pick) <
                       INFINITY))
                     continue;
                 struct gs_fclass c;
@@ -336,11 +416,14 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             int nl = gs_frag_live(fr, r[i].pool, &ids);
             for (int k = 0; k < nl; k++) {
                 int pick = -1;
-                double v = class_score(cp, fr, ids[k], shape, &dm, &pick);
+                double v = class_score(cp, fr, ids[k], shape, &dm, need,
+                                       &pick);
                 if (!(v < INFINITY) || v > best.v)
                     continue;
                 int node = gs_frag_member_in(fr, ids[k], lo, hi);
-                if (node < 0 || (v == best.v && node > best.node))
+                if (node < 0 || (v == best.v &&
+                                 gs_frag_rank(fr, node) >
+                                 gs_frag_rank(fr, best.node)))
                     continue;
                 best = (struct choice){ v, node, ids[k], pick, r[i].pool };
             }
@@ -359,6 +442,17 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
         }
         rc = gs_classplace_on_node(f, best.node, &dm, pm, pb, out);
         GS_ASSERT(rc == 0);
+        if (cp->rng && dm.kind == GS_DEM_FRAC) {
+            /* random: a GPU drawn among those with room */
+            const struct gs_node *nd = &f->nodes[best.node];
+            int gpn = f->pools[nd->pool].s.gpn, seen = 0;
+            for (int g = 0; g < gpn; g++) {
+                int fm = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
+                if (fm >= dm.milli && f->free_mib[nd->gpu0 + g] >= dm.mib &&
+                    gsl_rng_uniform_int(cp->rng, (unsigned long)++seen) == 0)
+                    out->one.mask = 1ULL << g;
+            }
+        }
         return 0;
     }
     /* Pools without classes, and gangs wider than a node: best-fit. */

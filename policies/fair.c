@@ -61,7 +61,10 @@
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
-    int *grp, ngrp, capgrp;     /* its groups of window jobs */
+    int *grp;                   /* its groups of window jobs */
+    long ngrp, capgrp;
+    struct gs_gheap gh;         /* those with a job, by first job (set
+                                   aside ones out during borrowers()) */
     /* Its running jobs that could ever be victims (preemptible, whole
      * GPUs on one node), compact for reclaim's scan; jobs in rvj. */
     struct rv { int node, gpus, pool; } *rv;
@@ -107,6 +110,8 @@ struct fair {
     long reclaims, reclaimed;   /* counters, for tests */
 };
 
+static int cand_before(const struct gs_job *x, const struct gs_job *y);
+
 static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
 {
     while (t >= s->nt) {
@@ -119,7 +124,8 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         }
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
         s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
-                                    .weight = tc ? tc->weight : 1.0 };
+                                    .weight = tc ? tc->weight : 1.0,
+                                    .gh.before = cand_before };
         s->nt++;
     }
 }
@@ -181,6 +187,7 @@ static void fair_free(void *state)
     struct fair *s = state;
     for (int t = 0; t < s->nt; t++) {
         free(s->t[t].grp);
+        gs_gheap_free(&s->t[t].gh);
         free(s->t[t].rv);
         free(s->t[t].rvj);
     }
@@ -500,28 +507,30 @@ static void win_add(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
     ten_ensure(s, s->sim, j->tenant);
+    struct ten *x = &s->t[j->tenant];
+    int n0 = s->gs.n;
     int g = gs_jgroups_of(&s->gs, j);
-    if (s->gs.g[g].pos < 0) {           /* new: list it under its tenant */
-        struct ten *x = &s->t[j->tenant];
-        if (x->ngrp == x->capgrp) {
-            int cap = x->capgrp ? x->capgrp * 2 : 8;
-            int *n = realloc(x->grp, (size_t)cap * sizeof *n);
-            GS_OOM_IF(n == NULL);
-            x->grp = n;
-            x->capgrp = cap;
-        }
+    if (g == n0) {                      /* new: list it under its tenant */
+        if (x->ngrp == x->capgrp)
+            x->grp = gs_grow(x->grp, &x->capgrp, x->ngrp + 1,
+                             sizeof *x->grp);
         x->grp[x->ngrp++] = g;
-        s->gs.g[g].pos = 1;
     }
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
+    if (!s->gs.g[g].mark && gs_jgroup_head(&s->gs.g[g]) == j)
+        gs_gheap_fix(&x->gh, &s->gs, g);
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
-    gs_jgroup_remove(&s->gs.g[j->pslot >> 8], j);
+    int g = (int)(j->pslot >> 8);
+    int head = gs_jgroup_head(&s->gs.g[g]) == j;
+    gs_jgroup_remove(&s->gs.g[g], j);
     j->pslot = 0;
+    if (head && !s->gs.g[g].mark)
+        gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -530,13 +539,9 @@ static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     struct fair *s = state;
     j->pslot = 0;
     if (s->in_pass) {                   /* a victim: after the pass */
-        if (s->nlate == s->caplate) {
-            long cap = s->caplate ? s->caplate * 2 : 64;
-            struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
-            GS_OOM_IF(l == NULL);
-            s->late = l;
-            s->caplate = cap;
-        }
+        if (s->nlate == s->caplate)
+            s->late = gs_grow(s->late, &s->caplate, s->nlate + 1,
+                              sizeof *s->late);
         s->late[s->nlate++] = j;
         return;
     }
@@ -617,18 +622,20 @@ static void owners(struct fair *s, struct gs_sim *sim)
 static struct gs_job *tenant_next(struct fair *s, struct gs_sim *sim, int t,
                                   int *grp)
 {
-    struct gs_job *best = NULL;
-    const struct ten *x = &s->t[t];
-    gs_sim_examine(sim, x->ngrp);
-    for (int k = 0; k < x->ngrp; k++) {
-        const struct gs_jgroup *g = &s->gs.g[x->grp[k]];
-        struct gs_job *h = g->mark ? NULL : gs_jgroup_head(g);
-        if (h && (best == NULL || cand_before(h, best))) {
-            best = h;
-            *grp = x->grp[k];
-        }
-    }
-    return best;
+    int g = gs_gheap_top(&s->t[t].gh);
+    if (g < 0)
+        return NULL;
+    gs_sim_examine(sim, 1);
+    *grp = g;
+    return gs_jgroup_head(&s->gs.g[g]);
+}
+
+/* Set group g (tenant t's first) aside for the rest of the pass. */
+static void set_aside(struct fair *s, int t, int g, int *ndead)
+{
+    s->gs.g[g].mark = 1;
+    s->dead[(*ndead)++] = g;
+    gs_gheap_pop(&s->t[t].gh, &s->gs);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
@@ -670,8 +677,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
          * that, when misses repeat, need not be tried). */
         double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
         if (whole && job_gpus(j) > idle + EPS) {
-            s->gs.g[g].mark = 1;
-            s->dead[ndead++] = g;
+            set_aside(s, bt, g, &ndead);
             continue;
         }
         if (start(s, sim, j, NULL, 0) == 0) {
@@ -679,17 +685,23 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
             continue;
         }
         if (whole) {
-            s->gs.g[g].mark = 1;
-            s->dead[ndead++] = g;
+            set_aside(s, bt, g, &ndead);
         } else {
             gs_jgroup_remove(&s->gs.g[g], j);
+            gs_gheap_fix(&s->t[bt].gh, &s->gs, g);
             s->cand[nout++] = j;
         }
     }
-    for (int i = 0; i < ndead; i++)
-        s->gs.g[s->dead[i]].mark = 0;
-    for (long i = 0; i < nout; i++)
-        gs_jgroup_add(&s->gs, (int)(s->cand[i]->pslot >> 8), s->cand[i]);
+    for (int i = 0; i < ndead; i++) {
+        int g = s->dead[i];
+        s->gs.g[g].mark = 0;
+        gs_gheap_fix(&s->t[s->gs.g[g].tenant].gh, &s->gs, g);
+    }
+    for (long i = 0; i < nout; i++) {
+        int g = (int)(s->cand[i]->pslot >> 8);
+        gs_jgroup_add(&s->gs, g, s->cand[i]);
+        gs_gheap_fix(&s->t[s->gs.g[g].tenant].gh, &s->gs, g);
+    }
 }
 
 static void fair_schedule(void *state, struct gs_sim *sim)

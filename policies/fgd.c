@@ -7,10 +7,14 @@
  * that can host task m it computes
  *     delta_n(m) = F_n(after placing m) - F_n(now),
  * F being the node's fragmentation measured against the workload's own
- * task-shape distribution (frag.h), and takes the node with the smallest
- * delta.  On a node, a fraction goes to the GPU whose choice minimizes the
- * delta (ties: the tightest GPU); whole GPUs take fully free ones, all of
- * which give the same delta.  Node ties go to the lowest node index.
+ * task-shape distribution (frag.h) -- CPU-only tasks included, and a
+ * node's free GPUs fragmented in full for a task its free CPU cannot host
+ * -- and takes the node with the smallest delta.  On a node, a fraction
+ * goes to the GPU whose choice minimizes the delta (ties: the tightest
+ * GPU); whole GPUs take fully free ones, all of which give the same delta.
+ * Node ties go to the first node of the run's seeded order (classplace.h).
+ * The delta is compared as is, not through the artifact's integer
+ * 100 sigmoid(-delta/1000) (kplace.h), so near-ties are not ties here.
  *
  * The paper scores every node, O(nodes) per decision.  Here delta is a
  * function of the node's state class (classplace.h): it is computed once
@@ -23,9 +27,15 @@
 #include <math.h>
 #include <stdlib.h>
 
-static double fgd_score(const struct gs_frag *fr, const struct gs_fclass *c,
-                        const struct gs_demand *dm, int *pick)
+static double fgd_score(const struct gs_classplace *cp,
+                        const struct gs_frag *fr, const struct gs_fclass *c,
+                        const struct gs_demand *dm,
+                        const struct gs_need *need, int *pick)
 {
+    (void)cp;
+    if (!gs_classplace_host_fits(c, need))
+        return INFINITY;
+    int32_t cpu = c->cpu - need->cpu_milli;
     int after[GS_MAX_GPN], gpn = c->gpn;
     for (int g = 0; g < gpn; g++)
         after[g] = c->milli[g];
@@ -34,7 +44,7 @@ static double fgd_score(const struct gs_frag *fr, const struct gs_fclass *c,
             return INFINITY;
         for (int g = 0; g < dm->gpus; g++)
             after[g] = 0;           /* sorted: the fully free come first */
-        return gs_frag_value(fr, c->pool, after, gpn) - c->F;
+        return gs_frag_value_cpu(fr, c->pool, cpu, after, gpn) - c->F;
     }
     double best = INFINITY;
     for (int r = 0; r < gpn; r++) {
@@ -44,7 +54,7 @@ static double fgd_score(const struct gs_frag *fr, const struct gs_fclass *c,
             c->mib[r] == c->mib[r - 1])
             continue;               /* the same choice as rank r - 1 */
         after[r] -= dm->milli;
-        double v = gs_frag_value(fr, c->pool, after, gpn) - c->F;
+        double v = gs_frag_value_cpu(fr, c->pool, cpu, after, gpn) - c->F;
         after[r] += dm->milli;
         if (v <= best) {
             best = v;
@@ -58,25 +68,7 @@ static int fgd_init(struct gs_sim *sim, struct gs_params *params, void **state,
                     struct gs_diag *d)
 {
     (void)params;
-    struct gs_classplace *cp = malloc(sizeof *cp);
-    if (cp == NULL || gs_classplace_init(cp, sim, fgd_score, NULL) < 0) {
-        free(cp);
-        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    *state = cp;
-    return 0;
-}
-
-static void fgd_free(void *st)
-{
-    gs_classplace_free(st);
-    free(st);
-}
-
-static int fgd_place(void *st, struct gs_sim *sim, const struct gs_job *job,
-                     const struct gs_range *r, int n, struct gs_alloc *out)
-{
-    return gs_classplace_place(st, sim, job, r, n, out);
+    return gs_classplace_ops_init(sim, fgd_score, NULL, state, d);
 }
 
 const struct gs_placer_ops gs_placer_fgd = {
@@ -84,6 +76,6 @@ const struct gs_placer_ops gs_placer_fgd = {
     .name = "fgd",
     .summary = "least growth of expected fragmentation (Weng et al., ATC'23)",
     .init = fgd_init,
-    .free = fgd_free,
-    .place = fgd_place,
+    .free = gs_classplace_ops_free,
+    .place = gs_classplace_ops_place,
 };

@@ -12,6 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *gs_grow(void *p, long *cap, long need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    long n = *cap > 0 ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, (size_t)n * size);
+    GS_OOM_IF(q == NULL);
+    *cap = n;
+    return q;
+}
+
 void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant)
 {
     memset(gs, 0, sizeof *gs);
@@ -135,6 +148,92 @@ struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
     struct gs_hnode *n = gs_heap_top(&g->q);
     return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
              : NULL;
+}
+
+/* --- groups in order of their first jobs ---------------------------------- */
+
+void gs_gheap_free(struct gs_gheap *h)
+{
+    if (h == NULL)
+        return;
+    free(h->h);
+    h->h = NULL;
+    h->n = h->cap = 0;
+}
+
+static int gh_before(const struct gs_gheap *h, const struct gs_jgroups *gs,
+                     int a, int b)
+{
+    return h->before(gs_jgroup_head(&gs->g[a]), gs_jgroup_head(&gs->g[b]));
+}
+
+static void gh_set(struct gs_gheap *h, struct gs_jgroups *gs, long i, int g)
+{
+    h->h[i] = g;
+    gs->g[g].pos = (int)i;
+}
+
+static void gh_up(struct gs_gheap *h, struct gs_jgroups *gs, long i)
+{
+    int g = h->h[i];
+    while (i > 0 && gh_before(h, gs, g, h->h[(i - 1) / 2])) {
+        gh_set(h, gs, i, h->h[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    gh_set(h, gs, i, g);
+}
+
+static void gh_down(struct gs_gheap *h, struct gs_jgroups *gs, long i)
+{
+    int g = h->h[i];
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && gh_before(h, gs, h->h[c + 1], h->h[c]))
+            c++;
+        if (!gh_before(h, gs, h->h[c], g))
+            break;
+        gh_set(h, gs, i, h->h[c]);
+        i = c;
+    }
+    gh_set(h, gs, i, g);
+}
+
+/* Take the group at heap index i out. */
+static void gh_out(struct gs_gheap *h, struct gs_jgroups *gs, long i)
+{
+    gs->g[h->h[i]].pos = -1;
+    int last = h->h[--h->n];
+    if (i < h->n) {
+        gh_set(h, gs, i, last);
+        gh_up(h, gs, i);
+        gh_down(h, gs, gs->g[last].pos);
+    }
+}
+
+void gs_gheap_fix(struct gs_gheap *h, struct gs_jgroups *gs, int g)
+{
+    long i = gs->g[g].pos;
+    if (gs_jgroup_size(&gs->g[g]) == 0) {
+        if (i >= 0)
+            gh_out(h, gs, i);
+        return;
+    }
+    if (i < 0) {
+        if (h->n == h->cap)
+            h->h = gs_grow(h->h, &h->cap, h->n + 1, sizeof *h->h);
+        i = h->n++;
+        gh_set(h, gs, i, g);
+    }
+    gh_up(h, gs, i);
+    gh_down(h, gs, gs->g[g].pos);
+}
+
+void gs_gheap_pop(struct gs_gheap *h, struct gs_jgroups *gs)
+{
+    if (h->n > 0)
+        gh_out(h, gs, 0);
 }
 
 /* --- the window ------------------------------------------------------------ */

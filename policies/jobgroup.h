@@ -22,6 +22,11 @@
 
 #include <stdint.h>
 
+/* Grow the array p of *cap elements of size bytes to hold at least need:
+ * doubling, at least 16; *cap is updated, new elements are not cleared.
+ * Returns the array (perhaps moved); aborts when out of memory. */
+void *gs_grow(void *p, long *cap, long need, size_t size);
+
 struct gs_jgroup {
     int prio, tier, preemptible, tenant;   /* tenant -1 when not keyed */
     struct gs_need need;                    /* profile: see prof */
@@ -57,6 +62,31 @@ struct gs_job *gs_jgroup_head(const struct gs_jgroup *g);
 static inline size_t gs_jgroup_size(const struct gs_jgroup *g)
 {
     return gs_heap_size(&g->q);
+}
+
+/* --- groups in order of their first jobs ---------------------------------
+ *
+ * A binary heap of group indexes ordered by their oldest jobs under the
+ * policy's order (before(a, b): job a goes first), for a pass that takes
+ * the first job of the first group again and again.  A group's pos is its
+ * index in the heap (-1: out), so a policy that uses a gheap leaves pos to
+ * it.  gs_gheap_fix() puts a group where its first job says -- in, out when
+ * it is empty, or moved -- and is called after every change of a group's
+ * first job; gs_gheap_pop() takes the top group out (set aside for a pass,
+ * put back with gs_gheap_fix). */
+struct gs_gheap {
+    int *h;
+    long n, cap;
+    int (*before)(const struct gs_job *a, const struct gs_job *b);
+};
+
+void gs_gheap_free(struct gs_gheap *h);
+void gs_gheap_fix(struct gs_gheap *h, struct gs_jgroups *gs, int g);
+void gs_gheap_pop(struct gs_gheap *h, struct gs_jgroups *gs);
+/* The top group, or -1 when empty. */
+static inline int gs_gheap_top(const struct gs_gheap *h)
+{
+    return h->n > 0 ? h->h[0] : -1;
 }
 
 /* --- a window: the first `depth` pending jobs --------------------------

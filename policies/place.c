@@ -1,11 +1,14 @@
-/* place.c -- the first-fit and best-fit placers.
+/* place.c -- the first-fit and GPU-only best-fit placers.
  *
- * first-fit: the ranges in the order given (pools in scenario order), and in
- *   each the lowest-numbered node with room: fast, and it packs the front
- *   of the fleet.
- * best-fit:  across all ranges, the node (for fractions, the GPU) that is
- *   left with the least free capacity after placing the job; ties go to the
- *   earlier pool and lower node.  Keeps large holes open for large jobs.
+ * first-fit:    the ranges in the order given (pools in scenario order),
+ *   and in each the lowest-numbered node with room: fast, and it packs the
+ *   front of the fleet.
+ * best-fit-gpu: across all ranges, the node (for fractions, the GPU) that
+ *   is left with the least free GPU capacity after placing the job; ties go
+ *   to the earlier pool and lower node.  Keeps large holes open for large
+ *   jobs.  It weighs GPUs only (the core still checks CPU and memory): a
+ *   distinct, faster choice than best-fit (place_heur.c), which weighs CPU
+ *   and GPU left alike as the FGD paper defines it.
  * Both are O(pools * log nodes) per decision through the fleet's index. */
 #include "policy.h"
 #include "../sim/sim.h"
@@ -62,9 +65,9 @@ const struct gs_placer_ops gs_placer_first_fit = {
     .place = first_fit,
 };
 
-const struct gs_placer_ops gs_placer_best_fit = {
+const struct gs_placer_ops gs_placer_best_fit_gpu = {
     .abi = GS_POLICY_ABI,
-    .name = "best-fit",
-    .summary = "the node or GPU left with the least free capacity",
+    .name = "best-fit-gpu",
+    .summary = "the node or GPU left with the least free GPU capacity",
     .place = best_fit,
 };

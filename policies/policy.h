@@ -38,7 +38,7 @@
 #include "../sim/params.h"
 #include "../sim/job.h"
 
-#define GS_POLICY_ABI 2
+#define GS_POLICY_ABI 3   /* 3: struct gs_job and gs_jobspec reordered (issue 10) */
 
 struct gs_sim;
 

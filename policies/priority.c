@@ -35,8 +35,9 @@
 struct prio {
     int fast;                   /* grouped mode (see the top) */
     struct gs_jgroups gs;
-    int *gh, ngh, capgh;        /* heap of groups by first job */
-    int *aside, naside;         /* groups out for the rest of a pass */
+    struct gs_gheap gh;         /* groups by first job */
+    int *aside;                 /* groups out for the rest of a pass */
+    long naside, capaside;
 
     struct gs_job **q;
     long n, cap;
@@ -46,7 +47,24 @@ struct prio {
     int in_pass;                /* schedule() is walking q */
     struct gs_job **late;       /* requeued during a pass, merged after */
     long nlate, caplate;
+
+    /* Grouped mode with preemption: possible victims (running, preemptible,
+     * whole GPUs on one node) listed by node, and for each victim priority
+     * (a level) the nodes holding one. */
+    struct vnode { struct gs_job **v; int n, cap; } *vn;   /* per node */
+    int *lvprio;                /* per level: its priority */
+    long nlv, caplv;
+    struct lvl { int *node, *pos, *cnt; long n; } *lv;      /* per level */
+    long caplvs;
+    uint64_t *seen, qid;        /* per node: the query that saw it */
+    char *pe;                   /* per pool: eligible, this query */
+    struct gs_job **vict;       /* scratch: victims on one node */
+    long capvict;
+    struct gs_job **tried;      /* failed in this pass, out of their groups */
+    long ntried, captried;
 };
+
+static int before(const struct gs_job *a, const struct gs_job *b);
 
 static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
                      struct gs_diag *d)
@@ -66,8 +84,23 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
-    s->fast = !s->preempt && gs_sim_misses_repeat(sim);
+    s->fast = gs_sim_misses_repeat(sim);
+    if (s->fast && s->preempt) {
+        const struct gs_fleet *f = gs_sim_fleet(sim);
+        s->vn = calloc((size_t)s->nnodes + 1, sizeof *s->vn);
+        s->seen = calloc((size_t)s->nnodes + 1, sizeof *s->seen);
+        s->pe = calloc((size_t)f->npools + 1, 1);
+        if (s->vn == NULL || s->seen == NULL || s->pe == NULL) {
+            free(s->vn);
+            free(s->seen);
+            free(s->pe);
+            free(s->reclaim);
+            free(s);
+            return GS_ENOMEM;
+        }
+    }
     gs_jgroups_init(&s->gs, 0);
+    s->gh.before = before;
     *state = s;
     return 0;
 }
@@ -79,130 +112,264 @@ static void prio_free(void *state)
     free(s->late);
     free(s->reclaim);
     gs_jgroups_free(&s->gs);
-    free(s->gh);
+    gs_gheap_free(&s->gh);
     free(s->aside);
+    if (s->vn)
+        for (int n = 0; n < s->nnodes; n++)
+            free(s->vn[n].v);
+    free(s->vn);
+    for (long l = 0; l < s->nlv; l++) {
+        free(s->lv[l].node);
+        free(s->lv[l].pos);
+        free(s->lv[l].cnt);
+    }
+    free(s->lv);
+    free(s->lvprio);
+    free(s->seen);
+    free(s->pe);
+    free(s->vict);
+    free(s->tried);
     free(s);
 }
 
 /* --- grouped mode ------------------------------------------------------- */
-
-static int before(const struct gs_job *a, const struct gs_job *b);
 
 static struct gs_job *ghead(const struct prio *s, int g)
 {
     return gs_jgroup_head(&s->gs.g[g]);
 }
 
-/* Group a's first job goes before group b's. */
-static int gbefore(const struct prio *s, int a, int b)
-{
-    return before(ghead(s, a), ghead(s, b));
-}
-
-static void gh_set(struct prio *s, int i, int g)
-{
-    s->gh[i] = g;
-    s->gs.g[g].pos = i;
-}
-
-static void gh_up(struct prio *s, int i)
-{
-    int g = s->gh[i];
-    while (i > 0 && gbefore(s, g, s->gh[(i - 1) / 2])) {
-        gh_set(s, i, s->gh[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    gh_set(s, i, g);
-}
-
-static void gh_down(struct prio *s, int i)
-{
-    int g = s->gh[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= s->ngh)
-            break;
-        if (c + 1 < s->ngh && gbefore(s, s->gh[c + 1], s->gh[c]))
-            c++;
-        if (!gbefore(s, s->gh[c], g))
-            break;
-        gh_set(s, i, s->gh[c]);
-        i = c;
-    }
-    gh_set(s, i, g);
-}
-
-/* Take the group at heap index i out of the heap. */
-static void gh_out(struct prio *s, int i)
-{
-    s->gs.g[s->gh[i]].pos = -1;
-    int last = s->gh[--s->ngh];
-    if (i < s->ngh) {
-        gh_set(s, i, last);
-        gh_up(s, i);
-        gh_down(s, s->gs.g[last].pos);
-    }
-}
-
-/* Put group g where its first job says: in, out, or moved. */
-static void gh_fix(struct prio *s, int g)
-{
-    int i = s->gs.g[g].pos;
-    if (gs_jgroup_size(&s->gs.g[g]) == 0) {
-        if (i >= 0)
-            gh_out(s, i);
-        return;
-    }
-    if (i < 0) {
-        i = s->ngh++;
-        gh_set(s, i, g);
-    }
-    gh_up(s, i);
-    gh_down(s, s->gs.g[g].pos);
-}
-
 static void fast_arrive(struct prio *s, struct gs_job *j)
 {
     int g = gs_jgroups_of(&s->gs, j);
-    if (s->gs.n > s->capgh) {
-        int cap = s->gs.cap;
-        int *gh = realloc(s->gh, (size_t)cap * sizeof *gh);
-        GS_OOM_IF(gh == NULL);
-        s->gh = gh;
-        int *as = realloc(s->aside, (size_t)cap * sizeof *as);
-        GS_OOM_IF(as == NULL);
-        s->aside = as;
-        s->capgh = cap;
-    }
     j->pslot = g;
     gs_jgroup_add(&s->gs, g, j);
     if (ghead(s, g) == j)
-        gh_fix(s, g);
+        gs_gheap_fix(&s->gh, &s->gs, g);
+}
+
+/* --- grouped mode with preemption: victims indexed by node and level --- */
+
+#define LISTED (-2L)            /* pslot of a running job in s->vn */
+
+static int could_be_victim(const struct gs_job *v)
+{
+    return v->preemptible && v->alloc.n == 1 && v->need.gpus > 0 &&
+           v->alloc.pool >= 0;
+}
+
+static long level_of(struct prio *s, int prio)
+{
+    for (long l = 0; l < s->nlv; l++)
+        if (s->lvprio[l] == prio)
+            return l;
+    if (s->nlv == s->caplv)
+        s->lvprio = gs_grow(s->lvprio, &s->caplv, s->nlv + 1,
+                            sizeof *s->lvprio);
+    if (s->nlv == s->caplvs)
+        s->lv = gs_grow(s->lv, &s->caplvs, s->nlv + 1, sizeof *s->lv);
+    struct lvl *x = &s->lv[s->nlv];
+    x->n = 0;
+    x->node = malloc((size_t)(s->nnodes + 1) * sizeof *x->node);
+    x->pos = malloc((size_t)(s->nnodes + 1) * sizeof *x->pos);
+    x->cnt = calloc((size_t)s->nnodes + 1, sizeof *x->cnt);
+    GS_OOM_IF(x->node == NULL || x->pos == NULL || x->cnt == NULL);
+    for (int n = 0; n < s->nnodes; n++)
+        x->pos[n] = -1;
+    s->lvprio[s->nlv] = prio;
+    return s->nlv++;
+}
+
+/* A job started: list it on its node if it could ever be a victim. */
+static void vict_add(struct prio *s, struct gs_job *j)
+{
+    j->pslot = -1;
+    if (s->vn == NULL || !could_be_victim(j))
+        return;
+    int n = j->alloc.one.node;
+    struct vnode *x = &s->vn[n];
+    if (x->n == x->cap) {
+        long cap = x->cap;
+        x->v = gs_grow(x->v, &cap, x->n + 1L, sizeof *x->v);
+        x->cap = (int)cap;
+    }
+    x->v[x->n++] = j;
+    j->pnode.time = n;          /* its node, for vict_remove: the core
+                                   clears a requeued job's alloc first */
+    long lvl = level_of(s, j->prio);      /* may move s->lv */
+    struct lvl *l = &s->lv[lvl];
+    if (l->cnt[n]++ == 0) {
+        l->pos[n] = (int)l->n;
+        l->node[l->n++] = n;
+    }
+    j->pslot = LISTED;
+}
+
+/* A listed job stopped. */
+static void vict_remove(struct prio *s, struct gs_job *j)
+{
+    int n = (int)j->pnode.time;
+    struct vnode *x = &s->vn[n];
+    for (int i = 0; i < x->n; i++)
+        if (x->v[i] == j) {
+            x->v[i] = x->v[--x->n];
+            break;
+        }
+    long lvl = level_of(s, j->prio);
+    struct lvl *l = &s->lv[lvl];
+    if (--l->cnt[n] == 0) {
+        int i = l->pos[n], last = l->node[--l->n];
+        l->node[i] = last;
+        l->pos[last] = i;
+        l->pos[n] = -1;
+    }
+    j->pslot = -1;
+}
+
+static int victim_cmp(const void *x, const void *y);
+
+/* make_room() over the index: the same node and victims, looking only at
+ * the nodes that hold a job of lower priority.  0 if j started; *preempted
+ * says whether anything was preempted. */
+static int make_room_fast(struct prio *s, struct gs_sim *sim,
+                          struct gs_job *j, int *preempted)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    *preempted = 0;
+    if (j->need.gpus == 0)
+        return -1;
+    int need = j->need.gpus;
+    s->qid++;
+    for (int p = 0; p < f->npools; p++)
+        s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
+    int best = -1, best_need = 1 << 30;
+    long looked = 0;
+    for (long l = 0; l < s->nlv; l++) {
+        if (s->lvprio[l] >= j->prio)
+            continue;
+        const struct lvl *x = &s->lv[l];
+        looked += x->n;
+        for (long i = 0; i < x->n; i++) {
+            int n = x->node[i];
+            if (s->seen[n] == s->qid)
+                continue;
+            s->seen[n] = s->qid;
+            const struct gs_node *nd = &f->nodes[n];
+            if (!s->pe[nd->pool] || need > f->pools[nd->pool].s.gpn)
+                continue;
+            int deficit = need - nd->nfull;
+            if (deficit <= 0 || deficit > best_need ||
+                (deficit == best_need && n > best))
+                continue;
+            int r = 0;
+            const struct vnode *v = &s->vn[n];
+            for (int k = 0; k < v->n; k++)
+                if (v->v[k]->prio < j->prio)
+                    r += v->v[k]->need.gpus;
+            if (nd->nfull + r >= need) {
+                best = n;
+                best_need = deficit;
+            }
+        }
+    }
+    gs_sim_examine(sim, looked);
+    if (best < 0)
+        return -1;
+    const struct vnode *v = &s->vn[best];
+    if (v->n > s->capvict)
+        s->vict = gs_grow(s->vict, &s->capvict, v->n, sizeof *s->vict);
+    long nv = 0;
+    for (int k = 0; k < v->n; k++)
+        if (v->v[k]->prio < j->prio)
+            s->vict[nv++] = v->v[k];
+    qsort(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp);
+    const struct gs_node *nd = &f->nodes[best];
+    struct gs_range r = { nd->pool, best - f->pools[nd->pool].node0,
+                          best - f->pools[nd->pool].node0 + 1 };
+    for (long i = 0; i < nv && nd->nfull < need; i++) {
+        gs_sim_preempt(sim, s->vict[i]);
+        *preempted = 1;
+    }
+    if (nd->nfull >= need && gs_sim_try_start(sim, j, &r, 1) == 0)
+        return 0;
+    return -1;
+}
+
+/* After j (pending, whole GPUs) found no room and no victims, and nothing
+ * was preempted for it: will every later job of its group fail too in
+ * this pass?  Yes when it can only go on one node and no open node it may
+ * use has its GPUs free (its miss was for want of GPUs): within its
+ * priority, starts only take GPUs and preemptions free no more than the
+ * lower-priority GPUs each node already counted for it; jobs of lower
+ * priority come after the whole group (the queue's order). */
+static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (j->need.gpus == 0)
+        return 0;
+    for (int p = 0; p < f->npools; p++) {
+        if (!gs_fleet_pool_eligible(f, p, &j->need))
+            continue;
+        if (j->need.gpus > f->pools[p].s.gpn)
+            return 0;
+        struct gs_range r = { p, 0, f->pools[p].s.nodes };
+        if (gs_fleet_most_free(f, &r) >= j->need.gpus)
+            return 0;
+    }
+    return 1;
 }
 
 static void fast_schedule(struct prio *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     s->naside = 0;
-    while (s->ngh > 0) {
-        int g = s->gh[0];
+    s->ntried = 0;
+    s->in_pass = 1;
+    int g;
+    while ((g = gs_gheap_top(&s->gh)) >= 0) {
         struct gs_job *j = ghead(s, g);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
                                         : j->need.milli;
+        int preempted = 0;
         gs_sim_examine(sim, 1);
-        if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) {
+        if ((want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) ||
+            (s->preempt && make_room_fast(s, sim, j, &preempted) == 0)) {
             gs_jgroup_remove(&s->gs.g[g], j);
-            gh_fix(s, g);
+            gs_gheap_fix(&s->gh, &s->gs, g);
+            vict_add(s, j);
             continue;
         }
         if (s->strict)
             break;
-        s->aside[s->naside++] = g;      /* out for the rest of the pass */
-        gh_out(s, 0);
+        if (!s->preempt || (!preempted && miss_repeats(sim, j))) {
+            if (s->naside == s->capaside)
+                s->aside = gs_grow(s->aside, &s->capaside, s->naside + 1,
+                                   sizeof *s->aside);
+            s->aside[s->naside++] = g;  /* out for the rest of the pass */
+            gs_gheap_pop(&s->gh, &s->gs);
+        } else {
+            /* the group's next job is tried as the walk would */
+            if (s->ntried == s->captried)
+                s->tried = gs_grow(s->tried, &s->captried, s->ntried + 1,
+                                   sizeof *s->tried);
+            s->tried[s->ntried++] = j;
+            gs_jgroup_remove(&s->gs.g[g], j);
+            gs_gheap_fix(&s->gh, &s->gs, g);
+        }
     }
-    for (int i = 0; i < s->naside; i++)
-        gh_fix(s, s->aside[i]);
+    for (long i = 0; i < s->naside; i++)
+        gs_gheap_fix(&s->gh, &s->gs, s->aside[i]);
+    for (long i = 0; i < s->ntried; i++) {
+        int tg = (int)s->tried[i]->pslot;
+        gs_jgroup_add(&s->gs, tg, s->tried[i]);
+        gs_gheap_fix(&s->gh, &s->gs, tg);
+    }
+    s->ntried = 0;
+    s->in_pass = 0;
+    for (long i = 0; i < s->nlate; i++)
+        fast_arrive(s, s->late[i]);
+    s->nlate = 0;
 }
 
 
@@ -220,28 +387,19 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     (void)sim;
     struct prio *s = state;
-    if (s->fast) {
+    if (s->fast && !s->in_pass) {
         fast_arrive(s, j);
         return;
     }
     if (s->in_pass) {
-        if (s->nlate == s->caplate) {
-            long cap = s->caplate ? s->caplate * 2 : 64;
-            struct gs_job **l = realloc(s->late, (size_t)cap * sizeof *l);
-            GS_OOM_IF(l == NULL);
-            s->late = l;
-            s->caplate = cap;
-        }
+        if (s->nlate == s->caplate)
+            s->late = gs_grow(s->late, &s->caplate, s->nlate + 1,
+                              sizeof *s->late);
         s->late[s->nlate++] = j;
         return;
     }
-    if (s->n == s->cap) {
-        long cap = s->cap ? s->cap * 2 : 256;
-        struct gs_job **q = realloc(s->q, (size_t)cap * sizeof *q);
-        GS_OOM_IF(q == NULL);
-        s->q = q;
-        s->cap = cap;
-    }
+    if (s->n == s->cap)
+        s->q = gs_grow(s->q, &s->cap, s->n + 1, sizeof *s->q);
     long lo = 0, hi = s->n;
     while (lo < hi) {
         long mid = (lo + hi) / 2;
@@ -373,13 +531,22 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)sim;
     struct prio *s = state;
+    if (s->fast && j->pslot == LISTED) {
+        vict_remove(s, j);
+        return;
+    }
     if (why != GS_STOP_KILLED)
         return;
     if (s->fast) {
+        for (long i = 0; i < s->ntried; i++)
+            if (s->tried[i] == j) {     /* out of its group for the pass */
+                s->tried[i] = s->tried[--s->ntried];
+                return;
+            }
         if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
             j->pslot < s->gs.n) {
             gs_jgroup_remove(&s->gs.g[j->pslot], j);
-            gh_fix(s, (int)j->pslot);
+            gs_gheap_fix(&s->gh, &s->gs, (int)j->pslot);
         }
         return;
     }

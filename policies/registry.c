@@ -22,6 +22,7 @@ extern const struct gs_policy_ops gs_policy_sbs;
 
 extern const struct gs_placer_ops gs_placer_first_fit;
 extern const struct gs_placer_ops gs_placer_best_fit;
+extern const struct gs_placer_ops gs_placer_best_fit_gpu;
 extern const struct gs_placer_ops gs_placer_random;
 extern const struct gs_placer_ops gs_placer_packing;
 extern const struct gs_placer_ops gs_placer_dot_product;
@@ -47,6 +48,7 @@ const struct gs_policy_ops *const gs_policies[] = {
 const struct gs_placer_ops *const gs_placers[] = {
     &gs_placer_first_fit,
     &gs_placer_best_fit,
+    &gs_placer_best_fit_gpu,
     &gs_placer_random,
     &gs_placer_packing,
     &gs_placer_dot_product,

@@ -25,11 +25,38 @@
  * folder; sim/jsonio.h gives its layout), w_FEATURE (a number each,
  * overriding the file or defaults), depth (default 256).
  *
- * Cost: the GPUs each tenant holds are kept as running totals (integer
- * milli-GPUs, booked on start and stop), so a pass costs the `depth` jobs
- * it scores, not the running jobs. */
+ * Cost.  A pass must cost about what it starts, not the `depth` jobs it
+ * may score (issue 10), and still make exactly the decisions of scoring
+ * them all and trying them in score order:
+ *   - the GPUs each tenant holds are running totals (integer milli-GPUs,
+ *     booked on start and stop), not sums over the running jobs;
+ *   - the window (the oldest `depth` pending jobs) is kept as jobs come
+ *     and go (gs_jwin, jobgroup.h), its members in classes of alike jobs
+ *     (gs_jgroups), with what never changes while a job waits -- its
+ *     runtime feature, size, priority, tenant -- copied into a compact
+ *     array;
+ *   - fit is a function of the need and the fleet, so it is worked out
+ *     once per class and pass, not once per job; and when misses repeat
+ *     (gs_sim_misses_repeat) a class that fits nowhere at the start of a
+ *     pass cannot start a job in it (capacity only shrinks), so its members
+ *     are not scored at all -- they would only be tried and missed;
+ *   - log_wait is the one costly feature (a log1p per job and pass).  Each
+ *     member keeps the value last computed, L0 at wait w0; log1p is
+ *     increasing and concave, so now, at wait w0 + d, the feature lies in
+ *     [L0, L0 + d / (1 min + w0)].  The score is linear in it, so every
+ *     member gets an upper bound on its score for the price of a few
+ *     multiplications (plus a margin far above the rounding of the sum).
+ *     The candidates go into a max-heap on that bound; the top is scored
+ *     exactly and put back, and once an exactly scored job is on top (ties
+ *     with a bound go to the bound, ties between exact scores to the older
+ *     job) it is the next in score order.  So only the jobs near the top
+ *     pay for the logarithm, and jobs are taken in exactly the order the
+ *     full sort gives, until the fleet is full.
+ * The scores are computed with the same operations in the same order as
+ * before, so they are bit for bit the same. */
 #include "policy.h"
 #include "rllite.h"
+#include "jobgroup.h"
 #include "../sim/jsonio.h"
 #include "../sim/sim.h"
 
@@ -57,19 +84,62 @@ const double gs_rllite_default_weights[GS_RLLITE_NF] = {
     -1.2878438455733188,
 };
 
+/* A window member: what scoring needs, copied when it joins. */
+struct mem {
+    struct gs_job *j;
+    gs_time arrival, max_wait;
+    gs_time t0;                 /* when L0 was computed */
+    double phi0;                /* log_runtime (fixed while it waits) */
+    double gn;                  /* gpus feature */
+    double l0;                  /* log_wait at t0 */
+    uint32_t rec;
+    int prio, tenant;
+};
+
+/* A class of alike window members (a gs_jgroups group): they share fit. */
+struct cls {
+    struct mem *m;
+    long n, cap;
+    uint64_t pass;              /* fitv, fits worked out in this pass */
+    double fitv;
+    int fits;
+};
+
+/* A candidate of this pass: its key is an upper bound on its score until
+ * exact is set, then the score. */
+struct cand {
+    double key;
+    int exact;
+    struct mem *m;              /* valid until the first start */
+    struct gs_job *j;
+    gs_time arrival;
+    uint32_t rec;
+};
+
+#define BOOKED (-2L)            /* pslot of a running job booked here */
+
 struct rl {
     double w[GS_RLLITE_NF];
     long depth;
     int maxgpn;
-    struct rlc { struct gs_job *j; double score; } *c;
+    struct gs_sim *sim;
+    struct gs_jgroups gs;       /* classes of window members */
+    struct cls *cl;             /* per group */
+    long capcl;
+    struct gs_jwin win;
+    uint64_t pass;
+    struct cand *c;
     long capc;
-    double *tgpus;              /* per tenant, scratch */
-    int captg;
+    double *share;              /* per tenant, this pass */
+    long capsh;
     int64_t *tmilli;            /* per tenant: milli-GPUs its running jobs
                                    hold, kept on start and stop */
-    int captm;
+    long captm;
     int64_t busy;               /* their sum */
 };
+
+static void win_add(void *ctx, struct gs_job *j);
+static void win_drop(void *ctx, struct gs_job *j);
 
 static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
                    struct gs_diag *d)
@@ -105,6 +175,10 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
     for (int i = 0; i < f->npools; i++)
         if (f->pools[i].s.gpn > s->maxgpn)
             s->maxgpn = f->pools[i].s.gpn;
+    s->sim = sim;
+    gs_jgroups_init(&s->gs, 0);
+    s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
+                               .drop = win_drop, .ctx = s };
     *state = s;
     return 0;
 fail:
@@ -115,8 +189,14 @@ fail:
 static void rl_free(void *state)
 {
     struct rl *s = state;
+    if (s == NULL)
+        return;
+    for (long i = 0; i < s->capcl; i++)
+        free(s->cl[i].m);
+    free(s->cl);
+    gs_jgroups_free(&s->gs);
     free(s->c);
-    free(s->tgpus);
+    free(s->share);
     free(s->tmilli);
     free(s);
 }
@@ -126,22 +206,71 @@ static int64_t job_milli(const struct gs_job *j)
     return j->need.gpus > 0 ? 1000LL * j->need.gpus : j->need.milli;
 }
 
-/* Book a job this policy started (pslot 1) to its tenant. */
+/* --- the window ------------------------------------------------------------ */
+
+static double gpus_feature(const struct rl *s, const struct gs_job *j)
+{
+    double g = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+    return s->maxgpn > 0 ? g / s->maxgpn : g;
+}
+
+static void win_add(void *ctx, struct gs_job *j)
+{
+    struct rl *s = ctx;
+    int g = gs_jgroups_of(&s->gs, j);
+    if (g >= s->capcl) {
+        long old = s->capcl;
+        s->cl = gs_grow(s->cl, &s->capcl, g + 1L, sizeof *s->cl);
+        memset(s->cl + old, 0, (size_t)(s->capcl - old) * sizeof *s->cl);
+    }
+    struct cls *c = &s->cl[g];
+    if (c->n == c->cap)
+        c->m = gs_grow(c->m, &c->cap, c->n + 1, sizeof *c->m);
+    gs_time now = gs_sim_now(s->sim);
+    c->m[c->n] = (struct mem){
+        .j = j, .arrival = j->s.arrival, .max_wait = j->max_wait, .t0 = now,
+        .phi0 = log1p((double)gs_sim_estimate(s->sim, j) / GS_HOUR),
+        .gn = gpus_feature(s, j),
+        .l0 = log1p((double)(now - j->s.arrival) / GS_MIN),
+        .rec = j->rec, .prio = j->prio, .tenant = j->tenant,
+    };
+    j->pslot = (long)g << 32 | c->n;
+    c->n++;
+}
+
+static void win_drop(void *ctx, struct gs_job *j)
+{
+    struct rl *s = ctx;
+    struct cls *c = &s->cl[j->pslot >> 32];
+    long i = j->pslot & 0xffffffffL;
+    if (i != --c->n) {
+        c->m[i] = c->m[c->n];
+        c->m[i].j->pslot = (j->pslot & ~0xffffffffL) | i;
+    }
+    j->pslot = -1;
+}
+
+static void rl_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
+{
+    (void)sim;
+    struct rl *s = state;
+    j->pslot = -1;
+    gs_jwin_arrive(&s->win, j);
+}
+
+/* Book a job this policy started to its tenant. */
 static void book(struct rl *s, struct gs_job *j)
 {
     if (j->tenant >= s->captm) {
-        int cap = s->captm ? s->captm : 16;
-        while (cap <= j->tenant)
-            cap *= 2;
-        int64_t *t = realloc(s->tmilli, (size_t)cap * sizeof *t);
-        GS_OOM_IF(t == NULL);
-        memset(t + s->captm, 0, (size_t)(cap - s->captm) * sizeof *t);
-        s->tmilli = t;
-        s->captm = cap;
+        long old = s->captm;
+        s->tmilli = gs_grow(s->tmilli, &s->captm, j->tenant + 1L,
+                            sizeof *s->tmilli);
+        memset(s->tmilli + old, 0,
+               (size_t)(s->captm - old) * sizeof *s->tmilli);
     }
     s->tmilli[j->tenant] += job_milli(j);
     s->busy += job_milli(j);
-    j->pslot = 1;
+    j->pslot = BOOKED;
 }
 
 static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
@@ -150,14 +279,20 @@ static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)sim;
     (void)why;
     struct rl *s = state;
-    if (j->pslot != 1)
-        return;                 /* a pending job killed while waiting */
-    s->tmilli[j->tenant] -= job_milli(j);
-    s->busy -= job_milli(j);
-    j->pslot = 0;
+    if (j->pslot == BOOKED) {
+        s->tmilli[j->tenant] -= job_milli(j);
+        s->busy -= job_milli(j);
+    } else if (j->pslot >= 0) {         /* pending, in the window: killed */
+        gs_jwin_leave(&s->win, j);
+    } else {
+        gs_jwin_killed_outside(&s->win, j);
+    }
+    j->pslot = -1;
 }
 
-/* 1 - the leftover of the tightest placement now; 0 if none. */
+/* --- scoring --------------------------------------------------------------- */
+
+/* 1 - the leftover of the tightest placement now; -1 if none. */
 static double fit(struct gs_sim *sim, const struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -179,17 +314,97 @@ static double fit(struct gs_sim *sim, const struct gs_job *j)
             best = x;
     }
     gs_alloc_reset(&a);
-    return best < 0 ? 0 : best;
+    return best;
 }
 
-static int rl_cmp(const void *x, const void *y)
+/* What a pass knows of the cluster. */
+struct passctx {
+    gs_time now;
+    double freefrac;
+    const double *share;        /* per tenant: its share of busy GPUs */
+    int nt;
+};
+
+/* The features of member m now, with log_wait given: the same values, by
+ * the same operations, as scoring each job from scratch. */
+static void features(const struct mem *m, const struct cls *c,
+                     const struct passctx *x, double logwait,
+                     double phi[GS_RLLITE_NF])
 {
-    const struct rlc *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
-    if (a->j->s.arrival != b->j->s.arrival)
-        return a->j->s.arrival < b->j->s.arrival ? -1 : 1;
-    return a->j->rec < b->j->rec ? -1 : a->j->rec > b->j->rec;
+    double wait = (double)(x->now - m->arrival);
+    double urg = m->max_wait > 0 ? wait / (double)m->max_wait : 0;
+    phi[0] = m->phi0;
+    phi[1] = m->gn;
+    phi[2] = logwait;
+    phi[3] = m->prio / 100.0;
+    phi[4] = urg > 4 ? 4 : urg;
+    phi[5] = c->fitv;
+    phi[6] = m->gn * x->freefrac;
+    phi[7] = m->tenant < x->nt ? x->share[m->tenant] : 0;
+}
+
+static double exact_score(const struct rl *s, struct mem *m,
+                          const struct cls *c, const struct passctx *x)
+{
+    double phi[GS_RLLITE_NF];
+    double lw = log1p((double)(x->now - m->arrival) / GS_MIN);
+    m->l0 = lw;                         /* a tighter bound next time */
+    m->t0 = x->now;
+    features(m, c, x, lw, phi);
+    double sc = 0;
+    for (int i = 0; i < GS_RLLITE_NF; i++)
+        sc += s->w[i] * phi[i];
+    return sc;
+}
+
+/* An upper bound on exact_score(): log_wait is at least l0 and at most
+ * l0 + d / (1 min + w0) (log1p is increasing and concave); the margin
+ * covers the rounding of both sums many times over. */
+static double bound_score(const struct rl *s, const struct mem *m,
+                          const struct cls *c, const struct passctx *x)
+{
+    double phi[GS_RLLITE_NF];
+    double w0 = (double)(m->t0 - m->arrival);
+    double hi = m->l0 + (double)(x->now - m->t0) / ((double)GS_MIN + w0);
+    features(m, c, x, s->w[2] >= 0 ? hi : m->l0, phi);
+    double sc = 0, mag = 1;
+    for (int i = 0; i < GS_RLLITE_NF; i++) {
+        double t = s->w[i] * phi[i];
+        sc += t;
+        mag += fabs(t);
+    }
+    return sc + 1e-9 * mag;
+}
+
+/* Candidate a goes before b in the heap: the higher key; on a tie a bound
+ * before an exact score (it may turn out equal and older); two exact
+ * scores as the full sort has them (arrival, then record). */
+static int cbefore(const struct cand *a, const struct cand *b)
+{
+    if (a->key != b->key)
+        return a->key > b->key;
+    if (a->exact != b->exact)
+        return !a->exact;
+    if (a->arrival != b->arrival)
+        return a->arrival < b->arrival;
+    return a->rec < b->rec;
+}
+
+static void sift_down(struct cand *h, long n, long i)
+{
+    struct cand x = h[i];
+    for (;;) {
+        long k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && cbefore(&h[k + 1], &h[k]))
+            k++;
+        if (!cbefore(&h[k], &x))
+            break;
+        h[i] = h[k];
+        i = k;
+    }
+    h[i] = x;
 }
 
 static void rl_schedule(void *state, struct gs_sim *sim)
@@ -198,58 +413,87 @@ static void rl_schedule(void *state, struct gs_sim *sim)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (f->used_milli >= f->gpus_up * 1000)
         return;
-    long n = gs_sim_npending(sim);
-    if (n > s->depth)
-        n = s->depth;
-    if (n > s->capc) {
-        free(s->c);
-        s->c = malloc((size_t)n * sizeof *s->c);
-        GS_OOM_IF(s->c == NULL);
-        s->capc = n;
-    }
+    gs_jwin_settle(&s->win, sim);
+    if (s->win.n == 0)
+        return;
+    s->pass++;
+    if (s->win.n > s->capc)
+        s->c = gs_grow(s->c, &s->capc, s->win.n, sizeof *s->c);
     int nt = gs_sim_ntenants(sim);
-    if (nt > s->captg) {
-        free(s->tgpus);
-        s->tgpus = malloc((size_t)nt * sizeof *s->tgpus);
-        GS_OOM_IF(s->tgpus == NULL);
-        s->captg = nt;
-    }
-    for (int t = 0; t < nt; t++)
-        s->tgpus[t] = t < s->captm ? (double)s->tmilli[t] / 1000.0 : 0;
+    if (nt > s->capsh)
+        s->share = gs_grow(s->share, &s->capsh, nt, sizeof *s->share);
     double busy = (double)s->busy / 1000.0;
-    double freefrac = f->gpus_up > 0 ? 1.0 - (double)f->used_milli /
-                                                 (1000.0 * (double)f->gpus_up)
-                                     : 0;
-    gs_time now = gs_sim_now(sim);
-    long k = 0;
-    for (struct gs_job *j = gs_sim_pending_head(sim); j && k < n;
-         j = j->next) {
-        double g = j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
-        double gn = s->maxgpn > 0 ? g / s->maxgpn : g;
-        double wait = (double)(now - j->s.arrival);
-        double urg = j->max_wait > 0 ? wait / (double)j->max_wait : 0;
-        double phi[GS_RLLITE_NF] = {
-            log1p((double)gs_sim_estimate(sim, j) / GS_HOUR),
-            gn,
-            log1p(wait / GS_MIN),
-            j->prio / 100.0,
-            urg > 4 ? 4 : urg,
-            s->w[5] != 0 ? fit(sim, j) : 0,
-            gn * freefrac,
-            busy > 0 && j->tenant < nt ? s->tgpus[j->tenant] / busy : 0,
-        };
-        double sc = 0;
-        for (int i = 0; i < GS_RLLITE_NF; i++)
-            sc += s->w[i] * phi[i];
-        s->c[k++] = (struct rlc){ j, sc };
+    for (int t = 0; t < nt; t++) {
+        double g = t < s->captm ? (double)s->tmilli[t] / 1000.0 : 0;
+        s->share[t] = busy > 0 ? g / busy : 0;
     }
-    qsort(s->c, (size_t)k, sizeof *s->c, rl_cmp);
-    gs_sim_examine(sim, k);
-    for (long i = 0; i < k; i++) {
+    struct passctx x = {
+        .now = gs_sim_now(sim),
+        .freefrac = f->gpus_up > 0 ? 1.0 - (double)f->used_milli /
+                                               (1000.0 * (double)f->gpus_up)
+                                   : 0,
+        .share = s->share,
+        .nt = nt,
+    };
+    /* Candidates: the members of every class that fits somewhere (all of
+     * them when a miss may not be foreseen), keyed by a bound. */
+    int skip = gs_sim_misses_repeat(sim);
+    long k = 0, looked = 0;
+    for (int g = 0; g < s->gs.n && g < s->capcl; g++) {
+        struct cls *c = &s->cl[g];
+        if (c->n == 0)
+            continue;
+        if (c->pass != s->pass) {
+            c->pass = s->pass;
+            double v = skip || s->w[5] != 0 ? fit(sim, c->m[0].j) : 0;
+            c->fits = !skip || v >= 0;
+            c->fitv = s->w[5] != 0 && v > 0 ? v : 0;
+        }
+        looked++;
+        if (!c->fits)
+            continue;
+        looked += c->n;
+        for (long i = 0; i < c->n; i++) {
+            struct mem *m = &c->m[i];
+            s->c[k++] = (struct cand){ bound_score(s, m, c, &x), 0, m, m->j,
+                                       m->arrival, m->rec };
+        }
+    }
+    gs_sim_examine(sim, looked);
+    for (long i = k / 2 - 1; i >= 0; i--)
+        sift_down(s->c, k, i);
+    /* Refine the top until an exact score is on top; take it. */
+    int started = 0;
+    while (k > 0) {
+        struct cand *t = &s->c[0];
+        if (!t->exact) {
+            /* members move once a job starts (the window changes): before
+             * that, m is the job's */
+            struct mem *m = t->m;
+            if (started) {
+                struct gs_job *j = t->j;
+                if (j->pslot < 0) {     /* a model ended it meanwhile */
+                    s->c[0] = s->c[--k];
+                    sift_down(s->c, k, 0);
+                    continue;
+                }
+                m = &s->cl[j->pslot >> 32].m[j->pslot & 0xffffffffL];
+            }
+            t->key = exact_score(s, m, &s->cl[m->j->pslot >> 32], &x);
+            t->exact = 1;
+            sift_down(s->c, k, 0);
+            continue;
+        }
         if (f->used_milli >= f->gpus_up * 1000)
             break;
-        if (gs_sim_try_start(sim, s->c[i].j, NULL, 0) == 0)
-            book(s, s->c[i].j);
+        struct gs_job *j = t->j;
+        s->c[0] = s->c[--k];
+        sift_down(s->c, k, 0);
+        if (gs_sim_try_start(sim, j, NULL, 0) == 0) {
+            gs_jwin_leave(&s->win, j);
+            book(s, j);
+            started = 1;
+        }
     }
 }
 
@@ -260,6 +504,7 @@ const struct gs_policy_ops gs_policy_rllite = {
                "(weights from `gpusim train`)",
     .init = rl_init,
     .free = rl_free,
+    .arrive = rl_arrive,
     .stopped = rl_stopped,
     .schedule = rl_schedule,
 };

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "placeexp.h"
 #include "plugin.h"
+#include "progress.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
@@ -69,6 +70,10 @@ static const char usage_run[] =
 "      --json          print the summary as JSON\n"
 "      --csv           print the summary as CSV (scope,metric,value)\n"
 "  -q, --quiet         print no summary and no progress\n"
+"\n"
+"On a terminal, stderr shows a progress line: the share done (of the\n"
+"horizon, or of a generated workload), simulated hours per second and the\n"
+"time left.\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 result not written\n";
 
@@ -296,9 +301,17 @@ static int cmd_run(int argc, char **argv)
         free(defout);
         return report_rc(rc, &d);
     }
-    o.progress = !quiet && isatty(2);
-    if ((rc = gs_sim_new(sc, &o, &sim, &d)) < 0 ||
-        (rc = gs_sim_run(sim, &d)) < 0) {
+    struct gs_progress pr;
+    gs_progress_init(&pr, "run", quiet);
+    if (pr.on) {
+        o.status = gs_progress_sim;
+        o.status_ctx = &pr;
+    }
+    rc = gs_sim_new(sc, &o, &sim, &d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, &d);
+    gs_progress_end(&pr);
+    if (rc < 0) {
         gs_sim_free(sim);
         gs_scenario_free(sc);
         gs_plugin_close(plug);

@@ -17,13 +17,14 @@
  *
  * Seeds are the scenario's seed, seed + 1, ..., so seed k of every policy
  * sees the same workload (common random numbers), and the output does not
- * depend on --jobs.  Only this CLI front end reads the wall clock, to tell
- * on stderr how long the runs took. */
+ * depend on --jobs.  The wall clock is read only by progress.c, for the
+ * progress line and to tell on stderr how long the runs took. */
 #include "compare.h"
 #include "h5out.h"
 #include "outfile.h"
 #include "plugin.h"
 #include "pool.h"
+#include "progress.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
@@ -43,7 +44,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -137,15 +137,27 @@ static const char usage[] =
 "  --csv             print the table as CSV (every metric)\n"
 "  --metrics A,B,..  the metrics to show, named as in run --json, or all\n"
 "                    (default: those that differ between runs)\n"
+"  --bill-until W    the window every run is billed over: longest (the\n"
+"                    default: the longest run's span; runs that end\n"
+"                    sooner go on, idle, until then), a duration such\n"
+"                    as 48h from the first arrival, or own (each run\n"
+"                    over its own span).  A scenario horizon is already\n"
+"                    every run's window\n"
 "  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
+/* The billing window: every run billed until the longest run's end (the
+ * default), until a given time, or each over its own span. */
+enum { BILL_LONGEST, BILL_FIXED, BILL_OWN };
+
 struct cmp {
-    int progress;                   /* draw a progress line on stderr */
+    struct gs_progress pr;          /* the progress line on stderr */
+    int ntasks;                     /* runs in this pass */
+    const int *task;                /* this pass's runs (NULL: 0..ntasks-1) */
+    gs_time bill_until;             /* the runs' bill_until (0: none) */
     char *show;                     /* [NMETRICS]: metrics in the table */
     int chosen;                     /* show came from --metrics */
-    struct timespec t0;
     const struct gs_scenario *sc;
     int npol, nseeds;
     char **pol;
@@ -189,9 +201,12 @@ static int load(const char *arg, struct gs_scenario **sc, struct gs_diag *d)
 static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
 {
     struct cmp *c = ctx;
+    if (c->task)
+        task = c->task[task];
     int p = task / c->nseeds, k = task % c->nseeds;
     struct gs_sim_opts o = { .seed = c->seeds[k], .set_seed = 1,
-                             .placer = c->placer };
+                             .placer = c->placer,
+                             .bill_until = c->bill_until };
     if (c->plugin && strcmp(c->pol[p], c->plugin->name) == 0)
         o.policy_ops = c->plugin;
     else
@@ -213,27 +228,15 @@ static void progress(int task, int ndone, const double *out, void *ctx)
 {
     (void)task;
     (void)out;
-    const struct cmp *c = ctx;
-    if (!c->progress)
-        return;
-    int n = c->npol * c->nseeds;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    double el = (double)(t.tv_sec - c->t0.tv_sec) +
-                (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
-    double rate = el > 0 ? ndone / el : 0;
-    if (ndone < n && rate > 0)
-        fprintf(stderr, "\rgpusim: compare: %d/%d runs (%d%%), %.2g runs/s, "
-                "about %.0f s left \033[K", ndone, n, 100 * ndone / n, rate,
-                (n - ndone) / rate);
-    else
-        fprintf(stderr, "\r\033[K");
-    fflush(stderr);
+    struct cmp *c = ctx;
+    gs_progress_count(&c->pr, ndone, c->ntasks, "runs");
 }
 
 static void name_task(int task, void *ctx, char *buf, size_t n)
 {
     const struct cmp *c = ctx;
+    if (c->task)
+        task = c->task[task];
     snprintf(buf, n, "policy %s, seed %llu", c->pol[task / c->nseeds],
              c->seeds[task % c->nseeds]);
 }
@@ -666,10 +669,68 @@ static const struct option opts[] = {
     { "no-plots", no_argument, NULL, 'n' },
     { "csv", no_argument, NULL, 'c' },
     { "metrics", required_argument, NULL, 'm' },
+    { "bill-until", required_argument, NULL, 'B' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
+
+/* Bill every run over the same window: W = the longest span of the runs
+ * (and at least the scenario's bill_until); each run that ended sooner is
+ * run again with bill_until = W, which keeps it going -- the fleet billed,
+ * the models acting -- until W (sim.h).  A run's events before its own end
+ * are the same both times, so only the window's tail is new.  0, or an exit
+ * status with the message printed. */
+static int same_window(struct cmp *c, double *values, int jobs, int quiet,
+                       struct gs_diag *d)
+{
+    int n = c->npol * c->nseeds, ms = metric_index("span_h");
+    GS_ASSERT(ms >= 0);
+    gs_time w = c->bill_until;
+    for (int t = 0; t < n; t++) {
+        gs_time span = (gs_time)llround(values[(size_t)t * NMETRICS + ms] *
+                                        (double)GS_HOUR);
+        if (span > w)
+            w = span;
+    }
+    int *again = malloc((size_t)n * sizeof *again), na = 0;
+    double *v = malloc((size_t)n * NMETRICS * sizeof *v);
+    if (again == NULL || v == NULL) {
+        free(again);
+        free(v);
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
+    }
+    for (int t = 0; t < n; t++)
+        if ((gs_time)llround(values[(size_t)t * NMETRICS + ms] *
+                             (double)GS_HOUR) < w)
+            again[na++] = t;
+    c->bill_until = w;
+    int rc = 0;
+    if (na > 0) {
+        c->task = again;
+        c->ntasks = na;
+        gs_progress_init(&c->pr, "compare: billing window", quiet);
+        struct gs_pool_tasks pool = { .ntasks = na, .jobs = jobs,
+                                      .nout = NMETRICS, .fn = run_task,
+                                      .name = name_task, .done = progress,
+                                      .ctx = c };
+        rc = gs_pool_exec(&pool, v, d);
+        gs_progress_end(&c->pr);
+        c->task = NULL;
+        for (int i = 0; rc == 0 && i < na; i++)
+            memcpy(values + (size_t)again[i] * NMETRICS,
+                   v + (size_t)i * NMETRICS, NMETRICS * sizeof *v);
+    }
+    if (rc == 0 && !quiet)
+        fprintf(stderr, "gpusim: every run billed over %.2f h, the longest "
+                "run's span (%d of %d runs kept going until then; "
+                "--bill-until own bills each over its own)\n",
+                (double)w / GS_HOUR, na, n);
+    free(again);
+    free(v);
+    return rc < 0 ? report(d, d->code == GS_EIO ? 1 : 2) : 0;
+}
 
 /* argv holds the arguments after "compare" (tests call it so too). */
 int gs_compare_main(int argc, char **argv)
@@ -695,6 +756,7 @@ static int compare_main(int argc, char **argv)
     int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
     const char *mlist = NULL;
     struct cmp c = { 0 };
+    int bill = BILL_LONGEST;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "+:p:s:j:o:fqh", opts, NULL)) != -1 ||
@@ -734,6 +796,19 @@ static int compare_main(int argc, char **argv)
         case 'n': no_plots = 1; break;
         case 'c': csv = 1; break;
         case 'm': mlist = optarg; break;
+        case 'B':
+            if (strcmp(optarg, "longest") == 0)
+                bill = BILL_LONGEST;
+            else if (strcmp(optarg, "own") == 0)
+                bill = BILL_OWN;
+            else if (gs_parse_time(optarg, &c.bill_until) == 0 &&
+                     c.bill_until > 0)
+                bill = BILL_FIXED;
+            else
+                return usage_error("compare: --bill-until takes longest, own "
+                                   "or a duration such as 48h, not '%s'",
+                                   optarg);
+            break;
         case 'q': quiet = 1; break;
         case 'h':
             fputs(usage, stdout);
@@ -814,6 +889,13 @@ static int compare_main(int argc, char **argv)
         status = report(&d, 2);
         goto done;
     }
+    if (sc->horizon > 0 && bill != BILL_LONGEST) {
+        fprintf(stderr, "gpusim: --bill-until: the scenario has a horizon, "
+                "which is already every run's billing window\n");
+        goto done;
+    }
+    if (bill == BILL_LONGEST)
+        c.bill_until = sc->bill_until;      /* at least the scenario's */
     c.sc = sc;
     c.nseeds = (int)seeds;
     c.seeds = calloc((size_t)seeds, sizeof *c.seeds);
@@ -865,23 +947,21 @@ static int compare_main(int argc, char **argv)
         }
     }
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    c.progress = !quiet && isatty(2);
-    c.t0 = t0;
+    gs_progress_init(&c.pr, "compare", quiet);
+    c.ntasks = ntasks;
     struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
                             .nout = NMETRICS, .fn = run_task,
                             .name = name_task, .done = progress, .ctx = &c };
     int prc = gs_pool_exec(&pool, values, &d);
-    if (c.progress) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
-    }
+    gs_progress_end(&c.pr);
     if (prc < 0) {
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (bill == BILL_LONGEST && sc->horizon == 0 &&
+        (status = same_window(&c, values, (int)jobs, quiet, &d)) != 0)
+        goto done;
+    double elapsed = gs_progress_elapsed(&c.pr);
     double *col = malloc((size_t)c.nseeds * sizeof *col);
     if (col == NULL)
         goto done;
@@ -895,6 +975,9 @@ static int compare_main(int argc, char **argv)
     free(col);
 
     struct gs_h5_compare hc = {
+        .bill_window_s = bill == BILL_OWN ? NAN
+                         : sc->horizon > 0 ? (double)sc->horizon / 1000.0
+                                           : (double)c.bill_until / 1000.0,
         .scenario = sc->name, .text = sc->text, .npol = c.npol,
         .nseeds = c.nseeds, .nmetrics = NMETRICS,
         .policies = (const char *const *)c.pol, .seeds = c.seeds,
@@ -920,8 +1003,7 @@ static int compare_main(int argc, char **argv)
                 "wait_cdf.png, cost_sla.png)\n", plots);
     fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
             "%ld workers; results in %s\n", ntasks, c.npol, c.nseeds,
-            (double)(t1.tv_sec - t0.tv_sec) +
-                (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+            elapsed,
             jobs < ntasks ? jobs : (long)ntasks, out);
 done:
     cleanup_runs(&c, &tmpdir);

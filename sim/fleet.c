@@ -103,16 +103,26 @@ static void leaf_update(struct gs_fleet *f, int node)
     p->milli[i] = (int16_t)mx;
     if (p->rmax)
         p->rmax[i] = (int16_t)rm;
+    /* Up to the root, stopping at the first entry that does not change:
+     * those above it summarize the same values as before. */
     for (i /= 2; i >= 1; i /= 2) {
-        p->fmask[i] = p->fmask[2 * i] | p->fmask[2 * i + 1];
-        p->pmask[i] = p->pmask[2 * i] | p->pmask[2 * i + 1];
+        uint64_t f2 = p->fmask[2 * i] | p->fmask[2 * i + 1];
+        uint64_t p2 = p->pmask[2 * i] | p->pmask[2 * i + 1];
         int a = p->milli[2 * i], b = p->milli[2 * i + 1];
-        p->milli[i] = (int16_t)(a > b ? a : b);
+        int16_t m2 = (int16_t)(a > b ? a : b), r2 = 0;
         if (p->rmax) {
             a = p->rmax[2 * i];
             b = p->rmax[2 * i + 1];
-            p->rmax[i] = (int16_t)(a > b ? a : b);
+            r2 = (int16_t)(a > b ? a : b);
         }
+        if (f2 == p->fmask[i] && p2 == p->pmask[i] && m2 == p->milli[i] &&
+            (p->rmax == NULL || r2 == p->rmax[i]))
+            break;
+        p->fmask[i] = f2;
+        p->pmask[i] = p2;
+        p->milli[i] = m2;
+        if (p->rmax)
+            p->rmax[i] = r2;
     }
 }
 

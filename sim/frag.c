@@ -2,20 +2,21 @@
  *
  * See frag.h for the model and its source.  Invariants:
  *   - an up, uncordoned node of a classed pool is a member of exactly the
- *     class whose key is its sorted (free milli, free MiB) vector; a down or
+ *     class whose key is its sorted (free milli, free MiB) vector, its free
+ *     CPU and host memory and (affinity on) its tags; a down or
  *     cordoned node, or a node of another pool, of none (node_cls -1) --
  *     closed to new work, it is no placement candidate, and its capacity is
  *     left out of the measure;
  *   - a class is in its pool's live list iff it has members;
  *   - total is the sum of F over member nodes, cap 1000 x their GPUs;
- *   - with affinity on, node n is in only[s] (mixed[s]) iff it hosts a job
- *     of shape s, hosts no other shape (hosts others), and can take one
- *     more task of shape s.
+ *   - with affinity on, bit g of node n's tags is set iff it hosts a job of
+ *     affinity group g (gs_kp_group).
  * Everything is deterministic: classes are numbered in creation order and
- * members come out lowest node first. */
+ * members come out in rank order (node index, or the placer's seeded
+ * order, gs_frag_set_order). */
 #include "frag.h"
-#include "bitidx.h"
 #include "gen.h"
+#include "kplace.h"
 #include "scenario.h"
 #include "source.h"
 #include "../traces/tread.h"
@@ -24,9 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A class key: milli[gpn] descending, mib[gpn] paired, then the node's free
+ * CPU, free host memory and tags (low and high words). */
+#define KEY_LEN(gpn) (2 * (gpn) + 4)
+
 struct fclass {
     int pool, gpn;
-    long key;                   /* offset into keys: milli[gpn], mib[gpn] */
+    long key;                   /* offset into keys (KEY_LEN(gpn) words) */
     uint32_t hash;
     double F;
     int live;                   /* position in the pool's live list, -1 */
@@ -34,9 +39,9 @@ struct fclass {
     int count, cap;
 };
 
-struct naff {                   /* shapes hosted by a node */
-    int n, cap;
-    int32_t *sid, *cnt;
+struct naff {                   /* jobs per affinity group on a node */
+    int32_t cnt[64];
+    uint64_t tags;              /* bit g: cnt[g] > 0 */
 };
 
 struct gs_frag {
@@ -61,7 +66,8 @@ struct gs_frag {
     int members;                /* keep class members (for placers) */
     int affinity;
     struct naff *aff;           /* per node */
-    struct gs_bitidx *only, *mixed;     /* per shape */
+    struct gs_kp_mix *mix;      /* the shapes as typical pods, for F */
+    int *rank;                  /* per node: its place in member order */
 };
 
 /* --- shapes ----------------------------------------------------------------- */
@@ -75,20 +81,30 @@ static uint32_t mix(uint32_t h, uint64_t v)
     return h;
 }
 
-static uint32_t shape_hash(int gpus, int milli, uint64_t allowed)
+static uint32_t shape_hash(int gpus, int milli, uint64_t allowed, int32_t cpu,
+                           int32_t mem)
 {
-    return mix(mix(mix(2166136261u, (uint64_t)gpus), (uint64_t)milli), allowed);
+    return mix(mix(mix(mix(mix(2166136261u, (uint64_t)gpus), (uint64_t)milli),
+                       allowed), (uint64_t)(uint32_t)cpu), (uint64_t)(uint32_t)mem);
+}
+
+static int shape_eq(const struct gs_shape *s, int gpus, int milli,
+                    uint64_t allowed, int32_t cpu, int32_t mem)
+{
+    return s->gpus == gpus && s->milli == milli && s->allowed == allowed &&
+           s->cpu == cpu && s->mem == mem;
 }
 
 static int shape_find(const struct gs_frag *fr, int gpus, int milli,
-                      uint64_t allowed)
+                      uint64_t allowed, int32_t cpu, int32_t mem)
 {
     if (fr->shcap == 0)
         return -1;
-    uint32_t k = shape_hash(gpus, milli, allowed) & (uint32_t)(fr->shcap - 1);
+    uint32_t k = shape_hash(gpus, milli, allowed, cpu, mem) &
+                 (uint32_t)(fr->shcap - 1);
     while (fr->shash[k] >= 0) {
-        const struct gs_shape *s = &fr->shapes[fr->shash[k]];
-        if (s->gpus == gpus && s->milli == milli && s->allowed == allowed)
+        if (shape_eq(&fr->shapes[fr->shash[k]], gpus, milli, allowed, cpu,
+                     mem))
             return fr->shash[k];
         k = (k + 1) & (uint32_t)(fr->shcap - 1);
     }
@@ -104,7 +120,7 @@ struct tally {
 };
 
 static int tally_add(struct tally *t, int gpus, int milli, uint64_t allowed,
-                     double w)
+                     int32_t cpu, int32_t mem, double w)
 {
     if (t->n * 2 >= t->hcap) {
         int cap = t->hcap ? t->hcap * 2 : 64;
@@ -115,7 +131,8 @@ static int tally_add(struct tally *t, int gpus, int milli, uint64_t allowed,
             h[i] = -1;
         for (int i = 0; i < t->n; i++) {
             uint32_t k = shape_hash(t->v[i].gpus, t->v[i].milli,
-                                    t->v[i].allowed) & (uint32_t)(cap - 1);
+                                    t->v[i].allowed, t->v[i].cpu,
+                                    t->v[i].mem) & (uint32_t)(cap - 1);
             while (h[k] >= 0)
                 k = (k + 1) & (uint32_t)(cap - 1);
             h[k] = i;
@@ -124,10 +141,11 @@ static int tally_add(struct tally *t, int gpus, int milli, uint64_t allowed,
         t->h = h;
         t->hcap = cap;
     }
-    uint32_t k = shape_hash(gpus, milli, allowed) & (uint32_t)(t->hcap - 1);
+    uint32_t k = shape_hash(gpus, milli, allowed, cpu, mem) &
+                 (uint32_t)(t->hcap - 1);
     while (t->h[k] >= 0) {
         struct gs_shape *s = &t->v[t->h[k]];
-        if (s->gpus == gpus && s->milli == milli && s->allowed == allowed) {
+        if (shape_eq(s, gpus, milli, allowed, cpu, mem)) {
             s->p += w;
             return 0;
         }
@@ -141,7 +159,7 @@ static int tally_add(struct tally *t, int gpus, int milli, uint64_t allowed,
         t->v = v;
         t->cap = cap;
     }
-    t->v[t->n] = (struct gs_shape){ gpus, milli, allowed, w };
+    t->v[t->n] = (struct gs_shape){ gpus, milli, allowed, w, cpu, mem };
     t->h[k] = t->n++;
     return 0;
 }
@@ -155,6 +173,10 @@ static int by_popularity(const void *a, const void *b)
         return x->gpus < y->gpus ? -1 : 1;
     if (x->milli != y->milli)
         return x->milli < y->milli ? -1 : 1;
+    if (x->cpu != y->cpu)
+        return x->cpu < y->cpu ? -1 : 1;
+    if (x->mem != y->mem)
+        return x->mem < y->mem ? -1 : 1;
     return x->allowed < y->allowed ? -1 : x->allowed > y->allowed;
 }
 
@@ -178,8 +200,9 @@ int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
                 double g = k->gpus[v], w = k->weight / wsum * k->gpu_w[v] / vs;
                 if (g <= 0 || w <= 0)
                     continue;
-                rc = g >= 1.0 ? tally_add(&t, (int)g, 1000, 0, w)
-                              : tally_add(&t, 1, (int)lround(g * 1000), 0, w);
+                rc = g >= 1.0 ? tally_add(&t, (int)g, 1000, 0, 0, 0, w)
+                              : tally_add(&t, 1, (int)lround(g * 1000), 0, 0,
+                                          0, w);
             }
         }
     } else {
@@ -194,9 +217,13 @@ int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
             struct gs_jobspec j;
             while (rc == 0 && (src_rc = gs_source_next(&src, &j, &d)) == 1) {
                 if (j.gpus > 0)
-                    rc = tally_add(&t, j.gpus, 1000, j.allowed, 1.0);
+                    rc = tally_add(&t, j.gpus, 1000, j.allowed, j.cpu_milli,
+                                   j.mem_mib, 1.0);
                 else if (j.milli > 0)
-                    rc = tally_add(&t, 1, j.milli, j.allowed, 1.0);
+                    rc = tally_add(&t, 1, j.milli, j.allowed, j.cpu_milli,
+                                   j.mem_mib, 1.0);
+                else if (j.cpu_milli > 0 || j.mem_mib > 0)
+                    rc = tally_add(&t, 0, 0, 0, j.cpu_milli, j.mem_mib, 1.0);
             }
             gs_source_close(&src);
         }
@@ -234,38 +261,35 @@ const struct gs_shape *gs_frag_shape(const struct gs_frag *fr, int i)
 int gs_frag_shape_of(const struct gs_frag *fr, const struct gs_need *need)
 {
     if (need->gpus > 0)
-        return shape_find(fr, need->gpus, 1000, need->allowed);
-    return shape_find(fr, 1, need->milli, need->allowed);
+        return shape_find(fr, need->gpus, 1000, need->allowed,
+                          need->cpu_milli, need->mem_mib);
+    if (need->milli > 0)
+        return shape_find(fr, 1, need->milli, need->allowed, need->cpu_milli,
+                          need->mem_mib);
+    return shape_find(fr, 0, 0, 0, need->cpu_milli, need->mem_mib);
 }
 
 /* --- the measure ---------------------------------------------------------------- */
 
+double gs_frag_value_cpu(const struct gs_frag *fr, int pool, int32_t cpu,
+                         const int *milli, int gpn)
+{
+    int32_t s[GS_MAX_GPN];
+    for (int g = 0; g < gpn; g++) {         /* descending */
+        int i = g;
+        while (i > 0 && s[i - 1] < milli[g]) {
+            s[i] = s[i - 1];
+            i--;
+        }
+        s[i] = milli[g];
+    }
+    return gs_kp_mix_frag(fr->mix, fr->f->pools[pool].s.model, cpu, s, gpn);
+}
+
 double gs_frag_value(const struct gs_frag *fr, int pool, const int *milli,
                      int gpn)
 {
-    int model = fr->f->pools[pool].s.model;
-    double total = 0, F = 0;
-    for (int g = 0; g < gpn; g++)
-        total += milli[g];
-    if (total == 0)
-        return 0;
-    for (int i = 0; i < fr->nshapes; i++) {
-        const struct gs_shape *t = &fr->shapes[i];
-        if (t->allowed && !(t->allowed & (1ULL << model))) {
-            F += t->p * total;
-            continue;
-        }
-        int fit = 0;
-        double small = 0;
-        for (int g = 0; g < gpn; g++) {
-            if (milli[g] >= t->milli)
-                fit++;
-            else
-                small += milli[g];
-        }
-        F += t->p * (fit >= t->gpus ? small : total);
-    }
-    return F;
+    return gs_frag_value_cpu(fr, pool, INT32_MAX, milli, gpn);
 }
 
 /* --- classes -------------------------------------------------------------------------- */
@@ -289,7 +313,8 @@ static inline int32_t unlent(const struct gs_fleet *f, int g)
     return v > 0 ? v : 0;
 }
 
-/* The node's state as a key: milli descending, each with its MiB. */
+/* The node's state as a key: milli descending, each with its MiB, then its
+ * free CPU, free memory and tags. */
 static void node_key(const struct gs_frag *fr, int node, int32_t *k)
 {
     const struct gs_fleet *f = fr->f;
@@ -307,6 +332,11 @@ static void node_key(const struct gs_frag *fr, int node, int32_t *k)
         mi[i] = a;
         mb[i] = b;
     }
+    uint64_t tags = fr->affinity ? fr->aff[node].tags : 0;
+    k[2 * gpn] = f->cpu_free[node];
+    k[2 * gpn + 1] = f->mem_free[node];
+    k[2 * gpn + 2] = (int32_t)(uint32_t)tags;
+    k[2 * gpn + 3] = (int32_t)(uint32_t)(tags >> 32);
 }
 
 static int chash_grow(struct gs_frag *fr)
@@ -329,17 +359,19 @@ static int chash_grow(struct gs_frag *fr)
     return 0;
 }
 
-/* The class of state k of pool (2 * gpn values), made if new; -1 on ENOMEM. */
+/* The class of state k of pool (KEY_LEN(gpn) values), made if new; -1 on
+ * ENOMEM. */
 static int class_of(struct gs_frag *fr, int pool, const int32_t *k, int gpn)
 {
     if (fr->ncls * 2 >= fr->chcap && chash_grow(fr) < 0)
         return -1;
-    uint32_t h = key_hash(pool, k, 2 * gpn);
+    uint32_t h = key_hash(pool, k, KEY_LEN(gpn));
     uint32_t i = h & (uint32_t)(fr->chcap - 1);
     while (fr->chash[i] >= 0) {
         const struct fclass *c = &fr->cls[fr->chash[i]];
         if (c->hash == h && c->pool == pool &&
-            memcmp(&fr->keys[c->key], k, (size_t)(2 * gpn) * sizeof *k) == 0)
+            memcmp(&fr->keys[c->key], k, (size_t)KEY_LEN(gpn) * sizeof *k) ==
+            0)
             return fr->chash[i];
         i = (i + 1) & (uint32_t)(fr->chcap - 1);
     }
@@ -351,9 +383,9 @@ static int class_of(struct gs_frag *fr, int pool, const int32_t *k, int gpn)
         fr->cls = v;
         fr->capcls = cap;
     }
-    if (fr->nkeys + 2 * gpn > fr->capkeys) {
+    if (fr->nkeys + KEY_LEN(gpn) > fr->capkeys) {
         long cap = fr->capkeys ? fr->capkeys * 2 : 4096;
-        while (cap < fr->nkeys + 2 * gpn)
+        while (cap < fr->nkeys + KEY_LEN(gpn))
             cap *= 2;
         int32_t *v = realloc(fr->keys, (size_t)cap * sizeof *v);
         if (v == NULL)
@@ -367,14 +399,14 @@ static int class_of(struct gs_frag *fr, int pool, const int32_t *k, int gpn)
     c->pool = pool;
     c->gpn = gpn;
     c->key = fr->nkeys;
-    memcpy(&fr->keys[c->key], k, (size_t)(2 * gpn) * sizeof *k);
-    fr->nkeys += 2 * gpn;
+    memcpy(&fr->keys[c->key], k, (size_t)KEY_LEN(gpn) * sizeof *k);
+    fr->nkeys += KEY_LEN(gpn);
     c->hash = h;
     c->live = -1;
     int mi[GS_MAX_GPN];
     for (int g = 0; g < gpn; g++)
         mi[g] = k[g];
-    c->F = gs_frag_value(fr, pool, mi, gpn);
+    c->F = gs_frag_value_cpu(fr, pool, k[2 * gpn], mi, gpn);
     fr->chash[i] = id;
     return id;
 }
@@ -390,7 +422,8 @@ static void heap_swap(struct gs_frag *fr, struct fclass *c, int a, int b)
 
 static void heap_up(struct gs_frag *fr, struct fclass *c, int i)
 {
-    while (i > 0 && c->heap[(i - 1) / 2] > c->heap[i]) {
+    const int *rk = fr->rank;
+    while (i > 0 && rk[c->heap[(i - 1) / 2]] > rk[c->heap[i]]) {
         heap_swap(fr, c, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
@@ -399,10 +432,11 @@ static void heap_up(struct gs_frag *fr, struct fclass *c, int i)
 static void heap_down(struct gs_frag *fr, struct fclass *c, int i)
 {
     for (;;) {
+        const int *rk = fr->rank;
         int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < c->count && c->heap[l] < c->heap[m])
+        if (l < c->count && rk[c->heap[l]] < rk[c->heap[m]])
             m = l;
-        if (r < c->count && c->heap[r] < c->heap[m])
+        if (r < c->count && rk[c->heap[r]] < rk[c->heap[m]])
             m = r;
         if (m == i)
             return;
@@ -491,77 +525,21 @@ static void member_remove(struct gs_frag *fr, int node)
 
 /* --- affinity ---------------------------------------------------------------------- */
 
-static int room_for(const struct gs_frag *fr, int node, const struct gs_shape *t)
-{
-    const struct gs_fleet *f = fr->f;
-    const struct gs_node *nd = &f->nodes[node];
-    const struct gs_pool *p = &f->pools[nd->pool];
-    if (t->allowed && !(t->allowed & (1ULL << p->s.model)))
-        return 0;
-    int fit = 0;
-    for (int g = 0; g < p->s.gpn; g++)
-        fit += unlent(f, nd->gpu0 + g) >= t->milli;
-    return fit >= t->gpus;
-}
-
-static void affinity_refresh(struct gs_frag *fr, int node)
-{
-    struct naff *a = &fr->aff[node];
-    int up = fr->f->nodes[node].up && !fr->f->nodes[node].cordon;
-    for (int i = 0; i < a->n; i++) {
-        int s = a->sid[i];
-        if (s >= fr->nshapes)
-            continue;
-        int room = up && a->cnt[i] > 0 && room_for(fr, node, &fr->shapes[s]);
-        if (room && a->n == 1)
-            gs_bitidx_set(&fr->only[s], node);
-        else
-            gs_bitidx_clear(&fr->only[s], node);
-        if (room && a->n > 1)
-            gs_bitidx_set(&fr->mixed[s], node);
-        else
-            gs_bitidx_clear(&fr->mixed[s], node);
-    }
-}
-
 static void affinity_change(struct gs_frag *fr, int node,
                             const struct gs_need *need, int sign)
 {
     struct naff *a = &fr->aff[node];
-    int s = gs_frag_shape_of(fr, need);
-    if (s < 0)
-        s = fr->nshapes;                /* a shape outside the distribution */
-    int i;
-    for (i = 0; i < a->n && a->sid[i] != s; i++)
-        ;
-    if (i == a->n) {
-        if (sign < 0)
-            return;
-        if (a->n == a->cap) {
-            int cap = a->cap ? a->cap * 2 : 2;
-            int32_t *x = realloc(a->sid, (size_t)cap * sizeof *x);
-            if (x == NULL)
-                return;
-            a->sid = x;
-            int32_t *y = realloc(a->cnt, (size_t)cap * sizeof *y);
-            if (y == NULL)
-                return;
-            a->cnt = y;
-            a->cap = cap;
-        }
-        a->sid[a->n] = s;
-        a->cnt[a->n++] = 0;
-    }
-    a->cnt[i] += sign;
-    if (a->cnt[i] <= 0) {
-        if (s < fr->nshapes) {
-            gs_bitidx_clear(&fr->only[s], node);
-            gs_bitidx_clear(&fr->mixed[s], node);
-        }
-        a->sid[i] = a->sid[a->n - 1];
-        a->cnt[i] = a->cnt[a->n - 1];
-        a->n--;
-    }
+    int g = need->gpus > 0 ? gs_kp_group(need->gpus, 1000)
+                           : gs_kp_group(need->milli > 0, need->milli);
+    if (g < 0)
+        return;
+    a->cnt[g] += sign;
+    if (a->cnt[g] < 0)
+        a->cnt[g] = 0;
+    if (a->cnt[g] > 0)
+        a->tags |= 1ULL << g;
+    else
+        a->tags &= ~(1ULL << g);
 }
 
 int gs_frag_track_classes(struct gs_frag *fr)
@@ -592,25 +570,29 @@ int gs_frag_track_affinity(struct gs_frag *fr)
         return 0;
     int nn = fr->f->nnodes;
     fr->aff = calloc((size_t)(nn > 0 ? nn : 1), sizeof *fr->aff);
-    fr->only = calloc((size_t)(fr->nshapes + 1), sizeof *fr->only);
-    fr->mixed = calloc((size_t)(fr->nshapes + 1), sizeof *fr->mixed);
-    if (!fr->aff || !fr->only || !fr->mixed)
+    if (!fr->aff)
         return GS_ENOMEM;
-    for (int s = 0; s < fr->nshapes; s++)
-        if (gs_bitidx_init(&fr->only[s], nn) < 0 ||
-            gs_bitidx_init(&fr->mixed[s], nn) < 0)
-            return GS_ENOMEM;
     fr->affinity = 1;
     return 0;
 }
 
-int gs_frag_affine_node(const struct gs_frag *fr, int s, int only, int lo,
-                        int hi)
+int gs_frag_set_order(struct gs_frag *fr, const int *rank)
 {
-    if (!fr->affinity || s < 0 || s >= fr->nshapes)
-        return -1;
-    int n = gs_bitidx_next(only ? &fr->only[s] : &fr->mixed[s], lo);
-    return n >= 0 && n < hi ? n : -1;
+    for (int i = 0; i < fr->f->nnodes; i++)
+        fr->rank[i] = rank[i];
+    for (int c = 0; c < fr->ncls; c++) {
+        struct fclass *k = &fr->cls[c];
+        for (int i = k->count / 2 - 1; i >= 0; i--)
+            heap_down(fr, k, i);
+        for (int i = 0; i < k->count; i++)
+            fr->node_pos[k->heap[i]] = i;
+    }
+    return 0;
+}
+
+int gs_frag_rank(const struct gs_frag *fr, int node)
+{
+    return fr->rank[node];
 }
 
 /* --- the watcher -------------------------------------------------------------------------- */
@@ -622,6 +604,8 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
     const struct gs_node *nd = &f->nodes[node];
     if (!fr->classed[nd->pool])
         return;
+    if (fr->affinity && need)
+        affinity_change(fr, node, need, sign);
     if (fr->node_cls[node] >= 0)
         member_remove(fr, node);
     if (nd->up && !nd->cordon) {
@@ -631,11 +615,6 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         GS_OOM_IF(id < 0);              /* out of memory: no way to go on */
         int rc = member_add(fr, id, node);
         GS_OOM_IF(rc < 0);
-    }
-    if (fr->affinity) {
-        if (need)
-            affinity_change(fr, node, need, sign);
-        affinity_refresh(fr, node);
     }
 }
 
@@ -657,9 +636,10 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     fr->live = calloc(np, sizeof *fr->live);
     fr->nlive = calloc(np, sizeof *fr->nlive);
     fr->caplive = calloc(np, sizeof *fr->caplive);
-    fr->scratch = malloc(2 * GS_MAX_GPN * sizeof *fr->scratch);
+    fr->scratch = malloc(KEY_LEN(GS_MAX_GPN) * sizeof *fr->scratch);
+    fr->rank = malloc(nn * sizeof *fr->rank);
     if (!fr->shapes || !fr->classed || !fr->node_cls || !fr->node_pos ||
-        !fr->node_gpus ||
+        !fr->node_gpus || !fr->rank ||
         !fr->live || !fr->nlive || !fr->caplive || !fr->scratch)
         goto nomem;
     if (n > 0)
@@ -675,11 +655,33 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
         fr->shash[i] = -1;
     for (int i = 0; i < n; i++) {
         uint32_t k = shape_hash(shapes[i].gpus, shapes[i].milli,
-                                shapes[i].allowed) & (uint32_t)(fr->shcap - 1);
+                                shapes[i].allowed, shapes[i].cpu,
+                                shapes[i].mem) & (uint32_t)(fr->shcap - 1);
         while (fr->shash[k] >= 0)
             k = (k + 1) & (uint32_t)(fr->shcap - 1);
         fr->shash[k] = i;
     }
+    {
+        /* the shapes as typical pods (kplace.h) for F */
+        struct gs_kp_pod *typ = calloc((size_t)(n > 0 ? n : 1), sizeof *typ);
+        double *pf = malloc((size_t)(n > 0 ? n : 1) * sizeof *pf);
+        int rc = typ && pf ? 0 : GS_ENOMEM;
+        for (int i = 0; i < n && rc == 0; i++) {
+            typ[i].cpu = shapes[i].cpu;
+            typ[i].gpus = (int16_t)shapes[i].gpus;
+            typ[i].milli = (int16_t)(shapes[i].gpus > 0 ? shapes[i].milli : 0);
+            typ[i].allowed = shapes[i].allowed;
+            pf[i] = shapes[i].p;
+        }
+        if (rc == 0)
+            rc = gs_kp_mix_new(typ, pf, n, &fr->mix);
+        free(typ);
+        free(pf);
+        if (rc < 0)
+            goto nomem;
+    }
+    for (int i = 0; i < f->nnodes; i++)
+        fr->rank[i] = i;
     for (int p = 0; p < f->npools; p++) {
         int mode = f->pools[p].s.share.mode;
         fr->classed[p] = mode == GS_SHARE_NONE || mode == GS_SHARE_FRAC;
@@ -709,18 +711,9 @@ void gs_frag_free(struct gs_frag *fr)
         free(fr->cls[c].heap);
     for (int p = 0; fr->live && p < fr->f->npools; p++)
         free(fr->live[p]);
-    if (fr->aff)
-        for (int i = 0; i < fr->f->nnodes; i++) {
-            free(fr->aff[i].sid);
-            free(fr->aff[i].cnt);
-        }
-    for (int s = 0; s < fr->nshapes && fr->only && fr->mixed; s++) {
-        gs_bitidx_free(&fr->only[s]);
-        gs_bitidx_free(&fr->mixed[s]);
-    }
     free(fr->aff);
-    free(fr->only);
-    free(fr->mixed);
+    gs_kp_mix_free(fr->mix);
+    free(fr->rank);
     free(fr->shapes);
     free(fr->shash);
     free(fr->classed);
@@ -768,6 +761,11 @@ void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *o)
     o->mib = &fr->keys[c->key + c->gpn];
     o->count = c->count;
     o->F = c->F;
+    const int32_t *k = &fr->keys[c->key];
+    o->cpu = k[2 * c->gpn];
+    o->mem = k[2 * c->gpn + 1];
+    o->tags = (uint64_t)(uint32_t)k[2 * c->gpn + 2] |
+              (uint64_t)(uint32_t)k[2 * c->gpn + 3] << 32;
     o->gpu_mib = (int32_t)llround(
         fr->f->cat->m[fr->f->pools[c->pool].s.model].mem_gb * 1024.0);
 }
@@ -793,7 +791,7 @@ int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi)
     int best = -1;
     for (int i = 0; i < c->count; i++) {
         int n = c->heap[i];
-        if (n >= lo && n < hi && (best < 0 || n < best))
+        if (n >= lo && n < hi && (best < 0 || fr->rank[n] < fr->rank[best]))
             best = n;
     }
     return best;

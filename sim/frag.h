@@ -13,20 +13,26 @@
  * milli of the GPUs with less room than m asks per GPU.  The node's
  * fragmentation is its expectation over the workload,
  *     F_n = sum_m p_m F_n(m),
- * and the cluster's is the sum over nodes.  This measure, used in
- * simulation runs, has no CPU term (the paper's Q-I and Q-IV cases); the
- * placement experiment's (kplace.h) has.  GPU memory is not part of the
- * measure either, as in the paper.
+ * and the cluster's is the sum over nodes.  Shapes carry the CPU a task asks
+ * and CPU-only tasks are shapes too (the artifact's typical pods include
+ * them): a node's free GPUs count as fragmented in full for a task its
+ * free CPU cannot host (the paper's Q-I and Q-IV cases) and for every
+ * CPU-only task.  The computation is the placement experiment's
+ * (gs_kp_mix_frag, kplace.h).  GPU and host memory are not part of the
+ * measure, as in the paper.
  *
  * The workload distribution is the scenario's own: for a generated
  * workload, exactly the classes' GPU values and weights; for a trace, every
  * job of the trace, read once before the run (gs_frag_workload).
  *
  * Node classes.  F_n, and every placer score that depends only on a node's
- * state, is a function of the node's pool and its multiset of per-GPU
- * (free milli, free MiB) pairs -- free milli not counting what a fractional
- * pool lends to bursting jobs (fleet.h).  Nodes with equal state form a class; the
- * class holds F once, its member nodes in a min-heap (lowest index first)
+ * state, is a function of the node's pool, its multiset of per-GPU (free
+ * milli, free MiB) pairs -- free milli not counting what a fractional pool
+ * lends to bursting jobs (fleet.h) --, its free CPU and host memory and,
+ * for the clustering placer, the affinity groups it hosts.  Nodes with
+ * equal state form a class; the class holds F once, its member nodes in a
+ * min-heap by rank (node index, or an order a placer draws from its seeded
+ * stream: gs_frag_set_order -- the first member is how ties are broken)
  * and, per pool, the live classes (with members) in a list.  A fleet
  * watcher moves a node between classes whenever it changes, O(gpn log gpn +
  * log members).  A placer then scores classes, not nodes: its per-decision
@@ -38,10 +44,9 @@
  * time-slicing are classed and measured (MIG has its own geometry, and a
  * time-sliced GPU has no capacity to fragment).
  *
- * Affinity (for the clustering placer): optionally, per node, the task
- * shapes it hosts, and per shape two node sets (bitidx.h): nodes hosting
- * only that shape and nodes hosting it among others, each restricted to
- * nodes with room for one more such task. */
+ * Affinity (for the clustering placer): optionally, per node, how many jobs
+ * of each affinity group (gs_kp_group: a share of one GPU, or k whole
+ * GPUs) it hosts; the groups present are its tags, part of its class. */
 #ifndef GS_FRAG_H
 #define GS_FRAG_H
 
@@ -53,10 +58,11 @@
 struct gs_scenario;
 
 struct gs_shape {
-    int gpus;                   /* GPUs, >= 1 */
+    int gpus;                   /* GPUs; 0 = a CPU-only task */
     int milli;                  /* per GPU: 1000 whole, else a fraction */
     uint64_t allowed;           /* model mask, 0 = any */
     double p;                   /* popularity, sum 1 */
+    int32_t cpu, mem;           /* host CPU (milli-cores), memory (MiB) */
 };
 
 struct gs_frag;
@@ -64,7 +70,8 @@ struct gs_frag;
 /* The workload distribution of sc under seed: *shapes is a new array (the
  * caller frees it) of *n shapes, most popular first.  A trace is read once;
  * a trace that cannot be read gives what was read before the problem (the
- * run itself reports it).  CPU-only jobs are left out.  0 or GS_ENOMEM. */
+ * run itself reports it).  Jobs asking CPU or memory and no GPU are
+ * CPU-only shapes.  0 or GS_ENOMEM. */
 int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
                      struct gs_shape **shapes, int *n);
 
@@ -81,11 +88,13 @@ void gs_frag_levels(const struct gs_frag *fr, double *frag, double *cap);
 /* --- the distribution ----------------------------------------------------- */
 int gs_frag_nshapes(const struct gs_frag *fr);
 const struct gs_shape *gs_frag_shape(const struct gs_frag *fr, int i);
-/* The index of need's shape (its GPUs, milli and allowed models), or -1
- * when the distribution lacks it. */
+/* The index of need's shape (its GPUs, milli, allowed models, CPU and
+ * memory), or -1 when the distribution lacks it. */
 int gs_frag_shape_of(const struct gs_frag *fr, const struct gs_need *need);
-/* F of one node of pool in the state given by per-GPU free milli
- * (any order), for the distribution. */
+/* F of one node of pool with free CPU cpu and per-GPU free milli (any
+ * order), for the distribution; gs_frag_value: with CPU to spare. */
+double gs_frag_value_cpu(const struct gs_frag *fr, int pool, int32_t cpu,
+                         const int *milli, int gpn);
 double gs_frag_value(const struct gs_frag *fr, int pool, const int *milli,
                      int gpn);
 
@@ -98,6 +107,8 @@ struct gs_fclass {
     int count;                  /* member nodes */
     double F;                   /* fragmentation of one member */
     int32_t gpu_mib;            /* memory of one of the pool's GPUs */
+    int32_t cpu, mem;           /* free CPU (milli-cores), host MiB */
+    uint64_t tags;              /* affinity groups hosted (tracking on) */
 };
 
 /* Keep every class's member nodes (the heaps and live lists below); a
@@ -113,8 +124,8 @@ int gs_frag_live(const struct gs_frag *fr, int pool, const int **ids);
 /* Classes ever made (ids are 0 .. this - 1). */
 int gs_frag_nclasses(const struct gs_frag *fr);
 void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *out);
-/* The lowest-numbered member node of class id within nodes [lo, hi)
- * (global indexes), or -1.  O(1) when the range holds the whole pool. */
+/* The first member (by rank) of class id within nodes [lo, hi) (global
+ * indexes), or -1.  O(1) when the range holds the whole pool. */
 int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi);
 /* The i-th member (0 <= i < count) in the class's internal order. */
 int gs_frag_member(const struct gs_frag *fr, int id, int i);
@@ -122,13 +133,15 @@ int gs_frag_member(const struct gs_frag *fr, int id, int i);
  * that is not classed). */
 int gs_frag_node_class(const struct gs_frag *fr, int node);
 
+/* The order of members: rank[node] for every node (copied; a permutation),
+ * by default the node index.  A placer that breaks ties from its seeded
+ * stream sets it in its init.  0. */
+int gs_frag_set_order(struct gs_frag *fr, const int *rank);
+int gs_frag_rank(const struct gs_frag *fr, int node);
+
 /* --- affinity (clustering) ------------------------------------------------------ */
-/* Start keeping affinity; call before any job is placed.  0 or GS_ENOMEM. */
+/* Start keeping affinity groups (tags); call before any job is placed.
+ * 0 or GS_ENOMEM. */
 int gs_frag_track_affinity(struct gs_frag *fr);
-/* The lowest node >= from in pool range [lo, hi) (global) that hosts shape
- * s -- only s when only is 1, s among others when 0 -- and has room for one
- * more; -1 if none. */
-int gs_frag_affine_node(const struct gs_frag *fr, int s, int only, int lo,
-                        int hi);
 
 #endif

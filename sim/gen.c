@@ -51,6 +51,7 @@ struct gs_gen {
     double t_ms;            /* current candidate time */
     int64_t count;
     double hourly_max;      /* largest normalized profile value */
+    double prof[24];        /* profile() of each hour */
     double bfac[GS_GEN_MAX_BURST];      /* normalized burst factors */
     double bmax;
     int state;              /* current burst state */
@@ -66,17 +67,33 @@ static double profile(const struct gs_genspec *sp, int hod)
     return sum > 0 ? sp->hourly[hod] * 24.0 / sum : 1.0;
 }
 
-double gs_gen_rate(const struct gs_genspec *sp, gs_time t)
+/* The rate at t; prof[24] is profile() of each hour.  Terms that are 1
+ * (no diurnal swing, no weekend dip) are not worked out: the product is
+ * the same to the bit, and an arrival costs no cosine. */
+static double rate_at(const struct gs_genspec *sp, const double *prof,
+                      gs_time t)
 {
     double h = (double)t / GS_HOUR;
     double hod = fmod(h, 24.0);
-    double r = sp->rate_per_hour *
-               (1.0 + sp->diurnal * cos(2.0 * M_PI * (hod - sp->peak_hour) / 24.0));
-    r *= profile(sp, (int)hod % 24);
-    int day = (int)fmod(floor(h / 24.0), 7.0);
-    if (day >= 5)
-        r *= 1.0 - sp->weekly;
+    double r = sp->rate_per_hour;
+    if (sp->diurnal != 0)
+        r = sp->rate_per_hour *
+            (1.0 + sp->diurnal * cos(2.0 * M_PI * (hod - sp->peak_hour) / 24.0));
+    r *= prof[(int)hod % 24];
+    if (sp->weekly != 0) {
+        int day = (int)fmod(floor(h / 24.0), 7.0);
+        if (day >= 5)
+            r *= 1.0 - sp->weekly;
+    }
     return r > 0 ? r : 0;
+}
+
+double gs_gen_rate(const struct gs_genspec *sp, gs_time t)
+{
+    double prof[24];
+    for (int h = 0; h < 24; h++)
+        prof[h] = profile(sp, h);
+    return rate_at(sp, prof, t);
 }
 
 int gs_gen_burst_state(const struct gs_gen *g)
@@ -163,6 +180,8 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
     g->dur = gs_rng_stream(seed, "gen.duration");
     g->ten = gs_rng_stream(seed, "gen.tenant");
     g->idle = gs_rng_stream(seed, "gen.idle");
+    for (int h = 0; h < 24; h++)
+        g->prof[h] = profile(spec, h);
     g->hourly_max = profile(spec, 0);
     for (int h = 1; h < 24; h++)
         if (profile(spec, h) > g->hourly_max)
@@ -273,7 +292,7 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
             }
             f = g->bfac[g->state];
         }
-        double keep = gs_gen_rate(sp, (gs_time)g->t_ms) * f / peak;
+        double keep = rate_at(sp, g->prof, (gs_time)g->t_ms) * f / peak;
         if (keep >= 1.0 || gsl_rng_uniform(g->arr) < keep)
             break;
     }
@@ -287,7 +306,9 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
         size_t k = g->ten_table[c - sp->cls]
             ? gsl_ran_discrete(g->ten, g->ten_table[c - sp->cls])
             : gsl_rng_uniform_int(g->ten, (unsigned long)c->ntenants);
-        snprintf(o->tenant, sizeof o->tenant, "%s", c->tenants[k]);
+        size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
+        memcpy(o->tenant, c->tenants[k], len);
+        o->tenant[len] = '\0';
     }
     double gpus = c->gpus[gsl_ran_discrete(g->size,
                                            g->size_table[c - sp->cls])];

@@ -12,6 +12,10 @@
  *   P100 SXM2: 21.2 TFLOP/s FP16, 732 GB/s, 300 W;
  *   T4: 65 TFLOP/s FP16 tensor, 320 GB/s, 70 W;
  *   A10: 125 TFLOP/s BF16 dense, 600 GB/s, 150 W;
+ *   A10G (AWS G5's variant of the A10): the A10's 24 GB GDDR6 at 600 GB/s
+ *     but 70 TFLOP/s dense BF16 tensor (Baseten, "NVIDIA A10 vs A10G for
+ *     ML model inference"); NVIDIA publishes no A10G datasheet, so its
+ *     power is taken as the A10's 150 W;
  *   K80 (per die): 4.37 TFLOP/s FP32 boost, 240 GB/s, 12 GB, 150 W.
  * Public traces also name models whose figures were never disclosed:
  * Alibaba's openb lists use the internal codes G1, G2 and G3, and its 2026
@@ -56,6 +60,9 @@ static const struct gs_gpu_model builtin[] = {
     { "G3",         32.0, 125.0,  900.0, 300.0, 0, 0 },
     { "GPU-series-1", 80.0, 312.0, 2039.0, 400.0, 0, 0 },
     { "GPU-series-2", 80.0, 312.0, 2039.0, 400.0, 0, 0 },
+    /* Added after the undisclosed ones, so earlier models keep their
+     * catalog indexes. */
+    { "A10G",       24.0,  70.0,  600.0, 150.0, 0, 0 },
 };
 
 /* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
@@ -74,6 +81,7 @@ static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
     { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
     { "T4",         { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
     { "A10",        { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
+    { "A10G",       { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
     { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
 };
 

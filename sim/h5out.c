@@ -290,6 +290,7 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
 {
     long n;
     const struct gs_jobrec *r = gs_sim_records(s, &n);
+    const struct gs_jobhost *host = gs_sim_records_host(s);
     struct gs_h5_job *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
     if (rows == NULL) {
         fail(w, "/jobs");
@@ -307,7 +308,8 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
             .lost_gpu_hours = r[i].lost_gpu_hours,
-            .cpu_milli = r[i].cpu_milli, .mem_mib = r[i].mem_mib,
+            .cpu_milli = host ? host[i].cpu_milli : 0,
+            .mem_mib = host ? host[i].mem_mib : 0,
         };
     }
     hid_t t = job_type();
@@ -356,6 +358,60 @@ static void write_names(struct w *w, const struct gs_sim *s)
     free(v);
 }
 
+static void redescribe(struct w *w, hid_t loc, const char *name,
+                       const char *units, const char *desc);
+
+/* /timeseries_by_model: time_s and one 1-D series per GPU model of the
+ * fleet (GPUs of that model allocated to jobs), named after the model, so
+ * the group reads straight into a DataFrame as /timeseries does.  A '/' in
+ * a custom model's name (HDF5's path separator) becomes '_', and a model
+ * named time_s is stored as model_time_s; the attribute "model" of each
+ * series holds the model's name as given, "models" on the group lists the
+ * series in fleet order. */
+static void write_series_by_model(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_series *ts = &gs_sim_metrics(s)->ts;
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    hid_t g = group(w->f, "timeseries_by_model");
+    if (g < 0) {
+        fail(w, "/timeseries_by_model");
+        return;
+    }
+    hsize_t n = (hsize_t)ts->n;
+    attr_num(w, g, "step_s", (double)gs_sim_metrics(s)->step / 1000.0);
+    dset(w, g, "time_s", H5T_NATIVE_DOUBLE, 1, &n, ts->t);
+    char names[GS_MAX_MODELS][GS_MODEL_NAME + 8];
+    const char *v[GS_MAX_MODELS];
+    double *col = malloc((n ? n : 1) * sizeof *col);
+    if (col == NULL)
+        fail(w, "/timeseries_by_model");
+    for (int k = 0; col && k < ts->nmodels; k++) {
+        const char *model = cat->m[ts->models[k]].name;
+        snprintf(names[k], sizeof names[k], "%s%s",
+                 strcmp(model, "time_s") == 0 ? "model_" : "", model);
+        for (char *p = names[k]; *p; p++)
+            if (*p == '/')
+                *p = '_';
+        v[k] = names[k];
+        for (hsize_t i = 0; i < n; i++)
+            col[i] = ts->alloc_model[i * (hsize_t)ts->nmodels + (hsize_t)k];
+        dset(w, g, names[k], H5T_NATIVE_DOUBLE, 1, &n, col);
+        char desc[96];
+        snprintf(desc, sizeof desc, "GPUs of model %s allocated to jobs",
+                 model);
+        redescribe(w, g, names[k], "1", desc);
+        hid_t ds = H5Dopen2(g, names[k], H5P_DEFAULT);
+        if (ds >= 0) {
+            attr_str(w, ds, "model", model);
+            H5Dclose(ds);
+        }
+    }
+    free(col);
+    if (ts->nmodels > 0)
+        attr_strs(w, g, "models", v, (size_t)ts->nmodels);
+    H5Gclose(g);
+}
+
 static void write_series(struct w *w, const struct gs_sim *s)
 {
     const struct gs_series *ts = &gs_sim_metrics(s)->ts;
@@ -385,15 +441,8 @@ static void write_series(struct w *w, const struct gs_sim *s)
         }
         free(col);
     }
-    hsize_t dims[2] = { n, (hsize_t)ts->nmodels };
-    dset(w, g, "allocated_by_model", H5T_NATIVE_DOUBLE, 2, dims,
-         ts->alloc_model);
-    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
-    const char *names[GS_MAX_MODELS];
-    for (int k = 0; k < ts->nmodels; k++)
-        names[k] = cat->m[ts->models[k]].name;
-    strings(w, g, "models", GS_MODEL_NAME, names, (size_t)ts->nmodels);
     H5Gclose(g);
+    write_series_by_model(w, s);
 }
 
 struct tier_row {
@@ -1010,6 +1059,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
 
     hid_t g = group(w.f, "compare");
     if (g >= 0) {
+        attr_num(&w, g, "bill_window_s", c->bill_window_s);
         strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
         strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
         hsize_t ns = (hsize_t)c->nseeds;
@@ -1293,6 +1343,34 @@ int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
         if (H5Aread(a, t, buf) < 0)
             rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
     }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    if (a < 0 || t < 0 || sp < 0 || (H5Tget_class(t) != H5T_FLOAT &&
+                                     H5Tget_class(t) != H5T_INTEGER) ||
+        H5Sget_simple_extent_npoints(sp) != 1)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no numeric attribute %s of "
+                         "%s", name, obj);
+    else if (H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0)
+        rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+    if (sp >= 0)
+        H5Sclose(sp);
     if (t >= 0)
         H5Tclose(t);
     if (a >= 0)

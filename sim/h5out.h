@@ -12,7 +12,11 @@
  *              gpus_up, cost_rate_usd_per_h, fragmentation (FGD measure /
  *              capacity, frag.h), mig_slice_busy (busy / available MIG
  *              compute slices)                          1-D, one per step
- *   /timeseries/allocated_by_model  2-D [step, model]; attr "models"
+ *   /timeseries_by_model/time_s, MODEL...  1-D, GPUs of each GPU model of
+ *                          the fleet allocated (one series per model, named
+ *                          after it; attr "models" in fleet order), so every
+ *                          time-series group holds only 1-D series of one
+ *                          length and reads as one DataFrame (layout 3)
  *   /summary               attrs: every scalar of the summary
  *   /summary/tiers         compound table: scope name + per-tier statistics
  *   /summary/models        compound table: model, gpus, utilization, GPU-hours
@@ -74,6 +78,11 @@ int gs_h5_read_series(const char *path, const char *dset, double **out,
 int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
                         char *buf, size_t n, struct gs_diag *d);
 
+/* Read the numeric (scalar) attribute name of object obj into *out.  0,
+ * or a negative code with d filled. */
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d);
+
 /* Datasets of the file at path that lack a "units" or "description"
  * attribute: their count (the first one's path in first[n]), or a
  * negative code when the file cannot be read. */
@@ -87,6 +96,9 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *   /runs/POLICY/seedK     each run's single-run file (jobs, names,
  *                          timeseries, summary), copied whole; attrs policy,
  *                          seed
+ *   /compare               attr bill_window_s: the window every run was
+ *                          billed over (its span), NaN when each run was
+ *                          billed over its own (--bill-until own)
  *   /compare/policies, /compare/metrics     names (strings)
  *   /compare/seeds         the seeds (uint64), index K of seedK
  *   /compare/values        [policy, seed, metric] every run's metrics
@@ -94,6 +106,7 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
  *                          half (t * std / sqrt(n)), ci_low, ci_high */
 struct gs_h5_compare {
+    double bill_window_s;               /* every run's span (s), NaN: own */
     const char *scenario, *text;
     int npol, nseeds, nmetrics;
     const char *const *policies;        /* npol */

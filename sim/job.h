@@ -30,25 +30,27 @@ const char *gs_tier_name(int tier);
 #define GS_TENANT_NAME 48
 #define GS_MAX_PHASES 8
 
+/* The fields a job's start and end read come first (one cache line of a
+ * struct gs_job), the tenant's name and the rarely read ones after. */
 struct gs_jobspec {
     int64_t id;
-    char tenant[GS_TENANT_NAME];
-    int tier;
     gs_time arrival;
+    double work;            /* ms on ref_model at full speed */
+    gs_time deadline;       /* after arrival, 0 = none */
+    gs_time estimate;       /* user's runtime estimate, 0 = none */
+    double cb;              /* compute-bound share of the work, 0..1 */
+    int tier;
+    int ref_model;          /* catalog index, -1 = the same on any model */
     int gpus;               /* whole GPUs; 0 with milli > 0 = a fraction */
     int milli;              /* fraction of one GPU in 1/1000 (gpus == 0) */
+    char tenant[GS_TENANT_NAME];
     double mem_gb;          /* GPU memory per GPU; 0 = not stated */
     int32_t cpu_milli;      /* host CPU asked, milli-cores; 0 = not stated */
     int32_t mem_mib;        /* host memory asked, MiB; 0 = not stated */
-    double work;            /* ms on ref_model at full speed */
-    int ref_model;          /* catalog index, -1 = the same on any model */
-    double cb;              /* compute-bound share of the work, 0..1 */
-    gs_time estimate;       /* user's runtime estimate, 0 = none */
     int priority;           /* INT32_MIN = the tier's default */
     int preemptible;        /* 0, 1, or -1 = the tier's default */
     uint64_t allowed;       /* GPU model mask, 0 = any */
     gs_time max_wait;       /* SLA wait limit, -1 = the tier's default */
-    gs_time deadline;       /* after arrival, 0 = none */
     gs_time ckpt;           /* checkpoint interval in work-ms, 0 = none */
     long line;              /* trace line it came from, 0 if generated */
     /* Utilization profile: alternating busy and idle phases, in work-ms,
@@ -76,47 +78,66 @@ enum gs_kill { GS_KILL_NONE, GS_KILL_UNPLACEABLE, GS_KILL_OOM,
                                        no longer needed before it ran) */
                GS_NKILL };
 
+/* A job's record, 72 bytes: a million jobs keep 72 MB of them.  The 8-byte
+ * fields come first, then the 4- and 2-byte ones, and the small codes share
+ * one 16-bit word, so nothing is padding.  What few jobs ask for -- host
+ * CPU and memory -- lives apart (struct gs_jobhost, gs_sim_records_host),
+ * allocated only once some job asks for it.  tests/test_sim.c holds the
+ * size to this. */
 struct gs_jobrec {
     int64_t id;
     gs_time arrival, start, end;    /* start = first start; -1 if never */
     double work;                    /* reference work, ms */
+    double cost;                    /* $ attributed to it (cloud.h) */
     float gpus;                     /* GPUs (fraction for shared jobs) */
     float gpu_hours;                /* allocated GPU-hours consumed */
+    float lost_gpu_hours;           /* GPU-time of work lost to restarts */
     int32_t tenant;
     int16_t model;                  /* model it last ran on, -1 if never */
-    int8_t tier, state;
     int16_t preemptions;
-    int8_t kill;
-    int8_t sla_wait, sla_deadline;  /* 1 if violated */
-    float lost_gpu_hours;           /* GPU-time of work lost to restarts */
-    double cost;                    /* $ attributed to it (cloud.h) */
-    int32_t cpu_milli, mem_mib;     /* host CPU and memory it asked */
+    unsigned tier : 3;              /* enum gs_tier */
+    unsigned state : 3;             /* enum gs_jstate */
+    unsigned kill : 3;              /* enum gs_kill */
+    unsigned sla_wait : 1;          /* 1 if violated */
+    unsigned sla_deadline : 1;
 };
 
+#define GS_JOBREC_BYTES 72
+
+/* Host CPU and memory a job asked for (0 = not stated). */
+struct gs_jobhost {
+    int32_t cpu_milli, mem_mib;
+};
+
+/* Laid out for the finish of a job, the simulator's most frequent event,
+ * whose job has often sat unread since it started: what on_finish, the
+ * books and the fleet's release read lies in the first four cache lines
+ * (the spec's first fields among them), so one miss brings its neighbour
+ * rather than seven misses; the spec's rest and the rarely read follow. */
 struct gs_job {
     struct gs_event fin;            /* finish event; first member */
-    struct gs_jobspec s;
-    int tenant;                     /* index in the simulator's tenants */
     uint32_t rec;                   /* index of its gs_jobrec */
     int state;
-    int prio;                       /* effective priority */
-    int preemptible;                /* effective */
-    gs_time max_wait;               /* effective SLA wait limit */
-    struct gs_need need;
-    struct gs_alloc alloc;
+    int tenant;                     /* index in the simulator's tenants */
     int model;                      /* running on, -1 */
     double done;                    /* reference work done, as of mark */
     double extra;                   /* restart overhead added to the work */
-    gs_time ckpt;                   /* effective checkpoint interval */
-    int npreempt;
     double rate;                    /* reference-ms per ms; 0 while pending */
     gs_time mark;                   /* when done was last brought up to date */
     gs_time started;                /* start of the current run */
     gs_time est_end;                /* estimated end of the current run */
-    struct gs_job *prev, *next;     /* pending list, arrival order */
     long rslot;                     /* index in the running array */
     struct gs_hnode pnode;          /* free for the policy's own use */
     long pslot;                     /* free for the policy's own use */
+    struct gs_alloc alloc;
+    struct gs_need need;
+    struct gs_job *prev, *next;     /* pending list, arrival order */
+    struct gs_jobspec s;
+    int prio;                       /* effective priority */
+    int preemptible;                /* effective */
+    gs_time max_wait;               /* effective SLA wait limit */
+    gs_time ckpt;                   /* effective checkpoint interval */
+    int npreempt;
     double saved;                   /* work kept by gs_sim_checkpoint() */
     double efactor;                 /* least time factor over the pools it
                                        may use (gs_sim_estimate) */

@@ -4,8 +4,10 @@
  * malformed file is reported with its line and column, a wrong value with
  * its JSON path. */
 #include "jsonio.h"
+#include "jsoncheck.h"
 #include "outfile.h"
 #include "params.h"
+#include "suggest.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -92,6 +94,8 @@ static cJSON *parse_text(const char *text, const char *name,
 {
     const char *end = NULL;
     int oom;
+    if (gs_jsoncheck(text, name, d) < 0)    /* duplicate keys, comments */
+        return NULL;
     cJSON *root = gs_json_parse_raw(text, &end, &oom);
     if (root == NULL && oom) {
         gs_diag_set(d, GS_ENOMEM, name, "out of memory");
@@ -432,20 +436,69 @@ const char *gs_json_key(const struct gs_json *v)
     return v ? cj(v)->string : NULL;
 }
 
+int gs_json_size(const struct gs_json *v)
+{
+    return cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v))
+        ? cJSON_GetArraySize(cj(v)) : 0;
+}
+
+const struct gs_json *gs_json_item(const struct gs_json *v, int i)
+{
+    return cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v))
+        ? gj(cJSON_GetArrayItem(cj(v), i)) : NULL;
+}
+
+int gs_json_is_number(const struct gs_json *v)
+{
+    return cJSON_IsNumber(cj(v)) != 0;
+}
+
+int gs_json_is_string(const struct gs_json *v)
+{
+    return cJSON_IsString(cj(v)) != 0;
+}
+
+double gs_json_number(const struct gs_json *v)
+{
+    return cJSON_IsNumber(cj(v)) ? cj(v)->valuedouble : NAN;
+}
+
+const char *gs_json_string(const struct gs_json *v)
+{
+    return cJSON_IsString(cj(v)) ? cj(v)->valuestring : NULL;
+}
+
+char *gs_json_print(const struct gs_json *v)
+{
+    return v ? cJSON_PrintUnformatted(cj(v)) : NULL;
+}
+
 void gs_json_path(char *buf, size_t n, const char *path, const char *key)
 {
-    snprintf(buf, n, "%s.%s", path, key);
+    size_t lp = strlen(path);   /* a long path gives way to the key */
+    if (lp + 1 >= n)
+        lp = n - 2;
+    memcpy(buf, path, lp);
+    buf[lp] = '.';
+    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+}
+
+int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,
+                 va_list ap)
+{
+    char where[600], what[512];
+    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    vsnprintf(what, sizeof what, fmt, ap);
+    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
 }
 
 int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
 {
-    char where[512], what[512];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = gs_json_verr(c, path, fmt, ap);
     va_end(ap);
-    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+    return rc;
 }
 
 int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
@@ -458,6 +511,10 @@ int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
         for (int i = 0; allowed[i] && !ok; i++)
             ok = strcmp(it->string, allowed[i]) == 0;
         if (!ok) {
+            const char *near = gs_suggest(it->string, allowed);
+            if (near)
+                return gs_json_err(c, path, "unknown key '%s' (did you mean "
+                                   "'%s'?)", it->string, near);
             char list[512] = "";
             for (int i = 0; allowed[i]; i++) {
                 strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
@@ -573,4 +630,238 @@ int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
         return 0;
     return gs_json_err(c, p, "expected a duration: seconds, or a string "
                        "such as \"30s\", \"5m\", \"2h\", \"3d\"");
+}
+
+/* --- editing JSON text by key path (gs_json_edit) ----------------------- */
+
+
+/* Next token of a key path: a key (*idx = -1) or an index [N].  Returns the
+ * position after it, or NULL on a malformed path. */
+static const char *next_tok(const char *p, char *key, size_t nkey, long *idx)
+{
+    *idx = -1;
+    key[0] = '\0';
+    if (*p == '[') {
+        char *end;
+        long v = strtol(p + 1, &end, 10);
+        if (end == p + 1 || *end != ']' || v < 0)
+            return NULL;
+        *idx = v;
+        p = end + 1;
+    } else {
+        size_t n = 0;
+        while (*p && *p != '.' && *p != '[') {
+            if (n + 1 >= nkey)
+                return NULL;
+            key[n++] = *p++;
+        }
+        key[n] = '\0';
+        if (n == 0)
+            return NULL;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p == '\0' || *p == '[')
+            return NULL;
+    }
+    return p;
+}
+
+static cJSON *parse_value(const char *v)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithOpts(v, &end, 1);
+    if (j)
+        return j;
+    return cJSON_CreateString(v);
+}
+
+/* Find (create = 1: create on the way) the node at path under root; on
+ * the last token, *parent and *last / *lastidx say where it hangs.  0 or
+ * GS_EINVAL with d filled. */
+static int walk(cJSON *root, const char *path, int create, cJSON **node,
+                const char *what, struct gs_diag *d)
+{
+    const char *p = path;
+    if (p[0] == '$')
+        p += p[1] == '.' ? 2 : 1;
+    if (*p == '\0')
+        return gs_diag_set(d, GS_EINVAL, what, "empty key path");
+    cJSON *cur = root;
+    char done[300] = "$";
+    while (*p) {
+        char key[128];
+        long idx;
+        const char *nx = next_tok(p, key, sizeof key, &idx);
+        if (nx == NULL)
+            return gs_diag_set(d, GS_EINVAL, what, "malformed key path '%s' "
+                               "(keys joined by '.', indexes as [N])", path);
+        if (idx >= 0) {
+            if (!cJSON_IsArray(cur))
+                return gs_diag_set(d, GS_EINVAL, what, "%s is not an array",
+                                   done);
+            int n = cJSON_GetArraySize(cur);
+            if (idx >= n)
+                return gs_diag_set(d, GS_EINVAL, what, "%s has %d element%s; "
+                                   "there is no [%ld]", done, n,
+                                   n == 1 ? "" : "s", idx);
+            cur = cJSON_GetArrayItem(cur, (int)idx);
+            snprintf(done + strlen(done), sizeof done - strlen(done), "[%ld]",
+                     idx);
+        } else {
+            if (cJSON_IsString(cur) && create) {
+                /* "policy": "fair" -> {"name": "fair"} */
+                cJSON *name = cJSON_CreateString(cur->valuestring);
+                free(cur->valuestring);
+                cur->valuestring = NULL;
+                cur->type = cJSON_Object;
+                cur->child = NULL;
+                cJSON_AddItemToObject(cur, "name", name);
+            }
+            if (!cJSON_IsObject(cur))
+                return gs_diag_set(d, GS_EINVAL, what, "%s is not an object, "
+                                   "so it has no key '%s'", done, key);
+            cJSON *nxt = cJSON_GetObjectItemCaseSensitive(cur, key);
+            if (nxt == NULL) {
+                if (!create)
+                    return gs_diag_set(d, GS_EINVAL, what, "%s has no key "
+                                       "'%s'", done, key);
+                nxt = *nx ? cJSON_CreateObject() : cJSON_CreateNull();
+                if (nxt == NULL)
+                    return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+                cJSON_AddItemToObject(cur, key, nxt);
+            }
+            cur = nxt;
+            snprintf(done + strlen(done), sizeof done - strlen(done), ".%s",
+                     key);
+        }
+        p = nx;
+    }
+    *node = cur;
+    return 0;
+}
+
+/* Replace node's content by a copy of v's (node keeps its place). */
+static void replace_content(cJSON *node, cJSON *v)
+{
+    cJSON *next = node->next, *prev = node->prev;
+    char *name = node->string;
+    int flags = node->type & cJSON_StringIsConst;
+    node->next = node->prev = NULL;
+    node->string = NULL;
+    /* free the old content */
+    cJSON_Delete(node->child);
+    if (!(node->type & cJSON_IsReference))
+        free(node->valuestring);
+    node->child = v->child;
+    node->valuestring = v->valuestring;
+    node->valueint = v->valueint;
+    node->valuedouble = v->valuedouble;
+    node->type = (v->type & ~cJSON_StringIsConst) | flags;
+    node->next = next;
+    node->prev = prev;
+    node->string = name;
+    v->child = NULL;
+    v->valuestring = NULL;
+    cJSON_Delete(v);
+}
+
+static int apply(cJSON *root, const struct gs_edit *e, const char *what,
+                 struct gs_diag *d)
+{
+    cJSON *node = NULL;
+    int rc = walk(root, e->path, e->op == GS_EDIT_SET, &node, what, d);
+    if (rc < 0)
+        return rc;
+    if (e->op == GS_EDIT_SET) {
+        cJSON *v = parse_value(e->value);
+        if (v == NULL)
+            return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+        replace_content(node, v);
+        return 0;
+    }
+    if (e->op == GS_EDIT_SCALE) {
+        char *end;
+        double f = strtod(e->value, &end);
+        if (!cJSON_IsNumber(node))
+            return gs_diag_set(d, GS_EINVAL, what, "%s is not a number, so it "
+                               "cannot be scaled", e->path);
+        if (*end != '\0' || !(f > 0))
+            return gs_diag_set(d, GS_EINVAL, what, "scale factor '%s' is not "
+                               "a positive number", e->value);
+        cJSON_SetNumberValue(node, node->valuedouble * f);
+        return 0;
+    }
+    /* GS_EDIT_CLONE: node is an element of an array; find the array */
+    char arr[256];
+    snprintf(arr, sizeof arr, "%s", e->path);
+    char *br = strrchr(arr, '[');
+    if (br == NULL || br == arr)
+        return gs_diag_set(d, GS_EINVAL, what, "%s is not an array element",
+                           e->path);
+    *br = '\0';
+    cJSON *a = NULL;
+    if ((rc = walk(root, arr, 0, &a, what, d)) < 0)
+        return rc;
+    cJSON *copy = cJSON_Duplicate(node, 1);
+    cJSON *over = parse_value(e->value);
+    if (copy == NULL || over == NULL || !cJSON_IsObject(over) ||
+        !cJSON_IsObject(copy)) {
+        cJSON_Delete(copy);
+        cJSON_Delete(over);
+        return gs_diag_set(d, GS_EINVAL, what, "cannot copy %s", e->path);
+    }
+    for (cJSON *it = over->child; it; it = it->next) {
+        cJSON *dup = cJSON_Duplicate(it, 1);
+        if (cJSON_GetObjectItemCaseSensitive(copy, it->string))
+            cJSON_ReplaceItemInObjectCaseSensitive(copy, it->string, dup);
+        else
+            cJSON_AddItemToObject(copy, it->string, dup);
+    }
+    cJSON_Delete(over);
+    cJSON_AddItemToArray(a, copy);
+    return 0;
+}
+
+int gs_json_edit(const char *text, const struct gs_edit *e, int n,
+                 char **out, const char *what, struct gs_diag *d)
+{
+    *out = NULL;
+    cJSON *root = cJSON_Parse(text);
+    if (root == NULL)
+        return gs_diag_set(d, GS_EPARSE, what, "the scenario is not valid "
+                           "JSON");
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char w[400];
+        snprintf(w, sizeof w, "%s%s%s", what, what[0] ? " " : "",
+                 e[i].path);
+        rc = apply(root, &e[i], w, d);
+    }
+    if (rc == 0) {
+        *out = cJSON_PrintUnformatted(root);
+        if (*out == NULL)
+            rc = gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gs_json_count(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int n = -1;
+    if (root && walk(root, path, 0, &node, "", NULL) == 0 &&
+        cJSON_IsArray(node))
+        n = cJSON_GetArraySize(node);
+    cJSON_Delete(root);
+    return n;
+}
+
+int gs_json_has(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int has = root && walk(root, path, 0, &node, "", NULL) == 0;
+    cJSON_Delete(root);
+    return has;
 }

@@ -31,6 +31,7 @@
 #include "err.h"
 #include "engine.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* cJSON_ParseWithOpts (NUL-terminated text, nothing after the value),
@@ -116,13 +117,31 @@ int gs_json_is_array(const struct gs_json *v);
 const struct gs_json *gs_json_first(const struct gs_json *v);
 const struct gs_json *gs_json_next(const struct gs_json *v);
 const char *gs_json_key(const struct gs_json *v);
+/* The number of elements (members), and the i-th one (NULL past the end;
+ * 0 and NULL for anything else). */
+int gs_json_size(const struct gs_json *v);
+const struct gs_json *gs_json_item(const struct gs_json *v, int i);
+int gs_json_is_number(const struct gs_json *v);
+int gs_json_is_string(const struct gs_json *v);
+/* A number's value (NaN when v is not a number); a string's text (NULL
+ * when v is not a string). */
+double gs_json_number(const struct gs_json *v);
+const char *gs_json_string(const struct gs_json *v);
+/* v as compact JSON text (malloc'ed, caller frees), or NULL out of
+ * memory. */
+char *gs_json_print(const struct gs_json *v);
 
 /* "path.key" into buf. */
 void gs_json_path(char *buf, size_t n, const char *path, const char *key);
 /* Record "FILE: PATH: WHAT" as GS_EINVAL in c->d and return GS_EINVAL. */
 int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* o must be an object whose keys are all in the NULL-terminated allowed. */
+int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,
+                 va_list ap) __attribute__((format(printf, 3, 0)));
+/* o must be an object whose keys are all in the NULL-terminated allowed;
+ * an unknown key is named with the nearest allowed one ("did you mean")
+ * or the list of them.  Keys given twice are found before parsing, by
+ * gs_jsoncheck (jsoncheck.h), for every JSON text gpusim reads. */
 int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *const *allowed);
 /* The getters read o[key] (o at JSON path `path`): absent leaves *out
@@ -142,5 +161,36 @@ int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
 /* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
 int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *key, int req, gs_time *out);
+
+/* --- editing JSON text by key path ------------------------------------------
+ * Key paths, as `gpusim sweep --set` and the plan search write them:
+ * `fleet[0].nodes`, `policy.name`, `$.workload.generate.rate_per_hour` (the
+ * leading `$.` is optional).  planjson.h says how sweeps and plans use
+ * them. */
+
+/* One edit of a scenario's text. */
+enum gs_edit_op {
+    GS_EDIT_SET,        /* path = value (JSON text, or a bare string) */
+    GS_EDIT_SCALE,      /* the number at path *= value (a number) */
+    GS_EDIT_CLONE,      /* append a copy of the array element at path to
+                           its array, then merge the object value into it */
+};
+
+struct gs_edit {
+    int op;
+    char path[256];
+    char *value;        /* owned by whoever built the edit */
+};
+
+/* Apply edits e[0..n-1] in order to the JSON text; *out is a new string
+ * (caller frees).  0, or GS_EINVAL / GS_EPARSE with d filled: where =
+ * `what` (say "--set fleet[0].nodes"), what = the problem. */
+int gs_json_edit(const char *text, const struct gs_edit *e, int n,
+                 char **out, const char *what, struct gs_diag *d);
+
+/* The number of elements of the array at path in text, or -1. */
+int gs_json_count(const char *text, const char *path);
+/* 1 if the key path exists in text, else 0. */
+int gs_json_has(const char *text, const char *path);
 
 #endif

@@ -43,12 +43,12 @@ struct kclass {
     double F;
     int fok;
     int count, cap, live;       /* live: index in k->live, -1 if empty */
-    int *members;
+    int *members;               /* a min-heap by node rank */
     int16_t gpu[KP_MAXG];       /* descending */
 };
 
 struct knode {
-    int pool, cls, pos;
+    int pool, cls, pos;         /* pos: index in its class's heap */
     int32_t cpu, mem;
     uint64_t tags;
     int16_t *gpu;               /* index order */
@@ -80,14 +80,14 @@ struct gs_kp {
     uint64_t *ckey;             /* score cache: key + 1, 0 empty */
     int8_t *cval;
     long csize, cn;
-    struct fgroup *groups;
-    int ngroups;
-    double ptot;                /* sum of typical frequencies */
+    struct gs_kp_mix *mix;      /* the typical pods, for F */
     int64_t used, capacity, stranded;
     int32_t cpu_min, mem_min;
     int64_t cpu_used, cpu_cap, mem_used, mem_cap;
     int *ties;
     int capties;
+    int ties_mode;              /* enum gs_kp_ties */
+    int *rank;                  /* [node]: its place in the name order */
 };
 
 /* --- requests -------------------------------------------------------------- */
@@ -227,29 +227,52 @@ static int g_cmp(const void *x, const void *y)
     return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 }
 
-/* Group the typical GPU pods by GPU request; CPU sorted within. */
-static int build_groups(struct gs_kp *k, const struct gs_kp_pod *typ,
-                        const double *freq, int n)
+struct gs_kp_mix {
+    struct fgroup *groups;
+    int ngroups;
+    double ptot;                /* sum of typical frequencies */
+};
+
+void gs_kp_mix_free(struct gs_kp_mix *x)
 {
+    if (x == NULL)
+        return;
+    for (int g = 0; g < x->ngroups; g++) {
+        free(x->groups[g].cpu);
+        free(x->groups[g].cum);
+    }
+    free(x->groups);
+    free(x);
+}
+
+/* The typical GPU pods grouped by GPU request, CPU sorted within. */
+int gs_kp_mix_new(const struct gs_kp_pod *typ, const double *freq, int n,
+                  struct gs_kp_mix **out)
+{
+    *out = NULL;
+    struct gs_kp_mix *x = calloc(1, sizeof *x);
     struct gs_kp_pod *t = malloc((size_t)(n ? n : 1) * sizeof *t);
-    if (t == NULL)
+    if (x == NULL || t == NULL) {
+        free(x);
+        free(t);
         return GS_ENOMEM;
+    }
     int m = 0;
-    k->ptot = 0;
     for (int i = 0; i < n; i++) {
-        k->ptot += freq[i];
+        x->ptot += freq[i];
         if (typ[i].gpus > 0) {
             t[m] = typ[i];
-            /* carry the frequency in the key slot's place: a parallel
-             * array would do, but the sort must move them together */
+            /* carry the frequency's index in the key slot: the sort must
+             * move them together */
             t[m].key = i;
             m++;
         }
     }
     qsort(t, (size_t)m, sizeof *t, g_cmp);
-    k->groups = calloc((size_t)(m ? m : 1), sizeof *k->groups);
-    if (k->groups == NULL) {
+    x->groups = calloc((size_t)(m ? m : 1), sizeof *x->groups);
+    if (x->groups == NULL) {
         free(t);
+        gs_kp_mix_free(x);
         return GS_ENOMEM;
     }
     for (int i = 0; i < m;) {
@@ -257,7 +280,7 @@ static int build_groups(struct gs_kp *k, const struct gs_kp_pod *typ,
         while (j < m && t[j].gpus == t[i].gpus && t[j].milli == t[i].milli &&
                t[j].allowed == t[i].allowed)
             j++;
-        struct fgroup *g = &k->groups[k->ngroups++];
+        struct fgroup *g = &x->groups[x->ngroups++];
         g->gpus = t[i].gpus;
         g->milli = t[i].milli;
         g->allowed = t[i].allowed;
@@ -266,6 +289,7 @@ static int build_groups(struct gs_kp *k, const struct gs_kp_pod *typ,
         g->cum = malloc((size_t)g->n * sizeof *g->cum);
         if (g->cpu == NULL || g->cum == NULL) {
             free(t);
+            gs_kp_mix_free(x);
             return GS_ENOMEM;
         }
         double c = 0;
@@ -277,21 +301,21 @@ static int build_groups(struct gs_kp *k, const struct gs_kp_pod *typ,
         i = j;
     }
     free(t);
+    *out = x;
     return 0;
 }
 
-/* F for a node of model with free CPU cpu and GPUs s[0..gpn) descending. */
-static double frag_sorted(const struct gs_kp *k, int model, int32_t cpu,
-                          const int16_t *s, int gpn)
+double gs_kp_mix_frag(const struct gs_kp_mix *x, int model, int32_t cpu,
+                      const int32_t *s, int gpn)
 {
-    int32_t total = 0;
+    int64_t total = 0;
     for (int i = 0; i < gpn; i++)
         total += s[i];
     if (total == 0)
         return 0;
-    double F = (double)total * k->ptot;
-    for (int gi = 0; gi < k->ngroups; gi++) {
-        const struct fgroup *g = &k->groups[gi];
+    double F = (double)total * x->ptot;
+    for (int gi = 0; gi < x->ngroups; gi++) {
+        const struct fgroup *g = &x->groups[gi];
         if (g->allowed && !(g->allowed >> model & 1))
             continue;
         if (g->gpus > gpn || s[g->gpus - 1] < g->milli)
@@ -307,12 +331,22 @@ static double frag_sorted(const struct gs_kp *k, int model, int32_t cpu,
             else
                 hi = mid - 1;
         }
-        int32_t fr = 0;
+        int64_t fr = 0;
         for (int i = gpn - 1; i >= 0 && s[i] < g->milli; i--)
             fr += s[i];
         F -= (double)(total - fr) * g->cum[lo];
     }
     return F;
+}
+
+/* F for a node of model with free CPU cpu and GPUs s[0..gpn) descending. */
+static double frag_sorted(const struct gs_kp *k, int model, int32_t cpu,
+                          const int16_t *s, int gpn)
+{
+    int32_t w[KP_MAXG] = { 0 };
+    for (int i = 0; i < gpn; i++)
+        w[i] = s[i];
+    return gs_kp_mix_frag(k->mix, model, cpu, w, gpn);
 }
 
 static int desc16(const void *x, const void *y)
@@ -411,6 +445,45 @@ static int class_of(struct gs_kp *k, int pool, int32_t cpu, int32_t mem,
     return id;
 }
 
+/* A class's members form a binary min-heap by rank, so the first node of
+ * the name order among a class's members is members[0]. */
+static void heap_set(struct gs_kp *k, struct kclass *c, int i, int node)
+{
+    c->members[i] = node;
+    k->nodes[node].pos = i;
+}
+
+static void heap_up(struct gs_kp *k, struct kclass *c, int i)
+{
+    int node = c->members[i];
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (k->rank[c->members[up]] <= k->rank[node])
+            break;
+        heap_set(k, c, i, c->members[up]);
+        i = up;
+    }
+    heap_set(k, c, i, node);
+}
+
+static void heap_down(struct gs_kp *k, struct kclass *c, int i)
+{
+    int node = c->members[i];
+    for (;;) {
+        int l = 2 * i + 1, m = l;
+        if (l >= c->count)
+            break;
+        if (l + 1 < c->count &&
+            k->rank[c->members[l + 1]] < k->rank[c->members[l]])
+            m = l + 1;
+        if (k->rank[c->members[m]] >= k->rank[node])
+            break;
+        heap_set(k, c, i, c->members[m]);
+        i = m;
+    }
+    heap_set(k, c, i, node);
+}
+
 static int class_add(struct gs_kp *k, int id, int node)
 {
     struct kclass *c = &k->cls[id];
@@ -423,8 +496,8 @@ static int class_add(struct gs_kp *k, int id, int node)
         c->cap = cap;
     }
     k->nodes[node].cls = id;
-    k->nodes[node].pos = c->count;
-    c->members[c->count++] = node;
+    heap_set(k, c, c->count++, node);
+    heap_up(k, c, c->count - 1);
     if (c->live < 0) {
         c->live = k->nlive;
         k->live[k->nlive++] = id;
@@ -436,9 +509,12 @@ static void class_remove(struct gs_kp *k, int node)
 {
     struct knode *n = &k->nodes[node];
     struct kclass *c = &k->cls[n->cls];
-    int last = c->members[--c->count];
-    c->members[n->pos] = last;
-    k->nodes[last].pos = n->pos;
+    int at = n->pos, last = c->members[--c->count];
+    if (at < c->count) {
+        heap_set(k, c, at, last);
+        heap_up(k, c, at);
+        heap_down(k, c, k->nodes[last].pos);
+    }
     if (c->count == 0) {
         int moved = k->live[--k->nlive];
         k->live[c->live] = moved;
@@ -502,49 +578,84 @@ static int fgd_share(struct gs_kp *k, struct kclass *c,
     return (int)(sigmoid((class_F(k, c) - F1) / 1000.0) * 100.0);
 }
 
+/* --- the scores, shared with the simulation's placers -------------------------- */
+
+int gs_kp_score_best_fit(int64_t cpu_left, int64_t gpu_left, double cmax,
+                         double gmax)
+{
+    double s = 0.5 * (double)cpu_left / cmax + 0.5 * (double)gpu_left / gmax;
+    return (int)((1.0 - s) * 100.0);
+}
+
+int gs_kp_score_dot(int64_t cpu_free, int64_t cpu_ask, int64_t gpu_free,
+                    int64_t gpu_ask, double cmax, double gmax)
+{
+    double d = ((double)cpu_free / cmax) * ((double)cpu_ask / cmax) +
+               ((double)gpu_free / gmax) * ((double)gpu_ask / gmax);
+    return (int)(100.0 * (1.0 - d / 2.0));
+}
+
+int gs_kp_group(int gpus, int milli)
+{
+    if (gpus <= 0)
+        return -1;
+    return milli < 1000 ? 0 : (gpus < 63 ? gpus : 63);
+}
+
+int gs_kp_score_clustering(int group, uint64_t tags, int64_t gpu_free,
+                           int64_t gmax)
+{
+    if (group < 0)
+        return 0;
+    int band = (int)(25 * (gmax - gpu_free) / gmax);
+    if (tags >> group & 1)
+        return band + (__builtin_popcountll(tags) == 1 ? 75 : 50);
+    return band + (tags == 0 ? 25 : 0);
+}
+
+int gs_kp_score_packing(const int32_t *s, int gpn, int gpus, int milli)
+{
+    if (gpus <= 0)
+        return 0;
+    int nfull = 0;
+    while (nfull < gpn && s[nfull] == 1000)
+        nfull++;
+    if (nfull == gpn) {
+        int v = 33 - nfull;
+        return v > nfull ? v : nfull;
+    }
+    int need = gpus, full = 0, sum = 0;
+    for (int i = gpn - 1; i >= 0 && need > 0; i--)
+        if (s[i] >= milli) {
+            need--;
+            full += s[i] == 1000;
+            sum += s[i] * 100 / 1000;
+        }
+    if (full > 0)
+        return 50 - full > 33 ? 50 - full : 33;
+    return 100 - sum / 10 > 50 ? 100 - sum / 10 : 50;
+}
+
 static int score(struct gs_kp *k, struct kclass *c, const struct gs_kp_pod *p)
 {
     int64_t req = (int64_t)p->gpus * p->milli;
     switch (k->policy) {
     case GS_KP_RANDOM:
         return 0;
-    case GS_KP_BEST_FIT: {
-        double s = 0.5 * (double)(c->cpu - p->cpu) / k->cmax +
-                   0.5 * (double)(c->total - req) / k->gmax;
-        return (int)((1.0 - s) * 100.0);
-    }
-    case GS_KP_DOT_PRODUCT: {
-        double d = ((double)c->cpu / k->cmax) * ((double)p->cpu / k->cmax) +
-                   ((double)c->total / k->gmax) * ((double)req / k->gmax);
-        return (int)(100.0 * (1.0 - d / 2.0));
-    }
-    case GS_KP_CLUSTERING: {
-        if (p->gpus == 0)
-            return 0;
-        int tag = p->milli < 1000 ? 0 : (p->gpus < 63 ? p->gpus : 63);
-        int64_t gm = (int64_t)k->gmax;
-        int band = (int)(25 * (gm - c->total) / gm);
-        if (c->tags >> tag & 1)
-            return band + (__builtin_popcountll(c->tags) == 1 ? 75 : 50);
-        return band + (c->tags == 0 ? 25 : 0);
-    }
+    case GS_KP_BEST_FIT:
+        return gs_kp_score_best_fit(c->cpu - p->cpu, c->total - req, k->cmax,
+                                    k->gmax);
+    case GS_KP_DOT_PRODUCT:
+        return gs_kp_score_dot(c->cpu, p->cpu, c->total, req, k->cmax,
+                               k->gmax);
+    case GS_KP_CLUSTERING:
+        return gs_kp_score_clustering(gs_kp_group(p->gpus, p->milli),
+                                      c->tags, c->total, (int64_t)k->gmax);
     case GS_KP_PACKING: {
-        if (p->gpus == 0)
-            return 0;
-        if (c->nfull == c->gpn) {
-            int s = 33 - c->nfull;
-            return s > c->nfull ? s : c->nfull;
-        }
-        int need = p->gpus, full = 0, sum = 0;
-        for (int i = c->gpn - 1; i >= 0 && need > 0; i--)
-            if (c->gpu[i] >= p->milli) {
-                need--;
-                full += c->gpu[i] == 1000;
-                sum += c->gpu[i] * 100 / 1000;
-            }
-        if (full > 0)
-            return 50 - full > 33 ? 50 - full : 33;
-        return 100 - sum / 10 > 50 ? 100 - sum / 10 : 50;
+        int32_t w[KP_MAXG];
+        for (int i = 0; i < c->gpn; i++)
+            w[i] = c->gpu[i];
+        return gs_kp_score_packing(w, c->gpn, p->gpus, p->milli);
     }
     case GS_KP_FGD: {
         if (p->gpus == 1 && p->milli < 1000) {
@@ -637,11 +748,7 @@ void gs_kp_free(struct gs_kp *k)
         return;
     for (int c = 0; c < k->ncls; c++)
         free(k->cls[c].members);
-    for (int g = 0; g < k->ngroups; g++) {
-        free(k->groups[g].cpu);
-        free(k->groups[g].cum);
-    }
-    free(k->groups);
+    gs_kp_mix_free(k->mix);
     free(k->cls);
     free(k->tab);
     free(k->live);
@@ -651,6 +758,7 @@ void gs_kp_free(struct gs_kp *k)
     free(k->gpus);
     free(k->pools);
     free(k->ties);
+    free(k->rank);
     free(k);
 }
 
@@ -714,13 +822,25 @@ int gs_kp_new(const struct gs_kp_pool *pools, int npools, int policy,
     k->nodes = calloc((size_t)(k->nnodes ? k->nnodes : 1), sizeof *k->nodes);
     k->gpus = malloc((size_t)(ng ? ng : 1) * sizeof *k->gpus);
     k->live = malloc((size_t)(k->nnodes ? k->nnodes : 1) * sizeof *k->live);
+    k->rank = malloc((size_t)(k->nnodes ? k->nnodes : 1) * sizeof *k->rank);
     if (k->pools == NULL || k->nodes == NULL || k->gpus == NULL ||
-        k->live == NULL || tab_grow(k) < 0 || cache_grow(k) < 0 ||
-        build_groups(k, typical, freq, ntyp) < 0) {
+        k->live == NULL || k->rank == NULL || tab_grow(k) < 0 ||
+        cache_grow(k) < 0 ||
+        gs_kp_mix_new(typical, freq, ntyp, &k->mix) < 0) {
         gs_kp_free(k);
         return GS_ENOMEM;
     }
     memcpy(k->pools, pools, (size_t)npools * sizeof *k->pools);
+    /* the name order: a uniform permutation of the nodes (the artifact
+     * prefixes every node's name with its place in rand.Perm) */
+    for (int i = 0; i < k->nnodes; i++)
+        k->rank[i] = i;
+    for (int i = k->nnodes - 1; i > 0; i--) {
+        int j = (int)gsl_rng_uniform_int(rng, (unsigned long)i + 1);
+        int t = k->rank[i];
+        k->rank[i] = k->rank[j];
+        k->rank[j] = t;
+    }
     int node = 0, g0 = 0;
     for (int p = 0; p < npools; p++)
         for (int i = 0; i < pools[p].nodes; i++, node++) {
@@ -742,6 +862,12 @@ int gs_kp_new(const struct gs_kp_pool *pools, int npools, int policy,
         }
     *out = k;
     return 0;
+}
+
+void gs_kp_set_ties(struct gs_kp *k, int mode)
+{
+    k->ties_mode = mode == GS_KP_TIES_UNIFORM ? GS_KP_TIES_UNIFORM
+                                              : GS_KP_TIES_ORDERED;
 }
 
 void gs_kp_set_strand_limits(struct gs_kp *k, int32_t cpu_min, int32_t mem_min)
@@ -811,11 +937,22 @@ int gs_kp_place(struct gs_kp *k, const struct gs_kp_pod *p)
     }
     if (best < 0)
         return -1;
-    unsigned long r = w > 1 ? gsl_rng_uniform_int(k->rng, w) : 0;
-    int t = 0;
-    while (r >= (unsigned long)k->cls[k->ties[t]].count)
-        r -= (unsigned long)k->cls[k->ties[t++]].count;
-    int node = k->cls[k->ties[t]].members[r];
+    int node;
+    if (k->ties_mode == GS_KP_TIES_ORDERED && k->policy != GS_KP_RANDOM) {
+        /* the first node of the name order among the best */
+        node = k->cls[k->ties[0]].members[0];
+        for (int t = 1; t < nt; t++) {
+            int m = k->cls[k->ties[t]].members[0];
+            if (k->rank[m] < k->rank[node])
+                node = m;
+        }
+    } else {
+        unsigned long r = w > 1 ? gsl_rng_uniform_int(k->rng, w) : 0;
+        int t = 0;
+        while (r >= (unsigned long)k->cls[k->ties[t]].count)
+            r -= (unsigned long)k->cls[k->ties[t++]].count;
+        node = k->cls[k->ties[t]].members[r];
+    }
     struct knode *n = &k->nodes[node];
 
     k->stranded -= node_stranded(k, n);
@@ -835,7 +972,7 @@ int gs_kp_place(struct gs_kp *k, const struct gs_kp_pod *p)
     n->cpu -= p->cpu;
     n->mem -= p->mem;
     if (p->gpus > 0)
-        n->tags |= 1ULL << (p->milli < 1000 ? 0 : (p->gpus < 63 ? p->gpus : 63));
+        n->tags |= 1ULL << gs_kp_group(p->gpus, p->milli);
     k->used += (int64_t)p->gpus * p->milli;
     k->cpu_used += p->cpu;
     k->mem_used += p->mem;

@@ -15,9 +15,22 @@
  *    resource fits (Kubernetes' NodeResourcesFit for CPU and memory, the
  *    Open-Gpu-Share filter for the GPUs and the model).
  *  - Every feasible node is scored (percentageOfNodesToScore 100) with an
- *    integer score 0..100; the highest wins and ties are broken uniformly at
- *    random, as kube-scheduler's selectHost does.  The integer truncation is
- *    part of each policy: it decides how often ties happen.
+ *    integer score 0..100 and the highest wins.  The integer truncation is
+ *    part of each policy: it decides how often ties happen, and ties decide
+ *    a lot.  The artifact breaks them in a fixed order, not at random: it
+ *    renames every node with a prefix from rand.Perm (seeded per run) so
+ *    that the name order is a uniform permutation, and its random policy
+ *    draws its one node itself in a PreScore step -- both pointless under
+ *    upstream kube-scheduler's uniform selectHost, both needed under the
+ *    deterministic choice of its patched kube-scheduler (k8s.io/kubernetes
+ *    replaced by a v1.20.5 fork in go.mod).  So by default
+ *    (GS_KP_TIES_ORDERED) each cluster draws a uniform order of its nodes
+ *    and a tie goes to the first node of that order; GS_KP_TIES_UNIFORM is
+ *    upstream's uniform choice.  It matters most for pods a policy scores 0
+ *    everywhere (CPU-only pods under clustering and packing): in order they
+ *    fill one node after another, uniformly they spread over the cluster
+ *    and use up the CPU GPU pods need (3 points of allocation on openb;
+ *    docs/sharing.md has the measurements).
  *  - Scores (Cmax, Gmax: the largest node's CPU and GPUs x 1000 -- the
  *    artifact's MaxSpecCpu 128,000 and MaxSpecGpu 8,000 on openb):
  *      random       every node 0 (a uniform feasible node); a share goes to
@@ -56,8 +69,9 @@
  * states form a class (a hash table finds it); the live classes are scored
  * instead of the nodes, each (class, pod request) score is cached for good
  * (a class never changes state; a node that changes moves to another
- * class), and a tie among classes is broken by drawing uniformly among all
- * their member nodes.  A decision costs O(live classes), and the
+ * class), and a tie among classes goes to the first member in the name
+ * order (each class keeps its members in a heap by rank), or is drawn
+ * uniformly among all their member nodes.  A decision costs O(live classes), and the
  * fragmentation is computed from typical pods grouped by GPU request with
  * prefix sums over their CPU (O(groups log members) per state).  Pods only
  * arrive here (the experiment has no departures).
@@ -105,11 +119,45 @@ int gs_kp_intern(struct gs_kp_pod *pods, long n);
 int gs_kp_typical(const struct gs_kp_pod *pods, long n, double threshold,
                   struct gs_kp_pod **out, double **freq, int *nout);
 
+/* The typical-pod mix that F is measured against (shared with the
+ * simulation's fragmentation measure, frag.h). */
+struct gs_kp_mix;
+/* typ[0..n) with frequencies freq (copied).  0 or GS_ENOMEM. */
+int gs_kp_mix_new(const struct gs_kp_pod *typ, const double *freq, int n,
+                  struct gs_kp_mix **out);
+void gs_kp_mix_free(struct gs_kp_mix *x);
+/* F of a node of catalog model with free CPU cpu (milli-cores) and per-GPU
+ * free milli s[0..gpn), descending (above: every typical pod that cannot
+ * run there counts the node's free GPU milli in full). */
+double gs_kp_mix_frag(const struct gs_kp_mix *x, int model, int32_t cpu,
+                      const int32_t *s, int gpn);
+
+/* The policies' integer scores (0..100, higher wins), shared with the
+ * simulation's placers (policies/place_heur.c, place.c).  cmax, gmax: the
+ * largest node's CPU and GPU milli. */
+/* best-fit: CPU and GPU milli the node has left after placing. */
+int gs_kp_score_best_fit(int64_t cpu_left, int64_t gpu_left, double cmax,
+                         double gmax);
+/* dot-product: the node's free CPU and GPU milli, the pod's asks. */
+int gs_kp_score_dot(int64_t cpu_free, int64_t cpu_ask, int64_t gpu_free,
+                    int64_t gpu_ask, double cmax, double gmax);
+/* The affinity group of a request: -1 none (CPU only), 0 a share of one
+ * GPU, k (<= 63) k whole GPUs; a node's tags have bit g set when it hosts
+ * a pod of group g. */
+int gs_kp_group(int gpus, int milli);
+/* clustering: a pod of group on a node with tags and gpu_free milli free. */
+int gs_kp_score_clustering(int group, uint64_t tags, int64_t gpu_free,
+                           int64_t gmax);
+/* packing: gpus x milli asked of a node whose GPUs have s[0..gpn) free,
+ * descending (the pod fits). */
+int gs_kp_score_packing(const int32_t *s, int gpn, int gpus, int milli);
+
 struct gs_kp;
 
 /* A cluster of pools[0..npools) under policy, the fragmentation measured
  * for typical[0..ntyp) with frequencies freq (copied); rng is borrowed
- * (ties, random choices).  0 or GS_ENOMEM / GS_EINVAL. */
+ * (the node order, drawn here; uniform ties, random choices).  Ties are
+ * GS_KP_TIES_ORDERED.  0 or GS_ENOMEM / GS_EINVAL. */
 int gs_kp_new(const struct gs_kp_pool *pools, int npools, int policy,
               const struct gs_kp_pod *typical, const double *freq, int ntyp,
               gsl_rng *rng, struct gs_kp **out);
@@ -118,6 +166,10 @@ void gs_kp_free(struct gs_kp *k);
 /* Place pod: the node index it went to, -1 when no node fits (nothing
  * changes), or GS_ENOMEM. */
 int gs_kp_place(struct gs_kp *k, const struct gs_kp_pod *pod);
+
+/* How ties between equal scores are broken (above). */
+enum gs_kp_ties { GS_KP_TIES_ORDERED, GS_KP_TIES_UNIFORM };
+void gs_kp_set_ties(struct gs_kp *k, int mode);
 
 /* Allocated GPU milli, capacity in GPU milli. */
 int64_t gs_kp_used_milli(const struct gs_kp *k);

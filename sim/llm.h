@@ -154,7 +154,7 @@ enum gs_llm_role {
     GS_LLM_PREFILL,         /* prefill only: a request finishes with its
                              * first token, its KV to be handed off */
     GS_LLM_DECODE           /* decode only: requests arrive with their
-                             * prompt's KV (kv_ready) */
+                             * prompt's KV and first token (kv_ready) */
 };
 
 struct gs_llm_engine_cfg {
@@ -187,8 +187,13 @@ struct gs_llm_req {
     int output;             /* tokens to generate, >= 1 */
     const uint64_t *hash_ids;
     int n_hash;
-    int kv_ready;           /* decode role: the prompt's KV has arrived
-                             * (and its first token: output >= 2) */
+    int kv_ready;           /* the prompt's KV is here when it arrives.
+                             * Decode role: a hand-off, whose first token
+                             * the prefill side made (output 1: done at
+                             * once, see gs_llm_engine_add).  Other roles:
+                             * the prompt is cached whole (a KV store's
+                             * hit); it decodes at once and its first
+                             * token ends its first iteration. */
 };
 
 /* What finish_iteration reports: first tokens and finishes at the
@@ -226,9 +231,15 @@ struct gs_llm_engine;
 int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
                       struct gs_llm_engine **out, struct gs_diag *d);
 void gs_llm_engine_free(struct gs_llm_engine *e);
-/* Queue a request (FIFO).  GS_EINVAL for bad lengths (< 1, or prompt +
- * output over 2^30); GS_ENOFIT when its
- * prompt + output could never fit the KV cache (the caller rejects it). */
+/* gs_llm_engine_add's answer for a request with nothing left to run. */
+enum { GS_LLM_DONE = 1 };
+
+/* Queue a request (FIFO): 0.  GS_LLM_DONE (> 0) when it is finished on
+ * arrival -- a hand-off of one output token to a decode-only engine, whose
+ * token the prefill side made: counted as finished, no callback, the
+ * caller ends it at its hand-off time.  GS_EINVAL for bad lengths (< 1, or
+ * prompt + output over 2^30); GS_ENOFIT when its prompt + output could
+ * never fit the KV cache (the caller rejects it). */
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *r);
 /* Form the next iteration at time now; its duration in seconds, 0 when
  * there is nothing to run.  Calling it while busy is a bug (GS_ASSERT). */

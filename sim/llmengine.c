@@ -53,7 +53,8 @@ struct req {
     int n_hash;
     int prompt, output;
     int state;
-    int kv_ready;           /* decode role: arrives with its prompt's KV */
+    int kv_ready;           /* arrives with its prompt's KV: a hand-off (decode
+                             * role) or a prompt cached whole */
     int computed;           /* prefill progress: tokens with KV */
     int target;             /* tokens to prefill: prompt + generated */
     int generated;          /* output tokens produced */
@@ -66,7 +67,7 @@ struct req {
     long s0;                /* decode: first decode step */
     int c0;                 /* decode: context at s0 */
     long fin;               /* decode: last decode step */
-    int heap;               /* position in the finish heap */
+    unsigned dgen;          /* decode entries so far (finish-heap tag) */
     int phase;              /* decode: (c0 - s0) mod block_size */
     int prev, next;         /* waiting queue or running list */
     int pprev, pnext;       /* prefilling list (R_PREFILL) */
@@ -79,6 +80,7 @@ struct list {
 struct hent {
     long fin;
     int i;
+    unsigned gen;           /* the slot's decode_enter count when pushed */
 };
 
 struct gs_llm_engine {
@@ -97,9 +99,13 @@ struct gs_llm_engine {
     int nchunks, ccap;
     int *preempted;         /* preempted while forming the iteration */
     int npre, pcap;
+    int *firsts;            /* admitted with their KV and no token yet:
+                             * their first decode step gives it */
+    int nfirsts, fcap;
 
     /* aggregated decode state */
     long step;              /* decode steps done */
+    int smod;               /* step % block size (no division per step) */
     int ndec;
     double sum_ctx;         /* sum of decoders' contexts before this step */
     int *phase;             /* decoders per block phase, bs entries */
@@ -200,10 +206,15 @@ static int hent_less(struct hent a, struct hent b)
     return a.fin < b.fin || (a.fin == b.fin && a.i < b.i);
 }
 
-static void heap_set(struct gs_llm_engine *e, int pos, struct hent h)
+/* The finish heap keeps no position in the requests' slots: a preempted
+ * decoder's entry is left behind, stale (its slot no longer decodes under
+ * that tag), and dropped when it reaches the top.  Sifting then touches
+ * the heap alone, not the slots of the requests it moves -- in overload
+ * the slots of thousands of queued requests. */
+static int hent_live(const struct gs_llm_engine *e, struct hent h)
 {
-    e->heap[pos] = h;
-    e->r[h.i].heap = pos;
+    const struct req *r = &e->r[h.i];
+    return r->state == R_DECODE && r->dgen == h.gen;
 }
 
 static void heap_up(struct gs_llm_engine *e, int pos)
@@ -213,10 +224,10 @@ static void heap_up(struct gs_llm_engine *e, int pos)
         int parent = (pos - 1) / 2;
         if (!hent_less(h, e->heap[parent]))
             break;
-        heap_set(e, pos, e->heap[parent]);
+        e->heap[pos] = e->heap[parent];
         pos = parent;
     }
-    heap_set(e, pos, h);
+    e->heap[pos] = h;
 }
 
 static void heap_down(struct gs_llm_engine *e, int pos)
@@ -230,21 +241,29 @@ static void heap_down(struct gs_llm_engine *e, int pos)
             c++;
         if (!hent_less(e->heap[c], h))
             break;
-        heap_set(e, pos, e->heap[c]);
+        e->heap[pos] = e->heap[c];
         pos = c;
     }
-    heap_set(e, pos, h);
+    e->heap[pos] = h;
 }
 
-static void heap_remove(struct gs_llm_engine *e, int i)
+static void heap_pop(struct gs_llm_engine *e)
 {
-    int pos = e->r[i].heap;
-    struct hent last = e->heap[--e->hn];
-    if (last.i != i) {
-        heap_set(e, pos, last);
-        heap_up(e, pos);
-        heap_down(e, e->r[last.i].heap);
-    }
+    e->heap[0] = e->heap[--e->hn];
+    if (e->hn > 0)
+        heap_down(e, 0);
+}
+
+/* Drop every stale entry and restore the heap (Floyd's bottom-up build). */
+static void heap_purge(struct gs_llm_engine *e)
+{
+    int n = 0;
+    for (int k = 0; k < e->hn; k++)
+        if (hent_live(e, e->heap[k]))
+            e->heap[n++] = e->heap[k];
+    e->hn = n;
+    for (int k = n / 2 - 1; k >= 0; k--)
+        heap_down(e, k);
 }
 
 /* ---- creation ----------------------------------------------------------------- */
@@ -326,6 +345,7 @@ void gs_llm_engine_free(struct gs_llm_engine *e)
     free(e->r);
     free(e->chunks);
     free(e->preempted);
+    free(e->firsts);
     free(e->phase);
     free(e->heap);
     gs_llmkv_release(&e->kv);
@@ -349,11 +369,16 @@ static int grow(void *pp, int *cap, size_t size, int need)
 
 int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 {
-    int ready = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
-    if (q->prompt < 1 || q->output < 1 + ready || q->n_hash < 0
+    int handoff = e->cfg.role == GS_LLM_DECODE && q->kv_ready;
+    if (q->prompt < 1 || q->output < 1 || q->n_hash < 0
         || (long)q->prompt + q->output > 1L << 30
         || (q->n_hash > 0 && !q->hash_ids))
         return GS_EINVAL;
+    if (handoff && q->output == 1) {
+        /* the prefill side made its only token: nothing to do here */
+        e->st.finished++;
+        return GS_LLM_DONE;
+    }
     if (blocks_of((long)q->prompt + q->output, e->bs)
         > e->kv.total - e->watermark)
         return GS_ENOFIT;
@@ -368,7 +393,8 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
         /* per-request arrays sized with the pool: no failure mid-step */
         if (grow(&e->heap, &e->hcap, sizeof *e->heap, e->rcap)
             || grow(&e->chunks, &e->ccap, sizeof *e->chunks, e->rcap)
-            || grow(&e->preempted, &e->pcap, sizeof *e->preempted, e->rcap))
+            || grow(&e->preempted, &e->pcap, sizeof *e->preempted, e->rcap)
+            || grow(&e->firsts, &e->fcap, sizeof *e->firsts, e->rcap))
             return GS_ENOMEM;
     }
     int i = e->free_head;
@@ -390,12 +416,14 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
     *r = (struct req){
         .id = q->id, .hash = q->hash_ids, .n_hash = n_hash,
         .prompt = q->prompt, .output = q->output, .state = R_WAITING,
-        .kv_ready = ready,
-        .target = q->prompt, .units = units, .heap = -1,
+        .kv_ready = q->kv_ready != 0,
+        .target = q->prompt, .units = units, .dgen = r->dgen,
     };
-    if (r->kv_ready) {          /* the prefill pool gave its first token */
+    if (handoff) {              /* the prefill pool gave its first token */
         r->generated = 1;
         r->first_sent = 1;
+    } else if (r->kv_ready) {   /* its whole prompt is cached */
+        r->cached = q->prompt;
     }
     list_push_back(e, &e->waiting, i);
     return 0;
@@ -422,7 +450,6 @@ static void decode_leave(struct gs_llm_engine *e, int i, long ctx)
     e->ndec--;
     e->sum_ctx -= ctx;
     e->phase[r->phase]--;
-    heap_remove(e, i);
 }
 
 static void release(struct gs_llm_engine *e, int i)
@@ -469,12 +496,17 @@ static void decode_enter(struct gs_llm_engine *e, int i, long s0)
     r->state = R_DECODE;
     r->s0 = s0;
     r->c0 = r->computed;
-    r->fin = s0 + (r->output - r->generated) - 1;
+    r->fin = e->cfg.role == GS_LLM_PREFILL && !r->first_sent
+             ? s0 : s0 + (r->output - r->generated) - 1;
     e->ndec++;
     e->sum_ctx += r->c0;
     r->phase = (int)(((r->c0 - r->s0) % e->bs + e->bs) % e->bs);
     e->phase[r->phase]++;
-    e->heap[e->hn++] = (struct hent){ r->fin, i };
+    r->dgen++;
+    if (e->hn == e->hcap)
+        heap_purge(e);      /* the live entries always fit (hcap = rcap) */
+    GS_ASSERT(e->hn < e->hcap);
+    e->heap[e->hn++] = (struct hent){ r->fin, i, r->dgen };
     heap_up(e, e->hn - 1);
 }
 
@@ -511,6 +543,11 @@ static int admit_head(struct gs_llm_engine *e, int budget)
         list_push_back(e, &e->running, i);
         r->computed = r->prompt;
         decode_enter(e, i, e->step);
+        if (!r->first_sent) {
+            e->st.cached_tokens += r->prompt;
+            GS_ASSERT(e->nfirsts < e->fcap);
+            e->firsts[e->nfirsts++] = i;
+        }
         return -1;
     }
     int h = prefix_hits(e, r);
@@ -587,7 +624,7 @@ again:
     for (;;) {
         if (!prefill_first && e->ndec > 0) {
             /* the decoders starting a block at this step */
-            long need = e->phase[(int)((e->bs - e->step % e->bs) % e->bs)];
+            long need = e->phase[e->smod ? e->bs - e->smod : 0];
             while (gs_llmkv_available(&e->kv) < need) {
                 int t = e->running.tail;
                 struct req *r = &e->r[t];
@@ -596,7 +633,7 @@ again:
                     need--;
                 preempt_tail(e);
             }
-            if (gs_llmkv_alloc(&e->kv, need) == 0)
+            if (need > 0 && gs_llmkv_alloc(&e->kv, need) == 0)
                 e->dec_blocks = need;
             budget -= e->ndec;
         }
@@ -693,11 +730,31 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
     for (int k = 0; k < e->npre; k++)
         if (cb && cb->preempted)
             cb->preempted(ctx, e->r[e->preempted[k]].id, e->last.start);
+    if (e->step_dec && e->nfirsts > 0) {
+        /* requests that came with their KV got their first token now
+         * (those preempted since went back to prefill their prompt) */
+        for (int k = 0; k < e->nfirsts; k++) {
+            struct req *r = &e->r[e->firsts[k]];
+            if (r->state != R_DECODE || r->first_sent)
+                continue;
+            r->first_sent = 1;
+            if (cb && cb->first_token)
+                cb->first_token(ctx, r->id, t);
+        }
+    }
     if (e->step_dec) {
         e->st.decode_tokens += e->ndec;
         e->sum_ctx += e->ndec;
-        while (e->hn > 0 && e->heap[0].fin == e->step) {
-            int i = e->heap[0].i;
+        while (e->hn > 0) {
+            struct hent h = e->heap[0];
+            if (!hent_live(e, h)) {
+                heap_pop(e);        /* left behind by a preemption */
+                continue;
+            }
+            if (h.fin != e->step)
+                break;
+            heap_pop(e);
+            int i = h.i;
             struct req *r = &e->r[i];
             long c = r->c0 + (e->step - r->s0) + 1;
             decode_leave(e, i, c);
@@ -706,6 +763,8 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
             done++;
         }
         e->step++;
+        if (++e->smod == e->bs)
+            e->smod = 0;
     }
     for (int k = 0; k < e->nchunks; k++) {
         int i = e->chunks[k];
@@ -736,6 +795,14 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
             decode_enter(e, i, e->step);
         }
     }
+    /* keep only those still waiting for their first decode step */
+    int nf = 0;
+    for (int k = 0; k < e->nfirsts; k++) {
+        const struct req *r = &e->r[e->firsts[k]];
+        if (r->state == R_DECODE && !r->first_sent)
+            e->firsts[nf++] = e->firsts[k];
+    }
+    e->nfirsts = nf;
     e->nchunks = 0;
     e->npre = 0;
     return done;

@@ -12,7 +12,6 @@
 #include "scenario.h"
 #include "share.h"
 
-#include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,88 +208,242 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
     return 0;
 }
 
-static double quant(const double *sorted, size_t n, double q)
+/* --- the end-of-run duration statistics --------------------------------
+ *
+ * Waits and completion times are integer milliseconds.  One pass over the
+ * records counts them per tier and finds the largest; a second copies them
+ * into one buffer, a region per tier, as 32-bit numbers when the largest
+ * fits (4 bytes a job; 8 otherwise).  Each region is sorted in place by an
+ * MSD radix sort (American flag sort: McIlroy, Bostic and McIlroy,
+ * "Engineering radix sort", Computing Systems 6(1), 1993), needing no
+ * scratch, and the figures of all tiers together come from merging the
+ * sorted regions, so nothing is sorted twice.
+ *
+ * The figures are exactly those of GSL on the sorted seconds: the mean is
+ * gsl_stats_mean's recurrence (in long double, over the sorted values),
+ * the percentiles gsl_stats_quantile_from_sorted_data's interpolation,
+ * written out here because the values are never stored as doubles. */
+
+/* The order statistics a tstats needs: p50, p95, p99 interpolate between
+ * ranks lo and lo + 1 (gsl_stats_quantile_from_sorted_data). */
+static const double quants[3] = { 0.50, 0.95, 0.99 };
+
+struct dsum {
+    size_t n, k;                /* values in all; taken so far */
+    long double mean;           /* gsl_stats_mean's recurrence */
+    size_t lo[3];
+    double at_lo[3], at_hi[3];  /* seconds at ranks lo and lo + 1 */
+    double last;
+};
+
+static void dsum_init(struct dsum *d, size_t n)
 {
-    return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, n, q) : 0.0;
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    for (int q = 0; q < 3 && n > 0; q++)
+        d->lo[q] = (size_t)(int)(quants[q] * (double)(n - 1));
 }
 
-/* Fill the tier's stats from the records selected by tier (-1 = all). */
-/* Sort n non-negative millisecond counts: LSD radix sort, 11 bits a pass,
- * as many passes as the largest needs (three up to 99 days); t is scratch
- * of n.  Exact, and for a million waits some ten times faster than a
- * comparison sort. */
-static void sort_ms(uint64_t *a, uint64_t *t, size_t n)
+/* The next value in ascending order, in milliseconds. */
+static inline void dsum_take(struct dsum *d, uint64_t ms)
 {
-    uint64_t max = 0, *src = a, *dst = t;
-    for (size_t i = 0; i < n; i++)
-        max |= a[i];
-    for (int shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
-        size_t cnt[2049] = { 0 };
-        for (size_t i = 0; i < n; i++)
-            cnt[((src[i] >> shift) & 2047) + 1]++;
-        for (int d = 0; d < 2048; d++)
-            cnt[d + 1] += cnt[d];
-        for (size_t i = 0; i < n; i++)
-            dst[cnt[(src[i] >> shift) & 2047]++] = src[i];
-        uint64_t *x = src;
-        src = dst;
-        dst = x;
+    double x = (double)ms / 1000.0;
+    size_t i = d->k++;
+    d->mean += (x - d->mean) / (i + 1);
+    for (int q = 0; q < 3; q++) {
+        if (i == d->lo[q])
+            d->at_lo[q] = x;
+        else if (i == d->lo[q] + 1)
+            d->at_hi[q] = x;
     }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
+    d->last = x;
 }
 
-/* The mean and percentiles of n durations in ms, given in k (t scratch);
- * k is reused to hold them in seconds, sorted. */
-union gs_num { uint64_t k; double d; };
-
-static double *sorted_secs(union gs_num *k, union gs_num *t, size_t n)
+static double dsum_quant(const struct dsum *d, int q)
 {
-    sort_ms(&k->k, &t->k, n);
-    for (size_t i = 0; i < n; i++)
-        k[i].d = (double)k[i].k / 1000.0;
-    return &k->d;
+    if (d->n == 0)
+        return 0.0;
+    double index = quants[q] * (double)(d->n - 1);
+    size_t lhs = (size_t)(int)index;
+    double delta = index - (double)lhs;
+    if (lhs == d->n - 1)
+        return d->at_lo[q];
+    return (1 - delta) * d->at_lo[q] + delta * d->at_hi[q];
 }
 
-static void tier_stats(const struct gs_jobrec *rec, long n, int tier,
-                       union gs_num *kbuf, union gs_num *tbuf,
-                       struct gs_tstats *o)
+/* American flag sort of a[0..n) on the digit at shift and those below. */
+#define GS_AFSORT(NAME, T)                                                 \
+static void NAME(T *a, size_t n, int shift)                                \
+{                                                                          \
+    if (n < 48) {                                                          \
+        for (size_t i = 1; i < n; i++) {                                   \
+            T v = a[i];                                                    \
+            size_t j = i;                                                  \
+            for (; j > 0 && a[j - 1] > v; j--)                             \
+                a[j] = a[j - 1];                                           \
+            a[j] = v;                                                      \
+        }                                                                  \
+        return;                                                            \
+    }                                                                      \
+    size_t cnt[256] = { 0 }, head[256], tail[256];                         \
+    for (size_t i = 0; i < n; i++)                                         \
+        cnt[(a[i] >> shift) & 255]++;                                      \
+    size_t sum = 0;                                                        \
+    for (int b = 0; b < 256; b++) {                                        \
+        head[b] = sum;                                                     \
+        sum += cnt[b];                                                     \
+        tail[b] = sum;                                                     \
+    }                                                                      \
+    for (int b = 0; b < 256; b++)                                          \
+        while (head[b] < tail[b]) {                                        \
+            T v = a[head[b]];                                              \
+            int d = (int)((v >> shift) & 255);                             \
+            while (d != b) {                                               \
+                T w = a[head[d]];                                          \
+                a[head[d]++] = v;                                          \
+                v = w;                                                     \
+                d = (int)((v >> shift) & 255);                             \
+            }                                                              \
+            a[head[b]++] = v;                                              \
+        }                                                                  \
+    if (shift == 0)                                                        \
+        return;                                                            \
+    for (int b = 0; b < 256; b++)                                          \
+        if (cnt[b] > 1)                                                    \
+            NAME(a + tail[b] - cnt[b], cnt[b], shift - 8);                 \
+}
+GS_AFSORT(afsort32, uint32_t)
+GS_AFSORT(afsort64, uint64_t)
+
+/* The top digit's shift for keys up to max. */
+static int top_shift(uint64_t max)
 {
-    memset(o, 0, sizeof *o);
-    size_t nw = 0, nj = 0;
+    int s = 0;
+    while (s < 56 && (max >> s) > 255)
+        s += 8;
+    return s;
+}
+
+enum { D_WAIT, D_JCT };
+
+/* The duration of record r that kind measures, or -1 if it has none. */
+static inline int64_t duration(const struct gs_jobrec *r, int kind)
+{
+    if (kind == D_WAIT)
+        return r->start >= 0 ? r->start - r->arrival : -1;
+    return r->state == GS_JOB_DONE ? r->end - r->arrival : -1;
+}
+
+/* Fill o->all and o->tier[] with the mean and percentiles of the waits
+ * (kind D_WAIT) or completion times (D_JCT); cnt[t] of them have tier t,
+ * none over max. */
+static void durations(const struct gs_jobrec *rec, long n, int kind,
+                      const size_t cnt[GS_NTIERS], uint64_t max,
+                      struct gs_summary *o)
+{
+    size_t off[GS_NTIERS + 1], at[GS_NTIERS];
+    off[0] = 0;
+    for (int t = 0; t < GS_NTIERS; t++)
+        off[t + 1] = off[t] + cnt[t];
+    size_t total = off[GS_NTIERS];
+    if (total == 0)
+        return;
+    int wide = max > UINT32_MAX;
+    void *buf = malloc(total * (wide ? sizeof(uint64_t) : sizeof(uint32_t)));
+    GS_OOM_IF(buf == NULL);
+    uint32_t *b32 = buf;
+    uint64_t *b64 = buf;
+    memcpy(at, off, sizeof at);
     for (long i = 0; i < n; i++) {
-        const struct gs_jobrec *r = &rec[i];
-        if (tier >= 0 && r->tier != tier)
+        int64_t v = duration(&rec[i], kind);
+        if (v < 0)
             continue;
-        o->jobs++;
-        if (r->start >= 0)
-            kbuf[nw++].k = (uint64_t)(r->start - r->arrival);
-        o->done += r->state == GS_JOB_DONE;
-        o->killed += r->state == GS_JOB_KILLED;
-        o->sla_wait += r->sla_wait;
-        o->sla_deadline += r->sla_deadline;
+        size_t k = at[rec[i].tier]++;
+        if (wide)
+            b64[k] = (uint64_t)v;
+        else
+            b32[k] = (uint32_t)v;
     }
-    o->started = (long)nw;
-    o->unfinished = o->jobs - o->done - o->killed;
-    if (nw) {
-        double *w = sorted_secs(kbuf, tbuf, nw);
-        o->wait_mean = gsl_stats_mean(w, 1, nw);
-        o->wait_p50 = quant(w, nw, 0.50);
-        o->wait_p95 = quant(w, nw, 0.95);
-        o->wait_p99 = quant(w, nw, 0.99);
-        o->wait_max = w[nw - 1];
+    int shift = top_shift(max);
+    struct dsum all, one;
+    dsum_init(&all, total);
+    size_t pos[GS_NTIERS];
+    for (int t = 0; t < GS_NTIERS; t++) {
+        if (wide)
+            afsort64(b64 + off[t], cnt[t], shift);
+        else
+            afsort32(b32 + off[t], cnt[t], shift);
+        pos[t] = off[t];
+        if (cnt[t] == 0)
+            continue;
+        dsum_init(&one, cnt[t]);
+        for (size_t k = off[t]; k < off[t + 1]; k++)
+            dsum_take(&one, wide ? b64[k] : b32[k]);
+        struct gs_tstats *ts = &o->tier[t];
+        double p[3];
+        for (int q = 0; q < 3; q++)
+            p[q] = dsum_quant(&one, q);
+        if (kind == D_WAIT) {
+            ts->wait_mean = (double)one.mean;
+            ts->wait_p50 = p[0];
+            ts->wait_p95 = p[1];
+            ts->wait_p99 = p[2];
+            ts->wait_max = one.last;
+        } else {
+            ts->jct_mean = (double)one.mean;
+            ts->jct_p50 = p[0];
+            ts->jct_p95 = p[1];
+            ts->jct_p99 = p[2];
+        }
     }
-    for (long i = 0; i < n; i++) {
-        const struct gs_jobrec *r = &rec[i];
-        if ((tier < 0 || r->tier == tier) && r->state == GS_JOB_DONE)
-            kbuf[nj++].k = (uint64_t)(r->end - r->arrival);
+    /* All tiers: merge the sorted regions (or, when one tier holds every
+     * value, take its figures). */
+    for (int t = 0; t < GS_NTIERS; t++)
+        if (cnt[t] == total) {
+            const struct gs_tstats *ts = &o->tier[t];
+            if (kind == D_WAIT) {
+                o->all.wait_mean = ts->wait_mean;
+                o->all.wait_p50 = ts->wait_p50;
+                o->all.wait_p95 = ts->wait_p95;
+                o->all.wait_p99 = ts->wait_p99;
+                o->all.wait_max = ts->wait_max;
+            } else {
+                o->all.jct_mean = ts->jct_mean;
+                o->all.jct_p50 = ts->jct_p50;
+                o->all.jct_p95 = ts->jct_p95;
+                o->all.jct_p99 = ts->jct_p99;
+            }
+            free(buf);
+            return;
+        }
+    for (size_t k = 0; k < total; k++) {
+        int best = -1;
+        uint64_t bv = 0;
+        for (int t = 0; t < GS_NTIERS; t++) {
+            if (pos[t] == off[t + 1])
+                continue;
+            uint64_t v = wide ? b64[pos[t]] : b32[pos[t]];
+            if (best < 0 || v < bv) {
+                best = t;
+                bv = v;
+            }
+        }
+        pos[best]++;
+        dsum_take(&all, bv);
     }
-    if (nj) {
-        double *jv = sorted_secs(kbuf, tbuf, nj);
-        o->jct_mean = gsl_stats_mean(jv, 1, nj);
-        o->jct_p50 = quant(jv, nj, 0.50);
-        o->jct_p95 = quant(jv, nj, 0.95);
-        o->jct_p99 = quant(jv, nj, 0.99);
+    free(buf);
+    struct gs_tstats *ts = &o->all;
+    if (kind == D_WAIT) {
+        ts->wait_mean = (double)all.mean;
+        ts->wait_p50 = dsum_quant(&all, 0);
+        ts->wait_p95 = dsum_quant(&all, 1);
+        ts->wait_p99 = dsum_quant(&all, 2);
+        ts->wait_max = all.last;
+    } else {
+        ts->jct_mean = (double)all.mean;
+        ts->jct_p50 = dsum_quant(&all, 0);
+        ts->jct_p95 = dsum_quant(&all, 1);
+        ts->jct_p99 = dsum_quant(&all, 2);
     }
 }
 
@@ -328,6 +481,8 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     /* SLA flags are a property of each record; set them here, once. */
     struct gs_jobrec *rec = (struct gs_jobrec *)crec;
     gs_time end = m->last;
+    size_t nwait[GS_NTIERS] = { 0 }, njct[GS_NTIERS] = { 0 };
+    uint64_t maxwait = 0, maxjct = 0;
     for (long i = 0; i < n; i++) {
         struct gs_jobrec *r = &rec[i];
         gs_time limit = sc->tiers[r->tier].max_wait;
@@ -336,7 +491,37 @@ void gs_metrics_summarize(const struct gs_metrics *m,
         r->sla_wait = (int8_t)(limit > 0 && waited > limit &&
                                r->state != GS_JOB_KILLED);
         o->preemptions += r->preemptions;
+        struct gs_tstats *ts = &o->tier[r->tier];
+        ts->jobs++;
+        ts->done += r->state == GS_JOB_DONE;
+        ts->killed += r->state == GS_JOB_KILLED;
+        ts->sla_wait += r->sla_wait;
+        ts->sla_deadline += r->sla_deadline;
+        if (r->start >= 0) {
+            nwait[r->tier]++;
+            if ((uint64_t)(r->start - r->arrival) > maxwait)
+                maxwait = (uint64_t)(r->start - r->arrival);
+        }
+        if (r->state == GS_JOB_DONE) {
+            njct[r->tier]++;
+            if ((uint64_t)(r->end - r->arrival) > maxjct)
+                maxjct = (uint64_t)(r->end - r->arrival);
+        }
     }
+    for (int t = 0; t < GS_NTIERS; t++) {
+        struct gs_tstats *ts = &o->tier[t];
+        ts->started = (long)nwait[t];
+        ts->unfinished = ts->jobs - ts->done - ts->killed;
+        o->all.jobs += ts->jobs;
+        o->all.started += ts->started;
+        o->all.done += ts->done;
+        o->all.killed += ts->killed;
+        o->all.unfinished += ts->unfinished;
+        o->all.sla_wait += ts->sla_wait;
+        o->all.sla_deadline += ts->sla_deadline;
+    }
+    durations(rec, n, D_WAIT, nwait, maxwait, o);
+    durations(rec, n, D_JCT, njct, maxjct, o);
     o->start_s = (double)m->t0 / 1000.0;
     o->end_s = (double)m->last / 1000.0;
     o->span_h = (double)(m->last - m->t0) / GS_HOUR;
@@ -350,14 +535,6 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->cost = m->cost;
     o->cost_per_used_gpu_hour = o->gpu_hours_used > 0
                                     ? o->cost / o->gpu_hours_used : 0;
-    union gs_num *kbuf = malloc((size_t)(n ? n : 1) * sizeof *kbuf);
-    union gs_num *tbuf = malloc((size_t)(n ? n : 1) * sizeof *tbuf);
-    GS_OOM_IF(kbuf == NULL || tbuf == NULL);
-    tier_stats(rec, n, -1, kbuf, tbuf, &o->all);
-    for (int t = 0; t < GS_NTIERS; t++)
-        tier_stats(rec, n, t, kbuf, tbuf, &o->tier[t]);
-    free(kbuf);
-    free(tbuf);
     o->throughput_jph = o->span_h > 0 ? o->all.done / o->span_h : 0;
     o->fragmentation = m->frag_cap_ms > 0 ? m->frag_ms / m->frag_cap_ms : 0;
     o->mig_slice_util = m->mig_up_ms > 0 ? m->mig_busy_ms / m->mig_up_ms : 0;

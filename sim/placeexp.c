@@ -9,8 +9,9 @@
  * appended until the next one would pass the target; while it asks for
  * more, random pods are removed.  The pods are
  * offered in that order to a Kubernetes-faithful cluster (kplace.h) of the
- * scenario's nodes, with their CPU and memory; ties and random choices use
- * the stream "place-exp.ties".
+ * scenario's nodes, with their CPU and memory; the node order that breaks
+ * ties (kplace.h), uniform ties when asked, and random choices use the
+ * stream "place-exp.ties".
  *
  * The measure is the artifact's (experiments/analysis/merge_alloc_discrete
  * .py): after every decision, the arrived GPU requests as a whole percent
@@ -26,16 +27,21 @@
 #include "fleet.h"
 #include "h5out.h"
 #include "kplace.h"
+#include "outfile.h"
+#include "suggest.h"
+#include "progress.h"
 #include "rng.h"
 #include "source.h"
 #include "../traces/tread.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void gs_place_exp_free(struct gs_place_exp *x)
 {
@@ -146,6 +152,7 @@ struct exp_in {
     int ntyp;
     int32_t cpu_min, mem_min;
     double max_load;
+    int ties;                   /* enum gs_kp_ties */
     int np;                     /* points: percents 0 .. np-1 */
 };
 
@@ -214,6 +221,8 @@ static int run_one(const struct exp_in *in, int policy, uint64_t seed,
     if (rc == 0)
         rc = gs_kp_new(in->pools, in->npools, policy, in->typ, in->freq,
                        in->ntyp, ties, &k);
+    if (rc == 0)
+        gs_kp_set_ties(k, in->ties);
     int64_t cap = rc == 0 ? gs_kp_capacity_milli(k) : 0;
     if (rc == 0 && cap <= 0)
         rc = GS_EINVAL;
@@ -286,6 +295,15 @@ int gs_place_exp_run(const struct gs_scenario *sc,
                      const struct gs_place_exp_opts *o,
                      struct gs_place_exp *x, struct gs_diag *d)
 {
+    return gs_place_exp_run_cb(sc, o, NULL, NULL, x, d);
+}
+
+int gs_place_exp_run_cb(const struct gs_scenario *sc,
+                        const struct gs_place_exp_opts *o,
+                        void (*done)(void *ctx, int ndone, int total),
+                        void *ctx, struct gs_place_exp *x,
+                        struct gs_diag *d)
+{
     memset(x, 0, sizeof *x);
     if (o->nplacers < 1 || o->nseeds < 1 || !(o->max_load > 0) ||
         o->max_load > 10)
@@ -302,7 +320,7 @@ int gs_place_exp_run(const struct gs_scenario *sc,
                                "best-fit, dot-product, clustering, packing, "
                                "fgd)", o->placers[i]);
         }
-    struct exp_in in = { .max_load = o->max_load };
+    struct exp_in in = { .max_load = o->max_load, .ties = o->ties };
     struct gs_kp_pod *pop = NULL;
     long npop = 0;
     int rc = read_population(sc, &pop, &npop, d);
@@ -383,6 +401,8 @@ int gs_place_exp_run(const struct gs_scenario *sc,
                          x->failed + c * (size_t)np,
                          x->cpu_use + c * (size_t)np, &x->tasks[c],
                          &x->classes[c], d);
+            if (rc == 0 && done)
+                done(ctx, (int)c + 1, (int)cells);
         }
     free(pol);
     free(pop);
@@ -397,7 +417,7 @@ int gs_place_exp_run(const struct gs_scenario *sc,
 /* --- the command line ---------------------------------------------------------- */
 
 static const char usage[] =
-"usage: gpusim place-exp SCENARIO [options]\n"
+"usage: gpusim place-exp SCENARIO [options]   (a JSON file, or quickstart)\n"
 "\n"
 "The FGD paper's placement experiment: every pod of SCENARIO's workload\n"
 "(CPU-only and never-scheduled ones too) is shuffled per seed, the list\n"
@@ -411,18 +431,26 @@ static const char usage[] =
 "options:\n"
 "  --placers A,B,..  of random, best-fit, dot-product, clustering, packing,\n"
 "                    fgd (default: all six)\n"
-"  --seeds N         seeds: the scenario's, +1, ... (default 10)\n"
+"  -s, --seeds N     seeds: the scenario's, +1, ... (default 10)\n"
 "  --max-load X      arrived workload to reach, share of capacity (default\n"
 "                    1.3)\n"
 "  --typical X       FGD's typical pods: the most frequent requests\n"
 "                    covering this share of pods (default 1: the whole\n"
 "                    distribution, as the paper defines it; the artifact\n"
 "                    ships 0.95)\n"
+"  --ties MODE       how equal scores are broken: ordered (default: the\n"
+"                    first node of a per-seed random node order, as the\n"
+"                    artifact's scheduler does) or uniform (upstream\n"
+"                    kube-scheduler's uniform choice)\n"
 "  --pods FILE       another pod list in the scenario's trace format\n"
 "                    (e.g. openb_pod_list_cpu050.csv)\n"
-"  --out FILE        HDF5 file (default: NAME-place.h5)\n"
-"  --no-out          write no file\n"
-"  --quiet           print no table\n"
+"  -o, --out FILE    HDF5 file, replaced if it exists (default: the\n"
+"                    scenario file's name with -place.h5, in the current\n"
+"                    folder; never replaced without --force)\n"
+"  -f, --force       replace the default file if it exists\n"
+"      --no-out      write no file\n"
+"  -q, --quiet       print no table and no progress line (one is drawn\n"
+"                    on stderr when it is a terminal)\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 result file not written\n";
 
@@ -506,51 +534,106 @@ static void print_table(FILE *fp, const char *name,
     free(v);
 }
 
+/* The progress line: runs (placer x seed) done. */
+static void progress(void *ctx, int ndone, int total)
+{
+    gs_progress_count(ctx, ndone, total, "runs");
+}
+
 int gs_place_exp_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
     double seeds = 10, max_load = 1.3, typical = 1.0;
-    int quiet = 0, no_out = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--placers") == 0 && more) {
-            list = argv[++i];
-        } else if (strcmp(a, "--seeds") == 0 && more) {
-            if (parse_num(argv[++i], 1, 1000, &seeds) < 0 ||
+    int quiet = 0, no_out = 0, force = 0, ties = GS_KP_TIES_ORDERED, ch;
+    static const struct option opts[] = {
+        { "placers", required_argument, NULL, 'p' },
+        { "seeds", required_argument, NULL, 's' },
+        { "max-load", required_argument, NULL, 'm' },
+        { "typical", required_argument, NULL, 't' },
+        { "ties", required_argument, NULL, 'T' },
+        { "pods", required_argument, NULL, 'P' },
+        { "out", required_argument, NULL, 'o' },
+        { "no-out", no_argument, NULL, 'N' },
+        { "force", no_argument, NULL, 'f' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    /* argv holds the arguments after "place-exp"; getopt wants a name */
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (av == NULL)
+        return 2;
+    av[0] = (char *)"place-exp";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int ac = argc + 1, status = -1;
+    optind = 1;
+    opterr = 0;
+    while (status < 0 &&
+           ((ch = getopt_long(ac, av, "+:s:o:fqh", opts, NULL)) != -1 ||
+            optind < ac)) {
+        if (ch == -1) {         /* the scenario; options may follow it */
+            int ended = strcmp(av[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < ac)) {
+                status = bad_usage("more than one scenario: '%s'",
+                                   av[file ? optind : optind + 1]);
+                break;
+            }
+            file = av[optind++];
+            if (ended)
+                break;
+            continue;
+        }
+        switch (ch) {
+        case 'p': list = optarg; break;
+        case 's':
+            if (parse_num(optarg, 1, 1000, &seeds) < 0 ||
                 seeds != floor(seeds))
-                return bad_usage("--seeds takes a whole number from 1 to "
-                                 "1000, not '%s'", argv[i]);
-        } else if (strcmp(a, "--max-load") == 0 && more) {
-            if (parse_num(argv[++i], 0.001, 10, &max_load) < 0)
-                return bad_usage("--max-load takes a share of capacity in "
-                                 "(0, 10], not '%s'", argv[i]);
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--typical") == 0 && more) {
-            if (parse_num(argv[++i], 0.01, 1, &typical) < 0)
-                return bad_usage("--typical takes a share of pods in "
-                                 "(0, 1], not '%s'", argv[i]);
-        } else if (strcmp(a, "--pods") == 0 && more) {
-            pods = argv[++i];
-        } else if (strcmp(a, "--no-out") == 0) {
-            no_out = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return bad_usage("unknown option or missing value: '%s'", a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return bad_usage("more than one scenario: '%s'", a);
+                status = bad_usage("--seeds takes a whole number from 1 to "
+                                   "1000, not '%s'", optarg);
+            break;
+        case 'm':
+            if (parse_num(optarg, 0.001, 10, &max_load) < 0)
+                status = bad_usage("--max-load takes a share of capacity in "
+                                   "(0, 10], not '%s'", optarg);
+            break;
+        case 't':
+            if (parse_num(optarg, 0.01, 1, &typical) < 0)
+                status = bad_usage("--typical takes a share of pods in "
+                                   "(0, 1], not '%s'", optarg);
+            break;
+        case 'T':
+            if (strcmp(optarg, "ordered") == 0)
+                ties = GS_KP_TIES_ORDERED;
+            else if (strcmp(optarg, "uniform") == 0)
+                ties = GS_KP_TIES_UNIFORM;
+            else
+                status = bad_usage("--ties takes ordered or uniform, not "
+                                   "'%s'", optarg);
+            break;
+        case 'P': pods = optarg; break;
+        case 'o': out = optarg; break;
+        case 'N': no_out = 1; break;
+        case 'f': force = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
+            fputs(usage, stdout);
+            status = 0;
+            break;
+        default:
+            status = gs_suggest_bad_option("place-exp", opts, ac, av, ch);
         }
     }
+    free(av);
+    if (status >= 0)
+        return status;
+    if (out && no_out)
+        return bad_usage("%s", "--out and --no-out contradict each other; "
+                         "give one");
     if (file == NULL)
-        return bad_usage("%s", "which scenario? (a JSON file)");
+        return bad_usage("%s", "which scenario? (a JSON file, or "
+                         "'quickstart')");
     char names[1024];
     snprintf(names, sizeof names, "%s", list);
     const char *pl[64];
@@ -567,7 +650,11 @@ int gs_place_exp_main(int argc, char **argv)
     struct gs_diag d = { 0 };
     struct gs_scenario *sc = NULL;
     char buf[1200];
-    if (gs_scenario_load(file, &sc, &d) < 0) {
+    struct stat st;
+    int builtin = strcmp(file, "quickstart") == 0 && stat(file, &st) != 0;
+    if ((builtin ? gs_scenario_parse(gs_scenario_quickstart(),
+                                     "<built-in quickstart>", ".", &sc, &d)
+                 : gs_scenario_load(file, &sc, &d)) < 0) {
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: %s\n", buf);
         return 2;
@@ -586,8 +673,7 @@ int gs_place_exp_main(int argc, char **argv)
             if (strcmp(sc->trace.v[i].key, "path") == 0 &&
                 !sc->trace.v[i].is_num &&
                 strlen(abs) < sizeof sc->trace.v[i].str) {
-                snprintf(sc->trace.v[i].str, sizeof sc->trace.v[i].str, "%s",
-                         abs);
+                memcpy(sc->trace.v[i].str, abs, strlen(abs) + 1);
                 found = 1;
             }
         if (!found) {
@@ -597,21 +683,46 @@ int gs_place_exp_main(int argc, char **argv)
                              "characters", file);
         }
     }
-    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical };
+    /* the default file is named after the scenario file and never
+     * replaces an existing one without --force; --out names it */
+    char *defout = NULL;
+    if (!no_out && out == NULL) {
+        if ((defout = gs_out_default_name(file, "-place.h5")) == NULL ||
+            gs_out_check_new(defout, force, &d) < 0) {
+            if (defout == NULL)
+                gs_diag_set(&d, GS_ENOMEM, file, "out of memory");
+            gs_diag_format(&d, buf, sizeof buf);
+            fprintf(stderr, "gpusim: %s\n", buf);
+            free(defout);
+            gs_scenario_free(sc);
+            return 2;
+        }
+        out = defout;
+    }
+    if (out && !no_out && gs_out_check(out, &d) < 0) {
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        free(defout);
+        gs_scenario_free(sc);
+        return 2;
+    }
+    struct gs_progress pr;
+    gs_progress_init(&pr, "place-exp", quiet);
+    struct gs_place_exp_opts o = { pl, npl, (int)seeds, max_load, typical,
+                                   ties };
     struct gs_place_exp x;
-    if (gs_place_exp_run(sc, &o, &x, &d) < 0) {
+    int xrc = gs_place_exp_run_cb(sc, &o, pr.on ? progress : NULL, &pr, &x,
+                                  &d);
+    gs_progress_end(&pr);
+    if (xrc < 0) {
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: %s\n", buf);
+        free(defout);
         gs_scenario_free(sc);
         return 2;
     }
     int rc = 0;
-    char defout[600];
     if (!no_out) {
-        if (out == NULL) {
-            snprintf(defout, sizeof defout, "%s-place.h5", sc->name);
-            out = defout;
-        }
         if (gs_h5_write_place_exp(out, sc->name, sc->text, &x, &d) < 0) {
             gs_diag_format(&d, buf, sizeof buf);
             fprintf(stderr, "gpusim: %s\n", buf);
@@ -625,5 +736,6 @@ int gs_place_exp_main(int argc, char **argv)
         fprintf(stderr, "gpusim: curves written to %s\n", out);
     gs_place_exp_free(&x);
     gs_scenario_free(sc);
+    free(defout);
     return rc;
 }

@@ -31,6 +31,8 @@ struct gs_place_exp_opts {
     double max_load;                    /* target arrived workload, 0..10 */
     double typical;                     /* FGD's typical pods cover this
                                            share of pods; 0 = 1 (all) */
+    int ties;                           /* enum gs_kp_ties (kplace.h):
+                                           0, the artifact's order */
 };
 
 struct gs_place_exp {
@@ -58,6 +60,13 @@ struct gs_place_exp {
 int gs_place_exp_run(const struct gs_scenario *sc,
                      const struct gs_place_exp_opts *o,
                      struct gs_place_exp *out, struct gs_diag *d);
+/* The same, calling done(ctx, ndone, total) after each (placer, seed) run
+ * (a progress line); done may be NULL. */
+int gs_place_exp_run_cb(const struct gs_scenario *sc,
+                        const struct gs_place_exp_opts *o,
+                        void (*done)(void *ctx, int ndone, int total),
+                        void *ctx, struct gs_place_exp *out,
+                        struct gs_diag *d);
 void gs_place_exp_free(struct gs_place_exp *x);
 
 /* `gpusim place-exp SCENARIO [options]`; returns the exit status. */

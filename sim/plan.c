@@ -1114,7 +1114,7 @@ static int rightsize(FILE *fp, const struct gs_scenario *sc,
     long ne = 0;
     double used[GS_NTIERS] = { 0 };
     for (long i = 0; i < n; i++) {
-        if (r[i].tier < 0 || r[i].tier >= GS_NTIERS)
+        if (r[i].tier >= GS_NTIERS)
             continue;
         used[r[i].tier] += r[i].gpu_hours;
         if (r[i].start < 0)

@@ -1,9 +1,10 @@
-/* planjson.c -- edit scenario JSON by key path; read the `plan` section.
+/* planjson.c -- sweep values and the `plan` section of a scenario.
  *
- * Editing works on the scenario's text, not on the parsed C structures:
- * the text is parsed with cJSON, each edit walks its key path (creating
- * missing objects on the way), the tree is printed back and the caller
- * parses the result as a scenario.  So every key a user can write in a
+ * Editing works on the scenario's text, not on the parsed C structures
+ * (gs_json_edit, in jsonio.c with the rest of the cJSON code): the text is
+ * parsed, each edit walks its key path (creating missing objects on the
+ * way), the tree is printed back and the caller parses the result as a
+ * scenario.  So every key a user can write in a
  * scenario can be swept or searched, and every edited scenario passes the
  * same validation a hand-written one does -- an unknown key is refused by
  * scenario.c with its JSON path, not silently added.
@@ -19,246 +20,12 @@
 #include "scenario.h"
 #include "sweep.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- key paths ------------------------------------------------------------ */
-
-/* Next token of a key path: a key (*idx = -1) or an index [N].  Returns the
- * position after it, or NULL on a malformed path. */
-static const char *next_tok(const char *p, char *key, size_t nkey, long *idx)
-{
-    *idx = -1;
-    key[0] = '\0';
-    if (*p == '[') {
-        char *end;
-        long v = strtol(p + 1, &end, 10);
-        if (end == p + 1 || *end != ']' || v < 0)
-            return NULL;
-        *idx = v;
-        p = end + 1;
-    } else {
-        size_t n = 0;
-        while (*p && *p != '.' && *p != '[') {
-            if (n + 1 >= nkey)
-                return NULL;
-            key[n++] = *p++;
-        }
-        key[n] = '\0';
-        if (n == 0)
-            return NULL;
-    }
-    if (*p == '.') {
-        p++;
-        if (*p == '\0' || *p == '[')
-            return NULL;
-    }
-    return p;
-}
-
-static cJSON *parse_value(const char *v)
-{
-    const char *end = NULL;
-    cJSON *j = cJSON_ParseWithOpts(v, &end, 1);
-    if (j)
-        return j;
-    return cJSON_CreateString(v);
-}
-
-/* Find (create = 1: create on the way) the node at path under root; on
- * the last token, *parent and *last / *lastidx say where it hangs.  0 or
- * GS_EINVAL with d filled. */
-static int walk(cJSON *root, const char *path, int create, cJSON **node,
-                const char *what, struct gs_diag *d)
-{
-    const char *p = path;
-    if (p[0] == '$')
-        p += p[1] == '.' ? 2 : 1;
-    if (*p == '\0')
-        return gs_diag_set(d, GS_EINVAL, what, "empty key path");
-    cJSON *cur = root;
-    char done[300] = "$";
-    while (*p) {
-        char key[128];
-        long idx;
-        const char *nx = next_tok(p, key, sizeof key, &idx);
-        if (nx == NULL)
-            return gs_diag_set(d, GS_EINVAL, what, "malformed key path '%s' "
-                               "(keys joined by '.', indexes as [N])", path);
-        if (idx >= 0) {
-            if (!cJSON_IsArray(cur))
-                return gs_diag_set(d, GS_EINVAL, what, "%s is not an array",
-                                   done);
-            int n = cJSON_GetArraySize(cur);
-            if (idx >= n)
-                return gs_diag_set(d, GS_EINVAL, what, "%s has %d element%s; "
-                                   "there is no [%ld]", done, n,
-                                   n == 1 ? "" : "s", idx);
-            cur = cJSON_GetArrayItem(cur, (int)idx);
-            snprintf(done + strlen(done), sizeof done - strlen(done), "[%ld]",
-                     idx);
-        } else {
-            if (cJSON_IsString(cur) && create) {
-                /* "policy": "fair" -> {"name": "fair"} */
-                cJSON *name = cJSON_CreateString(cur->valuestring);
-                free(cur->valuestring);
-                cur->valuestring = NULL;
-                cur->type = cJSON_Object;
-                cur->child = NULL;
-                cJSON_AddItemToObject(cur, "name", name);
-            }
-            if (!cJSON_IsObject(cur))
-                return gs_diag_set(d, GS_EINVAL, what, "%s is not an object, "
-                                   "so it has no key '%s'", done, key);
-            cJSON *nxt = cJSON_GetObjectItemCaseSensitive(cur, key);
-            if (nxt == NULL) {
-                if (!create)
-                    return gs_diag_set(d, GS_EINVAL, what, "%s has no key "
-                                       "'%s'", done, key);
-                nxt = *nx ? cJSON_CreateObject() : cJSON_CreateNull();
-                if (nxt == NULL)
-                    return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
-                cJSON_AddItemToObject(cur, key, nxt);
-            }
-            cur = nxt;
-            snprintf(done + strlen(done), sizeof done - strlen(done), ".%s",
-                     key);
-        }
-        p = nx;
-    }
-    *node = cur;
-    return 0;
-}
-
-/* Replace node's content by a copy of v's (node keeps its place). */
-static void replace_content(cJSON *node, cJSON *v)
-{
-    cJSON *next = node->next, *prev = node->prev;
-    char *name = node->string;
-    int flags = node->type & cJSON_StringIsConst;
-    node->next = node->prev = NULL;
-    node->string = NULL;
-    /* free the old content */
-    cJSON_Delete(node->child);
-    if (!(node->type & cJSON_IsReference))
-        free(node->valuestring);
-    node->child = v->child;
-    node->valuestring = v->valuestring;
-    node->valueint = v->valueint;
-    node->valuedouble = v->valuedouble;
-    node->type = (v->type & ~cJSON_StringIsConst) | flags;
-    node->next = next;
-    node->prev = prev;
-    node->string = name;
-    v->child = NULL;
-    v->valuestring = NULL;
-    cJSON_Delete(v);
-}
-
-static int apply(cJSON *root, const struct gs_edit *e, const char *what,
-                 struct gs_diag *d)
-{
-    cJSON *node = NULL;
-    int rc = walk(root, e->path, e->op == GS_EDIT_SET, &node, what, d);
-    if (rc < 0)
-        return rc;
-    if (e->op == GS_EDIT_SET) {
-        cJSON *v = parse_value(e->value);
-        if (v == NULL)
-            return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
-        replace_content(node, v);
-        return 0;
-    }
-    if (e->op == GS_EDIT_SCALE) {
-        char *end;
-        double f = strtod(e->value, &end);
-        if (!cJSON_IsNumber(node))
-            return gs_diag_set(d, GS_EINVAL, what, "%s is not a number, so it "
-                               "cannot be scaled", e->path);
-        if (*end != '\0' || !(f > 0))
-            return gs_diag_set(d, GS_EINVAL, what, "scale factor '%s' is not "
-                               "a positive number", e->value);
-        cJSON_SetNumberValue(node, node->valuedouble * f);
-        return 0;
-    }
-    /* GS_EDIT_CLONE: node is an element of an array; find the array */
-    char arr[256];
-    snprintf(arr, sizeof arr, "%s", e->path);
-    char *br = strrchr(arr, '[');
-    if (br == NULL || br == arr)
-        return gs_diag_set(d, GS_EINVAL, what, "%s is not an array element",
-                           e->path);
-    *br = '\0';
-    cJSON *a = NULL;
-    if ((rc = walk(root, arr, 0, &a, what, d)) < 0)
-        return rc;
-    cJSON *copy = cJSON_Duplicate(node, 1);
-    cJSON *over = parse_value(e->value);
-    if (copy == NULL || over == NULL || !cJSON_IsObject(over) ||
-        !cJSON_IsObject(copy)) {
-        cJSON_Delete(copy);
-        cJSON_Delete(over);
-        return gs_diag_set(d, GS_EINVAL, what, "cannot copy %s", e->path);
-    }
-    for (cJSON *it = over->child; it; it = it->next) {
-        cJSON *dup = cJSON_Duplicate(it, 1);
-        if (cJSON_GetObjectItemCaseSensitive(copy, it->string))
-            cJSON_ReplaceItemInObjectCaseSensitive(copy, it->string, dup);
-        else
-            cJSON_AddItemToObject(copy, it->string, dup);
-    }
-    cJSON_Delete(over);
-    cJSON_AddItemToArray(a, copy);
-    return 0;
-}
-
-int gs_json_edit(const char *text, const struct gs_edit *e, int n,
-                 char **out, const char *what, struct gs_diag *d)
-{
-    *out = NULL;
-    cJSON *root = cJSON_Parse(text);
-    if (root == NULL)
-        return gs_diag_set(d, GS_EPARSE, what, "the scenario is not valid "
-                           "JSON");
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        char w[400];
-        snprintf(w, sizeof w, "%s%s%s", what, what[0] ? " " : "",
-                 e[i].path);
-        rc = apply(root, &e[i], w, d);
-    }
-    if (rc == 0) {
-        *out = cJSON_PrintUnformatted(root);
-        if (*out == NULL)
-            rc = gs_diag_set(d, GS_ENOMEM, what, "out of memory");
-    }
-    cJSON_Delete(root);
-    return rc;
-}
-
-int gs_json_count(const char *text, const char *path)
-{
-    cJSON *root = cJSON_Parse(text), *node = NULL;
-    int n = -1;
-    if (root && walk(root, path, 0, &node, "", NULL) == 0 &&
-        cJSON_IsArray(node))
-        n = cJSON_GetArraySize(node);
-    cJSON_Delete(root);
-    return n;
-}
-
-int gs_json_has(const char *text, const char *path)
-{
-    cJSON *root = cJSON_Parse(text), *node = NULL;
-    int has = root && walk(root, path, 0, &node, "", NULL) == 0;
-    cJSON_Delete(root);
-    return has;
-}
 
 int gs_split_values(const char *list, char ***out)
 {
@@ -321,7 +88,7 @@ struct pctx {
     const char *file;
     struct gs_diag *d;
     const struct gs_scenario *s;
-    const cJSON *fleet;         /* $.fleet */
+    const struct gs_json *fleet;         /* $.fleet */
     struct gs_plancfg *p;
 };
 
@@ -330,35 +97,19 @@ static int perr(struct pctx *c, const char *path, const char *fmt, ...)
 
 static int perr(struct pctx *c, const char *path, const char *fmt, ...)
 {
-    char where[600], what[512];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    struct gs_jin in = { c->file, c->d };
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = gs_json_verr(&in, path, fmt, ap);
     va_end(ap);
-    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+    return rc;
 }
 
-static int keys(struct pctx *c, const cJSON *o, const char *path,
+static int keys(struct pctx *c, const struct gs_json *o, const char *path,
                 const char *const *allowed)
 {
-    if (!cJSON_IsObject(o))
-        return perr(c, path, "expected an object");
-    for (const cJSON *it = o->child; it; it = it->next) {
-        int ok = 0;
-        for (int i = 0; allowed[i]; i++)
-            ok |= strcmp(it->string, allowed[i]) == 0;
-        if (!ok) {
-            char list[512] = "";
-            for (int i = 0; allowed[i]; i++) {
-                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
-            }
-            return perr(c, path, "unknown key '%s' (allowed: %s)", it->string,
-                        list);
-        }
-    }
-    return 0;
+    struct gs_jin in = { c->file, c->d };
+    return gs_json_keys(&in, o, path, allowed);
 }
 
 #define PKEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -394,15 +145,15 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
 }
 
 /* A duration target (seconds, or "30s"), in seconds. */
-static int dur_value(struct pctx *c, const cJSON *v, const char *path,
+static int dur_value(struct pctx *c, const struct gs_json *v, const char *path,
                      double *out)
 {
     gs_time t;
-    if (cJSON_IsNumber(v) && v->valuedouble >= 0) {
-        *out = v->valuedouble;
+    if (gs_json_is_number(v) && gs_json_number(v) >= 0) {
+        *out = gs_json_number(v);
         return 0;
     }
-    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, &t) == 0) {
+    if (gs_json_is_string(v) && gs_parse_time(gs_json_string(v), &t) == 0) {
         *out = (double)t / 1000.0;
         return 0;
     }
@@ -410,28 +161,28 @@ static int dur_value(struct pctx *c, const cJSON *v, const char *path,
                 "\"30s\", \"5m\"");
 }
 
-static int share_value(struct pctx *c, const cJSON *v, const char *path,
+static int share_value(struct pctx *c, const struct gs_json *v, const char *path,
                        double *out)
 {
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1))
+    if (!gs_json_is_number(v) || !(gs_json_number(v) >= 0 && gs_json_number(v) <= 1))
         return perr(c, path, "expected a share from 0 to 1");
-    *out = v->valuedouble;
+    *out = gs_json_number(v);
     return 0;
 }
 
 /* The targets of one scope (prefix "" for all jobs, "inference." ...). */
-static int scope_targets(struct pctx *c, const cJSON *o, const char *path,
+static int scope_targets(struct pctx *c, const struct gs_json *o, const char *path,
                          const char *prefix)
 {
     static const struct { const char *key, *metric; int dur; } kt[] = {
         { "wait_mean", "wait_mean_s", 1 }, { "wait_p95", "wait_p95_s", 1 },
         { "wait_p99", "wait_p99_s", 1 }, { "sla_violations", "sla_share", 0 },
     };
-    for (const cJSON *it = o->child; it; it = it->next) {
+    for (const struct gs_json *it = gs_json_first(o); it; it = gs_json_next(it)) {
         char p[300], m[GS_PLAN_NAME];
-        snprintf(p, sizeof p, "%s.%s", path, it->string);
+        snprintf(p, sizeof p, "%s.%s", path, gs_json_key(it));
         for (size_t k = 0; k < sizeof kt / sizeof kt[0]; k++) {
-            if (strcmp(it->string, kt[k].key) != 0)
+            if (strcmp(gs_json_key(it), kt[k].key) != 0)
                 continue;
             double v = 0;
             int rc = kt[k].dur ? dur_value(c, it, p, &v)
@@ -444,7 +195,7 @@ static int scope_targets(struct pctx *c, const cJSON *o, const char *path,
     return 0;
 }
 
-static int parse_targets(struct pctx *c, const cJSON *o)
+static int parse_targets(struct pctx *c, const struct gs_json *o)
 {
     const char *path = "$.plan.targets";
     int rc;
@@ -453,49 +204,49 @@ static int parse_targets(struct pctx *c, const cJSON *o)
                                      "tiers", "services", "metrics"))) < 0 ||
         (rc = scope_targets(c, o, path, "")) < 0)
         return rc;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "availability");
+    const struct gs_json *v = gs_json_get(o, "availability");
     double a = 0;
     if (v && ((rc = share_value(c, v, "$.plan.targets.availability", &a)) < 0 ||
               (rc = add_target(c, "$.plan.targets.availability",
                                "availability", a, 0)) < 0))
         return rc;
-    const cJSON *tiers = cJSON_GetObjectItemCaseSensitive(o, "tiers");
+    const struct gs_json *tiers = gs_json_get(o, "tiers");
     if (tiers) {
         if ((rc = keys(c, tiers, "$.plan.targets.tiers",
                        PKEYS("inference", "training", "interactive",
                              "data"))) < 0)
             return rc;
-        for (const cJSON *t = tiers->child; t; t = t->next) {
+        for (const struct gs_json *t = gs_json_first(tiers); t; t = gs_json_next(t)) {
             char p[200], prefix[64];
-            snprintf(p, sizeof p, "$.plan.targets.tiers.%s", t->string);
-            snprintf(prefix, sizeof prefix, "%s.", t->string);
+            snprintf(p, sizeof p, "$.plan.targets.tiers.%s", gs_json_key(t));
+            snprintf(prefix, sizeof prefix, "%s.", gs_json_key(t));
             if ((rc = keys(c, t, p, PKEYS("wait_mean", "wait_p95", "wait_p99",
                                           "sla_violations"))) < 0 ||
                 (rc = scope_targets(c, t, p, prefix)) < 0)
                 return rc;
         }
     }
-    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(o, "services");
+    const struct gs_json *sv = gs_json_get(o, "services");
     if (sv) {
-        if (!cJSON_IsObject(sv))
+        if (!gs_json_is_object(sv))
             return perr(c, "$.plan.targets.services", "expected an object "
                         "{\"SERVICE\": {\"ttft_p99\": \"500ms\", ...}}");
-        for (const cJSON *t = sv->child; t; t = t->next) {
+        for (const struct gs_json *t = gs_json_first(sv); t; t = gs_json_next(t)) {
             char p[200];
-            snprintf(p, sizeof p, "$.plan.targets.services.%s", t->string);
+            snprintf(p, sizeof p, "$.plan.targets.services.%s", gs_json_key(t));
             if ((rc = keys(c, t, p, PKEYS("ttft_mean", "ttft_p50",
                                           "ttft_p95", "ttft_p99", "itl_mean",
                                           "itl_p50", "itl_p95", "itl_p99",
                                           "e2e_mean", "e2e_p50", "e2e_p95",
                                           "e2e_p99", "attainment"))) < 0)
                 return rc;
-            for (const cJSON *k = t->child; k; k = k->next) {
+            for (const struct gs_json *k = gs_json_first(t); k; k = gs_json_next(k)) {
                 char pk[300], m[GS_PLAN_NAME * 2];
                 double val = 0;
-                snprintf(pk, sizeof pk, "%s.%s", p, k->string);
-                int att = strcmp(k->string, "attainment") == 0;
-                snprintf(m, sizeof m, "service.%s.%s%s", t->string,
-                         att ? "sla_attainment" : k->string, att ? "" : "_s");
+                snprintf(pk, sizeof pk, "%s.%s", p, gs_json_key(k));
+                int att = strcmp(gs_json_key(k), "attainment") == 0;
+                snprintf(m, sizeof m, "service.%s.%s%s", gs_json_key(t),
+                         att ? "sla_attainment" : gs_json_key(k), att ? "" : "_s");
                 if (strlen(m) >= GS_PLAN_NAME)
                     return perr(c, p, "service name too long");
                 if ((rc = att ? share_value(c, k, pk, &val)
@@ -505,22 +256,22 @@ static int parse_targets(struct pctx *c, const cJSON *o)
             }
         }
     }
-    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    const struct gs_json *ms = gs_json_get(o, "metrics");
     if (ms) {
-        if (!cJSON_IsObject(ms))
+        if (!gs_json_is_object(ms))
             return perr(c, "$.plan.targets.metrics", "expected an object");
-        for (const cJSON *m = ms->child; m; m = m->next) {
+        for (const struct gs_json *m = gs_json_first(ms); m; m = gs_json_next(m)) {
             char p[300];
-            snprintf(p, sizeof p, "$.plan.targets.metrics.%s", m->string);
+            snprintf(p, sizeof p, "$.plan.targets.metrics.%s", gs_json_key(m));
             if ((rc = keys(c, m, p, PKEYS("max", "min"))) < 0)
                 return rc;
-            for (const cJSON *b = m->child; b; b = b->next) {
+            for (const struct gs_json *b = gs_json_first(m); b; b = gs_json_next(b)) {
                 char pb[340];
-                snprintf(pb, sizeof pb, "%s.%s", p, b->string);
-                if (!cJSON_IsNumber(b))
+                snprintf(pb, sizeof pb, "%s.%s", p, gs_json_key(b));
+                if (!gs_json_is_number(b))
                     return perr(c, pb, "expected a number");
-                if ((rc = add_target(c, pb, m->string, b->valuedouble,
-                                     strcmp(b->string, "max") == 0)) < 0)
+                if ((rc = add_target(c, pb, gs_json_key(m), gs_json_number(b),
+                                     strcmp(gs_json_key(b), "max") == 0)) < 0)
                     return rc;
             }
         }
@@ -580,30 +331,30 @@ static int add_edit(struct pctx *c, struct gs_plan_axis *a, int v, int op,
 }
 
 /* Short display text of a JSON value (strings without quotes). */
-static void show(const cJSON *v, char *out, size_t n)
+static void show(const struct gs_json *v, char *out, size_t n)
 {
-    if (cJSON_IsString(v)) {
-        snprintf(out, n, "%s", v->valuestring);
+    if (gs_json_is_string(v)) {
+        snprintf(out, n, "%s", gs_json_string(v));
         return;
     }
-    char *s = cJSON_PrintUnformatted(v);
+    char *s = gs_json_print(v);
     snprintf(out, n, "%s", s ? s : "?");
     free(s);
 }
 
 /* An axis setting key (a path in the scenario) to each of list's values. */
-static int key_axis(struct pctx *c, const cJSON *list, const char *path,
+static int key_axis(struct pctx *c, const struct gs_json *list, const char *path,
                     const char *label, const char *key)
 {
-    if (!cJSON_IsArray(list))
+    if (!gs_json_is_array(list))
         return perr(c, path, "expected a list of values");
     struct gs_plan_axis *a = new_axis(c, path, label,
-                                      cJSON_GetArraySize(list));
+                                      gs_json_size(list));
     if (a == NULL)
         return c->d->code ? c->d->code : GS_EINVAL;
     int v = 0, rc;
-    for (const cJSON *it = list->child; it; it = it->next, v++) {
-        char *txt = cJSON_PrintUnformatted(it);
+    for (const struct gs_json *it = gs_json_first(list); it; it = gs_json_next(it), v++) {
+        char *txt = gs_json_print(it);
         if (txt == NULL)
             return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
         show(it, a->names[v], sizeof a->names[v]);
@@ -616,21 +367,21 @@ static int key_axis(struct pctx *c, const cJSON *list, const char *path,
 }
 
 /* The index in $.fleet of a pool given by name or index. */
-static int pool_ref(struct pctx *c, const cJSON *v, const char *path)
+static int pool_ref(struct pctx *c, const struct gs_json *v, const char *path)
 {
-    int n = cJSON_GetArraySize(c->fleet);
-    if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
-        v->valuedouble >= 0 && v->valuedouble < n)
-        return (int)v->valuedouble;
-    if (cJSON_IsString(v)) {
+    int n = gs_json_size(c->fleet);
+    if (gs_json_is_number(v) && gs_json_number(v) == floor(gs_json_number(v)) &&
+        gs_json_number(v) >= 0 && gs_json_number(v) < n)
+        return (int)gs_json_number(v);
+    if (gs_json_is_string(v)) {
         int i = 0;
-        for (const cJSON *f = c->fleet->child; f; f = f->next, i++) {
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(f, "name");
+        for (const struct gs_json *f = gs_json_first(c->fleet); f; f = gs_json_next(f), i++) {
+            const struct gs_json *nm = gs_json_get(f, "name");
             char def[32];
             snprintf(def, sizeof def, "pool%d", i);
-            if ((cJSON_IsString(nm) && strcmp(nm->valuestring,
-                                              v->valuestring) == 0) ||
-                (!nm && strcmp(def, v->valuestring) == 0))
+            if ((gs_json_is_string(nm) && strcmp(gs_json_string(nm),
+                                              gs_json_string(v)) == 0) ||
+                (!nm && strcmp(def, gs_json_string(v)) == 0))
                 return i;
         }
     }
@@ -638,7 +389,7 @@ static int pool_ref(struct pctx *c, const cJSON *v, const char *path)
                 "index 0..%d)", n - 1);
 }
 
-static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
+static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
     if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
@@ -648,42 +399,42 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         return rc;
     char pp[300];
     snprintf(pp, sizeof pp, "%s.pool", path);
-    const cJSON *pv = cJSON_GetObjectItemCaseSensitive(o, "pool");
+    const struct gs_json *pv = gs_json_get(o, "pool");
     if (pv == NULL)
         return perr(c, path, "missing required key 'pool'");
     int pool = pool_ref(c, pv, pp);
     if (pool < 0)
         return pool;
-    const cJSON *fe = cJSON_GetArrayItem(c->fleet, pool);
-    if (cJSON_GetObjectItemCaseSensitive(fe, "from_node_list"))
+    const struct gs_json *fe = gs_json_item(c->fleet, pool);
+    if (gs_json_get(fe, "from_node_list"))
         return perr(c, pp, "a pool read from a node list cannot be searched");
     char pname[GS_PLAN_NAME];
-    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(fe, "name");
-    if (cJSON_IsString(nm))
-        snprintf(pname, sizeof pname, "%s", nm->valuestring);
+    const struct gs_json *nm = gs_json_get(fe, "name");
+    if (gs_json_is_string(nm))
+        snprintf(pname, sizeof pname, "%s", gs_json_string(nm));
     else
         snprintf(pname, sizeof pname, "pool%d", pool);
     char fpath[64], key[128], label[GS_PLAN_NAME + 32];
     snprintf(fpath, sizeof fpath, "fleet[%d]", pool);
 
-    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(o, "nodes");
+    const struct gs_json *nodes = gs_json_get(o, "nodes");
     if (nodes) {
         char np[320];
         snprintf(np, sizeof np, "%s.nodes", path);
         double lo, hi, step = 1;
-        if (cJSON_IsArray(nodes) && cJSON_GetArraySize(nodes) == 2 &&
-            cJSON_IsNumber(nodes->child) && cJSON_IsNumber(nodes->child->next)) {
-            lo = nodes->child->valuedouble;
-            hi = nodes->child->next->valuedouble;
+        if (gs_json_is_array(nodes) && gs_json_size(nodes) == 2 &&
+            gs_json_is_number(gs_json_first(nodes)) && gs_json_is_number(gs_json_next(gs_json_first(nodes)))) {
+            lo = gs_json_number(gs_json_first(nodes));
+            hi = gs_json_number(gs_json_next(gs_json_first(nodes)));
         } else {
             return perr(c, np, "expected [min, max] node counts");
         }
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "step");
+        const struct gs_json *st = gs_json_get(o, "step");
         if (st) {
-            if (!cJSON_IsNumber(st) || st->valuedouble < 1 ||
-                st->valuedouble != floor(st->valuedouble))
+            if (!gs_json_is_number(st) || gs_json_number(st) < 1 ||
+                gs_json_number(st) != floor(gs_json_number(st)))
                 return perr(c, path, "step: expected a whole number >= 1");
-            step = st->valuedouble;
+            step = gs_json_number(st);
         }
         if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi < lo ||
             hi > 100000)
@@ -710,8 +461,8 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         k->step = (int)step;
     }
 
-    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(o, "gpu");
-    const cJSON *prices = cJSON_GetObjectItemCaseSensitive(o,
+    const struct gs_json *gpu = gs_json_get(o, "gpu");
+    const struct gs_json *prices = gs_json_get(o,
                                                            "price_per_gpu_hour");
     if (prices && !gpu)
         return perr(c, path, "price_per_gpu_hour (a price per GPU model) "
@@ -719,42 +470,42 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
     if (gpu) {
         char gp[320];
         snprintf(gp, sizeof gp, "%s.gpu", path);
-        if (!cJSON_IsArray(gpu))
+        if (!gs_json_is_array(gpu))
             return perr(c, gp, "expected a list of GPU model names");
-        if (prices && !cJSON_IsObject(prices))
+        if (prices && !gs_json_is_object(prices))
             return perr(c, path, "price_per_gpu_hour: expected an object "
                         "{\"MODEL\": price, ...}");
-        int priced = cJSON_GetObjectItemCaseSensitive(fe, "price_per_gpu_hour")
-                     || cJSON_GetObjectItemCaseSensitive(fe, "price_per_hour");
-        if (priced && !prices && cJSON_GetArraySize(gpu) > 1)
+        int priced = gs_json_get(fe, "price_per_gpu_hour")
+                     || gs_json_get(fe, "price_per_hour");
+        if (priced && !prices && gs_json_size(gpu) > 1)
             return perr(c, gp, "pool '%s' sets its own price: give "
                         "price_per_gpu_hour per model beside the gpu list",
                         pname);
         snprintf(label, sizeof label, "%s.gpu", pname);
         struct gs_plan_axis *a = new_axis(c, gp, label,
-                                          cJSON_GetArraySize(gpu));
+                                          gs_json_size(gpu));
         if (a == NULL)
             return c->d->code ? c->d->code : GS_EINVAL;
         int v = 0;
-        for (const cJSON *g = gpu->child; g; g = g->next, v++) {
+        for (const struct gs_json *g = gs_json_first(gpu); g; g = gs_json_next(g), v++) {
             char gi[340], val[200];
             snprintf(gi, sizeof gi, "%s[%d]", gp, v);
-            if (!cJSON_IsString(g))
+            if (!gs_json_is_string(g))
                 return perr(c, gi, "expected a GPU model name");
-            if (gs_catalog_find(&c->s->cat, g->valuestring) < 0)
-                return perr(c, gi, "unknown GPU model '%s'", g->valuestring);
-            snprintf(a->names[v], sizeof a->names[v], "%s", g->valuestring);
+            if (gs_catalog_find(&c->s->cat, gs_json_string(g)) < 0)
+                return perr(c, gi, "unknown GPU model '%s'", gs_json_string(g));
+            snprintf(a->names[v], sizeof a->names[v], "%s", gs_json_string(g));
             snprintf(key, sizeof key, "%s.gpu", fpath);
-            snprintf(val, sizeof val, "\"%s\"", g->valuestring);
+            snprintf(val, sizeof val, "\"%s\"", gs_json_string(g));
             if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
                 return rc;
             if (prices) {
-                const cJSON *pr = cJSON_GetObjectItemCaseSensitive(
-                    prices, g->valuestring);
-                if (!cJSON_IsNumber(pr) || pr->valuedouble < 0)
+                const struct gs_json *pr = gs_json_get(
+                    prices, gs_json_string(g));
+                if (!gs_json_is_number(pr) || gs_json_number(pr) < 0)
                     return perr(c, path, "price_per_gpu_hour: no price for "
-                                "'%s'", g->valuestring);
-                snprintf(val, sizeof val, "%.17g", pr->valuedouble);
+                                "'%s'", gs_json_string(g));
+                snprintf(val, sizeof val, "%.17g", gs_json_number(pr));
                 snprintf(key, sizeof key, "%s.price_per_gpu_hour", fpath);
                 if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
                     return rc;
@@ -763,7 +514,7 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
     }
     static const char *const listed[] = { "market", "sharing", NULL };
     for (int i = 0; listed[i]; i++) {
-        const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, listed[i]);
+        const struct gs_json *l = gs_json_get(o, listed[i]);
         if (l == NULL)
             continue;
         char lp[320];
@@ -773,27 +524,27 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         if ((rc = key_axis(c, l, lp, label, key)) < 0)
             return rc;
     }
-    const cJSON *var = cJSON_GetObjectItemCaseSensitive(o, "variants");
+    const struct gs_json *var = gs_json_get(o, "variants");
     if (var) {
         char vp[320];
         snprintf(vp, sizeof vp, "%s.variants", path);
-        if (!cJSON_IsArray(var))
+        if (!gs_json_is_array(var))
             return perr(c, vp, "expected a list of objects of pool keys");
         snprintf(label, sizeof label, "%s.variant", pname);
         struct gs_plan_axis *a = new_axis(c, vp, label,
-                                          cJSON_GetArraySize(var));
+                                          gs_json_size(var));
         if (a == NULL)
             return c->d->code ? c->d->code : GS_EINVAL;
         int v = 0;
-        for (const cJSON *it = var->child; it; it = it->next, v++) {
+        for (const struct gs_json *it = gs_json_first(var); it; it = gs_json_next(it), v++) {
             char ip[340];
             snprintf(ip, sizeof ip, "%s[%d]", vp, v);
-            if (!cJSON_IsObject(it))
+            if (!gs_json_is_object(it))
                 return perr(c, ip, "expected an object of pool keys");
             show(it, a->names[v], sizeof a->names[v]);
-            for (const cJSON *kv = it->child; kv; kv = kv->next) {
-                char *txt = cJSON_PrintUnformatted(kv);
-                snprintf(key, sizeof key, "%s.%s", fpath, kv->string);
+            for (const struct gs_json *kv = gs_json_first(it); kv; kv = gs_json_next(kv)) {
+                char *txt = gs_json_print(kv);
+                snprintf(key, sizeof key, "%s.%s", fpath, gs_json_key(kv));
                 rc = txt ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
                          : gs_diag_set(c->d, GS_ENOMEM, c->file, "no memory");
                 free(txt);
@@ -802,9 +553,9 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
             }
         }
     }
-    const cJSON *spot = cJSON_GetObjectItemCaseSensitive(o, "spot_share");
-    if (!spot && (cJSON_GetObjectItemCaseSensitive(o, "spot_discount") ||
-                  cJSON_GetObjectItemCaseSensitive(o, "spot")))
+    const struct gs_json *spot = gs_json_get(o, "spot_share");
+    if (!spot && (gs_json_get(o, "spot_discount") ||
+                  gs_json_get(o, "spot")))
         return perr(c, path, "spot_discount and spot go with spot_share");
     if (spot) {
         char sp[320];
@@ -812,40 +563,40 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
         if (!nodes)
             return perr(c, sp, "a spot share splits a searched node count: "
                         "give 'nodes' too");
-        if (!cJSON_IsArray(spot))
+        if (!gs_json_is_array(spot))
             return perr(c, sp, "expected a list of shares from 0 to 1");
         snprintf(label, sizeof label, "%s.spot_share", pname);
         struct gs_plan_axis *a = new_axis(c, sp, label,
-                                          cJSON_GetArraySize(spot));
+                                          gs_json_size(spot));
         if (a == NULL)
             return c->d->code ? c->d->code : GS_EINVAL;
         a->spot_pool = pool;
         a->spot_discount = 0.7;
-        const cJSON *dsc = cJSON_GetObjectItemCaseSensitive(o,
+        const struct gs_json *dsc = gs_json_get(o,
                                                             "spot_discount");
-        if (dsc && (!cJSON_IsNumber(dsc) || !(dsc->valuedouble >= 0 &&
-                                               dsc->valuedouble < 1)))
+        if (dsc && (!gs_json_is_number(dsc) || !(gs_json_number(dsc) >= 0 &&
+                                               gs_json_number(dsc) < 1)))
             return perr(c, path, "spot_discount: expected a fraction in "
                         "[0, 1)");
         if (dsc)
-            a->spot_discount = dsc->valuedouble;
-        const cJSON *scfg = cJSON_GetObjectItemCaseSensitive(o, "spot");
+            a->spot_discount = gs_json_number(dsc);
+        const struct gs_json *scfg = gs_json_get(o, "spot");
         if (scfg == NULL)
-            scfg = cJSON_GetObjectItemCaseSensitive(fe, "spot");
-        if (!cJSON_IsObject(scfg))
+            scfg = gs_json_get(fe, "spot");
+        if (!gs_json_is_object(scfg))
             return perr(c, path, "spot_share needs the spot pool's \"spot\" "
                         "object (e.g. {\"interruptions_per_hour\": 0.05}; "
                         "docs/cloud.md)");
-        if ((a->spot_cfg = cJSON_PrintUnformatted(scfg)) == NULL)
+        if ((a->spot_cfg = gs_json_print(scfg)) == NULL)
             return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
         if (gpu && prices)
             snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
-        else if (cJSON_GetObjectItemCaseSensitive(fe, "price_per_gpu_hour"))
+        else if (gs_json_get(fe, "price_per_gpu_hour"))
             snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
-        else if (cJSON_GetObjectItemCaseSensitive(fe, "price_per_hour"))
+        else if (gs_json_get(fe, "price_per_hour"))
             snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
         int v = 0;
-        for (const cJSON *it = spot->child; it; it = it->next, v++) {
+        for (const struct gs_json *it = gs_json_first(spot); it; it = gs_json_next(it), v++) {
             char ip[340];
             snprintf(ip, sizeof ip, "%s[%d]", sp, v);
             if ((rc = share_value(c, it, ip, &a->share[v])) < 0)
@@ -858,26 +609,26 @@ static int parse_pool(struct pctx *c, const cJSON *o, const char *path)
 
 /* search.services[]: {"service": NAME, "replicas": [min, max], "tp": [..],
  * "gpu": [..]} -- the replica count is bisected, the rest are axes. */
-static int parse_service(struct pctx *c, const cJSON *o, const char *path)
+static int parse_service(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
     if ((rc = keys(c, o, path, PKEYS("service", "replicas", "tp", "gpu"))) < 0)
         return rc;
-    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(o, "service");
+    const struct gs_json *nm = gs_json_get(o, "service");
     int si = -1;
-    for (int i = 0; cJSON_IsString(nm) && i < c->s->nsvcs; i++)
-        if (strcmp(c->s->svcs[i].name, nm->valuestring) == 0)
+    for (int i = 0; gs_json_is_string(nm) && i < c->s->nsvcs; i++)
+        if (strcmp(c->s->svcs[i].name, gs_json_string(nm)) == 0)
             si = i;
     if (si < 0)
         return perr(c, path, "'service' must name a service of $.services");
     char key[96], label[GS_PLAN_NAME + 16], lp[200];
-    const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "replicas");
+    const struct gs_json *r = gs_json_get(o, "replicas");
     if (r) {
         snprintf(lp, sizeof lp, "%s.replicas", path);
-        if (!cJSON_IsArray(r) || cJSON_GetArraySize(r) != 2 ||
-            !cJSON_IsNumber(r->child) || !cJSON_IsNumber(r->child->next))
+        if (!gs_json_is_array(r) || gs_json_size(r) != 2 ||
+            !gs_json_is_number(gs_json_first(r)) || !gs_json_is_number(gs_json_next(gs_json_first(r))))
             return perr(c, lp, "expected [min, max] replica counts");
-        double lo = r->child->valuedouble, hi = r->child->next->valuedouble;
+        double lo = gs_json_number(gs_json_first(r)), hi = gs_json_number(gs_json_next(gs_json_first(r)));
         if (lo != floor(lo) || hi != floor(hi) || lo < 1 || hi < lo ||
             hi > 100000)
             return perr(c, lp, "expected whole numbers 1 <= min <= max");
@@ -890,18 +641,18 @@ static int parse_service(struct pctx *c, const cJSON *o, const char *path)
         struct gs_plan_count *k = &nc[c->p->ncounts++];
         k->pool = -1;
         snprintf(k->key, sizeof k->key, "services[%d].replicas", si);
-        snprintf(k->name, sizeof k->name, "%.80s", nm->valuestring);
+        snprintf(k->name, sizeof k->name, "%.80s", gs_json_string(nm));
         k->lo = (int)lo;
         k->hi = (int)hi;
         k->step = 1;
     }
     static const char *const listed[] = { "tp", "gpu", NULL };
     for (int i = 0; listed[i]; i++) {
-        const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, listed[i]);
+        const struct gs_json *l = gs_json_get(o, listed[i]);
         if (l == NULL)
             continue;
         snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
-        snprintf(label, sizeof label, "%.80s.%s", nm->valuestring, listed[i]);
+        snprintf(label, sizeof label, "%.80s.%s", gs_json_string(nm), listed[i]);
         snprintf(key, sizeof key, "services[%d].%s", si, listed[i]);
         if ((rc = key_axis(c, l, lp, label, key)) < 0)
             return rc;
@@ -911,18 +662,18 @@ static int parse_service(struct pctx *c, const cJSON *o, const char *path)
 
 /* $.plan.search.KEY, when given: a list whose items fn parses, each with
  * its own path. */
-static int parse_list(struct pctx *c, const cJSON *o, const char *key,
-                      int (*fn)(struct pctx *, const cJSON *, const char *))
+static int parse_list(struct pctx *c, const struct gs_json *o, const char *key,
+                      int (*fn)(struct pctx *, const struct gs_json *, const char *))
 {
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, key);
+    const struct gs_json *l = gs_json_get(o, key);
     if (l == NULL)
         return 0;
     char p[64];
     snprintf(p, sizeof p, "$.plan.search.%s", key);
-    if (!cJSON_IsArray(l))
+    if (!gs_json_is_array(l))
         return perr(c, p, "expected a list");
     int i = 0, rc;
-    for (const cJSON *it = l->child; it; it = it->next, i++) {
+    for (const struct gs_json *it = gs_json_first(l); it; it = gs_json_next(it), i++) {
         snprintf(p, sizeof p, "$.plan.search.%s[%d]", key, i);
         if ((rc = fn(c, it, p)) < 0)
             return rc;
@@ -930,7 +681,7 @@ static int parse_list(struct pctx *c, const cJSON *o, const char *key,
     return 0;
 }
 
-static int parse_search(struct pctx *c, const cJSON *o)
+static int parse_search(struct pctx *c, const struct gs_json *o)
 {
     const char *path = "$.plan.search";
     int rc;
@@ -940,27 +691,27 @@ static int parse_search(struct pctx *c, const cJSON *o)
     if ((rc = parse_list(c, o, "pools", parse_pool)) < 0 ||
         (rc = parse_list(c, o, "services", parse_service)) < 0)
         return rc;
-    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policies");
+    const struct gs_json *pol = gs_json_get(o, "policies");
     if (pol && (rc = key_axis(c, pol, "$.plan.search.policies", "policy",
                               "policy")) < 0)
         return rc;
-    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(o, "choices");
+    const struct gs_json *ch = gs_json_get(o, "choices");
     if (ch) {
-        if (!cJSON_IsArray(ch))
+        if (!gs_json_is_array(ch))
             return perr(c, "$.plan.search.choices", "expected a list");
         int i = 0;
-        for (const cJSON *it = ch->child; it; it = it->next, i++) {
+        for (const struct gs_json *it = gs_json_first(ch); it; it = gs_json_next(it), i++) {
             char p[64], vp[80];
             snprintf(p, sizeof p, "$.plan.search.choices[%d]", i);
             snprintf(vp, sizeof vp, "%s.values", p);
             if ((rc = keys(c, it, p, PKEYS("key", "values"))) < 0)
                 return rc;
-            const cJSON *k = cJSON_GetObjectItemCaseSensitive(it, "key");
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "values");
-            if (!cJSON_IsString(k) || v == NULL)
+            const struct gs_json *k = gs_json_get(it, "key");
+            const struct gs_json *v = gs_json_get(it, "values");
+            if (!gs_json_is_string(k) || v == NULL)
                 return perr(c, p, "expected {\"key\": \"a.key[0].path\", "
                             "\"values\": [...]}");
-            if ((rc = key_axis(c, v, vp, k->valuestring, k->valuestring)) < 0)
+            if ((rc = key_axis(c, v, vp, gs_json_string(k), gs_json_string(k))) < 0)
                 return rc;
         }
     }
@@ -970,7 +721,7 @@ static int parse_search(struct pctx *c, const cJSON *o)
     return 0;
 }
 
-int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
+int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                      const char *file, const struct gs_scenario *s,
                      struct gs_plancfg **out, struct gs_diag *d)
 {
@@ -980,15 +731,15 @@ int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
     p->seeds = 5;
     p->min_seeds = 3;
     p->hours_per_month = 730;
-    struct pctx c = { file, d, s, cJSON_GetObjectItemCaseSensitive(root,
+    struct pctx c = { file, d, s, gs_json_get(root,
                                                                   "fleet"), p };
     int rc;
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
                                           "growth"))) < 0)
         goto fail;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "targets");
-    const cJSON *se = cJSON_GetObjectItemCaseSensitive(o, "search");
+    const struct gs_json *t = gs_json_get(o, "targets");
+    const struct gs_json *se = gs_json_get(o, "search");
     if (t == NULL) {
         rc = perr(&c, "$.plan", "missing required key 'targets'");
         goto fail;
@@ -999,53 +750,53 @@ int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
     }
     if ((rc = parse_targets(&c, t)) < 0 || (rc = parse_search(&c, se)) < 0)
         goto fail;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "objective");
-    if (v && cJSON_IsString(v) &&
-        strcmp(v->valuestring, "cost_per_million_tokens") == 0) {
+    const struct gs_json *v = gs_json_get(o, "objective");
+    if (v && gs_json_is_string(v) &&
+        strcmp(gs_json_string(v), "cost_per_million_tokens") == 0) {
         p->objective = 1;
         if (s->nsvcs == 0) {
             rc = perr(&c, "$.plan.objective", "cost per million tokens needs "
                       "inference services ($.services)");
             goto fail;
         }
-    } else if (v && !(cJSON_IsString(v) &&
-                      strcmp(v->valuestring, "cost_per_month") == 0)) {
+    } else if (v && !(gs_json_is_string(v) &&
+                      strcmp(gs_json_string(v), "cost_per_month") == 0)) {
         rc = perr(&c, "$.plan.objective", "unknown objective (known: "
                   "cost_per_month, cost_per_million_tokens)");
         goto fail;
     }
     static const char *const ints[] = { "seeds", "min_seeds" };
     for (int i = 0; i < 2; i++) {
-        v = cJSON_GetObjectItemCaseSensitive(o, ints[i]);
+        v = gs_json_get(o, ints[i]);
         if (v == NULL)
             continue;
-        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-            v->valuedouble < 2 || v->valuedouble > 1000) {
+        if (!gs_json_is_number(v) || gs_json_number(v) != floor(gs_json_number(v)) ||
+            gs_json_number(v) < 2 || gs_json_number(v) > 1000) {
             char p2[64];
             snprintf(p2, sizeof p2, "$.plan.%s", ints[i]);
             rc = perr(&c, p2, "expected a whole number from 2 to 1000 (a "
                       "confidence interval needs two seeds)");
             goto fail;
         }
-        *(i ? &p->min_seeds : &p->seeds) = (int)v->valuedouble;
+        *(i ? &p->min_seeds : &p->seeds) = (int)gs_json_number(v);
     }
     if (p->min_seeds > p->seeds)
         p->min_seeds = p->seeds;
-    v = cJSON_GetObjectItemCaseSensitive(o, "growth");
+    v = gs_json_get(o, "growth");
     if (v) {
-        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > 16) {
+        if (!gs_json_is_array(v) || gs_json_size(v) > 16) {
             rc = perr(&c, "$.plan.growth", "expected a list of up to 16 load "
                       "factors");
             goto fail;
         }
-        for (const cJSON *g = v->child; g; g = g->next) {
-            if (!cJSON_IsNumber(g) || !(g->valuedouble > 0 &&
-                                        g->valuedouble <= 1000)) {
+        for (const struct gs_json *g = gs_json_first(v); g; g = gs_json_next(g)) {
+            if (!gs_json_is_number(g) || !(gs_json_number(g) > 0 &&
+                                        gs_json_number(g) <= 1000)) {
                 rc = perr(&c, "$.plan.growth", "a load factor must be a "
                           "number in (0, 1000]");
                 goto fail;
             }
-            p->growth[p->ngrowth++] = g->valuedouble;
+            p->growth[p->ngrowth++] = gs_json_number(g);
         }
     }
     *out = p;

@@ -1,8 +1,9 @@
 /* planjson.h -- the JSON side of planning: edit a scenario's JSON text by
  * key path, and read a scenario's `plan` section.
  *
- * planjson.c is, with scenario.c and jsonio.c, a file that sees cJSON; what
- * comes out is plain C data and edited JSON text.  `gpusim sweep --set` and
+ * planjson.c reads JSON only through jsonio.h's opaque gs_json calls (cJSON
+ * stays in jsonio.c and scenario.c); what comes out is plain C data and
+ * edited JSON text.  `gpusim sweep --set` and
  * every candidate `gpusim plan` tries are made the same way: the scenario's
  * text is edited (gs_json_edit) and parsed again by gs_scenario_parse, so a
  * key path that names no scenario key is refused by the scenario's own
@@ -21,34 +22,10 @@
 #define GS_PLANJSON_H
 
 #include "err.h"
+#include "jsonio.h"     /* gs_edit, gs_json_edit: the key-path edits */
 
 struct gs_scenario;
-struct cJSON;
 
-/* One edit of a scenario's text. */
-enum gs_edit_op {
-    GS_EDIT_SET,        /* path = value (JSON text, or a bare string) */
-    GS_EDIT_SCALE,      /* the number at path *= value (a number) */
-    GS_EDIT_CLONE,      /* append a copy of the array element at path to
-                           its array, then merge the object value into it */
-};
-
-struct gs_edit {
-    int op;
-    char path[256];
-    char *value;        /* owned by whoever built the edit */
-};
-
-/* Apply edits e[0..n-1] in order to the JSON text; *out is a new string
- * (caller frees).  0, or GS_EINVAL / GS_EPARSE with d filled: where =
- * `what` (say "--set fleet[0].nodes"), what = the problem. */
-int gs_json_edit(const char *text, const struct gs_edit *e, int n,
-                 char **out, const char *what, struct gs_diag *d);
-
-/* The number of elements of the array at path in text, or -1. */
-int gs_json_count(const char *text, const char *path);
-/* 1 if the key path exists in text, else 0. */
-int gs_json_has(const char *text, const char *path);
 
 /* Split a comma-separated list of values at the commas outside brackets,
  * braces and quotes (so `{"a":1,"b":2},3` is two values).  *out receives
@@ -115,7 +92,7 @@ struct gs_plancfg {
 /* Read the `plan` object o of the scenario being parsed (its fleet already
  * read into s).  *out receives a new configuration (free with
  * gs_plancfg_free).  0 or GS_EINVAL with d filled (file: $.plan...). */
-int gs_plancfg_parse(const struct cJSON *o, const struct cJSON *root,
+int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                      const char *file, const struct gs_scenario *s,
                      struct gs_plancfg **out, struct gs_diag *d);
 void gs_plancfg_free(struct gs_plancfg *p);

@@ -418,8 +418,6 @@ static const struct meta {
     { "gpus_up", "1", "GPUs in service" },
     { "cost_rate_usd_per_h", "USD/h", "the bill's rate" },
     { "mig_slice_busy", "1", "busy / available MIG compute slices" },
-    { "allocated_by_model", "1", "GPUs allocated, per GPU model (columns: "
-      "attribute models)" },
     { "idle_cost_rate_usd_per_h", "USD/h", "the rate of the bill for idle "
       "capacity" },
     { "nodes_in_service", "1", "nodes in service" },

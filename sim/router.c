@@ -10,7 +10,14 @@
  * pseudo-random weight and the heaviest replica wins, so adding or losing
  * a replica moves only the prefixes that replica held -- the property
  * SGLang's cache-aware router and Mooncake's scheduler rely on to keep
- * prefix-cache hits when the replica set changes. */
+ * prefix-cache hits when the replica set changes.
+ *
+ * Length routing sends a request to a pool by its total tokens: the
+ * vLLM semantic router's length-based routing and inference-fleet-sim's
+ * two-pool fleets (short requests to a pool sized for short contexts,
+ * long ones to a pool with room for them), so that long prompts do not
+ * hold up the short majority.  Each pool is a service of one shared
+ * request stream (source.h) with an inclusive range of totals. */
 #include "router.h"
 
 #include <string.h>
@@ -84,4 +91,9 @@ int gs_router_pick(int router, const struct gs_route_cand *c, int n,
     default:
         return least_outstanding(c, n);
     }
+}
+
+int gs_router_length_takes(const struct gs_lenroute *r, long total)
+{
+    return !r->on || (total >= r->lo && total <= r->hi);
 }

@@ -30,4 +30,9 @@ struct gs_route_cand {
 int gs_router_pick(int router, const struct gs_route_cand *c, int n,
                    uint64_t key, int has_key, unsigned long *rr);
 
+/* Length routing across pools (the semantic router's length-based route):
+ * 1 when a request of total tokens (input + output) belongs to the pool
+ * whose range is r, else 0.  A pool without a range takes every request. */
+int gs_router_length_takes(const struct gs_lenroute *r, long total);
+
 #endif

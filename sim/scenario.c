@@ -1,4 +1,4 @@
-/* scenario.c -- parse and validate scenario JSON (the one file using cJSON).
+/* scenario.c -- parse and validate scenario JSON (cJSON, with jsonio.c).
  *
  * Every object is checked against the list of keys it may have, so a typo
  * is an error naming its JSON path.  Malformed JSON is reported with the
@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "planjson.h"
 #include "jsoncheck.h"
+#include "source.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct ctx {
     const char *file;
@@ -43,15 +45,25 @@ struct ctx {
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The key-checked readers are jsonio.h's gs_json_* (one set of helpers
+ * for every JSON file gpusim reads); these forward a ctx's file and
+ * diagnostic to them.  Keys given twice were found by gs_jsoncheck before
+ * the text was parsed. */
+#define GJ(o) ((const struct gs_json *)(const void *)(o))
+
+static struct gs_jin jin(const struct ctx *c)
+{
+    return (struct gs_jin){ c->file, c->d };
+}
+
 static int err(struct ctx *c, const char *path, const char *fmt, ...)
 {
-    char where[512], what[512];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    struct gs_jin in = jin(c);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = gs_json_verr(&in, path, fmt, ap);
     va_end(ap);
-    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+    return rc;
 }
 
 #define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -59,132 +71,50 @@ static int err(struct ctx *c, const char *path, const char *fmt, ...)
 static int check_keys(struct ctx *c, const cJSON *o, const char *path,
                       const char *const *allowed)
 {
-    if (!cJSON_IsObject(o))
-        return err(c, path, "expected an object");
-    for (const cJSON *it = o->child; it; it = it->next) {
-        int ok = 0;
-        for (int i = 0; allowed[i]; i++)
-            if (strcmp(it->string, allowed[i]) == 0)
-                ok = 1;
-        if (!ok) {
-            const char *near = gs_suggest(it->string, allowed);
-            if (near)
-                return err(c, path, "unknown key '%s' (did you mean '%s'?)",
-                           it->string, near);
-            char list[512] = "";
-            for (int i = 0; allowed[i]; i++) {
-                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
-            }
-            return err(c, path, "unknown key '%s' (allowed: %s)", it->string,
-                       list);
-        }
-        /* cJSON keeps both of a duplicated key and lookups find the first:
-         * the second would be ignored without a word. */
-        for (const cJSON *prev = o->child; prev != it; prev = prev->next)
-            if (strcmp(prev->string, it->string) == 0)
-                return err(c, path, "key '%s' is given twice; JSON objects "
-                           "take each key once (the second would be "
-                           "ignored)", it->string);
-    }
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_keys(&in, GJ(o), path, allowed);
 }
 
 static void sub(char *buf, size_t n, const char *path, const char *key)
 {
-    size_t lp = strlen(path);
-    if (lp + 1 >= n)
-        lp = n - 2;
-    memcpy(buf, path, lp);
-    buf[lp] = '.';
-    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+    gs_json_path(buf, n, path, key);
 }
 
 /* Number at o[key] in [lo, hi]; absent: *out unchanged, or an error if req. */
 static int num(struct ctx *c, const cJSON *o, const char *path,
                const char *key, double lo, double hi, int req, double *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (!cJSON_IsNumber(v))
-        return err(c, p, "expected a number");
-    if (!(v->valuedouble >= lo && v->valuedouble <= hi))
-        return err(c, p, "%g is outside the allowed range [%g, %g]",
-                   v->valuedouble, lo, hi);
-    *out = v->valuedouble;
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_num(&in, GJ(o), path, key, lo, hi, req, out);
 }
 
 static int inum(struct ctx *c, const cJSON *o, const char *path,
                 const char *key, long lo, long hi, int req, long *out)
 {
-    double v = (double)*out;
-    int rc = num(c, o, path, key, (double)lo, (double)hi, req, &v);
-    if (rc < 0)
-        return rc;
-    if (v != floor(v)) {
-        char p[512];
-        sub(p, sizeof p, path, key);
-        return err(c, p, "expected a whole number, got %g", v);
-    }
-    *out = (long)v;
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_int(&in, GJ(o), path, key, lo, hi, req, out);
 }
 
 static int str(struct ctx *c, const cJSON *o, const char *path,
                const char *key, int req, char *out, size_t n)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (!cJSON_IsString(v))
-        return err(c, p, "expected a string");
-    if (strlen(v->valuestring) >= n)
-        return err(c, p, "longer than %zu characters", n - 1);
-    if (req && v->valuestring[0] == '\0')
-        return err(c, p, "must not be empty");
-    snprintf(out, n, "%s", v->valuestring);
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_str(&in, GJ(o), path, key, req, out, n);
 }
 
 static int boolean(struct ctx *c, const cJSON *o, const char *path,
                    const char *key, int *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return 0;
-    if (!cJSON_IsBool(v))
-        return err(c, p, "expected true or false");
-    *out = cJSON_IsTrue(v);
-    return 0;
+    struct gs_jin in = jin(c);
+    return gs_json_bool(&in, GJ(o), path, key, out);
 }
 
 /* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
 static int duration(struct ctx *c, const cJSON *o, const char *path,
                     const char *key, int req, gs_time *out)
 {
-    char p[512];
-    sub(p, sizeof p, path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (v == NULL)
-        return req ? err(c, path, "missing required key '%s'", key) : 0;
-    if (cJSON_IsNumber(v)) {
-        if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
-            return err(c, p, "expected a non-negative number of seconds");
-        *out = (gs_time)llround(v->valuedouble * 1000.0);
-        return 0;
-    }
-    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
-        return 0;
-    return err(c, p, "expected a duration: seconds, or a string such as "
-               "\"30s\", \"5m\", \"2h\", \"3d\"");
+    struct gs_jin in = jin(c);
+    return gs_json_time(&in, GJ(o), path, key, req, out);
 }
 
 static int model_ref(struct ctx *c, const cJSON *o, const char *path,
@@ -198,6 +128,14 @@ static int model_ref(struct ctx *c, const cJSON *o, const char *path,
     if (m < 0) {
         char p[512], list[768] = "";
         sub(p, sizeof p, path, key);
+        const char *names[GS_MAX_MODELS + 1];
+        for (int i = 0; i < c->s->cat.n; i++)
+            names[i] = c->s->cat.m[i].name;
+        names[c->s->cat.n] = NULL;
+        const char *near = gs_suggest(name, names);
+        if (near)
+            return err(c, p, "unknown GPU model '%s' (did you mean '%s'? or "
+                       "declare it under gpu_models)", name, near);
         for (int i = 0; i < c->s->cat.n; i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, c->s->cat.m[i].name, sizeof list - strlen(list) - 1);
@@ -1786,6 +1724,154 @@ static int parse_svcpool(struct ctx *c, const cJSON *o, const char *p,
     return 0;
 }
 
+/* requests.stream and requests.route of a service (source.h): the stream
+ * it shares with other pools and the totals it takes. */
+static int parse_stream_route(struct ctx *c, const cJSON *rq, const char *p,
+                              struct gs_svccfg *sv)
+{
+    int rc;
+    if ((rc = str(c, rq, p, "stream", 0, sv->stream, sizeof sv->stream)) < 0)
+        return rc;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(rq, "route");
+    if (r == NULL)
+        return 0;
+    char rp[700];
+    sub(rp, sizeof rp, p, "route");
+    long lo = 0, hi = -1;           /* -1: no upper bound */
+    if ((rc = check_keys(c, r, rp, KEYS("min_total_tokens",
+                                        "max_total_tokens"))) < 0 ||
+        (rc = inum(c, r, rp, "min_total_tokens", 0, 1000000000L, 0,
+                   &lo)) < 0 ||
+        (rc = inum(c, r, rp, "max_total_tokens", 1, 1000000000L, 0,
+                   &hi)) < 0)
+        return rc;
+    if (lo == 0 && hi < 0)
+        return err(c, rp, "give \"min_total_tokens\", \"max_total_tokens\" "
+                   "or both");
+    if (hi < 0)
+        hi = LONG_MAX;
+    if (hi < lo)
+        return err(c, rp, "max_total_tokens %ld is below min_total_tokens "
+                   "%ld", hi, lo);
+    sv->route = (struct gs_lenroute){ .on = 1, .lo = lo, .hi = hi };
+    return 0;
+}
+
+static int read_text(const char *file, char **text, char *dir, size_t ndir,
+                     struct gs_diag *d);
+
+/* [[tokens, p], ...] or {"cdf": [...]} into a CDF. */
+static int cdf_points(struct ctx *c, const cJSON *v, const char *p,
+                      struct gs_tokcdf *t)
+{
+    const cJSON *l = cJSON_IsObject(v)
+                     ? cJSON_GetObjectItemCaseSensitive(v, "cdf") : v;
+    if (!cJSON_IsArray(l))
+        return err(c, p, "expected a list of [tokens, cumulative "
+                   "probability] pairs (or {\"cdf\": [...]})");
+    int n = 0;
+    for (const cJSON *it = l->child; it; it = it->next, n++) {
+        char ip[760];
+        snprintf(ip, sizeof ip, "%s[%d]", p, n);
+        if (n >= GS_TOKCDF_MAX)
+            return err(c, p, "more than %d points", GS_TOKCDF_MAX);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
+            !cJSON_IsNumber(it->child) || !cJSON_IsNumber(it->child->next))
+            return err(c, ip, "expected [tokens, cumulative probability]");
+        t->x[n] = it->child->valuedouble;
+        t->p[n] = it->child->next->valuedouble;
+    }
+    t->n = n;
+    return 0;
+}
+
+/* generate.total_tokens: {"dist": "cdf", "points": [...]} or {"dist":
+ * "cdf", "file": PATH}, split by generate.input_share (0.8).  The input
+ * and output laws then hold the means as constants (for capacity
+ * estimates); the draws come from the CDF (source.h). */
+static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
+                              struct gs_svcgen *g)
+{
+    const cJSON *tt = cJSON_GetObjectItemCaseSensitive(gn, "total_tokens");
+    int rc;
+    if (tt == NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(gn, "input_share")) {
+            char sp[760];
+            sub(sp, sizeof sp, q, "input_share");
+            return err(c, sp, "input_share splits \"total_tokens\", which is "
+                       "not given");
+        }
+        return 0;
+    }
+    char tp[760];
+    sub(tp, sizeof tp, q, "total_tokens");
+    if (cJSON_GetObjectItemCaseSensitive(gn, "input_tokens") ||
+        cJSON_GetObjectItemCaseSensitive(gn, "output_tokens"))
+        return err(c, q, "give either \"total_tokens\" (with input_share) "
+                   "or \"input_tokens\" and \"output_tokens\"");
+    char dist[16] = "", path[GS_PATH] = "";
+    g->total.in_share = 0.8;
+    if ((rc = check_keys(c, tt, tp, KEYS("dist", "points", "file"))) < 0 ||
+        (rc = str(c, tt, tp, "dist", 1, dist, sizeof dist)) < 0 ||
+        (rc = file_path(c, tt, tp, "file", path)) < 0 ||
+        (rc = num(c, gn, q, "input_share", 1e-6, 1 - 1e-6, 0,
+                  &g->total.in_share)) < 0)
+        return rc;
+    if (strcmp(dist, "cdf") != 0) {
+        char dp[800];
+        sub(dp, sizeof dp, tp, "dist");
+        return err(c, dp, "total_tokens takes dist \"cdf\" (an empirical "
+                   "CDF); for other laws give input_tokens and "
+                   "output_tokens");
+    }
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(tt, "points");
+    if ((pts == NULL) == (path[0] == '\0'))
+        return err(c, tp, "give exactly one of \"points\" and \"file\"");
+    char pp[800];
+    if (pts) {
+        sub(pp, sizeof pp, tp, "points");
+        rc = cdf_points(c, pts, pp, &g->total);
+    } else {
+        char *text = NULL, dir[512];
+        cJSON *doc = NULL;
+        struct stat st;
+        /* A CDF is a few hundred points: refuse what no CDF file is (a
+         * device, a huge file) before reading it. */
+        if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) ||
+                                     st.st_size > (1 << 20)))
+            return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
+                               "expected a regular file under 1 MiB");
+        if ((rc = read_text(path, &text, dir, sizeof dir, c->d)) < 0)
+            return rc;
+        const char *end = NULL;
+        int oom = 0;
+        doc = gs_json_parse_raw(text, &end, &oom);
+        free(text);
+        if (doc == NULL)
+            return oom ? gs_diag_set(c->d, GS_ENOMEM, path, "out of memory")
+                       : gs_diag_set(c->d, GS_EPARSE, path, "not valid JSON "
+                                     "(a CDF file holds [[tokens, p], ...] "
+                                     "or {\"cdf\": [...]})");
+        struct ctx fc = *c;
+        fc.file = path;
+        rc = cdf_points(&fc, doc, "$", &g->total);
+        cJSON_Delete(doc);
+        snprintf(pp, sizeof pp, "%s", tp);
+    }
+    if (rc < 0)
+        return rc;
+    char where[900];
+    snprintf(where, sizeof where, "%s: %s", c->file, pp);
+    if ((rc = gs_tokcdf_check(&g->total, where, c->d)) < 0)
+        return rc;
+    double m = gs_tokcdf_mean(&g->total);
+    g->input = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                     .a = m * g->total.in_share };
+    g->output = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,
+                                      .a = m * (1 - g->total.in_share) };
+    return 0;
+}
+
 static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                          struct gs_svccfg *sv)
 {
@@ -1924,7 +2010,9 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
     sub(pp, sizeof pp, p, "requests");
     if (rq == NULL)
         return err(c, p, "missing required key 'requests'");
-    if ((rc = check_keys(c, rq, pp, KEYS("trace", "generate"))) < 0)
+    if ((rc = check_keys(c, rq, pp, KEYS("trace", "generate", "stream",
+                                         "route"))) < 0 ||
+        (rc = parse_stream_route(c, rq, pp, sv)) < 0)
         return rc;
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(rq, "trace");
     const cJSON *gn = cJSON_GetObjectItemCaseSensitive(rq, "generate");
@@ -1958,7 +2046,8 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
         if ((rc = check_keys(c, gn, q, KEYS("requests", "until",
                              "rate_per_hour", "rate_per_second",
                              "diurnal_amplitude", "peak_hour", "weekend_dip",
-                             "input_tokens", "output_tokens"))) < 0 ||
+                             "input_tokens", "output_tokens", "total_tokens",
+                             "input_share"))) < 0 ||
             (rc = inum(c, gn, q, "requests", 0, 4000000000L, 0,
                        &g->requests)) < 0 ||
             (rc = duration(c, gn, q, "until", 0, &g->until)) < 0 ||
@@ -1982,7 +2071,9 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                        "duration), or both");
         static const char *const law[2] = { "input_tokens", "output_tokens" };
         struct gs_distspec *ds[2] = { &g->input, &g->output };
-        for (int i = 0; i < 2; i++) {
+        if ((rc = parse_total_tokens(c, gn, q, g)) < 0)
+            return rc;
+        for (int i = 0; i < 2 && g->total.n == 0; i++) {
             char lq[800];
             sub(lq, sizeof lq, q, law[i]);
             const cJSON *l = cJSON_GetObjectItemCaseSensitive(gn, law[i]);
@@ -2043,7 +2134,7 @@ static int parse_services(struct ctx *c, const cJSON *a)
                            s->svcs[i].name);
             }
     }
-    return 0;
+    return gs_svc_streams_check(s->svcs, n, c->file, c->d);
 }
 
 /* --- the whole file ----------------------------------------------------- */
@@ -2130,7 +2221,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     tier_defaults(s);
     snprintf(s->name, sizeof s->name, "scenario");
     snprintf(s->policy, sizeof s->policy, "fifo-backfill");
-    snprintf(s->placer, sizeof s->placer, "best-fit");
+    snprintf(s->placer, sizeof s->placer, "best-fit-gpu");
     s->seed = 1;
     s->step = GS_MIN;
     gs_params_init(&s->policy_params, "");
@@ -2168,7 +2259,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     const cJSON *v;
     c.root = root;
     if ((rc = check_keys(&c, root, "$", KEYS("name", "description", "seed",
-                         "horizon", "sample_step", "event_queue", "gpu_models", "fleet",
+                         "horizon", "bill_until", "sample_step", "event_queue", "gpu_models", "fleet",
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
@@ -2180,8 +2271,15 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         (rc = str(&c, root, "$", "description", 0, desc, sizeof desc)) < 0 ||
         (rc = num(&c, root, "$", "seed", 0, 9007199254740991.0, 0, &seed)) < 0 ||
         (rc = duration(&c, root, "$", "horizon", 0, &s->horizon)) < 0 ||
+        (rc = duration(&c, root, "$", "bill_until", 0, &s->bill_until)) < 0 ||
         (rc = duration(&c, root, "$", "sample_step", 0, &s->step)) < 0)
         goto done;
+    if (s->horizon > 0 && s->bill_until > 0) {
+        rc = err(&c, "$.bill_until", "give horizon or bill_until, not both: "
+                 "horizon ends the run at that time, bill_until only keeps "
+                 "a run that ended sooner going (billed) until then");
+        goto done;
+    }
     if (seed != floor(seed)) {
         rc = err(&c, "$.seed", "expected a whole number");
         goto done;
@@ -2246,7 +2344,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     }
     rc = validate(&c);
     if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
-        rc = gs_plancfg_parse(v, root, s->file, s, &s->plan, d);
+        rc = gs_plancfg_parse(GJ(v), GJ(root), s->file, s, &s->plan, d);
 done:
     cJSON_Delete(root);
     free(c.first);

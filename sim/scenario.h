@@ -54,6 +54,9 @@ struct gs_scenario {
     char *text;                 /* the JSON as given (owned) */
     uint64_t seed;
     gs_time horizon;            /* 0 = run until every job has ended */
+    gs_time bill_until;         /* 0, or a run whose span would be shorter
+                                   goes on (billed, models running) until
+                                   its span is this */
     gs_time step;               /* time-series sampling step */
     int queue;                  /* event queue: enum gs_queue_kind */
     struct gs_catalog cat;

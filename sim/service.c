@@ -49,11 +49,14 @@
  * and output can never fit the KV cache) + in flight at the end. */
 #include "service.h"
 #include "../traces/llmreq.h"
+#include "bigmem.h"
 #include "mig.h"
+#include "order.h"
 #include "rng.h"
 #include "router.h"
 #include "scenario.h"
 #include "sim.h"
+#include "source.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -66,6 +69,7 @@
 #include <string.h>
 
 enum { RS_WAIT, RS_LOAD, RS_UP, RS_GONE };
+enum { GS_UNL_MEMO = 1024 };   /* unloaded prefill times remembered */
 enum { H_ITER, H_LOAD, H_XFER };
 
 struct svmodel;
@@ -81,6 +85,7 @@ struct rep {
     struct gs_job *job;
     struct gs_llm_engine *e;
     long nout;                  /* requests assigned and not finished */
+    int cpos;                   /* its place in the pool's router inputs */
     int32_t head;               /* its requests, a list through req.next */
     double busy_s;              /* iteration time so far */
     double fb_base_mib;         /* weights per GPU */
@@ -98,6 +103,11 @@ struct hent {
 /* A request's live links (kept apart from the record written out). */
 struct rlink {
     int32_t next, prev;
+};
+
+/* A request's prefix-block hash ids (the trace's; kept only for streams
+ * that have them). */
+struct rhash {
     const uint64_t *hash;
     int32_t nhash;
 };
@@ -111,10 +121,16 @@ struct spool {
     unsigned long rr;
     struct gs_svcscale *as;
     double as_busy, as_up;      /* util at the last evaluation */
-    double unloaded_cache_in;   /* memo of unloaded prefill time */
-    double unloaded_cache_t;
+    /* memo of unloaded prefill times, direct-mapped by prompt length */
+    int unl_in[GS_UNL_MEMO];
+    double unl_t[GS_UNL_MEMO];
     struct gs_llm_perf perf;
     int have_perf;
+    /* replicas the router may choose (serving, not draining), by index,
+     * and their router inputs, kept current (outstanding counts as they
+     * change); rebuilt when a replica's state or draining flag changed */
+    int *cand, ncand, capcand, cdirty;
+    struct gs_route_cand *cin;
 };
 
 struct svc {
@@ -130,17 +146,21 @@ struct svc {
     /* the service's own queue of exact-time happenings */
     struct hent *h;
     long nh, caph;
+    int hdead;                  /* h[0] is spent (hpeek) */
     uint64_t seq;
     /* the request source */
     struct gs_reqtable *tab;
     long tnext;
     gsl_rng *r_arr, *r_tok;
     double gnext;               /* next generated arrival, s; INFINITY at end */
+    int flat;                   /* the generator's rate has no cycle (-1: not
+                                 * yet known) */
     long gcount;
     double start_s, next_arrival;
     /* requests */
     struct gs_reqrec *req;
     struct rlink *lk;
+    struct rhash *lkh;          /* NULL until a request has hash ids */
     long nreq, capreq;
     long finished, dropped, restarted, eng_preempt;
     long starts, losses;
@@ -221,8 +241,46 @@ static int hless(const struct hent *a, const struct hent *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/* Move e down from slot i of a heap of n entries. */
+static void hsift(struct svc *sv, long i, struct hent e)
+{
+    long n = sv->nh;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
+            c++;
+        if (!hless(&sv->h[c], &e))
+            break;
+        sv->h[i] = sv->h[c];
+        i = c;
+    }
+    if (n > 0)
+        sv->h[i] = e;
+}
+
+/* The root was handed out by hpeek and is done with: take it out (the
+ * last entry sifts down from the root). */
+static void hsettle(struct svc *sv)
+{
+    if (!sv->hdead)
+        return;
+    sv->hdead = 0;
+    struct hent last = sv->h[--sv->nh];
+    hsift(sv, 0, last);
+}
+
 static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
 {
+    struct hent e = { t, sv->seq++, kind, idx, gen };
+    if (sv->hdead) {
+        /* the spent root's place: one sift down instead of a removal and
+         * an insertion (an iteration's end scheduling the next) */
+        sv->hdead = 0;
+        hsift(sv, 0, e);
+        return 0;
+    }
     if (sv->nh == sv->caph) {
         long cap = sv->caph ? sv->caph * 2 : 64;
         struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
@@ -231,7 +289,6 @@ static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
         sv->h = h;
         sv->caph = cap;
     }
-    struct hent e = { t, sv->seq++, kind, idx, gen };
     long i = sv->nh++;
     while (i > 0) {
         long p = (i - 1) / 2;
@@ -244,31 +301,21 @@ static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
     return 0;
 }
 
-static struct hent hpop(struct svc *sv)
+/* The earliest happening, left in place as spent (hsettle or the next
+ * hpush takes it out); the order of happenings is that of (t, seq) alone,
+ * so where the heap keeps them changes nothing. */
+static struct hent hpeek(struct svc *sv)
 {
-    struct hent top = sv->h[0];
-    struct hent last = sv->h[--sv->nh];
-    long i = 0, n = sv->nh;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
-            c++;
-        if (!hless(&sv->h[c], &last))
-            break;
-        sv->h[i] = sv->h[c];
-        i = c;
-    }
-    if (n > 0)
-        sv->h[i] = last;
-    return top;
+    hsettle(sv);
+    sv->hdead = 1;
+    return sv->h[0];
 }
 
 /* Every change of a replica's state goes through here (the counts of
  * serving replicas and GPUs the integrals read). */
 static void set_state(struct svc *sv, struct rep *r, int st)
 {
+    sv->pool[r->pool].cdirty = 1;
     if (r->state == RS_UP) {
         sv->up_n--;
         sv->up_gpus -= r->gpus;
@@ -292,6 +339,7 @@ static void wake(struct svc *sv)
 {
     struct gs_sim *s = sv->m->s;
     double t = sv->next_arrival;
+    hsettle(sv);
     if (sv->nh > 0 && sv->h[0].t < t)
         t = sv->h[0].t;
     gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
@@ -318,38 +366,54 @@ static void wake(struct svc *sv)
 /* Room for cap requests (the stream's length when it is known). */
 static int req_reserve(struct svc *sv, long cap)
 {
-    struct gs_reqrec *r = realloc(sv->req, (size_t)cap * sizeof *r);
+    struct gs_reqrec *r = gs_big_realloc(sv->req, (size_t)sv->capreq *
+                                         sizeof *r, (size_t)cap * sizeof *r);
     if (r == NULL)
         return GS_ENOMEM;
     sv->req = r;
-    struct rlink *l = realloc(sv->lk, (size_t)cap * sizeof *l);
+    struct rlink *l = gs_big_realloc(sv->lk, (size_t)sv->capreq * sizeof *l,
+                                     (size_t)cap * sizeof *l);
     if (l == NULL)
         return GS_ENOMEM;
     sv->lk = l;
+    if (sv->lkh) {
+        struct rhash *h = gs_big_realloc(sv->lkh, (size_t)sv->capreq *
+                                         sizeof *h, (size_t)cap * sizeof *h);
+        if (h == NULL)
+            return GS_ENOMEM;
+        sv->lkh = h;
+    }
     sv->capreq = cap;
     return 0;
+}
+
+/* Request q's hash ids (NULL, 0 when it has none). */
+static const uint64_t *req_hash(const struct svc *sv, int32_t q, int *n)
+{
+    *n = sv->lkh ? sv->lkh[q].nhash : 0;
+    return sv->lkh ? sv->lkh[q].hash : NULL;
 }
 
 static int req_new(struct svc *sv, double t, int in, int out,
                    const uint64_t *hash, int nhash)
 {
-    if (sv->nreq == sv->capreq) {
-        long cap = sv->capreq ? sv->capreq * 2 : 1024;
-        struct gs_reqrec *r = realloc(sv->req, (size_t)cap * sizeof *r);
-        if (r == NULL)
+    if (sv->nreq == sv->capreq &&
+        req_reserve(sv, sv->capreq ? sv->capreq * 2 : 1024) < 0)
+        return GS_ENOMEM;
+    if (nhash > 0 && sv->lkh == NULL) {
+        sv->lkh = gs_big_realloc(NULL, 0, (size_t)sv->capreq *
+                                          sizeof *sv->lkh);
+        if (sv->lkh == NULL)
             return GS_ENOMEM;
-        sv->req = r;
-        struct rlink *l = realloc(sv->lk, (size_t)cap * sizeof *l);
-        if (l == NULL)
-            return GS_ENOMEM;
-        sv->lk = l;
-        sv->capreq = cap;
+        memset(sv->lkh, 0, (size_t)sv->nreq * sizeof *sv->lkh);
     }
     long i = sv->nreq++;
     sv->req[i] = (struct gs_reqrec){ .arrival = t, .first = -1, .end = -1,
                                      .in = in, .out = out, .replica = -1,
                                      .state = GS_REQ_WAITING };
-    sv->lk[i] = (struct rlink){ -1, -1, hash, nhash };
+    sv->lk[i] = (struct rlink){ -1, -1 };
+    if (sv->lkh)
+        sv->lkh[i] = (struct rhash){ hash, nhash };
     return (int)i;
 }
 
@@ -365,6 +429,8 @@ static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
         sv->lk[l->next].prev = l->prev;
     l->next = l->prev = -1;
     r->nout--;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
 }
 
 static void rep_link(struct svc *sv, struct rep *r, int32_t q)
@@ -376,6 +442,8 @@ static void rep_link(struct svc *sv, struct rep *r, int32_t q)
         sv->lk[r->head].prev = q;
     r->head = q;
     r->nout++;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
 }
 
 /* Router queue of pool p: FIFO through lk.next; front for restarts. */
@@ -420,11 +488,13 @@ static int iter_sample(struct svc *sv, double d, int w)
 {
     if (sv->nitl == sv->capitl) {
         long cap = sv->capitl ? sv->capitl * 2 : 1024;
-        double *a = realloc(sv->itl_d, (size_t)cap * sizeof *a);
+        double *a = gs_big_realloc(sv->itl_d, (size_t)sv->capitl * sizeof *a,
+                                   (size_t)cap * sizeof *a);
         if (a == NULL)
             return GS_ENOMEM;
         sv->itl_d = a;
-        float *b = realloc(sv->itl_w, (size_t)cap * sizeof *b);
+        float *b = gs_big_realloc(sv->itl_w, (size_t)sv->capitl * sizeof *b,
+                                  (size_t)cap * sizeof *b);
         if (b == NULL)
             return GS_ENOMEM;
         sv->itl_w = b;
@@ -453,8 +523,9 @@ static double unloaded_prefill(struct spool *pl, int in)
 {
     if (!pl->have_perf)
         return 0;
-    if (pl->unloaded_cache_in == in)
-        return pl->unloaded_cache_t;
+    int slot = in & (GS_UNL_MEMO - 1);
+    if (pl->unl_in[slot] == in)
+        return pl->unl_t[slot];
     int budget = pl->ecfg.chunked_prefill ? pl->ecfg.max_batched_tokens : in;
     if (budget < 1)
         budget = in;
@@ -470,8 +541,8 @@ static double unloaded_prefill(struct spool *pl, int in)
         k += c;
         left -= (int)c;
     }
-    pl->unloaded_cache_in = in;
-    pl->unloaded_cache_t = t;
+    pl->unl_in[slot] = in;
+    pl->unl_t[slot] = t;
     return t;
 }
 
@@ -510,6 +581,15 @@ static void cb_first(void *ctx, uint64_t id, double t)
     }
 }
 
+static void req_done(struct svc *sv, struct gs_reqrec *q, double t)
+{
+    q->end = t;
+    q->state = GS_REQ_DONE;
+    sv->finished++;
+    sv->tok_in += q->in;
+    sv->tok_out += q->out;
+}
+
 static void cb_finished(void *ctx, uint64_t id, double t, int cached,
                         int preempted)
 {
@@ -530,11 +610,7 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
         hpush(sv, t + x, H_XFER, (int)id, 0);
         return;
     }
-    q->end = t;
-    q->state = GS_REQ_DONE;
-    sv->finished++;
-    sv->tok_in += q->in;
-    sv->tok_out += q->out;
+    req_done(sv, q, t);
 }
 
 static const struct gs_llm_cb callbacks = { cb_first, cb_finished, NULL };
@@ -543,10 +619,11 @@ static const struct gs_llm_cb callbacks = { cb_first, cb_finished, NULL };
 static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
 {
     struct gs_reqrec *rq = &sv->req[q];
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
     struct gs_llm_req er = { .id = (uint64_t)q, .arrival = rq->arrival,
                              .prompt = rq->in, .output = rq->out,
-                             .hash_ids = sv->lk[q].hash,
-                             .n_hash = sv->lk[q].nhash,
+                             .hash_ids = hash, .n_hash = nh,
                              .kv_ready = sv->cfg->disagg && r->pool == 1 };
     int rc = gs_llm_engine_add(r->e, &er);
     if (rc < 0) {
@@ -555,52 +632,85 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
         sv->dropped++;
         return;
     }
+    if (rc == GS_LLM_DONE) {    /* nothing left for this replica to do */
+        req_done(sv, rq, t);
+        return;
+    }
     rq->state = GS_REQ_RUNNING;
     rq->replica = r->id;
     rep_link(sv, r, q);
     kick(sv, r, t);
 }
 
+/* Pool p's routable replicas, in index order (the router's tie order),
+ * with their router inputs. */
+static const int *route_cands(struct svc *sv, int p, int *n)
+{
+    struct spool *pl = &sv->pool[p];
+    if (pl->cdirty || pl->cand == NULL) {
+        if (pl->capcand < sv->nrep) {
+            int *c = realloc(pl->cand, (size_t)sv->caprep * sizeof *c);
+            if (c != NULL)
+                pl->cand = c;
+            struct gs_route_cand *ci =
+                c ? realloc(pl->cin, (size_t)sv->caprep * sizeof *ci) : NULL;
+            if (ci == NULL) {
+                *n = 0;
+                return NULL;
+            }
+            pl->cin = ci;
+            pl->capcand = sv->caprep;
+        }
+        pl->ncand = 0;
+        for (int i = 0; i < sv->nrep; i++) {
+            struct rep *r = sv->rep[i];
+            if (r->pool != p)
+                continue;
+            r->cpos = -1;
+            if (r->state == RS_UP && !r->draining) {
+                r->cpos = pl->ncand;
+                pl->cin[pl->ncand] = (struct gs_route_cand){ r->id, r->nout,
+                                                             0 };
+                pl->cand[pl->ncand++] = i;
+            }
+        }
+        pl->cdirty = 0;
+    }
+    *n = pl->ncand;
+    return pl->cand;
+}
+
 static void route(struct svc *sv, int p, int32_t q, double t)
 {
     struct spool *pl = &sv->pool[p];
-    struct gs_route_cand cand[256];
-    struct rep *who[256];
-    int n = 0;
-    for (int i = 0; i < sv->nrep && n < 256; i++) {
-        struct rep *r = sv->rep[i];
-        if (r->pool != p || r->state != RS_UP || r->draining)
-            continue;
-        double kv = 0;
-        if (sv->cfg->router == GS_ROUTE_KV) {
-            struct gs_llm_stats st;
-            gs_llm_engine_stats(r->e, &st);
-            kv = st.blocks_total > 0 ? (double)st.blocks_used /
-                                       (double)st.blocks_total : 0;
-        }
-        cand[n] = (struct gs_route_cand){ r->id, r->nout, kv };
-        who[n++] = r;
-    }
+    int n;
+    const int *ix = route_cands(sv, p, &n);
+    if (n > 256)
+        n = 256;
     if (n == 0) {
         queue_push(sv, p, q, 0);
         return;
     }
-    const struct rlink *l = &sv->lk[q];
-    int k = gs_router_pick(sv->cfg->router, cand, n,
-                           l->nhash > 0 ? l->hash[0] : 0, l->nhash > 0,
-                           &pl->rr);
-    assign(sv, who[k], q, t);
+    if (sv->cfg->router == GS_ROUTE_KV)
+        for (int k = 0; k < n; k++) {
+            struct gs_llm_stats st;
+            gs_llm_engine_stats(sv->rep[ix[k]]->e, &st);
+            pl->cin[k].kv = st.blocks_total > 0 ? (double)st.blocks_used /
+                                                  (double)st.blocks_total : 0;
+        }
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
+    int k = gs_router_pick(sv->cfg->router, pl->cin, n, nh > 0 ? hash[0] : 0,
+                           nh > 0, &pl->rr);
+    assign(sv, sv->rep[ix[k]], q, t);
 }
 
 /* The router's queue of pool p drains into its serving replicas. */
 static void drain_queue(struct svc *sv, int p, double t)
 {
     for (;;) {
-        int any = 0;
-        for (int i = 0; i < sv->nrep; i++)
-            if (sv->rep[i]->pool == p && sv->rep[i]->state == RS_UP &&
-                !sv->rep[i]->draining)
-                any = 1;
+        int any;
+        route_cands(sv, p, &any);
         if (!any)
             return;
         int32_t q = queue_pop(sv, p);
@@ -631,6 +741,7 @@ static int rep_submit(struct svc *sv, int p)
     r->pool = p;
     r->id = sv->nrep;
     r->head = -1;
+    r->cpos = -1;
     r->state = RS_WAIT;
     struct gs_jobspec sp;
     gs_jobspec_init(&sp);
@@ -713,6 +824,7 @@ static void reconcile(struct svc *sv, int p, double t)
         struct rep *r = sv->rep[i];
         if (r->pool == p && r->state != RS_GONE && r->draining) {
             r->draining = 0;
+            pl->cdirty = 1;
             n++;
         }
     }
@@ -743,6 +855,7 @@ static void reconcile(struct svc *sv, int p, double t)
         if (best == NULL)
             break;
         best->draining = 1;
+        pl->cdirty = 1;
         n--;
         if (best->nout == 0)
             rep_end(sv, best);
@@ -841,10 +954,13 @@ static void next_arrival(struct svc *sv)
     /* Thinning (Lewis and Shedler 1979) under the cycle's peak rate. */
     double peak = g->rate.rate_per_hour * (1.0 + g->rate.diurnal) / 3600.0;
     double t = sv->gnext;
-    int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
-    for (int h = 0; h < 24 && flat; h++)
-        flat = g->rate.hourly[h] == 0;
-    if (flat) {
+    if (sv->flat < 0) {
+        int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
+        for (int h = 0; h < 24 && flat; h++)
+            flat = g->rate.hourly[h] == 0;
+        sv->flat = flat;
+    }
+    if (sv->flat) {
         t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
         if (g->until > 0 && (gs_time)((t - sv->start_s) * 1000.0) >= g->until)
             t = INFINITY;
@@ -867,14 +983,6 @@ static void next_arrival(struct svc *sv)
     sv->next_arrival = t;
 }
 
-static int draw_tokens(gsl_rng *r, const struct gs_distspec *d)
-{
-    double v = gs_dist_draw(r, d);
-    if (!(v >= 1))
-        return 1;
-    return v > 1e7 ? 10000000 : (int)lround(v);
-}
-
 static void arrive(struct svc *sv, double t)
 {
     int in, out, nh = 0;
@@ -888,9 +996,13 @@ static void arrive(struct svc *sv, double t)
             nh = (int)q->nblocks;
         }
     } else {
-        in = draw_tokens(sv->r_tok, &sv->cfg->gen.input);
-        out = draw_tokens(sv->r_tok, &sv->cfg->gen.output);
+        gs_svcgen_tokens(&sv->cfg->gen, sv->r_tok, &in, &out);
         sv->gcount++;
+    }
+    /* A pool of a length-routed stream keeps only its own requests. */
+    if (!gs_router_length_takes(&sv->cfg->route, (long)in + out)) {
+        next_arrival(sv);
+        return;
     }
     int q = req_new(sv, t, in, out, hash, nh);
     if (q >= 0)
@@ -942,12 +1054,13 @@ static void on_wake(struct gs_event *ev, void *ctx)
         }
     }
     for (;;) {
+        hsettle(sv);
         double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
         double ta = sv->next_arrival;
         if (th > lim && ta > lim)
             break;
         if (th <= ta) {
-            struct hent e = hpop(sv);
+            struct hent e = hpeek(sv);
             if (e.kind == H_XFER) {
                 route(sv, 1, e.idx, e.t);
                 continue;
@@ -1177,7 +1290,8 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
                                   : GS_LLM_BOTH;
         pl->desired = pl->cfg.replicas;
         pl->qhead = pl->qtail = -1;
-        pl->unloaded_cache_in = -1;
+        for (int k = 0; k < GS_UNL_MEMO; k++)
+            pl->unl_in[k] = -1;
         snprintf(where, sizeof where, "%s: $.services[%d]%s", sc->file, i,
                  c->disagg ? (p == 0 ? ".disaggregated.prefill"
                                      : ".disaggregated.decode") : "");
@@ -1242,13 +1356,15 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
             return rc;
     } else {
         char name[96];
-        snprintf(name, sizeof name, "service.%s.arrivals", c->name);
+        const char *stream = c->stream[0] ? c->stream : c->name;
+        snprintf(name, sizeof name, "service.%s.arrivals", stream);
         sv->r_arr = gs_rng_stream(m->seed, name);
-        snprintf(name, sizeof name, "service.%s.tokens", c->name);
+        snprintf(name, sizeof name, "service.%s.tokens", stream);
         sv->r_tok = gs_rng_stream(m->seed, name);
         if (sv->r_arr == NULL || sv->r_tok == NULL)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         sv->gnext = sv->start_s;
+        sv->flat = -1;
     }
     long expect = sv->tab ? sv->tab->n : c->gen.requests;
     if (expect > 0 && expect < (1L << 28) && req_reserve(sv, expect) < 0)
@@ -1269,8 +1385,11 @@ static void m_free(void *st)
             gs_llm_engine_free(sv->rep[k]->e);
             free(sv->rep[k]);
         }
-        for (int p = 0; p < 2; p++)
+        for (int p = 0; p < 2; p++) {
             gs_svcscale_free(sv->pool[p].as);
+            free(sv->pool[p].cand);
+            free(sv->pool[p].cin);
+        }
         free(sv->rep);
         free(sv->h);
         gs_reqtable_free(sv->tab);
@@ -1278,10 +1397,11 @@ static void m_free(void *st)
             gsl_rng_free(sv->r_arr);
         if (sv->r_tok)
             gsl_rng_free(sv->r_tok);
-        free(sv->req);
-        free(sv->lk);
-        free(sv->itl_d);
-        free(sv->itl_w);
+        gs_big_free(sv->req, (size_t)sv->capreq * sizeof *sv->req);
+        gs_big_free(sv->lk, (size_t)sv->capreq * sizeof *sv->lk);
+        gs_big_free(sv->lkh, (size_t)sv->capreq * sizeof *sv->lkh);
+        gs_big_free(sv->itl_d, (size_t)sv->capitl * sizeof *sv->itl_d);
+        gs_big_free(sv->itl_w, (size_t)sv->capitl * sizeof *sv->itl_w);
         free(sv->rt_t);
         free(sv->rt_v);
         free(sv->ser_t);
@@ -1334,61 +1454,6 @@ static int m_start(void *st, gs_time t0)
 
 /* --- results -------------------------------------------------------------- */
 
-/* Sort n doubles >= 0 ascending, w (may be NULL) alongside: an LSD radix
- * sort on their IEEE-754 bits, which order as the values do when the sign
- * is clear; 16 bits a pass, passes whose digit never varies skipped.  A
- * million-request run sorts several arrays of its size at the end, where
- * a comparison sort cost more than the whole simulation. */
-static int sort_pos(double *v, float *w, size_t n)
-{
-    if (n < 2)
-        return 0;
-    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    float *wb = w ? malloc(n * sizeof *wb) : NULL;
-    size_t *cnt = malloc(65536 * sizeof *cnt);
-    if (!a || !b || !cnt || (w && !wb)) {
-        free(a);
-        free(b);
-        free(wb);
-        free(cnt);
-        return GS_ENOMEM;
-    }
-    memcpy(a, v, n * sizeof *a);
-    for (int pass = 0; pass < 4; pass++) {
-        int sh = 16 * pass;
-        memset(cnt, 0, 65536 * sizeof *cnt);
-        for (size_t i = 0; i < n; i++)
-            cnt[(a[i] >> sh) & 0xffff]++;
-        if (cnt[(a[0] >> sh) & 0xffff] == n)
-            continue;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t at = cnt[(a[i] >> sh) & 0xffff]++;
-            b[at] = a[i];
-            if (w)
-                wb[at] = w[i];
-        }
-        uint64_t *t = a;
-        a = b;
-        b = t;
-        if (w) {
-            float *tw = w;
-            memcpy(tw, wb, n * sizeof *tw);
-        }
-    }
-    memcpy(v, a, n * sizeof *a);
-    free(a);
-    free(b);
-    free(wb);
-    free(cnt);
-    return 0;
-}
-
 static double pct_sorted(const double *v, long n, double p)
 {
     return n > 0 ? gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, p)
@@ -1397,26 +1462,18 @@ static double pct_sorted(const double *v, long n, double p)
 
 /* Token-weighted quantiles p[0..np-1] (ascending) of the iteration
  * durations: the smallest duration whose cumulative weight reaches p of
- * the total.  Sorts the samples in place (done once, at the end). */
+ * the total (sim/order.c; permutes the samples, done once, at the end). */
 static void itl_quantiles(struct svc *sv, const double *p, int np,
                           double *out)
 {
-    for (int i = 0; i < np; i++)
-        out[i] = 0;
     long n = sv->nitl;
-    if (n == 0 || sort_pos(sv->itl_d, sv->itl_w, (size_t)n) < 0)
-        return;
-    double w = 0;
+    double w = 0, need[8];
     for (long i = 0; i < n; i++)
         w += sv->itl_w[i];
-    double acc = 0;
-    long i = 0;
-    for (int k = 0; k < np; k++) {
-        double need = p[k] * w;
-        while (i < n - 1 && acc + sv->itl_w[i] < need)
-            acc += sv->itl_w[i++];
-        out[k] = sv->itl_d[i];
-    }
+    for (int k = 0; k < np && k < 8; k++)
+        need[k] = p[k] * w;
+    gs_order_wquantiles(sv->itl_d, sv->itl_w, (size_t)n, need,
+                        np < 8 ? np : 8, out);
 }
 
 static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
@@ -1441,13 +1498,15 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
     o->replicas_max = sv->rep_max;
     long n = sv->finished;
-    double *tt = malloc((size_t)(n ? n : 1) * sizeof *tt);
-    double *ee = malloc((size_t)(n ? n : 1) * sizeof *ee);
-    double *qq = malloc((size_t)(n ? n : 1) * sizeof *qq);
+    size_t nb = (size_t)(n ? n : 1) * sizeof(double);
+    double *tt = gs_big_realloc(NULL, 0, nb);
+    double *ee = gs_big_realloc(NULL, 0, nb);
+    double *qq = gs_big_realloc(NULL, 0, nb);
+    double *tmp = gs_big_realloc(NULL, 0, nb);
     long k = 0, good = 0;
     double it_sum = 0;
     long it_n = 0;
-    for (long i = 0; i < sv->nreq && tt && ee && qq; i++) {
+    for (long i = 0; i < sv->nreq && tt && ee && qq && tmp; i++) {
         const struct gs_reqrec *q = &sv->req[i];
         if (q->state != GS_REQ_DONE)
             continue;
@@ -1468,9 +1527,9 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     }
     static const double ps[3] = { 0.5, 0.95, 0.99 };
     if (k > 0) {
-        sort_pos(tt, NULL, (size_t)k);
-        sort_pos(ee, NULL, (size_t)k);
-        sort_pos(qq, NULL, (size_t)k);
+        gs_order_sort(tt, tmp, (size_t)k);
+        gs_order_sort(ee, tmp, (size_t)k);
+        gs_order_sort(qq, tmp, (size_t)k);
         for (int i = 0; i < 3; i++) {
             o->ttft[i] = pct_sorted(tt, k, ps[i]);
             o->e2e[i] = pct_sorted(ee, k, ps[i]);
@@ -1500,9 +1559,10 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
             o->itl_at = q4[i];
         else
             o->itl[j++] = q4[i];
-    free(tt);
-    free(ee);
-    free(qq);
+    gs_big_free(tt, nb);
+    gs_big_free(ee, nb);
+    gs_big_free(qq, nb);
+    gs_big_free(tmp, nb);
     int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
     o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
@@ -1566,10 +1626,12 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
     o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
     double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
+    double *tmp = malloc((size_t)nf * sizeof *tmp + 8);
     float *w = malloc((size_t)ni * sizeof *w + 4);
-    if (v == NULL || w == NULL) {
+    if (v == NULL || w == NULL || tmp == NULL) {
         free(v);
         free(w);
+        free(tmp);
         return;
     }
     double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
@@ -1585,7 +1647,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
                          : which == 1 ? q->end - q->arrival : q->queue;
             }
         }
-        sort_pos(v, NULL, (size_t)k);
+        gs_order_sort(v, tmp, (size_t)k);
         if (which == 0) {
             o->ttft_p50 = pct_sorted(v, k, 0.5);
             o->ttft_p99 = pct_sorted(v, k, 0.99);
@@ -1608,6 +1670,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     o->itl_p99 = q[1];
     free(v);
     free(w);
+    free(tmp);
 }
 
 static void m_summarize(const void *st, struct gs_summary *su)

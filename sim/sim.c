@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Room for the models of model.c's table. */
 #define GS_MAXMODELS 8
@@ -53,6 +54,7 @@ struct gs_sim {
 
     struct gs_jobrec *rec;
     long nrec, caprec;
+    struct gs_jobhost *host;    /* NULL until a job asks for CPU or memory */
 
     char (*tnames)[GS_TENANT_NAME];
     int ntn, captn;
@@ -67,7 +69,11 @@ struct gs_sim {
     int err;
     struct gs_diag errd;
 
-    int progress;
+    gs_sim_status_fn *status;   /* the progress line's hook, or NULL */
+    void *status_ctx;
+    gs_time bill_until;         /* 0, or the least span */
+    gs_time start;              /* the run's start: t0, or a model's first
+                                   event when sooner (the span's start) */
     struct gs_metrics m;
     struct gs_summary sum;
     struct gs_frag *frag;       /* fragmentation measure, node classes */
@@ -299,10 +305,34 @@ static void release(struct gs_sim *s, struct gs_job *j)
     gs_fleet_release(s->fleet, &j->alloc, &j->need);
 }
 
+static void on_finish(struct gs_event *ev, void *ctx);
+
+/* The job whose finish comes next has usually sat untouched since it
+ * started, hours of simulated time and thousands of events ago.  When a
+ * finish fires, ask for the next one's struct (its first four lines: struct
+ * gs_job's layout) at once, and for its record at the end, when the line
+ * holding the record's index has come; those misses then overlap with the
+ * work until it fires (the policy's heaps read the same struct) instead of
+ * following one another.  A hint only: the event may yet move. */
+static const struct gs_job *next_finish(struct gs_sim *s)
+{
+    struct gs_event *nx = gs_engine_top(&s->eng);
+    return nx && nx->fire == on_finish ? (const struct gs_job *)nx : NULL;
+}
+
+static void prefetch_job(const struct gs_job *j)
+{
+    for (int i = 0; i < 4; i++)
+        __builtin_prefetch((const char *)j + 64 * i, 1);
+}
+
 static void on_finish(struct gs_event *ev, void *ctx)
 {
     struct gs_sim *s = ctx;
     struct gs_job *j = (struct gs_job *)ev;
+    const struct gs_job *nx = next_finish(s);
+    if (nx)
+        prefetch_job(nx);
     struct gs_jobrec *r = &s->rec[j->rec];
     j->done = job_total(j);
     if (j->alloc.n > 0)
@@ -319,6 +349,8 @@ static void on_finish(struct gs_event *ev, void *ctx)
     MODELS_CALL(s, job_ended, j, GS_STOP_DONE);
     job_recycle(s, j);
     s->dirty = 1;
+    if ((nx = next_finish(s)) != NULL)
+        __builtin_prefetch(&s->rec[nx->rec], 1);
 }
 
 static int sim_alive(const struct gs_sim *s)
@@ -381,6 +413,77 @@ static double least_factor(const struct gs_sim *s, const struct gs_job *j)
     return best;
 }
 
+_Static_assert(sizeof(struct gs_jobrec) == GS_JOBREC_BYTES,
+               "struct gs_jobrec has padding or grew");
+_Static_assert(GS_NTIERS <= 8 && GS_NKILL <= 8 && GS_JOB_UNFINISHED < 8,
+               "a record's 3-bit codes are too small");
+
+/* The record array's memory.  On Linux it is its own mapping, grown by
+ * mremap (no copy) and marked for transparent huge pages as a whole: the
+ * page faults of first touching a million records were a tenth of the run,
+ * and 2 MB pages take 512 times fewer.  (Marking part of a malloc'd block
+ * would split its mapping, and glibc's realloc then copies.)  Elsewhere,
+ * realloc.  len is a multiple of 4096. */
+static void *records_resize(void *p, size_t old, size_t len)
+{
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+    void *q = p ? mremap(p, old, len, MREMAP_MAYMOVE)
+                : mmap(NULL, len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        return NULL;
+    (void)madvise(q, len, MADV_HUGEPAGE);
+    return q;
+#else
+    (void)old;
+    return realloc(p, len);
+#endif
+}
+
+static void records_free(void *p, size_t len)
+{
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+    if (p)
+        munmap(p, len);
+#else
+    (void)len;
+    free(p);
+#endif
+}
+
+/* Room for one more record (and its host asks, once a job has some).  The
+ * records of a large run are most of its memory: they grow by doubling, and
+ * on Linux ask for transparent huge pages, which cuts the page faults of
+ * first touching them (a tenth of a million-job run) some 500-fold. */
+static int records_grow(struct gs_sim *s, int want_host)
+{
+    long cap = s->caprec;
+    if (s->nrec == s->caprec) {
+        cap = s->caprec ? s->caprec * 2 : 1024;  /* records: 72 KB, 4 K-fold */
+        struct gs_jobrec *r = records_resize(s->rec,
+                                             (size_t)s->caprec * sizeof *r,
+                                             (size_t)cap * sizeof *r);
+        if (r == NULL)
+            return GS_ENOMEM;
+        s->rec = r;
+        if (s->host) {
+            struct gs_jobhost *h = realloc(s->host, (size_t)cap * sizeof *h);
+            if (h == NULL)
+                return GS_ENOMEM;
+            s->host = h;
+        }
+        s->caprec = cap;
+    }
+    if (want_host && s->host == NULL) {
+        /* the first job to ask for host CPU or memory: those before it
+         * asked for none */
+        s->host = calloc((size_t)cap, sizeof *s->host);
+        if (s->host == NULL)
+            return GS_ENOMEM;
+    }
+    return 0;
+}
+
 static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
 {
     const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
@@ -415,30 +518,22 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
                                 .mem_mib = sp->mem_mib };
     j->efactor = least_factor(s, j);
 
-    if (s->nrec == s->caprec) {
-        long cap = s->caprec ? s->caprec * 2 : 1024;
-        struct gs_jobrec *r = realloc(s->rec, (size_t)cap * sizeof *r);
-        if (r == NULL) {
+    int want_host = sp->cpu_milli != 0 || sp->mem_mib != 0;
+    if (s->nrec == s->caprec || (want_host && s->host == NULL)) {
+        if (records_grow(s, want_host) < 0) {
             free(j);
             return fail(s, GS_ENOMEM, "", "out of memory");
         }
-        s->rec = r;
-        s->caprec = cap;
     }
     j->rec = (uint32_t)s->nrec;
     struct gs_jobrec *r = &s->rec[s->nrec++];
-    memset(r, 0, sizeof *r);
-    r->id = sp->id;
-    r->arrival = sp->arrival;
-    r->start = r->end = -1;
-    r->work = sp->work;
-    r->gpus = alloc_gpus(j);
-    r->cpu_milli = sp->cpu_milli;
-    r->mem_mib = sp->mem_mib;
-    r->tenant = j->tenant;
-    r->model = -1;
-    r->tier = (int8_t)sp->tier;
-    r->state = GS_JOB_PENDING;
+    *r = (struct gs_jobrec){ .id = sp->id, .arrival = sp->arrival,
+                             .start = -1, .end = -1, .work = sp->work,
+                             .gpus = alloc_gpus(j), .tenant = j->tenant,
+                             .model = -1, .tier = (unsigned)sp->tier & 7,
+                             .state = GS_JOB_PENDING };
+    if (s->host)
+        s->host[j->rec] = (struct gs_jobhost){ sp->cpu_milli, sp->mem_mib };
 
     if (sp->gpus == 0 && sp->milli == 0) {
         /* CPU-only: runs at once for its work, outside the GPU fleet. */
@@ -984,7 +1079,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
     s->seed = o->set_seed ? o->seed : sc->seed;
-    s->progress = o->progress;
+    s->status = o->status;
+    s->status_ctx = o->status_ctx;
+    s->bill_until = o->bill_until > 0 ? o->bill_until : sc->bill_until;
     if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
         free(s);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -1122,7 +1219,8 @@ void gs_sim_free(struct gs_sim *s)
     gs_params_free(&s->pparams);
     gs_params_free(&s->lparams);
     free(s->run);
-    free(s->rec);
+    records_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
+    free(s->host);
     free(s->tnames);
     free(s->thash);
     free(s->ranges);
@@ -1156,6 +1254,30 @@ static void close_books(struct gs_sim *s, gs_time end)
     }
 }
 
+/* Tell the progress hook how far the run has got: the share of the
+ * horizon, or of a generated workload's jobs (ended) or span, when one is
+ * known. */
+static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
+{
+    const struct gs_scenario *sc = s->sc;
+    struct gs_sim_status st = {
+        .sim_h = t > s->t0 ? (double)(t - s->t0) / GS_HOUR : 0, .frac = -1,
+        .jobs_ended = s->nrec - s->npending - s->nrun,
+        .pending = s->npending, .running = s->nrun,
+    };
+    if (t < s->t0)
+        st.frac = 0;        /* a service's events before the first job */
+    else if (horizon != GS_TIME_MAX && horizon > s->t0)
+        st.frac = (double)(t - s->t0) / (double)(horizon - s->t0);
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.jobs > 0)
+        st.frac = (double)st.jobs_ended / (double)sc->gen.jobs;
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.until > 0)
+        st.frac = (double)(t - s->t0) / (double)sc->gen.until;
+    if (st.frac > 0.999)
+        st.frac = 0.999;
+    s->status(s->status_ctx, &st);
+}
+
 int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
 {
     int rc = pull(s, d);
@@ -1168,6 +1290,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     if (started) {
         s->t0 = s->have_next ? s->next.arrival : first;
         s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
+        s->start = s->eng.now;
         for (int i = 0; i < s->nmods; i++)
             if (s->mods[i].ops->start &&
                 (rc = s->mods[i].ops->start(s->mods[i].st, s->eng.now)) < 0)
@@ -1188,11 +1311,19 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
             gs_engine_top(&s->eng) == &s->tick)
             break;      /* only the tick is left */
         /* Without a horizon the run ends with its last job; the models'
-         * processes (spot, failures) would otherwise go on for ever. */
+         * processes (spot, failures) would otherwise go on for ever.  Under
+         * bill_until a run that is done sooner goes on until then, as if
+         * that were its horizon: the fleet is billed and the models act
+         * (an autoscaler may shrink it) over the same window for every
+         * policy. */
         if (horizon == GS_TIME_MAX &&
             (!sim_alive(s) ||
-             (!s->have_next && t - s->last_change > GS_STALL)))
-            break;
+             (!s->have_next && t - s->last_change > GS_STALL))) {
+            if (s->bill_until > 0 && t <= s->start + s->bill_until)
+                horizon = s->start + s->bill_until;
+            else
+                break;
+        }
         MODELS_CALL(s, advance, t);
         if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                      t)) < 0)
@@ -1215,18 +1346,16 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         }
         if (s->err)
             break;
-        if (s->progress && (++steps & 0xffff) == 0)
-            fprintf(stderr, "\rgpusim: t=%.1f h, %ld jobs, %ld pending, "
-                    "%ld running   ", (double)(t - s->t0) / GS_HOUR,
-                    s->nrec, s->npending, s->nrun);
+        if (s->status && (++steps & 0xfff) == 0)
+            report_status(s, t, horizon);
     }
-    if (s->progress && steps >= 0x10000)
-        fprintf(stderr, "\r%70s\r", "");
     if (s->err) {
         *d = s->errd;
         return s->err;
     }
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
+    if (started && s->bill_until > 0 && end < s->start + s->bill_until)
+        end = s->start + s->bill_until;     /* nothing was left to happen */
     MODELS_CALL(s, advance, end);
     if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                  end)) < 0)
@@ -1252,4 +1381,15 @@ const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n)
 {
     *n = s->nrec;
     return s->rec;
+}
+
+const struct gs_jobhost *gs_sim_records_host(const struct gs_sim *s)
+{
+    return s->host;
+}
+
+size_t gs_sim_record_bytes(const struct gs_sim *s)
+{
+    return (size_t)s->nrec * (sizeof *s->rec +
+                              (s->host ? sizeof *s->host : 0));
 }

@@ -28,13 +28,27 @@
 
 struct gs_sim;
 
+/* How far a run has got, for a progress line (progress.h draws it; the
+ * simulation itself never reads the wall clock). */
+struct gs_sim_status {
+    double sim_h;               /* simulated hours since the first arrival */
+    double frac;                /* share done in [0, 1): of the horizon, or
+                                   of a generated workload's jobs or span;
+                                   -1 when not known (a trace) */
+    long jobs_ended, pending, running;
+};
+typedef void gs_sim_status_fn(void *ctx, const struct gs_sim_status *st);
+
 struct gs_sim_opts {
     uint64_t seed;              /* overrides the scenario's when set_seed */
     int set_seed;
     const char *policy;         /* overrides the scenario's when not NULL */
     const struct gs_policy_ops *policy_ops;   /* or a loaded plug-in */
     const char *placer;
-    int progress;               /* draw a progress line on stderr */
+    gs_time bill_until;         /* > 0: overrides the scenario's bill_until
+                                   (ms: the least span of the run) */
+    gs_sim_status_fn *status;   /* called every 4096 steps; NULL: never */
+    void *status_ctx;
 };
 
 /* Build a simulation of sc (which must outlive it).  0 or a negative code
@@ -56,6 +70,12 @@ uint64_t gs_sim_seed(const struct gs_sim *s);
 uint64_t gs_sim_events(const struct gs_sim *s);
 /* Every job's record, in arrival order (n of them). */
 const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
+/* The host CPU and memory each job asked for, beside its record (same
+ * index); NULL when no job asked for any. */
+const struct gs_jobhost *gs_sim_records_host(const struct gs_sim *s);
+/* Bytes the core keeps for the jobs' records (records and host asks): what
+ * a run's memory grows by per job, tested to stay small. */
+size_t gs_sim_record_bytes(const struct gs_sim *s);
 
 /* --- the policy's view ---------------------------------------------- */
 gs_time gs_sim_now(const struct gs_sim *s);

@@ -22,6 +22,25 @@ int gs_router_parse(const char *name);
 
 enum gs_svcsrc { GS_SVCSRC_TRACE, GS_SVCSRC_GENERATE };
 
+/* Total tokens (input + output) from an empirical CDF given as points
+ * (tokens, cumulative probability), split by a fixed input share, as
+ * inference-fleet-sim's CdfWorkload does (source.h draws from it). */
+#define GS_TOKCDF_MAX 256
+struct gs_tokcdf {
+    int n;                      /* points; 0: not used */
+    double x[GS_TOKCDF_MAX];    /* tokens, increasing */
+    double p[GS_TOKCDF_MAX];    /* cumulative probability, nondecreasing,
+                                   the last 1 */
+    double in_share;            /* input = max(1, floor(total x share)) */
+};
+
+/* Length routing: a service takes the requests of its stream whose total
+ * tokens lie in [lo, hi] (source.h). */
+struct gs_lenroute {
+    int on;
+    long lo, hi;                /* hi = LONG_MAX: no upper bound */
+};
+
 /* A generated request stream: Poisson arrivals whose rate follows the
  * workload generator's daily and weekly cycle (gen.h: rate_per_hour,
  * diurnal, peak_hour, weekly, hourly), token counts drawn from laws whose
@@ -31,6 +50,9 @@ struct gs_svcgen {
     long requests;              /* stop after this many (0: no limit) */
     gs_time until;              /* or at this time after the start */
     struct gs_distspec input, output;   /* tokens */
+    struct gs_tokcdf total;     /* when total.n > 0: total tokens from this
+                                   CDF, split by its share (input and output
+                                   then hold the means, as constants) */
 };
 
 /* One pool of replicas: the whole service, or its prefill or decode half
@@ -58,6 +80,10 @@ struct gs_svccfg {
                                    requests */
     char path[GS_SVC_PATH];     /* resolved against the scenario's folder */
     struct gs_svcgen gen;
+    /* Services naming the same stream draw the same request sequence (the
+     * random streams are named after it) and split it by length. */
+    char stream[64];            /* default: the service's name */
+    struct gs_lenroute route;
     /* SLA targets, seconds; 0 = none.  A request meets its targets when its
      * TTFT, mean ITL and end-to-end time are within them; the service meets
      * its SLA when the pct percentile of TTFT and of ITL are. */

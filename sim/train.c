@@ -24,12 +24,16 @@
  * averaged over the seeds; the weights come from --objective. */
 #include "compare.h"
 #include "jsonio.h"
+#include "outfile.h"
 #include "pool.h"
+#include "progress.h"
 #include "rng.h"
 #include "scenario.h"
+#include "suggest.h"
 #include "sim.h"
 #include "../policies/rllite.h"
 
+#include <getopt.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +52,9 @@ static const char usage[] =
 "and save them as JSON for the policy's \"weights\" parameter.\n"
 "\n"
 "options:\n"
-"  --out FILE        weights file to write (default rllite-weights.json)\n"
+"  -o, --out FILE    weights file to write, replaced if it exists (default\n"
+"                    rllite-weights.json, never replaced without --force)\n"
+"  -f, --force       replace the default weights file if it exists\n"
 "  --objective SPEC  wait=W,sla=S,cost=C: J = W * tier-weighted mean wait\n"
 "                    (min) + S * SLA violations (% of jobs) + C * cost\n"
 "                    (k$); default wait=1,sla=1,cost=0\n"
@@ -56,13 +62,14 @@ static const char usage[] =
 "  --pop N           candidates per iteration (default 16)\n"
 "  --elite E         candidates kept per iteration (default 4)\n"
 "  --sigma S         initial standard deviation of each weight (default 1)\n"
-"  --seeds N         workloads per evaluation: the scenario's seed, +1, ...\n"
+"  -s, --seeds N     workloads per evaluation: the scenario's seed, +1, ...\n"
 "                    (default 1)\n"
 "  --seed X          seed of the search itself (default 1)\n"
 "  --init FILE       start from these weights (default: all zero, i.e.\n"
 "                    the untrained policy)\n"
-"  --jobs P          worker processes (default: the number of CPUs)\n"
-"  --quiet           no progress on stderr\n"
+"  -j, --jobs P      worker processes (default: the number of CPUs)\n"
+"  -q, --quiet       no progress on stderr (on a terminal a progress line\n"
+"                    shows the simulations done, rate and time left)\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 weights not written\n";
 
@@ -76,6 +83,8 @@ struct tr {
     int nseeds;
     const double *cand;         /* [n][NF] */
     int baseline;               /* evaluate fifo-backfill instead */
+    struct gs_progress pr;      /* simulations done of all the training's */
+    int ndone, total;
 };
 
 double gs_train_objective(const struct gs_summary *su,
@@ -129,6 +138,15 @@ static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
     return rc;
 }
 
+/* The progress line: simulations done of the whole training's. */
+static void progress(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    struct tr *t = ctx;
+    gs_progress_count(&t->pr, t->ndone + ndone, t->total, "simulations");
+}
+
 /* Mean objective of each of n candidates over the seeds, into j[n]. */
 static int evaluate(struct tr *t, const double *cand, int n, int jobs,
                     double *j, struct gs_diag *d)
@@ -138,7 +156,11 @@ static int evaluate(struct tr *t, const double *cand, int n, int jobs,
     if (r == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     t->cand = cand;
-    int rc = gs_pool_run(ntasks, jobs, 1, eval_task, t, r, d);
+    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = jobs, .nout = 1,
+                                  .fn = eval_task, .done = progress,
+                                  .ctx = t };
+    int rc = gs_pool_exec(&pool, r, d);
+    t->ndone += ntasks;
     for (int c = 0; c < n && rc == 0; c++) {
         double s = 0;
         for (int k = 0; k < t->nseeds; k++)
@@ -198,76 +220,115 @@ static int by_j(const void *a, const void *b)
 
 int gs_train_main(int argc, char **argv)
 {
-    const char *file = NULL, *out = "rllite-weights.json", *init = NULL;
+    const char *file = NULL, *out = NULL, *init = NULL;
     const char *objspec = "wait=1,sla=1,cost=0";
     long iters = 8, pop = 16, elite = 4, nseeds = 1;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned long long seed = 1;
     double sigma = 1.0;
-    int quiet = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
+    int quiet = 0, force = 0, ch;
+    static const struct option opts[] = {
+        { "out", required_argument, NULL, 'o' },
+        { "force", no_argument, NULL, 'f' },
+        { "objective", required_argument, NULL, 'O' },
+        { "iters", required_argument, NULL, 'i' },
+        { "pop", required_argument, NULL, 'n' },
+        { "elite", required_argument, NULL, 'e' },
+        { "sigma", required_argument, NULL, 'S' },
+        { "seeds", required_argument, NULL, 's' },
+        { "seed", required_argument, NULL, 'r' },
+        { "init", required_argument, NULL, 'I' },
+        { "jobs", required_argument, NULL, 'j' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    /* argv holds the arguments after "train"; getopt wants a name */
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (av == NULL)
+        return 2;
+    av[0] = (char *)"train";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int ac = argc + 1, status = -1;
+    optind = 1;
+    opterr = 0;
+    while (status < 0 &&
+           ((ch = getopt_long(ac, av, "+:o:fs:j:qh", opts, NULL)) != -1 ||
+            optind < ac)) {
+        if (ch == -1) {         /* the scenario; options may follow it */
+            int ended = strcmp(av[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < ac)) {
+                status = usage_error("train: more than one scenario: '%s'",
+                                     av[file ? optind : optind + 1]);
+                break;
+            }
+            file = av[optind++];
+            if (ended)
+                break;
+            continue;
+        }
         char *end;
-        long *lp = NULL;
-        if (strcmp(a, "--iters") == 0)
-            lp = &iters;
-        else if (strcmp(a, "--pop") == 0)
-            lp = &pop;
-        else if (strcmp(a, "--elite") == 0)
-            lp = &elite;
-        else if (strcmp(a, "--seeds") == 0)
-            lp = &nseeds;
-        else if (strcmp(a, "--jobs") == 0)
-            lp = &jobs;
-        if (lp && more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end != '\0' || v < 1 || v > 100000)
-                return usage_error("expected a whole number from 1 to "
-                                   "100000, not '%s'", argv[i]);
+        long *lp = ch == 'i' ? &iters : ch == 'n' ? &pop : ch == 'e' ? &elite
+                 : ch == 's' ? &nseeds : ch == 'j' ? &jobs : NULL;
+        if (lp) {
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 100000)
+                status = usage_error("train: expected a whole number from 1 "
+                                     "to 100000, not '%s'", optarg);
             *lp = v;
-        } else if (strcmp(a, "--seed") == 0 && more) {
-            seed = strtoull(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *argv[i] == '-' || *end != '\0')
-                return usage_error("--seed takes a whole number >= 0, not "
-                                   "'%s'", argv[i]);
-        } else if (strcmp(a, "--sigma") == 0 && more) {
-            sigma = strtod(argv[++i], &end);
+            continue;
+        }
+        switch (ch) {
+        case 'r':
+            seed = strtoull(optarg, &end, 10);
+            if (*optarg == '\0' || *optarg == '-' || *end != '\0')
+                status = usage_error("train: --seed takes a whole number "
+                                     ">= 0, not '%s'", optarg);
+            break;
+        case 'S':
+            sigma = strtod(optarg, &end);
             if (*end != '\0' || !(sigma > 0 && sigma < 1e6))
-                return usage_error("--sigma takes a number > 0, not '%s'",
-                                   argv[i]);
-        } else if (strcmp(a, "--objective") == 0 && more) {
-            objspec = argv[++i];
-        } else if (strcmp(a, "--out") == 0 && more) {
-            out = argv[++i];
-        } else if (strcmp(a, "--init") == 0 && more) {
-            init = argv[++i];
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+                status = usage_error("train: --sigma takes a number > 0, not "
+                                     "'%s'", optarg);
+            break;
+        case 'O': objspec = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'I': init = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             fputs(usage, stdout);
-            return 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("train: unknown option or missing value: "
-                               "'%s'", a);
-        } else if (file == NULL) {
-            file = a;
-        } else {
-            return usage_error("train: more than one scenario: '%s'", a);
+            status = 0;
+            break;
+        default:
+            status = gs_suggest_bad_option("train", opts, ac, av, ch);
         }
     }
+    free(av);
+    if (status >= 0)
+        return status;
     if (file == NULL)
         return usage_error("%s", "train: which scenario? (a JSON file, or "
                            "'quickstart')");
     if (elite > pop)
         return usage_error("%s", "train: --elite must not exceed --pop");
+    struct gs_diag d = { 0 };
+    if (out == NULL) {      /* the default is never replaced silently */
+        out = "rllite-weights.json";
+        if (gs_out_check_new(out, force, &d) < 0) {
+            char buf[1200];
+            gs_diag_format(&d, buf, sizeof buf);
+            fprintf(stderr, "gpusim: %s\n", buf);
+            return 2;
+        }
+    }
     struct tr t = { 0 };
     if (parse_objective(objspec, &t.o) < 0)
         return usage_error("train: --objective wants wait=W,sla=S,cost=C "
                            "(numbers >= 0, not all 0), not '%s'", objspec);
     t.nseeds = (int)nseeds;
 
-    struct gs_diag d = { 0 };
     struct stat st;
     int rc;
     if (strcmp(file, "quickstart") == 0 && stat(file, &st) != 0)
@@ -289,12 +350,14 @@ int gs_train_main(int argc, char **argv)
     double *cand = malloc((size_t)pop * NF * sizeof *cand);
     double *j = malloc((size_t)pop * sizeof *j);
     int *idx = malloc((size_t)pop * sizeof *idx);
-    int status = 2;
+    status = 2;
     if (!r || !cand || !j || !idx) {
         fprintf(stderr, "gpusim: out of memory\n");
         goto done;
     }
     double jbase, juntrained, jbest;
+    gs_progress_init(&t.pr, "train", quiet);
+    t.total = (int)((2 + iters * pop) * t.nseeds);
     t.baseline = 1;
     if ((rc = evaluate(&t, mu, 1, (int)jobs, &jbase, &d)) < 0)
         goto fail;
@@ -305,6 +368,7 @@ int gs_train_main(int argc, char **argv)
     jbest = juntrained;
     for (int i = 0; i < NF; i++)
         sd[i] = sigma;
+    gs_progress_end(&t.pr);     /* the log line goes above it */
     if (!quiet)
         fprintf(stderr, "gpusim train: objective fifo-backfill %.4f, "
                 "untrained rl-lite %.4f\n", jbase, juntrained);
@@ -335,6 +399,7 @@ int gs_train_main(int argc, char **argv)
             mu[i] = m;
             sd[i] = sqrt(v / (double)elite + noise * noise);
         }
+        gs_progress_end(&t.pr);
         if (!quiet)
             fprintf(stderr, "gpusim train: iteration %ld/%ld: best of "
                     "iteration %.4f, best so far %.4f\n", it + 1, iters,
@@ -364,6 +429,7 @@ int gs_train_main(int argc, char **argv)
     status = 0;
     goto done;
 fail:
+    gs_progress_end(&t.pr);
     {
         char buf[1200];
         gs_diag_format(&d, buf, sizeof buf);

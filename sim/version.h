@@ -3,6 +3,6 @@
 #define GS_VERSION_H
 
 #define GS_VERSION "0.1.0"
-#define GS_H5_LAYOUT 2      /* bumped when the HDF5 layout changes */
+#define GS_H5_LAYOUT 3      /* bumped when the HDF5 layout changes */
 
 #endif

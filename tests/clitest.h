@@ -1,7 +1,8 @@
 /* clitest.h -- run the gpusim binary from a test (test_plan, test_sweep):
  * capture stdout and stderr, compare files byte for byte.  The binary's
  * path comes from $GPUSIM (set by `make test`); commands run in the
- * repository's root (scenarios/ relative), results go to /tmp. */
+ * repository's root (scenarios/ relative), results go to a folder of this
+ * process's own under /tmp (gs_cli_tmp). */
 #ifndef GS_CLITEST_H
 #define GS_CLITEST_H
 
@@ -10,6 +11,50 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* This process's own folder for the files tests name /tmp/gs-test-NAME:
+ * gs_cli_run and gs_cli_same_file, and tests through gs_cli_tmp, put them
+ * in a fresh mkdtemp folder instead, so that runs at the same time (other
+ * checkouts, make -j) never share a file.  Removed at exit. */
+static char gs_cli_dir[64];
+
+static inline void gs_cli_rmdir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", gs_cli_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", gs_cli_dir);
+}
+
+/* s with every "/tmp/gs-test-" made "DIR/gs-test-", DIR this process's
+ * folder (one of 8 rotating buffers; s may be one of them). */
+static inline const char *gs_cli_tmp(const char *s)
+{
+    static char buf[8][4096];
+    static int k;
+    if (gs_cli_dir[0] == '\0') {
+        snprintf(gs_cli_dir, sizeof gs_cli_dir, "/tmp/gs-t-XXXXXX");
+        if (mkdtemp(gs_cli_dir) == NULL)
+            abort();
+        atexit(gs_cli_rmdir);
+    }
+    char tmp[4096];
+    size_t n = 0;
+    const char *pat = "/tmp/gs-test-";
+    for (const char *p = s; *p && n + 80 < sizeof tmp;) {
+        if (strncmp(p, pat, strlen(pat)) == 0) {
+            n += (size_t)snprintf(tmp + n, sizeof tmp - n, "%s/gs-test-",
+                                  gs_cli_dir);
+            p += strlen(pat);
+        } else {
+            tmp[n++] = *p++;
+        }
+    }
+    tmp[n] = '\0';
+    k = (k + 1) % 8;
+    memcpy(buf[k], tmp, n + 1);
+    return buf[k];
+}
 
 static inline const char *gs_cli_bin(void)
 {
@@ -55,8 +100,8 @@ static inline int gs_cli_run(const char *prefix, const char *args, char **out,
     if (fo >= 0)
         close(fo);
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s %s >%s 2>%s", prefix, gs_cli_bin(), args,
-             oo, eo);
+    snprintf(cmd, sizeof cmd, "%s %s %s >%s 2>%s", prefix, gs_cli_bin(),
+             gs_cli_tmp(args), oo, eo);
     int st = system(cmd);
     if (out)
         *out = gs_cli_slurp(oo);
@@ -70,7 +115,7 @@ static inline int gs_cli_run(const char *prefix, const char *args, char **out,
 /* 1 if the two files have the same bytes. */
 static inline int gs_cli_same_file(const char *a, const char *b)
 {
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    FILE *fa = fopen(gs_cli_tmp(a), "rb"), *fb = fopen(gs_cli_tmp(b), "rb");
     int same = fa && fb;
     while (same) {
         int ca = fgetc(fa), cb = fgetc(fb);

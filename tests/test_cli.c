@@ -20,7 +20,42 @@ static const char *bin(void)
     return b ? b : "./gpusim";
 }
 
-/* Run "gpusim ARGS" in /tmp; capture stdout and stderr; return the status. */
+/* This process's own folder under /tmp (mkdtemp), where commands run and
+ * files go, so that test runs at the same time (other checkouts, make -j)
+ * never share a name; removed at exit. */
+static char work[64];
+
+static void rm_work(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", work);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_cli: cannot remove %s\n", work);
+}
+
+static const char *wd(void)
+{
+    if (work[0] == '\0') {
+        snprintf(work, sizeof work, "/tmp/gs-cli-XXXXXX");
+        if (mkdtemp(work) == NULL)
+            abort();
+        atexit(rm_work);
+    }
+    return work;
+}
+
+/* name in the work folder (one of 4 rotating buffers). */
+static const char *wp(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", wd(), name);
+    return buf[k];
+}
+
+/* Run "gpusim ARGS" in the work folder; capture stdout and stderr; return
+ * the status. */
 static int sh(const char *args, char **out, char **err)
 {
     char cmd[4096], eo[] = "/tmp/gs-cli-err-XXXXXX";
@@ -31,8 +66,8 @@ static int sh(const char *args, char **out, char **err)
         snprintf(absbin, sizeof absbin, "%s", bin());
     else
         snprintf(absbin, sizeof absbin, "%s/%s", getenv("PWD") ? getenv("PWD") : ".", bin());
-    snprintf(cmd, sizeof cmd, "cd /tmp && export GPUSIM_ABS=%s && %s %s 2>%s",
-             absbin, absbin, args, eo);
+    snprintf(cmd, sizeof cmd, "cd %s && export GPUSIM_ABS=%s && %s %s 2>%s",
+             wd(), absbin, absbin, args, eo);
     FILE *p = popen(cmd, "r");
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
@@ -57,7 +92,7 @@ static int sh(const char *args, char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Names under /tmp unique to this process (tests may run concurrently). */
+/* Names in the work folder. */
 static char out_h5[64], q_h5[64], qs_json[64];
 static void names(void)
 {
@@ -76,7 +111,7 @@ static void expect_bad(const char *args_fmt, const char *msg)
 {
     char *err, args[512], path[128];
     snprintf(args, sizeof args, args_fmt, out_h5);
-    snprintf(path, sizeof path, "/tmp/%s", out_h5);
+    snprintf(path, sizeof path, "%s/%s", wd(), out_h5);
     unlink(path);
     int rc = sh(args, NULL, &err);
     if (rc != 2 || !strstr(err, msg))
@@ -123,7 +158,7 @@ static void test_run_and_h5(void)
 {
     char *out1, *out2, *err, cmd[256], h5[128];
     names();
-    snprintf(h5, sizeof h5, "/tmp/%s", q_h5);
+    snprintf(h5, sizeof h5, "%s/%s", wd(), q_h5);
     unlink(h5);
     snprintf(cmd, sizeof cmd, "run quickstart --out %s --json", q_h5);
     CU_ASSERT_EQUAL_FATAL(sh(cmd, &out1, &err), 0);
@@ -210,7 +245,7 @@ static void test_other_commands(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(a, "scope,metric,value\n"));
     free(a);
     free(b);
-    snprintf(cmd, sizeof cmd, "/tmp/%s", qs_json);
+    snprintf(cmd, sizeof cmd, "%s/%s", wd(), qs_json);
     unlink(cmd);
 }
 
@@ -248,7 +283,7 @@ static void test_stdout_full(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "No space left on device"));
         free(err);
     }
-    unlink("/tmp/gs-cli-full.h5");
+    unlink(wp("gs-cli-full.h5"));
     /* a descriptor closed before the start is fine when nothing is written */
     CU_ASSERT_EQUAL(sh("run quickstart --no-out --quiet >&-", NULL, NULL), 0);
 }
@@ -291,22 +326,27 @@ static void test_h5_identical(void)
                        NULL), 0);
     CU_ASSERT_EQUAL(sh("compare quickstart --seeds 2 --jobs 1 --no-plots "
                        "--quiet --out gs-cli-same-d.h5", NULL, NULL), 0);
-    int rc1 = system("cmp -s /tmp/gs-cli-same-a.h5 /tmp/gs-cli-same-b.h5");
-    int rc2 = system("cmp -s /tmp/gs-cli-same-c.h5 /tmp/gs-cli-same-d.h5");
+    char cmp[600];
+    snprintf(cmp, sizeof cmp, "cd %s && cmp -s gs-cli-same-a.h5 "
+             "gs-cli-same-b.h5", wd());
+    int rc1 = system(cmp);
+    snprintf(cmp, sizeof cmp, "cd %s && cmp -s gs-cli-same-c.h5 "
+             "gs-cli-same-d.h5", wd());
+    int rc2 = system(cmp);
     CU_ASSERT_EQUAL(rc1, 0);
     CU_ASSERT_EQUAL(rc2, 0);
     (void)a;
     (void)b;
-    unlink("/tmp/gs-cli-same-a.h5");
-    unlink("/tmp/gs-cli-same-b.h5");
-    unlink("/tmp/gs-cli-same-c.h5");
-    unlink("/tmp/gs-cli-same-d.h5");
+    unlink(wp("gs-cli-same-a.h5"));
+    unlink(wp("gs-cli-same-b.h5"));
+    unlink(wp("gs-cli-same-c.h5"));
+    unlink(wp("gs-cli-same-d.h5"));
 }
 
-/* Entries of /tmp whose name starts with prefix. */
+/* Entries of the work folder whose name starts with prefix. */
 static int tmp_entries(const char *prefix)
 {
-    DIR *dp = opendir("/tmp");
+    DIR *dp = opendir(wd());
     int n = 0;
     struct dirent *e;
     while (dp && (e = readdir(dp)) != NULL)
@@ -367,7 +407,7 @@ static void test_compare_interrupted(void)
         if (c == 0) {
             signal(SIGINT, SIG_DFL);
             signal(SIGTERM, SIG_DFL);
-            if (chdir("/tmp") != 0)
+            if (chdir(wd()) != 0)
                 _exit(99);
             int nul = open("/dev/null", O_WRONLY);
             dup2(nul, 1);
@@ -394,7 +434,7 @@ static void test_compare_interrupted(void)
         CU_ASSERT_EQUAL(tmp_entries(prefix), 0);
         CU_ASSERT_EQUAL(procs_with(out), 0);
         char path[128];
-        snprintf(path, sizeof path, "/tmp/%s", out);
+        snprintf(path, sizeof path, "%s/%s", wd(), out);
         CU_ASSERT_FALSE(exists(path));
     }
 }
@@ -427,7 +467,7 @@ static void test_compare_plugin_crash(void)
         if (!strstr(err, "policy crash, seed 43"))
             printf("\n    %s", err);
         free(err);
-        CU_ASSERT_FALSE(exists("/tmp/gs-cli-crash.h5"));
+        CU_ASSERT_FALSE(exists(wp("gs-cli-crash.h5")));
         CU_ASSERT_EQUAL(tmp_entries(".gs-cli-crash.h5.gpusim-tmp-"), 0);
     }
 }
@@ -488,23 +528,23 @@ static void test_conventions(void)
  * scenario file, an existing default needs --force, -o replaces. */
 static void test_no_silent_replace(void)
 {
-    char dir[64], cmd[512], *err, path[128];
-    snprintf(dir, sizeof dir, "/tmp/gs-cli-rep-%ld", (long)getpid());
+    char dir[96], cmd[512], *err, path[160];
+    snprintf(dir, sizeof dir, "%s/rep", wd());
     mkdir(dir, 0700);
     snprintf(cmd, sizeof cmd, "scenario quickstart > %s/mine.json", dir);
     CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
     snprintf(cmd, sizeof cmd, "run %s/mine.json -q", dir);
-    /* runs in /tmp: the file is /tmp/mine.h5, not quickstart.h5 */
-    unlink("/tmp/mine.h5");
+    /* runs in the work folder: the file is mine.h5, not quickstart.h5 */
+    unlink(wp("mine.h5"));
     CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);
-    CU_ASSERT(exists("/tmp/mine.h5"));
+    CU_ASSERT(exists(wp("mine.h5")));
     free(err);
     struct stat st1, st2;
-    stat("/tmp/mine.h5", &st1);
+    stat(wp("mine.h5"), &st1);
     CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "--force"));
     free(err);
-    stat("/tmp/mine.h5", &st2);
+    stat(wp("mine.h5"), &st2);
     CU_ASSERT_EQUAL(st1.st_ino, st2.st_ino);        /* untouched */
     snprintf(cmd, sizeof cmd, "run %s/mine.json -q -f", dir);
     CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
@@ -513,7 +553,7 @@ static void test_no_silent_replace(void)
     CU_ASSERT_EQUAL(sh(cmd, NULL, &err), 0);        /* -o names it */
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "results written to mine.h5"));
     free(err);
-    unlink("/tmp/mine.h5");
+    unlink(wp("mine.h5"));
     /* compare's plot folder holds no stale policy after a second run */
     snprintf(cmd, sizeof cmd, "compare %s/mine.json -p fifo,hps -s 2 -q "
              "-o %s/c.h5 --plots %s/plots", dir, dir, dir);
@@ -530,6 +570,18 @@ static void test_no_silent_replace(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* 1 when Debian's system Python with h5py and pandas is there (make
+ * installs them); else the test is skipped with a notice. */
+static int have_pandas(const char *test)
+{
+    if (access("/usr/bin/python3", X_OK) == 0 &&
+        system("/usr/bin/python3 -c 'import h5py, pandas' 2>/dev/null") == 0)
+        return 1;
+    printf("\n    [skipped %s: /usr/bin/python3 with h5py and pandas is "
+           "missing]", test);
+    return 0;
+}
+
 /* Every dataset of a run's and a comparison's file says its units and
  * what it is; codes carry their labels; integers are integers. */
 static void test_h5_described(void)
@@ -537,7 +589,10 @@ static void test_h5_described(void)
     CU_ASSERT_EQUAL(sh("run quickstart -q -o gs-cli-desc.h5", NULL, NULL), 0);
     CU_ASSERT_EQUAL(sh("compare quickstart -p fifo,hps -s 2 -q --no-plots "
                        "-o gs-cli-desc-c.h5", NULL, NULL), 0);
-    const char *files[] = { "/tmp/gs-cli-desc.h5", "/tmp/gs-cli-desc-c.h5" };
+    char f0[256], f1[256];
+    snprintf(f0, sizeof f0, "%s", wp("gs-cli-desc.h5"));
+    snprintf(f1, sizeof f1, "%s", wp("gs-cli-desc-c.h5"));
+    const char *files[] = { f0, f1 };
     for (int i = 0; i < 2; i++) {
         char first[256];
         long n = gs_h5_undescribed(files[i], first, sizeof first);
@@ -563,10 +618,8 @@ static void test_h5_described(void)
  * DataFrames that agree with what gpusim printed. */
 static void test_python_reader(void)
 {
-    if (access("/usr/bin/python3", X_OK) != 0) {
-        CU_FAIL("/usr/bin/python3 missing (make installs it)");
+    if (!have_pandas("python reader"))
         return;
-    }
     CU_ASSERT_EQUAL_FATAL(sh("run quickstart -o gs-cli-py.h5 --csv > "
                              "gs-cli-py.csv", NULL, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 2 -q "
@@ -577,8 +630,8 @@ static void test_python_reader(void)
              "cd %s && /usr/bin/python3 -c '\n"
              "import csv, gpusim_h5 as g\n"
              "want = {r[0] + \"/\" + r[1]: float(r[2]) for r in "
-             "csv.reader(open(\"/tmp/gs-cli-py.csv\")) if r[0] != \"scope\"}\n"
-             "f = g.open(\"/tmp/gs-cli-py.h5\")\n"
+             "csv.reader(open(\"%s/gs-cli-py.csv\")) if r[0] != \"scope\"}\n"
+             "f = g.open(\"%s/gs-cli-py.h5\")\n"
              "j = g.jobs(f)\n"
              "assert len(j) == want[\"tier:all/jobs\"], len(j)\n"
              "assert set(j.tier.cat.categories) == {\"inference\", "
@@ -590,7 +643,28 @@ static void test_python_reader(void)
              "assert s.loc[\"cost_usd\", \"units\"] == \"USD\"\n"
              "ts = g.timeseries(f)\n"
              "assert ts.index.name == \"time_s\" and \"queue_length\" in ts\n"
-             "c = g.open(\"/tmp/gs-cli-py-c.h5\")\n"
+             "import h5py, pandas as pd\n"
+             "h = h5py.File(\"%s/gs-cli-py.h5\", \"r\")\n"
+             "assert h.attrs[\"layout_version\"] == 3\n"
+             "for grp in [\"timeseries\", \"timeseries_by_model\", "
+             "\"services/assistant\"]:\n"
+             "    d = pd.DataFrame({k: v[()] for k, v in h[grp].items()})\n"
+             "    assert len(d) == len(ts) and \"time_s\" in d, grp\n"
+             "assert len(pd.DataFrame(h[\"jobs\"][()])) == len(j)\n"
+             "b = g.by_model(f)\n"
+             "assert list(b.columns) == [\"H100-80GB\", \"A100-80GB\", "
+             "\"H200-141GB\"], list(b.columns)\n"
+             "assert (b.sum(axis=1) == ts.allocated_gpus).all()\n"
+             "sv = g.services(f)\n"
+             "assert sv.loc[\"assistant\", \"requests_finished\"] == "
+             "want[\"service:assistant/requests_finished\"], sv\n"
+             "rq = g.requests(f)\n"
+             "assert (rq.state == \"done\").sum() == "
+             "want[\"service:assistant/requests_finished\"]\n"
+             "c = g.cost(f)\n"
+             "assert abs(c.sum() - want[\"run/cost_usd\"]) < 1e-6 * "
+             "want[\"run/cost_usd\"]\n"
+             "c = g.open(\"%s/gs-cli-py-c.h5\")\n"
              "r = g.runs(c)\n"
              "assert [(p, s) for p, s, _ in r] == [(\"fifo\", 42), (\"fifo\", 43), "
              "(\"hps\", 42), (\"hps\", 43)], r\n"
@@ -598,17 +672,19 @@ static void test_python_reader(void)
              "m = sum(g.summary(x).loc[\"utilization\", \"value\"] for p, s, x "
              "in r if p == \"hps\") / 2\n"
              "assert abs(t.loc[(\"hps\", \"utilization\"), \"mean\"] - m) < 1e-12\n"
-             "print(\"ok\")'", plots);
+             "print(\"ok\")' 2>&1", plots, wd(), wd(), wd(), wd());
     FILE *p = popen(cmd, "r");
-    char buf[256] = "";
+    char buf[2048] = "";
     size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
     buf[n] = '\0';
     int st = p ? pclose(p) : -1;
+    if (st != 0)
+        printf("\n    python: %s", buf);
     CU_ASSERT_EQUAL(st, 0);
     CU_ASSERT_STRING_EQUAL(buf, "ok\n");
-    unlink("/tmp/gs-cli-py.h5");
-    unlink("/tmp/gs-cli-py.csv");
-    unlink("/tmp/gs-cli-py-c.h5");
+    unlink(wp("gs-cli-py.h5"));
+    unlink(wp("gs-cli-py.csv"));
+    unlink(wp("gs-cli-py-c.h5"));
 }
 
 /* JSON that cJSON would take wrongly or explain badly. */
@@ -660,7 +736,7 @@ static void test_compare_metrics(void)
     names();
     expect_bad("compare quickstart -s 2 --no-plots --metrics wait_mean",
                "did you mean 'wait_mean_s'?");
-    unlink("/tmp/gs-cli-m.h5");
+    unlink(wp("gs-cli-m.h5"));
 }
 
 /* A UTF-8 byte-order mark before a CSV trace's header is skipped. */
@@ -679,6 +755,250 @@ static void test_csv_bom(void)
     free(out);
     unlink(trace);
     unlink(scen);
+}
+
+/* The mean and std of metric for policy in compare's CSV; -1 when absent. */
+static int csv_stat(const char *csv, const char *policy, const char *metric,
+                    double *mean, double *sd)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s,%s,", policy, metric);
+    const char *p = strstr(csv, key);
+    int n;
+    if (p == NULL || sscanf(p + strlen(key), "%d,%lf,%lf", &n, mean, sd) != 3)
+        return -1;
+    return 0;
+}
+
+/* Fair billing windows: every run of a comparison is billed over the same
+ * window.  A static fleet of 16 H100s at $2 per GPU-hour (billed by the
+ * second) costs exactly 32 $/h whatever runs on it, so over a window of W
+ * hours the bill is 32 W for every policy and seed: by default W is the
+ * longest run's span, and every run's span is W; --bill-until 100h bills
+ * 3200 $; --bill-until own bills each run over its own span, 32 x its span
+ * (the seeds' spans differ). */
+static void test_compare_bill_window(void)
+{
+    char dir[] = "/tmp/gs-cli-bill-XXXXXX", path[128], args[512], *out;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bill.json", dir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"name\": \"bill\", \"seed\": 3, \"fleet\": [{\"name\": \"g\", "
+          "\"gpu\": \"H100-80GB\", \"nodes\": 2, \"gpus_per_node\": 8, "
+          "\"price_per_gpu_hour\": 2.0}], \"workload\": {\"generate\": "
+          "{\"jobs\": 150, \"rate_per_hour\": 12, \"classes\": [{\"name\": "
+          "\"t\", \"tier\": \"training\", \"weight\": 1, \"gpus\": "
+          "{\"values\": [1, 2, 4, 8], \"weights\": [1, 1, 1, 1]}, "
+          "\"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}}}",
+          fp);
+    fclose(fp);
+    const char *pols[] = { "fifo", "smallest" };
+    double span, sd, cost, csd, w = 0;
+    /* own: each run billed over its own span */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/own.h5 --bill-until own", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT(sd > 0);                  /* the seeds' spans differ */
+        CU_ASSERT(fabs(cost - 32 * span) < 0.05);
+        CU_ASSERT(fabs(csd - 32 * sd) < 0.05);
+    }
+    free(out);
+    /* the default: the longest span of all runs, the same for every run */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/longest.h5", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT_EQUAL(sd, 0);
+        CU_ASSERT_EQUAL(csd, 0);
+        if (i == 0)
+            w = span;
+        CU_ASSERT_EQUAL(span, w);           /* one window for all */
+        CU_ASSERT(fabs(cost - 32 * w) < 0.05);
+    }
+    free(out);
+    snprintf(args, sizeof args, "%s/longest.h5", dir);
+    struct gs_diag d = { 0 };
+    double bw = NAN;
+    CU_ASSERT_EQUAL(gs_h5_read_attr_num(args, "/compare", "bill_window_s",
+                                        &bw, &d), 0);
+    CU_ASSERT(fabs(bw - w * 3600) < 0.01);
+    /* a fixed window */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv -o %s/fixed.h5 --bill-until 100h", path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "span_h", &span, &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "cost_usd", &cost,
+                                       &csd), 0);
+        CU_ASSERT_EQUAL(span, 100);
+        CU_ASSERT(fabs(cost - 3200) < 1e-6);
+    }
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
+}
+
+/* Run "cd DIR && gpusim ARGS" with stderr (and stdout) on a terminal:
+ * script(1) gives it a pseudo-terminal; what the terminal showed, malloc'ed,
+ * or NULL when script is missing. */
+static char *on_tty(const char *dir, const char *args)
+{
+    if (access("/usr/bin/script", X_OK) != 0)
+        return NULL;
+    char absbin[1024], cmd[4096], log[1100];
+    if (bin()[0] == '/')
+        snprintf(absbin, sizeof absbin, "%s", bin());
+    else
+        snprintf(absbin, sizeof absbin, "%s/%s",
+                 getenv("PWD") ? getenv("PWD") : ".", bin());
+    snprintf(log, sizeof log, "%s/tty.log", dir);
+    snprintf(cmd, sizeof cmd, "cd %s && script -qec '%s %s' /dev/null "
+             "> %s 2>&1 < /dev/null", dir, absbin, args, log);
+    if (system(cmd) != 0)
+        return strdup("(failed)");
+    FILE *f = fopen(log, "r");
+    char *buf = calloc(1, 1 << 16);
+    if (f && buf)
+        buf[fread(buf, 1, (1 << 16) - 1, f)] = '\0';
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* run, compare, place-exp and train draw a progress line (share done, rate)
+ * when stderr is a terminal, updated in place and erased at the end; none
+ * under --quiet, none when stderr is not a terminal. */
+static void test_progress_line(void)
+{
+    char dir[] = "/tmp/gs-cli-tty-XXXXXX", args[512], quiet[600];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    static const struct { const char *fmt, *want; } cases[] = {
+        { "run quickstart --no-out", "gpusim: run: " },
+        { "compare quickstart -p fifo,hps -s 2 --no-plots -f -o %s/c.h5",
+          "gpusim: compare: " },
+        { "place-exp quickstart --seeds 2 --placers fgd,best-fit --no-out",
+          "gpusim: place-exp: " },
+        { "train quickstart --iters 1 --pop 2 --elite 1 --out %s/w.json",
+          "gpusim: train: " },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, cases[i].fmt, dir);
+        char *tty = on_tty(dir, args);
+        if (tty == NULL) {
+            printf("\n    [skipped progress line: script(1) is missing]");
+            break;
+        }
+        char want[64];
+        snprintf(want, sizeof want, "\r%s", cases[i].want);
+        const char *p = strstr(tty, want);
+        if (p == NULL)
+            printf("\n    %s on a terminal: %.300s", args, tty);
+        CU_ASSERT_PTR_NOT_NULL(p);
+        CU_ASSERT_PTR_NOT_NULL(p ? strstr(p, "/s") : NULL);    /* a rate */
+        CU_ASSERT_PTR_NOT_NULL(strstr(tty, "\r\033[K"));       /* erased */
+        if (i == 0)     /* the share of a generated workload's jobs */
+            CU_ASSERT_PTR_NOT_NULL(p ? strstr(p, "% (") : NULL);
+        free(tty);
+        /* --quiet: nothing drawn */
+        snprintf(quiet, sizeof quiet, "%s --quiet", args);
+        tty = on_tty(dir, quiet);
+        CU_ASSERT_PTR_NOT_NULL(tty);
+        CU_ASSERT_PTR_NULL(tty ? strstr(tty, cases[i].want) : NULL);
+        free(tty);
+        /* stderr not a terminal (a file): nothing drawn */
+        char *err = NULL;
+        CU_ASSERT_EQUAL(sh(args, NULL, &err), 0);
+        CU_ASSERT_PTR_NULL(strstr(err, cases[i].want));
+        free(err);
+    }
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(args), 0);
+}
+
+/* plots/run.ipynb runs as written on the quickstart's result, with a
+ * relative GPUSIM_H5 taken from the folder the command ran in: executed by
+ * nbconvert when Debian's jupyter-nbconvert is there, else its code cells
+ * run as one script by the system Python.  Its checks (per-model series
+ * adding up to the total, per-tier counts and SLA against gpusim's table,
+ * every bill breakdown adding up to cost_usd, requests against the
+ * service summary) are asserts inside it; its figures are written. */
+static void test_run_notebook(void)
+{
+    if (!have_pandas("run notebook"))
+        return;
+    CU_ASSERT_EQUAL_FATAL(sh("run quickstart -q -o nbq.h5", NULL, NULL), 0);
+    char nb[1024], plots[1024], cmd[4096];
+    abs_path("plots/run.ipynb", nb, sizeof nb);
+    abs_path("plots", plots, sizeof plots);
+    int nbc = system("PATH=/usr/bin:$PATH command -v jupyter-nbconvert "
+                     ">/dev/null 2>&1") == 0;
+    if (nbc)
+        snprintf(cmd, sizeof cmd, "cd %s && GPUSIM_H5=nbq.h5 "
+                 "PYDEVD_DISABLE_FILE_VALIDATION=1 PATH=/usr/bin:$PATH "
+                 "jupyter-nbconvert --to notebook --execute %s --output-dir "
+                 "%s --ExecutePreprocessor.timeout=300 --log-level=WARN "
+                 "2>&1", wd(), nb, wd());
+    else
+        snprintf(cmd, sizeof cmd, "cd %s && GPUSIM_H5=nbq.h5 GPUSIM_PLOTS=%s "
+                 "/usr/bin/python3 -c 'import json; nb = json.load(open("
+                 "\"%s\")); display = print; exec(\"\\n\".join(\"\".join("
+                 "c[\"source\"]) for c in nb[\"cells\"] if c[\"cell_type\"] "
+                 "== \"code\"))' 2>&1", wd(), plots, nb);
+    FILE *p = popen(cmd, "r");
+    char buf[4096] = "";
+    size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+    buf[n] = '\0';
+    int st = p ? pclose(p) : -1;
+    if (st != 0)
+        printf("\n    %s: %s", nbc ? "nbconvert" : "python3", buf);
+    CU_ASSERT_EQUAL(st, 0);
+    static const char *const figs[] = { "nb_run_utilization.png",
+        "nb_run_wait_cdf.png", "nb_run_sla.png", "nb_run_cost.png",
+        "nb_run_services.png" };
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        CU_ASSERT(exists(wp(figs[i])));
+}
+
+/* A misspelled GPU model or trace format gets "did you mean". */
+static void test_did_you_mean_names(void)
+{
+    static const struct { const char *from, *to, *msg; } cases[] = {
+        { "\"gpu\": \"H100-80GB\"", "\"gpu\": \"H100-80G\"",
+          "unknown GPU model 'H100-80G' (did you mean 'H100-80GB'?" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024], *err = NULL;
+        snprintf(args, sizeof args, "scenario quickstart | sed 's/%s/%s/' | "
+                 "\"$GPUSIM_ABS\" run - --no-out", cases[i].from, cases[i].to);
+        int rc = sh(args, NULL, &err);
+        if (rc != 2 || !strstr(err, cases[i].msg))
+            printf("\n    %d: %s", rc, err);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+        free(err);
+    }
+    char path[64], args[128], *err = NULL;
+    write_temp("{\"fleet\": [{\"gpu\": \"T4\", \"nodes\": 1}], "
+               "\"workload\": {\"trace\": {\"format\": \"natve\", "
+               "\"path\": \"x.csv\"}}}", path);
+    snprintf(args, sizeof args, "run %s --no-out", path);
+    CU_ASSERT_EQUAL(sh(args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown trace format 'natve' (did "
+                                  "you mean 'native'?)"));
+    free(err);
+    unlink(path);
+    CU_ASSERT_EQUAL(sh("trace stats x.csv --format alibaba-gpu-2032", NULL,
+                       &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'alibaba-gpu-2023'?"));
+    free(err);
 }
 
 static CU_TestInfo tests[] = {
@@ -700,6 +1020,10 @@ static CU_TestInfo tests[] = {
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     { "compare: the metrics that differ, --metrics", test_compare_metrics },
     { "a UTF-8 BOM before a CSV header is skipped", test_csv_bom },
+    { "compare bills every run over the same window", test_compare_bill_window },
+    { "progress line on a terminal only", test_progress_line },
+    { "plots/run.ipynb runs on a run's file", test_run_notebook },
+    { "did you mean: GPU models, trace formats", test_did_you_mean_names },
     CU_TEST_INFO_NULL,
 };
 

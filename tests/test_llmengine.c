@@ -771,6 +771,96 @@ static void test_disaggregated(void)
     gs_llm_engine_free(de);
 }
 
+/* A hand-off of one output token: the prefill side made its only token,
+ * so the decode-only engine finishes it on arrival -- no blocks, no
+ * iteration, no callback -- and a later hand-off runs as if it had never
+ * come. */
+static void test_handoff_one_token(void)
+{
+    struct gs_llm_engine_cfg c = cfg_7b();
+    c.role = GS_LLM_DECODE;
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_req h = { .id = 0, .arrival = 2, .prompt = 700,
+                            .output = 1, .kv_ready = 1 };
+    CU_ASSERT_EQUAL(gs_llm_engine_add(e, &h), GS_LLM_DONE);
+    struct gs_llm_stats s;
+    gs_llm_engine_stats(e, &s);
+    CU_ASSERT_EQUAL(s.finished, 1);
+    CU_ASSERT_EQUAL(s.waiting + s.running, 0);
+    CU_ASSERT_EQUAL(s.blocks_used, 0);
+    CU_ASSERT_EQUAL(gs_llm_engine_step(e, 2), 0);      /* stays idle */
+    /* the next hand-off (3 tokens: 2 decode steps) as on a fresh engine */
+    struct gs_llm_req q = { .id = 0, .arrival = 3, .prompt = 700,
+                            .output = 3, .kv_ready = 1 };
+    struct rec r[1] = { { 0 } };
+    struct log l = { .r = r, .n = 1 };
+    drive(e, &q, 1, &l);
+    CU_ASSERT_EQUAL(r[0].nfirst, 0);    /* the prefill side reported it */
+    CU_ASSERT_EQUAL(r[0].ndone, 1);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].done - 3,
+                           hand_decode_7b(700) + hand_decode_7b(701), 1e-12);
+    gs_llm_engine_stats(e, &s);
+    CU_ASSERT_EQUAL(s.finished, 2);
+    CU_ASSERT_EQUAL(s.iterations, 2);
+    gs_llm_engine_free(e);
+}
+
+/* A request whose prompt's KV is all there on arrival (a KV store's hit)
+ * decodes at once: its first token ends its first iteration, by hand one
+ * decode step over its 1024 tokens (+1), and its last the tenth; in a
+ * prefill-only engine it leaves with that first token.  Beside a prompt
+ * being prefilled (queued after it: the queue is FIFO), it shares that
+ * prompt's first iteration and gets its first token at the same instant. */
+static void test_kv_present_first_token(void)
+{
+    for (int role = GS_LLM_BOTH; role <= GS_LLM_PREFILL; role++) {
+        struct gs_llm_engine_cfg c = cfg_7b();
+        c.role = role;
+        struct gs_llm_engine *e;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+        struct gs_llm_req q = { .id = 0, .arrival = 0.5, .prompt = 1024,
+                                .output = 10, .kv_ready = 1 };
+        struct rec r[1] = { { 0 } };
+        struct log l = { .r = r, .n = 1 };
+        drive(e, &q, 1, &l);
+        CU_ASSERT_EQUAL(r[0].nfirst, 1);
+        CU_ASSERT_EQUAL(r[0].ndone, 1);
+        CU_ASSERT_EQUAL(r[0].cached, 1024);
+        CU_ASSERT_DOUBLE_EQUAL(r[0].first - 0.5, hand_decode_7b(1024), 1e-12);
+        double t = 0;
+        for (int j = 0; j < (role == GS_LLM_PREFILL ? 1 : 10); j++)
+            t += hand_decode_7b(1024 + j);
+        CU_ASSERT_DOUBLE_EQUAL(r[0].done - 0.5, t, 1e-9);
+        struct gs_llm_stats s;
+        gs_llm_engine_stats(e, &s);
+        CU_ASSERT_DOUBLE_EQUAL(s.prefill_tokens, 0, 0);
+        CU_ASSERT_DOUBLE_EQUAL(s.cached_tokens, 1024, 0);
+        CU_ASSERT_EQUAL(s.blocks_used, 0);
+        gs_llm_engine_free(e);
+    }
+    struct gs_llm_engine_cfg c = cfg_7b();
+    struct gs_llm_engine *e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, NULL), 0);
+    struct gs_llm_req q[2] = {      /* FIFO: the cached one first */
+        { .id = 0, .arrival = 1, .prompt = 900, .output = 4, .kv_ready = 1 },
+        { .id = 1, .arrival = 1, .prompt = 600, .output = 4 },
+    };
+    struct rec r[2] = { { 0 } };
+    struct log l = { .r = r, .n = 2 };
+    drive(e, q, 2, &l);
+    struct gs_llm_batch b = {
+        .prefill_tokens = 600, .prefill_attn = 600 * 601 / 2.0,
+        .prefill_ctx = 600, .decode_tokens = 1, .decode_ctx = 901,
+        .sampled = 2, .seqs = 2,
+    };
+    double it1 = gs_llm_perf_time(gs_llm_engine_perf(e), &b);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].first - 1, it1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r[1].first - 1, it1, 1e-12);
+    CU_ASSERT_EQUAL(r[0].nfirst + r[1].nfirst, 2);
+    gs_llm_engine_free(e);
+}
+
 static void test_bad_config(void)
 {
     struct gs_llm_engine_cfg c = cfg_7b();
@@ -788,10 +878,10 @@ static void test_bad_config(void)
     CU_ASSERT_EQUAL(gs_llm_engine_add(e, &q), GS_ENOFIT);
     CU_ASSERT_EQUAL(gs_llm_engine_step(e, 0), 0);     /* idle */
     gs_llm_engine_free(e);
-    /* a decode-only engine takes a hand-off only with a token left to make */
+    /* a hand-off still needs sound lengths */
     c.role = GS_LLM_DECODE;
     CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), 0);
-    struct gs_llm_req h = { .id = 2, .prompt = 100, .output = 1,
+    struct gs_llm_req h = { .id = 2, .prompt = 100, .output = 0,
                             .kv_ready = 1 };
     CU_ASSERT_EQUAL(gs_llm_engine_add(e, &h), GS_EINVAL);
     h.output = 2;
@@ -822,6 +912,9 @@ static CU_TestInfo tests[] = {
       test_accounting_and_determinism },
     { "random configurations: all accounted", test_random_configs },
     { "disaggregated prefill and decode", test_disaggregated },
+    { "hand-off of one token finishes on arrival", test_handoff_one_token },
+    { "KV present on arrival: first token after one iteration",
+      test_kv_present_first_token },
     { "bad configurations and requests", test_bad_config },
     CU_TEST_INFO_NULL,
 };

@@ -19,7 +19,10 @@
  * some 2,000.
  *
  * Every registered policy takes part, hps and the HPS paper's schedulers
- * (smallest, shortest, shortest-gpu, pbs, sbs) included. */
+ * (smallest, shortest, shortest-gpu, pbs, sbs) included, and the modes
+ * that take another path: priority with preempt (its victim search) and
+ * strict, fair with reclaim off; fair's own runs reclaim (the test checks
+ * that both fair and priority with preempt do preempt). */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
@@ -68,18 +71,32 @@ static const char *const skip[] = { NULL };
 struct res {
     double work_per_job;
     double mean_queue;          /* jobs waiting, time-average */
+    long preemptions;
+};
+
+/* Modes with a path of their own: NAME+PARAM runs NAME with PARAM true
+ * (false for fair's reclaim). */
+static const char *const variants[] = {
+    "priority+preempt", "priority+strict", "fair-noreclaim", NULL
 };
 
 static void run(const char *policy, const char *placer, long jobs,
                 struct res *out)
 {
-    char text[4096], pol[128];
+    char text[4096], pol[160];
     /* depth-bounded scans look at 100 jobs, fewer than wait in the
      * smallest run */
     if (strcmp(policy, "fifo-backfill") == 0 || strcmp(policy, "fair") == 0 ||
         strcmp(policy, "rl-lite") == 0)
         snprintf(pol, sizeof pol, "{\"name\": \"%s\", \"depth\": 100}",
                  policy);
+    else if (strcmp(policy, "fair-noreclaim") == 0)
+        snprintf(pol, sizeof pol, "{\"name\": \"fair\", \"depth\": 100, "
+                 "\"reclaim\": false}");
+    else if (strchr(policy, '+'))
+        snprintf(pol, sizeof pol, "{\"name\": \"%.*s\", \"%s\": true}",
+                 (int)(strchr(policy, '+') - policy), policy,
+                 strchr(policy, '+') + 1);
     else
         snprintf(pol, sizeof pol, "\"%s\"", policy);
     snprintf(text, sizeof text, scen, pol, placer, jobs, 1.2 * RATE_AT_1,
@@ -99,6 +116,7 @@ static void run(const char *policy, const char *placer, long jobs,
     for (long i = 0; i < m->ts.n; i++)
         q += m->ts.queue[i];
     out->mean_queue = m->ts.n ? q / (double)m->ts.n : 0;
+    out->preemptions = su->preemptions;
     gs_sim_free(sim);
     gs_scenario_free(sc);
 }
@@ -114,8 +132,12 @@ static int skipped(const char *name)
 static void test_flat_work(void)
 {
     static const long sizes[3] = { 4000, 8000, 16000 };
-    for (int p = 0; gs_policies[p]; p++) {
-        const char *name = gs_policies[p]->name;
+    int nreg = 0;
+    while (gs_policies[nreg])
+        nreg++;
+    for (int p = 0; p < nreg || variants[p - nreg]; p++) {
+        const char *name = p < nreg ? gs_policies[p]->name
+                                    : variants[p - nreg];
         if (skipped(name))
             continue;
         struct res r[3];
@@ -134,6 +156,10 @@ static void test_flat_work(void)
             CU_ASSERT(r[k].mean_queue > 1.6 * r[k - 1].mean_queue);
         }
         CU_ASSERT(r[0].work_per_job >= 1.0);    /* every job was placed */
+        /* the victim searches really ran */
+        if (strcmp(name, "fair") == 0 || strcmp(name, "priority+preempt") == 0)
+            for (int k = 0; k < 3; k++)
+                CU_ASSERT(r[k].preemptions > 0);
     }
 }
 

@@ -128,7 +128,8 @@ static void test_frag_value(void)
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "A100-80GB"),
                                1, 2, 0, 0, { 0 }, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
-    struct gs_shape sh[2] = { { 1, 500, 0, 0.5 }, { 2, 1000, 0, 0.5 } };
+    struct gs_shape sh[2] = { { 1, 500, 0, 0.5, 0, 0 },
+                              { 2, 1000, 0, 0.5, 0, 0 } };
     struct gs_frag *fr;
     CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sh, 2, &fr), 0);
     int st[2] = { 1000, 300 };
@@ -161,8 +162,9 @@ static void test_classes_vs_bruteforce(void)
         { "b", "", gs_catalog_find(&cat, "T4"), 11, 4, 0, 0, { 0 }, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
-    struct gs_shape sh[3] = { { 1, 300, 0, 0.4 }, { 1, 1000, 0, 0.3 },
-                              { 4, 1000, 1ULL << sp[0].model, 0.3 } };
+    struct gs_shape sh[3] = { { 1, 300, 0, 0.4, 0, 0 },
+                              { 1, 1000, 0, 0.3, 0, 0 },
+                              { 4, 1000, 1ULL << sp[0].model, 0.3, 0, 0 } };
     struct gs_frag *fr;
     CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sh, 3, &fr), 0);
     CU_ASSERT_EQUAL_FATAL(gs_frag_track_classes(fr), 0);
@@ -273,11 +275,16 @@ static void test_fgd_vs_bestfit(void)
     CU_ASSERT_EQUAL(node, 0);
     CU_ASSERT_EQUAL(gpu, 0);
     /* A whole GPU: node 0 -> (600, 0): F = 0.5 * 600 = 300, delta 0;
-     * node 1 -> (500, 0): F = 250, delta 0.  A tie: the lowest node. */
+     * node 1 -> (500, 0): F = 250, delta 0.  A tie: the first node of the
+     * run's seeded order. */
     CU_ASSERT_EQUAL(where(r, need_of(1, 0), &node, &gpu), 0);
-    CU_ASSERT_EQUAL(node, 0);
+    const struct gs_frag *fr = gs_sim_frag(r->sim);
+    CU_ASSERT_EQUAL(node, gs_frag_rank(fr, 0) < gs_frag_rank(fr, 1) ? 0 : 1);
     CU_ASSERT_EQUAL(gpu, 1);
     drop(r);
+    /* best-fit, the artifact's score: 100 (1 - CPU left/2Cmax - GPU left/
+     * 2Gmax), no CPU asked (CPU left = Cmax): node 0 leaves 1500 of 2000
+     * GPU milli, 100 (1 - 0.5 - 0.375) = 12; node 1 leaves 1400, 15. */
     r = decision_sim("best-fit", 2);
     fgd_state(r);
     CU_ASSERT_EQUAL(where(r, need_of(0, 100), &node, &gpu), 0);
@@ -286,43 +293,120 @@ static void test_fgd_vs_bestfit(void)
     drop(r);
 }
 
-/* Packing: shared GPUs first (the tightest), then fully free GPUs on a used
- * node, then an idle node. */
+/* Packing, the artifact's bands: a partly used GPU 100 - its free %/10,
+ * free GPUs of a used node 50 - GPUs taken, an idle node max(33 - GPUs,
+ * GPUs). */
 static void test_packing(void)
 {
     int node = -1, gpu = -1;
     struct run *r = decision_sim("packing", 3);
     occupy(r, 1, 1, need_of(0, 700));       /* node 1: (1000, 300) */
     occupy(r, 2, 0, need_of(0, 200));       /* node 2: (800, 1000) */
+    /* 0.3: node 1's 300 GPU 100 - 30/10 = 97, node 2's 800 GPU 92, the idle
+     * node 0 31 */
     CU_ASSERT_EQUAL(where(r, need_of(0, 300), &node, &gpu), 0);
-    CU_ASSERT_EQUAL(node, 1);               /* the 300 left on node 1 */
+    CU_ASSERT_EQUAL(node, 1);
     CU_ASSERT_EQUAL(gpu, 1);
+    /* 0.9: a free GPU of node 1 or node 2, both 50 - 1 = 49 (node 0: 31):
+     * the first of the two in the run's order */
     CU_ASSERT_EQUAL(where(r, need_of(0, 900), &node, &gpu), 0);
-    CU_ASSERT_EQUAL(node, 1);               /* a free GPU of a used node */
-    CU_ASSERT_EQUAL(gpu, 0);
+    const struct gs_frag *fr = gs_sim_frag(r->sim);
+    CU_ASSERT_EQUAL(node, gs_frag_rank(fr, 1) < gs_frag_rank(fr, 2) ? 1 : 2);
+    CU_ASSERT_EQUAL(gpu, node == 1 ? 0 : 1);
     CU_ASSERT_EQUAL(where(r, need_of(2, 0), &node, &gpu), 0);
     CU_ASSERT_EQUAL(node, 0);               /* only the idle node has 2 */
     drop(r);
 }
 
-/* Dot-product: free (600) on node 0 and (300) on node 1 for a 0.2 task:
- * 600*200 > 300*200 (memory alike), so node 1; the fully free GPUs of a
- * node together give a larger product still. */
+/* A need of GPUs/milli with cpu milli-cores. */
+static struct gs_need need_cpu(int gpus, int milli, int32_t cpu)
+{
+    struct gs_need n = need_of(gpus, milli);
+    n.cpu_milli = cpu;
+    return n;
+}
+
+/* Dot-product over node totals of (CPU, GPU), normalized by the largest
+ * node (C cores, 2000 GPU milli): node 0 holds 0.4 GPU and C/2, node 1
+ * 0.7 GPU and no CPU.  A 0.2 task asking C/4:
+ *   node 0: d = 0.5 x 0.25 + 0.8 x 0.1 = 0.205, 100 (1 - d/2) = 89;
+ *   node 1: d = 1 x 0.25 + 0.65 x 0.1 = 0.315, 84;
+ * node 0 wins (GPUs alone would have picked node 1), on its tightest GPU. */
 static void test_dot_product(void)
 {
     int node = -1, gpu = -1;
     struct run *r = decision_sim("dot-product", 2);
-    occupy(r, 0, 0, need_of(0, 400));
+    int32_t C = gs_sim_fleet(r->sim)->cpu_free[0];
+    occupy(r, 0, 0, need_cpu(0, 400, C / 2));
     occupy(r, 1, 1, need_of(0, 700));
-    CU_ASSERT_EQUAL(where(r, need_of(0, 200), &node, &gpu), 0);
-    CU_ASSERT_EQUAL(node, 1);
-    CU_ASSERT_EQUAL(gpu, 1);
+    CU_ASSERT_EQUAL(where(r, need_cpu(0, 200, C / 4), &node, &gpu), 0);
+    CU_ASSERT_EQUAL(node, 0);
+    CU_ASSERT_EQUAL(gpu, 0);
     drop(r);
 }
 
-/* Clustering: a half task joins the node that hosts only half tasks, a
- * whole-GPU task the node that hosts only whole ones; a shape outside the
- * workload (0.7) goes to an idle node. */
+/* Best-fit weighs CPU and GPU left alike: node 0 holds 0.5 GPU and 3C/4,
+ * node 1 0.8 GPU and nothing else.  A 0.1 task asking C/8:
+ *   node 0: 100 (1 - (1/8)/2 - (1400/2000)/2) = 58;
+ *   node 1: 100 (1 - (7/8)/2 - (1100/2000)/2) = 28;
+ * node 0 has less left in all (GPUs alone: node 1). */
+static void test_best_fit_cpu(void)
+{
+    int node = -1, gpu = -1;
+    struct run *r = decision_sim("best-fit", 2);
+    int32_t C = gs_sim_fleet(r->sim)->cpu_free[0];
+    occupy(r, 0, 0, need_cpu(0, 500, 3 * (C / 4)));
+    occupy(r, 1, 0, need_of(0, 800));
+    CU_ASSERT_EQUAL(where(r, need_cpu(0, 100, C / 8), &node, &gpu), 0);
+    CU_ASSERT_EQUAL(node, 0);
+    CU_ASSERT_EQUAL(gpu, 0);
+    /* best-fit-gpu, the GPU-only choice: node 1's 200 left */
+    drop(r);
+    r = decision_sim("best-fit-gpu", 2);
+    occupy(r, 0, 0, need_cpu(0, 500, 3 * (C / 4)));
+    occupy(r, 1, 0, need_of(0, 800));
+    CU_ASSERT_EQUAL(where(r, need_cpu(0, 100, C / 8), &node, &gpu), 0);
+    CU_ASSERT_EQUAL(node, 1);
+    drop(r);
+}
+
+/* FGD sees CPU: a node whose free CPU cannot host a typical task counts its
+ * free GPUs as fragmented for that task.  Shapes {0.5 GPU with 8 cores:
+ * 0.5, 1 GPU with 16 cores: 0.5}, a node with GPUs (1000, 500):
+ *   16 cores free: F = 0.5 x 0 + 0.5 x 500 = 250;
+ *   10 cores: the 1-GPU task cannot run, F = 0.5 x 0 + 0.5 x 1500 = 750;
+ *   4 cores: neither, F = 1500. */
+static void test_frag_cpu(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "A100-80GB"),
+                               1, 2, 0, 0, { 0 }, 0, 0 };
+    struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
+    struct gs_shape sh[2] = { { 1, 500, 0, 0.5, 8000, 0 },
+                              { 1, 1000, 0, 0.5, 16000, 0 } };
+    struct gs_frag *fr;
+    CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sh, 2, &fr), 0);
+    int st[2] = { 1000, 500 };
+    CU_ASSERT_DOUBLE_EQUAL(gs_frag_value_cpu(fr, 0, 16000, st, 2), 250, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(gs_frag_value_cpu(fr, 0, 10000, st, 2), 750, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(gs_frag_value_cpu(fr, 0, 4000, st, 2), 1500, 1e-9);
+    gs_frag_free(fr);
+    /* a CPU-only task in the mix: all free GPU milli is a fragment for it */
+    struct gs_shape sc[2] = { { 1, 500, 0, 0.5, 0, 0 },
+                              { 0, 0, 0, 0.5, 4000, 0 } };
+    CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sc, 2, &fr), 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_frag_value(fr, 0, st, 2), 750, 1e-9);
+    gs_frag_free(fr);
+    gs_fleet_free(f);
+}
+
+/* Clustering, the artifact's bands by affinity group (Gmax 2000): a half
+ * task on node 1 (hosting only shares, 1500 free) 75 + 25 x 500/2000 = 81,
+ * on the idle node 0 25, on node 2 (hosting a 1-GPU task) 12; a whole GPU
+ * then: node 2 (only 1-GPU tasks, 1000 free) 87, node 1 12, node 0 25; a
+ * 0.7 share -- a shape outside the workload, the same group -- joins node
+ * 1's shares: 75 + 12 = 87 against node 0's 25. */
 static void test_clustering(void)
 {
     int node = -1, gpu = -1;
@@ -336,11 +420,13 @@ static void test_clustering(void)
     CU_ASSERT_EQUAL(node, 2);
     CU_ASSERT_EQUAL(gpu, 1);
     CU_ASSERT_EQUAL(where(r, need_of(0, 700), &node, &gpu), 0);
-    CU_ASSERT_EQUAL(node, 0);
+    CU_ASSERT_EQUAL(node, 1);
+    CU_ASSERT_EQUAL(gpu, 1);
     drop(r);
 }
 
-/* Random: uniform over the nodes that fit, the same for the same seed.
+/* Random: uniform over the nodes that fit and the GPUs with room on them,
+ * the same for the same seed.
  * 3000 draws over 10 nodes: each node within 5 standard deviations of 300
  * (sd = sqrt(3000 * 0.1 * 0.9) = 16.4); a full node is never drawn. */
 static void test_random(void)
@@ -348,16 +434,20 @@ static void test_random(void)
     struct run *r = decision_sim("random", 11);
     occupy(r, 10, 0, need_of(1, 0));
     occupy(r, 10, 1, need_of(1, 0));
-    int count[11] = { 0 }, seq[50], node, gpu;
+    int count[11] = { 0 }, seq[50], node, gpu, gpu0 = 0;
     for (int i = 0; i < 3000; i++) {
         CU_ASSERT_EQUAL_FATAL(where(r, need_of(0, 500), &node, &gpu), 0);
         count[node]++;
+        gpu0 += gpu == 0;
         if (i < 50)
             seq[i] = node;
     }
     for (int n = 0; n < 10; n++)
         CU_ASSERT(count[n] >= 300 - 82 && count[n] <= 300 + 82);
     CU_ASSERT_EQUAL(count[10], 0);
+    /* and a GPU uniform among those with room (both, on free nodes): sd of
+     * binomial(3000, 1/2) = 27.4 */
+    CU_ASSERT(gpu0 >= 1500 - 137 && gpu0 <= 1500 + 137);
     drop(r);
     r = decision_sim("random", 11);
     occupy(r, 10, 0, need_of(1, 0));
@@ -441,7 +531,7 @@ static void test_place_exp_fixture(void)
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "px.json", "/", &sc, &d), 0);
     const char *pl[] = { "best-fit", "fgd", "random" };
-    struct gs_place_exp_opts o = { pl, 3, 2, 1.25, 1.0 };
+    struct gs_place_exp_opts o = { pl, 3, 2, 1.25, 1.0, 0 };
     struct gs_place_exp x;
     CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
     CU_ASSERT_EQUAL_FATAL(x.npoints, 126);
@@ -479,7 +569,7 @@ static void test_place_exp_fixture(void)
     gs_place_exp_free(&x);
     /* an unknown placer is named */
     const char *bad[] = { "worst-fit" };
-    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0, 1.0 };
+    struct gs_place_exp_opts ob = { bad, 1, 1, 1.0, 1.0, 0 };
     CU_ASSERT_EQUAL(gs_place_exp_run(sc, &ob, &x, &d), GS_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "worst-fit"));
     gs_scenario_free(sc);
@@ -504,7 +594,7 @@ static void test_place_exp_cpu(void)
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "pc.json", "/", &sc, &d), 0);
     const char *pl[] = { "fgd", "packing" };
-    struct gs_place_exp_opts o = { pl, 2, 1, 1.0, 1.0 };
+    struct gs_place_exp_opts o = { pl, 2, 1, 1.0, 1.0, 0 };
     struct gs_place_exp x;
     CU_ASSERT_EQUAL_FATAL(gs_place_exp_run(sc, &o, &x, &d), 0);
     for (int c = 0; c < 2; c++) {
@@ -578,11 +668,10 @@ static void test_place_exp_cli(void)
 #define SHARED "../shared/traces/alibaba-gpu-v2023/"
 
 /* Against the FGD paper (USENIX ATC'23, openb default pod list on its node
- * list, GPU allocation at 100 % arrived workload, mean of 10 seeds): random
- * 86.30, dot-product 90.62, best-fit 92.86 and FGD 95.23 land within 1.5
- * points, FGD leads best-fit, best-fit leads dot-product and random.
- * Clustering (91.65) and packing (91.78) come out about 3 points lower
- * here (docs/sharing.md); they are checked only to trail best-fit. */
+ * list, GPU allocation at 100 % arrived workload, mean of 10 seeds): all six
+ * placers land within 1.5 points of its figures, FGD leads best-fit,
+ * best-fit leads dot-product and random, clustering and packing trail
+ * best-fit.  The other openb variants: tests/test_kplace.c. */
 static void test_openb_paper(void)
 {
     if (access(SHARED "openb_pod_list_default.csv", R_OK) != 0) {
@@ -603,7 +692,7 @@ static void test_openb_paper(void)
                          "clustering", "packing" };
     static const double paper[6] = { 86.30, 90.62, 92.86, 95.23, 91.65,
                                      91.78 };
-    struct gs_place_exp_opts o = { pl, 6, 10, 1.0, 1.0 };
+    struct gs_place_exp_opts o = { pl, 6, 10, 1.0, 1.0, 0 };
     struct gs_place_exp x;
     FILE *log = gs_trace_log();
     gs_trace_set_log(NULL);
@@ -620,7 +709,7 @@ static void test_openb_paper(void)
         printf("\n    [%s at 100%%: %.2f, paper %.2f]", pl[i], mean[i],
                paper[i]);
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         CU_ASSERT(fabs(mean[i] - paper[i]) <= 1.5);
     CU_ASSERT(mean[3] > mean[2] + 1.0);
     CU_ASSERT(mean[2] > mean[1] && mean[1] > mean[0]);
@@ -638,6 +727,8 @@ static CU_TestInfo tests[] = {
       test_fgd_vs_bestfit },
     { "packing tiers", test_packing },
     { "dot-product alignment", test_dot_product },
+    { "best-fit weighs CPU and GPU alike", test_best_fit_cpu },
+    { "fragmentation with CPU and CPU-only tasks", test_frag_cpu },
     { "clustering by task shape", test_clustering },
     { "random: uniform over fitting nodes, reproducible", test_random },
     { "class placers fall back to best-fit on MIG pools", test_fgd_on_mig },

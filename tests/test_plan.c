@@ -99,7 +99,7 @@ static void test_mmc_mean_wait(void)
     }
     free(out);
     free(err);
-    unlink("/tmp/gs-test-plan-erlang.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-erlang.h5"));
 }
 
 /* The same queue judged on the waiting time's 95th percentile. */
@@ -118,7 +118,7 @@ static const char p95_scenario[] =
 
 static int write_file(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(gs_cli_tmp(path), "w");
     if (f == NULL)
         return -1;
     fputs(text, f);
@@ -138,7 +138,7 @@ static void test_mmc_wait_p95(void)
     char path[128], args[512];
     snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.json",
              (long)getpid());
-    CU_ASSERT_EQUAL(write_file(path, p95_scenario), 0);
+    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(path), p95_scenario), 0);
     snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
              "/tmp/gs-test-plan-p95-%ld.h5", path, (long)getpid());
     char *out = NULL;
@@ -149,10 +149,10 @@ static void test_mmc_wait_p95(void)
                out ? out : "");
     CU_ASSERT_EQUAL(got, want);
     free(out);
-    unlink(path);
+    unlink(gs_cli_tmp(path));
     snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.h5",
              (long)getpid());
-    unlink(path);
+    unlink(gs_cli_tmp(path));
 }
 
 static void test_infeasible(void)
@@ -167,7 +167,7 @@ static void test_infeasible(void)
     char *at = strstr(text, "\"nodes\": [1, 40]");
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     memcpy(at, "\"nodes\": [1,  9]", strlen("\"nodes\": [1, 40]"));
-    CU_ASSERT_EQUAL(write_file(scen, text), 0);
+    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(scen), text), 0);
     free(text);
     char args[512];
     snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
@@ -182,8 +182,8 @@ static void test_infeasible(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 1 candidates"));
     free(out);
     free(err);
-    unlink(scen);
-    unlink("/tmp/gs-test-plan-inf.h5");
+    unlink(gs_cli_tmp(scen));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-inf.h5"));
 }
 
 static void test_deterministic_and_mpi(void)
@@ -215,9 +215,9 @@ static void test_deterministic_and_mpi(void)
     free(o2);
     free(o3);
     free(e3);
-    unlink("/tmp/gs-test-plan-1.h5");
-    unlink("/tmp/gs-test-plan-2.h5");
-    unlink("/tmp/gs-test-plan-mpi.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-1.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-2.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-mpi.h5"));
 }
 
 /* An inference service at a fixed request rate: the plan's replica count
@@ -256,8 +256,8 @@ static void test_service_replicas(void)
     }
     free(out);
     free(sw);
-    unlink("/tmp/gs-test-plan-svc.h5");
-    unlink("/tmp/gs-test-plan-svc-sweep.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-svc.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-svc-sweep.h5"));
 }
 
 /* A service's plan beyond its replica count: the Pareto front's attainment
@@ -270,7 +270,7 @@ static void test_service_replicas(void)
  * grown: exit 2, naming it. */
 static void test_service_growth_front(void)
 {
-    char dir[] = "/tmp/gs-test-plan-XXXXXX", args[1024], *out = NULL,
+    char dir[] = "/tmp/gs-plan-XXXXXX", args[1024], *out = NULL,
          *err = NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     snprintf(args, sizeof args, "plan scenarios/plan-service.json --seeds 3 "
@@ -317,7 +317,7 @@ static void test_service_growth_front(void)
     char path[700], cwd[512];
     CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
     snprintf(path, sizeof path, "%s/trace.json", dir);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = fopen(gs_cli_tmp(path), "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fprintf(fp, "{\"fleet\": [{\"name\": \"a100\", \"gpu\": \"A100-80GB\","
             " \"nodes\": 1, \"gpus_per_node\": 8}], \"services\": [{\"name\":"
@@ -353,7 +353,7 @@ static void expect_bad(const char *plan, const char *msg)
              " \"rate_per_hour\": 8, \"classes\": [{\"name\": \"j\","
              " \"weight\": 1, \"gpus\": 1, \"duration\": {\"dist\":"
              " \"constant\", \"value\": \"1h\"}}]}}, \"plan\": %s}", plan);
-    write_file(path, text);
+    write_file(gs_cli_tmp(path), text);
     snprintf(args, sizeof args, "plan %s --out /tmp/gs-test-plan-bad.h5",
              path);
     char *err = NULL;
@@ -362,9 +362,9 @@ static void expect_bad(const char *plan, const char *msg)
         printf("\n    %s -> %d: %s", plan, rc, err ? err : "");
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
-    CU_ASSERT_EQUAL(access("/tmp/gs-test-plan-bad.h5", F_OK), -1);
+    CU_ASSERT_EQUAL(access(gs_cli_tmp("/tmp/gs-test-plan-bad.h5"), F_OK), -1);
     free(err);
-    unlink(path);
+    unlink(gs_cli_tmp(path));
 }
 
 static void test_bad_plans(void)

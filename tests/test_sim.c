@@ -449,7 +449,84 @@ static void test_models_table(void)
     run_free(&r);
 }
 
+#ifdef __GLIBC__
+#include <malloc.h>
+/* Heap bytes in use (malloc'd, including its own mappings). */
+static size_t heap_in_use(void)
+{
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 mi = mallinfo2();
+#else
+    struct mallinfo mi = mallinfo();
+#endif
+    return (size_t)mi.uordblks + (size_t)mi.hblkhd;
+}
+#endif
+
+/* The memory a run keeps per job (issue 10: under 100 bytes a job), without
+ * timing: the records the core reports (gs_sim_record_bytes) plus what the
+ * heap holds after the run beyond what it held before (the policy's,
+ * placer's, queue's and books' state), measured at two sizes so that what
+ * does not grow with the jobs cancels.  The bench (bench_e2e) measures the
+ * peak resident set of the same at 1 M and 10 M jobs. */
+static size_t bytes_after_run(long jobs, long *nrec, size_t *rec_bytes,
+                              int *host)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"seed\": 3, \"sample_step\": \"5m\","
+             " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 125,"
+             " \"gpus_per_node\": 8}], \"policy\": \"fifo-backfill\","
+             " \"placement\": \"best-fit\", \"workload\": {\"generate\":"
+             " {\"jobs\": %ld, \"rate_per_hour\": 413, \"classes\": [{"
+             "\"tenants\": 20, \"gpus\": {\"values\": [1, 2, 4, 8],"
+             " \"weights\": [0.5, 0.2, 0.2, 0.1]}, \"duration\": {\"dist\":"
+             " \"lognormal\", \"median\": \"30m\", \"sigma\": 1.0,"
+             " \"max\": \"12h\"}}]}}}", jobs);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    size_t before = 0, after = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "mem.json", "/", &sc, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+#ifdef __GLIBC__
+    before = heap_in_use();
+#endif
+    CU_ASSERT_EQUAL(gs_sim_run(sim, &d), 0);
+#ifdef __GLIBC__
+    after = heap_in_use();
+#endif
+    gs_sim_records(sim, nrec);
+    *rec_bytes = gs_sim_record_bytes(sim);
+    *host = gs_sim_records_host(sim) != NULL;
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    return *rec_bytes + (after > before ? after - before : 0);
+}
+
+static void test_memory_per_job(void)
+{
+    long n1, n2;
+    size_t r1, r2;
+    int h1, h2;
+    size_t b1 = bytes_after_run(20000, &n1, &r1, &h1);
+    size_t b2 = bytes_after_run(40000, &n2, &r2, &h2);
+    CU_ASSERT_EQUAL(n1, 20000);
+    CU_ASSERT_EQUAL(n2, 40000);
+    /* no job asked for host CPU or memory: records only, 72 bytes each */
+    CU_ASSERT_FALSE(h1 || h2);
+    CU_ASSERT_EQUAL(r1, 20000 * sizeof(struct gs_jobrec));
+    CU_ASSERT_EQUAL(sizeof(struct gs_jobrec), 72);
+    double per_job = ((double)b2 - (double)b1) / (double)(n2 - n1);
+    CU_ASSERT(per_job >= 72.0);
+    CU_ASSERT(per_job <= 90.0);   /* 72 + the series, ~6 today */
+    if (per_job > 90.0)
+        printf("\n    %.1f bytes a job", per_job);
+}
+
 static CU_TestInfo tests[] = {
+    { "memory per job: records and what grows with the run",
+      test_memory_per_job },
     { "models table: unique names, present when configured", test_models_table },
     { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },

@@ -105,7 +105,7 @@ static void expect_bad(const char *args, const char *msg)
         printf("\n    %s -> %d: %s", args, rc, err ? err : "");
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, msg));
-    CU_ASSERT_EQUAL(access("/tmp/gs-test-sweep-bad.h5", F_OK), -1);
+    CU_ASSERT_EQUAL(access(gs_cli_tmp("/tmp/gs-test-sweep-bad.h5"), F_OK), -1);
     free(err);
 }
 
@@ -180,7 +180,7 @@ static void test_points_are_runs(void)
                            1e-6 * (1 + fabs(fair)));
     CU_ASSERT(fabs(fifo - fair) > 1e-3);    /* the key did change the run */
     free(out);
-    unlink("/tmp/gs-test-sweep-1.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-1.h5"));
 }
 
 static void test_interval(void)
@@ -221,8 +221,8 @@ static void test_interval(void)
                     3);
     CU_ASSERT_DOUBLE_EQUAL(h2, 4.302652729749464 * sd / sqrt(3.0), 1e-8);
     free(out);
-    unlink("/tmp/gs-test-sweep-3.h5");
-    unlink("/tmp/gs-test-sweep-s.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-3.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-s.h5"));
 }
 
 static void test_same_bytes_and_mpi(void)
@@ -251,20 +251,22 @@ static void test_same_bytes_and_mpi(void)
     free(o1);
     free(o2);
     free(o3);
-    unlink("/tmp/gs-test-sweep-a.h5");
-    unlink("/tmp/gs-test-sweep-b.h5");
-    unlink("/tmp/gs-test-sweep-c.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-a.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-b.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-c.h5"));
 }
 
-/* compare is a sweep over policies: `compare --policies a,b` and `sweep
- * --set policy=a,b` (the whole policy replaced, as compare's override does)
- * give the same mean for every metric of compare's list. */
+/* compare is a sweep over policies: `compare --policies a,b --bill-until
+ * own` and `sweep --set policy=a,b` (the whole policy replaced, as
+ * compare's override does) give the same mean for every metric of
+ * compare's list (a sweep bills each run over its own span). */
 static void test_compare_is_a_sweep(void)
 {
     char *c = NULL, *s = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "compare scenarios/small-tenants.json "
                                      "--policies fifo,fair --seeds 2 --csv "
-                                     "--no-plots --out /tmp/gs-test-cmp.h5",
+                                     "--bill-until own --no-plots "
+                                     "--out /tmp/gs-test-cmp.h5",
                                      &c, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/small-tenants.json "
                                      "--set policy=fifo,fair --seeds 2 --csv "
@@ -290,8 +292,8 @@ static void test_compare_is_a_sweep(void)
     CU_ASSERT_EQUAL(checked, 2 * gs_compare_nmetrics());
     free(c);
     free(s);
-    unlink("/tmp/gs-test-cmp.h5");
-    unlink("/tmp/gs-test-cmp-sweep.h5");
+    unlink(gs_cli_tmp("/tmp/gs-test-cmp.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-cmp-sweep.h5"));
 }
 
 /* The command line as every gpusim command has it: the result named after
@@ -301,7 +303,7 @@ static void test_compare_is_a_sweep(void)
  * before it runs anything. */
 static void test_conventions(void)
 {
-    char dir[] = "/tmp/gs-test-sweep-XXXXXX", bin[PATH_MAX], cwd[1024],
+    char dir[] = "/tmp/gs-sweep-XXXXXX", bin[PATH_MAX], cwd[1024],
          pre[1100], args[1400], path[1200];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(gs_cli_bin(), bin));
@@ -332,7 +334,7 @@ static void test_conventions(void)
     err = NULL;
     /* plan: an existing default file stops it before any run */
     snprintf(path, sizeof path, "%s/plan-erlang-plan.h5", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(gs_cli_tmp(path), "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     fputs("mine\n", f);
     fclose(f);

@@ -561,8 +561,15 @@ static void test_gen_and_fit(void)
     CU_ASSERT_EQUAL(read_native(g3, &j), (long)sp.jobs);
     free(j);
 
+    /* A request trace is fitted to a service's request source
+     * (test_reqfit.c checks the figures). */
     rc = run("fit", FIX "mooncake_ok.jsonl", NULL);
-    expect(rc, 2, "fit works on job traces");
+    expect(rc, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "requests 3 over 0.2 s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "\"requests\": {\"generate\": {"));
+    rc = run("fit", FIX "mooncake_ok.jsonl", "--tier-mix", "training=1",
+             NULL);
+    expect(rc, 2, "apply to jobs, not requests");
     rc = run("fit", FIX "ali_ok.csv", "--durations", "gamma", NULL);
     expect(rc, 2, "--durations takes");
     fp = fopen(spec, "w");

@@ -1009,8 +1009,11 @@ static void test_bom(void)
 {
     static const char *const sia[] = { "gpu_hours_mine=2", NULL };
     static const char *const keep[] = { "pending=keep", NULL };
-    const char *nat = "/tmp/gs_bom_native.csv";
-    FILE *fp = fopen(nat, "w");
+    char nat[] = "/tmp/gs_bom_native-XXXXXX";   /* no name shared with a
+                                                  concurrent run */
+    int fd = mkstemp(nat);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
     fputs("id,arrival,gpus,duration\n1,0,1,60\n2,5,0.5,30\n", fp);
     fclose(fp);
     bom_same("native", nat, NULL, 2);

@@ -34,7 +34,11 @@
  * GPU counts: the observed frequencies; beyond 32 distinct values the rarer
  * ones join the nearest kept value (in log scale) and the KS distance of the
  * merged distribution is reported.  Tenants: the observed mix, at most 64
- * names (the rest joined as "other"). */
+ * names (the rest joined as "other").
+ *
+ * Request traces (gs_reqfit_*): the same arrival fit on the requests'
+ * arrival times, and the same law fits and choice on their input and
+ * output token counts, written as a service's request source. */
 #include "tfit.h"
 
 #include <gsl/gsl_cdf.h>
@@ -303,6 +307,8 @@ static double logit(double p)
 
 static int fit_arrivals(const struct fjob *j, long n, struct gs_wlfit *f)
 {
+    if (n < 2)
+        return GS_EINVAL;       /* the callers check; says so to the compiler */
     struct arr A = { .n = n };
     double *t = malloc((size_t)n * sizeof *t);
     A.cnt = calloc(WEEK_MIN, sizeof *A.cnt);
@@ -881,4 +887,150 @@ void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
                 k + 1 < f->nclasses ? "," : "");
     }
     fprintf(fp, "  ]\n}\n");
+}
+
+/* --- request traces ------------------------------------------------------ */
+
+static void law_json(FILE *fp, const struct gs_fitclass *c)
+{
+    double cap = 4.0 * c->max_ms;
+    if (c->logn.b < 1e-6) {     /* every request alike */
+        fprintf(fp, "{\"dist\": \"constant\", \"value\": %.0f}", c->max_ms);
+        return;
+    }
+    switch (c->chosen) {
+    case GS_DIST_EXPONENTIAL:
+        fprintf(fp, "{\"dist\": \"exponential\", \"mean\": %.3f}", c->exp.a);
+        break;
+    case GS_DIST_LOGNORMAL:
+        fprintf(fp, "{\"dist\": \"lognormal\", \"median\": %.3f, \"sigma\": "
+                "%.6f, \"max\": %.0f}", exp(c->logn.a),
+                c->logn.b > 20 ? 20.0 : c->logn.b, cap);
+        break;
+    case GS_DIST_PARETO:
+        fprintf(fp, "{\"dist\": \"pareto\", \"min\": %.3f, \"alpha\": %.6f, "
+                "\"max\": %.0f}", c->par.a, c->par.b, cap);
+        break;
+    default:
+        fprintf(fp, "{\"dist\": \"empirical\", \"quantiles\": [");
+        for (int q = 0; q < c->emp_spec.npoints; q++)
+            fprintf(fp, "%s%.0f", q ? ", " : "", c->emp_spec.pts[q]);
+        fprintf(fp, "]}");
+    }
+}
+
+int gs_reqfit_run(const struct gs_reqtable *t, const struct gs_fitopts *o,
+                  struct gs_reqfit *out, struct gs_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    long n = t->n;
+    if (n < 2 || t->r[n - 1].arrival <= t->r[0].arrival)
+        return gs_diag_set(d, GS_EINVAL, t->path, "a fit needs at least 2 "
+                           "requests over a span of time (%ld given)", n);
+    /* Hours of the trace's own clock when it has one. */
+    gs_time shift = 0;
+    if (t->origin_ms > 0)
+        shift = (gs_time)(t->origin_ms % (24LL * GS_HOUR));
+    struct fjob *j = calloc((size_t)n, sizeof *j);
+    double *x = malloc((size_t)n * sizeof *x);
+    if (j == NULL || x == NULL) {
+        free(j);
+        free(x);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    for (long i = 0; i < n; i++)
+        j[i].arrival = t->r[i].arrival + shift;
+    int rc = fit_arrivals(j, n, &out->arr);
+    free(j);
+    if (rc < 0) {
+        free(x);
+        return gs_diag_set(d, rc, "", "out of memory");
+    }
+    out->n = n;
+    out->arr.n = n;
+    out->arr.first = t->r[0].arrival;
+    out->arr.last = t->r[n - 1].arrival;
+    out->span_s = (double)(t->r[n - 1].arrival - t->r[0].arrival) / 1000.0;
+    struct gs_fitclass *c[2] = { &out->in, &out->out };
+    double *mean[2] = { &out->in_mean, &out->out_mean };
+    for (int k = 0; k < 2; k++) {
+        double s = 0;
+        for (long i = 0; i < n; i++) {
+            int32_t v = k == 0 ? t->r[i].input_tokens : t->r[i].output_tokens;
+            x[i] = v >= 1 ? (double)v : 1.0;    /* as the service reads it */
+            s += x[i];
+        }
+        *mean[k] = s / (double)n;
+        snprintf(c[k]->name, sizeof c[k]->name, "%s",
+                 k == 0 ? "input_tokens" : "output_tokens");
+        c[k]->n = n;
+        c[k]->weight = 1;
+        fit_durations(x, n, c[k], o);
+    }
+    free(x);
+    return 0;
+}
+
+static const char *law_name(int k)
+{
+    switch (k) {
+    case GS_DIST_EXPONENTIAL: return "exponential";
+    case GS_DIST_LOGNORMAL: return "lognormal";
+    case GS_DIST_PARETO: return "pareto";
+    default: return "empirical";
+    }
+}
+
+void gs_reqfit_print(FILE *fp, const struct gs_reqfit *f)
+{
+    const struct gs_wlfit *a = &f->arr;
+    fprintf(fp, "requests %ld over %.1f s (%.3f h)\n", f->n, f->span_s,
+            f->span_s / 3600.0);
+    fprintf(fp, "arrivals: Poisson, %.4f requests/s", a->rate / 3600.0);
+    if (a->fit_daily)
+        fprintf(fp, ", daily amplitude %.3f peaking at %.2f h", a->amp,
+                a->peak);
+    else
+        fprintf(fp, " (no daily cycle: the trace spans under two days)");
+    if (a->fit_weekly)
+        fprintf(fp, ", weekend dip %.3f", a->dip);
+    fprintf(fp, "\n  time-rescaled KS distance %.4f; hour-of-day "
+            "chi-square %.1f on %d df\n", a->arr_ks, a->chi2, a->chi2_df);
+    const struct gs_fitclass *c[2] = { &f->in, &f->out };
+    const double m[2] = { f->in_mean, f->out_mean };
+    fprintf(fp, "token laws (KS distance; loglik of the tokens):\n");
+    fprintf(fp, "  %-14s %9s %-24s %-24s %-24s %-10s %s\n", "", "mean",
+            "exponential", "lognormal", "pareto", "empirical", "chosen");
+    for (int k = 0; k < 2; k++) {
+        char e[32], l[32], p[32];
+        snprintf(e, sizeof e, "%.4f; %.4g", c[k]->exp.ks, c[k]->exp.loglik);
+        snprintf(l, sizeof l, "%.4f; %.4g", c[k]->logn.ks, c[k]->logn.loglik);
+        snprintf(p, sizeof p, "%.4f; %.4g", c[k]->par.ks, c[k]->par.loglik);
+        fprintf(fp, "  %-14s %9.1f %-24s %-24s %-24s %-10.4f %s\n",
+                c[k]->name, m[k], e, l, p, c[k]->emp.ks,
+                law_name(c[k]->chosen));
+    }
+    fprintf(fp, "  lognormal: median %.1f, sigma %.4f (input); median %.1f, "
+            "sigma %.4f (output)\n", exp(f->in.logn.a), f->in.logn.b,
+            exp(f->out.logn.a), f->out.logn.b);
+}
+
+void gs_reqfit_write_source(FILE *fp, const struct gs_reqfit *f,
+                            const char *source)
+{
+    const struct gs_wlfit *a = &f->arr;
+    (void)source;
+    fprintf(fp, "{\"generate\": {\n");
+    fprintf(fp, "  \"rate_per_second\": %.9g,\n", a->rate / 3600.0);
+    if (a->fit_daily)
+        fprintf(fp, "  \"diurnal_amplitude\": %.6f, \"peak_hour\": %.4f,\n",
+                a->amp, a->peak);
+    if (a->fit_weekly)
+        fprintf(fp, "  \"weekend_dip\": %.6f,\n", a->dip);
+    fprintf(fp, "  \"until\": %.3f,\n", f->span_s);
+    fprintf(fp, "  \"input_tokens\": ");
+    law_json(fp, &f->in);
+    fprintf(fp, ",\n  \"output_tokens\": ");
+    law_json(fp, &f->out);
+    fprintf(fp, "\n}}\n");
 }

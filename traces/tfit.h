@@ -24,6 +24,7 @@
 #include "../sim/gen.h"
 #include "../sim/gpu.h"
 #include "../sim/job.h"
+#include "llmreq.h"
 
 #include <stdio.h>
 
@@ -100,6 +101,38 @@ void gs_fit_print(FILE *fp, const struct gs_wlfit *f, const struct gs_catalog *c
 /* The generator spec (JSON), jobs = the number fitted. */
 void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
                        const struct gs_catalog *cat, const char *source);
+
+/* --- request traces -------------------------------------------------------
+ *
+ * A request trace (azure-llm, mooncake, splitwise, requests) is fitted to
+ * the generator of an inference service's request source
+ * ($.services[].requests.generate): the arrival process as above (rate,
+ * and the daily cycle's amplitude and peak hour when the trace spans two
+ * days or more, the weekend dip from two weeks), and the input and output
+ * token counts each by the laws above (exponential, lognormal and Pareto
+ * by maximum likelihood, 65 empirical quantiles), chosen by the same
+ * criterion: the parametric law with the least KS distance, or the
+ * quantiles when that distance exceeds auto_ks on 200 requests or more.
+ * When the trace carries wall-clock times, the hours are those of its
+ * clock (UTC), counted from midnight of its first day. */
+struct gs_reqfit {
+    long n;
+    double span_s;              /* first to last arrival */
+    struct gs_wlfit arr;        /* the arrival fit (classes unused) */
+    struct gs_fitclass in, out; /* the token laws (values in tokens) */
+    double in_mean, out_mean;
+};
+
+/* Fit t.  0, GS_ENOMEM, or GS_EINVAL (fewer than 2 requests, or no span)
+ * with d filled. */
+int gs_reqfit_run(const struct gs_reqtable *t, const struct gs_fitopts *o,
+                  struct gs_reqfit *out, struct gs_diag *d);
+/* The figures and goodness of fit, as a table. */
+void gs_reqfit_print(FILE *fp, const struct gs_reqfit *f);
+/* The request source as JSON: {"generate": {...}}, to paste as a
+ * service's "requests". */
+void gs_reqfit_write_source(FILE *fp, const struct gs_reqfit *f,
+                            const char *source);
 
 /* KS distance between sorted values x[0..n-1] (ties allowed) and a
  * continuous CDF.  Exposed for the tests. */

@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/suggest.h"
 #include "../sim/outfile.h"
 #include "alibaba.h"
 #include "llmreq.h"
@@ -70,7 +71,9 @@ static const char usage_text[] =
 "                          scenario with a generated workload) as native CSV\n"
 "  fit INPUT [-o SPEC]     fit arrival rate and daily/weekly cycle, duration\n"
 "                          laws, GPU counts and mixes by maximum likelihood;\n"
-"                          print goodness of fit; write a spec gen accepts\n"
+"                          print goodness of fit; write a spec gen accepts;\n"
+"                          a request trace: rate, cycle and token laws as a\n"
+"                          service's \"requests\" block\n"
 "  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
 "                          prompt/token times (Splitwise's perf_model.csv)\n"
 "                          and print the error table (docs/inference.md)\n"
@@ -102,7 +105,7 @@ static const char usage_text[] =
 "fit:\n"
 "  --by tier|none          one class per tier (default) or one class\n"
 "  --durations L           auto (default), lognormal, pareto, exponential\n"
-"                          or empirical\n"
+"                          or empirical (for requests: both token laws)\n"
 "output:\n"
 "  -o FILE, --out FILE     write here (default: standard output; fit\n"
 "                          writes its spec only with -o)\n"
@@ -494,9 +497,22 @@ static int input_open(const struct opts *o, struct input *in,
             return usage("%s", "request formats take no --opt");
         return gs_reqtable_load(fmt, o->input, o->skip_bad, &in->req, d);
     } else {
-        if (gs_trace_format_find(fmt) == NULL)
+        if (gs_trace_format_find(fmt) == NULL) {
+            const char *names[64];
+            int nn = 0;
+            for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+                names[nn++] = gs_trace_formats[i]->name;
+            names[nn] = NULL;
+            const char *near = gs_suggest(fmt, names);
+            if (near) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "unknown format '%.64s' (did you "
+                         "mean '%s'?)", fmt, near);
+                return usage("%s", msg);
+            }
             return usage("unknown format '%s' (see 'gpusim trace formats')",
                          fmt);
+        }
         if (o->skip_bad && strcmp(fmt, "native") == 0)
             return usage("%s", "--skip-bad-rows: the native format is "
                          "gpusim's own output and skips nothing; fix the "
@@ -966,6 +982,62 @@ static int cmd_gen(const struct opts *o)
     return status;
 }
 
+/* Write a fit to -o through a temporary file: the job generator's spec
+ * (wl, cat) or a request source (rq).  0, or 1 after the report. */
+static int write_fit(const struct opts *o, const struct gs_wlfit *wl,
+                     const struct gs_catalog *cat,
+                     const struct gs_reqfit *rq)
+{
+    struct gs_diag d = { 0 };
+    struct out w;
+    if (out_open(&w, o->out, &d) < 0) {
+        report(&d);
+        return 1;
+    }
+    if (rq)
+        gs_reqfit_write_source(w.fp, rq, o->input);
+    else
+        gs_fit_write_spec(w.fp, wl, cat, o->input);
+    if (out_commit(&w, &d) < 0) {
+        report(&d);
+        return 1;
+    }
+    return 0;
+}
+
+/* `trace fit` on a request trace: the service generator's arrival rate,
+ * daily cycle and token laws (tfit.h), printed with their goodness of fit
+ * and as a "requests" block to paste into a service; -o writes the block
+ * alone. */
+static int fit_requests(const struct opts *o, struct input *in)
+{
+    struct gs_diag d = { 0 };
+    int rc = req_transform(o, in->req);
+    if (rc != 0)
+        return rc;
+    struct gs_reqfit *fit = malloc(sizeof *fit);
+    if (fit == NULL)
+        return finish(gs_diag_set(&d, GS_ENOMEM, "", "out of memory"), &d);
+    struct gs_fitopts fo;
+    gs_fitopts_default(&fo);
+    fo.durations = o->durations;
+    if ((rc = gs_reqfit_run(in->req, &fo, fit, &d)) < 0) {
+        free(fit);
+        return finish(rc, &d);
+    }
+    gs_reqfit_print(stdout, fit);
+    printf("\nas a service's request source (fitted to %s):\n\"requests\": ",
+           o->input);
+    gs_reqfit_write_source(stdout, fit, o->input);
+    fflush(stdout);
+    int status = 0;
+    if (o->out && (status = write_fit(o, NULL, NULL, fit)) == 0)
+        fprintf(stderr, "gpusim: wrote the request source to %s (a "
+                "service's \"requests\")\n", o->out);
+    free(fit);
+    return status;
+}
+
 static int cmd_fit(const struct opts *o)
 {
     struct gs_diag d = { 0 };
@@ -975,9 +1047,9 @@ static int cmd_fit(const struct opts *o)
     struct gs_wlfit *fit = NULL;
     int rc = open_stream(o, &in, &x, &d);
     if (rc == 0 && in.req) {
+        int st = fit_requests(o, &in);
         input_close(&in);
-        return usage("%s", "fit works on job traces; request traces are "
-                     "described by 'gpusim trace stats'");
+        return st;
     }
     if (rc == 0 && ((f = gs_fitter_new()) == NULL ||
                     (fit = malloc(sizeof *fit)) == NULL))
@@ -1002,21 +1074,9 @@ static int cmd_fit(const struct opts *o)
     if (rc == 0) {
         gs_fit_print(stdout, fit, &in.sc->cat);
         fflush(stdout);
-        if (o->out) {
-            struct out w;
-            if (out_open(&w, o->out, &d) < 0) {
-                report(&d);
-                status = 1;
-            } else {
-                gs_fit_write_spec(w.fp, fit, &in.sc->cat, o->input);
-                if (out_commit(&w, &d) < 0) {
-                    report(&d);
-                    status = 1;
-                } else
-                    fprintf(stderr, "gpusim: wrote the generator spec to %s "
-                            "('gpusim trace gen %s')\n", o->out, o->out);
-            }
-        }
+        if (o->out && (status = write_fit(o, fit, &in.sc->cat, NULL)) == 0)
+            fprintf(stderr, "gpusim: wrote the generator spec to %s "
+                    "('gpusim trace gen %s')\n", o->out, o->out);
     } else {
         status = finish(rc, &d);
     }

@@ -1,0 +1,200 @@
+/* test_fleetsim.c -- inference-fleet-sim's question posed to `gpusim plan`
+ * (scenarios/plan-fleet-sim*.json, docs/planning.md "Against
+ * inference-fleet-sim"):
+ *   - the reduced form (plan-fleet-sim-small.json, two length-routed pools)
+ *     is answered by a replica count per pool that a separate simulation
+ *     confirms: one replica fewer in the short pool misses its TTFT p99,
+ *     one fewer in the long pool misses its own, the answer meets both;
+ *   - the headline question is infeasible on A100s, and the reason is the
+ *     hardware: a lone prompt of 4,640 tokens (the short pool's 99th
+ *     percentile) already takes more than 500 ms to its first token;
+ *   - every shipped plan-fleet-sim scenario conserves jobs, requests and
+ *     GPU-hours, and its cost is its replicas' GPUs at the scenario's
+ *     price. */
+#include "cutest.h"
+#include "clitest.h"
+#include "../sim/llm.h"
+#include "../sim/scenario.h"
+#include "../sim/service.h"
+#include "../sim/sim.h"
+#include "../sim/source.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SMALL "scenarios/plan-fleet-sim-small.json"
+
+/* The upper end (mean + half-width) of metric at sweep point k from
+ * `sweep --csv` output, or NAN. */
+static double upper(const char *csv, int point, const char *metric)
+{
+    char key[160];
+    snprintf(key, sizeof key, "\n%d,", point);
+    for (const char *l = csv ? strstr(csv, key) : NULL; l;
+         l = strstr(l + 1, key)) {
+        const char *m = strstr(l, metric);
+        const char *eol = strchr(l + 1, '\n');
+        if (m == NULL || (eol && m > eol))
+            continue;
+        int n;
+        double mean, sd, half;
+        if (sscanf(m + strlen(metric), ",%d,%lf,%lf,%lf", &n, &mean, &sd,
+                   &half) == 4)
+            return mean + half;
+    }
+    return NAN;
+}
+
+static void test_small_neighbours(void)
+{
+    char *out = NULL, *sw = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "plan " SMALL " --no-plots "
+                                     "--no-advice --out "
+                                     "/tmp/gs-test-fleetsim.h5", &out, NULL),
+                          0);
+    const char *p = out ? strstr(out, "cheapest feasible plan: long.replicas=")
+                        : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int L = 0, S = 0;
+    CU_ASSERT_EQUAL_FATAL(sscanf(p, "cheapest feasible plan: long.replicas=%d "
+                                 "short.replicas=%d", &L, &S), 2);
+    CU_ASSERT(L >= 1 && L <= 3 && S > 4 && S <= 16);
+    /* Its cost is its GPUs at $2.21 (one GPU a replica). */
+    char cost[64];
+    snprintf(cost, sizeof cost, "cost: $%.2f per hour", 2.21 * (L + S));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, cost));
+    /* Points: (L, S-1), (L, S), and (L-1, S) when L > 1. */
+    char args[768];
+    snprintf(args, sizeof args, "sweep " SMALL " --set "
+             "'services[1].replicas=%d,%d' --set 'services[0].replicas=%d,%d'"
+             " --seeds 4 --csv --metrics service.short.ttft_p99_s,"
+             "service.long.ttft_p99_s --out /tmp/gs-test-fleetsim-sweep.h5",
+             L > 1 ? L - 1 : L, L, S - 1, S);
+    free(sw);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &sw, NULL), 0);
+    /* Points in order: (L-1|L, S-1) = 1, (L-1|L, S) = 2, (L, S-1) = 3,
+     * (L, S) = 4. */
+    double s_miss = upper(sw, 3, "service.short.ttft_p99_s");
+    double s_ok = upper(sw, 4, "service.short.ttft_p99_s");
+    double l_ok = upper(sw, 4, "service.long.ttft_p99_s");
+    CU_ASSERT(s_miss > 0.5);
+    CU_ASSERT(s_ok <= 0.5);
+    CU_ASSERT(l_ok <= 1.5);
+    if (L > 1)
+        CU_ASSERT(upper(sw, 2, "service.long.ttft_p99_s") > 1.5);
+    if (!(s_miss > 0.5 && s_ok <= 0.5 && l_ok <= 1.5))
+        printf("\n    L=%d S=%d: short p99 upper %g at S-1, %g at S; long %g\n",
+               L, S, s_miss, s_ok, l_ok);
+    free(out);
+    free(sw);
+    unlink("/tmp/gs-test-fleetsim.h5");
+    unlink("/tmp/gs-test-fleetsim-sweep.h5");
+}
+
+/* The headline: INFEASIBLE (exit 3).  Why: the model's own unloaded
+ * prefill of the short pool's p99 prompt on a Llama-3-70B TP 8 A100
+ * replica. */
+static void test_headline_infeasible(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run("", "plan scenarios/plan-fleet-sim.json "
+                               "--no-plots --no-advice --jobs 1 --out "
+                               "/tmp/gs-test-fleetsim-h.h5", &out, NULL), 3);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "INFEASIBLE"));
+    free(out);
+    unlink("/tmp/gs-test-fleetsim-h.h5");
+
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_engine_cfg c;
+    gs_llm_engine_cfg_default(&c);
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("llama3-70b", &c.arch, "", &d), 0);
+    c.tp = 8;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"), &c.hw);
+    struct gs_llm_engine *e = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &e, &d), 0);
+    /* The short pool's totals are the CDF below 6,144; its 99th percentile
+     * is the CDF's quantile at 0.99 x 0.9758. */
+    struct gs_scenario *sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/plan-fleet-sim.json",
+                                           &sc, &d), 0);
+    const struct gs_tokcdf *cdf = &sc->svcs[0].gen.total;
+    long tot = gs_tokcdf_total(cdf, 0.99 * 0.9758027319496186);
+    int in, o;
+    gs_tokcdf_split(cdf, tot, &in, &o);
+    CU_ASSERT(in > 4500 && in < 4800);
+    const struct gs_llm_perf *pf = gs_llm_engine_perf(e);
+    /* Its chunks at the 8,192-token budget: one iteration. */
+    double t = gs_llm_perf_prefill(pf, 1, in);
+    CU_ASSERT(t > 0.5);
+    gs_llm_engine_free(e);
+    gs_scenario_free(sc);
+}
+
+/* Every shipped plan-fleet-sim scenario, as given: requests and jobs
+ * accounted for, the replicas' GPU-hours are the run's, the bill adds up,
+ * and the cost per hour is the replicas' GPUs at the pool's price. */
+static void test_conservation(void)
+{
+    static const char *const files[] = {
+        "scenarios/plan-fleet-sim.json", "scenarios/plan-fleet-sim-gpus.json",
+        "scenarios/plan-fleet-sim-single.json", SMALL };
+    for (int f = 0; f < 4; f++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_sim *sim = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+        long n, arrived = 0, stream = 0;
+        const struct gs_jobrec *rec = gs_sim_records(sim, &n);
+        const struct gs_summary *su = gs_sim_summary(sim);
+        CU_ASSERT_EQUAL(su->all.jobs, n);
+        CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished,
+                        n);
+        double rep_gpus = 0;
+        for (int i = 0; i < gs_sim_nservices(sim); i++) {
+            const struct gs_svcsum *v = gs_sim_service(sim, i);
+            CU_ASSERT_EQUAL(v->arrived, v->finished + v->dropped + v->inflight);
+            CU_ASSERT_EQUAL(v->inflight, 0);
+            arrived += v->arrived;
+            stream = sc->svcs[i].gen.requests;
+            rep_gpus += v->replicas_max * sc->svcs[i].pool[0].tp;
+        }
+        /* The pools split one stream: together they got all of it. */
+        CU_ASSERT_EQUAL(arrived, stream);
+        double gh = 0;
+        for (long i = 0; i < n; i++)
+            gh += rec[i].gpu_hours;
+        CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used,
+                               1e-4 * su->gpu_hours_used);
+        CU_ASSERT(su->gpu_hours_used <= su->gpu_hours_avail + 1e-6);
+        CU_ASSERT(su->cloud.cost_jobs >= 0 && su->cloud.cost_idle >= 0);
+        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+                               su->cost, 1e-6 * su->cost + 1e-6);
+        /* Nodes boot at once for the replicas and stay to the end: the
+         * cost per hour is their GPUs at the price. */
+        double price = 0;
+        for (int k = 0; k < sc->npools; k++)
+            if (sc->pools[k].model == sc->svcs[0].pool[0].gpu_model)
+                price = sc->pools[k].price_hour / sc->pools[k].gpn;
+        double span_h = su->span_h;
+        CU_ASSERT_DOUBLE_EQUAL(su->cost / span_h, rep_gpus * price,
+                               1e-3 * rep_gpus * price);
+        gs_sim_free(sim);
+        gs_scenario_free(sc);
+    }
+}
+
+static CU_TestInfo tests[] = {
+    { "reduced question, neighbours", test_small_neighbours },
+    { "headline infeasible on A100", test_headline_infeasible },
+    { "conservation", test_conservation },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("fleetsim", tests)
