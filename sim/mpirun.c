@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 static int started, rank, size = 1;
+static gs_dist_done_fn *done_fn;
+static void *done_ctx;
+static int done_total;
 
 static int launched(void)
 {
@@ -64,6 +67,31 @@ int gs_dist_leader(void)
     return rank == 0;
 }
 
+void gs_dist_progress(gs_dist_done_fn *fn, void *ctx)
+{
+    done_fn = fn;
+    done_ctx = ctx;
+}
+
+static void on_done(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    (void)ctx;
+    if (done_fn && rank == 0)
+        done_fn(ndone, done_total, done_ctx);
+}
+
+/* gs_pool_run, reporting progress on the leader. */
+static int pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn,
+                    void *ctx, double *results, struct gs_diag *d)
+{
+    struct gs_pool_tasks t = { .ntasks = ntasks, .jobs = jobs, .nout = nout,
+                               .fn = fn, .done = on_done, .ctx = ctx };
+    done_total = ntasks;
+    return gs_pool_exec(&t, results, d);
+}
+
 int gs_dist_agree(int v)
 {
     if (size > 1)
@@ -98,7 +126,7 @@ int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d)
 {
     if (size <= 1)
-        return gs_pool_run(ntasks, jobs, nout, fn, ctx, results, d);
+        return pool_run(ntasks, jobs, nout, fn, ctx, results, d);
     int w = nout + 1;
     int *cnt = calloc((size_t)size, sizeof *cnt);
     int *disp = calloc((size_t)size, sizeof *disp);
@@ -117,8 +145,8 @@ int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
     }
     struct blk b = { disp[rank] / w, nout, fn, ctx };
     struct gs_diag mine = { 0 };
-    int rc = gs_pool_run(cnt[rank] / w, jobs, w, blk_task, &b,
-                         all + disp[rank], &mine);
+    int rc = pool_run(cnt[rank] / w, jobs, w, blk_task, &b,
+                      all + disp[rank], &mine);
     MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, cnt, disp,
                    MPI_DOUBLE, MPI_COMM_WORLD);
     /* the lowest rank that failed tells the others why */

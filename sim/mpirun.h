@@ -37,6 +37,12 @@ int gs_dist_agree(int v);
 int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d);
 
+/* Progress: fn(ndone, ntasks, ctx) on the leader as each of its tasks
+ * finishes in the gs_dist_run calls that follow (under MPI the leader sees
+ * its own block of each batch).  fn NULL: none. */
+typedef void gs_dist_done_fn(int ndone, int ntasks, void *ctx);
+void gs_dist_progress(gs_dist_done_fn *fn, void *ctx);
+
 /* The default number of workers per rank: the CPUs when alone, 1 under
  * MPI (one rank per core is how MPI jobs are laid out). */
 int gs_dist_default_jobs(void);

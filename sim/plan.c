@@ -45,6 +45,7 @@
 #include "mig.h"
 #include "mpirun.h"
 #include "planjson.h"
+#include "progress.h"
 #include "scenario.h"
 #include "service.h"
 #include "sim.h"
@@ -105,6 +106,7 @@ struct search {
                                    service's */
     char **svc_sla;             /* [nsvcs]: the plan's targets as the
                                    service's SLA, when it states none */
+    struct gs_progress *pr;     /* the progress line, or NULL */
     int lenient;                /* a candidate that fails validation is
                                    infeasible (after the up-front check) */
     /* the round's tasks */
@@ -673,6 +675,15 @@ static int validate_space(struct search *s, struct gs_diag *d)
     return rc < 0 ? rc : 0;
 }
 
+/* The progress line: simulations run so far in this search (how many it
+ * will take is not known before it ends). */
+static void on_progress(int ndone, int ntasks, void *ctx)
+{
+    (void)ntasks;
+    const struct search *s = ctx;
+    gs_progress_count(s->pr, (double)(s->runs + ndone), 0, "runs");
+}
+
 static int search_run(struct search *s, int jobs, struct gs_diag *d)
 {
     int rc = validate_space(s, d);
@@ -713,8 +724,10 @@ static int search_run(struct search *s, int jobs, struct gs_diag *d)
         }
         if (s->ntask == 0)
             break;
-        if ((rc = gs_dist_run(s->ntask, jobs, s->nm, run_task, s, res,
-                              d)) < 0)
+        gs_dist_progress(s->pr ? on_progress : NULL, s);
+        rc = gs_dist_run(s->ntask, jobs, s->nm, run_task, s, res, d);
+        gs_dist_progress(NULL, NULL);
+        if (rc < 0)
             goto done;
         s->runs += s->ntask;
         for (int t = 0; t < s->ntask; t++) {
@@ -1543,8 +1556,10 @@ static int plan_main(int argc, char **argv)
         free(defplots);
         return gs_report_diag(&d, 2);
     }
+    struct gs_progress pr;
+    gs_progress_init(&pr, "plan", quiet || !gs_dist_leader());
     struct search s = { .pc = &pc, .base = base, .growth = 1,
-                        .nm = gs_run_nmetrics() };
+                        .nm = gs_run_nmetrics(), .pr = &pr };
     attain_bind(&s);
     /* spot clones are appended after the $.fleet entries */
     int nfleet = gs_json_count(base->text, "fleet");
@@ -1553,6 +1568,7 @@ static int plan_main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int status = 0;
     if (search_run(&s, (int)jobs, &d) < 0) {
+        gs_progress_end(&pr);
         status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
         search_free(&s);
         gs_scenario_free(base);
@@ -1570,10 +1586,11 @@ static int plan_main(int argc, char **argv)
     char gline[16][4096];
     for (int g = 0; g < pc.ngrowth; g++) {
         struct search sg = { .pc = &pc, .base = base, .growth = pc.growth[g],
-                             .nm = s.nm, .nfleet = nfleet };
+                             .nm = s.nm, .nfleet = nfleet, .pr = &pr };
         attain_bind(&sg);
         gcost[g] = NAN;
         if (search_run(&sg, (int)jobs, &d) < 0) {
+            gs_progress_end(&pr);
             status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
             search_free(&sg);
             goto end;
@@ -1596,6 +1613,7 @@ static int plan_main(int argc, char **argv)
         search_free(&sg);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    gs_progress_end(&pr);
     if (gs_dist_leader()) {
         FILE *fp = quiet ? NULL : stdout;
         if (fp) {

@@ -22,6 +22,7 @@
 #include "h5out.h"
 #include "mpirun.h"
 #include "planjson.h"
+#include "progress.h"
 #include "report.h"
 #include "scenario.h"
 #include "service.h"
@@ -455,6 +456,13 @@ done:
 
 static int sweep_main(int argc, char **argv);
 
+/* The progress line: runs done of the batch (this rank's share under
+ * MPI). */
+static void on_progress(int ndone, int ntasks, void *ctx)
+{
+    gs_progress_count(ctx, ndone, ntasks, "runs");
+}
+
 static const struct option opts[] = {
     { "set", required_argument, NULL, 'S' },
     { "seeds", required_argument, NULL, 's' },
@@ -662,7 +670,13 @@ static int sweep_main(int argc, char **argv)
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (gs_dist_run(ntasks, (int)jobs, s.nm, task, &s, values, &d) < 0) {
+    struct gs_progress pr;
+    gs_progress_init(&pr, "sweep", quiet || csv || !gs_dist_leader());
+    gs_dist_progress(on_progress, &pr);
+    int drc = gs_dist_run(ntasks, (int)jobs, s.nm, task, &s, values, &d);
+    gs_dist_progress(NULL, NULL);
+    gs_progress_end(&pr);
+    if (drc < 0) {
         status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
         goto out;
     }

@@ -873,7 +873,8 @@ static char *on_tty(const char *dir, const char *args)
     return buf;
 }
 
-/* run, compare, place-exp and train draw a progress line (share done, rate)
+/* run, compare, place-exp, train, sweep and plan draw a progress line
+ * (share done or count, rate)
  * when stderr is a terminal, updated in place and erased at the end; none
  * under --quiet, none when stderr is not a terminal. */
 static void test_progress_line(void)
@@ -888,9 +889,15 @@ static void test_progress_line(void)
           "gpusim: place-exp: " },
         { "train quickstart --iters 1 --pop 2 --elite 1 --out %s/w.json",
           "gpusim: train: " },
+        { "sweep quickstart --set policy.name=fifo,hps -s 2 -f -o %s/s.h5",
+          "gpusim: sweep: " },
+        { "plan %s/plan-erlang.json -s 2 --no-plots -f -o %s/p.h5",
+          "gpusim: plan: " },
     };
+    snprintf(args, sizeof args, "cp scenarios/plan-erlang.json %s/", dir);
+    CU_ASSERT_EQUAL_FATAL(system(args), 0);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(args, sizeof args, cases[i].fmt, dir);
+        snprintf(args, sizeof args, cases[i].fmt, dir, dir);
         char *tty = on_tty(dir, args);
         if (tty == NULL) {
             printf("\n    [skipped progress line: script(1) is missing]");
