@@ -617,7 +617,18 @@ static void test_usage(void)
     expect(run("stats", FIX "ali_ok.csv", "-o", "x", NULL), 2,
            "unknown option");
     expect(run("gen", FIX "ali_ok.csv", "--tenants", "a", NULL), 2,
-           "unknown option");
+           "--tenants: this command does not take it");
+    /* getopt_long's forms: a misspelled option gets "did you mean";
+     * --name=value is --name value; "--" ends the options */
+    expect(run("convert", FIX "ali_ok.csv", "--sampel", "0.5", NULL), 2,
+           "unknown option '--sampel' (did you mean '--sample'?)");
+    CU_ASSERT_EQUAL(run("stats", FIX "ali_ok.csv", "--gpus", "8", NULL), 0);
+    static char plain[sizeof out_text];
+    memcpy(plain, out_text, sizeof plain);
+    CU_ASSERT_EQUAL(run("stats", "--gpus=8", "--", FIX "ali_ok.csv", NULL), 0);
+    CU_ASSERT_STRING_EQUAL(out_text, plain);
+    expect(run("stats", "--", FIX "ali_ok.csv", "--gpus", NULL), 2,
+           "more than one input: '--gpus'");
     expect(run("convert", FIX "ali_ok.csv", "--format", "parquet", NULL), 2,
            "unknown format 'parquet'");
     expect(run("convert", FIX "thr_bad.json", "--format", "sia", "--opt",

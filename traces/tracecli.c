@@ -212,13 +212,86 @@ static int parse_tier_mix(struct opts *o, const char *arg)
     return 0;
 }
 
+/* The trace commands' long options, for "did you mean". */
+static const char *const long_opts[] = {
+    "--out", "--format", "--opt", "--skip-bad-rows", "--scale-rate", "--from",
+    "--to", "--sample", "--tenants", "--tier-mix", "--limit", "--seed",
+    "--gpus", "--fleet", "--jobs", "--until", "--by", "--durations", NULL,
+};
+
+/* getopt_long's forms by hand: "--name=value" is "--name" "value", and
+ * "--" ends the options.  *out is a new array of *n pointers into argv's
+ * strings and a block of split copies (free both). */
+static int split_args(int argc, char **argv, char ***out, char **block,
+                      int *n)
+{
+    size_t len = 0;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 2;
+    char **v = malloc((2 * (size_t)argc + 1) * sizeof *v);
+    char *b = malloc(len + 1), *p = b;
+    if (v == NULL || b == NULL) {
+        free(v);
+        free(b);
+        return -1;
+    }
+    int k = 0, ended = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *eq = strchr(a, '=');
+        if (!ended && strcmp(a, "--") == 0) {
+            ended = 1;
+            v[k++] = argv[i];
+        } else if (!ended && a[0] == '-' && a[1] == '-' && eq) {
+            size_t m = (size_t)(eq - a);
+            memcpy(p, a, m);
+            p[m] = '\0';
+            v[k++] = p;
+            p += m + 1;
+            v[k++] = (char *)eq + 1;
+        } else {
+            v[k++] = argv[i];
+        }
+    }
+    v[k] = NULL;
+    *out = v;
+    *block = b;
+    *n = k;
+    return 0;
+}
+
+static int parse_args(struct opts *o, int argc, char **argv);
+
 static int parse_opts(struct opts *o, int argc, char **argv)
 {
-    int xf = o->cmd != CMD_GEN;
+    char **v, *block;
+    int n;
+    if (split_args(argc, argv, &v, &block, &n) < 0)
+        return usage("%s", "out of memory");
+    int rc = parse_args(o, n, v);
+    /* o keeps pointers into argv's strings only: the split copies hold
+     * option names, never values */
+    free(v);
+    free(block);
+    return rc;
+}
+
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+    int xf = o->cmd != CMD_GEN, ended = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
+        if (!ended && strcmp(a, "--") == 0) {
+            ended = 1;
+            continue;
+        }
+        if (ended) {
+            if (o->input != NULL)
+                return usage("more than one input: '%s'", a);
+            o->input = a;
+            continue;
+        }
         if ((strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) && v &&
             o->cmd != CMD_STATS) {
             o->out = v;
@@ -334,8 +407,18 @@ static int parse_opts(struct opts *o, int argc, char **argv)
                              "exponential or empirical, not '%s'", v);
             i++;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return usage("unknown option, or one this command does not take, "
-                         "or a missing value: '%s'", a);
+            char hint[128] = "";
+            const char *known = NULL;
+            for (int k = 0; long_opts[k]; k++)
+                if (strcmp(a, long_opts[k]) == 0)
+                    known = a;
+            if (known == NULL)
+                gs_suggest_fmt(a, long_opts, hint, sizeof hint);
+            char msg[256];
+            snprintf(msg, sizeof msg, known ? "%s: this command does not "
+                     "take it, or its value is missing%s" : "unknown option "
+                     "'%s'%s", a, hint);
+            return usage("%s", msg);
         } else if (o->input == NULL) {
             o->input = a;
         } else {
