@@ -735,17 +735,7 @@ static int same_window(struct cmp *c, double *values, int jobs, int quiet,
 /* argv holds the arguments after "compare" (tests call it so too). */
 int gs_compare_main(int argc, char **argv)
 {
-    char **av = malloc(((size_t)argc + 2) * sizeof *av);
-    if (av == NULL) {
-        fprintf(stderr, "gpusim: out of memory\n");
-        return 2;
-    }
-    av[0] = (char *)"compare";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int rc = compare_main(argc + 1, av);
-    free(av);
-    return rc;
+    return gs_cli_named("compare", argc, argv, compare_main);
 }
 
 static int compare_main(int argc, char **argv)

@@ -1415,14 +1415,7 @@ static const struct option opts[] = {
 /* argv holds the arguments after "plan" (tests and the bench call it so). */
 int gs_plan_main(int argc, char **argv)
 {
-    char **av = malloc(((size_t)argc + 2) * sizeof *av);
-    GS_OOM_IF(av == NULL);
-    av[0] = (char *)"plan";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int rc = plan_main(argc + 1, av);
-    free(av);
-    return rc;
+    return gs_cli_named("plan", argc, argv, plan_main);
 }
 
 static int plan_main(int argc, char **argv)

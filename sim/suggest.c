@@ -102,3 +102,19 @@ int gs_suggest_bad_option(const char *cmd, const struct option *opts,
     fprintf(stderr, "(see 'gpusim help %s')\n", cmd);
     return 2;
 }
+
+int gs_cli_named(const char *name, int argc, char **argv,
+                 int (*fn)(int argc, char **argv))
+{
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (av == NULL) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
+    av[0] = (char *)name;
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int rc = fn(argc + 1, av);
+    free(av);
+    return rc;
+}

@@ -25,4 +25,11 @@ struct option;
 int gs_suggest_bad_option(const char *cmd, const struct option *opts,
                           int argc, char **argv, int c);
 
+/* Run fn(argc + 1, [name, argv..., NULL]): a command's entry point gets
+ * the arguments after its name (as the CLI, tests and benches call it),
+ * and getopt_long wants the name in argv[0].  fn's status, or 2 when out
+ * of memory. */
+int gs_cli_named(const char *name, int argc, char **argv,
+                 int (*fn)(int argc, char **argv));
+
 #endif

@@ -480,14 +480,7 @@ static const struct option opts[] = {
 /* argv holds the arguments after "sweep" (tests call it so too). */
 int gs_sweep_main(int argc, char **argv)
 {
-    char **av = malloc(((size_t)argc + 2) * sizeof *av);
-    GS_OOM_IF(av == NULL);
-    av[0] = (char *)"sweep";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int rc = sweep_main(argc + 1, av);
-    free(av);
-    return rc;
+    return gs_cli_named("sweep", argc, argv, sweep_main);
 }
 
 /* One --set KEY=V1,V2,...: 0, or the usage error's status. */
