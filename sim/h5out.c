@@ -383,9 +383,12 @@ static void write_series_by_model(struct w *w, const struct gs_sim *s)
     char names[GS_MAX_MODELS][GS_MODEL_NAME + 8];
     const char *v[GS_MAX_MODELS];
     double *col = malloc((n ? n : 1) * sizeof *col);
-    if (col == NULL)
+    if (col == NULL) {
         fail(w, "/timeseries_by_model");
-    for (int k = 0; col && k < ts->nmodels; k++) {
+        H5Gclose(g);
+        return;
+    }
+    for (int k = 0; k < ts->nmodels; k++) {
         const char *model = cat->m[ts->models[k]].name;
         snprintf(names[k], sizeof names[k], "%s%s",
                  strcmp(model, "time_s") == 0 ? "model_" : "", model);
