@@ -852,7 +852,8 @@ static double attain(const struct search *s, const struct cand *x,
 
 /* A service that states no SLA of its own is judged, request by request,
  * against the plan's percentile targets for it: its `sla` becomes those
- * limits (ttft, itl, e2e at the tightest percentile given), so its
+ * limits (ttft, itl, e2e from the highest percentile given; the
+ * least limit at equal percentiles), so its
  * attainment is the share of requests within them rather than the share
  * that merely finished. */
 static char *plan_sla(const struct search *s, int j)
