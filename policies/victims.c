@@ -1,11 +1,15 @@
 /* victims.c -- nodes indexed by the GPUs a preempting job could free there.
  *
  * See victims.h for the model.  Layout: the levels' priorities in lp,
- * ascending; R in r, node-major (r[node * nlv + k]: prefix k of node); per
- * pool the trees slot-major, tree (k, f) at t + (k * gpn + f) * 2 * tsize,
- * 1-indexed with the leaves at tsize.. (a pool of one node has its leaf at
- * the root).  The fleet's nfull is mirrored per node in nf, as the watcher
- * last saw it; a node's leaves sit in the trees of that value. */
+ * ascending; R in r, node-major (r[node * nlv + k]: prefix k of node).  A
+ * pool's trees are interleaved: entry x (1-indexed, leaves at tsize..; a
+ * pool of one node has its leaf at the root) of tree (k, f) is
+ * t[(x * nlv + k) * gpn + f], so the nlv * gpn trees' entries for one x
+ * share a cache line or two -- a node moving between the trees of two nfull
+ * values, for every prefix, walks up through the same lines, and a search
+ * finds every tree's root in one place.  The fleet's nfull is mirrored per
+ * node in nf, as the watcher last saw it; a node's leaves sit in the trees
+ * of that value. */
 #include "victims.h"
 #include "jobgroup.h"
 #include "../sim/err.h"
@@ -15,7 +19,7 @@
 
 struct vpool {
     int gpn, tsize, node0;
-    uint8_t *t;                 /* nlv * gpn trees of 2 * tsize */
+    uint8_t *t;                 /* 2 * tsize * nlv * gpn */
 };
 
 struct gs_victims {
@@ -28,43 +32,38 @@ struct gs_victims {
     struct vpool *p;
 };
 
-static size_t tlen(const struct vpool *p)
-{
-    return 2 * (size_t)p->tsize;
-}
+/* Entry x of tree c (= k * gpn + f) is t[x * w + c], w = nlv * gpn. */
 
-static uint8_t *tree(const struct vpool *p, int k, int f)
+/* Leaf i of tree c becomes val; the maxima above it follow. */
+static void tset(uint8_t *t, size_t w, int c, int tsize, int i, uint8_t val)
 {
-    return p->t + ((size_t)k * (size_t)p->gpn + (size_t)f) * tlen(p);
-}
-
-/* Leaf i of t becomes val; the maxima above it follow. */
-static void tset(uint8_t *t, int tsize, int i, uint8_t val)
-{
-    int x = tsize + i;
-    if (t[x] == val)
+    uint8_t *tc = t + c;
+    size_t x = (size_t)(tsize + i);
+    if (tc[x * w] == val)
         return;
-    t[x] = val;
+    tc[x * w] = val;
     for (x >>= 1; x >= 1; x >>= 1) {
-        uint8_t a = t[2 * x], b = t[2 * x + 1], m = a > b ? a : b;
-        if (t[x] == m)
+        uint8_t a = tc[2 * x * w], b = tc[(2 * x + 1) * w];
+        uint8_t m = a > b ? a : b;
+        if (tc[x * w] == m)
             break;
-        t[x] = m;
+        tc[x * w] = m;
     }
 }
 
-/* The leftmost leaf of t holding at least th (>= 1), or -1. */
-static int tfind(const uint8_t *t, int tsize, int th)
+/* The leftmost leaf of tree c holding at least th (>= 1), or -1. */
+static int tfind(const uint8_t *t, size_t w, int c, int tsize, int th)
 {
-    if (t[1] < th)
+    const uint8_t *tc = t + c;
+    if (tc[w] < th)
         return -1;
-    int x = 1;
-    while (x < tsize) {
+    size_t x = 1;
+    while (x < (size_t)tsize) {
         x *= 2;
-        if (t[x] < th)
+        if (tc[x * w] < th)
             x++;
     }
-    return x - tsize;
+    return (int)x - tsize;
 }
 
 static void on_node(void *arg, const struct gs_fleet *f, int node,
@@ -82,13 +81,14 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         return;
     const struct vpool *p = &v->p[f->nodes[node].pool];
     int i = node - p->node0;
+    size_t w = (size_t)v->nlv * (size_t)p->gpn;
     for (int k = 0; k < v->nlv; k++) {
         if (r[k] == 0)
             continue;
         if (old < p->gpn)
-            tset(tree(p, k, old), p->tsize, i, 0);
+            tset(p->t, w, k * p->gpn + old, p->tsize, i, 0);
         if (now < p->gpn)
-            tset(tree(p, k, now), p->tsize, i, r[k]);
+            tset(p->t, w, k * p->gpn + now, p->tsize, i, r[k]);
     }
 }
 
@@ -181,15 +181,21 @@ static void insert_level(struct gs_victims *v, int at, int prio)
         struct vpool *p = &v->p[q];
         if (p->gpn == 0)
             continue;
-        size_t slot = (size_t)p->gpn * tlen(p);
-        uint8_t *t = realloc(p->t, slot * (size_t)(L + 1));
+        size_t g = (size_t)p->gpn, xs = 2 * (size_t)p->tsize;
+        uint8_t *t = malloc(xs * (size_t)(L + 1) * g);
         GS_OOM_IF(t == NULL);
-        memmove(t + slot * (size_t)(at + 1), t + slot * (size_t)at,
-                slot * (size_t)(L - at));
-        if (at > 0)
-            memcpy(t + slot * (size_t)at, t + slot * (size_t)(at - 1), slot);
-        else
-            memset(t, 0, slot);
+        for (size_t x = 0; x < xs; x++) {
+            const uint8_t *o = p->t + x * (size_t)L * g;
+            uint8_t *y = t + x * (size_t)(L + 1) * g;
+            memcpy(y, o, (size_t)at * g);
+            if (at > 0)
+                memcpy(y + (size_t)at * g, o + (size_t)(at - 1) * g, g);
+            else
+                memset(y, 0, g);
+            memcpy(y + (size_t)(at + 1) * g, o + (size_t)at * g,
+                   (size_t)(L - at) * g);
+        }
+        free(p->t);
         p->t = t;
     }
     v->nlv = L + 1;
@@ -207,12 +213,13 @@ void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
     const struct vpool *p = &v->p[v->f->nodes[node].pool];
     int i = node - p->node0, nf = v->nf[node];
     uint8_t *r = v->r + (size_t)node * (size_t)v->nlv;
+    size_t w = (size_t)v->nlv * (size_t)p->gpn;
     for (int k = at; k < v->nlv; k++) {
         int x = r[k] + sign * gpus;
         GS_ASSERT(x >= 0 && x <= 255);
         r[k] = (uint8_t)x;
         if (nf < p->gpn)
-            tset(tree(p, k, nf), p->tsize, i, (uint8_t)x);
+            tset(p->t, w, k * p->gpn + nf, p->tsize, i, (uint8_t)x);
     }
 }
 
@@ -228,9 +235,9 @@ int gs_victims_best(const struct gs_victims *v, int prio, int need,
         if (!pool_ok[q] || need > p->gpn)
             continue;
         /* the least deficit is the largest nfull below need */
+        size_t w = (size_t)v->nlv * (size_t)p->gpn;
         for (int f = need - 1; f >= 0 && f >= bestf; f--) {
-            const uint8_t *t = tree(p, k, f);
-            int i = tfind(t, p->tsize, need - f);
+            int i = tfind(p->t, w, k * p->gpn + f, p->tsize, need - f);
             if (i < 0)
                 continue;
             int n = p->node0 + i;

@@ -120,6 +120,7 @@ static void test_index_vs_scan(void)
     static const int prios[] = { 50, 10, 100, 30, 70, 20, 5, 90 };
     int *reclaim = malloc((size_t)f->nnodes * sizeof *reclaim);
     long found = 0, none = 0, preempted = 0, deep = 0, dead = 0, downs = 0;
+    long sweeps = 0;
     for (int step = 0; step < 40000; step++) {
         double u = gsl_rng_uniform(r);
         int i = (int)gsl_rng_uniform_int(r, H);
@@ -173,12 +174,29 @@ static void test_index_vs_scan(void)
                 }
             }
         }
+        /* now and then every query, priorities about each level */
+        if (step % 40 == 0) {
+            /* all pools, and each alone (its answer not hidden by a
+             * lower node of another pool) */
+            static const char masks[4][3] = { { 1, 1, 1 }, { 1, 0, 0 },
+                                              { 0, 1, 0 }, { 0, 0, 1 } };
+            for (int mi = 0; mi < 4; mi++)
+                for (int pi = 0; pi < 8; pi++)
+                    for (int d = -1; d <= 2; d++)
+                        for (int need = 1; need <= 8; need++) {
+                            int p = prios[pi] + d;
+                            CU_ASSERT_EQUAL_FATAL(
+                                gs_victims_best(v, p, need, masks[mi]),
+                                scan_best(f, p, need, masks[mi], reclaim));
+                            sweeps++;
+                        }
+        }
         /* a query, checked against the scan */
         char ok[3];
         for (int q = 0; q < 3; q++)
             ok[q] = gsl_rng_uniform(r) < 0.8;
-        int prio = prios[gsl_rng_uniform_int(r, 8)] + 1 -
-                   (int)gsl_rng_uniform_int(r, 3);
+        int prio = prios[gsl_rng_uniform_int(r, 8)] + 2 -
+                   (int)gsl_rng_uniform_int(r, 4);
         int need = 1 + (int)gsl_rng_uniform_int(r, 8);
         int want = scan_best(f, prio, need, ok, reclaim);
         int got = gs_victims_best(v, prio, need, ok);
@@ -229,6 +247,7 @@ static void test_index_vs_scan(void)
     CU_ASSERT(deep > 1000);
     CU_ASSERT(dead > 50);
     CU_ASSERT(downs > 50);
+    CU_ASSERT(sweeps > 500L * 4 * 8 * 4 * 8);
     for (int k = 0; k < H; k++)
         if (h[k].live)
             stop(f, v, k);
