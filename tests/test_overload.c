@@ -22,7 +22,9 @@
  * (smallest, shortest, shortest-gpu, pbs, sbs) included, and the modes
  * that take another path: priority with preempt (its victim search) and
  * strict, fair with reclaim off; fair's own runs reclaim (the test checks
- * that both fair and priority with preempt do preempt). */
+ * that both fair and priority with preempt do preempt).  priority with
+ * preempt's victim search grows with the fleet, not the queue, when it
+ * scans nodes: a last case runs it on a fleet four times larger. */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
