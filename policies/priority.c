@@ -22,8 +22,13 @@
  * pass takes groups' first jobs in queue order and sets a group aside at
  * its first miss.  It tries the same jobs in the same order as the walk
  * over the whole queue, but looks only at the jobs it starts plus one per
- * group.  With preemption, or a placer that draws on a miss, the sorted
- * array is walked as described above. */
+ * group.  With preemption the groups serve too (a group is set aside
+ * only when its miss provably repeats: miss_repeats), and the victim
+ * search asks an index of the nodes by the GPUs reclaimable below each
+ * priority (victims.h) for the node the scan would choose, then looks only
+ * at the victims there.  With a placer that draws on a miss, or shared
+ * GPUs, the sorted array is walked as described above and the victim
+ * search scans every running job (make_room). */
 #include "policy.h"
 #include "jobgroup.h"
 #include "victims.h"
@@ -95,7 +100,7 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
             free(s->pe);
             free(s->reclaim);
             free(s);
-            return gs_diag_set(d, rc, "$.policy", "%s",
+            return gs_diag_set(d, rc, "", "%s",
                                rc == GS_ENOMEM ? "out of memory"
                                                : "too many fleet watchers");
         }
