@@ -76,8 +76,10 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
     if (now == old)
         return;
     v->nf[node] = (int8_t)now;
+    if (v->nlv == 0)
+        return;
     const uint8_t *r = v->r + (size_t)node * (size_t)v->nlv;
-    if (v->nlv == 0 || r[v->nlv - 1] == 0)      /* no victim on it */
+    if (r[v->nlv - 1] == 0)                     /* no victim on it */
         return;
     const struct vpool *p = &v->p[f->nodes[node].pool];
     int i = node - p->node0;
@@ -157,6 +159,22 @@ static int below(const struct gs_victims *v, int prio)
     return lo;
 }
 
+/* One entry's levels widened for a level inserted at index at: y gets
+ * L + 1 groups of g bytes from o's L (o is NULL when L is 0); the new
+ * group repeats the one below it (zeros at the bottom). */
+static void widen(uint8_t *y, const uint8_t *o, int L, int at, size_t g)
+{
+    if (at > 0) {
+        memcpy(y, o, (size_t)at * g);
+        memcpy(y + (size_t)at * g, o + (size_t)(at - 1) * g, g);
+    } else {
+        memset(y, 0, g);
+    }
+    if (L > at)
+        memcpy(y + (size_t)(at + 1) * g, o + (size_t)at * g,
+               (size_t)(L - at) * g);
+}
+
 /* A new level for prio at index at: prefix at is prefix at-1 (none below:
  * empty) plus a level with no victims yet; the prefixes above move up. */
 static void insert_level(struct gs_victims *v, int at, int prio)
@@ -165,16 +183,13 @@ static void insert_level(struct gs_victims *v, int at, int prio)
     int *lp = realloc(v->lp, (size_t)(L + 1) * sizeof *lp);
     uint8_t *r = malloc((size_t)v->nnodes * (size_t)(L + 1) + 1);
     GS_OOM_IF(lp == NULL || r == NULL);
-    memmove(&lp[at + 1], &lp[at], (size_t)(L - at) * sizeof *lp);
+    if (L > at)
+        memmove(&lp[at + 1], &lp[at], (size_t)(L - at) * sizeof *lp);
     lp[at] = prio;
     v->lp = lp;
-    for (int n = 0; n < v->nnodes; n++) {
-        const uint8_t *o = v->r + (size_t)n * (size_t)L;
-        uint8_t *x = r + (size_t)n * (size_t)(L + 1);
-        memcpy(x, o, (size_t)at);
-        x[at] = at > 0 ? o[at - 1] : 0;
-        memcpy(x + at + 1, o + at, (size_t)(L - at));
-    }
+    for (int n = 0; n < v->nnodes; n++)
+        widen(r + (size_t)n * (size_t)(L + 1),
+              L ? v->r + (size_t)n * (size_t)L : NULL, L, at, 1);
     free(v->r);
     v->r = r;
     for (int q = 0; q < v->npools; q++) {
@@ -184,17 +199,9 @@ static void insert_level(struct gs_victims *v, int at, int prio)
         size_t g = (size_t)p->gpn, xs = 2 * (size_t)p->tsize;
         uint8_t *t = malloc(xs * (size_t)(L + 1) * g);
         GS_OOM_IF(t == NULL);
-        for (size_t x = 0; x < xs; x++) {
-            const uint8_t *o = p->t + x * (size_t)L * g;
-            uint8_t *y = t + x * (size_t)(L + 1) * g;
-            memcpy(y, o, (size_t)at * g);
-            if (at > 0)
-                memcpy(y + (size_t)at * g, o + (size_t)(at - 1) * g, g);
-            else
-                memset(y, 0, g);
-            memcpy(y + (size_t)(at + 1) * g, o + (size_t)at * g,
-                   (size_t)(L - at) * g);
-        }
+        for (size_t x = 0; x < xs; x++)
+            widen(t + x * (size_t)(L + 1) * g,
+                  L ? p->t + x * (size_t)L * g : NULL, L, at, g);
         free(p->t);
         p->t = t;
     }
