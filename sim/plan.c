@@ -1491,20 +1491,12 @@ static int plan_main(int argc, char **argv)
     /* The result file is named after the scenario file and never replaced
      * silently; the leader decides, before any run, for every rank. */
     char *defout = NULL, *defplots = NULL;
-    if (out == NULL) {
-        defout = gs_out_default_name(file, "-plan.h5");
-        GS_OOM_IF(defout == NULL);
-        out = defout;
-    }
     if (plots == NULL) {
         defplots = gs_out_default_name(file, "-plan-plots");
         GS_OOM_IF(defplots == NULL);
         plots = defplots;
     }
-    int refused = gs_dist_leader() &&
-                  (gs_out_check(out, &d) < 0 ||
-                   (defout && gs_out_check_new(out, force, &d) < 0));
-    if (gs_dist_agree(refused)) {
+    if (gs_dist_out_check(file, "-plan.h5", force, &out, &defout, &d) < 0) {
         if (gs_dist_leader())
             gs_report_diag(&d, 2);
         gs_scenario_free(base);

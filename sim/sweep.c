@@ -601,15 +601,7 @@ static int sweep_main(int argc, char **argv)
     }
     /* named after the scenario file, never replaced silently; the leader
      * decides for every rank before any run */
-    if (out == NULL) {
-        defout = gs_out_default_name(file, "-sweep.h5");
-        GS_OOM_IF(defout == NULL);
-        out = defout;
-    }
-    int refused = gs_dist_leader() &&
-                  (gs_out_check(out, &d) < 0 ||
-                   (defout && gs_out_check_new(out, force, &d) < 0));
-    if (gs_dist_agree(refused)) {
+    if (gs_dist_out_check(file, "-sweep.h5", force, &out, &defout, &d) < 0) {
         status = gs_report_diag(&d, 2);
         goto out;
     }
