@@ -1424,23 +1424,15 @@ static int plan_main(int argc, char **argv)
     const char *file = NULL, *out = NULL, *plots = NULL, *glist = NULL;
     long jobs = gs_dist_default_jobs(), seeds = 0;
     int no_plots = 0, quiet = 0, no_advice = 0, force = 0, ch;
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
-           optind < argc) {
-        if (ch == -1) {
-            int ended = strcmp(argv[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < argc))
-                return usage_error("plan: more than one scenario: '%s'",
-                                   argv[file ? optind : optind + 1]);
-            file = argv[optind++];
-            if (ended)
-                break;
-            continue;
-        }
+    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &file)) !=
+           -1) {
         char *end;
         long v;
         switch (ch) {
+        case GS_CLI_EXTRA:
+            return usage_error("plan: more than one scenario: '%s'", optarg);
         case 's':
         case 'j':
             v = strtol(optarg, &end, 10);
