@@ -1007,6 +1007,8 @@ static void write_services(struct w *w, const struct gs_sim *s)
         fail(w, "/services");
         return;
     }
+    /* Beside the per-service groups: the tables GS_SVC_RESERVED_NAMES
+     * lists (svccfg.h), which the scenario refuses as service names. */
     const char *names[GS_SVC_MAX];
     for (int i = 0; i < nsv; i++)
         names[i] = gs_sim_service(s, i)->name;
