@@ -1446,7 +1446,8 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
      * each service's start. */
     for (int i = 0; i < m->n; i++) {
         m->sv[i].kicked = 0;
-        GS_OOM_IF(gs_sim_at(s, &m->sv[i].ev, sc->svcs[i].start) < 0);
+        if (gs_sim_at(s, &m->sv[i].ev, sc->svcs[i].start) < 0)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
     return 0;
 }
