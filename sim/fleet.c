@@ -77,6 +77,45 @@ static inline int bucket(int free)
     return free * 64 / 1000;
 }
 
+/* The fields of a tree entry, as bits of the set a change still moves. */
+enum { T_FMASK = 1, T_PMASK = 2, T_MILLI = 4, T_RMAX = 8, T_HCPU = 16,
+       T_HMEM = 32 };
+
+/* Entry i of a tree from its two children (an OR, or a max): 1 if that
+ * changed it, else 0 -- and then no entry above it changes either. */
+static inline int or_up(uint64_t *t, int i)
+{
+    uint64_t v = t[2 * i] | t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+static inline int max16_up(int16_t *t, int i)
+{
+    int16_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+static inline int max32_up(int32_t *t, int i)
+{
+    int32_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+/* Bring node's leaf up to date, then its ancestors: each field climbs
+ * only while it changes (an entry whose field stays as it was leaves every
+ * entry above it as it was too), and a slot is written only when its value
+ * moves.  A commit of whole GPUs thus touches the fully-free masks of a
+ * few levels and nothing else.  The host maxima (hcpu, hmem) are kept only
+ * once a search has used them (host_index). */
 static void leaf_update(struct gs_fleet *f, int node)
 {
     const struct gs_node *nd = &f->nodes[node];
@@ -84,56 +123,103 @@ static void leaf_update(struct gs_fleet *f, int node)
     int i = p->tsize + (node - p->node0);
     uint64_t fm = 0, pm = 0;
     int mx = 0, rm = 0;
-    if (nd->up && !nd->cordon) {
-        fm = 1ULL << nd->nfull;
-        for (int g = 0; g < p->s.gpn; g++) {
-            int fr = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
-            if (fr < 0)
-                fr = 0;         /* a reclaim not yet enforced */
-            if (fr > mx)
-                mx = fr;
-            if (fr > 0 && fr < 1000)
-                pm |= 1ULL << bucket(fr);
-            if (f->free_milli[nd->gpu0 + g] > rm)
-                rm = f->free_milli[nd->gpu0 + g];
-        }
-    }
-    p->fmask[i] = fm;
-    p->pmask[i] = pm;
-    p->milli[i] = (int16_t)mx;
-    if (p->rmax)
-        p->rmax[i] = (int16_t)rm;
     int open = nd->up && !nd->cordon;
-    p->hcpu[i] = open ? f->cpu_free[node] : -1;
-    p->hmem[i] = open ? f->mem_free[node] : -1;
-    /* Up to the root, stopping at the first entry that does not change:
-     * those above it summarize the same values as before. */
-    for (i /= 2; i >= 1; i /= 2) {
-        uint64_t f2 = p->fmask[2 * i] | p->fmask[2 * i + 1];
-        uint64_t p2 = p->pmask[2 * i] | p->pmask[2 * i + 1];
-        int32_t c2 = p->hcpu[2 * i] > p->hcpu[2 * i + 1] ? p->hcpu[2 * i]
-                                                         : p->hcpu[2 * i + 1];
-        int32_t h2 = p->hmem[2 * i] > p->hmem[2 * i + 1] ? p->hmem[2 * i]
-                                                         : p->hmem[2 * i + 1];
-        int a = p->milli[2 * i], b = p->milli[2 * i + 1];
-        int16_t m2 = (int16_t)(a > b ? a : b), r2 = 0;
-        if (p->rmax) {
-            a = p->rmax[2 * i];
-            b = p->rmax[2 * i + 1];
-            r2 = (int16_t)(a > b ? a : b);
+    if (open) {
+        const int16_t *fr = f->free_milli + nd->gpu0;
+        fm = 1ULL << nd->nfull;
+        if (p->rmax == NULL) {      /* nothing is lent on this pool */
+            for (int g = 0; g < p->s.gpn; g++) {
+                int v = fr[g];
+                if (v > mx)
+                    mx = v;
+                if (v > 0 && v < 1000)
+                    pm |= 1ULL << bucket(v);
+            }
+        } else {
+            const int16_t *ln = f->lent + nd->gpu0;
+            for (int g = 0; g < p->s.gpn; g++) {
+                int v = fr[g] - ln[g];
+                if (v < 0)
+                    v = 0;      /* a reclaim not yet enforced */
+                if (v > mx)
+                    mx = v;
+                if (v > 0 && v < 1000)
+                    pm |= 1ULL << bucket(v);
+                if (fr[g] > rm)
+                    rm = fr[g];
+            }
         }
-        if (f2 == p->fmask[i] && p2 == p->pmask[i] && m2 == p->milli[i] &&
-            (p->rmax == NULL || r2 == p->rmax[i]) && c2 == p->hcpu[i] &&
-            h2 == p->hmem[i])
-            break;
-        p->hcpu[i] = c2;
-        p->hmem[i] = h2;
-        p->fmask[i] = f2;
-        p->pmask[i] = p2;
-        p->milli[i] = m2;
-        if (p->rmax)
-            p->rmax[i] = r2;
     }
+    unsigned ch = 0;
+    if (p->fmask[i] != fm) {
+        p->fmask[i] = fm;
+        ch |= T_FMASK;
+    }
+    if (p->pmask[i] != pm) {
+        p->pmask[i] = pm;
+        ch |= T_PMASK;
+    }
+    if (p->milli[i] != mx) {
+        p->milli[i] = (int16_t)mx;
+        ch |= T_MILLI;
+    }
+    if (p->rmax && p->rmax[i] != rm) {
+        p->rmax[i] = (int16_t)rm;
+        ch |= T_RMAX;
+    }
+    if (p->hidx) {
+        int32_t c = open ? f->cpu_free[node] : -1;
+        int32_t m = open ? f->mem_free[node] : -1;
+        if (p->hcpu[i] != c) {
+            p->hcpu[i] = c;
+            ch |= T_HCPU;
+        }
+        if (p->hmem[i] != m) {
+            p->hmem[i] = m;
+            ch |= T_HMEM;
+        }
+    }
+    for (i /= 2; ch && i >= 1; i /= 2) {
+        if ((ch & T_FMASK) && !or_up(p->fmask, i))
+            ch &= ~T_FMASK;
+        if ((ch & T_PMASK) && !or_up(p->pmask, i))
+            ch &= ~T_PMASK;
+        if ((ch & T_MILLI) && !max16_up(p->milli, i))
+            ch &= ~T_MILLI;
+        if ((ch & T_RMAX) && !max16_up(p->rmax, i))
+            ch &= ~T_RMAX;
+        if ((ch & T_HCPU) && !max32_up(p->hcpu, i))
+            ch &= ~T_HCPU;
+        if ((ch & T_HMEM) && !max32_up(p->hmem, i))
+            ch &= ~T_HMEM;
+    }
+}
+
+/* The host maxima of pool p, built from the nodes' free CPU and memory the
+ * first time a search needs them and kept by leaf_update from then on (most
+ * runs never place a job without GPUs, and would pay for them on every
+ * commit).  The search that asks is logically const: the index is a cache
+ * of the fleet's state, so it is completed through a cast. */
+static void host_index(const struct gs_fleet *f, const struct gs_pool *cp)
+{
+    if (cp->hidx)
+        return;
+    struct gs_pool *p = (struct gs_pool *)cp;
+    for (int k = 0; k < p->tsize; k++) {
+        int node = p->node0 + k;
+        int open = k < p->s.nodes && f->nodes[node].up &&
+                   !f->nodes[node].cordon;
+        p->hcpu[p->tsize + k] = open ? f->cpu_free[node] : -1;
+        p->hmem[p->tsize + k] = open ? f->mem_free[node] : -1;
+    }
+    for (int i = p->tsize - 1; i >= 1; i--) {
+        int32_t a = p->hcpu[2 * i], b = p->hcpu[2 * i + 1];
+        p->hcpu[i] = a > b ? a : b;
+        a = p->hmem[2 * i];
+        b = p->hmem[2 * i + 1];
+        p->hmem[i] = a > b ? a : b;
+    }
+    p->hidx = 1;
 }
 
 /* OR of fmask and pmask over pool-relative nodes [lo, hi). */
@@ -870,6 +956,7 @@ static int find_host(const struct gs_fleet *f, const struct gs_range *r,
     const struct gs_pool *p = &f->pools[r->pool];
     int32_t cpu = need->cpu_milli > 0 ? need->cpu_milli : 0;
     int32_t mem = need->mem_mib > 0 ? need->mem_mib : 0;
+    host_index(f, p);
     int node = host_visit(f, p, 1, 0, p->tsize, r->lo, r->hi, cpu, mem);
     if (node < 0)
         return GS_ENOFIT;
@@ -1193,6 +1280,9 @@ void gs_fleet_set_lent(struct gs_fleet *f, int gpu, int lent)
         else
             hi = mid;
     }
+    /* Only fractional pools lend (they keep rmax); leaf_update reads the
+     * loans of no other pool. */
+    GS_ASSERT(lent == 0 || f->pools[f->nodes[lo].pool].rmax != NULL);
     leaf_update(f, lo);
     notify(f, lo, NULL, 0);
 }

@@ -45,7 +45,14 @@
  * GPU run there (gs_need_host_only), and they may also run on GPU nodes.
  * Each pool keeps two more max trees over its nodes, of free CPU and free
  * memory, so finding a node for a CPU-only job is a descent that prunes
- * every range without room for either.
+ * every range without room for either; they are built by the first such
+ * search and kept from then on, so a run without CPU-only jobs never pays
+ * for them.
+ *
+ * Keeping the trees costs one leaf update per node a commit or release
+ * touches, and each field climbs towards the root only while its value
+ * changes: taking whole GPUs moves the fully-free masks of a few levels
+ * and nothing else.
  *
  * Watchers (gs_fleet_watch) are told of every node whose state changed --
  * after each part of a commit or release, and when a node goes up or down
@@ -114,6 +121,9 @@ struct gs_pool {
                                    memory (MiB) of an open node in each
                                    range, -1 when none is open (2*tsize):
                                    how jobs without GPUs find a node */
+    int hidx;                   /* hcpu and hmem are kept (built by the
+                                   first search for a job without GPUs;
+                                   stale and unread before) */
 };
 
 struct gs_node {
