@@ -116,7 +116,7 @@ static inline int max32_up(int32_t *t, int i)
  * moves.  A commit of whole GPUs thus touches the fully-free masks of a
  * few levels and nothing else.  The host maxima (hcpu, hmem) are kept only
  * once a search has used them (host_index). */
-static void leaf_update(struct gs_fleet *f, int node)
+static void leaf_sync(struct gs_fleet *f, int node)
 {
     const struct gs_node *nd = &f->nodes[node];
     struct gs_pool *p = &f->pools[nd->pool];
@@ -195,11 +195,45 @@ static void leaf_update(struct gs_fleet *f, int node)
     }
 }
 
+/* Node's state changed: keep the root's fully-free mask exact (from the
+ * count of open nodes by fully free GPUs) and leave the rest of its leaf
+ * and path to the next search (gs_fleet_index_sync). */
+static void leaf_update(struct gs_fleet *f, int node)
+{
+    struct gs_node *nd = &f->nodes[node];
+    struct gs_pool *p = &f->pools[nd->pool];
+    int v = nd->up && !nd->cordon ? nd->nfull : -1;
+    if (v != nd->fval) {
+        if (nd->fval >= 0 && --p->ncount[nd->fval] == 0)
+            p->fmask[1] &= ~(1ULL << nd->fval);
+        if (v >= 0 && p->ncount[v]++ == 0)
+            p->fmask[1] |= 1ULL << v;
+        nd->fval = (int8_t)v;
+    }
+    if (!nd->stale) {
+        nd->stale = 1;
+        p->dirty[p->ndirty++] = node;
+    }
+}
+
+/* Searches read the trees through a const fleet; the stale entries they
+ * bring up to date are a cache of the nodes' state, so it is completed
+ * through a cast (the fleet itself is never const). */
+void gs_fleet_index_sync(const struct gs_fleet *cf, int pool)
+{
+    struct gs_fleet *f = (struct gs_fleet *)cf;
+    struct gs_pool *p = &f->pools[pool];
+    for (int k = 0; k < p->ndirty; k++) {
+        f->nodes[p->dirty[k]].stale = 0;
+        leaf_sync(f, p->dirty[k]);
+    }
+    p->ndirty = 0;
+}
+
 /* The host maxima of pool p, built from the nodes' free CPU and memory the
- * first time a search needs them and kept by leaf_update from then on (most
+ * first time a search needs them and kept by leaf_sync from then on (most
  * runs never place a job without GPUs, and would pay for them on every
- * commit).  The search that asks is logically const: the index is a cache
- * of the fleet's state, so it is completed through a cast. */
+ * commit).  Completed through a cast, as gs_fleet_index_sync is. */
 static void host_index(const struct gs_fleet *f, const struct gs_pool *cp)
 {
     if (cp->hidx)
@@ -243,8 +277,14 @@ static void range_or(const struct gs_pool *p, int lo, int hi, uint64_t *fm,
 
 int gs_fleet_most_free(const struct gs_fleet *f, const struct gs_range *r)
 {
+    const struct gs_pool *p = &f->pools[r->pool];
     uint64_t fm, pm;
-    range_or(&f->pools[r->pool], r->lo, r->hi, &fm, &pm);
+    if (r->lo <= 0 && r->hi >= p->s.nodes) {
+        fm = p->fmask[1];       /* the whole pool: the root, always exact */
+    } else {
+        gs_fleet_index_sync(f, r->pool);
+        range_or(p, r->lo, r->hi, &fm, &pm);
+    }
     return fm ? 63 - __builtin_clzll(fm) : 0;
 }
 
@@ -331,7 +371,9 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         p->milli = calloc(m, sizeof *p->milli);
         p->hcpu = malloc(m * sizeof *p->hcpu);
         p->hmem = malloc(m * sizeof *p->hmem);
-        if (!p->hcpu || !p->hmem)
+        p->dirty = malloc((size_t)(p->s.nodes > 0 ? p->s.nodes : 1) *
+                          sizeof *p->dirty);
+        if (!p->hcpu || !p->hmem || !p->dirty)
             goto fail;
         for (size_t k = 0; k < m; k++)
             p->hcpu[k] = p->hmem[k] = -1;
@@ -342,8 +384,13 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
         p->gpu_mib = mem;
+        p->gpu_gb = cat->m[p->s.model].mem_gb;
+        p->model_bit = p->s.gpn > 0 && p->s.model >= 0 && p->s.model < 64
+                           ? 1ULL << p->s.model : 0;
         int32_t hcpu, hmem;
         gs_pool_host(cat, &p->s, &hcpu, &hmem);
+        p->host_cpu = hcpu;
+        p->host_mem = hmem;
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
             f->cpu_free[p->node0 + j] = hcpu;
@@ -359,8 +406,10 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             nd->nfull = p->s.gpn;
             nd->fullmask = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
             nd->up = 1;
+            nd->fval = -1;
             leaf_update(f, p->node0 + j);
         }
+        gs_fleet_index_sync(f, i);
         p->gpus_up = (int64_t)p->s.nodes * p->s.gpn;
         if (p->s.share.mode == GS_SHARE_MIG &&
             (p->mig = gs_migslots_new(&p->s.share, p->s.nodes * p->s.gpn,
@@ -392,6 +441,7 @@ void gs_fleet_free(struct gs_fleet *f)
         free(f->pools[i].rmax);
         free(f->pools[i].hcpu);
         free(f->pools[i].hmem);
+        free(f->pools[i].dirty);
         gs_migslots_free(f->pools[i].mig);
     }
     free(f->pools);
@@ -482,14 +532,20 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     }
     if (p->s.gpn <= 0)
         return GS_ENOFIT;       /* CPU-only nodes */
-    if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
+    if (need->allowed && !(need->allowed & p->model_bit))
         return GS_ENOFIT;
-    if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0 ||
-        need->dev_gb > f->cat->m[p->s.model].mem_gb)
+    if (need->mem_gb > p->gpu_gb || p->s.nodes <= 0 ||
+        need->dev_gb > p->gpu_gb)
         return GS_ENOFIT;
     int mode = p->s.share.mode;
     if (need->profile && mode != GS_SHARE_MIG)
         return GS_ENOFIT;
+    if (mode == GS_SHARE_NONE && need->gpus > 0) {     /* the common case */
+        o->kind = GS_DEM_WHOLE;
+        o->gpus = need->gpus;
+        o->mib = p->gpu_mib;
+        return o->gpus > p->s.nodes * p->s.gpn ? GS_ENOFIT : 0;
+    }
     int single = need->gpus == 1 || (need->gpus == 0 && need->milli > 0);
     switch (mode) {
     case GS_SHARE_MIG:
@@ -535,13 +591,11 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
 }
 
 /* 1 if one node of p can ever hold its share of need's CPU and memory. */
-static int host_eligible(const struct gs_fleet *f, const struct gs_pool *p,
-                         const struct gs_need *need)
+static int host_eligible(const struct gs_pool *p, const struct gs_need *need)
 {
     if (need->cpu_milli <= 0 && need->mem_mib <= 0)
         return 1;
-    int32_t cpu, mem;
-    gs_pool_host(f->cat, &p->s, &cpu, &mem);
+    int32_t cpu = p->host_cpu, mem = p->host_mem;
     int64_t g = need->gpus > 0 ? need->gpus : 1;
     int64_t on = g < p->s.gpn ? g : p->s.gpn;    /* GPUs on the fullest node */
     if (on < 1)
@@ -554,7 +608,7 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
     const struct gs_pool *p = &f->pools[pool];
-    if (!host_eligible(f, p, need))
+    if (!host_eligible(p, need))
         return 0;
     if (gs_need_host_only(need))
         return p->s.nodes > 0;
@@ -562,10 +616,9 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
         return 0;
     if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
         if (need->profile || (need->allowed &&
-                              !(need->allowed & (1ULL << p->s.model))))
+                              !(need->allowed & p->model_bit)))
             return 0;
-        if (need->mem_gb > f->cat->m[p->s.model].mem_gb ||
-            need->dev_gb > f->cat->m[p->s.model].mem_gb)
+        if (need->mem_gb > p->gpu_gb || need->dev_gb > p->gpu_gb)
             return 0;
         return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
     }
@@ -992,6 +1045,7 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     struct gs_demand dm;
     if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
+    gs_fleet_index_sync(f, r->pool);
     if (dm.kind == GS_DEM_HOST)
         return find_host(f, r, need, out, score);
     if (fit == GS_FIT_SPREAD) {
