@@ -1251,6 +1251,26 @@ static int64_t node_stranded(const struct gs_fleet *f, int node)
     return t;
 }
 
+/* The MIG side of taking or giving back part pt: its instance (made by a
+ * reconfiguration if the part asks one), or the whole GPU. */
+static void mig_apply(struct gs_pool *p, const struct gs_part *pt,
+                      const struct gs_demand *dm, int sign)
+{
+    int gbase = (pt->node - p->node0) * p->s.gpn, inst = pt->inst - 1;
+    int target = pt->reconf ? p->mig->homog[dm->prof] : -1;
+    for (uint64_t m = pt->mask; m; m &= m - 1) {
+        int mg = gbase + __builtin_ctzll(m);
+        if (pt->inst > 0 && sign > 0)
+            gs_migslots_claim(p->mig, mg, inst, target);
+        else if (pt->inst > 0)
+            gs_migslots_release(p->mig, mg, inst);
+        else if (sign > 0)
+            gs_migslots_claim_whole(p->mig, mg);
+        else
+            gs_migslots_release_whole(p->mig, mg);
+    }
+}
+
 static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
@@ -1260,51 +1280,47 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
     GS_ASSERT(rc == 0);
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
-        struct gs_node *nd = &f->nodes[pt[i].node];
-        f->stranded_milli -= node_stranded(f, pt[i].node);
-        int32_t mem = part_mib(f, p, &pt[i], &dm);
-        int gbase = (pt[i].node - p->node0) * p->s.gpn;
+        int node = pt[i].node;
+        struct gs_node *nd = &f->nodes[node];
+        f->stranded_milli -= node_stranded(f, node);
+        if (p->mig)
+            mig_apply(p, &pt[i], &dm, sign);
+        /* Per GPU: its free milli and MiB; it is fully free exactly when
+         * its free milli is 1000 (every part takes some milli). */
+        int dmilli = sign * pt[i].milli, ngpus = 0;
+        int32_t dmib = sign * part_mib(f, p, &pt[i], &dm);
+        int16_t *fm = f->free_milli + nd->gpu0;
+        int32_t *fb = f->free_mib + nd->gpu0;
+        uint64_t full = nd->fullmask;
+        int nfull = nd->nfull;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
-            int bit = __builtin_ctzll(m), g = nd->gpu0 + bit;
-            if (p->mig) {
-                int mg = gbase + bit, inst = pt[i].inst - 1;
-                int target = pt[i].reconf ? p->mig->homog[dm.prof] : -1;
-                if (pt[i].inst > 0 && sign > 0)
-                    gs_migslots_claim(p->mig, mg, inst, target);
-                else if (pt[i].inst > 0)
-                    gs_migslots_release(p->mig, mg, inst);
-                else if (sign > 0)
-                    gs_migslots_claim_whole(p->mig, mg);
-                else
-                    gs_migslots_release_whole(p->mig, mg);
-            }
-            if (sign > 0 && f->free_milli[g] == 1000) {
-                nd->fullmask &= ~(1ULL << bit);
-                nd->nfull--;
-            }
-            f->free_milli[g] = (int16_t)(f->free_milli[g] - sign * pt[i].milli);
-            f->free_mib[g] -= sign * mem;
-            GS_ASSERT(f->free_mib[g] >= 0);
-            GS_ASSERT(f->free_milli[g] >= 0 && f->free_milli[g] <= 1000);
-            if (sign < 0 && f->free_milli[g] == 1000) {
-                nd->fullmask |= 1ULL << bit;
-                nd->nfull++;
-            }
-            p->used_milli += sign * pt[i].milli;
-            f->used_milli += sign * pt[i].milli;
+            int bit = __builtin_ctzll(m);
+            int fr = fm[bit] - dmilli;
+            GS_ASSERT(fr >= 0 && fr <= 1000);
+            fm[bit] = (int16_t)fr;
+            fb[bit] -= dmib;
+            GS_ASSERT(fb[bit] >= 0);
+            int was = (int)(full >> bit & 1), now = fr == 1000;
+            nfull += now - was;
+            full ^= (uint64_t)(now ^ was) << bit;
+            ngpus++;
         }
+        nd->fullmask = full;
+        nd->nfull = nfull;
+        p->used_milli += (int64_t)ngpus * dmilli;
+        f->used_milli += (int64_t)ngpus * dmilli;
         int32_t hc, hm;
         gs_part_host(a, i, need, &hc, &hm);
-        f->cpu_free[pt[i].node] -= sign * hc;
-        f->mem_free[pt[i].node] -= sign * hm;
+        f->cpu_free[node] -= sign * hc;
+        f->mem_free[node] -= sign * hm;
         f->cpu_used += sign * hc;
         f->mem_used += sign * hm;
-        GS_ASSERT(f->cpu_free[pt[i].node] >= 0 && f->mem_free[pt[i].node] >= 0);
-        f->stranded_milli += node_stranded(f, pt[i].node);
+        GS_ASSERT(f->cpu_free[node] >= 0 && f->mem_free[node] >= 0);
+        f->stranded_milli += node_stranded(f, node);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
-        leaf_update(f, pt[i].node);
-        notify(f, pt[i].node, need, sign);
+        leaf_update(f, node);
+        notify(f, node, need, sign);
     }
 }
 
