@@ -520,34 +520,15 @@ static int mig_demand(const struct gs_fleet *f, const struct gs_pool *p,
     return 0;
 }
 
-int gs_fleet_demand(const struct gs_fleet *f, int pool,
-                    const struct gs_need *need, struct gs_demand *o)
+/* What a need asking GPUs means on a pool of a sharing mode other than
+ * none, or fractions on a plain pool (gs_fleet_demand's other cases, kept
+ * out of line so that the common one stays short).  o is zeroed. */
+static __attribute__((noinline)) int
+demand_other(const struct gs_fleet *f, const struct gs_pool *p,
+             const struct gs_need *need, struct gs_demand *o)
 {
-    const struct gs_pool *p = &f->pools[pool];
-    memset(o, 0, sizeof *o);
-    o->prof = -1;
-    if (gs_need_host_only(need)) {
-        o->kind = GS_DEM_HOST;
-        return p->s.nodes > 0 ? 0 : GS_ENOFIT;
-    }
-    if (p->s.gpn <= 0)
-        return GS_ENOFIT;       /* CPU-only nodes */
-    if (need->allowed && !(need->allowed & p->model_bit))
-        return GS_ENOFIT;
-    if (need->mem_gb > p->gpu_gb || p->s.nodes <= 0 ||
-        need->dev_gb > p->gpu_gb)
-        return GS_ENOFIT;
-    int mode = p->s.share.mode;
-    if (need->profile && mode != GS_SHARE_MIG)
-        return GS_ENOFIT;
-    if (mode == GS_SHARE_NONE && need->gpus > 0) {     /* the common case */
-        o->kind = GS_DEM_WHOLE;
-        o->gpus = need->gpus;
-        o->mib = p->gpu_mib;
-        return o->gpus > p->s.nodes * p->s.gpn ? GS_ENOFIT : 0;
-    }
     int single = need->gpus == 1 || (need->gpus == 0 && need->milli > 0);
-    switch (mode) {
+    switch (p->s.share.mode) {
     case GS_SHARE_MIG:
         if (mig_demand(f, p, need, o) < 0)
             return GS_ENOFIT;
@@ -588,6 +569,33 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     if (o->kind == GS_DEM_WHOLE && o->gpus > p->s.nodes * p->s.gpn)
         return GS_ENOFIT;
     return 0;
+}
+
+int gs_fleet_demand(const struct gs_fleet *f, int pool,
+                    const struct gs_need *need, struct gs_demand *o)
+{
+    const struct gs_pool *p = &f->pools[pool];
+    *o = (struct gs_demand){ .prof = -1 };
+    if (gs_need_host_only(need)) {
+        o->kind = GS_DEM_HOST;
+        return p->s.nodes > 0 ? 0 : GS_ENOFIT;
+    }
+    if (p->s.gpn <= 0)
+        return GS_ENOFIT;       /* CPU-only nodes */
+    if (need->allowed && !(need->allowed & p->model_bit))
+        return GS_ENOFIT;
+    if (need->mem_gb > p->gpu_gb || p->s.nodes <= 0 ||
+        need->dev_gb > p->gpu_gb)
+        return GS_ENOFIT;
+    int mode = p->s.share.mode;
+    if (need->profile && mode != GS_SHARE_MIG)
+        return GS_ENOFIT;
+    if (mode != GS_SHARE_NONE || need->gpus <= 0)
+        return demand_other(f, p, need, o);
+    o->kind = GS_DEM_WHOLE;     /* the common case: whole GPUs, plain pool */
+    o->gpus = need->gpus;
+    o->mib = p->gpu_mib;
+    return o->gpus > p->s.nodes * p->s.gpn ? GS_ENOFIT : 0;
 }
 
 /* 1 if one node of p can ever hold its share of need's CPU and memory. */
@@ -1099,14 +1107,11 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     return 0;
 }
 
-void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
-                  int32_t *cpu, int32_t *mem)
+/* gs_part_host of a gang's part (a->n > 1). */
+void gs_part_host_split(const struct gs_alloc *a, int i,
+                        const struct gs_need *need, int32_t *cpu,
+                        int32_t *mem)
 {
-    if (a->n <= 1) {
-        *cpu = need->cpu_milli;
-        *mem = need->mem_mib;
-        return;
-    }
     const struct gs_part *pt = a->many;
     int64_t g = 0, before = 0;
     for (int k = 0; k < a->n; k++) {

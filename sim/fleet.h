@@ -329,8 +329,20 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
 /* The CPU and memory part i of a holds on its node: need's, shared among
  * the parts in proportion to their GPUs (the last part takes the rounding
  * remainder). */
-void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
-                  int32_t *cpu, int32_t *mem);
+void gs_part_host_split(const struct gs_alloc *a, int i,
+                        const struct gs_need *need, int32_t *cpu,
+                        int32_t *mem);
+static inline void gs_part_host(const struct gs_alloc *a, int i,
+                                const struct gs_need *need, int32_t *cpu,
+                                int32_t *mem)
+{
+    if (a->n > 1) {
+        gs_part_host_split(a, i, need, cpu, mem);
+        return;
+    }
+    *cpu = need->cpu_milli;     /* one part holds it all */
+    *mem = need->mem_mib;
+}
 
 /* 1 if alloc is free to take for need (the engine's check of a plug-in's
  * decision: every resource fits, as Kubernetes' NodeResourcesFit has it --

@@ -351,11 +351,13 @@ static float alloc_gpus(const struct gs_job *j)
     return (float)j->need.milli / 1000.0f;
 }
 
+/* r->gpus is alloc_gpus(j) as start_job set it: the allocation does not
+ * change while the job runs. */
 static void account_run(struct gs_sim *s, struct gs_job *j)
 {
     struct gs_jobrec *r = &s->rec[j->rec];
     r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
-                            alloc_gpus(j));
+                            r->gpus);
     for (int i = 0; i < s->nmods; i++)
         if (s->mods[i].ops->job_ran)
             r->cost += s->mods[i].ops->job_ran(s->mods[i].st, j);
