@@ -49,8 +49,20 @@ static size_t pq_size(struct pq *q)
  * of every order of magnitude up to 2^61 ms from a negative start (the
  * clock crosses zero), so that every level of the radix queue is used; all
  * relative to the last popped time (monotone clock). */
+static void random_ops_phased(int cal, int spread, long steps, int phased);
 static void random_ops(int cal, int spread, long steps)
 {
+    random_ops_phased(cal, spread, steps, 0);
+}
+
+/* phased: in every other stretch of 5,000 operations nothing is removed or
+ * re-keyed (only new nodes are inserted), so the stale entries left by the
+ * stretch before drain out and the queue runs without any for a while: the
+ * radix queue then skips looking at nodes to tell stale entries (radixq.c,
+ * maybe_stale), and the change of regime in both directions is covered. */
+static void random_ops_phased(int cal, int spread, long steps, int phased)
+{
+    long clean = 0;
     static struct gs_hnode node[N];
     static struct ref ref[N];
     struct pq q = { .cal = cal };
@@ -84,6 +96,14 @@ static void random_ops(int cal, int spread, long steps)
         else
             t = now + (gs_time)(gsl_rng_uniform(r) < 0.5 ? 0 : 1000 *
                                 -log(1 - gsl_rng_uniform(r)));
+        if (phased && (step / 5000) % 2 == 0) {
+            if ((op == 0 || op == 1) && ref[i].in)
+                continue;           /* no re-key in this stretch */
+            if (op == 2)
+                op = 3;             /* nor removal: a pop instead */
+            if (cal)
+                clean += q.c.n == q.c.live;
+        }
         if (op == 0 || op == 1) {
             CU_ASSERT_EQUAL_FATAL(pq_update(&q, &node[i], t), 0);
             ref[i] = (struct ref){ t, seq++, 1 };
@@ -131,6 +151,10 @@ static void random_ops(int cal, int spread, long steps)
     CU_ASSERT(peeks > steps / 8);
     if (spread == 0)
         CU_ASSERT(ties >= 1000);    /* the test did exercise ties */
+    if (phased && cal)
+        CU_ASSERT(clean > (spread == 1 ? 1000 : steps / 8));    /* and
+            stretches without stale entries (with spread 1 the far-ahead
+            stale entries leave only after the rare long jumps) */
     gs_heap_clear(&q.h);
     if (cal)
         gs_radixq_clear(&q.c);
@@ -143,6 +167,12 @@ static void test_radix_ties(void) { random_ops(1, 0, 300000); }
 static void test_radix_skewed(void) { random_ops(1, 1, 300000); }
 static void test_heap_wide(void) { random_ops(0, 2, 300000); }
 static void test_radix_wide(void) { random_ops(1, 2, 300000); }
+static void test_radix_phased(void)
+{
+    for (int spread = 0; spread < 3; spread++)
+        random_ops_phased(1, spread, 200000, 1);
+}
+static void test_heap_phased(void) { random_ops_phased(0, 1, 200000, 1); }
 
 static void test_ties_fifo(void)
 {
@@ -338,6 +368,9 @@ static CU_TestInfo tests[] = {
     { "radix heap: skewed gaps, far jumps", test_radix_skewed },
     { "heap: gaps of every size, negative times", test_heap_wide },
     { "radix heap: gaps of every size, negative times", test_radix_wide },
+    { "radix heap: stretches with and without stale entries",
+      test_radix_phased },
+    { "heap: stretches with and without stale entries", test_heap_phased },
     { "radix heap: peek, then earlier; ties far ahead", test_radix_peek },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
