@@ -67,7 +67,9 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
     cp->nshapes = gs_frag_nshapes(fr);
     cp->maxneeds = 4 * cp->nshapes + 256;
     cp->npools = f->npools;
-    if (gs_frag_track_classes(fr) < 0)
+    /* only random placement walks members in the classes' own order */
+    if ((rng_name == NULL && gs_frag_track_first(fr) < 0) ||
+        gs_frag_track_classes(fr) < 0)
         return GS_ENOMEM;
     if (rng_name && (cp->rng = gs_rng_stream(gs_sim_seed(sim), rng_name)) ==
                     NULL)
