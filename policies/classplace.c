@@ -370,7 +370,7 @@ static int row_fit(struct gs_classplace *cp, int id, int nid)
     struct gs_cprow *r = &cp->rows[id];
     if (nid < r->len)
         return 0;
-    int len = cp->capneeds > nid ? cp->capneeds : nid + 1;
+    int len = (nid + 16) & ~15;         /* as far as the needs it met */
     double *v = realloc(r->v, (size_t)len * sizeof *v);
     if (v == NULL)
         return GS_ENOMEM;

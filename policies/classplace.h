@@ -6,14 +6,14 @@
  * for clustering) -- (lower is better, INFINITY = it does not fit) and,
  * for a fraction of a GPU, which of the node's GPUs (a rank in the class's
  * sorted vector).  The engine scores every live class of the eligible
- * pools -- each score computed once per (class, task shape) and cached,
- * since a class's state never changes -- picks the best, and turns the
- * choice into an allocation on the class's first member.  Ties are broken
+ * pools -- each score computed once per (class, need) and cached, since a
+ * class's state never changes -- picks the best, and turns the choice into
+ * an allocation on the class's first member.  Ties are broken
  * as kube-scheduler's patched simulator in the FGD artifact breaks them
  * (kplace.h): by a node order drawn once per run from the seeded stream
  * "placer.ties" (gs_frag_set_order), the first node of that order winning.
  * Per decision: O(live classes) plus, the first time a class meets a
- * shape, the score itself.
+ * need, the score itself.
  *
  * Pools the classes do not cover (MIG, time-slicing) and gangs larger than
  * a node are placed best-fit (gs_fleet_find), and only when no classed

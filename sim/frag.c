@@ -77,6 +77,8 @@ struct gs_frag {
     int *shash;                 /* shape ids by key, -1 empty */
     int shcap;
     uint8_t *classed;           /* per pool */
+    uint8_t *lends;             /* per pool: a GPU of it was seen lending
+                                   (fleet.h's lent; sticky) */
     struct fclass *cls;
     int ncls, capcls;
     int32_t *keys;
@@ -690,8 +692,11 @@ static int trans_key(struct gs_frag *fr, int node, int from, struct trans *t)
     const struct gs_fleet *f = fr->f;
     int gpn = fr->cls[from].gpn, g0 = f->nodes[node].gpu0, bad = 0, k = 0;
     uint32_t *sh = &fr->shadow[g0], was = 0, now = 0;
+    /* a pool that never lent has every lent at 0: no need to read them */
+    int lends = fr->lends[fr->cls[from].pool];
     for (int g = 0; g < gpn; g++) {
-        uint32_t v = pack(unlent(f, g0 + g), f->free_mib[g0 + g]);
+        int32_t m = f->free_milli[g0 + g] - (lends ? f->lent[g0 + g] : 0);
+        uint32_t v = pack(m > 0 ? m : 0, f->free_mib[g0 + g]);
         if (v == sh[g] && v != PACK_NONE)
             continue;
         if (k == 0) {
@@ -864,6 +869,11 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
     const struct gs_node *nd = &f->nodes[node];
     if (!fr->classed[nd->pool])
         return;
+    /* Lending changes come as changes without a job (sign 0), and only
+     * through them: commits and releases leave it as it was. */
+    if (sign == 0 && !fr->lends[nd->pool])
+        for (int g = nd->gpu0; g < nd->gpu0 + f->pools[nd->pool].s.gpn; g++)
+            fr->lends[nd->pool] |= f->lent[g] != 0;
     if (fr->affinity && need && !gs_need_host_only(need))
         affinity_change(fr, node, need, sign);     /* CPU-only jobs have
                                                       no GPU affinity */
@@ -893,6 +903,7 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     size_t np = (size_t)(f->npools > 0 ? f->npools : 1);
     fr->shapes = malloc((size_t)(n > 0 ? n : 1) * sizeof *fr->shapes);
     fr->classed = calloc(np, 1);
+    fr->lends = calloc(np, 1);
     fr->node_cls = malloc(nn * sizeof *fr->node_cls);
     fr->node_pos = calloc(nn, sizeof *fr->node_pos);
     fr->node_gpus = calloc(nn, sizeof *fr->node_gpus);
@@ -908,7 +919,7 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
         goto nomem;
     for (int i = 0; i < TRANS_SLOTS; i++)
         fr->trans[i].from = -1;
-    if (!fr->shapes || !fr->classed || !fr->node_cls || !fr->node_pos ||
+    if (!fr->shapes || !fr->classed || !fr->lends || !fr->node_cls || !fr->node_pos ||
         !fr->node_gpus || !fr->rank ||
         !fr->live || !fr->nlive || !fr->caplive || !fr->scratch)
         goto nomem;
@@ -997,6 +1008,7 @@ void gs_frag_free(struct gs_frag *fr)
     free(fr->shapes);
     free(fr->shash);
     free(fr->classed);
+    free(fr->lends);
     free(fr->cls);
     free(fr->keys);
     free(fr->chash);

@@ -32,10 +32,17 @@
  * for the clustering placer, the affinity groups it hosts.  Nodes with
  * equal state form a class; the class holds F once, its member nodes in a
  * min-heap by rank (node index, or an order a placer draws from its seeded
- * stream: gs_frag_set_order -- the first member is how ties are broken)
- * and, per pool, the live classes (with members) in a list.  A fleet
- * watcher moves a node between classes whenever it changes, O(gpn log gpn +
- * log members).  A placer then scores classes, not nodes: its per-decision
+ * stream: gs_frag_set_order -- the first member is how ties are broken) or,
+ * for a placer that only asks for first members, a bitset over ranks
+ * (gs_frag_track_first) and, per pool, the live classes (with members) in
+ * a list.  A fleet watcher moves a node between classes whenever it
+ * changes.  Classing a node from scratch builds its sorted key and looks it
+ * up, O(gpn log gpn); but a change is mostly one the class's key and the
+ * change itself decide -- some of the node's GPUs went from one (milli,
+ * MiB) pair to another, its free CPU and memory are now such -- so a cache
+ * of these transitions, keyed by (class, change), answers it in O(gpn)
+ * reads of the node's GPUs against their remembered pairs, with no sort
+ * or key compare.  A placer then scores classes, not nodes: its per-decision
  * cost is the number of live classes of the eligible pools, which depends
  * on how many distinct node states the workload creates -- not on the
  * number of nodes (members are kept only once a placer asks:

@@ -249,14 +249,18 @@ static void test_classes_vs_bruteforce(void)
     gs_fleet_free(f);
 }
 
-/* The transition cache against classing from scratch: two measures watch
- * one fleet -- a plain pool and a fractional one that lends --, the second
- * with the cache off, through random commits and releases (whole GPUs,
+/* The transition cache against classing from scratch: three measures
+ * watch one fleet -- a plain pool and a fractional one that lends --, the
+ * second with the cache off, the third keeping members by rank
+ * (gs_frag_track_first), through random commits and releases (whole GPUs,
  * fractions, with and without CPU, host and GPU memory, CPU-only), lending,
  * GPUs dying in place, cordons and nodes going down and up.  After every
- * step both pass their own from-scratch check and agree to the bit: the
- * same class of every node, the same classes in the same order, the same
- * members in the same heap slots, the same total. */
+ * step all pass their own from-scratch check (gs_frag_check) and agree to
+ * the bit: the same class of every node, the same classes in the same
+ * order, the same members (in the same heap slots; by rank, in rank order
+ * with the same first member in the fleet and in a random range), the
+ * same total.  The fleet has more than 64 nodes, so a bitset by rank has
+ * more than one word. */
 static void test_transitions_vs_scratch(void)
 {
     struct gs_catalog cat;
