@@ -1,7 +1,8 @@
 /* jobgroup.c -- pending jobs grouped by what placement sees of them.
  *
- * See jobgroup.h.  The hash mixes every keyed field (64-bit multiply and
- * xor-shift, as in splitmix64); equality then compares them all, the MIG
+ * See jobgroup.h.  The hash multiplies every keyed field by an odd
+ * constant and folds the products (the constants of splitmix64 and
+ * MurmurHash3's finalizer); equality then compares them all, the MIG
  * profile by name since a job's need points into its own spec. */
 #include "jobgroup.h"
 #include "../sim/err.h"
@@ -42,29 +43,31 @@ void gs_jgroups_free(struct gs_jgroups *gs)
     memset(gs, 0, sizeof *gs);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h ^= h >> 31;
-    return h * 0xbf58476d1ce4e5b9ULL;
-}
-
+/* A product of each word with an odd constant, folded: the words are
+ * mixed side by side instead of one after the other, so the hash costs a
+ * few cycles, not a chain of dependent multiplies.  Only lookups use it:
+ * groups are numbered in order of first use whatever it is. */
 static uint32_t job_hash(const struct gs_jgroups *gs, const struct gs_job *j)
 {
     uint64_t m;
     memcpy(&m, &j->need.mem_gb, sizeof m);
-    uint64_t h = mix(0, (uint64_t)(uint32_t)j->prio);
-    h = mix(h, (uint64_t)j->s.tier << 32 | (uint64_t)(uint32_t)j->preemptible);
-    h = mix(h, gs->by_tenant ? (uint64_t)(uint32_t)j->tenant : 0);
-    h = mix(h, (uint64_t)(uint32_t)j->need.gpus << 32 |
-               (uint64_t)(uint32_t)j->need.milli);
-    h = mix(h, m);
-    h = mix(h, j->need.allowed);
-    h = mix(h, (uint64_t)(uint32_t)j->need.guar << 32 |
-               (uint64_t)(uint32_t)j->need.burst);
+    uint64_t a = (uint64_t)(uint32_t)j->prio |
+                 (uint64_t)(uint32_t)j->s.tier << 32;
+    uint64_t b = (uint64_t)(uint32_t)j->preemptible |
+                 (uint64_t)(uint32_t)(gs->by_tenant ? j->tenant : 0) << 32;
+    uint64_t c = (uint64_t)(uint32_t)j->need.gpus << 32 |
+                 (uint64_t)(uint32_t)j->need.milli;
+    uint64_t d = (uint64_t)(uint32_t)j->need.guar << 32 |
+                 (uint64_t)(uint32_t)j->need.burst;
+    uint64_t h = a * 0x9e3779b97f4a7c15ULL ^ b * 0xbf58476d1ce4e5b9ULL ^
+                 c * 0x94d049bb133111ebULL ^ d * 0xd6e8feb86659fd93ULL ^
+                 (m ^ j->need.allowed * 0xff51afd7ed558ccdULL) *
+                 0xc4ceb9fe1a85ec53ULL;
     if (j->need.profile)
         for (const char *p = j->need.profile; *p; p++)
-            h = mix(h, (unsigned char)*p);
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
     return (uint32_t)(h >> 32);
 }
 
@@ -78,7 +81,8 @@ static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
            a->gpus == b->gpus && a->milli == b->milli &&
            a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
            a->guar == b->guar && a->burst == b->burst &&
-           strcmp(g->prof, b->profile ? b->profile : "") == 0;
+           (b->profile ? strcmp(g->prof, b->profile) == 0
+                       : g->prof[0] == '\0');
 }
 
 int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)

@@ -38,7 +38,8 @@
 #include "../sim/params.h"
 #include "../sim/job.h"
 
-#define GS_POLICY_ABI 3   /* 3: struct gs_job and gs_jobspec reordered (issue 10) */
+#define GS_POLICY_ABI 4   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
+                             4: struct gs_heap has a staging area (heap.h) */
 
 struct gs_sim;
 

@@ -405,13 +405,9 @@ static void on_finish(struct gs_event *ev, void *ctx)
 {
     struct gs_sim *s = ctx;
     struct gs_job *j = (struct gs_job *)ev;
-    /* Whatever event comes next, fetch its first lines without reading
-     * them (a prefetch never faults, so a non-job event is harmless):
-     * checking that it is a finish would wait for the miss here. */
-    struct gs_event *top = gs_engine_top(&s->eng);
-    if (top)
-        prefetch_job((const struct gs_job *)top);
-    const struct gs_job *nx;
+    const struct gs_job *nx = next_finish(s);
+    if (nx)
+        prefetch_job(nx);
     struct gs_jobrec *r = &s->rec[j->rec];
     j->done = job_total(j);
     if (j->alloc.n > 0)
