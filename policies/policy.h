@@ -38,7 +38,8 @@
 #include "../sim/params.h"
 #include "../sim/job.h"
 
-#define GS_POLICY_ABI 3   /* 3: struct gs_job and gs_jobspec reordered (issue 10) */
+#define GS_POLICY_ABI 4   /* 4: struct gs_job keeps a part of its spec,
+                                gs_jobrec 64 bytes (issue 10) */
 
 struct gs_sim;
 

@@ -290,7 +290,6 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
 {
     long n;
     const struct gs_jobrec *r = gs_sim_records(s, &n);
-    const struct gs_jobhost *host = gs_sim_records_host(s);
     struct gs_h5_job *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
     if (rows == NULL) {
         fail(w, "/jobs");
@@ -300,17 +299,18 @@ static void write_jobs(struct w *w, const struct gs_sim *s)
         rows[i] = (struct gs_h5_job){
             .id = r[i].id, .tenant = r[i].tenant, .tier = r[i].tier,
             .state = r[i].state, .kill = r[i].kill, .model = r[i].model,
-            .preemptions = r[i].preemptions,
+            .preemptions = gs_sim_record_preemptions(s, i),
             .arrival_s = secs(r[i].arrival), .start_s = secs(r[i].start),
             .end_s = secs(r[i].end),
             .wait_s = r[i].start >= 0 ? secs(r[i].start - r[i].arrival) : NAN,
             .gpus = r[i].gpus, .work_s = r[i].work / 1000.0,
             .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
             .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
-            .lost_gpu_hours = r[i].lost_gpu_hours,
-            .cpu_milli = host ? host[i].cpu_milli : 0,
-            .mem_mib = host ? host[i].mem_mib : 0,
+            .lost_gpu_hours = gs_sim_record_lost(s, i),
         };
+        struct gs_jobhost h = gs_sim_record_host(s, i);
+        rows[i].cpu_milli = h.cpu_milli;
+        rows[i].mem_mib = h.mem_mib;
     }
     hid_t t = job_type();
     hsize_t dim = (hsize_t)n;
