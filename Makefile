@@ -108,7 +108,7 @@ gpusim: $(B)/gpusim
 # allocations and cJSON's go through a counter that fails the Nth one.
 comma := ,
 ALLOC_WRAP := $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc strdup \
-                strndup asprintf realpath)
+                strndup asprintf realpath mmap mremap)
 $(B)/gpusim-allocfail: $(B)/sim/cli.o $(B)/tests/allocfail/inject.o \
                        $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)

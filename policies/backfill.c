@@ -31,7 +31,10 @@
  * its nodes are down), only jobs that fit in the aggregate leftover start.
  *
  * Cost: running jobs sit in a heap keyed by estimated end, and the shadow
- * time visits only as many of them as it needs (gs_heap_walk).  The backfill
+ * time visits only as many of them as it needs (gs_heap_walk).  The heap
+ * is staged (heap.h): while no head waits -- most of a run below full load
+ * -- a start appends to an array and an end marks its slot, and only the
+ * few long-lived jobs go through the heap proper.  The backfill
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
  * Slurm's bf_max_job_test) and stops when the fleet is full. */
 #include "policy.h"
@@ -191,6 +194,10 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (b == NULL)
         return GS_ENOMEM;
     gs_heap_init(&b->run);
+    if (gs_heap_stage(&b->run) < 0) {
+        free(b);
+        return GS_ENOMEM;
+    }
     b->depth = 1000;
     int rc = gs_params_int(p, "depth", 1, 100000000, &b->depth, d);
     if (rc < 0) {

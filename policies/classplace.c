@@ -1,10 +1,19 @@
 /* classplace.c -- the class-scoring placement engine (classplace.h).
  *
- * Caching: a score depends on the class's state and the task's demand on
- * the pool.  When the job states nothing beyond its shape (no memory,
- * guarantee or MIG profile), the demand follows from the shape and the
- * pool, so the score is cached under (class id, shape index) for the whole
- * run; other jobs are scored afresh.  NAN marks "not computed".
+ * Caching: a score depends on the class's state and the task's need (and,
+ * through the need, its demand on the class's pool).  Every need without a
+ * MIG profile is interned -- its GPUs, fraction, models, host CPU and
+ * memory, GPU memory, guarantee, burst and device memory, all a score may
+ * read -- and its score is cached under (class id, need id) for the whole
+ * run, classes never changing state; NAN marks "not computed".  A need
+ * whose GPUs, fraction, models, CPU and memory are a shape of the workload
+ * distribution (frag.h) and that states no GPU memory or guarantee has its
+ * scores rounded to float, as the per-shape cache this one grew from kept
+ * them (so decisions stay what they were); other needs keep the exact
+ * double.  The needs interned are bounded (maxneeds, a few times the
+ * distribution's shapes); past it a need is scored afresh each time.  A
+ * job's host resources defaulted by its tier (sim.c) make its need differ
+ * from every shape, so without interning it would never be cached.
  *
  * Random: a node drawn uniformly among the nodes of the eligible classed
  * ranges on which the task fits, and a fraction on a GPU drawn uniformly
@@ -24,6 +33,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An interned need: every field of gs_need a score may read (a MIG
+ * profile's needs are not interned). */
+struct gs_cpneed {
+    int32_t gpus, milli, cpu, mem, guar, burst;
+    uint64_t allowed;
+    double mem_gb, dev_gb;
+    uint32_t hash;
+    int round;                  /* scores rounded to float (see above) */
+};
+
+/* An interned need's demand on one pool (gs_fleet_demand): rc 1 = not
+ * yet asked. */
+struct gs_cpdemand {
+    struct gs_demand d;
+    int rc;
+};
+
+/* One class's cached scores, per need id (len of them; NAN = unknown). */
+struct gs_cprow {
+    double *v;
+    int8_t *pick;
+    int len;
+};
+
 int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
                        gs_class_score_fn *score, const char *rng_name)
 {
@@ -32,7 +65,11 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
     struct gs_frag *fr = gs_sim_frag(sim);
     const struct gs_fleet *f = gs_sim_fleet(sim);
     cp->nshapes = gs_frag_nshapes(fr);
-    if (gs_frag_track_classes(fr) < 0)
+    cp->maxneeds = 4 * cp->nshapes + 256;
+    cp->npools = f->npools;
+    /* only random placement walks members in the classes' own order */
+    if ((rng_name == NULL && gs_frag_track_first(fr) < 0) ||
+        gs_frag_track_classes(fr) < 0)
         return GS_ENOMEM;
     if (rng_name && (cp->rng = gs_rng_stream(gs_sim_seed(sim), rng_name)) ==
                     NULL)
@@ -79,11 +116,13 @@ int gs_classplace_init(struct gs_classplace *cp, struct gs_sim *sim,
 void gs_classplace_free(struct gs_classplace *cp)
 {
     for (int i = 0; i < cp->cap; i++) {
-        free(cp->val[i]);
-        free(cp->pick[i]);
+        free(cp->rows[i].v);
+        free(cp->rows[i].pick);
     }
-    free(cp->val);
-    free(cp->pick);
+    free(cp->rows);
+    free(cp->needs);
+    free(cp->nhash);
+    free(cp->dms);
     if (cp->rng)
         gsl_rng_free(cp->rng);
     memset(cp, 0, sizeof *cp);
@@ -213,59 +252,179 @@ static int grow(struct gs_classplace *cp, int ncls)
     int cap = cp->cap ? cp->cap : 256;
     while (cap < ncls)
         cap *= 2;
-    float **v = realloc(cp->val, (size_t)cap * sizeof *v);
+    struct gs_cprow *v = realloc(cp->rows, (size_t)cap * sizeof *v);
     if (v == NULL)
         return GS_ENOMEM;
-    cp->val = v;
-    int8_t **p = realloc(cp->pick, (size_t)cap * sizeof *p);
-    if (p == NULL)
-        return GS_ENOMEM;
-    cp->pick = p;
-    for (int i = cp->cap; i < cap; i++) {
-        cp->val[i] = NULL;
-        cp->pick[i] = NULL;
-    }
+    cp->rows = v;
+    memset(&v[cp->cap], 0, (size_t)(cap - cp->cap) * sizeof *v);
     cp->cap = cap;
     return 0;
 }
 
-/* The score of class id for the job, through the cache when shape >= 0. */
-static double class_score(struct gs_classplace *cp, const struct gs_frag *fr,
-                          int id, int shape, const struct gs_demand *dm,
-                          const struct gs_need *need, int *pick)
+static uint32_t need_hash(const struct gs_cpneed *k)
+{
+    uint64_t w[6], h = 0x9e3779b97f4a7c15ULL;
+    memcpy(&w[0], &k->gpus, 8);             /* gpus, milli */
+    memcpy(&w[1], &k->cpu, 8);              /* cpu, mem */
+    memcpy(&w[2], &k->guar, 8);             /* guar, burst */
+    w[3] = k->allowed;
+    memcpy(&w[4], &k->mem_gb, 8);
+    memcpy(&w[5], &k->dev_gb, 8);
+    for (int i = 0; i < 6; i++) {
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return (uint32_t)h;
+}
+
+static int need_eq(const struct gs_cpneed *a, const struct gs_cpneed *b)
+{
+    return a->gpus == b->gpus && a->milli == b->milli && a->cpu == b->cpu &&
+           a->mem == b->mem && a->guar == b->guar && a->burst == b->burst &&
+           a->allowed == b->allowed && a->mem_gb == b->mem_gb &&
+           a->dev_gb == b->dev_gb;
+}
+
+/* The id of need among the interned ones, interning it if new; -1 when it
+ * is not cached (a MIG profile, the bound reached, out of memory). */
+static int need_id(struct gs_classplace *cp, const struct gs_frag *fr,
+                   const struct gs_need *need)
+{
+    if (need->profile)
+        return -1;
+    struct gs_cpneed k = {
+        need->gpus, need->milli, need->cpu_milli, need->mem_mib, need->guar,
+        need->burst, need->allowed, need->mem_gb, need->dev_gb, 0, 0
+    };
+    k.hash = need_hash(&k);
+    if (cp->nhcap > 0) {
+        uint32_t m = (uint32_t)cp->nhcap - 1, i = k.hash & m;
+        for (; cp->nhash[i] >= 0; i = (i + 1) & m)
+            if (cp->needs[cp->nhash[i]].hash == k.hash &&
+                need_eq(&cp->needs[cp->nhash[i]], &k))
+                return cp->nhash[i];
+    }
+    if (cp->nneeds >= cp->maxneeds)
+        return -1;
+    if (cp->nneeds == cp->capneeds) {
+        int cap = cp->capneeds ? 2 * cp->capneeds : 16;
+        struct gs_cpneed *v = realloc(cp->needs, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        cp->needs = v;
+        size_t np = (size_t)(cp->npools > 0 ? cp->npools : 1);
+        struct gs_cpdemand *d = realloc(cp->dms, (size_t)cap * np * sizeof *d);
+        if (d == NULL)
+            return -1;
+        cp->dms = d;
+        cp->capneeds = cap;
+    }
+    if (2 * (cp->nneeds + 1) > cp->nhcap) {
+        int cap = cp->nhcap ? 2 * cp->nhcap : 64;
+        int *h = malloc((size_t)cap * sizeof *h);
+        if (h == NULL)
+            return -1;
+        for (int i = 0; i < cap; i++)
+            h[i] = -1;
+        for (int n = 0; n < cp->nneeds; n++) {
+            uint32_t i = cp->needs[n].hash & (uint32_t)(cap - 1);
+            while (h[i] >= 0)
+                i = (i + 1) & (uint32_t)(cap - 1);
+            h[i] = n;
+        }
+        free(cp->nhash);
+        cp->nhash = h;
+        cp->nhcap = cap;
+    }
+    k.round = gs_frag_shape_of(fr, need) >= 0 &&
+              !(need->mem_gb > 0 || need->guar > 0);
+    int id = cp->nneeds++;
+    cp->needs[id] = k;
+    for (int p = 0; p < cp->npools; p++)
+        cp->dms[(size_t)id * (size_t)cp->npools + (size_t)p].rc = 1;
+    uint32_t i = k.hash & (uint32_t)(cp->nhcap - 1);
+    while (cp->nhash[i] >= 0)
+        i = (i + 1) & (uint32_t)(cp->nhcap - 1);
+    cp->nhash[i] = id;
+    return id;
+}
+
+/* need's demand on pool (gs_fleet_demand), remembered per interned need
+ * (nid >= 0). */
+static int demand(struct gs_classplace *cp, const struct gs_fleet *f, int nid,
+                  int pool, const struct gs_need *need, struct gs_demand *dm)
+{
+    if (nid < 0)
+        return gs_fleet_demand(f, pool, need, dm);
+    struct gs_cpdemand *c = &cp->dms[(size_t)nid * (size_t)cp->npools +
+                                     (size_t)pool];
+    if (c->rc > 0)
+        c->rc = gs_fleet_demand(f, pool, need, &c->d);
+    *dm = c->d;
+    return c->rc;
+}
+
+/* Make room in class id's row for need nid; 0 or GS_ENOMEM. */
+static int row_fit(struct gs_classplace *cp, int id, int nid)
+{
+    struct gs_cprow *r = &cp->rows[id];
+    if (nid < r->len)
+        return 0;
+    int len = cp->capneeds > nid ? cp->capneeds : nid + 1;
+    double *v = realloc(r->v, (size_t)len * sizeof *v);
+    if (v == NULL)
+        return GS_ENOMEM;
+    r->v = v;
+    int8_t *pk = realloc(r->pick, (size_t)len);
+    if (pk == NULL)
+        return GS_ENOMEM;
+    r->pick = pk;
+    for (int i = r->len; i < len; i++)
+        v[i] = NAN;
+    r->len = len;
+    return 0;
+}
+
+/* class_score's slow path: the score computed, and cached when nid >= 0. */
+static double __attribute__((noinline))
+score_anew(struct gs_classplace *cp, const struct gs_frag *fr, int id,
+           int nid, const struct gs_demand *dm, const struct gs_need *need,
+           int *pick)
 {
     struct gs_fclass c;
     gs_frag_class(fr, id, &c);
-    if (shape < 0)
+    if (nid < 0 || row_fit(cp, id, nid) < 0)
         return cp->score(cp, fr, &c, dm, need, pick);
-    if (cp->val[id] == NULL) {
-        cp->val[id] = malloc((size_t)cp->nshapes * sizeof **cp->val);
-        cp->pick[id] = malloc((size_t)cp->nshapes);
-        if (cp->val[id] == NULL || cp->pick[id] == NULL) {
-            free(cp->val[id]);
-            free(cp->pick[id]);
-            cp->val[id] = NULL;
-            cp->pick[id] = NULL;
-            return cp->score(cp, fr, &c, dm, need, pick);
+    int pk = -1;
+    double d = cp->score(cp, fr, &c, dm, need, &pk);
+    if (cp->needs[nid].round)
+        d = (float)d;
+    cp->rows[id].v[nid] = d;
+    cp->rows[id].pick[nid] = (int8_t)pk;
+    *pick = pk;
+    return d;
+}
+
+/* The score of class id for the job, through the cache when nid >= 0. */
+static inline double class_score(struct gs_classplace *cp,
+                                 const struct gs_frag *fr, int id, int nid,
+                                 const struct gs_demand *dm,
+                                 const struct gs_need *need, int *pick)
+{
+    if (nid >= 0 && nid < cp->rows[id].len) {
+        double v = cp->rows[id].v[nid];
+        if (!isnan(v)) {
+            *pick = cp->rows[id].pick[nid];
+            return v;
         }
-        for (int s = 0; s < cp->nshapes; s++)
-            cp->val[id][s] = NAN;
     }
-    float v = cp->val[id][shape];
-    if (isnan(v)) {
-        int pk = -1;
-        double d = cp->score(cp, fr, &c, dm, need, &pk);
-        cp->val[id][shape] = (float)d;
-        cp->pick[id][shape] = (int8_t)pk;
-        v = (float)d;
-    }
-    *pick = cp->pick[id][shape];
-    return v;
+    return score_anew(cp, fr, id, nid, dm, need, pick);
 }
 
 struct choice {
     double v;
     int node, id, pick, pool;
+    int lo, hi;                 /* the range it was found in (global) */
 };
 
 /* The node range of r in global node indexes. */
@@ -296,7 +455,7 @@ static int members_in(const struct gs_frag *fr, int id, int whole, int lo,
  * task fits on it.  0 with *ch, or GS_ENOFIT after RANDOM_TRIES misses. */
 static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
                       const struct gs_frag *fr, const struct gs_range *r,
-                      int n, const struct gs_need *need, int shape,
+                      int n, const struct gs_need *need, int nid,
                       struct choice *ch)
 {
     long total = 0;
@@ -314,12 +473,12 @@ static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
         int node = f->pools[r[i].pool].node0 + r[i].lo + (int)u;
         int id = gs_frag_node_class(fr, node);
         struct gs_demand dm;
-        if (id < 0 || gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+        if (id < 0 || demand(cp, f, nid, r[i].pool, need, &dm) < 0 ||
             (dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
             continue;
         int pick;
-        if (class_score(cp, fr, id, shape, &dm, need, &pick) < INFINITY) {
-            *ch = (struct choice){ 0, node, id, -1, r[i].pool };
+        if (class_score(cp, fr, id, nid, &dm, need, &pick) < INFINITY) {
+            *ch = (struct choice){ 0, node, id, -1, r[i].pool, 0, 0 };
             return 0;
         }
     }
@@ -330,7 +489,7 @@ static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
  * it again in the same order.  0 with *ch, or GS_ENOFIT. */
 static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
                        const struct gs_frag *fr, const struct gs_range *r,
-                       int n, const struct gs_need *need, int shape,
+                       int n, const struct gs_need *need, int nid,
                        struct choice *ch)
 {
     long total = 0, target = 0;
@@ -343,7 +502,7 @@ static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
         for (int i = 0; i < n; i++) {
             struct gs_demand dm;
             if (!gs_frag_pool_classed(fr, r[i].pool) ||
-                gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+                demand(cp, f, nid, r[i].pool, need, &dm) < 0 ||
                 (dm.kind == GS_DEM_WHOLE &&
                  dm.gpus > f->pools[r[i].pool].s.gpn))
                 continue;
@@ -354,7 +513,7 @@ static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
             int nl = gs_frag_live(fr, r[i].pool, &ids);
             for (int k = 0; k < nl; k++) {
                 int pick;
-                if (!(class_score(cp, fr, ids[k], shape, &dm, need, &pick) <
+                if (!(class_score(cp, fr, ids[k], nid, &dm, need, &pick) <
                       INFINITY))
                     continue;
                 struct gs_fclass c;
@@ -374,7 +533,7 @@ static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
                         continue;
                     if (target-- == 0) {
                         *ch = (struct choice){ 0, node, ids[k], -1,
-                                               r[i].pool };
+                                               r[i].pool, lo, hi };
                         return 0;
                     }
                 }
@@ -391,47 +550,62 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
     const struct gs_fleet *f = gs_sim_fleet(sim);
     struct gs_frag *fr = gs_sim_frag(sim);
     const struct gs_need *need = &job->need;
-    int shape = gs_frag_shape_of(fr, need);
-    if (need->mem_gb > 0 || need->guar > 0 || need->profile)
-        shape = -1;                     /* the demand is not the shape's */
-    if (shape >= 0 && grow(cp, gs_frag_nclasses(fr)) < 0)
+    int nid = need_id(cp, fr, need);
+    if (nid >= 0 && grow(cp, gs_frag_nclasses(fr)) < 0)
         return GS_ENOMEM;
-    struct choice best = { INFINITY, -1, -1, -1, -1 };
+    struct choice best = { INFINITY, -1, -1, -1, -1, 0, 0 };
     int rc;
     if (cp->rng) {
-        if (try_random(cp, f, fr, r, n, need, shape, &best) < 0 &&
-            draw_random(cp, f, fr, r, n, need, shape, &best) < 0)
+        if (try_random(cp, f, fr, r, n, need, nid, &best) < 0 &&
+            draw_random(cp, f, fr, r, n, need, nid, &best) < 0)
             best.node = -1;
     } else {
         for (int i = 0; i < n; i++) {
             struct gs_demand dm;
             if (!gs_frag_pool_classed(fr, r[i].pool) ||
-                gs_fleet_demand(f, r[i].pool, need, &dm) < 0 ||
+                demand(cp, f, nid, r[i].pool, need, &dm) < 0 ||
                 (dm.kind == GS_DEM_WHOLE &&
                  dm.gpus > f->pools[r[i].pool].s.gpn))
                 continue;
             int lo, hi;
             range_nodes(f, &r[i], &lo, &hi);
+            const struct gs_pool *pl = &f->pools[r[i].pool];
+            /* In a whole pool every live class has members: a class's
+             * first member is looked up only to break a tie (or at the
+             * end); in part of a pool, to know it has one there. */
+            int whole = lo <= pl->node0 && hi >= pl->node0 + pl->s.nodes;
             const int *ids;
             int nl = gs_frag_live(fr, r[i].pool, &ids);
             for (int k = 0; k < nl; k++) {
                 int pick = -1;
-                double v = class_score(cp, fr, ids[k], shape, &dm, need,
+                double v = class_score(cp, fr, ids[k], nid, &dm, need,
                                        &pick);
                 if (!(v < INFINITY) || v > best.v)
                     continue;
-                int node = gs_frag_member_in(fr, ids[k], lo, hi);
-                if (node < 0 || (v == best.v &&
-                                 gs_frag_rank(fr, node) >
-                                 gs_frag_rank(fr, best.node)))
-                    continue;
-                best = (struct choice){ v, node, ids[k], pick, r[i].pool };
+                int node = -1;
+                if (!whole || v == best.v) {
+                    node = gs_frag_member_in(fr, ids[k], lo, hi);
+                    if (node < 0)
+                        continue;
+                    if (v == best.v) {
+                        if (best.node < 0)
+                            best.node = gs_frag_member_in(fr, best.id,
+                                                          best.lo, best.hi);
+                        if (gs_frag_rank(fr, node) >
+                            gs_frag_rank(fr, best.node))
+                            continue;
+                    }
+                }
+                best = (struct choice){ v, node, ids[k], pick, r[i].pool,
+                                        lo, hi };
             }
         }
+        if (best.id >= 0 && best.node < 0)
+            best.node = gs_frag_member_in(fr, best.id, best.lo, best.hi);
     }
     if (best.node >= 0) {
         struct gs_demand dm;
-        rc = gs_fleet_demand(f, best.pool, need, &dm);
+        rc = demand(cp, f, nid, best.pool, need, &dm);
         GS_ASSERT(rc == 0);
         int pm = -1, pb = -1;
         if (dm.kind == GS_DEM_FRAC && best.pick >= 0) {

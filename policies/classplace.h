@@ -37,13 +37,23 @@ typedef double gs_class_score_fn(const struct gs_classplace *cp,
                                  const struct gs_demand *dm,
                                  const struct gs_need *need, int *pick);
 
+struct gs_cpneed;
+struct gs_cprow;
+struct gs_cpdemand;
+
 struct gs_classplace {
     gs_class_score_fn *score;
     double cmax, gmax;          /* the largest classed node's CPU and GPU
                                    milli (the scores' normalization) */
     int nshapes;
-    float **val;                /* per class id: per shape, NAN = unknown */
-    int8_t **pick;
+    struct gs_cpneed *needs;    /* the needs met so far, interned: a score
+                                   is cached per (class, need) */
+    int nneeds, capneeds, maxneeds;
+    int *nhash;                 /* need ids by key, -1 empty */
+    int nhcap;
+    struct gs_cpdemand *dms;    /* per need id and pool: its demand */
+    int npools;
+    struct gs_cprow *rows;      /* per class id: scores per need id */
     int cap;
     gsl_rng *rng;               /* random placement only */
 };

@@ -22,10 +22,16 @@
  * pass takes groups' first jobs in queue order and sets a group aside at
  * its first miss.  It tries the same jobs in the same order as the walk
  * over the whole queue, but looks only at the jobs it starts plus one per
- * group.  With preemption, or a placer that draws on a miss, the sorted
- * array is walked as described above. */
+ * group.  With preemption the groups serve too (a group is set aside
+ * only when its miss provably repeats: miss_repeats), and the victim
+ * search asks an index of the nodes by the GPUs reclaimable below each
+ * priority (victims.h) for the node the scan would choose, then looks only
+ * at the victims there.  With a placer that draws on a miss, or shared
+ * GPUs, the sorted array is walked as described above and the victim
+ * search scans every running job (make_room). */
 #include "policy.h"
 #include "jobgroup.h"
+#include "victims.h"
 #include "../sim/sim.h"
 
 #include <stddef.h>
@@ -49,14 +55,10 @@ struct prio {
     long nlate, caplate;
 
     /* Grouped mode with preemption: possible victims (running, preemptible,
-     * whole GPUs on one node) listed by node, and for each victim priority
-     * (a level) the nodes holding one. */
+     * whole GPUs on one node) listed by node, and the nodes indexed by the
+     * GPUs they could free below each priority (victims.h). */
     struct vnode { struct gs_job **v; int n, cap; } *vn;   /* per node */
-    int *lvprio;                /* per level: its priority */
-    long nlv, caplv;
-    struct lvl { int *node, *pos, *cnt; long n; } *lv;      /* per level */
-    long caplvs;
-    uint64_t *seen, qid;        /* per node: the query that saw it */
+    struct gs_victims *vx;
     char *pe;                   /* per pool: eligible, this query */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -86,17 +88,21 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
     }
     s->fast = gs_sim_misses_repeat(sim);
     if (s->fast && s->preempt) {
-        const struct gs_fleet *f = gs_sim_fleet(sim);
+        /* The index watches the fleet (it only reads it; watching is the
+         * one change it makes, to the fleet's list of watchers). */
+        struct gs_fleet *f = (struct gs_fleet *)gs_sim_fleet(sim);
         s->vn = calloc((size_t)s->nnodes + 1, sizeof *s->vn);
-        s->seen = calloc((size_t)s->nnodes + 1, sizeof *s->seen);
         s->pe = calloc((size_t)f->npools + 1, 1);
-        if (s->vn == NULL || s->seen == NULL || s->pe == NULL) {
+        rc = s->vn == NULL || s->pe == NULL ? GS_ENOMEM
+                                             : gs_victims_new(f, &s->vx);
+        if (rc < 0) {
             free(s->vn);
-            free(s->seen);
             free(s->pe);
             free(s->reclaim);
             free(s);
-            return GS_ENOMEM;
+            return gs_diag_set(d, rc, "", "%s",
+                               rc == GS_ENOMEM ? "out of memory"
+                                               : "too many fleet watchers");
         }
     }
     gs_jgroups_init(&s->gs, 0);
@@ -118,14 +124,7 @@ static void prio_free(void *state)
         for (int n = 0; n < s->nnodes; n++)
             free(s->vn[n].v);
     free(s->vn);
-    for (long l = 0; l < s->nlv; l++) {
-        free(s->lv[l].node);
-        free(s->lv[l].pos);
-        free(s->lv[l].cnt);
-    }
-    free(s->lv);
-    free(s->lvprio);
-    free(s->seen);
+    gs_victims_free(s->vx);
     free(s->pe);
     free(s->vict);
     free(s->tried);
@@ -158,28 +157,6 @@ static int could_be_victim(const struct gs_job *v)
            v->alloc.pool >= 0;
 }
 
-static long level_of(struct prio *s, int prio)
-{
-    for (long l = 0; l < s->nlv; l++)
-        if (s->lvprio[l] == prio)
-            return l;
-    if (s->nlv == s->caplv)
-        s->lvprio = gs_grow(s->lvprio, &s->caplv, s->nlv + 1,
-                            sizeof *s->lvprio);
-    if (s->nlv == s->caplvs)
-        s->lv = gs_grow(s->lv, &s->caplvs, s->nlv + 1, sizeof *s->lv);
-    struct lvl *x = &s->lv[s->nlv];
-    x->n = 0;
-    x->node = malloc((size_t)(s->nnodes + 1) * sizeof *x->node);
-    x->pos = malloc((size_t)(s->nnodes + 1) * sizeof *x->pos);
-    x->cnt = calloc((size_t)s->nnodes + 1, sizeof *x->cnt);
-    GS_OOM_IF(x->node == NULL || x->pos == NULL || x->cnt == NULL);
-    for (int n = 0; n < s->nnodes; n++)
-        x->pos[n] = -1;
-    s->lvprio[s->nlv] = prio;
-    return s->nlv++;
-}
-
 /* A job started: list it on its node if it could ever be a victim. */
 static void vict_add(struct prio *s, struct gs_job *j)
 {
@@ -196,12 +173,7 @@ static void vict_add(struct prio *s, struct gs_job *j)
     x->v[x->n++] = j;
     j->pnode.time = n;          /* its node, for vict_remove: the core
                                    clears a requeued job's alloc first */
-    long lvl = level_of(s, j->prio);      /* may move s->lv */
-    struct lvl *l = &s->lv[lvl];
-    if (l->cnt[n]++ == 0) {
-        l->pos[n] = (int)l->n;
-        l->node[l->n++] = n;
-    }
+    gs_victims_move(s->vx, n, j->prio, j->need.gpus, +1);
     j->pslot = LISTED;
 }
 
@@ -215,22 +187,15 @@ static void vict_remove(struct prio *s, struct gs_job *j)
             x->v[i] = x->v[--x->n];
             break;
         }
-    long lvl = level_of(s, j->prio);
-    struct lvl *l = &s->lv[lvl];
-    if (--l->cnt[n] == 0) {
-        int i = l->pos[n], last = l->node[--l->n];
-        l->node[i] = last;
-        l->pos[last] = i;
-        l->pos[n] = -1;
-    }
+    gs_victims_move(s->vx, n, j->prio, j->need.gpus, -1);
     j->pslot = -1;
 }
 
 static int victim_cmp(const void *x, const void *y);
 
 /* make_room() over the index: the same node and victims, looking only at
- * the nodes that hold a job of lower priority.  0 if j started; *preempted
- * says whether anything was preempted. */
+ * the victims on the node chosen.  0 if j started; *preempted says whether
+ * anything was preempted. */
 static int make_room_fast(struct prio *s, struct gs_sim *sim,
                           struct gs_job *j, int *preempted)
 {
@@ -239,46 +204,16 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
     if (j->need.gpus == 0)
         return -1;
     int need = j->need.gpus;
-    s->qid++;
     for (int p = 0; p < f->npools; p++)
         s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
-    int best = -1, best_need = 1 << 30;
-    long looked = 0;
-    for (long l = 0; l < s->nlv; l++) {
-        if (s->lvprio[l] >= j->prio)
-            continue;
-        const struct lvl *x = &s->lv[l];
-        looked += x->n;
-        for (long i = 0; i < x->n; i++) {
-            int n = x->node[i];
-            if (s->seen[n] == s->qid)
-                continue;
-            s->seen[n] = s->qid;
-            const struct gs_node *nd = &f->nodes[n];
-            if (!s->pe[nd->pool] || need > f->pools[nd->pool].s.gpn)
-                continue;
-            int deficit = need - nd->nfull;
-            if (deficit <= 0 || deficit > best_need ||
-                (deficit == best_need && n > best))
-                continue;
-            int r = 0;
-            const struct vnode *v = &s->vn[n];
-            for (int k = 0; k < v->n; k++)
-                if (v->v[k]->prio < j->prio)
-                    r += v->v[k]->need.gpus;
-            if (nd->nfull + r >= need) {
-                best = n;
-                best_need = deficit;
-            }
-        }
-    }
-    gs_sim_examine(sim, looked);
+    int best = gs_victims_best(s->vx, j->prio, need, s->pe);
     if (best < 0)
         return -1;
     const struct vnode *v = &s->vn[best];
     if (v->n > s->capvict)
         s->vict = gs_grow(s->vict, &s->capvict, v->n, sizeof *s->vict);
     long nv = 0;
+    gs_sim_examine(sim, v->n);
     for (int k = 0; k < v->n; k++)
         if (v->v[k]->prio < j->prio)
             s->vict[nv++] = v->v[k];

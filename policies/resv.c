@@ -36,6 +36,8 @@ int gs_resv_init(struct gs_resv *r, const struct gs_fleet *f,
     *r = (struct gs_resv){ 0 };
     gs_heap_init(&r->run);
     r->run.seq = heap_id << 40;
+    if (gs_heap_stage(&r->run) < 0)
+        return GS_ENOMEM;
     r->nodes = malloc(((size_t)f->nnodes + 1) * sizeof *r->nodes);
     r->gain = calloc((size_t)f->nnodes + 1, sizeof *r->gain);
     r->touched = malloc(((size_t)f->nnodes + 1) * sizeof *r->touched);

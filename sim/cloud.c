@@ -107,6 +107,8 @@ void gs_cloud_node_set(struct gs_cloud *c, int node, int st)
     if (bold != bnew) {
         int d = bnew ? 1 : -1;
         p->billed += d;
+        if (p->billed > p->billed_max)
+            p->billed_max = p->billed;
         if (fn->njobs == 0)
             p->billed_empty += d;
         if (bnew)
@@ -241,6 +243,8 @@ static void on_block(struct gs_event *ev, void *ctx)
         p->block_open = 1;
         p->billed = slots;
         p->billed_empty = slots;
+        if (p->billed > p->billed_max)
+            p->billed_max = p->billed;
         for (int i = 0; i < slots; i++)
             gs_cloud_node_set(c, node0 + i,
                               i < p->cfg->base ? NS_UP : NS_SPARE);
@@ -473,6 +477,7 @@ int gs_cloud_start(struct gs_cloud *c, gs_time t0)
             int node = node0 + k, st = c->node[node].state;
             if (billed(p, st)) {
                 p->billed++;
+                p->billed_max = p->billed;
                 p->billed_empty++;
                 gs_market_session_open(c, node);
             }
@@ -691,7 +696,10 @@ void gs_cloud_pool_bill(const struct gs_cloud *c, int pool,
                         struct gs_cloud_poolbill *o)
 {
     const struct gs_cpool *p = &c->pool[pool];
+    gs_time span = c->last - c->t0;
     *o = (struct gs_cloud_poolbill){ p->paid, p->jobs, p->od_equiv,
                                      p->node_ms / GS_HOUR,
-                                     p->idle_node_ms / GS_HOUR };
+                                     p->idle_node_ms / GS_HOUR,
+                                     span > 0 ? p->node_ms / (double)span : 0,
+                                     p->billed_max };
 }

@@ -113,9 +113,12 @@ const struct gs_cevent *gs_cloud_log(const struct gs_cloud *c, long *n);
 double gs_cloud_cost_tenant(const struct gs_cloud *c, int tenant);
 double gs_cloud_cost_tier(const struct gs_cloud *c, int tier);
 /* Per pool: paid, attributed to jobs, on-demand equivalent ($), billed
- * node-hours and node-hours with no job. */
+ * node-hours and node-hours with no job; the nodes billed on average over
+ * the run and the most billed at once (what an autoscaled pool booted). */
 struct gs_cloud_poolbill {
     double paid, jobs, od_equiv, node_h, idle_node_h;
+    double nodes_mean;
+    int nodes_peak;
 };
 void gs_cloud_pool_bill(const struct gs_cloud *c, int pool,
                         struct gs_cloud_poolbill *out);

@@ -62,6 +62,7 @@ struct gs_cpool {
     int market;
     int n[NS_N];
     int billed, billed_empty;
+    int billed_max;             /* the most billed at once (autoscaling) */
     int block_open;
     struct gs_pwc price, hazard;
     /* ledger */

@@ -77,63 +77,183 @@ static inline int bucket(int free)
     return free * 64 / 1000;
 }
 
-static void leaf_update(struct gs_fleet *f, int node)
+/* The fields of a tree entry, as bits of the set a change still moves. */
+enum { T_FMASK = 1, T_PMASK = 2, T_MILLI = 4, T_RMAX = 8, T_HCPU = 16,
+       T_HMEM = 32 };
+
+/* Entry i of a tree from its two children (an OR, or a max): 1 if that
+ * changed it, else 0 -- and then no entry above it changes either. */
+static inline int or_up(uint64_t *t, int i)
+{
+    uint64_t v = t[2 * i] | t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+static inline int max16_up(int16_t *t, int i)
+{
+    int16_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+static inline int max32_up(int32_t *t, int i)
+{
+    int32_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    return 1;
+}
+
+/* Bring node's leaf up to date, then its ancestors: each field climbs
+ * only while it changes (an entry whose field stays as it was leaves every
+ * entry above it as it was too), and a slot is written only when its value
+ * moves.  A commit of whole GPUs thus touches the fully-free masks of a
+ * few levels and nothing else.  The host maxima (hcpu, hmem) are kept only
+ * once a search has used them (host_index). */
+static void leaf_sync(struct gs_fleet *f, int node)
 {
     const struct gs_node *nd = &f->nodes[node];
     struct gs_pool *p = &f->pools[nd->pool];
     int i = p->tsize + (node - p->node0);
     uint64_t fm = 0, pm = 0;
     int mx = 0, rm = 0;
-    if (nd->up && !nd->cordon) {
-        fm = 1ULL << nd->nfull;
-        for (int g = 0; g < p->s.gpn; g++) {
-            int fr = f->free_milli[nd->gpu0 + g] - f->lent[nd->gpu0 + g];
-            if (fr < 0)
-                fr = 0;         /* a reclaim not yet enforced */
-            if (fr > mx)
-                mx = fr;
-            if (fr > 0 && fr < 1000)
-                pm |= 1ULL << bucket(fr);
-            if (f->free_milli[nd->gpu0 + g] > rm)
-                rm = f->free_milli[nd->gpu0 + g];
-        }
-    }
-    p->fmask[i] = fm;
-    p->pmask[i] = pm;
-    p->milli[i] = (int16_t)mx;
-    if (p->rmax)
-        p->rmax[i] = (int16_t)rm;
     int open = nd->up && !nd->cordon;
-    p->hcpu[i] = open ? f->cpu_free[node] : -1;
-    p->hmem[i] = open ? f->mem_free[node] : -1;
-    /* Up to the root, stopping at the first entry that does not change:
-     * those above it summarize the same values as before. */
-    for (i /= 2; i >= 1; i /= 2) {
-        uint64_t f2 = p->fmask[2 * i] | p->fmask[2 * i + 1];
-        uint64_t p2 = p->pmask[2 * i] | p->pmask[2 * i + 1];
-        int32_t c2 = p->hcpu[2 * i] > p->hcpu[2 * i + 1] ? p->hcpu[2 * i]
-                                                         : p->hcpu[2 * i + 1];
-        int32_t h2 = p->hmem[2 * i] > p->hmem[2 * i + 1] ? p->hmem[2 * i]
-                                                         : p->hmem[2 * i + 1];
-        int a = p->milli[2 * i], b = p->milli[2 * i + 1];
-        int16_t m2 = (int16_t)(a > b ? a : b), r2 = 0;
-        if (p->rmax) {
-            a = p->rmax[2 * i];
-            b = p->rmax[2 * i + 1];
-            r2 = (int16_t)(a > b ? a : b);
+    if (open) {
+        const int16_t *fr = f->free_milli + nd->gpu0;
+        fm = 1ULL << nd->nfull;
+        if (p->rmax == NULL) {      /* nothing is lent on this pool */
+            for (int g = 0; g < p->s.gpn; g++) {
+                int v = fr[g];
+                if (v > mx)
+                    mx = v;
+                if (v > 0 && v < 1000)
+                    pm |= 1ULL << bucket(v);
+            }
+        } else {
+            const int16_t *ln = f->lent + nd->gpu0;
+            for (int g = 0; g < p->s.gpn; g++) {
+                int v = fr[g] - ln[g];
+                if (v < 0)
+                    v = 0;      /* a reclaim not yet enforced */
+                if (v > mx)
+                    mx = v;
+                if (v > 0 && v < 1000)
+                    pm |= 1ULL << bucket(v);
+                if (fr[g] > rm)
+                    rm = fr[g];
+            }
         }
-        if (f2 == p->fmask[i] && p2 == p->pmask[i] && m2 == p->milli[i] &&
-            (p->rmax == NULL || r2 == p->rmax[i]) && c2 == p->hcpu[i] &&
-            h2 == p->hmem[i])
-            break;
-        p->hcpu[i] = c2;
-        p->hmem[i] = h2;
-        p->fmask[i] = f2;
-        p->pmask[i] = p2;
-        p->milli[i] = m2;
-        if (p->rmax)
-            p->rmax[i] = r2;
     }
+    unsigned ch = 0;
+    if (p->fmask[i] != fm) {
+        p->fmask[i] = fm;
+        ch |= T_FMASK;
+    }
+    if (p->pmask[i] != pm) {
+        p->pmask[i] = pm;
+        ch |= T_PMASK;
+    }
+    if (p->milli[i] != mx) {
+        p->milli[i] = (int16_t)mx;
+        ch |= T_MILLI;
+    }
+    if (p->rmax && p->rmax[i] != rm) {
+        p->rmax[i] = (int16_t)rm;
+        ch |= T_RMAX;
+    }
+    if (p->hidx) {
+        int32_t c = open ? f->cpu_free[node] : -1;
+        int32_t m = open ? f->mem_free[node] : -1;
+        if (p->hcpu[i] != c) {
+            p->hcpu[i] = c;
+            ch |= T_HCPU;
+        }
+        if (p->hmem[i] != m) {
+            p->hmem[i] = m;
+            ch |= T_HMEM;
+        }
+    }
+    for (i /= 2; ch && i >= 1; i /= 2) {
+        if ((ch & T_FMASK) && !or_up(p->fmask, i))
+            ch &= ~T_FMASK;
+        if ((ch & T_PMASK) && !or_up(p->pmask, i))
+            ch &= ~T_PMASK;
+        if ((ch & T_MILLI) && !max16_up(p->milli, i))
+            ch &= ~T_MILLI;
+        if ((ch & T_RMAX) && !max16_up(p->rmax, i))
+            ch &= ~T_RMAX;
+        if ((ch & T_HCPU) && !max32_up(p->hcpu, i))
+            ch &= ~T_HCPU;
+        if ((ch & T_HMEM) && !max32_up(p->hmem, i))
+            ch &= ~T_HMEM;
+    }
+}
+
+/* Node's state changed: keep the root's fully-free mask exact (from the
+ * count of open nodes by fully free GPUs) and leave the rest of its leaf
+ * and path to the next search (gs_fleet_index_sync). */
+static void leaf_update(struct gs_fleet *f, int node)
+{
+    struct gs_node *nd = &f->nodes[node];
+    struct gs_pool *p = &f->pools[nd->pool];
+    int v = nd->up && !nd->cordon ? nd->nfull : -1;
+    if (v != nd->fval) {
+        if (nd->fval >= 0 && --p->ncount[nd->fval] == 0)
+            p->fmask[1] &= ~(1ULL << nd->fval);
+        if (v >= 0 && p->ncount[v]++ == 0)
+            p->fmask[1] |= 1ULL << v;
+        nd->fval = (int8_t)v;
+    }
+    if (!nd->stale) {
+        nd->stale = 1;
+        p->dirty[p->ndirty++] = node;
+    }
+}
+
+/* Searches read the trees through a const fleet; the stale entries they
+ * bring up to date are a cache of the nodes' state, so it is completed
+ * through a cast (the fleet itself is never const). */
+void gs_fleet_index_sync(const struct gs_fleet *cf, int pool)
+{
+    struct gs_fleet *f = (struct gs_fleet *)cf;
+    struct gs_pool *p = &f->pools[pool];
+    for (int k = 0; k < p->ndirty; k++) {
+        f->nodes[p->dirty[k]].stale = 0;
+        leaf_sync(f, p->dirty[k]);
+    }
+    p->ndirty = 0;
+}
+
+/* The host maxima of pool p, built from the nodes' free CPU and memory the
+ * first time a search needs them and kept by leaf_sync from then on (most
+ * runs never place a job without GPUs, and would pay for them on every
+ * commit).  Completed through a cast, as gs_fleet_index_sync is. */
+static void host_index(const struct gs_fleet *f, const struct gs_pool *cp)
+{
+    if (cp->hidx)
+        return;
+    struct gs_pool *p = (struct gs_pool *)cp;
+    for (int k = 0; k < p->tsize; k++) {
+        int node = p->node0 + k;
+        int open = k < p->s.nodes && f->nodes[node].up &&
+                   !f->nodes[node].cordon;
+        p->hcpu[p->tsize + k] = open ? f->cpu_free[node] : -1;
+        p->hmem[p->tsize + k] = open ? f->mem_free[node] : -1;
+    }
+    for (int i = p->tsize - 1; i >= 1; i--) {
+        int32_t a = p->hcpu[2 * i], b = p->hcpu[2 * i + 1];
+        p->hcpu[i] = a > b ? a : b;
+        a = p->hmem[2 * i];
+        b = p->hmem[2 * i + 1];
+        p->hmem[i] = a > b ? a : b;
+    }
+    p->hidx = 1;
 }
 
 /* OR of fmask and pmask over pool-relative nodes [lo, hi). */
@@ -157,8 +277,14 @@ static void range_or(const struct gs_pool *p, int lo, int hi, uint64_t *fm,
 
 int gs_fleet_most_free(const struct gs_fleet *f, const struct gs_range *r)
 {
+    const struct gs_pool *p = &f->pools[r->pool];
     uint64_t fm, pm;
-    range_or(&f->pools[r->pool], r->lo, r->hi, &fm, &pm);
+    if (r->lo <= 0 && r->hi >= p->s.nodes) {
+        fm = p->fmask[1];       /* the whole pool: the root, always exact */
+    } else {
+        gs_fleet_index_sync(f, r->pool);
+        range_or(p, r->lo, r->hi, &fm, &pm);
+    }
     return fm ? 63 - __builtin_clzll(fm) : 0;
 }
 
@@ -245,7 +371,9 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
         p->milli = calloc(m, sizeof *p->milli);
         p->hcpu = malloc(m * sizeof *p->hcpu);
         p->hmem = malloc(m * sizeof *p->hmem);
-        if (!p->hcpu || !p->hmem)
+        p->dirty = malloc((size_t)(p->s.nodes > 0 ? p->s.nodes : 1) *
+                          sizeof *p->dirty);
+        if (!p->hcpu || !p->hmem || !p->dirty)
             goto fail;
         for (size_t k = 0; k < m; k++)
             p->hcpu[k] = p->hmem[k] = -1;
@@ -256,8 +384,13 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             goto fail;
         int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
         p->gpu_mib = mem;
+        p->gpu_gb = cat->m[p->s.model].mem_gb;
+        p->model_bit = p->s.gpn > 0 && p->s.model >= 0 && p->s.model < 64
+                           ? 1ULL << p->s.model : 0;
         int32_t hcpu, hmem;
         gs_pool_host(cat, &p->s, &hcpu, &hmem);
+        p->host_cpu = hcpu;
+        p->host_mem = hmem;
         for (int j = 0; j < p->s.nodes; j++) {
             struct gs_node *nd = &f->nodes[p->node0 + j];
             f->cpu_free[p->node0 + j] = hcpu;
@@ -273,8 +406,10 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             nd->nfull = p->s.gpn;
             nd->fullmask = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
             nd->up = 1;
+            nd->fval = -1;
             leaf_update(f, p->node0 + j);
         }
+        gs_fleet_index_sync(f, i);
         p->gpus_up = (int64_t)p->s.nodes * p->s.gpn;
         if (p->s.share.mode == GS_SHARE_MIG &&
             (p->mig = gs_migslots_new(&p->s.share, p->s.nodes * p->s.gpn,
@@ -306,6 +441,7 @@ void gs_fleet_free(struct gs_fleet *f)
         free(f->pools[i].rmax);
         free(f->pools[i].hcpu);
         free(f->pools[i].hmem);
+        free(f->pools[i].dirty);
         gs_migslots_free(f->pools[i].mig);
     }
     free(f->pools);
@@ -384,28 +520,15 @@ static int mig_demand(const struct gs_fleet *f, const struct gs_pool *p,
     return 0;
 }
 
-int gs_fleet_demand(const struct gs_fleet *f, int pool,
-                    const struct gs_need *need, struct gs_demand *o)
+/* What a need asking GPUs means on a pool of a sharing mode other than
+ * none, or fractions on a plain pool (gs_fleet_demand's other cases, kept
+ * out of line so that the common one stays short).  o is zeroed. */
+static __attribute__((noinline)) int
+demand_other(const struct gs_fleet *f, const struct gs_pool *p,
+             const struct gs_need *need, struct gs_demand *o)
 {
-    const struct gs_pool *p = &f->pools[pool];
-    memset(o, 0, sizeof *o);
-    o->prof = -1;
-    if (gs_need_host_only(need)) {
-        o->kind = GS_DEM_HOST;
-        return p->s.nodes > 0 ? 0 : GS_ENOFIT;
-    }
-    if (p->s.gpn <= 0)
-        return GS_ENOFIT;       /* CPU-only nodes */
-    if (need->allowed && !(need->allowed & (1ULL << p->s.model)))
-        return GS_ENOFIT;
-    if (need->mem_gb > f->cat->m[p->s.model].mem_gb || p->s.nodes <= 0 ||
-        need->dev_gb > f->cat->m[p->s.model].mem_gb)
-        return GS_ENOFIT;
-    int mode = p->s.share.mode;
-    if (need->profile && mode != GS_SHARE_MIG)
-        return GS_ENOFIT;
     int single = need->gpus == 1 || (need->gpus == 0 && need->milli > 0);
-    switch (mode) {
+    switch (p->s.share.mode) {
     case GS_SHARE_MIG:
         if (mig_demand(f, p, need, o) < 0)
             return GS_ENOFIT;
@@ -448,14 +571,39 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
     return 0;
 }
 
+int gs_fleet_demand(const struct gs_fleet *f, int pool,
+                    const struct gs_need *need, struct gs_demand *o)
+{
+    const struct gs_pool *p = &f->pools[pool];
+    *o = (struct gs_demand){ .prof = -1 };
+    if (gs_need_host_only(need)) {
+        o->kind = GS_DEM_HOST;
+        return p->s.nodes > 0 ? 0 : GS_ENOFIT;
+    }
+    if (p->s.gpn <= 0)
+        return GS_ENOFIT;       /* CPU-only nodes */
+    if (need->allowed && !(need->allowed & p->model_bit))
+        return GS_ENOFIT;
+    if (need->mem_gb > p->gpu_gb || p->s.nodes <= 0 ||
+        need->dev_gb > p->gpu_gb)
+        return GS_ENOFIT;
+    int mode = p->s.share.mode;
+    if (need->profile && mode != GS_SHARE_MIG)
+        return GS_ENOFIT;
+    if (mode != GS_SHARE_NONE || need->gpus <= 0)
+        return demand_other(f, p, need, o);
+    o->kind = GS_DEM_WHOLE;     /* the common case: whole GPUs, plain pool */
+    o->gpus = need->gpus;
+    o->mib = p->gpu_mib;
+    return o->gpus > p->s.nodes * p->s.gpn ? GS_ENOFIT : 0;
+}
+
 /* 1 if one node of p can ever hold its share of need's CPU and memory. */
-static int host_eligible(const struct gs_fleet *f, const struct gs_pool *p,
-                         const struct gs_need *need)
+static int host_eligible(const struct gs_pool *p, const struct gs_need *need)
 {
     if (need->cpu_milli <= 0 && need->mem_mib <= 0)
         return 1;
-    int32_t cpu, mem;
-    gs_pool_host(f->cat, &p->s, &cpu, &mem);
+    int32_t cpu = p->host_cpu, mem = p->host_mem;
     int64_t g = need->gpus > 0 ? need->gpus : 1;
     int64_t on = g < p->s.gpn ? g : p->s.gpn;    /* GPUs on the fullest node */
     if (on < 1)
@@ -468,7 +616,7 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
     const struct gs_pool *p = &f->pools[pool];
-    if (!host_eligible(f, p, need))
+    if (!host_eligible(p, need))
         return 0;
     if (gs_need_host_only(need))
         return p->s.nodes > 0;
@@ -476,10 +624,9 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
         return 0;
     if (p->s.share.mode == GS_SHARE_NONE) {     /* the common case, quickly */
         if (need->profile || (need->allowed &&
-                              !(need->allowed & (1ULL << p->s.model))))
+                              !(need->allowed & p->model_bit)))
             return 0;
-        if (need->mem_gb > f->cat->m[p->s.model].mem_gb ||
-            need->dev_gb > f->cat->m[p->s.model].mem_gb)
+        if (need->mem_gb > p->gpu_gb || need->dev_gb > p->gpu_gb)
             return 0;
         return need->gpus <= p->s.nodes * p->s.gpn && p->s.nodes > 0;
     }
@@ -870,6 +1017,7 @@ static int find_host(const struct gs_fleet *f, const struct gs_range *r,
     const struct gs_pool *p = &f->pools[r->pool];
     int32_t cpu = need->cpu_milli > 0 ? need->cpu_milli : 0;
     int32_t mem = need->mem_mib > 0 ? need->mem_mib : 0;
+    host_index(f, p);
     int node = host_visit(f, p, 1, 0, p->tsize, r->lo, r->hi, cpu, mem);
     if (node < 0)
         return GS_ENOFIT;
@@ -905,6 +1053,7 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     struct gs_demand dm;
     if (r->lo >= r->hi || gs_fleet_demand(f, r->pool, need, &dm) < 0)
         return GS_ENOFIT;
+    gs_fleet_index_sync(f, r->pool);
     if (dm.kind == GS_DEM_HOST)
         return find_host(f, r, need, out, score);
     if (fit == GS_FIT_SPREAD) {
@@ -958,14 +1107,11 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
     return 0;
 }
 
-void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
-                  int32_t *cpu, int32_t *mem)
+/* gs_part_host of a gang's part (a->n > 1). */
+void gs_part_host_split(const struct gs_alloc *a, int i,
+                        const struct gs_need *need, int32_t *cpu,
+                        int32_t *mem)
 {
-    if (a->n <= 1) {
-        *cpu = need->cpu_milli;
-        *mem = need->mem_mib;
-        return;
-    }
     const struct gs_part *pt = a->many;
     int64_t g = 0, before = 0;
     for (int k = 0; k < a->n; k++) {
@@ -1110,6 +1256,26 @@ static int64_t node_stranded(const struct gs_fleet *f, int node)
     return t;
 }
 
+/* The MIG side of taking or giving back part pt: its instance (made by a
+ * reconfiguration if the part asks one), or the whole GPU. */
+static void mig_apply(struct gs_pool *p, const struct gs_part *pt,
+                      const struct gs_demand *dm, int sign)
+{
+    int gbase = (pt->node - p->node0) * p->s.gpn, inst = pt->inst - 1;
+    int target = pt->reconf ? p->mig->homog[dm->prof] : -1;
+    for (uint64_t m = pt->mask; m; m &= m - 1) {
+        int mg = gbase + __builtin_ctzll(m);
+        if (pt->inst > 0 && sign > 0)
+            gs_migslots_claim(p->mig, mg, inst, target);
+        else if (pt->inst > 0)
+            gs_migslots_release(p->mig, mg, inst);
+        else if (sign > 0)
+            gs_migslots_claim_whole(p->mig, mg);
+        else
+            gs_migslots_release_whole(p->mig, mg);
+    }
+}
+
 static void apply(struct gs_fleet *f, const struct gs_alloc *a,
                   const struct gs_need *need, int sign)
 {
@@ -1119,51 +1285,47 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
     GS_ASSERT(rc == 0);
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     for (int i = 0; i < a->n; i++) {
-        struct gs_node *nd = &f->nodes[pt[i].node];
-        f->stranded_milli -= node_stranded(f, pt[i].node);
-        int32_t mem = part_mib(f, p, &pt[i], &dm);
-        int gbase = (pt[i].node - p->node0) * p->s.gpn;
+        int node = pt[i].node;
+        struct gs_node *nd = &f->nodes[node];
+        f->stranded_milli -= node_stranded(f, node);
+        if (p->mig)
+            mig_apply(p, &pt[i], &dm, sign);
+        /* Per GPU: its free milli and MiB; it is fully free exactly when
+         * its free milli is 1000 (every part takes some milli). */
+        int dmilli = sign * pt[i].milli, ngpus = 0;
+        int32_t dmib = sign * part_mib(f, p, &pt[i], &dm);
+        int16_t *fm = f->free_milli + nd->gpu0;
+        int32_t *fb = f->free_mib + nd->gpu0;
+        uint64_t full = nd->fullmask;
+        int nfull = nd->nfull;
         for (uint64_t m = pt[i].mask; m; m &= m - 1) {
-            int bit = __builtin_ctzll(m), g = nd->gpu0 + bit;
-            if (p->mig) {
-                int mg = gbase + bit, inst = pt[i].inst - 1;
-                int target = pt[i].reconf ? p->mig->homog[dm.prof] : -1;
-                if (pt[i].inst > 0 && sign > 0)
-                    gs_migslots_claim(p->mig, mg, inst, target);
-                else if (pt[i].inst > 0)
-                    gs_migslots_release(p->mig, mg, inst);
-                else if (sign > 0)
-                    gs_migslots_claim_whole(p->mig, mg);
-                else
-                    gs_migslots_release_whole(p->mig, mg);
-            }
-            if (sign > 0 && f->free_milli[g] == 1000) {
-                nd->fullmask &= ~(1ULL << bit);
-                nd->nfull--;
-            }
-            f->free_milli[g] = (int16_t)(f->free_milli[g] - sign * pt[i].milli);
-            f->free_mib[g] -= sign * mem;
-            GS_ASSERT(f->free_mib[g] >= 0);
-            GS_ASSERT(f->free_milli[g] >= 0 && f->free_milli[g] <= 1000);
-            if (sign < 0 && f->free_milli[g] == 1000) {
-                nd->fullmask |= 1ULL << bit;
-                nd->nfull++;
-            }
-            p->used_milli += sign * pt[i].milli;
-            f->used_milli += sign * pt[i].milli;
+            int bit = __builtin_ctzll(m);
+            int fr = fm[bit] - dmilli;
+            GS_ASSERT(fr >= 0 && fr <= 1000);
+            fm[bit] = (int16_t)fr;
+            fb[bit] -= dmib;
+            GS_ASSERT(fb[bit] >= 0);
+            int was = (int)(full >> bit & 1), now = fr == 1000;
+            nfull += now - was;
+            full ^= (uint64_t)(now ^ was) << bit;
+            ngpus++;
         }
+        nd->fullmask = full;
+        nd->nfull = nfull;
+        p->used_milli += (int64_t)ngpus * dmilli;
+        f->used_milli += (int64_t)ngpus * dmilli;
         int32_t hc, hm;
         gs_part_host(a, i, need, &hc, &hm);
-        f->cpu_free[pt[i].node] -= sign * hc;
-        f->mem_free[pt[i].node] -= sign * hm;
+        f->cpu_free[node] -= sign * hc;
+        f->mem_free[node] -= sign * hm;
         f->cpu_used += sign * hc;
         f->mem_used += sign * hm;
-        GS_ASSERT(f->cpu_free[pt[i].node] >= 0 && f->mem_free[pt[i].node] >= 0);
-        f->stranded_milli += node_stranded(f, pt[i].node);
+        GS_ASSERT(f->cpu_free[node] >= 0 && f->mem_free[node] >= 0);
+        f->stranded_milli += node_stranded(f, node);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
-        leaf_update(f, pt[i].node);
-        notify(f, pt[i].node, need, sign);
+        leaf_update(f, node);
+        notify(f, node, need, sign);
     }
 }
 
@@ -1193,6 +1355,9 @@ void gs_fleet_set_lent(struct gs_fleet *f, int gpu, int lent)
         else
             hi = mid;
     }
+    /* Only fractional pools lend (they keep rmax); leaf_update reads the
+     * loans of no other pool. */
+    GS_ASSERT(lent == 0 || f->pools[f->nodes[lo].pool].rmax != NULL);
     leaf_update(f, lo);
     notify(f, lo, NULL, 0);
 }

@@ -45,7 +45,19 @@
  * GPU run there (gs_need_host_only), and they may also run on GPU nodes.
  * Each pool keeps two more max trees over its nodes, of free CPU and free
  * memory, so finding a node for a CPU-only job is a descent that prunes
- * every range without room for either.
+ * every range without room for either; they are built by the first such
+ * search and kept from then on, so a run without CPU-only jobs never pays
+ * for them.
+ *
+ * The trees are brought up to date when they are read, not when a node
+ * changes: a change marks its node stale (and keeps the root's fully-free
+ * mask, fmask[1], exact from a count of open nodes by fully free GPUs, so
+ * a policy may read that one entry at any time); every search first
+ * recomputes the stale leaves and their paths, each field climbing
+ * towards the root only while its value changes.  A run whose placer
+ * never searches the trees (the node classes of frag.h serve best-fit)
+ * pays a mark per change; one that searches on every start pays what
+ * keeping them current would, once per node however often it changed.
  *
  * Watchers (gs_fleet_watch) are told of every node whose state changed --
  * after each part of a commit or release, and when a node goes up or down
@@ -105,6 +117,10 @@ struct gs_pool {
     int64_t gpus_up;            /* GPUs on up nodes */
     int64_t used_milli;         /* milli allocated on this pool */
     int32_t gpu_mib;            /* memory of one GPU, MiB */
+    double gpu_gb;              /* memory of one GPU, GB (the catalog's) */
+    uint64_t model_bit;         /* 1 << the catalog index (0 without GPUs) */
+    int32_t host_cpu, host_mem; /* CPU and host memory of one node
+                                   (gs_pool_host) */
     struct gs_migslots *mig;    /* MIG pools: the instances (owned) */
     int unit;                   /* time-slicing: milli per replica */
     int16_t *rmax;              /* fractional pools: the max free milli of a
@@ -114,12 +130,22 @@ struct gs_pool {
                                    memory (MiB) of an open node in each
                                    range, -1 when none is open (2*tsize):
                                    how jobs without GPUs find a node */
+    int hidx;                   /* hcpu and hmem are kept (built by the
+                                   first search for a job without GPUs;
+                                   stale and unread before) */
+    int *dirty, ndirty;         /* nodes whose leaves and paths wait for
+                                   the next search (gs_fleet_index_sync) */
+    int32_t ncount[GS_MAX_GPN + 1];   /* open nodes by fully free GPUs:
+                                   what keeps fmask[1] exact */
 };
 
 struct gs_node {
     int pool;
     int up;
     int nfull;                  /* fully free GPUs */
+    int8_t fval;                /* nfull as the pool's ncount has it, -1
+                                   when not counted (not open) */
+    int8_t stale;               /* in its pool's dirty list */
     uint64_t fullmask;          /* which GPUs are fully free */
     int gpu0;                   /* index of its first GPU in fleet arrays */
     int njobs;                  /* jobs with a part on this node */
@@ -276,6 +302,10 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
 int gs_fleet_demand(const struct gs_fleet *f, int pool,
                     const struct gs_need *need, struct gs_demand *out);
 
+/* Bring pool's trees up to date (searches do it themselves): for code
+ * that reads the entries directly, other than the always exact fmask[1]. */
+void gs_fleet_index_sync(const struct gs_fleet *f, int pool);
+
 /* Search strategies the placers build on: fill out (reset first) with room
  * for need inside r and return 0, or GS_ENOFIT.  If score is not NULL it
  * receives the leftover that best-fit minimizes: free GPUs left on the node
@@ -299,8 +329,20 @@ int gs_fleet_find(const struct gs_fleet *f, const struct gs_range *r,
 /* The CPU and memory part i of a holds on its node: need's, shared among
  * the parts in proportion to their GPUs (the last part takes the rounding
  * remainder). */
-void gs_part_host(const struct gs_alloc *a, int i, const struct gs_need *need,
-                  int32_t *cpu, int32_t *mem);
+void gs_part_host_split(const struct gs_alloc *a, int i,
+                        const struct gs_need *need, int32_t *cpu,
+                        int32_t *mem);
+static inline void gs_part_host(const struct gs_alloc *a, int i,
+                                const struct gs_need *need, int32_t *cpu,
+                                int32_t *mem)
+{
+    if (a->n > 1) {
+        gs_part_host_split(a, i, need, cpu, mem);
+        return;
+    }
+    *cpu = need->cpu_milli;     /* one part holds it all */
+    *mem = need->mem_mib;
+}
 
 /* 1 if alloc is free to take for need (the engine's check of a plug-in's
  * decision: every resource fits, as Kubernetes' NodeResourcesFit has it --

@@ -29,15 +29,41 @@
  * CPU, free host memory and tags (low and high words). */
 #define KEY_LEN(gpn) (2 * (gpn) + 4)
 
+/* A heap slot: a member node with its rank cached beside it, so that the
+ * heap's comparisons read the heap alone (libev's lesson, STYLE.md). */
+struct hslot {
+    int rank, node;
+};
+
 struct fclass {
     int pool, gpn;
     long key;                   /* offset into keys (KEY_LEN(gpn) words) */
     uint32_t hash;
     double F;
     int live;                   /* position in the pool's live list, -1 */
-    int *heap;                  /* member nodes, min-heap */
+    struct hslot *heap;         /* member nodes, min-heap by rank */
     int count, cap;
+    uint64_t *bits;             /* by rank instead (fr->byrank): bit r set
+                                   iff the node of rank r is a member;
+                                   NULL while it has none */
+    int low;                    /* its first nonzero word (nwords: none) */
 };
+
+/* A transition: a node of class from whose changed GPUs all went from
+ * pair (om, ob) to pair (nm, nb) -- k of them, 0 when only the host
+ * resources or tags changed -- and that now has free CPU cpu, free memory
+ * mem and tags (tlo, thi), is of class to.  The class's key and that
+ * change determine the new key, so the entry holds for good. */
+struct trans {
+    int32_t from, to, k, om, ob, nm, nb, cpu, mem;
+    uint32_t tlo, thi, hash;
+};
+
+#define TRANS_SLOTS 4096        /* a direct-mapped cache of transitions */
+
+/* Members by rank as bitsets: at most this many nodes (a class's bitset is
+ * nodes / 8 bytes; only classes with members hold one). */
+#define BYRANK_MAX_NODES 16384
 
 struct naff {                   /* jobs per affinity group on a node */
     int32_t cnt[64];
@@ -68,6 +94,18 @@ struct gs_frag {
     struct naff *aff;           /* per node */
     struct gs_kp_mix *mix;      /* the shapes as typical pods, for F */
     int *rank;                  /* per node: its place in member order */
+    uint32_t *shadow;           /* per GPU of a classed node: its (free
+                                   milli not lent, free MiB) pair when the
+                                   node was last classed, packed (pack) */
+    struct trans *trans;        /* TRANS_SLOTS entries, from -1 = empty */
+    uint64_t trans_hits, trans_misses;
+    int trans_off;              /* gs_frag_set_transitions(fr, 0) */
+    int byrank;                 /* members as bitsets by rank (gs_frag_
+                                   track_first), not heaps */
+    int nwords;                 /* of a bitset: ceil(nodes / 64) */
+    int *node_of;               /* per rank: its node */
+    uint64_t **spare;           /* bitsets of classes that emptied (zero) */
+    int nspare, capspare;
 };
 
 /* --- shapes ----------------------------------------------------------------- */
@@ -294,16 +332,36 @@ double gs_frag_value(const struct gs_frag *fr, int pool, const int *milli,
 
 /* --- classes -------------------------------------------------------------------------- */
 
-/* A node state's hash: a multiply-xorshift step per word (every call is on
- * the path of every commit and release, so it must be cheap). */
+/* A node state's hash: the key read as 64-bit words (n is even), mixed in
+ * two independent lanes so the multiplies overlap, then a finalizer
+ * (MurmurHash3's fmix64).  Every commit and release hashes a key, so it
+ * must be cheap; equal keys are still compared in full. */
 static uint32_t key_hash(int pool, const int32_t *k, int n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint32_t)pool;
-    for (int i = 0; i < n; i++) {
-        h = (h ^ (uint64_t)(uint32_t)k[i]) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 29;
+    uint64_t a = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint32_t)pool,
+             b = 0xc2b2ae3d27d4eb4fULL;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t w0, w1;
+        memcpy(&w0, &k[i], sizeof w0);
+        memcpy(&w1, &k[i + 2], sizeof w1);
+        a = (a ^ w0) * 0xff51afd7ed558ccdULL;
+        b = (b ^ w1) * 0xc4ceb9fe1a85ec53ULL;
+        a ^= a >> 29;
+        b ^= b >> 31;
     }
-    return (uint32_t)(h ^ (h >> 32));
+    if (i < n) {
+        uint64_t w;
+        memcpy(&w, &k[i], sizeof w);
+        a = (a ^ w) * 0xff51afd7ed558ccdULL;
+    }
+    uint64_t h = a ^ (b * 0x9e3779b97f4a7c15ULL);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
 /* Free milli of GPU g that nobody borrows (fractional pools lend). */
@@ -411,38 +469,41 @@ static int class_of(struct gs_frag *fr, int pool, const int32_t *k, int gpn)
     return id;
 }
 
-static void heap_swap(struct gs_frag *fr, struct fclass *c, int a, int b)
-{
-    int t = c->heap[a];
-    c->heap[a] = c->heap[b];
-    c->heap[b] = t;
-    fr->node_pos[c->heap[a]] = a;
-    fr->node_pos[c->heap[b]] = b;
-}
-
+/* Sift the slot at i up, then down: the moving slot is held aside and the
+ * slots it passes move into the hole (the same layout as swapping, half
+ * the writes). */
 static void heap_up(struct gs_frag *fr, struct fclass *c, int i)
 {
-    const int *rk = fr->rank;
-    while (i > 0 && rk[c->heap[(i - 1) / 2]] > rk[c->heap[i]]) {
-        heap_swap(fr, c, i, (i - 1) / 2);
+    struct hslot *h = c->heap, x = h[i];
+    while (i > 0 && h[(i - 1) / 2].rank > x.rank) {
+        h[i] = h[(i - 1) / 2];
+        fr->node_pos[h[i].node] = i;
         i = (i - 1) / 2;
     }
+    h[i] = x;
+    fr->node_pos[x.node] = i;
 }
 
 static void heap_down(struct gs_frag *fr, struct fclass *c, int i)
 {
+    struct hslot *h = c->heap, x = h[i];
+    int n = c->count;
     for (;;) {
-        const int *rk = fr->rank;
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < c->count && rk[c->heap[l]] < rk[c->heap[m]])
+        int l = 2 * i + 1, r = l + 1, m = -1, mr = x.rank;
+        if (l < n && h[l].rank < mr) {
             m = l;
-        if (r < c->count && rk[c->heap[r]] < rk[c->heap[m]])
+            mr = h[l].rank;
+        }
+        if (r < n && h[r].rank < mr)
             m = r;
-        if (m == i)
-            return;
-        heap_swap(fr, c, i, m);
+        if (m < 0)
+            break;
+        h[i] = h[m];
+        fr->node_pos[h[i].node] = i;
         i = m;
     }
+    h[i] = x;
+    fr->node_pos[x.node] = i;
 }
 
 static void live_add(struct gs_frag *fr, int id)
@@ -473,7 +534,34 @@ static void live_remove(struct gs_frag *fr, int id)
 static int alive(const struct gs_frag *fr, int node)
 {
     const struct gs_node *nd = &fr->f->nodes[node];
-    return fr->f->pools[nd->pool].s.gpn - __builtin_popcountll(nd->deadmask);
+    int gpn = fr->f->pools[nd->pool].s.gpn;
+    return nd->deadmask ? gpn - __builtin_popcountll(nd->deadmask) : gpn;
+}
+
+/* A zeroed bitset for a class's members by rank: a spare one, or new.
+ * NULL on ENOMEM. */
+static uint64_t *bits_take(struct gs_frag *fr)
+{
+    if (fr->nspare > 0)
+        return fr->spare[--fr->nspare];
+    return calloc((size_t)fr->nwords, sizeof(uint64_t));
+}
+
+/* Keep an emptied (all zero) bitset for the next class; 0 or GS_ENOMEM. */
+static int bits_give(struct gs_frag *fr, uint64_t *b)
+{
+    if (fr->nspare == fr->capspare) {
+        int cap = fr->capspare ? 2 * fr->capspare : 16;
+        uint64_t **v = realloc(fr->spare, (size_t)cap * sizeof *v);
+        if (v == NULL) {
+            free(b);
+            return GS_ENOMEM;
+        }
+        fr->spare = v;
+        fr->capspare = cap;
+    }
+    fr->spare[fr->nspare++] = b;
+    return 0;
 }
 
 static int member_add(struct gs_frag *fr, int id, int node)
@@ -485,17 +573,29 @@ static int member_add(struct gs_frag *fr, int id, int node)
     fr->cap += 1000.0 * fr->node_gpus[node];
     if (!fr->members)
         return 0;
-    if (c->count == c->cap) {
-        int cap = c->cap ? c->cap * 2 : 4;
-        int *v = realloc(c->heap, (size_t)cap * sizeof *v);
-        if (v == NULL)
-            return GS_ENOMEM;
-        c->heap = v;
-        c->cap = cap;
+    if (fr->byrank) {
+        if (c->bits == NULL) {
+            if ((c->bits = bits_take(fr)) == NULL)
+                return GS_ENOMEM;
+            c->low = fr->nwords;
+        }
+        int r = fr->rank[node], w = r >> 6;
+        c->bits[w] |= 1ULL << (r & 63);
+        if (w < c->low)
+            c->low = w;
+    } else {
+        if (c->count == c->cap) {
+            int cap = c->cap ? c->cap * 2 : 4;
+            struct hslot *v = realloc(c->heap, (size_t)cap * sizeof *v);
+            if (v == NULL)
+                return GS_ENOMEM;
+            c->heap = v;
+            c->cap = cap;
+        }
+        c->heap[c->count] = (struct hslot){ fr->rank[node], node };
+        heap_up(fr, c, c->count);
     }
-    c->heap[c->count] = node;
-    fr->node_pos[node] = c->count++;
-    heap_up(fr, c, c->count - 1);
+    c->count++;
     if (c->count == 1)
         live_add(fr, id);
     return 0;
@@ -512,15 +612,140 @@ static void member_remove(struct gs_frag *fr, int node)
         fr->total = fr->cap = 0;
     if (!fr->members)
         return;
-    int i = fr->node_pos[node];
     c->count--;
-    if (i != c->count) {
-        heap_swap(fr, c, i, c->count);
-        heap_down(fr, c, i);
-        heap_up(fr, c, i);
+    if (fr->byrank) {
+        int r = fr->rank[node], w = r >> 6;
+        c->bits[w] &= ~(1ULL << (r & 63));
+        while (c->low < fr->nwords && c->bits[c->low] == 0)
+            c->low++;
+        if (c->count == 0) {
+            int rc = bits_give(fr, c->bits);
+            GS_OOM_IF(rc < 0);
+            c->bits = NULL;
+        }
+    } else {
+        int i = fr->node_pos[node];
+        if (i != c->count) {
+            /* the last slot fills the gap and finds its place */
+            c->heap[i] = c->heap[c->count];
+            fr->node_pos[c->heap[i].node] = i;
+            heap_down(fr, c, i);
+            heap_up(fr, c, i);
+        }
     }
     if (c->count == 0)
         live_remove(fr, id);
+}
+
+/* --- transitions ------------------------------------------------------------------ */
+
+/* A GPU's (free milli not lent, free MiB) pair in one word, for the
+ * remembered state: milli in the top 11 bits, MiB in the low 21 (2 TiB);
+ * PACK_NONE for a pair that does not fit, which no packed pair equals. */
+#define PACK_MIB_BITS 21
+#define PACK_NONE 0xffffffffu
+
+static inline uint32_t pack(int32_t milli, int32_t mib)
+{
+    if (mib < 0 || mib >= (1 << PACK_MIB_BITS) || milli > 1000)
+        return PACK_NONE;
+    return (uint32_t)milli << PACK_MIB_BITS | (uint32_t)mib;
+}
+
+/* The class of node's state from scratch (its key built and looked up),
+ * its GPUs' pairs remembered; -1 on ENOMEM. */
+static int classify(struct gs_frag *fr, int node)
+{
+    const struct gs_fleet *f = fr->f;
+    const struct gs_node *nd = &f->nodes[node];
+    int gpn = f->pools[nd->pool].s.gpn;
+    node_key(fr, node, fr->scratch);
+    int id = class_of(fr, nd->pool, fr->scratch, gpn);
+    for (int g = nd->gpu0; g < nd->gpu0 + gpn; g++)
+        fr->shadow[g] = pack(unlent(f, g), f->free_mib[g]);
+    return id;
+}
+
+static uint32_t trans_hash(const struct trans *t)
+{
+    uint64_t a = ((uint64_t)(uint32_t)t->from | (uint64_t)(uint32_t)t->cpu << 32) *
+                 0xff51afd7ed558ccdULL,
+             b = ((uint64_t)(uint32_t)t->mem | (uint64_t)(uint32_t)t->k << 32) *
+                 0xc4ceb9fe1a85ec53ULL;
+    a ^= (uint64_t)(uint32_t)t->om | (uint64_t)(uint32_t)t->ob << 32;
+    b ^= (uint64_t)(uint32_t)t->nm | (uint64_t)(uint32_t)t->nb << 32;
+    a = (a ^ (a >> 29)) * 0x9e3779b97f4a7c15ULL;
+    b = (b ^ (b >> 31) ^ ((uint64_t)t->tlo | (uint64_t)t->thi << 32)) *
+        0xff51afd7ed558ccdULL;
+    uint64_t h = a ^ b;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The change of node (in class from) since it was classed, as a
+ * transition key in *t (to unset), the remembered pairs brought up to date
+ * on the way; 0, or -1 when its changed GPUs did not all go from one pair
+ * to one pair (or a pair does not pack). */
+static int trans_key(struct gs_frag *fr, int node, int from, struct trans *t)
+{
+    const struct gs_fleet *f = fr->f;
+    int gpn = fr->cls[from].gpn, g0 = f->nodes[node].gpu0, bad = 0, k = 0;
+    uint32_t *sh = &fr->shadow[g0], was = 0, now = 0;
+    for (int g = 0; g < gpn; g++) {
+        uint32_t v = pack(unlent(f, g0 + g), f->free_mib[g0 + g]);
+        if (v == sh[g] && v != PACK_NONE)
+            continue;
+        if (k == 0) {
+            was = sh[g];
+            now = v;
+        }
+        bad |= v == PACK_NONE || sh[g] == PACK_NONE || sh[g] != was ||
+               v != now;
+        k++;
+        sh[g] = v;
+    }
+    if (bad)
+        return -1;
+    uint64_t tags = fr->affinity ? fr->aff[node].tags : 0;
+    const uint32_t m = (1u << PACK_MIB_BITS) - 1;
+    *t = (struct trans){ from, -1, k, (int32_t)(was >> PACK_MIB_BITS),
+                         (int32_t)(was & m), (int32_t)(now >> PACK_MIB_BITS),
+                         (int32_t)(now & m), f->cpu_free[node],
+                         f->mem_free[node], (uint32_t)tags,
+                         (uint32_t)(tags >> 32), 0 };
+    t->hash = trans_hash(t);
+    return 0;
+}
+
+static int trans_eq(const struct trans *a, const struct trans *b)
+{
+    return a->hash == b->hash && a->from == b->from && a->k == b->k &&
+           a->om == b->om && a->ob == b->ob && a->nm == b->nm &&
+           a->nb == b->nb && a->cpu == b->cpu && a->mem == b->mem &&
+           a->tlo == b->tlo && a->thi == b->thi;
+}
+
+/* The new class of node, which was of class from and stays open: through
+ * the transition cache when the change is one it can hold, else from
+ * scratch (and remembered).  -1 on ENOMEM. */
+static int reclassify(struct gs_frag *fr, int node, int from)
+{
+    struct trans t;
+    if (trans_key(fr, node, from, &t) < 0) {
+        fr->trans_misses++;
+        return classify(fr, node);
+    }
+    struct trans *e = &fr->trans[t.hash & (TRANS_SLOTS - 1)];
+    if (trans_eq(e, &t)) {
+        fr->trans_hits++;
+        return e->to;
+    }
+    fr->trans_misses++;
+    int id = classify(fr, node);
+    if (id >= 0) {
+        t.to = id;
+        *e = t;
+    }
+    return id;
 }
 
 /* --- affinity ---------------------------------------------------------------------- */
@@ -555,9 +780,7 @@ int gs_frag_track_classes(struct gs_frag *fr)
         const struct gs_node *nd = &fr->f->nodes[node];
         if (!fr->classed[nd->pool] || !nd->up || nd->cordon)
             continue;
-        node_key(fr, node, fr->scratch);
-        int id = class_of(fr, nd->pool, fr->scratch,
-                          fr->f->pools[nd->pool].s.gpn);
+        int id = classify(fr, node);
         if (id < 0 || member_add(fr, id, node) < 0)
             return GS_ENOMEM;
     }
@@ -576,16 +799,53 @@ int gs_frag_track_affinity(struct gs_frag *fr)
     return 0;
 }
 
+int gs_frag_track_first(struct gs_frag *fr)
+{
+    int nn = fr->f->nnodes;
+    if (fr->members || fr->byrank || nn > BYRANK_MAX_NODES)
+        return 0;
+    fr->nwords = (nn + 63) / 64 > 0 ? (nn + 63) / 64 : 1;
+    fr->node_of = malloc((size_t)(nn > 0 ? nn : 1) * sizeof *fr->node_of);
+    if (fr->node_of == NULL)
+        return GS_ENOMEM;
+    for (int i = 0; i < nn; i++)
+        fr->node_of[fr->rank[i]] = i;
+    fr->byrank = 1;
+    return 0;
+}
+
 int gs_frag_set_order(struct gs_frag *fr, const int *rank)
 {
     for (int i = 0; i < fr->f->nnodes; i++)
         fr->rank[i] = rank[i];
+    if (fr->byrank) {
+        for (int i = 0; i < fr->f->nnodes; i++)
+            fr->node_of[rank[i]] = i;
+        for (int c = 0; c < fr->ncls; c++)
+            if (fr->cls[c].bits) {
+                memset(fr->cls[c].bits, 0,
+                       (size_t)fr->nwords * sizeof(uint64_t));
+                fr->cls[c].low = fr->nwords;
+            }
+        for (int node = 0; node < fr->f->nnodes; node++) {
+            if (fr->node_cls[node] < 0 || !fr->members)
+                continue;
+            struct fclass *k = &fr->cls[fr->node_cls[node]];
+            int w = rank[node] >> 6;
+            k->bits[w] |= 1ULL << (rank[node] & 63);
+            if (w < k->low)
+                k->low = w;
+        }
+        return 0;
+    }
     for (int c = 0; c < fr->ncls; c++) {
         struct fclass *k = &fr->cls[c];
+        for (int i = 0; i < k->count; i++)
+            k->heap[i].rank = rank[k->heap[i].node];
         for (int i = k->count / 2 - 1; i >= 0; i--)
             heap_down(fr, k, i);
         for (int i = 0; i < k->count; i++)
-            fr->node_pos[k->heap[i]] = i;
+            fr->node_pos[k->heap[i].node] = i;
     }
     return 0;
 }
@@ -607,15 +867,17 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
     if (fr->affinity && need && !gs_need_host_only(need))
         affinity_change(fr, node, need, sign);     /* CPU-only jobs have
                                                       no GPU affinity */
-    if (fr->node_cls[node] >= 0)
-        member_remove(fr, node);
+    int from = fr->node_cls[node];
     if (nd->up && !nd->cordon) {
-        int gpn = f->pools[nd->pool].s.gpn;
-        node_key(fr, node, fr->scratch);
-        int id = class_of(fr, nd->pool, fr->scratch, gpn);
+        int id = from >= 0 && !fr->trans_off ? reclassify(fr, node, from)
+                                              : classify(fr, node);
         GS_OOM_IF(id < 0);              /* out of memory: no way to go on */
+        if (from >= 0)
+            member_remove(fr, node);
         int rc = member_add(fr, id, node);
         GS_OOM_IF(rc < 0);
+    } else if (from >= 0) {
+        member_remove(fr, node);
     }
 }
 
@@ -639,6 +901,13 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     fr->caplive = calloc(np, sizeof *fr->caplive);
     fr->scratch = malloc(KEY_LEN(GS_MAX_GPN) * sizeof *fr->scratch);
     fr->rank = malloc(nn * sizeof *fr->rank);
+    fr->shadow = malloc((size_t)(f->ngpus > 0 ? f->ngpus : 1) *
+                        sizeof *fr->shadow);
+    fr->trans = malloc(TRANS_SLOTS * sizeof *fr->trans);
+    if (!fr->shadow || !fr->trans)
+        goto nomem;
+    for (int i = 0; i < TRANS_SLOTS; i++)
+        fr->trans[i].from = -1;
     if (!fr->shapes || !fr->classed || !fr->node_cls || !fr->node_pos ||
         !fr->node_gpus || !fr->rank ||
         !fr->live || !fr->nlive || !fr->caplive || !fr->scratch)
@@ -710,13 +979,21 @@ void gs_frag_free(struct gs_frag *fr)
     if (fr == NULL)
         return;
     gs_fleet_unwatch(fr->f, on_node, fr);
-    for (int c = 0; c < fr->ncls; c++)
+    for (int c = 0; c < fr->ncls; c++) {
         free(fr->cls[c].heap);
+        free(fr->cls[c].bits);
+    }
+    for (int i = 0; i < fr->nspare; i++)
+        free(fr->spare[i]);
+    free(fr->spare);
+    free(fr->node_of);
     for (int p = 0; fr->live && p < fr->f->npools; p++)
         free(fr->live[p]);
     free(fr->aff);
     gs_kp_mix_free(fr->mix);
     free(fr->rank);
+    free(fr->shadow);
+    free(fr->trans);
     free(fr->shapes);
     free(fr->shash);
     free(fr->classed);
@@ -780,7 +1057,21 @@ int gs_frag_node_class(const struct gs_frag *fr, int node)
 
 int gs_frag_member(const struct gs_frag *fr, int id, int i)
 {
-    return fr->cls[id].heap[i];
+    const struct fclass *c = &fr->cls[id];
+    if (!fr->byrank)
+        return c->heap[i].node;
+    for (int w = c->low; w < fr->nwords; w++) {
+        int n = __builtin_popcountll(c->bits[w]);
+        if (i >= n) {
+            i -= n;
+            continue;
+        }
+        uint64_t b = c->bits[w];
+        while (i-- > 0)
+            b &= b - 1;
+        return fr->node_of[(w << 6) + __builtin_ctzll(b)];
+    }
+    return -1;
 }
 
 int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi)
@@ -789,13 +1080,128 @@ int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi)
     if (c->count == 0)
         return -1;
     const struct gs_pool *p = &fr->f->pools[c->pool];
+    if (fr->byrank) {
+        /* in rank order: the first member in range is the answer */
+        for (int w = c->low; w < fr->nwords; w++)
+            for (uint64_t b = c->bits[w]; b; b &= b - 1) {
+                int n = fr->node_of[(w << 6) + __builtin_ctzll(b)];
+                if (n >= lo && n < hi)
+                    return n;
+            }
+        return -1;
+    }
     if (lo <= p->node0 && hi >= p->node0 + p->s.nodes)
-        return c->heap[0];
-    int best = -1;
+        return c->heap[0].node;
+    int best = -1, brank = 0;
     for (int i = 0; i < c->count; i++) {
-        int n = c->heap[i];
-        if (n >= lo && n < hi && (best < 0 || fr->rank[n] < fr->rank[best]))
+        int n = c->heap[i].node;
+        if (n >= lo && n < hi && (best < 0 || c->heap[i].rank < brank)) {
             best = n;
+            brank = c->heap[i].rank;
+        }
     }
     return best;
+}
+
+/* --- checking ------------------------------------------------------------------------ */
+
+void gs_frag_transitions(const struct gs_frag *fr, uint64_t *hits,
+                         uint64_t *misses)
+{
+    *hits = fr->trans_hits;
+    *misses = fr->trans_misses;
+}
+
+void gs_frag_set_transitions(struct gs_frag *fr, int on)
+{
+    fr->trans_off = !on;
+}
+
+int gs_frag_check(const struct gs_frag *fr)
+{
+    const struct gs_fleet *f = fr->f;
+    int32_t k[KEY_LEN(GS_MAX_GPN)], s[KEY_LEN(GS_MAX_GPN)];
+    int members = 0;
+    for (int node = 0; node < f->nnodes; node++) {
+        const struct gs_node *nd = &f->nodes[node];
+        int id = fr->node_cls[node];
+        if (!fr->classed[nd->pool] || !nd->up || nd->cordon) {
+            if (id != -1)
+                return node + 1;
+            continue;
+        }
+        if (id < 0 || id >= fr->ncls)
+            return node + 1;
+        const struct fclass *c = &fr->cls[id];
+        int gpn = f->pools[nd->pool].s.gpn;
+        node_key(fr, node, k);
+        if (c->pool != nd->pool || c->gpn != gpn ||
+            memcmp(&fr->keys[c->key], k, (size_t)KEY_LEN(gpn) * sizeof *k))
+            return node + 1;
+        /* the remembered pairs, sorted, are the class's (a pair that does
+         * not pack is never trusted) */
+        int packed = 1;
+        for (int g = 0; g < gpn; g++)
+            packed &= fr->shadow[nd->gpu0 + g] != PACK_NONE;
+        for (int g = 0; packed && g < gpn; g++) {
+            uint32_t v = fr->shadow[nd->gpu0 + g];
+            int i = g;
+            int32_t a = (int32_t)(v >> PACK_MIB_BITS),
+                    b = (int32_t)(v & ((1u << PACK_MIB_BITS) - 1));
+            while (i > 0 && (s[i - 1] < a || (s[i - 1] == a &&
+                                              s[gpn + i - 1] < b))) {
+                s[i] = s[i - 1];
+                s[gpn + i] = s[gpn + i - 1];
+                i--;
+            }
+            s[i] = a;
+            s[gpn + i] = b;
+        }
+        if (packed && memcmp(s, k, 2 * (size_t)gpn * sizeof *k))
+            return node + 1;
+        if (fr->members && fr->byrank) {
+            int r = fr->rank[node];
+            if (c->bits == NULL || !(c->bits[r >> 6] >> (r & 63) & 1) ||
+                fr->node_of[r] != node)
+                return node + 1;
+            members++;
+        } else if (fr->members) {
+            int pos = fr->node_pos[node];
+            if (pos < 0 || pos >= c->count || c->heap[pos].node != node ||
+                c->heap[pos].rank != fr->rank[node])
+                return node + 1;
+            members++;
+        }
+    }
+    if (!fr->members)
+        return 0;
+    int inheaps = 0;
+    for (int id = 0; id < fr->ncls; id++) {
+        const struct fclass *c = &fr->cls[id];
+        if (fr->byrank) {
+            int n = 0, low = fr->nwords;
+            for (int w = 0; c->bits && w < fr->nwords; w++) {
+                n += __builtin_popcountll(c->bits[w]);
+                if (c->bits[w] && low == fr->nwords)
+                    low = w;
+            }
+            if (n != c->count || (c->count > 0 && c->low != low) ||
+                (c->count == 0) != (c->bits == NULL))
+                return -1;
+        }
+        for (int i = 1; !fr->byrank && i < c->count; i++)
+            if (c->heap[(i - 1) / 2].rank > c->heap[i].rank)
+                return -1;
+        if ((c->live >= 0) != (c->count > 0) ||
+            (c->live >= 0 && fr->live[c->pool][c->live] != id))
+            return -1;
+        inheaps += c->count;
+    }
+    int nlive = 0;
+    for (int p = 0; p < f->npools; p++)
+        nlive += fr->nlive[p];
+    int want = 0;
+    for (int id = 0; id < fr->ncls; id++)
+        want += fr->cls[id].count > 0;
+    return inheaps == members && nlive == want ? 0 : -1;
 }

@@ -117,6 +117,15 @@ struct gs_fclass {
  * of the per-change work.  0 or GS_ENOMEM. */
 int gs_frag_track_classes(struct gs_frag *fr);
 
+/* Keep members only as a placer that wants the first member by rank
+ * needs them: a bitset per class over ranks (O(1) to add or remove a
+ * member, the first one a find-first-set), instead of a heap whose layout
+ * gs_frag_member exposes (the random placer draws by it).  The members'
+ * internal order becomes the rank order.  Call before
+ * gs_frag_track_classes; a fleet of more than 16,384 nodes keeps heaps
+ * (a bitset is nodes / 8 bytes).  0 or GS_ENOMEM. */
+int gs_frag_track_first(struct gs_frag *fr);
+
 /* 1 if pool is classed (no MIG, no time-slicing). */
 int gs_frag_pool_classed(const struct gs_frag *fr, int pool);
 /* The ids of pool's live classes; *ids is valid until the fleet changes. */
@@ -138,6 +147,21 @@ int gs_frag_node_class(const struct gs_frag *fr, int node);
  * stream sets it in its init.  0. */
 int gs_frag_set_order(struct gs_frag *fr, const int *rank);
 int gs_frag_rank(const struct gs_frag *fr, int node);
+
+/* --- checking (tests) ------------------------------------------------------------ */
+/* Check the classes against the fleet from scratch: every open node of a
+ * classed pool in the class of its state (its key built anew), its heap
+ * slot and its GPUs' remembered pairs consistent, every other node in
+ * none, every heap ordered by rank and the live lists exactly the classes
+ * with members.  O(nodes x gpn^2).  0, or the node (+1) or -1 where the
+ * first broken invariant was found. */
+int gs_frag_check(const struct gs_frag *fr);
+/* The transition cache (frag.c): how many node changes it resolved and how
+ * many it did not; gs_frag_set_transitions(fr, 0) turns it off (every
+ * change then classes the node from scratch, as a test's reference). */
+void gs_frag_transitions(const struct gs_frag *fr, uint64_t *hits,
+                         uint64_t *misses);
+void gs_frag_set_transitions(struct gs_frag *fr, int on);
 
 /* --- affinity (clustering) ------------------------------------------------------ */
 /* Start keeping affinity groups (tags); call before any job is placed.

@@ -201,9 +201,16 @@ static void attr_num(struct w *w, hid_t obj, const char *name, double v)
     H5Sclose(sp);
 }
 
-/* Write a dataset of type t (memory and file) with rank dims. */
-static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
-                 const hsize_t *dims, const void *data)
+/* Rows a chunk of a large dataset holds, and the rows a table is written
+ * in at a time (dset_rows): the same number, so every piece is whole
+ * chunks and the file is the same bytes as one write of the whole. */
+enum { CHUNK_ROWS = 65536 };
+
+/* Create dataset name of type t (memory; the file's is t packed) with rank
+ * dims: large ones chunked by rows and compressed.  The dataset, or -1
+ * (failure noted). */
+static hid_t dset_create(struct w *w, hid_t loc, const char *name, hid_t t,
+                         int rank, const hsize_t *dims)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
     hid_t dcpl = ocpl(H5P_DATASET_CREATE);
@@ -211,7 +218,7 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     for (int i = 0; i < rank; i++)
         n *= dims[i];
     if (n >= 4096) {        /* compress large tables, chunked by rows */
-        hsize_t chunk[3] = { dims[0] < 65536 ? dims[0] : 65536,
+        hsize_t chunk[3] = { dims[0] < CHUNK_ROWS ? dims[0] : CHUNK_ROWS,
                              rank > 1 ? dims[1] : 1, rank > 2 ? dims[2] : 1 };
         GS_ASSERT(rank <= 3);
         H5Pset_chunk(dcpl, rank, chunk);
@@ -223,17 +230,72 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     if (ft != t)
         H5Tpack(ft);
     hid_t ds = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (ds < 0 || (n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                     data) < 0))
+    if (ds < 0)
         fail(w, name);
-    if (ds >= 0) {
-        describe(w, ds, name, t);
-        H5Dclose(ds);
-    }
     if (ft != t)
         H5Tclose(ft);
     H5Pclose(dcpl);
     H5Sclose(sp);
+    return ds;
+}
+
+/* Describe and close what dset_create made (ds < 0: nothing). */
+static void dset_close(struct w *w, hid_t ds, const char *name, hid_t t)
+{
+    if (ds >= 0) {
+        describe(w, ds, name, t);
+        H5Dclose(ds);
+    }
+}
+
+/* Write a dataset of type t (memory and file) with rank dims. */
+static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
+                 const hsize_t *dims, const void *data)
+{
+    hsize_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= dims[i];
+    hid_t ds = dset_create(w, loc, name, t, rank, dims);
+    if (ds >= 0 && n > 0 &&
+        H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        fail(w, name);
+    dset_close(w, ds, name, t);
+}
+
+/* Rows first .. first + k - 1 of a table into buf (k rows of the memory
+ * type's size). */
+typedef void rows_fn(void *ctx, hsize_t first, hsize_t k, void *buf);
+
+/* A 1-D table of n rows of compound type t (size bytes each in memory)
+ * that fill produces a piece at a time: memory for CHUNK_ROWS rows, not
+ * for the whole table (a 10 M-job run's /jobs is 1.2 GB as C structs). */
+static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
+                      size_t size, hsize_t n, rows_fn *fill, void *ctx)
+{
+    hsize_t piece = n < CHUNK_ROWS ? n : CHUNK_ROWS;
+    void *buf = malloc((size_t)(piece ? piece : 1) * size);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    hid_t ds = dset_create(w, loc, name, t, 1, &n);
+    hid_t fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    for (hsize_t first = 0; ds >= 0 && first < n && !w->err; first += piece) {
+        hsize_t k = n - first < piece ? n - first : piece;
+        fill(ctx, first, k, buf);
+        hid_t ms = H5Screate_simple(1, &k, NULL);
+        if (fs < 0 || ms < 0 ||
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, &first, NULL, &k,
+                                NULL) < 0 ||
+            H5Dwrite(ds, t, ms, fs, H5P_DEFAULT, buf) < 0)
+            fail(w, name);
+        if (ms >= 0)
+            H5Sclose(ms);
+    }
+    if (fs >= 0)
+        H5Sclose(fs);
+    dset_close(w, ds, name, t);
+    free(buf);
 }
 
 static void strings(struct w *w, hid_t loc, const char *name, size_t width,
@@ -286,37 +348,43 @@ static hid_t job_type(void)
     return t;
 }
 
+struct jobrows {
+    const struct gs_sim *s;     /* what records keep apart (sim.h) */
+    const struct gs_jobrec *r;
+};
+
+static void job_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+{
+    const struct jobrows *j = ctx;
+    struct gs_h5_job *rows = buf;
+    for (hsize_t n = 0; n < k; n++) {
+        long i = (long)(first + n);
+        const struct gs_jobrec *r = &j->r[i];
+        struct gs_jobhost h = gs_sim_record_host(j->s, i);
+        rows[n] = (struct gs_h5_job){
+            .id = r->id, .tenant = r->tenant, .tier = r->tier,
+            .state = r->state, .kill = r->kill, .model = r->model,
+            .preemptions = gs_sim_record_preemptions(j->s, i),
+            .arrival_s = secs(r->arrival), .start_s = secs(r->start),
+            .end_s = secs(r->end),
+            .wait_s = r->start >= 0 ? secs(r->start - r->arrival) : NAN,
+            .gpus = r->gpus, .work_s = r->work / 1000.0,
+            .gpu_hours = r->gpu_hours, .sla_wait = r->sla_wait,
+            .sla_deadline = r->sla_deadline, .cost_usd = r->cost,
+            .lost_gpu_hours = gs_sim_record_lost(j->s, i),
+            .cpu_milli = h.cpu_milli, .mem_mib = h.mem_mib,
+        };
+    }
+}
+
 static void write_jobs(struct w *w, const struct gs_sim *s)
 {
     long n;
-    const struct gs_jobrec *r = gs_sim_records(s, &n);
-    struct gs_h5_job *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-    if (rows == NULL) {
-        fail(w, "/jobs");
-        return;
-    }
-    for (long i = 0; i < n; i++) {
-        rows[i] = (struct gs_h5_job){
-            .id = r[i].id, .tenant = r[i].tenant, .tier = r[i].tier,
-            .state = r[i].state, .kill = r[i].kill, .model = r[i].model,
-            .preemptions = gs_sim_record_preemptions(s, i),
-            .arrival_s = secs(r[i].arrival), .start_s = secs(r[i].start),
-            .end_s = secs(r[i].end),
-            .wait_s = r[i].start >= 0 ? secs(r[i].start - r[i].arrival) : NAN,
-            .gpus = r[i].gpus, .work_s = r[i].work / 1000.0,
-            .gpu_hours = r[i].gpu_hours, .sla_wait = r[i].sla_wait,
-            .sla_deadline = r[i].sla_deadline, .cost_usd = r[i].cost,
-            .lost_gpu_hours = gs_sim_record_lost(s, i),
-        };
-        struct gs_jobhost h = gs_sim_record_host(s, i);
-        rows[i].cpu_milli = h.cpu_milli;
-        rows[i].mem_mib = h.mem_mib;
-    }
+    struct jobrows j = { s, gs_sim_records(s, &n) };
     hid_t t = job_type();
-    hsize_t dim = (hsize_t)n;
-    dset(w, w->f, "jobs", t, 1, &dim, rows);
+    dset_rows(w, w->f, "jobs", t, sizeof(struct gs_h5_job), (hsize_t)n,
+              job_rows, &j);
     H5Tclose(t);
-    free(rows);
 }
 
 static void write_names(struct w *w, const struct gs_sim *s)
@@ -835,42 +903,66 @@ struct req_row {
     int8_t state, restarts;
 };
 
-static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+/* Every request, or an evenly spaced share `rate` of them: j of each
+ * service's is kept unless rate < 1 and j and j + 1 fall in the same
+ * whole of j * rate. */
+static int req_kept(long j, double rate)
 {
-    int nsv = gs_sim_nservices(s);
-    long total = 0;
-    for (int i = 0; i < nsv; i++) {
+    return rate >= 1 || floor((double)(j + 1) * rate) !=
+                        floor((double)j * rate);
+}
+
+/* The rows of /requests, made in order: the next request is index j of
+ * service i. */
+struct reqrows {
+    const struct gs_sim *s;
+    double rate;
+    int i;
+    long j;
+};
+
+static void req_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+{
+    struct reqrows *c = ctx;
+    struct req_row *rows = buf;
+    (void)first;
+    for (hsize_t m = 0; m < k;) {
         long n;
-        gs_sim_service_requests(s, i, &n);
-        total += n;
-    }
-    struct req_row *rows = calloc((size_t)(total ? total : 1), sizeof *rows);
-    if (rows == NULL) {
-        fail(w, "/requests");
-        return;
-    }
-    /* Every request, or an evenly spaced share `rate` of them. */
-    long k = 0;
-    for (int i = 0; i < nsv; i++) {
-        long n;
-        const struct gs_reqrec *q = gs_sim_service_requests(s, i, &n);
-        for (long j = 0; j < n; j++) {
-            if (rate < 1 && floor((double)(j + 1) * rate) ==
-                            floor((double)j * rate))
+        GS_ASSERT(c->i < gs_sim_nservices(c->s));
+        const struct gs_reqrec *q = gs_sim_service_requests(c->s, c->i, &n);
+        for (; c->j < n && m < k; c->j++) {
+            long j = c->j;
+            if (!req_kept(j, c->rate))
                 continue;
             double ttft = q[j].first >= 0 ? q[j].first - q[j].arrival : NAN;
             double e2e = q[j].end >= 0 && q[j].state == GS_REQ_DONE
                              ? q[j].end - q[j].arrival : NAN;
             double itl = q[j].state == GS_REQ_DONE && q[j].out > 1
                              ? (q[j].end - q[j].first) / (q[j].out - 1) : NAN;
-            rows[k++] = (struct req_row){
-                .service = i, .index = j, .arrival_s = q[j].arrival,
+            rows[m++] = (struct req_row){
+                .service = c->i, .index = j, .arrival_s = q[j].arrival,
                 .ttft_s = ttft, .itl_s = itl, .e2e_s = e2e,
                 .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
                 .input_tokens = q[j].in, .output_tokens = q[j].out,
                 .cached_tokens = q[j].cached, .replica = q[j].replica,
                 .state = q[j].state, .restarts = (int8_t)q[j].restarts };
         }
+        if (c->j == n) {
+            c->i++;
+            c->j = 0;
+        }
+    }
+}
+
+static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+{
+    int nsv = gs_sim_nservices(s);
+    hsize_t total = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        gs_sim_service_requests(s, i, &n);
+        for (long j = 0; j < n; j++)
+            total += (hsize_t)req_kept(j, rate);
     }
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct req_row));
 #define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct req_row, f), ty)
@@ -888,10 +980,10 @@ static void write_requests(struct w *w, const struct gs_sim *s, double rate)
     F(state, H5T_NATIVE_INT8);
     F(restarts, H5T_NATIVE_INT8);
 #undef F
-    hsize_t dim = (hsize_t)k;
-    dset(w, w->f, "requests", t, 1, &dim, rows);
+    struct reqrows c = { s, rate, 0, 0 };
+    dset_rows(w, w->f, "requests", t, sizeof(struct req_row), total,
+              req_rows, &c);
     H5Tclose(t);
-    free(rows);
     redescribe(w, w->f, "requests", "s (times), tokens (counts)",
              "one row per request (an evenly spaced share sample_rate of "
              "them): service (index in /services/names), index (arrival "
@@ -915,6 +1007,8 @@ static void write_services(struct w *w, const struct gs_sim *s)
         fail(w, "/services");
         return;
     }
+    /* Beside the per-service groups: the tables GS_SVC_RESERVED_NAMES
+     * lists (svccfg.h), which the scenario refuses as service names. */
     const char *names[GS_SVC_MAX];
     for (int i = 0; i < nsv; i++)
         names[i] = gs_sim_service(s, i)->name;

@@ -16,7 +16,22 @@
  *
  * Ties: two nodes with the same time are ordered by seq, a counter the heap
  * assigns at every insert or re-key, so equal times come out in the order in
- * which they were (re)scheduled and runs are exactly reproducible. */
+ * which they were (re)scheduled and runs are exactly reproducible.
+ *
+ * Staging (gs_heap_stage): for a heap that is mostly written -- entries
+ * pushed and removed, and only now and then walked or peeked, like a
+ * backfilling policy's running jobs by expected end while nobody waits --
+ * new entries go first into a staging area instead of the heap: an array
+ * in insertion order, in chunks of GS_HSTAGE_CHUNK slots.  A node's
+ * sequence number then says where its entry is, so removing it marks that
+ * slot dead in O(1) (no sift, no read of another node), and a chunk whose
+ * entries are all gone is freed.  A chunk left with few live entries (the
+ * long-lived ones) moves them into the heap, which bounds the memory to a
+ * few slots per live entry.  The order of every entry is still (time,
+ * seq), so top, pop and walk, which first move whatever is staged into the
+ * heap, see exactly what an unstaged heap would.  A staged heap's seq must
+ * only be moved by the heap itself while entries are staged (setting it,
+ * as gs_heap_init_apart does, before the first push is fine). */
 #ifndef GS_HEAP_H
 #define GS_HEAP_H
 
@@ -37,15 +52,29 @@ struct gs_hslot {
     struct gs_hnode *node;
 };
 
+#define GS_HSTAGE_CHUNK 256          /* slots a staging chunk holds */
+
+struct gs_hstage;                   /* heap.c */
+
 struct gs_heap {
     struct gs_hslot *a;
     size_t n, cap;                  /* entries, live and stale */
-    size_t live;                    /* live entries */
+    size_t live;                    /* live entries, staged ones too */
     uint64_t seq;                   /* last sequence number given */
+    struct gs_hstage *st;           /* staging area, NULL if not staged */
 };
 
 void gs_heap_init(struct gs_heap *h);
-void gs_heap_clear(struct gs_heap *h);      /* frees the array; nodes unqueued */
+void gs_heap_clear(struct gs_heap *h);      /* frees the array; nodes unqueued
+                                               (a staged heap stays staged) */
+/* Stage the heap's new entries (see above).  0 or GS_ENOMEM. */
+int gs_heap_stage(struct gs_heap *h);
+/* Move every staged entry into the heap proper (done by top, pop and
+ * walk; logically const: the entries and their order do not change). */
+void gs_heap_flush(const struct gs_heap *h);
+/* Live entries staged now; *slots (if not NULL): the slots of the chunks
+ * allocated for them.  For tests and benchmarks. */
+size_t gs_heap_staged(const struct gs_heap *h, size_t *slots);
 static inline void gs_hnode_init(struct gs_hnode *node)
 {
     node->seq = 0;
@@ -69,10 +98,14 @@ struct gs_hnode *gs_heap_pop(struct gs_heap *h);
 
 static inline struct gs_hnode *gs_heap_top(const struct gs_heap *h)
 {
+    if (h->st)
+        gs_heap_flush(h);
     return h->n ? h->a[0].node : NULL;
 }
 static inline gs_time gs_heap_top_time(const struct gs_heap *h)
 {
+    if (h->st)
+        gs_heap_flush(h);
     return h->n ? h->a[0].time : GS_TIME_MAX;
 }
 static inline size_t gs_heap_size(const struct gs_heap *h)

@@ -399,6 +399,18 @@ int gs_json_parse(const char *text, const char *name, struct gs_json **out,
     return 0;
 }
 
+int gs_json_parse_line(const char *text, struct gs_json **out, long *col)
+{
+    const char *end = NULL;
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    *out = (struct gs_json *)(void *)root;
+    if (root != NULL)
+        return 0;
+    *col = end ? (long)(end - text) + 1 : 1;
+    return oom ? GS_ENOMEM : GS_EPARSE;
+}
+
 void gs_json_free(struct gs_json *doc)
 {
     cJSON_Delete((cJSON *)(void *)doc);

@@ -2,7 +2,8 @@
  * and policy benchmark baselines.
  *
  * jsonio.c is, with scenario.c, the only file that sees cJSON; what comes
- * out is plain C data.  Every problem is reported with the file and the
+ * out is plain C data.  Trace readers use the getters below too (Mooncake's
+ * JSON lines through gs_json_parse_line, Gavel's throughputs file).  Every problem is reported with the file and the
  * JSON path, like the scenario parser's.
  *
  * Weights file (written by `gpusim train`, read by the rl-lite policy):
@@ -107,6 +108,11 @@ struct gs_jin {
 int gs_json_parse(const char *text, const char *name, struct gs_json **out,
                   struct gs_diag *d);
 void gs_json_free(struct gs_json *doc);
+/* One JSON value in text alone (a line of a JSON-lines trace), for a
+ * reader that reports its own row and line: 0 with *out; GS_ENOMEM; or
+ * GS_EPARSE with *col the 1-based column of the fault in text's first
+ * line.  Keys given twice are not looked for here. */
+int gs_json_parse_line(const char *text, struct gs_json **out, long *col);
 
 /* o[key] or NULL (also when o is not an object). */
 const struct gs_json *gs_json_get(const struct gs_json *o, const char *key);

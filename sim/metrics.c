@@ -205,7 +205,6 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
         double fr = 0, cap = 0;
         gs_frag_levels(m->frag, &fr, &cap);
         m->frag_ms += dt * fr;
-        m->frag_cap_ms += dt * cap;
         if (m->share) {
             struct gs_share_levels lv;
             gs_share_levels(m->share, &lv);
@@ -214,6 +213,11 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
             m->ts_lat_ms += dt * lv.ts_latency_ms;
             m->ts_busy_ms += dt * lv.ts_busy_gpus;
         }
+        /* Apart from frag_ms, in another block: read together as one
+         * 16-byte load right after gs_frag_levels stored them one by one,
+         * fr and cap missed the store buffer (a stall of most of this
+         * function's time). */
+        m->frag_cap_ms += dt * cap;
     }
     m->last = t;
     return 0;
@@ -260,7 +264,9 @@ static inline void dsum_take(struct dsum *d, uint64_t ms)
 {
     double x = (double)ms / 1000.0;
     size_t i = d->k++;
-    d->mean += (x - d->mean) / (i + 1);
+    if (x != d->mean)       /* else the step adds +0 (x >= 0): skip the
+                               long double division */
+        d->mean += (x - d->mean) / (i + 1);
     for (int q = 0; q < 3; q++) {
         if (i == d->lo[q])
             d->at_lo[q] = x;
@@ -458,28 +464,23 @@ static void durations(const struct gs_jobrec *rec, long n, int kind,
     }
 }
 
-/* The HPS paper's fairness variance and starved-job count (see metrics.h).
+/* The HPS paper's fairness variance and starved-job count (see metrics.h),
+ * one record at a time in record order (the summary's first pass).
  * Welford's update keeps the variance exact for long runs. */
-static void fairness(const struct gs_jobrec *rec, long n, gs_time end,
-                     struct gs_summary *o)
+struct fair { double mean, m2; long k; };
+
+static inline void fairness_take(struct fair *fa, const struct gs_jobrec *r,
+                                 gs_time waited, struct gs_summary *o)
 {
-    double mean = 0, m2 = 0;
-    long k = 0;
-    for (long i = 0; i < n; i++) {
-        const struct gs_jobrec *r = &rec[i];
-        if (r->start < 0 && r->state == GS_JOB_KILLED)
-            continue;
-        gs_time waited = r->start >= 0 ? r->start - r->arrival
-                                       : end - r->arrival;
-        if (waited > GS_STARVED_AFTER)
-            o->starved++;
-        double x = (double)waited / (double)GS_MIN;
-        k++;
-        double dlt = x - mean;
-        mean += dlt / (double)k;
-        m2 += dlt * (x - mean);
-    }
-    o->fairness_var = k > 0 ? m2 / (double)k : 0.0;
+    if (r->start < 0 && r->state == GS_JOB_KILLED)
+        return;
+    if (waited > GS_STARVED_AFTER)
+        o->starved++;
+    double x = (double)waited / (double)GS_MIN;
+    fa->k++;
+    double dlt = x - fa->mean;
+    fa->mean += dlt / (double)fa->k;
+    fa->m2 += dlt * (x - fa->mean);
 }
 
 void gs_metrics_summarize(const struct gs_metrics *m,
@@ -494,11 +495,13 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     gs_time end = m->last;
     size_t nwait[GS_NTIERS] = { 0 }, njct[GS_NTIERS] = { 0 };
     uint64_t maxwait = 0, maxjct = 0;
+    struct fair fa = { 0, 0, 0 };
     for (long i = 0; i < n; i++) {
         struct gs_jobrec *r = &rec[i];
         gs_time limit = sc->tiers[r->tier].max_wait;
         gs_time waited = r->start >= 0 ? r->start - r->arrival
                                        : end - r->arrival;
+        fairness_take(&fa, r, waited, o);
         r->sla_wait = (int8_t)(limit > 0 && waited > limit &&
                                r->state != GS_JOB_KILLED);
         struct gs_tstats *ts = &o->tier[r->tier];
@@ -557,7 +560,7 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->reclaim_kills = st.reclaim_kills;
     o->reclaim_evictions = st.reclaim_evictions;
     o->sharing_slowdown = st.slowdown_mean;
-    fairness(rec, n, end, o);
+    o->fairness_var = fa.k > 0 ? fa.m2 / (double)fa.k : 0.0;
     const struct gs_series *ts = &m->ts;
     o->nmodels = ts->nmodels;
     for (int k = 0; k < ts->nmodels; k++) {

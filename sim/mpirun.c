@@ -10,6 +10,7 @@
  * Open MPI tolerates fork() in a rank as long as the child makes no MPI
  * call and exits with _exit(), which is what pool.c's workers do. */
 #include "mpirun.h"
+#include "outfile.h"
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -97,6 +98,21 @@ int gs_dist_agree(int v)
     if (size > 1)
         MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return v;
+}
+
+int gs_dist_out_check(const char *scenario, const char *suffix, int force,
+                      const char **out, char **defout, struct gs_diag *d)
+{
+    *defout = NULL;
+    if (*out == NULL) {
+        *defout = gs_out_default_name(scenario, suffix);
+        GS_OOM_IF(*defout == NULL);
+        *out = *defout;
+    }
+    int refused = gs_dist_leader() &&
+                  (gs_out_check(*out, d) < 0 ||
+                   (*defout && gs_out_check_new(*out, force, d) < 0));
+    return gs_dist_agree(refused) ? GS_EINVAL : 0;
 }
 
 int gs_dist_default_jobs(void)

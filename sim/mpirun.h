@@ -30,6 +30,17 @@ int gs_dist_leader(void);
  * leader can take -- may it write its result file? -- taken by all. */
 int gs_dist_agree(int v);
 
+/* May the command write its result file?  With *out NULL the name is the
+ * default one, the scenario argument's name followed by suffix
+ * (gs_out_default_name), which is refused when the file exists and force
+ * is not set (a result is never replaced silently); *out then points at
+ * it and *defout owns it (the caller frees it; NULL when --out named the
+ * file).  Either way the path must be able to receive a result
+ * (gs_out_check).  The leader decides, before any run, for every rank: 0,
+ * or GS_EINVAL on every rank with d filled on the leader. */
+int gs_dist_out_check(const char *scenario, const char *suffix, int force,
+                      const char **out, char **defout, struct gs_diag *d);
+
 /* Run tasks 0..ntasks-1 over the ranks, each rank with `jobs` forked
  * workers, and leave task i's nout numbers at results[i * nout] on every
  * rank.  0, or the failing task's code with d filled (the same on every

@@ -540,7 +540,16 @@ static void progress(void *ctx, int ndone, int total)
     gs_progress_count(ctx, ndone, total, "runs");
 }
 
+static int place_exp_main(int argc, char **argv);
+
+/* argv holds the arguments after "place-exp" (as the CLI and tests call
+ * it). */
 int gs_place_exp_main(int argc, char **argv)
+{
+    return gs_cli_named("place-exp", argc, argv, place_exp_main);
+}
+
+static int place_exp_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *pods = NULL;
     const char *list = "random,dot-product,clustering,packing,best-fit,fgd";
@@ -560,32 +569,15 @@ int gs_place_exp_main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    /* argv holds the arguments after "place-exp"; getopt wants a name */
-    char **av = malloc(((size_t)argc + 2) * sizeof *av);
-    if (av == NULL)
-        return 2;
-    av[0] = (char *)"place-exp";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int ac = argc + 1, status = -1;
-    optind = 1;
+    int status = -1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while (status < 0 &&
-           ((ch = getopt_long(ac, av, "+:s:o:fqh", opts, NULL)) != -1 ||
-            optind < ac)) {
-        if (ch == -1) {         /* the scenario; options may follow it */
-            int ended = strcmp(av[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < ac)) {
-                status = bad_usage("more than one scenario: '%s'",
-                                   av[file ? optind : optind + 1]);
-                break;
-            }
-            file = av[optind++];
-            if (ended)
-                break;
-            continue;
-        }
+    while (status < 0 && (ch = gs_cli_getopt(argc, argv, "+:s:o:fqh", opts,
+                                             &file)) != -1) {
         switch (ch) {
+        case GS_CLI_EXTRA:
+            status = bad_usage("more than one scenario: '%s'", optarg);
+            break;
         case 'p': list = optarg; break;
         case 's':
             if (parse_num(optarg, 1, 1000, &seeds) < 0 ||
@@ -622,10 +614,10 @@ int gs_place_exp_main(int argc, char **argv)
             status = 0;
             break;
         default:
-            status = gs_suggest_bad_option("place-exp", opts, ac, av, ch);
+            status = gs_suggest_bad_option("place-exp", opts, argc, argv,
+                                           ch);
         }
     }
-    free(av);
     if (status >= 0)
         return status;
     if (out && no_out)

@@ -39,6 +39,7 @@
  * the candidate that comes closest (least worst relative miss). */
 #include "plan.h"
 #include "suggest.h"
+#include "cloud.h"
 #include "outfile.h"
 #include "compare.h"
 #include "h5out.h"
@@ -78,6 +79,9 @@ struct cand {
     int nrun, status;
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
+    double *booted;             /* [seeds][npools][2]: the nodes each pool
+                                   billed on average and at most (what an
+                                   autoscaled pool booted) */
     double cost_h, nominal, gpus;
     double obj;                 /* the objective: cost per hour, or per
                                    million output tokens */
@@ -97,6 +101,8 @@ struct search {
     const struct gs_scenario *base;
     double growth;              /* load factor (1 = as given) */
     int nm, nfleet;
+    int npb;                    /* pools a task reports booted nodes of in
+                                   this round's batch (the most any has) */
     int ncombo;
     struct combo *combo;
     int ncand, capcand;
@@ -381,6 +387,7 @@ static void free_cand(struct cand *x)
     free(x->v);
     free(x->mean);
     free(x->half);
+    free(x->booted);
 }
 
 /* --- judging ------------------------------------------------------------ */
@@ -509,11 +516,31 @@ static int closest(const struct search *s)
 
 /* --- the search ------------------------------------------------------ */
 
+/* One run of a candidate: its metrics, then per pool the nodes billed on
+ * average and at most (0 for pools it does not have). */
 static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
 {
     struct search *s = ctx;
     const struct cand *x = &s->cand[s->tcand[t]];
-    return gs_run_scenario(x->sc, x->sc->seed + (uint64_t)s->tseed[t], out, d);
+    struct gs_sim_opts o = { .seed = x->sc->seed + (uint64_t)s->tseed[t],
+                             .set_seed = 1 };
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(x->sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0) {
+        gs_run_metric_values(sim, out);
+        const struct gs_cloud *c = gs_sim_cloud(sim);
+        for (int p = 0; p < s->npb; p++) {
+            struct gs_cloud_poolbill b = { 0 };
+            if (c && p < x->sc->npools)
+                gs_cloud_pool_bill(c, p, &b);
+            out[s->nm + 2 * p] = b.nodes_mean;
+            out[s->nm + 2 * p + 1] = b.nodes_peak;
+        }
+    }
+    gs_sim_free(sim);
+    return rc;
 }
 
 static int add_tasks(struct search *s, int ci, int from, int to)
@@ -696,11 +723,9 @@ static int search_run(struct search *s, int jobs, struct gs_diag *d)
     size_t cap = (size_t)s->ncombo * (size_t)pc->seeds;
     s->tcand = calloc(cap, sizeof *s->tcand);
     s->tseed = calloc(cap, sizeof *s->tseed);
-    double *res = calloc(cap * (size_t)s->nm, sizeof *res);
-    if (!s->tcand || !s->tseed || !res) {
-        free(res);
+    double *res = NULL;
+    if (!s->tcand || !s->tseed)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
     for (;;) {
         s->ntask = 0;
         for (int i = 0; i < s->ncombo; i++) {
@@ -724,16 +749,37 @@ static int search_run(struct search *s, int jobs, struct gs_diag *d)
         }
         if (s->ntask == 0)
             break;
+        s->npb = 0;
+        for (int t = 0; t < s->ntask; t++)
+            if (s->cand[s->tcand[t]].sc->npools > s->npb)
+                s->npb = s->cand[s->tcand[t]].sc->npools;
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb;
+        free(res);
+        if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
+            rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+            goto done;
+        }
         gs_dist_progress(s->pr ? on_progress : NULL, s);
-        rc = gs_dist_run(s->ntask, jobs, s->nm, run_task, s, res, d);
+        rc = gs_dist_run(s->ntask, jobs, (int)nout, run_task, s, res, d);
         gs_dist_progress(NULL, NULL);
         if (rc < 0)
             goto done;
         s->runs += s->ntask;
         for (int t = 0; t < s->ntask; t++) {
             struct cand *x = &s->cand[s->tcand[t]];
-            memcpy(&x->v[(size_t)s->tseed[t] * s->nm],
-                   &res[(size_t)t * s->nm], (size_t)s->nm * sizeof *res);
+            const double *r = &res[(size_t)t * nout];
+            memcpy(&x->v[(size_t)s->tseed[t] * s->nm], r,
+                   (size_t)s->nm * sizeof *res);
+            size_t np = (size_t)x->sc->npools;
+            if (x->booted == NULL && np > 0 &&
+                (x->booted = calloc((size_t)s->pc->seeds * np * 2,
+                                    sizeof *x->booted)) == NULL) {
+                rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+                goto done;
+            }
+            if (np > 0)
+                memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
+                       np * 2 * sizeof *res);
         }
         for (int t = 0; t < s->ntask; t++) {
             int ci = s->tcand[t];
@@ -779,15 +825,33 @@ static const char *const market_label[GS_NMARKETS] = {
     "on-demand", "reserved", "spot", "capacity-block",
 };
 
-static void print_fleet(FILE *fp, const struct gs_scenario *sc)
+/* The candidate's pools; an autoscaled one at its most nodes, then the
+ * nodes it booted (billed) over the seeds run: the mean of the runs' time
+ * averages and the most at once in any run -- what its cost is for. */
+static void print_fleet(FILE *fp, const struct cand *x)
 {
+    const struct gs_scenario *sc = x->sc;
     for (int p = 0; p < sc->npools; p++) {
         const struct gs_pool_spec *ps = &sc->pools[p];
         if (ps->nodes == 0)
             continue;
-        fprintf(fp, "    pool %-14s %4d nodes x %d %-12s %-14s $%.2f/node-hour\n",
-                ps->name, ps->nodes, ps->gpn, sc->cat.m[ps->model].name,
-                market_label[ps->market], ps->price_hour);
+        int as = sc->cloud.pool && sc->cloud.pool[p].autoscale;
+        fprintf(fp, "    pool %-14s %4d nodes x %d %-12s %-14s $%.2f/node-hour"
+                "%s\n", ps->name, ps->nodes, ps->gpn,
+                sc->cat.m[ps->model].name, market_label[ps->market],
+                ps->price_hour, as ? " (autoscaled: at most)" : "");
+        if (!as || x->booted == NULL || x->nrun < 1)
+            continue;
+        double mean = 0, peak = 0;
+        for (int k = 0; k < x->nrun; k++) {
+            const double *b = &x->booted[((size_t)k * sc->npools + p) * 2];
+            mean += b[0] / x->nrun;
+            if (b[1] > peak)
+                peak = b[1];
+        }
+        fprintf(fp, "         booted %.1f nodes on average, %.0f at most "
+                "(over %d seed%s; the cost is for these)\n", mean, peak,
+                x->nrun, x->nrun == 1 ? "" : "s");
     }
     fprintf(fp, "    policy %s, placement %s\n", sc->policy, sc->placer);
 }
@@ -1424,23 +1488,15 @@ static int plan_main(int argc, char **argv)
     const char *file = NULL, *out = NULL, *plots = NULL, *glist = NULL;
     long jobs = gs_dist_default_jobs(), seeds = 0;
     int no_plots = 0, quiet = 0, no_advice = 0, force = 0, ch;
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
-           optind < argc) {
-        if (ch == -1) {
-            int ended = strcmp(argv[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < argc))
-                return usage_error("plan: more than one scenario: '%s'",
-                                   argv[file ? optind : optind + 1]);
-            file = argv[optind++];
-            if (ended)
-                break;
-            continue;
-        }
+    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &file)) !=
+           -1) {
         char *end;
         long v;
         switch (ch) {
+        case GS_CLI_EXTRA:
+            return usage_error("plan: more than one scenario: '%s'", optarg);
         case 's':
         case 'j':
             v = strtol(optarg, &end, 10);
@@ -1491,20 +1547,12 @@ static int plan_main(int argc, char **argv)
     /* The result file is named after the scenario file and never replaced
      * silently; the leader decides, before any run, for every rank. */
     char *defout = NULL, *defplots = NULL;
-    if (out == NULL) {
-        defout = gs_out_default_name(file, "-plan.h5");
-        GS_OOM_IF(defout == NULL);
-        out = defout;
-    }
     if (plots == NULL) {
         defplots = gs_out_default_name(file, "-plan-plots");
         GS_OOM_IF(defplots == NULL);
         plots = defplots;
     }
-    int refused = gs_dist_leader() &&
-                  (gs_out_check(out, &d) < 0 ||
-                   (defout && gs_out_check_new(out, force, &d) < 0));
-    if (gs_dist_agree(refused)) {
+    if (gs_dist_out_check(file, "-plan.h5", force, &out, &defout, &d) < 0) {
         if (gs_dist_leader())
             gs_report_diag(&d, 2);
         gs_scenario_free(base);
@@ -1624,7 +1672,7 @@ static int plan_main(int argc, char **argv)
                             100 * miss(&s, x), x->label);
             }
             if (chosen >= 0 || near >= 0) {
-                print_fleet(fp, x->sc);
+                print_fleet(fp, x);
                 int im = metric("cost_per_hour_usd");
                 char c[80];
                 cell(c, sizeof c, x->mean[im], x->half[im]);

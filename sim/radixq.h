@@ -33,7 +33,12 @@
  *
  * Peeking is read-only: it finds the minimum without moving `last`, because
  * the simulation peeks, then may schedule events earlier than what it saw
- * (but never earlier than the last one it took). */
+ * (but never earlier than the last one it took).  While no entry is stale
+ * (n == live: nothing was cancelled or moved since the last stale entry
+ * left) neither peeking nor popping reads a node to tell whether an entry
+ * is stale: the node that is about to become the minimum is usually not in
+ * cache, and a peek that waited for it cost a tenth of a run of a million
+ * jobs; the caller can now prefetch it instead. */
 #ifndef GS_RADIXQ_H
 #define GS_RADIXQ_H
 

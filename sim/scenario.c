@@ -2019,6 +2019,19 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                   &sv->load_gbs)) < 0 ||
         (rc = duration(c, o, p, "start", 0, &sv->start)) < 0)
         return rc;
+    static const char *const reserved[] = { GS_SVC_RESERVED_NAMES };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(sv->name, reserved[i]) == 0) {
+            sub(pp, sizeof pp, p, "name");
+            return err(c, pp, "'%s' is the name of a table in the result "
+                       "file's /services; give the service another name",
+                       sv->name);
+        }
+    if (strchr(sv->name, '/') || strcmp(sv->name, ".") == 0) {
+        sub(pp, sizeof pp, p, "name");
+        return err(c, pp, "'%s': a service's name may not contain '/' or "
+                   "be '.' (it names a group of the result file)", sv->name);
+    }
     snprintf(sv->tenant, sizeof sv->tenant, "%.47s", sv->name);
     if ((rc = str(c, o, p, "tenant", 0, sv->tenant, sizeof sv->tenant)) < 0)
         return rc;

@@ -284,8 +284,7 @@ static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
     if (sv->nh == sv->caph) {
         long cap = sv->caph ? sv->caph * 2 : 64;
         struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
-        if (h == NULL)
-            return GS_ENOMEM;
+        GS_OOM_IF(h == NULL);
         sv->h = h;
         sv->caph = cap;
     }
@@ -358,33 +357,52 @@ static void wake(struct svc *sv)
         gs_sim_cancel(s, &sv->ev);
         return;
     }
-    gs_sim_at(s, &sv->ev, at);
+    GS_OOM_IF(gs_sim_at(s, &sv->ev, at) < 0);
 }
 
 /* --- request records --------------------------------------------------- */
 
-/* Room for cap requests (the stream's length when it is known). */
+/* p (bytes long) back to old bytes, freed when old is 0. */
+static void *req_shrink(void *p, size_t bytes, size_t old)
+{
+    if (old == 0) {
+        gs_big_free(p, bytes);
+        return NULL;
+    }
+    void *q = gs_big_realloc(p, bytes, old);
+    GS_OOM_IF(q == NULL);
+    return q;
+}
+
+/* Room for cap requests (the stream's length when it is known): all three
+ * arrays or none.  When one cannot grow, those already grown go back to
+ * the old capacity, so capreq stays the size of every array (it is what
+ * they are unmapped with); a mapping shrinks in place, which cannot fail
+ * for want of memory. */
 static int req_reserve(struct svc *sv, long cap)
 {
-    struct gs_reqrec *r = gs_big_realloc(sv->req, (size_t)sv->capreq *
-                                         sizeof *r, (size_t)cap * sizeof *r);
+    size_t old = (size_t)sv->capreq, n = (size_t)cap;
+    struct gs_reqrec *r = gs_big_realloc(sv->req, old * sizeof *r,
+                                         n * sizeof *r);
     if (r == NULL)
         return GS_ENOMEM;
     sv->req = r;
-    struct rlink *l = gs_big_realloc(sv->lk, (size_t)sv->capreq * sizeof *l,
-                                     (size_t)cap * sizeof *l);
-    if (l == NULL)
-        return GS_ENOMEM;
-    sv->lk = l;
-    if (sv->lkh) {
-        struct rhash *h = gs_big_realloc(sv->lkh, (size_t)sv->capreq *
-                                         sizeof *h, (size_t)cap * sizeof *h);
-        if (h == NULL)
-            return GS_ENOMEM;
-        sv->lkh = h;
+    struct rlink *l = gs_big_realloc(sv->lk, old * sizeof *l, n * sizeof *l);
+    if (l != NULL) {
+        sv->lk = l;
+        struct rhash *h = sv->lkh ? gs_big_realloc(sv->lkh, old * sizeof *h,
+                                                   n * sizeof *h) : NULL;
+        if (sv->lkh == NULL || h != NULL) {
+            if (h)
+                sv->lkh = h;
+            sv->capreq = cap;
+            return 0;
+        }
     }
-    sv->capreq = cap;
-    return 0;
+    sv->req = req_shrink(sv->req, n * sizeof *r, old * sizeof *r);
+    if (l != NULL)
+        sv->lk = req_shrink(sv->lk, n * sizeof *l, old * sizeof *l);
+    return GS_ENOMEM;
 }
 
 /* Request q's hash ids (NULL, 0 when it has none). */
@@ -490,13 +508,11 @@ static int iter_sample(struct svc *sv, double d, int w)
         long cap = sv->capitl ? sv->capitl * 2 : 1024;
         double *a = gs_big_realloc(sv->itl_d, (size_t)sv->capitl * sizeof *a,
                                    (size_t)cap * sizeof *a);
-        if (a == NULL)
-            return GS_ENOMEM;
+        GS_OOM_IF(a == NULL);
         sv->itl_d = a;
         float *b = gs_big_realloc(sv->itl_w, (size_t)sv->capitl * sizeof *b,
                                   (size_t)cap * sizeof *b);
-        if (b == NULL)
-            return GS_ENOMEM;
+        GS_OOM_IF(b == NULL);
         sv->itl_w = b;
         sv->capitl = cap;
     }
@@ -568,11 +584,10 @@ static void cb_first(void *ctx, uint64_t id, double t)
         if (sv->nrt == sv->caprt) {
             long cap = sv->caprt ? sv->caprt * 2 : 256;
             double *a = realloc(sv->rt_t, (size_t)cap * sizeof *a);
-            double *b = a ? realloc(sv->rt_v, (size_t)cap * sizeof *b) : NULL;
-            if (a)
-                sv->rt_t = a;
-            if (b == NULL)
-                return;
+            GS_OOM_IF(a == NULL);
+            sv->rt_t = a;
+            double *b = realloc(sv->rt_v, (size_t)cap * sizeof *b);
+            GS_OOM_IF(b == NULL);
             sv->rt_v = b;
             sv->caprt = cap;
         }
@@ -626,6 +641,7 @@ static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
                              .hash_ids = hash, .n_hash = nh,
                              .kv_ready = sv->cfg->disagg && r->pool == 1 };
     int rc = gs_llm_engine_add(r->e, &er);
+    GS_OOM_IF(rc == GS_ENOMEM);
     if (rc < 0) {
         rq->state = GS_REQ_DROPPED;
         rq->end = t;
@@ -650,14 +666,11 @@ static const int *route_cands(struct svc *sv, int p, int *n)
     if (pl->cdirty || pl->cand == NULL) {
         if (pl->capcand < sv->nrep) {
             int *c = realloc(pl->cand, (size_t)sv->caprep * sizeof *c);
-            if (c != NULL)
-                pl->cand = c;
+            GS_OOM_IF(c == NULL);
+            pl->cand = c;
             struct gs_route_cand *ci =
-                c ? realloc(pl->cin, (size_t)sv->caprep * sizeof *ci) : NULL;
-            if (ci == NULL) {
-                *n = 0;
-                return NULL;
-            }
+                realloc(pl->cin, (size_t)sv->caprep * sizeof *ci);
+            GS_OOM_IF(ci == NULL);
             pl->cin = ci;
             pl->capcand = sv->caprep;
         }
@@ -727,14 +740,12 @@ static int rep_submit(struct svc *sv, int p)
     if (sv->nrep == sv->caprep) {
         int cap = sv->caprep ? sv->caprep * 2 : 8;
         struct rep **a = realloc(sv->rep, (size_t)cap * sizeof *a);
-        if (a == NULL)
-            return GS_ENOMEM;
+        GS_OOM_IF(a == NULL);
         sv->rep = a;
         sv->caprep = cap;
     }
     struct rep *r = calloc(1, sizeof *r);
-    if (r == NULL)
-        return GS_ENOMEM;
+    GS_OOM_IF(r == NULL);
     const struct gs_svcpool *pc = &sv->pool[p].cfg;
     r->m = sv->m;
     r->sv = sv;
@@ -757,6 +768,7 @@ static int rep_submit(struct svc *sv, int p)
         snprintf(sp.mig_profile, sizeof sp.mig_profile, "%s",
                  pc->mig_profile);
     int rc = gs_sim_submit(sv->m->s, &sp, r, &r->job);
+    GS_OOM_IF(rc == GS_ENOMEM);
     if (rc < 0) {
         free(r);
         return rc;
@@ -828,11 +840,8 @@ static void reconcile(struct svc *sv, int p, double t)
             n++;
         }
     }
-    while (n < want) {
-        if (rep_submit(sv, p) < 0)
-            break;
+    while (n < want && rep_submit(sv, p) == 0)
         n++;
-    }
     /* Too many: the newest waiting first, then loading, then the serving
      * replica with the fewest requests drains. */
     for (int pass = RS_WAIT; pass <= RS_UP && n > want; pass++)
@@ -873,8 +882,7 @@ static double ttft_p95(struct svc *sv, double now, double window)
     if (n <= 0)
         return NAN;
     double *v = malloc((size_t)n * sizeof *v);
-    if (v == NULL)
-        return NAN;
+    GS_OOM_IF(v == NULL);
     memcpy(v, sv->rt_v + sv->rt0, (size_t)n * sizeof *v);
     gsl_sort(v, 1, (size_t)n);
     double q = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.95);
@@ -1005,8 +1013,8 @@ static void arrive(struct svc *sv, double t)
         return;
     }
     int q = req_new(sv, t, in, out, hash, nh);
-    if (q >= 0)
-        route(sv, 0, q, t);
+    GS_OOM_IF(q < 0);       /* a request lost would be a different run */
+    route(sv, 0, q, t);
     next_arrival(sv);
 }
 
@@ -1120,6 +1128,7 @@ static void m_job_started(void *st, struct gs_job *j)
     }
     struct gs_diag d = { 0 };
     if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
+        GS_OOM_IF(d.code == GS_ENOMEM);
         /* The weights do not fit: checked when the model was built, so
          * only a different GPU than planned gets here. */
         rep_end(sv, r);
@@ -1169,12 +1178,10 @@ static void sample(struct svc *sv, gs_time t)
     if (sv->nser == sv->capser) {
         long cap = sv->capser ? sv->capser * 2 : 256;
         double *a = realloc(sv->ser_t, (size_t)cap * sizeof *a);
-        if (a == NULL)
-            return;
+        GS_OOM_IF(a == NULL);
         sv->ser_t = a;
         double *b = realloc(sv->ser, (size_t)cap * GS_NSVCOLS * sizeof *b);
-        if (b == NULL)
-            return;
+        GS_OOM_IF(b == NULL);
         sv->ser = b;
         sv->capser = cap;
     }
@@ -1439,7 +1446,8 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
      * each service's start. */
     for (int i = 0; i < m->n; i++) {
         m->sv[i].kicked = 0;
-        gs_sim_at(s, &m->sv[i].ev, sc->svcs[i].start);
+        if (gs_sim_at(s, &m->sv[i].ev, sc->svcs[i].start) < 0)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
     return 0;
 }
@@ -1503,10 +1511,11 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     double *ee = gs_big_realloc(NULL, 0, nb);
     double *qq = gs_big_realloc(NULL, 0, nb);
     double *tmp = gs_big_realloc(NULL, 0, nb);
+    GS_OOM_IF(!tt || !ee || !qq || !tmp);
     long k = 0, good = 0;
     double it_sum = 0;
     long it_n = 0;
-    for (long i = 0; i < sv->nreq && tt && ee && qq && tmp; i++) {
+    for (long i = 0; i < sv->nreq; i++) {
         const struct gs_reqrec *q = &sv->req[i];
         if (q->state != GS_REQ_DONE)
             continue;
@@ -1527,9 +1536,9 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     }
     static const double ps[3] = { 0.5, 0.95, 0.99 };
     if (k > 0) {
-        gs_order_sort(tt, tmp, (size_t)k);
-        gs_order_sort(ee, tmp, (size_t)k);
-        gs_order_sort(qq, tmp, (size_t)k);
+        GS_OOM_IF(gs_order_sort(tt, tmp, (size_t)k) < 0 ||
+                  gs_order_sort(ee, tmp, (size_t)k) < 0 ||
+                  gs_order_sort(qq, tmp, (size_t)k) < 0);
         for (int i = 0; i < 3; i++) {
             o->ttft[i] = pct_sorted(tt, k, ps[i]);
             o->e2e[i] = pct_sorted(ee, k, ps[i]);
@@ -1628,12 +1637,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
     double *tmp = malloc((size_t)nf * sizeof *tmp + 8);
     float *w = malloc((size_t)ni * sizeof *w + 4);
-    if (v == NULL || w == NULL || tmp == NULL) {
-        free(v);
-        free(w);
-        free(tmp);
-        return;
-    }
+    GS_OOM_IF(v == NULL || w == NULL || tmp == NULL);
     double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
     for (int which = 0; which < 3; which++) {
         long k = 0;
@@ -1647,7 +1651,7 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
                          : which == 1 ? q->end - q->arrival : q->queue;
             }
         }
-        gs_order_sort(v, tmp, (size_t)k);
+        GS_OOM_IF(gs_order_sort(v, tmp, (size_t)k) < 0);
         if (which == 0) {
             o->ttft_p50 = pct_sorted(v, k, 0.5);
             o->ttft_p99 = pct_sorted(v, k, 0.99);

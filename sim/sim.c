@@ -377,11 +377,13 @@ static float alloc_gpus(const struct gs_job *j)
     return (float)j->need.milli / 1000.0f;
 }
 
+/* r->gpus is alloc_gpus(j) as start_job set it: the allocation does not
+ * change while the job runs. */
 static void account_run(struct gs_sim *s, struct gs_job *j)
 {
     struct gs_jobrec *r = &s->rec[j->rec];
     r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
-                            alloc_gpus(j));
+                            r->gpus);
     for (int i = 0; i < s->nmods; i++)
         if (s->mods[i].ops->job_ran)
             r->cost += s->mods[i].ops->job_ran(s->mods[i].st, j);
@@ -429,9 +431,13 @@ static void on_finish(struct gs_event *ev, void *ctx)
 {
     struct gs_sim *s = ctx;
     struct gs_job *j = (struct gs_job *)ev;
-    const struct gs_job *nx = next_finish(s);
-    if (nx)
-        prefetch_job(nx);
+    /* Whatever event comes next, fetch its first lines without reading
+     * them (a prefetch never faults, so a non-job event is harmless):
+     * checking that it is a finish would wait for the miss here. */
+    struct gs_event *top = gs_engine_top(&s->eng);
+    if (top)
+        prefetch_job((const struct gs_job *)top);
+    const struct gs_job *nx;
     struct gs_jobrec *r = &s->rec[j->rec];
     j->done = job_total(j);
     if (j->alloc.n > 0)
@@ -1192,8 +1198,8 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (rc < 0)
         return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
-    if (!gs_fleet_can_commit(s->fleet, out, &j->need) &&
-        (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
+    int ok = gs_fleet_can_commit(s->fleet, out, &j->need);
+    if (!ok && (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
         /* NodeResourcesFit: a placer that scores GPUs only may pick a node
          * whose CPU or memory is short; the core then takes the best fit
          * among nodes where every resource fits, or none. */
@@ -1218,9 +1224,10 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                 gs_alloc_reset(out);
                 return GS_ENOFIT;
             }
+            ok = gs_fleet_can_commit(s->fleet, out, &j->need);
         }
     }
-    if (!gs_fleet_can_commit(s->fleet, out, &j->need)) {
+    if (!ok) {
         char what[256];
         snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
                  "for job %lld", s->plc->name, (long long)j->s.id);
@@ -1230,11 +1237,16 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     return 0;
 }
 
-int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
+/* Start j on a.  checked: gs_sim_place has just found a free to take for
+ * j (nothing changed the fleet since), so the check of a plug-in's
+ * allocation is not made twice; an allocation a policy built itself is
+ * always checked. */
+static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
+                     int checked)
 {
     if (j->state != GS_JOB_PENDING)
         return GS_ESTATE;
-    if (!gs_fleet_can_commit(s->fleet, a, &j->need) ||
+    if ((!checked && !gs_fleet_can_commit(s->fleet, a, &j->need)) ||
         !pool_ok(s, a->pool, j))
         return GS_ENOFIT;
     if (running_add(s, j) < 0)
@@ -1270,6 +1282,11 @@ int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
     return 0;
 }
 
+int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
+{
+    return start_job(s, j, a, 0);
+}
+
 int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
                      const struct gs_range *ranges, int nranges)
 {
@@ -1277,7 +1294,7 @@ int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
     int rc = gs_sim_place(s, j, ranges, nranges, &a);
     if (rc < 0)
         return rc;
-    rc = gs_sim_start(s, j, &a);
+    rc = start_job(s, j, &a, 1);
     gs_alloc_reset(&a);
     return rc;
 }

@@ -118,3 +118,21 @@ int gs_cli_named(const char *name, int argc, char **argv,
     free(av);
     return rc;
 }
+
+int gs_cli_getopt(int argc, char **argv, const char *shortopts,
+                  const struct option *opts, const char **file)
+{
+    for (;;) {
+        int ch = getopt_long(argc, argv, shortopts, opts, NULL);
+        if (ch != -1 || optind >= argc)
+            return ch;
+        int ended = strcmp(argv[optind - 1], "--") == 0;
+        if (*file != NULL || (ended && optind + 1 < argc)) {
+            optarg = argv[*file ? optind : optind + 1];
+            return GS_CLI_EXTRA;
+        }
+        *file = argv[optind++];
+        if (ended)
+            return -1;
+    }
+}

@@ -32,4 +32,18 @@ int gs_suggest_bad_option(const char *cmd, const struct option *opts,
 int gs_cli_named(const char *name, int argc, char **argv,
                  int (*fn)(int argc, char **argv));
 
+/* getopt_long(argc, argv, shortopts, opts, NULL) for a command that takes
+ * one scenario among its options: the scenario may come before, between
+ * or after them, and "--" ends the options (only the scenario may follow
+ * it).  Each operand is taken into *file on the way; the return is the
+ * next option's code as getopt_long gives it (shortopts starts with "+:"),
+ * -1 at the end, or GS_CLI_EXTRA with optarg at an argument that is one
+ * scenario too many.  The caller sets opterr = 0 and optind = 0 first
+ * (0, not 1: glibc then forgets the previous parse's position inside an
+ * argument, which a second parse in the same process -- tests, the bench
+ * -- would otherwise resume from). */
+#define GS_CLI_EXTRA 1
+int gs_cli_getopt(int argc, char **argv, const char *shortopts,
+                  const struct option *opts, const char **file);
+
 #endif

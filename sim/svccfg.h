@@ -67,6 +67,13 @@ struct gs_svcpool {
     struct gs_svcscale_cfg as;
 };
 
+/* The datasets /services of a result file holds beside one group per
+ * service, named after it (h5out.c's write_services): a service may not
+ * take one of these names, nor one HDF5 cannot use as a link name (with a
+ * '/', or "."). */
+#define GS_SVC_RESERVED_NAMES \
+    "names", "request_states", "summary", "summary_columns", "summary_units"
+
 struct gs_svccfg {
     char name[64];
     char tenant[48];

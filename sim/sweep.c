@@ -516,25 +516,17 @@ static int sweep_main(int argc, char **argv)
     struct sweep s = { 0 };
     int status = 2;
     char *defout = NULL;
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "+:s:j:o:fqh", opts, NULL)) != -1 ||
-           optind < argc) {
-        if (ch == -1) {
-            int ended = strcmp(argv[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < argc)) {
-                status = usage_error("sweep: more than one scenario: '%s'",
-                                     argv[file ? optind : optind + 1]);
-                goto done;
-            }
-            file = argv[optind++];
-            if (ended)
-                break;
-            continue;
-        }
+    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &file)) !=
+           -1) {
         char *end;
         long v;
         switch (ch) {
+        case GS_CLI_EXTRA:
+            status = usage_error("sweep: more than one scenario: '%s'",
+                                 optarg);
+            goto done;
         case 'S':
             if ((status = add_set(&s, optarg)) != 0)
                 goto done;
@@ -601,15 +593,7 @@ static int sweep_main(int argc, char **argv)
     }
     /* named after the scenario file, never replaced silently; the leader
      * decides for every rank before any run */
-    if (out == NULL) {
-        defout = gs_out_default_name(file, "-sweep.h5");
-        GS_OOM_IF(defout == NULL);
-        out = defout;
-    }
-    int refused = gs_dist_leader() &&
-                  (gs_out_check(out, &d) < 0 ||
-                   (defout && gs_out_check_new(out, force, &d) < 0));
-    if (gs_dist_agree(refused)) {
+    if (gs_dist_out_check(file, "-sweep.h5", force, &out, &defout, &d) < 0) {
         status = gs_report_diag(&d, 2);
         goto out;
     }

@@ -218,7 +218,15 @@ static int by_j(const void *a, const void *b)
     return x - y;
 }
 
+static int train_main(int argc, char **argv);
+
+/* argv holds the arguments after "train" (as the CLI and tests call it). */
 int gs_train_main(int argc, char **argv)
+{
+    return gs_cli_named("train", argc, argv, train_main);
+}
+
+static int train_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *init = NULL;
     const char *objspec = "wait=1,sla=1,cost=0";
@@ -243,30 +251,15 @@ int gs_train_main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    /* argv holds the arguments after "train"; getopt wants a name */
-    char **av = malloc(((size_t)argc + 2) * sizeof *av);
-    if (av == NULL)
-        return 2;
-    av[0] = (char *)"train";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int ac = argc + 1, status = -1;
-    optind = 1;
+    int status = -1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while (status < 0 &&
-           ((ch = getopt_long(ac, av, "+:o:fs:j:qh", opts, NULL)) != -1 ||
-            optind < ac)) {
-        if (ch == -1) {         /* the scenario; options may follow it */
-            int ended = strcmp(av[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < ac)) {
-                status = usage_error("train: more than one scenario: '%s'",
-                                     av[file ? optind : optind + 1]);
-                break;
-            }
-            file = av[optind++];
-            if (ended)
-                break;
-            continue;
+    while (status < 0 && (ch = gs_cli_getopt(argc, argv, "+:o:fs:j:qh",
+                                             opts, &file)) != -1) {
+        if (ch == GS_CLI_EXTRA) {
+            status = usage_error("train: more than one scenario: '%s'",
+                                 optarg);
+            break;
         }
         char *end;
         long *lp = ch == 'i' ? &iters : ch == 'n' ? &pop : ch == 'e' ? &elite
@@ -302,10 +295,9 @@ int gs_train_main(int argc, char **argv)
             status = 0;
             break;
         default:
-            status = gs_suggest_bad_option("train", opts, ac, av, ch);
+            status = gs_suggest_bad_option("train", opts, argc, argv, ch);
         }
     }
-    free(av);
     if (status >= 0)
         return status;
     if (file == NULL)

@@ -4,9 +4,10 @@
  * gpusim-allocfail is gpusim linked with an allocator that fails the Nth
  * allocation (tests/allocfail/inject.c; what it covers and what it cannot
  * is said there).  For a scenario read from a file, with a generated
- * workload and with a trace, it runs `run SCENARIO --out FILE --json` for
- * N = 1, 2, ... up to one past the number of allocations a clean run
- * makes, and checks each run: it exits (no signal, no sanitizer report:
+ * workload, with a trace and with an inference service, it runs `run
+ * SCENARIO --out FILE --json` for N = 1, 2, ... up to one past the number
+ * of allocations (mappings included) a clean run makes, and checks each
+ * run: it exits (no signal, no sanitizer report:
  * ASan and LSan are given exit codes of their own), with 0, 1 or 2; a
  * failed run says what on stderr ("gpusim: ...") and leaves no result file
  * and no temporary; a run that coped with the failure prints exactly the
@@ -186,9 +187,30 @@ static void test_trace(void)
         "5,40,0.5,900,a,interactive\n6,50,0,300,b,data\n");
 }
 
+/* An inference service whose request stream has no known length, so its
+ * records grow while the simulation runs (a failure there once dropped a
+ * request silently and the run went on, different), with the engine, the
+ * router, the service's samples and its summary allocating on the way. */
+static void test_service(void)
+{
+    if (!find_bin()) {
+        CU_FAIL("gpusim-allocfail not built (make test builds it)");
+        return;
+    }
+    every_allocation(
+        "{\"name\": \"afs\", \"seed\": 3, \"fleet\": [{\"gpu\": "
+        "\"A100-80GB\", \"nodes\": 1, \"gpus_per_node\": 2}], "
+        "\"services\": [{\"name\": \"s\", \"model\": \"llama2-13b\", "
+        "\"gpu\": \"A100-80GB\", \"requests\": {\"generate\": "
+        "{\"rate_per_second\": 0.05, \"until\": \"5m\", \"input_tokens\": "
+        "{\"dist\": \"constant\", \"value\": 100}, \"output_tokens\": "
+        "{\"dist\": \"constant\", \"value\": 20}}}}]}", NULL);
+}
+
 static CU_TestInfo tests[] = {
     { "every allocation fails in turn: generated workload", test_generated },
     { "every allocation fails in turn: trace, fair policy", test_trace },
+    { "every allocation fails in turn: an inference service", test_service },
     CU_TEST_INFO_NULL,
 };
 

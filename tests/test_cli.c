@@ -4,10 +4,12 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/h5out.h"
+#include "../sim/suggest.h"
 
 #include "../policies/policy.h"
 
 #include <dirent.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -524,6 +526,98 @@ static void test_conventions(void)
     free(a);
 }
 
+/* The scenario among a command's options (gs_cli_getopt, shared by place-exp,
+ * train, sweep and plan): before, between or after them, "--" ending the
+ * options, and one scenario too many named. */
+static int scan(const char *line, const char **file, const char **extra,
+                int *quiet, int *seeds)
+{
+    static const struct option o[] = {
+        { "quiet", no_argument, NULL, 'q' },
+        { "seeds", required_argument, NULL, 's' },
+        { NULL, 0, NULL, 0 },
+    };
+    char buf[256], *argv[16];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok(buf, " "); t && argc < 15; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    static char got[2][64];
+    *file = *extra = NULL;
+    *quiet = *seeds = 0;
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = gs_cli_getopt(argc, argv, "+:qs:", o, file)) != -1) {
+        if (ch == GS_CLI_EXTRA) {
+            snprintf(got[1], sizeof got[1], "%s", optarg);
+            *extra = got[1];
+            break;
+        }
+        if (ch == 'q')
+            *quiet = 1;
+        else if (ch == 's')
+            *seeds = atoi(optarg);
+        else
+            return ch;
+    }
+    if (*file) {
+        snprintf(got[0], sizeof got[0], "%s", *file);
+        *file = got[0];
+    }
+    return 0;
+}
+
+static void test_scenario_operand(void)
+{
+    static const struct {
+        const char *line, *file, *extra;
+        int quiet, seeds;
+    } c[] = {
+        { "cmd a.json -q -s 3", "a.json", NULL, 1, 3 },
+        { "cmd -q a.json --seeds=3", "a.json", NULL, 1, 3 },
+        { "cmd -s 3 -q a.json", "a.json", NULL, 1, 3 },
+        { "cmd -q -- -a.json", "-a.json", NULL, 1, 0 },
+        { "cmd -- a.json -q", NULL, "-q", 0, 0 },
+        { "cmd a.json -- -q", "a.json", "-q", 0, 0 },
+        { "cmd a.json b.json -q", "a.json", "b.json", 0, 0 },
+        { "cmd -q a.json -s 2 b.json", "a.json", "b.json", 1, 2 },
+        { "cmd -q", NULL, NULL, 1, 0 },
+        { "cmd --", NULL, NULL, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        const char *file, *extra;
+        int quiet, seeds;
+        CU_ASSERT_EQUAL(scan(c[i].line, &file, &extra, &quiet, &seeds), 0);
+        int ok = (c[i].file ? file && strcmp(file, c[i].file) == 0 : !file) &&
+                 (c[i].extra ? extra && strcmp(extra, c[i].extra) == 0
+                             : !extra) &&
+                 quiet == c[i].quiet && seeds == c[i].seeds;
+        if (!ok)
+            printf("\n    '%s': file %s, extra %s, quiet %d, seeds %d",
+                   c[i].line, file ? file : "-", extra ? extra : "-", quiet,
+                   seeds);
+        CU_ASSERT(ok);
+    }
+    const char *file, *extra;
+    int quiet, seeds;
+    CU_ASSERT_EQUAL(scan("cmd a.json --sedes 2", &file, &extra, &quiet,
+                         &seeds), '?');
+    CU_ASSERT_EQUAL(scan("cmd a.json -s", &file, &extra, &quiet, &seeds),
+                    ':');
+    names();
+    /* each command's own message for it */
+    expect_bad("place-exp quickstart other.json --no-out",
+               "more than one scenario: 'other.json'");
+    expect_bad("train -q quickstart -- other.json",
+               "train: more than one scenario: 'other.json'");
+    expect_bad("sweep quickstart --set policy.name=fifo x.json",
+               "sweep: more than one scenario: 'x.json'");
+    expect_bad("plan scenarios/plan-erlang.json x.json",
+               "plan: more than one scenario: 'x.json'");
+}
+
 /* A result is never replaced silently: the default name follows the
  * scenario file, an existing default needs --force, -o replaces. */
 static void test_no_silent_replace(void)
@@ -1021,6 +1115,8 @@ static CU_TestInfo tests[] = {
       test_compare_plugin_crash },
     { "docs/policies.md quotes this ABI", test_docs_abi },
     { "getopt_long conventions, conflicts, did you mean", test_conventions },
+    { "the scenario among the options, --, one too many",
+      test_scenario_operand },
     { "results never replaced silently", test_no_silent_replace },
     { "every dataset has units and a description", test_h5_described },
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },

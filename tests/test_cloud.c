@@ -515,6 +515,14 @@ static void test_autoscale_timeline(void)
     CU_ASSERT_DOUBLE_EQUAL(c->pend_to_cap_max_s, 310, 1e-9);
     CU_ASSERT_EQUAL(c->launched, 3);
     CU_ASSERT_EQUAL(c->removed, 3);
+    /* what the pool booted: 2 nodes at most (10 s to 1010 s), 3900
+     * node-s over the run on average (what gpusim plan prints) */
+    struct gs_cloud_poolbill b;
+    gs_cloud_pool_bill(gs_sim_cloud(cr.r.sim), 0, &b);
+    CU_ASSERT_EQUAL(b.nodes_peak, 2);
+    double span = gs_sim_summary(cr.r.sim)->span_h * 3600;
+    CU_ASSERT(span >= 3000);
+    CU_ASSERT_DOUBLE_EQUAL(b.nodes_mean, 3900 / span, 1e-12);
     crun_free(&cr);
 }
 

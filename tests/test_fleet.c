@@ -7,6 +7,7 @@
 #include "cutest.h"
 #include "../sim/err.h"
 #include "../sim/fleet.h"
+#include "../sim/mig.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -261,10 +262,306 @@ static void test_time_factor(void)
                            0);
 }
 
+/* --- the index kept incrementally against one built from scratch ------ */
+
+/* A from-scratch summary of one node (what its leaf must hold). */
+struct leafref {
+    uint64_t fm, pm;
+    int milli, rmax;
+    int32_t cpu, mem;
+};
+
+static struct leafref leaf_ref(const struct gs_fleet *f, int node)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    const struct gs_pool *p = &f->pools[nd->pool];
+    struct leafref r = { 0, 0, 0, 0, -1, -1 };
+    if (!nd->up || nd->cordon)
+        return r;
+    int nfull = 0;
+    for (int g = 0; g < p->s.gpn; g++) {
+        int fr = f->free_milli[nd->gpu0 + g];
+        int v = fr - f->lent[nd->gpu0 + g];
+        nfull += fr == 1000;
+        if (v < 0)
+            v = 0;
+        if (v > r.milli)
+            r.milli = v;
+        if (v > 0 && v < 1000)
+            r.pm |= 1ULL << (v * 64 / 1000);
+        if (fr > r.rmax)
+            r.rmax = fr;
+    }
+    r.fm = 1ULL << nfull;
+    r.cpu = f->cpu_free[node];
+    r.mem = f->mem_free[node];
+    return r;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* Every leaf of every pool's tree as leaf_ref has it, every inner entry the
+ * OR or max of its children; the host maxima once they are kept.  Also the
+ * per-node books the leaves come from, and the stranded total. */
+static void check_index(const struct gs_fleet *f)
+{
+    int64_t stranded = 0;
+    for (int n = 0; n < f->nnodes; n++) {
+        const struct gs_node *nd = &f->nodes[n];
+        const struct gs_pool *p = &f->pools[nd->pool];
+        uint64_t full = 0;
+        int64_t freem = 0;
+        for (int g = 0; g < p->s.gpn; g++) {
+            full |= (uint64_t)(f->free_milli[nd->gpu0 + g] == 1000) << g;
+            if (!(nd->deadmask >> g & 1))
+                freem += f->free_milli[nd->gpu0 + g];
+        }
+        CU_ASSERT_EQUAL_FATAL(nd->fullmask, full);
+        CU_ASSERT_EQUAL_FATAL(nd->nfull, __builtin_popcountll(full));
+        if (nd->up && (f->cpu_free[n] < GS_STRAND_CPU ||
+                       f->mem_free[n] < GS_STRAND_MIB))
+            stranded += freem;
+    }
+    CU_ASSERT_EQUAL_FATAL(f->stranded_milli, stranded);
+    for (int pi = 0; pi < f->npools; pi++) {
+        const struct gs_pool *p = &f->pools[pi];
+        /* The root's fully-free mask is exact before any sync. */
+        uint64_t root = 0;
+        for (int k = 0; k < p->s.nodes; k++)
+            root |= leaf_ref(f, p->node0 + k).fm;
+        CU_ASSERT_EQUAL_FATAL(p->fmask[1], root);
+        gs_fleet_index_sync(f, pi);
+        CU_ASSERT_EQUAL_FATAL(p->ndirty, 0);
+        for (int k = 0; k < p->tsize; k++) {
+            int i = p->tsize + k;
+            struct leafref r = { 0, 0, 0, 0, -1, -1 };
+            if (k < p->s.nodes)
+                r = leaf_ref(f, p->node0 + k);
+            CU_ASSERT_EQUAL_FATAL(p->fmask[i], r.fm);
+            CU_ASSERT_EQUAL_FATAL(p->pmask[i], r.pm);
+            CU_ASSERT_EQUAL_FATAL(p->milli[i], r.milli);
+            if (p->rmax)
+                CU_ASSERT_EQUAL_FATAL(p->rmax[i], r.rmax);
+            if (p->hidx) {
+                CU_ASSERT_EQUAL_FATAL(p->hcpu[i], r.cpu);
+                CU_ASSERT_EQUAL_FATAL(p->hmem[i], r.mem);
+            }
+        }
+        for (int i = p->tsize - 1; i >= 1; i--) {
+            CU_ASSERT_EQUAL_FATAL(p->fmask[i],
+                                  p->fmask[2 * i] | p->fmask[2 * i + 1]);
+            CU_ASSERT_EQUAL_FATAL(p->pmask[i],
+                                  p->pmask[2 * i] | p->pmask[2 * i + 1]);
+            CU_ASSERT_EQUAL_FATAL(p->milli[i], imax(p->milli[2 * i],
+                                                    p->milli[2 * i + 1]));
+            if (p->rmax)
+                CU_ASSERT_EQUAL_FATAL(p->rmax[i], imax(p->rmax[2 * i],
+                                                       p->rmax[2 * i + 1]));
+            if (p->hidx) {
+                CU_ASSERT_EQUAL_FATAL(p->hcpu[i], imax(p->hcpu[2 * i],
+                                                       p->hcpu[2 * i + 1]));
+                CU_ASSERT_EQUAL_FATAL(p->hmem[i], imax(p->hmem[2 * i],
+                                                       p->hmem[2 * i + 1]));
+            }
+        }
+    }
+}
+
+/* Brute force: the lowest open node of pool p with cpu and mem free. */
+static int bf_host(const struct gs_fleet *f, int pool, int32_t cpu,
+                   int32_t mem)
+{
+    const struct gs_pool *p = &f->pools[pool];
+    for (int k = 0; k < p->s.nodes; k++) {
+        const struct gs_node *nd = &f->nodes[p->node0 + k];
+        if (nd->up && !nd->cordon && f->cpu_free[p->node0 + k] >= cpu &&
+            f->mem_free[p->node0 + k] >= mem)
+            return p->node0 + k;
+    }
+    return -1;
+}
+
+/* Random commits and releases of every kind of need (whole GPUs, gangs,
+ * fractions, MIG instances with and without reconfiguration, time-slicing
+ * replicas, guaranteed fractions with loans, CPU-only jobs, all with host
+ * CPU and memory), nodes going down and up, cordons, dead GPUs: the root
+ * mask is exact at every moment, and once synced (every search syncs its
+ * pool; the others wait with several changes pending) the trees kept one
+ * leaf at a time equal a rebuild. */
+static void test_index_incremental(void)
+{
+    gs_catalog_init(&cat);
+    int h100 = gs_catalog_find(&cat, "H100-80GB");
+    int a100 = gs_catalog_find(&cat, "A100-80GB");
+    struct gs_pool_spec sp[7] = {
+        { "plain", "", h100, 37, 8, 0, 0, { 0 }, 0, 0, 0 },
+        { "t4", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 },
+          32000, 100000, 0 },
+        { "mig", "", h100, 9, 8, 0, 0, { 0 }, 0, 0, 0 },
+        { "migfix", "", a100, 5, 4, 0, 0, { 0 }, 0, 0, 0 },
+        { "ts", "", a100, 11, 4, 0, 0, { 0 }, 0, 0, 0 },
+        { "frac", "", h100, 13, 8, 0, 0, { 0 }, 0, 0, 0 },
+        { "cpu", "", -1, 6, 0, 0, 0, { 0 }, 0, 0, 0 },
+    };
+    struct gs_diag d = { 0 };
+    sp[2].share.mode = GS_SHARE_MIG;
+    sp[2].share.mig_gpu = gs_mig_gpu_find("H100-80GB");
+    sp[2].share.reconfigure = 1;
+    CU_ASSERT_EQUAL_FATAL(gs_mig_layout_parse(sp[2].share.mig_gpu, "balanced",
+                                              &sp[2].share.layout, &d), 0);
+    sp[3].share.mode = GS_SHARE_MIG;
+    sp[3].share.mig_gpu = gs_mig_gpu_find("A100-80GB");
+    CU_ASSERT_EQUAL_FATAL(gs_mig_layout_parse(sp[3].share.mig_gpu, "all-1g",
+                                              &sp[3].share.layout, &d), 0);
+    sp[4].share.mode = GS_SHARE_TS;
+    sp[4].share.replicas = 4;
+    sp[5].share.mode = GS_SHARE_FRAC;
+    sp[6].model = h100;             /* a model is named; it has no GPUs */
+    struct gs_fleet *f = gs_fleet_new(&cat, sp, 7);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    for (int p = 0; p < f->npools; p++)
+        CU_ASSERT_EQUAL(f->pools[p].hidx, 0);
+    check_index(f);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    enum { H = 300 };
+    static struct held h[H];
+    static const char *const migprof[] = { "1g.10gb", "2g.20gb", "3g.40gb",
+                                           "1g.20gb", "7g.80gb" };
+    long kinds[8] = { 0 }, states = 0, hosts = 0;
+    for (int step = 0; step < 12000; step++) {
+        double u = gsl_rng_uniform(r);
+        if (u < 0.06) {
+            /* a node changes state: down/up when empty, a cordon, a dead
+             * GPU (fully free) or a repaired one, a loan */
+            int node = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes);
+            struct gs_node *nd = &f->nodes[node];
+            const struct gs_pool *p = &f->pools[nd->pool];
+            int what = (int)gsl_rng_uniform_int(r, 4);
+            if (what == 0 && nd->njobs == 0)
+                gs_fleet_set_up(f, node, !nd->up);
+            else if (what == 1)
+                gs_fleet_set_cordon(f, node, !nd->cordon);
+            else if (what == 2 && p->s.gpn > 0 && p->mig == NULL) {
+                int k = (int)gsl_rng_uniform_int(r, (unsigned long)p->s.gpn);
+                if (nd->deadmask >> k & 1)
+                    gs_fleet_set_gpu_dead(f, node, k, 0);
+                else if (f->free_milli[nd->gpu0 + k] == 1000)
+                    gs_fleet_set_gpu_dead(f, node, k, 1);
+            } else if (what == 3 && p->rmax) {
+                int k = (int)gsl_rng_uniform_int(r, (unsigned long)p->s.gpn);
+                gs_fleet_set_lent(f, nd->gpu0 + k,
+                                  (int)gsl_rng_uniform_int(r, 1001));
+            }
+            states++;
+            if (gsl_rng_uniform(r) < 0.25)
+                check_index(f);
+            continue;
+        }
+        int i = (int)gsl_rng_uniform_int(r, H);
+        if (h[i].live) {
+            gs_fleet_release(f, &h[i].a, &h[i].n);
+            gs_alloc_reset(&h[i].a);
+            h[i].live = 0;
+            if (gsl_rng_uniform(r) < 0.25)
+                check_index(f);
+            continue;
+        }
+        int pool = (int)gsl_rng_uniform_int(r, 7);
+        const struct gs_pool *p = &f->pools[pool];
+        struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+        int kind = (int)gsl_rng_uniform_int(r, 4);
+        if (kind == 0 || pool == 6) {
+            kind = 0;               /* CPU only */
+            n.cpu_milli = 500 * (1 + (int)gsl_rng_uniform_int(r, 40));
+            n.mem_mib = 1024 * (1 + (int)gsl_rng_uniform_int(r, 200));
+        } else if (p->mig) {
+            n.profile = migprof[gsl_rng_uniform_int(r, 5)];
+            if (kind == 3) {        /* by memory and compute, not a name */
+                n.profile = NULL;
+                n.milli = 100 * (1 + (int)gsl_rng_uniform_int(r, 5));
+                n.mem_gb = 5.0 * (1 + (int)gsl_rng_uniform_int(r, 6));
+            }
+        } else if (kind == 1 || p->unit) {
+            n.milli = 50 * (1 + (int)gsl_rng_uniform_int(r, 19));
+            if (p->rmax && gsl_rng_uniform(r) < 0.5) {
+                n.guar = n.milli;
+                n.burst = 1000;
+            }
+        } else {
+            n.gpus = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)
+                                                  (p->s.gpn * 2));
+        }
+        if (kind != 0 && gsl_rng_uniform(r) < 0.5) {
+            n.cpu_milli = 1000 * (int)gsl_rng_uniform_int(r, 30);
+            n.mem_mib = 4096 * (int)gsl_rng_uniform_int(r, 60);
+        }
+        struct gs_range rg = { pool, 0, p->s.nodes };
+        if (gsl_rng_uniform(r) < 0.3) {
+            rg.lo = (int)gsl_rng_uniform_int(r, (unsigned long)p->s.nodes);
+            rg.hi = rg.lo + 1 + (int)gsl_rng_uniform_int(
+                         r, (unsigned long)(p->s.nodes - rg.lo));
+        }
+        int fit = gsl_rng_uniform(r) < 0.5 ? GS_FIT_FIRST : GS_FIT_BEST;
+        struct gs_alloc a = { .pool = -1 };
+        int rc = gs_fleet_find(f, &rg, &n, fit, &a, NULL);
+        if (kind == 0) {
+            /* the host maxima are built by the first such search */
+            CU_ASSERT_EQUAL_FATAL(p->hidx, 1);
+            int32_t c = n.cpu_milli, m = n.mem_mib;
+            int want = -1;
+            for (int k = rg.lo; k < rg.hi && want < 0; k++) {
+                int node = p->node0 + k;
+                const struct gs_node *nd = &f->nodes[node];
+                if (nd->up && !nd->cordon && f->cpu_free[node] >= c &&
+                    f->mem_free[node] >= m)
+                    want = node;
+            }
+            CU_ASSERT_EQUAL_FATAL(rc == 0 ? a.one.node : -1, want);
+            if (rg.lo == 0 && rg.hi == p->s.nodes)
+                CU_ASSERT_EQUAL_FATAL(want, bf_host(f, pool, c, m));
+            hosts++;
+        }
+        if (rc == 0) {
+            CU_ASSERT_FATAL(gs_fleet_can_commit(f, &a, &n));
+            gs_fleet_commit(f, &a, &n);
+            h[i] = (struct held){ a, n, 1 };
+            kinds[kind]++;
+            kinds[4 + (p->mig != NULL) + 2 * (p->rmax != NULL)]++;
+        } else {
+            gs_alloc_reset(&a);
+        }
+        if (gsl_rng_uniform(r) < 0.25)
+            check_index(f);      /* other pools' changes wait meanwhile */
+    }
+    /* Every kind of need and of pool was exercised. */
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT(kinds[k] > 200);
+    CU_ASSERT(kinds[5] > 100);      /* MIG instances */
+    CU_ASSERT(kinds[6] > 100);      /* fractional pool */
+    CU_ASSERT(states > 300);
+    CU_ASSERT(hosts > 1000);
+    CU_ASSERT(f->stranded_milli > 0 || f->cpu_used > 0);
+    for (int k = 0; k < H; k++)
+        if (h[k].live) {
+            gs_fleet_release(f, &h[k].a, &h[k].n);
+            gs_alloc_reset(&h[k].a);
+            h[k].live = 0;
+        }
+    check_index(f);
+    CU_ASSERT_EQUAL(f->used_milli, 0);
+    CU_ASSERT_EQUAL(f->cpu_used, 0);
+    CU_ASSERT_EQUAL(f->mem_used, 0);
+    gs_fleet_free(f);
+    gsl_rng_free(r);
+}
+
 static CU_TestInfo tests[] = {
     { "index answers match brute force", test_index_vs_bruteforce },
     { "gangs, down nodes, per-GPU memory", test_gang_and_down_nodes },
     { "speed on another GPU model", test_time_factor },
+    { "index kept one leaf at a time matches a rebuild",
+      test_index_incremental },
     CU_TEST_INFO_NULL,
 };
 

@@ -65,6 +65,16 @@ static void test_small_neighbours(void)
     char cost[64];
     snprintf(cost, sizeof cost, "cost: $%.2f per hour", 2.21 * (L + S));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, cost));
+    /* The autoscaled pool is shown at its most nodes, then at the nodes
+     * the replicas booted, which the cost is for: one node a replica from
+     * the start (provisioning takes no time) to the end. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "pool a100             64 nodes x 1 "
+                                     "A100-80GB    on-demand      "
+                                     "$2.21/node-hour (autoscaled: at "
+                                     "most)\n"));
+    snprintf(cost, sizeof cost, "booted %d.0 nodes on average, %d at most",
+             L + S, L + S);
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, cost));
     /* Points: (L, S-1), (L, S), and (L-1, S) when L > 1. */
     char args[768];
     snprintf(args, sizeof args, "sweep " SMALL " --set "

@@ -49,8 +49,20 @@ static size_t pq_size(struct pq *q)
  * of every order of magnitude up to 2^61 ms from a negative start (the
  * clock crosses zero), so that every level of the radix queue is used; all
  * relative to the last popped time (monotone clock). */
+static void random_ops_phased(int cal, int spread, long steps, int phased);
 static void random_ops(int cal, int spread, long steps)
 {
+    random_ops_phased(cal, spread, steps, 0);
+}
+
+/* phased: in every other stretch of 5,000 operations nothing is removed or
+ * re-keyed (only new nodes are inserted), so the stale entries left by the
+ * stretch before drain out and the queue runs without any for a while: the
+ * radix queue then skips looking at nodes to tell stale entries (radixq.c,
+ * maybe_stale), and the change of regime in both directions is covered. */
+static void random_ops_phased(int cal, int spread, long steps, int phased)
+{
+    long clean = 0;
     static struct gs_hnode node[N];
     static struct ref ref[N];
     struct pq q = { .cal = cal };
@@ -84,6 +96,14 @@ static void random_ops(int cal, int spread, long steps)
         else
             t = now + (gs_time)(gsl_rng_uniform(r) < 0.5 ? 0 : 1000 *
                                 -log(1 - gsl_rng_uniform(r)));
+        if (phased && (step / 5000) % 2 == 0) {
+            if ((op == 0 || op == 1) && ref[i].in)
+                continue;           /* no re-key in this stretch */
+            if (op == 2)
+                op = 3;             /* nor removal: a pop instead */
+            if (cal)
+                clean += q.c.n == q.c.live;
+        }
         if (op == 0 || op == 1) {
             CU_ASSERT_EQUAL_FATAL(pq_update(&q, &node[i], t), 0);
             ref[i] = (struct ref){ t, seq++, 1 };
@@ -131,6 +151,10 @@ static void random_ops(int cal, int spread, long steps)
     CU_ASSERT(peeks > steps / 8);
     if (spread == 0)
         CU_ASSERT(ties >= 1000);    /* the test did exercise ties */
+    if (phased && cal)
+        CU_ASSERT(clean > (spread == 1 ? 1000 : steps / 8));    /* and
+            stretches without stale entries (with spread 1 the far-ahead
+            stale entries leave only after the rare long jumps) */
     gs_heap_clear(&q.h);
     if (cal)
         gs_radixq_clear(&q.c);
@@ -143,6 +167,12 @@ static void test_radix_ties(void) { random_ops(1, 0, 300000); }
 static void test_radix_skewed(void) { random_ops(1, 1, 300000); }
 static void test_heap_wide(void) { random_ops(0, 2, 300000); }
 static void test_radix_wide(void) { random_ops(1, 2, 300000); }
+static void test_radix_phased(void)
+{
+    for (int spread = 0; spread < 3; spread++)
+        random_ops_phased(1, spread, 200000, 1);
+}
+static void test_heap_phased(void) { random_ops_phased(0, 1, 200000, 1); }
 
 static void test_ties_fifo(void)
 {
@@ -331,13 +361,137 @@ static void test_engine_clock(void)
     engine_clock(GS_QUEUE_HEAP);
 }
 
+/* A staged heap (heap.h) against the reference: long stretches of pushes,
+ * re-keys and removals alone (the staging area fills, chunks die, sparse
+ * ones move into the heap), then walks that stop early, peeks and pops
+ * (everything staged moves in first), and now and then a counter moved by
+ * its owner between pushes.  Keys are not monotone.  The staging area
+ * stays within its bound: a complete chunk is kept only while more than an
+ * eighth of it is live. */
+struct swalk { const struct gs_hnode *base; const struct ref *ref;
+               int *want; int k, stop_at, bad; };
+
+static int staged_visit(struct gs_hnode *n, void *arg)
+{
+    struct swalk *w = arg;
+    if (w->want[w->k] != (int)(n - w->base))
+        w->bad++;
+    return ++w->k == w->stop_at;
+}
+
+static int ref_cmp_ctx(const struct ref *ref, int a, int b)
+{
+    if (ref[a].t != ref[b].t)
+        return ref[a].t < ref[b].t ? -1 : 1;
+    return ref[a].seq < ref[b].seq ? -1 : ref[a].seq > ref[b].seq;
+}
+
+static void test_heap_staged(void)
+{
+    static struct gs_hnode node[N];
+    static struct ref ref[N];
+    static int want[N];
+    struct gs_heap h;
+    gs_heap_init(&h);
+    CU_ASSERT_EQUAL_FATAL(gs_heap_stage(&h), 0);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    for (int i = 0; i < N; i++) {
+        gs_hnode_init(&node[i]);
+        ref[i].in = 0;
+    }
+    long walks = 0, pops = 0, moved = 0, peak_staged = 0, bound_bad = 0;
+    for (long step = 0; step < 400000; step++) {
+        int quiet = (step / 20000) % 2 == 0;   /* writes only */
+        int op = (int)gsl_rng_uniform_int(r, quiet ? 3 : 6);
+        int i = (int)gsl_rng_uniform_int(r, N);
+        /* a few long-lived nodes: removed rarely */
+        if (i < N / 16 && op == 2 && gsl_rng_uniform(r) < 0.99)
+            op = 0;
+        if (op == 0 || op == 1) {
+            if (gsl_rng_uniform(r) < 0.0005) {
+                h.seq += 1000;              /* the owner moves the counter */
+                moved++;
+            }
+            gs_time t = (gs_time)gsl_rng_uniform_int(r, quiet ? 1000000 : 50);
+            CU_ASSERT_EQUAL_FATAL(gs_heap_update(&h, &node[i], t), 0);
+            ref[i] = (struct ref){ t, h.seq, 1 };
+        } else if (op == 2) {
+            gs_heap_remove(&h, &node[i]);
+            ref[i].in = 0;
+        } else {
+            int nw = 0;
+            for (int k = 0; k < N; k++)
+                if (ref[k].in) {
+                    int at = nw++;
+                    while (at > 0 && ref_cmp_ctx(ref, want[at - 1], k) > 0) {
+                        want[at] = want[at - 1];
+                        at--;
+                    }
+                    want[at] = k;
+                }
+            if (op == 3) {
+                struct swalk w = { node, ref, want, 0,
+                                   1 + (int)gsl_rng_uniform_int(r, 40), 0 };
+                CU_ASSERT_EQUAL_FATAL(gs_heap_walk(&h, staged_visit, &w), 0);
+                CU_ASSERT_EQUAL_FATAL(w.bad, 0);
+                CU_ASSERT_EQUAL_FATAL(w.k, nw < w.stop_at ? nw : w.stop_at);
+                walks++;
+            } else if (op == 4) {
+                struct gs_hnode *top = gs_heap_top(&h);
+                CU_ASSERT_PTR_EQUAL_FATAL(top, nw ? &node[want[0]] : NULL);
+            } else {
+                struct gs_hnode *got = gs_heap_pop(&h);
+                CU_ASSERT_PTR_EQUAL_FATAL(got, nw ? &node[want[0]] : NULL);
+                if (got) {
+                    ref[want[0]].in = 0;
+                    pops++;
+                }
+            }
+            CU_ASSERT_EQUAL_FATAL(gs_heap_staged(&h, NULL), 0);
+        }
+        if (quiet && step % 20000 == 19999) {
+            /* only the long-lived are left: chunks they alone keep must
+             * have moved them on */
+            for (int k = N / 16; k < N; k++) {
+                gs_heap_remove(&h, &node[k]);
+                ref[k].in = 0;
+            }
+        }
+        size_t slots, staged = gs_heap_staged(&h, &slots);
+        CU_ASSERT_FATAL(staged <= gs_heap_size(&h));
+        if ((long)staged > peak_staged)
+            peak_staged = (long)staged;
+        bound_bad += slots > GS_HSTAGE_CHUNK *
+                             (staged / (GS_HSTAGE_CHUNK / 8 + 1) + 1);
+        if ((step & 1023) == 0) {
+            long inref = 0;
+            for (int k = 0; k < N; k++)
+                inref += ref[k].in;
+            CU_ASSERT_EQUAL_FATAL((long)gs_heap_size(&h), inref);
+        }
+    }
+    CU_ASSERT_EQUAL(bound_bad, 0);
+    CU_ASSERT(walks > 10000 && pops > 10000 && moved > 20);
+    CU_ASSERT(peak_staged > N / 2);     /* the staging area was used */
+    gs_heap_clear(&h);
+    for (int i = 0; i < N; i++)
+        CU_ASSERT_FALSE(gs_hnode_queued(&node[i]));
+    gsl_rng_free(r);
+}
+
 static CU_TestInfo tests[] = {
+    { "staged heap: stretches of writes, then walks, peeks, pops",
+      test_heap_staged },
     { "heap: monotone clock, ties", test_heap_ties },
     { "heap: monotone clock, skewed gaps", test_heap_skewed },
     { "radix heap: monotone clock, ties", test_radix_ties },
     { "radix heap: skewed gaps, far jumps", test_radix_skewed },
     { "heap: gaps of every size, negative times", test_heap_wide },
     { "radix heap: gaps of every size, negative times", test_radix_wide },
+    { "radix heap: stretches with and without stale entries",
+      test_radix_phased },
+    { "heap: stretches with and without stale entries", test_heap_phased },
     { "radix heap: peek, then earlier; ties far ahead", test_radix_peek },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },

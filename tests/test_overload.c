@@ -22,7 +22,9 @@
  * (smallest, shortest, shortest-gpu, pbs, sbs) included, and the modes
  * that take another path: priority with preempt (its victim search) and
  * strict, fair with reclaim off; fair's own runs reclaim (the test checks
- * that both fair and priority with preempt do preempt). */
+ * that both fair and priority with preempt do preempt).  priority with
+ * preempt's victim search grows with the fleet, not the queue, when it
+ * scans nodes: a last case runs it on a fleet four times larger. */
 #include "cutest.h"
 #include "../sim/scenario.h"
 #include "../sim/sim.h"
@@ -36,21 +38,21 @@
 
 static const char scen[] =
 "{\"name\": \"overload-test\", \"seed\": 3, \"sample_step\": \"1h\","
-" \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", \"nodes\": 16,"
+" \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", \"nodes\": %d,"
 "             \"gpus_per_node\": 8}],"
 " \"tiers\": {\"training\": {\"checkpoint_interval\": \"20m\"}},"
-" \"tenants\": [{\"name\": \"tenant1\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant2\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant3\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant4\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant5\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant6\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant7\", \"quota_gpus\": 12},"
-"   {\"name\": \"tenant8\", \"quota_gpus\": 12}],"
+" \"tenants\": [{\"name\": \"tenant1\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant2\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant3\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant4\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant5\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant6\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant7\", \"quota_gpus\": %d},"
+"   {\"name\": \"tenant8\", \"quota_gpus\": %d}],"
 " \"partitions\": ["
-"   {\"name\": \"serve\", \"tier\": \"inference\", \"pool\": \"p\", \"nodes\": 2},"
-"   {\"name\": \"train\", \"tier\": \"training\", \"pool\": \"p\", \"nodes\": 10},"
-"   {\"name\": \"dev\", \"tier\": \"interactive\", \"pool\": \"p\", \"nodes\": 3}],"
+"   {\"name\": \"serve\", \"tier\": \"inference\", \"pool\": \"p\", \"nodes\": %d},"
+"   {\"name\": \"train\", \"tier\": \"training\", \"pool\": \"p\", \"nodes\": %d},"
+"   {\"name\": \"dev\", \"tier\": \"interactive\", \"pool\": \"p\", \"nodes\": %d}],"
 " \"policy\": %s, \"placement\": \"%s\","
 " \"workload\": {\"generate\": {\"jobs\": %ld, \"rate_per_hour\": %.4f,"
 "   \"classes\": ["
@@ -80,8 +82,10 @@ static const char *const variants[] = {
     "priority+preempt", "priority+strict", "fair-noreclaim", NULL
 };
 
-static void run(const char *policy, const char *placer, long jobs,
-                struct res *out)
+/* One run at offered load 1.2 on the fleet above made x times larger
+ * (nodes, partitions, quotas and arrival rate; x = 1 is 16 nodes). */
+static void run_on(const char *policy, const char *placer, long jobs, int x,
+                   struct res *out)
 {
     char text[4096], pol[160];
     /* depth-bounded scans look at 100 jobs, fewer than wait in the
@@ -99,8 +103,10 @@ static void run(const char *policy, const char *placer, long jobs,
                  strchr(policy, '+') + 1);
     else
         snprintf(pol, sizeof pol, "\"%s\"", policy);
-    snprintf(text, sizeof text, scen, pol, placer, jobs, 1.2 * RATE_AT_1,
-             shape, shape, shape, shape);
+    int quota = 12 * x;
+    snprintf(text, sizeof text, scen, 16 * x, quota, quota, quota, quota,
+             quota, quota, quota, quota, 2 * x, 10 * x, 3 * x, pol, placer,
+             jobs, 1.2 * RATE_AT_1 * x, shape, shape, shape, shape);
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_diag d = { 0 };
@@ -119,6 +125,12 @@ static void run(const char *policy, const char *placer, long jobs,
     out->preemptions = su->preemptions;
     gs_sim_free(sim);
     gs_scenario_free(sc);
+}
+
+static void run(const char *policy, const char *placer, long jobs,
+                struct res *out)
+{
+    run_on(policy, placer, jobs, 1, out);
 }
 
 static int skipped(const char *name)
@@ -177,10 +189,37 @@ static void test_counter_sees_walks(void)
     CU_ASSERT(a.work_per_job > 0.5 * a.mean_queue);
 }
 
+/* priority with preempt: a high-priority job that finds no room looks for
+ * the node needing the fewest GPUs reclaimed.  Scanning the nodes that
+ * hold a lower-priority victim, the search grew with the fleet: on fleets
+ * of 16, 64 and 256 nodes (1,000 jobs a node, arrival rate scaled alike,
+ * so the queue per GPU is the same) it examined 32.1, 47.3 and 100.7 jobs
+ * a job.  The index of nodes by reclaimable GPUs (victims.h) goes straight
+ * to the node and examines only the victims there: the work per job must
+ * not grow with the fleet (22.4 at 16 nodes and 4,000 jobs, 22.9 at 64 and
+ * 16,000; the scan: 31.0 and 47.9, x1.55). */
+static void test_preempt_flat_in_fleet(void)
+{
+    struct res a, b;
+    run_on("priority+preempt", "best-fit", 4000, 1, &a);
+    run_on("priority+preempt", "best-fit", 16000, 4, &b);
+    if (!(b.work_per_job <= 1.1 * a.work_per_job) ||
+        getenv("GS_TEST_VERBOSE"))
+        printf("\n    priority+preempt: work per job %.1f on 16 nodes, "
+               "%.1f on 64", a.work_per_job, b.work_per_job);
+    CU_ASSERT(b.work_per_job <= 1.1 * a.work_per_job);
+    CU_ASSERT(b.preemptions > 3 * a.preemptions);
+    /* the queue per GPU is alike: the fleet really grew, not the wait */
+    CU_ASSERT(b.mean_queue > 3 * a.mean_queue);
+    CU_ASSERT(b.mean_queue < 5 * a.mean_queue);
+}
+
 static CU_TestInfo tests[] = {
     { "work per job grows at most 1.5x per doubling of the queue",
       test_flat_work },
     { "the work counter sees a queue walk", test_counter_sees_walks },
+    { "priority's victim search does not grow with the fleet",
+      test_preempt_flat_in_fleet },
     CU_TEST_INFO_NULL,
 };
 

@@ -249,6 +249,186 @@ static void test_classes_vs_bruteforce(void)
     gs_fleet_free(f);
 }
 
+/* The transition cache against classing from scratch: two measures watch
+ * one fleet -- a plain pool and a fractional one that lends --, the second
+ * with the cache off, through random commits and releases (whole GPUs,
+ * fractions, with and without CPU, host and GPU memory, CPU-only), lending,
+ * GPUs dying in place, cordons and nodes going down and up.  After every
+ * step both pass their own from-scratch check and agree to the bit: the
+ * same class of every node, the same classes in the same order, the same
+ * members in the same heap slots, the same total. */
+static void test_transitions_vs_scratch(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec sp[2] = {
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 131, 8, 0, 0, { 0 },
+          0, 0, 0 },
+        { "f", "", gs_catalog_find(&cat, "A100-80GB"), 9, 4, 0, 0, { 0 },
+          0, 0, 0 },
+    };
+    sp[1].share.mode = GS_SHARE_FRAC;
+    struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    struct gs_shape sh[3] = { { 1, 500, 0, 0.4, 4000, 0 },
+                              { 2, 1000, 0, 0.4, 0, 0 },
+                              { 0, 0, 0, 0.2, 8000, 16384 } };
+    /* fr[2]: the cache on, members by rank (gs_frag_track_first) */
+    struct gs_frag *fr[3];
+    for (int m = 0; m < 3; m++)
+        CU_ASSERT_EQUAL_FATAL(gs_frag_new(f, sh, 3, &fr[m]), 0);
+    gs_frag_set_transitions(fr[1], 0);
+    CU_ASSERT_EQUAL_FATAL(gs_frag_track_first(fr[2]), 0);
+    int *rank = malloc((size_t)f->nnodes * sizeof *rank);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int i = 0; i < f->nnodes; i++)
+        rank[i] = i;
+    for (int i = f->nnodes - 1; i > 0; i--) {
+        int j = (int)gsl_rng_uniform_int(r, (unsigned long)i + 1), t = rank[i];
+        rank[i] = rank[j];
+        rank[j] = t;
+    }
+    for (int m = 0; m < 3; m++) {
+        CU_ASSERT_EQUAL_FATAL(gs_frag_track_affinity(fr[m]), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_frag_track_classes(fr[m]), 0);
+        gs_frag_set_order(fr[m], rank);
+    }
+    enum { N = 60 };
+    struct { struct gs_alloc a; struct gs_need n; int live; } held[N];
+    memset(held, 0, sizeof held);
+    int bad = 0, step = 0;
+    for (step = 0; step < 6000 && !bad; step++) {
+        /* the second half: the few shapes of a generated workload only,
+         * whose changes repeat */
+        int simple = step >= 3000;
+        int i = (int)gsl_rng_uniform_int(r, N);
+        double u = simple ? 1 : gsl_rng_uniform(r);
+        if (held[i].live) {
+            gs_fleet_release(f, &held[i].a, &held[i].n);
+            gs_alloc_reset(&held[i].a);
+            held[i].live = 0;
+        } else if (u < 0.03) {
+            int node = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes);
+            if (f->nodes[node].njobs == 0)
+                gs_fleet_set_up(f, node, !f->nodes[node].up);
+        } else if (u < 0.06) {
+            int node = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes);
+            gs_fleet_set_cordon(f, node, !f->nodes[node].cordon);
+        } else if (u < 0.08) {
+            int node = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes);
+            const struct gs_node *nd = &f->nodes[node];
+            int k = (int)gsl_rng_uniform_int(
+                r, (unsigned long)f->pools[nd->pool].s.gpn);
+            if (nd->deadmask >> k & 1)
+                gs_fleet_set_gpu_dead(f, node, k, 0);
+            else if (f->free_milli[nd->gpu0 + k] == 1000 &&
+                     f->lent[nd->gpu0 + k] == 0)
+                gs_fleet_set_gpu_dead(f, node, k, 1);
+        } else if (u < 0.14) {
+            /* lend (or stop lending) part of a fractional GPU's free room */
+            int node = f->pools[1].node0 +
+                       (int)gsl_rng_uniform_int(r, (unsigned long)sp[1].nodes);
+            int g = f->nodes[node].gpu0 + (int)gsl_rng_uniform_int(r, 4);
+            int room = f->free_milli[g];
+            gs_fleet_set_lent(f, g, room >= 200 && gsl_rng_uniform(r) < 0.6
+                                    ? 200 : 0);
+        } else {
+            double v = gsl_rng_uniform(r);
+            /* a few shapes, so that changes repeat (and now and then a
+             * rarer one) */
+            struct gs_need n = v < 0.4 ? need_of(0, v < 0.2 ? 500 : 300)
+                               : v < 0.9 ? need_of(1 + (int)gsl_rng_uniform_int(r, 2), 0)
+                                         : need_of(0, 0);
+            if (simple)
+                n = v < 0.3 ? need_of(0, 500) : need_of(v < 0.7 ? 1 : 2, 0);
+            else if (v < 0.05)
+                n.milli = 100 * (1 + (int)gsl_rng_uniform_int(r, 9));
+            if (!simple &&
+                (gsl_rng_uniform(r) < 0.1 || (n.gpus == 0 && n.milli == 0)))
+                n.cpu_milli = gsl_rng_uniform(r) < 0.9
+                              ? 4000 : 1000 * (1 + (int)gsl_rng_uniform_int(r, 16));
+            if (!simple && gsl_rng_uniform(r) < 0.1)
+                n.mem_mib = 8192;
+            if (!simple && n.milli > 0 && gsl_rng_uniform(r) < 0.1)
+                n.mem_gb = 10;
+            struct gs_range rg = { (int)gsl_rng_uniform_int(r, 2), 0, 0 };
+            rg.hi = f->pools[rg.pool].s.nodes;
+            held[i].n = n;
+            held[i].a.pool = -1;
+            if (gs_fleet_find(f, &rg, &n, GS_FIT_FIRST, &held[i].a, NULL) ==
+                0) {
+                gs_fleet_commit(f, &held[i].a, &held[i].n);
+                held[i].live = 1;
+            }
+        }
+        bad |= gs_frag_check(fr[0]) != 0 || gs_frag_check(fr[1]) != 0 ||
+               gs_frag_check(fr[2]) != 0;
+        bad |= gs_frag_nclasses(fr[0]) != gs_frag_nclasses(fr[1]) ||
+               gs_frag_nclasses(fr[0]) != gs_frag_nclasses(fr[2]);
+        for (int node = 0; node < f->nnodes; node++)
+            bad |= gs_frag_node_class(fr[0], node) !=
+                   gs_frag_node_class(fr[1], node) ||
+                   gs_frag_node_class(fr[0], node) !=
+                   gs_frag_node_class(fr[2], node);
+        /* by rank: the same members, in rank order, the same first one in
+         * the whole fleet and in a random range */
+        int lo = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes),
+            hi = lo + 1 + (int)gsl_rng_uniform_int(
+                              r, (unsigned long)(f->nnodes - lo));
+        for (int id = 0; !bad && id < gs_frag_nclasses(fr[0]); id++) {
+            struct gs_fclass c0, c2;
+            gs_frag_class(fr[0], id, &c0);
+            gs_frag_class(fr[2], id, &c2);
+            bad |= c0.count != c2.count ||
+                   gs_frag_member_in(fr[0], id, 0, f->nnodes) !=
+                   gs_frag_member_in(fr[2], id, 0, f->nnodes) ||
+                   gs_frag_member_in(fr[0], id, lo, hi) !=
+                   gs_frag_member_in(fr[2], id, lo, hi);
+            for (int m = 0; !bad && m < c2.count; m++) {
+                int node = gs_frag_member(fr[2], id, m), seen = 0;
+                bad |= gs_frag_node_class(fr[0], node) != id ||
+                       (m > 0 && rank[gs_frag_member(fr[2], id, m - 1)] >
+                                 rank[node]);
+                for (int x = 0; x < c0.count; x++)
+                    seen += gs_frag_member(fr[0], id, x) == node;
+                bad |= seen != 1;
+            }
+        }
+        for (int id = 0; !bad && id < gs_frag_nclasses(fr[0]); id++) {
+            struct gs_fclass c0, c1;
+            gs_frag_class(fr[0], id, &c0);
+            gs_frag_class(fr[1], id, &c1);
+            bad |= c0.count != c1.count || c0.F != c1.F;
+            for (int m = 0; !bad && m < c0.count; m++)
+                bad |= gs_frag_member(fr[0], id, m) !=
+                       gs_frag_member(fr[1], id, m);
+        }
+        double v0, c0, v1, c1, v2, c2;
+        gs_frag_levels(fr[0], &v0, &c0);
+        gs_frag_levels(fr[1], &v1, &c1);
+        gs_frag_levels(fr[2], &v2, &c2);
+        bad |= memcmp(&v0, &v1, sizeof v0) != 0 || c0 != c1 ||
+               memcmp(&v0, &v2, sizeof v0) != 0 || c0 != c2;
+    }
+    CU_ASSERT_FALSE(bad);
+    CU_ASSERT_EQUAL(step, 6000);
+    uint64_t hits, misses, h1, m1;
+    gs_frag_transitions(fr[0], &hits, &misses);
+    gs_frag_transitions(fr[1], &h1, &m1);
+    printf("\n    [%d classes; transitions: %llu resolved by the cache, %llu classed anew]", gs_frag_nclasses(fr[0]),
+           (unsigned long long)hits, (unsigned long long)misses);
+    CU_ASSERT(hits > 1000 && misses > 100);
+    CU_ASSERT_EQUAL(h1 + m1, 0);
+    for (int i = 0; i < N; i++)
+        if (held[i].live)
+            gs_alloc_reset(&held[i].a);
+    free(rank);
+    gsl_rng_free(r);
+    for (int m = 0; m < 3; m++)
+        gs_frag_free(fr[m]);
+    gs_fleet_free(f);
+}
+
 /* --- decisions ------------------------------------------------------------------------ */
 
 /* Node 0 holds 0.4 on GPU 0 (free 600, 1000), node 1 holds 0.5 (free 500,
@@ -723,6 +903,8 @@ static CU_TestInfo tests[] = {
     { "fragmentation of a node, worked by hand", test_frag_value },
     { "node classes and the total vs brute force",
       test_classes_vs_bruteforce },
+    { "the transition cache agrees with classing from scratch",
+      test_transitions_vs_scratch },
     { "fgd keeps a usable remainder where best-fit fragments",
       test_fgd_vs_bestfit },
     { "packing tiers", test_packing },

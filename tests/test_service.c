@@ -368,8 +368,8 @@ static void test_determinism(void)
     free(b);
     free(c);
     char p1[64], p2[64];
-    snprintf(p1, sizeof p1, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
-    snprintf(p2, sizeof p2, "/tmp/gs-svc-det-%ld.h5", (long)getpid());
+    snprintf(p1, sizeof p1, "/tmp/gs-svc-det-a-%ld.h5", (long)getpid());
+    snprintf(p2, sizeof p2, "/tmp/gs-svc-det-b-%ld.h5", (long)getpid());
     long n1, n2;
     char *h1 = h5_bytes(j1, p1, &n1), *h2 = h5_bytes(j1, p2, &n2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(h1);
@@ -434,6 +434,29 @@ static void test_bad_keys(void)
                "\"H100-80GB\", \"requests\": {\"trace\": {\"format\": "
                "\"azure\", \"path\": \"x\"}}}",
                "$.services[0].requests.trace.format", "unknown request trace");
+    /* A name the result file's /services already uses for a table, or
+     * that cannot name an HDF5 group; names beside them are fine. */
+    static const char *const reserved[] = { GS_SVC_RESERVED_NAMES, "a/b",
+                                            "." };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        char svc[512];
+        snprintf(svc, sizeof svc, "{\"name\": \"%s\", \"model\": "
+                 "\"llama2-7b\", \"gpu\": \"H100-80GB\", " GEN "}",
+                 reserved[i]);
+        expect_err(svc, "$.services[0].name", reserved[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        static const char *const fine[] = { "summary2", "Names", "a.b" };
+        char json[1024];
+        snprintf(json, sizeof json, "{\"fleet\": [{\"gpu\": \"H100-80GB\","
+                 " \"nodes\": 1}], \"services\": [{\"name\": \"%s\", "
+                 "\"model\": \"llama2-7b\", \"gpu\": \"H100-80GB\", " GEN
+                 "}]}", fine[i]);
+        struct gs_scenario *sc = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL(gs_scenario_parse(json, "ok.json", "/", &sc, &d), 0);
+        gs_scenario_free(sc);
+    }
     /* The binary: exit status 2 and the path on stderr. */
     char scen[64], cmd[512];
     write_temp("{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1}],"

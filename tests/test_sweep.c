@@ -300,7 +300,8 @@ static void test_compare_is_a_sweep(void)
  * the scenario file in the current folder, never replaced without
  * --force; getopt_long forms (--seeds=1, short -s/-q/-f); a misspelled
  * option gets "did you mean".  `plan` refuses an existing default file
- * before it runs anything. */
+ * before it runs anything, and under mpirun both commands refuse once, on
+ * every rank; a folder is never a result file. */
 static void test_conventions(void)
 {
     char dir[] = "/tmp/gs-sweep-XXXXXX", bin[PATH_MAX], cwd[1024],
@@ -345,6 +346,39 @@ static void test_conventions(void)
     char *kept = gs_cli_slurp(path);
     CU_ASSERT_PTR_NOT_NULL(kept && strcmp(kept, "mine\n") == 0);
     free(kept);
+    free(err);
+    err = NULL;
+    /* under mpirun the leader decides for both ranks: one message, both
+     * stop (a second rank running on would hang in the first batch) */
+    char mpre[1400];
+    snprintf(mpre, sizeof mpre, "cd '%s' && %s", dir, GS_MPIRUN);
+    CU_ASSERT_EQUAL(gs_cli_run(mpre, args, NULL, &err), 2);
+    const char *hit = err ? strstr(err, "plan-erlang-plan.h5: exists") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(hit);
+    CU_ASSERT_PTR_NULL(hit ? strstr(hit + 1, "plan-erlang-plan.h5: exists")
+                           : NULL);
+    free(err);
+    err = NULL;
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo -s 1 -q", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(mpre, args, NULL, &err), 2);
+    hit = err ? strstr(err, "small-tenants-sweep.h5: exists") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(hit);
+    CU_ASSERT_PTR_NULL(hit ? strstr(hit + 1, "small-tenants-sweep.h5: "
+                                         "exists") : NULL);
+    free(err);
+    err = NULL;
+    /* --out naming a folder: refused by both, whatever --force says */
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name=fifo -s 1 -q -f --out .", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "folder"));
+    free(err);
+    err = NULL;
+    snprintf(args, sizeof args, "plan %s/scenarios/plan-erlang.json -s 2 "
+             "--no-plots -f --out .", cwd);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "folder"));
     free(err);
     if (old) {
         setenv("GPUSIM", old, 1);

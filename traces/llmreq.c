@@ -17,12 +17,13 @@
  * relative to the earliest request.  Mooncake's timestamps are already ms
  * from the trace start; splitwise's are seconds.
  *
- * Mooncake lines are JSON; cJSON parses them here and nowhere else in
- * traces/ (it does not appear in llmreq.h).  Keys other than the four are
- * ignored, so the conversation and tool-agent traces read too. */
+ * Mooncake lines are JSON, read with jsonio.h's helpers (a line is one
+ * value; a syntax error is reported at its column).  Keys other than the
+ * four are ignored, so the conversation and tool-agent traces read too. */
 #include "llmreq.h"
 
-#include <cjson/cJSON.h>
+#include "../sim/jsonio.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -204,50 +205,55 @@ static int parse_blocks(struct gs_trow *r, const char *field, char *s,
     return 0;
 }
 
+/* A whole number of tokens or a time: v a number in [0, hi] (whole when
+ * whole is set). */
+static int count_ok(const struct gs_json *v, double hi, int whole)
+{
+    double x = gs_json_number(v);
+    return x >= 0 && x <= hi && (!whole || x == floor(x));
+}
+
 static int mooncake_row(struct gs_trow *r, char *line, struct gs_request *q,
                         int64_t **buf, size_t *cap)
 {
-    const char *end = NULL;
-    cJSON *o = cJSON_ParseWithOpts(line, &end, 1);
-    if (o == NULL)
-        return gs_trow_fail(r, NULL, "malformed JSON at column %ld",
-                            end ? (long)(end - line) + 1 : 1L);
-    int rc = 0;
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(o, "timestamp");
-    const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input_length");
-    const cJSON *out = cJSON_GetObjectItemCaseSensitive(o, "output_length");
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hash_ids");
-    if (!cJSON_IsObject(o))
+    struct gs_json *o;
+    long col;
+    int rc = gs_json_parse_line(line, &o, &col);
+    if (rc == GS_ENOMEM)
+        return gs_diag_set(r->d, GS_ENOMEM, r->path, "out of memory");
+    if (rc < 0)
+        return gs_trow_fail(r, NULL, "malformed JSON at column %ld", col);
+    const struct gs_json *ts = gs_json_get(o, "timestamp");
+    const struct gs_json *in = gs_json_get(o, "input_length");
+    const struct gs_json *out = gs_json_get(o, "output_length");
+    const struct gs_json *h = gs_json_get(o, "hash_ids");
+    if (!gs_json_is_object(o))
         rc = gs_trow_fail(r, NULL, "expected a JSON object");
-    else if (!cJSON_IsNumber(ts) || !(ts->valuedouble >= 0) ||
-             ts->valuedouble > 9.0e15)
+    else if (!count_ok(ts, 9.0e15, 0))
         rc = gs_trow_fail(r, "timestamp", "%s", ts ? "expected a time in ms "
                           ">= 0" : "missing");
-    else if (!cJSON_IsNumber(in) || in->valuedouble != floor(in->valuedouble) ||
-             in->valuedouble < 0 || in->valuedouble > 1e8)
+    else if (!count_ok(in, 1e8, 1))
         rc = gs_trow_fail(r, "input_length", "%s", in ? "expected a token "
                           "count (a whole number from 0 to 100000000)" :
                           "missing");
-    else if (!cJSON_IsNumber(out) ||
-             out->valuedouble != floor(out->valuedouble) ||
-             out->valuedouble < 0 || out->valuedouble > 1e8)
+    else if (!count_ok(out, 1e8, 1))
         rc = gs_trow_fail(r, "output_length", "%s", out ? "expected a token "
                           "count (a whole number from 0 to 100000000)" :
                           "missing");
-    else if (h != NULL && !cJSON_IsArray(h))
+    else if (h != NULL && !gs_json_is_array(h))
         rc = gs_trow_fail(r, "hash_ids", "expected an array of block ids");
     if (rc < 0) {
-        cJSON_Delete(o);
+        gs_json_free(o);
         return rc;
     }
-    q->arrival = (gs_time)llround(ts->valuedouble);
-    q->input_tokens = (int32_t)in->valuedouble;
-    q->output_tokens = (int32_t)out->valuedouble;
+    q->arrival = (gs_time)llround(gs_json_number(ts));
+    q->input_tokens = (int32_t)gs_json_number(in);
+    q->output_tokens = (int32_t)gs_json_number(out);
     q->nblocks = 0;
     int k = 0;
-    for (const cJSON *e = h ? h->child : NULL; e; e = e->next, k++) {
-        if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) ||
-            e->valuedouble < 0 || e->valuedouble > 9.0e15) {
+    for (const struct gs_json *e = gs_json_first(h); e;
+         e = gs_json_next(e), k++) {
+        if (!count_ok(e, 9.0e15, 1)) {
             rc = gs_trow_fail(r, "hash_ids", "element %d is not a block id "
                               "(a whole number >= 0)", k);
             break;
@@ -262,9 +268,9 @@ static int mooncake_row(struct gs_trow *r, char *line, struct gs_request *q,
             *buf = nb;
             *cap = nc;
         }
-        (*buf)[q->nblocks++] = (int64_t)e->valuedouble;
+        (*buf)[q->nblocks++] = (int64_t)gs_json_number(e);
     }
-    cJSON_Delete(o);
+    gs_json_free(o);
     return rc;
 }
 

@@ -54,15 +54,15 @@
  *             file's name (Gavel's traces are Philly virtual clusters).
  *   id        the line number.
  *
- * cJSON is used here for the throughputs file only and never leaves this
- * file.  The traces are sorted by arrival, so they stream. */
+ * The throughputs file is read with jsonio.h's helpers (duplicate keys
+ * and comments refused, the line and column of a syntax error).  The
+ * traces are sorted by arrival, so they stream. */
 #include "philly.h"
 #include "tread.h"
 
-#include "../sim/jsoncheck.h"
+#include "../sim/jsonio.h"
 #include "../sim/scenario.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -166,59 +166,39 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
         return gs_diag_set(d, GS_EIO, path, "read error");
     }
     buf[len] = '\0';
-    int jrc = gs_jsoncheck(buf, path, d);
-    if (jrc < 0) {
-        free(buf);
-        return jrc;
-    }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
-    if (root == NULL) {
-        int line = 1, col = 1;
-        for (const char *s = buf; end && s < end && *s; s++) {
-            if (*s == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        free(buf);
-        char where[1100];
-        snprintf(where, sizeof where, "%s:%d:%d", path, line, col);
-        return gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
-    }
+    struct gs_json *root = NULL;
+    int rc = gs_json_parse(buf, path, &root, d);    /* duplicate keys too */
     free(buf);
-    int rc = 0;
+    if (rc < 0)
+        return rc;
     char where[1200];
-    if (!cJSON_IsObject(root)) {
+    if (!gs_json_is_object(root)) {
         snprintf(where, sizeof where, "%s: $", path);
         rc = gs_diag_set(d, GS_EPARSE, where, "expected an object of GPU "
                          "types");
     }
     for (int g = 0; g < NG && rc == 0; g++) {
-        const cJSON *gt = cJSON_GetObjectItemCaseSensitive(root, gname[g]);
+        const struct gs_json *gt = gs_json_get(root, gname[g]);
         if (gt == NULL)
             continue;
-        if (!cJSON_IsObject(gt)) {
+        if (!gs_json_is_object(gt)) {
             snprintf(where, sizeof where, "%s: $.%s", path, gname[g]);
             rc = gs_diag_set(d, GS_EPARSE, where, "expected an object");
             break;
         }
-        for (const cJSON *it = gt->child; it; it = it->next) {
+        for (const struct gs_json *it = gs_json_first(gt); it;
+             it = gs_json_next(it)) {
             char job[96];
             int sf;
             snprintf(where, sizeof where, "%s: $.%s[\"%s\"]", path, gname[g],
-                     it->string);
-            if (parse_key(it->string, job, sizeof job, &sf) < 0) {
+                     gs_json_key(it));
+            if (parse_key(gs_json_key(it), job, sizeof job, &sf) < 0) {
                 rc = gs_diag_set(d, GS_EPARSE, where, "expected a key "
                                  "('<job type>', <scale factor>)");
                 break;
             }
-            const cJSON *v = cJSON_IsObject(it)
-                ? cJSON_GetObjectItemCaseSensitive(it, "null") : NULL;
-            if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) ||
-                !isfinite(v->valuedouble)) {
+            double v = gs_json_number(gs_json_get(it, "null"));
+            if (!(v >= 0) || !isfinite(v)) {
                 rc = gs_diag_set(d, GS_EPARSE, where, "expected an object "
                                  "with \"null\": a throughput >= 0");
                 break;
@@ -228,10 +208,10 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
                 rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
                 break;
             }
-            t->t[g] = v->valuedouble;
+            t->t[g] = v;
         }
     }
-    cJSON_Delete(root);
+    gs_json_free(root);
     if (rc == 0 && p->n == 0)
         rc = gs_diag_set(d, GS_EPARSE, path, "no throughputs for k80, p100 or "
                          "v100");

@@ -3,8 +3,10 @@
  * SQLite's test allocators).
  *
  * The binary is linked with -Wl,--wrap for malloc, calloc, realloc,
- * strdup, strndup, asprintf and realpath, so every allocation gpusim's own
- * code asks for goes through a counter here -- cJSON's too, since gpusim
+ * strdup, strndup, asprintf and realpath, and for mmap and mremap (the
+ * large arrays of bigmem.c and the job records grow as anonymous mappings),
+ * so every allocation gpusim's own code asks for goes through a counter
+ * here -- cJSON's too, since gpusim
  * gives cJSON an allocation hook in jsonio.c, which is linked wrapped.  With GS_ALLOC_FAIL=N in
  * the environment the Nth counted allocation fails (returns NULL, errno
  * ENOMEM), once; every other allocation succeeds.  At exit the binary
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void *__real_malloc(size_t n);
@@ -38,6 +41,10 @@ char *__wrap_strdup(const char *s);
 char *__wrap_strndup(const char *s, size_t n);
 char *__wrap_realpath(const char *p, char *resolved);
 int __wrap_asprintf(char **out, const char *fmt, ...);
+void *__real_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off);
+void *__real_mremap(void *p, size_t old, size_t n, int flags, ...);
+void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off);
+void *__wrap_mremap(void *p, size_t old, size_t n, int flags, ...);
 
 static long fail_at = -1, count;
 
@@ -94,6 +101,18 @@ int __wrap_asprintf(char **out, const char *fmt, ...)
     int n = vasprintf(out, fmt, ap);
     va_end(ap);
     return n;
+}
+
+void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
+{
+    return fails() ? MAP_FAILED : __real_mmap(a, n, prot, flags, fd, off);
+}
+
+/* gpusim never moves a mapping to an address of its choosing
+ * (MREMAP_FIXED), so the optional fifth argument is not passed on. */
+void *__wrap_mremap(void *p, size_t old, size_t n, int flags, ...)
+{
+    return fails() ? MAP_FAILED : __real_mremap(p, old, n, flags);
 }
 
 static void report(void)

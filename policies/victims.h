@@ -1,0 +1,69 @@
+/* victims.h -- nodes indexed by the GPUs a preempting job could free there.
+ *
+ * A job of priority P that needs g whole GPUs on one node and finds no room
+ * may evict preemptible jobs of lower priority (priority.c, the way the
+ * Kubernetes scheduler preempts).  On node n it can count on the node's
+ * fully free GPUs, nfull(n), plus R_P(n), the GPUs held there by possible
+ * victims of priority below P.  The node it takes is the one needing the
+ * fewest GPUs reclaimed:
+ *     among nodes of a pool it may use, with g <= the pool's GPUs a node,
+ *     nfull(n) < g <= nfull(n) + R_P(n),
+ *     the least g - nfull(n), then the lowest node index.
+ * Scanning the nodes that hold a victim costs O(nodes) per search (some
+ * hundreds of nodes on a busy fleet of 1,250); this index answers in
+ * O(pools x gpn + log nodes).
+ *
+ * Levels.  The distinct priorities of victims ever listed, p_0 < p_1 < ...
+ * < p_{L-1}, each make a level; the searches of a job of priority P all use
+ * the same prefix of levels, those below P.  For every prefix k (levels
+ * 0..k) the index keeps R_k(n) per node, and per pool and per value f of
+ * nfull below the pool's GPUs a node a max segment tree over the pool's
+ * nodes whose leaf is R_k(n) when nfull(n) = f, else 0.  The search walks
+ * f from g - 1 down: the first f whose tree's root reaches g - f is the
+ * least deficit, and a leftmost descent to a leaf of at least g - f gives
+ * the lowest node (O(log nodes)).  Pools are few; the best over them wins.
+ *
+ * Updates.  A victim coming or going changes R_k on its node for the
+ * prefixes that hold its level: O(L log nodes).  nfull changes with every
+ * commit and release, failure and repair, by anyone: the index watches the
+ * fleet (gs_fleet_watch) and moves the node's leaves between the trees of
+ * its old and new nfull, O(L log nodes) and nothing for a node without
+ * victims.  A new level (a priority not seen before) copies the prefix
+ * below it, O(nodes x gpn) -- once per distinct priority in a run.
+ * Memory: L x gpn x 2 x (nodes rounded up to a power of 2) bytes a pool,
+ * plus L bytes a node.
+ *
+ * Down, cordoned and failed-in-place states are not looked at: the search
+ * sees nfull and the victims, exactly what a scan over the running jobs
+ * would.  A node holds at most 255 victim GPUs (nodes have at most 63
+ * GPUs, and victims hold whole GPUs). */
+#ifndef GS_VICTIMS_H
+#define GS_VICTIMS_H
+
+#include "../sim/fleet.h"
+
+struct gs_victims;
+
+/* A new, empty index over fleet f, which it watches until freed (f is
+ * borrowed and must outlive it).  0, GS_ENOMEM, or GS_ERANGE when f has no
+ * watcher slot left. */
+int gs_victims_new(struct gs_fleet *f, struct gs_victims **out);
+/* NULL-safe; stops watching the fleet. */
+void gs_victims_free(struct gs_victims *v);
+
+/* A possible victim of priority prio holding gpus (> 0) whole GPUs on node
+ * came (sign +1) or went (-1).  Aborts when out of memory or when a victim
+ * goes that never came. */
+void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
+                     int sign);
+
+/* The node a job of priority prio needing need (> 0) whole GPUs on one node
+ * should reclaim on (see the top), over the pools p with pool_ok[p]; -1
+ * when no node qualifies. */
+int gs_victims_best(const struct gs_victims *v, int prio, int need,
+                    const char *pool_ok);
+
+/* R: the GPUs victims of priority below prio hold on node. */
+int gs_victims_reclaimable(const struct gs_victims *v, int node, int prio);
+
+#endif
