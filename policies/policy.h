@@ -39,7 +39,9 @@
 #include "../sim/job.h"
 
 #define GS_POLICY_ABI 4   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
-                             4: struct gs_heap has a staging area (heap.h) */
+                             4: struct gs_heap has a staging area (heap.h),
+                             struct gs_job keeps a part of its spec and
+                             gs_jobrec is 64 bytes (issue 10) */
 
 struct gs_sim;
 

@@ -5,7 +5,9 @@
  * asked for over the whole mapping after every change: the kernel backs
  * each aligned 2 MiB stretch of it with one huge page at its first touch
  * when it can, and with small pages otherwise -- the contents are the same
- * either way, only the number of faults differs. */
+ * either way, only the number of faults differs.  Fresh pages, of a new
+ * mapping or of one grown by mremap, read as zero; the realloc path
+ * zeroes what it adds to match. */
 #include "bigmem.h"
 
 #include <stdlib.h>
@@ -13,7 +15,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(MAP_ANONYMOUS) && defined(MREMAP_MAYMOVE)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GS_BIG_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GS_BIG_ASAN 1
+#endif
+
+#if defined(MAP_ANONYMOUS) && defined(MREMAP_MAYMOVE) && !defined(GS_BIG_ASAN)
 #define GS_BIG_MAP 1
 #else
 #define GS_BIG_MAP 0
@@ -60,8 +71,10 @@ void *gs_big_realloc(void *p, size_t old, size_t bytes)
     advise(q, nl);
     return q;
 #else
-    (void)old;
-    return realloc(p, bytes);
+    char *q = realloc(p, bytes);
+    if (q && bytes > old)
+        memset(q + old, 0, bytes - old);    /* as fresh pages are */
+    return q;
 #endif
 }
 

@@ -9,7 +9,9 @@
  * Here an array is an anonymous mapping: it grows with mremap (the kernel
  * moves the page tables; nothing is copied or touched again) and asks for
  * transparent huge pages (Linux's "madvise" mode), 512 times fewer faults.
- * Where mremap or mmap is missing, plain realloc/free.
+ * Where mremap or mmap is missing, and under AddressSanitizer (which
+ * watches malloc's blocks, not mappings, so an overrun is caught), plain
+ * realloc/free.  The simulator's job records live here too (sim.c).
  *
  * The caller keeps each array's size in bytes (its capacity) and frees
  * with gs_big_free; memory from here never goes to free(). */
@@ -19,8 +21,8 @@
 #include <stddef.h>
 
 /* p (NULL or from here, `old` bytes) resized to `bytes` > 0, contents
- * kept up to the smaller size; NULL when out of memory (p is then still
- * valid). */
+ * kept up to the smaller size, the bytes past `old` zero; NULL when out
+ * of memory (p is then still valid). */
 void *gs_big_realloc(void *p, size_t old, size_t bytes);
 /* NULL-safe. */
 void gs_big_free(void *p, size_t bytes);

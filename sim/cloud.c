@@ -205,15 +205,12 @@ double gs_cloud_interrupt(struct gs_cloud *c, long n, int why)
     double lost = 0;
     for (long i = 0; i < n; i++) {
         struct gs_job *j = c->scratch[i];
-        long nrec;
-        const struct gs_jobrec *rec = gs_sim_records(c->sim, &nrec);
-        double before = rec[j->rec].lost_gpu_hours;
+        double before = gs_sim_record_lost(c->sim, j->rec);
         const struct gs_failcfg *fc =
             &c->pool[j->alloc.pool].cfg->fail;
         if (gs_sim_interrupt(c->sim, j, why) < 0)
             continue;
-        rec = gs_sim_records(c->sim, &nrec);
-        lost += rec[j->rec].lost_gpu_hours - before;
+        lost += gs_sim_record_lost(c->sim, j->rec) - before;
         if (why != GS_STOP_FAILED)
             continue;
         if (j->rec >= c->nfails) {

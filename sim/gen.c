@@ -56,6 +56,8 @@ struct gs_gen {
     double bmax;
     int state;              /* current burst state */
     double next_switch;     /* ms */
+    int flat;               /* no diurnal swing, weekly dip, hourly
+                               profile or bursts: rate(t) is the peak */
 };
 
 /* The hour-of-day profile divided by its mean; 1 when there is none. */
@@ -187,6 +189,10 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
         if (profile(spec, h) > g->hourly_max)
             g->hourly_max = profile(spec, h);
     g->bmax = 1.0;
+    g->flat = spec->diurnal == 0 && spec->weekly == 0 &&
+              spec->nburst == 0 && g->hourly_max == 1.0;
+    for (int h = 0; h < 24; h++)
+        g->flat &= g->prof[h] == 1.0;
     if (spec->nburst > 0) {
         g->burst = gs_rng_stream(seed, "gen.burst");
         if (g->burst == NULL)
@@ -292,6 +298,8 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
             }
             f = g->bfac[g->state];
         }
+        if (g->flat)
+            break;              /* rate(t) is the peak: every one is kept */
         double keep = rate_at(sp, g->prof, (gs_time)g->t_ms) * f / peak;
         if (keep >= 1.0 || gsl_rng_uniform(g->arr) < keep)
             break;
@@ -299,8 +307,11 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     gs_jobspec_init(o);
     o->id = ++g->count;
     o->arrival = (gs_time)llround(g->t_ms);
+    /* one class: the draw could only give it (the class stream serves
+     * nothing else, so not drawing changes no other number) */
     const struct gs_genclass *c =
-        &sp->cls[gsl_ran_discrete(g->cls, g->cls_table)];
+        &sp->cls[sp->nclasses == 1 ? 0
+                                   : gsl_ran_discrete(g->cls, g->cls_table)];
     o->tier = c->tier;
     if (c->ntenants > 0) {
         size_t k = g->ten_table[c - sp->cls]
@@ -309,6 +320,9 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
         size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
         memcpy(o->tenant, c->tenants[k], len);
         o->tenant[len] = '\0';
+        o->tenant_key = (int)((c - sp->cls) * GS_GEN_MAX_TENANTS + (long)k) + 1;
+    } else {
+        o->tenant_key = GS_GEN_MAX_CLASSES * GS_GEN_MAX_TENANTS + 1;  /* default */
     }
     double gpus = c->gpus[gsl_ran_discrete(g->size,
                                            g->size_table[c - sp->cls])];
@@ -331,9 +345,11 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
     memcpy(o->gpu_family, c->gpu_family, sizeof o->gpu_family);
     o->gpu_mem_min = c->gpu_mem_min;
     o->comm_share = c->comm_share;
-    if (gpus > 0) {
-        o->cpu_milli = (int32_t)llround(c->cpu_per_gpu * gpus);
-        o->mem_mib = (int32_t)llround(c->mem_per_gpu * gpus);
+    if (gpus > 0) {     /* 0 (the tier's default) unless the class says */
+        o->cpu_milli = c->cpu_per_gpu ? (int32_t)llround(c->cpu_per_gpu *
+                                                         gpus) : 0;
+        o->mem_mib = c->mem_per_gpu ? (int32_t)llround(c->mem_per_gpu *
+                                                       gpus) : 0;
     } else {
         o->cpu_milli = c->cpu_only;
         o->mem_mib = c->mem_only;

@@ -349,8 +349,8 @@ static hid_t job_type(void)
 }
 
 struct jobrows {
+    const struct gs_sim *s;     /* what records keep apart (sim.h) */
     const struct gs_jobrec *r;
-    const struct gs_jobhost *host;
 };
 
 static void job_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
@@ -358,21 +358,21 @@ static void job_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
     const struct jobrows *j = ctx;
     struct gs_h5_job *rows = buf;
     for (hsize_t n = 0; n < k; n++) {
-        const struct gs_jobrec *r = &j->r[first + n];
-        const struct gs_jobhost *h = j->host ? &j->host[first + n] : NULL;
+        long i = (long)(first + n);
+        const struct gs_jobrec *r = &j->r[i];
+        struct gs_jobhost h = gs_sim_record_host(j->s, i);
         rows[n] = (struct gs_h5_job){
             .id = r->id, .tenant = r->tenant, .tier = r->tier,
             .state = r->state, .kill = r->kill, .model = r->model,
-            .preemptions = r->preemptions,
+            .preemptions = gs_sim_record_preemptions(j->s, i),
             .arrival_s = secs(r->arrival), .start_s = secs(r->start),
             .end_s = secs(r->end),
             .wait_s = r->start >= 0 ? secs(r->start - r->arrival) : NAN,
             .gpus = r->gpus, .work_s = r->work / 1000.0,
             .gpu_hours = r->gpu_hours, .sla_wait = r->sla_wait,
             .sla_deadline = r->sla_deadline, .cost_usd = r->cost,
-            .lost_gpu_hours = r->lost_gpu_hours,
-            .cpu_milli = h ? h->cpu_milli : 0,
-            .mem_mib = h ? h->mem_mib : 0,
+            .lost_gpu_hours = gs_sim_record_lost(j->s, i),
+            .cpu_milli = h.cpu_milli, .mem_mib = h.mem_mib,
         };
     }
 }
@@ -380,7 +380,7 @@ static void job_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
 static void write_jobs(struct w *w, const struct gs_sim *s)
 {
     long n;
-    struct jobrows j = { gs_sim_records(s, &n), gs_sim_records_host(s) };
+    struct jobrows j = { s, gs_sim_records(s, &n) };
     hid_t t = job_type();
     dset_rows(w, w->f, "jobs", t, sizeof(struct gs_h5_job), (hsize_t)n,
               job_rows, &j);

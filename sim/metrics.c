@@ -504,7 +504,6 @@ void gs_metrics_summarize(const struct gs_metrics *m,
         fairness_take(&fa, r, waited, o);
         r->sla_wait = (int8_t)(limit > 0 && waited > limit &&
                                r->state != GS_JOB_KILLED);
-        o->preemptions += r->preemptions;
         struct gs_tstats *ts = &o->tier[r->tier];
         ts->jobs++;
         ts->done += r->state == GS_JOB_DONE;

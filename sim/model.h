@@ -17,7 +17,9 @@
  *                workload is empty, nor by placement experiments);
  *   pool_ok      a veto: may this job use this pool at all (the spot rule);
  *                asked in admission and placement, so it must be cheap and
- *                must not change with time for a given job;
+ *                must not change with time; it may look at the pool and at
+ *                the job's tier and need only (admission remembers its
+ *                answers for alike jobs: sim.c, shape_answers);
  *   job_started  a job has taken its allocation and runs at its unshared
  *                speed (a model may change its rate through sim.h);
  *   job_stopping a running job is about to give its allocation back

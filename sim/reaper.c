@@ -1,6 +1,6 @@
 /* reaper.c -- the idle GPU job reaper.
  *
- * A job's utilization profile (struct gs_jobspec: phase[]) alternates busy
+ * A job's utilization profile (struct gs_job: phase[]) alternates busy
  * and idle phases along its work, busy first, repeating until it ends; the
  * native trace's idle_profile column and the generator's idle_profile give
  * it.  A job of a tier the scenario names ($.reaper.tiers, interactive by
@@ -25,7 +25,7 @@
 static gs_time crossing(const struct gs_cloud *c, const struct gs_job *j,
                         gs_time now)
 {
-    int n = j->s.nphases;
+    int n = j->nphases;
     if (!(c->cfg->reap_tiers >> j->s.tier & 1) || n < 2 || j->rate <= 0 ||
         j->state != GS_JOB_RUNNING)
         return GS_TIME_MAX;
@@ -35,14 +35,14 @@ static gs_time crossing(const struct gs_cloud *c, const struct gs_job *j,
         done = total;
     double len = 0;
     for (int i = 0; i < n; i++)
-        len += (double)j->s.phase[i];
+        len += (double)j->phase[i];
     if (len <= 0)
         return GS_TIME_MAX;
     double T = (double)c->cfg->reap_after;
     double cyc = floor(done / len) * len, x = done - cyc, a = 0;
     int i = 0;
-    while (i < n && x >= a + (double)j->s.phase[i]) {
-        a += (double)j->s.phase[i];
+    while (i < n && x >= a + (double)j->phase[i]) {
+        a += (double)j->phase[i];
         i++;
     }
     if (i == n) {
@@ -50,7 +50,7 @@ static gs_time crossing(const struct gs_cloud *c, const struct gs_job *j,
         x = a = 0;
         i = 0;
     }
-    double end = cyc + a + (double)j->s.phase[i];   /* work at phase end */
+    double end = cyc + a + (double)j->phase[i];   /* work at phase end */
     double ahead = (end - done) / r;                /* wall ms to it */
     if (i % 2 == 1) {
         double w = (done - (cyc + a)) / r;
@@ -66,7 +66,7 @@ static gs_time crossing(const struct gs_cloud *c, const struct gs_job *j,
     double pos = end;
     for (int step = 1; step <= n && pos < total; step++) {
         int k = (i + step) % n;
-        double ph = (double)j->s.phase[k];
+        double ph = (double)j->phase[k];
         if (k % 2 == 1 && ph / r > T) {
             if (pos + T * r >= total)
                 return GS_TIME_MAX;

@@ -18,6 +18,7 @@
  * asked only for jobs with GPUs): pools without GPUs first, then GPU
  * nodes, first fit. */
 #include "sim.h"
+#include "bigmem.h"
 #include "frag.h"
 #include "model.h"
 #include "rng.h"
@@ -27,10 +28,13 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* Room for the models of model.c's table. */
 #define GS_MAXMODELS 8
+/* Admission's table of job shapes (shape_answers): 64 entries. */
+#define GS_SHAPE_BITS 6
+/* The largest tenant key a source may give (struct gs_jobspec). */
+#define GS_TENANT_KEYS (1 << 16)
 
 struct gs_sim {
     const struct gs_scenario *sc;
@@ -64,12 +68,28 @@ struct gs_sim {
 
     struct gs_jobrec *rec;
     long nrec, caprec;
-    struct gs_jobhost *host;    /* NULL until a job asks for CPU or memory */
+    /* The host asks' distinct pairs (hostv[0] = none), found by an open
+     * addressing table of indices (hh, 0 = empty); the last one found is
+     * remembered.  host: every record's pair, once more than
+     * GS_JOBREC_HOSTS distinct ones came (NULL until then). */
+    struct gs_jobhost *hostv;
+    long nhostv, caphostv;
+    uint32_t *hh;
+    long hhcap;
+    uint64_t hlast_key;
+    uint32_t hlast;
+    long host_pairs;            /* at most this many indexed */
+    struct gs_jobhost *host;
+    struct gs_jobredo *redo;    /* NULL until a job is requeued */
+    long npreempt;              /* requeues, all jobs */
 
     char (*tnames)[GS_TENANT_NAME];
     int ntn, captn;
     int *thash;                 /* open addressing, -1 = empty */
     int thcap;
+    int *tkey;                  /* a source's tenant key: index + 1, 0 */
+    int ntkey;
+    struct shape_memo *shapes;  /* 2^GS_SHAPE_BITS (shape_answers) */
 
     struct gs_range *ranges;    /* scratch: one per pool */
     struct gs_event tick;
@@ -149,14 +169,15 @@ static uint32_t hash_str(const char *p)
     return h;
 }
 
-/* Index of tenant name, added if new; -1 when out of memory. */
+/* Index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
+ * GS_MAX_TENANTS tenants (a record's field). */
 static int tenant_intern(struct gs_sim *s, const char *name)
 {
     if (s->ntn * 2 >= s->thcap) {
         int cap = s->thcap ? s->thcap * 2 : 64;
         int *h = malloc((size_t)cap * sizeof *h);
         if (h == NULL)
-            return -1;
+            return GS_ENOMEM;
         for (int i = 0; i < cap; i++)
             h[i] = -1;
         for (int i = 0; i < s->ntn; i++) {
@@ -175,11 +196,13 @@ static int tenant_intern(struct gs_sim *s, const char *name)
             return s->thash[k];
         k = (k + 1) & (uint32_t)(s->thcap - 1);
     }
+    if (s->ntn >= GS_MAX_TENANTS)
+        return GS_ERANGE;
     if (s->ntn == s->captn) {
         int cap = s->captn ? s->captn * 2 : 16;
         void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
         if (t == NULL)
-            return -1;
+            return GS_ENOMEM;
         s->tnames = t;
         s->captn = cap;
     }
@@ -260,7 +283,10 @@ static void pending_insert(struct gs_sim *s, struct gs_job *j)
         memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
         s->nblk = n;
     }
-    struct gs_job *after = pending_pred(s, j);
+    /* A new arrival goes last: no pending job is later (the common case,
+     * in O(1)); a requeued one finds its place through the blocks. */
+    struct gs_job *after = s->ptail && !pending_later(s->ptail, j)
+                               ? s->ptail : pending_pred(s, j);
     /* the list's own order decides (both loops end at once when records
      * follow arrivals, as they do) */
     while (after && pending_later(after, j))
@@ -469,27 +495,6 @@ static const char *spot_hint(const struct gs_sim *s, const struct gs_job *j)
     return "";
 }
 
-/* The least time factor over the pools j may use, GS_TIME_MAX's worth if
- * none: the pools and their models are fixed for the run, so admission
- * works it out once and the estimate, asked for every pending job a
- * backfill pass looks at, is one multiplication. */
-static double least_factor(const struct gs_sim *s, const struct gs_job *j)
-{
-    double best = -1;
-    if (gs_need_host_only(&j->need))
-        return any_pool_fits(s, j) ? 1.0 : -1;  /* CPU work: no GPU model */
-    for (int p = 0; p < s->fleet->npools; p++) {
-        if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
-            continue;
-        double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
-                                          s->fleet->pools[p].s.model,
-                                          j->s.cb);
-        if (best < 0 || f < best)
-            best = f;
-    }
-    return best;
-}
-
 /* The host resources j asks when its trace or class states none: the
  * tier's, per GPU (a fraction pro rata; a MIG profile as one slice of 7)
  * or for a job asking no GPU -- but never more than its GPUs' share of a
@@ -543,84 +548,290 @@ _Static_assert(sizeof(struct gs_jobrec) == GS_JOBREC_BYTES,
 _Static_assert(GS_NTIERS <= 8 && GS_NKILL <= 8 && GS_JOB_UNFINISHED < 8,
                "a record's 3-bit codes are too small");
 
-/* The record array's memory.  On Linux it is its own mapping, grown by
- * mremap (no copy) and marked for transparent huge pages as a whole: the
- * page faults of first touching a million records were a tenth of the run,
- * and 2 MB pages take 512 times fewer.  (Marking part of a malloc'd block
- * would split its mapping, and glibc's realloc then copies.)  Elsewhere,
- * and under AddressSanitizer (which watches malloc's blocks, not mappings),
- * realloc.  len is a multiple of 4096. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GS_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define GS_ASAN 1
-#endif
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && \
-    defined(MADV_HUGEPAGE) && !defined(GS_ASAN)
-#define GS_RECORDS_MAPPED 1
-#endif
-
-static void *records_resize(void *p, size_t old, size_t len)
+/* The records' memory (bigmem.h): mappings of their own, grown by mremap
+ * (no copy) and marked for transparent huge pages, so a million records
+ * take a few dozen page faults rather than 16,000.  They grow by doubling,
+ * which costs address space, not memory: only the pages written are
+ * resident.  The side arrays -- every job's host asks once there are too
+ * many distinct pairs to index, what requeued jobs keep -- exist only once
+ * needed and then grow with the records. */
+static int side_grow(void **p, size_t each, long old, long cap)
 {
-#ifdef GS_RECORDS_MAPPED
-    void *q = p ? mremap(p, old, len, MREMAP_MAYMOVE)
-                : mmap(NULL, len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (q == MAP_FAILED)
-        return NULL;
-    (void)madvise(q, len, MADV_HUGEPAGE);
-    return q;
-#else
-    (void)old;
-    return realloc(p, len);
-#endif
-}
-
-static void records_free(void *p, size_t len)
-{
-#ifdef GS_RECORDS_MAPPED
-    if (p)
-        munmap(p, len);
-#else
-    (void)len;
-    free(p);
-#endif
-}
-
-/* Room for one more record (and its host asks, once a job has some).  The
- * records of a large run are most of its memory: they grow by doubling, and
- * on Linux ask for transparent huge pages, which cuts the page faults of
- * first touching them (a tenth of a million-job run) some 500-fold. */
-static int records_grow(struct gs_sim *s, int want_host)
-{
-    long cap = s->caprec;
-    if (s->nrec == s->caprec) {
-        cap = s->caprec ? s->caprec * 2 : 1024;  /* records: 72 KB, 4 K-fold */
-        struct gs_jobrec *r = records_resize(s->rec,
-                                             (size_t)s->caprec * sizeof *r,
-                                             (size_t)cap * sizeof *r);
-        if (r == NULL)
-            return GS_ENOMEM;
-        s->rec = r;
-        if (s->host) {
-            struct gs_jobhost *h = realloc(s->host, (size_t)cap * sizeof *h);
-            if (h == NULL)
-                return GS_ENOMEM;
-            s->host = h;
-        }
-        s->caprec = cap;
-    }
-    if (want_host && s->host == NULL) {
-        /* the first job to ask for host CPU or memory: those before it
-         * asked for none */
-        s->host = calloc((size_t)cap, sizeof *s->host);
-        if (s->host == NULL)
-            return GS_ENOMEM;
-    }
+    void *q = gs_big_realloc(*p, (size_t)old * each, (size_t)cap * each);
+    if (q == NULL)
+        return GS_ENOMEM;
+    *p = q;
     return 0;
+}
+
+/* Room for one more record. */
+static int records_grow(struct gs_sim *s)
+{
+    if (s->nrec < s->caprec)
+        return 0;
+    long cap = s->caprec ? s->caprec * 2 : 1024;   /* 64 KB, then doubling */
+    if ((size_t)cap > (size_t)UINT32_MAX + 1)
+        return GS_ENOMEM;       /* a job's record index is 32 bits */
+    if (side_grow((void **)&s->rec, sizeof *s->rec, s->caprec, cap) < 0 ||
+        (s->host && side_grow((void **)&s->host, sizeof *s->host, s->caprec,
+                              cap) < 0) ||
+        (s->redo && side_grow((void **)&s->redo, sizeof *s->redo, s->caprec,
+                              cap) < 0))
+        return GS_ENOMEM;
+    s->caprec = cap;
+    return 0;
+}
+
+static uint32_t host_hash(uint64_t key, long cap)
+{
+    key *= 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(key >> 32) & (uint32_t)(cap - 1);
+}
+
+/* The index of host pair h in the table of distinct pairs, added if new;
+ * GS_ERANGE when the table is full (host_pairs pairs), GS_ENOMEM. */
+static long host_index(struct gs_sim *s, struct gs_jobhost h)
+{
+    uint64_t key = (uint64_t)(uint32_t)h.cpu_milli << 32 |
+                   (uint32_t)h.mem_mib;
+    if (key == 0)
+        return 0;
+    if (key == s->hlast_key && s->hlast)
+        return s->hlast;
+    if (s->nhostv * 2 + 2 >= s->hhcap) {
+        long cap = s->hhcap ? s->hhcap * 2 : 64;
+        uint32_t *t = calloc((size_t)cap, sizeof *t);
+        if (t == NULL)
+            return GS_ENOMEM;
+        for (long i = 1; i < s->nhostv; i++) {
+            const struct gs_jobhost *v = &s->hostv[i];
+            uint32_t k = host_hash((uint64_t)(uint32_t)v->cpu_milli << 32 |
+                                   (uint32_t)v->mem_mib, cap);
+            while (t[k])
+                k = (k + 1) & (uint32_t)(cap - 1);
+            t[k] = (uint32_t)i;
+        }
+        free(s->hh);
+        s->hh = t;
+        s->hhcap = cap;
+    }
+    uint32_t k = host_hash(key, s->hhcap);
+    for (; s->hh[k]; k = (k + 1) & (uint32_t)(s->hhcap - 1)) {
+        const struct gs_jobhost *v = &s->hostv[s->hh[k]];
+        if (v->cpu_milli == h.cpu_milli && v->mem_mib == h.mem_mib) {
+            s->hlast_key = key;
+            return s->hlast = s->hh[k];
+        }
+    }
+    if (s->nhostv == 0)
+        s->nhostv = 1;          /* index 0: no asks */
+    if (s->nhostv > s->host_pairs)
+        return GS_ERANGE;
+    if (s->nhostv >= s->caphostv) {
+        long cap = s->caphostv ? s->caphostv * 2 : 16;
+        struct gs_jobhost *v = realloc(s->hostv, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return GS_ENOMEM;
+        v[0] = (struct gs_jobhost){ 0, 0 };
+        s->hostv = v;
+        s->caphostv = cap;
+    }
+    s->hostv[s->nhostv] = h;
+    s->hh[k] = (uint32_t)s->nhostv;
+    s->hlast_key = key;
+    return s->hlast = (uint32_t)s->nhostv++;
+}
+
+/* Keep the host asks of record i (the last one): its pair's index, or in
+ * the side array once the pairs are too many to index. */
+static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
+{
+    if (s->host == NULL) {
+        long k = host_index(s, h);
+        if (k >= 0) {
+            s->rec[i].host = (unsigned)k;
+            return 0;
+        }
+        if (k != GS_ERANGE)
+            return (int)k;
+        /* too many distinct pairs: every record's own */
+        if (side_grow((void **)&s->host, sizeof *s->host, 0, s->caprec) < 0)
+            return GS_ENOMEM;
+        for (long r = 0; r < i; r++)
+            s->host[r] = s->hostv[s->rec[r].host];
+    }
+    s->rec[i].host = 0;
+    s->host[i] = h;
+    return 0;
+}
+
+/* Where a job's problem is: the scenario, the job, its trace line. */
+static void job_where(const struct gs_sim *s, const struct gs_jobspec *sp,
+                      char *buf, size_t len)
+{
+    if (sp->line > 0)
+        snprintf(buf, len, "%s: job %lld (trace line %ld)", s->sc->file,
+                 (long long)sp->id, sp->line);
+    else
+        snprintf(buf, len, "%s: job %lld", s->sc->file, (long long)sp->id);
+}
+
+/* The least time factor over the pools j may use (-1 if none: the pools
+ * and their models are fixed for the run, so admission works it out once
+ * and the estimate, asked for every pending job a backfill pass looks at,
+ * is one multiplication), and whether any pool may take j (1) or none (0),
+ * in one pass over the pools. */
+static int pools_for(const struct gs_sim *s, const struct gs_job *j,
+                     double *factor)
+{
+    double best = -1;
+    int fits = 0, host = gs_need_host_only(&j->need);
+    for (int p = 0; p < s->fleet->npools; p++) {
+        if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            continue;
+        if (!host) {
+            double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
+                                              s->fleet->pools[p].s.model,
+                                              j->s.cb);
+            if (best < 0 || f < best)
+                best = f;
+        }
+        if (!fits)
+            fits = pool_ok(s, p, j);
+    }
+    *factor = host ? (fits ? 1.0 : -1) : best;  /* CPU work: no GPU model */
+    return fits;
+}
+
+/* What admission works out from a job's shape alone (shape_answers). */
+struct shape {
+    double mem_gb, gpu_mem_min, cb;
+    uint64_t allowed;
+    int32_t tier, gpus, milli, guar, burst, ref_model, cpu_milli, mem_mib;
+};
+
+struct shape_memo {
+    struct shape k;
+    int32_t cpu_milli, mem_mib;     /* the asks, defaults included */
+    uint64_t allowed;               /* with its attributes */
+    double efactor;
+    int attrs_empty, fits, used;
+};
+
+_Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
+
+/* Work out, for job j (its need as the spec states it), the models its
+ * attributes admit, its host asks with the tier's defaults (host_defaults),
+ * its least time factor and whether any pool may take it (pools_for); *ae
+ * is 1 when its attributes admit no model it may use.  Each is a function
+ * of the job's shape -- tier, need, reference model and compute share --
+ * since the pools, the catalog, the tiers and the models' vetoes (model.h:
+ * pool_ok looks at the pool and the job's tier and need) are fixed for
+ * the run; so the answers for a shape are remembered in a small
+ * direct-mapped table and alike jobs, most of a workload, look them up.
+ * Jobs that name a MIG profile or a GPU family are worked out each time. */
+static void shape_answers(struct gs_sim *s, struct gs_job *j,
+                          const struct gs_jobspec *sp,
+                          const struct gs_tiercfg *tc, int *ae, int *fits)
+{
+    struct shape_memo *m = NULL;
+    struct shape k;
+    if (!sp->mig_profile[0] && !sp->gpu_family[0]) {
+        k = (struct shape){ .mem_gb = j->need.mem_gb,
+                            .gpu_mem_min = sp->gpu_mem_min, .cb = sp->cb,
+                            .allowed = j->need.allowed, .tier = sp->tier,
+                            .gpus = j->need.gpus, .milli = j->need.milli,
+                            .guar = j->need.guar, .burst = j->need.burst,
+                            .ref_model = sp->ref_model,
+                            .cpu_milli = j->need.cpu_milli,
+                            .mem_mib = j->need.mem_mib };
+        uint64_t h = k.allowed ^ (uint64_t)(uint32_t)k.gpus << 7 ^
+                     (uint64_t)(uint32_t)k.milli << 13 ^
+                     (uint64_t)(uint32_t)k.tier << 29 ^
+                     (uint64_t)(uint32_t)k.cpu_milli << 31 ^
+                     (uint64_t)(uint32_t)k.mem_mib << 17;
+        h *= 0x9e3779b97f4a7c15ULL;
+        m = &s->shapes[h >> (64 - GS_SHAPE_BITS)];
+        if (m->used && memcmp(&m->k, &k, sizeof k) == 0) {
+            j->need.cpu_milli = m->cpu_milli;
+            j->need.mem_mib = m->mem_mib;
+            j->need.allowed = m->allowed;
+            j->efactor = m->efactor;
+            *ae = m->attrs_empty;
+            *fits = m->fits;
+            return;
+        }
+    }
+    *ae = 0;
+    if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
+        /* DRA attributes: the models they admit, within any list */
+        uint64_t mm = gs_jobspec_attr_models(&s->sc->cat, sp->gpu_family,
+                                             sp->gpu_mem_min);
+        if (j->need.allowed)
+            mm &= j->need.allowed;
+        *ae = mm == 0 && !gs_need_host_only(&j->need);
+        j->need.allowed = mm;
+    }
+    host_defaults(s, j, tc);
+    *fits = pools_for(s, j, &j->efactor);
+    if (m)
+        *m = (struct shape_memo){ .k = k, .cpu_milli = j->need.cpu_milli,
+                                  .mem_mib = j->need.mem_mib,
+                                  .allowed = j->need.allowed,
+                                  .efactor = j->efactor, .attrs_empty = *ae,
+                                  .fits = *fits, .used = 1 };
+}
+
+/* Fill a job's struct from its spec: zero but for what few jobs have (a
+ * MIG profile's name, phases: job.h), which is written only when the job
+ * has it -- so a recycled struct's lines that a plain job never reads are
+ * not touched. */
+static void job_fill(struct gs_job *j, const struct gs_jobspec *sp)
+{
+    memset(j, 0, offsetof(struct gs_job, mig_profile));
+    gs_event_init(&j->fin, on_finish);
+    gs_hnode_init(&j->pnode);
+    j->alloc.pool = -1;
+    j->s = (struct gs_jobkept){ .arrival = sp->arrival, .work = sp->work,
+                                .deadline = sp->deadline, .tier = sp->tier,
+                                .ref_model = sp->ref_model, .id = sp->id,
+                                .estimate = sp->estimate, .cb = sp->cb,
+                                .duty = sp->duty,
+                                .comm_share = sp->comm_share };
+    GS_ASSERT(sp->nphases >= 0 && sp->nphases <= GS_MAX_PHASES);
+    j->nphases = sp->nphases;
+    for (int i = 0; i < sp->nphases; i++)
+        j->phase[i] = sp->phase[i];
+    if (sp->mig_profile[0])
+        memcpy(j->mig_profile, sp->mig_profile, sizeof j->mig_profile);
+    else
+        j->mig_profile[0] = '\0';
+}
+
+/* The tenant index of sp's tenant, through the source's number for it
+ * when it gives one (struct gs_jobspec: tenant_key) -- the name is hashed
+ * once, not for every job -- or by name.  Negative: tenant_intern's. */
+static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    int key = sp->tenant_key;
+    if (key > 0 && key < s->ntkey && s->tkey[key] > 0)
+        return s->tkey[key] - 1;
+    int t = tenant_intern(s, sp->tenant);
+    if (t < 0 || key <= 0 || key > GS_TENANT_KEYS)
+        return t;
+    if (key >= s->ntkey) {
+        int n = s->ntkey ? s->ntkey : 64;
+        while (n <= key)
+            n *= 2;
+        int *k = realloc(s->tkey, (size_t)n * sizeof *k);
+        if (k == NULL)
+            return t;           /* looked up by name next time */
+        memset(k + s->ntkey, 0, (size_t)(n - s->ntkey) * sizeof *k);
+        s->tkey = k;
+        s->ntkey = n;
+    }
+    s->tkey[key] = t + 1;
+    return t;
 }
 
 static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
@@ -631,16 +842,18 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
         s->freelist = j->next;
     else if ((j = malloc(sizeof *j)) == NULL)
         return fail(s, GS_ENOMEM, "", "out of memory");
-    memset(j, 0, sizeof *j);
-    gs_event_init(&j->fin, on_finish);
-    gs_hnode_init(&j->pnode);
-    j->alloc.pool = -1;
-    j->s = *sp;
+    job_fill(j, sp);
     j->model = -1;
-    j->tenant = tenant_intern(s, sp->tenant);
+    j->tenant = tenant_of(s, sp);
     if (j->tenant < 0) {
+        int rc = j->tenant;
         free(j);
-        return fail(s, GS_ENOMEM, "", "out of memory");
+        if (rc == GS_ENOMEM)
+            return fail(s, GS_ENOMEM, "", "out of memory");
+        char where[600];
+        job_where(s, sp, where, sizeof where);
+        return fail(s, GS_ERANGE, where, "its tenant would be the run's "
+                    "16,777,217th: a run has at most 2^24 tenants");
     }
     j->prio = sp->priority == INT_MIN ? tc->priority : sp->priority;
     j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
@@ -649,53 +862,39 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     j->need = (struct gs_need){ .gpus = sp->gpus,
                                 .milli = sp->gpus > 0 ? 0 : sp->milli,
                                 .mem_gb = sp->mem_gb, .allowed = sp->allowed,
-                                .profile = sp->mig_profile[0] ? j->s.mig_profile
+                                .profile = sp->mig_profile[0] ? j->mig_profile
                                                               : NULL,
                                 .guar = sp->guar_milli,
                                 .burst = sp->burst_milli,
                                 .cpu_milli = sp->cpu_milli,
                                 .mem_mib = sp->mem_mib,
                                 .dev_gb = sp->gpu_mem_min };
-    int attrs_empty = 0;
-    if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
-        /* DRA attributes: the models they admit, within any list */
-        uint64_t m = gs_jobspec_attr_models(&s->sc->cat, sp->gpu_family,
-                                            sp->gpu_mem_min);
-        if (j->need.allowed)
-            m &= j->need.allowed;
-        attrs_empty = m == 0 && !gs_need_host_only(&j->need);
-        j->need.allowed = m;
-    }
-    host_defaults(s, j, tc);
-    j->efactor = least_factor(s, j);
+    int attrs_empty, fits;
+    shape_answers(s, j, sp, tc, &attrs_empty, &fits);
 
-    /* what it asks, tier defaults included */
-    int want_host = j->need.cpu_milli != 0 || j->need.mem_mib != 0;
-    if (s->nrec == s->caprec || (want_host && s->host == NULL)) {
-        if (records_grow(s, want_host) < 0) {
-            free(j);
-            return fail(s, GS_ENOMEM, "", "out of memory");
-        }
+    if (records_grow(s) < 0) {
+        free(j);
+        return fail(s, GS_ENOMEM, "", "out of memory");
     }
     j->rec = (uint32_t)s->nrec;
     struct gs_jobrec *r = &s->rec[s->nrec++];
     *r = (struct gs_jobrec){ .id = sp->id, .arrival = sp->arrival,
                              .start = -1, .end = -1, .work = sp->work,
-                             .gpus = alloc_gpus(j), .tenant = j->tenant,
+                             .gpus = alloc_gpus(j),
+                             .tenant = (unsigned)j->tenant,
                              .model = -1, .tier = (unsigned)sp->tier & 7,
                              .state = GS_JOB_PENDING };
-    if (s->host)
-        s->host[j->rec] = (struct gs_jobhost){ j->need.cpu_milli,
-                                               j->need.mem_mib };
+    /* what it asks, tier defaults included */
+    if (host_keep(s, (long)j->rec, (struct gs_jobhost){
+                      j->need.cpu_milli, j->need.mem_mib }) < 0) {
+        s->nrec--;
+        free(j);
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    }
 
-    if (attrs_empty || !any_pool_fits(s, j)) {
+    if (attrs_empty || !fits) {
         char where[600], what[300];
-        if (sp->line > 0)
-            snprintf(where, sizeof where, "%s: job %lld (trace line %ld)",
-                     s->sc->file, (long long)sp->id, sp->line);
-        else
-            snprintf(where, sizeof where, "%s: job %lld", s->sc->file,
-                     (long long)sp->id);
+        job_where(s, sp, where, sizeof where);
         if (attrs_empty)
             snprintf(what, sizeof what,
                      "no GPU model of the catalog is both allowed to it and "
@@ -1070,7 +1269,7 @@ static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
     if (r->start < 0)
         r->start = s->eng.now;
     r->state = GS_JOB_RUNNING;
-    r->model = (int16_t)(gs_need_host_only(&j->need) ? -1 : j->model);
+    r->model = gs_need_host_only(&j->need) ? -1 : j->model;
     r->gpus = alloc_gpus(j);
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
         return fail(s, GS_ENOMEM, "", "out of memory");
@@ -1105,14 +1304,18 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     if (j->saved > kept)
         kept = j->saved;
     struct gs_jobrec *r = &s->rec[j->rec];
+    if (s->redo == NULL)
+        GS_OOM_IF(side_grow((void **)&s->redo, sizeof *s->redo, 0,
+                            s->caprec) < 0);
+    struct gs_jobredo *rd = &s->redo[j->rec];
     if (j->done > kept) {
         /* wall time the lost work took, at the speed it ran */
         double rate = j->rate > 0 ? j->rate
                       : 1.0 / gs_catalog_time_factor(&s->sc->cat,
                                                      j->s.ref_model, j->model,
                                                      j->s.cb);
-        r->lost_gpu_hours += (float)((j->done - kept) / rate / GS_HOUR *
-                                     alloc_gpus(j));
+        rd->lost_gpu_hours += (float)((j->done - kept) / rate / GS_HOUR *
+                                      alloc_gpus(j));
     }
     j->done = kept;
     j->extra += (double)s->sc->tiers[j->s.tier].restart;
@@ -1124,7 +1327,8 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     j->state = GS_JOB_PENDING;
     j->rate = 0;
     j->npreempt++;
-    r->preemptions++;
+    rd->preemptions++;
+    s->npreempt++;
     r->state = GS_JOB_PENDING;
     pending_insert(s, j);
     if (s->pol->stopped)
@@ -1245,7 +1449,7 @@ int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
     *out = NULL;
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
-    probe.s = *sp;
+    job_fill(&probe, sp);
     probe.need = (struct gs_need){ .gpus = sp->gpus,
                                    .milli = sp->gpus > 0 ? 0 : sp->milli,
                                    .mem_gb = sp->mem_gb,
@@ -1290,7 +1494,7 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
                             .mem_mib = sp->mem_mib };
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
-    probe.s = *sp;
+    job_fill(&probe, sp);
     probe.need = need;
     if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
         return 0;
@@ -1341,6 +1545,8 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     s->seed = o->set_seed ? o->seed : sc->seed;
     s->status = o->status;
     s->status_ctx = o->status_ctx;
+    s->host_pairs = o->host_pairs > 0 && o->host_pairs < GS_JOBREC_HOSTS
+                        ? o->host_pairs : GS_JOBREC_HOSTS;
     s->bill_until = o->bill_until > 0 ? o->bill_until : sc->bill_until;
     if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
         free(s);
@@ -1352,7 +1558,8 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     int rc;
     s->fleet = gs_fleet_new(&sc->cat, sc->pools, sc->npools);
     s->ranges = malloc((size_t)(sc->npools + 1) * sizeof *s->ranges);
-    if (s->fleet == NULL || s->ranges == NULL) {
+    s->shapes = calloc((size_t)1 << GS_SHAPE_BITS, sizeof *s->shapes);
+    if (s->fleet == NULL || s->ranges == NULL || s->shapes == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         goto fail;
     }
@@ -1481,10 +1688,15 @@ void gs_sim_free(struct gs_sim *s)
     gs_params_free(&s->pparams);
     gs_params_free(&s->lparams);
     free(s->run);
-    records_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
-    free(s->host);
+    gs_big_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
+    gs_big_free(s->host, (size_t)s->caprec * sizeof *s->host);
+    gs_big_free(s->redo, (size_t)s->caprec * sizeof *s->redo);
+    free(s->hostv);
+    free(s->hh);
     free(s->tnames);
     free(s->thash);
+    free(s->tkey);
+    free(s->shapes);
     free(s->ranges);
     free(s);
 }
@@ -1625,6 +1837,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     close_books(s, end);
     MODELS_CALL(s, close, end);
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
+    s->sum.preemptions = s->npreempt;
     MODELS_CALL(s, summarize, &s->sum);
     s->sum.policy_work = s->work;
     return 0;
@@ -1645,13 +1858,32 @@ const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n)
     return s->rec;
 }
 
-const struct gs_jobhost *gs_sim_records_host(const struct gs_sim *s)
+struct gs_jobhost gs_sim_record_host(const struct gs_sim *s, long i)
 {
-    return s->host;
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    if (s->host)
+        return s->host[i];
+    unsigned k = s->rec[i].host;
+    return k ? s->hostv[k] : (struct gs_jobhost){ 0, 0 };
+}
+
+double gs_sim_record_lost(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    return s->redo ? s->redo[i].lost_gpu_hours : 0.0;
+}
+
+int gs_sim_record_preemptions(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    return s->redo ? s->redo[i].preemptions : 0;
 }
 
 size_t gs_sim_record_bytes(const struct gs_sim *s)
 {
     return (size_t)s->nrec * (sizeof *s->rec +
-                              (s->host ? sizeof *s->host : 0));
+                              (s->host ? sizeof *s->host : 0) +
+                              (s->redo ? sizeof *s->redo : 0)) +
+           (size_t)s->caphostv * sizeof *s->hostv +
+           (size_t)s->hhcap * sizeof *s->hh;
 }

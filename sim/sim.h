@@ -49,6 +49,10 @@ struct gs_sim_opts {
                                    (ms: the least span of the run) */
     gs_sim_status_fn *status;   /* called every 4096 steps; NULL: never */
     void *status_ctx;
+    long host_pairs;            /* the most distinct host asks records index
+                                   before every job's go to a side array
+                                   (job.h); 0 = GS_JOBREC_HOSTS (tests set
+                                   a few) */
 };
 
 /* Build a simulation of sc (which must outlive it).  0 or a negative code
@@ -70,11 +74,16 @@ uint64_t gs_sim_seed(const struct gs_sim *s);
 uint64_t gs_sim_events(const struct gs_sim *s);
 /* Every job's record, in arrival order (n of them). */
 const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
-/* The host CPU and memory each job asked for, beside its record (same
- * index); NULL when no job asked for any. */
-const struct gs_jobhost *gs_sim_records_host(const struct gs_sim *s);
-/* Bytes the core keeps for the jobs' records (records and host asks): what
- * a run's memory grows by per job, tested to stay small. */
+/* What record i (0 <= i < n) keeps apart (job.h): the host CPU and memory
+ * the job asked for, {0, 0} when none; the GPU-hours of work it lost to
+ * restarts and the times it was preempted or interrupted, 0 for a job
+ * never requeued. */
+struct gs_jobhost gs_sim_record_host(const struct gs_sim *s, long i);
+double gs_sim_record_lost(const struct gs_sim *s, long i);
+int gs_sim_record_preemptions(const struct gs_sim *s, long i);
+/* Bytes the core keeps for the jobs' records (records, host asks, what
+ * requeued jobs keep): what a run's memory grows by per job, tested to
+ * stay small. */
 size_t gs_sim_record_bytes(const struct gs_sim *s);
 
 /* --- the policy's view ---------------------------------------------- */

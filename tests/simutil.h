@@ -70,4 +70,21 @@ static inline const struct gs_jobrec *rec_of(const struct run *r, int64_t id)
     return NULL;
 }
 
+/* What the record of the job with this id keeps apart (sim.h). */
+static inline double lost_of(const struct run *r, int64_t id)
+{
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r->sim, &n);
+    const struct gs_jobrec *j = rec_of(r, id);
+    return j ? gs_sim_record_lost(r->sim, j - rec) : -1;
+}
+
+static inline int preempts_of(const struct run *r, int64_t id)
+{
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r->sim, &n);
+    const struct gs_jobrec *j = rec_of(r, id);
+    return j ? gs_sim_record_preemptions(r->sim, j - rec) : -1;
+}
+
 #endif

@@ -175,10 +175,10 @@ static void test_spot_lost_work(void)
     CU_ASSERT_EQUAL(rc->jobs, 2);
     const struct gs_jobrec *j1 = rec_of(&cr.r, 1), *j2 = rec_of(&cr.r, 2);
     CU_ASSERT_EQUAL(j1->end, 3480 * S);
-    CU_ASSERT_DOUBLE_EQUAL(j1->lost_gpu_hours, 2 * 120.0 / 3600, 1e-6);
-    CU_ASSERT_EQUAL(j1->preemptions, 1);
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 1), 2 * 120.0 / 3600, 1e-6);
+    CU_ASSERT_EQUAL(preempts_of(&cr.r, 1), 1);
     CU_ASSERT_EQUAL(j2->end, R + 3300 * S);
-    CU_ASSERT_DOUBLE_EQUAL(j2->lost_gpu_hours, (double)R / 3.6e6, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 2), (double)R / 3.6e6, 1e-6);
     /* inference never on spot: it waited for the on-demand node */
     CU_ASSERT_EQUAL(rec_of(&cr.r, 3)->start, 500 * S);
     CU_ASSERT_EQUAL(rec_of(&cr.r, 3)->model,
@@ -230,11 +230,11 @@ static void test_spot_notice_hook(void)
      * and has lost nothing: 3000 - (R - 120) + 60 to go */
     const struct gs_jobrec *j1 = rec_of(&cr.r, 1), *j2 = rec_of(&cr.r, 2);
     CU_ASSERT_EQUAL(j1->end, 3480 * S);
-    CU_ASSERT_DOUBLE_EQUAL(j1->lost_gpu_hours, 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 1), 0, 1e-9);
     /* job 2 restarts on the H100 node at once (the notice instant) */
     CU_ASSERT_EQUAL(nth_event(&cr, GS_CEV_RECLAIM, 0)->jobs, 0);
     CU_ASSERT(j2->end < R + 3000 * S);
-    CU_ASSERT_DOUBLE_EQUAL(j2->lost_gpu_hours, 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 2), 0, 1e-9);
     crun_free(&cr);
 }
 
@@ -389,7 +389,8 @@ static void test_fail_in_place(void)
         CU_ASSERT_EQUAL(r->state, GS_JOB_KILLED);
         CU_ASSERT_EQUAL(r->kill, GS_KILL_DENIED);
         CU_ASSERT_EQUAL(r->end, e->t);
-        CU_ASSERT_DOUBLE_EQUAL(r->lost_gpu_hours, (double)e->t / 3.6e6, 1e-6);
+        CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, e->gpu + 1), (double)e->t / 3.6e6,
+                               1e-6);
         sum += (double)e->t;
     }
     CU_ASSERT_DOUBLE_EQUAL(c->availability, sum / (4 * 2000.0 * S), 1e-9);
@@ -427,7 +428,7 @@ static void test_spare(void)
     const struct gs_jobrec *j = rec_of(&cr.r, 1);
     CU_ASSERT_EQUAL(j->state, GS_JOB_DONE);
     CU_ASSERT_EQUAL(j->end, F + (1500 * S - kept) + 60 * S);
-    CU_ASSERT_DOUBLE_EQUAL(j->lost_gpu_hours, 4.0 * (double)(F - kept) / 3.6e6,
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 1), 4.0 * (double)(F - kept) / 3.6e6,
                            1e-6);
     CU_ASSERT_EQUAL(csum(&cr)->spare_swaps, 1);
     CU_ASSERT_EQUAL(csum(&cr)->node_failures, 1);
@@ -555,7 +556,7 @@ static void test_autoscale_window(void)
         CU_ASSERT_EQUAL(log[i].t, want[i].t);
     }
     CU_ASSERT_EQUAL(rec_of(&cr.r, 1)->end, 3000 * S);
-    CU_ASSERT_EQUAL(rec_of(&cr.r, 1)->preemptions, 0);
+    CU_ASSERT_EQUAL(preempts_of(&cr.r, 1), 0);
     crun_free(&cr);
 }
 
@@ -585,9 +586,9 @@ static void test_autoscale_consolidate(void)
     CU_ASSERT_EQUAL(log[0].t, 600 * S);
     CU_ASSERT_EQUAL(log[0].jobs, 1);
     const struct gs_jobrec *j2 = rec_of(&cr.r, 2);
-    CU_ASSERT_EQUAL(j2->preemptions, 1);
+    CU_ASSERT_EQUAL(preempts_of(&cr.r, 2), 1);
     CU_ASSERT_EQUAL(j2->state, GS_JOB_UNFINISHED);
-    CU_ASSERT_DOUBLE_EQUAL(j2->lost_gpu_hours, 600.0 / 3600, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(lost_of(&cr.r, 2), 600.0 / 3600, 1e-6);
     CU_ASSERT_EQUAL(rec_of(&cr.r, 3)->start, 200 * S);
     CU_ASSERT_EQUAL(csum(&cr)->drain_restarts, 1);
     /* node 1 paid 600 s, node 0 the whole 2000 s */
@@ -790,8 +791,8 @@ static void test_results(void)
     double cost = 0;
     for (long i = 0; i < n; i++) {
         CU_ASSERT_DOUBLE_EQUAL(rows[i].cost_usd, rec[i].cost, 1e-12);
-        CU_ASSERT_DOUBLE_EQUAL(rows[i].lost_gpu_hours, rec[i].lost_gpu_hours,
-                               1e-6);
+        CU_ASSERT_DOUBLE_EQUAL(rows[i].lost_gpu_hours,
+                               gs_sim_record_lost(sim, i), 1e-6);
         cost += rows[i].cost_usd;
     }
     free(rows);

@@ -40,7 +40,7 @@ static double preempted_gpus(const struct run *r)
     const struct gs_jobrec *rec = gs_sim_records(r->sim, &n);
     double g = 0;
     for (long i = 0; i < n; i++)
-        if (rec[i].preemptions > 0)
+        if (gs_sim_record_preemptions(r->sim, i) > 0)
             g += rec[i].gpus;
     return g;
 }

@@ -15,16 +15,14 @@
 #define S 1000  /* ms */
 
 /* What job id asked of host CPU and memory (defaults included). */
-static const struct gs_jobhost *host_of(const struct run *r, int64_t id)
+static struct gs_jobhost host_of(const struct run *r, int64_t id)
 {
-    static const struct gs_jobhost none = { 0, 0 };
     long n;
     const struct gs_jobrec *rec = gs_sim_records(r->sim, &n);
-    const struct gs_jobhost *h = gs_sim_records_host(r->sim);
     for (long i = 0; i < n; i++)
         if (rec[i].id == id)
-            return h ? &h[i] : &none;
-    return &none;
+            return gs_sim_record_host(r->sim, i);
+    return (struct gs_jobhost){ -1, -1 };
 }
 
 /* --- CPU-only jobs ------------------------------------------------------ */
@@ -150,18 +148,18 @@ static void test_host_defaults(void)
              "5,0,0.5,10,interactive,,\n"
              "6,0,1,10,training,,777\n");
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
-    CU_ASSERT_EQUAL(host_of(&r, 1)->cpu_milli, 6300);
-    CU_ASSERT_EQUAL(host_of(&r, 1)->mem_mib, 11264);
-    CU_ASSERT_EQUAL(host_of(&r, 2)->cpu_milli, 12500);
-    CU_ASSERT_EQUAL(host_of(&r, 2)->mem_mib, 51200);
-    CU_ASSERT_EQUAL(host_of(&r, 3)->cpu_milli, 2000);        /* capped */
-    CU_ASSERT_EQUAL(host_of(&r, 3)->mem_mib, 48 * 1024);     /* < 244/4 GiB */
-    CU_ASSERT_EQUAL(host_of(&r, 4)->cpu_milli, 8000);
-    CU_ASSERT_EQUAL(host_of(&r, 4)->mem_mib, 48 * 1024);
-    CU_ASSERT_EQUAL(host_of(&r, 5)->cpu_milli, 500);
-    CU_ASSERT_EQUAL(host_of(&r, 5)->mem_mib, 1024);
-    CU_ASSERT_EQUAL(host_of(&r, 6)->cpu_milli, 777);
-    CU_ASSERT_EQUAL(host_of(&r, 6)->mem_mib, 5632);
+    CU_ASSERT_EQUAL(host_of(&r, 1).cpu_milli, 6300);
+    CU_ASSERT_EQUAL(host_of(&r, 1).mem_mib, 11264);
+    CU_ASSERT_EQUAL(host_of(&r, 2).cpu_milli, 12500);
+    CU_ASSERT_EQUAL(host_of(&r, 2).mem_mib, 51200);
+    CU_ASSERT_EQUAL(host_of(&r, 3).cpu_milli, 2000);        /* capped */
+    CU_ASSERT_EQUAL(host_of(&r, 3).mem_mib, 48 * 1024);     /* < 244/4 GiB */
+    CU_ASSERT_EQUAL(host_of(&r, 4).cpu_milli, 8000);
+    CU_ASSERT_EQUAL(host_of(&r, 4).mem_mib, 48 * 1024);
+    CU_ASSERT_EQUAL(host_of(&r, 5).cpu_milli, 500);
+    CU_ASSERT_EQUAL(host_of(&r, 5).mem_mib, 1024);
+    CU_ASSERT_EQUAL(host_of(&r, 6).cpu_milli, 777);
+    CU_ASSERT_EQUAL(host_of(&r, 6).mem_mib, 5632);
     run_free(&r);
 }
 
@@ -181,19 +179,17 @@ static void test_class_host_keys(void)
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     long n = 0;
     const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
-    const struct gs_jobhost *h = gs_sim_records_host(r.sim);
     CU_ASSERT_EQUAL(n, 200);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     int zero = 0, two = 0;
     for (long i = 0; i < n; i++) {
         if (rec[i].gpus == 0) {
             zero++;
-            CU_ASSERT_EQUAL(h[i].cpu_milli, 2500);
-            CU_ASSERT_EQUAL(h[i].mem_mib, 4000);
+            CU_ASSERT_EQUAL(gs_sim_record_host(r.sim, i).cpu_milli, 2500);
+            CU_ASSERT_EQUAL(gs_sim_record_host(r.sim, i).mem_mib, 4000);
         } else {
             two++;
-            CU_ASSERT_EQUAL(h[i].cpu_milli, 3000);
-            CU_ASSERT_EQUAL(h[i].mem_mib, 6000);
+            CU_ASSERT_EQUAL(gs_sim_record_host(r.sim, i).cpu_milli, 3000);
+            CU_ASSERT_EQUAL(gs_sim_record_host(r.sim, i).mem_mib, 6000);
         }
     }
     CU_ASSERT(zero > 50 && two > 50);
@@ -414,15 +410,13 @@ static void test_openb_cpu_pods(void)
     gs_trace_set_log(log);
     long n = 0, cpu_only = 0;
     const struct gs_jobrec *r = gs_sim_records(sim, &n);
-    const struct gs_jobhost *h = gs_sim_records_host(sim);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     for (long i = 0; i < n; i++) {
         if (r[i].gpus != 0)
             continue;
         cpu_only++;
         CU_ASSERT_EQUAL(r[i].state, GS_JOB_DONE);
         CU_ASSERT_EQUAL(r[i].model, -1);
-        CU_ASSERT(h[i].cpu_milli > 0);
+        CU_ASSERT(gs_sim_record_host(sim, i).cpu_milli > 0);
         CU_ASSERT_DOUBLE_EQUAL(r[i].gpu_hours, 0, 1e-12);
     }
     printf("\n    [openb default: %ld CPU-only pods of %ld]", cpu_only, n);

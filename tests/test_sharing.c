@@ -382,7 +382,7 @@ static void test_reclaim_evict(void)
     run_frac(&r, "evict", csv);
     const struct gs_jobrec *b = rec_of(&r, 2);
     CU_ASSERT_EQUAL(b->state, GS_JOB_DONE);
-    CU_ASSERT_EQUAL(b->preemptions, 1);
+    CU_ASSERT_EQUAL(preempts_of(&r, 2), 1);
     CU_ASSERT_EQUAL(b->end, 1052 * S);
     CU_ASSERT_EQUAL(rec_of(&r, 1)->end, 1000 * S);
     CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->reclaim_evictions, 1);

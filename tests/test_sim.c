@@ -161,7 +161,7 @@ static void test_preemption(void)
     const struct gs_jobrec *t = rec_of(&r, 1), *i = rec_of(&r, 2);
     CU_ASSERT_EQUAL(i->start, 250 * S);
     CU_ASSERT_EQUAL(i->end, 350 * S);
-    CU_ASSERT_EQUAL(t->preemptions, 1);
+    CU_ASSERT_EQUAL(preempts_of(&r, 1), 1);
     CU_ASSERT_EQUAL(t->start, 0);
     CU_ASSERT_EQUAL(t->end, 1180 * S);
     CU_ASSERT_EQUAL(t->state, GS_JOB_DONE);
@@ -180,7 +180,7 @@ static void test_preemption(void)
              "2,250,2,100,inference\n");
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 1000 * S);
-    CU_ASSERT_EQUAL(rec_of(&r, 1)->preemptions, 0);
+    CU_ASSERT_EQUAL(preempts_of(&r, 1), 0);
     run_free(&r);
 }
 
@@ -426,7 +426,7 @@ static void test_rate_and_interrupt(void)
     /* interrupted at 50 s, keeps 30 s (checkpoint), restarts at once
      * although it is not preemptible: 70 s more */
     CU_ASSERT_EQUAL(rec_of(&r, 2)->end, 120 * S);
-    CU_ASSERT_EQUAL(rec_of(&r, 2)->preemptions, 1);
+    CU_ASSERT_EQUAL(preempts_of(&r, 2), 1);
     run_free(&r);
 }
 
@@ -470,16 +470,15 @@ static size_t heap_in_use(void)
  * timing: the records the core reports (gs_sim_record_bytes) plus what the
  * heap holds after the run beyond what it held before (the policy's,
  * placer's, queue's and books' state), measured at two sizes so that what
- * does not grow with the jobs cancels.  The bench (bench_e2e) measures the
- * peak resident set of the same at 1 M and 10 M jobs. */
-static size_t bytes_after_run(long jobs, long *nrec, size_t *rec_bytes,
-                              int *host)
+ * does not grow with the jobs cancels.  The jobs ask the tier's default
+ * host CPU and memory, as bench_e2e's do: four distinct pairs, which the
+ * records index (job.h).  The bench measures the peak resident set of the
+ * same at 1 M and 10 M jobs. */
+static size_t bytes_after_run(long jobs, long *nrec, size_t *rec_bytes)
 {
     char text[1024];
     snprintf(text, sizeof text,
              "{\"seed\": 3, \"sample_step\": \"5m\","
-             " \"tiers\": {\"training\": {\"cpu_milli_per_gpu\": 0,"
-             " \"mem_mib_per_gpu\": 0}},"
              " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 125,"
              " \"gpus_per_node\": 8}], \"policy\": \"fifo-backfill\","
              " \"placement\": \"best-fit\", \"workload\": {\"generate\":"
@@ -503,7 +502,10 @@ static size_t bytes_after_run(long jobs, long *nrec, size_t *rec_bytes,
 #endif
     gs_sim_records(sim, nrec);
     *rec_bytes = gs_sim_record_bytes(sim);
-    *host = gs_sim_records_host(sim) != NULL;
+    /* every job asked the default of its GPUs: 1 GPU 8 CPUs (the training
+     * tier's 8,000 milli-cores a GPU) */
+    CU_ASSERT(gs_sim_record_host(sim, 0).cpu_milli > 0);
+    CU_ASSERT(gs_sim_record_host(sim, *nrec - 1).mem_mib > 0);
     gs_sim_free(sim);
     gs_scenario_free(sc);
     return *rec_bytes + (after > before ? after - before : 0);
@@ -513,26 +515,121 @@ static void test_memory_per_job(void)
 {
     long n1, n2;
     size_t r1, r2;
-    int h1, h2;
-    size_t b1 = bytes_after_run(20000, &n1, &r1, &h1);
-    size_t b2 = bytes_after_run(40000, &n2, &r2, &h2);
+    size_t b1 = bytes_after_run(20000, &n1, &r1);
+    size_t b2 = bytes_after_run(40000, &n2, &r2);
     CU_ASSERT_EQUAL(n1, 20000);
     CU_ASSERT_EQUAL(n2, 40000);
-    /* no job asked for host CPU or memory (the tier's defaults set to 0):
-     * records only, 72 bytes each; asks add 8 bytes a job */
-    CU_ASSERT_FALSE(h1 || h2);
-    CU_ASSERT_EQUAL(r1, 20000 * sizeof(struct gs_jobrec));
-    CU_ASSERT_EQUAL(sizeof(struct gs_jobrec), 72);
+    /* a record is one cache line; the host asks' table of four pairs and
+     * no requeue's side array add a few hundred bytes in all */
+    CU_ASSERT_EQUAL(sizeof(struct gs_jobrec), 64);
+    CU_ASSERT(r1 >= 20000 * 64 && r1 < 20000 * 64 + 1024);
+    CU_ASSERT(r2 >= 40000 * 64 && r2 < 40000 * 64 + 1024);
     double per_job = ((double)b2 - (double)b1) / (double)(n2 - n1);
-    CU_ASSERT(per_job >= 72.0);
-    CU_ASSERT(per_job <= 90.0);   /* 72 + the series, ~6 today */
-    if (per_job > 90.0)
+    CU_ASSERT(per_job >= 64.0);
+    CU_ASSERT(per_job <= 76.0);   /* 64 + the series: 71.7 today */
+    if (per_job > 76.0)
         printf("\n    %.1f bytes a job", per_job);
+}
+
+/* Records index their host asks' pair; past the most distinct pairs the
+ * index holds (GS_JOBREC_HOSTS, a few here) every job's asks move to a side
+ * array, and each record reads the same either way. */
+static void test_host_pairs(void)
+{
+    char csv[4096] = "id,arrival,gpus,duration,cpu_milli,mem_mib\n";
+    for (int i = 1; i <= 60; i++) {
+        size_t l = strlen(csv);
+        snprintf(csv + l, sizeof csv - l, "%d,%d,1,100,%d,%d\n", i, i,
+                 1000 * (1 + i % 7), 1024 * (1 + i % 5));
+    }
+    const char *json =
+        "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 2,"
+        " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+        " \"workload\": {\"trace\": {\"format\": \"native\","
+        " \"path\": \"%s\"}}}";
+    struct run r;
+    run_text(&r, json, csv);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 60);
+    /* 35 distinct pairs (7 x 5, coprime): indexed, nothing beside */
+    CU_ASSERT(gs_sim_record_bytes(r.sim) < 60 * 64 + 2048);
+    for (long i = 0; i < n; i++) {
+        long id = (long)rec[i].id;
+        struct gs_jobhost h = gs_sim_record_host(r.sim, i);
+        CU_ASSERT_EQUAL(h.cpu_milli, 1000 * (1 + id % 7));
+        CU_ASSERT_EQUAL(h.mem_mib, 1024 * (1 + id % 5));
+    }
+    /* the same with at most 4 pairs indexed: the side array */
+    struct run q;
+    memset(&q, 0, sizeof q);
+    struct gs_sim_opts o = { .host_pairs = 4 };
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(r.sc, &o, &q.sim, &q.d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(q.sim, &q.d), 0);
+    long m;
+    const struct gs_jobrec *qr = gs_sim_records(q.sim, &m);
+    CU_ASSERT_EQUAL_FATAL(m, n);
+    CU_ASSERT(gs_sim_record_bytes(q.sim) >= 60 * (64 + 8));
+    for (long i = 0; i < n; i++) {
+        struct gs_jobhost a = gs_sim_record_host(r.sim, i),
+                          b = gs_sim_record_host(q.sim, i);
+        CU_ASSERT_EQUAL(a.cpu_milli, b.cpu_milli);
+        CU_ASSERT_EQUAL(a.mem_mib, b.mem_mib);
+        CU_ASSERT_EQUAL(qr[i].end, rec[i].end);
+    }
+    gs_sim_free(q.sim);
+    run_free(&r);
+}
+
+/* Generated jobs name their tenant by a key (struct gs_jobspec): each name
+ * is still one tenant, whichever class names it, and every record's
+ * tenant is the one its name gives. */
+static void test_tenant_keys(void)
+{
+    struct run r;
+    run_text(&r,
+             "{\"seed\": 5, \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 4,"
+             " \"gpus_per_node\": 8}], \"workload\": {\"generate\":"
+             " {\"jobs\": 400, \"rate_per_hour\": 60, \"classes\": ["
+             "{\"weight\": 1, \"tenants\": [\"ann\", \"bob\"],"
+             " \"gpus\": {\"values\": [1], \"weights\": [1]},"
+             " \"duration\": {\"dist\": \"constant\", \"value\": \"5m\"}},"
+             "{\"weight\": 1, \"tenants\": [\"bob\", \"cy\"],"
+             " \"gpus\": {\"values\": [2], \"weights\": [1]},"
+             " \"duration\": {\"dist\": \"constant\", \"value\": \"5m\"}}]}}}",
+             NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(gs_sim_ntenants(r.sim), 3);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 400);
+    int seen[3][2] = { { 0 } };
+    for (long i = 0; i < n; i++) {
+        const char *t = gs_sim_tenant_name(r.sim, (int)rec[i].tenant);
+        int g = rec[i].gpus == 2;
+        if (strcmp(t, "ann") == 0)
+            seen[0][g]++;
+        else if (strcmp(t, "bob") == 0)
+            seen[1][g]++;
+        else if (strcmp(t, "cy") == 0)
+            seen[2][g]++;
+        else
+            CU_FAIL("a tenant no class names");
+    }
+    /* ann only in the 1-GPU class, cy only in the 2-GPU one, bob in both */
+    CU_ASSERT(seen[0][0] > 0 && seen[0][1] == 0);
+    CU_ASSERT(seen[2][1] > 0 && seen[2][0] == 0);
+    CU_ASSERT(seen[1][0] > 0 && seen[1][1] > 0);
+    run_free(&r);
 }
 
 static CU_TestInfo tests[] = {
     { "memory per job: records and what grows with the run",
       test_memory_per_job },
+    { "records index host asks; a side array past the index",
+      test_host_pairs },
+    { "generated tenants: one per name across classes", test_tenant_keys },
     { "models table: unique names, present when configured", test_models_table },
     { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },

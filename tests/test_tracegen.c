@@ -301,6 +301,61 @@ static void test_old_streams_unchanged(void)
     gs_gen_free(g);
 }
 
+/* The generator's shortcuts draw what the full path draws: one class is
+ * not drawn (the class stream serves nothing else), and a flat rate keeps
+ * every candidate without working the rate out.  Spec b takes the full
+ * paths -- a second class of weight 0, so the class is drawn, and a
+ * diurnal swing of 1e-300, so the rate is worked out (to the bit the
+ * peak) -- and must give the same jobs.  Tenant keys name tenants: the
+ * same name in a class, the same key. */
+static void test_shortcuts_draw_the_same(void)
+{
+    struct gs_genspec a = { 0 };
+    one_class(&a);
+    a.jobs = 3000;
+    a.rate_per_hour = 200;
+    struct gs_genclass *c = &a.cls[0];
+    c->ntenants = 3;
+    strcpy(c->tenants[0], "x");
+    strcpy(c->tenants[1], "y");
+    strcpy(c->tenants[2], "z");
+    c->nvalues = 3;
+    c->gpus[0] = 1;
+    c->gpus[1] = 2;
+    c->gpus[2] = 4;
+    c->gpu_w[0] = c->gpu_w[1] = c->gpu_w[2] = 1;
+    c->duration = (struct gs_distspec){ .kind = GS_DIST_LOGNORMAL, .a = 14,
+                                        .b = 1 };
+    struct gs_genspec b = a;
+    b.diurnal = 1e-300;
+    b.nclasses = 2;
+    b.cls[1] = b.cls[0];
+    b.cls[1].weight = 0;
+    struct gs_gen *ga = gs_gen_new(&a, 11), *gb = gs_gen_new(&b, 11);
+    struct gs_jobspec x, y;
+    int keys[3] = { 0, 0, 0 };
+    long n = 0, same = 0;
+    while (gs_gen_next(ga, &x)) {
+        CU_ASSERT_FATAL(gs_gen_next(gb, &y) == 1);
+        n++;
+        same += x.arrival == y.arrival && x.gpus == y.gpus &&
+                x.work == y.work && strcmp(x.tenant, y.tenant) == 0 &&
+                x.tenant_key == y.tenant_key;
+        int t = x.tenant[0] - 'x';
+        CU_ASSERT_FATAL(t >= 0 && t < 3);
+        if (keys[t] == 0)
+            keys[t] = x.tenant_key;
+        CU_ASSERT_EQUAL(x.tenant_key, keys[t]);
+    }
+    CU_ASSERT_EQUAL(gs_gen_next(gb, &y), 0);
+    CU_ASSERT_EQUAL(n, 3000);
+    CU_ASSERT_EQUAL(same, n);
+    CU_ASSERT(keys[0] > 0 && keys[1] > 0 && keys[2] > 0);
+    CU_ASSERT(keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2]);
+    gs_gen_free(ga);
+    gs_gen_free(gb);
+}
+
 /* --- fit ------------------------------------------------------------------------- */
 
 static double uniform_cdf(double x, void *p)
@@ -700,6 +755,7 @@ static CU_TestInfo tests[] = {
     { "MMPP bursts keep the mean rate", test_mmpp_bursts },
     { "empirical durations and weighted tenants", test_empirical_and_tenants },
     { "specs without new features draw as before", test_old_streams_unchanged },
+    { "the generator's shortcuts draw the same", test_shortcuts_draw_the_same },
     { "KS distance", test_ks_distance },
     { "fit recovers a generated workload", test_fit_recovers_generator },
     { "fit falls back to empirical quantiles", test_fit_empirical_choice },
