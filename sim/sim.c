@@ -284,9 +284,18 @@ static void pending_insert(struct gs_sim *s, struct gs_job *j)
         s->nblk = n;
     }
     /* A new arrival goes last: no pending job is later (the common case,
-     * in O(1)); a requeued one finds its place through the blocks. */
-    struct gs_job *after = s->ptail && !pending_later(s->ptail, j)
-                               ? s->ptail : pending_pred(s, j);
+     * in O(1)); into an empty list, or before the head, it goes first; a
+     * requeued one finds its place through the blocks (a scan that stops at
+     * the head's block at the latest -- without the head test an arrival
+     * into an empty list scanned the bitmap of every block down to the
+     * first, O(jobs so far)). */
+    struct gs_job *after;
+    if (s->phead == NULL || pending_later(s->phead, j))
+        after = NULL;
+    else if (!pending_later(s->ptail, j))
+        after = s->ptail;
+    else
+        after = pending_pred(s, j);
     /* the list's own order decides (both loops end at once when records
      * follow arrivals, as they do) */
     while (after && pending_later(after, j))
