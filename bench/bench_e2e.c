@@ -76,9 +76,16 @@ static int bench(const char *policy, const char *placer, long jobs,
         int fd = mkstemps(path, 3);
         close(fd);
         t0 = bench_now();
-        if (gs_h5_write(path, sim, &d) == 0)
-            printf("    writing the HDF5 result (%ld job rows): %.2f s\n",
-                   jobs, bench_now() - t0);
+        if (gs_h5_write(path, sim, &d) == 0) {
+            printf("    writing the HDF5 result (%ld job rows): %.2f s, "
+                   "peak RSS now %.0f MiB\n", jobs, bench_now() - t0,
+                   bench_peak_rss_mib());
+            fflush(stdout);     /* the child leaves by _exit */
+        } else {
+            char m[1200];
+            gs_diag_format(&d, m, sizeof m);
+            fprintf(stderr, "bench: writing the HDF5 result: %s\n", m);
+        }
         unlink(path);
     }
     gs_sim_free(sim);
