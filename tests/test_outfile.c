@@ -21,7 +21,11 @@ static char dir[64];
 
 static void fresh_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/gs-outfile-%ld", (long)getpid());
+    /* fixed width: test_path_max's name lengths must not move with the
+     * number of the process id's digits (a 3-digit id pushed a file name
+     * past NAME_MAX, refused for that and not for PATH_MAX: a failure
+     * that came and went with the machine's process ids) */
+    snprintf(dir, sizeof dir, "/tmp/gs-outfile-%07ld", (long)getpid());
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
