@@ -747,20 +747,13 @@ static int compare_main(int argc, char **argv)
     const char *mlist = NULL;
     struct cmp c = { 0 };
     int bill = BILL_LONGEST;
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "+:p:s:j:o:fqh", opts, NULL)) != -1 ||
-           optind < argc) {
-        if (ch == -1) {
-            int ended = strcmp(argv[optind - 1], "--") == 0;
-            if (file != NULL || (ended && optind + 1 < argc))
-                return usage_error("compare: more than one scenario: '%s'",
-                                   argv[file ? optind : optind + 1]);
-            file = argv[optind++];
-            if (ended)
-                break;
-            continue;
-        }
+    while ((ch = gs_cli_getopt(argc, argv, "+:p:s:j:o:fqh", opts,
+                               &file)) != -1) {
+        if (ch == GS_CLI_EXTRA)
+            return usage_error("compare: more than one scenario: '%s'",
+                               optarg);
         char *end;
         long v;
         switch (ch) {
