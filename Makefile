@@ -38,8 +38,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lz -lm -ldl
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDSAN) $(LDFLAGS)
 
-LIB_SRC  := $(sort $(wildcard sim/*.c policies/*.c traces/*.c))
-LIB_SRC  := $(filter-out sim/cli.c,$(LIB_SRC))
+LIB_SRC  := $(sort $(wildcard sim/*/*.c policies/*.c traces/*.c))
+LIB_SRC  := $(filter-out sim/cli/cli.c,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test asan bench deps install uninstall clean check-deps plugins \
+.PHONY: all run test asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
@@ -98,7 +98,7 @@ $(B)/libgpusim.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 # -rdynamic: policy plug-ins call the gs_sim_* functions of the executable.
-$(B)/gpusim: $(B)/sim/cli.o $(B)/libgpusim.a
+$(B)/gpusim: $(B)/sim/cli/cli.o $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
 
 gpusim: $(B)/gpusim
@@ -109,7 +109,7 @@ gpusim: $(B)/gpusim
 comma := ,
 ALLOC_WRAP := $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc strdup \
                 strndup asprintf realpath mmap mremap)
-$(B)/gpusim-allocfail: $(B)/sim/cli.o $(B)/tests/allocfail/inject.o \
+$(B)/gpusim-allocfail: $(B)/sim/cli/cli.o $(B)/tests/allocfail/inject.o \
                        $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
 
@@ -154,6 +154,15 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  --ExecutePreprocessor.timeout=300 --log-level=WARN \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
+	@sh tests/refcheck.sh $(B)/gpusim
+
+# The outputs that must not move (tests/refcheck.sh); refcheck-update
+# rewrites tests/refs/ after a change that moves them on purpose.
+refcheck: $(B)/gpusim
+	@sh tests/refcheck.sh $(B)/gpusim
+
+refcheck-update: $(B)/gpusim
+	@sh tests/refcheck.sh $(B)/gpusim --update
 
 asan:
 	$(MAKE) SANITIZER=address,undefined test
@@ -236,7 +245,7 @@ bench-policies-update: $(B)/bench/bench_policies
 # compiles against -- policies/policy.h, sim/sim.h and what they include,
 # relative layout kept -- under PREFIX/include/gpusim; gpusim.pc.
 # `make uninstall` removes exactly these.
-VERSION    := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/version.h)
+VERSION    := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/base/version.h)
 PLUGIN_ABI := $(shell sed -n 's/^\#define GS_POLICY_ABI *\([0-9]*\).*/\1/p' policies/policy.h)
 BINDIR     ?= $(PREFIX)/bin
 DATADIR    ?= $(PREFIX)/share/gpusim
@@ -255,7 +264,7 @@ SCEN_FILES := $(sort $(wildcard scenarios/*.json scenarios/*.csv))
 $(B)/gpusim.1: $(B)/gpusim packaging/manpage.sh
 	sh packaging/manpage.sh $(B)/gpusim $@
 
-$(B)/gpusim.pc: packaging/gpusim.pc.in sim/version.h policies/policy.h
+$(B)/gpusim.pc: packaging/gpusim.pc.in sim/base/version.h policies/policy.h
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@ABI@|$(PLUGIN_ABI)|' $< >$@

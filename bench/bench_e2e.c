@@ -13,9 +13,9 @@
  *   bench_e2e                    every case
  *   bench_e2e JOBS [POLICY PLACER LOAD]   one case, e.g. bench_e2e 10000000 */
 #include "benchutil.h"
-#include "../sim/h5out.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
+#include "../sim/io/h5out.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

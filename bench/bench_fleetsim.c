@@ -8,8 +8,8 @@
  * The answer is "infeasible" (exit status 3), which is the expected one;
  * docs/planning.md explains it. */
 #include "benchutil.h"
-#include "../sim/plan.h"
-#include "../sim/scenario.h"
+#include "../sim/studies/plan.h"
+#include "../sim/io/scenario.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -13,8 +13,8 @@
  * VM varies by +-10% from one minute to the next: the median is the figure
  * to quote. */
 #include "benchutil.h"
-#include "../sim/radixq.h"
-#include "../sim/heap.h"
+#include "../sim/core/radixq.h"
+#include "../sim/core/heap.h"
 
 #include <math.h>
 #include <sched.h>

@@ -13,8 +13,8 @@
  * The replica loop routes round-robin to 8 engines and advances whichever
  * event is next: an arrival or the earliest iteration end. */
 #include "benchutil.h"
-#include "../sim/llm.h"
-#include "../sim/rng.h"
+#include "../sim/inference/llm.h"
+#include "../sim/base/rng.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

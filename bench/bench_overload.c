@@ -25,8 +25,8 @@
  * machine they move less than wall time, and the ratios measured in one
  * run are what to compare. */
 #include "benchutil.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@
  * second, the allocation ratio reached, and for the class placers the live
  * node classes at the end (what a decision scans). */
 #include "benchutil.h"
-#include "../sim/placeexp.h"
-#include "../sim/scenario.h"
+#include "../sim/studies/placeexp.h"
+#include "../sim/io/scenario.h"
 #include "../traces/tread.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * wall time follows the CPU share, CPU time does not.  Target: the
  * realistic question under one minute on a 2-core machine. */
 #include "benchutil.h"
-#include "../sim/plan.h"
+#include "../sim/studies/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

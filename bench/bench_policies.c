@@ -18,10 +18,10 @@
  * Options: --update, --baselines FILE (default bench/baselines.json),
  * --policies a,b (default: all built-in; static only where the scenario
  * has partitions). */
-#include "../sim/compare.h"
-#include "../sim/jsonio.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
+#include "../sim/studies/compare.h"
+#include "../sim/io/jsonio.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdio.h>

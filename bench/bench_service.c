@@ -17,9 +17,9 @@
  * Each figure is the median of 5 runs, in CPU seconds of the process (the
  * wall time, which a loaded machine stretches, is printed beside it). */
 #include "benchutil.h"
-#include "../sim/scenario.h"
-#include "../sim/service.h"
-#include "../sim/sim.h"
+#include "../sim/io/scenario.h"
+#include "../sim/inference/service.h"
+#include "../sim/core/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* fuzz_nodelist.c -- every node-list reader a scenario's fleet can use
  * (from_node_list; the first byte picks the format). */
 #include "fuzz.h"
-#include "../sim/gpu.h"
-#include "../sim/scenario.h"
+#include "../sim/cluster/gpu.h"
+#include "../sim/io/scenario.h"
 #include "../traces/nodelist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

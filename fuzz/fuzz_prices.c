@@ -2,7 +2,7 @@
  * price_file, and the other piecewise-constant series read the same way:
  * gs_pwc_load). */
 #include "fuzz.h"
-#include "../sim/cloudint.h"
+#include "../sim/cloud/cloudint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,8 +3,8 @@
  * on skip_bad_rows), read the way a scenario's workload reads it: opened
  * through gs_source_open, every job pulled and checked for order. */
 #include "fuzz.h"
-#include "../sim/scenario.h"
-#include "../sim/source.h"
+#include "../sim/io/scenario.h"
+#include "../sim/io/source.h"
 #include "../traces/alibaba.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

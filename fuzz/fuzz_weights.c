@@ -2,7 +2,7 @@
  * JSON `gpusim train` writes and the policy's "weights" parameter reads). */
 #include "fuzz.h"
 #include "../policies/rllite.h"
-#include "../sim/jsonio.h"
+#include "../sim/io/jsonio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -39,8 +39,8 @@
  * Slurm's bf_max_job_test) and stops when the fleet is full. */
 #include "policy.h"
 #include "jobgroup.h"
-#include "../sim/cloud.h"
-#include "../sim/sim.h"
+#include "../sim/cloud/cloud.h"
+#include "../sim/core/sim.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,8 +26,8 @@
  * own GSL stream, so the sequence depends only on the seed and the
  * decisions. */
 #include "classplace.h"
-#include "../sim/rng.h"
-#include "../sim/sim.h"
+#include "../sim/base/rng.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@
 #define GS_CLASSPLACE_H
 
 #include "policy.h"
-#include "../sim/frag.h"
+#include "../sim/cluster/frag.h"
 
 #include <gsl/gsl_rng.h>
 

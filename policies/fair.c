@@ -46,7 +46,7 @@
  * when it is non-preemptible. */
 #include "policy.h"
 #include "jobgroup.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>

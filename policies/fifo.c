@@ -5,7 +5,7 @@
  * other policy is measured against, and the textbook M/M/c queue when every
  * job wants one GPU (tests/test_queueing.c checks it against Erlang C). */
 #include "policy.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 static void fifo_schedule(void *st, struct gs_sim *sim)
 {

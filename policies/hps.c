@@ -96,7 +96,7 @@
 #include "policy.h"
 #include "needtab.h"
 #include "resv.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stddef.h>

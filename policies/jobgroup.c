@@ -5,8 +5,8 @@
  * MurmurHash3's finalizer); equality then compares them all, the MIG
  * profile by name since a job's need points into its own spec. */
 #include "jobgroup.h"
-#include "../sim/err.h"
-#include "../sim/sim.h"
+#include "../sim/base/err.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@
 #ifndef GS_JOBGROUP_H
 #define GS_JOBGROUP_H
 
-#include "../sim/heap.h"
-#include "../sim/job.h"
+#include "../sim/core/heap.h"
+#include "../sim/core/job.h"
 
 #include <stdint.h>
 

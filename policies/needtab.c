@@ -2,7 +2,7 @@
  * has the essay).  Entries are allocated one by one and never move; the
  * live list swaps its last element into a removed one's place. */
 #include "needtab.h"
-#include "../sim/err.h"
+#include "../sim/base/err.h"
 
 #include <stdio.h>
 #include <stdlib.h>

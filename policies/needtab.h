@@ -15,9 +15,9 @@
 #ifndef GS_NEEDTAB_H
 #define GS_NEEDTAB_H
 
-#include "../sim/fleet.h"
-#include "../sim/heap.h"
-#include "../sim/job.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/core/heap.h"
+#include "../sim/core/job.h"
 
 #include <stddef.h>
 #include <stdint.h>

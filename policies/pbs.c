@@ -36,7 +36,7 @@
  * without a placement search. */
 #include "policy.h"
 #include "resv.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdint.h>

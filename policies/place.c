@@ -11,7 +11,7 @@
  *   and GPU left alike as the FGD paper defines it.
  * Both are O(pools * log nodes) per decision through the fleet's index. */
 #include "policy.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 static int first_fit(void *st, struct gs_sim *sim, const struct gs_job *job,
                      const struct gs_range *r, int n, struct gs_alloc *out)

@@ -34,8 +34,8 @@
  * placer here is O(live classes) per decision.  best-fit-gpu (place.c) is
  * the GPU-only best fit through the fleet's index, O(pools log nodes). */
 #include "classplace.h"
-#include "../sim/kplace.h"
-#include "../sim/sim.h"
+#include "../sim/cluster/kplace.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdlib.h>

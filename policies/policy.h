@@ -34,9 +34,9 @@
 #ifndef GS_POLICY_H
 #define GS_POLICY_H
 
-#include "../sim/err.h"
-#include "../sim/params.h"
-#include "../sim/job.h"
+#include "../sim/base/err.h"
+#include "../sim/core/params.h"
+#include "../sim/core/job.h"
 
 #define GS_POLICY_ABI 4   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
                              4: struct gs_heap has a staging area (heap.h),

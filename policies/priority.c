@@ -32,7 +32,7 @@
 #include "policy.h"
 #include "jobgroup.h"
 #include "victims.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -8,9 +8,9 @@
 #ifndef GS_RESV_H
 #define GS_RESV_H
 
-#include "../sim/fleet.h"
-#include "../sim/heap.h"
-#include "../sim/job.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/core/heap.h"
+#include "../sim/core/job.h"
 
 struct gs_resv {
     struct gs_heap run;         /* running jobs by expected end (pnode) */

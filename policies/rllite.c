@@ -1,5 +1,5 @@
 /* rllite.c -- a small learned scoring policy whose weights the simulator
- * trains (`gpusim train`, sim/train.c).
+ * trains (`gpusim train`, sim/studies/train.c).
  *
  * At each pass every pending job (the oldest `depth`) gets a feature vector
  * phi(job, cluster state) and the score w . phi; jobs start greedily in
@@ -22,7 +22,7 @@
  *   tenant_share the job's tenant's share of the GPUs running now
  *
  * Parameters: weights (path to a JSON file, relative to the scenario's
- * folder; sim/jsonio.h gives its layout), w_FEATURE (a number each,
+ * folder; sim/io/jsonio.h gives its layout), w_FEATURE (a number each,
  * overriding the file or defaults), depth (default 256).
  *
  * Cost.  A pass must cost about what it starts, not the `depth` jobs it
@@ -57,8 +57,8 @@
 #include "policy.h"
 #include "rllite.h"
 #include "jobgroup.h"
-#include "../sim/jsonio.h"
-#include "../sim/sim.h"
+#include "../sim/io/jsonio.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -39,7 +39,7 @@
  * of the pass; so a pass costs O(needs + log n) per job it starts. */
 #include "needtab.h"
 #include "policy.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -32,7 +32,7 @@
  * pass costs O(log n) per job it starts plus one look at the job that
  * blocks, whatever the queue length. */
 #include "policy.h"
-#include "../sim/sim.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>

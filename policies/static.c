@@ -19,8 +19,8 @@
  * blocked partitions, but it looks only at the jobs it tries: one per start
  * plus one per partition that blocks. */
 #include "policy.h"
-#include "../sim/heap.h"
-#include "../sim/sim.h"
+#include "../sim/core/heap.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * of that value. */
 #include "victims.h"
 #include "jobgroup.h"
-#include "../sim/err.h"
+#include "../sim/base/err.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -40,7 +40,7 @@
 #ifndef GS_VICTIMS_H
 #define GS_VICTIMS_H
 
-#include "../sim/fleet.h"
+#include "../sim/cluster/fleet.h"
 
 struct gs_victims;
 

@@ -3,9 +3,9 @@
 #ifndef GS_SIMUTIL_H
 #define GS_SIMUTIL_H
 
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
-#include "../sim/report.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
+#include "../sim/io/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * The binary's path comes from $GPUSIM (set by `make test`). */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/h5out.h"
-#include "../sim/suggest.h"
+#include "../sim/io/h5out.h"
+#include "../sim/base/suggest.h"
 
 #include "../policies/policy.h"
 

@@ -7,8 +7,8 @@
  * from the cloud log and checks everything that follows from it exactly. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/cloud.h"
-#include "../sim/h5out.h"
+#include "../sim/cloud/cloud.h"
+#include "../sim/io/h5out.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>

@@ -5,9 +5,9 @@
  * node with the least room left, and the index's answers must agree with a
  * linear scan for every request size, whole and fractional. */
 #include "cutest.h"
-#include "../sim/err.h"
-#include "../sim/fleet.h"
-#include "../sim/mig.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/cluster/mig.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>

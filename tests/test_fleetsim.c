@@ -13,11 +13,11 @@
  *     price. */
 #include "cutest.h"
 #include "clitest.h"
-#include "../sim/llm.h"
-#include "../sim/scenario.h"
-#include "../sim/service.h"
-#include "../sim/sim.h"
-#include "../sim/source.h"
+#include "../sim/inference/llm.h"
+#include "../sim/io/scenario.h"
+#include "../sim/inference/service.h"
+#include "../sim/core/sim.h"
+#include "../sim/io/source.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,9 +3,9 @@
  * cancel and reschedule with many ties and with skewed time distributions;
  * tie order; the best-first walk; the engine's clock. */
 #include "cutest.h"
-#include "../sim/radixq.h"
-#include "../sim/engine.h"
-#include "../sim/heap.h"
+#include "../sim/core/radixq.h"
+#include "../sim/core/engine.h"
+#include "../sim/core/heap.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

@@ -76,8 +76,9 @@ static void test_install(void)
     /* Public headers only: what a plug-in includes, not the writers. */
     CU_ASSERT_TRUE(exists("/usr/include/gpusim/policies/policy.h"));
     CU_ASSERT_TRUE(exists("/usr/include/gpusim/sim/sim.h"));
-    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/h5out.h"));
-    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/compare.h"));
+    CU_ASSERT_TRUE(exists("/usr/include/gpusim/sim/core/sim.h"));
+    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/io/h5out.h"));
+    CU_ASSERT_FALSE(exists("/usr/include/gpusim/sim/studies/compare.h"));
     CU_ASSERT_FALSE(exists("/usr/include/gpusim/traces/native.h"));
 
     /* The man page: every command's own help, from the program. */

@@ -1,9 +1,9 @@
 /* test_jsoncheck.c -- duplicate keys and comments in JSON are errors that
- * say where (sim/jsoncheck.c), on their own and through the scenario and
+ * say where (sim/io/jsoncheck.c), on their own and through the scenario and
  * generator-spec parsers; anything else malformed is left to the parser. */
 #include "cutest.h"
-#include "../sim/jsoncheck.h"
-#include "../sim/scenario.h"
+#include "../sim/io/jsoncheck.h"
+#include "../sim/io/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

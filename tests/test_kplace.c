@@ -3,9 +3,9 @@
  * nodes, the fit of every resource, and tie-breaking (in a node order,
  * or uniform). */
 #include "cutest.h"
-#include "../sim/err.h"
-#include "../sim/kplace.h"
-#include "../sim/placeexp.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/kplace.h"
+#include "../sim/studies/placeexp.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_rng.h>

@@ -7,7 +7,7 @@
  * bounds docs/inference.md reports.  The real-data tests are skipped when
  * ../shared/traces is missing. */
 #include "cutest.h"
-#include "../sim/llmcalib.h"
+#include "../sim/inference/llmcalib.h"
 
 #include <math.h>
 #include <stdlib.h>

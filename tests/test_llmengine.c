@@ -9,8 +9,8 @@
  * hits skip their prefill and LRU evicts the coldest unit; every request is
  * accounted for and runs are identical. */
 #include "cutest.h"
-#include "../sim/llm.h"
-#include "../sim/rng.h"
+#include "../sim/inference/llm.h"
+#include "../sim/base/rng.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

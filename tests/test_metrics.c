@@ -8,11 +8,11 @@
  * Scenarios that read ../shared/traces are skipped
  * when it is absent. */
 #include "cutest.h"
-#include "../sim/err.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
-#include "../sim/metrics.h"
-#include "../sim/cloud.h"
+#include "../sim/base/err.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
+#include "../sim/core/metrics.h"
+#include "../sim/cloud/cloud.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_sort.h>

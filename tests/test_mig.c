@@ -1,6 +1,6 @@
-/* test_mig.c -- tests of sim/mig.c: the MIG profile tables, layout rules, placement, parsing and enumeration.
+/* test_mig.c -- tests of sim/cluster/mig.c: the MIG profile tables, layout rules, placement, parsing and enumeration.
  *
- * The expected values are written out here independently of sim/mig.c, from
+ * The expected values are written out here independently of sim/cluster/mig.c, from
  * the NVIDIA Multi-Instance GPU User Guide: Tables 6-8 (GPU Instance Profiles
  * on A100 / H100 / H200) for names, SM fractions, memory and instance counts;
  * the `nvidia-smi mig -lgipp` listing for the allowed starts; and the
@@ -17,7 +17,7 @@
  * Every test asserts exact values, so a wrong table entry, a missing rule or
  * a rule applied too eagerly makes one fail. */
 #include "cutest.h"
-#include "../sim/mig.h"
+#include "../sim/cluster/mig.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * definition), on samples with many ties, zeros, widened floats, values of
  * every magnitude, zero weights, and targets at and beyond the total. */
 #include "cutest.h"
-#include "../sim/order.h"
+#include "../sim/base/order.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * around NAME_MAX and PATH_MAX either written whole or refused with a
  * message, never cut short onto another file. */
 #include "cutest.h"
-#include "../sim/outfile.h"
+#include "../sim/io/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

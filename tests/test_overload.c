@@ -26,8 +26,8 @@
  * preempt's victim search grows with the fleet, not the queue, when it
  * scans nodes: a last case runs it on a fleet four times larger. */
 #include "cutest.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

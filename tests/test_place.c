@@ -8,10 +8,10 @@
 #include "cutest.h"
 #include "simutil.h"
 
-#include "../sim/bitidx.h"
-#include "../sim/frag.h"
-#include "../sim/h5out.h"
-#include "../sim/placeexp.h"
+#include "../sim/base/bitidx.h"
+#include "../sim/cluster/frag.h"
+#include "../sim/io/h5out.h"
+#include "../sim/studies/placeexp.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_rng.h>

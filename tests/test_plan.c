@@ -15,10 +15,10 @@
  * seeds of 20,000 jobs resolve them. */
 #include "cutest.h"
 #include "clitest.h"
-#include "../sim/planjson.h"
-#include "../sim/scenario.h"
-#include "../sim/service.h"
-#include "../sim/sim.h"
+#include "../sim/studies/planjson.h"
+#include "../sim/io/scenario.h"
+#include "../sim/inference/service.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,10 +3,10 @@
  * hand.  Times in the traces are seconds; records hold milliseconds. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/compare.h"
-#include "../sim/h5out.h"
-#include "../sim/jsonio.h"
-#include "../sim/plugin.h"
+#include "../sim/studies/compare.h"
+#include "../sim/io/h5out.h"
+#include "../sim/io/jsonio.h"
+#include "../sim/studies/plugin.h"
 #include "../policies/rllite.h"
 
 #include <math.h>

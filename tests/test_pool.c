@@ -4,8 +4,8 @@
  * that die with their parent, and a signal that stops the workers, removes
  * the registered temporaries and kills the process with that signal. */
 #include "cutest.h"
-#include "../sim/cleanup.h"
-#include "../sim/pool.h"
+#include "../sim/base/cleanup.h"
+#include "../sim/studies/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,8 +9,8 @@
  * sample mean (autocorrelated waits; Whitt's asymptotic variance) is under
  * 1%, making a 3% miss a real error, not bad luck. */
 #include "cutest.h"
-#include "../sim/scenario.h"
-#include "../sim/sim.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * fitted (skipped without ../shared/traces). */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/service.h"
+#include "../sim/inference/service.h"
 #include "../traces/llmreq.h"
 #include "../traces/tfit.h"
 

@@ -7,7 +7,7 @@
 #include "cutest.h"
 #include "simutil.h"
 
-#include "../sim/metrics.h"
+#include "../sim/core/metrics.h"
 #include "../traces/tread.h"
 
 #include <math.h>

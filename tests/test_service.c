@@ -4,10 +4,10 @@
  * conservation identity, preempted replicas, determinism, bad keys. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/cloud.h"
-#include "../sim/h5out.h"
-#include "../sim/llm.h"
-#include "../sim/service.h"
+#include "../sim/cloud/cloud.h"
+#include "../sim/io/h5out.h"
+#include "../sim/inference/llm.h"
+#include "../sim/inference/service.h"
 #include "../traces/llmreq.h"
 
 #include <math.h>

@@ -7,9 +7,9 @@
 #include "cutest.h"
 #include "simutil.h"
 
-#include "../sim/frag.h"
-#include "../sim/mig.h"
-#include "../sim/share.h"
+#include "../sim/cluster/frag.h"
+#include "../sim/cluster/mig.h"
+#include "../sim/cluster/share.h"
 
 #include <math.h>
 

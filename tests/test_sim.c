@@ -3,9 +3,9 @@
  * Times in the traces are seconds; records hold milliseconds. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/cloud.h"
-#include "../sim/model.h"
-#include "../sim/share.h"
+#include "../sim/cloud/cloud.h"
+#include "../sim/core/model.h"
+#include "../sim/cluster/share.h"
 
 #define S 1000     /* ms per second */
 

@@ -5,9 +5,9 @@
  * belongs to, none lost or doubled), and the checks of bad input. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/rng.h"
-#include "../sim/service.h"
-#include "../sim/source.h"
+#include "../sim/base/rng.h"
+#include "../sim/inference/service.h"
+#include "../sim/io/source.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* test_svcscale.c -- the replica autoscaler (sim/svcscale.c) and the
- * Holt-Winters forecast (sim/forecast.c), on their own.
+/* test_svcscale.c -- the replica autoscaler (sim/inference/svcscale.c) and the
+ * Holt-Winters forecast (sim/base/forecast.c), on their own.
  *
  * Each test scripts a load, plays the caller (start and drain replicas as
  * told, optionally with a cold start before a replica is ready) and checks
@@ -7,9 +7,9 @@
  * from the HPA and KEDA rules in svcscale.h.  The worked arithmetic is in
  * the comments next to each expectation. */
 #include "cutest.h"
-#include "../sim/forecast.h"
-#include "../sim/jsonio.h"
-#include "../sim/svcscale.h"
+#include "../sim/base/forecast.h"
+#include "../sim/io/jsonio.h"
+#include "../sim/inference/svcscale.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -3,9 +3,9 @@
  * and seed, the confidence interval, determinism and MPI = one process. */
 #include "cutest.h"
 #include "clitest.h"
-#include "../sim/compare.h"
-#include "../sim/planjson.h"
-#include "../sim/sweep.h"
+#include "../sim/studies/compare.h"
+#include "../sim/studies/planjson.h"
+#include "../sim/studies/sweep.h"
 
 #include <limits.h>
 #include <math.h>

@@ -11,8 +11,8 @@
  * gen.c: the hourly integral of 1 + A cos(2 pi (t - peak)/24) is
  * 1 + A (24/2 pi) (sin(w(h+1-peak)) - sin(w(h-peak))). */
 #include "tracetest.h"
-#include "../sim/gen.h"
-#include "../sim/rng.h"
+#include "../sim/io/gen.h"
+#include "../sim/base/rng.h"
 #include "../traces/tfit.h"
 
 #include <math.h>

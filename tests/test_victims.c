@@ -13,8 +13,8 @@
  * fits, must always succeed. */
 #include "cutest.h"
 #include "../policies/victims.h"
-#include "../sim/err.h"
-#include "../sim/fleet.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/fleet.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdio.h>

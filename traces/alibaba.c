@@ -33,7 +33,7 @@
  *             Names map onto the catalog: P100 -> P100-16GB, T4 -> T4,
  *             V100M16 -> V100-16GB, V100M32 -> V100-32GB, A10 -> A10.  G1,
  *             G2 and G3 are undisclosed internal codes: they are built-in
- *             catalog models of the same names (sim/gpu.c) with the
+ *             catalog models of the same names (sim/cluster/gpu.c) with the
  *             figures of a V100-32GB -- an assumption that matters
  *             only for power and for jobs with a reference GPU, which openb
  *             pods never state.  A scenario can redefine them under
@@ -66,7 +66,7 @@
 #include "pai.h"
 #include "tread.h"
 
-#include "../sim/scenario.h"
+#include "../sim/io/scenario.h"
 
 #include <ctype.h>
 #include <math.h>

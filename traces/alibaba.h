@@ -8,10 +8,10 @@
 #ifndef GS_ALIBABA_H
 #define GS_ALIBABA_H
 
-#include "../sim/err.h"
-#include "../sim/fleet.h"
-#include "../sim/gpu.h"
-#include "../sim/source.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/cluster/gpu.h"
+#include "../sim/io/source.h"
 
 /* The trace format plug-in (listed in formats.c). */
 extern const struct gs_trace_format gs_alibaba_format;
@@ -22,7 +22,7 @@ extern const struct gs_trace_format gs_alibaba_format;
  * node), named MODEL-xN ("T4-x2"), in order of first appearance; nodes
  * without GPUs are left out.  Trace model names are mapped onto catalog
  * names, the undisclosed models (G1-G3, GPU-series-1/2) are built into the
- * catalog (sim/gpu.c).  On
+ * catalog (sim/cluster/gpu.c).  On
  * success *pools is a new array of *npools specs (the caller frees it);
  * their prices are 0 and market on-demand.  0 or a negative code with d
  * filled ("FILE:LINE: field 'gpu'"). */

@@ -2,8 +2,8 @@
  *
  * Each entry adapts one reader to struct gs_trace_format.  Paths in a
  * scenario are relative to the scenario file's folder. */
-#include "../sim/scenario.h"
-#include "../sim/source.h"
+#include "../sim/io/scenario.h"
+#include "../sim/io/source.h"
 #include "alibaba.h"
 #include "native.h"
 #include "nodelist.h"

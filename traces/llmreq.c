@@ -22,7 +22,7 @@
  * four are ignored, so the conversation and tool-agent traces read too. */
 #include "llmreq.h"
 
-#include "../sim/jsonio.h"
+#include "../sim/io/jsonio.h"
 
 #include <inttypes.h>
 #include <math.h>

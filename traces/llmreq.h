@@ -23,8 +23,8 @@
 #ifndef GS_LLMREQ_H
 #define GS_LLMREQ_H
 
-#include "../sim/engine.h"
-#include "../sim/err.h"
+#include "../sim/core/engine.h"
+#include "../sim/base/err.h"
 #include "tread.h"
 
 #include <stdint.h>

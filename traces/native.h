@@ -21,9 +21,9 @@
 #ifndef GS_NATIVE_H
 #define GS_NATIVE_H
 
-#include "../sim/err.h"
-#include "../sim/gpu.h"
-#include "../sim/job.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/gpu.h"
+#include "../sim/core/job.h"
 
 #include <stdio.h>
 

@@ -8,9 +8,9 @@
 #ifndef GS_NODELIST_H
 #define GS_NODELIST_H
 
-#include "../sim/err.h"
-#include "../sim/fleet.h"
-#include "../sim/gpu.h"
+#include "../sim/base/err.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/cluster/gpu.h"
 
 struct gs_node_list_format {
     const char *name;

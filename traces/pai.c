@@ -53,7 +53,7 @@
 #include "pai.h"
 #include "tread.h"
 
-#include "../sim/scenario.h"
+#include "../sim/io/scenario.h"
 
 #include <math.h>
 #include <stdlib.h>

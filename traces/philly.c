@@ -60,8 +60,8 @@
 #include "philly.h"
 #include "tread.h"
 
-#include "../sim/jsonio.h"
-#include "../sim/scenario.h"
+#include "../sim/io/jsonio.h"
+#include "../sim/io/scenario.h"
 
 #include <errno.h>
 #include <math.h>

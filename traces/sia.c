@@ -31,7 +31,7 @@
 #include "sia.h"
 #include "tread.h"
 
-#include "../sim/scenario.h"
+#include "../sim/io/scenario.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -32,7 +32,7 @@
 #include "swf.h"
 #include "tread.h"
 
-#include "../sim/scenario.h"
+#include "../sim/io/scenario.h"
 
 #include <math.h>
 #include <stdlib.h>

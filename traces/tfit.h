@@ -20,10 +20,10 @@
 #ifndef GS_TFIT_H
 #define GS_TFIT_H
 
-#include "../sim/err.h"
-#include "../sim/gen.h"
-#include "../sim/gpu.h"
-#include "../sim/job.h"
+#include "../sim/base/err.h"
+#include "../sim/io/gen.h"
+#include "../sim/cluster/gpu.h"
+#include "../sim/core/job.h"
 #include "llmreq.h"
 
 #include <stdio.h>

@@ -33,8 +33,8 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
-#include "../sim/suggest.h"
-#include "../sim/outfile.h"
+#include "../sim/base/suggest.h"
+#include "../sim/io/outfile.h"
 #include "alibaba.h"
 #include "llmreq.h"
 #include "native.h"
@@ -43,10 +43,10 @@
 #include "tread.h"
 #include "tstats.h"
 
-#include "../sim/llmcalib.h"
-#include "../sim/rng.h"
-#include "../sim/scenario.h"
-#include "../sim/source.h"
+#include "../sim/inference/llmcalib.h"
+#include "../sim/base/rng.h"
+#include "../sim/io/scenario.h"
+#include "../sim/io/source.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -16,7 +16,7 @@
 #define GS_TRACECLI_H
 
 /* Run `gpusim trace ARGS`: argv[0] is the subcommand ("convert", ...) and
- * argv[1..argc-1] its arguments -- sim/cli.c passes argc - 2, argv + 2. */
+ * argv[1..argc-1] its arguments -- sim/cli/cli.c passes argc - 2, argv + 2. */
 int gs_trace_main(int argc, char **argv);
 
 #endif

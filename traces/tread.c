@@ -19,7 +19,7 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
-#include "../sim/scenario.h"
+#include "../sim/io/scenario.h"
 
 #include <errno.h>
 #include <math.h>

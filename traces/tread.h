@@ -18,9 +18,9 @@
 #ifndef GS_TREAD_H
 #define GS_TREAD_H
 
-#include "../sim/err.h"
-#include "../sim/job.h"
-#include "../sim/params.h"
+#include "../sim/base/err.h"
+#include "../sim/core/job.h"
+#include "../sim/core/params.h"
 
 #include <stdio.h>
 

@@ -12,7 +12,7 @@
 #ifndef GS_TSTATS_H
 #define GS_TSTATS_H
 
-#include "../sim/job.h"
+#include "../sim/core/job.h"
 #include "llmreq.h"
 
 #include <stdio.h>

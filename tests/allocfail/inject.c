@@ -18,7 +18,7 @@
  * here -- those libraries handle their own failures and report them as
  * errors gpusim already checks.  A forked worker inherits the counter; the
  * driver's scenarios are run with --jobs where it matters. */
-#include "../../sim/err.h"
+#include "../../sim/base/err.h"
 
 #include <errno.h>
 #include <stdarg.h>

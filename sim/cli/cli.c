@@ -1,0 +1,485 @@
+/* cli.c -- the gpusim command line: run, policies, scenario, help.
+ *
+ * Exit status: 0 success; 2 bad input or usage (a message names the place
+ * and the problem, and no result file is left behind); 1 when the result
+ * cannot be written.  The progress line and timing go to stderr, so stdout
+ * is exactly the summary: byte-identical for the same scenario and seed. */
+#include "../base/cleanup.h"
+#include "../studies/compare.h"
+#include "../../traces/tracecli.h"
+#include "../io/h5out.h"
+#include "../studies/mpirun.h"
+#include "../io/outfile.h"
+#include "../studies/plan.h"
+#include "../studies/placeexp.h"
+#include "../studies/plugin.h"
+#include "../studies/progress.h"
+#include "../io/report.h"
+#include "../io/scenario.h"
+#include "../core/sim.h"
+#include "../base/suggest.h"
+#include "../studies/sweep.h"
+#include "../base/version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage_main[] =
+"usage: gpusim COMMAND [ARGS]\n"
+"\n"
+"commands:\n"
+"  run SCENARIO      simulate one scenario: summary on stdout, HDF5 results\n"
+"  compare SCENARIO  policies x seeds: means with 95% intervals, HDF5, plots\n"
+"  sweep SCENARIO    any scenario keys over lists of values x seeds\n"
+"  plan SCENARIO     the cheapest fleet that meets the plan's targets\n"
+"  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
+"  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
+"  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
+"  policies          list scheduling policies, placers and trace formats\n"
+"  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
+"  help [COMMAND]    help on a command\n"
+"\n"
+"  gpusim --version  print the version (also -V)\n"
+"SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
+
+static const char usage_run[] =
+"usage: gpusim run SCENARIO [options]\n"
+"\n"
+"Simulate SCENARIO (a JSON file, 'quickstart', or - for standard input)\n"
+"and print its summary.\n"
+"\n"
+"options (--opt=VALUE works too; -- ends the options):\n"
+"  -s, --seed N        override the scenario's seed\n"
+"  -p, --policy NAME   override the scenario's policy (its parameters are\n"
+"                      then not used)\n"
+"      --placement NAME  override the scenario's placement\n"
+"      --policy-lib SO   use the policy a compiled plug-in exports (see\n"
+"                      docs/policies.md); overrides the scenario's policy\n"
+"  -o, --out FILE      HDF5 result file, replaced if it exists (default:\n"
+"                      the scenario file's name with .h5, in the current\n"
+"                      folder; never replaced without --force)\n"
+"  -f, --force         replace the default result file if it exists\n"
+"      --no-out        write no result file\n"
+"      --sample P      keep an evenly spaced share P in (0, 1] of each\n"
+"                      service's requests in the result's /requests\n"
+"      --json          print the summary as JSON\n"
+"      --csv           print the summary as CSV (scope,metric,value)\n"
+"  -q, --quiet         print no summary and no progress\n"
+"\n"
+"On a terminal, stderr shows a progress line: the share done (of the\n"
+"horizon, or of a generated workload), simulated hours per second and the\n"
+"time left.\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 result not written\n";
+
+static const char usage_policies[] =
+"usage: gpusim policies\n"
+"\n"
+"List the built-in scheduling policies, placement plug-ins and trace\n"
+"formats, with a line on each.\n";
+
+static const char usage_scenario[] =
+"usage: gpusim scenario quickstart\n"
+"\n"
+"Print the built-in quickstart scenario, a starting point for your own.\n";
+
+/* A usage error; a message "CMD: ..." points to that command's help. */
+static const char *const commands[] = {
+    "run", "compare", "train", "trace", "place-exp", "policies", "scenario",
+    "help", "version", NULL,
+};
+
+static const char usage_help[] =
+"usage: gpusim help [COMMAND]\n"
+"\n"
+"Without COMMAND, list the commands; with one, its options and what it\n"
+"does (the same as 'gpusim COMMAND --help').\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    char msg[1024], topic[32] = "";
+    snprintf(msg, sizeof msg, fmt, arg);
+    size_t k = strcspn(msg, ": ");
+    if (msg[k] == ':' && k < sizeof topic)
+        snprintf(topic, sizeof topic, " %.*s", (int)k, msg);
+    fprintf(stderr, "gpusim: %s\n(see 'gpusim help%s')\n", msg, topic);
+    return 2;
+}
+
+/* Print d; a failure that filled no diagnostic (rc < 0, d empty: an
+ * allocation deep in a model) is named by its code's message. */
+static int report_rc(int rc, const struct gs_diag *d)
+{
+    char buf[1200];
+    if (d->code == 0 && rc < 0)
+        snprintf(buf, sizeof buf, "%s", gs_strerror(rc));
+    else
+        gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return 2;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static int load(const char *arg, struct gs_scenario **sc, struct gs_diag *d)
+{
+    if (strcmp(arg, "quickstart") == 0 && !is_file(arg))
+        return gs_scenario_parse(gs_scenario_quickstart(),
+                                 "<built-in quickstart>", ".", sc, d);
+    return gs_scenario_load(arg, sc, d);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*s == '\0' || *s == '-' || *end != '\0' || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Read the scenario from standard input ("-"). */
+static int load_stdin(struct gs_scenario **sc, struct gs_diag *d)
+{
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            char *nb = cap < ((size_t)64 << 20) ? realloc(buf, cap * 2) : NULL;
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "<stdin>", "out of memory, or a "
+                           "scenario over 64 MiB");
+    if (ferror(stdin)) {
+        free(buf);
+        return gs_diag_set(d, GS_EIO, "<stdin>", "read error");
+    }
+    buf[len] = '\0';
+    int rc = gs_scenario_parse(buf, "<stdin>", ".", sc, d);
+    free(buf);
+    return rc;
+}
+
+static int load_any(const char *arg, struct gs_scenario **sc,
+                    struct gs_diag *d)
+{
+    return strcmp(arg, "-") == 0 ? load_stdin(sc, d) : load(arg, sc, d);
+}
+
+static const struct option run_opts[] = {
+    { "seed", required_argument, NULL, 's' },
+    { "policy", required_argument, NULL, 'p' },
+    { "placement", required_argument, NULL, 'P' },
+    { "policy-lib", required_argument, NULL, 'L' },
+    { "out", required_argument, NULL, 'o' },
+    { "no-out", no_argument, NULL, 'N' },
+    { "sample", required_argument, NULL, 'M' },
+    { "force", no_argument, NULL, 'f' },
+    { "json", no_argument, NULL, 'j' },
+    { "csv", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *lib = NULL;
+    int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
+    double sample = 1.0;
+    struct gs_sim_opts o = { 0 };
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:s:p:o:fqh", run_opts, NULL)) != -1 ||
+           optind < argc) {
+        if (c == -1) {          /* a scenario; options may follow it */
+            int ended = strcmp(argv[optind - 1], "--") == 0;
+            if (file != NULL || (ended && optind + 1 < argc))
+                return usage_error("run: more than one scenario: '%s'",
+                                   argv[file ? optind : optind + 1]);
+            file = argv[optind++];
+            if (ended)
+                break;
+            continue;
+        }
+        switch (c) {
+        case 's':
+            if (parse_u64(optarg, &o.seed) < 0)
+                return usage_error("run: --seed takes a whole number >= 0, "
+                                   "not '%s'", optarg);
+            o.set_seed = 1;
+            break;
+        case 'p': o.policy = optarg; break;
+        case 'P': o.placer = optarg; break;
+        case 'L': lib = optarg; break;
+        case 'o': out = optarg; break;
+        case 'N': no_out = 1; break;
+        case 'M': {
+            char *end;
+            sample = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(sample > 0 &&
+                                                     sample <= 1))
+                return usage_error("run: --sample takes a share in (0, 1], "
+                                   "not '%s'", optarg);
+            break;
+        }
+        case 'f': force = 1; break;
+        case 'j':
+        case 'c':
+            if (fmt && fmt != (c == 'j' ? 1 : 2))
+                return usage_error("%s", "run: --json and --csv are "
+                                   "different formats; give one");
+            fmt = c == 'j' ? 1 : 2;
+            break;
+        case 'q': quiet = 1; break;
+        case 'h':
+            fputs(usage_run, stdout);
+            return 0;
+        default:
+            return gs_suggest_bad_option("run", run_opts, argc, argv, c);
+        }
+    }
+    if (file == NULL)
+        return usage_error("%s", "run: which scenario? (a JSON file, "
+                           "'quickstart', or - for standard input)");
+    if (out && no_out)
+        return usage_error("%s", "run: --out and --no-out contradict each "
+                           "other; give one");
+    struct gs_diag d = { 0 };
+    if (out && !no_out && gs_out_check(out, &d) < 0) {
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        return 2;
+    }
+    char *defout = NULL;
+    if (!no_out && out == NULL) {
+        defout = gs_out_default_name(file, ".h5");
+        if (defout == NULL)
+            return report_rc(GS_ENOMEM, &d);
+        if (gs_out_check(defout, &d) < 0 ||
+            gs_out_check_new(defout, force, &d) < 0) {
+            free(defout);
+            return report_rc(GS_EINVAL, &d);
+        }
+        out = defout;
+    }
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_plugin *plug = NULL;
+    int rc;
+    if (lib) {
+        if ((rc = gs_plugin_open(lib, &plug, &d)) < 0) {
+            free(defout);
+            return report_rc(rc, &d);
+        }
+        o.policy_ops = gs_plugin_policy(plug);
+    }
+    if ((rc = load_any(file, &sc, &d)) < 0) {
+        gs_plugin_close(plug);
+        free(defout);
+        return report_rc(rc, &d);
+    }
+    struct gs_progress pr;
+    gs_progress_init(&pr, "run", quiet);
+    if (pr.on) {
+        o.status = gs_progress_sim;
+        o.status_ctx = &pr;
+    }
+    rc = gs_sim_new(sc, &o, &sim, &d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, &d);
+    gs_progress_end(&pr);
+    if (rc < 0) {
+        gs_sim_free(sim);
+        gs_scenario_free(sc);
+        gs_plugin_close(plug);
+        free(defout);
+        return report_rc(rc, &d);
+    }
+    rc = 0;
+    if (!no_out && (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
+        report_rc(rc, &d);
+        rc = 1;
+    }
+    if (rc == 0 && !quiet) {
+        if (fmt == 1)
+            gs_report_json(stdout, sim);
+        else if (fmt == 2)
+            gs_report_csv(stdout, sim);
+        else
+            gs_report_table(stdout, sim);
+    }
+    fflush(stdout);
+    if (rc == 0 && !no_out && !quiet)
+        fprintf(stderr, "gpusim: results written to %s\n", out);
+    free(defout);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    gs_plugin_close(plug);
+    return rc;
+}
+
+static int cmd_policies(void)
+{
+    printf("policies:\n");
+    for (int i = 0; gs_policies[i]; i++)
+        printf("  %-16s %s\n", gs_policies[i]->name, gs_policies[i]->summary);
+    printf("placement:\n");
+    for (int i = 0; gs_placers[i]; i++)
+        printf("  %-16s %s\n", gs_placers[i]->name, gs_placers[i]->summary);
+    printf("trace formats:\n");
+    for (int i = 0; gs_trace_formats[i]; i++)
+        printf("  %-16s %s\n", gs_trace_formats[i]->name,
+               gs_trace_formats[i]->summary);
+    return 0;
+}
+
+static int cmd_help(const char *topic)
+{
+    if (topic == NULL) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(topic, "run") == 0)
+        fputs(usage_run, stdout);
+    else if (strcmp(topic, "policies") == 0)
+        fputs(usage_policies, stdout);
+    else if (strcmp(topic, "scenario") == 0)
+        fputs(usage_scenario, stdout);
+    else if (strcmp(topic, "place-exp") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return gs_place_exp_main(1, av);
+    }
+    else if (strcmp(topic, "trace") == 0) {
+        char *av[] = { (char *)"help", NULL };
+        return gs_trace_main(1, av);
+    }
+    else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "sweep") == 0 ? gs_sweep_main(1, av)
+                                           : gs_plan_main(1, av);
+    }
+    else if (strcmp(topic, "compare") == 0 || strcmp(topic, "train") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
+                                             : gs_train_main(1, av);
+    }
+    else if (strcmp(topic, "help") == 0)
+        fputs(usage_help, stdout);
+    else {
+        char msg[512], hint[128];
+        gs_suggest_fmt(topic, commands, hint, sizeof hint);
+        snprintf(msg, sizeof msg, "help: no command '%.100s'%s", topic, hint);
+        return usage_error("%s", msg);
+    }
+    return 0;
+}
+
+/* Standard output is checked at close: a full disk, /dev/full or a closed
+ * descriptor turns a silent loss into a message and exit status 1.  A
+ * descriptor closed before gpusim started (`>&-`) is only an error when
+ * something was written to it. */
+static int close_stdout(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "gpusim: cannot write the standard output: %s\n",
+                strerror(e));
+        return status == 0 ? 1 : status;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv);
+
+int main(int argc, char **argv)
+{
+    gs_cleanup_install();
+    return close_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+        strcmp(cmd, "version") == 0) {
+        printf("gpusim %s (result layout %d)\n", GS_VERSION, GS_H5_LAYOUT);
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return cmd_help(NULL);
+    if (strcmp(cmd, "help") == 0)
+        return cmd_help(argc > 2 ? argv[2] : NULL);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return gs_compare_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "train") == 0)
+        return gs_train_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0 || strcmp(cmd, "plan") == 0) {
+        /* MPI starts only when mpirun or srun launched us (mpirun.h) */
+        if (gs_dist_init(&argc, &argv) < 0) {
+            fprintf(stderr, "gpusim: cannot start MPI\n");
+            return 1;
+        }
+        int rc = strcmp(cmd, "sweep") == 0
+                     ? gs_sweep_main(argc - 2, argv + 2)
+                     : gs_plan_main(argc - 2, argv + 2);
+        gs_dist_finalize();
+        return rc;
+    }
+    if (strcmp(cmd, "trace") == 0)
+        return gs_trace_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "place-exp") == 0)
+        return gs_place_exp_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "policies") == 0) {
+        if (argc > 2 && strcmp(argv[2], "--help") == 0)
+            return cmd_help("policies");
+        return cmd_policies();
+    }
+    if (strcmp(cmd, "scenario") == 0) {
+        if (argc == 3 && strcmp(argv[2], "quickstart") == 0) {
+            fputs(gs_scenario_quickstart(), stdout);
+            return 0;
+        }
+        if (argc == 3 && strcmp(argv[2], "--help") == 0)
+            return cmd_help("scenario");
+        return usage_error("%s", "scenario: the built-in scenario is "
+                           "'quickstart'");
+    }
+    char msg[512], hint[128];
+    gs_suggest_fmt(cmd, commands, hint, sizeof hint);
+    snprintf(msg, sizeof msg, "unknown command '%.100s'%s", cmd, hint);
+    return usage_error("%s", msg);
+}

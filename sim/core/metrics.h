@@ -1,0 +1,167 @@
+/* metrics.h -- the books of a run: integrals, time series and the summary.
+ *
+ * The collector is told of every advance of the clock and integrates what
+ * was true over the interval just ended: allocated and available GPU-time
+ * (overall and per pool, hence per GPU model) and cost.  Because the state is
+ * constant between events, the integrals are exact, and the time series is
+ * sampled exactly on its fixed step without any sampling events.
+ *
+ * The summary is computed once at the end from the per-job records:
+ * queueing delay (wait = first start - arrival) over jobs that started,
+ * completion time (end - arrival) over jobs that finished, percentiles by
+ * GSL's interpolated quantile of the sorted data, SLA violations (a wait
+ * over the tier's limit, including jobs still waiting at the end whose wait
+ * so far already exceeds it; a finish after the deadline, or no finish by
+ * it).
+ *
+ * The series holds at most GS_SERIES_MAX samples: when it fills, every other
+ * sample is dropped and the step doubles, so a 150-day trace at a 1-minute
+ * step costs megabytes, not gigabytes, and stays deterministic.  The step in
+ * force at the end is m->step (written to the result file). */
+#ifndef GS_METRICS_H
+#define GS_METRICS_H
+
+#include "../cloud/cloudcfg.h"
+#include "engine.h"
+#include "../cluster/fleet.h"
+#include "job.h"
+
+#include <stdint.h>
+
+#define GS_SERIES_MAX 262144   /* even */
+
+struct gs_scenario;
+struct gs_share;
+struct gs_frag;
+
+/* A job that waits longer than this is starved (the HPS paper's measure). */
+#define GS_STARVED_AFTER (30 * GS_MIN)
+
+struct gs_tstats {
+    long jobs, started, done, killed, unfinished;
+    double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;   /* seconds */
+    double jct_mean, jct_p50, jct_p95, jct_p99;                 /* seconds */
+    long sla_wait, sla_deadline;
+};
+
+struct gs_mstats {
+    int model;                  /* catalog index */
+    double gpus;                /* GPUs of this model in the fleet */
+    double util;                /* allocated / available GPU-time */
+    double gpu_hours;           /* allocated */
+};
+
+/* Inference services (service.h), all services' requests together. */
+struct gs_infsum {
+    double requests, finished;
+    double ttft_p50, ttft_p99, itl_p50, itl_p99, e2e_p99, queue_p99;  /* s */
+    double attainment;          /* requests meeting every target / arrived */
+    double goodput;             /* such requests per second */
+    double tok_s_gpu;           /* output tokens per replica GPU-second */
+    double cost_per_mtok;       /* $ per million output tokens */
+};
+
+struct gs_summary {
+    double start_s, end_s, span_h;
+    long preemptions;
+    double util;                /* allocated / available GPU-time */
+    double gpu_hours_used, gpu_hours_avail;
+    double cpu_util, mem_util;  /* requested / capacity of host CPU and
+                                   memory, time mean */
+    double cpu_core_hours;      /* host CPU requested by running jobs x
+                                   time, core-hours (CPU-only jobs too) */
+    double stranded_gpu_hours;  /* GPU-time free on nodes out of CPU or
+                                   memory (fleet.h GS_STRAND_*) */
+    double throughput_jph;      /* finished jobs per hour */
+    double cost;                /* $ for the fleet over the span */
+    double cost_per_used_gpu_hour;
+    /* The measures of the HPS paper (arXiv 2512.10980, section V): */
+    double fairness_var;        /* variance of per-job queueing delay, min^2 */
+    long starved;               /* jobs that waited over GS_STARVED_AFTER */
+    /* GPU sharing (share.h, frag.h; docs/sharing.md): */
+    double fragmentation;       /* FGD fragmentation / capacity, time-mean */
+    double mig_slice_util;      /* busy / available MIG compute slices */
+    long mig_reconfigs;         /* MIG layout changes */
+    long oom_kills;             /* time-slicing out-of-memory kills */
+    long reclaim_kills, reclaim_evictions;  /* fractional loans reclaimed */
+    double sharing_slowdown;    /* mean slowdown of jobs on shared GPUs */
+    double ts_p99_added_ms;     /* p99 latency added, busy time-sliced GPUs */
+    struct gs_tstats all, tier[GS_NTIERS];
+    int nmodels;
+    struct gs_mstats model[GS_MAX_MODELS];
+    struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
+    struct gs_infsum inference; /* services (service.h); 0 without */
+    /* Pending and running jobs the policy examined over the run (sim.h,
+     * gs_sim_examine): a deterministic measure of its work, not a metric of
+     * the cluster, so it is in --json but not in the compared fields. */
+    uint64_t policy_work;
+};
+
+struct gs_series {
+    long n, cap;
+    int nmodels;
+    int models[GS_MAX_MODELS];  /* catalog indexes, fleet order */
+    double *t;                  /* seconds */
+    double *alloc, *queue, *running, *cost_rate, *gpus_up;
+    double *frag;               /* fragmentation / capacity (frag.h) */
+    double *mig_busy;           /* busy / available MIG compute slices */
+    double *stranded;           /* GPUs free on nodes out of CPU or memory */
+    double *cpu_alloc;          /* host CPU requested by running jobs, cores */
+    double *mem_alloc;          /* host memory requested, GiB */
+    double *alloc_model;        /* n x nmodels, row-major */
+    int nx;                     /* columns a model added (gs_metrics_hook) */
+    const char *const *xnames;
+    double *x;                  /* n x nx, row-major */
+};
+
+/* A model's view for the books: the fleet's cost rate ($/h) at time t, and
+ * nx more time-series columns filled for a sample at time t. */
+struct gs_metrics_hook {
+    double (*cost_rate)(void *ctx, gs_time t);
+    void (*fill)(void *ctx, gs_time t, double *row);
+    int nx;
+    const char *const *names;   /* static storage */
+    void *ctx;
+};
+
+struct gs_metrics {
+    gs_time t0, last, step, next_sample;
+    int started;
+    double used_ms, avail_ms, cost;
+    double *pool_used_ms, *pool_avail_ms;
+    int npools;
+    struct gs_series ts;
+    struct gs_metrics_hook hook;
+    /* Sharing models read at every advance (NULL: none). */
+    const struct gs_share *share;
+    const struct gs_frag *frag;
+    double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
+    double cpu_ms, mem_ms;              /* requested CPU / memory share x ms */
+    double core_ms;                     /* requested cores x ms */
+    double strand_ms;                   /* stranded GPUs x ms */
+    double mig_busy_ms, mig_up_ms;      /* of compute slices x ms */
+    double ts_lat_ms, ts_busy_ms;       /* of latency sum, busy GPUs x ms */
+};
+
+/* 0 or GS_ENOMEM. */
+int gs_metrics_init(struct gs_metrics *m, const struct gs_fleet *f,
+                    gs_time step);
+void gs_metrics_free(struct gs_metrics *m);
+/* The clock is about to move from m->last to t: integrate the state that
+ * held over [last, t) and take the samples that fall in it.  The first call
+ * sets the start of the measured window.  0 or GS_ENOMEM. */
+int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
+                       long pending, long running, gs_time t);
+/* Cost rate of the fleet now, $ per hour (every provisioned node billed). */
+double gs_metrics_cost_rate(const struct gs_fleet *f);
+/* Take the cost rate and extra columns from a model (before the first
+ * advance).  The summary's cost is then the model's to set. */
+void gs_metrics_set_hook(struct gs_metrics *m, const struct gs_metrics_hook *h);
+
+void gs_metrics_summarize(const struct gs_metrics *m,
+                          const struct gs_fleet *f,
+                          const struct gs_scenario *sc,
+                          const struct gs_jobrec *rec, long n,
+                          struct gs_summary *out);
+
+#endif

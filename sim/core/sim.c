@@ -1,0 +1,1898 @@
+/* sim.c -- the cluster simulation loop and the engine calls policies use.
+ *
+ * Ownership: the simulation owns its fleet, source, plug-in states, job
+ * structs and records; the scenario is borrowed.  A job struct lives from
+ * arrival to its end and is then recycled through a free list; its compact
+ * record (struct gs_jobrec) stays for the results.
+ *
+ * Invariants:
+ *  - a job is in exactly one of: the pending list (state PENDING), the
+ *    running array (state RUNNING, alloc committed to the fleet, finish
+ *    event scheduled unless rate is 0), or neither (ended, recycled);
+ *  - job->done is the work done as of job->mark; while running, work
+ *    progresses at job->rate reference-ms per ms;
+ *  - the fleet's used capacity is exactly the sum of running jobs' allocs.
+ * CPU-only jobs (no GPU asked) are jobs like any other: queued, started
+ * by the policy, holding one node's CPU and host memory (fleet.h,
+ * gs_need_host_only).  The core places them (host_place; placers are
+ * asked only for jobs with GPUs): pools without GPUs first, then GPU
+ * nodes, first fit. */
+#include "sim.h"
+#include "../base/bigmem.h"
+#include "../cluster/frag.h"
+#include "model.h"
+#include "../base/rng.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for the models of model.c's table. */
+#define GS_MAXMODELS 8
+/* Admission's table of job shapes (shape_answers): 64 entries. */
+#define GS_SHAPE_BITS 6
+/* The largest tenant key a source may give (struct gs_jobspec). */
+#define GS_TENANT_KEYS (1 << 16)
+
+struct gs_sim {
+    const struct gs_scenario *sc;
+    struct gs_engine eng;
+    struct gs_fleet *fleet;
+    uint64_t seed;
+
+    const struct gs_policy_ops *pol;
+    void *pst;
+    struct gs_params pparams;
+    const struct gs_placer_ops *plc;
+    void *plst;
+    struct gs_params lparams;
+
+    struct gs_source src;
+    struct gs_jobspec next;
+    int have_next;
+
+    struct gs_job *phead, *ptail;
+    long npending;
+    /* Per block of 2^PBLK records, its last pending job (the list is in
+     * record order, so a block's pending jobs are adjacent), and a bit per
+     * block that has one: a requeued job finds its place in O(block) rather
+     * than by walking the queue from its end. */
+    struct gs_job **plast;
+    uint64_t *pbits;
+    long nblk;
+    struct gs_job **run;
+    long nrun, caprun;
+    struct gs_job *freelist;
+
+    struct gs_jobrec *rec;
+    long nrec, caprec;
+    /* The host asks' distinct pairs (hostv[0] = none), found by an open
+     * addressing table of indices (hh, 0 = empty); the last one found is
+     * remembered.  host: every record's pair, once more than
+     * GS_JOBREC_HOSTS distinct ones came (NULL until then). */
+    struct gs_jobhost *hostv;
+    long nhostv, caphostv;
+    uint32_t *hh;
+    long hhcap;
+    uint64_t hlast_key;
+    uint32_t hlast;
+    long host_pairs;            /* at most this many indexed */
+    struct gs_jobhost *host;
+    struct gs_jobredo *redo;    /* NULL until a job is requeued */
+    long npreempt;              /* requeues, all jobs */
+
+    char (*tnames)[GS_TENANT_NAME];
+    int ntn, captn;
+    int *thash;                 /* open addressing, -1 = empty */
+    int thcap;
+    int *tkey;                  /* a source's tenant key: index + 1, 0 */
+    int ntkey;
+    struct shape_memo *shapes;  /* 2^GS_SHAPE_BITS (shape_answers) */
+
+    struct gs_range *ranges;    /* scratch: one per pool */
+    struct gs_event tick;
+    int dirty;
+    gs_time t0;                 /* first arrival */
+    int have_t0;
+    int err;
+    struct gs_diag errd;
+
+    gs_sim_status_fn *status;   /* the progress line's hook, or NULL */
+    void *status_ctx;
+    gs_time bill_until;         /* 0, or the least span */
+    gs_time start;              /* the run's start: t0, or a model's first
+                                   event when sooner (the span's start) */
+    struct gs_metrics m;
+    struct gs_summary sum;
+    struct gs_frag *frag;       /* fragmentation measure, node classes */
+    int offering;               /* in gs_sim_offer: no policy hooks */
+    struct simmod {             /* the models in this run (model.h) */
+        const struct gs_model_ops *ops;
+        void *st;
+    } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
+    int nmods, nveto;           /* veto: those with a pool_ok hook */
+    gs_time last_change;        /* a job last started or stopped */
+    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
+    /* Misses remembered (gs_sim_place anywhere): a need and tier that found
+     * no room stays without room until capacity comes back, which the
+     * fleet tells (a release, a node up or down, a loan): epoch moves. */
+    uint64_t epoch;
+    int memo_ok;                /* gs_sim_misses_repeat() */
+    struct miss {
+        struct gs_need need;
+        int tier;
+        uint64_t epoch;         /* 0: empty */
+        char prof[GS_MIG_PROFILE_NAME];
+    } miss[64];
+};
+
+/* With no horizon, a run whose jobs can neither start nor end for this
+ * long (pending jobs on capacity that never comes back) stops there. */
+#define GS_STALL (365 * GS_DAY)
+
+/* --- small helpers ---------------------------------------------------- */
+
+/* Call hook h of every model in the run that has it, with arguments. */
+#define MODELS_CALL(s, h, ...)                                          \
+    do {                                                                \
+        for (int mi_ = 0; mi_ < (s)->nmods; mi_++)                      \
+            if ((s)->mods[mi_].ops->h)                                  \
+                (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
+    } while (0)
+
+/* May job j use pool p: every model's veto passes. */
+static int pool_ok(const struct gs_sim *s, int p, const struct gs_job *j)
+{
+    for (int i = 0; i < s->nveto; i++)
+        if (!s->veto[i].ops->pool_ok(s->veto[i].st, p, j))
+            return 0;
+    return 1;
+}
+
+static int fail(struct gs_sim *s, int code, const char *where,
+                const char *what)
+{
+    if (!s->err) {
+        s->err = code;
+        gs_diag_set(&s->errd, code, where, "%s", what);
+    }
+    return code;
+}
+
+static uint32_t hash_str(const char *p)
+{
+    uint32_t h = 2166136261u;
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* Index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
+ * GS_MAX_TENANTS tenants (a record's field). */
+static int tenant_intern(struct gs_sim *s, const char *name)
+{
+    if (s->ntn * 2 >= s->thcap) {
+        int cap = s->thcap ? s->thcap * 2 : 64;
+        int *h = malloc((size_t)cap * sizeof *h);
+        if (h == NULL)
+            return GS_ENOMEM;
+        for (int i = 0; i < cap; i++)
+            h[i] = -1;
+        for (int i = 0; i < s->ntn; i++) {
+            uint32_t k = hash_str(s->tnames[i]) & (uint32_t)(cap - 1);
+            while (h[k] >= 0)
+                k = (k + 1) & (uint32_t)(cap - 1);
+            h[k] = i;
+        }
+        free(s->thash);
+        s->thash = h;
+        s->thcap = cap;
+    }
+    uint32_t k = hash_str(name) & (uint32_t)(s->thcap - 1);
+    while (s->thash[k] >= 0) {
+        if (strcmp(s->tnames[s->thash[k]], name) == 0)
+            return s->thash[k];
+        k = (k + 1) & (uint32_t)(s->thcap - 1);
+    }
+    if (s->ntn >= GS_MAX_TENANTS)
+        return GS_ERANGE;
+    if (s->ntn == s->captn) {
+        int cap = s->captn ? s->captn * 2 : 16;
+        void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
+        if (t == NULL)
+            return GS_ENOMEM;
+        s->tnames = t;
+        s->captn = cap;
+    }
+    snprintf(s->tnames[s->ntn], GS_TENANT_NAME, "%s", name);
+    s->thash[k] = s->ntn;
+    return s->ntn++;
+}
+
+#define PBLK 8
+
+static void pending_remove(struct gs_sim *s, struct gs_job *j)
+{
+    long b = (long)(j->rec >> PBLK);
+    if (s->plast[b] == j) {
+        if (j->prev && (long)(j->prev->rec >> PBLK) == b) {
+            s->plast[b] = j->prev;
+        } else {
+            s->plast[b] = NULL;
+            s->pbits[b >> 6] &= ~(1ULL << (b & 63));
+        }
+    }
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        s->phead = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        s->ptail = j->prev;
+    /* j->next is left pointing at its successor, which a policy's
+     * stopped(KILLED) hook may read (sim.h, gs_sim_pending_tail). */
+    s->npending--;
+}
+
+/* a goes after b in the pending list */
+static int pending_later(const struct gs_job *a, const struct gs_job *b)
+{
+    return a->s.arrival > b->s.arrival ||
+           (a->s.arrival == b->s.arrival && a->rec > b->rec);
+}
+
+/* The pending job that j goes after: the last one of a lower record
+ * (records are numbered in arrival order), found through the blocks. */
+static struct gs_job *pending_pred(struct gs_sim *s, const struct gs_job *j)
+{
+    long b = (long)(j->rec >> PBLK);
+    struct gs_job *a = s->plast[b];
+    if (a) {
+        while (a && a->rec > j->rec)
+            a = a->prev;
+        return a;
+    }
+    for (long w = b >> 6; w >= 0; w--) {
+        uint64_t m = s->pbits[w];
+        if (w == b >> 6)
+            m &= (1ULL << (b & 63)) - 1;
+        if (m)
+            return s->plast[w * 64 + 63 - __builtin_clzll(m)];
+    }
+    return NULL;
+}
+
+/* Insert in arrival order (a requeued job goes back to its place). */
+static void pending_insert(struct gs_sim *s, struct gs_job *j)
+{
+    long b = (long)(j->rec >> PBLK);
+    if (b >= s->nblk) {
+        long n = s->nblk ? s->nblk : 1024;
+        while (n <= b)
+            n *= 2;
+        struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
+        GS_OOM_IF(l == NULL);
+        s->plast = l;
+        uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
+        GS_OOM_IF(m == NULL);
+        s->pbits = m;
+        memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
+        memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
+        s->nblk = n;
+    }
+    /* A new arrival goes last: no pending job is later (the common case,
+     * in O(1)); into an empty list, or before the head, it goes first; a
+     * requeued one finds its place through the blocks (a scan that stops at
+     * the head's block at the latest -- without the head test an arrival
+     * into an empty list scanned the bitmap of every block down to the
+     * first, O(jobs so far)). */
+    struct gs_job *after;
+    if (s->phead == NULL || pending_later(s->phead, j))
+        after = NULL;
+    else if (!pending_later(s->ptail, j))
+        after = s->ptail;
+    else
+        after = pending_pred(s, j);
+    /* the list's own order decides (both loops end at once when records
+     * follow arrivals, as they do) */
+    while (after && pending_later(after, j))
+        after = after->prev;
+    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
+                            !pending_later(nx, j);)
+        after = nx;
+    j->prev = after;
+    j->next = after ? after->next : s->phead;
+    if (j->next)
+        j->next->prev = j;
+    else
+        s->ptail = j;
+    if (after)
+        after->next = j;
+    else
+        s->phead = j;
+    s->npending++;
+    if (s->plast[b] == NULL || s->plast[b]->rec < j->rec)
+        s->plast[b] = j;
+    s->pbits[b >> 6] |= 1ULL << (b & 63);
+}
+
+static int running_add(struct gs_sim *s, struct gs_job *j)
+{
+    if (s->nrun == s->caprun) {
+        long cap = s->caprun ? s->caprun * 2 : 256;
+        struct gs_job **r = realloc(s->run, (size_t)cap * sizeof *r);
+        if (r == NULL)
+            return GS_ENOMEM;
+        s->run = r;
+        s->caprun = cap;
+    }
+    j->rslot = s->nrun;
+    s->run[s->nrun++] = j;
+    return 0;
+}
+
+/* Swap-remove: the last running job takes j's slot. */
+static void running_remove(struct gs_sim *s, struct gs_job *j)
+{
+    GS_ASSERT(j->rslot >= 0 && j->rslot < s->nrun && s->run[j->rslot] == j);
+    struct gs_job *last = s->run[--s->nrun];
+    s->run[j->rslot] = last;
+    last->rslot = j->rslot;
+    j->rslot = -1;
+}
+
+static double job_total(const struct gs_job *j)
+{
+    return j->s.work + j->extra;
+}
+
+static void job_sync(struct gs_sim *s, struct gs_job *j)
+{
+    gs_time now = s->eng.now;
+    if (j->state == GS_JOB_RUNNING && now > j->mark) {
+        j->done += (double)(now - j->mark) * j->rate;
+        if (j->done > job_total(j))
+            j->done = job_total(j);
+    }
+    j->mark = now;
+}
+
+static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
+{
+    double left = job_total(j) - j->done;
+    if (left <= 0)
+        return s->eng.now;
+    double dt = ceil(left / j->rate - 1e-9);
+    if (dt > 9.0e15)
+        return GS_TIME_MAX / 2;
+    return s->eng.now + (gs_time)dt;
+}
+
+/* The GPUs j holds, booked in its pool's unit -- what the fleet's used
+ * capacity counts for it (fleet.h): whole GPUs, a fraction, one
+ * time-slicing replica (1/N of a GPU), or a MIG instance's share of the
+ * memory slices.  Before it runs: what it asks. */
+static float alloc_gpus(const struct gs_job *j)
+{
+    if (gs_need_host_only(&j->need))
+        return 0.0f;
+    if (j->alloc.pool >= 0 && j->alloc.n > 0)
+        return (float)((double)gs_alloc_milli(&j->alloc) / 1000.0);
+    if (j->need.gpus > 0)
+        return (float)j->need.gpus;
+    return (float)j->need.milli / 1000.0f;
+}
+
+/* r->gpus is alloc_gpus(j) as start_job set it: the allocation does not
+ * change while the job runs. */
+static void account_run(struct gs_sim *s, struct gs_job *j)
+{
+    struct gs_jobrec *r = &s->rec[j->rec];
+    r->gpu_hours += (float)((double)(s->eng.now - j->started) / GS_HOUR *
+                            r->gpus);
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->job_ran)
+            r->cost += s->mods[i].ops->job_ran(s->mods[i].st, j);
+    s->last_change = s->eng.now;
+}
+
+static void job_recycle(struct gs_sim *s, struct gs_job *j)
+{
+    gs_alloc_reset(&j->alloc);
+    j->next = s->freelist;
+    s->freelist = j;
+}
+
+/* --- events ------------------------------------------------------------ */
+
+/* Give back j's allocation; the models see it go first. */
+static void release(struct gs_sim *s, struct gs_job *j)
+{
+    MODELS_CALL(s, job_stopping, j);
+    gs_fleet_release(s->fleet, &j->alloc, &j->need);
+}
+
+static void on_finish(struct gs_event *ev, void *ctx);
+
+/* The job whose finish comes next has usually sat untouched since it
+ * started, hours of simulated time and thousands of events ago.  When a
+ * finish fires, ask for the next one's struct (its first four lines: struct
+ * gs_job's layout) at once, and for its record at the end, when the line
+ * holding the record's index has come; those misses then overlap with the
+ * work until it fires (the policy's heaps read the same struct) instead of
+ * following one another.  A hint only: the event may yet move. */
+static const struct gs_job *next_finish(struct gs_sim *s)
+{
+    struct gs_event *nx = gs_engine_top(&s->eng);
+    return nx && nx->fire == on_finish ? (const struct gs_job *)nx : NULL;
+}
+
+static void prefetch_job(const struct gs_job *j)
+{
+    for (int i = 0; i < 4; i++)
+        __builtin_prefetch((const char *)j + 64 * i, 1);
+}
+
+static void on_finish(struct gs_event *ev, void *ctx)
+{
+    struct gs_sim *s = ctx;
+    struct gs_job *j = (struct gs_job *)ev;
+    const struct gs_job *nx = next_finish(s);
+    if (nx)
+        prefetch_job(nx);
+    struct gs_jobrec *r = &s->rec[j->rec];
+    j->done = job_total(j);
+    if (j->alloc.n > 0)
+        release(s, j);
+    running_remove(s, j);
+    account_run(s, j);
+    j->state = GS_JOB_DONE;
+    r->state = GS_JOB_DONE;
+    r->end = s->eng.now;
+    r->sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                               r->end > j->s.arrival + j->s.deadline);
+    if (j->alloc.n > 0 && s->pol->stopped)
+        s->pol->stopped(s->pst, s, j, GS_STOP_DONE);
+    MODELS_CALL(s, job_ended, j, GS_STOP_DONE);
+    job_recycle(s, j);
+    s->dirty = 1;
+    if ((nx = next_finish(s)) != NULL)
+        __builtin_prefetch(&s->rec[nx->rec], 1);
+}
+
+static int sim_alive(const struct gs_sim *s)
+{
+    if (s->have_next || s->npending > 0 || s->nrun > 0)
+        return 1;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->alive && s->mods[i].ops->alive(s->mods[i].st))
+            return 1;
+    return 0;
+}
+
+static void on_tick(struct gs_event *ev, void *ctx)
+{
+    struct gs_sim *s = ctx;
+    if (s->pol->tick)
+        s->pol->tick(s->pst, s);
+    s->dirty = 1;
+    if (sim_alive(s))
+        gs_engine_at(&s->eng, ev, s->eng.now + s->pol->tick_ms);
+}
+
+/* --- admission --------------------------------------------------------- */
+
+static int any_pool_fits(const struct gs_sim *s, const struct gs_job *j)
+{
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
+            pool_ok(s, p, j))
+            return 1;
+    return 0;
+}
+
+/* Why a job fits no pool, when the spot rule is the reason. */
+static const char *spot_hint(const struct gs_sim *s, const struct gs_job *j)
+{
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            return " (the pools that would fit are spot pools, closed to "
+                   "its tier by $.spot.tiers)";
+    return "";
+}
+
+/* The host resources j asks when its trace or class states none: the
+ * tier's, per GPU (a fraction pro rata; a MIG profile as one slice of 7)
+ * or for a job asking no GPU -- but never more than its GPUs' share of a
+ * node (the GPUs it would hold / the node's GPUs: a time-slicing replica
+ * 1/N of a GPU's share) on the most generous pool it may use, so a
+ * default alone neither makes a job unplaceable nor strands GPUs.  What a
+ * job states is kept as stated. */
+static void host_defaults(const struct gs_sim *s, struct gs_job *j,
+                          const struct gs_tiercfg *tc)
+{
+    struct gs_need *n = &j->need;
+    int def_c = n->cpu_milli <= 0, def_m = n->mem_mib <= 0;
+    if (!def_c && !def_m)
+        return;
+    int host = gs_need_host_only(n);
+    double g = n->gpus > 0 ? n->gpus
+               : n->milli > 0 ? n->milli / 1000.0 : 1.0 / 7.0;
+    int64_t cpu = host ? tc->cpu_only : llround(tc->cpu_per_gpu * g);
+    int64_t mem = host ? tc->mem_only : llround(tc->mem_per_gpu * g);
+    /* the most one job of this shape may ask on some eligible pool */
+    struct gs_need bare = *n;
+    bare.cpu_milli = bare.mem_mib = 0;
+    int64_t cmax = -1, mmax = -1;
+    for (int p = 0; p < s->fleet->npools; p++) {
+        if (!gs_fleet_pool_eligible(s->fleet, p, &bare) || !pool_ok(s, p, j))
+            continue;
+        const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
+        int32_t nc, nm;
+        gs_pool_host(s->fleet->cat, ps, &nc, &nm);
+        struct gs_demand dm;
+        int64_t held = 1000, per = 1000;   /* milli held, of per */
+        if (!host && gs_fleet_demand(s->fleet, p, &bare, &dm) == 0) {
+            held = dm.kind == GS_DEM_WHOLE ? 1000LL * dm.gpus : dm.milli;
+            per = 1000LL * ps->gpn;     /* a gang's parts split it by
+                                           their GPUs (gs_part_host) */
+        }
+        int64_t c = (int64_t)nc * held / per, m = (int64_t)nm * held / per;
+        if (c > cmax)
+            cmax = c;
+        if (m > mmax)
+            mmax = m;
+    }
+    if (def_c)
+        n->cpu_milli = (int32_t)(cmax >= 0 && cpu > cmax ? cmax : cpu);
+    if (def_m)
+        n->mem_mib = (int32_t)(mmax >= 0 && mem > mmax ? mmax : mem);
+}
+
+_Static_assert(sizeof(struct gs_jobrec) == GS_JOBREC_BYTES,
+               "struct gs_jobrec has padding or grew");
+_Static_assert(GS_NTIERS <= 8 && GS_NKILL <= 8 && GS_JOB_UNFINISHED < 8,
+               "a record's 3-bit codes are too small");
+
+/* The records' memory (bigmem.h): mappings of their own, grown by mremap
+ * (no copy) and marked for transparent huge pages, so a million records
+ * take a few dozen page faults rather than 16,000.  They grow by doubling,
+ * which costs address space, not memory: only the pages written are
+ * resident.  The side arrays -- every job's host asks once there are too
+ * many distinct pairs to index, what requeued jobs keep -- exist only once
+ * needed and then grow with the records. */
+static int side_grow(void **p, size_t each, long old, long cap)
+{
+    void *q = gs_big_realloc(*p, (size_t)old * each, (size_t)cap * each);
+    if (q == NULL)
+        return GS_ENOMEM;
+    *p = q;
+    return 0;
+}
+
+/* Room for one more record. */
+static int records_grow(struct gs_sim *s)
+{
+    if (s->nrec < s->caprec)
+        return 0;
+    long cap = s->caprec ? s->caprec * 2 : 1024;   /* 64 KB, then doubling */
+    if ((size_t)cap > (size_t)UINT32_MAX + 1)
+        return GS_ENOMEM;       /* a job's record index is 32 bits */
+    if (side_grow((void **)&s->rec, sizeof *s->rec, s->caprec, cap) < 0 ||
+        (s->host && side_grow((void **)&s->host, sizeof *s->host, s->caprec,
+                              cap) < 0) ||
+        (s->redo && side_grow((void **)&s->redo, sizeof *s->redo, s->caprec,
+                              cap) < 0))
+        return GS_ENOMEM;
+    s->caprec = cap;
+    return 0;
+}
+
+static uint32_t host_hash(uint64_t key, long cap)
+{
+    key *= 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(key >> 32) & (uint32_t)(cap - 1);
+}
+
+/* The index of host pair h in the table of distinct pairs, added if new;
+ * GS_ERANGE when the table is full (host_pairs pairs), GS_ENOMEM. */
+static long host_index(struct gs_sim *s, struct gs_jobhost h)
+{
+    uint64_t key = (uint64_t)(uint32_t)h.cpu_milli << 32 |
+                   (uint32_t)h.mem_mib;
+    if (key == 0)
+        return 0;
+    if (key == s->hlast_key && s->hlast)
+        return s->hlast;
+    if (s->nhostv * 2 + 2 >= s->hhcap) {
+        long cap = s->hhcap ? s->hhcap * 2 : 64;
+        uint32_t *t = calloc((size_t)cap, sizeof *t);
+        if (t == NULL)
+            return GS_ENOMEM;
+        for (long i = 1; i < s->nhostv; i++) {
+            const struct gs_jobhost *v = &s->hostv[i];
+            uint32_t k = host_hash((uint64_t)(uint32_t)v->cpu_milli << 32 |
+                                   (uint32_t)v->mem_mib, cap);
+            while (t[k])
+                k = (k + 1) & (uint32_t)(cap - 1);
+            t[k] = (uint32_t)i;
+        }
+        free(s->hh);
+        s->hh = t;
+        s->hhcap = cap;
+    }
+    uint32_t k = host_hash(key, s->hhcap);
+    for (; s->hh[k]; k = (k + 1) & (uint32_t)(s->hhcap - 1)) {
+        const struct gs_jobhost *v = &s->hostv[s->hh[k]];
+        if (v->cpu_milli == h.cpu_milli && v->mem_mib == h.mem_mib) {
+            s->hlast_key = key;
+            return s->hlast = s->hh[k];
+        }
+    }
+    if (s->nhostv == 0)
+        s->nhostv = 1;          /* index 0: no asks */
+    if (s->nhostv > s->host_pairs)
+        return GS_ERANGE;
+    if (s->nhostv >= s->caphostv) {
+        long cap = s->caphostv ? s->caphostv * 2 : 16;
+        struct gs_jobhost *v = realloc(s->hostv, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return GS_ENOMEM;
+        v[0] = (struct gs_jobhost){ 0, 0 };
+        s->hostv = v;
+        s->caphostv = cap;
+    }
+    s->hostv[s->nhostv] = h;
+    s->hh[k] = (uint32_t)s->nhostv;
+    s->hlast_key = key;
+    return s->hlast = (uint32_t)s->nhostv++;
+}
+
+/* Keep the host asks of record i (the last one): its pair's index, or in
+ * the side array once the pairs are too many to index. */
+static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
+{
+    if (s->host == NULL) {
+        long k = host_index(s, h);
+        if (k >= 0) {
+            s->rec[i].host = (unsigned)k;
+            return 0;
+        }
+        if (k != GS_ERANGE)
+            return (int)k;
+        /* too many distinct pairs: every record's own */
+        if (side_grow((void **)&s->host, sizeof *s->host, 0, s->caprec) < 0)
+            return GS_ENOMEM;
+        for (long r = 0; r < i; r++)
+            s->host[r] = s->hostv[s->rec[r].host];
+    }
+    s->rec[i].host = 0;
+    s->host[i] = h;
+    return 0;
+}
+
+/* Where a job's problem is: the scenario, the job, its trace line. */
+static void job_where(const struct gs_sim *s, const struct gs_jobspec *sp,
+                      char *buf, size_t len)
+{
+    if (sp->line > 0)
+        snprintf(buf, len, "%s: job %lld (trace line %ld)", s->sc->file,
+                 (long long)sp->id, sp->line);
+    else
+        snprintf(buf, len, "%s: job %lld", s->sc->file, (long long)sp->id);
+}
+
+/* The least time factor over the pools j may use (-1 if none: the pools
+ * and their models are fixed for the run, so admission works it out once
+ * and the estimate, asked for every pending job a backfill pass looks at,
+ * is one multiplication), and whether any pool may take j (1) or none (0),
+ * in one pass over the pools. */
+static int pools_for(const struct gs_sim *s, const struct gs_job *j,
+                     double *factor)
+{
+    double best = -1;
+    int fits = 0, host = gs_need_host_only(&j->need);
+    for (int p = 0; p < s->fleet->npools; p++) {
+        if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
+            continue;
+        if (!host) {
+            double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
+                                              s->fleet->pools[p].s.model,
+                                              j->s.cb);
+            if (best < 0 || f < best)
+                best = f;
+        }
+        if (!fits)
+            fits = pool_ok(s, p, j);
+    }
+    *factor = host ? (fits ? 1.0 : -1) : best;  /* CPU work: no GPU model */
+    return fits;
+}
+
+/* What admission works out from a job's shape alone (shape_answers). */
+struct shape {
+    double mem_gb, gpu_mem_min, cb;
+    uint64_t allowed;
+    int32_t tier, gpus, milli, guar, burst, ref_model, cpu_milli, mem_mib;
+};
+
+struct shape_memo {
+    struct shape k;
+    int32_t cpu_milli, mem_mib;     /* the asks, defaults included */
+    uint64_t allowed;               /* with its attributes */
+    double efactor;
+    int attrs_empty, fits, used;
+};
+
+_Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
+
+/* Work out, for job j (its need as the spec states it), the models its
+ * attributes admit, its host asks with the tier's defaults (host_defaults),
+ * its least time factor and whether any pool may take it (pools_for); *ae
+ * is 1 when its attributes admit no model it may use.  Each is a function
+ * of the job's shape -- tier, need, reference model and compute share --
+ * since the pools, the catalog, the tiers and the models' vetoes (model.h:
+ * pool_ok looks at the pool and the job's tier and need) are fixed for
+ * the run; so the answers for a shape are remembered in a small
+ * direct-mapped table and alike jobs, most of a workload, look them up.
+ * Jobs that name a MIG profile or a GPU family are worked out each time. */
+static void shape_answers(struct gs_sim *s, struct gs_job *j,
+                          const struct gs_jobspec *sp,
+                          const struct gs_tiercfg *tc, int *ae, int *fits)
+{
+    struct shape_memo *m = NULL;
+    struct shape k;
+    if (!sp->mig_profile[0] && !sp->gpu_family[0]) {
+        k = (struct shape){ .mem_gb = j->need.mem_gb,
+                            .gpu_mem_min = sp->gpu_mem_min, .cb = sp->cb,
+                            .allowed = j->need.allowed, .tier = sp->tier,
+                            .gpus = j->need.gpus, .milli = j->need.milli,
+                            .guar = j->need.guar, .burst = j->need.burst,
+                            .ref_model = sp->ref_model,
+                            .cpu_milli = j->need.cpu_milli,
+                            .mem_mib = j->need.mem_mib };
+        uint64_t h = k.allowed ^ (uint64_t)(uint32_t)k.gpus << 7 ^
+                     (uint64_t)(uint32_t)k.milli << 13 ^
+                     (uint64_t)(uint32_t)k.tier << 29 ^
+                     (uint64_t)(uint32_t)k.cpu_milli << 31 ^
+                     (uint64_t)(uint32_t)k.mem_mib << 17;
+        h *= 0x9e3779b97f4a7c15ULL;
+        m = &s->shapes[h >> (64 - GS_SHAPE_BITS)];
+        if (m->used && memcmp(&m->k, &k, sizeof k) == 0) {
+            j->need.cpu_milli = m->cpu_milli;
+            j->need.mem_mib = m->mem_mib;
+            j->need.allowed = m->allowed;
+            j->efactor = m->efactor;
+            *ae = m->attrs_empty;
+            *fits = m->fits;
+            return;
+        }
+    }
+    *ae = 0;
+    if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
+        /* DRA attributes: the models they admit, within any list */
+        uint64_t mm = gs_jobspec_attr_models(&s->sc->cat, sp->gpu_family,
+                                             sp->gpu_mem_min);
+        if (j->need.allowed)
+            mm &= j->need.allowed;
+        *ae = mm == 0 && !gs_need_host_only(&j->need);
+        j->need.allowed = mm;
+    }
+    host_defaults(s, j, tc);
+    *fits = pools_for(s, j, &j->efactor);
+    if (m)
+        *m = (struct shape_memo){ .k = k, .cpu_milli = j->need.cpu_milli,
+                                  .mem_mib = j->need.mem_mib,
+                                  .allowed = j->need.allowed,
+                                  .efactor = j->efactor, .attrs_empty = *ae,
+                                  .fits = *fits, .used = 1 };
+}
+
+/* Fill a job's struct from its spec: zero but for what few jobs have (a
+ * MIG profile's name, phases: job.h), which is written only when the job
+ * has it -- so a recycled struct's lines that a plain job never reads are
+ * not touched. */
+static void job_fill(struct gs_job *j, const struct gs_jobspec *sp)
+{
+    memset(j, 0, offsetof(struct gs_job, mig_profile));
+    gs_event_init(&j->fin, on_finish);
+    gs_hnode_init(&j->pnode);
+    j->alloc.pool = -1;
+    j->s = (struct gs_jobkept){ .arrival = sp->arrival, .work = sp->work,
+                                .deadline = sp->deadline, .tier = sp->tier,
+                                .ref_model = sp->ref_model, .id = sp->id,
+                                .estimate = sp->estimate, .cb = sp->cb,
+                                .duty = sp->duty,
+                                .comm_share = sp->comm_share };
+    GS_ASSERT(sp->nphases >= 0 && sp->nphases <= GS_MAX_PHASES);
+    j->nphases = sp->nphases;
+    for (int i = 0; i < sp->nphases; i++)
+        j->phase[i] = sp->phase[i];
+    if (sp->mig_profile[0])
+        memcpy(j->mig_profile, sp->mig_profile, sizeof j->mig_profile);
+    else
+        j->mig_profile[0] = '\0';
+}
+
+/* The tenant index of sp's tenant, through the source's number for it
+ * when it gives one (struct gs_jobspec: tenant_key) -- the name is hashed
+ * once, not for every job -- or by name.  Negative: tenant_intern's. */
+static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    int key = sp->tenant_key;
+    if (key > 0 && key < s->ntkey && s->tkey[key] > 0)
+        return s->tkey[key] - 1;
+    int t = tenant_intern(s, sp->tenant);
+    if (t < 0 || key <= 0 || key > GS_TENANT_KEYS)
+        return t;
+    if (key >= s->ntkey) {
+        int n = s->ntkey ? s->ntkey : 64;
+        while (n <= key)
+            n *= 2;
+        int *k = realloc(s->tkey, (size_t)n * sizeof *k);
+        if (k == NULL)
+            return t;           /* looked up by name next time */
+        memset(k + s->ntkey, 0, (size_t)(n - s->ntkey) * sizeof *k);
+        s->tkey = k;
+        s->ntkey = n;
+    }
+    s->tkey[key] = t + 1;
+    return t;
+}
+
+static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
+    struct gs_job *j = s->freelist;
+    if (j)
+        s->freelist = j->next;
+    else if ((j = malloc(sizeof *j)) == NULL)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    job_fill(j, sp);
+    j->model = -1;
+    j->tenant = tenant_of(s, sp);
+    if (j->tenant < 0) {
+        int rc = j->tenant;
+        free(j);
+        if (rc == GS_ENOMEM)
+            return fail(s, GS_ENOMEM, "", "out of memory");
+        char where[600];
+        job_where(s, sp, where, sizeof where);
+        return fail(s, GS_ERANGE, where, "its tenant would be the run's "
+                    "16,777,217th: a run has at most 2^24 tenants");
+    }
+    j->prio = sp->priority == INT_MIN ? tc->priority : sp->priority;
+    j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
+    j->max_wait = sp->max_wait < 0 ? tc->max_wait : sp->max_wait;
+    j->ckpt = sp->ckpt > 0 ? sp->ckpt : tc->ckpt;
+    j->need = (struct gs_need){ .gpus = sp->gpus,
+                                .milli = sp->gpus > 0 ? 0 : sp->milli,
+                                .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                                .profile = sp->mig_profile[0] ? j->mig_profile
+                                                              : NULL,
+                                .guar = sp->guar_milli,
+                                .burst = sp->burst_milli,
+                                .cpu_milli = sp->cpu_milli,
+                                .mem_mib = sp->mem_mib,
+                                .dev_gb = sp->gpu_mem_min };
+    int attrs_empty, fits;
+    shape_answers(s, j, sp, tc, &attrs_empty, &fits);
+
+    if (records_grow(s) < 0) {
+        free(j);
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    }
+    j->rec = (uint32_t)s->nrec;
+    struct gs_jobrec *r = &s->rec[s->nrec++];
+    *r = (struct gs_jobrec){ .id = sp->id, .arrival = sp->arrival,
+                             .start = -1, .end = -1, .work = sp->work,
+                             .gpus = alloc_gpus(j),
+                             .tenant = (unsigned)j->tenant,
+                             .model = -1, .tier = (unsigned)sp->tier & 7,
+                             .state = GS_JOB_PENDING };
+    /* what it asks, tier defaults included */
+    if (host_keep(s, (long)j->rec, (struct gs_jobhost){
+                      j->need.cpu_milli, j->need.mem_mib }) < 0) {
+        s->nrec--;
+        free(j);
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    }
+
+    if (attrs_empty || !fits) {
+        char where[600], what[300];
+        job_where(s, sp, where, sizeof where);
+        if (attrs_empty)
+            snprintf(what, sizeof what,
+                     "no GPU model of the catalog is both allowed to it and "
+                     "has its attributes (gpu_family '%s', at least %g GiB)",
+                     sp->gpu_family, sp->gpu_mem_min);
+        else if (sp->gpu_family[0] || sp->gpu_mem_min > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %g GPUs of family '%s' with at least %g GiB "
+                     "each, but no pool it may use has them%s",
+                     sp->gpus > 0 ? sp->gpus : sp->milli / 1000.0,
+                     sp->gpu_family[0] ? sp->gpu_family : "any",
+                     sp->gpu_mem_min, spot_hint(s, j));
+        else if (gs_need_host_only(&j->need))
+            snprintf(what, sizeof what,
+                     "it asks for no GPU, %.3f CPUs and %d MiB of host "
+                     "memory, but no pool it may use has a node with that "
+                     "much CPU and memory%s", sp->cpu_milli / 1000.0,
+                     (int)sp->mem_mib, spot_hint(s, j));
+        else if (sp->cpu_milli > 0 || sp->mem_mib > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
+                     "memory, but no pool it may use has nodes with room for "
+                     "all of them%s", sp->gpus > 0 ? sp->gpus
+                                                    : sp->milli / 1000.0,
+                     sp->cpu_milli / 1000.0, (int)sp->mem_mib,
+                     spot_hint(s, j));
+        else if (sp->mig_profile[0])
+            snprintf(what, sizeof what,
+                     "it asks for MIG profile '%s' but no MIG pool it may use "
+                     "has that profile in its layout or may reconfigure to it",
+                     sp->mig_profile);
+        else if (sp->gpus > 0)
+            snprintf(what, sizeof what,
+                     "it asks for %d GPUs (%.1f GB each) but no pool it may "
+                     "use has that many GPUs with that memory%s", sp->gpus,
+                     sp->mem_gb, spot_hint(s, j));
+        else
+            snprintf(what, sizeof what,
+                     "it asks for %.3f GPU with %.1f GB but no GPU model it "
+                     "may use has that memory%s", sp->milli / 1000.0,
+                     sp->mem_gb, spot_hint(s, j));
+        s->nrec--;
+        free(j);
+        return fail(s, GS_EINVAL, where, what);
+    }
+    j->state = GS_JOB_PENDING;
+    pending_insert(s, j);
+    if (s->pol->arrive && !s->offering)
+        s->pol->arrive(s->pst, s, j);
+    s->dirty = 1;
+    return 0;
+}
+
+/* --- the policy's calls ------------------------------------------------ */
+
+gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
+const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
+struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s) { return s->ptail; }
+long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
+int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
+const char *gs_sim_tenant_name(const struct gs_sim *s, int t)
+{
+    return t >= 0 && t < s->ntn ? s->tnames[t] : "?";
+}
+
+struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n)
+{
+    *n = s->nrun;
+    return s->run;
+}
+
+const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant)
+{
+    const char *name = gs_sim_tenant_name(s, tenant);
+    for (int i = 0; i < s->sc->ntenants; i++)
+        if (strcmp(s->sc->tenants[i].name, name) == 0)
+            return &s->sc->tenants[i];
+    return NULL;
+}
+
+gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *j,
+                          int model)
+{
+    double f = gs_need_host_only(&j->need)
+                   ? 1.0 : gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
+                                                  model, j->s.cb);
+    return (gs_time)ceil((job_total(j) - j->done) * f);
+}
+
+/* The minimum over pools of gs_sim_runtime_on: ceil is monotone, so it is
+ * the runtime at the least factor, exactly. */
+gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *j)
+{
+    (void)s;
+    if (j->s.estimate > 0) {
+        gs_time e = j->s.estimate - (gs_time)j->done;
+        return e > 0 ? e : 0;
+    }
+    if (j->efactor < 0)
+        return GS_TIME_MAX;
+    return (gs_time)ceil((job_total(j) - j->done) * j->efactor);
+}
+
+static int default_ranges(struct gs_sim *s, const struct gs_job *j)
+{
+    int n = 0;
+    for (int p = 0; p < s->fleet->npools; p++)
+        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
+            pool_ok(s, p, j))
+            s->ranges[n++] = (struct gs_range){ p, 0,
+                                                s->fleet->pools[p].s.nodes };
+    return n;
+}
+
+void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
+
+static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
+                            const struct gs_need *need, int sign)
+{
+    (void)f;
+    (void)node;
+    (void)need;
+    if (sign <= 0)
+        ((struct gs_sim *)arg)->epoch++;
+}
+
+static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
+{
+    const struct gs_need *n = &j->need;
+    uint64_t m;
+    memcpy(&m, &n->mem_gb, sizeof m);
+    uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
+                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
+    h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
+         (uint64_t)n->burst;
+    h ^= ((uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib) *
+         0x94d049bb133111ebULL;
+    h *= 0xff51afd7ed558ccdULL;
+    return &s->miss[(h >> 40) & 63];
+}
+
+static int miss_same(const struct miss *x, const struct gs_job *j)
+{
+    const struct gs_need *a = &x->need, *b = &j->need;
+    return x->tier == j->s.tier && a->gpus == b->gpus &&
+           a->milli == b->milli && a->mem_gb == b->mem_gb &&
+           a->allowed == b->allowed && a->guar == b->guar &&
+           a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
+           a->dev_gb == b->dev_gb &&
+           a->mem_mib == b->mem_mib &&
+           strcmp(x->prof, b->profile ? b->profile : "") == 0;
+}
+uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+
+/* Sharing lends and reclaims capacity without a release the epoch sees,
+ * so misses are remembered only on fleets with no shared pool. */
+static int fleet_shared(const struct gs_fleet *f)
+{
+    for (int p = 0; p < f->npools; p++)
+        if (f->pools[p].s.share.mode != GS_SHARE_NONE)
+            return 1;
+    return 0;
+}
+
+int gs_sim_misses_repeat(const struct gs_sim *s)
+{
+    return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
+}
+
+/* Topology (docs/sharing.md, "Topology").  A gang of g whole GPUs on a
+ * pool of gpn GPUs a node needs kmin = ceil(g / gpn) nodes; placed on
+ * k > kmin, it runs slower by the factor
+ *     F = 1 + p * (h(k) - h(kmin)),  h(k) = k if k >= 2 else 0,
+ * h being the hops of its all-reduce ring that cross the network (a ring
+ * over k nodes crosses k node boundaries, one over a single node none).
+ * p, the slowdown per network hop, is $.topology.per_hop_slowdown when
+ * given, else derived from the job's communication share c (its share of
+ * time in all-reduce when consolidated) and the bandwidths: a hop moves
+ * 1/g of the ring's traffic, at the GPU's NVLink rate B_nvl (the catalog's
+ * all-reduce bandwidth per GPU) inside a node and at the node's network
+ * rate shared by its GPUs, B_net = network_gbps / 8 / gpn GB/s, between
+ * nodes, so turning one NVLink hop into a network hop multiplies 1/g of
+ * the communication time by B_nvl / B_net:
+ *     p = c * (B_nvl / B_net - 1) / g     (0 when the network is faster).
+ * Jobs without gangs (one GPU, fractions, CPU-only) and gangs on as few
+ * nodes as they need run at full speed. */
+static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
+{
+    int g = j->need.gpus, k = j->alloc.n;
+    if (g < 2 || k < 2 || j->alloc.pool < 0)
+        return 1.0;
+    const struct gs_pool_spec *ps = &s->fleet->pools[j->alloc.pool].s;
+    int kmin = (g + ps->gpn - 1) / ps->gpn;
+    int hk = k, hmin = kmin >= 2 ? kmin : 0;
+    if (hk <= hmin)
+        return 1.0;
+    double p = s->sc->topo.per_hop;
+    if (p < 0) {
+        double c = j->s.comm_share >= 0 ? j->s.comm_share
+                                        : s->sc->topo.comm_share;
+        double nvl = s->sc->cat.llm[ps->model].link_gbs;
+        double net = gs_pool_net(&s->sc->cat, ps) / 8.0 / ps->gpn;
+        p = net > 0 && nvl > net ? c * (nvl / net - 1.0) / g : 0.0;
+    }
+    return 1.0 + p * (double)(hk - hmin);
+}
+
+/* A gang under $.topology.gang_placement "spread": the core places it as
+ * kube-scheduler's default scoring would place its GPUs as separate pods
+ * (GS_FIT_SPREAD), in the first of the ranges where it fits. */
+static int spread_place(struct gs_sim *s, const struct gs_job *j,
+                        const struct gs_range *ranges, int nranges,
+                        struct gs_alloc *out)
+{
+    for (int i = 0; i < nranges; i++) {
+        int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_SPREAD,
+                               out, NULL);
+        if (rc != GS_ENOFIT)
+            return rc;
+    }
+    return GS_ENOFIT;
+}
+
+/* A CPU-only job, placed by the core (placers place GPUs): the first
+ * node with its CPU and memory, in the ranges' pools without GPUs, then in
+ * the others -- so GPU nodes' CPU is used only when CPU pools are full,
+ * and on them first fit packs CPU-only jobs together, leaving whole nodes'
+ * CPU to GPU jobs. */
+static int host_place(struct gs_sim *s, const struct gs_job *j,
+                      const struct gs_range *ranges, int nranges,
+                      struct gs_alloc *out)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nranges; i++) {
+            int gpn = s->fleet->pools[ranges[i].pool].s.gpn;
+            if ((pass == 0) != (gpn == 0))
+                continue;
+            int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need,
+                                   GS_FIT_FIRST, out, NULL);
+            if (rc != GS_ENOFIT)
+                return rc;
+        }
+    return GS_ENOFIT;
+}
+
+int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
+                 const struct gs_range *ranges, int nranges,
+                 struct gs_alloc *out)
+{
+    struct miss *memo = NULL;
+    if (ranges == NULL && s->memo_ok) {
+        memo = miss_slot(s, j);
+        if (memo->epoch == s->epoch && miss_same(memo, j))
+            return GS_ENOFIT;   /* it missed, and nothing came back since */
+    }
+    if (ranges == NULL) {
+        nranges = default_ranges(s, j);
+        ranges = s->ranges;
+    } else {
+        /* A policy's own ranges obey the spot rule too. */
+        int n = 0;
+        for (int i = 0; i < nranges; i++)
+            if (pool_ok(s, ranges[i].pool, j))
+                n++;
+        if (n < nranges) {
+            struct gs_range *r = s->ranges;
+            if (nranges > s->fleet->npools + 1 &&
+                (r = malloc((size_t)nranges * sizeof *r)) == NULL)
+                return fail(s, GS_ENOMEM, "", "out of memory");
+            n = 0;
+            for (int i = 0; i < nranges; i++)
+                if (pool_ok(s, ranges[i].pool, j))
+                    r[n++] = ranges[i];
+            int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
+            if (r != s->ranges)
+                free(r);
+            return rc;
+        }
+    }
+    if (nranges == 0)
+        return GS_ENOFIT;
+    s->work++;
+    int rc = gs_need_host_only(&j->need)
+                 ? host_place(s, j, ranges, nranges, out)
+             : j->need.gpus > 1 && s->sc->topo.gang == GS_GANG_SPREAD &&
+                   j->need.profile == NULL
+                 ? spread_place(s, j, ranges, nranges, out)
+                 : s->plc->place(s->plst, s, j, ranges, nranges, out);
+    if (rc == GS_ENOFIT && memo) {
+        memo->need = j->need;
+        memo->need.profile = NULL;
+        memo->tier = j->s.tier;
+        snprintf(memo->prof, sizeof memo->prof, "%s",
+                 j->need.profile ? j->need.profile : "");
+        memo->epoch = s->epoch;
+    }
+    if (rc < 0)
+        return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
+    int ok = gs_fleet_can_commit(s->fleet, out, &j->need);
+    if (!ok && (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
+        /* NodeResourcesFit: a placer that scores GPUs only may pick a node
+         * whose CPU or memory is short; the core then takes the best fit
+         * among nodes where every resource fits, or none. */
+        struct gs_need gpus_only = j->need;
+        gpus_only.cpu_milli = gpus_only.mem_mib = 0;
+        if (gs_fleet_can_commit(s->fleet, out, &gpus_only)) {
+            int best = -1;
+            struct gs_alloc a = { .pool = -1 };
+            for (int i = 0; i < nranges; i++) {
+                int sc = 0;
+                if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
+                                  &a, &sc) == 0 &&
+                    (best < 0 || sc < best)) {
+                    best = sc;
+                    gs_alloc_reset(out);
+                    *out = a;
+                    a = (struct gs_alloc){ .pool = -1 };
+                }
+                gs_alloc_reset(&a);
+            }
+            if (best < 0) {
+                gs_alloc_reset(out);
+                return GS_ENOFIT;
+            }
+            ok = gs_fleet_can_commit(s->fleet, out, &j->need);
+        }
+    }
+    if (!ok) {
+        char what[256];
+        snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
+                 "for job %lld", s->plc->name, (long long)j->s.id);
+        gs_alloc_reset(out);
+        return fail(s, GS_ESTATE, "plug-in", what);
+    }
+    return 0;
+}
+
+/* Start j on a.  checked: gs_sim_place has just found a free to take for
+ * j (nothing changed the fleet since), so the check of a plug-in's
+ * allocation is not made twice; an allocation a policy built itself is
+ * always checked. */
+static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
+                     int checked)
+{
+    if (j->state != GS_JOB_PENDING)
+        return GS_ESTATE;
+    if ((!checked && !gs_fleet_can_commit(s->fleet, a, &j->need)) ||
+        !pool_ok(s, a->pool, j))
+        return GS_ENOFIT;
+    if (running_add(s, j) < 0)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    gs_fleet_commit(s->fleet, a, &j->need);
+    j->alloc = *a;              /* take over the parts */
+    a->n = 0;
+    a->many = NULL;
+    a->pool = -1;
+    pending_remove(s, j);
+    j->state = GS_JOB_RUNNING;
+    j->model = s->fleet->pools[j->alloc.pool].s.model;
+    j->rate = gs_need_host_only(&j->need)
+                  ? 1.0 : 1.0 / (gs_catalog_time_factor(&s->sc->cat,
+                                                        j->s.ref_model,
+                                                        j->model, j->s.cb) *
+                                 topo_factor(s, j));
+    j->mark = j->started = s->eng.now;
+    gs_time end = finish_time(s, j);
+    j->est_end = s->eng.now + gs_sim_estimate(s, j);
+    if (j->s.estimate <= 0)
+        j->est_end = end;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (r->start < 0)
+        r->start = s->eng.now;
+    r->state = GS_JOB_RUNNING;
+    r->model = gs_need_host_only(&j->need) ? -1 : j->model;
+    r->gpus = alloc_gpus(j);
+    if (gs_engine_at(&s->eng, &j->fin, end) < 0)
+        return fail(s, GS_ENOMEM, "", "out of memory");
+    s->last_change = s->eng.now;
+    MODELS_CALL(s, job_started, j);
+    return 0;
+}
+
+int gs_sim_start(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a)
+{
+    return start_job(s, j, a, 0);
+}
+
+int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
+                     const struct gs_range *ranges, int nranges)
+{
+    struct gs_alloc a = { .pool = -1 };
+    int rc = gs_sim_place(s, j, ranges, nranges, &a);
+    if (rc < 0)
+        return rc;
+    rc = start_job(s, j, &a, 1);
+    gs_alloc_reset(&a);
+    return rc;
+}
+
+/* Stop running job j and requeue it, keeping work up to its checkpoint. */
+static void requeue(struct gs_sim *s, struct gs_job *j, int why)
+{
+    job_sync(s, j);
+    double kept = j->ckpt > 0 ? floor(j->done / (double)j->ckpt) *
+                                (double)j->ckpt : 0.0;
+    if (j->saved > kept)
+        kept = j->saved;
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (s->redo == NULL)
+        GS_OOM_IF(side_grow((void **)&s->redo, sizeof *s->redo, 0,
+                            s->caprec) < 0);
+    struct gs_jobredo *rd = &s->redo[j->rec];
+    if (j->done > kept) {
+        /* wall time the lost work took, at the speed it ran */
+        double rate = j->rate > 0 ? j->rate
+                      : 1.0 / gs_catalog_time_factor(&s->sc->cat,
+                                                     j->s.ref_model, j->model,
+                                                     j->s.cb);
+        rd->lost_gpu_hours += (float)((j->done - kept) / rate / GS_HOUR *
+                                      alloc_gpus(j));
+    }
+    j->done = kept;
+    j->extra += (double)s->sc->tiers[j->s.tier].restart;
+    gs_engine_cancel(&s->eng, &j->fin);
+    release(s, j);
+    running_remove(s, j);
+    account_run(s, j);
+    gs_alloc_reset(&j->alloc);
+    j->state = GS_JOB_PENDING;
+    j->rate = 0;
+    j->npreempt++;
+    rd->preemptions++;
+    s->npreempt++;
+    r->state = GS_JOB_PENDING;
+    pending_insert(s, j);
+    if (s->pol->stopped)
+        s->pol->stopped(s->pst, s, j, why);
+    MODELS_CALL(s, job_ended, j, why);
+    if (s->pol->arrive)
+        s->pol->arrive(s->pst, s, j);
+    s->dirty = 1;
+}
+
+int gs_sim_preempt(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state != GS_JOB_RUNNING || !j->preemptible || j->alloc.n == 0)
+        return GS_ESTATE;
+    requeue(s, j, GS_STOP_PREEMPTED);
+    return 0;
+}
+
+int gs_sim_interrupt(struct gs_sim *s, struct gs_job *j, int why)
+{
+    if (j->state != GS_JOB_RUNNING || j->alloc.n == 0)
+        return GS_ESTATE;
+    requeue(s, j, why);
+    return 0;
+}
+
+int gs_sim_checkpoint(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state != GS_JOB_RUNNING || j->ckpt <= 0)
+        return GS_ESTATE;
+    job_sync(s, j);
+    j->saved = j->done;
+    return 0;
+}
+
+void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at)
+{
+    if (s->pol->spot_notice) {
+        s->pol->spot_notice(s->pst, s, node, at);
+        return;
+    }
+    /* The default: whatever can checkpoint does, and runs on. */
+    for (long i = 0; i < s->nrun; i++)
+        if (s->run[i]->ckpt > 0 && gs_alloc_part_on(&s->run[i]->alloc, node))
+            gs_sim_checkpoint(s, s->run[i]);
+}
+
+void gs_sim_wake(struct gs_sim *s)
+{
+    s->dirty = 1;
+}
+
+void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops == ops)
+            return s->mods[i].st;
+    return NULL;
+}
+
+int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
+{
+    if (j->state != GS_JOB_RUNNING || !(rate >= 0))
+        return GS_ESTATE;
+    job_sync(s, j);
+    j->rate = rate;
+    if (rate == 0) {
+        gs_engine_cancel(&s->eng, &j->fin);
+        return 0;
+    }
+    return gs_engine_at(&s->eng, &j->fin, finish_time(s, j)) < 0
+               ? fail(s, GS_ENOMEM, "", "out of memory") : 0;
+}
+
+int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t)
+{
+    return gs_engine_at(&s->eng, ev, t);
+}
+
+void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev)
+{
+    gs_engine_cancel(&s->eng, ev);
+}
+
+int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
+{
+    struct gs_jobrec *r = &s->rec[j->rec];
+    if (j->state == GS_JOB_PENDING) {
+        pending_remove(s, j);
+        if (s->pol->stopped && !s->offering)
+            s->pol->stopped(s->pst, s, j, GS_STOP_KILLED);
+    } else if (j->state == GS_JOB_RUNNING) {
+        job_sync(s, j);
+        gs_engine_cancel(&s->eng, &j->fin);
+        if (j->alloc.n > 0)
+            release(s, j);
+        running_remove(s, j);
+        account_run(s, j);
+        if (s->pol->stopped)
+            s->pol->stopped(s->pst, s, j, GS_STOP_KILLED);
+    } else {
+        return GS_ESTATE;
+    }
+    j->state = GS_JOB_KILLED;
+    r->state = GS_JOB_KILLED;
+    r->kill = (int8_t)reason;
+    r->end = s->eng.now;
+    r->sla_deadline = (int8_t)(j->s.deadline > 0);
+    MODELS_CALL(s, job_ended, j, GS_STOP_KILLED);
+    job_recycle(s, j);
+    s->dirty = 1;
+    return 0;
+}
+
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out)
+{
+    *out = NULL;
+    struct gs_job probe;
+    memset(&probe, 0, sizeof probe);
+    job_fill(&probe, sp);
+    probe.need = (struct gs_need){ .gpus = sp->gpus,
+                                   .milli = sp->gpus > 0 ? 0 : sp->milli,
+                                   .mem_gb = sp->mem_gb,
+                                   .allowed = sp->allowed,
+                                   .profile = sp->mig_profile[0]
+                                                  ? sp->mig_profile : NULL };
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+        return GS_EINVAL;
+    long before = s->nrec;
+    int rc = admit(s, sp);
+    if (rc < 0)
+        return rc;
+    GS_ASSERT(s->nrec == before + 1 && s->ptail != NULL &&
+              s->ptail->rec == (uint32_t)before);
+    s->ptail->owner = owner;
+    *out = s->ptail;
+    return 0;
+}
+
+int gs_sim_complete(struct gs_sim *s, struct gs_job *j)
+{
+    if (j->state == GS_JOB_PENDING)
+        return gs_sim_kill(s, j, GS_KILL_WITHDRAWN);
+    if (j->state != GS_JOB_RUNNING)
+        return GS_ESTATE;
+    gs_engine_cancel(&s->eng, &j->fin);
+    on_finish(&j->fin, s);
+    return 0;
+}
+
+int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
+                 struct gs_diag *d)
+{
+    *placed = 0;
+    struct gs_need need = { .gpus = sp->gpus,
+                            .milli = sp->gpus > 0 ? 0 : sp->milli,
+                            .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                            .profile = sp->mig_profile[0] ? sp->mig_profile
+                                                          : NULL,
+                            .guar = sp->guar_milli, .burst = sp->burst_milli,
+                            .cpu_milli = sp->cpu_milli,
+                            .mem_mib = sp->mem_mib };
+    struct gs_job probe;
+    memset(&probe, 0, sizeof probe);
+    job_fill(&probe, sp);
+    probe.need = need;
+    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+        return 0;
+    s->offering = 1;
+    int rc = admit(s, sp);
+    struct gs_job *j = s->ptail;
+    if (rc == 0) {
+        rc = gs_sim_try_start(s, j, NULL, 0);
+        if (rc == 0)
+            *placed = 1;
+        else if (rc == GS_ENOFIT)
+            rc = gs_sim_kill(s, j, GS_KILL_UNPLACEABLE);
+    }
+    s->offering = 0;
+    if (s->err) {
+        *d = s->errd;
+        return s->err;
+    }
+    return rc < 0 ? gs_diag_set(d, rc, "", "%s", gs_strerror(rc)) : 0;
+}
+
+/* --- building and running ------------------------------------------------ */
+
+static int copy_params(struct gs_params *dst, const struct gs_params *src)
+{
+    gs_params_init(dst, src->where);
+    for (int i = 0; i < src->n; i++) {
+        int rc = src->v[i].is_num
+                     ? gs_params_add_num(dst, src->v[i].key, src->v[i].num)
+                     : gs_params_add_str(dst, src->v[i].key, src->v[i].str);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
+               struct gs_sim **out, struct gs_diag *d)
+{
+    static const struct gs_sim_opts none;
+    if (o == NULL)
+        o = &none;
+    *out = NULL;
+    struct gs_sim *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    s->sc = sc;
+    s->seed = o->set_seed ? o->seed : sc->seed;
+    s->status = o->status;
+    s->status_ctx = o->status_ctx;
+    s->host_pairs = o->host_pairs > 0 && o->host_pairs < GS_JOBREC_HOSTS
+                        ? o->host_pairs : GS_JOBREC_HOSTS;
+    s->bill_until = o->bill_until > 0 ? o->bill_until : sc->bill_until;
+    if (gs_engine_init(&s->eng, s, sc->queue) < 0) {
+        free(s);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    gs_event_init(&s->tick, on_tick);
+    gs_params_init(&s->pparams, "");
+    gs_params_init(&s->lparams, "");
+    int rc;
+    s->fleet = gs_fleet_new(&sc->cat, sc->pools, sc->npools);
+    s->ranges = malloc((size_t)(sc->npools + 1) * sizeof *s->ranges);
+    s->shapes = calloc((size_t)1 << GS_SHAPE_BITS, sizeof *s->shapes);
+    if (s->fleet == NULL || s->ranges == NULL || s->shapes == NULL) {
+        rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        goto fail;
+    }
+    struct gs_shape *shapes = NULL;
+    int nshapes = 0;
+    if (gs_frag_workload(sc, s->seed, &shapes, &nshapes) < 0 ||
+        gs_frag_new(s->fleet, shapes, nshapes, &s->frag) < 0) {
+        free(shapes);
+        rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        goto fail;
+    }
+    free(shapes);
+    s->epoch = 1;
+    if (gs_fleet_watch(s->fleet, on_fleet_change, s) < 0) {
+        rc = gs_diag_set(d, GS_ENOMEM, "", "too many fleet watchers");
+        goto fail;
+    }
+
+    const char *pname = o->policy ? o->policy : sc->policy;
+    s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
+    if (s->pol == NULL) {
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
+        snprintf(where, sizeof where, "%s: $.policy", sc->file);
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
+                         "unknown policy '%s' (known: %s)", pname, list);
+        goto fail;
+    }
+    if (s->pol->abi != GS_POLICY_ABI) {
+        rc = gs_diag_set(d, GS_EABI, s->pol->name,
+                         "policy ABI version %d, this gpusim expects %d",
+                         s->pol->abi, GS_POLICY_ABI);
+        goto fail;
+    }
+    const char *lname = o->placer ? o->placer : sc->placer;
+    s->plc = gs_placer_find(lname);
+    if (s->plc == NULL) {
+        char list[512], where[600];
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
+        snprintf(where, sizeof where, "%s: $.placement", sc->file);
+        rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
+                         "unknown placement '%s' (known: %s)", lname, list);
+        goto fail;
+    }
+    /* Parameters written for the scenario's policy do not apply to another
+     * one chosen on the command line. */
+    int same = o->policy_ops == NULL && strcmp(s->pol->name, sc->policy) == 0;
+    if (same && (rc = copy_params(&s->pparams, &sc->policy_params)) < 0)
+        goto nomem;
+    if (strcmp(s->plc->name, sc->placer) == 0 &&
+        (rc = copy_params(&s->lparams, &sc->placer_params)) < 0)
+        goto nomem;
+    s->memo_ok = gs_sim_misses_repeat(s);
+    if (s->pol->init && (rc = s->pol->init(s, &s->pparams, &s->pst, d)) < 0)
+        goto fail;
+    if ((rc = gs_params_check_used(&s->pparams, d)) < 0)
+        goto fail;
+    if (s->plc->init && (rc = s->plc->init(s, &s->lparams, &s->plst, d)) < 0)
+        goto fail;
+    if ((rc = gs_params_check_used(&s->lparams, d)) < 0)
+        goto fail;
+    if ((rc = gs_metrics_init(&s->m, s->fleet, sc->step)) < 0)
+        goto nomem;
+    s->m.frag = s->frag;
+    for (int i = 0; gs_models[i]; i++) {
+        const struct gs_model_ops *mo = gs_models[i];
+        void *st = NULL;
+        GS_ASSERT(s->nmods < GS_MAXMODELS);
+        if ((rc = mo->build(s, sc, s->fleet, &s->m, s->seed, &st, d)) < 0) {
+            if (st && mo->free)
+                mo->free(st);
+            goto fail;
+        }
+        if (st == NULL)
+            continue;
+        s->mods[s->nmods++] = (struct simmod){ mo, st };
+        if (mo->pool_ok)
+            s->veto[s->nveto++] = (struct simmod){ mo, st };
+    }
+    if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
+        goto fail;
+    *out = s;
+    return 0;
+nomem:
+    rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+fail:
+    gs_sim_free(s);
+    return rc;
+}
+
+void gs_sim_free(struct gs_sim *s)
+{
+    if (s == NULL)
+        return;
+    if (s->pol && s->pol->free && s->pst)
+        s->pol->free(s->pst);
+    if (s->plc && s->plc->free && s->plst)
+        s->plc->free(s->plst);
+    gs_source_close(&s->src);
+    /* The queue holds events embedded in jobs: clear it before freeing them. */
+    gs_engine_free(&s->eng);
+    gs_frag_free(s->frag);
+    for (struct gs_job *j = s->phead, *n; j; j = n) {
+        n = j->next;
+        gs_alloc_reset(&j->alloc);
+        free(j);
+    }
+    for (long i = 0; i < s->nrun; i++) {
+        gs_alloc_reset(&s->run[i]->alloc);
+        free(s->run[i]);
+    }
+    for (struct gs_job *j = s->freelist, *n; j; j = n) {
+        n = j->next;
+        free(j);
+    }
+    free(s->plast);
+    free(s->pbits);
+    /* After the queue: models hold events in their states. */
+    for (int i = s->nmods - 1; i >= 0; i--)
+        if (s->mods[i].ops->free)
+            s->mods[i].ops->free(s->mods[i].st);
+    gs_fleet_free(s->fleet);
+    gs_metrics_free(&s->m);
+    gs_params_free(&s->pparams);
+    gs_params_free(&s->lparams);
+    free(s->run);
+    gs_big_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
+    gs_big_free(s->host, (size_t)s->caprec * sizeof *s->host);
+    gs_big_free(s->redo, (size_t)s->caprec * sizeof *s->redo);
+    free(s->hostv);
+    free(s->hh);
+    free(s->tnames);
+    free(s->thash);
+    free(s->tkey);
+    free(s->shapes);
+    free(s->ranges);
+    free(s);
+}
+
+static int pull(struct gs_sim *s, struct gs_diag *d)
+{
+    int rc = gs_source_next(&s->src, &s->next, d);
+    if (rc < 0)
+        return rc;
+    s->have_next = rc;
+    return 0;
+}
+
+/* Close the books at time end: what still waits or runs is unfinished. */
+static void close_books(struct gs_sim *s, gs_time end)
+{
+    s->eng.now = end;
+    for (struct gs_job *j = s->phead; j; j = j->next) {
+        s->rec[j->rec].state = GS_JOB_UNFINISHED;
+        s->rec[j->rec].sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                                       end > j->s.arrival + j->s.deadline);
+    }
+    for (long i = 0; i < s->nrun; i++) {
+        struct gs_job *j = s->run[i];
+        account_run(s, j);
+        s->rec[j->rec].state = GS_JOB_UNFINISHED;
+        s->rec[j->rec].sla_deadline = (int8_t)(j->s.deadline > 0 &&
+                                       end > j->s.arrival + j->s.deadline);
+    }
+}
+
+/* Tell the progress hook how far the run has got: the share of the
+ * horizon, or of a generated workload's jobs (ended) or span, when one is
+ * known. */
+static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
+{
+    const struct gs_scenario *sc = s->sc;
+    struct gs_sim_status st = {
+        .sim_h = t > s->t0 ? (double)(t - s->t0) / GS_HOUR : 0, .frac = -1,
+        .jobs_ended = s->nrec - s->npending - s->nrun,
+        .pending = s->npending, .running = s->nrun,
+    };
+    if (t < s->t0)
+        st.frac = 0;        /* a service's events before the first job */
+    else if (horizon != GS_TIME_MAX && horizon > s->t0)
+        st.frac = (double)(t - s->t0) / (double)(horizon - s->t0);
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.jobs > 0)
+        st.frac = (double)st.jobs_ended / (double)sc->gen.jobs;
+    else if (sc->wl_kind == GS_WL_GENERATE && sc->gen.until > 0)
+        st.frac = (double)(t - s->t0) / (double)sc->gen.until;
+    if (st.frac > 0.999)
+        st.frac = 0.999;
+    s->status(s->status_ctx, &st);
+}
+
+int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
+{
+    int rc = pull(s, d);
+    if (rc < 0)
+        return rc;
+    /* Models may have scheduled events before the first arrival (a service
+     * opening), or be all there is. */
+    gs_time first = gs_engine_next_time(&s->eng);
+    int started = s->have_next || first != GS_TIME_MAX;
+    if (started) {
+        s->t0 = s->have_next ? s->next.arrival : first;
+        s->eng.now = s->last_change = first < s->t0 ? first : s->t0;
+        s->start = s->eng.now;
+        for (int i = 0; i < s->nmods; i++)
+            if (s->mods[i].ops->start &&
+                (rc = s->mods[i].ops->start(s->mods[i].st, s->eng.now)) < 0)
+                return gs_diag_set(d, rc, "", "out of memory");
+    }
+    gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
+                                         : GS_TIME_MAX;
+    if (s->pol->tick_ms > 0 && started)
+        gs_engine_at(&s->eng, &s->tick, s->t0 + s->pol->tick_ms);
+    uint64_t steps = 0;
+    for (;;) {
+        gs_time te = gs_engine_next_time(&s->eng);
+        gs_time ta = s->have_next ? s->next.arrival : GS_TIME_MAX;
+        gs_time t = te < ta ? te : ta;
+        if (t == GS_TIME_MAX || t > horizon)
+            break;
+        if (s->pol->tick_ms > 0 && te == t && !sim_alive(s) &&
+            gs_engine_top(&s->eng) == &s->tick)
+            break;      /* only the tick is left */
+        /* Without a horizon the run ends with its last job; the models'
+         * processes (spot, failures) would otherwise go on for ever.  Under
+         * bill_until a run that is done sooner goes on until then, as if
+         * that were its horizon: the fleet is billed and the models act
+         * (an autoscaler may shrink it) over the same window for every
+         * policy. */
+        if (horizon == GS_TIME_MAX &&
+            (!sim_alive(s) ||
+             (!s->have_next && t - s->last_change > GS_STALL))) {
+            if (s->bill_until > 0 && t <= s->start + s->bill_until)
+                horizon = s->start + s->bill_until;
+            else
+                break;
+        }
+        MODELS_CALL(s, advance, t);
+        if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
+                                     t)) < 0)
+            return gs_diag_set(d, rc, "", "out of memory");
+        s->eng.now = t;
+        while (gs_engine_next_time(&s->eng) == t && !s->err)
+            gs_engine_step(&s->eng);
+        while (s->have_next && s->next.arrival == t && !s->err) {
+            if (admit(s, &s->next) < 0)
+                break;
+            if ((rc = pull(s, d)) < 0)
+                return rc;
+        }
+        if (s->dirty && !s->err) {
+            s->dirty = 0;
+            s->pol->schedule(s->pst, s);
+            for (int i = 0; i < s->nmods; i++)
+                if (s->mods[i].ops->after_schedule)
+                    s->mods[i].ops->after_schedule(s->mods[i].st);
+        }
+        if (s->err)
+            break;
+        if (s->status && (++steps & 0xfff) == 0)
+            report_status(s, t, horizon);
+    }
+    if (s->err) {
+        *d = s->errd;
+        return s->err;
+    }
+    gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
+    if (started && s->bill_until > 0 && end < s->start + s->bill_until)
+        end = s->start + s->bill_until;     /* nothing was left to happen */
+    MODELS_CALL(s, advance, end);
+    if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
+                                 end)) < 0)
+        return gs_diag_set(d, rc, "", "out of memory");
+    close_books(s, end);
+    MODELS_CALL(s, close, end);
+    gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
+    s->sum.preemptions = s->npreempt;
+    MODELS_CALL(s, summarize, &s->sum);
+    s->sum.policy_work = s->work;
+    return 0;
+}
+
+const struct gs_summary *gs_sim_summary(const struct gs_sim *s) { return &s->sum; }
+struct gs_frag *gs_sim_frag(struct gs_sim *s) { return s->frag; }
+const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s) { return &s->m; }
+const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s) { return s->sc; }
+const char *gs_sim_policy_name(const struct gs_sim *s) { return s->pol->name; }
+const char *gs_sim_placer_name(const struct gs_sim *s) { return s->plc->name; }
+uint64_t gs_sim_seed(const struct gs_sim *s) { return s->seed; }
+uint64_t gs_sim_events(const struct gs_sim *s) { return s->eng.fired; }
+
+const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n)
+{
+    *n = s->nrec;
+    return s->rec;
+}
+
+struct gs_jobhost gs_sim_record_host(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    if (s->host)
+        return s->host[i];
+    unsigned k = s->rec[i].host;
+    return k ? s->hostv[k] : (struct gs_jobhost){ 0, 0 };
+}
+
+double gs_sim_record_lost(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    return s->redo ? s->redo[i].lost_gpu_hours : 0.0;
+}
+
+int gs_sim_record_preemptions(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    return s->redo ? s->redo[i].preemptions : 0;
+}
+
+size_t gs_sim_record_bytes(const struct gs_sim *s)
+{
+    return (size_t)s->nrec * (sizeof *s->rec +
+                              (s->host ? sizeof *s->host : 0) +
+                              (s->redo ? sizeof *s->redo : 0)) +
+           (size_t)s->caphostv * sizeof *s->hostv +
+           (size_t)s->hhcap * sizeof *s->hh;
+}

@@ -1,0 +1,195 @@
+/* sim.h -- the cluster simulation: jobs meet the fleet under a policy.
+ *
+ * gs_sim ties the engine, the fleet, the workload source, the policy and the
+ * placer together and keeps the books (metrics.h).  The main loop merges two
+ * streams of happenings: events in the engine's queue (job finishes, model
+ * events) and arrivals pulled from the source as the clock reaches them.  At
+ * each simulated instant it first fires every event due, then admits every
+ * arrival due, then -- once -- asks the policy to schedule.  Ties are thus
+ * broken the same way in every run: departures before arrivals, events in
+ * the order they were scheduled.
+ *
+ * Accessors below are the policy's read-only view; gs_sim_start(),
+ * gs_sim_try_start() and gs_sim_preempt() are the only ways to act, and each
+ * checks the decision it is given. */
+#ifndef GS_SIM_H
+#define GS_SIM_H
+
+#include "engine.h"
+#include "../base/err.h"
+#include "../cluster/fleet.h"
+#include "job.h"
+#include "metrics.h"
+#include "../io/scenario.h"
+#include "../io/source.h"
+#include "../../policies/policy.h"
+
+#include <stdio.h>
+
+struct gs_sim;
+
+/* How far a run has got, for a progress line (progress.h draws it; the
+ * simulation itself never reads the wall clock). */
+struct gs_sim_status {
+    double sim_h;               /* simulated hours since the first arrival */
+    double frac;                /* share done in [0, 1): of the horizon, or
+                                   of a generated workload's jobs or span;
+                                   -1 when not known (a trace) */
+    long jobs_ended, pending, running;
+};
+typedef void gs_sim_status_fn(void *ctx, const struct gs_sim_status *st);
+
+struct gs_sim_opts {
+    uint64_t seed;              /* overrides the scenario's when set_seed */
+    int set_seed;
+    const char *policy;         /* overrides the scenario's when not NULL */
+    const struct gs_policy_ops *policy_ops;   /* or a loaded plug-in */
+    const char *placer;
+    gs_time bill_until;         /* > 0: overrides the scenario's bill_until
+                                   (ms: the least span of the run) */
+    gs_sim_status_fn *status;   /* called every 4096 steps; NULL: never */
+    void *status_ctx;
+    long host_pairs;            /* the most distinct host asks records index
+                                   before every job's go to a side array
+                                   (job.h); 0 = GS_JOBREC_HOSTS (tests set
+                                   a few) */
+};
+
+/* Build a simulation of sc (which must outlive it).  0 or a negative code
+ * with d filled (unknown policy, bad parameters, unreadable trace). */
+int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
+               struct gs_sim **out, struct gs_diag *d);
+void gs_sim_free(struct gs_sim *s);
+/* Run to the end (every job ended, or the horizon).  0 or a negative code
+ * with d filled (a malformed trace row met during the run). */
+int gs_sim_run(struct gs_sim *s, struct gs_diag *d);
+
+/* Results, valid after gs_sim_run. */
+const struct gs_summary *gs_sim_summary(const struct gs_sim *s);
+const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s);
+const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s);
+const char *gs_sim_policy_name(const struct gs_sim *s);
+const char *gs_sim_placer_name(const struct gs_sim *s);
+uint64_t gs_sim_seed(const struct gs_sim *s);
+uint64_t gs_sim_events(const struct gs_sim *s);
+/* Every job's record, in arrival order (n of them). */
+const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
+/* What record i (0 <= i < n) keeps apart (job.h): the host CPU and memory
+ * the job asked for, {0, 0} when none; the GPU-hours of work it lost to
+ * restarts and the times it was preempted or interrupted, 0 for a job
+ * never requeued. */
+struct gs_jobhost gs_sim_record_host(const struct gs_sim *s, long i);
+double gs_sim_record_lost(const struct gs_sim *s, long i);
+int gs_sim_record_preemptions(const struct gs_sim *s, long i);
+/* Bytes the core keeps for the jobs' records (records, host asks, what
+ * requeued jobs keep): what a run's memory grows by per job, tested to
+ * stay small. */
+size_t gs_sim_record_bytes(const struct gs_sim *s);
+
+/* --- the policy's view ---------------------------------------------- */
+gs_time gs_sim_now(const struct gs_sim *s);
+const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s);
+struct gs_job *gs_sim_pending_head(const struct gs_sim *s);   /* arrival order */
+/* The last pending job.  A job leaving the pending list keeps in ->next the
+ * job that followed it (NULL if none) until it is queued again, so a
+ * stopped(GS_STOP_KILLED) hook can still step past it. */
+struct gs_job *gs_sim_pending_tail(const struct gs_sim *s);
+long gs_sim_npending(const struct gs_sim *s);
+/* Running jobs as an array (order unspecified, changes on start/stop). */
+struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
+const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant);
+int gs_sim_ntenants(const struct gs_sim *s);
+const char *gs_sim_tenant_name(const struct gs_sim *s, int tenant);
+/* How long job would run on model at full speed, in ms. */
+gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
+                          int model);
+/* The job's runtime estimate for scheduling (its stated estimate, else its
+ * true runtime on the fastest model it may use), in ms, for what remains. */
+gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
+
+/* The policy's work counter: a policy adds the number of pending or
+ * running jobs it looked at (a loop over the queue, a victim search over
+ * running jobs).  Deterministic, reported as policy_work (--json,
+ * gs_summary); tests hold each policy's work per job flat as the queue
+ * grows (tests/test_overload.c).  The core adds one for every job it is
+ * asked to place. */
+void gs_sim_examine(struct gs_sim *s, long n);
+uint64_t gs_sim_work(const struct gs_sim *s);
+
+/* 1 when a placement that finds no room would find none again -- for any
+ * job with the same need and tier, anywhere (ranges NULL) -- until some
+ * capacity is released: the placer draws no random numbers on a miss and
+ * no sharing model can free capacity while a policy starts jobs.  Within
+ * one pass that starts but never preempts, a policy may then skip the
+ * searches it can foresee failing and keep exactly the same decisions. */
+int gs_sim_misses_repeat(const struct gs_sim *s);
+
+/* The fragmentation measure and node classes (frag.h), for placers. */
+struct gs_frag *gs_sim_frag(struct gs_sim *s);
+
+/* --- acting ------------------------------------------------------------ */
+/* Ask the placer for room for job within ranges (NULL, 0 = anywhere).
+ * 0 with out filled, or GS_ENOFIT. */
+int gs_sim_place(struct gs_sim *s, const struct gs_job *job,
+                 const struct gs_range *ranges, int nranges,
+                 struct gs_alloc *out);
+/* Start a pending job on alloc (taken over by the job).  GS_ESTATE if the
+ * job is not pending, GS_ENOFIT if alloc is not free (the plug-in is wrong). */
+int gs_sim_start(struct gs_sim *s, struct gs_job *job, struct gs_alloc *alloc);
+/* Place and start in one call.  0, or GS_ENOFIT. */
+int gs_sim_try_start(struct gs_sim *s, struct gs_job *job,
+                     const struct gs_range *ranges, int nranges);
+/* Stop a running preemptible job and requeue it; work since its last
+ * checkpoint is lost.  GS_ESTATE if it is not running or not preemptible. */
+int gs_sim_preempt(struct gs_sim *s, struct gs_job *job);
+/* Stop a running job for a reason outside the policy (spot reclaim, a
+ * failed node, a reclaimed loan): work since its last checkpoint is lost,
+ * the restart overhead is added, and it is requeued -- preemptible or not.
+ * The policy's stopped() hook sees why (GS_STOP_*).  GS_ESTATE if the job
+ * is not running. */
+int gs_sim_interrupt(struct gs_sim *s, struct gs_job *job, int why);
+/* Checkpoint a running job now: if it is interrupted later it keeps at
+ * least the work done so far.  GS_ESTATE if it is not running or does not
+ * checkpoint (no checkpoint interval). */
+int gs_sim_checkpoint(struct gs_sim *s, struct gs_job *job);
+/* Change a running job's speed: rate is reference-ms of work per ms (1/the
+ * time factor on its model, times whatever share of the GPU it gets).  Work
+ * done so far is kept and the finish event moves.  rate 0 pauses it. */
+int gs_sim_set_rate(struct gs_sim *s, struct gs_job *job, double rate);
+/* Schedule a model's own event at time t (>= now); the callback receives
+ * the simulation as its context.  0 or GS_ENOMEM. */
+int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t);
+void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
+/* End a pending or running job for good (reason: GS_KILL_*), counted in the
+ * results.  GS_ESTATE if it has already ended. */
+int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
+
+/* --- for the models (model.h) ------------------------------------------- */
+/* A model's own job (an inference replica): sp arrives now, is queued for
+ * the policy like any job and is placed by it; owner (the model's state)
+ * is kept in job->owner so the model's job hooks know it.  *out is the job
+ * while it is pending or running (it is recycled once it ends: the model
+ * hears job_ended first).  0, or GS_EINVAL when no pool could ever hold it
+ * (the model checks that when it is built), or GS_ENOMEM. */
+int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
+                  struct gs_job **out);
+/* End job now as done (a drained replica): a running job's work counts as
+ * complete and its GPUs are given back; a pending job is withdrawn
+ * (GS_KILL_WITHDRAWN).  GS_ESTATE if it has already ended. */
+int gs_sim_complete(struct gs_sim *s, struct gs_job *job);
+/* Capacity changed outside the policy's doing: schedule again. */
+void gs_sim_wake(struct gs_sim *s);
+/* A spot node will be reclaimed at `at`: the policy's spot_notice hook, or
+ * the default (jobs on the node that checkpoint do so now). */
+void gs_sim_spot_notice(struct gs_sim *s, int node, gs_time at);
+
+/* Placement experiments (placeexp.h): the job sp arrives now and is placed
+ * at once by the placer and started, or, if it does not fit, ended as
+ * unplaceable -- no queue, no policy.  *placed = 1 if it runs.  Jobs no
+ * pool could ever take are not admitted at all (*placed = 0).  The run
+ * loop (gs_sim_run) is not used with it.  0 or a negative code with d
+ * filled. */
+int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
+                 struct gs_diag *d);
+
+#endif

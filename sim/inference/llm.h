@@ -1,0 +1,256 @@
+/* llm.h -- one LLM serving replica: architecture, iteration time, KV cache, continuous batching.
+ *
+ * This is a library the service model (sim/service*.c, owned by the
+ * llm-service work) drives; it knows nothing of sim.c, the fleet or the
+ * event queue.  Who owns what:
+ *   - llmarch.c   (this header's gs_llm_arch_*): the built-in architectures
+ *                 and declared ones, sizes derived from them (weights, KV
+ *                 bytes per token, KV transfer time for disaggregation);
+ *   - llmperf.c   (gs_llm_perf_*): the per-layer roofline that turns an
+ *                 iteration's aggregate shape into seconds, from the GPU
+ *                 model's efficiency factors (sim/cluster/gpu.h, struct gs_gpu_llm);
+ *   - llmcalib.c  (gs_llm_calib_*): fitting those factors to measured
+ *                 prompt and token times (Splitwise's perf_model.csv);
+ *   - llmkv.c     (internal, sim/inference/llmkv.h): KV blocks and the prefix cache;
+ *   - llmengine.c (gs_llm_engine_*): iteration-level continuous batching.
+ *
+ * How a caller drives an engine (one iteration = one event):
+ *     gs_llm_engine_add(e, &req)            as requests arrive;
+ *     d = gs_llm_engine_step(e, now)        when the engine is not busy:
+ *                                           forms the next iteration and
+ *                                           returns its duration in seconds
+ *                                           (0: nothing to run, stay idle);
+ *     ... schedule an event at now + d ...
+ *     gs_llm_engine_finish_iteration(e, &cb, ctx)
+ *                                           at that event: reports first
+ *                                           tokens, finished and preempted
+ *                                           requests through the callbacks,
+ *                                           all stamped with the iteration's
+ *                                           end time; then call step again.
+ * Requests are named by the caller's 64-bit id; the caller keeps its own
+ * per-request records (arrival, TTFT, ...) and the engine keeps only what it
+ * needs to schedule.  Times are seconds on the caller's clock.
+ *
+ * The engine's decode state is aggregated (sums of contexts, counts of
+ * requests by KV-block phase, a heap of finishing iterations), so one
+ * iteration costs O(requests that change state), not O(batch). */
+#ifndef GS_LLM_H
+#define GS_LLM_H
+
+#include "../base/err.h"
+#include "../cluster/gpu.h"
+
+#include <stdint.h>
+
+/* ---- architectures (llmarch.c) ------------------------------------------ */
+
+#define GS_LLM_NAME 32
+
+/* A decoder-only transformer.  Built-ins: llama2-7b, llama2-13b, llama2-70b,
+ * llama3-8b, llama3-70b, bloom-176b, mixtral-8x7b; a scenario may declare its
+ * own (every count > 0, kv_heads divides heads, hidden divisible by heads). */
+struct gs_llm_arch {
+    char name[GS_LLM_NAME];
+    int layers;
+    int hidden;             /* model dimension d */
+    int heads;              /* query heads; head_dim = hidden / heads */
+    int kv_heads;           /* key/value heads (GQA: < heads) */
+    int ffn;                /* FFN inner size of one expert */
+    int gated;              /* 1: SwiGLU (3 FFN matrices), 0: GELU (2) */
+    int experts;            /* 1 for dense models */
+    int active_experts;     /* experts each token uses (top-k) */
+    int vocab;
+    double bytes_per_param; /* weights: 2 for BF16/FP16, 1 for FP8/INT8 */
+    double kv_bytes;        /* bytes per cached K or V element (0: as weights) */
+    int tied;               /* 1: the LM head is the embedding matrix */
+};
+
+/* Fill *out with the built-in architecture called name (case-insensitive).
+ * GS_ENOTFOUND with "unknown model 'x' (did you mean 'y'?)" in d otherwise;
+ * where names the place (JSON path) for the message. */
+int gs_llm_arch_find(const char *name, struct gs_llm_arch *out,
+                     const char *where, struct gs_diag *d);
+/* Check a declared architecture; GS_EINVAL naming the field in d. */
+int gs_llm_arch_check(const struct gs_llm_arch *a, const char *where,
+                      struct gs_diag *d);
+/* NULL-terminated list of the built-in names (for help and tests). */
+const char *const *gs_llm_arch_names(void);
+
+double gs_llm_arch_params(const struct gs_llm_arch *a);        /* all weights */
+double gs_llm_arch_active_params(const struct gs_llm_arch *a); /* per token */
+double gs_llm_arch_weight_bytes(const struct gs_llm_arch *a);
+/* Bytes of K and V one token keeps in the cache, all layers:
+ * layers * 2 * kv_heads * head_dim * kv_bytes. */
+double gs_llm_arch_kv_bytes_per_token(const struct gs_llm_arch *a);
+/* Seconds to move the KV cache of `tokens` tokens from a prefill replica to a
+ * decode replica (Splitwise/DistServe): bytes / (link_gbs * 1e9) + latency_s. */
+double gs_llm_kv_transfer_time(const struct gs_llm_arch *a, double tokens,
+                               double link_gbs, double latency_s);
+
+/* ---- iteration time (llmperf.c) ------------------------------------------ */
+
+/* The hardware of one replica: per-GPU figures (a MIG slice passes its share
+ * of compute and bandwidth and its memory) and the GPU model's efficiency
+ * factors.  gs_llm_hw_from_catalog fills it from a catalog entry. */
+struct gs_llm_hw {
+    double tflops;          /* peak dense BF16, TFLOP/s per GPU */
+    double bw_gbs;          /* HBM bandwidth, GB/s per GPU */
+    double mem_gb;          /* memory per GPU */
+    struct gs_gpu_llm eff;  /* efficiency factors, link bandwidth/latency */
+};
+void gs_llm_hw_from_catalog(const struct gs_catalog *c, int model,
+                            struct gs_llm_hw *hw);
+/* A MIG profile or fraction: share of compute and bandwidth, its memory. */
+void gs_llm_hw_share(struct gs_llm_hw *hw, double share, double mem_gb);
+
+/* The aggregate shape of one iteration, all the roofline needs. */
+struct gs_llm_batch {
+    double prefill_tokens;  /* tokens of prefill chunks */
+    double prefill_attn;    /* sum over chunks of c * (k + (c + 1) / 2):
+                             * query-key pairs, c chunk tokens after k cached */
+    double prefill_ctx;     /* sum over chunks of k + c (KV read by a chunk) */
+    double decode_tokens;   /* running decodes, one token each */
+    double decode_ctx;      /* sum of the contexts they read (KV tokens
+                             * before the step + 1 each) */
+    double sampled;         /* sequences that emit a token (LM head rows) */
+    double seqs;            /* sequences in the batch */
+};
+
+/* Constants of (architecture, hardware, TP) precomputed for speed. */
+struct gs_llm_perf {
+    int tp, layers;
+    double peak_flops, bw, link_bw, link_lat;   /* per GPU, SI units */
+    double ce, be, ae, layer_s, iter_s, seq_s;  /* efficiency factors */
+    double lin_flops_tok;   /* per layer per token, per GPU */
+    double attn_flops_pair; /* per layer per query-key pair, per GPU */
+    double w_bytes_layer;   /* weights read per layer, per GPU */
+    double kv_bytes_tok;    /* KV bytes per token per layer, per GPU */
+    double act_bytes_tok;   /* activations per token per layer, per GPU */
+    double ar_bytes_tok;    /* all-reduce payload per token */
+    double head_flops_row, head_bytes;          /* LM head per GPU */
+};
+int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
+                     const struct gs_llm_hw *hw, int tp, struct gs_diag *d);
+/* Seconds one iteration of shape b takes (0 for an empty batch). */
+double gs_llm_perf_time(const struct gs_llm_perf *p,
+                        const struct gs_llm_batch *b);
+/* Convenience for tests and the calibration: one prefill of `batch`
+ * prompts of `prompt` tokens, and one decode step of `batch` sequences
+ * with `ctx` tokens in the KV cache (attention reads ctx + 1). */
+double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
+                           double prompt);
+double gs_llm_perf_decode(const struct gs_llm_perf *p, double batch,
+                          double ctx);
+/* The time to first token of one request alone in an engine: its prompt
+ * after `cached` prefix tokens, in chunks of at most `budget` tokens
+ * (budget <= 0: one chunk), exactly as the engine forms those iterations. */
+double gs_llm_perf_ttft(const struct gs_llm_perf *p, int prompt, int cached,
+                        int budget);
+
+/* ---- the engine (llmengine.c) -------------------------------------------- */
+
+enum gs_llm_role {
+    GS_LLM_BOTH = 0,        /* prefill and decode on one replica */
+    GS_LLM_PREFILL,         /* prefill only: a request finishes with its
+                             * first token, its KV to be handed off */
+    GS_LLM_DECODE           /* decode only: requests arrive with their
+                             * prompt's KV and first token (kv_ready) */
+};
+
+struct gs_llm_engine_cfg {
+    struct gs_llm_arch arch;
+    struct gs_llm_hw hw;
+    int tp;                 /* tensor-parallel degree (GPUs per replica) */
+    int max_seqs;           /* running sequences (vLLM max_num_seqs: 256) */
+    int max_batched_tokens; /* tokens per iteration (8192) */
+    int block_size;         /* KV tokens per block (16) */
+    int chunked_prefill;    /* 1: Sarathi/vLLM v1 chunks; 0: whole prompts,
+                             * prefill-first (vLLM v0) */
+    int prefix_caching;     /* reuse cached prefix blocks (needs hash ids) */
+    int prefix_block_tokens;/* tokens per hash id (Mooncake: 512); a
+                             * multiple of block_size */
+    double gpu_mem_util;    /* fraction of GPU memory the engine may use
+                             * (vLLM gpu_memory_utilization: 0.9) */
+    double reserve_gb;      /* per GPU, for activations and CUDA graphs */
+    int role;               /* enum gs_llm_role */
+};
+/* vLLM-like defaults for everything but arch and hw. */
+void gs_llm_engine_cfg_default(struct gs_llm_engine_cfg *c);
+
+/* A request handed to an engine.  hash_ids (may be NULL) is the caller's
+ * array of prefix-block hashes and must stay valid until the request
+ * finishes; the engine does not copy it. */
+struct gs_llm_req {
+    uint64_t id;
+    double arrival;
+    int prompt;             /* prompt tokens, >= 1 */
+    int output;             /* tokens to generate, >= 1 */
+    const uint64_t *hash_ids;
+    int n_hash;
+    int kv_ready;           /* the prompt's KV is here when it arrives.
+                             * Decode role: a hand-off, whose first token
+                             * the prefill side made (output 1: done at
+                             * once, see gs_llm_engine_add).  Other roles:
+                             * the prompt is cached whole (a KV store's
+                             * hit); it decodes at once and its first
+                             * token ends its first iteration. */
+};
+
+/* What finish_iteration reports: first tokens and finishes at the
+ * iteration's end time, preemptions at its start. */
+struct gs_llm_cb {
+    void (*first_token)(void *ctx, uint64_t id, double t);
+    /* cached: prompt tokens served from the prefix cache; preempted: times */
+    void (*finished)(void *ctx, uint64_t id, double t, int cached,
+                     int preempted);
+    void (*preempted)(void *ctx, uint64_t id, double t);
+};
+
+/* The last iteration formed by step: for token-weighted ITL (each of the
+ * decode_tokens got its next token after `duration`) and DCGM-style
+ * utilization. */
+struct gs_llm_iter {
+    double start, duration;
+    int prefill_tokens, decode_tokens, seqs;
+};
+
+struct gs_llm_stats {
+    int waiting, running;           /* requests */
+    long blocks_used, blocks_total; /* KV blocks, cached prefixes included */
+    long blocks_cached;             /* of blocks_used: prefix cache entries */
+    int busy;                       /* an iteration is in flight */
+    double prefill_tokens, decode_tokens;   /* processed so far */
+    double cached_tokens;           /* prompt tokens served by the cache */
+    long preemptions, finished, iterations;
+};
+
+struct gs_llm_engine;
+
+/* A new engine; *out is owned by the caller (gs_llm_engine_free).
+ * GS_ENOFIT when the weights leave no room for one request's KV cache. */
+int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
+                      struct gs_llm_engine **out, struct gs_diag *d);
+void gs_llm_engine_free(struct gs_llm_engine *e);
+/* gs_llm_engine_add's answer for a request with nothing left to run. */
+enum { GS_LLM_DONE = 1 };
+
+/* Queue a request (FIFO): 0.  GS_LLM_DONE (> 0) when it is finished on
+ * arrival -- a hand-off of one output token to a decode-only engine, whose
+ * token the prefill side made: counted as finished, no callback, the
+ * caller ends it at its hand-off time.  GS_EINVAL for bad lengths (< 1, or
+ * prompt + output over 2^30); GS_ENOFIT when its prompt + output could
+ * never fit the KV cache (the caller rejects it). */
+int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *r);
+/* Form the next iteration at time now; its duration in seconds, 0 when
+ * there is nothing to run.  Calling it while busy is a bug (GS_ASSERT). */
+double gs_llm_engine_step(struct gs_llm_engine *e, double now);
+/* Complete the iteration in flight and report through cb (any pointer in
+ * it may be NULL).  Returns the number of requests that finished. */
+int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
+                                   const struct gs_llm_cb *cb, void *ctx);
+void gs_llm_engine_stats(const struct gs_llm_engine *e,
+                         struct gs_llm_stats *s);
+const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);
+const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e);
+
+#endif

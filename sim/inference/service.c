@@ -1,0 +1,1736 @@
+/* service.c -- inference services on the cluster (service.h).
+ *
+ * Clocks.  The simulation's clock counts whole milliseconds; an LLM engine
+ * iteration lasts 5 to 100 ms and ITL targets are tens of ms, so rounding
+ * every iteration to the millisecond would bias ITL by up to 20%.  Each
+ * service therefore keeps exact times (double seconds) for its own
+ * happenings -- iteration ends, weight loads, KV transfers, arrivals of
+ * generated requests -- in a small binary heap ordered by (time, sequence),
+ * and holds one event in the simulation's queue at the ceiling millisecond
+ * of the earliest of them.  When that event fires at T it runs, in exact
+ * order, every happening at or before T: iteration ends before arrivals at
+ * the same instant, as the simulation does.  Each engine iteration is thus
+ * one event of the service's queue, each started at the exact end of the
+ * one before, and the simulation sees the service only at the instants
+ * something happens.  The cluster (replica jobs starting and stopping,
+ * the policy's passes) stays on the millisecond clock.
+ *
+ * Replicas.  A replica's life:
+ *
+ *   WAIT --job started--> LOAD --weights in--> UP --drained--> GONE
+ *     ^                     |                   |
+ *     +--- preempted, spot, failure ------------+   (requests rerouted)
+ *
+ * WAIT is a pending cluster job (the policy has not placed it, or the node
+ * autoscaler is booting a node for it); LOAD lasts weights / tp / load
+ * bandwidth; UP serves.  A replica the autoscaler no longer wants is
+ * withdrawn while WAIT, released while LOAD, and drained while UP: the
+ * router sends it nothing more and its job completes when its last request
+ * finishes.  A replica that loses its GPUs (the simulation requeues or
+ * kills its job) hands every unfinished request back to the router, which
+ * restarts it from its prompt on another replica (the client's retry: the
+ * tokens already streamed are regenerated; TTFT keeps the first token the
+ * user saw).
+ *
+ * Measures (docs/inference.md gives the definitions and their sources):
+ *   TTFT   first token - arrival;
+ *   ITL    every gap between consecutive tokens of a request: an iteration
+ *          of d seconds gives each of its decode tokens a gap of d, so the
+ *          ITL percentiles are token-weighted over iterations (as vLLM's
+ *          benchmark computes them over all token gaps); a request's own
+ *          ITL is its mean gap (end - first) / (out - 1);
+ *   queue  TTFT less the prefill time the request would take alone on an
+ *          idle replica (its chunks at the token budget): waiting at the
+ *          router and in the engine, and the slowdown of sharing
+ *          iterations; exactly 0 for a request alone;
+ *   goodput  requests that meet every SLA target per second (DistServe,
+ *          Zhong et al., OSDI 2024).
+ * Every request is accounted for: arrived = finished + dropped (its prompt
+ * and output can never fit the KV cache) + in flight at the end. */
+#include "service.h"
+#include "../../traces/llmreq.h"
+#include "../base/bigmem.h"
+#include "../cluster/mig.h"
+#include "../base/order.h"
+#include "../base/rng.h"
+#include "router.h"
+#include "../io/scenario.h"
+#include "../core/sim.h"
+#include "../io/source.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RS_WAIT, RS_LOAD, RS_UP, RS_GONE };
+enum { GS_UNL_MEMO = 1024 };   /* unloaded prefill times remembered */
+enum { H_ITER, H_LOAD, H_XFER };
+
+struct svmodel;
+struct svc;
+
+struct rep {
+    struct svmodel *m;          /* first: job->owner points here */
+    struct svc *sv;
+    int pool, id;
+    int state, draining;
+    int busy;                   /* an iteration is in flight */
+    unsigned gen;               /* bumped when the replica loses its GPUs */
+    struct gs_job *job;
+    struct gs_llm_engine *e;
+    long nout;                  /* requests assigned and not finished */
+    int cpos;                   /* its place in the pool's router inputs */
+    int32_t head;               /* its requests, a list through req.next */
+    double busy_s;              /* iteration time so far */
+    double fb_base_mib;         /* weights per GPU */
+    int gpus;
+    long rec;                   /* its job's record (gs_sim_records) */
+};
+
+struct hent {
+    double t;
+    uint64_t seq;
+    int kind, idx;
+    unsigned gen;
+};
+
+/* A request's live links (kept apart from the record written out). */
+struct rlink {
+    int32_t next, prev;
+};
+
+/* A request's prefix-block hash ids (the trace's; kept only for streams
+ * that have them). */
+struct rhash {
+    const uint64_t *hash;
+    int32_t nhash;
+};
+
+struct spool {
+    struct gs_svcpool cfg;
+    struct gs_llm_engine_cfg ecfg;
+    int desired;
+    int32_t qhead, qtail;       /* router queue: requests with no replica */
+    long qlen;
+    unsigned long rr;
+    struct gs_svcscale *as;
+    double as_busy, as_up;      /* util at the last evaluation */
+    /* memo of unloaded prefill times, direct-mapped by prompt length */
+    int unl_in[GS_UNL_MEMO];
+    double unl_t[GS_UNL_MEMO];
+    struct gs_llm_perf perf;
+    int have_perf;
+    /* replicas the router may choose (serving, not draining), by index,
+     * and their router inputs, kept current (outstanding counts as they
+     * change); rebuilt when a replica's state or draining flag changed */
+    int *cand, ncand, capcand, cdirty;
+    struct gs_route_cand *cin;
+};
+
+struct svc {
+    struct gs_event ev;         /* first: the simulation's wake-up */
+    struct svmodel *m;
+    int idx;
+    const struct gs_svccfg *cfg;
+    struct spool pool[2];
+    int npools;
+    struct rep **rep;
+    int nrep, caprep;
+    int nlive;                  /* replicas not GONE */
+    /* the service's own queue of exact-time happenings */
+    struct hent *h;
+    long nh, caph;
+    int hdead;                  /* h[0] is spent (hpeek) */
+    uint64_t seq;
+    /* the request source */
+    struct gs_reqtable *tab;
+    long tnext;
+    gsl_rng *r_arr, *r_tok;
+    double gnext;               /* next generated arrival, s; INFINITY at end */
+    int flat;                   /* the generator's rate has no cycle (-1: not
+                                 * yet known) */
+    long gcount;
+    double start_s, next_arrival;
+    /* requests */
+    struct gs_reqrec *req;
+    struct rlink *lk;
+    struct rhash *lkh;          /* NULL until a request has hash ids */
+    long nreq, capreq;
+    long finished, dropped, restarted, eng_preempt;
+    long starts, losses;
+    double tok_in, tok_out;
+    /* token-weighted ITL samples: iteration durations and their weights */
+    double *itl_d;
+    float *itl_w;
+    long nitl, capitl;
+    /* recent first tokens, for the autoscaler's ttft_p95 */
+    double *rt_t, *rt_v;
+    long nrt, caprt, rt0;
+    /* time series */
+    double *ser_t, *ser;
+    long nser, capser;
+    gs_time step, next_sample;
+    double busy_total, up_total;        /* util integrals */
+    double last_busy, last_up;
+    long last_arrived;
+    double rep_ms, rep_max;             /* replicas x ms, the largest */
+    int up_n, up_gpus;                  /* replicas UP, their GPUs */
+    gs_time last_adv;
+    int done;                   /* stream over and every request ended */
+    int kicked;                 /* a replica was lost: reconcile */
+    int opened;                 /* the first event has run */
+    double done_s;              /* when done was set */
+    long good;                  /* requests meeting every target */
+    struct gs_svcsum sum;
+};
+
+struct svmodel {
+    struct gs_sim *s;
+    const struct gs_scenario *sc;
+    uint64_t seed;
+    struct svc *sv;
+    int n;
+    gs_time t0;
+    int started;
+};
+
+static const char *const rq_states[GS_NREQSTATES] = {
+    "waiting", "running", "transfer", "done", "dropped"
+};
+
+const char *gs_reqstate_name(int st)
+{
+    return st >= 0 && st < GS_NREQSTATES ? rq_states[st] : "?";
+}
+
+static const struct {
+    const char *name, *unit, *desc;
+} cols[GS_NSVCOLS] = {
+    { "replicas", "1", "replicas serving (draining included)" },
+    { "starting", "1", "replicas asked for and not yet serving: waiting "
+                       "for GPUs or a node, or loading weights" },
+    { "queue", "1", "requests waiting: at the router and in the engines' "
+                    "queues" },
+    { "running", "1", "requests in the engines' running batches" },
+    { "kv_usage", "1", "KV-cache blocks used / total, mean over serving "
+                       "replicas" },
+    { "DCGM_FI_DEV_GPU_UTIL", "%", "share of time the replicas' GPUs ran an "
+                                   "iteration over the last step" },
+    { "DCGM_FI_DEV_FB_USED", "MiB", "GPU memory used per replica GPU, mean: "
+                                    "weights and KV blocks in use" },
+    { "DCGM_FI_DEV_POWER_USAGE", "W", "board power per replica GPU, mean: "
+                                      "idle (20% of TDP) + the rest x "
+                                      "utilization" },
+    { "request_rate", "1/s", "arrivals per second over the last step" },
+};
+
+const char *gs_svcol_name(int c) { return cols[c].name; }
+const char *gs_svcol_unit(int c) { return cols[c].unit; }
+const char *gs_svcol_desc(int c) { return cols[c].desc; }
+
+/* --- the service's own queue ------------------------------------------- */
+
+static int hless(const struct hent *a, const struct hent *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* Move e down from slot i of a heap of n entries. */
+static void hsift(struct svc *sv, long i, struct hent e)
+{
+    long n = sv->nh;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
+            c++;
+        if (!hless(&sv->h[c], &e))
+            break;
+        sv->h[i] = sv->h[c];
+        i = c;
+    }
+    if (n > 0)
+        sv->h[i] = e;
+}
+
+/* The root was handed out by hpeek and is done with: take it out (the
+ * last entry sifts down from the root). */
+static void hsettle(struct svc *sv)
+{
+    if (!sv->hdead)
+        return;
+    sv->hdead = 0;
+    struct hent last = sv->h[--sv->nh];
+    hsift(sv, 0, last);
+}
+
+static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
+{
+    struct hent e = { t, sv->seq++, kind, idx, gen };
+    if (sv->hdead) {
+        /* the spent root's place: one sift down instead of a removal and
+         * an insertion (an iteration's end scheduling the next) */
+        sv->hdead = 0;
+        hsift(sv, 0, e);
+        return 0;
+    }
+    if (sv->nh == sv->caph) {
+        long cap = sv->caph ? sv->caph * 2 : 64;
+        struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
+        GS_OOM_IF(h == NULL);
+        sv->h = h;
+        sv->caph = cap;
+    }
+    long i = sv->nh++;
+    while (i > 0) {
+        long p = (i - 1) / 2;
+        if (!hless(&e, &sv->h[p]))
+            break;
+        sv->h[i] = sv->h[p];
+        i = p;
+    }
+    sv->h[i] = e;
+    return 0;
+}
+
+/* The earliest happening, left in place as spent (hsettle or the next
+ * hpush takes it out); the order of happenings is that of (t, seq) alone,
+ * so where the heap keeps them changes nothing. */
+static struct hent hpeek(struct svc *sv)
+{
+    hsettle(sv);
+    sv->hdead = 1;
+    return sv->h[0];
+}
+
+/* Every change of a replica's state goes through here (the counts of
+ * serving replicas and GPUs the integrals read). */
+static void set_state(struct svc *sv, struct rep *r, int st)
+{
+    sv->pool[r->pool].cdirty = 1;
+    if (r->state == RS_UP) {
+        sv->up_n--;
+        sv->up_gpus -= r->gpus;
+    }
+    r->state = st;
+    if (st == RS_UP) {
+        sv->up_n++;
+        sv->up_gpus += r->gpus;
+    }
+}
+
+static gs_time ceil_ms(double t)
+{
+    double ms = ceil(t * 1000.0 - 1e-6);
+    return ms > 9.0e15 ? GS_TIME_MAX / 2 : (gs_time)ms;
+}
+
+/* Hold the simulation's event at the earliest happening (or autoscaler
+ * evaluation) of the service. */
+static void wake(struct svc *sv)
+{
+    struct gs_sim *s = sv->m->s;
+    double t = sv->next_arrival;
+    hsettle(sv);
+    if (sv->nh > 0 && sv->h[0].t < t)
+        t = sv->h[0].t;
+    gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
+    for (int p = 0; p < sv->npools; p++)
+        if (sv->pool[p].as && !sv->done) {
+            gs_time a = gs_svcscale_next(sv->pool[p].as);
+            if (a < at)
+                at = a;
+        }
+    if (sv->kicked)
+        at = gs_sim_now(s);
+    gs_time now = gs_sim_now(s);
+    if (at < now)
+        at = now;
+    if (at == GS_TIME_MAX) {
+        gs_sim_cancel(s, &sv->ev);
+        return;
+    }
+    GS_OOM_IF(gs_sim_at(s, &sv->ev, at) < 0);
+}
+
+/* --- request records --------------------------------------------------- */
+
+/* p (bytes long) back to old bytes, freed when old is 0. */
+static void *req_shrink(void *p, size_t bytes, size_t old)
+{
+    if (old == 0) {
+        gs_big_free(p, bytes);
+        return NULL;
+    }
+    void *q = gs_big_realloc(p, bytes, old);
+    GS_OOM_IF(q == NULL);
+    return q;
+}
+
+/* Room for cap requests (the stream's length when it is known): all three
+ * arrays or none.  When one cannot grow, those already grown go back to
+ * the old capacity, so capreq stays the size of every array (it is what
+ * they are unmapped with); a mapping shrinks in place, which cannot fail
+ * for want of memory. */
+static int req_reserve(struct svc *sv, long cap)
+{
+    size_t old = (size_t)sv->capreq, n = (size_t)cap;
+    struct gs_reqrec *r = gs_big_realloc(sv->req, old * sizeof *r,
+                                         n * sizeof *r);
+    if (r == NULL)
+        return GS_ENOMEM;
+    sv->req = r;
+    struct rlink *l = gs_big_realloc(sv->lk, old * sizeof *l, n * sizeof *l);
+    if (l != NULL) {
+        sv->lk = l;
+        struct rhash *h = sv->lkh ? gs_big_realloc(sv->lkh, old * sizeof *h,
+                                                   n * sizeof *h) : NULL;
+        if (sv->lkh == NULL || h != NULL) {
+            if (h)
+                sv->lkh = h;
+            sv->capreq = cap;
+            return 0;
+        }
+    }
+    sv->req = req_shrink(sv->req, n * sizeof *r, old * sizeof *r);
+    if (l != NULL)
+        sv->lk = req_shrink(sv->lk, n * sizeof *l, old * sizeof *l);
+    return GS_ENOMEM;
+}
+
+/* Request q's hash ids (NULL, 0 when it has none). */
+static const uint64_t *req_hash(const struct svc *sv, int32_t q, int *n)
+{
+    *n = sv->lkh ? sv->lkh[q].nhash : 0;
+    return sv->lkh ? sv->lkh[q].hash : NULL;
+}
+
+static int req_new(struct svc *sv, double t, int in, int out,
+                   const uint64_t *hash, int nhash)
+{
+    if (sv->nreq == sv->capreq &&
+        req_reserve(sv, sv->capreq ? sv->capreq * 2 : 1024) < 0)
+        return GS_ENOMEM;
+    if (nhash > 0 && sv->lkh == NULL) {
+        sv->lkh = gs_big_realloc(NULL, 0, (size_t)sv->capreq *
+                                          sizeof *sv->lkh);
+        if (sv->lkh == NULL)
+            return GS_ENOMEM;
+        memset(sv->lkh, 0, (size_t)sv->nreq * sizeof *sv->lkh);
+    }
+    long i = sv->nreq++;
+    sv->req[i] = (struct gs_reqrec){ .arrival = t, .first = -1, .end = -1,
+                                     .in = in, .out = out, .replica = -1,
+                                     .state = GS_REQ_WAITING };
+    sv->lk[i] = (struct rlink){ -1, -1 };
+    if (sv->lkh)
+        sv->lkh[i] = (struct rhash){ hash, nhash };
+    return (int)i;
+}
+
+/* Unlink request q from replica r's list. */
+static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
+{
+    struct rlink *l = &sv->lk[q];
+    if (l->prev >= 0)
+        sv->lk[l->prev].next = l->next;
+    else
+        r->head = l->next;
+    if (l->next >= 0)
+        sv->lk[l->next].prev = l->prev;
+    l->next = l->prev = -1;
+    r->nout--;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
+}
+
+static void rep_link(struct svc *sv, struct rep *r, int32_t q)
+{
+    struct rlink *l = &sv->lk[q];
+    l->prev = -1;
+    l->next = r->head;
+    if (r->head >= 0)
+        sv->lk[r->head].prev = q;
+    r->head = q;
+    r->nout++;
+    if (r->cpos >= 0)
+        sv->pool[r->pool].cin[r->cpos].outstanding = r->nout;
+}
+
+/* Router queue of pool p: FIFO through lk.next; front for restarts. */
+static void queue_push(struct svc *sv, int p, int32_t q, int front)
+{
+    struct spool *pl = &sv->pool[p];
+    sv->req[q].state = GS_REQ_WAITING;
+    sv->lk[q].prev = -1;
+    if (front) {
+        sv->lk[q].next = pl->qhead;
+        pl->qhead = q;
+        if (pl->qtail < 0)
+            pl->qtail = q;
+    } else {
+        sv->lk[q].next = -1;
+        if (pl->qtail >= 0)
+            sv->lk[pl->qtail].next = q;
+        else
+            pl->qhead = q;
+        pl->qtail = q;
+    }
+    pl->qlen++;
+}
+
+static int32_t queue_pop(struct svc *sv, int p)
+{
+    struct spool *pl = &sv->pool[p];
+    int32_t q = pl->qhead;
+    if (q < 0)
+        return -1;
+    pl->qhead = sv->lk[q].next;
+    if (pl->qhead < 0)
+        pl->qtail = -1;
+    sv->lk[q].next = -1;
+    pl->qlen--;
+    return q;
+}
+
+/* --- engines ------------------------------------------------------------ */
+
+static int iter_sample(struct svc *sv, double d, int w)
+{
+    if (sv->nitl == sv->capitl) {
+        long cap = sv->capitl ? sv->capitl * 2 : 1024;
+        double *a = gs_big_realloc(sv->itl_d, (size_t)sv->capitl * sizeof *a,
+                                   (size_t)cap * sizeof *a);
+        GS_OOM_IF(a == NULL);
+        sv->itl_d = a;
+        float *b = gs_big_realloc(sv->itl_w, (size_t)sv->capitl * sizeof *b,
+                                  (size_t)cap * sizeof *b);
+        GS_OOM_IF(b == NULL);
+        sv->itl_w = b;
+        sv->capitl = cap;
+    }
+    sv->itl_d[sv->nitl] = d;
+    sv->itl_w[sv->nitl++] = (float)w;
+    return 0;
+}
+
+/* Start r's next iteration at exact time t if it is idle and has work. */
+static void kick(struct svc *sv, struct rep *r, double t)
+{
+    if (r->state != RS_UP || r->e == NULL || r->busy)
+        return;
+    double d = gs_llm_engine_step(r->e, t);
+    if (d > 0) {
+        r->busy = 1;
+        hpush(sv, t + d, H_ITER, r->id, r->gen);
+    }
+}
+
+/* The prefill time of a prompt of `in` tokens alone on an idle replica of
+ * pool p: its chunks at the token budget, one iteration each. */
+static double unloaded_prefill(struct spool *pl, int in)
+{
+    if (!pl->have_perf)
+        return 0;
+    int slot = in & (GS_UNL_MEMO - 1);
+    if (pl->unl_in[slot] == in)
+        return pl->unl_t[slot];
+    int budget = pl->ecfg.chunked_prefill ? pl->ecfg.max_batched_tokens : in;
+    if (budget < 1)
+        budget = in;
+    double t = 0, k = 0;
+    for (int left = in; left > 0;) {
+        double c = left < budget ? left : budget;
+        struct gs_llm_batch b = { .prefill_tokens = c,
+                                  .prefill_attn = c * (k + (c + 1) / 2),
+                                  .prefill_ctx = k + c,
+                                  .sampled = left - c <= 0 ? 1 : 0,
+                                  .seqs = 1 };
+        t += gs_llm_perf_time(&pl->perf, &b);
+        k += c;
+        left -= (int)c;
+    }
+    pl->unl_in[slot] = in;
+    pl->unl_t[slot] = t;
+    return t;
+}
+
+static void route(struct svc *sv, int p, int32_t q, double t);
+
+struct cbctx {
+    struct svc *sv;
+    struct rep *r;
+};
+
+static void cb_first(void *ctx, uint64_t id, double t)
+{
+    struct cbctx *c = ctx;
+    struct svc *sv = c->sv;
+    struct gs_reqrec *q = &sv->req[id];
+    if (q->first >= 0)
+        return;
+    q->first = t;
+    double ttft = t - q->arrival;
+    double qd = ttft - unloaded_prefill(&sv->pool[c->r->pool], q->in);
+    q->queue = (float)(qd > 0 ? qd : 0);
+    if (sv->pool[0].as || (sv->npools > 1 && sv->pool[1].as)) {
+        if (sv->nrt == sv->caprt) {
+            long cap = sv->caprt ? sv->caprt * 2 : 256;
+            double *a = realloc(sv->rt_t, (size_t)cap * sizeof *a);
+            GS_OOM_IF(a == NULL);
+            sv->rt_t = a;
+            double *b = realloc(sv->rt_v, (size_t)cap * sizeof *b);
+            GS_OOM_IF(b == NULL);
+            sv->rt_v = b;
+            sv->caprt = cap;
+        }
+        sv->rt_t[sv->nrt] = t;
+        sv->rt_v[sv->nrt++] = ttft;
+    }
+}
+
+static void req_done(struct svc *sv, struct gs_reqrec *q, double t)
+{
+    q->end = t;
+    q->state = GS_REQ_DONE;
+    sv->finished++;
+    sv->tok_in += q->in;
+    sv->tok_out += q->out;
+}
+
+static void cb_finished(void *ctx, uint64_t id, double t, int cached,
+                        int preempted)
+{
+    struct cbctx *c = ctx;
+    struct svc *sv = c->sv;
+    struct rep *r = c->r;
+    struct gs_reqrec *q = &sv->req[id];
+    rep_unlink(sv, r, (int32_t)id);
+    q->cached += cached;
+    sv->eng_preempt += preempted;
+    if (sv->cfg->disagg && r->pool == 0 && q->out >= 2) {
+        /* Prefill done: the KV cache goes to a decode replica (a request
+         * of one output token is done with its first). */
+        double x = gs_llm_kv_transfer_time(&sv->cfg->eng.arch, q->in,
+                                           sv->cfg->kv_link_gbs,
+                                           sv->cfg->kv_link_lat_s);
+        q->state = GS_REQ_TRANSFER;
+        hpush(sv, t + x, H_XFER, (int)id, 0);
+        return;
+    }
+    req_done(sv, q, t);
+}
+
+static const struct gs_llm_cb callbacks = { cb_first, cb_finished, NULL };
+
+/* Hand q to a replica of pool p at time t, or queue it at the router. */
+static void assign(struct svc *sv, struct rep *r, int32_t q, double t)
+{
+    struct gs_reqrec *rq = &sv->req[q];
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
+    struct gs_llm_req er = { .id = (uint64_t)q, .arrival = rq->arrival,
+                             .prompt = rq->in, .output = rq->out,
+                             .hash_ids = hash, .n_hash = nh,
+                             .kv_ready = sv->cfg->disagg && r->pool == 1 };
+    int rc = gs_llm_engine_add(r->e, &er);
+    GS_OOM_IF(rc == GS_ENOMEM);
+    if (rc < 0) {
+        rq->state = GS_REQ_DROPPED;
+        rq->end = t;
+        sv->dropped++;
+        return;
+    }
+    if (rc == GS_LLM_DONE) {    /* nothing left for this replica to do */
+        req_done(sv, rq, t);
+        return;
+    }
+    rq->state = GS_REQ_RUNNING;
+    rq->replica = r->id;
+    rep_link(sv, r, q);
+    kick(sv, r, t);
+}
+
+/* Pool p's routable replicas, in index order (the router's tie order),
+ * with their router inputs. */
+static const int *route_cands(struct svc *sv, int p, int *n)
+{
+    struct spool *pl = &sv->pool[p];
+    if (pl->cdirty || pl->cand == NULL) {
+        if (pl->capcand < sv->nrep) {
+            int *c = realloc(pl->cand, (size_t)sv->caprep * sizeof *c);
+            GS_OOM_IF(c == NULL);
+            pl->cand = c;
+            struct gs_route_cand *ci =
+                realloc(pl->cin, (size_t)sv->caprep * sizeof *ci);
+            GS_OOM_IF(ci == NULL);
+            pl->cin = ci;
+            pl->capcand = sv->caprep;
+        }
+        pl->ncand = 0;
+        for (int i = 0; i < sv->nrep; i++) {
+            struct rep *r = sv->rep[i];
+            if (r->pool != p)
+                continue;
+            r->cpos = -1;
+            if (r->state == RS_UP && !r->draining) {
+                r->cpos = pl->ncand;
+                pl->cin[pl->ncand] = (struct gs_route_cand){ r->id, r->nout,
+                                                             0 };
+                pl->cand[pl->ncand++] = i;
+            }
+        }
+        pl->cdirty = 0;
+    }
+    *n = pl->ncand;
+    return pl->cand;
+}
+
+static void route(struct svc *sv, int p, int32_t q, double t)
+{
+    struct spool *pl = &sv->pool[p];
+    int n;
+    const int *ix = route_cands(sv, p, &n);
+    if (n > 256)
+        n = 256;
+    if (n == 0) {
+        queue_push(sv, p, q, 0);
+        return;
+    }
+    if (sv->cfg->router == GS_ROUTE_KV)
+        for (int k = 0; k < n; k++) {
+            struct gs_llm_stats st;
+            gs_llm_engine_stats(sv->rep[ix[k]]->e, &st);
+            pl->cin[k].kv = st.blocks_total > 0 ? (double)st.blocks_used /
+                                                  (double)st.blocks_total : 0;
+        }
+    int nh;
+    const uint64_t *hash = req_hash(sv, q, &nh);
+    int k = gs_router_pick(sv->cfg->router, pl->cin, n, nh > 0 ? hash[0] : 0,
+                           nh > 0, &pl->rr);
+    assign(sv, sv->rep[ix[k]], q, t);
+}
+
+/* The router's queue of pool p drains into its serving replicas. */
+static void drain_queue(struct svc *sv, int p, double t)
+{
+    for (;;) {
+        int any;
+        route_cands(sv, p, &any);
+        if (!any)
+            return;
+        int32_t q = queue_pop(sv, p);
+        if (q < 0)
+            return;
+        route(sv, p, q, t);
+    }
+}
+
+/* --- replicas as cluster jobs ------------------------------------------ */
+
+static int rep_submit(struct svc *sv, int p)
+{
+    if (sv->nrep == sv->caprep) {
+        int cap = sv->caprep ? sv->caprep * 2 : 8;
+        struct rep **a = realloc(sv->rep, (size_t)cap * sizeof *a);
+        GS_OOM_IF(a == NULL);
+        sv->rep = a;
+        sv->caprep = cap;
+    }
+    struct rep *r = calloc(1, sizeof *r);
+    GS_OOM_IF(r == NULL);
+    const struct gs_svcpool *pc = &sv->pool[p].cfg;
+    r->m = sv->m;
+    r->sv = sv;
+    r->pool = p;
+    r->id = sv->nrep;
+    r->head = -1;
+    r->cpos = -1;
+    r->state = RS_WAIT;
+    struct gs_jobspec sp;
+    gs_jobspec_init(&sp);
+    sp.id = -(int64_t)(sv->idx * 1000000 + r->id + 1);
+    snprintf(sp.tenant, sizeof sp.tenant, "%s", sv->cfg->tenant);
+    sp.tier = sv->cfg->tier;
+    sp.arrival = gs_sim_now(sv->m->s);
+    sp.gpus = pc->tp;
+    sp.work = 9.0e15;
+    sp.ref_model = -1;
+    sp.allowed = 1ULL << pc->gpu_model;
+    if (pc->mig_profile[0])
+        snprintf(sp.mig_profile, sizeof sp.mig_profile, "%s",
+                 pc->mig_profile);
+    int rc = gs_sim_submit(sv->m->s, &sp, r, &r->job);
+    GS_OOM_IF(rc == GS_ENOMEM);
+    if (rc < 0) {
+        free(r);
+        return rc;
+    }
+    r->rec = (long)r->job->rec;
+    sv->rep[sv->nrep++] = r;
+    sv->nlive++;
+    return 0;
+}
+
+/* r gives its requests back to the router (it lost its GPUs, or they
+ * were taken back before it finished them). */
+static void rep_lose(struct svc *sv, struct rep *r, double t)
+{
+    r->gen++;
+    int32_t q = r->head;
+    /* Back to the front of the router's queue: they arrived first. */
+    while (q >= 0) {
+        int32_t nx = sv->lk[q].next;
+        rep_unlink(sv, r, q);
+        struct gs_reqrec *rq = &sv->req[q];
+        rq->restarts++;
+        rq->replica = -1;
+        sv->restarted++;
+        queue_push(sv, r->pool, q, 1);
+        q = nx;
+    }
+    gs_llm_engine_free(r->e);
+    r->e = NULL;
+    r->busy = 0;
+    (void)t;
+}
+
+static int live(const struct rep *r)
+{
+    return r->state != RS_GONE && !r->draining;
+}
+
+/* End r for good (it is no longer wanted). */
+static void rep_end(struct svc *sv, struct rep *r)
+{
+    struct gs_job *j = r->job;
+    set_state(sv, r, RS_GONE);
+    r->job = NULL;
+    sv->nlive--;
+    gs_llm_engine_free(r->e);
+    r->e = NULL;
+    r->busy = 0;
+    r->gen++;
+    if (j)
+        gs_sim_complete(sv->m->s, j);
+}
+
+/* Bring pool p's replicas to its desired count. */
+static void reconcile(struct svc *sv, int p, double t)
+{
+    struct spool *pl = &sv->pool[p];
+    int want = sv->done ? 0 : pl->desired;
+    int n = 0;
+    for (int i = 0; i < sv->nrep; i++)
+        if (sv->rep[i]->pool == p && live(sv->rep[i]))
+            n++;
+    /* Too few: take back draining replicas, then ask for new ones. */
+    for (int i = 0; i < sv->nrep && n < want; i++) {
+        struct rep *r = sv->rep[i];
+        if (r->pool == p && r->state != RS_GONE && r->draining) {
+            r->draining = 0;
+            pl->cdirty = 1;
+            n++;
+        }
+    }
+    while (n < want && rep_submit(sv, p) == 0)
+        n++;
+    /* Too many: the newest waiting first, then loading, then the serving
+     * replica with the fewest requests drains. */
+    for (int pass = RS_WAIT; pass <= RS_UP && n > want; pass++)
+        for (int i = sv->nrep - 1; i >= 0 && n > want; i--) {
+            struct rep *r = sv->rep[i];
+            if (r->pool != p || !live(r) || r->state != pass ||
+                pass == RS_UP)
+                continue;
+            rep_end(sv, r);
+            n--;
+        }
+    while (n > want) {
+        struct rep *best = NULL;
+        for (int i = 0; i < sv->nrep; i++) {
+            struct rep *r = sv->rep[i];
+            if (r->pool == p && live(r) && r->state == RS_UP &&
+                (best == NULL || r->nout < best->nout))
+                best = r;
+        }
+        if (best == NULL)
+            break;
+        best->draining = 1;
+        pl->cdirty = 1;
+        n--;
+        if (best->nout == 0)
+            rep_end(sv, best);
+    }
+    (void)t;
+}
+
+/* --- the autoscaler ----------------------------------------------------- */
+
+static double ttft_p95(struct svc *sv, double now, double window)
+{
+    while (sv->rt0 < sv->nrt && sv->rt_t[sv->rt0] < now - window)
+        sv->rt0++;
+    long n = sv->nrt - sv->rt0;
+    if (n <= 0)
+        return NAN;
+    double *v = malloc((size_t)n * sizeof *v);
+    GS_OOM_IF(v == NULL);
+    memcpy(v, sv->rt_v + sv->rt0, (size_t)n * sizeof *v);
+    gsl_sort(v, 1, (size_t)n);
+    double q = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.95);
+    free(v);
+    /* Compact the buffer now and then. */
+    if (sv->rt0 > 4096 && sv->rt0 * 2 > sv->nrt) {
+        memmove(sv->rt_t, sv->rt_t + sv->rt0, (size_t)n * sizeof *sv->rt_t);
+        memmove(sv->rt_v, sv->rt_v + sv->rt0, (size_t)n * sizeof *sv->rt_v);
+        sv->nrt = n;
+        sv->rt0 = 0;
+    }
+    return q;
+}
+
+static void scale(struct svc *sv, int p, gs_time now)
+{
+    struct spool *pl = &sv->pool[p];
+    if (pl->as == NULL || sv->done || gs_svcscale_next(pl->as) > now)
+        return;
+    struct gs_svcscale_sample smp = { 0 };
+    double kv = 0, busy = 0;
+    int up = 0;
+    for (int i = 0; i < sv->nrep; i++) {
+        struct rep *r = sv->rep[i];
+        if (r->pool != p || !live(r))
+            continue;
+        if (r->state == RS_UP) {
+            struct gs_llm_stats st;
+            gs_llm_engine_stats(r->e, &st);
+            kv += st.blocks_total > 0 ? (double)st.blocks_used /
+                                        (double)st.blocks_total : 0;
+            smp.waiting += st.waiting;
+            busy += r->busy_s;
+            up++;
+        } else {
+            smp.starting++;
+        }
+    }
+    smp.ready = up;
+    smp.waiting += (double)pl->qlen;
+    smp.kv_cache = up ? kv / up : NAN;
+    /* Utilization over the last sync period, from the busy integral. */
+    double period = (double)pl->cfg.as.sync_period / 1000.0;
+    double dbusy = busy - pl->as_busy;
+    smp.gpu_util = up && period > 0 ? fmin(100.0, 100.0 * dbusy /
+                                           (period * up)) : NAN;
+    if (smp.gpu_util < 0)
+        smp.gpu_util = 0;
+    pl->as_busy = busy;
+    gs_time win = gs_svcscale_ttft_window(&pl->cfg.as);
+    smp.ttft_p95 = win > 0 ? ttft_p95(sv, (double)now / 1000.0,
+                                      (double)win / 1000.0) : NAN;
+    smp.arrivals = (double)sv->nreq;
+    int want = gs_svcscale_observe(pl->as, now, &smp, NULL);
+    if (want != pl->desired) {
+        pl->desired = want;
+        reconcile(sv, p, (double)now / 1000.0);
+    }
+}
+
+/* --- the request source ------------------------------------------------- */
+
+static void next_arrival(struct svc *sv)
+{
+    if (sv->tab) {
+        sv->next_arrival = sv->tnext < sv->tab->n
+                           ? sv->start_s + (double)sv->tab->r[sv->tnext].arrival /
+                                           1000.0
+                           : INFINITY;
+        return;
+    }
+    const struct gs_svcgen *g = &sv->cfg->gen;
+    if (g->requests > 0 && sv->gcount >= g->requests) {
+        sv->next_arrival = INFINITY;
+        return;
+    }
+    /* Thinning (Lewis and Shedler 1979) under the cycle's peak rate. */
+    double peak = g->rate.rate_per_hour * (1.0 + g->rate.diurnal) / 3600.0;
+    double t = sv->gnext;
+    if (sv->flat < 0) {
+        int flat = g->rate.diurnal == 0 && g->rate.weekly == 0;
+        for (int h = 0; h < 24 && flat; h++)
+            flat = g->rate.hourly[h] == 0;
+        sv->flat = flat;
+    }
+    if (sv->flat) {
+        t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
+        if (g->until > 0 && (gs_time)((t - sv->start_s) * 1000.0) >= g->until)
+            t = INFINITY;
+        sv->gnext = t;
+        sv->next_arrival = t;
+        return;
+    }
+    for (;;) {
+        t += gsl_ran_exponential(sv->r_arr, 1.0 / peak);
+        gs_time tm = (gs_time)((t - sv->start_s) * 1000.0);
+        if (g->until > 0 && tm >= g->until) {
+            t = INFINITY;
+            break;
+        }
+        double r = gs_gen_rate(&g->rate, tm) / 3600.0;
+        if (gsl_rng_uniform(sv->r_arr) * peak < r)
+            break;
+    }
+    sv->gnext = t;
+    sv->next_arrival = t;
+}
+
+static void arrive(struct svc *sv, double t)
+{
+    int in, out, nh = 0;
+    const uint64_t *hash = NULL;
+    if (sv->tab) {
+        const struct gs_request *q = &sv->tab->r[sv->tnext++];
+        in = q->input_tokens > 0 ? q->input_tokens : 1;
+        out = q->output_tokens > 0 ? q->output_tokens : 1;
+        if (q->nblocks > 0) {
+            hash = (const uint64_t *)gs_request_blocks(sv->tab, q);
+            nh = (int)q->nblocks;
+        }
+    } else {
+        gs_svcgen_tokens(&sv->cfg->gen, sv->r_tok, &in, &out);
+        sv->gcount++;
+    }
+    /* A pool of a length-routed stream keeps only its own requests. */
+    if (!gs_router_length_takes(&sv->cfg->route, (long)in + out)) {
+        next_arrival(sv);
+        return;
+    }
+    int q = req_new(sv, t, in, out, hash, nh);
+    GS_OOM_IF(q < 0);       /* a request lost would be a different run */
+    route(sv, 0, q, t);
+    next_arrival(sv);
+}
+
+/* --- the service's event ------------------------------------------------ */
+
+static int all_done(const struct svc *sv)
+{
+    return sv->next_arrival == INFINITY &&
+           sv->finished + sv->dropped == sv->nreq;
+}
+
+static void finish_iter(struct svc *sv, struct rep *r, double t)
+{
+    struct cbctx c = { sv, r };
+    const struct gs_llm_iter *it = gs_llm_engine_last(r->e);
+    double dur = it->duration;
+    int dec = it->decode_tokens;
+    gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
+    r->busy = 0;
+    r->busy_s += dur;
+    sv->busy_total += dur * r->gpus;
+    if (dec > 0)
+        iter_sample(sv, dur, dec);
+    if (r->draining && r->nout == 0) {
+        rep_end(sv, r);
+        return;
+    }
+    kick(sv, r, t);
+}
+
+static void on_wake(struct gs_event *ev, void *ctx)
+{
+    struct svc *sv = (struct svc *)ev;
+    (void)ctx;
+    gs_time now = gs_sim_now(sv->m->s);
+    double lim = (double)now / 1000.0 + 1e-9;
+    if (sv->kicked || !sv->opened) {
+        /* Opening, or a replica lost its GPUs: replace what is missing and
+         * hand its requests to the others. */
+        sv->opened = 1;
+        sv->kicked = 0;
+        for (int p = 0; p < sv->npools; p++) {
+            reconcile(sv, p, (double)now / 1000.0);
+            drain_queue(sv, p, (double)now / 1000.0);
+        }
+    }
+    for (;;) {
+        hsettle(sv);
+        double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
+        double ta = sv->next_arrival;
+        if (th > lim && ta > lim)
+            break;
+        if (th <= ta) {
+            struct hent e = hpeek(sv);
+            if (e.kind == H_XFER) {
+                route(sv, 1, e.idx, e.t);
+                continue;
+            }
+            struct rep *r = sv->rep[e.idx];
+            if (e.gen != r->gen || r->state == RS_GONE)
+                continue;       /* it lost its GPUs meanwhile */
+            if (e.kind == H_LOAD) {
+                set_state(sv, r, RS_UP);
+                drain_queue(sv, r->pool, e.t);
+                if (r->draining && r->nout == 0)
+                    rep_end(sv, r);
+            } else {
+                finish_iter(sv, r, e.t);
+            }
+        } else {
+            arrive(sv, ta);
+        }
+    }
+    for (int p = 0; p < sv->npools; p++)
+        scale(sv, p, now);
+    if (!sv->done && all_done(sv)) {
+        sv->done = 1;
+        sv->done_s = (double)now / 1000.0;
+        for (int p = 0; p < sv->npools; p++)
+            reconcile(sv, p, (double)now / 1000.0);
+    }
+    wake(sv);
+}
+
+/* --- model hooks --------------------------------------------------------- */
+
+static struct rep *mine(const struct svmodel *m, const struct gs_job *j)
+{
+    struct rep *r = j->owner;
+    return r && r->m == m ? r : NULL;
+}
+
+static void m_job_started(void *st, struct gs_job *j)
+{
+    struct svmodel *m = st;
+    struct rep *r = mine(m, j);
+    if (r == NULL || r->state != RS_WAIT)
+        return;
+    struct svc *sv = r->sv;
+    struct spool *pl = &sv->pool[r->pool];
+    const struct gs_scenario *sc = m->sc;
+    struct gs_llm_engine_cfg ec = pl->ecfg;
+    gs_llm_hw_from_catalog(&sc->cat, j->model, &ec.hw);
+    if (pl->cfg.mig_profile[0]) {
+        const struct gs_mig_gpu *g = gs_mig_gpu_find(sc->cat.m[j->model].name);
+        const struct gs_mig_profile *pf =
+            g ? gs_mig_profile_find(g, pl->cfg.mig_profile) : NULL;
+        if (pf)
+            gs_llm_hw_share(&ec.hw, (double)pf->compute_slices /
+                                    GS_MIG_COMPUTE_SLICES, pf->mem_gb);
+    }
+    struct gs_diag d = { 0 };
+    if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
+        GS_OOM_IF(d.code == GS_ENOMEM);
+        /* The weights do not fit: checked when the model was built, so
+         * only a different GPU than planned gets here. */
+        rep_end(sv, r);
+        return;
+    }
+    if (!pl->have_perf) {
+        pl->perf = *gs_llm_engine_perf(r->e);
+        pl->have_perf = 1;
+    }
+    r->gpus = pl->cfg.tp;
+    double wgpu = gs_llm_arch_weight_bytes(&ec.arch) / pl->cfg.tp;
+    r->fb_base_mib = wgpu / (1024.0 * 1024.0);
+    double load = wgpu / (sv->cfg->load_gbs * 1e9);
+    double now = (double)gs_sim_now(m->s) / 1000.0;
+    set_state(sv, r, RS_LOAD);
+    sv->starts++;
+    hpush(sv, now + load, H_LOAD, r->id, r->gen);
+    wake(sv);
+}
+
+static void m_job_ended(void *st, struct gs_job *j, int why)
+{
+    struct svmodel *m = st;
+    struct rep *r = mine(m, j);
+    if (r == NULL)
+        return;
+    struct svc *sv = r->sv;
+    double now = (double)gs_sim_now(m->s) / 1000.0;
+    if (r->state == RS_GONE)
+        return;                 /* we ended it ourselves */
+    if (r->state != RS_WAIT)
+        sv->losses++;
+    rep_lose(sv, r, now);
+    if (why == GS_STOP_KILLED || why == GS_STOP_DONE) {
+        set_state(sv, r, RS_GONE);
+        r->job = NULL;
+        sv->nlive--;
+    } else {
+        set_state(sv, r, RS_WAIT);      /* requeued by the simulation */
+    }
+    sv->kicked = 1;             /* reroute and reconcile in our own event */
+    wake(sv);
+}
+
+static void sample(struct svc *sv, gs_time t)
+{
+    if (sv->nser == sv->capser) {
+        long cap = sv->capser ? sv->capser * 2 : 256;
+        double *a = realloc(sv->ser_t, (size_t)cap * sizeof *a);
+        GS_OOM_IF(a == NULL);
+        sv->ser_t = a;
+        double *b = realloc(sv->ser, (size_t)cap * GS_NSVCOLS * sizeof *b);
+        GS_OOM_IF(b == NULL);
+        sv->ser = b;
+        sv->capser = cap;
+    }
+    double *row = sv->ser + sv->nser * GS_NSVCOLS;
+    memset(row, 0, GS_NSVCOLS * sizeof *row);
+    int up = 0;
+    double kv = 0, fb = 0;
+    for (int p = 0; p < sv->npools; p++)
+        row[GS_SVC_QUEUE] += (double)sv->pool[p].qlen;
+    for (int i = 0; i < sv->nrep; i++) {
+        struct rep *r = sv->rep[i];
+        if (r->state == RS_UP) {
+            struct gs_llm_stats st;
+            gs_llm_engine_stats(r->e, &st);
+            up++;
+            row[GS_SVC_QUEUE] += st.waiting;
+            row[GS_SVC_RUNNING] += st.running;
+            kv += st.blocks_total > 0 ? (double)st.blocks_used /
+                                        (double)st.blocks_total : 0;
+            const struct gs_llm_engine_cfg *ec = &sv->pool[r->pool].ecfg;
+            double blk = gs_llm_arch_kv_bytes_per_token(&ec->arch) *
+                         ec->block_size / r->gpus;
+            fb += r->fb_base_mib + (double)st.blocks_used * blk /
+                                   (1024.0 * 1024.0);
+        } else if (r->state == RS_WAIT || r->state == RS_LOAD) {
+            row[GS_SVC_STARTING] += 1;
+        }
+    }
+    row[GS_SVC_REPLICAS] = up;
+    row[GS_SVC_KV] = up ? kv / up : 0;
+    row[GS_SVC_FB_USED] = up ? fb / up : 0;
+    double dup = sv->up_total - sv->last_up;
+    double util = dup > 0 ? (sv->busy_total - sv->last_busy) / dup : 0;
+    if (util > 1)
+        util = 1;
+    row[GS_SVC_GPU_UTIL] = 100.0 * util;
+    double tdp = 0;
+    if (up) {
+        const struct gs_svcpool *pc = &sv->pool[0].cfg;
+        tdp = sv->m->sc->cat.m[pc->gpu_model].power_w;
+    }
+    row[GS_SVC_POWER] = up ? tdp * (0.2 + 0.8 * util) : 0;
+    double span = sv->nser > 0 ? (double)(t - (gs_time)(sv->ser_t[sv->nser - 1] *
+                                                         1000.0)) / 1000.0
+                               : (double)sv->step / 1000.0;
+    row[GS_SVC_RATE] = span > 0 ? (double)(sv->nreq - sv->last_arrived) / span
+                                : 0;
+    sv->last_up = sv->up_total;
+    sv->last_busy = sv->busy_total;
+    sv->last_arrived = sv->nreq;
+    sv->ser_t[sv->nser++] = (double)t / 1000.0;
+}
+
+static void m_advance(void *st, gs_time t)
+{
+    struct svmodel *m = st;
+    for (int i = 0; i < m->n; i++) {
+        struct svc *sv = &m->sv[i];
+        if (t <= sv->last_adv)
+            continue;
+        int gpus = sv->up_gpus, n = sv->up_n;
+        while (sv->next_sample <= t) {
+            /* integrate up to the sample, then take it */
+            gs_time ts = sv->next_sample;
+            double dt = (double)(ts - sv->last_adv) / 1000.0;
+            sv->up_total += dt * gpus;
+            sv->rep_ms += dt * 1000.0 * n;
+            sv->last_adv = ts;
+            sample(sv, ts);
+            sv->next_sample += sv->step;
+        }
+        if (n > sv->rep_max)
+            sv->rep_max = n;
+        double dt = (double)(t - sv->last_adv) / 1000.0;
+        sv->up_total += dt * gpus;
+        sv->rep_ms += dt * 1000.0 * n;
+        sv->last_adv = t;
+    }
+}
+
+static int m_alive(const void *st)
+{
+    const struct svmodel *m = st;
+    for (int i = 0; i < m->n; i++)
+        if (!m->sv[i].done)
+            return 1;
+    return 0;
+}
+
+/* --- building ------------------------------------------------------------ */
+
+static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
+{
+    const struct gs_scenario *sc = m->sc;
+    const struct gs_svccfg *c = &sc->svcs[i];
+    struct svc *sv = &m->sv[i];
+    char where[600];
+    gs_event_init(&sv->ev, on_wake);
+    sv->m = m;
+    sv->idx = i;
+    sv->cfg = c;
+    sv->npools = c->npools;
+    sv->step = sc->step;
+    sv->start_s = (double)c->start / 1000.0;
+    sv->next_sample = c->start;
+    sv->last_adv = c->start;
+    for (int p = 0; p < c->npools; p++) {
+        struct spool *pl = &sv->pool[p];
+        pl->cfg = c->pool[p];
+        pl->ecfg = c->eng;
+        pl->ecfg.tp = pl->cfg.tp;
+        pl->ecfg.role = c->disagg ? (p == 0 ? GS_LLM_PREFILL : GS_LLM_DECODE)
+                                  : GS_LLM_BOTH;
+        pl->desired = pl->cfg.replicas;
+        pl->qhead = pl->qtail = -1;
+        for (int k = 0; k < GS_UNL_MEMO; k++)
+            pl->unl_in[k] = -1;
+        snprintf(where, sizeof where, "%s: $.services[%d]%s", sc->file, i,
+                 c->disagg ? (p == 0 ? ".disaggregated.prefill"
+                                     : ".disaggregated.decode") : "");
+        /* A replica must fit some pool and its engine its GPUs. */
+        struct gs_need need = { .gpus = pl->cfg.tp,
+                                .allowed = 1ULL << pl->cfg.gpu_model,
+                                .profile = pl->cfg.mig_profile[0]
+                                               ? pl->cfg.mig_profile : NULL };
+        const struct gs_fleet *f = gs_sim_fleet(m->s);
+        int ok = 0;
+        for (int k = 0; k < f->npools && !ok; k++)
+            ok = gs_fleet_pool_eligible(f, k, &need);
+        if (!ok)
+            return gs_diag_set(d, GS_EINVAL, where, "no pool of the fleet "
+                               "can hold a replica: %d x %s%s%s", pl->cfg.tp,
+                               sc->cat.m[pl->cfg.gpu_model].name,
+                               pl->cfg.mig_profile[0] ? " MIG " : "",
+                               pl->cfg.mig_profile);
+        struct gs_llm_engine_cfg ec = pl->ecfg;
+        gs_llm_hw_from_catalog(&sc->cat, pl->cfg.gpu_model, &ec.hw);
+        if (pl->cfg.mig_profile[0]) {
+            const struct gs_mig_gpu *g =
+                gs_mig_gpu_find(sc->cat.m[pl->cfg.gpu_model].name);
+            const struct gs_mig_profile *pf =
+                g ? gs_mig_profile_find(g, pl->cfg.mig_profile) : NULL;
+            if (pf)
+                gs_llm_hw_share(&ec.hw, (double)pf->compute_slices /
+                                        GS_MIG_COMPUTE_SLICES, pf->mem_gb);
+        }
+        struct gs_llm_engine *probe = NULL;
+        struct gs_diag ed = { 0 };
+        int rc = gs_llm_engine_new(&ec, &probe, &ed);
+        if (rc < 0)
+            return gs_diag_set(d, rc == GS_ENOMEM ? GS_ENOMEM : GS_EINVAL,
+                               where, "%s", ed.what);
+        pl->perf = *gs_llm_engine_perf(probe);
+        pl->have_perf = 1;
+        gs_llm_engine_free(probe);
+        if (pl->cfg.autoscale) {
+            struct gs_svcscale_cfg ac = pl->cfg.as;
+            if (ac.predict.on && ac.predict.capacity <= 0) {
+                /* Requests/s one replica sustains at its KV-bound batch:
+                 * from the engine's own roofline and mean lengths. */
+                double in = 512, out = 256;
+                if (c->src == GS_SVCSRC_GENERATE) {
+                    in = gs_dist_mean(&c->gen.input);
+                    out = gs_dist_mean(&c->gen.output);
+                }
+                double b = ec.max_seqs;
+                double step = gs_llm_perf_decode(&pl->perf, b, in + out / 2);
+                double pre = gs_llm_perf_prefill(&pl->perf, 1, in);
+                ac.predict.capacity = 1.0 / (out * step / b + pre);
+            }
+            if ((rc = gs_svcscale_new(&ac, c->start, pl->cfg.replicas,
+                                      &pl->as, d)) < 0)
+                return rc;
+        }
+    }
+    if (c->src == GS_SVCSRC_TRACE) {
+        int rc = gs_reqtable_load(c->format, c->path, 0, &sv->tab, d);
+        if (rc < 0)
+            return rc;
+    } else {
+        char name[96];
+        const char *stream = c->stream[0] ? c->stream : c->name;
+        snprintf(name, sizeof name, "service.%s.arrivals", stream);
+        sv->r_arr = gs_rng_stream(m->seed, name);
+        snprintf(name, sizeof name, "service.%s.tokens", stream);
+        sv->r_tok = gs_rng_stream(m->seed, name);
+        if (sv->r_arr == NULL || sv->r_tok == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        sv->gnext = sv->start_s;
+        sv->flat = -1;
+    }
+    long expect = sv->tab ? sv->tab->n : c->gen.requests;
+    if (expect > 0 && expect < (1L << 28) && req_reserve(sv, expect) < 0)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    next_arrival(sv);
+    snprintf(sv->sum.name, sizeof sv->sum.name, "%s", c->name);
+    return 0;
+}
+
+static void m_free(void *st)
+{
+    struct svmodel *m = st;
+    if (m == NULL)
+        return;
+    for (int i = 0; i < m->n; i++) {
+        struct svc *sv = &m->sv[i];
+        for (int k = 0; k < sv->nrep; k++) {
+            gs_llm_engine_free(sv->rep[k]->e);
+            free(sv->rep[k]);
+        }
+        for (int p = 0; p < 2; p++) {
+            gs_svcscale_free(sv->pool[p].as);
+            free(sv->pool[p].cand);
+            free(sv->pool[p].cin);
+        }
+        free(sv->rep);
+        free(sv->h);
+        gs_reqtable_free(sv->tab);
+        if (sv->r_arr)
+            gsl_rng_free(sv->r_arr);
+        if (sv->r_tok)
+            gsl_rng_free(sv->r_tok);
+        gs_big_free(sv->req, (size_t)sv->capreq * sizeof *sv->req);
+        gs_big_free(sv->lk, (size_t)sv->capreq * sizeof *sv->lk);
+        gs_big_free(sv->lkh, (size_t)sv->capreq * sizeof *sv->lkh);
+        gs_big_free(sv->itl_d, (size_t)sv->capitl * sizeof *sv->itl_d);
+        gs_big_free(sv->itl_w, (size_t)sv->capitl * sizeof *sv->itl_w);
+        free(sv->rt_t);
+        free(sv->rt_v);
+        free(sv->ser_t);
+        free(sv->ser);
+    }
+    free(m->sv);
+    free(m);
+}
+
+static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
+                   struct gs_fleet *f, struct gs_metrics *mt, uint64_t seed,
+                   void **st, struct gs_diag *d)
+{
+    (void)f;
+    (void)mt;
+    *st = NULL;
+    if (sc->nsvcs == 0)
+        return 0;
+    struct svmodel *m = calloc(1, sizeof *m);
+    if (m == NULL || (m->sv = calloc((size_t)sc->nsvcs, sizeof *m->sv)) == NULL) {
+        free(m);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    m->s = s;
+    m->sc = sc;
+    m->seed = seed;
+    m->n = sc->nsvcs;
+    *st = m;
+    for (int i = 0; i < m->n; i++) {
+        int rc = svc_build(m, i, d);
+        if (rc < 0)
+            return rc;
+    }
+    /* The first replicas are asked for, and the first arrival awaited, at
+     * each service's start. */
+    for (int i = 0; i < m->n; i++) {
+        m->sv[i].kicked = 0;
+        if (gs_sim_at(s, &m->sv[i].ev, sc->svcs[i].start) < 0)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    return 0;
+}
+
+/* The first event of each service asks for its replicas. */
+static int m_start(void *st, gs_time t0)
+{
+    (void)st;
+    (void)t0;
+    return 0;
+}
+
+/* --- results -------------------------------------------------------------- */
+
+static double pct_sorted(const double *v, long n, double p)
+{
+    return n > 0 ? gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, p)
+                 : 0;
+}
+
+/* Token-weighted quantiles p[0..np-1] (ascending) of the iteration
+ * durations: the smallest duration whose cumulative weight reaches p of
+ * the total (sim/base/order.c; permutes the samples, done once, at the end). */
+static void itl_quantiles(struct svc *sv, const double *p, int np,
+                          double *out)
+{
+    long n = sv->nitl;
+    double w = 0, need[8];
+    for (long i = 0; i < n; i++)
+        w += sv->itl_w[i];
+    for (int k = 0; k < np && k < 8; k++)
+        need[k] = p[k] * w;
+    gs_order_wquantiles(sv->itl_d, sv->itl_w, (size_t)n, need,
+                        np < 8 ? np : 8, out);
+}
+
+static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
+{
+    struct gs_svcsum *o = &sv->sum;
+    const struct gs_svccfg *c = sv->cfg;
+    o->arrived = sv->nreq;
+    o->finished = sv->finished;
+    o->dropped = sv->dropped;
+    o->inflight = sv->nreq - sv->finished - sv->dropped;
+    o->restarted = sv->restarted;
+    o->engine_preemptions = sv->eng_preempt;
+    o->replica_starts = sv->starts;
+    o->replica_losses = sv->losses;
+    o->tokens_in = sv->tok_in;
+    o->tokens_out = sv->tok_out;
+    /* The service's own span: from its opening to its last request's end
+     * (or the end of the run, with requests still to come). */
+    double span = (sv->done ? sv->done_s : (double)end / 1000.0) -
+                  sv->start_s;
+    o->span_s = span > 0 ? span : 0;
+    o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
+    o->replicas_max = sv->rep_max;
+    long n = sv->finished;
+    size_t nb = (size_t)(n ? n : 1) * sizeof(double);
+    double *tt = gs_big_realloc(NULL, 0, nb);
+    double *ee = gs_big_realloc(NULL, 0, nb);
+    double *qq = gs_big_realloc(NULL, 0, nb);
+    double *tmp = gs_big_realloc(NULL, 0, nb);
+    GS_OOM_IF(!tt || !ee || !qq || !tmp);
+    long k = 0, good = 0;
+    double it_sum = 0;
+    long it_n = 0;
+    for (long i = 0; i < sv->nreq; i++) {
+        const struct gs_reqrec *q = &sv->req[i];
+        if (q->state != GS_REQ_DONE)
+            continue;
+        double ttft = q->first - q->arrival, e2e = q->end - q->arrival;
+        double itl = q->out > 1 ? (q->end - q->first) / (q->out - 1) : 0;
+        tt[k] = ttft;
+        ee[k] = e2e;
+        qq[k] = q->queue;
+        k++;
+        if (q->out > 1) {
+            it_sum += itl;
+            it_n++;
+        }
+        if ((c->ttft_s <= 0 || ttft <= c->ttft_s + 1e-12) &&
+            (c->itl_s <= 0 || itl <= c->itl_s + 1e-12) &&
+            (c->e2e_s <= 0 || e2e <= c->e2e_s + 1e-12))
+            good++;
+    }
+    static const double ps[3] = { 0.5, 0.95, 0.99 };
+    if (k > 0) {
+        GS_OOM_IF(gs_order_sort(tt, tmp, (size_t)k) < 0 ||
+                  gs_order_sort(ee, tmp, (size_t)k) < 0 ||
+                  gs_order_sort(qq, tmp, (size_t)k) < 0);
+        for (int i = 0; i < 3; i++) {
+            o->ttft[i] = pct_sorted(tt, k, ps[i]);
+            o->e2e[i] = pct_sorted(ee, k, ps[i]);
+            o->queue[i] = pct_sorted(qq, k, ps[i]);
+        }
+        o->ttft_mean = gsl_stats_mean(tt, 1, (size_t)k);
+        o->e2e_mean = gsl_stats_mean(ee, 1, (size_t)k);
+        o->queue_mean = gsl_stats_mean(qq, 1, (size_t)k);
+        o->ttft_at = pct_sorted(tt, k, c->ttft_pct / 100.0);
+    }
+    o->itl_mean = it_n ? it_sum / (double)it_n : 0;
+    /* The SLA's percentile among the three reported, in order. */
+    double p4[4], q4[4];
+    int at = 0;
+    for (int i = 0, j = 0; i < 4; i++) {
+        double pa = c->itl_pct / 100.0;
+        if (j < 3 && (i - j == 1 || ps[j] <= pa))
+            p4[i] = ps[j++];
+        else {
+            p4[i] = pa;
+            at = i;
+        }
+    }
+    itl_quantiles(sv, p4, 4, q4);
+    for (int i = 0, j = 0; i < 4; i++)
+        if (i == at)
+            o->itl_at = q4[i];
+        else
+            o->itl[j++] = q4[i];
+    gs_big_free(tt, nb);
+    gs_big_free(ee, nb);
+    gs_big_free(qq, nb);
+    gs_big_free(tmp, nb);
+    int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
+    o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
+                        (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
+                        o->inflight == 0 && o->dropped == 0)
+                     : -1;
+    sv->good = good;
+    o->attainment = o->arrived > 0 ? (double)good / (double)o->arrived : 1;
+    o->goodput = o->span_s > 0 ? (double)good / o->span_s : 0;
+    /* GPU-hours and cost from the replica jobs' records. */
+    long nrec;
+    const struct gs_jobrec *rec = gs_sim_records(s, &nrec);
+    double gh = 0, cost = 0;
+    for (int i = 0; i < sv->nrep; i++)
+        if (sv->rep[i]->rec < nrec) {
+            gh += rec[sv->rep[i]->rec].gpu_hours;
+            cost += rec[sv->rep[i]->rec].cost;
+        }
+    o->gpu_hours = gh;
+    o->cost = cost;
+    o->tok_s_gpu = gh > 0 ? o->tokens_out / (gh * 3600.0) : 0;
+    o->cost_per_mtok = o->tokens_out > 0 ? cost / o->tokens_out * 1e6 : 0;
+}
+
+static void m_close(void *st, gs_time end)
+{
+    struct svmodel *m = st;
+    for (int i = 0; i < m->n; i++) {
+        struct svc *sv = &m->sv[i];
+        gs_sim_cancel(m->s, &sv->ev);
+    }
+    (void)end;
+}
+
+/* All services' requests together (for compare and bench-policies). */
+static void summarize_all(struct svmodel *m, struct gs_infsum *o)
+{
+    memset(o, 0, sizeof *o);
+    if (m->n == 1) {
+        const struct gs_svcsum *v = &m->sv[0].sum;
+        *o = (struct gs_infsum){ (double)v->arrived, (double)v->finished,
+                                 v->ttft[0], v->ttft[2], v->itl[0], v->itl[2],
+                                 v->e2e[2], v->queue[2], v->attainment,
+                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok };
+        return;
+    }
+    long nf = 0, ni = 0, good = 0;
+    double tok = 0, gh = 0, cost = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        o->requests += (double)sv->nreq;
+        nf += sv->finished;
+        ni += sv->nitl;
+        good += sv->good;
+        o->goodput += sv->sum.goodput;
+        tok += sv->sum.tokens_out;
+        gh += sv->sum.gpu_hours;
+        cost += sv->sum.cost;
+    }
+    o->finished = (double)nf;
+    o->attainment = o->requests > 0 ? (double)good / o->requests : 1;
+    o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
+    o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
+    double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
+    double *tmp = malloc((size_t)nf * sizeof *tmp + 8);
+    float *w = malloc((size_t)ni * sizeof *w + 4);
+    GS_OOM_IF(v == NULL || w == NULL || tmp == NULL);
+    double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
+    for (int which = 0; which < 3; which++) {
+        long k = 0;
+        for (int i = 0; i < m->n; i++) {
+            const struct svc *sv = &m->sv[i];
+            for (long j = 0; j < sv->nreq; j++) {
+                const struct gs_reqrec *q = &sv->req[j];
+                if (q->state != GS_REQ_DONE)
+                    continue;
+                v[k++] = which == 0 ? q->first - q->arrival
+                         : which == 1 ? q->end - q->arrival : q->queue;
+            }
+        }
+        GS_OOM_IF(gs_order_sort(v, tmp, (size_t)k) < 0);
+        if (which == 0) {
+            o->ttft_p50 = pct_sorted(v, k, 0.5);
+            o->ttft_p99 = pct_sorted(v, k, 0.99);
+        } else {
+            *slot[which] = pct_sorted(v, k, 0.99);
+        }
+    }
+    long k = 0;
+    for (int i = 0; i < m->n; i++) {
+        const struct svc *sv = &m->sv[i];
+        memcpy(v + k, sv->itl_d, (size_t)sv->nitl * sizeof *v);
+        memcpy(w + k, sv->itl_w, (size_t)sv->nitl * sizeof *w);
+        k += sv->nitl;
+    }
+    struct svc all = { .itl_d = v, .itl_w = w, .nitl = k };
+    static const double p[2] = { 0.5, 0.99 };
+    double q[2];
+    itl_quantiles(&all, p, 2, q);
+    o->itl_p50 = q[0];
+    o->itl_p99 = q[1];
+    free(v);
+    free(w);
+    free(tmp);
+}
+
+static void m_summarize(const void *st, struct gs_summary *su)
+{
+    struct svmodel *m = (struct svmodel *)st;
+    gs_time end = (gs_time)llround(su->end_s * 1000.0);
+    for (int i = 0; i < m->n; i++)
+        summarize_svc(&m->sv[i], end, m->s);
+    summarize_all(m, &su->inference);
+}
+
+const struct gs_model_ops gs_service_model = {
+    .name = "services",
+    .build = m_build,
+    .free = m_free,
+    .start = m_start,
+    .job_started = m_job_started,
+    .job_ended = m_job_ended,
+    .advance = m_advance,
+    .close = m_close,
+    .summarize = m_summarize,
+    .alive = m_alive,
+};
+
+int gs_sim_nservices(const struct gs_sim *s)
+{
+    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    return m ? m->n : 0;
+}
+
+const struct gs_svcsum *gs_sim_service(const struct gs_sim *s, int i)
+{
+    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    return m && i >= 0 && i < m->n ? &m->sv[i].sum : NULL;
+}
+
+const struct gs_reqrec *gs_sim_service_requests(const struct gs_sim *s, int i,
+                                                long *n)
+{
+    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    *n = 0;
+    if (m == NULL || i < 0 || i >= m->n)
+        return NULL;
+    *n = m->sv[i].nreq;
+    return m->sv[i].req;
+}
+
+const double *gs_sim_service_series(const struct gs_sim *s, int i, long *n,
+                                    const double **t)
+{
+    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    *n = 0;
+    *t = NULL;
+    if (m == NULL || i < 0 || i >= m->n)
+        return NULL;
+    *n = m->sv[i].nser;
+    *t = m->sv[i].ser_t;
+    return m->sv[i].ser;
+}

@@ -1,0 +1,1515 @@
+/* h5out.c -- write and read gpusim's HDF5 result files (layout in h5out.h).
+ *
+ * The only file that includes hdf5.h.  HDF5's automatic error printing is
+ * turned off; every failure becomes a gs_diag naming the file and the object
+ * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
+ * h5py and pandas read without special handling. */
+#include "h5out.h"
+#include "../cloud/cloud.h"
+#include "outfile.h"
+#include "../studies/placeexp.h"
+#include "report.h"
+#include "../inference/service.h"
+#include "../base/version.h"
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct w {
+    hid_t f;
+    const char *path;
+    struct gs_diag *d;
+    int err;
+    struct gs_out out;      /* the temporary the file is written under */
+};
+
+/* Object creation properties with time tracking off: HDF5 otherwise
+ * stamps every object header with the clock, and two runs of the same
+ * scenario and seed would not give byte-identical files. */
+static hid_t ocpl(hid_t cls)
+{
+    hid_t p = H5Pcreate(cls);
+    if (p >= 0)
+        H5Pset_obj_track_times(p, 0);
+    return p;
+}
+
+static hid_t group(hid_t loc, const char *name)
+{
+    hid_t p = ocpl(H5P_GROUP_CREATE);
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, p, H5P_DEFAULT);
+    H5Pclose(p);
+    return g;
+}
+
+static int fail(struct w *w, const char *what)
+{
+    if (!w->err)
+        w->err = gs_diag_set(w->d, GS_EIO, w->path, "HDF5: cannot write %s",
+                             what);
+    return w->err;
+}
+
+/* A fixed-length UTF-8 string type of n bytes (NUL-padded). */
+static hid_t str_type(size_t n)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, n ? n : 1);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    return t;
+}
+
+/* A string attribute; one already there (the derived description of a
+ * dataset a writer describes better) is replaced. */
+static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
+{
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
+    hid_t t = str_type(strlen(v) + 1);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, t, v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+}
+
+static void attr_int(struct w *w, hid_t obj, const char *name, int64_t v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, sp, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_INT64, &v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+}
+
+/* A 1-D attribute of n strings. */
+static void attr_strs(struct w *w, hid_t obj, const char *name,
+                      const char *const *v, size_t n)
+{
+    size_t width = 1;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(v[i]) + 1 > width)
+            width = strlen(v[i]) + 1;
+    char *buf = calloc(n ? n : 1, width);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(buf + i * width, v[i], strlen(v[i]));
+    hid_t t = str_type(width);
+    hsize_t dim = n;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || (n > 0 && H5Awrite(a, t, buf) < 0))
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    free(buf);
+}
+
+/* What a dataset holds, by its name (the leaf of its path). */
+static const struct { const char *name, *desc; } dset_desc[] = {
+    { "scenario", "the scenario JSON exactly as given" },
+    { "jobs", "one row per job; the integer codes index the label tables "
+      "named by the *_labels attributes" },
+    { "tenants", "tenant names, indexed by /jobs tenant" },
+    { "tiers", "workload tiers, indexed by /jobs tier" },
+    { "states", "job states, indexed by /jobs state" },
+    { "kill_reasons", "why a job was killed, indexed by /jobs kill" },
+    { "log_kinds", "event kinds, indexed by /cloud/log kind" },
+    { "pools", "the bill per pool" },
+    { "log", "every spot notice and reclaim, failure, repair, launch and "
+      "removal" },
+    { "values", "every run's metrics: [policy, seed, metric]" },
+    { "table", "per policy and metric: n, mean, std, Student t quantile, "
+      "half-width of the 95% interval, its bounds" },
+    { "policies", "policy names, index P" },
+    { "metrics", "metric names, the last index of values" },
+    { "seeds", "the seeds, index K of seedK" },
+    { "placers", "placer names, index P" },
+};
+
+/* Put "units" and "description" on dataset ds called name; a compound's
+ * columns get "column_units" and "column_descriptions" in field order. */
+static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
+{
+    const char *units, *desc = NULL;
+    for (size_t i = 0; i < sizeof dset_desc / sizeof dset_desc[0]; i++)
+        if (strcmp(dset_desc[i].name, name) == 0)
+            desc = dset_desc[i].desc;
+    if (H5Tget_class(t) == H5T_COMPOUND) {
+        int n = H5Tget_nmembers(t);
+        const char **cu = calloc((size_t)(n > 0 ? n : 1), sizeof *cu);
+        const char **cd = calloc((size_t)(n > 0 ? n : 1), sizeof *cd);
+        char **names = calloc((size_t)(n > 0 ? n : 1), sizeof *names);
+        if (!cu || !cd || !names) {
+            fail(w, name);
+        } else {
+            for (int i = 0; i < n; i++) {
+                names[i] = H5Tget_member_name(t, (unsigned)i);
+                if (names[i] == NULL) {
+                    cu[i] = "1";
+                    cd[i] = "";
+                } else {
+                    gs_report_meta(names[i], &cu[i], &cd[i]);
+                }
+            }
+            attr_strs(w, ds, "column_units", cu, (size_t)n);
+            attr_strs(w, ds, "column_descriptions", cd, (size_t)n);
+            for (int i = 0; i < n; i++)
+                H5free_memory(names[i]);
+        }
+        free(cu);
+        free(cd);
+        free(names);
+        units = "";
+    } else if (H5Tget_class(t) == H5T_STRING) {
+        units = "";
+    } else {
+        const char *d2;
+        gs_report_meta(name, &units, &d2);
+        if (desc == NULL)
+            desc = d2;
+    }
+    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "description", desc ? desc : "");
+}
+
+static void attr_num(struct w *w, hid_t obj, const char *name, double v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_DOUBLE, &v) < 0)
+        fail(w, name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+}
+
+/* Rows a chunk of a large dataset holds, and the rows a table is written
+ * in at a time (dset_rows): the same number, so every piece is whole
+ * chunks and the file is the same bytes as one write of the whole. */
+enum { CHUNK_ROWS = 65536 };
+
+/* Create dataset name of type t (memory; the file's is t packed) with rank
+ * dims: large ones chunked by rows and compressed.  The dataset, or -1
+ * (failure noted). */
+static hid_t dset_create(struct w *w, hid_t loc, const char *name, hid_t t,
+                         int rank, const hsize_t *dims)
+{
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = ocpl(H5P_DATASET_CREATE);
+    hsize_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= dims[i];
+    if (n >= 4096) {        /* compress large tables, chunked by rows */
+        hsize_t chunk[3] = { dims[0] < CHUNK_ROWS ? dims[0] : CHUNK_ROWS,
+                             rank > 1 ? dims[1] : 1, rank > 2 ? dims[2] : 1 };
+        GS_ASSERT(rank <= 3);
+        H5Pset_chunk(dcpl, rank, chunk);
+        H5Pset_deflate(dcpl, 4);
+    }
+    /* A compound is stored packed: only its fields reach the file, never
+     * the padding bytes of the C struct (which are not deterministic). */
+    hid_t ft = H5Tget_class(t) == H5T_COMPOUND ? H5Tcopy(t) : t;
+    if (ft != t)
+        H5Tpack(ft);
+    hid_t ds = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (ds < 0)
+        fail(w, name);
+    if (ft != t)
+        H5Tclose(ft);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    return ds;
+}
+
+/* Describe and close what dset_create made (ds < 0: nothing). */
+static void dset_close(struct w *w, hid_t ds, const char *name, hid_t t)
+{
+    if (ds >= 0) {
+        describe(w, ds, name, t);
+        H5Dclose(ds);
+    }
+}
+
+/* Write a dataset of type t (memory and file) with rank dims. */
+static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
+                 const hsize_t *dims, const void *data)
+{
+    hsize_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= dims[i];
+    hid_t ds = dset_create(w, loc, name, t, rank, dims);
+    if (ds >= 0 && n > 0 &&
+        H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        fail(w, name);
+    dset_close(w, ds, name, t);
+}
+
+/* Rows first .. first + k - 1 of a table into buf (k rows of the memory
+ * type's size). */
+typedef void rows_fn(void *ctx, hsize_t first, hsize_t k, void *buf);
+
+/* A 1-D table of n rows of compound type t (size bytes each in memory)
+ * that fill produces a piece at a time: memory for CHUNK_ROWS rows, not
+ * for the whole table (a 10 M-job run's /jobs is 1.2 GB as C structs). */
+static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
+                      size_t size, hsize_t n, rows_fn *fill, void *ctx)
+{
+    hsize_t piece = n < CHUNK_ROWS ? n : CHUNK_ROWS;
+    void *buf = malloc((size_t)(piece ? piece : 1) * size);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    hid_t ds = dset_create(w, loc, name, t, 1, &n);
+    hid_t fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    for (hsize_t first = 0; ds >= 0 && first < n && !w->err; first += piece) {
+        hsize_t k = n - first < piece ? n - first : piece;
+        fill(ctx, first, k, buf);
+        hid_t ms = H5Screate_simple(1, &k, NULL);
+        if (fs < 0 || ms < 0 ||
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, &first, NULL, &k,
+                                NULL) < 0 ||
+            H5Dwrite(ds, t, ms, fs, H5P_DEFAULT, buf) < 0)
+            fail(w, name);
+        if (ms >= 0)
+            H5Sclose(ms);
+    }
+    if (fs >= 0)
+        H5Sclose(fs);
+    dset_close(w, ds, name, t);
+    free(buf);
+}
+
+static void strings(struct w *w, hid_t loc, const char *name, size_t width,
+                    const char *const *v, size_t n)
+{
+    char *buf = calloc(n ? n : 1, width);
+    if (buf == NULL) {
+        fail(w, name);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + i * width, width, "%s", v[i]);
+    hid_t t = str_type(width);
+    hsize_t dim = n;
+    dset(w, loc, name, t, 1, &dim, buf);
+    H5Tclose(t);
+    free(buf);
+}
+
+static double secs(gs_time t)
+{
+    return t < 0 ? NAN : (double)t / 1000.0;
+}
+
+static hid_t job_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct gs_h5_job));
+#define F(name, type) H5Tinsert(t, #name, HOFFSET(struct gs_h5_job, name), type)
+    F(id, H5T_NATIVE_INT64);
+    F(tenant, H5T_NATIVE_INT32);
+    F(tier, H5T_NATIVE_INT32);
+    F(state, H5T_NATIVE_INT32);
+    F(kill, H5T_NATIVE_INT32);
+    F(model, H5T_NATIVE_INT32);
+    F(preemptions, H5T_NATIVE_INT32);
+    F(arrival_s, H5T_NATIVE_DOUBLE);
+    F(start_s, H5T_NATIVE_DOUBLE);
+    F(end_s, H5T_NATIVE_DOUBLE);
+    F(wait_s, H5T_NATIVE_DOUBLE);
+    F(gpus, H5T_NATIVE_DOUBLE);
+    F(work_s, H5T_NATIVE_DOUBLE);
+    F(gpu_hours, H5T_NATIVE_DOUBLE);
+    F(sla_wait, H5T_NATIVE_INT8);
+    F(sla_deadline, H5T_NATIVE_INT8);
+    F(cost_usd, H5T_NATIVE_DOUBLE);
+    F(lost_gpu_hours, H5T_NATIVE_DOUBLE);
+    F(cpu_milli, H5T_NATIVE_INT32);
+    F(mem_mib, H5T_NATIVE_INT32);
+#undef F
+    return t;
+}
+
+struct jobrows {
+    const struct gs_sim *s;     /* what records keep apart (sim.h) */
+    const struct gs_jobrec *r;
+};
+
+static void job_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+{
+    const struct jobrows *j = ctx;
+    struct gs_h5_job *rows = buf;
+    for (hsize_t n = 0; n < k; n++) {
+        long i = (long)(first + n);
+        const struct gs_jobrec *r = &j->r[i];
+        struct gs_jobhost h = gs_sim_record_host(j->s, i);
+        rows[n] = (struct gs_h5_job){
+            .id = r->id, .tenant = r->tenant, .tier = r->tier,
+            .state = r->state, .kill = r->kill, .model = r->model,
+            .preemptions = gs_sim_record_preemptions(j->s, i),
+            .arrival_s = secs(r->arrival), .start_s = secs(r->start),
+            .end_s = secs(r->end),
+            .wait_s = r->start >= 0 ? secs(r->start - r->arrival) : NAN,
+            .gpus = r->gpus, .work_s = r->work / 1000.0,
+            .gpu_hours = r->gpu_hours, .sla_wait = r->sla_wait,
+            .sla_deadline = r->sla_deadline, .cost_usd = r->cost,
+            .lost_gpu_hours = gs_sim_record_lost(j->s, i),
+            .cpu_milli = h.cpu_milli, .mem_mib = h.mem_mib,
+        };
+    }
+}
+
+static void write_jobs(struct w *w, const struct gs_sim *s)
+{
+    long n;
+    struct jobrows j = { s, gs_sim_records(s, &n) };
+    hid_t t = job_type();
+    dset_rows(w, w->f, "jobs", t, sizeof(struct gs_h5_job), (hsize_t)n,
+              job_rows, &j);
+    H5Tclose(t);
+}
+
+static void write_names(struct w *w, const struct gs_sim *s)
+{
+    int nt = gs_sim_ntenants(s);
+    const char **v = malloc((size_t)(nt + GS_MAX_MODELS + 8) * sizeof *v);
+    hid_t jobs = H5Dopen2(w->f, "jobs", H5P_DEFAULT);
+    if (v == NULL || jobs < 0) {
+        free(v);
+        if (jobs >= 0)
+            H5Dclose(jobs);
+        fail(w, "/tenants");
+        return;
+    }
+    /* each label table also rides on /jobs, beside the codes it names */
+    for (int i = 0; i < nt; i++)
+        v[i] = gs_sim_tenant_name(s, i);
+    strings(w, w->f, "tenants", GS_TENANT_NAME, v, (size_t)nt);
+    attr_strs(w, jobs, "tenant_labels", v, (size_t)nt);
+    for (int i = 0; i < GS_NTIERS; i++)
+        v[i] = gs_tier_name(i);
+    strings(w, w->f, "tiers", 16, v, GS_NTIERS);
+    attr_strs(w, jobs, "tier_labels", v, GS_NTIERS);
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    for (int i = 0; i < cat->n; i++)
+        v[i] = cat->m[i].name;
+    strings(w, w->f, "models", GS_MODEL_NAME, v, (size_t)cat->n);
+    attr_strs(w, jobs, "model_labels", v, (size_t)cat->n);
+    for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
+        v[i] = gs_jstate_name(i);
+    strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
+    attr_strs(w, jobs, "state_labels", v, GS_JOB_UNFINISHED + 1);
+    static const char *const kills[GS_NKILL] = { "none", "unplaceable",
+                                                 "oom", "reclaim", "reaped",
+                                                 "denied", "withdrawn" };
+    strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
+    attr_strs(w, jobs, "kill_labels", kills, GS_NKILL);
+    H5Dclose(jobs);
+    free(v);
+}
+
+static void redescribe(struct w *w, hid_t loc, const char *name,
+                       const char *units, const char *desc);
+
+/* /timeseries_by_model: time_s and one 1-D series per GPU model of the
+ * fleet (GPUs of that model allocated to jobs), named after the model, so
+ * the group reads straight into a DataFrame as /timeseries does.  A '/' in
+ * a custom model's name (HDF5's path separator) becomes '_', and a model
+ * named time_s is stored as model_time_s; the attribute "model" of each
+ * series holds the model's name as given, "models" on the group lists the
+ * series in fleet order. */
+static void write_series_by_model(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_series *ts = &gs_sim_metrics(s)->ts;
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    hid_t g = group(w->f, "timeseries_by_model");
+    if (g < 0) {
+        fail(w, "/timeseries_by_model");
+        return;
+    }
+    hsize_t n = (hsize_t)ts->n;
+    attr_num(w, g, "step_s", (double)gs_sim_metrics(s)->step / 1000.0);
+    dset(w, g, "time_s", H5T_NATIVE_DOUBLE, 1, &n, ts->t);
+    char names[GS_MAX_MODELS][GS_MODEL_NAME + 8];
+    const char *v[GS_MAX_MODELS];
+    double *col = malloc((n ? n : 1) * sizeof *col);
+    if (col == NULL) {
+        fail(w, "/timeseries_by_model");
+        H5Gclose(g);
+        return;
+    }
+    for (int k = 0; k < ts->nmodels; k++) {
+        const char *model = cat->m[ts->models[k]].name;
+        snprintf(names[k], sizeof names[k], "%s%s",
+                 strcmp(model, "time_s") == 0 ? "model_" : "", model);
+        for (char *p = names[k]; *p; p++)
+            if (*p == '/')
+                *p = '_';
+        v[k] = names[k];
+        for (hsize_t i = 0; i < n; i++)
+            col[i] = ts->alloc_model[i * (hsize_t)ts->nmodels + (hsize_t)k];
+        dset(w, g, names[k], H5T_NATIVE_DOUBLE, 1, &n, col);
+        char desc[96];
+        snprintf(desc, sizeof desc, "GPUs of model %s allocated to jobs",
+                 model);
+        redescribe(w, g, names[k], "1", desc);
+        hid_t ds = H5Dopen2(g, names[k], H5P_DEFAULT);
+        if (ds >= 0) {
+            attr_str(w, ds, "model", model);
+            H5Dclose(ds);
+        }
+    }
+    free(col);
+    if (ts->nmodels > 0)
+        attr_strs(w, g, "models", v, (size_t)ts->nmodels);
+    H5Gclose(g);
+}
+
+static void write_series(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_series *ts = &gs_sim_metrics(s)->ts;
+    hid_t g = group(w->f, "timeseries");
+    if (g < 0) {
+        fail(w, "/timeseries");
+        return;
+    }
+    hsize_t n = (hsize_t)ts->n;
+    attr_num(w, g, "step_s", (double)gs_sim_metrics(s)->step / 1000.0);
+    struct { const char *name; const double *v; } cols[] = {
+        { "time_s", ts->t }, { "allocated_gpus", ts->alloc },
+        { "queue_length", ts->queue }, { "running_jobs", ts->running },
+        { "gpus_up", ts->gpus_up }, { "cost_rate_usd_per_h", ts->cost_rate },
+        { "fragmentation", ts->frag }, { "mig_slice_busy", ts->mig_busy },
+        { "stranded_gpus", ts->stranded },
+        { "allocated_cpu_cores", ts->cpu_alloc },
+        { "allocated_memory_gib", ts->mem_alloc },
+    };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);
+    if (ts->nx > 0) {
+        double *col = malloc((n ? n : 1) * sizeof *col);
+        if (col == NULL)
+            fail(w, "/timeseries");
+        for (int k = 0; col && k < ts->nx; k++) {
+            for (hsize_t i = 0; i < n; i++)
+                col[i] = ts->x[i * (hsize_t)ts->nx + (hsize_t)k];
+            dset(w, g, ts->xnames[k], H5T_NATIVE_DOUBLE, 1, &n, col);
+        }
+        free(col);
+    }
+    H5Gclose(g);
+    write_series_by_model(w, s);
+}
+
+struct tier_row {
+    char scope[16];
+#define T(f, label, unit) double f;
+    GS_TSTATS_FIELDS(T)
+#undef T
+};
+
+struct model_row {
+    char model[GS_MODEL_NAME];
+    double gpus, utilization, gpu_hours;
+};
+
+/* /summary/fields: the attributes of /summary again as a table with their
+ * units and descriptions (attributes cannot carry attributes), which
+ * pandas reads in one line. */
+struct field_row {
+    char name[48];
+    double value;
+    char units[16];
+    char description[128];
+};
+
+static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
+{
+    struct field_row rows[160];
+    size_t n = 0;
+    memset(rows, 0, sizeof rows);
+#define F(expr, nm, fmt)                                                  \
+    if (n < sizeof rows / sizeof rows[0]) {                               \
+        const char *u_, *d_;                                              \
+        gs_report_meta(nm, &u_, &d_);                                     \
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", nm);            \
+        rows[n].value = (double)(expr);                                   \
+        snprintf(rows[n].units, sizeof rows[n].units, "%s", u_);          \
+        snprintf(rows[n].description, sizeof rows[n].description, "%s", d_); \
+        n++;                                                              \
+    }
+    GS_SUMMARY_FIELDS(F)
+    F(su->all.jobs, "jobs", "")
+    F(su->all.done, "jobs_done", "")
+    F(su->all.killed, "jobs_killed", "")
+    F(su->all.unfinished, "jobs_unfinished", "")
+#undef F
+    hid_t ns = str_type(48), us = str_type(16), ds = str_type(128);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct field_row));
+    H5Tinsert(t, "name", HOFFSET(struct field_row, name), ns);
+    H5Tinsert(t, "value", HOFFSET(struct field_row, value), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "units", HOFFSET(struct field_row, units), us);
+    H5Tinsert(t, "description", HOFFSET(struct field_row, description), ds);
+    hsize_t dim = n;
+    dset(w, g, "fields", t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(ns);
+    H5Tclose(us);
+    H5Tclose(ds);
+}
+
+static void write_summary(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    hid_t g = group(w->f, "summary");
+    if (g < 0) {
+        fail(w, "/summary");
+        return;
+    }
+#define A(expr, name, fmt) attr_num(w, g, name, (double)(expr));
+    GS_SUMMARY_FIELDS(A)
+#undef A
+    attr_num(w, g, "jobs", (double)su->all.jobs);
+    attr_num(w, g, "jobs_done", (double)su->all.done);
+    attr_num(w, g, "jobs_killed", (double)su->all.killed);
+    attr_num(w, g, "jobs_unfinished", (double)su->all.unfinished);
+    summary_fields(w, g, su);
+
+    hid_t st = str_type(16);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct tier_row));
+    H5Tinsert(t, "scope", HOFFSET(struct tier_row, scope), st);
+#define T(f, label, unit) \
+    H5Tinsert(t, label, HOFFSET(struct tier_row, f), H5T_NATIVE_DOUBLE);
+    GS_TSTATS_FIELDS(T)
+#undef T
+    struct tier_row rows[GS_NTIERS + 1];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i <= GS_NTIERS; i++) {
+        const struct gs_tstats *x = i == 0 ? &su->all : &su->tier[i - 1];
+        snprintf(rows[i].scope, 16, "%s", i == 0 ? "all" : gs_tier_name(i - 1));
+#define T(f, label, unit) rows[i].f = (double)x->f;
+        GS_TSTATS_FIELDS(T)
+#undef T
+    }
+    hsize_t dim = GS_NTIERS + 1;
+    dset(w, g, "tiers", t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(st);
+
+    hid_t ms = str_type(GS_MODEL_NAME);
+    t = H5Tcreate(H5T_COMPOUND, sizeof(struct model_row));
+    H5Tinsert(t, "model", HOFFSET(struct model_row, model), ms);
+    H5Tinsert(t, "gpus", HOFFSET(struct model_row, gpus), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "utilization", HOFFSET(struct model_row, utilization),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "gpu_hours", HOFFSET(struct model_row, gpu_hours),
+              H5T_NATIVE_DOUBLE);
+    struct model_row mrows[GS_MAX_MODELS];
+    memset(mrows, 0, sizeof mrows);
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    for (int k = 0; k < su->nmodels; k++) {
+        snprintf(mrows[k].model, GS_MODEL_NAME, "%s",
+                 cat->m[su->model[k].model].name);
+        mrows[k].gpus = su->model[k].gpus;
+        mrows[k].utilization = su->model[k].util;
+        mrows[k].gpu_hours = su->model[k].gpu_hours;
+    }
+    dim = (hsize_t)su->nmodels;
+    dset(w, g, "models", t, 1, &dim, mrows);
+    H5Tclose(t);
+    H5Tclose(ms);
+    H5Gclose(g);
+}
+
+struct cost_row {
+    char name[GS_TENANT_NAME];
+    double cost_usd;
+};
+
+static void cost_table(struct w *w, hid_t g, const char *name,
+                       const struct cost_row *rows, size_t n)
+{
+    hid_t st = str_type(GS_TENANT_NAME);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cost_row));
+    H5Tinsert(t, "name", HOFFSET(struct cost_row, name), st);
+    H5Tinsert(t, "cost_usd", HOFFSET(struct cost_row, cost_usd),
+              H5T_NATIVE_DOUBLE);
+    hsize_t dim = n;
+    dset(w, g, name, t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(st);
+}
+
+struct pool_row {
+    char pool[GS_NAME];
+    char market[16];
+    double paid_usd, jobs_usd, idle_usd, on_demand_equiv_usd, node_hours,
+        idle_node_hours;
+};
+
+struct log_row {
+    double time_s;
+    int32_t kind, pool, node, gpu, jobs;
+    double value;
+};
+
+static void write_cloud(struct w *w, const struct gs_sim *s)
+{
+    const struct gs_cloud *c = gs_sim_cloud(s);
+    const struct gs_summary *su = gs_sim_summary(s);
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    hid_t g = group(w->f, "cloud");
+    if (g < 0) {
+        fail(w, "/cloud");
+        return;
+    }
+    int nt = gs_sim_ntenants(s), np = sc->npools;
+    size_t cap = (size_t)(nt + np + GS_MAX_MODELS + GS_NTIERS + 8);
+    struct cost_row *rows = calloc(cap, sizeof *rows);
+    struct pool_row *prow = calloc((size_t)np + 1, sizeof *prow);
+    if (rows == NULL || prow == NULL) {
+        free(rows);
+        free(prow);
+        fail(w, "/cloud");
+        H5Gclose(g);
+        return;
+    }
+    size_t n = 0;
+    for (int m = 0; m < GS_NMARKETS; m++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_market_name(m));
+        rows[n++].cost_usd = su->cloud.cost_market[m];
+    }
+    cost_table(w, g, "cost_by_market", rows, n);
+    n = 0;
+    for (int t = 0; t < GS_NTIERS; t++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_tier_name(t));
+        rows[n++].cost_usd = gs_cloud_cost_tier(c, t);
+    }
+    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n++].cost_usd = su->cloud.cost_idle;
+    cost_table(w, g, "cost_by_tier", rows, n);
+    n = 0;
+    for (int t = 0; t < nt; t++) {
+        snprintf(rows[n].name, sizeof rows[n].name, "%s",
+                 gs_sim_tenant_name(s, t));
+        rows[n++].cost_usd = gs_cloud_cost_tenant(c, t);
+    }
+    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n++].cost_usd = su->cloud.cost_idle;
+    cost_table(w, g, "cost_by_tenant", rows, n);
+    n = 0;
+    for (int k = 0; k < su->nmodels; k++) {
+        int model = su->model[k].model;
+        snprintf(rows[n].name, sizeof rows[n].name, "%s",
+                 sc->cat.m[model].name);
+        rows[n].cost_usd = 0;
+        for (int p = 0; p < np; p++)
+            if (sc->pools[p].model == model) {
+                struct gs_cloud_poolbill b;
+                gs_cloud_pool_bill(c, p, &b);
+                rows[n].cost_usd += b.paid;
+            }
+        n++;
+    }
+    cost_table(w, g, "cost_by_model", rows, n);
+    for (int p = 0; p < np; p++) {
+        struct gs_cloud_poolbill b;
+        gs_cloud_pool_bill(c, p, &b);
+        snprintf(prow[p].pool, sizeof prow[p].pool, "%s", sc->pools[p].name);
+        snprintf(prow[p].market, sizeof prow[p].market, "%s",
+                 gs_market_name(sc->pools[p].market));
+        prow[p].paid_usd = b.paid;
+        prow[p].jobs_usd = b.jobs;
+        prow[p].idle_usd = b.paid - b.jobs;
+        prow[p].on_demand_equiv_usd = b.od_equiv;
+        prow[p].node_hours = b.node_h;
+        prow[p].idle_node_hours = b.idle_node_h;
+    }
+    hid_t ps = str_type(GS_NAME), ms = str_type(16);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pool_row));
+    H5Tinsert(t, "pool", HOFFSET(struct pool_row, pool), ps);
+    H5Tinsert(t, "market", HOFFSET(struct pool_row, market), ms);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct pool_row, f), H5T_NATIVE_DOUBLE)
+    F(paid_usd);
+    F(jobs_usd);
+    F(idle_usd);
+    F(on_demand_equiv_usd);
+    F(node_hours);
+    F(idle_node_hours);
+#undef F
+    hsize_t dim = (hsize_t)np;
+    dset(w, g, "pools", t, 1, &dim, prow);
+    H5Tclose(t);
+    H5Tclose(ps);
+    H5Tclose(ms);
+    free(rows);
+    free(prow);
+
+    long nl;
+    const struct gs_cevent *log = gs_cloud_log(c, &nl);
+    struct log_row *lr = calloc((size_t)(nl ? nl : 1), sizeof *lr);
+    if (lr == NULL) {
+        fail(w, "/cloud/log");
+        H5Gclose(g);
+        return;
+    }
+    for (long i = 0; i < nl; i++)
+        lr[i] = (struct log_row){ secs(log[i].t), log[i].kind, log[i].pool,
+                                  log[i].node, log[i].gpu, log[i].jobs,
+                                  log[i].value };
+    t = H5Tcreate(H5T_COMPOUND, sizeof(struct log_row));
+    H5Tinsert(t, "time_s", HOFFSET(struct log_row, time_s), H5T_NATIVE_DOUBLE);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct log_row, f), H5T_NATIVE_INT32)
+    F(kind);
+    F(pool);
+    F(node);
+    F(gpu);
+    F(jobs);
+#undef F
+    H5Tinsert(t, "value", HOFFSET(struct log_row, value), H5T_NATIVE_DOUBLE);
+    dim = (hsize_t)nl;
+    dset(w, g, "log", t, 1, &dim, lr);
+    H5Tclose(t);
+    free(lr);
+    const char *kinds[GS_NCEV];
+    for (int k = 0; k < GS_NCEV; k++)
+        kinds[k] = gs_cev_name(k);
+    strings(w, g, "log_kinds", 16, kinds, GS_NCEV);
+    H5Gclose(g);
+}
+
+/* Open a temporary beside PATH (outfile.h) and put the attributes and
+ * /scenario every gpusim file starts with (kind: NULL for a single run).
+ * 0, or the failure with d filled. */
+static int file_begin(struct w *w, const char *kind, const char *scenario,
+                      const char *text)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    int rc = gs_out_begin(&w->out, w->path, w->d);
+    if (rc < 0)
+        return rc;
+    hid_t fcpl = ocpl(H5P_FILE_CREATE);
+    w->f = H5Fcreate(w->out.tmp, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    H5Pclose(fcpl);
+    struct stat a, b;
+    if (w->f >= 0 && (fstat(w->out.fd, &a) != 0 || stat(w->out.tmp, &b) != 0
+                      || a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+        H5Fclose(w->f);     /* the name was swapped under us */
+        w->f = -1;
+    }
+    if (w->f < 0) {
+        gs_out_abort(&w->out);
+        return gs_diag_set(w->d, GS_EIO, w->path, "HDF5: cannot create the "
+                           "result file");
+    }
+    attr_str(w, w->f, "gpusim_version", GS_VERSION);
+    attr_int(w, w->f, "layout_version", GS_H5_LAYOUT);
+    if (kind)
+        attr_str(w, w->f, "kind", kind);
+    attr_str(w, w->f, "scenario", scenario);
+    const char *t = text ? text : "";
+    strings(w, w->f, "scenario", strlen(t) + 1, &t, 1);
+    return 0;
+}
+
+/* Close the file and, if all went well, rename it into place; otherwise
+ * remove it, so a failure never leaves a partial file at the path. */
+static int file_end(struct w *w)
+{
+    if (H5Fclose(w->f) < 0)
+        fail(w, "the file");
+    if (w->err)
+        gs_out_abort(&w->out);
+    else
+        w->err = gs_out_commit(&w->out, w->d);
+    return w->err;
+}
+
+static void write_requests(struct w *w, const struct gs_sim *s, double rate);
+static void write_services(struct w *w, const struct gs_sim *s);
+
+int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
+{
+    return gs_h5_write_sampled(path, s, 1.0, d);
+}
+
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    int rc = file_begin(&w, NULL, sc->name, sc->text);
+    if (rc < 0)
+        return rc;
+    attr_str(&w, w.f, "policy", gs_sim_policy_name(s));
+    attr_str(&w, w.f, "placement", gs_sim_placer_name(s));
+    attr_int(&w, w.f, "seed", (int64_t)gs_sim_seed(s));
+    write_jobs(&w, s);
+    write_names(&w, s);
+    write_series(&w, s);
+    write_summary(&w, s);
+    write_cloud(&w, s);
+    if (gs_sim_nservices(s) > 0) {
+        write_requests(&w, s, sample);
+        write_services(&w, s);
+    }
+    return file_end(&w);
+}
+
+/* --- inference services (service.h) ------------------------------------ */
+
+/* Units and a description on dataset name of loc, in place of what
+ * dset() derived from the name. */
+static void redescribe(struct w *w, hid_t loc, const char *name,
+                       const char *units, const char *desc)
+{
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (ds < 0) {
+        fail(w, name);
+        return;
+    }
+    if (H5Aexists(ds, "units") > 0)
+        H5Adelete(ds, "units");
+    if (H5Aexists(ds, "description") > 0)
+        H5Adelete(ds, "description");
+    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "description", desc);
+    H5Dclose(ds);
+}
+
+struct req_row {
+    int32_t service;
+    int64_t index;
+    double arrival_s, ttft_s, itl_s, e2e_s, queue_s;
+    int32_t input_tokens, output_tokens, cached_tokens, replica;
+    int8_t state, restarts;
+};
+
+/* Every request, or an evenly spaced share `rate` of them: j of each
+ * service's is kept unless rate < 1 and j and j + 1 fall in the same
+ * whole of j * rate. */
+static int req_kept(long j, double rate)
+{
+    return rate >= 1 || floor((double)(j + 1) * rate) !=
+                        floor((double)j * rate);
+}
+
+/* The rows of /requests, made in order: the next request is index j of
+ * service i. */
+struct reqrows {
+    const struct gs_sim *s;
+    double rate;
+    int i;
+    long j;
+};
+
+static void req_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+{
+    struct reqrows *c = ctx;
+    struct req_row *rows = buf;
+    (void)first;
+    for (hsize_t m = 0; m < k;) {
+        long n;
+        GS_ASSERT(c->i < gs_sim_nservices(c->s));
+        const struct gs_reqrec *q = gs_sim_service_requests(c->s, c->i, &n);
+        for (; c->j < n && m < k; c->j++) {
+            long j = c->j;
+            if (!req_kept(j, c->rate))
+                continue;
+            double ttft = q[j].first >= 0 ? q[j].first - q[j].arrival : NAN;
+            double e2e = q[j].end >= 0 && q[j].state == GS_REQ_DONE
+                             ? q[j].end - q[j].arrival : NAN;
+            double itl = q[j].state == GS_REQ_DONE && q[j].out > 1
+                             ? (q[j].end - q[j].first) / (q[j].out - 1) : NAN;
+            rows[m++] = (struct req_row){
+                .service = c->i, .index = j, .arrival_s = q[j].arrival,
+                .ttft_s = ttft, .itl_s = itl, .e2e_s = e2e,
+                .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
+                .input_tokens = q[j].in, .output_tokens = q[j].out,
+                .cached_tokens = q[j].cached, .replica = q[j].replica,
+                .state = q[j].state, .restarts = (int8_t)q[j].restarts };
+        }
+        if (c->j == n) {
+            c->i++;
+            c->j = 0;
+        }
+    }
+}
+
+static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+{
+    int nsv = gs_sim_nservices(s);
+    hsize_t total = 0;
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        gs_sim_service_requests(s, i, &n);
+        for (long j = 0; j < n; j++)
+            total += (hsize_t)req_kept(j, rate);
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct req_row));
+#define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct req_row, f), ty)
+    F(service, H5T_NATIVE_INT32);
+    F(index, H5T_NATIVE_INT64);
+    F(arrival_s, H5T_NATIVE_DOUBLE);
+    F(ttft_s, H5T_NATIVE_DOUBLE);
+    F(itl_s, H5T_NATIVE_DOUBLE);
+    F(e2e_s, H5T_NATIVE_DOUBLE);
+    F(queue_s, H5T_NATIVE_DOUBLE);
+    F(input_tokens, H5T_NATIVE_INT32);
+    F(output_tokens, H5T_NATIVE_INT32);
+    F(cached_tokens, H5T_NATIVE_INT32);
+    F(replica, H5T_NATIVE_INT32);
+    F(state, H5T_NATIVE_INT8);
+    F(restarts, H5T_NATIVE_INT8);
+#undef F
+    struct reqrows c = { s, rate, 0, 0 };
+    dset_rows(w, w->f, "requests", t, sizeof(struct req_row), total,
+              req_rows, &c);
+    H5Tclose(t);
+    redescribe(w, w->f, "requests", "s (times), tokens (counts)",
+             "one row per request (an evenly spaced share sample_rate of "
+             "them): service (index in /services/names), index (arrival "
+             "order within its service), arrival, time to first token, mean "
+             "inter-token latency, end-to-end time, queueing (TTFT less the "
+             "unloaded prefill time), prompt, output and prefix-cached "
+             "tokens, last replica, state (/services/request_states), "
+             "restarts after a lost replica; NaN where not reached");
+    hid_t ds = H5Dopen2(w->f, "requests", H5P_DEFAULT);
+    if (ds >= 0) {
+        attr_num(w, ds, "sample_rate", rate);
+        H5Dclose(ds);
+    }
+}
+
+static void write_services(struct w *w, const struct gs_sim *s)
+{
+    int nsv = gs_sim_nservices(s);
+    hid_t g = group(w->f, "services");
+    if (g < 0) {
+        fail(w, "/services");
+        return;
+    }
+    /* Beside the per-service groups: the tables GS_SVC_RESERVED_NAMES
+     * lists (svccfg.h), which the scenario refuses as service names. */
+    const char *names[GS_SVC_MAX];
+    for (int i = 0; i < nsv; i++)
+        names[i] = gs_sim_service(s, i)->name;
+    strings(w, g, "names", 64, names, (size_t)nsv);
+    const char *st[GS_NREQSTATES];
+    for (int i = 0; i < GS_NREQSTATES; i++)
+        st[i] = gs_reqstate_name(i);
+    strings(w, g, "request_states", 16, st, GS_NREQSTATES);
+    /* The summary: one row per service, one column per measure. */
+    static const char *const fname[] = {
+#define V(E, N, F, U) N,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    static const char *const funit[] = {
+#define V(E, N, F, U) U,
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    size_t nf = sizeof fname / sizeof fname[0];
+    double *tab = calloc((size_t)(nsv ? nsv : 1) * nf, sizeof *tab);
+    if (tab == NULL) {
+        fail(w, "/services/summary");
+        H5Gclose(g);
+        return;
+    }
+    for (int i = 0; i < nsv; i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        size_t c = 0;
+#define V(E, N, F, U) tab[(size_t)i * nf + c++] = (double)(E);
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    }
+    hsize_t dims[2] = { (hsize_t)nsv, nf };
+    dset(w, g, "summary", H5T_NATIVE_DOUBLE, 2, dims, tab);
+    free(tab);
+    redescribe(w, g, "summary", "see summary_units",
+             "per service (rows, /services/names) the run's measures "
+             "(columns, summary_columns): request counts, TTFT, ITL "
+             "(token-weighted), end-to-end and queueing percentiles, SLA "
+             "attainment, goodput, tokens/s per GPU, GPU-hours, cost");
+    strings(w, g, "summary_columns", 32, fname, nf);
+    strings(w, g, "summary_units", 8, funit, nf);
+    /* Time series: /services/NAME/COLUMN, sampled on the run's step. */
+    for (int i = 0; i < nsv; i++) {
+        long n;
+        const double *t;
+        const double *ser = gs_sim_service_series(s, i, &n, &t);
+        hid_t sg = group(g, names[i]);
+        if (sg < 0) {
+            fail(w, names[i]);
+            continue;
+        }
+        hsize_t dim = (hsize_t)n;
+        dset(w, sg, "time_s", H5T_NATIVE_DOUBLE, 1, &dim, t);
+        redescribe(w, sg, "time_s", "s", "sample times (the run's step)");
+        double *col = malloc((size_t)(n ? n : 1) * sizeof *col);
+        for (int c = 0; col && c < GS_NSVCOLS; c++) {
+            for (long r = 0; r < n; r++)
+                col[r] = ser[r * GS_NSVCOLS + c];
+            dset(w, sg, gs_svcol_name(c), H5T_NATIVE_DOUBLE, 1, &dim, col);
+            redescribe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
+                     gs_svcol_desc(c));
+        }
+        if (col == NULL)
+            fail(w, names[i]);
+        free(col);
+        H5Gclose(sg);
+    }
+    H5Gclose(g);
+}
+
+/* --- comparisons ------------------------------------------------------- */
+
+struct cp {
+    struct w *w;
+    hid_t src, dst;
+};
+
+static herr_t copy_one(hid_t loc, const char *name, const H5L_info_t *info,
+                       void *arg)
+{
+    (void)loc;
+    (void)info;
+    struct cp *c = arg;
+    if (strcmp(name, "scenario") == 0)
+        return 0;               /* kept once, at the top */
+    if (H5Ocopy(c->src, name, c->dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        fail(c->w, name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Copy every object of the single-run file src into group dst. */
+static void copy_run(struct w *w, const char *src, hid_t dst)
+{
+    hid_t f = H5Fopen(src, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        fail(w, src);
+        return;
+    }
+    struct cp c = { w, f, dst };
+    H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, copy_one, &c);
+    H5Fclose(f);
+}
+
+struct cmp_row {
+    char policy[GS_NAME];
+    char metric[48];
+    double n, mean, std, t, half, ci_low, ci_high;
+};
+
+int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
+                        struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "compare", c->scenario, c->text);
+    if (rc0 < 0)
+        return rc0;
+
+    hid_t runs = group(w.f, "runs");
+    for (int p = 0; p < c->npol && runs >= 0 && !w.err; p++) {
+        hid_t gp = group(runs, c->policies[p]);
+        if (gp < 0) {
+            fail(&w, c->policies[p]);
+            break;
+        }
+        for (int k = 0; k < c->nseeds && !w.err; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "seed%d", k);
+            hid_t g = group(gp, name);
+            if (g < 0) {
+                fail(&w, name);
+                break;
+            }
+            attr_str(&w, g, "policy", c->policies[p]);
+            attr_int(&w, g, "seed", (int64_t)c->seeds[k]);
+            copy_run(&w, c->runfiles[p * c->nseeds + k], g);
+            H5Gclose(g);
+        }
+        H5Gclose(gp);
+    }
+    if (runs < 0)
+        fail(&w, "/runs");
+    else
+        H5Gclose(runs);
+
+    hid_t g = group(w.f, "compare");
+    if (g >= 0) {
+        attr_num(&w, g, "bill_window_s", c->bill_window_s);
+        strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
+        strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
+        hsize_t ns = (hsize_t)c->nseeds;
+        dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
+        hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
+                            (hsize_t)c->nmetrics };
+        dset(&w, g, "values", H5T_NATIVE_DOUBLE, 3, dims, c->values);
+
+        size_t nr = (size_t)c->npol * (size_t)c->nmetrics;
+        struct cmp_row *rows = calloc(nr ? nr : 1, sizeof *rows);
+        if (rows == NULL) {
+            fail(&w, "/compare/table");
+        } else {
+            for (int p = 0; p < c->npol; p++)
+                for (int m = 0; m < c->nmetrics; m++) {
+                    struct cmp_row *r = &rows[p * c->nmetrics + m];
+                    size_t i = (size_t)p * c->nmetrics + m;
+                    snprintf(r->policy, sizeof r->policy, "%s",
+                             c->policies[p]);
+                    snprintf(r->metric, sizeof r->metric, "%s",
+                             c->metrics[m]);
+                    r->n = c->nseeds;
+                    r->mean = c->mean[i];
+                    r->std = c->sd[i];
+                    r->t = c->t[i];
+                    r->half = c->half[i];
+                    r->ci_low = c->mean[i] - c->half[i];
+                    r->ci_high = c->mean[i] + c->half[i];
+                }
+            hid_t ps = str_type(GS_NAME), ms = str_type(48);
+            hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cmp_row));
+            H5Tinsert(t, "policy", HOFFSET(struct cmp_row, policy), ps);
+            H5Tinsert(t, "metric", HOFFSET(struct cmp_row, metric), ms);
+#define F(f) H5Tinsert(t, #f, HOFFSET(struct cmp_row, f), H5T_NATIVE_DOUBLE)
+            F(n);
+            F(mean);
+            F(std);
+            F(t);
+            F(half);
+            F(ci_low);
+            F(ci_high);
+#undef F
+            hsize_t dim = nr;
+            dset(&w, g, "table", t, 1, &dim, rows);
+            H5Tclose(t);
+            H5Tclose(ps);
+            H5Tclose(ms);
+            free(rows);
+        }
+        H5Gclose(g);
+    } else {
+        fail(&w, "/compare");
+    }
+    return file_end(&w);
+}
+
+/* --- placement experiments ------------------------------------------------- */
+
+int gs_h5_write_place_exp(const char *path, const char *scenario,
+                          const char *text, const struct gs_place_exp *x,
+                          struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc0 = file_begin(&w, "place-exp", scenario, text);
+    if (rc0 < 0)
+        return rc0;
+    hid_t g = group(w.f, "place_exp");
+    size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
+    double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
+                          sizeof *mean);
+    const char **names = calloc((size_t)x->nplacers + 1, sizeof *names);
+    if (g < 0 || mean == NULL || names == NULL) {
+        fail(&w, "/place_exp");
+    } else {
+        attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
+        attr_num(&w, g, "population", (double)x->population);
+        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
+        for (int i = 0; i < x->nplacers; i++)
+            names[i] = x->placers[i];
+        strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
+        hsize_t ns = (hsize_t)x->nseeds, nk = (hsize_t)x->npoints;
+        dset(&w, g, "seeds", H5T_NATIVE_UINT64, 1, &ns, x->seeds);
+        dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
+        hsize_t dims[3] = { (hsize_t)x->nplacers, ns, nk };
+        dset(&w, g, "alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->alloc);
+        dset(&w, g, "stranded_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->stranded);
+        dset(&w, g, "cpu_alloc_ratio", H5T_NATIVE_DOUBLE, 3, dims,
+             x->cpu_use);
+        dset(&w, g, "failed_ratio", H5T_NATIVE_DOUBLE, 3, dims, x->failed);
+        for (int i = 0; i < x->nplacers; i++)
+            for (int k = 0; k < x->nseeds; k++)
+                for (int p = 0; p < x->npoints; p++)
+                    mean[(size_t)i * x->npoints + p] +=
+                        x->alloc[((size_t)i * x->nseeds + k) * x->npoints + p] /
+                        x->nseeds;
+        hsize_t md[2] = { (hsize_t)x->nplacers, nk };
+        dset(&w, g, "mean_alloc_ratio", H5T_NATIVE_DOUBLE, 2, md, mean);
+        hsize_t td[2] = { (hsize_t)x->nplacers, ns };
+        dset(&w, g, "tasks", H5T_NATIVE_LONG, 2, td, x->tasks);
+        (void)cells;
+    }
+    free(mean);
+    free(names);
+    if (g >= 0)
+        H5Gclose(g);
+    return file_end(&w);
+}
+
+/* --- sweeps and plans ----------------------------------------------------- */
+
+/* The group that holds name's dataset, created on the way (owned by the
+ * caller: close it); *leaf points at the last component. */
+static hid_t parent_group(struct w *w, const char *name, const char **leaf)
+{
+    hid_t g = H5Gopen2(w->f, "/", H5P_DEFAULT);
+    const char *p = name;
+    const char *slash;
+    while (g >= 0 && (slash = strchr(p, '/')) != NULL) {
+        char part[256];
+        snprintf(part, sizeof part, "%.*s", (int)(slash - p), p);
+        hid_t n = H5Lexists(g, part, H5P_DEFAULT) > 0
+                      ? H5Gopen2(g, part, H5P_DEFAULT)
+                      : group(g, part);
+        H5Gclose(g);
+        g = n;
+        p = slash + 1;
+    }
+    *leaf = p;
+    return g;
+}
+
+int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
+                     const char *text, const struct gs_h5_ds *ds, int n,
+                     struct gs_diag *d)
+{
+    struct w w = { .f = -1, .path = path, .d = d };
+    int rc = file_begin(&w, kind, scenario, text);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < n && !w.err; i++) {
+        const struct gs_h5_ds *x = &ds[i];
+        const char *leaf;
+        hid_t g = parent_group(&w, x->name, &leaf);
+        if (g < 0) {
+            fail(&w, x->name);
+            break;
+        }
+        hsize_t dims[3];
+        size_t cells = 1;
+        for (int k = 0; k < x->rank; k++) {
+            dims[k] = (hsize_t)x->dims[k];
+            cells *= (size_t)x->dims[k];
+        }
+        if (x->kind == GS_H5_STRING) {
+            const char *const *v = x->data;
+            size_t width = 1;
+            for (size_t k = 0; k < cells; k++)
+                if (strlen(v[k]) + 1 > width)
+                    width = strlen(v[k]) + 1;
+            char *buf = calloc(cells ? cells : 1, width);
+            if (buf == NULL) {
+                fail(&w, x->name);
+            } else {
+                for (size_t k = 0; k < cells; k++)
+                    memcpy(buf + k * width, v[k], strlen(v[k]));
+                hid_t t = str_type(width);
+                dset(&w, g, leaf, t, x->rank, dims, buf);
+                H5Tclose(t);
+                free(buf);
+            }
+        } else {
+            dset(&w, g, leaf, x->kind == GS_H5_U64 ? H5T_NATIVE_UINT64
+                                                   : H5T_NATIVE_DOUBLE,
+                 x->rank, dims, x->data);
+        }
+        if (x->desc && !w.err) {
+            hid_t o = H5Dopen2(g, leaf, H5P_DEFAULT);
+            if (o >= 0) {
+                attr_str(&w, o, "description", x->desc);
+                H5Dclose(o);
+            }
+        }
+        H5Gclose(g);
+    }
+    return file_end(&w);
+}
+
+/* --- reading back -------------------------------------------------------- */
+
+/* Read the 1-D dataset name of path with memory type t (elements of size
+ * sz) into a new array.  0 or a negative code with d filled. */
+static int read_1d(const char *path, const char *name, hid_t t, size_t sz,
+                   void **out, long *n, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    *out = NULL;
+    *n = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hsize_t dim = 0;
+    if (sp < 0 || H5Sget_simple_extent_dims(sp, &dim, NULL) != 1) {
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D dataset %s", name);
+    } else {
+        void *v = calloc(dim ? dim : 1, sz);
+        if (v == NULL || (dim && H5Dread(ds, t, H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, v) < 0)) {
+            free(v);
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+        } else {
+            *out = v;
+            *n = (long)dim;
+        }
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ds >= 0)
+        H5Dclose(ds);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d)
+{
+    hid_t t = job_type();
+    void *v;
+    int rc = read_1d(path, "/jobs", t, sizeof **out, &v, n, d);
+    H5Tclose(t);
+    *out = v;
+    return rc;
+}
+
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, "summary", name, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no /summary attribute '%s'",
+                         name);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_series(const char *path, const char *name, double **out,
+                      long *n, struct gs_diag *d)
+{
+    void *v;
+    int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
+    *out = v;
+    return rc;
+}
+
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    size_t sz = t >= 0 ? H5Tget_size(t) : 0;
+    if (a < 0 || t < 0 || H5Tget_class(t) != H5T_STRING || sz + 1 > n) {
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no string attribute %s of "
+                         "%s", name, obj);
+    } else {
+        memset(buf, 0, n);
+        if (H5Aread(a, t, buf) < 0)
+            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    int rc = 0;
+    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    if (a < 0 || t < 0 || sp < 0 || (H5Tget_class(t) != H5T_FLOAT &&
+                                     H5Tget_class(t) != H5T_INTEGER) ||
+        H5Sget_simple_extent_npoints(sp) != 1)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "no numeric attribute %s of "
+                         "%s", name, obj);
+    else if (H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0)
+        rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+struct undesc {
+    long count;
+    char *first;
+    size_t n;
+};
+
+static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
+                        void *arg)
+{
+    struct undesc *u = arg;
+    if (info->type != H5O_TYPE_DATASET)
+        return 0;
+    if (H5Aexists_by_name(obj, name, "units", H5P_DEFAULT) <= 0 ||
+        H5Aexists_by_name(obj, name, "description", H5P_DEFAULT) <= 0) {
+        if (u->count++ == 0)
+            snprintf(u->first, u->n, "/%s", name);
+    }
+    return 0;
+}
+
+long gs_h5_undescribed(const char *path, char *first, size_t n)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return GS_EIO;
+    struct undesc u = { 0, first, n };
+    if (n)
+        first[0] = '\0';
+    herr_t r = H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_INC, check_one, &u,
+                         H5O_INFO_BASIC);
+    H5Fclose(f);
+    return r < 0 ? GS_EIO : u.count;
+}

@@ -1,0 +1,164 @@
+/* h5out.h -- the HDF5 result file: write a run, read parts back.
+ *
+ * Layout (version GS_H5_LAYOUT, documented in the README):
+ *   /                      attrs gpusim_version, layout_version, scenario,
+ *                          policy, placement, seed
+ *   /scenario              the scenario JSON as given (string)
+ *   /jobs                  compound table, one row per job (see gs_h5_job)
+ *   /tenants, /tiers, /models, /states, /kill_reasons
+ *                          fixed-length strings; the integer columns of
+ *                          /jobs index them
+ *   /timeseries/time_s, allocated_gpus, queue_length, running_jobs,
+ *              gpus_up, cost_rate_usd_per_h, fragmentation (FGD measure /
+ *              capacity, frag.h), mig_slice_busy (busy / available MIG
+ *              compute slices)                          1-D, one per step
+ *   /timeseries_by_model/time_s, MODEL...  1-D, GPUs of each GPU model of
+ *                          the fleet allocated (one series per model, named
+ *                          after it; attr "models" in fleet order), so every
+ *                          time-series group holds only 1-D series of one
+ *                          length and reads as one DataFrame (layout 3)
+ *   /summary               attrs: every scalar of the summary
+ *   /summary/tiers         compound table: scope name + per-tier statistics
+ *   /summary/models        compound table: model, gpus, utilization, GPU-hours
+ *   /timeseries/nodes_in_service, nodes_billed, nodes_provisioning,
+ *              nodes_in_repair, nodes_spare, gpus_failed, gpus_degraded,
+ *              idle_cost_rate_usd_per_h         1-D, the cloud models'
+ *   /cloud/cost_by_market, cost_by_tier, cost_by_tenant, cost_by_model
+ *                          compound tables: name, cost_usd (tiers and
+ *                          tenants: what their jobs were charged; the rest
+ *                          of the bill is the "idle" row of each)
+ *   /cloud/pools           compound table: pool, market, paid_usd, jobs_usd,
+ *                          idle_usd, on_demand_equiv_usd, node_hours,
+ *                          idle_node_hours
+ *   /cloud/log             compound table: time_s, kind, pool, node, gpu,
+ *                          jobs, value -- every spot notice and reclaim,
+ *                          failure, repair, launch, removal (cloud.h);
+ *                          /cloud/log_kinds names the kinds
+ * The file is written under an exclusive temporary beside PATH and renamed
+ * to PATH when complete (outfile.h), so a failed or interrupted run never
+ * leaves a partial file at PATH.  Object time tracking is off and compound
+ * tables are stored packed: the same scenario and seed give a
+ * byte-identical file (compare them with cmp). */
+#ifndef GS_H5OUT_H
+#define GS_H5OUT_H
+
+#include "../base/err.h"
+#include "../core/sim.h"
+
+#include <stdint.h>
+
+/* One row of /jobs, as read back. */
+struct gs_h5_job {
+    int64_t id;
+    int32_t tenant, tier, state, kill, model, preemptions;
+    double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
+    int8_t sla_wait, sla_deadline;
+    double cost_usd, lost_gpu_hours;
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
+};
+
+int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
+/* The same with only an evenly spaced share `sample` (0, 1] of each
+ * service's requests in /requests (`gpusim run --sample`). */
+int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
+                        double sample, struct gs_diag *d);
+
+/* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d);
+/* Read a numeric attribute of /summary. */
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d);
+/* Read a 1-D dataset of doubles (e.g. "/timeseries/allocated_gpus"). */
+int gs_h5_read_series(const char *path, const char *dset, double **out,
+                      long *n, struct gs_diag *d);
+
+/* Read the string attribute name of object obj ("/", "/jobs") into buf.
+ * 0, or a negative code with d filled. */
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d);
+
+/* Read the numeric (scalar) attribute name of object obj into *out.  0,
+ * or a negative code with d filled. */
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d);
+
+/* Datasets of the file at path that lack a "units" or "description"
+ * attribute: their count (the first one's path in first[n]), or a
+ * negative code when the file cannot be read. */
+long gs_h5_undescribed(const char *path, char *first, size_t n);
+
+/* A comparison (`gpusim compare`): every run, and the statistics.
+ * Layout (same GS_H5_LAYOUT):
+ *   /                      attrs gpusim_version, layout_version,
+ *                          kind = "compare", scenario
+ *   /scenario              the scenario JSON as given
+ *   /runs/POLICY/seedK     each run's single-run file (jobs, names,
+ *                          timeseries, summary), copied whole; attrs policy,
+ *                          seed
+ *   /compare               attr bill_window_s: the window every run was
+ *                          billed over (its span), NaN when each run was
+ *                          billed over its own (--bill-until own)
+ *   /compare/policies, /compare/metrics     names (strings)
+ *   /compare/seeds         the seeds (uint64), index K of seedK
+ *   /compare/values        [policy, seed, metric] every run's metrics
+ *   /compare/table         one row per (policy, metric): n, mean, std,
+ *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
+ *                          half (t * std / sqrt(n)), ci_low, ci_high */
+struct gs_h5_compare {
+    double bill_window_s;               /* every run's span (s), NaN: own */
+    const char *scenario, *text;
+    int npol, nseeds, nmetrics;
+    const char *const *policies;        /* npol */
+    const unsigned long long *seeds;    /* nseeds */
+    const char *const *metrics;         /* nmetrics */
+    const double *values;               /* [npol][nseeds][nmetrics] */
+    const double *mean, *sd, *t, *half; /* [npol][nmetrics] */
+    const char *const *runfiles;        /* [npol][nseeds] single-run files */
+};
+
+int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
+                        struct gs_diag *d);
+
+/* A placement experiment (`gpusim place-exp`, placeexp.h).  Layout (same
+ * GS_H5_LAYOUT):
+ *   /                      attrs gpusim_version, layout_version,
+ *                          kind = "place-exp", scenario
+ *   /scenario              the scenario JSON as given
+ *   /place_exp             attrs capacity_gpus, population (jobs asking
+ *                          for GPUs in the workload)
+ *   /place_exp/placers     names (strings), index P
+ *   /place_exp/seeds       the seeds (uint64), index S
+ *   /place_exp/arrived_load    [K] arrived GPU requests / capacity
+ *   /place_exp/alloc_ratio     [P, S, K] allocated GPUs / capacity
+ *   /place_exp/stranded_ratio  [P, S, K] GPUs free on nodes out of CPU or
+ *                              memory / capacity
+ *   /place_exp/cpu_alloc_ratio [P, S, K] CPU allocated / CPU capacity
+ *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
+ *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
+ *   /place_exp/tasks           [P, S] tasks offered */
+struct gs_place_exp;
+int gs_h5_write_place_exp(const char *path, const char *scenario,
+                          const char *text, const struct gs_place_exp *x,
+                          struct gs_diag *d);
+
+/* Sweeps and plans (`gpusim sweep`, `gpusim plan`; layouts in
+ * docs/planning.md): a file of named datasets.  Each gs_h5_ds is a dataset
+ * at `name` (groups on the way are created), of doubles, fixed-width
+ * strings or uint64, rank 1 to 3, with a "description" attribute when desc
+ * is set.  Same begin and end as every gpusim file: root attributes
+ * gpusim_version, layout_version, kind, scenario; /scenario; written under
+ * PATH.tmp-PID and renamed when complete. */
+enum gs_h5_dkind { GS_H5_DOUBLE, GS_H5_STRING, GS_H5_U64 };
+struct gs_h5_ds {
+    const char *name;
+    int kind, rank;
+    long dims[3];
+    const void *data;       /* double *, const char *const *, uint64_t * */
+    const char *desc;
+};
+int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
+                     const char *text, const struct gs_h5_ds *ds, int n,
+                     struct gs_diag *d);
+
+#endif

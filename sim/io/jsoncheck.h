@@ -1,0 +1,31 @@
+/* jsoncheck.h -- what a JSON parser accepts silently or rejects obscurely:
+ * duplicate keys and comments.
+ *
+ * RFC 8259 (section 4) says only that the names within an object "SHOULD be
+ * unique", and leaves the meaning of a repeated name to the parser; cJSON
+ * keeps both and its lookups return the first, so a scenario that sets
+ * "nodes" twice silently runs with the first value.  RFC 8259 has no
+ * comments at all, yet people write them (JSON5, JSONC, editors' settings
+ * files); cJSON then reports only "malformed JSON".  gs_jsoncheck() is a
+ * pre-pass over the text, run before the parser, that finds both and says
+ * where: a comment at its line and column, a duplicate key at its second
+ * place with the JSON path of its object and the line and column of the
+ * first.  It reports nothing else: text that is malformed in any other way
+ * is left for the parser to report (it returns 0 at the first thing it does
+ * not understand).
+ *
+ * Keys are compared after decoding their escapes ("a" and "\u0061" are the
+ * same key), as the parser would see them.  Each object's keys are sorted
+ * when it closes, so an object of k keys costs O(k log k). */
+#ifndef GS_JSONCHECK_H
+#define GS_JSONCHECK_H
+
+#include "../base/err.h"
+
+/* Check text (NUL-terminated).  file names it in messages ("FILE:LINE:COL:
+ * ..." as the parser's own errors).  0 when neither problem is present (or
+ * the text is malformed in another way), GS_EPARSE with d filled, or
+ * GS_ENOMEM. */
+int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d);
+
+#endif

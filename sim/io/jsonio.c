@@ -1,0 +1,879 @@
+/* jsonio.c -- read and write rl-lite weights and benchmark baselines (see
+ * jsonio.h).  With scenario.c, the only file that includes cJSON: files are
+ * read whole, parsed, checked key by key, and turned into plain C data; a
+ * malformed file is reported with its line and column, a wrong value with
+ * its JSON path. */
+#include "jsonio.h"
+#include "jsoncheck.h"
+#include "outfile.h"
+#include "../core/params.h"
+#include "../base/suggest.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int json_oom;
+
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (p == NULL)
+        json_oom = 1;
+    return p;
+}
+
+static void json_free(void *p)
+{
+    free(p);
+}
+
+cJSON *gs_json_parse_raw(const char *text, const char **end, int *oom)
+{
+    static int hooked;
+    if (!hooked) {
+        cJSON_Hooks h = { .malloc_fn = json_malloc, .free_fn = json_free };
+        cJSON_InitHooks(&h);
+        hooked = 1;
+    }
+    json_oom = 0;
+    cJSON *root = cJSON_ParseWithOpts(text, end, 1);
+    *oom = root == NULL && json_oom;
+    return root;
+}
+
+/* The whole file as a string (caller frees), or NULL with d filled. */
+static char *slurp(const char *path, struct gs_diag *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) {
+        gs_diag_set(d, GS_EIO, path, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len - 1, fp);
+        len += got;
+        if (got == 0)
+            break;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (buf == NULL) {
+        gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        return NULL;
+    }
+    if (bad) {
+        free(buf);
+        gs_diag_set(d, GS_EIO, path, "read error");
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Parse text; on a syntax error fill d with name:line:col. */
+static cJSON *parse_text(const char *text, const char *name,
+                         struct gs_diag *d)
+{
+    const char *end = NULL;
+    int oom;
+    if (gs_jsoncheck(text, name, d) < 0)    /* duplicate keys, comments */
+        return NULL;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    if (root == NULL && oom) {
+        gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+    } else if (root == NULL) {
+        int line = 1, col = 1;
+        for (const char *p = text; end && p < end && *p; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        char where[700];
+        snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
+        gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+    }
+    return root;
+}
+
+static cJSON *parse_file(const char *path, struct gs_diag *d)
+{
+    char *text = slurp(path, d);
+    if (text == NULL)
+        return NULL;
+    cJSON *root = parse_text(text, path, d);
+    free(text);
+    return root;
+}
+
+static int bad(struct gs_diag *d, const char *path, const char *jpath,
+               const char *what)
+{
+    char where[800];
+    snprintf(where, sizeof where, "%s: %s", path, jpath);
+    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+}
+
+/* --- weights ----------------------------------------------------------- */
+
+int gs_weights_load(const char *path, const char *const *names, int n,
+                    double *w, struct gs_diag *d)
+{
+    cJSON *root = parse_file(path, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    int rc = 0;
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "gpusim_weights");
+    const cJSON *feat = cJSON_GetObjectItemCaseSensitive(root, "features");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "weights");
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (!cJSON_IsObject(root) || !cJSON_IsNumber(ver) || ver->valueint != 1) {
+        rc = bad(d, path, "$.gpusim_weights", "not a gpusim weights file "
+                 "(expected \"gpusim_weights\": 1)");
+    } else if (model && (!cJSON_IsString(model) ||
+                         strcmp(model->valuestring, "linear") != 0)) {
+        rc = bad(d, path, "$.model", "only the \"linear\" model is known");
+    } else if (!cJSON_IsArray(feat) || cJSON_GetArraySize(feat) != n) {
+        char m[128];
+        snprintf(m, sizeof m, "expected an array of the policy's %d feature "
+                 "names", n);
+        rc = bad(d, path, "$.features", m);
+    } else if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) != n) {
+        char m[128];
+        snprintf(m, sizeof m, "expected an array of %d numbers", n);
+        rc = bad(d, path, "$.weights", m);
+    } else {
+        for (int i = 0; i < n && rc == 0; i++) {
+            const cJSON *f = cJSON_GetArrayItem(feat, i);
+            const cJSON *x = cJSON_GetArrayItem(ws, i);
+            char jp[64], m[256];
+            if (!cJSON_IsString(f) || strcmp(f->valuestring, names[i]) != 0) {
+                snprintf(jp, sizeof jp, "$.features[%d]", i);
+                snprintf(m, sizeof m, "expected feature '%s' here (the file "
+                         "was trained for another feature set)", names[i]);
+                rc = bad(d, path, jp, m);
+            } else if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+                snprintf(jp, sizeof jp, "$.weights[%d]", i);
+                rc = bad(d, path, jp, "expected a finite number");
+            } else {
+                w[i] = x->valuedouble;
+            }
+        }
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gs_weights_save(const char *path, const char *const *names, int n,
+                    const double *w, const struct gs_weights_meta *meta,
+                    struct gs_diag *d)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *feat = cJSON_CreateArray(), *ws = cJSON_CreateArray();
+    int ok = root && feat && ws;
+    if (ok) {
+        cJSON_AddNumberToObject(root, "gpusim_weights", 1);
+        cJSON_AddStringToObject(root, "policy", "rl-lite");
+        cJSON_AddStringToObject(root, "model", "linear");
+        for (int i = 0; i < n; i++) {
+            cJSON_AddItemToArray(feat, cJSON_CreateString(names[i]));
+            cJSON_AddItemToArray(ws, cJSON_CreateNumber(w[i]));
+        }
+        cJSON_AddItemToObject(root, "features", feat);
+        cJSON_AddItemToObject(root, "weights", ws);
+        feat = ws = NULL;
+        if (meta) {
+            cJSON_AddStringToObject(root, "trained_on", meta->trained_on);
+            cJSON_AddStringToObject(root, "objective", meta->objective);
+            cJSON_AddNumberToObject(root, "seed", (double)meta->seed);
+            cJSON_AddNumberToObject(root, "iterations", meta->iterations);
+            cJSON_AddNumberToObject(root, "objective_untrained",
+                                    meta->untrained);
+            cJSON_AddNumberToObject(root, "objective_trained", meta->trained);
+        }
+    }
+    char *text = ok ? cJSON_Print(root) : NULL;
+    cJSON_Delete(feat);
+    cJSON_Delete(ws);
+    cJSON_Delete(root);
+    if (text == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    /* Written whole or not at all, beside the target (outfile.h). */
+    struct gs_out o;
+    int rc = gs_out_begin(&o, path, d);
+    if (rc == 0) {
+        const char *p = text;
+        size_t left = strlen(text);
+        while (rc == 0 && left > 0) {
+            ssize_t got = write(o.fd, p, left);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                                 strerror(errno));
+            } else {
+                p += got;
+                left -= (size_t)got;
+            }
+        }
+        if (rc == 0 && write(o.fd, "\n", 1) != 1)
+            rc = gs_diag_set(d, GS_EIO, path, "cannot write: %s",
+                             strerror(errno));
+        if (rc == 0)
+            rc = gs_out_commit(&o, d);
+        else
+            gs_out_abort(&o);
+    }
+    cJSON_free(text);
+    return rc;
+}
+
+/* --- baselines --------------------------------------------------------- */
+
+static int read_tol(const char *path, const cJSON *o, const char *name,
+                    struct gs_bl_tol *t, struct gs_diag *d)
+{
+    char jp[160];
+    snprintf(jp, sizeof jp, "$.tolerances.%s", name);
+    if (!cJSON_IsObject(o))
+        return bad(d, path, jp, "expected {\"rel\": r, \"abs\": a}");
+    snprintf(t->metric, sizeof t->metric, "%s", name);
+    for (const cJSON *it = o->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it) || it->valuedouble < 0)
+            return bad(d, path, jp, "tolerances are numbers >= 0");
+        if (strcmp(it->string, "rel") == 0)
+            t->rel = it->valuedouble;
+        else if (strcmp(it->string, "abs") == 0)
+            t->abs = it->valuedouble;
+        else
+            return bad(d, path, jp, "unknown key (allowed: rel, abs)");
+    }
+    return 0;
+}
+
+static int read_run(const char *path, const cJSON *o, int i,
+                    struct gs_bl_run *r, struct gs_diag *d)
+{
+    char jp[96];
+    snprintf(jp, sizeof jp, "$.runs[%d]", i);
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "scenario");
+    const cJSON *po = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    if (!cJSON_IsString(sc) || !cJSON_IsString(po) || !cJSON_IsObject(m))
+        return bad(d, path, jp, "expected {\"scenario\", \"policy\", "
+                   "\"metrics\": {...}}");
+    snprintf(r->scenario, sizeof r->scenario, "%s", sc->valuestring);
+    snprintf(r->policy, sizeof r->policy, "%s", po->valuestring);
+    int n = cJSON_GetArraySize(m);
+    r->names = calloc((size_t)(n ? n : 1), sizeof *r->names);
+    r->v = calloc((size_t)(n ? n : 1), sizeof *r->v);
+    if (!r->names || !r->v)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    for (const cJSON *it = m->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it)) {
+            char p2[200];
+            snprintf(p2, sizeof p2, "%s.metrics.%s", jp, it->string);
+            return bad(d, path, p2, "expected a number");
+        }
+        snprintf(r->names[r->n], GS_JSON_NAME, "%s", it->string);
+        r->v[r->n++] = it->valuedouble;
+    }
+    return 0;
+}
+
+int gs_baselines_load(const char *path, struct gs_baselines *b,
+                      struct gs_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    b->def = (struct gs_bl_tol){ "default", 0.0, 0.0 };
+    cJSON *root = parse_file(path, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    int rc = 0;
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root,
+                                                        "gpusim_baselines");
+    const cJSON *tol = cJSON_GetObjectItemCaseSensitive(root, "tolerances");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    if (!cJSON_IsNumber(ver) || ver->valueint != 1) {
+        rc = bad(d, path, "$.gpusim_baselines", "not a gpusim baselines "
+                 "file (expected \"gpusim_baselines\": 1)");
+        goto done;
+    }
+    if (tol && !cJSON_IsObject(tol)) {
+        rc = bad(d, path, "$.tolerances", "expected an object");
+        goto done;
+    }
+    if (!cJSON_IsArray(runs)) {
+        rc = bad(d, path, "$.runs", "expected an array");
+        goto done;
+    }
+    int nt = tol ? cJSON_GetArraySize(tol) : 0;
+    b->tol = calloc((size_t)(nt ? nt : 1), sizeof *b->tol);
+    b->run = calloc((size_t)(cJSON_GetArraySize(runs) + 1), sizeof *b->run);
+    if (!b->tol || !b->run) {
+        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        goto done;
+    }
+    for (const cJSON *it = tol ? tol->child : NULL; it && rc == 0;
+         it = it->next) {
+        if (strcmp(it->string, "default") == 0)
+            rc = read_tol(path, it, "default", &b->def, d);
+        else
+            rc = read_tol(path, it, it->string, &b->tol[b->ntol++], d);
+    }
+    int i = 0;
+    for (const cJSON *it = runs->child; it && rc == 0; it = it->next, i++) {
+        rc = read_run(path, it, i, &b->run[i], d);
+        b->nrun = i + 1;
+    }
+done:
+    cJSON_Delete(root);
+    if (rc < 0)
+        gs_baselines_free(b);
+    return rc;
+}
+
+void gs_baselines_free(struct gs_baselines *b)
+{
+    if (b == NULL)
+        return;
+    for (int i = 0; i < b->nrun; i++) {
+        free(b->run[i].names);
+        free(b->run[i].v);
+    }
+    free(b->run);
+    free(b->tol);
+    memset(b, 0, sizeof *b);
+}
+
+const struct gs_bl_tol *gs_baselines_tol(const struct gs_baselines *b,
+                                         const char *metric)
+{
+    for (int i = 0; i < b->ntol; i++)
+        if (strcmp(b->tol[i].metric, metric) == 0)
+            return &b->tol[i];
+    return &b->def;
+}
+
+/* --- key-checked reading of a JSON object -------------------------------- */
+
+/* The one place the opaque type meets cJSON. */
+static const cJSON *cj(const struct gs_json *v)
+{
+    return (const cJSON *)(const void *)v;
+}
+
+static const struct gs_json *gj(const cJSON *v)
+{
+    return (const struct gs_json *)(const void *)v;
+}
+
+int gs_json_parse(const char *text, const char *name, struct gs_json **out,
+                  struct gs_diag *d)
+{
+    *out = NULL;
+    cJSON *root = parse_text(text, name, d);
+    if (root == NULL)
+        return d && d->code ? d->code : GS_EPARSE;
+    *out = (struct gs_json *)(void *)root;
+    return 0;
+}
+
+int gs_json_parse_line(const char *text, struct gs_json **out, long *col)
+{
+    const char *end = NULL;
+    int oom;
+    cJSON *root = gs_json_parse_raw(text, &end, &oom);
+    *out = (struct gs_json *)(void *)root;
+    if (root != NULL)
+        return 0;
+    *col = end ? (long)(end - text) + 1 : 1;
+    return oom ? GS_ENOMEM : GS_EPARSE;
+}
+
+void gs_json_free(struct gs_json *doc)
+{
+    cJSON_Delete((cJSON *)(void *)doc);
+}
+
+const struct gs_json *gs_json_get(const struct gs_json *o, const char *key)
+{
+    return cJSON_IsObject(cj(o))
+        ? gj(cJSON_GetObjectItemCaseSensitive(cj(o), key)) : NULL;
+}
+
+int gs_json_is_object(const struct gs_json *v)
+{
+    return cJSON_IsObject(cj(v)) != 0;
+}
+
+int gs_json_is_array(const struct gs_json *v)
+{
+    return cJSON_IsArray(cj(v)) != 0;
+}
+
+const struct gs_json *gs_json_first(const struct gs_json *v)
+{
+    return v && (cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v)))
+        ? gj(cj(v)->child) : NULL;
+}
+
+const struct gs_json *gs_json_next(const struct gs_json *v)
+{
+    return v ? gj(cj(v)->next) : NULL;
+}
+
+const char *gs_json_key(const struct gs_json *v)
+{
+    return v ? cj(v)->string : NULL;
+}
+
+int gs_json_size(const struct gs_json *v)
+{
+    return cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v))
+        ? cJSON_GetArraySize(cj(v)) : 0;
+}
+
+const struct gs_json *gs_json_item(const struct gs_json *v, int i)
+{
+    return cJSON_IsArray(cj(v)) || cJSON_IsObject(cj(v))
+        ? gj(cJSON_GetArrayItem(cj(v), i)) : NULL;
+}
+
+int gs_json_is_number(const struct gs_json *v)
+{
+    return cJSON_IsNumber(cj(v)) != 0;
+}
+
+int gs_json_is_string(const struct gs_json *v)
+{
+    return cJSON_IsString(cj(v)) != 0;
+}
+
+double gs_json_number(const struct gs_json *v)
+{
+    return cJSON_IsNumber(cj(v)) ? cj(v)->valuedouble : NAN;
+}
+
+const char *gs_json_string(const struct gs_json *v)
+{
+    return cJSON_IsString(cj(v)) ? cj(v)->valuestring : NULL;
+}
+
+char *gs_json_print(const struct gs_json *v)
+{
+    return v ? cJSON_PrintUnformatted(cj(v)) : NULL;
+}
+
+void gs_json_path(char *buf, size_t n, const char *path, const char *key)
+{
+    size_t lp = strlen(path);   /* a long path gives way to the key */
+    if (lp + 1 >= n)
+        lp = n - 2;
+    memcpy(buf, path, lp);
+    buf[lp] = '.';
+    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+}
+
+int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,
+                 va_list ap)
+{
+    char where[600], what[512];
+    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    vsnprintf(what, sizeof what, fmt, ap);
+    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+}
+
+int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = gs_json_verr(c, path, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *const *allowed)
+{
+    if (!cJSON_IsObject(cj(o)))
+        return gs_json_err(c, path, "expected an object");
+    for (const cJSON *it = cj(o)->child; it; it = it->next) {
+        int ok = 0;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(it->string, allowed[i]) == 0;
+        if (!ok) {
+            const char *near = gs_suggest(it->string, allowed);
+            if (near)
+                return gs_json_err(c, path, "unknown key '%s' (did you mean "
+                                   "'%s'?)", it->string, near);
+            char list[512] = "";
+            for (int i = 0; allowed[i]; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+            }
+            return gs_json_err(c, path, "unknown key '%s' (allowed: %s)",
+                               it->string, list);
+        }
+    }
+    return 0;
+}
+
+/* o[key], or NULL; absent and required is an error (*rc set). */
+static const cJSON *member(const struct gs_jin *c, const struct gs_json *o,
+                           const char *path, const char *key, int req,
+                           int *rc)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cj(o), key);
+    *rc = v == NULL && req
+        ? gs_json_err(c, path, "missing required key '%s'", key) : 0;
+    return v;
+}
+
+int gs_json_num(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, double lo, double hi,
+                int req, double *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsNumber(v))
+        return gs_json_err(c, p, "expected a number");
+    if (!(v->valuedouble >= lo && v->valuedouble <= hi))
+        return gs_json_err(c, p, "%g is outside the allowed range [%g, %g]",
+                           v->valuedouble, lo, hi);
+    *out = v->valuedouble;
+    return 0;
+}
+
+int gs_json_int(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, long lo, long hi,
+                int req, long *out)
+{
+    double v = (double)*out;
+    int rc = gs_json_num(c, o, path, key, (double)lo, (double)hi, req, &v);
+    if (rc < 0)
+        return rc;
+    if (v != floor(v)) {
+        char p[512];
+        gs_json_path(p, sizeof p, path, key);
+        return gs_json_err(c, p, "expected a whole number, got %g", v);
+    }
+    *out = (long)v;
+    return 0;
+}
+
+int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, 0, &rc);
+    if (v == NULL)
+        return rc;
+    if (!cJSON_IsBool(v)) {
+        char p[512];
+        gs_json_path(p, sizeof p, path, key);
+        return gs_json_err(c, p, "expected true or false");
+    }
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
+                const char *path, const char *key, int req, char *out,
+                size_t n)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsString(v))
+        return gs_json_err(c, p, "expected a string");
+    if (strlen(v->valuestring) >= n)
+        return gs_json_err(c, p, "longer than %zu characters", n - 1);
+    if (req && v->valuestring[0] == '\0')
+        return gs_json_err(c, p, "must not be empty");
+    snprintf(out, n, "%s", v->valuestring);
+    return 0;
+}
+
+int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
+                 const char *path, const char *key, int req, gs_time *out)
+{
+    int rc;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (cJSON_IsNumber(v)) {
+        if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
+            return gs_json_err(c, p, "expected a non-negative number of "
+                               "seconds");
+        *out = (gs_time)llround(v->valuedouble * 1000.0);
+        return 0;
+    }
+    if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
+        return 0;
+    return gs_json_err(c, p, "expected a duration: seconds, or a string "
+                       "such as \"30s\", \"5m\", \"2h\", \"3d\"");
+}
+
+/* --- editing JSON text by key path (gs_json_edit) ----------------------- */
+
+
+/* Next token of a key path: a key (*idx = -1) or an index [N].  Returns the
+ * position after it, or NULL on a malformed path. */
+static const char *next_tok(const char *p, char *key, size_t nkey, long *idx)
+{
+    *idx = -1;
+    key[0] = '\0';
+    if (*p == '[') {
+        char *end;
+        long v = strtol(p + 1, &end, 10);
+        if (end == p + 1 || *end != ']' || v < 0)
+            return NULL;
+        *idx = v;
+        p = end + 1;
+    } else {
+        size_t n = 0;
+        while (*p && *p != '.' && *p != '[') {
+            if (n + 1 >= nkey)
+                return NULL;
+            key[n++] = *p++;
+        }
+        key[n] = '\0';
+        if (n == 0)
+            return NULL;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p == '\0' || *p == '[')
+            return NULL;
+    }
+    return p;
+}
+
+static cJSON *parse_value(const char *v)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithOpts(v, &end, 1);
+    if (j)
+        return j;
+    return cJSON_CreateString(v);
+}
+
+/* Find (create = 1: create on the way) the node at path under root; on
+ * the last token, *parent and *last / *lastidx say where it hangs.  0 or
+ * GS_EINVAL with d filled. */
+static int walk(cJSON *root, const char *path, int create, cJSON **node,
+                const char *what, struct gs_diag *d)
+{
+    const char *p = path;
+    if (p[0] == '$')
+        p += p[1] == '.' ? 2 : 1;
+    if (*p == '\0')
+        return gs_diag_set(d, GS_EINVAL, what, "empty key path");
+    cJSON *cur = root;
+    char done[300] = "$";
+    while (*p) {
+        char key[128];
+        long idx;
+        const char *nx = next_tok(p, key, sizeof key, &idx);
+        if (nx == NULL)
+            return gs_diag_set(d, GS_EINVAL, what, "malformed key path '%s' "
+                               "(keys joined by '.', indexes as [N])", path);
+        if (idx >= 0) {
+            if (!cJSON_IsArray(cur))
+                return gs_diag_set(d, GS_EINVAL, what, "%s is not an array",
+                                   done);
+            int n = cJSON_GetArraySize(cur);
+            if (idx >= n)
+                return gs_diag_set(d, GS_EINVAL, what, "%s has %d element%s; "
+                                   "there is no [%ld]", done, n,
+                                   n == 1 ? "" : "s", idx);
+            cur = cJSON_GetArrayItem(cur, (int)idx);
+            snprintf(done + strlen(done), sizeof done - strlen(done), "[%ld]",
+                     idx);
+        } else {
+            if (cJSON_IsString(cur) && create) {
+                /* "policy": "fair" -> {"name": "fair"} */
+                cJSON *name = cJSON_CreateString(cur->valuestring);
+                free(cur->valuestring);
+                cur->valuestring = NULL;
+                cur->type = cJSON_Object;
+                cur->child = NULL;
+                cJSON_AddItemToObject(cur, "name", name);
+            }
+            if (!cJSON_IsObject(cur))
+                return gs_diag_set(d, GS_EINVAL, what, "%s is not an object, "
+                                   "so it has no key '%s'", done, key);
+            cJSON *nxt = cJSON_GetObjectItemCaseSensitive(cur, key);
+            if (nxt == NULL) {
+                if (!create)
+                    return gs_diag_set(d, GS_EINVAL, what, "%s has no key "
+                                       "'%s'", done, key);
+                nxt = *nx ? cJSON_CreateObject() : cJSON_CreateNull();
+                if (nxt == NULL)
+                    return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+                cJSON_AddItemToObject(cur, key, nxt);
+            }
+            cur = nxt;
+            snprintf(done + strlen(done), sizeof done - strlen(done), ".%s",
+                     key);
+        }
+        p = nx;
+    }
+    *node = cur;
+    return 0;
+}
+
+/* Replace node's content by a copy of v's (node keeps its place). */
+static void replace_content(cJSON *node, cJSON *v)
+{
+    cJSON *next = node->next, *prev = node->prev;
+    char *name = node->string;
+    int flags = node->type & cJSON_StringIsConst;
+    node->next = node->prev = NULL;
+    node->string = NULL;
+    /* free the old content */
+    cJSON_Delete(node->child);
+    if (!(node->type & cJSON_IsReference))
+        free(node->valuestring);
+    node->child = v->child;
+    node->valuestring = v->valuestring;
+    node->valueint = v->valueint;
+    node->valuedouble = v->valuedouble;
+    node->type = (v->type & ~cJSON_StringIsConst) | flags;
+    node->next = next;
+    node->prev = prev;
+    node->string = name;
+    v->child = NULL;
+    v->valuestring = NULL;
+    cJSON_Delete(v);
+}
+
+static int apply(cJSON *root, const struct gs_edit *e, const char *what,
+                 struct gs_diag *d)
+{
+    cJSON *node = NULL;
+    int rc = walk(root, e->path, e->op == GS_EDIT_SET, &node, what, d);
+    if (rc < 0)
+        return rc;
+    if (e->op == GS_EDIT_SET) {
+        cJSON *v = parse_value(e->value);
+        if (v == NULL)
+            return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+        replace_content(node, v);
+        return 0;
+    }
+    if (e->op == GS_EDIT_SCALE) {
+        char *end;
+        double f = strtod(e->value, &end);
+        if (!cJSON_IsNumber(node))
+            return gs_diag_set(d, GS_EINVAL, what, "%s is not a number, so it "
+                               "cannot be scaled", e->path);
+        if (*end != '\0' || !(f > 0))
+            return gs_diag_set(d, GS_EINVAL, what, "scale factor '%s' is not "
+                               "a positive number", e->value);
+        cJSON_SetNumberValue(node, node->valuedouble * f);
+        return 0;
+    }
+    /* GS_EDIT_CLONE: node is an element of an array; find the array */
+    char arr[256];
+    snprintf(arr, sizeof arr, "%s", e->path);
+    char *br = strrchr(arr, '[');
+    if (br == NULL || br == arr)
+        return gs_diag_set(d, GS_EINVAL, what, "%s is not an array element",
+                           e->path);
+    *br = '\0';
+    cJSON *a = NULL;
+    if ((rc = walk(root, arr, 0, &a, what, d)) < 0)
+        return rc;
+    cJSON *copy = cJSON_Duplicate(node, 1);
+    cJSON *over = parse_value(e->value);
+    if (copy == NULL || over == NULL || !cJSON_IsObject(over) ||
+        !cJSON_IsObject(copy)) {
+        cJSON_Delete(copy);
+        cJSON_Delete(over);
+        return gs_diag_set(d, GS_EINVAL, what, "cannot copy %s", e->path);
+    }
+    for (cJSON *it = over->child; it; it = it->next) {
+        cJSON *dup = cJSON_Duplicate(it, 1);
+        if (cJSON_GetObjectItemCaseSensitive(copy, it->string))
+            cJSON_ReplaceItemInObjectCaseSensitive(copy, it->string, dup);
+        else
+            cJSON_AddItemToObject(copy, it->string, dup);
+    }
+    cJSON_Delete(over);
+    cJSON_AddItemToArray(a, copy);
+    return 0;
+}
+
+int gs_json_edit(const char *text, const struct gs_edit *e, int n,
+                 char **out, const char *what, struct gs_diag *d)
+{
+    *out = NULL;
+    cJSON *root = cJSON_Parse(text);
+    if (root == NULL)
+        return gs_diag_set(d, GS_EPARSE, what, "the scenario is not valid "
+                           "JSON");
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char w[400];
+        snprintf(w, sizeof w, "%s%s%s", what, what[0] ? " " : "",
+                 e[i].path);
+        rc = apply(root, &e[i], w, d);
+    }
+    if (rc == 0) {
+        *out = cJSON_PrintUnformatted(root);
+        if (*out == NULL)
+            rc = gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gs_json_count(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int n = -1;
+    if (root && walk(root, path, 0, &node, "", NULL) == 0 &&
+        cJSON_IsArray(node))
+        n = cJSON_GetArraySize(node);
+    cJSON_Delete(root);
+    return n;
+}
+
+int gs_json_has(const char *text, const char *path)
+{
+    cJSON *root = cJSON_Parse(text), *node = NULL;
+    int has = root && walk(root, path, 0, &node, "", NULL) == 0;
+    cJSON_Delete(root);
+    return has;
+}

@@ -1,0 +1,128 @@
+/* scenario.h -- a validated scenario: fleet, tiers, tenants, policy, workload.
+ *
+ * scenario.c is the only file that sees cJSON.  It parses a JSON file (or the
+ * built-in quickstart text), checks every key against what it knows -- an
+ * unknown key is an error, not silently ignored -- and reports the first
+ * problem with the file, the line and column for malformed JSON, and the
+ * JSON path ($.fleet[2].gpus_per_node) for a wrong value.  What comes out is
+ * plain C data the rest of gpusim reads. */
+#ifndef GS_SCENARIO_H
+#define GS_SCENARIO_H
+
+#include "../cloud/cloudcfg.h"
+#include "../inference/svccfg.h"
+#include "../base/err.h"
+#include "../cluster/fleet.h"
+#include "gen.h"
+#include "../cluster/gpu.h"
+#include "../core/job.h"
+#include "../core/params.h"
+
+#include <stdint.h>
+
+struct gs_plancfg;
+
+struct gs_tiercfg {
+    int priority;
+    int preemptible;
+    gs_time max_wait;           /* SLA: longest acceptable queueing delay */
+    gs_time ckpt;               /* default checkpoint interval, 0 = none */
+    gs_time restart;            /* work redone on each restart (overhead) */
+    /* Host resources a job of the tier asks when its trace or class states
+     * none (gs_sim: admission): per GPU asked (fractions pro rata), and
+     * for a job asking no GPU.  Milli-cores and MiB. */
+    int32_t cpu_per_gpu, mem_per_gpu;
+    int32_t cpu_only, mem_only;
+};
+
+struct gs_tenant {
+    char name[GS_TENANT_NAME];
+    double quota_gpus;          /* guaranteed GPUs (fair, static) */
+    double weight;
+};
+
+struct gs_partition {
+    char name[GS_NAME];
+    char tenant[GS_TENANT_NAME];/* "" = any tenant */
+    int tier;                   /* -1 = any tier */
+    int pool;
+    int nodes;
+    int lo, hi;                 /* pool-relative node range, assigned in order */
+};
+
+enum gs_wl_kind { GS_WL_TRACE, GS_WL_GENERATE,
+                  GS_WL_NONE     /* services only: no job workload */ };
+
+/* Topology (docs/sharing.md, "Topology"): how gangs are placed and what
+ * spreading one over more nodes than it needs costs. */
+enum gs_gang_place { GS_GANG_CONSOLIDATE, GS_GANG_SPREAD };
+struct gs_topocfg {
+    int gang;                   /* enum gs_gang_place */
+    double comm_share;          /* a job's default communication share */
+    double per_hop;             /* slowdown per network hop added, < 0 =
+                                   derived from the bandwidths */
+};
+
+struct gs_scenario {
+    char file[512];             /* where it came from ("<built-in quickstart>") */
+    char name[GS_NAME];
+    char *text;                 /* the JSON as given (owned) */
+    uint64_t seed;
+    gs_time horizon;            /* 0 = run until every job has ended */
+    gs_time bill_until;         /* 0, or a run whose span would be shorter
+                                   goes on (billed, models running) until
+                                   its span is this */
+    gs_time step;               /* time-series sampling step */
+    int queue;                  /* event queue: enum gs_queue_kind */
+    struct gs_catalog cat;
+    int npools;
+    struct gs_pool_spec *pools;
+    struct gs_tiercfg tiers[GS_NTIERS];
+    struct gs_topocfg topo;
+    int ntenants;
+    struct gs_tenant *tenants;
+    int nparts;
+    struct gs_partition *parts;
+    char policy[GS_NAME];
+    struct gs_params policy_params;
+    char placer[GS_NAME];
+    struct gs_params placer_params;
+    int wl_kind;
+    struct gs_params trace;     /* workload.trace: format, path, options */
+    char trace_dir[512];        /* directory of the scenario, for relative paths */
+    struct gs_genspec gen;      /* workload.generate */
+    struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
+                                   reaping ($.prices ... $.autoscaler and
+                                   the pools' cloud keys) */
+    int nsvcs;                  /* inference services ($.services) */
+    struct gs_svccfg *svcs;
+    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
+};
+
+/* Parse and validate the scenario in file.  On success *out owns a new
+ * scenario (free with gs_scenario_free) and 0 is returned; otherwise d says
+ * where and what, and a negative code is returned. */
+int gs_scenario_load(const char *file, struct gs_scenario **out,
+                     struct gs_diag *d);
+/* The same from JSON text; name is used in messages in place of a file. */
+int gs_scenario_parse(const char *text, const char *name, const char *dir,
+                      struct gs_scenario **out, struct gs_diag *d);
+void gs_scenario_free(struct gs_scenario *s);
+
+/* Read a generator spec file for `gpusim trace gen`: an object with the
+ * keys of a scenario's workload.generate plus optional "seed",
+ * "gpu_models" (added to cat) and "description"; or a whole scenario whose
+ * workload is generated (its generator, catalog and seed are taken).  cat
+ * comes in with the models to start from and leaves with the spec's.  0 or
+ * a negative code with d filled (file:line:col, or the JSON path). */
+int gs_genspec_load(const char *file, struct gs_catalog *cat,
+                    struct gs_genspec *spec, uint64_t *seed,
+                    struct gs_diag *d);
+
+/* The built-in quickstart scenario, JSON text (static storage). */
+const char *gs_scenario_quickstart(void);
+
+/* Largest pool capacity in GPUs (whole pool), for validating demands. */
+int gs_scenario_max_gpus(const struct gs_scenario *s);
+
+#endif

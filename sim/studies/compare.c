@@ -1,0 +1,1007 @@
+/* compare.c -- `gpusim compare`: several policies x several seeds on one
+ * scenario, with confidence intervals, one HDF5 file and gnuplot plots.
+ *
+ * Every (policy, seed) pair is an independent simulation: the pool
+ * (pool.h) runs them in forked workers, each writing its single-run HDF5
+ * file into a scratch folder beside the output and sending back the
+ * metrics of COMPARE_METRICS.  The parent then computes, per policy and
+ * metric, the mean over seeds and the 95% confidence interval of the mean,
+ *     mean +- t(0.975, n-1) * s / sqrt(n)
+ * with s the sample standard deviation and t Student's quantile from GSL
+ * (the seeds are independent replications, the textbook setting for the t
+ * interval: Law, "Simulation Modeling and Analysis", 5th ed., sec. 9.4.1),
+ * prints the table, merges the run files into one comparison file
+ * (layout in h5out.h) and draws the plots: it writes small data files and
+ * runs gnuplot on the scripts in plots/ (utilization.gp, wait_cdf.gp,
+ * cost_sla.gp) as an external program.
+ *
+ * Seeds are the scenario's seed, seed + 1, ..., so seed k of every policy
+ * sees the same workload (common random numbers), and the output does not
+ * depend on --jobs.  The wall clock is read only by progress.c, for the
+ * progress line and to tell on stderr how long the runs took. */
+#include "compare.h"
+#include "../io/h5out.h"
+#include "../io/outfile.h"
+#include "plugin.h"
+#include "pool.h"
+#include "progress.h"
+#include "../io/report.h"
+#include "../io/scenario.h"
+#include "../core/sim.h"
+#include "../base/suggest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The metrics compared: every summary scalar, then the all-jobs waits,
+ * JCT and SLA violations. */
+#define NAME_OF(expr, name, fmt) name,
+static const char *const metric_names[] = {
+    GS_SUMMARY_FIELDS(NAME_OF)
+    "wait_mean_s", "wait_p95_s", "wait_p99_s", "jct_mean_s",
+    "sla_violations",
+};
+#undef NAME_OF
+#define NMETRICS ((int)(sizeof metric_names / sizeof metric_names[0]))
+
+void gs_compare_metric_values(const struct gs_summary *su, double *v)
+{
+    int i = 0;
+#define VAL(expr, name, fmt) v[i++] = (double)(expr);
+    GS_SUMMARY_FIELDS(VAL)
+#undef VAL
+    v[i++] = su->all.wait_mean;
+    v[i++] = su->all.wait_p95;
+    v[i++] = su->all.wait_p99;
+    v[i++] = su->all.jct_mean;
+    v[i++] = (double)(su->all.sla_wait + su->all.sla_deadline);
+    GS_ASSERT(i == NMETRICS);
+}
+
+int gs_compare_nmetrics(void)
+{
+    return NMETRICS;
+}
+
+const char *const *gs_compare_metric_names(void)
+{
+    return metric_names;
+}
+
+static int metric_index(const char *name)
+{
+    for (int i = 0; i < NMETRICS; i++)
+        if (strcmp(metric_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
+             double *half)
+{
+    double m = 0, s2 = 0;
+    for (int i = 0; i < n; i++)
+        m += x[i];
+    m = n > 0 ? m / n : 0;
+    for (int i = 0; i < n; i++)
+        s2 += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    if (n < 2) {
+        *sd = 0;
+        *t = *half = NAN;
+        return;
+    }
+    *sd = sqrt(s2 / (n - 1));
+    *t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+    *half = *t * *sd / sqrt((double)n);
+}
+
+static const char usage[] =
+"usage: gpusim compare SCENARIO --policies A,B,... [options]\n"
+"\n"
+"Run every policy with every seed on SCENARIO (a JSON file, or\n"
+"'quickstart') in parallel processes, and print each metric's mean over\n"
+"the seeds with its 95% confidence interval (Student's t).\n"
+"\n"
+"options:\n"
+"  -p, --policies LIST  comma-separated policy names (default:\n"
+"                    fifo-backfill,fair,hps,rl-lite)\n"
+"  -s, --seeds N     seeds per policy: the scenario's seed, +1, ... (5)\n"
+"  -j, --jobs P      worker processes (default: the number of CPUs)\n"
+"  --policy-lib SO   also load the policy plug-in SO; name it in --policies\n"
+"  --placement NAME  override the scenario's placement\n"
+"  -o, --out FILE    the comparison HDF5 file, replaced if it exists\n"
+"                    (default: NAME-compare.h5, NAME the scenario file's\n"
+"                    name, never replaced without --force)\n"
+"  -f, --force       replace the default comparison file if it exists\n"
+"  --plots DIR       folder for the plots (default NAME-compare-plots);\n"
+"                    plots of an earlier compare there are replaced\n"
+"  --plot-scripts D  folder of the gnuplot scripts (default: plots/ of\n"
+"                    the source tree, or $GPUSIM_PLOTS)\n"
+"  --no-plots        draw no plots\n"
+"  --csv             print the table as CSV (every metric)\n"
+"  --metrics A,B,..  the metrics to show, named as in run --json, or all\n"
+"                    (default: those that differ between runs)\n"
+"  --bill-until W    the window every run is billed over: longest (the\n"
+"                    default: the longest run's span; runs that end\n"
+"                    sooner go on, idle, until then), a duration such\n"
+"                    as 48h from the first arrival, or own (each run\n"
+"                    over its own span).  A scenario horizon is already\n"
+"                    every run's window\n"
+"  -q, --quiet       print no table\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 results not written\n";
+
+/* The billing window: every run billed until the longest run's end (the
+ * default), until a given time, or each over its own span. */
+enum { BILL_LONGEST, BILL_FIXED, BILL_OWN };
+
+struct cmp {
+    struct gs_progress pr;          /* the progress line on stderr */
+    int ntasks;                     /* runs in this pass */
+    const int *task;                /* this pass's runs (NULL: 0..ntasks-1) */
+    gs_time bill_until;             /* the runs' bill_until (0: none) */
+    char *show;                     /* [NMETRICS]: metrics in the table */
+    int chosen;                     /* show came from --metrics */
+    const struct gs_scenario *sc;
+    int npol, nseeds;
+    char **pol;
+    unsigned long long *seeds;
+    const struct gs_policy_ops *plugin;
+    const char *placer;
+    char **runfiles;
+};
+
+static int compare_main(int argc, char **argv);
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gpusim: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'gpusim help compare')\n");
+    va_end(ap);
+    return 2;
+}
+
+static int report(const struct gs_diag *d, int status)
+{
+    char buf[1200];
+    gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return status;
+}
+
+static int load(const char *arg, struct gs_scenario **sc, struct gs_diag *d)
+{
+    struct stat st;
+    if (strcmp(arg, "quickstart") == 0 && stat(arg, &st) != 0)
+        return gs_scenario_parse(gs_scenario_quickstart(),
+                                 "<built-in quickstart>", ".", sc, d);
+    return gs_scenario_load(arg, sc, d);
+}
+
+static int run_task(int task, double *out, void *ctx, struct gs_diag *d)
+{
+    struct cmp *c = ctx;
+    if (c->task)
+        task = c->task[task];
+    int p = task / c->nseeds, k = task % c->nseeds;
+    struct gs_sim_opts o = { .seed = c->seeds[k], .set_seed = 1,
+                             .placer = c->placer,
+                             .bill_until = c->bill_until };
+    if (c->plugin && strcmp(c->pol[p], c->plugin->name) == 0)
+        o.policy_ops = c->plugin;
+    else
+        o.policy = c->pol[p];
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(c->sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0)
+        rc = gs_h5_write(c->runfiles[task], sim, d);
+    if (rc == 0)
+        gs_compare_metric_values(gs_sim_summary(sim), out);
+    gs_sim_free(sim);
+    return rc;
+}
+
+/* One line on the terminal, updated in place as runs finish. */
+static void progress(int task, int ndone, const double *out, void *ctx)
+{
+    (void)task;
+    (void)out;
+    struct cmp *c = ctx;
+    gs_progress_count(&c->pr, ndone, c->ntasks, "runs");
+}
+
+static void name_task(int task, void *ctx, char *buf, size_t n)
+{
+    const struct cmp *c = ctx;
+    if (c->task)
+        task = c->task[task];
+    snprintf(buf, n, "policy %s, seed %llu", c->pol[task / c->nseeds],
+             c->seeds[task % c->nseeds]);
+}
+
+/* Split a comma-separated list (copied).  Count, or -1 on an empty item. */
+static int split(const char *list, char ***out)
+{
+    int n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    char **v = calloc((size_t)n, sizeof *v);
+    char *dup = strdup(list);
+    if (!v || !dup) {
+        free(v);
+        free(dup);
+        return -1;
+    }
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(dup, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+        v[k++] = strdup(tok);
+    free(dup);
+    if (k != n) {
+        for (int i = 0; i < k; i++)
+            free(v[i]);
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
+static void safe_name(const char *in, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; in[i] && i + 1 < n; i++) {
+        char ch = in[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
+                 ch == '.';
+        out[i] = ok ? ch : '_';
+    }
+    out[i] = '\0';
+}
+
+/* --- plots ------------------------------------------------------------- */
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Write the plot data of every policy into dir; 0 or -1. */
+static int plot_data(const struct cmp *c, const double *values,
+                     const char *dir, int *tier_used)
+{
+    int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
+    for (int p = 0; p < c->npol; p++) {
+        char name[128], path[1400];
+        safe_name(c->pol[p], name, sizeof name);
+        /* utilization: mean over seeds at each sample step */
+        double *sum = NULL, *tt = NULL;
+        long *cnt = NULL, len = 0;
+        for (int k = 0; k < c->nseeds; k++) {
+            const char *f = c->runfiles[p * c->nseeds + k];
+            double *t, *a, *u;
+            long n1, n2, n3;
+            struct gs_diag d = { 0 };
+            if (gs_h5_read_series(f, "/timeseries/time_s", &t, &n1, &d) < 0)
+                return -1;
+            gs_h5_read_series(f, "/timeseries/allocated_gpus", &a, &n2, &d);
+            gs_h5_read_series(f, "/timeseries/gpus_up", &u, &n3, &d);
+            if (d.code || n1 != n2 || n1 != n3) {
+                free(t);
+                free(a);
+                free(u);
+                return -1;
+            }
+            if (n1 > len) {
+                double *ns = realloc(sum, (size_t)n1 * sizeof *ns);
+                double *nt = realloc(tt, (size_t)n1 * sizeof *nt);
+                long *nc = realloc(cnt, (size_t)n1 * sizeof *nc);
+                if (ns)
+                    sum = ns;
+                if (nt)
+                    tt = nt;
+                if (nc)
+                    cnt = nc;
+                if (!ns || !nt || !nc)
+                    return -1;
+                for (long i = len; i < n1; i++) {
+                    sum[i] = 0;
+                    cnt[i] = 0;
+                    tt[i] = t[i];
+                }
+                len = n1;
+            }
+            for (long i = 0; i < n1; i++) {
+                sum[i] += u[i] > 0 ? a[i] / u[i] : 0;
+                cnt[i]++;
+            }
+            free(t);
+            free(a);
+            free(u);
+        }
+        snprintf(path, sizeof path, "%s/util-%s.dat", dir, name);
+        FILE *fp = fopen(path, "w");
+        if (fp == NULL)
+            return -1;
+        fprintf(fp, "# time_h utilization (mean over %d seeds)\n", c->nseeds);
+        for (long i = 0; i < len; i++)
+            fprintf(fp, "%.6f %.6f\n", tt[i] / 3600.0, sum[i] / cnt[i]);
+        fclose(fp);
+        free(sum);
+        free(tt);
+        free(cnt);
+
+        /* queueing-delay CDF per tier, pooled over seeds */
+        double *w[GS_NTIERS] = { 0 };
+        long nw[GS_NTIERS] = { 0 }, cw[GS_NTIERS] = { 0 };
+        for (int k = 0; k < c->nseeds; k++) {
+            struct gs_h5_job *jobs;
+            long n;
+            struct gs_diag d = { 0 };
+            if (gs_h5_read_jobs(c->runfiles[p * c->nseeds + k], &jobs, &n,
+                                &d) < 0)
+                return -1;
+            for (long i = 0; i < n; i++) {
+                int t = jobs[i].tier;
+                if (t < 0 || t >= GS_NTIERS || isnan(jobs[i].wait_s))
+                    continue;
+                if (nw[t] == cw[t]) {
+                    cw[t] = cw[t] ? cw[t] * 2 : 1024;
+                    double *nb = realloc(w[t], (size_t)cw[t] * sizeof *nb);
+                    if (nb == NULL) {
+                        free(jobs);
+                        return -1;
+                    }
+                    w[t] = nb;
+                }
+                w[t][nw[t]++] = jobs[i].wait_s / 60.0;
+            }
+            free(jobs);
+        }
+        for (int t = 0; t < GS_NTIERS; t++) {
+            snprintf(path, sizeof path, "%s/wait-%s-%s.dat", dir, name,
+                     gs_tier_name(t));
+            fp = fopen(path, "w");
+            if (fp == NULL)
+                return -1;
+            fprintf(fp, "# wait_min cdf (%s, %s, %ld jobs)\n", c->pol[p],
+                    gs_tier_name(t), nw[t]);
+            if (nw[t] > 0) {
+                tier_used[t] = 1;
+                qsort(w[t], (size_t)nw[t], sizeof *w[t], dbl_cmp);
+                long stride = nw[t] > 1000 ? nw[t] / 1000 : 1;
+                for (long i = 0; i < nw[t]; i += stride)
+                    fprintf(fp, "%.6f %.6f\n", w[t][i],
+                            (double)(i + 1) / (double)nw[t]);
+                fprintf(fp, "%.6f 1\n", w[t][nw[t] - 1]);
+            }
+            fclose(fp);
+            free(w[t]);
+        }
+
+        snprintf(path, sizeof path, "%s/cost_sla-%s.dat", dir, name);
+        fp = fopen(path, "w");
+        if (fp == NULL)
+            return -1;
+        fprintf(fp, "# cost_usd sla_violations (one line per seed)\n");
+        for (int k = 0; k < c->nseeds; k++) {
+            const double *v = &values[((size_t)p * c->nseeds + k) * NMETRICS];
+            fprintf(fp, "%.4f %.0f\n", v[icost], v[isla]);
+        }
+        fclose(fp);
+    }
+    return 0;
+}
+
+/* Where the gnuplot scripts are: --plot-scripts, $GPUSIM_PLOTS, beside the
+ * executable (./plots, ../../plots for build/rel/gpusim), or ./plots. */
+static int find_scripts(const char *given, char *out, size_t n)
+{
+    struct stat st;
+    if (given) {
+        snprintf(out, n, "%s", given);
+        return 0;
+    }
+    const char *env = getenv("GPUSIM_PLOTS");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    char exe[1024];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        const char *rel[] = { "plots", "../../plots", "../share/gpusim/plots" };
+        for (int i = 0; i < 3; i++) {
+            char cand[1400];
+            snprintf(cand, sizeof cand, "%s/%s/utilization.gp", exe, rel[i]);
+            if (stat(cand, &st) == 0) {
+                snprintf(out, n, "%s/%s", exe, rel[i]);
+                return 0;
+            }
+        }
+    }
+    if (stat("plots/utilization.gp", &st) == 0) {
+        snprintf(out, n, "plots");
+        return 0;
+    }
+    return -1;
+}
+
+/* Run gnuplot -e VARS SCRIPT; 0, or -1 (message printed). */
+static int gnuplot(const char *vars, const char *script)
+{
+    char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (rc != 0) {
+        fprintf(stderr, "gpusim: cannot run gnuplot (%s); plots skipped\n",
+                strerror(rc));
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "gpusim: gnuplot failed on %s\n", script);
+        return -1;
+    }
+    return 0;
+}
+
+/* Remove what an earlier compare drew into dir (its data files and
+ * plots, by name), so no stale policy's curve or file survives; other
+ * files are the user's and stay. */
+static void clear_plots(const char *dir)
+{
+    static const char *const ours[] = { "util-*.dat", "wait-*.dat",
+                                        "cost_sla-*.dat", "utilization.png",
+                                        "wait_cdf.png", "cost_sla.png" };
+    DIR *dp = opendir(dir);
+    if (dp == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL)
+        for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+            if (fnmatch(ours[i], e->d_name, 0) == 0) {
+                unlinkat(dirfd(dp), e->d_name, 0);
+                break;
+            }
+    closedir(dp);
+}
+
+static int draw(const struct cmp *c, const double *values, const char *dir,
+                const char *scripts_given)
+{
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "gpusim: cannot create the plot folder %s: %s\n",
+                dir, strerror(errno));
+        return -1;
+    }
+    clear_plots(dir);
+    int tier_used[GS_NTIERS] = { 0 };
+    if (plot_data(c, values, dir, tier_used) < 0) {
+        fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
+        return -1;
+    }
+    char scripts[1100];
+    if (find_scripts(scripts_given, scripts, sizeof scripts) < 0) {
+        fprintf(stderr, "gpusim: gnuplot scripts not found (give "
+                "--plot-scripts or set GPUSIM_PLOTS); plot data left in "
+                "%s\n", dir);
+        return -1;
+    }
+    char pols[2048] = "", tiers[128] = "";
+    for (int p = 0; p < c->npol; p++) {
+        char name[128];
+        safe_name(c->pol[p], name, sizeof name);
+        strncat(pols, p ? " " : "", sizeof pols - strlen(pols) - 1);
+        strncat(pols, name, sizeof pols - strlen(pols) - 1);
+    }
+    for (int t = 0; t < GS_NTIERS; t++)
+        if (tier_used[t]) {
+            strncat(tiers, tiers[0] ? " " : "", sizeof tiers - strlen(tiers) - 1);
+            strncat(tiers, gs_tier_name(t), sizeof tiers - strlen(tiers) - 1);
+        }
+    static const char *const names[] = { "utilization", "wait_cdf",
+                                         "cost_sla" };
+    int rc = 0;
+    for (int i = 0; i < 3; i++) {
+        char vars[4096], script[1300];
+        char scen[128];
+        safe_name(c->sc->name, scen, sizeof scen);
+        snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
+                 "tiers='%s'; scenario='%s'; out='%s/%s.png'", dir, pols,
+                 tiers, scen, dir, names[i]);
+        snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
+        if (gnuplot(vars, script) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    return rc;
+}
+
+/* --- the table --------------------------------------------------------- */
+
+static void print_table(FILE *fp, const struct cmp *c, const double *mean,
+                        const double *half)
+{
+    fprintf(fp, "gpusim compare  scenario %s  %d seed%s (%llu..%llu)  mean "
+            "and 95%% confidence interval (Student t)\n\n", c->sc->name,
+            c->nseeds, c->nseeds == 1 ? "" : "s", c->seeds[0],
+            c->seeds[c->nseeds - 1]);
+    fprintf(fp, "  %-26s", "metric");
+    for (int p = 0; p < c->npol; p++)
+        fprintf(fp, " %24s", c->pol[p]);
+    fputc('\n', fp);
+    int hidden = 0;
+    for (int m = 0; m < NMETRICS; m++) {
+        if (!c->show[m]) {
+            hidden++;
+            continue;
+        }
+        fprintf(fp, "  %-26s", metric_names[m]);
+        for (int p = 0; p < c->npol; p++) {
+            char cell[64];
+            size_t i = (size_t)p * NMETRICS + m;
+            if (isnan(half[i]))
+                snprintf(cell, sizeof cell, "%.5g", mean[i]);
+            else
+                snprintf(cell, sizeof cell, "%.5g ± %.2g", mean[i], half[i]);
+            /* "±" is two bytes but one column */
+            fprintf(fp, " %*s", isnan(half[i]) ? 24 : 25, cell);
+        }
+        fputc('\n', fp);
+    }
+    if (hidden && !c->chosen)
+        fprintf(fp, "\n  (%d metrics the same in every run not shown; "
+                "--metrics all shows them)\n", hidden);
+}
+
+/* Which metrics the table shows: those named in list ("all": every one),
+ * or by default those that differ between runs (a metric that is the
+ * same in every run, such as a count of spot interruptions without spot
+ * nodes, says nothing about the policies).  0, or 2 after a message. */
+static int choose_metrics(struct cmp *c, const char *list, const double *v)
+{
+    int ntasks = c->npol * c->nseeds;
+    c->chosen = list != NULL;
+    if (list == NULL || strcmp(list, "all") == 0) {
+        for (int m = 0; m < NMETRICS; m++) {
+            int varies = list != NULL;
+            for (int t = 1; t < ntasks && !varies; t++)
+                varies = v[(size_t)t * NMETRICS + m] != v[m];
+            c->show[m] = (char)varies;
+        }
+        return 0;
+    }
+    memset(c->show, 0, NMETRICS);
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
+        int m = metric_index(name);
+        if (m < 0) {
+            const char *cands[NMETRICS + 1];
+            memcpy(cands, metric_names, sizeof metric_names);
+            cands[NMETRICS] = NULL;     /* gs_suggest wants the end marked */
+            const char *near = gs_suggest(name, cands);
+            fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
+                    "\n(the names are those of run --json; see 'gpusim help "
+                    "compare')\n", name, near ? " (did you mean '" : "",
+                    near ? near : "", near ? "'?)" : "");
+            return 2;
+        }
+        c->show[m] = 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
+                      const double *sd, const double *half)
+{
+    fprintf(fp, "policy,metric,n,mean,std,half,ci_low,ci_high\n");
+    for (int p = 0; p < c->npol; p++)
+        for (int m = 0; m < NMETRICS; m++) {
+            if (!c->show[m])
+                continue;
+            size_t i = (size_t)p * NMETRICS + m;
+            fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
+                    metric_names[m], c->nseeds, mean[i], sd[i], half[i],
+                    mean[i] - half[i], mean[i] + half[i]);
+        }
+}
+
+static void cleanup_runs(struct cmp *c, char **tmpdir)
+{
+    if (c->runfiles) {
+        for (int i = 0; i < c->npol * c->nseeds; i++) {
+            if (c->runfiles[i])
+                unlink(c->runfiles[i]);
+            free(c->runfiles[i]);
+        }
+        free(c->runfiles);
+        c->runfiles = NULL;
+    }
+    gs_out_scratch_remove(tmpdir);
+}
+
+static const struct option opts[] = {
+    { "policies", required_argument, NULL, 'p' },
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "policy-lib", required_argument, NULL, 'L' },
+    { "placement", required_argument, NULL, 'P' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "plots", required_argument, NULL, 'D' },
+    { "plot-scripts", required_argument, NULL, 'S' },
+    { "no-plots", no_argument, NULL, 'n' },
+    { "csv", no_argument, NULL, 'c' },
+    { "metrics", required_argument, NULL, 'm' },
+    { "bill-until", required_argument, NULL, 'B' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* Bill every run over the same window: W = the longest span of the runs
+ * (and at least the scenario's bill_until); each run that ended sooner is
+ * run again with bill_until = W, which keeps it going -- the fleet billed,
+ * the models acting -- until W (sim.h).  A run's events before its own end
+ * are the same both times, so only the window's tail is new.  0, or an exit
+ * status with the message printed. */
+static int same_window(struct cmp *c, double *values, int jobs, int quiet,
+                       struct gs_diag *d)
+{
+    int n = c->npol * c->nseeds, ms = metric_index("span_h");
+    GS_ASSERT(ms >= 0);
+    gs_time w = c->bill_until;
+    for (int t = 0; t < n; t++) {
+        gs_time span = (gs_time)llround(values[(size_t)t * NMETRICS + ms] *
+                                        (double)GS_HOUR);
+        if (span > w)
+            w = span;
+    }
+    int *again = malloc((size_t)n * sizeof *again), na = 0;
+    double *v = malloc((size_t)n * NMETRICS * sizeof *v);
+    if (again == NULL || v == NULL) {
+        free(again);
+        free(v);
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
+    }
+    for (int t = 0; t < n; t++)
+        if ((gs_time)llround(values[(size_t)t * NMETRICS + ms] *
+                             (double)GS_HOUR) < w)
+            again[na++] = t;
+    c->bill_until = w;
+    int rc = 0;
+    if (na > 0) {
+        c->task = again;
+        c->ntasks = na;
+        gs_progress_init(&c->pr, "compare: billing window", quiet);
+        struct gs_pool_tasks pool = { .ntasks = na, .jobs = jobs,
+                                      .nout = NMETRICS, .fn = run_task,
+                                      .name = name_task, .done = progress,
+                                      .ctx = c };
+        rc = gs_pool_exec(&pool, v, d);
+        gs_progress_end(&c->pr);
+        c->task = NULL;
+        for (int i = 0; rc == 0 && i < na; i++)
+            memcpy(values + (size_t)again[i] * NMETRICS,
+                   v + (size_t)i * NMETRICS, NMETRICS * sizeof *v);
+    }
+    if (rc == 0 && !quiet)
+        fprintf(stderr, "gpusim: every run billed over %.2f h, the longest "
+                "run's span (%d of %d runs kept going until then; "
+                "--bill-until own bills each over its own)\n",
+                (double)w / GS_HOUR, na, n);
+    free(again);
+    free(v);
+    return rc < 0 ? report(d, d->code == GS_EIO ? 1 : 2) : 0;
+}
+
+/* argv holds the arguments after "compare" (tests call it so too). */
+int gs_compare_main(int argc, char **argv)
+{
+    return gs_cli_named("compare", argc, argv, compare_main);
+}
+
+static int compare_main(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *plots = NULL, *scripts = NULL;
+    const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
+    long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
+    const char *mlist = NULL;
+    struct cmp c = { 0 };
+    int bill = BILL_LONGEST;
+    optind = 0;             /* 0: a full restart (suggest.h) */
+    opterr = 0;
+    while ((ch = gs_cli_getopt(argc, argv, "+:p:s:j:o:fqh", opts,
+                               &file)) != -1) {
+        if (ch == GS_CLI_EXTRA)
+            return usage_error("compare: more than one scenario: '%s'",
+                               optarg);
+        char *end;
+        long v;
+        switch (ch) {
+        case 'p': list = optarg; break;
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000)
+                return usage_error("compare: %s takes a whole number from 1 "
+                                   "to 10000, not '%s'",
+                                   ch == 's' ? "--seeds" : "--jobs", optarg);
+            if (ch == 's')
+                seeds = v;
+            else
+                jobs = v;
+            break;
+        case 'L': lib = optarg; break;
+        case 'P': c.placer = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'D': plots = optarg; break;
+        case 'S': scripts = optarg; break;
+        case 'n': no_plots = 1; break;
+        case 'c': csv = 1; break;
+        case 'm': mlist = optarg; break;
+        case 'B':
+            if (strcmp(optarg, "longest") == 0)
+                bill = BILL_LONGEST;
+            else if (strcmp(optarg, "own") == 0)
+                bill = BILL_OWN;
+            else if (gs_parse_time(optarg, &c.bill_until) == 0 &&
+                     c.bill_until > 0)
+                bill = BILL_FIXED;
+            else
+                return usage_error("compare: --bill-until takes longest, own "
+                                   "or a duration such as 48h, not '%s'",
+                                   optarg);
+            break;
+        case 'q': quiet = 1; break;
+        case 'h':
+            fputs(usage, stdout);
+            return 0;
+        default:
+            return gs_suggest_bad_option("compare", opts, argc, argv, ch);
+        }
+    }
+    if (plots && no_plots)
+        return usage_error("%s", "compare: --plots and --no-plots contradict "
+                           "each other; give one");
+    /* --metrics is checked now, not after the runs */
+    char show[NMETRICS];
+    c.show = show;
+    if (mlist && strcmp(mlist, "all") != 0 &&
+        choose_metrics(&c, mlist, NULL) != 0)
+        return 2;
+    if (file == NULL)
+        return usage_error("%s", "compare: which scenario? (a JSON file, or "
+                           "'quickstart')");
+    if (jobs < 1)
+        jobs = 1;
+    c.npol = split(list, &c.pol);
+    if (c.npol < 0)
+        return usage_error("compare: --policies wants names separated by "
+                           "single commas, not '%s'", list);
+
+    struct gs_diag d = { 0 };
+    struct gs_scenario *sc = NULL;
+    struct gs_plugin *plug = NULL;
+    int status = 2;
+    double *values = NULL, *mean = NULL, *sd = NULL, *tq = NULL, *half = NULL;
+    char *tmpdir = NULL, *defout = NULL, *defplots = NULL;
+    if (lib) {
+        if (gs_plugin_open(lib, &plug, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
+        c.plugin = gs_plugin_policy(plug);
+    }
+    for (int p = 0; p < c.npol; p++) {
+        if (gs_policy_find(c.pol[p]) == NULL &&
+            !(c.plugin && strcmp(c.pol[p], c.plugin->name) == 0)) {
+            char known[1024] = "";
+            for (int i = 0; gs_policies[i]; i++) {
+                strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+                strncat(known, gs_policies[i]->name,
+                        sizeof known - strlen(known) - 1);
+            }
+            if (c.plugin) {
+                strncat(known, ", ", sizeof known - strlen(known) - 1);
+                strncat(known, c.plugin->name, sizeof known - strlen(known) - 1);
+            }
+            const char *names[64];
+            int nn = 0;
+            for (int i = 0; gs_policies[i] && nn < 62; i++)
+                names[nn++] = gs_policies[i]->name;
+            if (c.plugin)
+                names[nn++] = c.plugin->name;
+            names[nn] = NULL;
+            const char *near = gs_suggest(c.pol[p], names);
+            if (near)
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(did you mean '%s'?)\n", c.pol[p], near);
+            else
+                fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
+                        "(known: %s)\n", c.pol[p], known);
+            goto done;
+        }
+        for (int q = 0; q < p; q++)
+            if (strcmp(c.pol[p], c.pol[q]) == 0) {
+                fprintf(stderr, "gpusim: --policies: '%s' is listed twice\n",
+                        c.pol[p]);
+                goto done;
+            }
+    }
+    if (load(file, &sc, &d) < 0) {
+        status = report(&d, 2);
+        goto done;
+    }
+    if (sc->horizon > 0 && bill != BILL_LONGEST) {
+        fprintf(stderr, "gpusim: --bill-until: the scenario has a horizon, "
+                "which is already every run's billing window\n");
+        goto done;
+    }
+    if (bill == BILL_LONGEST)
+        c.bill_until = sc->bill_until;      /* at least the scenario's */
+    c.sc = sc;
+    c.nseeds = (int)seeds;
+    c.seeds = calloc((size_t)seeds, sizeof *c.seeds);
+    int ntasks = c.npol * c.nseeds;
+    c.runfiles = calloc((size_t)ntasks, sizeof *c.runfiles);
+    values = calloc((size_t)ntasks * NMETRICS, sizeof *values);
+    size_t ns = (size_t)c.npol * NMETRICS;
+    mean = calloc(ns, sizeof *mean);
+    sd = calloc(ns, sizeof *sd);
+    tq = calloc(ns, sizeof *tq);
+    half = calloc(ns, sizeof *half);
+    if (!c.seeds || !c.runfiles || !values || !mean || !sd || !tq || !half) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        goto done;
+    }
+    for (int k = 0; k < c.nseeds; k++)
+        c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
+    if (out == NULL) {
+        if ((defout = gs_out_default_name(file, "-compare.h5")) == NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
+        out = defout;
+        if (gs_out_check_new(out, force, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
+    }
+    if (plots == NULL) {
+        if ((defplots = gs_out_default_name(file, "-compare-plots")) == NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
+        plots = defplots;
+    }
+    if (gs_out_check(out, &d) < 0) {
+        status = report(&d, 2);
+        goto done;
+    }
+    if (gs_out_scratch(out, &tmpdir, &d) < 0) {
+        status = report(&d, 1);
+        goto done;
+    }
+    for (int t = 0; t < ntasks; t++) {
+        if (asprintf(&c.runfiles[t], "%s/run-%d.h5", tmpdir, t) < 0) {
+            c.runfiles[t] = NULL;
+            fprintf(stderr, "gpusim: out of memory\n");
+            goto done;
+        }
+    }
+
+    gs_progress_init(&c.pr, "compare", quiet);
+    c.ntasks = ntasks;
+    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
+                            .nout = NMETRICS, .fn = run_task,
+                            .name = name_task, .done = progress, .ctx = &c };
+    int prc = gs_pool_exec(&pool, values, &d);
+    gs_progress_end(&c.pr);
+    if (prc < 0) {
+        status = report(&d, d.code == GS_EIO ? 1 : 2);
+        goto done;
+    }
+    if (bill == BILL_LONGEST && sc->horizon == 0 &&
+        (status = same_window(&c, values, (int)jobs, quiet, &d)) != 0)
+        goto done;
+    double elapsed = gs_progress_elapsed(&c.pr);
+    double *col = malloc((size_t)c.nseeds * sizeof *col);
+    if (col == NULL)
+        goto done;
+    for (int p = 0; p < c.npol; p++)
+        for (int m = 0; m < NMETRICS; m++) {
+            for (int k = 0; k < c.nseeds; k++)
+                col[k] = values[((size_t)p * c.nseeds + k) * NMETRICS + m];
+            size_t i = (size_t)p * NMETRICS + m;
+            gs_ci95(col, c.nseeds, &mean[i], &sd[i], &tq[i], &half[i]);
+        }
+    free(col);
+
+    struct gs_h5_compare hc = {
+        .bill_window_s = bill == BILL_OWN ? NAN
+                         : sc->horizon > 0 ? (double)sc->horizon / 1000.0
+                                           : (double)c.bill_until / 1000.0,
+        .scenario = sc->name, .text = sc->text, .npol = c.npol,
+        .nseeds = c.nseeds, .nmetrics = NMETRICS,
+        .policies = (const char *const *)c.pol, .seeds = c.seeds,
+        .metrics = metric_names, .values = values, .mean = mean, .sd = sd,
+        .t = tq, .half = half, .runfiles = (const char *const *)c.runfiles,
+    };
+    if (gs_h5_write_compare(out, &hc, &d) < 0) {
+        status = report(&d, 1);
+        goto done;
+    }
+    status = 0;
+    /* a CSV has every metric unless --metrics chooses */
+    choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values);
+    if (!quiet) {
+        if (csv)
+            print_csv(stdout, &c, mean, sd, half);
+        else
+            print_table(stdout, &c, mean, half);
+        fflush(stdout);
+    }
+    if (!no_plots && draw(&c, values, plots, scripts) == 0)
+        fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
+                "wait_cdf.png, cost_sla.png)\n", plots);
+    fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
+            "%ld workers; results in %s\n", ntasks, c.npol, c.nseeds,
+            elapsed,
+            jobs < ntasks ? jobs : (long)ntasks, out);
+done:
+    cleanup_runs(&c, &tmpdir);
+    free(defout);
+    free(defplots);
+    for (int p = 0; p < c.npol; p++)
+        free(c.pol[p]);
+    free(c.pol);
+    free(c.seeds);
+    free(values);
+    free(mean);
+    free(sd);
+    free(tq);
+    free(half);
+    gs_scenario_free(sc);
+    gs_plugin_close(plug);
+    return status;
+}

@@ -1,0 +1,828 @@
+/* planjson.c -- sweep values and the `plan` section of a scenario.
+ *
+ * Editing works on the scenario's text, not on the parsed C structures
+ * (gs_json_edit, in jsonio.c with the rest of the cJSON code): the text is
+ * parsed, each edit walks its key path (creating missing objects on the
+ * way), the tree is printed back and the caller parses the result as a
+ * scenario.  So every key a user can write in a
+ * scenario can be swept or searched, and every edited scenario passes the
+ * same validation a hand-written one does -- an unknown key is refused by
+ * scenario.c with its JSON path, not silently added.
+ *
+ * The plan section (README, "Planning"; docs/planning.md) is read here into
+ * struct gs_plancfg: targets become (metric, limit, direction) triples over
+ * the metric list of sweep.h; the search space becomes discrete axes (each
+ * value a list of edits: a pool's GPU model and price, its market, its
+ * sharing layout, the policy, any key's values) and pools whose node count
+ * is searched by bisection (plan.c). */
+#include "planjson.h"
+#include "../core/params.h"
+#include "../io/scenario.h"
+#include "sweep.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gs_split_values(const char *list, char ***out)
+{
+    int cap = 8, n = 0, depth = 0, quote = 0;
+    char **v = calloc((size_t)cap, sizeof *v);
+    if (v == NULL)
+        return -1;
+    const char *start = list;
+    for (const char *p = list;; p++) {
+        char ch = *p;
+        if (quote) {
+            if (ch == '\\' && p[1])
+                p++;
+            else if (ch == '"')
+                quote = 0;
+            else if (ch == '\0')
+                goto bad;
+            continue;
+        }
+        if (ch == '"')
+            quote = 1;
+        else if (ch == '[' || ch == '{')
+            depth++;
+        else if (ch == ']' || ch == '}') {
+            if (--depth < 0)
+                goto bad;
+        } else if ((ch == ',' && depth == 0) || ch == '\0') {
+            if (ch == '\0' && depth != 0)
+                goto bad;
+            size_t len = (size_t)(p - start);
+            if (len == 0)
+                goto bad;
+            if (n == cap) {
+                char **nv = realloc(v, (size_t)cap * 2 * sizeof *nv);
+                if (nv == NULL)
+                    goto bad;
+                v = nv;
+                cap *= 2;
+            }
+            if ((v[n] = strndup(start, len)) == NULL)
+                goto bad;
+            n++;
+            start = p + 1;
+            if (ch == '\0')
+                break;
+        }
+    }
+    *out = v;
+    return n;
+bad:
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    return -1;
+}
+
+/* --- the plan section ---------------------------------------------------- */
+
+struct pctx {
+    const char *file;
+    struct gs_diag *d;
+    const struct gs_scenario *s;
+    const struct gs_json *fleet;         /* $.fleet */
+    struct gs_plancfg *p;
+};
+
+static int perr(struct pctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int perr(struct pctx *c, const char *path, const char *fmt, ...)
+{
+    struct gs_jin in = { c->file, c->d };
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = gs_json_verr(&in, path, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int keys(struct pctx *c, const struct gs_json *o, const char *path,
+                const char *const *allowed)
+{
+    struct gs_jin in = { c->file, c->d };
+    return gs_json_keys(&in, o, path, allowed);
+}
+
+#define PKEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static int add_target(struct pctx *c, const char *path, const char *metric,
+                      double limit, int upper)
+{
+    struct gs_plancfg *p = c->p;
+    if (p->ntargets == GS_PLAN_MAX_TARGETS)
+        return perr(c, path, "more than %d targets", GS_PLAN_MAX_TARGETS);
+    if (strncmp(metric, "service.", 8) != 0 && gs_run_metric_index(metric) < 0)
+        return perr(c, path, "no metric '%s' (see `gpusim sweep "
+                    "--list-metrics`)", metric);
+    if (strncmp(metric, "service.", 8) == 0) {
+        const char *dot = strrchr(metric, '.');
+        int known = 0;
+        for (int i = 0; i < c->s->nsvcs; i++)
+            known |= strlen(c->s->svcs[i].name) == (size_t)(dot - metric - 8) &&
+                     strncmp(c->s->svcs[i].name, metric + 8,
+                             (size_t)(dot - metric - 8)) == 0;
+        if (!known)
+            return perr(c, path, "no service '%.*s' in $.services",
+                        (int)(dot - metric - 8), metric + 8);
+        if (gs_run_service_field(dot + 1) < 0)
+            return perr(c, path, "no service metric '%s'", dot + 1);
+    }
+    struct gs_plan_target *t = &p->t[p->ntargets++];
+    snprintf(t->metric, sizeof t->metric, "%s", metric);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    t->limit = limit;
+    t->upper = upper;
+    return 0;
+}
+
+/* A duration target (seconds, or "30s"), in seconds. */
+static int dur_value(struct pctx *c, const struct gs_json *v, const char *path,
+                     double *out)
+{
+    gs_time t;
+    if (gs_json_is_number(v) && gs_json_number(v) >= 0) {
+        *out = gs_json_number(v);
+        return 0;
+    }
+    if (gs_json_is_string(v) && gs_parse_time(gs_json_string(v), &t) == 0) {
+        *out = (double)t / 1000.0;
+        return 0;
+    }
+    return perr(c, path, "expected a duration: seconds, or a string such as "
+                "\"30s\", \"5m\"");
+}
+
+static int share_value(struct pctx *c, const struct gs_json *v, const char *path,
+                       double *out)
+{
+    if (!gs_json_is_number(v) || !(gs_json_number(v) >= 0 && gs_json_number(v) <= 1))
+        return perr(c, path, "expected a share from 0 to 1");
+    *out = gs_json_number(v);
+    return 0;
+}
+
+/* The targets of one scope (prefix "" for all jobs, "inference." ...). */
+static int scope_targets(struct pctx *c, const struct gs_json *o, const char *path,
+                         const char *prefix)
+{
+    static const struct { const char *key, *metric; int dur; } kt[] = {
+        { "wait_mean", "wait_mean_s", 1 }, { "wait_p95", "wait_p95_s", 1 },
+        { "wait_p99", "wait_p99_s", 1 }, { "sla_violations", "sla_share", 0 },
+    };
+    for (const struct gs_json *it = gs_json_first(o); it; it = gs_json_next(it)) {
+        char p[300], m[GS_PLAN_NAME];
+        snprintf(p, sizeof p, "%s.%s", path, gs_json_key(it));
+        for (size_t k = 0; k < sizeof kt / sizeof kt[0]; k++) {
+            if (strcmp(gs_json_key(it), kt[k].key) != 0)
+                continue;
+            double v = 0;
+            int rc = kt[k].dur ? dur_value(c, it, p, &v)
+                               : share_value(c, it, p, &v);
+            snprintf(m, sizeof m, "%s%s", prefix, kt[k].metric);
+            if (rc < 0 || (rc = add_target(c, p, m, v, 1)) < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int parse_targets(struct pctx *c, const struct gs_json *o)
+{
+    const char *path = "$.plan.targets";
+    int rc;
+    if ((rc = keys(c, o, path, PKEYS("wait_mean", "wait_p95", "wait_p99",
+                                     "sla_violations", "availability",
+                                     "tiers", "services", "metrics"))) < 0 ||
+        (rc = scope_targets(c, o, path, "")) < 0)
+        return rc;
+    const struct gs_json *v = gs_json_get(o, "availability");
+    double a = 0;
+    if (v && ((rc = share_value(c, v, "$.plan.targets.availability", &a)) < 0 ||
+              (rc = add_target(c, "$.plan.targets.availability",
+                               "availability", a, 0)) < 0))
+        return rc;
+    const struct gs_json *tiers = gs_json_get(o, "tiers");
+    if (tiers) {
+        if ((rc = keys(c, tiers, "$.plan.targets.tiers",
+                       PKEYS("inference", "training", "interactive",
+                             "data"))) < 0)
+            return rc;
+        for (const struct gs_json *t = gs_json_first(tiers); t; t = gs_json_next(t)) {
+            char p[200], prefix[64];
+            snprintf(p, sizeof p, "$.plan.targets.tiers.%s", gs_json_key(t));
+            snprintf(prefix, sizeof prefix, "%s.", gs_json_key(t));
+            if ((rc = keys(c, t, p, PKEYS("wait_mean", "wait_p95", "wait_p99",
+                                          "sla_violations"))) < 0 ||
+                (rc = scope_targets(c, t, p, prefix)) < 0)
+                return rc;
+        }
+    }
+    const struct gs_json *sv = gs_json_get(o, "services");
+    if (sv) {
+        if (!gs_json_is_object(sv))
+            return perr(c, "$.plan.targets.services", "expected an object "
+                        "{\"SERVICE\": {\"ttft_p99\": \"500ms\", ...}}");
+        for (const struct gs_json *t = gs_json_first(sv); t; t = gs_json_next(t)) {
+            char p[200];
+            snprintf(p, sizeof p, "$.plan.targets.services.%s", gs_json_key(t));
+            if ((rc = keys(c, t, p, PKEYS("ttft_mean", "ttft_p50",
+                                          "ttft_p95", "ttft_p99", "itl_mean",
+                                          "itl_p50", "itl_p95", "itl_p99",
+                                          "e2e_mean", "e2e_p50", "e2e_p95",
+                                          "e2e_p99", "attainment"))) < 0)
+                return rc;
+            for (const struct gs_json *k = gs_json_first(t); k; k = gs_json_next(k)) {
+                char pk[300], m[GS_PLAN_NAME * 2];
+                double val = 0;
+                snprintf(pk, sizeof pk, "%s.%s", p, gs_json_key(k));
+                int att = strcmp(gs_json_key(k), "attainment") == 0;
+                snprintf(m, sizeof m, "service.%s.%s%s", gs_json_key(t),
+                         att ? "sla_attainment" : gs_json_key(k), att ? "" : "_s");
+                if (strlen(m) >= GS_PLAN_NAME)
+                    return perr(c, p, "service name too long");
+                if ((rc = att ? share_value(c, k, pk, &val)
+                              : dur_value(c, k, pk, &val)) < 0 ||
+                    (rc = add_target(c, pk, m, val, !att)) < 0)
+                    return rc;
+            }
+        }
+    }
+    const struct gs_json *ms = gs_json_get(o, "metrics");
+    if (ms) {
+        if (!gs_json_is_object(ms))
+            return perr(c, "$.plan.targets.metrics", "expected an object");
+        for (const struct gs_json *m = gs_json_first(ms); m; m = gs_json_next(m)) {
+            char p[300];
+            snprintf(p, sizeof p, "$.plan.targets.metrics.%s", gs_json_key(m));
+            if ((rc = keys(c, m, p, PKEYS("max", "min"))) < 0)
+                return rc;
+            for (const struct gs_json *b = gs_json_first(m); b; b = gs_json_next(b)) {
+                char pb[340];
+                snprintf(pb, sizeof pb, "%s.%s", p, gs_json_key(b));
+                if (!gs_json_is_number(b))
+                    return perr(c, pb, "expected a number");
+                if ((rc = add_target(c, pb, gs_json_key(m), gs_json_number(b),
+                                     strcmp(gs_json_key(b), "max") == 0)) < 0)
+                    return rc;
+            }
+        }
+    }
+    if (c->p->ntargets == 0)
+        return perr(c, path, "no target: give at least one (wait_p95, "
+                    "sla_violations, availability, tiers, metrics)");
+    return 0;
+}
+
+/* A new axis with n values (edits allocated per value later). */
+static struct gs_plan_axis *new_axis(struct pctx *c, const char *path,
+                                     const char *label, int n)
+{
+    struct gs_plancfg *p = c->p;
+    if (p->naxes == GS_PLAN_MAX_AXES) {
+        perr(c, path, "more than %d choices in the search space",
+             GS_PLAN_MAX_AXES);
+        return NULL;
+    }
+    if (n < 1) {
+        perr(c, path, "expected a non-empty list");
+        return NULL;
+    }
+    struct gs_plan_axis *a = &p->ax[p->naxes++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->label, sizeof a->label, "%s", label);
+    a->nvalues = n;
+    a->spot_pool = -1;
+    a->names = calloc((size_t)n, sizeof *a->names);
+    a->nedits = calloc((size_t)n, sizeof *a->nedits);
+    a->edits = calloc((size_t)n, sizeof *a->edits);
+    a->share = calloc((size_t)n, sizeof *a->share);
+    if (!a->names || !a->nedits || !a->edits || !a->share) {
+        gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        return NULL;
+    }
+    return a;
+}
+
+/* Add edit (op, path, value) to value v of axis a. */
+static int add_edit(struct pctx *c, struct gs_plan_axis *a, int v, int op,
+                    const char *path, const char *value)
+{
+    struct gs_edit *ne = realloc(a->edits[v], (size_t)(a->nedits[v] + 1) *
+                                 sizeof *ne);
+    if (ne == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    a->edits[v] = ne;
+    struct gs_edit *e = &ne[a->nedits[v]++];
+    e->op = op;
+    snprintf(e->path, sizeof e->path, "%s", path);
+    e->value = strdup(value);
+    if (e->value == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    return 0;
+}
+
+/* Short display text of a JSON value (strings without quotes). */
+static void show(const struct gs_json *v, char *out, size_t n)
+{
+    if (gs_json_is_string(v)) {
+        snprintf(out, n, "%s", gs_json_string(v));
+        return;
+    }
+    char *s = gs_json_print(v);
+    snprintf(out, n, "%s", s ? s : "?");
+    free(s);
+}
+
+/* An axis setting key (a path in the scenario) to each of list's values. */
+static int key_axis(struct pctx *c, const struct gs_json *list, const char *path,
+                    const char *label, const char *key)
+{
+    if (!gs_json_is_array(list))
+        return perr(c, path, "expected a list of values");
+    struct gs_plan_axis *a = new_axis(c, path, label,
+                                      gs_json_size(list));
+    if (a == NULL)
+        return c->d->code ? c->d->code : GS_EINVAL;
+    int v = 0, rc;
+    for (const struct gs_json *it = gs_json_first(list); it; it = gs_json_next(it), v++) {
+        char *txt = gs_json_print(it);
+        if (txt == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        show(it, a->names[v], sizeof a->names[v]);
+        rc = add_edit(c, a, v, GS_EDIT_SET, key, txt);
+        free(txt);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The index in $.fleet of a pool given by name or index. */
+static int pool_ref(struct pctx *c, const struct gs_json *v, const char *path)
+{
+    int n = gs_json_size(c->fleet);
+    if (gs_json_is_number(v) && gs_json_number(v) == floor(gs_json_number(v)) &&
+        gs_json_number(v) >= 0 && gs_json_number(v) < n)
+        return (int)gs_json_number(v);
+    if (gs_json_is_string(v)) {
+        int i = 0;
+        for (const struct gs_json *f = gs_json_first(c->fleet); f; f = gs_json_next(f), i++) {
+            const struct gs_json *nm = gs_json_get(f, "name");
+            char def[32];
+            snprintf(def, sizeof def, "pool%d", i);
+            if ((gs_json_is_string(nm) && strcmp(gs_json_string(nm),
+                                              gs_json_string(v)) == 0) ||
+                (!nm && strcmp(def, gs_json_string(v)) == 0))
+                return i;
+        }
+    }
+    return perr(c, path, "no such pool in $.fleet (give its name or its "
+                "index 0..%d)", n - 1);
+}
+
+static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
+{
+    int rc;
+    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
+                                     "price_per_gpu_hour", "market",
+                                     "spot_share", "spot_discount", "spot", "sharing",
+                                     "variants"))) < 0)
+        return rc;
+    char pp[300];
+    snprintf(pp, sizeof pp, "%s.pool", path);
+    const struct gs_json *pv = gs_json_get(o, "pool");
+    if (pv == NULL)
+        return perr(c, path, "missing required key 'pool'");
+    int pool = pool_ref(c, pv, pp);
+    if (pool < 0)
+        return pool;
+    const struct gs_json *fe = gs_json_item(c->fleet, pool);
+    if (gs_json_get(fe, "from_node_list"))
+        return perr(c, pp, "a pool read from a node list cannot be searched");
+    char pname[GS_PLAN_NAME];
+    const struct gs_json *nm = gs_json_get(fe, "name");
+    if (gs_json_is_string(nm))
+        snprintf(pname, sizeof pname, "%s", gs_json_string(nm));
+    else
+        snprintf(pname, sizeof pname, "pool%d", pool);
+    char fpath[64], key[128], label[GS_PLAN_NAME + 32];
+    snprintf(fpath, sizeof fpath, "fleet[%d]", pool);
+
+    const struct gs_json *nodes = gs_json_get(o, "nodes");
+    if (nodes) {
+        char np[320];
+        snprintf(np, sizeof np, "%s.nodes", path);
+        double lo, hi, step = 1;
+        if (gs_json_is_array(nodes) && gs_json_size(nodes) == 2 &&
+            gs_json_is_number(gs_json_first(nodes)) && gs_json_is_number(gs_json_next(gs_json_first(nodes)))) {
+            lo = gs_json_number(gs_json_first(nodes));
+            hi = gs_json_number(gs_json_next(gs_json_first(nodes)));
+        } else {
+            return perr(c, np, "expected [min, max] node counts");
+        }
+        const struct gs_json *st = gs_json_get(o, "step");
+        if (st) {
+            if (!gs_json_is_number(st) || gs_json_number(st) < 1 ||
+                gs_json_number(st) != floor(gs_json_number(st)))
+                return perr(c, path, "step: expected a whole number >= 1");
+            step = gs_json_number(st);
+        }
+        if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi < lo ||
+            hi > 100000)
+            return perr(c, np, "expected whole numbers 0 <= min <= max <= "
+                        "100000");
+        for (int k = 0; k < c->p->ncounts; k++)
+            if (c->p->counts[k].pool == pool)
+                return perr(c, np, "pool '%s' is searched twice", pname);
+        if (c->p->ncounts && c->p->counts[c->p->ncounts - 1].pool < 0)
+            return perr(c, np, "list the searched pools before the "
+                        "services");
+        struct gs_plan_count *nc = realloc(c->p->counts,
+                                           (size_t)(c->p->ncounts + 1) *
+                                           sizeof *nc);
+        if (nc == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        c->p->counts = nc;
+        struct gs_plan_count *k = &nc[c->p->ncounts++];
+        k->pool = pool;
+        snprintf(k->key, sizeof k->key, "fleet[%d].nodes", pool);
+        snprintf(k->name, sizeof k->name, "%s", pname);
+        k->lo = (int)lo;
+        k->hi = (int)hi;
+        k->step = (int)step;
+    }
+
+    const struct gs_json *gpu = gs_json_get(o, "gpu");
+    const struct gs_json *prices = gs_json_get(o,
+                                                           "price_per_gpu_hour");
+    if (prices && !gpu)
+        return perr(c, path, "price_per_gpu_hour (a price per GPU model) "
+                    "goes with a 'gpu' list");
+    if (gpu) {
+        char gp[320];
+        snprintf(gp, sizeof gp, "%s.gpu", path);
+        if (!gs_json_is_array(gpu))
+            return perr(c, gp, "expected a list of GPU model names");
+        if (prices && !gs_json_is_object(prices))
+            return perr(c, path, "price_per_gpu_hour: expected an object "
+                        "{\"MODEL\": price, ...}");
+        int priced = gs_json_get(fe, "price_per_gpu_hour")
+                     || gs_json_get(fe, "price_per_hour");
+        if (priced && !prices && gs_json_size(gpu) > 1)
+            return perr(c, gp, "pool '%s' sets its own price: give "
+                        "price_per_gpu_hour per model beside the gpu list",
+                        pname);
+        snprintf(label, sizeof label, "%s.gpu", pname);
+        struct gs_plan_axis *a = new_axis(c, gp, label,
+                                          gs_json_size(gpu));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        int v = 0;
+        for (const struct gs_json *g = gs_json_first(gpu); g; g = gs_json_next(g), v++) {
+            char gi[340], val[200];
+            snprintf(gi, sizeof gi, "%s[%d]", gp, v);
+            if (!gs_json_is_string(g))
+                return perr(c, gi, "expected a GPU model name");
+            if (gs_catalog_find(&c->s->cat, gs_json_string(g)) < 0)
+                return perr(c, gi, "unknown GPU model '%s'", gs_json_string(g));
+            snprintf(a->names[v], sizeof a->names[v], "%s", gs_json_string(g));
+            snprintf(key, sizeof key, "%s.gpu", fpath);
+            snprintf(val, sizeof val, "\"%s\"", gs_json_string(g));
+            if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
+                return rc;
+            if (prices) {
+                const struct gs_json *pr = gs_json_get(
+                    prices, gs_json_string(g));
+                if (!gs_json_is_number(pr) || gs_json_number(pr) < 0)
+                    return perr(c, path, "price_per_gpu_hour: no price for "
+                                "'%s'", gs_json_string(g));
+                snprintf(val, sizeof val, "%.17g", gs_json_number(pr));
+                snprintf(key, sizeof key, "%s.price_per_gpu_hour", fpath);
+                if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
+                    return rc;
+            }
+        }
+    }
+    static const char *const listed[] = { "market", "sharing", NULL };
+    for (int i = 0; listed[i]; i++) {
+        const struct gs_json *l = gs_json_get(o, listed[i]);
+        if (l == NULL)
+            continue;
+        char lp[320];
+        snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
+        snprintf(label, sizeof label, "%s.%s", pname, listed[i]);
+        snprintf(key, sizeof key, "%s.%s", fpath, listed[i]);
+        if ((rc = key_axis(c, l, lp, label, key)) < 0)
+            return rc;
+    }
+    const struct gs_json *var = gs_json_get(o, "variants");
+    if (var) {
+        char vp[320];
+        snprintf(vp, sizeof vp, "%s.variants", path);
+        if (!gs_json_is_array(var))
+            return perr(c, vp, "expected a list of objects of pool keys");
+        snprintf(label, sizeof label, "%s.variant", pname);
+        struct gs_plan_axis *a = new_axis(c, vp, label,
+                                          gs_json_size(var));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        int v = 0;
+        for (const struct gs_json *it = gs_json_first(var); it; it = gs_json_next(it), v++) {
+            char ip[340];
+            snprintf(ip, sizeof ip, "%s[%d]", vp, v);
+            if (!gs_json_is_object(it))
+                return perr(c, ip, "expected an object of pool keys");
+            show(it, a->names[v], sizeof a->names[v]);
+            for (const struct gs_json *kv = gs_json_first(it); kv; kv = gs_json_next(kv)) {
+                char *txt = gs_json_print(kv);
+                snprintf(key, sizeof key, "%s.%s", fpath, gs_json_key(kv));
+                rc = txt ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
+                         : gs_diag_set(c->d, GS_ENOMEM, c->file, "no memory");
+                free(txt);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+    }
+    const struct gs_json *spot = gs_json_get(o, "spot_share");
+    if (!spot && (gs_json_get(o, "spot_discount") ||
+                  gs_json_get(o, "spot")))
+        return perr(c, path, "spot_discount and spot go with spot_share");
+    if (spot) {
+        char sp[320];
+        snprintf(sp, sizeof sp, "%s.spot_share", path);
+        if (!nodes)
+            return perr(c, sp, "a spot share splits a searched node count: "
+                        "give 'nodes' too");
+        if (!gs_json_is_array(spot))
+            return perr(c, sp, "expected a list of shares from 0 to 1");
+        snprintf(label, sizeof label, "%s.spot_share", pname);
+        struct gs_plan_axis *a = new_axis(c, sp, label,
+                                          gs_json_size(spot));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        a->spot_pool = pool;
+        a->spot_discount = 0.7;
+        const struct gs_json *dsc = gs_json_get(o,
+                                                            "spot_discount");
+        if (dsc && (!gs_json_is_number(dsc) || !(gs_json_number(dsc) >= 0 &&
+                                               gs_json_number(dsc) < 1)))
+            return perr(c, path, "spot_discount: expected a fraction in "
+                        "[0, 1)");
+        if (dsc)
+            a->spot_discount = gs_json_number(dsc);
+        const struct gs_json *scfg = gs_json_get(o, "spot");
+        if (scfg == NULL)
+            scfg = gs_json_get(fe, "spot");
+        if (!gs_json_is_object(scfg))
+            return perr(c, path, "spot_share needs the spot pool's \"spot\" "
+                        "object (e.g. {\"interruptions_per_hour\": 0.05}; "
+                        "docs/cloud.md)");
+        if ((a->spot_cfg = gs_json_print(scfg)) == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        if (gpu && prices)
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (gs_json_get(fe, "price_per_gpu_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (gs_json_get(fe, "price_per_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
+        int v = 0;
+        for (const struct gs_json *it = gs_json_first(spot); it; it = gs_json_next(it), v++) {
+            char ip[340];
+            snprintf(ip, sizeof ip, "%s[%d]", sp, v);
+            if ((rc = share_value(c, it, ip, &a->share[v])) < 0)
+                return rc;
+            snprintf(a->names[v], sizeof a->names[v], "%g", a->share[v]);
+        }
+    }
+    return 0;
+}
+
+/* search.services[]: {"service": NAME, "replicas": [min, max], "tp": [..],
+ * "gpu": [..]} -- the replica count is bisected, the rest are axes. */
+static int parse_service(struct pctx *c, const struct gs_json *o, const char *path)
+{
+    int rc;
+    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "tp", "gpu"))) < 0)
+        return rc;
+    const struct gs_json *nm = gs_json_get(o, "service");
+    int si = -1;
+    for (int i = 0; gs_json_is_string(nm) && i < c->s->nsvcs; i++)
+        if (strcmp(c->s->svcs[i].name, gs_json_string(nm)) == 0)
+            si = i;
+    if (si < 0)
+        return perr(c, path, "'service' must name a service of $.services");
+    char key[96], label[GS_PLAN_NAME + 16], lp[200];
+    const struct gs_json *r = gs_json_get(o, "replicas");
+    if (r) {
+        snprintf(lp, sizeof lp, "%s.replicas", path);
+        if (!gs_json_is_array(r) || gs_json_size(r) != 2 ||
+            !gs_json_is_number(gs_json_first(r)) || !gs_json_is_number(gs_json_next(gs_json_first(r))))
+            return perr(c, lp, "expected [min, max] replica counts");
+        double lo = gs_json_number(gs_json_first(r)), hi = gs_json_number(gs_json_next(gs_json_first(r)));
+        if (lo != floor(lo) || hi != floor(hi) || lo < 1 || hi < lo ||
+            hi > 100000)
+            return perr(c, lp, "expected whole numbers 1 <= min <= max");
+        struct gs_plan_count *nc = realloc(c->p->counts,
+                                           (size_t)(c->p->ncounts + 1) *
+                                           sizeof *nc);
+        if (nc == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        c->p->counts = nc;
+        struct gs_plan_count *k = &nc[c->p->ncounts++];
+        k->pool = -1;
+        snprintf(k->key, sizeof k->key, "services[%d].replicas", si);
+        snprintf(k->name, sizeof k->name, "%.80s", gs_json_string(nm));
+        k->lo = (int)lo;
+        k->hi = (int)hi;
+        k->step = 1;
+    }
+    static const char *const listed[] = { "tp", "gpu", NULL };
+    for (int i = 0; listed[i]; i++) {
+        const struct gs_json *l = gs_json_get(o, listed[i]);
+        if (l == NULL)
+            continue;
+        snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
+        snprintf(label, sizeof label, "%.80s.%s", gs_json_string(nm), listed[i]);
+        snprintf(key, sizeof key, "services[%d].%s", si, listed[i]);
+        if ((rc = key_axis(c, l, lp, label, key)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* $.plan.search.KEY, when given: a list whose items fn parses, each with
+ * its own path. */
+static int parse_list(struct pctx *c, const struct gs_json *o, const char *key,
+                      int (*fn)(struct pctx *, const struct gs_json *, const char *))
+{
+    const struct gs_json *l = gs_json_get(o, key);
+    if (l == NULL)
+        return 0;
+    char p[64];
+    snprintf(p, sizeof p, "$.plan.search.%s", key);
+    if (!gs_json_is_array(l))
+        return perr(c, p, "expected a list");
+    int i = 0, rc;
+    for (const struct gs_json *it = gs_json_first(l); it; it = gs_json_next(it), i++) {
+        snprintf(p, sizeof p, "$.plan.search.%s[%d]", key, i);
+        if ((rc = fn(c, it, p)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int parse_search(struct pctx *c, const struct gs_json *o)
+{
+    const char *path = "$.plan.search";
+    int rc;
+    if ((rc = keys(c, o, path, PKEYS("pools", "services", "policies",
+                                     "choices"))) < 0)
+        return rc;
+    if ((rc = parse_list(c, o, "pools", parse_pool)) < 0 ||
+        (rc = parse_list(c, o, "services", parse_service)) < 0)
+        return rc;
+    const struct gs_json *pol = gs_json_get(o, "policies");
+    if (pol && (rc = key_axis(c, pol, "$.plan.search.policies", "policy",
+                              "policy")) < 0)
+        return rc;
+    const struct gs_json *ch = gs_json_get(o, "choices");
+    if (ch) {
+        if (!gs_json_is_array(ch))
+            return perr(c, "$.plan.search.choices", "expected a list");
+        int i = 0;
+        for (const struct gs_json *it = gs_json_first(ch); it; it = gs_json_next(it), i++) {
+            char p[64], vp[80];
+            snprintf(p, sizeof p, "$.plan.search.choices[%d]", i);
+            snprintf(vp, sizeof vp, "%s.values", p);
+            if ((rc = keys(c, it, p, PKEYS("key", "values"))) < 0)
+                return rc;
+            const struct gs_json *k = gs_json_get(it, "key");
+            const struct gs_json *v = gs_json_get(it, "values");
+            if (!gs_json_is_string(k) || v == NULL)
+                return perr(c, p, "expected {\"key\": \"a.key[0].path\", "
+                            "\"values\": [...]}");
+            if ((rc = key_axis(c, v, vp, gs_json_string(k), gs_json_string(k))) < 0)
+                return rc;
+        }
+    }
+    if (c->p->ncounts == 0 && c->p->naxes == 0)
+        return perr(c, path, "an empty search space: give pools with node "
+                    "ranges, policies or choices");
+    return 0;
+}
+
+int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
+                     const char *file, const struct gs_scenario *s,
+                     struct gs_plancfg **out, struct gs_diag *d)
+{
+    struct gs_plancfg *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    p->seeds = 5;
+    p->min_seeds = 3;
+    p->hours_per_month = 730;
+    struct pctx c = { file, d, s, gs_json_get(root,
+                                                                  "fleet"), p };
+    int rc;
+    if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
+                                          "seeds", "min_seeds",
+                                          "growth"))) < 0)
+        goto fail;
+    const struct gs_json *t = gs_json_get(o, "targets");
+    const struct gs_json *se = gs_json_get(o, "search");
+    if (t == NULL) {
+        rc = perr(&c, "$.plan", "missing required key 'targets'");
+        goto fail;
+    }
+    if (se == NULL) {
+        rc = perr(&c, "$.plan", "missing required key 'search'");
+        goto fail;
+    }
+    if ((rc = parse_targets(&c, t)) < 0 || (rc = parse_search(&c, se)) < 0)
+        goto fail;
+    const struct gs_json *v = gs_json_get(o, "objective");
+    if (v && gs_json_is_string(v) &&
+        strcmp(gs_json_string(v), "cost_per_million_tokens") == 0) {
+        p->objective = 1;
+        if (s->nsvcs == 0) {
+            rc = perr(&c, "$.plan.objective", "cost per million tokens needs "
+                      "inference services ($.services)");
+            goto fail;
+        }
+    } else if (v && !(gs_json_is_string(v) &&
+                      strcmp(gs_json_string(v), "cost_per_month") == 0)) {
+        rc = perr(&c, "$.plan.objective", "unknown objective (known: "
+                  "cost_per_month, cost_per_million_tokens)");
+        goto fail;
+    }
+    static const char *const ints[] = { "seeds", "min_seeds" };
+    for (int i = 0; i < 2; i++) {
+        v = gs_json_get(o, ints[i]);
+        if (v == NULL)
+            continue;
+        if (!gs_json_is_number(v) || gs_json_number(v) != floor(gs_json_number(v)) ||
+            gs_json_number(v) < 2 || gs_json_number(v) > 1000) {
+            char p2[64];
+            snprintf(p2, sizeof p2, "$.plan.%s", ints[i]);
+            rc = perr(&c, p2, "expected a whole number from 2 to 1000 (a "
+                      "confidence interval needs two seeds)");
+            goto fail;
+        }
+        *(i ? &p->min_seeds : &p->seeds) = (int)gs_json_number(v);
+    }
+    if (p->min_seeds > p->seeds)
+        p->min_seeds = p->seeds;
+    v = gs_json_get(o, "growth");
+    if (v) {
+        if (!gs_json_is_array(v) || gs_json_size(v) > 16) {
+            rc = perr(&c, "$.plan.growth", "expected a list of up to 16 load "
+                      "factors");
+            goto fail;
+        }
+        for (const struct gs_json *g = gs_json_first(v); g; g = gs_json_next(g)) {
+            if (!gs_json_is_number(g) || !(gs_json_number(g) > 0 &&
+                                        gs_json_number(g) <= 1000)) {
+                rc = perr(&c, "$.plan.growth", "a load factor must be a "
+                          "number in (0, 1000]");
+                goto fail;
+            }
+            p->growth[p->ngrowth++] = gs_json_number(g);
+        }
+    }
+    *out = p;
+    return 0;
+fail:
+    gs_plancfg_free(p);
+    return rc;
+}
+
+void gs_plancfg_free(struct gs_plancfg *p)
+{
+    if (p == NULL)
+        return;
+    for (int a = 0; a < p->naxes; a++) {
+        struct gs_plan_axis *ax = &p->ax[a];
+        for (int v = 0; v < ax->nvalues && ax->edits; v++) {
+            for (int e = 0; ax->nedits && e < ax->nedits[v]; e++)
+                free(ax->edits[v][e].value);
+            free(ax->edits[v]);
+        }
+        free(ax->edits);
+        free(ax->nedits);
+        free(ax->names);
+        free(ax->share);
+        free(ax->spot_cfg);
+    }
+    free(p->counts);
+    free(p);
+}

@@ -1,0 +1,308 @@
+/* pool.c -- isolated worker processes with tasks handed out on demand
+ * (pool.h).
+ *
+ * Each worker shares one Unix stream socket pair with the parent.  The
+ * parent sends a task number (an int; -1 means "no more, exit"); the worker
+ * runs it and sends back a record (task, rc, diag, nout doubles).  The
+ * parent polls every worker's socket, reassembles records (a record can
+ * arrive in pieces), and hands the worker its next task.  A socket rather
+ * than a pipe because send(MSG_NOSIGNAL) to a worker that just died gives
+ * EPIPE instead of raising SIGPIPE in the parent, whose handler would take
+ * it for a closed standard output.
+ *
+ * A worker that closes its socket while it holds a task has died: waitpid
+ * says how, and the failure names the task.  Every worker closes the parent
+ * sides of the workers forked before it, or a dead worker's socket would
+ * stay open in its siblings and never read as closed.  Workers are
+ * registered with cleanup.h between fork and the parent's next statement,
+ * with the handled signals blocked, so a ^C at any moment stops them all. */
+#include "pool.h"
+#include "../base/cleanup.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct rec {
+    int task, rc;
+    struct gs_diag d;
+};
+/* The doubles follow the header at an 8-byte aligned offset. */
+#define HDR ((sizeof(struct rec) + 7) & ~(size_t)7)
+
+struct wk {
+    pid_t pid;
+    int fd;           /* parent's end; -1 once closed */
+    int task;         /* the task it holds, -1 when idle */
+    size_t got;       /* bytes of the current record received */
+};
+
+static int send_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* 1 when n bytes were read, 0 at a clean end, -1 on error or a cut. */
+static int recv_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = recv(fd, p + got, n - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return got == 0 && r == 0 ? 0 : -1;
+        got += (size_t)r;
+    }
+    return 1;
+}
+
+static void worker(const struct gs_pool_tasks *p, int fd)
+{
+    size_t sz = HDR + (size_t)p->nout * sizeof(double);
+    char *buf = malloc(sz);
+    if (buf == NULL)
+        _exit(3);
+    int t;
+    while (recv_all(fd, &t, sizeof t) == 1 && t >= 0 && t < p->ntasks) {
+        struct rec *r = (struct rec *)buf;
+        memset(buf, 0, sz);
+        r->task = t;
+        r->rc = p->fn(t, (double *)(buf + HDR), p->ctx, &r->d);
+        if (send_all(fd, buf, sz) < 0)
+            _exit(4);
+    }
+    _exit(0);
+}
+
+static void name_task(const struct gs_pool_tasks *p, int t, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (p->name)
+        p->name(t, p->ctx, buf, n);
+}
+
+/* The failure of worker w, which died holding task t. */
+static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
+{
+    int st = 0;
+    pid_t r;
+    while ((r = waitpid(w->pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    gs_cleanup_forget_pid(w->pid);
+    w->pid = 0;
+    char name[256], how[160];
+    name_task(p, w->task, name, sizeof name);
+    if (r < 0)
+        snprintf(how, sizeof how, "vanished");
+    else if (WIFSIGNALED(st))
+        snprintf(how, sizeof how, "was killed by signal %d (%s)",
+                 WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(how, sizeof how, "exited with status %d",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: its worker process %s "
+                       "before reporting", w->task, name[0] ? " (" : "", name,
+                       name[0] ? ")" : "", how);
+}
+
+/* A task's failure: its own diagnostic, or when it filled none (a bare
+ * code from deep inside), the code's message naming the task. */
+static int task_failed(const struct gs_pool_tasks *p, const struct rec *r,
+                       struct gs_diag *d)
+{
+    if (r->d.code) {
+        if (d && !d->code)
+            *d = r->d;
+        return r->rc;
+    }
+    char name[256];
+    name_task(p, r->task, name, sizeof name);
+    return gs_diag_set(d, r->rc, "", "task %d%s%s%s: %s", r->task,
+                       name[0] ? " (" : "", name, name[0] ? ")" : "",
+                       gs_strerror(r->rc));
+}
+
+static int in_process(const struct gs_pool_tasks *p, double *results,
+                      struct gs_diag *d)
+{
+    for (int t = 0; t < p->ntasks; t++) {
+        double *out = results + (size_t)t * (size_t)p->nout;
+        struct rec r = { .task = t };
+        r.rc = p->fn(t, out, p->ctx, &r.d);
+        if (r.rc < 0)
+            return task_failed(p, &r, d);
+        if (p->done)
+            p->done(t, t + 1, out, p->ctx);
+    }
+    return 0;
+}
+
+/* Hand worker w its next task, or tell it to exit.  0 or -1. */
+static int feed(struct wk *w, int *next, int ntasks)
+{
+    int t = *next < ntasks ? (*next)++ : -1;
+    w->task = t;
+    w->got = 0;
+    return send_all(w->fd, &t, sizeof t);
+}
+
+int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag *d)
+{
+    if (p->ntasks <= 0)
+        return 0;
+    if (p->jobs <= 0)
+        return in_process(p, results, d);
+    int jobs = p->jobs < p->ntasks ? p->jobs : p->ntasks;
+    size_t sz = HDR + (size_t)p->nout * sizeof(double);
+    struct wk *wk = calloc((size_t)jobs, sizeof *wk);
+    struct pollfd *pf = calloc((size_t)jobs, sizeof *pf);
+    char *buf = malloc((size_t)jobs * sz);
+    if (!wk || !pf || !buf) {
+        free(wk);
+        free(pf);
+        free(buf);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t self = getpid();
+    int started = 0, rc = 0, next = 0, ndone = 0;
+    for (int i = 0; i < jobs; i++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+            rc = gs_diag_set(d, GS_EIO, "", "cannot create a socket pair for "
+                             "a worker: %s", strerror(errno));
+            break;
+        }
+        gs_cleanup_block();
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(sv[0]);
+            for (int k = 0; k < i; k++)
+                close(wk[k].fd);
+            gs_cleanup_forked(self);
+            worker(p, sv[1]);
+        }
+        int e = errno;
+        if (pid > 0 && gs_cleanup_add_pid(pid) < 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            pid = -1;
+            e = ENOMEM;
+        }
+        gs_cleanup_unblock();
+        close(sv[1]);
+        if (pid < 0) {
+            close(sv[0]);
+            rc = gs_diag_set(d, GS_EIO, "", "cannot start a worker process: "
+                             "%s", strerror(e));
+            break;
+        }
+        wk[i] = (struct wk){ .pid = pid, .fd = sv[0], .task = -1 };
+        started++;
+        if (feed(&wk[i], &next, p->ntasks) < 0) {
+            rc = died(p, &wk[i], d);
+            break;
+        }
+    }
+    /* Receive until every worker is idle and told to exit, or a failure. */
+    while (rc == 0) {
+        int n = 0;
+        for (int i = 0; i < started; i++)
+            if (wk[i].fd >= 0 && wk[i].task >= 0) {
+                pf[n].fd = wk[i].fd;
+                pf[n].events = POLLIN;
+                pf[n].revents = 0;
+                n++;
+            }
+        if (n == 0)
+            break;
+        if (poll(pf, (nfds_t)n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = gs_diag_set(d, GS_EIO, "", "poll: %s", strerror(errno));
+            break;
+        }
+        for (int j = 0, i = 0; j < n && rc == 0; j++) {
+            if (!pf[j].revents)
+                continue;
+            while (wk[i].fd != pf[j].fd)
+                i++;
+            struct wk *w = &wk[i];
+            char *b = buf + (size_t)i * sz;
+            ssize_t r = recv(w->fd, b + w->got, sz - w->got, 0);
+            if (r < 0 && (errno == EINTR || errno == EAGAIN))
+                continue;
+            if (r <= 0) {
+                rc = died(p, w, d);
+                break;
+            }
+            w->got += (size_t)r;
+            if (w->got < sz)
+                continue;
+            const struct rec *rr = (const struct rec *)b;
+            GS_ASSERT(rr->task == w->task);
+            double *out = results + (size_t)rr->task * (size_t)p->nout;
+            memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
+            if (rr->rc < 0) {
+                rc = task_failed(p, rr, d);
+                break;
+            }
+            ndone++;
+            if (p->done)
+                p->done(rr->task, ndone, out, p->ctx);
+            if (feed(w, &next, p->ntasks) < 0 && w->task >= 0) {
+                rc = died(p, w, d);
+                break;
+            }
+        }
+    }
+    /* Stop: idle workers were told to exit; on a failure the rest are
+     * terminated.  Reap them all. */
+    for (int i = 0; i < started; i++) {
+        if (wk[i].pid <= 0)
+            continue;
+        if (rc < 0)
+            kill(wk[i].pid, SIGTERM);
+        close(wk[i].fd);
+        wk[i].fd = -1;
+        int st;
+        while (waitpid(wk[i].pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        gs_cleanup_forget_pid(wk[i].pid);
+    }
+    for (int i = 0; i < started; i++)
+        if (wk[i].fd >= 0)
+            close(wk[i].fd);
+    free(wk);
+    free(pf);
+    free(buf);
+    return rc;
+}
+
+int gs_pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
+                double *results, struct gs_diag *d)
+{
+    struct gs_pool_tasks p = { .ntasks = ntasks, .jobs = jobs, .nout = nout,
+                         .fn = fn, .ctx = ctx };
+    return gs_pool_exec(&p, results, d);
+}

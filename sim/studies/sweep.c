@@ -1,0 +1,710 @@
+/* sweep.c -- `gpusim sweep`: scenario keys over lists of values x seeds.
+ *
+ * Each --set PATH=V1,V2,... is an axis; the points are the axes' product,
+ * the first --set varying slowest.  Every point's scenario is the given
+ * one edited at the key paths (planjson.h) and validated in full before any
+ * simulation starts, so a misspelt key stops the sweep at once with its
+ * JSON path.  Point p with seed k is task p * N + k; the tasks go to
+ * gs_dist_run (forked workers, MPI ranks), and the statistics are
+ * compare.c's: the mean over seeds and the 95% confidence interval of the
+ * mean by Student's t (gs_ci95).  Seeds are the point's scenario seed, +1,
+ * ..., so seed k of every point sees the same arrivals and job sizes
+ * (common random numbers: differences between points are not drowned in
+ * workload noise; Law, "Simulation Modeling and Analysis", sec. 11.2).
+ *
+ * The result file holds every run's metrics and the table (layout in
+ * docs/planning.md).  Only rank 0 prints and writes; wall times go to
+ * stderr, so stdout and the file depend only on the inputs. */
+#include "sweep.h"
+#include "../base/suggest.h"
+#include "../io/outfile.h"
+#include "compare.h"
+#include "../io/h5out.h"
+#include "mpirun.h"
+#include "planjson.h"
+#include "progress.h"
+#include "../io/report.h"
+#include "../io/scenario.h"
+#include "../inference/service.h"
+#include "../core/sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* --- the metrics of a run ----------------------------------------------- */
+
+static const char *const extra_names[] = {
+    "sla_share", "attainment", "cost_per_hour_usd", "cost_per_month_usd",
+};
+#define NEXTRA 4
+static const char *const tier_fields[] = {
+    "jobs", "wait_mean_s", "wait_p95_s", "wait_p99_s", "sla_share",
+};
+#define NTF 5
+
+static char tier_names[GS_NTIERS * NTF][48];
+
+/* The services' fields (service.h), as "service.NAME.FIELD". */
+#define SVC_NAME(expr, name, fmt, unit) name,
+static const char *const svc_fields[] = { GS_SVCSUM_FIELDS(SVC_NAME) };
+#undef SVC_NAME
+#define NSF ((int)(sizeof svc_fields / sizeof svc_fields[0]))
+#define MAXSVC 16
+static int nsvc;
+static char svc_names[MAXSVC][64];
+static char svc_metric[MAXSVC * NSF][160];
+
+void gs_run_bind(const struct gs_scenario *sc)
+{
+    nsvc = sc->nsvcs < MAXSVC ? sc->nsvcs : MAXSVC;
+    for (int i = 0; i < nsvc; i++) {
+        snprintf(svc_names[i], sizeof svc_names[i], "%s", sc->svcs[i].name);
+        for (int f = 0; f < NSF; f++)
+            snprintf(svc_metric[i * NSF + f], sizeof svc_metric[0],
+                     "service.%.60s.%.60s", svc_names[i], svc_fields[f]);
+    }
+}
+
+int gs_run_service_field(const char *field)
+{
+    for (int f = 0; f < NSF; f++)
+        if (strcmp(svc_fields[f], field) == 0)
+            return f;
+    return -1;
+}
+
+static int nstatic(void)
+{
+    return gs_compare_nmetrics() + NEXTRA + GS_NTIERS * NTF;
+}
+
+int gs_run_nmetrics(void)
+{
+    return nstatic() + nsvc * NSF;
+}
+
+const char *gs_run_metric_name(int i)
+{
+    int nc = gs_compare_nmetrics();
+    if (i < 0 || i >= gs_run_nmetrics())
+        return NULL;
+    if (i < nc)
+        return gs_compare_metric_names()[i];
+    i -= nc;
+    if (i < NEXTRA)
+        return extra_names[i];
+    i -= NEXTRA;
+    if (i >= GS_NTIERS * NTF)
+        return svc_metric[i - GS_NTIERS * NTF];
+    if (tier_names[i][0] == '\0')
+        snprintf(tier_names[i], sizeof tier_names[i], "%s.%s",
+                 gs_tier_name(i / NTF), tier_fields[i % NTF]);
+    return tier_names[i];
+}
+
+int gs_run_metric_index(const char *name)
+{
+    for (int i = 0; i < gs_run_nmetrics(); i++)
+        if (strcmp(gs_run_metric_name(i), name) == 0)
+            return i;
+    return -1;
+}
+
+/* A service's summary fields in GS_SVCSUM_FIELDS order. */
+static void svc_values(const struct gs_svcsum *v, double *out)
+{
+    int t = 0;
+#define SVC_VAL(expr, name, fmt, unit) out[t++] = (double)(expr);
+    GS_SVCSUM_FIELDS(SVC_VAL)
+#undef SVC_VAL
+    GS_ASSERT(t == NSF);
+}
+
+static double share(long bad, long jobs)
+{
+    return jobs > 0 ? (double)bad / (double)jobs : 0;
+}
+
+void gs_run_metric_values(const struct gs_sim *sim, double *v)
+{
+    const struct gs_summary *su = gs_sim_summary(sim);
+    gs_compare_metric_values(su, v);
+    int i = gs_compare_nmetrics();
+    double sla = share(su->all.sla_wait + su->all.sla_deadline, su->all.jobs);
+    double rate = su->span_h > 0 ? su->cost / su->span_h : 0;
+    v[i++] = sla;
+    v[i++] = 1 - sla;
+    v[i++] = rate;
+    v[i++] = rate * 730;
+    for (int t = 0; t < GS_NTIERS; t++) {
+        const struct gs_tstats *ts = &su->tier[t];
+        v[i++] = (double)ts->jobs;
+        v[i++] = ts->wait_mean;
+        v[i++] = ts->wait_p95;
+        v[i++] = ts->wait_p99;
+        v[i++] = share(ts->sla_wait + ts->sla_deadline, ts->jobs);
+    }
+    for (int k = 0; k < nsvc; k++) {
+        const struct gs_svcsum *sv = NULL;
+        for (int j = 0; j < gs_sim_nservices(sim); j++)
+            if (strcmp(gs_sim_service(sim, j)->name, svc_names[k]) == 0)
+                sv = gs_sim_service(sim, j);
+        if (sv == NULL) {
+            for (int f = 0; f < NSF; f++)
+                v[i++] = NAN;
+            continue;
+        }
+        svc_values(sv, &v[i]);
+        i += NSF;
+    }
+    GS_ASSERT(i == gs_run_nmetrics());
+}
+
+int gs_run_scenario(const struct gs_scenario *sc, uint64_t seed, double *v,
+                    struct gs_diag *d)
+{
+    struct gs_sim_opts o = { .seed = seed, .set_seed = 1 };
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0)
+        gs_run_metric_values(sim, v);
+    gs_sim_free(sim);
+    return rc;
+}
+
+int gs_load_scenario(const char *arg, struct gs_scenario **sc,
+                     struct gs_diag *d)
+{
+    struct stat st;
+    if (strcmp(arg, "quickstart") == 0 && stat(arg, &st) != 0)
+        return gs_scenario_parse(gs_scenario_quickstart(),
+                                 "<built-in quickstart>", ".", sc, d);
+    return gs_scenario_load(arg, sc, d);
+}
+
+int gs_reparse(const struct gs_scenario *base, const char *text,
+               struct gs_scenario **out, struct gs_diag *d)
+{
+    char name[600];
+    snprintf(name, sizeof name, "%s (edited)", base->file);
+    return gs_scenario_parse(text, name, base->trace_dir, out, d);
+}
+
+int gs_report_diag(const struct gs_diag *d, int status)
+{
+    if (gs_dist_leader()) {
+        char buf[1200];
+        gs_diag_format(d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: %s\n", buf);
+    }
+    return status;
+}
+
+/* --- the command ---------------------------------------------------------- */
+
+static const char usage[] =
+"usage: gpusim sweep SCENARIO --set KEY=V1,V2,... [--set ...] [options]\n"
+"\n"
+"Run SCENARIO (a JSON file, or 'quickstart') at every combination of the\n"
+"--set values, each with several seeds, in parallel processes (and MPI\n"
+"ranks under mpirun or srun); print each metric's mean over the seeds\n"
+"with its 95% confidence interval (Student's t).\n"
+"\n"
+"  --set KEY=VALUES  KEY a scenario key path (fleet[0].nodes, policy.name,\n"
+"                    workload.generate.rate_per_hour); VALUES separated by\n"
+"                    commas, each JSON or a bare string.  Repeatable: the\n"
+"                    points are every combination, the first --set slowest\n"
+"\n"
+"options:\n"
+"  -s, --seeds N     seeds per point: the scenario's seed, +1, ... (5)\n"
+"  -j, --jobs P      worker processes per rank (default: the CPUs; 1\n"
+"                    under MPI)\n"
+"  -o, --out FILE    the sweep's HDF5 file, replaced if it exists\n"
+"                    (default: the scenario file's name + -sweep.h5,\n"
+"                    never replaced without --force)\n"
+"  -f, --force       replace the default sweep file if it exists\n"
+"  --metrics LIST    metrics to print, comma-separated (default: all;\n"
+"                    the file always has all)\n"
+"  --list-metrics    print the metric names and exit\n"
+"  --csv             print the table as CSV\n"
+"  -q, --quiet       print no table\n"
+"\n"
+"exit status: 0 done, 2 bad input or usage, 1 results not written\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    if (gs_dist_leader()) {
+        fprintf(stderr, "gpusim: ");
+        fprintf(stderr, fmt, arg);
+        fprintf(stderr, "\n(see 'gpusim help sweep')\n");
+    }
+    return 2;
+}
+
+#define MAXSET 16
+
+struct sweep {
+    int nset;
+    char key[MAXSET][256];
+    int nval[MAXSET];
+    char **val[MAXSET];
+    int npoints, nseeds, nm;
+    struct gs_scenario **sc;    /* [npoints] */
+    char **label;               /* [npoints] "k=v k=v" */
+    char **cell;                /* [npoints * nset] the values */
+};
+
+static int task(int t, double *out, void *ctx, struct gs_diag *d)
+{
+    struct sweep *s = ctx;
+    const struct gs_scenario *sc = s->sc[t / s->nseeds];
+    return gs_run_scenario(sc, sc->seed + (uint64_t)(t % s->nseeds), out, d);
+}
+
+static void free_sweep(struct sweep *s)
+{
+    for (int i = 0; i < s->nset; i++) {
+        for (int k = 0; k < s->nval[i]; k++)
+            free(s->val[i][k]);
+        free(s->val[i]);
+    }
+    for (int p = 0; s->sc && p < s->npoints; p++)
+        gs_scenario_free(s->sc[p]);
+    for (int p = 0; s->label && p < s->npoints; p++)
+        free(s->label[p]);
+    free(s->sc);
+    free(s->label);
+    free(s->cell);
+}
+
+/* Build and validate every point's scenario. */
+static int build_points(struct sweep *s, const struct gs_scenario *base,
+                        struct gs_diag *d)
+{
+    s->npoints = 1;
+    for (int i = 0; i < s->nset; i++) {
+        if (s->npoints > 100000 / s->nval[i])
+            return gs_diag_set(d, GS_ERANGE, "--set", "more than 100000 "
+                               "points");
+        s->npoints *= s->nval[i];
+    }
+    s->sc = calloc((size_t)s->npoints, sizeof *s->sc);
+    s->label = calloc((size_t)s->npoints, sizeof *s->label);
+    s->cell = calloc((size_t)s->npoints * (size_t)(s->nset ? s->nset : 1),
+                     sizeof *s->cell);
+    if (!s->sc || !s->label || !s->cell)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    for (int p = 0; p < s->npoints; p++) {
+        struct gs_edit e[MAXSET];
+        char label[2048] = "";
+        int rest = p;
+        for (int i = s->nset - 1; i >= 0; i--) {
+            int k = rest % s->nval[i];
+            rest /= s->nval[i];
+            e[i].op = GS_EDIT_SET;
+            snprintf(e[i].path, sizeof e[i].path, "%s", s->key[i]);
+            e[i].value = s->val[i][k];
+            s->cell[(size_t)p * s->nset + i] = s->val[i][k];
+        }
+        for (int i = 0; i < s->nset; i++)
+            snprintf(label + strlen(label), sizeof label - strlen(label),
+                     "%s%s=%s", i ? " " : "", s->key[i], e[i].value);
+        if ((s->label[p] = strdup(s->nset ? label : "as given")) == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        char *text = NULL;
+        int rc = gs_json_edit(base->text, e, s->nset, &text, "--set", d);
+        if (rc == 0)
+            rc = gs_reparse(base, text, &s->sc[p], d);
+        free(text);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void print_table(FILE *fp, const struct sweep *s, const char *name,
+                        const int *show, const double *mean,
+                        const double *half)
+{
+    const struct gs_scenario *sc = s->sc[0];
+    fprintf(fp, "gpusim sweep  scenario %s  %d point%s x %d seeds "
+            "(%llu..%llu)  mean and 95%% confidence interval (Student t)\n\n",
+            name, s->npoints, s->npoints == 1 ? "" : "s", s->nseeds,
+            (unsigned long long)sc->seed,
+            (unsigned long long)(sc->seed + (uint64_t)s->nseeds - 1));
+    for (int p = 0; p < s->npoints; p++)
+        fprintf(fp, "  P%-3d %s\n", p + 1, s->label[p]);
+    fputc('\n', fp);
+    fprintf(fp, "  %-30s", "metric");
+    for (int p = 0; p < s->npoints; p++) {
+        char h[16];
+        snprintf(h, sizeof h, "P%d", p + 1);
+        fprintf(fp, " %22s", h);
+    }
+    fputc('\n', fp);
+    for (int m = 0; m < s->nm; m++) {
+        if (!show[m])
+            continue;
+        fprintf(fp, "  %-30s", gs_run_metric_name(m));
+        for (int p = 0; p < s->npoints; p++) {
+            char c[64];
+            size_t i = (size_t)p * s->nm + m;
+            if (isnan(half[i]))
+                snprintf(c, sizeof c, "%.5g", mean[i]);
+            else
+                snprintf(c, sizeof c, "%.5g ± %.2g", mean[i], half[i]);
+            fprintf(fp, " %*s", isnan(half[i]) ? 22 : 23, c);
+        }
+        fputc('\n', fp);
+    }
+}
+
+static void print_csv(FILE *fp, const struct sweep *s, const int *show,
+                      const double *mean, const double *sd,
+                      const double *half)
+{
+    fprintf(fp, "point");
+    for (int i = 0; i < s->nset; i++)
+        fprintf(fp, ",\"%s\"", s->key[i]);
+    fprintf(fp, ",metric,n,mean,std,half,ci_low,ci_high\n");
+    for (int p = 0; p < s->npoints; p++)
+        for (int m = 0; m < s->nm; m++) {
+            if (!show[m])
+                continue;
+            size_t i = (size_t)p * s->nm + m;
+            fprintf(fp, "%d", p + 1);
+            for (int k = 0; k < s->nset; k++) {
+                fputs(",\"", fp);
+                for (const char *c = s->cell[(size_t)p * s->nset + k]; *c;
+                     c++) {
+                    if (*c == '"')
+                        fputc('"', fp);
+                    fputc(*c, fp);
+                }
+                fputc('"', fp);
+            }
+            fprintf(fp, ",%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+                    gs_run_metric_name(m), s->nseeds, mean[i], sd[i],
+                    half[i], mean[i] - half[i], mean[i] + half[i]);
+        }
+}
+
+static int write_file(const char *out, const struct sweep *s,
+                      const struct gs_scenario *base, const double *values,
+                      const double *table, struct gs_diag *d)
+{
+    const char **keys = calloc((size_t)s->nset + 1, sizeof *keys);
+    const char **names = calloc((size_t)s->nm, sizeof *names);
+    const char **cells = calloc((size_t)s->npoints * (size_t)s->nset + 1,
+                                sizeof *cells);
+    uint64_t *seeds = calloc((size_t)s->nseeds, sizeof *seeds);
+    double *runp = calloc((size_t)s->npoints * (size_t)s->nseeds,
+                          sizeof *runp);
+    int rc;
+    if (!keys || !names || !cells || !seeds || !runp) {
+        rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < s->nset; i++)
+        keys[i] = s->key[i];
+    for (int m = 0; m < s->nm; m++)
+        names[m] = gs_run_metric_name(m);
+    for (size_t i = 0; i < (size_t)s->npoints * (size_t)s->nset; i++)
+        cells[i] = s->cell[i];
+    for (int k = 0; k < s->nseeds; k++)
+        seeds[k] = s->sc[0]->seed + (uint64_t)k;
+    static const char *const stat_names[] = { "n", "mean", "std", "t",
+                                              "half", "ci_low", "ci_high" };
+    long np = s->npoints, ns = s->nseeds, nm = s->nm;
+    struct gs_h5_ds ds[] = {
+        { "sweep/keys", GS_H5_STRING, 1, { s->nset }, keys,
+          "the swept key paths, index K" },
+        { "sweep/points", GS_H5_STRING, 2, { np, s->nset }, cells,
+          "[point, K] the value of key K at each point (JSON text)" },
+        { "sweep/labels", GS_H5_STRING, 1, { np }, (const void *)s->label,
+          "each point as KEY=VALUE ..." },
+        { "sweep/seeds", GS_H5_U64, 1, { ns }, seeds, "seed of index S" },
+        { "sweep/metrics", GS_H5_STRING, 1, { nm }, names,
+          "metric names, index M" },
+        { "sweep/values", GS_H5_DOUBLE, 3, { np, ns, nm }, values,
+          "[point, seed, metric] every run's metrics" },
+        { "sweep/stats", GS_H5_STRING, 1, { 7 }, stat_names,
+          "columns of table: n, mean, std, Student t (0.975, n-1), half "
+          "= t*std/sqrt(n), ci_low, ci_high" },
+        { "sweep/table", GS_H5_DOUBLE, 3, { np, nm, 7 }, table,
+          "[point, metric, stat] mean over seeds and 95% interval" },
+    };
+    rc = gs_h5_write_sets(out, "sweep", base->name, base->text, ds,
+                          (int)(sizeof ds / sizeof ds[0]), d);
+done:
+    free(keys);
+    free(names);
+    free(cells);
+    free(seeds);
+    free(runp);
+    return rc;
+}
+
+static int sweep_main(int argc, char **argv);
+
+/* The progress line: runs done of the batch (this rank's share under
+ * MPI). */
+static void on_progress(int ndone, int ntasks, void *ctx)
+{
+    gs_progress_count(ctx, ndone, ntasks, "runs");
+}
+
+static const struct option opts[] = {
+    { "set", required_argument, NULL, 'S' },
+    { "seeds", required_argument, NULL, 's' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "out", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, 'f' },
+    { "metrics", required_argument, NULL, 'm' },
+    { "list-metrics", no_argument, NULL, 'l' },
+    { "csv", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* argv holds the arguments after "sweep" (tests call it so too). */
+int gs_sweep_main(int argc, char **argv)
+{
+    return gs_cli_named("sweep", argc, argv, sweep_main);
+}
+
+/* One --set KEY=V1,V2,...: 0, or the usage error's status. */
+static int add_set(struct sweep *s, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (eq == NULL || eq == kv || eq[1] == '\0')
+        return usage_error("--set wants KEY=V1,V2,..., not '%s'", kv);
+    if (s->nset == MAXSET)
+        return usage_error("at most 16 --set options (%s)", kv);
+    snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
+             (int)(eq - kv), kv);
+    s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
+    if (s->nval[s->nset] < 0) {
+        s->nval[s->nset] = 0;
+        return usage_error("--set: cannot split the values of '%s' (an empty "
+                           "value or an unbalanced bracket)", kv);
+    }
+    for (int k = 0; k < s->nset; k++)
+        if (strcmp(s->key[k], s->key[s->nset]) == 0) {
+            s->nset++;
+            return usage_error("--set: key '%s' given twice", kv);
+        }
+    s->nset++;
+    return 0;
+}
+
+static int sweep_main(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *mlist = NULL;
+    long seeds = 5, jobs = gs_dist_default_jobs();
+    int csv = 0, quiet = 0, force = 0, list = 0, ch;
+    struct sweep s = { 0 };
+    int status = 2;
+    char *defout = NULL;
+    optind = 0;             /* 0: a full restart (suggest.h) */
+    opterr = 0;
+    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &file)) !=
+           -1) {
+        char *end;
+        long v;
+        switch (ch) {
+        case GS_CLI_EXTRA:
+            status = usage_error("sweep: more than one scenario: '%s'",
+                                 optarg);
+            goto done;
+        case 'S':
+            if ((status = add_set(&s, optarg)) != 0)
+                goto done;
+            status = 2;
+            break;
+        case 's':
+        case 'j':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000) {
+                status = usage_error(ch == 's' ? "sweep: --seeds takes a "
+                                     "whole number from 1 to 10000, not '%s'"
+                                     : "sweep: --jobs takes a whole number "
+                                     "from 1 to 10000, not '%s'", optarg);
+                goto done;
+            }
+            if (ch == 's')
+                seeds = v;
+            else
+                jobs = v;
+            break;
+        case 'o': out = optarg; break;
+        case 'f': force = 1; break;
+        case 'm': mlist = optarg; break;
+        case 'l': list = 1; break;
+        case 'c': csv = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
+            if (gs_dist_leader())
+                fputs(usage, stdout);
+            status = 0;
+            goto done;
+        default:
+            status = gs_dist_leader()
+                         ? gs_suggest_bad_option("sweep", opts, argc, argv, ch)
+                         : 2;
+            goto done;
+        }
+    }
+    if (list) {
+        if (gs_dist_leader())
+            for (int m = 0; m < gs_run_nmetrics(); m++)
+                printf("%s\n", gs_run_metric_name(m));
+        status = 0;
+        goto done;
+    }
+    if (csv && quiet) {
+        status = usage_error("%s", "sweep: --csv and --quiet contradict each "
+                             "other; give one");
+        goto done;
+    }
+    if (file == NULL) {
+        status = usage_error("%s", "sweep: which scenario? (a JSON file, or "
+                             "'quickstart')");
+        goto done;
+    }
+    struct gs_diag d = { 0 };
+    struct gs_scenario *base = NULL;
+    double *values = NULL, *table = NULL, *mean = NULL, *sd = NULL,
+           *half = NULL, *col = NULL;
+    int *show = NULL;
+    if (gs_load_scenario(file, &base, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto out;
+    }
+    /* named after the scenario file, never replaced silently; the leader
+     * decides for every rank before any run */
+    if (gs_dist_out_check(file, "-sweep.h5", force, &out, &defout, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto out;
+    }
+    gs_run_bind(base);
+    s.nm = gs_run_nmetrics();
+    show = calloc((size_t)s.nm, sizeof *show);
+    if (show == NULL)
+        goto out;
+    for (int m = 0; m < s.nm; m++)
+        show[m] = mlist == NULL;
+    if (mlist) {
+        char **ml;
+        int n = gs_split_values(mlist, &ml);
+        if (n < 0) {
+            status = usage_error("--metrics: a bad list '%s'", mlist);
+            goto out;
+        }
+        int bad = -1;
+        for (int k = 0; k < n; k++) {
+            int m = gs_run_metric_index(ml[k]);
+            if (m < 0 && bad < 0)
+                bad = k;
+            else if (m >= 0)
+                show[m] = 1;
+        }
+        if (bad >= 0)
+            status = usage_error("--metrics: no metric '%s' (see "
+                                 "--list-metrics)", ml[bad]);
+        for (int k = 0; k < n; k++)
+            free(ml[k]);
+        free(ml);
+        if (bad >= 0)
+            goto out;
+    }
+    if (build_points(&s, base, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto out;
+    }
+    s.nseeds = (int)seeds;
+    int ntasks = s.npoints * s.nseeds;
+    size_t cells = (size_t)s.npoints * (size_t)s.nm;
+    values = calloc((size_t)ntasks * (size_t)s.nm, sizeof *values);
+    table = calloc(cells * 7, sizeof *table);
+    mean = calloc(cells, sizeof *mean);
+    sd = calloc(cells, sizeof *sd);
+    half = calloc(cells, sizeof *half);
+    col = calloc((size_t)s.nseeds, sizeof *col);
+    if (!values || !table || !mean || !sd || !half || !col) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        goto out;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct gs_progress pr;
+    gs_progress_init(&pr, "sweep", quiet || csv || !gs_dist_leader());
+    gs_dist_progress(on_progress, &pr);
+    int drc = gs_dist_run(ntasks, (int)jobs, s.nm, task, &s, values, &d);
+    gs_dist_progress(NULL, NULL);
+    gs_progress_end(&pr);
+    if (drc < 0) {
+        status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
+        goto out;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    for (int p = 0; p < s.npoints; p++)
+        for (int m = 0; m < s.nm; m++) {
+            for (int k = 0; k < s.nseeds; k++)
+                col[k] = values[((size_t)p * s.nseeds + k) * s.nm + m];
+            size_t i = (size_t)p * s.nm + m;
+            double t;
+            gs_ci95(col, s.nseeds, &mean[i], &sd[i], &t, &half[i]);
+            double *row = &table[i * 7];
+            row[0] = s.nseeds;
+            row[1] = mean[i];
+            row[2] = sd[i];
+            row[3] = t;
+            row[4] = half[i];
+            row[5] = mean[i] - half[i];
+            row[6] = mean[i] + half[i];
+        }
+    status = 0;
+    if (gs_dist_leader()) {
+        if (write_file(out, &s, base, values, table, &d) < 0) {
+            status = gs_report_diag(&d, 1);
+            goto out;
+        }
+        if (!quiet) {
+            if (csv)
+                print_csv(stdout, &s, show, mean, sd, half);
+            else
+                print_table(stdout, &s, base->name, show, mean, half);
+            fflush(stdout);
+        }
+        fprintf(stderr, "gpusim: %d runs (%d points x %d seeds) in %.2f s "
+                "with %d rank%s x %ld workers; results in %s\n", ntasks,
+                s.npoints, s.nseeds,
+                (double)(t1.tv_sec - t0.tv_sec) +
+                    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+                gs_dist_size(), gs_dist_size() == 1 ? "" : "s", jobs, out);
+    }
+out:
+    free(show);
+    free(values);
+    free(table);
+    free(mean);
+    free(sd);
+    free(half);
+    free(col);
+    gs_scenario_free(base);
+done:
+    free_sweep(&s);
+    free(defout);
+    return status;
+}
