@@ -1,11 +1,10 @@
-/* cloudcfg.h -- what a scenario says about markets, faults and scaling, and
- * what a run reports about them.
+/* cloudcfg.h -- what a scenario says about markets, faults and scaling.
  *
  * Plain data, filled by scenario.c (the JSON) and read by the cloud models
  * (cloud.h and the files it ties together: market, spot, failure,
- * autoscale, reaper).  The summary part is filled at the end of a run and
- * printed by every writer through GS_SUMMARY_FIELDS (report.h).  Defaults
- * and their sources are listed in docs/cloud.md. */
+ * autoscale, reaper).  What a run reports about them is the cloud's own
+ * (struct gs_cloudsum, cloud.h; printed through its hooks, cloudout.c).
+ * Defaults and their sources are listed in docs/cloud.md. */
 #ifndef GS_CLOUDCFG_H
 #define GS_CLOUDCFG_H
 
