@@ -914,7 +914,7 @@ static int compare_main(int argc, char **argv)
         }
         plots = defplots;
     }
-    if (gs_out_check(out, &d) < 0) {
+    if (gs_out_check_seekable(out, &d) < 0) {
         status = report(&d, 2);
         goto done;
     }
