@@ -20,6 +20,7 @@
  * depend on --jobs.  The wall clock is read only by progress.c, for the
  * progress line and to tell on stderr how long the runs took. */
 #include "compare.h"
+#include "../io/gnuplot.h"
 #include "../io/h5out.h"
 #include "../io/outfile.h"
 #include "plugin.h"
@@ -290,13 +291,30 @@ static int dbl_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Open the data file named by fmt for writing; its name is built in
+ * memory (*path, freed and replaced on each call), never cut to a buffer. */
+__attribute__((format(printf, 2, 3)))
+static FILE *dat_open(char **path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(*path);
+    if (vasprintf(path, fmt, ap) < 0)
+        *path = NULL;
+    va_end(ap);
+    FILE *fp = *path ? fopen(*path, "w") : NULL;
+    free(*path);
+    *path = NULL;
+    return fp;
+}
+
 /* Write the plot data of every policy into dir; 0 or -1. */
 static int plot_data(const struct cmp *c, const double *values,
                      const char *dir, int *tier_used)
 {
     int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
     for (int p = 0; p < c->npol; p++) {
-        char name[128], path[1400];
+        char name[128], *path = NULL;
         safe_name(c->pol[p], name, sizeof name);
         /* utilization: mean over seeds at each sample step */
         double *sum = NULL, *tt = NULL;
@@ -343,8 +361,7 @@ static int plot_data(const struct cmp *c, const double *values,
             free(a);
             free(u);
         }
-        snprintf(path, sizeof path, "%s/util-%s.dat", dir, name);
-        FILE *fp = fopen(path, "w");
+        FILE *fp = dat_open(&path, "%s/util-%s.dat", dir, name);
         if (fp == NULL)
             return -1;
         fprintf(fp, "# time_h utilization (mean over %d seeds)\n", c->nseeds);
@@ -383,9 +400,8 @@ static int plot_data(const struct cmp *c, const double *values,
             free(jobs);
         }
         for (int t = 0; t < GS_NTIERS; t++) {
-            snprintf(path, sizeof path, "%s/wait-%s-%s.dat", dir, name,
-                     gs_tier_name(t));
-            fp = fopen(path, "w");
+            fp = dat_open(&path, "%s/wait-%s-%s.dat", dir, name,
+                          gs_tier_name(t));
             if (fp == NULL)
                 return -1;
             fprintf(fp, "# wait_min cdf (%s, %s, %ld jobs)\n", c->pol[p],
@@ -403,8 +419,7 @@ static int plot_data(const struct cmp *c, const double *values,
             free(w[t]);
         }
 
-        snprintf(path, sizeof path, "%s/cost_sla-%s.dat", dir, name);
-        fp = fopen(path, "w");
+        fp = dat_open(&path, "%s/cost_sla-%s.dat", dir, name);
         if (fp == NULL)
             return -1;
         fprintf(fp, "# cost_usd sla_violations (one line per seed)\n");
@@ -418,62 +433,59 @@ static int plot_data(const struct cmp *c, const double *values,
 }
 
 /* Where the gnuplot scripts are: --plot-scripts, $GPUSIM_PLOTS, beside the
- * executable (./plots, ../../plots for build/rel/gpusim), or ./plots. */
-static int find_scripts(const char *given, char *out, size_t n)
+ * executable (./plots, ../../plots for build/rel/gpusim), or ./plots.  The
+ * folder as an absolute path in memory the caller frees, or NULL. */
+static char *find_scripts(const char *given)
 {
     struct stat st;
-    if (given) {
-        snprintf(out, n, "%s", given);
-        return 0;
-    }
+    if (given)
+        return gs_gnuplot_path(given);
     const char *env = getenv("GPUSIM_PLOTS");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
+    if (env && *env)
+        return gs_gnuplot_path(env);
+    char *exe = realpath("/proc/self/exe", NULL);
+    if (exe) {
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
         const char *rel[] = { "plots", "../../plots", "../share/gpusim/plots" };
         for (int i = 0; i < 3; i++) {
-            char cand[1400];
-            snprintf(cand, sizeof cand, "%s/%s/utilization.gp", exe, rel[i]);
-            if (stat(cand, &st) == 0) {
-                snprintf(out, n, "%s/%s", exe, rel[i]);
-                return 0;
+            char *cand = NULL;
+            if (asprintf(&cand, "%s/%s/utilization.gp", exe, rel[i]) < 0)
+                break;
+            int found = stat(cand, &st) == 0;
+            free(cand);
+            char *dir = NULL;
+            if (found && asprintf(&dir, "%s/%s", exe, rel[i]) >= 0) {
+                free(exe);
+                return dir;
             }
         }
+        free(exe);
     }
-    if (stat("plots/utilization.gp", &st) == 0) {
-        snprintf(out, n, "plots");
-        return 0;
-    }
-    return -1;
+    if (stat("plots/utilization.gp", &st) == 0)
+        return gs_gnuplot_path("plots");
+    return NULL;
 }
 
-/* Run gnuplot -e VARS SCRIPT; 0, or -1 (message printed). */
-static int gnuplot(const char *vars, const char *script)
+/* Run SCRIPT.gp of the folder scripts on args (gnuplot.h: arguments, never
+ * code); 0, or -1 (message printed). */
+static int gnuplot(const char *scripts, const char *name,
+                   const char *const *args, int nargs)
 {
-    char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (rc != 0) {
+    char *script = NULL;
+    if (asprintf(&script, "%s/%s.gp", scripts, name) < 0) {
+        fprintf(stderr, "gpusim: out of memory; plots skipped\n");
+        return -1;
+    }
+    int rc = gs_gnuplot_run(script, args, nargs);
+    if (rc == -1)
         fprintf(stderr, "gpusim: cannot run gnuplot (%s); plots skipped\n",
-                strerror(rc));
-        return -1;
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+                strerror(errno));
+    else if (rc < 0)
         fprintf(stderr, "gpusim: gnuplot failed on %s\n", script);
-        return -1;
-    }
-    return 0;
+    free(script);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Remove what an earlier compare drew into dir (its data files and
@@ -511,41 +523,55 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
         fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
         return -1;
     }
-    char scripts[1100];
-    if (find_scripts(scripts_given, scripts, sizeof scripts) < 0) {
+    char *scripts = find_scripts(scripts_given);
+    if (scripts == NULL) {
         fprintf(stderr, "gpusim: gnuplot scripts not found (give "
                 "--plot-scripts or set GPUSIM_PLOTS); plot data left in "
                 "%s\n", dir);
         return -1;
     }
-    char pols[2048] = "", tiers[128] = "";
-    for (int p = 0; p < c->npol; p++) {
+    /* gnuplot gets the folder absolute (gnuplot.h) and the names as
+     * arguments; the policy and scenario names are made file-name safe
+     * (safe_name) because the scripts split the policy list into words
+     * and build file names from them. */
+    char *adir = gs_gnuplot_path(dir), *pols = NULL, *out = NULL;
+    size_t npols = 0;
+    FILE *pf = open_memstream(&pols, &npols);
+    char tiers[128] = "", scen[128];
+    for (int p = 0; pf && p < c->npol; p++) {
         char name[128];
         safe_name(c->pol[p], name, sizeof name);
-        strncat(pols, p ? " " : "", sizeof pols - strlen(pols) - 1);
-        strncat(pols, name, sizeof pols - strlen(pols) - 1);
+        fprintf(pf, "%s%s", p ? " " : "", name);
+    }
+    if (pf == NULL || fclose(pf) != 0 || adir == NULL) {
+        fprintf(stderr, "gpusim: out of memory; plots skipped\n");
+        free(adir);
+        free(scripts);
+        free(pols);
+        return -1;
     }
     for (int t = 0; t < GS_NTIERS; t++)
         if (tier_used[t]) {
             strncat(tiers, tiers[0] ? " " : "", sizeof tiers - strlen(tiers) - 1);
             strncat(tiers, gs_tier_name(t), sizeof tiers - strlen(tiers) - 1);
         }
+    safe_name(c->sc->name, scen, sizeof scen);
     static const char *const names[] = { "utilization", "wait_cdf",
                                          "cost_sla" };
     int rc = 0;
-    for (int i = 0; i < 3; i++) {
-        char vars[4096], script[1300];
-        char scen[128];
-        safe_name(c->sc->name, scen, sizeof scen);
-        snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
-                 "tiers='%s'; scenario='%s'; out='%s/%s.png'", dir, pols,
-                 tiers, scen, dir, names[i]);
-        snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
-        if (gnuplot(vars, script) < 0) {
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        if (asprintf(&out, "%s/%s.png", adir, names[i]) < 0) {
+            fprintf(stderr, "gpusim: out of memory; plots skipped\n");
             rc = -1;
             break;
         }
+        const char *args[] = { adir, pols, tiers, scen, out };
+        rc = gnuplot(scripts, names[i], args, 5);
+        free(out);
     }
+    free(adir);
+    free(scripts);
+    free(pols);
     return rc;
 }
 

@@ -5,6 +5,7 @@
  * Names reach gnuplot only inside data files' paths chosen by the user
  * (--plots); candidates' labels are never pasted into its script. */
 #include "planint.h"
+#include "../io/gnuplot.h"
 #include "../io/h5out.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
@@ -12,14 +13,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-extern char **environ;
 
 /* --- output ------------------------------------------------------------ */
 
@@ -158,15 +156,27 @@ void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
     }
 }
 
-/* The front's plot: DIR/front.dat and DIR/front.gp, drawn by gnuplot. */
+/* DIR/NAME opened for writing, the name built in memory (never cut). */
+static FILE *plot_file(const char *dir, const char *name)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/%s", dir, name) < 0)
+        return NULL;
+    FILE *fp = fopen(path, "w");
+    free(path);
+    return fp;
+}
+
+/* The front's plot: DIR/candidates.dat, front.dat and front.gp, drawn by
+ * gnuplot.  front.gp is constant text: the folder reaches it as ARG1 of
+ * gnuplot -c (absolute, see io/gnuplot.h), never pasted into its code;
+ * without one it reads the current folder (cd DIR && gnuplot front.gp). */
 int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
                       int nf, int chosen)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return -1;
-    char path[1200];
-    snprintf(path, sizeof path, "%s/candidates.dat", dir);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = plot_file(dir, "candidates.dat");
     if (fp == NULL)
         return -1;
     fprintf(fp, "# cost_per_hour_usd attainment attainment_half feasible\n");
@@ -178,41 +188,45 @@ int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
                     isnan(h) ? 0 : h, x->status == C_FEASIBLE);
     }
     fclose(fp);
-    snprintf(path, sizeof path, "%s/front.dat", dir);
-    if ((fp = fopen(path, "w")) == NULL)
+    if ((fp = plot_file(dir, "front.dat")) == NULL)
         return -1;
     fprintf(fp, "# cost_per_hour_usd attainment (Pareto front)\n");
     for (int i = 0; i < nf; i++)
         fprintf(fp, "%.6f %.6f\n", s->cand[fr[i]].cost_h,
                 gs_plan_attain(s, &s->cand[fr[i]], NULL));
     fclose(fp);
-    snprintf(path, sizeof path, "%s/front.gp", dir);
-    if ((fp = fopen(path, "w")) == NULL)
+    if ((fp = plot_file(dir, "front.gp")) == NULL)
         return -1;
-    fprintf(fp, "set terminal pngcairo size 900,600\n"
-            "set output '%s/front.png'\n"
+    /* constant text: the folder comes in as ARG1, never as code */
+    fprintf(fp, "# gpusim plan's front: gnuplot -c front.gp /ABSOLUTE/DIR, or "
+            "in DIR: gnuplot front.gp\n"
+            "d = ARGC >= 1 ? ARG1 : '.'\n"
+            "set terminal pngcairo size 900,600\n"
+            "set output d.'/front.png'\n"
             "set title 'gpusim plan: cost against SLA attainment'\n"
             "set xlabel 'cost, $ per hour'\nset ylabel 'SLA attainment'\n"
             "set key bottom right\nset grid\n"
-            "plot '%s/candidates.dat' using 1:2:3 with yerrorbars pt 7 "
+            "plot d.'/candidates.dat' using 1:2:3 with yerrorbars pt 7 "
             "ps 0.6 title 'candidates (95%% CI)', \\\n"
-            "     '%s/front.dat' using 1:2 with steps lw 2 title 'Pareto "
-            "front'", dir, dir, dir);
+            "     d.'/front.dat' using 1:2 with steps lw 2 title 'Pareto "
+            "front'");
     if (chosen >= 0)
         fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 1.5 "
                 "title 'cheapest feasible'\n%.6f %.6f\ne\n",
                 s->cand[chosen].cost_h, gs_plan_attain(s, &s->cand[chosen], NULL));
     else
         fputc('\n', fp);
-    fclose(fp);
-    char *argv[] = { "gnuplot", path, NULL };
-    pid_t pid;
-    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ) != 0)
+    if (fclose(fp) != 0)
         return -1;
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+    char *adir = gs_gnuplot_path(dir), *script = NULL;
+    int rc = -1;
+    if (adir && asprintf(&script, "%s/front.gp", adir) >= 0) {
+        const char *args[] = { adir };
+        rc = gs_gnuplot_run(script, args, 1) == 0 ? 0 : -1;
+        free(script);
+    }
+    free(adir);
+    return rc;
 }
 
 int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
