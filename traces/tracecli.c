@@ -36,6 +36,7 @@
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
+#include "kube.h"
 #include "llmreq.h"
 #include "native.h"
 #include "nodelist.h"
@@ -54,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The help texts: the shared option blocks, then one text per command
@@ -65,7 +67,9 @@
 "  --opt KEY=VALUE         a format option, as in a scenario's\n" \
 "                          workload.trace (e.g. procs_per_gpu=8)\n" \
 "  --skip-bad-rows         skip malformed rows (counted and reported)\n" \
-"                          instead of stopping at the first\n"
+"                          instead of stopping at the first\n" \
+"  --tz ZONE               the zone of local times (slurm-sacct): UTC,\n" \
+"                          +02:00, or a tz database name (Europe/Berlin)\n"
 #define H_XFORM \
 "transforms:\n" \
 "  --from T, --to T        keep arrivals in [T, to), shifted to start at 0\n" \
@@ -100,6 +104,8 @@ static const char usage_text[] =
 "                          print goodness of fit; write a spec gen accepts;\n"
 "                          a request trace: rate, cycle and token laws as a\n"
 "                          service's \"requests\" block\n"
+"  kueue FILE              Kueue ClusterQueues (kubectl get clusterqueues\n"
+"                          -o json) as a scenario's \"tenants\" (quotas)\n"
 "  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
 "                          prompt/token times (Splitwise's perf_model.csv)\n"
 "                          and print the error table (docs/inference.md)\n"
@@ -178,11 +184,18 @@ static const char usage_calibrate[] =
 "(docs/inference.md).\n"
 H_EXIT;
 
+static const char usage_kueue[] =
+"usage: gpusim trace kueue FILE\n"
+"\n"
+"Print Kueue ClusterQueues (the JSON of 'kubectl get clusterqueues -o\n"
+"json') as a scenario's \"tenants\" block, their quotas included.\n"
+H_EXIT;
+
 static const struct { const char *name, *text; } usages[] = {
     { "formats", usage_formats }, { "convert", usage_convert },
     { "transform", usage_convert }, { "stats", usage_stats },
     { "gen", usage_gen }, { "fit", usage_fit },
-    { "calibrate", usage_calibrate },
+    { "calibrate", usage_calibrate }, { "kueue", usage_kueue },
 };
 
 /* The help of trace command cmd (NULL: the list), on stdout; 0, or 2 with
@@ -223,6 +236,7 @@ struct opts {
     int skip_bad;
     int nopt;
     const char *opt[MAXOPT];
+    char tzopt[96];             /* "tz=ZONE" from --tz */
     double scale;
     gs_time from, to;
     int has_to;
@@ -314,7 +328,8 @@ static int parse_tier_mix(struct opts *o, const char *arg)
 static const char *const long_opts[] = {
     "--out", "--format", "--opt", "--skip-bad-rows", "--scale-rate", "--from",
     "--to", "--sample", "--tenants", "--tier-mix", "--limit", "--seed",
-    "--gpus", "--fleet", "--jobs", "--until", "--by", "--durations", NULL,
+    "--gpus", "--fleet", "--jobs", "--until", "--by", "--durations", "--tz",
+    NULL,
 };
 
 /* getopt_long's forms by hand: "--name=value" is "--name" "value", and
@@ -403,6 +418,14 @@ static int parse_args(struct opts *o, int argc, char **argv)
             if (o->nopt == MAXOPT)
                 return usage("%s", "too many --opt");
             o->opt[o->nopt++] = v;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v && o->cmd != CMD_GEN) {
+            if (o->nopt == MAXOPT || strlen(v) + 4 > sizeof o->tzopt ||
+                o->tzopt[0])
+                return usage("%s", "--tz takes one zone (UTC, +02:00, "
+                             "Europe/Berlin)");
+            snprintf(o->tzopt, sizeof o->tzopt, "tz=%s", v);
+            o->opt[o->nopt++] = o->tzopt;
             i++;
         } else if (strcmp(a, "--skip-bad-rows") == 0 && o->cmd != CMD_GEN) {
             o->skip_bad = 1;
@@ -540,11 +563,30 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* 1 if one of the first lines of a JSON file names a Kubernetes
+ * apiVersion (a kubectl export), else 0. */
+static int kube_json(const char *path)
+{
+    struct gs_tread *t;
+    struct gs_diag d = { 0 };
+    if (gs_tread_open(path, &t, &d) < 0)
+        return 0;
+    char *line;
+    int yes = 0;
+    for (int i = 0; i < 5 && !yes && gs_tread_line(t, &line, &d) == 1; i++)
+        yes = strstr(line, "\"apiVersion\"") != NULL;
+    gs_tread_close(t);
+    return yes;
+}
+
 /* The format of path from its name or first line, or NULL. */
 static const char *guess_format(const char *path)
 {
-    if (ends_with(path, ".json"))
-        return "scenario";
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return "k8s-pods";      /* a folder of snapshots */
+    if (ends_with(path, ".json") || ends_with(path, ".json.gz"))
+        return kube_json(path) ? "k8s-pods" : "scenario";
     if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz"))
         return "mooncake";
     if (ends_with(path, ".swf") || ends_with(path, ".swf.gz"))
@@ -579,6 +621,8 @@ static const char *guess_format(const char *path)
             fmt = "azure-llm";
         else if (strncmp(line, "request_id,", 11) == 0)
             fmt = "splitwise";
+        else if (strncmp(line, "JobID|", 6) == 0)
+            fmt = "slurm-sacct";
         break;
     }
     gs_tread_close(t);
@@ -1357,6 +1401,13 @@ int gs_trace_main(int argc, char **argv)
         return gs_llm_calib_report(stdout, argv[1], &cat, &d) ? report(&d)
                                                                : 0;
     }
+    if (strcmp(cmd, "kueue") == 0) {
+        if (argc != 2 || argv[1][0] == '-')
+            return usage("%s", "kueue takes one file: kubectl get "
+                         "clusterqueues -o json");
+        struct gs_diag d = { 0 };
+        return gs_kube_kueue_tenants(argv[1], stdout, &d) ? report(&d) : 0;
+    }
     struct opts o = { .scale = 1.0, .sample = 1.0, .seed = 1, .by_tier = 1,
                       .durations = GS_WLFIT_AUTO };
     if (strcmp(cmd, "convert") == 0 || strcmp(cmd, "transform") == 0)
@@ -1369,7 +1420,7 @@ int gs_trace_main(int argc, char **argv)
         o.cmd = CMD_FIT;
     else
         return usage("unknown command '%s' (formats, convert, transform, "
-                     "stats, gen, fit, calibrate)", cmd);
+                     "stats, gen, fit, kueue, calibrate)", cmd);
     int rc = parse_opts(&o, argc - 1, argv + 1);
     if (rc != 0)
         return rc;
