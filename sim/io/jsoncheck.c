@@ -379,10 +379,48 @@ static void line_col(const char *t, size_t at, int *line, int *col)
     }
 }
 
+size_t gs_utf8_bad(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || i + len > n || (len == 2 && c < 0xC2) ||
+            (len == 4 && c > 0xF4))
+            return i;
+        for (size_t k = 1; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+        if ((len == 3 && ((c == 0xE0 && s[i + 1] < 0xA0) ||     /* overlong */
+                          (c == 0xED && s[i + 1] >= 0xA0))) ||  /* surrogate */
+            (len == 4 && ((c == 0xF0 && s[i + 1] < 0x90) ||     /* overlong */
+                          (c == 0xF4 && s[i + 1] >= 0x90))))    /* > 10FFFF */
+            return i;
+        i += len;
+    }
+    return SIZE_MAX;
+}
+
 int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
 {
     if (text == NULL)
         return 0;
+    size_t bad = gs_utf8_bad(text, strlen(text));
+    if (bad != SIZE_MAX) {
+        int line, col;
+        char where[600];
+        line_col(text, bad, &line, &col);
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        return gs_diag_set(d, GS_EPARSE, where, "not UTF-8 (byte 0x%02X): "
+                           "JSON text is UTF-8 (RFC 8259); convert the file, "
+                           "e.g. iconv -f LATIN1 -t UTF-8",
+                           (unsigned char)text[bad]);
+    }
     struct jc c = { .t = text, .issue_at = SIZE_MAX };
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
         c.i = 3;
