@@ -46,6 +46,9 @@ struct jc {
     int comment;
     char key[64];
     char kpath[GS_JC_PATH];
+    long nvalues;               /* values read so far */
+    size_t toomany_at;          /* where the count passed the limit, or
+                                   SIZE_MAX */
 };
 
 static void issue_dup(struct jc *c, const struct key *first,
@@ -349,6 +352,11 @@ static void value(struct jc *c, int depth)
         c->stop = 1;
         return;
     }
+    if (++c->nvalues > GS_JSON_MAX_VALUES) {
+        c->toomany_at = c->i;
+        c->stop = 1;
+        return;
+    }
     char ch = c->t[c->i];
     if (ch == '{') {
         object(c, depth);
@@ -421,7 +429,7 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
                            "e.g. iconv -f LATIN1 -t UTF-8",
                            (unsigned char)text[bad]);
     }
-    struct jc c = { .t = text, .issue_at = SIZE_MAX };
+    struct jc c = { .t = text, .issue_at = SIZE_MAX, .toomany_at = SIZE_MAX };
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
         c.i = 3;
     snprintf(c.path, sizeof c.path, "$");
@@ -439,10 +447,19 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     free(c.keys);
     if (c.oom)
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
-    if (c.issue_at == SIZE_MAX)
-        return 0;
     int line, col;
     char where[600];
+    if (c.toomany_at != SIZE_MAX) {
+        line_col(text, c.toomany_at, &line, &col);
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        return gs_diag_set(d, GS_EINVAL, where, "more than %d JSON values: "
+                           "refused before parsing (they would take about "
+                           "%d MiB); a large workload or fleet belongs in a "
+                           "trace or node-list file", GS_JSON_MAX_VALUES,
+                           (int)((GS_JSON_MAX_VALUES * 64.0) / (1 << 20)));
+    }
+    if (c.issue_at == SIZE_MAX)
+        return 0;
     line_col(text, c.issue_at, &line, &col);
     snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
     if (c.comment)
