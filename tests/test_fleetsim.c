@@ -75,13 +75,21 @@ static void test_small_neighbours(void)
     snprintf(cost, sizeof cost, "booted %d.0 nodes on average, %d at most",
              L + S, L + S);
     CU_ASSERT_PTR_NOT_NULL(strstr(p, cost));
-    /* Points: (L, S-1), (L, S), and (L-1, S) when L > 1. */
+    /* Points: (L, S-1), (L, S), and (L-1, S) when L > 1, on the seeds
+     * the plan's verdict took (more than plan.seeds where an interval
+     * straddled a target). */
+    int ns = 0;
+    const char *tg = strstr(p, "targets (95% interval over ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tg);
+    CU_ASSERT_EQUAL_FATAL(sscanf(tg, "targets (95%% interval over %d", &ns),
+                          1);
+    CU_ASSERT(ns >= 4 && ns <= 16);
     char args[768];
     snprintf(args, sizeof args, "sweep " SMALL " --set "
              "'services[1].replicas=%d,%d' --set 'services[0].replicas=%d,%d'"
-             " --seeds 4 --csv --metrics service.short.ttft_p99_s,"
+             " --seeds %d --csv --metrics service.short.ttft_p99_s,"
              "service.long.ttft_p99_s --out /tmp/gs-test-fleetsim-sweep.h5",
-             L > 1 ? L - 1 : L, L, S - 1, S);
+             L > 1 ? L - 1 : L, L, S - 1, S, ns);
     free(sw);
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &sw, NULL), 0);
     /* Points in order: (L-1|L, S-1) = 1, (L-1|L, S) = 2, (L, S-1) = 3,

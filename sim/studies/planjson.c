@@ -389,10 +389,29 @@ static int pool_ref(struct pctx *c, const struct gs_json *v, const char *path)
                 "index 0..%d)", n - 1);
 }
 
+/* "cap": the most nodes or replicas a widened range may reach (default
+ * four times the range's top; the top itself turns widening off). */
+static int parse_cap(struct pctx *c, const struct gs_json *o,
+                     const char *path, struct gs_plan_count *k)
+{
+    const struct gs_json *v = gs_json_get(o, "cap");
+    k->cap = 4 * k->hi > 100000 ? 100000 : 4 * k->hi;
+    if (v == NULL)
+        return 0;
+    char cp[340];
+    snprintf(cp, sizeof cp, "%s.cap", path);
+    if (!gs_json_is_number(v) || gs_json_number(v) != floor(gs_json_number(v))
+        || gs_json_number(v) < k->hi || gs_json_number(v) > 100000)
+        return perr(c, cp, "expected a whole number from the range's top "
+                    "(%d) to 100000", k->hi);
+    k->cap = (int)gs_json_number(v);
+    return 0;
+}
+
 static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
+    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "cap", "gpu",
                                      "price_per_gpu_hour", "market",
                                      "spot_share", "spot_discount", "spot", "sharing",
                                      "variants"))) < 0)
@@ -459,6 +478,9 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
         k->lo = (int)lo;
         k->hi = (int)hi;
         k->step = (int)step;
+        k->floor = 0;
+        if ((rc = parse_cap(c, o, path, k)) < 0)
+            return rc;
     }
 
     const struct gs_json *gpu = gs_json_get(o, "gpu");
@@ -612,7 +634,8 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 static int parse_service(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "tp", "gpu"))) < 0)
+    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "cap", "tp",
+                                     "gpu"))) < 0)
         return rc;
     const struct gs_json *nm = gs_json_get(o, "service");
     int si = -1;
@@ -645,6 +668,9 @@ static int parse_service(struct pctx *c, const struct gs_json *o, const char *pa
         k->lo = (int)lo;
         k->hi = (int)hi;
         k->step = 1;
+        k->floor = 1;
+        if ((rc = parse_cap(c, o, path, k)) < 0)
+            return rc;
     }
     static const char *const listed[] = { "tp", "gpu", NULL };
     for (int i = 0; listed[i]; i++) {
@@ -736,6 +762,7 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     int rc;
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
+                                          "max_seeds", "indifference",
                                           "growth"))) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
@@ -765,8 +792,9 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                   "cost_per_month, cost_per_million_tokens)");
         goto fail;
     }
-    static const char *const ints[] = { "seeds", "min_seeds" };
-    for (int i = 0; i < 2; i++) {
+    static const char *const ints[] = { "seeds", "min_seeds", "max_seeds" };
+    int *slot[] = { &p->seeds, &p->min_seeds, &p->max_seeds };
+    for (int i = 0; i < 3; i++) {
         v = gs_json_get(o, ints[i]);
         if (v == NULL)
             continue;
@@ -778,10 +806,24 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                       "confidence interval needs two seeds)");
             goto fail;
         }
-        *(i ? &p->min_seeds : &p->seeds) = (int)gs_json_number(v);
+        *slot[i] = (int)gs_json_number(v);
     }
     if (p->min_seeds > p->seeds)
         p->min_seeds = p->seeds;
+    if (p->max_seeds != 0 && p->max_seeds < p->seeds) {
+        rc = perr(&c, "$.plan.max_seeds", "the cap on seeds (%d) is below "
+                  "plan.seeds (%d)", p->max_seeds, p->seeds);
+        goto fail;
+    }
+    v = gs_json_get(o, "indifference");
+    if (v && (!gs_json_is_number(v) || !(gs_json_number(v) >= 0 &&
+                                         gs_json_number(v) < 0.5))) {
+        rc = perr(&c, "$.plan.indifference", "expected the indifference "
+                  "zone as a share of each target, from 0 to below 0.5 "
+                  "(0.01: within +-1%% of the target)");
+        goto fail;
+    }
+    p->indifference = v ? gs_json_number(v) : 0.01;
     v = gs_json_get(o, "growth");
     if (v) {
         if (!gs_json_is_array(v) || gs_json_size(v) > 16) {
