@@ -54,6 +54,7 @@
  *     full sort gives, until the fleet is full.
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
+#include "../sim/base/datapath.h"
 #include "policy.h"
 #include "rllite.h"
 #include "jobgroup.h"
@@ -157,10 +158,10 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (path) {
         const struct gs_scenario *sc = gs_sim_scenario(sim);
         char full[1200];
-        if (path[0] == '/' || sc->trace_dir[0] == '\0')
-            snprintf(full, sizeof full, "%s", path);
-        else
-            snprintf(full, sizeof full, "%s/%s", sc->trace_dir, path);
+        if (gs_data_path(sc->trace_dir, path, full, sizeof full) < 0) {
+            rc = gs_diag_set(d, GS_EINVAL, "weights", "path too long");
+            goto fail;
+        }
         if ((rc = gs_weights_load(full, gs_rllite_features, GS_RLLITE_NF,
                                   s->w, d)) < 0)
             goto fail;

@@ -2,6 +2,7 @@
  *
  * Each entry adapts one reader to struct gs_trace_format.  Paths in a
  * scenario are relative to the scenario file's folder. */
+#include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 #include "../sim/io/source.h"
 #include "alibaba.h"
@@ -21,10 +22,8 @@
 static void resolve(const struct gs_scenario *sc, const char *path, char *out,
                     size_t n)
 {
-    if (path[0] == '/' || sc->trace_dir[0] == '\0')
-        snprintf(out, n, "%s", path);
-    else
-        snprintf(out, n, "%s/%s", sc->trace_dir, path);
+    if (gs_data_path(sc->trace_dir, path, out, n) < 0)
+        snprintf(out, n, "%s", path);   /* too long: its open fails */
 }
 
 static int native_open(const struct gs_scenario *sc, struct gs_params *opts,

@@ -18,6 +18,7 @@
  * if not, it loads every kept row and sorts them by (arrival, line number) --
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
+#include "../sim/base/datapath.h"
 #include "tread.h"
 #include "../sim/io/scenario.h"
 
@@ -605,11 +606,9 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
         return gs_diag_set(d, GS_EINVAL, opts->where,
                            "missing required key '%s'", key);
     }
-    const char *dir = sc ? sc->trace_dir : "";
-    if (p[0] == '/' || dir[0] == '\0')
-        snprintf(out, n, "%s", p);
-    else
-        snprintf(out, n, "%s/%s", dir, p);
+    if (gs_data_path(sc ? sc->trace_dir : "", p, out, n) < 0)
+        return gs_diag_set(d, GS_EINVAL, opts->where, "the path of '%s' is "
+                           "too long", key);
     return 0;
 }
 

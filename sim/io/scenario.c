@@ -14,6 +14,7 @@
  *   prices     per GPU-hour on demand (mid-2025 list prices): H100-80GB
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
+#include "../base/datapath.h"
 #include "scenario.h"
 #include "jsonio.h"
 #include "../base/suggest.h"
@@ -385,10 +386,8 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
     char full[1100];
-    if (path[0] == '/' || s->trace_dir[0] == '\0')
-        snprintf(full, sizeof full, "%s", path);
-    else
-        snprintf(full, sizeof full, "%s/%s", s->trace_dir, path);
+    if (gs_data_path(s->trace_dir, path, full, sizeof full) < 0)
+        return err(c, q, "path too long");
     struct gs_pool_spec *np = NULL;
     int nn = 0;
     if ((rc = gs_node_list_read(fmt, full, &s->cat, &np, &nn, c->d)) < 0)
@@ -972,10 +971,7 @@ static int file_path(struct ctx *c, const cJSON *o, const char *path,
     int rc = str(c, o, path, key, 0, name, sizeof name);
     if (rc < 0 || name[0] == '\0')
         return rc;
-    int n = name[0] == '/' ? snprintf(out, GS_PATH, "%s", name)
-                           : snprintf(out, GS_PATH, "%s/%s", c->s->trace_dir,
-                                      name);
-    if (n >= GS_PATH) {
+    if (gs_data_path(c->s->trace_dir, name, out, GS_PATH) < 0) {
         char p[600];
         sub(p, sizeof p, path, key);
         return err(c, p, "path too long");
