@@ -15,6 +15,7 @@
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
 #include "../studies/progress.h"
+#include "../studies/replay.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/sim.h"
@@ -41,6 +42,8 @@ static const char usage_main[] =
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
+"  replay-check SCENARIO  a cluster's own history replayed: simulated waits\n"
+"                    against recorded ones (docs/import.md)\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
@@ -94,8 +97,8 @@ static const char usage_scenario[] =
 
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
-    "run", "compare", "train", "trace", "place-exp", "policies", "scenario",
-    "help", "version", NULL,
+    "run", "compare", "train", "trace", "place-exp", "replay-check",
+    "policies", "scenario", "help", "version", NULL,
 };
 
 static const char usage_help[] =
@@ -377,6 +380,10 @@ static int cmd_help(const char *topic, const char *sub)
         char *av[] = { (char *)"--help", NULL };
         return gs_place_exp_main(1, av);
     }
+    else if (strcmp(topic, "replay-check") == 0) {
+        char *av[] = { (char *)"replay-check", (char *)"--help", NULL };
+        return gs_replay_main(2, av);
+    }
     else if (strcmp(topic, "trace") == 0) {
         char *av[] = { (char *)"help", (char *)sub, NULL };
         return gs_trace_main(sub ? 2 : 1, av);
@@ -484,6 +491,8 @@ static int dispatch(int argc, char **argv)
         return gs_trace_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)
         return gs_place_exp_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay-check") == 0)
+        return gs_replay_main(argc - 1, argv + 1);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
             return cmd_help("policies", NULL);
