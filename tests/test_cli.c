@@ -892,7 +892,7 @@ static void test_compare_bill_window(void)
           fp);
     fclose(fp);
     const char *pols[] = { "fifo", "smallest" };
-    double span, sd, cost, csd, w = 0;
+    double span, sd, cost, csd, w = 0, own_u[2], own_t[2], u, t;
     /* own: each run billed over its own span */
     snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
              "--no-plots --csv -o %s/own.h5 --bill-until own", path, dir);
@@ -904,6 +904,15 @@ static void test_compare_bill_window(void)
         CU_ASSERT(sd > 0);                  /* the seeds' spans differ */
         CU_ASSERT(fabs(cost - 32 * span) < 0.05);
         CU_ASSERT(fabs(csd - 32 * sd) < 0.05);
+        /* own span: the makespan measures are the billed ones */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization", &own_u[i],
+                                       &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &own_t[i],
+                                       &sd), 0);
     }
     free(out);
     /* the default: the longest span of all runs, the same for every run */
@@ -920,7 +929,36 @@ static void test_compare_bill_window(void)
             w = span;
         CU_ASSERT_EQUAL(span, w);           /* one window for all */
         CU_ASSERT(fabs(cost - 32 * w) < 0.05);
+        /* the makespan measures are still each run's own, and the billed
+         * throughput is the workload's: 150 jobs over the common window */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_makespan_jph", &t, &sd), 0);
+        CU_ASSERT_EQUAL(t, own_t[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &t, &sd),
+                              0);
+        CU_ASSERT(fabs(t - 150 / w) < 1e-6);
     }
+    free(out);
+    /* paired differences under that window: the billed cost and throughput
+     * differ by exactly 0 and are not significant */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv-pairs -o %s/pairs.h5 --baseline smallest",
+             path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "policy,metric,baseline,diff,half,"
+                                  "ci_low,ci_high,significant_holm\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,cost_usd,smallest,0,0,0,0,"
+                                  "0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,throughput_jobs_per_hour,"
+                                  "smallest,0,0,0,0,0\n"));
+    free(out);
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots -o %s/pairs.h5 -f --baseline fair", path, dir);
+    CU_ASSERT_EQUAL(sh(args, &out, NULL), 2);
     free(out);
     snprintf(args, sizeof args, "%s/longest.h5", dir);
     struct gs_diag d = { 0 };
@@ -938,6 +976,9 @@ static void test_compare_bill_window(void)
                                        &csd), 0);
         CU_ASSERT_EQUAL(span, 100);
         CU_ASSERT(fabs(cost - 3200) < 1e-6);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
     }
     free(out);
     snprintf(args, sizeof args, "rm -rf %s", dir);

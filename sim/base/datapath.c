@@ -6,6 +6,7 @@
  * candidate is tested with access(F_OK); a file that vanishes between this
  * test and its reader's open is reported by the reader, naming it. */
 #include "datapath.h"
+#include "path.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,52 +25,64 @@ int gs_data_path_set(const char *list)
     return search ? 0 : -1;
 }
 
-static int put(char *out, size_t n, const char *a, size_t alen,
-               const char *b)
-{
-    int w = alen ? snprintf(out, n, "%.*s/%s", (int)alen, a, b)
-                 : snprintf(out, n, "%s", b);
-    return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
 static int exists(const char *p)
 {
     return access(p, F_OK) == 0;
 }
 
+/* "d/tail" (d of dlen bytes) when that file exists, else NULL (and NULL
+ * with *oom set when out of memory). */
+static char *try_at(const char *d, size_t dlen, const char *tail, int *oom)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%.*s/%s", (int)dlen, d, tail) < 0) {
+        *oom = 1;
+        return NULL;
+    }
+    if (exists(p))
+        return p;
+    free(p);
+    return NULL;
+}
+
 /* Look path up in the folder d (dlen bytes): path, then its tails. */
-static int in_folder(const char *d, size_t dlen, const char *path, char *out,
-                     size_t n)
+static char *in_folder(const char *d, size_t dlen, const char *path, int *oom)
 {
     const char *tail = path;
     while (strncmp(tail, "../", 3) == 0 || strncmp(tail, "./", 2) == 0)
         tail += tail[1] == '/' ? 2 : 3;
-    if (tail != path && put(out, n, d, dlen, path) == 0 && exists(out))
-        return 0;
-    for (;;) {
-        if (put(out, n, d, dlen, tail) == 0 && exists(out))
-            return 0;
+    char *p = tail != path ? try_at(d, dlen, path, oom) : NULL;
+    while (p == NULL && !*oom) {
+        if ((p = try_at(d, dlen, tail, oom)) != NULL || *oom)
+            break;
         const char *slash = strchr(tail, '/');
         if (slash == NULL)
-            return -1;
+            return NULL;
         tail = slash + 1;
     }
+    return p;
 }
 
-int gs_data_path(const char *dir, const char *path, char *out, size_t n)
+char *gs_data_path(const char *dir, const char *path)
 {
-    if (path[0] == '/' || dir == NULL || dir[0] == '\0')
-        return put(out, n, "", 0, path);
-    if (put(out, n, dir, strlen(dir), path) < 0)
-        return -1;
-    if (exists(out))
-        return 0;
+    char *beside = gs_path_join(dir, path);
+    if (beside == NULL || path[0] == '/' || dir == NULL || dir[0] == '\0' ||
+        exists(beside))
+        return beside;
     const char *list = search ? search : getenv("GPUSIM_DATA_PATH");
-    for (const char *d = list; d && *d;) {
+    int oom = 0;
+    for (const char *d = list; d && *d && !oom;) {
         size_t len = strcspn(d, ":");
-        if (len > 0 && in_folder(d, len, path, out, n) == 0)
-            return 0;
+        char *p = len > 0 ? in_folder(d, len, path, &oom) : NULL;
+        if (p) {
+            free(beside);
+            return p;
+        }
         d += len + (d[len] == ':');
     }
-    return put(out, n, dir, strlen(dir), path);
+    if (oom) {
+        free(beside);
+        return NULL;
+    }
+    return beside;
 }

@@ -15,14 +15,13 @@
 #ifndef GS_DATAPATH_H
 #define GS_DATAPATH_H
 
-#include <stddef.h>
-
 /* Set the search path (a ':'-separated list, copied; NULL or "" clears it
  * and $GPUSIM_DATA_PATH applies again).  0, or -1 when out of memory. */
 int gs_data_path_set(const char *list);
 
-/* The file path names for a scenario in folder dir (NULL or "": the
- * current folder), into out (n bytes).  0, or -1 when it does not fit. */
-int gs_data_path(const char *dir, const char *path, char *out, size_t n);
+/* The file path names for a scenario in folder dir (NULL or "": path as
+ * it is), in memory the caller frees (path.h's rule: never cut to a
+ * buffer); NULL when out of memory. */
+char *gs_data_path(const char *dir, const char *path);
 
 #endif
