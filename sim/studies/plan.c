@@ -145,6 +145,7 @@ struct plan_args {
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
     int no_plots, quiet, no_advice, force, verbose;
+    struct gs_plancfg *plan;    /* the scenario's $.plan (owned) */
 };
 
 /* Read the options into a.  -1 to go on, or the exit status. */
@@ -401,9 +402,10 @@ static int write_results(const struct plan_args *a, const struct search *s,
 static int prepare(struct plan_args *a, struct gs_scenario **base,
                    struct gs_diag *d)
 {
-    if (gs_load_scenario(a->file, base, d) < 0)
+    if (gs_load_scenario(a->file, base, d) < 0 ||
+        gs_plancfg_load(*base, &a->plan, d) < 0)
         return gs_report_diag(d, 2);
-    if ((*base)->plan == NULL) {
+    if (a->plan == NULL) {
         gs_diag_set(d, GS_EINVAL, (*base)->file, "no 'plan' section: "
                     "nothing to plan (docs/planning.md)");
         return gs_report_diag(d, 2);
@@ -440,7 +442,7 @@ static int plan_main(int argc, char **argv)
     if ((status = prepare(&a, &base, &d)) >= 0)
         goto end;
     gs_run_bind(base);
-    pc = *base->plan;                   /* shallow: overrides only */
+    pc = *a.plan;                       /* shallow: overrides only */
     if ((status = override(&pc, &a)) >= 0)
         goto end;
     status = 0;
@@ -489,6 +491,7 @@ end:
     free(fr);
     gs_plan_search_free(&s);
     gs_scenario_free(base);
+    gs_plancfg_free(a.plan);
     free(a.defout);
     free(a.defplots);
     return status;
