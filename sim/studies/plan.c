@@ -111,6 +111,15 @@ static void print_head(FILE *fp, const struct search *s)
             s->ncombo + s->ncombo_more,
             s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs, s->stopped,
             s->extended, s->undecided, s->pruned);
+    if (s->nst > 0)
+        fprintf(fp, "steady state (stationary generated load; plan.horizon): "
+                "each service target's TTFT, end-to-end or queueing estimate "
+                "deletes its run's warm-up (MSER-5) before the quantile\n");
+    else
+        fprintf(fp, "%s: targets are judged over whole runs\n",
+                gs_plan_is_steady(s->base) ? "steady state, no service "
+                "latency target" : "finite horizon (a trace or a cycle; "
+                "plan.horizon)");
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "
                 "cap):\n%s", s->note);
@@ -257,6 +266,7 @@ static int grow(const struct search *s, int jobs, struct growth *g,
                              .nfleet = s->nfleet, .pr = s->pr,
                              .bound = INFINITY };
         gs_plan_attain_bind(&sg);
+        gs_plan_steady_bind(&sg);
         g->cost[k] = NAN;
         if (gs_plan_search_run(&sg, jobs, d) < 0 ||
             gs_plan_search_widen(&sg, jobs, d) < 0) {
@@ -453,6 +463,7 @@ static int plan_main(int argc, char **argv)
                          .nm = gs_run_nmetrics(), .pr = &pr,
                          .bound = INFINITY };
     gs_plan_attain_bind(&s);
+    gs_plan_steady_bind(&s);
     /* spot clones are appended after the $.fleet entries */
     s.nfleet = gs_json_count(base->text, "fleet");
     struct timespec t0, t1;

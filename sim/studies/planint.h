@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 struct gs_scenario;
+struct gs_sim;
 
 /* A candidate's verdict; gs_plan_status[] names them. */
 enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID,
@@ -30,6 +31,8 @@ struct cand {
     int nrun, status;
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
+    double *warm;               /* [seeds][nst]: requests deleted as warm-up
+                                   (-(w + 1): MSER-5 at its limit) */
     double *booted;             /* [seeds][npools][2]: the nodes each pool
                                    billed on average and at most (what an
                                    autoscaled pool booted) */
@@ -47,6 +50,13 @@ struct combo {
     int *cnt;                   /* [ncounts] counts; the last is bisected */
     int L, H, state, cur;       /* bracket over grid indexes; cand in work */
     double ratio;               /* simulated / nominal cost, once known */
+};
+
+/* A target estimated in steady state (plansteady.c). */
+struct gs_plan_st {
+    int target, metric, svc;    /* the target, its metric, its service */
+    int what;                   /* TTFT, end-to-end or queueing delay */
+    double p;                   /* the quantile, or -1 for the mean */
 };
 
 struct search {
@@ -69,6 +79,9 @@ struct search {
     char note[2048];            /* how the ranges were widened */
     double est_rest;            /* runs the search may still take (an
                                    estimate, for the progress line) */
+    int nst;                    /* targets estimated in steady state (0:
+                                   a finite-horizon question) */
+    struct gs_plan_st *st;      /* [nst] */
     int natt, *att;             /* the attainment metrics: jobs', then each
                                    service's */
     char **svc_sla;             /* [nsvcs]: the plan's targets as the
@@ -123,6 +136,18 @@ void gs_plan_search_free(struct search *s);
  * as wide) and merge; s->note says what was widened.  0 or a negative
  * code with d filled. */
 int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
+
+/* --- plansteady.c: steady-state estimates ------------------------------ */
+
+/* The question is steady state: plan.horizon, or else every load is a
+ * stationary generator. */
+int gs_plan_is_steady(const struct gs_scenario *sc);
+/* Find the service targets to estimate in steady state (s->st). */
+void gs_plan_steady_bind(struct search *s);
+/* Replace out[]'s steady-state targets by their warm-up-deleted
+ * estimates from sim's requests; warm[nst] the warm-up deleted. */
+void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
+                          double *out, double *warm);
 
 /* --- planout.c: what the answer looks like -------------------------------- */
 

@@ -82,6 +82,35 @@ static const char *target_word(const struct search *s, const struct cand *x,
     }
 }
 
+/* Target i's warm-up, when it is estimated in steady state: the requests
+ * deleted a run on average, of those that finished, and the runs whose
+ * transient may be longer than half the run. */
+static void print_warmup(FILE *fp, const struct search *s,
+                         const struct cand *x, int i)
+{
+    for (int k = 0; k < s->nst && x->warm; k++) {
+        const struct gs_plan_st *st = &s->st[k];
+        if (st->target != i)
+            continue;
+        double w = 0;
+        int lim = 0;
+        for (int r = 0; r < x->nrun; r++) {
+            double v = x->warm[(size_t)r * s->nst + k];
+            lim += v < 0;
+            w += (v < 0 ? -v - 1 : v) / x->nrun;
+        }
+        char name[160];
+        snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                 s->base->svcs[st->svc].name);
+        int m = gs_run_metric_index(name);
+        fprintf(fp, "    %-28s steady state: warm-up deleted (MSER-5), %.0f "
+                "of %.0f requests a run%s\n", "", w,
+                m >= 0 ? x->mean[m] : NAN,
+                lim ? "; in some runs it reached half the run: run longer"
+                    : "");
+    }
+}
+
 /* Each target: its limit, the interval, the unfavourable end and the
  * verdict, then the margin -- how far the mean is from the limit, as a
  * share of it (positive: on the good side), with the interval's ends. */
@@ -110,6 +139,7 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
         double k = rel ? 100 : 1;
         fprintf(fp, "    %-28s margin %+.3g%s (interval %+.3g%s to "
                 "%+.3g%s)\n", "", k * mg, u, k * mw, u, k * mf, u);
+        print_warmup(fp, s, x, i);
     }
 }
 

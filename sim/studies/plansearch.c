@@ -295,6 +295,7 @@ static void free_cand(struct cand *x)
     free(x->mean);
     free(x->half);
     free(x->booted);
+    free(x->warm);
     free(x->cnt);
 }
 
@@ -498,6 +499,8 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
             out[s->nm + 2 * p] = b.nodes_mean;
             out[s->nm + 2 * p + 1] = b.nodes_peak;
         }
+        if (s->nst > 0)
+            gs_plan_steady_apply(s, sim, out, out + s->nm + 2 * s->npb);
     }
     gs_sim_free(sim);
     return rc;
@@ -738,6 +741,14 @@ static int gather(struct search *s, const double *res, size_t nout,
         if (np > 0)
             memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
                    np * 2 * sizeof *res);
+        size_t nst = (size_t)s->nst;
+        if (x->warm == NULL && nst > 0 &&
+            (x->warm = calloc((size_t)s->pc->max_seeds * nst,
+                              sizeof *x->warm)) == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        if (nst > 0)
+            memcpy(&x->warm[(size_t)s->tseed[t] * nst],
+                   r + s->nm + 2 * s->npb, nst * sizeof *res);
     }
     return 0;
 }
@@ -784,7 +795,7 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         for (int t = 0; t < s->ntask; t++)
             if (s->cand[s->tcand[t]].sc->npools > s->npb)
                 s->npb = s->cand[s->tcand[t]].sc->npools;
-        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb;
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst;
         free(res);
         if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
             rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -809,6 +820,7 @@ done:
 void gs_plan_search_free(struct search *s)
 {
     free(s->att);
+    free(s->st);
     for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
         free(s->svc_sla[j]);
     free(s->svc_sla);
@@ -1007,7 +1019,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
                               .growth = s->growth, .nm = s->nm,
                               .nfleet = s->nfleet, .pr = s->pr,
                               .natt = s->natt, .att = s->att,
-                              .svc_sla = s->svc_sla, .bound = INFINITY };
+                              .svc_sla = s->svc_sla, .nst = s->nst,
+                              .st = s->st, .bound = INFINITY };
         if (b >= 0)
             sub.bound = s->cand[b].cost_h;
         rc = gs_plan_search_run(&sub, jobs, d);
@@ -1015,6 +1028,7 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
             rc = merge(s, &sub, d);
         sub.att = NULL;
         sub.svc_sla = NULL;
+        sub.st = NULL;
         gs_plan_search_free(&sub);
         if (lo > cur[q].hi)
             cur[q].hi = hi;
