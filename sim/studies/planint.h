@@ -17,7 +17,7 @@ struct gs_sim;
 
 /* A candidate's verdict; gs_plan_status[] names them. */
 enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID,
-       C_UNDECIDED };
+       C_UNDECIDED, C_PHYSICS };
 /* Where a target stands on a candidate's interval. */
 enum { T_MET, T_MISSED, T_ZONE, T_OPEN };
 extern const char *const gs_plan_status[];
@@ -72,7 +72,8 @@ struct search {
     struct cand *cand;
     long runs, stopped, pruned;
     int ncombo_more;            /* combinations of the widened ranges */
-    long extended, undecided;   /* candidates that ran past plan.seeds;
+    long extended, undecided, physics;  /* ... and combinations the
+                                   engine model's bound ruled out */   /* candidates that ran past plan.seeds;
                                    that ended undecided */
     double bound;               /* the cost of a plan found by an earlier
                                    pass (INFINITY: none), for pruning */
@@ -82,6 +83,8 @@ struct search {
     int nst;                    /* targets estimated in steady state (0:
                                    a finite-horizon question) */
     struct gs_plan_st *st;      /* [nst] */
+    int *phys;                  /* [ntargets]: a TTFT target's percentile
+                                   prompt (tokens), or -1 (planbound.c) */
     int natt, *att;             /* the attainment metrics: jobs', then each
                                    service's */
     char **svc_sla;             /* [nsvcs]: the plan's targets as the
@@ -149,9 +152,23 @@ void gs_plan_steady_bind(struct search *s);
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
                           double *out, double *warm);
 
+/* --- planbound.c: what stops a plan, without simulation ---------------- */
+
+/* For each service TTFT percentile target: every GPU and degree the
+ * candidates tried on which the target's percentile prompt alone already
+ * takes longer than the target, printed on fp.  How many were printed. */
+int gs_plan_print_physics(FILE *fp, const struct search *s);
+/* The percentile prompt of each TTFT target (s->phys). */
+void gs_plan_physics_bind(struct search *s);
+/* 1 when x's GPU and degree cannot meet some TTFT target whatever its
+ * replica count (its percentile prompt alone takes longer). */
+int gs_plan_physics_stops(const struct search *s, const struct cand *x);
+
 /* --- planout.c: what the answer looks like -------------------------------- */
 
 void gs_plan_cell(char *buf, size_t n, double mean, double half);
+/* The jobs and requests x's runs simulated. */
+double gs_plan_simulated(const struct search *s, const struct cand *x);
 void gs_plan_print_fleet(FILE *fp, const struct cand *x);
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x);

@@ -178,6 +178,24 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
         fputc('\n', fp);
 }
 
+/* The jobs and requests x's runs simulated: every tier's jobs and the
+ * services' requests, summed over its runs. */
+double gs_plan_simulated(const struct search *s, const struct cand *x)
+{
+    static const char *const tiers[] = { "inference.jobs", "training.jobs",
+                                         "interactive.jobs", "data.jobs",
+                                         "inference_requests" };
+    double n = 0;
+    for (int i = 0; i < 5; i++) {
+        int m = gs_run_metric_index(tiers[i]);
+        for (int k = 0; m >= 0 && k < x->nrun; k++) {
+            double v = x->v[(size_t)k * s->nm + m];
+            n += isnan(v) ? 0 : v;
+        }
+    }
+    return n;
+}
+
 /* Does x dominate y: at least as good in feasibility (a feasible
  * candidate beats any other), in the planner's cost order and in
  * attainment, and better in one of them. */
@@ -340,6 +358,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *mean = calloc((size_t)nc * nm + 1, sizeof *mean);
     double *half = calloc((size_t)nc * nm + 1, sizeof *half);
     double *seeds = calloc((size_t)nc + 1, sizeof *seeds);
+    double *simd = calloc((size_t)nc + 1, sizeof *simd);
     double *cost = calloc((size_t)nc + 1, sizeof *cost);
     double *att = calloc((size_t)nc + 1, sizeof *att);
     double *tl = calloc((size_t)nt + 1, sizeof *tl);
@@ -347,7 +366,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
-        !seeds || !cost || !att || !tl || !tu || !fidx) {
+        !seeds || !simd || !cost || !att || !tl || !tu || !fidx) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -356,6 +375,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         labels[i] = x->label;
         status[i] = gs_plan_status[x->status];
         seeds[i] = x->nrun;
+        simd[i] = gs_plan_simulated(s, x);
         cost[i] = x->cost_h;
         att[i] = x->nrun > 0 ? gs_plan_attain(s, x, NULL) : NAN;
         for (size_t k = 0; k < (size_t)ns * nm; k++)
@@ -385,6 +405,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
           "each candidate tried, in the order tried" },
         { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL },
         { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
+        { "plan/candidates/simulated", GS_H5_DOUBLE, 1, { nc }, simd,
+          "jobs and requests simulated over its runs" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "mean over its seeds" },
         { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
@@ -419,6 +441,7 @@ done:
     free(mean);
     free(half);
     free(seeds);
+    free(simd);
     free(cost);
     free(att);
     free(tl);

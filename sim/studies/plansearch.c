@@ -22,7 +22,7 @@
 
 const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
-                                       "undecided" };
+                                       "undecided", "beyond physics" };
 
 int gs_plan_metric(const char *name)
 {
@@ -719,6 +719,14 @@ static int propose(struct search *s, struct gs_diag *d)
             i--;                    /* its next candidate, this round */
             continue;
         }
+        /* a GPU on which the percentile prompt alone misses a TTFT target:
+         * no count of it is feasible, and nothing is run */
+        if (c->state == K_TOP && gs_plan_physics_stops(s, &s->cand[rc])) {
+            s->cand[rc].status = C_PHYSICS;
+            s->physics++;
+            advance(s, i, &s->cand[rc]);
+            continue;
+        }
         add_tasks(s, rc, 0, pc->min_seeds);
     }
     return 0;
@@ -821,6 +829,7 @@ void gs_plan_search_free(struct search *s)
 {
     free(s->att);
     free(s->st);
+    free(s->phys);
     for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
         free(s->svc_sla[j]);
     free(s->svc_sla);
@@ -978,6 +987,7 @@ static int merge(struct search *s, struct search *sub, struct gs_diag *d)
     s->pruned += sub->pruned;
     s->extended += sub->extended;
     s->undecided += sub->undecided;
+    s->physics += sub->physics;
     return 0;
 }
 
@@ -1020,7 +1030,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
                               .nfleet = s->nfleet, .pr = s->pr,
                               .natt = s->natt, .att = s->att,
                               .svc_sla = s->svc_sla, .nst = s->nst,
-                              .st = s->st, .bound = INFINITY };
+                              .st = s->st, .phys = s->phys,
+                              .bound = INFINITY };
         if (b >= 0)
             sub.bound = s->cand[b].cost_h;
         rc = gs_plan_search_run(&sub, jobs, d);
@@ -1029,6 +1040,7 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
         sub.att = NULL;
         sub.svc_sla = NULL;
         sub.st = NULL;
+        sub.phys = NULL;
         gs_plan_search_free(&sub);
         if (lo > cur[q].hi)
             cur[q].hi = hi;
