@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
+.PHONY: all run test test-long asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
@@ -156,6 +156,15 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@sh tests/refcheck.sh $(B)/gpusim
 
+# The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
+# source asks for them (gs_test_long, tests/cutest.h), run by CI after
+# `make test`.
+LONG_SRC := $(shell grep -lE 'gs_test_long|GS_TEST_LONG' $(TEST_SRC) /dev/null)
+LONG_BIN := $(LONG_SRC:tests/%.c=$(B)/tests/%)
+test-long: $(LONG_BIN) $(B)/gpusim
+	@GS_TEST_LONG=1 GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins \
+	  sh tests/run.sh $(LONG_BIN)
+
 # The outputs that must not move (tests/refcheck.sh); refcheck-update
 # rewrites tests/refs/ after a change that moves them on purpose.
 refcheck: $(B)/gpusim
@@ -167,8 +176,11 @@ refcheck-update: $(B)/gpusim
 asan:
 	$(MAKE) SANITIZER=address,undefined test
 
+# Every benchmark runs; one that fails (a check it makes, such as
+# bench_tenants' ratio to fifo) fails `make bench` at the end.
 bench: $(BENCH_BIN) $(B)/gpusim
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@bad=""; for b in $(BENCH_BIN); do echo "== $$b"; $$b || bad="$$bad $$b"; \
+	done; if [ -n "$$bad" ]; then echo "bench: failed:$$bad"; exit 1; fi
 
 # --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang
 # under ASan and UBSan over their own copy of the library.  `make fuzz`

@@ -95,7 +95,7 @@ static const char *const commands[] = {
 };
 
 static const char usage_help[] =
-"usage: gpusim help [COMMAND]\n"
+"usage: gpusim help [COMMAND [SUBCOMMAND]]\n"
 "\n"
 "Without COMMAND, list the commands; with one, its options and what it\n"
 "does (the same as 'gpusim COMMAND --help').\n";
@@ -267,7 +267,7 @@ static int cmd_run(int argc, char **argv)
         return usage_error("%s", "run: --out and --no-out contradict each "
                            "other; give one");
     struct gs_diag d = { 0 };
-    if (out && !no_out && gs_out_check(out, &d) < 0) {
+    if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
         char buf[1200];
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: --out: %s\n", buf);
@@ -333,7 +333,8 @@ static int cmd_run(int argc, char **argv)
     }
     fflush(stdout);
     if (rc == 0 && !no_out && !quiet)
-        fprintf(stderr, "gpusim: results written to %s\n", out);
+        fprintf(stderr, "gpusim: results written to %s\n",
+                strcmp(out, "-") == 0 ? "the standard output" : out);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);
@@ -356,7 +357,7 @@ static int cmd_policies(void)
     return 0;
 }
 
-static int cmd_help(const char *topic)
+static int cmd_help(const char *topic, const char *sub)
 {
     if (topic == NULL) {
         fputs(usage_main, stdout);
@@ -373,8 +374,8 @@ static int cmd_help(const char *topic)
         return gs_place_exp_main(1, av);
     }
     else if (strcmp(topic, "trace") == 0) {
-        char *av[] = { (char *)"help", NULL };
-        return gs_trace_main(1, av);
+        char *av[] = { (char *)"help", (char *)sub, NULL };
+        return gs_trace_main(sub ? 2 : 1, av);
     }
     else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
         char *av[] = { (char *)"--help", NULL };
@@ -438,9 +439,10 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
-        return cmd_help(NULL);
+        return cmd_help(NULL, NULL);
     if (strcmp(cmd, "help") == 0)
-        return cmd_help(argc > 2 ? argv[2] : NULL);
+        return cmd_help(argc > 2 ? argv[2] : NULL,
+                        argc > 3 ? argv[3] : NULL);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
@@ -465,7 +467,7 @@ static int dispatch(int argc, char **argv)
         return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
-            return cmd_help("policies");
+            return cmd_help("policies", NULL);
         return cmd_policies();
     }
     if (strcmp(cmd, "scenario") == 0) {
@@ -474,7 +476,7 @@ static int dispatch(int argc, char **argv)
             return 0;
         }
         if (argc == 3 && strcmp(argv[2], "--help") == 0)
-            return cmd_help("scenario");
+            return cmd_help("scenario", NULL);
         return usage_error("%s", "scenario: the built-in scenario is "
                            "'quickstart'");
     }

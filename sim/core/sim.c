@@ -1590,12 +1590,16 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *pname = o->policy ? o->policy : sc->policy;
     s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
     if (s->pol == NULL) {
-        char list[512], where[600];
+        char list[512], where[600], hint[128];
         gs_names_join(list, sizeof list, (const void *const *)gs_policies,
                       offsetof(struct gs_policy_ops, name));
+        gs_names_suggest(pname, (const void *const *)gs_policies,
+                         offsetof(struct gs_policy_ops, name), hint,
+                         sizeof hint);
         snprintf(where, sizeof where, "%s: $.policy", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
-                         "unknown policy '%s' (known: %s)", pname, list);
+                         "unknown policy '%s'%s (known: %s)", pname, hint,
+                         list);
         goto fail;
     }
     if (s->pol->abi != GS_POLICY_ABI) {
@@ -1607,12 +1611,16 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     const char *lname = o->placer ? o->placer : sc->placer;
     s->plc = gs_placer_find(lname);
     if (s->plc == NULL) {
-        char list[512], where[600];
+        char list[512], where[600], hint[128];
         gs_names_join(list, sizeof list, (const void *const *)gs_placers,
                       offsetof(struct gs_placer_ops, name));
+        gs_names_suggest(lname, (const void *const *)gs_placers,
+                         offsetof(struct gs_placer_ops, name), hint,
+                         sizeof hint);
         snprintf(where, sizeof where, "%s: $.placement", sc->file);
         rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
-                         "unknown placement '%s' (known: %s)", lname, list);
+                         "unknown placement '%s'%s (known: %s)", lname, hint,
+                         list);
         goto fail;
     }
     /* Parameters written for the scenario's policy do not apply to another

@@ -803,7 +803,9 @@ static int file_begin(struct w *w, const char *kind, const char *scenario,
                       const char *text)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    int rc = gs_out_begin(&w->out, w->path, w->d);
+    int rc = gs_out_check_seekable(w->path, w->d);
+    if (rc == 0)
+        rc = gs_out_begin(&w->out, w->path, w->d);
     if (rc < 0)
         return rc;
     hid_t fcpl = ocpl(H5P_FILE_CREATE);

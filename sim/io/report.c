@@ -40,6 +40,41 @@ static int has_market(const struct gs_scenario *sc, int market)
 }
 
 /* The cloud lines of the table: only what the scenario has. */
+/* The bill's part each tenant's jobs ran up, the dearest first (ties in
+ * tenant order); past TENANT_LINE tenants the rest are summed. */
+#define TENANT_LINE 6
+static void tenant_line(FILE *fp, const struct gs_sim *s)
+{
+    const struct gs_cloud *c = gs_sim_cloud(s);
+    int n = gs_sim_ntenants(s), top[TENANT_LINE], ntop = 0;
+    double sum = 0;
+    for (int t = 0; t < n; t++) {
+        double v = gs_cloud_cost_tenant(c, t);
+        sum += v;
+        int k = ntop < TENANT_LINE ? ntop++ : TENANT_LINE;
+        while (k > 0 && gs_cloud_cost_tenant(c, top[k - 1]) < v) {
+            if (k < TENANT_LINE)
+                top[k] = top[k - 1];
+            k--;
+        }
+        if (k < TENANT_LINE)
+            top[k] = t;
+    }
+    if (n == 0)
+        return;
+    fprintf(fp, "  by tenant     ");
+    double shown = 0;
+    for (int i = 0; i < ntop; i++) {
+        double v = gs_cloud_cost_tenant(c, top[i]);
+        fprintf(fp, "%s%s $%.2f", i ? ", " : "", gs_sim_tenant_name(s, top[i]),
+                v);
+        shown += v;
+    }
+    if (n > ntop)
+        fprintf(fp, ", %d more $%.2f", n - ntop, sum - shown);
+    fprintf(fp, " (jobs' share $%.2f)\n", sum);
+}
+
 static void cloud_lines(FILE *fp, const struct gs_sim *s)
 {
     const struct gs_summary *su = gs_sim_summary(s);
@@ -60,6 +95,7 @@ static void cloud_lines(FILE *fp, const struct gs_sim *s)
         }
     fprintf(fp, "; idle $%.2f (%.1f %%)\n", c->cost_idle,
             su->cost > 0 ? 100 * c->cost_idle / su->cost : 0.0);
+    tenant_line(fp, s);
     fprintf(fp, "  node-hours    %.1f paid, %.1f with no job\n", c->node_hours,
             c->idle_node_hours);
     if (has_market(sc, GS_MKT_SPOT))

@@ -1483,13 +1483,12 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tenants");
     sub(pp, sizeof pp, p, "tenants");
     if (cJSON_IsNumber(t)) {
-        if (!(t->valuedouble >= 1 && t->valuedouble <= GS_GEN_MAX_TENANTS) ||
+        if (!(t->valuedouble >= 1 && t->valuedouble <= GS_GEN_MAX_NUMBERED) ||
             t->valuedouble != floor(t->valuedouble))
             return err(c, pp, "expected a whole number from 1 to %d",
-                       GS_GEN_MAX_TENANTS);
+                       GS_GEN_MAX_NUMBERED);
         k->ntenants = (int)t->valuedouble;
-        for (int i = 0; i < k->ntenants; i++)
-            snprintf(k->tenants[i], GS_TENANT_NAME, "tenant%d", i + 1);
+        k->numbered = 1;            /* tenant1 .. tenantN (gen.h) */
     } else if (cJSON_IsArray(t)) {
         for (const cJSON *e = t->child; e; e = e->next) {
             if (!cJSON_IsString(e) || !e->valuestring[0] ||
@@ -1497,7 +1496,9 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
                 return err(c, pp, "expected tenant names (non-empty strings "
                            "under %d characters)", GS_TENANT_NAME);
             if (k->ntenants == GS_GEN_MAX_TENANTS)
-                return err(c, pp, "at most %d tenants", GS_GEN_MAX_TENANTS);
+                return err(c, pp, "at most %d tenants by name (a number "
+                           "of tenants, \"tenants\": N, has no such limit)",
+                           GS_GEN_MAX_TENANTS);
             snprintf(k->tenants[k->ntenants++], GS_TENANT_NAME, "%s",
                      e->valuestring);
         }
@@ -1507,6 +1508,9 @@ static int parse_class(struct ctx *c, const cJSON *o, const char *p,
     const cJSON *tw = cJSON_GetObjectItemCaseSensitive(o, "tenant_weights");
     if (tw != NULL) {
         sub(pp, sizeof pp, p, "tenant_weights");
+        if (k->ntenants > GS_GEN_MAX_TENANTS)
+            return err(c, pp, "weights for at most %d tenants (this class "
+                       "has %d)", GS_GEN_MAX_TENANTS, k->ntenants);
         if (!cJSON_IsArray(tw) || k->ntenants == 0 ||
             cJSON_GetArraySize(tw) != k->ntenants)
             return err(c, pp, "expected an array of weights, one per tenant "
