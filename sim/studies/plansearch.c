@@ -565,6 +565,26 @@ static void prune(struct search *s)
     double best = b >= 0 ? s->cand[b].cost_h : s->bound;
     if (b >= 0 && s->bound < best)
         best = s->bound;                /* an earlier pass's plan */
+    /* A candidate running more seeds (its interval straddles a target)
+     * that costs more than a plan known to be feasible cannot change the
+     * answer: it stops, undecided, and so does its combination (a larger
+     * count costs more still). */
+    for (int i = 0; i < s->ncombo; i++) {
+        struct combo *c = &s->combo[i];
+        if ((c->state != K_TOP && c->state != K_BISECT) || c->cur < 0)
+            continue;
+        struct cand *x = &s->cand[c->cur];
+        if (x->nrun < s->pc->seeds ||
+            !((b >= 0 && gs_plan_cost_cmp(x, &s->cand[b]) > 0) ||
+              (s->pc->objective == 0 && x->cost_h > best * (1 + 1e-9))))
+            continue;
+        x->status = C_UNDECIDED;
+        s->undecided++;
+        s->extended += x->nrun > s->pc->seeds;
+        c->cur = -1;
+        c->state = K_PRUNED;
+        s->pruned++;
+    }
     if (isinf(best) || s->pc->ncounts == 0 || s->pc->objective != 0 ||
         s->pc->counts[s->pc->ncounts - 1].pool < 0)
         return;
