@@ -118,9 +118,9 @@ static void print_head(FILE *fp, const struct search *s)
                 "deletes its run's warm-up (MSER-5) before the quantile\n");
     else
         fprintf(fp, "%s: targets are judged over whole runs\n",
-                gs_plan_is_steady(s->base) ? "steady state, no service "
-                "latency target" : "finite horizon (a trace or a cycle; "
-                "plan.horizon)");
+                gs_plan_is_steady(s->base, s->pc)
+                    ? "steady state, no service latency target"
+                    : "finite horizon (a trace or a cycle; plan.horizon)");
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "
                 "cap):\n%s", s->note);
