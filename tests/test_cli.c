@@ -1294,6 +1294,49 @@ static void test_names_and_help(void)
     free(out);
 }
 
+
+/* A scenario's relative paths: beside the scenario first, then on the
+ * data search path (--data-path, else $GPUSIM_DATA_PATH), the path's
+ * leading folders dropped one at a time (datapath.h). */
+static void test_data_path(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/a/b dp/d/data "
+                       "&& printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n2,10,1,60\n' >dp/d/data/t.csv && "
+                       "printf '{\"fleet\": [{\"gpu\": \"A100-80GB\", "
+                       "\"nodes\": 1}], \"workload\": {\"trace\": {\"format\":"
+                       " \"native\", \"path\": \"../../data/t.csv\"}}}' "
+                       ">dp/a/b/s.json", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "dp/a/b/../../data/t.csv"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("--data-path /nonexistent:dp/d run dp/a/b/s.json "
+                       "--no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path=dp/d/data run dp/a/b/s.json --no-out "
+                       "--json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out --json", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(sh("trace formats >/dev/null; GPUSIM_DATA_PATH=dp/d "
+                       "\"$GPUSIM_ABS\" run dp/a/b/s.json --no-out --json",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    /* beside the scenario wins over the search path */
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/data && "
+                       "printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n' >dp/data/t.csv && "
+                       "GPUSIM_DATA_PATH=dp/d \"$GPUSIM_ABS\" run "
+                       "dp/a/b/s.json --no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 1"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path run x", NULL, &err), 2);
+    free(err);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -1322,6 +1365,8 @@ static CU_TestInfo tests[] = {
     { "-o -: stdout for CSV and JSON, HDF5 into a file", test_out_stdout },
     { "policy names, trace stats on node lists, trace help, tenants",
       test_names_and_help },
+    { "scenario files: beside it, then the data search path",
+      test_data_path },
     CU_TEST_INFO_NULL,
 };
 

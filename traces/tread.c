@@ -19,6 +19,7 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
+#include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
@@ -618,9 +619,11 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
         return gs_diag_set(d, GS_EINVAL, opts->where,
                            "missing required key '%s'", key);
     }
-    const char *dir = sc && sc->trace_dir ? sc->trace_dir : "";
-    int len = p[0] == '/' || dir[0] == '\0' ? snprintf(out, n, "%s", p)
-                                            : snprintf(out, n, "%s/%s", dir, p);
+    char *full = gs_data_path(sc && sc->trace_dir ? sc->trace_dir : "", p);
+    if (full == NULL)
+        return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
+    int len = snprintf(out, n, "%s", full);
+    free(full);
     if (len < 0 || (size_t)len >= n)    /* never read a shortened name */
         return gs_diag_set(d, GS_EINVAL, opts->where, "'%s': the path is "
                            "longer than the %zu bytes a path may have",

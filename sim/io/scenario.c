@@ -15,6 +15,7 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../base/datapath.h"
 #include "../base/membudget.h"
 #include "../base/path.h"
 #include "jsonio.h"
@@ -386,7 +387,7 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
-    char *full = gs_path_join(s->trace_dir, path);
+    char *full = gs_data_path(s->trace_dir, path);
     if (full == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     struct gs_pool_spec *np = NULL;
@@ -974,9 +975,11 @@ static int file_path(struct ctx *c, const cJSON *o, const char *path,
     int rc = str(c, o, path, key, 0, name, sizeof name);
     if (rc < 0 || name[0] == '\0')
         return rc;
-    int n = name[0] == '/' ? snprintf(out, GS_PATH, "%s", name)
-                           : snprintf(out, GS_PATH, "%s/%s", c->s->trace_dir,
-                                      name);
+    char *full = gs_data_path(c->s->trace_dir, name);
+    if (full == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int n = snprintf(out, GS_PATH, "%s", full);
+    free(full);
     if (n >= GS_PATH) {
         char p[600];
         sub(p, sizeof p, path, key);
