@@ -114,7 +114,12 @@ $(B)/gpusim-allocfail: $(B)/sim/cli/cli.o $(B)/tests/allocfail/inject.o \
 	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $(filter %.o,$^) \
+	  $(filter %.a,$^) $(PKG_LIBS)
+
+# The example model (tests/models/): built outside sim/, linked in by the
+# test that registers it.
+$(B)/tests/test_examplemodel: $(B)/tests/models/gpuhours.o
 
 $(B)/plugins/%.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
