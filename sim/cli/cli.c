@@ -51,6 +51,7 @@ static const char usage_main[] =
 "  help [COMMAND]    help on a command\n"
 "\n"
 "  gpusim --version  print the version (also -V)\n"
+"every command also takes --max-memory SIZE and --task-timeout TIME\n"
 "  gpusim --data-path DIR[:DIR...] COMMAND ...  where a scenario's files\n"
 "                    are looked up when they are not beside it (also\n"
 "                    $GPUSIM_DATA_PATH; see the README's Scenario files)\n"
