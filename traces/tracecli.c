@@ -36,6 +36,7 @@
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
+#include "dcgm.h"
 #include "kube.h"
 #include "llmreq.h"
 #include "native.h"
@@ -104,6 +105,10 @@ static const char usage_text[] =
 "                          print goodness of fit; write a spec gen accepts;\n"
 "                          a request trace: rate, cycle and token laws as a\n"
 "                          service's \"requests\" block\n"
+"  dcgm FILE...            what the GPUs did, from Prometheus range queries\n"
+"                          of DCGM metrics: utilization by node, model,\n"
+"                          namespace and hour; idle GPU-hours (--idle PCT,\n"
+"                          default 5; --step T; --tz ZONE)\n"
 "  kueue FILE              Kueue ClusterQueues (kubectl get clusterqueues\n"
 "                          -o json) as a scenario's \"tenants\" (quotas)\n"
 "  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
@@ -647,7 +652,10 @@ static struct gs_scenario *shell(void)
     gs_params_init(&sc->trace, "--opt");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");
-    snprintf(sc->file, sizeof sc->file, "%s", "<command line>");
+    if ((sc->file = strdup("<command line>")) == NULL) {
+        free(sc);
+        return NULL;
+    }
     sc->wl_kind = GS_WL_TRACE;
     sc->seed = 1;
     return sc;
@@ -1373,6 +1381,51 @@ static int cmd_fit(const struct opts *o)
     return status;
 }
 
+/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
+static int cmd_dcgm(int argc, char **argv)
+{
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n = 0, rc = 0;
+    struct gs_diag d = { 0 };
+    if (files == NULL)
+        return usage("%s", "out of memory");
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        gs_time t;
+        if (strcmp(a, "--idle") == 0 && v) {
+            if (parse_double(v, 0, 100, &o.idle) < 0)
+                rc = usage("--idle takes a utilization in percent, not '%s'",
+                           v);
+            o.idle /= 100.0;
+            i++;
+        } else if (strcmp(a, "--step") == 0 && v) {
+            if (gs_parse_time(v, &t) < 0 || t <= 0)
+                rc = usage("--step takes a time (30s, 1m), not '%s'", v);
+            o.step_ms = t;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v) {
+            if (gs_cimp_tz_parse(v, &o.tz, &d) < 0)
+                rc = report(&d);
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            rc = usage("dcgm: unknown option '%s' (--idle, --step, --tz)", a);
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (rc == 0 && n == 0)
+        rc = usage("%s", "dcgm takes the range-query exports (JSON files)");
+    struct gs_dcgm *m = NULL;
+    if (rc == 0 && gs_dcgm_load(files, n, &o, &m, &d) < 0)
+        rc = report(&d);
+    if (rc == 0)
+        gs_dcgm_print(stdout, m);
+    gs_dcgm_free(m);
+    free(files);
+    return rc;
+}
+
 int gs_trace_main(int argc, char **argv)
 {
     if (argc < 1) {
@@ -1401,6 +1454,8 @@ int gs_trace_main(int argc, char **argv)
         return gs_llm_calib_report(stdout, argv[1], &cat, &d) ? report(&d)
                                                                : 0;
     }
+    if (strcmp(cmd, "dcgm") == 0)
+        return cmd_dcgm(argc - 1, argv + 1);
     if (strcmp(cmd, "kueue") == 0) {
         if (argc != 2 || argv[1][0] == '-')
             return usage("%s", "kueue takes one file: kubectl get "
@@ -1420,7 +1475,7 @@ int gs_trace_main(int argc, char **argv)
         o.cmd = CMD_FIT;
     else
         return usage("unknown command '%s' (formats, convert, transform, "
-                     "stats, gen, fit, kueue, calibrate)", cmd);
+                     "stats, gen, fit, dcgm, kueue, calibrate)", cmd);
     int rc = parse_opts(&o, argc - 1, argv + 1);
     if (rc != 0)
         return rc;
