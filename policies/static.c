@@ -249,9 +249,13 @@ static void st_schedule(void *state, struct gs_sim *sim)
         struct part *p = &s->p[bp];
         struct gs_job *j = head_of(p);
         gs_sim_examine(sim, 1);
-        if (gs_sim_try_start(sim, j, p->r, p->n) < 0 ||
-            (gs_heap_remove(&p->q, &j->pnode), gs_heap_size(&p->q) == 0))
-            s->ph[0] = s->ph[--n];      /* blocked, or emptied: out */
+        int out = gs_sim_try_start(sim, j, p->r, p->n) < 0;    /* blocked */
+        if (!out) {
+            gs_heap_remove(&p->q, &j->pnode);
+            out = gs_heap_size(&p->q) == 0;                     /* emptied */
+        }
+        if (out)
+            s->ph[0] = s->ph[--n];
         ph_down(s, n, 0);
     }
 }
