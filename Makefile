@@ -162,6 +162,14 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@sh tests/refcheck.sh $(B)/gpusim
+	@$(MAKE) --no-print-directory check-layers
+
+# The layers (tests/check_layers.py, docs/layout.md): includes and the
+# symbols each folder's objects take from the others; then a test that it
+# catches a planted upward include, extern and cross-model include.
+check-layers: $(B)/libgpusim.a
+	@python3 tests/check_layers.py --obj $(B)
+	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
 # source asks for them (gs_test_long, tests/cutest.h), run by CI after

@@ -23,7 +23,6 @@
 #include "../../traces/llmreq.h"
 #include "../../traces/nodelist.h"
 #include "../core/engine.h"
-#include "../studies/planjson.h"
 #include "jsoncheck.h"
 #include "source.h"
 
@@ -2525,8 +2524,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     rc = validate(&c);
     if (rc == 0)
         rc = gs_scenario_mem_check(s, d);
-    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
-        rc = gs_plancfg_parse(GJ(v), GJ(root), s->file, s, &s->plan, d);
+    /* $.plan is `gpusim plan`'s: it reads it (planjson.h gs_plancfg_load);
+     * the parser depends on no tool. */
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -2724,7 +2723,6 @@ void gs_scenario_free(struct gs_scenario *s)
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
-    gs_plancfg_free(s->plan);
     free(s);
 }
 

@@ -98,7 +98,6 @@ struct gs_scenario {
                                    the pools' cloud keys) */
     int nsvcs;                  /* inference services ($.services) */
     struct gs_svccfg *svcs;
-    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
 
 /* The most bytes a scenario file may have (standard input too): far more
