@@ -211,6 +211,32 @@ static void test_out_is_input(void)
     free(tr);
 }
 
+/* A misspelled trace column is an error naming it, with "did you mean"
+ * (it would drop what the column holds: every pod's CPU demand). */
+static void test_columns(void)
+{
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/ax.csv", dir) > 0);
+    FILE *fp = fopen(p, "w");
+    fputs("name,cpu_milliX,memory_mib,num_gpu,gpu_milli\np1,1000,100,1,1000\n",
+          fp);
+    fclose(fp);
+    free(p);
+    const char *a[] = { "gpusim", "trace", "stats", "ax.csv", "--format",
+                        "alibaba-gpu-2023", NULL };
+    refused(a, "ax.csv:1: unknown column 'cpu_milliX' in the header (did you "
+               "mean 'cpu_milli'?)");
+    CU_ASSERT_FATAL(asprintf(&p, "%s/nx.csv", dir) > 0);
+    fp = fopen(p, "w");
+    fputs("id,arrival,duraton,gpus\n1,0,3600,1\n", fp);
+    fclose(fp);
+    free(p);
+    const char *b[] = { "gpusim", "trace", "stats", "nx.csv", "--format",
+                        "native", NULL };
+    refused(b, "unknown column 'duraton' in the header (did you mean "
+               "'duration'?)");
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -221,6 +247,7 @@ static CU_TestInfo tests[] = {
     { "a scenario over GS_SCENARIO_MAX refused by its size", test_too_big },
     { "numbers decimal, token counts counts", test_numbers },
     { "--out naming an input refused", test_out_is_input },
+    { "misspelled trace columns: did you mean", test_columns },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };
