@@ -221,7 +221,7 @@ static int override(struct gs_plancfg *pc, const struct plan_args *a)
             pc->min_seeds = pc->seeds;
     }
     if (pc->max_seeds == 0)
-        pc->max_seeds = 4 * pc->seeds > 1000 ? 1000 : 4 * pc->seeds;
+        pc->max_seeds = 2 * pc->seeds > 1000 ? 1000 : 2 * pc->seeds;
     if (pc->max_seeds < pc->seeds)
         pc->max_seeds = pc->seeds;
     if (a->glist == NULL)
