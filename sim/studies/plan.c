@@ -126,9 +126,9 @@ static void print_head(FILE *fp, const struct search *s)
                 "deletes its run's warm-up (MSER-5) before the quantile\n");
     else
         fprintf(fp, "%s: targets are judged over whole runs\n",
-                gs_plan_is_steady(s->base) ? "steady state, no service "
-                "latency target" : "finite horizon (a trace or a cycle; "
-                "plan.horizon)");
+                gs_plan_is_steady(s->base, s->pc)
+                    ? "steady state, no service latency target"
+                    : "finite horizon (a trace or a cycle; plan.horizon)");
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "
                 "cap):\n%s", s->note);
@@ -163,6 +163,7 @@ struct plan_args {
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
     int no_plots, quiet, no_advice, force, verbose;
+    struct gs_plancfg *plan;    /* the scenario's $.plan (owned) */
 };
 
 /* Read the options into a.  -1 to go on, or the exit status. */
@@ -426,9 +427,10 @@ static int write_results(const struct plan_args *a, const struct search *s,
 static int prepare(struct plan_args *a, struct gs_scenario **base,
                    struct gs_diag *d)
 {
-    if (gs_load_scenario(a->file, base, d) < 0)
+    if (gs_load_scenario(a->file, base, d) < 0 ||
+        gs_plancfg_load(*base, &a->plan, d) < 0)
         return gs_report_diag(d, 2);
-    if ((*base)->plan == NULL) {
+    if (a->plan == NULL) {
         gs_diag_set(d, GS_EINVAL, (*base)->file, "no 'plan' section: "
                     "nothing to plan (docs/planning.md)");
         return gs_report_diag(d, 2);
@@ -465,7 +467,7 @@ static int plan_main(int argc, char **argv)
     if ((status = prepare(&a, &base, &d)) >= 0)
         goto end;
     gs_run_bind(base);
-    pc = *base->plan;                   /* shallow: overrides only */
+    pc = *a.plan;                       /* shallow: overrides only */
     if ((status = override(&pc, &a)) >= 0)
         goto end;
     status = 0;
@@ -516,6 +518,7 @@ end:
     free(fr);
     gs_plan_search_free(&s);
     gs_scenario_free(base);
+    gs_plancfg_free(a.plan);
     free(a.defout);
     free(a.defplots);
     return status;

@@ -144,7 +144,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 
 /* The question is steady state: plan.horizon, or else every load is a
  * stationary generator. */
-int gs_plan_is_steady(const struct gs_scenario *sc);
+int gs_plan_is_steady(const struct gs_scenario *sc,
+                      const struct gs_plancfg *pc);
 /* Find the service targets to estimate in steady state (s->st). */
 void gs_plan_steady_bind(struct search *s);
 /* Replace out[]'s steady-state targets by their warm-up-deleted

@@ -872,3 +872,18 @@ void gs_plancfg_free(struct gs_plancfg *p)
     free(p->counts);
     free(p);
 }
+
+int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
+                    struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_json *doc = NULL;
+    int rc = gs_json_parse(s->text, s->file, &doc, d);
+    if (rc < 0)
+        return rc;
+    const struct gs_json *v = gs_json_get(doc, "plan");
+    if (v != NULL)
+        rc = gs_plancfg_parse(v, doc, s->file, s, out, d);
+    gs_json_free(doc);
+    return rc;
+}

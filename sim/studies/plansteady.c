@@ -47,10 +47,11 @@ static int stationary(const struct gs_genspec *g)
     return 1;
 }
 
-int gs_plan_is_steady(const struct gs_scenario *sc)
+int gs_plan_is_steady(const struct gs_scenario *sc,
+                      const struct gs_plancfg *pc)
 {
-    if (sc->plan && sc->plan->horizon >= 0)
-        return sc->plan->horizon;
+    if (pc && pc->horizon >= 0)
+        return pc->horizon;
     if (sc->wl_kind == GS_WL_TRACE ||
         (sc->wl_kind == GS_WL_GENERATE && !stationary(&sc->gen)))
         return 0;
@@ -67,7 +68,7 @@ void gs_plan_steady_bind(struct search *s)
 {
     static const char *const what[3] = { "ttft", "e2e", "queue" };
     s->nst = 0;
-    if (!gs_plan_is_steady(s->base))
+    if (!gs_plan_is_steady(s->base, s->pc))
         return;
     s->st = calloc((size_t)s->pc->ntargets + 1, sizeof *s->st);
     GS_OOM_IF(s->st == NULL);
