@@ -9,6 +9,7 @@
  * lines would make them drift, and no field of this format needs quoting
  * across lines. */
 #include "native.h"
+#include "../sim/base/suggest.h"
 #include "tread.h"
 #include "../sim/base/path.h"
 
@@ -53,6 +54,7 @@ struct gs_native {
     struct gs_jobspec *q;       /* converted rows not yet handed out */
     long qn, qhead, qcap;
     gs_time last;
+    long njobs;                 /* rows handed out */
     int eof, err;
     struct gs_diag d;
 };
@@ -325,10 +327,18 @@ static void on_row(int c, void *data)
             for (int k = 0; k < NCOLS; k++)
                 if (strcmp(r->field[i], colname[k]) == 0)
                     r->map[i] = k;
-            if (r->map[i] < 0)
-                return row_fail(r, NULL, "unknown column '%s' in the header "
-                                "(see the README's native trace format)",
-                                r->field[i]);
+            if (r->map[i] < 0) {
+                const char *cands[NCOLS + 1];
+                char hint[128], what[300];
+                for (int k = 0; k < NCOLS; k++)
+                    cands[k] = colname[k];
+                cands[NCOLS] = NULL;
+                gs_suggest_fmt(r->field[i], cands, hint, sizeof hint);
+                snprintf(what, sizeof what, "unknown column '%%s' in the "
+                         "header%s (see the README's native trace format)",
+                         hint);
+                return row_fail(r, NULL, what, r->field[i]);
+            }
             if (seen[r->map[i]]++)
                 return row_fail(r, NULL, "column '%s' appears twice",
                                 r->field[i]);
@@ -413,11 +423,12 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
 {
     if (r->qhead == r->qn) {
         if (r->eof && !r->err) {
-            if (!r->header_done) {
+            if (!r->header_done || r->njobs == 0) {
                 char where[600];
                 snprintf(where, sizeof where, "%s:1", r->path);
-                return gs_diag_set(d, GS_EPARSE, where,
-                                   "empty trace: no header row");
+                return gs_diag_set(d, GS_EPARSE, where, !r->header_done
+                                   ? "empty trace: no header row"
+                                   : "empty trace: no job rows");
             }
             return 0;
         }
@@ -432,6 +443,7 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
     if (r->qhead == r->qn)
         return gs_native_next(r, out, d);
     *out = r->q[r->qhead++];
+    r->njobs++;
     return 1;
 }
 

@@ -19,6 +19,7 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
+#include "../sim/base/path.h"
 #include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 
@@ -79,6 +80,8 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
      * the second time. */
     struct stat st;
     int isreg = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode);
+    if (isreg)
+        gs_input_note(fileno(probe));
     fclose(probe);
     if (!isreg)
         return gs_diag_set(d, GS_EIO, path, "a trace must be a regular file, "
@@ -543,6 +546,11 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
     }
     if (rc == 0)
         rc = gs_treport_all_bad(path, &rs->rep, d);
+    if (rc == 0 && rs->rep.rows == 0) {    /* alike in every format */
+        char where[600];
+        snprintf(where, sizeof where, "%.580s:1", path);
+        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no job rows");
+    }
     if (rc == 0)
         rc = gs_tread_rewind(rs->t, d);
     rs->header_done = 0;
