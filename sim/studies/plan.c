@@ -123,7 +123,11 @@ static void print_head(FILE *fp, const struct search *s)
     if (s->nst > 0)
         fprintf(fp, "steady state (stationary generated load; plan.horizon): "
                 "each service target's TTFT, end-to-end or queueing estimate "
-                "deletes its run's warm-up (MSER-5) before the quantile\n");
+                "deletes its run's warm-up (MSER-5) before the quantile; "
+                "%ld candidates' runs were lengthened (doubling, up to %dx "
+                "the scenario's length) while the transient was not over or "
+                "an interval was wider than ±%g%%\n", s->lengthened,
+                s->pc->max_length, 100 * s->pc->precision);
     else
         fprintf(fp, "%s: targets are judged over whole runs\n",
                 gs_plan_is_steady(s->base, s->pc)
@@ -336,6 +340,9 @@ static void print_undecided(FILE *fp, const struct search *s, int chosen)
                 snprintf(w, sizeof w, "%s %s against %g: undecided at the "
                          "cap of %d seeds", t->metric, c, t->limit, y->nrun);
         }
+        if (y->transient)
+            snprintf(w, sizeof w, "transient not over at the cap (runs %dx "
+                     "the scenario's length)", y->lenf);
         fprintf(fp, "    %s  $%.2f/hour  %s\n", y->label, y->cost_h, w);
     }
 }

@@ -42,6 +42,14 @@ struct cand {
     long size;                  /* sum of the searched counts (ties) */
     char *why;                  /* refused by the scenario's validation */
     int at_cap;                 /* undecided because the cap was hit */
+    int lenf;                   /* its runs' length, a factor of the
+                                   scenario's (1, 2, 4, ...; steady state) */
+    int transient;              /* steady state: the transient was not
+                                   over (MSER-5's minimum at its limit on
+                                   some seed, or the estimate moved beyond
+                                   its interval when the runs doubled) */
+    double *prev;               /* [nst]: the steady-state estimates at
+                                   half the length (lenf > 1) */
     int *cnt;                   /* [ncounts] its searched counts */
 };
 
@@ -72,6 +80,7 @@ struct search {
     struct cand *cand;
     long runs, stopped, pruned;
     int ncombo_more;            /* combinations of the widened ranges */
+    long lengthened;            /* candidates whose runs were lengthened */
     long extended, undecided, physics;  /* ... and combinations the
                                    engine model's bound ruled out */   /* candidates that ran past plan.seeds;
                                    that ended undecided */

@@ -754,7 +754,8 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
                                           "max_seeds", "indifference",
-                                          "horizon",
+                                          "horizon", "precision",
+                                          "max_length_factor",
                                           "growth"))) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
@@ -828,6 +829,25 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                   "load: the warm-up deleted) or \"finite\" (the whole run)");
         goto fail;
     }
+    v = gs_json_get(o, "precision");
+    if (v && (!gs_json_is_number(v) || !(gs_json_number(v) > 0 &&
+                                         gs_json_number(v) < 1))) {
+        rc = perr(&c, "$.plan.precision", "expected the relative half-width "
+                  "asked of each steady-state target, above 0 and below 1 "
+                  "(0.05: +-5%% at 95%%)");
+        goto fail;
+    }
+    p->precision = v ? gs_json_number(v) : 0.05;
+    v = gs_json_get(o, "max_length_factor");
+    if (v && (!gs_json_is_number(v) ||
+              gs_json_number(v) != floor(gs_json_number(v)) ||
+              gs_json_number(v) < 1 || gs_json_number(v) > 1024)) {
+        rc = perr(&c, "$.plan.max_length_factor", "expected a whole number "
+                  "from 1 to 1024 (the longest run, as a factor of the "
+                  "scenario's request count or horizon; 1: never lengthen)");
+        goto fail;
+    }
+    p->max_length = v ? (int)gs_json_number(v) : 8;
     v = gs_json_get(o, "growth");
     if (v) {
         if (!gs_json_is_array(v) || gs_json_size(v) > 16) {

@@ -99,6 +99,13 @@ struct gs_plancfg {
                                    its limit (0.01): an interval inside
                                    limit +- this is "undecided", not run
                                    further */
+    double precision;           /* steady state: the relative half-width
+                                   asked of each target's interval (0.05) */
+    int max_length;             /* steady state: the cap on a candidate's
+                                   run length, a factor of the scenario's
+                                   (8): runs double up to it while the
+                                   transient is not over or the interval
+                                   is wider than plan.precision */
     double hours_per_month;     /* 730 */
     int ngrowth;
     double growth[16];

@@ -77,7 +77,10 @@ static const char *target_word(const struct search *s, const struct cand *x,
                  100 * s->pc->indifference);
         return buf;
     default:
-        snprintf(buf, n, "undecided at the cap of %d seeds", x->nrun);
+        if (x->transient)
+            snprintf(buf, n, "undecided: transient not over at the cap");
+        else
+            snprintf(buf, n, "undecided at the cap of %d seeds", x->nrun);
         return buf;
     }
 }
@@ -103,10 +106,11 @@ static void print_warmup(FILE *fp, const struct search *s,
         snprintf(name, sizeof name, "service.%.60s.requests_finished",
                  s->base->svcs[st->svc].name);
         int m = gs_run_metric_index(name);
-        fprintf(fp, "    %-28s steady state: warm-up deleted (MSER-5), %.0f "
-                "of %.0f requests a run%s\n", "", w,
-                m >= 0 ? x->mean[m] : NAN,
-                lim ? "; in some runs it reached half the run: run longer"
+        fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
+                "length, warm-up deleted (MSER-5), %.0f of %.0f requests a "
+                "run%s\n", "", x->lenf, w, m >= 0 ? x->mean[m] : NAN,
+                lim ? "; in some runs it reached half the run: the transient "
+                      "was not over at the cap (plan.max_length_factor)"
                     : "");
     }
 }
@@ -258,15 +262,21 @@ void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
             "the share of jobs within their wait limit and deadline%s), over "
             "every candidate tried:\n", s->natt > 1 ? " and each service's "
             "share of requests meeting its targets" : "");
-    fprintf(fp, "  %12s %12s %22s %-15s %s\n", "$/hour", "$/month",
-            "attainment", "status", "candidate");
+    /* steady state: the run length each was judged at (a factor of the
+     * scenario's) */
+    fprintf(fp, "  %12s %12s %22s %-15s %s%s\n", "$/hour", "$/month",
+            "attainment", "status", s->nst > 0 ? "length  " : "",
+            "candidate");
     for (int i = 0; i < nf; i++) {
         const struct cand *x = &s->cand[fr[i]];
-        char c[80];
+        char c[80], len[32] = "";
         double h, a = gs_plan_attain(s, x, &h);
         gs_plan_cell(c, sizeof c, a, h);
-        fprintf(fp, "  %12.2f %12.0f %22s %-15s %s\n", x->cost_h,
-                x->cost_h * hpm, c, gs_plan_status[x->status], x->label);
+        if (s->nst > 0)
+            snprintf(len, sizeof len, "%5dx  ", x->lenf);
+        fprintf(fp, "  %12.2f %12.0f %22s %-15s %s%s\n", x->cost_h,
+                x->cost_h * hpm, c, gs_plan_status[x->status], len,
+                x->label);
     }
 }
 

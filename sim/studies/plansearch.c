@@ -71,13 +71,53 @@ int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d)
     return 0;
 }
 
+/* The edits that make a run lenf times as long: each generator's count
+ * ("jobs", "requests") and horizon ("until") scaled, the keys the scenario
+ * gives.  The count of edits; their values go to v[] (*k counted). */
+static int length_edits(const struct search *s, int lenf, struct gs_edit *e,
+                        char **v, int *k)
+{
+    static const char *const key[2][2] = { { "jobs", "until" },
+                                           { "requests", "until" } };
+    int n = 0, k0 = *k;
+    for (int j = -1; j < s->base->nsvcs; j++) {
+        char pre[96];
+        if (j < 0)
+            snprintf(pre, sizeof pre, "workload.generate");
+        else
+            snprintf(pre, sizeof pre, "services[%d].requests.generate", j);
+        for (int i = 0; i < 2; i++) {
+            char path[160];
+            snprintf(path, sizeof path, "%s.%s", pre, key[j >= 0][i]);
+            if (!gs_json_has(s->base->text, path))
+                continue;
+            /* a horizon may be a string ("30m"): set it in seconds (the
+             * parsed value is in milliseconds) */
+            double until = j < 0 ? s->base->gen.until
+                                 : s->base->svcs[j].gen.until;
+            char num[64];
+            e[n].op = i == 0 ? GS_EDIT_SCALE : GS_EDIT_SET;
+            snprintf(e[n].path, sizeof e[n].path, "%s", path);
+            if (i == 0)
+                snprintf(num, sizeof num, "%d", lenf);
+            else
+                snprintf(num, sizeof num, "%.17g",
+                         (double)until / 1000.0 * lenf);
+            v[*k - k0] = strdup(num);
+            e[n++].value = v[(*k)++ - k0];
+        }
+    }
+    return n;
+}
+
 /* The edits that make candidate (combo c, bisected index idx). *ne set;
  * the edits' values are owned by the plan (or by vals[]). */
 static int cand_edits(const struct search *s, const struct combo *c, int idx,
-                      struct gs_edit **out, int *ne, char ***vals, int *nv)
+                      int lenf, struct gs_edit **out, int *ne, char ***vals,
+                      int *nv)
 {
     const struct gs_plancfg *pc = s->pc;
-    int cap = 8 + 3 * pc->ncounts + 2 * s->base->nsvcs;
+    int cap = 12 + 3 * pc->ncounts + 4 * s->base->nsvcs;
     for (int a = 0; a < pc->naxes; a++)
         cap += pc->ax[a].nedits[c->ax[a]] + 2;
     struct gs_edit *e = calloc((size_t)cap, sizeof *e);
@@ -145,6 +185,8 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
             e[n++].value = v[k++];
         }
     }
+    if (lenf > 1)
+        n += length_edits(s, lenf, &e[n], &v[k], &k);
     for (int q = 0; q < pc->ncounts; q++) {
         const struct gs_plan_count *pk = &pc->counts[q];
         int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
@@ -205,6 +247,29 @@ static char *cand_label(const struct search *s, const struct combo *c,
     return strdup(buf[0] ? buf : "as given");
 }
 
+/* The scenario of candidate (combo c, idx) with runs lenf times as long,
+ * parsed and validated into *sc.  0 or a negative code with d filled. */
+static int cand_build(const struct search *s, const struct combo *c, int idx,
+                      int lenf, struct gs_scenario **sc, struct gs_diag *d)
+{
+    struct gs_edit *e = NULL;
+    char **vals = NULL, *text = NULL;
+    int ne = 0, nv = 0;
+    int rc = cand_edits(s, c, idx, lenf, &e, &ne, &vals, &nv);
+    if (rc < 0)
+        rc = gs_diag_set(d, rc, "", "out of memory");
+    if (rc == 0)
+        rc = gs_json_edit(s->base->text, e, ne, &text, "$.plan", d);
+    if (rc == 0)
+        rc = gs_reparse(s->base, text, sc, d);
+    free(text);
+    for (int i = 0; i < nv; i++)
+        free(vals[i]);
+    free(vals);
+    free(e);
+    return rc;
+}
+
 /* Make candidate (combo ci, idx): its scenario parsed and validated.
  * Index in s->cand, or a negative code with d filled. */
 static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
@@ -239,21 +304,8 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         free(x->half);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
-    struct gs_edit *e = NULL;
-    char **vals = NULL, *text = NULL;
-    int ne = 0, nv = 0;
-    int rc = cand_edits(s, c, idx, &e, &ne, &vals, &nv);
-    if (rc < 0)
-        rc = gs_diag_set(d, rc, "", "out of memory");
-    if (rc == 0)
-        rc = gs_json_edit(s->base->text, e, ne, &text, "$.plan", d);
-    if (rc == 0)
-        rc = gs_reparse(s->base, text, &x->sc, d);
-    free(text);
-    for (int i = 0; i < nv; i++)
-        free(vals[i]);
-    free(vals);
-    free(e);
+    x->lenf = 1;
+    int rc = cand_build(s, c, idx, 1, &x->sc, d);
     if (rc < 0 && rc != GS_ENOMEM && s->lenient) {
         /* a smaller fleet the workload does not fit: infeasible, not an
          * input error (every axis value was validated up front) */
@@ -295,6 +347,7 @@ static void free_cand(struct cand *x)
     free(x->half);
     free(x->booted);
     free(x->warm);
+    free(x->prev);
     free(x->cnt);
 }
 
@@ -382,7 +435,34 @@ int gs_plan_target_state(const struct search *s, const struct cand *x,
     return lo >= t->limit - z && hi <= t->limit + z ? T_ZONE : T_OPEN;
 }
 
-/* Decide x after its runs: 1 if decided.  Infeasible as soon as the
+/* Steady state: x's runs are too short -- on some seed MSER-5's minimum
+ * sat at its half-way limit (x->transient set: the transient is not over),
+ * or a steady-state target's interval is wider than plan.precision of its
+ * estimate. */
+static int wants_longer(const struct search *s, struct cand *x)
+{
+    int wide = 0;
+    x->transient = 0;
+    for (int k = 0; x->warm && k < x->nrun * s->nst; k++)
+        x->transient |= x->warm[k] < 0;
+    for (int j = 0; j < s->nst; j++) {
+        int m = s->st[j].metric;
+        double h = isnan(x->half[m]) ? 0 : x->half[m];
+        wide |= !(h <= s->pc->precision * fabs(x->mean[m]));
+        /* a slow drift MSER-5 cannot see inside one run (the whole run
+         * transient) shows between lengths: the estimate moved by more
+         * than this length's half-width since the runs half as long.  A
+         * first length has nothing to compare with: it is confirmed by
+         * runs twice as long (unless plan.max_length_factor is 1). */
+        if (s->pc->max_length > 1)
+            x->transient |= x->prev == NULL ||
+                            fabs(x->mean[m] - x->prev[j]) > h;
+    }
+    return x->transient || wide;
+}
+
+/* Decide x after its runs: 1 if decided, 2 if its runs are to be
+ * lengthened (steady state: see wants_longer), 0 if it runs more seeds.  Infeasible as soon as the
  * favourable end of some interval misses its target (before plan.seeds:
  * stopped early); feasible only when, after plan.seeds, the unfavourable
  * end of every interval meets its target; in between it runs more seeds,
@@ -405,6 +485,15 @@ static int judge(const struct search *s, struct cand *x)
     }
     if (x->nrun < s->pc->seeds)
         return 0;
+    if (s->nst > 0 && wants_longer(s, x) && x->lenf < s->pc->max_length)
+        return 2;
+    if (x->transient) {
+        /* the runs are as long as the cap allows and their transient is
+         * not over: the estimates are optimistic, and nothing is claimed */
+        x->status = C_UNDECIDED;
+        x->at_cap = 1;
+        return 1;
+    }
     if (!open) {
         x->status = zone ? C_UNDECIDED : C_FEASIBLE;
         return 1;
@@ -422,6 +511,8 @@ static int judge(const struct search *s, struct cand *x)
 static int more_seeds(const struct search *s, const struct cand *x)
 {
     const struct gs_plancfg *pc = s->pc;
+    if (x->nrun == 0)               /* its runs were lengthened */
+        return pc->min_seeds;
     if (x->nrun < pc->seeds)
         return pc->seeds;
     return 2 * x->nrun < pc->max_seeds ? 2 * x->nrun : pc->max_seeds;
@@ -779,9 +870,35 @@ static int gather(struct search *s, const double *res, size_t nout,
     return 0;
 }
 
+/* Run x again from its first seed (the same seeds: common random numbers
+ * hold) on runs twice as long, up to plan.max_length_factor.  0 or a
+ * negative code with d filled. */
+static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
+{
+    int f = 2 * x->lenf < s->pc->max_length ? 2 * x->lenf
+                                            : s->pc->max_length;
+    struct gs_scenario *sc = NULL;
+    int rc = cand_build(s, &s->combo[x->combo], x->idx, f, &sc, d);
+    if (rc < 0)
+        return rc;
+    if (x->prev == NULL &&
+        (x->prev = calloc((size_t)s->nst, sizeof *x->prev)) == NULL) {
+        gs_scenario_free(sc);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    for (int j = 0; j < s->nst; j++)
+        x->prev[j] = x->mean[s->st[j].metric];
+    gs_scenario_free(x->sc);
+    x->sc = sc;
+    s->lengthened += x->lenf == 1;
+    x->lenf = f;
+    x->nrun = 0;
+    return 0;
+}
+
 /* Judge the round's candidates, in combination order, and move their
- * combinations on. */
-static void decide(struct search *s)
+ * combinations on.  0 or a negative code with d filled. */
+static int decide(struct search *s, struct gs_diag *d)
 {
     for (int t = 0; t < s->ntask; t++) {
         int ci = s->tcand[t];
@@ -789,13 +906,21 @@ static void decide(struct search *s)
         if (t + 1 < s->ntask && s->tcand[t + 1] == ci)
             continue;               /* the candidate's last task */
         x->nrun = s->tseed[t] + 1;
-        if (judge(s, x)) {
+        int v = judge(s, x);
+        if (v == 2) {
+            int rc = lengthen(s, x, d);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        if (v) {
             s->stopped += x->status == C_STOPPED;
             s->undecided += x->status == C_UNDECIDED;
             s->extended += x->nrun > s->pc->seeds;
             advance(s, x->combo, x);
         }
     }
+    return 0;
 }
 
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
@@ -834,7 +959,8 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         if (rc < 0 || (rc = gather(s, res, nout, d)) < 0)
             goto done;
         s->runs += s->ntask;
-        decide(s);
+        if ((rc = decide(s, d)) < 0)
+            goto done;
         prune(s);
     }
     rc = 0;
@@ -1004,6 +1130,7 @@ static int merge(struct search *s, struct search *sub, struct gs_diag *d)
     s->stopped += sub->stopped;
     s->pruned += sub->pruned;
     s->extended += sub->extended;
+    s->lengthened += sub->lengthened;
     s->undecided += sub->undecided;
     s->physics += sub->physics;
     return 0;

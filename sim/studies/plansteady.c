@@ -22,7 +22,10 @@
  * job waits come from the metrics' sketches: those targets are judged over
  * the whole run (docs/planning.md says so).  MSER-5 also says when its
  * minimum sits on the half-way bound -- the transient may be longer than
- * half the run -- and the answer reports it. */
+ * half the run -- and the answer reports it; the search then lengthens the
+ * candidate's runs (plansearch.c: wants_longer, lengthen), as it does when
+ * an estimate still moves between lengths or its interval is wider than
+ * plan.precision. */
 #include "planint.h"
 #include "../base/steady.h"
 #include "../inference/service.h"
