@@ -55,6 +55,7 @@
 #include "../sim/io/jsonio.h"
 #include "../sim/io/scenario.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
@@ -725,6 +726,8 @@ int gs_kube_node_list(const char *path, struct gs_catalog *cat,
 
 enum { PH_PENDING, PH_RUNNING, PH_DONE, PH_UNKNOWN };
 
+struct kfact;
+
 struct kpod {
     char uid[64];
     char obj[160];              /* "Pod ns/name" */
@@ -750,6 +753,9 @@ struct kpods {
     int nnodes;
     struct kpod *v;
     long n, cap;
+    struct kfact *f;            /* k8s-ksm: the series' last values */
+    long nf, fcap;
+    int64_t latest;             /* k8s-ksm: the latest sample */
     struct gs_cimp_left left;
     long bad;
     struct gs_jlist jobs;
@@ -1340,6 +1346,7 @@ static void pods_close(void *st)
     if (s == NULL)
         return;
     free(s->v);
+    free(s->f);
     free(s->nodes);
     gs_jlist_free(&s->jobs);
     free(s);
@@ -1384,8 +1391,11 @@ static int pods_options(struct kpods *s, const struct gs_scenario *sc,
     return 0;
 }
 
-static int pods_open(const struct gs_scenario *sc, struct gs_params *o,
-                     void **state, struct gs_diag *d)
+static int ksm_file(struct kpods *s, const char *path, struct gs_diag *d);
+static int ksm_fold(struct kpods *s, const char *path, struct gs_diag *d);
+
+static int pods_open_any(const struct gs_scenario *sc, struct gs_params *o,
+                         void **state, struct gs_diag *d, int ksm)
 {
     *state = NULL;
     struct kpods *s = calloc(1, sizeof *s);
@@ -1411,7 +1421,9 @@ static int pods_open(const struct gs_scenario *sc, struct gs_params *o,
     if ((rc = pods_paths(path, &files, &nfiles, d)) < 0)
         goto out;
     for (int i = 0; i < nfiles && rc == 0; i++)
-        rc = pods_file(s, files[i], i, d);
+        rc = ksm ? ksm_file(s, files[i], d) : pods_file(s, files[i], i, d);
+    if (rc == 0 && ksm)
+        rc = ksm_fold(s, path, d);
     if (rc == 0) {
         merge_uids(s);
         rc = pods_build(s, path, d);
@@ -1430,6 +1442,18 @@ out:
     return 0;
 }
 
+static int pods_open(const struct gs_scenario *sc, struct gs_params *o,
+                     void **state, struct gs_diag *d)
+{
+    return pods_open_any(sc, o, state, d, 0);
+}
+
+static int ksm_open(const struct gs_scenario *sc, struct gs_params *o,
+                    void **state, struct gs_diag *d)
+{
+    return pods_open_any(sc, o, state, d, 1);
+}
+
 static int pods_next(void *st, struct gs_jobspec *out, struct gs_diag *d)
 {
     (void)d;
@@ -1445,6 +1469,246 @@ const struct gs_trace_format gs_kube_pods_format = {
     .next = pods_next,
     .close = pods_close,
 };
+
+const struct gs_trace_format gs_kube_ksm_format = {
+    .name = "k8s-ksm",
+    .summary = "kube-state-metrics pod series from Prometheus range queries "
+               "(a file or a folder)",
+    .open = ksm_open,
+    .next = pods_next,
+    .close = pods_close,
+};
+
+/* --- kube-state-metrics ----------------------------------------------------------
+ *
+ * Trace format "k8s-ksm": the same history from kube-state-metrics through
+ * Prometheus range queries (one file or a folder of *.json exports) of
+ *   kube_pod_created, kube_pod_start_time, kube_pod_completion_time
+ *                                  (value: unix seconds)
+ *   kube_pod_container_resource_requests{resource, container}
+ *                                  (nvidia_com_gpu, nvidia_com_mig_<profile>,
+ *                                   cpu in cores, memory in bytes)
+ *   kube_pod_info{priority_class, created_by_kind}, and for option
+ *   tenant_label kube_pod_labels{label_<key>} (keys as KSM writes them:
+ *   every character not a letter or digit made '_')
+ * keyed by the uid label (else namespace/pod).  A series' last sample is
+ * its value (a series split over files is merged); a pod's requests are
+ * its containers' summed (KSM reports init containers apart; they are not
+ * read).  A pod with a start and no completion is Running and ends at
+ * option export_time, else the latest sample in the exports; one without
+ * a start is Pending.  Then the rules of k8s-pods apply (no gangs: KSM
+ * carries no PodGroup). */
+
+enum { F_CREATED, F_START, F_DONE, F_REQ, F_INFO, F_LABEL };
+
+struct kfact {
+    char uid[64], ns[64], pod[96];
+    char s[96];                 /* F_REQ: container/resource; F_INFO:
+                                   priority class; F_LABEL: the value */
+    int kind, daemon;
+    int64_t t;
+    double v;
+};
+
+static const char *ksm_label(const struct gs_json *m, const char *k)
+{
+    const char *v = gs_json_string(gs_json_get(m, k));
+    return v ? v : "";
+}
+
+/* The label key KSM makes of a pod label: non-alphanumerics to '_'. */
+static void ksm_key(const char *label, char *out, size_t n)
+{
+    size_t k = (size_t)snprintf(out, n, "label_");
+    for (const char *c = label; *c && k + 1 < n; c++)
+        out[k++] = isalnum((unsigned char)*c) ? *c : '_';
+    out[k < n ? k : n - 1] = '\0';
+}
+
+static int ksm_series(void *ctx, const char *file, int i,
+                      const struct gs_json *m, const struct gs_json *vals,
+                      struct gs_diag *d)
+{
+    struct kpods *s = ctx;
+    static const char *const names[] = {
+        "kube_pod_created", "kube_pod_start_time", "kube_pod_completion_time",
+        "kube_pod_container_resource_requests", "kube_pod_info",
+        "kube_pod_labels",
+    };
+    const char *name = ksm_label(m, "__name__");
+    int kind = 0;
+    while (kind < 6 && strcmp(names[kind], name) != 0)
+        kind++;
+    if (kind == 6)
+        return 0;           /* other series */
+    struct kfact f = { .kind = kind, .t = -1 };
+    snprintf(f.uid, sizeof f.uid, "%s", ksm_label(m, "uid"));
+    snprintf(f.ns, sizeof f.ns, "%s", ksm_label(m, "namespace"));
+    snprintf(f.pod, sizeof f.pod, "%s", ksm_label(m, "pod"));
+    if (f.ns[0] == '\0' || f.pod[0] == '\0') {
+        char where[700];
+        snprintf(where, sizeof where, "%.400s: $.data.result[%d].metric", file,
+                 i);
+        return gs_diag_set(d, GS_EPARSE, where, "a %s series without its "
+                           "namespace and pod labels", name);
+    }
+    if (f.uid[0] == '\0')
+        snprintf(f.uid, sizeof f.uid, "%.30s/%.30s", f.ns, f.pod);
+    if (kind == F_REQ)
+        snprintf(f.s, sizeof f.s, "%.40s/%.50s", ksm_label(m, "container"),
+                 ksm_label(m, "resource"));
+    else if (kind == F_INFO) {
+        snprintf(f.s, sizeof f.s, "%s", ksm_label(m, "priority_class"));
+        f.daemon = strcmp(ksm_label(m, "created_by_kind"), "DaemonSet") == 0;
+    } else if (kind == F_LABEL) {
+        char key[160];
+        if (s->tenant_label[0] == '\0')
+            return 0;
+        ksm_key(s->tenant_label, key, sizeof key);
+        snprintf(f.s, sizeof f.s, "%s", ksm_label(m, key));
+    }
+    char path[96];
+    snprintf(path, sizeof path, "$.data.result[%d].values", i);
+    int k = 0;
+    for (const struct gs_json *p = gs_json_first(vals); p;
+         p = gs_json_next(p), k++) {
+        int64_t t;
+        double v;
+        int rc = gs_cimp_prom_sample(file, path, p, k, &t, &v, d);
+        if (rc < 0)
+            return rc;
+        if (rc == 1 && t >= f.t) {
+            f.t = t;
+            f.v = v;
+        }
+        if (rc == 1 && t > s->latest)
+            s->latest = t;
+    }
+    if (f.t < 0)
+        return 0;
+    if (s->nf == s->fcap) {
+        long nc = s->fcap ? 2 * s->fcap : 256;
+        struct kfact *nv = realloc(s->f, (size_t)nc * sizeof *nv);
+        if (nv == NULL)
+            return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+        s->f = nv;
+        s->fcap = nc;
+    }
+    s->f[s->nf++] = f;
+    return 0;
+}
+
+static int ksm_file(struct kpods *s, const char *path, struct gs_diag *d)
+{
+    return gs_cimp_prom_file(path, ksm_series, s, d);
+}
+
+static int by_fact(const void *a, const void *b)
+{
+    const struct kfact *x = a, *y = b;
+    int c = strcmp(x->uid, y->uid);
+    if (c == 0)
+        c = x->kind - y->kind;
+    if (c == 0)
+        c = strcmp(x->s, y->s);
+    if (c == 0)
+        c = (x->t > y->t) - (x->t < y->t);
+    return c;
+}
+
+/* A request fact into p: its resource ("nvidia_com_gpu", "cpu", ...). */
+static void ksm_request(struct kpod *p, const struct kfact *f)
+{
+    const char *res = strchr(f->s, '/');
+    char r[64];
+    size_t k = 0;
+    for (res = res ? res + 1 : f->s; *res && k + 1 < sizeof r; res++)
+        r[k++] = *res == '.' || *res == '/' || *res == '-' ? '_' : *res;
+    r[k] = '\0';
+    if (strcmp(r, "cpu") == 0)
+        p->cpu += f->v;
+    else if (strcmp(r, "memory") == 0)
+        p->mem += f->v;
+    else if (strcmp(r, "nvidia_com_gpu") == 0)
+        p->gpus += (int)f->v;
+    else if (strncmp(r, "nvidia_com_mig_", 15) == 0 && f->v > 0) {
+        if (p->mig[0] && strncmp(p->mig, r + 15, 2) != 0)
+            p->migs += 1000;
+        snprintf(p->mig, sizeof p->mig, "%.23s", r + 15);
+        char *u = strchr(p->mig, '_');
+        if (u)
+            *u = '.';
+        p->migs += (int)f->v;
+    }
+}
+
+/* The facts of one uid [a, b) into a pod. */
+static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
+{
+    memset(p, 0, sizeof *p);
+    const struct kfact *f0 = &s->f[a];
+    snprintf(p->uid, sizeof p->uid, "%s", f0->uid);
+    snprintf(p->obj, sizeof p->obj, "Pod %.60s/%.90s", f0->ns, f0->pod);
+    snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
+             f0->ns);
+    p->created = p->start = p->end = -1;
+    p->tier = gs_cimp_tier(&s->tiers, NULL);
+    for (long i = a; i < b; i++) {
+        const struct kfact *f = &s->f[i];
+        int64_t ms = (int64_t)llround(f->v * 1000.0);
+        int last = i + 1 == b || f->kind != s->f[i + 1].kind ||
+                   strcmp(f->s, s->f[i + 1].s) != 0;
+        if (!last)
+            continue;       /* the same series in an earlier file */
+        switch (f->kind) {
+        case F_CREATED: p->created = ms; break;
+        case F_START: p->start = ms; break;
+        case F_DONE: p->end = ms; break;
+        case F_REQ: ksm_request(p, f); break;
+        case F_INFO:
+            p->tier = gs_cimp_tier(&s->tiers, f->s[0] ? f->s : NULL);
+            p->daemon = f->daemon;
+            break;
+        default:
+            if (f->s[0])
+                snprintf(p->tenant, sizeof p->tenant, "%.*s",
+                         GS_TENANT_NAME - 1, f->s);
+        }
+    }
+    int64_t exp = s->export_ms >= 0 ? s->export_ms : s->latest;
+    p->phase = p->end >= 0 ? PH_DONE : p->start >= 0 ? PH_RUNNING
+               : PH_PENDING;
+    if (p->phase == PH_RUNNING)
+        p->end = exp;
+}
+
+static int ksm_fold(struct kpods *s, const char *path, struct gs_diag *d)
+{
+    qsort(s->f, (size_t)s->nf, sizeof *s->f, by_fact);
+    for (long a = 0, b; a < s->nf; a = b) {
+        b = a + 1;
+        while (b < s->nf && strcmp(s->f[b].uid, s->f[a].uid) == 0)
+            b++;
+        if (s->n == s->cap) {
+            long nc = s->cap ? 2 * s->cap : 256;
+            struct kpod *nv = realloc(s->v, (size_t)nc * sizeof *nv);
+            if (nv == NULL)
+                return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            s->v = nv;
+            s->cap = nc;
+        }
+        ksm_pod(s, a, b, &s->v[s->n]);
+        if (s->v[s->n].created < 0)
+            gs_cimp_leave(&s->left, "no kube_pod_created sample",
+                          s->v[s->n].obj);
+        else
+            s->n++;
+    }
+    free(s->f);
+    s->f = NULL;
+    s->nf = 0;
+    return 0;
+}
 
 /* --- Kueue ------------------------------------------------------------------------ */
 
