@@ -892,7 +892,7 @@ static void test_compare_bill_window(void)
           fp);
     fclose(fp);
     const char *pols[] = { "fifo", "smallest" };
-    double span, sd, cost, csd, w = 0;
+    double span, sd, cost, csd, w = 0, own_u[2], own_t[2], u, t;
     /* own: each run billed over its own span */
     snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
              "--no-plots --csv -o %s/own.h5 --bill-until own", path, dir);
@@ -904,6 +904,15 @@ static void test_compare_bill_window(void)
         CU_ASSERT(sd > 0);                  /* the seeds' spans differ */
         CU_ASSERT(fabs(cost - 32 * span) < 0.05);
         CU_ASSERT(fabs(csd - 32 * sd) < 0.05);
+        /* own span: the makespan measures are the billed ones */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization", &own_u[i],
+                                       &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &own_t[i],
+                                       &sd), 0);
     }
     free(out);
     /* the default: the longest span of all runs, the same for every run */
@@ -920,7 +929,36 @@ static void test_compare_bill_window(void)
             w = span;
         CU_ASSERT_EQUAL(span, w);           /* one window for all */
         CU_ASSERT(fabs(cost - 32 * w) < 0.05);
+        /* the makespan measures are still each run's own, and the billed
+         * throughput is the workload's: 150 jobs over the common window */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_makespan_jph", &t, &sd), 0);
+        CU_ASSERT_EQUAL(t, own_t[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &t, &sd),
+                              0);
+        CU_ASSERT(fabs(t - 150 / w) < 1e-6);
     }
+    free(out);
+    /* paired differences under that window: the billed cost and throughput
+     * differ by exactly 0 and are not significant */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv-pairs -o %s/pairs.h5 --baseline smallest",
+             path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "policy,metric,baseline,diff,half,"
+                                  "ci_low,ci_high,significant_holm\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,cost_usd,smallest,0,0,0,0,"
+                                  "0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,throughput_jobs_per_hour,"
+                                  "smallest,0,0,0,0,0\n"));
+    free(out);
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots -o %s/pairs.h5 -f --baseline fair", path, dir);
+    CU_ASSERT_EQUAL(sh(args, &out, NULL), 2);
     free(out);
     snprintf(args, sizeof args, "%s/longest.h5", dir);
     struct gs_diag d = { 0 };
@@ -938,6 +976,9 @@ static void test_compare_bill_window(void)
                                        &csd), 0);
         CU_ASSERT_EQUAL(span, 100);
         CU_ASSERT(fabs(cost - 3200) < 1e-6);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
     }
     free(out);
     snprintf(args, sizeof args, "rm -rf %s", dir);
@@ -1253,6 +1294,49 @@ static void test_names_and_help(void)
     free(out);
 }
 
+
+/* A scenario's relative paths: beside the scenario first, then on the
+ * data search path (--data-path, else $GPUSIM_DATA_PATH), the path's
+ * leading folders dropped one at a time (datapath.h). */
+static void test_data_path(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/a/b dp/d/data "
+                       "&& printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n2,10,1,60\n' >dp/d/data/t.csv && "
+                       "printf '{\"fleet\": [{\"gpu\": \"A100-80GB\", "
+                       "\"nodes\": 1}], \"workload\": {\"trace\": {\"format\":"
+                       " \"native\", \"path\": \"../../data/t.csv\"}}}' "
+                       ">dp/a/b/s.json", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "dp/a/b/../../data/t.csv"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("--data-path /nonexistent:dp/d run dp/a/b/s.json "
+                       "--no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path=dp/d/data run dp/a/b/s.json --no-out "
+                       "--json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out --json", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(sh("trace formats >/dev/null; GPUSIM_DATA_PATH=dp/d "
+                       "\"$GPUSIM_ABS\" run dp/a/b/s.json --no-out --json",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    /* beside the scenario wins over the search path */
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/data && "
+                       "printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n' >dp/data/t.csv && "
+                       "GPUSIM_DATA_PATH=dp/d \"$GPUSIM_ABS\" run "
+                       "dp/a/b/s.json --no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 1"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path run x", NULL, &err), 2);
+    free(err);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -1281,6 +1365,8 @@ static CU_TestInfo tests[] = {
     { "-o -: stdout for CSV and JSON, HDF5 into a file", test_out_stdout },
     { "policy names, trace stats on node lists, trace help, tenants",
       test_names_and_help },
+    { "scenario files: beside it, then the data search path",
+      test_data_path },
     CU_TEST_INFO_NULL,
 };
 

@@ -5,6 +5,7 @@
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
 #include "../base/cleanup.h"
+#include "../base/datapath.h"
 #include "../studies/compare.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
@@ -48,6 +49,9 @@ static const char usage_main[] =
 "  help [COMMAND]    help on a command\n"
 "\n"
 "  gpusim --version  print the version (also -V)\n"
+"  gpusim --data-path DIR[:DIR...] COMMAND ...  where a scenario's files\n"
+"                    are looked up when they are not beside it (also\n"
+"                    $GPUSIM_DATA_PATH; see the README's Scenario files)\n"
 "SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
 
 static const char usage_run[] =
@@ -212,7 +216,8 @@ static int cmd_run(int argc, char **argv)
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
     double sample = 1.0;
     struct gs_sim_opts o = { 0 };
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
+                               cluster of short options left half read */
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:s:p:o:fqh", run_opts, NULL)) != -1 ||
            optind < argc) {
@@ -435,6 +440,21 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* gpusim --data-path DIR[:DIR...] COMMAND ...: where scenarios' files
+     * are looked up when they are not beside the scenario (datapath.h) */
+    while (argc >= 2 && (strcmp(argv[1], "--data-path") == 0 ||
+                         strncmp(argv[1], "--data-path=", 12) == 0)) {
+        const char *v = argv[1][11] == '=' ? argv[1] + 12 : argv[2];
+        int used = argv[1][11] == '=' ? 1 : 2;
+        if (v == NULL || v[0] == '\0')
+            return usage_error("%s", "--data-path needs a list of folders "
+                               "(DIR[:DIR...])");
+        if (gs_data_path_set(v) < 0)
+            return report_rc(GS_ENOMEM, &(struct gs_diag){ 0 });
+        argv[used] = argv[0];
+        argv += used;
+        argc -= used;
+    }
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;

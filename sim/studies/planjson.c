@@ -120,22 +120,13 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
     struct gs_plancfg *p = c->p;
     if (p->ntargets == GS_PLAN_MAX_TARGETS)
         return perr(c, path, "more than %d targets", GS_PLAN_MAX_TARGETS);
-    if (strncmp(metric, "service.", 8) != 0 && gs_run_metric_index(metric) < 0)
+    char why[200];
+    int own = gs_run_target_check(c->s, metric, why, sizeof why);
+    if (own < 0)
+        return perr(c, path, "%s", why);
+    if (own == 0 && gs_run_metric_index(metric) < 0)
         return perr(c, path, "no metric '%s' (see `gpusim sweep "
                     "--list-metrics`)", metric);
-    if (strncmp(metric, "service.", 8) == 0) {
-        const char *dot = strrchr(metric, '.');
-        int known = 0;
-        for (int i = 0; i < c->s->nsvcs; i++)
-            known |= strlen(c->s->svcs[i].name) == (size_t)(dot - metric - 8) &&
-                     strncmp(c->s->svcs[i].name, metric + 8,
-                             (size_t)(dot - metric - 8)) == 0;
-        if (!known)
-            return perr(c, path, "no service '%.*s' in $.services",
-                        (int)(dot - metric - 8), metric + 8);
-        if (gs_run_service_field(dot + 1) < 0)
-            return perr(c, path, "no service metric '%s'", dot + 1);
-    }
     struct gs_plan_target *t = &p->t[p->ntargets++];
     snprintf(t->metric, sizeof t->metric, "%s", metric);
     snprintf(t->path, sizeof t->path, "%s", path);

@@ -8,7 +8,6 @@
  * taken on the gathered numbers in combination order, so the path and the
  * answer depend only on the inputs. */
 #include "planint.h"
-#include "../cloud/cloud.h"
 #include "compare.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
@@ -490,13 +489,12 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
         rc = gs_sim_run(sim, d);
     if (rc == 0) {
         gs_run_metric_values(sim, out);
-        const struct gs_cloud *c = gs_sim_cloud(sim);
         for (int p = 0; p < s->npb; p++) {
-            struct gs_cloud_poolbill b = { 0 };
-            if (c && p < x->sc->npools)
-                gs_cloud_pool_bill(c, p, &b);
-            out[s->nm + 2 * p] = b.nodes_mean;
-            out[s->nm + 2 * p + 1] = b.nodes_peak;
+            double mean = 0, peak = 0;
+            if (p < x->sc->npools)
+                gs_sim_pool_nodes(sim, p, &mean, &peak);
+            out[s->nm + 2 * p] = mean;
+            out[s->nm + 2 * p + 1] = peak;
         }
     }
     gs_sim_free(sim);
