@@ -7,6 +7,7 @@
 #include "cutest.h"
 #include "hostile.h"
 #include "../sim/io/scenario.h"
+#include "../traces/tread.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -114,6 +115,59 @@ static void test_too_big(void)
     free(big);
 }
 
+/* Numbers from text are decimal; token counts are counts. */
+static void test_numbers(void)
+{
+    static const struct { const char *s; size_t len; } dl[] = {
+        { "3", 1 }, { "-3", 2 }, { "3.5", 3 }, { ".5", 2 }, { "5.", 2 },
+        { "1e3", 3 }, { "1E-3", 4 }, { "1e", 1 }, { "2h", 1 },
+        { "0x10", 1 }, { "+3", 0 }, { " 3", 0 }, { "inf", 0 }, { "nan", 0 },
+        { ".", 0 }, { "-", 0 }, { "", 0 },
+    };
+    for (size_t i = 0; i < sizeof dl / sizeof dl[0]; i++)
+        CU_ASSERT_EQUAL(gs_decimal_len(dl[i].s), dl[i].len);
+    double v;
+    long long n;
+    CU_ASSERT_EQUAL(gs_tnum(" 2.5 ", &v), 0);
+    CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
+    CU_ASSERT_EQUAL(gs_tnum("0x10", &v), -1);   /* strtod: 16 */
+    CU_ASSERT_EQUAL(gs_tnum("+3", &v), -1);
+    CU_ASSERT_EQUAL(gs_tnum("inf", &v), -1);
+    CU_ASSERT_EQUAL(gs_tnum("1e3", &v), 0);
+    CU_ASSERT_DOUBLE_EQUAL(v, 1000, 0);
+    CU_ASSERT_EQUAL(gs_tint("+3", 0, 10, &n), -1);  /* strtoll: 3 */
+    CU_ASSERT_EQUAL(gs_tint(" 7", 0, 10, &n), 0);
+    CU_ASSERT_EQUAL(n, 7);
+    gs_time t;
+    CU_ASSERT_EQUAL(gs_parse_time("5m", &t), 0);
+    CU_ASSERT_EQUAL(t, 300000);
+    CU_ASSERT_EQUAL(gs_parse_time("0x10", &t), GS_EINVAL);
+    CU_ASSERT_EQUAL(gs_parse_time("+5m", &t), GS_EINVAL);
+    /* a token count given as a duration: refused, naming the key */
+    char *text = NULL;
+    FILE *fp = fopen("scenarios/chat-and-training.json", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t len = 0;
+    FILE *mf = open_memstream(&text, &len);
+    int ch;
+    while ((ch = fgetc(fp)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    fclose(fp);
+    char *at = strstr(text, "\"median\": 600");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "\"median\":\"5m\"", 13);  /* as long as "median": 600 */
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT(gs_scenario_parse(text, "c.json", "scenarios", &sc, &d) < 0);
+    if (strstr(d.where, "input_tokens.median") == NULL)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.where, "input_tokens.median"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "expected a number of tokens"));
+    gs_scenario_free(sc);
+    free(text);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -122,6 +176,7 @@ static void test_cleanup(void)
 static CU_TestInfo tests[] = {
     { "devices, FIFOs and folders refused by kind", test_not_files },
     { "a scenario over GS_SCENARIO_MAX refused by its size", test_too_big },
+    { "numbers decimal, token counts counts", test_numbers },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

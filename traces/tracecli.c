@@ -282,8 +282,10 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 {
     char *end;
     errno = 0;
+    size_t len = gs_decimal_len(s);     /* no 0x10, +3, inf */
     double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno || !isfinite(v) || v < lo || v > hi)
+    if (len == 0 || end != s + len || *end != '\0' || errno || !isfinite(v) ||
+        v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -294,7 +296,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno || v < lo || v > hi)
+    if (end == s || *end != '\0' || errno || v < lo || v > hi ||
+        s[0] == '+' || s[0] == ' ')
         return -1;
     *out = v;
     return 0;

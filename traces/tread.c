@@ -302,7 +302,10 @@ int gs_tnum(const char *s, double *out)
         return -1;
     char *end;
     errno = 0;
+    size_t len = gs_decimal_len(s);     /* no 0x10, +3, inf */
     double v = strtod(s, &end);
+    if (end != s + len)
+        return -1;
     while (*end == ' ')
         end++;
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
@@ -319,6 +322,8 @@ int gs_tint(const char *s, long long lo, long long hi, long long *out)
         return -1;
     char *end;
     errno = 0;
+    if (s[0] == '+')        /* strtoll takes "+3" */
+        return -1;
     long long v = strtoll(s, &end, 10);
     while (*end == ' ')
         end++;
