@@ -168,6 +168,75 @@ static void test_numbers(void)
     free(text);
 }
 
+/* --out naming an input (the scenario, a trace it reads) is refused, and
+ * the input is left as it was. */
+static void test_out_is_input(void)
+{
+    char *sc = NULL, *tr = NULL;
+    CU_ASSERT_FATAL(asprintf(&sc, "%s/in.json", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&tr, "%s/tr.csv", dir) > 0);
+    static const char scen[] =
+        "{\"name\": \"t\", \"fleet\": [{\"name\": \"gpu\", \"gpu\": "
+        "\"A100-80GB\", \"nodes\": 2, \"gpus_per_node\": 1}], \"policy\": "
+        "\"fifo\", \"workload\": {\"trace\": {\"format\": \"native\", "
+        "\"path\": \"tr.csv\"}}}\n";
+    static const char csv[] = "job_id,submit_time,duration,num_gpu,tenant\n"
+                              "1,0,3600,1,a\n";
+    FILE *fp = fopen(sc, "w");
+    fputs(scen, fp);
+    fclose(fp);
+    fp = fopen(tr, "w");
+    fputs(csv, fp);
+    fclose(fp);
+    const char *a1[] = { "gpusim", "run", "in.json", "--out", "in.json", NULL };
+    refused(a1, "in.json: is an input of this run");
+    const char *a2[] = { "gpusim", "run", "in.json", "-o", "./tr.csv", NULL };
+    refused(a2, "tr.csv: is an input of this run");
+    const char *a3[] = { "gpusim", "compare", "in.json", "--policies", "fifo",
+                         "--seeds", "1", "--no-plots", "--out", "in.json",
+                         NULL };
+    refused(a3, "is an input of this run");
+    char buf[512] = "";
+    fp = fopen(sc, "r");
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    CU_ASSERT_STRING_EQUAL(buf, scen);
+    fp = fopen(tr, "r");
+    n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    CU_ASSERT_STRING_EQUAL(buf, csv);
+    free(sc);
+    free(tr);
+}
+
+/* A misspelled trace column is an error naming it, with "did you mean"
+ * (it would drop what the column holds: every pod's CPU demand). */
+static void test_columns(void)
+{
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/ax.csv", dir) > 0);
+    FILE *fp = fopen(p, "w");
+    fputs("name,cpu_milliX,memory_mib,num_gpu,gpu_milli\np1,1000,100,1,1000\n",
+          fp);
+    fclose(fp);
+    free(p);
+    const char *a[] = { "gpusim", "trace", "stats", "ax.csv", "--format",
+                        "alibaba-gpu-2023", NULL };
+    refused(a, "ax.csv:1: unknown column 'cpu_milliX' in the header (did you "
+               "mean 'cpu_milli'?)");
+    CU_ASSERT_FATAL(asprintf(&p, "%s/nx.csv", dir) > 0);
+    fp = fopen(p, "w");
+    fputs("id,arrival,duraton,gpus\n1,0,3600,1\n", fp);
+    fclose(fp);
+    free(p);
+    const char *b[] = { "gpusim", "trace", "stats", "nx.csv", "--format",
+                        "native", NULL };
+    refused(b, "unknown column 'duraton' in the header (did you mean "
+               "'duration'?)");
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -177,6 +246,8 @@ static CU_TestInfo tests[] = {
     { "devices, FIFOs and folders refused by kind", test_not_files },
     { "a scenario over GS_SCENARIO_MAX refused by its size", test_too_big },
     { "numbers decimal, token counts counts", test_numbers },
+    { "--out naming an input refused", test_out_is_input },
+    { "misspelled trace columns: did you mean", test_columns },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/base/path.h"
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
@@ -1431,6 +1432,7 @@ static int cmd_dcgm(int argc, char **argv)
 
 int gs_trace_main(int argc, char **argv)
 {
+    gs_input_reset();           /* this command's inputs only (path.h) */
     if (argc < 1) {
         fputs(usage_text, stderr);
         return 2;

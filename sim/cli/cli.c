@@ -16,6 +16,7 @@
 #include "../studies/plugin.h"
 #include "../studies/pool.h"
 #include "../base/membudget.h"
+#include "../base/path.h"
 #include "../studies/progress.h"
 #include "../studies/replay.h"
 #include "../io/report.h"
@@ -219,6 +220,7 @@ static int cmd_run(int argc, char **argv)
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
     double sample = 1.0;
     struct gs_sim_opts o = { 0 };
+    gs_input_reset();           /* this command's inputs only (path.h) */
     optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
                                cluster of short options left half read */
     opterr = 0;
@@ -319,6 +321,11 @@ static int cmd_run(int argc, char **argv)
         o.status_ctx = &pr;
     }
     rc = gs_sim_new(sc, &o, &sim, &d);
+    /* the inputs are open now (the scenario, its traces): --out naming
+     * one is refused before the run */
+    const char *target = no_out ? NULL : out ? out : defout;
+    if (rc == 0 && target && gs_out_check(target, &d) < 0)
+        rc = GS_EINVAL;
     if (rc == 0)
         rc = gs_sim_run(sim, &d);
     gs_progress_end(&pr);

@@ -8,6 +8,7 @@
  * only make us keep a stale temporary a while longer, never remove a live
  * one. */
 #include "outfile.h"
+#include "../base/path.h"
 #include "../base/cleanup.h"
 
 #include <dirent.h>
@@ -125,6 +126,11 @@ int gs_out_check(const char *path, struct gs_diag *d)
             return gs_diag_set(d, GS_EINVAL, path, "is %s, not a regular "
                                "file; name a file to write the results to",
                                kind_of(st.st_mode));
+        if (gs_input_is(path))
+            return gs_diag_set(d, GS_EINVAL, path, "is an input of this run "
+                               "(the scenario or a file it reads); writing "
+                               "the results there would replace it: name "
+                               "another file");
         return 0;
     }
     if (errno != ENOENT)
