@@ -36,6 +36,7 @@
 #include "dcgm.h"
 #include "tread.h"
 
+#include "../sim/core/params.h"
 #include "../sim/io/jsonio.h"
 
 #include <math.h>
@@ -510,4 +511,72 @@ void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m)
                     m->by_hod[h].obs, m->by_hod[h].busy,
                     pct(m->by_hod[h].busy, m->by_hod[h].obs),
                     m->by_hod[h].alloc);
+}
+
+/* --- the command ------------------------------------------------------------- */
+
+static int dusage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim: trace: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'gpusim trace help')\n");
+    return 2;
+}
+
+static int dreport(const struct gs_diag *d)
+{
+    char buf[1200];
+    gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return 2;
+}
+
+static int dnum(const char *s, double lo, double hi, double *out)
+{
+    return gs_tnum(s, out) < 0 || *out < lo || *out > hi ? -1 : 0;
+}
+
+/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
+int gs_dcgm_main(int argc, char **argv)
+{
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n = 0, rc = 0;
+    struct gs_diag d = { 0 };
+    if (files == NULL)
+        return dusage("%s", "out of memory");
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        gs_time t;
+        if (strcmp(a, "--idle") == 0 && v) {
+            if (dnum(v, 0, 100, &o.idle) < 0)
+                rc = dusage("--idle takes a utilization in percent, not '%s'",
+                           v);
+            o.idle /= 100.0;
+            i++;
+        } else if (strcmp(a, "--step") == 0 && v) {
+            if (gs_parse_time(v, &t) < 0 || t <= 0)
+                rc = dusage("--step takes a time (30s, 1m), not '%s'", v);
+            o.step_ms = t;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v) {
+            if (gs_cimp_tz_parse(v, &o.tz, &d) < 0)
+                rc = dreport(&d);
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            rc = dusage("dcgm: unknown option '%s' (--idle, --step, --tz)", a);
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (rc == 0 && n == 0)
+        rc = dusage("%s", "dcgm takes the range-query exports (JSON files)");
+    struct gs_dcgm *m = NULL;
+    if (rc == 0 && gs_dcgm_load(files, n, &o, &m, &d) < 0)
+        rc = dreport(&d);
+    if (rc == 0)
+        gs_dcgm_print(stdout, m);
+    gs_dcgm_free(m);
+    free(files);
+    return rc;
 }
