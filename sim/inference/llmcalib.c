@@ -9,11 +9,14 @@
  * decode step of `batch` sequences at the mean context of the generation,
  * prompt + tokens / 2.
  *
- * The factors of struct gs_gpu_llm are fitted per hardware over every LLM
- * and TP degree at once, so that they describe the GPU, not one model:
+ * The serving factors of struct gs_gpu_llm (attention's compute and
+ * bandwidth efficiencies, the host's layer cost, the per-sequence and
+ * per-iteration costs: what kernel profiles do not hold) are fitted per
+ * hardware over every LLM and TP degree at once, so that they describe the
+ * GPU and its serving stack, not one model, with the kernel factors and
+ * the all-reduce curve held at the catalog's (llmprof.c fits those):
  * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
- * through exp (kept positive), as is the all-reduce bandwidth (NCCL's
- * achieved figure, not NVLink's datasheet one).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
+ * through exp (kept positive).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
  * log ratio r = log(model / measured) with s = 0.03: least squares on
  * relative error for points within a few percent, while measurements that no
  * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
@@ -21,6 +24,7 @@
  * the loss non-smooth, so the minimizer is GSL's Nelder-Mead simplex
  * (nmsimplex2), restarted from its best point and from several starts. */
 #include "llmcalib.h"
+#include "llmprof.h"
 
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
@@ -247,7 +251,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* ---- the fit --------------------------------------------------------------- */
 
-#define NPAR 8
+#define NPAR 5
 #define CAUCHY 0.03
 
 struct fitctx {
@@ -267,18 +271,17 @@ static double logistic(double u)
     return 1.0 / (1.0 + exp(-u));
 }
 
+/* The serving factors from the minimizer's coordinates; the kernel
+ * factors and the all-reduce stay base's. */
 static void unpack(const double *u, const struct gs_llm_hw *base,
                    struct gs_llm_hw *hw)
 {
     *hw = *base;
-    hw->eff.compute_eff = logistic(u[0]);
-    hw->eff.bw_eff = logistic(u[1]);
-    hw->eff.attn_eff = logistic(u[2]);
-    hw->eff.layer_us = exp(u[3]);
-    hw->eff.iter_ms = exp(u[4]);
-    hw->eff.link_us = exp(u[5]);
-    hw->eff.seq_us = exp(u[6]);
-    hw->eff.link_gbs = exp(u[7]);
+    hw->eff.attn_eff = logistic(u[0]);
+    hw->eff.attn_bw_eff = logistic(u[1]);
+    hw->eff.layer_us = exp(u[2]);
+    hw->eff.iter_ms = exp(u[3]);
+    hw->eff.seq_us = exp(u[4]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -307,6 +310,8 @@ static double loss(const gsl_vector *v, void *arg)
     double u[NPAR];
     for (int k = 0; k < NPAR; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
+    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30))
+        return INFINITY;
     struct gs_llm_hw hw;
     unpack(u, f->base, &hw);
     double s = 0;
@@ -367,42 +372,6 @@ static void fit_release(struct fitctx *f)
     free(f->ai);
 }
 
-static double nm_run(struct fitctx *f, double *u)
-{
-    gsl_multimin_function fn = { .n = NPAR, .f = loss, .params = f };
-    gsl_vector *x = gsl_vector_alloc(NPAR), *step = gsl_vector_alloc(NPAR);
-    gsl_multimin_fminimizer *m =
-        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2,
-                                      NPAR);
-    GS_ASSERT(x && step && m);
-    double best = INFINITY;
-    for (int round = 0; round < 4; round++) {
-        for (int k = 0; k < NPAR; k++) {
-            gsl_vector_set(x, (size_t)k, u[k]);
-            gsl_vector_set(step, (size_t)k, 0.7);
-        }
-        gsl_multimin_fminimizer_set(m, &fn, x, step);
-        for (int it = 0; it < 4000; it++) {
-            if (gsl_multimin_fminimizer_iterate(m))
-                break;
-            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m),
-                                       1e-7) == GSL_SUCCESS)
-                break;
-        }
-        double v = gsl_multimin_fminimizer_minimum(m);
-        const gsl_vector *xb = gsl_multimin_fminimizer_x(m);
-        for (int k = 0; k < NPAR; k++)
-            u[k] = gsl_vector_get(xb, (size_t)k);
-        if (!(v < best - 1e-12))
-            break;
-        best = v;
-    }
-    gsl_multimin_fminimizer_free(m);
-    gsl_vector_free(x);
-    gsl_vector_free(step);
-    return best;
-}
-
 static double logit(double p)
 {
     return log(p / (1 - p));
@@ -425,19 +394,17 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     /* Starts: compute-rich and memory-rich guesses, cheap and costly
      * fixed parts; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.6, 0.8, 0.2, 50, 5, 5, 50, 200 },
-        { 0.3, 0.5, 0.05, 200, 1, 20, 200, 50 },
-        { 0.8, 0.9, 0.5, 10, 15, 2, 10, 400 },
-        { 0.5, 0.6, 0.1, 100, 10, 10, 100, 100 },
+        { 0.5, 0.8, 20, 5, 3 }, { 0.2, 0.5, 100, 1, 10 },
+        { 0.8, 0.9, 5, 15, 1 }, { 0.3, 0.9, 500, 2, 2 },
+        { 0.3, 0.6, 250, 2, 5 }, { 0.3, 0.6, 1000, 2, 5 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         double u[NPAR] = {
-            logit(starts[s][0]), logit(starts[s][1]), logit(starts[s][2]),
-            log(starts[s][3]), log(starts[s][4]), log(starts[s][5]),
-            log(starts[s][6]), log(starts[s][7]),
+            logit(starts[s][0]), logit(starts[s][1]), log(starts[s][2]),
+            log(starts[s][3]), log(starts[s][4]),
         };
-        double v = nm_run(&f, u);
+        double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
         if (v < best) {
             best = v;
             memcpy(ub, u, sizeof ub);
@@ -480,6 +447,8 @@ int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
         e->n = f.n;
         e->prompt_med = gsl_stats_median_from_sorted_data(pe, 1, n);
         e->prompt_max = pe[n - 1];
+        e->prompt_p90 = gsl_stats_quantile_from_sorted_data(pe, 1, n, 0.9);
+        e->token_p90 = gsl_stats_quantile_from_sorted_data(te, 1, n, 0.9);
         e->token_med = gsl_stats_median_from_sorted_data(te, 1, n);
         e->token_max = te[n - 1];
     }
@@ -525,11 +494,12 @@ int gs_llm_calib_report(FILE *out, const char *path,
     char hws[16][GS_LLM_NAME], models[8][GS_LLM_NAME];
     int nh = distinct(&c, 1, hws, 16), nm = distinct(&c, 0, models, 8);
     struct gs_llm_hw fit[16];
-    fprintf(out, "Fitted LLM serving factors (%d configurations, %s)\n\n"
-            "| hardware        | compute | bandwidth | attention | layer us "
-            "| iteration ms | sequence us | link GB/s | link us |\n"
-            "|-----------------|---------|-----------|-----------|----------"
-            "|--------------|-------------|-----------|---------|\n", c.n, path);
+    fprintf(out, "Fitted LLM serving factors (%d configurations, %s; the "
+            "kernel factors are the catalog's)\n\n"
+            "| hardware        | attention | attention bw | host layer us "
+            "| iteration ms | sequence us |\n"
+            "|-----------------|-----------|--------------|---------------"
+            "|--------------|-------------|\n", c.n, path);
     for (int h = 0; h < nh && !rc; h++) {
         struct gs_llm_hw base;
         if (gs_llm_calib_hw(cat, hws[h], &base)) {
@@ -541,10 +511,9 @@ int gs_llm_calib_report(FILE *out, const char *path,
         rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
-            fprintf(out, "| %-15s | %7.4f | %9.4f | %9.4f | %8.2f | %12.3f "
-                    "| %11.3f | %9.2f | %7.3f |\n", hws[h], e->compute_eff,
-                    e->bw_eff, e->attn_eff, e->layer_us, e->iter_ms,
-                    e->seq_us, e->link_gbs, e->link_us);
+            fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %12.3f "
+                    "| %11.3f |\n", hws[h], e->attn_eff, e->attn_bw_eff,
+                    e->layer_us, e->iter_ms, e->seq_us);
         }
     }
     if (!rc)

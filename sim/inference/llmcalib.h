@@ -35,10 +35,11 @@ void gs_llm_calib_free(struct gs_llm_calib *c);
 int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
-/* Fit the factors of hardware hw on the points of LLM `model` (NULL: all
- * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio
- * of modeled to measured time, Nelder-Mead from several starts; base gives
- * the peaks and link bandwidth.  The result in *out. */
+/* Fit the serving factors (attn_eff, attn_bw_eff, layer_us, iter_ms,
+ * seq_us) of hardware hw on the points of LLM `model` (NULL: all LLMs) by
+ * minimizing a robust (Cauchy, scale 3%) loss of the log ratio of modeled
+ * to measured time, Nelder-Mead from several starts; base gives the peaks,
+ * the kernel factors and the all-reduce, which *out keeps. */
 int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
                      const char *model, const struct gs_llm_hw *base,
                      struct gs_gpu_llm *out, struct gs_diag *d);
@@ -48,13 +49,14 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
 struct gs_llm_calib_err {
     int n;
     double prompt_med, prompt_max, token_med, token_max;
+    double prompt_p90, token_p90;
 };
 int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
                       const char *hw, int tp, const struct gs_llm_hw *fit,
                       struct gs_llm_calib_err *e, struct gs_diag *d);
 
-/* Fit every hardware in the file, print the factors, the error table per
- * (LLM, GPU, TP) and the cross-validation between LLMs to out. */
+/* Fit every hardware in the file, print the serving factors, the error
+ * table per (LLM, GPU, TP) and the cross-validation between LLMs to out. */
 int gs_llm_calib_report(FILE *out, const char *path,
                         const struct gs_catalog *cat, struct gs_diag *d);
 
