@@ -8,7 +8,7 @@ set -e
 out=$1
 F=tests/fixtures/traces
 rm -rf "$out" && mkdir -p "$out"
-for t in scenario trace requests nodelist weights prices genspec; do
+for t in scenario trace requests nodelist weights prices genspec import; do
     mkdir -p "$out/$t"
 done
 # put TARGET BYTE FILE: FILE behind the selector byte BYTE
@@ -41,7 +41,17 @@ cp scenarios/cloud-spot-price.csv "$out/prices/"
 cp fuzz/seeds/genspec.json "$out/genspec/"
 cp scenarios/mixed-tier-generated.json "$out/genspec/"
 # inputs that once failed, kept as regression cases
-for t in scenario trace requests nodelist weights prices genspec; do
+for t in scenario trace requests nodelist weights prices genspec import; do
     [ -d fuzz/regress/$t ] && cp fuzz/regress/$t/* "$out/$t/" 2>/dev/null
 done
 true
+# the cluster importers (fuzz_import): k8s-pods slurm-sacct k8s-nodes
+# slurm-nodes kueue; 5 + k also skips bad rows
+I=tests/fixtures/import
+for f in $I/k8s-snaps/*.json $I/k8s-pods-*.json; do put import 0 $f; done
+put import 5 $I/k8s-pods-bad-qty.json
+for f in $I/sacct*.txt; do put import 1 $f; done
+put import 6 $I/sacct-bad-tres.txt
+for f in $I/k8s-nodes*.json; do put import 2 $f; done
+for f in $I/scontrol-nodes*.txt; do put import 3 $f; done
+put import 4 $I/kueue.json

@@ -1,7 +1,10 @@
 # utilization.gp -- allocated / available GPUs over time, one line per policy
-# (mean over the seeds at each sample step).  `gpusim compare` runs it as
-#   gnuplot -e "datadir='D'; policies='a b'; tiers='...'; out='D/utilization.png'" utilization.gp
-# reading D/util-POLICY.dat (columns: time_h utilization).
+# (mean over the seeds at each sample step), reading
+# D/util-POLICY.dat (columns: time_h utilization).
+# gpusim runs it as  gnuplot -c SCRIPT DATADIR POLICIES TIERS SCENARIO OUT
+# (its strings arrive as arguments, never as code: sim/io/gnuplot.h);
+# by hand, gnuplot -e "datadir='D'; policies='a b'; ..." SCRIPT works too.
+if (ARGC >= 5) { datadir = ARG1; policies = ARG2; tiers = ARG3; scenario = ARG4; out = ARG5 }
 set terminal pngcairo size 1000,560 enhanced font ",10"
 set output out
 sc = exists("scenario") ? scenario.": " : ""

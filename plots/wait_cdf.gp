@@ -1,6 +1,10 @@
 # wait_cdf.gp -- queueing-delay CDF per tier, one line per policy, pooled
 # over the seeds.  Variables: datadir, policies, tiers (the tiers with jobs),
 # out.  Reads D/wait-POLICY-TIER.dat (columns: wait_min cdf).
+# gpusim runs it as  gnuplot -c SCRIPT DATADIR POLICIES TIERS SCENARIO OUT
+# (its strings arrive as arguments, never as code: sim/io/gnuplot.h);
+# by hand, gnuplot -e "datadir='D'; policies='a b'; ..." SCRIPT works too.
+if (ARGC >= 5) { datadir = ARG1; policies = ARG2; tiers = ARG3; scenario = ARG4; out = ARG5 }
 set terminal pngcairo size 1100,800 enhanced font ",10"
 set output out
 n = words(tiers)

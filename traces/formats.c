@@ -5,11 +5,13 @@
 #include "../sim/io/scenario.h"
 #include "../sim/io/source.h"
 #include "alibaba.h"
+#include "kube.h"
 #include "native.h"
 #include "nodelist.h"
 #include "pai.h"
 #include "philly.h"
 #include "sia.h"
+#include "slurm.h"
 #include "swf.h"
 
 #include <stdio.h>
@@ -67,6 +69,8 @@ const struct gs_trace_format *const gs_trace_formats[] = {
     &gs_sia_format,
     &gs_swf_format,
     &gs_pai_format,
+    &gs_kube_pods_format,
+    &gs_slurm_sacct_format,
     NULL,
 };
 
@@ -74,24 +78,59 @@ const struct gs_trace_format *const gs_trace_formats[] = {
 static const struct gs_node_list_format ali2023_nodes = {
     .name = "alibaba-gpu-2023",
     .summary = "openb_node_list_*.csv: sn,cpu_milli,memory_mib,gpu,model",
+    .read = gs_alibaba_node_list,
 };
 
 static const struct gs_node_list_format ali2026_nodes = {
     .name = "alibaba-spot-gpu-2026",
     .summary = "node_info_df.csv: gpu_model,gpu_capacity_num,cpu_num,"
                "node_name",
+    .read = gs_alibaba_node_list,
 };
 
 static const struct gs_node_list_format pai2020_nodes = {
     .name = "alibaba-pai-2020",
     .summary = "pai_machine_spec.csv (no header): machine,gpu_type,cap_cpu,"
                "cap_mem,cap_gpu",
+    .read = gs_alibaba_node_list,
+};
+
+static int k8s_read(const char *format, const char *path,
+                    struct gs_catalog *cat, struct gs_pool_spec **pools,
+                    int *npools, struct gs_diag *d)
+{
+    (void)format;
+    return gs_kube_node_list(path, cat, pools, npools, d);
+}
+
+static const struct gs_node_list_format k8s_nodes = {
+    .name = "k8s-nodes",
+    .summary = "kubectl get nodes -o json: allocatable, GPU feature "
+               "discovery labels, taints",
+    .read = k8s_read,
+};
+
+static int slurm_read(const char *format, const char *path,
+                      struct gs_catalog *cat, struct gs_pool_spec **pools,
+                      int *npools, struct gs_diag *d)
+{
+    (void)format;
+    return gs_slurm_node_list(path, cat, pools, npools, d);
+}
+
+static const struct gs_node_list_format slurm_nodes = {
+    .name = "slurm-nodes",
+    .summary = "scontrol show nodes --oneliner: NodeName, CPUTot, "
+               "RealMemory, Gres, Partitions, State",
+    .read = slurm_read,
 };
 
 const struct gs_node_list_format *const gs_node_list_formats[] = {
     &ali2023_nodes,
     &ali2026_nodes,
     &pai2020_nodes,
+    &k8s_nodes,
+    &slurm_nodes,
     NULL,
 };
 
@@ -103,7 +142,8 @@ int gs_node_list_read(const char *format, const char *path,
     *npools = 0;
     for (int i = 0; gs_node_list_formats[i]; i++)
         if (strcmp(gs_node_list_formats[i]->name, format) == 0)
-            return gs_alibaba_node_list(format, path, cat, pools, npools, d);
+            return gs_node_list_formats[i]->read(format, path, cat, pools,
+                                                 npools, d);
     char list[256] = "";
     for (int i = 0; gs_node_list_formats[i]; i++) {
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);

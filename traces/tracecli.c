@@ -36,6 +36,7 @@
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
+#include "kube.h"
 #include "llmreq.h"
 #include "native.h"
 #include "nodelist.h"
@@ -54,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage_text[] =
@@ -74,6 +76,8 @@ static const char usage_text[] =
 "                          print goodness of fit; write a spec gen accepts;\n"
 "                          a request trace: rate, cycle and token laws as a\n"
 "                          service's \"requests\" block\n"
+"  kueue FILE              Kueue ClusterQueues (kubectl get clusterqueues\n"
+"                          -o json) as a scenario's \"tenants\" (quotas)\n"
 "  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
 "                          prompt/token times (Splitwise's perf_model.csv)\n"
 "                          and print the error table (docs/inference.md)\n"
@@ -85,6 +89,8 @@ static const char usage_text[] =
 "                          workload.trace (e.g. procs_per_gpu=8)\n"
 "  --skip-bad-rows         skip malformed rows (counted and reported)\n"
 "                          instead of stopping at the first\n"
+"  --tz ZONE               the zone of local times (slurm-sacct): UTC,\n"
+"                          +02:00, or a tz database name (Europe/Berlin)\n"
 "transforms (convert, transform, stats, fit):\n"
 "  --from T, --to T        keep arrivals in [T, to), shifted to start at 0\n"
 "                          (T: seconds or 30s, 5m, 2h, 3d, 1w)\n"
@@ -125,6 +131,7 @@ struct opts {
     int skip_bad;
     int nopt;
     const char *opt[MAXOPT];
+    char tzopt[96];             /* "tz=ZONE" from --tz */
     double scale;
     gs_time from, to;
     int has_to;
@@ -216,7 +223,8 @@ static int parse_tier_mix(struct opts *o, const char *arg)
 static const char *const long_opts[] = {
     "--out", "--format", "--opt", "--skip-bad-rows", "--scale-rate", "--from",
     "--to", "--sample", "--tenants", "--tier-mix", "--limit", "--seed",
-    "--gpus", "--fleet", "--jobs", "--until", "--by", "--durations", NULL,
+    "--gpus", "--fleet", "--jobs", "--until", "--by", "--durations", "--tz",
+    NULL,
 };
 
 /* getopt_long's forms by hand: "--name=value" is "--name" "value", and
@@ -305,6 +313,14 @@ static int parse_args(struct opts *o, int argc, char **argv)
             if (o->nopt == MAXOPT)
                 return usage("%s", "too many --opt");
             o->opt[o->nopt++] = v;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v && o->cmd != CMD_GEN) {
+            if (o->nopt == MAXOPT || strlen(v) + 4 > sizeof o->tzopt ||
+                o->tzopt[0])
+                return usage("%s", "--tz takes one zone (UTC, +02:00, "
+                             "Europe/Berlin)");
+            snprintf(o->tzopt, sizeof o->tzopt, "tz=%s", v);
+            o->opt[o->nopt++] = o->tzopt;
             i++;
         } else if (strcmp(a, "--skip-bad-rows") == 0 && o->cmd != CMD_GEN) {
             o->skip_bad = 1;
@@ -442,11 +458,30 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* 1 if one of the first lines of a JSON file names a Kubernetes
+ * apiVersion (a kubectl export), else 0. */
+static int kube_json(const char *path)
+{
+    struct gs_tread *t;
+    struct gs_diag d = { 0 };
+    if (gs_tread_open(path, &t, &d) < 0)
+        return 0;
+    char *line;
+    int yes = 0;
+    for (int i = 0; i < 5 && !yes && gs_tread_line(t, &line, &d) == 1; i++)
+        yes = strstr(line, "\"apiVersion\"") != NULL;
+    gs_tread_close(t);
+    return yes;
+}
+
 /* The format of path from its name or first line, or NULL. */
 static const char *guess_format(const char *path)
 {
-    if (ends_with(path, ".json"))
-        return "scenario";
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return "k8s-pods";      /* a folder of snapshots */
+    if (ends_with(path, ".json") || ends_with(path, ".json.gz"))
+        return kube_json(path) ? "k8s-pods" : "scenario";
     if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz"))
         return "mooncake";
     if (ends_with(path, ".swf") || ends_with(path, ".swf.gz"))
@@ -481,6 +516,8 @@ static const char *guess_format(const char *path)
             fmt = "azure-llm";
         else if (strncmp(line, "request_id,", 11) == 0)
             fmt = "splitwise";
+        else if (strncmp(line, "JobID|", 6) == 0)
+            fmt = "slurm-sacct";
         break;
     }
     gs_tread_close(t);
@@ -1197,6 +1234,13 @@ int gs_trace_main(int argc, char **argv)
         return gs_llm_calib_report(stdout, argv[1], &cat, &d) ? report(&d)
                                                                : 0;
     }
+    if (strcmp(cmd, "kueue") == 0) {
+        if (argc != 2 || argv[1][0] == '-')
+            return usage("%s", "kueue takes one file: kubectl get "
+                         "clusterqueues -o json");
+        struct gs_diag d = { 0 };
+        return gs_kube_kueue_tenants(argv[1], stdout, &d) ? report(&d) : 0;
+    }
     struct opts o = { .scale = 1.0, .sample = 1.0, .seed = 1, .by_tier = 1,
                       .durations = GS_WLFIT_AUTO };
     if (strcmp(cmd, "convert") == 0 || strcmp(cmd, "transform") == 0)
@@ -1209,7 +1253,7 @@ int gs_trace_main(int argc, char **argv)
         o.cmd = CMD_FIT;
     else
         return usage("unknown command '%s' (formats, convert, transform, "
-                     "stats, gen, fit, calibrate)", cmd);
+                     "stats, gen, fit, kueue, calibrate)", cmd);
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);

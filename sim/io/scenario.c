@@ -415,7 +415,8 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
                        name, GS_NAME - 1);
         }
         memcpy(ps->name, name, strlen(name) + 1);
-        ps->market = mk;
+        if (cJSON_GetObjectItemCaseSensitive(n, "market"))
+            ps->market = mk;    /* else the node list's own (k8s-nodes) */
         ps->price_hour = ps->gpn == 0 ? default_node_price(s, ps)
                          : (gprice >= 0 ? gprice
                             : default_gpu_price(s->cat.m[ps->model].name)) *

@@ -20,6 +20,7 @@
  * depend on --jobs.  The wall clock is read only by progress.c, for the
  * progress line and to tell on stderr how long the runs took. */
 #include "compare.h"
+#include "../io/gnuplot.h"
 #include "../io/h5out.h"
 #include "../io/outfile.h"
 #include "plugin.h"
@@ -290,13 +291,30 @@ static int dbl_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Open the data file named by fmt for writing; its name is built in
+ * memory (*path, freed and replaced on each call), never cut to a buffer. */
+__attribute__((format(printf, 2, 3)))
+static FILE *dat_open(char **path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(*path);
+    if (vasprintf(path, fmt, ap) < 0)
+        *path = NULL;
+    va_end(ap);
+    FILE *fp = *path ? fopen(*path, "w") : NULL;
+    free(*path);
+    *path = NULL;
+    return fp;
+}
+
 /* Write the plot data of every policy into dir; 0 or -1. */
 static int plot_data(const struct cmp *c, const double *values,
                      const char *dir, int *tier_used)
 {
     int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
     for (int p = 0; p < c->npol; p++) {
-        char name[128], path[1400];
+        char name[128], *path = NULL;
         safe_name(c->pol[p], name, sizeof name);
         /* utilization: mean over seeds at each sample step */
         double *sum = NULL, *tt = NULL;
@@ -343,8 +361,7 @@ static int plot_data(const struct cmp *c, const double *values,
             free(a);
             free(u);
         }
-        snprintf(path, sizeof path, "%s/util-%s.dat", dir, name);
-        FILE *fp = fopen(path, "w");
+        FILE *fp = dat_open(&path, "%s/util-%s.dat", dir, name);
         if (fp == NULL)
             return -1;
         fprintf(fp, "# time_h utilization (mean over %d seeds)\n", c->nseeds);
@@ -383,9 +400,8 @@ static int plot_data(const struct cmp *c, const double *values,
             free(jobs);
         }
         for (int t = 0; t < GS_NTIERS; t++) {
-            snprintf(path, sizeof path, "%s/wait-%s-%s.dat", dir, name,
-                     gs_tier_name(t));
-            fp = fopen(path, "w");
+            fp = dat_open(&path, "%s/wait-%s-%s.dat", dir, name,
+                          gs_tier_name(t));
             if (fp == NULL)
                 return -1;
             fprintf(fp, "# wait_min cdf (%s, %s, %ld jobs)\n", c->pol[p],
@@ -403,8 +419,7 @@ static int plot_data(const struct cmp *c, const double *values,
             free(w[t]);
         }
 
-        snprintf(path, sizeof path, "%s/cost_sla-%s.dat", dir, name);
-        fp = fopen(path, "w");
+        fp = dat_open(&path, "%s/cost_sla-%s.dat", dir, name);
         if (fp == NULL)
             return -1;
         fprintf(fp, "# cost_usd sla_violations (one line per seed)\n");
@@ -418,62 +433,59 @@ static int plot_data(const struct cmp *c, const double *values,
 }
 
 /* Where the gnuplot scripts are: --plot-scripts, $GPUSIM_PLOTS, beside the
- * executable (./plots, ../../plots for build/rel/gpusim), or ./plots. */
-static int find_scripts(const char *given, char *out, size_t n)
+ * executable (./plots, ../../plots for build/rel/gpusim), or ./plots.  The
+ * folder as an absolute path in memory the caller frees, or NULL. */
+static char *find_scripts(const char *given)
 {
     struct stat st;
-    if (given) {
-        snprintf(out, n, "%s", given);
-        return 0;
-    }
+    if (given)
+        return gs_gnuplot_path(given);
     const char *env = getenv("GPUSIM_PLOTS");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
+    if (env && *env)
+        return gs_gnuplot_path(env);
+    char *exe = realpath("/proc/self/exe", NULL);
+    if (exe) {
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
         const char *rel[] = { "plots", "../../plots", "../share/gpusim/plots" };
         for (int i = 0; i < 3; i++) {
-            char cand[1400];
-            snprintf(cand, sizeof cand, "%s/%s/utilization.gp", exe, rel[i]);
-            if (stat(cand, &st) == 0) {
-                snprintf(out, n, "%s/%s", exe, rel[i]);
-                return 0;
+            char *cand = NULL;
+            if (asprintf(&cand, "%s/%s/utilization.gp", exe, rel[i]) < 0)
+                break;
+            int found = stat(cand, &st) == 0;
+            free(cand);
+            char *dir = NULL;
+            if (found && asprintf(&dir, "%s/%s", exe, rel[i]) >= 0) {
+                free(exe);
+                return dir;
             }
         }
+        free(exe);
     }
-    if (stat("plots/utilization.gp", &st) == 0) {
-        snprintf(out, n, "plots");
-        return 0;
-    }
-    return -1;
+    if (stat("plots/utilization.gp", &st) == 0)
+        return gs_gnuplot_path("plots");
+    return NULL;
 }
 
-/* Run gnuplot -e VARS SCRIPT; 0, or -1 (message printed). */
-static int gnuplot(const char *vars, const char *script)
+/* Run SCRIPT.gp of the folder scripts on args (gnuplot.h: arguments, never
+ * code); 0, or -1 (message printed). */
+static int gnuplot(const char *scripts, const char *name,
+                   const char *const *args, int nargs)
 {
-    char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (rc != 0) {
+    char *script = NULL;
+    if (asprintf(&script, "%s/%s.gp", scripts, name) < 0) {
+        fprintf(stderr, "gpusim: out of memory; plots skipped\n");
+        return -1;
+    }
+    int rc = gs_gnuplot_run(script, args, nargs);
+    if (rc == -1)
         fprintf(stderr, "gpusim: cannot run gnuplot (%s); plots skipped\n",
-                strerror(rc));
-        return -1;
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+                strerror(errno));
+    else if (rc < 0)
         fprintf(stderr, "gpusim: gnuplot failed on %s\n", script);
-        return -1;
-    }
-    return 0;
+    free(script);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Remove what an earlier compare drew into dir (its data files and
@@ -511,41 +523,55 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
         fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
         return -1;
     }
-    char scripts[1100];
-    if (find_scripts(scripts_given, scripts, sizeof scripts) < 0) {
+    char *scripts = find_scripts(scripts_given);
+    if (scripts == NULL) {
         fprintf(stderr, "gpusim: gnuplot scripts not found (give "
                 "--plot-scripts or set GPUSIM_PLOTS); plot data left in "
                 "%s\n", dir);
         return -1;
     }
-    char pols[2048] = "", tiers[128] = "";
-    for (int p = 0; p < c->npol; p++) {
+    /* gnuplot gets the folder absolute (gnuplot.h) and the names as
+     * arguments; the policy and scenario names are made file-name safe
+     * (safe_name) because the scripts split the policy list into words
+     * and build file names from them. */
+    char *adir = gs_gnuplot_path(dir), *pols = NULL, *out = NULL;
+    size_t npols = 0;
+    FILE *pf = open_memstream(&pols, &npols);
+    char tiers[128] = "", scen[128];
+    for (int p = 0; pf && p < c->npol; p++) {
         char name[128];
         safe_name(c->pol[p], name, sizeof name);
-        strncat(pols, p ? " " : "", sizeof pols - strlen(pols) - 1);
-        strncat(pols, name, sizeof pols - strlen(pols) - 1);
+        fprintf(pf, "%s%s", p ? " " : "", name);
+    }
+    if (pf == NULL || fclose(pf) != 0 || adir == NULL) {
+        fprintf(stderr, "gpusim: out of memory; plots skipped\n");
+        free(adir);
+        free(scripts);
+        free(pols);
+        return -1;
     }
     for (int t = 0; t < GS_NTIERS; t++)
         if (tier_used[t]) {
             strncat(tiers, tiers[0] ? " " : "", sizeof tiers - strlen(tiers) - 1);
             strncat(tiers, gs_tier_name(t), sizeof tiers - strlen(tiers) - 1);
         }
+    safe_name(c->sc->name, scen, sizeof scen);
     static const char *const names[] = { "utilization", "wait_cdf",
                                          "cost_sla" };
     int rc = 0;
-    for (int i = 0; i < 3; i++) {
-        char vars[4096], script[1300];
-        char scen[128];
-        safe_name(c->sc->name, scen, sizeof scen);
-        snprintf(vars, sizeof vars, "datadir='%s'; policies='%s'; "
-                 "tiers='%s'; scenario='%s'; out='%s/%s.png'", dir, pols,
-                 tiers, scen, dir, names[i]);
-        snprintf(script, sizeof script, "%s/%s.gp", scripts, names[i]);
-        if (gnuplot(vars, script) < 0) {
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        if (asprintf(&out, "%s/%s.png", adir, names[i]) < 0) {
+            fprintf(stderr, "gpusim: out of memory; plots skipped\n");
             rc = -1;
             break;
         }
+        const char *args[] = { adir, pols, tiers, scen, out };
+        rc = gnuplot(scripts, names[i], args, 5);
+        free(out);
     }
+    free(adir);
+    free(scripts);
+    free(pols);
     return rc;
 }
 
@@ -738,26 +764,37 @@ int gs_compare_main(int argc, char **argv)
     return gs_cli_named("compare", argc, argv, compare_main);
 }
 
-static int compare_main(int argc, char **argv)
+/* What the command line asked for; the default names and the scratch
+ * folder made from it are owned here. */
+struct cmp_args {
+    const char *file, *out, *plots, *scripts, *list, *lib, *mlist;
+    char *defout, *defplots, *tmpdir;
+    long seeds, jobs;
+    int no_plots, csv, quiet, force, bill;
+};
+
+/* The runs' metrics and, per policy and metric, their statistics. */
+struct cmp_res {
+    double *values, *mean, *sd, *tq, *half;
+};
+
+/* Read the options into a, and the placer and billing window into c.  -1
+ * to go on, or the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, struct cmp_args *a,
+                      struct cmp *c)
 {
-    const char *file = NULL, *out = NULL, *plots = NULL, *scripts = NULL;
-    const char *list = "fifo-backfill,fair,hps,rl-lite", *lib = NULL;
-    long seeds = 5, jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    int no_plots = 0, csv = 0, quiet = 0, force = 0, ch;
-    const char *mlist = NULL;
-    struct cmp c = { 0 };
-    int bill = BILL_LONGEST;
+    int ch;
     optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
     while ((ch = gs_cli_getopt(argc, argv, "+:p:s:j:o:fqh", opts,
-                               &file)) != -1) {
+                               &a->file)) != -1) {
         if (ch == GS_CLI_EXTRA)
             return usage_error("compare: more than one scenario: '%s'",
                                optarg);
         char *end;
         long v;
         switch (ch) {
-        case 'p': list = optarg; break;
+        case 'p': a->list = optarg; break;
         case 's':
         case 'j':
             v = strtol(optarg, &end, 10);
@@ -766,33 +803,33 @@ static int compare_main(int argc, char **argv)
                                    "to 10000, not '%s'",
                                    ch == 's' ? "--seeds" : "--jobs", optarg);
             if (ch == 's')
-                seeds = v;
+                a->seeds = v;
             else
-                jobs = v;
+                a->jobs = v;
             break;
-        case 'L': lib = optarg; break;
-        case 'P': c.placer = optarg; break;
-        case 'o': out = optarg; break;
-        case 'f': force = 1; break;
-        case 'D': plots = optarg; break;
-        case 'S': scripts = optarg; break;
-        case 'n': no_plots = 1; break;
-        case 'c': csv = 1; break;
-        case 'm': mlist = optarg; break;
+        case 'L': a->lib = optarg; break;
+        case 'P': c->placer = optarg; break;
+        case 'o': a->out = optarg; break;
+        case 'f': a->force = 1; break;
+        case 'D': a->plots = optarg; break;
+        case 'S': a->scripts = optarg; break;
+        case 'n': a->no_plots = 1; break;
+        case 'c': a->csv = 1; break;
+        case 'm': a->mlist = optarg; break;
         case 'B':
             if (strcmp(optarg, "longest") == 0)
-                bill = BILL_LONGEST;
+                a->bill = BILL_LONGEST;
             else if (strcmp(optarg, "own") == 0)
-                bill = BILL_OWN;
-            else if (gs_parse_time(optarg, &c.bill_until) == 0 &&
-                     c.bill_until > 0)
-                bill = BILL_FIXED;
+                a->bill = BILL_OWN;
+            else if (gs_parse_time(optarg, &c->bill_until) == 0 &&
+                     c->bill_until > 0)
+                a->bill = BILL_FIXED;
             else
                 return usage_error("compare: --bill-until takes longest, own "
                                    "or a duration such as 48h, not '%s'",
                                    optarg);
             break;
-        case 'q': quiet = 1; break;
+        case 'q': a->quiet = 1; break;
         case 'h':
             fputs(usage, stdout);
             return 0;
@@ -800,207 +837,250 @@ static int compare_main(int argc, char **argv)
             return gs_suggest_bad_option("compare", opts, argc, argv, ch);
         }
     }
-    if (plots && no_plots)
-        return usage_error("%s", "compare: --plots and --no-plots contradict "
-                           "each other; give one");
-    /* --metrics is checked now, not after the runs */
-    char show[NMETRICS];
-    c.show = show;
-    if (mlist && strcmp(mlist, "all") != 0 &&
-        choose_metrics(&c, mlist, NULL) != 0)
-        return 2;
-    if (file == NULL)
-        return usage_error("%s", "compare: which scenario? (a JSON file, or "
-                           "'quickstart')");
-    if (jobs < 1)
-        jobs = 1;
-    c.npol = split(list, &c.pol);
-    if (c.npol < 0)
-        return usage_error("compare: --policies wants names separated by "
-                           "single commas, not '%s'", list);
+    return -1;
+}
 
-    struct gs_diag d = { 0 };
-    struct gs_scenario *sc = NULL;
-    struct gs_plugin *plug = NULL;
-    int status = 2;
-    double *values = NULL, *mean = NULL, *sd = NULL, *tq = NULL, *half = NULL;
-    char *tmpdir = NULL, *defout = NULL, *defplots = NULL;
-    if (lib) {
-        if (gs_plugin_open(lib, &plug, &d) < 0) {
-            status = report(&d, 2);
-            goto done;
-        }
-        c.plugin = gs_plugin_policy(plug);
-    }
-    for (int p = 0; p < c.npol; p++) {
-        if (gs_policy_find(c.pol[p]) == NULL &&
-            !(c.plugin && strcmp(c.pol[p], c.plugin->name) == 0)) {
+/* Every name in --policies is a known policy (or the plug-in's), listed
+ * once; 0, or -1 with the message printed. */
+static int check_policies(const struct cmp *c)
+{
+    for (int p = 0; p < c->npol; p++) {
+        if (gs_policy_find(c->pol[p]) == NULL &&
+            !(c->plugin && strcmp(c->pol[p], c->plugin->name) == 0)) {
             char known[1024] = "";
             for (int i = 0; gs_policies[i]; i++) {
                 strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
                 strncat(known, gs_policies[i]->name,
                         sizeof known - strlen(known) - 1);
             }
-            if (c.plugin) {
+            if (c->plugin) {
                 strncat(known, ", ", sizeof known - strlen(known) - 1);
-                strncat(known, c.plugin->name, sizeof known - strlen(known) - 1);
+                strncat(known, c->plugin->name,
+                        sizeof known - strlen(known) - 1);
             }
             const char *names[64];
             int nn = 0;
             for (int i = 0; gs_policies[i] && nn < 62; i++)
                 names[nn++] = gs_policies[i]->name;
-            if (c.plugin)
-                names[nn++] = c.plugin->name;
+            if (c->plugin)
+                names[nn++] = c->plugin->name;
             names[nn] = NULL;
-            const char *near = gs_suggest(c.pol[p], names);
+            const char *near = gs_suggest(c->pol[p], names);
             if (near)
                 fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
-                        "(did you mean '%s'?)\n", c.pol[p], near);
+                        "(did you mean '%s'?)\n", c->pol[p], near);
             else
                 fprintf(stderr, "gpusim: --policies: unknown policy '%s' "
-                        "(known: %s)\n", c.pol[p], known);
-            goto done;
+                        "(known: %s)\n", c->pol[p], known);
+            return -1;
         }
         for (int q = 0; q < p; q++)
-            if (strcmp(c.pol[p], c.pol[q]) == 0) {
+            if (strcmp(c->pol[p], c->pol[q]) == 0) {
                 fprintf(stderr, "gpusim: --policies: '%s' is listed twice\n",
-                        c.pol[p]);
-                goto done;
+                        c->pol[p]);
+                return -1;
             }
     }
-    if (load(file, &sc, &d) < 0) {
+    return 0;
+}
+
+/* Name the comparison file and the plots' folder (the defaults follow the
+ * scenario file's name), make the scratch folder and name each run's file
+ * in it.  -1 to go on, or the exit status with the message printed. */
+static int prepare_files(struct cmp_args *a, struct cmp *c, int ntasks,
+                         struct gs_diag *d)
+{
+    if (a->out == NULL) {
+        if ((a->defout = gs_out_default_name(a->file, "-compare.h5")) ==
+            NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            return 2;
+        }
+        a->out = a->defout;
+        if (gs_out_check_new(a->out, a->force, d) < 0)
+            return report(d, 2);
+    }
+    if (a->plots == NULL) {
+        if ((a->defplots = gs_out_default_name(a->file, "-compare-plots")) ==
+            NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            return 2;
+        }
+        a->plots = a->defplots;
+    }
+    if (gs_out_check(a->out, d) < 0)
+        return report(d, 2);
+    if (gs_out_scratch(a->out, &a->tmpdir, d) < 0)
+        return report(d, 1);
+    for (int t = 0; t < ntasks; t++) {
+        if (asprintf(&c->runfiles[t], "%s/run-%d.h5", a->tmpdir, t) < 0) {
+            c->runfiles[t] = NULL;
+            fprintf(stderr, "gpusim: out of memory\n");
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* Per policy and metric, the mean over seeds and its 95% interval; then
+ * the comparison file, the table and the plots.  The exit status. */
+static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
+                  double elapsed, struct gs_diag *d)
+{
+    const struct gs_scenario *sc = c->sc;
+    int ntasks = c->npol * c->nseeds;
+    double *col = malloc((size_t)c->nseeds * sizeof *col);
+    if (col == NULL) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
+    }
+    for (int p = 0; p < c->npol; p++)
+        for (int m = 0; m < NMETRICS; m++) {
+            for (int k = 0; k < c->nseeds; k++)
+                col[k] = r->values[((size_t)p * c->nseeds + k) * NMETRICS + m];
+            size_t i = (size_t)p * NMETRICS + m;
+            gs_ci95(col, c->nseeds, &r->mean[i], &r->sd[i], &r->tq[i],
+                    &r->half[i]);
+        }
+    free(col);
+
+    struct gs_h5_compare hc = {
+        .bill_window_s = a->bill == BILL_OWN ? NAN
+                         : sc->horizon > 0 ? (double)sc->horizon / 1000.0
+                                           : (double)c->bill_until / 1000.0,
+        .scenario = sc->name, .text = sc->text, .npol = c->npol,
+        .nseeds = c->nseeds, .nmetrics = NMETRICS,
+        .policies = (const char *const *)c->pol, .seeds = c->seeds,
+        .metrics = metric_names, .values = r->values, .mean = r->mean,
+        .sd = r->sd, .t = r->tq, .half = r->half,
+        .runfiles = (const char *const *)c->runfiles,
+    };
+    if (gs_h5_write_compare(a->out, &hc, d) < 0)
+        return report(d, 1);
+    /* a CSV has every metric unless --metrics chooses */
+    choose_metrics(c, a->mlist ? a->mlist : a->csv ? "all" : NULL,
+                   r->values);
+    if (!a->quiet) {
+        if (a->csv)
+            print_csv(stdout, c, r->mean, r->sd, r->half);
+        else
+            print_table(stdout, c, r->mean, r->half);
+        fflush(stdout);
+    }
+    if (!a->no_plots && draw(c, r->values, a->plots, a->scripts) == 0)
+        fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
+                "wait_cdf.png, cost_sla.png)\n", a->plots);
+    fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
+            "%ld workers; results in %s\n", ntasks, c->npol, c->nseeds,
+            elapsed,
+            a->jobs < ntasks ? a->jobs : (long)ntasks, a->out);
+    return 0;
+}
+
+static int compare_main(int argc, char **argv)
+{
+    struct cmp_args a = { .list = "fifo-backfill,fair,hps,rl-lite",
+                          .seeds = 5, .jobs = sysconf(_SC_NPROCESSORS_ONLN),
+                          .bill = BILL_LONGEST };
+    struct cmp c = { 0 };
+    int st = parse_args(argc, argv, &a, &c);
+    if (st >= 0)
+        return st;
+    if (a.plots && a.no_plots)
+        return usage_error("%s", "compare: --plots and --no-plots contradict "
+                           "each other; give one");
+    /* --metrics is checked now, not after the runs */
+    char show[NMETRICS];
+    c.show = show;
+    if (a.mlist && strcmp(a.mlist, "all") != 0 &&
+        choose_metrics(&c, a.mlist, NULL) != 0)
+        return 2;
+    if (a.file == NULL)
+        return usage_error("%s", "compare: which scenario? (a JSON file, or "
+                           "'quickstart')");
+    if (a.jobs < 1)
+        a.jobs = 1;
+    c.npol = split(a.list, &c.pol);
+    if (c.npol < 0)
+        return usage_error("compare: --policies wants names separated by "
+                           "single commas, not '%s'", a.list);
+
+    struct gs_diag d = { 0 };
+    struct gs_scenario *sc = NULL;
+    struct gs_plugin *plug = NULL;
+    int status = 2;
+    struct cmp_res r = { 0 };
+    if (a.lib) {
+        if (gs_plugin_open(a.lib, &plug, &d) < 0) {
+            status = report(&d, 2);
+            goto done;
+        }
+        c.plugin = gs_plugin_policy(plug);
+    }
+    if (check_policies(&c) < 0)
+        goto done;
+    if (load(a.file, &sc, &d) < 0) {
         status = report(&d, 2);
         goto done;
     }
-    if (sc->horizon > 0 && bill != BILL_LONGEST) {
+    if (sc->horizon > 0 && a.bill != BILL_LONGEST) {
         fprintf(stderr, "gpusim: --bill-until: the scenario has a horizon, "
                 "which is already every run's billing window\n");
         goto done;
     }
-    if (bill == BILL_LONGEST)
+    if (a.bill == BILL_LONGEST)
         c.bill_until = sc->bill_until;      /* at least the scenario's */
     c.sc = sc;
-    c.nseeds = (int)seeds;
-    c.seeds = calloc((size_t)seeds, sizeof *c.seeds);
+    c.nseeds = (int)a.seeds;
+    c.seeds = calloc((size_t)a.seeds, sizeof *c.seeds);
     int ntasks = c.npol * c.nseeds;
     c.runfiles = calloc((size_t)ntasks, sizeof *c.runfiles);
-    values = calloc((size_t)ntasks * NMETRICS, sizeof *values);
+    r.values = calloc((size_t)ntasks * NMETRICS, sizeof *r.values);
     size_t ns = (size_t)c.npol * NMETRICS;
-    mean = calloc(ns, sizeof *mean);
-    sd = calloc(ns, sizeof *sd);
-    tq = calloc(ns, sizeof *tq);
-    half = calloc(ns, sizeof *half);
-    if (!c.seeds || !c.runfiles || !values || !mean || !sd || !tq || !half) {
+    r.mean = calloc(ns, sizeof *r.mean);
+    r.sd = calloc(ns, sizeof *r.sd);
+    r.tq = calloc(ns, sizeof *r.tq);
+    r.half = calloc(ns, sizeof *r.half);
+    if (!c.seeds || !c.runfiles || !r.values || !r.mean || !r.sd || !r.tq ||
+        !r.half) {
         fprintf(stderr, "gpusim: out of memory\n");
         goto done;
     }
     for (int k = 0; k < c.nseeds; k++)
         c.seeds[k] = (unsigned long long)sc->seed + (unsigned long long)k;
-    if (out == NULL) {
-        if ((defout = gs_out_default_name(file, "-compare.h5")) == NULL) {
-            fprintf(stderr, "gpusim: out of memory\n");
-            goto done;
-        }
-        out = defout;
-        if (gs_out_check_new(out, force, &d) < 0) {
-            status = report(&d, 2);
-            goto done;
-        }
-    }
-    if (plots == NULL) {
-        if ((defplots = gs_out_default_name(file, "-compare-plots")) == NULL) {
-            fprintf(stderr, "gpusim: out of memory\n");
-            goto done;
-        }
-        plots = defplots;
-    }
-    if (gs_out_check(out, &d) < 0) {
-        status = report(&d, 2);
+    if ((st = prepare_files(&a, &c, ntasks, &d)) >= 0) {
+        status = st;
         goto done;
-    }
-    if (gs_out_scratch(out, &tmpdir, &d) < 0) {
-        status = report(&d, 1);
-        goto done;
-    }
-    for (int t = 0; t < ntasks; t++) {
-        if (asprintf(&c.runfiles[t], "%s/run-%d.h5", tmpdir, t) < 0) {
-            c.runfiles[t] = NULL;
-            fprintf(stderr, "gpusim: out of memory\n");
-            goto done;
-        }
     }
 
-    gs_progress_init(&c.pr, "compare", quiet);
+    gs_progress_init(&c.pr, "compare", a.quiet);
     c.ntasks = ntasks;
-    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)jobs,
+    struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = (int)a.jobs,
                             .nout = NMETRICS, .fn = run_task,
                             .name = name_task, .done = progress, .ctx = &c };
-    int prc = gs_pool_exec(&pool, values, &d);
+    int prc = gs_pool_exec(&pool, r.values, &d);
     gs_progress_end(&c.pr);
     if (prc < 0) {
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
-    if (bill == BILL_LONGEST && sc->horizon == 0 &&
-        (status = same_window(&c, values, (int)jobs, quiet, &d)) != 0)
+    if (a.bill == BILL_LONGEST && sc->horizon == 0 &&
+        (status = same_window(&c, r.values, (int)a.jobs, a.quiet, &d)) != 0)
         goto done;
-    double elapsed = gs_progress_elapsed(&c.pr);
-    double *col = malloc((size_t)c.nseeds * sizeof *col);
-    if (col == NULL)
-        goto done;
-    for (int p = 0; p < c.npol; p++)
-        for (int m = 0; m < NMETRICS; m++) {
-            for (int k = 0; k < c.nseeds; k++)
-                col[k] = values[((size_t)p * c.nseeds + k) * NMETRICS + m];
-            size_t i = (size_t)p * NMETRICS + m;
-            gs_ci95(col, c.nseeds, &mean[i], &sd[i], &tq[i], &half[i]);
-        }
-    free(col);
-
-    struct gs_h5_compare hc = {
-        .bill_window_s = bill == BILL_OWN ? NAN
-                         : sc->horizon > 0 ? (double)sc->horizon / 1000.0
-                                           : (double)c.bill_until / 1000.0,
-        .scenario = sc->name, .text = sc->text, .npol = c.npol,
-        .nseeds = c.nseeds, .nmetrics = NMETRICS,
-        .policies = (const char *const *)c.pol, .seeds = c.seeds,
-        .metrics = metric_names, .values = values, .mean = mean, .sd = sd,
-        .t = tq, .half = half, .runfiles = (const char *const *)c.runfiles,
-    };
-    if (gs_h5_write_compare(out, &hc, &d) < 0) {
-        status = report(&d, 1);
-        goto done;
-    }
-    status = 0;
-    /* a CSV has every metric unless --metrics chooses */
-    choose_metrics(&c, mlist ? mlist : csv ? "all" : NULL, values);
-    if (!quiet) {
-        if (csv)
-            print_csv(stdout, &c, mean, sd, half);
-        else
-            print_table(stdout, &c, mean, half);
-        fflush(stdout);
-    }
-    if (!no_plots && draw(&c, values, plots, scripts) == 0)
-        fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
-                "wait_cdf.png, cost_sla.png)\n", plots);
-    fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
-            "%ld workers; results in %s\n", ntasks, c.npol, c.nseeds,
-            elapsed,
-            jobs < ntasks ? jobs : (long)ntasks, out);
+    status = finish(&a, &c, &r, gs_progress_elapsed(&c.pr), &d);
 done:
-    cleanup_runs(&c, &tmpdir);
-    free(defout);
-    free(defplots);
+    cleanup_runs(&c, &a.tmpdir);
+    free(a.defout);
+    free(a.defplots);
     for (int p = 0; p < c.npol; p++)
         free(c.pol[p]);
     free(c.pol);
     free(c.seeds);
-    free(values);
-    free(mean);
-    free(sd);
-    free(tq);
-    free(half);
+    free(r.values);
+    free(r.mean);
+    free(r.sd);
+    free(r.tq);
+    free(r.half);
     gs_scenario_free(sc);
     gs_plugin_close(plug);
     return status;

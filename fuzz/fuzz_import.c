@@ -1,0 +1,67 @@
+/* fuzz_import.c -- the importers of a team's own cluster: the first byte
+ * picks one of k8s-pods, slurm-sacct (read the way a scenario's workload
+ * reads them, every job pulled and checked for order; the selector's
+ * second bit turns on skip_bad_rows), k8s-nodes, slurm-nodes (as a fleet's
+ * from_node_list) and Kueue ClusterQueues (as `gpusim trace kueue`). */
+#include "fuzz.h"
+#include "../sim/io/scenario.h"
+#include "../sim/io/source.h"
+#include "../traces/kube.h"
+#include "../traces/nodelist.h"
+
+static void workload(const char *fmt, const char *path, int skip)
+{
+    struct gs_scenario *sc = calloc(1, sizeof *sc);
+    if (sc == NULL)
+        abort();
+    gs_catalog_init(&sc->cat);
+    gs_params_init(&sc->trace, "<fuzz>: $.workload.trace");
+    gs_params_init(&sc->policy_params, "");
+    gs_params_init(&sc->placer_params, "");
+    sc->wl_kind = GS_WL_TRACE;
+    gs_params_add_str(&sc->trace, "format", fmt);
+    gs_params_add_str(&sc->trace, "path", path);
+    if (skip)
+        gs_params_add_num(&sc->trace, "skip_bad_rows", 1);
+    struct gs_source src;
+    struct gs_diag d = { 0 };
+    if (gs_source_open(sc, 1, &src, &d) == 0) {
+        struct gs_jobspec j;
+        for (long n = 0; n < FZ_MAX_ROWS && gs_source_next(&src, &j, &d) == 1;
+             n++)
+            ;
+        gs_source_close(&src);
+    }
+    gs_params_free(&sc->trace);
+    gs_params_free(&sc->policy_params);
+    gs_params_free(&sc->placer_params);
+    free(sc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FZ_MAX_SIZE || size == 0)
+        return 0;
+    int skip = (data[0] / 5) & 1;
+    int k = fz_pick(&data, &size, 5);
+    const char *path = fz_file(data, size);
+    struct gs_diag d = { 0 };
+    if (k == 0 || k == 1) {
+        workload(k == 0 ? "k8s-pods" : "slurm-sacct", path, skip);
+    } else if (k == 2 || k == 3) {
+        static struct gs_catalog cat;
+        gs_catalog_init(&cat);
+        struct gs_pool_spec *pools = NULL;
+        int np = 0;
+        if (gs_node_list_read(k == 2 ? "k8s-nodes" : "slurm-nodes", path,
+                              &cat, &pools, &np, &d) == 0)
+            free(pools);
+    } else {
+        FILE *fp = fopen("/dev/null", "w");
+        if (fp == NULL)
+            abort();
+        gs_kube_kueue_tenants(path, fp, &d);
+        fclose(fp);
+    }
+    return 0;
+}

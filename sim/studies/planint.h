@@ -1,0 +1,130 @@
+/* planint.h -- what the files of `gpusim plan` share: the candidates, the
+ * combinations and the search state (plansearch.c), and the calls between
+ * the search, its output (planout.c), the right-sizing advice
+ * (planadvice.c) and the command (plan.c).  Nothing outside sim/studies/
+ * includes it; plan.h is the command's public door.  plan.c's essay
+ * explains the search. */
+#ifndef GS_PLANINT_H
+#define GS_PLANINT_H
+
+#include "planjson.h"
+#include "progress.h"
+
+#include <stdio.h>
+
+struct gs_scenario;
+
+/* A candidate's verdict; gs_plan_status[] names them. */
+enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID };
+extern const char *const gs_plan_status[];
+/* A combination's state along its bisected count. */
+enum { K_TOP, K_BISECT, K_DONE, K_INFEASIBLE, K_PRUNED };
+
+struct cand {
+    int combo, idx;             /* grid index of the bisected count, or -1 */
+    char *label;
+    struct gs_scenario *sc;
+    int nrun, status;
+    double *v;                  /* [seeds][nm] */
+    double *mean, *half;        /* [nm] over the seeds run */
+    double *booted;             /* [seeds][npools][2]: the nodes each pool
+                                   billed on average and at most (what an
+                                   autoscaled pool booted) */
+    double cost_h, nominal, gpus;
+    double obj;                 /* the objective: cost per hour, or per
+                                   million output tokens */
+    long size;                  /* sum of the searched counts (ties) */
+    char *why;                  /* refused by the scenario's validation */
+};
+
+struct combo {
+    int *ax;                    /* [naxes] value index */
+    int *cnt;                   /* [ncounts] counts; the last is bisected */
+    int L, H, state, cur;       /* bracket over grid indexes; cand in work */
+    double ratio;               /* simulated / nominal cost, once known */
+};
+
+struct search {
+    const struct gs_plancfg *pc;
+    const struct gs_scenario *base;
+    double growth;              /* load factor (1 = as given) */
+    int nm, nfleet;
+    int npb;                    /* pools a task reports booted nodes of in
+                                   this round's batch (the most any has) */
+    int ncombo;
+    struct combo *combo;
+    int ncand, capcand;
+    struct cand *cand;
+    long runs, stopped, pruned;
+    int natt, *att;             /* the attainment metrics: jobs', then each
+                                   service's */
+    char **svc_sla;             /* [nsvcs]: the plan's targets as the
+                                   service's SLA, when it states none */
+    struct gs_progress *pr;     /* the progress line, or NULL */
+    int lenient;                /* a candidate that fails validation is
+                                   infeasible (after the up-front check) */
+    /* the round's tasks */
+    int ntask;
+    int *tcand, *tseed;
+};
+
+/* --- plansearch.c: candidates, verdicts, the search ---------------------- */
+
+/* The index of a run metric that must exist (gs_run_bind was called). */
+int gs_plan_metric(const char *name);
+/* The grid of a searched count: values lo, lo+step, ... <= hi. */
+int gs_plan_grid_n(const struct gs_plan_count *k);
+/* Load growth scales generated load only: 0, or GS_EINVAL naming the
+ * source that is a trace. */
+int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d);
+/* The unfavourable (worst = 1) or favourable end of target t's interval. */
+double gs_plan_end_of(const struct cand *x, const struct gs_plan_target *t,
+                      int worst);
+int gs_plan_meets(double v, const struct gs_plan_target *t);
+/* How far x's worst end misses its worst target, relative to the limit
+ * (<= 0: meets them all). */
+double gs_plan_miss(const struct search *s, const struct cand *x);
+/* The cheapest feasible candidate (ties: fewer GPUs, then smaller counts,
+ * then first found), or -1. */
+int gs_plan_best_feasible(const struct search *s);
+/* The candidate whose worst target misses least, or -1. */
+int gs_plan_closest(const struct search *s);
+/* A candidate's SLA attainment (the least over jobs and services); *half,
+ * if not NULL, the interval of the least. */
+double gs_plan_attain(const struct search *s, const struct cand *x,
+                      double *half);
+/* Bind the attainment metrics and the services' SLAs from the targets. */
+void gs_plan_attain_bind(struct search *s);
+/* Run the search s (pc, base, growth, nm, nfleet, pr set).  0 or a
+ * negative code with d filled. */
+int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d);
+void gs_plan_search_free(struct search *s);
+
+/* --- planout.c: what the answer looks like -------------------------------- */
+
+void gs_plan_cell(char *buf, size_t n, double mean, double half);
+void gs_plan_print_fleet(FILE *fp, const struct cand *x);
+void gs_plan_print_targets(FILE *fp, const struct search *s,
+                           const struct cand *x);
+void gs_plan_print_metrics(FILE *fp, const struct search *s,
+                           const struct cand *x);
+/* The Pareto front into idx (room for s->ncand); the count. */
+int gs_plan_pareto(const struct search *s, int *idx);
+void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
+                         int nf, double hpm);
+/* DIR/front.png by gnuplot; 0 or -1. */
+int gs_plan_plot_front(const char *dir, const struct search *s,
+                       const int *fr, int nf, int chosen);
+int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
+                     int nf, int chosen, int near, const double *gcost,
+                     const char *const *glabel, const double *gfac, int ng,
+                     struct gs_diag *d);
+
+/* --- planadvice.c: right-sizing ------------------------------------------- */
+
+/* Right-sizing per tier and per service from one run of sc (its first
+ * seed), printed on fp.  0 or a negative code with d filled. */
+int gs_plan_rightsize(FILE *fp, const struct gs_scenario *sc,
+                      struct gs_diag *d);
+
+#endif

@@ -1,0 +1,332 @@
+/* planout.c -- what `gpusim plan` prints and writes: the plan's fleet, its
+ * targets with their intervals, its metrics, the Pareto front of cost
+ * against SLA attainment (a table, a gnuplot plot, the HDF5 file).
+ *
+ * Names reach gnuplot only inside data files' paths chosen by the user
+ * (--plots); candidates' labels are never pasted into its script. */
+#include "planint.h"
+#include "../io/gnuplot.h"
+#include "../io/h5out.h"
+#include "mpirun.h"
+#include "../io/scenario.h"
+#include "sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+
+/* --- output ------------------------------------------------------------ */
+
+static const char *const market_label[GS_NMARKETS] = {
+    "on-demand", "reserved", "spot", "capacity-block",
+};
+
+/* The candidate's pools; an autoscaled one at its most nodes, then the
+ * nodes it booted (billed) over the seeds run: the mean of the runs' time
+ * averages and the most at once in any run -- what its cost is for. */
+void gs_plan_print_fleet(FILE *fp, const struct cand *x)
+{
+    const struct gs_scenario *sc = x->sc;
+    for (int p = 0; p < sc->npools; p++) {
+        const struct gs_pool_spec *ps = &sc->pools[p];
+        if (ps->nodes == 0)
+            continue;
+        int as = sc->cloud.pool && sc->cloud.pool[p].autoscale;
+        fprintf(fp, "    pool %-14s %4d nodes x %d %-12s %-14s $%.2f/node-hour"
+                "%s\n", ps->name, ps->nodes, ps->gpn,
+                sc->cat.m[ps->model].name, market_label[ps->market],
+                ps->price_hour, as ? " (autoscaled: at most)" : "");
+        if (!as || x->booted == NULL || x->nrun < 1)
+            continue;
+        double mean = 0, peak = 0;
+        for (int k = 0; k < x->nrun; k++) {
+            const double *b = &x->booted[((size_t)k * sc->npools + p) * 2];
+            mean += b[0] / x->nrun;
+            if (b[1] > peak)
+                peak = b[1];
+        }
+        fprintf(fp, "         booted %.1f nodes on average, %.0f at most "
+                "(over %d seed%s; the cost is for these)\n", mean, peak,
+                x->nrun, x->nrun == 1 ? "" : "s");
+    }
+    fprintf(fp, "    policy %s, placement %s\n", sc->policy, sc->placer);
+}
+
+void gs_plan_cell(char *buf, size_t n, double mean, double half)
+{
+    if (isnan(half))
+        snprintf(buf, n, "%.6g", mean);
+    else
+        snprintf(buf, n, "%.6g ± %.3g", mean, half);
+}
+
+void gs_plan_print_targets(FILE *fp, const struct search *s,
+                          const struct cand *x)
+{
+    fprintf(fp, "  targets (95%% interval over %d seeds; the unfavourable "
+            "end must meet the target):\n", x->nrun);
+    for (int i = 0; i < s->pc->ntargets; i++) {
+        const struct gs_plan_target *t = &s->pc->t[i];
+        int m = gs_plan_metric(t->metric);
+        char c[80];
+        gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
+        double e = gs_plan_end_of(x, t, 1);
+        fprintf(fp, "    %-28s %s %-10.6g %24s  -> %.6g %s\n", t->metric,
+                t->upper ? "<=" : ">=", t->limit, c, e,
+                gs_plan_meets(e, t) ? "met" : "MISSED");
+    }
+}
+
+void gs_plan_print_metrics(FILE *fp, const struct search *s,
+                          const struct cand *x)
+{
+    fprintf(fp, "  every metric (mean ± 95%% half-width over %d seeds):\n",
+            x->nrun);
+    for (int m = 0; m < s->nm; m++) {
+        char c[80];
+        gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
+        fprintf(fp, "    %-34s %26s%s", gs_run_metric_name(m), c,
+                m % 2 ? "\n" : "");
+    }
+    if (s->nm % 2)
+        fputc('\n', fp);
+}
+
+/* The Pareto front of (cost per hour, attainment) over the candidates that
+ * ran all seeds: sorted by cost, each strictly better in attainment than
+ * every cheaper one.  Fills idx; returns the count. */
+int gs_plan_pareto(const struct search *s, int *idx)
+{
+    int n = 0;
+    int *ord = malloc((size_t)s->ncand * sizeof *ord + 1);
+    GS_OOM_IF(ord == NULL);
+    for (int i = 0; i < s->ncand; i++)
+        if (s->cand[i].nrun > 0)
+            ord[n++] = i;
+    /* insertion sort by (cost, -attainment, index): small n */
+    for (int i = 1; i < n; i++) {
+        int v = ord[i], j = i - 1;
+        const struct cand *a = &s->cand[v];
+        while (j >= 0) {
+            const struct cand *b = &s->cand[ord[j]];
+            int after = b->cost_h > a->cost_h ||
+                        (b->cost_h == a->cost_h &&
+                         gs_plan_attain(s, b, NULL) < gs_plan_attain(s, a, NULL));
+            if (!after)
+                break;
+            ord[j + 1] = ord[j];
+            j--;
+        }
+        ord[j + 1] = v;
+    }
+    int k = 0;
+    double best = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        const struct cand *x = &s->cand[ord[i]];
+        double a = gs_plan_attain(s, x, NULL);
+        if (a > best + 1e-12) {
+            idx[k++] = ord[i];
+            best = a;
+        }
+    }
+    free(ord);
+    return k;
+}
+
+void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
+                        int nf, double hpm)
+{
+    fprintf(fp, "\nPareto front, cost against SLA attainment (the least of "
+            "the share of jobs within their wait limit and deadline%s), over "
+            "every candidate tried:\n", s->natt > 1 ? " and each service's "
+            "share of requests meeting its targets" : "");
+    fprintf(fp, "  %12s %12s %22s %-15s %s\n", "$/hour", "$/month",
+            "attainment", "status", "candidate");
+    for (int i = 0; i < nf; i++) {
+        const struct cand *x = &s->cand[fr[i]];
+        char c[80];
+        double h, a = gs_plan_attain(s, x, &h);
+        gs_plan_cell(c, sizeof c, a, h);
+        fprintf(fp, "  %12.2f %12.0f %22s %-15s %s\n", x->cost_h,
+                x->cost_h * hpm, c, gs_plan_status[x->status], x->label);
+    }
+}
+
+/* DIR/NAME opened for writing, the name built in memory (never cut). */
+static FILE *plot_file(const char *dir, const char *name)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/%s", dir, name) < 0)
+        return NULL;
+    FILE *fp = fopen(path, "w");
+    free(path);
+    return fp;
+}
+
+/* The front's plot: DIR/candidates.dat, front.dat and front.gp, drawn by
+ * gnuplot.  front.gp is constant text: the folder reaches it as ARG1 of
+ * gnuplot -c (absolute, see io/gnuplot.h), never pasted into its code;
+ * without one it reads the current folder (cd DIR && gnuplot front.gp). */
+int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
+                      int nf, int chosen)
+{
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return -1;
+    FILE *fp = plot_file(dir, "candidates.dat");
+    if (fp == NULL)
+        return -1;
+    fprintf(fp, "# cost_per_hour_usd attainment attainment_half feasible\n");
+    for (int i = 0; i < s->ncand; i++) {
+        const struct cand *x = &s->cand[i];
+        double h, a = gs_plan_attain(s, x, &h);
+        if (x->nrun > 0)
+            fprintf(fp, "%.6f %.6f %.6f %d\n", x->cost_h, a,
+                    isnan(h) ? 0 : h, x->status == C_FEASIBLE);
+    }
+    fclose(fp);
+    if ((fp = plot_file(dir, "front.dat")) == NULL)
+        return -1;
+    fprintf(fp, "# cost_per_hour_usd attainment (Pareto front)\n");
+    for (int i = 0; i < nf; i++)
+        fprintf(fp, "%.6f %.6f\n", s->cand[fr[i]].cost_h,
+                gs_plan_attain(s, &s->cand[fr[i]], NULL));
+    fclose(fp);
+    if ((fp = plot_file(dir, "front.gp")) == NULL)
+        return -1;
+    /* constant text: the folder comes in as ARG1, never as code */
+    fprintf(fp, "# gpusim plan's front: gnuplot -c front.gp /ABSOLUTE/DIR, or "
+            "in DIR: gnuplot front.gp\n"
+            "d = ARGC >= 1 ? ARG1 : '.'\n"
+            "set terminal pngcairo size 900,600\n"
+            "set output d.'/front.png'\n"
+            "set title 'gpusim plan: cost against SLA attainment'\n"
+            "set xlabel 'cost, $ per hour'\nset ylabel 'SLA attainment'\n"
+            "set key bottom right\nset grid\n"
+            "plot d.'/candidates.dat' using 1:2:3 with yerrorbars pt 7 "
+            "ps 0.6 title 'candidates (95%% CI)', \\\n"
+            "     d.'/front.dat' using 1:2 with steps lw 2 title 'Pareto "
+            "front'");
+    if (chosen >= 0)
+        fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 1.5 "
+                "title 'cheapest feasible'\n%.6f %.6f\ne\n",
+                s->cand[chosen].cost_h, gs_plan_attain(s, &s->cand[chosen], NULL));
+    else
+        fputc('\n', fp);
+    if (fclose(fp) != 0)
+        return -1;
+    char *adir = gs_gnuplot_path(dir), *script = NULL;
+    int rc = -1;
+    if (adir && asprintf(&script, "%s/front.gp", adir) >= 0) {
+        const char *args[] = { adir };
+        rc = gs_gnuplot_run(script, args, 1) == 0 ? 0 : -1;
+        free(script);
+    }
+    free(adir);
+    return rc;
+}
+
+int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
+                    int nf, int chosen, int near, const double *gcost,
+                    const char *const *glabel, const double *gfac, int ng,
+                    struct gs_diag *d)
+{
+    int nc = s->ncand, nm = s->nm, ns = s->pc->seeds, nt = s->pc->ntargets;
+    const char **labels = calloc((size_t)nc + 1, sizeof *labels);
+    const char **status = calloc((size_t)nc + 1, sizeof *status);
+    const char **names = calloc((size_t)nm, sizeof *names);
+    const char **tnames = calloc((size_t)nt + 1, sizeof *tnames);
+    double *vals = calloc((size_t)nc * ns * nm + 1, sizeof *vals);
+    double *mean = calloc((size_t)nc * nm + 1, sizeof *mean);
+    double *half = calloc((size_t)nc * nm + 1, sizeof *half);
+    double *seeds = calloc((size_t)nc + 1, sizeof *seeds);
+    double *cost = calloc((size_t)nc + 1, sizeof *cost);
+    double *att = calloc((size_t)nc + 1, sizeof *att);
+    double *tl = calloc((size_t)nt + 1, sizeof *tl);
+    double *tu = calloc((size_t)nt + 1, sizeof *tu);
+    double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
+    int rc;
+    if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
+        !seeds || !cost || !att || !tl || !tu || !fidx) {
+        rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nc; i++) {
+        const struct cand *x = &s->cand[i];
+        labels[i] = x->label;
+        status[i] = gs_plan_status[x->status];
+        seeds[i] = x->nrun;
+        cost[i] = x->cost_h;
+        att[i] = x->nrun > 0 ? gs_plan_attain(s, x, NULL) : NAN;
+        for (size_t k = 0; k < (size_t)ns * nm; k++)
+            vals[(size_t)i * ns * nm + k] = k < (size_t)x->nrun * nm
+                                                ? x->v[k] : NAN;
+        memcpy(&mean[(size_t)i * nm], x->mean, (size_t)nm * sizeof *mean);
+        memcpy(&half[(size_t)i * nm], x->half, (size_t)nm * sizeof *half);
+    }
+    for (int m = 0; m < nm; m++)
+        names[m] = gs_run_metric_name(m);
+    for (int t = 0; t < nt; t++) {
+        tnames[t] = s->pc->t[t].metric;
+        tl[t] = s->pc->t[t].limit;
+        tu[t] = s->pc->t[t].upper;
+    }
+    for (int i = 0; i < nf; i++)
+        fidx[i] = fr[i];
+    double pick[2] = { chosen, near };
+    struct gs_h5_ds ds[] = {
+        { "plan/metrics", GS_H5_STRING, 1, { nm }, names, "metric names, "
+          "index M" },
+        { "plan/targets/metric", GS_H5_STRING, 1, { nt }, tnames, NULL },
+        { "plan/targets/limit", GS_H5_DOUBLE, 1, { nt }, tl, NULL },
+        { "plan/targets/upper", GS_H5_DOUBLE, 1, { nt }, tu, "1: the metric "
+          "must be <= limit; 0: >= limit" },
+        { "plan/candidates/label", GS_H5_STRING, 1, { nc }, labels,
+          "each candidate tried, in the order tried" },
+        { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL },
+        { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
+        { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
+          "mean over its seeds" },
+        { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
+          "SLA attainment, the Pareto front's axis: the least of the jobs' "
+          "(1 - sla_share) and each service's sla_attainment, mean over its "
+          "seeds" },
+        { "plan/candidates/values", GS_H5_DOUBLE, 3, { nc, ns, nm }, vals,
+          "[candidate, seed, metric]; NaN for seeds not run (stopped early)" },
+        { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL },
+        { "plan/candidates/half", GS_H5_DOUBLE, 2, { nc, nm }, half,
+          "95% Student t half-width of the mean" },
+        { "plan/front", GS_H5_DOUBLE, 1, { nf }, fidx, "candidate indexes "
+          "on the Pareto front of cost against attainment, by cost" },
+        { "plan/chosen", GS_H5_DOUBLE, 1, { 2 }, pick, "[cheapest feasible "
+          "candidate or -1, closest candidate when none is feasible or -1]" },
+        { "plan/growth/factor", GS_H5_DOUBLE, 1, { ng }, gfac, NULL },
+        { "plan/growth/cost_per_hour_usd", GS_H5_DOUBLE, 1, { ng }, gcost,
+          "cheapest feasible plan at each load factor (NaN: none)" },
+        { "plan/growth/plan", GS_H5_STRING, 1, { ng }, glabel, NULL },
+    };
+    int nds = (int)(sizeof ds / sizeof ds[0]);
+    if (ng == 0)
+        nds -= 3;
+    rc = gs_h5_write_sets(out, "plan", s->base->name, s->base->text, ds, nds,
+                          d);
+done:
+    free(labels);
+    free(status);
+    free(names);
+    free(tnames);
+    free(vals);
+    free(mean);
+    free(half);
+    free(seeds);
+    free(cost);
+    free(att);
+    free(tl);
+    free(tu);
+    free(fidx);
+    return rc;
+}
+

@@ -1,0 +1,809 @@
+/* plansearch.c -- the search of `gpusim plan`: candidates built by editing
+ * the scenario, judged on their seeds' intervals, combinations bisected
+ * along their last count and pruned by cost (plan.c's essay tells how).
+ *
+ * A candidate is a scenario: the base scenario's text with the edits of
+ * its axis values and counts (planjson.h), parsed and validated again.  Its
+ * runs are gathered in rounds through gs_dist_run, and every decision is
+ * taken on the gathered numbers in combination order, so the path and the
+ * answer depend only on the inputs. */
+#include "planint.h"
+#include "../cloud/cloud.h"
+#include "compare.h"
+#include "mpirun.h"
+#include "../io/scenario.h"
+#include "../core/sim.h"
+#include "sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
+                                       "stopped early", "cannot run" };
+
+int gs_plan_metric(const char *name)
+{
+    int m = gs_run_metric_index(name);
+    GS_ASSERT(m >= 0);
+    return m;
+}
+
+/* The grid of the last searched pool: values lo, lo+step, ... <= hi. */
+int gs_plan_grid_n(const struct gs_plan_count *k)
+{
+    return (k->hi - k->lo) / k->step + 1;
+}
+
+/* --- load growth ----------------------------------------------------- */
+
+/* The key a load factor scales: the job generator's rate_per_hour (j < 0)
+ * or service j's request rate, under the name its scenario gave it. */
+static void growth_key(const struct gs_scenario *sc, int j, char *path,
+                       size_t n)
+{
+    if (j < 0) {
+        snprintf(path, n, "workload.generate.rate_per_hour");
+        return;
+    }
+    char k[64];
+    snprintf(k, sizeof k, "services[%d].requests.generate.rate_per_hour", j);
+    const char *key = gs_json_has(sc->text, k) ? "rate_per_hour"
+                                                : "rate_per_second";
+    snprintf(path, n, "services[%d].requests.generate.%s", j, key);
+}
+
+/* Growth scales generated load only: every source of load (the jobs, if
+ * any, and each service's requests) must be a generator. */
+int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d)
+{
+    if (sc->wl_kind != GS_WL_GENERATE && sc->wl_kind != GS_WL_NONE)
+        return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales a "
+                           "generated workload's rate_per_hour; for a trace, "
+                           "convert it with `gpusim trace convert "
+                           "--scale-rate K`");
+    for (int j = 0; j < sc->nsvcs; j++)
+        if (sc->svcs[j].src != GS_SVCSRC_GENERATE)
+            return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales "
+                               "generated request rates; services[%d] (%s) "
+                               "replays a trace", j, sc->svcs[j].name);
+    return 0;
+}
+
+/* The edits that make candidate (combo c, bisected index idx). *ne set;
+ * the edits' values are owned by the plan (or by vals[]). */
+static int cand_edits(const struct search *s, const struct combo *c, int idx,
+                      struct gs_edit **out, int *ne, char ***vals, int *nv)
+{
+    const struct gs_plancfg *pc = s->pc;
+    int cap = 8 + 3 * pc->ncounts + 2 * s->base->nsvcs;
+    for (int a = 0; a < pc->naxes; a++)
+        cap += pc->ax[a].nedits[c->ax[a]] + 2;
+    struct gs_edit *e = calloc((size_t)cap, sizeof *e);
+    char **v = calloc((size_t)cap, sizeof *v);
+    if (!e || !v) {
+        free(e);
+        free(v);
+        return GS_ENOMEM;
+    }
+    int n = 0, k = 0, clones = 0;
+    int clone_of[GS_PLAN_MAX_AXES];
+    double share_of[GS_PLAN_MAX_AXES];
+    for (int a = 0; a < pc->naxes; a++) {
+        const struct gs_plan_axis *ax = &pc->ax[a];
+        int val = c->ax[a];
+        for (int i = 0; i < ax->nedits[val]; i++)
+            e[n++] = ax->edits[val][i];
+        if (ax->spot_pool >= 0 && ax->share[val] > 0) {
+            char buf[4096], num[64];
+            const char *pname = ax->label;  /* "POOL.spot_share" */
+            int plen = (int)(strlen(pname) - strlen(".spot_share"));
+            e[n].op = GS_EDIT_CLONE;
+            snprintf(e[n].path, sizeof e[n].path, "fleet[%d]", ax->spot_pool);
+            snprintf(buf, sizeof buf, "{\"name\": \"%.*s-spot\", \"market\": "
+                     "\"spot\", \"nodes\": 0, \"spot\": %s}",
+                     plen > 0 ? plen : 0, pname, ax->spot_cfg);
+            v[k] = strdup(buf);
+            e[n++].value = v[k++];
+            /* the spot price: the pool's own price less the discount, or
+             * the scenario's spot pricing with that discount */
+            int at = s->nfleet + clones;
+            if (ax->spot_key[0]) {
+                e[n].op = GS_EDIT_SCALE;
+                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].%s", at,
+                         ax->spot_key);
+                snprintf(num, sizeof num, "%.17g", 1 - ax->spot_discount);
+            } else {
+                e[n].op = GS_EDIT_SET;
+                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].discount",
+                         at);
+                snprintf(num, sizeof num, "%.17g", ax->spot_discount);
+            }
+            v[k] = strdup(num);
+            e[n++].value = v[k++];
+            clone_of[clones] = ax->spot_pool;
+            share_of[clones++] = ax->share[val];
+        }
+    }
+    for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
+        if (s->svc_sla[j]) {
+            e[n].op = GS_EDIT_SET;
+            snprintf(e[n].path, sizeof e[n].path, "services[%d].sla", j);
+            v[k] = strdup(s->svc_sla[j]);
+            e[n++].value = v[k++];
+        }
+    if (s->growth != 1) {
+        char g[64];
+        snprintf(g, sizeof g, "%.17g", s->growth);
+        for (int j = -1; j < s->base->nsvcs; j++) {
+            if (j < 0 && s->base->wl_kind != GS_WL_GENERATE)
+                continue;
+            e[n].op = GS_EDIT_SCALE;
+            growth_key(s->base, j, e[n].path, sizeof e[n].path);
+            v[k] = strdup(g);
+            e[n++].value = v[k++];
+        }
+    }
+    for (int q = 0; q < pc->ncounts; q++) {
+        const struct gs_plan_count *pk = &pc->counts[q];
+        int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
+                                         : c->cnt[q];
+        int spot = 0, ci = -1;
+        for (int j = 0; j < clones && pk->pool >= 0; j++)
+            if (clone_of[j] == pk->pool) {
+                spot = (int)floor(share_of[j] * nodes + 0.5);
+                ci = j;
+            }
+        char num[32];
+        e[n].op = GS_EDIT_SET;
+        snprintf(e[n].path, sizeof e[n].path, "%s", pk->key);
+        snprintf(num, sizeof num, "%d", nodes - spot);
+        v[k] = strdup(num);
+        e[n++].value = v[k++];
+        if (ci >= 0) {
+            e[n].op = GS_EDIT_SET;
+            snprintf(e[n].path, sizeof e[n].path, "fleet[%d].nodes",
+                     s->nfleet + ci);
+            snprintf(num, sizeof num, "%d", spot);
+            v[k] = strdup(num);
+            e[n++].value = v[k++];
+        }
+    }
+    for (int i = 0; i < k; i++)
+        if (v[i] == NULL) {
+            for (int j = 0; j < k; j++)
+                free(v[j]);
+            free(v);
+            free(e);
+            return GS_ENOMEM;
+        }
+    *out = e;
+    *ne = n;
+    *vals = v;
+    *nv = k;
+    return 0;
+}
+
+static char *cand_label(const struct search *s, const struct combo *c,
+                        int idx)
+{
+    const struct gs_plancfg *pc = s->pc;
+    char buf[2048] = "";
+    for (int a = 0; a < pc->naxes; a++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s",
+                 buf[0] ? " " : "", pc->ax[a].label,
+                 pc->ax[a].names[c->ax[a]]);
+    for (int q = 0; q < pc->ncounts; q++) {
+        const struct gs_plan_count *pk = &pc->counts[q];
+        int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
+                                         : c->cnt[q];
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s.%s=%d",
+                 buf[0] ? " " : "", pk->name,
+                 pk->pool >= 0 ? "nodes" : "replicas", nodes);
+    }
+    return strdup(buf[0] ? buf : "as given");
+}
+
+/* Make candidate (combo ci, idx): its scenario parsed and validated.
+ * Index in s->cand, or a negative code with d filled. */
+static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
+{
+    if (s->ncand == s->capcand) {
+        int nc = s->capcand ? s->capcand * 2 : 64;
+        struct cand *g = realloc(s->cand, (size_t)nc * sizeof *g);
+        if (g == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        s->cand = g;
+        s->capcand = nc;
+    }
+    struct combo *c = &s->combo[ci];
+    struct cand *x = &s->cand[s->ncand];
+    memset(x, 0, sizeof *x);
+    x->combo = ci;
+    x->idx = idx;
+    x->label = cand_label(s, c, idx);
+    x->v = calloc((size_t)s->pc->seeds * (size_t)s->nm, sizeof *x->v);
+    x->mean = calloc((size_t)s->nm, sizeof *x->mean);
+    x->half = calloc((size_t)s->nm, sizeof *x->half);
+    if (!x->label || !x->v || !x->mean || !x->half) {
+        free(x->label);
+        free(x->v);
+        free(x->mean);
+        free(x->half);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    struct gs_edit *e = NULL;
+    char **vals = NULL, *text = NULL;
+    int ne = 0, nv = 0;
+    int rc = cand_edits(s, c, idx, &e, &ne, &vals, &nv);
+    if (rc < 0)
+        rc = gs_diag_set(d, rc, "", "out of memory");
+    if (rc == 0)
+        rc = gs_json_edit(s->base->text, e, ne, &text, "$.plan", d);
+    if (rc == 0)
+        rc = gs_reparse(s->base, text, &x->sc, d);
+    free(text);
+    for (int i = 0; i < nv; i++)
+        free(vals[i]);
+    free(vals);
+    free(e);
+    if (rc < 0 && rc != GS_ENOMEM && s->lenient) {
+        /* a smaller fleet the workload does not fit: infeasible, not an
+         * input error (every axis value was validated up front) */
+        x->status = C_INVALID;
+        x->why = strdup(d->what);
+        memset(d, 0, sizeof *d);
+        c->cur = s->ncand;
+        return s->ncand++;
+    }
+    if (rc < 0) {
+        char what[sizeof d->what + 2400];
+        snprintf(what, sizeof what, "%s (candidate %s)", d->what, x->label);
+        memcpy(d->what, what, sizeof d->what - 1);
+        d->what[sizeof d->what - 1] = '\0';
+        free(x->label);
+        free(x->v);
+        free(x->mean);
+        free(x->half);
+        return rc;
+    }
+    for (int p = 0; p < x->sc->npools; p++) {
+        x->nominal += x->sc->pools[p].price_hour * x->sc->pools[p].nodes;
+        x->gpus += (double)x->sc->pools[p].nodes * x->sc->pools[p].gpn;
+    }
+    for (int q = 0; q < s->pc->ncounts; q++)
+        x->size += q == s->pc->ncounts - 1
+                       ? s->pc->counts[q].lo + idx * s->pc->counts[q].step
+                       : c->cnt[q];
+    c->cur = s->ncand;
+    return s->ncand++;
+}
+
+static void free_cand(struct cand *x)
+{
+    free(x->label);
+    free(x->why);
+    gs_scenario_free(x->sc);
+    free(x->v);
+    free(x->mean);
+    free(x->half);
+    free(x->booted);
+}
+
+/* --- judging ------------------------------------------------------------ */
+
+static void cand_stats(const struct search *s, struct cand *x)
+{
+    double *col = malloc((size_t)x->nrun * sizeof *col);
+    GS_OOM_IF(col == NULL);
+    for (int m = 0; m < s->nm; m++) {
+        for (int k = 0; k < x->nrun; k++)
+            col[k] = x->v[(size_t)k * s->nm + m];
+        double sd, t;
+        gs_ci95(col, x->nrun, &x->mean[m], &sd, &t, &x->half[m]);
+        if (sd <= 1e-9 * fabs(x->mean[m]))
+            x->half[m] = 0;     /* the same value every seed */
+    }
+    free(col);
+    x->cost_h = x->mean[gs_plan_metric("cost_per_hour_usd")];
+    x->obj = x->cost_h;
+    if (s->pc->objective == 1) {
+        /* the fleet's cost per million output tokens, mean over seeds */
+        double sum = 0;
+        int ic = gs_plan_metric("cost_usd");
+        for (int k = 0; k < x->nrun; k++) {
+            const double *v = &x->v[(size_t)k * s->nm];
+            double tok = 0;
+            for (int m = 0; m < s->nm; m++) {
+                const char *nm = gs_run_metric_name(m);
+                size_t l = strlen(nm);
+                if (l > 14 && strcmp(nm + l - 14, ".output_tokens") == 0 &&
+                    !isnan(v[m]))
+                    tok += v[m];
+            }
+            sum += tok > 0 ? v[ic] / tok * 1e6 : INFINITY;
+        }
+        x->obj = sum / x->nrun;
+    }
+}
+
+/* The unfavourable (worst = 1) or favourable end of target t's interval. */
+double gs_plan_end_of(const struct cand *x, const struct gs_plan_target *t,
+                     int worst)
+{
+    int m = gs_plan_metric(t->metric);
+    double h = isnan(x->half[m]) ? 0 : x->half[m];
+    int up = t->upper ? worst : !worst;
+    return up ? x->mean[m] + h : x->mean[m] - h;
+}
+
+int gs_plan_meets(double v, const struct gs_plan_target *t)
+{
+    return t->upper ? v <= t->limit : v >= t->limit;
+}
+
+/* How far x's worst end misses its worst target, relative to the limit
+ * (<= 0: meets them all). */
+double gs_plan_miss(const struct search *s, const struct cand *x)
+{
+    double worst = -INFINITY;
+    for (int i = 0; i < s->pc->ntargets; i++) {
+        const struct gs_plan_target *t = &s->pc->t[i];
+        double e = gs_plan_end_of(x, t, 1);
+        double scale = fabs(t->limit) > 1e-9 ? fabs(t->limit) : 1;
+        double r = (t->upper ? e - t->limit : t->limit - e) / scale;
+        if (r > worst)
+            worst = r;
+    }
+    return worst;
+}
+
+/* Decide x after its runs: 1 if decided. */
+static int judge(const struct search *s, struct cand *x)
+{
+    cand_stats(s, x);
+    int all = 1, clear = 0;
+    for (int i = 0; i < s->pc->ntargets; i++) {
+        const struct gs_plan_target *t = &s->pc->t[i];
+        all &= gs_plan_meets(gs_plan_end_of(x, t, 1), t);
+        clear |= !gs_plan_meets(gs_plan_end_of(x, t, 0), t);
+    }
+    if (x->nrun < s->pc->seeds) {
+        if (!clear)
+            return 0;
+        x->status = C_STOPPED;
+        return 1;
+    }
+    x->status = all ? C_FEASIBLE : C_INFEASIBLE;
+    return 1;
+}
+
+/* Cheapest feasible candidate (ties: fewer GPUs, then first found). */
+int gs_plan_best_feasible(const struct search *s)
+{
+    int b = -1;
+    for (int i = 0; i < s->ncand; i++) {
+        const struct cand *x = &s->cand[i];
+        if (x->status != C_FEASIBLE)
+            continue;
+        const struct cand *y = b >= 0 ? &s->cand[b] : NULL;
+        double tol = 1e-9 * (1 + fabs(x->obj));
+        if (y == NULL || x->obj < y->obj - tol ||
+            (fabs(x->obj - y->obj) <= tol &&
+             (x->gpus < y->gpus ||
+              (x->gpus == y->gpus && x->size < y->size))))
+            b = i;
+    }
+    return b;
+}
+
+int gs_plan_closest(const struct search *s)
+{
+    int b = -1;
+    double bm = INFINITY;
+    for (int i = 0; i < s->ncand; i++) {
+        double m = gs_plan_miss(s, &s->cand[i]);
+        if (s->cand[i].nrun == 0)
+            continue;
+        if (b < 0 || m < bm - 1e-12 ||
+            (fabs(m - bm) <= 1e-12 && s->cand[i].cost_h < s->cand[b].cost_h)) {
+            b = i;
+            bm = m;
+        }
+    }
+    return b;
+}
+
+/* --- the search ------------------------------------------------------ */
+
+/* One run of a candidate: its metrics, then per pool the nodes billed on
+ * average and at most (0 for pools it does not have). */
+static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
+{
+    struct search *s = ctx;
+    const struct cand *x = &s->cand[s->tcand[t]];
+    struct gs_sim_opts o = { .seed = x->sc->seed + (uint64_t)s->tseed[t],
+                             .set_seed = 1 };
+    struct gs_sim *sim = NULL;
+    int rc = gs_sim_new(x->sc, &o, &sim, d);
+    if (rc == 0)
+        rc = gs_sim_run(sim, d);
+    if (rc == 0) {
+        gs_run_metric_values(sim, out);
+        const struct gs_cloud *c = gs_sim_cloud(sim);
+        for (int p = 0; p < s->npb; p++) {
+            struct gs_cloud_poolbill b = { 0 };
+            if (c && p < x->sc->npools)
+                gs_cloud_pool_bill(c, p, &b);
+            out[s->nm + 2 * p] = b.nodes_mean;
+            out[s->nm + 2 * p + 1] = b.nodes_peak;
+        }
+    }
+    gs_sim_free(sim);
+    return rc;
+}
+
+static int add_tasks(struct search *s, int ci, int from, int to)
+{
+    for (int k = from; k < to; k++) {
+        s->tcand[s->ntask] = ci;
+        s->tseed[s->ntask++] = k;
+    }
+    return 0;
+}
+
+/* Enumerate the combos: every axis value x every count of the searched
+ * pools but the last. */
+static int make_combos(struct search *s, struct gs_diag *d)
+{
+    const struct gs_plancfg *pc = s->pc;
+    long n = 1;
+    for (int a = 0; a < pc->naxes; a++)
+        n *= pc->ax[a].nvalues;
+    for (int q = 0; q + 1 < pc->ncounts; q++)
+        n *= gs_plan_grid_n(&pc->counts[q]);
+    if (n > 100000)
+        return gs_diag_set(d, GS_ERANGE, "$.plan.search", "%ld combinations "
+                           "to search (at most 100000): narrow the lists or "
+                           "raise the step of the node ranges", n);
+    s->ncombo = (int)n;
+    s->combo = calloc((size_t)n, sizeof *s->combo);
+    if (s->combo == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    for (long i = 0; i < n; i++) {
+        struct combo *c = &s->combo[i];
+        c->ax = calloc((size_t)pc->naxes + 1, sizeof *c->ax);
+        c->cnt = calloc((size_t)pc->ncounts + 1, sizeof *c->cnt);
+        if (!c->ax || !c->cnt)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        long r = i;
+        for (int q = pc->ncounts - 2; q >= 0; q--) {
+            int g = gs_plan_grid_n(&pc->counts[q]);
+            c->cnt[q] = pc->counts[q].lo + (int)(r % g) * pc->counts[q].step;
+            r /= g;
+        }
+        for (int a = pc->naxes - 1; a >= 0; a--) {
+            c->ax[a] = (int)(r % pc->ax[a].nvalues);
+            r /= pc->ax[a].nvalues;
+        }
+        c->L = -1;
+        c->H = pc->ncounts ? gs_plan_grid_n(&pc->counts[pc->ncounts - 1]) - 1 : 0;
+        c->state = K_TOP;
+        c->cur = -1;
+        c->ratio = NAN;
+    }
+    return 0;
+}
+
+/* Drop combos whose cheapest remaining candidate cannot beat the best. */
+static void prune(struct search *s)
+{
+    int b = gs_plan_best_feasible(s);
+    if (b < 0 || s->pc->ncounts == 0 || s->pc->objective != 0 ||
+        s->pc->counts[s->pc->ncounts - 1].pool < 0)
+        return;
+    double best = s->cand[b].cost_h;
+    const struct gs_plan_count *pk = &s->pc->counts[s->pc->ncounts - 1];
+    for (int i = 0; i < s->ncombo; i++) {
+        struct combo *c = &s->combo[i];
+        if ((c->state != K_TOP && c->state != K_BISECT) || c->cur >= 0 ||
+            isnan(c->ratio))
+            continue;
+        /* nominal cost at L+1: this combo's last candidate's nominal,
+         * less the bisected pool's nodes between there and L+1 */
+        const struct cand *last = NULL;
+        for (int j = s->ncand - 1; j >= 0; j--)
+            if (s->cand[j].combo == i) {
+                last = &s->cand[j];
+                break;
+            }
+        if (last == NULL || last->idx < 0)
+            continue;
+        /* the spot clone of the pool, if any, is priced alike */
+        int nodes_last = pk->lo + last->idx * pk->step;
+        int nodes_lo = pk->lo + (c->L + 1) * pk->step;
+        double nom = last->nominal;
+        if (last->sc->pools[pk->pool].price_hour > 0)
+            nom -= (double)(nodes_last - nodes_lo) *
+                   last->sc->pools[pk->pool].price_hour;
+        double lb = c->ratio * nom;
+        if (lb > best * (1 + 1e-9) + 1e-9) {
+            c->state = K_PRUNED;
+            s->pruned++;
+        }
+    }
+}
+
+/* One combo's next step after its candidate x was decided. */
+static void advance(struct search *s, int ci, const struct cand *x)
+{
+    struct combo *c = &s->combo[ci];
+    c->cur = -1;
+    if (isnan(c->ratio) && x->nominal > 0)
+        c->ratio = x->cost_h / x->nominal;
+    int ok = x->status == C_FEASIBLE;
+    if (s->pc->ncounts == 0) {
+        c->state = ok ? K_DONE : K_INFEASIBLE;
+        return;
+    }
+    if (c->state == K_TOP) {
+        if (!ok) {
+            c->state = K_INFEASIBLE;
+            return;
+        }
+        c->state = K_BISECT;
+    } else if (ok) {
+        c->H = x->idx;
+    } else {
+        c->L = x->idx;
+    }
+    if (c->H - c->L <= 1)
+        c->state = K_DONE;
+}
+
+/* Every axis value, with the other axes at their first value and every
+ * count at the top of its range, must give a valid scenario: a misspelt
+ * key or a bad value is an input error (exit 2), found before any run. */
+static int validate_space(struct search *s, struct gs_diag *d)
+{
+    const struct gs_plancfg *pc = s->pc;
+    int ax[GS_PLAN_MAX_AXES + 1] = { 0 };
+    int *cnt = calloc((size_t)pc->ncounts + 1, sizeof *cnt);
+    struct combo c = { .ax = ax, .cnt = cnt };
+    if (cnt == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    for (int q = 0; q < pc->ncounts; q++)
+        cnt[q] = pc->counts[q].lo +
+                 (gs_plan_grid_n(&pc->counts[q]) - 1) * pc->counts[q].step;
+    int top = pc->ncounts ? gs_plan_grid_n(&pc->counts[pc->ncounts - 1]) - 1 : -1;
+    struct search probe = *s;
+    probe.combo = &c;
+    probe.ncombo = 1;
+    probe.cand = NULL;
+    probe.ncand = probe.capcand = 0;
+    probe.lenient = 0;
+    int rc = 0;
+    for (int a = 0; a < (pc->naxes ? pc->naxes : 1) && rc == 0; a++) {
+        int nv = pc->naxes ? pc->ax[a].nvalues : 1;
+        for (int v = 0; v < nv && rc == 0; v++) {
+            memset(ax, 0, sizeof ax);
+            if (pc->naxes)
+                ax[a] = v;
+            rc = new_cand(&probe, 0, top, d);
+            if (rc >= 0) {
+                free_cand(&probe.cand[rc]);
+                probe.ncand = 0;
+                rc = 0;
+            }
+        }
+    }
+    free(probe.cand);
+    free(cnt);
+    return rc < 0 ? rc : 0;
+}
+
+/* The progress line: simulations run so far in this search (how many it
+ * will take is not known before it ends). */
+static void on_progress(int ndone, int ntasks, void *ctx)
+{
+    (void)ntasks;
+    const struct search *s = ctx;
+    gs_progress_count(s->pr, (double)(s->runs + ndone), 0, "runs");
+}
+
+int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
+{
+    int rc = validate_space(s, d);
+    if (rc == 0)
+        rc = make_combos(s, d);
+    if (rc < 0)
+        return rc;
+    s->lenient = 1;
+    const struct gs_plancfg *pc = s->pc;
+    size_t cap = (size_t)s->ncombo * (size_t)pc->seeds;
+    s->tcand = calloc(cap, sizeof *s->tcand);
+    s->tseed = calloc(cap, sizeof *s->tseed);
+    double *res = NULL;
+    if (!s->tcand || !s->tseed)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    for (;;) {
+        s->ntask = 0;
+        for (int i = 0; i < s->ncombo; i++) {
+            struct combo *c = &s->combo[i];
+            if (c->state != K_TOP && c->state != K_BISECT)
+                continue;
+            if (c->cur >= 0) {          /* the rest of its seeds */
+                struct cand *x = &s->cand[c->cur];
+                add_tasks(s, c->cur, x->nrun, pc->seeds);
+                continue;
+            }
+            int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
+            if ((rc = new_cand(s, i, pc->ncounts ? idx : -1, d)) < 0)
+                goto done;
+            if (s->cand[rc].status == C_INVALID) {
+                advance(s, i, &s->cand[rc]);
+                i--;                    /* its next candidate, this round */
+                continue;
+            }
+            add_tasks(s, rc, 0, pc->min_seeds);
+        }
+        if (s->ntask == 0)
+            break;
+        s->npb = 0;
+        for (int t = 0; t < s->ntask; t++)
+            if (s->cand[s->tcand[t]].sc->npools > s->npb)
+                s->npb = s->cand[s->tcand[t]].sc->npools;
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb;
+        free(res);
+        if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
+            rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+            goto done;
+        }
+        gs_dist_progress(s->pr ? on_progress : NULL, s);
+        rc = gs_dist_run(s->ntask, jobs, (int)nout, run_task, s, res, d);
+        gs_dist_progress(NULL, NULL);
+        if (rc < 0)
+            goto done;
+        s->runs += s->ntask;
+        for (int t = 0; t < s->ntask; t++) {
+            struct cand *x = &s->cand[s->tcand[t]];
+            const double *r = &res[(size_t)t * nout];
+            memcpy(&x->v[(size_t)s->tseed[t] * s->nm], r,
+                   (size_t)s->nm * sizeof *res);
+            size_t np = (size_t)x->sc->npools;
+            if (x->booted == NULL && np > 0 &&
+                (x->booted = calloc((size_t)s->pc->seeds * np * 2,
+                                    sizeof *x->booted)) == NULL) {
+                rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+                goto done;
+            }
+            if (np > 0)
+                memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
+                       np * 2 * sizeof *res);
+        }
+        for (int t = 0; t < s->ntask; t++) {
+            int ci = s->tcand[t];
+            struct cand *x = &s->cand[ci];
+            if (t + 1 < s->ntask && s->tcand[t + 1] == ci)
+                continue;               /* the candidate's last task */
+            x->nrun = s->tseed[t] + 1;
+            if (judge(s, x)) {
+                if (x->status == C_STOPPED)
+                    s->stopped++;
+                advance(s, x->combo, x);
+            }
+        }
+        prune(s);
+    }
+    rc = 0;
+done:
+    free(res);
+    return rc;
+}
+
+void gs_plan_search_free(struct search *s)
+{
+    free(s->att);
+    for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
+        free(s->svc_sla[j]);
+    free(s->svc_sla);
+    for (int i = 0; i < s->ncand; i++)
+        free_cand(&s->cand[i]);
+    free(s->cand);
+    for (int i = 0; s->combo && i < s->ncombo; i++) {
+        free(s->combo[i].ax);
+        free(s->combo[i].cnt);
+    }
+    free(s->combo);
+    free(s->tcand);
+    free(s->tseed);
+}
+
+/* A candidate's SLA attainment: the least of the jobs' (the share within
+ * their wait limit and deadline) and each service's (the share of its
+ * requests meeting every target), so a plan is only as good as its worst
+ * class of work; *half is the interval of the one that is least. */
+double gs_plan_attain(const struct search *s, const struct cand *x,
+                     double *half)
+{
+    double a = INFINITY, h = 0;
+    for (int k = 0; k < s->natt; k++)
+        if (x->mean[s->att[k]] < a) {
+            a = x->mean[s->att[k]];
+            h = x->half[s->att[k]];
+        }
+    if (half)
+        *half = h;
+    return a;
+}
+
+/* A service that states no SLA of its own is judged, request by request,
+ * against the plan's percentile targets for it: its `sla` becomes those
+ * limits (ttft, itl, e2e from the highest percentile given; the
+ * least limit at equal percentiles), so its
+ * attainment is the share of requests within them rather than the share
+ * that merely finished. */
+static char *plan_sla(const struct search *s, int j)
+{
+    static const char *const what[3] = { "ttft", "itl", "e2e" };
+    double lim[3] = { NAN, NAN, NAN }, pct[3] = { 0, 0, 0 };
+    char pre[120];
+    int n = snprintf(pre, sizeof pre, "service.%.60s.", s->base->svcs[j].name);
+    for (int t = 0; t < s->pc->ntargets; t++) {
+        const struct gs_plan_target *g = &s->pc->t[t];
+        if (strncmp(g->metric, pre, (size_t)n) != 0 || !g->upper)
+            continue;
+        for (int w = 0; w < 3; w++) {
+            const char *m = g->metric + n;
+            size_t lw = strlen(what[w]);
+            if (strncmp(m, what[w], lw) != 0 || strncmp(m + lw, "_p", 2) != 0)
+                continue;
+            char *end;
+            double q = strtod(m + lw + 2, &end);
+            if (end == m + lw + 2 || strcmp(end, "_s") != 0)
+                continue;
+            if (isnan(lim[w]) || q > pct[w] ||
+                (q == pct[w] && g->limit < lim[w])) {
+                lim[w] = g->limit;
+                pct[w] = q;
+            }
+        }
+    }
+    char buf[256] = "";
+    for (int w = 0; w < 3; w++)
+        if (!isnan(lim[w]))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                     "%s\"%s\": %.17g", buf[0] ? ", " : "", what[w], lim[w]);
+    if (buf[0] == '\0')
+        return NULL;
+    for (int w = 0; w < 2; w++)
+        if (pct[w] > 0)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                     ", \"%s_percentile\": %.17g", what[w], pct[w]);
+    char *out = malloc(strlen(buf) + 3);
+    GS_OOM_IF(out == NULL);
+    sprintf(out, "{%s}", buf);
+    return out;
+}
+
+void gs_plan_attain_bind(struct search *s)
+{
+    int n = s->base->nsvcs;
+    s->att = malloc((size_t)(n + 1) * sizeof *s->att);
+    s->svc_sla = calloc((size_t)n + 1, sizeof *s->svc_sla);
+    GS_OOM_IF(s->att == NULL || s->svc_sla == NULL);
+    s->att[s->natt++] = gs_plan_metric("attainment");
+    for (int i = 0; i < n; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "service.%.60s.sla_attainment",
+                 s->base->svcs[i].name);
+        int m = gs_run_metric_index(name);
+        if (m >= 0)
+            s->att[s->natt++] = m;
+        snprintf(name, sizeof name, "services[%d].sla", i);
+        if (!gs_json_has(s->base->text, name))
+            s->svc_sla[i] = plan_sla(s, i);
+    }
+}
+

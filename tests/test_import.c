@@ -1,0 +1,596 @@
+/* test_import.c -- the importers of a team's own cluster (traces/kube.c,
+ * traces/slurm.c, traces/cimport.c) on the fixtures in
+ * tests/fixtures/import/, written from the Kubernetes API reference, the
+ * sacct(1) and scontrol(1) man pages and NVIDIA's GPU feature discovery
+ * labels.  Every expected figure is worked out by hand in the comments
+ * from the fixture's text, so a wrong mapping rule shows up as a wrong
+ * number. */
+#include "tracetest.h"
+#include "../traces/cimport.h"
+#include "../traces/kube.h"
+#include "../traces/nodelist.h"
+#include "../traces/slurm.h"
+#include "../sim/cluster/mig.h"
+
+#include <math.h>
+
+#define IMP "tests/fixtures/import/"
+
+/* --- quantities, times, names ---------------------------------------------- */
+
+static void test_quantities(void)
+{
+    static const struct { const char *s; double v; } ok[] = {
+        { "64", 64 }, { "63500m", 63.5 }, { "515716Mi", 515716.0 * 1048576 },
+        { "1.5Gi", 1.5 * 1073741824.0 }, { "129e6", 129e6 },
+        { "129E6", 129e6 }, { "2k", 2000 }, { "3M", 3e6 }, { "4G", 4e9 },
+        { "1Ki", 1024 }, { "1Ti", 1099511627776.0 }, { "100n", 100e-9 },
+        { "0.5", 0.5 }, { ".5", 0.5 }, { "5u", 5e-6 }, { "+1", 1 },
+        { "1e3", 1000 }, { "2P", 2e15 }, { "1Ei", 1152921504606846976.0 },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        double v = -1;
+        CU_ASSERT_EQUAL(gs_kube_quantity(ok[i].s, &v), 0);
+        CU_ASSERT(fabs(v - ok[i].v) <= 1e-12 * fabs(ok[i].v));
+    }
+    static const char *const bad[] = { "", "Gi", "1.5.5Gi", "1 Gi", "1gi",
+                                       "12x", "1e", "e3", "1Mb", ".", "1e99",
+                                       "0x10" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double v;
+        CU_ASSERT_EQUAL(gs_kube_quantity(bad[i], &v), -1);
+    }
+}
+
+static void test_times(void)
+{
+    int64_t ms;
+    /* 2024-05-01T09:00:00Z: 19844 days after the epoch, x 86400 + 9 h */
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("2024-05-01T09:00:00Z", &ms), 0);
+    CU_ASSERT_EQUAL(ms, (19844LL * 86400 + 9 * 3600) * 1000);
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("2024-05-01T11:00:00.25+02:00", &ms), 0);
+    CU_ASSERT_EQUAL(ms, (19844LL * 86400 + 9 * 3600) * 1000 + 250);
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("2024-02-29T00:00:00Z", &ms), 0);
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("2023-02-29T00:00:00Z", &ms), -1);
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("2024-05-01T09:00:00", &ms), -1);
+    CU_ASSERT_EQUAL(gs_cimp_rfc3339("yesterday", &ms), -1);
+    struct gs_cimp_tz tz;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_cimp_tz_parse("+05:30", &tz, &d), 0);
+    CU_ASSERT_EQUAL(gs_cimp_localtime("2024-05-01T14:30:00", &tz, &ms), 0);
+    CU_ASSERT_EQUAL(ms, (19844LL * 86400 + 9 * 3600) * 1000);
+    CU_ASSERT(gs_cimp_tz_parse("Mars/Olympus", &tz, &d) < 0);
+    CU_ASSERT(gs_cimp_tz_parse("../../etc/passwd", &tz, &d) < 0);
+    /* Europe/Berlin: CET (+1) before 2024-03-31 01:00 UTC, CEST (+2)
+     * after, so 01:05 and 03:05 local are one hour apart. */
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0) {
+        printf("\n    [skipped the Europe/Berlin case: no tz database]");
+        return;
+    }
+    int64_t a, b;
+    CU_ASSERT_EQUAL(gs_cimp_tz_parse("Europe/Berlin", &tz, &d), 0);
+    CU_ASSERT_EQUAL(gs_cimp_localtime("2024-03-31T01:05:00", &tz, &a), 0);
+    CU_ASSERT_EQUAL(gs_cimp_localtime("2024-03-31T03:05:00", &tz, &b), 0);
+    CU_ASSERT_EQUAL(b - a, 3600 * 1000);
+    CU_ASSERT_EQUAL(a, (19813LL * 86400 + 5 * 60) * 1000);
+}
+
+static void test_gpu_names(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    int w = 0, n0 = cat.n;
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-A100-SXM4-80GB", 80, &w),
+                    gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-A100-PCIE-40GB", 0, &w),
+                    gs_catalog_find(&cat, "A100-40GB"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-H100-80GB-HBM3",
+                                      81559 / 1024.0, &w),
+                    gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "Tesla-T4-SHARED", 15, &w),
+                    gs_catalog_find(&cat, "T4"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "Tesla-V100-SXM2-32GB", 0, &w),
+                    gs_catalog_find(&cat, "V100-32GB"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-A10G", 22.5, &w),
+                    gs_catalog_find(&cat, "A10G"));
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat,
+                                      "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", 0,
+                                      &w),
+                    gs_catalog_find(&cat, "A100-40GB"));
+    CU_ASSERT_EQUAL(w, 0);
+    CU_ASSERT_EQUAL(cat.n, n0);
+    /* unknown: declared from the memory, with a warning */
+    int m = gs_cimp_gpu_model(&cat, "NVIDIA-L4", 23034 / 1024.0, &w);
+    CU_ASSERT_EQUAL(w, 1);
+    CU_ASSERT_EQUAL(m, n0);
+    CU_ASSERT_STRING_EQUAL(cat.m[m].name, "L4-22GB");
+    CU_ASSERT_DOUBLE_EQUAL(cat.m[m].mem_gb, 23034 / 1024.0, 1e-9);
+    /* now the catalog has an L4; a product without memory is not known */
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-L4", 0, &w), m);
+    CU_ASSERT_EQUAL(gs_cimp_gpu_model(&cat, "NVIDIA-B300", 0, &w),
+                    GS_ENOTFOUND);
+    char fam[48];
+    CU_ASSERT_EQUAL(gs_cimp_gpu_family(&cat, "a100_80gb", fam, sizeof fam),
+                    0);
+    CU_ASSERT_STRING_EQUAL(fam, "A100");
+    CU_ASSERT_EQUAL(gs_cimp_gpu_family(&cat, "rtx9090", fam, sizeof fam), -1);
+}
+
+/* --- Kubernetes nodes --------------------------------------------------------- */
+
+static const struct gs_pool_spec *pool_named(const struct gs_pool_spec *p,
+                                             int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(p[i].name, name) == 0)
+            return &p[i];
+    printf("\n    no pool '%s'", name);
+    return NULL;
+}
+
+static void test_k8s_nodes(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    CU_ASSERT_EQUAL_FATAL(gs_node_list_read("k8s-nodes", IMP "k8s-nodes.json",
+                                            &cat, &p, &n, &d), 0);
+    /* 11 nodes: gpu-x (cordoned), gpu-nr (not ready) and cpu-1 (no GPU)
+     * left out; gpu-a1 and gpu-a2 share a pool; gpu-d is apart (taint). */
+    CU_ASSERT_EQUAL_FATAL(n, 7);
+    const struct gs_pool_spec *a = pool_named(p, n, "train-us-east-1a-spot");
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_EQUAL(a->model, gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(a->nodes, 2);
+    CU_ASSERT_EQUAL(a->gpn, 8);
+    CU_ASSERT_EQUAL(a->market, GS_MKT_SPOT);
+    /* the smaller node: 95690m CPU; memory min(1056345684Ki = 1031587.6
+     * MiB, 1031584Mi) */
+    CU_ASSERT_EQUAL(a->cpu_milli, 95690);
+    CU_ASSERT_EQUAL(a->mem_mib, 1031584);
+    CU_ASSERT_EQUAL(a->share.mode, GS_SHARE_NONE);
+    CU_ASSERT_STRING_EQUAL(a->instance, "p4de.24xlarge");
+    const struct gs_pool_spec *t = pool_named(p, n,
+                                              "train-us-east-1a-spot-taint-"
+                                              "dedicated");
+    CU_ASSERT_FATAL(t != NULL);
+    CU_ASSERT_EQUAL(t->nodes, 1);
+    /* no pool label: the instance type; EKS ON_DEMAND */
+    const struct gs_pool_spec *h = pool_named(p, n, "p5.48xlarge-us-east-1b");
+    CU_ASSERT_FATAL(h != NULL);
+    CU_ASSERT_EQUAL(h->model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(h->market, GS_MKT_ONDEMAND);
+    CU_ASSERT_EQUAL(h->cpu_milli, 191450);
+    CU_ASSERT_EQUAL(h->mem_mib, 2000 * 1024);
+    /* time-slicing: 16 replicas on 4 T4s; capacity (no allocatable),
+     * memory 192e9 bytes = 183105.47 MiB */
+    const struct gs_pool_spec *ts = pool_named(p, n, "infer-t4");
+    CU_ASSERT_FATAL(ts != NULL);
+    CU_ASSERT_EQUAL(ts->model, gs_catalog_find(&cat, "T4"));
+    CU_ASSERT_EQUAL(ts->gpn, 4);
+    CU_ASSERT_EQUAL(ts->share.mode, GS_SHARE_TS);
+    CU_ASSERT_EQUAL(ts->share.replicas, 4);
+    CU_ASSERT_EQUAL(ts->cpu_milli, 48000);
+    CU_ASSERT_EQUAL(ts->mem_mib, 183105);
+    /* MIG single: 56 slices of 1g.5gb on 8 A100-40GB, 7 a GPU */
+    const struct gs_pool_spec *ms = pool_named(p, n, "p4d.24xlarge");
+    CU_ASSERT_FATAL(ms != NULL);
+    CU_ASSERT_EQUAL(ms->model, gs_catalog_find(&cat, "A100-40GB"));
+    CU_ASSERT_EQUAL(ms->gpn, 8);
+    CU_ASSERT_EQUAL(ms->share.mode, GS_SHARE_MIG);
+    CU_ASSERT_EQUAL(ms->share.layout.n, 7);
+    CU_ASSERT_STRING_EQUAL(ms->share.layout.inst[0].profile->name, "1g.5gb");
+    CU_ASSERT_EQUAL(ms->mem_mib, 1179648);      /* 1.125Ti */
+    /* MIG mixed: 8 x 1g.10gb + 4 x 3g.40gb on 4 H100s: 2 + 1 a GPU */
+    const struct gs_pool_spec *mm = pool_named(p, n, "H100-80GB-x4");
+    CU_ASSERT_FATAL(mm != NULL);
+    CU_ASSERT_EQUAL(mm->share.mode, GS_SHARE_MIG);
+    CU_ASSERT_EQUAL(mm->share.layout.n, 3);
+    char spec[128];
+    gs_mig_layout_format(&mm->share.layout, spec, sizeof spec);
+    CU_ASSERT_STRING_EQUAL(spec, "1g.10gb@0+1g.10gb@1+3g.40gb@4");
+    CU_ASSERT_EQUAL(mm->mem_mib, 476837);       /* 500G = 500e9 bytes */
+    /* an unknown product, declared with a warning */
+    const struct gs_pool_spec *l = pool_named(p, n, "L4-22GB-x1");
+    CU_ASSERT_FATAL(l != NULL);
+    CU_ASSERT_EQUAL(l->cpu_milli, 7910);
+    const char *log = tt_log_text();
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "GPU 'NVIDIA-L4' is not in the "
+                                  "catalog; declared as L4-22GB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "left out 3 nodes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 cordoned (spec.unschedulable) "
+                                  "(first: items[7] (Node gpu-x))"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "(first: items[8] (Node gpu-nr))"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 no GPUs"));
+    free(p);
+}
+
+static void bad_nodes(const char *fmt, const char *path, const char *where,
+                      const char *what)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    CU_ASSERT(gs_node_list_read(fmt, path, &cat, &p, &n, &d) < 0);
+    if (strcmp(d.where, where) != 0 || !strstr(d.what, what))
+        printf("\n    %s: got where='%s' what='%s'", path, d.where, d.what);
+    CU_ASSERT_STRING_EQUAL(d.where, where);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+    CU_ASSERT_PTR_NULL(p);
+}
+
+static void test_k8s_nodes_bad(void)
+{
+    tt_log_start();
+    bad_nodes("k8s-nodes", IMP "k8s-nodes-bad-product.json",
+              IMP "k8s-nodes-bad-product.json: items[2] (Node gpu-h1): "
+              "metadata.labels[nvidia.com/gpu.product]", "missing");
+    bad_nodes("k8s-nodes", IMP "k8s-nodes-bad-mem.json",
+              IMP "k8s-nodes-bad-mem.json: items[1] (Node gpu-a2): "
+              "status.allocatable.memory", "\"1.5.5Gi\" is not a Kubernetes "
+              "quantity");
+    bad_nodes("k8s-nodes", "/dev/null", "/dev/null", "not a regular file");
+    bad_nodes("k8s-nodes", IMP "kueue.json", IMP "kueue.json: items[0] "
+              "(Node team-a): kind", "'ClusterQueue' where a Node");
+}
+
+/* --- Kubernetes pods ---------------------------------------------------------- */
+
+static void test_k8s_pods(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("k8s-pods", IMP "k8s-snaps", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    /* time 0 = 09:00:00, u1's creation.  u1: Running in the first
+     * snapshot, Succeeded in the second (which wins): start 09:00:30, end
+     * the later container's finishedAt 09:45:30: 2,700 s.  Asks: GPUs
+     * from the limit (no request), CPU max(4 + 0.5, init 8) = 8 cores,
+     * memory max(32Gi + 512Mi, 1Gi) = 33,280 MiB. */
+    CU_ASSERT_EQUAL(j[0].id, 1);
+    CU_ASSERT_EQUAL(j[0].arrival, 0);
+    CU_ASSERT_EQUAL(j[0].work, 2700000.0);
+    CU_ASSERT_EQUAL(j[0].gpus, 4);
+    CU_ASSERT_EQUAL(j[0].cpu_milli, 8000);
+    CU_ASSERT_EQUAL(j[0].mem_mib, 33280);
+    CU_ASSERT_EQUAL(j[0].tier, GS_TIER_TRAINING);
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "team-a");
+    /* u3: still Running at the second snapshot, whose latest timestamp is
+     * 11:00:00 (the gang's finishedAt): 11:00:00 - 09:10:05 = 6,595 s */
+    CU_ASSERT_EQUAL(j[1].arrival, 600000);
+    CU_ASSERT_EQUAL(j[1].work, 6595000.0);
+    CU_ASSERT_EQUAL(j[1].gpus, 1);
+    CU_ASSERT_EQUAL(j[1].tier, GS_TIER_INFERENCE);
+    CU_ASSERT_STRING_EQUAL(j[1].tenant, "team-b");
+    /* the PodGroup pg-1 (u5, u6): 16 GPUs, arrival 10:00:00, start the
+     * later 10:03:00, end the later 11:00:00: 3,420 s */
+    CU_ASSERT_EQUAL(j[2].arrival, 3600000);
+    CU_ASSERT_EQUAL(j[2].gpus, 16);
+    CU_ASSERT_EQUAL(j[2].work, 3420000.0);
+    CU_ASSERT_EQUAL(j[2].cpu_milli, 64000);
+    CU_ASSERT_EQUAL(j[2].mem_mib, 524288);
+    /* u7: one 1g.10gb instance, Failed after 600 s (kept): 1/7 of the
+     * compute for 600 s is 600/7 s of full-speed work */
+    CU_ASSERT_EQUAL(j[3].arrival, 4800000);
+    CU_ASSERT_STRING_EQUAL(j[3].mig_profile, "1g.10gb");
+    CU_ASSERT_EQUAL(j[3].gpus, 1);
+    CU_ASSERT_DOUBLE_EQUAL(j[3].work, 600000.0 / 7, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[3].tenant, "team-c");
+    const char *log = tt_log_text();
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "4 jobs from 5 pods; time 0 is "
+                                  "2024-05-01T09:00:00Z"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "left out 5 pods"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 Pending when last seen (never "
+                                  "started) (first: 2024-05-01T1000.json "
+                                  "items[1] (Pod team-b/pend))"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 owned by a DaemonSet"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 asks for no GPU"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 finished without starting"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 asks for more than one MIG"));
+    /* the recorded waits, for replay-check: 30 s, 5 s, 180 s, 10 s */
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 4);
+    CU_ASSERT_EQUAL(hi->wait[0], 30000);
+    CU_ASSERT_EQUAL(hi->wait[1], 5000);
+    CU_ASSERT_EQUAL(hi->wait[2], 180000);
+    CU_ASSERT_EQUAL(hi->wait[3], 10000);
+    free(j);
+}
+
+static void test_k8s_pods_options(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    /* the second snapshot alone: u3 dropped as Running, the CPU pod kept,
+     * tenants from the "team" label, gangs off: u5 and u6 alone */
+    const char *const o[] = { "running=drop", "cpu_pods=true",
+                              "tenant_label=team", "gang_from=none",
+                              "tiers=batch-training=interactive", NULL };
+    long n = tt_read("k8s-pods", IMP "k8s-snaps/2024-05-01T1100.json", o, &j,
+                     &d);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    CU_ASSERT_EQUAL(j[0].tier, GS_TIER_INTERACTIVE);        /* u1 */
+    CU_ASSERT_EQUAL(j[1].gpus, 8);                           /* u5 */
+    CU_ASSERT_EQUAL(j[1].work, 3480000.0);  /* 10:02 -> 11:00 */
+    CU_ASSERT_EQUAL(j[2].gpus, 8);                           /* u6 */
+    CU_ASSERT_EQUAL(j[3].gpus, 0);                           /* u8 */
+    CU_ASSERT_EQUAL(j[3].cpu_milli, 16000);
+    CU_ASSERT_STRING_EQUAL(j[4].tenant, "research");         /* u7 */
+    CU_ASSERT_STRING_EQUAL(j[3].tenant, "team-c");
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 Running at the export"));
+    free(j);
+    /* option nodes: u1 ran on gpu-a1 (A100-80GB), u3 on gpu-h1 */
+    const char *const o2[] = { "nodes=" IMP "k8s-nodes.json", NULL };
+    n = tt_read("k8s-pods", IMP "k8s-snaps", o2, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    CU_ASSERT_STRING_EQUAL(j[0].gpu_family, "A100-80GB");
+    CU_ASSERT_EQUAL(j[0].ref_model, gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_STRING_EQUAL(j[1].gpu_family, "H100-80GB");
+    CU_ASSERT_EQUAL(j[1].ref_model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(j[2].ref_model, -1);
+    CU_ASSERT_STRING_EQUAL(j[2].gpu_family, "");
+    free(j);
+}
+
+static void test_k8s_pods_bad(void)
+{
+    tt_log_start();
+    tt_bad("k8s-pods", IMP "k8s-pods-bad-qty.json", NULL,
+           IMP "k8s-pods-bad-qty.json: items[2] (Pod team-a/mpi-0): "
+           "spec.containers[0].resources.requests.cpu",
+           "\"4x\" is not a Kubernetes quantity");
+    tt_bad("k8s-pods", IMP "k8s-pods-bad-time.json", NULL,
+           IMP "k8s-pods-bad-time.json: items[1] (Pod team-b/infer): "
+           "metadata.creationTimestamp", "'yesterday' is not an RFC 3339");
+    tt_bad("k8s-pods", IMP "k8s-pods-bad-phase.json", NULL,
+           IMP "k8s-pods-bad-phase.json: items[3] (Pod team-a/mpi-1): "
+           "status.phase", "missing");
+    const char *const o[] = { "running=later", NULL };
+    tt_bad("k8s-pods", IMP "k8s-snaps", o, "t: $.workload.trace.running",
+           "expected \"end\"");
+    /* skip_bad_rows: the bad pod counted and left out */
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    const char *const sk[] = { "skip_bad_rows=true", NULL };
+    long n = tt_read("k8s-pods", IMP "k8s-pods-bad-qty.json", sk, &j, &d);
+    CU_ASSERT_EQUAL(n, 4);      /* u1, u3, u7, and u6 alone */
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "malformed, field "
+                                  "spec.containers[0].resources.requests."
+                                  "cpu"));
+    free(j);
+}
+
+static void test_kueue(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_kube_kueue_tenants(IMP "kueue.json", fp, &d), 0);
+    fclose(fp);
+    /* team-a: 8 + 4 GPUs over its two flavors, weight "2"; team-b 16 */
+    CU_ASSERT_STRING_EQUAL(text, "{\n  \"tenants\": [\n"
+                           "    {\"name\": \"team-a\", \"quota_gpus\": 12, "
+                           "\"weight\": 2},\n"
+                           "    {\"name\": \"team-b\", \"quota_gpus\": 16, "
+                           "\"weight\": 1}\n  ]\n}\n");
+    free(text);
+}
+
+/* --- Slurm ------------------------------------------------------------------- */
+
+static void test_slurm_parsers(void)
+{
+    int64_t ms;
+    static const struct { const char *s; int64_t secs; } lim[] = {
+        { "30", 1800 }, { "30:15", 1815 }, { "2:00:00", 7200 },
+        { "1-00:00:00", 86400 }, { "1-12", 129600 }, { "1-12:30", 131400 },
+        { "UNLIMITED", 0 }, { "Partition_Limit", 0 },
+    };
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+        CU_ASSERT_EQUAL(gs_slurm_timelimit(lim[i].s, &ms), 0);
+        CU_ASSERT_EQUAL(ms, lim[i].secs * 1000);
+    }
+    CU_ASSERT_EQUAL(gs_slurm_timelimit("4 hours", &ms), -1);
+    CU_ASSERT_EQUAL(gs_slurm_timelimit("1:2:3:4", &ms), -1);
+    long g, c, m;
+    char type[32];
+    /* the total and the typed count name the same 4 GPUs: 4, not 8 */
+    CU_ASSERT_EQUAL(gs_slurm_tres("billing=8,cpu=8,gres/gpu:a100=4,"
+                                  "gres/gpu=4,mem=64G,node=1", &g, type,
+                                  sizeof type, &c, &m), 0);
+    CU_ASSERT_EQUAL(g, 4);
+    CU_ASSERT_STRING_EQUAL(type, "a100");
+    CU_ASSERT_EQUAL(c, 8);
+    CU_ASSERT_EQUAL(m, 65536);
+    /* typed only (no untyped total tracked): summed */
+    CU_ASSERT_EQUAL(gs_slurm_tres("cpu=2,gres/gpu:a100=2,gres/gpu:v100=1,"
+                                  "mem=1.5T", &g, type, sizeof type, &c, &m),
+                    0);
+    CU_ASSERT_EQUAL(g, 3);
+    CU_ASSERT_EQUAL(m, 1572864);
+    CU_ASSERT_EQUAL(gs_slurm_tres("cpu=x", &g, type, sizeof type, &c, &m), -1);
+    CU_ASSERT_EQUAL(gs_slurm_tres("", &g, type, sizeof type, &c, &m), 0);
+    CU_ASSERT_EQUAL(g, 0);
+}
+
+static void check_sacct(const char *path, const char *tz, int64_t w100,
+                        int64_t a101, int64_t a104)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    char opt[64];
+    snprintf(opt, sizeof opt, "tz=%s", tz);
+    const char *const o[] = { opt, NULL };
+    tt_log_start();
+    long n = tt_read("slurm-sacct", path, o, &j, &d);
+    if (n < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    /* 100: 4 GPUs (gres/gpu=4 and gres/gpu:a100=4 are the same GPUs) */
+    CU_ASSERT_EQUAL(j[0].arrival, 0);
+    CU_ASSERT_EQUAL(j[0].gpus, 4);
+    CU_ASSERT_EQUAL(j[0].work, (double)w100);
+    CU_ASSERT_EQUAL(j[0].cpu_milli, 8000);
+    CU_ASSERT_EQUAL(j[0].mem_mib, 65536);
+    CU_ASSERT_EQUAL(j[0].estimate, 4 * 3600 * 1000);
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "ml-team");
+    CU_ASSERT_STRING_EQUAL(j[0].gpu_family, "A100");
+    CU_ASSERT_EQUAL(j[0].tier, GS_TIER_TRAINING);
+    /* 101_3: an array task, QOS high-inference, 30 minutes */
+    CU_ASSERT_EQUAL(j[1].arrival, a101);
+    CU_ASSERT_EQUAL(j[1].gpus, 2);
+    CU_ASSERT_EQUAL(j[1].work, 1800000.0);
+    CU_ASSERT_EQUAL(j[1].tier, GS_TIER_INFERENCE);
+    CU_ASSERT_STRING_EQUAL(j[1].gpu_family, "H100");
+    CU_ASSERT_EQUAL(j[1].estimate, 86400 * 1000);
+    CU_ASSERT_EQUAL(j[1].mem_mib, 16000);
+    /* 104: RUNNING, ends at the latest time in the file (04:30), 18 min */
+    CU_ASSERT_EQUAL(j[2].arrival, a104);
+    CU_ASSERT_EQUAL(j[2].gpus, 16);
+    CU_ASSERT_EQUAL(j[2].work, 1080000.0);
+    CU_ASSERT_EQUAL(j[2].estimate, 2 * 86400 * 1000);
+    CU_ASSERT_STRING_EQUAL(j[2].tenant, "nlp");
+    const char *log = tt_log_text();
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 PENDING (never started)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 never started (CANCELLED by 1001 "
+                                  "before it ran)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 asks for no GPU"));
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 3);
+    CU_ASSERT_EQUAL(hi->wait[0], 300000);
+    CU_ASSERT_EQUAL(hi->wait[1], 1800000);
+    CU_ASSERT_EQUAL(hi->wait[2], 120000);
+    free(j);
+}
+
+static void test_sacct(void)
+{
+    /* UTC: 100 runs 01:05 -> 03:05, two hours; 101_3 arrives 2 h 30 min
+     * after 100, 104 3 h 10 min after */
+    check_sacct(IMP "sacct.txt", "UTC", 7200000, 9000000, 11400000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 a step whose job row is "
+                                  "absent (first: 106.0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "(6 step rows folded"));
+    /* -X: no steps, the same jobs */
+    check_sacct(IMP "sacct-X.txt", "UTC", 7200000, 9000000, 11400000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "(0 step rows folded"));
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0) {
+        printf("\n    [skipped the Europe/Berlin case: no tz database]");
+        return;
+    }
+    /* Europe/Berlin: clocks went 02:00 -> 03:00 on 2024-03-31, so 100
+     * ran one hour, and the later local times are an hour closer */
+    check_sacct(IMP "sacct.txt", "Europe/Berlin", 3600000, 5400000, 7800000);
+}
+
+static void test_sacct_bad(void)
+{
+    tt_log_start();
+    tt_bad("slurm-sacct", IMP "sacct-bad-limit.txt", NULL,
+           IMP "sacct-bad-limit.txt:2: field 'Timelimit'",
+           "'4 hours' is not a time limit");
+    tt_bad("slurm-sacct", IMP "sacct-bad-time.txt", NULL,
+           IMP "sacct-bad-time.txt:10: field 'Submit'",
+           "'2024-03-31 4:10' is not a time");
+    tt_bad("slurm-sacct", IMP "sacct-bad-tres.txt", NULL,
+           IMP "sacct-bad-tres.txt:10: field 'AllocTRES'",
+           "is not a TRES list");
+    tt_bad("slurm-sacct", IMP "k8s-nodes.json", NULL,
+           IMP "k8s-nodes.json:1", "no column 'JobID'");
+    const char *const o[] = { "tz=Mars/Olympus", NULL };
+    tt_bad("slurm-sacct", IMP "sacct.txt", o, "t: $.workload.trace.tz",
+           "is not a zone");
+}
+
+static void test_slurm_nodes(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    CU_ASSERT_EQUAL_FATAL(gs_node_list_read("slurm-nodes",
+                                            IMP "scontrol-nodes.txt", &cat,
+                                            &p, &n, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    /* gpu01 and gpu02: a100_80gb x 8, partitions gpu,all */
+    CU_ASSERT_STRING_EQUAL(p[0].name, "gpu+all");
+    CU_ASSERT_EQUAL(p[0].model, gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(p[0].nodes, 2);
+    CU_ASSERT_EQUAL(p[0].gpn, 8);
+    CU_ASSERT_EQUAL(p[0].cpu_milli, 64000);
+    CU_ASSERT_EQUAL(p[0].mem_mib, 1030000);
+    /* gpu03: 4 h100 + 2 a100 -> 6 GPUs taken as H100-80GB, warned */
+    CU_ASSERT_EQUAL(p[1].model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(p[1].gpn, 6);
+    CU_ASSERT_STRING_EQUAL(p[1].name, "gpu+all-H100-80GB-x6-1");
+    /* gpu06: untyped gpu:8, the model from its features */
+    CU_ASSERT_STRING_EQUAL(p[2].name, "gpu");
+    CU_ASSERT_EQUAL(p[2].model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(p[2].cpu_milli, 192000);
+    const char *log = tt_log_text();
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "node gpu03 has 2 GPU types"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "left out 3 nodes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "2 DOWN, DRAIN, FAIL, FUTURE or "
+                                  "NOT_RESPONDING (first: line 4, node "
+                                  "gpu04)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 no GPUs"));
+    free(p);
+    bad_nodes("slurm-nodes", IMP "scontrol-nodes-bad-model.txt",
+              IMP "scontrol-nodes-bad-model.txt:7: field 'Gres'",
+              "no GPU model");
+    bad_nodes("slurm-nodes", IMP "scontrol-nodes-bad-cpu.txt",
+              IMP "scontrol-nodes-bad-cpu.txt:3: field 'CPUTot'",
+              "'ninety' is not a CPU count");
+}
+
+/* sacct with option nodes: a job's partition gives its allowed models */
+static void test_sacct_partitions(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    const char *const o[] = { "nodes=" IMP "scontrol-nodes.txt",
+                              "tenant_from=partition", NULL };
+    tt_log_start();
+    long n = tt_read("slurm-sacct", IMP "sacct.txt", o, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    /* partition gpu: gpu01-02 (A100-80GB), gpu03 and gpu06 (H100) */
+    CU_ASSERT_EQUAL(j[0].allowed,
+                    (1ULL << gs_catalog_find(&cat, "A100-80GB")) |
+                    (1ULL << gs_catalog_find(&cat, "H100-80GB")));
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "gpu");
+    free(j);
+}
+
+static CU_TestInfo tests[] = {
+    { "Kubernetes quantities", test_quantities },
+    { "RFC 3339 and local times, zones and DST", test_times },
+    { "GPU product names onto the catalog", test_gpu_names },
+    { "k8s-nodes: pools, sharing, markets, taints", test_k8s_nodes },
+    { "k8s-nodes: malformed input named", test_k8s_nodes_bad },
+    { "k8s-pods: snapshots merged, requests, gangs, MIG", test_k8s_pods },
+    { "k8s-pods: options", test_k8s_pods_options },
+    { "k8s-pods: malformed input named", test_k8s_pods_bad },
+    { "Kueue ClusterQueues as tenants", test_kueue },
+    { "Slurm time limits and TRES", test_slurm_parsers },
+    { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
+    { "slurm-sacct: malformed input named", test_sacct_bad },
+    { "slurm-nodes: Gres, features, states", test_slurm_nodes },
+    { "slurm-sacct: partitions through the node list", test_sacct_partitions },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("import", tests)
