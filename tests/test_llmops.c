@@ -9,6 +9,8 @@
 #include "cutest.h"
 #include "clitest.h"
 #include "../sim/inference/llmprof.h"
+#include "../sim/inference/llmcalib.h"
+#include "../sim/cluster/power.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -336,6 +338,91 @@ static void test_leave_one_shape_out(void)
     }
 }
 
+/* The power curve by hand, and never above the limit or the cap. */
+static void test_power_by_hand(void)
+{
+    struct gs_power_shape sh = { .idle = 0.25, .a = 2.0, .b = 1.0 };
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0, 0, 0), 100, 1e-12);
+    /* 0.25 + 0.75 x (2 x 0.1 + 0.3) = 0.625 of 400 W */
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.1, 0.3, 0), 250, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.9, 0.9, 0), 400, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.1, 0.3, 200), 200, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, -1, -1, 0), 100, 1e-12);
+    for (int i = 0; i <= 20; i++)
+        for (int j = 0; j <= 20; j++) {
+            double w = gs_power_watts(&gs_power_default, 700, i / 20.0,
+                                      j / 20.0, 0);
+            double c = gs_power_watts(&gs_power_default, 700, i / 20.0,
+                                      j / 20.0, 350);
+            CU_ASSERT(w <= 700 && w >= 700 * gs_power_default.idle);
+            CU_ASSERT(c <= 350 && c <= w);
+        }
+}
+
+/* Power measured from a known shape on Splitwise's grid (A100, Llama-2-70B
+ * and BLOOM): the fit gives the shape back. */
+static void test_power_fit_recovers_shape(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"), &hw);
+    const struct gs_power_shape truth = { .idle = 0.2, .a = 1.5, .b = 0.9 };
+    struct gs_llm_calib c = { 0 };
+    c.cap = 256;
+    c.p = calloc((size_t)c.cap, sizeof *c.p);
+    static const int sizes[] = { 128, 512, 2048, 8192 };
+    static const int batches[] = { 1, 4, 16, 64 };
+    const char *models[] = { "llama2-70b", "bloom-176b" };
+    for (int m = 0; m < 2; m++)
+        for (int tp = 2; tp <= 8; tp *= 2)
+            for (int i = 0; i < 4; i++)
+                for (int k = 0; k < 4; k++) {
+                    struct gs_llm_calib_pt *p = &c.p[c.n++];
+                    snprintf(p->model, sizeof p->model, "%s", models[m]);
+                    snprintf(p->hw, sizeof p->hw, "a100-80gb");
+                    p->tp = tp;
+                    p->prompt = sizes[i];
+                    p->batch = batches[k];
+                    p->tokens = 128;
+                    struct gs_llm_arch a;
+                    struct gs_llm_perf pf;
+                    gs_llm_arch_find(p->model, &a, "$", NULL);
+                    gs_llm_perf_init(&pf, &a, &hw, tp, NULL);
+                    double b = p->batch, pr = p->prompt, ctx = pr + 64;
+                    struct gs_llm_batch pb = { .prefill_tokens = b * pr,
+                        .prefill_attn = b * pr * (pr + 1) / 2,
+                        .prefill_ctx = b * pr, .sampled = b, .seqs = b };
+                    struct gs_llm_batch db = { .decode_tokens = b,
+                        .decode_ctx = b * (ctx + 1), .sampled = b, .seqs = b };
+                    double tp_s = gs_llm_perf_time(&pf, &pb);
+                    double td_s = gs_llm_perf_time(&pf, &db);
+                    double uc, um, vc, vm;
+                    gs_llm_perf_util(&pf, &pb, tp_s, &uc, &um);
+                    gs_llm_perf_util(&pf, &db, td_s, &vc, &vm);
+                    double pp = gs_power_watts(&truth, 1, uc, um, 0);
+                    double pd = gs_power_watts(&truth, 1, vc, vm, 0);
+                    p->peak_pw = pp > pd ? pp : pd;
+                    p->avg_pw = (tp_s * pp + 128 * td_s * pd)
+                                / (tp_s + 128 * td_s);
+                    p->prompt_ms = 1e3 * tp_s;
+                    p->token_ms = 1e3 * td_s;
+                }
+    struct gs_power_shape fit;
+    struct gs_llm_calib_err e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_power_fit(&c, "a100-80gb", &hw, &fit, &e,
+                                           NULL), 0);
+    printf("\n    fitted idle %.4f a %.4f b %.4f", fit.idle, fit.a, fit.b);
+    CU_ASSERT(fabs(fit.idle / truth.idle - 1) < 0.02);
+    CU_ASSERT(fabs(fit.a / truth.a - 1) < 0.02);
+    CU_ASSERT(fabs(fit.b / truth.b - 1) < 0.02);
+    CU_ASSERT(e.n == c.n && e.prompt_max < 0.005 && e.token_max < 0.005);
+    /* no power measured: refused */
+    CU_ASSERT_EQUAL(gs_llm_power_fit(&c, "h100-80gb", &hw, &fit, &e, NULL),
+                    GS_ENOTFOUND);
+    gs_llm_calib_free(&c);
+}
+
 static CU_TestInfo tests[] = {
     { "a GEMM's time by hand", test_gemm_by_hand },
     { "op shapes and bytes by hand", test_op_shapes_by_hand },
@@ -344,6 +431,8 @@ static CU_TestInfo tests[] = {
     { "bad profiles name file, line and column", test_profile_errors },
     { "llm validate: JSON and errors", test_validate_cli },
     { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
+    { "power by hand, never above limit or cap", test_power_by_hand },
+    { "power fit recovers a known shape", test_power_fit_recovers_shape },
     CU_TEST_INFO_NULL,
 };
 

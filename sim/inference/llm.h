@@ -140,6 +140,18 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
 /* Seconds one iteration of shape b takes (0 for an empty batch). */
 double gs_llm_perf_time(const struct gs_llm_perf *p,
                         const struct gs_llm_batch *b);
+/* The work of an iteration on one GPU: FLOPs and bytes moved to and from
+ * memory (GEMMs, elementwise kernels, attention, the LM head). */
+struct gs_llm_work {
+    double flops, bytes;
+};
+void gs_llm_perf_work(const struct gs_llm_perf *p,
+                      const struct gs_llm_batch *b, struct gs_llm_work *w);
+/* Compute and memory utilization of an iteration of shape b that takes
+ * dur seconds: its FLOPs / (peak x dur) and bytes / (bandwidth x dur),
+ * each in [0, 1] (0 for dur <= 0).  What the power model reads. */
+void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                      double dur, double *uc, double *um);
 /* Convenience for tests and the calibration: one prefill of `batch`
  * prompts of `prompt` tokens, and one decode step of `batch` sequences
  * with `ctx` tokens in the KV cache (attention reads ctx + 1). */
@@ -218,6 +230,7 @@ struct gs_llm_cb {
 struct gs_llm_iter {
     double start, duration;
     int prefill_tokens, decode_tokens, seqs;
+    double compute_util, mem_util;  /* gs_llm_perf_util of the iteration */
 };
 
 struct gs_llm_stats {

@@ -109,7 +109,17 @@ static int parse_pos(const char *s, double *v)
     return 0;
 }
 
-/* Median of the repeats in p[lo, hi) into p[lo] (times only). */
+static int parse_frac(const char *s, double *v)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x >= 0 && x <= 10))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Median of the repeats in p[lo, hi) into p[lo] (times and power). */
 static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
                          double *buf)
 {
@@ -123,6 +133,15 @@ static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
     gsl_sort(buf, 1, (size_t)n);
     p[lo].token_ms = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
     p[lo].prompt_ms = pm;
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].peak_pw;
+    gsl_sort(buf, 1, (size_t)n);
+    double pk = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].avg_pw;
+    gsl_sort(buf, 1, (size_t)n);
+    p[lo].avg_pw = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    p[lo].peak_pw = pk;
 }
 
 int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
@@ -140,7 +159,13 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
         goto out;
     }
-    int nf = split(line, fld, 64);
+    int nf = split(line, fld, 64), cpk = -1, cav = -1;
+    for (int i = 0; i < nf; i++) {     /* optional: power */
+        if (strcmp(fld[i], "peak_power") == 0)
+            cpk = i;
+        if (strcmp(fld[i], "average_power") == 0)
+            cav = i;
+    }
     for (int k = 0; k < NCOL; k++) {
         col[k] = -1;
         for (int i = 0; i < nf; i++)
@@ -188,6 +213,13 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
             || parse_pos(fld[col[C_TT]], &p.token_ms)) {
             rc = gs_diag_set(d, GS_EPARSE, where, "prompt_time and token_time "
                              "must be positive numbers");
+            goto out;
+        }
+        if ((cpk >= 0 && cpk < nf && parse_frac(fld[cpk], &p.peak_pw))
+            || (cav >= 0 && cav < nf && parse_frac(fld[cav], &p.avg_pw))) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "peak_power and "
+                             "average_power must be numbers in [0, 10] "
+                             "(fractions of the board limit)");
             goto out;
         }
         if (c->n == c->cap) {
@@ -415,6 +447,146 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     *out = h.eff;
     fit_release(&f);
     return 0;
+}
+
+/* ---- the power curve -------------------------------------------------------- */
+
+/* A configuration's phases: durations and utilizations of its prefill and
+ * of one decode step, and the measured power. */
+struct pwpt {
+    double tp_s, up_c, up_m, td_s, ud_c, ud_m, tokens, peak, avg;
+};
+
+struct pwfit {
+    const struct pwpt *q;
+    int n;
+};
+
+static void pw_model(const struct gs_power_shape *sh, const struct pwpt *q,
+                     double *peak, double *avg)
+{
+    double pp = gs_power_watts(sh, 1.0, q->up_c, q->up_m, 0);
+    double pd = gs_power_watts(sh, 1.0, q->ud_c, q->ud_m, 0);
+    *peak = pp > pd ? pp : pd;
+    *avg = (q->tp_s * pp + q->tokens * q->td_s * pd)
+           / (q->tp_s + q->tokens * q->td_s);
+}
+
+static void pw_unpack(const double *u, struct gs_power_shape *sh)
+{
+    sh->idle = logistic(u[0]);
+    sh->a = exp(u[1]);
+    sh->b = exp(u[2]);
+}
+
+static double pw_loss(const gsl_vector *v, void *arg)
+{
+    const struct pwfit *f = arg;
+    double u[3];
+    for (int k = 0; k < 3; k++)
+        u[k] = gsl_vector_get(v, (size_t)k);
+    if (!(fabs(u[1]) < 20 && fabs(u[2]) < 20))
+        return INFINITY;
+    struct gs_power_shape sh;
+    pw_unpack(u, &sh);
+    double s = 0;
+    for (int i = 0; i < f->n; i++) {
+        double pk, av;
+        pw_model(&sh, &f->q[i], &pk, &av);
+        s += rho(log(pk / f->q[i].peak)) + rho(log(av / f->q[i].avg));
+    }
+    return s;
+}
+
+/* The phases of every point of hw that carries power; *n of them. */
+static int pw_points(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct pwpt *q, int *n,
+                     struct gs_diag *d)
+{
+    *n = 0;
+    for (int i = 0; i < c->n; i++) {
+        const struct gs_llm_calib_pt *p = &c->p[i];
+        if (strcasecmp(p->hw, hw) || !(p->peak_pw > 0 && p->avg_pw > 0))
+            continue;
+        struct gs_llm_arch a;
+        struct gs_llm_perf perf;
+        int rc = gs_llm_arch_find(p->model, &a, p->model, d);
+        if (!rc)
+            rc = gs_llm_perf_init(&perf, &a, fit, p->tp, d);
+        if (rc)
+            return rc;
+        double b = p->batch, pr = p->prompt, ctx = pr + p->tokens / 2.0;
+        struct gs_llm_batch pb = {
+            .prefill_tokens = b * pr, .prefill_attn = b * pr * (pr + 1) / 2,
+            .prefill_ctx = b * pr, .sampled = b, .seqs = b,
+        };
+        struct gs_llm_batch db = {
+            .decode_tokens = b, .decode_ctx = b * (ctx + 1), .sampled = b,
+            .seqs = b,
+        };
+        struct pwpt *x = &q[(*n)++];
+        x->tp_s = gs_llm_perf_time(&perf, &pb);
+        x->td_s = gs_llm_perf_time(&perf, &db);
+        gs_llm_perf_util(&perf, &pb, x->tp_s, &x->up_c, &x->up_m);
+        gs_llm_perf_util(&perf, &db, x->td_s, &x->ud_c, &x->ud_m);
+        x->tokens = p->tokens;
+        x->peak = p->peak_pw;
+        x->avg = p->avg_pw;
+    }
+    return 0;
+}
+
+int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct gs_power_shape *out,
+                     struct gs_llm_calib_err *e, struct gs_diag *d)
+{
+    memset(e, 0, sizeof *e);
+    struct pwpt *q = malloc((size_t)(c->n > 0 ? c->n : 1) * sizeof *q);
+    double *pe = malloc((size_t)(c->n > 0 ? c->n : 1) * 2 * sizeof *pe);
+    int n = 0, rc = 0;
+    if (!q || !pe)
+        rc = gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    if (!rc)
+        rc = pw_points(c, hw, fit, q, &n, d);
+    if (!rc && n == 0)
+        rc = gs_diag_set(d, GS_ENOTFOUND, "calibration", "no power "
+                         "measurements for hardware '%s'", hw);
+    if (!rc) {
+        struct pwfit f = { q, n };
+        static const double starts[][3] = {
+            { 0.15, 1.0, 1.0 }, { 0.3, 0.5, 2.0 }, { 0.1, 3.0, 0.5 },
+        };
+        double best = INFINITY, ub[3] = { 0 };
+        for (int s = 0; s < 3; s++) {
+            double u[3] = { logit(starts[s][0]), log(starts[s][1]),
+                            log(starts[s][2]) };
+            double v = gs_llm_nm_minimize(pw_loss, &f, 3, u, 0.5);
+            if (v < best) {
+                best = v;
+                memcpy(ub, u, sizeof ub);
+            }
+        }
+        pw_unpack(ub, out);
+        for (int i = 0; i < n; i++) {
+            double pk, av;
+            pw_model(out, &q[i], &pk, &av);
+            pe[i] = fabs(pk / q[i].peak - 1);
+            pe[n + i] = fabs(av / q[i].avg - 1);
+        }
+        struct gs_llm_err ep, ea;
+        gs_llm_err_of(pe, n, &ep);
+        e->prompt_max = pe[n - 1];
+        gs_llm_err_of(pe + n, n, &ea);
+        e->token_max = pe[2 * n - 1];
+        e->n = n;
+        e->prompt_med = ep.median;
+        e->prompt_p90 = ep.p90;
+        e->token_med = ea.median;
+        e->token_p90 = ea.p90;
+    }
+    free(q);
+    free(pe);
+    return rc;
 }
 
 int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,

@@ -8,6 +8,7 @@
 #define GS_LLMCALIB_H
 
 #include "llm.h"
+#include "../cluster/power.h"
 
 #include <stdio.h>
 
@@ -16,6 +17,7 @@ struct gs_llm_calib_pt {
     char model[GS_LLM_NAME], hw[GS_LLM_NAME];
     int tp, prompt, batch, tokens;
     double prompt_ms, token_ms;
+    double peak_pw, avg_pw; /* power / board limit; 0: not measured */
 };
 
 struct gs_llm_calib {
@@ -54,6 +56,18 @@ struct gs_llm_calib_err {
 int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
                       const char *hw, int tp, const struct gs_llm_hw *fit,
                       struct gs_llm_calib_err *e, struct gs_diag *d);
+
+/* Fit the power curve's shape (sim/cluster/power.h) on the points of
+ * hardware hw that carry power (peak_pw, avg_pw > 0), fit giving the
+ * serving model's times and utilizations: a configuration's peak is its
+ * prefill's power, its average the time-weighted mean of the prefill and
+ * `tokens` decode steps.  Absolute relative errors of the peaks and the
+ * averages into *e (prompt_*: peak, token_*: average).  GS_ENOTFOUND when
+ * no point carries power. */
+int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct gs_power_shape *out,
+                     struct gs_llm_calib_err *e, struct gs_diag *d);
+
 
 /* Fit every hardware in the file, print the serving factors, the error
  * table per (LLM, GPU, TP) and the cross-validation between LLMs to out. */

@@ -166,6 +166,72 @@ double gs_llm_perf_time(const struct gs_llm_perf *p,
            + elem(p, GS_OP_INPUT_NORM, tok) + head + e->iter_ms * 1e-3;
 }
 
+/* The FLOPs and bytes of a GEMM of m x k x n with wb-byte weights. */
+static void gemm_work(double m, double k, double n, double wb,
+                      struct gs_llm_work *w)
+{
+    w->flops += 2 * m * k * n;
+    w->bytes += 2 * (m * k + m * n) + wb * k * n;
+}
+
+static void op_work(const struct gs_llm_perf *p, int op, double m,
+                    struct gs_llm_work *w)
+{
+    double k, n, bytes;
+    if (gs_llm_op_gemm(&p->shape, op, &k, &n))
+        gemm_work(m, k, n, p->wbytes, w);
+    else if (gs_llm_op_elem(&p->shape, op, m, &bytes) >= 0)
+        w->bytes += bytes;
+}
+
+void gs_llm_perf_work(const struct gs_llm_perf *p,
+                      const struct gs_llm_batch *b, struct gs_llm_work *out)
+{
+    double tok = b->prefill_tokens + b->decode_tokens;
+    struct gs_llm_work w = { 0, 0 };
+    if (tok > 0) {
+        op_work(p, GS_OP_INPUT_NORM, 2 * tok, &w);
+        op_work(p, GS_OP_ATTN_PRE, tok, &w);
+        op_work(p, GS_OP_ROPE, tok, &w);
+        op_work(p, GS_OP_ATTN_POST, tok, &w);
+        if (p->experts > 1) {
+            double m = tok * p->active / p->experts;
+            for (int x = 0; x < p->experts; x++) {
+                op_work(p, GS_OP_MLP_UP, m, &w);
+                op_work(p, GS_OP_MLP_DOWN, m, &w);
+            }
+            gemm_work(tok, p->shape.hidden, p->experts, 2, &w);
+            op_work(p, GS_OP_ACT, tok * p->active, &w);
+        } else {
+            op_work(p, GS_OP_MLP_UP, tok, &w);
+            op_work(p, GS_OP_MLP_DOWN, tok, &w);
+            op_work(p, GS_OP_ACT, tok, &w);
+        }
+        op_work(p, GS_OP_ADD, 2 * tok, &w);
+        w.flops += p->attn_flops_pair * (b->prefill_attn + b->decode_ctx);
+        w.bytes += p->kv_bytes_tok * (b->prefill_ctx + b->decode_ctx);
+        w.flops *= p->layers;
+        w.bytes *= p->layers;
+        op_work(p, GS_OP_EMB, tok, &w);
+        op_work(p, GS_OP_INPUT_NORM, tok, &w);
+        if (b->sampled > 0)
+            gemm_work(b->sampled, p->shape.hidden, p->head_n, p->wbytes, &w);
+    }
+    *out = w;
+}
+
+void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                      double dur, double *uc, double *um)
+{
+    struct gs_llm_work w;
+    *uc = *um = 0;
+    if (!(dur > 0))
+        return;
+    gs_llm_perf_work(p, b, &w);
+    *uc = fmin(1.0, w.flops / (p->hw.tflops * 1e12 * dur));
+    *um = fmin(1.0, w.bytes / (p->hw.bw_gbs * 1e9 * dur));
+}
+
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
                            double prompt)
 {

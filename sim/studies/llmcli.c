@@ -352,6 +352,33 @@ static int splitwise_cv(const struct opts *o, struct gs_llm_prof *p,
     return rc;
 }
 
+/* The power curve's shape on the rows that carry power (Splitwise: the
+ * A100's only). */
+static int power(const struct opts *o, const struct gs_llm_hw *hw,
+                 struct gs_diag *d)
+{
+    struct gs_llm_calib c;
+    char hwname[GS_LLM_NAME];
+    default_hardware(o, hwname, sizeof hwname);
+    int rc = gs_llm_calib_read(o->splitwise, &c, d);
+    if (rc)
+        return rc;
+    struct gs_power_shape sh;
+    struct gs_llm_calib_err e;
+    struct gs_diag d2 = { 0 };
+    if (gs_llm_power_fit(&c, hwname, hw, &sh, &e, &d2) == 0)
+        printf("Power curve (sim/cluster/power.h), fraction of the board "
+               "limit:\n    GS_POWER_IDLE %.4f, GS_POWER_A %.4f, "
+               "GS_POWER_B %.4f\n    %d configurations: peak median "
+               "%.1f%% (p90 %.1f%%), average median %.1f%% (p90 %.1f%%)\n",
+               sh.idle, sh.a, sh.b, e.n, 100 * e.prompt_med,
+               100 * e.prompt_p90, 100 * e.token_med, 100 * e.token_p90);
+    else
+        printf("Power curve: no power measured for '%s'\n", hwname);
+    gs_llm_calib_free(&c);
+    return 0;
+}
+
 static int calibrate(const struct opts *o, struct gs_llm_hw *hw,
                      struct gs_ar_curve *ar, struct gs_diag *d)
 {
@@ -378,6 +405,8 @@ static int calibrate(const struct opts *o, struct gs_llm_hw *hw,
     }
     if (!rc)
         print_factors(o->gpu, &hw->eff);
+    if (!rc && o->splitwise)
+        rc = power(o, hw, d);
     if (!rc)
         rc = loso(&p, hw, d);
     if (!rc && o->splitwise)
