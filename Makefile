@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
+.PHONY: all run test test-long asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
@@ -114,7 +114,12 @@ $(B)/gpusim-allocfail: $(B)/sim/cli/cli.o $(B)/tests/allocfail/inject.o \
 	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $(filter %.o,$^) \
+	  $(filter %.a,$^) $(PKG_LIBS)
+
+# The example model (tests/models/): built outside sim/, linked in by the
+# test that registers it.
+$(B)/tests/test_examplemodel: $(B)/tests/models/gpuhours.o
 
 $(B)/plugins/%.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -156,6 +161,15 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@sh tests/refcheck.sh $(B)/gpusim
 
+# The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
+# source asks for them (gs_test_long, tests/cutest.h), run by CI after
+# `make test`.
+LONG_SRC := $(shell grep -lE 'gs_test_long|GS_TEST_LONG' $(TEST_SRC) /dev/null)
+LONG_BIN := $(LONG_SRC:tests/%.c=$(B)/tests/%)
+test-long: $(LONG_BIN) $(B)/gpusim
+	@GS_TEST_LONG=1 GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins \
+	  sh tests/run.sh $(LONG_BIN)
+
 # The outputs that must not move (tests/refcheck.sh); refcheck-update
 # rewrites tests/refs/ after a change that moves them on purpose.
 refcheck: $(B)/gpusim
@@ -167,8 +181,11 @@ refcheck-update: $(B)/gpusim
 asan:
 	$(MAKE) SANITIZER=address,undefined test
 
+# Every benchmark runs; one that fails (a check it makes, such as
+# bench_tenants' ratio to fifo) fails `make bench` at the end.
 bench: $(BENCH_BIN) $(B)/gpusim
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@bad=""; for b in $(BENCH_BIN); do echo "== $$b"; $$b || bad="$$bad $$b"; \
+	done; if [ -n "$$bad" ]; then echo "bench: failed:$$bad"; exit 1; fi
 
 # --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang
 # under ASan and UBSan over their own copy of the library.  `make fuzz`
@@ -243,7 +260,8 @@ bench-policies-update: $(B)/bench/bench_policies
 # and example scenarios under PREFIX/share/gpusim (the installed binary
 # finds its plots there: compare.c's find_scripts); the headers a plug-in
 # compiles against -- policies/policy.h, sim/sim.h and what they include,
-# relative layout kept -- under PREFIX/include/gpusim; gpusim.pc.
+# relative layout kept -- under PREFIX/include/gpusim; gpusim.pc for this
+# PREFIX; README.md and docs/ under PREFIX/share/doc/gpusim.
 # `make uninstall` removes exactly these.
 VERSION    := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/base/version.h)
 PLUGIN_ABI := $(shell sed -n 's/^\#define GS_POLICY_ABI *\([0-9]*\).*/\1/p' policies/policy.h)
@@ -253,6 +271,7 @@ MANDIR     ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INCDIR     ?= $(PREFIX)/include/gpusim
 PCDIR      ?= $(PREFIX)/lib/pkgconfig
+DOCDIR     ?= $(PREFIX)/share/doc/gpusim
 # The public headers: the closure of what a plug-in includes.
 PUBLIC_H    = $(shell printf '\043include "policies/policy.h"\n\043include "sim/sim.h"\n' | \
                 $(CC) -MM -I. $(PKG_CFLAGS) -x c - 2>/dev/null | tr ' \\' '\n\n' | \
@@ -260,19 +279,19 @@ PUBLIC_H    = $(shell printf '\043include "policies/policy.h"\n\043include "sim/
                 sort -u)
 DATA_FILES := $(sort $(wildcard plots/*.gp plots/*.ipynb plots/*.py))
 SCEN_FILES := $(sort $(wildcard scenarios/*.json scenarios/*.csv))
+DOC_FILES  := $(sort $(wildcard docs/*))
 
 $(B)/gpusim.1: $(B)/gpusim packaging/manpage.sh
 	sh packaging/manpage.sh $(B)/gpusim $@
 
-$(B)/gpusim.pc: packaging/gpusim.pc.in sim/base/version.h policies/policy.h
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@ABI@|$(PLUGIN_ABI)|' $< >$@
-
-install: $(B)/gpusim $(B)/gpusim.1 $(B)/gpusim.pc
+# gpusim.pc is written at install time for the PREFIX being installed (a
+# file made once and kept in $(B) would carry an earlier PREFIX along).
+install: $(B)/gpusim $(B)/gpusim.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/plots \
-	  $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PCDIR)
+	  $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PCDIR) \
+	  $(DESTDIR)$(DOCDIR)
+	install -m 644 README.md $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 	install -m 755 $(B)/gpusim $(DESTDIR)$(BINDIR)/gpusim
 	install -m 644 $(B)/gpusim.1 $(DESTDIR)$(MANDIR)/gpusim.1
 	install -m 644 packaging/gpusim.bash $(DESTDIR)$(BASHCOMPDIR)/gpusim
@@ -282,12 +301,15 @@ install: $(B)/gpusim $(B)/gpusim.1 $(B)/gpusim.pc
 	  install -d $(DESTDIR)$(INCDIR)/$$(dirname $$h) && \
 	  install -m 644 $$h $(DESTDIR)$(INCDIR)/$$h || exit 1; \
 	done
-	install -m 644 $(B)/gpusim.pc $(DESTDIR)$(PCDIR)/gpusim.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@ABI@|$(PLUGIN_ABI)|' packaging/gpusim.pc.in \
+	    >$(DESTDIR)$(PCDIR)/gpusim.pc
+	chmod 644 $(DESTDIR)$(PCDIR)/gpusim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpusim $(DESTDIR)$(MANDIR)/gpusim.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/gpusim $(DESTDIR)$(PCDIR)/gpusim.pc
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(DOCDIR)
 
 # What `make run` writes, removed by `make clean` with the build.
 RUN_OUTPUTS := quickstart.h5 quickstart-compare.h5 quickstart-compare-plots

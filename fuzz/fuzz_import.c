@@ -2,10 +2,12 @@
  * picks one of k8s-pods, slurm-sacct (read the way a scenario's workload
  * reads them, every job pulled and checked for order; the selector's
  * second bit turns on skip_bad_rows), k8s-nodes, slurm-nodes (as a fleet's
- * from_node_list) and Kueue ClusterQueues (as `gpusim trace kueue`). */
+ * from_node_list), Kueue ClusterQueues (as `gpusim trace kueue`) and
+ * Prometheus range queries of DCGM metrics (as `gpusim trace dcgm`). */
 #include "fuzz.h"
 #include "../sim/io/scenario.h"
 #include "../sim/io/source.h"
+#include "../traces/dcgm.h"
 #include "../traces/kube.h"
 #include "../traces/nodelist.h"
 
@@ -42,8 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FZ_MAX_SIZE || size == 0)
         return 0;
-    int skip = (data[0] / 5) & 1;
-    int k = fz_pick(&data, &size, 5);
+    int skip = (data[0] / 6) & 1;
+    int k = fz_pick(&data, &size, 6);
     const char *path = fz_file(data, size);
     struct gs_diag d = { 0 };
     if (k == 0 || k == 1) {
@@ -56,6 +58,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (gs_node_list_read(k == 2 ? "k8s-nodes" : "slurm-nodes", path,
                               &cat, &pools, &np, &d) == 0)
             free(pools);
+    } else if (k == 5) {
+        const char *const f[] = { path };
+        struct gs_dcgm_opts o = { .idle = 0.05 };
+        struct gs_dcgm *m = NULL;
+        if (gs_dcgm_load(f, 1, &o, &m, &d) == 0) {
+            FILE *fp = fopen("/dev/null", "w");
+            if (fp == NULL)
+                abort();
+            gs_dcgm_print(fp, m);
+            fclose(fp);
+        }
+        gs_dcgm_free(m);
     } else {
         FILE *fp = fopen("/dev/null", "w");
         if (fp == NULL)

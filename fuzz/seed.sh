@@ -8,7 +8,7 @@ set -e
 out=$1
 F=tests/fixtures/traces
 rm -rf "$out" && mkdir -p "$out"
-for t in scenario trace requests nodelist weights prices genspec import; do
+for t in scenario trace requests nodelist weights prices genspec import cli report; do
     mkdir -p "$out/$t"
 done
 # put TARGET BYTE FILE: FILE behind the selector byte BYTE
@@ -40,18 +40,24 @@ cp policies/rllite-quickstart.json "$out/weights/"
 cp scenarios/cloud-spot-price.csv "$out/prices/"
 cp fuzz/seeds/genspec.json "$out/genspec/"
 cp scenarios/mixed-tier-generated.json "$out/genspec/"
+# the kept corpora of the targets without fixtures (fuzz/corpus/TARGET:
+# a campaign's corpus, minimized with -merge=1)
+for t in cli report; do
+    [ -d fuzz/corpus/$t ] && cp fuzz/corpus/$t/* "$out/$t/" 2>/dev/null
+done
 # inputs that once failed, kept as regression cases
-for t in scenario trace requests nodelist weights prices genspec import; do
+for t in scenario trace requests nodelist weights prices genspec import cli report; do
     [ -d fuzz/regress/$t ] && cp fuzz/regress/$t/* "$out/$t/" 2>/dev/null
 done
 true
 # the cluster importers (fuzz_import): k8s-pods slurm-sacct k8s-nodes
-# slurm-nodes kueue; 5 + k also skips bad rows
+# slurm-nodes kueue dcgm; 6 + k also skips bad rows
 I=tests/fixtures/import
 for f in $I/k8s-snaps/*.json $I/k8s-pods-*.json; do put import 0 $f; done
-put import 5 $I/k8s-pods-bad-qty.json
+put import 6 $I/k8s-pods-bad-qty.json
 for f in $I/sacct*.txt; do put import 1 $f; done
-put import 6 $I/sacct-bad-tres.txt
+put import 7 $I/sacct-bad-tres.txt
 for f in $I/k8s-nodes*.json; do put import 2 $f; done
 for f in $I/scontrol-nodes*.txt; do put import 3 $f; done
 put import 4 $I/kueue.json
+for f in $I/dcgm/*.json $I/dcgm-*.json; do put import 5 $f; done

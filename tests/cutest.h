@@ -3,12 +3,25 @@
  * A test file lists its tests in a CU_TestInfo table and ends with
  * GS_TEST_MAIN("name", table).  The program runs the suite, prints CUnit's
  * verbose report and a last line "gs-test: NAME ran=N failed=M" that
- * tests/run.sh adds up, and exits non-zero on any failure. */
+ * tests/run.sh adds up, and exits non-zero on any failure.
+ *
+ * gs_test_long() says whether GS_TEST_LONG=1 is set (`make test-long`): a
+ * test with a slow exhaustive variant (more steps, more jobs, a tighter
+ * bound) runs it then, and its quick form otherwise.  `make test-long` runs
+ * every test program whose source names gs_test_long or GS_TEST_LONG. */
 #ifndef GS_CUTEST_H
 #define GS_CUTEST_H
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline int gs_test_long(void)
+{
+    const char *v = getenv("GS_TEST_LONG");
+    return v != NULL && strcmp(v, "1") == 0;
+}
 
 static inline int gs_test_run(const char *name, CU_TestInfo *tests)
 {
@@ -19,6 +32,8 @@ static inline int gs_test_run(const char *name, CU_TestInfo *tests)
     if (CU_register_suites(suites) != CUE_SUCCESS)
         return 2;
     CU_basic_set_mode(CU_BRM_VERBOSE);
+    if (gs_test_long())
+        printf("%s: the long variants (GS_TEST_LONG=1)\n", name);
     CU_basic_run_tests();
     unsigned ran = CU_get_number_of_tests_run();
     unsigned failed = CU_get_number_of_tests_failed();

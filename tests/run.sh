@@ -5,21 +5,76 @@
 # counts as skipped, not passed.  Prints the plain closing line "tests: N
 # passed, M failed" (", K skipped" when some were) and exits non-zero on any
 # failure or crash.
+#
+# The programs run GS_TEST_JOBS at a time (2 unless set; 1 runs them one
+# after the other), the slowest first (tests/slow.txt lists them, slowest
+# first; the others follow in the order given), so the suite ends when its
+# slowest program does.  Each program's output goes to a file of its own and
+# is printed in one piece, under a lock, when the program ends, so the lines
+# of two programs never mix.  A program that ends without its "gs-test:"
+# line, or with a non-zero status and no failure counted, crashed.
+#
+#   sh tests/run.sh BIN...            run them, print the report
+#   sh tests/run.sh --one DIR BIN     (internal) run BIN, keep DIR/NAME.*
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "${1:-}" = --one ]; then
+    dir=$2; t=$3; name=$(basename "$t")
+    start=$(date +%s)
+    "$t" >"$dir/$name.out" 2>&1; rc=$?
+    secs=$(( $(date +%s) - start ))
+    echo "$rc" >"$dir/$name.rc"
+    {
+        grep -E 'FAILED|^ +[0-9]+\. ' "$dir/$name.out" | head -40
+        line=$(grep '^gs-test:' "$dir/$name.out" | tail -1)
+        if [ -z "$line" ]; then
+            echo "$name: no closing line (rc=$rc); its last lines:"
+            tail -20 "$dir/$name.out"
+        else
+            echo "$line (${secs} s)"
+        fi
+    } >"$dir/$name.report"
+    if command -v flock >/dev/null 2>&1; then
+        flock "$dir/lock" cat "$dir/$name.report"
+    else
+        cat "$dir/$name.report"
+    fi
+    exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gs-tests.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+: >"$work/lock"
+# The order: tests/slow.txt's names that were given, then the rest.
+: >"$work/order"
+if [ -f "$here/slow.txt" ]; then
+    grep -v '^#' "$here/slow.txt" | while read -r s; do
+        for t in "$@"; do
+            [ "$(basename "$t")" = "$s" ] && echo "$t"
+        done
+    done >>"$work/order"
+fi
+for t in "$@"; do
+    grep -qxF "$t" "$work/order" || echo "$t" >>"$work/order"
+done
+jobs=${GS_TEST_JOBS:-2}
+tr '\n' '\0' <"$work/order" | xargs -0 -P "$jobs" -n 1 sh "$0" --one "$work"
+
 total=0; failed=0; skipped=0; crashed=""
 for t in "$@"; do
-    out=$("$t" 2>&1); rc=$?
-    printf '%s\n' "$out" | grep -E 'FAILED|^ +[0-9]+\. ' | head -40
-    sk=$(printf '%s\n' "$out" | grep -c '\[skipped')
-    skipped=$((skipped + sk))
-    line=$(printf '%s\n' "$out" | grep '^gs-test:' | tail -1)
+    name=$(basename "$t")
+    out="$work/$name.out"
+    rc=$(cat "$work/$name.rc" 2>/dev/null || echo 255)
+    sk=$(grep -c '\[skipped' "$out" 2>/dev/null)
+    skipped=$((skipped + ${sk:-0}))
+    line=$(grep '^gs-test:' "$out" 2>/dev/null | tail -1)
     if [ -z "$line" ]; then
         crashed="$crashed $t(rc=$rc)"
-        printf '%s\n' "$out" | tail -20
         continue
     fi
     ran=$(echo "$line" | sed 's/.*ran=\([0-9]*\).*/\1/')
     f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
-    echo "$line"
     total=$((total + ran)); failed=$((failed + f))
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && crashed="$crashed $t(rc=$rc)"
 done

@@ -68,8 +68,12 @@ static int sh(const char *args, char **out, char **err)
         snprintf(absbin, sizeof absbin, "%s", bin());
     else
         snprintf(absbin, sizeof absbin, "%s/%s", getenv("PWD") ? getenv("PWD") : ".", bin());
-    snprintf(cmd, sizeof cmd, "cd %s && export GPUSIM_ABS=%s && %s %s 2>%s",
-             wd(), absbin, absbin, args, eo);
+    char root[1024];
+    if (getcwd(root, sizeof root) == NULL)
+        snprintf(root, sizeof root, ".");
+    snprintf(cmd, sizeof cmd, "cd %s && export GPUSIM_ABS=%s "
+             "GPUSIM_ABS_ROOT=%s && %s %s 2>%s", wd(), absbin, root, absbin,
+             args, eo);
     FILE *p = popen(cmd, "r");
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
@@ -888,7 +892,7 @@ static void test_compare_bill_window(void)
           fp);
     fclose(fp);
     const char *pols[] = { "fifo", "smallest" };
-    double span, sd, cost, csd, w = 0;
+    double span, sd, cost, csd, w = 0, own_u[2], own_t[2], u, t;
     /* own: each run billed over its own span */
     snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
              "--no-plots --csv -o %s/own.h5 --bill-until own", path, dir);
@@ -900,6 +904,15 @@ static void test_compare_bill_window(void)
         CU_ASSERT(sd > 0);                  /* the seeds' spans differ */
         CU_ASSERT(fabs(cost - 32 * span) < 0.05);
         CU_ASSERT(fabs(csd - 32 * sd) < 0.05);
+        /* own span: the makespan measures are the billed ones */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization", &own_u[i],
+                                       &sd), 0);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &own_t[i],
+                                       &sd), 0);
     }
     free(out);
     /* the default: the longest span of all runs, the same for every run */
@@ -916,7 +929,36 @@ static void test_compare_bill_window(void)
             w = span;
         CU_ASSERT_EQUAL(span, w);           /* one window for all */
         CU_ASSERT(fabs(cost - 32 * w) < 0.05);
+        /* the makespan measures are still each run's own, and the billed
+         * throughput is the workload's: 150 jobs over the common window */
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_makespan_jph", &t, &sd), 0);
+        CU_ASSERT_EQUAL(t, own_t[i]);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i],
+                                       "throughput_jobs_per_hour", &t, &sd),
+                              0);
+        CU_ASSERT(fabs(t - 150 / w) < 1e-6);
     }
+    free(out);
+    /* paired differences under that window: the billed cost and throughput
+     * differ by exactly 0 and are not significant */
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots --csv-pairs -o %s/pairs.h5 --baseline smallest",
+             path, dir);
+    CU_ASSERT_EQUAL_FATAL(sh(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "policy,metric,baseline,diff,half,"
+                                  "ci_low,ci_high,significant_holm\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,cost_usd,smallest,0,0,0,0,"
+                                  "0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo,throughput_jobs_per_hour,"
+                                  "smallest,0,0,0,0,0\n"));
+    free(out);
+    snprintf(args, sizeof args, "compare %s -p fifo,smallest -s 3 "
+             "--no-plots -o %s/pairs.h5 -f --baseline fair", path, dir);
+    CU_ASSERT_EQUAL(sh(args, &out, NULL), 2);
     free(out);
     snprintf(args, sizeof args, "%s/longest.h5", dir);
     struct gs_diag d = { 0 };
@@ -934,6 +976,9 @@ static void test_compare_bill_window(void)
                                        &csd), 0);
         CU_ASSERT_EQUAL(span, 100);
         CU_ASSERT(fabs(cost - 3200) < 1e-6);
+        CU_ASSERT_EQUAL_FATAL(csv_stat(out, pols[i], "utilization_makespan",
+                                       &u, &sd), 0);
+        CU_ASSERT_EQUAL(u, own_u[i]);
     }
     free(out);
     snprintf(args, sizeof args, "rm -rf %s", dir);
@@ -1102,6 +1147,196 @@ static void test_did_you_mean_names(void)
     free(err);
 }
 
+
+/* The whole file at path (malloc'ed; "" when missing). */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *s = calloc(1, 1 << 16);
+    if (f && s) {
+        size_t n = fread(s, 1, (1 << 16) - 1, f);
+        s[n] = '\0';
+    }
+    if (f)
+        fclose(f);
+    return s;
+}
+
+/* -o -: CSV and JSON to stdout; HDF5 only into a regular file; the
+ * summary then goes to stderr; `run -` names its default file stdin.h5. */
+static void test_out_stdout(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("trace gen $GPUSIM_ABS_ROOT/scenarios/small-tenants.json "
+                       "--jobs 5 -o -", &out, &err), 0);
+    CU_ASSERT_EQUAL(strncmp(out, "id,arrival,gpus,duration", 24), 0);
+    int lines = 0;
+    for (char *p = out; *p; p++)
+        lines += *p == '\n';
+    CU_ASSERT_EQUAL(lines, 6);
+    CU_ASSERT_FALSE(exists(wp("-")));
+    free(out);
+    free(err);
+    /* HDF5 into a regular file through stdout: the file's signature,
+     * byte-identical to --out FILE, and the summary on stderr */
+    CU_ASSERT_EQUAL(sh("run quickstart -o - > dash.h5 2> dash.err && "
+                       "\"$GPUSIM_ABS\" run quickstart -o file.h5 -q && "
+                       "cmp dash.h5 file.h5 && head -c 8 dash.h5 | od -c",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "211   H   D   F  \\r  \\n 032  \\n"));
+    err = read_all(wp("dash.err"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "  span          46.10 h"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "written to the standard output"));
+    CU_ASSERT_FALSE(exists(wp("-")));
+    free(out);
+    free(err);
+    /* into a pipe: refused before the run, nothing written */
+    CU_ASSERT_EQUAL(sh("run quickstart -o - 2> pipe.err | wc -c", &out,
+                       NULL), 0);
+    err = read_all(wp("pipe.err"));
+    CU_ASSERT_EQUAL(atoi(out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "an HDF5 file needs a file it can "
+                                  "seek in, and the standard output is a "
+                                  "FIFO"));
+    CU_ASSERT_FALSE(exists(wp("-")));
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(sh("compare quickstart -p fifo --seeds 1 -o - "
+                       "2> pipe.err | cat", NULL, NULL), 0);
+    err = read_all(wp("pipe.err"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs a file it can seek in"));
+    free(err);
+    /* a scenario on stdin: stdin.h5, never "-.h5" */
+    unlink(wp("stdin.h5"));
+    CU_ASSERT_EQUAL(sh("scenario quickstart | \"$GPUSIM_ABS\" run - -q",
+                       NULL, NULL), 0);
+    CU_ASSERT_TRUE(exists(wp("stdin.h5")));
+    CU_ASSERT_FALSE(exists(wp("-.h5")));
+}
+
+/* "did you mean" for policies and placers from the command line and from
+ * the scenario; trace stats on a node list; per-command trace help; the
+ * bill by tenant in the text summary adds up to the bill less idle. */
+static void test_names_and_help(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("run quickstart --policy fiar --no-out", NULL, &err),
+                    2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown policy 'fiar' (did you mean "
+                                  "'fair'?)"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("run quickstart --placement bset-fit --no-out", NULL,
+                       &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown placement 'bset-fit' (did "
+                                  "you mean 'best-fit'?)"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("scenario quickstart | sed 's/\"fifo-backfill\"/"
+                       "\"fifo-bakfill\"/' | \"$GPUSIM_ABS\" run - --no-out",
+                       NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "$.policy: unknown policy "
+                                  "'fifo-bakfill' (did you mean "
+                                  "'fifo-backfill'?)"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("trace stats --format alibaba-gpu-2023 "
+                       "$GPUSIM_ABS_ROOT/tests/fixtures/traces/nodes_ok.csv",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  V100-32GB                  1    "
+                                  "     4       4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  all                        6    "
+                                  "            24"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("trace stats --format alibaba-gpu-2023 "
+                       "$GPUSIM_ABS_ROOT/tests/fixtures/traces/"
+                       "nodes_bad_gpu.csv", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nodes_bad_gpu.csv:3: field 'gpu'"));
+    free(err);
+    static const char *const sub[] = { "stats", "gen", "fit", "convert",
+                                       "formats", "calibrate" };
+    for (int i = 0; i < 6; i++) {
+        char args[128], want[64];
+        snprintf(args, sizeof args, "trace help %s; \"$GPUSIM_ABS\" help "
+                 "trace %s; \"$GPUSIM_ABS\" trace %s --help", sub[i], sub[i],
+                 sub[i]);
+        snprintf(want, sizeof want, "usage: gpusim trace %s", sub[i]);
+        CU_ASSERT_EQUAL(sh(args, &out, NULL), 0);
+        int n = 0;
+        for (char *p = out; (p = strstr(p, want)) != NULL; p++)
+            n++;
+        CU_ASSERT_EQUAL(n, 3);
+        if (i == 3)
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: gpusim trace "
+                                          "convert|transform"));
+        free(out);
+    }
+    CU_ASSERT_EQUAL(sh("trace help stat", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'stats'?"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("run quickstart --no-out", &out, NULL), 0);
+    double cost = 0, idle = 0, share = 0, sum = 0;
+    char *p = strstr(out, "  cost          $");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    cost = atof(p + 17);
+    p = strstr(out, "; idle $");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    idle = atof(p + 8);
+    p = strstr(out, "  by tenant     ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    char *end = strchr(p, '\n');
+    for (char *q = p; (q = strchr(q, '$')) != NULL && q < end; q++) {
+        if (q > p + 8 && strncmp(q - 13, "(jobs' share ", 13) == 0)
+            share = atof(q + 1);
+        else
+            sum += atof(q + 1);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "by tenant     research $10278.14, "));
+    CU_ASSERT_DOUBLE_EQUAL(sum, share, 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(share + idle, cost, 0.02);
+    free(out);
+}
+
+
+/* A scenario's relative paths: beside the scenario first, then on the
+ * data search path (--data-path, else $GPUSIM_DATA_PATH), the path's
+ * leading folders dropped one at a time (datapath.h). */
+static void test_data_path(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/a/b dp/d/data "
+                       "&& printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n2,10,1,60\n' >dp/d/data/t.csv && "
+                       "printf '{\"fleet\": [{\"gpu\": \"A100-80GB\", "
+                       "\"nodes\": 1}], \"workload\": {\"trace\": {\"format\":"
+                       " \"native\", \"path\": \"../../data/t.csv\"}}}' "
+                       ">dp/a/b/s.json", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "dp/a/b/../../data/t.csv"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("--data-path /nonexistent:dp/d run dp/a/b/s.json "
+                       "--no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path=dp/d/data run dp/a/b/s.json --no-out "
+                       "--json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out --json", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(sh("trace formats >/dev/null; GPUSIM_DATA_PATH=dp/d "
+                       "\"$GPUSIM_ABS\" run dp/a/b/s.json --no-out --json",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    /* beside the scenario wins over the search path */
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/data && "
+                       "printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n' >dp/data/t.csv && "
+                       "GPUSIM_DATA_PATH=dp/d \"$GPUSIM_ABS\" run "
+                       "dp/a/b/s.json --no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 1"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path run x", NULL, &err), 2);
+    free(err);
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -1127,6 +1362,11 @@ static CU_TestInfo tests[] = {
     { "progress line on a terminal only", test_progress_line },
     { "plots/run.ipynb runs on a run's file", test_run_notebook },
     { "did you mean: GPU models, trace formats", test_did_you_mean_names },
+    { "-o -: stdout for CSV and JSON, HDF5 into a file", test_out_stdout },
+    { "policy names, trace stats on node lists, trace help, tenants",
+      test_names_and_help },
+    { "scenario files: beside it, then the data search path",
+      test_data_path },
     CU_TEST_INFO_NULL,
 };
 

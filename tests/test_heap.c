@@ -161,18 +161,24 @@ static void random_ops_phased(int cal, int spread, long steps, int phased)
     gsl_rng_free(r);
 }
 
-static void test_heap_ties(void) { random_ops(0, 0, 300000); }
-static void test_heap_skewed(void) { random_ops(0, 1, 300000); }
-static void test_radix_ties(void) { random_ops(1, 0, 300000); }
-static void test_radix_skewed(void) { random_ops(1, 1, 300000); }
-static void test_heap_wide(void) { random_ops(0, 2, 300000); }
-static void test_radix_wide(void) { random_ops(1, 2, 300000); }
+/* Operations per random sequence: ten times as many under make test-long. */
+static long steps(long quick)
+{
+    return gs_test_long() ? 10 * quick : quick;
+}
+
+static void test_heap_ties(void) { random_ops(0, 0, steps(300000)); }
+static void test_heap_skewed(void) { random_ops(0, 1, steps(300000)); }
+static void test_radix_ties(void) { random_ops(1, 0, steps(300000)); }
+static void test_radix_skewed(void) { random_ops(1, 1, steps(300000)); }
+static void test_heap_wide(void) { random_ops(0, 2, steps(300000)); }
+static void test_radix_wide(void) { random_ops(1, 2, steps(300000)); }
 static void test_radix_phased(void)
 {
     for (int spread = 0; spread < 3; spread++)
-        random_ops_phased(1, spread, 200000, 1);
+        random_ops_phased(1, spread, steps(200000), 1);
 }
-static void test_heap_phased(void) { random_ops_phased(0, 1, 200000, 1); }
+static void test_heap_phased(void) { random_ops_phased(0, 1, steps(200000), 1); }
 
 static void test_ties_fifo(void)
 {
@@ -386,6 +392,27 @@ static int ref_cmp_ctx(const struct ref *ref, int a, int b)
     return ref[a].seq < ref[b].seq ? -1 : ref[a].seq > ref[b].seq;
 }
 
+/* The `keep` smallest live entries of ref in order into want (an
+ * insertion sort that keeps only the first `keep`); the number live. */
+static int ref_smallest(const struct ref *ref, int *want, int keep)
+{
+    int nw = 0, have = 0;
+    for (int k = 0; k < N; k++) {
+        if (!ref[k].in)
+            continue;
+        nw++;
+        if (have == keep && ref_cmp_ctx(ref, want[keep - 1], k) <= 0)
+            continue;
+        int at = have < keep ? have++ : keep - 1;
+        while (at > 0 && ref_cmp_ctx(ref, want[at - 1], k) > 0) {
+            want[at] = want[at - 1];
+            at--;
+        }
+        want[at] = k;
+    }
+    return nw;
+}
+
 static void test_heap_staged(void)
 {
     static struct gs_hnode node[N];
@@ -401,7 +428,7 @@ static void test_heap_staged(void)
         ref[i].in = 0;
     }
     long walks = 0, pops = 0, moved = 0, peak_staged = 0, bound_bad = 0;
-    for (long step = 0; step < 400000; step++) {
+    for (long step = 0, end = steps(400000); step < end; step++) {
         int quiet = (step / 20000) % 2 == 0;   /* writes only */
         int op = (int)gsl_rng_uniform_int(r, quiet ? 3 : 6);
         int i = (int)gsl_rng_uniform_int(r, N);
@@ -420,19 +447,13 @@ static void test_heap_staged(void)
             gs_heap_remove(&h, &node[i]);
             ref[i].in = 0;
         } else {
-            int nw = 0;
-            for (int k = 0; k < N; k++)
-                if (ref[k].in) {
-                    int at = nw++;
-                    while (at > 0 && ref_cmp_ctx(ref, want[at - 1], k) > 0) {
-                        want[at] = want[at - 1];
-                        at--;
-                    }
-                    want[at] = k;
-                }
+            /* The reference order: only its first `keep` entries are
+             * looked at (a walk stops after at most 40, a peek or pop
+             * takes one), so only those are sorted. */
+            int stop_at = op == 3 ? 1 + (int)gsl_rng_uniform_int(r, 40) : 1;
+            int nw = ref_smallest(ref, want, stop_at);
             if (op == 3) {
-                struct swalk w = { node, ref, want, 0,
-                                   1 + (int)gsl_rng_uniform_int(r, 40), 0 };
+                struct swalk w = { node, ref, want, 0, stop_at, 0 };
                 CU_ASSERT_EQUAL_FATAL(gs_heap_walk(&h, staged_visit, &w), 0);
                 CU_ASSERT_EQUAL_FATAL(w.bad, 0);
                 CU_ASSERT_EQUAL_FATAL(w.k, nw < w.stop_at ? nw : w.stop_at);

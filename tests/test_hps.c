@@ -3,6 +3,7 @@
  * scenarios/hps-paper.json. */
 #include "cutest.h"
 #include "simutil.h"
+#include "../sim/base/steady.h"
 
 #define S 1000
 
@@ -259,35 +260,39 @@ static void test_hps_late_back(void)
     run_free(&r);
 }
 
-/* --- the paper's ordering ------------------------------------------------ */
+/* --- the paper's ordering, on held-out seeds ---------------------------- */
 
-struct agg {
-    double util, jph, starved, fair;
-};
+/* The HPS rules were designed on seeds 1-10 and seeds 1-50 have all been
+ * looked at; these tests use seeds 101-130 (docs/policies.md measured
+ * 101-160) and assert only what held there: paired differences over the
+ * same seeds (common random numbers), significant after Holm's correction
+ * over every comparison a test makes (sim/base/steady.h). */
 
-/* The mean over seeds seed0.. seed0+seeds-1 (`gpusim compare --seeds N`
- * runs 1..N) of scenarios/hps-paper.json with `jobs` jobs arriving at
- * `rate` an hour (0: the scenario's), run by policy. */
-static void paper_run(const char *policy, int jobs, double rate, int seed0,
-                      int seeds, struct agg *a)
+#define SEED0 101
+#define NSEEDS 30
+
+enum { UTIL, JPH, STARVED, FAIR, NMEAS };
+
+/* Per seed, the measures of scenarios/hps-paper.json at `rate` jobs an
+ * hour (0: the scenario's) under policy, each run over its own span
+ * (compare --bill-until own); v[m * NSEEDS + k]. */
+static void paper_run(const char *policy, double rate, double *v)
 {
     struct gs_scenario *sc = NULL;
     struct gs_diag d = { 0 };
-    memset(a, 0, sizeof *a);
     CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/hps-paper.json", &sc,
                                            &d), 0);
-    sc->gen.jobs = jobs;
     if (rate > 0)
         sc->gen.rate_per_hour = rate;
-    for (int k = 0; k < seeds; k++) {
+    for (int k = 0; k < NSEEDS; k++) {
         struct gs_sim *sim = NULL;
-        struct gs_sim_opts o = { .seed = (uint64_t)(seed0 + k),
+        struct gs_sim_opts o = { .seed = (uint64_t)(SEED0 + k),
                                  .set_seed = 1, .policy = policy };
         CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
         CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
         const struct gs_summary *su = gs_sim_summary(sim);
         /* conservation: every job done, nothing over capacity */
-        CU_ASSERT_EQUAL(su->all.done, jobs);
+        CU_ASSERT_EQUAL(su->all.done, sc->gen.jobs);
         CU_ASSERT(su->util > 0 && su->util <= 1);
         CU_ASSERT(su->gpu_hours_used <= su->gpu_hours_avail + 1e-9);
         long n;
@@ -297,10 +302,10 @@ static void paper_run(const char *policy, int jobs, double rate, int seed0,
             gh += rec[i].gpu_hours;
         CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used,
                                su->gpu_hours_used * 1e-4);
-        a->util += su->util / seeds;
-        a->jph += su->throughput_jph / seeds;
-        a->starved += (double)su->starved / seeds;
-        a->fair += su->fairness_var / seeds;
+        v[UTIL * NSEEDS + k] = su->util;
+        v[JPH * NSEEDS + k] = su->throughput_jph;
+        v[STARVED * NSEEDS + k] = (double)su->starved;
+        v[FAIR * NSEEDS + k] = su->fairness_var;
         gs_sim_free(sim);
     }
     gs_scenario_free(sc);
@@ -311,50 +316,84 @@ static const char *const seven[] = { "fifo", "smallest", "shortest",
                                      "shortest-gpu", "hps", "pbs", "sbs" };
 #define HPS 4
 
-/* HPS first of the seven on utilization and throughput, and the fewest
- * jobs waiting over 30 minutes of all seven. */
-static void hps_first(const struct agg *a)
+/* A claim: HPS better than policy `other` on measure m. */
+struct claim {
+    int other, m;
+};
+
+/* Every claim holds: HPS's paired difference is on the better side and
+ * significant after Holm's correction over all the claims together. */
+static void check_claims(double v[7][NMEAS * NSEEDS], const struct claim *c,
+                         int n)
 {
-    for (int i = 0; i < 7; i++) {
-        if (i == HPS)
-            continue;
-        CU_ASSERT(a[HPS].util > a[i].util);
-        CU_ASSERT(a[HPS].jph > a[i].jph);
-        CU_ASSERT(a[HPS].starved < a[i].starved);
+    double p[64] = { 0 };
+    int sig[64] = { 0 };
+    GS_ASSERT(n <= 64);
+    for (int i = 0; i < n; i++) {
+        struct gs_ci ci;
+        const double *h = &v[HPS][c[i].m * NSEEDS];
+        const double *o = &v[c[i].other][c[i].m * NSEEDS];
+        CU_ASSERT_EQUAL_FATAL(gs_paired(o, h, NSEEDS, 0.95, &ci, &p[i]), 0);
+        /* more is better for utilization and throughput, less otherwise */
+        int better = c[i].m == UTIL || c[i].m == JPH ? ci.est > 0
+                                                     : ci.est < 0;
+        if (!better)
+            printf("\n    hps vs %s, measure %d: %+.4g", seven[c[i].other],
+                   c[i].m, ci.est);
+        CU_ASSERT(better);
+    }
+    CU_ASSERT_EQUAL_FATAL(gs_holm(p, n, 0.05, sig), 0);
+    for (int i = 0; i < n; i++) {
+        if (!sig[i])
+            printf("\n    hps vs %s, measure %d: p %.3g, not significant",
+                   seven[c[i].other], c[i].m, p[i]);
+        CU_ASSERT(sig[i]);
     }
 }
 
-/* The comparison of docs/policies.md (1,000 jobs, seeds 1-10; well under
- * a second): the paper's ordering -- HPS first on utilization and
- * throughput with the fewest starved jobs, every dynamic scheduler ahead
- * of every static one -- and HPS with a lower variance of waits than SBS
- * and every static one.  Not asserted: HPS fairer than PBS, which starves
- * many more jobs but keeps arrival order (docs/policies.md says why). */
-static void test_paper_ordering(void)
-{
-    struct agg a[7];
-    for (int i = 0; i < 7; i++)
-        paper_run(seven[i], 1000, 0, 1, 10, &a[i]);
-    hps_first(a);
-    for (int i = HPS; i < 7; i++)
-        for (int k = 0; k < HPS; k++) {
-            CU_ASSERT(a[i].util > a[k].util);
-            CU_ASSERT(a[i].jph > a[k].jph);
-        }
-    for (int i = 0; i < 7; i++)
-        if (i != HPS && i != HPS + 1)
-            CU_ASSERT(a[HPS].fair < a[i].fair);
-}
-
-/* Held out from the rules' design: a heavier load (37 jobs an hour,
- * offered load about 1.0) on seeds 11-20.  HPS stays first on
- * utilization and throughput with the fewest starved jobs. */
+/* At the scenario's 31 jobs an hour, on seeds 101-130: HPS has fewer
+ * starved jobs than each of the other six; higher utilization and
+ * throughput than the four static schedulers and SBS (not PBS: no
+ * significant difference on seeds 101-160); a lower variance of waits than
+ * fifo, smallest and shortest (not shortest-gpu, SBS or PBS). */
 static void test_paper_heldout(void)
 {
-    struct agg a[7];
+    static double v[7][NMEAS * NSEEDS];
     for (int i = 0; i < 7; i++)
-        paper_run(seven[i], 1000, 37, 11, 10, &a[i]);
-    hps_first(a);
+        paper_run(seven[i], 0, v[i]);
+    struct claim c[32];
+    int n = 0;
+    for (int i = 0; i < 7; i++)
+        if (i != HPS)
+            c[n++] = (struct claim){ i, STARVED };
+    const int ahead[] = { 0, 1, 2, 3, 6 };
+    for (int i = 0; i < 5; i++) {
+        c[n++] = (struct claim){ ahead[i], UTIL };
+        c[n++] = (struct claim){ ahead[i], JPH };
+    }
+    for (int i = 0; i < 3; i++)
+        c[n++] = (struct claim){ i, FAIR };
+    check_claims(v, c, n);
+}
+
+/* At 37 jobs an hour (offered load about 1.0), seeds 101-130: HPS first
+ * of the seven on utilization and throughput, and the fewest starved
+ * jobs, each difference significant.  (fifo-backfill, not one of the
+ * seven, is ahead of HPS on utilization and throughput at this load.) */
+static void test_paper_heavier(void)
+{
+    static double v[7][NMEAS * NSEEDS];
+    for (int i = 0; i < 7; i++)
+        paper_run(seven[i], 37, v[i]);
+    struct claim c[32];
+    int n = 0;
+    for (int i = 0; i < 7; i++)
+        if (i != HPS) {
+            c[n++] = (struct claim){ i, UTIL };
+            c[n++] = (struct claim){ i, JPH };
+            c[n++] = (struct claim){ i, STARVED };
+        }
+    check_claims(v, c, n);
 }
 
 static CU_TestInfo tests[] = {
@@ -368,10 +407,10 @@ static CU_TestInfo tests[] = {
     { "hps: the starved job's node is kept, the rest used",
       test_hps_reservation },
     { "hps: a job past the mark goes to the back", test_hps_late_back },
-    { "hps paper: the ordering of the seven schedulers",
-      test_paper_ordering },
-    { "hps paper: the ordering on held-out seeds at a heavier load",
-      test_paper_heldout },
+    { "hps paper: what held on held-out seeds 101-130, paired and "
+      "Holm-corrected", test_paper_heldout },
+    { "hps paper: first of the seven at 37 jobs/h on held-out seeds",
+      test_paper_heavier },
     CU_TEST_INFO_NULL,
 };
 

@@ -11,6 +11,11 @@
 #include "../traces/nodelist.h"
 #include "../traces/slurm.h"
 #include "../sim/cluster/mig.h"
+#include "../sim/core/sim.h"
+#include "../sim/studies/replay.h"
+#include "../traces/dcgm.h"
+
+#include <fcntl.h>
 
 #include <math.h>
 
@@ -575,6 +580,180 @@ static void test_sacct_partitions(void)
     free(j);
 }
 
+/* --- DCGM ------------------------------------------------------------------- */
+
+static void test_dcgm(void)
+{
+    const char *const f[] = { IMP "dcgm/util-0900.json",
+                              IMP "dcgm/util-0903.json" };
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    struct gs_dcgm *m = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_dcgm_load(f, 2, &o, &m, &d), 0);
+    struct gs_dcgm_totals t;
+    gs_dcgm_totals(m, &t);
+    CU_ASSERT_EQUAL(t.files, 2);
+    CU_ASSERT_EQUAL(t.series, 7);       /* SM_CLOCK ignored */
+    CU_ASSERT_EQUAL(t.devices, 3);
+    CU_ASSERT_EQUAL(t.mig_devices, 1);
+    CU_ASSERT_EQUAL(t.nodes, 2);
+    CU_ASSERT_EQUAL(t.step_ms, 60000);
+    CU_ASSERT_EQUAL(t.first_ms, 1714554000LL * 1000);
+    CU_ASSERT_EQUAL(t.last_ms, (1714554000LL + 240) * 1000);
+    /* GPU 0: 80, 100, 60 (09:02 in both files, kept once), 40: 240 s
+     * observed, 168 s busy, allocated (team-a).  GPU 1: 0, 0, 2 without a
+     * pod, then 3 (idle) and 50 with one (team-b; NaN skipped): 300 s,
+     * 33 s busy, 120 s allocated, 60 s idle.  The 3g.40gb instance: 3/7 of
+     * a GPU for 120 s at 0.5. */
+    double mig = 3.0 / 7.0 * 120;
+    CU_ASSERT_DOUBLE_EQUAL(t.observed_h, (240 + 300 + mig) / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.busy_h, (168 + 33 + mig / 2) / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.alloc_h, (240 + 120 + mig) / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.idle_alloc_h, 60.0 / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.unalloc_h, 180.0 / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.observed_h, t.alloc_h + t.unalloc_h, 1e-12);
+    /* 300 W for 4 minutes; 20 GiB held for the idle minute */
+    CU_ASSERT_DOUBLE_EQUAL(t.energy_kwh, 300.0 * 240 / 3.6e6, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t.fb_idle_gib_h, 20.0 / 60, 1e-9);
+    struct gs_dcgm_hours h;
+    gs_dcgm_hours(m, &h);
+    CU_ASSERT_EQUAL(h.n, 1);
+    CU_ASSERT_EQUAL(h.t0_ms, 1714554000LL * 1000);
+    CU_ASSERT_DOUBLE_EQUAL(h.alloc[0], t.alloc_h, 1e-12);
+    gs_dcgm_free(m);
+    /* a threshold of 60 %: GPU 0's 40 % minute is idle too */
+    o.idle = 0.6;
+    CU_ASSERT_EQUAL_FATAL(gs_dcgm_load(f, 2, &o, &m, &d), 0);
+    gs_dcgm_totals(m, &t);
+    CU_ASSERT_DOUBLE_EQUAL(t.idle_alloc_h, (60 + 60 + 60 + mig) / 3600,
+                           1e-9);
+    gs_dcgm_free(m);
+}
+
+static void bad_dcgm(const char *file, const char *where, const char *what)
+{
+    const char *const f[] = { file };
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    struct gs_dcgm *m = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT(gs_dcgm_load(f, 1, &o, &m, &d) < 0);
+    if (strcmp(d.where, where) != 0 || !strstr(d.what, what))
+        printf("\n    %s: got where='%s' what='%s'", file, d.where, d.what);
+    CU_ASSERT_STRING_EQUAL(d.where, where);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+    CU_ASSERT_PTR_NULL(m);
+}
+
+static void test_dcgm_bad(void)
+{
+    bad_dcgm(IMP "dcgm-bad-value.json", IMP "dcgm-bad-value.json: "
+             "$.data.result[1].values[2]", "not a number");
+    bad_dcgm(IMP "dcgm-bad-type.json", IMP "dcgm-bad-type.json: "
+             "$.data.resultType", "range query");
+    bad_dcgm(IMP "dcgm-bad-name.json", IMP "dcgm-bad-name.json: "
+             "$.data.result[0].metric.__name__", "missing");
+    bad_dcgm(IMP "kueue.json", IMP "kueue.json: $.status", "not \"success\"");
+}
+
+/* --- replay check -------------------------------------------------------------- */
+
+static void test_ks(void)
+{
+    /* Q_KS at the classical 5 % point: 2 (e^-2(1.36)^2 - e^-8(1.36)^2 ...) */
+    CU_ASSERT_DOUBLE_EQUAL(gs_ks_q(1.36), 2 * (exp(-2 * 1.36 * 1.36) -
+                                               exp(-8 * 1.36 * 1.36) +
+                                               exp(-18 * 1.36 * 1.36)),
+                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_ks_q(1.36), 0.04948, 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(gs_ks_q(0), 1.0, 0);
+    CU_ASSERT(gs_ks_q(0.5) > gs_ks_q(1.0));
+    struct gs_ks k;
+    const double a[] = { 1, 2, 3, 4 }, b[] = { 3, 4, 5, 6 };
+    const double c[] = { 4, 3, 2, 1 }, e[] = { 10, 20 };
+    CU_ASSERT_EQUAL(gs_ks_two_sample(a, 4, b, 4, &k), 0);
+    CU_ASSERT_DOUBLE_EQUAL(k.d, 0.5, 1e-15);
+    CU_ASSERT_EQUAL(gs_ks_two_sample(a, 4, c, 4, &k), 0);
+    CU_ASSERT_DOUBLE_EQUAL(k.d, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(k.p, 1.0, 0);
+    /* disjoint: D = 1; ne = 4 x 2 / 6 */
+    CU_ASSERT_EQUAL(gs_ks_two_sample(a, 4, e, 2, &k), 0);
+    CU_ASSERT_DOUBLE_EQUAL(k.d, 1.0, 0);
+    double s = sqrt(8.0 / 6.0);
+    CU_ASSERT_DOUBLE_EQUAL(k.p, gs_ks_q(s + 0.12 + 0.11 / s), 1e-15);
+    CU_ASSERT_EQUAL(gs_ks_two_sample(a, 0, e, 2, &k), GS_EINVAL);
+}
+
+static void test_replay_compare(void)
+{
+    struct gs_jobrec rec[4];
+    memset(rec, 0, sizeof rec);
+    /* replayed waits 0, 10, 50 s and one never started; id 9 unknown */
+    int64_t rid[] = { 3, 1, 2, 4 }, arr[] = { 0, 1000, 2000, 3000 };
+    int64_t st[] = { 0, 11000, 52000, -1 };
+    for (int i = 0; i < 4; i++) {
+        rec[i].id = rid[i];
+        rec[i].arrival = arr[i];
+        rec[i].start = st[i];
+    }
+    const int64_t id[] = { 1, 2, 3, 4, 9 };
+    const int64_t wait[] = { 10000, 20000, 30000, 5000, 1000 };
+    struct gs_replay r;
+    CU_ASSERT_EQUAL_FATAL(gs_replay_compare(id, wait, 5, rec, 4, &r), 0);
+    CU_ASSERT_EQUAL(r.recorded, 5);
+    CU_ASSERT_EQUAL(r.matched, 4);
+    CU_ASSERT_EQUAL(r.unstarted, 1);
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    /* id 1: recorded 10, replayed 10; id 2: 20 vs 50; id 3: 30 vs 0 */
+    CU_ASSERT_DOUBLE_EQUAL(r.diff_mean, (0 + 30 - 30) / 3.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.diff_median, 0.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.absdiff_mean, 20.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.within_1m, 1.0, 0);
+    /* recorded {10, 20, 30}, replayed {0, 10, 50}: D = 1/3 */
+    CU_ASSERT_DOUBLE_EQUAL(r.ks.d, 1.0 / 3, 1e-12);
+    gs_replay_free(&r);
+    CU_ASSERT_EQUAL(gs_replay_compare(id + 4, wait, 1, rec, 4, &r),
+                    GS_EINVAL);
+}
+
+/* The k8s example replayed under fifo on its own fleet: room for every
+ * job at once, so every replayed wait is 0 and the recorded ones (30, 5,
+ * 180, 10 s) are all above: D = 1. */
+static void test_replay_check(void)
+{
+    int out = dup(1), null = open("/dev/null", O_WRONLY);
+    CU_ASSERT_FATAL(out >= 0 && null >= 0);
+    char *a1[] = { "replay-check", "scenarios/import/k8s-replay.json",
+                   "--max-ks", "0.99", NULL };
+    char csv[64];
+    snprintf(csv, sizeof csv, "/tmp/gs-import-jobs-%d.csv", (int)getpid());
+    char *a2[] = { "replay-check", "scenarios/import/k8s-replay.json",
+                   "--max-ks", "1", "--jobs", csv, NULL };
+    /* a generated workload records no starts: an error */
+    char *a3[] = { "replay-check", "scenarios/small-tenants.json", NULL };
+    fflush(stdout);
+    dup2(null, 1);
+    tt_log_start();
+    int rc1 = gs_replay_main(4, a1), rc2 = gs_replay_main(6, a2);
+    int rc3 = gs_replay_main(2, a3);
+    fflush(stdout);
+    dup2(out, 1);
+    close(out);
+    close(null);
+    CU_ASSERT_EQUAL(rc1, 1);
+    CU_ASSERT_EQUAL(rc2, 0);
+    CU_ASSERT_EQUAL(rc3, 2);
+    FILE *fp = fopen(csv, "r");
+    CU_ASSERT_FATAL(fp != NULL);
+    char line[256];
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
+    CU_ASSERT_STRING_EQUAL(line, "id,arrival_s,recorded_wait_s,"
+                           "replayed_wait_s,difference_s\n");
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
+    CU_ASSERT_STRING_EQUAL(line, "1,0.000,30.000,0.000,-30.000\n");
+    fclose(fp);
+    unlink(csv);
+}
+
 static CU_TestInfo tests[] = {
     { "Kubernetes quantities", test_quantities },
     { "RFC 3339 and local times, zones and DST", test_times },
@@ -590,6 +769,11 @@ static CU_TestInfo tests[] = {
     { "slurm-sacct: malformed input named", test_sacct_bad },
     { "slurm-nodes: Gres, features, states", test_slurm_nodes },
     { "slurm-sacct: partitions through the node list", test_sacct_partitions },
+    { "DCGM: utilization, allocation, idle, energy", test_dcgm },
+    { "DCGM: malformed input named", test_dcgm_bad },
+    { "Kolmogorov-Smirnov: statistic and Q_KS", test_ks },
+    { "replay: recorded against replayed waits", test_replay_compare },
+    { "replay-check on the k8s example", test_replay_check },
     CU_TEST_INFO_NULL,
 };
 

@@ -144,6 +144,55 @@ static void test_disaggregated(void)
     run_free(&r);
 }
 
+/* The KV transfer of disaggregated serving, by hand: Llama-2-13B keeps
+ * 2 (K and V) x 40 layers x 40 KV heads x 128 dims x 2 bytes = 819,200
+ * bytes a token, so a 2,000-token prompt's cache is 1.6384 GB: 65.536 ms
+ * over a 25 GB/s link and 131.072 ms over 12.5 GB/s, plus 2 ms of
+ * latency.  The request's first token comes from the prefill pool (TTFT
+ * the prefill alone, the same over both links); its last comes after the
+ * transfer and the decode, which is the same work on the same idle decode
+ * replica: so the two runs' ends differ by exactly the transfers'
+ * difference, 65.536 ms, and each end is at least its transfer after the
+ * first token.  A transfer taken as 0, or counted twice, breaks both. */
+static void test_kv_transfer_by_hand(void)
+{
+    const char fmt[] =
+        "{\"name\": \"dis\", \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+        " \"gpus_per_node\": 8}], \"policy\": \"fifo\","
+        " \"services\": [{\"name\": \"s\", \"model\": \"llama2-13b\","
+        "  \"gpu\": \"H100-80GB\", \"disaggregated\": {\"prefill\": {\"replicas\": 1},"
+        "   \"decode\": {\"replicas\": 1, \"tp\": 2}, \"kv_link_gbs\": %s,"
+        "   \"kv_link_latency\": \"2ms\"},"
+        "  \"requests\": {\"trace\": {\"format\": \"requests\", \"path\": \"%%s\"}}}]}";
+    const double bytes = 2.0 * 40 * 40 * 128 * 2 * 2000;
+    CU_ASSERT_DOUBLE_EQUAL(bytes, 1.6384e9, 1);
+    const double x25 = bytes / 25e9 + 0.002, x12 = bytes / 12.5e9 + 0.002;
+    double first[2], end[2], arrival[2];
+    const char *gbs[2] = { "25", "12.5" };
+    for (int k = 0; k < 2; k++) {
+        char json[2048];
+        snprintf(json, sizeof json, fmt, gbs[k]);
+        struct run r;
+        run_text(&r, json, "id,arrival,input_tokens,output_tokens,"
+                 "prefix_blocks\n1,100,2000,40,\n");
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        long n;
+        const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+        CU_ASSERT_EQUAL_FATAL(n, 1);
+        CU_ASSERT_EQUAL(q[0].state, GS_REQ_DONE);
+        first[k] = q[0].first;
+        end[k] = q[0].end;
+        arrival[k] = q[0].arrival;
+        run_free(&r);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(first[0] - arrival[0], first[1] - arrival[1],
+                           1e-9);
+    CU_ASSERT(end[0] - first[0] > x25);
+    CU_ASSERT(end[1] - first[1] > x12);
+    CU_ASSERT_DOUBLE_EQUAL(end[1] - end[0], x12 - x25, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(x12 - x25, 0.065536, 1e-9);
+}
+
 /* Batch size 1, fixed lengths, Poisson arrivals: an M/D/1 queue whose
  * mean wait is rho S / (2 (1 - rho)) (Pollaczek-Khinchine). */
 static void test_md1(void)
@@ -228,6 +277,7 @@ static void test_accounting(void)
     /* GPU-hours: the records (replicas included) add up to the integral,
      * and the replicas' are the service's. */
     const struct gs_summary *su = gs_sim_summary(r.sim);
+    const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(r.sim));
     long nr;
     const struct gs_jobrec *rec = gs_sim_records(r.sim, &nr);
     double gh = 0, rep = 0, cost = 0;
@@ -243,10 +293,10 @@ static void test_accounting(void)
     CU_ASSERT(rep >= 3 * 20.0 / 60 * 0.99);        /* 3 replicas, 20 min */
     CU_ASSERT_DOUBLE_EQUAL(su->gpu_hours_used + (su->gpu_hours_avail -
                            su->gpu_hours_used), su->gpu_hours_avail, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+    CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs + cs->cost_idle,
                            su->cost, 1e-6 * su->cost);
-    CU_ASSERT_DOUBLE_EQUAL(cost, su->cloud.cost_jobs, 1e-6 * su->cost);
-    CU_ASSERT(su->cloud.cost_idle >= -1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cost, cs->cost_jobs, 1e-6 * su->cost);
+    CU_ASSERT(cs->cost_idle >= -1e-9);
     run_free(&r);
 }
 
@@ -554,6 +604,7 @@ static CU_TestInfo tests[] = {
       test_power_series },
     { "batch 1, fixed lengths: M/D/1 mean wait", test_md1 },
     { "disaggregated: prefill, KV transfer, decode", test_disaggregated },
+    { "disaggregated: the KV transfer's time by hand", test_kv_transfer_by_hand },
     { "every request and GPU-hour accounted for", test_accounting },
     { "preempted replicas give their requests back", test_preempted_replicas },
     { "same seed, identical results", test_determinism },

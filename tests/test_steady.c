@@ -16,6 +16,7 @@
 #include "cutest.h"
 #include "../sim/base/err.h"
 #include "../sim/base/steady.h"
+#include "../sim/studies/cmppair.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -220,6 +221,54 @@ static void test_rank_groups(void)
     CU_ASSERT_EQUAL(tier[2], 2);
 }
 
+/* compare's paired analysis: 3 policies x 6 seeds, metric 0 where b is a
+ * exactly + 1 and c is a + 0.1 or - 0.1 alternately (mean 0), metric 1
+ * the same for all.  b - a is significant, c - a is not. */
+static void test_cmp_pairs(void)
+{
+    double v[3 * 6 * 2];
+    for (int k = 0; k < 6; k++) {
+        double a = 10 + k * k;      /* the workload's variation */
+        v[(0 * 6 + k) * 2] = a;
+        v[(1 * 6 + k) * 2] = a + 1;
+        v[(2 * 6 + k) * 2] = a + (k % 2 ? 0.1 : -0.1);
+        for (int p = 0; p < 3; p++)
+            v[(p * 6 + k) * 2 + 1] = 7;
+    }
+    const char *pol[] = { "a", "b", "c" };
+    const char *met[] = { "wait_mean_s", "utilization_makespan" };
+    struct gs_cmp_runs r = { .npol = 3, .nseeds = 6, .nmetrics = 2,
+                             .pol = pol, .metrics = met, .values = v };
+    double diff[3], half[3];
+    int sig[9];
+    CU_ASSERT_EQUAL(gs_cmp_pairs(&r, 0, 0, diff, half, sig), 0);
+    CU_ASSERT_DOUBLE_EQUAL(diff[0], 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(diff[1], 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(half[1], 0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(diff[2], 0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(half[2], 2.570581835636314 * 0.1 *
+                           sqrt(6.0 / 5) / sqrt(6.0), 1e-9);
+    CU_ASSERT_EQUAL(sig[0 * 3 + 1], 1);
+    CU_ASSERT_EQUAL(sig[1 * 3 + 2], 1);
+    CU_ASSERT_EQUAL(sig[0 * 3 + 2], 0);
+    CU_ASSERT_TRUE(gs_cmp_higher_better("utilization_makespan"));
+    CU_ASSERT_FALSE(gs_cmp_higher_better("wait_mean_s"));
+    CU_ASSERT_EQUAL(gs_cmp_measure_kind("utilization"), 2);
+    CU_ASSERT_EQUAL(gs_cmp_measure_kind("throughput_makespan_jph"), 1);
+    char buf[4096] = "";
+    FILE *fp = fmemopen(buf, sizeof buf - 1, "w");
+    const char show[] = { 1, 1 };
+    CU_ASSERT_EQUAL(gs_cmp_print_pairs(fp, &r, show, 0), 0);
+    fclose(fp);
+    /* lower wait is better: a and c together (tied, by index), b after */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(lower is better): a, c > b\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(higher is better): no significant "
+                                  "difference\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "+1 ± 0 *"));
+    r.nseeds = 1;
+    CU_ASSERT_EQUAL(gs_cmp_pairs(&r, 0, 0, diff, half, sig), GS_EINVAL);
+}
+
 /* A measurement whose relative half-width is 0.5 sqrt(100 / length). */
 static int fake_measure(void *ctx, long len, struct gs_ci *ci, int nci)
 {
@@ -420,6 +469,7 @@ static CU_TestInfo tests[] = {
     { "Holm's step-down", test_holm },
     { "ranking groups", test_rank_groups },
     { "precision-driven length", test_grow },
+    { "compare's paired differences and ranking", test_cmp_pairs },
     { "M/M/2 mean wait against Erlang C", test_mmc_mean_wait },
     { "MSER-5 removes a transient", test_mser_removes_bias },
     { "M/M/1 wait quantiles against the exact law", test_mm1_quantiles },

@@ -605,6 +605,8 @@ static void test_requests_convert(void)
 static void test_usage(void)
 {
     CU_ASSERT_EQUAL(run("help", NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "gpusim trace help COMMAND"));
+    CU_ASSERT_EQUAL(run("help", "convert", NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "--scale-rate K"));
     CU_ASSERT_EQUAL(run("formats", NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "alibaba-gpu-2023"));

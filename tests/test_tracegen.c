@@ -12,6 +12,7 @@
  * 1 + A (24/2 pi) (sin(w(h+1-peak)) - sin(w(h-peak))). */
 #include "tracetest.h"
 #include "../sim/io/gen.h"
+#include "../sim/core/sim.h"
 #include "../sim/base/rng.h"
 #include "../traces/tfit.h"
 
@@ -748,6 +749,97 @@ static void test_fleet_from_node_list(void)
     }
 }
 
+
+/* "tenants": N takes any number of tenants (it once stopped at 64):
+ * 1,000 numbered tenants over two classes, 20,000 jobs, run under fifo.
+ * tenantK is one tenant in both classes, so the run has exactly 1,000
+ * (every one drawn: a tenant misses all 20,000 draws with probability
+ * e^-20), named tenant1 .. tenant1000, each with about 20 jobs (Poisson:
+ * none past 60).  A list of names stays capped, and says how to go past. */
+static void test_many_tenants(void)
+{
+    const char *text =
+        "{\"name\": \"many\", \"seed\": 3, \"fleet\": [{\"gpu\": "
+        "\"H100-80GB\", \"nodes\": 4, \"gpus_per_node\": 8}], "
+        "\"workload\": {\"generate\": {\"jobs\": 20000, "
+        "\"rate_per_hour\": 2000, \"classes\": ["
+        "{\"name\": \"a\", \"weight\": 1, \"tenants\": 1000, "
+        "\"duration\": {\"dist\": \"exponential\", \"mean\": \"5m\"}}, "
+        "{\"name\": \"b\", \"weight\": 1, \"tenants\": 1000, "
+        "\"gpus\": 2, \"duration\": {\"dist\": \"exponential\", "
+        "\"mean\": \"5m\"}}]}}}";
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "s.json", ".", &sc, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    CU_ASSERT_EQUAL(gs_sim_summary(sim)->all.done, 20000);
+    int nt = gs_sim_ntenants(sim), named = 0;
+    CU_ASSERT_EQUAL(nt, 1000);
+    static char seen[1001];
+    memset(seen, 0, sizeof seen);
+    for (int t = 0; t < nt; t++) {
+        int k = 0;
+        if (sscanf(gs_sim_tenant_name(sim, t), "tenant%d", &k) == 1 &&
+            k >= 1 && k <= 1000 && !seen[k]) {
+            seen[k] = 1;
+            named++;
+        }
+    }
+    CU_ASSERT_EQUAL(named, 1000);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+
+    /* the generator alone: counts per tenant */
+    struct gs_genspec sp = { 0 };
+    one_class(&sp);
+    sp.rate_per_hour = 1000;
+    sp.jobs = 20000;
+    sp.cls[0].ntenants = 1000;
+    sp.cls[0].numbered = 1;
+    struct gs_gen *g = gs_gen_new(&sp, 4);
+    struct gs_jobspec j;
+    static int cnt[1001];
+    memset(cnt, 0, sizeof cnt);
+    long n = 0, bad = 0;
+    while (gs_gen_next(g, &j)) {
+        int k = 0;
+        n++;
+        if (sscanf(j.tenant, "tenant%d", &k) != 1 || k < 1 || k > 1000)
+            bad++;
+        else
+            cnt[k]++;
+    }
+    gs_gen_free(g);
+    CU_ASSERT_EQUAL(n, 20000);
+    CU_ASSERT_EQUAL(bad, 0);
+    int lo = 1 << 30, hi = 0;
+    for (int k = 1; k <= 1000; k++) {
+        lo = cnt[k] < lo ? cnt[k] : lo;
+        hi = cnt[k] > hi ? cnt[k] : hi;
+    }
+    CU_ASSERT(lo >= 1 && hi <= 60);
+
+    /* 65 names: refused, naming the count form */
+    char t2[4096];
+    int off = snprintf(t2, sizeof t2, "{\"fleet\": [{\"gpu\": \"H100-80GB\", "
+                       "\"nodes\": 1}], \"workload\": {\"generate\": "
+                       "{\"jobs\": 1, \"rate_per_hour\": 1, \"classes\": "
+                       "[{\"tenants\": [");
+    for (int i = 0; i < 65; i++)
+        off += snprintf(t2 + off, sizeof t2 - (size_t)off, "%s\"n%d\"",
+                        i ? ", " : "", i);
+    snprintf(t2 + off, sizeof t2 - (size_t)off, "]}]}}}");
+    sc = NULL;
+    d = (struct gs_diag){ 0 };
+    CU_ASSERT(gs_scenario_parse(t2, "s.json", ".", &sc, &d) < 0);
+    CU_ASSERT_STRING_EQUAL(d.where, "s.json: $.workload.generate.classes[0]"
+                           ".tenants");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "\"tenants\": N"));
+    CU_ASSERT_PTR_NULL(sc);
+}
+
 static CU_TestInfo tests[] = {
     { "diurnal hourly rates match the spec", test_diurnal_hourly_rates },
     { "weekend dip", test_weekend_dip },
@@ -761,6 +853,7 @@ static CU_TestInfo tests[] = {
     { "fit falls back to empirical quantiles", test_fit_empirical_choice },
     { "generator spec files", test_spec_files },
     { "fleet from a node list", test_fleet_from_node_list },
+    { "any number of generated tenants", test_many_tenants },
     CU_TEST_INFO_NULL,
 };
 

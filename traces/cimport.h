@@ -156,12 +156,14 @@ void gs_cimp_left_print(const char *path, const char *what,
  * publishes the last list it loaded here; `gpusim trace replay-check`
  * reads it after the simulation's source has been opened. */
 struct gs_cimp_history {
+    int64_t origin_ms;          /* time 0 of the import, ms since the epoch */
     long n;
     int64_t *id;
     int64_t *wait;
 };
-/* Copy l's started jobs into the published history (replacing it). */
-int gs_cimp_publish(const struct gs_jlist *l);
+/* Copy l's started jobs into the published history (replacing it);
+ * origin_ms is the import's time 0. */
+int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms);
 /* The published history (n = 0 when none), owned here. */
 const struct gs_cimp_history *gs_cimp_history(void);
 void gs_cimp_history_clear(void);

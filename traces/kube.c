@@ -1330,7 +1330,7 @@ static int pods_build(struct kpods *s, const char *path, struct gs_diag *d)
         fprintf(gs_trace_log(), "gpusim: %s: %ld jobs from %ld pods; time 0 "
                 "is %s\n", path, s->jobs.n, s->n, when);
     gs_cimp_left_print(path, "pods", &s->left);
-    return gs_cimp_publish(&s->jobs) < 0
+    return gs_cimp_publish(&s->jobs, origin) < 0
            ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
 }
 

@@ -457,7 +457,7 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
                 "into their jobs); time 0 is %s\n", path, s->jobs.n, s->steps,
                 when);
     gs_cimp_left_print(path, "rows", &s->left);
-    return gs_cimp_publish(&s->jobs) < 0
+    return gs_cimp_publish(&s->jobs, origin) < 0
            ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
 }
 

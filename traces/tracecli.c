@@ -36,6 +36,7 @@
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
+#include "dcgm.h"
 #include "kube.h"
 #include "llmreq.h"
 #include "native.h"
@@ -58,17 +59,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The help texts: the shared option blocks, then one text per command
+ * ('gpusim trace help CMD', 'gpusim trace CMD --help'). */
+#define H_INPUT \
+"input options:\n" \
+"  --format F              the input's format (default: told from its name\n" \
+"                          and first line; see 'gpusim trace formats')\n" \
+"  --opt KEY=VALUE         a format option, as in a scenario's\n" \
+"                          workload.trace (e.g. procs_per_gpu=8)\n" \
+"  --skip-bad-rows         skip malformed rows (counted and reported)\n" \
+"                          instead of stopping at the first\n" \
+"  --tz ZONE               the zone of local times (slurm-sacct): UTC,\n" \
+"                          +02:00, or a tz database name (Europe/Berlin)\n"
+#define H_XFORM \
+"transforms:\n" \
+"  --from T, --to T        keep arrivals in [T, to), shifted to start at 0\n" \
+"                          (T: seconds or 30s, 5m, 2h, 3d, 1w)\n" \
+"  --tenants A,B,...       keep these tenants\n" \
+"  --sample P              keep each job with probability P\n" \
+"  --tier-mix T=P,...      shift the tier mix to these shares (inference,\n" \
+"                          training, interactive, data) by relabeling jobs\n" \
+"  --scale-rate K          K times the arrival rate (arrival times / K)\n" \
+"  --limit N               at most N jobs\n" \
+"  --seed N                seed of the random transforms (default 1)\n"
+#define H_EXIT \
+"\n" \
+"exit status: 0 done, 2 bad usage or bad input, 1 output not written\n"
+
 static const char usage_text[] =
 "usage: gpusim trace COMMAND [options]\n"
 "\n"
-"commands:\n"
+"commands ('gpusim trace help COMMAND' for one's options):\n"
 "  formats                 list the trace, request and node-list formats\n"
 "  convert INPUT -o OUT    convert a trace to gpusim's native CSV (request\n"
 "                          traces to the request CSV); takes transforms\n"
 "  transform INPUT -o OUT  the same as convert\n"
 "  stats INPUT|SCENARIO    count, span, arrival rate by hour of day, GPU\n"
 "                          demand, duration percentiles, tier and tenant\n"
-"                          mix, offered load against a fleet\n"
+"                          mix, offered load against a fleet; a node list:\n"
+"                          its nodes and GPUs by model\n"
 "  gen SPEC [-o OUT]       generate a workload from a generator spec (or a\n"
 "                          scenario with a generated workload) as native CSV\n"
 "  fit INPUT [-o SPEC]     fit arrival rate and daily/weekly cycle, duration\n"
@@ -76,47 +105,128 @@ static const char usage_text[] =
 "                          print goodness of fit; write a spec gen accepts;\n"
 "                          a request trace: rate, cycle and token laws as a\n"
 "                          service's \"requests\" block\n"
+"  dcgm FILE...            what the GPUs did, from Prometheus range queries\n"
+"                          of DCGM metrics: utilization by node, model,\n"
+"                          namespace and hour; idle GPU-hours (--idle PCT,\n"
+"                          default 5; --step T; --tz ZONE)\n"
 "  kueue FILE              Kueue ClusterQueues (kubectl get clusterqueues\n"
 "                          -o json) as a scenario's \"tenants\" (quotas)\n"
 "  calibrate FILE          fit the GPUs' LLM serving factors to measured\n"
 "                          prompt/token times (Splitwise's perf_model.csv)\n"
 "                          and print the error table (docs/inference.md)\n"
 "\n"
-"input options (convert, transform, stats, fit):\n"
-"  --format F              the input's format (default: told from its name\n"
-"                          and first line; see 'gpusim trace formats')\n"
-"  --opt KEY=VALUE         a format option, as in a scenario's\n"
-"                          workload.trace (e.g. procs_per_gpu=8)\n"
-"  --skip-bad-rows         skip malformed rows (counted and reported)\n"
-"                          instead of stopping at the first\n"
-"  --tz ZONE               the zone of local times (slurm-sacct): UTC,\n"
-"                          +02:00, or a tz database name (Europe/Berlin)\n"
-"transforms (convert, transform, stats, fit):\n"
-"  --from T, --to T        keep arrivals in [T, to), shifted to start at 0\n"
-"                          (T: seconds or 30s, 5m, 2h, 3d, 1w)\n"
-"  --tenants A,B,...       keep these tenants\n"
-"  --sample P              keep each job with probability P\n"
-"  --tier-mix T=P,...      shift the tier mix to these shares (inference,\n"
-"                          training, interactive, data) by relabeling jobs\n"
-"  --scale-rate K          K times the arrival rate (arrival times / K)\n"
-"  --limit N               at most N jobs\n"
-"  --seed N                seed of the random transforms (default 1)\n"
-"stats:\n"
+"-o - (or no -o) writes to standard output.\n"
+H_EXIT;
+
+static const char usage_formats[] =
+"usage: gpusim trace formats\n"
+"\n"
+"List the job trace, request trace and node-list formats --format takes.\n";
+
+static const char usage_convert[] =
+"usage: gpusim trace convert|transform INPUT [-o OUT] [options]\n"
+"\n"
+"Convert a trace to gpusim's native CSV (a request trace to the request\n"
+"CSV), applying the transforms on the way.\n"
+"\n"
+H_INPUT H_XFORM
+"output:\n"
+"  -o FILE, --out FILE     write here, replaced whole or not at all\n"
+"                          (default, or -: standard output)\n"
+H_EXIT;
+
+static const char usage_stats[] =
+"usage: gpusim trace stats INPUT|SCENARIO [options]\n"
+"\n"
+"Describe a workload: count, span, arrival rate by hour of day, GPU\n"
+"demand, duration percentiles, tier and tenant mix, and the offered load\n"
+"against a fleet.  With --format naming a node-list format (see 'gpusim\n"
+"trace formats'), describe the node list instead: nodes, GPUs per node,\n"
+"GPUs, CPU cores and memory by GPU model, as a scenario's\n"
+"from_node_list would make its pools.\n"
+"\n"
+H_INPUT H_XFORM
+"load:\n"
 "  --gpus N                offered load against a fleet of N GPUs\n"
 "  --fleet SCENARIO        ... against a scenario's fleet (a scenario input\n"
 "                          uses its own fleet)\n"
-"gen:\n"
+H_EXIT;
+
+static const char usage_gen[] =
+"usage: gpusim trace gen SPEC [-o OUT] [options]\n"
+"\n"
+"Generate a workload from a generator spec (or a scenario with a\n"
+"generated workload) as native CSV.\n"
+"\n"
+"options:\n"
 "  --seed N, --jobs N, --until T   override the spec\n"
 "  --scale-rate K          K times the spec's arrival rate\n"
+"  -o FILE, --out FILE     write here (default, or -: standard output)\n"
+H_EXIT;
+
+static const char usage_fit[] =
+"usage: gpusim trace fit INPUT [-o SPEC] [options]\n"
+"\n"
+"Fit arrival rate and daily/weekly cycle, duration laws, GPU counts and\n"
+"mixes by maximum likelihood, print the goodness of fit, and write a spec\n"
+"'gpusim trace gen' accepts; for a request trace, the rate, cycle and\n"
+"token laws as a service's \"requests\" block.\n"
+"\n"
+H_INPUT H_XFORM
 "fit:\n"
 "  --by tier|none          one class per tier (default) or one class\n"
 "  --durations L           auto (default), lognormal, pareto, exponential\n"
 "                          or empirical (for requests: both token laws)\n"
-"output:\n"
-"  -o FILE, --out FILE     write here (default: standard output; fit\n"
-"                          writes its spec only with -o)\n"
+"  -o FILE, --out FILE     write the spec here (only with -o; - is standard\n"
+"                          output, the report then goes to stderr)\n"
+H_EXIT;
+
+static const char usage_calibrate[] =
+"usage: gpusim trace calibrate FILE\n"
 "\n"
-"exit status: 0 done, 2 bad usage or bad input, 1 output not written\n";
+"Fit the GPUs' LLM serving factors to measured prompt and token times\n"
+"(Splitwise's perf_model.csv) and print the error table\n"
+"(docs/inference.md).\n"
+H_EXIT;
+
+static const char usage_kueue[] =
+"usage: gpusim trace kueue FILE\n"
+"\n"
+"Print Kueue ClusterQueues (the JSON of 'kubectl get clusterqueues -o\n"
+"json') as a scenario's \"tenants\" block, their quotas included.\n"
+H_EXIT;
+
+static const struct { const char *name, *text; } usages[] = {
+    { "formats", usage_formats }, { "convert", usage_convert },
+    { "transform", usage_convert }, { "stats", usage_stats },
+    { "gen", usage_gen }, { "fit", usage_fit },
+    { "calibrate", usage_calibrate }, { "kueue", usage_kueue },
+};
+
+/* The help of trace command cmd (NULL: the list), on stdout; 0, or 2 with
+ * a message for a command that does not exist. */
+static int help(const char *cmd)
+{
+    if (cmd == NULL) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    const char *names[16];
+    size_t n = sizeof usages / sizeof usages[0];
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(cmd, usages[i].name) == 0) {
+            fputs(usages[i].text, stdout);
+            return 0;
+        }
+        names[i] = usages[i].name;
+    }
+    names[n] = NULL;
+    char hint[128];
+    gs_suggest_fmt(cmd, names, hint, sizeof hint);
+    fprintf(stderr, "gpusim: trace: help: no command '%s'%s\n(see 'gpusim "
+            "trace help')\n", cmd, hint);
+    return 2;
+}
 
 /* --- options ------------------------------------------------------------------ */
 
@@ -542,7 +652,10 @@ static struct gs_scenario *shell(void)
     gs_params_init(&sc->trace, "--opt");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");
-    snprintf(sc->file, sizeof sc->file, "%s", "<command line>");
+    if ((sc->file = strdup("<command line>")) == NULL) {
+        free(sc);
+        return NULL;
+    }
     sc->wl_kind = GS_WL_TRACE;
     sc->seed = 1;
     return sc;
@@ -998,9 +1111,70 @@ static double fleet_gpus(const struct gs_scenario *sc)
     return g;
 }
 
+static int is_node_list_format(const char *f)
+{
+    for (int i = 0; f && gs_node_list_formats[i]; i++)
+        if (strcmp(gs_node_list_formats[i]->name, f) == 0 &&
+            strcmp(f, "scenario") != 0)
+            return 1;
+    return 0;
+}
+
+/* `trace stats --format F NODES` for a node-list format F: the fleet it
+ * describes, one line per (GPU model, GPUs per node) as a scenario's
+ * from_node_list would make its pools.  1 when printed, 0 when the file
+ * is not such a node list (the caller then reads it as a job trace, or
+ * reports *d when F is no job format), or a negative code. */
+static int stats_nodes(const struct opts *o, struct gs_diag *d)
+{
+    struct gs_catalog cat;
+    struct gs_pool_spec *pools = NULL;
+    int n = 0;
+    gs_catalog_init(&cat);
+    int rc = gs_node_list_read(o->format, o->input, &cat, &pools, &n, d);
+    if (rc < 0) {
+        /* a bad row past the header is this node list's error; a header
+         * it does not know may be a job trace's in the same format */
+        size_t k = strlen(o->input);
+        int line = strncmp(d->where, o->input, k) == 0 &&
+                   d->where[k] == ':' ? atoi(d->where + k + 1) : 0;
+        return rc == GS_ENOMEM || line > 1 ? rc : 0;
+    }
+    long nodes = 0, gpus = 0;
+    double cpu = 0, mem = 0;
+    printf("node list %s (%s)\n\n", o->input, o->format);
+    printf("  %-20s %7s %9s %7s %12s %12s\n", "GPU model", "nodes",
+           "GPUs/node", "GPUs", "CPU cores", "memory GiB");
+    for (int i = 0; i < n; i++) {
+        const struct gs_pool_spec *p = &pools[i];
+        const char *m = p->model >= 0 && p->model < cat.n
+                            ? cat.m[p->model].name : "(none)";
+        double c = (double)p->cpu_milli / 1000.0 * p->nodes;
+        double g = (double)p->mem_mib / 1024.0 * p->nodes;
+        printf("  %-20s %7d %9d %7ld %12.1f %12.1f\n", p->gpn > 0 ? m :
+               "(CPU only)", p->nodes, p->gpn, (long)p->nodes * p->gpn, c, g);
+        nodes += p->nodes;
+        gpus += (long)p->nodes * p->gpn;
+        cpu += c;
+        mem += g;
+    }
+    printf("  %-20s %7ld %9s %7ld %12.1f %12.1f\n", "all", nodes, "", gpus,
+           cpu, mem);
+    free(pools);
+    return 1;
+}
+
 static int cmd_stats(const struct opts *o)
 {
     struct gs_diag d = { 0 };
+    if (is_node_list_format(o->format)) {
+        int n = stats_nodes(o, &d);
+        if (n != 0)
+            return finish(n < 0 ? n : 0, &d);
+        if (gs_trace_format_find(o->format) == NULL)
+            return finish(GS_EINVAL, &d);
+        memset(&d, 0, sizeof d);
+    }
     struct input in;
     struct xf x = { 0 };
     double gpus = o->gpus;
@@ -1207,6 +1381,51 @@ static int cmd_fit(const struct opts *o)
     return status;
 }
 
+/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
+static int cmd_dcgm(int argc, char **argv)
+{
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n = 0, rc = 0;
+    struct gs_diag d = { 0 };
+    if (files == NULL)
+        return usage("%s", "out of memory");
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        gs_time t;
+        if (strcmp(a, "--idle") == 0 && v) {
+            if (parse_double(v, 0, 100, &o.idle) < 0)
+                rc = usage("--idle takes a utilization in percent, not '%s'",
+                           v);
+            o.idle /= 100.0;
+            i++;
+        } else if (strcmp(a, "--step") == 0 && v) {
+            if (gs_parse_time(v, &t) < 0 || t <= 0)
+                rc = usage("--step takes a time (30s, 1m), not '%s'", v);
+            o.step_ms = t;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v) {
+            if (gs_cimp_tz_parse(v, &o.tz, &d) < 0)
+                rc = report(&d);
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            rc = usage("dcgm: unknown option '%s' (--idle, --step, --tz)", a);
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (rc == 0 && n == 0)
+        rc = usage("%s", "dcgm takes the range-query exports (JSON files)");
+    struct gs_dcgm *m = NULL;
+    if (rc == 0 && gs_dcgm_load(files, n, &o, &m, &d) < 0)
+        rc = report(&d);
+    if (rc == 0)
+        gs_dcgm_print(stdout, m);
+    gs_dcgm_free(m);
+    free(files);
+    return rc;
+}
+
 int gs_trace_main(int argc, char **argv)
 {
     if (argc < 1) {
@@ -1215,10 +1434,11 @@ int gs_trace_main(int argc, char **argv)
     }
     const char *cmd = argv[0];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
-        strcmp(cmd, "-h") == 0) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
+        strcmp(cmd, "-h") == 0)
+        return help(argc > 1 ? argv[1] : NULL);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return help(cmd);
     if (strcmp(cmd, "formats") == 0) {
         if (argc > 1)
             return usage("%s", "formats takes no arguments");
@@ -1234,6 +1454,8 @@ int gs_trace_main(int argc, char **argv)
         return gs_llm_calib_report(stdout, argv[1], &cat, &d) ? report(&d)
                                                                : 0;
     }
+    if (strcmp(cmd, "dcgm") == 0)
+        return cmd_dcgm(argc - 1, argv + 1);
     if (strcmp(cmd, "kueue") == 0) {
         if (argc != 2 || argv[1][0] == '-')
             return usage("%s", "kueue takes one file: kubectl get "
@@ -1253,15 +1475,13 @@ int gs_trace_main(int argc, char **argv)
         o.cmd = CMD_FIT;
     else
         return usage("unknown command '%s' (formats, convert, transform, "
-                     "stats, gen, fit, kueue, calibrate)", cmd);
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
+                     "stats, gen, fit, dcgm, kueue, calibrate)", cmd);
     int rc = parse_opts(&o, argc - 1, argv + 1);
     if (rc != 0)
         return rc;
+    struct gs_diag d = { 0 };
+    if (o.out && strcmp(o.out, "-") == 0 && gs_out_check(o.out, &d) < 0)
+        return report(&d);      /* "-": stdout is the result's alone */
     switch (o.cmd) {
     case CMD_CONVERT: return cmd_convert(&o);
     case CMD_STATS: return cmd_stats(&o);

@@ -19,13 +19,16 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
+#include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -61,10 +64,16 @@ void gs_trace_set_log(FILE *fp)
 int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
 {
     *out = NULL;
-    FILE *probe = fopen(path, "rb");
-    if (probe == NULL)
+    /* without waiting: opening a FIFO would wait for a writer */
+    int pfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *probe = pfd < 0 ? NULL : fdopen(pfd, "rb");
+    if (probe == NULL) {
+        int e = errno;
+        if (pfd >= 0)
+            close(pfd);
         return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
-                           strerror(errno));
+                           strerror(e));
+    }
     /* The row engine reads a trace twice (validate, then replay), so it
      * must be a file: a pipe (/dev/stdin fed by a command) would be empty
      * the second time. */
@@ -605,11 +614,15 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
         return gs_diag_set(d, GS_EINVAL, opts->where,
                            "missing required key '%s'", key);
     }
-    const char *dir = sc ? sc->trace_dir : "";
-    if (p[0] == '/' || dir[0] == '\0')
-        snprintf(out, n, "%s", p);
-    else
-        snprintf(out, n, "%s/%s", dir, p);
+    char *full = gs_data_path(sc && sc->trace_dir ? sc->trace_dir : "", p);
+    if (full == NULL)
+        return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
+    int len = snprintf(out, n, "%s", full);
+    free(full);
+    if (len < 0 || (size_t)len >= n)    /* never read a shortened name */
+        return gs_diag_set(d, GS_EINVAL, opts->where, "'%s': the path is "
+                           "longer than the %zu bytes a path may have",
+                           key, n - 1);
     return 0;
 }
 

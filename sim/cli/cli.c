@@ -5,6 +5,7 @@
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
 #include "../base/cleanup.h"
+#include "../base/datapath.h"
 #include "../studies/compare.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
@@ -15,6 +16,7 @@
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
 #include "../studies/progress.h"
+#include "../studies/replay.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/sim.h"
@@ -42,11 +44,16 @@ static const char usage_main[] =
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
 "  llm SUBCOMMAND    validate the LLM operator model, calibrate a GPU\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
+"  replay-check SCENARIO  a cluster's own history replayed: simulated waits\n"
+"                    against recorded ones (docs/import.md)\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
 "\n"
 "  gpusim --version  print the version (also -V)\n"
+"  gpusim --data-path DIR[:DIR...] COMMAND ...  where a scenario's files\n"
+"                    are looked up when they are not beside it (also\n"
+"                    $GPUSIM_DATA_PATH; see the README's Scenario files)\n"
 "SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
 
 static const char usage_run[] =
@@ -92,13 +99,12 @@ static const char usage_scenario[] =
 
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
-    "run", "compare", "train", "trace", "llm", "place-exp", "policies",
-    "scenario",
-    "help", "version", NULL,
+    "run", "compare", "train", "trace", "llm", "place-exp", "replay-check",
+    "policies", "scenario", "help", "version", NULL,
 };
 
 static const char usage_help[] =
-"usage: gpusim help [COMMAND]\n"
+"usage: gpusim help [COMMAND [SUBCOMMAND]]\n"
 "\n"
 "Without COMMAND, list the commands; with one, its options and what it\n"
 "does (the same as 'gpusim COMMAND --help').\n";
@@ -212,7 +218,8 @@ static int cmd_run(int argc, char **argv)
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
     double sample = 1.0;
     struct gs_sim_opts o = { 0 };
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
+                               cluster of short options left half read */
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:s:p:o:fqh", run_opts, NULL)) != -1 ||
            optind < argc) {
@@ -270,7 +277,7 @@ static int cmd_run(int argc, char **argv)
         return usage_error("%s", "run: --out and --no-out contradict each "
                            "other; give one");
     struct gs_diag d = { 0 };
-    if (out && !no_out && gs_out_check(out, &d) < 0) {
+    if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
         char buf[1200];
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: --out: %s\n", buf);
@@ -336,7 +343,8 @@ static int cmd_run(int argc, char **argv)
     }
     fflush(stdout);
     if (rc == 0 && !no_out && !quiet)
-        fprintf(stderr, "gpusim: results written to %s\n", out);
+        fprintf(stderr, "gpusim: results written to %s\n",
+                strcmp(out, "-") == 0 ? "the standard output" : out);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);
@@ -359,7 +367,7 @@ static int cmd_policies(void)
     return 0;
 }
 
-static int cmd_help(const char *topic)
+static int cmd_help(const char *topic, const char *sub)
 {
     if (topic == NULL) {
         fputs(usage_main, stdout);
@@ -375,9 +383,13 @@ static int cmd_help(const char *topic)
         char *av[] = { (char *)"--help", NULL };
         return gs_place_exp_main(1, av);
     }
+    else if (strcmp(topic, "replay-check") == 0) {
+        char *av[] = { (char *)"replay-check", (char *)"--help", NULL };
+        return gs_replay_main(2, av);
+    }
     else if (strcmp(topic, "trace") == 0) {
-        char *av[] = { (char *)"help", NULL };
-        return gs_trace_main(1, av);
+        char *av[] = { (char *)"help", (char *)sub, NULL };
+        return gs_trace_main(sub ? 2 : 1, av);
     }
     else if (strcmp(topic, "llm") == 0) {
         char *av[] = { (char *)"--help", NULL };
@@ -434,6 +446,21 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* gpusim --data-path DIR[:DIR...] COMMAND ...: where scenarios' files
+     * are looked up when they are not beside the scenario (datapath.h) */
+    while (argc >= 2 && (strcmp(argv[1], "--data-path") == 0 ||
+                         strncmp(argv[1], "--data-path=", 12) == 0)) {
+        const char *v = argv[1][11] == '=' ? argv[1] + 12 : argv[2];
+        int used = argv[1][11] == '=' ? 1 : 2;
+        if (v == NULL || v[0] == '\0')
+            return usage_error("%s", "--data-path needs a list of folders "
+                               "(DIR[:DIR...])");
+        if (gs_data_path_set(v) < 0)
+            return report_rc(GS_ENOMEM, &(struct gs_diag){ 0 });
+        argv[used] = argv[0];
+        argv += used;
+        argc -= used;
+    }
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;
@@ -445,9 +472,10 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
-        return cmd_help(NULL);
+        return cmd_help(NULL, NULL);
     if (strcmp(cmd, "help") == 0)
-        return cmd_help(argc > 2 ? argv[2] : NULL);
+        return cmd_help(argc > 2 ? argv[2] : NULL,
+                        argc > 3 ? argv[3] : NULL);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
@@ -472,9 +500,11 @@ static int dispatch(int argc, char **argv)
         return gs_llm_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)
         return gs_place_exp_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay-check") == 0)
+        return gs_replay_main(argc - 1, argv + 1);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
-            return cmd_help("policies");
+            return cmd_help("policies", NULL);
         return cmd_policies();
     }
     if (strcmp(cmd, "scenario") == 0) {
@@ -483,7 +513,7 @@ static int dispatch(int argc, char **argv)
             return 0;
         }
         if (argc == 3 && strcmp(argv[2], "--help") == 0)
-            return cmd_help("scenario");
+            return cmd_help("scenario", NULL);
         return usage_error("%s", "scenario: the built-in scenario is "
                            "'quickstart'");
     }

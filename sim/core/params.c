@@ -1,5 +1,6 @@
 /* params.c -- plug-in parameters with used-key tracking (see params.h). */
 #include "params.h"
+#include "../base/suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -198,4 +199,16 @@ void gs_names_join(char *buf, size_t len, const void *const *table,
             break;
         used += (size_t)w;
     }
+}
+
+char *gs_names_suggest(const char *word, const void *const *table,
+                       size_t name_off, char *buf, size_t len)
+{
+    const char *names[65];
+    int n = 0;
+    for (int i = 0; table[i] && n < 64; i++)
+        names[n++] = *(const char *const *)((const char *)table[i] +
+                                            name_off);
+    names[n] = NULL;
+    return gs_suggest_fmt(word, names, buf, len);
 }

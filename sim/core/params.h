@@ -54,6 +54,11 @@ int gs_params_check_used(const struct gs_params *p, struct gs_diag *d);
 void gs_names_join(char *buf, size_t len, const void *const *table,
                    size_t name_off);
 
+/* " (did you mean 'X'?)" for word among the names of table (as above,
+ * suggest.h's rule), or "" into buf; returns buf. */
+char *gs_names_suggest(const char *word, const void *const *table,
+                       size_t name_off, char *buf, size_t len);
+
 /* Parse a duration string as above (also a bare number = seconds).
  * 0 or GS_EINVAL. */
 int gs_parse_time(const char *s, gs_time *out);

@@ -234,7 +234,8 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
         if (g->size_table[i] == NULL)
             goto fail;
         double tws = 0;
-        for (int k = 0; k < spec->cls[i].ntenants; k++)
+        for (int k = 0; k < spec->cls[i].ntenants &&
+                        k < GS_GEN_MAX_TENANTS; k++)
             tws += spec->cls[i].tenant_w[k];
         if (tws > 0) {
             g->ten_table[i] = gsl_ran_discrete_preproc(
@@ -317,10 +318,19 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
         size_t k = g->ten_table[c - sp->cls]
             ? gsl_ran_discrete(g->ten, g->ten_table[c - sp->cls])
             : gsl_rng_uniform_int(g->ten, (unsigned long)c->ntenants);
-        size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
-        memcpy(o->tenant, c->tenants[k], len);
-        o->tenant[len] = '\0';
-        o->tenant_key = (int)((c - sp->cls) * GS_GEN_MAX_TENANTS + (long)k) + 1;
+        if (c->numbered) {
+            /* tenantK is the same tenant in every class: one key for it,
+             * after the listed ones' and the default's */
+            snprintf(o->tenant, sizeof o->tenant, "tenant%zu", k + 1);
+            o->tenant_key = GS_GEN_MAX_CLASSES * GS_GEN_MAX_TENANTS + 2 +
+                            (int)k;
+        } else {
+            size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
+            memcpy(o->tenant, c->tenants[k], len);
+            o->tenant[len] = '\0';
+            o->tenant_key = (int)((c - sp->cls) * GS_GEN_MAX_TENANTS +
+                                  (long)k) + 1;
+        }
     } else {
         o->tenant_key = GS_GEN_MAX_CLASSES * GS_GEN_MAX_TENANTS + 1;  /* default */
     }

@@ -26,7 +26,8 @@
 
 #define GS_GEN_MAX_VALUES 32
 #define GS_GEN_MAX_CLASSES 16
-#define GS_GEN_MAX_TENANTS 64
+#define GS_GEN_MAX_TENANTS 64            /* tenants named in a list */
+#define GS_GEN_MAX_NUMBERED (1 << 24)   /* "tenants": N, a run's limit */
 #define GS_GEN_MAX_POINTS 65            /* empirical quantile points */
 #define GS_GEN_MAX_BURST 4              /* MMPP states */
 
@@ -51,6 +52,11 @@ struct gs_genclass {
     double weight;
     int tier;
     int ntenants;
+    /* numbered ("tenants": N): the names are tenant1 .. tenantN, made as
+     * jobs are drawn (any N up to GS_GEN_MAX_NUMBERED), and tenants[] is
+     * unused; otherwise tenants[] holds the names listed (at most
+     * GS_GEN_MAX_TENANTS).  tenant_w only with at most that many. */
+    int numbered;
     char tenants[GS_GEN_MAX_TENANTS][GS_TENANT_NAME];
     double tenant_w[GS_GEN_MAX_TENANTS];    /* all 0: uniform */
     int nvalues;

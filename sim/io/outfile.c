@@ -23,6 +23,43 @@
 
 #define TMP_TAG ".gpusim-tmp-"
 
+/* Where a result named "-" goes: standard output as it was when the
+ * command claimed it (gs_out_check), or -1 before that. */
+static int stdout_fd = -1;
+
+static int is_stdout(const char *path)
+{
+    return strcmp(path, "-") == 0;
+}
+
+/* The folder of "-"'s temporary: $TMPDIR, or /tmp. */
+static const char *tmp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && t[0] == '/' ? t : "/tmp";
+}
+
+/* Take standard output for the result: what the command prints from now
+ * on goes to stderr, so the result's bytes reach stdout alone. */
+static int claim_stdout(struct gs_diag *d)
+{
+    if (stdout_fd >= 0)
+        return 0;
+    fflush(stdout);
+    int fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return gs_diag_set(d, GS_EIO, "-", "cannot use the standard output: "
+                           "%s", strerror(errno));
+    if (dup2(2, 1) < 0) {
+        int e = errno;
+        close(fd);
+        return gs_diag_set(d, GS_EIO, "-", "cannot use the standard output: "
+                           "%s", strerror(e));
+    }
+    stdout_fd = fd;
+    return 0;
+}
+
 static const char *kind_of(mode_t m)
 {
     if (S_ISDIR(m))
@@ -50,6 +87,8 @@ int gs_out_check(const char *path, struct gs_diag *d)
     if (path == NULL || path[0] == '\0')
         return gs_diag_set(d, GS_EINVAL, "(empty name)", "the result file "
                            "name is empty");
+    if (is_stdout(path))
+        return claim_stdout(d);
     size_t len = strlen(path), b = base_at(path);
     if (len >= PATH_MAX)
         return gs_diag_set(d, GS_EINVAL, "(long path)", "the result path is "
@@ -94,11 +133,24 @@ int gs_out_check(const char *path, struct gs_diag *d)
     return 0;
 }
 
+int gs_out_check_seekable(const char *path, struct gs_diag *d)
+{
+    struct stat st;
+    if (path && is_stdout(path) && stdout_fd < 0 &&
+        (fstat(1, &st) != 0 || !S_ISREG(st.st_mode)))
+        return gs_diag_set(d, GS_EINVAL, "-", "an HDF5 file needs a file it "
+                           "can seek in, and the standard output is %s; "
+                           "redirect it to a file (> results.h5) or give "
+                           "--out FILE", fstat(1, &st) != 0 ? "closed" :
+                           kind_of(st.st_mode));
+    return gs_out_check(path, d);
+}
+
 /* ".BASE" + TMP_TAG for target's file name, BASE cut so that STEM + PID +
  * "-XXXXXX" fits NAME_MAX.  Malloc'ed, or NULL. */
 static char *stem_of(const char *target)
 {
-    const char *base = target + base_at(target);
+    const char *base = is_stdout(target) ? "stdout" : target + base_at(target);
     size_t room = NAME_MAX - 1 - strlen(TMP_TAG) - 10 - 7;
     size_t n = strlen(base);
     if (n > room)
@@ -145,7 +197,8 @@ static void maybe_stale(const char *dir, const char *name, const char *stem)
 static void remove_stale(const char *target, const char *stem)
 {
     size_t b = base_at(target);
-    char *dir = b ? strndup(target, b) : strdup(".");
+    char *dir = is_stdout(target) ? strdup(tmp_dir())
+                : b ? strndup(target, b) : strdup(".");
     DIR *dp = dir ? opendir(dir) : NULL;
     if (dp) {
         struct dirent *e;
@@ -181,7 +234,9 @@ static int names(const char *path, char **target, char **tmpl,
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
     remove_stale(*target, stem);
-    size_t b = base_at(*target);
+    /* "-": the temporary is in $TMPDIR, copied to stdout at commit */
+    const char *dir = is_stdout(*target) ? tmp_dir() : *target;
+    size_t b = is_stdout(*target) ? strlen(dir) + 1 : base_at(*target);
     char pid[24];
     snprintf(pid, sizeof pid, "%ld-XXXXXX", (long)getpid());
     size_t n = b + strlen(stem) + strlen(pid) + 1;
@@ -201,7 +256,9 @@ static int names(const char *path, char **target, char **tmpl,
         *target = NULL;
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
-    memcpy(*tmpl, *target, b);
+    memcpy(*tmpl, dir, b);
+    if (is_stdout(*target))
+        (*tmpl)[b - 1] = '/';
     snprintf(*tmpl + b, n - b, "%s%s", stem, pid);
     free(stem);
     return 0;
@@ -253,6 +310,38 @@ static void release(struct gs_out *o)
     o->tmp = o->target = NULL;
 }
 
+/* Copy the finished temporary to the claimed standard output. */
+static int copy_out(const char *tmp, struct gs_diag *d)
+{
+    int in = open(tmp, O_RDONLY | O_CLOEXEC), rc = 0;
+    if (in < 0)
+        return gs_diag_set(d, GS_EIO, "-", "cannot read back %s: %s", tmp,
+                           strerror(errno));
+    int out = stdout_fd >= 0 ? stdout_fd : 1;
+    char buf[65536];
+    ssize_t got;
+    while (rc == 0 && (got = read(in, buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            if (errno != EINTR)
+                rc = gs_diag_set(d, GS_EIO, "-", "cannot read back %s: %s",
+                                 tmp, strerror(errno));
+            continue;
+        }
+        for (ssize_t at = 0; rc == 0 && at < got;) {
+            ssize_t put = write(out, buf + at, (size_t)(got - at));
+            if (put < 0 && errno == EINTR)
+                continue;
+            if (put <= 0)
+                rc = gs_diag_set(d, GS_EIO, "-", "cannot write the standard "
+                                 "output: %s", strerror(errno));
+            else
+                at += put;
+        }
+    }
+    close(in);
+    return rc;
+}
+
 int gs_out_commit(struct gs_out *o, struct gs_diag *d)
 {
     int rc = 0;
@@ -260,6 +349,12 @@ int gs_out_commit(struct gs_out *o, struct gs_diag *d)
         rc = gs_diag_set(d, GS_EIO, o->target, "cannot write: %s",
                          strerror(errno));
     o->fd = -1;
+    if (rc == 0 && is_stdout(o->target)) {
+        rc = copy_out(o->tmp, d);
+        unlink(o->tmp);
+        release(o);
+        return rc;
+    }
     if (rc == 0 && rename(o->tmp, o->target) != 0)
         rc = gs_diag_set(d, GS_EIO, o->target, "cannot move the finished "
                          "file into place (from %s): %s", o->tmp,
@@ -318,7 +413,7 @@ void gs_out_scratch_remove(char **dir)
 
 char *gs_out_default_name(const char *arg, const char *suffix)
 {
-    const char *base = arg + base_at(arg);
+    const char *base = is_stdout(arg) ? "stdin" : arg + base_at(arg);
     size_t n = strlen(base);
     if (n > 5 && strcmp(base + n - 5, ".json") == 0)
         n -= 5;

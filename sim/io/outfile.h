@@ -18,7 +18,16 @@
  * "results" into /dev/full or a FIFO by renaming over it would replace
  * the device node).  A symbolic link is followed: the file it leads to is
  * replaced (its temporary made in that file's folder) and the link is
- * kept; a link to a missing file is refused. */
+ * kept; a link to a missing file is refused.
+ *
+ * The name "-" is standard output: the result is written whole into a
+ * temporary in $TMPDIR (or /tmp) and copied to stdout at commit, so a
+ * failure writes nothing there.  Checking "-" (gs_out_check) claims
+ * stdout for the result: from then on what the command prints to stdout
+ * goes to stderr instead, so the result's bytes are alone on stdout.  An
+ * HDF5 file needs a file it can seek in: gs_out_check_seekable refuses
+ * "-" unless stdout is a regular file (`> results.h5`), never a pipe or a
+ * terminal. */
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H
 
@@ -35,6 +44,10 @@ struct gs_out {
  * what it is.  The CLI calls it before the simulation, so a bad --out
  * costs nothing. */
 int gs_out_check(const char *path, struct gs_diag *d);
+
+/* gs_out_check for a result that is written by seeking (HDF5): "-" is
+ * refused unless standard output is a regular file. */
+int gs_out_check_seekable(const char *path, struct gs_diag *d);
 
 /* Check path, remove stale temporaries of the same target, create the
  * temporary (mode 0666 less the umask) and register it with cleanup.h.
@@ -54,8 +67,9 @@ void gs_out_abort(struct gs_out *o);
 int gs_out_scratch(const char *path, char **dir, struct gs_diag *d);
 void gs_out_scratch_remove(char **dir);
 
-/* The default result name for a scenario given as `arg` (a file path, or
- * a built-in name such as "quickstart"): the file's name without its
+/* The default result name for a scenario given as `arg` (a file path, a
+ * built-in name such as "quickstart", or "-", standard input, named
+ * "stdin"): the file's name without its
  * folder and its ".json", followed by suffix ("mine.json" -> "mine.h5" in
  * the current folder).  Malloc'ed, or NULL when out of memory. */
 char *gs_out_default_name(const char *arg, const char *suffix);

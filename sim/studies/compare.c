@@ -29,7 +29,9 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/sim.h"
+#include "../core/model.h"
 #include "../base/suggest.h"
+#include "cmppair.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,28 +51,29 @@
 
 extern char **environ;
 
-/* The metrics compared: every summary scalar, then the all-jobs waits,
- * JCT and SLA violations. */
-#define NAME_OF(expr, name, fmt) name,
-static const char *const metric_names[] = {
-    GS_SUMMARY_FIELDS(NAME_OF)
+/* The metrics compared: every summary scalar (the core's and the
+ * models', model.h), then the all-jobs waits, JCT and SLA violations, then
+ * utilization and throughput up to each run's own end (compare keeps them
+ * from before the billing window's extension; cmppair.c says why they,
+ * not the billed ones, rank). */
+static const char *const tail_names[] = {
     "wait_mean_s", "wait_p95_s", "wait_p99_s", "jct_mean_s",
-    "sla_violations",
+    "sla_violations", "utilization_makespan", "throughput_makespan_jph",
 };
-#undef NAME_OF
-#define NMETRICS ((int)(sizeof metric_names / sizeof metric_names[0]))
+#define NTAIL ((int)(sizeof tail_names / sizeof tail_names[0]))
+#define NMETRICS (gs_summary_nfields() + NTAIL)
 
 void gs_compare_metric_values(const struct gs_summary *su, double *v)
 {
-    int i = 0;
-#define VAL(expr, name, fmt) v[i++] = (double)(expr);
-    GS_SUMMARY_FIELDS(VAL)
-#undef VAL
+    gs_summary_values(su, v);
+    int i = gs_summary_nfields();
     v[i++] = su->all.wait_mean;
     v[i++] = su->all.wait_p95;
     v[i++] = su->all.wait_p99;
     v[i++] = su->all.jct_mean;
     v[i++] = (double)(su->all.sla_wait + su->all.sla_deadline);
+    v[i++] = su->util;              /* the run's own span: see same_window */
+    v[i++] = su->throughput_jph;
     GS_ASSERT(i == NMETRICS);
 }
 
@@ -81,13 +84,19 @@ int gs_compare_nmetrics(void)
 
 const char *const *gs_compare_metric_names(void)
 {
-    return metric_names;
+    static const char *names[GS_SUMMARY_NMAX + NTAIL];
+    int n = gs_summary_nfields();
+    for (int i = 0; i < n; i++)
+        names[i] = gs_summary_field_name(i);
+    for (int i = 0; i < NTAIL; i++)
+        names[n + i] = tail_names[i];
+    return names;
 }
 
 static int metric_index(const char *name)
 {
     for (int i = 0; i < NMETRICS; i++)
-        if (strcmp(metric_names[i], name) == 0)
+        if (strcmp(gs_compare_metric_names()[i], name) == 0)
             return i;
     return -1;
 }
@@ -117,7 +126,10 @@ static const char usage[] =
 "\n"
 "Run every policy with every seed on SCENARIO (a JSON file, or\n"
 "'quickstart') in parallel processes, and print each metric's mean over\n"
-"the seeds with its 95% confidence interval (Student's t).\n"
+"the seeds with its 95% confidence interval (Student's t); then each\n"
+"policy's difference from the baseline on the same seeds (paired t, 95%),\n"
+"starred when significant after Holm's correction over all pairs, and a\n"
+"ranking line a metric that claims only significant differences.\n"
 "\n"
 "options:\n"
 "  -p, --policies LIST  comma-separated policy names (default:\n"
@@ -144,6 +156,10 @@ static const char usage[] =
 "                    as 48h from the first arrival, or own (each run\n"
 "                    over its own span).  A scenario horizon is already\n"
 "                    every run's window\n"
+"  --baseline NAME   the policy the others are compared with, paired\n"
+"                    by seed (default: the first of --policies)\n"
+"  --csv-pairs       print the paired differences from the baseline as\n"
+"                    CSV instead of the means\n"
 "  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
@@ -594,7 +610,7 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
             hidden++;
             continue;
         }
-        fprintf(fp, "  %-26s", metric_names[m]);
+        fprintf(fp, "  %-26s", gs_compare_metric_names()[m]);
         for (int p = 0; p < c->npol; p++) {
             char cell[64];
             size_t i = (size_t)p * NMETRICS + m;
@@ -638,7 +654,8 @@ static int choose_metrics(struct cmp *c, const char *list, const double *v)
         int m = metric_index(name);
         if (m < 0) {
             const char *cands[NMETRICS + 1];
-            memcpy(cands, metric_names, sizeof metric_names);
+            memcpy(cands, gs_compare_metric_names(),
+                   (size_t)NMETRICS * sizeof cands[0]);
             cands[NMETRICS] = NULL;     /* gs_suggest wants the end marked */
             const char *near = gs_suggest(name, cands);
             fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
@@ -663,8 +680,8 @@ static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
                 continue;
             size_t i = (size_t)p * NMETRICS + m;
             fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
-                    metric_names[m], c->nseeds, mean[i], sd[i], half[i],
-                    mean[i] - half[i], mean[i] + half[i]);
+                    gs_compare_metric_names()[m], c->nseeds, mean[i], sd[i],
+                    half[i], mean[i] - half[i], mean[i] + half[i]);
         }
 }
 
@@ -696,24 +713,30 @@ static const struct option opts[] = {
     { "csv", no_argument, NULL, 'c' },
     { "metrics", required_argument, NULL, 'm' },
     { "bill-until", required_argument, NULL, 'B' },
+    { "baseline", required_argument, NULL, 'b' },
+    { "csv-pairs", no_argument, NULL, 'C' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
 
 /* Bill every run over the same window: W = the longest span of the runs
- * (and at least the scenario's bill_until); each run that ended sooner is
- * run again with bill_until = W, which keeps it going -- the fleet billed,
- * the models acting -- until W (sim.h).  A run's events before its own end
- * are the same both times, so only the window's tail is new.  0, or an exit
- * status with the message printed. */
+ * (and at least the scenario's bill_until), or the fixed window given
+ * (fixed = W); each run that ended sooner is run again with bill_until =
+ * W, which keeps it going -- the fleet billed, the models acting -- until W
+ * (sim.h).  A run's events before its own end are the same both times, so
+ * only the window's tail is new; its utilization and throughput up to its
+ * own end (the *_makespan metrics) are kept from the first run.  0, or an
+ * exit status with the message printed. */
 static int same_window(struct cmp *c, double *values, int jobs, int quiet,
-                       struct gs_diag *d)
+                       gs_time fixed, struct gs_diag *d)
 {
     int n = c->npol * c->nseeds, ms = metric_index("span_h");
-    GS_ASSERT(ms >= 0);
-    gs_time w = c->bill_until;
-    for (int t = 0; t < n; t++) {
+    int mu = metric_index("utilization_makespan");
+    int mt = metric_index("throughput_makespan_jph");
+    GS_ASSERT(ms >= 0 && mu >= 0 && mt >= 0);
+    gs_time w = fixed > 0 ? fixed : c->bill_until;
+    for (int t = 0; t < n && fixed == 0; t++) {
         gs_time span = (gs_time)llround(values[(size_t)t * NMETRICS + ms] *
                                         (double)GS_HOUR);
         if (span > w)
@@ -744,15 +767,20 @@ static int same_window(struct cmp *c, double *values, int jobs, int quiet,
         rc = gs_pool_exec(&pool, v, d);
         gs_progress_end(&c->pr);
         c->task = NULL;
-        for (int i = 0; rc == 0 && i < na; i++)
-            memcpy(values + (size_t)again[i] * NMETRICS,
-                   v + (size_t)i * NMETRICS, NMETRICS * sizeof *v);
+        for (int i = 0; rc == 0 && i < na; i++) {
+            double *row = values + (size_t)again[i] * NMETRICS;
+            double u = row[mu], th = row[mt];
+            memcpy(row, v + (size_t)i * NMETRICS, NMETRICS * sizeof *v);
+            row[mu] = u;
+            row[mt] = th;
+        }
     }
     if (rc == 0 && !quiet)
-        fprintf(stderr, "gpusim: every run billed over %.2f h, the longest "
-                "run's span (%d of %d runs kept going until then; "
-                "--bill-until own bills each over its own)\n",
-                (double)w / GS_HOUR, na, n);
+        fprintf(stderr, "gpusim: every run billed over %.2f h, %s (%d of %d "
+                "runs kept going until then; --bill-until own bills each "
+                "over its own)\n", (double)w / GS_HOUR,
+                fixed > 0 ? "the window given" : "the longest run's span",
+                na, n);
     free(again);
     free(v);
     return rc < 0 ? report(d, d->code == GS_EIO ? 1 : 2) : 0;
@@ -768,6 +796,9 @@ int gs_compare_main(int argc, char **argv)
  * folder made from it are owned here. */
 struct cmp_args {
     const char *file, *out, *plots, *scripts, *list, *lib, *mlist;
+    const char *baseline;           /* --baseline (NULL: the first) */
+    int base;                       /* its index in --policies */
+    int csv_pairs;
     char *defout, *defplots, *tmpdir;
     long seeds, jobs;
     int no_plots, csv, quiet, force, bill;
@@ -816,6 +847,8 @@ static int parse_args(int argc, char **argv, struct cmp_args *a,
         case 'n': a->no_plots = 1; break;
         case 'c': a->csv = 1; break;
         case 'm': a->mlist = optarg; break;
+        case 'b': a->baseline = optarg; break;
+        case 'C': a->csv_pairs = 1; break;
         case 'B':
             if (strcmp(optarg, "longest") == 0)
                 a->bill = BILL_LONGEST;
@@ -908,7 +941,7 @@ static int prepare_files(struct cmp_args *a, struct cmp *c, int ntasks,
         }
         a->plots = a->defplots;
     }
-    if (gs_out_check(a->out, d) < 0)
+    if (gs_out_check_seekable(a->out, d) < 0)
         return report(d, 2);
     if (gs_out_scratch(a->out, &a->tmpdir, d) < 0)
         return report(d, 1);
@@ -951,21 +984,37 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
         .scenario = sc->name, .text = sc->text, .npol = c->npol,
         .nseeds = c->nseeds, .nmetrics = NMETRICS,
         .policies = (const char *const *)c->pol, .seeds = c->seeds,
-        .metrics = metric_names, .values = r->values, .mean = r->mean,
+        .metrics = gs_compare_metric_names(), .values = r->values, .mean = r->mean,
         .sd = r->sd, .t = r->tq, .half = r->half,
         .runfiles = (const char *const *)c->runfiles,
     };
     if (gs_h5_write_compare(a->out, &hc, d) < 0)
         return report(d, 1);
     /* a CSV has every metric unless --metrics chooses */
-    choose_metrics(c, a->mlist ? a->mlist : a->csv ? "all" : NULL,
+    choose_metrics(c, a->mlist ? a->mlist : a->csv || a->csv_pairs ? "all"
+                   : NULL,
                    r->values);
+    struct gs_cmp_runs runs = {
+        .npol = c->npol, .nseeds = c->nseeds, .nmetrics = NMETRICS,
+        .pol = (const char *const *)c->pol,
+        .metrics = gs_compare_metric_names(),
+        .values = r->values,
+    };
+    int prc = 0;
     if (!a->quiet) {
-        if (a->csv)
+        if (a->csv_pairs)
+            prc = gs_cmp_print_pairs_csv(stdout, &runs, c->show, a->base);
+        else if (a->csv)
             print_csv(stdout, c, r->mean, r->sd, r->half);
-        else
+        else {
             print_table(stdout, c, r->mean, r->half);
+            prc = gs_cmp_print_pairs(stdout, &runs, c->show, a->base);
+        }
         fflush(stdout);
+    }
+    if (prc < 0) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
     }
     if (!a->no_plots && draw(c, r->values, a->plots, a->scripts) == 0)
         fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
@@ -1019,6 +1068,14 @@ static int compare_main(int argc, char **argv)
     }
     if (check_policies(&c) < 0)
         goto done;
+    for (a.base = 0; a.baseline && a.base < c.npol; a.base++)
+        if (strcmp(c.pol[a.base], a.baseline) == 0)
+            break;
+    if (a.base == c.npol) {
+        fprintf(stderr, "gpusim: --baseline: '%s' is not one of --policies "
+                "(%s)\n", a.baseline, a.list);
+        goto done;
+    }
     if (load(a.file, &sc, &d) < 0) {
         status = report(&d, 2);
         goto done;
@@ -1028,8 +1085,10 @@ static int compare_main(int argc, char **argv)
                 "which is already every run's billing window\n");
         goto done;
     }
-    if (a.bill == BILL_LONGEST)
-        c.bill_until = sc->bill_until;      /* at least the scenario's */
+    /* the first runs end on their own (or at the scenario's bill_until);
+     * same_window then bills them over the window asked */
+    gs_time fixed = a.bill == BILL_FIXED ? c.bill_until : 0;
+    c.bill_until = a.bill == BILL_LONGEST ? sc->bill_until : 0;
     c.sc = sc;
     c.nseeds = (int)a.seeds;
     c.seeds = calloc((size_t)a.seeds, sizeof *c.seeds);
@@ -1064,8 +1123,9 @@ static int compare_main(int argc, char **argv)
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
-    if (a.bill == BILL_LONGEST && sc->horizon == 0 &&
-        (status = same_window(&c, r.values, (int)a.jobs, a.quiet, &d)) != 0)
+    if (a.bill != BILL_OWN && sc->horizon == 0 &&
+        (status = same_window(&c, r.values, (int)a.jobs, a.quiet, fixed,
+                              &d)) != 0)
         goto done;
     status = finish(&a, &c, &r, gs_progress_elapsed(&c.pr), &d);
 done:

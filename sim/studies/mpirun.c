@@ -110,7 +110,7 @@ int gs_dist_out_check(const char *scenario, const char *suffix, int force,
         *out = *defout;
     }
     int refused = gs_dist_leader() &&
-                  (gs_out_check(*out, d) < 0 ||
+                  (gs_out_check_seekable(*out, d) < 0 ||
                    (*defout && gs_out_check_new(*out, force, d) < 0));
     return gs_dist_agree(refused) ? GS_EINVAL : 0;
 }

@@ -691,7 +691,7 @@ static int place_exp_main(int argc, char **argv)
         }
         out = defout;
     }
-    if (out && !no_out && gs_out_check(out, &d) < 0) {
+    if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
         gs_diag_format(&d, buf, sizeof buf);
         fprintf(stderr, "gpusim: --out: %s\n", buf);
         free(defout);

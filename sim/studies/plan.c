@@ -59,10 +59,11 @@ static const char usage[] =
 "\n"
 "Find the cheapest fleet in the scenario's `plan` section search space\n"
 "whose targets hold at the 95% confidence level, in parallel processes\n"
-"(and MPI ranks under mpirun or srun).  Prints the plan with cost per\n"
-"hour and month and every metric with its interval, the Pareto front of\n"
-"cost against SLA attainment, right-sizing advice per tier and per\n"
-"service, and the plan at each --growth factor.  See docs/planning.md.\n"
+"(and MPI ranks under mpirun or srun).  Prints the plan first: its cost\n"
+"per hour and month, its fleet, each target with its interval and margin,\n"
+"the metrics that apply; then the search, the Pareto front of cost\n"
+"against SLA attainment, the plan at each --growth factor and right-\n"
+"sizing advice per tier and per service.  See docs/planning.md.\n"
 "\n"
 "options:\n"
 "  -s, --seeds N     seeds per candidate (default: the plan's, else 5)\n"
@@ -79,6 +80,8 @@ static const char usage[] =
 "                    file's name + -plan-plots)\n"
 "  --no-plots        draw no plot\n"
 "  --no-advice       skip the right-sizing run\n"
+"  -v, --verbose     print every metric of the plan, not only those\n"
+"                    that apply to it\n"
 "  -q, --quiet       print nothing on stdout\n"
 "\n"
 "exit status: 0 a feasible plan found, 3 none feasible (the closest is\n"
@@ -94,17 +97,23 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* How the search went: seeds, candidates, runs, what it saved. */
 static void print_head(FILE *fp, const struct search *s)
 {
-    fprintf(fp, "gpusim plan  scenario %s  %d seeds per candidate (%llu..%llu, "
-            "common to all), early stop after %d\n", s->base->name,
-            s->pc->seeds, (unsigned long long)s->base->seed,
-            (unsigned long long)(s->base->seed + (uint64_t)s->pc->seeds - 1),
-            s->pc->min_seeds);
+    fprintf(fp, "gpusim plan  scenario %s  %d seeds per verdict (from %llu, "
+            "common to all), early stop after %d, up to %d where an "
+            "interval straddles a target (indifference zone ±%g%%)\n",
+            s->base->name, s->pc->seeds, (unsigned long long)s->base->seed,
+            s->pc->min_seeds, s->pc->max_seeds, 100 * s->pc->indifference);
     fprintf(fp, "searched %d combination%s: %d candidates, %ld runs (%ld "
-            "candidates stopped early, %ld combinations pruned as "
-            "dominated)\n", s->ncombo, s->ncombo == 1 ? "" : "s", s->ncand,
-            s->runs, s->stopped, s->pruned);
+            "candidates stopped early, %ld ran more seeds, %ld undecided, "
+            "%ld combinations pruned as dominated)\n",
+            s->ncombo + s->ncombo_more,
+            s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs, s->stopped,
+            s->extended, s->undecided, s->pruned);
+    if (s->note[0])
+        fprintf(fp, "search ranges widened (doubling, up to each range's "
+                "cap):\n%s", s->note);
 }
 
 static int plan_main(int argc, char **argv);
@@ -119,6 +128,7 @@ static const struct option opts[] = {
     { "no-plots", no_argument, NULL, 'n' },
     { "no-advice", no_argument, NULL, 'A' },
     { "quiet", no_argument, NULL, 'q' },
+    { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -134,7 +144,7 @@ struct plan_args {
     const char *file, *out, *plots, *glist;
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
-    int no_plots, quiet, no_advice, force;
+    int no_plots, quiet, no_advice, force, verbose;
 };
 
 /* Read the options into a.  -1 to go on, or the exit status. */
@@ -143,7 +153,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
     int ch;
     optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
-    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &a->file)) !=
+    while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqvh", opts, &a->file)) !=
            -1) {
         char *end;
         long v;
@@ -171,6 +181,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
         case 'n': a->no_plots = 1; break;
         case 'A': a->no_advice = 1; break;
         case 'q': a->quiet = 1; break;
+        case 'v': a->verbose = 1; break;
         case 'h':
             if (gs_dist_leader())
                 fputs(usage, stdout);
@@ -199,6 +210,10 @@ static int override(struct gs_plancfg *pc, const struct plan_args *a)
         if (pc->min_seeds > pc->seeds)
             pc->min_seeds = pc->seeds;
     }
+    if (pc->max_seeds == 0)
+        pc->max_seeds = 4 * pc->seeds > 1000 ? 1000 : 4 * pc->seeds;
+    if (pc->max_seeds < pc->seeds)
+        pc->max_seeds = pc->seeds;
     if (a->glist == NULL)
         return -1;
     char **g;
@@ -239,10 +254,12 @@ static int grow(const struct search *s, int jobs, struct growth *g,
     for (int k = 0; k < pc->ngrowth; k++) {
         struct search sg = { .pc = pc, .base = s->base,
                              .growth = pc->growth[k], .nm = s->nm,
-                             .nfleet = s->nfleet, .pr = s->pr };
+                             .nfleet = s->nfleet, .pr = s->pr,
+                             .bound = INFINITY };
         gs_plan_attain_bind(&sg);
         g->cost[k] = NAN;
-        if (gs_plan_search_run(&sg, jobs, d) < 0) {
+        if (gs_plan_search_run(&sg, jobs, d) < 0 ||
+            gs_plan_search_widen(&sg, jobs, d) < 0) {
             gs_plan_search_free(&sg);
             return d->code ? d->code : -1;
         }
@@ -266,20 +283,57 @@ static int grow(const struct search *s, int jobs, struct growth *g,
     return 0;
 }
 
-/* The answer on fp: the search's size, the plan (or INFEASIBLE and the
- * closest candidate), the front, the growth table and the advice.  0 or
- * a negative code with d filled (the advice's run failed). */
+/* The candidates cheaper than the answer whose verdict stayed undecided
+ * (inside the indifference zone, or at the cap): the answer is the
+ * cheapest plan known to meet the targets, and these might too. */
+static void print_undecided(FILE *fp, const struct search *s, int chosen)
+{
+    int n = 0;
+    for (int i = 0; i < s->ncand; i++) {
+        const struct cand *y = &s->cand[i];
+        if (y->status != C_UNDECIDED ||
+            (chosen >= 0 && gs_plan_cost_cmp(y, &s->cand[chosen]) > 0))
+            continue;
+        if (n++ == 0)
+            fprintf(fp, "  cheaper, but undecided (its interval sits on a "
+                    "target%s):\n", chosen >= 0 ? "; the plan above is the "
+                    "cheapest known to meet them" : "");
+        char w[160] = "";
+        for (int k = 0; k < s->pc->ntargets && !w[0]; k++) {
+            const struct gs_plan_target *t = &s->pc->t[k];
+            int st = gs_plan_target_state(s, y, t);
+            if (st != T_ZONE && st != T_OPEN)
+                continue;
+            int m = gs_plan_metric(t->metric);
+            char c[80];
+            gs_plan_cell(c, sizeof c, y->mean[m], y->half[m]);
+            if (st == T_ZONE)
+                snprintf(w, sizeof w, "%s %s against %g: undecided within "
+                         "±%g%%", t->metric, c, t->limit,
+                         100 * s->pc->indifference);
+            else
+                snprintf(w, sizeof w, "%s %s against %g: undecided at the "
+                         "cap of %d seeds", t->metric, c, t->limit, y->nrun);
+        }
+        fprintf(fp, "    %s  $%.2f/hour  %s\n", y->label, y->cost_h, w);
+    }
+}
+
+/* The answer on fp, first: the plan (or INFEASIBLE and the closest
+ * candidate) with its cost, each target with its margin, the metrics that
+ * apply; then how the search went, the front, the growth table and the
+ * advice.  0 or a negative code with d filled (the advice's run failed). */
 static int print_answer(FILE *fp, const struct search *s, int chosen,
                         int near, const int *fr, int nf,
-                        const struct growth *g, int advice, struct gs_diag *d)
+                        const struct growth *g, const struct plan_args *a,
+                        struct gs_diag *d)
 {
     const struct gs_plancfg *pc = s->pc;
-    print_head(fp, s);
     const struct cand *x = &s->cand[chosen >= 0 ? chosen : near];
     if (chosen >= 0) {
-        fprintf(fp, "\ncheapest feasible plan: %s\n", x->label);
+        fprintf(fp, "cheapest feasible plan: %s\n", x->label);
     } else {
-        fprintf(fp, "\nINFEASIBLE: no candidate in the search space "
+        fprintf(fp, "INFEASIBLE: no candidate in the search space "
                 "meets every target.\n");
         if (near >= 0)
             fprintf(fp, "closest candidate (least relative miss of "
@@ -287,16 +341,20 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
                     100 * gs_plan_miss(s, x), x->label);
     }
     if (chosen >= 0 || near >= 0) {
-        gs_plan_print_fleet(fp, x);
         int im = gs_plan_metric("cost_per_hour_usd");
         char c[80];
         gs_plan_cell(c, sizeof c, x->mean[im], x->half[im]);
         fprintf(fp, "  cost: $%.2f per hour, $%.0f per month (%g h); "
                 "per hour %s\n", x->cost_h,
                 x->cost_h * pc->hours_per_month, pc->hours_per_month, c);
+        gs_plan_print_fleet(fp, x);
         gs_plan_print_targets(fp, s, x);
-        gs_plan_print_metrics(fp, s, x);
     }
+    print_undecided(fp, s, chosen);
+    if (chosen >= 0 || near >= 0)
+        gs_plan_print_metrics(fp, s, x, a->verbose);
+    fputc('\n', fp);
+    print_head(fp, s);
     gs_plan_print_front(fp, s, fr, nf, pc->hours_per_month);
     if (pc->ngrowth) {
         fprintf(fp, "\nload growth (the same search with "
@@ -306,7 +364,7 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
             fputs(g->line[k], fp);
     }
     int rc = 0;
-    if (advice && (chosen >= 0 || near >= 0))
+    if (!a->no_advice && (chosen >= 0 || near >= 0))
         rc = gs_plan_rightsize(fp, x->sc, d);
     fflush(fp);
     return rc;
@@ -392,13 +450,15 @@ static int plan_main(int argc, char **argv)
     }
     gs_progress_init(&pr, "plan", a.quiet || !gs_dist_leader());
     s = (struct search){ .pc = &pc, .base = base, .growth = 1,
-                         .nm = gs_run_nmetrics(), .pr = &pr };
+                         .nm = gs_run_nmetrics(), .pr = &pr,
+                         .bound = INFINITY };
     gs_plan_attain_bind(&s);
     /* spot clones are appended after the $.fleet entries */
     s.nfleet = gs_json_count(base->text, "fleet");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (gs_plan_search_run(&s, (int)a.jobs, &d) < 0 ||
+        gs_plan_search_widen(&s, (int)a.jobs, &d) < 0 ||
         grow(&s, (int)a.jobs, &g, &d) < 0) {
         gs_progress_end(&pr);
         status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
@@ -412,7 +472,7 @@ static int plan_main(int argc, char **argv)
     gs_progress_end(&pr);
     if (gs_dist_leader()) {
         if (!a.quiet && print_answer(stdout, &s, chosen, near, fr, nf, &g,
-                                     !a.no_advice, &d) < 0) {
+                                     &a, &d) < 0) {
             status = gs_report_diag(&d, 2);
             goto end;
         }

@@ -15,7 +15,10 @@
 struct gs_scenario;
 
 /* A candidate's verdict; gs_plan_status[] names them. */
-enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID };
+enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID,
+       C_UNDECIDED };
+/* Where a target stands on a candidate's interval. */
+enum { T_MET, T_MISSED, T_ZONE, T_OPEN };
 extern const char *const gs_plan_status[];
 /* A combination's state along its bisected count. */
 enum { K_TOP, K_BISECT, K_DONE, K_INFEASIBLE, K_PRUNED };
@@ -35,6 +38,8 @@ struct cand {
                                    million output tokens */
     long size;                  /* sum of the searched counts (ties) */
     char *why;                  /* refused by the scenario's validation */
+    int at_cap;                 /* undecided because the cap was hit */
+    int *cnt;                   /* [ncounts] its searched counts */
 };
 
 struct combo {
@@ -56,6 +61,14 @@ struct search {
     int ncand, capcand;
     struct cand *cand;
     long runs, stopped, pruned;
+    int ncombo_more;            /* combinations of the widened ranges */
+    long extended, undecided;   /* candidates that ran past plan.seeds;
+                                   that ended undecided */
+    double bound;               /* the cost of a plan found by an earlier
+                                   pass (INFINITY: none), for pruning */
+    char note[2048];            /* how the ranges were widened */
+    double est_rest;            /* runs the search may still take (an
+                                   estimate, for the progress line) */
     int natt, *att;             /* the attainment metrics: jobs', then each
                                    service's */
     char **svc_sla;             /* [nsvcs]: the plan's targets as the
@@ -81,11 +94,16 @@ int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d);
 double gs_plan_end_of(const struct cand *x, const struct gs_plan_target *t,
                       int worst);
 int gs_plan_meets(double v, const struct gs_plan_target *t);
+/* T_MET, T_MISSED, T_ZONE or T_OPEN for target t on x's interval. */
+int gs_plan_target_state(const struct search *s, const struct cand *x,
+                         const struct gs_plan_target *t);
 /* How far x's worst end misses its worst target, relative to the limit
  * (<= 0: meets them all). */
 double gs_plan_miss(const struct search *s, const struct cand *x);
-/* The cheapest feasible candidate (ties: fewer GPUs, then smaller counts,
- * then first found), or -1. */
+/* The planner's cost order (objective, then GPUs, then counts): <0, 0, >0. */
+int gs_plan_cost_cmp(const struct cand *x, const struct cand *y);
+/* The cheapest feasible candidate in that order (equals: the first found),
+ * or -1. */
 int gs_plan_best_feasible(const struct search *s);
 /* The candidate whose worst target misses least, or -1. */
 int gs_plan_closest(const struct search *s);
@@ -99,6 +117,12 @@ void gs_plan_attain_bind(struct search *s);
  * negative code with d filled. */
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d);
 void gs_plan_search_free(struct search *s);
+/* After gs_plan_search_run: while the cheapest feasible candidate, or the
+ * closest one when none is, sits on a bound of a searched range that can
+ * move (not the floor, below the cap), search the range beyond it (twice
+ * as wide) and merge; s->note says what was widened.  0 or a negative
+ * code with d filled. */
+int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 
 /* --- planout.c: what the answer looks like -------------------------------- */
 
@@ -106,8 +130,9 @@ void gs_plan_cell(char *buf, size_t n, double mean, double half);
 void gs_plan_print_fleet(FILE *fp, const struct cand *x);
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x);
+/* The metrics that apply to x (every one with verbose). */
 void gs_plan_print_metrics(FILE *fp, const struct search *s,
-                           const struct cand *x);
+                           const struct cand *x, int verbose);
 /* The Pareto front into idx (room for s->ncand); the count. */
 int gs_plan_pareto(const struct search *s, int *idx);
 void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,

@@ -120,22 +120,13 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
     struct gs_plancfg *p = c->p;
     if (p->ntargets == GS_PLAN_MAX_TARGETS)
         return perr(c, path, "more than %d targets", GS_PLAN_MAX_TARGETS);
-    if (strncmp(metric, "service.", 8) != 0 && gs_run_metric_index(metric) < 0)
+    char why[200];
+    int own = gs_run_target_check(c->s, metric, why, sizeof why);
+    if (own < 0)
+        return perr(c, path, "%s", why);
+    if (own == 0 && gs_run_metric_index(metric) < 0)
         return perr(c, path, "no metric '%s' (see `gpusim sweep "
                     "--list-metrics`)", metric);
-    if (strncmp(metric, "service.", 8) == 0) {
-        const char *dot = strrchr(metric, '.');
-        int known = 0;
-        for (int i = 0; i < c->s->nsvcs; i++)
-            known |= strlen(c->s->svcs[i].name) == (size_t)(dot - metric - 8) &&
-                     strncmp(c->s->svcs[i].name, metric + 8,
-                             (size_t)(dot - metric - 8)) == 0;
-        if (!known)
-            return perr(c, path, "no service '%.*s' in $.services",
-                        (int)(dot - metric - 8), metric + 8);
-        if (gs_run_service_field(dot + 1) < 0)
-            return perr(c, path, "no service metric '%s'", dot + 1);
-    }
     struct gs_plan_target *t = &p->t[p->ntargets++];
     snprintf(t->metric, sizeof t->metric, "%s", metric);
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -389,10 +380,29 @@ static int pool_ref(struct pctx *c, const struct gs_json *v, const char *path)
                 "index 0..%d)", n - 1);
 }
 
+/* "cap": the most nodes or replicas a widened range may reach (default
+ * four times the range's top; the top itself turns widening off). */
+static int parse_cap(struct pctx *c, const struct gs_json *o,
+                     const char *path, struct gs_plan_count *k)
+{
+    const struct gs_json *v = gs_json_get(o, "cap");
+    k->cap = 4 * k->hi > 100000 ? 100000 : 4 * k->hi;
+    if (v == NULL)
+        return 0;
+    char cp[340];
+    snprintf(cp, sizeof cp, "%s.cap", path);
+    if (!gs_json_is_number(v) || gs_json_number(v) != floor(gs_json_number(v))
+        || gs_json_number(v) < k->hi || gs_json_number(v) > 100000)
+        return perr(c, cp, "expected a whole number from the range's top "
+                    "(%d) to 100000", k->hi);
+    k->cap = (int)gs_json_number(v);
+    return 0;
+}
+
 static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "gpu",
+    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "cap", "gpu",
                                      "price_per_gpu_hour", "market",
                                      "spot_share", "spot_discount", "spot", "sharing",
                                      "variants"))) < 0)
@@ -459,6 +469,9 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
         k->lo = (int)lo;
         k->hi = (int)hi;
         k->step = (int)step;
+        k->floor = 0;
+        if ((rc = parse_cap(c, o, path, k)) < 0)
+            return rc;
     }
 
     const struct gs_json *gpu = gs_json_get(o, "gpu");
@@ -612,7 +625,8 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 static int parse_service(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "tp", "gpu"))) < 0)
+    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "cap", "tp",
+                                     "gpu"))) < 0)
         return rc;
     const struct gs_json *nm = gs_json_get(o, "service");
     int si = -1;
@@ -645,6 +659,9 @@ static int parse_service(struct pctx *c, const struct gs_json *o, const char *pa
         k->lo = (int)lo;
         k->hi = (int)hi;
         k->step = 1;
+        k->floor = 1;
+        if ((rc = parse_cap(c, o, path, k)) < 0)
+            return rc;
     }
     static const char *const listed[] = { "tp", "gpu", NULL };
     for (int i = 0; listed[i]; i++) {
@@ -736,6 +753,7 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     int rc;
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
+                                          "max_seeds", "indifference",
                                           "growth"))) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
@@ -765,8 +783,9 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                   "cost_per_month, cost_per_million_tokens)");
         goto fail;
     }
-    static const char *const ints[] = { "seeds", "min_seeds" };
-    for (int i = 0; i < 2; i++) {
+    static const char *const ints[] = { "seeds", "min_seeds", "max_seeds" };
+    int *slot[] = { &p->seeds, &p->min_seeds, &p->max_seeds };
+    for (int i = 0; i < 3; i++) {
         v = gs_json_get(o, ints[i]);
         if (v == NULL)
             continue;
@@ -778,10 +797,24 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                       "confidence interval needs two seeds)");
             goto fail;
         }
-        *(i ? &p->min_seeds : &p->seeds) = (int)gs_json_number(v);
+        *slot[i] = (int)gs_json_number(v);
     }
     if (p->min_seeds > p->seeds)
         p->min_seeds = p->seeds;
+    if (p->max_seeds != 0 && p->max_seeds < p->seeds) {
+        rc = perr(&c, "$.plan.max_seeds", "the cap on seeds (%d) is below "
+                  "plan.seeds (%d)", p->max_seeds, p->seeds);
+        goto fail;
+    }
+    v = gs_json_get(o, "indifference");
+    if (v && (!gs_json_is_number(v) || !(gs_json_number(v) >= 0 &&
+                                         gs_json_number(v) < 0.5))) {
+        rc = perr(&c, "$.plan.indifference", "expected the indifference "
+                  "zone as a share of each target, from 0 to below 0.5 "
+                  "(0.01: within +-1%% of the target)");
+        goto fail;
+    }
+    p->indifference = v ? gs_json_number(v) : 0.01;
     v = gs_json_get(o, "growth");
     if (v) {
         if (!gs_json_is_array(v) || gs_json_size(v) > 16) {

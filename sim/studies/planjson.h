@@ -72,6 +72,10 @@ struct gs_plan_count {
     char key[64];               /* "fleet[2].nodes", "services[0].replicas" */
     char name[GS_PLAN_NAME];
     int lo, hi, step;
+    int floor;                  /* the least a widened range may reach: 0
+                                   nodes, 1 replica */
+    int cap;                    /* the most (plan.search...cap; default
+                                   4 x hi) */
 };
 
 struct gs_plancfg {
@@ -83,7 +87,16 @@ struct gs_plancfg {
     struct gs_plan_count *counts;
     int objective;              /* 0: cost per month, 1: cost per million
                                    output tokens */
-    int seeds, min_seeds;
+    int seeds, min_seeds;       /* seeds every verdict needs; seeds run
+                                   before a clear miss stops a candidate */
+    int max_seeds;              /* the cap: a candidate whose interval
+                                   straddles a target runs more seeds, up to
+                                   this (0: 4 x seeds, resolved by plan.c
+                                   after --seeds) */
+    double indifference;        /* a target's indifference zone, a share of
+                                   its limit (0.01): an interval inside
+                                   limit +- this is "undecided", not run
+                                   further */
     double hours_per_month;     /* 730 */
     int ngrowth;
     double growth[16];

@@ -64,77 +64,143 @@ void gs_plan_cell(char *buf, size_t n, double mean, double half)
         snprintf(buf, n, "%.6g ± %.3g", mean, half);
 }
 
-void gs_plan_print_targets(FILE *fp, const struct search *s,
-                          const struct cand *x)
+/* A target's verdict in words. */
+static const char *target_word(const struct search *s, const struct cand *x,
+                               const struct gs_plan_target *t, char *buf,
+                               size_t n)
 {
-    fprintf(fp, "  targets (95%% interval over %d seeds; the unfavourable "
-            "end must meet the target):\n", x->nrun);
+    switch (gs_plan_target_state(s, x, t)) {
+    case T_MET: return "met";
+    case T_MISSED: return "MISSED";
+    case T_ZONE:
+        snprintf(buf, n, "undecided within ±%g%%",
+                 100 * s->pc->indifference);
+        return buf;
+    default:
+        snprintf(buf, n, "undecided at the cap of %d seeds", x->nrun);
+        return buf;
+    }
+}
+
+/* Each target: its limit, the interval, the unfavourable end and the
+ * verdict, then the margin -- how far the mean is from the limit, as a
+ * share of it (positive: on the good side), with the interval's ends. */
+void gs_plan_print_targets(FILE *fp, const struct search *s,
+                           const struct cand *x)
+{
+    fprintf(fp, "  targets (95%% interval over %d seeds; met when the "
+            "interval's unfavourable end meets the target; margin = how far "
+            "the mean is inside the limit):\n", x->nrun);
     for (int i = 0; i < s->pc->ntargets; i++) {
         const struct gs_plan_target *t = &s->pc->t[i];
         int m = gs_plan_metric(t->metric);
-        char c[80];
+        char c[80], w[64];
         gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
-        double e = gs_plan_end_of(x, t, 1);
+        double e = gs_plan_end_of(x, t, 1), f = gs_plan_end_of(x, t, 0);
+        double sc = fabs(t->limit) > 1e-12 ? fabs(t->limit) : 1;
+        double sg = t->upper ? 1 : -1;
+        double mg = sg * (t->limit - x->mean[m]) / sc;
+        double mw = sg * (t->limit - e) / sc, mf = sg * (t->limit - f) / sc;
         fprintf(fp, "    %-28s %s %-10.6g %24s  -> %.6g %s\n", t->metric,
                 t->upper ? "<=" : ">=", t->limit, c, e,
-                gs_plan_meets(e, t) ? "met" : "MISSED");
+                target_word(s, x, t, w, sizeof w));
+        /* a share of the limit; a limit of 0: in the metric's units */
+        int rel = fabs(t->limit) > 1e-12;
+        const char *u = rel ? "%" : "";
+        double k = rel ? 100 : 1;
+        fprintf(fp, "    %-28s margin %+.3g%s (interval %+.3g%s to "
+                "%+.3g%s)\n", "", k * mg, u, k * mw, u, k * mf, u);
     }
+}
+
+/* A metric applies to a candidate when it is a target or some run of it
+ * gave a value other than 0 (inference metrics without a service, a
+ * market it does not use, a tier without jobs are 0 in every run). */
+static int applies(const struct search *s, const struct cand *x, int m)
+{
+    for (int i = 0; i < s->pc->ntargets; i++)
+        if (gs_plan_metric(s->pc->t[i].metric) == m)
+            return 1;
+    for (int k = 0; k < x->nrun; k++) {
+        double v = x->v[(size_t)k * s->nm + m];
+        if (v != 0 && !isnan(v))
+            return 1;
+    }
+    return 0;
 }
 
 void gs_plan_print_metrics(FILE *fp, const struct search *s,
-                          const struct cand *x)
+                           const struct cand *x, int verbose)
 {
-    fprintf(fp, "  every metric (mean ± 95%% half-width over %d seeds):\n",
-            x->nrun);
+    fprintf(fp, "  %s (mean ± 95%% half-width over %d seeds%s):\n",
+            verbose ? "every metric" : "metrics that apply", x->nrun,
+            verbose ? "" : "; --verbose for every metric");
+    int k = 0;
     for (int m = 0; m < s->nm; m++) {
+        if (!verbose && !applies(s, x, m))
+            continue;
         char c[80];
         gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
         fprintf(fp, "    %-34s %26s%s", gs_run_metric_name(m), c,
-                m % 2 ? "\n" : "");
+                k++ % 2 ? "\n" : "");
     }
-    if (s->nm % 2)
+    if (k % 2)
         fputc('\n', fp);
 }
 
-/* The Pareto front of (cost per hour, attainment) over the candidates that
- * ran all seeds: sorted by cost, each strictly better in attainment than
- * every cheaper one.  Fills idx; returns the count. */
+/* Does x dominate y: at least as good in feasibility (a feasible
+ * candidate beats any other), in the planner's cost order and in
+ * attainment, and better in one of them. */
+static int dominates(const struct search *s, const struct cand *x,
+                     const struct cand *y)
+{
+    int fx = x->status == C_FEASIBLE, fy = y->status == C_FEASIBLE;
+    int c = gs_plan_cost_cmp(x, y);
+    double ax = gs_plan_attain(s, x, NULL), ay = gs_plan_attain(s, y, NULL);
+    if (fx < fy || c > 0 || ax < ay - 1e-12)
+        return 0;
+    return fx > fy || c < 0 || ax > ay + 1e-12;
+}
+
+/* The Pareto front of the candidates run: those no other candidate
+ * dominates (feasibility, cost, attainment), in the cost order.  The
+ * cheapest feasible plan is always on it (nothing feasible is cheaper,
+ * nothing infeasible dominates it), and no point on it is dominated.
+ * Fills idx; returns the count. */
 int gs_plan_pareto(const struct search *s, int *idx)
 {
     int n = 0;
-    int *ord = malloc((size_t)s->ncand * sizeof *ord + 1);
-    GS_OOM_IF(ord == NULL);
-    for (int i = 0; i < s->ncand; i++)
-        if (s->cand[i].nrun > 0)
-            ord[n++] = i;
-    /* insertion sort by (cost, -attainment, index): small n */
+    for (int i = 0; i < s->ncand; i++) {
+        const struct cand *y = &s->cand[i];
+        if (y->nrun == 0)
+            continue;
+        int dom = 0;
+        for (int j = 0; j < s->ncand && !dom; j++)
+            dom = j != i && s->cand[j].nrun > 0 &&
+                  dominates(s, &s->cand[j], y);
+        /* equal points: the first tried stands for them */
+        for (int k = 0; k < n && !dom; k++)
+            dom = gs_plan_cost_cmp(&s->cand[idx[k]], y) == 0 &&
+                  s->cand[idx[k]].status == y->status &&
+                  fabs(gs_plan_attain(s, &s->cand[idx[k]], NULL) -
+                       gs_plan_attain(s, y, NULL)) <= 1e-12;
+        if (!dom)
+            idx[n++] = i;
+    }
+    /* insertion sort by the cost order, then attainment: n is small */
     for (int i = 1; i < n; i++) {
-        int v = ord[i], j = i - 1;
-        const struct cand *a = &s->cand[v];
+        int v = idx[i], j = i - 1;
         while (j >= 0) {
-            const struct cand *b = &s->cand[ord[j]];
-            int after = b->cost_h > a->cost_h ||
-                        (b->cost_h == a->cost_h &&
-                         gs_plan_attain(s, b, NULL) < gs_plan_attain(s, a, NULL));
-            if (!after)
+            int c = gs_plan_cost_cmp(&s->cand[idx[j]], &s->cand[v]);
+            if (c < 0 || (c == 0 && gs_plan_attain(s, &s->cand[idx[j]], NULL)
+                                    <= gs_plan_attain(s, &s->cand[v], NULL)))
                 break;
-            ord[j + 1] = ord[j];
+            idx[j + 1] = idx[j];
             j--;
         }
-        ord[j + 1] = v;
+        idx[j + 1] = v;
     }
-    int k = 0;
-    double best = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        const struct cand *x = &s->cand[ord[i]];
-        double a = gs_plan_attain(s, x, NULL);
-        if (a > best + 1e-12) {
-            idx[k++] = ord[i];
-            best = a;
-        }
-    }
-    free(ord);
-    return k;
+    return n;
 }
 
 void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
@@ -208,8 +274,8 @@ int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
             "set key bottom right\nset grid\n"
             "plot d.'/candidates.dat' using 1:2:3 with yerrorbars pt 7 "
             "ps 0.6 title 'candidates (95%% CI)', \\\n"
-            "     d.'/front.dat' using 1:2 with steps lw 2 title 'Pareto "
-            "front'");
+            "     d.'/front.dat' using 1:2 with linespoints lw 2 pt 6 title "
+            "'Pareto front'");
     if (chosen >= 0)
         fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 1.5 "
                 "title 'cheapest feasible'\n%.6f %.6f\ne\n",
@@ -234,7 +300,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     const char *const *glabel, const double *gfac, int ng,
                     struct gs_diag *d)
 {
-    int nc = s->ncand, nm = s->nm, ns = s->pc->seeds, nt = s->pc->ntargets;
+    int nc = s->ncand, nm = s->nm, ns = s->pc->max_seeds;
+    int nt = s->pc->ntargets;
     const char **labels = calloc((size_t)nc + 1, sizeof *labels);
     const char **status = calloc((size_t)nc + 1, sizeof *status);
     const char **names = calloc((size_t)nm, sizeof *names);

@@ -8,7 +8,6 @@
  * taken on the gathered numbers in combination order, so the path and the
  * answer depend only on the inputs. */
 #include "planint.h"
-#include "../cloud/cloud.h"
 #include "compare.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
@@ -21,7 +20,8 @@
 #include <string.h>
 
 const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
-                                       "stopped early", "cannot run" };
+                                       "stopped early", "cannot run",
+                                       "undecided" };
 
 int gs_plan_metric(const char *name)
 {
@@ -223,10 +223,16 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
     x->combo = ci;
     x->idx = idx;
     x->label = cand_label(s, c, idx);
-    x->v = calloc((size_t)s->pc->seeds * (size_t)s->nm, sizeof *x->v);
+    x->v = calloc((size_t)s->pc->max_seeds * (size_t)s->nm, sizeof *x->v);
     x->mean = calloc((size_t)s->nm, sizeof *x->mean);
     x->half = calloc((size_t)s->nm, sizeof *x->half);
-    if (!x->label || !x->v || !x->mean || !x->half) {
+    x->cnt = calloc((size_t)s->pc->ncounts + 1, sizeof *x->cnt);
+    for (int q = 0; x->cnt && q < s->pc->ncounts; q++)
+        x->cnt[q] = q == s->pc->ncounts - 1
+                        ? s->pc->counts[q].lo + idx * s->pc->counts[q].step
+                        : c->cnt[q];
+    if (!x->label || !x->v || !x->mean || !x->half || !x->cnt) {
+        free(x->cnt);
         free(x->label);
         free(x->v);
         free(x->mean);
@@ -262,6 +268,7 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         snprintf(what, sizeof what, "%s (candidate %s)", d->what, x->label);
         memcpy(d->what, what, sizeof d->what - 1);
         d->what[sizeof d->what - 1] = '\0';
+        free(x->cnt);
         free(x->label);
         free(x->v);
         free(x->mean);
@@ -273,9 +280,7 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         x->gpus += (double)x->sc->pools[p].nodes * x->sc->pools[p].gpn;
     }
     for (int q = 0; q < s->pc->ncounts; q++)
-        x->size += q == s->pc->ncounts - 1
-                       ? s->pc->counts[q].lo + idx * s->pc->counts[q].step
-                       : c->cnt[q];
+        x->size += x->cnt[q];
     c->cur = s->ncand;
     return s->ncand++;
 }
@@ -289,6 +294,7 @@ static void free_cand(struct cand *x)
     free(x->mean);
     free(x->half);
     free(x->booted);
+    free(x->cnt);
 }
 
 /* --- judging ------------------------------------------------------------ */
@@ -359,27 +365,84 @@ double gs_plan_miss(const struct search *s, const struct cand *x)
     return worst;
 }
 
-/* Decide x after its runs: 1 if decided. */
+/* Where target t stands on x's interval: met (the unfavourable end meets
+ * it), missed (even the favourable end misses it), inside the indifference
+ * zone (the interval straddles the limit within limit +- zone), or open. */
+int gs_plan_target_state(const struct search *s, const struct cand *x,
+                         const struct gs_plan_target *t)
+{
+    if (gs_plan_meets(gs_plan_end_of(x, t, 1), t))
+        return T_MET;
+    if (!gs_plan_meets(gs_plan_end_of(x, t, 0), t))
+        return T_MISSED;
+    double z = s->pc->indifference * fabs(t->limit);
+    double lo = fmin(gs_plan_end_of(x, t, 0), gs_plan_end_of(x, t, 1));
+    double hi = fmax(gs_plan_end_of(x, t, 0), gs_plan_end_of(x, t, 1));
+    return lo >= t->limit - z && hi <= t->limit + z ? T_ZONE : T_OPEN;
+}
+
+/* Decide x after its runs: 1 if decided.  Infeasible as soon as the
+ * favourable end of some interval misses its target (before plan.seeds:
+ * stopped early); feasible only when, after plan.seeds, the unfavourable
+ * end of every interval meets its target; in between it runs more seeds,
+ * until each open interval has settled on one side or inside the
+ * indifference zone ("undecided"), or the cap is hit (undecided too: the
+ * honest verdict). */
 static int judge(const struct search *s, struct cand *x)
 {
     cand_stats(s, x);
-    int all = 1, clear = 0;
+    int missed = 0, open = 0, zone = 0;
     for (int i = 0; i < s->pc->ntargets; i++) {
-        const struct gs_plan_target *t = &s->pc->t[i];
-        all &= gs_plan_meets(gs_plan_end_of(x, t, 1), t);
-        clear |= !gs_plan_meets(gs_plan_end_of(x, t, 0), t);
+        int st = gs_plan_target_state(s, x, &s->pc->t[i]);
+        missed |= st == T_MISSED;
+        open |= st == T_OPEN;
+        zone |= st == T_ZONE;
     }
-    if (x->nrun < s->pc->seeds) {
-        if (!clear)
-            return 0;
-        x->status = C_STOPPED;
+    if (missed) {
+        x->status = x->nrun < s->pc->seeds ? C_STOPPED : C_INFEASIBLE;
         return 1;
     }
-    x->status = all ? C_FEASIBLE : C_INFEASIBLE;
-    return 1;
+    if (x->nrun < s->pc->seeds)
+        return 0;
+    if (!open) {
+        x->status = zone ? C_UNDECIDED : C_FEASIBLE;
+        return 1;
+    }
+    if (x->nrun >= s->pc->max_seeds) {
+        x->status = C_UNDECIDED;
+        x->at_cap = 1;
+        return 1;
+    }
+    return 0;
 }
 
-/* Cheapest feasible candidate (ties: fewer GPUs, then first found). */
+/* The seeds x runs up to next: plan.seeds, then twice as many as it has,
+ * up to the cap. */
+static int more_seeds(const struct search *s, const struct cand *x)
+{
+    const struct gs_plancfg *pc = s->pc;
+    if (x->nrun < pc->seeds)
+        return pc->seeds;
+    return 2 * x->nrun < pc->max_seeds ? 2 * x->nrun : pc->max_seeds;
+}
+
+/* The planner's cost order: the objective (equal within a relative 1e-9,
+ * as a fixed fleet's cost per hour is over runs of different spans), then
+ * fewer GPUs, then smaller searched counts.  <0, 0 or >0. */
+int gs_plan_cost_cmp(const struct cand *x, const struct cand *y)
+{
+    double tol = 1e-9 * (1 + fabs(x->obj));
+    if (x->obj < y->obj - tol)
+        return -1;
+    if (x->obj > y->obj + tol)
+        return 1;
+    if (x->gpus != y->gpus)
+        return x->gpus < y->gpus ? -1 : 1;
+    return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Cheapest feasible candidate in the cost order (equals: the first
+ * found). */
 int gs_plan_best_feasible(const struct search *s)
 {
     int b = -1;
@@ -387,12 +450,7 @@ int gs_plan_best_feasible(const struct search *s)
         const struct cand *x = &s->cand[i];
         if (x->status != C_FEASIBLE)
             continue;
-        const struct cand *y = b >= 0 ? &s->cand[b] : NULL;
-        double tol = 1e-9 * (1 + fabs(x->obj));
-        if (y == NULL || x->obj < y->obj - tol ||
-            (fabs(x->obj - y->obj) <= tol &&
-             (x->gpus < y->gpus ||
-              (x->gpus == y->gpus && x->size < y->size))))
+        if (b < 0 || gs_plan_cost_cmp(x, &s->cand[b]) < 0)
             b = i;
     }
     return b;
@@ -431,13 +489,12 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
         rc = gs_sim_run(sim, d);
     if (rc == 0) {
         gs_run_metric_values(sim, out);
-        const struct gs_cloud *c = gs_sim_cloud(sim);
         for (int p = 0; p < s->npb; p++) {
-            struct gs_cloud_poolbill b = { 0 };
-            if (c && p < x->sc->npools)
-                gs_cloud_pool_bill(c, p, &b);
-            out[s->nm + 2 * p] = b.nodes_mean;
-            out[s->nm + 2 * p + 1] = b.nodes_peak;
+            double mean = 0, peak = 0;
+            if (p < x->sc->npools)
+                gs_sim_pool_nodes(sim, p, &mean, &peak);
+            out[s->nm + 2 * p] = mean;
+            out[s->nm + 2 * p + 1] = peak;
         }
     }
     gs_sim_free(sim);
@@ -500,10 +557,12 @@ static int make_combos(struct search *s, struct gs_diag *d)
 static void prune(struct search *s)
 {
     int b = gs_plan_best_feasible(s);
-    if (b < 0 || s->pc->ncounts == 0 || s->pc->objective != 0 ||
+    double best = b >= 0 ? s->cand[b].cost_h : s->bound;
+    if (b >= 0 && s->bound < best)
+        best = s->bound;                /* an earlier pass's plan */
+    if (isinf(best) || s->pc->ncounts == 0 || s->pc->objective != 0 ||
         s->pc->counts[s->pc->ncounts - 1].pool < 0)
         return;
-    double best = s->cand[b].cost_h;
     const struct gs_plan_count *pk = &s->pc->counts[s->pc->ncounts - 1];
     for (int i = 0; i < s->ncombo; i++) {
         struct combo *c = &s->combo[i];
@@ -603,13 +662,101 @@ static int validate_space(struct search *s, struct gs_diag *d)
     return rc < 0 ? rc : 0;
 }
 
-/* The progress line: simulations run so far in this search (how many it
- * will take is not known before it ends). */
+/* The runs the search may still take after this round's: each live
+ * combination's bisection steps left, at plan.seeds each (an estimate that
+ * early stops and pruning lower, and straddling intervals raise). */
+static double rest_estimate(const struct search *s)
+{
+    double n = 0;
+    for (int i = 0; i < s->ncombo; i++) {
+        const struct combo *c = &s->combo[i];
+        if (c->state != K_TOP && c->state != K_BISECT)
+            continue;
+        int w = c->H - c->L, steps = 0;
+        while ((1 << steps) < w)
+            steps++;
+        n += (double)(steps + (c->state == K_TOP)) * s->pc->seeds;
+    }
+    return n;
+}
+
+/* The progress line: the runs done of those the search is expected to
+ * take (the estimate is redone every round). */
 static void on_progress(int ndone, int ntasks, void *ctx)
 {
-    (void)ntasks;
     const struct search *s = ctx;
-    gs_progress_count(s->pr, (double)(s->runs + ndone), 0, "runs");
+    double done = (double)(s->runs + ndone);
+    double total = (double)(s->runs + ntasks) + s->est_rest;
+    gs_progress_count(s->pr, done, total, "runs");
+}
+
+/* The round's tasks: every live combination's next candidate (made now),
+ * or the next seeds of the one it has in work.  0 or a negative code. */
+static int propose(struct search *s, struct gs_diag *d)
+{
+    const struct gs_plancfg *pc = s->pc;
+    s->ntask = 0;
+    for (int i = 0; i < s->ncombo; i++) {
+        struct combo *c = &s->combo[i];
+        if (c->state != K_TOP && c->state != K_BISECT)
+            continue;
+        if (c->cur >= 0) {          /* the rest of its seeds */
+            struct cand *x = &s->cand[c->cur];
+            add_tasks(s, c->cur, x->nrun, more_seeds(s, x));
+            continue;
+        }
+        int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
+        int rc = new_cand(s, i, pc->ncounts ? idx : -1, d);
+        if (rc < 0)
+            return rc;
+        if (s->cand[rc].status == C_INVALID) {
+            advance(s, i, &s->cand[rc]);
+            i--;                    /* its next candidate, this round */
+            continue;
+        }
+        add_tasks(s, rc, 0, pc->min_seeds);
+    }
+    return 0;
+}
+
+/* Store the round's results res (nout a task) in their candidates. */
+static int gather(struct search *s, const double *res, size_t nout,
+                  struct gs_diag *d)
+{
+    for (int t = 0; t < s->ntask; t++) {
+        struct cand *x = &s->cand[s->tcand[t]];
+        const double *r = &res[(size_t)t * nout];
+        memcpy(&x->v[(size_t)s->tseed[t] * s->nm], r,
+               (size_t)s->nm * sizeof *res);
+        size_t np = (size_t)x->sc->npools;
+        if (x->booted == NULL && np > 0 &&
+            (x->booted = calloc((size_t)s->pc->max_seeds * np * 2,
+                                sizeof *x->booted)) == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        if (np > 0)
+            memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
+                   np * 2 * sizeof *res);
+    }
+    return 0;
+}
+
+/* Judge the round's candidates, in combination order, and move their
+ * combinations on. */
+static void decide(struct search *s)
+{
+    for (int t = 0; t < s->ntask; t++) {
+        int ci = s->tcand[t];
+        struct cand *x = &s->cand[ci];
+        if (t + 1 < s->ntask && s->tcand[t + 1] == ci)
+            continue;               /* the candidate's last task */
+        x->nrun = s->tseed[t] + 1;
+        if (judge(s, x)) {
+            s->stopped += x->status == C_STOPPED;
+            s->undecided += x->status == C_UNDECIDED;
+            s->extended += x->nrun > s->pc->seeds;
+            advance(s, x->combo, x);
+        }
+    }
 }
 
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
@@ -620,34 +767,15 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
     if (rc < 0)
         return rc;
     s->lenient = 1;
-    const struct gs_plancfg *pc = s->pc;
-    size_t cap = (size_t)s->ncombo * (size_t)pc->seeds;
+    size_t cap = (size_t)s->ncombo * (size_t)s->pc->max_seeds;
     s->tcand = calloc(cap, sizeof *s->tcand);
     s->tseed = calloc(cap, sizeof *s->tseed);
     double *res = NULL;
     if (!s->tcand || !s->tseed)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     for (;;) {
-        s->ntask = 0;
-        for (int i = 0; i < s->ncombo; i++) {
-            struct combo *c = &s->combo[i];
-            if (c->state != K_TOP && c->state != K_BISECT)
-                continue;
-            if (c->cur >= 0) {          /* the rest of its seeds */
-                struct cand *x = &s->cand[c->cur];
-                add_tasks(s, c->cur, x->nrun, pc->seeds);
-                continue;
-            }
-            int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
-            if ((rc = new_cand(s, i, pc->ncounts ? idx : -1, d)) < 0)
-                goto done;
-            if (s->cand[rc].status == C_INVALID) {
-                advance(s, i, &s->cand[rc]);
-                i--;                    /* its next candidate, this round */
-                continue;
-            }
-            add_tasks(s, rc, 0, pc->min_seeds);
-        }
+        if ((rc = propose(s, d)) < 0)
+            goto done;
         if (s->ntask == 0)
             break;
         s->npb = 0;
@@ -660,40 +788,14 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
             rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
             goto done;
         }
+        s->est_rest = rest_estimate(s);
         gs_dist_progress(s->pr ? on_progress : NULL, s);
         rc = gs_dist_run(s->ntask, jobs, (int)nout, run_task, s, res, d);
         gs_dist_progress(NULL, NULL);
-        if (rc < 0)
+        if (rc < 0 || (rc = gather(s, res, nout, d)) < 0)
             goto done;
         s->runs += s->ntask;
-        for (int t = 0; t < s->ntask; t++) {
-            struct cand *x = &s->cand[s->tcand[t]];
-            const double *r = &res[(size_t)t * nout];
-            memcpy(&x->v[(size_t)s->tseed[t] * s->nm], r,
-                   (size_t)s->nm * sizeof *res);
-            size_t np = (size_t)x->sc->npools;
-            if (x->booted == NULL && np > 0 &&
-                (x->booted = calloc((size_t)s->pc->seeds * np * 2,
-                                    sizeof *x->booted)) == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-                goto done;
-            }
-            if (np > 0)
-                memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
-                       np * 2 * sizeof *res);
-        }
-        for (int t = 0; t < s->ntask; t++) {
-            int ci = s->tcand[t];
-            struct cand *x = &s->cand[ci];
-            if (t + 1 < s->ntask && s->tcand[t + 1] == ci)
-                continue;               /* the candidate's last task */
-            x->nrun = s->tseed[t] + 1;
-            if (judge(s, x)) {
-                if (x->status == C_STOPPED)
-                    s->stopped++;
-                advance(s, x->combo, x);
-            }
-        }
+        decide(s);
         prune(s);
     }
     rc = 0;
@@ -807,3 +909,129 @@ void gs_plan_attain_bind(struct search *s)
     }
 }
 
+
+/* Which range to widen next, from the answer x (feasible: best), against
+ * the ranges searched so far (cur): the first count on its top below the
+ * cap, or, for a feasible answer, on its bottom above the floor.  Fills
+ * the new range [*lo, *hi] and returns its count, or -1. */
+static int widen_which(const struct search *s, const struct cand *x,
+                       int feasible, const struct gs_plan_count *cur,
+                       int *lo, int *hi)
+{
+    for (int q = 0; q < s->pc->ncounts; q++) {
+        const struct gs_plan_count *k = &cur[q];
+        int v = x->cnt[q], last = q == s->pc->ncounts - 1;
+        /* more of the bisected count never makes a feasible plan cheaper */
+        if (v >= k->hi && k->hi + k->step <= k->cap && !(feasible && last)) {
+            int want = 2 * k->hi > k->hi + k->step ? 2 * k->hi
+                                                   : k->hi + k->step;
+            if (want > k->cap)
+                want = k->cap;
+            *lo = k->hi + k->step;
+            *hi = *lo + (want - *lo) / k->step * k->step;
+            return q;
+        }
+        if (feasible && v <= k->lo && k->lo - k->step >= k->floor) {
+            int want = k->lo / 2 > k->floor ? k->lo / 2 : k->floor;
+            int n = (k->lo - want) / k->step;
+            *hi = k->lo - k->step;
+            *lo = k->lo - (n > 1 ? n : 1) * k->step;
+            return q;
+        }
+    }
+    return -1;
+}
+
+/* Move sub's candidates and counts into s. */
+static int merge(struct search *s, struct search *sub, struct gs_diag *d)
+{
+    if (s->ncand + sub->ncand > s->capcand) {
+        int nc = s->ncand + sub->ncand;
+        struct cand *g = realloc(s->cand, (size_t)nc * sizeof *g);
+        if (g == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        s->cand = g;
+        s->capcand = nc;
+    }
+    for (int i = 0; i < sub->ncand; i++) {
+        s->cand[s->ncand] = sub->cand[i];
+        s->cand[s->ncand++].combo = -1;     /* its combination is gone */
+    }
+    sub->ncand = 0;
+    s->ncombo_more += sub->ncombo + sub->ncombo_more;
+    s->runs += sub->runs;
+    s->stopped += sub->stopped;
+    s->pruned += sub->pruned;
+    s->extended += sub->extended;
+    s->undecided += sub->undecided;
+    return 0;
+}
+
+int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
+{
+    const struct gs_plancfg *pc = s->pc;
+    int nq = pc->ncounts, rc = 0;
+    struct gs_plan_count *cur = calloc((size_t)nq + 1, sizeof *cur);
+    struct gs_plan_count *sc = calloc((size_t)nq + 1, sizeof *sc);
+    if (!cur || !sc) {
+        free(cur);
+        free(sc);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    if (nq)
+        memcpy(cur, pc->counts, (size_t)nq * sizeof *cur);
+    for (int pass = 0; pass < 32 && rc == 0; pass++) {
+        int b = gs_plan_best_feasible(s);
+        int xi = b >= 0 ? b : gs_plan_closest(s), lo, hi;
+        if (xi < 0)
+            break;
+        const struct cand *x = &s->cand[xi];
+        int q = widen_which(s, x, b >= 0, cur, &lo, &hi);
+        if (q < 0)
+            break;
+        size_t l = strlen(s->note);
+        snprintf(s->note + l, sizeof s->note - l, "  %s %s %d..%d -> "
+                 "searched %d..%d too (the %s sat on the %s of the range)\n",
+                 cur[q].name, cur[q].pool >= 0 ? "nodes" : "replicas",
+                 cur[q].lo, cur[q].hi, lo, hi,
+                 b >= 0 ? "cheapest feasible plan" : "closest candidate",
+                 lo > cur[q].hi ? "top" : "bottom");
+        struct gs_plancfg spc = *pc;
+        memcpy(sc, cur, (size_t)nq * sizeof *sc);
+        sc[q].lo = lo;
+        sc[q].hi = hi;
+        spc.counts = sc;
+        struct search sub = { .pc = &spc, .base = s->base,
+                              .growth = s->growth, .nm = s->nm,
+                              .nfleet = s->nfleet, .pr = s->pr,
+                              .natt = s->natt, .att = s->att,
+                              .svc_sla = s->svc_sla, .bound = INFINITY };
+        if (b >= 0)
+            sub.bound = s->cand[b].cost_h;
+        rc = gs_plan_search_run(&sub, jobs, d);
+        if (rc == 0)
+            rc = merge(s, &sub, d);
+        sub.att = NULL;
+        sub.svc_sla = NULL;
+        gs_plan_search_free(&sub);
+        if (lo > cur[q].hi)
+            cur[q].hi = hi;
+        else
+            cur[q].lo = lo;
+    }
+    /* an answer still on a bound that cannot move: name it */
+    int b = gs_plan_best_feasible(s);
+    int xi = b >= 0 ? b : gs_plan_closest(s);
+    for (int q = 0; rc == 0 && xi >= 0 && q < nq; q++) {
+        const struct cand *x = &s->cand[xi];
+        size_t l = strlen(s->note);
+        if (b < 0 && x->cnt[q] >= cur[q].hi && cur[q].hi >= cur[q].cap)
+            snprintf(s->note + l, sizeof s->note - l, "  the closest "
+                     "candidate sits on the cap of %s %s (%d): raise "
+                     "its \"cap\" to search further\n", cur[q].name,
+                     cur[q].pool >= 0 ? "nodes" : "replicas", cur[q].cap);
+    }
+    free(cur);
+    free(sc);
+    return rc;
+}

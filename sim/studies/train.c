@@ -306,6 +306,12 @@ static int train_main(int argc, char **argv)
     if (elite > pop)
         return usage_error("%s", "train: --elite must not exceed --pop");
     struct gs_diag d = { 0 };
+    if (out != NULL && gs_out_check(out, &d) < 0) {    /* "-": stdout */
+        char buf[1200];
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        return 2;
+    }
     if (out == NULL) {      /* the default is never replaced silently */
         out = "rllite-weights.json";
         if (gs_out_check_new(out, force, &d) < 0) {

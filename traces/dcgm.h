@@ -1,0 +1,62 @@
+/* dcgm.h -- what a cluster's GPUs actually did: DCGM metrics exported by
+ * Prometheus range queries (`gpusim trace dcgm`).  The rules are in
+ * dcgm.c's opening comment and docs/import.md. */
+#ifndef GS_DCGM_H
+#define GS_DCGM_H
+
+#include "../sim/base/err.h"
+#include "cimport.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct gs_dcgm_opts {
+    double idle;                /* utilization below it is idle, 0..1
+                                   (default 0.05) */
+    int64_t step_ms;            /* a sample's span; 0: the most common
+                                   spacing of the samples */
+    struct gs_cimp_tz tz;       /* hours of day in this zone */
+};
+
+struct gs_dcgm;
+
+/* Totals over the period (GPU-hours count a MIG instance as its share of
+ * the GPU's compute slices). */
+struct gs_dcgm_totals {
+    int files, series, devices, mig_devices, nodes;
+    int64_t first_ms, last_ms, step_ms;
+    double observed_h;          /* GPU-hours with a utilization sample */
+    double busy_h;              /* sum of utilization x time */
+    double alloc_h;             /* samples carrying a pod (namespace) */
+    double idle_alloc_h;        /* allocated, utilization below idle */
+    double unalloc_h;           /* no pod */
+    double energy_kwh;          /* DCGM_FI_DEV_POWER_USAGE x time */
+    double power_h;             /* GPU-hours with a power sample */
+    double fb_idle_gib_h;       /* memory held (FB_USED) while allocated
+                                   and idle, GiB-hours */
+};
+
+/* Read the range-query exports paths[0..n) (the JSON of
+ * /api/v1/query_range, one or more metrics each; a series split over
+ * several files is merged, a repeated sample kept once).  0 or a negative
+ * code with d filled ("FILE: $.data.result[3].values[17]: ..."). */
+int gs_dcgm_load(const char *const *paths, int n,
+                 const struct gs_dcgm_opts *o, struct gs_dcgm **out,
+                 struct gs_diag *d);
+void gs_dcgm_free(struct gs_dcgm *m);
+void gs_dcgm_totals(const struct gs_dcgm *m, struct gs_dcgm_totals *t);
+
+/* The hour-by-hour timeline (hours aligned on the epoch): n hours from
+ * t0_ms; per hour the mean GPUs observed, allocated and busy (GPU-hours in
+ * that hour / 1 h).  Arrays owned by m. */
+struct gs_dcgm_hours {
+    int64_t t0_ms;
+    int n;
+    const double *seen, *alloc, *busy;
+};
+void gs_dcgm_hours(const struct gs_dcgm *m, struct gs_dcgm_hours *h);
+
+/* The report: totals, by node, by model, by namespace, by hour of day. */
+void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m);
+
+#endif
