@@ -130,7 +130,9 @@ $(B)/plugins/%-badabi.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DSJF_ABI=999 -fPIC -shared -o $@ $<
 
-# Plug-ins the tests load (tests/plugins/): one that crashes, for compare.
+# Plug-ins the tests load (tests/plugins/): ones that crash, hang or write
+# where they should not, for compare and test_workers.
+TESTPLUGIN_SO := $(patsubst tests/plugins/%.c,$(B)/testplugins/%.so,$(wildcard tests/plugins/*.c))
 $(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
@@ -149,7 +151,7 @@ run: gpusim
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
-      $(B)/testplugins/crash.so $(B)/gpusim-allocfail fuzz-check
+      $(TESTPLUGIN_SO) $(B)/gpusim-allocfail fuzz-check
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -160,6 +162,14 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@sh tests/refcheck.sh $(B)/gpusim
+	@$(MAKE) --no-print-directory check-layers
+
+# The layers (tests/check_layers.py, docs/layout.md): includes and the
+# symbols each folder's objects take from the others; then a test that it
+# catches a planted upward include, extern and cross-model include.
+check-layers: $(B)/libgpusim.a
+	@python3 tests/check_layers.py --obj $(B)
+	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
 # source asks for them (gs_test_long, tests/cutest.h), run by CI after

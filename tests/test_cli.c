@@ -4,6 +4,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/io/h5out.h"
+#include "../sim/base/version.h"
 #include "../sim/base/suggest.h"
 
 #include "../policies/policy.h"
@@ -692,6 +693,11 @@ static void test_h5_described(void)
     snprintf(f1, sizeof f1, "%s", wp("gs-cli-desc-c.h5"));
     const char *files[] = { f0, f1 };
     for (int i = 0; i < 2; i++) {
+        double sv = 0;
+        struct gs_diag d0 = { 0 };
+        CU_ASSERT_EQUAL(gs_h5_read_attr_num(files[i], "/", "schema_version",
+                                            &sv, &d0), 0);
+        CU_ASSERT_EQUAL(sv, GS_H5_SCHEMA);
         char first[256];
         long n = gs_h5_undescribed(files[i], first, sizeof first);
         if (n != 0)
@@ -1337,6 +1343,61 @@ static void test_data_path(void)
     free(err);
 }
 
+
+/* Every file a shipped scenario writes (run, and plan, sweep and
+ * place-exp where the scenario is for them) describes every dataset and
+ * column (gs_h5_undescribed: no missing, empty or placeholder text); the
+ * ones that replay ../shared/traces are skipped without it. */
+static void test_h5_shipped_described(void)
+{
+    char root[1024], cmd[2048];
+    if (getcwd(root, sizeof root) == NULL)
+        return;
+    static const char *const sc[] = {
+        "chat-and-training", "cloud-mixed", "hps-paper", "mixed-tier-generated",
+        "sharing", "small-tenants", "topology", "openb-default",
+        "philly-training",
+    };
+    struct stat st;
+    int shared = stat("../shared/traces", &st) == 0;
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+        if (!shared && i >= 7) {
+            printf("\n    [skipped %s: ../shared/traces missing]", sc[i]);
+            continue;
+        }
+        snprintf(cmd, sizeof cmd, "run %s/scenarios/%s.json -q -f -o "
+                 "shipped-%zu.h5", root, sc[i], i);
+        CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+        char name[64], first[256] = "";
+        snprintf(name, sizeof name, "shipped-%zu.h5", i);
+        long n = gs_h5_undescribed(wp(name), first, sizeof first);
+        if (n != 0)
+            printf("\n    %s: %ld undescribed, first %s", sc[i], n, first);
+        CU_ASSERT_EQUAL(n, 0);
+        unlink(wp(name));
+    }
+    static const char *const other[] = {
+        "plan scenarios/plan-erlang.json --seeds 2 --no-plots --no-advice -q "
+        "-o x.h5",
+        "sweep scenarios/small-tenants.json --set 'fleet[0].nodes=2,3' "
+        "--seeds 2 -q -o x.h5",
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        snprintf(cmd, sizeof cmd, "--version >/dev/null && cd %s && "
+                 "\"$GPUSIM_ABS\" %s -f && mv x.h5 \"$OLDPWD\"/", root,
+                 other[i]);
+        int rc = sh(cmd, NULL, NULL);
+        CU_ASSERT(rc == 0 || rc == 3);
+        char first[256] = "";
+        long n = gs_h5_undescribed(wp("x.h5"), first, sizeof first);
+        if (n != 0)
+            printf("\n    %.40s: %ld undescribed, first %s", other[i], n,
+                   first);
+        CU_ASSERT_EQUAL(n, 0);
+        unlink(wp("x.h5"));
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -1354,6 +1415,8 @@ static CU_TestInfo tests[] = {
       test_scenario_operand },
     { "results never replaced silently", test_no_silent_replace },
     { "every dataset has units and a description", test_h5_described },
+    { "shipped scenarios' files: every dataset and column described",
+      test_h5_shipped_described },
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     { "compare: the metrics that differ, --metrics", test_compare_metrics },

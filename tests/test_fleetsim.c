@@ -13,6 +13,7 @@
  *     price. */
 #include "cutest.h"
 #include "clitest.h"
+#include "../sim/studies/planjson.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/inference/llm.h"
 #include "../sim/io/scenario.h"
@@ -166,7 +167,10 @@ static void test_conservation(void)
         struct gs_sim *sim = NULL;
         struct gs_diag d = { 0 };
         CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
-        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        struct gs_plancfg *pc = NULL;
+        CU_ASSERT_EQUAL(gs_plancfg_load(sc, &pc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(pc);
+        gs_plancfg_free(pc);
         CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
         CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
         long n, arrived = 0, stream = 0;

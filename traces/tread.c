@@ -19,6 +19,7 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
+#include "../sim/base/path.h"
 #include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 
@@ -79,6 +80,8 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
      * the second time. */
     struct stat st;
     int isreg = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode);
+    if (isreg)
+        gs_input_note(fileno(probe));
     fclose(probe);
     if (!isreg)
         return gs_diag_set(d, GS_EIO, path, "a trace must be a regular file, "
@@ -302,7 +305,10 @@ int gs_tnum(const char *s, double *out)
         return -1;
     char *end;
     errno = 0;
+    size_t len = gs_decimal_len(s);     /* no 0x10, +3, inf */
     double v = strtod(s, &end);
+    if (end != s + len)
+        return -1;
     while (*end == ' ')
         end++;
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
@@ -319,6 +325,8 @@ int gs_tint(const char *s, long long lo, long long hi, long long *out)
         return -1;
     char *end;
     errno = 0;
+    if (s[0] == '+')        /* strtoll takes "+3" */
+        return -1;
     long long v = strtoll(s, &end, 10);
     while (*end == ' ')
         end++;

@@ -1563,6 +1563,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     if (o == NULL)
         o = &none;
     *out = NULL;
+    int mrc = gs_scenario_mem_check(sc, d);     /* before allocating */
+    if (mrc < 0)
+        return mrc;
     struct gs_sim *s = calloc(1, sizeof *s);
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");

@@ -143,14 +143,169 @@ static const struct { const char *name, *desc; } dset_desc[] = {
     { "placers", "placer names, index P" },
 };
 
+/* What a dataset holds, by its path (leading "/" and a comparison's
+ * "runs/POLICY/seedK/" left out): checked before dset_desc's leaf names,
+ * for a leaf that means different things in different groups. */
+static const struct { const char *path, *desc; } path_desc[] = {
+    { "models", "GPU model names, indexed by /jobs model" },
+    { "summary/fields", "every summary metric as a row: name, value, units "
+      "and description (the same figures as run --json)" },
+    { "summary/tiers", "the per-tier statistics: one row per workload tier "
+      "with jobs, and a last row 'all' over every job (scope names it)" },
+    { "summary/models", "per GPU model in the fleet: GPUs, their time-mean "
+      "utilization and the GPU-hours allocated on them" },
+    { "cloud/cost_by_market", "the bill by market (on-demand, reserved, "
+      "spot, capacity-block); the rows add up to /summary cost_usd" },
+    { "cloud/cost_by_tier", "the jobs' part of the bill by workload tier" },
+    { "cloud/cost_by_tenant", "the jobs' part of the bill by tenant" },
+    { "cloud/cost_by_model", "the bill by GPU model of the pools" },
+    { "services/names", "service names, indexed by /requests service and "
+      "by the rows of /services/summary" },
+    { "services/request_states", "request states, indexed by /requests "
+      "state" },
+    { "services/summary_columns", "the names of /services/summary's "
+      "columns" },
+    { "services/summary_units", "the units of /services/summary's columns, "
+      "in the same order" },
+    { "plan/candidates/mean", "[candidate, metric]: each metric's mean over "
+      "the candidate's seeds (units: each metric's, as in run --json; "
+      "names in /plan/metrics)" },
+    { "plan/candidates/seeds_run", "seeds each candidate was run with "
+      "(fewer when stopped early)" },
+    { "plan/candidates/status", "each candidate's verdict: feasible, "
+      "infeasible, undecided, stopped early or ruled out without a run" },
+    { "plan/targets/limit", "each target's limit, in its metric's unit" },
+    { "plan/targets/metric", "each target's metric (as in run --json)" },
+};
+
+/* A compound's column, by "PATH.COLUMN" (PATH as in path_desc), where its
+ * meaning or unit is the table's own: checked before report.h's metas. */
+static const struct { const char *col, *units, *desc; } col_desc[] = {
+    { "jobs.cpu_milli", "millicores", "host CPU the job asks for on its "
+      "node, in thousandths of a core (0: none asked)" },
+    { "jobs.mem_mib", "MiB", "host memory the job asks for on its node "
+      "(0: none asked)" },
+    { "requests.service", "1", "index into /services/names" },
+    { "requests.index", "1", "arrival order of the request within its "
+      "service, from 0" },
+    { "requests.arrival_s", "s", "arrival, from the simulation's start" },
+    { "requests.ttft_s", "s", "time to first token: arrival to the first "
+      "output token, NaN if not reached" },
+    { "requests.itl_s", "s", "mean inter-token latency over its output "
+      "tokens after the first, NaN if fewer than two" },
+    { "requests.e2e_s", "s", "end-to-end time: arrival to the last token, "
+      "NaN if not finished" },
+    { "requests.queue_s", "s", "queueing: TTFT less the prefill time the "
+      "prompt takes on an idle replica" },
+    { "requests.input_tokens", "tokens", "prompt length" },
+    { "requests.output_tokens", "tokens", "output length" },
+    { "requests.cached_tokens", "tokens", "prompt tokens served from the "
+      "prefix cache" },
+    { "requests.replica", "1", "the replica that served it last (index "
+      "within its service), -1 if none" },
+    { "requests.state", "1", "index into /services/request_states" },
+    { "requests.restarts", "1", "times it restarted after losing its "
+      "replica" },
+    { "summary/tiers.scope", "", "the workload tier, or 'all'" },
+    { "summary/models.model", "", "the GPU model's name" },
+    { "summary/models.gpus", "1", "GPUs of that model in the fleet" },
+    { "summary/models.utilization", "1", "GPU-hours allocated / available "
+      "on that model" },
+    { "summary/models.gpu_hours", "h", "GPU-hours allocated on that model" },
+    { "summary/fields.name", "", "the metric's name (as in run --json)" },
+    { "summary/fields.value", "see units", "its value" },
+    { "summary/fields.units", "", "its unit" },
+    { "summary/fields.description", "", "what it measures" },
+    { "cloud/cost_by_market.name", "", "the market" },
+    { "cloud/cost_by_tier.name", "", "the workload tier" },
+    { "cloud/cost_by_tenant.name", "", "the tenant" },
+    { "cloud/cost_by_model.name", "", "the GPU model" },
+    { "cloud/pools.pool", "", "the pool's name" },
+    { "cloud/pools.market", "", "its market (on-demand, reserved, spot, "
+      "capacity-block)" },
+    { "cloud/pools.paid_usd", "USD", "what the pool's nodes cost while "
+      "billed" },
+    { "cloud/pools.jobs_usd", "USD", "the part of paid_usd jobs used" },
+    { "cloud/pools.idle_usd", "USD", "the part of paid_usd no job used" },
+    { "cloud/pools.on_demand_equiv_usd", "USD", "what the same node-hours "
+      "would cost on demand" },
+    { "cloud/pools.node_hours", "h", "node-hours billed" },
+    { "cloud/pools.idle_node_hours", "h", "node-hours billed with no job" },
+    { "cloud/log.time_s", "s", "when, from the simulation's start" },
+    { "cloud/log.kind", "1", "index into /cloud/log_kinds" },
+    { "cloud/log.pool", "1", "index of the pool (scenario order), -1 if "
+      "none" },
+    { "cloud/log.node", "1", "global index of the node, -1 if none" },
+    { "cloud/log.gpu", "1", "GPU index within the node, -1 for the whole "
+      "node" },
+    { "cloud/log.jobs", "1", "jobs it interrupted or killed" },
+    { "cloud/log.value", "by kind", "the kind's figure: launch, the boot "
+      "delay (s); ready, pending to capacity (s); capacity-block events, "
+      "slots; failures, the part's age (h); else 0" },
+    { "compare/table.policy", "", "the policy" },
+    { "compare/table.metric", "", "the metric (as in run --json)" },
+    { "compare/table.n", "1", "runs (seeds) the statistics are over" },
+    { "compare/table.mean", "see /compare/metrics", "mean over the seeds" },
+    { "compare/table.std", "see /compare/metrics", "sample standard "
+      "deviation over the seeds" },
+    { "compare/table.t", "1", "Student t quantile for the 95% interval "
+      "(n - 1 degrees of freedom)" },
+    { "compare/table.half", "see /compare/metrics", "half-width of the 95% "
+      "interval of the mean" },
+    { "compare/table.ci_low", "see /compare/metrics", "lower bound of the "
+      "95% interval" },
+    { "compare/table.ci_high", "see /compare/metrics", "upper bound of the "
+      "95% interval" },
+};
+
+/* ds's path without the leading "/" and a comparison's "runs/P/seedK/",
+ * into buf (n bytes); "" when HDF5 cannot say. */
+static const char *rel_path(hid_t ds, char *buf, size_t n)
+{
+    ssize_t k = H5Iget_name(ds, buf, n);
+    if (k <= 0 || (size_t)k >= n)
+        return "";
+    const char *p = buf[0] == '/' ? buf + 1 : buf;
+    if (strncmp(p, "runs/", 5) == 0) {
+        const char *a = strchr(p + 5, '/');
+        const char *b = a ? strchr(a + 1, '/') : NULL;
+        if (b)
+            p = b + 1;
+    }
+    return p;
+}
+
+/* A column's units and description: col_desc by "PATH.COLUMN", else by
+ * the name alone (report.h). */
+static void column_meta(const char *path, const char *col, const char **u,
+                        const char **d)
+{
+    size_t pl = strlen(path);
+    for (size_t i = 0; i < sizeof col_desc / sizeof col_desc[0]; i++) {
+        const char *c = col_desc[i].col;
+        if (strncmp(c, path, pl) == 0 && c[pl] == '.' &&
+            strcmp(c + pl + 1, col) == 0) {
+            *u = col_desc[i].units;
+            *d = col_desc[i].desc;
+            return;
+        }
+    }
+    gs_report_meta(col, u, d);
+}
+
 /* Put "units" and "description" on dataset ds called name; a compound's
  * columns get "column_units" and "column_descriptions" in field order. */
 static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
 {
     const char *units, *desc = NULL;
+    char pbuf[512];
+    const char *path = rel_path(ds, pbuf, sizeof pbuf);
     for (size_t i = 0; i < sizeof dset_desc / sizeof dset_desc[0]; i++)
         if (strcmp(dset_desc[i].name, name) == 0)
             desc = dset_desc[i].desc;
+    for (size_t i = 0; i < sizeof path_desc / sizeof path_desc[0]; i++)
+        if (strcmp(path_desc[i].path, path) == 0)
+            desc = path_desc[i].desc;
     if (H5Tget_class(t) == H5T_COMPOUND) {
         int n = H5Tget_nmembers(t);
         const char **cu = calloc((size_t)(n > 0 ? n : 1), sizeof *cu);
@@ -165,7 +320,7 @@ static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
                     cu[i] = "1";
                     cd[i] = "";
                 } else {
-                    gs_report_meta(names[i], &cu[i], &cd[i]);
+                    column_meta(path, names[i], &cu[i], &cd[i]);
                 }
             }
             attr_strs(w, ds, "column_units", cu, (size_t)n);
@@ -672,6 +827,7 @@ static int file_begin(struct w *w, const char *kind, const char *scenario,
     }
     attr_str(w, w->f, "gpusim_version", GS_VERSION);
     attr_int(w, w->f, "layout_version", GS_H5_LAYOUT);
+    attr_int(w, w->f, "schema_version", GS_H5_SCHEMA);
     if (kind)
         attr_str(w, w->f, "kind", kind);
     attr_str(w, w->f, "scenario", scenario);
@@ -1261,17 +1417,64 @@ struct undesc {
     size_t n;
 };
 
+/* 1 when attribute name of ds holds text that says something in each of
+ * its strings: present, not empty, no placeholder pointing elsewhere
+ * ("see the README"); 0 otherwise. */
+static int attr_says(hid_t ds, const char *name, int may_be_empty)
+{
+    if (H5Aexists(ds, name) <= 0)
+        return 0;
+    hid_t a = H5Aopen(ds, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    int ok = 0;
+    if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_STRING &&
+        !H5Tis_variable_str(t)) {
+        size_t w = H5Tget_size(t);
+        hssize_t n = H5Sget_simple_extent_npoints(sp);
+        char *buf = n > 0 ? calloc((size_t)n, w + 1) : NULL;
+        char *one = buf ? malloc(w + 1) : NULL;
+        if (one && H5Aread(a, t, buf) >= 0) {
+            ok = 1;
+            for (hssize_t i = 0; i < n && ok; i++) {
+                memcpy(one, buf + (size_t)i * w, w);
+                one[w] = '\0';
+                if ((!may_be_empty && one[0] == '\0') ||
+                    strstr(one, "README") || strstr(one, "TODO"))
+                    ok = 0;
+            }
+        }
+        free(one);
+        free(buf);
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return ok;
+}
+
 static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
                         void *arg)
 {
     struct undesc *u = arg;
     if (info->type != H5O_TYPE_DATASET)
         return 0;
-    if (H5Aexists_by_name(obj, name, "units", H5P_DEFAULT) <= 0 ||
-        H5Aexists_by_name(obj, name, "description", H5P_DEFAULT) <= 0) {
-        if (u->count++ == 0)
-            snprintf(u->first, u->n, "/%s", name);
-    }
+    hid_t ds = H5Dopen2(obj, name, H5P_DEFAULT);
+    hid_t t = ds >= 0 ? H5Dget_type(ds) : -1;
+    int ok = ds >= 0 && t >= 0 && attr_says(ds, "units", 1) &&
+             attr_says(ds, "description", 0);
+    if (ok && H5Tget_class(t) == H5T_COMPOUND)
+        ok = attr_says(ds, "column_units", 1) &&
+             attr_says(ds, "column_descriptions", 0);
+    if (t >= 0)
+        H5Tclose(t);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (!ok && u->count++ == 0)
+        snprintf(u->first, u->n, "/%s", name);
     return 0;
 }
 

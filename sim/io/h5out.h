@@ -1,7 +1,8 @@
 /* h5out.h -- the HDF5 result file: write a run, read parts back.
  *
  * Layout (version GS_H5_LAYOUT, documented in the README):
- *   /                      attrs gpusim_version, layout_version, scenario,
+ *   /                      attrs gpusim_version, layout_version,
+ *                          schema_version (GS_H5_SCHEMA), scenario,
  *                          policy, placement, seed
  *   /scenario              the scenario JSON as given (string)
  *   /jobs                  compound table, one row per job (see gs_h5_job)
@@ -133,8 +134,11 @@ int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
 int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
                         double *out, struct gs_diag *d);
 
-/* Datasets of the file at path that lack a "units" or "description"
- * attribute: their count (the first one's path in first[n]), or a
+/* Datasets of the file at path that do not describe themselves: a
+ * "units" or "description" attribute missing, an empty description, a
+ * compound without "column_units" and "column_descriptions" or with an
+ * empty column description, or a placeholder pointing elsewhere ("see the
+ * README's ...") in any of them: their count (the first one's path in first[n]), or a
  * negative code when the file cannot be read. */
 long gs_h5_undescribed(const char *path, char *first, size_t n);
 

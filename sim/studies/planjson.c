@@ -754,6 +754,7 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
                                           "max_seeds", "indifference",
+                                          "horizon",
                                           "growth"))) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
@@ -815,6 +816,18 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
         goto fail;
     }
     p->indifference = v ? gs_json_number(v) : 0.01;
+    v = gs_json_get(o, "horizon");
+    p->horizon = -1;
+    if (v && gs_json_is_string(v) && strcmp(gs_json_string(v), "steady") == 0)
+        p->horizon = 1;
+    else if (v && gs_json_is_string(v) &&
+             strcmp(gs_json_string(v), "finite") == 0)
+        p->horizon = 0;
+    else if (v) {
+        rc = perr(&c, "$.plan.horizon", "expected \"steady\" (stationary "
+                  "load: the warm-up deleted) or \"finite\" (the whole run)");
+        goto fail;
+    }
     v = gs_json_get(o, "growth");
     if (v) {
         if (!gs_json_is_array(v) || gs_json_size(v) > 16) {
@@ -858,4 +871,19 @@ void gs_plancfg_free(struct gs_plancfg *p)
     }
     free(p->counts);
     free(p);
+}
+
+int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
+                    struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_json *doc = NULL;
+    int rc = gs_json_parse(s->text, s->file, &doc, d);
+    if (rc < 0)
+        return rc;
+    const struct gs_json *v = gs_json_get(doc, "plan");
+    if (v != NULL)
+        rc = gs_plancfg_parse(v, doc, s->file, s, out, d);
+    gs_json_free(doc);
+    return rc;
 }
