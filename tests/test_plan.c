@@ -646,19 +646,22 @@ static int chosen_replicas(const char *out)
 }
 
 /* Precision-driven length.  plan-service's question with 20-second runs
- * (800 requests from an empty fleet) is all transient: judged on those
- * runs (plan.max_length_factor 1) the planner picks 6 replicas, which
- * independent 20-minute runs (48,000 requests, 5 seeds) show missing the
- * TTFT p95 target of 1 s by far, while 7 meet it.  With lengthening (the
- * default cap, 8x) the runs double until the estimate stops moving and
- * the verdict is 7, judged on runs 8 times as long; with a cap of 2x the
- * transient is still not over at the cap, and those candidates are
- * reported undecided, not feasible. */
+ * (800 requests from an empty fleet) is all transient.  Independent
+ * 20-minute runs (48,000 requests, 5 seeds) say 7 replicas miss the TTFT
+ * p95 target of 1 s by far and 8 meet it.  Judged on the 20-second runs
+ * alone (plan.max_length_factor 1), 6 and 7 cannot be decided: MSER-5's
+ * minimum sits at its limit, and the answer says "transient not over at
+ * the cap" rather than calling them feasible.  With lengthening (a cap of
+ * 16x) the runs double until the transient is over and the estimates stop
+ * moving: 7 is then a decided miss and the answer is 8, judged on runs 8
+ * times as long, with nothing left undecided.  With a cap
+ * of 2x the transient is still not over at the cap: undecided, never
+ * feasible. */
 static void test_lengthened_verdict(void)
 {
     char *sw = NULL, *out = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/plan-service.json "
-                                     "--set 'services[0].replicas=6,7' "
+                                     "--set 'services[0].replicas=7,8' "
                                      "--seeds 5 --csv --metrics "
                                      "service.chat.ttft_p95_s --out "
                                      "/tmp/gs-test-plan-len-sweep.h5", &sw,
@@ -666,45 +669,51 @@ static void test_lengthened_verdict(void)
     for (int k = 0; k < 2; k++) {
         char key[64];
         snprintf(key, sizeof key, "%d,\"%d\",service.chat.ttft_p95_s,5,",
-                 k + 1, 6 + k);
+                 k + 1, 7 + k);
         const char *l = sw ? strstr(sw, key) : NULL;
         CU_ASSERT_PTR_NOT_NULL_FATAL(l);
         double mean, sd, half;
         CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
                                &half), 3);
-        /* the long run: 6 misses beyond its interval, 7 meets */
+        /* the long run: 7 misses beyond its interval, 8 meets */
         CU_ASSERT(k == 0 ? mean - half > 1.0 : mean + half <= 1.0);
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
-    /* short runs, never lengthened: optimistic */
+    /* short runs, never lengthened: 7 undecided, the transient not over */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
                                     &out), 0);
-    CU_ASSERT_EQUAL(chosen_replicas(out), 6);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=7  $81.92/"
+                                  "hour  transient not over at the cap "
+                                  "(runs 1x"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
                                   "length"));
     free(out);
     out = NULL;
-    /* lengthened: the long run's answer, at the cap's length */
-    CU_ASSERT_EQUAL(service_variant("20s", "", &out), 0);
+    /* lengthened (a cap of 16x): the long run's answer, at 8x, and 7
+     * decided (with the default cap of 8x, 7 is still drifting up at the
+     * cap and is reported undecided) */
+    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
+                                    &out), 0);
     int got = chosen_replicas(out);
-    if (got != 7)
-        printf("\n    lengthened plan chose %d, the long runs say 7\n%s", got,
+    if (got != 8)
+        printf("\n    lengthened plan chose %d, the long runs say 8\n%s", got,
                out ? out : "");
-    CU_ASSERT_EQUAL(got, 7);
+    CU_ASSERT_EQUAL(got, 8);
+    CU_ASSERT_PTR_NULL(strstr(out ? out : "", "transient not over"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the scenario's "
                                   "length"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 8x the scenario's "
-                                  "length"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 16x the "
+                                  "scenario's length"));
     free(out);
     out = NULL;
-    /* a cap too low: undecided, said so; never the optimistic 6 */
-    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 2",
-                                    &out), 0);
+    /* a cap too low: undecided, said so; never feasible below 8 */
+    int rc = service_variant("20s", ", \"max_length_factor\": 2", &out);
+    CU_ASSERT(rc == 0 || rc == 3);
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "transient not over at "
                                   "the cap (runs 2x"));
     got = chosen_replicas(out);
-    CU_ASSERT(got < 0 || got >= 7);
+    CU_ASSERT(got < 0 || got >= 8);
     free(out);
 }
 

@@ -453,10 +453,13 @@ static int wants_longer(const struct search *s, struct cand *x)
          * transient) shows between lengths: the estimate moved by more
          * than this length's half-width since the runs half as long.  A
          * first length has nothing to compare with: it is confirmed by
-         * runs twice as long (unless plan.max_length_factor is 1). */
+         * runs twice as long (unless plan.max_length_factor is 1).  A
+         * move inside the indifference zone cannot change a verdict and
+         * does not count. */
+        double z = s->pc->indifference * fabs(s->pc->t[s->st[j].target].limit);
         if (s->pc->max_length > 1)
             x->transient |= x->prev == NULL ||
-                            fabs(x->mean[m] - x->prev[j]) > h;
+                            fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
     }
     return x->transient || wide;
 }
