@@ -1,5 +1,6 @@
 /* report.c -- print a run's summary (see report.h). */
 #include "report.h"
+#include "question.h"
 #include "../cloud/cloud.h"
 #include "../inference/service.h"
 #include "../base/version.h"
@@ -203,6 +204,9 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
                 sc->cat.m[m->model].name, m->gpus, 100 * m->util,
                 m->gpu_hours);
     }
+    struct gs_question q;
+    if (gs_question_analyse(s, &q) == 0)
+        gs_question_table(fp, &q);
 }
 
 void gs_report_json(FILE *fp, const struct gs_sim *s)
@@ -292,7 +296,11 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
                 "\"node_hours\": %.6f, \"idle_node_hours\": %.6f}", b.paid,
                 b.jobs, b.paid - b.jobs, b.node_h, b.idle_node_h);
     }
-    fprintf(fp, "},\n    \"idle\": %.6f\n  }\n}\n", su->cloud.cost_idle);
+    fprintf(fp, "},\n    \"idle\": %.6f\n  }", su->cloud.cost_idle);
+    struct gs_question q;
+    if (gs_question_analyse(s, &q) == 0)
+        gs_question_json(fp, &q);
+    fprintf(fp, "\n}\n");
 }
 
 void gs_report_csv(FILE *fp, const struct gs_sim *s)
