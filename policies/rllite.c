@@ -55,6 +55,7 @@
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
 #include "policy.h"
+#include "../sim/base/path.h"
 #include "rllite.h"
 #include "jobgroup.h"
 #include "../sim/io/jsonio.h"
@@ -156,13 +157,12 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
         goto fail;
     if (path) {
         const struct gs_scenario *sc = gs_sim_scenario(sim);
-        char full[1200];
-        if (path[0] == '/' || sc->trace_dir[0] == '\0')
-            snprintf(full, sizeof full, "%s", path);
-        else
-            snprintf(full, sizeof full, "%s/%s", sc->trace_dir, path);
-        if ((rc = gs_weights_load(full, gs_rllite_features, GS_RLLITE_NF,
-                                  s->w, d)) < 0)
+        char *full = gs_path_join(sc->trace_dir, path);
+        rc = full ? gs_weights_load(full, gs_rllite_features, GS_RLLITE_NF,
+                                    s->w, d)
+                  : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        free(full);
+        if (rc < 0)
             goto fail;
     }
     for (int i = 0; i < GS_RLLITE_NF; i++) {

@@ -109,7 +109,7 @@ static void test_run_errors(void)
             "needs \"partitions\"", GS_EINVAL);
     bad_run("{" FLEET ", \"workload\": {\"trace\": {\"format\": \"native\","
             " \"path\": \"/nonexistent/t.csv\"}}}", NULL, "/nonexistent/t.csv",
-            "cannot open trace", GS_EIO);
+            "cannot open", GS_EIO);
     bad_run("{" FLEET ", \"workload\": {\"trace\": {\"format\": \"nativ\","
             " \"path\": \"x\"}}}", NULL, "$.workload.trace.format",
             "unknown trace format 'nativ'", GS_ENOTFOUND);

@@ -1,6 +1,7 @@
-/* test_jsoncheck.c -- duplicate keys and comments in JSON are errors that
- * say where (sim/io/jsoncheck.c), on their own and through the scenario and
- * generator-spec parsers; anything else malformed is left to the parser. */
+/* test_jsoncheck.c -- text that is not UTF-8, too many values, duplicate
+ * keys and comments in JSON are errors that say where (sim/io/jsoncheck.c),
+ * on their own and through the scenario and generator-spec parsers;
+ * anything else malformed is left to the parser. */
 #include "cutest.h"
 #include "../sim/io/jsoncheck.h"
 #include "../sim/io/scenario.h"
@@ -22,7 +23,7 @@ static void chk(const char *text, int code, const char *where,
     int ok = rc == code && (code == 0 || (strstr(msg, where) &&
                                           strstr(msg, what)));
     if (!ok)
-        printf("\n    %s\n    got rc=%d: %s", text, rc, msg);
+        printf("\n    %.200s\n    got rc=%d: %s", text, rc, msg);
     CU_ASSERT_TRUE(ok);
 }
 
@@ -94,8 +95,42 @@ static void test_left_to_parser(void)
     chk("{\"a\": \"unterminated", 0, "", "");
     chk("", 0, "", "");
     chk("/", 0, "", "");
-    chk("\xEF", 0, "", "");           /* a BOM cut short */
-    chk("\xEF\xBB", 0, "", "");
+    /* Text that is not UTF-8 (RFC 3629), refused at its first bad byte: a
+     * BOM cut short, a stray continuation byte, an overlong form, a
+     * surrogate, a code point past U+10FFFF, a sequence cut by the end. */
+    chk("\xEF", GS_EPARSE, "f.json:1:1", "not UTF-8 (byte 0xEF)");
+    chk("\xEF\xBB", GS_EPARSE, "f.json:1:1", "not UTF-8");
+    chk("{\"a\":\n \"x\x80\"}", GS_EPARSE, "f.json:2:4", "byte 0x80");
+    chk("{\"a\": \"\xC0\xAF\"}", GS_EPARSE, "f.json:1:8", "byte 0xC0");
+    chk("{\"a\": \"\xE0\x80\xAF\"}", GS_EPARSE, "f.json:1:8", "0xE0");
+    chk("{\"a\": \"\xED\xA0\x80\"}", GS_EPARSE, "f.json:1:8", "0xED");
+    chk("{\"a\": \"\xF4\x90\x80\x80\"}", GS_EPARSE, "f.json:1:8", "0xF4");
+    chk("{\"a\": \"\xF5\x80\x80\x80\"}", GS_EPARSE, "f.json:1:8", "0xF5");
+    chk("\"\xE2\x82", GS_EPARSE, "f.json:1:2", "0xE2");
+    /* and what is: 2-, 3- and 4-byte forms at their bounds */
+    chk("{\"\xC2\x80\xDF\xBF\xE0\xA0\x80\xEF\xBF\xBF\xF0\x90\x80\x80"
+        "\xF4\x8F\xBF\xBF\": 1}", 0, "", "");
+    /* More values than GS_JSON_MAX_VALUES: refused where the count passed
+     * the limit, before anything is parsed. */
+    {
+        size_t nv = GS_JSON_MAX_VALUES + 5;
+        char *big = malloc(2 * nv + 3);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+        big[0] = '[';
+        for (size_t i = 0; i < nv; i++) {
+            big[1 + 2 * i] = '0';
+            big[2 + 2 * i] = i + 1 < nv ? ',' : ']';
+        }
+        big[2 * nv + 1] = '\0';
+        /* the array is value 1, its k-th element value k + 1 */
+        char at[64];
+        snprintf(at, sizeof at, "f.json:1:%d", 2 * (GS_JSON_MAX_VALUES - 1) + 2);
+        chk(big, GS_EINVAL, at, "more than 2000000 JSON values");
+        big[2 * (GS_JSON_MAX_VALUES - 1)] = ']';     /* exactly the limit */
+        big[2 * (GS_JSON_MAX_VALUES - 1) + 1] = '\0';
+        chk(big, 0, "", "");
+        free(big);
+    }
     /* A BOM is skipped, as cJSON does. */
     chk("\xEF\xBB\xBF{\"a\":1,\"a\":2}", GS_EPARSE, "f.json:1:11", "'a'");
     /* Deep nesting: no crash; beyond the depth limit it is left alone. */

@@ -69,6 +69,7 @@
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,7 +375,7 @@ static int pods_open(const struct gs_scenario *sc, struct gs_params *o,
     p->cat = &sc->cat;
     p->keep_failed = 1;
     snprintf(p->tenant, sizeof p->tenant, "%s", "default");
-    char path[1024];
+    char path[PATH_MAX];
     int skip = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0 ||

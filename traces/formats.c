@@ -2,6 +2,7 @@
  *
  * Each entry adapts one reader to struct gs_trace_format.  Paths in a
  * scenario are relative to the scenario file's folder. */
+#include "../sim/base/path.h"
 #include "../sim/io/scenario.h"
 #include "../sim/io/source.h"
 #include "alibaba.h"
@@ -15,17 +16,8 @@
 #include "swf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* Resolve a trace path against the scenario's folder. */
-static void resolve(const struct gs_scenario *sc, const char *path, char *out,
-                    size_t n)
-{
-    if (path[0] == '/' || sc->trace_dir[0] == '\0')
-        snprintf(out, n, "%s", path);
-    else
-        snprintf(out, n, "%s/%s", sc->trace_dir, path);
-}
 
 static int native_open(const struct gs_scenario *sc, struct gs_params *opts,
                        void **state, struct gs_diag *d)
@@ -39,9 +31,12 @@ static int native_open(const struct gs_scenario *sc, struct gs_params *opts,
         snprintf(where, sizeof where, "%s", opts->where);
         return gs_diag_set(d, GS_EINVAL, where, "missing required key 'path'");
     }
-    char full[1024];
-    resolve(sc, path, full, sizeof full);
-    return gs_native_open(full, &sc->cat, (struct gs_native **)state, d);
+    char *full = gs_path_join(sc->trace_dir, path);
+    if (full == NULL)
+        return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
+    rc = gs_native_open(full, &sc->cat, (struct gs_native **)state, d);
+    free(full);
+    return rc;
 }
 
 static int native_next(void *st, struct gs_jobspec *out, struct gs_diag *d)

@@ -10,6 +10,7 @@
  * across lines. */
 #include "native.h"
 #include "tread.h"
+#include "../sim/base/path.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -363,13 +364,11 @@ int gs_native_open(const char *path, const struct gs_catalog *cat,
         free(r);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
-    r->fp = fopen(path, "rb");
-    if (r->fp == NULL) {
-        int e = errno;
+    int rc = gs_fopen_regular(path, "a trace", 0, &r->fp, d);
+    if (rc < 0) {
         csv_free(&r->p);
         free(r);
-        return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
-                           strerror(e));
+        return rc;
     }
     *out = r;
     return 0;

@@ -55,6 +55,7 @@
 
 #include "../sim/io/scenario.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ static int load_jobs(struct pai *p, const char *path, struct gs_diag *d)
         int nf = gs_tsplit(line, ',', f, 8);
         if (nf == 0 || (nf == 1 && f[0][0] == '\0'))
             continue;
-        snprintf(where, sizeof where, "%s:%ld", path, ln);
+        snprintf(where, sizeof where, "%.1000s:%ld", path, ln);
         if (nf != 6) {
             rc = gs_diag_set(d, GS_EPARSE, where, "%d fields where a "
                              "pai_job_table row has 6 (job_name,inst_id,"
@@ -269,7 +270,7 @@ static int pai_open(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     p->cat = &sc->cat;
     snprintf(p->tenant, sizeof p->tenant, "%s", "default");
-    char path[1024], jobs[1024];
+    char path[PATH_MAX], jobs[PATH_MAX];
     const char *failed = NULL;
     int skip = 0, found = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||

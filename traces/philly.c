@@ -64,6 +64,7 @@
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ struct thr {
 
 struct philly {
     const struct gs_catalog *cat;
-    char thr_path[1024];
+    char thr_path[PATH_MAX];
     struct thr *e;
     int n, cap;
     int ref;
@@ -173,7 +174,7 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
         return rc;
     char where[1200];
     if (!gs_json_is_object(root)) {
-        snprintf(where, sizeof where, "%s: $", path);
+        snprintf(where, sizeof where, "%.1000s: $", path);
         rc = gs_diag_set(d, GS_EPARSE, where, "expected an object of GPU "
                          "types");
     }
@@ -182,7 +183,7 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
         if (gt == NULL)
             continue;
         if (!gs_json_is_object(gt)) {
-            snprintf(where, sizeof where, "%s: $.%s", path, gname[g]);
+            snprintf(where, sizeof where, "%.1000s: $.%s", path, gname[g]);
             rc = gs_diag_set(d, GS_EPARSE, where, "expected an object");
             break;
         }
@@ -190,7 +191,7 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
              it = gs_json_next(it)) {
             char job[96];
             int sf;
-            snprintf(where, sizeof where, "%s: $.%s[\"%s\"]", path, gname[g],
+            snprintf(where, sizeof where, "%.1000s: $.%.40s[\"%.80s\"]", path, gname[g],
                      gs_json_key(it));
             if (parse_key(gs_json_key(it), job, sizeof job, &sf) < 0) {
                 rc = gs_diag_set(d, GS_EPARSE, where, "expected a key "
@@ -397,7 +398,7 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
     p->ref = V100;
     for (int g = 0; g < NG; g++)
         p->model[g] = gs_catalog_find(&sc->cat, gmodel[g]);
-    char path[1024];
+    char path[PATH_MAX];
     const char *refname = NULL;
     int skip = 0, found = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||

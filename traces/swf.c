@@ -34,6 +34,7 @@
 
 #include "../sim/io/scenario.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +186,7 @@ static int swf_open(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->ratio = -1;
     s->estimate = 1;
-    char path[1024];
+    char path[PATH_MAX];
     const char *tf = NULL;
     int skip = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||

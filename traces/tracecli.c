@@ -652,7 +652,10 @@ static struct gs_scenario *shell(void)
     gs_params_init(&sc->trace, "--opt");
     gs_params_init(&sc->policy_params, "");
     gs_params_init(&sc->placer_params, "");
-    snprintf(sc->file, sizeof sc->file, "%s", "<command line>");
+    if ((sc->file = strdup("<command line>")) == NULL) {
+        free(sc);
+        return NULL;
+    }
     sc->wl_kind = GS_WL_TRACE;
     sc->seed = 1;
     return sc;

@@ -22,10 +22,12 @@
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -61,10 +63,16 @@ void gs_trace_set_log(FILE *fp)
 int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
 {
     *out = NULL;
-    FILE *probe = fopen(path, "rb");
-    if (probe == NULL)
+    /* without waiting: opening a FIFO would wait for a writer */
+    int pfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *probe = pfd < 0 ? NULL : fdopen(pfd, "rb");
+    if (probe == NULL) {
+        int e = errno;
+        if (pfd >= 0)
+            close(pfd);
         return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
-                           strerror(errno));
+                           strerror(e));
+    }
     /* The row engine reads a trace twice (validate, then replay), so it
      * must be a file: a pipe (/dev/stdin fed by a command) would be empty
      * the second time. */
@@ -605,11 +613,13 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
         return gs_diag_set(d, GS_EINVAL, opts->where,
                            "missing required key '%s'", key);
     }
-    const char *dir = sc ? sc->trace_dir : "";
-    if (p[0] == '/' || dir[0] == '\0')
-        snprintf(out, n, "%s", p);
-    else
-        snprintf(out, n, "%s/%s", dir, p);
+    const char *dir = sc && sc->trace_dir ? sc->trace_dir : "";
+    int len = p[0] == '/' || dir[0] == '\0' ? snprintf(out, n, "%s", p)
+                                            : snprintf(out, n, "%s/%s", dir, p);
+    if (len < 0 || (size_t)len >= n)    /* never read a shortened name */
+        return gs_diag_set(d, GS_EINVAL, opts->where, "'%s': the path is "
+                           "longer than the %zu bytes a path may have",
+                           key, n - 1);
     return 0;
 }
 

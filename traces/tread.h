@@ -141,7 +141,8 @@ void gs_rows_close(struct gs_rows *r);
 /* --- options shared by the trace formats ------------------------------------ */
 
 /* A path option resolved against the scenario's folder (absolute paths and
- * an empty folder leave it as given).  *found = 0 when absent (and then
+ * an empty folder leave it as given), into out (n bytes: PATH_MAX, the
+ * longest path open() takes); a longer one is refused, never cut.  *found = 0 when absent (and then
  * out is untouched), unless required, which makes absence an error. */
 int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
                  const char *key, int required, char *out, size_t n,

@@ -212,7 +212,8 @@ static int cmd_run(int argc, char **argv)
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
     double sample = 1.0;
     struct gs_sim_opts o = { 0 };
-    optind = 1;
+    optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
+                               cluster of short options left half read */
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:s:p:o:fqh", run_opts, NULL)) != -1 ||
            optind < argc) {

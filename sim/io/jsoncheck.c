@@ -46,6 +46,9 @@ struct jc {
     int comment;
     char key[64];
     char kpath[GS_JC_PATH];
+    long nvalues;               /* values read so far */
+    size_t toomany_at;          /* where the count passed the limit, or
+                                   SIZE_MAX */
 };
 
 static void issue_dup(struct jc *c, const struct key *first,
@@ -349,6 +352,11 @@ static void value(struct jc *c, int depth)
         c->stop = 1;
         return;
     }
+    if (++c->nvalues > GS_JSON_MAX_VALUES) {
+        c->toomany_at = c->i;
+        c->stop = 1;
+        return;
+    }
     char ch = c->t[c->i];
     if (ch == '{') {
         object(c, depth);
@@ -379,11 +387,49 @@ static void line_col(const char *t, size_t at, int *line, int *col)
     }
 }
 
+size_t gs_utf8_bad(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || i + len > n || (len == 2 && c < 0xC2) ||
+            (len == 4 && c > 0xF4))
+            return i;
+        for (size_t k = 1; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+        if ((len == 3 && ((c == 0xE0 && s[i + 1] < 0xA0) ||     /* overlong */
+                          (c == 0xED && s[i + 1] >= 0xA0))) ||  /* surrogate */
+            (len == 4 && ((c == 0xF0 && s[i + 1] < 0x90) ||     /* overlong */
+                          (c == 0xF4 && s[i + 1] >= 0x90))))    /* > 10FFFF */
+            return i;
+        i += len;
+    }
+    return SIZE_MAX;
+}
+
 int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
 {
     if (text == NULL)
         return 0;
-    struct jc c = { .t = text, .issue_at = SIZE_MAX };
+    size_t bad = gs_utf8_bad(text, strlen(text));
+    if (bad != SIZE_MAX) {
+        int line, col;
+        char where[600];
+        line_col(text, bad, &line, &col);
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        return gs_diag_set(d, GS_EPARSE, where, "not UTF-8 (byte 0x%02X): "
+                           "JSON text is UTF-8 (RFC 8259); convert the file, "
+                           "e.g. iconv -f LATIN1 -t UTF-8",
+                           (unsigned char)text[bad]);
+    }
+    struct jc c = { .t = text, .issue_at = SIZE_MAX, .toomany_at = SIZE_MAX };
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
         c.i = 3;
     snprintf(c.path, sizeof c.path, "$");
@@ -401,10 +447,19 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     free(c.keys);
     if (c.oom)
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
-    if (c.issue_at == SIZE_MAX)
-        return 0;
     int line, col;
     char where[600];
+    if (c.toomany_at != SIZE_MAX) {
+        line_col(text, c.toomany_at, &line, &col);
+        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+        return gs_diag_set(d, GS_EINVAL, where, "more than %d JSON values: "
+                           "refused before parsing (they would take about "
+                           "%d MiB); a large workload or fleet belongs in a "
+                           "trace or node-list file", GS_JSON_MAX_VALUES,
+                           (int)((GS_JSON_MAX_VALUES * 64.0) / (1 << 20)));
+    }
+    if (c.issue_at == SIZE_MAX)
+        return 0;
     line_col(text, c.issue_at, &line, &col);
     snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
     if (c.comment)

@@ -1,5 +1,5 @@
 /* jsoncheck.h -- what a JSON parser accepts silently or rejects obscurely:
- * duplicate keys and comments.
+ * text that is not UTF-8, duplicate keys and comments.
  *
  * RFC 8259 (section 4) says only that the names within an object "SHOULD be
  * unique", and leaves the meaning of a repeated name to the parser; cJSON
@@ -22,7 +22,22 @@
 
 #include "../base/err.h"
 
-/* Check text (NUL-terminated).  file names it in messages ("FILE:LINE:COL:
+#include <stddef.h>
+
+/* The most values (numbers, strings, objects, arrays...) a JSON input may
+ * hold: cJSON takes about 64 bytes a value, so this bounds a parse at
+ * about 128 MiB, and the pre-pass refuses more before cJSON allocates. */
+#define GS_JSON_MAX_VALUES 2000000
+
+/* The offset of the first byte of s[0..n) that is not part of a UTF-8
+ * sequence (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or SIZE_MAX when all of it is UTF-8. */
+size_t gs_utf8_bad(const char *s, size_t n);
+
+/* Check text (NUL-terminated): first that it is UTF-8 (RFC 8259 section 8.1
+ * requires it, and a name that is not would make --json output invalid),
+ * then that it holds at most GS_JSON_MAX_VALUES values, then for duplicate
+ * keys and comments.  file names it in messages ("FILE:LINE:COL:
  * ..." as the parser's own errors).  0 when neither problem is present (or
  * the text is malformed in another way), GS_EPARSE with d filled, or
  * GS_ENOMEM. */

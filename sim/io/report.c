@@ -1,23 +1,38 @@
 /* report.c -- print a run's summary (see report.h). */
 #include "report.h"
+#include "jsoncheck.h"
 #include "question.h"
 #include "../cloud/cloud.h"
 #include "../inference/service.h"
 #include "../base/version.h"
 
+#include <stdint.h>
 #include <string.h>
 
+/* s as a JSON string.  Scenario files are UTF-8 (jsoncheck.h); a name
+ * from elsewhere (a trace's tenant) that is not has each stray byte
+ * printed as U+FFFD, so the output is always valid JSON. */
 static void json_str(FILE *fp, const char *s)
 {
     fputc('"', fp);
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(fp, "\\%c", c);
         else if (c < 0x20)
             fprintf(fp, "\\u%04x", c);
-        else
+        else if (c < 0x80)
             fputc(c, fp);
+        else {
+            size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            if (strnlen(s, len) == len && gs_utf8_bad(s, len) == SIZE_MAX) {
+                fwrite(s, 1, len, fp);
+                s += len;
+                continue;
+            }
+            fputs("\\ufffd", fp);
+        }
+        s++;
     }
     fputc('"', fp);
 }

@@ -15,6 +15,7 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../base/path.h"
 #include "jsonio.h"
 #include "../base/suggest.h"
 #include "../../traces/llmreq.h"
@@ -384,14 +385,14 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
-    char full[1100];
-    if (path[0] == '/' || s->trace_dir[0] == '\0')
-        snprintf(full, sizeof full, "%s", path);
-    else
-        snprintf(full, sizeof full, "%s/%s", s->trace_dir, path);
+    char *full = gs_path_join(s->trace_dir, path);
+    if (full == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     struct gs_pool_spec *np = NULL;
     int nn = 0;
-    if ((rc = gs_node_list_read(fmt, full, &s->cat, &np, &nn, c->d)) < 0)
+    rc = gs_node_list_read(fmt, full, &s->cat, &np, &nn, c->d);
+    free(full);
+    if (rc < 0)
         return rc;
     if (s->npools + nn > *cap) {
         int ncap = s->npools + nn;
@@ -1888,7 +1889,7 @@ static int parse_stream_route(struct ctx *c, const cJSON *rq, const char *p,
     return 0;
 }
 
-static int read_text(const char *file, char **text, char *dir, size_t ndir,
+static int read_text(const char *file, char **text, char **dir,
                      struct gs_diag *d);
 
 /* [[tokens, p], ...] or {"cdf": [...]} into a CDF. */
@@ -1963,7 +1964,7 @@ static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
         sub(pp, sizeof pp, tp, "points");
         rc = cdf_points(c, pts, pp, &g->total);
     } else {
-        char *text = NULL, dir[512];
+        char *text = NULL;
         cJSON *doc = NULL;
         struct stat st;
         /* A CDF is a few hundred points: refuse what no CDF file is (a
@@ -1972,7 +1973,7 @@ static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
                                      st.st_size > (1 << 20)))
             return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
                                "expected a regular file under 1 MiB");
-        if ((rc = read_text(path, &text, dir, sizeof dir, c->d)) < 0)
+        if ((rc = read_text(path, &text, NULL, c->d)) < 0)
             return rc;
         const char *end = NULL;
         int oom = 0;
@@ -2358,9 +2359,13 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     struct gs_scenario *s = calloc(1, sizeof *s);
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, name, "out of memory");
-    snprintf(s->file, sizeof s->file, "%s", name);
-    snprintf(s->trace_dir, sizeof s->trace_dir, "%s", dir ? dir : ".");
+    s->file = strdup(name);
+    s->trace_dir = strdup(dir ? dir : ".");
     s->text = strdup(text);
+    if (s->file == NULL || s->trace_dir == NULL) {
+        gs_scenario_free(s);
+        return gs_diag_set(d, GS_ENOMEM, name, "out of memory");
+    }
     gs_catalog_init(&s->cat);
     tier_defaults(s);
     snprintf(s->name, sizeof s->name, "scenario");
@@ -2520,14 +2525,22 @@ fail:
 }
 
 /* The whole of file as a NUL-terminated string (caller frees), and its
- * folder.  0 or a negative code with d filled. */
-static int read_text(const char *file, char **text, char *dir, size_t ndir,
+ * folder (caller frees; dir may be NULL when not wanted).  file must be a
+ * regular file (a device such as /dev/zero or a FIFO never ends, and is
+ * refused by kind before anything is read) of at most GS_SCENARIO_MAX
+ * bytes, checked before reading and again while reading (a file that
+ * grows).  0 or a negative code with d filled. */
+static int read_text(const char *file, char **text, char **dir,
                      struct gs_diag *d)
 {
     *text = NULL;
-    FILE *fp = fopen(file, "rb");
-    if (fp == NULL)
-        return gs_diag_set(d, GS_EIO, file, "cannot open: %s", strerror(errno));
+    if (dir)
+        *dir = NULL;
+    FILE *fp;
+    int rc = gs_fopen_regular(file, "a scenario or JSON input",
+                              GS_SCENARIO_MAX, &fp, d);
+    if (rc < 0)
+        return rc;
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -2545,24 +2558,28 @@ static int read_text(const char *file, char **text, char *dir, size_t ndir,
         len += got;
         if (got == 0)
             break;
+        if (len > GS_SCENARIO_MAX) {
+            free(buf);
+            fclose(fp);
+            return gs_diag_set(d, GS_EINVAL, file, "over the %d MiB a "
+                               "scenario may have", GS_SCENARIO_MAX >> 20);
+        }
     }
     int bad = ferror(fp);
     fclose(fp);
     if (bad) {
         free(buf);
-        return gs_diag_set(d, GS_EIO, file, "read error (is it a directory?)");
+        return gs_diag_set(d, GS_EIO, file, "read error");
     }
     buf[len] = '\0';
     if (strlen(buf) != len) {
         free(buf);
         return gs_diag_set(d, GS_EPARSE, file, "not a text file (NUL byte)");
     }
-    snprintf(dir, ndir, "%s", file);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, ndir, ".");
+    if (dir && (*dir = gs_path_dir(file)) == NULL) {
+        free(buf);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     *text = buf;
     return 0;
 }
@@ -2571,12 +2588,13 @@ int gs_scenario_load(const char *file, struct gs_scenario **out,
                      struct gs_diag *d)
 {
     *out = NULL;
-    char *buf, dir[512];
-    int rc = read_text(file, &buf, dir, sizeof dir, d);
+    char *buf, *dir;
+    int rc = read_text(file, &buf, &dir, d);
     if (rc < 0)
         return rc;
     rc = gs_scenario_parse(buf, file, dir, out, d);
     free(buf);
+    free(dir);
     return rc;
 }
 
@@ -2584,8 +2602,8 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
                     struct gs_genspec *spec, uint64_t *seed,
                     struct gs_diag *d)
 {
-    char *text, dir[512];
-    int rc = read_text(file, &text, dir, sizeof dir, d);
+    char *text;
+    int rc = read_text(file, &text, NULL, d);
     if (rc == 0 && (rc = gs_jsoncheck(text, file, d)) < 0)
         free(text);
     if (rc < 0)
@@ -2616,7 +2634,10 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
         /* A whole scenario: its generator, catalog and seed. */
         cJSON_Delete(root);
         struct gs_scenario *sc;
-        rc = gs_scenario_parse(text, file, dir, &sc, d);
+        char *dir = gs_path_dir(file);
+        rc = dir ? gs_scenario_parse(text, file, dir, &sc, d)
+                 : gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+        free(dir);
         free(text);
         if (rc < 0)
             return rc;
@@ -2640,7 +2661,11 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
         cJSON_Delete(root);
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
     }
-    snprintf(s->file, sizeof s->file, "%s", file);
+    if ((s->file = strdup(file)) == NULL) {
+        free(s);
+        cJSON_Delete(root);
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     s->cat = *cat;
     struct ctx c = { .file = s->file, .d = d, .s = s };
     double sd = 1;
@@ -2664,6 +2689,7 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
         *seed = (uint64_t)sd;
     }
     cJSON_Delete(root);
+    free(s->file);
     free(s);
     return rc;
 }
@@ -2672,6 +2698,8 @@ void gs_scenario_free(struct gs_scenario *s)
 {
     if (s == NULL)
         return;
+    free(s->file);
+    free(s->trace_dir);
     free(s->text);
     free(s->pools);
     free(s->cloud.pool);

@@ -64,7 +64,8 @@ struct gs_topocfg {
 };
 
 struct gs_scenario {
-    char file[512];             /* where it came from ("<built-in quickstart>") */
+    char *file;                 /* where it came from ("<built-in quickstart>");
+                                   owned, never NULL once parsed */
     char name[GS_NAME];
     char *text;                 /* the JSON as given (owned) */
     uint64_t seed;
@@ -91,7 +92,8 @@ struct gs_scenario {
     struct gs_params placer_params;
     int wl_kind;
     struct gs_params trace;     /* workload.trace: format, path, options */
-    char trace_dir[512];        /* directory of the scenario, for relative paths */
+    char *trace_dir;            /* directory of the scenario, for relative
+                                   paths (owned; NULL or "": none) */
     struct gs_genspec gen;      /* workload.generate */
     struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
                                    reaping ($.prices ... $.autoscaler and
@@ -100,6 +102,11 @@ struct gs_scenario {
     struct gs_svccfg *svcs;
     struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
+
+/* The most bytes a scenario file may have (standard input too): far more
+ * than any hand-written fleet and workload, far less than would exhaust
+ * memory once parsed (cJSON takes about 20 times the text). */
+#define GS_SCENARIO_MAX (64 << 20)
 
 /* Parse and validate the scenario in file.  On success *out owns a new
  * scenario (free with gs_scenario_free) and 0 is returned; otherwise d says
