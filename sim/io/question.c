@@ -115,6 +115,63 @@ int gs_question_analyse(const struct gs_sim *s, struct gs_question *q)
     return 0;
 }
 
+int gs_question_precise(const struct gs_question *q, double rel,
+                        double *worst)
+{
+    int ok = 1;
+    double w = 0;
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        if (e->rc < 0) {
+            ok = 0;
+            w = NAN;
+            continue;
+        }
+        double h = gs_ci_rel(&e->st.ci);
+        if (!gs_ci_precise(&e->st.ci, rel) || !e->st.independent ||
+            e->st.warmup_at_limit ||
+            (i % 2 == 0 && e->st.tail < GS_QUANTILE_TAIL))
+            ok = 0;
+        if (isnan(h) || isnan(w))
+            w = gs_ci_precise(&e->st.ci, 0) ? w : NAN;
+        else if (h > w)
+            w = h;
+    }
+    if (worst)
+        *worst = w;
+    return ok;
+}
+
+long gs_question_length(const struct gs_scenario *sc)
+{
+    if (sc->nsvcs == 0)
+        return sc->wl_kind == GS_WL_GENERATE ? (long)sc->gen.jobs : 0;
+    long n = 0;
+    for (int i = 0; i < sc->nsvcs; i++) {
+        if (sc->svcs[i].src != GS_SVCSRC_GENERATE ||
+            sc->svcs[i].gen.requests <= 0)
+            return 0;
+        n += sc->svcs[i].gen.requests;
+    }
+    return n;
+}
+
+void gs_question_set_length(struct gs_scenario *sc, long n)
+{
+    long now = gs_question_length(sc);
+    if (now <= 0 || n <= 0)
+        return;
+    double f = (double)n / (double)now;
+    if (sc->nsvcs == 0) {
+        sc->gen.jobs = n;
+        return;
+    }
+    for (int i = 0; i < sc->nsvcs; i++) {
+        long r = (long)llround((double)sc->svcs[i].gen.requests * f);
+        sc->svcs[i].gen.requests = r > 0 ? r : 1;
+    }
+}
+
 static const char *method(int k)
 {
     return k % 2 == 0 ? "pooled quantile, sectioning interval"

@@ -44,6 +44,23 @@ struct gs_question {
  * estimates (0, or GS_ENOMEM). */
 int gs_question_analyse(const struct gs_sim *s, struct gs_question *q);
 
+/* Precision of a steady-state analysis: 1 when every estimate's 95%
+ * interval is within rel of it (relative half-width), its batches pass the
+ * independence check, its warm-up is not at the half-way bound and (p99)
+ * each section holds GS_QUANTILE_TAIL values beyond the quantile; *worst
+ * receives the largest relative half-width (NaN when one is undefined).
+ * A finite-horizon analysis is 1 (its intervals are compare's). */
+int gs_question_precise(const struct gs_question *q, double rel,
+                        double *worst);
+
+/* Requests (jobs, without services) a steady-state run of sc generates;
+ * 0 when a stream is limited only by time. */
+long gs_question_length(const struct gs_scenario *sc);
+
+/* Make every generated stream of sc n long (requests, or jobs): each
+ * service's count scaled by n / gs_question_length(sc), at least 1. */
+void gs_question_set_length(struct gs_scenario *sc, long n);
+
 /* The summary's lines, and its --json member (",\n  \"question\": {...}",
  * to follow another member). */
 void gs_question_table(FILE *fp, const struct gs_question *q);

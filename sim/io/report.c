@@ -136,6 +136,13 @@ static void cloud_lines(FILE *fp, const struct gs_sim *s)
 
 void gs_report_table(FILE *fp, const struct gs_sim *s)
 {
+    struct gs_question q;
+    gs_report_table_q(fp, s, gs_question_analyse(s, &q) == 0 ? &q : NULL);
+}
+
+void gs_report_table_q(FILE *fp, const struct gs_sim *s,
+                       const struct gs_question *q)
+{
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
     fprintf(fp, "gpusim %s  scenario %s  policy %s  placement %s  seed %llu\n\n",
@@ -219,12 +226,18 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
                 sc->cat.m[m->model].name, m->gpus, 100 * m->util,
                 m->gpu_hours);
     }
-    struct gs_question q;
-    if (gs_question_analyse(s, &q) == 0)
-        gs_question_table(fp, &q);
+    if (q)
+        gs_question_table(fp, q);
 }
 
 void gs_report_json(FILE *fp, const struct gs_sim *s)
+{
+    struct gs_question q;
+    gs_report_json_q(fp, s, gs_question_analyse(s, &q) == 0 ? &q : NULL);
+}
+
+void gs_report_json_q(FILE *fp, const struct gs_sim *s,
+                      const struct gs_question *q)
 {
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
@@ -312,9 +325,8 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
                 b.jobs, b.paid - b.jobs, b.node_h, b.idle_node_h);
     }
     fprintf(fp, "},\n    \"idle\": %.6f\n  }", su->cloud.cost_idle);
-    struct gs_question q;
-    if (gs_question_analyse(s, &q) == 0)
-        gs_question_json(fp, &q);
+    if (q)
+        gs_question_json(fp, q);
     fprintf(fp, "\n}\n");
 }
 
