@@ -114,7 +114,12 @@ $(B)/gpusim-allocfail: $(B)/sim/cli/cli.o $(B)/tests/allocfail/inject.o \
 	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $(filter %.o,$^) \
+	  $(filter %.a,$^) $(PKG_LIBS)
+
+# The example model (tests/models/): built outside sim/, linked in by the
+# test that registers it.
+$(B)/tests/test_examplemodel: $(B)/tests/models/gpuhours.o
 
 $(B)/plugins/%.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -125,7 +130,9 @@ $(B)/plugins/%-badabi.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DSJF_ABI=999 -fPIC -shared -o $@ $<
 
-# Plug-ins the tests load (tests/plugins/): one that crashes, for compare.
+# Plug-ins the tests load (tests/plugins/): ones that crash, hang or write
+# where they should not, for compare and test_workers.
+TESTPLUGIN_SO := $(patsubst tests/plugins/%.c,$(B)/testplugins/%.so,$(wildcard tests/plugins/*.c))
 $(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
@@ -144,7 +151,7 @@ run: gpusim
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
-      $(B)/testplugins/crash.so $(B)/gpusim-allocfail fuzz-check
+      $(TESTPLUGIN_SO) $(B)/gpusim-allocfail fuzz-check
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -155,6 +162,14 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
 	@sh tests/refcheck.sh $(B)/gpusim
+	@$(MAKE) --no-print-directory check-layers
+
+# The layers (tests/check_layers.py, docs/layout.md): includes and the
+# symbols each folder's objects take from the others; then a test that it
+# catches a planted upward include, extern and cross-model include.
+check-layers: $(B)/libgpusim.a
+	@python3 tests/check_layers.py --obj $(B)
+	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
 # source asks for them (gs_test_long, tests/cutest.h), run by CI after
@@ -255,7 +270,8 @@ bench-policies-update: $(B)/bench/bench_policies
 # and example scenarios under PREFIX/share/gpusim (the installed binary
 # finds its plots there: compare.c's find_scripts); the headers a plug-in
 # compiles against -- policies/policy.h, sim/sim.h and what they include,
-# relative layout kept -- under PREFIX/include/gpusim; gpusim.pc.
+# relative layout kept -- under PREFIX/include/gpusim; gpusim.pc for this
+# PREFIX; README.md and docs/ under PREFIX/share/doc/gpusim.
 # `make uninstall` removes exactly these.
 VERSION    := $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' sim/base/version.h)
 PLUGIN_ABI := $(shell sed -n 's/^\#define GS_POLICY_ABI *\([0-9]*\).*/\1/p' policies/policy.h)
@@ -265,6 +281,7 @@ MANDIR     ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INCDIR     ?= $(PREFIX)/include/gpusim
 PCDIR      ?= $(PREFIX)/lib/pkgconfig
+DOCDIR     ?= $(PREFIX)/share/doc/gpusim
 # The public headers: the closure of what a plug-in includes.
 PUBLIC_H    = $(shell printf '\043include "policies/policy.h"\n\043include "sim/sim.h"\n' | \
                 $(CC) -MM -I. $(PKG_CFLAGS) -x c - 2>/dev/null | tr ' \\' '\n\n' | \
@@ -272,19 +289,19 @@ PUBLIC_H    = $(shell printf '\043include "policies/policy.h"\n\043include "sim/
                 sort -u)
 DATA_FILES := $(sort $(wildcard plots/*.gp plots/*.ipynb plots/*.py))
 SCEN_FILES := $(sort $(wildcard scenarios/*.json scenarios/*.csv))
+DOC_FILES  := $(sort $(wildcard docs/*))
 
 $(B)/gpusim.1: $(B)/gpusim packaging/manpage.sh
 	sh packaging/manpage.sh $(B)/gpusim $@
 
-$(B)/gpusim.pc: packaging/gpusim.pc.in sim/base/version.h policies/policy.h
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@ABI@|$(PLUGIN_ABI)|' $< >$@
-
-install: $(B)/gpusim $(B)/gpusim.1 $(B)/gpusim.pc
+# gpusim.pc is written at install time for the PREFIX being installed (a
+# file made once and kept in $(B) would carry an earlier PREFIX along).
+install: $(B)/gpusim $(B)/gpusim.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/plots \
-	  $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PCDIR)
+	  $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PCDIR) \
+	  $(DESTDIR)$(DOCDIR)
+	install -m 644 README.md $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 	install -m 755 $(B)/gpusim $(DESTDIR)$(BINDIR)/gpusim
 	install -m 644 $(B)/gpusim.1 $(DESTDIR)$(MANDIR)/gpusim.1
 	install -m 644 packaging/gpusim.bash $(DESTDIR)$(BASHCOMPDIR)/gpusim
@@ -294,12 +311,15 @@ install: $(B)/gpusim $(B)/gpusim.1 $(B)/gpusim.pc
 	  install -d $(DESTDIR)$(INCDIR)/$$(dirname $$h) && \
 	  install -m 644 $$h $(DESTDIR)$(INCDIR)/$$h || exit 1; \
 	done
-	install -m 644 $(B)/gpusim.pc $(DESTDIR)$(PCDIR)/gpusim.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@ABI@|$(PLUGIN_ABI)|' packaging/gpusim.pc.in \
+	    >$(DESTDIR)$(PCDIR)/gpusim.pc
+	chmod 644 $(DESTDIR)$(PCDIR)/gpusim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpusim $(DESTDIR)$(MANDIR)/gpusim.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/gpusim $(DESTDIR)$(PCDIR)/gpusim.pc
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(DOCDIR)
 
 # What `make run` writes, removed by `make clean` with the build.
 RUN_OUTPUTS := quickstart.h5 quickstart-compare.h5 quickstart-compare-plots

@@ -3,7 +3,7 @@
 #
 # Everything it offers is asked of the gpusim being completed, so it never
 # falls out of step with the program: commands from `gpusim help`, a
-# command's options from `gpusim help COMMAND` (`gpusim trace help`),
+# command's options from `gpusim help COMMAND` (`gpusim trace help SUB`),
 # policies and placers from `gpusim policies`, trace formats from
 # `gpusim trace formats`.  Comma lists (--policies a,b,...) complete their
 # last element.
@@ -85,7 +85,7 @@ _gpusim()
     fi
     if [ "$cmd" = trace ] && [ -z "$sub" ]; then
         local subs
-        subs=$("$g" trace help 2>/dev/null | sed -n '/^commands:/,/^$/p' |
+        subs=$("$g" trace help 2>/dev/null | sed -n '/^commands/,/^$/p' |
                awk 'NR > 1 && /^  [a-z]/ { print $1 }')
         COMPREPLY=($(compgen -W "$subs" -- "$cur"))
         return 0
@@ -93,7 +93,7 @@ _gpusim()
     if [[ $cur == -* ]]; then
         local opts
         if [ "$cmd" = trace ]; then
-            opts=$("$g" trace help 2>/dev/null)
+            opts=$("$g" trace help "$sub" 2>/dev/null)
         else
             opts=$("$g" help "$cmd" 2>/dev/null)
         fi

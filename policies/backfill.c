@@ -39,7 +39,6 @@
  * Slurm's bf_max_job_test) and stops when the fleet is full. */
 #include "policy.h"
 #include "jobgroup.h"
-#include "../sim/cloud/cloud.h"
 #include "../sim/core/sim.h"
 
 #include <stdlib.h>
@@ -271,7 +270,7 @@ static double job_gpus(const struct gs_job *j)
 static int usable(struct gs_sim *sim, int p, const struct gs_job *j)
 {
     return gs_fleet_pool_eligible(gs_sim_fleet(sim), p, &j->need) &&
-           gs_cloud_pool_ok(gs_sim_cloud(sim), p, j);
+           gs_sim_pool_ok(sim, p, j);
 }
 
 /* --- the aggregate reservation ------------------------------------------ */

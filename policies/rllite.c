@@ -55,6 +55,7 @@
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
 #include "policy.h"
+#include "../sim/base/datapath.h"
 #include "../sim/base/path.h"
 #include "rllite.h"
 #include "jobgroup.h"
@@ -157,7 +158,7 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
         goto fail;
     if (path) {
         const struct gs_scenario *sc = gs_sim_scenario(sim);
-        char *full = gs_path_join(sc->trace_dir, path);
+        char *full = gs_data_path(sc->trace_dir, path);
         rc = full ? gs_weights_load(full, gs_rllite_features, GS_RLLITE_NF,
                                     s->w, d)
                   : gs_diag_set(d, GS_ENOMEM, path, "out of memory");

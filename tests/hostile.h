@@ -75,7 +75,7 @@ static inline int gs_hostile_run(const char *dir, const char *const *argv)
     }
     pid_t pid = fork();
     if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         if (fd < 0 || chdir(dir) != 0)
             _exit(126);
         dup2(fd, 1);

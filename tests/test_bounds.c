@@ -7,6 +7,7 @@
 #include "cutest.h"
 #include "hostile.h"
 #include "../sim/io/scenario.h"
+#include "../traces/tread.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -114,6 +115,128 @@ static void test_too_big(void)
     free(big);
 }
 
+/* Numbers from text are decimal; token counts are counts. */
+static void test_numbers(void)
+{
+    static const struct { const char *s; size_t len; } dl[] = {
+        { "3", 1 }, { "-3", 2 }, { "3.5", 3 }, { ".5", 2 }, { "5.", 2 },
+        { "1e3", 3 }, { "1E-3", 4 }, { "1e", 1 }, { "2h", 1 },
+        { "0x10", 1 }, { "+3", 0 }, { " 3", 0 }, { "inf", 0 }, { "nan", 0 },
+        { ".", 0 }, { "-", 0 }, { "", 0 },
+    };
+    for (size_t i = 0; i < sizeof dl / sizeof dl[0]; i++)
+        CU_ASSERT_EQUAL(gs_decimal_len(dl[i].s), dl[i].len);
+    double v;
+    long long n;
+    CU_ASSERT_EQUAL(gs_tnum(" 2.5 ", &v), 0);
+    CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
+    CU_ASSERT_EQUAL(gs_tnum("0x10", &v), -1);   /* strtod: 16 */
+    CU_ASSERT_EQUAL(gs_tnum("+3", &v), -1);
+    CU_ASSERT_EQUAL(gs_tnum("inf", &v), -1);
+    CU_ASSERT_EQUAL(gs_tnum("1e3", &v), 0);
+    CU_ASSERT_DOUBLE_EQUAL(v, 1000, 0);
+    CU_ASSERT_EQUAL(gs_tint("+3", 0, 10, &n), -1);  /* strtoll: 3 */
+    CU_ASSERT_EQUAL(gs_tint(" 7", 0, 10, &n), 0);
+    CU_ASSERT_EQUAL(n, 7);
+    gs_time t;
+    CU_ASSERT_EQUAL(gs_parse_time("5m", &t), 0);
+    CU_ASSERT_EQUAL(t, 300000);
+    CU_ASSERT_EQUAL(gs_parse_time("0x10", &t), GS_EINVAL);
+    CU_ASSERT_EQUAL(gs_parse_time("+5m", &t), GS_EINVAL);
+    /* a token count given as a duration: refused, naming the key */
+    char *text = NULL;
+    FILE *fp = fopen("scenarios/chat-and-training.json", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t len = 0;
+    FILE *mf = open_memstream(&text, &len);
+    int ch;
+    while ((ch = fgetc(fp)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    fclose(fp);
+    char *at = strstr(text, "\"median\": 600");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "\"median\":\"5m\"", 13);  /* as long as "median": 600 */
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT(gs_scenario_parse(text, "c.json", "scenarios", &sc, &d) < 0);
+    if (strstr(d.where, "input_tokens.median") == NULL)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.where, "input_tokens.median"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "expected a number of tokens"));
+    gs_scenario_free(sc);
+    free(text);
+}
+
+/* --out naming an input (the scenario, a trace it reads) is refused, and
+ * the input is left as it was. */
+static void test_out_is_input(void)
+{
+    char *sc = NULL, *tr = NULL;
+    CU_ASSERT_FATAL(asprintf(&sc, "%s/in.json", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&tr, "%s/tr.csv", dir) > 0);
+    static const char scen[] =
+        "{\"name\": \"t\", \"fleet\": [{\"name\": \"gpu\", \"gpu\": "
+        "\"A100-80GB\", \"nodes\": 2, \"gpus_per_node\": 1}], \"policy\": "
+        "\"fifo\", \"workload\": {\"trace\": {\"format\": \"native\", "
+        "\"path\": \"tr.csv\"}}}\n";
+    static const char csv[] = "job_id,submit_time,duration,num_gpu,tenant\n"
+                              "1,0,3600,1,a\n";
+    FILE *fp = fopen(sc, "w");
+    fputs(scen, fp);
+    fclose(fp);
+    fp = fopen(tr, "w");
+    fputs(csv, fp);
+    fclose(fp);
+    const char *a1[] = { "gpusim", "run", "in.json", "--out", "in.json", NULL };
+    refused(a1, "in.json: is an input of this run");
+    const char *a2[] = { "gpusim", "run", "in.json", "-o", "./tr.csv", NULL };
+    refused(a2, "tr.csv: is an input of this run");
+    const char *a3[] = { "gpusim", "compare", "in.json", "--policies", "fifo",
+                         "--seeds", "1", "--no-plots", "--out", "in.json",
+                         NULL };
+    refused(a3, "is an input of this run");
+    char buf[512] = "";
+    fp = fopen(sc, "r");
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    CU_ASSERT_STRING_EQUAL(buf, scen);
+    fp = fopen(tr, "r");
+    n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    CU_ASSERT_STRING_EQUAL(buf, csv);
+    free(sc);
+    free(tr);
+}
+
+/* A misspelled trace column is an error naming it, with "did you mean"
+ * (it would drop what the column holds: every pod's CPU demand). */
+static void test_columns(void)
+{
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/ax.csv", dir) > 0);
+    FILE *fp = fopen(p, "w");
+    fputs("name,cpu_milliX,memory_mib,num_gpu,gpu_milli\np1,1000,100,1,1000\n",
+          fp);
+    fclose(fp);
+    free(p);
+    const char *a[] = { "gpusim", "trace", "stats", "ax.csv", "--format",
+                        "alibaba-gpu-2023", NULL };
+    refused(a, "ax.csv:1: unknown column 'cpu_milliX' in the header (did you "
+               "mean 'cpu_milli'?)");
+    CU_ASSERT_FATAL(asprintf(&p, "%s/nx.csv", dir) > 0);
+    fp = fopen(p, "w");
+    fputs("id,arrival,duraton,gpus\n1,0,3600,1\n", fp);
+    fclose(fp);
+    free(p);
+    const char *b[] = { "gpusim", "trace", "stats", "nx.csv", "--format",
+                        "native", NULL };
+    refused(b, "unknown column 'duraton' in the header (did you mean "
+               "'duration'?)");
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -122,6 +245,9 @@ static void test_cleanup(void)
 static CU_TestInfo tests[] = {
     { "devices, FIFOs and folders refused by kind", test_not_files },
     { "a scenario over GS_SCENARIO_MAX refused by its size", test_too_big },
+    { "numbers decimal, token counts counts", test_numbers },
+    { "--out naming an input refused", test_out_is_input },
+    { "misspelled trace columns: did you mean", test_columns },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -4,6 +4,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/io/h5out.h"
+#include "../sim/base/version.h"
 #include "../sim/base/suggest.h"
 
 #include "../policies/policy.h"
@@ -692,6 +693,11 @@ static void test_h5_described(void)
     snprintf(f1, sizeof f1, "%s", wp("gs-cli-desc-c.h5"));
     const char *files[] = { f0, f1 };
     for (int i = 0; i < 2; i++) {
+        double sv = 0;
+        struct gs_diag d0 = { 0 };
+        CU_ASSERT_EQUAL(gs_h5_read_attr_num(files[i], "/", "schema_version",
+                                            &sv, &d0), 0);
+        CU_ASSERT_EQUAL(sv, GS_H5_SCHEMA);
         char first[256];
         long n = gs_h5_undescribed(files[i], first, sizeof first);
         if (n != 0)
@@ -1361,6 +1367,104 @@ static void test_names_and_help(void)
     free(out);
 }
 
+
+/* A scenario's relative paths: beside the scenario first, then on the
+ * data search path (--data-path, else $GPUSIM_DATA_PATH), the path's
+ * leading folders dropped one at a time (datapath.h). */
+static void test_data_path(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/a/b dp/d/data "
+                       "&& printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n2,10,1,60\n' >dp/d/data/t.csv && "
+                       "printf '{\"fleet\": [{\"gpu\": \"A100-80GB\", "
+                       "\"nodes\": 1}], \"workload\": {\"trace\": {\"format\":"
+                       " \"native\", \"path\": \"../../data/t.csv\"}}}' "
+                       ">dp/a/b/s.json", NULL, NULL), 0);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "dp/a/b/../../data/t.csv"));
+    free(err);
+    CU_ASSERT_EQUAL(sh("--data-path /nonexistent:dp/d run dp/a/b/s.json "
+                       "--no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path=dp/d/data run dp/a/b/s.json --no-out "
+                       "--json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("run dp/a/b/s.json --no-out --json", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(sh("trace formats >/dev/null; GPUSIM_DATA_PATH=dp/d "
+                       "\"$GPUSIM_ABS\" run dp/a/b/s.json --no-out --json",
+                       &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 2"));
+    free(out);
+    /* beside the scenario wins over the search path */
+    CU_ASSERT_EQUAL(sh("--version >/dev/null && mkdir -p dp/data && "
+                       "printf 'id,arrival,gpus,"
+                       "duration\n1,0,1,60\n' >dp/data/t.csv && "
+                       "GPUSIM_DATA_PATH=dp/d \"$GPUSIM_ABS\" run "
+                       "dp/a/b/s.json --no-out --json", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"jobs\": 1"));
+    free(out);
+    CU_ASSERT_EQUAL(sh("--data-path run x", NULL, &err), 2);
+    free(err);
+}
+
+
+/* Every file a shipped scenario writes (run, and plan, sweep and
+ * place-exp where the scenario is for them) describes every dataset and
+ * column (gs_h5_undescribed: no missing, empty or placeholder text); the
+ * ones that replay ../shared/traces are skipped without it. */
+static void test_h5_shipped_described(void)
+{
+    char root[1024], cmd[2048];
+    if (getcwd(root, sizeof root) == NULL)
+        return;
+    static const char *const sc[] = {
+        "chat-and-training", "cloud-mixed", "hps-paper", "mixed-tier-generated",
+        "sharing", "small-tenants", "topology", "openb-default",
+        "philly-training",
+    };
+    struct stat st;
+    int shared = stat("../shared/traces", &st) == 0;
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+        if (!shared && i >= 7) {
+            printf("\n    [skipped %s: ../shared/traces missing]", sc[i]);
+            continue;
+        }
+        snprintf(cmd, sizeof cmd, "run %s/scenarios/%s.json -q -f -o "
+                 "shipped-%zu.h5", root, sc[i], i);
+        CU_ASSERT_EQUAL(sh(cmd, NULL, NULL), 0);
+        char name[64], first[256] = "";
+        snprintf(name, sizeof name, "shipped-%zu.h5", i);
+        long n = gs_h5_undescribed(wp(name), first, sizeof first);
+        if (n != 0)
+            printf("\n    %s: %ld undescribed, first %s", sc[i], n, first);
+        CU_ASSERT_EQUAL(n, 0);
+        unlink(wp(name));
+    }
+    static const char *const other[] = {
+        "plan scenarios/plan-erlang.json --seeds 2 --no-plots --no-advice -q "
+        "-o x.h5",
+        "sweep scenarios/small-tenants.json --set 'fleet[0].nodes=2,3' "
+        "--seeds 2 -q -o x.h5",
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        snprintf(cmd, sizeof cmd, "--version >/dev/null && cd %s && "
+                 "\"$GPUSIM_ABS\" %s -f && mv x.h5 \"$OLDPWD\"/", root,
+                 other[i]);
+        int rc = sh(cmd, NULL, NULL);
+        CU_ASSERT(rc == 0 || rc == 3);
+        char first[256] = "";
+        long n = gs_h5_undescribed(wp("x.h5"), first, sizeof first);
+        if (n != 0)
+            printf("\n    %.40s: %ld undescribed, first %s", other[i], n,
+                   first);
+        CU_ASSERT_EQUAL(n, 0);
+        unlink(wp("x.h5"));
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
@@ -1378,6 +1482,8 @@ static CU_TestInfo tests[] = {
       test_scenario_operand },
     { "results never replaced silently", test_no_silent_replace },
     { "every dataset has units and a description", test_h5_described },
+    { "shipped scenarios' files: every dataset and column described",
+      test_h5_shipped_described },
     { "plots/gpusim_h5.py reads runs and comparisons", test_python_reader },
     { "JSON: duplicate keys, comments, misspelled keys", test_json_input },
     { "compare: the metrics that differ, --metrics", test_compare_metrics },
@@ -1391,6 +1497,8 @@ static CU_TestInfo tests[] = {
       test_names_and_help },
     { "compare --precision adds seeds up to the cap", test_compare_precision },
     { "run --precision grows a steady-state run", test_run_precision },
+    { "scenario files: beside it, then the data search path",
+      test_data_path },
     CU_TEST_INFO_NULL,
 };
 

@@ -82,7 +82,7 @@ static long count_events(const struct crun *cr, int kind)
 
 static const struct gs_cloudsum *csum(const struct crun *cr)
 {
-    return &gs_sim_summary(cr->r.sim)->cloud;
+    return gs_cloud_summary(gs_sim_cloud(cr->r.sim));
 }
 
 /* --- spot ------------------------------------------------------------------ */
@@ -632,7 +632,7 @@ static void test_cost_exact(void)
          "2,0,8,1800,inference,b,H100-80GB\n");
     CU_ASSERT_EQUAL_FATAL(cr.r.rc, 0);
     const struct gs_summary *su = gs_sim_summary(cr.r.sim);
-    const struct gs_cloudsum *c = &su->cloud;
+    const struct gs_cloudsum *c = gs_cloud_summary(gs_sim_cloud(cr.r.sim));
     CU_ASSERT_DOUBLE_EQUAL(c->cost_market[GS_MKT_RESERVED], 40.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(c->cost_market[GS_MKT_ONDEMAND], 40.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(c->cost_market[GS_MKT_SPOT], 5.40, 1e-9);
@@ -746,24 +746,25 @@ static void test_all_policies(void)
             cost += r->cost;
         }
         const struct gs_summary *su = gs_sim_summary(sim);
+        const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(sim));
         CU_ASSERT(n > 500);
         CU_ASSERT_EQUAL(done + killed + unfinished, n);
         CU_ASSERT_EQUAL(su->all.done, done);
         CU_ASSERT_EQUAL(su->all.killed, killed);
         CU_ASSERT_EQUAL(su->all.unfinished, unfinished);
-        CU_ASSERT_EQUAL(killed, su->cloud.reaped + su->cloud.denials);
-        CU_ASSERT_DOUBLE_EQUAL(cost, su->cloud.cost_jobs,
+        CU_ASSERT_EQUAL(killed, cs->reaped + cs->denials);
+        CU_ASSERT_DOUBLE_EQUAL(cost, cs->cost_jobs,
                                1e-6 * su->cost + 1e-9);
-        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+        CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs + cs->cost_idle,
                                su->cost, 1e-9 * su->cost);
-        CU_ASSERT(su->cloud.launched > 0 && su->cloud.removed > 0);
-        CU_ASSERT(su->cloud.availability > 0.9 && su->cloud.availability <= 1);
+        CU_ASSERT(cs->launched > 0 && cs->removed > 0);
+        CU_ASSERT(cs->availability > 0.9 && cs->availability <= 1);
         CU_ASSERT(su->util > 0 && su->util <= 1);
         printf("\n    %-14s %ld done, %ld killed, %ld unfinished; $%.0f; %ld "
                "reclaims, %ld GPU + %ld node failures, %ld launched",
                gs_policies[p]->name, done, killed, unfinished, su->cost,
-               su->cloud.spot_reclaims, su->cloud.gpu_failures,
-               su->cloud.node_failures, su->cloud.launched);
+               cs->spot_reclaims, cs->gpu_failures,
+               cs->node_failures, cs->launched);
         gs_sim_free(sim);
         gs_scenario_free(sc);
     }
@@ -797,9 +798,10 @@ static void test_results(void)
     }
     free(rows);
     const struct gs_summary *su = gs_sim_summary(sim);
+    const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(sim));
     double v;
     CU_ASSERT_EQUAL(gs_h5_read_summary(path, "cost_idle_usd", &v, &d), 0);
-    CU_ASSERT_DOUBLE_EQUAL(v, su->cloud.cost_idle, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(v, cs->cost_idle, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cost + v, su->cost, 1e-6 * su->cost);
     double *bill;
     long ns;
@@ -832,7 +834,7 @@ static void test_results(void)
     for (int k = 0; k < 2; k++) {
         const char *q = strstr(m, keys[k]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(q);
-        double sum = k == 1 ? su->cloud.cost_idle : 0, x;
+        double sum = k == 1 ? cs->cost_idle : 0, x;
         const char *end = strchr(q, '}');
         for (q = strchr(q, ':') + 1; (q = strchr(q, ':')) && q < end; q++)
             if (sscanf(q + 1, "%lf", &x) == 1)

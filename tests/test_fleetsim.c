@@ -13,6 +13,8 @@
  *     price. */
 #include "cutest.h"
 #include "clitest.h"
+#include "../sim/studies/planjson.h"
+#include "../sim/cloud/cloud.h"
 #include "../sim/inference/llm.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
@@ -165,12 +167,16 @@ static void test_conservation(void)
         struct gs_sim *sim = NULL;
         struct gs_diag d = { 0 };
         CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
-        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        struct gs_plancfg *pc = NULL;
+        CU_ASSERT_EQUAL(gs_plancfg_load(sc, &pc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(pc);
+        gs_plancfg_free(pc);
         CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
         CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
         long n, arrived = 0, stream = 0;
         const struct gs_jobrec *rec = gs_sim_records(sim, &n);
         const struct gs_summary *su = gs_sim_summary(sim);
+        const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(sim));
         CU_ASSERT_EQUAL(su->all.jobs, n);
         CU_ASSERT_EQUAL(su->all.done + su->all.killed + su->all.unfinished,
                         n);
@@ -191,8 +197,8 @@ static void test_conservation(void)
         CU_ASSERT_DOUBLE_EQUAL(gh, su->gpu_hours_used,
                                1e-4 * su->gpu_hours_used);
         CU_ASSERT(su->gpu_hours_used <= su->gpu_hours_avail + 1e-6);
-        CU_ASSERT(su->cloud.cost_jobs >= 0 && su->cloud.cost_idle >= 0);
-        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+        CU_ASSERT(cs->cost_jobs >= 0 && cs->cost_idle >= 0);
+        CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs + cs->cost_idle,
                                su->cost, 1e-6 * su->cost + 1e-6);
         /* Nodes boot at once for the replicas and stay to the end: the
          * cost per hour is their GPUs at the price. */

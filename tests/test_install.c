@@ -90,6 +90,14 @@ static void test_install(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SS trace"));
     CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SS place-exp"));
     CU_ASSERT_PTR_NOT_NULL(strstr(man, "--skip-bad-rows"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SH SYNOPSIS"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, "gpusim trace stats INPUT|SCENARIO"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, ".SH \"EXIT STATUS\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(man, "GPUSIM_DATA_PATH"));
+    /* The documents the man page points to. */
+    CU_ASSERT_TRUE(exists("/usr/share/doc/gpusim/README.md"));
+    CU_ASSERT_TRUE(exists("/usr/share/doc/gpusim/traces.md"));
+    CU_ASSERT_TRUE(exists("/usr/share/doc/gpusim/reliability.md"));
 
     /* The installed binary finds its plot scripts from anywhere. */
     snprintf(cmd, sizeof cmd, "cd %s && env -u GPUSIM_PLOTS "
@@ -157,8 +165,78 @@ static void test_clean_lists_run_outputs(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(n, "quickstart-compare-plots"));
 }
 
+/* The README's way, into a real PREFIX (no DESTDIR) after an install
+ * elsewhere: gpusim.pc names this PREFIX, a plug-in builds with the
+ * README's command and runs under the installed gpusim; an installed
+ * scenario finds a file beside it, and one that replays a public trace
+ * finds it through GPUSIM_DATA_PATH. */
+static void test_install_prefix(void)
+{
+    setup_dirs();
+    char pfx[600], args[1200], cmd[4096];
+    snprintf(pfx, sizeof pfx, "%s/pfx", root);
+    snprintf(args, sizeof args, "B=%s PREFIX=/usr DESTDIR=%s/other", bdir,
+             root);
+    CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
+                             root), 0);
+    snprintf(args, sizeof args, "B=%s PREFIX=%s", bdir, pfx);
+    CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
+                             root), 0);
+    snprintf(cmd, sizeof cmd, "grep '^prefix=' %s/lib/pkgconfig/gpusim.pc",
+             pfx);
+    char want[700];
+    snprintf(want, sizeof want, "prefix=%s\n", pfx);
+    CU_ASSERT_STRING_EQUAL(capture(cmd), want);
+    snprintf(cmd, sizeof cmd, "cd %s && printf '%%s\n' "
+             "'#include \"policies/policy.h\"' '#include \"sim/sim.h\"' "
+             "'static void s(void *st, struct gs_sim *sim) { (void)st; "
+             "struct gs_job *j; while ((j = gs_sim_pending_head(sim)) && "
+             "gs_sim_try_start(sim, j, NULL, 0) == 0) {} }' "
+             "'const struct gs_policy_ops gs_policy_plugin = { .abi = "
+             "GS_POLICY_ABI, .name = \"mine\", .schedule = s };' >mine.c && "
+             "export PKG_CONFIG_PATH=%s/lib/pkgconfig && "
+             "cc -fPIC -shared $(pkg-config --cflags gpusim) -o mine.so "
+             "mine.c >cc.log 2>&1 && %s/bin/gpusim run quickstart "
+             "--policy-lib ./mine.so --no-out | head -1", root, pfx, pfx);
+    const char *got = capture(cmd);
+    if (!strstr(got, "policy mine"))
+        printf("\n    %s", capture("cat /tmp/gs_install*/cc.log"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "scenario quickstart  policy mine"));
+    /* cloud-mixed.json reads cloud-spot-price.csv beside it */
+    snprintf(cmd, sizeof cmd, "cd %s && %s/bin/gpusim run "
+             "%s/share/gpusim/scenarios/cloud-mixed.json --no-out "
+             "2>&1 | head -1", root, pfx, pfx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(capture(cmd), "scenario cloud-mixed"));
+    const char *traces = getenv("GS_TRACES") ? getenv("GS_TRACES")
+                                             : "../shared/traces";
+    char abs[1024];
+    if (realpath(traces, abs) == NULL) {
+        printf("\n    [skipped: %s missing]", traces);
+    } else {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/bin/gpusim run "
+                 "%s/share/gpusim/scenarios/philly-training.json --no-out "
+                 "2>&1 | head -1; GPUSIM_DATA_PATH=/nonexistent:%s "
+                 "%s/bin/gpusim run %s/share/gpusim/scenarios/"
+                 "philly-training.json --no-out | head -1", root, pfx, pfx,
+                 abs, pfx, pfx);
+        got = capture(cmd);
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, "shared/traces/philly-gavel/"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, "No such file"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, "scenario philly-training  "
+                                      "policy"));
+    }
+    snprintf(args, sizeof args, "B=%s PREFIX=%s", bdir, pfx);
+    CU_ASSERT_EQUAL(sh(MAKE " uninstall %s >%s/make.log 2>&1", args, root),
+                    0);
+    snprintf(cmd, sizeof cmd, "find %s -type f | wc -l", pfx);
+    CU_ASSERT_EQUAL(atoi(capture(cmd)), 0);
+    CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "make install, the installed tool, make uninstall", test_install },
+    { "install into a PREFIX: gpusim.pc, a plug-in, scenarios' data",
+      test_install_prefix },
     { "make clean removes make run's outputs", test_clean_lists_run_outputs },
     CU_TEST_INFO_NULL,
 };

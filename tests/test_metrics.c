@@ -59,6 +59,7 @@ static void check_one(const char *path)
         return;
     }
     const struct gs_summary *su = gs_sim_summary(sim);
+    const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(sim));
     long n = 0;
     const struct gs_jobrec *r = gs_sim_records(sim, &n);
     double jobs = 0;
@@ -68,13 +69,13 @@ static void check_one(const char *path)
     }
     double used = su->gpu_hours_used, avail = su->gpu_hours_avail;
     printf("\n    [%s: jobs %.1f, fleet %.1f of %.1f GPU-hours; idle $%.2f]",
-           path, jobs, used, avail, su->cloud.cost_idle);
+           path, jobs, used, avail, cs->cost_idle);
     /* float per-job sums: a relative tolerance of 1e-4 */
     CU_ASSERT(fabs(jobs - used) <= 1e-4 * (used + 1));
     CU_ASSERT(used <= avail * (1 + 1e-9) + 1e-9);
-    CU_ASSERT(su->cloud.cost_idle >= -1e-6);
-    CU_ASSERT(su->cloud.cost_jobs >= -1e-6);
-    CU_ASSERT(fabs(su->cloud.cost_jobs + su->cloud.cost_idle - su->cost) <=
+    CU_ASSERT(cs->cost_idle >= -1e-6);
+    CU_ASSERT(cs->cost_jobs >= -1e-6);
+    CU_ASSERT(fabs(cs->cost_jobs + cs->cost_idle - su->cost) <=
               1e-6 * (su->cost + 1));
     /* every job accounted for, CPU-only jobs included; nothing allocated
      * beyond capacity, GPUs, CPU or memory, at any sample */

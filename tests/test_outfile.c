@@ -265,6 +265,31 @@ static void test_path_max(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* A replaced file keeps its permissions; a new one gets 0666 less the
+ * umask. */
+static void test_mode_kept(void)
+{
+    fresh_dir();
+    char p[128];
+    snprintf(p, sizeof p, "%s/m.h5", dir);
+    struct gs_diag d = { 0 };
+    mode_t um = umask(022);
+    CU_ASSERT_EQUAL(put(p, "a", &d), 0);
+    struct stat st;
+    CU_ASSERT_EQUAL(stat(p, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 07777, 0644);
+    CU_ASSERT_EQUAL(chmod(p, 0600), 0);
+    CU_ASSERT_EQUAL(put(p, "b", &d), 0);
+    CU_ASSERT_EQUAL(stat(p, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+    CU_ASSERT(holds(p, "b"));
+    CU_ASSERT_EQUAL(chmod(p, 0755), 0);
+    CU_ASSERT_EQUAL(put(p, "c", &d), 0);
+    CU_ASSERT_EQUAL(stat(p, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 07777, 0755);
+    umask(um);
+}
+
 static CU_TestInfo tests[] = {
     { "targets that are not regular files are refused by kind", test_kinds },
     { "written whole, replaced whole, symlinks followed",
@@ -272,6 +297,7 @@ static CU_TestInfo tests[] = {
     { "stale temporaries of dead processes removed", test_stale },
     { "file names at and around NAME_MAX", test_name_max },
     { "paths at and around PATH_MAX", test_path_max },
+    { "a replaced file keeps its mode", test_mode_kept },
     CU_TEST_INFO_NULL,
 };
 

@@ -15,6 +15,7 @@
  * seeds of 20,000 jobs resolve them. */
 #include "cutest.h"
 #include "clitest.h"
+#include "../sim/cloud/cloud.h"
 #include "../sim/studies/planjson.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
@@ -490,12 +491,16 @@ static void test_conservation(void)
         struct gs_sim *sim = NULL;
         struct gs_diag d = { 0 };
         CU_ASSERT_EQUAL_FATAL(gs_scenario_load(files[f], &sc, &d), 0);
-        CU_ASSERT_PTR_NOT_NULL(sc->plan);
+        struct gs_plancfg *pc = NULL;
+        CU_ASSERT_EQUAL(gs_plancfg_load(sc, &pc, &d), 0);
+        CU_ASSERT_PTR_NOT_NULL(pc);
+        gs_plancfg_free(pc);
         CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
         CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
         long n;
         const struct gs_jobrec *rec = gs_sim_records(sim, &n);
         const struct gs_summary *su = gs_sim_summary(sim);
+        const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(sim));
         CU_ASSERT_EQUAL(su->all.jobs, n);
         for (int i = 0; i < gs_sim_nservices(sim); i++) {
             const struct gs_svcsum *v = gs_sim_service(sim, i);
@@ -512,13 +517,13 @@ static void test_conservation(void)
         const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
         for (long i = 0; i < ts->n; i++)
             CU_ASSERT_FATAL(ts->alloc[i] <= ts->gpus_up[i] + 1e-9);
-        CU_ASSERT(su->cloud.cost_jobs >= 0 && su->cloud.cost_idle >= 0);
-        CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+        CU_ASSERT(cs->cost_jobs >= 0 && cs->cost_idle >= 0);
+        CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs + cs->cost_idle,
                                su->cost, 1e-6 * su->cost + 1e-6);
         double markets = 0;
         for (int m = 0; m < 4; m++) {
-            CU_ASSERT(su->cloud.cost_market[m] >= 0);
-            markets += su->cloud.cost_market[m];
+            CU_ASSERT(cs->cost_market[m] >= 0);
+            markets += cs->cost_market[m];
         }
         CU_ASSERT_DOUBLE_EQUAL(markets, su->cost, 1e-6 * su->cost + 1e-6);
         gs_sim_free(sim);

@@ -7,6 +7,7 @@
 #include "cutest.h"
 #include "simutil.h"
 
+#include "../sim/cloud/cloud.h"
 #include "../sim/core/metrics.h"
 #include "../traces/tread.h"
 
@@ -75,12 +76,13 @@ static void test_cpu_only_jobs(void)
     CU_ASSERT_DOUBLE_EQUAL(rec_of(&r, 4)->cost, want4, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(rec_of(&r, 5)->cost, 0, 1e-12);
     const struct gs_summary *su = gs_sim_summary(r.sim);
+    const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(r.sim));
     CU_ASSERT_EQUAL(su->all.jobs, 5);
     CU_ASSERT_EQUAL(su->all.done, 5);
     /* the bill adds up: GPU job 1 of 2 GPUs for 100 s, then the CPU jobs */
     double jobs = 0.5 * 2 * 100 / 3600.0 + 2 * want2 + want4;
-    CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs, jobs, 1e-3);
-    CU_ASSERT(su->cloud.cost_idle >= 0);
+    CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs, jobs, 1e-3);
+    CU_ASSERT(cs->cost_idle >= 0);
     run_free(&r);
 }
 

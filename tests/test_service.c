@@ -276,6 +276,7 @@ static void test_accounting(void)
     /* GPU-hours: the records (replicas included) add up to the integral,
      * and the replicas' are the service's. */
     const struct gs_summary *su = gs_sim_summary(r.sim);
+    const struct gs_cloudsum *cs = gs_cloud_summary(gs_sim_cloud(r.sim));
     long nr;
     const struct gs_jobrec *rec = gs_sim_records(r.sim, &nr);
     double gh = 0, rep = 0, cost = 0;
@@ -291,10 +292,10 @@ static void test_accounting(void)
     CU_ASSERT(rep >= 3 * 20.0 / 60 * 0.99);        /* 3 replicas, 20 min */
     CU_ASSERT_DOUBLE_EQUAL(su->gpu_hours_used + (su->gpu_hours_avail -
                            su->gpu_hours_used), su->gpu_hours_avail, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(su->cloud.cost_jobs + su->cloud.cost_idle,
+    CU_ASSERT_DOUBLE_EQUAL(cs->cost_jobs + cs->cost_idle,
                            su->cost, 1e-6 * su->cost);
-    CU_ASSERT_DOUBLE_EQUAL(cost, su->cloud.cost_jobs, 1e-6 * su->cost);
-    CU_ASSERT(su->cloud.cost_idle >= -1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cost, cs->cost_jobs, 1e-6 * su->cost);
+    CU_ASSERT(cs->cost_idle >= -1e-9);
     run_free(&r);
 }
 

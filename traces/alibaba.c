@@ -63,6 +63,7 @@
  * memory go to different pools, named MODEL-xN-Cc (C = cores) after the
  * first (which keeps MODEL-xN). */
 #include "alibaba.h"
+#include "../sim/base/suggest.h"
 #include "pai.h"
 #include "tread.h"
 
@@ -141,14 +142,32 @@ static int pods_header(void *st, struct gs_trow *r)
     struct pods *p = st;
     for (int k = 0; k < NPCOLS; k++)
         p->col[k] = -1;
-    for (int i = 0; i < r->nf; i++)
+    for (int i = 0; i < r->nf; i++) {
+        int known = 0;
         for (int k = 0; k < NPCOLS; k++)
             if (strcmp(r->f[i], pcol[k]) == 0) {
                 if (p->col[k] >= 0)
                     return gs_trow_fail(r, NULL, "column '%s' appears twice",
                                         pcol[k]);
                 p->col[k] = i;
+                known = 1;
             }
+        if (!known) {
+            /* a misspelled column would silently drop what it holds
+             * (cpu_milliX: every pod's CPU demand) */
+            char hint[128];
+            const char *cands[NPCOLS + 1];
+            memcpy(cands, pcol, sizeof pcol);
+            cands[NPCOLS] = NULL;
+            gs_suggest_fmt(r->f[i], cands, hint, sizeof hint);
+            return gs_trow_fail(r, NULL, "unknown column '%.100s' in the "
+                                "header%s (a pod list's columns: name, "
+                                "cpu_milli, memory_mib, num_gpu, gpu_milli, "
+                                "gpu_spec, qos, pod_phase, creation_time, "
+                                "deletion_time, scheduled_time)", r->f[i],
+                                hint);
+        }
+    }
     unsigned have = 0;
     for (int k = 0; k < NPCOLS; k++)
         if (p->col[k] >= 0)

@@ -3,6 +3,7 @@
  * Each entry adapts one reader to struct gs_trace_format.  Paths in a
  * scenario are relative to the scenario file's folder. */
 #include "../sim/base/path.h"
+#include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 #include "../sim/io/source.h"
 #include "alibaba.h"
@@ -31,7 +32,7 @@ static int native_open(const struct gs_scenario *sc, struct gs_params *opts,
         snprintf(where, sizeof where, "%s", opts->where);
         return gs_diag_set(d, GS_EINVAL, where, "missing required key 'path'");
     }
-    char *full = gs_path_join(sc->trace_dir, path);
+    char *full = gs_data_path(sc->trace_dir, path);
     if (full == NULL)
         return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
     rc = gs_native_open(full, &sc->cat, (struct gs_native **)state, d);

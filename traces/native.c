@@ -9,6 +9,7 @@
  * lines would make them drift, and no field of this format needs quoting
  * across lines. */
 #include "native.h"
+#include "../sim/base/suggest.h"
 #include "tread.h"
 #include "../sim/base/path.h"
 
@@ -325,10 +326,18 @@ static void on_row(int c, void *data)
             for (int k = 0; k < NCOLS; k++)
                 if (strcmp(r->field[i], colname[k]) == 0)
                     r->map[i] = k;
-            if (r->map[i] < 0)
-                return row_fail(r, NULL, "unknown column '%s' in the header "
-                                "(see the README's native trace format)",
-                                r->field[i]);
+            if (r->map[i] < 0) {
+                const char *cands[NCOLS + 1];
+                char hint[128], what[300];
+                for (int k = 0; k < NCOLS; k++)
+                    cands[k] = colname[k];
+                cands[NCOLS] = NULL;
+                gs_suggest_fmt(r->field[i], cands, hint, sizeof hint);
+                snprintf(what, sizeof what, "unknown column '%%s' in the "
+                         "header%s (see the README's native trace format)",
+                         hint);
+                return row_fail(r, NULL, what, r->field[i]);
+            }
             if (seen[r->map[i]]++)
                 return row_fail(r, NULL, "column '%s' appears twice",
                                 r->field[i]);

@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/base/path.h"
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
 #include "alibaba.h"
@@ -282,8 +283,10 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 {
     char *end;
     errno = 0;
+    size_t len = gs_decimal_len(s);     /* no 0x10, +3, inf */
     double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno || !isfinite(v) || v < lo || v > hi)
+    if (len == 0 || end != s + len || *end != '\0' || errno || !isfinite(v) ||
+        v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -294,7 +297,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno || v < lo || v > hi)
+    if (end == s || *end != '\0' || errno || v < lo || v > hi ||
+        s[0] == '+' || s[0] == ' ')
         return -1;
     *out = v;
     return 0;
@@ -1428,6 +1432,7 @@ static int cmd_dcgm(int argc, char **argv)
 
 int gs_trace_main(int argc, char **argv)
 {
+    gs_input_reset();           /* this command's inputs only (path.h) */
     if (argc < 1) {
         fputs(usage_text, stderr);
         return 2;

@@ -19,6 +19,8 @@
  * a stable order -- and says so on the trace log.  Validating everything up
  * front means a bad row stops a run before it starts. */
 #include "tread.h"
+#include "../sim/base/path.h"
+#include "../sim/base/datapath.h"
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
@@ -78,6 +80,8 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
      * the second time. */
     struct stat st;
     int isreg = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode);
+    if (isreg)
+        gs_input_note(fileno(probe));
     fclose(probe);
     if (!isreg)
         return gs_diag_set(d, GS_EIO, path, "a trace must be a regular file, "
@@ -301,7 +305,10 @@ int gs_tnum(const char *s, double *out)
         return -1;
     char *end;
     errno = 0;
+    size_t len = gs_decimal_len(s);     /* no 0x10, +3, inf */
     double v = strtod(s, &end);
+    if (end != s + len)
+        return -1;
     while (*end == ' ')
         end++;
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
@@ -318,6 +325,8 @@ int gs_tint(const char *s, long long lo, long long hi, long long *out)
         return -1;
     char *end;
     errno = 0;
+    if (s[0] == '+')        /* strtoll takes "+3" */
+        return -1;
     long long v = strtoll(s, &end, 10);
     while (*end == ' ')
         end++;
@@ -613,9 +622,11 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
         return gs_diag_set(d, GS_EINVAL, opts->where,
                            "missing required key '%s'", key);
     }
-    const char *dir = sc && sc->trace_dir ? sc->trace_dir : "";
-    int len = p[0] == '/' || dir[0] == '\0' ? snprintf(out, n, "%s", p)
-                                            : snprintf(out, n, "%s/%s", dir, p);
+    char *full = gs_data_path(sc && sc->trace_dir ? sc->trace_dir : "", p);
+    if (full == NULL)
+        return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
+    int len = snprintf(out, n, "%s", full);
+    free(full);
     if (len < 0 || (size_t)len >= n)    /* never read a shortened name */
         return gs_diag_set(d, GS_EINVAL, opts->where, "'%s': the path is "
                            "longer than the %zu bytes a path may have",

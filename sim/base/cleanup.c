@@ -2,9 +2,12 @@
  *
  * Two small arrays, changed only with the handled signals blocked: paths
  * (each a malloc'ed copy with a folder flag) and worker pids.  The handler
- * reads them as they stand.  It first stops the workers (SIGTERM, then
- * waitpid, so a worker that is renaming its own temporary has finished or
- * removed it before its folder goes), then removes the paths newest first
+ * reads them as they stand.  It first stops the workers (SIGTERM and
+ * SIGCONT, so a stopped worker wakes to die; then waitpid, so a worker
+ * that is renaming its own temporary has finished or removed it before its
+ * folder goes; a worker still alive after GS_CLEANUP_GRACE_MS -- a hook
+ * that ignores SIGTERM or loops with it blocked -- gets SIGKILL), then
+ * removes the paths newest first
  * (files inside a scratch folder are registered after the folder), then
  * restores the default action and re-raises the signal. */
 #include "cleanup.h"
@@ -18,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
@@ -90,15 +94,40 @@ int gs_cleanup_remove_dir(const char *path)
     return rmdir(path);
 }
 
+void gs_cleanup_stop_pids(pid_t *p, int n, int grace_ms)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i] > 0) {
+            kill(p[i], SIGTERM);    /* queued: acted on once continued */
+            kill(p[i], SIGCONT);    /* a stopped worker (^Z, SIGSTOP) */
+        }
+    int left = 0;
+    for (int ms = 0;; ms += 10) {
+        left = 0;
+        for (int i = 0; i < n; i++)
+            if (p[i] > 0) {
+                pid_t r = waitpid(p[i], NULL, WNOHANG);
+                if (r == 0)
+                    left++;
+                else if (r == p[i] || (r < 0 && errno == ECHILD))
+                    p[i] = 0;           /* reaped: its id may be reused */
+            }
+        if (left == 0 || ms >= grace_ms)
+            break;
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    if (left == 0)
+        return;
+    for (int i = 0; i < n; i++)
+        if (p[i] > 0 && kill(p[i], SIGKILL) == 0)
+            while (waitpid(p[i], NULL, 0) < 0 && errno == EINTR)
+                ;
+}
+
 static void on_signal(int sig)
 {
-    for (int i = 0; i < npids; i++)
-        if (pids[i] > 0)
-            kill(pids[i], SIGTERM);
-    for (int i = 0; i < npids; i++)
-        if (pids[i] > 0)
-            while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
-                ;
+    gs_cleanup_stop_pids(pids, npids, GS_CLEANUP_GRACE_MS);
     for (int i = nents - 1; i >= 0; i--) {
         if (ents[i].dir)
             gs_cleanup_remove_dir(ents[i].path);

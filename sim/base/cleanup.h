@@ -37,6 +37,13 @@ void gs_cleanup_forget(const char *path);
 
 /* Register / forget a worker process to stop on a signal. */
 int gs_cleanup_add_pid(pid_t pid);
+/* How long stopped workers get to exit after SIGTERM before SIGKILL. */
+#define GS_CLEANUP_GRACE_MS 2000
+/* Stop the processes p[0..n-1] (0 entries skipped): SIGTERM and SIGCONT
+ * (a stopped one wakes to die), up to grace_ms for them to exit, then
+ * SIGKILL to those left; all reaped, their entries set to 0.
+ * Async-signal-safe (the signal handler uses it). */
+void gs_cleanup_stop_pids(pid_t *p, int n, int grace_ms);
 void gs_cleanup_forget_pid(pid_t pid);
 
 /* Block / unblock the handled signals (around fork and registry changes

@@ -29,6 +29,38 @@ char *gs_path_dir(const char *file)
     return strndup(file, (size_t)(slash - file));
 }
 
+static struct { dev_t dev; ino_t ino; } inputs[64];
+static int ninputs;
+
+void gs_input_note(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            return;
+    int k = ninputs < 64 ? ninputs++ : 63;  /* the newest kept */
+    inputs[k].dev = st.st_dev;
+    inputs[k].ino = st.st_ino;
+}
+
+void gs_input_reset(void)
+{
+    ninputs = 0;
+}
+
+int gs_input_is(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            return 1;
+    return 0;
+}
+
 int gs_fopen_regular(const char *path, const char *what, long long max,
                      FILE **out, struct gs_diag *d)
 {
@@ -54,6 +86,7 @@ int gs_fopen_regular(const char *path, const char *what, long long max,
                            "%lld bytes %s may have", (long long)st.st_size, max,
                            what);
     }
+    gs_input_note(fd);
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
         (*out = fdopen(fd, "rb")) == NULL) {

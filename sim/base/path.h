@@ -29,4 +29,15 @@ struct gs_diag;
 int gs_fopen_regular(const char *path, const char *what, long long max,
                      FILE **out, struct gs_diag *d);
 
+/* Inputs: every file gs_fopen_regular opens is noted (device and inode),
+ * so a result about to be written over one is refused (outfile.c): --out
+ * naming the scenario or a trace would replace the input with HDF5. */
+void gs_input_note(int fd);
+/* Forget the inputs noted: a command starts (gs_cli_getopt, run, trace),
+ * and a process that runs several (the tests) must not refuse an output
+ * because an earlier command read it. */
+void gs_input_reset(void);
+/* 1 when path exists and is a file noted as an input, else 0. */
+int gs_input_is(const char *path);
+
 #endif

@@ -1,5 +1,6 @@
 /* suggest.c -- the closest name to a misspelling (suggest.h). */
 #include "suggest.h"
+#include "path.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -122,6 +123,8 @@ int gs_cli_named(const char *name, int argc, char **argv,
 int gs_cli_getopt(int argc, char **argv, const char *shortopts,
                   const struct option *opts, const char **file)
 {
+    if (optind == 0)            /* a command starts: its own inputs */
+        gs_input_reset();
     for (;;) {
         int ch = getopt_long(argc, argv, shortopts, opts, NULL);
         if (ch != -1 || optind >= argc)

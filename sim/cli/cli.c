@@ -5,6 +5,7 @@
  * cannot be written.  The progress line and timing go to stderr, so stdout
  * is exactly the summary: byte-identical for the same scenario and seed. */
 #include "../base/cleanup.h"
+#include "../base/datapath.h"
 #include "../studies/compare.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
@@ -13,6 +14,9 @@
 #include "../studies/plan.h"
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
+#include "../studies/pool.h"
+#include "../base/membudget.h"
+#include "../base/path.h"
 #include "../studies/progress.h"
 #include "../studies/replay.h"
 #include "../io/report.h"
@@ -49,6 +53,10 @@ static const char usage_main[] =
 "  help [COMMAND]    help on a command\n"
 "\n"
 "  gpusim --version  print the version (also -V)\n"
+"every command also takes --max-memory SIZE and --task-timeout TIME\n"
+"  gpusim --data-path DIR[:DIR...] COMMAND ...  where a scenario's files\n"
+"                    are looked up when they are not beside it (also\n"
+"                    $GPUSIM_DATA_PATH; see the README's Scenario files)\n"
 "SCENARIO is a JSON file, or 'quickstart' for the built-in scenario.\n";
 
 static const char usage_run[] =
@@ -297,6 +305,7 @@ static int cmd_run(int argc, char **argv)
     double sample = 1.0, precision = 0;
     long max_length = 2000000;
     struct gs_sim_opts o = { 0 };
+    gs_input_reset();           /* this command's inputs only (path.h) */
     optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
                                cluster of short options left half read */
     opterr = 0;
@@ -402,6 +411,11 @@ static int cmd_run(int argc, char **argv)
         o.status_ctx = &pr;
     }
     rc = gs_sim_new(sc, &o, &sim, &d);
+    /* the inputs are open now (the scenario, its traces): --out naming
+     * one is refused before the run */
+    const char *target = no_out ? NULL : out ? out : defout;
+    if (rc == 0 && target && gs_out_check(target, &d) < 0)
+        rc = GS_EINVAL;
     if (rc == 0)
         rc = gs_sim_run(sim, &d);
     if (rc == 0 && precision > 0)
@@ -521,6 +535,57 @@ static int close_stdout(int status)
     return status;
 }
 
+/* The options every command takes, anywhere before a "--": taken out of
+ * argv here so each command's parser never sees them.
+ *   --max-memory SIZE    the memory budget (membudget.h): "8G", "512M"
+ *   --task-timeout TIME  the longest a task may run in a worker (pool.h):
+ *                        "90s", "10m", or seconds
+ * 0, or 2 after a message. */
+static int global_opts(int *argc, char **argv)
+{
+    int out = 2;
+    for (int i = 2; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        int mem = strncmp(a, "--max-memory", 12) == 0 &&
+                  (a[12] == '\0' || a[12] == '=');
+        int tmo = strncmp(a, "--task-timeout", 14) == 0 &&
+                  (a[14] == '\0' || a[14] == '=');
+        if (!mem && !tmo) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        const char *eq = strchr(a, '='), *v = eq ? eq + 1 : NULL;
+        if (v == NULL && i + 1 < *argc)
+            v = argv[++i];
+        if (v == NULL)
+            return usage_error("%s needs a value", mem ? "--max-memory"
+                                                       : "--task-timeout");
+        if (mem) {
+            uint64_t b;
+            if (gs_mem_parse(v, &b) < 0)
+                return usage_error("--max-memory takes a size such as 8G, "
+                                   "512M or 2GiB (a number of bytes), not "
+                                   "'%s'", v);
+            gs_mem_set_budget(b);
+        } else {
+            gs_time t;
+            if (gs_parse_time(v, &t) < 0 || t <= 0)
+                return usage_error("--task-timeout takes a duration such as "
+                                   "90s, 10m or 2h (seconds when bare), not "
+                                   "'%s'", v);
+            gs_pool_set_timeout((double)t / 1000.0);
+        }
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return 0;
+}
+
 static int dispatch(int argc, char **argv);
 
 int main(int argc, char **argv)
@@ -531,11 +596,28 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* gpusim --data-path DIR[:DIR...] COMMAND ...: where scenarios' files
+     * are looked up when they are not beside the scenario (datapath.h) */
+    while (argc >= 2 && (strcmp(argv[1], "--data-path") == 0 ||
+                         strncmp(argv[1], "--data-path=", 12) == 0)) {
+        const char *v = argv[1][11] == '=' ? argv[1] + 12 : argv[2];
+        int used = argv[1][11] == '=' ? 1 : 2;
+        if (v == NULL || v[0] == '\0')
+            return usage_error("%s", "--data-path needs a list of folders "
+                               "(DIR[:DIR...])");
+        if (gs_data_path_set(v) < 0)
+            return report_rc(GS_ENOMEM, &(struct gs_diag){ 0 });
+        argv[used] = argv[0];
+        argv += used;
+        argc -= used;
+    }
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;
     }
     const char *cmd = argv[1];
+    if (global_opts(&argc, argv) != 0)
+        return 2;
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
         strcmp(cmd, "version") == 0) {
         printf("gpusim %s (result layout %d)\n", GS_VERSION, GS_H5_LAYOUT);

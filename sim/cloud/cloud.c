@@ -598,9 +598,9 @@ void gs_cloud_close(struct gs_cloud *c, gs_time end)
     gs_market_close(c, end);
 }
 
-void gs_cloud_summarize(const struct gs_cloud *c, struct gs_summary *su)
+void gs_cloud_summarize(struct gs_cloud *c, struct gs_summary *su)
 {
-    struct gs_cloudsum *o = &su->cloud;
+    struct gs_cloudsum *o = &c->out;
     *o = c->sum;
     double paid = 0, jobs = 0, od = 0;
     for (int i = 0; i < c->f->npools; i++) {
@@ -650,7 +650,15 @@ static double m_ran(void *st, const struct gs_job *j) { return gs_cloud_job_ran(
 static void m_advance(void *st, gs_time t) { gs_cloud_advance(st, t); }
 static void m_after(void *st) { gs_cloud_after_schedule(st); }
 static void m_close(void *st, gs_time end) { gs_cloud_close(st, end); }
-static void m_summarize(const void *st, struct gs_summary *su)
+static void m_pool_nodes(const void *st, int pool, double *mean,
+                         double *peak)
+{
+    struct gs_cloud_poolbill b;
+    gs_cloud_pool_bill(st, pool, &b);
+    *mean = b.nodes_mean;
+    *peak = b.nodes_peak;
+}
+static void m_summarize(void *st, struct gs_summary *su)
 {
     gs_cloud_summarize(st, su);
 }
@@ -667,7 +675,21 @@ const struct gs_model_ops gs_cloud_model = {
     .after_schedule = m_after,
     .close = m_close,
     .summarize = m_summarize,
+    .pool_nodes = m_pool_nodes,
+    .rank = 20,
+    .fields = gs_cloud_fields,
+    .nfields = GS_CLOUD_NFIELDS,
+    .values = gs_cloud_values,
+    .report = gs_cloud_report,
+    .json_end = gs_cloud_json,
+    .csv_end = gs_cloud_csv,
+    .h5 = gs_cloud_h5,
 };
+
+const struct gs_cloudsum *gs_cloud_summary(const struct gs_cloud *c)
+{
+    return &c->out;
+}
 
 struct gs_cloud *gs_sim_cloud(const struct gs_sim *s)
 {

@@ -72,6 +72,25 @@ struct gs_cevent {
 
 const char *gs_cev_name(int kind);
 
+/* The cloud's part of the summary (its scalars: cloudout.c). */
+struct gs_cloudsum {
+    double cost_market[4];      /* by enum gs_market */
+    double cost_idle;           /* paid, no job held it */
+    double cost_jobs;           /* attributed to jobs */
+    double cost_ondemand_equiv; /* the same node-time at on-demand prices */
+    double spot_savings;        /* on spot pools: on-demand equiv - paid */
+    long spot_reclaims, spot_notices, spot_restarts;
+    double spot_lost_gpu_h, spot_exposure_node_h;
+    long gpu_failures, node_failures, degradations, fail_restarts, denials,
+        spare_swaps;
+    double fail_lost_gpu_h;
+    double availability;        /* usable / (usable + failed) GPU-time */
+    double node_hours, idle_node_hours;
+    long launched, removed, drain_restarts;
+    double pend_to_cap_mean_s, pend_to_cap_max_s;
+    long reaped;
+};
+
 /* The cloud as one model of the simulation (model.h): its hooks are thin
  * adapters over the calls below. */
 extern const struct gs_model_ops gs_cloud_model;
@@ -104,8 +123,10 @@ void gs_cloud_advance(struct gs_cloud *c, gs_time t);
 void gs_cloud_after_schedule(struct gs_cloud *c);
 /* End of the run at end: close the bills. */
 void gs_cloud_close(struct gs_cloud *c, gs_time end);
-/* Fill su->cloud, and su->cost from the bills. */
-void gs_cloud_summarize(const struct gs_cloud *c, struct gs_summary *su);
+/* Close the cloud's summary, and set su->cost from the bills. */
+void gs_cloud_summarize(struct gs_cloud *c, struct gs_summary *su);
+/* The cloud's summary (after the run). */
+const struct gs_cloudsum *gs_cloud_summary(const struct gs_cloud *c);
 
 /* --- results (valid after the run) ------------------------------------ */
 const struct gs_cevent *gs_cloud_log(const struct gs_cloud *c, long *n);

@@ -1,11 +1,10 @@
-/* cloudcfg.h -- what a scenario says about markets, faults and scaling, and
- * what a run reports about them.
+/* cloudcfg.h -- what a scenario says about markets, faults and scaling.
  *
  * Plain data, filled by scenario.c (the JSON) and read by the cloud models
  * (cloud.h and the files it ties together: market, spot, failure,
- * autoscale, reaper).  The summary part is filled at the end of a run and
- * printed by every writer through GS_SUMMARY_FIELDS (report.h).  Defaults
- * and their sources are listed in docs/cloud.md. */
+ * autoscale, reaper).  What a run reports about them is the cloud's own
+ * (struct gs_cloudsum, cloud.h; printed through its hooks, cloudout.c).
+ * Defaults and their sources are listed in docs/cloud.md. */
 #ifndef GS_CLOUDCFG_H
 #define GS_CLOUDCFG_H
 
@@ -86,23 +85,5 @@ struct gs_cloudcfg {
     long scan_depth;            /* pending jobs one scan looks at */
 };
 
-/* The run's cloud figures (dollars, hours, counts). */
-struct gs_cloudsum {
-    double cost_market[4];      /* by enum gs_market */
-    double cost_idle;           /* paid, no job held it */
-    double cost_jobs;           /* attributed to jobs */
-    double cost_ondemand_equiv; /* the same node-time at on-demand prices */
-    double spot_savings;        /* on spot pools: on-demand equiv - paid */
-    long spot_reclaims, spot_notices, spot_restarts;
-    double spot_lost_gpu_h, spot_exposure_node_h;
-    long gpu_failures, node_failures, degradations, fail_restarts, denials,
-        spare_swaps;
-    double fail_lost_gpu_h;
-    double availability;        /* usable / (usable + failed) GPU-time */
-    double node_hours, idle_node_hours;
-    long launched, removed, drain_restarts;
-    double pend_to_cap_mean_s, pend_to_cap_max_s;
-    long reaped;
-};
 
 #endif

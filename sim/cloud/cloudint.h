@@ -107,6 +107,7 @@ struct gs_cloud {
     double ptc_sum;             /* pending-to-capacity, s */
     long ptc_n;
     struct gs_cloudsum sum;     /* counters as they happen */
+    struct gs_cloudsum out;     /* the summary at the end */
     struct gs_cevent *log;
     long nlog, caplog;
     struct gs_job **scratch;
@@ -171,5 +172,14 @@ void gs_as_node_changed(struct gs_cloud *c, int node);
 void gs_reap_init(struct gs_cloud *c);
 void gs_reap_started(struct gs_cloud *c, const struct gs_job *j);
 void gs_reap_rescan(struct gs_cloud *c);
+
+/* The cloud's outputs (cloudout.c; model.h's output hooks). */
+#define GS_CLOUD_NFIELDS 28
+extern const struct gs_field gs_cloud_fields[];
+void gs_cloud_values(const void *st, double *v);
+void gs_cloud_report(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_cloud_json(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_cloud_csv(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_cloud_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w);
 
 #endif

@@ -152,3 +152,13 @@ double gs_catalog_time_factor(const struct gs_catalog *c, int ref, int m,
     const struct gs_gpu_model *r = &c->m[ref], *g = &c->m[m];
     return cb * r->tflops / g->tflops + (1.0 - cb) * r->bw_gbs / g->bw_gbs;
 }
+
+int gs_catalog_smallest(const struct gs_catalog *c, double need_gb)
+{
+    int bm = -1;
+    for (int m = 0; m < c->n; m++)
+        if (c->m[m].mem_gb >= need_gb &&
+            (bm < 0 || c->m[m].mem_gb < c->m[bm].mem_gb))
+            bm = m;
+    return bm;
+}

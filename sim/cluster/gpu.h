@@ -48,6 +48,8 @@ struct gs_catalog {
 
 /* Fill c with the built-in models. */
 void gs_catalog_init(struct gs_catalog *c);
+/* The smallest model of c (by memory) with at least need_gb, or -1. */
+int gs_catalog_smallest(const struct gs_catalog *c, double need_gb);
 /* Index of the model called name (case-insensitive), or -1. */
 int gs_catalog_find(const struct gs_catalog *c, const char *name);
 /* Add or redefine a custom model.  Returns its index, GS_ERANGE when the

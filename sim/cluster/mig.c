@@ -815,3 +815,22 @@ int gs_mig_enumerate_valid(const struct gs_mig_gpu *g, unsigned flags,
     enum_rec(&st, 0);
     return st.total;
 }
+
+/* The smallest MIG profile over the known MIG GPUs with need_gb of memory
+ * and frac of the compute slices; *on names its GPU. */
+const struct gs_mig_profile *gs_mig_smallest_any(double need_gb, double frac,
+                                                 const struct gs_mig_gpu **on)
+{
+    const struct gs_mig_profile *bp = NULL;
+    for (int g = 0; gs_mig_gpu_at(g); g++) {
+        const struct gs_mig_gpu *mg = gs_mig_gpu_at(g);
+        const struct gs_mig_profile *p = gs_mig_smallest_fit(mg, need_gb, frac);
+        if (p && (bp == NULL || p->mem_gb < bp->mem_gb ||
+                  (p->mem_gb == bp->mem_gb &&
+                   p->compute_slices < bp->compute_slices))) {
+            bp = p;
+            *on = mg;
+        }
+    }
+    return bp;
+}

@@ -113,6 +113,11 @@ double gs_mig_compute_share(const struct gs_mig_profile *p);
 /* The non-"+me" profile with the fewest compute slices (then least memory)
  * that has at least mem_gb of memory and at least compute_fraction * 7
  * compute slices; NULL if none does or an argument is NULL/NaN. */
+/* The smallest MIG profile over the known MIG GPUs with need_gb of memory
+ * and frac of the compute slices (smallest memory, then fewest slices);
+ * *on names its GPU.  NULL if none fits. */
+const struct gs_mig_profile *gs_mig_smallest_any(double need_gb, double frac,
+                                                 const struct gs_mig_gpu **on);
 const struct gs_mig_profile *gs_mig_smallest_fit(const struct gs_mig_gpu *g,
                                                  double mem_gb,
                                                  double compute_fraction);

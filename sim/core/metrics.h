@@ -21,7 +21,6 @@
 #ifndef GS_METRICS_H
 #define GS_METRICS_H
 
-#include "../cloud/cloudcfg.h"
 #include "engine.h"
 #include "../cluster/fleet.h"
 #include "job.h"
@@ -51,15 +50,10 @@ struct gs_mstats {
     double gpu_hours;           /* allocated */
 };
 
-/* Inference services (service.h), all services' requests together. */
-struct gs_infsum {
-    double requests, finished;
-    double ttft_p50, ttft_p99, itl_p50, itl_p99, e2e_p99, queue_p99;  /* s */
-    double attainment;          /* requests meeting every target / arrived */
-    double goodput;             /* such requests per second */
-    double tok_s_gpu;           /* output tokens per replica GPU-second */
-    double cost_per_mtok;       /* $ per million output tokens */
-};
+/* The models' scalars at most (model.h: struct gs_field). */
+#define GS_SUMMARY_MX 128
+/* Every scalar of the summary at most, the core's and the models'. */
+#define GS_SUMMARY_NMAX (GS_SUMMARY_MX + 64)
 
 struct gs_summary {
     double start_s, end_s, span_h;
@@ -89,13 +83,42 @@ struct gs_summary {
     struct gs_tstats all, tier[GS_NTIERS];
     int nmodels;
     struct gs_mstats model[GS_MAX_MODELS];
-    struct gs_cloudsum cloud;   /* markets, faults, scaling (cloud.h) */
-    struct gs_infsum inference; /* services (service.h); 0 without */
+    /* The models' scalars (model.h), in output order: a model's start at
+     * gs_summary_model_base(&its_ops); 0 for a model not in the run. */
+    double mx[GS_SUMMARY_MX];
     /* Pending and running jobs the policy examined over the run (sim.h,
      * gs_sim_examine): a deterministic measure of its work, not a metric of
      * the cluster, so it is in --json but not in the compared fields. */
     uint64_t policy_work;
 };
+
+/* The core's scalars of the summary: X(expr, name, printf format); expr
+ * reads su, a const struct gs_summary *.  The models' follow them
+ * (model.h: fields); every writer (table, JSON, CSV, the HDF5 /summary
+ * attributes, `gpusim compare`) iterates gs_summary_field_name(). */
+#define GS_SUMMARY_FIELDS(X)                                    \
+    X(su->span_h, "span_h", "%.4f")                             \
+    X(su->util, "utilization", "%.6f")                          \
+    X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
+    X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
+    X(su->cpu_util, "cpu_utilization", "%.6f")                  \
+    X(su->mem_util, "memory_utilization", "%.6f")               \
+    X(su->cpu_core_hours, "cpu_core_hours", "%.4f")             \
+    X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
+    X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
+    X(su->cost, "cost_usd", "%.2f")                             \
+    X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
+    X((double)su->preemptions, "preemptions", "%.0f")           \
+    X(su->fairness_var, "fairness_variance_min2", "%.4f")       \
+    X((double)su->starved, "starved_jobs", "%.0f")              \
+    X(su->fragmentation, "fragmentation", "%.6f")               \
+    X(su->mig_slice_util, "mig_slice_utilization", "%.6f")      \
+    X((double)su->mig_reconfigs, "mig_reconfigurations", "%.0f") \
+    X((double)su->oom_kills, "oom_kills", "%.0f")               \
+    X((double)su->reclaim_kills, "reclaim_kills", "%.0f")       \
+    X((double)su->reclaim_evictions, "reclaim_evictions", "%.0f") \
+    X(su->sharing_slowdown, "sharing_slowdown_mean", "%.6f")    \
+    X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")
 
 struct gs_series {
     long n, cap;

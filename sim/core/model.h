@@ -6,20 +6,42 @@
  * sim.c calls in one loop at fixed points of a run.  This is ROSS's "a
  * model is a struct of hooks" (Carothers et al., "ROSS: a high-performance,
  * low-memory, modular Time Warp system", JPDC 2002) applied to a sequential
- * engine.  sim.c never names a model: adding one is a file and a table line.
+ * engine.  No file outside a model names it: the loop, the writers (report,
+ * HDF5), compare, sweep and plan reach every model through this table, so
+ * adding a model is a file and a table line.
+ *
+ * THE HOOK API IN SHORT (for whoever writes a model):
+ *
+ *   const struct gs_model_ops my_model = {
+ *       .name = "power", .rank = 40,
+ *       .build = ..., .advance = ..., .close = ...,    -- the run
+ *       .fields = my_fields, .nfields = N,             -- summary scalars
+ *       .values = my_values,                           -- their values
+ *       .report = ..., .json = ..., .csv = ...,        -- optional sections
+ *       .h5 = my_h5,                                   -- datasets (h5out.h)
+ *       .ntargets = ..., .target_name = ..., .target_values = ...,
+ *   };
+ *
+ * then one line in gs_models[] (model.c), or gs_model_register(&my_model)
+ * before the first simulation (tests, plug-ins).  Every output hook is
+ * also called when the model is not in the run (st NULL), so that every
+ * output has the same keys whatever the scenario: a model's scalars are 0
+ * then, and a section hook writes its empty form or nothing.
  *
  * Life of a model in a run:
  *
  *   build        gs_sim_new, after the fleet, the policy, the placer and
  *                the metrics exist; *state = NULL means "not in this run"
- *                (no hook of that model is called again, not even free);
+ *                (no run hook of that model is called again, not even
+ *                free; output hooks get st NULL);
  *   start        the first arrival's time is known (not called when the
  *                workload is empty, nor by placement experiments);
  *   pool_ok      a veto: may this job use this pool at all (the spot rule);
  *                asked in admission and placement, so it must be cheap and
  *                must not change with time; it may look at the pool and at
  *                the job's tier and need only (admission remembers its
- *                answers for alike jobs: sim.c, shape_answers);
+ *                answers for alike jobs: sim.c, shape_answers).  Policies
+ *                ask every model's veto through gs_sim_pool_ok (sim.h);
  *   job_started  a job has taken its allocation and runs at its unshared
  *                speed (a model may change its rate through sim.h);
  *   job_stopping a running job is about to give its allocation back
@@ -32,15 +54,49 @@
  *   advance      the clock is about to move to t (integrals over time);
  *   after_schedule  the policy has just made a scheduling pass;
  *   close        the run ends at `end`: close the books;
- *   summarize    fill the model's part of the summary;
+ *   summarize    the core's summary is filled: the model closes its own
+ *                (it may set the core's cost, which a billing model owns);
  *   alive        1 while the model has work to come that keeps a run with
  *                no horizon going (requests not yet arrived or in flight)
  *                even when no job waits or runs;
+ *   pool_nodes   nodes of pool p billed on average and at most over the
+ *                run (the planner sizes pools by it; gs_sim_pool_nodes);
  *   free         NULL-safe, after the event queue is gone (a model may own
  *                events embedded in its state).
- * Hooks are called in table order; a model whose hook is NULL is skipped.
- * Models act on jobs only through the engine calls of sim.h and see each
- * other only through what the fleet shows. */
+ * Run hooks are called in table order; a model whose hook is NULL is
+ * skipped.  Models act on jobs only through the engine calls of sim.h and
+ * see each other only through what the fleet shows.
+ *
+ * Outputs (st is the model's state, NULL when it is not in the run; s the
+ * finished simulation; all optional):
+ *
+ *   fields, nfields  the model's scalars of the summary: each is a --json
+ *                key, a CSV "run" row, an HDF5 /summary attribute and
+ *                /summary/fields row, a `compare` metric and a plan/sweep
+ *                target, printed with fmt (a printf format of a double);
+ *                units and desc are the HDF5 file's attributes (NULL:
+ *                report.h derives them from the name);
+ *   values       fill v[0..nfields) (st non-NULL; absent models print 0);
+ *   report       lines of the text table after the core's run lines;
+ *   report_tables  a table of its own after the tiers' table;
+ *   json         members of the --json object after "models", each
+ *                written as ",\n  \"key\": value";
+ *   json_end     the same, after every model's json (the bill's
+ *                breakdown closes the object);
+ *   csv, csv_end rows "scope,metric,value" likewise;
+ *   h5           its groups and datasets in a single-run result file,
+ *                through h5out.h's writer calls (gs_h5w_*);
+ *   ntargets, target_name, target_values
+ *                plan and sweep metrics beyond the summary's fields that
+ *                depend on the scenario (a service's TTFT by name):
+ *                ntargets(sc) of them, named into buf, valued from a run
+ *                (NaN where the run lacks it; st may be NULL);
+ *   target_check a plan's target naming one of the model's: 1 when it is
+ *                a target of sc, -1 with why when it looks like one of the
+ *                model's but is not, 0 when it is not the model's;
+ *   plan_report  after `gpusim plan`'s right-sizing, the model's own.
+ * rank orders the models' parts in every output (lowest first, ties in
+ * table order); it never changes the order the run hooks are called in. */
 #ifndef GS_MODEL_H
 #define GS_MODEL_H
 
@@ -50,10 +106,20 @@
 #include "job.h"
 #include "metrics.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct gs_sim;
 struct gs_scenario;
+struct gs_h5w;
+
+/* One scalar of a model's part of the summary (see above). */
+struct gs_field {
+    const char *name;           /* --json key, compare metric, ... */
+    const char *fmt;            /* printf format of its value, a double */
+    const char *units, *desc;   /* HDF5 attributes; NULL: by the name */
+};
 
 struct gs_model_ops {
     const char *name;
@@ -70,12 +136,54 @@ struct gs_model_ops {
     void (*advance)(void *st, gs_time t);
     void (*after_schedule)(void *st);
     void (*close)(void *st, gs_time end);
-    void (*summarize)(const void *st, struct gs_summary *su);
+    void (*summarize)(void *st, struct gs_summary *su);
     int (*alive)(const void *st);
+    void (*pool_nodes)(const void *st, int pool, double *mean, double *peak);
+    /* outputs */
+    int rank;
+    const struct gs_field *fields;
+    int nfields;
+    void (*values)(const void *st, double *v);
+    void (*report)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*report_tables)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*json)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*json_end)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*csv)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*csv_end)(const struct gs_sim *s, const void *st, FILE *fp);
+    void (*h5)(const struct gs_sim *s, const void *st, struct gs_h5w *w);
+    int (*ntargets)(const struct gs_scenario *sc);
+    void (*target_name)(const struct gs_scenario *sc, int i, char *buf,
+                        size_t n);
+    void (*target_values)(const struct gs_scenario *sc,
+                          const struct gs_sim *s, const void *st, double *v);
+    int (*target_check)(const struct gs_scenario *sc, const char *metric,
+                        char *why, size_t n);
+    void (*plan_report)(const struct gs_sim *s, const void *st, FILE *fp);
 };
 
-/* Every model, in the order their hooks are called; NULL-terminated. */
+/* Every built-in model, in the order their hooks are called;
+ * NULL-terminated.  Use gs_model_at, which adds the registered ones. */
 extern const struct gs_model_ops *const gs_models[];
+
+/* Add a model after the built-in ones (a test's, a plug-in's), before the
+ * first simulation and the first output: 0, or GS_EINVAL when the table is
+ * full or ops is there already. */
+int gs_model_register(const struct gs_model_ops *ops);
+/* Model i in call order, NULL past the last. */
+const struct gs_model_ops *gs_model_at(int i);
+/* Model i in output order (rank, then table order), NULL past the last. */
+const struct gs_model_ops *gs_model_out(int i);
+
+/* The summary's scalars: the core's (GS_SUMMARY_FIELDS, metrics.h) then
+ * every model's in output order; values in that order into v. */
+int gs_summary_nfields(void);
+const char *gs_summary_field_name(int i);
+const char *gs_summary_field_fmt(int i);
+/* Units and description of field i: NULL when the model gave none. */
+void gs_summary_field_meta(int i, const char **units, const char **desc);
+/* Where model ops's values start in struct gs_summary's mx[]. */
+int gs_summary_model_base(const struct gs_model_ops *ops);
+void gs_summary_values(const struct gs_summary *su, double *v);
 
 /* The state model ops has in simulation s, NULL if it is not in the run. */
 void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops);

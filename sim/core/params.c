@@ -128,11 +128,35 @@ int gs_params_str(struct gs_params *p, const char *key, const char **out,
     return 0;
 }
 
+size_t gs_decimal_len(const char *s)
+{
+    size_t i = s[0] == '-', digits = 0;
+    while (s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (s[i] == '.')
+        for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1 + (s[i + 1] == '+' || s[i + 1] == '-');
+        if (s[j] >= '0' && s[j] <= '9') {
+            while (s[j] >= '0' && s[j] <= '9')
+                j++;
+            i = j;
+        }
+    }
+    return i;
+}
+
 int gs_parse_time(const char *s, gs_time *out)
 {
     char *end;
+    size_t len = gs_decimal_len(s);
+    if (len == 0)
+        return GS_EINVAL;
     double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
+    if (end != s + len || !isfinite(v) || v < 0)
         return GS_EINVAL;
     double mult = 1000.0;
     if (*end == '\0' || strcmp(end, "s") == 0)

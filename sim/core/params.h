@@ -59,8 +59,16 @@ void gs_names_join(char *buf, size_t len, const void *const *table,
 char *gs_names_suggest(const char *word, const void *const *table,
                        size_t name_off, char *buf, size_t len);
 
-/* Parse a duration string as above (also a bare number = seconds).
- * 0 or GS_EINVAL. */
+/* The length of the decimal number s starts with: an optional '-', digits
+ * with at most one '.', at least one digit, an optional exponent (e or E,
+ * optional sign, digits); 0 when s does not start with one.  strtod also
+ * reads "0x10", "+3", " 3", "inf" and "nan", which a user never means in a
+ * trace or a duration: every number gpusim reads from text passes here
+ * first. */
+size_t gs_decimal_len(const char *s);
+
+/* Parse a duration string as above (also a bare number = seconds; the
+ * number decimal, gs_decimal_len).  0 or GS_EINVAL. */
 int gs_parse_time(const char *s, gs_time *out);
 
 #endif

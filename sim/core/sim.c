@@ -30,7 +30,7 @@
 #include <string.h>
 
 /* Room for the models of model.c's table. */
-#define GS_MAXMODELS 8
+#define GS_MAXMODELS 16
 /* Admission's table of job shapes (shape_answers): 64 entries. */
 #define GS_SHAPE_BITS 6
 /* The largest tenant key a source may give (struct gs_jobspec). */
@@ -1390,6 +1390,22 @@ void gs_sim_wake(struct gs_sim *s)
     s->dirty = 1;
 }
 
+int gs_sim_pool_ok(const struct gs_sim *s, int pool, const struct gs_job *j)
+{
+    return pool_ok(s, pool, j);
+}
+
+void gs_sim_pool_nodes(const struct gs_sim *s, int pool, double *mean,
+                       double *peak)
+{
+    *mean = *peak = 0;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->pool_nodes) {
+            s->mods[i].ops->pool_nodes(s->mods[i].st, pool, mean, peak);
+            return;
+        }
+}
+
 void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops)
 {
     for (int i = 0; i < s->nmods; i++)
@@ -1547,6 +1563,9 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     if (o == NULL)
         o = &none;
     *out = NULL;
+    int mrc = gs_scenario_mem_check(sc, d);     /* before allocating */
+    if (mrc < 0)
+        return mrc;
     struct gs_sim *s = calloc(1, sizeof *s);
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -1643,8 +1662,8 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     if ((rc = gs_metrics_init(&s->m, s->fleet, sc->step)) < 0)
         goto nomem;
     s->m.frag = s->frag;
-    for (int i = 0; gs_models[i]; i++) {
-        const struct gs_model_ops *mo = gs_models[i];
+    for (int i = 0; gs_model_at(i); i++) {
+        const struct gs_model_ops *mo = gs_model_at(i);
         void *st = NULL;
         GS_ASSERT(s->nmods < GS_MAXMODELS);
         if ((rc = mo->build(s, sc, s->fleet, &s->m, s->seed, &st, d)) < 0) {
@@ -1856,6 +1875,10 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     gs_metrics_summarize(&s->m, s->fleet, s->sc, s->rec, s->nrec, &s->sum);
     s->sum.preemptions = s->npreempt;
     MODELS_CALL(s, summarize, &s->sum);
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].ops->values)
+            s->mods[i].ops->values(s->mods[i].st, s->sum.mx +
+                                   gs_summary_model_base(s->mods[i].ops));
     s->sum.policy_work = s->work;
     return 0;
 }

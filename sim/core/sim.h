@@ -66,6 +66,13 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d);
 
 /* Results, valid after gs_sim_run. */
 const struct gs_summary *gs_sim_summary(const struct gs_sim *s);
+/* May job j use pool p at all: every model's veto (model.h pool_ok) passes
+ * (the spot rule).  1 or 0; cheap, and the same at any time. */
+int gs_sim_pool_ok(const struct gs_sim *s, int pool, const struct gs_job *j);
+/* Nodes of pool p billed on average and at most over the run (after it),
+ * as the model that bills tells (model.h pool_nodes); 0 without one. */
+void gs_sim_pool_nodes(const struct gs_sim *s, int pool, double *mean,
+                       double *peak);
 const struct gs_metrics *gs_sim_metrics(const struct gs_sim *s);
 const struct gs_scenario *gs_sim_scenario(const struct gs_sim *s);
 const char *gs_sim_policy_name(const struct gs_sim *s);

@@ -198,6 +198,7 @@ struct svmodel {
     int n;
     gs_time t0;
     int started;
+    struct gs_infsum all;       /* all services together, at the end */
 };
 
 static const char *const rq_states[GS_NREQSTATES] = {
@@ -1677,13 +1678,18 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
     free(tmp);
 }
 
-static void m_summarize(const void *st, struct gs_summary *su)
+static void m_summarize(void *st, struct gs_summary *su)
 {
-    struct svmodel *m = (struct svmodel *)st;
+    struct svmodel *m = st;
     gs_time end = (gs_time)llround(su->end_s * 1000.0);
     for (int i = 0; i < m->n; i++)
         summarize_svc(&m->sv[i], end, m->s);
-    summarize_all(m, &su->inference);
+    summarize_all(m, &m->all);
+}
+
+static void m_values(const void *st, double *v)
+{
+    gs_svc_infsum_values(&((const struct svmodel *)st)->all, v);
 }
 
 const struct gs_model_ops gs_service_model = {
@@ -1697,7 +1703,27 @@ const struct gs_model_ops gs_service_model = {
     .close = m_close,
     .summarize = m_summarize,
     .alive = m_alive,
+    .rank = 30,
+    .fields = gs_svc_fields,
+    .nfields = GS_SVC_NFIELDS,
+    .values = m_values,
+    .report_tables = gs_svc_report,
+    .json = gs_svc_json,
+    .csv = gs_svc_csv,
+    .h5 = gs_svc_h5,
+    .ntargets = gs_svc_ntargets,
+    .target_name = gs_svc_target_name,
+    .target_values = gs_svc_target_values,
+    .target_check = gs_svc_target_check,
+    .plan_report = gs_svc_plan_report,
 };
+
+const struct gs_infsum *gs_sim_services_all(const struct gs_sim *s)
+{
+    static const struct gs_infsum none;
+    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    return m ? &m->all : &none;
+}
 
 int gs_sim_nservices(const struct gs_sim *s)
 {

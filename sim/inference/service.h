@@ -51,6 +51,17 @@ struct gs_svcsum {
     double span_s;
 };
 
+/* Inference services, all services' requests together: the summary's
+ * inference_* scalars (svcout.c). */
+struct gs_infsum {
+    double requests, finished;
+    double ttft_p50, ttft_p99, itl_p50, itl_p99, e2e_p99, queue_p99;  /* s */
+    double attainment;          /* requests meeting every target / arrived */
+    double goodput;             /* such requests per second */
+    double tok_s_gpu;           /* output tokens per replica GPU-second */
+    double cost_per_mtok;       /* $ per million output tokens */
+};
+
 /* The summary's fields, for every writer: X(expression on `v`, name,
  * printf format, unit). */
 #define GS_SVCSUM_FIELDS(X)                                                 \
@@ -113,6 +124,25 @@ enum gs_svcol { GS_SVC_REPLICAS, GS_SVC_STARTING, GS_SVC_QUEUE,
 const char *gs_svcol_name(int col);
 const char *gs_svcol_unit(int col);
 const char *gs_svcol_desc(int col);
+
+/* The services' outputs (svcout.c; model.h's output hooks). */
+#define GS_SVC_NFIELDS 12
+extern const struct gs_field gs_svc_fields[];
+void gs_svc_infsum_values(const struct gs_infsum *o, double *v);
+void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_svc_json(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_svc_csv(const struct gs_sim *s, const void *st, FILE *fp);
+void gs_svc_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w);
+int gs_svc_ntargets(const struct gs_scenario *sc);
+void gs_svc_target_name(const struct gs_scenario *sc, int i, char *buf,
+                        size_t n);
+void gs_svc_target_values(const struct gs_scenario *sc,
+                          const struct gs_sim *s, const void *st, double *v);
+int gs_svc_target_check(const struct gs_scenario *sc, const char *metric,
+                        char *why, size_t n);
+void gs_svc_plan_report(const struct gs_sim *sim, const void *st, FILE *fp);
+/* All services' requests together in run s (after it). */
+const struct gs_infsum *gs_sim_services_all(const struct gs_sim *s);
 
 /* --- results, valid after gs_sim_run -------------------------------------- */
 int gs_sim_nservices(const struct gs_sim *s);

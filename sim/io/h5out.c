@@ -5,11 +5,10 @@
  * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
  * h5py and pandas read without special handling. */
 #include "h5out.h"
-#include "../cloud/cloud.h"
 #include "outfile.h"
 #include "../studies/placeexp.h"
 #include "report.h"
-#include "../inference/service.h"
+#include "../core/model.h"
 #include "../base/version.h"
 
 #include <hdf5.h>
@@ -26,6 +25,7 @@ struct w {
     struct gs_diag *d;
     int err;
     struct gs_out out;      /* the temporary the file is written under */
+    double sample;          /* the share of requests kept (gs_h5w_sample) */
 };
 
 /* Object creation properties with time tracking off: HDF5 otherwise
@@ -143,14 +143,169 @@ static const struct { const char *name, *desc; } dset_desc[] = {
     { "placers", "placer names, index P" },
 };
 
+/* What a dataset holds, by its path (leading "/" and a comparison's
+ * "runs/POLICY/seedK/" left out): checked before dset_desc's leaf names,
+ * for a leaf that means different things in different groups. */
+static const struct { const char *path, *desc; } path_desc[] = {
+    { "models", "GPU model names, indexed by /jobs model" },
+    { "summary/fields", "every summary metric as a row: name, value, units "
+      "and description (the same figures as run --json)" },
+    { "summary/tiers", "the per-tier statistics: one row per workload tier "
+      "with jobs, and a last row 'all' over every job (scope names it)" },
+    { "summary/models", "per GPU model in the fleet: GPUs, their time-mean "
+      "utilization and the GPU-hours allocated on them" },
+    { "cloud/cost_by_market", "the bill by market (on-demand, reserved, "
+      "spot, capacity-block); the rows add up to /summary cost_usd" },
+    { "cloud/cost_by_tier", "the jobs' part of the bill by workload tier" },
+    { "cloud/cost_by_tenant", "the jobs' part of the bill by tenant" },
+    { "cloud/cost_by_model", "the bill by GPU model of the pools" },
+    { "services/names", "service names, indexed by /requests service and "
+      "by the rows of /services/summary" },
+    { "services/request_states", "request states, indexed by /requests "
+      "state" },
+    { "services/summary_columns", "the names of /services/summary's "
+      "columns" },
+    { "services/summary_units", "the units of /services/summary's columns, "
+      "in the same order" },
+    { "plan/candidates/mean", "[candidate, metric]: each metric's mean over "
+      "the candidate's seeds (units: each metric's, as in run --json; "
+      "names in /plan/metrics)" },
+    { "plan/candidates/seeds_run", "seeds each candidate was run with "
+      "(fewer when stopped early)" },
+    { "plan/candidates/status", "each candidate's verdict: feasible, "
+      "infeasible, undecided, stopped early or ruled out without a run" },
+    { "plan/targets/limit", "each target's limit, in its metric's unit" },
+    { "plan/targets/metric", "each target's metric (as in run --json)" },
+};
+
+/* A compound's column, by "PATH.COLUMN" (PATH as in path_desc), where its
+ * meaning or unit is the table's own: checked before report.h's metas. */
+static const struct { const char *col, *units, *desc; } col_desc[] = {
+    { "jobs.cpu_milli", "millicores", "host CPU the job asks for on its "
+      "node, in thousandths of a core (0: none asked)" },
+    { "jobs.mem_mib", "MiB", "host memory the job asks for on its node "
+      "(0: none asked)" },
+    { "requests.service", "1", "index into /services/names" },
+    { "requests.index", "1", "arrival order of the request within its "
+      "service, from 0" },
+    { "requests.arrival_s", "s", "arrival, from the simulation's start" },
+    { "requests.ttft_s", "s", "time to first token: arrival to the first "
+      "output token, NaN if not reached" },
+    { "requests.itl_s", "s", "mean inter-token latency over its output "
+      "tokens after the first, NaN if fewer than two" },
+    { "requests.e2e_s", "s", "end-to-end time: arrival to the last token, "
+      "NaN if not finished" },
+    { "requests.queue_s", "s", "queueing: TTFT less the prefill time the "
+      "prompt takes on an idle replica" },
+    { "requests.input_tokens", "tokens", "prompt length" },
+    { "requests.output_tokens", "tokens", "output length" },
+    { "requests.cached_tokens", "tokens", "prompt tokens served from the "
+      "prefix cache" },
+    { "requests.replica", "1", "the replica that served it last (index "
+      "within its service), -1 if none" },
+    { "requests.state", "1", "index into /services/request_states" },
+    { "requests.restarts", "1", "times it restarted after losing its "
+      "replica" },
+    { "summary/tiers.scope", "", "the workload tier, or 'all'" },
+    { "summary/models.model", "", "the GPU model's name" },
+    { "summary/models.gpus", "1", "GPUs of that model in the fleet" },
+    { "summary/models.utilization", "1", "GPU-hours allocated / available "
+      "on that model" },
+    { "summary/models.gpu_hours", "h", "GPU-hours allocated on that model" },
+    { "summary/fields.name", "", "the metric's name (as in run --json)" },
+    { "summary/fields.value", "see units", "its value" },
+    { "summary/fields.units", "", "its unit" },
+    { "summary/fields.description", "", "what it measures" },
+    { "cloud/cost_by_market.name", "", "the market" },
+    { "cloud/cost_by_tier.name", "", "the workload tier" },
+    { "cloud/cost_by_tenant.name", "", "the tenant" },
+    { "cloud/cost_by_model.name", "", "the GPU model" },
+    { "cloud/pools.pool", "", "the pool's name" },
+    { "cloud/pools.market", "", "its market (on-demand, reserved, spot, "
+      "capacity-block)" },
+    { "cloud/pools.paid_usd", "USD", "what the pool's nodes cost while "
+      "billed" },
+    { "cloud/pools.jobs_usd", "USD", "the part of paid_usd jobs used" },
+    { "cloud/pools.idle_usd", "USD", "the part of paid_usd no job used" },
+    { "cloud/pools.on_demand_equiv_usd", "USD", "what the same node-hours "
+      "would cost on demand" },
+    { "cloud/pools.node_hours", "h", "node-hours billed" },
+    { "cloud/pools.idle_node_hours", "h", "node-hours billed with no job" },
+    { "cloud/log.time_s", "s", "when, from the simulation's start" },
+    { "cloud/log.kind", "1", "index into /cloud/log_kinds" },
+    { "cloud/log.pool", "1", "index of the pool (scenario order), -1 if "
+      "none" },
+    { "cloud/log.node", "1", "global index of the node, -1 if none" },
+    { "cloud/log.gpu", "1", "GPU index within the node, -1 for the whole "
+      "node" },
+    { "cloud/log.jobs", "1", "jobs it interrupted or killed" },
+    { "cloud/log.value", "by kind", "the kind's figure: launch, the boot "
+      "delay (s); ready, pending to capacity (s); capacity-block events, "
+      "slots; failures, the part's age (h); else 0" },
+    { "compare/table.policy", "", "the policy" },
+    { "compare/table.metric", "", "the metric (as in run --json)" },
+    { "compare/table.n", "1", "runs (seeds) the statistics are over" },
+    { "compare/table.mean", "see /compare/metrics", "mean over the seeds" },
+    { "compare/table.std", "see /compare/metrics", "sample standard "
+      "deviation over the seeds" },
+    { "compare/table.t", "1", "Student t quantile for the 95% interval "
+      "(n - 1 degrees of freedom)" },
+    { "compare/table.half", "see /compare/metrics", "half-width of the 95% "
+      "interval of the mean" },
+    { "compare/table.ci_low", "see /compare/metrics", "lower bound of the "
+      "95% interval" },
+    { "compare/table.ci_high", "see /compare/metrics", "upper bound of the "
+      "95% interval" },
+};
+
+/* ds's path without the leading "/" and a comparison's "runs/P/seedK/",
+ * into buf (n bytes); "" when HDF5 cannot say. */
+static const char *rel_path(hid_t ds, char *buf, size_t n)
+{
+    ssize_t k = H5Iget_name(ds, buf, n);
+    if (k <= 0 || (size_t)k >= n)
+        return "";
+    const char *p = buf[0] == '/' ? buf + 1 : buf;
+    if (strncmp(p, "runs/", 5) == 0) {
+        const char *a = strchr(p + 5, '/');
+        const char *b = a ? strchr(a + 1, '/') : NULL;
+        if (b)
+            p = b + 1;
+    }
+    return p;
+}
+
+/* A column's units and description: col_desc by "PATH.COLUMN", else by
+ * the name alone (report.h). */
+static void column_meta(const char *path, const char *col, const char **u,
+                        const char **d)
+{
+    size_t pl = strlen(path);
+    for (size_t i = 0; i < sizeof col_desc / sizeof col_desc[0]; i++) {
+        const char *c = col_desc[i].col;
+        if (strncmp(c, path, pl) == 0 && c[pl] == '.' &&
+            strcmp(c + pl + 1, col) == 0) {
+            *u = col_desc[i].units;
+            *d = col_desc[i].desc;
+            return;
+        }
+    }
+    gs_report_meta(col, u, d);
+}
+
 /* Put "units" and "description" on dataset ds called name; a compound's
  * columns get "column_units" and "column_descriptions" in field order. */
 static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
 {
     const char *units, *desc = NULL;
+    char pbuf[512];
+    const char *path = rel_path(ds, pbuf, sizeof pbuf);
     for (size_t i = 0; i < sizeof dset_desc / sizeof dset_desc[0]; i++)
         if (strcmp(dset_desc[i].name, name) == 0)
             desc = dset_desc[i].desc;
+    for (size_t i = 0; i < sizeof path_desc / sizeof path_desc[0]; i++)
+        if (strcmp(path_desc[i].path, path) == 0)
+            desc = path_desc[i].desc;
     if (H5Tget_class(t) == H5T_COMPOUND) {
         int n = H5Tget_nmembers(t);
         const char **cu = calloc((size_t)(n > 0 ? n : 1), sizeof *cu);
@@ -165,7 +320,7 @@ static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
                     cu[i] = "1";
                     cd[i] = "";
                 } else {
-                    gs_report_meta(names[i], &cu[i], &cd[i]);
+                    column_meta(path, names[i], &cu[i], &cd[i]);
                 }
             }
             attr_strs(w, ds, "column_units", cu, (size_t)n);
@@ -546,7 +701,7 @@ static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
     struct field_row rows[160];
     size_t n = 0;
     memset(rows, 0, sizeof rows);
-#define F(expr, nm, fmt)                                                  \
+#define F(expr, nm)                                                       \
     if (n < sizeof rows / sizeof rows[0]) {                               \
         const char *u_, *d_;                                              \
         gs_report_meta(nm, &u_, &d_);                                     \
@@ -556,11 +711,15 @@ static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
         snprintf(rows[n].description, sizeof rows[n].description, "%s", d_); \
         n++;                                                              \
     }
-    GS_SUMMARY_FIELDS(F)
-    F(su->all.jobs, "jobs", "")
-    F(su->all.done, "jobs_done", "")
-    F(su->all.killed, "jobs_killed", "")
-    F(su->all.unfinished, "jobs_unfinished", "")
+    int nf = gs_summary_nfields();
+    double v[GS_SUMMARY_NMAX];
+    gs_summary_values(su, v);
+    for (int i = 0; i < nf; i++)
+        F(v[i], gs_summary_field_name(i))
+    F(su->all.jobs, "jobs")
+    F(su->all.done, "jobs_done")
+    F(su->all.killed, "jobs_killed")
+    F(su->all.unfinished, "jobs_unfinished")
 #undef F
     hid_t ns = str_type(48), us = str_type(16), ds = str_type(128);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct field_row));
@@ -584,9 +743,10 @@ static void write_summary(struct w *w, const struct gs_sim *s)
         fail(w, "/summary");
         return;
     }
-#define A(expr, name, fmt) attr_num(w, g, name, (double)(expr));
-    GS_SUMMARY_FIELDS(A)
-#undef A
+    double v[GS_SUMMARY_NMAX];
+    gs_summary_values(su, v);
+    for (int i = 0; i < gs_summary_nfields(); i++)
+        attr_num(w, g, gs_summary_field_name(i), v[i]);
     attr_num(w, g, "jobs", (double)su->all.jobs);
     attr_num(w, g, "jobs_done", (double)su->all.done);
     attr_num(w, g, "jobs_killed", (double)su->all.killed);
@@ -639,163 +799,6 @@ static void write_summary(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
-struct cost_row {
-    char name[GS_TENANT_NAME];
-    double cost_usd;
-};
-
-static void cost_table(struct w *w, hid_t g, const char *name,
-                       const struct cost_row *rows, size_t n)
-{
-    hid_t st = str_type(GS_TENANT_NAME);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cost_row));
-    H5Tinsert(t, "name", HOFFSET(struct cost_row, name), st);
-    H5Tinsert(t, "cost_usd", HOFFSET(struct cost_row, cost_usd),
-              H5T_NATIVE_DOUBLE);
-    hsize_t dim = n;
-    dset(w, g, name, t, 1, &dim, rows);
-    H5Tclose(t);
-    H5Tclose(st);
-}
-
-struct pool_row {
-    char pool[GS_NAME];
-    char market[16];
-    double paid_usd, jobs_usd, idle_usd, on_demand_equiv_usd, node_hours,
-        idle_node_hours;
-};
-
-struct log_row {
-    double time_s;
-    int32_t kind, pool, node, gpu, jobs;
-    double value;
-};
-
-static void write_cloud(struct w *w, const struct gs_sim *s)
-{
-    const struct gs_cloud *c = gs_sim_cloud(s);
-    const struct gs_summary *su = gs_sim_summary(s);
-    const struct gs_scenario *sc = gs_sim_scenario(s);
-    hid_t g = group(w->f, "cloud");
-    if (g < 0) {
-        fail(w, "/cloud");
-        return;
-    }
-    int nt = gs_sim_ntenants(s), np = sc->npools;
-    size_t cap = (size_t)(nt + np + GS_MAX_MODELS + GS_NTIERS + 8);
-    struct cost_row *rows = calloc(cap, sizeof *rows);
-    struct pool_row *prow = calloc((size_t)np + 1, sizeof *prow);
-    if (rows == NULL || prow == NULL) {
-        free(rows);
-        free(prow);
-        fail(w, "/cloud");
-        H5Gclose(g);
-        return;
-    }
-    size_t n = 0;
-    for (int m = 0; m < GS_NMARKETS; m++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_market_name(m));
-        rows[n++].cost_usd = su->cloud.cost_market[m];
-    }
-    cost_table(w, g, "cost_by_market", rows, n);
-    n = 0;
-    for (int t = 0; t < GS_NTIERS; t++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_tier_name(t));
-        rows[n++].cost_usd = gs_cloud_cost_tier(c, t);
-    }
-    snprintf(rows[n].name, sizeof rows[n].name, "idle");
-    rows[n++].cost_usd = su->cloud.cost_idle;
-    cost_table(w, g, "cost_by_tier", rows, n);
-    n = 0;
-    for (int t = 0; t < nt; t++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s",
-                 gs_sim_tenant_name(s, t));
-        rows[n++].cost_usd = gs_cloud_cost_tenant(c, t);
-    }
-    snprintf(rows[n].name, sizeof rows[n].name, "idle");
-    rows[n++].cost_usd = su->cloud.cost_idle;
-    cost_table(w, g, "cost_by_tenant", rows, n);
-    n = 0;
-    for (int k = 0; k < su->nmodels; k++) {
-        int model = su->model[k].model;
-        snprintf(rows[n].name, sizeof rows[n].name, "%s",
-                 sc->cat.m[model].name);
-        rows[n].cost_usd = 0;
-        for (int p = 0; p < np; p++)
-            if (sc->pools[p].model == model) {
-                struct gs_cloud_poolbill b;
-                gs_cloud_pool_bill(c, p, &b);
-                rows[n].cost_usd += b.paid;
-            }
-        n++;
-    }
-    cost_table(w, g, "cost_by_model", rows, n);
-    for (int p = 0; p < np; p++) {
-        struct gs_cloud_poolbill b;
-        gs_cloud_pool_bill(c, p, &b);
-        snprintf(prow[p].pool, sizeof prow[p].pool, "%s", sc->pools[p].name);
-        snprintf(prow[p].market, sizeof prow[p].market, "%s",
-                 gs_market_name(sc->pools[p].market));
-        prow[p].paid_usd = b.paid;
-        prow[p].jobs_usd = b.jobs;
-        prow[p].idle_usd = b.paid - b.jobs;
-        prow[p].on_demand_equiv_usd = b.od_equiv;
-        prow[p].node_hours = b.node_h;
-        prow[p].idle_node_hours = b.idle_node_h;
-    }
-    hid_t ps = str_type(GS_NAME), ms = str_type(16);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pool_row));
-    H5Tinsert(t, "pool", HOFFSET(struct pool_row, pool), ps);
-    H5Tinsert(t, "market", HOFFSET(struct pool_row, market), ms);
-#define F(f) H5Tinsert(t, #f, HOFFSET(struct pool_row, f), H5T_NATIVE_DOUBLE)
-    F(paid_usd);
-    F(jobs_usd);
-    F(idle_usd);
-    F(on_demand_equiv_usd);
-    F(node_hours);
-    F(idle_node_hours);
-#undef F
-    hsize_t dim = (hsize_t)np;
-    dset(w, g, "pools", t, 1, &dim, prow);
-    H5Tclose(t);
-    H5Tclose(ps);
-    H5Tclose(ms);
-    free(rows);
-    free(prow);
-
-    long nl;
-    const struct gs_cevent *log = gs_cloud_log(c, &nl);
-    struct log_row *lr = calloc((size_t)(nl ? nl : 1), sizeof *lr);
-    if (lr == NULL) {
-        fail(w, "/cloud/log");
-        H5Gclose(g);
-        return;
-    }
-    for (long i = 0; i < nl; i++)
-        lr[i] = (struct log_row){ secs(log[i].t), log[i].kind, log[i].pool,
-                                  log[i].node, log[i].gpu, log[i].jobs,
-                                  log[i].value };
-    t = H5Tcreate(H5T_COMPOUND, sizeof(struct log_row));
-    H5Tinsert(t, "time_s", HOFFSET(struct log_row, time_s), H5T_NATIVE_DOUBLE);
-#define F(f) H5Tinsert(t, #f, HOFFSET(struct log_row, f), H5T_NATIVE_INT32)
-    F(kind);
-    F(pool);
-    F(node);
-    F(gpu);
-    F(jobs);
-#undef F
-    H5Tinsert(t, "value", HOFFSET(struct log_row, value), H5T_NATIVE_DOUBLE);
-    dim = (hsize_t)nl;
-    dset(w, g, "log", t, 1, &dim, lr);
-    H5Tclose(t);
-    free(lr);
-    const char *kinds[GS_NCEV];
-    for (int k = 0; k < GS_NCEV; k++)
-        kinds[k] = gs_cev_name(k);
-    strings(w, g, "log_kinds", 16, kinds, GS_NCEV);
-    H5Gclose(g);
-}
-
 /* Open a temporary beside PATH (outfile.h) and put the attributes and
  * /scenario every gpusim file starts with (kind: NULL for a single run).
  * 0, or the failure with d filled. */
@@ -824,6 +827,7 @@ static int file_begin(struct w *w, const char *kind, const char *scenario,
     }
     attr_str(w, w->f, "gpusim_version", GS_VERSION);
     attr_int(w, w->f, "layout_version", GS_H5_LAYOUT);
+    attr_int(w, w->f, "schema_version", GS_H5_SCHEMA);
     if (kind)
         attr_str(w, w->f, "kind", kind);
     attr_str(w, w->f, "scenario", scenario);
@@ -845,9 +849,6 @@ static int file_end(struct w *w)
     return w->err;
 }
 
-static void write_requests(struct w *w, const struct gs_sim *s, double rate);
-static void write_services(struct w *w, const struct gs_sim *s);
-
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
     return gs_h5_write_sampled(path, s, 1.0, d);
@@ -856,7 +857,7 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
                         double sample, struct gs_diag *d)
 {
-    struct w w = { .f = -1, .path = path, .d = d };
+    struct w w = { .f = -1, .path = path, .d = d, .sample = sample };
     const struct gs_scenario *sc = gs_sim_scenario(s);
     int rc = file_begin(&w, NULL, sc->name, sc->text);
     if (rc < 0)
@@ -868,15 +869,12 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
-    write_cloud(&w, s);
-    if (gs_sim_nservices(s) > 0) {
-        write_requests(&w, s, sample);
-        write_services(&w, s);
-    }
+    for (int i = 0; gs_model_out(i); i++)
+        if (gs_model_out(i)->h5)
+            gs_model_out(i)->h5(s, gs_sim_model(s, gs_model_out(i)),
+                                (struct gs_h5w *)&w);
     return file_end(&w);
 }
-
-/* --- inference services (service.h) ------------------------------------ */
 
 /* Units and a description on dataset name of loc, in place of what
  * dset() derived from the name. */
@@ -897,190 +895,122 @@ static void redescribe(struct w *w, hid_t loc, const char *name,
     H5Dclose(ds);
 }
 
-struct req_row {
-    int32_t service;
-    int64_t index;
-    double arrival_s, ttft_s, itl_s, e2e_s, queue_s;
-    int32_t input_tokens, output_tokens, cached_tokens, replica;
-    int8_t state, restarts;
-};
+/* --- the writer calls of a model's h5 hook (h5out.h) -------------------- */
 
-/* Every request, or an evenly spaced share `rate` of them: j of each
- * service's is kept unless rate < 1 and j and j + 1 fall in the same
- * whole of j * rate. */
-static int req_kept(long j, double rate)
+/* struct gs_h5w is the writer itself: a hook gets (struct gs_h5w *)&w. */
+static struct w *W(const struct gs_h5w *x) { return (struct w *)x; }
+
+gs_h5loc gs_h5w_root(const struct gs_h5w *x) { return W(x)->f; }
+double gs_h5w_sample(const struct gs_h5w *x) { return W(x)->sample; }
+int gs_h5w_fail(struct gs_h5w *x, const char *what) { return fail(W(x), what); }
+void gs_h5w_close(gs_h5loc g) { H5Gclose(g); }
+
+gs_h5loc gs_h5w_group(struct gs_h5w *x, gs_h5loc loc, const char *name)
 {
-    return rate >= 1 || floor((double)(j + 1) * rate) !=
-                        floor((double)j * rate);
+    hid_t g = group(loc, name);
+    if (g < 0)
+        fail(W(x), name);
+    return g;
 }
 
-/* The rows of /requests, made in order: the next request is index j of
- * service i. */
-struct reqrows {
-    const struct gs_sim *s;
-    double rate;
-    int i;
-    long j;
-};
-
-static void req_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+/* The memory type of a table's row; its string types into st[]. */
+static hid_t row_type(const struct gs_h5col *c, int nc, size_t rowsize,
+                      hid_t *st)
 {
-    struct reqrows *c = ctx;
-    struct req_row *rows = buf;
-    (void)first;
-    for (hsize_t m = 0; m < k;) {
-        long n;
-        GS_ASSERT(c->i < gs_sim_nservices(c->s));
-        const struct gs_reqrec *q = gs_sim_service_requests(c->s, c->i, &n);
-        for (; c->j < n && m < k; c->j++) {
-            long j = c->j;
-            if (!req_kept(j, c->rate))
-                continue;
-            double ttft = q[j].first >= 0 ? q[j].first - q[j].arrival : NAN;
-            double e2e = q[j].end >= 0 && q[j].state == GS_REQ_DONE
-                             ? q[j].end - q[j].arrival : NAN;
-            double itl = q[j].state == GS_REQ_DONE && q[j].out > 1
-                             ? (q[j].end - q[j].first) / (q[j].out - 1) : NAN;
-            rows[m++] = (struct req_row){
-                .service = c->i, .index = j, .arrival_s = q[j].arrival,
-                .ttft_s = ttft, .itl_s = itl, .e2e_s = e2e,
-                .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
-                .input_tokens = q[j].in, .output_tokens = q[j].out,
-                .cached_tokens = q[j].cached, .replica = q[j].replica,
-                .state = q[j].state, .restarts = (int8_t)q[j].restarts };
-        }
-        if (c->j == n) {
-            c->i++;
-            c->j = 0;
-        }
+    hid_t t = H5Tcreate(H5T_COMPOUND, rowsize);
+    for (int i = 0; i < nc; i++) {
+        hid_t ct = c[i].type == GS_H5_F64 ? H5T_NATIVE_DOUBLE
+                   : c[i].type == GS_H5_I8 ? H5T_NATIVE_INT8
+                   : c[i].type == GS_H5_I32 ? H5T_NATIVE_INT32
+                   : c[i].type == GS_H5_I64 ? H5T_NATIVE_INT64
+                   : (st[i] = str_type(c[i].width));
+        H5Tinsert(t, c[i].name, c[i].offset, ct);
     }
+    return t;
 }
 
-static void write_requests(struct w *w, const struct gs_sim *s, double rate)
+static void row_type_close(hid_t t, const struct gs_h5col *c, int nc,
+                           const hid_t *st)
 {
-    int nsv = gs_sim_nservices(s);
-    hsize_t total = 0;
-    for (int i = 0; i < nsv; i++) {
-        long n;
-        gs_sim_service_requests(s, i, &n);
-        for (long j = 0; j < n; j++)
-            total += (hsize_t)req_kept(j, rate);
-    }
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct req_row));
-#define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct req_row, f), ty)
-    F(service, H5T_NATIVE_INT32);
-    F(index, H5T_NATIVE_INT64);
-    F(arrival_s, H5T_NATIVE_DOUBLE);
-    F(ttft_s, H5T_NATIVE_DOUBLE);
-    F(itl_s, H5T_NATIVE_DOUBLE);
-    F(e2e_s, H5T_NATIVE_DOUBLE);
-    F(queue_s, H5T_NATIVE_DOUBLE);
-    F(input_tokens, H5T_NATIVE_INT32);
-    F(output_tokens, H5T_NATIVE_INT32);
-    F(cached_tokens, H5T_NATIVE_INT32);
-    F(replica, H5T_NATIVE_INT32);
-    F(state, H5T_NATIVE_INT8);
-    F(restarts, H5T_NATIVE_INT8);
-#undef F
-    struct reqrows c = { s, rate, 0, 0 };
-    dset_rows(w, w->f, "requests", t, sizeof(struct req_row), total,
-              req_rows, &c);
     H5Tclose(t);
-    redescribe(w, w->f, "requests", "s (times), tokens (counts)",
-             "one row per request (an evenly spaced share sample_rate of "
-             "them): service (index in /services/names), index (arrival "
-             "order within its service), arrival, time to first token, mean "
-             "inter-token latency, end-to-end time, queueing (TTFT less the "
-             "unloaded prefill time), prompt, output and prefix-cached "
-             "tokens, last replica, state (/services/request_states), "
-             "restarts after a lost replica; NaN where not reached");
-    hid_t ds = H5Dopen2(w->f, "requests", H5P_DEFAULT);
-    if (ds >= 0) {
-        attr_num(w, ds, "sample_rate", rate);
-        H5Dclose(ds);
-    }
+    for (int i = 0; i < nc; i++)
+        if (c[i].type == GS_H5_STR)
+            H5Tclose(st[i]);
 }
 
-static void write_services(struct w *w, const struct gs_sim *s)
+void gs_h5w_table(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                  const struct gs_h5col *cols, int ncols, size_t rowsize,
+                  const void *rows, size_t n)
 {
-    int nsv = gs_sim_nservices(s);
-    hid_t g = group(w->f, "services");
-    if (g < 0) {
-        fail(w, "/services");
+    hid_t *st = calloc((size_t)ncols + 1, sizeof *st);
+    if (st == NULL) {
+        fail(W(x), name);
         return;
     }
-    /* Beside the per-service groups: the tables GS_SVC_RESERVED_NAMES
-     * lists (svccfg.h), which the scenario refuses as service names. */
-    const char *names[GS_SVC_MAX];
-    for (int i = 0; i < nsv; i++)
-        names[i] = gs_sim_service(s, i)->name;
-    strings(w, g, "names", 64, names, (size_t)nsv);
-    const char *st[GS_NREQSTATES];
-    for (int i = 0; i < GS_NREQSTATES; i++)
-        st[i] = gs_reqstate_name(i);
-    strings(w, g, "request_states", 16, st, GS_NREQSTATES);
-    /* The summary: one row per service, one column per measure. */
-    static const char *const fname[] = {
-#define V(E, N, F, U) N,
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    };
-    static const char *const funit[] = {
-#define V(E, N, F, U) U,
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    };
-    size_t nf = sizeof fname / sizeof fname[0];
-    double *tab = calloc((size_t)(nsv ? nsv : 1) * nf, sizeof *tab);
-    if (tab == NULL) {
-        fail(w, "/services/summary");
-        H5Gclose(g);
+    hid_t t = row_type(cols, ncols, rowsize, st);
+    hsize_t dim = n;
+    dset(W(x), loc, name, t, 1, &dim, rows);
+    row_type_close(t, cols, ncols, st);
+    free(st);
+}
+
+struct fillw { gs_h5w_fill_fn *fill; void *ctx; };
+
+static void fill_rows(void *ctx, hsize_t first, hsize_t k, void *buf)
+{
+    struct fillw *f = ctx;
+    f->fill(f->ctx, (size_t)first, (size_t)k, buf);
+}
+
+void gs_h5w_table_rows(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                       const struct gs_h5col *cols, int ncols,
+                       size_t rowsize, size_t n, gs_h5w_fill_fn *fill,
+                       void *ctx)
+{
+    hid_t *st = calloc((size_t)ncols + 1, sizeof *st);
+    if (st == NULL) {
+        fail(W(x), name);
         return;
     }
-    for (int i = 0; i < nsv; i++) {
-        const struct gs_svcsum *v = gs_sim_service(s, i);
-        size_t c = 0;
-#define V(E, N, F, U) tab[(size_t)i * nf + c++] = (double)(E);
-        GS_SVCSUM_FIELDS(V)
-#undef V
+    hid_t t = row_type(cols, ncols, rowsize, st);
+    struct fillw f = { fill, ctx };
+    dset_rows(W(x), loc, name, t, rowsize, n, fill_rows, &f);
+    row_type_close(t, cols, ncols, st);
+    free(st);
+}
+
+void gs_h5w_doubles(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                    int rank, const size_t *dims, const double *v)
+{
+    hsize_t d[3] = { 0, 0, 0 };
+    GS_ASSERT(rank >= 1 && rank <= 3);
+    for (int i = 0; i < rank; i++)
+        d[i] = dims[i];
+    dset(W(x), loc, name, H5T_NATIVE_DOUBLE, rank, d, v);
+}
+
+void gs_h5w_strings(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                    size_t width, const char *const *v, size_t n)
+{
+    strings(W(x), loc, name, width, v, n);
+}
+
+void gs_h5w_describe(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                     const char *units, const char *desc)
+{
+    redescribe(W(x), loc, name, units, desc);
+}
+
+void gs_h5w_attr_num(struct gs_h5w *x, gs_h5loc loc, const char *name,
+                     const char *attr, double v)
+{
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (ds < 0) {
+        fail(W(x), name);
+        return;
     }
-    hsize_t dims[2] = { (hsize_t)nsv, nf };
-    dset(w, g, "summary", H5T_NATIVE_DOUBLE, 2, dims, tab);
-    free(tab);
-    redescribe(w, g, "summary", "see summary_units",
-             "per service (rows, /services/names) the run's measures "
-             "(columns, summary_columns): request counts, TTFT, ITL "
-             "(token-weighted), end-to-end and queueing percentiles, SLA "
-             "attainment, goodput, tokens/s per GPU, GPU-hours, cost");
-    strings(w, g, "summary_columns", 32, fname, nf);
-    strings(w, g, "summary_units", 8, funit, nf);
-    /* Time series: /services/NAME/COLUMN, sampled on the run's step. */
-    for (int i = 0; i < nsv; i++) {
-        long n;
-        const double *t;
-        const double *ser = gs_sim_service_series(s, i, &n, &t);
-        hid_t sg = group(g, names[i]);
-        if (sg < 0) {
-            fail(w, names[i]);
-            continue;
-        }
-        hsize_t dim = (hsize_t)n;
-        dset(w, sg, "time_s", H5T_NATIVE_DOUBLE, 1, &dim, t);
-        redescribe(w, sg, "time_s", "s", "sample times (the run's step)");
-        double *col = malloc((size_t)(n ? n : 1) * sizeof *col);
-        for (int c = 0; col && c < GS_NSVCOLS; c++) {
-            for (long r = 0; r < n; r++)
-                col[r] = ser[r * GS_NSVCOLS + c];
-            dset(w, sg, gs_svcol_name(c), H5T_NATIVE_DOUBLE, 1, &dim, col);
-            redescribe(w, sg, gs_svcol_name(c), gs_svcol_unit(c),
-                     gs_svcol_desc(c));
-        }
-        if (col == NULL)
-            fail(w, names[i]);
-        free(col);
-        H5Gclose(sg);
-    }
-    H5Gclose(g);
+    attr_num(W(x), ds, attr, v);
+    H5Dclose(ds);
 }
 
 /* --- comparisons ------------------------------------------------------- */
@@ -1487,17 +1417,64 @@ struct undesc {
     size_t n;
 };
 
+/* 1 when attribute name of ds holds text that says something in each of
+ * its strings: present, not empty, no placeholder pointing elsewhere
+ * ("see the README"); 0 otherwise. */
+static int attr_says(hid_t ds, const char *name, int may_be_empty)
+{
+    if (H5Aexists(ds, name) <= 0)
+        return 0;
+    hid_t a = H5Aopen(ds, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    int ok = 0;
+    if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_STRING &&
+        !H5Tis_variable_str(t)) {
+        size_t w = H5Tget_size(t);
+        hssize_t n = H5Sget_simple_extent_npoints(sp);
+        char *buf = n > 0 ? calloc((size_t)n, w + 1) : NULL;
+        char *one = buf ? malloc(w + 1) : NULL;
+        if (one && H5Aread(a, t, buf) >= 0) {
+            ok = 1;
+            for (hssize_t i = 0; i < n && ok; i++) {
+                memcpy(one, buf + (size_t)i * w, w);
+                one[w] = '\0';
+                if ((!may_be_empty && one[0] == '\0') ||
+                    strstr(one, "README") || strstr(one, "TODO"))
+                    ok = 0;
+            }
+        }
+        free(one);
+        free(buf);
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return ok;
+}
+
 static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
                         void *arg)
 {
     struct undesc *u = arg;
     if (info->type != H5O_TYPE_DATASET)
         return 0;
-    if (H5Aexists_by_name(obj, name, "units", H5P_DEFAULT) <= 0 ||
-        H5Aexists_by_name(obj, name, "description", H5P_DEFAULT) <= 0) {
-        if (u->count++ == 0)
-            snprintf(u->first, u->n, "/%s", name);
-    }
+    hid_t ds = H5Dopen2(obj, name, H5P_DEFAULT);
+    hid_t t = ds >= 0 ? H5Dget_type(ds) : -1;
+    int ok = ds >= 0 && t >= 0 && attr_says(ds, "units", 1) &&
+             attr_says(ds, "description", 0);
+    if (ok && H5Tget_class(t) == H5T_COMPOUND)
+        ok = attr_says(ds, "column_units", 1) &&
+             attr_says(ds, "column_descriptions", 0);
+    if (t >= 0)
+        H5Tclose(t);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (!ok && u->count++ == 0)
+        snprintf(u->first, u->n, "/%s", name);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* h5out.h -- the HDF5 result file: write a run, read parts back.
  *
  * Layout (version GS_H5_LAYOUT, documented in the README):
- *   /                      attrs gpusim_version, layout_version, scenario,
+ *   /                      attrs gpusim_version, layout_version,
+ *                          schema_version (GS_H5_SCHEMA), scenario,
  *                          policy, placement, seed
  *   /scenario              the scenario JSON as given (string)
  *   /jobs                  compound table, one row per job (see gs_h5_job)
@@ -63,6 +64,56 @@ int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
 int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
                         double sample, struct gs_diag *d);
 
+/* --- the writer calls of a model's h5 hook (model.h) ---------------------
+ * A model writes its groups and datasets into the single-run file through
+ * these, never through hdf5.h: every dataset gets its "units" and
+ * "description" attributes as the rest of the file's do (by its name,
+ * report.h gs_report_meta, or gs_h5w_describe), large ones are chunked and
+ * compressed, compound tables are stored packed, and a failure is noted
+ * once (the file is then not written).  Locations are HDF5 ids. */
+struct gs_h5w;
+typedef int64_t gs_h5loc;
+enum gs_h5type { GS_H5_F64, GS_H5_I8, GS_H5_I32, GS_H5_I64, GS_H5_STR };
+/* A column of a table of C structs: its type, its offset in the struct,
+ * and for a string the field's bytes (NUL-padded). */
+struct gs_h5col {
+    const char *name;
+    enum gs_h5type type;
+    size_t offset, width;
+};
+/* The rows first .. first + k - 1 of a table into buf. */
+typedef void gs_h5w_fill_fn(void *ctx, size_t first, size_t k, void *buf);
+
+gs_h5loc gs_h5w_root(const struct gs_h5w *w);
+/* The share (0, 1] of requests `gpusim run --sample` keeps. */
+double gs_h5w_sample(const struct gs_h5w *w);
+/* A new group; < 0 on failure (noted).  Close it with gs_h5w_close. */
+gs_h5loc gs_h5w_group(struct gs_h5w *w, gs_h5loc loc, const char *name);
+void gs_h5w_close(gs_h5loc g);
+/* A 1-D table of n rows of rowsize bytes described by cols. */
+void gs_h5w_table(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                  const struct gs_h5col *cols, int ncols, size_t rowsize,
+                  const void *rows, size_t n);
+/* The same, made a piece at a time by fill (a table too large to hold). */
+void gs_h5w_table_rows(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                       const struct gs_h5col *cols, int ncols,
+                       size_t rowsize, size_t n, gs_h5w_fill_fn *fill,
+                       void *ctx);
+/* An array of doubles of rank 1 to 3. */
+void gs_h5w_doubles(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                    int rank, const size_t *dims, const double *v);
+/* n fixed-width strings. */
+void gs_h5w_strings(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                    size_t width, const char *const *v, size_t n);
+/* Replace the units and description dataset name got from its name. */
+void gs_h5w_describe(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                     const char *units, const char *desc);
+/* A numeric attribute on dataset name. */
+void gs_h5w_attr_num(struct gs_h5w *w, gs_h5loc loc, const char *name,
+                     const char *attr, double v);
+/* Note a failure to write what (the first one is reported). */
+int gs_h5w_fail(struct gs_h5w *w, const char *what);
+
 /* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
 int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
                     struct gs_diag *d);
@@ -83,8 +134,11 @@ int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
 int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
                         double *out, struct gs_diag *d);
 
-/* Datasets of the file at path that lack a "units" or "description"
- * attribute: their count (the first one's path in first[n]), or a
+/* Datasets of the file at path that do not describe themselves: a
+ * "units" or "description" attribute missing, an empty description, a
+ * compound without "column_units" and "column_descriptions" or with an
+ * empty column description, or a placeholder pointing elsewhere ("see the
+ * README's ...") in any of them: their count (the first one's path in first[n]), or a
  * negative code when the file cannot be read. */
 long gs_h5_undescribed(const char *path, char *first, size_t n);
 

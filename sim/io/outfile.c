@@ -8,6 +8,7 @@
  * only make us keep a stale temporary a while longer, never remove a live
  * one. */
 #include "outfile.h"
+#include "../base/path.h"
 #include "../base/cleanup.h"
 
 #include <dirent.h>
@@ -82,6 +83,8 @@ static size_t base_at(const char *p)
     return s ? (size_t)(s - p) + 1 : 0;
 }
 
+static char *stem_of(const char *target);
+
 int gs_out_check(const char *path, struct gs_diag *d)
 {
     if (path == NULL || path[0] == '\0')
@@ -101,6 +104,17 @@ int gs_out_check(const char *path, struct gs_diag *d)
         return gs_diag_set(d, GS_EINVAL, path, "the file name is %zu "
                            "characters long; the limit is %d (NAME_MAX)",
                            len - b, NAME_MAX);
+    /* the temporary beside it (gs_out_begin) must fit too: refused now,
+     * as bad input, rather than after the simulation */
+    char *stem = is_stdout(path) ? NULL : stem_of(path), pid[24];
+    snprintf(pid, sizeof pid, "%ld-XXXXXX", (long)getpid());
+    size_t tn = stem ? b + strlen(stem) + strlen(pid) + 1 : 0;
+    free(stem);
+    if (tn > PATH_MAX)
+        return gs_diag_set(d, GS_EINVAL, path, "the path is too long to "
+                           "write safely: a temporary file beside it would "
+                           "have %zu characters, over the limit of %d "
+                           "(PATH_MAX)", tn - 1, PATH_MAX - 1);
     struct stat st;
     if (lstat(path, &st) == 0) {
         if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
@@ -112,6 +126,11 @@ int gs_out_check(const char *path, struct gs_diag *d)
             return gs_diag_set(d, GS_EINVAL, path, "is %s, not a regular "
                                "file; name a file to write the results to",
                                kind_of(st.st_mode));
+        if (gs_input_is(path))
+            return gs_diag_set(d, GS_EINVAL, path, "is an input of this run "
+                               "(the scenario or a file it reads); writing "
+                               "the results there would replace it: name "
+                               "another file");
         return 0;
     }
     if (errno != ENOENT)
@@ -289,9 +308,16 @@ int gs_out_begin(struct gs_out *o, const char *path, struct gs_diag *d)
                            "cannot create a file in its folder: %s",
                            strerror(e));
     }
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um);
+    /* a file replaced keeps its permissions (a result kept 0600 stays
+     * private); a new one gets 0666 less the umask, as open() would */
+    struct stat ts;
+    if (stat(target, &ts) == 0 && S_ISREG(ts.st_mode)) {
+        fchmod(fd, ts.st_mode & 07777);
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        fchmod(fd, 0666 & ~um);
+    }
     o->target = target;
     o->tmp = tmpl;
     o->fd = fd;

@@ -1,9 +1,8 @@
 /* report.c -- print a run's summary (see report.h). */
 #include "report.h"
+#include "../core/model.h"
 #include "jsoncheck.h"
 #include "question.h"
-#include "../cloud/cloud.h"
-#include "../inference/service.h"
 #include "../base/version.h"
 
 #include <stdint.h>
@@ -12,7 +11,7 @@
 /* s as a JSON string.  Scenario files are UTF-8 (jsoncheck.h); a name
  * from elsewhere (a trace's tenant) that is not has each stray byte
  * printed as U+FFFD, so the output is always valid JSON. */
-static void json_str(FILE *fp, const char *s)
+void gs_report_json_str(FILE *fp, const char *s)
 {
     fputc('"', fp);
     while (*s) {
@@ -37,6 +36,16 @@ static void json_str(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+/* Output hook h of every model, in output order (model.h), with st NULL
+ * for a model not in the run. */
+#define MODELS_OUT(h, s, fp)                                            \
+    do {                                                                \
+        for (int mo_ = 0; gs_model_out(mo_); mo_++)                     \
+            if (gs_model_out(mo_)->h)                                   \
+                gs_model_out(mo_)->h((s), gs_sim_model((s),             \
+                                     gs_model_out(mo_)), (fp));         \
+    } while (0)
+
 static const char *scope_name(int t)
 {
     return t < 0 ? "all" : gs_tier_name(t);
@@ -45,93 +54,6 @@ static const char *scope_name(int t)
 static const struct gs_tstats *scope(const struct gs_summary *su, int t)
 {
     return t < 0 ? &su->all : &su->tier[t];
-}
-
-static int has_market(const struct gs_scenario *sc, int market)
-{
-    for (int i = 0; i < sc->npools; i++)
-        if (sc->pools[i].market == market)
-            return 1;
-    return 0;
-}
-
-/* The cloud lines of the table: only what the scenario has. */
-/* The bill's part each tenant's jobs ran up, the dearest first (ties in
- * tenant order); past TENANT_LINE tenants the rest are summed. */
-#define TENANT_LINE 6
-static void tenant_line(FILE *fp, const struct gs_sim *s)
-{
-    const struct gs_cloud *c = gs_sim_cloud(s);
-    int n = gs_sim_ntenants(s), top[TENANT_LINE], ntop = 0;
-    double sum = 0;
-    for (int t = 0; t < n; t++) {
-        double v = gs_cloud_cost_tenant(c, t);
-        sum += v;
-        int k = ntop < TENANT_LINE ? ntop++ : TENANT_LINE;
-        while (k > 0 && gs_cloud_cost_tenant(c, top[k - 1]) < v) {
-            if (k < TENANT_LINE)
-                top[k] = top[k - 1];
-            k--;
-        }
-        if (k < TENANT_LINE)
-            top[k] = t;
-    }
-    if (n == 0)
-        return;
-    fprintf(fp, "  by tenant     ");
-    double shown = 0;
-    for (int i = 0; i < ntop; i++) {
-        double v = gs_cloud_cost_tenant(c, top[i]);
-        fprintf(fp, "%s%s $%.2f", i ? ", " : "", gs_sim_tenant_name(s, top[i]),
-                v);
-        shown += v;
-    }
-    if (n > ntop)
-        fprintf(fp, ", %d more $%.2f", n - ntop, sum - shown);
-    fprintf(fp, " (jobs' share $%.2f)\n", sum);
-}
-
-static void cloud_lines(FILE *fp, const struct gs_sim *s)
-{
-    const struct gs_summary *su = gs_sim_summary(s);
-    const struct gs_scenario *sc = gs_sim_scenario(s);
-    const struct gs_cloudsum *c = &su->cloud;
-    int as = 0, fail = 0;
-    for (int i = 0; i < sc->npools; i++) {
-        as |= sc->cloud.pool[i].autoscale;
-        fail |= sc->cloud.pool[i].fail.on;
-    }
-    fprintf(fp, "  bill          ");
-    const char *sep = "";
-    for (int m = 0; m < GS_NMARKETS; m++)
-        if (has_market(sc, m)) {
-            fprintf(fp, "%s%s $%.2f", sep, gs_market_name(m),
-                    c->cost_market[m]);
-            sep = ", ";
-        }
-    fprintf(fp, "; idle $%.2f (%.1f %%)\n", c->cost_idle,
-            su->cost > 0 ? 100 * c->cost_idle / su->cost : 0.0);
-    tenant_line(fp, s);
-    fprintf(fp, "  node-hours    %.1f paid, %.1f with no job\n", c->node_hours,
-            c->idle_node_hours);
-    if (has_market(sc, GS_MKT_SPOT))
-        fprintf(fp, "  spot          %ld interruptions, %ld job restarts, "
-                "%.1f GPU-hours lost; $%.2f saved against on-demand\n",
-                c->spot_reclaims, c->spot_restarts, c->spot_lost_gpu_h,
-                c->spot_savings);
-    if (fail)
-        fprintf(fp, "  failures      %ld GPU, %ld node, %ld degraded; %ld job "
-                "restarts, %.1f GPU-hours lost, %ld denied; availability "
-                "%.4f %%\n", c->gpu_failures, c->node_failures,
-                c->degradations, c->fail_restarts, c->fail_lost_gpu_h,
-                c->denials, 100 * c->availability);
-    if (as)
-        fprintf(fp, "  autoscaling   %ld nodes launched, %ld removed, %ld "
-                "jobs evicted; pending to capacity %.1f s mean, %.1f s max\n",
-                c->launched, c->removed, c->drain_restarts,
-                c->pend_to_cap_mean_s, c->pend_to_cap_max_s);
-    if (sc->cloud.reap_tiers)
-        fprintf(fp, "  reaper        %ld idle jobs reaped\n", c->reaped);
 }
 
 void gs_report_table(FILE *fp, const struct gs_sim *s)
@@ -177,7 +99,7 @@ void gs_report_table_q(FILE *fp, const struct gs_sim *s,
                 su->reclaim_kills + su->reclaim_evictions, su->reclaim_kills,
                 su->reclaim_evictions, su->sharing_slowdown,
                 su->ts_p99_added_ms);
-    cloud_lines(fp, s);
+    MODELS_OUT(report, s, fp);
     fputc('\n', fp);
     fprintf(fp, "  %-12s %7s %7s %9s %9s %9s %9s %9s %10s %9s %9s\n", "tier",
             "jobs", "done", "wait avg", "p50", "p95", "p99", "max",
@@ -192,32 +114,7 @@ void gs_report_table_q(FILE *fp, const struct gs_sim *s,
                 x->wait_mean, x->wait_p50, x->wait_p95, x->wait_p99,
                 x->wait_max, x->jct_mean, x->sla_wait, x->sla_deadline);
     }
-    int nsv = gs_sim_nservices(s);
-    if (nsv > 0)
-        fprintf(fp, "\n  %-12s %8s %8s %15s %15s %9s %7s %9s %8s %8s\n",
-                "service", "requests", "done", "TTFT p50/p99", "ITL p50/p99",
-                "e2e p99", "SLA", "goodput", "tok/s/GPU", "$/Mtok");
-    for (int i = 0; i < nsv; i++) {
-        const struct gs_svcsum *v = gs_sim_service(s, i);
-        char ttft[32], itl[32], sla[16];
-        snprintf(ttft, sizeof ttft, "%.3f/%.3fs", v->ttft[0], v->ttft[2]);
-        snprintf(itl, sizeof itl, "%.1f/%.1fms", 1e3 * v->itl[0],
-                 1e3 * v->itl[2]);
-        if (v->sla_met < 0)
-            snprintf(sla, sizeof sla, "-");
-        else
-            snprintf(sla, sizeof sla, "%.1f%%", 100 * v->attainment);
-        fprintf(fp, "  %-12s %8ld %8ld %15s %15s %8.2fs %7s %7.2f/s %8.0f "
-                "%8.3f\n", v->name, v->arrived, v->finished, ttft, itl,
-                v->e2e[2], sla, v->goodput, v->tok_s_gpu, v->cost_per_mtok);
-        fprintf(fp, "  %-12s queue p99 %.3fs; %ld dropped, %ld in flight, %ld "
-                "restarted; replicas %.2f mean, %.0f max, %ld started, %ld "
-                "lost; %.2f GPU-hours, $%.2f%s\n", "", v->queue[2],
-                v->dropped, v->inflight, v->restarted, v->replicas_mean,
-                v->replicas_max, v->replica_starts, v->replica_losses,
-                v->gpu_hours, v->cost,
-                v->sla_met < 0 ? "" : v->sla_met ? "; SLA met" : "; SLA missed");
-    }
+    MODELS_OUT(report_tables, s, fp);
     fprintf(fp, "\n  %-12s %7s %9s %12s\n", "GPU model", "GPUs", "util",
             "GPU-hours");
     for (int k = 0; k < su->nmodels; k++) {
@@ -242,15 +139,18 @@ void gs_report_json_q(FILE *fp, const struct gs_sim *s,
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
     fprintf(fp, "{\n  \"gpusim\": \"%s\",\n  \"scenario\": ", GS_VERSION);
-    json_str(fp, sc->name);
+    gs_report_json_str(fp, sc->name);
     fprintf(fp, ",\n  \"policy\": ");
-    json_str(fp, gs_sim_policy_name(s));
+    gs_report_json_str(fp, gs_sim_policy_name(s));
     fprintf(fp, ",\n  \"placement\": ");
-    json_str(fp, gs_sim_placer_name(s));
+    gs_report_json_str(fp, gs_sim_placer_name(s));
     fprintf(fp, ",\n  \"seed\": %llu", (unsigned long long)gs_sim_seed(s));
-#define J(expr, name, fmt) fprintf(fp, ",\n  \"" name "\": " fmt, (double)(expr));
-    GS_SUMMARY_FIELDS(J)
-#undef J
+    double v[GS_SUMMARY_NMAX];
+    gs_summary_values(su, v);
+    for (int i = 0; i < gs_summary_nfields(); i++) {
+        fprintf(fp, ",\n  \"%s\": ", gs_summary_field_name(i));
+        fprintf(fp, gs_summary_field_fmt(i), v[i]);
+    }
     fprintf(fp, ",\n  \"policy_work\": %llu",
             (unsigned long long)su->policy_work);
     fprintf(fp, ",\n  \"tiers\": {");
@@ -268,63 +168,13 @@ void gs_report_json_q(FILE *fp, const struct gs_sim *s,
     for (int k = 0; k < su->nmodels; k++) {
         const struct gs_mstats *m = &su->model[k];
         fprintf(fp, "%s\n    ", k ? "," : "");
-        json_str(fp, sc->cat.m[m->model].name);
+        gs_report_json_str(fp, sc->cat.m[m->model].name);
         fprintf(fp, ": {\"gpus\": %.0f, \"utilization\": %.6f, "
                 "\"gpu_hours\": %.4f}", m->gpus, m->util, m->gpu_hours);
     }
-    fprintf(fp, "\n  },\n  \"services\": {");
-    for (int i = 0; i < gs_sim_nservices(s); i++) {
-        const struct gs_svcsum *v = gs_sim_service(s, i);
-        fprintf(fp, "%s\n    ", i ? "," : "");
-        json_str(fp, v->name);
-        fprintf(fp, ": {");
-        const char *sep = "";
-#define V(E, N, F, U) \
-        fprintf(fp, "%s\"" N "\": " F, sep, (double)(E)); sep = ", ";
-        GS_SVCSUM_FIELDS(V)
-#undef V
-        fputc('}', fp);
-    }
-    fprintf(fp, "\n  },\n  \"cost_by\": {");
-    const struct gs_cloud *c = gs_sim_cloud(s);
-    fprintf(fp, "\n    \"market\": {");
-    for (int m = 0; m < GS_NMARKETS; m++)
-        fprintf(fp, "%s\"%s\": %.6f", m ? ", " : "", gs_market_name(m),
-                su->cloud.cost_market[m]);
-    fprintf(fp, "},\n    \"tier\": {");
-    for (int t = 0; t < GS_NTIERS; t++)
-        fprintf(fp, "%s\"%s\": %.6f", t ? ", " : "", gs_tier_name(t),
-                gs_cloud_cost_tier(c, t));
-    fprintf(fp, "},\n    \"tenant\": {");
-    for (int t = 0; t < gs_sim_ntenants(s); t++) {
-        fprintf(fp, "%s", t ? ", " : "");
-        json_str(fp, gs_sim_tenant_name(s, t));
-        fprintf(fp, ": %.6f", gs_cloud_cost_tenant(c, t));
-    }
-    fprintf(fp, "},\n    \"model\": {");
-    for (int k = 0; k < su->nmodels; k++) {
-        double cost = 0;
-        for (int p = 0; p < sc->npools; p++)
-            if (sc->pools[p].model == su->model[k].model) {
-                struct gs_cloud_poolbill b;
-                gs_cloud_pool_bill(c, p, &b);
-                cost += b.paid;
-            }
-        fprintf(fp, "%s", k ? ", " : "");
-        json_str(fp, sc->cat.m[su->model[k].model].name);
-        fprintf(fp, ": %.6f", cost);
-    }
-    fprintf(fp, "},\n    \"pool\": {");
-    for (int p = 0; p < sc->npools; p++) {
-        struct gs_cloud_poolbill b;
-        gs_cloud_pool_bill(c, p, &b);
-        fprintf(fp, "%s", p ? ", " : "");
-        json_str(fp, sc->pools[p].name);
-        fprintf(fp, ": {\"paid\": %.6f, \"jobs\": %.6f, \"idle\": %.6f, "
-                "\"node_hours\": %.6f, \"idle_node_hours\": %.6f}", b.paid,
-                b.jobs, b.paid - b.jobs, b.node_h, b.idle_node_h);
-    }
-    fprintf(fp, "},\n    \"idle\": %.6f\n  }", su->cloud.cost_idle);
+    fprintf(fp, "\n  }");
+    MODELS_OUT(json, s, fp);
+    MODELS_OUT(json_end, s, fp);
     if (q)
         gs_question_json(fp, q);
     fprintf(fp, "\n}\n");
@@ -335,9 +185,13 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
     fprintf(fp, "scope,metric,value\n");
-#define C(expr, name, fmt) fprintf(fp, "run," name "," fmt "\n", (double)(expr));
-    GS_SUMMARY_FIELDS(C)
-#undef C
+    double v[GS_SUMMARY_NMAX];
+    gs_summary_values(su, v);
+    for (int i = 0; i < gs_summary_nfields(); i++) {
+        fprintf(fp, "run,%s,", gs_summary_field_name(i));
+        fprintf(fp, gs_summary_field_fmt(i), v[i]);
+        fputc('\n', fp);
+    }
     for (int t = -1; t < GS_NTIERS; t++) {
         const struct gs_tstats *x = scope(su, t);
 #define T(f, label, unit) \
@@ -352,31 +206,8 @@ void gs_report_csv(FILE *fp, const struct gs_sim *s)
         fprintf(fp, "model:%s,utilization,%.6f\n", n, m->util);
         fprintf(fp, "model:%s,gpu_hours,%.4f\n", n, m->gpu_hours);
     }
-    for (int i = 0; i < gs_sim_nservices(s); i++) {
-        const struct gs_svcsum *v = gs_sim_service(s, i);
-#define V(E, N, F, U) \
-        fprintf(fp, "service:%s," N "," F "\n", v->name, (double)(E));
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    }
-    const struct gs_cloud *c = gs_sim_cloud(s);
-    for (int m = 0; m < GS_NMARKETS; m++)
-        fprintf(fp, "cost:market:%s,usd,%.6f\n", gs_market_name(m),
-                su->cloud.cost_market[m]);
-    for (int t = 0; t < GS_NTIERS; t++)
-        fprintf(fp, "cost:tier:%s,usd,%.6f\n", gs_tier_name(t),
-                gs_cloud_cost_tier(c, t));
-    for (int t = 0; t < gs_sim_ntenants(s); t++)
-        fprintf(fp, "cost:tenant:%s,usd,%.6f\n", gs_sim_tenant_name(s, t),
-                gs_cloud_cost_tenant(c, t));
-    for (int p = 0; p < sc->npools; p++) {
-        struct gs_cloud_poolbill b;
-        gs_cloud_pool_bill(c, p, &b);
-        fprintf(fp, "cost:pool:%s,usd,%.6f\n", sc->pools[p].name, b.paid);
-        fprintf(fp, "cost:pool:%s,idle_usd,%.6f\n", sc->pools[p].name,
-                b.paid - b.jobs);
-    }
-    fprintf(fp, "cost:idle,usd,%.6f\n", su->cloud.cost_idle);
+    MODELS_OUT(csv, s, fp);
+    MODELS_OUT(csv_end, s, fp);
 }
 
 /* --- what each field means (the HDF5 file's units and descriptions) ---- */
@@ -417,38 +248,6 @@ static const struct meta {
     { "sharing_slowdown_mean", "1", "mean slowdown of jobs on shared GPUs" },
     { "timeslice_p99_added_ms", "ms", "p99 latency added by time-slicing, "
       "busy-time weighted" },
-    { "cost_on_demand_usd", "USD", "paid for on-demand nodes" },
-    { "cost_reserved_usd", "USD", "paid for reserved nodes" },
-    { "cost_spot_usd", "USD", "paid for spot nodes" },
-    { "cost_capacity_block_usd", "USD", "paid for capacity blocks" },
-    { "cost_jobs_usd", "USD", "the part of the bill charged to jobs" },
-    { "cost_idle_usd", "USD", "the part of the bill for idle capacity" },
-    { "cost_on_demand_equiv_usd", "USD", "the same node-time at on-demand "
-      "prices" },
-    { "spot_savings_usd", "USD", "on-demand equivalent - paid, for spot "
-      "nodes" },
-    { "spot_interruptions", "1", "spot reclaims that hit running jobs" },
-    { "spot_restarts", "1", "jobs restarted after a spot reclaim" },
-    { "spot_lost_gpu_hours", "h", "GPU-hours of work lost to spot "
-      "reclaims" },
-    { "spot_node_hours", "h", "node-hours on spot capacity" },
-    { "gpu_failures", "1", "GPU failures" },
-    { "node_failures", "1", "node failures" },
-    { "gpu_degradations", "1", "GPUs that ran degraded" },
-    { "failure_restarts", "1", "jobs restarted after a failure" },
-    { "failure_lost_gpu_hours", "h", "GPU-hours of work lost to failures" },
-    { "job_denials", "1", "jobs denied for lack of capacity" },
-    { "spare_swaps", "1", "failed nodes replaced from spares" },
-    { "availability", "1", "GPU-hours up / GPU-hours provisioned" },
-    { "node_hours", "h", "node-hours billed" },
-    { "idle_node_hours", "h", "node-hours billed with no job" },
-    { "nodes_launched", "1", "nodes the autoscaler launched" },
-    { "nodes_removed", "1", "nodes the autoscaler removed" },
-    { "drain_restarts", "1", "jobs restarted when a node was drained" },
-    { "pending_to_capacity_mean_s", "s", "mean time from a job's wait for "
-      "capacity to a node ready" },
-    { "pending_to_capacity_max_s", "s", "longest such time" },
-    { "jobs_reaped", "1", "idle jobs reaped" },
     { "jobs_done", "1", "jobs finished" },
     { "jobs_killed", "1", "jobs killed" },
     { "jobs_unfinished", "1", "jobs still running or queued at the end" },
@@ -532,6 +331,15 @@ static const char *units_by_suffix(const char *name)
 
 int gs_report_meta(const char *name, const char **units, const char **desc)
 {
+    for (int i = 0; i < gs_summary_nfields(); i++) {
+        const char *u, *d;
+        gs_summary_field_meta(i, &u, &d);
+        if (u && d && strcmp(gs_summary_field_name(i), name) == 0) {
+            *units = u;
+            *desc = d;
+            return 0;
+        }
+    }
     for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++)
         if (strcmp(metas[i].name, name) == 0) {
             *units = metas[i].units;

@@ -11,81 +11,6 @@
 
 #include <stdio.h>
 
-/* Scalars of the summary: X(expr, name, printf format); expr reads su, a
- * const struct gs_summary *.  Every writer (table, JSON, CSV, the HDF5
- * /summary attributes, `gpusim compare`) iterates this one list. */
-#define GS_SUMMARY_FIELDS(X)                                    \
-    X(su->span_h, "span_h", "%.4f")                             \
-    X(su->util, "utilization", "%.6f")                          \
-    X(su->gpu_hours_used, "gpu_hours_used", "%.4f")             \
-    X(su->gpu_hours_avail, "gpu_hours_available", "%.4f")       \
-    X(su->cpu_util, "cpu_utilization", "%.6f")                  \
-    X(su->mem_util, "memory_utilization", "%.6f")               \
-    X(su->cpu_core_hours, "cpu_core_hours", "%.4f")             \
-    X(su->stranded_gpu_hours, "stranded_gpu_hours", "%.4f")     \
-    X(su->throughput_jph, "throughput_jobs_per_hour", "%.4f")   \
-    X(su->cost, "cost_usd", "%.2f")                             \
-    X(su->cost_per_used_gpu_hour, "cost_per_used_gpu_hour", "%.4f") \
-    X((double)su->preemptions, "preemptions", "%.0f")           \
-    X(su->fairness_var, "fairness_variance_min2", "%.4f")       \
-    X((double)su->starved, "starved_jobs", "%.0f")              \
-    X(su->fragmentation, "fragmentation", "%.6f")               \
-    X(su->mig_slice_util, "mig_slice_utilization", "%.6f")      \
-    X((double)su->mig_reconfigs, "mig_reconfigurations", "%.0f") \
-    X((double)su->oom_kills, "oom_kills", "%.0f")               \
-    X((double)su->reclaim_kills, "reclaim_kills", "%.0f")       \
-    X((double)su->reclaim_evictions, "reclaim_evictions", "%.0f") \
-    X(su->sharing_slowdown, "sharing_slowdown_mean", "%.6f")    \
-    X(su->ts_p99_added_ms, "timeslice_p99_added_ms", "%.4f")    \
-    GS_CLOUD_FIELDS(X)                                          \
-    GS_INFER_FIELDS(X)
-
-/* Inference services, all requests together (struct gs_infsum). */
-#define GS_INFER_FIELDS(X)                                                  \
-    X(su->inference.requests, "inference_requests", "%.0f")                 \
-    X(su->inference.finished, "inference_finished", "%.0f")                 \
-    X(su->inference.ttft_p50, "inference_ttft_p50_s", "%.6f")               \
-    X(su->inference.ttft_p99, "inference_ttft_p99_s", "%.6f")               \
-    X(su->inference.itl_p50, "inference_itl_p50_s", "%.6f")                 \
-    X(su->inference.itl_p99, "inference_itl_p99_s", "%.6f")                 \
-    X(su->inference.e2e_p99, "inference_e2e_p99_s", "%.6f")                 \
-    X(su->inference.queue_p99, "inference_queue_p99_s", "%.6f")             \
-    X(su->inference.attainment, "inference_sla_attainment", "%.6f")         \
-    X(su->inference.goodput, "inference_goodput_rps", "%.6f")               \
-    X(su->inference.tok_s_gpu, "inference_tokens_per_s_per_gpu", "%.4f")   \
-    X(su->inference.cost_per_mtok, "inference_cost_per_mtok_usd", "%.6f")
-
-/* The cloud models' scalars (struct gs_cloudsum, docs/cloud.md). */
-#define GS_CLOUD_FIELDS(X)                                              \
-    X(su->cloud.cost_market[0], "cost_on_demand_usd", "%.2f")           \
-    X(su->cloud.cost_market[1], "cost_reserved_usd", "%.2f")            \
-    X(su->cloud.cost_market[2], "cost_spot_usd", "%.2f")                \
-    X(su->cloud.cost_market[3], "cost_capacity_block_usd", "%.2f")      \
-    X(su->cloud.cost_jobs, "cost_jobs_usd", "%.2f")                     \
-    X(su->cloud.cost_idle, "cost_idle_usd", "%.2f")                     \
-    X(su->cloud.cost_ondemand_equiv, "cost_on_demand_equiv_usd", "%.2f") \
-    X(su->cloud.spot_savings, "spot_savings_usd", "%.2f")               \
-    X((double)su->cloud.spot_reclaims, "spot_interruptions", "%.0f")    \
-    X((double)su->cloud.spot_restarts, "spot_restarts", "%.0f")         \
-    X(su->cloud.spot_lost_gpu_h, "spot_lost_gpu_hours", "%.4f")         \
-    X(su->cloud.spot_exposure_node_h, "spot_node_hours", "%.4f")        \
-    X((double)su->cloud.gpu_failures, "gpu_failures", "%.0f")           \
-    X((double)su->cloud.node_failures, "node_failures", "%.0f")         \
-    X((double)su->cloud.degradations, "gpu_degradations", "%.0f")       \
-    X((double)su->cloud.fail_restarts, "failure_restarts", "%.0f")      \
-    X(su->cloud.fail_lost_gpu_h, "failure_lost_gpu_hours", "%.4f")      \
-    X((double)su->cloud.denials, "job_denials", "%.0f")                 \
-    X((double)su->cloud.spare_swaps, "spare_swaps", "%.0f")             \
-    X(su->cloud.availability, "availability", "%.6f")                   \
-    X(su->cloud.node_hours, "node_hours", "%.4f")                       \
-    X(su->cloud.idle_node_hours, "idle_node_hours", "%.4f")             \
-    X((double)su->cloud.launched, "nodes_launched", "%.0f")             \
-    X((double)su->cloud.removed, "nodes_removed", "%.0f")               \
-    X((double)su->cloud.drain_restarts, "drain_restarts", "%.0f")       \
-    X(su->cloud.pend_to_cap_mean_s, "pending_to_capacity_mean_s", "%.3f") \
-    X(su->cloud.pend_to_cap_max_s, "pending_to_capacity_max_s", "%.3f") \
-    X((double)su->cloud.reaped, "jobs_reaped", "%.0f")
-
 /* The per-tier statistics, in print order: X(field, label, unit). */
 #define GS_TSTATS_FIELDS(X)                     \
     X(jobs, "jobs", "")                         \
@@ -113,6 +38,9 @@
  * units derived from the name's suffix and a generic description
  * otherwise (never NULL). */
 int gs_report_meta(const char *name, const char **units, const char **desc);
+
+/* s as a JSON string, quoted and escaped (for a model's json hook). */
+void gs_report_json_str(FILE *fp, const char *s);
 
 /* The summary as a table or JSON, ending with the question the run
  * answers (io/question.h; left out when its analysis runs out of memory).

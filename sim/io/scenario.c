@@ -15,13 +15,14 @@
  *              $6.88; A100-80GB $5.12 and A100-40GB $4.10 (AWS p4de/p4d
  *              hourly price / 8); other models $0 unless the pool says. */
 #include "scenario.h"
+#include "../base/datapath.h"
+#include "../base/membudget.h"
 #include "../base/path.h"
 #include "jsonio.h"
 #include "../base/suggest.h"
 #include "../../traces/llmreq.h"
 #include "../../traces/nodelist.h"
 #include "../core/engine.h"
-#include "../studies/planjson.h"
 #include "jsoncheck.h"
 #include "source.h"
 
@@ -385,7 +386,7 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
     int mk;
     if ((rc = parse_market(c, q, market, &mk)) < 0)
         return rc;
-    char *full = gs_path_join(s->trace_dir, path);
+    char *full = gs_data_path(s->trace_dir, path);
     if (full == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     struct gs_pool_spec *np = NULL;
@@ -973,9 +974,11 @@ static int file_path(struct ctx *c, const cJSON *o, const char *path,
     int rc = str(c, o, path, key, 0, name, sizeof name);
     if (rc < 0 || name[0] == '\0')
         return rc;
-    int n = name[0] == '/' ? snprintf(out, GS_PATH, "%s", name)
-                           : snprintf(out, GS_PATH, "%s/%s", c->s->trace_dir,
-                                      name);
+    char *full = gs_data_path(c->s->trace_dir, name);
+    if (full == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    int n = snprintf(out, GS_PATH, "%s", full);
+    free(full);
     if (n >= GS_PATH) {
         char p[600];
         sub(p, sizeof p, path, key);
@@ -1724,6 +1727,19 @@ static int parse_workload(struct ctx *c, const cJSON *o)
 static int parse_tokens(struct ctx *c, const cJSON *o, const char *path,
                         struct gs_distspec *d)
 {
+    /* a count is a number: parse_dist would take "5m" for 300 s */
+    for (const cJSON *k = cJSON_IsObject(o) ? o->child : NULL; k; k = k->next) {
+        int bad = cJSON_IsString(k) && strcmp(k->string, "dist") != 0;
+        for (const cJSON *e = cJSON_IsArray(k) ? k->child : NULL; e && !bad;
+             e = e->next)
+            bad = cJSON_IsString(e);
+        if (bad) {
+            char p[800];
+            sub(p, sizeof p, path, k->string);
+            return err(c, p, "expected a number of tokens (a count, not a "
+                       "duration or a string)");
+        }
+    }
     int rc = parse_dist(c, o, path, d);
     if (rc < 0)
         return rc;
@@ -2352,6 +2368,18 @@ int gs_scenario_max_gpus(const struct gs_scenario *s)
     return m;
 }
 
+int gs_scenario_mem_check(const struct gs_scenario *s, struct gs_diag *d)
+{
+    uint64_t nodes = 0, gpus = 0;
+    for (int i = 0; i < s->npools; i++) {
+        nodes += (uint64_t)s->pools[i].nodes;
+        gpus += (uint64_t)s->pools[i].nodes * (uint64_t)s->pools[i].gpn;
+    }
+    uint64_t jobs = s->wl_kind == GS_WL_GENERATE && s->gen.jobs > 0
+                        ? (uint64_t)s->gen.jobs : 0;
+    return gs_mem_check(nodes, gpus, jobs, s->file, d);
+}
+
 int gs_scenario_parse(const char *text, const char *name, const char *dir,
                       struct gs_scenario **out, struct gs_diag *d)
 {
@@ -2510,8 +2538,10 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
         goto done;
     }
     rc = validate(&c);
-    if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(root, "plan")))
-        rc = gs_plancfg_parse(GJ(v), GJ(root), s->file, s, &s->plan, d);
+    if (rc == 0)
+        rc = gs_scenario_mem_check(s, d);
+    /* $.plan is `gpusim plan`'s: it reads it (planjson.h gs_plancfg_load);
+     * the parser depends on no tool. */
 done:
     cJSON_Delete(root);
     free(c.first);
@@ -2709,7 +2739,6 @@ void gs_scenario_free(struct gs_scenario *s)
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);
-    gs_plancfg_free(s->plan);
     free(s);
 }
 

@@ -100,7 +100,6 @@ struct gs_scenario {
                                    the pools' cloud keys) */
     int nsvcs;                  /* inference services ($.services) */
     struct gs_svccfg *svcs;
-    struct gs_plancfg *plan;    /* $.plan (planjson.h), NULL if none */
 };
 
 /* The most bytes a scenario file may have (standard input too): far more
@@ -130,6 +129,12 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
 
 /* The built-in quickstart scenario, JSON text (static storage). */
 const char *gs_scenario_quickstart(void);
+
+/* 0 when a simulation of s fits the memory budget (base/membudget.h: its
+ * nodes, GPUs and generated jobs), else GS_EINVAL with d saying how much
+ * it would need.  gs_scenario_parse checks it (with the whole budget) and
+ * gs_sim_new again (with a worker's share), before allocating. */
+int gs_scenario_mem_check(const struct gs_scenario *s, struct gs_diag *d);
 
 /* Largest pool capacity in GPUs (whole pool), for validating demands. */
 int gs_scenario_max_gpus(const struct gs_scenario *s);

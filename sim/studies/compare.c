@@ -29,6 +29,7 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/sim.h"
+#include "../core/model.h"
 #include "../base/suggest.h"
 #include "cmppair.h"
 #include "../base/steady.h"
@@ -51,25 +52,22 @@
 
 extern char **environ;
 
-/* The metrics compared: every summary scalar, then the all-jobs waits,
- * JCT and SLA violations, then utilization and throughput up to each
- * run's own end (compare keeps them from before the billing window's
- * extension; cmppair.c says why they, not the billed ones, rank). */
-#define NAME_OF(expr, name, fmt) name,
-static const char *const metric_names[] = {
-    GS_SUMMARY_FIELDS(NAME_OF)
+/* The metrics compared: every summary scalar (the core's and the
+ * models', model.h), then the all-jobs waits, JCT and SLA violations, then
+ * utilization and throughput up to each run's own end (compare keeps them
+ * from before the billing window's extension; cmppair.c says why they,
+ * not the billed ones, rank). */
+static const char *const tail_names[] = {
     "wait_mean_s", "wait_p95_s", "wait_p99_s", "jct_mean_s",
     "sla_violations", "utilization_makespan", "throughput_makespan_jph",
 };
-#undef NAME_OF
-#define NMETRICS ((int)(sizeof metric_names / sizeof metric_names[0]))
+#define NTAIL ((int)(sizeof tail_names / sizeof tail_names[0]))
+#define NMETRICS (gs_summary_nfields() + NTAIL)
 
 void gs_compare_metric_values(const struct gs_summary *su, double *v)
 {
-    int i = 0;
-#define VAL(expr, name, fmt) v[i++] = (double)(expr);
-    GS_SUMMARY_FIELDS(VAL)
-#undef VAL
+    gs_summary_values(su, v);
+    int i = gs_summary_nfields();
     v[i++] = su->all.wait_mean;
     v[i++] = su->all.wait_p95;
     v[i++] = su->all.wait_p99;
@@ -87,13 +85,19 @@ int gs_compare_nmetrics(void)
 
 const char *const *gs_compare_metric_names(void)
 {
-    return metric_names;
+    static const char *names[GS_SUMMARY_NMAX + NTAIL];
+    int n = gs_summary_nfields();
+    for (int i = 0; i < n; i++)
+        names[i] = gs_summary_field_name(i);
+    for (int i = 0; i < NTAIL; i++)
+        names[n + i] = tail_names[i];
+    return names;
 }
 
 static int metric_index(const char *name)
 {
     for (int i = 0; i < NMETRICS; i++)
-        if (strcmp(metric_names[i], name) == 0)
+        if (strcmp(gs_compare_metric_names()[i], name) == 0)
             return i;
     return -1;
 }
@@ -614,7 +618,7 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
             hidden++;
             continue;
         }
-        fprintf(fp, "  %-26s", metric_names[m]);
+        fprintf(fp, "  %-26s", gs_compare_metric_names()[m]);
         for (int p = 0; p < c->npol; p++) {
             char cell[64];
             size_t i = (size_t)p * NMETRICS + m;
@@ -658,7 +662,8 @@ static int choose_metrics(struct cmp *c, const char *list, const double *v)
         int m = metric_index(name);
         if (m < 0) {
             const char *cands[NMETRICS + 1];
-            memcpy(cands, metric_names, sizeof metric_names);
+            memcpy(cands, gs_compare_metric_names(),
+                   (size_t)NMETRICS * sizeof cands[0]);
             cands[NMETRICS] = NULL;     /* gs_suggest wants the end marked */
             const char *near = gs_suggest(name, cands);
             fprintf(stderr, "gpusim: compare: --metrics: no metric '%s'%s%s%s"
@@ -683,8 +688,8 @@ static void print_csv(FILE *fp, const struct cmp *c, const double *mean,
                 continue;
             size_t i = (size_t)p * NMETRICS + m;
             fprintf(fp, "%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->pol[p],
-                    metric_names[m], c->nseeds, mean[i], sd[i], half[i],
-                    mean[i] - half[i], mean[i] + half[i]);
+                    gs_compare_metric_names()[m], c->nseeds, mean[i], sd[i],
+                    half[i], mean[i] - half[i], mean[i] + half[i]);
         }
 }
 
@@ -806,7 +811,7 @@ static double worst_rel(const struct cmp *c, const double *values,
     for (int m = 0; m < NMETRICS; m++) {
         int target = chosen ? c->show[m] != 0 : 0;
         for (int i = 0; !chosen && i < 3; i++)
-            target |= strcmp(metric_names[m], deflt[i]) == 0;
+            target |= strcmp(gs_compare_metric_names()[m], deflt[i]) == 0;
         for (int p = 0; target && p < c->npol; p++) {
             for (int k = 0; k < c->nseeds; k++)
                 col[k] = values[((size_t)p * c->nseeds + k) * NMETRICS + m];
@@ -1112,7 +1117,7 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
         .scenario = sc->name, .text = sc->text, .npol = c->npol,
         .nseeds = c->nseeds, .nmetrics = NMETRICS,
         .policies = (const char *const *)c->pol, .seeds = c->seeds,
-        .metrics = metric_names, .values = r->values, .mean = r->mean,
+        .metrics = gs_compare_metric_names(), .values = r->values, .mean = r->mean,
         .sd = r->sd, .t = r->tq, .half = r->half,
         .runfiles = (const char *const *)c->runfiles,
     };
@@ -1124,7 +1129,8 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
                    r->values);
     struct gs_cmp_runs runs = {
         .npol = c->npol, .nseeds = c->nseeds, .nmetrics = NMETRICS,
-        .pol = (const char *const *)c->pol, .metrics = metric_names,
+        .pol = (const char *const *)c->pol,
+        .metrics = gs_compare_metric_names(),
         .values = r->values,
     };
     int prc = 0;

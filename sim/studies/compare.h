@@ -18,12 +18,12 @@ void gs_ci95(const double *x, int n, double *mean, double *sd, double *t,
 struct gs_summary;
 struct gs_scenario;
 
-/* The metrics compare (and bench_policies) report: every summary scalar of
- * GS_SUMMARY_FIELDS, then wait_mean_s, wait_p95_s, wait_p99_s, jct_mean_s
- * of all jobs, sla_violations (wait limit + deadline), and
- * utilization_makespan and throughput_makespan_jph -- the run's own
- * utilization and throughput, which compare keeps from before it extends
- * a run to the common billing window. */
+/* The metrics compare (and bench_policies) report: every summary scalar
+ * (the core's and the models', model.h), then wait_mean_s, wait_p95_s,
+ * wait_p99_s, jct_mean_s of all jobs, sla_violations (wait limit +
+ * deadline), and utilization_makespan and throughput_makespan_jph -- the
+ * run's own utilization and throughput, which compare keeps from before it
+ * extends a run to the common billing window. */
 int gs_compare_nmetrics(void);
 const char *const *gs_compare_metric_names(void);
 void gs_compare_metric_values(const struct gs_summary *su, double *v);

@@ -107,10 +107,20 @@ static void print_head(FILE *fp, const struct search *s)
             s->pc->min_seeds, s->pc->max_seeds, 100 * s->pc->indifference);
     fprintf(fp, "searched %d combination%s: %d candidates, %ld runs (%ld "
             "candidates stopped early, %ld ran more seeds, %ld undecided, "
-            "%ld combinations pruned as dominated)\n",
+            "%ld combinations pruned as dominated, %ld ruled out by the "
+            "engine model without a run)\n",
             s->ncombo + s->ncombo_more,
             s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs, s->stopped,
-            s->extended, s->undecided, s->pruned);
+            s->extended, s->undecided, s->pruned, s->physics);
+    if (s->nst > 0)
+        fprintf(fp, "steady state (stationary generated load; plan.horizon): "
+                "each service target's TTFT, end-to-end or queueing estimate "
+                "deletes its run's warm-up (MSER-5) before the quantile\n");
+    else
+        fprintf(fp, "%s: targets are judged over whole runs\n",
+                gs_plan_is_steady(s->base, s->pc)
+                    ? "steady state, no service latency target"
+                    : "finite horizon (a trace or a cycle; plan.horizon)");
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "
                 "cap):\n%s", s->note);
@@ -145,6 +155,7 @@ struct plan_args {
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
     int no_plots, quiet, no_advice, force, verbose;
+    struct gs_plancfg *plan;    /* the scenario's $.plan (owned) */
 };
 
 /* Read the options into a.  -1 to go on, or the exit status. */
@@ -257,6 +268,8 @@ static int grow(const struct search *s, int jobs, struct growth *g,
                              .nfleet = s->nfleet, .pr = s->pr,
                              .bound = INFINITY };
         gs_plan_attain_bind(&sg);
+        gs_plan_steady_bind(&sg);
+        gs_plan_physics_bind(&sg);
         g->cost[k] = NAN;
         if (gs_plan_search_run(&sg, jobs, d) < 0 ||
             gs_plan_search_widen(&sg, jobs, d) < 0) {
@@ -339,6 +352,7 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
             fprintf(fp, "closest candidate (least relative miss of "
                     "its worst target, %.1f%%): %s\n",
                     100 * gs_plan_miss(s, x), x->label);
+        gs_plan_print_physics(fp, s);
     }
     if (chosen >= 0 || near >= 0) {
         int im = gs_plan_metric("cost_per_hour_usd");
@@ -390,9 +404,13 @@ static int write_results(const struct plan_args *a, const struct search *s,
             fprintf(stderr, "gpusim: could not draw the plot (gnuplot); "
                     "its data is in %s/\n", a->plots);
     }
+    double simd = 0;
+    for (int i = 0; i < s->ncand; i++)
+        simd += gs_plan_simulated(s, &s->cand[i]);
     fprintf(stderr, "gpusim: plan searched in %.2f s (%d rank%s x %ld "
-            "workers); results in %s\n", secs,
-            gs_dist_size(), gs_dist_size() == 1 ? "" : "s", a->jobs, a->out);
+            "workers): %ld runs, %.0f jobs and requests simulated; results "
+            "in %s\n", secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s",
+            a->jobs, s->runs, simd, a->out);
     return 0;
 }
 
@@ -401,9 +419,10 @@ static int write_results(const struct plan_args *a, const struct search *s,
 static int prepare(struct plan_args *a, struct gs_scenario **base,
                    struct gs_diag *d)
 {
-    if (gs_load_scenario(a->file, base, d) < 0)
+    if (gs_load_scenario(a->file, base, d) < 0 ||
+        gs_plancfg_load(*base, &a->plan, d) < 0)
         return gs_report_diag(d, 2);
-    if ((*base)->plan == NULL) {
+    if (a->plan == NULL) {
         gs_diag_set(d, GS_EINVAL, (*base)->file, "no 'plan' section: "
                     "nothing to plan (docs/planning.md)");
         return gs_report_diag(d, 2);
@@ -440,7 +459,7 @@ static int plan_main(int argc, char **argv)
     if ((status = prepare(&a, &base, &d)) >= 0)
         goto end;
     gs_run_bind(base);
-    pc = *base->plan;                   /* shallow: overrides only */
+    pc = *a.plan;                       /* shallow: overrides only */
     if ((status = override(&pc, &a)) >= 0)
         goto end;
     status = 0;
@@ -453,6 +472,8 @@ static int plan_main(int argc, char **argv)
                          .nm = gs_run_nmetrics(), .pr = &pr,
                          .bound = INFINITY };
     gs_plan_attain_bind(&s);
+    gs_plan_steady_bind(&s);
+    gs_plan_physics_bind(&s);
     /* spot clones are appended after the $.fleet entries */
     s.nfleet = gs_json_count(base->text, "fleet");
     struct timespec t0, t1;
@@ -489,6 +510,7 @@ end:
     free(fr);
     gs_plan_search_free(&s);
     gs_scenario_free(base);
+    gs_plancfg_free(a.plan);
     free(a.defout);
     free(a.defplots);
     return status;

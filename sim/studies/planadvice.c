@@ -1,7 +1,8 @@
 /* planadvice.c -- right-sizing advice of `gpusim plan`: from one run of
  * the chosen plan, per tier the peak and mean GPUs its jobs held and the
- * smallest GPU model or MIG profile their memory fits; per service its
- * replicas, GPU utilization and the peak memory per replica GPU.
+ * smallest GPU model or MIG profile their memory fits; then each model's
+ * own advice (model.h plan_report: per service its replicas, GPU
+ * utilization and the peak memory per replica GPU, inference/svcout.c).
  *
  * The memory a fit needs is the peak asked (or used) plus a 20% buffer;
  * a MIG profile also needs the share of compute slices that the peak
@@ -9,7 +10,7 @@
 #include "planint.h"
 #include "../cluster/mig.h"
 #include "../io/scenario.h"
-#include "../inference/service.h"
+#include "../core/model.h"
 #include "../core/sim.h"
 #include "../io/source.h"
 
@@ -25,99 +26,6 @@ static int ev_cmp(const void *a, const void *b)
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
     return (x->g > y->g) - (x->g < y->g);
-}
-
-/* The smallest catalog GPU with at least need_gb of memory, or -1. */
-static int smallest_gpu(const struct gs_scenario *sc, double need_gb)
-{
-    int bm = -1;
-    for (int m = 0; m < sc->cat.n; m++)
-        if (sc->cat.m[m].mem_gb >= need_gb &&
-            (bm < 0 || sc->cat.m[m].mem_gb < sc->cat.m[bm].mem_gb))
-            bm = m;
-    return bm;
-}
-
-/* The smallest MIG profile over the known MIG GPUs with need_gb of memory
- * and frac of the compute slices; *on names its GPU. */
-static const struct gs_mig_profile *smallest_mig(double need_gb, double frac,
-                                                 const struct gs_mig_gpu **on)
-{
-    const struct gs_mig_profile *bp = NULL;
-    for (int g = 0; gs_mig_gpu_at(g); g++) {
-        const struct gs_mig_gpu *mg = gs_mig_gpu_at(g);
-        const struct gs_mig_profile *p = gs_mig_smallest_fit(mg, need_gb, frac);
-        if (p && (bp == NULL || p->mem_gb < bp->mem_gb ||
-                  (p->mem_gb == bp->mem_gb &&
-                   p->compute_slices < bp->compute_slices))) {
-            bp = p;
-            *on = mg;
-        }
-    }
-    return bp;
-}
-
-/* Right-sizing per service, from the same run's /services samples: the
- * replicas it used, its GPUs' utilization (DCGM_FI_DEV_GPU_UTIL), and the
- * peak memory per replica GPU (weights + KV blocks in use,
- * DCGM_FI_DEV_FB_USED; the peak of the mean over serving replicas).  The
- * fit is the smallest GPU with that memory + 20% at the service's TP; for a
- * one-GPU replica also the smallest MIG profile with that memory and at
- * least the peak utilization's share of the compute slices (a slice that
- * was busy u of the time on a whole GPU needs about u of its SMs). */
-static void rightsize_services(FILE *fp, const struct gs_scenario *sc,
-                               const struct gs_sim *sim)
-{
-    int nsv = gs_sim_nservices(sim);
-    if (nsv == 0)
-        return;
-    fprintf(fp, "\nright-sizing per service (same run; memory per replica "
-            "GPU = weights + KV in use, peak; fit = smallest GPU, or MIG "
-            "profile for a one-GPU replica, with the peak memory + 20%%):\n");
-    fprintf(fp, "  %-12s %4s %13s %9s %9s %12s  %s\n", "service", "TP",
-            "replicas mean", "util mean", "util peak", "peak mem/GPU",
-            "fits");
-    for (int i = 0; i < nsv && i < sc->nsvcs; i++) {
-        const struct gs_svcsum *v = gs_sim_service(sim, i);
-        const struct gs_svcpool *pl = &sc->svcs[i].pool[0];
-        long ns = 0;
-        const double *t = NULL;
-        const double *row = gs_sim_service_series(sim, i, &ns, &t);
-        double fb = 0, usum = 0, upk = 0;
-        long nup = 0;
-        for (long r = 0; row && r < ns; r++) {
-            const double *x = row + r * GS_NSVCOLS;
-            if (x[GS_SVC_REPLICAS] <= 0)
-                continue;
-            nup++;
-            usum += x[GS_SVC_GPU_UTIL];
-            if (x[GS_SVC_GPU_UTIL] > upk)
-                upk = x[GS_SVC_GPU_UTIL];
-            if (x[GS_SVC_FB_USED] > fb)
-                fb = x[GS_SVC_FB_USED];
-        }
-        char rep[40], um[16] = "-", up[16] = "-", mem[32] = "-",
-             fit[160] = "(no samples: set sample_step)";
-        snprintf(rep, sizeof rep, "%.2f (max %.0f)", v->replicas_mean,
-                 v->replicas_max);
-        if (nup > 0) {
-            double need = fb * 1.2 * 1048576.0 / 1e9;   /* MiB -> GB */
-            int bm = smallest_gpu(sc, need);
-            snprintf(um, sizeof um, "%.1f%%", usum / (double)nup);
-            snprintf(up, sizeof up, "%.1f%%", upk);
-            snprintf(mem, sizeof mem, "%.1f GB", fb * 1048576.0 / 1e9);
-            snprintf(fit, sizeof fit, "%s", bm >= 0 ? sc->cat.m[bm].name
-                                                    : "no single GPU");
-            const struct gs_mig_gpu *on = NULL;
-            const struct gs_mig_profile *p =
-                pl->tp == 1 ? smallest_mig(need, upk / 100.0, &on) : NULL;
-            if (p)
-                snprintf(fit + strlen(fit), sizeof fit - strlen(fit),
-                         "; MIG %s on %s", p->name, on->name);
-        }
-        fprintf(fp, "  %-12s %4d %13s %9s %9s %12s  %s\n", sc->svcs[i].name,
-                pl->tp, rep, um, up, mem, fit);
-    }
 }
 
 /* Right-sizing: per tier, from one run of sc (the first seed) and its
@@ -198,12 +106,13 @@ int gs_plan_rightsize(FILE *fp, const struct gs_scenario *sc,
         char fit[160] = "";
         if (peak_mem[t] > 0) {
             double need = peak_mem[t] * 1.2;
-            int bm = smallest_gpu(sc, need);
+            int bm = gs_catalog_smallest(&sc->cat, need);
             snprintf(fit, sizeof fit, "%s", bm >= 0 ? sc->cat.m[bm].name
                                                     : "no single GPU");
             const struct gs_mig_gpu *bg = NULL;
             const struct gs_mig_profile *bp =
-                max_gpus[t] <= 1 ? smallest_mig(need, max_frac[t], &bg) : NULL;
+                max_gpus[t] <= 1 ? gs_mig_smallest_any(need, max_frac[t], &bg)
+                                 : NULL;
             if (bp)
                 snprintf(fit + strlen(fit), sizeof fit - strlen(fit),
                          "; MIG %s on %s", bp->name, bg->name);
@@ -217,7 +126,10 @@ int gs_plan_rightsize(FILE *fp, const struct gs_scenario *sc,
                 gs_tier_name(t), su->tier[t].jobs, peak[t], mean,
                 peak[t] > 0 ? mean / peak[t] : 0, mem, fit);
     }
-    rightsize_services(fp, sc, sim);
+    for (int i = 0; gs_model_out(i); i++)
+        if (gs_model_out(i)->plan_report)
+            gs_model_out(i)->plan_report(sim, gs_sim_model(sim,
+                                         gs_model_out(i)), fp);
     gs_sim_free(sim);
     return 0;
 }

@@ -13,10 +13,11 @@
 #include <stdio.h>
 
 struct gs_scenario;
+struct gs_sim;
 
 /* A candidate's verdict; gs_plan_status[] names them. */
 enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID,
-       C_UNDECIDED };
+       C_UNDECIDED, C_PHYSICS };
 /* Where a target stands on a candidate's interval. */
 enum { T_MET, T_MISSED, T_ZONE, T_OPEN };
 extern const char *const gs_plan_status[];
@@ -30,6 +31,8 @@ struct cand {
     int nrun, status;
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
+    double *warm;               /* [seeds][nst]: requests deleted as warm-up
+                                   (-(w + 1): MSER-5 at its limit) */
     double *booted;             /* [seeds][npools][2]: the nodes each pool
                                    billed on average and at most (what an
                                    autoscaled pool booted) */
@@ -49,6 +52,13 @@ struct combo {
     double ratio;               /* simulated / nominal cost, once known */
 };
 
+/* A target estimated in steady state (plansteady.c). */
+struct gs_plan_st {
+    int target, metric, svc;    /* the target, its metric, its service */
+    int what;                   /* TTFT, end-to-end or queueing delay */
+    double p;                   /* the quantile, or -1 for the mean */
+};
+
 struct search {
     const struct gs_plancfg *pc;
     const struct gs_scenario *base;
@@ -62,13 +72,19 @@ struct search {
     struct cand *cand;
     long runs, stopped, pruned;
     int ncombo_more;            /* combinations of the widened ranges */
-    long extended, undecided;   /* candidates that ran past plan.seeds;
+    long extended, undecided, physics;  /* ... and combinations the
+                                   engine model's bound ruled out */   /* candidates that ran past plan.seeds;
                                    that ended undecided */
     double bound;               /* the cost of a plan found by an earlier
                                    pass (INFINITY: none), for pruning */
     char note[2048];            /* how the ranges were widened */
     double est_rest;            /* runs the search may still take (an
                                    estimate, for the progress line) */
+    int nst;                    /* targets estimated in steady state (0:
+                                   a finite-horizon question) */
+    struct gs_plan_st *st;      /* [nst] */
+    int *phys;                  /* [ntargets]: a TTFT target's percentile
+                                   prompt (tokens), or -1 (planbound.c) */
     int natt, *att;             /* the attainment metrics: jobs', then each
                                    service's */
     char **svc_sla;             /* [nsvcs]: the plan's targets as the
@@ -124,9 +140,36 @@ void gs_plan_search_free(struct search *s);
  * code with d filled. */
 int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 
+/* --- plansteady.c: steady-state estimates ------------------------------ */
+
+/* The question is steady state: plan.horizon, or else every load is a
+ * stationary generator. */
+int gs_plan_is_steady(const struct gs_scenario *sc,
+                      const struct gs_plancfg *pc);
+/* Find the service targets to estimate in steady state (s->st). */
+void gs_plan_steady_bind(struct search *s);
+/* Replace out[]'s steady-state targets by their warm-up-deleted
+ * estimates from sim's requests; warm[nst] the warm-up deleted. */
+void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
+                          double *out, double *warm);
+
+/* --- planbound.c: what stops a plan, without simulation ---------------- */
+
+/* For each service TTFT percentile target: every GPU and degree the
+ * candidates tried on which the target's percentile prompt alone already
+ * takes longer than the target, printed on fp.  How many were printed. */
+int gs_plan_print_physics(FILE *fp, const struct search *s);
+/* The percentile prompt of each TTFT target (s->phys). */
+void gs_plan_physics_bind(struct search *s);
+/* 1 when x's GPU and degree cannot meet some TTFT target whatever its
+ * replica count (its percentile prompt alone takes longer). */
+int gs_plan_physics_stops(const struct search *s, const struct cand *x);
+
 /* --- planout.c: what the answer looks like -------------------------------- */
 
 void gs_plan_cell(char *buf, size_t n, double mean, double half);
+/* The jobs and requests x's runs simulated. */
+double gs_plan_simulated(const struct search *s, const struct cand *x);
 void gs_plan_print_fleet(FILE *fp, const struct cand *x);
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x);

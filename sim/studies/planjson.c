@@ -120,22 +120,13 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
     struct gs_plancfg *p = c->p;
     if (p->ntargets == GS_PLAN_MAX_TARGETS)
         return perr(c, path, "more than %d targets", GS_PLAN_MAX_TARGETS);
-    if (strncmp(metric, "service.", 8) != 0 && gs_run_metric_index(metric) < 0)
+    char why[200];
+    int own = gs_run_target_check(c->s, metric, why, sizeof why);
+    if (own < 0)
+        return perr(c, path, "%s", why);
+    if (own == 0 && gs_run_metric_index(metric) < 0)
         return perr(c, path, "no metric '%s' (see `gpusim sweep "
                     "--list-metrics`)", metric);
-    if (strncmp(metric, "service.", 8) == 0) {
-        const char *dot = strrchr(metric, '.');
-        int known = 0;
-        for (int i = 0; i < c->s->nsvcs; i++)
-            known |= strlen(c->s->svcs[i].name) == (size_t)(dot - metric - 8) &&
-                     strncmp(c->s->svcs[i].name, metric + 8,
-                             (size_t)(dot - metric - 8)) == 0;
-        if (!known)
-            return perr(c, path, "no service '%.*s' in $.services",
-                        (int)(dot - metric - 8), metric + 8);
-        if (gs_run_service_field(dot + 1) < 0)
-            return perr(c, path, "no service metric '%s'", dot + 1);
-    }
     struct gs_plan_target *t = &p->t[p->ntargets++];
     snprintf(t->metric, sizeof t->metric, "%s", metric);
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -763,6 +754,7 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
                                           "seeds", "min_seeds",
                                           "max_seeds", "indifference",
+                                          "horizon",
                                           "growth"))) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
@@ -824,6 +816,18 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
         goto fail;
     }
     p->indifference = v ? gs_json_number(v) : 0.01;
+    v = gs_json_get(o, "horizon");
+    p->horizon = -1;
+    if (v && gs_json_is_string(v) && strcmp(gs_json_string(v), "steady") == 0)
+        p->horizon = 1;
+    else if (v && gs_json_is_string(v) &&
+             strcmp(gs_json_string(v), "finite") == 0)
+        p->horizon = 0;
+    else if (v) {
+        rc = perr(&c, "$.plan.horizon", "expected \"steady\" (stationary "
+                  "load: the warm-up deleted) or \"finite\" (the whole run)");
+        goto fail;
+    }
     v = gs_json_get(o, "growth");
     if (v) {
         if (!gs_json_is_array(v) || gs_json_size(v) > 16) {
@@ -867,4 +871,19 @@ void gs_plancfg_free(struct gs_plancfg *p)
     }
     free(p->counts);
     free(p);
+}
+
+int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
+                    struct gs_diag *d)
+{
+    *out = NULL;
+    struct gs_json *doc = NULL;
+    int rc = gs_json_parse(s->text, s->file, &doc, d);
+    if (rc < 0)
+        return rc;
+    const struct gs_json *v = gs_json_get(doc, "plan");
+    if (v != NULL)
+        rc = gs_plancfg_parse(v, doc, s->file, s, out, d);
+    gs_json_free(doc);
+    return rc;
 }

@@ -93,6 +93,8 @@ struct gs_plancfg {
                                    straddles a target runs more seeds, up to
                                    this (0: 4 x seeds, resolved by plan.c
                                    after --seeds) */
+    int horizon;                /* -1: from the workload; 0: finite
+                                   horizon; 1: steady state */
     double indifference;        /* a target's indifference zone, a share of
                                    its limit (0.01): an interval inside
                                    limit +- this is "undecided", not run
@@ -109,5 +111,11 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
                      const char *file, const struct gs_scenario *s,
                      struct gs_plancfg **out, struct gs_diag *d);
 void gs_plancfg_free(struct gs_plancfg *p);
+/* The plan section of scenario s (read from its text, s->text, after the
+ * scenario itself: the parser leaves $.plan to this tool).  0 with *out
+ * the configuration, or NULL when s has no plan; or GS_EINVAL with d
+ * filled (file: $.plan...). */
+int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
+                    struct gs_diag *d);
 
 #endif

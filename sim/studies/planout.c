@@ -82,6 +82,35 @@ static const char *target_word(const struct search *s, const struct cand *x,
     }
 }
 
+/* Target i's warm-up, when it is estimated in steady state: the requests
+ * deleted a run on average, of those that finished, and the runs whose
+ * transient may be longer than half the run. */
+static void print_warmup(FILE *fp, const struct search *s,
+                         const struct cand *x, int i)
+{
+    for (int k = 0; k < s->nst && x->warm; k++) {
+        const struct gs_plan_st *st = &s->st[k];
+        if (st->target != i)
+            continue;
+        double w = 0;
+        int lim = 0;
+        for (int r = 0; r < x->nrun; r++) {
+            double v = x->warm[(size_t)r * s->nst + k];
+            lim += v < 0;
+            w += (v < 0 ? -v - 1 : v) / x->nrun;
+        }
+        char name[160];
+        snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                 s->base->svcs[st->svc].name);
+        int m = gs_run_metric_index(name);
+        fprintf(fp, "    %-28s steady state: warm-up deleted (MSER-5), %.0f "
+                "of %.0f requests a run%s\n", "", w,
+                m >= 0 ? x->mean[m] : NAN,
+                lim ? "; in some runs it reached half the run: run longer"
+                    : "");
+    }
+}
+
 /* Each target: its limit, the interval, the unfavourable end and the
  * verdict, then the margin -- how far the mean is from the limit, as a
  * share of it (positive: on the good side), with the interval's ends. */
@@ -110,6 +139,7 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
         double k = rel ? 100 : 1;
         fprintf(fp, "    %-28s margin %+.3g%s (interval %+.3g%s to "
                 "%+.3g%s)\n", "", k * mg, u, k * mw, u, k * mf, u);
+        print_warmup(fp, s, x, i);
     }
 }
 
@@ -146,6 +176,24 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
     }
     if (k % 2)
         fputc('\n', fp);
+}
+
+/* The jobs and requests x's runs simulated: every tier's jobs and the
+ * services' requests, summed over its runs. */
+double gs_plan_simulated(const struct search *s, const struct cand *x)
+{
+    static const char *const tiers[] = { "inference.jobs", "training.jobs",
+                                         "interactive.jobs", "data.jobs",
+                                         "inference_requests" };
+    double n = 0;
+    for (int i = 0; i < 5; i++) {
+        int m = gs_run_metric_index(tiers[i]);
+        for (int k = 0; m >= 0 && k < x->nrun; k++) {
+            double v = x->v[(size_t)k * s->nm + m];
+            n += isnan(v) ? 0 : v;
+        }
+    }
+    return n;
 }
 
 /* Does x dominate y: at least as good in feasibility (a feasible
@@ -310,6 +358,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *mean = calloc((size_t)nc * nm + 1, sizeof *mean);
     double *half = calloc((size_t)nc * nm + 1, sizeof *half);
     double *seeds = calloc((size_t)nc + 1, sizeof *seeds);
+    double *simd = calloc((size_t)nc + 1, sizeof *simd);
     double *cost = calloc((size_t)nc + 1, sizeof *cost);
     double *att = calloc((size_t)nc + 1, sizeof *att);
     double *tl = calloc((size_t)nt + 1, sizeof *tl);
@@ -317,7 +366,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
-        !seeds || !cost || !att || !tl || !tu || !fidx) {
+        !seeds || !simd || !cost || !att || !tl || !tu || !fidx) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -326,6 +375,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         labels[i] = x->label;
         status[i] = gs_plan_status[x->status];
         seeds[i] = x->nrun;
+        simd[i] = gs_plan_simulated(s, x);
         cost[i] = x->cost_h;
         att[i] = x->nrun > 0 ? gs_plan_attain(s, x, NULL) : NAN;
         for (size_t k = 0; k < (size_t)ns * nm; k++)
@@ -355,6 +405,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
           "each candidate tried, in the order tried" },
         { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL },
         { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
+        { "plan/candidates/simulated", GS_H5_DOUBLE, 1, { nc }, simd,
+          "jobs and requests simulated over its runs" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "mean over its seeds" },
         { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
@@ -389,6 +441,7 @@ done:
     free(mean);
     free(half);
     free(seeds);
+    free(simd);
     free(cost);
     free(att);
     free(tl);

@@ -8,7 +8,6 @@
  * taken on the gathered numbers in combination order, so the path and the
  * answer depend only on the inputs. */
 #include "planint.h"
-#include "../cloud/cloud.h"
 #include "compare.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
@@ -22,7 +21,7 @@
 
 const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
-                                       "undecided" };
+                                       "undecided", "beyond physics" };
 
 int gs_plan_metric(const char *name)
 {
@@ -295,6 +294,7 @@ static void free_cand(struct cand *x)
     free(x->mean);
     free(x->half);
     free(x->booted);
+    free(x->warm);
     free(x->cnt);
 }
 
@@ -490,14 +490,15 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
         rc = gs_sim_run(sim, d);
     if (rc == 0) {
         gs_run_metric_values(sim, out);
-        const struct gs_cloud *c = gs_sim_cloud(sim);
         for (int p = 0; p < s->npb; p++) {
-            struct gs_cloud_poolbill b = { 0 };
-            if (c && p < x->sc->npools)
-                gs_cloud_pool_bill(c, p, &b);
-            out[s->nm + 2 * p] = b.nodes_mean;
-            out[s->nm + 2 * p + 1] = b.nodes_peak;
+            double mean = 0, peak = 0;
+            if (p < x->sc->npools)
+                gs_sim_pool_nodes(sim, p, &mean, &peak);
+            out[s->nm + 2 * p] = mean;
+            out[s->nm + 2 * p + 1] = peak;
         }
+        if (s->nst > 0)
+            gs_plan_steady_apply(s, sim, out, out + s->nm + 2 * s->npb);
     }
     gs_sim_free(sim);
     return rc;
@@ -562,6 +563,26 @@ static void prune(struct search *s)
     double best = b >= 0 ? s->cand[b].cost_h : s->bound;
     if (b >= 0 && s->bound < best)
         best = s->bound;                /* an earlier pass's plan */
+    /* A candidate running more seeds (its interval straddles a target)
+     * that costs more than a plan known to be feasible cannot change the
+     * answer: it stops, undecided, and so does its combination (a larger
+     * count costs more still). */
+    for (int i = 0; i < s->ncombo; i++) {
+        struct combo *c = &s->combo[i];
+        if ((c->state != K_TOP && c->state != K_BISECT) || c->cur < 0)
+            continue;
+        struct cand *x = &s->cand[c->cur];
+        if (x->nrun < s->pc->seeds ||
+            !((b >= 0 && gs_plan_cost_cmp(x, &s->cand[b]) > 0) ||
+              (s->pc->objective == 0 && x->cost_h > best * (1 + 1e-9))))
+            continue;
+        x->status = C_UNDECIDED;
+        s->undecided++;
+        s->extended += x->nrun > s->pc->seeds;
+        c->cur = -1;
+        c->state = K_PRUNED;
+        s->pruned++;
+    }
     if (isinf(best) || s->pc->ncounts == 0 || s->pc->objective != 0 ||
         s->pc->counts[s->pc->ncounts - 1].pool < 0)
         return;
@@ -716,6 +737,14 @@ static int propose(struct search *s, struct gs_diag *d)
             i--;                    /* its next candidate, this round */
             continue;
         }
+        /* a GPU on which the percentile prompt alone misses a TTFT target:
+         * no count of it is feasible, and nothing is run */
+        if (c->state == K_TOP && gs_plan_physics_stops(s, &s->cand[rc])) {
+            s->cand[rc].status = C_PHYSICS;
+            s->physics++;
+            advance(s, i, &s->cand[rc]);
+            continue;
+        }
         add_tasks(s, rc, 0, pc->min_seeds);
     }
     return 0;
@@ -738,6 +767,14 @@ static int gather(struct search *s, const double *res, size_t nout,
         if (np > 0)
             memcpy(&x->booted[(size_t)s->tseed[t] * np * 2], r + s->nm,
                    np * 2 * sizeof *res);
+        size_t nst = (size_t)s->nst;
+        if (x->warm == NULL && nst > 0 &&
+            (x->warm = calloc((size_t)s->pc->max_seeds * nst,
+                              sizeof *x->warm)) == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        if (nst > 0)
+            memcpy(&x->warm[(size_t)s->tseed[t] * nst],
+                   r + s->nm + 2 * s->npb, nst * sizeof *res);
     }
     return 0;
 }
@@ -784,7 +821,7 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         for (int t = 0; t < s->ntask; t++)
             if (s->cand[s->tcand[t]].sc->npools > s->npb)
                 s->npb = s->cand[s->tcand[t]].sc->npools;
-        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb;
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst;
         free(res);
         if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
             rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -809,6 +846,8 @@ done:
 void gs_plan_search_free(struct search *s)
 {
     free(s->att);
+    free(s->st);
+    free(s->phys);
     for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
         free(s->svc_sla[j]);
     free(s->svc_sla);
@@ -966,6 +1005,7 @@ static int merge(struct search *s, struct search *sub, struct gs_diag *d)
     s->pruned += sub->pruned;
     s->extended += sub->extended;
     s->undecided += sub->undecided;
+    s->physics += sub->physics;
     return 0;
 }
 
@@ -1007,7 +1047,9 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
                               .growth = s->growth, .nm = s->nm,
                               .nfleet = s->nfleet, .pr = s->pr,
                               .natt = s->natt, .att = s->att,
-                              .svc_sla = s->svc_sla, .bound = INFINITY };
+                              .svc_sla = s->svc_sla, .nst = s->nst,
+                              .st = s->st, .phys = s->phys,
+                              .bound = INFINITY };
         if (b >= 0)
             sub.bound = s->cand[b].cost_h;
         rc = gs_plan_search_run(&sub, jobs, d);
@@ -1015,6 +1057,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
             rc = merge(s, &sub, d);
         sub.att = NULL;
         sub.svc_sla = NULL;
+        sub.st = NULL;
+        sub.phys = NULL;
         gs_plan_search_free(&sub);
         if (lo > cur[q].hi)
             cur[q].hi = hi;

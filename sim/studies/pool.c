@@ -18,6 +18,7 @@
  * with the handled signals blocked, so a ^C at any moment stops them all. */
 #include "pool.h"
 #include "../base/cleanup.h"
+#include "../base/membudget.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -28,9 +29,16 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+/* A record starts with a magic number and the size the parent expects, so
+ * bytes a plug-in wrote into the worker's socket by mistake (it holds an
+ * inherited descriptor) are told apart from a result and fail the task
+ * with a message, never an assertion in the parent. */
+#define REC_MAGIC 0x67737265u     /* "gsre" */
 struct rec {
+    unsigned magic, size;
     int task, rc;
     struct gs_diag d;
 };
@@ -42,7 +50,22 @@ struct wk {
     int fd;           /* parent's end; -1 once closed */
     int task;         /* the task it holds, -1 when idle */
     size_t got;       /* bytes of the current record received */
+    double since;     /* when it was handed its task (monotonic s) */
 };
+
+static double task_timeout;     /* gs_pool_set_timeout; 0: none */
+
+void gs_pool_set_timeout(double seconds)
+{
+    task_timeout = seconds > 0 ? seconds : 0;
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static int send_all(int fd, const void *buf, size_t n)
 {
@@ -85,6 +108,8 @@ static void worker(const struct gs_pool_tasks *p, int fd)
     while (recv_all(fd, &t, sizeof t) == 1 && t >= 0 && t < p->ntasks) {
         struct rec *r = (struct rec *)buf;
         memset(buf, 0, sz);
+        r->magic = REC_MAGIC;
+        r->size = (unsigned)sz;
         r->task = t;
         r->rc = p->fn(t, (double *)(buf + HDR), p->ctx, &r->d);
         if (send_all(fd, buf, sz) < 0)
@@ -113,15 +138,49 @@ static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
     name_task(p, w->task, name, sizeof name);
     if (r < 0)
         snprintf(how, sizeof how, "vanished");
+    else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+        snprintf(how, sizeof how, "was killed by signal 9 (Killed: most "
+                 "often the kernel's out-of-memory killer; see --max-memory)");
     else if (WIFSIGNALED(st))
         snprintf(how, sizeof how, "was killed by signal %d (%s)",
                  WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+        snprintf(how, sizeof how, "ran out of memory");
     else
         snprintf(how, sizeof how, "exited with status %d",
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: its worker process %s "
                        "before reporting", w->task, name[0] ? " (" : "", name,
                        name[0] ? ")" : "", how);
+}
+
+/* Worker w held its task past the time limit: killed, reaped, named. */
+static int timed_out(const struct gs_pool_tasks *p, struct wk *w,
+                     struct gs_diag *d)
+{
+    pid_t pid = w->pid;
+    gs_cleanup_stop_pids(&w->pid, 1, 0);
+    gs_cleanup_forget_pid(pid);
+    w->pid = 0;
+    char name[256];
+    name_task(p, w->task, name, sizeof name);
+    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: still running after "
+                       "--task-timeout %g s; its worker was stopped",
+                       w->task, name[0] ? " (" : "", name, name[0] ? ")" : "",
+                       task_timeout);
+}
+
+/* A record that is not one (a stray write into the socket, a worker that
+ * lost track): the task fails, naming it. */
+static int garbled(const struct gs_pool_tasks *p, const struct wk *w,
+                   struct gs_diag *d)
+{
+    char name[256];
+    name_task(p, w->task, name, sizeof name);
+    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: its worker sent a "
+                       "message that is not a result (did a plug-in write "
+                       "to a descriptor it inherited?)", w->task,
+                       name[0] ? " (" : "", name, name[0] ? ")" : "");
 }
 
 /* A task's failure: its own diagnostic, or when it filled none (a bare
@@ -162,6 +221,7 @@ static int feed(struct wk *w, int *next, int ntasks)
     int t = *next < ntasks ? (*next)++ : -1;
     w->task = t;
     w->got = 0;
+    w->since = mono_now();
     return send_all(w->fd, &t, sizeof t);
 }
 
@@ -184,6 +244,7 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
     }
     fflush(stdout);
     fflush(stderr);
+    gs_mem_set_workers(jobs);       /* they share the memory budget */
     pid_t self = getpid();
     int started = 0, rc = 0, next = 0, ndone = 0;
     for (int i = 0; i < jobs; i++) {
@@ -236,7 +297,22 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
             }
         if (n == 0)
             break;
-        if (poll(pf, (nfds_t)n, -1) < 0) {
+        int wait_ms = -1;
+        if (task_timeout > 0) {
+            double t = mono_now(), soonest = 1e300;
+            for (int i = 0; i < started && rc == 0; i++)
+                if (wk[i].fd >= 0 && wk[i].task >= 0) {
+                    double left = wk[i].since + task_timeout - t;
+                    if (left <= 0)
+                        rc = timed_out(p, &wk[i], d);
+                    else if (left < soonest)
+                        soonest = left;
+                }
+            if (rc < 0)
+                break;
+            wait_ms = (int)(soonest * 1000) + 1;
+        }
+        if (poll(pf, (nfds_t)n, wait_ms) < 0) {
             if (errno == EINTR)
                 continue;
             rc = gs_diag_set(d, GS_EIO, "", "poll: %s", strerror(errno));
@@ -257,10 +333,22 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
                 break;
             }
             w->got += (size_t)r;
+            const struct rec *rr = (const struct rec *)b;
+            if (w->got >= 2 * sizeof(unsigned) &&
+                (rr->magic != REC_MAGIC || rr->size != sz)) {
+                rc = garbled(p, w, d);
+                break;
+            }
             if (w->got < sz)
                 continue;
-            const struct rec *rr = (const struct rec *)b;
-            GS_ASSERT(rr->task == w->task);
+            if (rr->task != w->task || rr->rc > 0) {
+                rc = garbled(p, w, d);
+                break;
+            }
+            /* the diagnostic's strings end inside their arrays */
+            struct rec *rw = (struct rec *)b;
+            rw->d.where[sizeof rw->d.where - 1] = '\0';
+            rw->d.what[sizeof rw->d.what - 1] = '\0';
             double *out = results + (size_t)rr->task * (size_t)p->nout;
             memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
             if (rr->rc < 0) {
@@ -277,22 +365,28 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
         }
     }
     /* Stop: idle workers were told to exit; on a failure the rest are
-     * terminated.  Reap them all. */
+     * terminated (SIGTERM, SIGKILL after a grace: cleanup.h), so a worker
+     * that is stopped or ignores SIGTERM cannot hang gpusim.  Reap them
+     * all. */
     for (int i = 0; i < started; i++) {
         if (wk[i].pid <= 0)
             continue;
-        if (rc < 0)
-            kill(wk[i].pid, SIGTERM);
         close(wk[i].fd);
         wk[i].fd = -1;
-        int st;
-        while (waitpid(wk[i].pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        gs_cleanup_forget_pid(wk[i].pid);
+        pid_t pid = wk[i].pid;
+        if (rc < 0) {
+            gs_cleanup_stop_pids(&wk[i].pid, 1, GS_CLEANUP_GRACE_MS);
+        } else {
+            int st;
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        }
+        gs_cleanup_forget_pid(pid);
     }
     for (int i = 0; i < started; i++)
         if (wk[i].fd >= 0)
             close(wk[i].fd);
+    gs_mem_set_workers(1);
     free(wk);
     free(pf);
     free(buf);

@@ -54,6 +54,11 @@ struct gs_pool_tasks {
  * fork failed. */
 int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag *d);
 
+/* A limit on the wall time of each task in a worker (--task-timeout):
+ * a worker that holds one task longer is killed and the run fails naming
+ * the task.  seconds <= 0: no limit (the default).  Process-wide. */
+void gs_pool_set_timeout(double seconds);
+
 /* The same without name and done callbacks. */
 int gs_pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d);

@@ -25,7 +25,7 @@
 #include "progress.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
-#include "../inference/service.h"
+#include "../core/model.h"
 #include "../core/sim.h"
 
 #include <errno.h>
@@ -51,33 +51,36 @@ static const char *const tier_fields[] = {
 
 static char tier_names[GS_NTIERS * NTF][48];
 
-/* The services' fields (service.h), as "service.NAME.FIELD". */
-#define SVC_NAME(expr, name, fmt, unit) name,
-static const char *const svc_fields[] = { GS_SVCSUM_FIELDS(SVC_NAME) };
-#undef SVC_NAME
-#define NSF ((int)(sizeof svc_fields / sizeof svc_fields[0]))
-#define MAXSVC 16
-static int nsvc;
-static char svc_names[MAXSVC][64];
-static char svc_metric[MAXSVC * NSF][160];
+/* The models' targets bound to a scenario (model.h: ntargets), e.g. the
+ * services' "service.NAME.FIELD": their names, made once per bind. */
+#define MAXTARGETS 1024
+static const struct gs_scenario *bound;
+static int nmt;
+static char mt_names[MAXTARGETS][160];
 
 void gs_run_bind(const struct gs_scenario *sc)
 {
-    nsvc = sc->nsvcs < MAXSVC ? sc->nsvcs : MAXSVC;
-    for (int i = 0; i < nsvc; i++) {
-        snprintf(svc_names[i], sizeof svc_names[i], "%s", sc->svcs[i].name);
-        for (int f = 0; f < NSF; f++)
-            snprintf(svc_metric[i * NSF + f], sizeof svc_metric[0],
-                     "service.%.60s.%.60s", svc_names[i], svc_fields[f]);
+    bound = sc;
+    nmt = 0;
+    for (int k = 0; gs_model_out(k); k++) {
+        const struct gs_model_ops *mo = gs_model_out(k);
+        int n = mo->ntargets ? mo->ntargets(sc) : 0;
+        GS_ASSERT(nmt + n <= MAXTARGETS);
+        for (int i = 0; i < n; i++)
+            mo->target_name(sc, i, mt_names[nmt++], sizeof mt_names[0]);
     }
 }
 
-int gs_run_service_field(const char *field)
+int gs_run_target_check(const struct gs_scenario *sc, const char *metric,
+                        char *why, size_t n)
 {
-    for (int f = 0; f < NSF; f++)
-        if (strcmp(svc_fields[f], field) == 0)
-            return f;
-    return -1;
+    for (int k = 0; gs_model_out(k); k++) {
+        const struct gs_model_ops *mo = gs_model_out(k);
+        int r = mo->target_check ? mo->target_check(sc, metric, why, n) : 0;
+        if (r != 0)
+            return r;
+    }
+    return 0;
 }
 
 static int nstatic(void)
@@ -87,7 +90,7 @@ static int nstatic(void)
 
 int gs_run_nmetrics(void)
 {
-    return nstatic() + nsvc * NSF;
+    return nstatic() + nmt;
 }
 
 const char *gs_run_metric_name(int i)
@@ -102,7 +105,7 @@ const char *gs_run_metric_name(int i)
         return extra_names[i];
     i -= NEXTRA;
     if (i >= GS_NTIERS * NTF)
-        return svc_metric[i - GS_NTIERS * NTF];
+        return mt_names[i - GS_NTIERS * NTF];
     if (tier_names[i][0] == '\0')
         snprintf(tier_names[i], sizeof tier_names[i], "%s.%s",
                  gs_tier_name(i / NTF), tier_fields[i % NTF]);
@@ -115,16 +118,6 @@ int gs_run_metric_index(const char *name)
         if (strcmp(gs_run_metric_name(i), name) == 0)
             return i;
     return -1;
-}
-
-/* A service's summary fields in GS_SVCSUM_FIELDS order. */
-static void svc_values(const struct gs_svcsum *v, double *out)
-{
-    int t = 0;
-#define SVC_VAL(expr, name, fmt, unit) out[t++] = (double)(expr);
-    GS_SVCSUM_FIELDS(SVC_VAL)
-#undef SVC_VAL
-    GS_ASSERT(t == NSF);
 }
 
 static double share(long bad, long jobs)
@@ -151,18 +144,12 @@ void gs_run_metric_values(const struct gs_sim *sim, double *v)
         v[i++] = ts->wait_p99;
         v[i++] = share(ts->sla_wait + ts->sla_deadline, ts->jobs);
     }
-    for (int k = 0; k < nsvc; k++) {
-        const struct gs_svcsum *sv = NULL;
-        for (int j = 0; j < gs_sim_nservices(sim); j++)
-            if (strcmp(gs_sim_service(sim, j)->name, svc_names[k]) == 0)
-                sv = gs_sim_service(sim, j);
-        if (sv == NULL) {
-            for (int f = 0; f < NSF; f++)
-                v[i++] = NAN;
+    for (int k = 0; nmt > 0 && gs_model_out(k); k++) {
+        const struct gs_model_ops *mo = gs_model_out(k);
+        if (mo->ntargets == NULL)
             continue;
-        }
-        svc_values(sv, &v[i]);
-        i += NSF;
+        mo->target_values(bound, sim, gs_sim_model(sim, mo), &v[i]);
+        i += mo->ntargets(bound);
     }
     GS_ASSERT(i == gs_run_nmetrics());
 }

@@ -20,15 +20,18 @@ struct gs_scenario;
  * all-jobs waits, JCT and SLA violations), then sla_share (violations /
  * jobs), attainment (1 - sla_share), cost_per_hour_usd, cost_per_month_usd
  * (730 h), then per tier TIER.jobs, TIER.wait_mean_s, TIER.wait_p95_s,
- * TIER.wait_p99_s, TIER.sla_share, then the bound services' fields. */
+ * TIER.wait_p99_s, TIER.sla_share, then the models' targets bound to the
+ * scenario (model.h ntargets). */
 int gs_run_nmetrics(void);
-/* Add to the list the metrics of sc's inference services (service.h's
- * GS_SVCSUM_FIELDS as service.NAME.FIELD, e.g. service.chat.ttft_p99_s);
+/* Add to the list the models' targets for sc (model.h ntargets: e.g. the
+ * services' summary fields as service.NAME.FIELD, service.chat.ttft_p99_s);
  * a run without that service fills them with NaN.  Call once, with the
- * scenario a sweep or plan starts from. */
+ * scenario a sweep or plan starts from; sc must outlive the list. */
 void gs_run_bind(const struct gs_scenario *sc);
-/* Index of a service summary field ("ttft_p99_s"), or -1. */
-int gs_run_service_field(const char *field);
+/* Is metric a model's target for sc (model.h target_check): 1 yes, -1 it
+ * looks like one but is not (why says why), 0 not a model's. */
+int gs_run_target_check(const struct gs_scenario *sc, const char *metric,
+                        char *why, size_t n);
 const char *gs_run_metric_name(int i);
 /* Index of a metric by name, or -1. */
 int gs_run_metric_index(const char *name);

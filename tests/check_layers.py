@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""check_layers.py -- the layers of gpusim's tree, checked (make check-layers).
+
+Every folder of sim/ (and policies/, traces/) is a component with a rank
+(LAYERS below, lowest first).  A dependency is an `#include "..."` of a file
+in another component, or a symbol an object of build/rel takes from an
+object of another component (`nm`: so a local `extern` declaration cannot
+hide one).  A dependency is allowed when it goes down (to a lower rank);
+it fails when it goes up a layer, across models (components of the same
+rank, which must not know each other), or closes a circle.  The edges the
+tree still has that break the rule are listed in DEBTS with the reason;
+each one is printed, and one that is no longer there is reported so the
+list only shrinks.  The script prints the layer graph (component -> the
+components it uses, with how many include lines and symbols).
+
+It also reports functions over 150 lines and files over 1,500 lines
+(STYLE.md); with --strict-lengths those fail too (once the tree is clean
+of them; LENGTH_DEBTS lists the known ones meanwhile).
+
+    python3 tests/check_layers.py [--root DIR] [--obj DIR] [--strict-lengths]
+
+Exit 0 when clean (debts aside), 1 with every violation named by file and
+line or by object and symbol.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# Lowest first.  Components of one rank are peers: none may use another.
+LAYERS = [
+    ["base"],
+    ["cluster"],
+    ["core"],
+    ["io"],
+    ["traces"],
+    ["cloud", "inference"],         # the models
+    ["policies"],
+    ["studies"],
+    ["cli"],
+]
+MODELS = {"cloud", "inference"}
+
+# Files that belong to another component than their folder's.
+FILE_COMPONENT = {
+    # The plug-in ABI's types: the core's interface, kept beside the
+    # policies (plug-ins built outside the tree include it from there).
+    "policies/policy.h": "core",
+    # `gpusim trace`: a command on the readers, a tool like sweep's.
+    "traces/tracecli.c": "studies",
+    "traces/tracecli.h": "studies",
+}
+
+# Known edges that break the layering: (from, to, reason).  Each is still
+# printed; remove a line when its edge is gone (the check says so).
+DEBTS = [
+    ("core", "io", "sim.h and metrics.c read the scenario and the source "
+     "(scenario.h, source.h live in io/)"),
+    ("core", "cloud", "model.c's table gs_models[] names the built-in "
+     "models (the registry)"),
+    ("core", "inference", "model.c's table gs_models[] (the registry)"),
+    ("core", "policies", "sim.c finds a policy or placer by name in "
+     "policies/registry.c's tables (the registry)"),
+    ("cluster", "core", "share.c (the sharing model) is in cluster/ and "
+     "uses the engine calls of sim.h"),
+    ("cluster", "io", "frag.c reads the scenario's workload (gen, source) "
+     "for the placement experiment's node classes"),
+    ("cluster", "traces", "frag.c reads a trace (tread.h)"),
+    ("io", "cloud", "scenario.h holds the cloud's configuration "
+     "(cloudcfg.h)"),
+    ("io", "inference", "scenario.h and source.h hold the services' "
+     "configuration (svccfg.h)"),
+    ("io", "traces", "source.c and scenario.c read traces and node lists"),
+    ("io", "studies", "h5out.c writes the placement experiment "
+     "(struct gs_place_exp, placeexp.h)"),
+]
+
+
+def rank_of():
+    r = {}
+    for i, layer in enumerate(LAYERS):
+        for c in layer:
+            r[c] = i
+    return r
+
+
+def component(path):
+    """Component of a path relative to the root, or None if outside."""
+    if path in FILE_COMPONENT:
+        return FILE_COMPONENT[path]
+    parts = path.split("/")
+    if parts[0] == "sim" and len(parts) == 3:
+        return parts[1]
+    if parts[0] == "sim" and len(parts) == 2:
+        return "shim"
+    if parts[0] in ("policies", "traces") and len(parts) == 2:
+        return parts[0]
+    return None
+
+
+def sources(root):
+    out = []
+    for top in ("sim", "policies", "traces"):
+        base = os.path.join(root, top)
+        for dirpath, _, files in os.walk(base):
+            rel = os.path.relpath(dirpath, root)
+            if top == "policies" and rel != "policies":
+                continue            # examples: plug-ins, built outside
+            for f in sorted(files):
+                if f.endswith((".c", ".h")):
+                    out.append(os.path.join(rel, f))
+    return sorted(out)
+
+
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def include_edges(root, files):
+    """(from_comp, to_comp, where, what) for every quoted include."""
+    edges = []
+    for f in files:
+        src = component(f)
+        if src is None or src == "shim":
+            continue
+        with open(os.path.join(root, f), errors="replace") as fp:
+            for n, line in enumerate(fp, 1):
+                m = INC.match(line)
+                if not m:
+                    continue
+                target = os.path.normpath(
+                    os.path.join(os.path.dirname(f), m.group(1)))
+                dst = component(target)
+                if dst is None or dst == src:
+                    continue
+                edges.append((src, dst, "%s:%d" % (f, n), target))
+    return edges
+
+
+def nm_symbols(obj):
+    res = subprocess.run(["nm", "--defined-only", obj], capture_output=True,
+                         text=True)
+    defined = set()
+    for line in res.stdout.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[1] in "TDBRCVWG" and p[1].isupper():
+            defined.add(p[2])
+    res = subprocess.run(["nm", "--undefined-only", obj],
+                         capture_output=True, text=True)
+    undefined = set(p.split()[-1] for p in res.stdout.splitlines() if p)
+    return defined, undefined
+
+
+def symbol_edges(objdir, root):
+    """(from_comp, to_comp, object, symbol) for every symbol an object
+    takes from another component's object."""
+    objs = []
+    for top in ("sim", "policies", "traces"):
+        base = os.path.join(objdir, top)
+        for dirpath, _, files in os.walk(base):
+            rel = os.path.relpath(dirpath, objdir)
+            if top == "policies" and rel != "policies":
+                continue
+            for f in files:
+                if f.endswith(".o"):
+                    objs.append(os.path.join(rel, f))
+    owner, need = {}, {}
+    for o in sorted(objs):
+        comp = component(o[:-2] + ".c")
+        if comp is None:
+            continue
+        d, u = nm_symbols(os.path.join(objdir, o))
+        for s in d:
+            owner.setdefault(s, (comp, o))
+        need[o] = (comp, u)
+    edges = []
+    for o, (comp, u) in sorted(need.items()):
+        for s in sorted(u):
+            if s in owner and owner[s][0] != comp:
+                edges.append((comp, owner[s][0], o, s))
+    return edges, len(objs), need, owner
+
+
+def cycles(graph):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+# Folders whose files still call each other in a circle (object-level,
+# by symbol): the component and why.  A circle elsewhere fails.
+FILE_CIRCLE_DEBTS = {
+    "cloud": "cloud.c ties the markets, spot, failures, autoscaler and "
+             "reaper together, and they call back into its shared books",
+    "inference": "service.c's hooks table names svcout.c's output hooks, "
+                 "which read the services through service.c",
+    "studies": "planjson.c checks targets with sweep.c's run metrics; "
+               "sweep.c splits value lists with planjson.c's helper",
+}
+
+
+def file_circles(objdir, sym_need, owner):
+    """Per component, the circles among its objects (by symbol)."""
+    out = {}
+    graph = {}
+    for o, (comp, u) in sym_need.items():
+        for s in u:
+            if s in owner and owner[s][0] == comp and owner[s][1] != o:
+                graph.setdefault((comp, o), set()).add((comp, owner[s][1]))
+    for c in cycles(graph):
+        out.setdefault(c[0][0], []).append(sorted(os.path.basename(x[1])
+                                                  for x in c))
+    return out
+
+
+# --- lengths ---------------------------------------------------------------
+
+MAX_FUNC, MAX_FILE = 150, 1500
+# Tables are exempt from the file limit (STYLE.md): data, not logic.
+TABLE_FILES = set()
+FUNC_START = re.compile(r"^[A-Za-z_][^;]*\)\s*$|^[A-Za-z_][^;]*,\s*$")
+
+
+def long_functions(root, files):
+    """(file, line, name, length) of every function over MAX_FUNC lines:
+    from its signature's first line to the "}" in column 0 closing it."""
+    out = []
+    for f in files:
+        if not f.endswith(".c"):
+            continue
+        with open(os.path.join(root, f), errors="replace") as fp:
+            lines = fp.read().split("\n")
+        start = None
+        for i, line in enumerate(lines):
+            if line == "{" and i > 0:
+                j = i - 1       # back to the signature's first line
+                while j > 0 and lines[j - 1] and not lines[j - 1].endswith(
+                        (";", "}", "*/")) and not lines[j - 1].startswith(
+                        ("#", "/*", " *")) and lines[j - 1][0] not in " \t":
+                    j -= 1
+                start = j
+            elif line.startswith("}") and start is not None:
+                n = i - start + 1
+                if n > MAX_FUNC:
+                    m = re.search(r"(\w+)\s*\(", lines[start] + " " +
+                                  (lines[start + 1] if start + 1 < len(lines)
+                                   else ""))
+                    out.append((f, start + 1, m.group(1) if m else "?", n))
+                start = None
+    return out
+
+
+def long_files(root, files):
+    out = []
+    for f in files:
+        if f in TABLE_FILES:
+            continue
+        with open(os.path.join(root, f), errors="replace") as fp:
+            n = sum(1 for _ in fp)
+        if n > MAX_FILE:
+            out.append((f, n))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--root", default=os.path.dirname(here))
+    ap.add_argument("--obj", default=None,
+                    help="object tree (default ROOT/build/rel)")
+    ap.add_argument("--strict-lengths", action="store_true")
+    ap.add_argument("--quiet", action="store_true",
+                    help="print only violations")
+    a = ap.parse_args()
+    root = a.root
+    objdir = a.obj or os.path.join(root, "build", "rel")
+    rank = rank_of()
+    files = sources(root)
+    inc = include_edges(root, files)
+    sym, nobj, need, owner = symbol_edges(objdir, root)
+    if nobj == 0:
+        print("check-layers: no objects under %s (build first)" % objdir)
+        return 1
+    debts = {(f, t): r for f, t, r in DEBTS}
+    bad, used_debts = [], set()
+    graph, count = {}, {}
+
+    def judge(src, dst, where, what, kind):
+        if src not in rank or dst not in rank:
+            bad.append("%s: %s %s of unknown component (%s -> %s)"
+                       % (where, kind, what, src, dst))
+            return
+        graph.setdefault(src, set()).add(dst)
+        key = (src, dst)
+        c = count.setdefault(key, [0, 0])
+        c[0 if kind == "include" else 1] += 1
+        if rank[dst] < rank[src]:
+            return
+        if key in debts:
+            used_debts.add(key)
+            return
+        why = ("across models" if src in MODELS and dst in MODELS
+               else "across peers" if rank[dst] == rank[src]
+               else "up a layer")
+        bad.append("%s: %s %s goes %s (%s -> %s)"
+                   % (where, kind, what, why, src, dst))
+
+    for src, dst, where, what in inc:
+        judge(src, dst, where, what, "include")
+    for src, dst, obj, s in sym:
+        judge(src, dst, obj, s, "symbol")
+
+    # Circles between components, debts included (they are the cause).
+    circ = cycles(graph)
+
+    if not a.quiet:
+        print("check-layers: %d sources, %d objects; layers, lowest first:"
+              % (len(files), nobj))
+        for i, layer in enumerate(LAYERS):
+            print("  %d  %s" % (i, ", ".join(layer)))
+        print("the layer graph (includes / symbols):")
+        for src in sorted(graph, key=lambda c: (rank.get(c, 99), c)):
+            outs = sorted(graph[src], key=lambda c: (rank.get(c, 99), c))
+            print("  %-10s -> %s" % (src, ", ".join(
+                "%s (%d/%d)%s" % (d, count[(src, d)][0], count[(src, d)][1],
+                                  "" if rank[d] < rank[src] else " DEBT")
+                for d in outs)))
+        for key in sorted(used_debts):
+            if debts[key]:
+                print("  debt %s -> %s: %s" % (key[0], key[1], debts[key]))
+    for c in circ:
+        print("check-layers: circle among %s (through the debts above)"
+              % ", ".join(c))
+    for comp, cs in sorted(file_circles(objdir, need, owner).items()):
+        for c in cs:
+            msg = "%s: files in a circle: %s" % (comp, ", ".join(c))
+            if comp in FILE_CIRCLE_DEBTS:
+                if not a.quiet:
+                    print("check-layers: debt %s (%s)"
+                          % (msg, FILE_CIRCLE_DEBTS[comp]))
+            else:
+                bad.append(msg)
+    stale = [k for k in debts if debts[k] and k not in used_debts]
+    for k in sorted(stale):
+        bad.append("DEBTS lists %s -> %s, which is gone: remove it"
+                   % (k[0], k[1]))
+
+    lf, lfi = long_functions(root, files), long_files(root, files)
+    for f, line, name, n in lf:
+        print("check-layers: %s:%d: %s is %d lines (> %d)"
+              % (f, line, name, n, MAX_FUNC))
+    for f, n in lfi:
+        print("check-layers: %s is %d lines (> %d)" % (f, n, MAX_FILE))
+    if a.strict_lengths:
+        bad += ["%s:%d: function %s over %d lines" % (f, l, nm, MAX_FUNC)
+                for f, l, nm, _ in lf]
+        bad += ["%s: over %d lines" % (f, MAX_FILE) for f, _ in lfi]
+
+    for b in bad:
+        print("check-layers: " + b)
+    if bad:
+        print("check-layers: %d violation(s)" % len(bad))
+        return 1
+    print("check-layers: ok (%d debts, %d long functions, %d long files)"
+          % (len([k for k in used_debts if debts[k]]), len(lf), len(lfi)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

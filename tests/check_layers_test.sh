@@ -1,0 +1,50 @@
+#!/bin/sh
+# check_layers_test.sh -- check-layers catches what it must: on a copy of
+# the tree it (1) passes as the tree is, (2) fails on a planted upward
+# include (base/ including a tool), naming the file and line, (3) fails on a
+# planted local `extern` (an object of base/ calling a tool's function
+# through its own declaration, which no include shows: nm does), naming
+# the object and symbol, and (4) fails on a planted include across models.
+#
+#   sh tests/check_layers_test.sh BUILD_DIR     (e.g. build/rel)
+set -u
+here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
+obj=$(cd "$1" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/gs-layers.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+fail=0
+check() {   # NAME EXPECTED-STATUS PATTERN: run the check on the copy
+    python3 "$work/tests/check_layers.py" --root "$work" --obj "$work/obj" \
+        --quiet >"$work/out" 2>&1
+    st=$?
+    if [ "$st" -ne "$2" ] || ! grep -q -- "$3" "$work/out"; then
+        echo "check_layers_test: $1: status $st, want $2 and '$3':"
+        cat "$work/out"; fail=1
+    else
+        echo "check_layers_test: $1: ok"
+    fi
+}
+mkdir -p "$work/obj"
+cp -r "$root/sim" "$root/policies" "$root/traces" "$root/tests" "$work/"
+for d in sim policies traces; do cp -r "$obj/$d" "$work/obj/"; done
+check "the tree as it is" 0 "check-layers: ok"
+
+printf '#include "../studies/sweep.h"\n' >>"$work/sim/base/order.h"
+check "an upward include" 1 \
+    "sim/base/order.h:[0-9]*: include sim/studies/sweep.h goes up a layer"
+cp "$root/sim/base/order.h" "$work/sim/base/order.h"
+
+cat >"$work/planted.c" <<'C'
+extern int gs_run_nmetrics(void);
+int gs_planted(void);
+int gs_planted(void) { return gs_run_nmetrics(); }
+C
+${CC:-cc} -c "$work/planted.c" -o "$work/obj/sim/base/planted.o"
+cp "$work/planted.c" "$work/sim/base/planted.c"
+check "a local extern" 1 \
+    "sim/base/planted.o: symbol gs_run_nmetrics goes up a layer (base -> studies)"
+rm "$work/obj/sim/base/planted.o" "$work/sim/base/planted.c"
+
+printf '#include "../cloud/cloud.h"\n' >>"$work/sim/inference/svcout.c"
+check "an include across models" 1 "goes across models (inference -> cloud)"
+exit $fail

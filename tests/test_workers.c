@@ -1,0 +1,259 @@
+/* test_workers.c -- supervised workers, probed plug-ins and the memory
+ * budget (pool.c, cleanup.c, plugin.c, membudget.c), with the misbehaving
+ * plug-ins of tests/plugins/ (misbehave.so: hangs, ignores SIGTERM, writes
+ * junk to inherited descriptors, by seed; ctorcrash.so: its constructor
+ * crashes):
+ *   - --task-timeout ends a task that runs too long and names it;
+ *   - junk a plug-in writes into the worker's socket fails its task with a
+ *     message (no assertion, no leftovers);
+ *   - SIGTERM to compare whose worker is stopped and ignores SIGTERM: the
+ *     worker is continued, then killed after the grace; gpusim exits 143
+ *     within seconds leaving nothing behind;
+ *   - a plug-in whose constructor crashes: exit 2 naming it;
+ *   - a fleet of 10,000,000 nodes x 63 GPUs: exit 2 at once, saying how
+ *     much it would need; --max-memory lowers the budget. */
+#include "cutest.h"
+#include "hostile.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *dir;
+static char *misbehave, *ctorcrash;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *take_log(void)
+{
+    char *log = NULL, *text = NULL;
+    size_t n = 0;
+    if (asprintf(&log, "%s.log", dir) < 0)
+        return strdup("");
+    FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
+    int ch;
+    while (fp && (ch = fgetc(fp)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    if (fp)
+        fclose(fp);
+    unlink(log);
+    free(log);
+    return text;
+}
+
+/* Files in dir other than the scenarios s*.json. */
+static int leftovers(void)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (dp && (e = readdir(dp)) != NULL)
+        if (e->d_name[0] != '.' || (strcmp(e->d_name, ".") != 0 &&
+                                    strcmp(e->d_name, "..") != 0))
+            n += !(e->d_name[0] == 's' && strstr(e->d_name, ".json"));
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* A tiny scenario dir/sSEED.json (20 jobs on 2 GPUs) with seed seed. */
+static void scenario(int seed, long nodes, int gpn)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/s%d.json", dir, seed) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fprintf(fp, "{\"name\": \"t\", \"seed\": %d, \"fleet\": [{\"name\": \"gpu\","
+            " \"gpu\": \"A100-80GB\", \"nodes\": %ld, \"gpus_per_node\": %d,"
+            " \"price_per_gpu_hour\": 2}], \"policy\": \"fifo\", \"workload\":"
+            " {\"generate\": {\"jobs\": 20, \"rate_per_hour\": 2, "
+            "\"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+            " \"tier\": \"training\", \"weight\": 1, \"tenants\": 2, \"gpus\":"
+            " 1, \"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}}}"
+            "\n", seed, nodes, gpn);
+    fclose(fp);
+}
+
+static void check(const char *const *argv, int want_rc, const char *want,
+                  double max_s)
+{
+    double t0 = now();
+    int rc = gs_hostile_run(dir, argv);
+    double dt = now() - t0;
+    char *msg = take_log();
+    if (rc != want_rc || strstr(msg, want) == NULL || dt > max_s)
+        printf("\n    %s %s: rc=%d in %.1f s: %s", argv[1], argv[2], rc, dt,
+               msg);
+    CU_ASSERT_EQUAL(rc, want_rc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+    CU_ASSERT(dt <= max_s);
+    free(msg);
+}
+
+static void test_timeout(void)
+{
+    /* seeds 44 (hangs) and 45 (hangs ignoring SIGTERM) on two workers: the
+     * first to pass 2 s is named; the other is stopped within the grace */
+    const char *a[] = { "gpusim", "compare", "s44.json", "--policy-lib",
+                        misbehave, "--policies", "misbehave", "--seeds", "2",
+                        "--jobs", "2", "--no-plots", "--out", "o.h5",
+                        "--task-timeout", "2s", NULL };
+    check(a, 1, "(policy misbehave, seed 4", 2 + 2 + 6);
+    check(a, 1, "still running after --task-timeout 2 s; its worker was "
+                "stopped", 10);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+    const char *b[] = { "gpusim", "compare", "s44.json", "--task-timeout",
+                        "0x10", NULL };
+    check(b, 2, "--task-timeout takes a duration", 5);
+}
+
+static void test_stray_write(void)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        const char *a[] = { "gpusim", "compare", "s46.json", "--policy-lib",
+                            misbehave, "--policies", "fifo,misbehave",
+                            "--seeds", "1", "--jobs", jobs == 1 ? "1" : "2",
+                            "--no-plots", "--out", "o.h5", NULL };
+        check(a, 1, "task 1 (policy misbehave, seed 46): its worker sent a "
+                    "message that is not a result", 20);
+        CU_ASSERT_EQUAL(leftovers(), 0);
+    }
+}
+
+static void test_sigterm(void)
+{
+    char *bin = realpath(getenv("GPUSIM") ? getenv("GPUSIM") : "./gpusim",
+                         NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(bin, "gpusim", "compare", "s45.json", "--policy-lib", misbehave,
+              "--policies", "misbehave", "--seeds", "2", "--jobs", "2",
+              "--no-plots", "--out", "o.h5", (char *)NULL);
+        _exit(127);
+    }
+    free(bin);
+    /* wait for its workers, stop one, then SIGTERM gpusim */
+    char kids[64];
+    snprintf(kids, sizeof kids, "/proc/%d/task/%d/children", pid, pid);
+    long worker = 0;
+    for (int i = 0; i < 500 && worker == 0; i++) {
+        FILE *fp = fopen(kids, "r");
+        if (fp) {
+            if (fscanf(fp, "%ld", &worker) != 1)
+                worker = 0;
+            fclose(fp);
+        }
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    CU_ASSERT_FATAL(worker > 0);
+    struct timespec ts = { 0, 300 * 1000 * 1000 };
+    nanosleep(&ts, NULL);           /* the worker is in its hook */
+    kill((pid_t)worker, SIGSTOP);
+    double t0 = now();
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
+    double dt = now() - t0;
+    CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    CU_ASSERT(dt < 5);
+    CU_ASSERT(kill((pid_t)worker, 0) != 0);      /* gone, and reaped */
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
+static void test_ctor_crash(void)
+{
+    const char *a[] = { "gpusim", "run", "s44.json", "--policy-lib",
+                        ctorcrash, "--no-out", NULL };
+    check(a, 2, "ctorcrash.so: the plug-in crashed while loading (signal 11",
+          10);
+    const char *b[] = { "gpusim", "compare", "s44.json", "--policy-lib",
+                        ctorcrash, "--policies", "ctorcrash", "--no-plots",
+                        "--out", "o.h5", NULL };
+    check(b, 2, "the plug-in crashed while loading", 10);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
+static void test_memory(void)
+{
+    scenario(7, 10000000, 63);
+    const char *a[] = { "gpusim", "run", "s7.json", "--no-out", NULL };
+    /* 32 MiB + 1e7 x 400 + 6.3e8 x 60 + 20 x 100 bytes = 39.0 GiB */
+    check(a, 2, "s7.json: this simulation would need about 39.0 GiB "
+                "(10000000 nodes, 630000000 GPUs, 20 generated jobs)", 5);
+    const char *b[] = { "gpusim", "compare", "s7.json", "--no-plots", NULL };
+    check(b, 2, "would need about 39.0 GiB", 5);
+    const char *c[] = { "gpusim", "run", "s44.json", "--no-out",
+                        "--max-memory", "16M", NULL };
+    check(c, 2, "more than its memory budget of 0.0 GiB (--max-memory)", 5);
+    const char *e[] = { "gpusim", "run", "s44.json", "--no-out", "-q",
+                        "--max-memory=1G", NULL };
+    CU_ASSERT_EQUAL(gs_hostile_run(dir, e), 0);
+    free(take_log());
+    const char *f[] = { "gpusim", "run", "s44.json", "--max-memory", "lots",
+                        NULL };
+    check(f, 2, "--max-memory takes a size", 5);
+    /* shared among workers: 40 MiB is enough for one run of 32 MiB + a
+     * little, not for two at once */
+    scenario(8, 1, 1);
+    const char *g[] = { "gpusim", "compare", "s8.json", "--policies",
+                        "fifo,fair", "--seeds", "1", "--jobs", "2",
+                        "--no-plots", "--out", "o.h5", "--max-memory", "40M",
+                        NULL };
+    check(g, 2, "shared among 2 workers", 20);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
+static void test_cleanup(void)
+{
+    gs_hostile_rmdir(dir);
+}
+
+static CU_TestInfo tests[] = {
+    { "--task-timeout ends a task and names it", test_timeout },
+    { "a plug-in's stray write fails its task with a message",
+      test_stray_write },
+    { "SIGTERM with a stopped worker that ignores it: out in seconds",
+      test_sigterm },
+    { "a plug-in whose constructor crashes: exit 2 naming it",
+      test_ctor_crash },
+    { "the memory budget: refused before allocating", test_memory },
+    { "(cleanup)", test_cleanup },
+    CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+    const char *pd = getenv("GS_PLUGIN_DIR");
+    if ((dir = gs_hostile_dir()) == NULL || pd == NULL) {
+        printf("GS_PLUGIN_DIR unset: run through make test\n");
+        return 2;
+    }
+    char *tp = NULL;
+    if (asprintf(&tp, "%s/../testplugins", pd) < 0 ||
+        (tp = realpath(tp, NULL)) == NULL ||
+        asprintf(&misbehave, "%s/misbehave.so", tp) < 0 ||
+        asprintf(&ctorcrash, "%s/ctorcrash.so", tp) < 0)
+        return 2;
+    for (int s = 44; s <= 46; s++)
+        scenario(s, 2, 1);
+    return gs_test_run("workers", tests);
+}
