@@ -72,15 +72,6 @@ static const char shape[] =
 " \"duration\": {\"dist\": \"lognormal\", \"median\": \"30m\", \"sigma\": 1.0,"
 "              \"max\": \"12h\"}";
 
-/* CPU seconds of this process: on a shared machine wall time measures the
- * neighbours too. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 struct run {
     double secs, work_per_job, util;
     long pending_end;
@@ -104,7 +95,7 @@ static int one(const char *policy, long jobs, double load, struct run *out)
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_diag d = { 0 };
-    double t0 = cpu_now();
+    double t0 = bench_cpu_now();
     if (gs_scenario_parse(text, "overload", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
         char m[1200];
@@ -115,24 +106,12 @@ static int one(const char *policy, long jobs, double load, struct run *out)
         return 1;
     }
     const struct gs_summary *su = gs_sim_summary(sim);
-    out->secs = cpu_now() - t0;
+    out->secs = bench_cpu_now() - t0;
     out->work_per_job = (double)su->policy_work / (double)jobs;
     out->util = su->util;
     out->pending_end = su->all.unfinished;
     gs_sim_free(sim);
     gs_scenario_free(sc);
-    return 0;
-}
-
-/* Is name in the comma-separated list (NULL: all)? */
-static int listed(const char *list, const char *name)
-{
-    if (list == NULL)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
     return 0;
 }
 
@@ -168,7 +147,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nreg || variants[i - nreg]; i++) {
         const char *name = i < nreg ? gs_policies[i]->name
                                     : variants[i - nreg];
-        if (!listed(only, name))
+        if (!bench_listed(only, name))
             continue;
         double t[3], w[3];
         for (int k = 0; k < 3; k++) {
@@ -193,7 +172,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nreg || variants[i - nreg]; i++) {
         const char *name = i < nreg ? gs_policies[i]->name
                                     : variants[i - nreg];
-        if (!listed(only, name))
+        if (!bench_listed(only, name))
             continue;
         if (one(name, 1000000, 0.95, &r))
             return 1;

@@ -60,13 +60,6 @@ static const char shape[] =
 " \"duration\": {\"dist\": \"lognormal\", \"median\": \"30m\", \"sigma\": 1.0,"
 "              \"max\": \"12h\"}";
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* A growing string. */
 struct buf { char *s; size_t n, cap; };
 
@@ -143,7 +136,7 @@ static int one(const char *policy, int T, double q, long jobs, double load,
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_diag d = { 0 };
-    double t0 = cpu_now();
+    double t0 = bench_cpu_now();
     int rc = 0;
     if (gs_scenario_parse(text, "tenants", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
@@ -153,7 +146,7 @@ static int one(const char *policy, int T, double q, long jobs, double load,
         rc = 1;
     } else {
         const struct gs_summary *su = gs_sim_summary(sim);
-        out->secs = cpu_now() - t0;
+        out->secs = bench_cpu_now() - t0;
         out->work_per_job = (double)su->policy_work / (double)jobs;
     }
     gs_sim_free(sim);
@@ -192,17 +185,6 @@ static int numbers(const char *s, double *v, int max)
         s = *end == ',' ? end + 1 : end + strlen(end);
     }
     return n;
-}
-
-static int listed(const char *list, const char *name)
-{
-    if (list == NULL)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
 }
 
 #define MAXPOL 64
@@ -247,11 +229,11 @@ int main(int argc, char **argv)
     pols[np++] = "fifo";
     for (int i = 0; gs_policies[i] && np < MAXPOL - 2; i++)
         if (strcmp(gs_policies[i]->name, "fifo") != 0 &&
-            listed(only, gs_policies[i]->name))
+            bench_listed(only, gs_policies[i]->name))
             pols[np++] = gs_policies[i]->name;
-    if (listed(only, "priority+preempt"))
+    if (bench_listed(only, "priority+preempt"))
         pols[np++] = "priority+preempt";
-    if (listed(only, "fair-noreclaim"))
+    if (bench_listed(only, "fair-noreclaim"))
         pols[np++] = "fair-noreclaim";
     printf("tenants: 10,000 GPUs; CPU seconds and x fifo (same row); work "
            "per job in brackets;\n         median of %d; T tenants with "
@@ -261,7 +243,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < ns; s++)
     for (int qi = 0; qi < 2; qi++) {
         const char *qname = qi == 0 ? "full" : "half";
-        if (!listed(quotas, qname))
+        if (!bench_listed(quotas, qname))
             continue;
         for (int l = 0; l < nl; l++) {
             printf("\n%.0f jobs, load %.2f, quotas %s\n%-17s", sizes[s],

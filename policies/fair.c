@@ -71,6 +71,7 @@ struct ten {
     struct gs_job **rvj;
     long nrv, caprv;
     int live;                   /* borrowers(): may still start a job */
+    int lender;                 /* counted in nlender */
 };
 
 struct fair {
@@ -108,6 +109,18 @@ struct fair {
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
     long reclaims, reclaimed;   /* counters, for tests */
+    /* Tenants that could lose a victim to another tenant's owner: at least
+     * one GPU above their guarantee (is_victim's test for the smallest
+     * victim) with a job in rv.  None, and reclaim cannot find a victim:
+     * a pass on a full fleet then has nothing to do for owners. */
+    int nlender;
+    /* owners_merge()'s scratch: groups in play by first job (om), groups
+     * set aside until something changes (od), jobs taken out of their
+     * groups for the pass (oh, put back at its end). */
+    int *om, *od;
+    long nom, nod, capom, capod;
+    struct gs_job **oh;
+    long noh, capoh;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
@@ -203,6 +216,9 @@ static void fair_free(void *state)
     free(s->cand);
     free(s->recl);
     free(s->vict);
+    free(s->om);
+    free(s->od);
+    free(s->oh);
     free(s);
 }
 
@@ -226,6 +242,14 @@ static double dom_share(const struct fair *s, int t)
     double g = s->fleet_gpus > 0 ? x->gpus / s->fleet_gpus : 0;
     double m = s->fleet_mem > 0 ? x->mem / s->fleet_mem : 0;
     return (g > m ? g : m) / x->weight;
+}
+
+/* Keep tenant x's place in nlender right after its GPUs or rv changed. */
+static void lender_fix(struct fair *s, struct ten *x)
+{
+    int l = x->nrv > 0 && x->gpus - 1.0 >= x->quota - EPS;
+    s->nlender += l - x->lender;
+    x->lender = l;
 }
 
 /* Start j (anywhere, or within r) and book it to its tenant. */
@@ -274,6 +298,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pnode.time = (gs_time)(over * 1000.0 + 0.5);
         s->np_over += over;
     }
+    lender_fix(s, x);
     return 0;
 }
 
@@ -310,6 +335,7 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
             x->rvj[i]->pslot = (x->rvj[i]->pslot & 0xff) | i << 8;
         }
     }
+    lender_fix(s, x);
     j->pslot = 0;
 }
 
@@ -578,6 +604,142 @@ static int collect(struct gs_hnode *n, void *arg)
     return 0;
 }
 
+/* --- owners in pass order without gathering them ------------------------
+ *
+ * The window's jobs in pass order are the merge of its groups' jobs (a
+ * group's jobs share priority, and its heap's record order is their arrival
+ * order).  owners_merge() takes them one at a time from a heap of groups
+ * (om) keyed by first job, taking each job it leaves waiting out of its
+ * group for the pass (oh) so that the group's next job comes up.  When a
+ * job changes nothing (ver did not move: passed over for its quota, no
+ * room, no reclaim), its group's later jobs would change nothing either as
+ * long as nothing changes -- they have its shape and tenant, the quota test
+ * and start see the same state (misses repeat: gs_sim_misses_repeat) and
+ * reclaim the same cached miss (rfail) -- so the group is set aside (od).
+ * When something changes, the groups set aside come back, past their jobs
+ * that come before the job that changed it (those would have been passed
+ * over before the change).  So the pass tries exactly the jobs owners()
+ * would, in its order, with the same outcomes, and looks at the others not
+ * at all. */
+
+static int om_before(const struct fair *s, int a, int b)
+{
+    return cand_before(gs_jgroup_head(&s->gs.g[a]),
+                       gs_jgroup_head(&s->gs.g[b]));
+}
+
+static void om_push(struct fair *s, int g)
+{
+    if (s->nom == s->capom)
+        s->om = gs_grow(s->om, &s->capom, s->nom + 1, sizeof *s->om);
+    long i = s->nom++;
+    while (i > 0 && om_before(s, g, s->om[(i - 1) / 2])) {
+        s->om[i] = s->om[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->om[i] = g;
+}
+
+static int om_pop(struct fair *s)
+{
+    int top = s->om[0], last = s->om[--s->nom];
+    long i = 0, n = s->nom;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && om_before(s, s->om[c + 1], s->om[c]))
+            c++;
+        if (!om_before(s, s->om[c], last))
+            break;
+        s->om[i] = s->om[c];
+        i = c;
+    }
+    if (n > 0)
+        s->om[i] = last;
+    return top;
+}
+
+/* Take j, waiting, out of group g for the rest of the pass. */
+static void hold(struct fair *s, int g, struct gs_job *j)
+{
+    gs_jgroup_remove(&s->gs.g[g], j);
+    gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
+    if (s->noh == s->capoh)
+        s->oh = gs_grow(s->oh, &s->capoh, s->noh + 1, sizeof *s->oh);
+    s->oh[s->noh++] = j;
+}
+
+/* Something changed at job cur: the groups set aside come back, past
+ * their jobs before cur. */
+static void revive(struct fair *s, const struct gs_job *cur)
+{
+    for (long i = 0; i < s->nod; i++) {
+        int g = s->od[i];
+        struct gs_job *h;
+        while ((h = gs_jgroup_head(&s->gs.g[g])) != NULL &&
+               cand_before(h, cur))
+            hold(s, g, h);
+        if (h != NULL)
+            om_push(s, g);
+    }
+    s->nod = 0;
+}
+
+/* One owner: what owners() does with j; 1 if it changed anything. */
+static int owner_try(struct fair *s, struct gs_sim *sim,
+                     const struct gs_fleet *f, struct gs_job *j)
+{
+    uint64_t v = s->ver;
+    const struct ten *x = &s->t[j->tenant];
+    gs_sim_examine(sim, 1);
+    if (x->gpus + job_gpus(j) > x->quota + EPS)
+        return 0;
+    if (!fleet_full(f) && start(s, sim, j, NULL, 0) == 0)
+        return 1;
+    if (s->reclaim)
+        reclaim(s, sim, j);
+    return s->ver != v;
+}
+
+static void owners_merge(struct fair *s, struct gs_sim *sim)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    s->nom = s->nod = s->noh = 0;
+    for (int t = 0; t < s->nt; t++)
+        if (s->t[t].gpus <= s->t[t].quota + EPS)
+            for (int k = 0; k < s->t[t].ngrp; k++)
+                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0)
+                    om_push(s, s->t[t].grp[k]);
+    gs_sim_examine(sim, s->nom);
+    while (s->nom > 0) {
+        int g = om_pop(s);
+        struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
+        int changed = owner_try(s, sim, f, j);
+        if (gs_jgroup_head(&s->gs.g[g]) == j)      /* still waiting */
+            hold(s, g, j);
+        if (changed)
+            revive(s, j);
+        if (gs_jgroup_size(&s->gs.g[g]) == 0)
+            continue;
+        if (changed) {
+            om_push(s, g);
+        } else {
+            if (s->nod == s->capod)
+                s->od = gs_grow(s->od, &s->capod, s->nod + 1, sizeof *s->od);
+            s->od[s->nod++] = g;
+        }
+    }
+    /* back into their groups, in the order they came out */
+    for (long i = 0; i < s->noh; i++) {
+        struct gs_job *j = s->oh[i];
+        int g = (int)(j->pslot >> 8);
+        gs_jgroup_add(&s->gs, g, j);
+        gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
+    }
+    s->noh = 0;
+}
+
 /* 1. Owners: the window's jobs within their tenant's guarantee, in pass
  * order, reclaiming room.  Only tenants at or under their guarantee can
  * have any (a tenant above it stays above: reclaim leaves victims' tenants
@@ -585,6 +747,15 @@ static int collect(struct gs_hnode *n, void *arg)
 static void owners(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
+    /* A full fleet and no reclaim, or no tenant to reclaim from: every
+     * candidate would be passed over (start is not tried on a full fleet,
+     * reclaim finds no victim), and nothing would change. */
+    if (fleet_full(f) && (!s->reclaim || s->nlender == 0))
+        return;
+    if (gs_sim_misses_repeat(sim)) {
+        owners_merge(s, sim);
+        return;
+    }
     long n = 0;
     for (int t = 0; t < s->nt; t++)
         if (s->t[t].gpus <= s->t[t].quota + EPS)

@@ -17,7 +17,12 @@
  * the heads of the partitions not yet blocked, oldest first -- the same
  * sequence of attempts as walking the whole pending list and skipping
  * blocked partitions, but it looks only at the jobs it tries: one per start
- * plus one per partition that blocks. */
+ * plus one per partition that blocks.  The heads are merged through a heap
+ * of the partitions keyed by their first job (built each pass, O(P), then
+ * O(log P) an attempt, where a scan of every partition per attempt made a
+ * pass O(P^2) with many partitions), and a job's partition is found once
+ * per tenant and tier, not by comparing names with every partition at each
+ * arrival. */
 #include "policy.h"
 #include "../sim/core/heap.h"
 #include "../sim/core/sim.h"
@@ -40,6 +45,10 @@ struct st {
     struct part *p;
     char *blocked;
     uint64_t seq;
+    int *ph;                /* a pass's heap of partitions by first job */
+    int *pmatch;            /* per tenant * GS_NTIERS + tier: partition + 1,
+                               0 when not looked up yet */
+    long npmatch;
 };
 
 static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
@@ -58,8 +67,9 @@ static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
     s->np = sc->nparts;
     s->p = calloc((size_t)s->np + 1, sizeof *s->p);
     s->blocked = calloc((size_t)s->np + 1, 1);
+    s->ph = calloc((size_t)s->np + 1, sizeof *s->ph);
     int *used = calloc((size_t)f->npools, sizeof *used);
-    if (!s->p || !s->blocked || !used)
+    if (!s->p || !s->blocked || !s->ph || !used)
         goto nomem;
     for (int i = 0; i <= s->np; i++)
         gs_heap_init(&s->p[i].q);
@@ -96,6 +106,7 @@ nomem:
             free(s->p[i].r);
     free(s->p);
     free(s->blocked);
+    free(s->ph);
     free(s);
     return GS_ENOMEM;
 }
@@ -109,10 +120,13 @@ static void st_free(void *state)
     }
     free(s->p);
     free(s->blocked);
+    free(s->ph);
+    free(s->pmatch);
     free(s);
 }
 
-static int match(const struct st *s, struct gs_sim *sim, const struct gs_job *j)
+static int match_scan(const struct st *s, struct gs_sim *sim,
+                      const struct gs_job *j)
 {
     const char *tenant = gs_sim_tenant_name(sim, j->tenant);
     for (int i = 0; i < s->np; i++) {
@@ -122,6 +136,28 @@ static int match(const struct st *s, struct gs_sim *sim, const struct gs_job *j)
             return i;
     }
     return s->np;
+}
+
+/* j's partition: match_scan's answer, kept per tenant and tier (a run's
+ * tenants are numbered densely from 0). */
+static int match(struct st *s, struct gs_sim *sim, const struct gs_job *j)
+{
+    long k = (long)j->tenant * GS_NTIERS + j->s.tier;
+    if (j->tenant < 0 || j->s.tier < 0 || j->s.tier >= GS_NTIERS)
+        return match_scan(s, sim, j);
+    if (k >= s->npmatch) {
+        long n = s->npmatch ? s->npmatch : 64;
+        while (n <= k)
+            n *= 2;
+        int *m = realloc(s->pmatch, (size_t)n * sizeof *m);
+        GS_OOM_IF(m == NULL);
+        memset(m + s->npmatch, 0, (size_t)(n - s->npmatch) * sizeof *m);
+        s->pmatch = m;
+        s->npmatch = n;
+    }
+    if (s->pmatch[k] == 0)
+        s->pmatch[k] = match_scan(s, sim, j) + 1;
+    return s->pmatch[k] - 1;
 }
 
 /* Could j ever run in partition p (empty)? */
@@ -171,27 +207,56 @@ static struct gs_job *head_of(const struct part *p)
              : NULL;
 }
 
+/* Does partition a's first job come before b's?  Keys are record
+ * indexes, distinct between partitions; equal only when both are empty
+ * (GS_TIME_MAX), and then the lower index, as the scan took. */
+static int ph_before(struct st *s, int a, int b)
+{
+    gs_time x = gs_heap_top_time(&s->p[a].q), y = gs_heap_top_time(&s->p[b].q);
+    return x != y ? x < y : a < b;
+}
+
+static void ph_down(struct st *s, int n, int i)
+{
+    int v = s->ph[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ph_before(s, s->ph[c + 1], s->ph[c]))
+            c++;
+        if (!ph_before(s, s->ph[c], v))
+            break;
+        s->ph[i] = s->ph[c];
+        i = c;
+    }
+    s->ph[i] = v;
+}
+
 static void st_schedule(void *state, struct gs_sim *sim)
 {
     struct st *s = state;
-    memset(s->blocked, 0, (size_t)s->np + 1);
-    for (;;) {
-        int bp = -1;
-        gs_time best = GS_TIME_MAX;
-        for (int i = 0; i <= s->np; i++)
-            if (!s->blocked[i] && gs_heap_top_time(&s->p[i].q) < best) {
-                best = gs_heap_top_time(&s->p[i].q);
-                bp = i;
-            }
-        if (bp < 0)
-            break;
+    /* The partitions with a waiting job, by first job: the top is the one
+     * a scan for the oldest head among those not blocked would pick. */
+    int n = 0;
+    for (int i = 0; i <= s->np; i++)
+        if (gs_heap_size(&s->p[i].q) > 0)
+            s->ph[n++] = i;
+    for (int i = n / 2 - 1; i >= 0; i--)
+        ph_down(s, n, i);
+    while (n > 0) {
+        int bp = s->ph[0];
         struct part *p = &s->p[bp];
         struct gs_job *j = head_of(p);
         gs_sim_examine(sim, 1);
-        if (gs_sim_try_start(sim, j, p->r, p->n) < 0)
-            s->blocked[bp] = 1;
-        else
+        int out = gs_sim_try_start(sim, j, p->r, p->n) < 0;    /* blocked */
+        if (!out) {
             gs_heap_remove(&p->q, &j->pnode);
+            out = gs_heap_size(&p->q) == 0;                     /* emptied */
+        }
+        if (out)
+            s->ph[0] = s->ph[--n];
+        ph_down(s, n, 0);
     }
 }
 

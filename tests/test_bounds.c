@@ -237,6 +237,31 @@ static void test_columns(void)
                "'duration'?)");
 }
 
+/* An empty trace is refused alike in every format: no data rows at all
+ * (a header alone, comments alone, nothing). */
+static void test_empty_traces(void)
+{
+    static const struct { const char *name, *text, *fmt, *opt; } e[] = {
+        { "e0.csv", "", "native", NULL },
+        { "e1.csv", "id,arrival,gpus,duration\n", "native", NULL },
+        { "e2.swf", "", "swf", "procs_per_gpu=1" },
+        { "e3.swf", "; a comment, no job\n", "swf", "procs_per_gpu=1" },
+        { "e4.csv", "name,num_gpu,gpu_milli\n", "alibaba-gpu-2023", NULL },
+    };
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+        char *p = NULL;
+        CU_ASSERT_FATAL(asprintf(&p, "%s/%s", dir, e[i].name) > 0);
+        FILE *fp = fopen(p, "w");
+        fputs(e[i].text, fp);
+        fclose(fp);
+        free(p);
+        const char *a[] = { "gpusim", "trace", "stats", e[i].name, "--format",
+                            e[i].fmt, e[i].opt ? "--opt" : NULL, e[i].opt,
+                            NULL };
+        refused(a, ":1: empty trace: no ");
+    }
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -248,6 +273,7 @@ static CU_TestInfo tests[] = {
     { "numbers decimal, token counts counts", test_numbers },
     { "--out naming an input refused", test_out_is_input },
     { "misspelled trace columns: did you mean", test_columns },
+    { "empty traces refused alike in every format", test_empty_traces },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -6,9 +6,12 @@
 #include "cutest.h"
 #include "hostile.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *dir;
 
@@ -142,6 +145,122 @@ static void test_canary_fires(void)
     CU_ASSERT_FALSE(gs_hostile_canary(dir));
 }
 
+/* Entries directly in folder d. */
+static int entries(const char *d)
+{
+    DIR *dp = opendir(d);
+    int n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* --plots at and past PATH_MAX: compare's and plan's plot files are named
+ * in memory, so a folder whose files would pass PATH_MAX gets none of them
+ * (the write fails, said on stderr) and nothing lands beside it under a
+ * shortened name (path[1400] and path[1200] once cut it onto another
+ * file); one that fits gets all of them. */
+/* Regular files anywhere under folder d. */
+static int files_under(const char *d)
+{
+    DIR *dp = opendir(d);
+    int n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *sub = NULL;
+        if (e->d_type == DT_DIR && asprintf(&sub, "%s/%s", d, e->d_name) >= 0)
+            n += files_under(sub);
+        else
+            n += e->d_type == DT_REG;
+        free(sub);
+    }
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* A new folder whose path is exactly len characters: dir/deepK/ddd.../d,
+ * components at most NAME_MAX long (caller frees). */
+static char *make_deep(int k, size_t len)
+{
+    char *deep = NULL;
+    if (asprintf(&deep, "%s/deep%d", dir, k) < 0 || mkdir(deep, 0700) != 0)
+        return NULL;
+    while (strlen(deep) < len) {
+        size_t left = len - strlen(deep) - 1;       /* after the '/' */
+        size_t c = left > NAME_MAX ? NAME_MAX : left;
+        if (left > NAME_MAX && left - NAME_MAX < 2)
+            c = NAME_MAX - 2;       /* leave room for one more "/d" */
+        char *next = NULL;
+        if (asprintf(&next, "%s/%.*s", deep, (int)c,
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd")
+            < 0 || mkdir(next, 0700) != 0) {
+            free(next);
+            free(deep);
+            return NULL;
+        }
+        free(deep);
+        deep = next;
+    }
+    return deep;
+}
+
+/* --plots at and past PATH_MAX: compare's and plan's plot files are named
+ * in memory, so a folder whose files would pass PATH_MAX gets none of them
+ * (the write fails, said on stderr) and nothing lands beside it under a
+ * shortened name (path[1400] and path[1200] once cut it onto another
+ * file); one where the longest name (wait-fifo-interactive.dat, 25
+ * characters) just fits gets all of them. */
+static void test_long_plots(void)
+{
+    CU_ASSERT_EQUAL_FATAL(write_scenario("lp"), 0);
+    for (int fits = 0; fits <= 1; fits++) {
+        /* the plots folder "pp..." (20 characters) at a length where the
+         * longest file name fits exactly, or where none does ("/front.gp"
+         * is 9 characters) */
+        size_t plen = fits ? PATH_MAX - 1 - 26 : PATH_MAX - 1 - 8;
+        char *deep = make_deep(fits, plen - 21), *pl = NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+        CU_ASSERT_FATAL(asprintf(&pl, "%s/pppppppppppppppppppp", deep) > 0);
+        CU_ASSERT_EQUAL(strlen(pl), plen);
+        const char *a[] = { "gpusim", "compare", "lp.json", "--policies",
+                            "fifo", "--seeds", "1", "--jobs", "1", "--quiet",
+                            "--out", "lp.h5", "--plots", pl, NULL };
+        gs_hostile_run(dir, a);
+        const char *b[] = { "gpusim", "plan", "lp.json", "--no-advice",
+                            "--jobs", "1", "--quiet", "--out", "lpp.h5",
+                            "--plots", pl, NULL };
+        gs_hostile_run(dir, b);
+        /* only the plots folder itself appeared beside it, and no file
+         * anywhere in the tree but in it */
+        char *top = NULL;
+        CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, fits) > 0);
+        CU_ASSERT_EQUAL(entries(deep), 1);
+        CU_ASSERT_EQUAL(files_under(top), entries(pl));
+        free(top);
+        static const char *const all[] = { "utilization.png", "wait_cdf.png",
+                                           "cost_sla.png", "front.png",
+                                           "front.dat", "candidates.dat",
+                                           "wait-fifo-interactive.dat", NULL };
+        if (fits) {
+            CU_ASSERT(drawn("", pl + strlen(dir) + 1, all));
+        } else {
+            CU_ASSERT_EQUAL(entries(pl), 0);    /* none fits: none written */
+        }
+        free(pl);
+        free(deep);
+    }
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -165,6 +284,8 @@ static CU_TestInfo tests[] = {
       test_compare },
     { "plan: hostile file, scenario and --plots names run nothing",
       test_plan },
+    { "--plots at and past PATH_MAX: whole files or none",
+      test_long_plots },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

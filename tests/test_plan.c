@@ -140,6 +140,76 @@ static void test_mmc_widened(void)
     unlink(gs_cli_tmp(path));
 }
 
+/* Run plan-erlang.json with its plan's target and verdict keys replaced;
+ * stdout in *out.  The exit status. */
+static int erlang_variant(const char *target, const char *keys, char **out)
+{
+    char *text = gs_cli_slurp("scenarios/plan-erlang.json");
+    if (text == NULL)
+        return -1;
+    const char *t = "\"targets\": {\"wait_mean\": \"3.5m\"}";
+    const char *k = "\"seeds\": 5, \"min_seeds\": 3";
+    char *at = strstr(text, t), *ak = strstr(text, k), *mod = NULL;
+    if (at == NULL || ak == NULL || ak < at ||
+        asprintf(&mod, "%.*s\"targets\": {\"wait_mean\": \"%s\"}%.*s%s, "
+                 "%s%s", (int)(at - text), text, target,
+                 (int)(ak - at - strlen(t)), at + strlen(t), k, keys,
+                 ak + strlen(k)) < 0) {
+        free(text);
+        return -1;
+    }
+    free(text);
+    char path[128], args[512];
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-zone-%ld.json",
+             (long)getpid());
+    int rc = write_file(path, mod);
+    free(mod);
+    if (rc != 0)
+        return -1;
+    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
+             "/tmp/gs-test-plan-zone-%ld.h5", path, (long)getpid());
+    rc = gs_cli_run("", args, out, NULL);
+    unlink(gs_cli_tmp(path));
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-zone-%ld.h5",
+             (long)getpid());
+    unlink(gs_cli_tmp(path));
+    return rc;
+}
+
+/* A target set on a candidate's true value: Erlang C puts the mean wait of
+ * 12 nodes at 125.86 s, so against 126 s no number of seeds decides it.
+ * With an indifference zone of +-45% its 5-seed interval (125.0 +- 27 s)
+ * lies inside 126 +- 56.7 s: undecided within the zone, at once, and the
+ * answer is 13 (54.7 s), listing 12 as cheaper but undecided.  With no
+ * zone and a cap of 10 seeds, 12 runs 10 seeds (5 more runs) and stops
+ * undecided at the cap; the answer is 13 again.  Either verdict taken as
+ * feasible would answer 12; taken as infeasible, it would not be listed. */
+static void test_indifference_and_cap(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(wq_mean(12, 8, 1) * 3600, 126, 0.2);
+    CU_ASSERT(wq_mean(13, 8, 1) * 3600 < 0.5 * 126);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(erlang_variant("126s", "\"indifference\": 0.45", &out),
+                    0);
+    CU_ASSERT_EQUAL(chosen_nodes(out), 13);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "gpu.nodes=12  $61.44/hour  "
+                                              "wait_mean_s 125.024 ± 27 "
+                                              "against 126: undecided "
+                                              "within ±45%"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 6 candidates, 28 runs "));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(erlang_variant("126s", "\"indifference\": 0, "
+                                   "\"max_seeds\": 10", &out), 0);
+    CU_ASSERT_EQUAL(chosen_nodes(out), 13);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "undecided at the cap of 10 "
+                                              "seeds"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 6 candidates, 33 runs (1 "
+                                              "candidates stopped early, 1 "
+                                              "ran more seeds, 1 undecided"));
+    free(out);
+}
+
 /* The same queue judged on the waiting time's 95th percentile. */
 static const char p95_scenario[] =
 "{\"name\": \"plan-p95\", \"seed\": 3,"
@@ -538,6 +608,8 @@ static CU_TestInfo tests[] = {
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
     { "M/M/c, range below the answer: widened to Erlang C's c",
       test_mmc_widened },
+    { "M/M/c, target on the true value: indifference zone, cap",
+      test_indifference_and_cap },
     { "infeasible question: said so, closest candidate", test_infeasible },
     { "service replicas: TTFT p95 met at R, missed at R - 1",
       test_service_replicas },

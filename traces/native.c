@@ -54,6 +54,7 @@ struct gs_native {
     struct gs_jobspec *q;       /* converted rows not yet handed out */
     long qn, qhead, qcap;
     gs_time last;
+    long njobs;                 /* rows handed out */
     int eof, err;
     struct gs_diag d;
 };
@@ -422,11 +423,12 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
 {
     if (r->qhead == r->qn) {
         if (r->eof && !r->err) {
-            if (!r->header_done) {
+            if (!r->header_done || r->njobs == 0) {
                 char where[600];
                 snprintf(where, sizeof where, "%s:1", r->path);
-                return gs_diag_set(d, GS_EPARSE, where,
-                                   "empty trace: no header row");
+                return gs_diag_set(d, GS_EPARSE, where, !r->header_done
+                                   ? "empty trace: no header row"
+                                   : "empty trace: no job rows");
             }
             return 0;
         }
@@ -441,6 +443,7 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
     if (r->qhead == r->qn)
         return gs_native_next(r, out, d);
     *out = r->q[r->qhead++];
+    r->njobs++;
     return 1;
 }
 

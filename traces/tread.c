@@ -546,6 +546,11 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
     }
     if (rc == 0)
         rc = gs_treport_all_bad(path, &rs->rep, d);
+    if (rc == 0 && rs->rep.rows == 0) {    /* alike in every format */
+        char where[600];
+        snprintf(where, sizeof where, "%.580s:1", path);
+        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no job rows");
+    }
     if (rc == 0)
         rc = gs_tread_rewind(rs->t, d);
     rs->header_done = 0;

@@ -181,17 +181,22 @@ static void on_drain(struct gs_event *ev, void *ctx)
 
 /* --- jobs on nodes ---------------------------------------------------- */
 
-long gs_cloud_jobs_on(struct gs_cloud *c, int node, int gpu)
+void gs_cloud_scratch(struct gs_cloud *c, long n)
 {
-    long nrun, k = 0;
-    struct gs_job *const *run = gs_sim_running(c->sim, &nrun);
-    if (c->capscratch < nrun) {
-        long cap = nrun + 64;
+    if (c->capscratch < n) {
+        long cap = n + 64;
         struct gs_job **s = realloc(c->scratch, (size_t)cap * sizeof *s);
         GS_OOM_IF(s == NULL);
         c->scratch = s;
         c->capscratch = cap;
     }
+}
+
+long gs_cloud_jobs_on(struct gs_cloud *c, int node, int gpu)
+{
+    long nrun, k = 0;
+    struct gs_job *const *run = gs_sim_running(c->sim, &nrun);
+    gs_cloud_scratch(c, nrun);
     for (long i = 0; i < nrun; i++) {
         const struct gs_part *pt = gs_alloc_part_on(&run[i]->alloc, node);
         if (pt && (gpu < 0 || (pt->mask & (1ULL << gpu))))

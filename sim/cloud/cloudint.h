@@ -119,6 +119,8 @@ void gs_cloud_node_set(struct gs_cloud *c, int node, int st);
 void gs_cloud_log_event(struct gs_cloud *c, int kind, int node, int gpu,
                         int jobs, double value);
 gs_time gs_cloud_now(const struct gs_cloud *c);
+/* c->scratch holds at least n job pointers (grown as needed). */
+void gs_cloud_scratch(struct gs_cloud *c, long n);
 /* Running jobs with a part on node (and, if gpu >= 0, on that GPU of it),
  * copied to c->scratch: the array stays valid while they are interrupted.
  * Returns how many. */

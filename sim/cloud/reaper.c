@@ -93,13 +93,7 @@ static void on_reap(struct gs_event *ev, void *ctx)
     gs_time now = gs_cloud_now(c), next = GS_TIME_MAX;
     long nrun, k = 0;
     struct gs_job *const *run = gs_sim_running(c->sim, &nrun);
-    if (c->capscratch < nrun) {
-        long cap = nrun + 64;
-        struct gs_job **s = realloc(c->scratch, (size_t)cap * sizeof *s);
-        GS_OOM_IF(s == NULL);
-        c->scratch = s;
-        c->capscratch = cap;
-    }
+    gs_cloud_scratch(c, nrun);
     for (long i = 0; i < nrun; i++) {
         gs_time t = crossing(c, run[i], now);
         if (t <= now)

@@ -2020,58 +2020,12 @@ static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
     return 0;
 }
 
-static int parse_service(struct ctx *c, const cJSON *o, const char *p,
-                         struct gs_svccfg *sv)
+/* A service's "engine": the serving engine's limits (llm.h). */
+static int parse_svc_engine(struct ctx *c, const cJSON *o, const char *p,
+                            struct gs_svccfg *sv)
 {
     int rc;
-    char pp[600], tier[32] = "inference", router[32] = "least-outstanding";
-    if ((rc = check_keys(c, o, p, KEYS("name", "model", "engine", "router",
-                         "requests", "tier", "tenant", "sla",
-                         "load_bandwidth_gbs", "start", "disaggregated",
-                         SVC_POOL_KEYS))) < 0)
-        return rc;
-    memset(sv, 0, sizeof *sv);
-    gs_llm_engine_cfg_default(&sv->eng);
-    sv->load_gbs = 2.0;
-    sv->ttft_pct = sv->itl_pct = 99;
-    if ((rc = str(c, o, p, "name", 1, sv->name, sizeof sv->name)) < 0 ||
-        (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
-        (rc = str(c, o, p, "router", 0, router, sizeof router)) < 0 ||
-        (rc = num(c, o, p, "load_bandwidth_gbs", 1e-3, 1e6, 0,
-                  &sv->load_gbs)) < 0 ||
-        (rc = duration(c, o, p, "start", 0, &sv->start)) < 0)
-        return rc;
-    static const char *const reserved[] = { GS_SVC_RESERVED_NAMES };
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (strcmp(sv->name, reserved[i]) == 0) {
-            sub(pp, sizeof pp, p, "name");
-            return err(c, pp, "'%s' is the name of a table in the result "
-                       "file's /services; give the service another name",
-                       sv->name);
-        }
-    if (strchr(sv->name, '/') || strcmp(sv->name, ".") == 0) {
-        sub(pp, sizeof pp, p, "name");
-        return err(c, pp, "'%s': a service's name may not contain '/' or "
-                   "be '.' (it names a group of the result file)", sv->name);
-    }
-    snprintf(sv->tenant, sizeof sv->tenant, "%.47s", sv->name);
-    if ((rc = str(c, o, p, "tenant", 0, sv->tenant, sizeof sv->tenant)) < 0)
-        return rc;
-    if ((sv->tier = gs_tier_parse(tier)) < 0) {
-        sub(pp, sizeof pp, p, "tier");
-        return err(c, pp, "unknown tier '%s'", tier);
-    }
-    if ((sv->router = gs_router_parse(router)) < 0) {
-        sub(pp, sizeof pp, p, "router");
-        return err(c, pp, "unknown router '%s' (known: round-robin, "
-                   "least-outstanding, least-kv, prefix-affinity)", router);
-    }
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
-    sub(pp, sizeof pp, p, "model");
-    if (m == NULL)
-        return err(c, p, "missing required key 'model'");
-    if ((rc = parse_arch(c, m, pp, &sv->eng.arch)) < 0)
-        return rc;
+    char pp[600];
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "engine");
     if (e) {
         struct gs_llm_engine_cfg *ec = &sv->eng;
@@ -2106,6 +2060,16 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                        "of block_size (%d)", ec->prefix_block_tokens,
                        ec->block_size);
     }
+    return 0;
+}
+
+/* A service's replica pools: one, or a prefill and a decode pool
+ * ("disaggregated"). */
+static int parse_svc_pools(struct ctx *c, const cJSON *o, const char *p,
+                           struct gs_svccfg *sv)
+{
+    int rc;
+    char pp[600];
     /* The pool keys at the top level make the one pool, or the defaults of
      * the prefill and decode pools. */
     struct gs_svcpool base = { .gpu_model = -1, .tp = 1, .replicas = 1,
@@ -2167,6 +2131,15 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                 return rc;
         }
     }
+    return 0;
+}
+
+/* A service's "requests": a trace, or a generator. */
+static int parse_svc_requests(struct ctx *c, const cJSON *o, const char *p,
+                              struct gs_svccfg *sv)
+{
+    int rc;
+    char pp[600];
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(o, "requests");
     sub(pp, sizeof pp, p, "requests");
     if (rq == NULL)
@@ -2244,6 +2217,15 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
                 return rc;
         }
     }
+    return 0;
+}
+
+/* A service's "sla": latency targets and their percentiles. */
+static int parse_svc_sla(struct ctx *c, const cJSON *o, const char *p,
+                         struct gs_svccfg *sv)
+{
+    int rc;
+    char pp[600];
     const cJSON *sla = cJSON_GetObjectItemCaseSensitive(o, "sla");
     if (sla) {
         gs_time ttft = 0, itl = 0, e2e = 0;
@@ -2267,6 +2249,66 @@ static int parse_service(struct ctx *c, const cJSON *o, const char *p,
         sv->itl_s = (double)itl / 1000.0;
         sv->e2e_s = (double)e2e / 1000.0;
     }
+    return 0;
+}
+
+static int parse_service(struct ctx *c, const cJSON *o, const char *p,
+                         struct gs_svccfg *sv)
+{
+    int rc;
+    char pp[600], tier[32] = "inference", router[32] = "least-outstanding";
+    if ((rc = check_keys(c, o, p, KEYS("name", "model", "engine", "router",
+                         "requests", "tier", "tenant", "sla",
+                         "load_bandwidth_gbs", "start", "disaggregated",
+                         SVC_POOL_KEYS))) < 0)
+        return rc;
+    memset(sv, 0, sizeof *sv);
+    gs_llm_engine_cfg_default(&sv->eng);
+    sv->load_gbs = 2.0;
+    sv->ttft_pct = sv->itl_pct = 99;
+    if ((rc = str(c, o, p, "name", 1, sv->name, sizeof sv->name)) < 0 ||
+        (rc = str(c, o, p, "tier", 0, tier, sizeof tier)) < 0 ||
+        (rc = str(c, o, p, "router", 0, router, sizeof router)) < 0 ||
+        (rc = num(c, o, p, "load_bandwidth_gbs", 1e-3, 1e6, 0,
+                  &sv->load_gbs)) < 0 ||
+        (rc = duration(c, o, p, "start", 0, &sv->start)) < 0)
+        return rc;
+    static const char *const reserved[] = { GS_SVC_RESERVED_NAMES };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(sv->name, reserved[i]) == 0) {
+            sub(pp, sizeof pp, p, "name");
+            return err(c, pp, "'%s' is the name of a table in the result "
+                       "file's /services; give the service another name",
+                       sv->name);
+        }
+    if (strchr(sv->name, '/') || strcmp(sv->name, ".") == 0) {
+        sub(pp, sizeof pp, p, "name");
+        return err(c, pp, "'%s': a service's name may not contain '/' or "
+                   "be '.' (it names a group of the result file)", sv->name);
+    }
+    snprintf(sv->tenant, sizeof sv->tenant, "%.47s", sv->name);
+    if ((rc = str(c, o, p, "tenant", 0, sv->tenant, sizeof sv->tenant)) < 0)
+        return rc;
+    if ((sv->tier = gs_tier_parse(tier)) < 0) {
+        sub(pp, sizeof pp, p, "tier");
+        return err(c, pp, "unknown tier '%s'", tier);
+    }
+    if ((sv->router = gs_router_parse(router)) < 0) {
+        sub(pp, sizeof pp, p, "router");
+        return err(c, pp, "unknown router '%s' (known: round-robin, "
+                   "least-outstanding, least-kv, prefix-affinity)", router);
+    }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
+    sub(pp, sizeof pp, p, "model");
+    if (m == NULL)
+        return err(c, p, "missing required key 'model'");
+    if ((rc = parse_arch(c, m, pp, &sv->eng.arch)) < 0)
+        return rc;
+    if ((rc = parse_svc_engine(c, o, p, sv)) < 0 ||
+        (rc = parse_svc_pools(c, o, p, sv)) < 0 ||
+        (rc = parse_svc_requests(c, o, p, sv)) < 0 ||
+        (rc = parse_svc_sla(c, o, p, sv)) < 0)
+        return rc;
     return 0;
 }
 

@@ -17,13 +17,21 @@
  * same workload for every candidate, so candidates differ by the fleet,
  * not by noise; Law, "Simulation Modeling and Analysis", sec. 11.2).  Each
  * target's 95% confidence interval is compare.c's Student t interval of
- * the mean over seeds; a candidate is feasible when the unfavourable end of
- * every interval meets its target (upper end <= a limit, lower end >= a
- * floor).  Sequential early stopping: a candidate first runs min_seeds
- * seeds, and if the favourable end of some interval already misses its
- * target it is declared infeasible without the remaining seeds (a clear
- * failure; the common case on the way up a bisection, where most tried
- * fleets are under-sized).
+ * the mean over seeds; a candidate is feasible when, after plan.seeds,
+ * the unfavourable end of every interval meets its target (upper end <= a
+ * limit, lower end >= a floor).  Sequential early stopping: a candidate
+ * first runs min_seeds seeds, and if the favourable end of some interval
+ * already misses its target it is declared infeasible without the
+ * remaining seeds (a clear failure; the common case on the way up a
+ * bisection, where most tried fleets are under-sized).  An interval that
+ * straddles its target asks for more seeds (doubling, up to max_seeds);
+ * inside the indifference zone (limit +- indifference x |limit|) or at the
+ * cap the candidate is "undecided", which the answer reports and the
+ * search treats as not feasible.  A steady-state question deletes each
+ * run's warm-up from its service latency targets (plansteady.c); a GPU on
+ * which a TTFT target's percentile prompt alone misses it is ruled out
+ * without a run (planbound.c); a range the answer sits on the edge of is
+ * widened (gs_plan_search_widen).
  *
  * The search advances in rounds: every live combo proposes its next
  * candidate (or the rest of its seeds), the round's runs go to
@@ -222,7 +230,7 @@ static int override(struct gs_plancfg *pc, const struct plan_args *a)
             pc->min_seeds = pc->seeds;
     }
     if (pc->max_seeds == 0)
-        pc->max_seeds = 4 * pc->seeds > 1000 ? 1000 : 4 * pc->seeds;
+        pc->max_seeds = 2 * pc->seeds > 1000 ? 1000 : 2 * pc->seeds;
     if (pc->max_seeds < pc->seeds)
         pc->max_seeds = pc->seeds;
     if (a->glist == NULL)

@@ -91,7 +91,7 @@ struct gs_plancfg {
                                    before a clear miss stops a candidate */
     int max_seeds;              /* the cap: a candidate whose interval
                                    straddles a target runs more seeds, up to
-                                   this (0: 4 x seeds, resolved by plan.c
+                                   this (0: 2 x seeds, resolved by plan.c
                                    after --seeds) */
     int horizon;                /* -1: from the workload; 0: finite
                                    horizon; 1: steady state */

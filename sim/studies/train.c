@@ -226,15 +226,18 @@ int gs_train_main(int argc, char **argv)
     return gs_cli_named("train", argc, argv, train_main);
 }
 
-static int train_main(int argc, char **argv)
+/* The options of `gpusim train`. */
+struct train_args {
+    const char *file, *out, *init, *objspec;
+    long iters, pop, elite, nseeds, jobs;
+    unsigned long long seed;
+    double sigma;
+    int quiet, force;
+};
+
+/* Read the options into a.  -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct train_args *a)
 {
-    const char *file = NULL, *out = NULL, *init = NULL;
-    const char *objspec = "wait=1,sla=1,cost=0";
-    long iters = 8, pop = 16, elite = 4, nseeds = 1;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned long long seed = 1;
-    double sigma = 1.0;
-    int quiet = 0, force = 0, ch;
     static const struct option opts[] = {
         { "out", required_argument, NULL, 'o' },
         { "force", no_argument, NULL, 'f' },
@@ -251,19 +254,20 @@ static int train_main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int status = -1;
+    int status = -1, ch;
     optind = 0;             /* 0: a full restart (suggest.h) */
     opterr = 0;
     while (status < 0 && (ch = gs_cli_getopt(argc, argv, "+:o:fs:j:qh",
-                                             opts, &file)) != -1) {
+                                             opts, &a->file)) != -1) {
         if (ch == GS_CLI_EXTRA) {
             status = usage_error("train: more than one scenario: '%s'",
                                  optarg);
             break;
         }
         char *end;
-        long *lp = ch == 'i' ? &iters : ch == 'n' ? &pop : ch == 'e' ? &elite
-                 : ch == 's' ? &nseeds : ch == 'j' ? &jobs : NULL;
+        long *lp = ch == 'i' ? &a->iters : ch == 'n' ? &a->pop
+                 : ch == 'e' ? &a->elite : ch == 's' ? &a->nseeds
+                 : ch == 'j' ? &a->jobs : NULL;
         if (lp) {
             long v = strtol(optarg, &end, 10);
             if (*optarg == '\0' || *end != '\0' || v < 1 || v > 100000)
@@ -274,22 +278,22 @@ static int train_main(int argc, char **argv)
         }
         switch (ch) {
         case 'r':
-            seed = strtoull(optarg, &end, 10);
+            a->seed = strtoull(optarg, &end, 10);
             if (*optarg == '\0' || *optarg == '-' || *end != '\0')
                 status = usage_error("train: --seed takes a whole number "
                                      ">= 0, not '%s'", optarg);
             break;
         case 'S':
-            sigma = strtod(optarg, &end);
-            if (*end != '\0' || !(sigma > 0 && sigma < 1e6))
+            a->sigma = strtod(optarg, &end);
+            if (*end != '\0' || !(a->sigma > 0 && a->sigma < 1e6))
                 status = usage_error("train: --sigma takes a number > 0, not "
                                      "'%s'", optarg);
             break;
-        case 'O': objspec = optarg; break;
-        case 'o': out = optarg; break;
-        case 'f': force = 1; break;
-        case 'I': init = optarg; break;
-        case 'q': quiet = 1; break;
+        case 'O': a->objspec = optarg; break;
+        case 'o': a->out = optarg; break;
+        case 'f': a->force = 1; break;
+        case 'I': a->init = optarg; break;
+        case 'q': a->quiet = 1; break;
         case 'h':
             fputs(usage, stdout);
             status = 0;
@@ -300,11 +304,50 @@ static int train_main(int argc, char **argv)
     }
     if (status >= 0)
         return status;
-    if (file == NULL)
+    if (a->file == NULL)
         return usage_error("%s", "train: which scenario? (a JSON file, or "
                            "'quickstart')");
-    if (elite > pop)
+    if (a->elite > a->pop)
         return usage_error("%s", "train: --elite must not exceed --pop");
+    return -1;
+}
+
+/* One step of the cross-entropy method: the elite of the pop candidates
+ * (idx sorted by objective j) becomes the new mean and deviation, with
+ * decaying extra noise (sigma / 4 / (it + 1)) so it does not collapse. */
+static void cem_step(const double *cand, const int *idx, long elite,
+                     double sigma, long it, double *mu, double *sd)
+{
+    double noise = sigma * 0.25 / (double)(it + 1);
+    for (int i = 0; i < NF; i++) {
+        double m = 0, v = 0;
+        for (long e = 0; e < elite; e++)
+            m += cand[idx[e] * NF + i];
+        m /= (double)elite;
+        for (long e = 0; e < elite; e++) {
+            double x = cand[idx[e] * NF + i] - m;
+            v += x * x;
+        }
+        mu[i] = m;
+        sd[i] = sqrt(v / (double)elite + noise * noise);
+    }
+}
+
+static int train_main(int argc, char **argv)
+{
+    struct train_args a = { .objspec = "wait=1,sla=1,cost=0", .iters = 8,
+                            .pop = 16, .elite = 4, .nseeds = 1,
+                            .jobs = sysconf(_SC_NPROCESSORS_ONLN), .seed = 1,
+                            .sigma = 1.0 };
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    const char *file = a.file, *out = a.out, *init = a.init;
+    const char *objspec = a.objspec;
+    long iters = a.iters, pop = a.pop, elite = a.elite, jobs = a.jobs;
+    unsigned long long seed = a.seed;
+    double sigma = a.sigma;
+    int quiet = a.quiet, force = a.force;
     struct gs_diag d = { 0 };
     if (out != NULL && gs_out_check(out, &d) < 0) {    /* "-": stdout */
         char buf[1200];
@@ -325,7 +368,7 @@ static int train_main(int argc, char **argv)
     if (parse_objective(objspec, &t.o) < 0)
         return usage_error("train: --objective wants wait=W,sla=S,cost=C "
                            "(numbers >= 0, not all 0), not '%s'", objspec);
-    t.nseeds = (int)nseeds;
+    t.nseeds = (int)a.nseeds;
 
     struct stat st;
     int rc;
@@ -384,19 +427,7 @@ static int train_main(int argc, char **argv)
             jbest = j[idx[0]];
             memcpy(best, &cand[idx[0] * NF], sizeof best);
         }
-        double noise = sigma * 0.25 / (double)(it + 1);
-        for (int i = 0; i < NF; i++) {
-            double m = 0, v = 0;
-            for (long e = 0; e < elite; e++)
-                m += cand[idx[e] * NF + i];
-            m /= (double)elite;
-            for (long e = 0; e < elite; e++) {
-                double x = cand[idx[e] * NF + i] - m;
-                v += x * x;
-            }
-            mu[i] = m;
-            sd[i] = sqrt(v / (double)elite + noise * noise);
-        }
+        cem_step(cand, idx, elite, sigma, it, mu, sd);
         gs_progress_end(&t.pr);
         if (!quiet)
             fprintf(stderr, "gpusim train: iteration %ld/%ld: best of "
