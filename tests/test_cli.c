@@ -1179,9 +1179,9 @@ static void test_run_notebook(void)
     if (st != 0)
         printf("\n    %s: %s", nbc ? "nbconvert" : "python3", buf);
     CU_ASSERT_EQUAL(st, 0);
-    static const char *const figs[] = { "nb_run_utilization.png",
-        "nb_run_wait_cdf.png", "nb_run_sla.png", "nb_run_cost.png",
-        "nb_run_services.png" };
+    static const char *const figs[] = { "nbq-nb_run_utilization.png",
+        "nbq-nb_run_wait_cdf.png", "nbq-nb_run_sla.png", "nbq-nb_run_cost.png",
+        "nbq-nb_run_services.png" };
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         CU_ASSERT(exists(wp(figs[i])));
 }
