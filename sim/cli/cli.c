@@ -9,6 +9,7 @@
 #include "../studies/compare.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
+#include "../studies/llmcli.h"
 #include "../studies/mpirun.h"
 #include "../io/outfile.h"
 #include "../studies/plan.h"
@@ -45,6 +46,7 @@ static const char usage_main[] =
 "  plan SCENARIO     the cheapest fleet that meets the plan's targets\n"
 "  train SCENARIO    fit the rl-lite policy's weights (JSON)\n"
 "  trace SUBCOMMAND  convert, transform, stats, gen, fit workloads\n"
+"  llm SUBCOMMAND    validate the LLM operator model, calibrate a GPU\n"
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
 "  replay-check SCENARIO  a cluster's own history replayed: simulated waits\n"
 "                    against recorded ones (docs/import.md)\n"
@@ -109,7 +111,7 @@ static const char usage_scenario[] =
 
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
-    "run", "compare", "train", "trace", "place-exp", "replay-check",
+    "run", "compare", "train", "trace", "llm", "place-exp", "replay-check",
     "policies", "scenario", "help", "version", NULL,
 };
 
@@ -494,6 +496,10 @@ static int cmd_help(const char *topic, const char *sub)
         char *av[] = { (char *)"help", (char *)sub, NULL };
         return gs_trace_main(sub ? 2 : 1, av);
     }
+    else if (strcmp(topic, "llm") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return gs_llm_main(1, av);
+    }
     else if (strcmp(topic, "sweep") == 0 || strcmp(topic, "plan") == 0) {
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "sweep") == 0 ? gs_sweep_main(1, av)
@@ -648,6 +654,8 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(cmd, "trace") == 0)
         return gs_trace_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "llm") == 0)
+        return gs_llm_main(argc - 2, argv + 2);
     if (strcmp(cmd, "place-exp") == 0)
         return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay-check") == 0)
