@@ -1,5 +1,5 @@
 /* fuzz_import.c -- the importers of a team's own cluster: the first byte
- * picks one of k8s-pods, slurm-sacct (read the way a scenario's workload
+ * picks one of k8s-pods, slurm-sacct, k8s-ksm (read the way a scenario's workload
  * reads them, every job pulled and checked for order; the selector's
  * second bit turns on skip_bad_rows), k8s-nodes, slurm-nodes (as a fleet's
  * from_node_list), Kueue ClusterQueues (as `gpusim trace kueue`) and
@@ -44,12 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FZ_MAX_SIZE || size == 0)
         return 0;
-    int skip = (data[0] / 6) & 1;
-    int k = fz_pick(&data, &size, 6);
+    int skip = (data[0] / 7) & 1;
+    int k = fz_pick(&data, &size, 7);
     const char *path = fz_file(data, size);
     struct gs_diag d = { 0 };
-    if (k == 0 || k == 1) {
-        workload(k == 0 ? "k8s-pods" : "slurm-sacct", path, skip);
+    if (k == 0 || k == 1 || k == 6) {
+        workload(k == 0 ? "k8s-pods" : k == 1 ? "slurm-sacct" : "k8s-ksm",
+                 path, skip);
     } else if (k == 2 || k == 3) {
         static struct gs_catalog cat;
         gs_catalog_init(&cat);

@@ -51,13 +51,14 @@ for t in scenario trace requests nodelist weights prices genspec import cli repo
 done
 true
 # the cluster importers (fuzz_import): k8s-pods slurm-sacct k8s-nodes
-# slurm-nodes kueue dcgm; 6 + k also skips bad rows
+# slurm-nodes kueue dcgm k8s-ksm; 7 + k also skips bad rows
 I=tests/fixtures/import
 for f in $I/k8s-snaps/*.json $I/k8s-pods-*.json; do put import 0 $f; done
-put import 6 $I/k8s-pods-bad-qty.json
+put import 7 $I/k8s-pods-bad-qty.json
 for f in $I/sacct*.txt; do put import 1 $f; done
-put import 7 $I/sacct-bad-tres.txt
+put import 8 $I/sacct-bad-tres.txt
 for f in $I/k8s-nodes*.json; do put import 2 $f; done
 for f in $I/scontrol-nodes*.txt; do put import 3 $f; done
 put import 4 $I/kueue.json
 for f in $I/dcgm/*.json $I/dcgm-*.json; do put import 5 $f; done
+for f in $I/ksm/*.json; do put import 6 $f; done

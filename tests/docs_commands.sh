@@ -38,7 +38,9 @@ cc -std=c11 -fPIC -shared -I/usr/local/include/gpusim|needs make install into /u
 gpusim run scenario.json --policy-lib ./mine.so|mine.so is the reader'"'"'s own plug-in
 gpusim compare scenario.json --policy-lib ./mine.so|mine.so is the reader'"'"'s own plug-in
 gpusim compare SCENARIO|a synopsis, not a command
-gpusim trace gen spec.json -o week.csv [|a synopsis, not a command'
+gpusim trace gen spec.json -o week.csv [|a synopsis, not a command
+gpusim llm calibrate --gpu A100-80GB|about a minute on a busy machine; test_llmops checks its leave-one-shape-out bounds
+gpusim llm calibrate --gpu H100-80GB|about a minute on a busy machine; test_llmops checks its leave-one-shape-out bounds'
 
 tmp=$(mktemp -d /tmp/gs_docsXXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT

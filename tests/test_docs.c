@@ -55,10 +55,52 @@ static void test_notebook_import_check(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "system Python"));
 }
 
+
+/* Each notebook refuses the other kind of file with a message saying what
+ * it is and which notebook reads it (their first code cell, run by the
+ * system Python on files gpusim writes). */
+static void test_notebook_kind_check(void)
+{
+    const char *g = getenv("GPUSIM") ? getenv("GPUSIM") : "build/rel/gpusim";
+    char dir[] = "/tmp/gs_nbkindXXXXXX", cmd[4096];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "%s run quickstart -q -o %s/r.h5 && %s compare "
+             "quickstart -p fifo,fair --seeds 2 --no-plots -q -o %s/c.h5",
+             g, dir, g, dir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    static const struct { const char *nb, *file, *msg; } cases[] = {
+        { "compare", "r.h5", "r.h5 is one run's file, not a comparison: this "
+          "notebook reads what 'gpusim compare' writes" },
+        { "run", "c.h5", "c.h5 is a compare file; this notebook reads one "
+          "run" },
+    };
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "cd plots && GPUSIM_H5=%s/%s "
+                 "/usr/bin/python3 -c \"import json; nb = json.load(open("
+                 "'%s.ipynb')); c = [x for x in nb['cells'] if "
+                 "x['cell_type'] == 'code'][0]['source']; exec(''.join(c) "
+                 "if isinstance(c, list) else c)\" 2>&1", dir, cases[i].file,
+                 cases[i].nb);
+        FILE *fp = popen(cmd, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        char out[8192];
+        size_t n = fread(out, 1, sizeof out - 1, fp);
+        out[n] = '\0';
+        int rc = pclose(fp);
+        if (!strstr(out, cases[i].msg))
+            printf("\n    %s", out);
+        CU_ASSERT_NOT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].msg));
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "README and docs commands run as written", test_docs_commands },
     { "the notebook names the system Python when h5py is missing",
       test_notebook_import_check },
+    { "each notebook refuses the other kind of file", test_notebook_kind_check },
     CU_TEST_INFO_NULL,
 };
 

@@ -374,6 +374,48 @@ static void test_k8s_pods_bad(void)
     free(j);
 }
 
+/* kube-state-metrics: the same pods as the snapshots, from Prometheus */
+static void test_k8s_ksm(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    const char *const o[] = { "tenant_label=team", NULL };
+    tt_log_start();
+    long n = tt_read("k8s-ksm", IMP "ksm", o, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    /* u1: created 09:00 (both files), started 09:00:30 (first file),
+     * completed 09:45:30 (second file); main + sidecar requests summed */
+    CU_ASSERT_EQUAL(j[0].arrival, 0);
+    CU_ASSERT_EQUAL(j[0].work, 2700000.0);
+    CU_ASSERT_EQUAL(j[0].gpus, 4);
+    CU_ASSERT_EQUAL(j[0].cpu_milli, 4500);
+    CU_ASSERT_EQUAL(j[0].mem_mib, 33280);
+    CU_ASSERT_EQUAL(j[0].tier, GS_TIER_TRAINING);
+    /* u3: no completion, so it ends at the latest sample, 11:00:00; its
+     * request's last sample is NaN and the one before counts */
+    CU_ASSERT_EQUAL(j[1].arrival, 600000);
+    CU_ASSERT_EQUAL(j[1].work, 6595000.0);
+    CU_ASSERT_EQUAL(j[1].gpus, 1);
+    CU_ASSERT_EQUAL(j[1].tier, GS_TIER_INFERENCE);
+    /* u7: nvidia_com_mig_1g_10gb, tenant from kube_pod_labels */
+    CU_ASSERT_STRING_EQUAL(j[2].mig_profile, "1g.10gb");
+    CU_ASSERT_DOUBLE_EQUAL(j[2].work, 600000.0 / 7, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[2].tenant, "research");
+    const char *log = tt_log_text();
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "3 jobs from 3 pods; time 0 is "
+                                  "2024-05-01T09:00:00Z"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 Pending when last seen (never "
+                                  "started) (first: Pod team-b/pend)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 owned by a DaemonSet"));
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 3);
+    CU_ASSERT_EQUAL(hi->wait[0], 30000);
+    CU_ASSERT_EQUAL(hi->wait[2], 10000);
+    free(j);
+    tt_bad("k8s-ksm", IMP "dcgm-bad-type.json", NULL,
+           IMP "dcgm-bad-type.json: $.data.resultType", "range query");
+}
+
 static void test_kueue(void)
 {
     char *text = NULL;
@@ -763,6 +805,7 @@ static CU_TestInfo tests[] = {
     { "k8s-pods: snapshots merged, requests, gangs, MIG", test_k8s_pods },
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },
+    { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
     { "Kueue ClusterQueues as tenants", test_kueue },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },

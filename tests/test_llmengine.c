@@ -9,7 +9,7 @@
  * hits skip their prefill and LRU evicts the coldest unit; every request is
  * accounted for and runs are identical. */
 #include "cutest.h"
-#include "../sim/inference/llm.h"
+#include "../sim/inference/llmops.h"
 #include "../sim/base/rng.h"
 
 #include <gsl/gsl_randist.h>
@@ -117,38 +117,55 @@ static struct gs_llm_hw a100(void)
 {
     struct gs_llm_hw hw = { .tflops = 312, .bw_gbs = 2039, .mem_gb = 80 };
     hw.eff = (struct gs_gpu_llm){ .compute_eff = 0.5, .bw_eff = 0.8,
-                                  .attn_eff = 0.25, .layer_us = 10,
-                                  .iter_ms = 2, .seq_us = 30,
-                                  .link_gbs = 100, .link_us = 5 };
+                                  .attn_eff = 0.25, .attn_bw_eff = 0.8,
+                                  .layer_us = 0, .iter_ms = 2, .seq_us = 30,
+                                  .link_gbs = 100, .link_us = 5,
+                                  .elem_eff = { 0.5, 0.5, 0.5, 0.5, 0.5 } };
     return hw;
 }
 
+/* A memory-bound GEMM of m x k x n at 0.8 * 2039 GB/s. */
+static double mem_gemm(double m, double k, double n)
+{
+    return 2 * (m * k + k * n + m * n) / (0.8 * 2039e9);
+}
+
 /* Llama-2-7B on one A100 decoding one sequence at context c, by hand:
- * a layer's weights are 4 * 4096^2 + 3 * 4096 * 11008 = 202,375,168
- * parameters (404,750,336 bytes), its activations 2 * (4 * 4096 + 3 * 4096
- * + 3 * 11008) = 123,392 bytes per token: memory-bound at 0.8 * 2039 GB/s.
- * Attention reads 2 * 32 * 128 * 2 = 16,384 bytes per token of context,
- * c + 1 tokens.  The LM head reads 32000 * 4096 * 2 bytes. */
+ * every GEMM at one token is memory-bound (its compute at tile fill 1/16
+ * is 6x shorter), the elementwise kernels move their bytes at half of
+ * 2039 GB/s (two norms 2 x 2 x 4096, rotary 2 x 2 x 64 x 128, the SwiGLU
+ * 2 x 3 x 11008, two adds 2 x 3 x 4096), attention reads 2 x 32 x 128 x 2
+ * bytes per token of context (c + 1 tokens); per iteration the embedding
+ * and the final norm (2 x 2 x 4096 each), the LM head and 2 ms. */
 static double hand_decode_7b(double c)
 {
-    double bw = 0.8 * 2039e9;
-    double lin = (404750336.0 + 123392.0) / bw;
-    double att = 16384.0 * (c + 1) / bw;
-    double head = 32000.0 * 4096 * 2 / bw;
-    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
+    double gemms = mem_gemm(1, 4096, 12288) + mem_gemm(1, 4096, 4096)
+                   + mem_gemm(1, 4096, 22016) + mem_gemm(1, 11008, 4096);
+    double elem = (2 * 16384.0 + 32768 + 66048 + 2 * 24576) / (0.5 * 2039e9);
+    double att = 16384.0 * (c + 1) / (0.8 * 2039e9);
+    double per_iter = 2 * 16384.0 / (0.5 * 2039e9)
+                      + mem_gemm(1, 4096, 32000) + 2e-3;
+    return 32 * (gemms + elem + att + 30e-6) + per_iter;
 }
 
-/* A prefill of p tokens: compute-bound linear layers at 0.5 * 312 TFLOP/s,
- * attention's 4 * 4096 FLOPs per query-key pair at 0.25 * 312. */
-static double hand_prefill_7b(double p)
+/* A prefill of m tokens: each GEMM compute-bound at 2 m k n / (0.5 x 312
+ * TFLOP/s) over the share of its 128-row tiles m fills (the columns are
+ * multiples of 128), the elementwise kernels by their bytes,
+ * attention's 4 x 4096 FLOPs per query-key pair at 0.25 x 312. */
+static double hand_prefill_7b(double m)
 {
-    double lin = 2 * 202375168.0 * p / (0.5 * 312e12);
-    double att = 4 * 4096.0 * p * (p + 1) / 2 / (0.25 * 312e12);
-    double head = 32000.0 * 4096 * 2 / (0.8 * 2039e9);
-    return 32 * (lin + att + 10e-6 + 30e-6) + head + 2e-3;
+    double fill = m / (ceil(m / 128) * 128);    /* the last tile's rows */
+    double gem = 2 * m * (4096.0 * 12288 + 4096.0 * 4096 + 4096.0 * 22016
+                          + 11008.0 * 4096) / (0.5 * 312e12 * fill);
+    double elem = m * (2 * 16384.0 + 32768 + 66048 + 2 * 24576)
+                  / (0.5 * 2039e9);
+    double att = 4 * 4096.0 * m * (m + 1) / 2 / (0.25 * 312e12);
+    double per_iter = m * 2 * 16384.0 / (0.5 * 2039e9)
+                      + mem_gemm(1, 4096, 32000) + 2e-3;
+    return 32 * (gem + elem + att + 30e-6) + per_iter;
 }
 
-static void test_roofline_by_hand(void)
+static void test_operators_by_hand(void)
 {
     struct gs_llm_arch a;
     gs_llm_arch_find("llama2-7b", &a, "$", NULL);
@@ -158,28 +175,29 @@ static void test_roofline_by_hand(void)
     for (double c = 1; c < 5000; c *= 3.7)
         CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_decode(&p, 1, c),
                                hand_decode_7b(c), 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_prefill(&p, 1, 2048),
-                           hand_prefill_7b(2048), 1e-12);
     struct gs_llm_batch empty = { 0 };
     CU_ASSERT_EQUAL(gs_llm_perf_time(&p, &empty), 0);
 
-    /* TP 4: two ring all-reduces per layer of 2 * 4096 bytes per token:
-     * 2 * (6/4 * bytes / 100 GB/s + 6 * 5 us) */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_prefill(&p, 1, 2048),
+                           hand_prefill_7b(2048), 1e-12);
+
+    /* TP 4 with no measured curve: two ring all-reduces per layer of
+     * 2 x 4096 bytes per token: 2 x (6/4 x bytes / 100 GB/s + 6 x 5 us) */
     struct gs_llm_perf p4;
     gs_llm_perf_init(&p4, &a, &hw, 4, NULL);
     struct gs_llm_batch b = { .decode_tokens = 8, .decode_ctx = 8 * 100,
                               .sampled = 8, .seqs = 8 };
+    struct gs_llm_batch b1 = b;
     double ar = 2 * (1.5 * 8 * 8192 / 100e9 + 6 * 5e-6);
-    double bw = 0.8 * 2039e9;
-    double lin = (404750336.0 / 4 + 8 * 2 * (4 * 4096 + 3 * 4096 / 4.0
-                                             + 3 * 11008 / 4.0)) / bw;
-    double att = 8 * 100 * 16384.0 / 4 / bw;
-    double head = 32000.0 * 4096 * 2 / 4 / bw;
-    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_time(&p4, &b),
-                           32 * (lin + att + ar + 10e-6 + 8 * 30e-6) + head
-                           + 2e-3, 1e-12);
+    hw.eff.link_gbs = 1e300;
+    hw.eff.link_us = 0;
+    struct gs_llm_perf p4fast;
+    gs_llm_perf_init(&p4fast, &a, &hw, 4, NULL);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_time(&p4, &b) - gs_llm_perf_time(&p4fast, &b1),
+                           32 * ar, 1e-12);
 
     /* a 3/7 MIG slice with 40 GB: 3/7 of compute and bandwidth */
+    hw = a100();
     struct gs_llm_hw mig = hw;
     gs_llm_hw_share(&mig, 3.0 / 7, 40);
     CU_ASSERT_DOUBLE_EQUAL(mig.tflops, 312 * 3.0 / 7, 1e-12);
@@ -188,20 +206,30 @@ static void test_roofline_by_hand(void)
     struct gs_llm_perf pmig;
     gs_llm_perf_init(&pmig, &a, &mig, 1, NULL);
     /* memory-bound parts scale by 7/3, fixed costs do not */
-    double fixed = 32 * (10e-6 + 30e-6) + 2e-3;
+    double fixed = 32 * 30e-6 + 2e-3;
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_decode(&pmig, 1, 100) - fixed,
                            (hand_decode_7b(100) - fixed) * 7 / 3, 1e-12);
 
-    /* Mixtral: computes with 2 experts, reads all 8 */
-    struct gs_llm_arch m;
-    gs_llm_arch_find("mixtral-8x7b", &m, "$", NULL);
-    struct gs_llm_perf pm;
-    gs_llm_perf_init(&pm, &m, &hw, 2, NULL);
-    double attn = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024;
-    double ex = 3 * 4096.0 * 14336;
-    CU_ASSERT_DOUBLE_EQUAL(pm.lin_flops_tok, 2 * (attn + 2 * ex + 4096 * 8) / 2,
-                           1);
-    CU_ASSERT_DOUBLE_EQUAL(pm.w_bytes_layer, (attn + 8 * ex + 4096 * 8), 1);
+    /* Mixtral decoding 8 tokens: each of 8 experts' GEMMs over 8 x 2 / 8
+     * = 2 tokens, so all 8 experts' weights are read; a dense model of
+     * the same shape reads one expert's */
+    struct gs_llm_arch mx, dense;
+    gs_llm_arch_find("mixtral-8x7b", &mx, "$", NULL);
+    dense = mx;
+    dense.experts = dense.active_experts = 1;
+    struct gs_llm_perf pm, pd;
+    gs_llm_perf_init(&pm, &mx, &hw, 1, NULL);
+    gs_llm_perf_init(&pd, &dense, &hw, 1, NULL);
+    struct gs_llm_batch d8 = { .decode_tokens = 8, .decode_ctx = 8,
+                               .sampled = 8, .seqs = 8 };
+    double per_layer = (gs_llm_perf_time(&pm, &d8)
+                        - gs_llm_perf_time(&pd, &d8)) / 32;
+    double moe = 8 * (mem_gemm(2, 4096, 2 * 14336) + mem_gemm(2, 14336, 4096))
+                 + gs_llm_gemm_time(&hw, 8, 4096, 8) + 16 * 2 * 3 * 14336.0
+                 / (0.5 * 2039e9);
+    double dns = mem_gemm(8, 4096, 2 * 14336) + mem_gemm(8, 14336, 4096)
+                 + 8 * 2 * 3 * 14336.0 / (0.5 * 2039e9);
+    CU_ASSERT_DOUBLE_EQUAL(per_layer, moe - dns, 1e-12);
 }
 
 /* ---- engines ----------------------------------------------------------------- */
@@ -901,7 +929,7 @@ static CU_TestInfo tests[] = {
     { "architectures match published sizes", test_arch_sizes },
     { "architecture errors name the place", test_arch_errors },
     { "GPU catalog carries the LLM factors", test_catalog_factors },
-    { "roofline equals the hand calculation", test_roofline_by_hand },
+    { "roofline equals the hand calculation", test_operators_by_hand },
     { "one request alone: exact TTFT and ITL", test_single_request },
     { "batch 1 is M/D/1 (Pollaczek-Khinchine)", test_md1 },
     { "throughput at the KV-cache bound", test_kv_bound },

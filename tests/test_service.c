@@ -4,6 +4,7 @@
  * conservation identity, preempted replicas, determinism, bad keys. */
 #include "cutest.h"
 #include "simutil.h"
+#include "../sim/cluster/power.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/io/h5out.h"
 #include "../sim/inference/llm.h"
@@ -556,8 +557,51 @@ static void test_azure_replay(void)
     run_free(&r);
 }
 
+/* DCGM power from the power model: an UP replica with nothing to run
+ * draws its idle power exactly, never more than the board limit, and more
+ * than idle over a sample that ran iterations. */
+static void test_power_series(void)
+{
+    struct run r;
+    run_text(&r, one_replica, "id,arrival,input_tokens,output_tokens,"
+             "prefix_blocks\n1,100,4000,400,\n2,1000,4000,3000,\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const double *t;
+    const double *row = gs_sim_service_series(r.sim, 0, &n, &t);
+    if (n <= 10)
+        printf("\n    %ld samples", n);
+    CU_ASSERT_FATAL(n > 10);
+    double limit = 700, idle = limit * gs_power_default.idle;
+    int idle_rows = 0, busy_rows = 0;
+    for (long i = 0; i < n; i++) {
+        const double *x = row + i * GS_NSVCOLS;
+        double w = x[GS_SVC_POWER], u = x[GS_SVC_GPU_UTIL];
+        CU_ASSERT(w <= limit + 1e-9);
+        if (x[GS_SVC_REPLICAS] < 1)
+            continue;
+        if (u == 0) {
+            CU_ASSERT_DOUBLE_EQUAL(w, idle, 1e-9);
+            idle_rows++;
+        } else if (u > 10) {
+            CU_ASSERT(w > idle);
+            busy_rows++;
+        }
+    }
+    if (!(idle_rows > 0 && busy_rows > 0))
+        for (long i = 0; i < n; i += n / 20 + 1)
+            printf("\n    t %g rep %g util %g W %g", t[i],
+                   row[i * GS_NSVCOLS + GS_SVC_REPLICAS],
+                   row[i * GS_NSVCOLS + GS_SVC_GPU_UTIL],
+                   row[i * GS_NSVCOLS + GS_SVC_POWER]);
+    CU_ASSERT(idle_rows > 0 && busy_rows > 0);
+    run_free(&r);
+}
+
 static CU_TestInfo tests[] = {
     { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
+    { "DCGM power: idle exactly, busy above, never over the limit",
+      test_power_series },
     { "batch 1, fixed lengths: M/D/1 mean wait", test_md1 },
     { "disaggregated: prefill, KV transfer, decode", test_disaggregated },
     { "disaggregated: the KV transfer's time by hand", test_kv_transfer_by_hand },

@@ -96,6 +96,25 @@ int gs_cimp_tiers_parse(const char *text, struct gs_cimp_tiers *t);
 /* The mapped tier of cls, else gs_cimp_tier_guess(cls). */
 int gs_cimp_tier(const struct gs_cimp_tiers *t, const char *cls);
 
+/* --- Prometheus range-query exports ------------------------------------------ */
+
+struct gs_json;
+/* Called for each series of a range query's matrix: i its index in
+ * $.data.result, metric its labels (an object), values its samples. */
+typedef int gs_cimp_series_fn(void *ctx, const char *file, int i,
+                              const struct gs_json *metric,
+                              const struct gs_json *values,
+                              struct gs_diag *d);
+/* Read one export (the JSON of /api/v1/query_range) and call fn on each
+ * series.  0 or a negative code with d filled ("FILE: $.status: ..."). */
+int gs_cimp_prom_file(const char *file, gs_cimp_series_fn *fn, void *ctx,
+                      struct gs_diag *d);
+/* Sample k of values: 1 with *t_ms and *v, 0 for "NaN", or GS_EPARSE
+ * naming path[k]. */
+int gs_cimp_prom_sample(const char *file, const char *path,
+                        const struct gs_json *sample, int k, int64_t *t_ms,
+                        double *v, struct gs_diag *d);
+
 /* --- options the importers share -------------------------------------------- */
 
 struct gs_params;

@@ -36,6 +36,7 @@
 #include "dcgm.h"
 #include "tread.h"
 
+#include "../sim/core/params.h"
 #include "../sim/io/jsonio.h"
 
 #include <math.h>
@@ -205,40 +206,28 @@ static int load_values(struct gs_dcgm *m, const char *file, const char *path,
                        const struct gs_json *vals, struct drec *proto,
                        struct gs_diag *d)
 {
-    if (!gs_json_is_array(vals))
-        return jfail(d, file, path, "expected \"values\": [[time, "
-                     "\"value\"], ...] (a range query's matrix)");
-    int i = 0;
-    for (const struct gs_json *p = gs_json_first(vals); p;
-         p = gs_json_next(p), i++) {
-        char where[160];
-        snprintf(where, sizeof where, "%s[%d]", path, i);
-        double t = gs_json_number(gs_json_item(p, 0)), v;
-        const char *s = gs_json_string(gs_json_item(p, 1));
-        if (gs_json_size(p) != 2 || !isfinite(t) || t < 0 || t > 1e11 ||
-            s == NULL)
-            return jfail(d, file, where, "expected [unix seconds, "
-                         "\"value\"]");
-        if (strcmp(s, "NaN") == 0)
-            continue;
-        if (gs_tnum(s, &v) < 0 || !isfinite(v) || v < 0 || v > 1e9)
-            return jfail(d, file, where, "the value is not a number >= 0");
-        proto->t = (int64_t)llround(t * 1000.0);
-        proto->v = (float)v;
-        if (add_rec(m, proto) < 0)
-            return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    int k = 0, rc = 0;
+    for (const struct gs_json *p = gs_json_first(vals); p && rc >= 0;
+         p = gs_json_next(p), k++) {
+        double v;
+        rc = gs_cimp_prom_sample(file, path, p, k, &proto->t, &v, d);
+        if (rc == 1 && v > 1e9)
+            rc = jfail(d, file, path, "a value above 1e9");
+        if (rc == 1) {
+            proto->v = (float)v;
+            if (add_rec(m, proto) < 0)
+                return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+        }
     }
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
-static int load_series(struct gs_dcgm *m, const char *file, int i,
-                       const struct gs_json *s, struct gs_diag *d)
+static int load_series(void *ctx, const char *file, int i,
+                       const struct gs_json *metric,
+                       const struct gs_json *vals, struct gs_diag *d)
 {
+    struct gs_dcgm *m = ctx;
     char path[96];
-    snprintf(path, sizeof path, "$.data.result[%d].metric", i);
-    const struct gs_json *metric = gs_json_get(s, "metric");
-    if (!gs_json_is_object(metric))
-        return jfail(d, file, path, "expected an object of labels");
     const char *name = lab(metric, "__name__", NULL);
     if (name == NULL) {
         snprintf(path, sizeof path, "$.data.result[%d].metric.__name__", i);
@@ -261,40 +250,13 @@ static int load_series(struct gs_dcgm *m, const char *file, int i,
         return gs_diag_set(d, rc, file, "out of memory");
     m->tot.series++;
     snprintf(path, sizeof path, "$.data.result[%d].values", i);
-    return load_values(m, file, path, gs_json_get(s, "values"), &proto, d);
+    return load_values(m, file, path, vals, &proto, d);
 }
 
 static int load_file(struct gs_dcgm *m, const char *file, struct gs_diag *d)
 {
-    char *buf;
-    size_t len;
-    struct gs_json *root = NULL;
-    int rc = gs_cimp_slurp(file, GS_CIMP_MAX_BYTES, &buf, &len, d);
-    if (rc < 0)
-        return rc;
-    rc = gs_json_parse(buf, file, &root, d);
-    free(buf);
-    if (rc < 0)
-        return rc;
-    const char *st = gs_json_string(gs_json_get(root, "status"));
-    const struct gs_json *data = gs_json_get(root, "data");
-    const char *rt = gs_json_string(gs_json_get(data, "resultType"));
-    const struct gs_json *res = gs_json_get(data, "result");
-    if (st == NULL || strcmp(st, "success") != 0)
-        rc = jfail(d, file, "$.status", "not \"success\": the query failed "
-                   "(see its \"error\")");
-    else if (rt == NULL || strcmp(rt, "matrix") != 0)
-        rc = jfail(d, file, "$.data.resultType", "not \"matrix\": export a "
-                   "range query (/api/v1/query_range)");
-    else if (!gs_json_is_array(res))
-        rc = jfail(d, file, "$.data.result", "expected an array of series");
-    int i = 0;
-    for (const struct gs_json *s = gs_json_first(res); rc == 0 && s;
-         s = gs_json_next(s), i++)
-        rc = load_series(m, file, i, s, d);
-    gs_json_free(root);
     m->tot.files++;
-    return rc;
+    return gs_cimp_prom_file(file, load_series, m, d);
 }
 
 static int by_dev_time(const void *a, const void *b)
@@ -549,4 +511,72 @@ void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m)
                     m->by_hod[h].obs, m->by_hod[h].busy,
                     pct(m->by_hod[h].busy, m->by_hod[h].obs),
                     m->by_hod[h].alloc);
+}
+
+/* --- the command ------------------------------------------------------------- */
+
+static int dusage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim: trace: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'gpusim trace help')\n");
+    return 2;
+}
+
+static int dreport(const struct gs_diag *d)
+{
+    char buf[1200];
+    gs_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "gpusim: %s\n", buf);
+    return 2;
+}
+
+static int dnum(const char *s, double lo, double hi, double *out)
+{
+    return gs_tnum(s, out) < 0 || *out < lo || *out > hi ? -1 : 0;
+}
+
+/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
+int gs_dcgm_main(int argc, char **argv)
+{
+    struct gs_dcgm_opts o = { .idle = 0.05 };
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n = 0, rc = 0;
+    struct gs_diag d = { 0 };
+    if (files == NULL)
+        return dusage("%s", "out of memory");
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        gs_time t;
+        if (strcmp(a, "--idle") == 0 && v) {
+            if (dnum(v, 0, 100, &o.idle) < 0)
+                rc = dusage("--idle takes a utilization in percent, not '%s'",
+                           v);
+            o.idle /= 100.0;
+            i++;
+        } else if (strcmp(a, "--step") == 0 && v) {
+            if (gs_parse_time(v, &t) < 0 || t <= 0)
+                rc = dusage("--step takes a time (30s, 1m), not '%s'", v);
+            o.step_ms = t;
+            i++;
+        } else if (strcmp(a, "--tz") == 0 && v) {
+            if (gs_cimp_tz_parse(v, &o.tz, &d) < 0)
+                rc = dreport(&d);
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            rc = dusage("dcgm: unknown option '%s' (--idle, --step, --tz)", a);
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (rc == 0 && n == 0)
+        rc = dusage("%s", "dcgm takes the range-query exports (JSON files)");
+    struct gs_dcgm *m = NULL;
+    if (rc == 0 && gs_dcgm_load(files, n, &o, &m, &d) < 0)
+        rc = dreport(&d);
+    if (rc == 0)
+        gs_dcgm_print(stdout, m);
+    gs_dcgm_free(m);
+    free(files);
+    return rc;
 }

@@ -59,4 +59,8 @@ void gs_dcgm_hours(const struct gs_dcgm *m, struct gs_dcgm_hours *h);
 /* The report: totals, by node, by model, by namespace, by hour of day. */
 void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m);
 
+/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]`: the
+ * report on stdout; exit status 0, or 2 (bad usage or input). */
+int gs_dcgm_main(int argc, char **argv);
+
 #endif

@@ -66,6 +66,7 @@ const struct gs_trace_format *const gs_trace_formats[] = {
     &gs_swf_format,
     &gs_pai_format,
     &gs_kube_pods_format,
+    &gs_kube_ksm_format,
     &gs_slurm_sacct_format,
     NULL,
 };

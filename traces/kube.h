@@ -28,8 +28,10 @@ int gs_kube_node_list(const char *path, struct gs_catalog *cat,
                       struct gs_pool_spec **pools, int *npools,
                       struct gs_diag *d);
 
-/* The trace format plug-in "k8s-pods" (listed in formats.c). */
+/* The trace format plug-ins "k8s-pods" and "k8s-ksm" (kube-state-metrics
+ * through Prometheus; listed in formats.c). */
 extern const struct gs_trace_format gs_kube_pods_format;
+extern const struct gs_trace_format gs_kube_ksm_format;
 
 /* Kueue ClusterQueues (a List from `kubectl get clusterqueues -o json`) as
  * the scenario's "tenants" array, written to fp: one tenant per

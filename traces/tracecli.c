@@ -397,6 +397,42 @@ static int parse_opts(struct opts *o, int argc, char **argv)
     return rc;
 }
 
+/* --opt KEY=VALUE, or --tz ZONE (the option tz=ZONE): 0 or 2. */
+static int add_format_opt(struct opts *o, const char *a, const char *v)
+{
+    if (o->nopt == MAXOPT)
+        return usage("%s", "too many --opt");
+    if (strcmp(a, "--tz") == 0) {
+        if (strlen(v) + 4 > sizeof o->tzopt || o->tzopt[0])
+            return usage("%s", "--tz takes one zone (UTC, +02:00, "
+                         "Europe/Berlin)");
+        snprintf(o->tzopt, sizeof o->tzopt, "tz=%s", v);
+        o->opt[o->nopt++] = o->tzopt;
+        return 0;
+    }
+    if (strchr(v, '=') == NULL || v[0] == '=')
+        return usage("--opt takes KEY=VALUE, not '%s'", v);
+    o->opt[o->nopt++] = v;
+    return 0;
+}
+
+/* --tenants A,B,...: 0 or 2. */
+static int parse_tenants(struct opts *o, const char *v)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *p = buf, *c; p; p = c) {
+        c = strchr(p, ',');
+        if (c)
+            *c++ = '\0';
+        if (*p == '\0' || strlen(p) >= GS_TENANT_NAME || o->ntenants == MAXTEN)
+            return usage("--tenants takes up to 64 names separated by commas, "
+                         "not '%s'", v);
+        memcpy(o->tenants[o->ntenants++], p, strlen(p) + 1);
+    }
+    return 0;
+}
+
 static int parse_args(struct opts *o, int argc, char **argv)
 {
     int xf = o->cmd != CMD_GEN, ended = 0;
@@ -421,20 +457,10 @@ static int parse_args(struct opts *o, int argc, char **argv)
         } else if (strcmp(a, "--format") == 0 && v && o->cmd != CMD_GEN) {
             o->format = v;
             i++;
-        } else if (strcmp(a, "--opt") == 0 && v && o->cmd != CMD_GEN) {
-            if (strchr(v, '=') == NULL || v[0] == '=')
-                return usage("--opt takes KEY=VALUE, not '%s'", v);
-            if (o->nopt == MAXOPT)
-                return usage("%s", "too many --opt");
-            o->opt[o->nopt++] = v;
-            i++;
-        } else if (strcmp(a, "--tz") == 0 && v && o->cmd != CMD_GEN) {
-            if (o->nopt == MAXOPT || strlen(v) + 4 > sizeof o->tzopt ||
-                o->tzopt[0])
-                return usage("%s", "--tz takes one zone (UTC, +02:00, "
-                             "Europe/Berlin)");
-            snprintf(o->tzopt, sizeof o->tzopt, "tz=%s", v);
-            o->opt[o->nopt++] = o->tzopt;
+        } else if ((strcmp(a, "--opt") == 0 || strcmp(a, "--tz") == 0) &&
+                   v && o->cmd != CMD_GEN) {
+            if (add_format_opt(o, a, v) != 0)
+                return 2;
             i++;
         } else if (strcmp(a, "--skip-bad-rows") == 0 && o->cmd != CMD_GEN) {
             o->skip_bad = 1;
@@ -461,18 +487,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
                              "'%s'", v);
             i++;
         } else if (strcmp(a, "--tenants") == 0 && v && xf) {
-            char buf[4096];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *p = buf, *c; p; p = c) {
-                c = strchr(p, ',');
-                if (c)
-                    *c++ = '\0';
-                if (*p == '\0' || strlen(p) >= GS_TENANT_NAME ||
-                    o->ntenants == MAXTEN)
-                    return usage("--tenants takes up to 64 names separated "
-                                 "by commas, not '%s'", v);
-                memcpy(o->tenants[o->ntenants++], p, strlen(p) + 1);
-            }
+            if (parse_tenants(o, v) != 0)
+                return 2;
             i++;
         } else if (strcmp(a, "--tier-mix") == 0 && v && xf) {
             if (parse_tier_mix(o, v) < 0)
@@ -1385,51 +1401,6 @@ static int cmd_fit(const struct opts *o)
     return status;
 }
 
-/* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
-static int cmd_dcgm(int argc, char **argv)
-{
-    struct gs_dcgm_opts o = { .idle = 0.05 };
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int n = 0, rc = 0;
-    struct gs_diag d = { 0 };
-    if (files == NULL)
-        return usage("%s", "out of memory");
-    for (int i = 0; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        gs_time t;
-        if (strcmp(a, "--idle") == 0 && v) {
-            if (parse_double(v, 0, 100, &o.idle) < 0)
-                rc = usage("--idle takes a utilization in percent, not '%s'",
-                           v);
-            o.idle /= 100.0;
-            i++;
-        } else if (strcmp(a, "--step") == 0 && v) {
-            if (gs_parse_time(v, &t) < 0 || t <= 0)
-                rc = usage("--step takes a time (30s, 1m), not '%s'", v);
-            o.step_ms = t;
-            i++;
-        } else if (strcmp(a, "--tz") == 0 && v) {
-            if (gs_cimp_tz_parse(v, &o.tz, &d) < 0)
-                rc = report(&d);
-            i++;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            rc = usage("dcgm: unknown option '%s' (--idle, --step, --tz)", a);
-        } else {
-            files[n++] = a;
-        }
-    }
-    if (rc == 0 && n == 0)
-        rc = usage("%s", "dcgm takes the range-query exports (JSON files)");
-    struct gs_dcgm *m = NULL;
-    if (rc == 0 && gs_dcgm_load(files, n, &o, &m, &d) < 0)
-        rc = report(&d);
-    if (rc == 0)
-        gs_dcgm_print(stdout, m);
-    gs_dcgm_free(m);
-    free(files);
-    return rc;
-}
-
 int gs_trace_main(int argc, char **argv)
 {
     gs_input_reset();           /* this command's inputs only (path.h) */
@@ -1460,7 +1431,7 @@ int gs_trace_main(int argc, char **argv)
                                                                : 0;
     }
     if (strcmp(cmd, "dcgm") == 0)
-        return cmd_dcgm(argc - 1, argv + 1);
+        return gs_dcgm_main(argc - 1, argv + 1);
     if (strcmp(cmd, "kueue") == 0) {
         if (argc != 2 || argv[1][0] == '-')
             return usage("%s", "kueue takes one file: kubectl get "

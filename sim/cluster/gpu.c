@@ -25,14 +25,26 @@
  * A100-80GB's (that fleet's main model) for the series.
  * A scenario may redefine any of them or add its own.
  *
- * LLM serving efficiency (struct gs_gpu_llm): A100-80GB and H100-80GB carry
- * the factors llmcalib.c fits to Splitwise's measured prompt and token times
- * (`gpusim trace calibrate`, docs/inference.md), all-reduce bandwidth
- * included; A100-40GB and A800 share the A100's and H200 and H800 the
- * H100's (same chips, other memory), the export parts with the fitted link
- * scaled by their NVLink (400 GB/s against 600 and 900).  The older models
- * get unfitted defaults and their link per GPU and direction: V100 NVLink
- * 150 GB/s, P100 80, PCIe for the others (16-32). */
+ *   A40: 149.7 TFLOP/s dense BF16, 696 GB/s GDDR6, 48 GB, 300 W, 84 SMs
+ *     (NVIDIA A40 datasheet); L40S: 362.05 TFLOP/s dense BF16, 864 GB/s,
+ *     48 GB, 350 W, 142 SMs (L40S datasheet); B200 (HGX): 2,250 TFLOP/s
+ *     dense BF16, 8,000 GB/s, 180 GB HBM3e, 1,000 W, 148 SMs (HGX B200
+ *     datasheet; its MIG profiles are not modeled).
+ *
+ * LLM serving efficiency (struct gs_gpu_llm, the operator model of
+ * sim/inference/llmops.c): A100-80GB, H100-80GB and A40 carry kernel
+ * factors fitted on Vidur's measured kernel profiles of that GPU, and
+ * A100/H100 the serving factors fitted on Splitwise's measured prompt and
+ * token times (`gpusim llm calibrate`, docs/inference.md), with the
+ * measured NCCL all-reduce curves of DGX A100 and H100.  A100-40GB and
+ * A800 share the A100's factors and H200 and H800 the H100's (same chips,
+ * other memory); the export parts use the ring model with the link scaled
+ * by their NVLink (400 GB/s against 600 and 900).  Not measured, derived
+ * from the datasheet with the nearest measured GPU's efficiencies: L40S
+ * (the A40's), B200 and H200 (the H100's); the A40 and L40S take the
+ * A100's serving factors.  The older models get unfitted defaults and their
+ * link per GPU and direction: V100 NVLink 150 GB/s, P100 80, PCIe for the
+ * others (16-32). */
 #include "gpu.h"
 #include "../base/err.h"
 
@@ -63,36 +75,107 @@ static const struct gs_gpu_model builtin[] = {
     /* Added after the undisclosed ones, so earlier models keep their
      * catalog indexes. */
     { "A10G",       24.0,  70.0,  600.0, 150.0, 0, 0 },
+    { "A40",        48.0, 149.7,  696.0, 300.0, 0, 0 },
+    { "L40S",       48.0, 362.05, 864.0, 350.0, 0, 0 },
+    { "B200-180GB", 180.0, 2250.0, 8000.0, 1000.0, 0, 0 },
 };
 
-/* Fitted by `gpusim trace calibrate` (llmcalib.c); see docs/inference.md. */
-#define GS_LLM_A100(link) { 0.6895, 1.0, 0.7321, 273.75, 0.0, 4.740, link, 5.711 }
-#define GS_LLM_H100(link) { 0.5844, 0.9361, 0.0763, 167.75, 0.0, 3.084, link, 5.074 }
+/* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv):
+ * `gpusim llm calibrate --all-reduce FILE` prints these rows. */
+static const struct gs_ar_curve ar_a100_dgx = { "a100_dgx", {
+    { 10.0, 21.4, 40.0, 40.0, 40.0, 40.0, 40.0, 40.0, 54.0, 58.0, 58.0, 66.0,
+      97.0, 133.5, 254.0, 382.0 },
+    { 16.0, 16.0, 16.0, 18.0, 21.0, 21.0, 25.0, 25.0, 25.0, 57.0, 57.0, 90.0,
+      133.0, 196.0, 338.0, 518.0 },
+    { 25.0, 25.0, 25.0, 26.0, 31.0, 36.0, 36.0, 36.0, 36.0, 63.0, 72.0, 101.0,
+      158.0, 250.5, 420.0, 617.0 } } };
+static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
+    { 7.0, 7.0, 7.0, 11.0, 16.0, 16.0, 16.0, 38.0, 41.0, 41.0, 42.0, 43.0,
+      47.0, 69.0, 141.0, 215.0 },
+    { 38.0, 38.0, 38.0, 38.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 45.0,
+      62.0, 87.0, 178.0, 274.0 },
+    { 23.0, 23.0, 23.0, 23.0, 23.0, 23.0, 27.0, 31.0, 31.0, 32.0, 44.0, 56.0,
+      84.0, 111.0, 207.0, 303.5 } } };
 
+/* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
+ * the kernel factors on Vidur's profiles of the GPU, the serving factors
+ * (attention, fixed costs) on Splitwise's prompt and token times. */
+#define GS_LLM_A100_SERVING .attn_eff = 0.0967, .attn_bw_eff = 0.8375, \
+    .layer_us = 377.60, .iter_ms = 14.255, .seq_us = 3.391
+#define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
+    .gemm_us = 7.480, GS_LLM_A100_SERVING, \
+    .elem_eff = { 0.3441, 0.4356, 0.4965, 0.8719, 0.1509 }, \
+    .elem_us = { 0.538, 2.100, 1.863, 0.019, 1.761 }, .link_us = 5.0
+#define GS_LLM_H100 .compute_eff = 0.7188, .bw_eff = 0.9444, \
+    .gemm_us = 7.987, .attn_eff = 0.0227, .attn_bw_eff = 0.4696, \
+    .layer_us = 200.44, .iter_ms = 14.430, .seq_us = 2.942, \
+    .elem_eff = { 0.4567, 0.5129, 0.5821, 1.0000, 0.1851 }, \
+    .elem_us = { 2.537, 1.760, 1.687, 0.000, 2.305 }, .link_us = 5.0
+/* A40: kernel factors fitted on its own profiles; Splitwise did not
+ * measure it, so its serving factors are the A100's (nearest measured). */
+#define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
+#define A40_KERNELS .compute_eff = 0.8119, .bw_eff = 0.7364, \
+    .gemm_us = 1.627, \
+    .elem_eff = { 0.5976, 0.7711, 0.7828, 0.8348, 0.5047 }, \
+    .elem_us = { 2.403, 0.607, 1.705, 0.000, 1.580 }, .link_us = 10.0
+
+/* SM counts (the wave rule of llmops.c) where the fit used them: the
+ * A40's kernel factors were fitted with its 84 SMs (and L40S's 142 go with
+ * them); the A100's and H100's without the wave term, which validated
+ * better there (leave-one-shape-out layer medians 2.4-5.6% against up to
+ * 9.1% with it), so their SM count is left 0 (tile padding only).
+ * L40S, B200 and H200 are not measured: their datasheet peaks with the
+ * nearest measured GPU's efficiencies (L40S: the A40's, another PCIe
+ * card with GDDR; B200 and H200: the H100's), the H100's all-reduce curve
+ * for both (B200's NVLink 5 is twice as fast: this is conservative). */
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
-    { "A100-40GB",  GS_LLM_A100(118.26) },
-    { "A100-80GB",  GS_LLM_A100(118.26) },
-    { "A800-80GB",  GS_LLM_A100(78.84) },
-    { "H100-80GB",  GS_LLM_H100(209.06) },
-    { "H200-141GB", GS_LLM_H100(209.06) },
-    { "H800-80GB",  GS_LLM_H100(92.92) },
-    { "V100-16GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
-    { "V100-32GB",  { 0, 0, 0, 0, 0, 0, 150.0, 0 } },
-    { "P100-16GB",  { 0, 0, 0, 0, 0, 0, 80.0, 0 } },
-    { "T4",         { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
-    { "A10",        { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
-    { "A10G",       { 0, 0, 0, 0, 0, 0, 32.0, 0 } },
-    { "K80",        { 0, 0, 0, 0, 0, 0, 16.0, 0 } },
+    { "A100-40GB",  { GS_LLM_A100, .link_gbs = 118.26,
+                      .ar = &ar_a100_dgx } },
+    { "A100-80GB",  { GS_LLM_A100, .link_gbs = 118.26,
+                      .ar = &ar_a100_dgx } },
+    { "A800-80GB",  { GS_LLM_A100, .link_gbs = 78.84 } },
+    { "H100-80GB",  { GS_LLM_H100, .link_gbs = 209.06,
+                      .ar = &ar_h100_dgx } },
+    { "H200-141GB", { GS_LLM_H100, .link_gbs = 209.06,
+                      .ar = &ar_h100_dgx } },
+    { "H800-80GB",  { GS_LLM_H100, .link_gbs = 92.92 } },
+    { "B200-180GB", { GS_LLM_H100, .link_gbs = 418.12,
+                      .ar = &ar_h100_dgx } },
+    { "A40",        { GS_LLM_A40, .link_gbs = 25.0, .sms = 84 } },
+    { "L40S",       { GS_LLM_A40, .link_gbs = 25.0, .sms = 142 } },
+    { "V100-16GB",  { .link_gbs = 150.0, .sms = 80 } },
+    { "V100-32GB",  { .link_gbs = 150.0, .sms = 80 } },
+    { "P100-16GB",  { .link_gbs = 80.0, .sms = 56 } },
+    { "T4",         { .link_gbs = 16.0, .sms = 40 } },
+    { "A10",        { .link_gbs = 32.0, .sms = 72 } },
+    { "A10G",       { .link_gbs = 32.0, .sms = 80 } },
+    { "K80",        { .link_gbs = 16.0, .sms = 13 } },
 };
 
 /* Unfitted models: the fitted GPUs' typical efficiencies and fixed costs
- * (between the A100's and the H100's), a PCIe-class link. */
+ * (between the A100's and the H100's), elementwise kernels at half the
+ * bandwidth after 5 us, a PCIe-class link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
 {
     if (e->compute_eff <= 0) {
-        double link = e->link_gbs;
-        *e = (struct gs_gpu_llm){ 0.6, 0.95, 0.2, 200.0, 0.0, 4.0, link,
-                                  5.0 };
+        struct gs_gpu_llm k = *e;
+        *e = (struct gs_gpu_llm){ .compute_eff = 0.6, .bw_eff = 0.8,
+                                  .attn_eff = 0.1, .attn_bw_eff = 0.7,
+                                  .layer_us = 300.0, .iter_ms = 14.0,
+                                  .seq_us = 3.0, .link_gbs = k.link_gbs,
+                                  .link_us = 5.0 };
+        e->sms = k.sms;
+        e->ar = k.ar;
+    }
+    if (e->gemm_us <= 0)
+        e->gemm_us = 8.0;
+    if (e->attn_bw_eff <= 0)
+        e->attn_bw_eff = e->bw_eff;
+    for (int k = 0; k < GS_EK_N; k++) {
+        if (e->elem_eff[k] <= 0)
+            e->elem_eff[k] = 0.5;
+        if (e->elem_us[k] <= 0)
+            e->elem_us[k] = 5.0;
     }
     if (e->link_gbs <= 0)
         e->link_gbs = 16.0;

@@ -12,22 +12,45 @@
 #define GS_MAX_MODELS 64
 #define GS_MODEL_NAME 32
 
-/* How an LLM serving engine achieves the model's peak (sim/inference/llm.h's roofline):
- * fitted to measured prompt and token times by llmcalib.c, defaults in
- * gpu.c.  Efficiencies are fractions of the datasheet peak. */
+/* A measured all-reduce curve (NCCL on one machine): the median time of
+ * an all-reduce of 2^(11+i) bytes over 2, 4 and 8 GPUs, microseconds; 0
+ * where that GPU count was not measured.  Filled by `gpusim llm calibrate`
+ * from Vidur's all_reduce.csv; interpolated by sim/inference/llmops.c. */
+#define GS_AR_POINTS 16
+#define GS_AR_WORKERS 3
+struct gs_ar_curve {
+    const char *name;               /* the measured setup, "a100_dgx" */
+    double us[GS_AR_WORKERS][GS_AR_POINTS];
+};
+
+/* Kinds of memory-bound (elementwise) kernels of a layer. */
+enum { GS_EK_NORM, GS_EK_ROPE, GS_EK_ACT, GS_EK_ADD, GS_EK_EMB, GS_EK_N };
+
+/* How an LLM serving engine achieves the model's peak: the operator model
+ * of sim/inference/llmops.c.  The kernel factors (GEMMs, elementwise
+ * kernels) are fitted to measured kernel times (Vidur's profiles), the
+ * serving factors (attention, fixed costs) to measured prompt and token
+ * times (Splitwise's), by `gpusim llm calibrate`; defaults in gpu.c.
+ * Efficiencies are fractions of the datasheet peak. */
 struct gs_gpu_llm {
-    double compute_eff;     /* GEMM FLOP/s achieved / peak */
-    double bw_eff;          /* HBM bytes/s achieved / peak */
-    double attn_eff;        /* attention's query-key FLOP/s / peak */
-    double layer_us;        /* fixed cost per layer per iteration (kernel
-                             * launches), microseconds */
+    double compute_eff;     /* GEMM FLOP/s achieved / peak, full waves */
+    double bw_eff;          /* GEMM bytes/s achieved / peak */
+    double attn_eff;        /* prefill attention's FLOP/s / peak */
+    double layer_us;        /* fixed cost per layer per iteration beyond
+                             * the kernels, microseconds */
     double iter_ms;         /* fixed cost per iteration (scheduling,
                              * sampling), milliseconds */
     double seq_us;          /* cost per sequence in the batch per layer
                              * (per-sequence attention work), us */
-    double link_gbs;        /* all-reduce bandwidth per GPU per direction,
-                             * GB/s: fitted where measured, else NVLink's */
+    double link_gbs;        /* all-reduce bandwidth per GPU per direction
+                             * where no curve is measured, GB/s */
     double link_us;         /* latency of one ring all-reduce step, us */
+    double gemm_us;         /* fixed cost of one GEMM kernel, us */
+    double attn_bw_eff;     /* decode attention's KV bytes/s / peak */
+    double elem_eff[GS_EK_N];   /* elementwise kernels' bytes/s / peak */
+    double elem_us[GS_EK_N];    /* their fixed cost, us */
+    int sms;                /* streaming multiprocessors (wave rule) */
+    const struct gs_ar_curve *ar;   /* measured all-reduce, or NULL */
 };
 
 struct gs_gpu_model {

@@ -6,10 +6,13 @@
  *   - llmarch.c   (this header's gs_llm_arch_*): the built-in architectures
  *                 and declared ones, sizes derived from them (weights, KV
  *                 bytes per token, KV transfer time for disaggregation);
- *   - llmperf.c   (gs_llm_perf_*): the per-layer roofline that turns an
- *                 iteration's aggregate shape into seconds, from the GPU
- *                 model's efficiency factors (sim/cluster/gpu.h, struct gs_gpu_llm);
- *   - llmcalib.c  (gs_llm_calib_*): fitting those factors to measured
+ *   - llmperf.c   (gs_llm_perf_*): an iteration's aggregate shape into
+ *                 seconds, the sum of its layers' operators;
+ *   - llmops.c    (llmops.h): one operator's time from its shape and the
+ *                 GPU model's factors (sim/cluster/gpu.h, struct gs_gpu_llm);
+ *   - llmprof.c   (llmprof.h): measured kernel profiles (Vidur's), the
+ *                 kernel factors' fit and the validation;
+ *   - llmcalib.c  (gs_llm_calib_*): fitting the serving factors to measured
  *                 prompt and token times (Splitwise's perf_model.csv);
  *   - llmkv.c     (internal, sim/inference/llmkv.h): KV blocks and the prefix cache;
  *   - llmengine.c (gs_llm_engine_*): iteration-level continuous batching.
@@ -116,24 +119,39 @@ struct gs_llm_batch {
     double seqs;            /* sequences in the batch */
 };
 
+/* Shape of a layer, for the operator model (sim/inference/llmops.h). */
+struct gs_llm_shape {
+    int heads, kv_heads, hidden, ffn, vocab, gated, tp;
+};
+
 /* Constants of (architecture, hardware, TP) precomputed for speed. */
 struct gs_llm_perf {
-    int tp, layers;
-    double peak_flops, bw, link_bw, link_lat;   /* per GPU, SI units */
-    double ce, be, ae, layer_s, iter_s, seq_s;  /* efficiency factors */
-    double lin_flops_tok;   /* per layer per token, per GPU */
+    int tp, layers, experts, active;
+    struct gs_llm_hw hw;
+    struct gs_llm_shape shape;
     double attn_flops_pair; /* per layer per query-key pair, per GPU */
-    double w_bytes_layer;   /* weights read per layer, per GPU */
     double kv_bytes_tok;    /* KV bytes per token per layer, per GPU */
-    double act_bytes_tok;   /* activations per token per layer, per GPU */
     double ar_bytes_tok;    /* all-reduce payload per token */
-    double head_flops_row, head_bytes;          /* LM head per GPU */
+    double head_n;          /* LM head's outputs per GPU (vocab / t) */
+    double wbytes;          /* bytes per weight (BF16 2, FP8 1) */
 };
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
                      const struct gs_llm_hw *hw, int tp, struct gs_diag *d);
 /* Seconds one iteration of shape b takes (0 for an empty batch). */
 double gs_llm_perf_time(const struct gs_llm_perf *p,
                         const struct gs_llm_batch *b);
+/* The work of an iteration on one GPU: FLOPs and bytes moved to and from
+ * memory (GEMMs, elementwise kernels, attention, the LM head). */
+struct gs_llm_work {
+    double flops, bytes;
+};
+void gs_llm_perf_work(const struct gs_llm_perf *p,
+                      const struct gs_llm_batch *b, struct gs_llm_work *w);
+/* Compute and memory utilization of an iteration of shape b that takes
+ * dur seconds: its FLOPs / (peak x dur) and bytes / (bandwidth x dur),
+ * each in [0, 1] (0 for dur <= 0).  What the power model reads. */
+void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                      double dur, double *uc, double *um);
 /* Convenience for tests and the calibration: one prefill of `batch`
  * prompts of `prompt` tokens, and one decode step of `batch` sequences
  * with `ctx` tokens in the KV cache (attention reads ctx + 1). */
@@ -212,6 +230,7 @@ struct gs_llm_cb {
 struct gs_llm_iter {
     double start, duration;
     int prefill_tokens, decode_tokens, seqs;
+    double compute_util, mem_util;  /* gs_llm_perf_util of the iteration */
 };
 
 struct gs_llm_stats {

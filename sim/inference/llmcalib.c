@@ -9,11 +9,14 @@
  * decode step of `batch` sequences at the mean context of the generation,
  * prompt + tokens / 2.
  *
- * The factors of struct gs_gpu_llm are fitted per hardware over every LLM
- * and TP degree at once, so that they describe the GPU, not one model:
+ * The serving factors of struct gs_gpu_llm (attention's compute and
+ * bandwidth efficiencies, the host's layer cost, the per-sequence and
+ * per-iteration costs: what kernel profiles do not hold) are fitted per
+ * hardware over every LLM and TP degree at once, so that they describe the
+ * GPU and its serving stack, not one model, with the kernel factors and
+ * the all-reduce curve held at the catalog's (llmprof.c fits those):
  * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
- * through exp (kept positive), as is the all-reduce bandwidth (NCCL's
- * achieved figure, not NVLink's datasheet one).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
+ * through exp (kept positive).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
  * log ratio r = log(model / measured) with s = 0.03: least squares on
  * relative error for points within a few percent, while measurements that no
  * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
@@ -21,6 +24,7 @@
  * the loss non-smooth, so the minimizer is GSL's Nelder-Mead simplex
  * (nmsimplex2), restarted from its best point and from several starts. */
 #include "llmcalib.h"
+#include "llmprof.h"
 
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
@@ -105,7 +109,17 @@ static int parse_pos(const char *s, double *v)
     return 0;
 }
 
-/* Median of the repeats in p[lo, hi) into p[lo] (times only). */
+static int parse_frac(const char *s, double *v)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x >= 0 && x <= 10))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Median of the repeats in p[lo, hi) into p[lo] (times and power). */
 static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
                          double *buf)
 {
@@ -119,6 +133,15 @@ static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
     gsl_sort(buf, 1, (size_t)n);
     p[lo].token_ms = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
     p[lo].prompt_ms = pm;
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].peak_pw;
+    gsl_sort(buf, 1, (size_t)n);
+    double pk = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    for (int i = 0; i < n; i++)
+        buf[i] = p[lo + i].avg_pw;
+    gsl_sort(buf, 1, (size_t)n);
+    p[lo].avg_pw = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
+    p[lo].peak_pw = pk;
 }
 
 int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
@@ -136,7 +159,13 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
         goto out;
     }
-    int nf = split(line, fld, 64);
+    int nf = split(line, fld, 64), cpk = -1, cav = -1;
+    for (int i = 0; i < nf; i++) {     /* optional: power */
+        if (strcmp(fld[i], "peak_power") == 0)
+            cpk = i;
+        if (strcmp(fld[i], "average_power") == 0)
+            cav = i;
+    }
     for (int k = 0; k < NCOL; k++) {
         col[k] = -1;
         for (int i = 0; i < nf; i++)
@@ -184,6 +213,13 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
             || parse_pos(fld[col[C_TT]], &p.token_ms)) {
             rc = gs_diag_set(d, GS_EPARSE, where, "prompt_time and token_time "
                              "must be positive numbers");
+            goto out;
+        }
+        if ((cpk >= 0 && cpk < nf && parse_frac(fld[cpk], &p.peak_pw))
+            || (cav >= 0 && cav < nf && parse_frac(fld[cav], &p.avg_pw))) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "peak_power and "
+                             "average_power must be numbers in [0, 10] "
+                             "(fractions of the board limit)");
             goto out;
         }
         if (c->n == c->cap) {
@@ -247,7 +283,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* ---- the fit --------------------------------------------------------------- */
 
-#define NPAR 8
+#define NPAR 5
 #define CAUCHY 0.03
 
 struct fitctx {
@@ -267,18 +303,17 @@ static double logistic(double u)
     return 1.0 / (1.0 + exp(-u));
 }
 
+/* The serving factors from the minimizer's coordinates; the kernel
+ * factors and the all-reduce stay base's. */
 static void unpack(const double *u, const struct gs_llm_hw *base,
                    struct gs_llm_hw *hw)
 {
     *hw = *base;
-    hw->eff.compute_eff = logistic(u[0]);
-    hw->eff.bw_eff = logistic(u[1]);
-    hw->eff.attn_eff = logistic(u[2]);
-    hw->eff.layer_us = exp(u[3]);
-    hw->eff.iter_ms = exp(u[4]);
-    hw->eff.link_us = exp(u[5]);
-    hw->eff.seq_us = exp(u[6]);
-    hw->eff.link_gbs = exp(u[7]);
+    hw->eff.attn_eff = logistic(u[0]);
+    hw->eff.attn_bw_eff = logistic(u[1]);
+    hw->eff.layer_us = exp(u[2]);
+    hw->eff.iter_ms = exp(u[3]);
+    hw->eff.seq_us = exp(u[4]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -307,6 +342,8 @@ static double loss(const gsl_vector *v, void *arg)
     double u[NPAR];
     for (int k = 0; k < NPAR; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
+    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30))
+        return INFINITY;
     struct gs_llm_hw hw;
     unpack(u, f->base, &hw);
     double s = 0;
@@ -367,42 +404,6 @@ static void fit_release(struct fitctx *f)
     free(f->ai);
 }
 
-static double nm_run(struct fitctx *f, double *u)
-{
-    gsl_multimin_function fn = { .n = NPAR, .f = loss, .params = f };
-    gsl_vector *x = gsl_vector_alloc(NPAR), *step = gsl_vector_alloc(NPAR);
-    gsl_multimin_fminimizer *m =
-        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2,
-                                      NPAR);
-    GS_ASSERT(x && step && m);
-    double best = INFINITY;
-    for (int round = 0; round < 4; round++) {
-        for (int k = 0; k < NPAR; k++) {
-            gsl_vector_set(x, (size_t)k, u[k]);
-            gsl_vector_set(step, (size_t)k, 0.7);
-        }
-        gsl_multimin_fminimizer_set(m, &fn, x, step);
-        for (int it = 0; it < 4000; it++) {
-            if (gsl_multimin_fminimizer_iterate(m))
-                break;
-            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m),
-                                       1e-7) == GSL_SUCCESS)
-                break;
-        }
-        double v = gsl_multimin_fminimizer_minimum(m);
-        const gsl_vector *xb = gsl_multimin_fminimizer_x(m);
-        for (int k = 0; k < NPAR; k++)
-            u[k] = gsl_vector_get(xb, (size_t)k);
-        if (!(v < best - 1e-12))
-            break;
-        best = v;
-    }
-    gsl_multimin_fminimizer_free(m);
-    gsl_vector_free(x);
-    gsl_vector_free(step);
-    return best;
-}
-
 static double logit(double p)
 {
     return log(p / (1 - p));
@@ -425,19 +426,17 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     /* Starts: compute-rich and memory-rich guesses, cheap and costly
      * fixed parts; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.6, 0.8, 0.2, 50, 5, 5, 50, 200 },
-        { 0.3, 0.5, 0.05, 200, 1, 20, 200, 50 },
-        { 0.8, 0.9, 0.5, 10, 15, 2, 10, 400 },
-        { 0.5, 0.6, 0.1, 100, 10, 10, 100, 100 },
+        { 0.5, 0.8, 20, 5, 3 }, { 0.2, 0.5, 100, 1, 10 },
+        { 0.8, 0.9, 5, 15, 1 }, { 0.3, 0.9, 500, 2, 2 },
+        { 0.3, 0.6, 250, 2, 5 }, { 0.3, 0.6, 1000, 2, 5 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         double u[NPAR] = {
-            logit(starts[s][0]), logit(starts[s][1]), logit(starts[s][2]),
-            log(starts[s][3]), log(starts[s][4]), log(starts[s][5]),
-            log(starts[s][6]), log(starts[s][7]),
+            logit(starts[s][0]), logit(starts[s][1]), log(starts[s][2]),
+            log(starts[s][3]), log(starts[s][4]),
         };
-        double v = nm_run(&f, u);
+        double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
         if (v < best) {
             best = v;
             memcpy(ub, u, sizeof ub);
@@ -448,6 +447,146 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     *out = h.eff;
     fit_release(&f);
     return 0;
+}
+
+/* ---- the power curve -------------------------------------------------------- */
+
+/* A configuration's phases: durations and utilizations of its prefill and
+ * of one decode step, and the measured power. */
+struct pwpt {
+    double tp_s, up_c, up_m, td_s, ud_c, ud_m, tokens, peak, avg;
+};
+
+struct pwfit {
+    const struct pwpt *q;
+    int n;
+};
+
+static void pw_model(const struct gs_power_shape *sh, const struct pwpt *q,
+                     double *peak, double *avg)
+{
+    double pp = gs_power_watts(sh, 1.0, q->up_c, q->up_m, 0);
+    double pd = gs_power_watts(sh, 1.0, q->ud_c, q->ud_m, 0);
+    *peak = pp > pd ? pp : pd;
+    *avg = (q->tp_s * pp + q->tokens * q->td_s * pd)
+           / (q->tp_s + q->tokens * q->td_s);
+}
+
+static void pw_unpack(const double *u, struct gs_power_shape *sh)
+{
+    sh->idle = logistic(u[0]);
+    sh->a = exp(u[1]);
+    sh->b = exp(u[2]);
+}
+
+static double pw_loss(const gsl_vector *v, void *arg)
+{
+    const struct pwfit *f = arg;
+    double u[3];
+    for (int k = 0; k < 3; k++)
+        u[k] = gsl_vector_get(v, (size_t)k);
+    if (!(fabs(u[1]) < 20 && fabs(u[2]) < 20))
+        return INFINITY;
+    struct gs_power_shape sh;
+    pw_unpack(u, &sh);
+    double s = 0;
+    for (int i = 0; i < f->n; i++) {
+        double pk, av;
+        pw_model(&sh, &f->q[i], &pk, &av);
+        s += rho(log(pk / f->q[i].peak)) + rho(log(av / f->q[i].avg));
+    }
+    return s;
+}
+
+/* The phases of every point of hw that carries power; *n of them. */
+static int pw_points(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct pwpt *q, int *n,
+                     struct gs_diag *d)
+{
+    *n = 0;
+    for (int i = 0; i < c->n; i++) {
+        const struct gs_llm_calib_pt *p = &c->p[i];
+        if (strcasecmp(p->hw, hw) || !(p->peak_pw > 0 && p->avg_pw > 0))
+            continue;
+        struct gs_llm_arch a;
+        struct gs_llm_perf perf;
+        int rc = gs_llm_arch_find(p->model, &a, p->model, d);
+        if (!rc)
+            rc = gs_llm_perf_init(&perf, &a, fit, p->tp, d);
+        if (rc)
+            return rc;
+        double b = p->batch, pr = p->prompt, ctx = pr + p->tokens / 2.0;
+        struct gs_llm_batch pb = {
+            .prefill_tokens = b * pr, .prefill_attn = b * pr * (pr + 1) / 2,
+            .prefill_ctx = b * pr, .sampled = b, .seqs = b,
+        };
+        struct gs_llm_batch db = {
+            .decode_tokens = b, .decode_ctx = b * (ctx + 1), .sampled = b,
+            .seqs = b,
+        };
+        struct pwpt *x = &q[(*n)++];
+        x->tp_s = gs_llm_perf_time(&perf, &pb);
+        x->td_s = gs_llm_perf_time(&perf, &db);
+        gs_llm_perf_util(&perf, &pb, x->tp_s, &x->up_c, &x->up_m);
+        gs_llm_perf_util(&perf, &db, x->td_s, &x->ud_c, &x->ud_m);
+        x->tokens = p->tokens;
+        x->peak = p->peak_pw;
+        x->avg = p->avg_pw;
+    }
+    return 0;
+}
+
+int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct gs_power_shape *out,
+                     struct gs_llm_calib_err *e, struct gs_diag *d)
+{
+    memset(e, 0, sizeof *e);
+    struct pwpt *q = malloc((size_t)(c->n > 0 ? c->n : 1) * sizeof *q);
+    double *pe = malloc((size_t)(c->n > 0 ? c->n : 1) * 2 * sizeof *pe);
+    int n = 0, rc = 0;
+    if (!q || !pe)
+        rc = gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    if (!rc)
+        rc = pw_points(c, hw, fit, q, &n, d);
+    if (!rc && n == 0)
+        rc = gs_diag_set(d, GS_ENOTFOUND, "calibration", "no power "
+                         "measurements for hardware '%s'", hw);
+    if (!rc) {
+        struct pwfit f = { q, n };
+        static const double starts[][3] = {
+            { 0.15, 1.0, 1.0 }, { 0.3, 0.5, 2.0 }, { 0.1, 3.0, 0.5 },
+        };
+        double best = INFINITY, ub[3] = { 0 };
+        for (int s = 0; s < 3; s++) {
+            double u[3] = { logit(starts[s][0]), log(starts[s][1]),
+                            log(starts[s][2]) };
+            double v = gs_llm_nm_minimize(pw_loss, &f, 3, u, 0.5);
+            if (v < best) {
+                best = v;
+                memcpy(ub, u, sizeof ub);
+            }
+        }
+        pw_unpack(ub, out);
+        for (int i = 0; i < n; i++) {
+            double pk, av;
+            pw_model(out, &q[i], &pk, &av);
+            pe[i] = fabs(pk / q[i].peak - 1);
+            pe[n + i] = fabs(av / q[i].avg - 1);
+        }
+        struct gs_llm_err ep, ea;
+        gs_llm_err_of(pe, n, &ep);
+        e->prompt_max = pe[n - 1];
+        gs_llm_err_of(pe + n, n, &ea);
+        e->token_max = pe[2 * n - 1];
+        e->n = n;
+        e->prompt_med = ep.median;
+        e->prompt_p90 = ep.p90;
+        e->token_med = ea.median;
+        e->token_p90 = ea.p90;
+    }
+    free(q);
+    free(pe);
+    return rc;
 }
 
 int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
@@ -480,6 +619,8 @@ int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
         e->n = f.n;
         e->prompt_med = gsl_stats_median_from_sorted_data(pe, 1, n);
         e->prompt_max = pe[n - 1];
+        e->prompt_p90 = gsl_stats_quantile_from_sorted_data(pe, 1, n, 0.9);
+        e->token_p90 = gsl_stats_quantile_from_sorted_data(te, 1, n, 0.9);
         e->token_med = gsl_stats_median_from_sorted_data(te, 1, n);
         e->token_max = te[n - 1];
     }
@@ -525,11 +666,12 @@ int gs_llm_calib_report(FILE *out, const char *path,
     char hws[16][GS_LLM_NAME], models[8][GS_LLM_NAME];
     int nh = distinct(&c, 1, hws, 16), nm = distinct(&c, 0, models, 8);
     struct gs_llm_hw fit[16];
-    fprintf(out, "Fitted LLM serving factors (%d configurations, %s)\n\n"
-            "| hardware        | compute | bandwidth | attention | layer us "
-            "| iteration ms | sequence us | link GB/s | link us |\n"
-            "|-----------------|---------|-----------|-----------|----------"
-            "|--------------|-------------|-----------|---------|\n", c.n, path);
+    fprintf(out, "Fitted LLM serving factors (%d configurations, %s; the "
+            "kernel factors are the catalog's)\n\n"
+            "| hardware        | attention | attention bw | host layer us "
+            "| iteration ms | sequence us |\n"
+            "|-----------------|-----------|--------------|---------------"
+            "|--------------|-------------|\n", c.n, path);
     for (int h = 0; h < nh && !rc; h++) {
         struct gs_llm_hw base;
         if (gs_llm_calib_hw(cat, hws[h], &base)) {
@@ -541,10 +683,9 @@ int gs_llm_calib_report(FILE *out, const char *path,
         rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
-            fprintf(out, "| %-15s | %7.4f | %9.4f | %9.4f | %8.2f | %12.3f "
-                    "| %11.3f | %9.2f | %7.3f |\n", hws[h], e->compute_eff,
-                    e->bw_eff, e->attn_eff, e->layer_us, e->iter_ms,
-                    e->seq_us, e->link_gbs, e->link_us);
+            fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %12.3f "
+                    "| %11.3f |\n", hws[h], e->attn_eff, e->attn_bw_eff,
+                    e->layer_us, e->iter_ms, e->seq_us);
         }
     }
     if (!rc)

@@ -8,6 +8,7 @@
 #define GS_LLMCALIB_H
 
 #include "llm.h"
+#include "../cluster/power.h"
 
 #include <stdio.h>
 
@@ -16,6 +17,7 @@ struct gs_llm_calib_pt {
     char model[GS_LLM_NAME], hw[GS_LLM_NAME];
     int tp, prompt, batch, tokens;
     double prompt_ms, token_ms;
+    double peak_pw, avg_pw; /* power / board limit; 0: not measured */
 };
 
 struct gs_llm_calib {
@@ -35,10 +37,11 @@ void gs_llm_calib_free(struct gs_llm_calib *c);
 int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
-/* Fit the factors of hardware hw on the points of LLM `model` (NULL: all
- * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio
- * of modeled to measured time, Nelder-Mead from several starts; base gives
- * the peaks and link bandwidth.  The result in *out. */
+/* Fit the serving factors (attn_eff, attn_bw_eff, layer_us, iter_ms,
+ * seq_us) of hardware hw on the points of LLM `model` (NULL: all LLMs) by
+ * minimizing a robust (Cauchy, scale 3%) loss of the log ratio of modeled
+ * to measured time, Nelder-Mead from several starts; base gives the peaks,
+ * the kernel factors and the all-reduce, which *out keeps. */
 int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
                      const char *model, const struct gs_llm_hw *base,
                      struct gs_gpu_llm *out, struct gs_diag *d);
@@ -48,13 +51,26 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
 struct gs_llm_calib_err {
     int n;
     double prompt_med, prompt_max, token_med, token_max;
+    double prompt_p90, token_p90;
 };
 int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
                       const char *hw, int tp, const struct gs_llm_hw *fit,
                       struct gs_llm_calib_err *e, struct gs_diag *d);
 
-/* Fit every hardware in the file, print the factors, the error table per
- * (LLM, GPU, TP) and the cross-validation between LLMs to out. */
+/* Fit the power curve's shape (sim/cluster/power.h) on the points of
+ * hardware hw that carry power (peak_pw, avg_pw > 0), fit giving the
+ * serving model's times and utilizations: a configuration's peak is its
+ * prefill's power, its average the time-weighted mean of the prefill and
+ * `tokens` decode steps.  Absolute relative errors of the peaks and the
+ * averages into *e (prompt_*: peak, token_*: average).  GS_ENOTFOUND when
+ * no point carries power. */
+int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
+                     const struct gs_llm_hw *fit, struct gs_power_shape *out,
+                     struct gs_llm_calib_err *e, struct gs_diag *d);
+
+
+/* Fit every hardware in the file, print the serving factors, the error
+ * table per (LLM, GPU, TP) and the cross-validation between LLMs to out. */
 int gs_llm_calib_report(FILE *out, const char *path,
                         const struct gs_catalog *cat, struct gs_diag *d);
 

@@ -698,6 +698,8 @@ again:
         .start = now, .duration = dur, .prefill_tokens = (int)b.prefill_tokens,
         .decode_tokens = (int)b.decode_tokens, .seqs = (int)b.seqs,
     };
+    gs_llm_perf_util(&e->perf, &b, dur, &e->last.compute_util,
+                     &e->last.mem_util);
     /* preemption happens only for decoders, and then something runs */
     GS_ASSERT(dur > 0 || e->npre == 0);
     e->busy = dur > 0;

@@ -1,37 +1,38 @@
-/* llmperf.c -- the iteration time of an LLM serving engine: a per-layer roofline.
+/* llmperf.c -- the iteration time of an LLM serving engine: the sum of a layer's operators.
  *
- * One iteration runs every layer once over all the tokens it batches (prefill
- * chunks and one token per running decode).  Each layer is two kinds of
- * kernels, each bound by compute or by memory (Williams et al.'s roofline,
- * as Vidur and LLMCompass apply it to LLM inference):
+ * One iteration runs every layer once over all the tokens it batches
+ * (prefill chunks and one token per running decode), then the LM head over
+ * the sequences that emit a token.  A layer is the operators of llmops.c,
+ * each timed from its shape on one GPU of the tensor-parallel group of
+ * degree t: two norms, the QKV projection, rotary embedding, attention,
+ * the output projection, the MLP's up (and gate) projection, activation
+ * and down projection, two residual adds, and two all-reduces of the
+ * T x d activations (after the output and the down projections,
+ * Megatron-LM's split) from the measured curve.  A mixture of experts runs
+ * each expert's GEMMs over its share of the routed tokens (T k / E on
+ * average) and reads every expert's weights, plus the router's GEMM.
  *
- *   linear  max(2 * P_active * T / (F * ce),  (W + A * T) / (B * be))
- *   attn    max(4 * d * Q / (F * ae),         K * C / (B * be))
+ * Attention is not in the kernel profiles; it is two kernels of its own,
+ * each bound by compute or by memory (the roofline):
+ *   prefill  max(4 (d/t) Q / (F ae),  K Cp / (B abe))
+ *   decode   max(4 (d/t) Cd / (F ae), K Cd / (B abe))
+ * with Q the query-key pairs of the prefill chunks (a chunk of c tokens
+ * after k cached ones has c (k + (c + 1) / 2): the quadratic term), Cp and
+ * Cd the tokens whose K and V the prefill chunks and the decodes read, K
+ * the KV bytes of one token of one layer on this GPU; ae and abe are fitted
+ * to Splitwise's prompt and token times (llmcalib.c), with the fixed costs:
+ * per layer (launches beyond the kernels'), per sequence per layer
+ * (block tables, per-sequence attention work: measured decode steps slow
+ * down with the batch before the roofline says so) and per iteration
+ * (scheduling, sampling).
  *
- * per GPU of a tensor-parallel group of degree t: P_active and W the layer's
- * active parameters and weight bytes over t (a mixture of experts computes
- * with its top-k experts but reads all of them), T the batch's tokens, A the
- * activation bytes one token moves, Q the query-key pairs (a prefill chunk of
- * c tokens after k cached ones has c * (k + (c + 1) / 2): the quadratic
- * term; a decode token has its context), C the tokens whose K and V are read
- * and K the KV bytes of one token on this GPU.  F and B are the datasheet
- * peaks; ce, be and ae the efficiencies fitted per GPU model (llmcalib.c),
- * attention separately because its kernels reach a smaller share of peak
- * than GEMMs do.  Each layer adds two ring all-reduces of the T x d
- * activations: 2 (t - 1) / t * bytes / link + 2 (t - 1) * link latency
- * (Patarasuk and Yuan's bandwidth-optimal ring), and a fixed per-layer cost
- * (kernel launches).  The iteration adds the LM head over the sequences that
- * emit a token and a fixed per-iteration cost; each layer also pays a cost
- * per sequence in the batch (per-sequence attention work and block-table
- * handling: measured decode steps slow down with the batch well before the
- * roofline says they should).  The all-reduce bandwidth is fitted too where measurements
- * exist: what NCCL achieves is well below NVLink's datasheet figure.
- *
- * Everything depends on the batch only through sums (tokens, pairs, context),
- * which is what lets the engine keep its decode state aggregated. */
-#include "llm.h"
+ * Everything depends on the batch only through sums (tokens, pairs,
+ * contexts, sequences), which is what lets the engine keep its decode state
+ * aggregated. */
+#include "llmops.h"
 
 #include <math.h>
+#include <string.h>
 
 void gs_llm_hw_from_catalog(const struct gs_catalog *c, int model,
                             struct gs_llm_hw *hw)
@@ -62,46 +63,32 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
                            "tensor parallel degree must be in 1..64, not %d",
                            tp);
     const struct gs_gpu_llm *e = &hw->eff;
+    int elem_ok = 1;
+    for (int k = 0; k < GS_EK_N; k++)
+        elem_ok &= e->elem_eff[k] > 0 && e->elem_us[k] >= 0;
     if (!(hw->tflops > 0 && hw->bw_gbs > 0 && e->compute_eff > 0
-          && e->bw_eff > 0 && e->attn_eff > 0 && e->layer_us >= 0
-          && e->iter_ms >= 0 && e->link_us >= 0
-          && (tp == 1 || e->link_gbs > 0)))
+          && e->bw_eff > 0 && e->attn_eff > 0 && e->attn_bw_eff > 0
+          && elem_ok && e->gemm_us >= 0 && e->layer_us >= 0
+          && e->iter_ms >= 0 && e->link_us >= 0 && e->seq_us >= 0
+          && (tp == 1 || e->ar || e->link_gbs > 0)))
         return gs_diag_set(d, GS_EINVAL, a->name,
                            "GPU figures and efficiency factors must be > 0");
     double t = tp, dm = a->hidden, hd = dm / a->heads;
-    double kvd = a->kv_heads * hd;
     double kv_heads_gpu = a->kv_heads >= tp ? a->kv_heads / t : 1.0;
-    double expert = (a->gated ? 3.0 : 2.0) * dm * a->ffn;
-    double router = a->experts > 1 ? dm * a->experts : 0;
-    double attn = 2 * dm * dm + 2 * dm * kvd;
     double kvb = a->kv_bytes > 0 ? a->kv_bytes : a->bytes_per_param;
-    const double act = 2.0;     /* activations in BF16 */
 
+    memset(p, 0, sizeof *p);
     p->tp = tp;
     p->layers = a->layers;
-    p->peak_flops = hw->tflops * 1e12;
-    p->bw = hw->bw_gbs * 1e9;
-    p->link_bw = e->link_gbs * 1e9;
-    p->link_lat = e->link_us * 1e-6;
-    p->ce = e->compute_eff;
-    p->be = e->bw_eff;
-    p->ae = e->attn_eff;
-    p->layer_s = e->layer_us * 1e-6;
-    p->iter_s = e->iter_ms * 1e-3;
-    p->seq_s = e->seq_us * 1e-6;
-    p->lin_flops_tok = 2 * (attn + a->active_experts * expert + router) / t;
+    p->experts = a->experts;
+    p->active = a->active_experts;
+    p->hw = *hw;
+    gs_llm_shape_from_arch(a, tp, &p->shape);
     p->attn_flops_pair = 4 * dm / t;
-    p->w_bytes_layer = (attn + a->experts * expert + router)
-                       * a->bytes_per_param / t;
     p->kv_bytes_tok = 2 * kv_heads_gpu * hd * kvb;
-    /* Each matmul's input read and output written once: the residual
-     * stream, QKV, attention output, FFN up/gate and down. */
-    p->act_bytes_tok = act * (4 * dm + (dm + 2 * kvd) / t
-                              + (a->gated ? 3.0 : 2.0) * a->active_experts
-                                * a->ffn / t);
-    p->ar_bytes_tok = act * dm;
-    p->head_flops_row = 2.0 * a->vocab * dm / t;
-    p->head_bytes = (double)a->vocab * dm * a->bytes_per_param / t;
+    p->ar_bytes_tok = 2.0 * dm;     /* BF16 activations */
+    p->head_n = (double)a->vocab / t;
+    p->wbytes = a->bytes_per_param;
     return 0;
 }
 
@@ -111,31 +98,138 @@ static double roof(double flops, double peak, double bytes, double bw)
     return c > m ? c : m;
 }
 
+/* A GEMM of the layer over m tokens, the weights read at their size. */
+static double gemm(const struct gs_llm_perf *p, int op, double m)
+{
+    double k, n;
+    gs_llm_op_gemm(&p->shape, op, &k, &n);
+    return gs_llm_gemm_time_w(&p->hw, m, k, n, p->wbytes);
+}
+
+/* The MLP of one layer over tok tokens (dense, or experts). */
+static double mlp(const struct gs_llm_perf *p, double tok)
+{
+    double bytes, t = 0;
+    if (p->experts > 1) {
+        double m = tok * p->active / p->experts;
+        t = p->experts * (gemm(p, GS_OP_MLP_UP, m) + gemm(p, GS_OP_MLP_DOWN, m))
+            + gs_llm_gemm_time(&p->hw, tok, p->shape.hidden, p->experts);
+        tok *= p->active;
+    } else
+        t = gemm(p, GS_OP_MLP_UP, tok) + gemm(p, GS_OP_MLP_DOWN, tok);
+    int kind = gs_llm_op_elem(&p->shape, GS_OP_ACT, tok, &bytes);
+    return t + gs_llm_elem_time(&p->hw, kind, bytes);
+}
+
+static double elem(const struct gs_llm_perf *p, int op, double tok)
+{
+    double bytes;
+    int kind = gs_llm_op_elem(&p->shape, op, tok, &bytes);
+    return gs_llm_elem_time(&p->hw, kind, bytes);
+}
+
+/* One layer's operators over tok tokens, attention and fixed costs aside. */
+static double layer_ops(const struct gs_llm_perf *p, double tok)
+{
+    return 2 * elem(p, GS_OP_INPUT_NORM, tok) + gemm(p, GS_OP_ATTN_PRE, tok)
+           + elem(p, GS_OP_ROPE, tok) + gemm(p, GS_OP_ATTN_POST, tok)
+           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok)
+           + 2 * gs_llm_allreduce_time(&p->hw.eff, p->ar_bytes_tok * tok,
+                                       p->tp);
+}
+
 double gs_llm_perf_time(const struct gs_llm_perf *p,
                         const struct gs_llm_batch *b)
 {
     double tok = b->prefill_tokens + b->decode_tokens;
     if (tok <= 0)
         return 0;
-    double lin = roof(p->lin_flops_tok * tok, p->peak_flops * p->ce,
-                      p->w_bytes_layer + p->act_bytes_tok * tok,
-                      p->bw * p->be);
-    double att = roof(p->attn_flops_pair * (b->prefill_attn + b->decode_ctx),
-                      p->peak_flops * p->ae,
-                      p->kv_bytes_tok * (b->prefill_ctx + b->decode_ctx),
-                      p->bw * p->be);
-    double ar = 0;
-    if (p->tp > 1) {
-        double steps = 2.0 * (p->tp - 1);
-        ar = 2 * (steps / p->tp * p->ar_bytes_tok * tok / p->link_bw
-                  + steps * p->link_lat);
-    }
+    const struct gs_gpu_llm *e = &p->hw.eff;
+    double F = p->hw.tflops * 1e12, B = p->hw.bw_gbs * 1e9;
+    double att = 0;
+    if (b->prefill_tokens > 0)
+        att += roof(p->attn_flops_pair * b->prefill_attn, F * e->attn_eff,
+                    p->kv_bytes_tok * b->prefill_ctx, B * e->attn_bw_eff);
+    if (b->decode_tokens > 0)
+        att += roof(p->attn_flops_pair * b->decode_ctx, F * e->attn_eff,
+                    p->kv_bytes_tok * b->decode_ctx, B * e->attn_bw_eff);
+    /* the host issues a layer's kernels in layer_us: a GPU that finishes
+     * them sooner waits for the host (launch-bound), else the host waits */
+    double gpu = layer_ops(p, tok) + att;
+    double layer = (gpu > e->layer_us * 1e-6 ? gpu : e->layer_us * 1e-6)
+                   + e->seq_us * 1e-6 * b->seqs;
     double head = b->sampled > 0
-        ? roof(p->head_flops_row * b->sampled, p->peak_flops * p->ce,
-               p->head_bytes, p->bw * p->be)
+        ? gs_llm_gemm_time_w(&p->hw, b->sampled, p->shape.hidden, p->head_n,
+                             p->wbytes)
         : 0;
-    return p->layers * (lin + att + ar + p->layer_s + p->seq_s * b->seqs)
-           + head + p->iter_s;
+    return p->layers * layer + elem(p, GS_OP_EMB, tok)
+           + elem(p, GS_OP_INPUT_NORM, tok) + head + e->iter_ms * 1e-3;
+}
+
+/* The FLOPs and bytes of a GEMM of m x k x n with wb-byte weights. */
+static void gemm_work(double m, double k, double n, double wb,
+                      struct gs_llm_work *w)
+{
+    w->flops += 2 * m * k * n;
+    w->bytes += 2 * (m * k + m * n) + wb * k * n;
+}
+
+static void op_work(const struct gs_llm_perf *p, int op, double m,
+                    struct gs_llm_work *w)
+{
+    double k, n, bytes;
+    if (gs_llm_op_gemm(&p->shape, op, &k, &n))
+        gemm_work(m, k, n, p->wbytes, w);
+    else if (gs_llm_op_elem(&p->shape, op, m, &bytes) >= 0)
+        w->bytes += bytes;
+}
+
+void gs_llm_perf_work(const struct gs_llm_perf *p,
+                      const struct gs_llm_batch *b, struct gs_llm_work *out)
+{
+    double tok = b->prefill_tokens + b->decode_tokens;
+    struct gs_llm_work w = { 0, 0 };
+    if (tok > 0) {
+        op_work(p, GS_OP_INPUT_NORM, 2 * tok, &w);
+        op_work(p, GS_OP_ATTN_PRE, tok, &w);
+        op_work(p, GS_OP_ROPE, tok, &w);
+        op_work(p, GS_OP_ATTN_POST, tok, &w);
+        if (p->experts > 1) {
+            double m = tok * p->active / p->experts;
+            for (int x = 0; x < p->experts; x++) {
+                op_work(p, GS_OP_MLP_UP, m, &w);
+                op_work(p, GS_OP_MLP_DOWN, m, &w);
+            }
+            gemm_work(tok, p->shape.hidden, p->experts, 2, &w);
+            op_work(p, GS_OP_ACT, tok * p->active, &w);
+        } else {
+            op_work(p, GS_OP_MLP_UP, tok, &w);
+            op_work(p, GS_OP_MLP_DOWN, tok, &w);
+            op_work(p, GS_OP_ACT, tok, &w);
+        }
+        op_work(p, GS_OP_ADD, 2 * tok, &w);
+        w.flops += p->attn_flops_pair * (b->prefill_attn + b->decode_ctx);
+        w.bytes += p->kv_bytes_tok * (b->prefill_ctx + b->decode_ctx);
+        w.flops *= p->layers;
+        w.bytes *= p->layers;
+        op_work(p, GS_OP_EMB, tok, &w);
+        op_work(p, GS_OP_INPUT_NORM, tok, &w);
+        if (b->sampled > 0)
+            gemm_work(b->sampled, p->shape.hidden, p->head_n, p->wbytes, &w);
+    }
+    *out = w;
+}
+
+void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                      double dur, double *uc, double *um)
+{
+    struct gs_llm_work w;
+    *uc = *um = 0;
+    if (!(dur > 0))
+        return;
+    gs_llm_perf_work(p, b, &w);
+    *uc = fmin(1.0, w.flops / (p->hw.tflops * 1e12 * dur));
+    *um = fmin(1.0, w.bytes / (p->hw.bw_gbs * 1e9 * dur));
 }
 
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,

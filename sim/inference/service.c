@@ -51,6 +51,7 @@
 #include "../../traces/llmreq.h"
 #include "../base/bigmem.h"
 #include "../cluster/mig.h"
+#include "../cluster/power.h"
 #include "../base/order.h"
 #include "../base/rng.h"
 #include "router.h"
@@ -90,6 +91,8 @@ struct rep {
     double busy_s;              /* iteration time so far */
     double fb_base_mib;         /* weights per GPU */
     int gpus;
+    double limit_w;             /* board power limit of one of its GPUs
+                                 * (a MIG slice: its share) */
     long rec;                   /* its job's record (gs_sim_records) */
 };
 
@@ -177,6 +180,8 @@ struct svc {
     long nser, capser;
     gs_time step, next_sample;
     double busy_total, up_total;        /* util integrals */
+    double idle_w;                      /* idle W of the UP replicas' GPUs */
+    double energy_j, last_energy;       /* board energy of UP replicas, J */
     double last_busy, last_up;
     long last_arrived;
     double rep_ms, rep_max;             /* replicas x ms, the largest */
@@ -225,9 +230,11 @@ static const struct {
                                    "iteration over the last step" },
     { "DCGM_FI_DEV_FB_USED", "MiB", "GPU memory used per replica GPU, mean: "
                                     "weights and KV blocks in use" },
-    { "DCGM_FI_DEV_POWER_USAGE", "W", "board power per replica GPU, mean: "
-                                      "idle (20% of TDP) + the rest x "
-                                      "utilization" },
+    { "DCGM_FI_DEV_POWER_USAGE", "W", "board power per replica GPU, mean "
+                                      "over the step: idle + the dynamic "
+                                      "part of each iteration's compute and "
+                                      "memory utilization, capped at the "
+                                      "board limit (sim/cluster/power.h)" },
     { "request_rate", "1/s", "arrivals per second over the last step" },
 };
 
@@ -316,14 +323,17 @@ static struct hent hpeek(struct svc *sv)
 static void set_state(struct svc *sv, struct rep *r, int st)
 {
     sv->pool[r->pool].cdirty = 1;
+    double idle = r->limit_w * gs_power_default.idle * r->gpus;
     if (r->state == RS_UP) {
         sv->up_n--;
         sv->up_gpus -= r->gpus;
+        sv->idle_w -= idle;
     }
     r->state = st;
     if (st == RS_UP) {
         sv->up_n++;
         sv->up_gpus += r->gpus;
+        sv->idle_w += idle;
     }
 }
 
@@ -1037,6 +1047,10 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     r->busy = 0;
     r->busy_s += dur;
     sv->busy_total += dur * r->gpus;
+    /* the iteration's power above idle (idle is integrated over UP time) */
+    double w = gs_power_watts(&gs_power_default, r->limit_w, it->compute_util,
+                              it->mem_util, 0);
+    sv->energy_j += (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
     if (dec > 0)
         iter_sample(sv, dur, dec);
     if (r->draining && r->nout == 0) {
@@ -1140,6 +1154,11 @@ static void m_job_started(void *st, struct gs_job *j)
         pl->have_perf = 1;
     }
     r->gpus = pl->cfg.tp;
+    {
+        const struct gs_catalog *cat = &m->sc->cat;
+        const struct gs_gpu_model *gm = &cat->m[j->model];
+        r->limit_w = gm->power_w * ec.hw.tflops / gm->tflops;
+    }
     double wgpu = gs_llm_arch_weight_bytes(&ec.arch) / pl->cfg.tp;
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
     double load = wgpu / (sv->cfg->load_gbs * 1e9);
@@ -1219,12 +1238,8 @@ static void sample(struct svc *sv, gs_time t)
     if (util > 1)
         util = 1;
     row[GS_SVC_GPU_UTIL] = 100.0 * util;
-    double tdp = 0;
-    if (up) {
-        const struct gs_svcpool *pc = &sv->pool[0].cfg;
-        tdp = sv->m->sc->cat.m[pc->gpu_model].power_w;
-    }
-    row[GS_SVC_POWER] = up ? tdp * (0.2 + 0.8 * util) : 0;
+    double de = sv->energy_j - sv->last_energy;
+    row[GS_SVC_POWER] = dup > 0 ? de / dup : 0;
     double span = sv->nser > 0 ? (double)(t - (gs_time)(sv->ser_t[sv->nser - 1] *
                                                          1000.0)) / 1000.0
                                : (double)sv->step / 1000.0;
@@ -1232,6 +1247,7 @@ static void sample(struct svc *sv, gs_time t)
                                 : 0;
     sv->last_up = sv->up_total;
     sv->last_busy = sv->busy_total;
+    sv->last_energy = sv->energy_j;
     sv->last_arrived = sv->nreq;
     sv->ser_t[sv->nser++] = (double)t / 1000.0;
 }
@@ -1249,6 +1265,7 @@ static void m_advance(void *st, gs_time t)
             gs_time ts = sv->next_sample;
             double dt = (double)(ts - sv->last_adv) / 1000.0;
             sv->up_total += dt * gpus;
+            sv->energy_j += dt * sv->idle_w;
             sv->rep_ms += dt * 1000.0 * n;
             sv->last_adv = ts;
             sample(sv, ts);
@@ -1258,6 +1275,7 @@ static void m_advance(void *st, gs_time t)
             sv->rep_max = n;
         double dt = (double)(t - sv->last_adv) / 1000.0;
         sv->up_total += dt * gpus;
+        sv->energy_j += dt * sv->idle_w;
         sv->rep_ms += dt * 1000.0 * n;
         sv->last_adv = t;
     }

@@ -377,7 +377,12 @@ static hid_t dset_create(struct w *w, hid_t loc, const char *name, hid_t t,
                              rank > 1 ? dims[1] : 1, rank > 2 ? dims[2] : 1 };
         GS_ASSERT(rank <= 3);
         H5Pset_chunk(dcpl, rank, chunk);
-        H5Pset_deflate(dcpl, 4);
+        /* Shuffle (bytes of like significance together), then deflate at
+         * level 1: a million requests' file is 29 MB written in 1.7-1.8 s
+         * of CPU against 43 MB in 2.5-3.1 s at level 4 without shuffle
+         * (gpusim run of bench_service's 60% scenario, shared VM). */
+        H5Pset_shuffle(dcpl);
+        H5Pset_deflate(dcpl, 1);
     }
     /* A compound is stored packed: only its fields reach the file, never
      * the padding bytes of the C struct (which are not deterministic). */

@@ -1,0 +1,29 @@
+/* power.h -- a GPU's board power from its compute and memory utilization, capped.
+ *
+ * See power.c for the model and where its shape comes from. */
+#ifndef GS_POWER_H
+#define GS_POWER_H
+
+/* The shape of the power curve, one for every GPU (fitted on the A100,
+ * scaled by each GPU's board limit): at compute utilization uc and memory
+ * utilization um in [0, 1],
+ *     P = limit x (idle + (1 - idle) x min(1, a uc + b um)),
+ * then capped at the power cap (<= limit). */
+struct gs_power_shape {
+    double idle;            /* idle power / board limit */
+    double a, b;            /* weight of compute and memory utilization */
+};
+
+/* The shape shipped with the catalog (power.c), from `gpusim llm
+ * calibrate --splitwise` on the A100. */
+#define GS_POWER_IDLE 0.2500
+#define GS_POWER_A 2.1680
+#define GS_POWER_B 1.1407
+extern const struct gs_power_shape gs_power_default;
+
+/* Watts of a board with limit limit_w at (uc, um), capped at cap_w
+ * (cap_w <= 0 or above the limit: the limit). */
+double gs_power_watts(const struct gs_power_shape *s, double limit_w,
+                      double uc, double um, double cap_w);
+
+#endif

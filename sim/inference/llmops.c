@@ -1,0 +1,242 @@
+/* llmops.c -- the time of one transformer operator on one GPU, from its shape.
+ *
+ * A layer of a decoder-only transformer under tensor parallelism of degree t
+ * (Megatron-LM's split: QKV and up/gate split by columns, the output and
+ * down projections by rows) runs, per GPU, over T tokens:
+ *
+ *   op               kind         shape (per GPU)
+ *   input_layernorm  elementwise  reads and writes T x d
+ *   attn_pre_proj    GEMM         T x d x (h + 2 h_kv) hd / t
+ *   attn_rope        elementwise  reads and writes q and k: T (h + h_kv) hd / t
+ *   attn_post_proj   GEMM         T x (h hd / t) x d
+ *   post_att..._norm elementwise  as input_layernorm
+ *   mlp_up_proj      GEMM         T x d x (2 if gated else 1) f / t
+ *   mlp_act          elementwise  reads (2 or 1) T f / t, writes T f / t
+ *   mlp_down_proj    GEMM         T x (f / t) x d
+ *   add              elementwise  reads 2 T d, writes T d (a residual)
+ *   emb              elementwise  gathers T rows of d, writes T x d
+ *
+ * (h_kv / t is at least 1: KV heads are replicated when fewer than t.)
+ *
+ * A GEMM of m x k x n in BF16 is bound by compute or by memory (the
+ * roofline): max(2mkn / (F ce w), 2(mk + kn + mn) / (B be)) + a fixed cost.
+ * w is the share of the GPU's work slots a GEMM fills, by the rule of a
+ * tiled GEMM kernel (CUTLASS, cuBLAS): the output is cut into tiles of
+ * tm x 128, one thread block each, run in waves of one tile per SM; tm is
+ * the smallest power of two from 16 to 128 that covers m (small-M kernels
+ * use short tiles).  w = (m n) / (ceil(m/tm) tm  ceil(n/128) 128) x
+ * tiles / (waves x SMs): the padding of the last tile and the idle SMs of
+ * the last wave.  Nothing in it names a model: the same rule for any shape.
+ *
+ * An elementwise kernel moves its bytes at a fitted share of the datasheet
+ * bandwidth, per kind (norms, rotary embedding, activation, residual add,
+ * embedding gather), after a fixed cost (launch and a short kernel's tail).
+ *
+ * All-reduce follows the measured NCCL curve of the GPU's machine when the
+ * catalog has one (Vidur's all_reduce.csv on DGX A100 and H100):
+ * piecewise log-log in bytes between the curve's powers of two, linear in
+ * the GPU count between 2, 4 and 8.  Below the first size the first point
+ * holds (latency-bound); above the last, the time grows in proportion to
+ * the bytes (bandwidth-bound).  Without a curve it is the bandwidth-optimal
+ * ring of Patarasuk and Yuan: 2(n-1)/n bytes / link + 2(n-1) latencies. */
+#include "llmops.h"
+
+#include <math.h>
+
+static const char *const op_names[GS_OP_N] = {
+    "emb", "input_layernorm", "attn_pre_proj", "attn_rope",
+    "attn_post_proj", "post_attention_layernorm", "mlp_up_proj", "mlp_act",
+    "mlp_down_proj", "add",
+};
+
+const char *gs_llm_op_name(int op)
+{
+    return op >= 0 && op < GS_OP_N ? op_names[op] : NULL;
+}
+
+void gs_llm_shape_from_arch(const struct gs_llm_arch *a, int tp,
+                            struct gs_llm_shape *s)
+{
+    *s = (struct gs_llm_shape){
+        .heads = a->heads, .kv_heads = a->kv_heads, .hidden = a->hidden,
+        .ffn = a->ffn, .vocab = a->vocab, .gated = a->gated, .tp = tp,
+    };
+}
+
+/* Query and KV heads on one GPU. */
+static void heads_per_gpu(const struct gs_llm_shape *s, double *hq,
+                          double *hkv)
+{
+    double t = s->tp;
+    *hq = s->heads / t;
+    *hkv = s->kv_heads >= s->tp ? s->kv_heads / t : 1.0;
+}
+
+int gs_llm_op_gemm(const struct gs_llm_shape *s, int op, double *k,
+                   double *n)
+{
+    double d = s->hidden, hd = d / s->heads, t = s->tp, hq, hkv;
+    heads_per_gpu(s, &hq, &hkv);
+    switch (op) {
+    case GS_OP_ATTN_PRE:
+        *k = d;
+        *n = (hq + 2 * hkv) * hd;
+        return 1;
+    case GS_OP_ATTN_POST:
+        *k = hq * hd;
+        *n = d;
+        return 1;
+    case GS_OP_MLP_UP:
+        *k = d;
+        *n = (s->gated ? 2.0 : 1.0) * s->ffn / t;
+        return 1;
+    case GS_OP_MLP_DOWN:
+        *k = s->ffn / t;
+        *n = d;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
+                   double *bytes)
+{
+    const double b = 2.0;       /* BF16 activations */
+    double d = s->hidden, hd = d / s->heads, f = s->ffn / (double)s->tp;
+    double hq, hkv;
+    heads_per_gpu(s, &hq, &hkv);
+    switch (op) {
+    case GS_OP_INPUT_NORM:
+    case GS_OP_POST_NORM:
+        *bytes = b * 2 * tokens * d;
+        return GS_EK_NORM;
+    case GS_OP_ROPE:
+        *bytes = b * 2 * tokens * (hq + hkv) * hd;
+        return GS_EK_ROPE;
+    case GS_OP_ACT:
+        *bytes = b * (s->gated ? 3.0 : 2.0) * tokens * f;
+        return GS_EK_ACT;
+    case GS_OP_ADD:
+        *bytes = b * 3 * tokens * d;
+        return GS_EK_ADD;
+    case GS_OP_EMB:
+        *bytes = b * 2 * tokens * d;
+        return GS_EK_EMB;
+    default:
+        *bytes = 0;
+        return -1;
+    }
+}
+
+double gs_llm_gemm_wave(double m, double n, int sms)
+{
+    if (m <= 0 || n <= 0)
+        return 1;
+    double tm = 16;
+    while (tm < 128 && tm < m)
+        tm *= 2;
+    double rows = ceil(m / tm), cols = ceil(n / 128);
+    double fill = m * n / (rows * tm * cols * 128);
+    if (sms <= 0)
+        return fill;
+    double tiles = rows * cols, waves = ceil(tiles / sms);
+    return fill * tiles / (waves * sms);
+}
+
+double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
+                        double n)
+{
+    return gs_llm_gemm_time_w(hw, m, k, n, 2.0);
+}
+
+double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
+                          double n, double wbytes)
+{
+    if (m <= 0)
+        return 0;
+    const struct gs_gpu_llm *e = &hw->eff;
+    double w = gs_llm_gemm_wave(m, n, e->sms);
+    double tc = 2 * m * k * n / (hw->tflops * 1e12 * e->compute_eff * w);
+    double tmem = (2 * (m * k + m * n) + wbytes * k * n)
+                  / (hw->bw_gbs * 1e9 * e->bw_eff);
+    return (tc > tmem ? tc : tmem) + e->gemm_us * 1e-6;
+}
+
+double gs_llm_elem_time(const struct gs_llm_hw *hw, int kind, double bytes)
+{
+    if (kind < 0 || kind >= GS_EK_N || bytes <= 0)
+        return 0;
+    return hw->eff.elem_us[kind] * 1e-6
+           + bytes / (hw->bw_gbs * 1e9 * hw->eff.elem_eff[kind]);
+}
+
+double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
+                      int op, double tokens)
+{
+    double k, n, bytes;
+    if (gs_llm_op_gemm(s, op, &k, &n))
+        return gs_llm_gemm_time(hw, tokens, k, n);
+    int kind = gs_llm_op_elem(s, op, tokens, &bytes);
+    return gs_llm_elem_time(hw, kind, bytes);
+}
+
+/* The measured curve of `col` (workers 2, 4, 8 = 0, 1, 2) at bytes, us;
+ * < 0 when that count was not measured. */
+static double curve_at(const struct gs_ar_curve *c, int col, double bytes)
+{
+    const double *u = c->us[col];
+    if (!(u[0] > 0))
+        return -1;
+    double x = log2(bytes) - 11;
+    if (x <= 0)
+        return u[0];
+    int last = GS_AR_POINTS - 1;
+    while (last > 0 && !(u[last] > 0))
+        last--;
+    if (x >= last)
+        return u[last] * exp2(x - last);
+    int i = (int)x;
+    double f = x - i;
+    return exp(log(u[i]) * (1 - f) + log(u[i + 1]) * f);
+}
+
+static double ring(double bytes, int n, double link_gbs, double link_us)
+{
+    double steps = 2.0 * (n - 1);
+    return steps / n * bytes / (link_gbs * 1e9) + steps * link_us * 1e-6;
+}
+
+double gs_llm_allreduce_time(const struct gs_gpu_llm *e, double bytes,
+                             int workers)
+{
+    if (workers <= 1 || bytes <= 0)
+        return 0;
+    const struct gs_ar_curve *c = e->ar;
+    if (!c)
+        return ring(bytes, workers, e->link_gbs, e->link_us);
+    static const int wk[GS_AR_WORKERS] = { 2, 4, 8 };
+    int lo = -1, hi = -1;
+    for (int i = 0; i < GS_AR_WORKERS; i++) {
+        if (curve_at(c, i, bytes) < 0)
+            continue;
+        if (wk[i] <= workers)
+            lo = i;
+        if (wk[i] >= workers && hi < 0)
+            hi = i;
+    }
+    if (lo < 0 && hi < 0)
+        return ring(bytes, workers, e->link_gbs, e->link_us);
+    if (lo < 0 || hi < 0) {
+        /* beyond the measured counts: the nearest, scaled by the ring's
+         * bytes per GPU 2(n-1)/n */
+        int i = lo >= 0 ? lo : hi;
+        double n = workers, m = wk[i];
+        return 1e-6 * curve_at(c, i, bytes) * ((n - 1) / n) / ((m - 1) / m);
+    }
+    double a = curve_at(c, lo, bytes), b = curve_at(c, hi, bytes);
+    if (lo == hi)
+        return 1e-6 * a;
+    double f = (double)(workers - wk[lo]) / (wk[hi] - wk[lo]);
+    return 1e-6 * (a * (1 - f) + b * f);
+}

@@ -1,0 +1,58 @@
+/* llmops.h -- the time of one transformer operator on one GPU, from its shape.
+ *
+ * The operator model under the engine's iteration time (llmperf.c), the
+ * profile validation and the calibration (llmprof.c): a GEMM from
+ * (tokens x in x out) with a compute and a memory term, elementwise kernels
+ * from the bytes they move, all-reduce from a measured curve.  The rules
+ * are in llmops.c. */
+#ifndef GS_LLMOPS_H
+#define GS_LLMOPS_H
+
+#include "llm.h"
+
+/* The operations of one layer, named as Vidur's mlp.csv names them. */
+enum gs_llm_op {
+    GS_OP_EMB, GS_OP_INPUT_NORM, GS_OP_ATTN_PRE, GS_OP_ROPE,
+    GS_OP_ATTN_POST, GS_OP_POST_NORM, GS_OP_MLP_UP, GS_OP_ACT,
+    GS_OP_MLP_DOWN, GS_OP_ADD, GS_OP_N
+};
+/* "attn_pre_proj", ...; NULL for an unknown op. */
+const char *gs_llm_op_name(int op);
+
+/* struct gs_llm_shape (llm.h): a layer's shape, the columns of a profile
+ * row, enough for every op. */
+void gs_llm_shape_from_arch(const struct gs_llm_arch *a, int tp,
+                            struct gs_llm_shape *s);
+
+/* The GEMM an op is, for one GPU of the TP group: k (in) and n (out);
+ * returns 1, or 0 when op is not a GEMM. */
+int gs_llm_op_gemm(const struct gs_llm_shape *s, int op, double *k,
+                   double *n);
+/* The elementwise kind (GS_EK_*) of a non-GEMM op and the bytes it moves
+ * over `tokens` tokens; -1 for a GEMM. */
+int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
+                   double *bytes);
+
+/* Seconds of an m x k x n GEMM (m tokens) in BF16 on hw:
+ *   max(2 m k n / (F ce w), 2 (m k + k n + m n) / (B be)) + gemm_us
+ * with w the tile and wave efficiency of llmops.c's rule. */
+double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
+                        double n);
+/* The same with weights of wbytes bytes each (1 for FP8). */
+double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
+                          double n, double wbytes);
+/* The wave and tile efficiency w of an m x n GEMM on `sms` SMs, (0, 1]. */
+double gs_llm_gemm_wave(double m, double n, int sms);
+/* Seconds of an elementwise kernel of kind moving `bytes`. */
+double gs_llm_elem_time(const struct gs_llm_hw *hw, int kind, double bytes);
+/* Seconds of op over `tokens` tokens (GEMM or elementwise). */
+double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
+                      int op, double tokens);
+/* Seconds of one all-reduce of `bytes` over `workers` GPUs: the measured
+ * curve, log-log interpolated in size and linear in GPU count (beyond 8
+ * GPUs, 8's scaled by the ring's 2(n-1)/n); without a curve, the ring
+ * model 2(n-1)/n bytes / link + 2(n-1) link latency. */
+double gs_llm_allreduce_time(const struct gs_gpu_llm *e, double bytes,
+                             int workers);
+
+#endif

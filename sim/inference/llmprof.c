@@ -1,0 +1,649 @@
+/* llmprof.c -- measured kernel profiles: reading Vidur's files, fitting a GPU's kernel factors, validating.
+ *
+ * Vidur's profiler (Agrawal et al., MLSys'24) times every operation of one
+ * transformer layer on a real GPU at token counts 1..4,096 (and more) and
+ * TP degrees 1..8, and writes one row per (tokens, TP) with the median of
+ * each op and the model's shape (mlp.csv).  Its network profiles give the
+ * time of an all-reduce by size and GPU count (all_reduce.csv).
+ *
+ * The fit: per GPU, the GEMM factors (compute and bandwidth efficiency, a
+ * fixed cost) over every GEMM of every row at once, and each elementwise
+ * kind's (bandwidth efficiency, fixed cost) over its ops, each minimizing
+ * Cauchy's rho(r) = s^2 log(1 + r^2/s^2) of r = log(model / measured),
+ * s = 0.03: least squares on relative error within a few percent, while a
+ * row no smooth rule explains (a kernel switch, a noisy launch) cannot
+ * drag the fit.  The roofline's max() makes the loss non-smooth, so the
+ * minimizer is GSL's Nelder-Mead simplex, restarted from its best point and
+ * from a few starts.  Efficiencies go through a logistic map (kept in
+ * (0, 1)), costs through exp (kept positive).
+ *
+ * Leave-one-shape-out: the rows are grouped by layer shape (Llama-2-70B
+ * and Llama-3-70B share one: only their vocabularies differ), so a fit
+ * that skips a group has seen no kernel of that shape. */
+#include "llmprof.h"
+
+#include <errno.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define LINE_MAX_BYTES 65536
+#define MAX_ROWS (1 << 22)
+#define CAUCHY 0.03
+
+void gs_llm_prof_free(struct gs_llm_prof *p)
+{
+    if (!p)
+        return;
+    free(p->r);
+    memset(p, 0, sizeof *p);
+}
+
+/* Split line at commas in place; the number of fields. */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    char *s = line;
+    line[strcspn(line, "\r\n")] = 0;
+    while (n < max) {
+        f[n++] = s;
+        char *c = strchr(s, ',');
+        if (!c)
+            break;
+        *c = 0;
+        s = c + 1;
+    }
+    return n;
+}
+
+enum { S_HEAD, S_KV, S_EMBD, S_FFN, S_VOCAB, S_GATED, S_TOK, S_TP, S_N };
+static const char *const shape_col[S_N] = {
+    "n_head", "n_kv_head", "n_embd", "n_expanded_embd", "vocab_size",
+    "use_gated_mlp", "num_tokens", "num_tensor_parallel_workers",
+};
+
+#define MAX_FIELDS 1024
+
+struct header {
+    int shape[S_N];
+    int op[GS_OP_N];
+    int nf;
+};
+
+static int read_header(char *line, const char *path, struct header *h,
+                       struct gs_diag *d)
+{
+    char *f[MAX_FIELDS], where[600];
+    h->nf = split(line, f, MAX_FIELDS);
+    for (int k = 0; k < S_N; k++)
+        h->shape[k] = -1;
+    for (int k = 0; k < GS_OP_N; k++)
+        h->op[k] = -1;
+    int any = 0;
+    for (int i = 0; i < h->nf; i++) {
+        for (int k = 0; k < S_N; k++)
+            if (strcmp(f[i], shape_col[k]) == 0)
+                h->shape[k] = i;
+        for (int k = 0; k < GS_OP_N; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "time_stats.%s.median",
+                     gs_llm_op_name(k));
+            if (strcmp(f[i], name) == 0) {
+                h->op[k] = i;
+                any = 1;
+            }
+        }
+    }
+    for (int k = 0; k < S_N; k++)
+        if (h->shape[k] < 0) {
+            snprintf(where, sizeof where, "%s:1", path);
+            return gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
+                               shape_col[k]);
+        }
+    if (!any) {
+        snprintf(where, sizeof where, "%s:1", path);
+        return gs_diag_set(d, GS_EPARSE, where, "no column "
+                           "time_stats.OP.median for any known op "
+                           "(attn_pre_proj, mlp_up_proj, ...)");
+    }
+    return 0;
+}
+
+static int int_field(const char *s, long lo, long hi, int *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || errno || x < lo || x > hi)
+        return -1;
+    *v = (int)x;
+    return 0;
+}
+
+/* Parse one data row; where is "path:line". */
+static int read_row(char *line, const struct header *h, const char *where,
+                    struct gs_llm_prof_row *r, struct gs_diag *d)
+{
+    char *f[MAX_FIELDS], at[700];
+    int nf = split(line, f, MAX_FIELDS);
+    if (nf != h->nf) {
+        snprintf(at, sizeof at, "%s:%d", where, nf < h->nf ? nf : h->nf + 1);
+        return gs_diag_set(d, GS_EPARSE, at, "%d fields, the header has %d",
+                           nf, h->nf);
+    }
+    int v[S_N];
+    for (int k = 0; k < S_N; k++) {
+        const char *s = f[h->shape[k]];
+        int bad;
+        if (k == S_GATED) {
+            bad = 0;
+            if (strcasecmp(s, "true") == 0 || strcmp(s, "1") == 0)
+                v[k] = 1;
+            else if (strcasecmp(s, "false") == 0 || strcmp(s, "0") == 0)
+                v[k] = 0;
+            else
+                bad = 1;
+        } else
+            bad = int_field(s, 1, 1 << 24, &v[k]);
+        if (bad) {
+            snprintf(at, sizeof at, "%s:%d", where, h->shape[k] + 1);
+            return gs_diag_set(d, GS_EPARSE, at, "%s: '%.40s' is not %s",
+                               shape_col[k], s, k == S_GATED
+                               ? "True or False" : "an integer in 1..2^24");
+        }
+    }
+    r->s = (struct gs_llm_shape){ .heads = v[S_HEAD], .kv_heads = v[S_KV],
+        .hidden = v[S_EMBD], .ffn = v[S_FFN], .vocab = v[S_VOCAB],
+        .gated = v[S_GATED], .tp = v[S_TP] };
+    r->tokens = v[S_TOK];
+    const char *why = NULL;
+    int col = h->shape[S_HEAD];
+    if (r->s.hidden % r->s.heads)
+        why = "n_embd must be a multiple of n_head", col = h->shape[S_EMBD];
+    else if (r->s.heads % r->s.kv_heads)
+        why = "n_kv_head must divide n_head", col = h->shape[S_KV];
+    else if (r->s.heads % r->s.tp || r->s.ffn % r->s.tp)
+        why = "num_tensor_parallel_workers must divide n_head and "
+              "n_expanded_embd", col = h->shape[S_TP];
+    if (why) {
+        snprintf(at, sizeof at, "%s:%d", where, col + 1);
+        return gs_diag_set(d, GS_EPARSE, at, "%s", why);
+    }
+    for (int k = 0; k < GS_OP_N; k++) {
+        r->t[k] = -1;
+        if (h->op[k] < 0)
+            continue;
+        char *end;
+        const char *s = f[h->op[k]];
+        double x = strtod(s, &end);
+        if (end == s || *end || !(x > 0) || !isfinite(x)) {
+            snprintf(at, sizeof at, "%s:%d", where, h->op[k] + 1);
+            return gs_diag_set(d, GS_EPARSE, at, "time_stats.%s.median: "
+                               "'%.40s' is not a positive time in ms",
+                               gs_llm_op_name(k), s);
+        }
+        r->t[k] = x * 1e-3;
+    }
+    return 0;
+}
+
+int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
+                     struct gs_diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
+                           strerror(errno));
+    char *line = malloc(LINE_MAX_BYTES), where[600];
+    struct header h;
+    int rc = 0, lineno = 1;
+    if (!line) {
+        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        goto out;
+    }
+    if (!fgets(line, LINE_MAX_BYTES, f)) {
+        rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
+        goto out;
+    }
+    if ((rc = read_header(line, path, &h, d)))
+        goto out;
+    for (int k = 0; k < GS_OP_N; k++)
+        if (h.op[k] >= 0)
+            p->has[k] = 1;
+    while (fgets(line, LINE_MAX_BYTES, f)) {
+        lineno++;
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (!strchr(line, '\n') && !feof(f)) {
+            rc = gs_diag_set(d, GS_EPARSE, where, "line longer than %d "
+                             "bytes", LINE_MAX_BYTES - 1);
+            goto out;
+        }
+        if (line[strspn(line, " \t\r\n")] == 0)
+            continue;
+        if (p->n == MAX_ROWS) {
+            rc = gs_diag_set(d, GS_ERANGE, where, "more than %d rows",
+                             MAX_ROWS);
+            goto out;
+        }
+        if (p->n == p->cap) {
+            int cap = p->cap ? 2 * p->cap : 1024;
+            void *np = realloc(p->r, (size_t)cap * sizeof *p->r);
+            if (!np) {
+                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                goto out;
+            }
+            p->r = np;
+            p->cap = cap;
+        }
+        if ((rc = read_row(line, &h, where, &p->r[p->n], d)))
+            goto out;
+        p->n++;
+    }
+    if (ferror(f))
+        rc = gs_diag_set(d, GS_EIO, path, "read error");
+    else if (p->n == 0)
+        rc = gs_diag_set(d, GS_EPARSE, path, "no rows");
+out:
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static int same_layer(const struct gs_llm_shape *a,
+                      const struct gs_llm_shape *b)
+{
+    return a->heads == b->heads && a->kv_heads == b->kv_heads
+           && a->hidden == b->hidden && a->ffn == b->ffn
+           && a->gated == b->gated;
+}
+
+int gs_llm_prof_groups(struct gs_llm_prof *p)
+{
+    int ng = 0;
+    for (int i = 0; i < p->n; i++) {
+        int g = -1;
+        for (int j = 0; j < i && g < 0; j++)
+            if (same_layer(&p->r[j].s, &p->r[i].s))
+                g = p->r[j].group;
+        p->r[i].group = g >= 0 ? g : ng++;
+    }
+    return ng;
+}
+
+/* ---- all-reduce curves ---------------------------------------------------- */
+
+enum { A_MED, A_WORKERS, A_SIZE, A_DPN, A_N };
+static const char *const ar_col[A_N] = {
+    "time_stats.all_reduce.median", "num_workers", "size",
+    "devices_per_node",
+};
+
+static int ar_point_cmp(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Bin the (bytes, us) points of one GPU count into c->us[col]. */
+static void ar_bin(double (*pt)[2], int n, double *us)
+{
+    double *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof *buf);
+    GS_ASSERT(buf);
+    qsort(pt, (size_t)n, sizeof *pt, ar_point_cmp);
+    for (int i = 0; i < GS_AR_POINTS; i++) {
+        double s = exp2(11 + i), lo = s / M_SQRT2, hi = s * M_SQRT2;
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (pt[k][0] >= lo && pt[k][0] < hi)
+                buf[m++] = pt[k][1];
+        if (m == 0) {
+            us[i] = 0;
+            continue;
+        }
+        gsl_sort(buf, 1, (size_t)m);
+        us[i] = gsl_stats_median_from_sorted_data(buf, 1, (size_t)m);
+    }
+    /* a power of two between measured sizes: log-log between its
+     * neighbours; before the first, the first */
+    int first = -1;
+    for (int i = 0; i < GS_AR_POINTS && first < 0; i++)
+        if (us[i] > 0)
+            first = i;
+    for (int i = 0; first >= 0 && i < first; i++)
+        us[i] = us[first];
+    for (int i = first + 1; first >= 0 && i < GS_AR_POINTS; i++) {
+        if (us[i] > 0)
+            continue;
+        int j = i + 1;
+        while (j < GS_AR_POINTS && !(us[j] > 0))
+            j++;
+        if (j == GS_AR_POINTS)
+            break;          /* beyond the last measured size: left 0 */
+        double f = 1.0 / (j - i + 1);
+        us[i] = exp(log(us[i - 1]) * (1 - f) + log(us[j]) * f);
+    }
+    /* a larger message never takes less time: the running minimum from
+     * the right (measured small sizes are noisy) */
+    for (int i = GS_AR_POINTS - 2; i >= 0; i--)
+        if (us[i] > 0 && us[i + 1] > 0 && us[i] > us[i + 1])
+            us[i] = us[i + 1];
+    free(buf);
+}
+
+static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
+                    int *npts, int *wk, struct gs_diag *d)
+{
+    char *fld[MAX_FIELDS], where[600];
+    int col[A_N], lineno = 1, cap = 0;
+    if (!fgets(line, LINE_MAX_BYTES, f))
+        return gs_diag_set(d, GS_EPARSE, path, "empty file");
+    int nf = split(line, fld, MAX_FIELDS);
+    for (int k = 0; k < A_N; k++) {
+        col[k] = -1;
+        for (int i = 0; i < nf; i++)
+            if (strcmp(fld[i], ar_col[k]) == 0)
+                col[k] = i;
+        if (col[k] < 0) {
+            snprintf(where, sizeof where, "%s:1", path);
+            return gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
+                               ar_col[k]);
+        }
+    }
+    while (fgets(line, LINE_MAX_BYTES, f)) {
+        lineno++;
+        if (line[strspn(line, " \t\r\n")] == 0)
+            continue;
+        int n = split(line, fld, MAX_FIELDS), w = 0, dpn = 0;
+        double v[2] = { 0, 0 };
+        for (int k = 0; k < A_N; k++) {
+            char *end;
+            const char *s = col[k] < n ? fld[col[k]] : "";
+            double x = strtod(s, &end);
+            if (end == s || *end || !(x > 0) || !isfinite(x)) {
+                snprintf(where, sizeof where, "%s:%d:%d", path, lineno,
+                         col[k] + 1);
+                return gs_diag_set(d, GS_EPARSE, where, "%s: '%.40s' is "
+                                   "not a positive number", ar_col[k], s);
+            }
+            if (k == A_MED)
+                v[1] = x * 1e3;
+            else if (k == A_SIZE)
+                v[0] = x;
+            else if (k == A_WORKERS)
+                w = (int)x;
+            else
+                dpn = (int)x;
+        }
+        int wi = w == 2 ? 0 : w == 4 ? 1 : w == 8 ? 2 : -1;
+        if (wi < 0 || dpn != w)     /* one machine, 2, 4 or 8 GPUs */
+            continue;
+        if (npts[wi] == cap) {
+            cap = cap ? 2 * cap : 1024;
+            for (int j = 0; j < GS_AR_WORKERS; j++) {
+                void *np = realloc(pts[j], (size_t)cap * sizeof *pts[j]);
+                if (!np)
+                    return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                pts[j] = np;
+            }
+        }
+        pts[wi][npts[wi]][0] = v[0];
+        pts[wi][npts[wi]++][1] = v[1];
+        *wk = 1;
+    }
+    return 0;
+}
+
+int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
+                   struct gs_diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
+                           strerror(errno));
+    char *line = malloc(LINE_MAX_BYTES);
+    double (*pts[GS_AR_WORKERS])[2] = { NULL, NULL, NULL };
+    int npts[GS_AR_WORKERS] = { 0 }, any = 0, rc;
+    rc = line ? ar_parse(f, path, line, pts, npts, &any, d)
+              : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    if (!rc && !any)
+        rc = gs_diag_set(d, GS_EPARSE, path, "no all-reduce on one machine "
+                         "of 2, 4 or 8 GPUs");
+    for (int j = 0; !rc && j < GS_AR_WORKERS; j++)
+        ar_bin(pts[j], npts[j], c->us[j]);
+    for (int j = 0; j < GS_AR_WORKERS; j++)
+        free(pts[j]);
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+void gs_llm_err_of(double *e, int n, struct gs_llm_err *out)
+{
+    out->n = n;
+    out->median = out->p90 = 0;
+    if (n <= 0)
+        return;
+    gsl_sort(e, 1, (size_t)n);
+    out->median = gsl_stats_median_from_sorted_data(e, 1, (size_t)n);
+    out->p90 = gsl_stats_quantile_from_sorted_data(e, 1, (size_t)n, 0.9);
+}
+
+int gs_llm_prof_errors(const struct gs_llm_prof *p, int only, int op,
+                       const struct gs_llm_hw *hw, double *e)
+{
+    int n = 0;
+    for (int i = 0; i < p->n; i++) {
+        const struct gs_llm_prof_row *r = &p->r[i];
+        if (only >= 0 && r->group != only)
+            continue;
+        double meas = 0, model = 0;
+        for (int o = 0; o < GS_OP_N; o++)
+            if ((op == GS_OP_N || o == op) && r->t[o] > 0) {
+                meas += r->t[o];
+                model += gs_llm_op_time(hw, &r->s, o, r->tokens);
+            }
+        if (meas > 0)
+            e[n++] = fabs(model / meas - 1);
+    }
+    return n;
+}
+
+int gs_llm_prof_validate(const struct gs_llm_prof *p, int only,
+                         const struct gs_llm_hw *hw,
+                         struct gs_llm_validation *v, struct gs_diag *d)
+{
+    memset(v, 0, sizeof *v);
+    double *e = malloc((size_t)(p->n > 0 ? p->n : 1) * sizeof *e);
+    if (!e)
+        return gs_diag_set(d, GS_ENOMEM, "validation", "out of memory");
+    for (int k = 0; k <= GS_OP_N; k++) {
+        int n = gs_llm_prof_errors(p, only, k, hw, e);
+        gs_llm_err_of(e, n, k == GS_OP_N ? &v->layer : &v->op[k]);
+    }
+    free(e);
+    return 0;
+}
+
+/* ---- the fit ---------------------------------------------------------------- */
+
+static double rho(double r)
+{
+    return CAUCHY * CAUCHY * log1p(r * r / (CAUCHY * CAUCHY));
+}
+
+static double logistic(double u)
+{
+    return 1.0 / (1.0 + exp(-u));
+}
+
+static double logit(double x)
+{
+    return log(x / (1 - x));
+}
+
+/* What one loss evaluation needs: the rows, the group left out, the ops
+ * fitted (GEMMs, or one elementwise kind) and the parameters' layout. */
+struct pfit {
+    const struct gs_llm_prof *p;
+    int skip, kind;             /* kind -1: the GEMMs */
+    struct gs_llm_hw hw;
+};
+
+static void unpack(struct pfit *f, const double *u)
+{
+    struct gs_gpu_llm *e = &f->hw.eff;
+    if (f->kind < 0) {
+        e->compute_eff = logistic(u[0]);
+        e->bw_eff = logistic(u[1]);
+        e->gemm_us = exp(u[2]);
+    } else {
+        e->elem_eff[f->kind] = logistic(u[0]);
+        e->elem_us[f->kind] = exp(u[1]);
+    }
+}
+
+static int fitted_op(const struct pfit *f, int op)
+{
+    double k, n, bytes;
+    if (f->kind < 0)
+        return gs_llm_op_gemm(&f->p->r[0].s, op, &k, &n);
+    return gs_llm_op_elem(&f->p->r[0].s, op, 1, &bytes) == f->kind;
+}
+
+static double pfit_loss(const gsl_vector *x, void *arg)
+{
+    struct pfit *f = arg;
+    double u[3];
+    for (size_t k = 0; k < x->size; k++)
+        u[k] = gsl_vector_get(x, k);
+    unpack(f, u);
+    double s = 0;
+    for (int i = 0; i < f->p->n; i++) {
+        const struct gs_llm_prof_row *r = &f->p->r[i];
+        if (r->group == f->skip)
+            continue;
+        for (int o = 0; o < GS_OP_N; o++)
+            if (r->t[o] > 0 && fitted_op(f, o))
+                s += rho(log(gs_llm_op_time(&f->hw, &r->s, o, r->tokens)
+                             / r->t[o]));
+    }
+    return s;
+}
+
+double gs_llm_nm_minimize(double (*fn)(const gsl_vector *, void *),
+                          void *arg, int n, double *u, double step)
+{
+    gsl_multimin_function mf = { .n = (size_t)n, .f = fn, .params = arg };
+    gsl_vector *x = gsl_vector_alloc((size_t)n);
+    gsl_vector *st = gsl_vector_alloc((size_t)n);
+    gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(
+        gsl_multimin_fminimizer_nmsimplex2, (size_t)n);
+    GS_ASSERT(x && st && m);
+    double best = INFINITY;
+    for (int round = 0; round < 6; round++) {
+        for (int k = 0; k < n; k++) {
+            gsl_vector_set(x, (size_t)k, u[k]);
+            gsl_vector_set(st, (size_t)k, step);
+        }
+        gsl_multimin_fminimizer_set(m, &mf, x, st);
+        for (int it = 0; it < 3000; it++) {
+            if (gsl_multimin_fminimizer_iterate(m))
+                break;
+            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m),
+                                       1e-6) == GSL_SUCCESS)
+                break;
+        }
+        double v = gsl_multimin_fminimizer_minimum(m);
+        const gsl_vector *xb = gsl_multimin_fminimizer_x(m);
+        if (v < best) {
+            for (int k = 0; k < n; k++)
+                u[k] = gsl_vector_get(xb, (size_t)k);
+        }
+        if (!(v < best - 1e-9 * (1 + fabs(best)))) {
+            best = v < best ? v : best;
+            break;
+        }
+        best = v;
+    }
+    gsl_multimin_fminimizer_free(m);
+    gsl_vector_free(x);
+    gsl_vector_free(st);
+    return best;
+}
+
+int gs_llm_prof_fit(const struct gs_llm_prof *p, int skip,
+                    struct gs_llm_hw *hw, struct gs_diag *d)
+{
+    int left = 0;
+    for (int i = 0; i < p->n; i++)
+        left += p->r[i].group != skip;
+    if (left == 0 || !p->has[GS_OP_ATTN_PRE])
+        return gs_diag_set(d, GS_ENOTFOUND, "calibration", "no kernel "
+                           "profile left to fit the GEMMs on");
+    struct pfit f = { .p = p, .skip = skip, .kind = -1, .hw = *hw };
+    static const double gs[][3] = {
+        { 0.7, 0.8, 8 }, { 0.5, 0.6, 3 }, { 0.85, 0.9, 15 },
+    };
+    double best = INFINITY, ub[3] = { 0 };
+    for (size_t s = 0; s < sizeof gs / sizeof gs[0]; s++) {
+        double u[3] = { logit(gs[s][0]), logit(gs[s][1]), log(gs[s][2]) };
+        double v = gs_llm_nm_minimize(pfit_loss, &f, 3, u, 0.5);
+        if (v < best) {
+            best = v;
+            memcpy(ub, u, sizeof ub);
+        }
+    }
+    unpack(&f, ub);
+    for (int k = 0; k < GS_EK_N; k++) {
+        int any = 0;
+        for (int o = 0; o < GS_OP_N; o++) {
+            double bytes;
+            any |= p->has[o] && gs_llm_op_elem(&p->r[0].s, o, 1, &bytes) == k;
+        }
+        if (!any)
+            continue;       /* not measured: the catalog's value stays */
+        f.kind = k;
+        double u[2] = { logit(0.6), log(5) };
+        gs_llm_nm_minimize(pfit_loss, &f, 2, u, 0.5);
+        unpack(&f, u);
+    }
+    hw->eff = f.hw.eff;
+    return 0;
+}
+
+int gs_llm_prof_loso(struct gs_llm_prof *p, const struct gs_llm_hw *hw,
+                     struct gs_llm_validation *pooled,
+                     struct gs_llm_validation *per_group, int max_groups,
+                     struct gs_diag *d)
+{
+    int ng = gs_llm_prof_groups(p), rc = 0;
+    memset(pooled, 0, sizeof *pooled);
+    if (ng < 2)
+        return ng;
+    size_t cap = (size_t)p->n;
+    double *all = malloc((GS_OP_N + 1) * cap * sizeof *all);
+    int cnt[GS_OP_N + 1] = { 0 };
+    if (!all)
+        return gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    for (int g = 0; g < ng && !rc; g++) {
+        struct gs_llm_hw h = *hw;
+        if ((rc = gs_llm_prof_fit(p, g, &h, d)))
+            break;
+        for (int k = 0; k <= GS_OP_N; k++)
+            cnt[k] += gs_llm_prof_errors(p, g, k, &h,
+                                         all + (size_t)k * cap + cnt[k]);
+        if (per_group && g < max_groups)
+            rc = gs_llm_prof_validate(p, g, &h, &per_group[g], d);
+    }
+    for (int k = 0; !rc && k <= GS_OP_N; k++)
+        gs_llm_err_of(all + (size_t)k * cap, cnt[k],
+                      k == GS_OP_N ? &pooled->layer : &pooled->op[k]);
+    free(all);
+    return rc ? rc : ng;
+}

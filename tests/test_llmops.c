@@ -1,0 +1,439 @@
+/* test_llmops.c -- the operator model: GEMMs, elementwise kernels and all-reduce by hand, the kernel fit, profiles, leave-one-shape-out.
+ *
+ * The rules of llmops.c checked on small shapes computed by hand; a
+ * profile written from known factors (through the mlp.csv reader) must
+ * give every factor back; bad profiles are refused naming file, line and
+ * column; on Vidur's measured profiles (skipped without ../shared), the
+ * leave-one-shape-out errors stay within the bounds docs/inference.md
+ * reports. */
+#include "cutest.h"
+#include "clitest.h"
+#include "../sim/inference/llmprof.h"
+#include "../sim/inference/llmcalib.h"
+#include "../sim/cluster/power.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VIDUR "../shared/traces/vidur-profiling"
+
+static struct gs_llm_hw toy(void)
+{
+    struct gs_llm_hw hw = { .tflops = 100, .bw_gbs = 1000, .mem_gb = 80 };
+    hw.eff = (struct gs_gpu_llm){
+        .compute_eff = 0.5, .bw_eff = 0.8, .gemm_us = 3, .attn_eff = 0.3,
+        .attn_bw_eff = 0.7, .layer_us = 0, .iter_ms = 1, .seq_us = 2,
+        .link_gbs = 100, .link_us = 5,
+        .elem_eff = { 0.4, 0.5, 0.6, 0.7, 0.3 },
+        .elem_us = { 1, 2, 3, 4, 5 },
+    };
+    return hw;
+}
+
+static void test_gemm_by_hand(void)
+{
+    struct gs_llm_hw hw = toy();
+    /* 256 x 1024 x 512: full tiles, compute-bound:
+     * 2 * 256 * 1024 * 512 / (0.5 * 100e12) = 5.36870912 us; its bytes
+     * 2 * (256*1024 + 1024*512 + 256*512) / 0.8e12 = 2.29376 us */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_time(&hw, 256, 1024, 512),
+                           5.36870912e-6 + 3e-6, 1e-15);
+    /* one token: 16-row tiles, fill 1/16; memory-bound at
+     * 2 * (1024 + 1024*512 + 512) / 0.8e12 = 1.31456 us */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_time(&hw, 1, 1024, 512),
+                           1.31456e-6 + 3e-6, 1e-15);
+    /* FP8 weights: the weights' bytes halve */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_time_w(&hw, 1, 1024, 512, 1),
+                           (2 * (1024 + 512) + 1024 * 512.0) / 0.8e12 + 3e-6,
+                           1e-15);
+    /* 100 rows: a 128-row tile, 100/128 filled; 8 x 4 tiles of 128 on
+     * 108 SMs: one wave, 8 of 108 busy */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(100, 512, 0), 100.0 / 128, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(1024, 512, 108),
+                           32.0 / 108, 1e-15);
+    /* 3 rows: a 16-row tile; 109 tiles of a 13952-wide output on 108
+     * SMs: two waves */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(3, 109 * 128, 108),
+                           3.0 / 16 * 109 / 216, 1e-15);
+    CU_ASSERT_EQUAL(gs_llm_gemm_time(&hw, 0, 1024, 512), 0);
+}
+
+static void test_op_shapes_by_hand(void)
+{
+    /* Llama-2-70B at TP 8: 64 heads of 128, 8 KV heads (1 per GPU) */
+    struct gs_llm_shape s = { .heads = 64, .kv_heads = 8, .hidden = 8192,
+                              .ffn = 28672, .vocab = 32000, .gated = 1,
+                              .tp = 8 };
+    double k, n, b;
+    CU_ASSERT(gs_llm_op_gemm(&s, GS_OP_ATTN_PRE, &k, &n));
+    CU_ASSERT(k == 8192 && n == (8 + 2 * 1) * 128);
+    CU_ASSERT(gs_llm_op_gemm(&s, GS_OP_ATTN_POST, &k, &n));
+    CU_ASSERT(k == 1024 && n == 8192);
+    CU_ASSERT(gs_llm_op_gemm(&s, GS_OP_MLP_UP, &k, &n));
+    CU_ASSERT(k == 8192 && n == 2 * 3584);
+    CU_ASSERT(gs_llm_op_gemm(&s, GS_OP_MLP_DOWN, &k, &n));
+    CU_ASSERT(k == 3584 && n == 8192);
+    CU_ASSERT(!gs_llm_op_gemm(&s, GS_OP_ADD, &k, &n));
+    /* elementwise bytes over 10 tokens (BF16) */
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_INPUT_NORM, 10, &b), GS_EK_NORM);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2 * 2 * 10 * 8192.0, 0);
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_ROPE, 10, &b), GS_EK_ROPE);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2 * 2 * 10 * (8 + 1) * 128.0, 0);
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_ACT, 10, &b), GS_EK_ACT);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2 * 3 * 10 * 3584.0, 0);
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_ADD, 10, &b), GS_EK_ADD);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2 * 3 * 10 * 8192.0, 0);
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_EMB, 10, &b), GS_EK_EMB);
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_MLP_UP, 10, &b), -1);
+    s.gated = 0;        /* GELU: reads one, writes one */
+    gs_llm_op_elem(&s, GS_OP_ACT, 10, &b);
+    CU_ASSERT_DOUBLE_EQUAL(b, 2 * 2 * 10 * 3584.0, 0);
+    /* an elementwise kernel: its fixed cost + bytes at its efficiency */
+    struct gs_llm_hw hw = toy();
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_time(&hw, &s, GS_OP_ADD, 10),
+                           4e-6 + 2 * 3 * 10 * 8192.0 / (0.7 * 1e12), 1e-15);
+    CU_ASSERT_STRING_EQUAL(gs_llm_op_name(GS_OP_ATTN_PRE), "attn_pre_proj");
+    CU_ASSERT_PTR_NULL(gs_llm_op_name(GS_OP_N));
+}
+
+static void test_allreduce_interpolation(void)
+{
+    static struct gs_ar_curve c = { .name = "toy" };
+    for (int w = 0; w < GS_AR_WORKERS; w++)
+        for (int i = 0; i < GS_AR_POINTS; i++)
+            c.us[w][i] = (w + 1) * 10.0 * (i + 1);
+    struct gs_gpu_llm e = { .link_gbs = 100, .link_us = 5, .ar = &c };
+    /* on the grid */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 2), 10e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 8192, 4), 60e-6, 1e-15);
+    /* between two sizes: log-log, the geometric mean halfway */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048 * M_SQRT2, 2),
+                           sqrt(10.0 * 20.0) * 1e-6, 1e-15);
+    /* below the first size: the first point; above the last: by bytes */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 100, 8), 30e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, exp2(28), 8),
+                           480e-6 * 4, 1e-15);
+    /* 3 GPUs: halfway between 2 and 4; 6: halfway between 4 and 8 */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 3), 15e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 6), 25e-6, 1e-15);
+    /* 16: 8's scaled by the ring's (15/16) / (7/8) */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 16),
+                           30e-6 * (15.0 / 16) / (7.0 / 8), 1e-15);
+    CU_ASSERT_EQUAL(gs_llm_allreduce_time(&e, 2048, 1), 0);
+    /* 8 GPUs not measured: 8 from 4's, scaled */
+    for (int i = 0; i < GS_AR_POINTS; i++)
+        c.us[2][i] = 0;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 8),
+                           20e-6 * (7.0 / 8) / (3.0 / 4), 1e-15);
+    /* no curve: the ring, 2 (n-1)/n bytes / link + 2 (n-1) latencies */
+    e.ar = NULL;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 1e6, 4),
+                           1.5 * 1e6 / 100e9 + 6 * 5e-6, 1e-15);
+}
+
+/* A profile written from known factors: two layer shapes, TP 1 and 2,
+ * tokens 1..4096, every op. */
+static const char *write_profile(const struct gs_llm_hw *hw, int with_post)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/gs_llmops_%d.csv", (int)getpid());
+    FILE *f = fopen(path, "w");
+    for (int k = 0; k < GS_OP_N; k++) {
+        if (k == GS_OP_POST_NORM && !with_post)
+            continue;
+        fprintf(f, "time_stats.%s.min,time_stats.%s.median,",
+                gs_llm_op_name(k), gs_llm_op_name(k));
+    }
+    fprintf(f, "n_head,n_kv_head,n_embd,n_expanded_embd,vocab_size,"
+            "use_gated_mlp,num_tokens,num_tensor_parallel_workers\n");
+    static const int shapes[2][5] = { { 32, 8, 4096, 14336, 1 },
+                                      { 40, 40, 5120, 13824, 0 } };
+    for (int s = 0; s < 2; s++)
+        for (int tp = 1; tp <= 2; tp++)
+            for (int tok = 1; tok <= 4096; tok = tok < 8 ? tok + 1 : tok * 3 / 2) {
+                struct gs_llm_shape sh = { shapes[s][0], shapes[s][1],
+                    shapes[s][2], shapes[s][3], 32000, shapes[s][4], tp };
+                for (int k = 0; k < GS_OP_N; k++) {
+                    if (k == GS_OP_POST_NORM && !with_post)
+                        continue;
+                    double t = 1e3 * gs_llm_op_time(hw, &sh, k, tok);
+                    fprintf(f, "%.17g,%.17g,", t, t);
+                }
+                fprintf(f, "%d,%d,%d,%d,32000,%s,%d,%d\n", sh.heads,
+                        sh.kv_heads, sh.hidden, sh.ffn,
+                        sh.gated ? "True" : "False", tok, tp);
+            }
+    fclose(f);
+    return path;
+}
+
+static void test_fit_recovers_every_factor(void)
+{
+    struct gs_llm_hw truth = toy();
+    truth.eff.sms = 108;
+    const char *path = write_profile(&truth, 1);
+    struct gs_llm_prof p = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_llm_prof_read(path, &p, NULL), 0);
+    CU_ASSERT_EQUAL(gs_llm_prof_groups(&p), 2);
+    struct gs_llm_hw fit = truth;
+    fit.eff.compute_eff = 0.9;
+    fit.eff.bw_eff = 0.3;
+    fit.eff.gemm_us = 20;
+    for (int k = 0; k < GS_EK_N; k++) {
+        fit.eff.elem_eff[k] = 0.9;
+        fit.eff.elem_us[k] = 0.5;
+    }
+    CU_ASSERT_EQUAL_FATAL(gs_llm_prof_fit(&p, -1, &fit, NULL), 0);
+    const struct gs_gpu_llm *f = &fit.eff, *t = &truth.eff;
+    CU_ASSERT(fabs(f->compute_eff / t->compute_eff - 1) < 0.01);
+    CU_ASSERT(fabs(f->bw_eff / t->bw_eff - 1) < 0.01);
+    CU_ASSERT(fabs(f->gemm_us / t->gemm_us - 1) < 0.01);
+    for (int k = 0; k < GS_EK_N; k++) {
+        CU_ASSERT(fabs(f->elem_eff[k] / t->elem_eff[k] - 1) < 0.01);
+        CU_ASSERT(fabs(f->elem_us[k] / t->elem_us[k] - 1) < 0.01);
+    }
+    struct gs_llm_validation v;
+    CU_ASSERT_EQUAL(gs_llm_prof_validate(&p, -1, &fit, &v, NULL), 0);
+    CU_ASSERT(v.layer.n == p.n && v.layer.p90 < 0.005);
+    for (int k = 0; k < GS_OP_N; k++)
+        CU_ASSERT(v.op[k].n == p.n && v.op[k].p90 < 0.01);
+    /* the starting factors were far off: the check can fail */
+    struct gs_llm_hw bad = toy();
+    bad.eff.compute_eff = 0.9;
+    CU_ASSERT_EQUAL(gs_llm_prof_validate(&p, -1, &bad, &v, NULL), 0);
+    CU_ASSERT(v.op[GS_OP_MLP_UP].p90 > 0.2);
+    gs_llm_prof_free(&p);
+    unlink(path);
+}
+
+static const char *write_text(const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/gs_llmops_bad_%d.csv", (int)getpid());
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define HDR "time_stats.add.median,n_head,n_kv_head,n_embd,n_expanded_embd," \
+            "vocab_size,use_gated_mlp,num_tokens,num_tensor_parallel_workers\n"
+
+static void test_profile_errors(void)
+{
+    static const struct { const char *text, *where, *what; } bad[] = {
+        { "n_head,n_kv_head\n1,1\n", ":1", "n_embd" },
+        { HDR "0.1,32,8,4096,14336,32000,True,4,1\n"
+              "0.1,32,8,4096,14336,32000,maybe,4,1\n", ":3:7", "True or False" },
+        { HDR "0.1,32,8,4096,14336,32000,True,4,1\n"
+              "-1,32,8,4096,14336,32000,True,4,1\n", ":3:1", "positive" },
+        { HDR "0.1,32,8,4096,14336,32000,True,4\n", ":2:", "fields" },
+        { HDR "0.1,32,7,4096,14336,32000,True,4,1\n", ":2:3", "divide" },
+        { HDR "0.1,32,8,4096,14336,32000,True,4,3\n", ":2:9", "divide" },
+        { "n_head,n_kv_head,n_embd,n_expanded_embd,vocab_size,"
+          "use_gated_mlp,num_tokens,num_tensor_parallel_workers\n", ":1",
+          "any known op" },
+        { HDR, "", "no rows" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *path = write_text(bad[i].text);
+        struct gs_llm_prof p = { 0 };
+        struct gs_diag d = { 0 };
+        CU_ASSERT(gs_llm_prof_read(path, &p, &d) < 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, path));
+        if (!strstr(d.where, bad[i].where) || !strstr(d.what, bad[i].what))
+            printf("\n    case %zu: %s: %s", i, d.where, d.what);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i].where));
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.what, bad[i].what));
+        gs_llm_prof_free(&p);
+        unlink(path);
+    }
+    struct gs_llm_prof p = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_prof_read("/nonexistent/x.csv", &p, NULL), GS_EIO);
+}
+
+/* `gpusim llm validate --json`: exactly the keys the README promises; a
+ * bad file is exit 2 naming file, line and column. */
+static void test_validate_cli(void)
+{
+    struct gs_llm_hw truth;
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"), &truth);
+    const char *path = write_profile(&truth, 0);
+    char args[600], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "llm validate --profile %s --gpu A100-80GB "
+             "--json", path);
+    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, &err), 0);
+    /* the catalog's own factors wrote the file: errors are rounding only */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "{\"ops\": {\"emb\": {\"n\": "));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "}, \"layer\": {\"n\": "));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "post_attention_layernorm"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "e-0"));  /* no error >= 1e-9... */
+    free(out);
+    free(err);
+    unlink(path);
+    path = write_text(HDR "0.1,32,8,4096,14336,32000,True,x,1\n");
+    snprintf(args, sizeof args, "llm validate --profile %s --gpu A100-80GB",
+             path);
+    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, &err), 2);
+    char where[300];
+    snprintf(where, sizeof where, "%s:2:8", path);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, where));
+    CU_ASSERT(out && out[0] == 0);
+    free(out);
+    free(err);
+    unlink(path);
+    CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu NoSuchGPU --profile "
+                               "x.csv", NULL, NULL), 2);
+    CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu A40", NULL, NULL), 2);
+}
+
+/* Vidur's measured kernels: leave-one-shape-out per GPU, pooled over the
+ * held-out rows; the bounds docs/inference.md reports. */
+static void test_leave_one_shape_out(void)
+{
+    if (access(VIDUR, R_OK) != 0) {
+        printf("\n    [skipped: %s is missing]", VIDUR);
+        return;
+    }
+    static const struct { const char *dir, *gpu, *models[5]; } g[] = {
+        { "a100", "A100-80GB", { "meta-llama/Llama-2-7b-hf",
+          "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
+          "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" } },
+        { "h100", "H100-80GB", { "meta-llama/Llama-2-7b-hf",
+          "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" } },
+        { "a40", "A40", { "meta-llama/Llama-2-7b-hf",
+          "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" } },
+    };
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        struct gs_llm_prof p = { 0 };
+        for (int m = 0; m < 5 && g[i].models[m]; m++) {
+            char path[300];
+            snprintf(path, sizeof path, VIDUR "/compute/%s/%s/mlp.csv",
+                     g[i].dir, g[i].models[m]);
+            CU_ASSERT_EQUAL_FATAL(gs_llm_prof_read(path, &p, NULL), 0);
+        }
+        struct gs_llm_hw hw;
+        gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, g[i].gpu), &hw);
+        struct gs_llm_validation v;
+        CU_ASSERT(gs_llm_prof_loso(&p, &hw, &v, NULL, 0, NULL) >= 2);
+        printf("\n    %s: layer %.1f%%, ops", g[i].gpu, 100 * v.layer.median);
+        for (int k = 0; k < GS_OP_N; k++) {
+            double k_, n_;
+            struct gs_llm_shape s = p.r[0].s;
+            printf(" %.1f", 100 * v.op[k].median);
+            /* GEMMs within 10%; the H100's norms are at 16% (their
+             * bandwidth depends on whether the tensor fits in L2, which
+             * the model does not say): elementwise ops within 20% */
+            CU_ASSERT(v.op[k].median
+                      <= (gs_llm_op_gemm(&s, k, &k_, &n_) ? 0.10 : 0.20));
+        }
+        CU_ASSERT(v.layer.median <= 0.08);
+        gs_llm_prof_free(&p);
+    }
+}
+
+/* The power curve by hand, and never above the limit or the cap. */
+static void test_power_by_hand(void)
+{
+    struct gs_power_shape sh = { .idle = 0.25, .a = 2.0, .b = 1.0 };
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0, 0, 0), 100, 1e-12);
+    /* 0.25 + 0.75 x (2 x 0.1 + 0.3) = 0.625 of 400 W */
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.1, 0.3, 0), 250, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.9, 0.9, 0), 400, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, 0.1, 0.3, 200), 200, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_power_watts(&sh, 400, -1, -1, 0), 100, 1e-12);
+    for (int i = 0; i <= 20; i++)
+        for (int j = 0; j <= 20; j++) {
+            double w = gs_power_watts(&gs_power_default, 700, i / 20.0,
+                                      j / 20.0, 0);
+            double c = gs_power_watts(&gs_power_default, 700, i / 20.0,
+                                      j / 20.0, 350);
+            CU_ASSERT(w <= 700 && w >= 700 * gs_power_default.idle);
+            CU_ASSERT(c <= 350 && c <= w);
+        }
+}
+
+/* Power measured from a known shape on Splitwise's grid (A100, Llama-2-70B
+ * and BLOOM): the fit gives the shape back. */
+static void test_power_fit_recovers_shape(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"), &hw);
+    const struct gs_power_shape truth = { .idle = 0.2, .a = 1.5, .b = 0.9 };
+    struct gs_llm_calib c = { 0 };
+    c.cap = 256;
+    c.p = calloc((size_t)c.cap, sizeof *c.p);
+    static const int sizes[] = { 128, 512, 2048, 8192 };
+    static const int batches[] = { 1, 4, 16, 64 };
+    const char *models[] = { "llama2-70b", "bloom-176b" };
+    for (int m = 0; m < 2; m++)
+        for (int tp = 2; tp <= 8; tp *= 2)
+            for (int i = 0; i < 4; i++)
+                for (int k = 0; k < 4; k++) {
+                    struct gs_llm_calib_pt *p = &c.p[c.n++];
+                    snprintf(p->model, sizeof p->model, "%s", models[m]);
+                    snprintf(p->hw, sizeof p->hw, "a100-80gb");
+                    p->tp = tp;
+                    p->prompt = sizes[i];
+                    p->batch = batches[k];
+                    p->tokens = 128;
+                    struct gs_llm_arch a;
+                    struct gs_llm_perf pf;
+                    gs_llm_arch_find(p->model, &a, "$", NULL);
+                    gs_llm_perf_init(&pf, &a, &hw, tp, NULL);
+                    double b = p->batch, pr = p->prompt, ctx = pr + 64;
+                    struct gs_llm_batch pb = { .prefill_tokens = b * pr,
+                        .prefill_attn = b * pr * (pr + 1) / 2,
+                        .prefill_ctx = b * pr, .sampled = b, .seqs = b };
+                    struct gs_llm_batch db = { .decode_tokens = b,
+                        .decode_ctx = b * (ctx + 1), .sampled = b, .seqs = b };
+                    double tp_s = gs_llm_perf_time(&pf, &pb);
+                    double td_s = gs_llm_perf_time(&pf, &db);
+                    double uc, um, vc, vm;
+                    gs_llm_perf_util(&pf, &pb, tp_s, &uc, &um);
+                    gs_llm_perf_util(&pf, &db, td_s, &vc, &vm);
+                    double pp = gs_power_watts(&truth, 1, uc, um, 0);
+                    double pd = gs_power_watts(&truth, 1, vc, vm, 0);
+                    p->peak_pw = pp > pd ? pp : pd;
+                    p->avg_pw = (tp_s * pp + 128 * td_s * pd)
+                                / (tp_s + 128 * td_s);
+                    p->prompt_ms = 1e3 * tp_s;
+                    p->token_ms = 1e3 * td_s;
+                }
+    struct gs_power_shape fit;
+    struct gs_llm_calib_err e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_power_fit(&c, "a100-80gb", &hw, &fit, &e,
+                                           NULL), 0);
+    printf("\n    fitted idle %.4f a %.4f b %.4f", fit.idle, fit.a, fit.b);
+    CU_ASSERT(fabs(fit.idle / truth.idle - 1) < 0.02);
+    CU_ASSERT(fabs(fit.a / truth.a - 1) < 0.02);
+    CU_ASSERT(fabs(fit.b / truth.b - 1) < 0.02);
+    CU_ASSERT(e.n == c.n && e.prompt_max < 0.005 && e.token_max < 0.005);
+    /* no power measured: refused */
+    CU_ASSERT_EQUAL(gs_llm_power_fit(&c, "h100-80gb", &hw, &fit, &e, NULL),
+                    GS_ENOTFOUND);
+    gs_llm_calib_free(&c);
+}
+
+static CU_TestInfo tests[] = {
+    { "a GEMM's time by hand", test_gemm_by_hand },
+    { "op shapes and bytes by hand", test_op_shapes_by_hand },
+    { "all-reduce interpolation by hand", test_allreduce_interpolation },
+    { "kernel fit recovers every factor", test_fit_recovers_every_factor },
+    { "bad profiles name file, line and column", test_profile_errors },
+    { "llm validate: JSON and errors", test_validate_cli },
+    { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
+    { "power by hand, never above limit or cap", test_power_by_hand },
+    { "power fit recovers a known shape", test_power_fit_recovers_shape },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("llmops", tests)
