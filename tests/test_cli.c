@@ -991,6 +991,73 @@ static void test_compare_bill_window(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* run --precision: a steady-state run grows by 1.5x a round (10,000,
+ * 15,000, then the cap of 20,000 requests) while its batch means are
+ * correlated, and says it stopped at the cap; the summary is the last
+ * run's; a finite-horizon run is not grown. */
+static void test_run_precision(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL_FATAL(sh("run $GPUSIM_ABS_ROOT/scenarios/plan-fleet-sim-"
+                             "single.json --no-out --json --precision 0.5 "
+                             "--max-length 20000", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--precision 0.5: NOT met at "
+                                  "--max-length with 20000 generated "
+                                  "requests after 3 runs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"kind\": \"steady\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"observations\": 20000"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"inference_requests\": 20000"));
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL_FATAL(sh("run quickstart --no-out --precision 0.05",
+                             &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "a finite-horizon run is not made "
+                                  "longer"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "question     finite horizon "
+                                  "(services beside a job workload that "
+                                  "ends)"));
+    free(out);
+    free(err);
+    expect_bad("run quickstart --precision 2", "--precision");
+    expect_bad("run quickstart --max-length x", "--max-length");
+}
+
+/* --precision: a loose target is met by the seeds given; a tight one adds
+ * seeds up to --max-seeds and says it was not met; the grown comparison
+ * is exactly the one run with that many seeds from the start (the same
+ * seeds: common random numbers). */
+static void test_compare_precision(void)
+{
+    char *out, *out6;
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 3 "
+                             "--no-plots -f -o gs-cli-prec.h5 --precision 0.9 "
+                             "--metrics utilization_makespan",
+                             &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "precision: every target within 0.9 "
+                                  "relative half-width (95%) met with 3 "
+                                  "seeds"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 3 --csv "
+                             "--no-plots -f -o gs-cli-prec.h5 --precision "
+                             "0.0001 --max-seeds 6", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "precision: NOT every target within "
+                                  "0.0001 relative half-width (95%) at the "
+                                  "--max-seeds cap with 6 seeds"));
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 6 --csv "
+                             "--no-plots -f -o gs-cli-prec.h5", &out6, NULL),
+                          0);
+    const char *a = strstr(out, "policy,metric"), *b = strstr(out6,
+                                                             "policy,metric");
+    CU_ASSERT(a && b && strcmp(a, b) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out6, "\nfifo,utilization_makespan,6,"));
+    free(out);
+    free(out6);
+    expect_bad("compare quickstart --precision 0", "--precision");
+    expect_bad("compare quickstart --precision 5%", "--precision");
+    expect_bad("compare quickstart --max-seeds 1", "--max-seeds");
+    unlink(wp("gs-cli-prec.h5"));
+}
+
 /* Run "cd DIR && gpusim ARGS" with stderr (and stdout) on a terminal:
  * script(1) gives it a pseudo-terminal; what the terminal showed, malloc'ed,
  * or NULL when script is missing. */
@@ -1428,6 +1495,8 @@ static CU_TestInfo tests[] = {
     { "-o -: stdout for CSV and JSON, HDF5 into a file", test_out_stdout },
     { "policy names, trace stats on node lists, trace help, tenants",
       test_names_and_help },
+    { "compare --precision adds seeds up to the cap", test_compare_precision },
+    { "run --precision grows a steady-state run", test_run_precision },
     { "scenario files: beside it, then the data search path",
       test_data_path },
     CU_TEST_INFO_NULL,

@@ -17,6 +17,10 @@
 #include "../sim/base/err.h"
 #include "../sim/base/steady.h"
 #include "../sim/studies/cmppair.h"
+#include "../sim/io/question.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
+#include "../sim/inference/service.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -27,8 +31,7 @@
 
 static int long_run(void)
 {
-    const char *e = getenv("GS_TEST_LONG");
-    return e && *e && strcmp(e, "0") != 0;
+    return gs_test_long();
 }
 
 /* --- exact ------------------------------------------------------------ */
@@ -269,6 +272,65 @@ static void test_cmp_pairs(void)
     CU_ASSERT_EQUAL(gs_cmp_pairs(&r, 0, 0, diff, half, sig), GS_EINVAL);
 }
 
+/* Which question a scenario asks: a constant-rate service is steady
+ * state, a batch of jobs finite, a stated "question" wins, a bad one is
+ * refused naming $.question; a steady run reports its estimates, and its
+ * pooled p99 is the 99th percentile of the retained requests' TTFTs. */
+static void test_question(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    const char *why;
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/plan-fleet-sim-single"
+                                           ".json", &sc, &d), 0);
+    CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_STEADY);
+    CU_ASSERT_STRING_EQUAL(why, "requests generated at a constant rate");
+    struct gs_sim *sim = NULL;
+    struct gs_sim_opts o = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    struct gs_question q;
+    CU_ASSERT_EQUAL_FATAL(gs_question_analyse(sim, &q), 0);
+    CU_ASSERT_EQUAL(q.nest, 2);
+    CU_ASSERT_STRING_EQUAL(q.est[0].what, "all ttft_p99_s");
+    CU_ASSERT_EQUAL(q.est[0].rc, 0);
+    CU_ASSERT_EQUAL(q.est[0].st.batches, GS_STEADY_BATCHES);
+    long n, k = 0;
+    const struct gs_reqrec *r = gs_sim_service_requests(sim, 0, &n);
+    double *x = malloc((size_t)n * sizeof *x);
+    for (long j = 0; j < n; j++)
+        if (r[j].state == GS_REQ_DONE)
+            x[k++] = r[j].first - r[j].arrival;
+    CU_ASSERT_EQUAL(q.est[0].st.n, k);
+    struct gs_ci ci;
+    long w = q.est[0].st.warmup;
+    gs_quantile_sections(x + w, k - w, 0.99, 20, 0.95, &ci);
+    CU_ASSERT_DOUBLE_EQUAL(q.est[0].st.ci.est, ci.est, 0);
+    free(x);
+    gs_sim_free(sim);
+    sc->question = 1;
+    CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_FINITE);
+    CU_ASSERT_STRING_EQUAL(why, "stated by the scenario");
+    gs_scenario_free(sc);
+    sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/hps-paper.json", &sc,
+                                           &d), 0);
+    CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_FINITE);
+    gs_scenario_free(sc);
+    sc = NULL;
+    const char *bad = "{\"name\": \"q\", \"question\": \"sometimes\", "
+        "\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, "
+        "\"gpus_per_node\": 8}], \"workload\": {\"generate\": {\"jobs\": "
+        "10, \"rate_per_hour\": 10, \"classes\": [{\"gpus\": {\"values\": "
+        "[1]}, \"duration\": {\"dist\": \"exponential\", \"mean\": "
+        "\"1h\"}}]}}}";
+    struct gs_diag d2 = { 0 };
+    CU_ASSERT(gs_scenario_parse(bad, "q.json", ".", &sc, &d2) < 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, "$.question"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "sometimes"));
+    gs_scenario_free(sc);
+}
+
 /* A measurement whose relative half-width is 0.5 sqrt(100 / length). */
 static int fake_measure(void *ctx, long len, struct gs_ci *ci, int nci)
 {
@@ -470,6 +532,7 @@ static CU_TestInfo tests[] = {
     { "ranking groups", test_rank_groups },
     { "precision-driven length", test_grow },
     { "compare's paired differences and ranking", test_cmp_pairs },
+    { "which question a run answers", test_question },
     { "M/M/2 mean wait against Erlang C", test_mmc_mean_wait },
     { "MSER-5 removes a transient", test_mser_removes_bias },
     { "M/M/1 wait quantiles against the exact law", test_mm1_quantiles },

@@ -21,6 +21,7 @@
 #include "../studies/progress.h"
 #include "../studies/replay.h"
 #include "../io/report.h"
+#include "../io/question.h"
 #include "../io/scenario.h"
 #include "../core/sim.h"
 #include "../base/suggest.h"
@@ -83,6 +84,13 @@ static const char usage_run[] =
 "      --json          print the summary as JSON\n"
 "      --csv           print the summary as CSV (scope,metric,value)\n"
 "  -q, --quiet         print no summary and no progress\n"
+"      --precision R   steady-state runs: make the run longer (its\n"
+"                      generated requests, or jobs) until every steady-\n"
+"                      state estimate's 95% interval is within R of it\n"
+"                      (0.05: 5%), its batches independent and its p99\n"
+"                      sections full, or --max-length is reached;\n"
+"                      stderr says which\n"
+"      --max-length N  the cap of --precision (default 2000000)\n"
 "\n"
 "On a terminal, stderr shows a progress line: the share done (of the\n"
 "horizon, or of a generated workload), simulated hours per second and the\n"
@@ -212,15 +220,92 @@ static const struct option run_opts[] = {
     { "json", no_argument, NULL, 'j' },
     { "csv", no_argument, NULL, 'c' },
     { "quiet", no_argument, NULL, 'q' },
+    { "precision", required_argument, NULL, 'R' },
+    { "max-length", required_argument, NULL, 'X' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
+
+/* run --precision: a steady-state run is made longer (its generated
+ * requests, or jobs, scaled by gs_next_length) and run again until every
+ * steady-state estimate is as precise as asked or the length reaches max;
+ * stderr says which.  Each run is a fresh run of the longer scenario with
+ * the same seed, so its first requests are the shorter run's (common
+ * random numbers).  0, or a negative code with d filled. */
+static int run_precise(struct gs_scenario *sc, const struct gs_sim_opts *o,
+                       struct gs_sim **sim, double rel, long max, int quiet,
+                       struct gs_diag *d)
+{
+    for (int round = 1;; round++) {
+        struct gs_question q;
+        int rc = gs_question_analyse(*sim, &q);
+        if (rc < 0)
+            return gs_diag_set(d, rc, "", "out of memory");
+        double worst;
+        long n = gs_question_length(sc);
+        int ok = gs_question_precise(&q, rel, &worst);
+        if (q.question != GS_HORIZON_STEADY) {
+            if (!quiet)
+                fprintf(stderr, "gpusim: --precision: a finite-horizon run "
+                        "is not made longer; its intervals come from "
+                        "replications (gpusim compare --precision)\n");
+            return 0;
+        }
+        if (ok || n <= 0 || n >= max) {
+            if (!quiet)
+                fprintf(stderr, "gpusim: --precision %g: %s with %ld "
+                        "generated %s after %d run%s (worst relative "
+                        "half-width %.3g)\n", rel, ok ? "met"
+                        : n <= 0 ? "NOT met (a stream limited only by time "
+                        "is not made longer)" : "NOT met at --max-length",
+                        n, sc->nsvcs ? "requests" : "jobs", round,
+                        round == 1 ? "" : "s", worst);
+            return 0;
+        }
+        gs_question_set_length(sc, gs_next_length(n, worst, rel, max));
+        gs_sim_free(*sim);
+        *sim = NULL;
+        if ((rc = gs_sim_new(sc, o, sim, d)) < 0 ||
+            (rc = gs_sim_run(*sim, d)) < 0)
+            return rc;
+    }
+}
+
+/* Say so; exit status 1. */
+static int out_of_memory(void)
+{
+    fprintf(stderr, "gpusim: out of memory\n");
+    return 1;
+}
+
+/* run's --precision R ('R') and --max-length N ('X'): 0, or 2 after the
+ * usage message. */
+static int length_opt(int c, const char *arg, double *precision,
+                      long *max_length)
+{
+    char *end;
+    if (c == 'R') {
+        *precision = strtod(arg, &end);
+        if (*arg == '\0' || *end != '\0' || !(*precision > 0 &&
+                                               *precision < 1))
+            return usage_error("run: --precision takes a relative "
+                               "half-width between 0 and 1 such as 0.05, "
+                               "not '%s'", arg);
+        return 0;
+    }
+    *max_length = strtol(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || *max_length < 1)
+        return usage_error("run: --max-length takes a whole number of "
+                           "requests (or jobs), not '%s'", arg);
+    return 0;
+}
 
 static int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
-    double sample = 1.0;
+    double sample = 1.0, precision = 0;
+    long max_length = 2000000;
     struct gs_sim_opts o = { 0 };
     gs_input_reset();           /* this command's inputs only (path.h) */
     optind = 0;             /* 0: a full restart (suggest.h); 1 resumes a
@@ -260,6 +345,11 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         case 'f': force = 1; break;
+        case 'R':
+        case 'X':
+            if (length_opt(c, optarg, &precision, &max_length) != 0)
+                return 2;
+            break;
         case 'j':
         case 'c':
             if (fmt && fmt != (c == 'j' ? 1 : 2))
@@ -330,6 +420,8 @@ static int cmd_run(int argc, char **argv)
         rc = GS_EINVAL;
     if (rc == 0)
         rc = gs_sim_run(sim, &d);
+    if (rc == 0 && precision > 0)
+        rc = run_precise(sc, &o, &sim, precision, max_length, quiet, &d);
     gs_progress_end(&pr);
     if (rc < 0) {
         gs_sim_free(sim);
@@ -338,18 +430,21 @@ static int cmd_run(int argc, char **argv)
         free(defout);
         return report_rc(rc, &d);
     }
-    rc = 0;
-    if (!no_out && (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
+    struct gs_question q;   /* it allocates: made before any output */
+    if ((rc = gs_question_analyse(sim, &q)) < 0)
+        rc = out_of_memory();
+    if (rc == 0 && !no_out &&
+        (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
         report_rc(rc, &d);
         rc = 1;
     }
     if (rc == 0 && !quiet) {
         if (fmt == 1)
-            gs_report_json(stdout, sim);
+            gs_report_json_q(stdout, sim, &q);
         else if (fmt == 2)
             gs_report_csv(stdout, sim);
         else
-            gs_report_table(stdout, sim);
+            gs_report_table_q(stdout, sim, &q);
     }
     fflush(stdout);
     if (rc == 0 && !no_out && !quiet)

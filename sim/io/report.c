@@ -2,6 +2,7 @@
 #include "report.h"
 #include "../core/model.h"
 #include "jsoncheck.h"
+#include "question.h"
 #include "../base/version.h"
 
 #include <stdint.h>
@@ -56,6 +57,13 @@ static const struct gs_tstats *scope(const struct gs_summary *su, int t)
 }
 
 void gs_report_table(FILE *fp, const struct gs_sim *s)
+{
+    struct gs_question q;
+    gs_report_table_q(fp, s, gs_question_analyse(s, &q) == 0 ? &q : NULL);
+}
+
+void gs_report_table_q(FILE *fp, const struct gs_sim *s,
+                       const struct gs_question *q)
 {
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
@@ -115,9 +123,18 @@ void gs_report_table(FILE *fp, const struct gs_sim *s)
                 sc->cat.m[m->model].name, m->gpus, 100 * m->util,
                 m->gpu_hours);
     }
+    if (q)
+        gs_question_table(fp, q);
 }
 
 void gs_report_json(FILE *fp, const struct gs_sim *s)
+{
+    struct gs_question q;
+    gs_report_json_q(fp, s, gs_question_analyse(s, &q) == 0 ? &q : NULL);
+}
+
+void gs_report_json_q(FILE *fp, const struct gs_sim *s,
+                      const struct gs_question *q)
 {
     const struct gs_summary *su = gs_sim_summary(s);
     const struct gs_scenario *sc = gs_sim_scenario(s);
@@ -158,6 +175,8 @@ void gs_report_json(FILE *fp, const struct gs_sim *s)
     fprintf(fp, "\n  }");
     MODELS_OUT(json, s, fp);
     MODELS_OUT(json_end, s, fp);
+    if (q)
+        gs_question_json(fp, q);
     fprintf(fp, "\n}\n");
 }
 

@@ -42,8 +42,17 @@ int gs_report_meta(const char *name, const char **units, const char **desc);
 /* s as a JSON string, quoted and escaped (for a model's json hook). */
 void gs_report_json_str(FILE *fp, const char *s);
 
+/* The summary as a table or JSON, ending with the question the run
+ * answers (io/question.h; left out when its analysis runs out of memory).
+ * The _q forms take that analysis made beforehand (q may be NULL), so a
+ * caller can fail cleanly before it writes anything. */
+struct gs_question;
 void gs_report_table(FILE *fp, const struct gs_sim *s);
 void gs_report_json(FILE *fp, const struct gs_sim *s);
+void gs_report_table_q(FILE *fp, const struct gs_sim *s,
+                       const struct gs_question *q);
+void gs_report_json_q(FILE *fp, const struct gs_sim *s,
+                      const struct gs_question *q);
 void gs_report_csv(FILE *fp, const struct gs_sim *s);
 
 #endif

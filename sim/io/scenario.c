@@ -2482,7 +2482,7 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
-                         "services", "plan", "topology"))) < 0)
+                         "services", "plan", "topology", "question"))) < 0)
         goto done;
     if ((rc = parse_topology(&c, root)) < 0)
         goto done;
@@ -2520,6 +2520,22 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     }
     if (s->step < GS_SEC) {
         rc = err(&c, "$.sample_step", "must be at least 1 s");
+        goto done;
+    }
+    char question[16] = "";
+    if ((rc = str(&c, root, "$", "question", 0, question,
+                  sizeof question)) < 0)
+        goto done;
+    if (question[0] == '\0') {
+        s->question = 0;                /* follows from the workload */
+    } else if (strcmp(question, "finite") == 0) {
+        s->question = 1;
+    } else if (strcmp(question, "steady") == 0) {
+        s->question = 2;
+    } else {
+        rc = err(&c, "$.question", "unknown question '%s' (finite: the "
+                 "whole run, intervals over replications; steady: the long "
+                 "run, warm-up deleted)", question);
         goto done;
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")) &&

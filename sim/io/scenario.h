@@ -75,6 +75,8 @@ struct gs_scenario {
                                    its span is this */
     gs_time step;               /* time-series sampling step */
     int queue;                  /* event queue: enum gs_queue_kind */
+    int question;               /* $.question: 0 not stated (io/question.h
+                                   decides), 1 finite, 2 steady */
     struct gs_catalog cat;
     int npools;
     struct gs_pool_spec *pools;

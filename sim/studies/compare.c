@@ -32,6 +32,7 @@
 #include "../core/model.h"
 #include "../base/suggest.h"
 #include "cmppair.h"
+#include "../base/steady.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -160,6 +161,12 @@ static const char usage[] =
 "                    by seed (default: the first of --policies)\n"
 "  --csv-pairs       print the paired differences from the baseline as\n"
 "                    CSV instead of the means\n"
+"  --precision R     add seeds until every policy's 95% interval of the\n"
+"                    target metrics (those of --metrics, else\n"
+"                    utilization_makespan, throughput_makespan_jph and\n"
+"                    wait_mean_s) is within R of its mean (0.05: 5%),\n"
+"                    or --max-seeds is reached; the output says which\n"
+"  --max-seeds N     the cap of --precision (default 200)\n"
 "  -q, --quiet       print no table\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
@@ -173,6 +180,7 @@ struct cmp {
     int ntasks;                     /* runs in this pass */
     const int *task;                /* this pass's runs (NULL: 0..ntasks-1) */
     gs_time bill_until;             /* the runs' bill_until (0: none) */
+    gs_time bill0;                  /* its value for a first run */
     char *show;                     /* [NMETRICS]: metrics in the table */
     int chosen;                     /* show came from --metrics */
     const struct gs_scenario *sc;
@@ -715,6 +723,8 @@ static const struct option opts[] = {
     { "bill-until", required_argument, NULL, 'B' },
     { "baseline", required_argument, NULL, 'b' },
     { "csv-pairs", no_argument, NULL, 'C' },
+    { "precision", required_argument, NULL, 'R' },
+    { "max-seeds", required_argument, NULL, 'M' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -786,6 +796,109 @@ static int same_window(struct cmp *c, double *values, int jobs, int quiet,
     return rc < 0 ? report(d, d->code == GS_EIO ? 1 : 2) : 0;
 }
 
+/* The worst relative half-width of the target metrics (those chosen with
+ * --metrics, else the ranking measures and the mean wait) over every
+ * policy; NaN when one is not defined (a mean of 0 with spread). */
+static double worst_rel(const struct cmp *c, const double *values,
+                        int chosen)
+{
+    static const char *const deflt[] = { "utilization_makespan",
+                                         "throughput_makespan_jph",
+                                         "wait_mean_s" };
+    double worst = 0, *col = malloc((size_t)c->nseeds * sizeof *col);
+    if (col == NULL)
+        return NAN;
+    for (int m = 0; m < NMETRICS; m++) {
+        int target = chosen ? c->show[m] != 0 : 0;
+        for (int i = 0; !chosen && i < 3; i++)
+            target |= strcmp(gs_compare_metric_names()[m], deflt[i]) == 0;
+        for (int p = 0; target && p < c->npol; p++) {
+            for (int k = 0; k < c->nseeds; k++)
+                col[k] = values[((size_t)p * c->nseeds + k) * NMETRICS + m];
+            struct gs_ci ci;
+            gs_ci_reps(col, c->nseeds, 0.95, &ci, NULL);
+            double h = gs_ci_rel(&ci);
+            if (gs_ci_precise(&ci, 0) || (!isnan(h) && h <= worst))
+                continue;
+            worst = h;          /* NaN stays the worst */
+        }
+    }
+    free(col);
+    return worst;
+}
+
+/* Grow the comparison to n seeds: the runs made keep their values and
+ * files, the new seeds (the scenario's seed + k) run for every policy.  0,
+ * or an exit status with the message printed. */
+static int more_seeds(struct cmp *c, double **values, const char *tmpdir,
+                      int n, int jobs, int quiet, struct gs_diag *d)
+{
+    int old = c->nseeds, np = c->npol, na = np * (n - old);
+    c->bill_until = c->bill0;   /* each new run first ends on its own */
+    unsigned long long *seeds = calloc((size_t)n, sizeof *seeds);
+    char **files = calloc((size_t)np * n, sizeof *files);
+    double *v = calloc((size_t)np * n * NMETRICS, sizeof *v);
+    int *task = malloc((size_t)na * sizeof *task), rc = 0;
+    if (!seeds || !files || !v || !task) {
+        free(seeds);
+        free(files);
+        free(v);
+        free(task);
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
+    }
+    for (int k = 0; k < n; k++)
+        seeds[k] = k < old ? c->seeds[k]
+                   : (unsigned long long)c->sc->seed + (unsigned long long)k;
+    for (int p = 0, t = 0; p < np; p++)
+        for (int k = 0; k < n; k++) {
+            size_t to = (size_t)p * n + k, from = (size_t)p * old + k;
+            if (k < old) {
+                files[to] = c->runfiles[from];
+                memcpy(v + to * NMETRICS, *values + from * NMETRICS,
+                       NMETRICS * sizeof *v);
+            } else {
+                task[t++] = (int)to;
+                if (asprintf(&files[to], "%s/run-%d-%d.h5", tmpdir, p, k) < 0)
+                    files[to] = NULL, rc = 1;
+            }
+        }
+    free(c->seeds);
+    free(c->runfiles);
+    free(*values);
+    c->seeds = seeds;
+    c->runfiles = files;
+    *values = v;
+    c->nseeds = n;
+    if (rc != 0) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        free(task);
+        return 1;
+    }
+    double *out = malloc((size_t)na * NMETRICS * sizeof *out);
+    if (out == NULL) {
+        free(task);
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 1;
+    }
+    c->task = task;
+    c->ntasks = na;
+    gs_progress_init(&c->pr, "compare: more seeds", quiet);
+    struct gs_pool_tasks pool = { .ntasks = na, .jobs = jobs,
+                                  .nout = NMETRICS, .fn = run_task,
+                                  .name = name_task, .done = progress,
+                                  .ctx = c };
+    rc = gs_pool_exec(&pool, out, d);
+    gs_progress_end(&c->pr);
+    c->task = NULL;
+    for (int i = 0; rc == 0 && i < na; i++)
+        memcpy(v + (size_t)task[i] * NMETRICS, out + (size_t)i * NMETRICS,
+               NMETRICS * sizeof *out);
+    free(task);
+    free(out);
+    return rc < 0 ? report(d, d->code == GS_EIO ? 1 : 2) : 0;
+}
+
 /* argv holds the arguments after "compare" (tests call it so too). */
 int gs_compare_main(int argc, char **argv)
 {
@@ -799,6 +912,10 @@ struct cmp_args {
     const char *baseline;           /* --baseline (NULL: the first) */
     int base;                       /* its index in --policies */
     int csv_pairs;
+    double precision;               /* --precision (0: none) */
+    long max_seeds;                 /* --max-seeds */
+    int prec_met;                   /* the precision was met */
+    double prec_worst;              /* the worst relative half-width */
     char *defout, *defplots, *tmpdir;
     long seeds, jobs;
     int no_plots, csv, quiet, force, bill;
@@ -849,6 +966,22 @@ static int parse_args(int argc, char **argv, struct cmp_args *a,
         case 'm': a->mlist = optarg; break;
         case 'b': a->baseline = optarg; break;
         case 'C': a->csv_pairs = 1; break;
+        case 'R':
+            a->precision = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(a->precision > 0) ||
+                !(a->precision < 1))
+                return usage_error("compare: --precision takes a relative "
+                                   "half-width between 0 and 1 such as "
+                                   "0.05, not '%s'", optarg);
+            break;
+        case 'M':
+            v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 2 || v > 10000)
+                return usage_error("compare: --max-seeds takes a whole "
+                                   "number from 2 to 10000, not '%s'",
+                                   optarg);
+            a->max_seeds = v;
+            break;
         case 'B':
             if (strcmp(optarg, "longest") == 0)
                 a->bill = BILL_LONGEST;
@@ -1001,6 +1134,12 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
         .values = r->values,
     };
     int prc = 0;
+    if (a->precision > 0)
+        fprintf(a->quiet ? stderr : stdout, "precision: %s %.3g relative "
+                "half-width (95%%) %s with %d seeds (worst %.3g)\n\n",
+                a->prec_met ? "every target within" : "NOT every target "
+                "within", a->precision, a->prec_met ? "met"
+                : "at the --max-seeds cap", c->nseeds, a->prec_worst);
     if (!a->quiet) {
         if (a->csv_pairs)
             prc = gs_cmp_print_pairs_csv(stdout, &runs, c->show, a->base);
@@ -1030,7 +1169,7 @@ static int compare_main(int argc, char **argv)
 {
     struct cmp_args a = { .list = "fifo-backfill,fair,hps,rl-lite",
                           .seeds = 5, .jobs = sysconf(_SC_NPROCESSORS_ONLN),
-                          .bill = BILL_LONGEST };
+                          .bill = BILL_LONGEST, .max_seeds = 200 };
     struct cmp c = { 0 };
     int st = parse_args(argc, argv, &a, &c);
     if (st >= 0)
@@ -1089,6 +1228,7 @@ static int compare_main(int argc, char **argv)
      * same_window then bills them over the window asked */
     gs_time fixed = a.bill == BILL_FIXED ? c.bill_until : 0;
     c.bill_until = a.bill == BILL_LONGEST ? sc->bill_until : 0;
+    c.bill0 = c.bill_until;
     c.sc = sc;
     c.nseeds = (int)a.seeds;
     c.seeds = calloc((size_t)a.seeds, sizeof *c.seeds);
@@ -1123,10 +1263,24 @@ static int compare_main(int argc, char **argv)
         status = report(&d, d.code == GS_EIO ? 1 : 2);
         goto done;
     }
-    if (a.bill != BILL_OWN && sc->horizon == 0 &&
-        (status = same_window(&c, r.values, (int)a.jobs, a.quiet, fixed,
-                              &d)) != 0)
-        goto done;
+    for (;;) {
+        if (a.bill != BILL_OWN && sc->horizon == 0 &&
+            (status = same_window(&c, r.values, (int)a.jobs, a.quiet, fixed,
+                                  &d)) != 0)
+            goto done;
+        if (a.precision <= 0)
+            break;
+        a.prec_worst = worst_rel(&c, r.values, a.mlist != NULL &&
+                                 strcmp(a.mlist, "all") != 0);
+        a.prec_met = !isnan(a.prec_worst) && a.prec_worst <= a.precision;
+        if (a.prec_met || c.nseeds >= a.max_seeds)
+            break;
+        long n = gs_next_length(c.nseeds, a.prec_worst, a.precision,
+                                a.max_seeds);
+        if ((status = more_seeds(&c, &r.values, a.tmpdir, (int)n,
+                                 (int)a.jobs, a.quiet, &d)) != 0)
+            goto done;
+    }
     status = finish(&a, &c, &r, gs_progress_elapsed(&c.pr), &d);
 done:
     cleanup_runs(&c, &a.tmpdir);

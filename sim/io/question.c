@@ -1,0 +1,255 @@
+/* question.c -- which question a run answers, and its steady-state
+ * estimates.
+ *
+ * A finite-horizon run (a trace, a day with its cycle, a batch of jobs
+ * that ends) is summarized over the whole run, as every summary field
+ * already is; its intervals come from replications (`gpusim compare`,
+ * `sweep`).  A steady-state run (requests generated at a constant rate)
+ * asks what the fleet settles at: here each service's finished requests,
+ * in arrival order, give the TTFT series whose MSER-5 warm-up is deleted;
+ * the p99 is the quantile of all retained requests pooled, with its
+ * sectioning interval over 20 sections, and the mean has a 20-batch-means
+ * interval (base/steady.c has the methods and their sources).  A job
+ * workload stated steady gets the same for its jobs' waits in arrival
+ * order.  The whole-run summary fields stay as they are: the steady-state
+ * estimates are reported beside them, never in their place. */
+#include "question.h"
+#include "scenario.h"
+#include "../base/err.h"
+#include "../core/sim.h"
+#include "../inference/service.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int stationary(const struct gs_genspec *g)
+{
+    if (g->diurnal > 0 || g->weekly > 0)
+        return 0;
+    for (int h = 0; h < 24; h++)
+        if (g->hourly[h] > 0)
+            return 0;
+    return 1;
+}
+
+int gs_question_of(const struct gs_scenario *sc, const char **why)
+{
+    const char *w;
+    int q;
+    if (sc->question > 0) {
+        q = sc->question == 2 ? GS_HORIZON_STEADY : GS_HORIZON_FINITE;
+        w = "stated by the scenario";
+    } else if (sc->nsvcs == 0) {
+        q = GS_HORIZON_FINITE;
+        w = sc->wl_kind == GS_WL_TRACE ? "a trace replayed"
+            : "a batch of jobs that ends";
+    } else if (sc->wl_kind != GS_WL_NONE) {
+        q = GS_HORIZON_FINITE;
+        w = "services beside a job workload that ends";
+    } else {
+        q = GS_HORIZON_STEADY;
+        w = "requests generated at a constant rate";
+        for (int i = 0; i < sc->nsvcs; i++)
+            if (sc->svcs[i].src != GS_SVCSRC_GENERATE) {
+                q = GS_HORIZON_FINITE;
+                w = "a request trace replayed";
+            } else if (!stationary(&sc->svcs[i].gen.rate) &&
+                       q == GS_HORIZON_STEADY) {
+                q = GS_HORIZON_FINITE;
+                w = "a request rate with a cycle";
+            }
+    }
+    if (why)
+        *why = w;
+    return q;
+}
+
+/* Add the mean and the p99 of x[0..n) as estimates named NAME_mean_s and
+ * NAME_p99_s. */
+static void add_pair(struct gs_question *q, const char *name, const char *m,
+                     const double *x, long n)
+{
+    for (int k = 0; k < 2 && q->nest < GS_QUESTION_MAX; k++) {
+        struct gs_question_est *e = &q->est[q->nest++];
+        snprintf(e->what, sizeof e->what, "%s%s%s_%s", name, *name ? " " : "",
+                 m, k == 0 ? "p99_s" : "mean_s");
+        e->rc = n < 10 ? GS_ERANGE
+                : k == 0 ? gs_steady_quantile(x, n, 0.99, 0, 0.95, &e->st)
+                         : gs_steady_mean(x, n, 0, 0.95, &e->st);
+    }
+}
+
+int gs_question_analyse(const struct gs_sim *s, struct gs_question *q)
+{
+    const struct gs_scenario *sc = gs_sim_scenario(s);
+    memset(q, 0, sizeof *q);
+    q->question = gs_question_of(sc, &q->why);
+    if (q->question != GS_HORIZON_STEADY)
+        return 0;
+    int nsv = gs_sim_nservices(s);
+    for (int i = 0; i < nsv; i++) {
+        long n, k = 0;
+        const struct gs_reqrec *r = gs_sim_service_requests(s, i, &n);
+        double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+        if (x == NULL)
+            return GS_ENOMEM;
+        for (long j = 0; j < n; j++)
+            if (r[j].state == GS_REQ_DONE)
+                x[k++] = r[j].first - r[j].arrival;
+        add_pair(q, gs_sim_service(s, i)->name, "ttft", x, k);
+        free(x);
+    }
+    if (nsv == 0) {
+        long n, k = 0;
+        const struct gs_jobrec *r = gs_sim_records(s, &n);
+        double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+        if (x == NULL)
+            return GS_ENOMEM;
+        for (long j = 0; j < n; j++)    /* records are in arrival order */
+            if (r[j].start >= 0)
+                x[k++] = (double)(r[j].start - r[j].arrival) / 1000.0;
+        add_pair(q, "", "wait", x, k);
+        free(x);
+    }
+    return 0;
+}
+
+int gs_question_precise(const struct gs_question *q, double rel,
+                        double *worst)
+{
+    int ok = 1;
+    double w = 0;
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        if (e->rc < 0) {
+            ok = 0;
+            w = NAN;
+            continue;
+        }
+        double h = gs_ci_rel(&e->st.ci);
+        if (!gs_ci_precise(&e->st.ci, rel) || !e->st.independent ||
+            e->st.warmup_at_limit ||
+            (i % 2 == 0 && e->st.tail < GS_QUANTILE_TAIL))
+            ok = 0;
+        if (isnan(h) || isnan(w))
+            w = gs_ci_precise(&e->st.ci, 0) ? w : NAN;
+        else if (h > w)
+            w = h;
+    }
+    if (worst)
+        *worst = w;
+    return ok;
+}
+
+long gs_question_length(const struct gs_scenario *sc)
+{
+    if (sc->nsvcs == 0)
+        return sc->wl_kind == GS_WL_GENERATE ? (long)sc->gen.jobs : 0;
+    long n = 0;
+    for (int i = 0; i < sc->nsvcs; i++) {
+        if (sc->svcs[i].src != GS_SVCSRC_GENERATE ||
+            sc->svcs[i].gen.requests <= 0)
+            return 0;
+        n += sc->svcs[i].gen.requests;
+    }
+    return n;
+}
+
+void gs_question_set_length(struct gs_scenario *sc, long n)
+{
+    long now = gs_question_length(sc);
+    if (now <= 0 || n <= 0)
+        return;
+    double f = (double)n / (double)now;
+    if (sc->nsvcs == 0) {
+        sc->gen.jobs = n;
+        return;
+    }
+    for (int i = 0; i < sc->nsvcs; i++) {
+        long r = (long)llround((double)sc->svcs[i].gen.requests * f);
+        sc->svcs[i].gen.requests = r > 0 ? r : 1;
+    }
+}
+
+static const char *method(int k)
+{
+    return k % 2 == 0 ? "pooled quantile, sectioning interval"
+                      : "batch means";
+}
+
+void gs_question_table(FILE *fp, const struct gs_question *q)
+{
+    fprintf(fp, "\n  question     %s (%s)%s\n",
+            q->question == GS_HORIZON_STEADY ? "steady state" : "finite horizon",
+            q->why, q->question == GS_HORIZON_STEADY
+            ? ": warm-up deleted (MSER-5), estimates from the rest"
+            : ": estimates over the whole run; intervals over replications "
+              "(compare, sweep)");
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        if (e->rc < 0) {
+            fprintf(fp, "  %-24s too few values for a steady-state "
+                    "estimate\n", e->what);
+            continue;
+        }
+        fprintf(fp, "  %-24s %.6g ± %.2g (95%%, %d %s; %s), warm-up %ld of "
+                "%ld deleted%s%s\n", e->what, e->st.ci.est, e->st.ci.half,
+                e->st.batches, i % 2 == 0 ? "sections" : "batches",
+                method(i), e->st.warmup, e->st.n,
+                e->st.warmup_at_limit ? "; warm-up may be longer than half "
+                "the run" : "",
+                !e->st.independent ? "; batches correlated: run longer"
+                : i % 2 == 0 && e->st.tail < GS_QUANTILE_TAIL
+                ? "; too few values beyond the quantile: run longer" : "");
+    }
+}
+
+/* s as a JSON string. */
+static void jstr(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+static void num(FILE *fp, const char *name, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, "\"%s\": %.10g", name, v);
+    else
+        fprintf(fp, "\"%s\": null", name);
+}
+
+void gs_question_json(FILE *fp, const struct gs_question *q)
+{
+    fprintf(fp, ",\n  \"question\": {\"kind\": \"%s\", \"why\": \"%s\", "
+            "\"estimates\": {", gs_horizon_name(q->question), q->why);
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        fprintf(fp, "%s\n    ", i ? "," : "");
+        jstr(fp, e->what);
+        fputs(": {", fp);
+        if (e->rc < 0) {
+            fprintf(fp, "\"error\": \"too few values\"}");
+            continue;
+        }
+        num(fp, "estimate", e->st.ci.est);
+        fputs(", ", fp);
+        num(fp, "half_width", e->st.ci.half);
+        fprintf(fp, ", \"level\": 0.95, \"method\": \"%s\", \"batches\": %d, "
+                "\"warmup_deleted\": %ld, \"observations\": %ld, "
+                "\"warmup_at_limit\": %d, \"batches_independent\": %d}",
+                method(i), e->st.batches, e->st.warmup, e->st.n,
+                e->st.warmup_at_limit, e->st.independent);
+    }
+    fprintf(fp, "%s}}", q->nest ? "\n  " : "");
+}

@@ -1,0 +1,69 @@
+/* question.h -- which question a run answers (finite horizon or steady
+ * state) and, for a steady-state run, its estimates from the retained
+ * window: each service's TTFT p99 and mean, or the jobs' mean wait, with
+ * the warm-up deleted, the batch count and the interval method.
+ *
+ * docs/planning.md ("Steady state or finite horizon") says what a user
+ * should choose and why; the statistics are base/steady.h's. */
+#ifndef GS_QUESTION_H
+#define GS_QUESTION_H
+
+#include "../base/steady.h"
+
+#include <stdio.h>
+
+struct gs_sim;
+struct gs_scenario;
+
+/* The question of a scenario: its "question" key, or by default steady
+ * state when every arrival stream is generated at a constant rate (no
+ * day cycle, weekly dip or hourly profile) and there are only inference
+ * services -- a request stream that goes on -- and finite horizon
+ * otherwise (a trace, a cycle, or a batch of jobs that ends: its span and
+ * utilization are about the whole batch).  *why (may be NULL) says which
+ * rule decided. */
+int gs_question_of(const struct gs_scenario *sc, const char **why);
+
+#define GS_QUESTION_MAX 16
+
+/* One steady-state estimate. */
+struct gs_question_est {
+    char what[96];          /* "chat ttft_p99_s" */
+    int rc;                 /* 0, or GS_ERANGE: too few values to tell */
+    struct gs_steady st;
+};
+
+struct gs_question {
+    int question;           /* enum gs_horizon */
+    const char *why;
+    int nest;
+    struct gs_question_est est[GS_QUESTION_MAX];
+};
+
+/* Analyse a finished run: the question, and for steady state the
+ * estimates (0, or GS_ENOMEM). */
+int gs_question_analyse(const struct gs_sim *s, struct gs_question *q);
+
+/* Precision of a steady-state analysis: 1 when every estimate's 95%
+ * interval is within rel of it (relative half-width), its batches pass the
+ * independence check, its warm-up is not at the half-way bound and (p99)
+ * each section holds GS_QUANTILE_TAIL values beyond the quantile; *worst
+ * receives the largest relative half-width (NaN when one is undefined).
+ * A finite-horizon analysis is 1 (its intervals are compare's). */
+int gs_question_precise(const struct gs_question *q, double rel,
+                        double *worst);
+
+/* Requests (jobs, without services) a steady-state run of sc generates;
+ * 0 when a stream is limited only by time. */
+long gs_question_length(const struct gs_scenario *sc);
+
+/* Make every generated stream of sc n long (requests, or jobs): each
+ * service's count scaled by n / gs_question_length(sc), at least 1. */
+void gs_question_set_length(struct gs_scenario *sc, long n);
+
+/* The summary's lines, and its --json member (",\n  \"question\": {...}",
+ * to follow another member). */
+void gs_question_table(FILE *fp, const struct gs_question *q);
+void gs_question_json(FILE *fp, const struct gs_question *q);
+
+#endif
