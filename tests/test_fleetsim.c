@@ -62,7 +62,17 @@ static void test_small_neighbours(void)
     int L = 0, S = 0;
     CU_ASSERT_EQUAL_FATAL(sscanf(p, "cheapest feasible plan: long.replicas=%d "
                                  "short.replicas=%d", &L, &S), 2);
-    CU_ASSERT(L >= 1 && L <= 3 && S > 4 && S <= 16);
+    /* the long range 1..3 may be widened (to 4..6): the runs are
+     * lengthened in steady state, and the long pool's p99 over a longer
+     * run needs more replicas than over the shipped 4,000 requests */
+    CU_ASSERT(L >= 1 && L <= 6 && S > 4 && S <= 16);
+    /* the length the verdict was judged at: the neighbours are checked at
+     * that length too */
+    int f = 0;
+    const char *rl = strstr(p, "steady state: runs ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rl);
+    CU_ASSERT_EQUAL_FATAL(sscanf(rl, "steady state: runs %dx", &f), 1);
+    CU_ASSERT_FATAL(f >= 1 && f <= 8);
     /* Its cost is its GPUs at $2.21 (one GPU a replica). */
     char cost[64];
     snprintf(cost, sizeof cost, "cost: $%.2f per hour", 2.21 * (L + S));
@@ -89,9 +99,11 @@ static void test_small_neighbours(void)
     char args[768];
     snprintf(args, sizeof args, "sweep " SMALL " --set "
              "'services[1].replicas=%d,%d' --set 'services[0].replicas=%d,%d'"
+             " --set 'services[0].requests.generate.requests=%d' --set "
+             "'services[1].requests.generate.requests=%d'"
              " --seeds %d --csv --metrics service.short.ttft_p99_s,"
              "service.long.ttft_p99_s --out /tmp/gs-test-fleetsim-sweep.h5",
-             L > 1 ? L - 1 : L, L, S - 1, S, ns);
+             L > 1 ? L - 1 : L, L, S - 1, S, 4000 * f, 4000 * f, ns);
     free(sw);
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &sw, NULL), 0);
     /* Points in order: (L-1|L, S-1) = 1, (L-1|L, S) = 2, (L, S-1) = 3,
@@ -99,12 +111,15 @@ static void test_small_neighbours(void)
     double s_miss = upper(sw, 3, "service.short.ttft_p99_s");
     double s_ok = upper(sw, 4, "service.short.ttft_p99_s");
     double l_ok = upper(sw, 4, "service.long.ttft_p99_s");
+    /* the sweep estimates over whole runs, the plan with the warm-up
+     * deleted: the answer meets its targets up to the plan's
+     * indifference zone (1%) */
     CU_ASSERT(s_miss > 0.8);
-    CU_ASSERT(s_ok <= 0.8);
-    CU_ASSERT(l_ok <= 1.5);
+    CU_ASSERT(s_ok <= 0.8 * 1.01);
+    CU_ASSERT(l_ok <= 1.5 * 1.01);
     if (L > 1)
         CU_ASSERT(upper(sw, 2, "service.long.ttft_p99_s") > 1.5);
-    if (!(s_miss > 0.8 && s_ok <= 0.8 && l_ok <= 1.5))
+    if (!(s_miss > 0.8 && s_ok <= 0.8 * 1.01 && l_ok <= 1.5 * 1.01))
         printf("\n    L=%d S=%d: short p99 upper %g at S-1, %g at S; long %g\n",
                L, S, s_miss, s_ok, l_ok);
     free(out);
