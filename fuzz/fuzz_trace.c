@@ -1,6 +1,6 @@
-/* fuzz_trace.c -- every job trace reader (native CSV, alibaba-gpu-2023,
- * philly-gavel, sia, swf; the first byte picks one, its second bit turns
- * on skip_bad_rows), read the way a scenario's workload reads it: opened
+/* fuzz_trace.c -- every job trace reader (gs_trace_formats: native CSV,
+ * alibaba-gpu-2023, philly-gavel, sia, swf, and the rest; the first byte
+ * modulo their count picks one, the next multiple turns on skip_bad_rows), read the way a scenario's workload reads it: opened
  * through gs_source_open, every job pulled and checked for order. */
 #include "fuzz.h"
 #include "../sim/io/scenario.h"

@@ -19,8 +19,13 @@ put() {
 cp scenarios/*.json tests/fixtures/sharing/*.json "$out/scenario/"
 gpusim=${GPUSIM:-./gpusim}
 [ -x "$gpusim" ] && "$gpusim" scenario quickstart >"$out/scenario/quickstart.json"
-# job trace formats, in gs_trace_formats order: native alibaba philly sia swf
-nf=5
+# job trace formats, in gs_trace_formats order (traces/formats.c): native
+# alibaba philly sia swf, then the rest; fuzz_trace takes the first byte
+# modulo their count nf, and byte k + nf is format k with skip_bad_rows.
+# nf is counted from the list gpusim prints, in the same order, so a new
+# format does not shift the seeds' bytes onto other formats.
+nf=$("$gpusim" policies 2>/dev/null | sed -n '/^trace formats:/,$p' | grep -c '^  ')
+[ "$nf" -ge 5 ] 2>/dev/null || { echo "fuzz/seed.sh: cannot count the trace formats with $gpusim" >&2; exit 1; }
 for f in fuzz/seeds/native.csv; do put trace 0 $f; put trace $((0 + nf)) $f; done
 for f in $F/ali_*.csv; do put trace 1 $f; done
 put trace $((1 + nf)) $F/ali_mixed.csv
