@@ -162,7 +162,10 @@ def symbol_edges(objdir, root):
             if top == "policies" and rel != "policies":
                 continue
             for f in files:
-                if f.endswith(".o"):
+                # an object whose source is gone (a build tree older than a
+                # move) is left over, not part of the tree: never read it
+                src = os.path.join(root, rel, f[:-2] + ".c")
+                if f.endswith(".o") and os.path.exists(src):
                     objs.append(os.path.join(rel, f))
     owner, need = {}, {}
     for o in sorted(objs):
