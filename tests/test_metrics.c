@@ -3,7 +3,8 @@
  * what it was granted, in its pool's unit: a time-slicing replica 1/N of a
  * GPU, a MIG instance its share of the memory slices) add up to the fleet's
  * allocated GPU-hours, allocated + idle = available, and the bill's idle
- * part is never negative; every job (CPU-only ones too) is accounted for,
+ * part is never negative, and with the energy cost adds up to the run's
+ * cost; energy, its cost and carbon: jobs + idle = fleet; every job (CPU-only ones too) is accounted for,
  * and no sample holds more GPUs, CPU or memory than the fleet has.
  * Scenarios that read ../shared/traces are skipped
  * when it is absent. */
@@ -13,6 +14,7 @@
 #include "../sim/core/sim.h"
 #include "../sim/core/metrics.h"
 #include "../sim/cloud/cloud.h"
+#include "../sim/cloud/energy.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_sort.h>
@@ -75,8 +77,37 @@ static void check_one(const char *path)
     CU_ASSERT(used <= avail * (1 + 1e-9) + 1e-9);
     CU_ASSERT(cs->cost_idle >= -1e-6);
     CU_ASSERT(cs->cost_jobs >= -1e-6);
-    CU_ASSERT(fabs(cs->cost_jobs + cs->cost_idle - su->cost) <=
+    /* the bill: the cloud's parts and the energy cost, none negative */
+    const struct gs_energysum *es = gs_sim_energy(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(es);
+    CU_ASSERT(es->usd >= 0 && es->idle_usd >= -1e-9 &&
+              es->idle_usd <= es->usd + 1e-9);
+    CU_ASSERT(fabs(cs->cost_jobs + cs->cost_idle + es->usd - su->cost) <=
               1e-6 * (su->cost + 1));
+    /* energy: the jobs' records and the idle remainder add up to the
+     * fleet, kWh, $ and carbon; tenants too */
+    double ek = 0, eg = 0, tk = 0, tu = 0, tg = 0;
+    for (long i = 0; i < n; i++) {
+        struct gs_jobenergy je = gs_sim_record_energy(sim, i);
+        CU_ASSERT(je.kwh >= 0 && je.gco2 >= 0);
+        ek += je.kwh;
+        eg += je.gco2;
+    }
+    for (int t = 0; t < gs_sim_ntenants(sim); t++) {
+        double k, u, g;
+        gs_energy_tenant(sim, t, &k, &u, &g);
+        tk += k;
+        tu += u;
+        tg += g;
+    }
+    printf("\n    [%s: energy jobs %.3f + idle %.3f of %.3f kWh]", path, ek,
+           es->idle_kwh, es->kwh);
+    CU_ASSERT(es->idle_kwh >= -1e-9);
+    CU_ASSERT(fabs(ek + es->idle_kwh - es->kwh) <= 1e-6 * (es->kwh + 1));
+    CU_ASSERT(fabs(tk - ek) <= 1e-6 * (es->kwh + 1));
+    CU_ASSERT(fabs(tu + es->idle_usd - es->usd) <= 1e-6 * (es->usd + 1));
+    CU_ASSERT(fabs(eg + es->idle_gco2 - es->gco2) <= 1e-6 * (es->gco2 + 1));
+    CU_ASSERT(fabs(tg - eg) <= 1e-6 * (es->gco2 + 1));
     /* every job accounted for, CPU-only jobs included; nothing allocated
      * beyond capacity, GPUs, CPU or memory, at any sample */
     CU_ASSERT_EQUAL(su->all.jobs, n);

@@ -95,6 +95,10 @@ struct gs_pool_spec {
     int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
     double net_gbps;            /* network of one node, Gbit/s (0: the
                                    default, gs_pool_net) */
+    double power_cap_w;         /* GPU power limit set below the board's,
+                                   W (0: none; power.h says what it slows) */
+    int region;                 /* its energy region (energycfg.h), 0 the
+                                   default */
 };
 
 struct gs_migslots;

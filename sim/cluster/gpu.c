@@ -236,6 +236,19 @@ double gs_catalog_time_factor(const struct gs_catalog *c, int ref, int m,
     return cb * r->tflops / g->tflops + (1.0 - cb) * r->bw_gbs / g->bw_gbs;
 }
 
+double gs_catalog_time_factor_at(const struct gs_catalog *c, int ref, int m,
+                                 double cb, double speed)
+{
+    if (speed >= 1)
+        return gs_catalog_time_factor(c, ref, m, cb);
+    double fc = 1, fm = 1;
+    if (ref >= 0 && ref != m) {
+        fc = c->m[ref].tflops / c->m[m].tflops;
+        fm = c->m[ref].bw_gbs / c->m[m].bw_gbs;
+    }
+    return cb * fc / speed + (1.0 - cb) * fm;
+}
+
 int gs_catalog_smallest(const struct gs_catalog *c, double need_gb)
 {
     int bm = -1;

@@ -92,5 +92,10 @@ void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);
  * A roofline-style split: each part scales with the resource that bounds it. */
 double gs_catalog_time_factor(const struct gs_catalog *c, int ref, int m,
                               double cb);
+/* The same on a GPU whose compute clock runs at `speed` of its top (a
+ * power cap, power.h): the compute-bound part takes 1/speed as long, the
+ * memory-bound part is unchanged; speed >= 1 is gs_catalog_time_factor. */
+double gs_catalog_time_factor_at(const struct gs_catalog *c, int ref, int m,
+                                 double cb, double speed);
 
 #endif

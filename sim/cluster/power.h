@@ -26,4 +26,12 @@ extern const struct gs_power_shape gs_power_default;
 double gs_power_watts(const struct gs_power_shape *s, double limit_w,
                       double uc, double um, double cap_w);
 
+/* The compute clock, as a fraction of its top, of a board with limit
+ * limit_w held to cap_w (power.c: dynamic power as the cube of the
+ * clock); 1 when cap_w <= 0 or cap_w >= limit_w, never below
+ * GS_POWER_MIN_SPEED. */
+#define GS_POWER_MIN_SPEED 0.05
+double gs_power_cap_speed(const struct gs_power_shape *s, double limit_w,
+                          double cap_w);
+
 #endif

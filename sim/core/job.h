@@ -153,6 +153,12 @@ struct gs_jobredo {
     int32_t preemptions;
 };
 
+/* The energy booked to a job over its runs (sim.h, gs_sim_record_energy):
+ * facility kWh (PUE included) and g CO2e. */
+struct gs_jobenergy {
+    double kwh, gco2;
+};
+
 /* What a job keeps of its spec while it lives (struct gs_job's s), named
  * as in struct gs_jobspec: what the engine, the models and the policies
  * read.  The rest of a spec stays with the source: the tenant's name (the

@@ -9,6 +9,7 @@
  * in the loop. */
 #include "model.h"
 #include "../cloud/cloud.h"
+#include "../cloud/energy.h"
 #include "../inference/service.h"
 #include "../cluster/share.h"
 
@@ -18,6 +19,7 @@ const struct gs_model_ops *const gs_models[] = {
     &gs_cloud_model,
     &gs_share_model,
     &gs_service_model,
+    &gs_energy_model,
     NULL,
 };
 

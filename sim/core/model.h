@@ -51,6 +51,10 @@
  *                that run, added to the job's record;
  *   job_ended    a job left the system for good or went back to the queue
  *                (why: GS_STOP_*, after the policy heard it);
+ *   job_energy   a model that owns job j's work reported the energy its
+ *                GPUs drew above idle, J, now (gs_sim_job_energy: the
+ *                inference replicas' iterations); the energy model books
+ *                it, every other model may ignore it;
  *   advance      the clock is about to move to t (integrals over time);
  *   after_schedule  the policy has just made a scheduling pass;
  *   close        the run ends at `end`: close the books;
@@ -133,6 +137,7 @@ struct gs_model_ops {
     void (*job_stopping)(void *st, struct gs_job *j);
     double (*job_ran)(void *st, const struct gs_job *j);
     void (*job_ended)(void *st, struct gs_job *j, int why);
+    void (*job_energy)(void *st, struct gs_job *j, double joules);
     void (*advance)(void *st, gs_time t);
     void (*after_schedule)(void *st);
     void (*close)(void *st, gs_time end);

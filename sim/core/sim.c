@@ -20,6 +20,7 @@
 #include "sim.h"
 #include "../base/bigmem.h"
 #include "../cluster/frag.h"
+#include "../cluster/power.h"
 #include "model.h"
 #include "../base/rng.h"
 
@@ -81,6 +82,7 @@ struct gs_sim {
     long host_pairs;            /* at most this many indexed */
     struct gs_jobhost *host;
     struct gs_jobredo *redo;    /* NULL until a job is requeued */
+    struct gs_jobenergy *energy;/* NULL until a model books energy */
     long npreempt;              /* requeues, all jobs */
 
     char (*tnames)[GS_TENANT_NAME];
@@ -141,6 +143,21 @@ struct gs_sim {
             if ((s)->mods[mi_].ops->h)                                  \
                 (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
     } while (0)
+
+/* How long 1 ms of j's reference work takes on pool p: its GPU model's
+ * time factor, at the compute clock the pool's power cap leaves
+ * (power.h). */
+static double pool_factor(const struct gs_sim *s, const struct gs_job *j,
+                          int p)
+{
+    const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
+    double speed = ps->power_cap_w > 0
+        ? gs_power_cap_speed(&gs_power_default,
+                             s->sc->cat.m[ps->model].power_w, ps->power_cap_w)
+        : 1.0;
+    return gs_catalog_time_factor_at(&s->sc->cat, j->s.ref_model, ps->model,
+                                     j->s.cb, speed);
+}
 
 /* May job j use pool p: every model's veto passes. */
 static int pool_ok(const struct gs_sim *s, int p, const struct gs_job *j)
@@ -585,7 +602,9 @@ static int records_grow(struct gs_sim *s)
         (s->host && side_grow((void **)&s->host, sizeof *s->host, s->caprec,
                               cap) < 0) ||
         (s->redo && side_grow((void **)&s->redo, sizeof *s->redo, s->caprec,
-                              cap) < 0))
+                              cap) < 0) ||
+        (s->energy && side_grow((void **)&s->energy, sizeof *s->energy,
+                                s->caprec, cap) < 0))
         return GS_ENOMEM;
     s->caprec = cap;
     return 0;
@@ -699,9 +718,7 @@ static int pools_for(const struct gs_sim *s, const struct gs_job *j,
         if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
             continue;
         if (!host) {
-            double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
-                                              s->fleet->pools[p].s.model,
-                                              j->s.cb);
+            double f = pool_factor(s, j, p);
             if (best < 0 || f < best)
                 best = f;
         }
@@ -1265,9 +1282,7 @@ static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
     j->state = GS_JOB_RUNNING;
     j->model = s->fleet->pools[j->alloc.pool].s.model;
     j->rate = gs_need_host_only(&j->need)
-                  ? 1.0 : 1.0 / (gs_catalog_time_factor(&s->sc->cat,
-                                                        j->s.ref_model,
-                                                        j->model, j->s.cb) *
+                  ? 1.0 : 1.0 / (pool_factor(s, j, j->alloc.pool) *
                                  topo_factor(s, j));
     j->mark = j->started = s->eng.now;
     gs_time end = finish_time(s, j);
@@ -1727,6 +1742,7 @@ void gs_sim_free(struct gs_sim *s)
     gs_big_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
     gs_big_free(s->host, (size_t)s->caprec * sizeof *s->host);
     gs_big_free(s->redo, (size_t)s->caprec * sizeof *s->redo);
+    gs_big_free(s->energy, (size_t)s->caprec * sizeof *s->energy);
     free(s->hostv);
     free(s->hh);
     free(s->tnames);
@@ -1919,11 +1935,34 @@ int gs_sim_record_preemptions(const struct gs_sim *s, long i)
     return s->redo ? s->redo[i].preemptions : 0;
 }
 
+void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules)
+{
+    MODELS_CALL(s, job_energy, j, joules);
+}
+
+void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,
+                              double gco2)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    if (s->energy == NULL)
+        GS_OOM_IF(side_grow((void **)&s->energy, sizeof *s->energy, 0,
+                            s->caprec) < 0);
+    s->energy[i].kwh += kwh;
+    s->energy[i].gco2 += gco2;
+}
+
+struct gs_jobenergy gs_sim_record_energy(const struct gs_sim *s, long i)
+{
+    GS_ASSERT(i >= 0 && i < s->nrec);
+    return s->energy ? s->energy[i] : (struct gs_jobenergy){ 0, 0 };
+}
+
 size_t gs_sim_record_bytes(const struct gs_sim *s)
 {
     return (size_t)s->nrec * (sizeof *s->rec +
                               (s->host ? sizeof *s->host : 0) +
-                              (s->redo ? sizeof *s->redo : 0)) +
+                              (s->redo ? sizeof *s->redo : 0) +
+                              (s->energy ? sizeof *s->energy : 0)) +
            (size_t)s->caphostv * sizeof *s->hostv +
            (size_t)s->hhcap * sizeof *s->hh;
 }

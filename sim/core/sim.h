@@ -88,6 +88,18 @@ const struct gs_jobrec *gs_sim_records(const struct gs_sim *s, long *n);
 struct gs_jobhost gs_sim_record_host(const struct gs_sim *s, long i);
 double gs_sim_record_lost(const struct gs_sim *s, long i);
 int gs_sim_record_preemptions(const struct gs_sim *s, long i);
+/* The energy booked to record i (facility kWh and g CO2e; {0, 0} when
+ * none), and a model's booking of more (the energy model's, sim/cloud/
+ * energy.h): the core keeps the ledger, as it keeps a record's cost, so
+ * that any model may read a job's energy. */
+struct gs_jobenergy gs_sim_record_energy(const struct gs_sim *s, long i);
+void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,
+                              double gco2);
+/* A model that knows the work of job j (its owner: an inference replica's
+ * iterations) reports the energy j's GPUs drew above their idle power,
+ * in J, now; every model's job_energy hook hears it (the energy model
+ * prices it at this hour). */
+void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules);
 /* Bytes the core keeps for the jobs' records (records, host asks, what
  * requeued jobs keep): what a run's memory grows by per job, tested to
  * stay small. */

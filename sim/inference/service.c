@@ -93,6 +93,7 @@ struct rep {
     int gpus;
     double limit_w;             /* board power limit of one of its GPUs
                                  * (a MIG slice: its share) */
+    double cap_w;               /* its power cap (the same share), 0 none */
     long rec;                   /* its job's record (gs_sim_records) */
 };
 
@@ -1049,8 +1050,10 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     sv->busy_total += dur * r->gpus;
     /* the iteration's power above idle (idle is integrated over UP time) */
     double w = gs_power_watts(&gs_power_default, r->limit_w, it->compute_util,
-                              it->mem_util, 0);
-    sv->energy_j += (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
+                              it->mem_util, r->cap_w);
+    double dj = (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
+    sv->energy_j += dj;
+    gs_sim_job_energy(sv->m->s, r->job, dj);
     if (dec > 0)
         iter_sample(sv, dur, dec);
     if (r->draining && r->nout == 0) {
@@ -1141,6 +1144,15 @@ static void m_job_started(void *st, struct gs_job *j)
             gs_llm_hw_share(&ec.hw, (double)pf->compute_slices /
                                     GS_MIG_COMPUTE_SLICES, pf->mem_gb);
     }
+    /* a power cap slows the compute clock (power.h): the compute-bound
+     * terms of every iteration; the board (its MIG share) draws at most
+     * the cap */
+    const struct gs_gpu_model *gm = &sc->cat.m[j->model];
+    double share = ec.hw.tflops / gm->tflops;
+    double cap = sc->pools[j->alloc.pool].power_cap_w;
+    ec.hw.tflops *= gs_power_cap_speed(&gs_power_default, gm->power_w, cap);
+    r->limit_w = gm->power_w * share;
+    r->cap_w = cap > 0 ? cap * share : 0;
     struct gs_diag d = { 0 };
     if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
         GS_OOM_IF(d.code == GS_ENOMEM);
@@ -1154,11 +1166,6 @@ static void m_job_started(void *st, struct gs_job *j)
         pl->have_perf = 1;
     }
     r->gpus = pl->cfg.tp;
-    {
-        const struct gs_catalog *cat = &m->sc->cat;
-        const struct gs_gpu_model *gm = &cat->m[j->model];
-        r->limit_w = gm->power_w * ec.hw.tflops / gm->tflops;
-    }
     double wgpu = gs_llm_arch_weight_bytes(&ec.arch) / pl->cfg.tp;
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
     double load = wgpu / (sv->cfg->load_gbs * 1e9);
@@ -1603,11 +1610,17 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     long nrec;
     const struct gs_jobrec *rec = gs_sim_records(s, &nrec);
     double gh = 0, cost = 0;
+    o->energy_kwh = o->carbon_kg = 0;
     for (int i = 0; i < sv->nrep; i++)
         if (sv->rep[i]->rec < nrec) {
             gh += rec[sv->rep[i]->rec].gpu_hours;
             cost += rec[sv->rep[i]->rec].cost;
+            struct gs_jobenergy je = gs_sim_record_energy(s, sv->rep[i]->rec);
+            o->energy_kwh += je.kwh;
+            o->carbon_kg += je.gco2 / 1000;
         }
+    o->kwh_per_1k = o->finished > 0 ? o->energy_kwh / (double)o->finished *
+                                      1000 : 0;
     o->gpu_hours = gh;
     o->cost = cost;
     o->tok_s_gpu = gh > 0 ? o->tokens_out / (gh * 3600.0) : 0;
@@ -1633,11 +1646,12 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
         *o = (struct gs_infsum){ (double)v->arrived, (double)v->finished,
                                  v->ttft[0], v->ttft[2], v->itl[0], v->itl[2],
                                  v->e2e[2], v->queue[2], v->attainment,
-                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok };
+                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok,
+                                 v->kwh_per_1k };
         return;
     }
     long nf = 0, ni = 0, good = 0;
-    double tok = 0, gh = 0, cost = 0;
+    double tok = 0, gh = 0, cost = 0, kwh = 0;
     for (int i = 0; i < m->n; i++) {
         const struct svc *sv = &m->sv[i];
         o->requests += (double)sv->nreq;
@@ -1648,8 +1662,10 @@ static void summarize_all(struct svmodel *m, struct gs_infsum *o)
         tok += sv->sum.tokens_out;
         gh += sv->sum.gpu_hours;
         cost += sv->sum.cost;
+        kwh += sv->sum.energy_kwh;
     }
     o->finished = (double)nf;
+    o->kwh_per_1k = nf > 0 ? kwh / (double)nf * 1000 : 0;
     o->attainment = o->requests > 0 ? (double)good / o->requests : 1;
     o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
     o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;

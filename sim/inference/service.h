@@ -45,6 +45,9 @@ struct gs_svcsum {
     double gpu_hours;           /* replica jobs' allocated GPU-hours */
     double cost;                /* $ attributed to the replica jobs */
     double cost_per_mtok;       /* $ per million output tokens */
+    double energy_kwh;          /* replica jobs' facility energy (energy.h) */
+    double kwh_per_1k;          /* of it, per 1,000 finished requests */
+    double carbon_kg;           /* their kg CO2e */
     double replicas_mean, replicas_max;
     long replica_starts, replica_losses;
     long engine_preemptions;
@@ -60,6 +63,8 @@ struct gs_infsum {
     double goodput;             /* such requests per second */
     double tok_s_gpu;           /* output tokens per replica GPU-second */
     double cost_per_mtok;       /* $ per million output tokens */
+    double kwh_per_1k;          /* replicas' facility kWh per 1,000
+                                   finished requests */
 };
 
 /* The summary's fields, for every writer: X(expression on `v`, name,
@@ -94,6 +99,9 @@ struct gs_infsum {
     X(v->gpu_hours, "gpu_hours", "%.6f", "h")                               \
     X(v->cost, "cost_usd", "%.6f", "USD")                                   \
     X(v->cost_per_mtok, "cost_per_mtok_usd", "%.6f", "USD")                 \
+    X(v->energy_kwh, "energy_kwh", "%.6f", "kWh")                           \
+    X(v->kwh_per_1k, "kwh_per_1k_requests", "%.6f", "kWh")                  \
+    X(v->carbon_kg, "carbon_kg", "%.6f", "kg")                              \
     X(v->replicas_mean, "replicas_mean", "%.4f", "1")                       \
     X(v->replicas_max, "replicas_max", "%.0f", "1")                         \
     X(v->replica_starts, "replica_starts", "%.0f", "1")                     \
@@ -126,7 +134,7 @@ const char *gs_svcol_unit(int col);
 const char *gs_svcol_desc(int col);
 
 /* The services' outputs (svcout.c; model.h's output hooks). */
-#define GS_SVC_NFIELDS 12
+#define GS_SVC_NFIELDS 13
 extern const struct gs_field gs_svc_fields[];
 void gs_svc_infsum_values(const struct gs_infsum *o, double *v);
 void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp);

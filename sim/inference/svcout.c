@@ -28,6 +28,9 @@ const struct gs_field gs_svc_fields[] = {
     { "inference_goodput_rps", "%.6f", NULL, NULL },
     { "inference_tokens_per_s_per_gpu", "%.4f", NULL, NULL },
     { "inference_cost_per_mtok_usd", "%.6f", NULL, NULL },
+    { "inference_kwh_per_1k_requests", "%.6f", "kWh",
+      "the services' replicas' facility energy per 1,000 finished "
+      "requests" },
 };
 _Static_assert(sizeof gs_svc_fields / sizeof gs_svc_fields[0] ==
                GS_SVC_NFIELDS, "GS_SVC_NFIELDS");
@@ -37,7 +40,7 @@ void gs_svc_infsum_values(const struct gs_infsum *o, double *v)
     const double x[GS_SVC_NFIELDS] = {
         o->requests, o->finished, o->ttft_p50, o->ttft_p99, o->itl_p50,
         o->itl_p99, o->e2e_p99, o->queue_p99, o->attainment, o->goodput,
-        o->tok_s_gpu, o->cost_per_mtok,
+        o->tok_s_gpu, o->cost_per_mtok, o->kwh_per_1k,
     };
     memcpy(v, x, sizeof x);
 }
@@ -66,10 +69,12 @@ void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp)
                 v->e2e[2], sla, v->goodput, v->tok_s_gpu, v->cost_per_mtok);
         fprintf(fp, "  %-12s queue p99 %.3fs; %ld dropped, %ld in flight, %ld "
                 "restarted; replicas %.2f mean, %.0f max, %ld started, %ld "
-                "lost; %.2f GPU-hours, $%.2f%s\n", "", v->queue[2],
+                "lost; %.2f GPU-hours, $%.2f; %.2f kWh (%.4f per 1k "
+                "requests), %.2f kg CO2e%s\n", "", v->queue[2],
                 v->dropped, v->inflight, v->restarted, v->replicas_mean,
                 v->replicas_max, v->replica_starts, v->replica_losses,
-                v->gpu_hours, v->cost,
+                v->gpu_hours, v->cost, v->energy_kwh, v->kwh_per_1k,
+                v->carbon_kg,
                 v->sla_met < 0 ? "" : v->sla_met ? "; SLA met"
                                                  : "; SLA missed");
     }

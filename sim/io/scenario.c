@@ -25,6 +25,7 @@
 #include "../core/engine.h"
 #include "jsoncheck.h"
 #include "source.h"
+#include "../cluster/power.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -197,7 +198,7 @@ static double default_node_price(const struct gs_scenario *s,
  * (autoscaler, failures, spot replacement) count capacity in GPUs. */
 static const char *const cpu_pool_refused[] = {
     "price_per_gpu_hour", "sharing", "autoscale", "failures", "spot",
-    "capacity_block", "spares", NULL
+    "capacity_block", "spares", "power_cap_w", NULL
 };
 
 static double default_gpu_price(const char *model)
@@ -443,6 +444,8 @@ static int fleet_from_node_list(struct ctx *c, const cJSON *o, const char *p,
 }
 
 static int parse_fleet_cloud(struct ctx *c, const cJSON *a);
+static int pool_energy(struct ctx *c, const cJSON *o, const char *p,
+                       struct gs_pool_spec *ps);
 
 static int parse_fleet(struct ctx *c, const cJSON *a)
 {
@@ -483,7 +486,7 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
                              "spares", "billing", "spot", "capacity_block",
                              "autoscale", "failures", "from_node_list",
                              "sharing", "cpu_milli", "mem_mib",
-                             "network_gbps"))) < 0)
+                             "network_gbps", "region", "power_cap_w"))) < 0)
             return rc;
         if ((rc = num(c, o, p, "network_gbps", 0.001, 1e6, 0,
                       &ps->net_gbps)) < 0)
@@ -530,6 +533,8 @@ static int parse_fleet(struct ctx *c, const cJSON *a)
         char sp[160];
         snprintf(sp, sizeof sp, "%s.sharing", p);
         if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0)
+            return rc;
+        if ((rc = pool_energy(c, o, p, ps)) < 0)
             return rc;
         for (int k = 0; k < s->npools - 1; k++)
             if (strcmp(s->pools[k].name, ps->name) == 0)
@@ -1424,6 +1429,138 @@ static int parse_cloud_globals(struct ctx *c, const cJSON *root)
         if (cc->scan < 1)
             return err(c, "$.autoscaler.scan_interval", "must be at least "
                        "1 ms");
+    }
+    return 0;
+}
+
+/* --- $.energy (docs/energy.md) ------------------------------------------- */
+
+/* o[key]: a number (every hour the same) or an array of 1 to
+ * GS_ENERGY_HOURS numbers (hour by hour, repeating), each in [0, hi];
+ * absent: *h unchanged. */
+static int hourly(struct ctx *c, const cJSON *o, const char *p,
+                  const char *key, double hi, struct gs_hourly *h)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    char q[200];
+    sub(q, sizeof q, p, key);
+    if (v == NULL)
+        return 0;
+    if (cJSON_IsNumber(v)) {
+        if (!(v->valuedouble >= 0 && v->valuedouble <= hi))
+            return err(c, q, "expected a number from 0 to %g", hi);
+        h->n = 1;
+        h->v[0] = v->valuedouble;
+        return 0;
+    }
+    int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    if (n < 1 || n > GS_ENERGY_HOURS)
+        return err(c, q, "expected a number, or an array of 1 to %d numbers "
+                   "(one an hour, repeating: 24 a day, 168 a week)",
+                   GS_ENERGY_HOURS);
+    int i = 0;
+    for (const cJSON *e = v->child; e; e = e->next, i++)
+        if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0 &&
+                                    e->valuedouble <= hi))
+            return err(c, q, "item %d: expected a number from 0 to %g", i,
+                       hi);
+        else
+            h->v[i] = e->valuedouble;
+    h->n = n;
+    return 0;
+}
+
+#define ENERGY_REGION_KEYS "pue", "price_usd_per_kwh", "carbon_g_per_kwh"
+
+static int energy_region(struct ctx *c, const cJSON *o, const char *p,
+                         struct gs_energy_region *r)
+{
+    int rc;
+    if ((rc = num(c, o, p, "pue", 1, 10, 0, &r->pue)) < 0 ||
+        (rc = hourly(c, o, p, "price_usd_per_kwh", 1e4, &r->price)) < 0 ||
+        (rc = hourly(c, o, p, "carbon_g_per_kwh", 1e5, &r->carbon)) < 0)
+        return rc;
+    return 0;
+}
+
+/* $.energy: region 0 from its own keys (defaults: PUE 1, no price, no
+ * carbon), then $.energy.regions[], each starting from region 0. */
+static int parse_energy(struct ctx *c, const cJSON *root)
+{
+    struct gs_energycfg *e = &c->s->energy;
+    memset(e, 0, sizeof *e);
+    e->nregions = 1;
+    struct gs_energy_region *r0 = &e->region[0];
+    snprintf(r0->name, sizeof r0->name, "default");
+    r0->pue = 1;
+    r0->price.n = r0->carbon.n = 1;
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "energy");
+    if (o == NULL)
+        return 0;
+    int rc;
+    if ((rc = check_keys(c, o, "$.energy", KEYS(ENERGY_REGION_KEYS,
+                         "start_hour", "regions"))) < 0 ||
+        (rc = energy_region(c, o, "$.energy", r0)) < 0 ||
+        (rc = num(c, o, "$.energy", "start_hour", 0, 23.999999, 0,
+                  &e->start_hour)) < 0)
+        return rc;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "regions");
+    if (a == NULL)
+        return 0;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 ||
+        cJSON_GetArraySize(a) >= GS_ENERGY_REGIONS)
+        return err(c, "$.energy.regions", "expected an array of 1 to %d "
+                   "regions", GS_ENERGY_REGIONS - 1);
+    int i = 0;
+    for (const cJSON *ro = a->child; ro; ro = ro->next, i++) {
+        char p[64];
+        snprintf(p, sizeof p, "$.energy.regions[%d]", i);
+        struct gs_energy_region *r = &e->region[e->nregions];
+        *r = *r0;
+        if ((rc = check_keys(c, ro, p, KEYS("name", ENERGY_REGION_KEYS))) < 0 ||
+            (rc = str(c, ro, p, "name", 1, r->name, sizeof r->name)) < 0 ||
+            (rc = energy_region(c, ro, p, r)) < 0)
+            return rc;
+        for (int k = 0; k < e->nregions; k++)
+            if (strcmp(e->region[k].name, r->name) == 0)
+                return err(c, p, "duplicate region name '%s'%s", r->name,
+                           k == 0 ? " (\"default\" is $.energy's own)" : "");
+        e->nregions++;
+    }
+    return 0;
+}
+
+/* A pool's "region" (a name of $.energy.regions) and "power_cap_w" (above
+ * the GPU's idle power, at most its board limit). */
+static int pool_energy(struct ctx *c, const cJSON *o, const char *p,
+                       struct gs_pool_spec *ps)
+{
+    char name[GS_NAME] = "";
+    int rc;
+    if ((rc = str(c, o, p, "region", 0, name, sizeof name)) < 0 ||
+        (rc = num(c, o, p, "power_cap_w", 1, 1e5, 0, &ps->power_cap_w)) < 0)
+        return rc;
+    char q[200];
+    const struct gs_energycfg *e = &c->s->energy;
+    if (name[0]) {
+        ps->region = -1;
+        for (int k = 0; k < e->nregions; k++)
+            if (strcmp(e->region[k].name, name) == 0)
+                ps->region = k;
+        if (ps->region < 0) {
+            sub(q, sizeof q, p, "region");
+            return err(c, q, "unknown region '%s' (declare it in "
+                       "$.energy.regions)", name);
+        }
+    }
+    if (ps->power_cap_w > 0) {
+        const struct gs_gpu_model *m = &c->s->cat.m[ps->model];
+        double idle = m->power_w * gs_power_default.idle;
+        sub(q, sizeof q, p, "power_cap_w");
+        if (!(ps->power_cap_w > idle && ps->power_cap_w <= m->power_w))
+            return err(c, q, "%g W is outside what %s allows: above its "
+                       "idle power (%g W) and at most its board limit (%g W)",
+                       ps->power_cap_w, m->name, idle, m->power_w);
     }
     return 0;
 }
@@ -2482,7 +2619,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
                          "tiers", "tenants", "partitions", "policy",
                          "placement", "workload", "prices", "billing",
                          "spot", "failures", "reaper", "autoscaler",
-                         "services", "plan", "topology", "question"))) < 0)
+                         "services", "plan", "topology", "question",
+                         "energy"))) < 0)
         goto done;
     if ((rc = parse_topology(&c, root)) < 0)
         goto done;
@@ -2541,7 +2679,8 @@ int gs_scenario_parse(const char *text, const char *name, const char *dir,
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "gpu_models")) &&
         (rc = parse_models(&c, v)) < 0)
         goto done;
-    if ((rc = parse_cloud_globals(&c, root)) < 0)
+    if ((rc = parse_cloud_globals(&c, root)) < 0 ||
+        (rc = parse_energy(&c, root)) < 0)
         goto done;
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "fleet")) == NULL) {
         rc = err(&c, "$", "missing required key 'fleet'");

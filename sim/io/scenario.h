@@ -10,6 +10,7 @@
 #define GS_SCENARIO_H
 
 #include "../cloud/cloudcfg.h"
+#include "../cloud/energycfg.h"
 #include "../inference/svccfg.h"
 #include "../base/err.h"
 #include "../cluster/fleet.h"
@@ -98,6 +99,7 @@ struct gs_scenario {
     struct gs_cloudcfg cloud;   /* prices, spot, failures, autoscaling,
                                    reaping ($.prices ... $.autoscaler and
                                    the pools' cloud keys) */
+    struct gs_energycfg energy; /* PUE, tariffs, carbon ($.energy) */
     int nsvcs;                  /* inference services ($.services) */
     struct gs_svccfg *svcs;
 };

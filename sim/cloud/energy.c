@@ -1,0 +1,680 @@
+/* energy.c -- the fleet's energy, its cost and its carbon: per job, tenant,
+ * tier, pool, region and for the fleet (energy.h).
+ *
+ * What draws power.  Every GPU on a node that is up draws at least its
+ * idle power, idle = limit x the curve's idle share (sim/cluster/power.h:
+ * the board limit from the catalog, the shape fitted on Splitwise's A100
+ * power).  A GPU a job holds draws more while the job is busy:
+ *   - an inference replica's GPUs: what its engine's iterations draw
+ *     above idle, from each iteration's compute and memory utilization,
+ *     capped (sim/inference/service.c reports it per iteration through
+ *     gs_sim_job_energy, the model hook job_energy);
+ *   - any other job's GPUs: the curve at compute utilization cb and memory
+ *     utilization 1 - cb (its compute-bound share), times the share of
+ *     the time it is busy (its utilization profile's busy phases, and a
+ *     time-slicing duty cycle), capped at the pool's power cap.  With the
+ *     shipped shape a busy GPU draws its limit for any cb: jobs are
+ *     billed their board limit while busy, their idle power while not.
+ * A job holding a share of a GPU (a fraction, a time-slicing replica, a
+ * MIG instance: gs_alloc_milli, the pool's unit) draws that share of the
+ * GPU's idle and dynamic power.  Hosts (CPUs, memory, NICs) and GPUs on
+ * nodes that are not up (off, booting, failed) draw nothing here; the
+ * facility's overhead is the region's PUE (facility energy = board energy
+ * x PUE; The Green Grid, "PUE: a comprehensive examination of the
+ * metric", White Paper 49, 2012).
+ *
+ * Attribution.  A job's energy over a run is its share of its GPUs' idle
+ * power plus its dynamic energy; the fleet's is every up GPU's idle power
+ * plus every job's dynamic energy; the difference is the idle remainder,
+ * the unallocated GPUs' idle power.  So, as with the bill: fleet = jobs +
+ * idle, tenant by tenant, with nothing negative (tests/test_energy.c).
+ *
+ * Price and carbon.  A region has a tariff ($/kWh) and a grid intensity
+ * (g CO2e/kWh), each by hour, repeating (energycfg.h); hour 0 of each is
+ * the hour of day start_hour at time 0.  Power that is constant over
+ * [t0, t1] is priced exactly: P x PUE x (C(t1) - C(t0)), C the series'
+ * integral (piecewise linear between hours, kept as prefix sums), so a
+ * tariff step at an hour boundary splits a job's cost at that instant.
+ * A replica's reported energy is priced at the hour of the iteration's
+ * end (iterations last milliseconds).  The energy cost is a part of the
+ * bill: it is added to the run's cost, to each job's record cost, and
+ * the planner's cost per hour includes it. */
+#include "energy.h"
+#include "../cluster/power.h"
+#include "../core/sim.h"
+#include "../io/h5out.h"
+#include "../io/report.h"
+#include "../io/scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define J_PER_KWH 3.6e6
+
+/* An hourly series with its prefix sums: pre[k] = v[0] + ... + v[k-1]. */
+struct eseries {
+    const struct gs_hourly *h;
+    double pre[GS_ENERGY_HOURS + 1];
+};
+
+struct eregion {
+    double pue;
+    struct eseries price, carbon;
+    double p_w, idle_w;         /* board power now: all, unallocated */
+    double it_j, usd, g;        /* totals */
+    double idle_j, idle_usd, idle_g;
+};
+
+struct epool {
+    int region;
+    double idle_w;              /* one GPU, idle */
+    double busy_w;              /* one GPU busy (capped), jobs' own */
+    double dyn_w;               /* running unowned jobs' dynamic power */
+    double it_j, idle_j;        /* board energy: all, unallocated */
+};
+
+struct etenant {
+    double kwh, usd, g;
+};
+
+struct energy {
+    struct gs_sim *s;
+    const struct gs_scenario *sc;
+    const struct gs_fleet *f;
+    double start_h;
+    int np, nr;
+    struct epool *p;
+    struct eregion r[GS_ENERGY_REGIONS];
+    gs_time first, last;        /* -1 before the first advance */
+    struct etenant *ten;        /* by tenant index, grown as they come */
+    int nten;
+    struct etenant tier[GS_NTIERS];
+    double *run_usd;            /* per record: $ of the run in progress */
+    long caprun;
+    struct gs_energysum out;
+};
+
+/* --- hourly series ------------------------------------------------------- */
+
+static void series_init(struct eseries *e, const struct gs_hourly *h)
+{
+    e->h = h;
+    e->pre[0] = 0;
+    for (int k = 0; k < h->n; k++)
+        e->pre[k + 1] = e->pre[k] + h->v[k];
+}
+
+static double series_integral(const struct eseries *e, double hours)
+{
+    const struct gs_hourly *h = e->h;
+    if (h->n == 1)
+        return h->v[0] * hours;
+    double cycles = floor(hours / h->n);
+    double rem = hours - cycles * h->n;
+    int k = (int)floor(rem);
+    if (k >= h->n) {            /* rounding at a cycle's end */
+        k = h->n - 1;
+        rem = h->n;
+    }
+    return cycles * e->pre[h->n] + e->pre[k] + (rem - k) * h->v[k];
+}
+
+double gs_hourly_integral(const struct gs_hourly *h, double hours)
+{
+    struct eseries e;
+    series_init(&e, h);
+    return series_integral(&e, hours);
+}
+
+double gs_hourly_at(const struct gs_hourly *h, double hours)
+{
+    double x = fmod(floor(hours), (double)h->n);
+    if (x < 0)
+        x += h->n;
+    return h->v[(int)x];
+}
+
+/* Hours on the series' clock at simulation time t. */
+static double hours_at(const struct energy *e, gs_time t)
+{
+    return (double)t / GS_HOUR + e->start_h;
+}
+
+/* --- attribution ---------------------------------------------------------- */
+
+/* GPUs (in the pool's unit) job j holds. */
+static double share(const struct gs_job *j)
+{
+    return (double)gs_alloc_milli(&j->alloc) / 1000.0;
+}
+
+/* Share of its running time job j is busy: its utilization profile's busy
+ * phases (busy first, alternating), times a time-slicing duty cycle. */
+static double busy_share(const struct gs_job *j)
+{
+    double b = 1;
+    if (j->nphases >= 2) {
+        double busy = 0, all = 0;
+        for (int i = 0; i < j->nphases; i++) {
+            all += (double)j->phase[i];
+            if (i % 2 == 0)
+                busy += (double)j->phase[i];
+        }
+        b = all > 0 ? busy / all : 1;
+    }
+    if (j->s.duty > 0 && j->s.duty < 1)
+        b *= j->s.duty;
+    return b;
+}
+
+/* Dynamic power of job j on pool pl, W (0 for a job a model owns: it
+ * reports its own). */
+static double dyn_w(const struct epool *pl, const struct gs_job *j)
+{
+    if (j->owner != NULL)
+        return 0;
+    return share(j) * busy_share(j) * (pl->busy_w - pl->idle_w);
+}
+
+static struct etenant *tenant(struct energy *e, int t)
+{
+    if (t >= e->nten) {
+        int n = t + 16;
+        struct etenant *g = realloc(e->ten, (size_t)n * sizeof *g);
+        GS_OOM_IF(g == NULL);
+        memset(g + e->nten, 0, (size_t)(n - e->nten) * sizeof *g);
+        e->ten = g;
+        e->nten = n;
+    }
+    return &e->ten[t];
+}
+
+static double *run_usd(struct energy *e, long rec)
+{
+    if (rec >= e->caprun) {
+        long n = e->caprun ? e->caprun : 1024;
+        while (n <= rec)
+            n *= 2;
+        double *g = realloc(e->run_usd, (size_t)n * sizeof *g);
+        GS_OOM_IF(g == NULL);
+        memset(g + e->caprun, 0, (size_t)(n - e->caprun) * sizeof *g);
+        e->run_usd = g;
+        e->caprun = n;
+    }
+    return &e->run_usd[rec];
+}
+
+/* Book kwh (facility), usd and g to job j's record, tenant and tier. */
+static void book(struct energy *e, const struct gs_job *j, double kwh,
+                 double usd, double g)
+{
+    gs_sim_record_add_energy(e->s, (long)j->rec, kwh, g);
+    *run_usd(e, (long)j->rec) += usd;
+    struct etenant *t = tenant(e, j->tenant);
+    t->kwh += kwh;
+    t->usd += usd;
+    t->g += g;
+    struct etenant *ti = &e->tier[j->s.tier];
+    ti->kwh += kwh;
+    ti->usd += usd;
+    ti->g += g;
+}
+
+/* --- the model's hooks ----------------------------------------------------- */
+
+static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
+                   struct gs_fleet *f, struct gs_metrics *m, uint64_t seed,
+                   void **state, struct gs_diag *d)
+{
+    (void)m;
+    (void)seed;
+    struct energy *e = calloc(1, sizeof *e);
+    if (e == NULL || (e->p = calloc((size_t)f->npools + 1,
+                                    sizeof *e->p)) == NULL) {
+        free(e);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    e->s = s;
+    e->sc = sc;
+    e->f = f;
+    e->np = f->npools;
+    e->first = e->last = -1;
+    e->start_h = sc->energy.start_hour;
+    e->nr = sc->energy.nregions;
+    for (int k = 0; k < e->nr; k++) {
+        const struct gs_energy_region *g = &sc->energy.region[k];
+        e->r[k].pue = g->pue;
+        series_init(&e->r[k].price, &g->price);
+        series_init(&e->r[k].carbon, &g->carbon);
+    }
+    for (int i = 0; i < e->np; i++) {
+        const struct gs_pool_spec *ps = &f->pools[i].s;
+        struct epool *pl = &e->p[i];
+        pl->region = ps->region;
+        if (ps->gpn == 0)
+            continue;
+        double limit = sc->cat.m[ps->model].power_w;
+        pl->idle_w = limit * gs_power_default.idle;
+        pl->busy_w = limit;     /* the curve at (cb, 1 - cb), set per job */
+        if (ps->power_cap_w > 0 && ps->power_cap_w < limit)
+            pl->busy_w = ps->power_cap_w;
+    }
+    *state = e;
+    return 0;
+}
+
+static void m_free(void *st)
+{
+    struct energy *e = st;
+    if (e == NULL)
+        return;
+    free(e->p);
+    free(e->ten);
+    free(e->run_usd);
+    free(e);
+}
+
+/* Busy power of one GPU of pool pl for job j: the curve at (cb, 1 - cb),
+ * capped. */
+static double job_busy_w(const struct energy *e, int pool,
+                         const struct gs_job *j)
+{
+    const struct gs_pool_spec *ps = &e->f->pools[pool].s;
+    double limit = e->sc->cat.m[ps->model].power_w;
+    return gs_power_watts(&gs_power_default, limit, j->s.cb, 1 - j->s.cb,
+                          ps->power_cap_w);
+}
+
+static double job_dyn_w(const struct energy *e, const struct gs_job *j)
+{
+    int p = j->alloc.pool;
+    if (p < 0 || e->f->pools[p].s.gpn == 0)
+        return 0;
+    struct epool pl = e->p[p];
+    pl.busy_w = job_busy_w(e, p, j);
+    return dyn_w(&pl, j);
+}
+
+static void m_started(void *st, struct gs_job *j)
+{
+    struct energy *e = st;
+    if (j->alloc.pool >= 0)
+        e->p[j->alloc.pool].dyn_w += job_dyn_w(e, j);
+}
+
+static void m_stopping(void *st, struct gs_job *j)
+{
+    struct energy *e = st;
+    if (j->alloc.pool >= 0)
+        e->p[j->alloc.pool].dyn_w -= job_dyn_w(e, j);
+}
+
+/* A run of job j ended now (or the books close with it running): book its
+ * share of idle power and its own dynamic power over the run, and return
+ * the run's $ (its reported energy's included) for its record. */
+static double m_ran(void *st, const struct gs_job *j)
+{
+    struct energy *e = st;
+    int p = j->alloc.pool;
+    double usd = 0;
+    if (p >= 0 && e->f->pools[p].s.gpn > 0) {
+        const struct epool *pl = &e->p[p];
+        const struct eregion *r = &e->r[pl->region];
+        gs_time now = gs_sim_now(e->s);
+        double w = share(j) * pl->idle_w + job_dyn_w(e, j);
+        double h0 = hours_at(e, j->started), h1 = hours_at(e, now);
+        double kw = w / 1000.0 * r->pue;
+        double kwh = kw * (double)(now - j->started) / GS_HOUR;
+        double cost = kw * (series_integral(&r->price, h1) -
+                            series_integral(&r->price, h0));
+        double g = kw * (series_integral(&r->carbon, h1) -
+                         series_integral(&r->carbon, h0));
+        book(e, j, kwh, cost, g);
+    }
+    double *ru = run_usd(e, (long)j->rec);
+    usd = *ru;
+    *ru = 0;
+    return usd;
+}
+
+/* A model reported energy above idle that job j's GPUs drew: book it at
+ * this hour's price and intensity, to the job and to its pool's region. */
+static void m_energy(void *st, struct gs_job *j, double joules)
+{
+    struct energy *e = st;
+    int p = j->alloc.pool;
+    if (p < 0 || !(joules > 0))
+        return;
+    struct epool *pl = &e->p[p];
+    struct eregion *r = &e->r[pl->region];
+    double h = hours_at(e, gs_sim_now(e->s));
+    double kwh = joules / J_PER_KWH * r->pue;
+    double usd = kwh * gs_hourly_at(r->price.h, h);
+    double g = kwh * gs_hourly_at(r->carbon.h, h);
+    pl->it_j += joules;
+    r->it_j += joules;
+    r->usd += usd;
+    r->g += g;
+    book(e, j, kwh, usd, g);
+}
+
+/* The clock moves to t: every region's board power, constant since the
+ * last move, integrated with its price and intensity. */
+static void m_advance(void *st, gs_time t)
+{
+    struct energy *e = st;
+    if (e->last < 0) {
+        e->first = e->last = t;
+        return;
+    }
+    if (t <= e->last)
+        return;
+    double dt_s = (double)(t - e->last) / 1000.0;
+    for (int k = 0; k < e->nr; k++)
+        e->r[k].p_w = e->r[k].idle_w = 0;
+    for (int i = 0; i < e->np; i++) {
+        const struct gs_pool *fp = &e->f->pools[i];
+        struct epool *pl = &e->p[i];
+        if (fp->s.gpn == 0)
+            continue;
+        double up = (double)fp->gpus_up;
+        double freeg = up - (double)fp->used_milli / 1000.0;
+        if (freeg < 0)
+            freeg = 0;
+        double w = up * pl->idle_w + pl->dyn_w, wi = freeg * pl->idle_w;
+        pl->it_j += w * dt_s;
+        pl->idle_j += wi * dt_s;
+        e->r[pl->region].p_w += w;
+        e->r[pl->region].idle_w += wi;
+    }
+    double h0 = hours_at(e, e->last), h1 = hours_at(e, t);
+    for (int k = 0; k < e->nr; k++) {
+        struct eregion *r = &e->r[k];
+        if (r->p_w == 0 && r->idle_w == 0)
+            continue;
+        double dp = series_integral(&r->price, h1) -
+                    series_integral(&r->price, h0);
+        double dc = series_integral(&r->carbon, h1) -
+                    series_integral(&r->carbon, h0);
+        double kw = r->p_w / 1000.0 * r->pue, ki = r->idle_w / 1000.0 * r->pue;
+        r->it_j += r->p_w * dt_s;
+        r->usd += kw * dp;
+        r->g += kw * dc;
+        r->idle_j += r->idle_w * dt_s;
+        r->idle_usd += ki * dp;
+        r->idle_g += ki * dc;
+    }
+    e->last = t;
+}
+
+static void m_summarize(void *st, struct gs_summary *su)
+{
+    struct energy *e = st;
+    struct gs_energysum *o = &e->out;
+    memset(o, 0, sizeof *o);
+    for (int k = 0; k < e->nr; k++) {
+        const struct eregion *r = &e->r[k];
+        o->it_kwh += r->it_j / J_PER_KWH;
+        o->kwh += r->it_j / J_PER_KWH * r->pue;
+        o->idle_kwh += r->idle_j / J_PER_KWH * r->pue;
+        o->usd += r->usd;
+        o->idle_usd += r->idle_usd;
+        o->gco2 += r->g;
+        o->idle_gco2 += r->idle_g;
+    }
+    o->span_h = e->last > e->first ? (double)(e->last - e->first) / GS_HOUR
+                                   : 0;
+    /* the energy bill is a part of the run's (the cloud's is set) */
+    su->cost += o->usd;
+    su->cost_per_used_gpu_hour = su->gpu_hours_used > 0
+                                     ? su->cost / su->gpu_hours_used : 0;
+}
+
+/* --- outputs ------------------------------------------------------------- */
+
+static const struct gs_field fields[] = {
+    { "energy_kwh", "%.4f", "kWh",
+      "facility energy of the GPUs: board energy x PUE" },
+    { "energy_it_kwh", "%.4f", "kWh",
+      "GPU board energy, before PUE" },
+    { "energy_idle_kwh", "%.4f", "kWh",
+      "of energy_kwh: GPUs up and allocated to no job, at idle power" },
+    { "energy_cost_usd", "%.2f", "USD",
+      "energy cost at the tariffs by hour: a part of cost_usd" },
+    { "carbon_kg", "%.4f", "kg",
+      "CO2e of energy_kwh at the grid intensity by hour" },
+    { "power_mean_kw", "%.4f", "kW",
+      "mean facility power of the GPUs over the run" },
+};
+#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+
+static void m_values(const void *st, double *v)
+{
+    const struct gs_energysum *o = &((const struct energy *)st)->out;
+    v[0] = o->kwh;
+    v[1] = o->it_kwh;
+    v[2] = o->idle_kwh;
+    v[3] = o->usd;
+    v[4] = o->gco2 / 1000.0;
+    v[5] = o->span_h > 0 ? o->kwh / o->span_h : 0;
+}
+
+static void m_report(const struct gs_sim *s, const void *st, FILE *fp)
+{
+    (void)s;
+    if (st == NULL)
+        return;
+    const struct energy *e = st;
+    const struct gs_energysum *o = &e->out;
+    if (o->it_kwh <= 0)
+        return;
+    fprintf(fp, "  energy        %.1f kWh (%.1f kWh of GPU boards", o->kwh,
+            o->it_kwh);
+    if (e->nr == 1)
+        fprintf(fp, ", PUE %.2f", e->r[0].pue);
+    fprintf(fp, "; %.1f kWh idle GPUs), $%.2f of the bill, %.1f kg CO2e\n",
+            o->idle_kwh, o->usd, o->gco2 / 1000.0);
+}
+
+static void json_triple(FILE *fp, double kwh, double usd, double g)
+{
+    fprintf(fp, "{\"kwh\": %.6f, \"cost_usd\": %.6f, \"carbon_kg\": %.6f}",
+            kwh, usd, g / 1000.0);
+}
+
+static void m_json(const struct gs_sim *s, const void *st, FILE *fp)
+{
+    if (st == NULL)
+        return;
+    const struct energy *e = st;
+    const struct gs_energysum *o = &e->out;
+    fprintf(fp, ",\n  \"energy_by\": {\n    \"fleet\": ");
+    json_triple(fp, o->kwh, o->usd, o->gco2);
+    fprintf(fp, ",\n    \"idle\": ");
+    json_triple(fp, o->idle_kwh, o->idle_usd, o->idle_gco2);
+    fprintf(fp, ",\n    \"tenant\": {");
+    for (int t = 0; t < gs_sim_ntenants(s); t++) {
+        fprintf(fp, "%s", t ? ", " : "");
+        gs_report_json_str(fp, gs_sim_tenant_name(s, t));
+        fprintf(fp, ": ");
+        const struct etenant *x = t < e->nten ? &e->ten[t] : NULL;
+        json_triple(fp, x ? x->kwh : 0, x ? x->usd : 0, x ? x->g : 0);
+    }
+    fprintf(fp, "},\n    \"tier\": {");
+    for (int t = 0; t < GS_NTIERS; t++) {
+        fprintf(fp, "%s\"%s\": ", t ? ", " : "", gs_tier_name(t));
+        json_triple(fp, e->tier[t].kwh, e->tier[t].usd, e->tier[t].g);
+    }
+    fprintf(fp, "},\n    \"region\": {");
+    for (int k = 0; k < e->nr; k++) {
+        const struct eregion *r = &e->r[k];
+        fprintf(fp, "%s", k ? ", " : "");
+        gs_report_json_str(fp, e->sc->energy.region[k].name);
+        fprintf(fp, ": ");
+        json_triple(fp, r->it_j / J_PER_KWH * r->pue, r->usd, r->g);
+    }
+    fprintf(fp, "},\n    \"pool\": {");
+    for (int i = 0; i < e->np; i++) {
+        const struct epool *pl = &e->p[i];
+        double pue = e->r[pl->region].pue;
+        fprintf(fp, "%s", i ? ", " : "");
+        gs_report_json_str(fp, e->sc->pools[i].name);
+        fprintf(fp, ": {\"kwh\": %.6f, \"idle_kwh\": %.6f}",
+                pl->it_j / J_PER_KWH * pue, pl->idle_j / J_PER_KWH * pue);
+    }
+    fprintf(fp, "}\n  }");
+}
+
+static void m_csv(const struct gs_sim *s, const void *st, FILE *fp)
+{
+    if (st == NULL)
+        return;
+    const struct energy *e = st;
+    const struct gs_energysum *o = &e->out;
+    fprintf(fp, "energy:fleet,kwh,%.6f\nenergy:fleet,usd,%.6f\n"
+            "energy:fleet,carbon_kg,%.6f\n", o->kwh, o->usd, o->gco2 / 1000);
+    fprintf(fp, "energy:idle,kwh,%.6f\nenergy:idle,usd,%.6f\n"
+            "energy:idle,carbon_kg,%.6f\n", o->idle_kwh, o->idle_usd,
+            o->idle_gco2 / 1000);
+    for (int t = 0; t < gs_sim_ntenants(s) && t < e->nten; t++)
+        fprintf(fp, "energy:tenant:%s,kwh,%.6f\nenergy:tenant:%s,usd,%.6f\n"
+                "energy:tenant:%s,carbon_kg,%.6f\n",
+                gs_sim_tenant_name(s, t), e->ten[t].kwh,
+                gs_sim_tenant_name(s, t), e->ten[t].usd,
+                gs_sim_tenant_name(s, t), e->ten[t].g / 1000);
+}
+
+/* --- the HDF5 file's /energy ---------------------------------------------- */
+
+struct erow {
+    char name[GS_TENANT_NAME];
+    double kwh, cost_usd, carbon_kg;
+};
+
+static const struct gs_h5col erow_cols[] = {
+    { "name", GS_H5_STR, offsetof(struct erow, name), GS_TENANT_NAME },
+    { "kwh", GS_H5_F64, offsetof(struct erow, kwh), 0 },
+    { "cost_usd", GS_H5_F64, offsetof(struct erow, cost_usd), 0 },
+    { "carbon_kg", GS_H5_F64, offsetof(struct erow, carbon_kg), 0 },
+};
+
+static void etable(struct gs_h5w *w, gs_h5loc g, const char *name,
+                   const struct erow *rows, size_t n, const char *desc)
+{
+    gs_h5w_table(w, g, name, erow_cols, 4, sizeof(struct erow), rows, n);
+    gs_h5w_describe(w, g, name, "kWh, USD, kg", desc);
+}
+
+static void by_tenant(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s,
+                      const struct energy *e)
+{
+    int nt = gs_sim_ntenants(s);
+    struct erow *rows = calloc((size_t)nt + 1, sizeof *rows);
+    if (rows == NULL) {
+        gs_h5w_fail(w, "/energy/by_tenant");
+        return;
+    }
+    for (int t = 0; t < nt; t++) {
+        snprintf(rows[t].name, sizeof rows[t].name, "%s",
+                 gs_sim_tenant_name(s, t));
+        if (t < e->nten) {
+            rows[t].kwh = e->ten[t].kwh;
+            rows[t].cost_usd = e->ten[t].usd;
+            rows[t].carbon_kg = e->ten[t].g / 1000;
+        }
+    }
+    snprintf(rows[nt].name, sizeof rows[nt].name, "idle");
+    rows[nt].kwh = e->out.idle_kwh;
+    rows[nt].cost_usd = e->out.idle_usd;
+    rows[nt].carbon_kg = e->out.idle_gco2 / 1000;
+    etable(w, g, "by_tenant", rows, (size_t)nt + 1, "facility energy, its "
+           "cost and carbon by tenant, then the unallocated GPUs' (idle); "
+           "the rows add up to the fleet's");
+    free(rows);
+}
+
+static void jobs_energy(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s)
+{
+    long n;
+    gs_sim_records(s, &n);
+    double *v = malloc((size_t)(n ? n : 1) * 2 * sizeof *v);
+    if (v == NULL) {
+        gs_h5w_fail(w, "/energy/jobs");
+        return;
+    }
+    for (long i = 0; i < n; i++) {
+        struct gs_jobenergy je = gs_sim_record_energy(s, i);
+        v[2 * i] = je.kwh;
+        v[2 * i + 1] = je.gco2 / 1000;
+    }
+    size_t dims[2] = { (size_t)n, 2 };
+    gs_h5w_doubles(w, g, "jobs", 2, dims, v);
+    gs_h5w_describe(w, g, "jobs", "kWh, kg", "per job, in /jobs' row order: "
+                    "facility energy (its share of its GPUs' idle power "
+                    "and its own dynamic power, x PUE) and kg CO2e");
+    free(v);
+}
+
+static void m_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w)
+{
+    if (st == NULL)
+        return;
+    const struct energy *e = st;
+    gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "energy");
+    if (g < 0)
+        return;
+    by_tenant(w, g, s, e);
+    struct erow rows[GS_ENERGY_REGIONS];
+    for (int k = 0; k < e->nr; k++) {
+        const struct eregion *r = &e->r[k];
+        memset(&rows[k], 0, sizeof rows[k]);
+        snprintf(rows[k].name, sizeof rows[k].name, "%s",
+                 e->sc->energy.region[k].name);
+        rows[k].kwh = r->it_j / J_PER_KWH * r->pue;
+        rows[k].cost_usd = r->usd;
+        rows[k].carbon_kg = r->g / 1000;
+    }
+    etable(w, g, "by_region", rows, (size_t)e->nr, "facility energy, its "
+           "cost and carbon by energy region ($.energy.regions; default: "
+           "$.energy's own keys)");
+    jobs_energy(w, g, s);
+    gs_h5w_close(g);
+}
+
+const struct gs_model_ops gs_energy_model = {
+    .name = "energy",
+    .build = m_build,
+    .free = m_free,
+    .job_started = m_started,
+    .job_stopping = m_stopping,
+    .job_ran = m_ran,
+    .job_energy = m_energy,
+    .advance = m_advance,
+    .summarize = m_summarize,
+    .rank = 25,
+    .fields = fields,
+    .nfields = NFIELDS,
+    .values = m_values,
+    .report = m_report,
+    .json = m_json,
+    .csv = m_csv,
+    .h5 = m_h5,
+};
+
+const struct gs_energysum *gs_sim_energy(const struct gs_sim *s)
+{
+    const struct energy *e = gs_sim_model(s, &gs_energy_model);
+    return e ? &e->out : NULL;
+}
+
+void gs_energy_tenant(const struct gs_sim *s, int t, double *kwh, double *usd,
+                      double *gco2)
+{
+    const struct energy *e = gs_sim_model(s, &gs_energy_model);
+    int in = e && t >= 0 && t < e->nten;
+    *kwh = in ? e->ten[t].kwh : 0;
+    *usd = in ? e->ten[t].usd : 0;
+    *gco2 = in ? e->ten[t].g : 0;
+}

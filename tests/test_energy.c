@@ -1,0 +1,269 @@
+/* test_energy.c -- the energy model (sim/cloud/energy.c) and the power cap
+ * (sim/cluster/power.c) against hand computation:
+ *   - a fleet idle for 10 h at known idle watts and PUE: exactly that
+ *     energy, cost and carbon;
+ *   - a tariff that steps at an hour boundary splits the cost there;
+ *   - one job at constant utilization: power x time x PUE, exactly;
+ *   - two tenants and the idle remainder add up to the fleet (kWh, $, g),
+ *     and the energy cost is a part of the bill;
+ *   - a power cap slows a compute-bound job by the cube rule, a
+ *     memory-bound one not at all, and its GPU draws no more than the cap;
+ *     an LLM prefill slows, a decode step barely;
+ *   - bad energy keys name their JSON path. */
+#include "cutest.h"
+#include "simutil.h"
+#include "../sim/cloud/energy.h"
+#include "../sim/cluster/power.h"
+#include "../sim/inference/llm.h"
+
+#include <math.h>
+
+#define H100_IDLE (700.0 * GS_POWER_IDLE)      /* W */
+
+static const char *fleet_json(const char *energy, const char *pool_extra)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+             "{\"name\": \"e\", \"horizon\": \"10h\", %s"
+             " \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", "
+             "\"nodes\": 2, \"gpus_per_node\": 8%s}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\", "
+             "\"path\": \"%%s\"}}}", energy, pool_extra);
+    return buf;
+}
+
+/* A CPU-only job keeps the run going; no GPU is ever allocated. */
+#define IDLE_TRACE "id,arrival,gpus,duration\n1,0,0,60\n"
+
+static void test_idle_fleet_by_hand(void)
+{
+    struct run r;
+    run_text(&r, fleet_json("\"energy\": {\"pue\": 1.25, "
+                            "\"price_usd_per_kwh\": 0.1, "
+                            "\"carbon_g_per_kwh\": 400},", ""), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    double it = 16 * H100_IDLE * 10 / 1000;            /* kWh */
+    printf("\n    [16 idle H100s, 10 h: %.6f kWh IT, %.6f facility, $%.6f, "
+           "%.6f kg]", e->it_kwh, e->kwh, e->usd, e->gco2 / 1000);
+    CU_ASSERT_DOUBLE_EQUAL(e->it_kwh, it, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->kwh, it * 1.25, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->idle_kwh, it * 1.25, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->usd, it * 1.25 * 0.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->gco2, it * 1.25 * 400, 1e-6);
+    /* the energy cost is a part of the bill */
+    const struct gs_summary *su = gs_sim_summary(r.sim);
+    struct run r0;
+    run_text(&r0, fleet_json("", ""), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r0.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(su->cost, gs_sim_summary(r0.sim)->cost + e->usd,
+                           1e-6);
+    /* no $.energy: PUE 1, no price, no carbon, the same kWh of boards */
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r0.sim)->kwh, it, 1e-9);
+    CU_ASSERT_EQUAL(gs_sim_energy(r0.sim)->usd, 0);
+    run_free(&r0);
+    run_free(&r);
+}
+
+/* $0.10 until 12:00, $0.30 after; the run is 07:00-17:00: 5 h of each. */
+static void test_tariff_step(void)
+{
+    char energy[600] = "\"energy\": {\"start_hour\": 7, \"price_usd_per_kwh\": [";
+    for (int h = 0; h < 24; h++)
+        snprintf(energy + strlen(energy), sizeof energy - strlen(energy),
+                 "%s%s", h ? ", " : "", h < 12 ? "0.1" : "0.3");
+    strcat(energy, "]},");
+    struct run r;
+    run_text(&r, fleet_json(energy, ""), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    double kw = 16 * H100_IDLE / 1000;
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->usd,
+                           kw * (5 * 0.1 + 5 * 0.3), 1e-9);
+    run_free(&r);
+    /* the integral by hand, across a cycle's end */
+    struct gs_hourly h = { .n = 3, .v = { 1, 2, 4 } };
+    CU_ASSERT_DOUBLE_EQUAL(gs_hourly_integral(&h, 0.5), 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_hourly_integral(&h, 2.25), 1 + 2 + 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_hourly_integral(&h, 7.5), 2 * 7 + 1 + 1,
+                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_hourly_at(&h, 5.9), 4, 0);
+}
+
+/* One compute-bound 1-GPU job of 2 h (busy: the board limit) beside 15
+ * idle GPUs; tenants a and b; the parts add up to the fleet. */
+static void test_job_and_tenants(void)
+{
+    struct run r;
+    run_text(&r, fleet_json("\"energy\": {\"pue\": 1.5, "
+                            "\"price_usd_per_kwh\": [0.2, 0.05], "
+                            "\"carbon_g_per_kwh\": 300},", ""),
+             "id,arrival,gpus,duration,tenant,compute_bound\n"
+             "1,0,1,7200,a,1\n3,0,0,60,b,0.5\n2,3600,2,1800,b,0.5\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    const struct gs_jobrec *j1 = rec_of(&r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j1);
+    struct gs_jobenergy je = gs_sim_record_energy(r.sim, j1 - rec);
+    /* 700 W x 2 h x 1.5; half its hours at $0.20, half at $0.05 */
+    CU_ASSERT_DOUBLE_EQUAL(je.kwh, 0.7 * 2 * 1.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(je.gco2, 0.7 * 2 * 1.5 * 300, 1e-6);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    double kwh = 0, usd = 0, g = 0;
+    for (int t = 0; t < gs_sim_ntenants(r.sim); t++) {
+        double k, u, c;
+        gs_energy_tenant(r.sim, t, &k, &u, &c);
+        CU_ASSERT(k >= 0 && u >= 0 && c >= 0);
+        kwh += k;
+        usd += u;
+        g += c;
+    }
+    printf("\n    [tenants %.6f + idle %.6f = %.6f kWh; $%.6f + $%.6f = "
+           "$%.6f]", kwh, e->idle_kwh, e->kwh, usd, e->idle_usd, e->usd);
+    CU_ASSERT_DOUBLE_EQUAL(kwh + e->idle_kwh, e->kwh, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(usd + e->idle_usd, e->usd, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(g + e->idle_gco2, e->gco2, 1e-6);
+    /* the fleet by hand: 16 GPUs idle 10 h, plus 1 GPU x 2 h and 2 GPUs x
+     * 0.5 h at the limit above idle */
+    double it = (16 * H100_IDLE * 10 + (700 - H100_IDLE) * (2 + 2 * 0.5))
+                / 1000;
+    CU_ASSERT_DOUBLE_EQUAL(e->it_kwh, it, 1e-9);
+    /* job records' energy adds up to the tenants' */
+    double rk = 0;
+    for (long i = 0; i < n; i++)
+        rk += gs_sim_record_energy(r.sim, i).kwh;
+    CU_ASSERT_DOUBLE_EQUAL(rk, kwh, 1e-9);
+    run_free(&r);
+}
+
+/* A power cap: the cube rule by hand, a compute-bound job slowed by it, a
+ * memory-bound one not, the capped GPU at the cap and never above. */
+static void test_power_cap(void)
+{
+    double speed = gs_power_cap_speed(&gs_power_default, 700, 400);
+    double want = cbrt((400 - H100_IDLE) / (700 - H100_IDLE));
+    CU_ASSERT_DOUBLE_EQUAL(speed, want, 1e-12);
+    CU_ASSERT_EQUAL(gs_power_cap_speed(&gs_power_default, 700, 0), 1.0);
+    CU_ASSERT_EQUAL(gs_power_cap_speed(&gs_power_default, 700, 700), 1.0);
+    /* Splitwise's capped H100: prompts 1.30x, tokens 1.00x; the rule puts
+     * that cap at 59% of the limit */
+    double cap13 = 700 * (GS_POWER_IDLE + (1 - GS_POWER_IDLE) / (1.3 * 1.3 *
+                                                                 1.3));
+    CU_ASSERT_DOUBLE_EQUAL(1 / gs_power_cap_speed(&gs_power_default, 700,
+                                                  cap13), 1.3, 1e-12);
+    struct run r;
+    run_text(&r, fleet_json("", ", \"power_cap_w\": 400"),
+             "id,arrival,gpus,duration,compute_bound,ref_gpu\n"
+             "1,0,1,3600,1,H100-80GB\n2,0,1,3600,0,H100-80GB\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_jobrec *c = rec_of(&r, 1), *m = rec_of(&r, 2);
+    double tc = (double)(c->end - c->start) / 1000, tm =
+        (double)(m->end - m->start) / 1000;
+    printf("\n    [cap 400 W on 700 W: clock %.4f; compute-bound 3600 s -> "
+           "%.1f s, memory-bound %.1f s]", speed, tc, tm);
+    CU_ASSERT(fabs(tc - 3600 / speed) <= 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(tm, 3600, 1e-9);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    /* the capped job's GPU draws exactly the cap: energy / time */
+    double kwh = gs_sim_record_energy(r.sim, c - rec).kwh;
+    CU_ASSERT(kwh / (tc / 3600) * 1000 <= 400 + 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(kwh / (tc / 3600) * 1000, 400, 1e-6);
+    run_free(&r);
+    /* the curve never above the cap */
+    for (double u = 0; u <= 1.0001; u += 0.05)
+        CU_ASSERT(gs_power_watts(&gs_power_default, 700, u, 1 - u, 400)
+                  <= 400);
+}
+
+/* The LLM engine on a capped H100: a prefill (compute-bound) slows by
+ * nearly 1/speed, a decode step (memory-bound) by far less. */
+static void test_llm_cap(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw, capped;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "H100-80GB"), &hw);
+    capped = hw;
+    double speed = gs_power_cap_speed(&gs_power_default, 700, 400);
+    capped.tflops *= speed;
+    struct gs_llm_arch a;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("llama2-70b", &a, "$", NULL), 0);
+    struct gs_llm_perf p0, p1;
+    gs_llm_perf_init(&p0, &a, &hw, 4, NULL);
+    gs_llm_perf_init(&p1, &a, &capped, 4, NULL);
+    struct gs_llm_batch pre = { .prefill_tokens = 2048,
+        .prefill_attn = 2048.0 * 2049 / 2, .prefill_ctx = 2048, .sampled = 1,
+        .seqs = 1 };
+    struct gs_llm_batch dec = { .decode_tokens = 8, .decode_ctx = 8 * 1024,
+        .sampled = 8, .seqs = 8 };
+    double sp = gs_llm_perf_time(&p1, &pre) / gs_llm_perf_time(&p0, &pre);
+    double sd = gs_llm_perf_time(&p1, &dec) / gs_llm_perf_time(&p0, &dec);
+    printf("\n    [llama2-70b TP4 on H100 capped at 400 W: prefill %.3fx, "
+           "decode %.3fx; 1/clock %.3f]", sp, sd, 1 / speed);
+    CU_ASSERT(sp > 1.15 && sp <= 1 / speed + 1e-9);
+    CU_ASSERT(sd >= 1 && sd < 1.05);
+}
+
+static void test_bad_keys(void)
+{
+    static const struct { const char *energy, *pool, *where, *what; } bad[] = {
+        { "\"energy\": {\"pue\": 0.9},", "", "$.energy.pue", "" },
+        { "\"energy\": {\"price_usd_per_kwh\": []},", "",
+          "$.energy.price_usd_per_kwh", "1 to 168" },
+        { "\"energy\": {\"carbon_g_per_kwh\": [1, -2]},", "",
+          "$.energy.carbon_g_per_kwh", "item 1" },
+        { "\"energy\": {\"watts\": 1},", "", "$.energy", "watts" },
+        { "", ", \"region\": \"eu\"", "$.fleet[0].region", "unknown region" },
+        { "", ", \"power_cap_w\": 100", "$.fleet[0].power_cap_w",
+          "idle power" },
+        { "", ", \"power_cap_w\": 800", "$.fleet[0].power_cap_w",
+          "board limit" },
+        { "\"energy\": {\"regions\": [{\"name\": \"default\"}]},", "",
+          "$.energy.regions[0]", "duplicate" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct run r;
+        run_text(&r, fleet_json(bad[i].energy, bad[i].pool), IDLE_TRACE);
+        if (r.rc == 0 || !strstr(r.d.where, bad[i].where) ||
+            !strstr(r.d.what, bad[i].what))
+            printf("\n    case %zu: %s: %s", i, r.d.where, r.d.what);
+        CU_ASSERT_EQUAL(r.rc, GS_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.d.where, bad[i].where));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.d.what, bad[i].what));
+        run_free(&r);
+    }
+    /* two regions, pools in each: the regions add up to the fleet */
+    struct run r;
+    run_text(&r, "{\"name\": \"e\", \"horizon\": \"2h\", \"energy\": "
+             "{\"pue\": 1.1, \"price_usd_per_kwh\": 0.1, \"regions\": "
+             "[{\"name\": \"north\", \"pue\": 1.05, \"carbon_g_per_kwh\": "
+             "20}]}, \"fleet\": [{\"name\": \"a\", \"gpu\": \"A100-80GB\", "
+             "\"nodes\": 1}, {\"name\": \"b\", \"gpu\": \"H100-80GB\", "
+             "\"nodes\": 1, \"region\": \"north\"}], \"workload\": "
+             "{\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
+             IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    double a = 8 * 400 * GS_POWER_IDLE * 2 / 1000, b = 8 * H100_IDLE * 2 /
+                                                      1000;
+    CU_ASSERT_DOUBLE_EQUAL(e->kwh, a * 1.1 + b * 1.05, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->usd, (a * 1.1 + b * 1.05) * 0.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->gco2, b * 1.05 * 20, 1e-9);
+    run_free(&r);
+}
+
+static CU_TestInfo tests[] = {
+    { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
+    { "a tariff step at an hour boundary", test_tariff_step },
+    { "a job by hand; tenants + idle = fleet", test_job_and_tenants },
+    { "power cap slows compute, never above the cap", test_power_cap },
+    { "power cap on the LLM engine", test_llm_cap },
+    { "bad keys; regions by hand", test_bad_keys },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("energy", tests)
