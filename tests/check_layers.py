@@ -72,8 +72,6 @@ DEBTS = [
     ("io", "inference", "scenario.h and source.h hold the services' "
      "configuration (svccfg.h)"),
     ("io", "traces", "source.c and scenario.c read traces and node lists"),
-    ("io", "studies", "h5out.c writes the placement experiment "
-     "(struct gs_place_exp, placeexp.h)"),
 ]
 
 
