@@ -222,9 +222,6 @@ FILE_CIRCLE_DEBTS = {
              "reaper together, and they call back into its shared books",
     "inference": "service.c's hooks table names svcout.c's output hooks, "
                  "which read the services through service.c",
-    "studies": "tools share each other's helpers: planjson.c checks "
-               "targets with sweep.c's run metrics and sweep.c splits value "
-               "lists with planjson.c's; plansearch.c and plansteady.c",
 }
 
 
