@@ -203,4 +203,11 @@ int gs_json_count(const char *text, const char *path);
 /* 1 if the key path exists in text, else 0. */
 int gs_json_has(const char *text, const char *path);
 
+/* Split a comma-separated list of values at the commas outside brackets,
+ * braces and quotes (so `{"a":1,"b":2},3` is two values).  Used by the
+ * command lines' value lists (sweep's --set K=V1,V2, plan's).  *out receives
+ * n new strings (free each, then the array).  n, or -1 on an empty item or
+ * an unbalanced bracket. */
+int gs_split_values(const char *list, char ***out);
+
 #endif
