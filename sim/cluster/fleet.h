@@ -99,6 +99,9 @@ struct gs_pool_spec {
                                    W (0: none; power.h says what it slows) */
     int region;                 /* its energy region (energycfg.h), 0 the
                                    default */
+    uint64_t taints;            /* its nodes' taints, bits of the catalog's
+                                   taints (taint.h): a job must tolerate
+                                   each; 0 = none */
 };
 
 struct gs_migslots;
@@ -241,6 +244,8 @@ struct gs_need {
                                    GiB (a DRA selector): the GPU's model
                                    (folded into allowed at admission) and,
                                    on MIG pools, the instance; 0 = any */
+    uint64_t tolerates;         /* the catalog's taints it tolerates
+                                   (taint.h); it fits no pool with another */
 };
 
 /* What a need means on one pool (its sharing mode). */
