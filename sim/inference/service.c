@@ -1150,9 +1150,9 @@ static void m_job_started(void *st, struct gs_job *j)
     const struct gs_gpu_model *gm = &sc->cat.m[j->model];
     double share = ec.hw.tflops / gm->tflops;
     double cap = sc->pools[j->alloc.pool].power_cap_w;
-    ec.hw.tflops *= gs_power_cap_speed(&gs_power_default, gm->power_w, cap);
-    r->limit_w = gm->power_w * share;
+    r->limit_w = gm->power_w * ec.hw.tflops / gm->tflops;
     r->cap_w = cap > 0 ? cap * share : 0;
+    ec.hw.tflops *= gs_power_cap_speed(&gs_power_default, gm->power_w, cap);
     struct gs_diag d = { 0 };
     if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
         GS_OOM_IF(d.code == GS_ENOMEM);
