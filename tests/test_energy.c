@@ -9,9 +9,13 @@
  *   - a power cap slows a compute-bound job by the cube rule, a
  *     memory-bound one not at all, and its GPU draws no more than the cap;
  *     an LLM prefill slows, a decode step barely;
+ *   - the planner minimizes carbon when asked: between two GPUs alike but
+ *     for their power, the cheaper one under the cost objective, the
+ *     frugal one under carbon_kg_per_month;
  *   - bad energy keys name their JSON path. */
 #include "cutest.h"
 #include "simutil.h"
+#include "clitest.h"
 #include "../sim/cloud/energy.h"
 #include "../sim/cluster/power.h"
 #include "../sim/inference/llm.h"
@@ -256,6 +260,57 @@ static void test_bad_keys(void)
     run_free(&r);
 }
 
+/* M/M/c on 1-GPU nodes of two models of the same speed: "A100-hot"
+ * draws twice the power at a lower price.  The same node count meets the
+ * wait target on either; cost picks the hot one, carbon the A100. */
+static void test_plan_objective(void)
+{
+    static const char scen[] =
+        "{\"name\": \"pe\", \"seed\": 1,"
+        " \"gpu_models\": [{\"name\": \"A100-hot\", \"memory_gb\": 80,"
+        " \"tflops\": 312, \"bandwidth_gbs\": 2039, \"power_w\": 800}],"
+        " \"energy\": {\"pue\": 1.2, \"carbon_g_per_kwh\": 400},"
+        " \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\","
+        " \"nodes\": 16, \"gpus_per_node\": 1}],"
+        " \"policy\": \"fifo\", \"placement\": \"first-fit\","
+        " \"workload\": {\"generate\": {\"jobs\": 2000,"
+        " \"rate_per_hour\": 8, \"reference_gpu\": \"A100-80GB\","
+        " \"classes\": [{\"name\": \"job\", \"tier\": \"training\","
+        " \"weight\": 1, \"tenants\": 1, \"gpus\": 1, \"duration\":"
+        " {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}},"
+        " \"plan\": {\"targets\": {\"wait_mean\": \"3.5m\"}, %s"
+        " \"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\":"
+        " [12, 14], \"gpu\": [\"A100-80GB\", \"A100-hot\"],"
+        " \"price_per_gpu_hour\": {\"A100-80GB\": 5.12,"
+        " \"A100-hot\": 4.0}}]}, \"seeds\": 3, \"min_seeds\": 2}}";
+    const char *obj[2] = { "", "\"objective\": \"carbon_kg_per_month\"," };
+    const char *want[2] = { "gpu.gpu=A100-hot", "gpu.gpu=A100-80GB" };
+    for (int k = 0; k < 2; k++) {
+        char path[96], h5[96], args[300], text[4096];
+        snprintf(path, sizeof path, "/tmp/gs-test-energy-plan-%ld.json",
+                 (long)getpid());
+        snprintf(h5, sizeof h5, "/tmp/gs-test-energy-plan-%ld.h5",
+                 (long)getpid());
+        snprintf(text, sizeof text, scen, obj[k]);
+        FILE *f = fopen(gs_cli_tmp(path), "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fputs(text, f);
+        fclose(f);
+        snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out %s",
+                 path, h5);
+        char *out = NULL;
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+        const char *line = out ? strstr(out, "feasible plan") : NULL;
+        printf("\n    [%s: %.60s]", k ? "carbon" : "cost",
+               line ? line : "(none)");
+        CU_ASSERT_PTR_NOT_NULL(line && strstr(line, want[k]) &&
+                               strstr(line, want[k]) < strchr(line, '\n'));
+        free(out);
+        unlink(gs_cli_tmp(path));
+        unlink(gs_cli_tmp(h5));
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
     { "a tariff step at an hour boundary", test_tariff_step },
@@ -263,6 +318,7 @@ static CU_TestInfo tests[] = {
     { "power cap slows compute, never above the cap", test_power_cap },
     { "power cap on the LLM engine", test_llm_cap },
     { "bad keys; regions by hand", test_bad_keys },
+    { "plan: carbon objective picks the frugal GPU", test_plan_objective },
     CU_TEST_INFO_NULL,
 };
 

@@ -447,6 +447,8 @@ static const struct gs_field fields[] = {
       "CO2e of energy_kwh at the grid intensity by hour" },
     { "power_mean_kw", "%.4f", "kW",
       "mean facility power of the GPUs over the run" },
+    { "carbon_kg_per_hour", "%.6f", "kg/h",
+      "carbon_kg per hour of the run" },
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
@@ -459,6 +461,7 @@ static void m_values(const void *st, double *v)
     v[3] = o->usd;
     v[4] = o->gco2 / 1000.0;
     v[5] = o->span_h > 0 ? o->kwh / o->span_h : 0;
+    v[6] = o->span_h > 0 ? o->gco2 / 1000.0 / o->span_h : 0;
 }
 
 static void m_report(const struct gs_sim *s, const void *st, FILE *fp)

@@ -358,7 +358,13 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
 {
     const struct gs_plancfg *pc = s->pc;
     const struct cand *x = &s->cand[chosen >= 0 ? chosen : near];
-    if (chosen >= 0) {
+    if (chosen >= 0 && pc->objective >= 2) {
+        fprintf(fp, "feasible plan with the least %s: %s\n",
+                pc->objective == 2 ? "energy" : "carbon", x->label);
+        fprintf(fp, "  %s: %.1f %s per month (730 h)\n",
+                pc->objective == 2 ? "energy" : "carbon", x->obj,
+                pc->objective == 2 ? "kWh" : "kg CO2e");
+    } else if (chosen >= 0) {
         fprintf(fp, "cheapest feasible plan: %s\n", x->label);
     } else {
         fprintf(fp, "INFEASIBLE: no candidate in the search space "

@@ -716,18 +716,24 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     if ((rc = parse_targets(&c, t)) < 0 || (rc = parse_search(&c, se)) < 0)
         goto fail;
     const struct gs_json *v = gs_json_get(o, "objective");
-    if (v && gs_json_is_string(v) &&
-        strcmp(gs_json_string(v), "cost_per_million_tokens") == 0) {
-        p->objective = 1;
-        if (s->nsvcs == 0) {
-            rc = perr(&c, "$.plan.objective", "cost per million tokens needs "
-                      "inference services ($.services)");
-            goto fail;
-        }
-    } else if (v && !(gs_json_is_string(v) &&
-                      strcmp(gs_json_string(v), "cost_per_month") == 0)) {
+    static const char *const objectives[] = {
+        "cost_per_month", "cost_per_million_tokens", "energy_kwh_per_month",
+        "carbon_kg_per_month",
+    };
+    p->objective = -1;
+    for (int k = 0; k < 4; k++)
+        if (v == NULL ? k == 0 : gs_json_is_string(v) &&
+                                 strcmp(gs_json_string(v), objectives[k]) == 0)
+            p->objective = k;
+    if (p->objective < 0) {
         rc = perr(&c, "$.plan.objective", "unknown objective (known: "
-                  "cost_per_month, cost_per_million_tokens)");
+                  "cost_per_month, cost_per_million_tokens, "
+                  "energy_kwh_per_month, carbon_kg_per_month)");
+        goto fail;
+    }
+    if (p->objective == 1 && s->nsvcs == 0) {
+        rc = perr(&c, "$.plan.objective", "cost per million tokens needs "
+                  "inference services ($.services)");
         goto fail;
     }
     static const char *const ints[] = { "seeds", "min_seeds", "max_seeds" };

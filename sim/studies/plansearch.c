@@ -385,6 +385,11 @@ static void cand_stats(const struct search *s, struct cand *x)
             sum += tok > 0 ? v[ic] / tok * 1e6 : INFINITY;
         }
         x->obj = sum / x->nrun;
+    } else if (s->pc->objective >= 2) {
+        /* the energy model's rates, per hour of the run, over a month */
+        x->obj = 730 * x->mean[gs_plan_metric(s->pc->objective == 2
+                                                  ? "power_mean_kw"
+                                                  : "carbon_kg_per_hour")];
     }
 }
 
