@@ -551,51 +551,50 @@ static void m_csv(const struct gs_sim *s, const void *st, FILE *fp)
 
 /* --- the HDF5 file's /energy ---------------------------------------------- */
 
-struct erow {
-    char name[GS_TENANT_NAME];
-    double kwh, cost_usd, carbon_kg;
-};
-
-static const struct gs_h5col erow_cols[] = {
-    { "name", GS_H5_STR, offsetof(struct erow, name), GS_TENANT_NAME },
-    { "kwh", GS_H5_F64, offsetof(struct erow, kwh), 0 },
-    { "cost_usd", GS_H5_F64, offsetof(struct erow, cost_usd), 0 },
-    { "carbon_kg", GS_H5_F64, offsetof(struct erow, carbon_kg), 0 },
-};
-
-static void etable(struct gs_h5w *w, gs_h5loc g, const char *name,
-                   const struct erow *rows, size_t n, const char *desc)
+/* names (n of them) and an [n, 3] table of kWh, $ and kg CO2e beside it:
+ * plain arrays, each with its units and description. */
+static void etable(struct gs_h5w *w, gs_h5loc g, const char *names_ds,
+                   const char *const *names, const char *name,
+                   const double *v, size_t n, const char *what)
 {
-    gs_h5w_table(w, g, name, erow_cols, 4, sizeof(struct erow), rows, n);
-    gs_h5w_describe(w, g, name, "kWh, USD, kg", desc);
+    gs_h5w_strings(w, g, names_ds, GS_TENANT_NAME, names, n);
+    char d[300];
+    snprintf(d, sizeof d, "the rows of /energy/%s: %s", name, what);
+    gs_h5w_describe(w, g, names_ds, "", d);
+    size_t dims[2] = { n, 3 };
+    gs_h5w_doubles(w, g, name, 2, dims, v);
+    snprintf(d, sizeof d, "[%s, 3]: facility energy (kWh), its cost (USD) "
+             "and its carbon (kg CO2e), by %s", names_ds, what);
+    gs_h5w_describe(w, g, name, "kWh, USD, kg", d);
 }
 
 static void by_tenant(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s,
                       const struct energy *e)
 {
     int nt = gs_sim_ntenants(s);
-    struct erow *rows = calloc((size_t)nt + 1, sizeof *rows);
-    if (rows == NULL) {
+    const char **names = calloc((size_t)nt + 1, sizeof *names);
+    double *v = calloc(3 * ((size_t)nt + 1), sizeof *v);
+    if (names == NULL || v == NULL) {
         gs_h5w_fail(w, "/energy/by_tenant");
-        return;
-    }
-    for (int t = 0; t < nt; t++) {
-        snprintf(rows[t].name, sizeof rows[t].name, "%s",
-                 gs_sim_tenant_name(s, t));
-        if (t < e->nten) {
-            rows[t].kwh = e->ten[t].kwh;
-            rows[t].cost_usd = e->ten[t].usd;
-            rows[t].carbon_kg = e->ten[t].g / 1000;
+    } else {
+        for (int t = 0; t < nt; t++) {
+            names[t] = gs_sim_tenant_name(s, t);
+            if (t < e->nten) {
+                v[3 * t] = e->ten[t].kwh;
+                v[3 * t + 1] = e->ten[t].usd;
+                v[3 * t + 2] = e->ten[t].g / 1000;
+            }
         }
+        names[nt] = "idle";
+        v[3 * nt] = e->out.idle_kwh;
+        v[3 * nt + 1] = e->out.idle_usd;
+        v[3 * nt + 2] = e->out.idle_gco2 / 1000;
+        etable(w, g, "tenants", names, "by_tenant", v, (size_t)nt + 1,
+               "tenant, then the unallocated GPUs (idle); the rows add up "
+               "to the fleet's");
     }
-    snprintf(rows[nt].name, sizeof rows[nt].name, "idle");
-    rows[nt].kwh = e->out.idle_kwh;
-    rows[nt].cost_usd = e->out.idle_usd;
-    rows[nt].carbon_kg = e->out.idle_gco2 / 1000;
-    etable(w, g, "by_tenant", rows, (size_t)nt + 1, "facility energy, its "
-           "cost and carbon by tenant, then the unallocated GPUs' (idle); "
-           "the rows add up to the fleet's");
-    free(rows);
+    free(names);
+    free(v);
 }
 
 static void jobs_energy(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s)
@@ -629,19 +628,18 @@ static void m_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w)
     if (g < 0)
         return;
     by_tenant(w, g, s, e);
-    struct erow rows[GS_ENERGY_REGIONS];
+    const char *names[GS_ENERGY_REGIONS];
+    double v[3 * GS_ENERGY_REGIONS];
     for (int k = 0; k < e->nr; k++) {
         const struct eregion *r = &e->r[k];
-        memset(&rows[k], 0, sizeof rows[k]);
-        snprintf(rows[k].name, sizeof rows[k].name, "%s",
-                 e->sc->energy.region[k].name);
-        rows[k].kwh = r->it_j / J_PER_KWH * r->pue;
-        rows[k].cost_usd = r->usd;
-        rows[k].carbon_kg = r->g / 1000;
+        names[k] = e->sc->energy.region[k].name;
+        v[3 * k] = r->it_j / J_PER_KWH * r->pue;
+        v[3 * k + 1] = r->usd;
+        v[3 * k + 2] = r->g / 1000;
     }
-    etable(w, g, "by_region", rows, (size_t)e->nr, "facility energy, its "
-           "cost and carbon by energy region ($.energy.regions; default: "
-           "$.energy's own keys)");
+    etable(w, g, "regions", names, "by_region", v, (size_t)e->nr,
+           "energy region ($.energy.regions; default: $.energy's own "
+           "keys)");
     jobs_energy(w, g, s);
     gs_h5w_close(g);
 }
