@@ -674,26 +674,26 @@ static int place_exp_main(int argc, char **argv)
     }
     if (pods != NULL) {
         /* another pod list of the scenario's trace format */
-        char abs[4096];
+        char *abs = realpath(pods, NULL);
         int found = 0;
-        if (realpath(pods, abs) == NULL) {
+        if (abs == NULL) {
             fprintf(stderr, "gpusim: %s: cannot open (%s)\n", pods,
                     strerror(errno));
             gs_scenario_free(sc);
             return 2;
         }
-        for (int i = 0; i < sc->trace.n; i++)
+        for (int i = 0; i < sc->trace.n && !found; i++)
             if (strcmp(sc->trace.v[i].key, "path") == 0 &&
-                !sc->trace.v[i].is_num &&
-                strlen(abs) < sizeof sc->trace.v[i].str) {
-                memcpy(sc->trace.v[i].str, abs, strlen(abs) + 1);
+                !sc->trace.v[i].is_num) {
+                free(sc->trace.v[i].str);   /* the scenario owns abs now */
+                sc->trace.v[i].str = abs;
                 found = 1;
             }
         if (!found) {
+            free(abs);
             gs_scenario_free(sc);
             return bad_usage("--pods needs a scenario whose workload is a "
-                             "trace file (not '%s'), and a path under 256 "
-                             "characters", file);
+                             "trace file (not '%s')", file);
         }
     }
     /* the default file is named after the scenario file and never
