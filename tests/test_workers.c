@@ -3,7 +3,8 @@
  * plug-ins of tests/plugins/ (misbehave.so: hangs, ignores SIGTERM, writes
  * junk to inherited descriptors, by seed; ctorcrash.so: its constructor
  * crashes):
- *   - --task-timeout ends a task that runs too long and names it;
+ *   - --task-timeout ends a task that runs too long and names it, in
+ *     every command that runs tasks or a long simulation;
  *   - junk a plug-in writes into the worker's socket fails its task with a
  *     message (no assertion, no leftovers);
  *   - SIGTERM to compare whose worker is stopped and ignores SIGTERM: the
@@ -117,6 +118,69 @@ static void test_timeout(void)
     const char *b[] = { "gpusim", "compare", "s44.json", "--task-timeout",
                         "0x10", NULL };
     check(b, 2, "--task-timeout takes a duration", 5);
+}
+
+/* dir/big.json: a million generated jobs on 128 GPUs, with a plan over
+ * 8..16 nodes; each of its simulations takes a second or more (0.3 s of
+ * CPU per 200,000 jobs on the 2-core VM), so 50 ms always ends it. */
+static void big_scenario(void)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/big.json", dir) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fputs("{\"name\": \"big\", \"seed\": 1, \"fleet\": [{\"name\": \"gpu\","
+          " \"gpu\": \"A100-80GB\", \"nodes\": 16, \"gpus_per_node\": 8,"
+          " \"price_per_gpu_hour\": 2}], \"policy\": \"fifo\", \"workload\":"
+          " {\"generate\": {\"jobs\": 1000000, \"rate_per_hour\": 2000,"
+          " \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+          " \"tier\": \"training\", \"weight\": 1, \"tenants\": 2, \"gpus\":"
+          " 1, \"duration\": {\"dist\": \"exponential\", \"mean\": \"30m\"}}]}},"
+          " \"plan\": {\"targets\": {\"wait_mean\": \"30m\"}, \"search\":"
+          " {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [8, 16]}]},"
+          " \"seeds\": 2, \"min_seeds\": 2}}\n", fp);
+    fclose(fp);
+}
+
+/* --task-timeout on every command that runs tasks or a long simulation:
+ * run (its plug-in's hook loops forever) and place-exp run in gpusim's own
+ * process and are ended by the deadline (exit 1, the task named, no
+ * temporary left); sweep, plan and train run theirs in workers and name
+ * the task that ran over (with --jobs 1, task 0, the first handed out). */
+static void test_timeout_everywhere(void)
+{
+    big_scenario();
+    const char *a[] = { "gpusim", "run", "s44.json", "--policy-lib",
+                        misbehave, "-p", "misbehave", "--out", "o.h5",
+                        "--task-timeout", "1s", NULL };
+    check(a, 1, "gpusim: run of s44.json: still running after "
+                "--task-timeout 1 s; stopped, nothing written", 1 + 8);
+    const char *b[] = { "gpusim", "place-exp", "big.json", "--seeds", "1",
+                        "--out", "o.h5", "--task-timeout", "50ms", NULL };
+    check(b, 1, "gpusim: place-exp of big.json: still running after "
+                "--task-timeout 0.05 s; stopped, nothing written", 10);
+    const char *c[] = { "gpusim", "sweep", "big.json", "--seeds", "2",
+                        "--jobs", "1", "--set", "seed=1,2", "--out", "o.h5",
+                        "--task-timeout", "50ms", NULL };
+    check(c, 1, "gpusim: task 0 (P1 seed=1, seed 1): still running after "
+                "--task-timeout 0.05 s; its worker was stopped", 10);
+    const char *d[] = { "gpusim", "plan", "big.json", "--jobs", "1",
+                        "--no-advice", "--out", "o.h5", "--plots", "pl",
+                        "--task-timeout", "50ms", NULL };
+    check(d, 1, "gpusim: task 0 (candidate gpu.nodes=16, seed 1): still "
+                "running after --task-timeout 0.05 s", 10);
+    const char *e[] = { "gpusim", "train", "big.json", "--jobs", "1",
+                        "--out", "w.json", "--task-timeout", "50ms", NULL };
+    check(e, 1, "gpusim: task 0 (fifo-backfill, seed 1): still running "
+                "after --task-timeout 0.05 s", 10);
+    char *p = NULL;
+    if (asprintf(&p, "%s/big.json", dir) >= 0)
+        unlink(p);
+    free(p);
+    CU_ASSERT_EQUAL(leftovers(), 0);
 }
 
 static void test_stray_write(void)
@@ -236,6 +300,8 @@ static void test_cleanup(void)
 
 static CU_TestInfo tests[] = {
     { "--task-timeout ends a task and names it", test_timeout },
+    { "--task-timeout in run, place-exp, sweep, plan and train",
+      test_timeout_everywhere },
     { "a plug-in's stray write fails its task with a message",
       test_stray_write },
     { "SIGTERM with a stopped worker that ignores it: out in seconds",

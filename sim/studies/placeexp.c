@@ -29,6 +29,7 @@
 #include "../cluster/kplace.h"
 #include "../io/outfile.h"
 #include "../base/suggest.h"
+#include "pool.h"
 #include "progress.h"
 #include "../base/rng.h"
 #include "../io/source.h"
@@ -567,7 +568,9 @@ static int place_exp_main(int argc, char **argv);
  * it). */
 int gs_place_exp_main(int argc, char **argv)
 {
-    return gs_cli_named("place-exp", argc, argv, place_exp_main);
+    int rc = gs_cli_named("place-exp", argc, argv, place_exp_main);
+    gs_pool_deadline(NULL, NULL);   /* armed once the scenario is known */
+    return rc;
 }
 
 static int place_exp_main(int argc, char **argv)
@@ -647,6 +650,10 @@ static int place_exp_main(int argc, char **argv)
     if (file == NULL)
         return bad_usage("%s", "which scenario? (a JSON file, or "
                          "'quickstart')");
+    if (gs_pool_deadline("place-exp", file) < 0) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
     char names[1024];
     snprintf(names, sizeof names, "%s", list);
     const char *pl[64];

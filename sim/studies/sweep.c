@@ -257,6 +257,15 @@ static int task(int t, double *out, void *ctx, struct gs_diag *d)
     return gs_run_scenario(sc, sc->seed + (uint64_t)(t % s->nseeds), out, d);
 }
 
+/* "P3 seed=2, seed 43": the point's label and the task's seed. */
+static void task_name(int t, void *ctx, char *buf, size_t n)
+{
+    const struct sweep *s = ctx;
+    int p = t / s->nseeds;
+    snprintf(buf, n, "P%d %s, seed %llu", p + 1, s->label[p],
+             (unsigned long long)(s->sc[p]->seed + (uint64_t)(t % s->nseeds)));
+}
+
 static void free_sweep(struct sweep *s)
 {
     for (int i = 0; i < s->nset; i++) {
@@ -637,7 +646,8 @@ static int sweep_main(int argc, char **argv)
     struct gs_progress pr;
     gs_progress_init(&pr, "sweep", quiet || csv || !gs_dist_leader());
     gs_dist_progress(on_progress, &pr);
-    int drc = gs_dist_run(ntasks, (int)jobs, s.nm, task, &s, values, &d);
+    int drc = gs_dist_run_named(ntasks, (int)jobs, s.nm, task, task_name,
+                                &s, values, &d);
     gs_dist_progress(NULL, NULL);
     gs_progress_end(&pr);
     if (drc < 0) {
