@@ -145,73 +145,9 @@ static void test_canary_fires(void)
     CU_ASSERT_FALSE(gs_hostile_canary(dir));
 }
 
-/* Entries directly in folder d. */
-static int entries(const char *d)
-{
-    DIR *dp = opendir(d);
-    int n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (dp)
-        closedir(dp);
-    return n;
-}
-
-/* --plots at and past PATH_MAX: compare's and plan's plot files are named
- * in memory, so a folder whose files would pass PATH_MAX gets none of them
- * (the write fails, said on stderr) and nothing lands beside it under a
- * shortened name (path[1400] and path[1200] once cut it onto another
- * file); one that fits gets all of them. */
-/* Regular files anywhere under folder d. */
-static int files_under(const char *d)
-{
-    DIR *dp = opendir(d);
-    int n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *sub = NULL;
-        if (e->d_type == DT_DIR && asprintf(&sub, "%s/%s", d, e->d_name) >= 0)
-            n += files_under(sub);
-        else
-            n += e->d_type == DT_REG;
-        free(sub);
-    }
-    if (dp)
-        closedir(dp);
-    return n;
-}
-
-/* A new folder whose path is exactly len characters: dir/deepK/ddd.../d,
- * components at most NAME_MAX long (caller frees). */
 static char *make_deep(int k, size_t len)
 {
-    char *deep = NULL;
-    if (asprintf(&deep, "%s/deep%d", dir, k) < 0 || mkdir(deep, 0700) != 0)
-        return NULL;
-    while (strlen(deep) < len) {
-        size_t left = len - strlen(deep) - 1;       /* after the '/' */
-        size_t c = left > NAME_MAX ? NAME_MAX : left;
-        if (left > NAME_MAX && left - NAME_MAX < 2)
-            c = NAME_MAX - 2;       /* leave room for one more "/d" */
-        char *next = NULL;
-        if (asprintf(&next, "%s/%.*s", deep, (int)c,
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd")
-            < 0 || mkdir(next, 0700) != 0) {
-            free(next);
-            free(deep);
-            return NULL;
-        }
-        free(deep);
-        deep = next;
-    }
-    return deep;
+    return gs_hostile_deep(dir, k, len);
 }
 
 /* --plots at and past PATH_MAX: compare's and plan's plot files are named
@@ -244,8 +180,8 @@ static void test_long_plots(void)
          * anywhere in the tree but in it */
         char *top = NULL;
         CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, fits) > 0);
-        CU_ASSERT_EQUAL(entries(deep), 1);
-        CU_ASSERT_EQUAL(files_under(top), entries(pl));
+        CU_ASSERT_EQUAL(gs_hostile_entries(deep), 1);
+        CU_ASSERT_EQUAL(gs_hostile_files(top), gs_hostile_entries(pl));
         free(top);
         static const char *const all[] = { "utilization.png", "wait_cdf.png",
                                            "cost_sla.png", "front.png",
@@ -254,7 +190,7 @@ static void test_long_plots(void)
         if (fits) {
             CU_ASSERT(drawn("", pl + strlen(dir) + 1, all));
         } else {
-            CU_ASSERT_EQUAL(entries(pl), 0);    /* none fits: none written */
+            CU_ASSERT_EQUAL(gs_hostile_entries(pl), 0);    /* none fits: none written */
         }
         free(pl);
         free(deep);

@@ -274,7 +274,7 @@ static void test_memory(void)
     check(b, 2, "would need about 39.0 GiB", 5);
     const char *c[] = { "gpusim", "run", "s44.json", "--no-out",
                         "--max-memory", "16M", NULL };
-    check(c, 2, "more than its memory budget of 0.0 GiB (--max-memory)", 5);
+    check(c, 2, "more than its memory budget of 16 MiB (--max-memory)", 5);
     const char *e[] = { "gpusim", "run", "s44.json", "--no-out", "-q",
                         "--max-memory=1G", NULL };
     CU_ASSERT_EQUAL(gs_hostile_run(dir, e), 0);
@@ -290,6 +290,98 @@ static void test_memory(void)
                         "--no-plots", "--out", "o.h5", "--max-memory", "40M",
                         NULL };
     check(g, 2, "shared among 2 workers", 20);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
+/* dir/NAME: header, then rows of fmt with the row number, n in all. */
+static void rows_file(const char *name, const char *header, const char *fmt,
+                      long n)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s", dir, name) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fputs(header, fp);
+    for (long i = 1; i <= n; i++)
+        fprintf(fp, fmt, i, i);
+    fclose(fp);
+}
+
+/* dir/NAME.json: a one-GPU fleet and the workload or service given. */
+static void trace_scenario(const char *name, const char *what)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s.json", dir, name) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fprintf(fp, "{\"name\": \"%s\", \"fleet\": [{\"name\": \"g\", \"gpu\":"
+            " \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 1}], \"policy\":"
+            " \"fifo\", %s}\n", name, what);
+    fclose(fp);
+}
+
+/* The memory budget counts what a trace brings before holding it: a
+ * native trace's lines are counted before a row is read (the file is
+ * streamed, the run keeps a record of each job), the row engine's formats
+ * are counted in their checking pass before an unsorted file is loaded or
+ * any job replayed, a service's request table is checked as it grows;
+ * each refused with what it would need, exit 2, at once.  A 1 GiB sparse
+ * file (no text) is refused at its first byte, not read through. */
+static void test_memory_traces(void)
+{
+    rows_file("mn.csv", "id,arrival,gpus,duration\n", "%ld,%ld,1,60\n",
+              299999);
+    trace_scenario("mn", "\"workload\": {\"trace\": {\"format\": \"native\","
+                   " \"path\": \"mn.csv\"}}");
+    /* 32 MiB + 400 + 60 (the fleet) + 300,000 x 100 = 60.6 MiB */
+    const char *a[] = { "gpusim", "run", "mn.json", "--no-out",
+                        "--max-memory", "40M", NULL };
+    check(a, 2, "mn.csv: this simulation would need about 61 MiB (300000 "
+                "trace jobs (lines) at about 100 bytes each, and 32 MiB for "
+                "the rest), more than its memory budget of 40 MiB "
+                "(--max-memory)", 5);
+    rows_file("ma.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n",
+              "p%ld,1000,100,1,1000\n", 300000);
+    trace_scenario("ma", "\"workload\": {\"trace\": {\"format\": "
+                   "\"alibaba-gpu-2023\", \"path\": \"ma.csv\"}}");
+    const char *b[] = { "gpusim", "run", "ma.json", "--no-out",
+                        "--max-memory", "40M", NULL };
+    check(b, 2, "ma.csv: this simulation would need about 61 MiB (300000 "
+                "trace jobs at about 100 bytes each", 5);
+    rows_file("mr.csv", "id,arrival,input_tokens,output_tokens,"
+              "prefix_blocks\n", "%ld,%ld,200,20,\n", 140000);
+    trace_scenario("mr", "\"services\": [{\"name\": \"s\", \"model\": "
+                   "\"llama2-7b\", \"gpu\": \"H100-80GB\", \"replicas\": 1, "
+                   "\"requests\": {\"trace\": {\"format\": \"requests\", "
+                   "\"path\": \"mr.csv\"}}}]");
+    /* the table doubles to 131,072 rows: x 598 bytes = 74.8 MiB more */
+    const char *c[] = { "gpusim", "run", "mr.json", "--no-out",
+                        "--max-memory", "80M", NULL };
+    check(c, 2, "mr.csv: this simulation would need about 107 MiB (131072 "
+                "trace requests at about 598 bytes each", 5);
+    rows_file("ms.csv", "", "", 0);
+    trace_scenario("ms", "\"workload\": {\"trace\": {\"format\": \"native\","
+                   " \"path\": \"ms.csv\"}}");
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/ms.csv", dir) > 0);
+    CU_ASSERT_EQUAL(truncate(p, 1L << 30), 0);
+    free(p);
+    const char *e[] = { "gpusim", "run", "ms.json", "--no-out", NULL };
+    check(e, 2, "ms.csv:1: not a text file (NUL byte)", 5);
+    static const char *const gone[] = { "mn.csv", "mn.json", "ma.csv",
+                                        "ma.json", "mr.csv", "mr.json",
+                                        "ms.csv", "ms.json" };
+    for (int i = 0; i < 8; i++) {
+        CU_ASSERT_FATAL(asprintf(&p, "%s/%s", dir, gone[i]) > 0);
+        unlink(p);
+        free(p);
+    }
     CU_ASSERT_EQUAL(leftovers(), 0);
 }
 
@@ -309,6 +401,8 @@ static CU_TestInfo tests[] = {
     { "a plug-in whose constructor crashes: exit 2 naming it",
       test_ctor_crash },
     { "the memory budget: refused before allocating", test_memory },
+    { "the memory budget counts a trace's jobs and requests",
+      test_memory_traces },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -11,6 +11,7 @@
  * (files inside a scratch folder are registered after the folder), then
  * restores the default action and re-raises the signal. */
 #include "cleanup.h"
+#include "once.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -226,6 +227,7 @@ void gs_cleanup_install(void)
 {
     if (!installed)
         install_handlers();
+    gs_once_init();     /* before any worker is forked (once.h) */
 }
 
 int gs_cleanup_add(const char *path, int dir)

@@ -114,6 +114,8 @@ int gs_dist_out_check(const char *scenario, const char *suffix, int force,
     int refused = gs_dist_leader() &&
                   (gs_out_check_seekable(*out, d) < 0 ||
                    (*defout && gs_out_check_new(*out, force, d) < 0));
+    if (refused)
+        gs_diag_prefix(d, "--out");
     return gs_dist_agree(refused) ? GS_EINVAL : 0;
 }
 

@@ -181,9 +181,12 @@ int gs_load_scenario(const char *arg, struct gs_scenario **sc,
 int gs_reparse(const struct gs_scenario *base, const char *text,
                struct gs_scenario **out, struct gs_diag *d)
 {
-    char name[600];
-    snprintf(name, sizeof name, "%s (edited)", base->file);
-    return gs_scenario_parse(text, name, base->trace_dir, out, d);
+    char *name = NULL;
+    if (asprintf(&name, "%s (edited)", base->file) < 0)
+        return gs_diag_set(d, GS_ENOMEM, base->file, "out of memory");
+    int rc = gs_scenario_parse(text, name, base->trace_dir, out, d);
+    free(name);
+    return rc;
 }
 
 int gs_report_diag(const struct gs_diag *d, int status)
