@@ -473,6 +473,60 @@ static void test_k8s_pods_bad(void)
 }
 
 /* kube-state-metrics: the same pods as the snapshots, from Prometheus */
+/* What a recorded wait measures: creation to PodScheduled (the binding,
+ * when the pod took its GPUs) where the pod has the condition, else to
+ * status.startTime; the start-up after it is in the run.  w1: created
+ * 09:00:00, scheduled 09:00:20 (startTime 09:00:21, image pulled until
+ * 09:01:21), finished 10:00:21: wait 20 s, run 3,601 s.  w2: no
+ * condition, startTime 09:00:40, finished 09:30:40: wait 30 s, run
+ * 1,800 s.  w3: scheduled on creation, 09:05:00, an init container, main
+ * from 09:05:31 to 09:35:31: wait 0, run 1,831 s.  Start-up to the first
+ * container: 61, 10 and 31 s, mean 34.0 s. */
+static void test_k8s_waits(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("k8s-pods", IMP "waits/pods.json", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    CU_ASSERT_EQUAL(j[1].arrival, 10000);
+    CU_ASSERT_EQUAL(j[1].work, 1800000.0);
+    CU_ASSERT_EQUAL(j[2].arrival, 300000);
+    CU_ASSERT_EQUAL(j[2].work, 1831000.0);
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 3);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    CU_ASSERT_EQUAL(hi->wait[1], 30000);
+    CU_ASSERT_EQUAL(hi->wait[2], 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "PodScheduled condition (2 of "
+                                  "3 pods)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "mean 34.0 s to the first "
+                                  "container's start over 3 pods"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "recorded waits: pod "
+                                  "creation to the PodScheduled"));
+    free(j);
+    tt_bad("k8s-pods", IMP "waits/pods-bad.json", NULL,
+           IMP "waits/pods-bad.json: items[0] (Pod ml/bad): "
+           "status.conditions[1].lastTransitionTime", "'yesterday' is not an "
+           "RFC 3339 time");
+    /* kube-state-metrics: kube_pod_status_scheduled_time 20 s after
+     * creation, start a second later, completion 3,600 s after that */
+    n = tt_read("k8s-ksm", IMP "waits/ksm", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 1);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    free(j);
+    /* Slurm: Submit to Start, said so */
+    n = tt_read("slurm-sacct", IMP "sacct.txt", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_cimp_history()->basis, "Submit to "
+                                  "Start"));
+    free(j);
+}
+
 static void test_k8s_ksm(void)
 {
     struct gs_jobspec *j;
@@ -1008,6 +1062,7 @@ static CU_TestInfo tests[] = {
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
+    { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },

@@ -579,7 +579,10 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
                 "into their jobs); time 0 is %s\n", path, s->jobs.n, s->steps,
                 when);
     gs_cimp_left_print(path, "rows", &s->left);
-    return gs_cimp_publish(&s->jobs, origin) < 0
+    return gs_cimp_publish(&s->jobs, origin, "Submit to Start (when "
+                           "Slurm allocated the job's nodes; the prolog and "
+                           "the job's own start-up are in its run, as it "
+                           "held its GPUs)") < 0
            ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
 }
 
