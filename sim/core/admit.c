@@ -1,16 +1,18 @@
-/* admit.c -- admission: a job's arrival, from its spec to the queue.
+/* admit.c -- admission: what the simulation works out for a job that
+ * arrives, before it is queued.
  *
  * A job that arrives (from the scenario's source, or submitted or offered
- * by a model) gets a job struct (the free list's first, or a new one) and
- * a record (struct gs_jobrec, in memory of its own: bigmem.h), its tenant
- * interned, its host asks with its tier's defaults where it states none
- * (host_defaults: never more than its GPUs' share of a node), the GPU
- * models its attributes admit and its least time factor -- worked out once
- * per job shape and remembered in a small table (shape_answers), since
- * traces repeat a few shapes many times -- and is queued, the policy told.
- * A job that no pool may ever take fails the run with the reason, naming
- * the trace row or class it came from (job_where): a workload the cluster
- * cannot run is an input error, never a job silently dropped.
+ * by a model) has its tenant interned, its host asks given its tier's
+ * defaults where it states none (host_defaults: never more than its GPUs'
+ * share of a node), the GPU models its attributes admit and its least time
+ * factor -- worked out once per job shape and remembered in a small table
+ * (shape_answers), since traces repeat a few shapes many times -- and its
+ * record (struct gs_jobrec, in memory of its own: bigmem.h).  A job that no
+ * pool may ever take fails the run with the reason, naming the trace row
+ * or class it came from (job_where): a workload the cluster cannot run is
+ * an input error, never a job silently dropped.  sim.c's arrive() gives
+ * the job struct and queues the job admitted; nothing here calls back into
+ * sim.c.
  *
  * The host asks are kept as distinct (CPU, memory) pairs with an index per
  * record while few pairs exist, so a million records cost a few bytes
@@ -280,14 +282,15 @@ _Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
  * pool_ok looks at the pool and the job's tier and need) are fixed for
  * the run; so the answers for a shape are remembered in a small
  * direct-mapped table and alike jobs, most of a workload, look them up.
- * Jobs that name a MIG profile or a GPU family are worked out each time. */
+ * Jobs that name a MIG profile or a GPU family, or tolerate a taint, are
+ * worked out each time. */
 static void shape_answers(struct gs_sim *s, struct gs_job *j,
                           const struct gs_jobspec *sp,
                           const struct gs_tiercfg *tc, int *ae, int *fits)
 {
     struct shape_memo *m = NULL;
     struct shape k;
-    if (!sp->mig_profile[0] && !sp->gpu_family[0]) {
+    if (!sp->mig_profile[0] && !sp->gpu_family[0] && !sp->tolerates) {
         k = (struct shape){ .mem_gb = j->need.mem_gb,
                             .gpu_mem_min = sp->gpu_mem_min, .cb = sp->cb,
                             .allowed = j->need.allowed, .tier = sp->tier,
@@ -333,30 +336,54 @@ static void shape_answers(struct gs_sim *s, struct gs_job *j,
                                   .fits = *fits, .used = 1 };
 }
 
-/* Fill a job's struct from its spec: zero but for what few jobs have (a
- * MIG profile's name, phases: job.h), which is written only when the job
- * has it -- so a recycled struct's lines that a plain job never reads are
- * not touched. */
-void gs_sim_job_fill(struct gs_job *j, const struct gs_jobspec *sp)
+static uint32_t hash_str(const char *p)
 {
-    memset(j, 0, offsetof(struct gs_job, mig_profile));
-    gs_event_init(&j->fin, gs_sim_on_finish);
-    gs_hnode_init(&j->pnode);
-    j->alloc.pool = -1;
-    j->s = (struct gs_jobkept){ .arrival = sp->arrival, .work = sp->work,
-                                .deadline = sp->deadline, .tier = sp->tier,
-                                .ref_model = sp->ref_model, .id = sp->id,
-                                .estimate = sp->estimate, .cb = sp->cb,
-                                .duty = sp->duty,
-                                .comm_share = sp->comm_share };
-    GS_ASSERT(sp->nphases >= 0 && sp->nphases <= GS_MAX_PHASES);
-    j->nphases = sp->nphases;
-    for (int i = 0; i < sp->nphases; i++)
-        j->phase[i] = sp->phase[i];
-    if (sp->mig_profile[0])
-        memcpy(j->mig_profile, sp->mig_profile, sizeof j->mig_profile);
-    else
-        j->mig_profile[0] = '\0';
+    uint32_t h = 2166136261u;
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* Index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
+ * GS_MAX_TENANTS tenants (a record's field). */
+static int tenant_intern(struct gs_sim *s, const char *name)
+{
+    if (s->ntn * 2 >= s->thcap) {
+        int cap = s->thcap ? s->thcap * 2 : 64;
+        int *h = malloc((size_t)cap * sizeof *h);
+        if (h == NULL)
+            return GS_ENOMEM;
+        for (int i = 0; i < cap; i++)
+            h[i] = -1;
+        for (int i = 0; i < s->ntn; i++) {
+            uint32_t k = hash_str(s->tnames[i]) & (uint32_t)(cap - 1);
+            while (h[k] >= 0)
+                k = (k + 1) & (uint32_t)(cap - 1);
+            h[k] = i;
+        }
+        free(s->thash);
+        s->thash = h;
+        s->thcap = cap;
+    }
+    uint32_t k = hash_str(name) & (uint32_t)(s->thcap - 1);
+    while (s->thash[k] >= 0) {
+        if (strcmp(s->tnames[s->thash[k]], name) == 0)
+            return s->thash[k];
+        k = (k + 1) & (uint32_t)(s->thcap - 1);
+    }
+    if (s->ntn >= GS_MAX_TENANTS)
+        return GS_ERANGE;
+    if (s->ntn == s->captn) {
+        int cap = s->captn ? s->captn * 2 : 16;
+        void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
+        if (t == NULL)
+            return GS_ENOMEM;
+        s->tnames = t;
+        s->captn = cap;
+    }
+    snprintf(s->tnames[s->ntn], GS_TENANT_NAME, "%s", name);
+    s->thash[k] = s->ntn;
+    return s->ntn++;
 }
 
 /* The tenant index of sp's tenant, through the source's number for it
@@ -367,7 +394,7 @@ static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
     int key = sp->tenant_key;
     if (key > 0 && key < s->ntkey && s->tkey[key] > 0)
         return s->tkey[key] - 1;
-    int t = gs_sim_tenant_intern(s, sp->tenant);
+    int t = tenant_intern(s, sp->tenant);
     if (t < 0 || key <= 0 || key > GS_TENANT_KEYS)
         return t;
     if (key >= s->ntkey) {
@@ -385,15 +412,10 @@ static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
     return t;
 }
 
-int gs_sim_admit(struct gs_sim *s, const struct gs_jobspec *sp)
+int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
+                 const struct gs_jobspec *sp)
 {
     const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
-    struct gs_job *j = s->freelist;
-    if (j)
-        s->freelist = j->next;
-    else if ((j = malloc(sizeof *j)) == NULL)
-        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
-    gs_sim_job_fill(j, sp);
     j->model = -1;
     j->tenant = tenant_of(s, sp);
     if (j->tenant < 0) {
@@ -414,6 +436,7 @@ int gs_sim_admit(struct gs_sim *s, const struct gs_jobspec *sp)
     j->need = (struct gs_need){ .gpus = sp->gpus,
                                 .milli = sp->gpus > 0 ? 0 : sp->milli,
                                 .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                                .tolerates = sp->tolerates,
                                 .profile = sp->mig_profile[0] ? j->mig_profile
                                                               : NULL,
                                 .guar = sp->guar_milli,
@@ -492,11 +515,6 @@ int gs_sim_admit(struct gs_sim *s, const struct gs_jobspec *sp)
         free(j);
         return gs_sim_fail(s, GS_EINVAL, where, what);
     }
-    j->state = GS_JOB_PENDING;
-    gs_sim_pending_insert(s, j);
-    if (s->pol->arrive && !s->offering)
-        s->pol->arrive(s->pst, s, j);
-    s->dirty = 1;
     return 0;
 }
 

@@ -16,8 +16,10 @@
  * by the policy, holding one node's CPU and host memory (fleet.h,
  * gs_need_host_only).  The core places them (host_place; placers are
  * asked only for jobs with GPUs): pools without GPUs first, then GPU
- * nodes, first fit.  A job's arrival, from its spec to the queue, is
- * admit.c's; the two share struct gs_sim through simint.h. */
+ * nodes, first fit.  What admits an arriving job (its tenant, host asks,
+ * eligible pools, record; the error when no pool may ever take it) is
+ * admit.c's, called by arrive() here; the two share struct gs_sim through
+ * simint.h. */
 #include "simint.h"
 #include "../base/bigmem.h"
 #include "../cluster/frag.h"
@@ -43,66 +45,6 @@
             if ((s)->mods[mi_].ops->h)                                  \
                 (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
     } while (0)
-
-int gs_sim_fail(struct gs_sim *s, int code, const char *where,
-                const char *what)
-{
-    if (!s->err) {
-        s->err = code;
-        gs_diag_set(&s->errd, code, where, "%s", what);
-    }
-    return code;
-}
-
-static uint32_t hash_str(const char *p)
-{
-    uint32_t h = 2166136261u;
-    for (; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
-}
-
-/* Index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
- * GS_MAX_TENANTS tenants (a record's field). */
-int gs_sim_tenant_intern(struct gs_sim *s, const char *name)
-{
-    if (s->ntn * 2 >= s->thcap) {
-        int cap = s->thcap ? s->thcap * 2 : 64;
-        int *h = malloc((size_t)cap * sizeof *h);
-        if (h == NULL)
-            return GS_ENOMEM;
-        for (int i = 0; i < cap; i++)
-            h[i] = -1;
-        for (int i = 0; i < s->ntn; i++) {
-            uint32_t k = hash_str(s->tnames[i]) & (uint32_t)(cap - 1);
-            while (h[k] >= 0)
-                k = (k + 1) & (uint32_t)(cap - 1);
-            h[k] = i;
-        }
-        free(s->thash);
-        s->thash = h;
-        s->thcap = cap;
-    }
-    uint32_t k = hash_str(name) & (uint32_t)(s->thcap - 1);
-    while (s->thash[k] >= 0) {
-        if (strcmp(s->tnames[s->thash[k]], name) == 0)
-            return s->thash[k];
-        k = (k + 1) & (uint32_t)(s->thcap - 1);
-    }
-    if (s->ntn >= GS_MAX_TENANTS)
-        return GS_ERANGE;
-    if (s->ntn == s->captn) {
-        int cap = s->captn ? s->captn * 2 : 16;
-        void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
-        if (t == NULL)
-            return GS_ENOMEM;
-        s->tnames = t;
-        s->captn = cap;
-    }
-    snprintf(s->tnames[s->ntn], GS_TENANT_NAME, "%s", name);
-    s->thash[k] = s->ntn;
-    return s->ntn++;
-}
 
 #define PBLK 8
 
@@ -159,7 +101,7 @@ static struct gs_job *pending_pred(struct gs_sim *s, const struct gs_job *j)
 }
 
 /* Insert in arrival order (a requeued job goes back to its place). */
-void gs_sim_pending_insert(struct gs_sim *s, struct gs_job *j)
+static void pending_insert(struct gs_sim *s, struct gs_job *j)
 {
     long b = (long)(j->rec >> PBLK);
     if (b >= s->nblk) {
@@ -301,11 +243,12 @@ static void release(struct gs_sim *s, struct gs_job *j)
  * holding the record's index has come; those misses then overlap with the
  * work until it fires (the policy's heaps read the same struct) instead of
  * following one another.  A hint only: the event may yet move. */
+static void on_finish(struct gs_event *ev, void *ctx);
+
 static const struct gs_job *next_finish(struct gs_sim *s)
 {
     struct gs_event *nx = gs_engine_top(&s->eng);
-    return nx && nx->fire == gs_sim_on_finish ? (const struct gs_job *)nx
-                                              : NULL;
+    return nx && nx->fire == on_finish ? (const struct gs_job *)nx : NULL;
 }
 
 static void prefetch_job(const struct gs_job *j)
@@ -314,7 +257,7 @@ static void prefetch_job(const struct gs_job *j)
         __builtin_prefetch((const char *)j + 64 * i, 1);
 }
 
-void gs_sim_on_finish(struct gs_event *ev, void *ctx)
+static void on_finish(struct gs_event *ev, void *ctx)
 {
     struct gs_sim *s = ctx;
     struct gs_job *j = (struct gs_job *)ev;
@@ -359,6 +302,57 @@ static void on_tick(struct gs_event *ev, void *ctx)
     s->dirty = 1;
     if (sim_alive(s))
         gs_engine_at(&s->eng, ev, s->eng.now + s->pol->tick_ms);
+}
+
+/* --- arrival ---------------------------------------------------------- */
+
+/* Fill a job's struct from its spec: zero but for what few jobs have (a
+ * MIG profile's name, phases: job.h), which is written only when the job
+ * has it -- so a recycled struct's lines that a plain job never reads are
+ * not touched. */
+static void job_fill(struct gs_job *j, const struct gs_jobspec *sp)
+{
+    memset(j, 0, offsetof(struct gs_job, mig_profile));
+    gs_event_init(&j->fin, on_finish);
+    gs_hnode_init(&j->pnode);
+    j->alloc.pool = -1;
+    j->s = (struct gs_jobkept){ .arrival = sp->arrival, .work = sp->work,
+                                .deadline = sp->deadline, .tier = sp->tier,
+                                .ref_model = sp->ref_model, .id = sp->id,
+                                .estimate = sp->estimate, .cb = sp->cb,
+                                .duty = sp->duty,
+                                .comm_share = sp->comm_share };
+    GS_ASSERT(sp->nphases >= 0 && sp->nphases <= GS_MAX_PHASES);
+    j->nphases = sp->nphases;
+    for (int i = 0; i < sp->nphases; i++)
+        j->phase[i] = sp->phase[i];
+    if (sp->mig_profile[0])
+        memcpy(j->mig_profile, sp->mig_profile, sizeof j->mig_profile);
+    else
+        j->mig_profile[0] = '\0';
+}
+
+/* A job of spec sp arrives: a job struct (the free list's first, or a
+ * new one), filled, admitted (admit.c: record, tenant, host asks, pools)
+ * and queued, the policy told.  0, or a negative code with the run failed
+ * (gs_sim_fail). */
+static int arrive(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    struct gs_job *j = s->freelist;
+    if (j)
+        s->freelist = j->next;
+    else if ((j = malloc(sizeof *j)) == NULL)
+        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
+    job_fill(j, sp);
+    int rc = gs_sim_admit(s, j, sp);    /* j freed when it fails */
+    if (rc < 0)
+        return rc;
+    j->state = GS_JOB_PENDING;
+    pending_insert(s, j);
+    if (s->pol->arrive && !s->offering)
+        s->pol->arrive(s->pst, s, j);
+    s->dirty = 1;
+    return 0;
 }
 
 /* --- the policy's calls ------------------------------------------------ */
@@ -441,7 +435,8 @@ static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
     uint64_t m;
     memcpy(&m, &n->mem_gb, sizeof m);
     uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
-                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
+                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL ^
+                 n->tolerates * 0xd6e8feb86659fd93ULL;
     h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
          (uint64_t)n->burst;
     h ^= ((uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib) *
@@ -455,7 +450,8 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
     const struct gs_need *a = &x->need, *b = &j->need;
     return x->tier == j->s.tier && a->gpus == b->gpus &&
            a->milli == b->milli && a->mem_gb == b->mem_gb &&
-           a->allowed == b->allowed && a->guar == b->guar &&
+           a->allowed == b->allowed && a->tolerates == b->tolerates &&
+           a->guar == b->guar &&
            a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
            a->dev_gb == b->dev_gb &&
            a->mem_mib == b->mem_mib &&
@@ -744,7 +740,7 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
     rd->preemptions++;
     s->npreempt++;
     r->state = GS_JOB_PENDING;
-    gs_sim_pending_insert(s, j);
+    pending_insert(s, j);
     if (s->pol->stopped)
         s->pol->stopped(s->pst, s, j, why);
     MODELS_CALL(s, job_ended, j, why);
@@ -879,17 +875,18 @@ int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
     *out = NULL;
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
-    gs_sim_job_fill(&probe, sp);
+    job_fill(&probe, sp);
     probe.need = (struct gs_need){ .gpus = sp->gpus,
                                    .milli = sp->gpus > 0 ? 0 : sp->milli,
                                    .mem_gb = sp->mem_gb,
                                    .allowed = sp->allowed,
+                                   .tolerates = sp->tolerates,
                                    .profile = sp->mig_profile[0]
                                                   ? sp->mig_profile : NULL };
     if ((sp->gpus == 0 && sp->milli == 0) || !gs_sim_any_pool_fits(s, &probe))
         return GS_EINVAL;
     long before = s->nrec;
-    int rc = gs_sim_admit(s, sp);
+    int rc = arrive(s, sp);
     if (rc < 0)
         return rc;
     GS_ASSERT(s->nrec == before + 1 && s->ptail != NULL &&
@@ -906,7 +903,7 @@ int gs_sim_complete(struct gs_sim *s, struct gs_job *j)
     if (j->state != GS_JOB_RUNNING)
         return GS_ESTATE;
     gs_engine_cancel(&s->eng, &j->fin);
-    gs_sim_on_finish(&j->fin, s);
+    on_finish(&j->fin, s);
     return 0;
 }
 
@@ -917,6 +914,7 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
     struct gs_need need = { .gpus = sp->gpus,
                             .milli = sp->gpus > 0 ? 0 : sp->milli,
                             .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                            .tolerates = sp->tolerates,
                             .profile = sp->mig_profile[0] ? sp->mig_profile
                                                           : NULL,
                             .guar = sp->guar_milli, .burst = sp->burst_milli,
@@ -924,12 +922,12 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
                             .mem_mib = sp->mem_mib };
     struct gs_job probe;
     memset(&probe, 0, sizeof probe);
-    gs_sim_job_fill(&probe, sp);
+    job_fill(&probe, sp);
     probe.need = need;
     if ((sp->gpus == 0 && sp->milli == 0) || !gs_sim_any_pool_fits(s, &probe))
         return 0;
     s->offering = 1;
-    int rc = gs_sim_admit(s, sp);
+    int rc = arrive(s, sp);
     struct gs_job *j = s->ptail;
     if (rc == 0) {
         rc = gs_sim_try_start(s, j, NULL, 0);
@@ -1247,7 +1245,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         while (gs_engine_next_time(&s->eng) == t && !s->err)
             gs_engine_step(&s->eng);
         while (s->have_next && s->next.arrival == t && !s->err) {
-            if (gs_sim_admit(s, &s->next) < 0)
+            if (arrive(s, &s->next) < 0)
                 break;
             if ((rc = pull(s, d)) < 0)
                 return rc;

@@ -1,6 +1,6 @@
 /* simint.h -- what the files of the simulation loop share: struct gs_sim
- * itself, and the calls between the loop and the engine calls (sim.c) and
- * admission (admit.c).  Nothing outside sim/core/ includes it; sim.h is
+ * itself, and the calls the loop (sim.c) makes to admission (admit.c),
+ * which calls nothing back.  Nothing outside sim/core/ includes it; sim.h is
  * the public door, and sim.c's essay states the invariants. */
 #ifndef GS_SIMINT_H
 #define GS_SIMINT_H
@@ -134,26 +134,25 @@ static inline float sim_alloc_gpus(const struct gs_job *j)
     return (float)j->need.milli / 1000.0f;
 }
 
-/* sim.c: record an error of the run (the first one wins); code. */
-int gs_sim_fail(struct gs_sim *s, int code, const char *where,
-                const char *what);
-/* sim.c: index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
- * GS_MAX_TENANTS tenants. */
-int gs_sim_tenant_intern(struct gs_sim *s, const char *name);
-/* sim.c: a running job's finish event (job.h's fin). */
-void gs_sim_on_finish(struct gs_event *ev, void *ctx);
-/* sim.c: put pending job j in the queue at its record's place. */
-void gs_sim_pending_insert(struct gs_sim *s, struct gs_job *j);
+/* Record an error of the run (the first one wins); code. */
+static inline int gs_sim_fail(struct gs_sim *s, int code,
+                              const char *where, const char *what)
+{
+    if (!s->err) {
+        s->err = code;
+        gs_diag_set(&s->errd, code, where, "%s", what);
+    }
+    return code;
+}
 
-/* admit.c: a new job of spec sp: its record, tenant, host asks and pools;
- * queued (and the policy told) or the run failed with the reason.  0 or
- * a negative code (gs_sim_fail). */
-int gs_sim_admit(struct gs_sim *s, const struct gs_jobspec *sp);
+/* admit.c: admit job j (filled from spec sp, not yet queued): its tenant,
+ * host asks with the tier's defaults, the models it may use, its record; 0,
+ * or a negative code with the run failed (gs_sim_fail) and j freed -- a
+ * job no pool may ever take fails the run with the reason. */
+int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
+                 const struct gs_jobspec *sp);
 /* admit.c: may any pool take j (its need and every model's veto). */
 int gs_sim_any_pool_fits(const struct gs_sim *s, const struct gs_job *j);
-/* admit.c: fill a job's struct from its spec (job.h's lines a plain job
- * never reads left alone). */
-void gs_sim_job_fill(struct gs_job *j, const struct gs_jobspec *sp);
 /* admit.c: grow a side array of the records from old to cap entries of
  * each bytes (bigmem.h); 0 or GS_ENOMEM. */
 int gs_sim_side_grow(void **p, size_t each, long old, long cap);

@@ -626,6 +626,25 @@ int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
     return 0;
 }
 
+int gs_json_strdup(const struct gs_jin *c, const struct gs_json *o,
+                   const char *path, const char *key, int req, char **out)
+{
+    int rc;
+    *out = NULL;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsString(v))
+        return gs_json_err(c, p, "expected a string");
+    if (req && v->valuestring[0] == '\0')
+        return gs_json_err(c, p, "must not be empty");
+    if ((*out = strdup(v->valuestring)) == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    return 0;
+}
+
 int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *key, int req, gs_time *out)
 {

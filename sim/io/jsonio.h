@@ -165,6 +165,10 @@ int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
 int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
                 const char *path, const char *key, int req, char *out,
                 size_t n);
+/* A string of any length (a path): *out is a malloc'ed copy the caller
+ * frees, or NULL when the key is absent and not required. */
+int gs_json_strdup(const struct gs_jin *c, const struct gs_json *o,
+                   const char *path, const char *key, int req, char **out);
 /* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
 int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *key, int req, gs_time *out);
