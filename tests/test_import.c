@@ -585,6 +585,77 @@ static void test_kueue(void)
     free(text);
 }
 
+/* Kueue ClusterQueues as a scenario's tenants ($.tenants[].from_queues)
+ * feeding the fair policy: 16 H100s; team-a runs two 8-GPU jobs for 10 h
+ * from time 0; team-b's 8-GPU job comes at 1 h.  With quotas 8 and 8
+ * (even.json) team-a's second job is borrowing team-b's share and is
+ * reclaimed: team-b starts on arrival.  With 16 and 0 (skewed.json) team-b
+ * has no guarantee and waits until a team-a job ends, at 10 h: 9 h. */
+static void kueue_run(const char *file, int64_t want_start, int want_preempt)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_load(file, &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->ntenants, 2);
+    CU_ASSERT_STRING_EQUAL(sc->tenants[0].name, "team-a");
+    CU_ASSERT_STRING_EQUAL(sc->tenants[1].name, "team-b");
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(r[2].id, 3);
+    CU_ASSERT_EQUAL(r[2].start, want_start);
+    CU_ASSERT_EQUAL(gs_sim_record_preemptions(sim, 0) +
+                    gs_sim_record_preemptions(sim, 1), want_preempt);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
+static void test_kueue_scenario(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(IMP "kueue-fair/even-scenario.json",
+                                           &sc, &d), 0);
+    CU_ASSERT_EQUAL(sc->tenants[0].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[0].weight, 1);
+    CU_ASSERT_EQUAL(sc->tenants[1].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[1].weight, 2);
+    gs_scenario_free(sc);
+    kueue_run(IMP "kueue-fair/even-scenario.json", 3600000, 1);
+    kueue_run(IMP "kueue-fair/skewed-scenario.json", 36000000, 0);
+    /* an unknown format, a tenant named twice, named by JSON path */
+    const char *bad[][2] = {
+        { "[{\"from_queues\": {\"format\": \"volcano\", \"path\": "
+          "\"even.json\"}}]", "$.tenants[0].from_queues.format" },
+        { "[{\"name\": \"team-b\"}, {\"from_queues\": {\"format\": "
+          "\"kueue\", \"path\": \"even.json\"}}]", "$.tenants[1]" },
+        { "[{\"from_queues\": {\"format\": \"kueue\", \"path\": "
+          "\"jobs.csv\"}}]", "jobs.csv" },
+    };
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "{\"fleet\": [{\"name\": \"h\", "
+                 "\"gpu\": \"H100-80GB\", \"nodes\": 1, "
+                 "\"gpus_per_node\": 8}], \"tenants\": %s, \"workload\": "
+                 "{\"trace\": {\"format\": \"native\", \"path\": "
+                 "\"jobs.csv\"}}}", bad[i][0]);
+        memset(&d, 0, sizeof d);
+        sc = NULL;
+        CU_ASSERT(gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc,
+                                    &d) < 0);
+        if (!strstr(d.where, bad[i][1]))
+            printf("\n    got where='%s' what='%s'", d.where, d.what);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i][1]));
+        CU_ASSERT_PTR_NULL(sc);
+    }
+}
+
 /* --- Slurm ------------------------------------------------------------------- */
 
 static void test_slurm_parsers(void)
@@ -1064,6 +1135,7 @@ static CU_TestInfo tests[] = {
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
     { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
+    { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
