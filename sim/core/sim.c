@@ -815,6 +815,14 @@ void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops)
     return NULL;
 }
 
+void *gs_sim_model_named(const struct gs_sim *s, const char *name)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (strcmp(s->mods[i].ops->name, name) == 0)
+            return s->mods[i].st;
+    return NULL;
+}
+
 int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
 {
     if (j->state != GS_JOB_RUNNING || !(rate >= 0))
