@@ -186,6 +186,7 @@ void gs_catalog_init(struct gs_catalog *c)
     c->n = (int)(sizeof builtin / sizeof builtin[0]);
     memcpy(c->m, builtin, sizeof builtin);
     memset(c->llm, 0, sizeof c->llm);
+    c->taints.n = 0;
     for (int i = 0; i < c->n; i++) {
         for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
             if (strcmp(llm_eff[k].name, c->m[i].name) == 0)
