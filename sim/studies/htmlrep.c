@@ -52,7 +52,8 @@ static const char usage[] =
 "  -f, --force     replace the default-named page\n"
 "\n"
 "Exit status: 0; 2 for bad usage or a file that is not a run, compare or\n"
-"plan result; 1 when the page cannot be written.\n";
+"plan result; 1 when the page cannot be written, or gnuplot could not draw\n"
+"one of its plots (the page says so in the plot's place).\n";
 
 static const char STYLE[] =
 "<style>\n"
@@ -146,6 +147,8 @@ void gs_html_plot(struct gs_html *h, struct gs_plot *p, const char *caption)
         fputs(svg, h->fp);
     } else {
         h->nfailed++;
+        fprintf(stderr, "gpusim: report: gnuplot could not draw figure %d "
+                "(%s)\n", id, gs_strerror(rc));
         fputs("<p>(gnuplot could not draw this plot)</p>", h->fp);
     }
     fprintf(h->fp, "\n<figcaption>Figure %d. %s</figcaption>\n</figure>\n",

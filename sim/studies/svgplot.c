@@ -4,8 +4,10 @@
  * arguments: ARG1 the SVG to write, ARG2..ARG4 the data files of the
  * lines, the points and the marks (one block a series, blocks apart by
  * two blank lines), ARG5 numbers "NL NP NM XMIN XMAX YMIN YMAX LOGX",
- * ARG6 the titles of every series in that order joined by the unit
- * separator (0x1F), ARG7 and ARG8 the axis labels.  A title is cut to
+ * ARG6 the titles of every series in that order, each after a unit
+ * separator (0x1F: so the argument never starts with a title, which
+ * gnuplot.h would refuse if it began with '<' or '|'), ARG7 and ARG8 the
+ * axis labels.  A title is cut to
  * TITLE_MAX bytes (on a UTF-8 boundary), its control characters made
  * spaces and bytes that are not UTF-8 made '?', so that it is one string
  * gnuplot can show; the page prints the whole name, HTML-escaped, beside
@@ -69,11 +71,11 @@ static const char SCRIPT[] =
  * non-empty ones (an empty file would make gnuplot warn). */
 static const char *const CLAUSE[3] = {
     "for [i=1:NL] ARG2 index (i - 1) using 1:2 with lines lw 2 lc i "
-    "title nth(ARG6, i)",
+    "title nth(ARG6, i + 1)",
     "for [i=1:NP] ARG3 index (i - 1) using 1:2 with points pt 7 ps 0.9 "
-    "lc (NL + i) title nth(ARG6, NL + i)",
+    "lc (NL + i) title nth(ARG6, NL + i + 1)",
     "for [i=1:NM] ARG4 index (i - 1) using 1:2 with points pt 6 ps 2.6 "
-    "lw 2 lc rgb \"#d62728\" title nth(ARG6, NL + NP + i)",
+    "lw 2 lc rgb \"#d62728\" title nth(ARG6, NL + NP + i + 1)",
 };
 
 struct gs_plot *gs_plot_new(const char *xlabel, const char *ylabel,
@@ -308,7 +310,7 @@ static void ranges(const struct gs_plot *p, const int cnt[3], char *buf,
              cnt[2], x0, x1, y0, y1, p->logx);
 }
 
-/* Every title, in the order lines, points, marks, joined by 0x1F. */
+/* Every title, in the order lines, points, marks, each after 0x1F. */
 static char *titles(const struct gs_plot *p)
 {
     size_t len = 1;
@@ -320,8 +322,7 @@ static char *titles(const struct gs_plot *p)
     for (int st = GS_PLOT_LINES; st <= GS_PLOT_MARK; st++)
         for (int i = 0; i < p->n; i++)
             if ((int)p->s[i].style == st) {
-                if (o > t)
-                    *o++ = '\037';
+                *o++ = '\037';
                 size_t k = strlen(p->s[i].title);
                 memcpy(o, p->s[i].title, k);
                 o += k;
