@@ -244,6 +244,104 @@ static void test_k8s_nodes_bad(void)
               "(Node team-a): kind", "'ClusterQueue' where a Node");
 }
 
+/* --- taints and tolerations ------------------------------------------------- */
+
+static void test_tolerations_rules(void)
+{
+    struct gs_taints t = { 0 };
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicated", "ml", "NoSchedule"), 0);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "gpu-maint", "", "NoExecute"), 1);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicated", "ml", "NoSchedule"), 0);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "x", "y", "PreferNoSchedule"),
+                    GS_EINVAL);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "", "y", "NoSchedule"), GS_EINVAL);
+    CU_ASSERT_STRING_EQUAL(t.name[0], "dedicated=ml:NoSchedule");
+    CU_ASSERT_STRING_EQUAL(t.name[1], "gpu-maint:NoExecute");
+    /* Equal: key and value; Exists: key (any value); empty key with
+     * Exists: everything; an effect narrows it */
+    const struct gs_toleration eq = { "dedicated", "ml", NULL, 0 };
+    const struct gs_toleration eqw = { "dedicated", "web", NULL, 0 };
+    const struct gs_toleration ex = { "dedicated", NULL, NULL, 1 };
+    const struct gs_toleration all = { NULL, NULL, NULL, 1 };
+    const struct gs_toleration allx = { "", NULL, "NoExecute", 1 };
+    const struct gs_toleration eff = { "dedicated", "ml", "NoExecute", 0 };
+    const struct gs_toleration mk = { "gpu-maint", "", "NoExecute", 0 };
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eq, 1), 1);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eqw, 1), 0);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &ex, 1), 1);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &all, 1), 3);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &allx, 1), 2);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eff, 1), 0);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &mk, 1), 2);
+    const struct gs_toleration two[] = { eqw, mk };
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, two, 2), 2);
+    /* ex is "dedicated" with any value: not "dedicatedX" */
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicatedX", "ml", "NoSchedule"), 2);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &ex, 1), 1);
+}
+
+/* Pods with and without tolerations on a fleet of a tainted H100 node
+ * (dedicated=ml:NoSchedule; its PreferNoSchedule and nvidia.com/gpu taints
+ * do not count) and a plain A100 node, 8 GPUs each; every pod asks 8 GPUs
+ * for 1 h, created a second apart, replayed under fifo.  Pods 1 (Equal),
+ * 2 (Exists, no key) and 7 (Exists on the key) tolerate the taint; 3 (no
+ * tolerations), 4 (only nvidia.com/gpu), 5 (a wrong value) and 6 (a wrong
+ * effect) do not, so they take the A100 one after the other even while
+ * the H100 stands idle: starts 3,601, 7,201, 10,801 and 14,401 s (each
+ * when the A100's previous job ends), never on the H100.  Without
+ * tolerations honoured, pod 3 would start on the H100 at 3,600 s. */
+static void test_tolerations_replay(void)
+{
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    struct gs_scenario *sc = NULL;
+    const char *text =
+        "{\"seed\": 1, \"policy\": \"fifo\","
+        " \"fleet\": [{\"from_node_list\": {\"format\": \"k8s-nodes\","
+        " \"path\": \"nodes.json\"}}],"
+        " \"workload\": {\"trace\": {\"format\": \"k8s-pods\","
+        " \"path\": \"pods.json\"}}}";
+    int rc = gs_scenario_parse(text, "taints.json", IMP "taints", &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->npools, 2);
+    CU_ASSERT_EQUAL(sc->cat.taints.n, 1);
+    CU_ASSERT_STRING_EQUAL(sc->cat.taints.name[0], "dedicated=ml:NoSchedule");
+    int hp = strstr(sc->pools[0].name, "taint-dedicated") ? 0 : 1;
+    CU_ASSERT_EQUAL(sc->pools[hp].taints, 1);
+    CU_ASSERT_EQUAL(sc->pools[1 - hp].taints, 0);
+    CU_ASSERT_EQUAL(sc->pools[hp].model, gs_catalog_find(&sc->cat,
+                                                         "H100-80GB"));
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 7);
+    int h100 = gs_catalog_find(&sc->cat, "H100-80GB");
+    int a100 = gs_catalog_find(&sc->cat, "A100-80GB");
+    const int64_t start[] = { 3601000, 7201000, 10801000, 14401000 };
+    for (int i = 2; i < 6; i++) {
+        CU_ASSERT_EQUAL(r[i].id, i + 1);
+        CU_ASSERT_EQUAL(r[i].model, a100);
+        CU_ASSERT_EQUAL(r[i].start, start[i - 2]);
+    }
+    /* the tolerating pods: one of 1 and 2 on each node at once; 7, behind
+     * the others in fifo order, on the H100 when 6 starts on the A100 */
+    CU_ASSERT_EQUAL(r[0].start, 0);
+    CU_ASSERT_EQUAL(r[1].start, 1000);
+    CU_ASSERT_NOT_EQUAL(r[0].model, r[1].model);
+    CU_ASSERT_EQUAL(r[6].model, h100);
+    CU_ASSERT_EQUAL(r[6].start, 14401000);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    /* a bad operator, named */
+    tt_bad("k8s-pods", IMP "taints/pods-bad.json", NULL,
+           IMP "taints/pods-bad.json: items[0] (Pod ml/bad): "
+           "spec.tolerations[0]", "operator 'In' is not Exists or Equal");
+}
+
 /* --- Kubernetes pods ---------------------------------------------------------- */
 
 static void test_k8s_pods(void)
@@ -802,6 +900,8 @@ static CU_TestInfo tests[] = {
     { "GPU product names onto the catalog", test_gpu_names },
     { "k8s-nodes: pools, sharing, markets, taints", test_k8s_nodes },
     { "k8s-nodes: malformed input named", test_k8s_nodes_bad },
+    { "taints and tolerations: the matching rules", test_tolerations_rules },
+    { "taints and tolerations: pods on tainted pools", test_tolerations_replay },
     { "k8s-pods: snapshots merged, requests, gangs, MIG", test_k8s_pods },
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },

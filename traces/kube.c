@@ -32,10 +32,12 @@
  * NoExecute taint of the node lifecycle (node.kubernetes.io/...: not
  * ready, unreachable, ...).  The GPU taint nvidia.com/gpu is tolerated by
  * every GPU pod (the ExtendedResourceToleration admission plug-in adds the
- * toleration), so it is ignored; a node with any other NoSchedule or
- * NoExecute taint is put in a pool of its own named "...-taint-KEY", which
- * a scenario's partitions can reserve for the tenants that tolerate it.
- * Nodes are grouped into pools by (node pool, zone, market, taint, model,
+ * toleration), so it is ignored; every other NoSchedule or NoExecute
+ * taint is interned in the catalog's taints (sim/cluster/taint.h) and the
+ * node goes to a pool of its own carrying them, named "...-taint-KEY"
+ * (the first taint's key): only jobs that tolerate them all may use it
+ * (pods' spec.tolerations, kubepods.c).
+ * Nodes are grouped into pools by (node pool, zone, market, taints, model,
  * GPUs per node, sharing); the pool's name is the node pool (Karpenter
  * karpenter.sh/nodepool, EKS eks.amazonaws.com/nodegroup, GKE
  * cloud.google.com/gke-nodepool, else node.kubernetes.io/instance-type,
@@ -230,31 +232,53 @@ static int node_market(const struct gs_json *meta)
     return GS_MKT_ONDEMAND;
 }
 
-/* spec.unschedulable and taints: a reason to leave the node out, or NULL;
- * the first other NoSchedule/NoExecute taint's key goes to n->taint. */
-static const char *node_taints(const struct gs_json *spec, struct gs_knode *n)
+/* spec.unschedulable and taints: *why a reason to leave the node out (or
+ * NULL); the other NoSchedule/NoExecute taints interned in cat's taints
+ * and their mask in n->taints, the first one's key in n->taint (the pool's
+ * name).  0 or the error naming spec.taints[i]. */
+static int node_taints(const struct gs_kctx *k, const struct gs_json *spec,
+                       struct gs_catalog *cat, struct gs_knode *n,
+                       const char **why)
 {
     char *u = gs_kube_get(spec, "unschedulable")
               ? gs_json_print(gs_kube_get(spec, "unschedulable")) : NULL;
     int cordoned = u && strcmp(u, "true") == 0;
     free(u);
-    if (cordoned)
-        return "cordoned (spec.unschedulable)";
+    *why = NULL;
+    if (cordoned) {
+        *why = "cordoned (spec.unschedulable)";
+        return 0;
+    }
+    int i = 0;
     for (const struct gs_json *t = gs_json_first(gs_kube_get(spec, "taints")); t;
-         t = gs_json_next(t)) {
+         t = gs_json_next(t), i++) {
         const char *key = gs_kube_str(t, "key"), *eff = gs_kube_str(t, "effect");
         if (key == NULL || eff == NULL || (strcmp(eff, "NoSchedule") != 0 &&
                                            strcmp(eff, "NoExecute") != 0))
             continue;
         if (strncmp(key, "node.kubernetes.io/", 19) == 0 ||
-            strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0)
-            return "a node-lifecycle taint (not ready, unreachable, "
+            strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0) {
+            *why = "a node-lifecycle taint (not ready, unreachable, "
                    "cordoned, ...)";
-        if (strcmp(key, "nvidia.com/gpu") == 0 || n->taint[0])
+            return 0;
+        }
+        if (strcmp(key, "nvidia.com/gpu") == 0)
             continue;
-        snprintf(n->taint, sizeof n->taint, "%s", key);
+        int b = gs_taints_add(&cat->taints, key, gs_kube_str(t, "value"), eff);
+        if (b < 0) {
+            char f[40];
+            snprintf(f, sizeof f, "spec.taints[%d]", i);
+            return gs_kube_fail(k, f, b == GS_ERANGE
+                                ? "more than %d distinct taints in the fleet"
+                                : "a key and value longer than %d characters",
+                                b == GS_ERANGE ? GS_MAX_TAINTS
+                                               : GS_TAINT_NAME - 14);
+        }
+        n->taints |= 1ULL << b;
+        if (n->taint[0] == '\0')
+            snprintf(n->taint, sizeof n->taint, "%s", key);
     }
-    return NULL;
+    return 0;
 }
 
 /* A MIG layout of as many instances of p as a GPU holds. */
@@ -440,8 +464,9 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
     memset(n, 0, sizeof *n);
     const struct gs_json *meta = gs_kube_get(it, "metadata");
     const struct gs_json *st = gs_kube_get(it, "status");
-    if ((*why = node_taints(gs_kube_get(it, "spec"), n)) != NULL)
-        return 0;
+    int rc = node_taints(k, gs_kube_get(it, "spec"), cat, n, why);
+    if (rc < 0 || *why)
+        return rc;
     const char *field = "status.allocatable";
     const struct gs_json *res = gs_kube_get(st, "allocatable");
     if (!gs_json_is_object(res)) {
@@ -452,7 +477,6 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
         return gs_kube_fail(k, "status.allocatable", "missing (and no "
                      "status.capacity): a node's resources are needed");
     double cpu, mem, gpu;
-    int rc;
     char f[64];
     snprintf(f, sizeof f, "%s", field);
     if ((rc = gs_kube_qty(k, res, f, "cpu", &cpu)) < 0 ||
@@ -494,7 +518,7 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
 static int same_group(const struct gs_knode *a, const struct gs_knode *b)
 {
     return strcmp(a->pool, b->pool) == 0 && strcmp(a->zone, b->zone) == 0 &&
-           strcmp(a->taint, b->taint) == 0 && a->market == b->market &&
+           a->taints == b->taints && a->market == b->market &&
            a->model == b->model && a->gpn == b->gpn &&
            a->share.mode == b->share.mode &&
            a->share.replicas == b->share.replicas &&
@@ -563,6 +587,7 @@ static int group_pools(const struct gs_knode *v, int n,
             ps[p].share = v[i].share;
             ps[p].cpu_milli = v[i].cpu_milli;
             ps[p].mem_mib = v[i].mem_mib;
+            ps[p].taints = v[i].taints;
             snprintf(ps[p].instance, sizeof ps[p].instance, "%s",
                      v[i].instance);
             pool_name(ps, p, &v[i], cat);

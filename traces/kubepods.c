@@ -53,6 +53,9 @@
  *             "notebook" or "dev" interactive, "batch-cpu", "data" or "etl"
  *             data; anything else (and none) training
  *   estimate  spec.activeDeadlineSeconds when set
+ *   tolerates spec.tolerations matched against the scenario's taints
+ *             (sim/cluster/taint.h): the job may use only pools whose
+ *             every taint it tolerates (a gang: all its pods do)
  *   family    with option nodes (a k8s-nodes file), the model of the node
  *             the pod ran on (spec.nodeName), which is also the job's
  *             reference model (its time was measured there), and on a MIG
@@ -88,6 +91,7 @@ struct kpod {
     int phase, tier, file, gpus, migs, daemon;
     int64_t created, start, end;
     int64_t estimate;
+    uint64_t tolerates;         /* the scenario's taints it tolerates */
     double cpu, mem;            /* cores, bytes */
 };
 
@@ -332,6 +336,43 @@ static int pod_phase(const struct gs_kctx *k, const struct gs_json *st, int *ph)
     return 0;
 }
 
+/* spec.tolerations against the scenario's taints (taint.h): the mask of
+ * those tolerated into *mask, or the error naming the toleration. */
+static int pod_tolerations(const struct kpods *s, const struct gs_kctx *k,
+                           const struct gs_json *spec, uint64_t *mask)
+{
+    struct gs_toleration tol[64];
+    int n = 0, i = 0;
+    char f[48];
+    *mask = 0;
+    for (const struct gs_json *t = gs_json_first(gs_kube_get(spec,
+                                                             "tolerations"));
+         t; t = gs_json_next(t), i++) {
+        snprintf(f, sizeof f, "spec.tolerations[%d]", i);
+        const char *op = gs_kube_str(t, "operator");
+        const char *eff = gs_kube_str(t, "effect");
+        const char *key = gs_kube_str(t, "key");
+        if (op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
+            return gs_kube_fail(k, f, "operator '%s' is not Exists or Equal",
+                                op);
+        if (eff && eff[0] && strcmp(eff, "NoSchedule") != 0 &&
+            strcmp(eff, "PreferNoSchedule") != 0 &&
+            strcmp(eff, "NoExecute") != 0)
+            return gs_kube_fail(k, f, "effect '%s' is not NoSchedule, "
+                                "PreferNoSchedule or NoExecute", eff);
+        int exists = op && strcmp(op, "Exists") == 0;
+        if ((key == NULL || key[0] == '\0') && !exists)
+            return gs_kube_fail(k, f, "an empty key needs operator Exists");
+        if (n == 64)
+            return gs_kube_fail(k, "spec.tolerations", "more than 64");
+        tol[n++] = (struct gs_toleration){ .key = key, .exists = exists,
+                                           .value = gs_kube_str(t, "value"),
+                                           .effect = eff };
+    }
+    *mask = gs_taints_tolerated(&s->sc->cat.taints, tol, n);
+    return 0;
+}
+
 /* Read one Pod into p. */
 static int pod_read(const struct kpods *s, const struct gs_kctx *k,
                     const struct gs_json *it, struct kpod *p,
@@ -361,7 +402,8 @@ static int pod_read(const struct kpods *s, const struct gs_kctx *k,
     *latest = p->created > *latest ? p->created : *latest;
     *latest = p->start > *latest ? p->start : *latest;
     struct kres r;
-    if ((rc = pod_res(k, spec, &r)) < 0)
+    if ((rc = pod_res(k, spec, &r)) < 0 ||
+        (rc = pod_tolerations(s, k, spec, &p->tolerates)) < 0)
         return rc;
     p->cpu = r.cpu;
     p->mem = r.mem;
@@ -597,8 +639,10 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
     int64_t created = INT64_MAX, start = -1, end = -1;
     double cpu = 0, mem = 0;
     int gpus = 0;
+    uint64_t tol = ~0ULL;
     for (long i = a; i < b; i++) {
         struct kpod *p = &s->v[i];
+        tol &= p->tolerates;    /* a gang goes where all its pods may */
         created = p->created < created ? p->created : created;
         start = p->start > start ? p->start : start;
         end = p->end > end ? p->end : end;
@@ -617,6 +661,7 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
     j.work = end > start ? (double)(end - start) : 1.0;
     j.gpus = gpus;
     j.tier = p0->tier;
+    j.tolerates = tol;
     j.estimate = p0->estimate;
     snprintf(j.tenant, sizeof j.tenant, "%s", p0->tenant);
     j.cpu_milli = (int32_t)fmin(llround(cpu * 1000), 2.0e9);

@@ -6,7 +6,6 @@
  * h5py and pandas read without special handling. */
 #include "h5out.h"
 #include "outfile.h"
-#include "../studies/placeexp.h"
 #include "report.h"
 #include "../core/model.h"
 #include "../base/version.h"
@@ -1156,7 +1155,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
 /* --- placement experiments ------------------------------------------------- */
 
 int gs_h5_write_place_exp(const char *path, const char *scenario,
-                          const char *text, const struct gs_place_exp *x,
+                          const char *text, const struct gs_h5_place_exp *x,
                           struct gs_diag *d)
 {
     struct w w = { .f = -1, .path = path, .d = d };
@@ -1167,16 +1166,13 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
     double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
                           sizeof *mean);
-    const char **names = calloc((size_t)x->nplacers + 1, sizeof *names);
-    if (g < 0 || mean == NULL || names == NULL) {
+    if (g < 0 || mean == NULL) {
         fail(&w, "/place_exp");
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
         attr_num(&w, g, "population", (double)x->population);
         attr_num(&w, g, "population_gpu", (double)x->population_gpu);
-        for (int i = 0; i < x->nplacers; i++)
-            names[i] = x->placers[i];
-        strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
+        strings(&w, g, "placers", 64, x->placers, (size_t)x->nplacers);
         hsize_t ns = (hsize_t)x->nseeds, nk = (hsize_t)x->npoints;
         dset(&w, g, "seeds", H5T_NATIVE_UINT64, 1, &ns, x->seeds);
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
@@ -1200,7 +1196,6 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         (void)cells;
     }
     free(mean);
-    free(names);
     if (g >= 0)
         H5Gclose(g);
     return file_end(&w);

@@ -191,9 +191,18 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
  *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
  *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
  *   /place_exp/tasks           [P, S] tasks offered */
-struct gs_place_exp;
+struct gs_h5_place_exp {
+    double capacity_gpus;
+    long population, population_gpu;   /* pods; pods asking for GPUs */
+    int nplacers, nseeds, npoints;      /* P, S, K */
+    const char *const *placers;         /* P names, under 64 bytes */
+    const uint64_t *seeds;              /* S */
+    const double *load;                 /* K */
+    const double *alloc, *stranded, *cpu_use, *failed;  /* [P][S][K] */
+    const long *tasks;                  /* [P][S] */
+};
 int gs_h5_write_place_exp(const char *path, const char *scenario,
-                          const char *text, const struct gs_place_exp *x,
+                          const char *text, const struct gs_h5_place_exp *x,
                           struct gs_diag *d);
 
 /* Sweeps and plans (`gpusim sweep`, `gpusim plan`; layouts in

@@ -2,7 +2,7 @@
  *
  * Each --set PATH=V1,V2,... is an axis; the points are the axes' product,
  * the first --set varying slowest.  Every point's scenario is the given
- * one edited at the key paths (planjson.h) and validated in full before any
+ * one edited at the key paths (jsonio.h) and validated in full before any
  * simulation starts, so a misspelt key stops the sweep at once with its
  * JSON path.  Point p with seed k is task p * N + k; the tasks go to
  * gs_dist_run (forked workers, MPI ranks), and the statistics are
@@ -21,7 +21,7 @@
 #include "compare.h"
 #include "../io/h5out.h"
 #include "mpirun.h"
-#include "planjson.h"
+#include "../io/jsonio.h"
 #include "progress.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
