@@ -47,8 +47,7 @@ cJSON *gs_json_parse_raw(const char *text, const char **end, int *oom)
     return root;
 }
 
-/* The whole file as a string (caller frees), or NULL with d filled. */
-static char *slurp(const char *path, struct gs_diag *d)
+char *gs_file_slurp(const char *path, struct gs_diag *d)
 {
     FILE *fp = fopen(path, "rb");
     if (fp == NULL) {
@@ -118,7 +117,7 @@ static cJSON *parse_text(const char *text, const char *name,
 
 static cJSON *parse_file(const char *path, struct gs_diag *d)
 {
-    char *text = slurp(path, d);
+    char *text = gs_file_slurp(path, d);
     if (text == NULL)
         return NULL;
     cJSON *root = parse_text(text, path, d);

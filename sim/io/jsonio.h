@@ -102,6 +102,10 @@ struct gs_jin {
     struct gs_diag *d;
 };
 
+/* The whole file at path as a NUL-terminated string (caller frees), or
+ * NULL with d filled (cannot open, read error, out of memory). */
+char *gs_file_slurp(const char *path, struct gs_diag *d);
+
 /* Parse text into a document named `name` in messages (line:column of a
  * syntax error).  0 or GS_EPARSE / GS_ENOMEM with d filled; free the
  * document with gs_json_free (NULL-safe). */

@@ -1,7 +1,8 @@
 /* htmlint.h -- the parts of `gpusim report` (htmlrep.c) shared by its
  * sections: the page being written, escaping, numbers, plots.
  *
- * htmlrep.c owns the command and the page's frame; htmlrun.c the
+ * htmlrep.c owns the command and the page's frame; htmlpage.c these
+ * shared pieces (escaping, numbers, sections, plots); htmlrun.c the
  * sections a run's data gives (over one run, or one run per policy of a
  * comparison); htmlcmp.c a comparison's answer; htmlplan.c a plan's. Every
  * string that came from the file is written through gs_html_esc. */

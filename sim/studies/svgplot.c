@@ -23,6 +23,7 @@
 
 #include "../base/err.h"
 #include "../io/gnuplot.h"
+#include "../io/jsonio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -331,28 +332,6 @@ static char *titles(const struct gs_plot *p)
     return t;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *b = malloc(cap);
-    while (b && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *nb = realloc(b, cap *= 2);
-            if (nb == NULL)
-                free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[n] = '\0';
-    return b;
-}
-
 /* Copy gnuplot's SVG from "<svg" on into fp: text outside tags has '>'
  * escaped; inside tags, id='X' becomes id='pID-X' and references to #X
  * (href, url()) follow. */
@@ -448,7 +427,7 @@ int gs_plot_svg(const struct gs_plot *p, const char *dir, int id,
         if (gs_gnuplot_run(path[4], args, 8) != 0)
             rc = GS_EIO;
     }
-    char *raw = rc == 0 ? slurp(path[0]) : NULL;
+    char *raw = rc == 0 ? gs_file_slurp(path[0], NULL) : NULL;
     if (rc == 0 && (raw == NULL || strstr(raw, "<svg") == NULL))
         rc = GS_EIO;
     size_t len = 0;
