@@ -585,6 +585,77 @@ static void test_kueue(void)
     free(text);
 }
 
+/* Kueue ClusterQueues as a scenario's tenants ($.tenants[].from_queues)
+ * feeding the fair policy: 16 H100s; team-a runs two 8-GPU jobs for 10 h
+ * from time 0; team-b's 8-GPU job comes at 1 h.  With quotas 8 and 8
+ * (even.json) team-a's second job is borrowing team-b's share and is
+ * reclaimed: team-b starts on arrival.  With 16 and 0 (skewed.json) team-b
+ * has no guarantee and waits until a team-a job ends, at 10 h: 9 h. */
+static void kueue_run(const char *file, int64_t want_start, int want_preempt)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_load(file, &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->ntenants, 2);
+    CU_ASSERT_STRING_EQUAL(sc->tenants[0].name, "team-a");
+    CU_ASSERT_STRING_EQUAL(sc->tenants[1].name, "team-b");
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(r[2].id, 3);
+    CU_ASSERT_EQUAL(r[2].start, want_start);
+    CU_ASSERT_EQUAL(gs_sim_record_preemptions(sim, 0) +
+                    gs_sim_record_preemptions(sim, 1), want_preempt);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
+static void test_kueue_scenario(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(IMP "kueue-fair/even-scenario.json",
+                                           &sc, &d), 0);
+    CU_ASSERT_EQUAL(sc->tenants[0].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[0].weight, 1);
+    CU_ASSERT_EQUAL(sc->tenants[1].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[1].weight, 2);
+    gs_scenario_free(sc);
+    kueue_run(IMP "kueue-fair/even-scenario.json", 3600000, 1);
+    kueue_run(IMP "kueue-fair/skewed-scenario.json", 36000000, 0);
+    /* an unknown format, a tenant named twice, named by JSON path */
+    const char *bad[][2] = {
+        { "[{\"from_queues\": {\"format\": \"volcano\", \"path\": "
+          "\"even.json\"}}]", "$.tenants[0].from_queues.format" },
+        { "[{\"name\": \"team-b\"}, {\"from_queues\": {\"format\": "
+          "\"kueue\", \"path\": \"even.json\"}}]", "$.tenants[1]" },
+        { "[{\"from_queues\": {\"format\": \"kueue\", \"path\": "
+          "\"jobs.csv\"}}]", "jobs.csv" },
+    };
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "{\"fleet\": [{\"name\": \"h\", "
+                 "\"gpu\": \"H100-80GB\", \"nodes\": 1, "
+                 "\"gpus_per_node\": 8}], \"tenants\": %s, \"workload\": "
+                 "{\"trace\": {\"format\": \"native\", \"path\": "
+                 "\"jobs.csv\"}}}", bad[i][0]);
+        memset(&d, 0, sizeof d);
+        sc = NULL;
+        CU_ASSERT(gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc,
+                                    &d) < 0);
+        if (!strstr(d.where, bad[i][1]))
+            printf("\n    got where='%s' what='%s'", d.where, d.what);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i][1]));
+        CU_ASSERT_PTR_NULL(sc);
+    }
+}
+
 /* --- Slurm ------------------------------------------------------------------- */
 
 static void test_slurm_parsers(void)
@@ -1050,6 +1121,58 @@ static void test_replay_check(void)
     unlink(csv);
 }
 
+/* DCGM's utilization against the replay's, on a known answer: 8 A100s
+ * watched 09:00-11:00 at 60 s; GPUs 0-3 held by team-a's job (4 GPUs,
+ * 09:00-11:00) at GPU_UTIL 40 % the first hour and 60 % the second, GPUs
+ * 4-7 unallocated at 0.  Measured: 16 GPU-h observed, 8 allocated, busy
+ * 4 x (0.4 + 0.6) = 4: 25 %; hours 1.6 and 2.4 busy GPUs.  Replayed: the
+ * job holds 4 GPUs for 2 h on the 8-GPU fleet: 8 of 16 GPU-h, 50 %. */
+static void test_replay_dcgm_util(void)
+{
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/gs-import-util-%d.txt", (int)getpid());
+    int keep = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CU_ASSERT_FATAL(keep >= 0 && fd >= 0);
+    char *argv[] = { "replay-check", IMP "dcgm-replay/scenario.json",
+                     "--dcgm", IMP "dcgm-replay/util.json", NULL };
+    fflush(stdout);
+    dup2(fd, 1);
+    tt_log_start();
+    int rc = gs_replay_main(4, argv);
+    fflush(stdout);
+    dup2(keep, 1);
+    close(keep);
+    close(fd);
+    CU_ASSERT_EQUAL(rc, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = fopen(out, "r");
+    CU_ASSERT_FATAL(fp != NULL);
+    CU_ASSERT(getdelim(&text, &len, '\0', fp) > 0);
+    fclose(fp);
+    unlink(out);
+    static const char *const want[] = {
+        "total       measured util 25.0% (4.00 busy of 16.00 observed GPU-h; "
+        "8.00 allocated); replayed util 50.0% (8.00 of 16.00 GPU-h)",
+        "  A100-80GB                 25.0%        4.00            50.0%        "
+        "8.00\n",
+        "  team-a                           4.00       8.00                  "
+        "8.00\n",
+        "  2024-05-01T09:00:00Z                      8.00       4.00   1.60    "
+        "                 4.00\n",
+        "  2024-05-01T10:00:00Z                      8.00       4.00   2.40    "
+        "                 4.00\n",
+        "measured    DCGM: busy = GPU_UTIL (the share of time a kernel ran",
+        "replayed    gpusim: busy = GPU-hours the jobs held",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (text == NULL || !strstr(text, want[i]))
+            printf("\n    missing: '%s'", want[i]);
+        CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, want[i]) : NULL);
+    }
+    free(text);
+}
+
 static CU_TestInfo tests[] = {
     { "Kubernetes quantities", test_quantities },
     { "RFC 3339 and local times, zones and DST", test_times },
@@ -1064,6 +1187,7 @@ static CU_TestInfo tests[] = {
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
     { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
+    { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
@@ -1075,6 +1199,7 @@ static CU_TestInfo tests[] = {
     { "Kolmogorov-Smirnov: statistic and Q_KS", test_ks },
     { "replay: recorded against replayed waits", test_replay_compare },
     { "replay-check on the k8s example", test_replay_check },
+    { "replay-check: DCGM against replayed utilization", test_replay_dcgm_util },
     CU_TEST_INFO_NULL,
 };
 
