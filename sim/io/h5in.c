@@ -350,6 +350,36 @@ int gs_h5in_column_strs(const struct gs_h5in *r, const char *path,
     return rc;
 }
 
+int gs_h5in_columns(const struct gs_h5in *r, const char *path, char ***names,
+                    size_t *n)
+{
+    hid_t ds, t;
+    size_t rows;
+    *names = NULL;
+    *n = 0;
+    int rc = ds_open(r, path, &ds, &t, &rows, NULL, NULL);
+    if (rc < 0)
+        return rc;
+    int k = H5Tget_class(t) == H5T_COMPOUND ? H5Tget_nmembers(t) : -1;
+    char **v = k >= 0 ? calloc((size_t)k + 1, sizeof *v) : NULL;
+    rc = k < 0 ? GS_EPARSE : v == NULL ? GS_ENOMEM : 0;
+    for (int i = 0; rc == 0 && i < k; i++) {
+        char *m = H5Tget_member_name(t, (unsigned)i);
+        if (m == NULL || (v[i] = strdup(m)) == NULL)
+            rc = GS_ENOMEM;
+        if (m)
+            H5free_memory(m);
+    }
+    ds_close(ds, t);
+    if (rc < 0) {
+        gs_h5in_strs_free(v, k > 0 ? (size_t)k : 0);
+        return rc;
+    }
+    *names = v;
+    *n = (size_t)k;
+    return 0;
+}
+
 struct names {
     char **v;
     size_t n, cap;

@@ -51,6 +51,11 @@ int gs_h5in_column(const struct gs_h5in *r, const char *path,
 int gs_h5in_column_strs(const struct gs_h5in *r, const char *path,
                         const char *col, char ***v, size_t *n);
 
+/* The column names of the compound table at path, in the file's order:
+ * 0 or a negative code. */
+int gs_h5in_columns(const struct gs_h5in *r, const char *path, char ***names,
+                    size_t *n);
+
 /* The names of group's children, in name order: 0 or a negative code. */
 int gs_h5in_children(const struct gs_h5in *r, const char *group,
                      char ***names, size_t *n);

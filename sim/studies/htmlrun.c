@@ -356,17 +356,46 @@ static void sec_waits(struct gs_html *h, const struct gs_html_run *r, int n)
 }
 
 /* The per-service table: a row per measure of /services/summary, a
- * column per service. */
+ * column per service.  The table is compound (a column "service", then a
+ * column per measure); files before schema 3 held it as a [service,
+ * measure] array named by /services/summary_columns. */
+static double *service_values(struct gs_html *h, const char *path,
+                              size_t ns, char ***cols, size_t *nc)
+{
+    char *pc = gs_html_path(path, "_columns");
+    size_t d[3], rows = 0;
+    double *v = NULL;
+    if (pc && gs_h5in_strings(h->r, pc, cols, nc) == 0) {       /* old */
+        if (gs_h5in_doubles(h->r, path, &v, d) != 2 || d[0] != ns ||
+            d[1] != *nc) {
+            free(v);
+            v = NULL;
+        }
+    } else if (gs_h5in_columns(h->r, path, cols, nc) == 0) {
+        v = calloc(ns * *nc + 1, sizeof *v);
+        for (size_t c = 0; v && c < *nc; c++) {
+            double *col = NULL;
+            for (size_t s = 0; s < ns; s++)
+                v[s * *nc + c] = NAN;
+            if (gs_h5in_column(h->r, path, (*cols)[c], &col, &rows) == 0 &&
+                rows == ns)
+                for (size_t s = 0; s < ns; s++)
+                    v[s * *nc + c] = col[s];
+            free(col);
+        }
+    }
+    free(pc);
+    return v;
+}
+
 static void service_table(struct gs_html *h, const char *prefix,
                           char **names, size_t ns)
 {
-    char *pc = gs_html_path(prefix, "/services/summary_columns");
     char *pv = gs_html_path(prefix, "/services/summary");
     char **cols = NULL;
-    size_t nc = 0, d[3];
-    double *v = NULL;
-    if (pc && pv && gs_h5in_strings(h->r, pc, &cols, &nc) == 0 &&
-        gs_h5in_doubles(h->r, pv, &v, d) == 2 && d[0] == ns && d[1] == nc) {
+    size_t nc = 0;
+    double *v = pv ? service_values(h, pv, ns, &cols, &nc) : NULL;
+    if (v) {
         fputs("<table><tr><th>measure</th>", h->fp);
         for (size_t s = 0; s < ns; s++) {
             fputs("<th>", h->fp);
@@ -375,6 +404,8 @@ static void service_table(struct gs_html *h, const char *prefix,
         }
         fputs("</tr>\n", h->fp);
         for (size_t c = 0; c < nc; c++) {
+            if (strcmp(cols[c], "service") == 0)
+                continue;
             fputs("<tr><td>", h->fp);
             gs_html_esc(h->fp, cols[c]);
             fputs("</td>", h->fp);
@@ -389,7 +420,6 @@ static void service_table(struct gs_html *h, const char *prefix,
     }
     gs_h5in_strs_free(cols, nc);
     free(v);
-    free(pc);
     free(pv);
 }
 
