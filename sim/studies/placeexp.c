@@ -335,11 +335,17 @@ int gs_place_exp_run_cb(const struct gs_scenario *sc,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     for (int i = 0; i < o->nplacers; i++)
         if ((pol[i] = gs_kp_policy_find(o->placers[i])) < 0) {
+            const char *names[GS_KP_N + 1];
+            for (int k = 0; k < GS_KP_N; k++)
+                names[k] = gs_kp_policy_name(k);
+            names[GS_KP_N] = NULL;
+            char hint[128];
+            gs_suggest_fmt(o->placers[i], names, hint, sizeof hint);
             free(pol);
             return gs_diag_set(d, GS_ENOTFOUND, "--placers", "unknown "
-                               "placement '%s' (the experiment has random, "
+                               "placement '%s'%s (the experiment has random, "
                                "best-fit, dot-product, clustering, packing, "
-                               "fgd)", o->placers[i]);
+                               "fgd)", o->placers[i], hint);
         }
     struct exp_in in = { .max_load = o->max_load, .ties = o->ties };
     struct gs_kp_pod *pop = NULL;

@@ -17,6 +17,7 @@
  * is searched by bisection (plan.c). */
 #include "planjson.h"
 #include "../core/params.h"
+#include "../../policies/policy.h"
 #include "../io/scenario.h"
 #include "sweep.h"
 
@@ -279,6 +280,35 @@ static void show(const struct gs_json *v, char *out, size_t n)
 }
 
 /* An axis setting key (a path in the scenario) to each of list's values. */
+/* A value of an axis that sets "policy" or "placement" (a name, or an
+ * object with "name") must name a registered policy or placer: else an
+ * error at path with "did you mean" and the known names, before any run
+ * (a candidate would otherwise fail at its first run, naming only the
+ * edited scenario's $.policy). */
+static int check_named(struct pctx *c, const struct gs_json *v,
+                       const char *path, const char *key)
+{
+    int pol = strcmp(key, "policy") == 0;
+    if (!pol && strcmp(key, "placement") != 0)
+        return 0;
+    const struct gs_json *nm = gs_json_is_string(v) ? v
+                               : gs_json_get(v, "name");
+    if (!gs_json_is_string(nm))
+        return 0;               /* the scenario's own check says what */
+    const char *name = gs_json_string(nm);
+    if (pol ? gs_policy_find(name) != NULL : gs_placer_find(name) != NULL)
+        return 0;
+    const void *const *tab = pol ? (const void *const *)gs_policies
+                                 : (const void *const *)gs_placers;
+    size_t off = pol ? offsetof(struct gs_policy_ops, name)
+                     : offsetof(struct gs_placer_ops, name);
+    char list[512], hint[128];
+    gs_names_join(list, sizeof list, tab, off);
+    gs_names_suggest(name, tab, off, hint, sizeof hint);
+    return perr(c, path, "unknown %s '%s'%s (known: %s)",
+                pol ? "policy" : "placement", name, hint, list);
+}
+
 static int key_axis(struct pctx *c, const struct gs_json *list, const char *path,
                     const char *label, const char *key)
 {
@@ -290,6 +320,10 @@ static int key_axis(struct pctx *c, const struct gs_json *list, const char *path
         return c->d->code ? c->d->code : GS_EINVAL;
     int v = 0, rc;
     for (const struct gs_json *it = gs_json_first(list); it; it = gs_json_next(it), v++) {
+        char ip[400];
+        snprintf(ip, sizeof ip, "%s[%d]", path, v);
+        if ((rc = check_named(c, it, ip, key)) < 0)
+            return rc;
         char *txt = gs_json_print(it);
         if (txt == NULL)
             return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
