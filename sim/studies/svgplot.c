@@ -427,7 +427,13 @@ int gs_plot_svg(const struct gs_plot *p, const char *dir, int id,
         if (gs_gnuplot_run(path[4], args, 8) != 0)
             rc = GS_EIO;
     }
-    char *raw = rc == 0 ? gs_file_slurp(path[0], NULL) : NULL;
+    char *raw = NULL;
+    FILE *in = rc == 0 ? fopen(path[0], "rb") : NULL;
+    if (in) {
+        int err;
+        raw = gs_read_all(in, 0, &err);
+        fclose(in);
+    }
     if (rc == 0 && (raw == NULL || strstr(raw, "<svg") == NULL))
         rc = GS_EIO;
     size_t len = 0;
