@@ -16,7 +16,7 @@ DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
             libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
             jupyter-nbconvert python3-ipykernel jupyter-client \
-            help2man bash-completion
+            help2man bash-completion chromium
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test test-long asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
+.PHONY: all run test test-long asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
@@ -67,6 +67,7 @@ $(DEPS_OK):
 	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
 	command -v clang >/dev/null 2>&1 || missing=1; \
 	command -v help2man >/dev/null 2>&1 || missing=1; \
+	command -v chromium >/dev/null 2>&1 || missing=1; \
 	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
 	  clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || missing=1; \
 	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \
@@ -187,6 +188,12 @@ refcheck: $(B)/gpusim
 
 refcheck-update: $(B)/gpusim
 	@sh tests/refcheck.sh $(B)/gpusim --update
+
+# docs/hdf5.md: every dataset and column of the files the shipped scenarios
+# write, with type, units and description as the writer puts them there
+# (tests/hdf5doc.sh, plots/h5doc.py); test_docs fails when it is stale.
+docs/hdf5.md: $(B)/gpusim plots/h5doc.py tests/hdf5doc.sh
+	@sh tests/hdf5doc.sh $(B)/gpusim --update
 
 asan:
 	$(MAKE) SANITIZER=address,undefined test

@@ -473,6 +473,60 @@ static void test_k8s_pods_bad(void)
 }
 
 /* kube-state-metrics: the same pods as the snapshots, from Prometheus */
+/* What a recorded wait measures: creation to PodScheduled (the binding,
+ * when the pod took its GPUs) where the pod has the condition, else to
+ * status.startTime; the start-up after it is in the run.  w1: created
+ * 09:00:00, scheduled 09:00:20 (startTime 09:00:21, image pulled until
+ * 09:01:21), finished 10:00:21: wait 20 s, run 3,601 s.  w2: no
+ * condition, startTime 09:00:40, finished 09:30:40: wait 30 s, run
+ * 1,800 s.  w3: scheduled on creation, 09:05:00, an init container, main
+ * from 09:05:31 to 09:35:31: wait 0, run 1,831 s.  Start-up to the first
+ * container: 61, 10 and 31 s, mean 34.0 s. */
+static void test_k8s_waits(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("k8s-pods", IMP "waits/pods.json", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    CU_ASSERT_EQUAL(j[1].arrival, 10000);
+    CU_ASSERT_EQUAL(j[1].work, 1800000.0);
+    CU_ASSERT_EQUAL(j[2].arrival, 300000);
+    CU_ASSERT_EQUAL(j[2].work, 1831000.0);
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 3);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    CU_ASSERT_EQUAL(hi->wait[1], 30000);
+    CU_ASSERT_EQUAL(hi->wait[2], 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "PodScheduled condition (2 of "
+                                  "3 pods)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "mean 34.0 s to the first "
+                                  "container's start over 3 pods"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "recorded waits: pod "
+                                  "creation to the PodScheduled"));
+    free(j);
+    tt_bad("k8s-pods", IMP "waits/pods-bad.json", NULL,
+           IMP "waits/pods-bad.json: items[0] (Pod ml/bad): "
+           "status.conditions[1].lastTransitionTime", "'yesterday' is not an "
+           "RFC 3339 time");
+    /* kube-state-metrics: kube_pod_status_scheduled_time 20 s after
+     * creation, start a second later, completion 3,600 s after that */
+    n = tt_read("k8s-ksm", IMP "waits/ksm", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 1);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    free(j);
+    /* Slurm: Submit to Start, said so */
+    n = tt_read("slurm-sacct", IMP "sacct.txt", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_cimp_history()->basis, "Submit to "
+                                  "Start"));
+    free(j);
+}
+
 static void test_k8s_ksm(void)
 {
     struct gs_jobspec *j;
@@ -529,6 +583,77 @@ static void test_kueue(void)
                            "    {\"name\": \"team-b\", \"quota_gpus\": 16, "
                            "\"weight\": 1}\n  ]\n}\n");
     free(text);
+}
+
+/* Kueue ClusterQueues as a scenario's tenants ($.tenants[].from_queues)
+ * feeding the fair policy: 16 H100s; team-a runs two 8-GPU jobs for 10 h
+ * from time 0; team-b's 8-GPU job comes at 1 h.  With quotas 8 and 8
+ * (even.json) team-a's second job is borrowing team-b's share and is
+ * reclaimed: team-b starts on arrival.  With 16 and 0 (skewed.json) team-b
+ * has no guarantee and waits until a team-a job ends, at 10 h: 9 h. */
+static void kueue_run(const char *file, int64_t want_start, int want_preempt)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_load(file, &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->ntenants, 2);
+    CU_ASSERT_STRING_EQUAL(sc->tenants[0].name, "team-a");
+    CU_ASSERT_STRING_EQUAL(sc->tenants[1].name, "team-b");
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(r[2].id, 3);
+    CU_ASSERT_EQUAL(r[2].start, want_start);
+    CU_ASSERT_EQUAL(gs_sim_record_preemptions(sim, 0) +
+                    gs_sim_record_preemptions(sim, 1), want_preempt);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
+static void test_kueue_scenario(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(IMP "kueue-fair/even-scenario.json",
+                                           &sc, &d), 0);
+    CU_ASSERT_EQUAL(sc->tenants[0].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[0].weight, 1);
+    CU_ASSERT_EQUAL(sc->tenants[1].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[1].weight, 2);
+    gs_scenario_free(sc);
+    kueue_run(IMP "kueue-fair/even-scenario.json", 3600000, 1);
+    kueue_run(IMP "kueue-fair/skewed-scenario.json", 36000000, 0);
+    /* an unknown format, a tenant named twice, named by JSON path */
+    const char *bad[][2] = {
+        { "[{\"from_queues\": {\"format\": \"volcano\", \"path\": "
+          "\"even.json\"}}]", "$.tenants[0].from_queues.format" },
+        { "[{\"name\": \"team-b\"}, {\"from_queues\": {\"format\": "
+          "\"kueue\", \"path\": \"even.json\"}}]", "$.tenants[1]" },
+        { "[{\"from_queues\": {\"format\": \"kueue\", \"path\": "
+          "\"jobs.csv\"}}]", "jobs.csv" },
+    };
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "{\"fleet\": [{\"name\": \"h\", "
+                 "\"gpu\": \"H100-80GB\", \"nodes\": 1, "
+                 "\"gpus_per_node\": 8}], \"tenants\": %s, \"workload\": "
+                 "{\"trace\": {\"format\": \"native\", \"path\": "
+                 "\"jobs.csv\"}}}", bad[i][0]);
+        memset(&d, 0, sizeof d);
+        sc = NULL;
+        CU_ASSERT(gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc,
+                                    &d) < 0);
+        if (!strstr(d.where, bad[i][1]))
+            printf("\n    got where='%s' what='%s'", d.where, d.what);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i][1]));
+        CU_ASSERT_PTR_NULL(sc);
+    }
 }
 
 /* --- Slurm ------------------------------------------------------------------- */
@@ -701,6 +826,108 @@ static void test_slurm_nodes(void)
 }
 
 /* sacct with option nodes: a job's partition gives its allowed models */
+/* Slurm's MIG gres types ("gpu:1g.10gb:N", "gpu:a100_3g.40gb:N"). */
+static void test_slurm_mig(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    int rc = gs_node_list_read("slurm-nodes", IMP "slurm-mig/nodes.txt", &cat,
+                               &p, &n, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    char spec[128];
+    /* mig01: 14 x 1g.10gb, an H100 by its feature: 2 GPUs of 7 */
+    const struct gs_pool_spec *a = pool_named(p, n, "mig-mig");
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_EQUAL(a->model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(a->gpn, 2);
+    CU_ASSERT_EQUAL(a->share.mode, GS_SHARE_MIG);
+    CU_ASSERT_EQUAL(a->share.layout.n, 7);
+    CU_ASSERT_EQUAL(a->cpu_milli, 64000);
+    /* mig02: 2 x (3g.40gb, 2g.20gb, 1g.10gb), "a100" with a 3g.40gb
+     * profile: A100-80GB; 2 GPUs (1 would need 12 compute slices) */
+    const struct gs_pool_spec *b = &p[1];
+    CU_ASSERT_EQUAL(b->model, gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(b->gpn, 2);
+    CU_ASSERT_EQUAL(b->share.mode, GS_SHARE_MIG);
+    gs_mig_layout_format(&b->share.layout, spec, sizeof spec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "3g.40gb"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "2g.20gb"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "1g.10gb"));
+    CU_ASSERT_EQUAL(b->share.layout.n, 3);
+    /* mix01: 4 whole H100s and 14 x 1g.10gb on 2 more: two nodes, 96
+     * CPUs and 1,200,000 MiB split 4:2 */
+    const struct gs_pool_spec *w = pool_named(p, n, "gpu");
+    const struct gs_pool_spec *m = pool_named(p, n, "gpu-mig");
+    CU_ASSERT_FATAL(w != NULL && m != NULL);
+    CU_ASSERT_EQUAL(w->gpn, 4);
+    CU_ASSERT_EQUAL(w->share.mode, GS_SHARE_NONE);
+    CU_ASSERT_EQUAL(w->cpu_milli, 64000);
+    CU_ASSERT_EQUAL(w->mem_mib, 800000);
+    CU_ASSERT_EQUAL(m->gpn, 2);
+    CU_ASSERT_EQUAL(m->cpu_milli, 32000);
+    CU_ASSERT_EQUAL(m->mem_mib, 400000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "node mix01 has 4 whole "
+                                  "GPUs and 2 cut into MIG instances"));
+    free(p);
+    bad_nodes("slurm-nodes", IMP "slurm-mig/nodes-bad.txt",
+              IMP "slurm-mig/nodes-bad.txt:1: field 'Gres'", "no GPU model");
+    /* sacct: 200 one 1g.10gb for 1 h: 1/7 of a GPU's compute, 3600/7 s of
+     * full-speed work; 201 one A100 3g.40gb for 70 min: 4200 x 3/7 =
+     * 1800 s; 202 (two instances) and 203 (an instance and a GPU) left
+     * out; 204 two H100s for 30 min */
+    struct gs_jobspec *j;
+    tt_log_start();
+    long nj = tt_read("slurm-sacct", IMP "slurm-mig/sacct.txt", NULL, &j, &d);
+    if (nj < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(nj, 3);
+    CU_ASSERT_STRING_EQUAL(j[0].mig_profile, "1g.10gb");
+    CU_ASSERT_EQUAL(j[0].gpus, 1);
+    CU_ASSERT_DOUBLE_EQUAL(j[0].work, 3600000.0 / 7, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[1].mig_profile, "3g.40gb");
+    CU_ASSERT_STRING_EQUAL(j[1].gpu_family, "A100");
+    CU_ASSERT_EQUAL(j[1].arrival, 300000);
+    CU_ASSERT_DOUBLE_EQUAL(j[1].work, 1800000.0, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[2].mig_profile, "");
+    CU_ASSERT_EQUAL(j[2].gpus, 2);
+    CU_ASSERT_EQUAL(j[2].work, 1800000.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 asks for more than one "
+                                  "MIG instance"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 asks for a MIG instance "
+                                  "and whole GPUs"));
+    free(j);
+    /* replayed on that fleet: every job runs, the 3g.40gb one on the
+     * A100's instance, taking its 1800 s x 7/3 = 4200 s there */
+    struct gs_scenario *sc = NULL;
+    const char *text =
+        "{\"seed\": 1, \"policy\": \"fifo\","
+        " \"fleet\": [{\"from_node_list\": {\"format\": \"slurm-nodes\","
+        " \"path\": \"nodes.txt\"}}],"
+        " \"workload\": {\"trace\": {\"format\": \"slurm-sacct\","
+        " \"path\": \"sacct.txt\"}}}";
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "mig.json", IMP "slurm-mig",
+                                            &sc, &d), 0);
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long nr;
+    const struct gs_jobrec *r = gs_sim_records(sim, &nr);
+    CU_ASSERT_EQUAL_FATAL(nr, 3);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(r[i].state, GS_JOB_DONE);
+    CU_ASSERT_EQUAL(r[1].model, gs_catalog_find(&sc->cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(r[1].end - r[1].start, 4200000);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
 static void test_sacct_partitions(void)
 {
     struct gs_jobspec *j;
@@ -894,6 +1121,58 @@ static void test_replay_check(void)
     unlink(csv);
 }
 
+/* DCGM's utilization against the replay's, on a known answer: 8 A100s
+ * watched 09:00-11:00 at 60 s; GPUs 0-3 held by team-a's job (4 GPUs,
+ * 09:00-11:00) at GPU_UTIL 40 % the first hour and 60 % the second, GPUs
+ * 4-7 unallocated at 0.  Measured: 16 GPU-h observed, 8 allocated, busy
+ * 4 x (0.4 + 0.6) = 4: 25 %; hours 1.6 and 2.4 busy GPUs.  Replayed: the
+ * job holds 4 GPUs for 2 h on the 8-GPU fleet: 8 of 16 GPU-h, 50 %. */
+static void test_replay_dcgm_util(void)
+{
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/gs-import-util-%d.txt", (int)getpid());
+    int keep = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CU_ASSERT_FATAL(keep >= 0 && fd >= 0);
+    char *argv[] = { "replay-check", IMP "dcgm-replay/scenario.json",
+                     "--dcgm", IMP "dcgm-replay/util.json", NULL };
+    fflush(stdout);
+    dup2(fd, 1);
+    tt_log_start();
+    int rc = gs_replay_main(4, argv);
+    fflush(stdout);
+    dup2(keep, 1);
+    close(keep);
+    close(fd);
+    CU_ASSERT_EQUAL(rc, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = fopen(out, "r");
+    CU_ASSERT_FATAL(fp != NULL);
+    CU_ASSERT(getdelim(&text, &len, '\0', fp) > 0);
+    fclose(fp);
+    unlink(out);
+    static const char *const want[] = {
+        "total       measured util 25.0% (4.00 busy of 16.00 observed GPU-h; "
+        "8.00 allocated); replayed util 50.0% (8.00 of 16.00 GPU-h)",
+        "  A100-80GB                 25.0%        4.00            50.0%        "
+        "8.00\n",
+        "  team-a                           4.00       8.00                  "
+        "8.00\n",
+        "  2024-05-01T09:00:00Z                      8.00       4.00   1.60    "
+        "                 4.00\n",
+        "  2024-05-01T10:00:00Z                      8.00       4.00   2.40    "
+        "                 4.00\n",
+        "measured    DCGM: busy = GPU_UTIL (the share of time a kernel ran",
+        "replayed    gpusim: busy = GPU-hours the jobs held",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (text == NULL || !strstr(text, want[i]))
+            printf("\n    missing: '%s'", want[i]);
+        CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, want[i]) : NULL);
+    }
+    free(text);
+}
+
 static CU_TestInfo tests[] = {
     { "Kubernetes quantities", test_quantities },
     { "RFC 3339 and local times, zones and DST", test_times },
@@ -906,17 +1185,21 @@ static CU_TestInfo tests[] = {
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
+    { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
+    { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
     { "slurm-nodes: Gres, features, states", test_slurm_nodes },
     { "slurm-sacct: partitions through the node list", test_sacct_partitions },
+    { "Slurm MIG gres types: nodes, jobs, replay", test_slurm_mig },
     { "DCGM: utilization, allocation, idle, energy", test_dcgm },
     { "DCGM: malformed input named", test_dcgm_bad },
     { "Kolmogorov-Smirnov: statistic and Q_KS", test_ks },
     { "replay: recorded against replayed waits", test_replay_compare },
     { "replay-check on the k8s example", test_replay_check },
+    { "replay-check: DCGM against replayed utilization", test_replay_dcgm_util },
     CU_TEST_INFO_NULL,
 };
 

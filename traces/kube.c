@@ -57,6 +57,7 @@
 
 #include "../sim/cluster/mig.h"
 #include "../sim/io/jsonio.h"
+#include "../sim/io/report.h"
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
@@ -585,18 +586,12 @@ static int group_pools(const struct gs_knode *v, int n,
             ps[p].gpn = v[i].gpn;
             ps[p].market = v[i].market;
             ps[p].share = v[i].share;
-            ps[p].cpu_milli = v[i].cpu_milli;
-            ps[p].mem_mib = v[i].mem_mib;
             ps[p].taints = v[i].taints;
             snprintf(ps[p].instance, sizeof ps[p].instance, "%s",
                      v[i].instance);
             pool_name(ps, p, &v[i], cat);
         }
-        ps[p].nodes++;
-        if (v[i].cpu_milli < ps[p].cpu_milli)
-            ps[p].cpu_milli = v[i].cpu_milli;
-        if (v[i].mem_mib < ps[p].mem_mib)
-            ps[p].mem_mib = v[i].mem_mib;
+        gs_cimp_pool_node(&ps[p], v[i].cpu_milli, v[i].mem_mib);
     }
     free(rep);
     *pools = ps;
@@ -616,7 +611,8 @@ int gs_kube_nodes_load(const char *path, struct gs_catalog *cat,
     if (rc == 0)
         rc = gs_kube_items(root, path, "Node", &it, d);
     struct gs_knode *v = NULL;
-    int n = 0, cap = 0, idx = 0;
+    int n = 0, idx = 0;
+    long cap = 0;
     for (; rc == 0 && it; it = it == root ? NULL : gs_json_next(it), idx++) {
         struct gs_kctx k = { .file = path, .d = d };
         const char *name = gs_kube_str(gs_kube_get(it, "metadata"), "name");
@@ -629,14 +625,9 @@ int gs_kube_nodes_load(const char *path, struct gs_catalog *cat,
                        gs_kube_str(it, "kind"));
             break;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct gs_knode *nv = realloc(v, (size_t)cap * sizeof *nv);
-            if (nv == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-                break;
-            }
-            v = nv;
+        if (gs_cimp_grow(&v, &cap, n, sizeof *v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
         }
         const char *why = NULL;
         rc = node_read(&k, it, cat, &v[n], &why);
@@ -713,19 +704,19 @@ static int cq_gpus(const struct gs_kctx *k, const struct gs_json *spec,
     return 0;
 }
 
-int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
+int gs_kube_kueue_read(const char *path, struct gs_tenant **out, int *nout,
+                       struct gs_diag *d)
 {
     struct gs_json *root = NULL;
     const struct gs_json *it;
+    *out = NULL;
+    *nout = 0;
     int rc = gs_kube_load_json(path, &root, d);
     if (rc == 0)
         rc = gs_kube_items(root, path, "ClusterQueue", &it, d);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = rc == 0 ? open_memstream(&text, &len) : NULL;
-    if (rc == 0 && mem == NULL)
-        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    struct gs_tenant *v = NULL;
     int n = 0, idx = 0;
+    long cap = 0;
     for (; rc == 0 && it; it = it == root ? NULL : gs_json_next(it), idx++) {
         struct gs_kctx k = { .file = path, .d = d };
         const char *name = gs_kube_str(gs_kube_get(it, "metadata"), "name");
@@ -734,30 +725,63 @@ int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
                  kind ? kind : "?", name ? name : "?");
         if (kind && strcmp(kind, "ClusterQueue") != 0)
             continue;           /* LocalQueues and the rest */
-        if (name == NULL || strlen(name) >= GS_TENANT_NAME) {
-            rc = gs_kube_fail(&k, "metadata.name", name ? "longer than %d "
-                       "characters" : "missing", GS_TENANT_NAME - 1);
+        if (name == NULL || name[0] == '\0' ||
+            strlen(name) >= GS_TENANT_NAME) {
+            rc = gs_kube_fail(&k, "metadata.name", name ? "empty or longer "
+                              "than %d characters" : "missing",
+                              GS_TENANT_NAME - 1);
             break;
         }
         double gpus, w = 1;
-        const struct gs_json *wj = gs_kube_get(gs_kube_get(gs_kube_get(it, "spec"), "fairSharing"),
-                                        "weight");
-        if ((rc = cq_gpus(&k, gs_kube_get(it, "spec"), &gpus)) < 0)
+        const struct gs_json *spec = gs_kube_get(it, "spec");
+        const struct gs_json *fs = gs_kube_get(spec, "fairSharing");
+        if ((rc = cq_gpus(&k, spec, &gpus)) < 0)
             break;
-        if (wj && (rc = gs_kube_qty(&k, gs_kube_get(gs_kube_get(it, "spec"), "fairSharing"),
-                            "spec.fairSharing", "weight", &w)) < 0)
+        if (gs_kube_get(fs, "weight") &&
+            (rc = gs_kube_qty(&k, fs, "spec.fairSharing", "weight", &w)) < 0)
             break;
-        fprintf(mem, "%s\n    {\"name\": \"%s\", \"quota_gpus\": %.17g, "
-                "\"weight\": %.17g}", n ? "," : "", name, gpus, w);
+        if (!(w > 0) || w > 1e9 || gpus > 1e9) {
+            rc = gs_kube_fail(&k, "spec", "fairSharing.weight %g or quota %g "
+                              "GPUs out of range (weight above 0)", w, gpus);
+            break;
+        }
+        if (gs_cimp_grow(&v, &cap, n, sizeof *v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
+        }
+        memset(&v[n], 0, sizeof v[n]);
+        snprintf(v[n].name, sizeof v[n].name, "%s", name);
+        v[n].quota_gpus = gpus;
+        v[n].weight = w;
         n++;
     }
-    if (mem)
-        fclose(mem);
+    gs_json_free(root);
     if (rc == 0 && n == 0)
         rc = gs_diag_set(d, GS_EPARSE, path, "no ClusterQueue");
-    if (rc == 0)
-        fprintf(fp, "{\n  \"tenants\": [%s\n  ]\n}\n", text);
-    free(text);
-    gs_json_free(root);
-    return rc;
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
+{
+    struct gs_tenant *v;
+    int n;
+    int rc = gs_kube_kueue_read(path, &v, &n, d);
+    if (rc < 0)
+        return rc;
+    fprintf(fp, "{\n  \"tenants\": [");
+    for (int i = 0; i < n; i++) {
+        fprintf(fp, "%s\n    {\"name\": ", i ? "," : "");
+        gs_report_json_str(fp, v[i].name);
+        fprintf(fp, ", \"quota_gpus\": %.17g, \"weight\": %.17g}",
+                v[i].quota_gpus, v[i].weight);
+    }
+    fprintf(fp, "\n  ]\n}\n");
+    free(v);
+    return 0;
 }

@@ -79,6 +79,14 @@ struct etenant {
     double kwh, usd, g;
 };
 
+/* What a model reported for the run in progress of a job it owns (an
+ * inference replica): booked to the job's record when the run ends.  Few
+ * such jobs run at once, so a list. */
+struct owned {
+    uint32_t rec;
+    double kwh, usd, g;
+};
+
 struct energy {
     struct gs_sim *s;
     const struct gs_scenario *sc;
@@ -91,8 +99,8 @@ struct energy {
     struct etenant *ten;        /* by tenant index, grown as they come */
     int nten;
     struct etenant tier[GS_NTIERS];
-    double *run_usd;            /* per record: $ of the run in progress */
-    long caprun;
+    struct owned *own;          /* runs in progress of jobs a model owns */
+    int nown, capown;
     struct gs_energysum out;
 };
 
@@ -191,27 +199,31 @@ static struct etenant *tenant(struct energy *e, int t)
     return &e->ten[t];
 }
 
-static double *run_usd(struct energy *e, long rec)
+/* The entry of job j's run in e->own, made when add (else NULL when
+ * absent). */
+static struct owned *owned(struct energy *e, const struct gs_job *j, int add)
 {
-    if (rec >= e->caprun) {
-        long n = e->caprun ? e->caprun : 1024;
-        while (n <= rec)
-            n *= 2;
-        double *g = realloc(e->run_usd, (size_t)n * sizeof *g);
+    for (int i = e->nown - 1; i >= 0; i--)
+        if (e->own[i].rec == j->rec)
+            return &e->own[i];
+    if (!add)
+        return NULL;
+    if (e->nown == e->capown) {
+        int n = e->capown ? 2 * e->capown : 16;
+        struct owned *g = realloc(e->own, (size_t)n * sizeof *g);
         GS_OOM_IF(g == NULL);
-        memset(g + e->caprun, 0, (size_t)(n - e->caprun) * sizeof *g);
-        e->run_usd = g;
-        e->caprun = n;
+        e->own = g;
+        e->capown = n;
     }
-    return &e->run_usd[rec];
+    struct owned *o = &e->own[e->nown++];
+    *o = (struct owned){ j->rec, 0, 0, 0 };
+    return o;
 }
 
-/* Book kwh (facility), usd and g to job j's record, tenant and tier. */
+/* Book kwh (facility), usd and g to job j's tenant and tier. */
 static void book(struct energy *e, const struct gs_job *j, double kwh,
                  double usd, double g)
 {
-    gs_sim_record_add_energy(e->s, (long)j->rec, kwh, g);
-    *run_usd(e, (long)j->rec) += usd;
     struct etenant *t = tenant(e, j->tenant);
     t->kwh += kwh;
     t->usd += usd;
@@ -272,7 +284,7 @@ static void m_free(void *st)
         return;
     free(e->p);
     free(e->ten);
-    free(e->run_usd);
+    free(e->own);
     free(e);
 }
 
@@ -332,10 +344,16 @@ static double m_ran(void *st, const struct gs_job *j)
         double g = kw * (series_integral(&r->carbon, h1) -
                          series_integral(&r->carbon, h0));
         book(e, j, kwh, cost, g);
+        usd = cost;
+        struct owned *o = j->owner ? owned(e, j, 0) : NULL;
+        if (o) {
+            kwh += o->kwh;
+            g += o->g;
+            usd += o->usd;
+            *o = e->own[--e->nown];
+        }
+        gs_sim_record_add_energy(e->s, (long)j->rec, kwh, g);
     }
-    double *ru = run_usd(e, (long)j->rec);
-    usd = *ru;
-    *ru = 0;
     return usd;
 }
 
@@ -358,6 +376,10 @@ static void m_energy(void *st, struct gs_job *j, double joules)
     r->usd += usd;
     r->g += g;
     book(e, j, kwh, usd, g);
+    struct owned *o = owned(e, j, 1);
+    o->kwh += kwh;
+    o->usd += usd;
+    o->g += g;
 }
 
 /* The clock moves to t: every region's board power, constant since the
@@ -557,7 +579,7 @@ static void etable(struct gs_h5w *w, gs_h5loc g, const char *names_ds,
                    const char *const *names, const char *name,
                    const double *v, size_t n, const char *what)
 {
-    gs_h5w_strings(w, g, names_ds, GS_TENANT_NAME, names, n);
+    gs_h5w_strings(w, g, names_ds, names, n);
     char d[300];
     snprintf(d, sizeof d, "the rows of /energy/%s: %s", name, what);
     gs_h5w_describe(w, g, names_ds, "", d);

@@ -22,6 +22,7 @@
 #include "../base/suggest.h"
 #include "../../traces/llmreq.h"
 #include "../../traces/nodelist.h"
+#include "../../traces/queuelist.h"
 #include "../core/engine.h"
 #include "jsoncheck.h"
 #include "source.h"
@@ -653,29 +654,93 @@ static int parse_tiers(struct ctx *c, const cJSON *o)
     return 0;
 }
 
+/* {"from_queues": {"format": F, "path": P}}: the tenants of a cluster's
+ * queue objects (traces/queuelist.h), appended to s->tenants (room for
+ * *cap). */
+static int tenants_from_queues(struct ctx *c, const cJSON *o, const char *p,
+                               int *cap)
+{
+    struct gs_scenario *s = c->s;
+    char q[96], fmt[GS_NAME] = "", path[512] = "";
+    snprintf(q, sizeof q, "%s.from_queues", p);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_queues");
+    int rc;
+    if ((rc = check_keys(c, o, p, KEYS("from_queues"))) < 0 ||
+        (rc = check_keys(c, n, q, KEYS("format", "path"))) < 0 ||
+        (rc = str(c, n, q, "format", 1, fmt, sizeof fmt)) < 0 ||
+        (rc = str(c, n, q, "path", 1, path, sizeof path)) < 0)
+        return rc;
+    int known = 0;
+    for (int i = 0; gs_queue_list_formats[i]; i++)
+        known |= strcmp(gs_queue_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char fq[128];
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return err(c, fq, "unknown queue-list format '%s' (known: kueue)",
+                   fmt);
+    }
+    char *full = gs_data_path(s->trace_dir, path);
+    if (full == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    struct gs_tenant *v = NULL;
+    int nv = 0;
+    rc = gs_queue_list_read(fmt, full, &v, &nv, c->d);
+    free(full);
+    if (rc < 0)
+        return rc;
+    if (s->ntenants + nv + 1 > *cap) {
+        int ncap = s->ntenants + nv + 1;
+        struct gs_tenant *grown = realloc(s->tenants,
+                                          (size_t)ncap * sizeof *grown);
+        if (grown == NULL) {
+            free(v);
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        }
+        s->tenants = grown;
+        *cap = ncap;
+    }
+    memcpy(s->tenants + s->ntenants, v, (size_t)nv * sizeof *v);
+    s->ntenants += nv;
+    free(v);
+    return 0;
+}
+
 static int parse_tenants(struct ctx *c, const cJSON *a)
 {
     struct gs_scenario *s = c->s;
     if (!cJSON_IsArray(a))
         return err(c, "$.tenants", "expected an array");
-    s->ntenants = cJSON_GetArraySize(a);
-    s->tenants = calloc((size_t)(s->ntenants + 1), sizeof *s->tenants);
+    int cap = cJSON_GetArraySize(a) + 1;
+    s->ntenants = 0;
+    s->tenants = calloc((size_t)cap, sizeof *s->tenants);
     if (s->tenants == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     int i = 0, rc;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.tenants[%d]", i);
-        struct gs_tenant *t = &s->tenants[i];
-        t->weight = 1.0;
-        if ((rc = check_keys(c, o, p, KEYS("name", "quota_gpus", "weight"))) < 0 ||
-            (rc = str(c, o, p, "name", 1, t->name, sizeof t->name)) < 0 ||
-            (rc = num(c, o, p, "quota_gpus", 0, 1e9, 0, &t->quota_gpus)) < 0 ||
-            (rc = num(c, o, p, "weight", 1e-9, 1e9, 0, &t->weight)) < 0)
-            return rc;
-        for (int k = 0; k < i; k++)
-            if (strcmp(s->tenants[k].name, t->name) == 0)
-                return err(c, p, "duplicate tenant '%s'", t->name);
+        int first = s->ntenants;
+        if (cJSON_GetObjectItemCaseSensitive(o, "from_queues")) {
+            if ((rc = tenants_from_queues(c, o, p, &cap)) < 0)
+                return rc;
+        } else {
+            struct gs_tenant *t = &s->tenants[s->ntenants];
+            memset(t, 0, sizeof *t);
+            t->weight = 1.0;
+            if ((rc = check_keys(c, o, p, KEYS("name", "quota_gpus",
+                                               "weight"))) < 0 ||
+                (rc = str(c, o, p, "name", 1, t->name, sizeof t->name)) < 0 ||
+                (rc = num(c, o, p, "quota_gpus", 0, 1e9, 0,
+                          &t->quota_gpus)) < 0 ||
+                (rc = num(c, o, p, "weight", 1e-9, 1e9, 0, &t->weight)) < 0)
+                return rc;
+            s->ntenants++;
+        }
+        for (int t = first; t < s->ntenants; t++)
+            for (int k = 0; k < t; k++)
+                if (strcmp(s->tenants[k].name, s->tenants[t].name) == 0)
+                    return err(c, p, "duplicate tenant '%s'",
+                               s->tenants[t].name);
     }
     return 0;
 }
