@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -835,7 +836,8 @@ static int pods_open_any(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
     s->cat = sc->cat;
-    char path[1024], nodes[1024];
+    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
+                                             system can open, or refused */
     char **files = NULL;
     int nfiles = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||

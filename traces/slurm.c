@@ -67,6 +67,7 @@
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1089,7 +1090,8 @@ static int sacct_open(const struct gs_scenario *sc, struct gs_params *o,
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
-    char path[1024], nodes[1024];
+    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
+                                             system can open, or refused */
     int rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
         (rc = sacct_options(s, sc, o, nodes, sizeof nodes, d)) < 0 ||
