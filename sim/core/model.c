@@ -11,7 +11,7 @@
 #include "../cloud/cloud.h"
 #include "../cloud/energy.h"
 #include "../inference/service.h"
-#include "../cluster/share.h"
+#include "share.h"
 
 #include <stddef.h>
 
