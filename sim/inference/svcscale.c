@@ -275,7 +275,7 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
     char name[32] = "", q[512];
     int rc = gs_kt_keys(c, o, p, &t_metric);
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "metric", 1, name, sizeof name);
+        rc = gs_kt_str(c, o, p, &t_metric, "metric", name, sizeof name);
     gs_json_path(q, sizeof q, p, "metric");
     if (rc == 0)
         rc = pick(c, q, name, metric_names, GS_SCM_NKINDS, &m->kind);
@@ -343,15 +343,16 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
     char q[512], sel[16] = "";
     int rc = gs_kt_keys(c, o, p, &t_rules);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "tolerance", 0, 0.99, 0, &r->tolerance);
+        rc = gs_kt_num(c, o, p, &t_rules, "tolerance", &r->tolerance);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "stabilization_window", 0,
-                          &r->stabilization_window);
+        rc = gs_kt_time(c, o, p, &t_rules, "stabilization_window",
+                        &r->stabilization_window);
     gs_json_path(q, sizeof q, p, "stabilization_window");
     if (rc == 0 && r->stabilization_window > 3600 * GS_SEC)
         rc = gs_json_err(c, q, "at most 3600 s (as in the HPA's API)");
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "select_policy", 0, sel, sizeof sel);
+        rc = gs_kt_str(c, o, p, &t_rules, "select_policy", sel,
+                       sizeof sel);
     gs_json_path(q, sizeof q, p, "select_policy");
     if (rc == 0 && sel[0])
         rc = pick(c, q, sel, select_names, 3, &r->select);
@@ -376,15 +377,15 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
         pol->period = 0;
         rc = gs_kt_keys(c, e, ep, &t_policy);
         if (rc == 0)
-            rc = gs_json_str(c, e, ep, "type", 1, ty, sizeof ty);
+            rc = gs_kt_str(c, e, ep, &t_policy, "type", ty, sizeof ty);
         gs_json_path(tq, sizeof tq, ep, "type");
         if (rc == 0)
             rc = pick(c, tq, ty, policy_names, 2, &pol->type);
         if (rc == 0)
-            rc = gs_json_int(c, e, ep, "value", 1, 100000, 1, &v);
+            rc = gs_kt_int(c, e, ep, &t_policy, "value", &v);
         pol->value = (int)v;
         if (rc == 0)
-            rc = gs_json_time(c, e, ep, "period", 1, &pol->period);
+            rc = gs_kt_time(c, e, ep, &t_policy, "period", &pol->period);
         gs_json_path(tq, sizeof tq, ep, "period");
         if (rc == 0 && (pol->period < GS_SEC || pol->period > 1800 * GS_SEC))
             rc = gs_json_err(c, tq, "must be between 1 s and 1800 s (as in "
@@ -401,31 +402,31 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
     pr->on = 1;
     int rc = gs_kt_keys(c, o, p, &t_predict);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "lead", 0, &pr->lead);
+        rc = gs_kt_time(c, o, p, &t_predict, "lead", &pr->lead);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "capacity", 0, 1e12, 0, &pr->capacity);
+        rc = gs_kt_num(c, o, p, &t_predict, "capacity", &pr->capacity);
     if (rc == 0 && gs_json_get(o, "capacity") && !(pr->capacity > 0)) {
         gs_json_path(q, sizeof q, p, "capacity");
         rc = gs_json_err(c, q, "must be > 0 (requests/s one replica "
                          "sustains)");
     }
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "step", 0, &pr->step);
+        rc = gs_kt_time(c, o, p, &t_predict, "step", &pr->step);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "season", 0, &pr->season);
+        rc = gs_kt_time(c, o, p, &t_predict, "season", &pr->season);
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "model", 0, model, sizeof model);
+        rc = gs_kt_str(c, o, p, &t_predict, "model", model, sizeof model);
     gs_json_path(q, sizeof q, p, "model");
     if (rc == 0 && model[0])
         rc = pick(c, q, model, model_names, 2, &pr->hw.kind);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "alpha", 1e-9, 1, 0, &pr->hw.alpha);
+        rc = gs_kt_num(c, o, p, &t_predict, "alpha", &pr->hw.alpha);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "beta", 0, 1, 0, &pr->hw.beta);
+        rc = gs_kt_num(c, o, p, &t_predict, "beta", &pr->hw.beta);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "gamma", 0, 1, 0, &pr->hw.gamma);
+        rc = gs_kt_num(c, o, p, &t_predict, "gamma", &pr->hw.gamma);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "activation", 0, 1e12, 0, &pr->activation);
+        rc = gs_kt_num(c, o, p, &t_predict, "activation", &pr->activation);
     pr->fit = !gs_json_get(o, "alpha") && !gs_json_get(o, "beta") &&
               !gs_json_get(o, "gamma");
     return rc;
@@ -478,26 +479,28 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     long mn = cfg->min_replicas, mx = cfg->max_replicas;
     int rc = gs_kt_keys(&c, o, path, &gs_svcscale_table);
     if (rc == 0)
-        rc = gs_json_int(&c, o, path, "min_replicas", 0, 100000, 0, &mn);
+        rc = gs_kt_int(&c, o, path, &gs_svcscale_table, "min_replicas",
+                       &mn);
     if (rc == 0)
-        rc = gs_json_int(&c, o, path, "max_replicas", 1, 100000, 0, &mx);
+        rc = gs_kt_int(&c, o, path, &gs_svcscale_table, "max_replicas",
+                       &mx);
     cfg->min_replicas = (int)mn;
     cfg->max_replicas = (int)mx;
     if (rc == 0)
-        rc = gs_json_num(&c, o, path, "tolerance", 0, 0.99, 0,
-                         &cfg->tolerance);
+        rc = gs_kt_num(&c, o, path, &gs_svcscale_table, "tolerance",
+                       &cfg->tolerance);
     cfg->up.tolerance = cfg->down.tolerance = cfg->tolerance;
     static const char *const per[] = { "sync_period", "polling_interval" };
     gs_time *pv[] = { &cfg->sync_period, &cfg->polling_interval };
     for (int i = 0; i < 2 && rc == 0; i++) {
-        rc = gs_json_time(&c, o, path, per[i], 0, pv[i]);
+        rc = gs_kt_time(&c, o, path, &gs_svcscale_table, per[i], pv[i]);
         gs_json_path(q, sizeof q, path, per[i]);
         if (rc == 0 && (*pv[i] < GS_SEC || *pv[i] > GS_HOUR))
             rc = gs_json_err(&c, q, "must be between 1 s and 1 h");
     }
     if (rc == 0)
-        rc = gs_json_time(&c, o, path, "cooldown_period", 0,
-                          &cfg->cooldown_period);
+        rc = gs_kt_time(&c, o, path, &gs_svcscale_table,
+                        "cooldown_period", &cfg->cooldown_period);
     const struct gs_json *ms = gs_json_get(o, "metrics");
     gs_json_path(q, sizeof q, path, "metrics");
     if (rc == 0 && ms && !gs_json_is_array(ms))

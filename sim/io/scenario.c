@@ -163,11 +163,11 @@ static int validate(struct gs_sc *c)
             for (int v = 0; v < s->gen.cls[i].nvalues; v++)
                 if (s->gen.cls[i].gpus[v] > maxg) {
                     char p[96];
-                    snprintf(p, sizeof p, "$.workload.generate.classes[%d].gpus",
-                             i);
-                    return gs_sc_err(c, p, "a job of %g GPUs is larger than any "
-                               "pool (the largest has %d GPUs)",
-                               s->gen.cls[i].gpus[v], maxg);
+                    snprintf(p, sizeof p,
+                             "$.workload.generate.classes[%d].gpus", i);
+                    return gs_sc_err(c, p, "a job of %g GPUs is larger than "
+                                     "any pool (the largest has %d GPUs)",
+                                     s->gen.cls[i].gpus[v], maxg);
                 }
         for (int i = 0; i < s->gen.nclasses; i++) {
             const char *prof = s->gen.cls[i].mig_profile;
@@ -179,8 +179,8 @@ static int validate(struct gs_sc *c)
                 char p[96];
                 snprintf(p, sizeof p,
                          "$.workload.generate.classes[%d].mig_profile", i);
-                return gs_sc_err(c, p, "no MIG pool of the fleet has profile '%s'",
-                           prof);
+                return gs_sc_err(c, p, "no MIG pool of the fleet has "
+                                 "profile '%s'", prof);
             }
         }
     }

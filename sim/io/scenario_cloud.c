@@ -404,7 +404,8 @@ static int parse_autoscale(struct gs_sc *c, const cJSON *o, const char *path,
     int rc;
     long mn = 0, mx = -1;
     pc->provision = (struct gs_distspec){ .kind = GS_DIST_UNIFORM,
-                                          .a = 3.0 * GS_MIN, .b = 8.0 * GS_MIN };
+                                          .a = 3.0 * GS_MIN,
+                                          .b = 8.0 * GS_MIN };
     pc->down_after = 10 * GS_MIN;
     pc->down_delay = 10 * GS_MIN;
     pc->down_util = 0.5;
@@ -485,8 +486,9 @@ const struct gs_kt_obj gs_sc_t_prices = {
 static double table_price(struct gs_sc *c, const char *instance, int market)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(c->root, "prices");
-    const cJSON *it = instance[0] ? cJSON_GetObjectItemCaseSensitive(t, instance)
-                                  : NULL;
+    const cJSON *it = instance[0]
+                          ? cJSON_GetObjectItemCaseSensitive(t, instance)
+                          : NULL;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(
                          it, gs_sc_market_names[market]);
     return cJSON_IsNumber(v) ? v->valuedouble : -1;

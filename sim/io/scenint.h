@@ -27,7 +27,8 @@ struct gs_sc {
     struct gs_diag *d;
     struct gs_scenario *s;
     const cJSON *root;
-    int *first;                 /* $.fleet[i] made pools first[i].. first[i+1]-1 */
+    int *first;                 /* $.fleet[i] made pools first[i] ..
+                                   first[i+1]-1 */
 };
 
 /* A cJSON node as jsonio.h's opaque struct gs_json. */
@@ -139,8 +140,8 @@ static inline void gs_sc_sub(char *buf, size_t n, const char *path,
 extern const struct gs_kt_obj gs_sc_t_gpu_model, gs_sc_t_pool,
     gs_sc_t_tiers, gs_sc_t_tenant, gs_sc_t_partition, gs_sc_t_topology,
     gs_sc_t_prices, gs_sc_t_billing, gs_sc_t_failures, gs_sc_t_spot,
-    gs_sc_t_reaper, gs_sc_t_autoscaler, gs_sc_t_autoscale, gs_sc_t_spot_globals,
-    gs_sc_t_capacity_block, gs_sc_t_workload, gs_sc_t_policy,
+    gs_sc_t_reaper, gs_sc_t_autoscaler, gs_sc_t_autoscale,
+    gs_sc_t_spot_globals, gs_sc_t_capacity_block, gs_sc_t_workload, gs_sc_t_policy,
     gs_sc_t_placement, gs_sc_t_service, gs_sc_t_dist, gs_sc_t_counts,
     gs_sc_t_generate, gs_sc_t_genspec;
 /* Keys shared by several tables. */
