@@ -117,7 +117,8 @@ int gs_kt_str(const struct gs_jin *c, const struct gs_json *o,
 {
     const struct gs_kt_key *k = entry(t, key, GS_KT_STR);
     GS_ASSERT(k->maxlen > 0 && (size_t)k->maxlen < n);
-    return gs_json_str(c, o, path, key, k->flags & GS_KF_REQ, out,
+    return gs_json_str(c, o, path, key,
+                       (k->flags & (GS_KF_REQ | GS_KF_NONEMPTY)) != 0, out,
                        (size_t)k->maxlen + 1);
 }
 
@@ -318,7 +319,7 @@ static void form(struct w *w, const struct gs_kt_key *k, unsigned f,
         kstr(w, "type", "string");
         if (k->maxlen)
             knum(w, "maxLength", k->maxlen);
-        if ((k->flags & GS_KF_REQ) && !elem)
+        if ((k->flags & (GS_KF_REQ | GS_KF_NONEMPTY)) && !elem)
             knum(w, "minLength", 1);
         emit_names(w, k);
         break;

@@ -45,6 +45,8 @@ enum gs_kt_type {
 /* Flags of a key. */
 #define GS_KF_REQ 1         /* required (and a required string not empty) */
 #define GS_KF_CI 2          /* names compared without regard to case */
+#define GS_KF_NONEMPTY 4    /* a string not empty (required where a rule
+                               requires it; read after gs_kt_need) */
 
 /* Where a key's names come from, when not a fixed list. */
 enum gs_kt_src {
@@ -53,6 +55,7 @@ enum gs_kt_src {
     GS_KS_PLACER,           /* the placement registry */
     GS_KS_TRACE_FORMAT,     /* trace formats */
     GS_KS_NODE_FORMAT,      /* node-list formats */
+    GS_KS_QUEUE_FORMAT,     /* queue-list formats (tenants) */
     GS_KS_REQ_FORMAT,       /* request trace formats */
     GS_KS_GPU,              /* the built-in GPU catalog (and gpu_models) */
     GS_KS_LLM,              /* built-in LLM architectures */

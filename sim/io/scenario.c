@@ -16,6 +16,7 @@
 #include "../base/membudget.h"
 #include "../base/path.h"
 #include "../../traces/nodelist.h"
+#include "../../traces/queuelist.h"
 #include "../../traces/llmreq.h"
 #include "jsoncheck.h"
 
@@ -101,8 +102,13 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
                        const char *const *placers,
                        const char *const *trace_formats)
 {
-    const char *nodefmt[32], *gpus[GS_MAX_MODELS + 1], *routers[16];
+    const char *nodefmt[32], *queuefmt[32], *gpus[GS_MAX_MODELS + 1],
+               *routers[16];
     int n = 0;
+    for (int i = 0; gs_queue_list_formats[i] && n < 31; i++)
+        queuefmt[n++] = gs_queue_list_formats[i]->name;
+    queuefmt[n] = NULL;
+    n = 0;
     for (int i = 0; gs_node_list_formats[i] && n < 31; i++)
         nodefmt[n++] = gs_node_list_formats[i]->name;
     nodefmt[n] = NULL;
@@ -120,6 +126,7 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
     names.src[GS_KS_PLACER] = placers;
     names.src[GS_KS_TRACE_FORMAT] = trace_formats;
     names.src[GS_KS_NODE_FORMAT] = nodefmt;
+    names.src[GS_KS_QUEUE_FORMAT] = queuefmt;
     names.src[GS_KS_REQ_FORMAT] = gs_request_formats;
     names.src[GS_KS_GPU] = gpus;
     names.src[GS_KS_LLM] = gs_llm_arch_names();
@@ -500,9 +507,15 @@ void gs_scenario_free(struct gs_scenario *s)
     free(s->trace_dir);
     free(s->text);
     free(s->pools);
+    for (int i = 0; s->cloud.pool && i < s->npools; i++) {
+        free(s->cloud.pool[i].price_file);
+        free(s->cloud.pool[i].hazard_file);
+    }
     free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
+    for (int i = 0; s->svcs && i < s->nsvcs; i++)
+        free(s->svcs[i].path);
     free(s->svcs);
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);

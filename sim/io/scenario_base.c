@@ -10,6 +10,7 @@
 #include "../base/path.h"
 #include "../base/suggest.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -347,25 +348,33 @@ int gs_sc_dist_or_time(struct gs_sc *c, const cJSON *o, const char *path,
     return 0;
 }
 
-/* A path relative to the scenario's folder. */
+/* A path relative to the scenario's folder: *out is malloc'ed (the
+ * caller owns it; the scenario's fields are freed by gs_scenario_free), or
+ * NULL when the key is absent or empty.  A path the system could not open
+ * (PATH_MAX or more bytes once resolved) is refused here, naming the key. */
 int gs_sc_file_path(struct gs_sc *c, const cJSON *o, const char *path,
-                    const char *key, char *out)
+                    const char *key, char **out)
 {
-    char name[GS_PATH] = "";
+    char *name = NULL;
     struct gs_jin in = gs_sc_jin(c);
-    int rc = gs_json_str(&in, GJ(o), path, key, 0, name, sizeof name);
-    if (rc < 0 || name[0] == '\0')
+    int rc = gs_json_strdup(&in, GJ(o), path, key, 0, &name);
+    *out = NULL;
+    if (rc < 0 || name == NULL || name[0] == '\0') {
+        free(name);
         return rc;
+    }
     char *full = gs_data_path(c->s->trace_dir, name);
+    free(name);
     if (full == NULL)
         return gs_sc_oom(c);
-    int n = snprintf(out, GS_PATH, "%s", full);
-    free(full);
-    if (n >= GS_PATH) {
+    if (strlen(full) >= PATH_MAX) {
         char p[600];
         gs_sc_sub(p, sizeof p, path, key);
-        return gs_sc_err(c, p, "path too long");
+        free(full);
+        return gs_sc_err(c, p, "the path is %d bytes or longer once resolved "
+                         "(PATH_MAX)", PATH_MAX);
     }
+    *out = full;
     return 0;
 }
 

@@ -309,9 +309,9 @@ const struct gs_kt_obj gs_sc_t_autoscale = {
 static const struct gs_kt_key k_spot[] = {
     GS_K_NUM("interruptions_per_hour", 0, 1e6, 0, "1/h", "reclaims per "
              "node-hour"),
-    GS_K_STR("hazard_file", GS_PATH - 1, 0, "a CSV of the reclaim hazard "
+    GS_K_STR("hazard_file", 0, 0, "a CSV of the reclaim hazard "
              "over time"),
-    GS_K_STR("price_file", GS_PATH - 1, 0, "a CSV of the spot price over "
+    GS_K_STR("price_file", 0, 0, "a CSV of the spot price over "
              "time"),
     { .name = "replace_after", .type = GS_KT_DUR | GS_KT_OBJ | GS_KT_BOOL,
       .obj = &gs_sc_t_dist, .unit = "s", .desc = "when a reclaimed node is "
@@ -590,12 +590,13 @@ static int pool_spot(struct gs_sc *c, const cJSON *o, const char *p,
     if ((rc = gs_sc_keys(c, v, pp, t)) < 0 ||
         (rc = gs_sc_num(c, v, pp, t, "interruptions_per_hour",
                         &pc->spot_rate)) < 0 ||
-        (rc = gs_sc_file_path(c, v, pp, "hazard_file", pc->hazard_file)) < 0 ||
-        (rc = gs_sc_file_path(c, v, pp, "price_file", pc->price_file)) < 0)
+        (rc = gs_sc_file_path(c, v, pp, "hazard_file",
+                              &pc->hazard_file)) < 0 ||
+        (rc = gs_sc_file_path(c, v, pp, "price_file", &pc->price_file)) < 0)
         return rc;
     int has_rate = cJSON_GetObjectItemCaseSensitive(
                        v, "interruptions_per_hour") != NULL;
-    if (has_rate == (pc->hazard_file[0] != '\0'))
+    if (has_rate == (pc->hazard_file != NULL))
         return gs_sc_err(c, pp, "give exactly one of "
                          "\"interruptions_per_hour\" and \"hazard_file\"");
     const cJSON *ra = cJSON_GetObjectItemCaseSensitive(v, "replace_after");

@@ -19,6 +19,7 @@
 #include "../base/datapath.h"
 #include "../base/suggest.h"
 #include "../../traces/nodelist.h"
+#include "../../traces/queuelist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -713,43 +714,142 @@ int gs_sc_parse_tiers(struct gs_sc *c, const cJSON *o)
     return 0;
 }
 
-static const struct gs_kt_key k_tenant[] = {
-    GS_K_STR("name", GS_TENANT_NAME - 1, GS_KF_REQ, "the tenant's name"),
-    GS_K_NUM("quota_gpus", 0, 1e9, 0, "GPUs", "guaranteed GPUs (fair, "
-             "static)"),
-    GS_K_NUM("weight", 1e-9, 1e9, 0, NULL, "share weight (default 1)"),
+static const struct gs_kt_key k_queues[] = {
+    { .name = "format", .type = GS_KT_STR, .flags = GS_KF_REQ,
+      .maxlen = GS_NAME - 1, .src = GS_KS_QUEUE_FORMAT,
+      .desc = "the queue objects' format (docs/import.md)" },
+    GS_K_STR("path", 511, GS_KF_REQ, "the queue objects, relative to the "
+             "scenario's folder"),
     GS_K_END
 };
 
-const struct gs_kt_obj gs_sc_t_tenant = {
-    .id = "tenant", .desc = "a tenant with its quota", .keys = k_tenant
+static const struct gs_kt_obj t_queues = {
+    .id = "queue_list", .desc = "tenants read from a cluster's queue "
+    "objects (Kueue ClusterQueues): nominal GPU quota and fair-sharing "
+    "weight", .keys = k_queues
 };
+
+/* The keys of a tenant given by hand. */
+#define TENANT_OWN "name quota_gpus weight"
+
+static const struct gs_kt_key k_tenant[] = {
+    { .name = "name", .type = GS_KT_STR, .flags = GS_KF_NONEMPTY,
+      .maxlen = GS_TENANT_NAME - 1, .desc = "the tenant's name (required "
+      "unless from_queues)" },
+    GS_K_NUM("quota_gpus", 0, 1e9, 0, "GPUs", "guaranteed GPUs (fair, "
+             "static)"),
+    GS_K_NUM("weight", 1e-9, 1e9, 0, NULL, "share weight (default 1)"),
+    GS_K_OBJ("from_queues", &t_queues, 0, "read tenants from queue objects "
+             "(alone in its entry)"),
+    GS_K_END
+};
+
+static const struct gs_kt_rule r_tenant[] = {
+    { .cond = GS_KC_HAS, .key = "from_queues", .only = "from_queues" },
+    { .cond = GS_KC_LACKS, .key = "from_queues", .need = "name" },
+    { 0 }
+};
+
+const struct gs_kt_obj gs_sc_t_tenant = {
+    .id = "tenant", .desc = "a tenant with its quota, or {\"from_queues\": "
+    "...}", .keys = k_tenant, .rules = r_tenant
+};
+
+/* {"from_queues": {"format": F, "path": P}}: the tenants of a cluster's
+ * queue objects (traces/queuelist.h), appended to s->tenants (room for
+ * *cap). */
+static int tenants_from_queues(struct gs_sc *c, const cJSON *o, const char *p,
+                               int *cap)
+{
+    const struct gs_kt_obj *t = &t_queues;
+    struct gs_scenario *s = c->s;
+    char q[96], fmt[GS_NAME] = "", path[512] = "";
+    snprintf(q, sizeof q, "%s.from_queues", p);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_queues");
+    int rc;
+    if ((rc = gs_sc_keys_only(c, o, p, &gs_sc_t_tenant, "from_queues")) < 0 ||
+        (rc = gs_sc_keys(c, n, q, t)) < 0 ||
+        (rc = gs_sc_str(c, n, q, t, "format", fmt, sizeof fmt)) < 0 ||
+        (rc = gs_sc_str(c, n, q, t, "path", path, sizeof path)) < 0)
+        return rc;
+    int known = 0;
+    for (int i = 0; gs_queue_list_formats[i]; i++)
+        known |= strcmp(gs_queue_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char fq[128];
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return gs_sc_err(c, fq, "unknown queue-list format '%s' (known: "
+                         "kueue)", fmt);
+    }
+    char *full = gs_data_path(s->trace_dir, path);
+    if (full == NULL)
+        return gs_sc_oom(c);
+    struct gs_tenant *v = NULL;
+    int nv = 0;
+    rc = gs_queue_list_read(fmt, full, &v, &nv, c->d);
+    free(full);
+    if (rc < 0)
+        return rc;
+    if (s->ntenants + nv + 1 > *cap) {
+        int ncap = s->ntenants + nv + 1;
+        struct gs_tenant *grown = realloc(s->tenants,
+                                          (size_t)ncap * sizeof *grown);
+        if (grown == NULL) {
+            free(v);
+            return gs_sc_oom(c);
+        }
+        s->tenants = grown;
+        *cap = ncap;
+    }
+    memcpy(s->tenants + s->ntenants, v, (size_t)nv * sizeof *v);
+    s->ntenants += nv;
+    free(v);
+    return 0;
+}
+
+/* A tenant given by hand, o at p. */
+static int tenant_own(struct gs_sc *c, const cJSON *o, const char *p)
+{
+    const struct gs_kt_obj *tt = &gs_sc_t_tenant;
+    struct gs_tenant *t = &c->s->tenants[c->s->ntenants];
+    int rc;
+    memset(t, 0, sizeof *t);
+    t->weight = 1.0;
+    if ((rc = gs_sc_keys_only(c, o, p, tt, TENANT_OWN)) < 0 ||
+        (rc = gs_sc_need(c, o, p, "name")) < 0 ||
+        (rc = gs_sc_str(c, o, p, tt, "name", t->name, sizeof t->name)) < 0 ||
+        (rc = gs_sc_num(c, o, p, tt, "quota_gpus", &t->quota_gpus)) < 0 ||
+        (rc = gs_sc_num(c, o, p, tt, "weight", &t->weight)) < 0)
+        return rc;
+    c->s->ntenants++;
+    return 0;
+}
 
 int gs_sc_parse_tenants(struct gs_sc *c, const cJSON *a)
 {
-    const struct gs_kt_obj *tt = &gs_sc_t_tenant;
     struct gs_scenario *s = c->s;
     if (!cJSON_IsArray(a))
         return gs_sc_err(c, "$.tenants", "expected an array");
-    s->ntenants = cJSON_GetArraySize(a);
-    s->tenants = calloc((size_t)(s->ntenants + 1), sizeof *s->tenants);
+    int cap = cJSON_GetArraySize(a) + 1;
+    s->ntenants = 0;
+    s->tenants = calloc((size_t)cap, sizeof *s->tenants);
     if (s->tenants == NULL)
         return gs_sc_oom(c);
     int i = 0, rc;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.tenants[%d]", i);
-        struct gs_tenant *t = &s->tenants[i];
-        t->weight = 1.0;
-        if ((rc = gs_sc_keys(c, o, p, tt)) < 0 ||
-            (rc = gs_sc_str(c, o, p, tt, "name", t->name,
-                            sizeof t->name)) < 0 ||
-            (rc = gs_sc_num(c, o, p, tt, "quota_gpus", &t->quota_gpus)) < 0 ||
-            (rc = gs_sc_num(c, o, p, tt, "weight", &t->weight)) < 0)
+        int first = s->ntenants;
+        rc = cJSON_GetObjectItemCaseSensitive(o, "from_queues")
+                 ? tenants_from_queues(c, o, p, &cap)
+                 : tenant_own(c, o, p);
+        if (rc < 0)
             return rc;
-        for (int k = 0; k < i; k++)
-            if (strcmp(s->tenants[k].name, t->name) == 0)
-                return gs_sc_err(c, p, "duplicate tenant '%s'", t->name);
+        for (int t = first; t < s->ntenants; t++)
+            for (int k = 0; k < t; k++)
+                if (strcmp(s->tenants[k].name, s->tenants[t].name) == 0)
+                    return gs_sc_err(c, p, "duplicate tenant '%s'",
+                                     s->tenants[t].name);
     }
     return 0;
 }

@@ -415,7 +415,7 @@ static const struct gs_kt_key k_total[] = {
       "{\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}], "
       "\"minItems\": 2, \"maxItems\": 2}",
       .desc = "[[tokens, cumulative probability], ...]" },
-    GS_K_STR("file", GS_PATH - 1, 0, "a JSON file of the points"),
+    GS_K_STR("file", 0, 0, "a JSON file of the points"),
     GS_K_END
 };
 
@@ -429,11 +429,11 @@ static const struct gs_kt_obj t_total = {
     "empirical CDF", .keys = k_total, .rules = r_total
 };
 
-/* The points of a CDF file at path into g->total. */
-static int cdf_file(struct gs_sc *c, const char *path, struct gs_svcgen *g)
+/* A CDF file's points into t: a regular file under 1 MiB holding
+ * [[tokens, p], ...] or {"cdf": [...]}. */
+static int cdf_file(struct gs_sc *c, const char *path, struct gs_tokcdf *t)
 {
     char *text = NULL;
-    cJSON *doc = NULL;
     struct stat st;
     int rc;
     /* A CDF is a few hundred points: refuse what no CDF file is (a
@@ -446,7 +446,7 @@ static int cdf_file(struct gs_sc *c, const char *path, struct gs_svcgen *g)
         return rc;
     const char *end = NULL;
     int oom = 0;
-    doc = gs_json_parse_raw(text, &end, &oom);
+    cJSON *doc = gs_json_parse_raw(text, &end, &oom);
     free(text);
     if (doc == NULL)
         return oom ? gs_diag_set(c->d, GS_ENOMEM, path, "out of memory")
@@ -455,7 +455,7 @@ static int cdf_file(struct gs_sc *c, const char *path, struct gs_svcgen *g)
                                  "or {\"cdf\": [...]})");
     struct gs_sc fc = *c;
     fc.file = path;
-    rc = cdf_points(&fc, doc, "$", &g->total);
+    rc = cdf_points(&fc, doc, "$", t);
     cJSON_Delete(doc);
     return rc;
 }
@@ -485,32 +485,31 @@ static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
         return gs_sc_err(c, q, "give either \"total_tokens\" (with "
                          "input_share) or \"input_tokens\" and "
                          "\"output_tokens\"");
-    char dist[16] = "", path[GS_PATH] = "";
+    char dist[16] = "", *path = NULL;
     g->total.in_share = 0.8;
     if ((rc = gs_sc_keys(c, tt, tp, &t_total)) < 0 ||
         (rc = gs_sc_str(c, tt, tp, &t_total, "dist", dist, sizeof dist)) < 0 ||
-        (rc = gs_sc_file_path(c, tt, tp, "file", path)) < 0 ||
-        (rc = gs_sc_num(c, gn, q, tg, "input_share", &g->total.in_share)) < 0)
+        (rc = gs_sc_num(c, gn, q, tg, "input_share", &g->total.in_share)) < 0 ||
+        (rc = gs_sc_file_path(c, tt, tp, "file", &path)) < 0)
         return rc;
-    if (strcmp(dist, "cdf") != 0) {
-        char dp[800];
-        gs_sc_sub(dp, sizeof dp, tp, "dist");
-        return gs_sc_err(c, dp, "total_tokens takes dist \"cdf\" (an "
-                         "empirical CDF); for other laws give input_tokens "
-                         "and output_tokens");
-    }
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(tt, "points");
-    if ((pts == NULL) == (path[0] == '\0'))
-        return gs_sc_err(c, tp, "give exactly one of \"points\" and "
-                         "\"file\"");
     char pp[800];
-    if (pts) {
+    if (strcmp(dist, "cdf") != 0) {
+        gs_sc_sub(pp, sizeof pp, tp, "dist");
+        rc = gs_sc_err(c, pp, "total_tokens takes dist \"cdf\" (an "
+                       "empirical CDF); for other laws give input_tokens "
+                       "and output_tokens");
+    } else if ((pts == NULL) == (path == NULL)) {
+        rc = gs_sc_err(c, tp, "give exactly one of \"points\" and "
+                       "\"file\"");
+    } else if (pts) {
         gs_sc_sub(pp, sizeof pp, tp, "points");
         rc = cdf_points(c, pts, pp, &g->total);
     } else {
-        rc = cdf_file(c, path, g);
+        rc = cdf_file(c, path, &g->total);
         snprintf(pp, sizeof pp, "%s", tp);
     }
+    free(path);
     if (rc < 0)
         return rc;
     char where[900];
@@ -572,7 +571,7 @@ static int parse_tokens(struct gs_sc *c, const cJSON *o, const char *path,
 static const struct gs_kt_key k_req_trace[] = {
     { .name = "format", .type = GS_KT_STR, .flags = GS_KF_REQ, .maxlen = 31,
       .src = GS_KS_REQ_FORMAT, .desc = "the request trace's format" },
-    GS_K_STR("path", GS_PATH - 1, GS_KF_REQ, "the trace, relative to the "
+    GS_K_STR("path", 0, GS_KF_REQ, "the trace, relative to the "
              "scenario's folder"),
     GS_K_END
 };
@@ -640,15 +639,14 @@ static const struct gs_kt_obj t_requests = {
 static int svc_trace(struct gs_sc *c, const cJSON *tr, const char *q,
                      struct gs_svccfg *sv)
 {
-    char path[GS_PATH] = "";
     int rc;
     sv->src = GS_SVCSRC_TRACE;
     if ((rc = gs_sc_keys(c, tr, q, &t_req_trace)) < 0 ||
         (rc = gs_sc_str(c, tr, q, &t_req_trace, "format", sv->format,
                         sizeof sv->format)) < 0 ||
-        (rc = gs_sc_file_path(c, tr, q, "path", path)) < 0)
+        (rc = gs_sc_file_path(c, tr, q, "path", &sv->path)) < 0)
         return rc;
-    if (path[0] == '\0')
+    if (sv->path == NULL)
         return gs_sc_err(c, q, "missing required key 'path'");
     if (!gs_request_format_known(sv->format)) {
         char fq[800];
@@ -657,7 +655,6 @@ static int svc_trace(struct gs_sc *c, const cJSON *tr, const char *q,
                          "azure-llm, mooncake, splitwise, requests)",
                          sv->format);
     }
-    snprintf(sv->path, sizeof sv->path, "%s", path);
     return 0;
 }
 
@@ -893,10 +890,10 @@ int gs_sc_parse_services(struct gs_sc *c, const cJSON *a)
     for (int i = 0; i < n; i++) {
         char p[64];
         snprintf(p, sizeof p, "$.services[%d]", i);
+        s->nsvcs = i + 1;       /* counted first: a half-read one is freed */
         int rc = parse_service(c, cJSON_GetArrayItem(a, i), p, &s->svcs[i]);
         if (rc < 0)
             return rc;
-        s->nsvcs = i + 1;
         for (int k = 0; k < i; k++)
             if (strcmp(s->svcs[k].name, s->svcs[i].name) == 0) {
                 snprintf(p, sizeof p, "$.services[%d].name", i);

@@ -159,9 +159,10 @@ double gs_sc_default_node_price(const struct gs_scenario *s,
 int gs_sc_host_keys(struct gs_sc *c, const cJSON *o, const char *p,
                     int32_t *cpu_gpu, int32_t *mem_gpu, int32_t *cpu,
                     int32_t *mem);
-/* A path relative to the scenario's folder into out (GS_PATH bytes). */
+/* A path relative to the scenario's folder, malloc'ed into *out (NULL
+ * when the key is absent or empty). */
 int gs_sc_file_path(struct gs_sc *c, const cJSON *o, const char *path,
-                    const char *key, char *out);
+                    const char *key, char **out);
 int gs_sc_parse_dist(struct gs_sc *c, const cJSON *o, const char *path,
                      struct gs_distspec *d);
 /* A duration or a distribution of durations at o[key]; absent: unchanged. */

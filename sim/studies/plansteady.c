@@ -101,7 +101,8 @@ void gs_plan_steady_bind(struct search *s)
                     continue;
                 struct gs_plan_st *t = &s->st[s->nst++];
                 t->target = i;
-                t->metric = gs_plan_metric(m);
+                t->metric = gs_run_metric_index(m);
+                GS_ASSERT(t->metric >= 0);
                 t->svc = j;
                 t->what = w;
                 t->p = p;
