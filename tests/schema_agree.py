@@ -34,6 +34,8 @@ CROSS = [
      "needs its price"),
     ("quantiles do not decrease", "quantiles must not decrease"),
     ("a CDF's points increase", "do not increase"),
+    ("a CDF's probabilities do not decrease", "decreases (after"),
+    ("gpu_burst is not below gpu_guarantee", "is below gpu_guarantee"),
     ("tenant_weights has one weight per tenant", "one per tenant"),
     ("a class's MIG profile is one a MIG pool of the fleet has",
      "no MIG pool of the fleet has profile"),

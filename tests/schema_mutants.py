@@ -13,7 +13,8 @@ kinds, at every level of the scenario:
   type     a value changes its JSON type: a number becomes a string, a
            string a number, true/false a string, an object or an array
            a number
-  range    a number becomes -1, and (another mutant) 1e300
+  range    a number becomes -1, 1e300, and itself + 0.5 (a whole number
+           no longer whole, a fraction moved)
   enum     a string gets a letter appended (a misspelled name, an
            unknown unit)
 
@@ -99,7 +100,7 @@ def mutants(doc):
             m = copy.deepcopy(doc)
             put(m, path, "x7")
             yield "type", path, m
-            for v in (-1, 1e300):
+            for v in (-1, 1e300, node + 0.5):
                 if node != v:
                     m = copy.deepcopy(doc)
                     put(m, path, v)

@@ -36,8 +36,9 @@ static const struct gs_kt_key k_root[] = {
     GS_K_STR("name", GS_NAME - 1, 0, "names the run and the default result "
              "file (default \"scenario\")"),
     GS_K_STR("description", 4095, 0, "free text"),
-    GS_K_NUM("seed", 0, 9007199254740991.0, 0, NULL, "seeds every random "
-             "stream (a whole number; default 1)"),
+    { .name = "seed", .type = GS_KT_NUM, .lo = 0, .hi = 9007199254740991.0,
+      .schema = SEED_SCHEMA, .desc = "seeds every random stream (a whole "
+      "number; default 1)" },
     GS_K_DUR("horizon", 0, "stop this long after the first arrival"),
     GS_K_DUR("bill_until", 0, "the least span of the run, billed (not with "
              "horizon)"),

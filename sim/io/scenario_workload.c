@@ -127,11 +127,23 @@ static const struct gs_kt_obj t_idle = {
     .keys = k_idle
 };
 
+#define WL_STR_(x) #x
+#define WL_STR(x) WL_STR_(x)
+#define GEN_MAX_VALUES WL_STR(GS_GEN_MAX_VALUES)
+
+/* A GPU count: 0 (CPU-only), a fraction of one GPU in [0.001, 1], or a
+ * whole number up to 100000 (class_gpus checks the same). */
+#define GPU_COUNT "{\"anyOf\": [{\"type\": \"integer\", \"minimum\": 0, " \
+    "\"maximum\": 100000}, {\"type\": \"number\", \"minimum\": 0.001, " \
+    "\"maximum\": 1}]}"
+
 static const struct gs_kt_key k_gpus[] = {
     { .name = "values", .type = GS_KT_ARR, .items = GS_KT_NUM,
       .flags = GS_KF_REQ, .lo = 0, .hi = 100000, .min_items = 1,
-      .max_items = GS_GEN_MAX_VALUES, .unit = "GPUs", .desc = "GPU counts: "
-      "fractions in (0, 1], 0 for CPU-only, or whole numbers" },
+      .max_items = GS_GEN_MAX_VALUES, .schema = "\"type\": \"array\", "
+      "\"minItems\": 1, \"maxItems\": " GEN_MAX_VALUES ", \"items\": "
+      GPU_COUNT, .unit = "GPUs", .desc = "GPU counts: fractions in (0, 1], "
+      "0 for CPU-only, or whole numbers" },
     { .name = "weights", .type = GS_KT_ARR, .items = GS_KT_NUM, .lo = 0,
       .hi = HUGE_VAL, .max_items = GS_GEN_MAX_VALUES, .desc = "their weights, "
       ">= 0, as many as values" },
@@ -154,8 +166,9 @@ static const struct gs_kt_key k_class[] = {
       .max_items = GS_GEN_MAX_TENANTS, .desc = "tenant names, or a count N "
       "for tenant1..tenantN" },
     { .name = "gpus", .type = GS_KT_NUM | GS_KT_OBJ, .obj = &t_gpus,
-      .lo = 0, .hi = 100000, .unit = "GPUs", .desc = "GPUs a job asks "
-      "(default 1): a number or a discrete law" },
+      .lo = 0, .hi = 100000, .schema = "\"anyOf\": [" GPU_COUNT ", "
+      "{\"$ref\": \"#/$defs/gpu_counts\"}]", .unit = "GPUs",
+      .desc = "GPUs a job asks (default 1): a number or a discrete law" },
     GS_K_OBJ("duration", &gs_sc_t_dist, GS_KF_REQ, "run time at full speed "
              "on the reference GPU"),
     GS_K_NUM("memory_gb", 0, 1e6, 0, "GB", "GPU memory per GPU"),
@@ -513,7 +526,8 @@ const struct gs_kt_obj gs_sc_t_generate = {
 };
 
 static const struct gs_kt_key k_genspec_more[] = {
-    GS_K_NUM("seed", 0, 9007199254740991.0, 0, NULL, "the random seed"),
+    { .name = "seed", .type = GS_KT_NUM, .lo = 0, .hi = 9007199254740991.0,
+      .schema = SEED_SCHEMA, .desc = "the random seed (a whole number)" },
     GS_K_OBJS("gpu_models", &gs_sc_t_gpu_model, 0, "GPU models added to "
               "the catalog"),
     GS_K_STR("description", 4095, 0, "free text"),

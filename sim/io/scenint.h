@@ -136,6 +136,11 @@ static inline void gs_sc_sub(char *buf, size_t n, const char *path,
       .obj = (o), .desc = (d) }
 #define GS_K_END { .name = NULL }
 
+/* A seed: read as a number (up to 2^53, where doubles stop being whole),
+ * then refused unless whole ("expected a whole number"). */
+#define SEED_SCHEMA "\"type\": \"integer\", \"minimum\": 0, " \
+                    "\"maximum\": 9007199254740991"
+
 /* The sections' tables, for the root's and for gs_scenario_schema. */
 extern const struct gs_kt_obj gs_sc_t_gpu_model, gs_sc_t_pool,
     gs_sc_t_tiers, gs_sc_t_tenant, gs_sc_t_partition, gs_sc_t_topology,
