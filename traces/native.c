@@ -11,6 +11,8 @@
 #include "native.h"
 #include "../sim/base/suggest.h"
 #include "tread.h"
+#include "../sim/io/jsoncheck.h"
+#include "../sim/base/membudget.h"
 #include "../sim/base/path.h"
 
 #include <csv.h>
@@ -18,6 +20,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -40,7 +44,8 @@ static const char *const colname[NCOLS] = {
 
 struct gs_native {
     FILE *fp;
-    char path[512];
+    char *path;                 /* owned */
+    int utf8_said;              /* a tenant that is not UTF-8 was reported */
     const struct gs_catalog *cat;
     struct csv_parser p;
     int map[MAXF];              /* column -> enum col, -1 = none */
@@ -141,6 +146,167 @@ static int parse_profile(const char *s, struct gs_jobspec *j)
     return 0;
 }
 
+/* The tenant column into j: a byte that begins no UTF-8 character is
+ * read as U+FFFD (said once a file); too long is refused.  -1 after
+ * row_fail. */
+static int tenant(struct gs_native *r, const char *s, struct gs_jobspec *j)
+{
+    size_t len = strlen(s), bad = gs_utf8_bad(s, len);
+    char *fixed = bad == SIZE_MAX ? NULL : gs_utf8_repair(s, len, &len);
+    if (bad != SIZE_MAX && fixed == NULL) {
+        row_fail(r, "tenant", "%s", "out of memory");
+        return -1;
+    }
+    if (fixed && !r->utf8_said) {
+        char *where = NULL;
+        if (asprintf(&where, "%s:%ld: field 'tenant'", r->path, r->line) >= 0)
+            r->utf8_said = gs_utf8_warn(r->path, where,
+                                        (unsigned char)s[bad]);
+        free(where);
+    }
+    int ok = len < GS_TENANT_NAME;
+    if (ok)
+        memcpy(j->tenant, fixed ? fixed : s, len + 1);
+    else
+        row_fail(r, "tenant", "'%s' is too long for a tenant name",
+                 fixed ? fixed : s);
+    free(fixed);
+    return ok ? 0 : -1;
+}
+
+/* The optional columns of what a job asks for: tenant, tier, memory, CPU,
+ * host memory, GPU family and memory, communication share, reference
+ * model, compute-bound share.  Fails the row through row_fail. */
+static void read_resources(struct gs_native *r, const char *const *v,
+                           struct gs_jobspec *j)
+{
+    double x;
+    if (v[C_TENANT] && v[C_TENANT][0] && tenant(r, v[C_TENANT], j) < 0)
+        return;
+    if (v[C_TIER] && v[C_TIER][0] && (j->tier = gs_tier_parse(v[C_TIER])) < 0)
+        return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
+                        "interactive, data)", v[C_TIER]);
+    if (v[C_MEM] && v[C_MEM][0] &&
+        (gs_tnum(v[C_MEM], &j->mem_gb) < 0 || j->mem_gb < 0))
+        return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
+    if (v[C_CPU] && v[C_CPU][0]) {
+        if (gs_tnum(v[C_CPU], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "cpu_milli", "'%s' is not a CPU request in "
+                            "milli-cores", v[C_CPU]);
+        j->cpu_milli = (int32_t)x;
+    }
+    if (v[C_HMEM] && v[C_HMEM][0]) {
+        if (gs_tnum(v[C_HMEM], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "mem_mib", "'%s' is not a host memory request "
+                            "in MiB", v[C_HMEM]);
+        j->mem_mib = (int32_t)x;
+    }
+    if (v[C_FAMILY] && v[C_FAMILY][0]) {
+        if (strlen(v[C_FAMILY]) >= sizeof j->gpu_family)
+            return row_fail(r, "gpu_family", "'%s' is too long", v[C_FAMILY]);
+        if (!gs_gpu_family_known(r->cat, v[C_FAMILY]))
+            return row_fail(r, "gpu_family", "'%s' names no GPU model of the "
+                            "catalog (a family is the start of a model name, "
+                            "as H100 for H100-80GB; '|' separates several)",
+                            v[C_FAMILY]);
+        snprintf(j->gpu_family, sizeof j->gpu_family, "%s", v[C_FAMILY]);
+    }
+    if (v[C_DEVMEM] && v[C_DEVMEM][0] &&
+        (gs_tnum(v[C_DEVMEM], &j->gpu_mem_min) < 0 ||
+         !(j->gpu_mem_min >= 0 && j->gpu_mem_min <= 1e6)))
+        return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
+                        "GiB", v[C_DEVMEM]);
+    if (v[C_COMM] && v[C_COMM][0] &&
+        (gs_tnum(v[C_COMM], &j->comm_share) < 0 ||
+         !(j->comm_share >= 0 && j->comm_share <= 1)))
+        return row_fail(r, "comm_share", "'%s' is not a share in [0, 1]",
+                        v[C_COMM]);
+    if (v[C_REF] && v[C_REF][0] &&
+        (j->ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
+        return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
+    if (v[C_CB] && v[C_CB][0] &&
+        (gs_tnum(v[C_CB], &j->cb) < 0 || j->cb < 0 || j->cb > 1))
+        return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
+}
+
+/* The optional columns the scheduler reads: estimate, priority,
+ * preemptible, allowed GPUs, maximum wait, deadline, checkpoint interval,
+ * idle profile. */
+static void read_scheduling(struct gs_native *r, const char *const *v,
+                            struct gs_jobspec *j)
+{
+    double x;
+    if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j->estimate) < 0)
+        return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
+    if (v[C_PRIO] && v[C_PRIO][0]) {
+        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+            return row_fail(r, "priority", "'%s' is not a whole number",
+                            v[C_PRIO]);
+        j->priority = (int)x;
+    }
+    if (v[C_PREEMPT] && v[C_PREEMPT][0]) {
+        const char *p = v[C_PREEMPT];
+        if (!strcmp(p, "1") || !strcasecmp(p, "true"))
+            j->preemptible = 1;
+        else if (!strcmp(p, "0") || !strcasecmp(p, "false"))
+            j->preemptible = 0;
+        else
+            return row_fail(r, "preemptible", "'%s' is not 0/1/true/false", p);
+    }
+    if (v[C_ALLOWED] && v[C_ALLOWED][0]) {
+        const char *bad = "";
+        if (parse_models(r->cat, v[C_ALLOWED], &j->allowed, &bad) < 0)
+            return row_fail(r, "allowed_gpus", "unknown GPU model '%s'", bad);
+    }
+    if (v[C_MAXWAIT] && v[C_MAXWAIT][0] &&
+        parse_secs(v[C_MAXWAIT], &j->max_wait) < 0)
+        return row_fail(r, "max_wait", "'%s' is not a duration", v[C_MAXWAIT]);
+    if (v[C_DEADLINE] && v[C_DEADLINE][0] &&
+        parse_secs(v[C_DEADLINE], &j->deadline) < 0)
+        return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
+    if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j->ckpt) < 0)
+        return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], j) < 0)
+        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
+                        "idle seconds alternating, busy first, 1 to 4 pairs "
+                        "(\"600:3600\")", v[C_PROFILE]);
+}
+
+/* The optional columns of GPU sharing: a MIG profile, a duty cycle, a
+ * guaranteed fraction and a burst limit (jobs of at most one GPU). */
+static void read_sharing(struct gs_native *r, const char *const *v,
+                         struct gs_jobspec *j)
+{
+    if (v[C_MIG] && v[C_MIG][0]) {
+        if (strlen(v[C_MIG]) >= sizeof j->mig_profile)
+            return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
+        if (j->gpus > 1)
+            return row_fail(r, "mig_profile", "'%s' with more than one GPU "
+                            "(a job takes one MIG instance)", v[C_MIG]);
+        snprintf(j->mig_profile, sizeof j->mig_profile, "%s", v[C_MIG]);
+    }
+    if (v[C_DUTY] && v[C_DUTY][0] &&
+        (gs_tnum(v[C_DUTY], &j->duty) < 0 || !(j->duty > 0 && j->duty <= 1)))
+        return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
+    double g = 0, b = 0;
+    if (v[C_GUAR] && v[C_GUAR][0] &&
+        (gs_tnum(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
+        return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_GUAR]);
+    if (v[C_BURST] && v[C_BURST][0] &&
+        (gs_tnum(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
+        return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_BURST]);
+    j->guar_milli = (int)lround(g * 1000);
+    j->burst_milli = (int)lround(b * 1000);
+    if (j->burst_milli > 0 && j->burst_milli < j->guar_milli)
+        return row_fail(r, "gpu_burst", "'%s' is below gpu_guarantee",
+                        v[C_BURST]);
+    if ((j->guar_milli || j->burst_milli) && j->gpus > 1)
+        return row_fail(r, "gpu_guarantee", "%s", "a guaranteed fraction or "
+                        "burst limit is for jobs of at most one GPU");
+}
+
 static void convert_row(struct gs_native *r)
 {
     struct gs_jobspec j;
@@ -171,117 +337,13 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "duration", "'%s' is not a duration in seconds",
                         v[C_DURATION]);
     j.work = (double)(t > 0 ? t : 1);
-    if (v[C_TENANT] && v[C_TENANT][0]) {
-        if (strlen(v[C_TENANT]) >= GS_TENANT_NAME)
-            return row_fail(r, "tenant", "'%s' is too long", v[C_TENANT]);
-        snprintf(j.tenant, sizeof j.tenant, "%s", v[C_TENANT]);
-    }
-    if (v[C_TIER] && v[C_TIER][0] && (j.tier = gs_tier_parse(v[C_TIER])) < 0)
-        return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
-                        "interactive, data)", v[C_TIER]);
-    if (v[C_MEM] && v[C_MEM][0] &&
-        (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
-        return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
-    if (v[C_CPU] && v[C_CPU][0]) {
-        if (gs_tnum(v[C_CPU], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
-            return row_fail(r, "cpu_milli", "'%s' is not a CPU request in "
-                            "milli-cores", v[C_CPU]);
-        j.cpu_milli = (int32_t)x;
-    }
-    if (v[C_HMEM] && v[C_HMEM][0]) {
-        if (gs_tnum(v[C_HMEM], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
-            return row_fail(r, "mem_mib", "'%s' is not a host memory request "
-                            "in MiB", v[C_HMEM]);
-        j.mem_mib = (int32_t)x;
-    }
-    if (v[C_FAMILY] && v[C_FAMILY][0]) {
-        if (strlen(v[C_FAMILY]) >= sizeof j.gpu_family)
-            return row_fail(r, "gpu_family", "'%s' is too long", v[C_FAMILY]);
-        if (!gs_gpu_family_known(r->cat, v[C_FAMILY]))
-            return row_fail(r, "gpu_family", "'%s' names no GPU model of the "
-                            "catalog (a family is the start of a model name, "
-                            "as H100 for H100-80GB; '|' separates several)",
-                            v[C_FAMILY]);
-        snprintf(j.gpu_family, sizeof j.gpu_family, "%s", v[C_FAMILY]);
-    }
-    if (v[C_DEVMEM] && v[C_DEVMEM][0] &&
-        (gs_tnum(v[C_DEVMEM], &j.gpu_mem_min) < 0 ||
-         !(j.gpu_mem_min >= 0 && j.gpu_mem_min <= 1e6)))
-        return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
-                        "GiB", v[C_DEVMEM]);
-    if (v[C_COMM] && v[C_COMM][0] &&
-        (gs_tnum(v[C_COMM], &j.comm_share) < 0 ||
-         !(j.comm_share >= 0 && j.comm_share <= 1)))
-        return row_fail(r, "comm_share", "'%s' is not a share in [0, 1]",
-                        v[C_COMM]);
-    if (v[C_REF] && v[C_REF][0] &&
-        (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
-        return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
-    if (v[C_CB] && v[C_CB][0] &&
-        (gs_tnum(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
-        return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
-    if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
-        return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
-    if (v[C_PRIO] && v[C_PRIO][0]) {
-        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
-            return row_fail(r, "priority", "'%s' is not a whole number",
-                            v[C_PRIO]);
-        j.priority = (int)x;
-    }
-    if (v[C_PREEMPT] && v[C_PREEMPT][0]) {
-        const char *p = v[C_PREEMPT];
-        if (!strcmp(p, "1") || !strcasecmp(p, "true"))
-            j.preemptible = 1;
-        else if (!strcmp(p, "0") || !strcasecmp(p, "false"))
-            j.preemptible = 0;
-        else
-            return row_fail(r, "preemptible", "'%s' is not 0/1/true/false", p);
-    }
-    if (v[C_ALLOWED] && v[C_ALLOWED][0]) {
-        const char *bad = "";
-        if (parse_models(r->cat, v[C_ALLOWED], &j.allowed, &bad) < 0)
-            return row_fail(r, "allowed_gpus", "unknown GPU model '%s'", bad);
-    }
-    if (v[C_MAXWAIT] && v[C_MAXWAIT][0] &&
-        parse_secs(v[C_MAXWAIT], &j.max_wait) < 0)
-        return row_fail(r, "max_wait", "'%s' is not a duration", v[C_MAXWAIT]);
-    if (v[C_DEADLINE] && v[C_DEADLINE][0] &&
-        parse_secs(v[C_DEADLINE], &j.deadline) < 0)
-        return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
-    if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
-        return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
-    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], &j) < 0)
-        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
-                        "idle seconds alternating, busy first, 1 to 4 pairs "
-                        "(\"600:3600\")", v[C_PROFILE]);
-    if (v[C_MIG] && v[C_MIG][0]) {
-        if (strlen(v[C_MIG]) >= sizeof j.mig_profile)
-            return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
-        if (j.gpus > 1)
-            return row_fail(r, "mig_profile", "'%s' with more than one GPU "
-                            "(a job takes one MIG instance)", v[C_MIG]);
-        snprintf(j.mig_profile, sizeof j.mig_profile, "%s", v[C_MIG]);
-    }
-    if (v[C_DUTY] && v[C_DUTY][0] &&
-        (gs_tnum(v[C_DUTY], &j.duty) < 0 || !(j.duty > 0 && j.duty <= 1)))
-        return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
-    double g = 0, b = 0;
-    if (v[C_GUAR] && v[C_GUAR][0] &&
-        (gs_tnum(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
-        return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
-                        "[0.001, 1]", v[C_GUAR]);
-    if (v[C_BURST] && v[C_BURST][0] &&
-        (gs_tnum(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
-        return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
-                        "[0.001, 1]", v[C_BURST]);
-    j.guar_milli = (int)lround(g * 1000);
-    j.burst_milli = (int)lround(b * 1000);
-    if (j.burst_milli > 0 && j.burst_milli < j.guar_milli)
-        return row_fail(r, "gpu_burst", "'%s' is below gpu_guarantee",
-                        v[C_BURST]);
-    if ((j.guar_milli || j.burst_milli) && j.gpus > 1)
-        return row_fail(r, "gpu_guarantee", "%s", "a guaranteed fraction or "
-                        "burst limit is for jobs of at most one GPU");
+    read_resources(r, v, &j);
+    if (!r->err)
+        read_scheduling(r, v, &j);
+    if (!r->err)
+        read_sharing(r, v, &j);
+    if (r->err)
+        return;
     if (j.arrival < r->last) {
         char msg[160];
         snprintf(msg, sizeof msg, "%.3f s is before the previous row's "
@@ -361,22 +423,52 @@ static void on_row(int c, void *data)
     convert_row(r);
 }
 
+/* Lines in the open file fp, which is rewound: an upper bound on the jobs
+ * it holds, counted in constant memory before any is read; up to a NUL
+ * byte (no text: the reader stops there, so a sparse file is not read). */
+static long count_lines(FILE *fp)
+{
+    char buf[65536];
+    long n = 0;
+    size_t got;
+    int last = '\n';
+    while ((got = fread(buf, 1, sizeof buf, fp)) > 0 &&
+           memchr(buf, '\0', got) == NULL) {
+        for (const char *p = buf, *e = buf + got;
+             (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+            n++;
+        last = buf[got - 1];
+    }
+    rewind(fp);
+    return n + (last != '\n');
+}
+
 int gs_native_open(const char *path, const struct gs_catalog *cat,
                    struct gs_native **out, struct gs_diag *d)
 {
     *out = NULL;
     struct gs_native *r = calloc(1, sizeof *r);
-    if (r == NULL)
+    if (r == NULL || (r->path = strdup(path)) == NULL) {
+        free(r);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    snprintf(r->path, sizeof r->path, "%s", path);
+    }
     r->cat = cat;
     if (csv_init(&r->p, CSV_APPEND_NULL) != 0) {
+        free(r->path);
         free(r);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
     int rc = gs_fopen_regular(path, "a trace", 0, &r->fp, d);
+    /* the simulation keeps a record of each job: refuse a trace whose rows
+     * would not fit before reading them (the file is streamed) */
+    if (rc == 0)
+        rc = gs_mem_check_items((uint64_t)count_lines(r->fp), GS_MEM_PER_JOB,
+                                "trace jobs (lines)", path, d);
     if (rc < 0) {
+        if (r->fp)
+            fclose(r->fp);
         csv_free(&r->p);
+        free(r->path);
         free(r);
         return rc;
     }
@@ -391,6 +483,13 @@ static int fill(struct gs_native *r)
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
+        if (memchr(buf, '\0', n)) {    /* a binary or sparse file: at once */
+            char where[600];
+            snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);
+            r->err = GS_EPARSE;
+            gs_diag_set(&r->d, GS_EPARSE, where, "not a text file (NUL byte)");
+            break;
+        }
         /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
         if (!r->bom_checked) {
             r->bom_checked = 1;
@@ -455,6 +554,7 @@ void gs_native_close(struct gs_native *r)
     if (r->fp)
         fclose(r->fp);
     free(r->q);
+    free(r->path);
     free(r);
 }
 
