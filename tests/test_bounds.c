@@ -377,6 +377,39 @@ static void test_not_utf8(void)
     refused(h, "uk.json:5:");
 }
 
+/* Tenant names longer than a tenant name's 47 bytes (a Slurm account, a
+ * Kubernetes namespace can be 63): two that share their first 47 bytes
+ * were cut to one tenant; now each keeps its start and a hash of the
+ * whole, two tenants, said once. */
+static void test_long_tenants(void)
+{
+    char l[64], a[80], b[80];
+    memset(l, 't', 60);
+    l[60] = '\0';
+    snprintf(a, sizeof a, "%sa", l);
+    snprintf(b, sizeof b, "%sb", l);
+    CU_ASSERT_EQUAL_FATAL(edited("sl0.txt", "tests/fixtures/import/sacct.txt",
+                                 2, "ml-team", a), 0);
+    char *p = NULL, *mid = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/sl0.txt", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&mid, "|%s|", b) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("sl.txt", p, 6, "|vision|", mid), 0);
+    free(p);
+    free(mid);
+    const char *c[] = { "gpusim", "trace", "stats", "sl.txt", "--format",
+                        "slurm-sacct", NULL };
+    int rc = gs_hostile_run(dir, c);
+    char *msg = take_log();
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(count(msg, "gpusim: warning:"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sl.txt:2: a tenant name of 61 bytes "
+                                  "is longer than 47: kept as 'tttttttttttt"
+                                  "tttttttttttttttttttttttttt~"));
+    /* two tenants, both shown with their hashes */
+    CU_ASSERT_EQUAL(count(msg, "tttttttttttttttttttttttttttttttttttttt~"), 3);
+    free(msg);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -391,6 +424,7 @@ static CU_TestInfo tests[] = {
     { "empty traces refused alike in every format", test_empty_traces },
     { "names not UTF-8 in traces and node lists: U+FFFD, said once",
       test_not_utf8 },
+    { "long tenant names stay apart, said once", test_long_tenants },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -455,8 +455,11 @@ static int sacct_asks(struct sacct *s, const char *path, long line, char **f,
             j->s.allowed = s->parts[i].models;
     const char *ten = fcol(f, nf, s, s->tenant_from == TEN_PARTITION ? C_PART
                            : s->tenant_from == TEN_QOS ? C_QOS : C_ACCOUNT);
-    snprintf(j->s.tenant, sizeof j->s.tenant, "%.*s", GS_TENANT_NAME - 1,
-             ten[0] ? ten : "default");
+    char *where = NULL;
+    if (asprintf(&where, "%s:%ld", path, line) < 0)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    gs_tenant_name(j->s.tenant, ten[0] ? ten : "default", path, where);
+    free(where);
     j->s.tier = gs_cimp_tier(&s->h.tiers, fcol(f, nf, s, C_QOS));
     return 0;
 }

@@ -284,6 +284,31 @@ char *gs_utf8_repair(const char *s, size_t len, size_t *outlen)
     return o;
 }
 
+void gs_tenant_name(char *out, const char *name, const char *path,
+                    const char *where)
+{
+    size_t len = strlen(name);
+    if (len < GS_TENANT_NAME) {
+        memcpy(out, name, len + 1);
+        return;
+    }
+    uint32_t h = 2166136261u;                   /* FNV-1a of the whole */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    size_t keep = GS_TENANT_NAME - 1 - 9;       /* "~" and 8 hex digits */
+    while (keep > 0 && ((unsigned char)name[keep] & 0xC0) == 0x80)
+        keep--;                                 /* a whole UTF-8 character */
+    snprintf(out, GS_TENANT_NAME, "%.*s~%08x", (int)keep, name, (unsigned)h);
+    FILE *fp = gs_trace_log();
+    char *key = NULL;
+    if (fp && asprintf(&key, "tname:%s", path) >= 0 && gs_once(key))
+        fprintf(fp, "gpusim: warning: %s: a tenant name of %zu bytes is "
+                "longer than %d: kept as '%s' (its start and a hash of the "
+                "whole, so long names stay apart; said once)\n", where, len,
+                GS_TENANT_NAME - 1, out);
+    free(key);
+}
+
 int gs_utf8_warn(const char *path, const char *where, unsigned char byte)
 {
     FILE *fp = gs_trace_log();

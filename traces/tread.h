@@ -59,6 +59,14 @@ char *gs_utf8_repair(const char *s, size_t len, size_t *outlen);
  * log was on (said now or before), 0 when it was off (say it next time). */
 int gs_utf8_warn(const char *path, const char *where, unsigned char byte);
 
+/* A tenant name read from a trace (a namespace, an account, a user) into
+ * out, GS_TENANT_NAME bytes: one that does not fit keeps its start (whole
+ * UTF-8 characters) and "~" and 8 hex digits of a hash of the whole name,
+ * so two long names stay two tenants, and the first of file path is said
+ * once on the trace log, at where. */
+void gs_tenant_name(char *out, const char *name, const char *path,
+                    const char *where);
+
 /* --- fields and numbers ---------------------------------------------------- */
 
 /* Split line in place.  delim ',' or '\t' separates fields (with ',' a field

@@ -651,7 +651,8 @@ static int close_stdout(int status)
 /* The options every command takes, anywhere before a "--": taken out of
  * argv here so each command's parser never sees them.
  *   --max-memory SIZE    the memory budget (membudget.h): "8G", "512M"
- *   --task-timeout TIME  the longest a task may run in a worker (pool.h):
+ *   --task-timeout TIME  the longest a task may run in a worker, or run,
+ *                        place-exp and replay-check as a whole (pool.h):
  *                        "90s", "10m", or seconds
  * 0, or 2 after a message. */
 static int global_opts(int *argc, char **argv)
