@@ -7,6 +7,7 @@
 #include "../base/cleanup.h"
 #include "../base/datapath.h"
 #include "../studies/compare.h"
+#include "../studies/htmlrep.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
 #include "../studies/llmcli.h"
@@ -51,6 +52,7 @@ static const char usage_main[] =
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
 "  replay-check SCENARIO  a cluster's own history replayed: simulated waits\n"
 "                    against recorded ones (docs/import.md)\n"
+"  report FILE.h5    a run, compare or plan result as one HTML page\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
@@ -113,6 +115,7 @@ static const char usage_scenario[] =
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
     "run", "compare", "train", "trace", "llm", "place-exp", "replay-check",
+    "report",
     "policies", "scenario", "help", "version", NULL,
 };
 
@@ -505,6 +508,10 @@ static int cmd_help(const char *topic, const char *sub)
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
                                              : gs_train_main(1, av);
     }
+    else if (strcmp(topic, "report") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return gs_htmlrep_main(1, av);
+    }
     else if (strcmp(topic, "help") == 0)
         fputs(usage_help, stdout);
     else {
@@ -655,6 +662,8 @@ static int dispatch(int argc, char **argv)
         return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay-check") == 0)
         return gs_replay_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return gs_htmlrep_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
             return cmd_help("policies", NULL);
