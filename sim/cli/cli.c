@@ -317,7 +317,18 @@ static int run_outputs(const struct gs_sim *sim, const char *out,
     return rc;
 }
 
+/* gpusim run; run_main arms --task-timeout on the run once it knows the
+ * scenario, and it is disarmed here whatever the way out. */
+static int run_main(int argc, char **argv);
+
 static int cmd_run(int argc, char **argv)
+{
+    int rc = run_main(argc, argv);
+    gs_pool_deadline(NULL, NULL);
+    return rc;
+}
+
+static int run_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *lib = NULL;
     int fmt = 0, quiet = 0, no_out = 0, force = 0, c;
@@ -388,6 +399,8 @@ static int cmd_run(int argc, char **argv)
     if (out && no_out)
         return usage_error("%s", "run: --out and --no-out contradict each "
                            "other; give one");
+    if (gs_pool_deadline("run", file) < 0)      /* disarmed by cmd_run */
+        return out_of_memory();
     struct gs_diag d = { 0 };
     if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
         char buf[1200];
@@ -546,7 +559,8 @@ static int close_stdout(int status)
 /* The options every command takes, anywhere before a "--": taken out of
  * argv here so each command's parser never sees them.
  *   --max-memory SIZE    the memory budget (membudget.h): "8G", "512M"
- *   --task-timeout TIME  the longest a task may run in a worker (pool.h):
+ *   --task-timeout TIME  the longest a task may run in a worker, or run,
+ *                        place-exp and replay-check as a whole (pool.h):
  *                        "90s", "10m", or seconds
  * 0, or 2 after a message. */
 static int global_opts(int *argc, char **argv)
