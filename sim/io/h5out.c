@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "../studies/placeexp.h"
 #include "report.h"
+#include "question.h"
 #include "../core/model.h"
 #include "../base/version.h"
 
@@ -167,6 +168,20 @@ static const struct { const char *path, *desc; } path_desc[] = {
       "columns" },
     { "services/summary_units", "the units of /services/summary's columns, "
       "in the same order" },
+    { "question/kind", "the question the run answers: steady (a steady "
+      "state, its warm-up deleted) or finite (the whole run is the answer; "
+      "intervals over replications)" },
+    { "question/why", "the rule that decided the question (the scenario's "
+      "\"question\" key, or the workload)" },
+    { "question/estimates", "steady state: each estimate from the part of "
+      "the run kept after MSER-5's warm-up, with its 95% interval from "
+      "batch means (a mean) or sectioning (a pooled quantile); no rows for "
+      "a finite-horizon run" },
+    { "compare/question", "the scenario's question: steady (each run's "
+      "steady-state analysis is in its runs/POLICY/seedK/question) or "
+      "finite" },
+    { "compare/question_why", "the rule that decided the question" },
+    { "compare/interval_method", "how /compare/table's intervals are made" },
     { "plan/candidates/mean", "[candidate, metric]: each metric's mean over "
       "the candidate's seeds (units: each metric's, as in run --json; "
       "names in /plan/metrics)" },
@@ -206,6 +221,32 @@ static const struct { const char *col, *units, *desc; } col_desc[] = {
     { "requests.state", "1", "index into /services/request_states" },
     { "requests.restarts", "1", "times it restarted after losing its "
       "replica" },
+    { "question/estimates.what", "", "the estimate: SERVICE ttft_p99_s, "
+      "SERVICE ttft_mean_s (each service's time to first token), or "
+      "wait_p99_s, wait_mean_s (the jobs' waits)" },
+    { "question/estimates.estimate", "s", "the estimate over the requests "
+      "(jobs) kept after the warm-up" },
+    { "question/estimates.half_width", "s", "half-width of its interval at "
+      "level" },
+    { "question/estimates.level", "1", "the interval's confidence level" },
+    { "question/estimates.method", "", "the interval's method: batch means "
+      "(a mean), or pooled quantile with a sectioning interval" },
+    { "question/estimates.batches", "1", "batches (sections) of the "
+      "interval" },
+    { "question/estimates.warmup_deleted", "1", "requests (jobs), in "
+      "arrival order, deleted from the front as warm-up by MSER-5" },
+    { "question/estimates.observations", "1", "finished requests (started "
+      "jobs) in the series, the warm-up included" },
+    { "question/estimates.warmup_at_limit", "1", "1: MSER-5's minimum sat "
+      "at its half-way bound, the warm-up may be longer (run longer)" },
+    { "question/estimates.batches_independent", "1", "1: the lag-1 "
+      "autocorrelation of twice as many batch means passed the "
+      "independence check; 0: the interval is too narrow (run longer)" },
+    { "question/estimates.lag1", "1", "lag-1 autocorrelation of 2 x "
+      "batches batch means of the kept part" },
+    { "question/estimates.tail", "1", "quantiles: values beyond the "
+      "quantile in each section (the interval wants 100 or more); NaN for "
+      "a mean" },
     { "summary/tiers.scope", "", "the workload tier, or 'all'" },
     { "summary/models.model", "", "the GPU model's name" },
     { "summary/models.gpus", "1", "GPUs of that model in the fleet" },
@@ -874,6 +915,11 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
+    struct gs_question q;
+    if (gs_question_analyse(s, &q) < 0)
+        fail(&w, "/question");
+    else
+        gs_question_h5(&q, (struct gs_h5w *)&w);
     for (int i = 0; gs_model_out(i); i++)
         if (gs_model_out(i)->h5)
             gs_model_out(i)->h5(s, gs_sim_model(s, gs_model_out(i)),
@@ -1099,6 +1145,14 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         attr_num(&w, g, "bill_window_s", c->bill_window_s);
         strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
         strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
+        const char *q[3] = { c->question ? c->question : "",
+                             c->question_why ? c->question_why : "",
+                             "Student t over the seeds (independent "
+                             "replications, common to every policy) of each "
+                             "run's whole-run value" };
+        strings(&w, g, "question", strlen(q[0]) + 1, &q[0], 1);
+        strings(&w, g, "question_why", strlen(q[1]) + 1, &q[1], 1);
+        strings(&w, g, "interval_method", strlen(q[2]) + 1, &q[2], 1);
         hsize_t ns = (hsize_t)c->nseeds;
         dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
         hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
@@ -1358,6 +1412,38 @@ int gs_h5_read_series(const char *path, const char *name, double **out,
     void *v;
     int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
     *out = v;
+    return rc;
+}
+
+int gs_h5_read_column(const char *path, const char *name, const char *col,
+                      double **out, long *n, struct gs_diag *d)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(double));
+    H5Tinsert(t, col, 0, H5T_NATIVE_DOUBLE);
+    void *v;
+    int rc = read_1d(path, name, t, sizeof **out, &v, n, d);
+    H5Tclose(t);
+    *out = v;
+    return rc;
+}
+
+int gs_h5_read_string(const char *path, const char *name, char *buf,
+                      size_t n, struct gs_diag *d)
+{
+    if (n < 2)
+        return gs_diag_set(d, GS_EINVAL, path, "no room for %s", name);
+    hid_t t = str_type(n);
+    void *v;
+    long k;
+    int rc = read_1d(path, name, t, n, &v, &k, d);
+    H5Tclose(t);
+    if (rc == 0 && k < 1)
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "%s is empty", name);
+    if (rc == 0) {
+        memcpy(buf, v, n);
+        buf[n - 1] = '\0';
+    }
+    free(v);
     return rc;
 }
 

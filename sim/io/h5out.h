@@ -124,6 +124,15 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *dset, double **out,
                       long *n, struct gs_diag *d);
 
+/* Read the numeric column col of the 1-D table name as doubles; *out is
+ * malloc'ed (caller frees).  0 or a negative code with d filled. */
+int gs_h5_read_column(const char *path, const char *name, const char *col,
+                      double **out, long *n, struct gs_diag *d);
+/* Read the first string of the string dataset name into buf (n bytes,
+ * NUL-terminated).  0 or a negative code with d filled. */
+int gs_h5_read_string(const char *path, const char *name, char *buf,
+                      size_t n, struct gs_diag *d);
+
 /* Read the string attribute name of object obj ("/", "/jobs") into buf.
  * 0, or a negative code with d filled. */
 int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
@@ -156,6 +165,10 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *   /compare/policies, /compare/metrics     names (strings)
  *   /compare/seeds         the seeds (uint64), index K of seedK
  *   /compare/values        [policy, seed, metric] every run's metrics
+ *   /compare/question      the scenario's question (steady or finite),
+ *   /compare/question_why  and why; each run's own analysis is in
+ *                          /runs/POLICY/seedK/question
+ *   /compare/interval_method   how /compare/table's intervals are made
  *   /compare/table         one row per (policy, metric): n, mean, std,
  *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
  *                          half (t * std / sqrt(n)), ci_low, ci_high */
@@ -169,6 +182,8 @@ struct gs_h5_compare {
     const double *values;               /* [npol][nseeds][nmetrics] */
     const double *mean, *sd, *t, *half; /* [npol][nmetrics] */
     const char *const *runfiles;        /* [npol][nseeds] single-run files */
+    const char *question, *question_why;/* the scenario's question (steady,
+                                           finite) and the rule that said so */
 };
 
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,

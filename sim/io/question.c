@@ -14,12 +14,14 @@
  * order.  The whole-run summary fields stay as they are: the steady-state
  * estimates are reported beside them, never in their place. */
 #include "question.h"
+#include "h5out.h"
 #include "scenario.h"
 #include "../base/err.h"
 #include "../core/sim.h"
 #include "../inference/service.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,4 +254,58 @@ void gs_question_json(FILE *fp, const struct gs_question *q)
                 e->st.warmup_at_limit, e->st.independent);
     }
     fprintf(fp, "%s}}", q->nest ? "\n  " : "");
+}
+
+/* One row of the result file's /question/estimates. */
+struct est_row {
+    char what[96];
+    double estimate, half_width, level;
+    char method[48];
+    int32_t batches;
+    int64_t warmup_deleted, observations;
+    int8_t warmup_at_limit, batches_independent;
+    double lag1, tail;
+};
+
+void gs_question_h5(const struct gs_question *q, struct gs_h5w *w)
+{
+    static const struct gs_h5col cols[] = {
+#define C(n, t) { #n, t, offsetof(struct est_row, n), 0 }
+        { "what", GS_H5_STR, offsetof(struct est_row, what), 96 },
+        C(estimate, GS_H5_F64), C(half_width, GS_H5_F64), C(level, GS_H5_F64),
+        { "method", GS_H5_STR, offsetof(struct est_row, method), 48 },
+        C(batches, GS_H5_I32), C(warmup_deleted, GS_H5_I64),
+        C(observations, GS_H5_I64), C(warmup_at_limit, GS_H5_I8),
+        C(batches_independent, GS_H5_I8), C(lag1, GS_H5_F64),
+        C(tail, GS_H5_F64),
+#undef C
+    };
+    gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "question");
+    if (g < 0)
+        return;
+    const char *kind = gs_horizon_name(q->question);
+    gs_h5w_strings(w, g, "kind", strlen(kind) + 1, &kind, 1);
+    gs_h5w_strings(w, g, "why", strlen(q->why) + 1, &q->why, 1);
+    struct est_row rows[GS_QUESTION_MAX];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        struct est_row *r = &rows[i];
+        snprintf(r->what, sizeof r->what, "%s", e->what);
+        snprintf(r->method, sizeof r->method, "%s",
+                 e->rc < 0 ? "too few values" : method(i));
+        r->level = 0.95;
+        r->estimate = e->rc < 0 ? NAN : e->st.ci.est;
+        r->half_width = e->rc < 0 ? NAN : e->st.ci.half;
+        r->batches = e->rc < 0 ? 0 : e->st.batches;
+        r->warmup_deleted = e->rc < 0 ? 0 : e->st.warmup;
+        r->observations = e->rc < 0 ? 0 : e->st.n;
+        r->warmup_at_limit = (int8_t)(e->rc < 0 ? 0 : e->st.warmup_at_limit);
+        r->batches_independent = (int8_t)(e->rc < 0 ? 0 : e->st.independent);
+        r->lag1 = e->rc < 0 ? NAN : e->st.lag1;
+        r->tail = e->rc < 0 || i % 2 ? NAN : e->st.tail;
+    }
+    gs_h5w_table(w, g, "estimates", cols, (int)(sizeof cols / sizeof cols[0]),
+                 sizeof rows[0], rows, (size_t)q->nest);
+    gs_h5w_close(g);
 }

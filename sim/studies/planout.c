@@ -9,6 +9,7 @@
 #include "../io/h5out.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
+#include "../core/job.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -85,9 +86,30 @@ static const char *target_word(const struct search *s, const struct cand *x,
     }
 }
 
-/* Target i's warm-up, when it is estimated in steady state: the requests
- * deleted a run on average, of those that finished, and the runs whose
- * transient may be longer than half the run. */
+/* Target t's warm-up on x: requests (jobs) deleted a run on average at
+ * its last length, and the runs at the limit that decided; NaN for a
+ * target estimated over the whole run or a candidate not run. */
+static void warm_of(const struct search *s, const struct cand *x, int t,
+                    double *w, double *lim)
+{
+    *w = *lim = NAN;
+    for (int k = 0; k < s->nst && x->warm && x->nrun > 0; k++) {
+        if (s->st[k].target != t || s->st[k].what == GS_PLAN_SQ_WHOLE)
+            continue;
+        *w = *lim = 0;
+        for (int r = 0; r < x->nrun; r++) {
+            double v = x->warm[(size_t)r * s->nst + k];
+            *lim += v < 0;
+            *w += (v < 0 ? -v - 1 : v) / x->nrun;
+        }
+    }
+}
+
+/* Target i's length and warm-up in a steady-state question: the run
+ * length it was judged at, and for a request or job-wait target the
+ * requests (jobs) deleted a run on average, of those that finished
+ * (started), and the runs whose transient may be longer than half the
+ * run; other targets are estimated over the whole run. */
 static void print_warmup(FILE *fp, const struct search *s,
                          const struct cand *x, int i)
 {
@@ -95,21 +117,33 @@ static void print_warmup(FILE *fp, const struct search *s,
         const struct gs_plan_st *st = &s->st[k];
         if (st->target != i)
             continue;
-        double w = 0;
-        int lim = 0;
-        for (int r = 0; r < x->nrun; r++) {
-            double v = x->warm[(size_t)r * s->nst + k];
-            lim += v < 0;
-            w += (v < 0 ? -v - 1 : v) / x->nrun;
+        if (st->what == GS_PLAN_SQ_WHOLE) {
+            fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
+                    "length, estimated over the whole run\n", "", x->lenf);
+            continue;
         }
+        double w, lim;
+        warm_of(s, x, i, &w, &lim);
         char name[160];
-        snprintf(name, sizeof name, "service.%.60s.requests_finished",
-                 s->base->svcs[st->svc].name);
-        int m = gs_run_metric_index(name);
+        double of = 0;
+        for (int tier = 0; tier < GS_NTIERS; tier++) {
+            if (st->what == GS_PLAN_SQ_WAIT && st->svc >= 0 && st->svc != tier)
+                continue;
+            if (st->what == GS_PLAN_SQ_WAIT)
+                snprintf(name, sizeof name, "%s.jobs", gs_tier_name(tier));
+            else if (tier == 0)
+                snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                         s->base->svcs[st->svc].name);
+            else
+                break;
+            int m = gs_run_metric_index(name);
+            of += m >= 0 && !isnan(x->mean[m]) ? x->mean[m] : 0;
+        }
         fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
-                "length, warm-up deleted (MSER-5), %.0f of %.0f requests a "
-                "run%s\n", "", x->lenf, w, m >= 0 ? x->mean[m] : NAN,
-                lim ? "; in some runs it reached half the run: the transient "
+                "length, warm-up deleted (MSER-5), %.0f of %.0f %s a "
+                "run%s\n", "", x->lenf, w, of,
+                st->what == GS_PLAN_SQ_WAIT ? "jobs" : "requests",
+                lim > 0 ? "; in some runs it reached half the run: the transient "
                       "was not over at the cap (plan.max_length_factor)"
                     : "");
     }
@@ -183,13 +217,13 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
 }
 
 /* The jobs and requests x's runs simulated: every tier's jobs and the
- * services' requests, summed over its runs. */
+ * services' requests, summed over its runs at every length it had. */
 double gs_plan_simulated(const struct search *s, const struct cand *x)
 {
     static const char *const tiers[] = { "inference.jobs", "training.jobs",
                                          "interactive.jobs", "data.jobs",
                                          "inference_requests" };
-    double n = 0;
+    double n = x->sim_before;
     for (int i = 0; i < 5; i++) {
         int m = gs_run_metric_index(tiers[i]);
         for (int k = 0; m >= 0 && k < x->nrun; k++) {
@@ -353,6 +387,19 @@ int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
     return rc;
 }
 
+/* How target t is estimated, in words. */
+static const char *estimator(const struct search *s, int t)
+{
+    for (int k = 0; k < s->nst; k++)
+        if (s->st[k].target == t)
+            return s->st[k].what == GS_PLAN_SQ_WHOLE
+                   ? "steady state: over the whole run, lengthened; Student "
+                     "t over the seeds"
+                   : "steady state: MSER-5 warm-up deleted, lengthened; "
+                     "Student t over the seeds";
+    return "finite horizon: over the whole run; Student t over the seeds";
+}
+
 int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     int nf, int chosen, int near, const double *gcost,
                     const char *const *glabel, const double *gfac, int ng,
@@ -374,9 +421,15 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *tl = calloc((size_t)nt + 1, sizeof *tl);
     double *tu = calloc((size_t)nt + 1, sizeof *tu);
     double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
+    double *lenf = calloc((size_t)nc + 1, sizeof *lenf);
+    double *runs = calloc((size_t)nc + 1, sizeof *runs);
+    double *warm = calloc((size_t)nc * nt + 1, sizeof *warm);
+    double *wlim = calloc((size_t)nc * nt + 1, sizeof *wlim);
+    const char **how = calloc((size_t)nt + 1, sizeof *how);
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
-        !seeds || !simd || !cost || !att || !tl || !tu || !fidx) {
+        !seeds || !simd || !cost || !att || !tl || !tu || !fidx || !lenf ||
+        !runs || !warm || !wlim || !how) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -393,7 +446,18 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                                                 ? x->v[k] : NAN;
         memcpy(&mean[(size_t)i * nm], x->mean, (size_t)nm * sizeof *mean);
         memcpy(&half[(size_t)i * nm], x->half, (size_t)nm * sizeof *half);
+        lenf[i] = x->lenf;
+        runs[i] = x->runs_before + x->nrun;
+        for (int t = 0; t < nt; t++)
+            warm_of(s, x, t, &warm[(size_t)i * nt + t],
+                    &wlim[(size_t)i * nt + t]);
     }
+    for (int t = 0; t < nt; t++)
+        how[t] = estimator(s, t);
+    const char *question = gs_plan_is_steady(s->base, s->pc) ? "steady"
+                                                             : "finite";
+    double qcfg[3] = { s->pc->precision, s->pc->max_length,
+                       s->pc->indifference };
     for (int m = 0; m < nm; m++)
         names[m] = gs_run_metric_name(m);
     for (int t = 0; t < nt; t++) {
@@ -416,7 +480,30 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL },
         { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
         { "plan/candidates/simulated", GS_H5_DOUBLE, 1, { nc }, simd,
-          "jobs and requests simulated over its runs" },
+          "jobs and requests simulated over its runs, at every length it "
+          "had" },
+        { "plan/candidates/length_factor", GS_H5_DOUBLE, 1, { nc }, lenf,
+          "the length its verdict was judged at, a factor of the "
+          "scenario's requests/jobs/until (1: as given; steady state "
+          "lengthens by doubling up to plan.max_length_factor)" },
+        { "plan/candidates/runs", GS_H5_DOUBLE, 1, { nc }, runs,
+          "runs it took at every length it had (seeds_run: at the last)" },
+        { "plan/candidates/warmup_deleted", GS_H5_DOUBLE, 2, { nc, nt }, warm,
+          "[candidate, target]: requests (jobs) deleted as warm-up by "
+          "MSER-5, mean over the seeds of its last length; NaN for a "
+          "target estimated over the whole run, or not run" },
+        { "plan/candidates/warmup_at_limit", GS_H5_DOUBLE, 2, { nc, nt },
+          wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
+          "the half-way bound where that decides the verdict (the "
+          "transient not over); NaN as warmup_deleted" },
+        { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, how,
+          "how each target is estimated, and its interval" },
+        { "plan/question", GS_H5_STRING, 1, { 1 }, &question,
+          "the question: steady (stationary generated load: warm-up "
+          "deleted, runs lengthened) or finite (whole runs as given)" },
+        { "plan/precision_length_indifference", GS_H5_DOUBLE, 1, { 3 },
+          qcfg, "[plan.precision (relative 95% half-width asked in steady "
+          "state), plan.max_length_factor, plan.indifference]" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "mean over its seeds" },
         { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
@@ -457,6 +544,11 @@ done:
     free(tl);
     free(tu);
     free(fidx);
+    free(lenf);
+    free(runs);
+    free(warm);
+    free(wlim);
+    free(how);
     return rc;
 }
 
