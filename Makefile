@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test test-long asan bench deps refcheck refcheck-update install uninstall clean check-deps plugins \
+.PHONY: all run test test-long asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check
 
 all: gpusim
@@ -187,6 +187,12 @@ refcheck: $(B)/gpusim
 
 refcheck-update: $(B)/gpusim
 	@sh tests/refcheck.sh $(B)/gpusim --update
+
+# docs/hdf5.md: every dataset and column of the files the shipped scenarios
+# write, with type, units and description as the writer puts them there
+# (tests/hdf5doc.sh, plots/h5doc.py); test_docs fails when it is stale.
+docs/hdf5.md: $(B)/gpusim plots/h5doc.py tests/hdf5doc.sh
+	@sh tests/hdf5doc.sh $(B)/gpusim --update
 
 asan:
 	$(MAKE) SANITIZER=address,undefined test

@@ -7,8 +7,9 @@ so each also reads without this module in one line::
     pd.DataFrame({k: v[()] for k, v in f["timeseries"].items()})
 
 A run's file (``gpusim run``) and a comparison's (``gpusim compare``, whose
-runs sit under ``/runs/POLICY/seedK``) share one layout, described in the
-README's Results section; every dataset carries ``units`` and
+runs sit under ``/runs/POLICY/seedK``) share one layout, described in docs/hdf5.md (generated from
+the files gpusim writes); every string is variable-length UTF-8, counts are
+integers, every dataset carries ``units`` and
 ``description`` attributes, and the integer codes of ``/jobs`` carry their
 labels.  This module turns them into labelled DataFrames::
 
@@ -38,13 +39,14 @@ import pandas as pd
 
 __all__ = ["open", "jobs", "timeseries", "by_model", "summary", "tiers",
            "cost", "services", "service_timeseries", "requests", "runs",
-           "compare_table", "units", "description"]
+           "compare_table", "units", "description", "strings", "kind"]
 
 _open = open
 
 
 def _text(v):
-    """A str from what h5py returns for a fixed-length string."""
+    """A str from what h5py returns for a string: bytes for a dataset's
+    or a column's variable-length UTF-8 string, str for an attribute's."""
     if isinstance(v, bytes):
         return v.decode("utf-8")
     if isinstance(v, np.bytes_):
@@ -57,18 +59,39 @@ def open(path):  # noqa: A001 - the module's entry point
     return h5py.File(path, "r")
 
 
+def kind(f):
+    """What wrote the file: "run", "compare", "plan", "sweep" or
+    "place-exp" (a run's file has no kind attribute)."""
+    return _text(f.attrs.get("kind", "run"))
+
+
 def _group(f, group):
     return f if group in (None, "", "/") else f[group]
 
 
-def units(f, path):
-    """The units of the dataset at path ("" for text)."""
-    return _text(f[path].attrs.get("units", b""))
+def units(f, path, column=None):
+    """The units of the dataset at path ("" for text), or of one column
+    of a table."""
+    ds = f[path]
+    if column is not None:
+        names = list(ds.dtype.names)
+        return _text(ds.attrs["column_units"][names.index(column)])
+    return _text(ds.attrs.get("units", ""))
 
 
-def description(f, path):
-    """What the dataset at path holds."""
-    return _text(f[path].attrs.get("description", b""))
+def description(f, path, column=None):
+    """What the dataset at path (or one column of a table) holds."""
+    ds = f[path]
+    if column is not None:
+        names = list(ds.dtype.names)
+        return _text(ds.attrs["column_descriptions"][names.index(column)])
+    return _text(ds.attrs.get("description", ""))
+
+
+def strings(ds):
+    """A dataset of strings as a list of str (every string of a gpusim
+    file is variable-length UTF-8, which h5py reads as bytes)."""
+    return [_text(x) for x in ds[()]]
 
 
 def _table(ds):
@@ -135,7 +158,7 @@ def by_model(f, group=None):
                                   for k in df.columns})
     ts = g["timeseries"]                # layout 2
     return pd.DataFrame(ts["allocated_by_model"][()],
-                        columns=[_text(x) for x in ts["models"][()]],
+                        columns=strings(ts["models"]),
                         index=pd.Index(ts["time_s"][()], name="time_s"))
 
 
@@ -162,16 +185,14 @@ def cost(f, by="tier", group=None):
 
 def services(f, group=None):
     """/services/summary: one row per inference service (index), one
-    column per measure (requests, TTFT, ITL, e2e percentiles in s, SLA
-    attainment, goodput, cost); empty when the run had no service."""
+    column per measure (request counts as integers, TTFT, ITL, e2e
+    percentiles in s, SLA attainment, goodput, cost); empty when the run
+    had no service.  Each column's unit: units(f, "/services/summary",
+    column)."""
     g = _group(f, group)
     if "services" not in g:
         return pd.DataFrame()
-    s = g["services"]
-    return pd.DataFrame(s["summary"][()],
-                        index=pd.Index([_text(x) for x in s["names"][()]],
-                                       name="service"),
-                        columns=[_text(x) for x in s["summary_columns"][()]])
+    return _table(g["services"]["summary"]).set_index("service")
 
 
 def service_timeseries(f, name, group=None):
@@ -189,8 +210,8 @@ def requests(f, group=None):
     df = _table(g["requests"])
     s = g["services"]
     for col, key in [("service", "names"), ("state", "request_states")]:
-        labels = [_text(x) for x in s[key][()]]
-        df[col] = pd.Categorical.from_codes(df[col].to_numpy(), labels)
+        df[col] = pd.Categorical.from_codes(df[col].to_numpy(),
+                                            strings(s[key]))
     return df
 
 

@@ -37,7 +37,7 @@
  * profile's needs are not interned). */
 struct gs_cpneed {
     int32_t gpus, milli, cpu, mem, guar, burst;
-    uint64_t allowed;
+    uint64_t allowed, tolerates;
     double mem_gb, dev_gb;
     uint32_t hash;
     int round;                  /* scores rounded to float (see above) */
@@ -263,14 +263,15 @@ static int grow(struct gs_classplace *cp, int ncls)
 
 static uint32_t need_hash(const struct gs_cpneed *k)
 {
-    uint64_t w[6], h = 0x9e3779b97f4a7c15ULL;
+    uint64_t w[7], h = 0x9e3779b97f4a7c15ULL;
     memcpy(&w[0], &k->gpus, 8);             /* gpus, milli */
     memcpy(&w[1], &k->cpu, 8);              /* cpu, mem */
     memcpy(&w[2], &k->guar, 8);             /* guar, burst */
     w[3] = k->allowed;
     memcpy(&w[4], &k->mem_gb, 8);
     memcpy(&w[5], &k->dev_gb, 8);
-    for (int i = 0; i < 6; i++) {
+    w[6] = k->tolerates;
+    for (int i = 0; i < 7; i++) {
         h = (h ^ w[i]) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
@@ -282,7 +283,7 @@ static int need_eq(const struct gs_cpneed *a, const struct gs_cpneed *b)
     return a->gpus == b->gpus && a->milli == b->milli && a->cpu == b->cpu &&
            a->mem == b->mem && a->guar == b->guar && a->burst == b->burst &&
            a->allowed == b->allowed && a->mem_gb == b->mem_gb &&
-           a->dev_gb == b->dev_gb;
+           a->dev_gb == b->dev_gb && a->tolerates == b->tolerates;
 }
 
 /* The id of need among the interned ones, interning it if new; -1 when it
@@ -294,7 +295,8 @@ static int need_id(struct gs_classplace *cp, const struct gs_frag *fr,
         return -1;
     struct gs_cpneed k = {
         need->gpus, need->milli, need->cpu_milli, need->mem_mib, need->guar,
-        need->burst, need->allowed, need->mem_gb, need->dev_gb, 0, 0
+        need->burst, need->allowed, need->tolerates, need->mem_gb,
+        need->dev_gb, 0, 0
     };
     k.hash = need_hash(&k);
     if (cp->nhcap > 0) {

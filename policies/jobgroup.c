@@ -61,7 +61,8 @@ static uint32_t job_hash(const struct gs_jgroups *gs, const struct gs_job *j)
                  (uint64_t)(uint32_t)j->need.burst;
     uint64_t h = a * 0x9e3779b97f4a7c15ULL ^ b * 0xbf58476d1ce4e5b9ULL ^
                  c * 0x94d049bb133111ebULL ^ d * 0xd6e8feb86659fd93ULL ^
-                 (m ^ j->need.allowed * 0xff51afd7ed558ccdULL) *
+                 (m ^ j->need.allowed * 0xff51afd7ed558ccdULL ^
+                  j->need.tolerates * 0x9e3779b97f4a7c15ULL) *
                  0xc4ceb9fe1a85ec53ULL;
     if (j->need.profile)
         for (const char *p = j->need.profile; *p; p++)
@@ -80,6 +81,7 @@ static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
            g->tenant == (gs->by_tenant ? j->tenant : -1) &&
            a->gpus == b->gpus && a->milli == b->milli &&
            a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
+           a->tolerates == b->tolerates &&
            a->guar == b->guar && a->burst == b->burst &&
            (b->profile ? strcmp(g->prof, b->profile) == 0
                        : g->prof[0] == '\0');

@@ -29,6 +29,7 @@ static int same(const struct gs_needkey *k, const struct gs_need *n)
 {
     return k->need.gpus == n->gpus && k->need.milli == n->milli &&
            k->need.mem_gb == n->mem_gb && k->need.allowed == n->allowed &&
+           k->need.tolerates == n->tolerates &&
            k->need.guar == n->guar && k->need.burst == n->burst &&
            strcmp(k->profile, n->profile ? n->profile : "") == 0;
 }

@@ -38,10 +38,12 @@
 #include "../sim/core/params.h"
 #include "../sim/core/job.h"
 
-#define GS_POLICY_ABI 4   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
+#define GS_POLICY_ABI 5   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
                              4: struct gs_heap has a staging area (heap.h),
                              struct gs_job keeps a part of its spec and
-                             gs_jobrec is 64 bytes (issue 10) */
+                             gs_jobrec is 64 bytes (issue 10);
+                             5: gs_need and gs_jobspec carry tolerations,
+                             gs_pool_spec taints (issue 26) */
 
 struct gs_sim;
 

@@ -72,8 +72,6 @@ DEBTS = [
     ("io", "inference", "scenario.h and source.h hold the services' "
      "configuration (svccfg.h)"),
     ("io", "traces", "source.c and scenario.c read traces and node lists"),
-    ("io", "studies", "h5out.c writes the placement experiment "
-     "(struct gs_place_exp, placeexp.h)"),
 ]
 
 
@@ -224,9 +222,6 @@ FILE_CIRCLE_DEBTS = {
              "reaper together, and they call back into its shared books",
     "inference": "service.c's hooks table names svcout.c's output hooks, "
                  "which read the services through service.c",
-    "studies": "tools share each other's helpers: planjson.c checks "
-               "targets with sweep.c's run metrics and sweep.c splits value "
-               "lists with planjson.c's; plansearch.c and plansteady.c",
 }
 
 

@@ -714,8 +714,35 @@ static void test_h5_described(void)
                     0);
     double v;
     CU_ASSERT_EQUAL(gs_h5_read_summary(files[0], "utilization", &v, &d), 0);
+    /* counts are integers: a job count reads back whole, through the
+     * attribute's own type */
+    CU_ASSERT_EQUAL(gs_h5_read_attr_num(files[0], "/summary", "jobs", &v,
+                                        &d), 0);
+    CU_ASSERT_EQUAL(v, floor(v));
     unlink(files[0]);
     unlink(files[1]);
+    /* the check itself: a placeholder unit, a description pointing at the
+     * README, a number without a unit and text with one are each caught;
+     * a described number and text are not */
+    static const double x[2] = { 1, 2 };
+    static const char *const t[2] = { "a", "b" };
+    const struct gs_h5_ds ds[] = {
+        { "g/ok", GS_H5_DOUBLE, 1, { 2 }, x, "two numbers", "s" },
+        { "g/oktext", GS_H5_STRING, 1, { 2 }, t, "two names", "" },
+        { "g/placeholder", GS_H5_DOUBLE, 1, { 2 }, x, "two numbers",
+          "see /elsewhere" },
+        { "g/readme", GS_H5_DOUBLE, 1, { 2 }, x, "see the README's Results "
+          "section", "s" },
+        { "g/nounit", GS_H5_DOUBLE, 1, { 2 }, x, "two numbers", "" },
+        { "g/textunit", GS_H5_STRING, 1, { 2 }, t, "two names", "s" },
+    };
+    const char *f2 = wp("gs-cli-desc-bad.h5");
+    CU_ASSERT_EQUAL_FATAL(gs_h5_write_sets(f2, "sweep", "x", "{}", ds, 6, &d),
+                          0);
+    char first[256];
+    CU_ASSERT_EQUAL(gs_h5_undescribed(f2, first, sizeof first), 4);
+    CU_ASSERT_STRING_EQUAL(first, "/g/nounit");
+    unlink(f2);
 }
 
 /* plots/gpusim_h5.py reads a run's and a comparison's file into labelled
@@ -749,7 +776,7 @@ static void test_python_reader(void)
              "assert ts.index.name == \"time_s\" and \"queue_length\" in ts\n"
              "import h5py, pandas as pd\n"
              "h = h5py.File(\"%s/gs-cli-py.h5\", \"r\")\n"
-             "assert h.attrs[\"layout_version\"] == 3\n"
+             "assert h.attrs[\"layout_version\"] == 4\n"
              "for grp in [\"timeseries\", \"timeseries_by_model\", "
              "\"services/assistant\"]:\n"
              "    d = pd.DataFrame({k: v[()] for k, v in h[grp].items()})\n"
@@ -1411,10 +1438,11 @@ static void test_data_path(void)
 }
 
 
-/* Every file a shipped scenario writes (run, and plan, sweep and
- * place-exp where the scenario is for them) describes every dataset and
- * column (gs_h5_undescribed: no missing, empty or placeholder text); the
- * ones that replay ../shared/traces are skipped without it. */
+/* Every file a shipped scenario writes (run, compare, plan, sweep and
+ * place-exp) describes every dataset and column (gs_h5_undescribed: no
+ * missing, empty or placeholder description, a unit on every number and
+ * none on text); the ones that replay ../shared/traces are skipped without
+ * it. */
 static void test_h5_shipped_described(void)
 {
     char root[1024], cmd[2048];
@@ -1448,6 +1476,9 @@ static void test_h5_shipped_described(void)
         "-o x.h5",
         "sweep scenarios/small-tenants.json --set 'fleet[0].nodes=2,3' "
         "--seeds 2 -q -o x.h5",
+        "compare scenarios/chat-and-training.json -p fifo,fair -s 1 -q "
+        "--no-plots -o x.h5",
+        "place-exp quickstart --seeds 1 -q -o x.h5",
     };
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
         snprintf(cmd, sizeof cmd, "--version >/dev/null && cd %s && "

@@ -261,6 +261,122 @@ static void test_long_plots(void)
     }
 }
 
+/* The log gs_hostile_run appends to, emptied; read back by log_text. */
+static char *log_path(void)
+{
+    char *log = NULL;
+    if (asprintf(&log, "%s.log", dir) < 0)
+        return NULL;
+    FILE *fp = fopen(log, "w");
+    if (fp)
+        fclose(fp);
+    return log;
+}
+
+static char *log_text(const char *log)
+{
+    FILE *fp = fopen(log, "r");
+    char *t = calloc(1, 1 << 16);
+    if (fp && t)
+        fread(t, 1, (1 << 16) - 1, fp);
+    if (fp)
+        fclose(fp);
+    return t;
+}
+
+static int put(const char *folder, const char *name, const char *text)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s", folder, name) < 0)
+        return -1;
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        return -1;
+    fputs(text, fp);
+    return fclose(fp);
+}
+
+/* A scenario dir/NAME.json reading a spot pool's price_file and
+ * hazard_file and a service's request trace from folder `in`. */
+static int input_scenario(const char *name, const char *in)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s.json", dir, name) < 0)
+        return -1;
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        return -1;
+    fprintf(fp, "{\"name\": \"in\", \"horizon\": \"2h\", \"fleet\": [\n"
+            " {\"name\": \"h\", \"gpu\": \"H100-80GB\", \"nodes\": 1,"
+            " \"gpus_per_node\": 8},\n"
+            " {\"name\": \"sp\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
+            " \"market\": \"spot\", \"price_per_hour\": 12, \"spot\":"
+            " {\"hazard_file\": \"%s/hazard.csv\", \"price_file\":"
+            " \"%s/price.csv\", \"replace_after\": false}}],\n"
+            " \"policy\": \"fifo\",\n"
+            " \"services\": [{\"name\": \"s\", \"model\": \"llama2-7b\","
+            " \"gpu\": \"H100-80GB\", \"replicas\": 1, \"requests\":"
+            " {\"trace\": {\"format\": \"requests\", \"path\":"
+            " \"%s/req.csv\"}}}]}\n", in, in, in);
+    return fclose(fp);
+}
+
+/* Paths read from a scenario (a pool's price_file and hazard_file, a
+ * service's request trace) are held in memory, not in 512-byte fields: at
+ * about 3,000 bytes they are read and the run gives what it gives from a
+ * short folder; past PATH_MAX the scenario is refused, exit 2, naming the
+ * key and the limit. */
+static void test_long_inputs(void)
+{
+    char *deep = make_deep(7, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+    static const char *const files[][2] = {
+        { "hazard.csv", "time_s,rate\n0,0\n1000,1000000\n1001,0\n" },
+        { "price.csv", "time_s,price\n0,3.6\n1800,7.2\n" },
+        { "req.csv", "id,arrival,input_tokens,output_tokens,prefix_blocks\n"
+                     "1,100,4000,400,\n2,1000,4000,3000,\n" },
+    };
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL_FATAL(put(deep, files[i][0], files[i][1]), 0);
+        CU_ASSERT_EQUAL_FATAL(put(dir, files[i][0], files[i][1]), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(input_scenario("longin", deep), 0);
+    CU_ASSERT_EQUAL_FATAL(input_scenario("shortin", dir), 0);
+    char *log = log_path(), *got[2];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    const char *names[2] = { "longin.json", "shortin.json" };
+    for (int k = 0; k < 2; k++) {
+        const char *a[] = { "gpusim", "run", names[k], "--no-out", "--json",
+                            NULL };
+        CU_ASSERT_EQUAL(gs_hostile_run(dir, a), 0);
+        got[k] = log_text(log);
+        fclose(fopen(log, "w"));
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got[0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got[1]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(got[0], "\"cost_usd\""));
+    CU_ASSERT_STRING_EQUAL(got[0], got[1]);
+    /* past PATH_MAX */
+    char *far = NULL;
+    CU_ASSERT_FATAL(asprintf(&far, "%s/%s", deep, deep + 1) > 0);
+    CU_ASSERT_FATAL(strlen(far) > PATH_MAX);
+    CU_ASSERT_EQUAL_FATAL(input_scenario("farin", far), 0);
+    const char *a[] = { "gpusim", "run", "farin.json", "--no-out", NULL };
+    CU_ASSERT_EQUAL(gs_hostile_run(dir, a), 2);
+    char *msg = log_text(log);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "farin.json: $.fleet[1].spot."
+                                  "hazard_file: the path is 4096 bytes or "
+                                  "longer once resolved (PATH_MAX)"));
+    free(msg);
+    free(far);
+    free(got[0]);
+    free(got[1]);
+    free(log);
+    free(deep);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -286,6 +402,8 @@ static CU_TestInfo tests[] = {
       test_plan },
     { "--plots at and past PATH_MAX: whole files or none",
       test_long_plots },
+    { "price_file, hazard_file, request trace: long paths read, past "
+      "PATH_MAX refused", test_long_inputs },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

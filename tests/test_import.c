@@ -244,6 +244,104 @@ static void test_k8s_nodes_bad(void)
               "(Node team-a): kind", "'ClusterQueue' where a Node");
 }
 
+/* --- taints and tolerations ------------------------------------------------- */
+
+static void test_tolerations_rules(void)
+{
+    struct gs_taints t = { 0 };
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicated", "ml", "NoSchedule"), 0);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "gpu-maint", "", "NoExecute"), 1);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicated", "ml", "NoSchedule"), 0);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "x", "y", "PreferNoSchedule"),
+                    GS_EINVAL);
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "", "y", "NoSchedule"), GS_EINVAL);
+    CU_ASSERT_STRING_EQUAL(t.name[0], "dedicated=ml:NoSchedule");
+    CU_ASSERT_STRING_EQUAL(t.name[1], "gpu-maint:NoExecute");
+    /* Equal: key and value; Exists: key (any value); empty key with
+     * Exists: everything; an effect narrows it */
+    const struct gs_toleration eq = { "dedicated", "ml", NULL, 0 };
+    const struct gs_toleration eqw = { "dedicated", "web", NULL, 0 };
+    const struct gs_toleration ex = { "dedicated", NULL, NULL, 1 };
+    const struct gs_toleration all = { NULL, NULL, NULL, 1 };
+    const struct gs_toleration allx = { "", NULL, "NoExecute", 1 };
+    const struct gs_toleration eff = { "dedicated", "ml", "NoExecute", 0 };
+    const struct gs_toleration mk = { "gpu-maint", "", "NoExecute", 0 };
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eq, 1), 1);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eqw, 1), 0);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &ex, 1), 1);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &all, 1), 3);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &allx, 1), 2);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &eff, 1), 0);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &mk, 1), 2);
+    const struct gs_toleration two[] = { eqw, mk };
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, two, 2), 2);
+    /* ex is "dedicated" with any value: not "dedicatedX" */
+    CU_ASSERT_EQUAL(gs_taints_add(&t, "dedicatedX", "ml", "NoSchedule"), 2);
+    CU_ASSERT_EQUAL(gs_taints_tolerated(&t, &ex, 1), 1);
+}
+
+/* Pods with and without tolerations on a fleet of a tainted H100 node
+ * (dedicated=ml:NoSchedule; its PreferNoSchedule and nvidia.com/gpu taints
+ * do not count) and a plain A100 node, 8 GPUs each; every pod asks 8 GPUs
+ * for 1 h, created a second apart, replayed under fifo.  Pods 1 (Equal),
+ * 2 (Exists, no key) and 7 (Exists on the key) tolerate the taint; 3 (no
+ * tolerations), 4 (only nvidia.com/gpu), 5 (a wrong value) and 6 (a wrong
+ * effect) do not, so they take the A100 one after the other even while
+ * the H100 stands idle: starts 3,601, 7,201, 10,801 and 14,401 s (each
+ * when the A100's previous job ends), never on the H100.  Without
+ * tolerations honoured, pod 3 would start on the H100 at 3,600 s. */
+static void test_tolerations_replay(void)
+{
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    struct gs_scenario *sc = NULL;
+    const char *text =
+        "{\"seed\": 1, \"policy\": \"fifo\","
+        " \"fleet\": [{\"from_node_list\": {\"format\": \"k8s-nodes\","
+        " \"path\": \"nodes.json\"}}],"
+        " \"workload\": {\"trace\": {\"format\": \"k8s-pods\","
+        " \"path\": \"pods.json\"}}}";
+    int rc = gs_scenario_parse(text, "taints.json", IMP "taints", &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->npools, 2);
+    CU_ASSERT_EQUAL(sc->cat.taints.n, 1);
+    CU_ASSERT_STRING_EQUAL(sc->cat.taints.name[0], "dedicated=ml:NoSchedule");
+    int hp = strstr(sc->pools[0].name, "taint-dedicated") ? 0 : 1;
+    CU_ASSERT_EQUAL(sc->pools[hp].taints, 1);
+    CU_ASSERT_EQUAL(sc->pools[1 - hp].taints, 0);
+    CU_ASSERT_EQUAL(sc->pools[hp].model, gs_catalog_find(&sc->cat,
+                                                         "H100-80GB"));
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 7);
+    int h100 = gs_catalog_find(&sc->cat, "H100-80GB");
+    int a100 = gs_catalog_find(&sc->cat, "A100-80GB");
+    const int64_t start[] = { 3601000, 7201000, 10801000, 14401000 };
+    for (int i = 2; i < 6; i++) {
+        CU_ASSERT_EQUAL(r[i].id, i + 1);
+        CU_ASSERT_EQUAL(r[i].model, a100);
+        CU_ASSERT_EQUAL(r[i].start, start[i - 2]);
+    }
+    /* the tolerating pods: one of 1 and 2 on each node at once; 7, behind
+     * the others in fifo order, on the H100 when 6 starts on the A100 */
+    CU_ASSERT_EQUAL(r[0].start, 0);
+    CU_ASSERT_EQUAL(r[1].start, 1000);
+    CU_ASSERT_NOT_EQUAL(r[0].model, r[1].model);
+    CU_ASSERT_EQUAL(r[6].model, h100);
+    CU_ASSERT_EQUAL(r[6].start, 14401000);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    /* a bad operator, named */
+    tt_bad("k8s-pods", IMP "taints/pods-bad.json", NULL,
+           IMP "taints/pods-bad.json: items[0] (Pod ml/bad): "
+           "spec.tolerations[0]", "operator 'In' is not Exists or Equal");
+}
+
 /* --- Kubernetes pods ---------------------------------------------------------- */
 
 static void test_k8s_pods(void)
@@ -375,6 +473,60 @@ static void test_k8s_pods_bad(void)
 }
 
 /* kube-state-metrics: the same pods as the snapshots, from Prometheus */
+/* What a recorded wait measures: creation to PodScheduled (the binding,
+ * when the pod took its GPUs) where the pod has the condition, else to
+ * status.startTime; the start-up after it is in the run.  w1: created
+ * 09:00:00, scheduled 09:00:20 (startTime 09:00:21, image pulled until
+ * 09:01:21), finished 10:00:21: wait 20 s, run 3,601 s.  w2: no
+ * condition, startTime 09:00:40, finished 09:30:40: wait 30 s, run
+ * 1,800 s.  w3: scheduled on creation, 09:05:00, an init container, main
+ * from 09:05:31 to 09:35:31: wait 0, run 1,831 s.  Start-up to the first
+ * container: 61, 10 and 31 s, mean 34.0 s. */
+static void test_k8s_waits(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("k8s-pods", IMP "waits/pods.json", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    CU_ASSERT_EQUAL(j[1].arrival, 10000);
+    CU_ASSERT_EQUAL(j[1].work, 1800000.0);
+    CU_ASSERT_EQUAL(j[2].arrival, 300000);
+    CU_ASSERT_EQUAL(j[2].work, 1831000.0);
+    const struct gs_cimp_history *hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 3);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    CU_ASSERT_EQUAL(hi->wait[1], 30000);
+    CU_ASSERT_EQUAL(hi->wait[2], 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "PodScheduled condition (2 of "
+                                  "3 pods)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hi->basis, "mean 34.0 s to the first "
+                                  "container's start over 3 pods"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "recorded waits: pod "
+                                  "creation to the PodScheduled"));
+    free(j);
+    tt_bad("k8s-pods", IMP "waits/pods-bad.json", NULL,
+           IMP "waits/pods-bad.json: items[0] (Pod ml/bad): "
+           "status.conditions[1].lastTransitionTime", "'yesterday' is not an "
+           "RFC 3339 time");
+    /* kube-state-metrics: kube_pod_status_scheduled_time 20 s after
+     * creation, start a second later, completion 3,600 s after that */
+    n = tt_read("k8s-ksm", IMP "waits/ksm", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(j[0].work, 3601000.0);
+    hi = gs_cimp_history();
+    CU_ASSERT_EQUAL_FATAL(hi->n, 1);
+    CU_ASSERT_EQUAL(hi->wait[0], 20000);
+    free(j);
+    /* Slurm: Submit to Start, said so */
+    n = tt_read("slurm-sacct", IMP "sacct.txt", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_cimp_history()->basis, "Submit to "
+                                  "Start"));
+    free(j);
+}
+
 static void test_k8s_ksm(void)
 {
     struct gs_jobspec *j;
@@ -431,6 +583,77 @@ static void test_kueue(void)
                            "    {\"name\": \"team-b\", \"quota_gpus\": 16, "
                            "\"weight\": 1}\n  ]\n}\n");
     free(text);
+}
+
+/* Kueue ClusterQueues as a scenario's tenants ($.tenants[].from_queues)
+ * feeding the fair policy: 16 H100s; team-a runs two 8-GPU jobs for 10 h
+ * from time 0; team-b's 8-GPU job comes at 1 h.  With quotas 8 and 8
+ * (even.json) team-a's second job is borrowing team-b's share and is
+ * reclaimed: team-b starts on arrival.  With 16 and 0 (skewed.json) team-b
+ * has no guarantee and waits until a team-a job ends, at 10 h: 9 h. */
+static void kueue_run(const char *file, int64_t want_start, int want_preempt)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_load(file, &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->ntenants, 2);
+    CU_ASSERT_STRING_EQUAL(sc->tenants[0].name, "team-a");
+    CU_ASSERT_STRING_EQUAL(sc->tenants[1].name, "team-b");
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long n;
+    const struct gs_jobrec *r = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(r[2].id, 3);
+    CU_ASSERT_EQUAL(r[2].start, want_start);
+    CU_ASSERT_EQUAL(gs_sim_record_preemptions(sim, 0) +
+                    gs_sim_record_preemptions(sim, 1), want_preempt);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
+static void test_kueue_scenario(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(IMP "kueue-fair/even-scenario.json",
+                                           &sc, &d), 0);
+    CU_ASSERT_EQUAL(sc->tenants[0].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[0].weight, 1);
+    CU_ASSERT_EQUAL(sc->tenants[1].quota_gpus, 8);
+    CU_ASSERT_EQUAL(sc->tenants[1].weight, 2);
+    gs_scenario_free(sc);
+    kueue_run(IMP "kueue-fair/even-scenario.json", 3600000, 1);
+    kueue_run(IMP "kueue-fair/skewed-scenario.json", 36000000, 0);
+    /* an unknown format, a tenant named twice, named by JSON path */
+    const char *bad[][2] = {
+        { "[{\"from_queues\": {\"format\": \"volcano\", \"path\": "
+          "\"even.json\"}}]", "$.tenants[0].from_queues.format" },
+        { "[{\"name\": \"team-b\"}, {\"from_queues\": {\"format\": "
+          "\"kueue\", \"path\": \"even.json\"}}]", "$.tenants[1]" },
+        { "[{\"from_queues\": {\"format\": \"kueue\", \"path\": "
+          "\"jobs.csv\"}}]", "jobs.csv" },
+    };
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "{\"fleet\": [{\"name\": \"h\", "
+                 "\"gpu\": \"H100-80GB\", \"nodes\": 1, "
+                 "\"gpus_per_node\": 8}], \"tenants\": %s, \"workload\": "
+                 "{\"trace\": {\"format\": \"native\", \"path\": "
+                 "\"jobs.csv\"}}}", bad[i][0]);
+        memset(&d, 0, sizeof d);
+        sc = NULL;
+        CU_ASSERT(gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc,
+                                    &d) < 0);
+        if (!strstr(d.where, bad[i][1]))
+            printf("\n    got where='%s' what='%s'", d.where, d.what);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i][1]));
+        CU_ASSERT_PTR_NULL(sc);
+    }
 }
 
 /* --- Slurm ------------------------------------------------------------------- */
@@ -603,6 +826,108 @@ static void test_slurm_nodes(void)
 }
 
 /* sacct with option nodes: a job's partition gives its allowed models */
+/* Slurm's MIG gres types ("gpu:1g.10gb:N", "gpu:a100_3g.40gb:N"). */
+static void test_slurm_mig(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    int rc = gs_node_list_read("slurm-nodes", IMP "slurm-mig/nodes.txt", &cat,
+                               &p, &n, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    char spec[128];
+    /* mig01: 14 x 1g.10gb, an H100 by its feature: 2 GPUs of 7 */
+    const struct gs_pool_spec *a = pool_named(p, n, "mig-mig");
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_EQUAL(a->model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(a->gpn, 2);
+    CU_ASSERT_EQUAL(a->share.mode, GS_SHARE_MIG);
+    CU_ASSERT_EQUAL(a->share.layout.n, 7);
+    CU_ASSERT_EQUAL(a->cpu_milli, 64000);
+    /* mig02: 2 x (3g.40gb, 2g.20gb, 1g.10gb), "a100" with a 3g.40gb
+     * profile: A100-80GB; 2 GPUs (1 would need 12 compute slices) */
+    const struct gs_pool_spec *b = &p[1];
+    CU_ASSERT_EQUAL(b->model, gs_catalog_find(&cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(b->gpn, 2);
+    CU_ASSERT_EQUAL(b->share.mode, GS_SHARE_MIG);
+    gs_mig_layout_format(&b->share.layout, spec, sizeof spec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "3g.40gb"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "2g.20gb"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(spec, "1g.10gb"));
+    CU_ASSERT_EQUAL(b->share.layout.n, 3);
+    /* mix01: 4 whole H100s and 14 x 1g.10gb on 2 more: two nodes, 96
+     * CPUs and 1,200,000 MiB split 4:2 */
+    const struct gs_pool_spec *w = pool_named(p, n, "gpu");
+    const struct gs_pool_spec *m = pool_named(p, n, "gpu-mig");
+    CU_ASSERT_FATAL(w != NULL && m != NULL);
+    CU_ASSERT_EQUAL(w->gpn, 4);
+    CU_ASSERT_EQUAL(w->share.mode, GS_SHARE_NONE);
+    CU_ASSERT_EQUAL(w->cpu_milli, 64000);
+    CU_ASSERT_EQUAL(w->mem_mib, 800000);
+    CU_ASSERT_EQUAL(m->gpn, 2);
+    CU_ASSERT_EQUAL(m->cpu_milli, 32000);
+    CU_ASSERT_EQUAL(m->mem_mib, 400000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "node mix01 has 4 whole "
+                                  "GPUs and 2 cut into MIG instances"));
+    free(p);
+    bad_nodes("slurm-nodes", IMP "slurm-mig/nodes-bad.txt",
+              IMP "slurm-mig/nodes-bad.txt:1: field 'Gres'", "no GPU model");
+    /* sacct: 200 one 1g.10gb for 1 h: 1/7 of a GPU's compute, 3600/7 s of
+     * full-speed work; 201 one A100 3g.40gb for 70 min: 4200 x 3/7 =
+     * 1800 s; 202 (two instances) and 203 (an instance and a GPU) left
+     * out; 204 two H100s for 30 min */
+    struct gs_jobspec *j;
+    tt_log_start();
+    long nj = tt_read("slurm-sacct", IMP "slurm-mig/sacct.txt", NULL, &j, &d);
+    if (nj < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(nj, 3);
+    CU_ASSERT_STRING_EQUAL(j[0].mig_profile, "1g.10gb");
+    CU_ASSERT_EQUAL(j[0].gpus, 1);
+    CU_ASSERT_DOUBLE_EQUAL(j[0].work, 3600000.0 / 7, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[1].mig_profile, "3g.40gb");
+    CU_ASSERT_STRING_EQUAL(j[1].gpu_family, "A100");
+    CU_ASSERT_EQUAL(j[1].arrival, 300000);
+    CU_ASSERT_DOUBLE_EQUAL(j[1].work, 1800000.0, 1e-6);
+    CU_ASSERT_STRING_EQUAL(j[2].mig_profile, "");
+    CU_ASSERT_EQUAL(j[2].gpus, 2);
+    CU_ASSERT_EQUAL(j[2].work, 1800000.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 asks for more than one "
+                                  "MIG instance"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "1 asks for a MIG instance "
+                                  "and whole GPUs"));
+    free(j);
+    /* replayed on that fleet: every job runs, the 3g.40gb one on the
+     * A100's instance, taking its 1800 s x 7/3 = 4200 s there */
+    struct gs_scenario *sc = NULL;
+    const char *text =
+        "{\"seed\": 1, \"policy\": \"fifo\","
+        " \"fleet\": [{\"from_node_list\": {\"format\": \"slurm-nodes\","
+        " \"path\": \"nodes.txt\"}}],"
+        " \"workload\": {\"trace\": {\"format\": \"slurm-sacct\","
+        " \"path\": \"sacct.txt\"}}}";
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "mig.json", IMP "slurm-mig",
+                                            &sc, &d), 0);
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    long nr;
+    const struct gs_jobrec *r = gs_sim_records(sim, &nr);
+    CU_ASSERT_EQUAL_FATAL(nr, 3);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(r[i].state, GS_JOB_DONE);
+    CU_ASSERT_EQUAL(r[1].model, gs_catalog_find(&sc->cat, "A100-80GB"));
+    CU_ASSERT_EQUAL(r[1].end - r[1].start, 4200000);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
 static void test_sacct_partitions(void)
 {
     struct gs_jobspec *j;
@@ -802,16 +1127,21 @@ static CU_TestInfo tests[] = {
     { "GPU product names onto the catalog", test_gpu_names },
     { "k8s-nodes: pools, sharing, markets, taints", test_k8s_nodes },
     { "k8s-nodes: malformed input named", test_k8s_nodes_bad },
+    { "taints and tolerations: the matching rules", test_tolerations_rules },
+    { "taints and tolerations: pods on tainted pools", test_tolerations_replay },
     { "k8s-pods: snapshots merged, requests, gangs, MIG", test_k8s_pods },
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
+    { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
+    { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
     { "slurm-nodes: Gres, features, states", test_slurm_nodes },
     { "slurm-sacct: partitions through the node list", test_sacct_partitions },
+    { "Slurm MIG gres types: nodes, jobs, replay", test_slurm_mig },
     { "DCGM: utilization, allocation, idle, energy", test_dcgm },
     { "DCGM: malformed input named", test_dcgm_bad },
     { "Kolmogorov-Smirnov: statistic and Q_KS", test_ks },

@@ -2,7 +2,7 @@
  *
  * The expected values are written out here independently of sim/cluster/mig.c, from
  * the NVIDIA Multi-Instance GPU User Guide: Tables 6-8 (GPU Instance Profiles
- * on A100 / H100 / H200) for names, SM fractions, memory and instance counts;
+ * on A100 / H100 / H200, Table 9 on B200) for names, SM fractions, memory and instance counts;
  * the `nvidia-smi mig -lgipp` listing for the allowed starts; and the
  * "Instance Geometry" examples (3g+3g, 3-2-1-1, 2-1-1-1-1-1).  The guide
  * draws the valid combinations only as pictures (Figure 7 "MIG Profiles on
@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NGPU 4
+#define NGPU 5
 
 static const char *const gpu_names[NGPU] = {
-    "A100-40GB", "A100-80GB", "H100-80GB", "H200-141GB"
+    "A100-40GB", "A100-80GB", "H100-80GB", "H200-141GB", "B200-180GB"
 };
 
 /* The 1g, 2g, 3g, 4g and 7g profiles of each GPU (no +me, no 1g with two
@@ -36,6 +36,7 @@ static const char *const base_names[NGPU][5] = {
     { "1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"  },
     { "1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"  },
     { "1g.18gb", "2g.35gb", "3g.71gb", "4g.71gb", "7g.141gb" },
+    { "1g.23gb", "2g.45gb", "3g.90gb", "4g.90gb", "7g.180gb" },
 };
 
 /* The valid maximal combinations (Figures 7/8), as "size@start". */
@@ -123,7 +124,7 @@ static void format(const struct gs_mig_layout *l, char *buf, size_t len)
 
 static void test_gpu_find(void)
 {
-    static const double mem[NGPU] = { 40.0, 80.0, 80.0, 141.0 };
+    static const double mem[NGPU] = { 40.0, 80.0, 80.0, 141.0, 180.0 };
     for (int i = 0; i < NGPU; i++) {
         const struct gs_mig_gpu *g = gs_mig_gpu_find(gpu_names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
@@ -137,7 +138,7 @@ static void test_gpu_find(void)
     CU_ASSERT_PTR_NULL(gs_mig_gpu_find(NULL));
     CU_ASSERT_PTR_NULL(gs_mig_gpu_find("A100"));
 
-    /* the registry lists exactly the four GPUs, each name once */
+    /* the registry lists exactly the five GPUs, each name once */
     int n = 0;
     for (const struct gs_mig_gpu *g; (g = gs_mig_gpu_at(n)) != NULL; n++) {
         CU_ASSERT_PTR_EQUAL(gs_mig_gpu_find(g->name), g);
@@ -219,7 +220,18 @@ static void test_profile_tables(void)
     check_table("A100-40GB", a100_40);
     check_table("A100-80GB", x_80);
     check_table("H100-80GB", x_80);
+    /* Table 9, GPU Instance Profiles on B200 (B200 180 GB) */
+    static const struct want_profile b200[7] = {
+        { "1g.23gb",    1, 1,  23, 7, "0,1,2,3,4,5,6", 0 },
+        { "1g.23gb+me", 1, 1,  23, 1, "0,1,2,3,4,5,6", 1 },
+        { "1g.45gb",    1, 2,  45, 4, "0,2,4,6",       0 },
+        { "2g.45gb",    2, 2,  45, 3, "0,2,4",         0 },
+        { "3g.90gb",    3, 4,  90, 2, "0,4",           0 },
+        { "4g.90gb",    4, 4,  90, 1, "0",             0 },
+        { "7g.180gb",   7, 8, 180, 1, "0",             0 },
+    };
     check_table("H200-141GB", h200);
+    check_table("B200-180GB", b200);
 }
 
 static void test_profile_find(void)
@@ -284,6 +296,13 @@ static void test_smallest_fit(void)
     expect_fit("H200-141GB", 36.0, 0.0, "3g.71gb");
     expect_fit("H200-141GB", 72.0, 0.0, "7g.141gb");
     expect_fit("H200-141GB", 142.0, 0.0, NULL);
+    expect_fit("B200-180GB", 23.0, 0.0, "1g.23gb");
+    expect_fit("B200-180GB", 23.5, 0.0, "1g.45gb");    /* 1 compute slice */
+    expect_fit("B200-180GB", 40.0, 2.0 / 7.0, "2g.45gb");
+    expect_fit("B200-180GB", 46.0, 0.0, "3g.90gb");
+    expect_fit("B200-180GB", 0.0, 0.5, "4g.90gb");
+    expect_fit("B200-180GB", 91.0, 0.0, "7g.180gb");
+    expect_fit("B200-180GB", 181.0, 0.0, NULL);
     /* fractions a rounding step above k/7 (as when 4/7 is printed with 16
      * digits and read back) still need only k slices */
     expect_fit("H100-80GB", 0.0, 0.5714285714285715, "4g.40gb");
@@ -349,6 +368,9 @@ static void test_documented_configs_valid(void)
         /* 4g + 3g, allowed since R510 */
         { "H100-80GB", "4g.40gb@0 3g.40gb@4" },
         { "H200-141GB", "4g.71gb@0 3g.71gb@4" },
+        { "B200-180GB", "4g.90gb@0 3g.90gb@4" },
+        { "B200-180GB", "1g.23gb+me@6 3g.90gb@0 2g.45gb@4" },
+        { "B200-180GB", "1g.45gb@0 1g.45gb@2 1g.45gb@4 1g.45gb@6" },
         /* mig-parted all-balanced */
         { "H200-141GB", "3g.71gb@4 2g.35gb@0 1g.18gb@2 1g.18gb@3" },
         /* a single small instance is a valid (non-maximal) layout */
@@ -376,6 +398,10 @@ static void test_known_invalid(void)
         /* 7g excludes everything */
         { "A100-40GB", "7g.40gb@0 1g.5gb@6", GS_ENOFIT, "overlaps" },
         { "H200-141GB", "7g.141gb@0 1g.18gb@0", GS_ENOFIT, "overlaps" },
+        { "B200-180GB", "7g.180gb@0 1g.23gb@6", GS_ENOFIT, "overlaps" },
+        { "B200-180GB", "3g.90gb@0 3g.90gb@4 3g.90gb@4", GS_ENOFIT, "at most 2" },
+        { "B200-180GB", "1g.45gb@1", GS_EINVAL, "allowed starts: 0, 2, 4, 6" },
+        { "B200-180GB", "1g.23gb@7", GS_EINVAL, "may not start at memory slice 7" },
         /* 4g and 3g cannot both start at slice 0 */
         { "A100-40GB", "4g.20gb@0 3g.20gb@0", GS_ENOFIT, "overlaps" },
         /* 3g.20gb may start only at 0 or 4 */

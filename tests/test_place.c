@@ -740,7 +740,7 @@ static void test_place_exp_fixture(void)
     char path[] = "/tmp/gs-test-px-XXXXXX.h5";
     int fd = mkstemps(path, 3);
     close(fd);
-    CU_ASSERT_EQUAL(gs_h5_write_place_exp(path, sc->name, sc->text, &x, &d), 0);
+    CU_ASSERT_EQUAL(gs_place_exp_write(path, sc, &x, &d), 0);
     double *v = NULL;
     long n = 0;
     CU_ASSERT_EQUAL(gs_h5_read_series(path, "/place_exp/arrived_load", &v, &n,

@@ -605,10 +605,12 @@ void gs_cimp_history_clear(void)
     memset(&hist, 0, sizeof hist);
 }
 
-int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms)
+int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms,
+                    const char *basis)
 {
     gs_cimp_history_clear();
     hist.origin_ms = origin_ms;
+    snprintf(hist.basis, sizeof hist.basis, "%s", basis ? basis : "");
     long n = 0;
     for (long i = 0; i < l->n; i++)
         n += l->v[i].start >= 0;

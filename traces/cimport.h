@@ -179,10 +179,14 @@ struct gs_cimp_history {
     long n;
     int64_t *id;
     int64_t *wait;
+    char basis[320];            /* what a recorded wait measures, from when
+                                   to when ("" not said) */
 };
 /* Copy l's started jobs into the published history (replacing it);
- * origin_ms is the import's time 0. */
-int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms);
+ * origin_ms is the import's time 0; basis says what a wait measures
+ * (copied, truncated to fit). */
+int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms,
+                    const char *basis);
 /* The published history (n = 0 when none), owned here. */
 const struct gs_cimp_history *gs_cimp_history(void);
 void gs_cimp_history_clear(void);

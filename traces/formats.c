@@ -10,6 +10,7 @@
 #include "kube.h"
 #include "native.h"
 #include "nodelist.h"
+#include "queuelist.h"
 #include "pai.h"
 #include "philly.h"
 #include "sia.h"
@@ -148,5 +149,35 @@ int gs_node_list_read(const char *format, const char *path,
                 sizeof list - strlen(list) - 1);
     }
     return gs_diag_set(d, GS_ENOTFOUND, path, "unknown node-list format '%s' "
+                       "(known: %s)", format, list);
+}
+
+static const struct gs_queue_list_format kueue_queues = {
+    .name = "kueue",
+    .summary = "kubectl get clusterqueues -o json: nominal GPU quota and "
+               "fair-sharing weight per ClusterQueue",
+    .read = gs_kube_kueue_read,
+};
+
+const struct gs_queue_list_format *const gs_queue_list_formats[] = {
+    &kueue_queues,
+    NULL,
+};
+
+int gs_queue_list_read(const char *format, const char *path,
+                       struct gs_tenant **out, int *n, struct gs_diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    for (int i = 0; gs_queue_list_formats[i]; i++)
+        if (strcmp(gs_queue_list_formats[i]->name, format) == 0)
+            return gs_queue_list_formats[i]->read(path, out, n, d);
+    char list[256] = "";
+    for (int i = 0; gs_queue_list_formats[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, gs_queue_list_formats[i]->name,
+                sizeof list - strlen(list) - 1);
+    }
+    return gs_diag_set(d, GS_ENOTFOUND, path, "unknown queue-list format '%s' "
                        "(known: %s)", format, list);
 }

@@ -32,10 +32,12 @@
  * NoExecute taint of the node lifecycle (node.kubernetes.io/...: not
  * ready, unreachable, ...).  The GPU taint nvidia.com/gpu is tolerated by
  * every GPU pod (the ExtendedResourceToleration admission plug-in adds the
- * toleration), so it is ignored; a node with any other NoSchedule or
- * NoExecute taint is put in a pool of its own named "...-taint-KEY", which
- * a scenario's partitions can reserve for the tenants that tolerate it.
- * Nodes are grouped into pools by (node pool, zone, market, taint, model,
+ * toleration), so it is ignored; every other NoSchedule or NoExecute
+ * taint is interned in the catalog's taints (sim/cluster/taint.h) and the
+ * node goes to a pool of its own carrying them, named "...-taint-KEY"
+ * (the first taint's key): only jobs that tolerate them all may use it
+ * (pods' spec.tolerations, kubepods.c).
+ * Nodes are grouped into pools by (node pool, zone, market, taints, model,
  * GPUs per node, sharing); the pool's name is the node pool (Karpenter
  * karpenter.sh/nodepool, EKS eks.amazonaws.com/nodegroup, GKE
  * cloud.google.com/gke-nodepool, else node.kubernetes.io/instance-type,
@@ -55,6 +57,7 @@
 
 #include "../sim/cluster/mig.h"
 #include "../sim/io/jsonio.h"
+#include "../sim/io/report.h"
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
@@ -230,31 +233,53 @@ static int node_market(const struct gs_json *meta)
     return GS_MKT_ONDEMAND;
 }
 
-/* spec.unschedulable and taints: a reason to leave the node out, or NULL;
- * the first other NoSchedule/NoExecute taint's key goes to n->taint. */
-static const char *node_taints(const struct gs_json *spec, struct gs_knode *n)
+/* spec.unschedulable and taints: *why a reason to leave the node out (or
+ * NULL); the other NoSchedule/NoExecute taints interned in cat's taints
+ * and their mask in n->taints, the first one's key in n->taint (the pool's
+ * name).  0 or the error naming spec.taints[i]. */
+static int node_taints(const struct gs_kctx *k, const struct gs_json *spec,
+                       struct gs_catalog *cat, struct gs_knode *n,
+                       const char **why)
 {
     char *u = gs_kube_get(spec, "unschedulable")
               ? gs_json_print(gs_kube_get(spec, "unschedulable")) : NULL;
     int cordoned = u && strcmp(u, "true") == 0;
     free(u);
-    if (cordoned)
-        return "cordoned (spec.unschedulable)";
+    *why = NULL;
+    if (cordoned) {
+        *why = "cordoned (spec.unschedulable)";
+        return 0;
+    }
+    int i = 0;
     for (const struct gs_json *t = gs_json_first(gs_kube_get(spec, "taints")); t;
-         t = gs_json_next(t)) {
+         t = gs_json_next(t), i++) {
         const char *key = gs_kube_str(t, "key"), *eff = gs_kube_str(t, "effect");
         if (key == NULL || eff == NULL || (strcmp(eff, "NoSchedule") != 0 &&
                                            strcmp(eff, "NoExecute") != 0))
             continue;
         if (strncmp(key, "node.kubernetes.io/", 19) == 0 ||
-            strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0)
-            return "a node-lifecycle taint (not ready, unreachable, "
+            strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0) {
+            *why = "a node-lifecycle taint (not ready, unreachable, "
                    "cordoned, ...)";
-        if (strcmp(key, "nvidia.com/gpu") == 0 || n->taint[0])
+            return 0;
+        }
+        if (strcmp(key, "nvidia.com/gpu") == 0)
             continue;
-        snprintf(n->taint, sizeof n->taint, "%s", key);
+        int b = gs_taints_add(&cat->taints, key, gs_kube_str(t, "value"), eff);
+        if (b < 0) {
+            char f[40];
+            snprintf(f, sizeof f, "spec.taints[%d]", i);
+            return gs_kube_fail(k, f, b == GS_ERANGE
+                                ? "more than %d distinct taints in the fleet"
+                                : "a key and value longer than %d characters",
+                                b == GS_ERANGE ? GS_MAX_TAINTS
+                                               : GS_TAINT_NAME - 14);
+        }
+        n->taints |= 1ULL << b;
+        if (n->taint[0] == '\0')
+            snprintf(n->taint, sizeof n->taint, "%s", key);
     }
-    return NULL;
+    return 0;
 }
 
 /* A MIG layout of as many instances of p as a GPU holds. */
@@ -440,8 +465,9 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
     memset(n, 0, sizeof *n);
     const struct gs_json *meta = gs_kube_get(it, "metadata");
     const struct gs_json *st = gs_kube_get(it, "status");
-    if ((*why = node_taints(gs_kube_get(it, "spec"), n)) != NULL)
-        return 0;
+    int rc = node_taints(k, gs_kube_get(it, "spec"), cat, n, why);
+    if (rc < 0 || *why)
+        return rc;
     const char *field = "status.allocatable";
     const struct gs_json *res = gs_kube_get(st, "allocatable");
     if (!gs_json_is_object(res)) {
@@ -452,7 +478,6 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
         return gs_kube_fail(k, "status.allocatable", "missing (and no "
                      "status.capacity): a node's resources are needed");
     double cpu, mem, gpu;
-    int rc;
     char f[64];
     snprintf(f, sizeof f, "%s", field);
     if ((rc = gs_kube_qty(k, res, f, "cpu", &cpu)) < 0 ||
@@ -494,7 +519,7 @@ static int node_read(const struct gs_kctx *k, const struct gs_json *it,
 static int same_group(const struct gs_knode *a, const struct gs_knode *b)
 {
     return strcmp(a->pool, b->pool) == 0 && strcmp(a->zone, b->zone) == 0 &&
-           strcmp(a->taint, b->taint) == 0 && a->market == b->market &&
+           a->taints == b->taints && a->market == b->market &&
            a->model == b->model && a->gpn == b->gpn &&
            a->share.mode == b->share.mode &&
            a->share.replicas == b->share.replicas &&
@@ -563,6 +588,7 @@ static int group_pools(const struct gs_knode *v, int n,
             ps[p].share = v[i].share;
             ps[p].cpu_milli = v[i].cpu_milli;
             ps[p].mem_mib = v[i].mem_mib;
+            ps[p].taints = v[i].taints;
             snprintf(ps[p].instance, sizeof ps[p].instance, "%s",
                      v[i].instance);
             pool_name(ps, p, &v[i], cat);
@@ -688,19 +714,18 @@ static int cq_gpus(const struct gs_kctx *k, const struct gs_json *spec,
     return 0;
 }
 
-int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
+int gs_kube_kueue_read(const char *path, struct gs_tenant **out, int *nout,
+                       struct gs_diag *d)
 {
     struct gs_json *root = NULL;
     const struct gs_json *it;
+    *out = NULL;
+    *nout = 0;
     int rc = gs_kube_load_json(path, &root, d);
     if (rc == 0)
         rc = gs_kube_items(root, path, "ClusterQueue", &it, d);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = rc == 0 ? open_memstream(&text, &len) : NULL;
-    if (rc == 0 && mem == NULL)
-        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    int n = 0, idx = 0;
+    struct gs_tenant *v = NULL;
+    int n = 0, cap = 0, idx = 0;
     for (; rc == 0 && it; it = it == root ? NULL : gs_json_next(it), idx++) {
         struct gs_kctx k = { .file = path, .d = d };
         const char *name = gs_kube_str(gs_kube_get(it, "metadata"), "name");
@@ -709,30 +734,68 @@ int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
                  kind ? kind : "?", name ? name : "?");
         if (kind && strcmp(kind, "ClusterQueue") != 0)
             continue;           /* LocalQueues and the rest */
-        if (name == NULL || strlen(name) >= GS_TENANT_NAME) {
-            rc = gs_kube_fail(&k, "metadata.name", name ? "longer than %d "
-                       "characters" : "missing", GS_TENANT_NAME - 1);
+        if (name == NULL || name[0] == '\0' ||
+            strlen(name) >= GS_TENANT_NAME) {
+            rc = gs_kube_fail(&k, "metadata.name", name ? "empty or longer "
+                              "than %d characters" : "missing",
+                              GS_TENANT_NAME - 1);
             break;
         }
         double gpus, w = 1;
-        const struct gs_json *wj = gs_kube_get(gs_kube_get(gs_kube_get(it, "spec"), "fairSharing"),
-                                        "weight");
-        if ((rc = cq_gpus(&k, gs_kube_get(it, "spec"), &gpus)) < 0)
+        const struct gs_json *spec = gs_kube_get(it, "spec");
+        const struct gs_json *fs = gs_kube_get(spec, "fairSharing");
+        if ((rc = cq_gpus(&k, spec, &gpus)) < 0)
             break;
-        if (wj && (rc = gs_kube_qty(&k, gs_kube_get(gs_kube_get(it, "spec"), "fairSharing"),
-                            "spec.fairSharing", "weight", &w)) < 0)
+        if (gs_kube_get(fs, "weight") &&
+            (rc = gs_kube_qty(&k, fs, "spec.fairSharing", "weight", &w)) < 0)
             break;
-        fprintf(mem, "%s\n    {\"name\": \"%s\", \"quota_gpus\": %.17g, "
-                "\"weight\": %.17g}", n ? "," : "", name, gpus, w);
+        if (!(w > 0) || w > 1e9 || gpus > 1e9) {
+            rc = gs_kube_fail(&k, "spec", "fairSharing.weight %g or quota %g "
+                              "GPUs out of range (weight above 0)", w, gpus);
+            break;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            struct gs_tenant *nv = realloc(v, (size_t)cap * sizeof *nv);
+            if (nv == NULL) {
+                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                break;
+            }
+            v = nv;
+        }
+        memset(&v[n], 0, sizeof v[n]);
+        snprintf(v[n].name, sizeof v[n].name, "%s", name);
+        v[n].quota_gpus = gpus;
+        v[n].weight = w;
         n++;
     }
-    if (mem)
-        fclose(mem);
+    gs_json_free(root);
     if (rc == 0 && n == 0)
         rc = gs_diag_set(d, GS_EPARSE, path, "no ClusterQueue");
-    if (rc == 0)
-        fprintf(fp, "{\n  \"tenants\": [%s\n  ]\n}\n", text);
-    free(text);
-    gs_json_free(root);
-    return rc;
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d)
+{
+    struct gs_tenant *v;
+    int n;
+    int rc = gs_kube_kueue_read(path, &v, &n, d);
+    if (rc < 0)
+        return rc;
+    fprintf(fp, "{\n  \"tenants\": [");
+    for (int i = 0; i < n; i++) {
+        fprintf(fp, "%s\n    {\"name\": ", i ? "," : "");
+        gs_report_json_str(fp, v[i].name);
+        fprintf(fp, ", \"quota_gpus\": %.17g, \"weight\": %.17g}",
+                v[i].quota_gpus, v[i].weight);
+    }
+    fprintf(fp, "\n  ]\n}\n");
+    free(v);
+    return 0;
 }

@@ -39,5 +39,10 @@ extern const struct gs_trace_format gs_kube_ksm_format;
  * flavors, weight its fairSharing.weight (1 when absent).  0 or a negative
  * code with d filled. */
 int gs_kube_kueue_tenants(const char *path, FILE *fp, struct gs_diag *d);
+/* The same as tenants: *out a new array of *n (the caller frees it).  0
+ * or a negative code with d filled. */
+struct gs_tenant;
+int gs_kube_kueue_read(const char *path, struct gs_tenant **out, int *n,
+                       struct gs_diag *d);
 
 #endif

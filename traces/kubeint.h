@@ -43,7 +43,8 @@ struct gs_knode {
     char mig[GS_MIG_PROFILE_NAME];  /* MIG single strategy's profile */
     char pool[GS_NAME];         /* node pool / instance type ("" none) */
     char zone[GS_NAME];
-    char taint[GS_NAME];
+    char taint[GS_NAME];         /* the first taint's key ("" none) */
+    uint64_t taints;            /* its taints, bits of the catalog's */
     char instance[GS_NAME];
     int market;
     int model, gpn;

@@ -32,7 +32,12 @@
  * pods are garbage-collected and one snapshot is not a history.  A job per
  * pod (or per gang, below):
  *   arrival   metadata.creationTimestamp (ms after the earliest kept one)
- *   start     status.startTime
+ *   start     the PodScheduled condition's lastTransitionTime (when the
+ *             scheduler bound the pod and its GPUs were taken), else
+ *             status.startTime (when the kubelet acknowledged it); the
+ *             recorded wait is start - arrival, and the start-up after it
+ *             (image pulls, init containers) is part of the run
+ *             (pods_basis)
  *   end       the latest state.terminated.finishedAt of its containers;
  *             a Running pod ends at the export time (option export_time,
  *             else the latest timestamp in its snapshot) or, with option
@@ -53,6 +58,9 @@
  *             "notebook" or "dev" interactive, "batch-cpu", "data" or "etl"
  *             data; anything else (and none) training
  *   estimate  spec.activeDeadlineSeconds when set
+ *   tolerates spec.tolerations matched against the scenario's taints
+ *             (sim/cluster/taint.h): the job may use only pools whose
+ *             every taint it tolerates (a gang: all its pods do)
  *   family    with option nodes (a k8s-nodes file), the model of the node
  *             the pod ran on (spec.nodeName), which is also the job's
  *             reference model (its time was measured there), and on a MIG
@@ -87,7 +95,10 @@ struct kpod {
     char mig[GS_MIG_PROFILE_NAME];
     int phase, tier, file, gpus, migs, daemon;
     int64_t created, start, end;
+    int64_t sched;              /* PodScheduled's time, -1 none */
+    int64_t run;                /* first container's start, -1 none */
     int64_t estimate;
+    uint64_t tolerates;         /* the scenario's taints it tolerates */
     double cpu, mem;            /* cores, bytes */
 };
 
@@ -287,7 +298,7 @@ static int pod_times(const struct gs_kctx *k, const struct gs_json *st,
     static const char *const lists[] = { "containerStatuses",
                                          "initContainerStatuses" };
     int rc;
-    p->end = -1;
+    p->end = p->run = -1;
     for (int l = 0; l < 2; l++) {
         int i = 0;
         for (const struct gs_json *c = gs_json_first(gs_kube_get(st, lists[l])); c;
@@ -302,6 +313,8 @@ static int pod_times(const struct gs_kctx *k, const struct gs_json *st,
                 return rc;
             if (l == 0 && fin > p->end)
                 p->end = fin;
+            if (l == 0 && sta >= 0 && (p->run < 0 || sta < p->run))
+                p->run = sta;
             if (fin > *latest)
                 *latest = fin;
             if (sta > *latest)
@@ -310,6 +323,8 @@ static int pod_times(const struct gs_kctx *k, const struct gs_json *st,
             if ((rc = ktime(k, gs_kube_get(gs_kube_get(c, "state"), "running"), f,
                             "startedAt", &sta)) < 0)
                 return rc;
+            if (l == 0 && sta >= 0 && (p->run < 0 || sta < p->run))
+                p->run = sta;
             if (sta > *latest)
                 *latest = sta;
         }
@@ -329,6 +344,64 @@ static int pod_phase(const struct gs_kctx *k, const struct gs_json *st, int *ph)
     if (*ph < 0)
         return gs_kube_fail(k, "status.phase", "'%s' is not a pod phase (Pending, "
                      "Running, Succeeded, Failed, Unknown)", s);
+    return 0;
+}
+
+/* The time the scheduler bound the pod: status.conditions' PodScheduled
+ * with status "True", its lastTransitionTime (-1 when absent). */
+static int pod_scheduled(const struct gs_kctx *k, const struct gs_json *st,
+                         int64_t *ms)
+{
+    *ms = -1;
+    int i = 0;
+    for (const struct gs_json *c = gs_json_first(gs_kube_get(st,
+                                                            "conditions"));
+         c; c = gs_json_next(c), i++) {
+        const char *ty = gs_kube_str(c, "type"), *v = gs_kube_str(c, "status");
+        if (ty == NULL || strcmp(ty, "PodScheduled") != 0 || v == NULL ||
+            strcmp(v, "True") != 0)
+            continue;
+        char f[48];
+        snprintf(f, sizeof f, "status.conditions[%d]", i);
+        return ktime(k, c, f, "lastTransitionTime", ms);
+    }
+    return 0;
+}
+
+/* spec.tolerations against the scenario's taints (taint.h): the mask of
+ * those tolerated into *mask, or the error naming the toleration. */
+static int pod_tolerations(const struct kpods *s, const struct gs_kctx *k,
+                           const struct gs_json *spec, uint64_t *mask)
+{
+    struct gs_toleration tol[64];
+    int n = 0, i = 0;
+    char f[48];
+    *mask = 0;
+    for (const struct gs_json *t = gs_json_first(gs_kube_get(spec,
+                                                             "tolerations"));
+         t; t = gs_json_next(t), i++) {
+        snprintf(f, sizeof f, "spec.tolerations[%d]", i);
+        const char *op = gs_kube_str(t, "operator");
+        const char *eff = gs_kube_str(t, "effect");
+        const char *key = gs_kube_str(t, "key");
+        if (op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
+            return gs_kube_fail(k, f, "operator '%s' is not Exists or Equal",
+                                op);
+        if (eff && eff[0] && strcmp(eff, "NoSchedule") != 0 &&
+            strcmp(eff, "PreferNoSchedule") != 0 &&
+            strcmp(eff, "NoExecute") != 0)
+            return gs_kube_fail(k, f, "effect '%s' is not NoSchedule, "
+                                "PreferNoSchedule or NoExecute", eff);
+        int exists = op && strcmp(op, "Exists") == 0;
+        if ((key == NULL || key[0] == '\0') && !exists)
+            return gs_kube_fail(k, f, "an empty key needs operator Exists");
+        if (n == 64)
+            return gs_kube_fail(k, "spec.tolerations", "more than 64");
+        tol[n++] = (struct gs_toleration){ .key = key, .exists = exists,
+                                           .value = gs_kube_str(t, "value"),
+                                           .effect = eff };
+    }
+    *mask = gs_taints_tolerated(&s->sc->cat.taints, tol, n);
     return 0;
 }
 
@@ -354,14 +427,16 @@ static int pod_read(const struct kpods *s, const struct gs_kctx *k,
                     &p->created)) < 0 ||
         (rc = ktime(k, st, "status", "startTime", &p->start)) < 0 ||
         (rc = pod_phase(k, st, &p->phase)) < 0 ||
-        (rc = pod_times(k, st, p, latest)) < 0)
+        (rc = pod_times(k, st, p, latest)) < 0 ||
+        (rc = pod_scheduled(k, st, &p->sched)) < 0)
         return rc;
     if (p->created < 0)
         return gs_kube_fail(k, "metadata.creationTimestamp", "missing");
     *latest = p->created > *latest ? p->created : *latest;
     *latest = p->start > *latest ? p->start : *latest;
     struct kres r;
-    if ((rc = pod_res(k, spec, &r)) < 0)
+    if ((rc = pod_res(k, spec, &r)) < 0 ||
+        (rc = pod_tolerations(s, k, spec, &p->tolerates)) < 0)
         return rc;
     p->cpu = r.cpu;
     p->mem = r.mem;
@@ -597,10 +672,13 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
     int64_t created = INT64_MAX, start = -1, end = -1;
     double cpu = 0, mem = 0;
     int gpus = 0;
+    uint64_t tol = ~0ULL;
     for (long i = a; i < b; i++) {
         struct kpod *p = &s->v[i];
+        tol &= p->tolerates;    /* a gang goes where all its pods may */
+        int64_t st = p->sched >= 0 ? p->sched : p->start;
         created = p->created < created ? p->created : created;
-        start = p->start > start ? p->start : start;
+        start = st > start ? st : start;
         end = p->end > end ? p->end : end;
         cpu += p->cpu;
         mem += p->mem;
@@ -617,6 +695,7 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
     j.work = end > start ? (double)(end - start) : 1.0;
     j.gpus = gpus;
     j.tier = p0->tier;
+    j.tolerates = tol;
     j.estimate = p0->estimate;
     snprintf(j.tenant, sizeof j.tenant, "%s", p0->tenant);
     j.cpu_milli = (int32_t)fmin(llround(cpu * 1000), 2.0e9);
@@ -645,6 +724,35 @@ static int by_gang(const void *a, const void *b)
     if (x->created != y->created)
         return x->created < y->created ? -1 : 1;
     return strcmp(x->uid, y->uid);
+}
+
+/* What the recorded waits measure (logged, and said by replay-check):
+ * creation to the PodScheduled condition (the scheduler's binding: the
+ * wait a simulator's queue models) where the pod has it, else to
+ * status.startTime (the kubelet's acknowledgement, a moment later); and
+ * the start-up after it -- to the first container's start: image pulls
+ * and init containers -- which is part of the run, not of the wait. */
+static void pods_basis(const struct kpods *s, char *buf, size_t n)
+{
+    long sched = 0, runs = 0;
+    double up = 0;
+    for (long i = 0; i < s->n; i++) {
+        const struct kpod *p = &s->v[i];
+        int64_t st = p->sched >= 0 ? p->sched : p->start;
+        sched += p->sched >= 0;
+        if (p->run >= st) {
+            up += (double)(p->run - st) / 1000.0;
+            runs++;
+        }
+    }
+    snprintf(buf, n, "pod creation to the PodScheduled condition (%ld of %ld "
+             "pods) or, without it, to status.startTime; the start-up after "
+             "it (image pulls, init containers: mean %.1f s to the first "
+             "container's start over %ld pods) is in the run, as the pod "
+             "held its GPUs", sched, s->n, runs ? up / (double)runs : 0.0,
+             runs);
+    if (gs_trace_log())
+        fprintf(gs_trace_log(), "gpusim: recorded waits: %s\n", buf);
 }
 
 /* Pods (merged) into the job list. */
@@ -685,7 +793,9 @@ static int pods_build(struct kpods *s, const char *path, struct gs_diag *d)
         fprintf(gs_trace_log(), "gpusim: %s: %ld jobs from %ld pods; time 0 "
                 "is %s\n", path, s->jobs.n, s->n, when);
     gs_cimp_left_print(path, "pods", &s->left);
-    return gs_cimp_publish(&s->jobs, origin) < 0
+    char basis[320];
+    pods_basis(s, basis, sizeof basis);
+    return gs_cimp_publish(&s->jobs, origin, basis) < 0
            ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
 }
 
@@ -832,8 +942,9 @@ const struct gs_trace_format gs_kube_ksm_format = {
  *
  * Trace format "k8s-ksm": the same history from kube-state-metrics through
  * Prometheus range queries (one file or a folder of *.json exports) of
- *   kube_pod_created, kube_pod_start_time, kube_pod_completion_time
- *                                  (value: unix seconds)
+ *   kube_pod_created, kube_pod_start_time, kube_pod_completion_time,
+ *   kube_pod_status_scheduled_time (value: unix seconds; the last is
+ *                                   the PodScheduled condition's time)
  *   kube_pod_container_resource_requests{resource, container}
  *                                  (nvidia_com_gpu, nvidia_com_mig_<profile>,
  *                                   cpu in cores, memory in bytes)
@@ -848,7 +959,7 @@ const struct gs_trace_format gs_kube_ksm_format = {
  * a start is Pending.  Then the rules of k8s-pods apply (no gangs: KSM
  * carries no PodGroup). */
 
-enum { F_CREATED, F_START, F_DONE, F_REQ, F_INFO, F_LABEL };
+enum { F_CREATED, F_START, F_DONE, F_REQ, F_INFO, F_LABEL, F_SCHED, NF };
 
 struct kfact {
     char uid[64], ns[64], pod[96];
@@ -882,13 +993,13 @@ static int ksm_series(void *ctx, const char *file, int i,
     static const char *const names[] = {
         "kube_pod_created", "kube_pod_start_time", "kube_pod_completion_time",
         "kube_pod_container_resource_requests", "kube_pod_info",
-        "kube_pod_labels",
+        "kube_pod_labels", "kube_pod_status_scheduled_time",
     };
     const char *name = ksm_label(m, "__name__");
     int kind = 0;
-    while (kind < 6 && strcmp(names[kind], name) != 0)
+    while (kind < NF && strcmp(names[kind], name) != 0)
         kind++;
-    if (kind == 6)
+    if (kind == NF)
         return 0;           /* other series */
     struct kfact f = { .kind = kind, .t = -1 };
     snprintf(f.uid, sizeof f.uid, "%s", ksm_label(m, "uid"));
@@ -1000,7 +1111,7 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
     snprintf(p->obj, sizeof p->obj, "Pod %.60s/%.90s", f0->ns, f0->pod);
     snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
              f0->ns);
-    p->created = p->start = p->end = -1;
+    p->created = p->start = p->end = p->sched = p->run = -1;
     p->tier = gs_cimp_tier(&s->tiers, NULL);
     for (long i = a; i < b; i++) {
         const struct kfact *f = &s->f[i];
@@ -1014,14 +1125,18 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
         case F_START: p->start = ms; break;
         case F_DONE: p->end = ms; break;
         case F_REQ: ksm_request(p, f); break;
+        case F_SCHED: p->sched = ms; break;
         case F_INFO:
             p->tier = gs_cimp_tier(&s->tiers, f->s[0] ? f->s : NULL);
             p->daemon = f->daemon;
             break;
-        default:
+        case F_LABEL:
             if (f->s[0])
                 snprintf(p->tenant, sizeof p->tenant, "%.*s",
                          GS_TENANT_NAME - 1, f->s);
+            break;
+        default:
+            break;
         }
     }
     int64_t exp = s->export_ms >= 0 ? s->export_ms : s->latest;

@@ -49,11 +49,21 @@
  * numerous is the node's model, with a warning); the model is the Gres
  * type, else the first AvailableFeatures word the catalog knows; State
  * with DOWN, DRAIN, FAIL, FUTURE, NOT_RESPONDING or a trailing '*' is left
- * out; Partitions names the pool ("gpu,all" -> "gpu+all"). */
+ * out; Partitions names the pool ("gpu,all" -> "gpu+all").
+ *
+ * MIG.  Slurm names a MIG instance's gres type by its profile, alone
+ * ("gpu:1g.10gb:7", gres.conf's Type=) or after the GPU's name
+ * ("a100_3g.40gb", AutoDetect=nvml).  A node's instances become a MIG pool
+ * of the fewest GPUs cut alike that hold them (mig_node); its whole GPUs,
+ * if it has both, a node of their own beside it.  A job's one instance in
+ * AllocTRES is its mig_profile, its work scaled by the profile's share of
+ * the GPU's compute slices as k8s-pods does; several instances, or an
+ * instance and whole GPUs, leave it out. */
 #include "slurm.h"
 #include "cimport.h"
 #include "tread.h"
 
+#include "../sim/cluster/mig.h"
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
@@ -183,6 +193,53 @@ int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
     return 0;
 }
 
+/* The MIG profile a gres type names ("1g.10gb", "a100_1g.10gb",
+ * "nvidia_h100_80gb_hbm3_3g.40gb": Slurm's AutoDetect=nvml joins the GPU's
+ * name and the profile), or NULL; *plen is the length of the GPU part
+ * before it (0 when none, else without the '_'). */
+static const char *mig_type(const char *type, size_t *plen)
+{
+    const char *p = strrchr(type, '_');
+    p = p ? p + 1 : type;
+    *plen = p > type ? (size_t)(p - type - 1) : 0;
+    if (p[0] < '1' || p[0] > '7' || p[1] != 'g' || p[2] != '.' ||
+        !isdigit((unsigned char)p[3]))
+        return NULL;
+    size_t k = 3;
+    while (isdigit((unsigned char)p[k]))
+        k++;
+    return strcmp(p + k, "gb") == 0 ? p : NULL;
+}
+
+/* The model of cat, a MIG GPU with profile prof, that a gres type's GPU
+ * part names (its family: "a100" -> the A100 with that profile), or with
+ * no GPU part the catalog's first (*several set when more than one has
+ * the profile); -1 when none. */
+static int mig_model(struct gs_catalog *cat, const char *gpu, const char *prof,
+                     int *several)
+{
+    char fam[GS_GPU_FAMILY_NAME] = "";
+    *several = 0;
+    if (gpu[0] && gs_cimp_gpu_family(cat, gpu, fam, sizeof fam) < 0)
+        return -1;
+    size_t fl = strlen(fam);
+    int found = -1;
+    for (int i = 0; i < cat->n; i++) {
+        const char *nm = cat->m[i].name;
+        if (fl && (strncasecmp(nm, fam, fl) != 0 ||
+                   (nm[fl] != '\0' && nm[fl] != '-')))
+            continue;
+        const struct gs_mig_gpu *mg = gs_mig_gpu_find(nm);
+        if (mg && gs_mig_profile_find(mg, prof)) {
+            if (found >= 0)
+                *several = 1;
+            else
+                found = i;
+        }
+    }
+    return found;
+}
+
 /* --- sacct ------------------------------------------------------------------- */
 
 enum { C_JOBID, C_SUBMIT, C_START, C_END, C_PART, C_ACCOUNT, C_QOS, C_STATE,
@@ -206,6 +263,7 @@ struct sjob {
     int64_t submit, start, end;
     struct gs_jobspec s;
     int running;
+    const char *why;            /* its asks leave it out, or NULL */
 };
 
 struct sacct {
@@ -306,6 +364,64 @@ static const char *fcol(char **f, int nf, const struct sacct *s, int c)
     return s->col[c] >= 0 && s->col[c] < nf ? f[s->col[c]] : "";
 }
 
+/* The MIG instances a TRES list asks ("gres/gpu:1g.10gb=1",
+ * "gres/gpu:a100_3g.40gb=2"): their count into *migs, the first one's
+ * profile and GPU part into prof and gpu; the typed whole GPUs into
+ * *whole. */
+static void tres_mig(const char *s, char *prof, size_t pn, char *gpu,
+                     size_t gn, long *migs, long *whole)
+{
+    *migs = *whole = 0;
+    prof[0] = gpu[0] = '\0';
+    for (const char *p = strstr(s, "gres/gpu:"); p;
+         p = strstr(p + 1, "gres/gpu:")) {
+        const char *t = p + 9, *eq = strchr(t, '=');
+        const char *comma = strchr(t, ',');
+        if (eq == NULL || (comma && comma < eq))
+            continue;
+        char type[96];
+        snprintf(type, sizeof type, "%.*s", (int)((eq - t) < 95 ? eq - t : 95),
+                 t);
+        long v = strtol(eq + 1, NULL, 10);
+        size_t gl;
+        const char *mp = mig_type(type, &gl);
+        if (mp == NULL) {
+            *whole += v;
+            continue;
+        }
+        if (*migs == 0 || strcmp(prof, mp) == 0) {
+            snprintf(prof, pn, "%.*s", (int)pn - 1, mp);
+            snprintf(gpu, gn, "%.*s", (int)gl, type);
+        } else {
+            *migs += 1000;      /* two profiles: never one instance */
+        }
+        *migs += v;
+    }
+}
+
+/* A job asking MIG instances (Slurm's MIG gres types): one instance is the
+ * job's mig_profile; more, or instances and whole GPUs, leave it out. */
+static void sacct_mig(struct sacct *s, const char *tres, struct sjob *j)
+{
+    char prof[GS_MIG_PROFILE_NAME], gpu[64];
+    long migs, whole;
+    tres_mig(tres, prof, sizeof prof, gpu, sizeof gpu, &migs, &whole);
+    if (migs == 0)
+        return;
+    if (migs > 1)
+        j->why = "asks for more than one MIG instance (a job takes one)";
+    else if (whole > 0)
+        j->why = "asks for a MIG instance and whole GPUs";
+    if (j->why)
+        return;
+    j->s.gpus = 1;
+    snprintf(j->s.mig_profile, sizeof j->s.mig_profile, "%s", prof);
+    j->s.gpu_family[0] = '\0';
+    if (gpu[0])
+        gs_cimp_gpu_family(&s->sc->cat, gpu, j->s.gpu_family,
+                           sizeof j->s.gpu_family);
+}
+
 /* The job's resources from its TRES and the other columns. */
 static int sacct_asks(struct sacct *s, const char *path, long line, char **f,
                       int nf, struct sjob *j, struct gs_diag *d)
@@ -327,6 +443,7 @@ static int sacct_asks(struct sacct *s, const char *path, long line, char **f,
     if (type[0])
         gs_cimp_gpu_family(&s->sc->cat, type, j->s.gpu_family,
                            sizeof j->s.gpu_family);
+    sacct_mig(s, fcol(f, nf, s, c), j);
     int64_t lim;
     const char *tl = fcol(f, nf, s, C_LIMIT);
     if (gs_slurm_timelimit(tl, &lim) < 0)
@@ -408,6 +525,8 @@ static int sacct_row(struct sacct *s, const char *path, long line,
                      "\"drop\")");
         j->running = 1;
     }
+    if (!why[0] && j->why)
+        snprintf(why, sizeof why, "%s", j->why);
     if (!why[0] && j->s.gpus == 0 && !s->cpu_jobs)
         snprintf(why, sizeof why, "asks for no GPU (option cpu_jobs)");
     if (why[0]) {
@@ -444,6 +563,9 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
         int64_t end = j->running ? exp : j->end;
         j->s.arrival = j->submit - origin;
         j->s.work = end > j->start ? (double)(end - j->start) : 1.0;
+        if (j->s.mig_profile[0])    /* ran on Ng of the GPU's 7 slices */
+            j->s.work = fmax(1.0, j->s.work * (j->s.mig_profile[0] - '0') /
+                                      7.0);
         if (gs_jlist_add(&s->jobs, &j->s, j->start - origin) < 0)
             return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
@@ -457,7 +579,10 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
                 "into their jobs); time 0 is %s\n", path, s->jobs.n, s->steps,
                 when);
     gs_cimp_left_print(path, "rows", &s->left);
-    return gs_cimp_publish(&s->jobs, origin) < 0
+    return gs_cimp_publish(&s->jobs, origin, "Submit to Start (when "
+                           "Slurm allocated the job's nodes; the prolog and "
+                           "the job's own start-up are in its run, as it "
+                           "held its GPUs)") < 0
            ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
 }
 
@@ -507,7 +632,21 @@ static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
 struct snode {
     char parts[GS_NAME];
     int model, gpn;
+    struct gs_share_cfg share;  /* MIG GPUs: their layout */
     int32_t cpu_milli, mem_mib;
+};
+
+/* A node's gpu Gres: whole GPUs (count, the most numerous type), and MIG
+ * instances by profile (Slurm's MIG gres types, "gpu:1g.10gb:7" or
+ * "gpu:a100_1g.10gb:7"). */
+#define SMIG_MAX 8
+struct sgres {
+    int count, types;
+    char type[64];
+    int nmig;
+    char prof[SMIG_MAX][GS_MIG_PROFILE_NAME];
+    int mcount[SMIG_MAX];
+    char mgpu[64];              /* the first MIG type's GPU part */
 };
 
 /* The value of key in a oneliner's KEY=VALUE list (kv[2i], kv[2i+1]). */
@@ -543,13 +682,10 @@ static int kv_split(char *line, char **kv, int max)
     return n;
 }
 
-/* The GPUs of a Gres value: total count, and the type with the most. */
-static int gres_gpus(const char *gres, int *count, char *type, size_t n,
-                     int *types)
+/* A node's Gres value into g; 0, or -1 when malformed. */
+static int gres_gpus(const char *gres, struct sgres *g)
 {
-    *count = 0;
-    *types = 0;
-    type[0] = '\0';
+    memset(g, 0, sizeof *g);
     if (strcmp(gres, "(null)") == 0 || gres[0] == '\0')
         return 0;
     char buf[512];
@@ -567,19 +703,99 @@ static int gres_gpus(const char *gres, int *count, char *type, size_t n,
         long long v = 1;
         if (last == NULL || gs_tint(last + 1, 0, 1000, &v) < 0)
             return -1;
-        *count += (int)v;
-        (*types)++;
         *last = '\0';
         const char *ty = it[3] == ':' ? it + 4 : "";
+        size_t gl;
+        const char *mp = mig_type(ty, &gl);
+        if (mp) {
+            int k = 0;
+            while (k < g->nmig && strcmp(g->prof[k], mp) != 0)
+                k++;
+            if (k == SMIG_MAX || strlen(mp) >= GS_MIG_PROFILE_NAME)
+                return -1;
+            if (k == g->nmig) {
+                snprintf(g->prof[k], sizeof g->prof[k], "%s", mp);
+                g->nmig++;
+            }
+            if (g->mgpu[0] == '\0')
+                snprintf(g->mgpu, sizeof g->mgpu, "%.*s", (int)gl, ty);
+            g->mcount[k] += (int)v;
+            continue;
+        }
+        g->count += (int)v;
+        g->types++;
         if ((int)v > best) {
             best = (int)v;
-            snprintf(type, n, "%s", ty);
+            snprintf(g->type, sizeof g->type, "%s", ty);
         }
     }
     return 0;
 }
 
-/* One node line: 1 kept, 0 left out (why), or an error. */
+/* The MIG GPUs of a node: the fewest G GPUs cut alike that hold its
+ * instances (each profile's count divisible by G, one GPU's share fitting
+ * a GPU of model m), as nd's MIG layout and GPUs.  0, or -1 when none. */
+static int mig_node(const struct sgres *g, const struct gs_catalog *cat,
+                    int m, struct snode *nd)
+{
+    const struct gs_mig_gpu *mg = gs_mig_gpu_find(cat->m[m].name);
+    const struct gs_mig_profile *pr[SMIG_MAX];
+    int total = 0;
+    for (int k = 0; k < g->nmig; k++) {
+        pr[k] = mg ? gs_mig_profile_find(mg, g->prof[k]) : NULL;
+        if (pr[k] == NULL)
+            return -1;
+        total += g->mcount[k];
+    }
+    for (int G = 1; G <= GS_MAX_GPN && G <= total; G++) {
+        int ok = 1;
+        for (int k = 0; k < g->nmig && ok; k++)
+            ok = g->mcount[k] % G == 0;
+        if (!ok)
+            continue;
+        struct gs_share_cfg *sh = &nd->share;
+        memset(sh, 0, sizeof *sh);
+        sh->mode = GS_SHARE_MIG;
+        sh->mig_gpu = mg;
+        sh->reconf_time = GS_SHARE_RECONF_TIME;
+        gs_mig_layout_init(&sh->layout, mg);
+        for (int k = 0; k < g->nmig && ok; k++)
+            for (int c = 0; c < g->mcount[k] / G && ok; c++)
+                ok = gs_mig_add(&sh->layout, pr[k], NULL) == 0;
+        if (ok) {
+            nd->gpn = G;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The model of a node's GPUs: its Gres type, else the first
+ * AvailableFeatures word the catalog knows, else (MIG instances only) a
+ * MIG GPU that has the profile; -1 when none. */
+static int snode_model(const struct sgres *g, const char *feat,
+                       struct gs_catalog *cat, int *ambiguous)
+{
+    int w = 0, m = -1;
+    *ambiguous = 0;
+    if (g->count > 0 && g->type[0])
+        m = gs_cimp_gpu_model(cat, g->type, 0, &w);
+    if (m < 0 && g->count == 0 && g->nmig > 0 && g->mgpu[0])
+        return mig_model(cat, g->mgpu, g->prof[0], ambiguous);
+    char fb[256];
+    snprintf(fb, sizeof fb, "%s", feat ? feat : "");
+    char *save = NULL;
+    for (char *f = strtok_r(fb, ",", &save); m < 0 && f;
+         f = strtok_r(NULL, ",", &save))
+        m = gs_cimp_gpu_model(cat, f, 0, &w);
+    if (m < 0 && g->count == 0 && g->nmig > 0)
+        m = mig_model(cat, "", g->prof[0], ambiguous);
+    return m;
+}
+
+/* One node line into nd[0] (and nd[1] when it has both whole GPUs and
+ * MIG instances: the two parts split its CPU and memory by their GPUs):
+ * the number kept, 0 left out (why), or an error. */
 static int snode_read(const char *path, long line, char *text,
                       struct gs_catalog *cat, struct snode *nd,
                       const char **why, char *name, size_t nn,
@@ -615,41 +831,64 @@ static int snode_read(const char *path, long line, char *text,
     if (rm == NULL || gs_tint(rm, 0, 2000000000, &mem) < 0)
         return sfail(d, path, line, "RealMemory", "'%s' is not MiB",
                      rm ? rm : "(missing)");
-    int count, types;
-    char type[64];
-    if (gres_gpus(gres ? gres : "", &count, type, sizeof type, &types) < 0)
+    struct sgres g;
+    if (gres_gpus(gres ? gres : "", &g) < 0)
         return sfail(d, path, line, "Gres", "'%s' is not gpu:TYPE:N entries",
                      gres);
-    if (count == 0) {
+    if (g.count == 0 && g.nmig == 0) {
         *why = "no GPUs (no gpu Gres)";
         return 0;
     }
-    if (count > GS_MAX_GPN)
+    if (g.count > GS_MAX_GPN)
         return sfail(d, path, line, "Gres", "%d GPUs on one node (at most "
-                     "%d)", count, GS_MAX_GPN);
-    int w = 0, m = type[0] ? gs_cimp_gpu_model(cat, type, 0, &w) : -1;
-    const char *feat = kv_get(kv, n, "AvailableFeatures");
-    char fb[256];
-    snprintf(fb, sizeof fb, "%s", feat ? feat : "");
-    char *save = NULL;
-    for (char *f = strtok_r(fb, ",", &save); m < 0 && f;
-         f = strtok_r(NULL, ",", &save))
-        m = gs_cimp_gpu_model(cat, f, 0, &w);
+                     "%d)", g.count, GS_MAX_GPN);
+    int amb, m = snode_model(&g, kv_get(kv, n, "AvailableFeatures"), cat, &amb);
     if (m < 0)
         return sfail(d, path, line, "Gres", "no GPU model: type '%s' and the "
                      "node's features name none the catalog knows (give the "
-                     "GPUs a type in gres.conf: gpu:a100:8)", type);
-    if (types > 1 && gs_trace_log())
+                     "GPUs a type in gres.conf: gpu:a100:8)",
+                     g.count ? g.type : g.prof[0]);
+    if (amb && gs_trace_log())
+        fprintf(gs_trace_log(), "gpusim: %s:%ld: warning: node %s: MIG "
+                "profile %s is on several GPU models; taken as %s (name the "
+                "GPU in the type, a100_%s, or in AvailableFeatures)\n", path,
+                line, nm, g.prof[0], cat->m[m].name, g.prof[0]);
+    if (g.types > 1 && gs_trace_log())
         fprintf(gs_trace_log(), "gpusim: %s:%ld: warning: node %s has %d GPU "
-                "types; all %d GPUs taken as %s\n", path, line, nm, types,
-                count, cat->m[m].name);
+                "types; all %d GPUs taken as %s\n", path, line, nm, g.types,
+                g.count, cat->m[m].name);
     const char *parts = kv_get(kv, n, "Partitions");
-    snprintf(nd->parts, sizeof nd->parts, "%s", parts ? parts : "");
-    nd->model = m;
-    nd->gpn = count;
-    nd->cpu_milli = (int32_t)(cpus * 1000);
-    nd->mem_mib = (int32_t)mem;
-    return 1;
+    int k = 0;
+    if (g.count > 0) {
+        memset(&nd[k], 0, sizeof nd[k]);
+        nd[k].model = m;
+        nd[k].gpn = g.count;
+        k++;
+    }
+    if (g.nmig > 0) {
+        memset(&nd[k], 0, sizeof nd[k]);
+        nd[k].model = m;
+        if (mig_node(&g, cat, m, &nd[k]) < 0)
+            return sfail(d, path, line, "Gres", "MIG instances %s%s: no "
+                         "number of %s GPUs cut alike holds them",
+                         g.prof[0], g.nmig > 1 ? " and others" : "",
+                         cat->m[m].name);
+        k++;
+    }
+    int all = 0;
+    for (int i = 0; i < k; i++)
+        all += nd[i].gpn;
+    for (int i = 0; i < k; i++) {
+        snprintf(nd[i].parts, sizeof nd[i].parts, "%s", parts ? parts : "");
+        nd[i].cpu_milli = (int32_t)(cpus * 1000 * nd[i].gpn / all);
+        nd[i].mem_mib = (int32_t)(mem * nd[i].gpn / all);
+    }
+    if (k == 2 && gs_trace_log())
+        fprintf(gs_trace_log(), "gpusim: %s:%ld: warning: node %s has %d "
+                "whole GPUs and %d cut into MIG instances: two nodes of "
+                "gpusim's, its CPU and memory split by GPUs\n", path, line,
+                nm, nd[0].gpn, nd[1].gpn);
+    return k;
 }
 
 static int snodes_load(const char *path, struct gs_catalog *cat,
@@ -668,7 +907,7 @@ static int snodes_load(const char *path, struct gs_catalog *cat,
     while ((rc = gs_tread_line(t, &line, d)) == 1) {
         if (line[strspn(line, " \t")] == '\0')
             continue;
-        if (n == cap) {
+        if (n + 2 > cap) {
             cap = cap ? 2 * cap : 64;
             struct snode *nv = realloc(v, (size_t)cap * sizeof *nv);
             if (nv == NULL) {
@@ -684,9 +923,10 @@ static int snodes_load(const char *path, struct gs_catalog *cat,
                         d);
         if (rc < 0)
             break;
-        if (rc == 1)
-            n++;
-        else {
+        if (rc > 0) {
+            n += rc;
+            rc = 0;
+        } else {
             snprintf(first, sizeof first, "line %ld, node %s", ln, name);
             gs_cimp_leave(&left, why, first);
         }
@@ -703,6 +943,13 @@ static int snodes_load(const char *path, struct gs_catalog *cat,
     *out = v;
     *nout = n;
     return 0;
+}
+
+static int same_share(const struct gs_share_cfg *a,
+                      const struct gs_share_cfg *b)
+{
+    return a->mode == b->mode &&
+           memcmp(&a->layout, &b->layout, sizeof a->layout) == 0;
 }
 
 int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
@@ -729,7 +976,8 @@ int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
         int p = 0;
         while (p < np && !(strcmp(v[rep[p]].parts, v[i].parts) == 0 &&
                            v[rep[p]].model == v[i].model &&
-                           v[rep[p]].gpn == v[i].gpn))
+                           v[rep[p]].gpn == v[i].gpn &&
+                           same_share(&v[rep[p]].share, &v[i].share)))
             p++;
         if (p == np) {
             rep[np++] = i;
@@ -737,6 +985,7 @@ int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
             ps[p].gpn = v[i].gpn;
             ps[p].cpu_milli = v[i].cpu_milli;
             ps[p].mem_mib = v[i].mem_mib;
+            ps[p].share = v[i].share;
             char base[2 * GS_NAME];
             if (v[i].parts[0]) {
                 snprintf(base, sizeof base, "%s", v[i].parts);
@@ -746,6 +995,9 @@ int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
                 snprintf(base, sizeof base, "%s-x%d", cat->m[v[i].model].name,
                          v[i].gpn);
             }
+            if (v[i].share.mode == GS_SHARE_MIG)
+                snprintf(base + strlen(base), sizeof base - strlen(base),
+                         "-mig");
             int clash = 0;
             for (int j = 0; j < p; j++)
                 clash |= strncmp(ps[j].name, base, GS_NAME - 1) == 0;

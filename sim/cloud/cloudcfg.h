@@ -13,7 +13,6 @@
 #include "../core/job.h"
 
 #define GS_MAX_WINDOWS 8
-#define GS_PATH 512
 
 /* A failure process of one component (a GPU, or a node as a whole).  Time
  * to failure, counted from when the component entered service: Weibull
@@ -52,11 +51,13 @@ struct gs_poolcloud {
     int base;                   /* nodes in service at the start */
     int spares;                 /* hot spares held beside them (N+1) */
     double od_price;            /* on-demand price of the instance, $/node-h */
-    char price_file[GS_PATH];   /* time-varying price ("" = constant) */
+    char *price_file;           /* time-varying price (NULL = constant);
+                                   owned by the scenario */
     gs_time gran, minimum;      /* billing granularity and minimum */
     /* spot */
     double spot_rate;           /* reclaims per node-hour in service */
-    char hazard_file[GS_PATH];  /* or a time-varying rate */
+    char *hazard_file;          /* or a time-varying rate (NULL = none);
+                                   owned by the scenario */
     int replace;                /* a reclaimed node is replaced */
     struct gs_distspec replace_delay;
     /* capacity block: the window the nodes exist (and are paid for) */

@@ -283,13 +283,14 @@ void gs_cloud_csv(const struct gs_sim *s, const void *st, FILE *fp)
 /* --- the HDF5 file's /cloud (layout in h5out.h) ------------------------- */
 
 struct cost_row {
-    char name[GS_TENANT_NAME];
+    const char *name;
     double cost_usd;
 };
 
 static const struct gs_h5col cost_cols[] = {
-    { "name", GS_H5_STR, offsetof(struct cost_row, name), GS_TENANT_NAME },
-    { "cost_usd", GS_H5_F64, offsetof(struct cost_row, cost_usd), 0 },
+    { "name", GS_H5_STR, offsetof(struct cost_row, name), NULL, NULL },
+    { "cost_usd", GS_H5_F64, offsetof(struct cost_row, cost_usd), NULL,
+      NULL },
 };
 
 static void cost_table(struct gs_h5w *w, gs_h5loc g, const char *name,
@@ -299,20 +300,38 @@ static void cost_table(struct gs_h5w *w, gs_h5loc g, const char *name,
 }
 
 struct pool_row {
-    char pool[GS_NAME];
-    char market[16];
+    const char *pool, *market;
     double paid_usd, jobs_usd, idle_usd, on_demand_equiv_usd, node_hours,
         idle_node_hours;
 };
 
-#define PC(f) { #f, GS_H5_F64, offsetof(struct pool_row, f), 0 }
+#define PC(f) { #f, GS_H5_F64, offsetof(struct pool_row, f), NULL, NULL }
 static const struct gs_h5col pool_cols[] = {
-    { "pool", GS_H5_STR, offsetof(struct pool_row, pool), GS_NAME },
-    { "market", GS_H5_STR, offsetof(struct pool_row, market), 16 },
+    { "pool", GS_H5_STR, offsetof(struct pool_row, pool), NULL, NULL },
+    { "market", GS_H5_STR, offsetof(struct pool_row, market), NULL, NULL },
     PC(paid_usd), PC(jobs_usd), PC(idle_usd), PC(on_demand_equiv_usd),
     PC(node_hours), PC(idle_node_hours),
 };
 #undef PC
+
+/* What /cloud/log's value column holds for each event kind (enum gs_cev
+ * order), and its unit: /cloud/log_value_units and log_value_meanings. */
+static const struct { const char *units, *meaning; } cev_value[GS_NCEV] = {
+    { "s", "time left until the reclaim" },
+    { "h", "GPU-hours of work lost by the jobs interrupted" },
+    { "s", "the node's age at the failure (time since it came up)" },
+    { "s", "the node's age at the GPU's failure" },
+    { "s", "the node's age when the GPU degraded" },
+    { "1", "1 when the node returned as a spare, else 0" },
+    { "1", "0 (none)" },
+    { "s", "boot delay until the node is ready" },
+    { "s", "time the pool waited for capacity" },
+    { "1", "0 (none)" },
+    { "1", "0 (none)" },
+    { "1", "slots the capacity block holds" },
+    { "1", "slots the capacity block held" },
+    { "1", "the id of the job reaped" },
+};
 
 struct log_row {
     double time_s;
@@ -320,11 +339,11 @@ struct log_row {
     double value;
 };
 
-#define LC(f) { #f, GS_H5_I32, offsetof(struct log_row, f), 0 }
+#define LC(f) { #f, GS_H5_I32, offsetof(struct log_row, f), NULL, NULL }
 static const struct gs_h5col log_cols[] = {
-    { "time_s", GS_H5_F64, offsetof(struct log_row, time_s), 0 },
+    { "time_s", GS_H5_F64, offsetof(struct log_row, time_s), NULL, NULL },
     LC(kind), LC(pool), LC(node), LC(gpu), LC(jobs),
-    { "value", GS_H5_F64, offsetof(struct log_row, value), 0 },
+    { "value", GS_H5_F64, offsetof(struct log_row, value), NULL, NULL },
 };
 #undef LC
 
@@ -335,32 +354,30 @@ static void cost_tables(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s,
     const struct gs_scenario *sc = gs_sim_scenario(s);
     size_t n = 0;
     for (int m = 0; m < GS_NMARKETS; m++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_market_name(m));
+        rows[n].name = gs_market_name(m);
         rows[n++].cost_usd = c->out.cost_market[m];
     }
     cost_table(w, g, "cost_by_market", rows, n);
     n = 0;
     for (int t = 0; t < GS_NTIERS; t++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s", gs_tier_name(t));
+        rows[n].name = gs_tier_name(t);
         rows[n++].cost_usd = gs_cloud_cost_tier(c, t);
     }
-    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n].name = "idle";
     rows[n++].cost_usd = c->out.cost_idle;
     cost_table(w, g, "cost_by_tier", rows, n);
     n = 0;
     for (int t = 0; t < gs_sim_ntenants(s); t++) {
-        snprintf(rows[n].name, sizeof rows[n].name, "%s",
-                 gs_sim_tenant_name(s, t));
+        rows[n].name = gs_sim_tenant_name(s, t);
         rows[n++].cost_usd = gs_cloud_cost_tenant(c, t);
     }
-    snprintf(rows[n].name, sizeof rows[n].name, "idle");
+    rows[n].name = "idle";
     rows[n++].cost_usd = c->out.cost_idle;
     cost_table(w, g, "cost_by_tenant", rows, n);
     n = 0;
     for (int k = 0; k < su->nmodels; k++) {
         int model = su->model[k].model;
-        snprintf(rows[n].name, sizeof rows[n].name, "%s",
-                 sc->cat.m[model].name);
+        rows[n].name = sc->cat.m[model].name;
         rows[n++].cost_usd = model_paid(c, sc, model);
     }
     cost_table(w, g, "cost_by_model", rows, n);
@@ -374,9 +391,8 @@ static void pools_table(struct gs_h5w *w, gs_h5loc g,
     for (int p = 0; p < np; p++) {
         struct gs_cloud_poolbill b;
         gs_cloud_pool_bill(c, p, &b);
-        snprintf(prow[p].pool, sizeof prow[p].pool, "%s", sc->pools[p].name);
-        snprintf(prow[p].market, sizeof prow[p].market, "%s",
-                 gs_market_name(sc->pools[p].market));
+        prow[p].pool = sc->pools[p].name;
+        prow[p].market = gs_market_name(sc->pools[p].market);
         prow[p].paid_usd = b.paid;
         prow[p].jobs_usd = b.jobs;
         prow[p].idle_usd = b.paid - b.jobs;
@@ -406,10 +422,15 @@ static void log_table(struct gs_h5w *w, gs_h5loc g, const struct gs_cloud *c)
                  (int)(sizeof log_cols / sizeof log_cols[0]),
                  sizeof(struct log_row), lr, (size_t)nl);
     free(lr);
-    const char *kinds[GS_NCEV];
-    for (int k = 0; k < GS_NCEV; k++)
+    const char *kinds[GS_NCEV], *units[GS_NCEV], *meaning[GS_NCEV];
+    for (int k = 0; k < GS_NCEV; k++) {
         kinds[k] = gs_cev_name(k);
-    gs_h5w_strings(w, g, "log_kinds", 16, kinds, GS_NCEV);
+        units[k] = cev_value[k].units;
+        meaning[k] = cev_value[k].meaning;
+    }
+    gs_h5w_strings(w, g, "log_kinds", kinds, GS_NCEV);
+    gs_h5w_strings(w, g, "log_value_units", units, GS_NCEV);
+    gs_h5w_strings(w, g, "log_value_meanings", meaning, GS_NCEV);
 }
 
 void gs_cloud_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w)

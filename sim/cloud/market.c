@@ -196,7 +196,7 @@ int gs_market_init(struct gs_cloud *c, struct gs_diag *d)
 {
     for (int i = 0; i < c->f->npools; i++) {
         struct gs_cpool *p = &c->pool[i];
-        if (p->cfg->price_file[0]) {
+        if (p->cfg->price_file) {
             int rc = gs_pwc_load(&p->price, p->cfg->price_file, 0, 1e7, d);
             if (rc < 0)
                 return rc;

@@ -76,7 +76,7 @@ int gs_spot_init(struct gs_cloud *c, struct gs_diag *d)
     }
     for (int i = 0; i < c->f->npools; i++) {
         struct gs_cpool *p = &c->pool[i];
-        if (p->cfg->hazard_file[0]) {
+        if (p->cfg->hazard_file) {
             int rc = gs_pwc_load(&p->hazard, p->cfg->hazard_file, 0, 1e6, d);
             if (rc < 0)
                 return rc;

@@ -576,6 +576,8 @@ int gs_fleet_demand(const struct gs_fleet *f, int pool,
 {
     const struct gs_pool *p = &f->pools[pool];
     *o = (struct gs_demand){ .prof = -1 };
+    if (p->s.taints & ~need->tolerates)
+        return GS_ENOFIT;       /* a taint it does not tolerate */
     if (gs_need_host_only(need)) {
         o->kind = GS_DEM_HOST;
         return p->s.nodes > 0 ? 0 : GS_ENOFIT;
@@ -616,7 +618,7 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
                            const struct gs_need *need)
 {
     const struct gs_pool *p = &f->pools[pool];
-    if (!host_eligible(p, need))
+    if (!host_eligible(p, need) || (p->s.taints & ~need->tolerates))
         return 0;
     if (gs_need_host_only(need))
         return p->s.nodes > 0;

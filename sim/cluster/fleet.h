@@ -95,6 +95,9 @@ struct gs_pool_spec {
     int32_t mem_mib;            /* host memory of one node, MiB (0: default) */
     double net_gbps;            /* network of one node, Gbit/s (0: the
                                    default, gs_pool_net) */
+    uint64_t taints;            /* its nodes' taints, bits of the catalog's
+                                   taints (taint.h): a job must tolerate
+                                   each; 0 = none */
 };
 
 struct gs_migslots;
@@ -237,6 +240,8 @@ struct gs_need {
                                    GiB (a DRA selector): the GPU's model
                                    (folded into allowed at admission) and,
                                    on MIG pools, the instance; 0 = any */
+    uint64_t tolerates;         /* the catalog's taints it tolerates
+                                   (taint.h); it fits no pool with another */
 };
 
 /* What a need means on one pool (its sharing mode). */

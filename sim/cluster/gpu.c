@@ -77,7 +77,7 @@ static const struct gs_gpu_model builtin[] = {
     { "A10G",       24.0,  70.0,  600.0, 150.0, 0, 0 },
     { "A40",        48.0, 149.7,  696.0, 300.0, 0, 0 },
     { "L40S",       48.0, 362.05, 864.0, 350.0, 0, 0 },
-    { "B200-180GB", 180.0, 2250.0, 8000.0, 1000.0, 0, 0 },
+    { "B200-180GB", 180.0, 2250.0, 8000.0, 1000.0, 1, 0 },
 };
 
 /* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv):
@@ -186,6 +186,7 @@ void gs_catalog_init(struct gs_catalog *c)
     c->n = (int)(sizeof builtin / sizeof builtin[0]);
     memcpy(c->m, builtin, sizeof builtin);
     memset(c->llm, 0, sizeof c->llm);
+    c->taints.n = 0;
     for (int i = 0; i < c->n; i++) {
         for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
             if (strcmp(llm_eff[k].name, c->m[i].name) == 0)

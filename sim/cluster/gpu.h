@@ -7,6 +7,8 @@
 #ifndef GS_GPU_H
 #define GS_GPU_H
 
+#include "taint.h"
+
 #include <stdint.h>
 
 #define GS_MAX_MODELS 64
@@ -67,6 +69,8 @@ struct gs_catalog {
     int n;
     struct gs_gpu_model m[GS_MAX_MODELS];
     struct gs_gpu_llm llm[GS_MAX_MODELS];   /* LLM serving factors of m[i] */
+    struct gs_taints taints;    /* the fleet's node taints (taint.h): what
+                                   pools' and jobs' taint masks index */
 };
 
 /* Fill c with the built-in models. */

@@ -6,16 +6,17 @@
  *   - "Supported MIG Profiles": Table 6 "GPU Instance Profiles on A100" (the
  *     A100-SXM4-40GB; the text under it renames the profiles for the 80GB
  *     part: 1g.10gb, 1g.10gb+me, 1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb,
- *     7g.80gb), Table 7 "GPU Instance Profiles on H100" and Table 8 "GPU
- *     Instance Profiles on H200".  These give each profile's fraction of
+ *     7g.80gb), Table 7 "GPU Instance Profiles on H100", Table 8 "GPU
+ *     Instance Profiles on H200" and Table 9 "GPU Instance Profiles on
+ *     B200" (the B200 180 GB).  These give each profile's fraction of
  *     SMs (compute_slices/7), fraction of memory and "Number of Instances
  *     Available" (max_count).
  *   - "Getting Started: List GPU Instance Profiles": the `nvidia-smi mig
  *     -lgipp` listing of the allowed placements {starts}:size --
  *     1g {0..6}:1, 1g+me {0..6}:1, 1g double-memory {0,2,4,6}:2,
  *     2g {0,2,4}:2, 3g {0,4}:4, 4g {0}:4, 7g {0}:8.
- *   - "Supported GPUs", Table 1: memory sizes (40, 80, 80, 141 GB) and at
- *     most 7 instances on each of these GPUs.
+ *   - "Supported GPUs", Table 1: memory sizes (40, 80, 80, 141, 180 GB) and
+ *     at most 7 instances on each of these GPUs.
  *   - "Concepts": a memory slice is 1/8 of the memory, an SM slice 1/7 of
  *     the SMs; Figure 7 "MIG Profiles on A100" and Figure 8 "Profile
  *     Placements on A100" draw the valid combinations.  They are pictures
@@ -26,7 +27,8 @@
  * 1g.5gb); the H100 and H200 tables have the same fractions row for row, and
  * the same -lgipp listing is published for an H100 NVL (Colfax Research,
  * "Sharing NVIDIA GPUs at the System Level: Time-Sliced and MIG-Backed
- * vGPUs"), so all four GPUs share one placement geometry here.  Memory is
+ * vGPUs"), so all five GPUs share one placement geometry here (the B200's
+ * Table 9 has the H200's fractions and counts row for row).  Memory is
  * the GB figure in the profile name (what a scenario asks for), not the
  * slightly smaller MiB figure nvidia-smi reports.
  *
@@ -117,6 +119,21 @@ static const struct gs_mig_profile h200_141gb_profiles[] = {
     { "7g.141gb",   7, 8, 141.0, 1, START_7G,    0 },
 };
 
+/* Table 9, GPU Instance Profiles on B200 (B200 180 GB): the H200's
+ * fractions row for row (memory 1/8, 2/8, 2/8, 4/8, 4/8, full; SMs 1/7,
+ * 1/7, 2/7, 3/7, 4/7, 7/7; 7, 1, 4, 3, 2, 1, 1 instances).  The guide
+ * prints no -lgipp listing for it: the shared placement geometry is
+ * assumed (its fractions and counts are the ones that geometry gives). */
+static const struct gs_mig_profile b200_180gb_profiles[] = {
+    { "1g.23gb",    1, 1,  23.0, 7, START_1G,    0 },
+    { "1g.23gb+me", 1, 1,  23.0, 1, START_1G,    1 },
+    { "1g.45gb",    1, 2,  45.0, 4, START_1G_2M, 0 },
+    { "2g.45gb",    2, 2,  45.0, 3, START_2G,    0 },
+    { "3g.90gb",    3, 4,  90.0, 2, START_3G,    0 },
+    { "4g.90gb",    4, 4,  90.0, 1, START_4G,    0 },
+    { "7g.180gb",   7, 8, 180.0, 1, START_7G,    0 },
+};
+
 #define NPROF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct gs_mig_gpu gpus[] = {
@@ -124,6 +141,7 @@ static const struct gs_mig_gpu gpus[] = {
     { "A100-80GB",   80.0, NPROF(a100_80gb_profiles),  a100_80gb_profiles  },
     { "H100-80GB",   80.0, NPROF(a100_80gb_profiles),  a100_80gb_profiles  },
     { "H200-141GB", 141.0, NPROF(h200_141gb_profiles), h200_141gb_profiles },
+    { "B200-180GB", 180.0, NPROF(b200_180gb_profiles), b200_180gb_profiles },
 };
 
 #define NGPUS ((int)(sizeof gpus / sizeof gpus[0]))

@@ -55,6 +55,9 @@ struct gs_jobspec {
     int priority;           /* INT32_MIN = the tier's default */
     int preemptible;        /* 0, 1, or -1 = the tier's default */
     uint64_t allowed;       /* GPU model mask, 0 = any */
+    uint64_t tolerates;     /* node taints it tolerates: bits of the
+                               scenario catalog's taints (taint.h); a pool
+                               with another is closed to it; 0 = none */
     gs_time max_wait;       /* SLA wait limit, -1 = the tier's default */
     gs_time ckpt;           /* checkpoint interval in work-ms, 0 = none */
     long line;              /* trace line it came from, 0 if generated */

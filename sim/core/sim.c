@@ -738,14 +738,15 @@ _Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
  * pool_ok looks at the pool and the job's tier and need) are fixed for
  * the run; so the answers for a shape are remembered in a small
  * direct-mapped table and alike jobs, most of a workload, look them up.
- * Jobs that name a MIG profile or a GPU family are worked out each time. */
+ * Jobs that name a MIG profile or a GPU family, or tolerate a taint, are
+ * worked out each time. */
 static void shape_answers(struct gs_sim *s, struct gs_job *j,
                           const struct gs_jobspec *sp,
                           const struct gs_tiercfg *tc, int *ae, int *fits)
 {
     struct shape_memo *m = NULL;
     struct shape k;
-    if (!sp->mig_profile[0] && !sp->gpu_family[0]) {
+    if (!sp->mig_profile[0] && !sp->gpu_family[0] && !sp->tolerates) {
         k = (struct shape){ .mem_gb = j->need.mem_gb,
                             .gpu_mem_min = sp->gpu_mem_min, .cb = sp->cb,
                             .allowed = j->need.allowed, .tier = sp->tier,
@@ -871,6 +872,7 @@ static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
     j->need = (struct gs_need){ .gpus = sp->gpus,
                                 .milli = sp->gpus > 0 ? 0 : sp->milli,
                                 .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                                .tolerates = sp->tolerates,
                                 .profile = sp->mig_profile[0] ? j->mig_profile
                                                               : NULL,
                                 .guar = sp->guar_milli,
@@ -1037,7 +1039,8 @@ static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
     uint64_t m;
     memcpy(&m, &n->mem_gb, sizeof m);
     uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
-                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL;
+                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL ^
+                 n->tolerates * 0xd6e8feb86659fd93ULL;
     h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
          (uint64_t)n->burst;
     h ^= ((uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib) *
@@ -1051,7 +1054,8 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
     const struct gs_need *a = &x->need, *b = &j->need;
     return x->tier == j->s.tier && a->gpus == b->gpus &&
            a->milli == b->milli && a->mem_gb == b->mem_gb &&
-           a->allowed == b->allowed && a->guar == b->guar &&
+           a->allowed == b->allowed && a->tolerates == b->tolerates &&
+           a->guar == b->guar &&
            a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
            a->dev_gb == b->dev_gb &&
            a->mem_mib == b->mem_mib &&
@@ -1479,6 +1483,7 @@ int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
                                    .milli = sp->gpus > 0 ? 0 : sp->milli,
                                    .mem_gb = sp->mem_gb,
                                    .allowed = sp->allowed,
+                                   .tolerates = sp->tolerates,
                                    .profile = sp->mig_profile[0]
                                                   ? sp->mig_profile : NULL };
     if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
@@ -1512,6 +1517,7 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
     struct gs_need need = { .gpus = sp->gpus,
                             .milli = sp->gpus > 0 ? 0 : sp->milli,
                             .mem_gb = sp->mem_gb, .allowed = sp->allowed,
+                            .tolerates = sp->tolerates,
                             .profile = sp->mig_profile[0] ? sp->mig_profile
                                                           : NULL,
                             .guar = sp->guar_milli, .burst = sp->burst_milli,

@@ -12,7 +12,6 @@
 #include "svcscale.h"
 
 #define GS_SVC_MAX 16
-#define GS_SVC_PATH 512
 
 enum gs_router { GS_ROUTE_RR, GS_ROUTE_LOR, GS_ROUTE_KV, GS_ROUTE_PREFIX,
                  GS_NROUTERS };
@@ -85,7 +84,9 @@ struct gs_svccfg {
     int src;                    /* enum gs_svcsrc */
     char format[32];            /* trace: azure-llm, mooncake, splitwise,
                                    requests */
-    char path[GS_SVC_PATH];     /* resolved against the scenario's folder */
+    char *path;                 /* resolved against the scenario's folder
+                                   (NULL unless a trace); owned by the
+                                   scenario */
     struct gs_svcgen gen;
     /* Services naming the same stream draw the same request sequence (the
      * random streams are named after it) and split it by length. */

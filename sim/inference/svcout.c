@@ -116,7 +116,7 @@ struct req_row {
     int8_t state, restarts;
 };
 
-#define RC(f, ty) { #f, ty, offsetof(struct req_row, f), 0 }
+#define RC(f, ty) { #f, ty, offsetof(struct req_row, f), NULL, NULL }
 static const struct gs_h5col req_cols[] = {
     RC(service, GS_H5_I32), RC(index, GS_H5_I64), RC(arrival_s, GS_H5_F64),
     RC(ttft_s, GS_H5_F64), RC(itl_s, GS_H5_F64), RC(e2e_s, GS_H5_F64),
@@ -193,7 +193,7 @@ static void write_requests(struct gs_h5w *w, const struct gs_sim *s,
     gs_h5w_table_rows(w, root, "requests", req_cols,
                       (int)(sizeof req_cols / sizeof req_cols[0]),
                       sizeof(struct req_row), total, req_rows, &c);
-    gs_h5w_describe(w, root, "requests", "s (times), tokens (counts)",
+    gs_h5w_describe(w, root, "requests", "",
              "one row per request (an evenly spaced share sample_rate of "
              "them): service (index in /services/names), index (arrival "
              "order within its service), arrival, time to first token, mean "
@@ -202,6 +202,103 @@ static void write_requests(struct gs_h5w *w, const struct gs_sim *s,
              "tokens, last replica, state (/services/request_states), "
              "restarts after a lost replica; NaN where not reached");
     gs_h5w_attr_num(w, root, "requests", "sample_rate", rate);
+}
+
+/* What each field of GS_SVCSUM_FIELDS measures, in its order. */
+static const char *const svc_desc[] = {
+    "requests that arrived",
+    "requests that finished (every output token sent)",
+    "requests dropped: prompt and output can never fit a replica's KV "
+    "cache",
+    "requests still in flight at the end of the run",
+    "requests restarted after their replica was lost",
+    "mean time to first token",
+    "median time to first token",
+    "95th percentile of the time to first token",
+    "99th percentile of the time to first token",
+    "mean inter-token latency, weighted by tokens",
+    "median inter-token latency, weighted by tokens",
+    "95th percentile of the inter-token latency, weighted by tokens",
+    "99th percentile of the inter-token latency, weighted by tokens",
+    "mean end-to-end time (arrival to the last token)",
+    "median end-to-end time",
+    "95th percentile of the end-to-end time",
+    "99th percentile of the end-to-end time",
+    "mean queueing time (TTFT less the unloaded prefill time)",
+    "median queueing time",
+    "95th percentile of the queueing time",
+    "99th percentile of the queueing time",
+    "1 when the service met its SLA (TTFT and ITL percentiles within "
+    "their targets, no request dropped or in flight), 0 when not, -1 "
+    "without targets",
+    "requests meeting every SLA target / requests arrived",
+    "requests meeting every SLA target per second of the run",
+    "output tokens sent",
+    "output tokens per replica GPU-second",
+    "GPU-hours the service's replicas held",
+    "what the service's replicas cost",
+    "cost per million output tokens",
+    "time-mean number of replicas",
+    "most replicas at once",
+    "replicas started",
+    "replicas lost (spot reclaim, failure)",
+    "requests the engines preempted (recomputed) for KV cache space",
+};
+
+/* One row of /services/summary: the service, then every field of
+ * GS_SVCSUM_FIELDS, counts as integers. */
+union svc_cell { int64_t i; double d; };
+struct svc_row {
+    const char *service;
+    union svc_cell c[sizeof svc_desc / sizeof svc_desc[0]];
+};
+
+static void write_svc_summary(struct gs_h5w *w, gs_h5loc g,
+                              const struct gs_sim *s)
+{
+    enum { NF = sizeof svc_desc / sizeof svc_desc[0] };
+    static const struct { const char *name, *fmt, *unit; } f[] = {
+#define V(E, N, F, U) { N, F, U },
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    };
+    _Static_assert(sizeof f / sizeof f[0] == NF,
+                   "svc_desc: one description per GS_SVCSUM_FIELDS field");
+    struct gs_h5col cols[NF + 1];
+    cols[0] = (struct gs_h5col){ "service", GS_H5_STR,
+                                 offsetof(struct svc_row, service), "",
+                                 "the service's name (/services/names)" };
+    for (int k = 0; k < NF; k++)
+        cols[k + 1] = (struct gs_h5col){
+            f[k].name, strcmp(f[k].fmt, "%.0f") == 0 ? GS_H5_I64 : GS_H5_F64,
+            offsetof(struct svc_row, c) + (size_t)k * sizeof(union svc_cell),
+            f[k].unit, svc_desc[k] };
+    int nsv = gs_sim_nservices(s);
+    struct svc_row *rows = calloc((size_t)(nsv ? nsv : 1), sizeof *rows);
+    if (rows == NULL) {
+        gs_h5w_fail(w, "/services/summary");
+        return;
+    }
+    for (int i = 0; i < nsv; i++) {
+        const struct gs_svcsum *v = gs_sim_service(s, i);
+        int k = 0;
+        rows[i].service = v->name;
+#define V(E, N, F, U)                                                     \
+        if (cols[k + 1].type == GS_H5_I64)                                \
+            rows[i].c[k++].i = llround((double)(E));                      \
+        else                                                              \
+            rows[i].c[k++].d = (double)(E);
+        GS_SVCSUM_FIELDS(V)
+#undef V
+    }
+    gs_h5w_table(w, g, "summary", cols, NF + 1, sizeof(struct svc_row), rows,
+                 (size_t)nsv);
+    free(rows);
+    gs_h5w_describe(w, g, "summary", "",
+             "one row per service: request counts, TTFT, ITL (token-weighted),"
+             " end-to-end and queueing percentiles, SLA attainment, goodput, "
+             "tokens/s per GPU, GPU-hours, cost; each column's unit in "
+             "column_units");
 }
 
 static void write_services(struct gs_h5w *w, const struct gs_sim *s)
@@ -215,46 +312,12 @@ static void write_services(struct gs_h5w *w, const struct gs_sim *s)
     const char *names[GS_SVC_MAX];
     for (int i = 0; i < nsv; i++)
         names[i] = gs_sim_service(s, i)->name;
-    gs_h5w_strings(w, g, "names", 64, names, (size_t)nsv);
+    gs_h5w_strings(w, g, "names", names, (size_t)nsv);
     const char *st[GS_NREQSTATES];
     for (int i = 0; i < GS_NREQSTATES; i++)
         st[i] = gs_reqstate_name(i);
-    gs_h5w_strings(w, g, "request_states", 16, st, GS_NREQSTATES);
-    /* The summary: one row per service, one column per measure. */
-    static const char *const fname[] = {
-#define V(E, N, F, U) N,
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    };
-    static const char *const funit[] = {
-#define V(E, N, F, U) U,
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    };
-    size_t nf = sizeof fname / sizeof fname[0];
-    double *tab = calloc((size_t)(nsv ? nsv : 1) * nf, sizeof *tab);
-    if (tab == NULL) {
-        gs_h5w_fail(w, "/services/summary");
-        gs_h5w_close(g);
-        return;
-    }
-    for (int i = 0; i < nsv; i++) {
-        const struct gs_svcsum *v = gs_sim_service(s, i);
-        size_t c = 0;
-#define V(E, N, F, U) tab[(size_t)i * nf + c++] = (double)(E);
-        GS_SVCSUM_FIELDS(V)
-#undef V
-    }
-    size_t dims[2] = { (size_t)nsv, nf };
-    gs_h5w_doubles(w, g, "summary", 2, dims, tab);
-    free(tab);
-    gs_h5w_describe(w, g, "summary", "see summary_units",
-             "per service (rows, /services/names) the run's measures "
-             "(columns, summary_columns): request counts, TTFT, ITL "
-             "(token-weighted), end-to-end and queueing percentiles, SLA "
-             "attainment, goodput, tokens/s per GPU, GPU-hours, cost");
-    gs_h5w_strings(w, g, "summary_columns", 32, fname, nf);
-    gs_h5w_strings(w, g, "summary_units", 8, funit, nf);
+    gs_h5w_strings(w, g, "request_states", st, GS_NREQSTATES);
+    write_svc_summary(w, g, s);
     /* Time series: /services/NAME/COLUMN, sampled on the run's step. */
     for (int i = 0; i < nsv; i++) {
         long n;

@@ -2,11 +2,13 @@
  *
  * The only file that includes hdf5.h.  HDF5's automatic error printing is
  * turned off; every failure becomes a gs_diag naming the file and the object
- * being written.  Strings are fixed-length (H5T_C_S1, NUL-padded), which
- * h5py and pandas read without special handling. */
+ * being written.  Every string -- datasets, compound columns, attributes --
+ * is variable-length UTF-8 (H5T_VARIABLE, H5T_CSET_UTF8): no width to
+ * guess or truncate at, and h5py reads attributes as str (datasets and
+ * columns as bytes, or str through .asstr()).  In memory a string is a
+ * `const char *`, in a compound row too. */
 #include "h5out.h"
 #include "outfile.h"
-#include "../studies/placeexp.h"
 #include "report.h"
 #include "question.h"
 #include "../core/model.h"
@@ -27,6 +29,8 @@ struct w {
     int err;
     struct gs_out out;      /* the temporary the file is written under */
     double sample;          /* the share of requests kept (gs_h5w_sample) */
+    const struct gs_h5col *cols;    /* the table being written, if a */
+    int ncols;                      /* model's (its columns' meta) */
 };
 
 /* Object creation properties with time tracking off: HDF5 otherwise
@@ -56,11 +60,11 @@ static int fail(struct w *w, const char *what)
     return w->err;
 }
 
-/* A fixed-length UTF-8 string type of n bytes (NUL-padded). */
-static hid_t str_type(size_t n)
+/* The variable-length UTF-8 string type (memory: a `const char *`). */
+static hid_t str_type(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, n ? n : 1);
+    H5Tset_size(t, H5T_VARIABLE);
     H5Tset_cset(t, H5T_CSET_UTF8);
     return t;
 }
@@ -71,10 +75,10 @@ static void attr_str(struct w *w, hid_t obj, const char *name, const char *v)
 {
     if (H5Aexists(obj, name) > 0)
         H5Adelete(obj, name);
-    hid_t t = str_type(strlen(v) + 1);
+    hid_t t = str_type();
     hid_t sp = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, t, v) < 0)
+    if (a < 0 || H5Awrite(a, t, &v) < 0)
         fail(w, name);
     if (a >= 0)
         H5Aclose(a);
@@ -98,28 +102,16 @@ static void attr_int(struct w *w, hid_t obj, const char *name, int64_t v)
 static void attr_strs(struct w *w, hid_t obj, const char *name,
                       const char *const *v, size_t n)
 {
-    size_t width = 1;
-    for (size_t i = 0; i < n; i++)
-        if (strlen(v[i]) + 1 > width)
-            width = strlen(v[i]) + 1;
-    char *buf = calloc(n ? n : 1, width);
-    if (buf == NULL) {
-        fail(w, name);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        memcpy(buf + i * width, v[i], strlen(v[i]));
-    hid_t t = str_type(width);
+    hid_t t = str_type();
     hsize_t dim = n;
     hid_t sp = H5Screate_simple(1, &dim, NULL);
     hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || (n > 0 && H5Awrite(a, t, buf) < 0))
+    if (a < 0 || (n > 0 && H5Awrite(a, t, v) < 0))
         fail(w, name);
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(sp);
     H5Tclose(t);
-    free(buf);
 }
 
 /* What a dataset holds, by its name (the leaf of its path). */
@@ -147,51 +139,75 @@ static const struct { const char *name, *desc; } dset_desc[] = {
 /* What a dataset holds, by its path (leading "/" and a comparison's
  * "runs/POLICY/seedK/" left out): checked before dset_desc's leaf names,
  * for a leaf that means different things in different groups. */
-static const struct { const char *path, *desc; } path_desc[] = {
-    { "models", "GPU model names, indexed by /jobs model" },
-    { "summary/fields", "every summary metric as a row: name, value, units "
+static const struct { const char *path, *units, *desc; } path_desc[] = {
+    { "models", NULL, "GPU model names, indexed by /jobs model" },
+    { "summary/fields", NULL, "every summary metric as a row: name, value, units "
       "and description (the same figures as run --json)" },
-    { "summary/tiers", "the per-tier statistics: one row per workload tier "
+    { "summary/tiers", NULL, "the per-tier statistics: one row per workload tier "
       "with jobs, and a last row 'all' over every job (scope names it)" },
-    { "summary/models", "per GPU model in the fleet: GPUs, their time-mean "
+    { "summary/models", NULL, "per GPU model in the fleet: GPUs, their time-mean "
       "utilization and the GPU-hours allocated on them" },
-    { "cloud/cost_by_market", "the bill by market (on-demand, reserved, "
+    { "cloud/cost_by_market", NULL, "the bill by market (on-demand, reserved, "
       "spot, capacity-block); the rows add up to /summary cost_usd" },
-    { "cloud/cost_by_tier", "the jobs' part of the bill by workload tier" },
-    { "cloud/cost_by_tenant", "the jobs' part of the bill by tenant" },
-    { "cloud/cost_by_model", "the bill by GPU model of the pools" },
-    { "services/names", "service names, indexed by /requests service and "
+    { "cloud/cost_by_tier", NULL, "the jobs' part of the bill by workload tier" },
+    { "cloud/cost_by_tenant", NULL, "the jobs' part of the bill by tenant" },
+    { "cloud/cost_by_model", NULL, "the bill by GPU model of the pools" },
+    { "services/names", NULL, "service names, indexed by /requests service and "
       "by the rows of /services/summary" },
-    { "services/request_states", "request states, indexed by /requests "
+    { "services/request_states", NULL, "request states, indexed by /requests "
       "state" },
-    { "services/summary_columns", "the names of /services/summary's "
-      "columns" },
-    { "services/summary_units", "the units of /services/summary's columns, "
-      "in the same order" },
-    { "question/kind", "the question the run answers: steady (a steady "
-      "state, its warm-up deleted) or finite (the whole run is the answer; "
-      "intervals over replications)" },
-    { "question/why", "the rule that decided the question (the scenario's "
-      "\"question\" key, or the workload)" },
-    { "question/estimates", "steady state: each estimate from the part of "
-      "the run kept after MSER-5's warm-up, with its 95% interval from "
+    { "cloud/log_value_units", NULL, "the unit of /cloud/log's value for each "
+      "event kind, indexed by /cloud/log kind" },
+    { "cloud/log_value_meanings", NULL, "what /cloud/log's value holds for each "
+      "event kind, indexed by /cloud/log kind" },
+    { "compare/metric_units", NULL, "the unit of each metric of /compare/metrics "
+      "(the last index of /compare/values)" },
+    { "question/kind", NULL, "the question the run answers: steady (a "
+      "steady state, its warm-up deleted) or finite (the whole run is the "
+      "answer; intervals over replications)" },
+    { "question/why", NULL, "the rule that decided the question (the "
+      "scenario's \"question\" key, or the workload)" },
+    { "question/estimates", NULL, "steady state: each estimate from the part "
+      "of the run kept after MSER-5's warm-up, with its 95% interval from "
       "batch means (a mean) or sectioning (a pooled quantile); no rows for "
       "a finite-horizon run" },
-    { "compare/question", "the scenario's question: steady (each run's "
-      "steady-state analysis is in its runs/POLICY/seedK/question) or "
+    { "compare/question", NULL, "the scenario's question: steady (each "
+      "run's steady-state analysis is in its runs/POLICY/seedK/question) or "
       "finite" },
-    { "compare/question_why", "the rule that decided the question" },
-    { "compare/interval_method", "how /compare/table's intervals are made" },
-    { "plan/candidates/mean", "[candidate, metric]: each metric's mean over "
+    { "compare/question_why", NULL, "the rule that decided the question" },
+    { "compare/interval_method", NULL, "how /compare/table's intervals are "
+      "made" },
+    { "plan/candidates/mean", NULL, "[candidate, metric]: each metric's mean over "
       "the candidate's seeds (units: each metric's, as in run --json; "
       "names in /plan/metrics)" },
-    { "plan/candidates/seeds_run", "seeds each candidate was run with "
+    { "plan/candidates/seeds_run", NULL, "seeds each candidate was run with "
       "(fewer when stopped early)" },
-    { "plan/candidates/status", "each candidate's verdict: feasible, "
+    { "plan/candidates/status", NULL, "each candidate's verdict: feasible, "
       "infeasible, undecided, stopped early or ruled out without a run" },
-    { "plan/targets/limit", "each target's limit, in its metric's unit" },
-    { "plan/targets/metric", "each target's metric (as in run --json)" },
+    { "plan/targets/limit", NULL, "each target's limit, in its metric's unit "
+      "(/plan/targets/units)" },
+    { "plan/targets/metric", NULL, "each target's metric (as in run --json)" },
+    { "compare/values", "per metric (/compare/metric_units)", "every run's "
+      "metrics: [policy, seed, metric]" },
+    { "place_exp/seeds", "1", "the seeds, index S" },
+    { "place_exp/arrived_load", "1", "[K] GPUs the pods offered so far ask "
+      "for / the fleet's GPU capacity, at each point K of the curve" },
+    { "place_exp/alloc_ratio", "1", "[P, S, K] GPUs allocated / capacity, "
+      "by placer, seed and load point (NaN: no decision near it)" },
+    { "place_exp/stranded_ratio", "1", "[P, S, K] GPUs free on nodes out of "
+      "CPU or memory / capacity" },
+    { "place_exp/cpu_alloc_ratio", "1", "[P, S, K] host CPU allocated / the "
+      "fleet's CPU" },
+    { "place_exp/failed_ratio", "1", "[P, S, K] GPUs of the pods that found "
+      "no place / capacity" },
+    { "place_exp/mean_alloc_ratio", "1", "[P, K] alloc_ratio's mean over "
+      "the seeds" },
+    { "place_exp/tasks", "1", "[P, S] pods offered" },
 };
+
+/* The unit of a column whose rows each have their own: the row's "units"
+ * column says it. */
+#define PER_ROW "per row (units column)"
 
 /* A compound's column, by "PATH.COLUMN" (PATH as in path_desc), where its
  * meaning or unit is the table's own: checked before report.h's metas. */
@@ -200,6 +216,16 @@ static const struct { const char *col, *units, *desc; } col_desc[] = {
       "node, in thousandths of a core (0: none asked)" },
     { "jobs.mem_mib", "MiB", "host memory the job asks for on its node "
       "(0: none asked)" },
+    { "jobs.preemptions", "1", "times the job was preempted" },
+    { "jobs.cost_usd", "USD", "what the job was charged: its share of the "
+      "bill for the GPUs it held" },
+    { "cloud/cost_by_market.cost_usd", "USD", "the bill in that market" },
+    { "cloud/cost_by_tier.cost_usd", "USD", "what the tier's jobs were "
+      "charged ('idle': the rest of the bill)" },
+    { "cloud/cost_by_tenant.cost_usd", "USD", "what the tenant's jobs were "
+      "charged ('idle': the rest of the bill)" },
+    { "cloud/cost_by_model.cost_usd", "USD", "the bill for the pools of "
+      "that GPU model" },
     { "requests.service", "1", "index into /services/names" },
     { "requests.index", "1", "arrival order of the request within its "
       "service, from 0" },
@@ -221,40 +247,14 @@ static const struct { const char *col, *units, *desc; } col_desc[] = {
     { "requests.state", "1", "index into /services/request_states" },
     { "requests.restarts", "1", "times it restarted after losing its "
       "replica" },
-    { "question/estimates.what", "", "the estimate: SERVICE ttft_p99_s, "
-      "SERVICE ttft_mean_s (each service's time to first token), or "
-      "wait_p99_s, wait_mean_s (the jobs' waits)" },
-    { "question/estimates.estimate", "s", "the estimate over the requests "
-      "(jobs) kept after the warm-up" },
-    { "question/estimates.half_width", "s", "half-width of its interval at "
-      "level" },
-    { "question/estimates.level", "1", "the interval's confidence level" },
-    { "question/estimates.method", "", "the interval's method: batch means "
-      "(a mean), or pooled quantile with a sectioning interval" },
-    { "question/estimates.batches", "1", "batches (sections) of the "
-      "interval" },
-    { "question/estimates.warmup_deleted", "1", "requests (jobs), in "
-      "arrival order, deleted from the front as warm-up by MSER-5" },
-    { "question/estimates.observations", "1", "finished requests (started "
-      "jobs) in the series, the warm-up included" },
-    { "question/estimates.warmup_at_limit", "1", "1: MSER-5's minimum sat "
-      "at its half-way bound, the warm-up may be longer (run longer)" },
-    { "question/estimates.batches_independent", "1", "1: the lag-1 "
-      "autocorrelation of twice as many batch means passed the "
-      "independence check; 0: the interval is too narrow (run longer)" },
-    { "question/estimates.lag1", "1", "lag-1 autocorrelation of 2 x "
-      "batches batch means of the kept part" },
-    { "question/estimates.tail", "1", "quantiles: values beyond the "
-      "quantile in each section (the interval wants 100 or more); NaN for "
-      "a mean" },
     { "summary/tiers.scope", "", "the workload tier, or 'all'" },
     { "summary/models.model", "", "the GPU model's name" },
-    { "summary/models.gpus", "1", "GPUs of that model in the fleet" },
+    { "summary/models.gpus", "1", "GPUs of that model in the fleet: its "
+      "pools' nodes times GPUs per node" },
     { "summary/models.utilization", "1", "GPU-hours allocated / available "
       "on that model" },
     { "summary/models.gpu_hours", "h", "GPU-hours allocated on that model" },
     { "summary/fields.name", "", "the metric's name (as in run --json)" },
-    { "summary/fields.value", "see units", "its value" },
     { "summary/fields.units", "", "its unit" },
     { "summary/fields.description", "", "what it measures" },
     { "cloud/cost_by_market.name", "", "the market" },
@@ -274,29 +274,31 @@ static const struct { const char *col, *units, *desc; } col_desc[] = {
     { "cloud/pools.idle_node_hours", "h", "node-hours billed with no job" },
     { "cloud/log.time_s", "s", "when, from the simulation's start" },
     { "cloud/log.kind", "1", "index into /cloud/log_kinds" },
-    { "cloud/log.pool", "1", "index of the pool (scenario order), -1 if "
-      "none" },
+    { "cloud/log.pool", "1", "index into /cloud/pools (the pool's row, "
+      "scenario order), -1 if none" },
     { "cloud/log.node", "1", "global index of the node, -1 if none" },
     { "cloud/log.gpu", "1", "GPU index within the node, -1 for the whole "
       "node" },
     { "cloud/log.jobs", "1", "jobs it interrupted or killed" },
-    { "cloud/log.value", "by kind", "the kind's figure: launch, the boot "
-      "delay (s); ready, pending to capacity (s); capacity-block events, "
-      "slots; failures, the part's age (h); else 0" },
+    { "cloud/log.value", "per kind (/cloud/log_value_units)", "the event's "
+      "figure, as /cloud/log_value_meanings says for its kind (a launch's "
+      "boot delay in s, a failure's age in s, ...)" },
     { "compare/table.policy", "", "the policy" },
     { "compare/table.metric", "", "the metric (as in run --json)" },
+    { "compare/table.units", "", "the metric's unit: the unit of mean, std, "
+      "half, ci_low and ci_high on this row" },
     { "compare/table.n", "1", "runs (seeds) the statistics are over" },
-    { "compare/table.mean", "see /compare/metrics", "mean over the seeds" },
-    { "compare/table.std", "see /compare/metrics", "sample standard "
-      "deviation over the seeds" },
+    { "compare/table.mean", PER_ROW, "mean over the seeds" },
+    { "compare/table.std", PER_ROW, "sample standard deviation over the "
+      "seeds" },
     { "compare/table.t", "1", "Student t quantile for the 95% interval "
       "(n - 1 degrees of freedom)" },
-    { "compare/table.half", "see /compare/metrics", "half-width of the 95% "
-      "interval of the mean" },
-    { "compare/table.ci_low", "see /compare/metrics", "lower bound of the "
-      "95% interval" },
-    { "compare/table.ci_high", "see /compare/metrics", "upper bound of the "
-      "95% interval" },
+    { "compare/table.half", PER_ROW, "half-width of the 95% interval of the "
+      "mean" },
+    { "compare/table.ci_low", PER_ROW, "lower bound of the 95% interval" },
+    { "compare/table.ci_high", PER_ROW, "upper bound of the 95% interval" },
+    { "summary/fields.value", PER_ROW, "its value (a count is a whole "
+      "number)" },
 };
 
 /* ds's path without the leading "/" and a comparison's "runs/P/seedK/",
@@ -344,9 +346,12 @@ static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
     for (size_t i = 0; i < sizeof dset_desc / sizeof dset_desc[0]; i++)
         if (strcmp(dset_desc[i].name, name) == 0)
             desc = dset_desc[i].desc;
+    const char *punits = NULL;
     for (size_t i = 0; i < sizeof path_desc / sizeof path_desc[0]; i++)
-        if (strcmp(path_desc[i].path, path) == 0)
+        if (strcmp(path_desc[i].path, path) == 0) {
             desc = path_desc[i].desc;
+            punits = path_desc[i].units;
+        }
     if (H5Tget_class(t) == H5T_COMPOUND) {
         int n = H5Tget_nmembers(t);
         const char **cu = calloc((size_t)(n > 0 ? n : 1), sizeof *cu);
@@ -362,6 +367,12 @@ static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
                     cd[i] = "";
                 } else {
                     column_meta(path, names[i], &cu[i], &cd[i]);
+                    for (int k = 0; w->cols && k < w->ncols; k++)
+                        if (strcmp(w->cols[k].name, names[i]) == 0 &&
+                            w->cols[k].units && w->cols[k].desc) {
+                            cu[i] = w->cols[k].units;
+                            cd[i] = w->cols[k].desc;
+                        }
                 }
             }
             attr_strs(w, ds, "column_units", cu, (size_t)n);
@@ -381,7 +392,7 @@ static void describe(struct w *w, hid_t ds, const char *name, hid_t t)
         if (desc == NULL)
             desc = d2;
     }
-    attr_str(w, ds, "units", units);
+    attr_str(w, ds, "units", punits ? punits : units);
     attr_str(w, ds, "description", desc ? desc : "");
 }
 
@@ -499,21 +510,14 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
     free(buf);
 }
 
-static void strings(struct w *w, hid_t loc, const char *name, size_t width,
+/* A 1-D dataset of n strings. */
+static void strings(struct w *w, hid_t loc, const char *name,
                     const char *const *v, size_t n)
 {
-    char *buf = calloc(n ? n : 1, width);
-    if (buf == NULL) {
-        fail(w, name);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        snprintf(buf + i * width, width, "%s", v[i]);
-    hid_t t = str_type(width);
+    hid_t t = str_type();
     hsize_t dim = n;
-    dset(w, loc, name, t, 1, &dim, buf);
+    dset(w, loc, name, t, 1, &dim, v);
     H5Tclose(t);
-    free(buf);
 }
 
 static double secs(gs_time t)
@@ -603,25 +607,25 @@ static void write_names(struct w *w, const struct gs_sim *s)
     /* each label table also rides on /jobs, beside the codes it names */
     for (int i = 0; i < nt; i++)
         v[i] = gs_sim_tenant_name(s, i);
-    strings(w, w->f, "tenants", GS_TENANT_NAME, v, (size_t)nt);
+    strings(w, w->f, "tenants", v, (size_t)nt);
     attr_strs(w, jobs, "tenant_labels", v, (size_t)nt);
     for (int i = 0; i < GS_NTIERS; i++)
         v[i] = gs_tier_name(i);
-    strings(w, w->f, "tiers", 16, v, GS_NTIERS);
+    strings(w, w->f, "tiers", v, GS_NTIERS);
     attr_strs(w, jobs, "tier_labels", v, GS_NTIERS);
     const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
     for (int i = 0; i < cat->n; i++)
         v[i] = cat->m[i].name;
-    strings(w, w->f, "models", GS_MODEL_NAME, v, (size_t)cat->n);
+    strings(w, w->f, "models", v, (size_t)cat->n);
     attr_strs(w, jobs, "model_labels", v, (size_t)cat->n);
     for (int i = 0; i <= GS_JOB_UNFINISHED; i++)
         v[i] = gs_jstate_name(i);
-    strings(w, w->f, "states", 16, v, GS_JOB_UNFINISHED + 1);
+    strings(w, w->f, "states", v, GS_JOB_UNFINISHED + 1);
     attr_strs(w, jobs, "state_labels", v, GS_JOB_UNFINISHED + 1);
     static const char *const kills[GS_NKILL] = { "none", "unplaceable",
                                                  "oom", "reclaim", "reaped",
                                                  "denied", "withdrawn" };
-    strings(w, w->f, "kill_reasons", 16, kills, GS_NKILL);
+    strings(w, w->f, "kill_reasons", kills, GS_NKILL);
     attr_strs(w, jobs, "kill_labels", kills, GS_NKILL);
     H5Dclose(jobs);
     free(v);
@@ -684,6 +688,35 @@ static void write_series_by_model(struct w *w, const struct gs_sim *s)
     H5Gclose(g);
 }
 
+/* The time series that count whole things (jobs, GPUs, nodes), sampled
+ * at an instant: stored as 64-bit integers.  The rest (GPUs allocated,
+ * which may be fractions of shared GPUs; rates; ratios) are doubles. */
+static const char *const count_series[] = {
+    "queue_length", "running_jobs", "gpus_up", "nodes_in_service",
+    "nodes_billed", "nodes_provisioning", "nodes_in_repair", "nodes_spare",
+    "gpus_failed", "gpus_degraded",
+};
+
+/* A 1-D series of n doubles; a count (count_series) as integers. */
+static void series(struct w *w, hid_t g, const char *name, hsize_t n,
+                   const double *v)
+{
+    for (size_t i = 0; i < sizeof count_series / sizeof count_series[0]; i++)
+        if (strcmp(count_series[i], name) == 0) {
+            int64_t *iv = malloc((n ? n : 1) * sizeof *iv);
+            if (iv == NULL) {
+                fail(w, name);
+                return;
+            }
+            for (hsize_t k = 0; k < n; k++)
+                iv[k] = llround(v[k]);
+            dset(w, g, name, H5T_NATIVE_INT64, 1, &n, iv);
+            free(iv);
+            return;
+        }
+    dset(w, g, name, H5T_NATIVE_DOUBLE, 1, &n, v);
+}
+
 static void write_series(struct w *w, const struct gs_sim *s)
 {
     const struct gs_series *ts = &gs_sim_metrics(s)->ts;
@@ -704,7 +737,7 @@ static void write_series(struct w *w, const struct gs_sim *s)
         { "allocated_memory_gib", ts->mem_alloc },
     };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        dset(w, g, cols[i].name, H5T_NATIVE_DOUBLE, 1, &n, cols[i].v);
+        series(w, g, cols[i].name, n, cols[i].v);
     if (ts->nx > 0) {
         double *col = malloc((n ? n : 1) * sizeof *col);
         if (col == NULL)
@@ -712,7 +745,7 @@ static void write_series(struct w *w, const struct gs_sim *s)
         for (int k = 0; col && k < ts->nx; k++) {
             for (hsize_t i = 0; i < n; i++)
                 col[i] = ts->x[i * (hsize_t)ts->nx + (hsize_t)k];
-            dset(w, g, ts->xnames[k], H5T_NATIVE_DOUBLE, 1, &n, col);
+            series(w, g, ts->xnames[k], n, col);
         }
         free(col);
     }
@@ -720,41 +753,48 @@ static void write_series(struct w *w, const struct gs_sim *s)
     write_series_by_model(w, s);
 }
 
+/* A row of /summary/tiers: the scope's name and its statistics, counts
+ * (long) stored as 64-bit integers and the rest as doubles. */
 struct tier_row {
-    char scope[16];
-#define T(f, label, unit) double f;
-    GS_TSTATS_FIELDS(T)
-#undef T
+    const char *scope;
+    struct gs_tstats st;
 };
 
+/* The HDF5 memory type of a C field, by its C type. */
+#define NATIVE(x) _Generic((x), long: H5T_NATIVE_LONG, int: H5T_NATIVE_INT, \
+                           double: H5T_NATIVE_DOUBLE)
+
 struct model_row {
-    char model[GS_MODEL_NAME];
-    double gpus, utilization, gpu_hours;
+    const char *model;
+    long gpus;
+    double utilization, gpu_hours;
 };
 
 /* /summary/fields: the attributes of /summary again as a table with their
  * units and descriptions (attributes cannot carry attributes), which
  * pandas reads in one line. */
 struct field_row {
-    char name[48];
+    const char *name;
     double value;
-    char units[16];
-    char description[128];
+    const char *units, *description;
 };
+
+/* 1 when summary field i is a count (printed without decimals), which
+ * /summary keeps as an integer attribute. */
+static int field_is_count(int i)
+{
+    return strcmp(gs_summary_field_fmt(i), "%.0f") == 0;
+}
 
 static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
 {
-    struct field_row rows[160];
+    struct field_row rows[GS_SUMMARY_NMAX + 4];
     size_t n = 0;
-    memset(rows, 0, sizeof rows);
 #define F(expr, nm)                                                       \
     if (n < sizeof rows / sizeof rows[0]) {                               \
-        const char *u_, *d_;                                              \
-        gs_report_meta(nm, &u_, &d_);                                     \
-        snprintf(rows[n].name, sizeof rows[n].name, "%s", nm);            \
+        rows[n].name = nm;                                                \
         rows[n].value = (double)(expr);                                   \
-        snprintf(rows[n].units, sizeof rows[n].units, "%s", u_);          \
-        snprintf(rows[n].description, sizeof rows[n].description, "%s", d_); \
+        gs_report_meta(nm, &rows[n].units, &rows[n].description);         \
         n++;                                                              \
     }
     int nf = gs_summary_nfields();
@@ -767,18 +807,62 @@ static void summary_fields(struct w *w, hid_t g, const struct gs_summary *su)
     F(su->all.killed, "jobs_killed")
     F(su->all.unfinished, "jobs_unfinished")
 #undef F
-    hid_t ns = str_type(48), us = str_type(16), ds = str_type(128);
+    hid_t st = str_type();
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct field_row));
-    H5Tinsert(t, "name", HOFFSET(struct field_row, name), ns);
+    H5Tinsert(t, "name", HOFFSET(struct field_row, name), st);
     H5Tinsert(t, "value", HOFFSET(struct field_row, value), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "units", HOFFSET(struct field_row, units), us);
-    H5Tinsert(t, "description", HOFFSET(struct field_row, description), ds);
+    H5Tinsert(t, "units", HOFFSET(struct field_row, units), st);
+    H5Tinsert(t, "description", HOFFSET(struct field_row, description), st);
     hsize_t dim = n;
     dset(w, g, "fields", t, 1, &dim, rows);
     H5Tclose(t);
-    H5Tclose(ns);
-    H5Tclose(us);
-    H5Tclose(ds);
+    H5Tclose(st);
+}
+
+static void summary_tiers(struct w *w, hid_t g, const struct gs_summary *su)
+{
+    hid_t st = str_type();
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct tier_row));
+    H5Tinsert(t, "scope", HOFFSET(struct tier_row, scope), st);
+#define T(f, label, unit)                                                 \
+    H5Tinsert(t, label, HOFFSET(struct tier_row, st.f),                   \
+              NATIVE(((struct gs_tstats *)0)->f));
+    GS_TSTATS_FIELDS(T)
+#undef T
+    struct tier_row rows[GS_NTIERS + 1];
+    for (int i = 0; i <= GS_NTIERS; i++) {
+        rows[i].scope = i == 0 ? "all" : gs_tier_name(i - 1);
+        rows[i].st = i == 0 ? su->all : su->tier[i - 1];
+    }
+    hsize_t dim = GS_NTIERS + 1;
+    dset(w, g, "tiers", t, 1, &dim, rows);
+    H5Tclose(t);
+    H5Tclose(st);
+}
+
+static void summary_models(struct w *w, hid_t g, const struct gs_sim *s)
+{
+    const struct gs_summary *su = gs_sim_summary(s);
+    hid_t st = str_type();
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct model_row));
+    H5Tinsert(t, "model", HOFFSET(struct model_row, model), st);
+    H5Tinsert(t, "gpus", HOFFSET(struct model_row, gpus), H5T_NATIVE_LONG);
+    H5Tinsert(t, "utilization", HOFFSET(struct model_row, utilization),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "gpu_hours", HOFFSET(struct model_row, gpu_hours),
+              H5T_NATIVE_DOUBLE);
+    struct model_row mrows[GS_MAX_MODELS];
+    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
+    for (int k = 0; k < su->nmodels; k++) {
+        mrows[k].model = cat->m[su->model[k].model].name;
+        mrows[k].gpus = lround(su->model[k].gpus);
+        mrows[k].utilization = su->model[k].util;
+        mrows[k].gpu_hours = su->model[k].gpu_hours;
+    }
+    hsize_t dim = (hsize_t)su->nmodels;
+    dset(w, g, "models", t, 1, &dim, mrows);
+    H5Tclose(t);
+    H5Tclose(st);
 }
 
 static void write_summary(struct w *w, const struct gs_sim *s)
@@ -791,57 +875,19 @@ static void write_summary(struct w *w, const struct gs_sim *s)
     }
     double v[GS_SUMMARY_NMAX];
     gs_summary_values(su, v);
-    for (int i = 0; i < gs_summary_nfields(); i++)
-        attr_num(w, g, gs_summary_field_name(i), v[i]);
-    attr_num(w, g, "jobs", (double)su->all.jobs);
-    attr_num(w, g, "jobs_done", (double)su->all.done);
-    attr_num(w, g, "jobs_killed", (double)su->all.killed);
-    attr_num(w, g, "jobs_unfinished", (double)su->all.unfinished);
+    for (int i = 0; i < gs_summary_nfields(); i++) {
+        if (field_is_count(i))
+            attr_int(w, g, gs_summary_field_name(i), llround(v[i]));
+        else
+            attr_num(w, g, gs_summary_field_name(i), v[i]);
+    }
+    attr_int(w, g, "jobs", su->all.jobs);
+    attr_int(w, g, "jobs_done", su->all.done);
+    attr_int(w, g, "jobs_killed", su->all.killed);
+    attr_int(w, g, "jobs_unfinished", su->all.unfinished);
     summary_fields(w, g, su);
-
-    hid_t st = str_type(16);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct tier_row));
-    H5Tinsert(t, "scope", HOFFSET(struct tier_row, scope), st);
-#define T(f, label, unit) \
-    H5Tinsert(t, label, HOFFSET(struct tier_row, f), H5T_NATIVE_DOUBLE);
-    GS_TSTATS_FIELDS(T)
-#undef T
-    struct tier_row rows[GS_NTIERS + 1];
-    memset(rows, 0, sizeof rows);
-    for (int i = 0; i <= GS_NTIERS; i++) {
-        const struct gs_tstats *x = i == 0 ? &su->all : &su->tier[i - 1];
-        snprintf(rows[i].scope, 16, "%s", i == 0 ? "all" : gs_tier_name(i - 1));
-#define T(f, label, unit) rows[i].f = (double)x->f;
-        GS_TSTATS_FIELDS(T)
-#undef T
-    }
-    hsize_t dim = GS_NTIERS + 1;
-    dset(w, g, "tiers", t, 1, &dim, rows);
-    H5Tclose(t);
-    H5Tclose(st);
-
-    hid_t ms = str_type(GS_MODEL_NAME);
-    t = H5Tcreate(H5T_COMPOUND, sizeof(struct model_row));
-    H5Tinsert(t, "model", HOFFSET(struct model_row, model), ms);
-    H5Tinsert(t, "gpus", HOFFSET(struct model_row, gpus), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "utilization", HOFFSET(struct model_row, utilization),
-              H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "gpu_hours", HOFFSET(struct model_row, gpu_hours),
-              H5T_NATIVE_DOUBLE);
-    struct model_row mrows[GS_MAX_MODELS];
-    memset(mrows, 0, sizeof mrows);
-    const struct gs_catalog *cat = &gs_sim_scenario(s)->cat;
-    for (int k = 0; k < su->nmodels; k++) {
-        snprintf(mrows[k].model, GS_MODEL_NAME, "%s",
-                 cat->m[su->model[k].model].name);
-        mrows[k].gpus = su->model[k].gpus;
-        mrows[k].utilization = su->model[k].util;
-        mrows[k].gpu_hours = su->model[k].gpu_hours;
-    }
-    dim = (hsize_t)su->nmodels;
-    dset(w, g, "models", t, 1, &dim, mrows);
-    H5Tclose(t);
-    H5Tclose(ms);
+    summary_tiers(w, g, su);
+    summary_models(w, g, s);
     H5Gclose(g);
 }
 
@@ -878,7 +924,7 @@ static int file_begin(struct w *w, const char *kind, const char *scenario,
         attr_str(w, w->f, "kind", kind);
     attr_str(w, w->f, "scenario", scenario);
     const char *t = text ? text : "";
-    strings(w, w->f, "scenario", strlen(t) + 1, &t, 1);
+    strings(w, w->f, "scenario", &t, 1);
     return 0;
 }
 
@@ -964,9 +1010,10 @@ gs_h5loc gs_h5w_group(struct gs_h5w *x, gs_h5loc loc, const char *name)
     return g;
 }
 
-/* The memory type of a table's row; its string types into st[]. */
+/* The memory type of a table's row (a string column is a `const char *`
+ * field); close it with row_type_close. */
 static hid_t row_type(const struct gs_h5col *c, int nc, size_t rowsize,
-                      hid_t *st)
+                      hid_t st)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, rowsize);
     for (int i = 0; i < nc; i++) {
@@ -974,35 +1021,25 @@ static hid_t row_type(const struct gs_h5col *c, int nc, size_t rowsize,
                    : c[i].type == GS_H5_I8 ? H5T_NATIVE_INT8
                    : c[i].type == GS_H5_I32 ? H5T_NATIVE_INT32
                    : c[i].type == GS_H5_I64 ? H5T_NATIVE_INT64
-                   : (st[i] = str_type(c[i].width));
+                   : st;
         H5Tinsert(t, c[i].name, c[i].offset, ct);
     }
     return t;
-}
-
-static void row_type_close(hid_t t, const struct gs_h5col *c, int nc,
-                           const hid_t *st)
-{
-    H5Tclose(t);
-    for (int i = 0; i < nc; i++)
-        if (c[i].type == GS_H5_STR)
-            H5Tclose(st[i]);
 }
 
 void gs_h5w_table(struct gs_h5w *x, gs_h5loc loc, const char *name,
                   const struct gs_h5col *cols, int ncols, size_t rowsize,
                   const void *rows, size_t n)
 {
-    hid_t *st = calloc((size_t)ncols + 1, sizeof *st);
-    if (st == NULL) {
-        fail(W(x), name);
-        return;
-    }
+    hid_t st = str_type();
     hid_t t = row_type(cols, ncols, rowsize, st);
     hsize_t dim = n;
+    W(x)->cols = cols;
+    W(x)->ncols = ncols;
     dset(W(x), loc, name, t, 1, &dim, rows);
-    row_type_close(t, cols, ncols, st);
-    free(st);
+    W(x)->cols = NULL;
+    H5Tclose(t);
+    H5Tclose(st);
 }
 
 struct fillw { gs_h5w_fill_fn *fill; void *ctx; };
@@ -1018,16 +1055,15 @@ void gs_h5w_table_rows(struct gs_h5w *x, gs_h5loc loc, const char *name,
                        size_t rowsize, size_t n, gs_h5w_fill_fn *fill,
                        void *ctx)
 {
-    hid_t *st = calloc((size_t)ncols + 1, sizeof *st);
-    if (st == NULL) {
-        fail(W(x), name);
-        return;
-    }
+    hid_t st = str_type();
     hid_t t = row_type(cols, ncols, rowsize, st);
     struct fillw f = { fill, ctx };
+    W(x)->cols = cols;
+    W(x)->ncols = ncols;
     dset_rows(W(x), loc, name, t, rowsize, n, fill_rows, &f);
-    row_type_close(t, cols, ncols, st);
-    free(st);
+    W(x)->cols = NULL;
+    H5Tclose(t);
+    H5Tclose(st);
 }
 
 void gs_h5w_doubles(struct gs_h5w *x, gs_h5loc loc, const char *name,
@@ -1041,9 +1077,9 @@ void gs_h5w_doubles(struct gs_h5w *x, gs_h5loc loc, const char *name,
 }
 
 void gs_h5w_strings(struct gs_h5w *x, gs_h5loc loc, const char *name,
-                    size_t width, const char *const *v, size_t n)
+                    const char *const *v, size_t n)
 {
-    strings(W(x), loc, name, width, v, n);
+    strings(W(x), loc, name, v, n);
 }
 
 void gs_h5w_describe(struct gs_h5w *x, gs_h5loc loc, const char *name,
@@ -1100,9 +1136,9 @@ static void copy_run(struct w *w, const char *src, hid_t dst)
 }
 
 struct cmp_row {
-    char policy[GS_NAME];
-    char metric[48];
-    double n, mean, std, t, half, ci_low, ci_high;
+    const char *policy, *metric, *units;
+    long n;
+    double mean, std, t, half, ci_low, ci_high;
 };
 
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
@@ -1143,16 +1179,26 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
     hid_t g = group(w.f, "compare");
     if (g >= 0) {
         attr_num(&w, g, "bill_window_s", c->bill_window_s);
-        strings(&w, g, "policies", GS_NAME, c->policies, (size_t)c->npol);
-        strings(&w, g, "metrics", 48, c->metrics, (size_t)c->nmetrics);
+        strings(&w, g, "policies", c->policies, (size_t)c->npol);
+        strings(&w, g, "metrics", c->metrics, (size_t)c->nmetrics);
+        const char **mu = calloc((size_t)c->nmetrics + 1, sizeof *mu);
+        if (mu == NULL)
+            fail(&w, "/compare/metric_units");
+        for (int m = 0; mu && m < c->nmetrics; m++) {
+            const char *desc;
+            gs_report_meta(c->metrics[m], &mu[m], &desc);
+        }
+        if (mu)
+            strings(&w, g, "metric_units", mu, (size_t)c->nmetrics);
+        free(mu);
         const char *q[3] = { c->question ? c->question : "",
                              c->question_why ? c->question_why : "",
                              "Student t over the seeds (independent "
                              "replications, common to every policy) of each "
                              "run's whole-run value" };
-        strings(&w, g, "question", strlen(q[0]) + 1, &q[0], 1);
-        strings(&w, g, "question_why", strlen(q[1]) + 1, &q[1], 1);
-        strings(&w, g, "interval_method", strlen(q[2]) + 1, &q[2], 1);
+        strings(&w, g, "question", &q[0], 1);
+        strings(&w, g, "question_why", &q[1], 1);
+        strings(&w, g, "interval_method", &q[2], 1);
         hsize_t ns = (hsize_t)c->nseeds;
         dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
         hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
@@ -1166,38 +1212,34 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         } else {
             for (int p = 0; p < c->npol; p++)
                 for (int m = 0; m < c->nmetrics; m++) {
-                    struct cmp_row *r = &rows[p * c->nmetrics + m];
                     size_t i = (size_t)p * c->nmetrics + m;
-                    snprintf(r->policy, sizeof r->policy, "%s",
-                             c->policies[p]);
-                    snprintf(r->metric, sizeof r->metric, "%s",
-                             c->metrics[m]);
-                    r->n = c->nseeds;
-                    r->mean = c->mean[i];
-                    r->std = c->sd[i];
-                    r->t = c->t[i];
-                    r->half = c->half[i];
-                    r->ci_low = c->mean[i] - c->half[i];
-                    r->ci_high = c->mean[i] + c->half[i];
+                    const char *desc;
+                    rows[i] = (struct cmp_row){
+                        .policy = c->policies[p], .metric = c->metrics[m],
+                        .n = c->nseeds, .mean = c->mean[i], .std = c->sd[i],
+                        .t = c->t[i], .half = c->half[i],
+                        .ci_low = c->mean[i] - c->half[i],
+                        .ci_high = c->mean[i] + c->half[i] };
+                    gs_report_meta(c->metrics[m], &rows[i].units, &desc);
                 }
-            hid_t ps = str_type(GS_NAME), ms = str_type(48);
+            hid_t st = str_type();
             hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct cmp_row));
-            H5Tinsert(t, "policy", HOFFSET(struct cmp_row, policy), ps);
-            H5Tinsert(t, "metric", HOFFSET(struct cmp_row, metric), ms);
-#define F(f) H5Tinsert(t, #f, HOFFSET(struct cmp_row, f), H5T_NATIVE_DOUBLE)
-            F(n);
-            F(mean);
-            F(std);
-            F(t);
-            F(half);
-            F(ci_low);
-            F(ci_high);
+#define F(f, ty) H5Tinsert(t, #f, HOFFSET(struct cmp_row, f), ty)
+            F(policy, st);
+            F(metric, st);
+            F(units, st);
+            F(n, H5T_NATIVE_LONG);
+            F(mean, H5T_NATIVE_DOUBLE);
+            F(std, H5T_NATIVE_DOUBLE);
+            F(t, H5T_NATIVE_DOUBLE);
+            F(half, H5T_NATIVE_DOUBLE);
+            F(ci_low, H5T_NATIVE_DOUBLE);
+            F(ci_high, H5T_NATIVE_DOUBLE);
 #undef F
             hsize_t dim = nr;
             dset(&w, g, "table", t, 1, &dim, rows);
             H5Tclose(t);
-            H5Tclose(ps);
-            H5Tclose(ms);
+            H5Tclose(st);
             free(rows);
         }
         H5Gclose(g);
@@ -1210,7 +1252,7 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
 /* --- placement experiments ------------------------------------------------- */
 
 int gs_h5_write_place_exp(const char *path, const char *scenario,
-                          const char *text, const struct gs_place_exp *x,
+                          const char *text, const struct gs_h5_place_exp *x,
                           struct gs_diag *d)
 {
     struct w w = { .f = -1, .path = path, .d = d };
@@ -1218,19 +1260,15 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
     if (rc0 < 0)
         return rc0;
     hid_t g = group(w.f, "place_exp");
-    size_t cells = (size_t)x->nplacers * (size_t)x->nseeds;
     double *mean = calloc((size_t)x->nplacers * (size_t)x->npoints + 1,
                           sizeof *mean);
-    const char **names = calloc((size_t)x->nplacers + 1, sizeof *names);
-    if (g < 0 || mean == NULL || names == NULL) {
+    if (g < 0 || mean == NULL) {
         fail(&w, "/place_exp");
     } else {
         attr_num(&w, g, "capacity_gpus", x->capacity_gpus);
-        attr_num(&w, g, "population", (double)x->population);
-        attr_num(&w, g, "population_gpu", (double)x->population_gpu);
-        for (int i = 0; i < x->nplacers; i++)
-            names[i] = x->placers[i];
-        strings(&w, g, "placers", 64, names, (size_t)x->nplacers);
+        attr_int(&w, g, "population", x->population);
+        attr_int(&w, g, "population_gpu", x->population_gpu);
+        strings(&w, g, "placers", x->placers, (size_t)x->nplacers);
         hsize_t ns = (hsize_t)x->nseeds, nk = (hsize_t)x->npoints;
         dset(&w, g, "seeds", H5T_NATIVE_UINT64, 1, &ns, x->seeds);
         dset(&w, g, "arrived_load", H5T_NATIVE_DOUBLE, 1, &nk, x->load);
@@ -1251,10 +1289,8 @@ int gs_h5_write_place_exp(const char *path, const char *scenario,
         dset(&w, g, "mean_alloc_ratio", H5T_NATIVE_DOUBLE, 2, md, mean);
         hsize_t td[2] = { (hsize_t)x->nplacers, ns };
         dset(&w, g, "tasks", H5T_NATIVE_LONG, 2, td, x->tasks);
-        (void)cells;
     }
     free(mean);
-    free(names);
     if (g >= 0)
         H5Gclose(g);
     return file_end(&w);
@@ -1306,31 +1342,22 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
             cells *= (size_t)x->dims[k];
         }
         if (x->kind == GS_H5_STRING) {
-            const char *const *v = x->data;
-            size_t width = 1;
-            for (size_t k = 0; k < cells; k++)
-                if (strlen(v[k]) + 1 > width)
-                    width = strlen(v[k]) + 1;
-            char *buf = calloc(cells ? cells : 1, width);
-            if (buf == NULL) {
-                fail(&w, x->name);
-            } else {
-                for (size_t k = 0; k < cells; k++)
-                    memcpy(buf + k * width, v[k], strlen(v[k]));
-                hid_t t = str_type(width);
-                dset(&w, g, leaf, t, x->rank, dims, buf);
-                H5Tclose(t);
-                free(buf);
-            }
+            hid_t t = str_type();
+            dset(&w, g, leaf, t, x->rank, dims, x->data);
+            H5Tclose(t);
         } else {
             dset(&w, g, leaf, x->kind == GS_H5_U64 ? H5T_NATIVE_UINT64
-                                                   : H5T_NATIVE_DOUBLE,
+                              : x->kind == GS_H5_INT64 ? H5T_NATIVE_INT64
+                                                       : H5T_NATIVE_DOUBLE,
                  x->rank, dims, x->data);
         }
-        if (x->desc && !w.err) {
+        if ((x->desc || x->units) && !w.err) {
             hid_t o = H5Dopen2(g, leaf, H5P_DEFAULT);
             if (o >= 0) {
-                attr_str(&w, o, "description", x->desc);
+                if (x->desc)
+                    attr_str(&w, o, "description", x->desc);
+                if (x->units)
+                    attr_str(&w, o, "units", x->units);
                 H5Dclose(o);
             }
         }
@@ -1340,6 +1367,9 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
 }
 
 /* --- reading back -------------------------------------------------------- */
+
+static char **attr_strings(hid_t obj, const char *name);
+static void free_strs(char **v);
 
 /* Read the 1-D dataset name of path with memory type t (elements of size
  * sz) into a new array.  0 or a negative code with d filled. */
@@ -1388,6 +1418,20 @@ int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
     return rc;
 }
 
+int gs_h5_read_column(const char *path, const char *table,
+                      const char *column, double **out, long *n,
+                      struct gs_diag *d)
+{
+    /* a compound of the one member, read by name: HDF5 converts it */
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(double));
+    H5Tinsert(t, column, 0, H5T_NATIVE_DOUBLE);
+    void *v;
+    int rc = read_1d(path, table, t, sizeof(double), &v, n, d);
+    H5Tclose(t);
+    *out = v;
+    return rc;
+}
+
 int gs_h5_read_summary(const char *path, const char *name, double *out,
                        struct gs_diag *d)
 {
@@ -1415,34 +1459,22 @@ int gs_h5_read_series(const char *path, const char *name, double **out,
     return rc;
 }
 
-int gs_h5_read_column(const char *path, const char *name, const char *col,
-                      double **out, long *n, struct gs_diag *d)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(double));
-    H5Tinsert(t, col, 0, H5T_NATIVE_DOUBLE);
-    void *v;
-    int rc = read_1d(path, name, t, sizeof **out, &v, n, d);
-    H5Tclose(t);
-    *out = v;
-    return rc;
-}
-
 int gs_h5_read_string(const char *path, const char *name, char *buf,
                       size_t n, struct gs_diag *d)
 {
-    if (n < 2)
-        return gs_diag_set(d, GS_EINVAL, path, "no room for %s", name);
-    hid_t t = str_type(n);
+    hid_t t = str_type();
     void *v;
     long k;
-    int rc = read_1d(path, name, t, n, &v, &k, d);
+    int rc = read_1d(path, name, t, sizeof(char *), &v, &k, d);
     H5Tclose(t);
-    if (rc == 0 && k < 1)
-        rc = gs_diag_set(d, GS_ENOTFOUND, path, "%s is empty", name);
-    if (rc == 0) {
-        memcpy(buf, v, n);
-        buf[n - 1] = '\0';
-    }
+    char **p = v;
+    if (rc == 0 && (k < 1 || p[0] == NULL || strlen(p[0]) + 1 > n))
+        rc = gs_diag_set(d, GS_ENOTFOUND, path, "%s: no string that fits",
+                         name);
+    if (rc == 0)
+        memcpy(buf, p[0], strlen(p[0]) + 1);
+    for (long i = 0; p && i < k; i++)
+        H5free_memory(p[i]);
     free(v);
     return rc;
 }
@@ -1454,22 +1486,17 @@ int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
         return gs_diag_set(d, GS_EIO, path, "cannot open as HDF5");
+    hid_t o = H5Oopen(f, obj, H5P_DEFAULT);
+    char **v = o >= 0 ? attr_strings(o, name) : NULL;
     int rc = 0;
-    hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
-    size_t sz = t >= 0 ? H5Tget_size(t) : 0;
-    if (a < 0 || t < 0 || H5Tget_class(t) != H5T_STRING || sz + 1 > n) {
+    if (v == NULL || v[0] == NULL || v[1] != NULL || strlen(v[0]) + 1 > n)
         rc = gs_diag_set(d, GS_ENOTFOUND, path, "no string attribute %s of "
                          "%s", name, obj);
-    } else {
-        memset(buf, 0, n);
-        if (H5Aread(a, t, buf) < 0)
-            rc = gs_diag_set(d, GS_EIO, path, "cannot read %s", name);
-    }
-    if (t >= 0)
-        H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
+    else
+        memcpy(buf, v[0], strlen(v[0]) + 1);
+    free_strs(v);
+    if (o >= 0)
+        H5Oclose(o);
     H5Fclose(f);
     return rc;
 }
@@ -1508,42 +1535,108 @@ struct undesc {
     size_t n;
 };
 
-/* 1 when attribute name of ds holds text that says something in each of
- * its strings: present, not empty, no placeholder pointing elsewhere
- * ("see the README"); 0 otherwise. */
-static int attr_says(hid_t ds, const char *name, int may_be_empty)
+/* The strings of attribute name of obj (fixed-length or variable-length,
+ * any rank) as a NULL-terminated array of copies; NULL when it is not
+ * there or not text.  Free with free_strs. */
+static char **attr_strings(hid_t obj, const char *name)
 {
-    if (H5Aexists(ds, name) <= 0)
-        return 0;
-    hid_t a = H5Aopen(ds, name, H5P_DEFAULT);
+    if (H5Aexists(obj, name) <= 0)
+        return NULL;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
     hid_t t = a >= 0 ? H5Aget_type(a) : -1;
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    int ok = 0;
-    if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_STRING &&
-        !H5Tis_variable_str(t)) {
-        size_t w = H5Tget_size(t);
-        hssize_t n = H5Sget_simple_extent_npoints(sp);
-        char *buf = n > 0 ? calloc((size_t)n, w + 1) : NULL;
-        char *one = buf ? malloc(w + 1) : NULL;
-        if (one && H5Aread(a, t, buf) >= 0) {
-            ok = 1;
-            for (hssize_t i = 0; i < n && ok; i++) {
-                memcpy(one, buf + (size_t)i * w, w);
-                one[w] = '\0';
-                if ((!may_be_empty && one[0] == '\0') ||
-                    strstr(one, "README") || strstr(one, "TODO"))
-                    ok = 0;
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    char **out = NULL;
+    if (t >= 0 && n >= 0 && H5Tget_class(t) == H5T_STRING)
+        out = calloc((size_t)n + 1, sizeof *out);
+    if (out && H5Tis_variable_str(t) > 0) {
+        char **v = calloc((size_t)n + 1, sizeof *v);
+        hid_t mt = str_type();
+        if (v && H5Aread(a, mt, v) >= 0)
+            for (hssize_t i = 0; i < n; i++) {
+                out[i] = strdup(v[i] ? v[i] : "");
+                H5free_memory(v[i]);
             }
-        }
-        free(one);
+        H5Tclose(mt);
+        free(v);
+    } else if (out) {
+        size_t w = H5Tget_size(t);
+        char *buf = calloc((size_t)n + 1, w);
+        if (buf && H5Aread(a, t, buf) >= 0)
+            for (hssize_t i = 0; i < n; i++)
+                out[i] = strndup(buf + (size_t)i * w, w);
         free(buf);
     }
+    for (hssize_t i = 0; out && i < n; i++)
+        if (out[i] == NULL) {       /* a read or a copy failed */
+            for (hssize_t k = 0; k < n; k++)
+                free(out[k]);
+            free(out);
+            out = NULL;
+        }
     if (sp >= 0)
         H5Sclose(sp);
     if (t >= 0)
         H5Tclose(t);
     if (a >= 0)
         H5Aclose(a);
+    return out;
+}
+
+static void free_strs(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* 1 when s is a placeholder, not a description: text pointing elsewhere
+ * ("see the README's ...", "see units") or left to do. */
+static int placeholder(const char *s)
+{
+    return strncmp(s, "see ", 4) == 0 || strstr(s, "README") ||
+           strstr(s, "TODO") || strstr(s, "XXX") || strcmp(s, "by kind") == 0;
+}
+
+/* 1 when text says something: not empty, not a placeholder. */
+static int says(const char *s)
+{
+    return s[0] != '\0' && !placeholder(s);
+}
+
+/* 1 when a unit fits data of HDF5 class cls: text has none (""), numbers
+ * have one, and neither a placeholder. */
+static int unit_fits(const char *u, H5T_class_t cls)
+{
+    return cls == H5T_STRING ? u[0] == '\0' : says(u);
+}
+
+/* 1 when dataset ds (type t) has a description and unit that say
+ * something, and so does every column of a compound. */
+static int described(hid_t ds, hid_t t)
+{
+    char **u = attr_strings(ds, "units");
+    char **d = attr_strings(ds, "description");
+    H5T_class_t cls = H5Tget_class(t);
+    int ok = u && d && u[0] && d[0] && !u[1] && !d[1] && says(d[0]) &&
+             (cls == H5T_COMPOUND ? u[0][0] == '\0' : unit_fits(u[0], cls));
+    free_strs(u);
+    free_strs(d);
+    if (!ok || cls != H5T_COMPOUND)
+        return ok;
+    int nm = H5Tget_nmembers(t);
+    char **cu = attr_strings(ds, "column_units");
+    char **cd = attr_strings(ds, "column_descriptions");
+    for (int i = 0; ok && i < nm; i++) {
+        hid_t mt = H5Tget_member_type(t, (unsigned)i);
+        ok = cu && cd && cu[i] && cd[i] && says(cd[i]) &&
+             unit_fits(cu[i], H5Tget_class(mt));
+        if (mt >= 0)
+            H5Tclose(mt);
+    }
+    ok = ok && cu[nm] == NULL && cd[nm] == NULL;
+    free_strs(cu);
+    free_strs(cd);
     return ok;
 }
 
@@ -1555,11 +1648,7 @@ static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
         return 0;
     hid_t ds = H5Dopen2(obj, name, H5P_DEFAULT);
     hid_t t = ds >= 0 ? H5Dget_type(ds) : -1;
-    int ok = ds >= 0 && t >= 0 && attr_says(ds, "units", 1) &&
-             attr_says(ds, "description", 0);
-    if (ok && H5Tget_class(t) == H5T_COMPOUND)
-        ok = attr_says(ds, "column_units", 1) &&
-             attr_says(ds, "column_descriptions", 0);
+    int ok = ds >= 0 && t >= 0 && described(ds, t);
     if (t >= 0)
         H5Tclose(t);
     if (ds >= 0)

@@ -7,7 +7,8 @@
  *   /scenario              the scenario JSON as given (string)
  *   /jobs                  compound table, one row per job (see gs_h5_job)
  *   /tenants, /tiers, /models, /states, /kill_reasons
- *                          fixed-length strings; the integer columns of
+ *                          strings (every string of the file is
+ *                          variable-length UTF-8); the integer columns of
  *                          /jobs index them
  *   /timeseries/time_s, allocated_gpus, queue_length, running_jobs,
  *              gpus_up, cost_rate_usd_per_h, fragmentation (FGD measure /
@@ -74,12 +75,16 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
 struct gs_h5w;
 typedef int64_t gs_h5loc;
 enum gs_h5type { GS_H5_F64, GS_H5_I8, GS_H5_I32, GS_H5_I64, GS_H5_STR };
-/* A column of a table of C structs: its type, its offset in the struct,
- * and for a string the field's bytes (NUL-padded). */
+/* A column of a table of C structs: its type and its offset in the
+ * struct (a GS_H5_STR column is a `const char *` field, stored as a
+ * variable-length UTF-8 string); units and desc, when both set, are the
+ * column's "column_units" and "column_descriptions" entries (else derived
+ * from the table's path and the column's name). */
 struct gs_h5col {
     const char *name;
     enum gs_h5type type;
-    size_t offset, width;
+    size_t offset;
+    const char *units, *desc;
 };
 /* The rows first .. first + k - 1 of a table into buf. */
 typedef void gs_h5w_fill_fn(void *ctx, size_t first, size_t k, void *buf);
@@ -102,9 +107,9 @@ void gs_h5w_table_rows(struct gs_h5w *w, gs_h5loc loc, const char *name,
 /* An array of doubles of rank 1 to 3. */
 void gs_h5w_doubles(struct gs_h5w *w, gs_h5loc loc, const char *name,
                     int rank, const size_t *dims, const double *v);
-/* n fixed-width strings. */
+/* n strings (variable-length UTF-8). */
 void gs_h5w_strings(struct gs_h5w *w, gs_h5loc loc, const char *name,
-                    size_t width, const char *const *v, size_t n);
+                    const char *const *v, size_t n);
 /* Replace the units and description dataset name got from its name. */
 void gs_h5w_describe(struct gs_h5w *w, gs_h5loc loc, const char *name,
                      const char *units, const char *desc);
@@ -124,10 +129,12 @@ int gs_h5_read_summary(const char *path, const char *name, double *out,
 int gs_h5_read_series(const char *path, const char *dset, double **out,
                       long *n, struct gs_diag *d);
 
-/* Read the numeric column col of the 1-D table name as doubles; *out is
- * malloc'ed (caller frees).  0 or a negative code with d filled. */
-int gs_h5_read_column(const char *path, const char *name, const char *col,
-                      double **out, long *n, struct gs_diag *d);
+/* Read one numeric column of a 1-D table (a compound dataset such as
+ * "/requests", column "ttft_s") as doubles; *out is malloc'ed (caller
+ * frees).  0, or a negative code with d filled (no such table or column). */
+int gs_h5_read_column(const char *path, const char *table,
+                      const char *column, double **out, long *n,
+                      struct gs_diag *d);
 /* Read the first string of the string dataset name into buf (n bytes,
  * NUL-terminated).  0 or a negative code with d filled. */
 int gs_h5_read_string(const char *path, const char *name, char *buf,
@@ -206,25 +213,36 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
  *   /place_exp/failed_ratio    [P, S, K] failed GPU requests / capacity
  *   /place_exp/mean_alloc_ratio [P, K] the mean over seeds
  *   /place_exp/tasks           [P, S] tasks offered */
-struct gs_place_exp;
+struct gs_h5_place_exp {
+    double capacity_gpus;
+    long population, population_gpu;   /* pods; pods asking for GPUs */
+    int nplacers, nseeds, npoints;      /* P, S, K */
+    const char *const *placers;         /* P names, under 64 bytes */
+    const uint64_t *seeds;              /* S */
+    const double *load;                 /* K */
+    const double *alloc, *stranded, *cpu_use, *failed;  /* [P][S][K] */
+    const long *tasks;                  /* [P][S] */
+};
 int gs_h5_write_place_exp(const char *path, const char *scenario,
-                          const char *text, const struct gs_place_exp *x,
+                          const char *text, const struct gs_h5_place_exp *x,
                           struct gs_diag *d);
 
 /* Sweeps and plans (`gpusim sweep`, `gpusim plan`; layouts in
  * docs/planning.md): a file of named datasets.  Each gs_h5_ds is a dataset
- * at `name` (groups on the way are created), of doubles, fixed-width
- * strings or uint64, rank 1 to 3, with a "description" attribute when desc
- * is set.  Same begin and end as every gpusim file: root attributes
+ * at `name` (groups on the way are created), of doubles, strings, uint64
+ * or int64, rank 1 to 3, with "description" and "units" attributes from
+ * desc and units when set (else derived from the leaf's name).  Same begin and end as every gpusim file: root attributes
  * gpusim_version, layout_version, kind, scenario; /scenario; written under
  * PATH.tmp-PID and renamed when complete. */
-enum gs_h5_dkind { GS_H5_DOUBLE, GS_H5_STRING, GS_H5_U64 };
+enum gs_h5_dkind { GS_H5_DOUBLE, GS_H5_STRING, GS_H5_U64, GS_H5_INT64 };
 struct gs_h5_ds {
     const char *name;
     int kind, rank;
     long dims[3];
-    const void *data;       /* double *, const char *const *, uint64_t * */
+    const void *data;       /* double *, const char *const *, uint64_t *,
+                               int64_t * */
     const char *desc;
+    const char *units;      /* NULL: derived from the name (report.h) */
 };
 int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
                      const char *text, const struct gs_h5_ds *ds, int n,

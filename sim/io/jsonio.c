@@ -622,6 +622,25 @@ int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
     return 0;
 }
 
+int gs_json_strdup(const struct gs_jin *c, const struct gs_json *o,
+                   const char *path, const char *key, int req, char **out)
+{
+    int rc;
+    *out = NULL;
+    const cJSON *v = member(c, o, path, key, req, &rc);
+    if (v == NULL)
+        return rc;
+    char p[512];
+    gs_json_path(p, sizeof p, path, key);
+    if (!cJSON_IsString(v))
+        return gs_json_err(c, p, "expected a string");
+    if (req && v->valuestring[0] == '\0')
+        return gs_json_err(c, p, "must not be empty");
+    if ((*out = strdup(v->valuestring)) == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    return 0;
+}
+
 int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *key, int req, gs_time *out)
 {
@@ -876,4 +895,61 @@ int gs_json_has(const char *text, const char *path)
     int has = root && walk(root, path, 0, &node, "", NULL) == 0;
     cJSON_Delete(root);
     return has;
+}
+
+/* --- value lists -------------------------------------------------------- */
+
+int gs_split_values(const char *list, char ***out)
+{
+    int cap = 8, n = 0, depth = 0, quote = 0;
+    char **v = calloc((size_t)cap, sizeof *v);
+    if (v == NULL)
+        return -1;
+    const char *start = list;
+    for (const char *p = list;; p++) {
+        char ch = *p;
+        if (quote) {
+            if (ch == '\\' && p[1])
+                p++;
+            else if (ch == '"')
+                quote = 0;
+            else if (ch == '\0')
+                goto bad;
+            continue;
+        }
+        if (ch == '"')
+            quote = 1;
+        else if (ch == '[' || ch == '{')
+            depth++;
+        else if (ch == ']' || ch == '}') {
+            if (--depth < 0)
+                goto bad;
+        } else if ((ch == ',' && depth == 0) || ch == '\0') {
+            if (ch == '\0' && depth != 0)
+                goto bad;
+            size_t len = (size_t)(p - start);
+            if (len == 0)
+                goto bad;
+            if (n == cap) {
+                char **nv = realloc(v, (size_t)cap * 2 * sizeof *nv);
+                if (nv == NULL)
+                    goto bad;
+                v = nv;
+                cap *= 2;
+            }
+            if ((v[n] = strndup(start, len)) == NULL)
+                goto bad;
+            n++;
+            start = p + 1;
+            if (ch == '\0')
+                break;
+        }
+    }
+    *out = v;
+    return n;
+bad:
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    return -1;
 }

@@ -164,6 +164,10 @@ int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
 int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
                 const char *path, const char *key, int req, char *out,
                 size_t n);
+/* A string of any length (a path): *out is a malloc'ed copy the caller
+ * frees, or NULL when the key is absent and not required. */
+int gs_json_strdup(const struct gs_jin *c, const struct gs_json *o,
+                   const char *path, const char *key, int req, char **out);
 /* A duration: seconds as a number, or "250ms", "30s", "5m", "2h", "3d". */
 int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
                  const char *path, const char *key, int req, gs_time *out);
@@ -198,5 +202,12 @@ int gs_json_edit(const char *text, const struct gs_edit *e, int n,
 int gs_json_count(const char *text, const char *path);
 /* 1 if the key path exists in text, else 0. */
 int gs_json_has(const char *text, const char *path);
+
+/* Split a comma-separated list of values at the commas outside brackets,
+ * braces and quotes (so `{"a":1,"b":2},3` is two values).  Used by the
+ * command lines' value lists (sweep's --set K=V1,V2, plan's).  *out receives
+ * n new strings (free each, then the array).  n, or -1 on an empty item or
+ * an unbalanced bracket. */
+int gs_split_values(const char *list, char ***out);
 
 #endif

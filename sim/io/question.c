@@ -258,9 +258,9 @@ void gs_question_json(FILE *fp, const struct gs_question *q)
 
 /* One row of the result file's /question/estimates. */
 struct est_row {
-    char what[96];
+    const char *what;
     double estimate, half_width, level;
-    char method[48];
+    const char *method;
     int32_t batches;
     int64_t warmup_deleted, observations;
     int8_t warmup_at_limit, batches_independent;
@@ -269,41 +269,57 @@ struct est_row {
 
 void gs_question_h5(const struct gs_question *q, struct gs_h5w *w)
 {
+#define C(n, t, u, d) { #n, t, offsetof(struct est_row, n), u, d }
     static const struct gs_h5col cols[] = {
-#define C(n, t) { #n, t, offsetof(struct est_row, n), 0 }
-        { "what", GS_H5_STR, offsetof(struct est_row, what), 96 },
-        C(estimate, GS_H5_F64), C(half_width, GS_H5_F64), C(level, GS_H5_F64),
-        { "method", GS_H5_STR, offsetof(struct est_row, method), 48 },
-        C(batches, GS_H5_I32), C(warmup_deleted, GS_H5_I64),
-        C(observations, GS_H5_I64), C(warmup_at_limit, GS_H5_I8),
-        C(batches_independent, GS_H5_I8), C(lag1, GS_H5_F64),
-        C(tail, GS_H5_F64),
-#undef C
+        C(what, GS_H5_STR, "", "the estimate: SERVICE ttft_p99_s, SERVICE "
+          "ttft_mean_s (each service's time to first token), or wait_p99_s, "
+          "wait_mean_s (the jobs' waits)"),
+        C(estimate, GS_H5_F64, "s", "the estimate over the requests (jobs) "
+          "kept after the warm-up"),
+        C(half_width, GS_H5_F64, "s", "half-width of its interval at level"),
+        C(level, GS_H5_F64, "1", "the interval's confidence level"),
+        C(method, GS_H5_STR, "", "the interval's method: batch means (a "
+          "mean), or pooled quantile with a sectioning interval"),
+        C(batches, GS_H5_I32, "1", "batches (sections) of the interval"),
+        C(warmup_deleted, GS_H5_I64, "1", "requests (jobs), in arrival "
+          "order, deleted from the front as warm-up by MSER-5"),
+        C(observations, GS_H5_I64, "1", "finished requests (started jobs) "
+          "in the series, the warm-up included"),
+        C(warmup_at_limit, GS_H5_I8, "1", "1: MSER-5's minimum sat at its "
+          "half-way bound, the warm-up may be longer (run longer)"),
+        C(batches_independent, GS_H5_I8, "1", "1: the lag-1 autocorrelation "
+          "of twice as many batch means passed the independence check; 0: "
+          "the interval is too narrow (run longer)"),
+        C(lag1, GS_H5_F64, "1", "lag-1 autocorrelation of 2 x batches batch "
+          "means of the kept part"),
+        C(tail, GS_H5_F64, "1", "quantiles: values beyond the quantile in "
+          "each section (the interval wants 100 or more); NaN for a mean"),
     };
+#undef C
     gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "question");
     if (g < 0)
         return;
     const char *kind = gs_horizon_name(q->question);
-    gs_h5w_strings(w, g, "kind", strlen(kind) + 1, &kind, 1);
-    gs_h5w_strings(w, g, "why", strlen(q->why) + 1, &q->why, 1);
+    gs_h5w_strings(w, g, "kind", &kind, 1);
+    gs_h5w_strings(w, g, "why", &q->why, 1);
     struct est_row rows[GS_QUESTION_MAX];
     memset(rows, 0, sizeof rows);
     for (int i = 0; i < q->nest; i++) {
         const struct gs_question_est *e = &q->est[i];
         struct est_row *r = &rows[i];
-        snprintf(r->what, sizeof r->what, "%s", e->what);
-        snprintf(r->method, sizeof r->method, "%s",
-                 e->rc < 0 ? "too few values" : method(i));
+        int ok = e->rc == 0;
+        r->what = e->what;
+        r->method = ok ? method(i) : "too few values";
         r->level = 0.95;
-        r->estimate = e->rc < 0 ? NAN : e->st.ci.est;
-        r->half_width = e->rc < 0 ? NAN : e->st.ci.half;
-        r->batches = e->rc < 0 ? 0 : e->st.batches;
-        r->warmup_deleted = e->rc < 0 ? 0 : e->st.warmup;
-        r->observations = e->rc < 0 ? 0 : e->st.n;
-        r->warmup_at_limit = (int8_t)(e->rc < 0 ? 0 : e->st.warmup_at_limit);
-        r->batches_independent = (int8_t)(e->rc < 0 ? 0 : e->st.independent);
-        r->lag1 = e->rc < 0 ? NAN : e->st.lag1;
-        r->tail = e->rc < 0 || i % 2 ? NAN : e->st.tail;
+        r->estimate = ok ? e->st.ci.est : NAN;
+        r->half_width = ok ? e->st.ci.half : NAN;
+        r->batches = ok ? e->st.batches : 0;
+        r->warmup_deleted = ok ? e->st.warmup : 0;
+        r->observations = ok ? e->st.n : 0;
+        r->warmup_at_limit = (int8_t)(ok ? e->st.warmup_at_limit : 0);
+        r->batches_independent = (int8_t)(ok ? e->st.independent : 0);
+        r->lag1 = ok ? e->st.lag1 : NAN;
+        r->tail = ok && i % 2 == 0 ? e->st.tail : NAN;
     }
     gs_h5w_table(w, g, "estimates", cols, (int)(sizeof cols / sizeof cols[0]),
                  sizeof rows[0], rows, (size_t)q->nest);

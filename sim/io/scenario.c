@@ -22,6 +22,7 @@
 #include "../base/suggest.h"
 #include "../../traces/llmreq.h"
 #include "../../traces/nodelist.h"
+#include "../../traces/queuelist.h"
 #include "../core/engine.h"
 #include "jsoncheck.h"
 #include "source.h"
@@ -648,29 +649,93 @@ static int parse_tiers(struct ctx *c, const cJSON *o)
     return 0;
 }
 
+/* {"from_queues": {"format": F, "path": P}}: the tenants of a cluster's
+ * queue objects (traces/queuelist.h), appended to s->tenants (room for
+ * *cap). */
+static int tenants_from_queues(struct ctx *c, const cJSON *o, const char *p,
+                               int *cap)
+{
+    struct gs_scenario *s = c->s;
+    char q[96], fmt[GS_NAME] = "", path[512] = "";
+    snprintf(q, sizeof q, "%s.from_queues", p);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_queues");
+    int rc;
+    if ((rc = check_keys(c, o, p, KEYS("from_queues"))) < 0 ||
+        (rc = check_keys(c, n, q, KEYS("format", "path"))) < 0 ||
+        (rc = str(c, n, q, "format", 1, fmt, sizeof fmt)) < 0 ||
+        (rc = str(c, n, q, "path", 1, path, sizeof path)) < 0)
+        return rc;
+    int known = 0;
+    for (int i = 0; gs_queue_list_formats[i]; i++)
+        known |= strcmp(gs_queue_list_formats[i]->name, fmt) == 0;
+    if (!known) {
+        char fq[128];
+        snprintf(fq, sizeof fq, "%s.format", q);
+        return err(c, fq, "unknown queue-list format '%s' (known: kueue)",
+                   fmt);
+    }
+    char *full = gs_data_path(s->trace_dir, path);
+    if (full == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    struct gs_tenant *v = NULL;
+    int nv = 0;
+    rc = gs_queue_list_read(fmt, full, &v, &nv, c->d);
+    free(full);
+    if (rc < 0)
+        return rc;
+    if (s->ntenants + nv + 1 > *cap) {
+        int ncap = s->ntenants + nv + 1;
+        struct gs_tenant *grown = realloc(s->tenants,
+                                          (size_t)ncap * sizeof *grown);
+        if (grown == NULL) {
+            free(v);
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        }
+        s->tenants = grown;
+        *cap = ncap;
+    }
+    memcpy(s->tenants + s->ntenants, v, (size_t)nv * sizeof *v);
+    s->ntenants += nv;
+    free(v);
+    return 0;
+}
+
 static int parse_tenants(struct ctx *c, const cJSON *a)
 {
     struct gs_scenario *s = c->s;
     if (!cJSON_IsArray(a))
         return err(c, "$.tenants", "expected an array");
-    s->ntenants = cJSON_GetArraySize(a);
-    s->tenants = calloc((size_t)(s->ntenants + 1), sizeof *s->tenants);
+    int cap = cJSON_GetArraySize(a) + 1;
+    s->ntenants = 0;
+    s->tenants = calloc((size_t)cap, sizeof *s->tenants);
     if (s->tenants == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     int i = 0, rc;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
         char p[64];
         snprintf(p, sizeof p, "$.tenants[%d]", i);
-        struct gs_tenant *t = &s->tenants[i];
-        t->weight = 1.0;
-        if ((rc = check_keys(c, o, p, KEYS("name", "quota_gpus", "weight"))) < 0 ||
-            (rc = str(c, o, p, "name", 1, t->name, sizeof t->name)) < 0 ||
-            (rc = num(c, o, p, "quota_gpus", 0, 1e9, 0, &t->quota_gpus)) < 0 ||
-            (rc = num(c, o, p, "weight", 1e-9, 1e9, 0, &t->weight)) < 0)
-            return rc;
-        for (int k = 0; k < i; k++)
-            if (strcmp(s->tenants[k].name, t->name) == 0)
-                return err(c, p, "duplicate tenant '%s'", t->name);
+        int first = s->ntenants;
+        if (cJSON_GetObjectItemCaseSensitive(o, "from_queues")) {
+            if ((rc = tenants_from_queues(c, o, p, &cap)) < 0)
+                return rc;
+        } else {
+            struct gs_tenant *t = &s->tenants[s->ntenants];
+            memset(t, 0, sizeof *t);
+            t->weight = 1.0;
+            if ((rc = check_keys(c, o, p, KEYS("name", "quota_gpus",
+                                               "weight"))) < 0 ||
+                (rc = str(c, o, p, "name", 1, t->name, sizeof t->name)) < 0 ||
+                (rc = num(c, o, p, "quota_gpus", 0, 1e9, 0,
+                          &t->quota_gpus)) < 0 ||
+                (rc = num(c, o, p, "weight", 1e-9, 1e9, 0, &t->weight)) < 0)
+                return rc;
+            s->ntenants++;
+        }
+        for (int t = first; t < s->ntenants; t++)
+            for (int k = 0; k < t; k++)
+                if (strcmp(s->tenants[k].name, s->tenants[t].name) == 0)
+                    return err(c, p, "duplicate tenant '%s'",
+                               s->tenants[t].name);
     }
     return 0;
 }
@@ -966,24 +1031,33 @@ static int dist_or_time(struct ctx *c, const cJSON *o, const char *path,
     return 0;
 }
 
-/* A path relative to the scenario's folder. */
+/* A path relative to the scenario's folder: *out is malloc'ed (the
+ * caller owns it; the scenario's fields are freed by gs_scenario_free), or
+ * NULL when the key is absent or empty.  A path the system could not open
+ * (PATH_MAX or more bytes once resolved) is refused here, naming the key. */
 static int file_path(struct ctx *c, const cJSON *o, const char *path,
-                     const char *key, char *out)
+                     const char *key, char **out)
 {
-    char name[GS_PATH] = "";
-    int rc = str(c, o, path, key, 0, name, sizeof name);
-    if (rc < 0 || name[0] == '\0')
+    char *name = NULL;
+    struct gs_jin in = jin(c);
+    int rc = gs_json_strdup(&in, GJ(o), path, key, 0, &name);
+    *out = NULL;
+    if (rc < 0 || name == NULL || name[0] == '\0') {
+        free(name);
         return rc;
+    }
     char *full = gs_data_path(c->s->trace_dir, name);
+    free(name);
     if (full == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
-    int n = snprintf(out, GS_PATH, "%s", full);
-    free(full);
-    if (n >= GS_PATH) {
+    if (strlen(full) >= PATH_MAX) {
         char p[600];
         sub(p, sizeof p, path, key);
-        return err(c, p, "path too long");
+        free(full);
+        return err(c, p, "the path is %d bytes or longer once resolved "
+                   "(PATH_MAX)", PATH_MAX);
     }
+    *out = full;
     return 0;
 }
 
@@ -1295,12 +1369,12 @@ static int parse_pool_cloud(struct ctx *c, const cJSON *o, const char *p,
                              "replace_after"))) < 0 ||
             (rc = num(c, v, pp, "interruptions_per_hour", 0, 1e6, 0,
                       &pc->spot_rate)) < 0 ||
-            (rc = file_path(c, v, pp, "hazard_file", pc->hazard_file)) < 0 ||
-            (rc = file_path(c, v, pp, "price_file", pc->price_file)) < 0)
+            (rc = file_path(c, v, pp, "hazard_file", &pc->hazard_file)) < 0 ||
+            (rc = file_path(c, v, pp, "price_file", &pc->price_file)) < 0)
             return rc;
         int has_rate = cJSON_GetObjectItemCaseSensitive(
                            v, "interruptions_per_hour") != NULL;
-        if (has_rate == (pc->hazard_file[0] != '\0'))
+        if (has_rate == (pc->hazard_file != NULL))
             return err(c, pp, "give exactly one of \"interruptions_per_hour\" "
                        "and \"hazard_file\"");
         const cJSON *ra = cJSON_GetObjectItemCaseSensitive(v, "replace_after");
@@ -1933,6 +2007,37 @@ static int cdf_points(struct ctx *c, const cJSON *v, const char *p,
     return 0;
 }
 
+/* A CDF file's points into t: a regular file under 1 MiB holding
+ * [[tokens, p], ...] or {"cdf": [...]}. */
+static int cdf_file(struct ctx *c, const char *path, struct gs_tokcdf *t)
+{
+    char *text = NULL;
+    struct stat st;
+    int rc;
+    /* A CDF is a few hundred points: refuse what no CDF file is (a
+     * device, a huge file) before reading it. */
+    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) ||
+                                 st.st_size > (1 << 20)))
+        return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
+                           "expected a regular file under 1 MiB");
+    if ((rc = read_text(path, &text, NULL, c->d)) < 0)
+        return rc;
+    const char *end = NULL;
+    int oom = 0;
+    cJSON *doc = gs_json_parse_raw(text, &end, &oom);
+    free(text);
+    if (doc == NULL)
+        return oom ? gs_diag_set(c->d, GS_ENOMEM, path, "out of memory")
+                   : gs_diag_set(c->d, GS_EPARSE, path, "not valid JSON "
+                                 "(a CDF file holds [[tokens, p], ...] "
+                                 "or {\"cdf\": [...]})");
+    struct ctx fc = *c;
+    fc.file = path;
+    rc = cdf_points(&fc, doc, "$", t);
+    cJSON_Delete(doc);
+    return rc;
+}
+
 /* generate.total_tokens: {"dist": "cdf", "points": [...]} or {"dist":
  * "cdf", "file": PATH}, split by generate.input_share (0.8).  The input
  * and output laws then hold the means as constants (for capacity
@@ -1957,55 +2062,31 @@ static int parse_total_tokens(struct ctx *c, const cJSON *gn, const char *q,
         cJSON_GetObjectItemCaseSensitive(gn, "output_tokens"))
         return err(c, q, "give either \"total_tokens\" (with input_share) "
                    "or \"input_tokens\" and \"output_tokens\"");
-    char dist[16] = "", path[GS_PATH] = "";
+    char dist[16] = "", *path = NULL;
     g->total.in_share = 0.8;
     if ((rc = check_keys(c, tt, tp, KEYS("dist", "points", "file"))) < 0 ||
         (rc = str(c, tt, tp, "dist", 1, dist, sizeof dist)) < 0 ||
-        (rc = file_path(c, tt, tp, "file", path)) < 0 ||
         (rc = num(c, gn, q, "input_share", 1e-6, 1 - 1e-6, 0,
-                  &g->total.in_share)) < 0)
+                  &g->total.in_share)) < 0 ||
+        (rc = file_path(c, tt, tp, "file", &path)) < 0)
         return rc;
-    if (strcmp(dist, "cdf") != 0) {
-        char dp[800];
-        sub(dp, sizeof dp, tp, "dist");
-        return err(c, dp, "total_tokens takes dist \"cdf\" (an empirical "
-                   "CDF); for other laws give input_tokens and "
-                   "output_tokens");
-    }
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(tt, "points");
-    if ((pts == NULL) == (path[0] == '\0'))
-        return err(c, tp, "give exactly one of \"points\" and \"file\"");
     char pp[800];
-    if (pts) {
+    if (strcmp(dist, "cdf") != 0) {
+        sub(pp, sizeof pp, tp, "dist");
+        rc = err(c, pp, "total_tokens takes dist \"cdf\" (an empirical "
+                 "CDF); for other laws give input_tokens and "
+                 "output_tokens");
+    } else if ((pts == NULL) == (path == NULL)) {
+        rc = err(c, tp, "give exactly one of \"points\" and \"file\"");
+    } else if (pts) {
         sub(pp, sizeof pp, tp, "points");
         rc = cdf_points(c, pts, pp, &g->total);
     } else {
-        char *text = NULL;
-        cJSON *doc = NULL;
-        struct stat st;
-        /* A CDF is a few hundred points: refuse what no CDF file is (a
-         * device, a huge file) before reading it. */
-        if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) ||
-                                     st.st_size > (1 << 20)))
-            return gs_diag_set(c->d, GS_EINVAL, path, "not a CDF file: "
-                               "expected a regular file under 1 MiB");
-        if ((rc = read_text(path, &text, NULL, c->d)) < 0)
-            return rc;
-        const char *end = NULL;
-        int oom = 0;
-        doc = gs_json_parse_raw(text, &end, &oom);
-        free(text);
-        if (doc == NULL)
-            return oom ? gs_diag_set(c->d, GS_ENOMEM, path, "out of memory")
-                       : gs_diag_set(c->d, GS_EPARSE, path, "not valid JSON "
-                                     "(a CDF file holds [[tokens, p], ...] "
-                                     "or {\"cdf\": [...]})");
-        struct ctx fc = *c;
-        fc.file = path;
-        rc = cdf_points(&fc, doc, "$", &g->total);
-        cJSON_Delete(doc);
+        rc = cdf_file(c, path, &g->total);
         snprintf(pp, sizeof pp, "%s", tp);
     }
+    free(path);
     if (rc < 0)
         return rc;
     char where[900];
@@ -2154,15 +2235,14 @@ static int parse_svc_requests(struct ctx *c, const cJSON *o, const char *p,
         return err(c, pp, "give exactly one of \"trace\" and \"generate\"");
     char q[700];
     if (tr) {
-        char path[GS_PATH] = "";
         sv->src = GS_SVCSRC_TRACE;
         sub(q, sizeof q, pp, "trace");
         if ((rc = check_keys(c, tr, q, KEYS("format", "path"))) < 0 ||
             (rc = str(c, tr, q, "format", 1, sv->format,
                       sizeof sv->format)) < 0 ||
-            (rc = file_path(c, tr, q, "path", path)) < 0)
+            (rc = file_path(c, tr, q, "path", &sv->path)) < 0)
             return rc;
-        if (path[0] == '\0')
+        if (sv->path == NULL)
             return err(c, q, "missing required key 'path'");
         if (!gs_request_format_known(sv->format)) {
             char fq[800];
@@ -2171,7 +2251,6 @@ static int parse_svc_requests(struct ctx *c, const cJSON *o, const char *p,
                        "azure-llm, mooncake, splitwise, requests)",
                        sv->format);
         }
-        snprintf(sv->path, sizeof sv->path, "%s", path);
     } else {
         struct gs_svcgen *g = &sv->gen;
         sv->src = GS_SVCSRC_GENERATE;
@@ -2326,10 +2405,10 @@ static int parse_services(struct ctx *c, const cJSON *a)
     for (int i = 0; i < n; i++) {
         char p[64];
         snprintf(p, sizeof p, "$.services[%d]", i);
+        s->nsvcs = i + 1;       /* counted first: a half-read one is freed */
         int rc = parse_service(c, cJSON_GetArrayItem(a, i), p, &s->svcs[i]);
         if (rc < 0)
             return rc;
-        s->nsvcs = i + 1;
         for (int k = 0; k < i; k++)
             if (strcmp(s->svcs[k].name, s->svcs[i].name) == 0) {
                 snprintf(p, sizeof p, "$.services[%d].name", i);
@@ -2774,9 +2853,15 @@ void gs_scenario_free(struct gs_scenario *s)
     free(s->trace_dir);
     free(s->text);
     free(s->pools);
+    for (int i = 0; s->cloud.pool && i < s->npools; i++) {
+        free(s->cloud.pool[i].price_file);
+        free(s->cloud.pool[i].hazard_file);
+    }
     free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
+    for (int i = 0; s->svcs && i < s->nsvcs; i++)
+        free(s->svcs[i].path);
     free(s->svcs);
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);

@@ -13,7 +13,8 @@
  * prints the table, merges the run files into one comparison file
  * (layout in h5out.h) and draws the plots: it writes small data files and
  * runs gnuplot on the scripts in plots/ (utilization.gp, wait_cdf.gp,
- * cost_sla.gp) as an external program.
+ * cost_sla.gp, and latency_cdf.gp when the scenario has inference
+ * services) as an external program.
  *
  * Seeds are the scenario's seed, seed + 1, ..., so seed k of every policy
  * sees the same workload (common random numbers), and the output does not
@@ -333,11 +334,82 @@ static FILE *dat_open(char **path, const char *fmt, ...)
     return fp;
 }
 
+/* Write the CDF of v (n values, sorted here; NaN left out) into the
+ * data file fmt names: at most about 1,000 points and the last.  0 or -1. */
+static int cdf_file(double *v, long n, char **path, const char *dir,
+                    const char *what, const char *name, const char *pol)
+{
+    long k = 0;
+    for (long i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            v[k++] = v[i];
+    FILE *fp = dat_open(path, "%s/%s-%s.dat", dir, what, name);
+    if (fp == NULL)
+        return -1;
+    fprintf(fp, "# %s_s cdf (%s, %ld requests, every service and seed)\n",
+            what, pol, k);
+    if (k == 0)
+        fputs("0 0\n", fp);    /* none: a point at the left edge, never an
+                                   empty file (gnuplot warns) */
+    if (k > 0) {
+        qsort(v, (size_t)k, sizeof *v, dbl_cmp);
+        long stride = k > 1000 ? k / 1000 : 1;
+        for (long i = 0; i < k; i += stride)
+            fprintf(fp, "%.9g %.6f\n", v[i], (double)(i + 1) / (double)k);
+        fprintf(fp, "%.9g 1\n", v[k - 1]);
+    }
+    return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* The inference services' TTFT and ITL CDFs of policy p, pooled over the
+ * seeds and services, into DIR/ttft-NAME.dat and itl-NAME.dat; bit 0 of
+ * *any set when a request has a TTFT, bit 1 when one has an ITL.  0 or
+ * -1. */
+static int latency_data(const struct cmp *c, int p, const char *dir,
+                        const char *name, int *any)
+{
+    static const char *const cols[2] = { "ttft_s", "itl_s" };
+    static const char *const what[2] = { "ttft", "itl" };
+    int rc = 0;
+    for (int m = 0; m < 2 && rc == 0; m++) {
+        double *all = NULL;
+        long nall = 0;
+        for (int k = 0; k < c->nseeds && rc == 0; k++) {
+            double *v;
+            long n;
+            struct gs_diag d = { 0 };
+            if (gs_h5_read_column(c->runfiles[p * c->nseeds + k],
+                                  "/requests", cols[m], &v, &n, &d) < 0)
+                continue;       /* a run without requests */
+            double *nb = realloc(all, (size_t)(nall + n + 1) * sizeof *nb);
+            if (nb == NULL) {
+                rc = -1;
+            } else {
+                all = nb;
+                memcpy(all + nall, v, (size_t)n * sizeof *v);
+                nall += n;
+            }
+            free(v);
+        }
+        char *path = NULL;
+        if (rc == 0)
+            rc = cdf_file(all ? all : (double[1]){ 0 }, nall, &path, dir,
+                          what[m], name, c->pol[p]);
+        for (long i = 0; i < nall; i++)
+            if (!isnan(all[i]))
+                *any |= 1 << m;
+        free(path);
+        free(all);
+    }
+    return rc;
+}
+
 /* Write the plot data of every policy into dir; 0 or -1. */
 static int plot_data(const struct cmp *c, const double *values,
-                     const char *dir, int *tier_used)
+                     const char *dir, int *tier_used, int *latency)
 {
     int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
+    int iwait = metric_index("wait_mean_s");
     for (int p = 0; p < c->npol; p++) {
         char name[128], *path = NULL;
         safe_name(c->pol[p], name, sizeof name);
@@ -431,6 +503,8 @@ static int plot_data(const struct cmp *c, const double *values,
                 return -1;
             fprintf(fp, "# wait_min cdf (%s, %s, %ld jobs)\n", c->pol[p],
                     gs_tier_name(t), nw[t]);
+            if (nw[t] == 0)     /* none started: never an empty file */
+                fputs("0 0\n", fp);
             if (nw[t] > 0) {
                 tier_used[t] = 1;
                 qsort(w[t], (size_t)nw[t], sizeof *w[t], dbl_cmp);
@@ -444,13 +518,16 @@ static int plot_data(const struct cmp *c, const double *values,
             free(w[t]);
         }
 
+        if (c->sc->nsvcs > 0 && latency_data(c, p, dir, name, latency) < 0)
+            return -1;
         fp = dat_open(&path, "%s/cost_sla-%s.dat", dir, name);
         if (fp == NULL)
             return -1;
-        fprintf(fp, "# cost_usd sla_violations (one line per seed)\n");
+        fprintf(fp, "# cost_usd sla_violations wait_mean_s (one line per "
+                "seed)\n");
         for (int k = 0; k < c->nseeds; k++) {
             const double *v = &values[((size_t)p * c->nseeds + k) * NMETRICS];
-            fprintf(fp, "%.4f %.0f\n", v[icost], v[isla]);
+            fprintf(fp, "%.4f %.0f %.6g\n", v[icost], v[isla], v[iwait]);
         }
         fclose(fp);
     }
@@ -519,8 +596,10 @@ static int gnuplot(const char *scripts, const char *name,
 static void clear_plots(const char *dir)
 {
     static const char *const ours[] = { "util-*.dat", "wait-*.dat",
-                                        "cost_sla-*.dat", "utilization.png",
-                                        "wait_cdf.png", "cost_sla.png" };
+                                        "cost_sla-*.dat", "ttft-*.dat",
+                                        "itl-*.dat", "utilization.png",
+                                        "wait_cdf.png", "cost_sla.png",
+                                        "latency_cdf.png" };
     DIR *dp = opendir(dir);
     if (dp == NULL)
         return;
@@ -534,8 +613,11 @@ static void clear_plots(const char *dir)
     closedir(dp);
 }
 
+/* The plots into dir; *latency set when latency_cdf.png was drawn (the
+ * scenario has services and a request reached its first token).  0 or
+ * -1 (said on stderr). */
 static int draw(const struct cmp *c, const double *values, const char *dir,
-                const char *scripts_given)
+                const char *scripts_given, int *latency_drawn)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
         fprintf(stderr, "gpusim: cannot create the plot folder %s: %s\n",
@@ -543,8 +625,8 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
         return -1;
     }
     clear_plots(dir);
-    int tier_used[GS_NTIERS] = { 0 };
-    if (plot_data(c, values, dir, tier_used) < 0) {
+    int tier_used[GS_NTIERS] = { 0 }, latency = 0;
+    if (plot_data(c, values, dir, tier_used, &latency) < 0) {
         fprintf(stderr, "gpusim: cannot write plot data into %s\n", dir);
         return -1;
     }
@@ -582,21 +664,25 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
         }
     safe_name(c->sc->name, scen, sizeof scen);
     static const char *const names[] = { "utilization", "wait_cdf",
-                                         "cost_sla" };
+                                         "cost_sla", "latency_cdf" };
     int rc = 0;
-    for (int i = 0; i < 3 && rc == 0; i++) {
+    /* latency_cdf.gp's panels: TTFT, and ITL when a request had one */
+    const char *panels = latency & 2 ? "ttft itl" : "ttft";
+    for (int i = 0; i < 3 + (latency != 0) && rc == 0; i++) {
         if (asprintf(&out, "%s/%s.png", adir, names[i]) < 0) {
             fprintf(stderr, "gpusim: out of memory; plots skipped\n");
             rc = -1;
             break;
         }
-        const char *args[] = { adir, pols, tiers, scen, out };
+        const char *args[] = { adir, pols, i == 3 ? panels : tiers, scen,
+                               out };
         rc = gnuplot(scripts, names[i], args, 5);
         free(out);
     }
     free(adir);
     free(scripts);
     free(pols);
+    *latency_drawn = rc == 0 && latency != 0;
     return rc;
 }
 
@@ -1157,9 +1243,12 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
         fprintf(stderr, "gpusim: out of memory\n");
         return 1;
     }
-    if (!a->no_plots && draw(c, r->values, a->plots, a->scripts) == 0)
+    int latency = 0;
+    if (!a->no_plots &&
+        draw(c, r->values, a->plots, a->scripts, &latency) == 0)
         fprintf(stderr, "gpusim: plots in %s/ (utilization.png, "
-                "wait_cdf.png, cost_sla.png)\n", a->plots);
+                "wait_cdf.png, cost_sla.png%s)\n", a->plots,
+                latency ? ", latency_cdf.png" : "");
     fprintf(stderr, "gpusim: %d runs (%d policies x %d seeds) in %.2f s with "
             "%ld workers; results in %s\n", ntasks, c->npol, c->nseeds,
             elapsed,

@@ -59,6 +59,27 @@ void gs_place_exp_free(struct gs_place_exp *x)
     memset(x, 0, sizeof *x);
 }
 
+int gs_place_exp_write(const char *path, const struct gs_scenario *sc,
+                       const struct gs_place_exp *x, struct gs_diag *d)
+{
+    const char **names = calloc((size_t)x->nplacers + 1, sizeof *names);
+    if (names == NULL)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    for (int i = 0; i < x->nplacers; i++)
+        names[i] = x->placers[i];
+    struct gs_h5_place_exp v = {
+        .capacity_gpus = x->capacity_gpus, .population = x->population,
+        .population_gpu = x->population_gpu, .nplacers = x->nplacers,
+        .nseeds = x->nseeds, .npoints = x->npoints, .placers = names,
+        .seeds = x->seeds, .load = x->load, .alloc = x->alloc,
+        .stranded = x->stranded, .cpu_use = x->cpu_use, .failed = x->failed,
+        .tasks = x->tasks,
+    };
+    int rc = gs_h5_write_place_exp(path, sc->name, sc->text, &v, d);
+    free(names);
+    return rc;
+}
+
 static int64_t pod_milli(const struct gs_kp_pod *p)
 {
     return (int64_t)p->gpus * p->milli;
@@ -715,7 +736,7 @@ static int place_exp_main(int argc, char **argv)
     }
     int rc = 0;
     if (!no_out) {
-        if (gs_h5_write_place_exp(out, sc->name, sc->text, &x, &d) < 0) {
+        if (gs_place_exp_write(out, sc, &x, &d) < 0) {
             gs_diag_format(&d, buf, sizeof buf);
             fprintf(stderr, "gpusim: %s\n", buf);
             rc = 1;

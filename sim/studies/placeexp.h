@@ -15,7 +15,7 @@
  *
  * gs_place_exp_run is deterministic and reads no clock; the CLI front end
  * gs_place_exp_main prints a table and writes the HDF5 file
- * (gs_h5_write_place_exp). */
+ * (gs_place_exp_write). */
 #ifndef GS_PLACEEXP_H
 #define GS_PLACEEXP_H
 
@@ -68,6 +68,11 @@ int gs_place_exp_run_cb(const struct gs_scenario *sc,
                         void *ctx, struct gs_place_exp *out,
                         struct gs_diag *d);
 void gs_place_exp_free(struct gs_place_exp *x);
+/* Write x as the HDF5 file of `gpusim place-exp` (the layout of
+ * gs_h5_write_place_exp, h5out.h) for scenario sc.  0, or a negative code
+ * with d filled. */
+int gs_place_exp_write(const char *path, const struct gs_scenario *sc,
+                       const struct gs_place_exp *x, struct gs_diag *d);
 
 /* `gpusim place-exp SCENARIO [options]`; returns the exit status. */
 int gs_place_exp_main(int argc, char **argv);

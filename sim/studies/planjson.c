@@ -27,61 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int gs_split_values(const char *list, char ***out)
-{
-    int cap = 8, n = 0, depth = 0, quote = 0;
-    char **v = calloc((size_t)cap, sizeof *v);
-    if (v == NULL)
-        return -1;
-    const char *start = list;
-    for (const char *p = list;; p++) {
-        char ch = *p;
-        if (quote) {
-            if (ch == '\\' && p[1])
-                p++;
-            else if (ch == '"')
-                quote = 0;
-            else if (ch == '\0')
-                goto bad;
-            continue;
-        }
-        if (ch == '"')
-            quote = 1;
-        else if (ch == '[' || ch == '{')
-            depth++;
-        else if (ch == ']' || ch == '}') {
-            if (--depth < 0)
-                goto bad;
-        } else if ((ch == ',' && depth == 0) || ch == '\0') {
-            if (ch == '\0' && depth != 0)
-                goto bad;
-            size_t len = (size_t)(p - start);
-            if (len == 0)
-                goto bad;
-            if (n == cap) {
-                char **nv = realloc(v, (size_t)cap * 2 * sizeof *nv);
-                if (nv == NULL)
-                    goto bad;
-                v = nv;
-                cap *= 2;
-            }
-            if ((v[n] = strndup(start, len)) == NULL)
-                goto bad;
-            n++;
-            start = p + 1;
-            if (ch == '\0')
-                break;
-        }
-    }
-    *out = v;
-    return n;
-bad:
-    for (int i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-    return -1;
-}
-
 /* --- the plan section ---------------------------------------------------- */
 
 struct pctx {

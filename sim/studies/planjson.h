@@ -27,12 +27,6 @@
 struct gs_scenario;
 
 
-/* Split a comma-separated list of values at the commas outside brackets,
- * braces and quotes (so `{"a":1,"b":2},3` is two values).  *out receives
- * n new strings (free each, then the array).  n, or -1 on an empty item or
- * an unbalanced bracket. */
-int gs_split_values(const char *list, char ***out);
-
 /* --- the plan section ----------------------------------------------------- */
 
 #define GS_PLAN_MAX_TARGETS 64

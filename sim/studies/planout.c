@@ -7,6 +7,7 @@
 #include "planint.h"
 #include "../io/gnuplot.h"
 #include "../io/h5out.h"
+#include "../io/report.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
 #include "../core/job.h"
@@ -337,43 +338,80 @@ int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
     FILE *fp = plot_file(dir, "candidates.dat");
     if (fp == NULL)
         return -1;
+    /* the cost axis from the data: one candidate, or all of one cost, get
+     * a margin around it (never gnuplot's "empty x range") */
+    double lo = INFINITY, hi = -INFINITY, amin = 1;
+    int nrun = 0;
     fprintf(fp, "# cost_per_hour_usd attainment attainment_half feasible\n");
     for (int i = 0; i < s->ncand; i++) {
         const struct cand *x = &s->cand[i];
         double h, a = gs_plan_attain(s, x, &h);
-        if (x->nrun > 0)
+        if (x->nrun > 0 && isfinite(x->cost_h)) {
             fprintf(fp, "%.6f %.6f %.6f %d\n", x->cost_h, a,
                     isnan(h) ? 0 : h, x->status == C_FEASIBLE);
+            lo = fmin(lo, x->cost_h);
+            hi = fmax(hi, x->cost_h);
+            if (isfinite(a))
+                amin = fmin(amin, a - (isnan(h) ? 0 : h));
+            nrun++;
+        }
     }
     fclose(fp);
     if ((fp = plot_file(dir, "front.dat")) == NULL)
         return -1;
-    fprintf(fp, "# cost_per_hour_usd attainment (Pareto front)\n");
-    for (int i = 0; i < nf; i++)
-        fprintf(fp, "%.6f %.6f\n", s->cand[fr[i]].cost_h,
+    /* each point labelled with its plan: a data string, quoted, never
+     * code (a '"' in a pool's name becomes '\'') */
+    fprintf(fp, "# cost_per_hour_usd attainment plan (Pareto front)\n");
+    for (int i = 0; i < nf; i++) {
+        fprintf(fp, "%.6f %.6f \"", s->cand[fr[i]].cost_h,
                 gs_plan_attain(s, &s->cand[fr[i]], NULL));
+        for (const char *c = s->cand[fr[i]].label; *c; c++)
+            fputc(*c == '"' || *c == '\\' || *c == '\n' ? '\'' : *c, fp);
+        fputs("\"\n", fp);
+    }
     fclose(fp);
     if ((fp = plot_file(dir, "front.gp")) == NULL)
         return -1;
-    /* constant text: the folder comes in as ARG1, never as code */
+    double pad = hi > lo ? (hi - lo) * 0.08 : fmax(fabs(hi) * 0.1, 1.0);
+    if (nrun == 0) {
+        lo = 0;
+        hi = 1;
+        pad = 0;
+    }
+    /* constant text but for numbers: the folder comes in as ARG1, names
+     * only in the data files */
     fprintf(fp, "# gpusim plan's front: gnuplot -c front.gp /ABSOLUTE/DIR, or "
             "in DIR: gnuplot front.gp\n"
             "d = ARGC >= 1 ? ARG1 : '.'\n"
-            "set terminal pngcairo size 900,600\n"
+            "set terminal pngcairo size 1000,650 noenhanced\n"
             "set output d.'/front.png'\n"
-            "set title 'gpusim plan: cost against SLA attainment'\n"
-            "set xlabel 'cost, $ per hour'\nset ylabel 'SLA attainment'\n"
-            "set key bottom right\nset grid\n"
-            "plot d.'/candidates.dat' using 1:2:3 with yerrorbars pt 7 "
-            "ps 0.6 title 'candidates (95%% CI)', \\\n"
-            "     d.'/front.dat' using 1:2 with linespoints lw 2 pt 6 title "
-            "'Pareto front'");
-    if (chosen >= 0)
-        fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 1.5 "
-                "title 'cheapest feasible'\n%.6f %.6f\ne\n",
-                s->cand[chosen].cost_h, gs_plan_attain(s, &s->cand[chosen], NULL));
-    else
-        fputc('\n', fp);
+            "set title 'gpusim plan: cost against SLA attainment (each point "
+            "a fleet; the front labelled)'\n"
+            "set xlabel 'cost, $ per hour'\nset ylabel 'SLA attainment "
+            "(share of jobs and requests within their targets)'\n"
+            "set xrange [%.6f:%.6f]\nset yrange [%.2f:1.04]\n"
+            "set key bottom right\nset grid\n", lo - pad, hi + pad,
+            fmax(0, floor((amin - 0.05) * 20) / 20));
+    if (nrun == 0) {
+        fprintf(fp, "set label 1 'no candidate was run' at graph 0.5, 0.5 "
+                "center\nplot NaN notitle\n");
+    } else {
+        fprintf(fp, "plot d.'/candidates.dat' using 1:2:3 with yerrorbars "
+                "pt 7 ps 0.6 title 'candidates (95%% CI)'");
+        if (nf > 0)
+            fprintf(fp, ", \\\n     d.'/front.dat' using 1:2 with "
+                    "linespoints lw 2 pt 6 title 'Pareto front', \\\n"
+                    "     d.'/front.dat' using 1:($2 + (int($0) %% 2 ? -0.012 : "
+                    "0.012)):3 with labels left offset 0.8,0 font ',8' "
+                    "notitle");
+        if (chosen >= 0)
+            fprintf(fp, ", \\\n     '-' using 1:2 with points pt 5 ps 2 "
+                    "lc rgb 'red' title 'the plan: cheapest feasible'\n"
+                    "%.6f %.6f\ne\n", s->cand[chosen].cost_h,
+                    gs_plan_attain(s, &s->cand[chosen], NULL));
+        else
+            fputc('\n', fp);
+    }
     if (fclose(fp) != 0)
         return -1;
     char *adir = gs_gnuplot_path(dir), *script = NULL;
@@ -399,6 +437,10 @@ static const char *estimator(const struct search *s, int t)
                      "Student t over the seeds";
     return "finite horizon: over the whole run; Student t over the seeds";
 }
+/* The units of a dataset indexed by metric or by target: each one's own,
+ * in the table named. */
+#define PER_M "per metric (/plan/metric_units)"
+#define PER_T "per target (/plan/targets/units)"
 
 int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     int nf, int chosen, int near, const double *gcost,
@@ -414,22 +456,24 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     double *vals = calloc((size_t)nc * ns * nm + 1, sizeof *vals);
     double *mean = calloc((size_t)nc * nm + 1, sizeof *mean);
     double *half = calloc((size_t)nc * nm + 1, sizeof *half);
-    double *seeds = calloc((size_t)nc + 1, sizeof *seeds);
-    double *simd = calloc((size_t)nc + 1, sizeof *simd);
+    int64_t *seeds = calloc((size_t)nc + 1, sizeof *seeds);
+    int64_t *simd = calloc((size_t)nc + 1, sizeof *simd);
     double *cost = calloc((size_t)nc + 1, sizeof *cost);
     double *att = calloc((size_t)nc + 1, sizeof *att);
     double *tl = calloc((size_t)nt + 1, sizeof *tl);
     double *tu = calloc((size_t)nt + 1, sizeof *tu);
-    double *fidx = calloc((size_t)nf + 1, sizeof *fidx);
-    double *lenf = calloc((size_t)nc + 1, sizeof *lenf);
-    double *runs = calloc((size_t)nc + 1, sizeof *runs);
+    int64_t *fidx = calloc((size_t)nf + 1, sizeof *fidx);
+    const char **munits = calloc((size_t)nm + 1, sizeof *munits);
+    const char **tunits = calloc((size_t)nt + 1, sizeof *tunits);
+    int64_t *lenf = calloc((size_t)nc + 1, sizeof *lenf);
+    int64_t *runs = calloc((size_t)nc + 1, sizeof *runs);
     double *warm = calloc((size_t)nc * nt + 1, sizeof *warm);
     double *wlim = calloc((size_t)nc * nt + 1, sizeof *wlim);
     const char **how = calloc((size_t)nt + 1, sizeof *how);
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
-        !seeds || !simd || !cost || !att || !tl || !tu || !fidx || !lenf ||
-        !runs || !warm || !wlim || !how) {
+        !seeds || !simd || !cost || !att || !tl || !tu || !fidx || !munits ||
+        !tunits || !lenf || !runs || !warm || !wlim || !how) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -438,7 +482,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         labels[i] = x->label;
         status[i] = gs_plan_status[x->status];
         seeds[i] = x->nrun;
-        simd[i] = gs_plan_simulated(s, x);
+        simd[i] = llround(gs_plan_simulated(s, x));
         cost[i] = x->cost_h;
         att[i] = x->nrun > 0 ? gs_plan_attain(s, x, NULL) : NAN;
         for (size_t k = 0; k < (size_t)ns * nm; k++)
@@ -458,71 +502,90 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                                                              : "finite";
     double qcfg[3] = { s->pc->precision, s->pc->max_length,
                        s->pc->indifference };
-    for (int m = 0; m < nm; m++)
+    const char *desc;
+    for (int m = 0; m < nm; m++) {
         names[m] = gs_run_metric_name(m);
+        gs_report_meta(names[m], &munits[m], &desc);
+    }
     for (int t = 0; t < nt; t++) {
         tnames[t] = s->pc->t[t].metric;
         tl[t] = s->pc->t[t].limit;
         tu[t] = s->pc->t[t].upper;
+        gs_report_meta(tnames[t], &tunits[t], &desc);
     }
     for (int i = 0; i < nf; i++)
         fidx[i] = fr[i];
-    double pick[2] = { chosen, near };
+    int64_t pick[2] = { chosen, near };
     struct gs_h5_ds ds[] = {
         { "plan/metrics", GS_H5_STRING, 1, { nm }, names, "metric names, "
-          "index M" },
-        { "plan/targets/metric", GS_H5_STRING, 1, { nt }, tnames, NULL },
-        { "plan/targets/limit", GS_H5_DOUBLE, 1, { nt }, tl, NULL },
+          "index M", NULL },
+        { "plan/metric_units", GS_H5_STRING, 1, { nm }, munits, "the unit of "
+          "each metric of /plan/metrics, index M", NULL },
+        { "plan/targets/metric", GS_H5_STRING, 1, { nt }, tnames, NULL,
+          NULL },
+        { "plan/targets/units", GS_H5_STRING, 1, { nt }, tunits, "the unit "
+          "of each target's metric and limit", NULL },
+        { "plan/targets/limit", GS_H5_DOUBLE, 1, { nt }, tl, NULL, PER_T },
         { "plan/targets/upper", GS_H5_DOUBLE, 1, { nt }, tu, "1: the metric "
-          "must be <= limit; 0: >= limit" },
+          "must be <= limit; 0: >= limit", "1" },
         { "plan/candidates/label", GS_H5_STRING, 1, { nc }, labels,
-          "each candidate tried, in the order tried" },
-        { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL },
-        { "plan/candidates/seeds_run", GS_H5_DOUBLE, 1, { nc }, seeds, NULL },
-        { "plan/candidates/simulated", GS_H5_DOUBLE, 1, { nc }, simd,
+          "each candidate tried, in the order tried", NULL },
+        { "plan/candidates/status", GS_H5_STRING, 1, { nc }, status, NULL,
+          NULL },
+        { "plan/candidates/seeds_run", GS_H5_INT64, 1, { nc }, seeds, NULL,
+          "1" },
+        { "plan/candidates/simulated", GS_H5_INT64, 1, { nc }, simd,
           "jobs and requests simulated over its runs, at every length it "
-          "had" },
-        { "plan/candidates/length_factor", GS_H5_DOUBLE, 1, { nc }, lenf,
+          "had", "1" },
+        { "plan/candidates/length_factor", GS_H5_INT64, 1, { nc }, lenf,
           "the length its verdict was judged at, a factor of the "
           "scenario's requests/jobs/until (1: as given; steady state "
-          "lengthens by doubling up to plan.max_length_factor)" },
-        { "plan/candidates/runs", GS_H5_DOUBLE, 1, { nc }, runs,
-          "runs it took at every length it had (seeds_run: at the last)" },
+          "lengthens by doubling up to plan.max_length_factor)", "1" },
+        { "plan/candidates/runs", GS_H5_INT64, 1, { nc }, runs,
+          "runs it took at every length it had (seeds_run: at the last); "
+          "their sum is the plan's run count", "1" },
         { "plan/candidates/warmup_deleted", GS_H5_DOUBLE, 2, { nc, nt }, warm,
           "[candidate, target]: requests (jobs) deleted as warm-up by "
           "MSER-5, mean over the seeds of its last length; NaN for a "
-          "target estimated over the whole run, or not run" },
+          "target estimated over the whole run, or not run", "1" },
         { "plan/candidates/warmup_at_limit", GS_H5_DOUBLE, 2, { nc, nt },
           wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
           "the half-way bound where that decides the verdict (the "
-          "transient not over); NaN as warmup_deleted" },
+          "transient not over); NaN as warmup_deleted", "1" },
         { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, how,
-          "how each target is estimated, and its interval" },
+          "how each target is estimated, and its interval", NULL },
         { "plan/question", GS_H5_STRING, 1, { 1 }, &question,
           "the question: steady (stationary generated load: warm-up "
-          "deleted, runs lengthened) or finite (whole runs as given)" },
+          "deleted, runs lengthened) or finite (whole runs as given)", NULL },
         { "plan/precision_length_indifference", GS_H5_DOUBLE, 1, { 3 },
           qcfg, "[plan.precision (relative 95% half-width asked in steady "
-          "state), plan.max_length_factor, plan.indifference]" },
+          "state), plan.max_length_factor, plan.indifference]", "1" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
-          "mean over its seeds" },
+          "the fleet's cost per hour, mean over its seeds", "USD/h" },
         { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
           "SLA attainment, the Pareto front's axis: the least of the jobs' "
           "(1 - sla_share) and each service's sla_attainment, mean over its "
-          "seeds" },
+          "seeds", "1" },
         { "plan/candidates/values", GS_H5_DOUBLE, 3, { nc, ns, nm }, vals,
-          "[candidate, seed, metric]; NaN for seeds not run (stopped early)" },
-        { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL },
+          "[candidate, seed, metric]; NaN for seeds not run (stopped early)",
+          PER_M },
+        { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL,
+          PER_M },
         { "plan/candidates/half", GS_H5_DOUBLE, 2, { nc, nm }, half,
-          "95% Student t half-width of the mean" },
-        { "plan/front", GS_H5_DOUBLE, 1, { nf }, fidx, "candidate indexes "
-          "on the Pareto front of cost against attainment, by cost" },
-        { "plan/chosen", GS_H5_DOUBLE, 1, { 2 }, pick, "[cheapest feasible "
-          "candidate or -1, closest candidate when none is feasible or -1]" },
-        { "plan/growth/factor", GS_H5_DOUBLE, 1, { ng }, gfac, NULL },
+          "[candidate, metric]: 95% Student t half-width of the mean",
+          PER_M },
+        { "plan/front", GS_H5_INT64, 1, { nf }, fidx, "candidate indexes "
+          "on the Pareto front of cost against attainment, by cost", "1" },
+        { "plan/chosen", GS_H5_INT64, 1, { 2 }, pick, "[cheapest feasible "
+          "candidate or -1, closest candidate when none is feasible or -1]",
+          "1" },
+        { "plan/growth/factor", GS_H5_DOUBLE, 1, { ng }, gfac, "each load "
+          "factor of --growth: the generated workloads' arrival rates times "
+          "it", "1" },
         { "plan/growth/cost_per_hour_usd", GS_H5_DOUBLE, 1, { ng }, gcost,
-          "cheapest feasible plan at each load factor (NaN: none)" },
-        { "plan/growth/plan", GS_H5_STRING, 1, { ng }, glabel, NULL },
+          "cheapest feasible plan at each load factor (NaN: none)", "USD/h" },
+        { "plan/growth/plan", GS_H5_STRING, 1, { ng }, glabel, "the cheapest "
+          "feasible plan at each load factor, or \"none feasible\"", NULL },
     };
     int nds = (int)(sizeof ds / sizeof ds[0]);
     if (ng == 0)
@@ -544,6 +607,8 @@ done:
     free(tl);
     free(tu);
     free(fidx);
+    free(munits);
+    free(tunits);
     free(lenf);
     free(runs);
     free(warm);

@@ -153,7 +153,8 @@ void gs_plan_steady_bind(struct search *s)
         const char *m = s->pc->t[i].metric;
         struct gs_plan_st *t = &s->st[s->nst++];
         t->target = i;
-        t->metric = gs_plan_metric(m);
+        t->metric = gs_run_metric_index(m);
+        GS_ASSERT(t->metric >= 0);
         if (!service_st(s, m, t) && !wait_st(m, t)) {
             t->svc = -1;                /* judged over the whole run */
             t->what = GS_PLAN_SQ_WHOLE;
@@ -169,6 +170,13 @@ static double req_value(const struct gs_reqrec *q, int w)
         return NAN;
     return w == GS_PLAN_SQ_TTFT ? q->first - q->arrival
          : w == GS_PLAN_SQ_E2E ? q->end - q->arrival : (double)q->queue;
+}
+
+/* v meets target g (plansearch.c's gs_plan_meets: this file stays below
+ * the search). */
+static int meets(double v, const struct gs_plan_target *g)
+{
+    return g->upper ? v <= g->limit : v >= g->limit;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -239,8 +247,7 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
          * both miss it (a queue empty but for one early burst), it does
          * not. */
         const struct gs_plan_target *g = &s->pc->t[t->target];
-        if (at_limit &&
-            gs_plan_meets(whole, g) == gs_plan_meets(out[t->metric], g))
+        if (at_limit && meets(whole, g) == meets(out[t->metric], g))
             at_limit = 0;
         warm[k] = at_limit ? -(double)w - 1 : (double)w;
         free(x);

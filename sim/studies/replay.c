@@ -440,6 +440,10 @@ int gs_replay_main(int argc, char **argv)
         printf("gpusim replay-check  scenario %s  policy %s  seed %llu\n\n",
                sc->name, a.o.policy ? a.o.policy : sc->policy,
                (unsigned long long)(a.o.set_seed ? a.o.seed : sc->seed));
+        printf("  recorded    a wait is %s\n", h->basis[0] ? h->basis
+               : "start - arrival");
+        printf("  replayed    a wait is placement - arrival: the time in the "
+               "queue (the replay models no start-up latency)\n");
         gs_replay_print(stdout, &r, a.top);
         if (a.ndcgm)
             rc = print_dcgm(stdout, &a, sim, h->origin_ms, &d);

@@ -2,7 +2,7 @@
  *
  * Each --set PATH=V1,V2,... is an axis; the points are the axes' product,
  * the first --set varying slowest.  Every point's scenario is the given
- * one edited at the key paths (planjson.h) and validated in full before any
+ * one edited at the key paths (jsonio.h) and validated in full before any
  * simulation starts, so a misspelt key stops the sweep at once with its
  * JSON path.  Point p with seed k is task p * N + k; the tasks go to
  * gs_dist_run (forked workers, MPI ranks), and the statistics are
@@ -21,7 +21,7 @@
 #include "compare.h"
 #include "../io/h5out.h"
 #include "mpirun.h"
-#include "planjson.h"
+#include "../io/jsonio.h"
 #include "progress.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
@@ -391,20 +391,24 @@ static int write_file(const char *out, const struct sweep *s,
 {
     const char **keys = calloc((size_t)s->nset + 1, sizeof *keys);
     const char **names = calloc((size_t)s->nm, sizeof *names);
+    const char **units = calloc((size_t)s->nm, sizeof *units);
     const char **cells = calloc((size_t)s->npoints * (size_t)s->nset + 1,
                                 sizeof *cells);
     uint64_t *seeds = calloc((size_t)s->nseeds, sizeof *seeds);
     double *runp = calloc((size_t)s->npoints * (size_t)s->nseeds,
                           sizeof *runp);
     int rc;
-    if (!keys || !names || !cells || !seeds || !runp) {
+    if (!keys || !names || !units || !cells || !seeds || !runp) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
     for (int i = 0; i < s->nset; i++)
         keys[i] = s->key[i];
-    for (int m = 0; m < s->nm; m++)
+    for (int m = 0; m < s->nm; m++) {
+        const char *desc;
         names[m] = gs_run_metric_name(m);
+        gs_report_meta(names[m], &units[m], &desc);
+    }
     for (size_t i = 0; i < (size_t)s->npoints * (size_t)s->nset; i++)
         cells[i] = s->cell[i];
     for (int k = 0; k < s->nseeds; k++)
@@ -414,27 +418,34 @@ static int write_file(const char *out, const struct sweep *s,
     long np = s->npoints, ns = s->nseeds, nm = s->nm;
     struct gs_h5_ds ds[] = {
         { "sweep/keys", GS_H5_STRING, 1, { s->nset }, keys,
-          "the swept key paths, index K" },
+          "the swept key paths, index K", NULL },
         { "sweep/points", GS_H5_STRING, 2, { np, s->nset }, cells,
-          "[point, K] the value of key K at each point (JSON text)" },
+          "[point, K] the value of key K at each point (JSON text)", NULL },
         { "sweep/labels", GS_H5_STRING, 1, { np }, (const void *)s->label,
-          "each point as KEY=VALUE ..." },
-        { "sweep/seeds", GS_H5_U64, 1, { ns }, seeds, "seed of index S" },
+          "each point as KEY=VALUE ...", NULL },
+        { "sweep/seeds", GS_H5_U64, 1, { ns }, seeds, "seed of index S",
+          "1" },
         { "sweep/metrics", GS_H5_STRING, 1, { nm }, names,
-          "metric names, index M" },
+          "metric names, index M", NULL },
+        { "sweep/metric_units", GS_H5_STRING, 1, { nm }, units,
+          "the unit of each metric of /sweep/metrics, index M", NULL },
         { "sweep/values", GS_H5_DOUBLE, 3, { np, ns, nm }, values,
-          "[point, seed, metric] every run's metrics" },
+          "[point, seed, metric] every run's metrics",
+          "per metric (/sweep/metric_units)" },
         { "sweep/stats", GS_H5_STRING, 1, { 7 }, stat_names,
           "columns of table: n, mean, std, Student t (0.975, n-1), half "
-          "= t*std/sqrt(n), ci_low, ci_high" },
+          "= t*std/sqrt(n), ci_low, ci_high", NULL },
         { "sweep/table", GS_H5_DOUBLE, 3, { np, nm, 7 }, table,
-          "[point, metric, stat] mean over seeds and 95% interval" },
+          "[point, metric, stat] mean over seeds and 95% interval (n and t "
+          "are counts and quantiles, 1; the rest in the metric's unit)",
+          "per metric (/sweep/metric_units)" },
     };
     rc = gs_h5_write_sets(out, "sweep", base->name, base->text, ds,
                           (int)(sizeof ds / sizeof ds[0]), d);
 done:
     free(keys);
     free(names);
+    free(units);
     free(cells);
     free(seeds);
     free(runp);
