@@ -16,7 +16,7 @@ DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
             libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
             jupyter-nbconvert python3-ipykernel jupyter-client \
-            help2man bash-completion
+            help2man bash-completion chromium
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
@@ -67,6 +67,7 @@ $(DEPS_OK):
 	command -v jupyter-nbconvert >/dev/null 2>&1 || missing=1; \
 	command -v clang >/dev/null 2>&1 || missing=1; \
 	command -v help2man >/dev/null 2>&1 || missing=1; \
+	command -v chromium >/dev/null 2>&1 || missing=1; \
 	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
 	  clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || missing=1; \
 	/usr/bin/python3 -c 'import h5py, pandas, matplotlib, nbconvert, ipykernel' \

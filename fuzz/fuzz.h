@@ -19,6 +19,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../sim/io/scenario.h"
+#include "../sim/io/source.h"
+
 #define FZ_MAX_ROWS 200000
 #define FZ_MAX_SIZE (1 << 20)
 
@@ -70,6 +73,44 @@ static inline int fz_pick(const uint8_t **data, size_t *size, int n)
     (*data)++;
     (*size)--;
     return k;
+}
+
+
+/* Read the trace at path in format fmt the way a scenario's workload reads
+ * it: opened through gs_source_open on a scenario holding only that trace
+ * (skip_bad_rows when skip; a philly-gavel throughputs file when
+ * throughputs is not NULL), every job pulled (the source checks order), up
+ * to FZ_MAX_ROWS. */
+static inline void fz_read_workload(const char *fmt, const char *path,
+                                    int skip, const char *throughputs)
+{
+    struct gs_scenario *sc = calloc(1, sizeof *sc);
+    if (sc == NULL)
+        abort();
+    gs_catalog_init(&sc->cat);
+    gs_params_init(&sc->trace, "<fuzz>: $.workload.trace");
+    gs_params_init(&sc->policy_params, "");
+    gs_params_init(&sc->placer_params, "");
+    sc->wl_kind = GS_WL_TRACE;
+    gs_params_add_str(&sc->trace, "format", fmt);
+    gs_params_add_str(&sc->trace, "path", path);
+    if (skip)
+        gs_params_add_num(&sc->trace, "skip_bad_rows", 1);
+    if (throughputs)
+        gs_params_add_str(&sc->trace, "throughputs", throughputs);
+    struct gs_source src;
+    struct gs_diag d = { 0 };
+    if (gs_source_open(sc, 1, &src, &d) == 0) {
+        struct gs_jobspec j;
+        for (long n = 0; n < FZ_MAX_ROWS && gs_source_next(&src, &j, &d) == 1;
+             n++)
+            ;
+        gs_source_close(&src);
+    }
+    gs_params_free(&sc->trace);
+    gs_params_free(&sc->policy_params);
+    gs_params_free(&sc->placer_params);
+    free(sc);
 }
 
 #endif

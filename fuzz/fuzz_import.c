@@ -5,40 +5,9 @@
  * from_node_list), Kueue ClusterQueues (as `gpusim trace kueue`) and
  * Prometheus range queries of DCGM metrics (as `gpusim trace dcgm`). */
 #include "fuzz.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
 #include "../traces/dcgm.h"
 #include "../traces/kube.h"
 #include "../traces/nodelist.h"
-
-static void workload(const char *fmt, const char *path, int skip)
-{
-    struct gs_scenario *sc = calloc(1, sizeof *sc);
-    if (sc == NULL)
-        abort();
-    gs_catalog_init(&sc->cat);
-    gs_params_init(&sc->trace, "<fuzz>: $.workload.trace");
-    gs_params_init(&sc->policy_params, "");
-    gs_params_init(&sc->placer_params, "");
-    sc->wl_kind = GS_WL_TRACE;
-    gs_params_add_str(&sc->trace, "format", fmt);
-    gs_params_add_str(&sc->trace, "path", path);
-    if (skip)
-        gs_params_add_num(&sc->trace, "skip_bad_rows", 1);
-    struct gs_source src;
-    struct gs_diag d = { 0 };
-    if (gs_source_open(sc, 1, &src, &d) == 0) {
-        struct gs_jobspec j;
-        for (long n = 0; n < FZ_MAX_ROWS && gs_source_next(&src, &j, &d) == 1;
-             n++)
-            ;
-        gs_source_close(&src);
-    }
-    gs_params_free(&sc->trace);
-    gs_params_free(&sc->policy_params);
-    gs_params_free(&sc->placer_params);
-    free(sc);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -49,8 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fz_file(data, size);
     struct gs_diag d = { 0 };
     if (k == 0 || k == 1 || k == 6) {
-        workload(k == 0 ? "k8s-pods" : k == 1 ? "slurm-sacct" : "k8s-ksm",
-                 path, skip);
+        fz_read_workload(k == 0 ? "k8s-pods" : k == 1 ? "slurm-sacct"
+                                                      : "k8s-ksm",
+                         path, skip, NULL);
     } else if (k == 2 || k == 3) {
         static struct gs_catalog cat;
         gs_catalog_init(&cat);

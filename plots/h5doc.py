@@ -3,7 +3,7 @@
     python3 plots/h5doc.py run=A.h5 run=B.h5 compare=C.h5 plan=P.h5 ... > docs/hdf5.md
 
 Every dataset and column of a gpusim file carries its units and
-description, which the writer takes from its own tables (h5out.c's
+description, which the writer takes from its own tables (h5desc.c's
 dset_desc, path_desc and col_desc, report.c's metas, each model's columns
 and series): this script reads them back from files the shipped scenarios
 write (tests/hdf5doc.sh says which) and prints them as Markdown, so the

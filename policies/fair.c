@@ -369,6 +369,64 @@ static int victim_cmp(const void *a, const void *b, void *arg)
     return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
+/* No node can be cleared for group grp's jobs: the search fails for the
+ * group's next owner too until something starts or stops (s->ver). */
+static void remember_failure(struct fair *s, int grp)
+{
+    if (grp < 0)
+        return;
+    if (grp >= s->caprfail) {
+        int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
+        uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
+        GS_OOM_IF(r == NULL);
+        memset(r + s->caprfail, 0, (size_t)(cap - s->caprfail) * sizeof *r);
+        s->rfail = r;
+        s->caprfail = cap;
+    }
+    s->rfail[grp] = s->ver;
+}
+
+/* Preempt victims on node best (those s->maxg and s->pe allow) until it
+ * has need whole GPUs free for j, or none is left. */
+static void evict(struct fair *s, struct gs_sim *sim,
+                  const struct gs_fleet *f, struct gs_job *j, int best,
+                  int need)
+{
+    long nv = 0;
+    const struct gs_node *nd = &f->nodes[best];
+    if (s->capvict < s->nrv) {
+        free(s->vict);
+        s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
+        GS_OOM_IF(s->vict == NULL);
+        s->capvict = s->nrv;
+    }
+    for (int t = 0; t < s->nt; t++) {
+        const struct ten *x = &s->t[t];
+        for (long i = 0; i < x->nrv; i++)
+            if (x->rv[i].node == best && x->rv[i].gpus <= s->maxg[t] &&
+                s->pe[x->rv[i].pool])
+                s->vict[nv++] = x->rvj[i];
+    }
+    qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
+    /* Largest victims that do not overshoot the deficit ... */
+    for (long i = 0; i < nv && nd->nfull < need; i++) {
+        struct gs_job *v = s->vict[i];
+        if (v && v->need.gpus <= need - nd->nfull && is_victim(s, f, v, j)) {
+            gs_sim_preempt(sim, v);
+            s->reclaimed += v->need.gpus;
+            s->vict[i] = NULL;
+        }
+    }
+    /* ... then the smallest one that covers the rest. */
+    for (long i = nv - 1; i >= 0 && nd->nfull < need; i--) {
+        struct gs_job *v = s->vict[i];
+        if (v && v->need.gpus >= need - nd->nfull && is_victim(s, f, v, j)) {
+            gs_sim_preempt(sim, v);
+            s->reclaimed += v->need.gpus;
+        }
+    }
+}
+
 /* Preempt borrowers so that owner j fits on one node, then start it there.
  * 0 if j started. */
 static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
@@ -400,7 +458,6 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
         s->maxg[t] = g;
         any |= g > 0;
     }
-    long nv = 0;
     int best = -1, best_def = 1 << 30;
     int every = 1;              /* every other tenant can lose any victim */
     for (int t = 0; t < s->nt; t++)
@@ -472,52 +529,11 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
                 s->recl[s->t[t].rv[i].node] = 0;
     }
     if (best < 0) {
-        if (grp >= 0) {
-            if (grp >= s->caprfail) {
-                int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
-                uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
-                GS_OOM_IF(r == NULL);
-                memset(r + s->caprfail, 0,
-                       (size_t)(cap - s->caprfail) * sizeof *r);
-                s->rfail = r;
-                s->caprfail = cap;
-            }
-            s->rfail[grp] = s->ver;
-        }
+        remember_failure(s, grp);
         return -1;
     }
-    if (s->capvict < s->nrv) {
-        free(s->vict);
-        s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
-        GS_OOM_IF(s->vict == NULL);
-        s->capvict = s->nrv;
-    }
-    for (int t = 0; t < s->nt; t++) {
-        const struct ten *x = &s->t[t];
-        for (long i = 0; i < x->nrv; i++)
-            if (x->rv[i].node == best && x->rv[i].gpus <= s->maxg[t] &&
-                s->pe[x->rv[i].pool])
-                s->vict[nv++] = x->rvj[i];
-    }
-    qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     const struct gs_node *nd = &f->nodes[best];
-    /* Largest victims that do not overshoot the deficit ... */
-    for (long i = 0; i < nv && nd->nfull < need; i++) {
-        struct gs_job *v = s->vict[i];
-        if (v && v->need.gpus <= need - nd->nfull && is_victim(s, f, v, j)) {
-            gs_sim_preempt(sim, v);
-            s->reclaimed += v->need.gpus;
-            s->vict[i] = NULL;
-        }
-    }
-    /* ... then the smallest one that covers the rest. */
-    for (long i = nv - 1; i >= 0 && nd->nfull < need; i--) {
-        struct gs_job *v = s->vict[i];
-        if (v && v->need.gpus >= need - nd->nfull && is_victim(s, f, v, j)) {
-            gs_sim_preempt(sim, v);
-            s->reclaimed += v->need.gpus;
-        }
-    }
+    evict(s, sim, f, j, best, need);
     s->reclaims++;
     if (nd->nfull < need)
         return -1;

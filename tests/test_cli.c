@@ -1337,6 +1337,17 @@ static void test_names_and_help(void)
                                   "'fifo-bakfill' (did you mean "
                                   "'fifo-backfill'?)"));
     free(err);
+    CU_ASSERT_EQUAL(sh("place-exp quickstart --placers best-fti,fgd -q -o "
+                       "gs-cli-px.h5", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown placement 'best-fti' (did "
+                                  "you mean 'best-fit'?)"));
+    CU_ASSERT(!exists(wp("gs-cli-px.h5")));
+    free(err);
+    CU_ASSERT_EQUAL(sh("sweep quickstart --set policy=fifo,fiar -q -o "
+                       "gs-cli-sw.h5", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown policy 'fiar' (did you mean "
+                                  "'fair'?)"));
+    free(err);
     CU_ASSERT_EQUAL(sh("trace stats --format alibaba-gpu-2023 "
                        "$GPUSIM_ABS_ROOT/tests/fixtures/traces/nodes_ok.csv",
                        &out, NULL), 0);
@@ -1476,8 +1487,9 @@ static void test_h5_shipped_described(void)
         "-o x.h5",
         "sweep scenarios/small-tenants.json --set 'fleet[0].nodes=2,3' "
         "--seeds 2 -q -o x.h5",
-        "compare scenarios/chat-and-training.json -p fifo,fair -s 1 -q "
+        "compare scenarios/small-tenants.json -p fifo,fair -s 2 -q "
         "--no-plots -o x.h5",
+        "compare quickstart -p fifo,hps -s 1 -q --no-plots -o x.h5",
         "place-exp quickstart --seeds 1 -q -o x.h5",
     };
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {

@@ -81,8 +81,8 @@ static void test_index_vs_bruteforce(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0 },
-        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0 },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -107,7 +107,7 @@ static void test_index_vs_bruteforce(void)
             h[i].live = 0;
             continue;
         }
-        struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+        struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
         double u = gsl_rng_uniform(r);
         if (u < 0.4) {
             n.milli = 50 * (1 + (int)gsl_rng_uniform_int(r, 19));
@@ -184,10 +184,10 @@ static void test_gang_and_down_nodes(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               4, 8, 0, 0, { 0 }, 0, 0, 0 };
+                               4, 8, 0, 0, { 0 }, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_range rg = { 0, 0, 4 };
-    struct gs_need n = { 20, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };         /* 2 whole nodes + 4 */
+    struct gs_need n = { 20, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };         /* 2 whole nodes + 4 */
     struct gs_alloc a = { .pool = -1 };
     CU_ASSERT_EQUAL(gs_fleet_find(f, &rg, &n, GS_FIT_FIRST, &a, NULL), 0);
     CU_ASSERT_EQUAL(a.n, 3);
@@ -198,7 +198,7 @@ static void test_gang_and_down_nodes(void)
     /* 2 GPUs fit on one node, but a spreading placement may take two
      * nodes (it then runs slower: sim.c's topology factor); GPUs on one
      * node twice are refused. */
-    struct gs_need two = { 2, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need two = { 2, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     struct gs_part split[2] = { { 0, 1000, 1, 0, 0 }, { 1, 1000, 1, 0, 0 } };
     struct gs_alloc s2 = { .pool = 0, .n = 2, .many = split };
     CU_ASSERT_TRUE(gs_fleet_can_commit(f, &s2, &two));
@@ -216,11 +216,11 @@ static void test_gang_and_down_nodes(void)
     CU_ASSERT_EQUAL(gs_fleet_most_free(f, &(struct gs_range){ 0, 0, 3 }), 4);
     /* A node going down is never chosen; 8 GPUs remain on node 3 only. */
     gs_fleet_set_up(f, 3, 0);
-    struct gs_need one = { 1, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need one = { 1, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     struct gs_alloc b = { .pool = -1 };
     CU_ASSERT_EQUAL(gs_fleet_find(f, &rg, &one, GS_FIT_BEST, &b, NULL), 0);
     CU_ASSERT_EQUAL(b.one.node, 2);             /* the 4 free on node 2 */
-    struct gs_need five = { 5, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need five = { 5, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     CU_ASSERT_EQUAL(gs_fleet_find(f, &rg, &five, GS_FIT_FIRST, &b, NULL),
                     GS_ENOFIT);
     CU_ASSERT_EQUAL(f->gpus_up, 24);
@@ -228,7 +228,7 @@ static void test_gang_and_down_nodes(void)
     CU_ASSERT_EQUAL(gs_fleet_find(f, &rg, &five, GS_FIT_FIRST, &b, NULL), 0);
     CU_ASSERT_EQUAL(b.one.node, 3);
     /* Memory: a fraction with 50 GB fits an 80 GB GPU once, not twice. */
-    struct gs_need m = { 0, 300, 50.0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need m = { 0, 300, 50.0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     struct gs_range r3 = { 0, 3, 4 };
     struct gs_alloc c1 = { .pool = -1 }, c2 = { .pool = -1 };
     CU_ASSERT_EQUAL_FATAL(gs_fleet_find(f, &r3, &m, GS_FIT_BEST, &c1, NULL), 0);
@@ -394,14 +394,14 @@ static void test_index_incremental(void)
     int h100 = gs_catalog_find(&cat, "H100-80GB");
     int a100 = gs_catalog_find(&cat, "A100-80GB");
     struct gs_pool_spec sp[7] = {
-        { "plain", "", h100, 37, 8, 0, 0, { 0 }, 0, 0, 0 },
+        { "plain", "", h100, 37, 8, 0, 0, { 0 }, 0, 0, 0, 0 },
         { "t4", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 },
-          32000, 100000, 0 },
-        { "mig", "", h100, 9, 8, 0, 0, { 0 }, 0, 0, 0 },
-        { "migfix", "", a100, 5, 4, 0, 0, { 0 }, 0, 0, 0 },
-        { "ts", "", a100, 11, 4, 0, 0, { 0 }, 0, 0, 0 },
-        { "frac", "", h100, 13, 8, 0, 0, { 0 }, 0, 0, 0 },
-        { "cpu", "", -1, 6, 0, 0, 0, { 0 }, 0, 0, 0 },
+          32000, 100000, 0, 0 },
+        { "mig", "", h100, 9, 8, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "migfix", "", a100, 5, 4, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "ts", "", a100, 11, 4, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "frac", "", h100, 13, 8, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "cpu", "", -1, 6, 0, 0, 0, { 0 }, 0, 0, 0, 0 },
     };
     struct gs_diag d = { 0 };
     sp[2].share.mode = GS_SHARE_MIG;
@@ -469,7 +469,7 @@ static void test_index_incremental(void)
         }
         int pool = (int)gsl_rng_uniform_int(r, 7);
         const struct gs_pool *p = &f->pools[pool];
-        struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+        struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
         int kind = (int)gsl_rng_uniform_int(r, 4);
         if (kind == 0 || pool == 6) {
             kind = 0;               /* CPU only */

@@ -1121,6 +1121,58 @@ static void test_replay_check(void)
     unlink(csv);
 }
 
+/* DCGM's utilization against the replay's, on a known answer: 8 A100s
+ * watched 09:00-11:00 at 60 s; GPUs 0-3 held by team-a's job (4 GPUs,
+ * 09:00-11:00) at GPU_UTIL 40 % the first hour and 60 % the second, GPUs
+ * 4-7 unallocated at 0.  Measured: 16 GPU-h observed, 8 allocated, busy
+ * 4 x (0.4 + 0.6) = 4: 25 %; hours 1.6 and 2.4 busy GPUs.  Replayed: the
+ * job holds 4 GPUs for 2 h on the 8-GPU fleet: 8 of 16 GPU-h, 50 %. */
+static void test_replay_dcgm_util(void)
+{
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/gs-import-util-%d.txt", (int)getpid());
+    int keep = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CU_ASSERT_FATAL(keep >= 0 && fd >= 0);
+    char *argv[] = { "replay-check", IMP "dcgm-replay/scenario.json",
+                     "--dcgm", IMP "dcgm-replay/util.json", NULL };
+    fflush(stdout);
+    dup2(fd, 1);
+    tt_log_start();
+    int rc = gs_replay_main(4, argv);
+    fflush(stdout);
+    dup2(keep, 1);
+    close(keep);
+    close(fd);
+    CU_ASSERT_EQUAL(rc, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = fopen(out, "r");
+    CU_ASSERT_FATAL(fp != NULL);
+    CU_ASSERT(getdelim(&text, &len, '\0', fp) > 0);
+    fclose(fp);
+    unlink(out);
+    static const char *const want[] = {
+        "total       measured util 25.0% (4.00 busy of 16.00 observed GPU-h; "
+        "8.00 allocated); replayed util 50.0% (8.00 of 16.00 GPU-h)",
+        "  A100-80GB                 25.0%        4.00            50.0%        "
+        "8.00\n",
+        "  team-a                           4.00       8.00                  "
+        "8.00\n",
+        "  2024-05-01T09:00:00Z                      8.00       4.00   1.60    "
+        "                 4.00\n",
+        "  2024-05-01T10:00:00Z                      8.00       4.00   2.40    "
+        "                 4.00\n",
+        "measured    DCGM: busy = GPU_UTIL (the share of time a kernel ran",
+        "replayed    gpusim: busy = GPU-hours the jobs held",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (text == NULL || !strstr(text, want[i]))
+            printf("\n    missing: '%s'", want[i]);
+        CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, want[i]) : NULL);
+    }
+    free(text);
+}
+
 static CU_TestInfo tests[] = {
     { "Kubernetes quantities", test_quantities },
     { "RFC 3339 and local times, zones and DST", test_times },
@@ -1147,6 +1199,7 @@ static CU_TestInfo tests[] = {
     { "Kolmogorov-Smirnov: statistic and Q_KS", test_ks },
     { "replay: recorded against replayed waits", test_replay_compare },
     { "replay-check on the k8s example", test_replay_check },
+    { "replay-check: DCGM against replayed utilization", test_replay_dcgm_util },
     CU_TEST_INFO_NULL,
 };
 

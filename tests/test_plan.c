@@ -598,6 +598,21 @@ static void test_bad_plans(void)
     expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
                "[{\"pool\": \"gpx\", \"nodes\": [1, 4]}]}}",
                "$.plan.search.pools[0].pool: no such pool");
+    /* a policy or placer misspelled in the search: refused at parse time,
+     * named by its place, with "did you mean" */
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": "
+               "{\"policies\": [\"fifo\", \"fiar\"]}}",
+               "$.plan.search.policies[1]: unknown policy 'fiar' (did you "
+               "mean 'fair'?)");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": "
+               "{\"policies\": [{\"name\": \"hsp\"}]}}",
+               "$.plan.search.policies[0]: unknown policy 'hsp' (did you "
+               "mean 'hps'?)");
+    expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": "
+               "{\"choices\": [{\"key\": \"placement\", \"values\": "
+               "[\"best-fit\", \"fdg\"]}]}}",
+               "$.plan.search.choices[0].values[1]: unknown placement 'fdg' "
+               "(did you mean 'fgd'?)");
     expect_bad("{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
                "[{\"pool\": \"gpu\", \"nodes\": [5, 4]}]}}",
                "$.plan.search.pools[0].nodes");

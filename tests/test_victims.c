@@ -106,9 +106,9 @@ static void test_index_vs_scan(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[3] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0 },
-        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0 },
-        { "c", "", gs_catalog_find(&cat, "A10"), 1, 2, 0, 0, { 0 }, 0, 0, 0 },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0 },
+        { "c", "", gs_catalog_find(&cat, "A10"), 1, 2, 0, 0, { 0 }, 0, 0, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -135,7 +135,7 @@ static void test_index_vs_scan(void)
                 stop(f, v, i);
                 continue;
             }
-            struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+            struct gs_need n = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
             double w = gsl_rng_uniform(r);
             if (w < 0.1)
                 n.milli = 100 * (1 + (int)gsl_rng_uniform_int(r, 9));
@@ -232,7 +232,7 @@ static void test_index_vs_scan(void)
             continue;
         struct gs_range one = { nd->pool, got - f->pools[nd->pool].node0,
                                 got - f->pools[nd->pool].node0 + 1 };
-        struct gs_need n = { need, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+        struct gs_need n = { need, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
         if (nd->up)
             CU_ASSERT_FATAL(start(f, v, slot, &one, n, 1, prio,
                                   GS_FIT_FIRST));
@@ -267,13 +267,13 @@ static void test_by_hand(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               3, 8, 0, 0, { 0 }, 0, 0, 0 };
+                               3, 8, 0, 0, { 0 }, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_victims *v = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_victims_new(f, &v), 0);
     struct gs_range node1 = { 0, 1, 2 }, node2 = { 0, 2, 3 };
-    struct gs_need two = { 2, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
-    struct gs_need one = { 1, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need two = { 2, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
+    struct gs_need one = { 1, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     start(f, v, 0, &node1, two, 1, 10, GS_FIT_FIRST);
     start(f, v, 1, &node1, one, 1, 50, GS_FIT_FIRST);
     char ok[1] = { 1 };
@@ -288,7 +288,7 @@ static void test_by_hand(void)
     CU_ASSERT_EQUAL(gs_victims_reclaimable(v, 1, 50), 2);
     /* node 2 with 6 free and a victim of 2 at level 30 (a new level
      * between): 7 GPUs at priority 40 -- deficit 1 on node 2, 2 on 1 */
-    struct gs_need six = { 6, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need six = { 6, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     start(f, v, 2, &node2, two, 1, 30, GS_FIT_FIRST);
     CU_ASSERT_EQUAL(gs_victims_best(v, 40, 7, ok), 2);
     CU_ASSERT_EQUAL(gs_victims_best(v, 20, 7, ok), 1);     /* 2 from 10 */
@@ -298,7 +298,7 @@ static void test_by_hand(void)
     /* the fleet moves nfull under the index: node 1's 5 free GPUs are
      * taken, so only node 2 (deficit 2) is left */
     CU_ASSERT_EQUAL(start(f, v, 4, &node1, six, 0, 0, GS_FIT_FIRST), 0);
-    struct gs_need five = { 5, 0, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct gs_need five = { 5, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     CU_ASSERT_EQUAL(start(f, v, 4, &node1, five, 0, 0, GS_FIT_FIRST), 1);
     CU_ASSERT_EQUAL(f->nodes[1].nfull, 0);
     CU_ASSERT_EQUAL(gs_victims_best(v, 40, 7, ok), 2);
@@ -315,7 +315,7 @@ static void test_no_watcher_slot(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               2, 8, 0, 0, { 0 }, 0, 0, 0 };
+                               2, 8, 0, 0, { 0 }, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_victims *v[GS_FLEET_WATCHERS + 1];
     for (int i = 0; i < GS_FLEET_WATCHERS; i++)

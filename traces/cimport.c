@@ -13,6 +13,8 @@
 
 #include "../sim/core/params.h"
 #include "../sim/io/jsonio.h"
+#include "../sim/io/source.h"
+#include "../sim/cluster/fleet.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -634,4 +636,87 @@ int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms,
 const struct gs_cimp_history *gs_cimp_history(void)
 {
     return &hist;
+}
+
+/* --- a history importer's common part --------------------------------------- */
+
+int gs_cimp_hist_options(struct gs_cimp_hist *h, const struct gs_scenario *sc,
+                         struct gs_params *o, const char *cpu_key,
+                         const char *what, char *nodes, size_t nn,
+                         struct gs_diag *d)
+{
+    const char *tiers = NULL;
+    int rc, found = 0;
+    if ((rc = gs_topt_skip(o, &h->skip, d)) < 0 ||
+        (rc = gs_cimp_opt_running(o, &h->running_drop, d)) < 0 ||
+        (rc = gs_params_bool(o, cpu_key, &h->keep_cpu, d)) < 0 ||
+        (rc = gs_topt_path(sc, o, "nodes", 0, nodes, nn, &found, d)) < 0 ||
+        (rc = gs_params_str(o, "tiers", &tiers, d)) < 0)
+        return rc;
+    if (!found)
+        nodes[0] = '\0';
+    if (tiers && gs_cimp_tiers_parse(tiers, &h->tiers) < 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "expected up to 16 %s=tier pairs, tier one "
+                 "of inference, training, interactive, data", what);
+        return gs_cimp_opt_fail(o, "tiers", d, msg);
+    }
+    return 0;
+}
+
+int gs_cimp_hist_finish(struct gs_cimp_hist *h, const char *path,
+                        const char *what, int64_t origin_ms,
+                        const char *detail, const char *basis,
+                        struct gs_diag *d)
+{
+    gs_jlist_sort(&h->jobs);
+    for (long i = 0; i < h->jobs.n; i++)
+        h->jobs.v[i].s.id = i + 1;
+    char when[32];
+    gs_cimp_fmt_utc(origin_ms, when, sizeof when);
+    if (gs_trace_log())
+        fprintf(gs_trace_log(), "gpusim: %s: %ld jobs%s; time 0 is %s\n", path,
+                h->jobs.n, detail, when);
+    gs_cimp_left_print(path, what, &h->left);
+    return gs_cimp_publish(&h->jobs, origin_ms, basis) < 0
+           ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
+}
+
+int gs_cimp_hist_next(void *st, struct gs_jobspec *out, struct gs_diag *d)
+{
+    (void)d;
+    struct gs_cimp_hist *h = st;
+    return gs_jlist_next(&h->jobs, out);
+}
+
+void gs_cimp_hist_free(struct gs_cimp_hist *h)
+{
+    if (h)
+        gs_jlist_free(&h->jobs);
+}
+
+int gs_cimp_grow(void *pv, long *cap, long n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    long nc = *cap ? 2 * *cap : 64;
+    while (nc <= n)
+        nc *= 2;
+    void *old;
+    memcpy(&old, pv, sizeof old);
+    void *nv = realloc(old, (size_t)nc * size);
+    if (nv == NULL)
+        return GS_ENOMEM;
+    memcpy(pv, &nv, sizeof nv);
+    *cap = nc;
+    return 0;
+}
+
+void gs_cimp_pool_node(struct gs_pool_spec *p, int32_t cpu, int32_t mem)
+{
+    if (p->nodes == 0 || cpu < p->cpu_milli)
+        p->cpu_milli = cpu;
+    if (p->nodes == 0 || mem < p->mem_mib)
+        p->mem_mib = mem;
+    p->nodes++;
 }

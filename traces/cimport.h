@@ -191,4 +191,51 @@ int gs_cimp_publish(const struct gs_jlist *l, int64_t origin_ms,
 const struct gs_cimp_history *gs_cimp_history(void);
 void gs_cimp_history_clear(void);
 
+/* --- a history importer's common part --------------------------------------- */
+
+/* What the importers of a cluster's history (k8s-pods, k8s-ksm,
+ * slurm-sacct) share: their common options, what they left out, and the
+ * jobs they built.  A reader's state begins with it, so gs_cimp_hist_next
+ * serves as every such format's next hook. */
+struct gs_cimp_hist {
+    int skip;                   /* skip_bad_rows */
+    int running_drop;           /* running "drop" */
+    int keep_cpu;               /* the option named cpu_key: keep CPU jobs */
+    struct gs_cimp_tiers tiers;
+    struct gs_cimp_left left;
+    struct gs_jlist jobs;
+};
+struct gs_scenario;
+/* Read skip_bad_rows, running, tiers ("CLASS=tier,...", what names the
+ * classes in the message: "priorityClassName", "QOS"), the boolean option
+ * cpu_key and the path option nodes (resolved like the trace's, into
+ * nodes; "" when absent).  0 or a negative code with d filled. */
+int gs_cimp_hist_options(struct gs_cimp_hist *h, const struct gs_scenario *sc,
+                         struct gs_params *o, const char *cpu_key,
+                         const char *what, char *nodes, size_t nn,
+                         struct gs_diag *d);
+/* The jobs built: sort them by arrival and number them 1..N, log "PATH: N
+ * jobs DETAIL; time 0 is ..." and what was left out (of WHAT: "pods",
+ * "rows"), and publish the history with its basis.  0 or GS_ENOMEM with d
+ * filled. */
+int gs_cimp_hist_finish(struct gs_cimp_hist *h, const char *path,
+                        const char *what, int64_t origin_ms,
+                        const char *detail, const char *basis,
+                        struct gs_diag *d);
+/* The trace format's next hook for a state that begins with a struct
+ * gs_cimp_hist. */
+int gs_cimp_hist_next(void *st, struct gs_jobspec *out, struct gs_diag *d);
+/* A node of cpu milli-cores and mem MiB added to pool p (its first when
+ * p->nodes is 0): a pool of a node list takes its smallest node's CPU and
+ * memory, so that what fits the pool fits each of its nodes. */
+struct gs_pool_spec;
+void gs_cimp_pool_node(struct gs_pool_spec *p, int32_t cpu, int32_t mem);
+
+/* Room for element n of the array *pv (a pointer to the array's pointer)
+ * of *cap elements of size bytes: doubled (from 64) when n reaches *cap.
+ * 0, or GS_ENOMEM with the array as it was. */
+int gs_cimp_grow(void *pv, long *cap, long n, size_t size);
+/* NULL-safe; frees what h holds, not h. */
+void gs_cimp_hist_free(struct gs_cimp_hist *h);
+
 #endif

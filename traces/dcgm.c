@@ -457,6 +457,26 @@ void gs_dcgm_hours(const struct gs_dcgm *m, struct gs_dcgm_hours *h)
     h->busy = m->h_busy;
 }
 
+int gs_dcgm_ngroups(const struct gs_dcgm *m, int by)
+{
+    return by == GS_DCGM_BY_NODE ? m->nodes.n
+           : by == GS_DCGM_BY_MODEL ? m->models.n
+           : by == GS_DCGM_BY_NS ? m->nss.n : 0;
+}
+
+void gs_dcgm_group(const struct gs_dcgm *m, int by, int i,
+                   struct gs_dcgm_group *g)
+{
+    const struct names *nm = by == GS_DCGM_BY_NODE ? &m->nodes
+                             : by == GS_DCGM_BY_MODEL ? &m->models : &m->nss;
+    const struct agg *a = by == GS_DCGM_BY_NODE ? m->by_node
+                          : by == GS_DCGM_BY_MODEL ? m->by_model : m->by_ns;
+    GS_ASSERT(i >= 0 && i < nm->n);
+    *g = (struct gs_dcgm_group){ .name = nm->s[i], .observed_h = a[i].obs,
+                                 .busy_h = a[i].busy, .alloc_h = a[i].alloc,
+                                 .idle_h = a[i].idle };
+}
+
 static double pct(double a, double b)
 {
     return b > 0 ? 100.0 * a / b : 0.0;

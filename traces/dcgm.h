@@ -56,6 +56,17 @@ struct gs_dcgm_hours {
 };
 void gs_dcgm_hours(const struct gs_dcgm *m, struct gs_dcgm_hours *h);
 
+/* The GPU-hours of one node, model (the modelName label) or namespace:
+ * n = gs_dcgm_ngroups(m, by) of them, i in [0, n); name owned by m. */
+enum { GS_DCGM_BY_NODE, GS_DCGM_BY_MODEL, GS_DCGM_BY_NS };
+struct gs_dcgm_group {
+    const char *name;
+    double observed_h, busy_h, alloc_h, idle_h;
+};
+int gs_dcgm_ngroups(const struct gs_dcgm *m, int by);
+void gs_dcgm_group(const struct gs_dcgm *m, int by, int i,
+                   struct gs_dcgm_group *g);
+
 /* The report: totals, by node, by model, by namespace, by hour of day. */
 void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m);
 

@@ -586,18 +586,12 @@ static int group_pools(const struct gs_knode *v, int n,
             ps[p].gpn = v[i].gpn;
             ps[p].market = v[i].market;
             ps[p].share = v[i].share;
-            ps[p].cpu_milli = v[i].cpu_milli;
-            ps[p].mem_mib = v[i].mem_mib;
             ps[p].taints = v[i].taints;
             snprintf(ps[p].instance, sizeof ps[p].instance, "%s",
                      v[i].instance);
             pool_name(ps, p, &v[i], cat);
         }
-        ps[p].nodes++;
-        if (v[i].cpu_milli < ps[p].cpu_milli)
-            ps[p].cpu_milli = v[i].cpu_milli;
-        if (v[i].mem_mib < ps[p].mem_mib)
-            ps[p].mem_mib = v[i].mem_mib;
+        gs_cimp_pool_node(&ps[p], v[i].cpu_milli, v[i].mem_mib);
     }
     free(rep);
     *pools = ps;
@@ -617,7 +611,8 @@ int gs_kube_nodes_load(const char *path, struct gs_catalog *cat,
     if (rc == 0)
         rc = gs_kube_items(root, path, "Node", &it, d);
     struct gs_knode *v = NULL;
-    int n = 0, cap = 0, idx = 0;
+    int n = 0, idx = 0;
+    long cap = 0;
     for (; rc == 0 && it; it = it == root ? NULL : gs_json_next(it), idx++) {
         struct gs_kctx k = { .file = path, .d = d };
         const char *name = gs_kube_str(gs_kube_get(it, "metadata"), "name");
@@ -630,14 +625,9 @@ int gs_kube_nodes_load(const char *path, struct gs_catalog *cat,
                        gs_kube_str(it, "kind"));
             break;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct gs_knode *nv = realloc(v, (size_t)cap * sizeof *nv);
-            if (nv == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-                break;
-            }
-            v = nv;
+        if (gs_cimp_grow(&v, &cap, n, sizeof *v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
         }
         const char *why = NULL;
         rc = node_read(&k, it, cat, &v[n], &why);
@@ -725,7 +715,8 @@ int gs_kube_kueue_read(const char *path, struct gs_tenant **out, int *nout,
     if (rc == 0)
         rc = gs_kube_items(root, path, "ClusterQueue", &it, d);
     struct gs_tenant *v = NULL;
-    int n = 0, cap = 0, idx = 0;
+    int n = 0, idx = 0;
+    long cap = 0;
     for (; rc == 0 && it; it = it == root ? NULL : gs_json_next(it), idx++) {
         struct gs_kctx k = { .file = path, .d = d };
         const char *name = gs_kube_str(gs_kube_get(it, "metadata"), "name");
@@ -754,14 +745,9 @@ int gs_kube_kueue_read(const char *path, struct gs_tenant **out, int *nout,
                               "GPUs out of range (weight above 0)", w, gpus);
             break;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            struct gs_tenant *nv = realloc(v, (size_t)cap * sizeof *nv);
-            if (nv == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-                break;
-            }
-            v = nv;
+        if (gs_cimp_grow(&v, &cap, n, sizeof *v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
         }
         memset(&v[n], 0, sizeof v[n]);
         snprintf(v[n].name, sizeof v[n].name, "%s", name);

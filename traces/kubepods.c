@@ -103,11 +103,11 @@ struct kpod {
 };
 
 struct kpods {
+    struct gs_cimp_hist h;      /* first: gs_cimp_hist_next reads it */
     const struct gs_scenario *sc;
-    int running_drop, cpu_pods, gang_job, gang_none, skip;
+    int gang_job, gang_none;
     int64_t export_ms;          /* option, -1 none */
     char tenant_label[128];
-    struct gs_cimp_tiers tiers;
     struct gs_catalog cat;      /* the scenario's, plus nodes' models */
     struct gs_knode *nodes;        /* option nodes: name -> model, MIG */
     int nnodes;
@@ -116,9 +116,7 @@ struct kpods {
     struct kfact *f;            /* k8s-ksm: the series' last values */
     long nf, fcap;
     int64_t latest;             /* k8s-ksm: the latest sample */
-    struct gs_cimp_left left;
     long bad;
-    struct gs_jlist jobs;
 };
 
 
@@ -446,7 +444,7 @@ static int pod_read(const struct kpods *s, const struct gs_kctx *k,
     const char *tl = s->tenant_label[0] ? gs_kube_label(meta, s->tenant_label) : NULL;
     snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
              tl ? tl : ns);
-    p->tier = gs_cimp_tier(&s->tiers, gs_kube_str(spec, "priorityClassName"));
+    p->tier = gs_cimp_tier(&s->h.tiers, gs_kube_str(spec, "priorityClassName"));
     pod_gang(s, meta, p->gang, sizeof p->gang);
     p->daemon = is_daemon(meta);
     const char *node = gs_kube_str(spec, "nodeName");
@@ -477,25 +475,19 @@ static int pods_file(struct kpods *s, const char *path, int fi,
         snprintf(k.obj, sizeof k.obj, "items[%d] (Pod %s/%s)", idx,
                  gs_kube_str(meta, "namespace") ? gs_kube_str(meta, "namespace") : "?",
                  gs_kube_str(meta, "name") ? gs_kube_str(meta, "name") : "?");
-        if (s->n == s->cap) {
-            long nc = s->cap ? 2 * s->cap : 256;
-            struct kpod *nv = realloc(s->v, (size_t)nc * sizeof *nv);
-            if (nv == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-                break;
-            }
-            s->v = nv;
-            s->cap = nc;
+        if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
         }
         rc = pod_read(s, &k, it, &s->v[s->n], &latest);
-        if (rc == GS_EPARSE && s->skip && d) {
+        if (rc == GS_EPARSE && s->h.skip && d) {
             const char *field = strrchr(d->where, ':');
             char why[112], ex[160];
             snprintf(why, sizeof why, "malformed, field%.70s (skip_bad_rows)",
                      field ? field + 1 : " ?");
             snprintf(ex, sizeof ex, "%.60s: %.90s", k.obj, d->what);
             memset(d, 0, sizeof *d);
-            gs_cimp_leave(&s->left, why, ex);
+            gs_cimp_leave(&s->h.left, why, ex);
             s->bad++;
             rc = 0;
             continue;
@@ -623,7 +615,7 @@ static const char *pod_why(const struct kpods *s, const struct kpod *p)
         return "phase Unknown (the node stopped reporting)";
     if (p->start < 0)
         return "finished without starting (no status.startTime)";
-    if (p->phase == PH_RUNNING && s->running_drop)
+    if (p->phase == PH_RUNNING && s->h.running_drop)
         return "Running at the export (option running \"drop\")";
     if (p->end < 0)
         return "finished, but no container's terminated.finishedAt";
@@ -631,7 +623,7 @@ static const char *pod_why(const struct kpods *s, const struct kpod *p)
         return "asks for more than one MIG instance (a job takes one)";
     if (p->migs == 1 && p->gpus > 0)
         return "asks for a MIG instance and whole GPUs";
-    if (p->gpus == 0 && p->migs == 0 && !s->cpu_pods)
+    if (p->gpus == 0 && p->migs == 0 && !s->h.keep_cpu)
         return "asks for no GPU (option cpu_pods)";
     return NULL;
 }
@@ -686,7 +678,7 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
     }
     struct kpod *p0 = &s->v[a];
     if (b - a > 1 && s->v[a].migs > 0) {
-        gs_cimp_leave(&s->left, "a gang of MIG pods (a job takes one "
+        gs_cimp_leave(&s->h.left, "a gang of MIG pods (a job takes one "
                       "instance)", p0->gang);
         return 0;
     }
@@ -712,7 +704,7 @@ static int pods_job(struct kpods *s, long a, long b, int64_t origin,
         if (slices >= 1 && slices <= 7 && j.mig_profile[1] == 'g')
             j.work = fmax(1.0, j.work * slices / 7.0);
     }
-    return gs_jlist_add(&s->jobs, &j, start - origin) < 0 ? GS_ENOMEM : 1;
+    return gs_jlist_add(&s->h.jobs, &j, start - origin) < 0 ? GS_ENOMEM : 1;
 }
 
 static int by_gang(const void *a, const void *b)
@@ -762,14 +754,14 @@ static int pods_build(struct kpods *s, const char *path, struct gs_diag *d)
     for (long i = 0; i < s->n; i++) {
         const char *why = pod_why(s, &s->v[i]);
         if (why)
-            gs_cimp_leave(&s->left, why, s->v[i].obj);
+            gs_cimp_leave(&s->h.left, why, s->v[i].obj);
         else
             s->v[w++] = s->v[i];
     }
     s->n = w;
     if (s->n == 0)
         return gs_diag_set(d, GS_EPARSE, path, "no pod to replay (%ld left "
-                           "out)", s->left.n);
+                           "out)", s->h.left.n);
     /* Gangs together (pods without one each alone), by creation. */
     qsort(s->v, (size_t)s->n, sizeof *s->v, by_gang);
     int64_t origin = INT64_MAX;
@@ -784,19 +776,10 @@ static int pods_build(struct kpods *s, const char *path, struct gs_diag *d)
         if (rc < 0)
             return gs_diag_set(d, rc, path, "out of memory");
     }
-    gs_jlist_sort(&s->jobs);
-    for (long i = 0; i < s->jobs.n; i++)
-        s->jobs.v[i].s.id = i + 1;
-    char when[32];
-    gs_cimp_fmt_utc(origin, when, sizeof when);
-    if (gs_trace_log())
-        fprintf(gs_trace_log(), "gpusim: %s: %ld jobs from %ld pods; time 0 "
-                "is %s\n", path, s->jobs.n, s->n, when);
-    gs_cimp_left_print(path, "pods", &s->left);
-    char basis[320];
+    char basis[320], detail[48];
     pods_basis(s, basis, sizeof basis);
-    return gs_cimp_publish(&s->jobs, origin, basis) < 0
-           ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
+    snprintf(detail, sizeof detail, " from %ld pods", s->n);
+    return gs_cimp_hist_finish(&s->h, path, "pods", origin, detail, basis, d);
 }
 
 static void pods_close(void *st)
@@ -807,7 +790,7 @@ static void pods_close(void *st)
     free(s->v);
     free(s->f);
     free(s->nodes);
-    gs_jlist_free(&s->jobs);
+    gs_cimp_hist_free(&s->h);
     free(s);
 }
 
@@ -816,23 +799,13 @@ static int pods_options(struct kpods *s, const struct gs_scenario *sc,
                         struct gs_diag *d)
 {
     const char *gang = NULL, *exp = NULL, *tl = NULL;
-    const char *tiers = NULL;
-    int rc, found = 0;
-    if ((rc = gs_topt_skip(o, &s->skip, d)) < 0 ||
-        (rc = gs_cimp_opt_running(o, &s->running_drop, d)) < 0 ||
+    int rc;
+    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_pods",
+                                   "priorityClassName", nodes, nn, d)) < 0 ||
         (rc = gs_params_str(o, "gang_from", &gang, d)) < 0 ||
         (rc = gs_params_str(o, "export_time", &exp, d)) < 0 ||
-        (rc = gs_params_str(o, "tenant_label", &tl, d)) < 0 ||
-        (rc = gs_params_bool(o, "cpu_pods", &s->cpu_pods, d)) < 0 ||
-        (rc = gs_topt_path(sc, o, "nodes", 0, nodes, nn, &found, d)) < 0 ||
-        (rc = gs_params_str(o, "tiers", &tiers, d)) < 0)
+        (rc = gs_params_str(o, "tenant_label", &tl, d)) < 0)
         return rc;
-    if (tiers && gs_cimp_tiers_parse(tiers, &s->tiers) < 0)
-        return gs_cimp_opt_fail(o, "tiers", d, "expected up to 16 "
-                       "priorityClassName=tier pairs, tier one of "
-                       "inference, training, interactive, data");
-    if (!found)
-        nodes[0] = '\0';
     if (gang && strcmp(gang, "podgroup") != 0) {
         if (strcmp(gang, "job") != 0 && strcmp(gang, "none") != 0)
             return gs_cimp_opt_fail(o, "gang_from", d, "expected \"podgroup\", "
@@ -913,19 +886,12 @@ static int ksm_open(const struct gs_scenario *sc, struct gs_params *o,
     return pods_open_any(sc, o, state, d, 1);
 }
 
-static int pods_next(void *st, struct gs_jobspec *out, struct gs_diag *d)
-{
-    (void)d;
-    struct kpods *s = st;
-    return gs_jlist_next(&s->jobs, out);
-}
-
 const struct gs_trace_format gs_kube_pods_format = {
     .name = "k8s-pods",
     .summary = "kubectl get pods -A -o json snapshots (a file or a folder), "
                "merged by uid",
     .open = pods_open,
-    .next = pods_next,
+    .next = gs_cimp_hist_next,
     .close = pods_close,
 };
 
@@ -934,7 +900,7 @@ const struct gs_trace_format gs_kube_ksm_format = {
     .summary = "kube-state-metrics pod series from Prometheus range queries "
                "(a file or a folder)",
     .open = ksm_open,
-    .next = pods_next,
+    .next = gs_cimp_hist_next,
     .close = pods_close,
 };
 
@@ -1046,14 +1012,8 @@ static int ksm_series(void *ctx, const char *file, int i,
     }
     if (f.t < 0)
         return 0;
-    if (s->nf == s->fcap) {
-        long nc = s->fcap ? 2 * s->fcap : 256;
-        struct kfact *nv = realloc(s->f, (size_t)nc * sizeof *nv);
-        if (nv == NULL)
-            return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
-        s->f = nv;
-        s->fcap = nc;
-    }
+    if (gs_cimp_grow(&s->f, &s->fcap, s->nf, sizeof *s->f) < 0)
+        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
     s->f[s->nf++] = f;
     return 0;
 }
@@ -1112,7 +1072,7 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
     snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
              f0->ns);
     p->created = p->start = p->end = p->sched = p->run = -1;
-    p->tier = gs_cimp_tier(&s->tiers, NULL);
+    p->tier = gs_cimp_tier(&s->h.tiers, NULL);
     for (long i = a; i < b; i++) {
         const struct kfact *f = &s->f[i];
         int64_t ms = (int64_t)llround(f->v * 1000.0);
@@ -1127,7 +1087,7 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
         case F_REQ: ksm_request(p, f); break;
         case F_SCHED: p->sched = ms; break;
         case F_INFO:
-            p->tier = gs_cimp_tier(&s->tiers, f->s[0] ? f->s : NULL);
+            p->tier = gs_cimp_tier(&s->h.tiers, f->s[0] ? f->s : NULL);
             p->daemon = f->daemon;
             break;
         case F_LABEL:
@@ -1153,17 +1113,11 @@ static int ksm_fold(struct kpods *s, const char *path, struct gs_diag *d)
         b = a + 1;
         while (b < s->nf && strcmp(s->f[b].uid, s->f[a].uid) == 0)
             b++;
-        if (s->n == s->cap) {
-            long nc = s->cap ? 2 * s->cap : 256;
-            struct kpod *nv = realloc(s->v, (size_t)nc * sizeof *nv);
-            if (nv == NULL)
-                return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-            s->v = nv;
-            s->cap = nc;
-        }
+        if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0)
+            return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
         ksm_pod(s, a, b, &s->v[s->n]);
         if (s->v[s->n].created < 0)
-            gs_cimp_leave(&s->left, "no kube_pod_created sample",
+            gs_cimp_leave(&s->h.left, "no kube_pod_created sample",
                           s->v[s->n].obj);
         else
             s->n++;

@@ -141,6 +141,142 @@ static int parse_profile(const char *s, struct gs_jobspec *j)
     return 0;
 }
 
+/* The optional columns of what a job asks for: tenant, tier, memory, CPU,
+ * host memory, GPU family and memory, communication share, reference
+ * model, compute-bound share.  Fails the row through row_fail. */
+static void read_resources(struct gs_native *r, const char *const *v,
+                           struct gs_jobspec *j)
+{
+    double x;
+    if (v[C_TENANT] && v[C_TENANT][0]) {
+        if (strlen(v[C_TENANT]) >= GS_TENANT_NAME)
+            return row_fail(r, "tenant", "'%s' is too long", v[C_TENANT]);
+        snprintf(j->tenant, sizeof j->tenant, "%s", v[C_TENANT]);
+    }
+    if (v[C_TIER] && v[C_TIER][0] && (j->tier = gs_tier_parse(v[C_TIER])) < 0)
+        return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
+                        "interactive, data)", v[C_TIER]);
+    if (v[C_MEM] && v[C_MEM][0] &&
+        (gs_tnum(v[C_MEM], &j->mem_gb) < 0 || j->mem_gb < 0))
+        return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
+    if (v[C_CPU] && v[C_CPU][0]) {
+        if (gs_tnum(v[C_CPU], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "cpu_milli", "'%s' is not a CPU request in "
+                            "milli-cores", v[C_CPU]);
+        j->cpu_milli = (int32_t)x;
+    }
+    if (v[C_HMEM] && v[C_HMEM][0]) {
+        if (gs_tnum(v[C_HMEM], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
+            return row_fail(r, "mem_mib", "'%s' is not a host memory request "
+                            "in MiB", v[C_HMEM]);
+        j->mem_mib = (int32_t)x;
+    }
+    if (v[C_FAMILY] && v[C_FAMILY][0]) {
+        if (strlen(v[C_FAMILY]) >= sizeof j->gpu_family)
+            return row_fail(r, "gpu_family", "'%s' is too long", v[C_FAMILY]);
+        if (!gs_gpu_family_known(r->cat, v[C_FAMILY]))
+            return row_fail(r, "gpu_family", "'%s' names no GPU model of the "
+                            "catalog (a family is the start of a model name, "
+                            "as H100 for H100-80GB; '|' separates several)",
+                            v[C_FAMILY]);
+        snprintf(j->gpu_family, sizeof j->gpu_family, "%s", v[C_FAMILY]);
+    }
+    if (v[C_DEVMEM] && v[C_DEVMEM][0] &&
+        (gs_tnum(v[C_DEVMEM], &j->gpu_mem_min) < 0 ||
+         !(j->gpu_mem_min >= 0 && j->gpu_mem_min <= 1e6)))
+        return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
+                        "GiB", v[C_DEVMEM]);
+    if (v[C_COMM] && v[C_COMM][0] &&
+        (gs_tnum(v[C_COMM], &j->comm_share) < 0 ||
+         !(j->comm_share >= 0 && j->comm_share <= 1)))
+        return row_fail(r, "comm_share", "'%s' is not a share in [0, 1]",
+                        v[C_COMM]);
+    if (v[C_REF] && v[C_REF][0] &&
+        (j->ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
+        return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
+    if (v[C_CB] && v[C_CB][0] &&
+        (gs_tnum(v[C_CB], &j->cb) < 0 || j->cb < 0 || j->cb > 1))
+        return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
+}
+
+/* The optional columns the scheduler reads: estimate, priority,
+ * preemptible, allowed GPUs, maximum wait, deadline, checkpoint interval,
+ * idle profile. */
+static void read_scheduling(struct gs_native *r, const char *const *v,
+                            struct gs_jobspec *j)
+{
+    double x;
+    if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j->estimate) < 0)
+        return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
+    if (v[C_PRIO] && v[C_PRIO][0]) {
+        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
+            return row_fail(r, "priority", "'%s' is not a whole number",
+                            v[C_PRIO]);
+        j->priority = (int)x;
+    }
+    if (v[C_PREEMPT] && v[C_PREEMPT][0]) {
+        const char *p = v[C_PREEMPT];
+        if (!strcmp(p, "1") || !strcasecmp(p, "true"))
+            j->preemptible = 1;
+        else if (!strcmp(p, "0") || !strcasecmp(p, "false"))
+            j->preemptible = 0;
+        else
+            return row_fail(r, "preemptible", "'%s' is not 0/1/true/false", p);
+    }
+    if (v[C_ALLOWED] && v[C_ALLOWED][0]) {
+        const char *bad = "";
+        if (parse_models(r->cat, v[C_ALLOWED], &j->allowed, &bad) < 0)
+            return row_fail(r, "allowed_gpus", "unknown GPU model '%s'", bad);
+    }
+    if (v[C_MAXWAIT] && v[C_MAXWAIT][0] &&
+        parse_secs(v[C_MAXWAIT], &j->max_wait) < 0)
+        return row_fail(r, "max_wait", "'%s' is not a duration", v[C_MAXWAIT]);
+    if (v[C_DEADLINE] && v[C_DEADLINE][0] &&
+        parse_secs(v[C_DEADLINE], &j->deadline) < 0)
+        return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
+    if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j->ckpt) < 0)
+        return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
+    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], j) < 0)
+        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
+                        "idle seconds alternating, busy first, 1 to 4 pairs "
+                        "(\"600:3600\")", v[C_PROFILE]);
+}
+
+/* The optional columns of GPU sharing: a MIG profile, a duty cycle, a
+ * guaranteed fraction and a burst limit (jobs of at most one GPU). */
+static void read_sharing(struct gs_native *r, const char *const *v,
+                         struct gs_jobspec *j)
+{
+    if (v[C_MIG] && v[C_MIG][0]) {
+        if (strlen(v[C_MIG]) >= sizeof j->mig_profile)
+            return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
+        if (j->gpus > 1)
+            return row_fail(r, "mig_profile", "'%s' with more than one GPU "
+                            "(a job takes one MIG instance)", v[C_MIG]);
+        snprintf(j->mig_profile, sizeof j->mig_profile, "%s", v[C_MIG]);
+    }
+    if (v[C_DUTY] && v[C_DUTY][0] &&
+        (gs_tnum(v[C_DUTY], &j->duty) < 0 || !(j->duty > 0 && j->duty <= 1)))
+        return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
+    double g = 0, b = 0;
+    if (v[C_GUAR] && v[C_GUAR][0] &&
+        (gs_tnum(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
+        return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_GUAR]);
+    if (v[C_BURST] && v[C_BURST][0] &&
+        (gs_tnum(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
+        return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
+                        "[0.001, 1]", v[C_BURST]);
+    j->guar_milli = (int)lround(g * 1000);
+    j->burst_milli = (int)lround(b * 1000);
+    if (j->burst_milli > 0 && j->burst_milli < j->guar_milli)
+        return row_fail(r, "gpu_burst", "'%s' is below gpu_guarantee",
+                        v[C_BURST]);
+    if ((j->guar_milli || j->burst_milli) && j->gpus > 1)
+        return row_fail(r, "gpu_guarantee", "%s", "a guaranteed fraction or "
+                        "burst limit is for jobs of at most one GPU");
+}
+
 static void convert_row(struct gs_native *r)
 {
     struct gs_jobspec j;
@@ -171,117 +307,13 @@ static void convert_row(struct gs_native *r)
         return row_fail(r, "duration", "'%s' is not a duration in seconds",
                         v[C_DURATION]);
     j.work = (double)(t > 0 ? t : 1);
-    if (v[C_TENANT] && v[C_TENANT][0]) {
-        if (strlen(v[C_TENANT]) >= GS_TENANT_NAME)
-            return row_fail(r, "tenant", "'%s' is too long", v[C_TENANT]);
-        snprintf(j.tenant, sizeof j.tenant, "%s", v[C_TENANT]);
-    }
-    if (v[C_TIER] && v[C_TIER][0] && (j.tier = gs_tier_parse(v[C_TIER])) < 0)
-        return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
-                        "interactive, data)", v[C_TIER]);
-    if (v[C_MEM] && v[C_MEM][0] &&
-        (gs_tnum(v[C_MEM], &j.mem_gb) < 0 || j.mem_gb < 0))
-        return row_fail(r, "memory_gb", "'%s' is not a size in GB", v[C_MEM]);
-    if (v[C_CPU] && v[C_CPU][0]) {
-        if (gs_tnum(v[C_CPU], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
-            return row_fail(r, "cpu_milli", "'%s' is not a CPU request in "
-                            "milli-cores", v[C_CPU]);
-        j.cpu_milli = (int32_t)x;
-    }
-    if (v[C_HMEM] && v[C_HMEM][0]) {
-        if (gs_tnum(v[C_HMEM], &x) < 0 || x < 0 || x > 2e9 || x != floor(x))
-            return row_fail(r, "mem_mib", "'%s' is not a host memory request "
-                            "in MiB", v[C_HMEM]);
-        j.mem_mib = (int32_t)x;
-    }
-    if (v[C_FAMILY] && v[C_FAMILY][0]) {
-        if (strlen(v[C_FAMILY]) >= sizeof j.gpu_family)
-            return row_fail(r, "gpu_family", "'%s' is too long", v[C_FAMILY]);
-        if (!gs_gpu_family_known(r->cat, v[C_FAMILY]))
-            return row_fail(r, "gpu_family", "'%s' names no GPU model of the "
-                            "catalog (a family is the start of a model name, "
-                            "as H100 for H100-80GB; '|' separates several)",
-                            v[C_FAMILY]);
-        snprintf(j.gpu_family, sizeof j.gpu_family, "%s", v[C_FAMILY]);
-    }
-    if (v[C_DEVMEM] && v[C_DEVMEM][0] &&
-        (gs_tnum(v[C_DEVMEM], &j.gpu_mem_min) < 0 ||
-         !(j.gpu_mem_min >= 0 && j.gpu_mem_min <= 1e6)))
-        return row_fail(r, "gpu_mem_min_gib", "'%s' is not a memory size in "
-                        "GiB", v[C_DEVMEM]);
-    if (v[C_COMM] && v[C_COMM][0] &&
-        (gs_tnum(v[C_COMM], &j.comm_share) < 0 ||
-         !(j.comm_share >= 0 && j.comm_share <= 1)))
-        return row_fail(r, "comm_share", "'%s' is not a share in [0, 1]",
-                        v[C_COMM]);
-    if (v[C_REF] && v[C_REF][0] &&
-        (j.ref_model = gs_catalog_find(r->cat, v[C_REF])) < 0)
-        return row_fail(r, "ref_gpu", "unknown GPU model '%s'", v[C_REF]);
-    if (v[C_CB] && v[C_CB][0] &&
-        (gs_tnum(v[C_CB], &j.cb) < 0 || j.cb < 0 || j.cb > 1))
-        return row_fail(r, "compute_bound", "'%s' is not in [0, 1]", v[C_CB]);
-    if (v[C_EST] && v[C_EST][0] && parse_secs(v[C_EST], &j.estimate) < 0)
-        return row_fail(r, "estimate", "'%s' is not a duration", v[C_EST]);
-    if (v[C_PRIO] && v[C_PRIO][0]) {
-        if (gs_tnum(v[C_PRIO], &x) < 0 || x != floor(x) || fabs(x) > 1e6)
-            return row_fail(r, "priority", "'%s' is not a whole number",
-                            v[C_PRIO]);
-        j.priority = (int)x;
-    }
-    if (v[C_PREEMPT] && v[C_PREEMPT][0]) {
-        const char *p = v[C_PREEMPT];
-        if (!strcmp(p, "1") || !strcasecmp(p, "true"))
-            j.preemptible = 1;
-        else if (!strcmp(p, "0") || !strcasecmp(p, "false"))
-            j.preemptible = 0;
-        else
-            return row_fail(r, "preemptible", "'%s' is not 0/1/true/false", p);
-    }
-    if (v[C_ALLOWED] && v[C_ALLOWED][0]) {
-        const char *bad = "";
-        if (parse_models(r->cat, v[C_ALLOWED], &j.allowed, &bad) < 0)
-            return row_fail(r, "allowed_gpus", "unknown GPU model '%s'", bad);
-    }
-    if (v[C_MAXWAIT] && v[C_MAXWAIT][0] &&
-        parse_secs(v[C_MAXWAIT], &j.max_wait) < 0)
-        return row_fail(r, "max_wait", "'%s' is not a duration", v[C_MAXWAIT]);
-    if (v[C_DEADLINE] && v[C_DEADLINE][0] &&
-        parse_secs(v[C_DEADLINE], &j.deadline) < 0)
-        return row_fail(r, "deadline", "'%s' is not a duration", v[C_DEADLINE]);
-    if (v[C_CKPT] && v[C_CKPT][0] && parse_secs(v[C_CKPT], &j.ckpt) < 0)
-        return row_fail(r, "checkpoint", "'%s' is not a duration", v[C_CKPT]);
-    if (v[C_PROFILE] && v[C_PROFILE][0] && parse_profile(v[C_PROFILE], &j) < 0)
-        return row_fail(r, "idle_profile", "'%s' is not a profile: busy and "
-                        "idle seconds alternating, busy first, 1 to 4 pairs "
-                        "(\"600:3600\")", v[C_PROFILE]);
-    if (v[C_MIG] && v[C_MIG][0]) {
-        if (strlen(v[C_MIG]) >= sizeof j.mig_profile)
-            return row_fail(r, "mig_profile", "'%s' is too long", v[C_MIG]);
-        if (j.gpus > 1)
-            return row_fail(r, "mig_profile", "'%s' with more than one GPU "
-                            "(a job takes one MIG instance)", v[C_MIG]);
-        snprintf(j.mig_profile, sizeof j.mig_profile, "%s", v[C_MIG]);
-    }
-    if (v[C_DUTY] && v[C_DUTY][0] &&
-        (gs_tnum(v[C_DUTY], &j.duty) < 0 || !(j.duty > 0 && j.duty <= 1)))
-        return row_fail(r, "duty_cycle", "'%s' is not in (0, 1]", v[C_DUTY]);
-    double g = 0, b = 0;
-    if (v[C_GUAR] && v[C_GUAR][0] &&
-        (gs_tnum(v[C_GUAR], &g) < 0 || !(g >= 0.001 && g <= 1)))
-        return row_fail(r, "gpu_guarantee", "'%s' is not a GPU fraction in "
-                        "[0.001, 1]", v[C_GUAR]);
-    if (v[C_BURST] && v[C_BURST][0] &&
-        (gs_tnum(v[C_BURST], &b) < 0 || !(b >= 0.001 && b <= 1)))
-        return row_fail(r, "gpu_burst", "'%s' is not a GPU fraction in "
-                        "[0.001, 1]", v[C_BURST]);
-    j.guar_milli = (int)lround(g * 1000);
-    j.burst_milli = (int)lround(b * 1000);
-    if (j.burst_milli > 0 && j.burst_milli < j.guar_milli)
-        return row_fail(r, "gpu_burst", "'%s' is below gpu_guarantee",
-                        v[C_BURST]);
-    if ((j.guar_milli || j.burst_milli) && j.gpus > 1)
-        return row_fail(r, "gpu_guarantee", "%s", "a guaranteed fraction or "
-                        "burst limit is for jobs of at most one GPU");
+    read_resources(r, v, &j);
+    if (!r->err)
+        read_scheduling(r, v, &j);
+    if (!r->err)
+        read_sharing(r, v, &j);
+    if (r->err)
+        return;
     if (j.arrival < r->last) {
         char msg[160];
         snprintf(msg, sizeof msg, "%.3f s is before the previous row's "

@@ -267,10 +267,10 @@ struct sjob {
 };
 
 struct sacct {
+    struct gs_cimp_hist h;      /* first: gs_cimp_hist_next reads it */
     const struct gs_scenario *sc;
     struct gs_cimp_tz tz;
-    struct gs_cimp_tiers tiers;
-    int tenant_from, running_drop, cpu_jobs, skip;
+    int tenant_from;
     int64_t export_ms;
     int col[NCOL];
     int ncols;
@@ -281,8 +281,6 @@ struct sacct {
     long steps;
     char last[64];              /* the last job row's id */
     int64_t latest;
-    struct gs_cimp_left left;
-    struct gs_jlist jobs;
 };
 
 static int sfail(struct gs_diag *d, const char *path, long line,
@@ -458,7 +456,7 @@ static int sacct_asks(struct sacct *s, const char *path, long line, char **f,
                            : s->tenant_from == TEN_QOS ? C_QOS : C_ACCOUNT);
     snprintf(j->s.tenant, sizeof j->s.tenant, "%.*s", GS_TENANT_NAME - 1,
              ten[0] ? ten : "default");
-    j->s.tier = gs_cimp_tier(&s->tiers, fcol(f, nf, s, C_QOS));
+    j->s.tier = gs_cimp_tier(&s->h.tiers, fcol(f, nf, s, C_QOS));
     return 0;
 }
 
@@ -481,17 +479,11 @@ static int sacct_row(struct sacct *s, const char *path, long line,
         s->steps++;
         size_t kl = (size_t)(strchr(id, '.') - id);
         if (strlen(s->last) != kl || strncmp(s->last, id, kl) != 0)
-            gs_cimp_leave(&s->left, "a step whose job row is absent", id);
+            gs_cimp_leave(&s->h.left, "a step whose job row is absent", id);
         return 0;
     }
-    if (s->n == s->cap) {
-        long nc = s->cap ? 2 * s->cap : 1024;
-        struct sjob *nv = realloc(s->v, (size_t)nc * sizeof *nv);
-        if (nv == NULL)
-            return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-        s->v = nv;
-        s->cap = nc;
-    }
+    if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     struct sjob *j = &s->v[s->n];
     memset(j, 0, sizeof *j);
     snprintf(s->last, sizeof s->last, "%s", id);
@@ -520,19 +512,19 @@ static int sacct_row(struct sacct *s, const char *path, long line,
     else if (strncmp(state, "RUNNING", 7) == 0 ||
              strncmp(state, "REQUEUED", 8) == 0 ||
              strncmp(state, "SUSPENDED", 9) == 0 || j->end < 0) {
-        if (s->running_drop)
+        if (s->h.running_drop)
             snprintf(why, sizeof why, "RUNNING at the export (option running "
                      "\"drop\")");
         j->running = 1;
     }
     if (!why[0] && j->why)
         snprintf(why, sizeof why, "%s", j->why);
-    if (!why[0] && j->s.gpus == 0 && !s->cpu_jobs)
+    if (!why[0] && j->s.gpus == 0 && !s->h.keep_cpu)
         snprintf(why, sizeof why, "asks for no GPU (option cpu_jobs)");
     if (why[0]) {
         char first[96];
         snprintf(first, sizeof first, "line %ld, job %s", line, id);
-        gs_cimp_leave(&s->left, why, first);
+        gs_cimp_leave(&s->h.left, why, first);
         j->key[0] = '\0';           /* its steps fold into nothing */
         s->n++;
         return 0;
@@ -554,7 +546,7 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
         }
     if (kept == 0)
         return gs_diag_set(d, GS_EPARSE, path, "no job to replay (%ld left "
-                           "out)", s->left.n);
+                           "out)", s->h.left.n);
     int64_t exp = s->export_ms >= 0 ? s->export_ms : s->latest;
     for (long i = 0; i < s->n; i++) {
         struct sjob *j = &s->v[i];
@@ -566,24 +558,17 @@ static int sacct_build(struct sacct *s, const char *path, struct gs_diag *d)
         if (j->s.mig_profile[0])    /* ran on Ng of the GPU's 7 slices */
             j->s.work = fmax(1.0, j->s.work * (j->s.mig_profile[0] - '0') /
                                       7.0);
-        if (gs_jlist_add(&s->jobs, &j->s, j->start - origin) < 0)
+        if (gs_jlist_add(&s->h.jobs, &j->s, j->start - origin) < 0)
             return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
-    gs_jlist_sort(&s->jobs);
-    for (long i = 0; i < s->jobs.n; i++)
-        s->jobs.v[i].s.id = i + 1;
-    char when[32];
-    gs_cimp_fmt_utc(origin, when, sizeof when);
-    if (gs_trace_log())
-        fprintf(gs_trace_log(), "gpusim: %s: %ld jobs (%ld step rows folded "
-                "into their jobs); time 0 is %s\n", path, s->jobs.n, s->steps,
-                when);
-    gs_cimp_left_print(path, "rows", &s->left);
-    return gs_cimp_publish(&s->jobs, origin, "Submit to Start (when "
-                           "Slurm allocated the job's nodes; the prolog and "
-                           "the job's own start-up are in its run, as it "
-                           "held its GPUs)") < 0
-           ? gs_diag_set(d, GS_ENOMEM, path, "out of memory") : 0;
+    char detail[64];
+    snprintf(detail, sizeof detail, " (%ld step rows folded into their jobs)",
+             s->steps);
+    return gs_cimp_hist_finish(&s->h, path, "rows", origin, detail,
+                               "Submit to Start (when Slurm allocated the "
+                               "job's nodes; the prolog and the job's own "
+                               "start-up are in its run, as it held its "
+                               "GPUs)", d);
 }
 
 static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
@@ -606,14 +591,14 @@ static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
             continue;
         }
         rc = sacct_row(s, path, ln, line, d);
-        if (rc == GS_EPARSE && s->skip && d) {
+        if (rc == GS_EPARSE && s->h.skip && d) {
             char why[112], first[200];
             const char *q = strstr(d->where, "field '");
             snprintf(why, sizeof why, "malformed %.60s (skip_bad_rows)",
                      q ? q : "row");
             snprintf(first, sizeof first, "line %ld: %.150s", ln, d->what);
             memset(d, 0, sizeof *d);
-            gs_cimp_leave(&s->left, why, first);
+            gs_cimp_leave(&s->h.left, why, first);
             rc = 0;
         }
         if (rc < 0)
@@ -901,20 +886,16 @@ static int snodes_load(const char *path, struct gs_catalog *cat,
     if (rc < 0)
         return rc;
     struct snode *v = NULL;
-    int n = 0, cap = 0;
+    int n = 0;
+    long cap = 0;
     struct gs_cimp_left left = { 0 };
     char *line;
     while ((rc = gs_tread_line(t, &line, d)) == 1) {
         if (line[strspn(line, " \t")] == '\0')
             continue;
-        if (n + 2 > cap) {
-            cap = cap ? 2 * cap : 64;
-            struct snode *nv = realloc(v, (size_t)cap * sizeof *nv);
-            if (nv == NULL) {
-                rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-                break;
-            }
-            v = nv;
+        if (gs_cimp_grow(&v, &cap, n + 1L, sizeof *v) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            break;
         }
         const char *why = NULL;
         char name[96], first[128];
@@ -983,8 +964,6 @@ int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
             rep[np++] = i;
             ps[p].model = v[i].model;
             ps[p].gpn = v[i].gpn;
-            ps[p].cpu_milli = v[i].cpu_milli;
-            ps[p].mem_mib = v[i].mem_mib;
             ps[p].share = v[i].share;
             char base[2 * GS_NAME];
             if (v[i].parts[0]) {
@@ -1007,11 +986,7 @@ int gs_slurm_node_list(const char *path, struct gs_catalog *cat,
             snprintf(ps[p].name, sizeof ps[p].name, "%.*s", GS_NAME - 1,
                      base);
         }
-        ps[p].nodes++;
-        if (v[i].cpu_milli < ps[p].cpu_milli)
-            ps[p].cpu_milli = v[i].cpu_milli;
-        if (v[i].mem_mib < ps[p].mem_mib)
-            ps[p].mem_mib = v[i].mem_mib;
+        gs_cimp_pool_node(&ps[p], v[i].cpu_milli, v[i].mem_mib);
     }
     free(rep);
     free(v);
@@ -1069,7 +1044,7 @@ static void sacct_close(void *st)
         return;
     free(s->v);
     free(s->parts);
-    gs_jlist_free(&s->jobs);
+    gs_cimp_hist_free(&s->h);
     free(s);
 }
 
@@ -1077,25 +1052,17 @@ static int sacct_options(struct sacct *s, const struct gs_scenario *sc,
                          struct gs_params *o, char *nodes, size_t nn,
                          struct gs_diag *d)
 {
-    const char *tz = NULL, *tiers = NULL, *tf = NULL, *exp = NULL;
-    int rc, found = 0;
-    if ((rc = gs_topt_skip(o, &s->skip, d)) < 0 ||
+    const char *tz = NULL, *tf = NULL, *exp = NULL;
+    int rc;
+    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_jobs", "QOS", nodes, nn,
+                                   d)) < 0 ||
         (rc = gs_params_str(o, "tz", &tz, d)) < 0 ||
-        (rc = gs_params_str(o, "tiers", &tiers, d)) < 0 ||
         (rc = gs_params_str(o, "tenant_from", &tf, d)) < 0 ||
-        (rc = gs_cimp_opt_running(o, &s->running_drop, d)) < 0 ||
-        (rc = gs_params_str(o, "export_time", &exp, d)) < 0 ||
-        (rc = gs_params_bool(o, "cpu_jobs", &s->cpu_jobs, d)) < 0 ||
-        (rc = gs_topt_path(sc, o, "nodes", 0, nodes, nn, &found, d)) < 0)
+        (rc = gs_params_str(o, "export_time", &exp, d)) < 0)
         return rc;
-    if (!found)
-        nodes[0] = '\0';
     struct gs_diag zd = { 0 };
     if (tz && gs_cimp_tz_parse(tz, &s->tz, &zd) < 0)
         return gs_cimp_opt_fail(o, "tz", d, zd.what);
-    if (tiers && gs_cimp_tiers_parse(tiers, &s->tiers) < 0)
-        return gs_cimp_opt_fail(o, "tiers", d, "expected up to 16 QOS=tier pairs, "
-                        "tier one of inference, training, interactive, data");
     if (tf) {
         static const char *const names[] = { "account", "partition", "qos" };
         s->tenant_from = -1;
@@ -1137,18 +1104,11 @@ static int sacct_open(const struct gs_scenario *sc, struct gs_params *o,
     return 0;
 }
 
-static int sacct_next(void *st, struct gs_jobspec *out, struct gs_diag *d)
-{
-    (void)d;
-    struct sacct *s = st;
-    return gs_jlist_next(&s->jobs, out);
-}
-
 const struct gs_trace_format gs_slurm_sacct_format = {
     .name = "slurm-sacct",
     .summary = "sacct --parsable2 (JobID|Submit|Start|End|...|AllocTRES|"
                "ReqTRES|Timelimit|NNodes); steps folded",
     .open = sacct_open,
-    .next = sacct_next,
+    .next = gs_cimp_hist_next,
     .close = sacct_close,
 };

@@ -261,3 +261,24 @@ void gs_cleanup_forked(pid_t parent_pid)
     if (getppid() != parent_pid)    /* the parent died before prctl */
         raise(SIGTERM);
 }
+
+pid_t gs_cleanup_fork(void)
+{
+    pid_t parent = getpid();
+    gs_cleanup_block();
+    pid_t pid = fork();
+    if (pid == 0) {
+        gs_cleanup_forked(parent);
+        return 0;
+    }
+    int e = errno;
+    if (pid > 0 && gs_cleanup_add_pid(pid) < 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        pid = -1;
+        e = ENOMEM;
+    }
+    gs_cleanup_unblock();
+    errno = e;
+    return pid;
+}

@@ -56,6 +56,14 @@ void gs_cleanup_unblock(void);
  * parent_pid does, install the handlers, unblock. */
 void gs_cleanup_forked(pid_t parent_pid);
 
+/* fork() with the child registered to be stopped on a signal: the handled
+ * signals are blocked from before the fork until the parent has the pid in
+ * its registry, so a ^C at any moment stops the child, and the child has
+ * called gs_cleanup_forked when this returns 0 in it.  The child's pid in
+ * the parent, 0 in the child, or -1 with errno set (ENOMEM: the child could
+ * not be registered, and was killed and reaped).  Flush stdio first. */
+pid_t gs_cleanup_fork(void);
+
 /* Remove the files directly inside folder path, then the folder; the same
  * code the handler uses.  0, or -1 with errno set. */
 int gs_cleanup_remove_dir(const char *path);

@@ -7,11 +7,13 @@
 #include "../base/cleanup.h"
 #include "../base/datapath.h"
 #include "../studies/compare.h"
+#include "../studies/htmlrep.h"
 #include "../../traces/tracecli.h"
 #include "../io/h5out.h"
 #include "../studies/llmcli.h"
 #include "../studies/mpirun.h"
 #include "../io/outfile.h"
+#include "../io/jsonio.h"
 #include "../studies/plan.h"
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
@@ -50,6 +52,7 @@ static const char usage_main[] =
 "  place-exp SCENARIO  the FGD paper's placement experiment: allocation vs load\n"
 "  replay-check SCENARIO  a cluster's own history replayed: simulated waits\n"
 "                    against recorded ones (docs/import.md)\n"
+"  report FILE.h5    a run, compare or plan result as one HTML page\n"
 "  policies          list scheduling policies, placers and trace formats\n"
 "  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
 "  help [COMMAND]    help on a command\n"
@@ -112,6 +115,7 @@ static const char usage_scenario[] =
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
     "run", "compare", "train", "trace", "llm", "place-exp", "replay-check",
+    "report",
     "policies", "scenario", "help", "version", NULL,
 };
 
@@ -173,30 +177,12 @@ static int parse_u64(const char *s, uint64_t *out)
 /* Read the scenario from standard input ("-"). */
 static int load_stdin(struct gs_scenario **sc, struct gs_diag *d)
 {
-    size_t len = 0, cap = 65536;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            char *nb = cap < ((size_t)64 << 20) ? realloc(buf, cap * 2) : NULL;
-            if (nb == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
+    int err;
+    char *buf = gs_read_all(stdin, (size_t)64 << 20, &err);
     if (buf == NULL)
-        return gs_diag_set(d, GS_ENOMEM, "<stdin>", "out of memory, or a "
-                           "scenario over 64 MiB");
-    if (ferror(stdin)) {
-        free(buf);
-        return gs_diag_set(d, GS_EIO, "<stdin>", "read error");
-    }
-    buf[len] = '\0';
+        return gs_diag_set(d, err, "<stdin>", err == GS_EIO
+                           ? "read error"
+                           : "out of memory, or a scenario over 64 MiB");
     int rc = gs_scenario_parse(buf, "<stdin>", ".", sc, d);
     free(buf);
     return rc;
@@ -298,6 +284,37 @@ static int length_opt(int c, const char *arg, double *precision,
         return usage_error("run: --max-length takes a whole number of "
                            "requests (or jobs), not '%s'", arg);
     return 0;
+}
+
+/* run's outputs once the simulation is over: the HDF5 file at out (NULL:
+ * --no-out) with a share `sample` of the request rows, then the summary on
+ * the standard output as a table, JSON (fmt 1) or CSV (fmt 2) unless
+ * quiet.  The exit status: 0, 1 when the file could not be written, 2 out
+ * of memory. */
+static int run_outputs(const struct gs_sim *sim, const char *out,
+                       double sample, int fmt, int quiet, struct gs_diag *d)
+{
+    int rc;
+    struct gs_question q;   /* it allocates: made before any output */
+    if ((rc = gs_question_analyse(sim, &q)) < 0)
+        rc = out_of_memory();
+    if (rc == 0 && out && (rc = gs_h5_write_sampled(out, sim, sample, d)) < 0) {
+        report_rc(rc, d);
+        rc = 1;
+    }
+    if (rc == 0 && !quiet) {
+        if (fmt == 1)
+            gs_report_json_q(stdout, sim, &q);
+        else if (fmt == 2)
+            gs_report_csv(stdout, sim);
+        else
+            gs_report_table_q(stdout, sim, &q);
+    }
+    fflush(stdout);
+    if (rc == 0 && out && !quiet)
+        fprintf(stderr, "gpusim: results written to %s\n",
+                strcmp(out, "-") == 0 ? "the standard output" : out);
+    return rc;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -430,26 +447,7 @@ static int cmd_run(int argc, char **argv)
         free(defout);
         return report_rc(rc, &d);
     }
-    struct gs_question q;   /* it allocates: made before any output */
-    if ((rc = gs_question_analyse(sim, &q)) < 0)
-        rc = out_of_memory();
-    if (rc == 0 && !no_out &&
-        (rc = gs_h5_write_sampled(out, sim, sample, &d)) < 0) {
-        report_rc(rc, &d);
-        rc = 1;
-    }
-    if (rc == 0 && !quiet) {
-        if (fmt == 1)
-            gs_report_json_q(stdout, sim, &q);
-        else if (fmt == 2)
-            gs_report_csv(stdout, sim);
-        else
-            gs_report_table_q(stdout, sim, &q);
-    }
-    fflush(stdout);
-    if (rc == 0 && !no_out && !quiet)
-        fprintf(stderr, "gpusim: results written to %s\n",
-                strcmp(out, "-") == 0 ? "the standard output" : out);
+    rc = run_outputs(sim, no_out ? NULL : out, sample, fmt, quiet, &d);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);
@@ -509,6 +507,10 @@ static int cmd_help(const char *topic, const char *sub)
         char *av[] = { (char *)"--help", NULL };
         return strcmp(topic, "compare") == 0 ? gs_compare_main(1, av)
                                              : gs_train_main(1, av);
+    }
+    else if (strcmp(topic, "report") == 0) {
+        char *av[] = { (char *)"--help", NULL };
+        return gs_htmlrep_main(1, av);
     }
     else if (strcmp(topic, "help") == 0)
         fputs(usage_help, stdout);
@@ -660,6 +662,8 @@ static int dispatch(int argc, char **argv)
         return gs_place_exp_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay-check") == 0)
         return gs_replay_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return gs_htmlrep_main(argc - 2, argv + 2);
     if (strcmp(cmd, "policies") == 0) {
         if (argc > 2 && strcmp(argv[2], "--help") == 0)
             return cmd_help("policies", NULL);

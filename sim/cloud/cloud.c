@@ -1,12 +1,14 @@
-/* cloud.c -- node life cycle and the hooks the simulation calls (cloud.h).
+/* cloud.c -- the cloud model put together: its parts wired, built and
+ * started, and the hooks the simulation calls (cloud.h, model.h).
  *
- * Every state change of a node goes through gs_cloud_node_set(), which
- * keeps the fleet (up, cordoned), the bills (sessions, billed counts), the
- * spot and failure timers and the autoscaler's view in step; the models
- * decide when a node changes state, never how.  Changes a job's stop
- * causes (a draining node that became empty) are not made inside the stop
- * but by a timer at the same instant, so no model ever changes a node
- * while another is in the middle of emptying it.
+ * The parts -- the markets and bills (market.c), spot reclaims (spot.c),
+ * failures and repairs (failure.c), the node autoscaler (autoscale.c), the
+ * reaper of idle jobs (reaper.c) -- decide when a node changes state,
+ * never how: every change goes through the books (cloudbook.c,
+ * gs_cloud_node_set), which tell the parts through the hooks wired here.
+ * Changes a job's stop causes (a draining node that became empty) are not
+ * made inside the stop but by a timer at the same instant, so no part ever
+ * changes a node while another is in the middle of emptying it.
  *
  * Cost attribution (docs/cloud.md): a job running on g GPUs of a pool whose
  * nodes have G GPUs is charged g/G of a node's price for the time it runs;
@@ -21,123 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cev_names[GS_NCEV] = {
-    "spot_notice", "spot_reclaim", "node_failure", "gpu_failure",
-    "gpu_degraded", "repaired", "spare_in", "launch", "ready", "remove",
-    "drain", "block_start", "block_end", "reaped",
-};
-
-const char *gs_cev_name(int kind)
-{
-    return kind >= 0 && kind < GS_NCEV ? cev_names[kind] : "?";
-}
-
-const char *gs_market_name(int market)
-{
-    static const char *const names[GS_NMARKETS] = {
-        "on-demand", "reserved", "spot", "capacity-block" };
-    return market >= 0 && market < GS_NMARKETS ? names[market] : "?";
-}
-
-gs_time gs_cloud_now(const struct gs_cloud *c)
-{
-    return gs_sim_now(c->sim);
-}
-
-void gs_cloud_log_event(struct gs_cloud *c, int kind, int node, int gpu,
-                        int jobs, double value)
-{
-    if (c->nlog == c->caplog) {
-        long cap = c->caplog ? c->caplog * 2 : 256;
-        struct gs_cevent *l = realloc(c->log, (size_t)cap * sizeof *l);
-        GS_OOM_IF(l == NULL);
-        c->log = l;
-        c->caplog = cap;
-    }
-    int pool = node >= 0 ? c->f->nodes[node].pool : -1;
-    c->log[c->nlog++] = (struct gs_cevent){ gs_cloud_now(c), kind, pool, node,
-                                            gpu, jobs, value };
-}
-
-gs_time gs_cloud_draw(gsl_rng *r, const struct gs_distspec *d)
-{
-    double x = gs_dist_draw(r, d);
-    if (!(x >= 0))
-        x = 0;
-    if (x > 9.0e15)
-        x = 9.0e15;
-    return (gs_time)llround(x);
-}
-
-/* --- node states -------------------------------------------------------- */
-
-static int billed(const struct gs_cpool *p, int st)
-{
-    switch (p->market) {
-    case GS_MKT_RESERVED: return 1;
-    case GS_MKT_BLOCK: return p->block_open;
-    default: return st != NS_OFF;
-    }
-}
-
-void gs_cloud_node_set(struct gs_cloud *c, int node, int st)
-{
-    struct gs_cnode *n = &c->node[node];
-    int old = n->state;
-    if (old == st)
-        return;
-    const struct gs_node *fn = &c->f->nodes[node];
-    struct gs_cpool *p = &c->pool[fn->pool];
-    int was = gs_ns_serving(old), is = gs_ns_serving(st);
-    int bold = billed(p, old), bnew = billed(p, st);
-    if (was && !is) {
-        GS_ASSERT(fn->njobs == 0);
-        gs_spot_leave(c, node);
-        gs_fail_leave(c, node);
-        gs_fleet_set_cordon(c->f, node, 0);
-        gs_fleet_set_up(c->f, node, 0);
-    }
-    p->n[old]--;
-    p->n[st]++;
-    n->state = (int8_t)st;
-    if (old == NS_REPAIR)
-        c->gpus_failed -= p->spec->gpn;
-    if (st == NS_REPAIR)
-        c->gpus_failed += p->spec->gpn;
-    if (bold != bnew) {
-        int d = bnew ? 1 : -1;
-        p->billed += d;
-        if (p->billed > p->billed_max)
-            p->billed_max = p->billed;
-        if (fn->njobs == 0)
-            p->billed_empty += d;
-        if (bnew)
-            gs_market_session_open(c, node);
-        else
-            gs_market_session_close(c, node, 0);
-    }
-    if (!was && is) {
-        gs_fleet_set_up(c->f, node, 1);
-        n->since = gs_cloud_now(c);
-        gs_spot_enter(c, node);
-        gs_fail_enter(c, node);
-    }
-    gs_fleet_set_cordon(c->f, node, st == NS_NOTICE || st == NS_DRAIN);
-    if (st != NS_BOOT && st != NS_REPAIR)
-        gs_sim_cancel(c->sim, &c->t_life[node].ev);
-    gs_as_node_changed(c, node);
-}
-
-void gs_cloud_launch(struct gs_cloud *c, int node, gs_time delay,
-                     gs_time trigger)
-{
-    GS_ASSERT(c->node[node].state == NS_OFF);
-    gs_cloud_node_set(c, node, NS_BOOT);
-    c->node[node].trigger = trigger;
-    gs_sim_at(c->sim, &c->t_life[node].ev, gs_cloud_now(c) + delay);
-    c->sum.launched++;
-    gs_cloud_log_event(c, GS_CEV_LAUNCH, node, -1, 0, (double)delay / 1000.0);
-}
+/* --- node timers ------------------------------------------------------- */
 
 /* Provisioning or repair done. */
 static void on_life(struct gs_event *ev, void *ctx)
@@ -177,62 +63,6 @@ static void on_drain(struct gs_event *ev, void *ctx)
         c->sum.removed++;
         gs_cloud_log_event(c, GS_CEV_REMOVE, node, -1, 0, 0);
     }
-}
-
-/* --- jobs on nodes ---------------------------------------------------- */
-
-void gs_cloud_scratch(struct gs_cloud *c, long n)
-{
-    if (c->capscratch < n) {
-        long cap = n + 64;
-        struct gs_job **s = realloc(c->scratch, (size_t)cap * sizeof *s);
-        GS_OOM_IF(s == NULL);
-        c->scratch = s;
-        c->capscratch = cap;
-    }
-}
-
-long gs_cloud_jobs_on(struct gs_cloud *c, int node, int gpu)
-{
-    long nrun, k = 0;
-    struct gs_job *const *run = gs_sim_running(c->sim, &nrun);
-    gs_cloud_scratch(c, nrun);
-    for (long i = 0; i < nrun; i++) {
-        const struct gs_part *pt = gs_alloc_part_on(&run[i]->alloc, node);
-        if (pt && (gpu < 0 || (pt->mask & (1ULL << gpu))))
-            c->scratch[k++] = run[i];
-    }
-    return k;
-}
-
-double gs_cloud_interrupt(struct gs_cloud *c, long n, int why)
-{
-    double lost = 0;
-    for (long i = 0; i < n; i++) {
-        struct gs_job *j = c->scratch[i];
-        double before = gs_sim_record_lost(c->sim, j->rec);
-        const struct gs_failcfg *fc =
-            &c->pool[j->alloc.pool].cfg->fail;
-        if (gs_sim_interrupt(c->sim, j, why) < 0)
-            continue;
-        lost += gs_sim_record_lost(c->sim, j->rec) - before;
-        if (why != GS_STOP_FAILED)
-            continue;
-        if (j->rec >= c->nfails) {
-            long cap = (long)j->rec * 2 + 1024;
-            int16_t *f = realloc(c->fails, (size_t)cap * sizeof *f);
-            GS_OOM_IF(f == NULL);
-            memset(f + c->nfails, 0, (size_t)(cap - c->nfails) * sizeof *f);
-            c->fails = f;
-            c->nfails = cap;
-        }
-        if (c->fails[j->rec] < INT16_MAX)
-            c->fails[j->rec]++;
-        if (fc->max_restarts >= 0 && c->fails[j->rec] > fc->max_restarts &&
-            gs_sim_kill(c->sim, j, GS_KILL_DENIED) == 0)
-            c->sum.denials++;
-    }
-    return lost;
 }
 
 /* --- capacity blocks -------------------------------------------------- */
@@ -341,6 +171,28 @@ static void fill_cb(void *ctx, gs_time t, double *row)
     row[6] = (double)c->gpus_degraded;
 }
 
+/* --- the parts a node's state change tells (cloudbook.c) ---------------- */
+
+static void serving_ends(struct gs_cloud *c, int node)
+{
+    gs_spot_leave(c, node);
+    gs_fail_leave(c, node);
+}
+
+static void serving_starts(struct gs_cloud *c, int node)
+{
+    gs_spot_enter(c, node);
+    gs_fail_enter(c, node);
+}
+
+static const struct gs_cloud_parts parts = {
+    .serving_ends = serving_ends,
+    .serving_starts = serving_starts,
+    .session_open = gs_market_session_open,
+    .session_close = gs_market_session_close,
+    .node_changed = gs_as_node_changed,
+};
+
 /* --- building ----------------------------------------------------------- */
 
 static void timer_init(struct gs_ctimer *t, struct gs_cloud *c, int idx,
@@ -360,6 +212,7 @@ int gs_cloud_new(struct gs_sim *sim, const struct gs_scenario *sc,
     if (c == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     c->sim = sim;
+    c->parts = &parts;
     c->sc = sc;
     c->cfg = &sc->cloud;
     c->f = f;
@@ -480,7 +333,7 @@ int gs_cloud_start(struct gs_cloud *c, gs_time t0)
         int node0 = c->f->pools[i].node0;
         for (int k = 0; k < p->spec->nodes; k++) {
             int node = node0 + k, st = c->node[node].state;
-            if (billed(p, st)) {
+            if (gs_cloud_billed(p, st)) {
                 p->billed++;
                 p->billed_max = p->billed;
                 p->billed_empty++;
@@ -501,15 +354,6 @@ int gs_cloud_start(struct gs_cloud *c, gs_time t0)
 
 /* --- the simulation's hooks --------------------------------------------- */
 
-int gs_cloud_pool_ok(const struct gs_cloud *c, int pool,
-                     const struct gs_job *j)
-{
-    if (pool < 0 || pool >= c->f->npools)
-        return 1;
-    return c->pool[pool].market != GS_MKT_SPOT ||
-           (c->cfg->spot_tiers >> j->s.tier & 1);
-}
-
 void gs_cloud_job_started(struct gs_cloud *c, struct gs_job *j)
 {
     if (j->alloc.n == 0)
@@ -518,7 +362,7 @@ void gs_cloud_job_started(struct gs_cloud *c, struct gs_job *j)
     const struct gs_part *pt = gs_alloc_parts(&j->alloc);
     for (int i = 0; i < j->alloc.n; i++) {
         int node = pt[i].node;
-        if (c->f->nodes[node].njobs == 1 && billed(p, c->node[node].state))
+        if (c->f->nodes[node].njobs == 1 && gs_cloud_billed(p, c->node[node].state))
             p->billed_empty--;
         gs_as_node_changed(c, node);
     }
@@ -562,7 +406,7 @@ double gs_cloud_job_ran(struct gs_cloud *c, const struct gs_job *j)
         int node = pt[i].node;
         if (c->f->nodes[node].njobs != 0)
             continue;
-        if (billed(p, c->node[node].state))
+        if (gs_cloud_billed(p, c->node[node].state))
             p->billed_empty++;
         if (c->node[node].state == NS_DRAIN)
             gs_sim_at(c->sim, &c->t_drain[node].ev, now);
@@ -699,34 +543,4 @@ const struct gs_cloudsum *gs_cloud_summary(const struct gs_cloud *c)
 struct gs_cloud *gs_sim_cloud(const struct gs_sim *s)
 {
     return gs_sim_model(s, &gs_cloud_model);
-}
-
-/* --- results -------------------------------------------------------------- */
-
-const struct gs_cevent *gs_cloud_log(const struct gs_cloud *c, long *n)
-{
-    *n = c->nlog;
-    return c->log;
-}
-
-double gs_cloud_cost_tenant(const struct gs_cloud *c, int tenant)
-{
-    return tenant >= 0 && tenant < c->ntenant ? c->cost_tenant[tenant] : 0;
-}
-
-double gs_cloud_cost_tier(const struct gs_cloud *c, int tier)
-{
-    return tier >= 0 && tier < GS_NTIERS ? c->cost_tier[tier] : 0;
-}
-
-void gs_cloud_pool_bill(const struct gs_cloud *c, int pool,
-                        struct gs_cloud_poolbill *o)
-{
-    const struct gs_cpool *p = &c->pool[pool];
-    gs_time span = c->last - c->t0;
-    *o = (struct gs_cloud_poolbill){ p->paid, p->jobs, p->od_equiv,
-                                     p->node_ms / GS_HOUR,
-                                     p->idle_node_ms / GS_HOUR,
-                                     span > 0 ? p->node_ms / (double)span : 0,
-                                     p->billed_max };
 }

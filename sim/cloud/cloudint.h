@@ -75,6 +75,18 @@ struct gs_cpool {
     struct gs_ctimer t_win, t_block;
 };
 
+/* What a node's change of state tells the parts of the cloud model:
+ * called by the books (cloudbook.c: gs_cloud_node_set), which name none of
+ * them; cloud.c wires them to spot, failure, the market and the
+ * autoscaler. */
+struct gs_cloud_parts {
+    void (*serving_ends)(struct gs_cloud *c, int node);
+    void (*serving_starts)(struct gs_cloud *c, int node);
+    void (*session_open)(struct gs_cloud *c, int node);
+    void (*session_close)(struct gs_cloud *c, int node, int final);
+    void (*node_changed)(struct gs_cloud *c, int node);
+};
+
 struct gs_cloud {
     struct gs_sim *sim;
     const struct gs_scenario *sc;
@@ -112,7 +124,19 @@ struct gs_cloud {
     long nlog, caplog;
     struct gs_job **scratch;
     long capscratch;
+    const struct gs_cloud_parts *parts;     /* cloud.c's wiring */
 };
+
+/* Is a node of pool p in state st billed: reserved always, a capacity
+ * block while open, others unless off. */
+static inline int gs_cloud_billed(const struct gs_cpool *p, int st)
+{
+    switch (p->market) {
+    case GS_MKT_RESERVED: return 1;
+    case GS_MKT_BLOCK: return p->block_open;
+    default: return st != NS_OFF;
+    }
+}
 
 /* cloud.c */
 void gs_cloud_node_set(struct gs_cloud *c, int node, int st);

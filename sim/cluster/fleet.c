@@ -12,9 +12,12 @@
  *    its busy instances (migslots.h), so "fully free" means "no instance
  *    busy" there too.
  * Every search and every check goes through gs_fleet_demand, the one place
- * that says what a job's need means on a pool of each sharing mode. */
+ * that says what a job's need means on a pool of each sharing mode.  The
+ * node events (down, cordon, dead GPUs, loans, watchers) are fleetnode.c's,
+ * through the calls of fleetint.h. */
 #include "fleet.h"
 #include "../base/err.h"
+#include "fleetint.h"
 #include "migslots.h"
 
 #include <math.h>
@@ -66,11 +69,6 @@ static int add_part(struct gs_alloc *a, int node, int milli, uint64_t mask,
 }
 
 /* --- the segment tree ------------------------------------------------- */
-
-static inline int32_t gb_to_mib(double gb)
-{
-    return (int32_t)llround(gb * 1024.0);
-}
 
 static inline int bucket(int free)
 {
@@ -198,7 +196,7 @@ static void leaf_sync(struct gs_fleet *f, int node)
 /* Node's state changed: keep the root's fully-free mask exact (from the
  * count of open nodes by fully free GPUs) and leave the rest of its leaf
  * and path to the next search (gs_fleet_index_sync). */
-static void leaf_update(struct gs_fleet *f, int node)
+void gs_fleet_leaf_update(struct gs_fleet *f, int node)
 {
     struct gs_node *nd = &f->nodes[node];
     struct gs_pool *p = &f->pools[nd->pool];
@@ -329,8 +327,6 @@ static int walk(const struct gs_pool *p, const struct gs_range *r,
 
 /* --- building ------------------------------------------------------ */
 
-static int64_t node_stranded(const struct gs_fleet *f, int node);
-
 struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
                               const struct gs_pool_spec *specs, int n)
 {
@@ -382,7 +378,7 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             goto fail;
         if (!p->fmask || !p->pmask || !p->milli)
             goto fail;
-        int32_t mem = gb_to_mib(cat->m[p->s.model].mem_gb);
+        int32_t mem = gs_gb_to_mib(cat->m[p->s.model].mem_gb);
         p->gpu_mib = mem;
         p->gpu_gb = cat->m[p->s.model].mem_gb;
         p->model_bit = p->s.gpn > 0 && p->s.model >= 0 && p->s.model < 64
@@ -407,7 +403,7 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
             nd->fullmask = p->s.gpn == 64 ? ~0ULL : (1ULL << p->s.gpn) - 1;
             nd->up = 1;
             nd->fval = -1;
-            leaf_update(f, p->node0 + j);
+            gs_fleet_leaf_update(f, p->node0 + j);
         }
         gs_fleet_index_sync(f, i);
         p->gpus_up = (int64_t)p->s.nodes * p->s.gpn;
@@ -423,7 +419,7 @@ struct gs_fleet *gs_fleet_new(const struct gs_catalog *cat,
     }
     f->gpus_up = f->ngpus;
     for (int i = 0; i < f->nnodes; i++)
-        f->stranded_milli += node_stranded(f, i);
+        f->stranded_milli += gs_fleet_node_stranded(f, i);
     return f;
 fail:
     gs_fleet_free(f);
@@ -468,7 +464,7 @@ static int32_t frac_mib(const struct gs_fleet *f, const struct gs_pool *p,
                         const struct gs_need *need, int milli)
 {
     if (need->mem_gb > 0)
-        return gb_to_mib(need->mem_gb);
+        return gs_gb_to_mib(need->mem_gb);
     return (int32_t)((int64_t)gpu_mib(f, p) * milli / 1000);
 }
 
@@ -1236,15 +1232,14 @@ int gs_fleet_can_commit(const struct gs_fleet *f, const struct gs_alloc *a,
     return dm.kind == GS_DEM_WHOLE ? total == dm.gpus : total == 1;
 }
 
-static void notify(const struct gs_fleet *f, int node,
-                   const struct gs_need *need, int sign)
+void gs_fleet_notify(const struct gs_fleet *f, int node,
+                     const struct gs_need *need, int sign)
 {
     for (int i = 0; i < f->nwatch; i++)
         f->watch_fn[i](f->watch_arg[i], f, node, need, sign);
 }
 
-/* Free GPU milli of node if its CPU or memory is exhausted, else 0. */
-static int64_t node_stranded(const struct gs_fleet *f, int node)
+int64_t gs_fleet_node_stranded(const struct gs_fleet *f, int node)
 {
     const struct gs_node *nd = &f->nodes[node];
     if (!nd->up || (f->cpu_free[node] >= GS_STRAND_CPU &&
@@ -1289,7 +1284,7 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
     for (int i = 0; i < a->n; i++) {
         int node = pt[i].node;
         struct gs_node *nd = &f->nodes[node];
-        f->stranded_milli -= node_stranded(f, node);
+        f->stranded_milli -= gs_fleet_node_stranded(f, node);
         if (p->mig)
             mig_apply(p, &pt[i], &dm, sign);
         /* Per GPU: its free milli and MiB; it is fully free exactly when
@@ -1323,11 +1318,11 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
         f->cpu_used += sign * hc;
         f->mem_used += sign * hm;
         GS_ASSERT(f->cpu_free[node] >= 0 && f->mem_free[node] >= 0);
-        f->stranded_milli += node_stranded(f, node);
+        f->stranded_milli += gs_fleet_node_stranded(f, node);
         nd->njobs += sign;
         GS_ASSERT(nd->njobs >= 0);
-        leaf_update(f, node);
-        notify(f, node, need, sign);
+        gs_fleet_leaf_update(f, node);
+        gs_fleet_notify(f, node, need, sign);
     }
 }
 
@@ -1341,128 +1336,6 @@ void gs_fleet_release(struct gs_fleet *f, const struct gs_alloc *a,
                       const struct gs_need *need)
 {
     apply(f, a, need, -1);
-}
-
-void gs_fleet_set_lent(struct gs_fleet *f, int gpu, int lent)
-{
-    GS_ASSERT(lent >= 0 && lent <= 1000);
-    if (f->lent[gpu] == lent)
-        return;
-    f->lent[gpu] = (int16_t)lent;
-    int lo = 0, hi = f->nnodes;     /* the node of gpu: nodes are in order */
-    while (hi - lo > 1) {
-        int mid = (lo + hi) / 2;
-        if (f->nodes[mid].gpu0 <= gpu)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    /* Only fractional pools lend (they keep rmax); leaf_update reads the
-     * loans of no other pool. */
-    GS_ASSERT(lent == 0 || f->pools[f->nodes[lo].pool].rmax != NULL);
-    leaf_update(f, lo);
-    notify(f, lo, NULL, 0);
-}
-
-int gs_fleet_watch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)
-{
-    if (f->nwatch == GS_FLEET_WATCHERS)
-        return GS_ERANGE;
-    f->watch_fn[f->nwatch] = fn;
-    f->watch_arg[f->nwatch] = arg;
-    f->nwatch++;
-    return 0;
-}
-
-void gs_fleet_unwatch(struct gs_fleet *f, gs_fleet_watch_fn *fn, void *arg)
-{
-    for (int i = 0; i < f->nwatch; i++)
-        if (f->watch_fn[i] == fn && f->watch_arg[i] == arg) {
-            for (int k = i + 1; k < f->nwatch; k++) {
-                f->watch_fn[k - 1] = f->watch_fn[k];
-                f->watch_arg[k - 1] = f->watch_arg[k];
-            }
-            f->nwatch--;
-            return;
-        }
-}
-
-/* A MIG pool offers instances only on GPUs open to new work: up, not
- * cordoned, not dead. */
-static void mig_open(struct gs_fleet *f, int node)
-{
-    const struct gs_node *nd = &f->nodes[node];
-    struct gs_pool *p = &f->pools[nd->pool];
-    if (p->mig == NULL)
-        return;
-    int g0 = (node - p->node0) * p->s.gpn;
-    for (int k = 0; k < p->s.gpn; k++)
-        gs_migslots_set_open(p->mig, g0 + k, nd->up && !nd->cordon &&
-                                             !(nd->deadmask & (1ULL << k)));
-}
-
-void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
-{
-    struct gs_node *nd = &f->nodes[node];
-    struct gs_pool *p = &f->pools[nd->pool];
-    if (nd->up == up)
-        return;
-    GS_ASSERT(up || nd->njobs == 0);
-    f->stranded_milli -= node_stranded(f, node);
-    nd->up = up;
-    f->stranded_milli += node_stranded(f, node);
-    int alive = p->s.gpn - __builtin_popcountll(nd->deadmask);
-    int64_t d = up ? alive : -alive;
-    p->gpus_up += d;
-    f->gpus_up += d;
-    mig_open(f, node);
-    leaf_update(f, node);
-    notify(f, node, NULL, 0);
-}
-
-void gs_fleet_set_cordon(struct gs_fleet *f, int node, int on)
-{
-    struct gs_node *nd = &f->nodes[node];
-    if (nd->cordon == on)
-        return;
-    nd->cordon = on;
-    mig_open(f, node);
-    leaf_update(f, node);
-    notify(f, node, NULL, 0);
-}
-
-void gs_fleet_set_gpu_dead(struct gs_fleet *f, int node, int k, int dead)
-{
-    struct gs_node *nd = &f->nodes[node];
-    struct gs_pool *p = &f->pools[nd->pool];
-    uint64_t bit = 1ULL << k;
-    int g = nd->gpu0 + k;
-    if (!!(nd->deadmask & bit) == !!dead)
-        return;
-    int d = dead ? -1 : 1;
-    f->stranded_milli -= node_stranded(f, node);
-    if (dead) {
-        GS_ASSERT(f->free_milli[g] == 1000);
-        nd->deadmask |= bit;
-        nd->fullmask &= ~bit;
-        nd->nfull--;
-        f->free_milli[g] = 0;
-        f->free_mib[g] = 0;
-    } else {
-        nd->deadmask &= ~bit;
-        nd->fullmask |= bit;
-        nd->nfull++;
-        f->free_milli[g] = 1000;
-        f->free_mib[g] = gb_to_mib(f->cat->m[p->s.model].mem_gb);
-    }
-    f->stranded_milli += node_stranded(f, node);
-    if (nd->up) {
-        p->gpus_up += d;
-        f->gpus_up += d;
-    }
-    mig_open(f, node);
-    leaf_update(f, node);
-    notify(f, node, NULL, 0);
 }
 
 void gs_pool_host(const struct gs_catalog *cat, const struct gs_pool_spec *ps,

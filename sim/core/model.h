@@ -187,5 +187,8 @@ void gs_summary_values(const struct gs_summary *su, double *v);
 
 /* The state model ops has in simulation s, NULL if it is not in the run. */
 void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops);
+/* The same by the model's name (ops->name): for a model's own files that
+ * do not hold its table. */
+void *gs_sim_model_named(const struct gs_sim *s, const char *name);
 
 #endif

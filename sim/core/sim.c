@@ -16,8 +16,11 @@
  * by the policy, holding one node's CPU and host memory (fleet.h,
  * gs_need_host_only).  The core places them (host_place; placers are
  * asked only for jobs with GPUs): pools without GPUs first, then GPU
- * nodes, first fit. */
-#include "sim.h"
+ * nodes, first fit.  What admits an arriving job (its tenant, host asks,
+ * eligible pools, record; the error when no pool may ever take it) is
+ * admit.c's, called by arrive() here; the two share struct gs_sim through
+ * simint.h. */
+#include "simint.h"
 #include "../base/bigmem.h"
 #include "../cluster/frag.h"
 #include "model.h"
@@ -28,105 +31,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Room for the models of model.c's table. */
-#define GS_MAXMODELS 16
-/* Admission's table of job shapes (shape_answers): 64 entries. */
-#define GS_SHAPE_BITS 6
-/* The largest tenant key a source may give (struct gs_jobspec). */
-#define GS_TENANT_KEYS (1 << 16)
-
-struct gs_sim {
-    const struct gs_scenario *sc;
-    struct gs_engine eng;
-    struct gs_fleet *fleet;
-    uint64_t seed;
-
-    const struct gs_policy_ops *pol;
-    void *pst;
-    struct gs_params pparams;
-    const struct gs_placer_ops *plc;
-    void *plst;
-    struct gs_params lparams;
-
-    struct gs_source src;
-    struct gs_jobspec next;
-    int have_next;
-
-    struct gs_job *phead, *ptail;
-    long npending;
-    /* Per block of 2^PBLK records, its last pending job (the list is in
-     * record order, so a block's pending jobs are adjacent), and a bit per
-     * block that has one: a requeued job finds its place in O(block) rather
-     * than by walking the queue from its end. */
-    struct gs_job **plast;
-    uint64_t *pbits;
-    long nblk;
-    struct gs_job **run;
-    long nrun, caprun;
-    struct gs_job *freelist;
-
-    struct gs_jobrec *rec;
-    long nrec, caprec;
-    /* The host asks' distinct pairs (hostv[0] = none), found by an open
-     * addressing table of indices (hh, 0 = empty); the last one found is
-     * remembered.  host: every record's pair, once more than
-     * GS_JOBREC_HOSTS distinct ones came (NULL until then). */
-    struct gs_jobhost *hostv;
-    long nhostv, caphostv;
-    uint32_t *hh;
-    long hhcap;
-    uint64_t hlast_key;
-    uint32_t hlast;
-    long host_pairs;            /* at most this many indexed */
-    struct gs_jobhost *host;
-    struct gs_jobredo *redo;    /* NULL until a job is requeued */
-    long npreempt;              /* requeues, all jobs */
-
-    char (*tnames)[GS_TENANT_NAME];
-    int ntn, captn;
-    int *thash;                 /* open addressing, -1 = empty */
-    int thcap;
-    int *tkey;                  /* a source's tenant key: index + 1, 0 */
-    int ntkey;
-    struct shape_memo *shapes;  /* 2^GS_SHAPE_BITS (shape_answers) */
-
-    struct gs_range *ranges;    /* scratch: one per pool */
-    struct gs_event tick;
-    int dirty;
-    gs_time t0;                 /* first arrival */
-    int have_t0;
-    int err;
-    struct gs_diag errd;
-
-    gs_sim_status_fn *status;   /* the progress line's hook, or NULL */
-    void *status_ctx;
-    gs_time bill_until;         /* 0, or the least span */
-    gs_time start;              /* the run's start: t0, or a model's first
-                                   event when sooner (the span's start) */
-    struct gs_metrics m;
-    struct gs_summary sum;
-    struct gs_frag *frag;       /* fragmentation measure, node classes */
-    int offering;               /* in gs_sim_offer: no policy hooks */
-    struct simmod {             /* the models in this run (model.h) */
-        const struct gs_model_ops *ops;
-        void *st;
-    } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
-    int nmods, nveto;           /* veto: those with a pool_ok hook */
-    gs_time last_change;        /* a job last started or stopped */
-    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
-    /* Misses remembered (gs_sim_place anywhere): a need and tier that found
-     * no room stays without room until capacity comes back, which the
-     * fleet tells (a release, a node up or down, a loan): epoch moves. */
-    uint64_t epoch;
-    int memo_ok;                /* gs_sim_misses_repeat() */
-    struct miss {
-        struct gs_need need;
-        int tier;
-        uint64_t epoch;         /* 0: empty */
-        char prof[GS_MIG_PROFILE_NAME];
-    } miss[64];
-};
 
 /* With no horizon, a run whose jobs can neither start nor end for this
  * long (pending jobs on capacity that never comes back) stops there. */
@@ -141,75 +45,6 @@ struct gs_sim {
             if ((s)->mods[mi_].ops->h)                                  \
                 (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
     } while (0)
-
-/* May job j use pool p: every model's veto passes. */
-static int pool_ok(const struct gs_sim *s, int p, const struct gs_job *j)
-{
-    for (int i = 0; i < s->nveto; i++)
-        if (!s->veto[i].ops->pool_ok(s->veto[i].st, p, j))
-            return 0;
-    return 1;
-}
-
-static int fail(struct gs_sim *s, int code, const char *where,
-                const char *what)
-{
-    if (!s->err) {
-        s->err = code;
-        gs_diag_set(&s->errd, code, where, "%s", what);
-    }
-    return code;
-}
-
-static uint32_t hash_str(const char *p)
-{
-    uint32_t h = 2166136261u;
-    for (; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
-}
-
-/* Index of tenant name, added if new; GS_ENOMEM, or GS_ERANGE past
- * GS_MAX_TENANTS tenants (a record's field). */
-static int tenant_intern(struct gs_sim *s, const char *name)
-{
-    if (s->ntn * 2 >= s->thcap) {
-        int cap = s->thcap ? s->thcap * 2 : 64;
-        int *h = malloc((size_t)cap * sizeof *h);
-        if (h == NULL)
-            return GS_ENOMEM;
-        for (int i = 0; i < cap; i++)
-            h[i] = -1;
-        for (int i = 0; i < s->ntn; i++) {
-            uint32_t k = hash_str(s->tnames[i]) & (uint32_t)(cap - 1);
-            while (h[k] >= 0)
-                k = (k + 1) & (uint32_t)(cap - 1);
-            h[k] = i;
-        }
-        free(s->thash);
-        s->thash = h;
-        s->thcap = cap;
-    }
-    uint32_t k = hash_str(name) & (uint32_t)(s->thcap - 1);
-    while (s->thash[k] >= 0) {
-        if (strcmp(s->tnames[s->thash[k]], name) == 0)
-            return s->thash[k];
-        k = (k + 1) & (uint32_t)(s->thcap - 1);
-    }
-    if (s->ntn >= GS_MAX_TENANTS)
-        return GS_ERANGE;
-    if (s->ntn == s->captn) {
-        int cap = s->captn ? s->captn * 2 : 16;
-        void *t = realloc(s->tnames, (size_t)cap * sizeof *s->tnames);
-        if (t == NULL)
-            return GS_ENOMEM;
-        s->tnames = t;
-        s->captn = cap;
-    }
-    snprintf(s->tnames[s->ntn], GS_TENANT_NAME, "%s", name);
-    s->thash[k] = s->ntn;
-    return s->ntn++;
-}
 
 #define PBLK 8
 
@@ -371,22 +206,7 @@ static gs_time finish_time(const struct gs_sim *s, const struct gs_job *j)
     return s->eng.now + (gs_time)dt;
 }
 
-/* The GPUs j holds, booked in its pool's unit -- what the fleet's used
- * capacity counts for it (fleet.h): whole GPUs, a fraction, one
- * time-slicing replica (1/N of a GPU), or a MIG instance's share of the
- * memory slices.  Before it runs: what it asks. */
-static float alloc_gpus(const struct gs_job *j)
-{
-    if (gs_need_host_only(&j->need))
-        return 0.0f;
-    if (j->alloc.pool >= 0 && j->alloc.n > 0)
-        return (float)((double)gs_alloc_milli(&j->alloc) / 1000.0);
-    if (j->need.gpus > 0)
-        return (float)j->need.gpus;
-    return (float)j->need.milli / 1000.0f;
-}
-
-/* r->gpus is alloc_gpus(j) as start_job set it: the allocation does not
+/* r->gpus is sim_alloc_gpus(j) as start_job set it: the allocation does not
  * change while the job runs. */
 static void account_run(struct gs_sim *s, struct gs_job *j)
 {
@@ -415,7 +235,6 @@ static void release(struct gs_sim *s, struct gs_job *j)
     gs_fleet_release(s->fleet, &j->alloc, &j->need);
 }
 
-static void on_finish(struct gs_event *ev, void *ctx);
 
 /* The job whose finish comes next has usually sat untouched since it
  * started, hours of simulated time and thousands of events ago.  When a
@@ -424,6 +243,8 @@ static void on_finish(struct gs_event *ev, void *ctx);
  * holding the record's index has come; those misses then overlap with the
  * work until it fires (the policy's heaps read the same struct) instead of
  * following one another.  A hint only: the event may yet move. */
+static void on_finish(struct gs_event *ev, void *ctx);
+
 static const struct gs_job *next_finish(struct gs_sim *s)
 {
     struct gs_event *nx = gs_engine_top(&s->eng);
@@ -483,314 +304,7 @@ static void on_tick(struct gs_event *ev, void *ctx)
         gs_engine_at(&s->eng, ev, s->eng.now + s->pol->tick_ms);
 }
 
-/* --- admission --------------------------------------------------------- */
-
-static int any_pool_fits(const struct gs_sim *s, const struct gs_job *j)
-{
-    for (int p = 0; p < s->fleet->npools; p++)
-        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
-            pool_ok(s, p, j))
-            return 1;
-    return 0;
-}
-
-/* Why a job fits no pool, when the spot rule is the reason. */
-static const char *spot_hint(const struct gs_sim *s, const struct gs_job *j)
-{
-    for (int p = 0; p < s->fleet->npools; p++)
-        if (gs_fleet_pool_eligible(s->fleet, p, &j->need))
-            return " (the pools that would fit are spot pools, closed to "
-                   "its tier by $.spot.tiers)";
-    return "";
-}
-
-/* The host resources j asks when its trace or class states none: the
- * tier's, per GPU (a fraction pro rata; a MIG profile as one slice of 7)
- * or for a job asking no GPU -- but never more than its GPUs' share of a
- * node (the GPUs it would hold / the node's GPUs: a time-slicing replica
- * 1/N of a GPU's share) on the most generous pool it may use, so a
- * default alone neither makes a job unplaceable nor strands GPUs.  What a
- * job states is kept as stated. */
-static void host_defaults(const struct gs_sim *s, struct gs_job *j,
-                          const struct gs_tiercfg *tc)
-{
-    struct gs_need *n = &j->need;
-    int def_c = n->cpu_milli <= 0, def_m = n->mem_mib <= 0;
-    if (!def_c && !def_m)
-        return;
-    int host = gs_need_host_only(n);
-    double g = n->gpus > 0 ? n->gpus
-               : n->milli > 0 ? n->milli / 1000.0 : 1.0 / 7.0;
-    int64_t cpu = host ? tc->cpu_only : llround(tc->cpu_per_gpu * g);
-    int64_t mem = host ? tc->mem_only : llround(tc->mem_per_gpu * g);
-    /* the most one job of this shape may ask on some eligible pool */
-    struct gs_need bare = *n;
-    bare.cpu_milli = bare.mem_mib = 0;
-    int64_t cmax = -1, mmax = -1;
-    for (int p = 0; p < s->fleet->npools; p++) {
-        if (!gs_fleet_pool_eligible(s->fleet, p, &bare) || !pool_ok(s, p, j))
-            continue;
-        const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
-        int32_t nc, nm;
-        gs_pool_host(s->fleet->cat, ps, &nc, &nm);
-        struct gs_demand dm;
-        int64_t held = 1000, per = 1000;   /* milli held, of per */
-        if (!host && gs_fleet_demand(s->fleet, p, &bare, &dm) == 0) {
-            held = dm.kind == GS_DEM_WHOLE ? 1000LL * dm.gpus : dm.milli;
-            per = 1000LL * ps->gpn;     /* a gang's parts split it by
-                                           their GPUs (gs_part_host) */
-        }
-        int64_t c = (int64_t)nc * held / per, m = (int64_t)nm * held / per;
-        if (c > cmax)
-            cmax = c;
-        if (m > mmax)
-            mmax = m;
-    }
-    if (def_c)
-        n->cpu_milli = (int32_t)(cmax >= 0 && cpu > cmax ? cmax : cpu);
-    if (def_m)
-        n->mem_mib = (int32_t)(mmax >= 0 && mem > mmax ? mmax : mem);
-}
-
-_Static_assert(sizeof(struct gs_jobrec) == GS_JOBREC_BYTES,
-               "struct gs_jobrec has padding or grew");
-_Static_assert(GS_NTIERS <= 8 && GS_NKILL <= 8 && GS_JOB_UNFINISHED < 8,
-               "a record's 3-bit codes are too small");
-
-/* The records' memory (bigmem.h): mappings of their own, grown by mremap
- * (no copy) and marked for transparent huge pages, so a million records
- * take a few dozen page faults rather than 16,000.  They grow by doubling,
- * which costs address space, not memory: only the pages written are
- * resident.  The side arrays -- every job's host asks once there are too
- * many distinct pairs to index, what requeued jobs keep -- exist only once
- * needed and then grow with the records. */
-static int side_grow(void **p, size_t each, long old, long cap)
-{
-    void *q = gs_big_realloc(*p, (size_t)old * each, (size_t)cap * each);
-    if (q == NULL)
-        return GS_ENOMEM;
-    *p = q;
-    return 0;
-}
-
-/* Room for one more record. */
-static int records_grow(struct gs_sim *s)
-{
-    if (s->nrec < s->caprec)
-        return 0;
-    long cap = s->caprec ? s->caprec * 2 : 1024;   /* 64 KB, then doubling */
-    if ((size_t)cap > (size_t)UINT32_MAX + 1)
-        return GS_ENOMEM;       /* a job's record index is 32 bits */
-    if (side_grow((void **)&s->rec, sizeof *s->rec, s->caprec, cap) < 0 ||
-        (s->host && side_grow((void **)&s->host, sizeof *s->host, s->caprec,
-                              cap) < 0) ||
-        (s->redo && side_grow((void **)&s->redo, sizeof *s->redo, s->caprec,
-                              cap) < 0))
-        return GS_ENOMEM;
-    s->caprec = cap;
-    return 0;
-}
-
-static uint32_t host_hash(uint64_t key, long cap)
-{
-    key *= 0x9e3779b97f4a7c15ULL;
-    return (uint32_t)(key >> 32) & (uint32_t)(cap - 1);
-}
-
-/* The index of host pair h in the table of distinct pairs, added if new;
- * GS_ERANGE when the table is full (host_pairs pairs), GS_ENOMEM. */
-static long host_index(struct gs_sim *s, struct gs_jobhost h)
-{
-    uint64_t key = (uint64_t)(uint32_t)h.cpu_milli << 32 |
-                   (uint32_t)h.mem_mib;
-    if (key == 0)
-        return 0;
-    if (key == s->hlast_key && s->hlast)
-        return s->hlast;
-    if (s->nhostv * 2 + 2 >= s->hhcap) {
-        long cap = s->hhcap ? s->hhcap * 2 : 64;
-        uint32_t *t = calloc((size_t)cap, sizeof *t);
-        if (t == NULL)
-            return GS_ENOMEM;
-        for (long i = 1; i < s->nhostv; i++) {
-            const struct gs_jobhost *v = &s->hostv[i];
-            uint32_t k = host_hash((uint64_t)(uint32_t)v->cpu_milli << 32 |
-                                   (uint32_t)v->mem_mib, cap);
-            while (t[k])
-                k = (k + 1) & (uint32_t)(cap - 1);
-            t[k] = (uint32_t)i;
-        }
-        free(s->hh);
-        s->hh = t;
-        s->hhcap = cap;
-    }
-    uint32_t k = host_hash(key, s->hhcap);
-    for (; s->hh[k]; k = (k + 1) & (uint32_t)(s->hhcap - 1)) {
-        const struct gs_jobhost *v = &s->hostv[s->hh[k]];
-        if (v->cpu_milli == h.cpu_milli && v->mem_mib == h.mem_mib) {
-            s->hlast_key = key;
-            return s->hlast = s->hh[k];
-        }
-    }
-    if (s->nhostv == 0)
-        s->nhostv = 1;          /* index 0: no asks */
-    if (s->nhostv > s->host_pairs)
-        return GS_ERANGE;
-    if (s->nhostv >= s->caphostv) {
-        long cap = s->caphostv ? s->caphostv * 2 : 16;
-        struct gs_jobhost *v = realloc(s->hostv, (size_t)cap * sizeof *v);
-        if (v == NULL)
-            return GS_ENOMEM;
-        v[0] = (struct gs_jobhost){ 0, 0 };
-        s->hostv = v;
-        s->caphostv = cap;
-    }
-    s->hostv[s->nhostv] = h;
-    s->hh[k] = (uint32_t)s->nhostv;
-    s->hlast_key = key;
-    return s->hlast = (uint32_t)s->nhostv++;
-}
-
-/* Keep the host asks of record i (the last one): its pair's index, or in
- * the side array once the pairs are too many to index. */
-static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
-{
-    if (s->host == NULL) {
-        long k = host_index(s, h);
-        if (k >= 0) {
-            s->rec[i].host = (unsigned)k;
-            return 0;
-        }
-        if (k != GS_ERANGE)
-            return (int)k;
-        /* too many distinct pairs: every record's own */
-        if (side_grow((void **)&s->host, sizeof *s->host, 0, s->caprec) < 0)
-            return GS_ENOMEM;
-        for (long r = 0; r < i; r++)
-            s->host[r] = s->hostv[s->rec[r].host];
-    }
-    s->rec[i].host = 0;
-    s->host[i] = h;
-    return 0;
-}
-
-/* Where a job's problem is: the scenario, the job, its trace line. */
-static void job_where(const struct gs_sim *s, const struct gs_jobspec *sp,
-                      char *buf, size_t len)
-{
-    if (sp->line > 0)
-        snprintf(buf, len, "%s: job %lld (trace line %ld)", s->sc->file,
-                 (long long)sp->id, sp->line);
-    else
-        snprintf(buf, len, "%s: job %lld", s->sc->file, (long long)sp->id);
-}
-
-/* The least time factor over the pools j may use (-1 if none: the pools
- * and their models are fixed for the run, so admission works it out once
- * and the estimate, asked for every pending job a backfill pass looks at,
- * is one multiplication), and whether any pool may take j (1) or none (0),
- * in one pass over the pools. */
-static int pools_for(const struct gs_sim *s, const struct gs_job *j,
-                     double *factor)
-{
-    double best = -1;
-    int fits = 0, host = gs_need_host_only(&j->need);
-    for (int p = 0; p < s->fleet->npools; p++) {
-        if (!gs_fleet_pool_eligible(s->fleet, p, &j->need))
-            continue;
-        if (!host) {
-            double f = gs_catalog_time_factor(&s->sc->cat, j->s.ref_model,
-                                              s->fleet->pools[p].s.model,
-                                              j->s.cb);
-            if (best < 0 || f < best)
-                best = f;
-        }
-        if (!fits)
-            fits = pool_ok(s, p, j);
-    }
-    *factor = host ? (fits ? 1.0 : -1) : best;  /* CPU work: no GPU model */
-    return fits;
-}
-
-/* What admission works out from a job's shape alone (shape_answers). */
-struct shape {
-    double mem_gb, gpu_mem_min, cb;
-    uint64_t allowed;
-    int32_t tier, gpus, milli, guar, burst, ref_model, cpu_milli, mem_mib;
-};
-
-struct shape_memo {
-    struct shape k;
-    int32_t cpu_milli, mem_mib;     /* the asks, defaults included */
-    uint64_t allowed;               /* with its attributes */
-    double efactor;
-    int attrs_empty, fits, used;
-};
-
-_Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
-
-/* Work out, for job j (its need as the spec states it), the models its
- * attributes admit, its host asks with the tier's defaults (host_defaults),
- * its least time factor and whether any pool may take it (pools_for); *ae
- * is 1 when its attributes admit no model it may use.  Each is a function
- * of the job's shape -- tier, need, reference model and compute share --
- * since the pools, the catalog, the tiers and the models' vetoes (model.h:
- * pool_ok looks at the pool and the job's tier and need) are fixed for
- * the run; so the answers for a shape are remembered in a small
- * direct-mapped table and alike jobs, most of a workload, look them up.
- * Jobs that name a MIG profile or a GPU family, or tolerate a taint, are
- * worked out each time. */
-static void shape_answers(struct gs_sim *s, struct gs_job *j,
-                          const struct gs_jobspec *sp,
-                          const struct gs_tiercfg *tc, int *ae, int *fits)
-{
-    struct shape_memo *m = NULL;
-    struct shape k;
-    if (!sp->mig_profile[0] && !sp->gpu_family[0] && !sp->tolerates) {
-        k = (struct shape){ .mem_gb = j->need.mem_gb,
-                            .gpu_mem_min = sp->gpu_mem_min, .cb = sp->cb,
-                            .allowed = j->need.allowed, .tier = sp->tier,
-                            .gpus = j->need.gpus, .milli = j->need.milli,
-                            .guar = j->need.guar, .burst = j->need.burst,
-                            .ref_model = sp->ref_model,
-                            .cpu_milli = j->need.cpu_milli,
-                            .mem_mib = j->need.mem_mib };
-        uint64_t h = k.allowed ^ (uint64_t)(uint32_t)k.gpus << 7 ^
-                     (uint64_t)(uint32_t)k.milli << 13 ^
-                     (uint64_t)(uint32_t)k.tier << 29 ^
-                     (uint64_t)(uint32_t)k.cpu_milli << 31 ^
-                     (uint64_t)(uint32_t)k.mem_mib << 17;
-        h *= 0x9e3779b97f4a7c15ULL;
-        m = &s->shapes[h >> (64 - GS_SHAPE_BITS)];
-        if (m->used && memcmp(&m->k, &k, sizeof k) == 0) {
-            j->need.cpu_milli = m->cpu_milli;
-            j->need.mem_mib = m->mem_mib;
-            j->need.allowed = m->allowed;
-            j->efactor = m->efactor;
-            *ae = m->attrs_empty;
-            *fits = m->fits;
-            return;
-        }
-    }
-    *ae = 0;
-    if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
-        /* DRA attributes: the models they admit, within any list */
-        uint64_t mm = gs_jobspec_attr_models(&s->sc->cat, sp->gpu_family,
-                                             sp->gpu_mem_min);
-        if (j->need.allowed)
-            mm &= j->need.allowed;
-        *ae = mm == 0 && !gs_need_host_only(&j->need);
-        j->need.allowed = mm;
-    }
-    host_defaults(s, j, tc);
-    *fits = pools_for(s, j, &j->efactor);
-    if (m)
-        *m = (struct shape_memo){ .k = k, .cpu_milli = j->need.cpu_milli,
-                                  .mem_mib = j->need.mem_mib,
-                                  .allowed = j->need.allowed,
-                                  .efactor = j->efactor, .attrs_empty = *ae,
-                                  .fits = *fits, .used = 1 };
-}
+/* --- arrival ---------------------------------------------------------- */
 
 /* Fill a job's struct from its spec: zero but for what few jobs have (a
  * MIG profile's name, phases: job.h), which is written only when the job
@@ -818,139 +332,21 @@ static void job_fill(struct gs_job *j, const struct gs_jobspec *sp)
         j->mig_profile[0] = '\0';
 }
 
-/* The tenant index of sp's tenant, through the source's number for it
- * when it gives one (struct gs_jobspec: tenant_key) -- the name is hashed
- * once, not for every job -- or by name.  Negative: tenant_intern's. */
-static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
+/* A job of spec sp arrives: a job struct (the free list's first, or a
+ * new one), filled, admitted (admit.c: record, tenant, host asks, pools)
+ * and queued, the policy told.  0, or a negative code with the run failed
+ * (gs_sim_fail). */
+static int arrive(struct gs_sim *s, const struct gs_jobspec *sp)
 {
-    int key = sp->tenant_key;
-    if (key > 0 && key < s->ntkey && s->tkey[key] > 0)
-        return s->tkey[key] - 1;
-    int t = tenant_intern(s, sp->tenant);
-    if (t < 0 || key <= 0 || key > GS_TENANT_KEYS)
-        return t;
-    if (key >= s->ntkey) {
-        int n = s->ntkey ? s->ntkey : 64;
-        while (n <= key)
-            n *= 2;
-        int *k = realloc(s->tkey, (size_t)n * sizeof *k);
-        if (k == NULL)
-            return t;           /* looked up by name next time */
-        memset(k + s->ntkey, 0, (size_t)(n - s->ntkey) * sizeof *k);
-        s->tkey = k;
-        s->ntkey = n;
-    }
-    s->tkey[key] = t + 1;
-    return t;
-}
-
-static int admit(struct gs_sim *s, const struct gs_jobspec *sp)
-{
-    const struct gs_tiercfg *tc = &s->sc->tiers[sp->tier];
     struct gs_job *j = s->freelist;
     if (j)
         s->freelist = j->next;
     else if ((j = malloc(sizeof *j)) == NULL)
-        return fail(s, GS_ENOMEM, "", "out of memory");
+        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
     job_fill(j, sp);
-    j->model = -1;
-    j->tenant = tenant_of(s, sp);
-    if (j->tenant < 0) {
-        int rc = j->tenant;
-        free(j);
-        if (rc == GS_ENOMEM)
-            return fail(s, GS_ENOMEM, "", "out of memory");
-        char where[600];
-        job_where(s, sp, where, sizeof where);
-        return fail(s, GS_ERANGE, where, "its tenant would be the run's "
-                    "16,777,217th: a run has at most 2^24 tenants");
-    }
-    j->prio = sp->priority == INT_MIN ? tc->priority : sp->priority;
-    j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
-    j->max_wait = sp->max_wait < 0 ? tc->max_wait : sp->max_wait;
-    j->ckpt = sp->ckpt > 0 ? sp->ckpt : tc->ckpt;
-    j->need = (struct gs_need){ .gpus = sp->gpus,
-                                .milli = sp->gpus > 0 ? 0 : sp->milli,
-                                .mem_gb = sp->mem_gb, .allowed = sp->allowed,
-                                .tolerates = sp->tolerates,
-                                .profile = sp->mig_profile[0] ? j->mig_profile
-                                                              : NULL,
-                                .guar = sp->guar_milli,
-                                .burst = sp->burst_milli,
-                                .cpu_milli = sp->cpu_milli,
-                                .mem_mib = sp->mem_mib,
-                                .dev_gb = sp->gpu_mem_min };
-    int attrs_empty, fits;
-    shape_answers(s, j, sp, tc, &attrs_empty, &fits);
-
-    if (records_grow(s) < 0) {
-        free(j);
-        return fail(s, GS_ENOMEM, "", "out of memory");
-    }
-    j->rec = (uint32_t)s->nrec;
-    struct gs_jobrec *r = &s->rec[s->nrec++];
-    *r = (struct gs_jobrec){ .id = sp->id, .arrival = sp->arrival,
-                             .start = -1, .end = -1, .work = sp->work,
-                             .gpus = alloc_gpus(j),
-                             .tenant = (unsigned)j->tenant,
-                             .model = -1, .tier = (unsigned)sp->tier & 7,
-                             .state = GS_JOB_PENDING };
-    /* what it asks, tier defaults included */
-    if (host_keep(s, (long)j->rec, (struct gs_jobhost){
-                      j->need.cpu_milli, j->need.mem_mib }) < 0) {
-        s->nrec--;
-        free(j);
-        return fail(s, GS_ENOMEM, "", "out of memory");
-    }
-
-    if (attrs_empty || !fits) {
-        char where[600], what[300];
-        job_where(s, sp, where, sizeof where);
-        if (attrs_empty)
-            snprintf(what, sizeof what,
-                     "no GPU model of the catalog is both allowed to it and "
-                     "has its attributes (gpu_family '%s', at least %g GiB)",
-                     sp->gpu_family, sp->gpu_mem_min);
-        else if (sp->gpu_family[0] || sp->gpu_mem_min > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %g GPUs of family '%s' with at least %g GiB "
-                     "each, but no pool it may use has them%s",
-                     sp->gpus > 0 ? sp->gpus : sp->milli / 1000.0,
-                     sp->gpu_family[0] ? sp->gpu_family : "any",
-                     sp->gpu_mem_min, spot_hint(s, j));
-        else if (gs_need_host_only(&j->need))
-            snprintf(what, sizeof what,
-                     "it asks for no GPU, %.3f CPUs and %d MiB of host "
-                     "memory, but no pool it may use has a node with that "
-                     "much CPU and memory%s", sp->cpu_milli / 1000.0,
-                     (int)sp->mem_mib, spot_hint(s, j));
-        else if (sp->cpu_milli > 0 || sp->mem_mib > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
-                     "memory, but no pool it may use has nodes with room for "
-                     "all of them%s", sp->gpus > 0 ? sp->gpus
-                                                    : sp->milli / 1000.0,
-                     sp->cpu_milli / 1000.0, (int)sp->mem_mib,
-                     spot_hint(s, j));
-        else if (sp->mig_profile[0])
-            snprintf(what, sizeof what,
-                     "it asks for MIG profile '%s' but no MIG pool it may use "
-                     "has that profile in its layout or may reconfigure to it",
-                     sp->mig_profile);
-        else if (sp->gpus > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %d GPUs (%.1f GB each) but no pool it may "
-                     "use has that many GPUs with that memory%s", sp->gpus,
-                     sp->mem_gb, spot_hint(s, j));
-        else
-            snprintf(what, sizeof what,
-                     "it asks for %.3f GPU with %.1f GB but no GPU model it "
-                     "may use has that memory%s", sp->milli / 1000.0,
-                     sp->mem_gb, spot_hint(s, j));
-        s->nrec--;
-        free(j);
-        return fail(s, GS_EINVAL, where, what);
-    }
+    int rc = gs_sim_admit(s, j, sp);    /* j freed when it fails */
+    if (rc < 0)
+        return rc;
     j->state = GS_JOB_PENDING;
     pending_insert(s, j);
     if (s->pol->arrive && !s->offering)
@@ -1015,7 +411,7 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
     int n = 0;
     for (int p = 0; p < s->fleet->npools; p++)
         if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
-            pool_ok(s, p, j))
+            sim_pool_ok(s, p, j))
             s->ranges[n++] = (struct gs_range){ p, 0,
                                                 s->fleet->pools[p].s.nodes };
     return n;
@@ -1171,16 +567,16 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
         /* A policy's own ranges obey the spot rule too. */
         int n = 0;
         for (int i = 0; i < nranges; i++)
-            if (pool_ok(s, ranges[i].pool, j))
+            if (sim_pool_ok(s, ranges[i].pool, j))
                 n++;
         if (n < nranges) {
             struct gs_range *r = s->ranges;
             if (nranges > s->fleet->npools + 1 &&
                 (r = malloc((size_t)nranges * sizeof *r)) == NULL)
-                return fail(s, GS_ENOMEM, "", "out of memory");
+                return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
             n = 0;
             for (int i = 0; i < nranges; i++)
-                if (pool_ok(s, ranges[i].pool, j))
+                if (sim_pool_ok(s, ranges[i].pool, j))
                     r[n++] = ranges[i];
             int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
             if (r != s->ranges)
@@ -1206,7 +602,8 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
         memo->epoch = s->epoch;
     }
     if (rc < 0)
-        return rc == GS_ENOMEM ? fail(s, rc, "", "out of memory") : GS_ENOFIT;
+        return rc == GS_ENOMEM ? gs_sim_fail(s, rc, "", "out of memory")
+                               : GS_ENOFIT;
     int ok = gs_fleet_can_commit(s->fleet, out, &j->need);
     if (!ok && (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
         /* NodeResourcesFit: a placer that scores GPUs only may pick a node
@@ -1241,7 +638,7 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
         snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
                  "for job %lld", s->plc->name, (long long)j->s.id);
         gs_alloc_reset(out);
-        return fail(s, GS_ESTATE, "plug-in", what);
+        return gs_sim_fail(s, GS_ESTATE, "plug-in", what);
     }
     return 0;
 }
@@ -1256,10 +653,10 @@ static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
     if (j->state != GS_JOB_PENDING)
         return GS_ESTATE;
     if ((!checked && !gs_fleet_can_commit(s->fleet, a, &j->need)) ||
-        !pool_ok(s, a->pool, j))
+        !sim_pool_ok(s, a->pool, j))
         return GS_ENOFIT;
     if (running_add(s, j) < 0)
-        return fail(s, GS_ENOMEM, "", "out of memory");
+        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
     gs_fleet_commit(s->fleet, a, &j->need);
     j->alloc = *a;              /* take over the parts */
     a->n = 0;
@@ -1283,9 +680,9 @@ static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
         r->start = s->eng.now;
     r->state = GS_JOB_RUNNING;
     r->model = gs_need_host_only(&j->need) ? -1 : j->model;
-    r->gpus = alloc_gpus(j);
+    r->gpus = sim_alloc_gpus(j);
     if (gs_engine_at(&s->eng, &j->fin, end) < 0)
-        return fail(s, GS_ENOMEM, "", "out of memory");
+        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
     s->last_change = s->eng.now;
     MODELS_CALL(s, job_started, j);
     return 0;
@@ -1318,8 +715,8 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
         kept = j->saved;
     struct gs_jobrec *r = &s->rec[j->rec];
     if (s->redo == NULL)
-        GS_OOM_IF(side_grow((void **)&s->redo, sizeof *s->redo, 0,
-                            s->caprec) < 0);
+        GS_OOM_IF(gs_sim_side_grow((void **)&s->redo, sizeof *s->redo, 0,
+                                   s->caprec) < 0);
     struct gs_jobredo *rd = &s->redo[j->rec];
     if (j->done > kept) {
         /* wall time the lost work took, at the speed it ran */
@@ -1328,7 +725,7 @@ static void requeue(struct gs_sim *s, struct gs_job *j, int why)
                                                      j->s.ref_model, j->model,
                                                      j->s.cb);
         rd->lost_gpu_hours += (float)((j->done - kept) / rate / GS_HOUR *
-                                      alloc_gpus(j));
+                                      sim_alloc_gpus(j));
     }
     j->done = kept;
     j->extra += (double)s->sc->tiers[j->s.tier].restart;
@@ -1396,7 +793,7 @@ void gs_sim_wake(struct gs_sim *s)
 
 int gs_sim_pool_ok(const struct gs_sim *s, int pool, const struct gs_job *j)
 {
-    return pool_ok(s, pool, j);
+    return sim_pool_ok(s, pool, j);
 }
 
 void gs_sim_pool_nodes(const struct gs_sim *s, int pool, double *mean,
@@ -1418,6 +815,14 @@ void *gs_sim_model(const struct gs_sim *s, const struct gs_model_ops *ops)
     return NULL;
 }
 
+void *gs_sim_model_named(const struct gs_sim *s, const char *name)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (strcmp(s->mods[i].ops->name, name) == 0)
+            return s->mods[i].st;
+    return NULL;
+}
+
 int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
 {
     if (j->state != GS_JOB_RUNNING || !(rate >= 0))
@@ -1429,7 +834,7 @@ int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
         return 0;
     }
     return gs_engine_at(&s->eng, &j->fin, finish_time(s, j)) < 0
-               ? fail(s, GS_ENOMEM, "", "out of memory") : 0;
+               ? gs_sim_fail(s, GS_ENOMEM, "", "out of memory") : 0;
 }
 
 int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t)
@@ -1486,10 +891,10 @@ int gs_sim_submit(struct gs_sim *s, const struct gs_jobspec *sp, void *owner,
                                    .tolerates = sp->tolerates,
                                    .profile = sp->mig_profile[0]
                                                   ? sp->mig_profile : NULL };
-    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+    if ((sp->gpus == 0 && sp->milli == 0) || !gs_sim_any_pool_fits(s, &probe))
         return GS_EINVAL;
     long before = s->nrec;
-    int rc = admit(s, sp);
+    int rc = arrive(s, sp);
     if (rc < 0)
         return rc;
     GS_ASSERT(s->nrec == before + 1 && s->ptail != NULL &&
@@ -1527,10 +932,10 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
     memset(&probe, 0, sizeof probe);
     job_fill(&probe, sp);
     probe.need = need;
-    if ((sp->gpus == 0 && sp->milli == 0) || !any_pool_fits(s, &probe))
+    if ((sp->gpus == 0 && sp->milli == 0) || !gs_sim_any_pool_fits(s, &probe))
         return 0;
     s->offering = 1;
-    int rc = admit(s, sp);
+    int rc = arrive(s, sp);
     struct gs_job *j = s->ptail;
     if (rc == 0) {
         rc = gs_sim_try_start(s, j, NULL, 0);
@@ -1592,7 +997,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     int rc;
     s->fleet = gs_fleet_new(&sc->cat, sc->pools, sc->npools);
     s->ranges = malloc((size_t)(sc->npools + 1) * sizeof *s->ranges);
-    s->shapes = calloc((size_t)1 << GS_SHAPE_BITS, sizeof *s->shapes);
+    s->shapes = gs_sim_shapes_new();
     if (s->fleet == NULL || s->ranges == NULL || s->shapes == NULL) {
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         goto fail;
@@ -1848,7 +1253,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         while (gs_engine_next_time(&s->eng) == t && !s->err)
             gs_engine_step(&s->eng);
         while (s->have_next && s->next.arrival == t && !s->err) {
-            if (admit(s, &s->next) < 0)
+            if (arrive(s, &s->next) < 0)
                 break;
             if ((rc = pull(s, d)) < 0)
                 return rc;

@@ -46,8 +46,12 @@
  *   goodput  requests that meet every SLA target per second (DistServe,
  *          Zhong et al., OSDI 2024).
  * Every request is accounted for: arrived = finished + dropped (its prompt
- * and output can never fit the KV cache) + in flight at the end. */
-#include "service.h"
+ * and output can never fit the KV cache) + in flight at the end.
+ *
+ * Files.  This one runs the services; svcsum.c computes the measures at the
+ * end; svcout.c writes them out; svcmodel.c holds the model's table of
+ * hooks; svcint.h is the state they share. */
+#include "svcint.h"
 #include "../../traces/llmreq.h"
 #include "../base/bigmem.h"
 #include "../cluster/mig.h"
@@ -68,143 +72,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { RS_WAIT, RS_LOAD, RS_UP, RS_GONE };
-enum { GS_UNL_MEMO = 1024 };   /* unloaded prefill times remembered */
-enum { H_ITER, H_LOAD, H_XFER };
-
-struct svmodel;
-struct svc;
-
-struct rep {
-    struct svmodel *m;          /* first: job->owner points here */
-    struct svc *sv;
-    int pool, id;
-    int state, draining;
-    int busy;                   /* an iteration is in flight */
-    unsigned gen;               /* bumped when the replica loses its GPUs */
-    struct gs_job *job;
-    struct gs_llm_engine *e;
-    long nout;                  /* requests assigned and not finished */
-    int cpos;                   /* its place in the pool's router inputs */
-    int32_t head;               /* its requests, a list through req.next */
-    double busy_s;              /* iteration time so far */
-    double fb_base_mib;         /* weights per GPU */
-    int gpus;
-    double limit_w;             /* board power limit of one of its GPUs
-                                 * (a MIG slice: its share) */
-    long rec;                   /* its job's record (gs_sim_records) */
-};
-
-struct hent {
-    double t;
-    uint64_t seq;
-    int kind, idx;
-    unsigned gen;
-};
-
-/* A request's live links (kept apart from the record written out). */
-struct rlink {
-    int32_t next, prev;
-};
-
-/* A request's prefix-block hash ids (the trace's; kept only for streams
- * that have them). */
-struct rhash {
-    const uint64_t *hash;
-    int32_t nhash;
-};
-
-struct spool {
-    struct gs_svcpool cfg;
-    struct gs_llm_engine_cfg ecfg;
-    int desired;
-    int32_t qhead, qtail;       /* router queue: requests with no replica */
-    long qlen;
-    unsigned long rr;
-    struct gs_svcscale *as;
-    double as_busy, as_up;      /* util at the last evaluation */
-    /* memo of unloaded prefill times, direct-mapped by prompt length */
-    int unl_in[GS_UNL_MEMO];
-    double unl_t[GS_UNL_MEMO];
-    struct gs_llm_perf perf;
-    int have_perf;
-    /* replicas the router may choose (serving, not draining), by index,
-     * and their router inputs, kept current (outstanding counts as they
-     * change); rebuilt when a replica's state or draining flag changed */
-    int *cand, ncand, capcand, cdirty;
-    struct gs_route_cand *cin;
-};
-
-struct svc {
-    struct gs_event ev;         /* first: the simulation's wake-up */
-    struct svmodel *m;
-    int idx;
-    const struct gs_svccfg *cfg;
-    struct spool pool[2];
-    int npools;
-    struct rep **rep;
-    int nrep, caprep;
-    int nlive;                  /* replicas not GONE */
-    /* the service's own queue of exact-time happenings */
-    struct hent *h;
-    long nh, caph;
-    int hdead;                  /* h[0] is spent (hpeek) */
-    uint64_t seq;
-    /* the request source */
-    struct gs_reqtable *tab;
-    long tnext;
-    gsl_rng *r_arr, *r_tok;
-    double gnext;               /* next generated arrival, s; INFINITY at end */
-    int flat;                   /* the generator's rate has no cycle (-1: not
-                                 * yet known) */
-    long gcount;
-    double start_s, next_arrival;
-    /* requests */
-    struct gs_reqrec *req;
-    struct rlink *lk;
-    struct rhash *lkh;          /* NULL until a request has hash ids */
-    long nreq, capreq;
-    long finished, dropped, restarted, eng_preempt;
-    long starts, losses;
-    double tok_in, tok_out;
-    /* token-weighted ITL samples: iteration durations and their weights */
-    double *itl_d;
-    float *itl_w;
-    long nitl, capitl;
-    /* recent first tokens, for the autoscaler's ttft_p95 */
-    double *rt_t, *rt_v;
-    long nrt, caprt, rt0;
-    /* time series */
-    double *ser_t, *ser;
-    long nser, capser;
-    gs_time step, next_sample;
-    double busy_total, up_total;        /* util integrals */
-    double idle_w;                      /* idle W of the UP replicas' GPUs */
-    double energy_j, last_energy;       /* board energy of UP replicas, J */
-    double last_busy, last_up;
-    long last_arrived;
-    double rep_ms, rep_max;             /* replicas x ms, the largest */
-    int up_n, up_gpus;                  /* replicas UP, their GPUs */
-    gs_time last_adv;
-    int done;                   /* stream over and every request ended */
-    int kicked;                 /* a replica was lost: reconcile */
-    int opened;                 /* the first event has run */
-    double done_s;              /* when done was set */
-    long good;                  /* requests meeting every target */
-    struct gs_svcsum sum;
-};
-
-struct svmodel {
-    struct gs_sim *s;
-    const struct gs_scenario *sc;
-    uint64_t seed;
-    struct svc *sv;
-    int n;
-    gs_time t0;
-    int started;
-    struct gs_infsum all;       /* all services together, at the end */
-};
 
 static const char *const rq_states[GS_NREQSTATES] = {
     "waiting", "running", "transfer", "done", "dropped"
@@ -1122,7 +989,7 @@ static struct rep *mine(const struct svmodel *m, const struct gs_job *j)
     return r && r->m == m ? r : NULL;
 }
 
-static void m_job_started(void *st, struct gs_job *j)
+void gs_svc_job_started_hook(void *st, struct gs_job *j)
 {
     struct svmodel *m = st;
     struct rep *r = mine(m, j);
@@ -1169,7 +1036,7 @@ static void m_job_started(void *st, struct gs_job *j)
     wake(sv);
 }
 
-static void m_job_ended(void *st, struct gs_job *j, int why)
+void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
 {
     struct svmodel *m = st;
     struct rep *r = mine(m, j);
@@ -1252,7 +1119,7 @@ static void sample(struct svc *sv, gs_time t)
     sv->ser_t[sv->nser++] = (double)t / 1000.0;
 }
 
-static void m_advance(void *st, gs_time t)
+void gs_svc_advance_hook(void *st, gs_time t)
 {
     struct svmodel *m = st;
     for (int i = 0; i < m->n; i++) {
@@ -1281,7 +1148,7 @@ static void m_advance(void *st, gs_time t)
     }
 }
 
-static int m_alive(const void *st)
+int gs_svc_alive_hook(const void *st)
 {
     const struct svmodel *m = st;
     for (int i = 0; i < m->n; i++)
@@ -1400,7 +1267,7 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
     return 0;
 }
 
-static void m_free(void *st)
+void gs_svc_free_hook(void *st)
 {
     struct svmodel *m = st;
     if (m == NULL)
@@ -1437,9 +1304,9 @@ static void m_free(void *st)
     free(m);
 }
 
-static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
-                   struct gs_fleet *f, struct gs_metrics *mt, uint64_t seed,
-                   void **st, struct gs_diag *d)
+int gs_svc_build_hook(struct gs_sim *s, const struct gs_scenario *sc,
+                      struct gs_fleet *f, struct gs_metrics *mt,
+                      uint64_t seed, void **st, struct gs_diag *d)
 {
     (void)f;
     (void)mt;
@@ -1472,149 +1339,14 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
 }
 
 /* The first event of each service asks for its replicas. */
-static int m_start(void *st, gs_time t0)
+int gs_svc_start_hook(void *st, gs_time t0)
 {
     (void)st;
     (void)t0;
     return 0;
 }
 
-/* --- results -------------------------------------------------------------- */
-
-static double pct_sorted(const double *v, long n, double p)
-{
-    return n > 0 ? gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, p)
-                 : 0;
-}
-
-/* Token-weighted quantiles p[0..np-1] (ascending) of the iteration
- * durations: the smallest duration whose cumulative weight reaches p of
- * the total (sim/base/order.c; permutes the samples, done once, at the end). */
-static void itl_quantiles(struct svc *sv, const double *p, int np,
-                          double *out)
-{
-    long n = sv->nitl;
-    double w = 0, need[8];
-    for (long i = 0; i < n; i++)
-        w += sv->itl_w[i];
-    for (int k = 0; k < np && k < 8; k++)
-        need[k] = p[k] * w;
-    gs_order_wquantiles(sv->itl_d, sv->itl_w, (size_t)n, need,
-                        np < 8 ? np : 8, out);
-}
-
-static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
-{
-    struct gs_svcsum *o = &sv->sum;
-    const struct gs_svccfg *c = sv->cfg;
-    o->arrived = sv->nreq;
-    o->finished = sv->finished;
-    o->dropped = sv->dropped;
-    o->inflight = sv->nreq - sv->finished - sv->dropped;
-    o->restarted = sv->restarted;
-    o->engine_preemptions = sv->eng_preempt;
-    o->replica_starts = sv->starts;
-    o->replica_losses = sv->losses;
-    o->tokens_in = sv->tok_in;
-    o->tokens_out = sv->tok_out;
-    /* The service's own span: from its opening to its last request's end
-     * (or the end of the run, with requests still to come). */
-    double span = (sv->done ? sv->done_s : (double)end / 1000.0) -
-                  sv->start_s;
-    o->span_s = span > 0 ? span : 0;
-    o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
-    o->replicas_max = sv->rep_max;
-    long n = sv->finished;
-    size_t nb = (size_t)(n ? n : 1) * sizeof(double);
-    double *tt = gs_big_realloc(NULL, 0, nb);
-    double *ee = gs_big_realloc(NULL, 0, nb);
-    double *qq = gs_big_realloc(NULL, 0, nb);
-    double *tmp = gs_big_realloc(NULL, 0, nb);
-    GS_OOM_IF(!tt || !ee || !qq || !tmp);
-    long k = 0, good = 0;
-    double it_sum = 0;
-    long it_n = 0;
-    for (long i = 0; i < sv->nreq; i++) {
-        const struct gs_reqrec *q = &sv->req[i];
-        if (q->state != GS_REQ_DONE)
-            continue;
-        double ttft = q->first - q->arrival, e2e = q->end - q->arrival;
-        double itl = q->out > 1 ? (q->end - q->first) / (q->out - 1) : 0;
-        tt[k] = ttft;
-        ee[k] = e2e;
-        qq[k] = q->queue;
-        k++;
-        if (q->out > 1) {
-            it_sum += itl;
-            it_n++;
-        }
-        if ((c->ttft_s <= 0 || ttft <= c->ttft_s + 1e-12) &&
-            (c->itl_s <= 0 || itl <= c->itl_s + 1e-12) &&
-            (c->e2e_s <= 0 || e2e <= c->e2e_s + 1e-12))
-            good++;
-    }
-    static const double ps[3] = { 0.5, 0.95, 0.99 };
-    if (k > 0) {
-        GS_OOM_IF(gs_order_sort(tt, tmp, (size_t)k) < 0 ||
-                  gs_order_sort(ee, tmp, (size_t)k) < 0 ||
-                  gs_order_sort(qq, tmp, (size_t)k) < 0);
-        for (int i = 0; i < 3; i++) {
-            o->ttft[i] = pct_sorted(tt, k, ps[i]);
-            o->e2e[i] = pct_sorted(ee, k, ps[i]);
-            o->queue[i] = pct_sorted(qq, k, ps[i]);
-        }
-        o->ttft_mean = gsl_stats_mean(tt, 1, (size_t)k);
-        o->e2e_mean = gsl_stats_mean(ee, 1, (size_t)k);
-        o->queue_mean = gsl_stats_mean(qq, 1, (size_t)k);
-        o->ttft_at = pct_sorted(tt, k, c->ttft_pct / 100.0);
-    }
-    o->itl_mean = it_n ? it_sum / (double)it_n : 0;
-    /* The SLA's percentile among the three reported, in order. */
-    double p4[4], q4[4];
-    int at = 0;
-    for (int i = 0, j = 0; i < 4; i++) {
-        double pa = c->itl_pct / 100.0;
-        if (j < 3 && (i - j == 1 || ps[j] <= pa))
-            p4[i] = ps[j++];
-        else {
-            p4[i] = pa;
-            at = i;
-        }
-    }
-    itl_quantiles(sv, p4, 4, q4);
-    for (int i = 0, j = 0; i < 4; i++)
-        if (i == at)
-            o->itl_at = q4[i];
-        else
-            o->itl[j++] = q4[i];
-    gs_big_free(tt, nb);
-    gs_big_free(ee, nb);
-    gs_big_free(qq, nb);
-    gs_big_free(tmp, nb);
-    int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
-    o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
-                        (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&
-                        o->inflight == 0 && o->dropped == 0)
-                     : -1;
-    sv->good = good;
-    o->attainment = o->arrived > 0 ? (double)good / (double)o->arrived : 1;
-    o->goodput = o->span_s > 0 ? (double)good / o->span_s : 0;
-    /* GPU-hours and cost from the replica jobs' records. */
-    long nrec;
-    const struct gs_jobrec *rec = gs_sim_records(s, &nrec);
-    double gh = 0, cost = 0;
-    for (int i = 0; i < sv->nrep; i++)
-        if (sv->rep[i]->rec < nrec) {
-            gh += rec[sv->rep[i]->rec].gpu_hours;
-            cost += rec[sv->rep[i]->rec].cost;
-        }
-    o->gpu_hours = gh;
-    o->cost = cost;
-    o->tok_s_gpu = gh > 0 ? o->tokens_out / (gh * 3600.0) : 0;
-    o->cost_per_mtok = o->tokens_out > 0 ? cost / o->tokens_out * 1e6 : 0;
-}
-
-static void m_close(void *st, gs_time end)
+void gs_svc_close_hook(void *st, gs_time end)
 {
     struct svmodel *m = st;
     for (int i = 0; i < m->n; i++) {
@@ -1624,141 +1356,29 @@ static void m_close(void *st, gs_time end)
     (void)end;
 }
 
-/* All services' requests together (for compare and bench-policies). */
-static void summarize_all(struct svmodel *m, struct gs_infsum *o)
-{
-    memset(o, 0, sizeof *o);
-    if (m->n == 1) {
-        const struct gs_svcsum *v = &m->sv[0].sum;
-        *o = (struct gs_infsum){ (double)v->arrived, (double)v->finished,
-                                 v->ttft[0], v->ttft[2], v->itl[0], v->itl[2],
-                                 v->e2e[2], v->queue[2], v->attainment,
-                                 v->goodput, v->tok_s_gpu, v->cost_per_mtok };
-        return;
-    }
-    long nf = 0, ni = 0, good = 0;
-    double tok = 0, gh = 0, cost = 0;
-    for (int i = 0; i < m->n; i++) {
-        const struct svc *sv = &m->sv[i];
-        o->requests += (double)sv->nreq;
-        nf += sv->finished;
-        ni += sv->nitl;
-        good += sv->good;
-        o->goodput += sv->sum.goodput;
-        tok += sv->sum.tokens_out;
-        gh += sv->sum.gpu_hours;
-        cost += sv->sum.cost;
-    }
-    o->finished = (double)nf;
-    o->attainment = o->requests > 0 ? (double)good / o->requests : 1;
-    o->tok_s_gpu = gh > 0 ? tok / (gh * 3600.0) : 0;
-    o->cost_per_mtok = tok > 0 ? cost / tok * 1e6 : 0;
-    double *v = malloc((size_t)(nf > ni ? nf : ni) * sizeof *v + 8);
-    double *tmp = malloc((size_t)nf * sizeof *tmp + 8);
-    float *w = malloc((size_t)ni * sizeof *w + 4);
-    GS_OOM_IF(v == NULL || w == NULL || tmp == NULL);
-    double *slot[3] = { &o->ttft_p50, &o->e2e_p99, &o->queue_p99 };
-    for (int which = 0; which < 3; which++) {
-        long k = 0;
-        for (int i = 0; i < m->n; i++) {
-            const struct svc *sv = &m->sv[i];
-            for (long j = 0; j < sv->nreq; j++) {
-                const struct gs_reqrec *q = &sv->req[j];
-                if (q->state != GS_REQ_DONE)
-                    continue;
-                v[k++] = which == 0 ? q->first - q->arrival
-                         : which == 1 ? q->end - q->arrival : q->queue;
-            }
-        }
-        GS_OOM_IF(gs_order_sort(v, tmp, (size_t)k) < 0);
-        if (which == 0) {
-            o->ttft_p50 = pct_sorted(v, k, 0.5);
-            o->ttft_p99 = pct_sorted(v, k, 0.99);
-        } else {
-            *slot[which] = pct_sorted(v, k, 0.99);
-        }
-    }
-    long k = 0;
-    for (int i = 0; i < m->n; i++) {
-        const struct svc *sv = &m->sv[i];
-        memcpy(v + k, sv->itl_d, (size_t)sv->nitl * sizeof *v);
-        memcpy(w + k, sv->itl_w, (size_t)sv->nitl * sizeof *w);
-        k += sv->nitl;
-    }
-    struct svc all = { .itl_d = v, .itl_w = w, .nitl = k };
-    static const double p[2] = { 0.5, 0.99 };
-    double q[2];
-    itl_quantiles(&all, p, 2, q);
-    o->itl_p50 = q[0];
-    o->itl_p99 = q[1];
-    free(v);
-    free(w);
-    free(tmp);
-}
-
-static void m_summarize(void *st, struct gs_summary *su)
-{
-    struct svmodel *m = st;
-    gs_time end = (gs_time)llround(su->end_s * 1000.0);
-    for (int i = 0; i < m->n; i++)
-        summarize_svc(&m->sv[i], end, m->s);
-    summarize_all(m, &m->all);
-}
-
-static void m_values(const void *st, double *v)
-{
-    gs_svc_infsum_values(&((const struct svmodel *)st)->all, v);
-}
-
-const struct gs_model_ops gs_service_model = {
-    .name = "services",
-    .build = m_build,
-    .free = m_free,
-    .start = m_start,
-    .job_started = m_job_started,
-    .job_ended = m_job_ended,
-    .advance = m_advance,
-    .close = m_close,
-    .summarize = m_summarize,
-    .alive = m_alive,
-    .rank = 30,
-    .fields = gs_svc_fields,
-    .nfields = GS_SVC_NFIELDS,
-    .values = m_values,
-    .report_tables = gs_svc_report,
-    .json = gs_svc_json,
-    .csv = gs_svc_csv,
-    .h5 = gs_svc_h5,
-    .ntargets = gs_svc_ntargets,
-    .target_name = gs_svc_target_name,
-    .target_values = gs_svc_target_values,
-    .target_check = gs_svc_target_check,
-    .plan_report = gs_svc_plan_report,
-};
-
 const struct gs_infsum *gs_sim_services_all(const struct gs_sim *s)
 {
     static const struct gs_infsum none;
-    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
     return m ? &m->all : &none;
 }
 
 int gs_sim_nservices(const struct gs_sim *s)
 {
-    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
     return m ? m->n : 0;
 }
 
 const struct gs_svcsum *gs_sim_service(const struct gs_sim *s, int i)
 {
-    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
     return m && i >= 0 && i < m->n ? &m->sv[i].sum : NULL;
 }
 
 const struct gs_reqrec *gs_sim_service_requests(const struct gs_sim *s, int i,
                                                 long *n)
 {
-    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
     *n = 0;
     if (m == NULL || i < 0 || i >= m->n)
         return NULL;
@@ -1769,7 +1389,7 @@ const struct gs_reqrec *gs_sim_service_requests(const struct gs_sim *s, int i,
 const double *gs_sim_service_series(const struct gs_sim *s, int i, long *n,
                                     const double **t)
 {
-    const struct svmodel *m = gs_sim_model(s, &gs_service_model);
+    const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
     *n = 0;
     *t = NULL;
     if (m == NULL || i < 0 || i >= m->n)

@@ -47,23 +47,15 @@ cJSON *gs_json_parse_raw(const char *text, const char **end, int *oom)
     return root;
 }
 
-/* The whole file as a string (caller frees), or NULL with d filled. */
-static char *slurp(const char *path, struct gs_diag *d)
+char *gs_read_all(FILE *fp, size_t max, int *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL) {
-        gs_diag_set(d, GS_EIO, path, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
     size_t len = 0, cap = 65536;
     char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, fp);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
         len += got;
-        if (got == 0)
-            break;
         if (len + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
+            char *nb = max == 0 || cap < max ? realloc(buf, cap * 2) : NULL;
             if (nb == NULL) {
                 free(buf);
                 buf = NULL;
@@ -73,18 +65,30 @@ static char *slurp(const char *path, struct gs_diag *d)
             cap *= 2;
         }
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (buf == NULL) {
-        gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-        return NULL;
-    }
-    if (bad) {
+    *err = buf == NULL ? GS_ENOMEM : ferror(fp) ? GS_EIO : 0;
+    if (*err == GS_EIO) {
         free(buf);
-        gs_diag_set(d, GS_EIO, path, "read error");
+        buf = NULL;
+    }
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* The whole file as a string (caller frees), or NULL with d filled. */
+static char *slurp(const char *path, struct gs_diag *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) {
+        gs_diag_set(d, GS_EIO, path, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    buf[len] = '\0';
+    int err;
+    char *buf = gs_read_all(fp, 0, &err);
+    fclose(fp);
+    if (buf == NULL)
+        gs_diag_set(d, err, path, err == GS_EIO ? "read error"
+                                                : "out of memory");
     return buf;
 }
 

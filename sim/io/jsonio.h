@@ -34,6 +34,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* cJSON_ParseWithOpts (NUL-terminated text, nothing after the value),
  * with running out of memory told apart from malformed text: cJSON reports
@@ -202,6 +203,11 @@ int gs_json_edit(const char *text, const struct gs_edit *e, int n,
 int gs_json_count(const char *text, const char *path);
 /* 1 if the key path exists in text, else 0. */
 int gs_json_has(const char *text, const char *path);
+
+/* The rest of stream fp as a NUL-terminated string (caller frees), read in
+ * growing chunks, at most max bytes (0: no limit).  NULL with *err =
+ * GS_ENOMEM (out of memory, or over max) or GS_EIO (a read error). */
+char *gs_read_all(FILE *fp, size_t max, int *err);
 
 /* Split a comma-separated list of values at the commas outside brackets,
  * braces and quotes (so `{"a":1,"b":2},3` is two values).  Used by the

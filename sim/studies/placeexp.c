@@ -335,11 +335,17 @@ int gs_place_exp_run_cb(const struct gs_scenario *sc,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     for (int i = 0; i < o->nplacers; i++)
         if ((pol[i] = gs_kp_policy_find(o->placers[i])) < 0) {
+            const char *names[GS_KP_N + 1];
+            for (int k = 0; k < GS_KP_N; k++)
+                names[k] = gs_kp_policy_name(k);
+            names[GS_KP_N] = NULL;
+            char hint[128];
+            gs_suggest_fmt(o->placers[i], names, hint, sizeof hint);
             free(pol);
             return gs_diag_set(d, GS_ENOTFOUND, "--placers", "unknown "
-                               "placement '%s' (the experiment has random, "
+                               "placement '%s'%s (the experiment has random, "
                                "best-fit, dot-product, clustering, packing, "
-                               "fgd)", o->placers[i]);
+                               "fgd)", o->placers[i], hint);
         }
     struct exp_in in = { .max_load = o->max_load, .ties = o->ties };
     struct gs_kp_pod *pop = NULL;
@@ -570,6 +576,68 @@ int gs_place_exp_main(int argc, char **argv)
     return gs_cli_named("place-exp", argc, argv, place_exp_main);
 }
 
+/* Split --placers' list (names, cut in place at the commas) into pl[64]:
+ * the count, or -1 on an empty name or more than 64. */
+static int split_placers(char *names, const char **pl)
+{
+    int npl = 0;
+    for (char *s = names, *c; s && *s; s = c) {
+        c = strchr(s, ',');
+        if (c)
+            *c++ = '\0';
+        if (*s == '\0' || npl == 64)
+            return -1;
+        pl[npl++] = s;
+    }
+    return npl;
+}
+
+/* Load the scenario (a file, or the built-in quickstart), its trace file
+ * replaced by pods when given (another pod list of the same format).  0
+ * with *sc set, or the exit status (2) after the message. */
+static int load_scenario(const char *file, const char *pods,
+                         struct gs_scenario **sc)
+{
+    struct gs_diag d = { 0 };
+    struct gs_scenario *s = NULL;
+    char buf[1200];
+    struct stat st;
+    int builtin = strcmp(file, "quickstart") == 0 && stat(file, &st) != 0;
+    if ((builtin ? gs_scenario_parse(gs_scenario_quickstart(),
+                                     "<built-in quickstart>", ".", &s, &d)
+                 : gs_scenario_load(file, &s, &d)) < 0) {
+        gs_diag_format(&d, buf, sizeof buf);
+        fprintf(stderr, "gpusim: %s\n", buf);
+        return 2;
+    }
+    if (pods != NULL) {
+        /* another pod list of the scenario's trace format */
+        char abs[4096];
+        int found = 0;
+        if (realpath(pods, abs) == NULL) {
+            fprintf(stderr, "gpusim: %s: cannot open (%s)\n", pods,
+                    strerror(errno));
+            gs_scenario_free(s);
+            return 2;
+        }
+        for (int i = 0; i < s->trace.n; i++)
+            if (strcmp(s->trace.v[i].key, "path") == 0 &&
+                !s->trace.v[i].is_num &&
+                strlen(abs) < sizeof s->trace.v[i].str) {
+                memcpy(s->trace.v[i].str, abs, strlen(abs) + 1);
+                found = 1;
+            }
+        if (!found) {
+            gs_scenario_free(s);
+            return bad_usage("--pods needs a scenario whose workload is a "
+                             "trace file (not '%s'), and a path under 256 "
+                             "characters", file);
+        }
+    }
+    *sc = s;
+    return 0;
+}
+
 static int place_exp_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *pods = NULL;
@@ -650,52 +718,16 @@ static int place_exp_main(int argc, char **argv)
     char names[1024];
     snprintf(names, sizeof names, "%s", list);
     const char *pl[64];
-    int npl = 0;
-    for (char *s = names, *c; s && *s; s = c) {
-        c = strchr(s, ',');
-        if (c)
-            *c++ = '\0';
-        if (*s == '\0' || npl == 64)
-            return bad_usage("--placers: empty name or more than 64 in '%s'",
-                             list);
-        pl[npl++] = s;
-    }
+    int npl = split_placers(names, pl);
+    if (npl < 0)
+        return bad_usage("--placers: empty name or more than 64 in '%s'",
+                         list);
     struct gs_diag d = { 0 };
     struct gs_scenario *sc = NULL;
     char buf[1200];
-    struct stat st;
-    int builtin = strcmp(file, "quickstart") == 0 && stat(file, &st) != 0;
-    if ((builtin ? gs_scenario_parse(gs_scenario_quickstart(),
-                                     "<built-in quickstart>", ".", &sc, &d)
-                 : gs_scenario_load(file, &sc, &d)) < 0) {
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
-        return 2;
-    }
-    if (pods != NULL) {
-        /* another pod list of the scenario's trace format */
-        char abs[4096];
-        int found = 0;
-        if (realpath(pods, abs) == NULL) {
-            fprintf(stderr, "gpusim: %s: cannot open (%s)\n", pods,
-                    strerror(errno));
-            gs_scenario_free(sc);
-            return 2;
-        }
-        for (int i = 0; i < sc->trace.n; i++)
-            if (strcmp(sc->trace.v[i].key, "path") == 0 &&
-                !sc->trace.v[i].is_num &&
-                strlen(abs) < sizeof sc->trace.v[i].str) {
-                memcpy(sc->trace.v[i].str, abs, strlen(abs) + 1);
-                found = 1;
-            }
-        if (!found) {
-            gs_scenario_free(sc);
-            return bad_usage("--pods needs a scenario whose workload is a "
-                             "trace file (not '%s'), and a path under 256 "
-                             "characters", file);
-        }
-    }
+    int lrc = load_scenario(file, pods, &sc);
+    if (lrc != 0)
+        return lrc;
     /* the default file is named after the scenario file and never
      * replaces an existing one without --force; --out names it */
     char *defout = NULL;

@@ -17,6 +17,7 @@
  * is searched by bisection (plan.c). */
 #include "planjson.h"
 #include "../core/params.h"
+#include "../../policies/policy.h"
 #include "../io/scenario.h"
 #include "sweep.h"
 
@@ -279,6 +280,35 @@ static void show(const struct gs_json *v, char *out, size_t n)
 }
 
 /* An axis setting key (a path in the scenario) to each of list's values. */
+/* A value of an axis that sets "policy" or "placement" (a name, or an
+ * object with "name") must name a registered policy or placer: else an
+ * error at path with "did you mean" and the known names, before any run
+ * (a candidate would otherwise fail at its first run, naming only the
+ * edited scenario's $.policy). */
+static int check_named(struct pctx *c, const struct gs_json *v,
+                       const char *path, const char *key)
+{
+    int pol = strcmp(key, "policy") == 0;
+    if (!pol && strcmp(key, "placement") != 0)
+        return 0;
+    const struct gs_json *nm = gs_json_is_string(v) ? v
+                               : gs_json_get(v, "name");
+    if (!gs_json_is_string(nm))
+        return 0;               /* the scenario's own check says what */
+    const char *name = gs_json_string(nm);
+    if (pol ? gs_policy_find(name) != NULL : gs_placer_find(name) != NULL)
+        return 0;
+    const void *const *tab = pol ? (const void *const *)gs_policies
+                                 : (const void *const *)gs_placers;
+    size_t off = pol ? offsetof(struct gs_policy_ops, name)
+                     : offsetof(struct gs_placer_ops, name);
+    char list[512], hint[128];
+    gs_names_join(list, sizeof list, tab, off);
+    gs_names_suggest(name, tab, off, hint, sizeof hint);
+    return perr(c, path, "unknown %s '%s'%s (known: %s)",
+                pol ? "policy" : "placement", name, hint, list);
+}
+
 static int key_axis(struct pctx *c, const struct gs_json *list, const char *path,
                     const char *label, const char *key)
 {
@@ -290,6 +320,10 @@ static int key_axis(struct pctx *c, const struct gs_json *list, const char *path
         return c->d->code ? c->d->code : GS_EINVAL;
     int v = 0, rc;
     for (const struct gs_json *it = gs_json_first(list); it; it = gs_json_next(it), v++) {
+        char ip[400];
+        snprintf(ip, sizeof ip, "%s[%d]", path, v);
+        if ((rc = check_named(c, it, ip, key)) < 0)
+            return rc;
         char *txt = gs_json_print(it);
         if (txt == NULL)
             return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
@@ -344,6 +378,253 @@ static int parse_cap(struct pctx *c, const struct gs_json *o,
     return 0;
 }
 
+/* A searched pool's entry being read: the entry o at path, its pool's
+ * index in $.fleet and $.fleet entry fe, its name, and the key path
+ * "fleet[N]" its edits go to. */
+struct pref {
+    const struct gs_json *o, *fe;
+    const char *path;
+    int pool;
+    char pname[GS_PLAN_NAME];
+    char fpath[64];
+};
+
+/* "nodes": [min, max] (with "step", "cap"): the pool's node count,
+ * searched. */
+static int pool_nodes(struct pctx *c, const struct pref *r)
+{
+    int rc;
+    const struct gs_json *nodes = gs_json_get(r->o, "nodes");
+    if (nodes) {
+        char np[320];
+        snprintf(np, sizeof np, "%s.nodes", r->path);
+        double lo, hi, step = 1;
+        if (gs_json_is_array(nodes) && gs_json_size(nodes) == 2 &&
+            gs_json_is_number(gs_json_first(nodes)) && gs_json_is_number(gs_json_next(gs_json_first(nodes)))) {
+            lo = gs_json_number(gs_json_first(nodes));
+            hi = gs_json_number(gs_json_next(gs_json_first(nodes)));
+        } else {
+            return perr(c, np, "expected [min, max] node counts");
+        }
+        const struct gs_json *st = gs_json_get(r->o, "step");
+        if (st) {
+            if (!gs_json_is_number(st) || gs_json_number(st) < 1 ||
+                gs_json_number(st) != floor(gs_json_number(st)))
+                return perr(c, r->path, "step: expected a whole number >= 1");
+            step = gs_json_number(st);
+        }
+        if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi < lo ||
+            hi > 100000)
+            return perr(c, np, "expected whole numbers 0 <= min <= max <= "
+                        "100000");
+        for (int k = 0; k < c->p->ncounts; k++)
+            if (c->p->counts[k].pool == r->pool)
+                return perr(c, np, "pool '%s' is searched twice", r->pname);
+        if (c->p->ncounts && c->p->counts[c->p->ncounts - 1].pool < 0)
+            return perr(c, np, "list the searched pools before the "
+                        "services");
+        struct gs_plan_count *nc = realloc(c->p->counts,
+                                           (size_t)(c->p->ncounts + 1) *
+                                           sizeof *nc);
+        if (nc == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        c->p->counts = nc;
+        struct gs_plan_count *k = &nc[c->p->ncounts++];
+        k->pool = r->pool;
+        snprintf(k->key, sizeof k->key, "fleet[%d].nodes", r->pool);
+        snprintf(k->name, sizeof k->name, "%s", r->pname);
+        k->lo = (int)lo;
+        k->hi = (int)hi;
+        k->step = (int)step;
+        k->floor = 0;
+        if ((rc = parse_cap(c, r->o, r->path, k)) < 0)
+            return rc;
+    }
+
+    return 0;
+}
+
+/* "gpu": a list of GPU models (with "price_per_gpu_hour" per model): an
+ * axis. */
+static int pool_gpu(struct pctx *c, const struct pref *r)
+{
+    int rc;
+    char key[128], label[GS_PLAN_NAME + 32];
+    const struct gs_json *gpu = gs_json_get(r->o, "gpu");
+    const struct gs_json *prices = gs_json_get(r->o,
+                                                           "price_per_gpu_hour");
+    if (prices && !gpu)
+        return perr(c, r->path, "price_per_gpu_hour (a price per GPU model) "
+                    "goes with a 'gpu' list");
+    if (gpu) {
+        char gp[320];
+        snprintf(gp, sizeof gp, "%s.gpu", r->path);
+        if (!gs_json_is_array(gpu))
+            return perr(c, gp, "expected a list of GPU model names");
+        if (prices && !gs_json_is_object(prices))
+            return perr(c, r->path, "price_per_gpu_hour: expected an object "
+                        "{\"MODEL\": price, ...}");
+        int priced = gs_json_get(r->fe, "price_per_gpu_hour")
+                     || gs_json_get(r->fe, "price_per_hour");
+        if (priced && !prices && gs_json_size(gpu) > 1)
+            return perr(c, gp, "pool '%s' sets its own price: give "
+                        "price_per_gpu_hour per model beside the gpu list",
+                        r->pname);
+        snprintf(label, sizeof label, "%s.gpu", r->pname);
+        struct gs_plan_axis *a = new_axis(c, gp, label,
+                                          gs_json_size(gpu));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        int v = 0;
+        for (const struct gs_json *g = gs_json_first(gpu); g; g = gs_json_next(g), v++) {
+            char gi[340], val[200];
+            snprintf(gi, sizeof gi, "%s[%d]", gp, v);
+            if (!gs_json_is_string(g))
+                return perr(c, gi, "expected a GPU model name");
+            if (gs_catalog_find(&c->s->cat, gs_json_string(g)) < 0)
+                return perr(c, gi, "unknown GPU model '%s'", gs_json_string(g));
+            snprintf(a->names[v], sizeof a->names[v], "%s", gs_json_string(g));
+            snprintf(key, sizeof key, "%s.gpu", r->fpath);
+            snprintf(val, sizeof val, "\"%s\"", gs_json_string(g));
+            if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
+                return rc;
+            if (prices) {
+                const struct gs_json *pr = gs_json_get(
+                    prices, gs_json_string(g));
+                if (!gs_json_is_number(pr) || gs_json_number(pr) < 0)
+                    return perr(c, r->path, "price_per_gpu_hour: no price for "
+                                "'%s'", gs_json_string(g));
+                snprintf(val, sizeof val, "%.17g", gs_json_number(pr));
+                snprintf(key, sizeof key, "%s.price_per_gpu_hour", r->fpath);
+                if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+/* "market", "sharing": lists of values of the pool's keys, one axis
+ * each. */
+static int pool_listed(struct pctx *c, const struct pref *r)
+{
+    int rc;
+    char key[128], label[GS_PLAN_NAME + 32];
+    static const char *const listed[] = { "market", "sharing", NULL };
+    for (int i = 0; listed[i]; i++) {
+        const struct gs_json *l = gs_json_get(r->o, listed[i]);
+        if (l == NULL)
+            continue;
+        char lp[320];
+        snprintf(lp, sizeof lp, "%s.%s", r->path, listed[i]);
+        snprintf(label, sizeof label, "%s.%s", r->pname, listed[i]);
+        snprintf(key, sizeof key, "%s.%s", r->fpath, listed[i]);
+        if ((rc = key_axis(c, l, lp, label, key)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* "variants": a list of objects of pool keys, set together: an axis. */
+static int pool_variants(struct pctx *c, const struct pref *r)
+{
+    int rc;
+    char key[128], label[GS_PLAN_NAME + 32];
+    const struct gs_json *var = gs_json_get(r->o, "variants");
+    if (var) {
+        char vp[320];
+        snprintf(vp, sizeof vp, "%s.variants", r->path);
+        if (!gs_json_is_array(var))
+            return perr(c, vp, "expected a list of objects of pool keys");
+        snprintf(label, sizeof label, "%s.variant", r->pname);
+        struct gs_plan_axis *a = new_axis(c, vp, label,
+                                          gs_json_size(var));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        int v = 0;
+        for (const struct gs_json *it = gs_json_first(var); it; it = gs_json_next(it), v++) {
+            char ip[340];
+            snprintf(ip, sizeof ip, "%s[%d]", vp, v);
+            if (!gs_json_is_object(it))
+                return perr(c, ip, "expected an object of pool keys");
+            show(it, a->names[v], sizeof a->names[v]);
+            for (const struct gs_json *kv = gs_json_first(it); kv; kv = gs_json_next(kv)) {
+                char *txt = gs_json_print(kv);
+                snprintf(key, sizeof key, "%s.%s", r->fpath, gs_json_key(kv));
+                rc = txt ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
+                         : gs_diag_set(c->d, GS_ENOMEM, c->file, "no memory");
+                free(txt);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+/* "spot_share" (with "spot_discount", "spot"): the shares of the searched
+ * node count bought as spot: an axis. */
+static int pool_spot(struct pctx *c, const struct pref *r)
+{
+    int rc;
+    char label[GS_PLAN_NAME + 32];
+    const struct gs_json *spot = gs_json_get(r->o, "spot_share");
+    if (!spot && (gs_json_get(r->o, "spot_discount") ||
+                  gs_json_get(r->o, "spot")))
+        return perr(c, r->path, "spot_discount and spot go with spot_share");
+    if (spot) {
+        char sp[320];
+        snprintf(sp, sizeof sp, "%s.spot_share", r->path);
+        if (!gs_json_get(r->o, "nodes"))
+            return perr(c, sp, "a spot share splits a searched node count: "
+                        "give 'nodes' too");
+        if (!gs_json_is_array(spot))
+            return perr(c, sp, "expected a list of shares from 0 to 1");
+        snprintf(label, sizeof label, "%s.spot_share", r->pname);
+        struct gs_plan_axis *a = new_axis(c, sp, label,
+                                          gs_json_size(spot));
+        if (a == NULL)
+            return c->d->code ? c->d->code : GS_EINVAL;
+        a->spot_pool = r->pool;
+        a->spot_discount = 0.7;
+        const struct gs_json *dsc = gs_json_get(r->o,
+                                                            "spot_discount");
+        if (dsc && (!gs_json_is_number(dsc) || !(gs_json_number(dsc) >= 0 &&
+                                               gs_json_number(dsc) < 1)))
+            return perr(c, r->path, "spot_discount: expected a fraction in "
+                        "[0, 1)");
+        if (dsc)
+            a->spot_discount = gs_json_number(dsc);
+        const struct gs_json *scfg = gs_json_get(r->o, "spot");
+        if (scfg == NULL)
+            scfg = gs_json_get(r->fe, "spot");
+        if (!gs_json_is_object(scfg))
+            return perr(c, r->path, "spot_share needs the spot pool's \"spot\" "
+                        "object (e.g. {\"interruptions_per_hour\": 0.05}; "
+                        "docs/cloud.md)");
+        if ((a->spot_cfg = gs_json_print(scfg)) == NULL)
+            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+        if (gs_json_get(r->o, "gpu") &&
+            gs_json_get(r->o, "price_per_gpu_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (gs_json_get(r->fe, "price_per_gpu_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
+        else if (gs_json_get(r->fe, "price_per_hour"))
+            snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
+        int v = 0;
+        for (const struct gs_json *it = gs_json_first(spot); it; it = gs_json_next(it), v++) {
+            char ip[340];
+            snprintf(ip, sizeof ip, "%s[%d]", sp, v);
+            if ((rc = share_value(c, it, ip, &a->share[v])) < 0)
+                return rc;
+            snprintf(a->names[v], sizeof a->names[v], "%g", a->share[v]);
+        }
+    }
+    return 0;
+}
+
+/* search.pools[]: a pool of $.fleet by name or index, and what of it is
+ * searched (sections below). */
 static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
@@ -363,205 +644,17 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
     const struct gs_json *fe = gs_json_item(c->fleet, pool);
     if (gs_json_get(fe, "from_node_list"))
         return perr(c, pp, "a pool read from a node list cannot be searched");
-    char pname[GS_PLAN_NAME];
+    struct pref r = { .o = o, .fe = fe, .path = path, .pool = pool };
     const struct gs_json *nm = gs_json_get(fe, "name");
     if (gs_json_is_string(nm))
-        snprintf(pname, sizeof pname, "%s", gs_json_string(nm));
+        snprintf(r.pname, sizeof r.pname, "%s", gs_json_string(nm));
     else
-        snprintf(pname, sizeof pname, "pool%d", pool);
-    char fpath[64], key[128], label[GS_PLAN_NAME + 32];
-    snprintf(fpath, sizeof fpath, "fleet[%d]", pool);
-
-    const struct gs_json *nodes = gs_json_get(o, "nodes");
-    if (nodes) {
-        char np[320];
-        snprintf(np, sizeof np, "%s.nodes", path);
-        double lo, hi, step = 1;
-        if (gs_json_is_array(nodes) && gs_json_size(nodes) == 2 &&
-            gs_json_is_number(gs_json_first(nodes)) && gs_json_is_number(gs_json_next(gs_json_first(nodes)))) {
-            lo = gs_json_number(gs_json_first(nodes));
-            hi = gs_json_number(gs_json_next(gs_json_first(nodes)));
-        } else {
-            return perr(c, np, "expected [min, max] node counts");
-        }
-        const struct gs_json *st = gs_json_get(o, "step");
-        if (st) {
-            if (!gs_json_is_number(st) || gs_json_number(st) < 1 ||
-                gs_json_number(st) != floor(gs_json_number(st)))
-                return perr(c, path, "step: expected a whole number >= 1");
-            step = gs_json_number(st);
-        }
-        if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi < lo ||
-            hi > 100000)
-            return perr(c, np, "expected whole numbers 0 <= min <= max <= "
-                        "100000");
-        for (int k = 0; k < c->p->ncounts; k++)
-            if (c->p->counts[k].pool == pool)
-                return perr(c, np, "pool '%s' is searched twice", pname);
-        if (c->p->ncounts && c->p->counts[c->p->ncounts - 1].pool < 0)
-            return perr(c, np, "list the searched pools before the "
-                        "services");
-        struct gs_plan_count *nc = realloc(c->p->counts,
-                                           (size_t)(c->p->ncounts + 1) *
-                                           sizeof *nc);
-        if (nc == NULL)
-            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
-        c->p->counts = nc;
-        struct gs_plan_count *k = &nc[c->p->ncounts++];
-        k->pool = pool;
-        snprintf(k->key, sizeof k->key, "fleet[%d].nodes", pool);
-        snprintf(k->name, sizeof k->name, "%s", pname);
-        k->lo = (int)lo;
-        k->hi = (int)hi;
-        k->step = (int)step;
-        k->floor = 0;
-        if ((rc = parse_cap(c, o, path, k)) < 0)
-            return rc;
-    }
-
-    const struct gs_json *gpu = gs_json_get(o, "gpu");
-    const struct gs_json *prices = gs_json_get(o,
-                                                           "price_per_gpu_hour");
-    if (prices && !gpu)
-        return perr(c, path, "price_per_gpu_hour (a price per GPU model) "
-                    "goes with a 'gpu' list");
-    if (gpu) {
-        char gp[320];
-        snprintf(gp, sizeof gp, "%s.gpu", path);
-        if (!gs_json_is_array(gpu))
-            return perr(c, gp, "expected a list of GPU model names");
-        if (prices && !gs_json_is_object(prices))
-            return perr(c, path, "price_per_gpu_hour: expected an object "
-                        "{\"MODEL\": price, ...}");
-        int priced = gs_json_get(fe, "price_per_gpu_hour")
-                     || gs_json_get(fe, "price_per_hour");
-        if (priced && !prices && gs_json_size(gpu) > 1)
-            return perr(c, gp, "pool '%s' sets its own price: give "
-                        "price_per_gpu_hour per model beside the gpu list",
-                        pname);
-        snprintf(label, sizeof label, "%s.gpu", pname);
-        struct gs_plan_axis *a = new_axis(c, gp, label,
-                                          gs_json_size(gpu));
-        if (a == NULL)
-            return c->d->code ? c->d->code : GS_EINVAL;
-        int v = 0;
-        for (const struct gs_json *g = gs_json_first(gpu); g; g = gs_json_next(g), v++) {
-            char gi[340], val[200];
-            snprintf(gi, sizeof gi, "%s[%d]", gp, v);
-            if (!gs_json_is_string(g))
-                return perr(c, gi, "expected a GPU model name");
-            if (gs_catalog_find(&c->s->cat, gs_json_string(g)) < 0)
-                return perr(c, gi, "unknown GPU model '%s'", gs_json_string(g));
-            snprintf(a->names[v], sizeof a->names[v], "%s", gs_json_string(g));
-            snprintf(key, sizeof key, "%s.gpu", fpath);
-            snprintf(val, sizeof val, "\"%s\"", gs_json_string(g));
-            if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
-                return rc;
-            if (prices) {
-                const struct gs_json *pr = gs_json_get(
-                    prices, gs_json_string(g));
-                if (!gs_json_is_number(pr) || gs_json_number(pr) < 0)
-                    return perr(c, path, "price_per_gpu_hour: no price for "
-                                "'%s'", gs_json_string(g));
-                snprintf(val, sizeof val, "%.17g", gs_json_number(pr));
-                snprintf(key, sizeof key, "%s.price_per_gpu_hour", fpath);
-                if ((rc = add_edit(c, a, v, GS_EDIT_SET, key, val)) < 0)
-                    return rc;
-            }
-        }
-    }
-    static const char *const listed[] = { "market", "sharing", NULL };
-    for (int i = 0; listed[i]; i++) {
-        const struct gs_json *l = gs_json_get(o, listed[i]);
-        if (l == NULL)
-            continue;
-        char lp[320];
-        snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
-        snprintf(label, sizeof label, "%s.%s", pname, listed[i]);
-        snprintf(key, sizeof key, "%s.%s", fpath, listed[i]);
-        if ((rc = key_axis(c, l, lp, label, key)) < 0)
-            return rc;
-    }
-    const struct gs_json *var = gs_json_get(o, "variants");
-    if (var) {
-        char vp[320];
-        snprintf(vp, sizeof vp, "%s.variants", path);
-        if (!gs_json_is_array(var))
-            return perr(c, vp, "expected a list of objects of pool keys");
-        snprintf(label, sizeof label, "%s.variant", pname);
-        struct gs_plan_axis *a = new_axis(c, vp, label,
-                                          gs_json_size(var));
-        if (a == NULL)
-            return c->d->code ? c->d->code : GS_EINVAL;
-        int v = 0;
-        for (const struct gs_json *it = gs_json_first(var); it; it = gs_json_next(it), v++) {
-            char ip[340];
-            snprintf(ip, sizeof ip, "%s[%d]", vp, v);
-            if (!gs_json_is_object(it))
-                return perr(c, ip, "expected an object of pool keys");
-            show(it, a->names[v], sizeof a->names[v]);
-            for (const struct gs_json *kv = gs_json_first(it); kv; kv = gs_json_next(kv)) {
-                char *txt = gs_json_print(kv);
-                snprintf(key, sizeof key, "%s.%s", fpath, gs_json_key(kv));
-                rc = txt ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
-                         : gs_diag_set(c->d, GS_ENOMEM, c->file, "no memory");
-                free(txt);
-                if (rc < 0)
-                    return rc;
-            }
-        }
-    }
-    const struct gs_json *spot = gs_json_get(o, "spot_share");
-    if (!spot && (gs_json_get(o, "spot_discount") ||
-                  gs_json_get(o, "spot")))
-        return perr(c, path, "spot_discount and spot go with spot_share");
-    if (spot) {
-        char sp[320];
-        snprintf(sp, sizeof sp, "%s.spot_share", path);
-        if (!nodes)
-            return perr(c, sp, "a spot share splits a searched node count: "
-                        "give 'nodes' too");
-        if (!gs_json_is_array(spot))
-            return perr(c, sp, "expected a list of shares from 0 to 1");
-        snprintf(label, sizeof label, "%s.spot_share", pname);
-        struct gs_plan_axis *a = new_axis(c, sp, label,
-                                          gs_json_size(spot));
-        if (a == NULL)
-            return c->d->code ? c->d->code : GS_EINVAL;
-        a->spot_pool = pool;
-        a->spot_discount = 0.7;
-        const struct gs_json *dsc = gs_json_get(o,
-                                                            "spot_discount");
-        if (dsc && (!gs_json_is_number(dsc) || !(gs_json_number(dsc) >= 0 &&
-                                               gs_json_number(dsc) < 1)))
-            return perr(c, path, "spot_discount: expected a fraction in "
-                        "[0, 1)");
-        if (dsc)
-            a->spot_discount = gs_json_number(dsc);
-        const struct gs_json *scfg = gs_json_get(o, "spot");
-        if (scfg == NULL)
-            scfg = gs_json_get(fe, "spot");
-        if (!gs_json_is_object(scfg))
-            return perr(c, path, "spot_share needs the spot pool's \"spot\" "
-                        "object (e.g. {\"interruptions_per_hour\": 0.05}; "
-                        "docs/cloud.md)");
-        if ((a->spot_cfg = gs_json_print(scfg)) == NULL)
-            return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
-        if (gpu && prices)
-            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
-        else if (gs_json_get(fe, "price_per_gpu_hour"))
-            snprintf(a->spot_key, sizeof a->spot_key, "price_per_gpu_hour");
-        else if (gs_json_get(fe, "price_per_hour"))
-            snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
-        int v = 0;
-        for (const struct gs_json *it = gs_json_first(spot); it; it = gs_json_next(it), v++) {
-            char ip[340];
-            snprintf(ip, sizeof ip, "%s[%d]", sp, v);
-            if ((rc = share_value(c, it, ip, &a->share[v])) < 0)
-                return rc;
-            snprintf(a->names[v], sizeof a->names[v], "%g", a->share[v]);
-        }
-    }
+        snprintf(r.pname, sizeof r.pname, "pool%d", pool);
+    snprintf(r.fpath, sizeof r.fpath, "fleet[%d]", pool);
+    if ((rc = pool_nodes(c, &r)) < 0 || (rc = pool_gpu(c, &r)) < 0 ||
+        (rc = pool_listed(c, &r)) < 0 || (rc = pool_variants(c, &r)) < 0 ||
+        (rc = pool_spot(c, &r)) < 0)
+        return rc;
     return 0;
 }
 

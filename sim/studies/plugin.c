@@ -35,26 +35,15 @@ static int probe(const char *full, const char *path, struct gs_diag *d)
 {
     fflush(stdout);
     fflush(stderr);
-    pid_t parent = getpid();
-    gs_cleanup_block();
-    pid_t pid = fork();
+    pid_t pid = gs_cleanup_fork();
     if (pid == 0) {
-        gs_cleanup_forked(parent);
         void *h = dlopen(full, RTLD_NOW | RTLD_LOCAL);
         const struct gs_policy_ops *ops = h ? dlsym(h, GS_PLUGIN_SYMBOL) : NULL;
         _exit(ops && ops->abi == GS_POLICY_ABI ? 0 : 1);
     }
-    int e = errno;
-    if (pid > 0 && gs_cleanup_add_pid(pid) < 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
-        pid = -1;
-        e = ENOMEM;
-    }
-    gs_cleanup_unblock();
     if (pid < 0)
         return gs_diag_set(d, GS_EIO, path, "cannot start a process to "
-                           "probe the plug-in: %s", strerror(e));
+                           "probe the plug-in: %s", strerror(errno));
     int st = 0, ms = 0;
     pid_t r;
     while ((r = waitpid(pid, &st, WNOHANG)) == 0 && ms < PROBE_MS) {

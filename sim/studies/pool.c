@@ -225,150 +225,153 @@ static int feed(struct wk *w, int *next, int ntasks)
     return send_all(w->fd, &t, sizeof t);
 }
 
-int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag *d)
+/* One gs_pool_exec: the workers, their poll entries and receive buffers
+ * (sz bytes each: a record), and the count of tasks handed out and done. */
+struct run {
+    const struct gs_pool_tasks *p;
+    double *results;
+    struct wk *wk;
+    struct pollfd *pf;
+    char *buf;
+    size_t sz;
+    int jobs, started, next, ndone;
+};
+
+/* Fork the workers, each handed its first task.  0, or a negative code
+ * with d filled (r->started workers were started). */
+static int start_workers(struct run *r, struct gs_diag *d)
 {
-    if (p->ntasks <= 0)
-        return 0;
-    if (p->jobs <= 0)
-        return in_process(p, results, d);
-    int jobs = p->jobs < p->ntasks ? p->jobs : p->ntasks;
-    size_t sz = HDR + (size_t)p->nout * sizeof(double);
-    struct wk *wk = calloc((size_t)jobs, sizeof *wk);
-    struct pollfd *pf = calloc((size_t)jobs, sizeof *pf);
-    char *buf = malloc((size_t)jobs * sz);
-    if (!wk || !pf || !buf) {
-        free(wk);
-        free(pf);
-        free(buf);
-        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    fflush(stdout);
-    fflush(stderr);
-    gs_mem_set_workers(jobs);       /* they share the memory budget */
-    pid_t self = getpid();
-    int started = 0, rc = 0, next = 0, ndone = 0;
-    for (int i = 0; i < jobs; i++) {
+    const struct gs_pool_tasks *p = r->p;
+    struct wk *wk = r->wk;
+    for (int i = 0; i < r->jobs; i++) {
         int sv[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-            rc = gs_diag_set(d, GS_EIO, "", "cannot create a socket pair for "
-                             "a worker: %s", strerror(errno));
-            break;
-        }
-        gs_cleanup_block();
-        pid_t pid = fork();
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+            return gs_diag_set(d, GS_EIO, "", "cannot create a socket pair "
+                               "for a worker: %s", strerror(errno));
+        pid_t pid = gs_cleanup_fork();
         if (pid == 0) {
             close(sv[0]);
             for (int k = 0; k < i; k++)
                 close(wk[k].fd);
-            gs_cleanup_forked(self);
             worker(p, sv[1]);
         }
         int e = errno;
-        if (pid > 0 && gs_cleanup_add_pid(pid) < 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, NULL, 0);
-            pid = -1;
-            e = ENOMEM;
-        }
-        gs_cleanup_unblock();
         close(sv[1]);
         if (pid < 0) {
             close(sv[0]);
-            rc = gs_diag_set(d, GS_EIO, "", "cannot start a worker process: "
-                             "%s", strerror(e));
-            break;
+            return gs_diag_set(d, GS_EIO, "", "cannot start a worker "
+                               "process: %s", strerror(e));
         }
         wk[i] = (struct wk){ .pid = pid, .fd = sv[0], .task = -1 };
-        started++;
-        if (feed(&wk[i], &next, p->ntasks) < 0) {
-            rc = died(p, &wk[i], d);
-            break;
-        }
+        r->started++;
+        if (feed(&wk[i], &r->next, p->ntasks) < 0)
+            return died(p, &wk[i], d);
     }
-    /* Receive until every worker is idle and told to exit, or a failure. */
-    while (rc == 0) {
+    return 0;
+}
+
+/* With a --task-timeout, fail a worker past it, else *wait_ms is how long
+ * poll may wait for the next one to run out (-1: no limit). */
+static int check_timeouts(struct run *r, int *wait_ms, struct gs_diag *d)
+{
+    *wait_ms = -1;
+    if (task_timeout <= 0)
+        return 0;
+    double t = mono_now(), soonest = 1e300;
+    for (int i = 0; i < r->started; i++) {
+        struct wk *w = &r->wk[i];
+        if (w->fd < 0 || w->task < 0)
+            continue;
+        double left = w->since + task_timeout - t;
+        if (left <= 0)
+            return timed_out(r->p, w, d);
+        if (left < soonest)
+            soonest = left;
+    }
+    *wait_ms = (int)(soonest * 1000) + 1;
+    return 0;
+}
+
+/* Read what worker i sent; on a whole record store its results, count it
+ * done and hand the worker its next task.  0, or a negative code with d
+ * filled (the worker died, garbled its record, or its task failed). */
+static int receive(struct run *r, int i, struct gs_diag *d)
+{
+    const struct gs_pool_tasks *p = r->p;
+    struct wk *w = &r->wk[i];
+    size_t sz = r->sz;
+    char *b = r->buf + (size_t)i * sz;
+    ssize_t n = recv(w->fd, b + w->got, sz - w->got, 0);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return 0;
+    if (n <= 0)
+        return died(p, w, d);
+    w->got += (size_t)n;
+    const struct rec *rr = (const struct rec *)b;
+    if (w->got >= 2 * sizeof(unsigned) &&
+        (rr->magic != REC_MAGIC || rr->size != sz))
+        return garbled(p, w, d);
+    if (w->got < sz)
+        return 0;
+    if (rr->task != w->task || rr->rc > 0)
+        return garbled(p, w, d);
+    /* the diagnostic's strings end inside their arrays */
+    struct rec *rw = (struct rec *)b;
+    rw->d.where[sizeof rw->d.where - 1] = '\0';
+    rw->d.what[sizeof rw->d.what - 1] = '\0';
+    double *out = r->results + (size_t)rr->task * (size_t)p->nout;
+    memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
+    if (rr->rc < 0)
+        return task_failed(p, rr, d);
+    r->ndone++;
+    if (p->done)
+        p->done(rr->task, r->ndone, out, p->ctx);
+    if (feed(w, &r->next, p->ntasks) < 0 && w->task >= 0)
+        return died(p, w, d);
+    return 0;
+}
+
+/* Receive until every worker is idle and told to exit, or a failure. */
+static int serve(struct run *r, struct gs_diag *d)
+{
+    struct pollfd *pf = r->pf;
+    for (;;) {
         int n = 0;
-        for (int i = 0; i < started; i++)
-            if (wk[i].fd >= 0 && wk[i].task >= 0) {
-                pf[n].fd = wk[i].fd;
+        for (int i = 0; i < r->started; i++)
+            if (r->wk[i].fd >= 0 && r->wk[i].task >= 0) {
+                pf[n].fd = r->wk[i].fd;
                 pf[n].events = POLLIN;
                 pf[n].revents = 0;
                 n++;
             }
         if (n == 0)
-            break;
-        int wait_ms = -1;
-        if (task_timeout > 0) {
-            double t = mono_now(), soonest = 1e300;
-            for (int i = 0; i < started && rc == 0; i++)
-                if (wk[i].fd >= 0 && wk[i].task >= 0) {
-                    double left = wk[i].since + task_timeout - t;
-                    if (left <= 0)
-                        rc = timed_out(p, &wk[i], d);
-                    else if (left < soonest)
-                        soonest = left;
-                }
-            if (rc < 0)
-                break;
-            wait_ms = (int)(soonest * 1000) + 1;
-        }
+            return 0;
+        int wait_ms, rc = check_timeouts(r, &wait_ms, d);
+        if (rc < 0)
+            return rc;
         if (poll(pf, (nfds_t)n, wait_ms) < 0) {
             if (errno == EINTR)
                 continue;
-            rc = gs_diag_set(d, GS_EIO, "", "poll: %s", strerror(errno));
-            break;
+            return gs_diag_set(d, GS_EIO, "", "poll: %s", strerror(errno));
         }
-        for (int j = 0, i = 0; j < n && rc == 0; j++) {
+        for (int j = 0, i = 0; j < n; j++) {
             if (!pf[j].revents)
                 continue;
-            while (wk[i].fd != pf[j].fd)
+            while (r->wk[i].fd != pf[j].fd)
                 i++;
-            struct wk *w = &wk[i];
-            char *b = buf + (size_t)i * sz;
-            ssize_t r = recv(w->fd, b + w->got, sz - w->got, 0);
-            if (r < 0 && (errno == EINTR || errno == EAGAIN))
-                continue;
-            if (r <= 0) {
-                rc = died(p, w, d);
-                break;
-            }
-            w->got += (size_t)r;
-            const struct rec *rr = (const struct rec *)b;
-            if (w->got >= 2 * sizeof(unsigned) &&
-                (rr->magic != REC_MAGIC || rr->size != sz)) {
-                rc = garbled(p, w, d);
-                break;
-            }
-            if (w->got < sz)
-                continue;
-            if (rr->task != w->task || rr->rc > 0) {
-                rc = garbled(p, w, d);
-                break;
-            }
-            /* the diagnostic's strings end inside their arrays */
-            struct rec *rw = (struct rec *)b;
-            rw->d.where[sizeof rw->d.where - 1] = '\0';
-            rw->d.what[sizeof rw->d.what - 1] = '\0';
-            double *out = results + (size_t)rr->task * (size_t)p->nout;
-            memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
-            if (rr->rc < 0) {
-                rc = task_failed(p, rr, d);
-                break;
-            }
-            ndone++;
-            if (p->done)
-                p->done(rr->task, ndone, out, p->ctx);
-            if (feed(w, &next, p->ntasks) < 0 && w->task >= 0) {
-                rc = died(p, w, d);
-                break;
-            }
+            if ((rc = receive(r, i, d)) < 0)
+                return rc;
         }
     }
-    /* Stop: idle workers were told to exit; on a failure the rest are
-     * terminated (SIGTERM, SIGKILL after a grace: cleanup.h), so a worker
-     * that is stopped or ignores SIGTERM cannot hang gpusim.  Reap them
-     * all. */
-    for (int i = 0; i < started; i++) {
+}
+
+/* Stop: idle workers were told to exit; on a failure (rc < 0) the rest are
+ * terminated (SIGTERM, SIGKILL after a grace: cleanup.h), so a worker that
+ * is stopped or ignores SIGTERM cannot hang gpusim.  Reap them all. */
+static void stop_workers(struct run *r, int rc)
+{
+    struct wk *wk = r->wk;
+    for (int i = 0; i < r->started; i++) {
         if (wk[i].pid <= 0)
             continue;
         close(wk[i].fd);
@@ -383,13 +386,40 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
         }
         gs_cleanup_forget_pid(pid);
     }
-    for (int i = 0; i < started; i++)
+    for (int i = 0; i < r->started; i++)
         if (wk[i].fd >= 0)
             close(wk[i].fd);
+}
+
+int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag *d)
+{
+    if (p->ntasks <= 0)
+        return 0;
+    if (p->jobs <= 0)
+        return in_process(p, results, d);
+    struct run r = { .p = p, .results = results,
+                     .jobs = p->jobs < p->ntasks ? p->jobs : p->ntasks,
+                     .sz = HDR + (size_t)p->nout * sizeof(double) };
+    r.wk = calloc((size_t)r.jobs, sizeof *r.wk);
+    r.pf = calloc((size_t)r.jobs, sizeof *r.pf);
+    r.buf = malloc((size_t)r.jobs * r.sz);
+    if (!r.wk || !r.pf || !r.buf) {
+        free(r.wk);
+        free(r.pf);
+        free(r.buf);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    fflush(stdout);
+    fflush(stderr);
+    gs_mem_set_workers(r.jobs);     /* they share the memory budget */
+    int rc = start_workers(&r, d);
+    if (rc == 0)
+        rc = serve(&r, d);
+    stop_workers(&r, rc);
     gs_mem_set_workers(1);
-    free(wk);
-    free(pf);
-    free(buf);
+    free(r.wk);
+    free(r.pf);
+    free(r.buf);
     return rc;
 }
 

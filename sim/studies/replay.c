@@ -375,42 +375,6 @@ static int write_jobs(const char *path, const struct gs_replay *r,
     return gs_out_commit(&out, d);
 }
 
-/* Measured against replayed GPUs allocated, hour by hour. */
-static int print_dcgm(FILE *fp, const struct rargs *a, const struct gs_sim *sim,
-                      int64_t origin_ms, struct gs_diag *d)
-{
-    struct gs_dcgm_opts o = { .idle = 0.05 };
-    struct gs_dcgm *m = NULL;
-    int rc = gs_dcgm_load(a->dcgm, a->ndcgm, &o, &m, d);
-    if (rc < 0)
-        return rc;
-    struct gs_dcgm_hours h;
-    gs_dcgm_hours(m, &h);
-    const struct gs_series *ts = &gs_sim_metrics(sim)->ts;
-    fprintf(fp, "\n  hour (UTC)             GPUs seen  allocated   busy   "
-            "replayed allocated\n");
-    for (int i = 0; i < h.n; i++) {
-        double lo = (double)(h.t0_ms + i * 3600000LL - origin_ms) / 1000.0;
-        double sum = 0;
-        long k = 0;
-        for (long j = 0; j < ts->n; j++)
-            if (ts->t[j] >= lo && ts->t[j] < lo + 3600) {
-                sum += ts->alloc[j];
-                k++;
-            }
-        char when[32];
-        gs_cimp_fmt_utc(h.t0_ms + i * 3600000LL, when, sizeof when);
-        fprintf(fp, "  %-22s %9.2f %10.2f %6.2f   ", when, h.seen[i],
-                h.alloc[i], h.busy[i]);
-        if (k)
-            fprintf(fp, "%10.2f\n", sum / (double)k);
-        else
-            fprintf(fp, "%10s\n", "-");
-    }
-    gs_dcgm_free(m);
-    return 0;
-}
-
 int gs_replay_main(int argc, char **argv)
 {
     struct rargs a = { .top = 10, .max_ks = -1 };
@@ -446,7 +410,8 @@ int gs_replay_main(int argc, char **argv)
                "queue (the replay models no start-up latency)\n");
         gs_replay_print(stdout, &r, a.top);
         if (a.ndcgm)
-            rc = print_dcgm(stdout, &a, sim, h->origin_ms, &d);
+            rc = gs_replay_util_print(stdout, a.dcgm, a.ndcgm, sim,
+                                      h->origin_ms, &d);
     }
     if (rc == 0 && a.jobs && write_jobs(a.jobs, &r, &d) < 0)
         rc = 1;

@@ -68,6 +68,16 @@ void gs_replay_print(FILE *fp, const struct gs_replay *r, int k);
 
 /* `gpusim replay-check SCENARIO [options]`: exit status 0, 1 (output not
  * written, or --max-ks exceeded), 2 (bad usage or input). */
+/* replayutil.c: the utilization DCGM measured (files[0..n), Prometheus
+ * range-query exports) against the replay's, over the DCGM window, in
+ * total, by model, by namespace and by hour, each side saying what it
+ * measures; origin_ms is the import's time 0.  0 or a negative code with
+ * d filled. */
+struct gs_sim;
+int gs_replay_util_print(FILE *fp, const char *const *files, int n,
+                         const struct gs_sim *sim, int64_t origin_ms,
+                         struct gs_diag *d);
+
 int gs_replay_main(int argc, char **argv);
 
 #endif

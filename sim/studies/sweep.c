@@ -536,11 +536,41 @@ static double worst_rel(const struct sweep *s, const double *values,
     return worst;
 }
 
-/* Every point's statistics over its seeds into table (7 a cell), mean, sd
- * and half; col has room for the seeds. */
-static void point_stats(const struct sweep *s, const double *values,
-                        double *table, double *mean, double *sd,
-                        double *half, double *col)
+/* Which metrics --metrics shows (show[nm]: all when mlist is NULL).  0,
+ * or the usage error's status. */
+static int pick_metrics(const char *mlist, int nm, int *show)
+{
+    for (int m = 0; m < nm; m++)
+        show[m] = mlist == NULL;
+    if (mlist == NULL)
+        return 0;
+    char **ml;
+    int n = gs_split_values(mlist, &ml);
+    if (n < 0)
+        return usage_error("--metrics: a bad list '%s'", mlist);
+    int bad = -1;
+    for (int k = 0; k < n; k++) {
+        int m = gs_run_metric_index(ml[k]);
+        if (m < 0 && bad < 0)
+            bad = k;
+        else if (m >= 0)
+            show[m] = 1;
+    }
+    int status = bad < 0 ? 0
+                 : usage_error("--metrics: no metric '%s' (see "
+                               "--list-metrics)", ml[bad]);
+    for (int k = 0; k < n; k++)
+        free(ml[k]);
+    free(ml);
+    return status;
+}
+
+/* Each point's and metric's statistics over the seeds' values: mean, sd,
+ * half-width of the 95% interval, and the table's row (n, mean, sd, t,
+ * half, low, high); col is scratch for nseeds values. */
+static void summarize(const struct sweep *s, const double *values,
+                      double *col, double *mean, double *sd, double *half,
+                      double *table)
 {
     for (int p = 0; p < s->npoints; p++)
         for (int m = 0; m < s->nm; m++) {
@@ -607,6 +637,17 @@ static int run_points(struct sweep *s, long seeds, long jobs, int silent,
     }
 }
 
+/* --precision's line on standard error: met or not, with how many seeds
+ * (nothing without --precision). */
+static void prec_line(const struct prec *p, int nseeds)
+{
+    if (p->rel > 0)
+        fprintf(stderr, "gpusim: --precision %g: %s with %d seeds (the worst "
+                "relative half-width %.3g)\n", p->rel,
+                p->met ? "met" : "not met at the --max-seeds cap", nseeds,
+                p->worst);
+}
+
 /* The --precision and --max-seeds values ('R', 'X'): 0, or 2 after the
  * usage error. */
 static int precision_opt(int ch, const char *arg, double *prec, long *cap)
@@ -627,6 +668,49 @@ static int precision_opt(int ch, const char *arg, double *prec, long *cap)
     return 0;
 }
 
+/* --seeds ('s') or --jobs ('j'): 0 with *v set, or the usage error's
+ * status. */
+static int count_opt(int ch, const char *arg, long *v)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || n < 1 || n > 10000)
+        return usage_error(ch == 's' ? "sweep: --seeds takes a whole number "
+                           "from 1 to 10000, not '%s'"
+                           : "sweep: --jobs takes a whole number from 1 to "
+                           "10000, not '%s'", arg);
+    *v = n;
+    return 0;
+}
+
+/* --list-metrics: every metric a run gives, one a line (the leader). */
+static void list_metrics(void)
+{
+    if (gs_dist_leader())
+        for (int m = 0; m < gs_run_nmetrics(); m++)
+            printf("%s\n", gs_run_metric_name(m));
+}
+
+/* Seconds from t0 to now (monotonic). */
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The closing line on standard error: runs, time, ranks and workers, and
+ * where the results went. */
+static void done_line(const struct sweep *s, double secs, long jobs,
+                      const char *out)
+{
+    fprintf(stderr, "gpusim: %d runs (%d points x %d seeds) in %.2f s "
+            "with %d rank%s x %ld workers; results in %s\n",
+            s->npoints * s->nseeds, s->npoints, s->nseeds, secs,
+            gs_dist_size(), gs_dist_size() == 1 ? "" : "s", jobs, out);
+}
+
 static int sweep_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *mlist = NULL;
@@ -640,8 +724,6 @@ static int sweep_main(int argc, char **argv)
     opterr = 0;
     while ((ch = gs_cli_getopt(argc, argv, "+:s:j:o:fqh", opts, &file)) !=
            -1) {
-        char *end;
-        long v;
         switch (ch) {
         case GS_CLI_EXTRA:
             status = usage_error("sweep: more than one scenario: '%s'",
@@ -654,18 +736,9 @@ static int sweep_main(int argc, char **argv)
             break;
         case 's':
         case 'j':
-            v = strtol(optarg, &end, 10);
-            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 10000) {
-                status = usage_error(ch == 's' ? "sweep: --seeds takes a "
-                                     "whole number from 1 to 10000, not '%s'"
-                                     : "sweep: --jobs takes a whole number "
-                                     "from 1 to 10000, not '%s'", optarg);
+            if ((status = count_opt(ch, optarg, ch == 's' ? &seeds : &jobs)))
                 goto done;
-            }
-            if (ch == 's')
-                seeds = v;
-            else
-                jobs = v;
+            status = 2;
             break;
         case 'o': out = optarg; break;
         case 'f': force = 1; break;
@@ -693,9 +766,7 @@ static int sweep_main(int argc, char **argv)
         }
     }
     if (list) {
-        if (gs_dist_leader())
-            for (int m = 0; m < gs_run_nmetrics(); m++)
-                printf("%s\n", gs_run_metric_name(m));
+        list_metrics();
         status = 0;
         goto done;
     }
@@ -734,37 +805,14 @@ static int sweep_main(int argc, char **argv)
     show = calloc((size_t)s.nm, sizeof *show);
     if (show == NULL)
         goto out;
-    for (int m = 0; m < s.nm; m++)
-        show[m] = mlist == NULL;
-    if (mlist) {
-        char **ml;
-        int n = gs_split_values(mlist, &ml);
-        if (n < 0) {
-            status = usage_error("--metrics: a bad list '%s'", mlist);
-            goto out;
-        }
-        int bad = -1;
-        for (int k = 0; k < n; k++) {
-            int m = gs_run_metric_index(ml[k]);
-            if (m < 0 && bad < 0)
-                bad = k;
-            else if (m >= 0)
-                show[m] = 1;
-        }
-        if (bad >= 0)
-            status = usage_error("--metrics: no metric '%s' (see "
-                                 "--list-metrics)", ml[bad]);
-        for (int k = 0; k < n; k++)
-            free(ml[k]);
-        free(ml);
-        if (bad >= 0)
-            goto out;
-    }
+    if ((status = pick_metrics(mlist, s.nm, show)) != 0)
+        goto out;
+    status = 2;
     if (build_points(&s, base, &d) < 0) {
         status = gs_report_diag(&d, 2);
         goto out;
     }
-    struct timespec t0, t1;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct prec pc = { .rel = precision, .cap = max_seeds, .worst = NAN };
     status = run_points(&s, seeds, jobs, quiet || csv, show, &pc, &values,
@@ -772,7 +820,6 @@ static int sweep_main(int argc, char **argv)
     if (status != 0)
         goto out;
     status = 2;
-    int ntasks = s.npoints * s.nseeds;
     size_t cells = (size_t)s.npoints * (size_t)s.nm;
     table = calloc(cells * 7, sizeof *table);
     mean = calloc(cells, sizeof *mean);
@@ -782,8 +829,8 @@ static int sweep_main(int argc, char **argv)
         fprintf(stderr, "gpusim: out of memory\n");
         goto out;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    point_stats(&s, values, table, mean, sd, half, col);
+    double secs = seconds_since(&t0);
+    summarize(&s, values, col, mean, sd, half, table);
     status = 0;
     if (gs_dist_leader()) {
         if (write_file(out, &s, base, values, table, &d) < 0) {
@@ -797,17 +844,8 @@ static int sweep_main(int argc, char **argv)
                 print_table(stdout, &s, base->name, show, mean, half);
             fflush(stdout);
         }
-        if (precision > 0)
-            fprintf(stderr, "gpusim: --precision %g: %s with %d seeds (the "
-                    "worst relative half-width %.3g)\n", precision,
-                    pc.met ? "met" : "not met at the --max-seeds cap",
-                    s.nseeds, pc.worst);
-        fprintf(stderr, "gpusim: %d runs (%d points x %d seeds) in %.2f s "
-                "with %d rank%s x %ld workers; results in %s\n", ntasks,
-                s.npoints, s.nseeds,
-                (double)(t1.tv_sec - t0.tv_sec) +
-                    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
-                gs_dist_size(), gs_dist_size() == 1 ? "" : "s", jobs, out);
+        prec_line(&pc, s.nseeds);
+        done_line(&s, secs, jobs, out);
     }
 out:
     free(show);

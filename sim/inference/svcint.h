@@ -1,0 +1,176 @@
+/* svcint.h -- what the files of the service model share: its state
+ * (struct svmodel: the services, their replicas, queues, requests and
+ * series) and the calls between them.  service.c runs the services;
+ * svcsum.c summarizes them at the end; svcmodel.c is the model's table of
+ * hooks (model.h), naming service.c's, svcsum.c's and svcout.c's.  Nothing
+ * outside sim/inference/ includes it; service.h is the public door and
+ * service.c's essay explains the model. */
+#ifndef GS_SVCINT_H
+#define GS_SVCINT_H
+
+#include "service.h"
+#include "router.h"
+#include "../../traces/llmreq.h"
+#include "../core/sim.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+/* The model's name in the table and in the run (gs_sim_model_named): the
+ * accessors of service.c find the model's state by it. */
+#define GS_SVC_MODEL "services"
+
+enum { RS_WAIT, RS_LOAD, RS_UP, RS_GONE };
+enum { GS_UNL_MEMO = 1024 };   /* unloaded prefill times remembered */
+enum { H_ITER, H_LOAD, H_XFER };
+
+struct svmodel;
+struct svc;
+
+struct rep {
+    struct svmodel *m;          /* first: job->owner points here */
+    struct svc *sv;
+    int pool, id;
+    int state, draining;
+    int busy;                   /* an iteration is in flight */
+    unsigned gen;               /* bumped when the replica loses its GPUs */
+    struct gs_job *job;
+    struct gs_llm_engine *e;
+    long nout;                  /* requests assigned and not finished */
+    int cpos;                   /* its place in the pool's router inputs */
+    int32_t head;               /* its requests, a list through req.next */
+    double busy_s;              /* iteration time so far */
+    double fb_base_mib;         /* weights per GPU */
+    int gpus;
+    double limit_w;             /* board power limit of one of its GPUs
+                                 * (a MIG slice: its share) */
+    long rec;                   /* its job's record (gs_sim_records) */
+};
+
+struct hent {
+    double t;
+    uint64_t seq;
+    int kind, idx;
+    unsigned gen;
+};
+
+/* A request's live links (kept apart from the record written out). */
+struct rlink {
+    int32_t next, prev;
+};
+
+/* A request's prefix-block hash ids (the trace's; kept only for streams
+ * that have them). */
+struct rhash {
+    const uint64_t *hash;
+    int32_t nhash;
+};
+
+struct spool {
+    struct gs_svcpool cfg;
+    struct gs_llm_engine_cfg ecfg;
+    int desired;
+    int32_t qhead, qtail;       /* router queue: requests with no replica */
+    long qlen;
+    unsigned long rr;
+    struct gs_svcscale *as;
+    double as_busy, as_up;      /* util at the last evaluation */
+    /* memo of unloaded prefill times, direct-mapped by prompt length */
+    int unl_in[GS_UNL_MEMO];
+    double unl_t[GS_UNL_MEMO];
+    struct gs_llm_perf perf;
+    int have_perf;
+    /* replicas the router may choose (serving, not draining), by index,
+     * and their router inputs, kept current (outstanding counts as they
+     * change); rebuilt when a replica's state or draining flag changed */
+    int *cand, ncand, capcand, cdirty;
+    struct gs_route_cand *cin;
+};
+
+struct svc {
+    struct gs_event ev;         /* first: the simulation's wake-up */
+    struct svmodel *m;
+    int idx;
+    const struct gs_svccfg *cfg;
+    struct spool pool[2];
+    int npools;
+    struct rep **rep;
+    int nrep, caprep;
+    int nlive;                  /* replicas not GONE */
+    /* the service's own queue of exact-time happenings */
+    struct hent *h;
+    long nh, caph;
+    int hdead;                  /* h[0] is spent (hpeek) */
+    uint64_t seq;
+    /* the request source */
+    struct gs_reqtable *tab;
+    long tnext;
+    gsl_rng *r_arr, *r_tok;
+    double gnext;               /* next generated arrival, s; INFINITY at end */
+    int flat;                   /* the generator's rate has no cycle (-1: not
+                                 * yet known) */
+    long gcount;
+    double start_s, next_arrival;
+    /* requests */
+    struct gs_reqrec *req;
+    struct rlink *lk;
+    struct rhash *lkh;          /* NULL until a request has hash ids */
+    long nreq, capreq;
+    long finished, dropped, restarted, eng_preempt;
+    long starts, losses;
+    double tok_in, tok_out;
+    /* token-weighted ITL samples: iteration durations and their weights */
+    double *itl_d;
+    float *itl_w;
+    long nitl, capitl;
+    /* recent first tokens, for the autoscaler's ttft_p95 */
+    double *rt_t, *rt_v;
+    long nrt, caprt, rt0;
+    /* time series */
+    double *ser_t, *ser;
+    long nser, capser;
+    gs_time step, next_sample;
+    double busy_total, up_total;        /* util integrals */
+    double idle_w;                      /* idle W of the UP replicas' GPUs */
+    double energy_j, last_energy;       /* board energy of UP replicas, J */
+    double last_busy, last_up;
+    long last_arrived;
+    double rep_ms, rep_max;             /* replicas x ms, the largest */
+    int up_n, up_gpus;                  /* replicas UP, their GPUs */
+    gs_time last_adv;
+    int done;                   /* stream over and every request ended */
+    int kicked;                 /* a replica was lost: reconcile */
+    int opened;                 /* the first event has run */
+    double done_s;              /* when done was set */
+    long good;                  /* requests meeting every target */
+    struct gs_svcsum sum;
+};
+
+struct svmodel {
+    struct gs_sim *s;
+    const struct gs_scenario *sc;
+    uint64_t seed;
+    struct svc *sv;
+    int n;
+    gs_time t0;
+    int started;
+    struct gs_infsum all;       /* all services together, at the end */
+};
+
+/* service.c: the model's hooks (model.h) that run the services. */
+int gs_svc_build_hook(struct gs_sim *s, const struct gs_scenario *sc,
+                      struct gs_fleet *f, struct gs_metrics *mt,
+                      uint64_t seed, void **st, struct gs_diag *d);
+void gs_svc_free_hook(void *st);
+int gs_svc_start_hook(void *st, gs_time t0);
+void gs_svc_job_started_hook(void *st, struct gs_job *j);
+void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why);
+void gs_svc_advance_hook(void *st, gs_time t);
+void gs_svc_close_hook(void *st, gs_time end);
+int gs_svc_alive_hook(const void *st);
+
+/* svcsum.c: every service's summary (struct gs_svcsum) and all of them
+ * together (struct gs_infsum), at the run's end. */
+void gs_svc_summarize_hook(void *st, struct gs_summary *su);
+
+#endif

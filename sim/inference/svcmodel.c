@@ -1,0 +1,39 @@
+/* svcmodel.c -- the service model's table of hooks (model.h): the one
+ * place that names every part of the model, so none of them names another
+ * in a circle.  service.c runs the services (build, start, the cluster's
+ * job events, advance, close); svcsum.c summarizes them; svcout.c gives
+ * the summary's fields, the report's tables, --json, CSV, the HDF5 groups
+ * and the planner's targets.  core/model.c lists gs_service_model among
+ * the built-in models. */
+#include "svcint.h"
+
+static void m_values(const void *st, double *v)
+{
+    gs_svc_infsum_values(&((const struct svmodel *)st)->all, v);
+}
+
+const struct gs_model_ops gs_service_model = {
+    .name = GS_SVC_MODEL,
+    .build = gs_svc_build_hook,
+    .free = gs_svc_free_hook,
+    .start = gs_svc_start_hook,
+    .job_started = gs_svc_job_started_hook,
+    .job_ended = gs_svc_job_ended_hook,
+    .advance = gs_svc_advance_hook,
+    .close = gs_svc_close_hook,
+    .summarize = gs_svc_summarize_hook,
+    .alive = gs_svc_alive_hook,
+    .rank = 30,
+    .fields = gs_svc_fields,
+    .nfields = GS_SVC_NFIELDS,
+    .values = m_values,
+    .report_tables = gs_svc_report,
+    .json = gs_svc_json,
+    .csv = gs_svc_csv,
+    .h5 = gs_svc_h5,
+    .ntargets = gs_svc_ntargets,
+    .target_name = gs_svc_target_name,
+    .target_values = gs_svc_target_values,
+    .target_check = gs_svc_target_check,
+    .plan_report = gs_svc_plan_report,
+};
