@@ -72,11 +72,13 @@ static void lengths(const char *file, char *buf, size_t n)
             at += (size_t)snprintf(buf + at, n - at, "%s %dx: %d",
                                    at > 7 ? "," : "", f, c);
     }
+    if (at < n)
+        at += (size_t)snprintf(buf + at, n - at, " candidates");
     if (at < n && gs_h5_read_series(file, "/plan/chosen", &pick, &np,
                                     &d) == 0 && np == 2) {
         long c = (long)(pick[0] >= 0 ? pick[0] : pick[1]);
         if (c >= 0 && c < k)
-            snprintf(buf + at, n - at, " candidates; %s at %.0fx",
+            snprintf(buf + at, n - at, "; %s at %.0fx",
                      pick[0] >= 0 ? "chosen" : "closest", v[c]);
     }
     free(v);
