@@ -21,6 +21,7 @@
 
 #include <hdf5.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -734,6 +735,57 @@ static int file_end(struct w *w)
     return w->err;
 }
 
+/* One row of the result file's /question/estimates. */
+struct est_row {
+    const char *what;
+    double estimate, half_width, level;
+    const char *method;
+    int32_t batches;
+    int64_t warmup_deleted, observations;
+    int8_t warmup_at_limit, batches_independent;
+    double lag1, tail;
+};
+
+/* /question: the question the run answers and, in steady state, each
+ * estimate with its warm-up, batches and method (question.h). */
+static void write_question(struct gs_h5w *w, const struct gs_question *q)
+{
+#define C(n, t) { #n, t, offsetof(struct est_row, n), NULL, NULL }
+    /* the columns' units and descriptions are h5desc.c's */
+    static const struct gs_h5col cols[] = {
+        C(what, GS_H5_STR), C(estimate, GS_H5_F64), C(half_width, GS_H5_F64),
+        C(level, GS_H5_F64), C(method, GS_H5_STR), C(batches, GS_H5_I32),
+        C(warmup_deleted, GS_H5_I64), C(observations, GS_H5_I64),
+        C(warmup_at_limit, GS_H5_I8), C(batches_independent, GS_H5_I8),
+        C(lag1, GS_H5_F64), C(tail, GS_H5_F64),
+    };
+#undef C
+    gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "question");
+    if (g < 0)
+        return;
+    const char *kind = gs_horizon_name(q->question);
+    gs_h5w_strings(w, g, "kind", &kind, 1);
+    gs_h5w_strings(w, g, "why", &q->why, 1);
+    struct est_row rows[GS_QUESTION_MAX];
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        const struct gs_steady *st = &e->st;
+        int ok = e->rc == 0;
+        rows[i] = (struct est_row){ .what = e->what, .level = 0.95,
+            .method = ok ? gs_question_method(i) : "too few values",
+            .estimate = ok ? st->ci.est : NAN,
+            .half_width = ok ? st->ci.half : NAN, .batches = st->batches,
+            .warmup_deleted = st->warmup, .observations = st->n,
+            .warmup_at_limit = (int8_t)st->warmup_at_limit,
+            .batches_independent = (int8_t)st->independent,
+            .lag1 = ok ? st->lag1 : NAN,
+            .tail = ok && i % 2 == 0 ? st->tail : NAN };
+    }
+    gs_h5w_table(w, g, "estimates", cols, (int)(sizeof cols / sizeof cols[0]),
+                 sizeof rows[0], rows, (size_t)q->nest);
+    gs_h5w_close(g);
+}
+
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
     return gs_h5_write_sampled(path, s, 1.0, d);
@@ -758,7 +810,7 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
     if (gs_question_analyse(s, &q) < 0)
         fail(&w, "/question");
     else
-        gs_question_h5(&q, (struct gs_h5w *)&w);
+        write_question((struct gs_h5w *)&w, &q);
     for (int i = 0; gs_model_out(i); i++)
         if (gs_model_out(i)->h5)
             gs_model_out(i)->h5(s, gs_sim_model(s, gs_model_out(i)),
@@ -1249,26 +1301,6 @@ int gs_h5_read_series(const char *path, const char *name, double **out,
     void *v;
     int rc = read_1d(path, name, H5T_NATIVE_DOUBLE, sizeof **out, &v, n, d);
     *out = v;
-    return rc;
-}
-
-int gs_h5_read_string(const char *path, const char *name, char *buf,
-                      size_t n, struct gs_diag *d)
-{
-    hid_t t = str_type();
-    void *v;
-    long k;
-    int rc = read_1d(path, name, t, sizeof(char *), &v, &k, d);
-    H5Tclose(t);
-    char **p = v;
-    if (rc == 0 && (k < 1 || p[0] == NULL || strlen(p[0]) + 1 > n))
-        rc = gs_diag_set(d, GS_ENOTFOUND, path, "%s: no string that fits",
-                         name);
-    if (rc == 0)
-        memcpy(buf, p[0], strlen(p[0]) + 1);
-    for (long i = 0; p && i < k; i++)
-        H5free_memory(p[i]);
-    free(v);
     return rc;
 }
 

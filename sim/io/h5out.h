@@ -135,10 +135,6 @@ int gs_h5_read_series(const char *path, const char *dset, double **out,
 int gs_h5_read_column(const char *path, const char *table,
                       const char *column, double **out, long *n,
                       struct gs_diag *d);
-/* Read the first string of the string dataset name into buf (n bytes,
- * NUL-terminated).  0 or a negative code with d filled. */
-int gs_h5_read_string(const char *path, const char *name, char *buf,
-                      size_t n, struct gs_diag *d);
 
 /* Read the string attribute name of object obj ("/", "/jobs") into buf.
  * 0, or a negative code with d filled. */

@@ -14,14 +14,12 @@
  * order.  The whole-run summary fields stay as they are: the steady-state
  * estimates are reported beside them, never in their place. */
 #include "question.h"
-#include "h5out.h"
 #include "scenario.h"
 #include "../base/err.h"
 #include "../core/sim.h"
 #include "../inference/service.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,7 +172,7 @@ void gs_question_set_length(struct gs_scenario *sc, long n)
     }
 }
 
-static const char *method(int k)
+const char *gs_question_method(int k)
 {
     return k % 2 == 0 ? "pooled quantile, sectioning interval"
                       : "batch means";
@@ -198,7 +196,7 @@ void gs_question_table(FILE *fp, const struct gs_question *q)
         fprintf(fp, "  %-24s %.6g ± %.2g (95%%, %d %s; %s), warm-up %ld of "
                 "%ld deleted%s%s\n", e->what, e->st.ci.est, e->st.ci.half,
                 e->st.batches, i % 2 == 0 ? "sections" : "batches",
-                method(i), e->st.warmup, e->st.n,
+                gs_question_method(i), e->st.warmup, e->st.n,
                 e->st.warmup_at_limit ? "; warm-up may be longer than half "
                 "the run" : "",
                 !e->st.independent ? "; batches correlated: run longer"
@@ -250,78 +248,9 @@ void gs_question_json(FILE *fp, const struct gs_question *q)
         fprintf(fp, ", \"level\": 0.95, \"method\": \"%s\", \"batches\": %d, "
                 "\"warmup_deleted\": %ld, \"observations\": %ld, "
                 "\"warmup_at_limit\": %d, \"batches_independent\": %d}",
-                method(i), e->st.batches, e->st.warmup, e->st.n,
+                gs_question_method(i), e->st.batches, e->st.warmup, e->st.n,
                 e->st.warmup_at_limit, e->st.independent);
     }
     fprintf(fp, "%s}}", q->nest ? "\n  " : "");
 }
 
-/* One row of the result file's /question/estimates. */
-struct est_row {
-    const char *what;
-    double estimate, half_width, level;
-    const char *method;
-    int32_t batches;
-    int64_t warmup_deleted, observations;
-    int8_t warmup_at_limit, batches_independent;
-    double lag1, tail;
-};
-
-void gs_question_h5(const struct gs_question *q, struct gs_h5w *w)
-{
-#define C(n, t, u, d) { #n, t, offsetof(struct est_row, n), u, d }
-    static const struct gs_h5col cols[] = {
-        C(what, GS_H5_STR, "", "the estimate: SERVICE ttft_p99_s, SERVICE "
-          "ttft_mean_s (each service's time to first token), or wait_p99_s, "
-          "wait_mean_s (the jobs' waits)"),
-        C(estimate, GS_H5_F64, "s", "the estimate over the requests (jobs) "
-          "kept after the warm-up"),
-        C(half_width, GS_H5_F64, "s", "half-width of its interval at level"),
-        C(level, GS_H5_F64, "1", "the interval's confidence level"),
-        C(method, GS_H5_STR, "", "the interval's method: batch means (a "
-          "mean), or pooled quantile with a sectioning interval"),
-        C(batches, GS_H5_I32, "1", "batches (sections) of the interval"),
-        C(warmup_deleted, GS_H5_I64, "1", "requests (jobs), in arrival "
-          "order, deleted from the front as warm-up by MSER-5"),
-        C(observations, GS_H5_I64, "1", "finished requests (started jobs) "
-          "in the series, the warm-up included"),
-        C(warmup_at_limit, GS_H5_I8, "1", "1: MSER-5's minimum sat at its "
-          "half-way bound, the warm-up may be longer (run longer)"),
-        C(batches_independent, GS_H5_I8, "1", "1: the lag-1 autocorrelation "
-          "of twice as many batch means passed the independence check; 0: "
-          "the interval is too narrow (run longer)"),
-        C(lag1, GS_H5_F64, "1", "lag-1 autocorrelation of 2 x batches batch "
-          "means of the kept part"),
-        C(tail, GS_H5_F64, "1", "quantiles: values beyond the quantile in "
-          "each section (the interval wants 100 or more); NaN for a mean"),
-    };
-#undef C
-    gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "question");
-    if (g < 0)
-        return;
-    const char *kind = gs_horizon_name(q->question);
-    gs_h5w_strings(w, g, "kind", &kind, 1);
-    gs_h5w_strings(w, g, "why", &q->why, 1);
-    struct est_row rows[GS_QUESTION_MAX];
-    memset(rows, 0, sizeof rows);
-    for (int i = 0; i < q->nest; i++) {
-        const struct gs_question_est *e = &q->est[i];
-        struct est_row *r = &rows[i];
-        int ok = e->rc == 0;
-        r->what = e->what;
-        r->method = ok ? method(i) : "too few values";
-        r->level = 0.95;
-        r->estimate = ok ? e->st.ci.est : NAN;
-        r->half_width = ok ? e->st.ci.half : NAN;
-        r->batches = ok ? e->st.batches : 0;
-        r->warmup_deleted = ok ? e->st.warmup : 0;
-        r->observations = ok ? e->st.n : 0;
-        r->warmup_at_limit = (int8_t)(ok ? e->st.warmup_at_limit : 0);
-        r->batches_independent = (int8_t)(ok ? e->st.independent : 0);
-        r->lag1 = ok ? e->st.lag1 : NAN;
-        r->tail = ok && i % 2 == 0 ? e->st.tail : NAN;
-    }
-    gs_h5w_table(w, g, "estimates", cols, (int)(sizeof cols / sizeof cols[0]),
-                 sizeof rows[0], rows, (size_t)q->nest);
-    gs_h5w_close(g);
-}

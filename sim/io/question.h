@@ -66,13 +66,10 @@ void gs_question_set_length(struct gs_scenario *sc, long n);
 void gs_question_table(FILE *fp, const struct gs_question *q);
 void gs_question_json(FILE *fp, const struct gs_question *q);
 
-/* The result file's /question group (h5out.c calls it for every run):
- * kind ("steady" or "finite") and why, as one-string datasets, and the
- * table estimates, one row per steady-state estimate (none for a finite-
- * horizon run): what, estimate, half_width, level, method, batches,
- * warmup_deleted, observations, warmup_at_limit, batches_independent,
- * lag1, tail (README, Results; docs/planning.md). */
-struct gs_h5w;
-void gs_question_h5(const struct gs_question *q, struct gs_h5w *w);
+/* The interval method of estimate k: the pooled quantile's sectioning
+ * (even k, each service's or the jobs' p99) or batch means (odd k, the
+ * mean).  h5out.c writes the analysis into the result file's /question
+ * group (kind, why, estimates). */
+const char *gs_question_method(int k);
 
 #endif

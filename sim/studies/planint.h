@@ -150,6 +150,8 @@ double gs_plan_attain(const struct search *s, const struct cand *x,
                       double *half);
 /* Bind the attainment metrics and the services' SLAs from the targets. */
 void gs_plan_attain_bind(struct search *s);
+/* The jobs and requests x's runs simulated, at every length it had. */
+double gs_plan_simulated(const struct search *s, const struct cand *x);
 /* Run the search s (pc, base, growth, nm, nfleet, pr set).  0 or a
  * negative code with d filled. */
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d);
@@ -191,8 +193,6 @@ int gs_plan_physics_stops(const struct search *s, const struct cand *x);
 /* --- planout.c: what the answer looks like -------------------------------- */
 
 void gs_plan_cell(char *buf, size_t n, double mean, double half);
-/* The jobs and requests x's runs simulated, at every length it had. */
-double gs_plan_simulated(const struct search *s, const struct cand *x);
 void gs_plan_print_fleet(FILE *fp, const struct cand *x);
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x);

@@ -217,24 +217,6 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
         fputc('\n', fp);
 }
 
-/* The jobs and requests x's runs simulated: every tier's jobs and the
- * services' requests, summed over its runs at every length it had. */
-double gs_plan_simulated(const struct search *s, const struct cand *x)
-{
-    static const char *const tiers[] = { "inference.jobs", "training.jobs",
-                                         "interactive.jobs", "data.jobs",
-                                         "inference_requests" };
-    double n = x->sim_before;
-    for (int i = 0; i < 5; i++) {
-        int m = gs_run_metric_index(tiers[i]);
-        for (int k = 0; m >= 0 && k < x->nrun; k++) {
-            double v = x->v[(size_t)k * s->nm + m];
-            n += isnan(v) ? 0 : v;
-        }
-    }
-    return n;
-}
-
 /* Does x dominate y: at least as good in feasibility (a feasible
  * candidate beats any other), in the planner's cost order and in
  * attainment, and better in one of them. */
@@ -442,6 +424,57 @@ static const char *estimator(const struct search *s, int t)
 #define PER_M "per metric (/plan/metric_units)"
 #define PER_T "per target (/plan/targets/units)"
 
+/* What the plan file says of the question and each candidate's length:
+ * its length factor, runs at every length, warm-up per target, and how
+ * each target is estimated. */
+struct lengths {
+    int64_t *lenf, *runs;       /* [candidates] */
+    double *warm, *wlim;        /* [candidates, targets] */
+    const char **how;           /* [targets] */
+    const char *question;
+    double qcfg[3];             /* precision, max length, indifference */
+};
+
+static void lengths_free(struct lengths *lr)
+{
+    free(lr->lenf);
+    free(lr->runs);
+    free(lr->warm);
+    free(lr->wlim);
+    free(lr->how);
+}
+
+/* Fill lr from s: 0, or -1 out of memory (lr freed). */
+static int lengths_fill(const struct search *s, struct lengths *lr)
+{
+    int nc = s->ncand, nt = s->pc->ntargets;
+    lr->lenf = calloc((size_t)nc + 1, sizeof *lr->lenf);
+    lr->runs = calloc((size_t)nc + 1, sizeof *lr->runs);
+    lr->warm = calloc((size_t)nc * nt + 1, sizeof *lr->warm);
+    lr->wlim = calloc((size_t)nc * nt + 1, sizeof *lr->wlim);
+    lr->how = calloc((size_t)nt + 1, sizeof *lr->how);
+    if (!lr->lenf || !lr->runs || !lr->warm || !lr->wlim || !lr->how) {
+        lengths_free(lr);
+        memset(lr, 0, sizeof *lr);
+        return -1;
+    }
+    for (int i = 0; i < nc; i++) {
+        const struct cand *x = &s->cand[i];
+        lr->lenf[i] = x->lenf;
+        lr->runs[i] = x->runs_before + x->nrun;
+        for (int t = 0; t < nt; t++)
+            warm_of(s, x, t, &lr->warm[(size_t)i * nt + t],
+                    &lr->wlim[(size_t)i * nt + t]);
+    }
+    for (int t = 0; t < nt; t++)
+        lr->how[t] = estimator(s, t);
+    lr->question = gs_plan_is_steady(s->base, s->pc) ? "steady" : "finite";
+    lr->qcfg[0] = s->pc->precision;
+    lr->qcfg[1] = s->pc->max_length;
+    lr->qcfg[2] = s->pc->indifference;
+    return 0;
+}
+
 int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     int nf, int chosen, int near, const double *gcost,
                     const char *const *glabel, const double *gfac, int ng,
@@ -465,15 +498,11 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     int64_t *fidx = calloc((size_t)nf + 1, sizeof *fidx);
     const char **munits = calloc((size_t)nm + 1, sizeof *munits);
     const char **tunits = calloc((size_t)nt + 1, sizeof *tunits);
-    int64_t *lenf = calloc((size_t)nc + 1, sizeof *lenf);
-    int64_t *runs = calloc((size_t)nc + 1, sizeof *runs);
-    double *warm = calloc((size_t)nc * nt + 1, sizeof *warm);
-    double *wlim = calloc((size_t)nc * nt + 1, sizeof *wlim);
-    const char **how = calloc((size_t)nt + 1, sizeof *how);
+    struct lengths lr = { 0 };
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
         !seeds || !simd || !cost || !att || !tl || !tu || !fidx || !munits ||
-        !tunits || !lenf || !runs || !warm || !wlim || !how) {
+        !tunits || lengths_fill(s, &lr) < 0) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -490,18 +519,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                                                 ? x->v[k] : NAN;
         memcpy(&mean[(size_t)i * nm], x->mean, (size_t)nm * sizeof *mean);
         memcpy(&half[(size_t)i * nm], x->half, (size_t)nm * sizeof *half);
-        lenf[i] = x->lenf;
-        runs[i] = x->runs_before + x->nrun;
-        for (int t = 0; t < nt; t++)
-            warm_of(s, x, t, &warm[(size_t)i * nt + t],
-                    &wlim[(size_t)i * nt + t]);
     }
-    for (int t = 0; t < nt; t++)
-        how[t] = estimator(s, t);
-    const char *question = gs_plan_is_steady(s->base, s->pc) ? "steady"
-                                                             : "finite";
-    double qcfg[3] = { s->pc->precision, s->pc->max_length,
-                       s->pc->indifference };
     const char *desc;
     for (int m = 0; m < nm; m++) {
         names[m] = gs_run_metric_name(m);
@@ -537,28 +555,26 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/simulated", GS_H5_INT64, 1, { nc }, simd,
           "jobs and requests simulated over its runs, at every length it "
           "had", "1" },
-        { "plan/candidates/length_factor", GS_H5_INT64, 1, { nc }, lenf,
-          "the length its verdict was judged at, a factor of the "
-          "scenario's requests/jobs/until (1: as given; steady state "
-          "lengthens by doubling up to plan.max_length_factor)", "1" },
-        { "plan/candidates/runs", GS_H5_INT64, 1, { nc }, runs,
-          "runs it took at every length it had (seeds_run: at the last); "
-          "their sum is the plan's run count", "1" },
-        { "plan/candidates/warmup_deleted", GS_H5_DOUBLE, 2, { nc, nt }, warm,
+        { "plan/candidates/length_factor", GS_H5_INT64, 1, { nc }, lr.lenf,
+          "the length its verdict was judged at, a factor of the scenario's "
+          "requests/jobs/until (1: as given)", "1" },
+        { "plan/candidates/runs", GS_H5_INT64, 1, { nc }, lr.runs, "runs at "
+          "every length it had; their sum is the plan's run count", "1" },
+        { "plan/candidates/warmup_deleted", GS_H5_DOUBLE, 2, { nc, nt },
+          lr.warm,
           "[candidate, target]: requests (jobs) deleted as warm-up by "
           "MSER-5, mean over the seeds of its last length; NaN for a "
           "target estimated over the whole run, or not run", "1" },
         { "plan/candidates/warmup_at_limit", GS_H5_DOUBLE, 2, { nc, nt },
-          wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
+          lr.wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
           "the half-way bound where that decides the verdict (the "
           "transient not over); NaN as warmup_deleted", "1" },
-        { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, how,
+        { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, lr.how,
           "how each target is estimated, and its interval", NULL },
-        { "plan/question", GS_H5_STRING, 1, { 1 }, &question,
-          "the question: steady (stationary generated load: warm-up "
-          "deleted, runs lengthened) or finite (whole runs as given)", NULL },
+        { "plan/question", GS_H5_STRING, 1, { 1 }, &lr.question, "steady "
+          "(warm-up deleted, runs lengthened) or finite (whole runs)", NULL },
         { "plan/precision_length_indifference", GS_H5_DOUBLE, 1, { 3 },
-          qcfg, "[plan.precision (relative 95% half-width asked in steady "
+          lr.qcfg, "[plan.precision (relative 95% half-width asked in steady "
           "state), plan.max_length_factor, plan.indifference]", "1" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "the fleet's cost per hour, mean over its seeds", "USD/h" },
@@ -609,11 +625,7 @@ done:
     free(fidx);
     free(munits);
     free(tunits);
-    free(lenf);
-    free(runs);
-    free(warm);
-    free(wlim);
-    free(how);
+    lengths_free(&lr);
     return rc;
 }
 

@@ -903,6 +903,24 @@ static int gather(struct search *s, const double *res, size_t nout,
     return 0;
 }
 
+/* The jobs and requests x's runs simulated: every tier's jobs and the
+ * services' requests, summed over its runs at every length it had. */
+double gs_plan_simulated(const struct search *s, const struct cand *x)
+{
+    static const char *const tiers[] = { "inference.jobs", "training.jobs",
+                                         "interactive.jobs", "data.jobs",
+                                         "inference_requests" };
+    double n = x->sim_before;
+    for (int i = 0; i < 5; i++) {
+        int m = gs_run_metric_index(tiers[i]);
+        for (int k = 0; m >= 0 && k < x->nrun; k++) {
+            double v = x->v[(size_t)k * s->nm + m];
+            n += isnan(v) ? 0 : v;
+        }
+    }
+    return n;
+}
+
 /* Run x again from its first seed (the same seeds: common random numbers
  * hold) on runs twice as long, up to plan.max_length_factor.  0 or a
  * negative code with d filled. */
