@@ -72,11 +72,14 @@ static void json_num(FILE *fp, double v)
 static int write_baselines(const char *path, const struct gs_baselines *old,
                            const struct result *r, int nr)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *fp = fopen(tmp, "w");
-    if (fp == NULL)
+    char *tmp = NULL;
+    if (asprintf(&tmp, "%s.tmp", path) < 0)
         return -1;
+    FILE *fp = fopen(tmp, "w");
+    if (fp == NULL) {
+        free(tmp);
+        return -1;
+    }
     int nm = gs_compare_nmetrics();
     const char *const *names = gs_compare_metric_names();
     fprintf(fp, "{\n  \"gpusim_baselines\": 1,\n  \"tolerances\": {\n");
@@ -99,9 +102,9 @@ static int write_baselines(const char *path, const struct gs_baselines *old,
         fprintf(fp, "}}");
     }
     fprintf(fp, "\n  ]\n}\n");
-    if (fclose(fp) != 0 || rename(tmp, path) != 0)
-        return -1;
-    return 0;
+    int rc = fclose(fp) != 0 || rename(tmp, path) != 0 ? -1 : 0;
+    free(tmp);
+    return rc;
 }
 
 static const struct gs_bl_run *find_run(const struct gs_baselines *b,

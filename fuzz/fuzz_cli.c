@@ -14,7 +14,10 @@
  * one runs its code, which is the plug-ins' own concern (docs/
  * reliability.md); so are those naming the built-in quickstart, whose
  * 144 GPUs and day of jobs take a minute under the sanitizers on a loaded
- * machine (libFuzzer would call that a hang).  So are inputs holding a
+ * machine (libFuzzer would call that a hang), and those naming
+ * --task-timeout: on run and place-exp it ends the process when it passes
+ * (cleanup.h's deadline), which is its purpose, and here would end the
+ * fuzzer (test_workers covers it).  So are inputs holding a
  * number above FZ_MAX_COUNT with fewer than 13 digits: such a number can
  * be a count of seeds, workers, jobs or requests ("--seeds 5000",
  * "trace gen --jobs 900000", "--set workload.generate.jobs=99999"), a
@@ -159,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--policy-", 9) == 0 || strstr(argv[i], "lib") ||
             strstr(argv[i], "plugin") || strstr(argv[i], ".so") ||
-            strstr(argv[i], "quickstart")) {
+            strstr(argv[i], "quickstart") || strstr(argv[i], "task-timeout")) {
             free(text);
             return 0;
         }

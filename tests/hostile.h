@@ -127,6 +127,68 @@ static inline int gs_hostile_made(const char *dir, const char *name)
     return ok;
 }
 
+/* Entries directly in folder d. */
+static inline int gs_hostile_entries(const char *d)
+{
+    DIR *dp = opendir(d);
+    int n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* Regular files anywhere under folder d. */
+static inline int gs_hostile_files(const char *d)
+{
+    DIR *dp = opendir(d);
+    int n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *sub = NULL;
+        if (e->d_type == DT_DIR && asprintf(&sub, "%s/%s", d, e->d_name) >= 0)
+            n += gs_hostile_files(sub);
+        else
+            n += e->d_type == DT_REG;
+        free(sub);
+    }
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* A new folder whose path is exactly len characters: base/deepK/ddd.../d,
+ * components at most NAME_MAX long (caller frees; NULL on error). */
+static inline char *gs_hostile_deep(const char *base, int k, size_t len)
+{
+    char *deep = NULL;
+    if (asprintf(&deep, "%s/deep%d", base, k) < 0 || mkdir(deep, 0700) != 0)
+        return NULL;
+    char ds[NAME_MAX + 1];
+    memset(ds, 'd', NAME_MAX);
+    ds[NAME_MAX] = '\0';
+    while (strlen(deep) < len) {
+        size_t left = len - strlen(deep) - 1;       /* after the '/' */
+        size_t c = left > NAME_MAX ? NAME_MAX : left;
+        if (left > NAME_MAX && left - NAME_MAX < 2)
+            c = NAME_MAX - 2;       /* leave room for one more "/d" */
+        char *next = NULL;
+        if (asprintf(&next, "%s/%.*s", deep, (int)c, ds) < 0 ||
+            mkdir(next, 0700) != 0) {
+            free(next);
+            free(deep);
+            return NULL;
+        }
+        free(deep);
+        deep = next;
+    }
+    return deep;
+}
+
 /* name as a JSON string's contents (quotes, backslashes and control
  * characters escaped), into out (at least 6 * strlen(name) + 1 bytes). */
 static inline void gs_hostile_json(const char *name, char *out)

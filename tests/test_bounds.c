@@ -7,9 +7,11 @@
 #include "cutest.h"
 #include "hostile.h"
 #include "../sim/io/scenario.h"
+#include "../sim/io/jsoncheck.h"
 #include "../traces/tread.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +264,152 @@ static void test_empty_traces(void)
     }
 }
 
+/* dir/NAME: the fixture FROM (tests/fixtures/...) with its first OLD on
+ * line `line` replaced by NEW. */
+static int edited(const char *name, const char *from, int line,
+                  const char *old, const char *new)
+{
+    FILE *in = fopen(from, "r");
+    char *p = NULL;
+    if (in == NULL || asprintf(&p, "%s/%s", dir, name) < 0)
+        return -1;
+    FILE *out = fopen(p, "w");
+    free(p);
+    char buf[8192];
+    for (int n = 1; out && fgets(buf, sizeof buf, in); n++) {
+        char *at = n == line ? strstr(buf, old) : NULL;
+        if (at)
+            fprintf(out, "%.*s%s%s", (int)(at - buf), buf, new,
+                    at + strlen(old));
+        else
+            fputs(buf, out);
+    }
+    fclose(in);
+    return out ? fclose(out) : -1;
+}
+
+/* How many times s holds w. */
+static int count(const char *s, const char *w)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, w)) != NULL; p += strlen(w))
+        n++;
+    return n;
+}
+
+/* Run argv in dir: exit 0 with exactly one warning, holding want, and
+ * output that is UTF-8 (holding U+FFFD where the bad byte was when the
+ * name is printed: shown). */
+static void said_once(const char *const *argv, const char *want, int shown)
+{
+    int rc = gs_hostile_run(dir, argv);
+    char *msg = take_log();
+    int n = count(msg, "gpusim: warning:");
+    if (rc != 0 || n != 1 || strstr(msg, want) == NULL)
+        printf("\n    %s %s: rc=%d, %d warnings: %s", argv[1], argv[2], rc, n,
+               msg);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+    CU_ASSERT_EQUAL(gs_utf8_bad(msg, strlen(msg)), SIZE_MAX);
+    if (shown)
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "caf\xEF\xBF\xBD"));
+    free(msg);
+}
+
+/* Names read from traces and node lists that are not UTF-8: each stray
+ * byte is read as U+FFFD and said once per file -- once for compare's
+ * four runs in two workers too -- naming the file, line and column (or
+ * field); the output (--json included) is UTF-8.  JSON inputs (k8s) are
+ * refused at the byte's line and column. */
+static void test_not_utf8(void)
+{
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/u.csv", dir) > 0);
+    FILE *fp = fopen(p, "w");
+    fputs("id,arrival,gpus,duration,tenant\n1,0,1,60,caf\xE9\n"
+          "2,10,1,60,b\xFFx\n", fp);
+    fclose(fp);
+    free(p);
+    CU_ASSERT_FATAL(asprintf(&p, "%s/u.json", dir) > 0);
+    fp = fopen(p, "w");
+    fputs("{\"name\": \"u\", \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
+          " \"gpus_per_node\": 1}], \"policy\": \"fifo\", \"workload\":"
+          " {\"trace\": {\"format\": \"native\", \"path\": \"u.csv\"}}}\n", fp);
+    fclose(fp);
+    free(p);
+    const char *a[] = { "gpusim", "run", "u.json", "--no-out", "--json", NULL };
+    said_once(a, "u.csv:2: field 'tenant': not UTF-8 (byte 0xE9); such bytes "
+                 "are read as U+FFFD", 1);
+    const char *b[] = { "gpusim", "compare", "u.json", "--policies",
+                        "fifo,fair", "--seeds", "2", "--jobs", "2",
+                        "--no-plots", "--csv", "--out", "uc.h5", NULL };
+    int rc = gs_hostile_run(dir, b);
+    char *msg = take_log();
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(count(msg, "gpusim: warning:"), 1);
+    free(msg);
+    static const char fx[] = "tests/fixtures";  /* make test runs in the tree */
+    char *f = NULL;
+    CU_ASSERT_FATAL(asprintf(&f, "%s/traces/ali_ok.csv", fx) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("ua.csv", f, 2, "pod-0007", "pod-\xE9"), 0);
+    free(f);
+    const char *c[] = { "gpusim", "trace", "stats", "ua.csv", "--format",
+                        "alibaba-gpu-2023", NULL };
+    said_once(c, "ua.csv:2:11: not UTF-8 (byte 0xE9)", 0);
+    CU_ASSERT_FATAL(asprintf(&f, "%s/traces/nodes_ok.csv", fx) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("un.csv", f, 2, "n0", "n\xE9" "0"), 0);
+    free(f);
+    const char *e[] = { "gpusim", "trace", "stats", "un.csv", "--format",
+                        "alibaba-gpu-2023", NULL };
+    said_once(e, "un.csv:2:2: not UTF-8 (byte 0xE9)", 0);
+    CU_ASSERT_FATAL(asprintf(&f, "%s/import/scontrol-nodes.txt", fx) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("us.txt", f, 1, "gpu01", "gpu\xE9" "01"), 0);
+    free(f);
+    const char *g[] = { "gpusim", "trace", "stats", "us.txt", "--format",
+                        "slurm-nodes", NULL };
+    said_once(g, "us.txt:1:13: not UTF-8 (byte 0xE9)", 0);
+    CU_ASSERT_FATAL(asprintf(&f, "%s/import/k8s-nodes.json", fx) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("uk.json", f, 5, "\"", "\"\xE9"), 0);
+    free(f);
+    const char *h[] = { "gpusim", "trace", "stats", "uk.json", "--format",
+                        "k8s-nodes", NULL };
+    refused(h, "uk.json:5:");
+}
+
+/* Tenant names longer than a tenant name's 47 bytes (a Slurm account, a
+ * Kubernetes namespace can be 63): two that share their first 47 bytes
+ * were cut to one tenant; now each keeps its start and a hash of the
+ * whole, two tenants, said once. */
+static void test_long_tenants(void)
+{
+    char l[64], a[80], b[80];
+    memset(l, 't', 60);
+    l[60] = '\0';
+    snprintf(a, sizeof a, "%sa", l);
+    snprintf(b, sizeof b, "%sb", l);
+    CU_ASSERT_EQUAL_FATAL(edited("sl0.txt", "tests/fixtures/import/sacct.txt",
+                                 2, "ml-team", a), 0);
+    char *p = NULL, *mid = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/sl0.txt", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&mid, "|%s|", b) > 0);
+    CU_ASSERT_EQUAL_FATAL(edited("sl.txt", p, 6, "|vision|", mid), 0);
+    free(p);
+    free(mid);
+    const char *c[] = { "gpusim", "trace", "stats", "sl.txt", "--format",
+                        "slurm-sacct", NULL };
+    int rc = gs_hostile_run(dir, c);
+    char *msg = take_log();
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(count(msg, "gpusim: warning:"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sl.txt:2: a tenant name of 61 bytes "
+                                  "is longer than 47: kept as 'tttttttttttt"
+                                  "tttttttttttttttttttttttttt~"));
+    /* two tenants, both shown with their hashes */
+    CU_ASSERT_EQUAL(count(msg, "tttttttttttttttttttttttttttttttttttttt~"), 3);
+    free(msg);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -274,6 +422,9 @@ static CU_TestInfo tests[] = {
     { "--out naming an input refused", test_out_is_input },
     { "misspelled trace columns: did you mean", test_columns },
     { "empty traces refused alike in every format", test_empty_traces },
+    { "names not UTF-8 in traces and node lists: U+FFFD, said once",
+      test_not_utf8 },
+    { "long tenant names stay apart, said once", test_long_tenants },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

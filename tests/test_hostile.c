@@ -145,73 +145,9 @@ static void test_canary_fires(void)
     CU_ASSERT_FALSE(gs_hostile_canary(dir));
 }
 
-/* Entries directly in folder d. */
-static int entries(const char *d)
-{
-    DIR *dp = opendir(d);
-    int n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (dp)
-        closedir(dp);
-    return n;
-}
-
-/* --plots at and past PATH_MAX: compare's and plan's plot files are named
- * in memory, so a folder whose files would pass PATH_MAX gets none of them
- * (the write fails, said on stderr) and nothing lands beside it under a
- * shortened name (path[1400] and path[1200] once cut it onto another
- * file); one that fits gets all of them. */
-/* Regular files anywhere under folder d. */
-static int files_under(const char *d)
-{
-    DIR *dp = opendir(d);
-    int n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *sub = NULL;
-        if (e->d_type == DT_DIR && asprintf(&sub, "%s/%s", d, e->d_name) >= 0)
-            n += files_under(sub);
-        else
-            n += e->d_type == DT_REG;
-        free(sub);
-    }
-    if (dp)
-        closedir(dp);
-    return n;
-}
-
-/* A new folder whose path is exactly len characters: dir/deepK/ddd.../d,
- * components at most NAME_MAX long (caller frees). */
 static char *make_deep(int k, size_t len)
 {
-    char *deep = NULL;
-    if (asprintf(&deep, "%s/deep%d", dir, k) < 0 || mkdir(deep, 0700) != 0)
-        return NULL;
-    while (strlen(deep) < len) {
-        size_t left = len - strlen(deep) - 1;       /* after the '/' */
-        size_t c = left > NAME_MAX ? NAME_MAX : left;
-        if (left > NAME_MAX && left - NAME_MAX < 2)
-            c = NAME_MAX - 2;       /* leave room for one more "/d" */
-        char *next = NULL;
-        if (asprintf(&next, "%s/%.*s", deep, (int)c,
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
-                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddd")
-            < 0 || mkdir(next, 0700) != 0) {
-            free(next);
-            free(deep);
-            return NULL;
-        }
-        free(deep);
-        deep = next;
-    }
-    return deep;
+    return gs_hostile_deep(dir, k, len);
 }
 
 /* --plots at and past PATH_MAX: compare's and plan's plot files are named
@@ -244,8 +180,8 @@ static void test_long_plots(void)
          * anywhere in the tree but in it */
         char *top = NULL;
         CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, fits) > 0);
-        CU_ASSERT_EQUAL(entries(deep), 1);
-        CU_ASSERT_EQUAL(files_under(top), entries(pl));
+        CU_ASSERT_EQUAL(gs_hostile_entries(deep), 1);
+        CU_ASSERT_EQUAL(gs_hostile_files(top), gs_hostile_entries(pl));
         free(top);
         static const char *const all[] = { "utilization.png", "wait_cdf.png",
                                            "cost_sla.png", "front.png",
@@ -254,7 +190,7 @@ static void test_long_plots(void)
         if (fits) {
             CU_ASSERT(drawn("", pl + strlen(dir) + 1, all));
         } else {
-            CU_ASSERT_EQUAL(entries(pl), 0);    /* none fits: none written */
+            CU_ASSERT_EQUAL(gs_hostile_entries(pl), 0);    /* none fits: none written */
         }
         free(pl);
         free(deep);
@@ -298,7 +234,8 @@ static int put(const char *folder, const char *name, const char *text)
 }
 
 /* A scenario dir/NAME.json reading a spot pool's price_file and
- * hazard_file and a service's request trace from folder `in`. */
+ * hazard_file, its workload trace and a service's request trace from
+ * folder `in`. */
 static int input_scenario(const char *name, const char *in)
 {
     char *p = NULL;
@@ -316,18 +253,21 @@ static int input_scenario(const char *name, const char *in)
             " {\"hazard_file\": \"%s/hazard.csv\", \"price_file\":"
             " \"%s/price.csv\", \"replace_after\": false}}],\n"
             " \"policy\": \"fifo\",\n"
+            " \"workload\": {\"trace\": {\"format\": \"native\", \"path\":"
+            " \"%s/jobs.csv\"}},\n"
             " \"services\": [{\"name\": \"s\", \"model\": \"llama2-7b\","
             " \"gpu\": \"H100-80GB\", \"replicas\": 1, \"requests\":"
             " {\"trace\": {\"format\": \"requests\", \"path\":"
-            " \"%s/req.csv\"}}}]}\n", in, in, in);
+            " \"%s/req.csv\"}}}]}\n", in, in, in, in);
     return fclose(fp);
 }
 
-/* Paths read from a scenario (a pool's price_file and hazard_file, a
- * service's request trace) are held in memory, not in 512-byte fields: at
- * about 3,000 bytes they are read and the run gives what it gives from a
- * short folder; past PATH_MAX the scenario is refused, exit 2, naming the
- * key and the limit. */
+/* Paths read from a scenario (a pool's price_file and hazard_file, the
+ * workload's trace, a service's request trace) are held in memory, not in
+ * fixed fields (512 bytes for the first three; the workload's path was cut
+ * at 255 bytes and opened another file): at about 3,000 bytes they are
+ * read and the run gives what it gives from a short folder; past PATH_MAX
+ * the scenario is refused, exit 2, naming the key and the limit. */
 static void test_long_inputs(void)
 {
     char *deep = make_deep(7, 3000);
@@ -337,8 +277,9 @@ static void test_long_inputs(void)
         { "price.csv", "time_s,price\n0,3.6\n1800,7.2\n" },
         { "req.csv", "id,arrival,input_tokens,output_tokens,prefix_blocks\n"
                      "1,100,4000,400,\n2,1000,4000,3000,\n" },
+        { "jobs.csv", "id,arrival,gpus,duration\n1,0,4,3600\n2,60,8,600\n" },
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         CU_ASSERT_EQUAL_FATAL(put(deep, files[i][0], files[i][1]), 0);
         CU_ASSERT_EQUAL_FATAL(put(dir, files[i][0], files[i][1]), 0);
     }
@@ -356,7 +297,7 @@ static void test_long_inputs(void)
     }
     CU_ASSERT_PTR_NOT_NULL_FATAL(got[0]);
     CU_ASSERT_PTR_NOT_NULL_FATAL(got[1]);
-    CU_ASSERT_PTR_NOT_NULL(strstr(got[0], "\"cost_usd\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(got[0], "\"training\": {\"jobs\": 2,"));
     CU_ASSERT_STRING_EQUAL(got[0], got[1]);
     /* past PATH_MAX */
     char *far = NULL;
@@ -402,7 +343,7 @@ static CU_TestInfo tests[] = {
       test_plan },
     { "--plots at and past PATH_MAX: whole files or none",
       test_long_plots },
-    { "price_file, hazard_file, request trace: long paths read, past "
+    { "price_file, hazard_file, traces: long paths read, past "
       "PATH_MAX refused", test_long_inputs },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,

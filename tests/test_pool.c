@@ -100,6 +100,8 @@ static void test_crash_named(void)
         CU_ASSERT_EQUAL(gs_pool_exec(&p, r, &d), GS_EIO);
         CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "task 5 (T5)"));
         CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "killed by signal 9"));
+        /* SIGKILL is what the kernel's out-of-memory killer sends */
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "out-of-memory killer"));
         if (!strstr(d.what, "task 5 (T5)"))
             printf("\n    %s", d.what);
     }

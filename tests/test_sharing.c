@@ -9,7 +9,7 @@
 
 #include "../sim/cluster/frag.h"
 #include "../sim/cluster/mig.h"
-#include "../sim/cluster/share.h"
+#include "../sim/core/share.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
 #include "simutil.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/core/model.h"
-#include "../sim/cluster/share.h"
+#include "../sim/core/share.h"
 
 #define S 1000     /* ms per second */
 

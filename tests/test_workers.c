@@ -3,7 +3,8 @@
  * plug-ins of tests/plugins/ (misbehave.so: hangs, ignores SIGTERM, writes
  * junk to inherited descriptors, by seed; ctorcrash.so: its constructor
  * crashes):
- *   - --task-timeout ends a task that runs too long and names it;
+ *   - --task-timeout ends a task that runs too long and names it, in
+ *     every command that runs tasks or a long simulation;
  *   - junk a plug-in writes into the worker's socket fails its task with a
  *     message (no assertion, no leftovers);
  *   - SIGTERM to compare whose worker is stopped and ignores SIGTERM: the
@@ -119,6 +120,69 @@ static void test_timeout(void)
     check(b, 2, "--task-timeout takes a duration", 5);
 }
 
+/* dir/big.json: a million generated jobs on 128 GPUs, with a plan over
+ * 8..16 nodes; each of its simulations takes a second or more (0.3 s of
+ * CPU per 200,000 jobs on the 2-core VM), so 50 ms always ends it. */
+static void big_scenario(void)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/big.json", dir) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fputs("{\"name\": \"big\", \"seed\": 1, \"fleet\": [{\"name\": \"gpu\","
+          " \"gpu\": \"A100-80GB\", \"nodes\": 16, \"gpus_per_node\": 8,"
+          " \"price_per_gpu_hour\": 2}], \"policy\": \"fifo\", \"workload\":"
+          " {\"generate\": {\"jobs\": 1000000, \"rate_per_hour\": 2000,"
+          " \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+          " \"tier\": \"training\", \"weight\": 1, \"tenants\": 2, \"gpus\":"
+          " 1, \"duration\": {\"dist\": \"exponential\", \"mean\": \"30m\"}}]}},"
+          " \"plan\": {\"targets\": {\"wait_mean\": \"30m\"}, \"search\":"
+          " {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [8, 16]}]},"
+          " \"seeds\": 2, \"min_seeds\": 2}}\n", fp);
+    fclose(fp);
+}
+
+/* --task-timeout on every command that runs tasks or a long simulation:
+ * run (its plug-in's hook loops forever) and place-exp run in gpusim's own
+ * process and are ended by the deadline (exit 1, the task named, no
+ * temporary left); sweep, plan and train run theirs in workers and name
+ * the task that ran over (with --jobs 1, task 0, the first handed out). */
+static void test_timeout_everywhere(void)
+{
+    big_scenario();
+    const char *a[] = { "gpusim", "run", "s44.json", "--policy-lib",
+                        misbehave, "-p", "misbehave", "--out", "o.h5",
+                        "--task-timeout", "1s", NULL };
+    check(a, 1, "gpusim: run of s44.json: still running after "
+                "--task-timeout 1 s; stopped, nothing written", 1 + 8);
+    const char *b[] = { "gpusim", "place-exp", "big.json", "--seeds", "1",
+                        "--out", "o.h5", "--task-timeout", "50ms", NULL };
+    check(b, 1, "gpusim: place-exp of big.json: still running after "
+                "--task-timeout 0.05 s; stopped, nothing written", 10);
+    const char *c[] = { "gpusim", "sweep", "big.json", "--seeds", "2",
+                        "--jobs", "1", "--set", "seed=1,2", "--out", "o.h5",
+                        "--task-timeout", "50ms", NULL };
+    check(c, 1, "gpusim: task 0 (P1 seed=1, seed 1): still running after "
+                "--task-timeout 0.05 s; its worker was stopped", 10);
+    const char *d[] = { "gpusim", "plan", "big.json", "--jobs", "1",
+                        "--no-advice", "--out", "o.h5", "--plots", "pl",
+                        "--task-timeout", "50ms", NULL };
+    check(d, 1, "gpusim: task 0 (candidate gpu.nodes=16, seed 1): still "
+                "running after --task-timeout 0.05 s", 10);
+    const char *e[] = { "gpusim", "train", "big.json", "--jobs", "1",
+                        "--out", "w.json", "--task-timeout", "50ms", NULL };
+    check(e, 1, "gpusim: task 0 (fifo-backfill, seed 1): still running "
+                "after --task-timeout 0.05 s", 10);
+    char *p = NULL;
+    if (asprintf(&p, "%s/big.json", dir) >= 0)
+        unlink(p);
+    free(p);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
 static void test_stray_write(void)
 {
     for (int jobs = 1; jobs <= 2; jobs++) {
@@ -210,7 +274,7 @@ static void test_memory(void)
     check(b, 2, "would need about 39.0 GiB", 5);
     const char *c[] = { "gpusim", "run", "s44.json", "--no-out",
                         "--max-memory", "16M", NULL };
-    check(c, 2, "more than its memory budget of 0.0 GiB (--max-memory)", 5);
+    check(c, 2, "more than its memory budget of 16 MiB (--max-memory)", 5);
     const char *e[] = { "gpusim", "run", "s44.json", "--no-out", "-q",
                         "--max-memory=1G", NULL };
     CU_ASSERT_EQUAL(gs_hostile_run(dir, e), 0);
@@ -229,6 +293,98 @@ static void test_memory(void)
     CU_ASSERT_EQUAL(leftovers(), 0);
 }
 
+/* dir/NAME: header, then rows of fmt with the row number, n in all. */
+static void rows_file(const char *name, const char *header, const char *fmt,
+                      long n)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s", dir, name) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fputs(header, fp);
+    for (long i = 1; i <= n; i++)
+        fprintf(fp, fmt, i, i);
+    fclose(fp);
+}
+
+/* dir/NAME.json: a one-GPU fleet and the workload or service given. */
+static void trace_scenario(const char *name, const char *what)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s.json", dir, name) < 0)
+        abort();
+    FILE *fp = fopen(p, "w");
+    free(p);
+    if (fp == NULL)
+        abort();
+    fprintf(fp, "{\"name\": \"%s\", \"fleet\": [{\"name\": \"g\", \"gpu\":"
+            " \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 1}], \"policy\":"
+            " \"fifo\", %s}\n", name, what);
+    fclose(fp);
+}
+
+/* The memory budget counts what a trace brings before holding it: a
+ * native trace's lines are counted before a row is read (the file is
+ * streamed, the run keeps a record of each job), the row engine's formats
+ * are counted in their checking pass before an unsorted file is loaded or
+ * any job replayed, a service's request table is checked as it grows;
+ * each refused with what it would need, exit 2, at once.  A 1 GiB sparse
+ * file (no text) is refused at its first byte, not read through. */
+static void test_memory_traces(void)
+{
+    rows_file("mn.csv", "id,arrival,gpus,duration\n", "%ld,%ld,1,60\n",
+              299999);
+    trace_scenario("mn", "\"workload\": {\"trace\": {\"format\": \"native\","
+                   " \"path\": \"mn.csv\"}}");
+    /* 32 MiB + 400 + 60 (the fleet) + 300,000 x 100 = 60.6 MiB */
+    const char *a[] = { "gpusim", "run", "mn.json", "--no-out",
+                        "--max-memory", "40M", NULL };
+    check(a, 2, "mn.csv: this simulation would need about 61 MiB (300000 "
+                "trace jobs (lines) at about 100 bytes each, and 32 MiB for "
+                "the rest), more than its memory budget of 40 MiB "
+                "(--max-memory)", 5);
+    rows_file("ma.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n",
+              "p%ld,1000,100,1,1000\n", 300000);
+    trace_scenario("ma", "\"workload\": {\"trace\": {\"format\": "
+                   "\"alibaba-gpu-2023\", \"path\": \"ma.csv\"}}");
+    const char *b[] = { "gpusim", "run", "ma.json", "--no-out",
+                        "--max-memory", "40M", NULL };
+    check(b, 2, "ma.csv: this simulation would need about 61 MiB (300000 "
+                "trace jobs at about 100 bytes each", 5);
+    rows_file("mr.csv", "id,arrival,input_tokens,output_tokens,"
+              "prefix_blocks\n", "%ld,%ld,200,20,\n", 140000);
+    trace_scenario("mr", "\"services\": [{\"name\": \"s\", \"model\": "
+                   "\"llama2-7b\", \"gpu\": \"H100-80GB\", \"replicas\": 1, "
+                   "\"requests\": {\"trace\": {\"format\": \"requests\", "
+                   "\"path\": \"mr.csv\"}}}]");
+    /* the table doubles to 131,072 rows: x 598 bytes = 74.8 MiB more */
+    const char *c[] = { "gpusim", "run", "mr.json", "--no-out",
+                        "--max-memory", "80M", NULL };
+    check(c, 2, "mr.csv: this simulation would need about 107 MiB (131072 "
+                "trace requests at about 598 bytes each", 5);
+    rows_file("ms.csv", "", "", 0);
+    trace_scenario("ms", "\"workload\": {\"trace\": {\"format\": \"native\","
+                   " \"path\": \"ms.csv\"}}");
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/ms.csv", dir) > 0);
+    CU_ASSERT_EQUAL(truncate(p, 1L << 30), 0);
+    free(p);
+    const char *e[] = { "gpusim", "run", "ms.json", "--no-out", NULL };
+    check(e, 2, "ms.csv:1: not a text file (NUL byte)", 5);
+    static const char *const gone[] = { "mn.csv", "mn.json", "ma.csv",
+                                        "ma.json", "mr.csv", "mr.json",
+                                        "ms.csv", "ms.json" };
+    for (int i = 0; i < 8; i++) {
+        CU_ASSERT_FATAL(asprintf(&p, "%s/%s", dir, gone[i]) > 0);
+        unlink(p);
+        free(p);
+    }
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -236,6 +392,8 @@ static void test_cleanup(void)
 
 static CU_TestInfo tests[] = {
     { "--task-timeout ends a task and names it", test_timeout },
+    { "--task-timeout in run, place-exp, sweep, plan and train",
+      test_timeout_everywhere },
     { "a plug-in's stray write fails its task with a message",
       test_stray_write },
     { "SIGTERM with a stopped worker that ignores it: out in seconds",
@@ -243,6 +401,8 @@ static CU_TestInfo tests[] = {
     { "a plug-in whose constructor crashes: exit 2 naming it",
       test_ctor_crash },
     { "the memory budget: refused before allocating", test_memory },
+    { "the memory budget counts a trace's jobs and requests",
+      test_memory_traces },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,8 +443,7 @@ static int pod_read(const struct kpods *s, const struct gs_kctx *k,
     p->migs = (int)r.migs;
     snprintf(p->mig, sizeof p->mig, "%s", r.mig);
     const char *tl = s->tenant_label[0] ? gs_kube_label(meta, s->tenant_label) : NULL;
-    snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
-             tl ? tl : ns);
+    gs_tenant_name(p->tenant, tl ? tl : ns, k->file, k->obj);
     p->tier = gs_cimp_tier(&s->h.tiers, gs_kube_str(spec, "priorityClassName"));
     pod_gang(s, meta, p->gang, sizeof p->gang);
     p->daemon = is_daemon(meta);
@@ -835,7 +835,8 @@ static int pods_open_any(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
     s->cat = sc->cat;
-    char path[1024], nodes[1024];
+    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
+                                             system can open, or refused */
     char **files = NULL;
     int nfiles = 0, rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
@@ -1069,8 +1070,7 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
     const struct kfact *f0 = &s->f[a];
     snprintf(p->uid, sizeof p->uid, "%s", f0->uid);
     snprintf(p->obj, sizeof p->obj, "Pod %.60s/%.90s", f0->ns, f0->pod);
-    snprintf(p->tenant, sizeof p->tenant, "%.*s", GS_TENANT_NAME - 1,
-             f0->ns);
+    gs_tenant_name(p->tenant, f0->ns, "k8s-ksm", p->obj);
     p->created = p->start = p->end = p->sched = p->run = -1;
     p->tier = gs_cimp_tier(&s->h.tiers, NULL);
     for (long i = a; i < b; i++) {
@@ -1092,8 +1092,7 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
             break;
         case F_LABEL:
             if (f->s[0])
-                snprintf(p->tenant, sizeof p->tenant, "%.*s",
-                         GS_TENANT_NAME - 1, f->s);
+                gs_tenant_name(p->tenant, f->s, "k8s-ksm", p->obj);
             break;
         default:
             break;

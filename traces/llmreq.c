@@ -22,6 +22,7 @@
  * four are ignored, so the conversation and tool-agent traces read too. */
 #include "llmreq.h"
 
+#include "../sim/base/membudget.h"
 #include "../sim/io/jsonio.h"
 
 #include <inttypes.h>
@@ -100,6 +101,13 @@ static int push(struct gs_reqtable *t, const struct gs_request *q,
 {
     if (t->n == t->cap) {
         long cap = t->cap ? t->cap * 2 : 1024;
+        /* checked as it grows: the table, then the service's record of
+         * each request */
+        int rc = gs_mem_check_items((uint64_t)cap, sizeof *t->r +
+                                    GS_MEM_PER_REQUEST, "trace requests",
+                                    t->path, d);
+        if (rc < 0)
+            return rc;
         struct gs_request *nr = realloc(t->r, (size_t)cap * sizeof *nr);
         if (nr == NULL)
             return gs_diag_set(d, GS_ENOMEM, t->path, "out of memory");
@@ -295,9 +303,10 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
                            "'%s' (known: azure-llm, mooncake, splitwise, "
                            "requests)", format);
     struct gs_reqtable *t = calloc(1, sizeof *t);
-    if (t == NULL)
+    if (t == NULL || (t->path = strdup(path)) == NULL) {
+        free(t);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    snprintf(t->path, sizeof t->path, "%s", path);
+    }
     snprintf(t->format, sizeof t->format, "%s", format);
     struct gs_tread *rd = NULL;
     int rc = gs_tread_open(path, &rd, d);
@@ -436,6 +445,7 @@ void gs_reqtable_free(struct gs_reqtable *t)
         return;
     free(t->r);
     free(t->blocks);
+    free(t->path);
     free(t);
 }
 

@@ -44,7 +44,7 @@ struct gs_request {
 };
 
 struct gs_reqtable {
-    char path[512];
+    char *path;                 /* owned */
     char format[32];
     long n;
     struct gs_request *r;       /* n requests, sorted by arrival (stable) */

@@ -11,6 +11,8 @@
 #include "native.h"
 #include "../sim/base/suggest.h"
 #include "tread.h"
+#include "../sim/io/jsoncheck.h"
+#include "../sim/base/membudget.h"
 #include "../sim/base/path.h"
 
 #include <csv.h>
@@ -18,6 +20,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -40,7 +44,8 @@ static const char *const colname[NCOLS] = {
 
 struct gs_native {
     FILE *fp;
-    char path[512];
+    char *path;                 /* owned */
+    int utf8_said;              /* a tenant that is not UTF-8 was reported */
     const struct gs_catalog *cat;
     struct csv_parser p;
     int map[MAXF];              /* column -> enum col, -1 = none */
@@ -141,6 +146,34 @@ static int parse_profile(const char *s, struct gs_jobspec *j)
     return 0;
 }
 
+/* The tenant column into j: a byte that begins no UTF-8 character is
+ * read as U+FFFD (said once a file); too long is refused.  -1 after
+ * row_fail. */
+static int tenant(struct gs_native *r, const char *s, struct gs_jobspec *j)
+{
+    size_t len = strlen(s), bad = gs_utf8_bad(s, len);
+    char *fixed = bad == SIZE_MAX ? NULL : gs_utf8_repair(s, len, &len);
+    if (bad != SIZE_MAX && fixed == NULL) {
+        row_fail(r, "tenant", "%s", "out of memory");
+        return -1;
+    }
+    if (fixed && !r->utf8_said) {
+        char *where = NULL;
+        if (asprintf(&where, "%s:%ld: field 'tenant'", r->path, r->line) >= 0)
+            r->utf8_said = gs_utf8_warn(r->path, where,
+                                        (unsigned char)s[bad]);
+        free(where);
+    }
+    int ok = len < GS_TENANT_NAME;
+    if (ok)
+        memcpy(j->tenant, fixed ? fixed : s, len + 1);
+    else
+        row_fail(r, "tenant", "'%s' is too long for a tenant name",
+                 fixed ? fixed : s);
+    free(fixed);
+    return ok ? 0 : -1;
+}
+
 /* The optional columns of what a job asks for: tenant, tier, memory, CPU,
  * host memory, GPU family and memory, communication share, reference
  * model, compute-bound share.  Fails the row through row_fail. */
@@ -148,11 +181,8 @@ static void read_resources(struct gs_native *r, const char *const *v,
                            struct gs_jobspec *j)
 {
     double x;
-    if (v[C_TENANT] && v[C_TENANT][0]) {
-        if (strlen(v[C_TENANT]) >= GS_TENANT_NAME)
-            return row_fail(r, "tenant", "'%s' is too long", v[C_TENANT]);
-        snprintf(j->tenant, sizeof j->tenant, "%s", v[C_TENANT]);
-    }
+    if (v[C_TENANT] && v[C_TENANT][0] && tenant(r, v[C_TENANT], j) < 0)
+        return;
     if (v[C_TIER] && v[C_TIER][0] && (j->tier = gs_tier_parse(v[C_TIER])) < 0)
         return row_fail(r, "tier", "unknown tier '%s' (inference, training, "
                         "interactive, data)", v[C_TIER]);
@@ -393,22 +423,52 @@ static void on_row(int c, void *data)
     convert_row(r);
 }
 
+/* Lines in the open file fp, which is rewound: an upper bound on the jobs
+ * it holds, counted in constant memory before any is read; up to a NUL
+ * byte (no text: the reader stops there, so a sparse file is not read). */
+static long count_lines(FILE *fp)
+{
+    char buf[65536];
+    long n = 0;
+    size_t got;
+    int last = '\n';
+    while ((got = fread(buf, 1, sizeof buf, fp)) > 0 &&
+           memchr(buf, '\0', got) == NULL) {
+        for (const char *p = buf, *e = buf + got;
+             (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+            n++;
+        last = buf[got - 1];
+    }
+    rewind(fp);
+    return n + (last != '\n');
+}
+
 int gs_native_open(const char *path, const struct gs_catalog *cat,
                    struct gs_native **out, struct gs_diag *d)
 {
     *out = NULL;
     struct gs_native *r = calloc(1, sizeof *r);
-    if (r == NULL)
+    if (r == NULL || (r->path = strdup(path)) == NULL) {
+        free(r);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    snprintf(r->path, sizeof r->path, "%s", path);
+    }
     r->cat = cat;
     if (csv_init(&r->p, CSV_APPEND_NULL) != 0) {
+        free(r->path);
         free(r);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     }
     int rc = gs_fopen_regular(path, "a trace", 0, &r->fp, d);
+    /* the simulation keeps a record of each job: refuse a trace whose rows
+     * would not fit before reading them (the file is streamed) */
+    if (rc == 0)
+        rc = gs_mem_check_items((uint64_t)count_lines(r->fp), GS_MEM_PER_JOB,
+                                "trace jobs (lines)", path, d);
     if (rc < 0) {
+        if (r->fp)
+            fclose(r->fp);
         csv_free(&r->p);
+        free(r->path);
         free(r);
         return rc;
     }
@@ -423,6 +483,13 @@ static int fill(struct gs_native *r)
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
+        if (memchr(buf, '\0', n)) {    /* a binary or sparse file: at once */
+            char where[600];
+            snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);
+            r->err = GS_EPARSE;
+            gs_diag_set(&r->d, GS_EPARSE, where, "not a text file (NUL byte)");
+            break;
+        }
         /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
         if (!r->bom_checked) {
             r->bom_checked = 1;
@@ -487,6 +554,7 @@ void gs_native_close(struct gs_native *r)
     if (r->fp)
         fclose(r->fp);
     free(r->q);
+    free(r->path);
     free(r);
 }
 

@@ -160,7 +160,7 @@ static int load_jobs(struct pai *p, const char *path, struct gs_diag *d)
         struct jobrec *j = lookup(p, f[0], 1);
         if (j->name[0] == '\0') {
             snprintf(j->name, sizeof j->name, "%s", f[0]);
-            snprintf(j->user, sizeof j->user, "%s", f[2][0] ? f[2] : p->tenant);
+            gs_tenant_name(j->user, f[2][0] ? f[2] : p->tenant, path, where);
             j->submit = submit;
         }
     }

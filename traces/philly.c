@@ -361,24 +361,25 @@ static void philly_close(void *st)
 static int find_throughputs(struct philly *p, const char *trace,
                             struct gs_diag *d)
 {
-    char dir[1024];
+    /* built in memory: a folder cut to a buffer could name another
+     * folder's file */
     const char *slash = strrchr(trace, '/');
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - trace), trace);
-    else
-        snprintf(dir, sizeof dir, ".");
-    if (dir[0] == '\0')
-        snprintf(dir, sizeof dir, "/");
-    char cand[1100];
+    int dl = slash ? (int)(slash - trace) : 1;
+    const char *dir = slash ? (dl > 0 ? trace : "/") : ".";
+    if (slash && dl == 0)
+        dl = 1;
+    static const char ups[] = "/../../..";
     for (int up = 0; up <= THR_UP; up++) {
-        snprintf(cand, sizeof cand, "%s", dir);
-        for (int k = 0; k < up; k++)
-            strncat(cand, "/..", sizeof cand - strlen(cand) - 1);
-        strncat(cand, "/" THR_NAME, sizeof cand - strlen(cand) - 1);
-        if (access(cand, F_OK) == 0) {
-            snprintf(p->thr_path, sizeof p->thr_path, "%s", cand);
+        char *cand = NULL;
+        if (asprintf(&cand, "%.*s%.*s/" THR_NAME, dl, dir, 3 * up, ups) < 0)
+            return gs_diag_set(d, GS_ENOMEM, trace, "out of memory");
+        int found = strlen(cand) < sizeof p->thr_path &&
+                    access(cand, F_OK) == 0;
+        if (found)
+            memcpy(p->thr_path, cand, strlen(cand) + 1);
+        free(cand);
+        if (found)
             return 0;
-        }
     }
     return gs_diag_set(d, GS_EIO, trace, "no " THR_NAME " beside the trace "
                        "or in the %d folders above it (Gavel keeps it in "

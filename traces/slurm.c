@@ -67,6 +67,7 @@
 #include "../sim/io/scenario.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -454,8 +455,11 @@ static int sacct_asks(struct sacct *s, const char *path, long line, char **f,
             j->s.allowed = s->parts[i].models;
     const char *ten = fcol(f, nf, s, s->tenant_from == TEN_PARTITION ? C_PART
                            : s->tenant_from == TEN_QOS ? C_QOS : C_ACCOUNT);
-    snprintf(j->s.tenant, sizeof j->s.tenant, "%.*s", GS_TENANT_NAME - 1,
-             ten[0] ? ten : "default");
+    char *where = NULL;
+    if (asprintf(&where, "%s:%ld", path, line) < 0)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    gs_tenant_name(j->s.tenant, ten[0] ? ten : "default", path, where);
+    free(where);
     j->s.tier = gs_cimp_tier(&s->h.tiers, fcol(f, nf, s, C_QOS));
     return 0;
 }
@@ -1089,7 +1093,8 @@ static int sacct_open(const struct gs_scenario *sc, struct gs_params *o,
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
-    char path[1024], nodes[1024];
+    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
+                                             system can open, or refused */
     int rc;
     if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
         (rc = sacct_options(s, sc, o, nodes, sizeof nodes, d)) < 0 ||

@@ -21,12 +21,16 @@
 #include "tread.h"
 #include "../sim/base/path.h"
 #include "../sim/base/datapath.h"
+#include "../sim/base/membudget.h"
+#include "../sim/base/once.h"
+#include "../sim/io/jsoncheck.h"
 #include "../sim/io/scenario.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,7 +43,8 @@
 
 struct gs_tread {
     gzFile gz;
-    char path[512];
+    char *path;                 /* owned */
+    int utf8_said;              /* a line that is not UTF-8 was reported */
     char buf[CHUNK];
     int pos, len;
     int eof;
@@ -94,11 +99,13 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
                            S_ISSOCK(st.st_mode) ? "a socket" :
                            "not a regular file");
     struct gs_tread *t = calloc(1, sizeof *t);
-    if (t == NULL)
+    if (t == NULL || (t->path = strdup(path)) == NULL) {
+        free(t);
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    snprintf(t->path, sizeof t->path, "%s", path);
+    }
     t->gz = gzopen(path, "rb");
     if (t->gz == NULL) {
+        free(t->path);
         free(t);
         return gs_diag_set(d, GS_EIO, path, "cannot open trace: %s",
                            errno ? strerror(errno) : "out of memory");
@@ -199,6 +206,30 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     if (len > 0 && t->line[len - 1] == '\r')
         len--;
     t->line[len] = '\0';
+    size_t bad = gs_utf8_bad(t->line, len);
+    if (bad != SIZE_MAX) {
+        /* Names (tenants, pools, nodes) must be UTF-8 for --json and the
+         * result file: each stray byte becomes U+FFFD, said once a file;
+         * a number with one in it stays no number, and is refused. */
+        size_t n;
+        char *fixed = gs_utf8_repair(t->line, len, &n);
+        if (fixed == NULL || (rc = grow(t, n + 1, d)) < 0) {
+            free(fixed);
+            return fixed ? rc : gs_diag_set(d, GS_ENOMEM, t->path,
+                                            "out of memory");
+        }
+        if (!t->utf8_said) {
+            char *where = NULL;
+            if (asprintf(&where, "%s:%ld:%zu", t->path, t->lineno,
+                         bad + 1) >= 0)
+                t->utf8_said = gs_utf8_warn(t->path, where,
+                                            (unsigned char)t->line[bad]);
+            free(where);
+        }
+        memcpy(t->line, fixed, n + 1);
+        free(fixed);
+        len = n;
+    }
     /* A UTF-8 byte-order mark before the first line is not data. */
     if (t->lineno == 1 && len >= 3 && memcmp(t->line, "\xEF\xBB\xBF", 3) == 0)
         memmove(t->line, t->line + 3, len - 3 + 1);
@@ -225,7 +256,73 @@ void gs_tread_close(struct gs_tread *t)
         return;
     gzclose_r(t->gz);
     free(t->line);
+    free(t->path);
     free(t);
+}
+
+char *gs_utf8_repair(const char *s, size_t len, size_t *outlen)
+{
+    char *o = malloc(3 * len + 1);
+    if (o == NULL)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        size_t bad = gs_utf8_bad(s + i, len - i);
+        size_t good = bad == SIZE_MAX ? len - i : bad;
+        memcpy(o + n, s + i, good);
+        n += good;
+        i += good;
+        if (i < len) {                  /* one byte that begins nothing */
+            memcpy(o + n, "\xEF\xBF\xBD", 3);
+            n += 3;
+            i++;
+        }
+    }
+    o[n] = '\0';
+    if (outlen)
+        *outlen = n;
+    return o;
+}
+
+void gs_tenant_name(char *out, const char *name, const char *path,
+                    const char *where)
+{
+    size_t len = strlen(name);
+    if (len < GS_TENANT_NAME) {
+        memcpy(out, name, len + 1);
+        return;
+    }
+    uint32_t h = 2166136261u;                   /* FNV-1a of the whole */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    size_t keep = GS_TENANT_NAME - 1 - 9;       /* "~" and 8 hex digits */
+    while (keep > 0 && ((unsigned char)name[keep] & 0xC0) == 0x80)
+        keep--;                                 /* a whole UTF-8 character */
+    snprintf(out, GS_TENANT_NAME, "%.*s~%08x", (int)keep, name, (unsigned)h);
+    FILE *fp = gs_trace_log();
+    char *key = NULL;
+    if (fp && asprintf(&key, "tname:%s", path) >= 0 && gs_once(key))
+        fprintf(fp, "gpusim: warning: %s: a tenant name of %zu bytes is "
+                "longer than %d: kept as '%s' (its start and a hash of the "
+                "whole, so long names stay apart; said once)\n", where, len,
+                GS_TENANT_NAME - 1, out);
+    free(key);
+}
+
+int gs_utf8_warn(const char *path, const char *where, unsigned char byte)
+{
+    FILE *fp = gs_trace_log();
+    char *key = NULL;
+    if (fp == NULL || asprintf(&key, "utf8:%s", path) < 0)
+        return 0;
+    int say = gs_once(key);     /* once a file, across workers too */
+    free(key);
+    if (say)
+        fprintf(fp, "gpusim: warning: %s: not UTF-8 (byte 0x%02X); such "
+                "bytes are read as U+FFFD here and in the rest of the file "
+                "(said once); convert it, e.g. iconv -f LATIN1 -t UTF-8\n",
+                where, byte);
+    return 1;
 }
 
 /* --- fields and numbers ------------------------------------------------------ */
@@ -551,6 +648,12 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
         snprintf(where, sizeof where, "%.580s:1", path);
         rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no job rows");
     }
+    /* the rows are counted, none is held yet: the simulation will keep a
+     * record of each job, and an unsorted file is loaded whole first */
+    if (rc == 0)
+        rc = gs_mem_check_items((uint64_t)rs->rep.items, GS_MEM_PER_JOB +
+                                (rs->rep.unsorted ? sizeof *rs->jobs : 0),
+                                "trace jobs", path, d);
     if (rc == 0)
         rc = gs_tread_rewind(rs->t, d);
     rs->header_done = 0;

@@ -37,12 +37,35 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d);
  * next call; the caller may modify it), 0 at the end, or a negative code
  * with d filled (read error, truncated gzip, a NUL byte). */
 int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d);
+/* A line that is not UTF-8 is returned with each byte that begins no
+ * UTF-8 character replaced by U+FFFD, and the first such line of a file
+ * is reported on the trace log (gs_utf8_warn), once: names read from a
+ * trace are then UTF-8, as --json and the result file need. */
 /* Number of the line last returned (1 = first). */
 long gs_tread_lineno(const struct gs_tread *t);
 const char *gs_tread_path(const struct gs_tread *t);
 /* Back to the first line.  0 or a negative code with d filled. */
 int gs_tread_rewind(struct gs_tread *t, struct gs_diag *d);
 void gs_tread_close(struct gs_tread *t);
+
+/* A copy of s[0..len) with every byte that begins no UTF-8 character
+ * replaced by U+FFFD (malloc'ed, NUL-terminated, its length in *outlen),
+ * or NULL out of memory. */
+char *gs_utf8_repair(const char *s, size_t len, size_t *outlen);
+/* The warning for the first text of file path that is not UTF-8:
+ * "gpusim: warning: WHERE: not UTF-8 (byte 0xNN); ... read as U+FFFD" on
+ * the trace log, WHERE "PATH:LINE:COLUMN" or "PATH:LINE: field 'NAME'";
+ * said once per file in gpusim and its workers (once.h).  1 when the trace
+ * log was on (said now or before), 0 when it was off (say it next time). */
+int gs_utf8_warn(const char *path, const char *where, unsigned char byte);
+
+/* A tenant name read from a trace (a namespace, an account, a user) into
+ * out, GS_TENANT_NAME bytes: one that does not fit keeps its start (whole
+ * UTF-8 characters) and "~" and 8 hex digits of a hash of the whole name,
+ * so two long names stay two tenants, and the first of file path is said
+ * once on the trace log, at where. */
+void gs_tenant_name(char *out, const char *name, const char *path,
+                    const char *where);
 
 /* --- fields and numbers ---------------------------------------------------- */
 

@@ -11,21 +11,28 @@
  * (files inside a scratch folder are registered after the folder), then
  * restores the default action and re-raises the signal. */
 #include "cleanup.h"
+#include "once.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 #define NSIGS ((int)(sizeof sigs / sizeof sigs[0]))
+
+/* gs_cleanup_deadline's message, written by its SIGALRM handler. */
+static char *deadline_msg;
+static size_t deadline_len;
 
 struct ent {
     char *path;
@@ -38,21 +45,26 @@ static pid_t *pids;
 static int npids, cappids;
 static int installed;
 
+/* The handled signals, SIGALRM (the deadline) among them. */
+static void handled(sigset_t *s)
+{
+    sigemptyset(s);
+    for (int i = 0; i < NSIGS; i++)
+        sigaddset(s, sigs[i]);
+    sigaddset(s, SIGALRM);
+}
+
 void gs_cleanup_block(void)
 {
     sigset_t s;
-    sigemptyset(&s);
-    for (int i = 0; i < NSIGS; i++)
-        sigaddset(&s, sigs[i]);
+    handled(&s);
     sigprocmask(SIG_BLOCK, &s, NULL);
 }
 
 void gs_cleanup_unblock(void)
 {
     sigset_t s;
-    sigemptyset(&s);
-    for (int i = 0; i < NSIGS; i++)
-        sigaddset(&s, sigs[i]);
+    handled(&s);
     sigprocmask(SIG_UNBLOCK, &s, NULL);
 }
 
@@ -125,7 +137,8 @@ void gs_cleanup_stop_pids(pid_t *p, int n, int grace_ms)
                 ;
 }
 
-static void on_signal(int sig)
+/* Async-signal-safe: stop the workers, remove the temporaries. */
+static void undo(void)
 {
     gs_cleanup_stop_pids(pids, npids, GS_CLEANUP_GRACE_MS);
     for (int i = nents - 1; i >= 0; i--) {
@@ -134,6 +147,11 @@ static void on_signal(int sig)
         else
             unlink(ents[i].path);
     }
+}
+
+static void on_signal(int sig)
+{
+    undo();
     signal(sig, SIG_DFL);
     sigset_t s;
     sigemptyset(&s);
@@ -141,6 +159,51 @@ static void on_signal(int sig)
     sigprocmask(SIG_UNBLOCK, &s, NULL);
     raise(sig);
     _exit(128 + sig);
+}
+
+/* The deadline passed: say which task, undo, exit 1 (a task that failed,
+ * as a worker's task past --task-timeout fails a compare). */
+static void on_deadline(int sig)
+{
+    (void)sig;
+    if (deadline_msg && write(2, deadline_msg, deadline_len) < 0)
+        deadline_len = 0;
+    undo();
+    _exit(1);
+}
+
+int gs_cleanup_deadline(double seconds, const char *task)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_REAL, &it, NULL);      /* disarmed first */
+    gs_cleanup_block();
+    free(deadline_msg);
+    deadline_msg = NULL;
+    deadline_len = 0;
+    gs_cleanup_unblock();
+    if (seconds <= 0 || task == NULL)
+        return 0;
+    char *msg = NULL;
+    int n = asprintf(&msg, "gpusim: %s: still running after --task-timeout "
+                     "%g s; stopped, nothing written\n", task, seconds);
+    if (n < 0)
+        return -1;
+    gs_cleanup_block();
+    deadline_msg = msg;
+    deadline_len = (size_t)n;
+    gs_cleanup_unblock();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_deadline;
+    handled(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    it.it_value.tv_sec = (time_t)seconds;
+    it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds)
+                                        * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+        it.it_value.tv_usec = 1;
+    return setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static void install_handlers(void)
@@ -164,6 +227,7 @@ void gs_cleanup_install(void)
 {
     if (!installed)
         install_handlers();
+    gs_once_init();     /* before any worker is forked (once.h) */
 }
 
 int gs_cleanup_add(const char *path, int dir)
@@ -247,6 +311,10 @@ void gs_cleanup_forget_pid(pid_t pid)
 
 void gs_cleanup_forked(pid_t parent_pid)
 {
+    free(deadline_msg);     /* the parent's deadline (its timer is not */
+    deadline_msg = NULL;    /* inherited: fork clears it) */
+    deadline_len = 0;
+    signal(SIGALRM, SIG_DFL);
     for (int i = 0; i < nents; i++)
         free(ents[i].path);
     free(ents);

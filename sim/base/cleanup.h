@@ -56,6 +56,16 @@ void gs_cleanup_unblock(void);
  * parent_pid does, install the handlers, unblock. */
 void gs_cleanup_forked(pid_t parent_pid);
 
+/* --task-timeout for a command whose one task runs in this process (run,
+ * place-exp, replay-check: they have no worker to kill): after `seconds`
+ * of wall time, SIGALRM's handler writes "gpusim: TASK: still running
+ * after --task-timeout S s; stopped, nothing written", stops the workers,
+ * removes the temporaries and exits with status 1, whatever the process is
+ * doing (a plug-in's hook that loops forever included).  seconds <= 0 or
+ * task NULL disarms it (a command that ends in time disarms it before
+ * returning).  0, or -1 out of memory or when the timer cannot be set. */
+int gs_cleanup_deadline(double seconds, const char *task);
+
 /* fork() with the child registered to be stopped on a signal: the handled
  * signals are blocked from before the fork until the parent has the pid in
  * its registry, so a ^C at any moment stops the child, and the child has

@@ -32,6 +32,22 @@ int gs_diag_set(struct gs_diag *d, int code, const char *where,
     return code;
 }
 
+void gs_diag_prefix(struct gs_diag *d, const char *prefix)
+{
+    if (d == NULL || d->code == 0)
+        return;
+    size_t lp = strlen(prefix), lw = strlen(d->where), sep = lw ? 2 : 0;
+    if (lp + sep >= sizeof d->where)
+        return;
+    if (lp + sep + lw >= sizeof d->where)      /* a message: its end goes */
+        lw = sizeof d->where - 1 - lp - sep;
+    memmove(d->where + lp + sep, d->where, lw);
+    d->where[lp + sep + lw] = '\0';
+    memcpy(d->where, prefix, lp);
+    if (sep)
+        memcpy(d->where + lp, ": ", 2);
+}
+
 void gs_diag_format(const struct gs_diag *d, char *buf, size_t len)
 {
     if (d == NULL || d->code == 0) {

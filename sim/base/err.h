@@ -48,6 +48,10 @@ struct gs_diag {
 int gs_diag_set(struct gs_diag *d, int code, const char *where,
                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Put "PREFIX: " before d's where (the option that named it, "--out");
+ * nothing when d holds no failure. */
+void gs_diag_prefix(struct gs_diag *d, const char *prefix);
+
 /* Format "WHERE: WHAT" (or the bare code message) into buf. */
 void gs_diag_format(const struct gs_diag *d, char *buf, size_t len);
 

@@ -53,10 +53,19 @@ uint64_t gs_mem_budget(const char **from)
     return b / (uint64_t)workers;
 }
 
-static double gib(uint64_t b)
+/* "1.5 GiB", or "40 MiB" below a GiB, into buf. */
+static const char *human(double b, char *buf, size_t n)
 {
-    return (double)b / (double)(1ull << 30);
+    if (b >= (double)(1ull << 30))
+        snprintf(buf, n, "%.1f GiB", b / (double)(1ull << 30));
+    else
+        snprintf(buf, n, "%.0f MiB", b / (double)(1ull << 20));
+    return buf;
 }
+
+/* What the last gs_mem_check found the scenario needs (its fleet, its
+ * generated jobs, the base), to which a trace's rows are added. */
+static double reserved = (double)GS_MEM_BASE;
 
 int gs_mem_check(uint64_t nodes, uint64_t gpus, uint64_t jobs,
                  const char *where, struct gs_diag *d)
@@ -66,18 +75,43 @@ int gs_mem_check(uint64_t nodes, uint64_t gpus, uint64_t jobs,
     /* in double: counts from a scenario may be huge */
     double need = (double)GS_MEM_BASE + (double)nodes * GS_MEM_PER_NODE +
                   (double)gpus * GS_MEM_PER_GPU + (double)jobs * GS_MEM_PER_JOB;
+    if (need <= (double)budget) {
+        reserved = need;
+        return 0;
+    }
+    char share[64] = "";
+    if (workers > 1)
+        snprintf(share, sizeof share, ", shared among %d workers", workers);
+    char h1[32], h2[32];
+    return gs_diag_set(d, GS_EINVAL, where, "this simulation would need about "
+                       "%s (%llu nodes, %llu GPUs, %llu generated jobs), more "
+                       "than its memory budget of %s (%s%s); give a larger "
+                       "--max-memory if the machine has it",
+                       human(need, h1, sizeof h1), (unsigned long long)nodes,
+                       (unsigned long long)gpus, (unsigned long long)jobs,
+                       human((double)budget, h2, sizeof h2), from, share);
+}
+
+int gs_mem_check_items(uint64_t n, uint64_t each, const char *what,
+                       const char *where, struct gs_diag *d)
+{
+    const char *from;
+    uint64_t budget = gs_mem_budget(&from);
+    double need = reserved + (double)n * (double)each;
     if (need <= (double)budget)
         return 0;
     char share[64] = "";
     if (workers > 1)
         snprintf(share, sizeof share, ", shared among %d workers", workers);
+    char h1[32], h2[32], h3[32];
     return gs_diag_set(d, GS_EINVAL, where, "this simulation would need about "
-                       "%.1f GiB (%llu nodes, %llu GPUs, %llu generated "
-                       "jobs), more than its memory budget of %.1f GiB (%s%s); "
-                       "give a larger --max-memory if the machine has it",
-                       need / (double)(1ull << 30), (unsigned long long)nodes,
-                       (unsigned long long)gpus, (unsigned long long)jobs,
-                       gib(budget), from, share);
+                       "%s (%llu %s at about %llu bytes each, and %s for the "
+                       "rest), more than its memory budget of %s (%s%s); give "
+                       "a larger --max-memory if the machine has it, or a "
+                       "shorter trace", human(need, h1, sizeof h1),
+                       (unsigned long long)n, what, (unsigned long long)each,
+                       human(reserved, h3, sizeof h3),
+                       human((double)budget, h2, sizeof h2), from, share);
 }
 
 int gs_mem_parse(const char *s, uint64_t *bytes)

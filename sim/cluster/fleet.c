@@ -820,7 +820,7 @@ static int find_frac(const struct gs_fleet *f, const struct gs_range *r,
     }
     if (a.node < 0 && p->rmax) {
         /* A fractional pool: capacity lent to bursting jobs is reclaimed
-         * only when nothing unlent fits (share.c). */
+         * only when nothing unlent fits (core/share.c). */
         a.reclaim = 1;
         a.partial_only = 0;
         struct pred q = { 0, 0, 0, dm->milli };

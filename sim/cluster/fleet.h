@@ -164,7 +164,7 @@ struct gs_fleet {
     int16_t *free_milli;        /* per GPU */
     int32_t *free_mib;          /* per GPU, MiB (integers: no drift) */
     int16_t *lent;              /* per GPU: milli lent to bursting jobs
-                                   (fractional pools, share.c); searches
+                                   (fractional pools, core/share.c); searches
                                    count it as taken, then as free only to
                                    reclaim it */
     int64_t used_milli;         /* over the fleet */

@@ -23,7 +23,8 @@
  *
  * The workload distribution is the scenario's own: for a generated
  * workload, exactly the classes' GPU values and weights; for a trace, every
- * job of the trace, read once before the run (gs_frag_workload).
+ * job of the trace, read once before the run (gs_workload_shapes,
+ * io/workshape.h: reading the workload is the input side's).
  *
  * Node classes.  F_n, and every placer score that depends only on a node's
  * state, is a function of the node's pool, its multiset of per-GPU (free
@@ -74,13 +75,12 @@ struct gs_shape {
 
 struct gs_frag;
 
-/* The workload distribution of sc under seed: *shapes is a new array (the
- * caller frees it) of *n shapes, most popular first.  A trace is read once;
- * a trace that cannot be read gives what was read before the problem (the
- * run itself reports it).  Jobs asking CPU or memory and no GPU are
- * CPU-only shapes.  0 or GS_ENOMEM. */
-int gs_frag_workload(const struct gs_scenario *sc, uint64_t seed,
-                     struct gs_shape **shapes, int *n);
+/* A shape's hash and equality, by (gpus, milli, allowed, cpu, mem): how
+ * shapes are tallied and found (here and in io/workshape.c). */
+uint32_t gs_shape_hash(int gpus, int milli, uint64_t allowed, int32_t cpu,
+                       int32_t mem);
+int gs_shape_eq(const struct gs_shape *s, int gpus, int milli,
+                uint64_t allowed, int32_t cpu, int32_t mem);
 
 /* The measure over fleet f (borrowed; the measure watches it) for the
  * distribution shapes[0..n) (copied).  0 or GS_ENOMEM/GS_ERANGE. */

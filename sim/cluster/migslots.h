@@ -22,7 +22,7 @@
  * Changing a GPU's layout needs the GPU empty; this module changes it when
  * told (a claim with a target layout, or a whole-GPU claim on a GPU whose
  * layout is not "full") and counts the change per GPU.  When the change
- * takes effect in simulated time is share.c's business.
+ * takes effect in simulated time is core/share.c's business.
  *
  * Owned by the fleet (fleet.c is the only caller); the layouts borrow the
  * static profile tables of mig.c. */

@@ -9,14 +9,14 @@
  *                 with reconfigure on, an empty GPU is given a new layout
  *                 when no instance fits a job, which takes reconf_time.
  *   time-slicing  replicas jobs at most share each GPU by context
- *                 switching, with no memory isolation (share.c);
+ *                 switching, with no memory isolation (core/share.c);
  *   fractional    Run:ai-style guaranteed fractions that may burst into
- *                 idle capacity, lent and reclaimed (share.c).
+ *                 idle capacity, lent and reclaimed (core/share.c).
  * This header is a leaf: plain data, no functions. */
 #ifndef GS_SHARECFG_H
 #define GS_SHARECFG_H
 
-#include "../core/engine.h"
+#include "../base/simtime.h"
 #include "mig.h"
 
 enum gs_share_mode { GS_SHARE_NONE, GS_SHARE_MIG, GS_SHARE_TS,

@@ -20,13 +20,9 @@
 #include "radixq.h"
 #include "heap.h"
 
-#include <stdint.h>
+#include "../base/simtime.h"
 
-#define GS_MS(x)   ((gs_time)(x))
-#define GS_SEC     ((gs_time)1000)
-#define GS_MIN     ((gs_time)60000)
-#define GS_HOUR    ((gs_time)3600000)
-#define GS_DAY     ((gs_time)86400000)
+#include <stdint.h>
 
 struct gs_event;
 typedef void gs_event_fn(struct gs_event *ev, void *ctx);

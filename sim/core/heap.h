@@ -35,11 +35,10 @@
 #ifndef GS_HEAP_H
 #define GS_HEAP_H
 
+#include "../base/simtime.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-typedef int64_t gs_time;            /* simulated time in milliseconds */
-#define GS_TIME_MAX INT64_MAX
 
 struct gs_hnode {
     gs_time time;                   /* key of the live entry */

@@ -10,7 +10,6 @@
 #include "metrics.h"
 #include "../cluster/frag.h"
 #include "../io/scenario.h"
-#include "../cluster/share.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +135,16 @@ static void coarsen(struct gs_metrics *m)
     m->next_sample = m->t0 + (gs_time)n * m->step;
 }
 
+/* The sharing model's levels now (zeros without sharing). */
+static void share_levels(const struct gs_metrics *m,
+                         struct gs_share_levels *lv)
+{
+    if (m->share)
+        m->share_levels(m->share, lv);
+    else
+        memset(lv, 0, sizeof *lv);
+}
+
 static int sample(struct gs_metrics *m, const struct gs_fleet *f,
                   long pending, long running, gs_time t)
 {
@@ -158,7 +167,7 @@ static int sample(struct gs_metrics *m, const struct gs_fleet *f,
     gs_frag_levels(m->frag, &fr, &cap);
     ts->frag[i] = cap > 0 ? fr / cap : 0.0;
     struct gs_share_levels lv;
-    gs_share_levels(m->share, &lv);
+    share_levels(m, &lv);
     ts->mig_busy[i] = lv.mig_slices_up > 0 ? lv.mig_busy_slices /
                                              lv.mig_slices_up : 0.0;
     double *row = &ts->alloc_model[i * ts->nmodels];
@@ -207,7 +216,7 @@ int gs_metrics_advance(struct gs_metrics *m, const struct gs_fleet *f,
         m->frag_ms += dt * fr;
         if (m->share) {
             struct gs_share_levels lv;
-            gs_share_levels(m->share, &lv);
+            m->share_levels(m->share, &lv);
             m->mig_busy_ms += dt * lv.mig_busy_slices;
             m->mig_up_ms += dt * lv.mig_slices_up;
             m->ts_lat_ms += dt * lv.ts_latency_ms;
@@ -554,7 +563,10 @@ void gs_metrics_summarize(const struct gs_metrics *m,
     o->mig_slice_util = m->mig_up_ms > 0 ? m->mig_busy_ms / m->mig_up_ms : 0;
     o->ts_p99_added_ms = m->ts_busy_ms > 0 ? m->ts_lat_ms / m->ts_busy_ms : 0;
     struct gs_share_stats st;
-    gs_share_stats(m->share, &st);
+    if (m->share)
+        m->share_stats(m->share, &st);
+    else
+        memset(&st, 0, sizeof st);
     o->mig_reconfigs = st.reconfigurations;
     o->oom_kills = st.oom_kills;
     o->reclaim_kills = st.reclaim_kills;

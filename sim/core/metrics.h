@@ -147,6 +147,25 @@ struct gs_metrics_hook {
     void *ctx;
 };
 
+/* The sharing model's levels at this instant (share.c), which the metrics
+ * integrate over time. */
+struct gs_share_levels {
+    double mig_busy_slices;     /* compute slices of busy MIG instances */
+    double mig_slices_up;       /* 7 x MIG GPUs on up nodes */
+    double ts_latency_ms;       /* sum over busy time-sliced GPUs of the
+                                   p99 latency added by their contexts */
+    double ts_busy_gpus;        /* time-sliced GPUs with a job */
+};
+
+/* The sharing model's counts and means for the summary (share.c). */
+struct gs_share_stats {
+    long oom_kills;
+    long reclaim_kills, reclaim_evictions;
+    long reconfigurations;
+    double slowdown_mean;       /* over jobs that ran on shared GPUs */
+    long slowed_jobs;           /* how many such jobs */
+};
+
 struct gs_metrics {
     gs_time t0, last, step, next_sample;
     int started;
@@ -155,8 +174,11 @@ struct gs_metrics {
     int npools;
     struct gs_series ts;
     struct gs_metrics_hook hook;
-    /* Sharing models read at every advance (NULL: none). */
-    const struct gs_share *share;
+    /* The sharing model's levels, read at every advance, and counters,
+     * read at the summary: share.c sets them (share NULL: no sharing). */
+    const void *share;
+    void (*share_levels)(const void *share, struct gs_share_levels *o);
+    void (*share_stats)(const void *share, struct gs_share_stats *o);
     const struct gs_frag *frag;
     double frag_ms, frag_cap_ms;        /* integrals of milli x ms */
     double cpu_ms, mem_ms;              /* requested CPU / memory share x ms */

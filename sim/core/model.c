@@ -10,7 +10,7 @@
 #include "model.h"
 #include "../cloud/cloud.h"
 #include "../inference/service.h"
-#include "../cluster/share.h"
+#include "share.h"
 
 #include <stddef.h>
 

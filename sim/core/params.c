@@ -16,40 +16,50 @@ void gs_params_init(struct gs_params *p, const char *where)
 
 void gs_params_free(struct gs_params *p)
 {
+    for (int i = 0; i < p->n; i++) {
+        free(p->v[i].key);
+        if (!p->v[i].is_num)
+            free(p->v[i].str);
+    }
     free(p->v);
     p->v = NULL;
     p->n = 0;
 }
 
-static struct gs_param *add(struct gs_params *p, const char *key)
+/* Append key with a string value (copied), or a number when val is NULL;
+ * NULL out of memory, p unchanged. */
+static struct gs_param *add(struct gs_params *p, const char *key,
+                            const char *val)
 {
-    struct gs_param *v = realloc(p->v, (size_t)(p->n + 1) * sizeof *v);
-    if (v == NULL)
+    char *k = strdup(key), *s = val ? strdup(val) : NULL;
+    struct gs_param *v = k && (s || !val)
+        ? realloc(p->v, (size_t)(p->n + 1) * sizeof *v) : NULL;
+    if (v == NULL) {
+        free(k);
+        free(s);
         return NULL;
+    }
     p->v = v;
     struct gs_param *e = &v[p->n++];
     memset(e, 0, sizeof *e);
-    snprintf(e->key, sizeof e->key, "%s", key);
+    e->key = k;
+    e->str = s ? s : (char *)"";
+    e->is_num = val == NULL;
     return e;
 }
 
 int gs_params_add_num(struct gs_params *p, const char *key, double val)
 {
-    struct gs_param *e = add(p, key);
+    struct gs_param *e = add(p, key, NULL);
     if (e == NULL)
         return GS_ENOMEM;
     e->num = val;
-    e->is_num = 1;
     return 0;
 }
 
 int gs_params_add_str(struct gs_params *p, const char *key, const char *val)
 {
-    struct gs_param *e = add(p, key);
-    if (e == NULL)
-        return GS_ENOMEM;
-    snprintf(e->str, sizeof e->str, "%s", val);
-    return 0;
+    return add(p, key, val) ? 0 : GS_ENOMEM;
 }
 
 static struct gs_param *get(struct gs_params *p, const char *key)

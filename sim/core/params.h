@@ -12,15 +12,19 @@
 #include "engine.h"
 
 struct gs_param {
-    char key[48];
-    char str[256];          /* string value ("" for numbers) */
+    char *key;              /* owned */
+    char *str;              /* a string value (owned; a scenario's trace
+                               path can be PATH_MAX long), or "" for
+                               numbers (not owned) */
     double num;             /* numeric value (booleans: 0/1) */
     int is_num;
     int used;
 };
 
 struct gs_params {
-    char where[256];        /* "file: $.policy" */
+    char where[256];        /* "file: $.policy", for messages only (a
+                               long file name is cut there, never where
+                               a file is opened) */
     int n;
     struct gs_param *v;
 };

@@ -23,6 +23,7 @@
 #include "simint.h"
 #include "../base/bigmem.h"
 #include "../cluster/frag.h"
+#include "../io/workshape.h"
 #include "model.h"
 #include "../base/rng.h"
 
@@ -1004,7 +1005,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     }
     struct gs_shape *shapes = NULL;
     int nshapes = 0;
-    if (gs_frag_workload(sc, s->seed, &shapes, &nshapes) < 0 ||
+    if (gs_workload_shapes(sc, s->seed, &shapes, &nshapes) < 0 ||
         gs_frag_new(s->fleet, shapes, nshapes, &s->frag) < 0) {
         free(shapes);
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");

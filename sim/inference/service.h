@@ -1,8 +1,8 @@
 /* service.h -- inference services on the cluster: replicas as jobs,
  * requests through routers to per-replica engines.
  *
- * The service model (service.c) is one entry of the models table
- * (model.h).  For each service of $.services it
+ * The service model (service.c; its table of hooks is svcmodel.c's) is
+ * one entry of the models table (model.h).  For each service of $.services it
  *   - submits one cluster job per replica (gs_sim_submit): the policy places
  *     it like any job of the service's tier, the node autoscaler may boot a
  *     node for it, and when it starts the replica loads its weights

@@ -1181,11 +1181,8 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
             break;
         }
         hsize_t dims[3];
-        size_t cells = 1;
-        for (int k = 0; k < x->rank; k++) {
+        for (int k = 0; k < x->rank; k++)
             dims[k] = (hsize_t)x->dims[k];
-            cells *= (size_t)x->dims[k];
-        }
         if (x->kind == GS_H5_STRING) {
             hid_t t = str_type();
             dset(&w, g, leaf, t, x->rank, dims, x->data);

@@ -1161,8 +1161,10 @@ static int prepare_files(struct cmp_args *a, struct cmp *c, int ntasks,
         }
         a->plots = a->defplots;
     }
-    if (gs_out_check_seekable(a->out, d) < 0)
+    if (gs_out_check_seekable(a->out, d) < 0) {
+        gs_diag_prefix(d, "--out");
         return report(d, 2);
+    }
     if (gs_out_scratch(a->out, &a->tmpdir, d) < 0)
         return report(d, 1);
     for (int t = 0; t < ntasks; t++) {

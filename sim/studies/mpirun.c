@@ -83,12 +83,14 @@ static void on_done(int task, int ndone, const double *out, void *ctx)
         done_fn(ndone, done_total, done_ctx);
 }
 
-/* gs_pool_run, reporting progress on the leader. */
+/* gs_pool_exec, reporting progress on the leader. */
 static int pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn,
-                    void *ctx, double *results, struct gs_diag *d)
+                    gs_pool_name_fn *name, void *ctx, double *results,
+                    struct gs_diag *d)
 {
     struct gs_pool_tasks t = { .ntasks = ntasks, .jobs = jobs, .nout = nout,
-                               .fn = fn, .done = on_done, .ctx = ctx };
+                               .fn = fn, .name = name, .done = on_done,
+                               .ctx = ctx };
     done_total = ntasks;
     return gs_pool_exec(&t, results, d);
 }
@@ -112,6 +114,8 @@ int gs_dist_out_check(const char *scenario, const char *suffix, int force,
     int refused = gs_dist_leader() &&
                   (gs_out_check_seekable(*out, d) < 0 ||
                    (*defout && gs_out_check_new(*out, force, d) < 0));
+    if (refused)
+        gs_diag_prefix(d, "--out");
     return gs_dist_agree(refused) ? GS_EINVAL : 0;
 }
 
@@ -126,8 +130,19 @@ int gs_dist_default_jobs(void)
 struct blk {
     int first, nout;
     gs_pool_fn *fn;
+    gs_pool_name_fn *name;
     void *ctx;
 };
+
+/* The name of one task of this rank's block. */
+static void blk_name(int task, void *ctx, char *buf, size_t n)
+{
+    struct blk *b = ctx;
+    if (b->name)
+        b->name(b->first + task, b->ctx, buf, n);
+    else if (n > 0)
+        buf[0] = '\0';
+}
 
 /* One task of this rank's block; its code goes in the last slot. */
 static int blk_task(int task, double *out, void *ctx, struct gs_diag *d)
@@ -141,8 +156,15 @@ static int blk_task(int task, double *out, void *ctx, struct gs_diag *d)
 int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d)
 {
+    return gs_dist_run_named(ntasks, jobs, nout, fn, NULL, ctx, results, d);
+}
+
+int gs_dist_run_named(int ntasks, int jobs, int nout, gs_pool_fn *fn,
+                      gs_pool_name_fn *name, void *ctx, double *results,
+                      struct gs_diag *d)
+{
     if (size <= 1)
-        return pool_run(ntasks, jobs, nout, fn, ctx, results, d);
+        return pool_run(ntasks, jobs, nout, fn, name, ctx, results, d);
     int w = nout + 1;
     int *cnt = calloc((size_t)size, sizeof *cnt);
     int *disp = calloc((size_t)size, sizeof *disp);
@@ -159,9 +181,9 @@ int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
         cnt[r] = (hi - lo) * w;
         disp[r] = lo * w;
     }
-    struct blk b = { disp[rank] / w, nout, fn, ctx };
+    struct blk b = { disp[rank] / w, nout, fn, name, ctx };
     struct gs_diag mine = { 0 };
-    int rc = pool_run(cnt[rank] / w, jobs, w, blk_task, &b,
+    int rc = pool_run(cnt[rank] / w, jobs, w, blk_task, blk_name, &b,
                       all + disp[rank], &mine);
     MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, cnt, disp,
                    MPI_DOUBLE, MPI_COMM_WORLD);

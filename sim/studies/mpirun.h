@@ -47,6 +47,11 @@ int gs_dist_out_check(const char *scenario, const char *suffix, int force,
  * rank). */
 int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d);
+/* The same with the tasks named (pool.h's gs_pool_name_fn, called with
+ * ctx) in a failure's message: "task 3 (P2 seed=7, seed 8): ...". */
+int gs_dist_run_named(int ntasks, int jobs, int nout, gs_pool_fn *fn,
+                      gs_pool_name_fn *name, void *ctx, double *results,
+                      struct gs_diag *d);
 
 /* Progress: fn(ndone, ntasks, ctx) on the leader as each of its tasks
  * finishes in the gs_dist_run calls that follow (under MPI the leader sees

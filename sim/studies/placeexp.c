@@ -29,6 +29,7 @@
 #include "../cluster/kplace.h"
 #include "../io/outfile.h"
 #include "../base/suggest.h"
+#include "pool.h"
 #include "progress.h"
 #include "../base/rng.h"
 #include "../io/source.h"
@@ -573,7 +574,9 @@ static int place_exp_main(int argc, char **argv);
  * it). */
 int gs_place_exp_main(int argc, char **argv)
 {
-    return gs_cli_named("place-exp", argc, argv, place_exp_main);
+    int rc = gs_cli_named("place-exp", argc, argv, place_exp_main);
+    gs_pool_deadline(NULL, NULL);   /* armed once the scenario is known */
+    return rc;
 }
 
 /* Split --placers' list (names, cut in place at the commas) into pl[64]:
@@ -612,26 +615,26 @@ static int load_scenario(const char *file, const char *pods,
     }
     if (pods != NULL) {
         /* another pod list of the scenario's trace format */
-        char abs[4096];
+        char *abs = realpath(pods, NULL);
         int found = 0;
-        if (realpath(pods, abs) == NULL) {
+        if (abs == NULL) {
             fprintf(stderr, "gpusim: %s: cannot open (%s)\n", pods,
                     strerror(errno));
             gs_scenario_free(s);
             return 2;
         }
-        for (int i = 0; i < s->trace.n; i++)
+        for (int i = 0; i < s->trace.n && !found; i++)
             if (strcmp(s->trace.v[i].key, "path") == 0 &&
-                !s->trace.v[i].is_num &&
-                strlen(abs) < sizeof s->trace.v[i].str) {
-                memcpy(s->trace.v[i].str, abs, strlen(abs) + 1);
+                !s->trace.v[i].is_num) {
+                free(s->trace.v[i].str);    /* the scenario owns abs now */
+                s->trace.v[i].str = abs;
                 found = 1;
             }
         if (!found) {
+            free(abs);
             gs_scenario_free(s);
             return bad_usage("--pods needs a scenario whose workload is a "
-                             "trace file (not '%s'), and a path under 256 "
-                             "characters", file);
+                             "trace file (not '%s')", file);
         }
     }
     *sc = s;
@@ -715,6 +718,10 @@ static int place_exp_main(int argc, char **argv)
     if (file == NULL)
         return bad_usage("%s", "which scenario? (a JSON file, or "
                          "'quickstart')");
+    if (gs_pool_deadline("place-exp", file) < 0) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
     char names[1024];
     snprintf(names, sizeof names, "%s", list);
     const char *pl[64];

@@ -602,6 +602,15 @@ int gs_plan_closest(const struct search *s)
 
 /* One run of a candidate: its metrics, then per pool the nodes billed on
  * average and at most (0 for pools it does not have). */
+/* "candidate LABEL, seed 43". */
+static void task_name(int t, void *ctx, char *buf, size_t n)
+{
+    const struct search *s = ctx;
+    const struct cand *x = &s->cand[s->tcand[t]];
+    snprintf(buf, n, "candidate %s, seed %llu", x->label,
+             (unsigned long long)(x->sc->seed + (uint64_t)s->tseed[t]));
+}
+
 static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
 {
     struct search *s = ctx;
@@ -1007,7 +1016,8 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         }
         s->est_rest = rest_estimate(s);
         gs_dist_progress(s->pr ? on_progress : NULL, s);
-        rc = gs_dist_run(s->ntask, jobs, (int)nout, run_task, s, res, d);
+        rc = gs_dist_run_named(s->ntask, jobs, (int)nout, run_task,
+                               task_name, s, res, d);
         gs_dist_progress(NULL, NULL);
         if (rc < 0 || (rc = gather(s, res, nout, d)) < 0)
             goto done;

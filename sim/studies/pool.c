@@ -60,6 +60,18 @@ void gs_pool_set_timeout(double seconds)
     task_timeout = seconds > 0 ? seconds : 0;
 }
 
+int gs_pool_deadline(const char *verb, const char *file)
+{
+    if (verb == NULL || task_timeout <= 0)
+        return gs_cleanup_deadline(0, NULL);
+    char *task = NULL;
+    if (asprintf(&task, "%s of %s", verb, file) < 0)
+        return -1;
+    int rc = gs_cleanup_deadline(task_timeout, task);
+    free(task);
+    return rc;
+}
+
 static double mono_now(void)
 {
     struct timespec ts;

@@ -59,6 +59,13 @@ int gs_pool_exec(const struct gs_pool_tasks *p, double *results, struct gs_diag 
  * the task.  seconds <= 0: no limit (the default).  Process-wide. */
 void gs_pool_set_timeout(double seconds);
 
+/* The same limit on a command whose one task runs in this process (run,
+ * place-exp, replay-check): armed on "VERB of FILE" (cleanup.h's
+ * gs_cleanup_deadline: past it, a message naming the task, exit 1,
+ * nothing left behind); verb NULL disarms.  0, or -1 when it cannot be
+ * armed. */
+int gs_pool_deadline(const char *verb, const char *file);
+
 /* The same without name and done callbacks. */
 int gs_pool_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
                 double *results, struct gs_diag *d);

@@ -7,6 +7,7 @@
  * ne = n1 n2 / (n1 + n2), p = Q_KS(lambda); fine above a handful of jobs,
  * conservative below.  Quantiles are GSL's (interpolated, of sorted data). */
 #include "replay.h"
+#include "pool.h"
 #include "../core/sim.h"
 #include "../io/outfile.h"
 #include "../io/scenario.h"
@@ -385,6 +386,10 @@ int gs_replay_main(int argc, char **argv)
     struct gs_scenario *sc = NULL;
     struct gs_sim *sim = NULL;
     struct gs_replay r = { 0 };
+    if (gs_pool_deadline("replay-check", a.file) < 0) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return 2;
+    }
     gs_cimp_history_clear();
     if ((rc = gs_scenario_load(a.file, &sc, &d)) == 0 &&
         (rc = gs_sim_new(sc, &a.o, &sim, &d)) == 0)
@@ -428,5 +433,6 @@ int gs_replay_main(int argc, char **argv)
     gs_sim_free(sim);
     gs_scenario_free(sc);
     gs_cimp_history_clear();
+    gs_pool_deadline(NULL, NULL);
     return rc == 1 ? 1 : rc < 0 ? 2 : exceeded ? 1 : 0;
 }

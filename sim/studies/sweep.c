@@ -182,9 +182,12 @@ int gs_load_scenario(const char *arg, struct gs_scenario **sc,
 int gs_reparse(const struct gs_scenario *base, const char *text,
                struct gs_scenario **out, struct gs_diag *d)
 {
-    char name[600];
-    snprintf(name, sizeof name, "%s (edited)", base->file);
-    return gs_scenario_parse(text, name, base->trace_dir, out, d);
+    char *name = NULL;
+    if (asprintf(&name, "%s (edited)", base->file) < 0)
+        return gs_diag_set(d, GS_ENOMEM, base->file, "out of memory");
+    int rc = gs_scenario_parse(text, name, base->trace_dir, out, d);
+    free(name);
+    return rc;
 }
 
 int gs_report_diag(const struct gs_diag *d, int status)
@@ -260,6 +263,15 @@ static int task(int t, double *out, void *ctx, struct gs_diag *d)
     struct sweep *s = ctx;
     const struct gs_scenario *sc = s->sc[t / s->nseeds];
     return gs_run_scenario(sc, sc->seed + (uint64_t)(t % s->nseeds), out, d);
+}
+
+/* "P3 seed=2, seed 43": the point's label and the task's seed. */
+static void task_name(int t, void *ctx, char *buf, size_t n)
+{
+    const struct sweep *s = ctx;
+    int p = t / s->nseeds;
+    snprintf(buf, n, "P%d %s, seed %llu", p + 1, s->label[p],
+             (unsigned long long)(s->sc[p]->seed + (uint64_t)(t % s->nseeds)));
 }
 
 static void free_sweep(struct sweep *s)
@@ -622,7 +634,8 @@ static int run_points(struct sweep *s, long seeds, long jobs, int silent,
         struct gs_progress pr;
         gs_progress_init(&pr, "sweep", silent || !gs_dist_leader());
         gs_dist_progress(on_progress, &pr);
-        int drc = gs_dist_run(ntasks, (int)jobs, s->nm, task, s, *values, d);
+        int drc = gs_dist_run_named(ntasks, (int)jobs, s->nm, task,
+                                    task_name, s, *values, d);
         gs_dist_progress(NULL, NULL);
         gs_progress_end(&pr);
         if (drc < 0)

@@ -107,6 +107,18 @@ double gs_train_objective(const struct gs_summary *su,
     return wait * wait_min + sla * viol + cost * su->cost / 1000.0;
 }
 
+/* "candidate 3, seed 43" (or "fifo-backfill, seed 43": the baseline). */
+static void eval_name(int task, void *ctx, char *buf, size_t n)
+{
+    const struct tr *t = ctx;
+    unsigned long long seed = t->sc->seed + (uint64_t)(task % t->nseeds);
+    if (t->baseline)
+        snprintf(buf, n, "fifo-backfill, seed %llu", seed);
+    else
+        snprintf(buf, n, "candidate %d, seed %llu", task / t->nseeds + 1,
+                 seed);
+}
+
 static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
 {
     struct tr *t = ctx;
@@ -157,7 +169,8 @@ static int evaluate(struct tr *t, const double *cand, int n, int jobs,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     t->cand = cand;
     struct gs_pool_tasks pool = { .ntasks = ntasks, .jobs = jobs, .nout = 1,
-                                  .fn = eval_task, .done = progress,
+                                  .fn = eval_task, .name = eval_name,
+                                  .done = progress,
                                   .ctx = t };
     int rc = gs_pool_exec(&pool, r, d);
     t->ndone += ntasks;
@@ -459,6 +472,8 @@ static int train_main(int argc, char **argv)
     goto done;
 fail:
     gs_progress_end(&t.pr);
+    if (d.code == GS_EIO)       /* a worker failed (pool.h), not the input */
+        status = 1;
     {
         char buf[1200];
         gs_diag_format(&d, buf, sizeof buf);

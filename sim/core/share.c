@@ -71,8 +71,8 @@
  * and the summary's mean is over jobs with both positive.  Invariants per
  * GPU: mib_used, guar_used and lent are the sums over its entries. */
 #include "share.h"
-#include "migslots.h"
-#include "../core/sim.h"
+#include "../cluster/migslots.h"
+#include "sim.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -659,6 +659,17 @@ void gs_share_stats(const struct gs_share *sh, struct gs_share_stats *o)
 
 /* --- the hooks table entry (model.h) ------------------------------------ */
 
+/* What the metrics read (struct gs_metrics: share_levels, share_stats). */
+static void levels_of(const void *sh, struct gs_share_levels *o)
+{
+    gs_share_levels(sh, o);
+}
+
+static void stats_of(const void *sh, struct gs_share_stats *o)
+{
+    gs_share_stats(sh, o);
+}
+
 struct share_model {
     struct gs_share *sh;
     struct gs_sim *s;
@@ -684,6 +695,8 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
     sm->sh = sh;
     sm->s = s;
     m->share = sh;
+    m->share_levels = levels_of;
+    m->share_stats = stats_of;
     *st = sm;
     return 0;
 }

@@ -29,30 +29,13 @@
 #define GS_SHARE_H
 
 #include "../base/err.h"
-#include "fleet.h"
-#include "../core/job.h"
-#include "../core/model.h"
+#include "../cluster/fleet.h"
+#include "job.h"
+#include "model.h"
+#include "metrics.h"
 
 struct gs_sim;
 struct gs_share;
-
-/* What the metrics integrate over time (levels at this instant). */
-struct gs_share_levels {
-    double mig_busy_slices;     /* compute slices of busy MIG instances */
-    double mig_slices_up;       /* 7 x MIG GPUs on up nodes */
-    double ts_latency_ms;       /* sum over busy time-sliced GPUs of the
-                                   p99 latency added by their contexts */
-    double ts_busy_gpus;        /* time-sliced GPUs with a job */
-};
-
-/* Counts and means for the summary. */
-struct gs_share_stats {
-    long oom_kills;
-    long reclaim_kills, reclaim_evictions;
-    long reconfigurations;
-    double slowdown_mean;       /* over jobs that ran on shared GPUs */
-    long slowed_jobs;           /* how many such jobs */
-};
 
 /* Sharing as one model of the simulation (model.h); built only when some
  * pool shares GPUs, and then also read by the metrics (levels, stats). */

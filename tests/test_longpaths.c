@@ -1,0 +1,285 @@
+/* test_longpaths.c -- every output at PATH_MAX and NAME_MAX: the result
+ * files of run (with --csv on standard output), compare, sweep, plan,
+ * place-exp and train, named by --out in folders whose paths reach
+ * PATH_MAX, and named by default after a scenario file whose name is
+ * NAME_MAX long; and the notebooks' figures (GPUSIM_NB_OUT) in such
+ * folders.  Each write either lands exactly at its target or is refused
+ * (gpusim: exit 2 naming the option and the limit, before anything is
+ * simulated; a notebook: an error naming the file), and nothing appears
+ * anywhere else in the tree: no shortened name, no stray temporary.
+ * (--out for run and --plots have their own tests: test_outfile,
+ * test_hostile.) */
+#include "cutest.h"
+#include "hostile.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *dir;
+
+static char *take_log(void)
+{
+    char *log = NULL, *text = NULL;
+    size_t n = 0;
+    if (asprintf(&log, "%s.log", dir) < 0)
+        return strdup("");
+    FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
+    int ch;
+    while (fp && (ch = fgetc(fp)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    if (fp)
+        fclose(fp);
+    unlink(log);
+    free(log);
+    return text;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    if (fp == NULL)
+        return -1;
+    fputs(text, fp);
+    return fclose(fp);
+}
+
+/* A tiny scenario: 20 jobs on 2 GPUs, a plan over 1..2 nodes. */
+static const char tiny[] =
+    "{\"name\": \"t\", \"seed\": 1, \"fleet\": [{\"name\": \"gpu\", \"gpu\":"
+    " \"A100-80GB\", \"nodes\": 2, \"gpus_per_node\": 1, "
+    "\"price_per_gpu_hour\": 2}], \"policy\": \"fifo\", \"workload\":"
+    " {\"generate\": {\"jobs\": 20, \"rate_per_hour\": 2, \"reference_gpu\":"
+    " \"A100-80GB\", \"classes\": [{\"name\": \"j\", \"tier\": \"training\","
+    " \"weight\": 1, \"tenants\": 2, \"gpus\": 1, \"duration\": {\"dist\":"
+    " \"exponential\", \"mean\": \"1h\"}}]}},"
+    " \"plan\": {\"targets\": {\"wait_mean\": \"30m\"}, \"search\":"
+    " {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [1, 2]}]}, \"seeds\": 2,"
+    " \"min_seeds\": 2}}\n";
+
+/* The commands that write one file with --out, argv[0..] up to "--out". */
+static const char *const cmds[][12] = {
+    { "run", "t.json", "--csv", NULL },
+    { "compare", "t.json", "--policies", "fifo", "--seeds", "2", "--jobs",
+      "1", "--no-plots", "--quiet", NULL },
+    { "sweep", "t.json", "--set", "seed=1,2", "--seeds", "2", "--jobs", "1",
+      "--quiet", NULL },
+    { "plan", "t.json", "--jobs", "1", "--no-advice", "--quiet", "--plots",
+      "plan-plots", NULL },
+    { "place-exp", "t.json", "--placers", "best-fit", "--seeds", "1",
+      "--quiet", NULL },
+    { "train", "t.json", "--iters", "1", "--pop", "2", "--elite", "1",
+      "--jobs", "1", "--quiet", NULL },
+};
+#define NCMDS ((int)(sizeof cmds / sizeof cmds[0]))
+
+/* Run command c with --out target (in dir); the outcome, checked: exit 0
+ * with the file exactly at target and one file more in the tree under
+ * top, or exit 2 with a message naming --out and the limit and nothing
+ * new anywhere.  Returns the exit status. */
+static int out_at(int c, const char *target, const char *top)
+{
+    const char *a[24] = { "gpusim" };
+    int n = 1;
+    for (int i = 0; cmds[c][i]; i++)
+        a[n++] = cmds[c][i];
+    a[n++] = "--out";
+    a[n++] = target;
+    a[n] = NULL;
+    int before = gs_hostile_files(top);
+    int rc = gs_hostile_run(dir, a);
+    char *msg = take_log();
+    struct stat st;
+    if (rc == 0) {
+        CU_ASSERT(stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
+                  st.st_size > 0);
+        CU_ASSERT_EQUAL(gs_hostile_files(top), before + 1);
+        if (c == 0)     /* --csv on standard output */
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "scope,metric,value\n"));
+    } else {
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "--out"));
+        CU_ASSERT(strstr(msg, "PATH_MAX") != NULL ||
+                  strstr(msg, "NAME_MAX") != NULL);
+        CU_ASSERT_EQUAL(gs_hostile_files(top), before);
+    }
+    if (rc != 0 && rc != 2)
+        printf("\n    %s: rc=%d: %s", cmds[c][0], rc, msg);
+    free(msg);
+    return rc;
+}
+
+/* --out in a folder at three depths: the name fits with room (written
+ * there), the path is PATH_MAX - 1 long (either, as the temporary beside
+ * it allows), the path passes PATH_MAX (refused). */
+static void test_out_path_max(void)
+{
+    for (int c = 0; c < NCMDS; c++) {
+        static const int room[3] = { 64, 1, -1 };
+        for (int k = 0; k < 3; k++) {
+            size_t len = (size_t)(PATH_MAX - room[k]);  /* the target's */
+            char *deep = gs_hostile_deep(dir, 10 * c + k, len - 3);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+            char *target = NULL, *top = NULL;
+            CU_ASSERT_FATAL(asprintf(&target, "%s/oo", deep) > 0);
+            CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, 10 * c + k) > 0);
+            CU_ASSERT_EQUAL(strlen(target), len);
+            int rc = out_at(c, target, top);
+            if (k == 0)
+                CU_ASSERT_EQUAL(rc, 0);
+            if (k == 2)
+                CU_ASSERT_EQUAL(rc, 2);
+            gs_hostile_rmdir(top);
+            free(target);
+            free(top);
+            free(deep);
+        }
+    }
+}
+
+/* Default names, after a scenario file whose name is NAME_MAX long: run's
+ * NAME.h5 is shorter and is written; sweep's, plan's and place-exp's add
+ * more than ".json" takes away, so they are refused before running,
+ * naming NAME_MAX, and nothing is written. */
+static void test_default_name_max(void)
+{
+    char name[NAME_MAX + 1], *path = NULL;
+    memset(name, 'n', NAME_MAX - 5);
+    memcpy(name + NAME_MAX - 5, ".json", 6);
+    CU_ASSERT_FATAL(asprintf(&path, "%s/%s", dir, name) > 0);
+    CU_ASSERT_EQUAL_FATAL(write_file(path, tiny), 0);
+    int before = gs_hostile_entries(dir);
+    const char *a[] = { "gpusim", "run", name, "--csv", NULL };
+    CU_ASSERT_EQUAL(gs_hostile_run(dir, a), 0);
+    free(take_log());
+    char h5[NAME_MAX + 1];
+    memcpy(h5, name, NAME_MAX - 5);
+    memcpy(h5 + NAME_MAX - 5, ".h5", 4);
+    CU_ASSERT(gs_hostile_made(dir, h5));
+    CU_ASSERT_EQUAL(gs_hostile_entries(dir), before + 1);
+    static const char *const verbs[] = { "sweep", "plan", "place-exp",
+                                         "compare" };
+    for (int i = 0; i < 4; i++) {
+        const char *b[] = { "gpusim", verbs[i], name, "--quiet", NULL };
+        int rc = gs_hostile_run(dir, b);
+        char *msg = take_log();
+        if (rc != 2 || strstr(msg, "NAME_MAX") == NULL)
+            printf("\n    %s: rc=%d: %s", verbs[i], rc, msg);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "NAME_MAX"));
+        CU_ASSERT_EQUAL(gs_hostile_entries(dir), before + 1);
+        free(msg);
+    }
+    free(path);
+}
+
+/* Whether Python has what the notebooks need. */
+static int have_python(void)
+{
+    return system("/usr/bin/python3 -c 'import h5py, pandas, matplotlib' "
+                  ">/dev/null 2>&1") == 0;
+}
+
+/* plots/run.ipynb's code cells on dir/t.h5 with GPUSIM_NB_OUT out: its
+ * exit status, its output into *msg. */
+static int notebook(const char *out, char **msg)
+{
+    char *nb = realpath("plots/run.ipynb", NULL), *plots = realpath("plots",
+                                                                    NULL);
+    char *cmd = NULL;
+    if (nb == NULL || plots == NULL ||
+        asprintf(&cmd, "cd '%s' && GPUSIM_H5=t.h5 GPUSIM_NB_OUT='%s' "
+                 "GPUSIM_PLOTS='%s' MPLBACKEND=Agg /usr/bin/python3 -c "
+                 "'import json; nb = json.load(open(\"%s\")); display = "
+                 "print; exec(\"\\n\".join(\"\".join(c[\"source\"]) for c in "
+                 "nb[\"cells\"] if c[\"cell_type\"] == \"code\"))' 2>&1",
+                 dir, out, plots, nb) < 0) {
+        free(nb);
+        free(plots);
+        return -1;
+    }
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    FILE *mf = open_memstream(msg, &n);
+    int ch;
+    while (p && (ch = fgetc(p)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    int st = p ? pclose(p) : -1;
+    free(cmd);
+    free(nb);
+    free(plots);
+    return st;
+}
+
+/* The notebook's figures (t-nb_run_utilization.png, 25 characters the
+ * longest) in a folder where they fit: all there, nothing elsewhere; in a
+ * folder where none fits: an error naming the file (File name too long),
+ * nothing anywhere. */
+static void test_notebook_path_max(void)
+{
+    if (!have_python()) {
+        printf("[skipped: python3 without h5py, pandas or matplotlib] ");
+        return;
+    }
+    const char *a[] = { "gpusim", "run", "t.json", "--out", "t.h5", "-q",
+                        NULL };
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, a), 0);
+    free(take_log());
+    for (int fits = 1; fits >= 0; fits--) {
+        size_t len = fits ? PATH_MAX - 1 - 26 : PATH_MAX - 1 - 10;
+        char *deep = gs_hostile_deep(dir, 90 + fits, len), *top = NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+        CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, 90 + fits) > 0);
+        int before = gs_hostile_entries(dir);
+        char *msg = NULL;
+        int st = notebook(deep, &msg);
+        if (fits) {
+            if (st != 0)
+                printf("\n    run.ipynb: %s", msg);
+            CU_ASSERT_EQUAL(st, 0);
+            CU_ASSERT(gs_hostile_made(deep, "t-nb_run_utilization.png"));
+            CU_ASSERT(gs_hostile_made(deep, "t-nb_run_wait_cdf.png"));
+            CU_ASSERT_EQUAL(gs_hostile_files(top), gs_hostile_entries(deep));
+        } else {
+            CU_ASSERT_NOT_EQUAL(st, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "File name too long"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t-nb_run_utilization.png"));
+            CU_ASSERT_EQUAL(gs_hostile_files(top), 0);
+        }
+        CU_ASSERT_EQUAL(gs_hostile_entries(dir), before);
+        gs_hostile_rmdir(top);
+        free(msg);
+        free(top);
+        free(deep);
+    }
+}
+
+static void test_cleanup(void)
+{
+    gs_hostile_rmdir(dir);
+}
+
+static CU_TestInfo tests[] = {
+    { "--out of run --csv, compare, sweep, plan, place-exp, train at "
+      "PATH_MAX: exactly there or refused", test_out_path_max },
+    { "default names after a NAME_MAX scenario name: written or refused",
+      test_default_name_max },
+    { "notebook figures at PATH_MAX (GPUSIM_NB_OUT): there or an error",
+      test_notebook_path_max },
+    { "(cleanup)", test_cleanup },
+    CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+    char *p = NULL;
+    if ((dir = gs_hostile_dir()) == NULL || asprintf(&p, "%s/t.json", dir) < 0 ||
+        write_file(p, tiny) != 0)
+        return 2;
+    free(p);
+    return gs_test_run("longpaths", tests);
+}
