@@ -166,10 +166,11 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	@$(MAKE) --no-print-directory check-layers
 
 # The layers (tests/check_layers.py, docs/layout.md): includes and the
-# symbols each folder's objects take from the others; then a test that it
+# symbols each folder's objects take from the others, and (strict) no
+# function over 150 lines nor file over 1,500; then a test that it
 # catches a planted upward include, extern and cross-model include.
 check-layers: $(B)/libgpusim.a
-	@python3 tests/check_layers.py --obj $(B)
+	@python3 tests/check_layers.py --obj $(B) --strict-lengths
 	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
