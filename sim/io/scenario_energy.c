@@ -157,9 +157,8 @@ int gs_sc_parse_energy(struct gs_sc *c, const cJSON *root)
 }
 
 int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
-                      struct gs_pool_spec *ps)
+                      const struct gs_kt_obj *t, struct gs_pool_spec *ps)
 {
-    const struct gs_kt_obj *t = &gs_sc_t_pool;
     char name[GS_NAME] = "", q[600];
     int rc;
     if ((rc = gs_sc_str(c, o, p, t, "region", name, sizeof name)) < 0 ||

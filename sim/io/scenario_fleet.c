@@ -544,7 +544,7 @@ static int parse_pool(struct gs_sc *c, const cJSON *o, const char *p, int i,
     snprintf(sp, sizeof sp, "%s.sharing", p);
     if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0)
         return rc;
-    if ((rc = gs_sc_pool_energy(c, o, p, ps)) < 0)
+    if ((rc = gs_sc_pool_energy(c, o, p, t, ps)) < 0)
         return rc;
     for (int k = 0; k < s->npools - 1; k++)
         if (strcmp(s->pools[k].name, ps->name) == 0)

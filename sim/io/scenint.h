@@ -10,7 +10,8 @@
  * region and power cap); all of them use scenario_base.c (messages, GPU
  * names, prices, host resources, paths, distributions), which uses none.
  * The calls go one way: scenario.c -> sections -> scenario_base.c, and
- * scenario_fleet.c -> scenario_cloud.c (a pool's cloud keys).  Each
+ * scenario_fleet.c -> scenario_cloud.c and scenario_energy.c (a pool's cloud
+ * and energy keys).  Each
  * section's key tables (keytab.h) sit beside
  * the code that reads them; gs_scenario_schema writes them all as one
  * JSON Schema.  Only these files see cJSON (with jsonio.c). */
@@ -195,9 +196,10 @@ int gs_sc_parse_fleet_cloud(struct gs_sc *c, const cJSON *a);
 /* --- scenario_energy.c --------------------------------------------------- */
 /* $.energy (before the fleet, so a pool's region resolves). */
 int gs_sc_parse_energy(struct gs_sc *c, const cJSON *root);
-/* A pool's "region" and "power_cap_w" (its model already read). */
+/* A pool's "region" and "power_cap_w" (its model already read), by the
+ * pool's table t (scenario_fleet.c's, passed down: the calls go one way). */
 int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
-                      struct gs_pool_spec *ps);
+                      const struct gs_kt_obj *t, struct gs_pool_spec *ps);
 
 /* --- scenario_workload.c ------------------------------------------------- */
 int gs_sc_parse_plugin(struct gs_sc *c, const cJSON *v, const char *path,
