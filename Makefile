@@ -16,7 +16,7 @@ DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
             libopenmpi-dev openmpi-bin \
             python3-h5py python3-pandas python3-matplotlib python3-nbconvert \
             jupyter-nbconvert python3-ipykernel jupyter-client \
-            help2man bash-completion chromium
+            help2man bash-completion chromium python3-jsonschema
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
@@ -51,7 +51,7 @@ PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
 .PHONY: all run test test-long asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
-        bench-policies bench-policies-update fuzz fuzz-build fuzz-check
+        bench-policies bench-policies-update fuzz fuzz-build fuzz-check schema
 
 all: gpusim
 
@@ -166,10 +166,11 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	@$(MAKE) --no-print-directory check-layers
 
 # The layers (tests/check_layers.py, docs/layout.md): includes and the
-# symbols each folder's objects take from the others; then a test that it
+# symbols each folder's objects take from the others, and (strict) no
+# function over 150 lines nor file over 1,500; then a test that it
 # catches a planted upward include, extern and cross-model include.
 check-layers: $(B)/libgpusim.a
-	@python3 tests/check_layers.py --obj $(B)
+	@python3 tests/check_layers.py --obj $(B) --strict-lengths
 	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
@@ -188,6 +189,12 @@ refcheck: $(B)/gpusim
 
 refcheck-update: $(B)/gpusim
 	@sh tests/refcheck.sh $(B)/gpusim --update
+
+# The scenarios' JSON Schema, made from the parser's key tables; shipped
+# and installed with the scenarios (tests/test_schema.c checks it is
+# current).
+schema: $(B)/gpusim
+	$(B)/gpusim scenario --schema >scenarios/gpusim.schema.json
 
 # docs/hdf5.md: every dataset and column of the files the shipped scenarios
 # write, with type, units and description as the writer puts them there

@@ -5,7 +5,9 @@
  * Times the whole `gpusim plan` (search, right-sizing run, result file)
  * with 2 workers, reports the CPU time of the workers too (on a loaded
  * machine wall time follows the CPU share, CPU time does not), the runs
- * and the jobs and requests each plan simulated (from its result file),
+ * (at every length, lengthened runs included) and the jobs and requests
+ * each plan simulated, and the lengths its candidates were judged at
+ * (from its result file),
  * and the ratio of its wall time to one run of its scenario timed in the
  * same sitting -- the figure issue 27 asks for (<= 30 x for plan-mixed-
  * tier), which does not move with the machine's load as much as seconds
@@ -49,6 +51,40 @@ static double sum_of(const char *file, const char *dset)
     return s;
 }
 
+/* The lengths the plan's candidates were judged at (a factor of the
+ * scenario's length: "lengths 1x: 4, 8x: 2 candidates; chosen at 8x"),
+ * into buf. */
+static void lengths(const char *file, char *buf, size_t n)
+{
+    double *v = NULL, *pick = NULL;
+    long k = 0, np = 0;
+    struct gs_diag d = { 0 };
+    snprintf(buf, n, "lengths: unknown");
+    if (gs_h5_read_series(file, "/plan/candidates/length_factor", &v, &k,
+                          &d) < 0)
+        return;
+    size_t at = (size_t)snprintf(buf, n, "lengths");
+    for (int f = 1; f <= 1 << 20 && at < n; f *= 2) {
+        int c = 0;
+        for (long i = 0; i < k; i++)
+            c += (int)v[i] == f;
+        if (c)
+            at += (size_t)snprintf(buf + at, n - at, "%s %dx: %d",
+                                   at > 7 ? "," : "", f, c);
+    }
+    if (at < n)
+        at += (size_t)snprintf(buf + at, n - at, " candidates");
+    if (at < n && gs_h5_read_series(file, "/plan/chosen", &pick, &np,
+                                    &d) == 0 && np == 2) {
+        long c = (long)(pick[0] >= 0 ? pick[0] : pick[1]);
+        if (c >= 0 && c < k)
+            snprintf(buf + at, n - at, "; %s at %.0fx",
+                     pick[0] >= 0 ? "chosen" : "closest", v[c]);
+    }
+    free(v);
+    free(pick);
+}
+
 /* Wall seconds of one run of the scenario as given (its first seed). */
 static double one_run(const char *scenario)
 {
@@ -78,17 +114,19 @@ static int bench(const char *scenario, const char *jobs)
     double c0 = cpu_s(), t0 = bench_now();
     int rc = gs_plan_main(8, argv);
     double dt = bench_now() - t0, dc = cpu_s() - c0;
-    double runs = sum_of(out, "/plan/candidates/seeds_run");
+    double runs = sum_of(out, "/plan/candidates/runs");
     double simd = sum_of(out, "/plan/candidates/simulated");
+    char lens[160];
+    lengths(out, lens, sizeof lens);
     unlink(out);
     if (rc != 0 && rc != 3) {
         fprintf(stderr, "bench_plan: %s exited %d\n", scenario, rc);
         return 1;
     }
     printf("plan %-36s %s worker%s: %7.2f s wall, %7.2f s CPU, %5.0f runs, "
-           "%10.0f jobs+requests; one run %.3f s, plan = %.1f x one run\n",
-           scenario, jobs, strcmp(jobs, "1") ? "s" : " ", dt, dc, runs,
-           simd, one, dt / one);
+           "%10.0f jobs+requests; one run %.3f s, plan = %.1f x one run\n"
+           "     %s\n", scenario, jobs, strcmp(jobs, "1") ? "s" : " ", dt, dc,
+           runs, simd, one, dt / one, lens);
     return 0;
 }
 

@@ -103,7 +103,10 @@ _gpusim()
         return 0
     fi
     if [ "$cmd" = scenario ]; then
-        COMPREPLY=($(compgen -W "quickstart" -- "$cur"))
+        case " ${COMP_WORDS[*]} " in
+        *" --check "*) COMPREPLY=($(compgen -f -- "$cur")) ;;  # files
+        *) COMPREPLY=($(compgen -W "quickstart --schema --check" -- "$cur")) ;;
+        esac
         return 0
     fi
     COMPREPLY=($(compgen -f -- "$cur"))

@@ -14,8 +14,8 @@ list only shrinks.  The script prints the layer graph (component -> the
 components it uses, with how many include lines and symbols).
 
 It also reports functions over 150 lines and files over 1,500 lines
-(STYLE.md); with --strict-lengths those fail too (once the tree is clean
-of them; LENGTH_DEBTS lists the known ones meanwhile).
+(STYLE.md); with --strict-lengths (as `make check-layers` runs it) those
+fail too.
 
     python3 tests/check_layers.py [--root DIR] [--obj DIR] [--strict-lengths]
 

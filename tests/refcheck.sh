@@ -26,6 +26,7 @@ one() {   # NAME ARGS...: run, keep the summary and the result file
 
 }
 for s in "$here"/../scenarios/*.json; do
+    case $s in *.schema.json) continue ;; esac   # the scenarios' schema
     one "$(basename "$s" .json)" "$s"
 done
 for p in fifo fifo-backfill priority fair hps rl-lite smallest shortest shortest-gpu pbs sbs; do

@@ -827,7 +827,7 @@ static void test_results(void)
     fclose(fp);
     CU_ASSERT_STRING_EQUAL(a, b);
     su = gs_sim_summary(sim);
-    cs = gs_cloud_summary(gs_sim_cloud(sim));  /* the first run's is freed */
+    cs = gs_cloud_summary(gs_sim_cloud(sim));   /* the first sim is freed */
     /* the JSON's bill by GPU model, by tier (+ idle) adds up */
     const char *m = strstr(a, "\"cost_by\"");
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);

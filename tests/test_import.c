@@ -527,6 +527,54 @@ static void test_k8s_waits(void)
     free(j);
 }
 
+/* Gangs: by PodGroup annotation always, by owner Job with gang_from
+ * "job".  job-1's two pods (4 GPUs each) start 09:00:10 and 09:00:20 and
+ * end 10:00:00 and 10:00:05: one gang of 8 GPUs from the later start to
+ * the later end, 3,585 s; the annotated pair (2 + 2 GPUs) from 09:10:40
+ * to 09:40:00, 1,760 s; job-2's lone pod alone. */
+static void test_k8s_gangs(void)
+{
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    long n = tt_read("k8s-pods", IMP "gangs/pods.json", NULL, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 4);        /* job-1's pods apart */
+    CU_ASSERT_EQUAL(j[0].gpus, 4);
+    CU_ASSERT_EQUAL(j[1].gpus, 4);
+    CU_ASSERT_EQUAL(j[2].gpus, 4);
+    CU_ASSERT_EQUAL(j[2].work, 1760000.0);
+    free(j);
+    const char *const o[] = { "gang_from=job", NULL };
+    n = tt_read("k8s-pods", IMP "gangs/pods.json", o, &j, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(j[0].gpus, 8);
+    CU_ASSERT_EQUAL(j[0].arrival, 0);
+    CU_ASSERT_EQUAL(j[0].work, 3585000.0);
+    CU_ASSERT_EQUAL(j[1].gpus, 4);
+    CU_ASSERT_EQUAL(j[2].gpus, 1);
+    CU_ASSERT_EQUAL(j[2].work, 600000.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tt_log_text(), "3 jobs from 5 pods"));
+    free(j);
+    /* time-slicing: "-SHARED" without a replicas label (8 replicas on 2
+     * GPUs: 4 each), and a replicas label without "-SHARED" */
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int np = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_node_list_read("k8s-nodes", IMP "gangs/ts-nodes."
+                                            "json", &cat, &p, &np, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(np, 2);
+    CU_ASSERT_EQUAL(p[0].share.mode, GS_SHARE_TS);
+    CU_ASSERT_EQUAL(p[0].share.replicas, 4);
+    CU_ASSERT_EQUAL(p[0].gpn, 2);
+    CU_ASSERT_EQUAL(p[0].model, gs_catalog_find(&cat, "A10G"));
+    CU_ASSERT_EQUAL(p[1].share.mode, GS_SHARE_TS);
+    CU_ASSERT_EQUAL(p[1].share.replicas, 2);
+    CU_ASSERT_EQUAL(p[1].gpn, 8);
+    CU_ASSERT_EQUAL(p[1].model, gs_catalog_find(&cat, "A100-40GB"));
+    free(p);
+}
+
 static void test_k8s_ksm(void)
 {
     struct gs_jobspec *j;
@@ -987,6 +1035,31 @@ static void test_dcgm(void)
     CU_ASSERT_EQUAL(h.n, 1);
     CU_ASSERT_EQUAL(h.t0_ms, 1714554000LL * 1000);
     CU_ASSERT_DOUBLE_EQUAL(h.alloc[0], t.alloc_h, 1e-12);
+    /* by node, model and namespace: gpu-a1 holds GPUs 0 and 1 (540 s
+     * observed, 201 s busy), gpu-m2 the MIG instance; team-b had GPU 1 for
+     * 120 s at 3 % then 50 %: 31.8 s busy, 60 s idle */
+    struct gs_dcgm_group g;
+    CU_ASSERT_EQUAL_FATAL(gs_dcgm_ngroups(m, GS_DCGM_BY_NODE), 2);
+    gs_dcgm_group(m, GS_DCGM_BY_NODE, 0, &g);
+    CU_ASSERT_STRING_EQUAL(g.name, "gpu-a1");
+    CU_ASSERT_DOUBLE_EQUAL(g.observed_h, 540.0 / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(g.busy_h, 201.0 / 3600, 1e-9);
+    gs_dcgm_group(m, GS_DCGM_BY_NODE, 1, &g);
+    CU_ASSERT_STRING_EQUAL(g.name, "gpu-m2");
+    CU_ASSERT_DOUBLE_EQUAL(g.observed_h, mig / 3600, 1e-9);
+    CU_ASSERT_EQUAL_FATAL(gs_dcgm_ngroups(m, GS_DCGM_BY_MODEL), 2);
+    gs_dcgm_group(m, GS_DCGM_BY_MODEL, 1, &g);
+    CU_ASSERT_STRING_EQUAL(g.name, "NVIDIA H100 80GB HBM3");
+    CU_ASSERT_DOUBLE_EQUAL(g.busy_h, mig / 2 / 3600, 1e-9);
+    CU_ASSERT_EQUAL_FATAL(gs_dcgm_ngroups(m, GS_DCGM_BY_NS), 3);
+    for (int i = 0; i < 3; i++) {
+        gs_dcgm_group(m, GS_DCGM_BY_NS, i, &g);
+        if (strcmp(g.name, "team-b") != 0)
+            continue;
+        CU_ASSERT_DOUBLE_EQUAL(g.alloc_h, 120.0 / 3600, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(g.busy_h, 31.8 / 3600, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(g.idle_h, 60.0 / 3600, 1e-9);
+    }
     gs_dcgm_free(m);
     /* a threshold of 60 %: GPU 0's 40 % minute is idle too */
     o.idle = 0.6;
@@ -1185,6 +1258,7 @@ static CU_TestInfo tests[] = {
     { "k8s-pods: options", test_k8s_pods_options },
     { "k8s-pods: malformed input named", test_k8s_pods_bad },
     { "k8s-ksm: kube-state-metrics through Prometheus", test_k8s_ksm },
+    { "k8s: gangs by Job and annotation; time-slicing labels", test_k8s_gangs },
     { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
     { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },

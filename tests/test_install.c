@@ -72,6 +72,8 @@ static void test_install(void)
     CU_ASSERT_TRUE(exists("/usr/share/gpusim/plots/utilization.gp"));
     CU_ASSERT_TRUE(exists("/usr/share/gpusim/plots/compare.ipynb"));
     CU_ASSERT_TRUE(exists("/usr/share/gpusim/scenarios/small-tenants.json"));
+    /* the scenarios' JSON Schema, for editors (README, Scenario reference) */
+    CU_ASSERT_TRUE(exists("/usr/share/gpusim/scenarios/gpusim.schema.json"));
     CU_ASSERT_TRUE(exists("/usr/lib/pkgconfig/gpusim.pc"));
     /* Public headers only: what a plug-in includes, not the writers. */
     CU_ASSERT_TRUE(exists("/usr/include/gpusim/policies/policy.h"));

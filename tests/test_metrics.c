@@ -99,7 +99,8 @@ static void test_shipped_scenarios(void)
     CU_ASSERT_EQUAL_FATAL(glob("scenarios/*.json", 0, NULL, &g), 0);
     CU_ASSERT(g.gl_pathc >= 7);
     for (size_t i = 0; i < g.gl_pathc; i++)
-        check_one(g.gl_pathv[i]);
+        if (!strstr(g.gl_pathv[i], ".schema.json"))    /* not a scenario */
+            check_one(g.gl_pathv[i]);
     globfree(&g);
 }
 

@@ -17,6 +17,8 @@
 #include "../sim/base/err.h"
 #include "../sim/base/steady.h"
 #include "../sim/studies/cmppair.h"
+#include "../sim/io/h5out.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/question.h"
 #include "../sim/io/scenario.h"
 #include "../sim/core/sim.h"
@@ -28,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int long_run(void)
 {
@@ -276,6 +279,55 @@ static void test_cmp_pairs(void)
  * state, a batch of jobs finite, a stated "question" wins, a bad one is
  * refused naming $.question; a steady run reports its estimates, and its
  * pooled p99 is the 99th percentile of the retained requests' TTFTs. */
+/* The first string of the string dataset path in h5, into buf (n
+ * bytes): 0, or -1. */
+static int read_str(const char *h5, const char *path, char *buf, size_t n)
+{
+    struct gs_h5in *r = NULL;
+    struct gs_diag d = { 0 };
+    char **v = NULL;
+    size_t k = 0;
+    int rc = -1;
+    if (gs_h5in_open(h5, &r, &d) == 0 && gs_h5in_strings(r, path, &v, &k) == 0
+        && k >= 1 && strlen(v[0]) < n) {
+        memcpy(buf, v[0], strlen(v[0]) + 1);
+        rc = 0;
+    }
+    gs_h5in_strs_free(v, k);
+    gs_h5in_close(r);
+    return rc;
+}
+
+/* The result file h5's /question against the analysis q. */
+static void check_question_h5(const char *h5, const struct gs_question *q)
+{
+    struct gs_diag d = { 0 };
+    char kind[32], why[128];
+    CU_ASSERT_EQUAL(read_str(h5, "/question/kind", kind, sizeof kind), 0);
+    CU_ASSERT_STRING_EQUAL(kind, gs_horizon_name(q->question));
+    CU_ASSERT_EQUAL(read_str(h5, "/question/why", why, sizeof why), 0);
+    CU_ASSERT_STRING_EQUAL(why, q->why);
+    static const char *const col[] = { "estimate", "half_width",
+                                       "warmup_deleted", "batches",
+                                       "observations", "warmup_at_limit",
+                                       "batches_independent" };
+    for (int c = 0; c < 7; c++) {
+        double *v = NULL;
+        long n = -1;
+        CU_ASSERT_EQUAL_FATAL(gs_h5_read_column(h5, "/question/estimates",
+                                                col[c], &v, &n, &d), 0);
+        CU_ASSERT_EQUAL(n, q->nest);
+        for (long i = 0; i < n && i < q->nest; i++) {
+            const struct gs_steady *st = &q->est[i].st;
+            double want[7] = { st->ci.est, st->ci.half, (double)st->warmup,
+                               st->batches, (double)st->n,
+                               st->warmup_at_limit, st->independent };
+            CU_ASSERT_DOUBLE_EQUAL(v[i], want[c], 0);
+        }
+        free(v);
+    }
+}
+
 static void test_question(void)
 {
     struct gs_scenario *sc = NULL;
@@ -307,10 +359,28 @@ static void test_question(void)
     gs_quantile_sections(x + w, k - w, 0.99, 20, 0.95, &ci);
     CU_ASSERT_DOUBLE_EQUAL(q.est[0].st.ci.est, ci.est, 0);
     free(x);
+    /* the result file records the same analysis, described (issue 23:
+     * the question, the warm-up deleted, the batch count, the method) */
+    char h5[64];
+    snprintf(h5, sizeof h5, "/tmp/gs-test-steady-%ld.h5", (long)getpid());
+    CU_ASSERT_EQUAL_FATAL(gs_h5_write(h5, sim, &d), 0);
+    check_question_h5(h5, &q);
+    char first[256];
+    CU_ASSERT_EQUAL(gs_h5_undescribed(h5, first, sizeof first), 0);
     gs_sim_free(sim);
+    sim = NULL;
     sc->question = 1;
     CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_FINITE);
     CU_ASSERT_STRING_EQUAL(why, "stated by the scenario");
+    /* a finite-horizon run's file: the question, no estimates */
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_question_analyse(sim, &q), 0);
+    CU_ASSERT_EQUAL(q.nest, 0);
+    CU_ASSERT_EQUAL_FATAL(gs_h5_write(h5, sim, &d), 0);
+    check_question_h5(h5, &q);
+    gs_sim_free(sim);
+    unlink(h5);
     gs_scenario_free(sc);
     sc = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/hps-paper.json", &sc,

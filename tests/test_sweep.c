@@ -225,6 +225,58 @@ static void test_interval(void)
     unlink(gs_cli_tmp("/tmp/gs-test-sweep-s.h5"));
 }
 
+/* --precision R: seeds are added until every point's interval of the
+ * --metrics metrics is within R of its mean, and the grown sweep is the
+ * sweep that many seeds give from the start (same CSV); without
+ * --metrics, or with R out of (0, 1), a usage error. */
+static void test_precision(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *base = "sweep scenarios/small-tenants.json --set "
+                       "'fleet[0].nodes=3,4' --csv --metrics utilization "
+                       "--out /tmp/gs-test-sweep-p.h5";
+    char a[512];
+    snprintf(a, sizeof a, "%s --seeds 2 --precision 0.05 --max-seeds 60",
+             base);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", a, &out, &err), 0);
+    const char *m = err ? strstr(err, "--precision 0.05: met with ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    int n = atoi(m + strlen("--precision 0.05: met with "));
+    CU_ASSERT(n > 2 && n < 60);
+    for (int p = 1; p <= 2; p++) {
+        char key[64];
+        snprintf(key, sizeof key, "%d,\"%d\",utilization,%d,", p, p + 2, n);
+        const char *l = out ? strstr(out, key) : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        double mean, sd, half;
+        CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
+                               &half), 3);
+        CU_ASSERT(half <= 0.05 * mean);
+    }
+    /* the grown sweep is the sweep with n seeds from the start: the same
+     * table */
+    char *same = NULL;
+    snprintf(a, sizeof a, "%s --seeds %d", base, n);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, &same, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(out ? out : "", same ? same : "-");
+    free(same);
+    free(out);
+    free(err);
+    err = NULL;
+    snprintf(a, sizeof a, "sweep scenarios/small-tenants.json --set "
+             "'fleet[0].nodes=3' --precision 0.05 --out "
+             "/tmp/gs-test-sweep-p.h5");
+    CU_ASSERT_EQUAL(gs_cli_run("", a, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--precision needs --metrics"));
+    free(err);
+    err = NULL;
+    snprintf(a, sizeof a, "%s --precision 1.5", base);
+    CU_ASSERT_EQUAL(gs_cli_run("", a, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "not '1.5'"));
+    free(err);
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-p.h5"));
+}
+
 static void test_same_bytes_and_mpi(void)
 {
     const char *args = "sweep scenarios/small-tenants.json --set "
@@ -399,6 +451,8 @@ static CU_TestInfo tests[] = {
       test_bad_input },
     { "a point with one seed is `gpusim run` there", test_points_are_runs },
     { "mean and 95% interval over seeds (Student t, n = 3)", test_interval },
+    { "--precision adds seeds until the intervals are as narrow as asked",
+      test_precision },
     { "same bytes with any --jobs and under mpirun -np 2",
       test_same_bytes_and_mpi },
     { "compare --policies a,b = sweep --set policy=a,b",

@@ -661,6 +661,58 @@ static void test_real_traces_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "arrivals   1181 jobs"));
 }
 
+/* Every importer of a team's cluster through trace stats and trace
+ * convert: what it understood, and what it left out by reason. */
+static void test_importers_cli(void)
+{
+#define IMPF "tests/fixtures/import/"
+    static const struct {
+        const char *path, *format, *out, *err;
+    } c[] = {
+        { IMPF "k8s-snaps", NULL, "jobs       4",
+          "1 Pending when last seen (never started)" },
+        { IMPF "ksm", "k8s-ksm", "jobs       3", "left out 2 pods" },
+        { IMPF "sacct.txt", "slurm-sacct", "jobs       3",
+          "1 PENDING (never started)" },
+        { IMPF "slurm-mig/sacct.txt", "slurm-sacct", "jobs       3",
+          "1 asks for more than one MIG instance" },
+        { IMPF "taints/nodes.json", "k8s-nodes",
+          "gpu-taint-dedicated, taints dedicated=ml:NoSchedule", "" },
+        { IMPF "slurm-mig/nodes.txt", "slurm-nodes",
+          "gpu-mig, MIG 1g.10gb@0+1g.10gb@1", "has 4 whole GPUs and 2 cut" },
+        { IMPF "k8s-nodes.json", "k8s-nodes", "time-slicing x4",
+          "1 cordoned (spec.unschedulable)" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        int rc = c[i].format ? run("stats", c[i].path, "--format",
+                                   c[i].format, NULL)
+                             : run("stats", c[i].path, NULL);
+        if (rc != 0 || !strstr(out_text, c[i].out) ||
+            !strstr(err_text, c[i].err))
+            printf("\n    %s: rc %d, stdout:\n%s\nstderr:\n%s", c[i].path,
+                   rc, out_text, err_text);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out_text, c[i].out));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err_text, c[i].err));
+    }
+    /* convert: the MIG job keeps its profile; a pod file's left out
+     * reasons are said on the way */
+    const char *csv = tmp("mig.csv");
+    CU_ASSERT_EQUAL(run("convert", IMPF "slurm-mig/sacct.txt", "--format",
+                        "slurm-sacct", "-o", csv, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "wrote 3 jobs"));
+    char text[4096];
+    slurp(csv, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1g.10gb"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "3g.40gb"));
+    unlink(csv);
+    CU_ASSERT_EQUAL(run("convert", IMPF "k8s-snaps", "-o", tmp("p.csv"),
+                        NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "1 owned by a DaemonSet"));
+    unlink(tmp("p.csv"));
+#undef IMPF
+}
+
 static CU_TestInfo tests[] = {
     { "convert", test_convert },
     { "convert errors leave no file", test_convert_errors },
@@ -673,6 +725,7 @@ static CU_TestInfo tests[] = {
     { "request traces", test_requests_convert },
     { "usage", test_usage },
     { "real traces through the CLI", test_real_traces_cli },
+    { "cluster importers: stats and convert", test_importers_cli },
     CU_TEST_INFO_NULL,
 };
 

@@ -88,7 +88,7 @@ struct kfact;
 
 struct kpod {
     char uid[64];
-    char obj[160];              /* "Pod ns/name" */
+    char obj[200];              /* "Pod ns/name", as the reader's k->obj */
     char tenant[GS_TENANT_NAME];
     char gang[200];             /* "" none */
     char node[GS_NAME];

@@ -33,6 +33,7 @@
  * it only when everything succeeded; standard output gets its text only at
  * the end too, so an error never leaves half a trace behind. */
 #include "tracecli.h"
+#include "../sim/cluster/mig.h"
 #include "../sim/base/path.h"
 #include "../sim/base/suggest.h"
 #include "../sim/io/outfile.h"
@@ -1163,16 +1164,32 @@ static int stats_nodes(const struct opts *o, struct gs_diag *d)
     long nodes = 0, gpus = 0;
     double cpu = 0, mem = 0;
     printf("node list %s (%s)\n\n", o->input, o->format);
-    printf("  %-20s %7s %9s %7s %12s %12s\n", "GPU model", "nodes",
-           "GPUs/node", "GPUs", "CPU cores", "memory GiB");
+    printf("  %-20s %7s %9s %7s %12s %12s  %s\n", "GPU model", "nodes",
+           "GPUs/node", "GPUs", "CPU cores", "memory GiB", "pool, sharing, "
+           "taints");
     for (int i = 0; i < n; i++) {
         const struct gs_pool_spec *p = &pools[i];
         const char *m = p->model >= 0 && p->model < cat.n
                             ? cat.m[p->model].name : "(none)";
         double c = (double)p->cpu_milli / 1000.0 * p->nodes;
         double g = (double)p->mem_mib / 1024.0 * p->nodes;
-        printf("  %-20s %7d %9d %7ld %12.1f %12.1f\n", p->gpn > 0 ? m :
-               "(CPU only)", p->nodes, p->gpn, (long)p->nodes * p->gpn, c, g);
+        char share[160] = "", taints[256] = "";
+        if (p->share.mode == GS_SHARE_MIG) {
+            char lay[128];
+            gs_mig_layout_format(&p->share.layout, lay, sizeof lay);
+            snprintf(share, sizeof share, ", MIG %s", lay);
+        } else if (p->share.mode == GS_SHARE_TS) {
+            snprintf(share, sizeof share, ", time-slicing x%d",
+                     p->share.replicas);
+        }
+        if (p->taints) {
+            char t[200];
+            gs_taints_format(&cat.taints, p->taints, t, sizeof t);
+            snprintf(taints, sizeof taints, ", taints %s", t);
+        }
+        printf("  %-20s %7d %9d %7ld %12.1f %12.1f  %s%s%s\n", p->gpn > 0 ? m :
+               "(CPU only)", p->nodes, p->gpn, (long)p->nodes * p->gpn, c, g,
+               p->name, share, taints);
         nodes += p->nodes;
         gpus += (long)p->nodes * p->gpn;
         cpu += c;

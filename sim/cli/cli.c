@@ -54,7 +54,8 @@ static const char usage_main[] =
 "                    against recorded ones (docs/import.md)\n"
 "  report FILE.h5    a run, compare or plan result as one HTML page\n"
 "  policies          list scheduling policies, placers and trace formats\n"
-"  scenario NAME     print a built-in scenario (quickstart) as JSON\n"
+"  scenario NAME     print a built-in scenario (quickstart) as JSON;\n"
+"                    --schema: the scenarios' JSON Schema; --check FILE...\n"
 "  help [COMMAND]    help on a command\n"
 "\n"
 "  gpusim --version  print the version (also -V)\n"
@@ -109,8 +110,24 @@ static const char usage_policies[] =
 
 static const char usage_scenario[] =
 "usage: gpusim scenario quickstart\n"
+"       gpusim scenario --schema\n"
+"       gpusim scenario --check FILE...\n"
 "\n"
-"Print the built-in quickstart scenario, a starting point for your own.\n";
+"  quickstart   print the built-in quickstart scenario, a starting point\n"
+"               for your own\n"
+"  --schema     print the JSON Schema (draft 2020-12) of scenario files,\n"
+"               made from the parser's own key tables: what an editor\n"
+"               needs to complete and check a scenario (installed as\n"
+"               share/gpusim/scenarios/gpusim.schema.json; see the README's\n"
+"               Scenario reference)\n"
+"  --check      validate each FILE ('-': standard input) as 'run' does\n"
+"               before it starts, without running it: every key and\n"
+"               value, the files the scenario reads at parse time (node\n"
+"               lists, CDFs), the policy and placement names.  'FILE: ok'\n"
+"               on stdout, or the problem on stderr; the plan section is\n"
+"               checked by 'gpusim plan'\n"
+"\n"
+"exit status: 0 every FILE valid, 2 one is not, or bad usage\n";
 
 /* A usage error; a message "CMD: ..." points to that command's help. */
 static const char *const commands[] = {
@@ -483,6 +500,81 @@ static int cmd_policies(void)
     return 0;
 }
 
+/* `gpusim scenario --schema`: the registries' names go in here, where the
+ * CLI sees every layer. */
+static int cmd_schema(void)
+{
+    const char *pol[128], *plc[128], *fmt[64];
+    int n = 0;
+    for (int i = 0; gs_policies[i] && n < 127; i++)
+        pol[n++] = gs_policies[i]->name;
+    pol[n] = NULL;
+    n = 0;
+    for (int i = 0; gs_placers[i] && n < 127; i++)
+        plc[n++] = gs_placers[i]->name;
+    plc[n] = NULL;
+    n = 0;
+    for (int i = 0; gs_trace_formats[i] && n < 63; i++)
+        fmt[n++] = gs_trace_formats[i]->name;
+    fmt[n] = NULL;
+    if (gs_scenario_schema(stdout, pol, plc, fmt) < 0 || fflush(stdout)) {
+        fprintf(stderr, "gpusim: scenario --schema: cannot write to "
+                "standard output\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* The scenario's policy and placement are known names (as gs_sim_new
+ * checks them, with the same messages). */
+static int check_plugins(const struct gs_scenario *sc, struct gs_diag *d)
+{
+    char list[512], where[600], hint[128];
+    if (gs_policy_find(sc->policy) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
+        gs_names_suggest(sc->policy, (const void *const *)gs_policies,
+                         offsetof(struct gs_policy_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.policy", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
+                           "(known: %s)", sc->policy, hint, list);
+    }
+    if (gs_placer_find(sc->placer) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
+        gs_names_suggest(sc->placer, (const void *const *)gs_placers,
+                         offsetof(struct gs_placer_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.placement", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
+                           "(known: %s)", sc->placer, hint, list);
+    }
+    return 0;
+}
+
+/* `gpusim scenario --check FILE...`: each file parsed as run parses it;
+ * 2 when any is invalid. */
+static int cmd_check(int n, char **files)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_diag d = { 0 };
+        int rc = load_any(files[i], &sc, &d);
+        if (rc == 0)
+            rc = check_plugins(sc, &d);
+        gs_scenario_free(sc);
+        if (rc < 0) {
+            report_rc(rc, &d);
+            bad = 1;
+        } else {
+            printf("%s: ok\n", files[i]);
+        }
+    }
+    return bad ? 2 : 0;
+}
+
 static int cmd_help(const char *topic, const char *sub)
 {
     if (topic == NULL) {
@@ -690,8 +782,14 @@ static int dispatch(int argc, char **argv)
         }
         if (argc == 3 && strcmp(argv[2], "--help") == 0)
             return cmd_help("scenario", NULL);
+        if (argc == 3 && strcmp(argv[2], "--schema") == 0)
+            return cmd_schema();
+        if (argc >= 4 && strcmp(argv[2], "--check") == 0)
+            return cmd_check(argc - 3, argv + 3);
+        if (argc == 3 && strcmp(argv[2], "--check") == 0)
+            return usage_error("%s", "scenario: --check needs a file");
         return usage_error("%s", "scenario: the built-in scenario is "
-                           "'quickstart'");
+                           "'quickstart'; or --schema, --check FILE...");
     }
     char msg[512], hint[128];
     gs_suggest_fmt(cmd, commands, hint, sizeof hint);

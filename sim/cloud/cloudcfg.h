@@ -1,7 +1,7 @@
 /* cloudcfg.h -- what a scenario says about markets, faults and scaling.
  *
- * Plain data, filled by scenario.c (the JSON) and read by the cloud models
- * (cloud.h and the files it ties together: market, spot, failure,
+ * Plain data, filled by scenario_cloud.c (the JSON) and read by the cloud
+ * models (cloud.h and the files it ties together: market, spot, failure,
  * autoscale, reaper).  What a run reports about them is the cloud's own
  * (struct gs_cloudsum, cloud.h; printed through its hooks, cloudout.c).
  * Defaults and their sources are listed in docs/cloud.md. */

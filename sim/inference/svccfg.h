@@ -1,6 +1,6 @@
 /* svccfg.h -- an inference service as the scenario declares it ($.services).
  *
- * Plain data, filled by scenario.c and read by the service model
+ * Plain data, filled by scenario_svc.c and read by the service model
  * (service.h).  docs/inference.md is the reference for every key; the
  * defaults below are vLLM's where vLLM has one. */
 #ifndef GS_SVCCFG_H

@@ -44,6 +44,7 @@
  * forecast state. */
 #include "svcscale.h"
 #include "../io/jsonio.h"
+#include "../io/keytab.h"
 
 #include <limits.h>
 #include <math.h>
@@ -51,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const metric_names[GS_SCM_NKINDS] = {
+static const char *const metric_names[GS_SCM_NKINDS + 1] = {
     [GS_SCM_GPU_UTIL] = "gpu_util",
     [GS_SCM_KV_CACHE] = "kv_cache",
     [GS_SCM_WAITING] = "waiting_requests",
@@ -103,7 +104,152 @@ gs_time gs_svcscale_ttft_window(const struct gs_svcscale_cfg *cfg)
     return w;
 }
 
-#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* The key tables of the autoscaler object (io/keytab.h): the parser below
+ * checks keys through them; `gpusim scenario --schema` prints them. */
+static const char *const select_names[] = { "max", "min", "disabled", NULL };
+static const char *const policy_names[] = { "pods", "percent", NULL };
+static const char *const model_names[] = { "additive", "multiplicative",
+                                           NULL };
+
+static const struct gs_kt_key k_metric[] = {
+    { .name = "metric", .type = GS_KT_STR, .flags = GS_KF_REQ, .maxlen = 31,
+      .names = metric_names, .desc = "what is measured" },
+    { .name = "average_value", .type = GS_KT_NUM | GS_KT_DUR, .lo = 0,
+      .hi = 1e12, .desc = "target per replica (gauges: gpu_util in "
+      "percent, kv_cache a share; waiting_requests, request_rate)" },
+    { .name = "value", .type = GS_KT_NUM | GS_KT_DUR, .lo = 0, .hi = 1e12,
+      .desc = "target for the whole service (ttft_p95: a duration)" },
+    { .name = "activation", .type = GS_KT_NUM | GS_KT_DUR, .lo = 0,
+      .hi = 1e12, .desc = "KEDA's activation threshold" },
+    { .name = "window", .type = GS_KT_DUR, .unit = "s", .desc = "ttft_p95 "
+      "and request_rate: the window measured, 1 s to 1 d (default 60 s)" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_rule r_metric[] = {
+    { .cond = GS_KC_ALWAYS, .one = "average_value value" },
+    { .cond = GS_KC_IS, .key = "metric", .val = "ttft_p95",
+      .forbid = "average_value" },
+    { .cond = GS_KC_IS, .key = "metric", .val = "gpu_util",
+      .forbid = "value window" },
+    { .cond = GS_KC_IS, .key = "metric", .val = "kv_cache",
+      .forbid = "value window" },
+    { .cond = GS_KC_IS, .key = "metric", .val = "waiting_requests",
+      .forbid = "window" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_metric = {
+    .id = "scale_metric", .desc = "a metric and its target",
+    .keys = k_metric, .rules = r_metric
+};
+
+static const struct gs_kt_key k_policy[] = {
+    { .name = "type", .type = GS_KT_STR, .flags = GS_KF_REQ, .maxlen = 15,
+      .names = policy_names, .desc = "replicas (pods) or a percentage" },
+    { .name = "value", .type = GS_KT_INT, .flags = GS_KF_REQ, .lo = 1,
+      .hi = 100000, .desc = "how many (or what percentage)" },
+    { .name = "period", .type = GS_KT_DUR, .flags = GS_KF_REQ, .unit = "s",
+      .desc = "per this period, 1 s to 1800 s" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_obj t_policy = {
+    .id = "scale_policy", .desc = "a scaling policy (the HPA's)",
+    .keys = k_policy
+};
+
+static const struct gs_kt_key k_rules[] = {
+    { .name = "stabilization_window", .type = GS_KT_DUR, .unit = "s",
+      .desc = "the HPA's stabilization window, at most 3600 s" },
+    { .name = "select_policy", .type = GS_KT_STR, .maxlen = 15,
+      .names = select_names, .desc = "which policy's change applies" },
+    { .name = "policies", .type = GS_KT_ARR, .items = GS_KT_OBJ,
+      .obj = &t_policy, .min_items = 1, .max_items = GS_SVCSCALE_MAX_POLICIES,
+      .desc = "scaling policies" },
+    { .name = "tolerance", .type = GS_KT_NUM, .lo = 0, .hi = 0.99,
+      .desc = "change ignored below this share" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_obj t_rules = {
+    .id = "scale_rules", .desc = "the HPA's behavior in one direction",
+    .keys = k_rules
+};
+
+static const struct gs_kt_key k_behavior[] = {
+    { .name = "scale_up", .type = GS_KT_OBJ, .obj = &t_rules,
+      .desc = "rules for scaling up" },
+    { .name = "scale_down", .type = GS_KT_OBJ, .obj = &t_rules,
+      .desc = "rules for scaling down" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_obj t_behavior = {
+    .id = "scale_behavior", .desc = "the HPA's behavior",
+    .keys = k_behavior
+};
+
+static const struct gs_kt_key k_predict[] = {
+    { .name = "lead", .type = GS_KT_DUR, .unit = "s",
+      .desc = "how far ahead it scales (at most the season)" },
+    { .name = "capacity", .type = GS_KT_NUM, .lo = 0, .hi = 1e12,
+      .unit = "1/s", .desc = "requests/s one replica sustains (> 0)" },
+    { .name = "step", .type = GS_KT_DUR, .unit = "s",
+      .desc = "the forecast's step, a multiple of sync_period" },
+    { .name = "season", .type = GS_KT_DUR, .unit = "s",
+      .desc = "the season, 2 to 100000 steps" },
+    { .name = "model", .type = GS_KT_STR, .maxlen = 31, .names = model_names,
+      .desc = "Holt-Winters' seasonality" },
+    { .name = "alpha", .type = GS_KT_NUM, .lo = 1e-9, .hi = 1,
+      .desc = "level smoothing (absent with beta, gamma: fitted)" },
+    { .name = "beta", .type = GS_KT_NUM, .lo = 0, .hi = 1,
+      .desc = "trend smoothing" },
+    { .name = "gamma", .type = GS_KT_NUM, .lo = 0, .hi = 1,
+      .desc = "season smoothing" },
+    { .name = "activation", .type = GS_KT_NUM, .lo = 0, .hi = 1e12,
+      .desc = "activation threshold" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_obj t_predict = {
+    .id = "scale_predictive", .desc = "scaling ahead of a Holt-Winters "
+    "forecast", .keys = k_predict
+};
+
+static const struct gs_kt_key k_autoscaler[] = {
+    { .name = "min_replicas", .type = GS_KT_INT, .lo = 0, .hi = 100000,
+      .desc = "least replicas (0: scale to zero)" },
+    { .name = "max_replicas", .type = GS_KT_INT, .lo = 1, .hi = 100000,
+      .desc = "most replicas" },
+    { .name = "sync_period", .type = GS_KT_DUR, .unit = "s",
+      .desc = "the HPA's period, 1 s to 1 h" },
+    { .name = "tolerance", .type = GS_KT_NUM, .lo = 0, .hi = 0.99,
+      .desc = "change ignored below this share" },
+    { .name = "polling_interval", .type = GS_KT_DUR, .unit = "s",
+      .desc = "KEDA's polling interval, 1 s to 1 h" },
+    { .name = "cooldown_period", .type = GS_KT_DUR, .unit = "s",
+      .desc = "KEDA's wait before scaling to zero" },
+    { .name = "metrics", .type = GS_KT_ARR, .items = GS_KT_OBJ,
+      .obj = &t_metric, .max_items = GS_SVCSCALE_MAX_METRICS,
+      .desc = "metrics and targets" },
+    { .name = "behavior", .type = GS_KT_OBJ, .obj = &t_behavior,
+      .desc = "stabilization windows and scaling policies" },
+    { .name = "predictive", .type = GS_KT_OBJ, .obj = &t_predict,
+      .desc = "scale ahead of a forecast" },
+    { .name = NULL }
+};
+
+static const struct gs_kt_rule r_autoscaler[] = {
+    { .cond = GS_KC_ALWAYS, .any = "metrics predictive" },
+    { 0 }
+};
+
+const struct gs_kt_obj gs_svcscale_table = {
+    .id = "replica_autoscaler", .desc = "a service's replica autoscaler "
+    "(the HPA's and KEDA's rules; docs/inference.md#autoscaling)",
+    .keys = k_autoscaler, .rules = r_autoscaler
+};
 
 /* Which of s's names v is, or an error at path listing them. */
 static int pick(const struct gs_jin *c, const char *path, const char *v,
@@ -127,10 +273,9 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
                         const char *p, struct gs_svcscale_metric_cfg *m)
 {
     char name[32] = "", q[512];
-    int rc = gs_json_keys(c, o, p, KEYS("metric", "average_value", "value",
-                                        "activation", "window"));
+    int rc = gs_kt_keys(c, o, p, &t_metric);
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "metric", 1, name, sizeof name);
+        rc = gs_kt_str(c, o, p, &t_metric, "metric", name, sizeof name);
     gs_json_path(q, sizeof q, p, "metric");
     if (rc == 0)
         rc = pick(c, q, name, metric_names, GS_SCM_NKINDS, &m->kind);
@@ -192,26 +337,22 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
     return rc;
 }
 
-static const char *const select_names[] = { "max", "min", "disabled" };
-static const char *const policy_names[] = { "pods", "percent" };
-
 static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
                        const char *p, struct gs_svcscale_rules *r)
 {
     char q[512], sel[16] = "";
-    int rc = gs_json_keys(c, o, p, KEYS("stabilization_window",
-                                        "select_policy", "policies",
-                                        "tolerance"));
+    int rc = gs_kt_keys(c, o, p, &t_rules);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "tolerance", 0, 0.99, 0, &r->tolerance);
+        rc = gs_kt_num(c, o, p, &t_rules, "tolerance", &r->tolerance);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "stabilization_window", 0,
-                          &r->stabilization_window);
+        rc = gs_kt_time(c, o, p, &t_rules, "stabilization_window",
+                        &r->stabilization_window);
     gs_json_path(q, sizeof q, p, "stabilization_window");
     if (rc == 0 && r->stabilization_window > 3600 * GS_SEC)
         rc = gs_json_err(c, q, "at most 3600 s (as in the HPA's API)");
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "select_policy", 0, sel, sizeof sel);
+        rc = gs_kt_str(c, o, p, &t_rules, "select_policy", sel,
+                       sizeof sel);
     gs_json_path(q, sizeof q, p, "select_policy");
     if (rc == 0 && sel[0])
         rc = pick(c, q, sel, select_names, 3, &r->select);
@@ -234,17 +375,17 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
         struct gs_svcscale_policy *pol = &r->policy[i];
         long v = 0;
         pol->period = 0;
-        rc = gs_json_keys(c, e, ep, KEYS("type", "value", "period"));
+        rc = gs_kt_keys(c, e, ep, &t_policy);
         if (rc == 0)
-            rc = gs_json_str(c, e, ep, "type", 1, ty, sizeof ty);
+            rc = gs_kt_str(c, e, ep, &t_policy, "type", ty, sizeof ty);
         gs_json_path(tq, sizeof tq, ep, "type");
         if (rc == 0)
             rc = pick(c, tq, ty, policy_names, 2, &pol->type);
         if (rc == 0)
-            rc = gs_json_int(c, e, ep, "value", 1, 100000, 1, &v);
+            rc = gs_kt_int(c, e, ep, &t_policy, "value", &v);
         pol->value = (int)v;
         if (rc == 0)
-            rc = gs_json_time(c, e, ep, "period", 1, &pol->period);
+            rc = gs_kt_time(c, e, ep, &t_policy, "period", &pol->period);
         gs_json_path(tq, sizeof tq, ep, "period");
         if (rc == 0 && (pol->period < GS_SEC || pol->period > 1800 * GS_SEC))
             rc = gs_json_err(c, tq, "must be between 1 s and 1800 s (as in "
@@ -254,42 +395,38 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
     return rc;
 }
 
-static const char *const model_names[] = { "additive", "multiplicative" };
-
 static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
                          const char *p, struct gs_svcscale_predict_cfg *pr)
 {
     char q[512], model[32] = "";
     pr->on = 1;
-    int rc = gs_json_keys(c, o, p, KEYS("lead", "capacity", "step", "season",
-                                        "model", "alpha", "beta", "gamma",
-                                        "activation"));
+    int rc = gs_kt_keys(c, o, p, &t_predict);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "lead", 0, &pr->lead);
+        rc = gs_kt_time(c, o, p, &t_predict, "lead", &pr->lead);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "capacity", 0, 1e12, 0, &pr->capacity);
+        rc = gs_kt_num(c, o, p, &t_predict, "capacity", &pr->capacity);
     if (rc == 0 && gs_json_get(o, "capacity") && !(pr->capacity > 0)) {
         gs_json_path(q, sizeof q, p, "capacity");
         rc = gs_json_err(c, q, "must be > 0 (requests/s one replica "
                          "sustains)");
     }
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "step", 0, &pr->step);
+        rc = gs_kt_time(c, o, p, &t_predict, "step", &pr->step);
     if (rc == 0)
-        rc = gs_json_time(c, o, p, "season", 0, &pr->season);
+        rc = gs_kt_time(c, o, p, &t_predict, "season", &pr->season);
     if (rc == 0)
-        rc = gs_json_str(c, o, p, "model", 0, model, sizeof model);
+        rc = gs_kt_str(c, o, p, &t_predict, "model", model, sizeof model);
     gs_json_path(q, sizeof q, p, "model");
     if (rc == 0 && model[0])
         rc = pick(c, q, model, model_names, 2, &pr->hw.kind);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "alpha", 1e-9, 1, 0, &pr->hw.alpha);
+        rc = gs_kt_num(c, o, p, &t_predict, "alpha", &pr->hw.alpha);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "beta", 0, 1, 0, &pr->hw.beta);
+        rc = gs_kt_num(c, o, p, &t_predict, "beta", &pr->hw.beta);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "gamma", 0, 1, 0, &pr->hw.gamma);
+        rc = gs_kt_num(c, o, p, &t_predict, "gamma", &pr->hw.gamma);
     if (rc == 0)
-        rc = gs_json_num(c, o, p, "activation", 0, 1e12, 0, &pr->activation);
+        rc = gs_kt_num(c, o, p, &t_predict, "activation", &pr->activation);
     pr->fit = !gs_json_get(o, "alpha") && !gs_json_get(o, "beta") &&
               !gs_json_get(o, "gamma");
     return rc;
@@ -340,32 +477,30 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     gs_svcscale_cfg_default(cfg);
     char q[512];
     long mn = cfg->min_replicas, mx = cfg->max_replicas;
-    int rc = gs_json_keys(&c, o, path, KEYS("min_replicas", "max_replicas",
-                                            "sync_period", "tolerance",
-                                            "polling_interval",
-                                            "cooldown_period", "metrics",
-                                            "behavior", "predictive"));
+    int rc = gs_kt_keys(&c, o, path, &gs_svcscale_table);
     if (rc == 0)
-        rc = gs_json_int(&c, o, path, "min_replicas", 0, 100000, 0, &mn);
+        rc = gs_kt_int(&c, o, path, &gs_svcscale_table, "min_replicas",
+                       &mn);
     if (rc == 0)
-        rc = gs_json_int(&c, o, path, "max_replicas", 1, 100000, 0, &mx);
+        rc = gs_kt_int(&c, o, path, &gs_svcscale_table, "max_replicas",
+                       &mx);
     cfg->min_replicas = (int)mn;
     cfg->max_replicas = (int)mx;
     if (rc == 0)
-        rc = gs_json_num(&c, o, path, "tolerance", 0, 0.99, 0,
-                         &cfg->tolerance);
+        rc = gs_kt_num(&c, o, path, &gs_svcscale_table, "tolerance",
+                       &cfg->tolerance);
     cfg->up.tolerance = cfg->down.tolerance = cfg->tolerance;
     static const char *const per[] = { "sync_period", "polling_interval" };
     gs_time *pv[] = { &cfg->sync_period, &cfg->polling_interval };
     for (int i = 0; i < 2 && rc == 0; i++) {
-        rc = gs_json_time(&c, o, path, per[i], 0, pv[i]);
+        rc = gs_kt_time(&c, o, path, &gs_svcscale_table, per[i], pv[i]);
         gs_json_path(q, sizeof q, path, per[i]);
         if (rc == 0 && (*pv[i] < GS_SEC || *pv[i] > GS_HOUR))
             rc = gs_json_err(&c, q, "must be between 1 s and 1 h");
     }
     if (rc == 0)
-        rc = gs_json_time(&c, o, path, "cooldown_period", 0,
-                          &cfg->cooldown_period);
+        rc = gs_kt_time(&c, o, path, &gs_svcscale_table,
+                        "cooldown_period", &cfg->cooldown_period);
     const struct gs_json *ms = gs_json_get(o, "metrics");
     gs_json_path(q, sizeof q, path, "metrics");
     if (rc == 0 && ms && !gs_json_is_array(ms))
@@ -385,7 +520,7 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     const struct gs_json *b = gs_json_get(o, "behavior");
     gs_json_path(q, sizeof q, path, "behavior");
     if (rc == 0 && b)
-        rc = gs_json_keys(&c, b, q, KEYS("scale_up", "scale_down"));
+        rc = gs_kt_keys(&c, b, q, &t_behavior);
     static const char *const dir[] = { "scale_up", "scale_down" };
     struct gs_svcscale_rules *rules[] = { &cfg->up, &cfg->down };
     for (int k = 0; k < 2 && rc == 0 && b; k++) {

@@ -181,6 +181,11 @@ void gs_svcscale_cfg_default(struct gs_svcscale_cfg *cfg);
  * Durations are seconds or strings ("15s", "5m").  Unknown keys and wrong
  * values are GS_EINVAL with d naming the JSON path.  Validation that needs
  * no caller input happens here (e.g. step a multiple of sync_period). */
+/* The autoscaler object's key table (io/keytab.h), which the parser reads
+ * through and the scenario's JSON Schema prints. */
+struct gs_kt_obj;
+extern const struct gs_kt_obj gs_svcscale_table;
+
 int gs_svcscale_cfg_parse(const struct gs_json *obj, const char *file,
                           const char *path, struct gs_svcscale_cfg *cfg,
                           struct gs_diag *d);

@@ -63,6 +63,21 @@ static const struct { const char *path, *units, *desc; } path_desc[] = {
       "event kind, indexed by /cloud/log kind" },
     { "compare/metric_units", NULL, "the unit of each metric of /compare/metrics "
       "(the last index of /compare/values)" },
+    { "question/kind", NULL, "the question the run answers: steady (a "
+      "steady state, its warm-up deleted) or finite (the whole run is the "
+      "answer; intervals over replications)" },
+    { "question/why", NULL, "the rule that decided the question (the "
+      "scenario's \"question\" key, or the workload)" },
+    { "question/estimates", NULL, "steady state: each estimate from the part "
+      "of the run kept after MSER-5's warm-up, with its 95% interval from "
+      "batch means (a mean) or sectioning (a pooled quantile); no rows for "
+      "a finite-horizon run" },
+    { "compare/question", NULL, "the scenario's question: steady (each "
+      "run's steady-state analysis is in its runs/POLICY/seedK/question) or "
+      "finite" },
+    { "compare/question_why", NULL, "the rule that decided the question" },
+    { "compare/interval_method", NULL, "how /compare/table's intervals are "
+      "made" },
     { "plan/candidates/mean", NULL, "[candidate, metric]: each metric's mean over "
       "the candidate's seeds (units: each metric's, as in run --json; "
       "names in /plan/metrics)" },
@@ -98,6 +113,32 @@ static const struct { const char *path, *units, *desc; } path_desc[] = {
 /* A compound's column, by "PATH.COLUMN" (PATH as in path_desc), where its
  * meaning or unit is the table's own: checked before report.h's metas. */
 static const struct { const char *col, *units, *desc; } col_desc[] = {
+    { "question/estimates.what", "", "the estimate: SERVICE ttft_p99_s, "
+      "SERVICE ttft_mean_s (each service's time to first token), or "
+      "wait_p99_s, wait_mean_s (the jobs' waits)" },
+    { "question/estimates.estimate", "s", "the estimate over the requests "
+      "(jobs) kept after the warm-up" },
+    { "question/estimates.half_width", "s", "half-width of its interval at "
+      "level" },
+    { "question/estimates.level", "1", "the interval's confidence level" },
+    { "question/estimates.method", "", "the interval's method: batch means "
+      "(a mean), or pooled quantile with a sectioning interval" },
+    { "question/estimates.batches", "1", "batches (sections) of the "
+      "interval" },
+    { "question/estimates.warmup_deleted", "1", "requests (jobs), in "
+      "arrival order, deleted from the front as warm-up by MSER-5" },
+    { "question/estimates.observations", "1", "finished requests (started "
+      "jobs) in the series, the warm-up included" },
+    { "question/estimates.warmup_at_limit", "1", "1: MSER-5's minimum sat "
+      "at its half-way bound, the warm-up may be longer (run longer)" },
+    { "question/estimates.batches_independent", "1", "1: the lag-1 "
+      "autocorrelation of twice as many batch means passed the "
+      "independence check; 0: the interval is too narrow (run longer)" },
+    { "question/estimates.lag1", "1", "lag-1 autocorrelation of 2 x "
+      "batches batch means of the kept part" },
+    { "question/estimates.tail", "1", "quantiles: values beyond the "
+      "quantile in each section (the interval wants 100 or more); NaN for "
+      "a mean" },
     { "jobs.cpu_milli", "millicores", "host CPU the job asks for on its "
       "node, in thousandths of a core (0: none asked)" },
     { "jobs.mem_mib", "MiB", "host memory the job asks for on its node "

@@ -15,11 +15,13 @@
 #include "h5desc.h"
 #include "outfile.h"
 #include "report.h"
+#include "question.h"
 #include "../core/model.h"
 #include "../base/version.h"
 
 #include <hdf5.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -733,6 +735,57 @@ static int file_end(struct w *w)
     return w->err;
 }
 
+/* One row of the result file's /question/estimates. */
+struct est_row {
+    const char *what;
+    double estimate, half_width, level;
+    const char *method;
+    int32_t batches;
+    int64_t warmup_deleted, observations;
+    int8_t warmup_at_limit, batches_independent;
+    double lag1, tail;
+};
+
+/* /question: the question the run answers and, in steady state, each
+ * estimate with its warm-up, batches and method (question.h). */
+static void write_question(struct gs_h5w *w, const struct gs_question *q)
+{
+#define C(n, t) { #n, t, offsetof(struct est_row, n), NULL, NULL }
+    /* the columns' units and descriptions are h5desc.c's */
+    static const struct gs_h5col cols[] = {
+        C(what, GS_H5_STR), C(estimate, GS_H5_F64), C(half_width, GS_H5_F64),
+        C(level, GS_H5_F64), C(method, GS_H5_STR), C(batches, GS_H5_I32),
+        C(warmup_deleted, GS_H5_I64), C(observations, GS_H5_I64),
+        C(warmup_at_limit, GS_H5_I8), C(batches_independent, GS_H5_I8),
+        C(lag1, GS_H5_F64), C(tail, GS_H5_F64),
+    };
+#undef C
+    gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "question");
+    if (g < 0)
+        return;
+    const char *kind = gs_horizon_name(q->question);
+    gs_h5w_strings(w, g, "kind", &kind, 1);
+    gs_h5w_strings(w, g, "why", &q->why, 1);
+    struct est_row rows[GS_QUESTION_MAX];
+    for (int i = 0; i < q->nest; i++) {
+        const struct gs_question_est *e = &q->est[i];
+        const struct gs_steady *st = &e->st;
+        int ok = e->rc == 0;
+        rows[i] = (struct est_row){ .what = e->what, .level = 0.95,
+            .method = ok ? gs_question_method(i) : "too few values",
+            .estimate = ok ? st->ci.est : NAN,
+            .half_width = ok ? st->ci.half : NAN, .batches = st->batches,
+            .warmup_deleted = st->warmup, .observations = st->n,
+            .warmup_at_limit = (int8_t)st->warmup_at_limit,
+            .batches_independent = (int8_t)st->independent,
+            .lag1 = ok ? st->lag1 : NAN,
+            .tail = ok && i % 2 == 0 ? st->tail : NAN };
+    }
+    gs_h5w_table(w, g, "estimates", cols, (int)(sizeof cols / sizeof cols[0]),
+                 sizeof rows[0], rows, (size_t)q->nest);
+    gs_h5w_close(g);
+}
+
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
     return gs_h5_write_sampled(path, s, 1.0, d);
@@ -753,6 +806,11 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
+    struct gs_question q;
+    if (gs_question_analyse(s, &q) < 0)
+        fail(&w, "/question");
+    else
+        write_question((struct gs_h5w *)&w, &q);
     for (int i = 0; gs_model_out(i); i++)
         if (gs_model_out(i)->h5)
             gs_model_out(i)->h5(s, gs_sim_model(s, gs_model_out(i)),
@@ -978,6 +1036,14 @@ int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,
         if (mu)
             strings(&w, g, "metric_units", mu, (size_t)c->nmetrics);
         free(mu);
+        const char *q[3] = { c->question ? c->question : "",
+                             c->question_why ? c->question_why : "",
+                             "Student t over the seeds (independent "
+                             "replications, common to every policy) of each "
+                             "run's whole-run value" };
+        strings(&w, g, "question", &q[0], 1);
+        strings(&w, g, "question_why", &q[1], 1);
+        strings(&w, g, "interval_method", &q[2], 1);
         hsize_t ns = (hsize_t)c->nseeds;
         dset(&w, g, "seeds", H5T_NATIVE_ULLONG, 1, &ns, c->seeds);
         hsize_t dims[3] = { (hsize_t)c->npol, (hsize_t)c->nseeds,
@@ -1115,11 +1181,8 @@ int gs_h5_write_sets(const char *path, const char *kind, const char *scenario,
             break;
         }
         hsize_t dims[3];
-        size_t cells = 1;
-        for (int k = 0; k < x->rank; k++) {
+        for (int k = 0; k < x->rank; k++)
             dims[k] = (hsize_t)x->dims[k];
-            cells *= (size_t)x->dims[k];
-        }
         if (x->kind == GS_H5_STRING) {
             hid_t t = str_type();
             dset(&w, g, leaf, t, x->rank, dims, x->data);

@@ -168,6 +168,10 @@ long gs_h5_undescribed(const char *path, char *first, size_t n);
  *   /compare/policies, /compare/metrics     names (strings)
  *   /compare/seeds         the seeds (uint64), index K of seedK
  *   /compare/values        [policy, seed, metric] every run's metrics
+ *   /compare/question      the scenario's question (steady or finite),
+ *   /compare/question_why  and why; each run's own analysis is in
+ *                          /runs/POLICY/seedK/question
+ *   /compare/interval_method   how /compare/table's intervals are made
  *   /compare/table         one row per (policy, metric): n, mean, std,
  *                          t (Student's t, 97.5% quantile, n-1 d.o.f.),
  *                          half (t * std / sqrt(n)), ci_low, ci_high */
@@ -181,6 +185,8 @@ struct gs_h5_compare {
     const double *values;               /* [npol][nseeds][nmetrics] */
     const double *mean, *sd, *t, *half; /* [npol][nmetrics] */
     const char *const *runfiles;        /* [npol][nseeds] single-run files */
+    const char *question, *question_why;/* the scenario's question (steady,
+                                           finite) and the rule that said so */
 };
 
 int gs_h5_write_compare(const char *path, const struct gs_h5_compare *c,

@@ -1,7 +1,7 @@
 /* jsonio.h -- the JSON files gpusim reads besides scenarios: rl-lite weights
  * and policy benchmark baselines.
  *
- * jsonio.c is, with scenario.c, the only file that sees cJSON; what comes
+ * jsonio.c is, with the scenario parser (scenint.h), the only file that sees cJSON; what comes
  * out is plain C data.  Trace readers use the getters below too (Mooncake's
  * JSON lines through gs_json_parse_line, Gavel's throughputs file).  Every problem is reported with the file and the
  * JSON path, like the scenario parser's.

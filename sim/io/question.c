@@ -172,7 +172,7 @@ void gs_question_set_length(struct gs_scenario *sc, long n)
     }
 }
 
-static const char *method(int k)
+const char *gs_question_method(int k)
 {
     return k % 2 == 0 ? "pooled quantile, sectioning interval"
                       : "batch means";
@@ -196,7 +196,7 @@ void gs_question_table(FILE *fp, const struct gs_question *q)
         fprintf(fp, "  %-24s %.6g ± %.2g (95%%, %d %s; %s), warm-up %ld of "
                 "%ld deleted%s%s\n", e->what, e->st.ci.est, e->st.ci.half,
                 e->st.batches, i % 2 == 0 ? "sections" : "batches",
-                method(i), e->st.warmup, e->st.n,
+                gs_question_method(i), e->st.warmup, e->st.n,
                 e->st.warmup_at_limit ? "; warm-up may be longer than half "
                 "the run" : "",
                 !e->st.independent ? "; batches correlated: run longer"
@@ -248,8 +248,9 @@ void gs_question_json(FILE *fp, const struct gs_question *q)
         fprintf(fp, ", \"level\": 0.95, \"method\": \"%s\", \"batches\": %d, "
                 "\"warmup_deleted\": %ld, \"observations\": %ld, "
                 "\"warmup_at_limit\": %d, \"batches_independent\": %d}",
-                method(i), e->st.batches, e->st.warmup, e->st.n,
+                gs_question_method(i), e->st.batches, e->st.warmup, e->st.n,
                 e->st.warmup_at_limit, e->st.independent);
     }
     fprintf(fp, "%s}}", q->nest ? "\n  " : "");
 }
+

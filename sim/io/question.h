@@ -66,4 +66,10 @@ void gs_question_set_length(struct gs_scenario *sc, long n);
 void gs_question_table(FILE *fp, const struct gs_question *q);
 void gs_question_json(FILE *fp, const struct gs_question *q);
 
+/* The interval method of estimate k: the pooled quantile's sectioning
+ * (even k, each service's or the jobs' p99) or batch means (odd k, the
+ * mean).  h5out.c writes the analysis into the result file's /question
+ * group (kind, why, estimates). */
+const char *gs_question_method(int k);
+
 #endif

@@ -1,10 +1,12 @@
 /* scenario.h -- a validated scenario: fleet, tiers, tenants, policy, workload.
  *
- * scenario.c is the only file that sees cJSON.  It parses a JSON file (or the
- * built-in quickstart text), checks every key against what it knows -- an
- * unknown key is an error, not silently ignored -- and reports the first
- * problem with the file, the line and column for malformed JSON, and the
- * JSON path ($.fleet[2].gpus_per_node) for a wrong value.  What comes out is
+ * The parser (scenario.c and its sections, scenint.h) is, with jsonio.c,
+ * the only code that sees cJSON.  It parses a JSON file (or the built-in
+ * quickstart text), checks every key against its object's key table
+ * (keytab.h) -- an unknown key is an error, not silently ignored -- and
+ * reports the first problem with the file, the line and column for
+ * malformed JSON, and the JSON path ($.fleet[2].gpus_per_node) for a wrong
+ * value.  What comes out is
  * plain C data the rest of gpusim reads. */
 #ifndef GS_SCENARIO_H
 #define GS_SCENARIO_H
@@ -19,6 +21,7 @@
 #include "../core/params.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct gs_plancfg;
 
@@ -126,6 +129,16 @@ void gs_scenario_free(struct gs_scenario *s);
 int gs_genspec_load(const char *file, struct gs_catalog *cat,
                     struct gs_genspec *spec, uint64_t *seed,
                     struct gs_diag *d);
+
+/* Write the JSON Schema (draft 2020-12) of scenario files to fp, made
+ * from the parser's key tables (keytab.h): the names of the policies,
+ * placers and trace formats come from the caller (NULL-terminated lists;
+ * those registries sit above this layer).  0 or GS_EIO. */
+#define GS_SCENARIO_SCHEMA_ID \
+    "https://gpusim.invalid/scenarios/gpusim.schema.json"
+int gs_scenario_schema(FILE *fp, const char *const *policies,
+                       const char *const *placers,
+                       const char *const *trace_formats);
 
 /* The built-in quickstart scenario, JSON text (static storage). */
 const char *gs_scenario_quickstart(void);

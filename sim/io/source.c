@@ -39,6 +39,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+int gs_trace_format_lookup(const char *fmt, const char *where,
+                           const struct gs_trace_format **out,
+                           struct gs_diag *d)
+{
+    *out = gs_trace_format_find(fmt);
+    if (*out)
+        return 0;
+    char list[512];
+    gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
+                  offsetof(struct gs_trace_format, name));
+    const char *names[64];
+    int nn = 0;
+    for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+        names[nn++] = gs_trace_formats[i]->name;
+    names[nn] = NULL;
+    const char *near = gs_suggest(fmt, names);
+    if (near)
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
+                           "'%s' (did you mean '%s'?)", fmt, near);
+    return gs_diag_set(d, GS_ENOTFOUND, where,
+                       "unknown trace format '%s' (known: %s)", fmt, list);
+}
+
 const struct gs_trace_format *gs_trace_format_find(const char *name)
 {
     for (int i = 0; gs_trace_formats[i]; i++)
@@ -63,24 +86,11 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
         opts->v[i].used = 0;
     const char *fmt = "";
     gs_params_str(opts, "format", &fmt, d);
-    const struct gs_trace_format *f = gs_trace_format_find(fmt);
-    if (f == NULL) {
-        char list[512], where[600];
-        gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
-                      offsetof(struct gs_trace_format, name));
-        snprintf(where, sizeof where, "%s.format", opts->where);
-        const char *names[64];
-        int nn = 0;
-        for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
-            names[nn++] = gs_trace_formats[i]->name;
-        names[nn] = NULL;
-        const char *near = gs_suggest(fmt, names);
-        if (near)
-            return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
-                               "'%s' (did you mean '%s'?)", fmt, near);
-        return gs_diag_set(d, GS_ENOTFOUND, where,
-                           "unknown trace format '%s' (known: %s)", fmt, list);
-    }
+    char where[600];
+    snprintf(where, sizeof where, "%s.format", opts->where);
+    const struct gs_trace_format *f = NULL;
+    if (gs_trace_format_lookup(fmt, where, &f, d) < 0)
+        return GS_ENOTFOUND;
     int rc = f->open(sc, opts, &src->state, d);
     if (rc < 0)
         return rc;

@@ -34,6 +34,11 @@ struct gs_trace_format {
 
 extern const struct gs_trace_format *const gs_trace_formats[];
 const struct gs_trace_format *gs_trace_format_find(const char *name);
+/* The same, or GS_ENOTFOUND with d saying so at where ("did you mean", or
+ * the known names); the scenario parser and gs_source_open use it. */
+int gs_trace_format_lookup(const char *fmt, const char *where,
+                           const struct gs_trace_format **out,
+                           struct gs_diag *d);
 
 struct gs_source {
     const struct gs_trace_format *fmt;  /* NULL for the generator */

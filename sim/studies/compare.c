@@ -34,6 +34,7 @@
 #include "../base/suggest.h"
 #include "cmppair.h"
 #include "../base/steady.h"
+#include "../io/question.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1209,6 +1210,7 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
         .sd = r->sd, .t = r->tq, .half = r->half,
         .runfiles = (const char *const *)c->runfiles,
     };
+    hc.question = gs_horizon_name(gs_question_of(sc, &hc.question_why));
     if (gs_h5_write_compare(a->out, &hc, d) < 0)
         return report(d, 1);
     /* a CSV has every metric unless --metrics chooses */

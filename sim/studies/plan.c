@@ -122,16 +122,17 @@ static void print_head(FILE *fp, const struct search *s)
             s->extended, s->undecided, s->pruned, s->physics);
     if (s->nst > 0)
         fprintf(fp, "steady state (stationary generated load; plan.horizon): "
-                "each service target's TTFT, end-to-end or queueing estimate "
-                "deletes its run's warm-up (MSER-5) before the quantile; "
-                "%ld candidates' runs were lengthened (doubling, up to %dx "
-                "the scenario's length) while the transient was not over or "
-                "an interval was wider than ±%g%%\n", s->lengthened,
+                "each request latency and job-wait target deletes its run's "
+                "warm-up (MSER-5) before its estimate, the others are "
+                "estimated over whole runs; %ld candidates' runs were "
+                "lengthened (doubling, up to %dx the scenario's length) while "
+                "the transient was not over, an estimate still moved or an "
+                "interval was wider than ±%g%%\n", s->lengthened,
                 s->pc->max_length, 100 * s->pc->precision);
     else
         fprintf(fp, "%s: targets are judged over whole runs\n",
                 gs_plan_is_steady(s->base, s->pc)
-                    ? "steady state, no service latency target"
+                    ? "steady state, no target"
                     : "finite horizon (a trace or a cycle; plan.horizon)");
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "

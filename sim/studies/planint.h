@@ -50,6 +50,8 @@ struct cand {
                                    its interval when the runs doubled) */
     double *prev;               /* [nst]: the steady-state estimates at
                                    half the length (lenf > 1) */
+    int runs_before;            /* runs at the shorter lengths it had */
+    double sim_before;          /* jobs and requests those runs simulated */
     int *cnt;                   /* [ncounts] its searched counts */
 };
 
@@ -60,10 +62,20 @@ struct combo {
     double ratio;               /* simulated / nominal cost, once known */
 };
 
-/* A target estimated in steady state (plansteady.c). */
+/* How a steady-state target is estimated (plansteady.c): a service's
+ * requests' TTFT, end-to-end or queueing delay, or the jobs' waits, with
+ * the run's warm-up deleted; or over the whole run (ITL, attainment,
+ * utilization, cost, any other metric). */
+enum { GS_PLAN_SQ_TTFT, GS_PLAN_SQ_E2E, GS_PLAN_SQ_QUEUE, GS_PLAN_SQ_WAIT,
+       GS_PLAN_SQ_WHOLE };
+
+/* A target of a steady-state question (plansteady.c): every target is
+ * one, and every one is lengthened on (plansearch.c: wants_longer). */
 struct gs_plan_st {
-    int target, metric, svc;    /* the target, its metric, its service */
-    int what;                   /* TTFT, end-to-end or queueing delay */
+    int target, metric;         /* the target, its metric */
+    int svc;                    /* its service; for job waits its tier
+                                   (-1: every job) */
+    int what;                   /* GS_PLAN_SQ_* */
     double p;                   /* the quantile, or -1 for the mean */
 };
 
@@ -89,8 +101,8 @@ struct search {
     char note[2048];            /* how the ranges were widened */
     double est_rest;            /* runs the search may still take (an
                                    estimate, for the progress line) */
-    int nst;                    /* targets estimated in steady state (0:
-                                   a finite-horizon question) */
+    int nst;                    /* targets of a steady-state question (all
+                                   of them; 0: a finite-horizon question) */
     struct gs_plan_st *st;      /* [nst] */
     int *phys;                  /* [ntargets]: a TTFT target's percentile
                                    prompt (tokens), or -1 (planbound.c) */
@@ -138,6 +150,8 @@ double gs_plan_attain(const struct search *s, const struct cand *x,
                       double *half);
 /* Bind the attainment metrics and the services' SLAs from the targets. */
 void gs_plan_attain_bind(struct search *s);
+/* The jobs and requests x's runs simulated, at every length it had. */
+double gs_plan_simulated(const struct search *s, const struct cand *x);
 /* Run the search s (pc, base, growth, nm, nfleet, pr set).  0 or a
  * negative code with d filled. */
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d);
@@ -155,10 +169,12 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
  * stationary generator. */
 int gs_plan_is_steady(const struct gs_scenario *sc,
                       const struct gs_plancfg *pc);
-/* Find the service targets to estimate in steady state (s->st). */
+/* In a steady-state question, every target as s->st: how each is
+ * estimated (its warm-up deleted, or over the whole run). */
 void gs_plan_steady_bind(struct search *s);
-/* Replace out[]'s steady-state targets by their warm-up-deleted
- * estimates from sim's requests; warm[nst] the warm-up deleted. */
+/* Replace out[]'s request and job-wait targets by their warm-up-deleted
+ * estimates from sim's requests and jobs; warm[nst] the requests or jobs
+ * deleted (0 for a target judged over the whole run). */
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
                           double *out, double *warm);
 
@@ -177,8 +193,6 @@ int gs_plan_physics_stops(const struct search *s, const struct cand *x);
 /* --- planout.c: what the answer looks like -------------------------------- */
 
 void gs_plan_cell(char *buf, size_t n, double mean, double half);
-/* The jobs and requests x's runs simulated. */
-double gs_plan_simulated(const struct search *s, const struct cand *x);
 void gs_plan_print_fleet(FILE *fp, const struct cand *x);
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x);

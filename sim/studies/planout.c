@@ -10,6 +10,7 @@
 #include "../io/report.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
+#include "../core/job.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -86,9 +87,30 @@ static const char *target_word(const struct search *s, const struct cand *x,
     }
 }
 
-/* Target i's warm-up, when it is estimated in steady state: the requests
- * deleted a run on average, of those that finished, and the runs whose
- * transient may be longer than half the run. */
+/* Target t's warm-up on x: requests (jobs) deleted a run on average at
+ * its last length, and the runs at the limit that decided; NaN for a
+ * target estimated over the whole run or a candidate not run. */
+static void warm_of(const struct search *s, const struct cand *x, int t,
+                    double *w, double *lim)
+{
+    *w = *lim = NAN;
+    for (int k = 0; k < s->nst && x->warm && x->nrun > 0; k++) {
+        if (s->st[k].target != t || s->st[k].what == GS_PLAN_SQ_WHOLE)
+            continue;
+        *w = *lim = 0;
+        for (int r = 0; r < x->nrun; r++) {
+            double v = x->warm[(size_t)r * s->nst + k];
+            *lim += v < 0;
+            *w += (v < 0 ? -v - 1 : v) / x->nrun;
+        }
+    }
+}
+
+/* Target i's length and warm-up in a steady-state question: the run
+ * length it was judged at, and for a request or job-wait target the
+ * requests (jobs) deleted a run on average, of those that finished
+ * (started), and the runs whose transient may be longer than half the
+ * run; other targets are estimated over the whole run. */
 static void print_warmup(FILE *fp, const struct search *s,
                          const struct cand *x, int i)
 {
@@ -96,21 +118,33 @@ static void print_warmup(FILE *fp, const struct search *s,
         const struct gs_plan_st *st = &s->st[k];
         if (st->target != i)
             continue;
-        double w = 0;
-        int lim = 0;
-        for (int r = 0; r < x->nrun; r++) {
-            double v = x->warm[(size_t)r * s->nst + k];
-            lim += v < 0;
-            w += (v < 0 ? -v - 1 : v) / x->nrun;
+        if (st->what == GS_PLAN_SQ_WHOLE) {
+            fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
+                    "length, estimated over the whole run\n", "", x->lenf);
+            continue;
         }
+        double w, lim;
+        warm_of(s, x, i, &w, &lim);
         char name[160];
-        snprintf(name, sizeof name, "service.%.60s.requests_finished",
-                 s->base->svcs[st->svc].name);
-        int m = gs_run_metric_index(name);
+        double of = 0;
+        for (int tier = 0; tier < GS_NTIERS; tier++) {
+            if (st->what == GS_PLAN_SQ_WAIT && st->svc >= 0 && st->svc != tier)
+                continue;
+            if (st->what == GS_PLAN_SQ_WAIT)
+                snprintf(name, sizeof name, "%s.jobs", gs_tier_name(tier));
+            else if (tier == 0)
+                snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                         s->base->svcs[st->svc].name);
+            else
+                break;
+            int m = gs_run_metric_index(name);
+            of += m >= 0 && !isnan(x->mean[m]) ? x->mean[m] : 0;
+        }
         fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
-                "length, warm-up deleted (MSER-5), %.0f of %.0f requests a "
-                "run%s\n", "", x->lenf, w, m >= 0 ? x->mean[m] : NAN,
-                lim ? "; in some runs it reached half the run: the transient "
+                "length, warm-up deleted (MSER-5), %.0f of %.0f %s a "
+                "run%s\n", "", x->lenf, w, of,
+                st->what == GS_PLAN_SQ_WAIT ? "jobs" : "requests",
+                lim > 0 ? "; in some runs it reached half the run: the transient "
                       "was not over at the cap (plan.max_length_factor)"
                     : "");
     }
@@ -181,24 +215,6 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
     }
     if (k % 2)
         fputc('\n', fp);
-}
-
-/* The jobs and requests x's runs simulated: every tier's jobs and the
- * services' requests, summed over its runs. */
-double gs_plan_simulated(const struct search *s, const struct cand *x)
-{
-    static const char *const tiers[] = { "inference.jobs", "training.jobs",
-                                         "interactive.jobs", "data.jobs",
-                                         "inference_requests" };
-    double n = 0;
-    for (int i = 0; i < 5; i++) {
-        int m = gs_run_metric_index(tiers[i]);
-        for (int k = 0; m >= 0 && k < x->nrun; k++) {
-            double v = x->v[(size_t)k * s->nm + m];
-            n += isnan(v) ? 0 : v;
-        }
-    }
-    return n;
 }
 
 /* Does x dominate y: at least as good in feasibility (a feasible
@@ -391,10 +407,73 @@ int gs_plan_plot_front(const char *dir, const struct search *s, const int *fr,
     return rc;
 }
 
+/* How target t is estimated, in words. */
+static const char *estimator(const struct search *s, int t)
+{
+    for (int k = 0; k < s->nst; k++)
+        if (s->st[k].target == t)
+            return s->st[k].what == GS_PLAN_SQ_WHOLE
+                   ? "steady state: over the whole run, lengthened; Student "
+                     "t over the seeds"
+                   : "steady state: MSER-5 warm-up deleted, lengthened; "
+                     "Student t over the seeds";
+    return "finite horizon: over the whole run; Student t over the seeds";
+}
 /* The units of a dataset indexed by metric or by target: each one's own,
  * in the table named. */
 #define PER_M "per metric (/plan/metric_units)"
 #define PER_T "per target (/plan/targets/units)"
+
+/* What the plan file says of the question and each candidate's length:
+ * its length factor, runs at every length, warm-up per target, and how
+ * each target is estimated. */
+struct lengths {
+    int64_t *lenf, *runs;       /* [candidates] */
+    double *warm, *wlim;        /* [candidates, targets] */
+    const char **how;           /* [targets] */
+    const char *question;
+    double qcfg[3];             /* precision, max length, indifference */
+};
+
+static void lengths_free(struct lengths *lr)
+{
+    free(lr->lenf);
+    free(lr->runs);
+    free(lr->warm);
+    free(lr->wlim);
+    free(lr->how);
+}
+
+/* Fill lr from s: 0, or -1 out of memory (lr freed). */
+static int lengths_fill(const struct search *s, struct lengths *lr)
+{
+    int nc = s->ncand, nt = s->pc->ntargets;
+    lr->lenf = calloc((size_t)nc + 1, sizeof *lr->lenf);
+    lr->runs = calloc((size_t)nc + 1, sizeof *lr->runs);
+    lr->warm = calloc((size_t)nc * nt + 1, sizeof *lr->warm);
+    lr->wlim = calloc((size_t)nc * nt + 1, sizeof *lr->wlim);
+    lr->how = calloc((size_t)nt + 1, sizeof *lr->how);
+    if (!lr->lenf || !lr->runs || !lr->warm || !lr->wlim || !lr->how) {
+        lengths_free(lr);
+        memset(lr, 0, sizeof *lr);
+        return -1;
+    }
+    for (int i = 0; i < nc; i++) {
+        const struct cand *x = &s->cand[i];
+        lr->lenf[i] = x->lenf;
+        lr->runs[i] = x->runs_before + x->nrun;
+        for (int t = 0; t < nt; t++)
+            warm_of(s, x, t, &lr->warm[(size_t)i * nt + t],
+                    &lr->wlim[(size_t)i * nt + t]);
+    }
+    for (int t = 0; t < nt; t++)
+        lr->how[t] = estimator(s, t);
+    lr->question = gs_plan_is_steady(s->base, s->pc) ? "steady" : "finite";
+    lr->qcfg[0] = s->pc->precision;
+    lr->qcfg[1] = s->pc->max_length;
+    lr->qcfg[2] = s->pc->indifference;
+    return 0;
+}
 
 int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     int nf, int chosen, int near, const double *gcost,
@@ -419,10 +498,11 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
     int64_t *fidx = calloc((size_t)nf + 1, sizeof *fidx);
     const char **munits = calloc((size_t)nm + 1, sizeof *munits);
     const char **tunits = calloc((size_t)nt + 1, sizeof *tunits);
+    struct lengths lr = { 0 };
     int rc;
     if (!labels || !status || !names || !tnames || !vals || !mean || !half ||
         !seeds || !simd || !cost || !att || !tl || !tu || !fidx || !munits ||
-        !tunits) {
+        !tunits || lengths_fill(s, &lr) < 0) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -473,7 +553,29 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/seeds_run", GS_H5_INT64, 1, { nc }, seeds, NULL,
           "1" },
         { "plan/candidates/simulated", GS_H5_INT64, 1, { nc }, simd,
-          "jobs and requests simulated over its runs", "1" },
+          "jobs and requests simulated over its runs, at every length it "
+          "had", "1" },
+        { "plan/candidates/length_factor", GS_H5_INT64, 1, { nc }, lr.lenf,
+          "the length its verdict was judged at, a factor of the scenario's "
+          "requests/jobs/until (1: as given)", "1" },
+        { "plan/candidates/runs", GS_H5_INT64, 1, { nc }, lr.runs, "runs at "
+          "every length it had; their sum is the plan's run count", "1" },
+        { "plan/candidates/warmup_deleted", GS_H5_DOUBLE, 2, { nc, nt },
+          lr.warm,
+          "[candidate, target]: requests (jobs) deleted as warm-up by "
+          "MSER-5, mean over the seeds of its last length; NaN for a "
+          "target estimated over the whole run, or not run", "1" },
+        { "plan/candidates/warmup_at_limit", GS_H5_DOUBLE, 2, { nc, nt },
+          lr.wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
+          "the half-way bound where that decides the verdict (the "
+          "transient not over); NaN as warmup_deleted", "1" },
+        { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, lr.how,
+          "how each target is estimated, and its interval", NULL },
+        { "plan/question", GS_H5_STRING, 1, { 1 }, &lr.question, "steady "
+          "(warm-up deleted, runs lengthened) or finite (whole runs)", NULL },
+        { "plan/precision_length_indifference", GS_H5_DOUBLE, 1, { 3 },
+          lr.qcfg, "[plan.precision (relative 95% half-width asked in steady "
+          "state), plan.max_length_factor, plan.indifference]", "1" },
         { "plan/candidates/cost_per_hour_usd", GS_H5_DOUBLE, 1, { nc }, cost,
           "the fleet's cost per hour, mean over its seeds", "USD/h" },
         { "plan/candidates/attainment", GS_H5_DOUBLE, 1, { nc }, att,
@@ -523,6 +625,7 @@ done:
     free(fidx);
     free(munits);
     free(tunits);
+    lengths_free(&lr);
     return rc;
 }
 

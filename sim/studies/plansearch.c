@@ -435,10 +435,13 @@ int gs_plan_target_state(const struct search *s, const struct cand *x,
     return lo >= t->limit - z && hi <= t->limit + z ? T_ZONE : T_OPEN;
 }
 
-/* Steady state: x's runs are too short -- on some seed MSER-5's minimum
- * sat at its half-way limit (x->transient set: the transient is not over),
- * or a steady-state target's interval is wider than plan.precision of its
- * estimate. */
+/* Steady state: x's runs are too short -- MSER-5's minimum sat at its
+ * half-way limit on some seed where that decides the verdict (x->transient
+ * set: the transient is not over; plansteady.c), its estimate moved since
+ * the runs half as long, or some target's interval is wider than
+ * plan.precision of its estimate (of its limit, when that is larger: a
+ * share near 0, such as sla_violations 0.001 against 0.02, has no useful
+ * relative width). */
 static int wants_longer(const struct search *s, struct cand *x)
 {
     int wide = 0;
@@ -448,7 +451,8 @@ static int wants_longer(const struct search *s, struct cand *x)
     for (int j = 0; j < s->nst; j++) {
         int m = s->st[j].metric;
         double h = isnan(x->half[m]) ? 0 : x->half[m];
-        wide |= !(h <= s->pc->precision * fabs(x->mean[m]));
+        double lim = fabs(s->pc->t[s->st[j].target].limit);
+        wide |= !(h <= s->pc->precision * fmax(fabs(x->mean[m]), lim));
         /* a slow drift MSER-5 cannot see inside one run (the whole run
          * transient) shows between lengths: the estimate moved by more
          * than this length's half-width since the runs half as long.  A
@@ -462,6 +466,30 @@ static int wants_longer(const struct search *s, struct cand *x)
                             fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
     }
     return x->transient || wide;
+}
+
+/* Steady state: a target x misses is estimated over the whole run (no
+ * warm-up to delete: ITL, attainment, utilization, ...) and its estimate
+ * has not been seen to settle -- the runs were never doubled, or it moved
+ * beyond its interval (and the indifference zone) when they were.  A run
+ * starts from an empty fleet whose replicas are still loading, so a
+ * whole-run estimate may be pessimistic as well as optimistic: such a
+ * miss is confirmed on longer runs before it stands. */
+static int miss_unsettled(const struct search *s, const struct cand *x)
+{
+    for (int j = 0; j < s->nst; j++) {
+        const struct gs_plan_st *st = &s->st[j];
+        const struct gs_plan_target *t = &s->pc->t[st->target];
+        if (st->what != GS_PLAN_SQ_WHOLE ||
+            gs_plan_target_state(s, x, t) != T_MISSED)
+            continue;
+        int m = st->metric;
+        double h = isnan(x->half[m]) ? 0 : x->half[m];
+        double z = s->pc->indifference * fabs(t->limit);
+        if (x->prev == NULL || fabs(x->mean[m] - x->prev[j]) > fmax(h, z))
+            return 1;
+    }
+    return 0;
 }
 
 /* Decide x after its runs: 1 if decided, 2 if its runs are to be
@@ -482,6 +510,8 @@ static int judge(const struct search *s, struct cand *x)
         open |= st == T_OPEN;
         zone |= st == T_ZONE;
     }
+    if (missed && x->lenf < s->pc->max_length && miss_unsettled(s, x))
+        return 2;
     if (missed) {
         x->status = x->nrun < s->pc->seeds ? C_STOPPED : C_INFEASIBLE;
         return 1;
@@ -882,6 +912,24 @@ static int gather(struct search *s, const double *res, size_t nout,
     return 0;
 }
 
+/* The jobs and requests x's runs simulated: every tier's jobs and the
+ * services' requests, summed over its runs at every length it had. */
+double gs_plan_simulated(const struct search *s, const struct cand *x)
+{
+    static const char *const tiers[] = { "inference.jobs", "training.jobs",
+                                         "interactive.jobs", "data.jobs",
+                                         "inference_requests" };
+    double n = x->sim_before;
+    for (int i = 0; i < 5; i++) {
+        int m = gs_run_metric_index(tiers[i]);
+        for (int k = 0; m >= 0 && k < x->nrun; k++) {
+            double v = x->v[(size_t)k * s->nm + m];
+            n += isnan(v) ? 0 : v;
+        }
+    }
+    return n;
+}
+
 /* Run x again from its first seed (the same seeds: common random numbers
  * hold) on runs twice as long, up to plan.max_length_factor.  0 or a
  * negative code with d filled. */
@@ -900,6 +948,8 @@ static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
     }
     for (int j = 0; j < s->nst; j++)
         x->prev[j] = x->mean[s->st[j].metric];
+    x->sim_before = gs_plan_simulated(s, x);
+    x->runs_before += x->nrun;
     gs_scenario_free(x->sc);
     x->sc = sc;
     s->lengthened += x->lenf == 1;

@@ -1,4 +1,4 @@
-/* plansteady.c -- steady-state estimates of the planner's service targets.
+/* plansteady.c -- steady-state estimates of the planner's targets.
  *
  * A question is steady state when its load is stationary: every source of
  * load is a generator whose rate has no daily, weekly or hourly cycle
@@ -10,26 +10,38 @@
  * Finite-horizon questions (a trace, a day with its cycle) are judged over
  * the whole run, as it is.
  *
- * For each target on a service's TTFT, end-to-end latency or queueing
- * delay (mean or percentile), the run's requests are taken in arrival
- * order; MSER-5 (White 1997; steady.h) finds the warm-up of that series,
- * which is deleted, and the estimate is recomputed over the requests that
- * remain with the summary's own estimator (GSL's interpolated quantile of
- * the finished requests), so a run without warm-up gives the summary's
- * value exactly.  Each seed's estimate is then one replication, and the
- * candidate's interval is the t interval over replications, as before.
- * ITL percentiles are token-weighted over iterations, not per request, and
- * job waits come from the metrics' sketches: those targets are judged over
- * the whole run (docs/planning.md says so).  MSER-5 also says when its
- * minimum sits on the half-way bound -- the transient may be longer than
- * half the run -- and the answer reports it; the search then lengthens the
- * candidate's runs (plansearch.c: wants_longer, lengthen), as it does when
- * an estimate still moves between lengths or its interval is wider than
- * plan.precision. */
+ * In a steady-state question every target is estimated for the long run
+ * and every one may lengthen the runs.  For a target on a service's TTFT,
+ * end-to-end latency or queueing delay (mean or percentile), the run's
+ * requests are taken in arrival order, and for a job-wait target (all
+ * jobs, or one tier: wait_mean, wait_p95, wait_p99) the started jobs'
+ * waits in arrival order; MSER-5 (White 1997; steady.h) finds the warm-up
+ * of that series, which is deleted, and the estimate is recomputed over
+ * what remains with the summary's own estimator (the mean, or the
+ * interpolated quantile of the sorted values: GSL's for requests, the
+ * metrics' identical one for job waits), so a run without warm-up gives
+ * the summary's value exactly.  Each seed's estimate is then one
+ * replication, and the candidate's interval is the t interval over
+ * replications, as before.  The other targets -- ITL percentiles
+ * (token-weighted over iterations, not per request), SLA attainment and
+ * violations, availability, utilization, cost, any run metric -- have no
+ * per-observation series to truncate and are estimated over the whole
+ * run.  Every target then takes part in the length decision (plansearch.c:
+ * wants_longer, lengthen): an interval wider than plan.precision, or an
+ * estimate that still moves when the runs double, lengthens them, so a
+ * whole-run estimate's start-up bias shrinks as 1 / length until it no
+ * longer shows.  MSER-5 also says when its minimum sits on the half-way
+ * bound -- the transient may be longer than half the run -- and the
+ * answer reports it when that decides the verdict: when the whole run
+ * and the part kept fall on different sides of the target (a run whose
+ * first half queued behind booting replicas), not when both meet it (a
+ * queue empty but for one early burst, as an M/M/c with spare servers
+ * is). */
 #include "planint.h"
 #include "../base/steady.h"
 #include "../inference/service.h"
 #include "../io/scenario.h"
+#include "../core/job.h"
 #include "../core/sim.h"
 #include "sweep.h"
 
@@ -65,11 +77,73 @@ int gs_plan_is_steady(const struct gs_scenario *sc,
     return sc->nsvcs > 0 || sc->wl_kind == GS_WL_GENERATE;
 }
 
-enum { SQ_TTFT, SQ_E2E, SQ_QUEUE };
+/* The service target metric m ("service.NAME.FIELD") as an estimate of
+ * s->st's kind: its service, kind and quantile; 0 when it is not one. */
+static int service_st(const struct search *s, const char *m,
+                      struct gs_plan_st *t)
+{
+    static const char *const what[3] = { "ttft", "e2e", "queue" };
+    if (strncmp(m, "service.", 8) != 0)
+        return 0;
+    for (int j = 0; j < s->base->nsvcs; j++) {
+        size_t ln = strlen(s->base->svcs[j].name);
+        if (strncmp(m + 8, s->base->svcs[j].name, ln) != 0 || m[8 + ln] != '.')
+            continue;
+        const char *f = m + 9 + ln;
+        for (int w = 0; w < 3; w++) {
+            size_t lw = strlen(what[w]);
+            if (strncmp(f, what[w], lw) != 0 || f[lw] != '_')
+                continue;
+            double p = NAN;
+            char *end;
+            if (strcmp(f + lw, "_mean_s") == 0)
+                p = -1;
+            else if (f[lw + 1] == 'p' &&
+                     (p = strtod(f + lw + 2, &end) / 100,
+                      strcmp(end, "_s") != 0))
+                p = NAN;
+            if (isnan(p))
+                continue;
+            t->svc = j;
+            t->what = w;
+            t->p = p;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The job-wait target metric m ("wait_p95_s", "training.wait_mean_s"):
+ * its tier (-1: every job) and quantile; 0 when it is not one. */
+static int wait_st(const char *m, struct gs_plan_st *t)
+{
+    static const char *const f[3] = { "wait_mean_s", "wait_p95_s",
+                                      "wait_p99_s" };
+    static const double p[3] = { -1, 0.95, 0.99 };
+    const char *dot = strchr(m, '.');
+    int tier = -1;
+    if (dot) {
+        for (int k = 0; k < GS_NTIERS; k++) {
+            size_t l = strlen(gs_tier_name(k));
+            if ((size_t)(dot - m) == l && strncmp(m, gs_tier_name(k), l) == 0)
+                tier = k;
+        }
+        if (tier < 0)
+            return 0;
+        m = dot + 1;
+    }
+    for (int k = 0; k < 3; k++)
+        if (strcmp(m, f[k]) == 0) {
+            t->svc = tier;
+            t->what = GS_PLAN_SQ_WAIT;
+            t->p = p[k];
+            return 1;
+        }
+    return 0;
+}
 
 void gs_plan_steady_bind(struct search *s)
 {
-    static const char *const what[3] = { "ttft", "e2e", "queue" };
     s->nst = 0;
     if (!gs_plan_is_steady(s->base, s->pc))
         return;
@@ -77,36 +151,14 @@ void gs_plan_steady_bind(struct search *s)
     GS_OOM_IF(s->st == NULL);
     for (int i = 0; i < s->pc->ntargets; i++) {
         const char *m = s->pc->t[i].metric;
-        if (strncmp(m, "service.", 8) != 0)
-            continue;
-        for (int j = 0; j < s->base->nsvcs; j++) {
-            size_t ln = strlen(s->base->svcs[j].name);
-            if (strncmp(m + 8, s->base->svcs[j].name, ln) != 0 ||
-                m[8 + ln] != '.')
-                continue;
-            const char *f = m + 9 + ln;
-            for (int w = 0; w < 3; w++) {
-                size_t lw = strlen(what[w]);
-                if (strncmp(f, what[w], lw) != 0 || f[lw] != '_')
-                    continue;
-                double p = NAN;
-                char *end;
-                if (strcmp(f + lw, "_mean_s") == 0)
-                    p = -1;
-                else if (f[lw + 1] == 'p' &&
-                         (p = strtod(f + lw + 2, &end) / 100,
-                          strcmp(end, "_s") != 0))
-                    p = NAN;
-                if (isnan(p))
-                    continue;
-                struct gs_plan_st *t = &s->st[s->nst++];
-                t->target = i;
-                t->metric = gs_run_metric_index(m);
-                GS_ASSERT(t->metric >= 0);
-                t->svc = j;
-                t->what = w;
-                t->p = p;
-            }
+        struct gs_plan_st *t = &s->st[s->nst++];
+        t->target = i;
+        t->metric = gs_run_metric_index(m);
+        GS_ASSERT(t->metric >= 0);
+        if (!service_st(s, m, t) && !wait_st(m, t)) {
+            t->svc = -1;                /* judged over the whole run */
+            t->what = GS_PLAN_SQ_WHOLE;
+            t->p = NAN;
         }
     }
 }
@@ -116,8 +168,15 @@ static double req_value(const struct gs_reqrec *q, int w)
 {
     if (q->state != GS_REQ_DONE)
         return NAN;
-    return w == SQ_TTFT ? q->first - q->arrival
-         : w == SQ_E2E ? q->end - q->arrival : (double)q->queue;
+    return w == GS_PLAN_SQ_TTFT ? q->first - q->arrival
+         : w == GS_PLAN_SQ_E2E ? q->end - q->arrival : (double)q->queue;
+}
+
+/* v meets target g (plansearch.c's gs_plan_meets: this file stays below
+ * the search). */
+static int meets(double v, const struct gs_plan_target *g)
+{
+    return g->upper ? v <= g->limit : v >= g->limit;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -126,27 +185,51 @@ static int dbl_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Target t's series from sim, in arrival order, into a new array (*n
+ * values): its service's finished requests, or its tier's started jobs'
+ * waits in seconds (job records are in arrival order). */
+static double *series(const struct gs_plan_st *t, const struct gs_sim *sim,
+                      long *n)
+{
+    long nr = 0, k = 0;
+    double *x;
+    if (t->what == GS_PLAN_SQ_WAIT) {
+        const struct gs_jobrec *r = gs_sim_records(sim, &nr);
+        x = malloc((size_t)(nr + 1) * sizeof *x);
+        GS_OOM_IF(x == NULL);
+        for (long j = 0; j < nr; j++)
+            if (r[j].start >= 0 && (t->svc < 0 || (int)r[j].tier == t->svc))
+                x[k++] = (double)(r[j].start - r[j].arrival) / 1000.0;
+    } else {
+        const struct gs_reqrec *q = gs_sim_service_requests(sim, t->svc, &nr);
+        x = malloc((size_t)(nr + 1) * sizeof *x);
+        GS_OOM_IF(x == NULL);
+        for (long r = 0; r < nr; r++) {
+            double v = req_value(&q[r], t->what);
+            if (!isnan(v))
+                x[k++] = v;
+        }
+    }
+    *n = k;
+    return x;
+}
+
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
                           double *out, double *warm)
 {
     for (int k = 0; k < s->nst; k++) {
         const struct gs_plan_st *t = &s->st[k];
+        warm[k] = 0;
+        if (t->what == GS_PLAN_SQ_WHOLE)
+            continue;
         long n = 0;
-        const struct gs_reqrec *q = gs_sim_service_requests(sim, t->svc, &n);
-        double *x = malloc((size_t)(n + 1) * sizeof *x);
-        GS_OOM_IF(x == NULL);
-        long k2 = 0;
-        for (long r = 0; r < n; r++) {
-            double v = req_value(&q[r], t->what);
-            if (!isnan(v))
-                x[k2++] = v;
-        }
+        double *x = series(t, sim, &n);
         long w = 0;
         int at_limit = 0;
-        if (k2 < 10 || gs_mser5(x, k2, &w, &at_limit) < 0)
+        if (n < 10 || gs_mser5(x, n, &w, &at_limit) < 0)
             w = 0;                  /* too few to tell: the whole run */
-        long m = k2 - w;
-        warm[k] = at_limit ? -(double)w - 1 : (double)w;
+        long m = n - w;
+        double whole = out[t->metric];
         if (w > 0 && m > 0) {
             double *y = x + w;
             if (t->p < 0) {
@@ -157,6 +240,16 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
                     y, 1, (size_t)m, t->p);
             }
         }
+        /* MSER-5 at its limit: where the warm-up ends is not known.  It
+         * matters when the verdict depends on it -- the whole run and the
+         * part kept fall on different sides of the target (a run whose
+         * first half queued behind booting replicas); when both meet it or
+         * both miss it (a queue empty but for one early burst), it does
+         * not. */
+        const struct gs_plan_target *g = &s->pc->t[t->target];
+        if (at_limit && meets(whole, g) == meets(out[t->metric], g))
+            at_limit = 0;
+        warm[k] = at_limit ? -(double)w - 1 : (double)w;
         free(x);
     }
 }

@@ -16,6 +16,7 @@
  * docs/planning.md).  Only rank 0 prints and writes; wall times go to
  * stderr, so stdout and the file depend only on the inputs. */
 #include "sweep.h"
+#include "../base/steady.h"
 #include "../base/suggest.h"
 #include "../io/outfile.h"
 #include "compare.h"
@@ -227,6 +228,10 @@ static const char usage[] =
 "  --list-metrics    print the metric names and exit\n"
 "  --csv             print the table as CSV\n"
 "  -q, --quiet       print no table\n"
+"  --precision R     add seeds until every point's 95% interval of each\n"
+"                    --metrics metric is within R of its mean (relative\n"
+"                    half-width, e.g. 0.05), or --max-seeds; says which\n"
+"  --max-seeds N     the cap of --precision (default 200)\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage, 1 results not written\n";
 
@@ -483,6 +488,8 @@ static const struct option opts[] = {
     { "list-metrics", no_argument, NULL, 'l' },
     { "csv", no_argument, NULL, 'c' },
     { "quiet", no_argument, NULL, 'q' },
+    { "precision", required_argument, NULL, 'R' },
+    { "max-seeds", required_argument, NULL, 'X' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -516,6 +523,29 @@ static int add_set(struct sweep *s, const char *kv)
         }
     s->nset++;
     return 0;
+}
+
+/* The worst relative half-width over the points and the shown metrics
+ * (a metric the same on every seed counts as precise; NaN when one cannot
+ * be told: a mean of 0 with a spread, or a metric with no value). */
+static double worst_rel(const struct sweep *s, const double *values,
+                        const int *show, double *col)
+{
+    double worst = 0;
+    for (int p = 0; p < s->npoints; p++)
+        for (int m = 0; m < s->nm; m++) {
+            if (!show[m])
+                continue;
+            for (int k = 0; k < s->nseeds; k++)
+                col[k] = values[((size_t)p * s->nseeds + k) * s->nm + m];
+            struct gs_ci ci;
+            gs_ci_reps(col, s->nseeds, 0.95, &ci, NULL);
+            double h = gs_ci_rel(&ci);
+            if (gs_ci_precise(&ci, 0) || (!isnan(h) && h <= worst))
+                continue;
+            worst = h;          /* NaN stays the worst */
+        }
+    return worst;
 }
 
 /* Which metrics --metrics shows (show[nm]: all when mlist is NULL).  0,
@@ -572,6 +602,85 @@ static void summarize(const struct sweep *s, const double *values,
         }
 }
 
+/* --precision: the relative half-width asked (0: none), the cap on
+ * seeds, and what was reached. */
+struct prec {
+    double rel;
+    long cap;
+    double worst;
+    int met;
+};
+
+/* Run every point with seeds seeds into *values (and *col, room for the
+ * seeds); with p->rel, while some interval of a shown metric is wider than
+ * asked, again with more seeds (gs_next_length; the seeds are the
+ * scenario's seed + k, so the grown sweep is the one that many seeds give
+ * from the start).  s->nseeds is the count run.  0, or the exit status
+ * with the message printed. */
+static int run_points(struct sweep *s, long seeds, long jobs, int silent,
+                      const int *show, struct prec *p, double **values,
+                      double **col, struct gs_diag *d)
+{
+    for (s->nseeds = (int)seeds;;) {
+        int ntasks = s->npoints * s->nseeds;
+        free(*values);
+        free(*col);
+        *values = calloc((size_t)ntasks * (size_t)s->nm, sizeof **values);
+        *col = calloc((size_t)s->nseeds, sizeof **col);
+        if (*values == NULL || *col == NULL) {
+            fprintf(stderr, "gpusim: out of memory\n");
+            return 2;
+        }
+        struct gs_progress pr;
+        gs_progress_init(&pr, "sweep", silent || !gs_dist_leader());
+        gs_dist_progress(on_progress, &pr);
+        int drc = gs_dist_run_named(ntasks, (int)jobs, s->nm, task,
+                                    task_name, s, *values, d);
+        gs_dist_progress(NULL, NULL);
+        gs_progress_end(&pr);
+        if (drc < 0)
+            return gs_report_diag(d, d->code == GS_EIO ? 1 : 2);
+        if (p->rel <= 0)
+            return 0;
+        p->worst = worst_rel(s, *values, show, *col);
+        p->met = !isnan(p->worst) && p->worst <= p->rel;
+        if (p->met || s->nseeds >= p->cap)
+            return 0;
+        s->nseeds = (int)gs_next_length(s->nseeds, p->worst, p->rel, p->cap);
+    }
+}
+
+/* --precision's line on standard error: met or not, with how many seeds
+ * (nothing without --precision). */
+static void prec_line(const struct prec *p, int nseeds)
+{
+    if (p->rel > 0)
+        fprintf(stderr, "gpusim: --precision %g: %s with %d seeds (the worst "
+                "relative half-width %.3g)\n", p->rel,
+                p->met ? "met" : "not met at the --max-seeds cap", nseeds,
+                p->worst);
+}
+
+/* The --precision and --max-seeds values ('R', 'X'): 0, or 2 after the
+ * usage error. */
+static int precision_opt(int ch, const char *arg, double *prec, long *cap)
+{
+    char *end;
+    if (ch == 'R') {
+        *prec = strtod(arg, &end);
+        if (*arg == '\0' || *end != '\0' || !(*prec > 0 && *prec < 1))
+            return usage_error("sweep: --precision takes a relative "
+                               "half-width above 0 and below 1 (0.05), not "
+                               "'%s'", arg);
+        return 0;
+    }
+    *cap = strtol(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || *cap < 2 || *cap > 10000)
+        return usage_error("sweep: --max-seeds takes a whole number from 2 "
+                           "to 10000, not '%s'", arg);
+    return 0;
+}
+
 /* --seeds ('s') or --jobs ('j'): 0 with *v set, or the usage error's
  * status. */
 static int count_opt(int ch, const char *arg, long *v)
@@ -618,7 +727,8 @@ static void done_line(const struct sweep *s, double secs, long jobs,
 static int sweep_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *mlist = NULL;
-    long seeds = 5, jobs = gs_dist_default_jobs();
+    long seeds = 5, jobs = gs_dist_default_jobs(), max_seeds = 200;
+    double precision = 0;
     int csv = 0, quiet = 0, force = 0, list = 0, ch;
     struct sweep s = { 0 };
     int status = 2;
@@ -649,6 +759,13 @@ static int sweep_main(int argc, char **argv)
         case 'l': list = 1; break;
         case 'c': csv = 1; break;
         case 'q': quiet = 1; break;
+        case 'R':
+        case 'X':
+            if ((status = precision_opt(ch, optarg, &precision,
+                                        &max_seeds)) != 0)
+                goto done;
+            status = 2;
+            break;
         case 'h':
             if (gs_dist_leader())
                 fputs(usage, stdout);
@@ -674,6 +791,11 @@ static int sweep_main(int argc, char **argv)
     if (file == NULL) {
         status = usage_error("%s", "sweep: which scenario? (a JSON file, or "
                              "'quickstart')");
+        goto done;
+    }
+    if (precision > 0 && mlist == NULL) {
+        status = usage_error("%s", "sweep: --precision needs --metrics: the "
+                             "metrics whose intervals it narrows");
         goto done;
     }
     struct gs_diag d = { 0 };
@@ -703,30 +825,21 @@ static int sweep_main(int argc, char **argv)
         status = gs_report_diag(&d, 2);
         goto out;
     }
-    s.nseeds = (int)seeds;
-    int ntasks = s.npoints * s.nseeds;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct prec pc = { .rel = precision, .cap = max_seeds, .worst = NAN };
+    status = run_points(&s, seeds, jobs, quiet || csv, show, &pc, &values,
+                        &col, &d);
+    if (status != 0)
+        goto out;
+    status = 2;
     size_t cells = (size_t)s.npoints * (size_t)s.nm;
-    values = calloc((size_t)ntasks * (size_t)s.nm, sizeof *values);
     table = calloc(cells * 7, sizeof *table);
     mean = calloc(cells, sizeof *mean);
     sd = calloc(cells, sizeof *sd);
     half = calloc(cells, sizeof *half);
-    col = calloc((size_t)s.nseeds, sizeof *col);
-    if (!values || !table || !mean || !sd || !half || !col) {
+    if (!table || !mean || !sd || !half) {
         fprintf(stderr, "gpusim: out of memory\n");
-        goto out;
-    }
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    struct gs_progress pr;
-    gs_progress_init(&pr, "sweep", quiet || csv || !gs_dist_leader());
-    gs_dist_progress(on_progress, &pr);
-    int drc = gs_dist_run_named(ntasks, (int)jobs, s.nm, task, task_name,
-                                &s, values, &d);
-    gs_dist_progress(NULL, NULL);
-    gs_progress_end(&pr);
-    if (drc < 0) {
-        status = gs_report_diag(&d, d.code == GS_EIO ? 1 : 2);
         goto out;
     }
     double secs = seconds_since(&t0);
@@ -744,6 +857,7 @@ static int sweep_main(int argc, char **argv)
                 print_table(stdout, &s, base->name, show, mean, half);
             fflush(stdout);
         }
+        prec_line(&pc, s.nseeds);
         done_line(&s, secs, jobs, out);
     }
 out:
