@@ -31,6 +31,11 @@
 /* Load full in a child and look at its ABI; 0 when the child came back
  * (whatever it found: the load in this process then says what), or a
  * negative code when it crashed or hung. */
+/* The probe's exit status when the library loaded but is not a plug-in
+ * of this ABI (the load here then says what); any other status but 0 is
+ * a crash a handler turned into an exit (a sanitizer's exits 1). */
+#define PROBE_OTHER 42
+
 static int probe(const char *full, const char *path, struct gs_diag *d)
 {
     fflush(stdout);
@@ -39,7 +44,7 @@ static int probe(const char *full, const char *path, struct gs_diag *d)
     if (pid == 0) {
         void *h = dlopen(full, RTLD_NOW | RTLD_LOCAL);
         const struct gs_policy_ops *ops = h ? dlsym(h, GS_PLUGIN_SYMBOL) : NULL;
-        _exit(ops && ops->abi == GS_POLICY_ABI ? 0 : 1);
+        _exit(ops && ops->abi == GS_POLICY_ABI ? 0 : PROBE_OTHER);
     }
     if (pid < 0)
         return gs_diag_set(d, GS_EIO, path, "cannot start a process to "
@@ -65,6 +70,12 @@ static int probe(const char *full, const char *path, struct gs_diag *d)
                            "loading (signal %d, %s: in its constructor or a "
                            "library it needs); not loaded", WTERMSIG(st),
                            strsignal(WTERMSIG(st)));
+    if (r > 0 && WIFEXITED(st) && WEXITSTATUS(st) != 0 &&
+        WEXITSTATUS(st) != PROBE_OTHER)
+        return gs_diag_set(d, GS_EIO, path, "the plug-in crashed while "
+                           "loading (its probe exited with status %d: a "
+                           "constructor that exits, or a crash a handler "
+                           "caught); not loaded", WEXITSTATUS(st));
     return 0;
 }
 
