@@ -245,7 +245,12 @@ static void test_sigterm(void)
     CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
     if (!WIFSIGNALED(st))
         printf("\n    gpusim exited with status %d", WEXITSTATUS(st));
-    CU_ASSERT(dt < 5);
+    /* the grace is 2 s (GS_CLEANUP_GRACE_MS); the rest is slack for a
+     * loaded CI machine (5 s was missed once at load 12): a handler that
+     * waits for the stopped worker never returns at all */
+    CU_ASSERT(dt < 10);
+    if (dt >= 10)
+        printf("\n    gpusim took %.1f s to exit after SIGTERM", dt);
     CU_ASSERT(kill((pid_t)worker, 0) != 0);      /* gone, and reaped */
     CU_ASSERT_EQUAL(leftovers(), 0);
 }
