@@ -40,6 +40,9 @@ CROSS = [
     ("a class's MIG profile is one a MIG pool of the fleet has",
      "no MIG pool of the fleet has profile"),
     ("a MIG layout is made of its GPU's profiles", "unknown MIG profile"),
+    ("a pool's region is one of $.energy's", "declare it in $.energy.regions"),
+    ("a pool's power cap lies between its GPU's idle and board power",
+     "is outside what"),
     ("services sharing a stream split it by length routes", "stream '"),
 ]
 
