@@ -286,7 +286,8 @@ static int64_t common_step(const struct gs_dcgm *m)
         if (m->r[i].dev == m->r[i - 1].dev && m->r[i].t > m->r[i - 1].t)
             gap[ng++] = m->r[i].t - m->r[i - 1].t;
     int64_t best = 0;
-    qsort(gap, (size_t)ng, sizeof *gap, cmp_i64);
+    if (ng > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(gap, (size_t)ng, sizeof *gap, cmp_i64);
     for (long i = 0, run = 0, bestrun = 0; i < ng; i++) {
         run = i > 0 && gap[i] == gap[i - 1] ? run + 1 : 1;
         if (run > bestrun) {
@@ -376,7 +377,8 @@ static void account(struct gs_dcgm *m, long a, long b, double dt)
 
 static int sweep(struct gs_dcgm *m)
 {
-    qsort(m->r, (size_t)m->nr, sizeof *m->r, by_dev_time);
+    if (m->nr > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(m->r, (size_t)m->nr, sizeof *m->r, by_dev_time);
     long w = 0;     /* a sample repeated across files is kept once */
     for (long i = 0; i < m->nr; i++)
         if (w == 0 || by_dev_time(&m->r[w - 1], &m->r[i]) != 0)

@@ -594,7 +594,8 @@ static void merge_uids(struct kpods *s)
 {
     if (s->n == 0)
         return;
-    qsort(s->v, (size_t)s->n, sizeof *s->v, by_uid);
+    if (s->n > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(s->v, (size_t)s->n, sizeof *s->v, by_uid);
     long w = 0;
     for (long i = 0; i < s->n; i++) {
         if (i + 1 < s->n && strcmp(s->v[i].uid, s->v[i + 1].uid) == 0)
@@ -763,7 +764,8 @@ static int pods_build(struct kpods *s, const char *path, struct gs_diag *d)
         return gs_diag_set(d, GS_EPARSE, path, "no pod to replay (%ld left "
                            "out)", s->h.left.n);
     /* Gangs together (pods without one each alone), by creation. */
-    qsort(s->v, (size_t)s->n, sizeof *s->v, by_gang);
+    if (s->n > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(s->v, (size_t)s->n, sizeof *s->v, by_gang);
     int64_t origin = INT64_MAX;
     for (long i = 0; i < s->n; i++)
         origin = s->v[i].created < origin ? s->v[i].created : origin;
@@ -1107,7 +1109,8 @@ static void ksm_pod(struct kpods *s, long a, long b, struct kpod *p)
 
 static int ksm_fold(struct kpods *s, const char *path, struct gs_diag *d)
 {
-    qsort(s->f, (size_t)s->nf, sizeof *s->f, by_fact);
+    if (s->nf > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(s->f, (size_t)s->nf, sizeof *s->f, by_fact);
     for (long a = 0, b; a < s->nf; a = b) {
         b = a + 1;
         while (b < s->nf && strcmp(s->f[b].uid, s->f[a].uid) == 0)
