@@ -11,7 +11,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
 obj=$(cd "$1" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gs-layers.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT   # a signal ends the script (and EXIT cleans up):
+trap 'exit 143' TERM  # a cleanup trap alone would let it go on without $work
 fail=0
 check() {   # NAME EXPECTED-STATUS PATTERN: run the check on the copy
     python3 "$work/tests/check_layers.py" --root "$work" --obj "$work/obj" \

@@ -13,7 +13,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 gpusim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mode=${2:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gs-h5doc.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT   # a signal ends the script (and EXIT cleans up):
+trap 'exit 143' TERM  # a cleanup trap alone would let it go on without $work
 sc=$here/scenarios
 (
     cd "$work" &&

@@ -91,6 +91,26 @@ static inline int gs_hostile_run(const char *dir, const char *const *argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* What gs_hostile_run wrote to dir's log so far (malloc'ed), and the log
+ * removed, so the next run's messages stand alone. */
+static inline char *gs_hostile_take_log(const char *dir)
+{
+    char *log = NULL, *text = NULL;
+    size_t n = 0;
+    if (asprintf(&log, "%s.log", dir) < 0)
+        return strdup("");
+    FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
+    int ch;
+    while (fp && (ch = fgetc(fp)) != EOF)
+        fputc(ch, mf);
+    fclose(mf);
+    if (fp)
+        fclose(fp);
+    unlink(log);
+    free(log);
+    return text;
+}
+
 /* 1 when a file whose name starts with CANARY exists in dir (or in any
  * folder below it), else 0. */
 static inline int gs_hostile_canary(const char *dir)

@@ -15,7 +15,9 @@ gpusim=$(realpath "$1"); mode=${2:-check}
 here=$(cd "$(dirname "$0")" && pwd)
 refs="$here/refs/outputs.sha256"
 work=$(mktemp -d "${TMPDIR:-/tmp}/gs-refcheck.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT   # a signal ends the script (and EXIT cleans up):
+trap 'exit 143' TERM  # a cleanup trap alone would let it go on without $work
 cd "$work" || exit 1
 one() {   # NAME ARGS...: run, keep the summary and the result file
     name=$1; shift

@@ -44,7 +44,9 @@ if [ "${1:-}" = --one ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gs-tests.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT   # a signal ends the script (and EXIT cleans up):
+trap 'exit 143' TERM  # a cleanup trap alone would let it go on without $work
 : >"$work/lock"
 # The order: tests/slow.txt's names that were given, then the rest.
 : >"$work/order"

@@ -20,24 +20,6 @@
 
 static const char *dir;
 
-static char *take_log(void)
-{
-    char *log = NULL, *text = NULL;
-    size_t n = 0;
-    if (asprintf(&log, "%s.log", dir) < 0)
-        return strdup("");
-    FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
-    int ch;
-    while (fp && (ch = fgetc(fp)) != EOF)
-        fputc(ch, mf);
-    fclose(mf);
-    if (fp)
-        fclose(fp);
-    unlink(log);
-    free(log);
-    return text;
-}
-
 static int write_file(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "w");
@@ -91,7 +73,7 @@ static int out_at(int c, const char *target, const char *top)
     a[n] = NULL;
     int before = gs_hostile_files(top);
     int rc = gs_hostile_run(dir, a);
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     struct stat st;
     if (rc == 0) {
         CU_ASSERT(stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -154,7 +136,7 @@ static void test_default_name_max(void)
     int before = gs_hostile_entries(dir);
     const char *a[] = { "gpusim", "run", name, "--csv", NULL };
     CU_ASSERT_EQUAL(gs_hostile_run(dir, a), 0);
-    free(take_log());
+    free(gs_hostile_take_log(dir));
     char h5[NAME_MAX + 1];
     memcpy(h5, name, NAME_MAX - 5);
     memcpy(h5 + NAME_MAX - 5, ".h5", 4);
@@ -165,7 +147,7 @@ static void test_default_name_max(void)
     for (int i = 0; i < 4; i++) {
         const char *b[] = { "gpusim", verbs[i], name, "--quiet", NULL };
         int rc = gs_hostile_run(dir, b);
-        char *msg = take_log();
+        char *msg = gs_hostile_take_log(dir);
         if (rc != 2 || strstr(msg, "NAME_MAX") == NULL)
             printf("\n    %s: rc=%d: %s", verbs[i], rc, msg);
         CU_ASSERT_EQUAL(rc, 2);
@@ -228,7 +210,7 @@ static void test_notebook_path_max(void)
     const char *a[] = { "gpusim", "run", "t.json", "--out", "t.h5", "-q",
                         NULL };
     CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, a), 0);
-    free(take_log());
+    free(gs_hostile_take_log(dir));
     for (int fits = 1; fits >= 0; fits--) {
         size_t len = fits ? PATH_MAX - 1 - 26 : PATH_MAX - 1 - 10;
         char *deep = gs_hostile_deep(dir, 90 + fits, len), *top = NULL;

@@ -33,24 +33,6 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static char *take_log(void)
-{
-    char *log = NULL, *text = NULL;
-    size_t n = 0;
-    if (asprintf(&log, "%s.log", dir) < 0)
-        return strdup("");
-    FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
-    int ch;
-    while (fp && (ch = fgetc(fp)) != EOF)
-        fputc(ch, mf);
-    fclose(mf);
-    if (fp)
-        fclose(fp);
-    unlink(log);
-    free(log);
-    return text;
-}
-
 /* Files in dir other than the scenarios s*.json. */
 static int leftovers(void)
 {
@@ -93,7 +75,7 @@ static void check(const char *const *argv, int want_rc, const char *want,
     double t0 = now();
     int rc = gs_hostile_run(dir, argv);
     double dt = now() - t0;
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     if (rc != want_rc || strstr(msg, want) == NULL || dt > max_s)
         printf("\n    %s %s: rc=%d in %.1f s: %s", argv[1], argv[2], rc, dt,
                msg);
@@ -283,7 +265,7 @@ static void test_memory(void)
     const char *e[] = { "gpusim", "run", "s44.json", "--no-out", "-q",
                         "--max-memory=1G", NULL };
     CU_ASSERT_EQUAL(gs_hostile_run(dir, e), 0);
-    free(take_log());
+    free(gs_hostile_take_log(dir));
     const char *f[] = { "gpusim", "run", "s44.json", "--max-memory", "lots",
                         NULL };
     check(f, 2, "--max-memory takes a size", 5);
