@@ -135,6 +135,16 @@ struct fair {
      * kept as shares and groups change (tfix), O(log T) a change. */
     int *th;
     int nth, capth;
+    /* A pass that changed nothing is not run again on the same state:
+     * idle says the last one started and preempted nothing (ver moved by
+     * its own ++ only) while misses repeat; the next is skipped while ver,
+     * the window (wchg counts its joins and leaves) and the fleet's
+     * capacity (fw, a watch of every node: gs_sim_watch) stay as that pass
+     * left them. */
+    int fw;
+    uint64_t wchg;
+    int idle;
+    uint64_t idle_ver, idle_wchg, idle_ep;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
@@ -195,6 +205,27 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
             s->maxgpn = f->pools[i].s.gpn;
     if (s->recl == NULL || s->pe == NULL || s->node_rv == NULL ||
         s->own == NULL) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
+    struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
+    if (all == NULL) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
+    for (int i = 0; i < f->npools; i++)
+        all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
+    s->fw = gs_sim_watch(sim, all, f->npools);
+    free(all);
+    if (s->fw < 0) {
         free(s->recl);
         free(s->pe);
         free(s->node_rv);
@@ -653,6 +684,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 static void win_add(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     ten_ensure(s, s->sim, j->tenant);
     struct ten *x = &s->t[j->tenant];
     int n0 = s->gs.n;
@@ -672,6 +704,7 @@ static void win_add(void *ctx, struct gs_job *j)
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     int g = (int)(j->pslot >> 8);
     int head = gs_jgroup_head(&s->gs.g[g]) == j;
     gs_jgroup_remove(&s->gs.g[g], j);
@@ -993,9 +1026,12 @@ static void fair_schedule(void *state, struct gs_sim *sim)
 {
     struct fair *s = state;
     gs_jwin_settle(&s->win, sim);
+    if (s->idle && s->ver == s->idle_ver && s->wchg == s->idle_wchg &&
+        gs_sim_watch_epoch(sim, s->fw) == s->idle_ep)
+        return;                 /* the state the last pass left alone */
     gs_sim_examine(sim, 1);
     s->in_pass = 1;
-    s->ver++;                           /* reclaim misses are per pass */
+    uint64_t v0 = ++s->ver;             /* reclaim misses are per pass */
     owners(s, sim);
     /* sizes for borrowers(): an entry per group, and the window's jobs
      * put aside */
@@ -1013,9 +1049,13 @@ static void fair_schedule(void *state, struct gs_sim *sim)
     }
     borrowers(s, sim);
     s->in_pass = 0;
+    s->idle = s->ver == v0 && s->nlate == 0 && gs_sim_misses_repeat(sim);
     for (long i = 0; i < s->nlate; i++)
         gs_jwin_arrive(&s->win, s->late[i]);
     s->nlate = 0;
+    s->idle_ver = s->ver;
+    s->idle_wchg = s->wchg;
+    s->idle_ep = gs_sim_watch_epoch(sim, s->fw);
 }
 
 const struct gs_policy_ops gs_policy_fair = {
