@@ -375,7 +375,8 @@ static void tfix(struct fair *s, int t)
 static void gfix(struct fair *s, int t, int g)
 {
     gs_gheap_fix(&s->t[t].gh, &s->gs, g);
-    tfix(s, t);
+    if ((s->t[t].gh.n > 0) != (s->t[t].tpos >= 0))    /* the share stays */
+        tfix(s, t);
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -967,7 +968,8 @@ static void set_aside(struct fair *s, int t, int g, int *ndead)
     s->gs.g[g].mark = 1;
     s->dead[(*ndead)++] = g;
     gs_gheap_pop(&s->t[t].gh, &s->gs);
-    tfix(s, t);
+    if (s->t[t].gh.n == 0)
+        tfix(s, t);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
