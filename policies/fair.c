@@ -274,6 +274,15 @@ static double job_gpus(const struct gs_job *j)
     return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
 }
 
+/* Could a job of group g keep tenant t within its guarantee (owner_try's
+ * quota test, the same sum: a group's jobs share their need)? */
+static int within(const struct fair *s, int t, int g)
+{
+    const struct gs_need *n = &s->gs.g[g].need;
+    double gp = n->gpus > 0 ? n->gpus : n->milli / 1000.0;
+    return !(s->t[t].gpus + gp > s->t[t].quota + EPS);
+}
+
 /* GPU memory a running job holds, GB (what gs_fleet_commit takes). */
 static double job_mem(struct gs_sim *sim, const struct gs_job *j)
 {
@@ -865,7 +874,8 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0)
+                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0 &&
+                    within(s, t, s->t[t].grp[k]))
                     om_push(s, s->t[t].grp[k]);
     }
     gs_sim_examine(sim, s->nom);
@@ -918,7 +928,8 @@ static void owners(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
+                if (within(s, t, s->t[t].grp[k]))
+                    n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
     }
     if (n == 0)
         return;
@@ -933,8 +944,9 @@ static void owners(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
-                                       s) < 0);
+                if (within(s, t, s->t[t].grp[k]))
+                    GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q,
+                                           collect, s) < 0);
     }
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
