@@ -284,15 +284,10 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
         if (ps->gpn == 0)
             continue;
         double limit = sc->cat.m[ps->model].power_w;
-        struct gs_host_power h = gs_host_power_default(
-            sc->cat.m[ps->model].name, ps->gpn);
-        if (ps->host_given) {
-            h.idle_w = ps->host_idle_w;
-            h.busy_w = ps->host_busy_w;
-        }
-        pl->host_idle_w = h.idle_w / ps->gpn;
-        pl->host_dyn_w = (h.busy_w - h.idle_w) / ps->gpn;
-        pl->idle_w = limit * gs_power_default.idle + pl->host_idle_w;
+        struct gs_slot_power sp = gs_power_slot(&sc->cat.m[ps->model], ps);
+        pl->host_idle_w = sp.host_idle_w;
+        pl->host_dyn_w = sp.host_dyn_w;
+        pl->idle_w = sp.board_idle_w + sp.host_idle_w;
         pl->busy_w = limit;     /* the curve at (cb, 1 - cb), set per job */
         if (ps->power_cap_w > 0 && ps->power_cap_w < limit)
             pl->busy_w = ps->power_cap_w;

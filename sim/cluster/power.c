@@ -65,6 +65,8 @@
  * scales with the share of the node's GPUs allocated to jobs: the CPUs,
  * memory and NICs work for the GPUs that run. */
 #include "power.h"
+#include "fleet.h"
+#include "gpu.h"
 
 #include <math.h>
 #include <strings.h>
@@ -123,4 +125,21 @@ struct gs_host_power gs_host_power_default(const char *gpu_name, int gpn)
             h = host8[i].host_w;
     double busy = gpn > 0 ? h * gpn / 8.0 : 0;
     return (struct gs_host_power){ busy * GS_HOST_IDLE_SHARE, busy };
+}
+
+struct gs_slot_power gs_power_slot(const struct gs_gpu_model *m,
+                                   const struct gs_pool_spec *ps)
+{
+    struct gs_slot_power o = { 0, 0, 0 };
+    if (ps->gpn <= 0)
+        return o;
+    struct gs_host_power h = gs_host_power_default(m->name, ps->gpn);
+    if (ps->host_given) {
+        h.idle_w = ps->host_idle_w;
+        h.busy_w = ps->host_busy_w;
+    }
+    o.board_idle_w = m->power_w * gs_power_default.idle;
+    o.host_idle_w = h.idle_w / ps->gpn;
+    o.host_dyn_w = (h.busy_w - h.idle_w) / ps->gpn;
+    return o;
 }

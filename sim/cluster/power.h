@@ -49,4 +49,17 @@ struct gs_host_power {
  * the published 8-GPU system's maximum less its 8 boards, x gpn / 8. */
 struct gs_host_power gs_host_power_default(const char *gpu_name, int gpn);
 
+/* What one GPU slot of a pool draws apart from its board's dynamic
+ * power, W: its board's idle power, its 1/gpn share of its node's host
+ * idle power (while the node is up), and its share of the host's busy
+ * power above idle (while the slot is allocated).  The pool's own
+ * host_idle_w / host_busy_w where given, else gs_host_power_default. */
+struct gs_slot_power {
+    double board_idle_w, host_idle_w, host_dyn_w;
+};
+struct gs_gpu_model;
+struct gs_pool_spec;
+struct gs_slot_power gs_power_slot(const struct gs_gpu_model *m,
+                                   const struct gs_pool_spec *ps);
+
 #endif
