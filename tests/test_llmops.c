@@ -427,6 +427,64 @@ static void test_power_fit_recovers_shape(void)
     gs_llm_calib_free(&c);
 }
 
+/* The engine's memo (gs_llm_perf_step) gives gs_llm_perf_time's and
+ * gs_llm_perf_util's doubles to the bit, on every batch shape: prefill
+ * chunks, decodes, both, no sampled sequence, a MoE layer, and counts that
+ * share a slot (tok and tok + GS_LLM_MEMO replace each other). */
+static void test_memo_is_exact(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "H100-80GB"), &hw);
+    static const char *models[] = { "llama3-8b", "llama3-70b",
+                                    "mixtral-8x7b" };
+    static const int tps[] = { 1, 8, 2 };
+    struct gs_llm_memo *m = calloc(1, sizeof *m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    uint64_t rs = 12345;
+    long same = 0, n = 0;
+    for (int k = 0; k < 3; k++) {
+        struct gs_llm_arch a;
+        struct gs_llm_perf pf;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find(models[k], &a, "$", NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&pf, &a, &hw, tps[k], NULL), 0);
+        memset(m, 0, sizeof *m);
+        for (int i = 0; i < 20000; i++, n++) {
+            rs = rs * 6364136223846793005ULL + 1442695040888963407ULL;
+            int kind = (int)(rs >> 60) % 3, dec = (int)(rs >> 33) % 300;
+            int pre = kind == 1 ? 0 : (int)(rs >> 20) % 700;
+            if (kind == 0)
+                dec = 0;
+            struct gs_llm_batch b = {
+                .prefill_tokens = pre, .prefill_attn = pre * (pre + 1) / 2.0,
+                .prefill_ctx = pre, .decode_tokens = dec,
+                .decode_ctx = dec * 900.0 + (double)(rs & 1023),
+                .sampled = (rs >> 8) % 5 == 0 ? 0 : dec + (pre > 0),
+                .seqs = dec + (pre > 0),
+            };
+            double uc, um, vc, vm;
+            double t = gs_llm_perf_time(&pf, &b);
+            gs_llm_perf_util(&pf, &b, t, &uc, &um);
+            double s = gs_llm_perf_step(&pf, m, &b, &vc, &vm);
+            same += memcmp(&t, &s, sizeof t) == 0
+                    && memcmp(&uc, &vc, sizeof uc) == 0
+                    && memcmp(&um, &vm, sizeof um) == 0;
+        }
+    }
+    CU_ASSERT_EQUAL(same, n);
+    /* an empty batch costs nothing and no utilization */
+    struct gs_llm_batch z = { 0 };
+    double vc = 1, vm = 1;
+    struct gs_llm_arch a;
+    struct gs_llm_perf pf;
+    gs_llm_arch_find("llama3-8b", &a, "$", NULL);
+    gs_llm_perf_init(&pf, &a, &hw, 1, NULL);
+    CU_ASSERT_EQUAL(gs_llm_perf_step(&pf, m, &z, &vc, &vm), 0);
+    CU_ASSERT(vc == 0 && vm == 0);
+    free(m);
+}
+
 static CU_TestInfo tests[] = {
     { "a GEMM's time by hand", test_gemm_by_hand },
     { "op shapes and bytes by hand", test_op_shapes_by_hand },
@@ -437,6 +495,7 @@ static CU_TestInfo tests[] = {
     { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
     { "power by hand, never above limit or cap", test_power_by_hand },
     { "power fit recovers a known shape", test_power_fit_recovers_shape },
+    { "the iteration memo is exact to the bit", test_memo_is_exact },
     CU_TEST_INFO_NULL,
 };
 
