@@ -27,7 +27,7 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/model.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 
 #include <errno.h>
 #include <getopt.h>
