@@ -11,12 +11,12 @@
  * every test program whose source names gs_test_long or GS_TEST_LONG.
  *
  * Like gpusim's own command line, the runner installs the built-in models
- * first (sim/setup/setup.h: gs_builtin_install), so that a test may ask
+ * first (sim/setup/builtin.h: gs_builtin_install), so that a test may ask
  * for the summary's fields or a plan's targets before any simulation. */
 #ifndef GS_CUTEST_H
 #define GS_CUTEST_H
 
-#include "../sim/setup/setup.h"
+#include "../sim/setup/builtin.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>

@@ -13,17 +13,12 @@
 
 #include "../core/sim.h"
 #include "../core/model.h"
+#include "builtin.h"
 
 /* The built-in models, in call order, NULL-terminated. */
 extern const struct gs_model_ops *const gs_builtin_models[];
 /* The built-in tables, as the core takes them (sim.h: gs_sim_env). */
 extern const struct gs_sim_env gs_builtin;
-
-/* Install the built-in models (model.h: gs_models_install) so that the
- * summary's fields and the models' plan targets are known before the first
- * simulation: the command line and the tools call it first.  0, or
- * GS_EINVAL if another table was installed. */
-int gs_builtin_install(void);
 
 /* Build a simulation of sc (which must outlive it) with the built-in
  * tables, once sc fits the memory budget (io/scenario.h:
