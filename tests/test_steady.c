@@ -27,6 +27,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,6 +593,51 @@ static void test_mm1_quantiles(void)
     quantile_case(0.99, 200000, long_run() ? 1000 : 60, 22);
 }
 
+/* The sectioned quantile selects order statistics instead of sorting:
+ * its estimate and every section's must be what interpolating the sorted
+ * data gives (gsl_stats_quantile_from_sorted_data), to the bit, with ties,
+ * at the extremes of p and at every remainder of n by the sections. */
+static double sorted_q(const double *x, long n, double p)
+{
+    double *t = malloc((size_t)n * sizeof *t);
+    memcpy(t, x, (size_t)n * sizeof *t);
+    gsl_sort(t, 1, (size_t)n);
+    double q = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, p);
+    free(t);
+    return q;
+}
+
+static void test_quantile_select_exact(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    static const double ps[] = { 1e-9, 0.05, 0.5, 0.95, 0.99, 0.999999 };
+    int same = 0, runs = 0;
+    for (long n = 20; n < 2000; n = n * 3 + 1)
+        for (int k = 0; k < 6; k++, runs++) {
+            double *x = malloc((size_t)n * sizeof *x);
+            for (long i = 0; i < n; i++)   /* ties: a tenth of the values */
+                x[i] = i % 10 == 0 ? 1.5 : gsl_ran_exponential(r, 2.0);
+            struct gs_ci ci, one;
+            CU_ASSERT_EQUAL_FATAL(gs_quantile_sections(x, n, ps[k], 4, 0.95,
+                                                       &ci), 0);
+            double want = sorted_q(x, n, ps[k]);
+            /* two sections: the half-width follows from both sections' own
+             * quantiles, so it checks them too */
+            CU_ASSERT_EQUAL_FATAL(gs_quantile_sections(x, n, ps[k], 2, 0.95,
+                                                       &one), 0);
+            long b = n / 2, off = n - 2 * b;
+            double s0 = sorted_q(x + off, b, ps[k]);
+            double s1 = sorted_q(x + off + b, b, ps[k]);
+            double half = gsl_cdf_tdist_Qinv(0.025, 1) * fabs(s0 - s1) / 2;
+            same += memcmp(&ci.est, &want, sizeof want) == 0
+                    && fabs(one.half - half) <= 1e-12 * (1 + half);
+            free(x);
+        }
+    CU_ASSERT_EQUAL(same, runs);
+    gsl_rng_free(r);
+}
+
 static CU_TestInfo tests[] = {
     { "MSER-5 on a step", test_mser_step },
     { "MSER-5 on a ramp: at the half-way bound", test_mser_ramp },
@@ -606,6 +653,7 @@ static CU_TestInfo tests[] = {
     { "M/M/2 mean wait against Erlang C", test_mmc_mean_wait },
     { "MSER-5 removes a transient", test_mser_removes_bias },
     { "M/M/1 wait quantiles against the exact law", test_mm1_quantiles },
+    { "sectioned quantiles select what sorting gives", test_quantile_select_exact },
     CU_TEST_INFO_NULL,
 };
 

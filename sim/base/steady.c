@@ -84,7 +84,6 @@
 #include "err.h"
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -224,13 +223,25 @@ double gs_batch_lag1(const double *x, long n, int nb)
     return v > 0 ? c / v : NAN;
 }
 
-/* The p quantile of x[0..n) (copied and sorted). */
+/* The p quantile of x[0..n), the value gsl_stats_quantile_from_sorted_data
+ * gives on the sorted copy (the order statistics at floor((n - 1) p) and
+ * the next, interpolated), found by selection (gsl_stats_select, linear
+ * time) instead of sorting: a run's million request latencies were a
+ * quarter of its time sorted twice (the summary and the result file). */
 static int quantile(const double *x, long n, double p, double *tmp,
                     double *q)
 {
-    memcpy(tmp, x, (size_t)n * sizeof *tmp);
-    gsl_sort(tmp, 1, (size_t)n);
-    *q = gsl_stats_quantile_from_sorted_data(tmp, 1, (size_t)n, p);
+    const double index = p * (double)(n - 1);
+    const size_t lhs = (size_t)index, un = (size_t)n;
+    const double delta = index - (double)lhs;
+    memcpy(tmp, x, un * sizeof *tmp);
+    double lo = gsl_stats_select(tmp, 1, un, lhs);
+    if (lhs == un - 1) {
+        *q = lo;
+        return 0;
+    }
+    double hi = gsl_stats_select(tmp, 1, un, lhs + 1);
+    *q = (1 - delta) * lo + delta * hi;
     return 0;
 }
 

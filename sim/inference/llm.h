@@ -152,6 +152,28 @@ void gs_llm_perf_work(const struct gs_llm_perf *p,
  * each in [0, 1] (0 for dur <= 0).  What the power model reads. */
 void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
                       double dur, double *uc, double *um);
+/* What an engine's iterations repeat, remembered by token count: the
+ * terms of gs_llm_perf_time and gs_llm_perf_work that depend on the batch
+ * only through its tokens (the layer's operators, the embedding, the final
+ * norm) or the sequences it samples (the LM head).  Direct-mapped: a count
+ * has one slot, and another count found there is replaced.  Zeroed memory
+ * is an empty memo (no batch has 0 tokens; a head of 0 is not looked up). */
+#define GS_LLM_MEMO 256
+struct gs_llm_memo_tok {
+    double tok, layer, emb, norm;   /* the count; seconds */
+    double wf, wb, emb_b, norm_b;   /* layer FLOPs, bytes; tail bytes */
+};
+struct gs_llm_memo_head {
+    double n, t, f, b;              /* sequences; seconds, FLOPs, bytes */
+};
+struct gs_llm_memo {
+    struct gs_llm_memo_tok tok[GS_LLM_MEMO];
+    struct gs_llm_memo_head head[GS_LLM_MEMO];
+};
+/* gs_llm_perf_time of b, with gs_llm_perf_util's *uc and *um, through the
+ * memo m: the same doubles, to the bit, as the two calls give. */
+double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
+                        const struct gs_llm_batch *b, double *uc, double *um);
 /* Convenience for tests and the calibration: one prefill of `batch`
  * prompts of `prompt` tokens, and one decode step of `batch` sequences
  * with `ctx` tokens in the KV cache (attention reads ctx + 1). */

@@ -86,6 +86,7 @@ struct hent {
 struct gs_llm_engine {
     struct gs_llm_engine_cfg cfg;
     struct gs_llm_perf perf;
+    struct gs_llm_memo *memo;   /* the iterations' costs by token count */
     struct gs_llmkv kv;
     int bs, ub;             /* block size; blocks per prefix unit */
     long watermark;
@@ -326,8 +327,9 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
     e->free_head = -1;
     e->phase = calloc((size_t)e->bs, sizeof *e->phase);
+    e->memo = calloc(1, sizeof *e->memo);
     long units = c->prefix_caching ? (long)nb / e->ub : 0;
-    if (!e->phase || gs_llmkv_init(&e->kv, (long)nb, e->ub, units)) {
+    if (!e->phase || !e->memo || gs_llmkv_init(&e->kv, (long)nb, e->ub, units)) {
         gs_llm_engine_free(e);
         return gs_diag_set(d, GS_ENOMEM, w, "out of memory");
     }
@@ -347,6 +349,7 @@ void gs_llm_engine_free(struct gs_llm_engine *e)
     free(e->preempted);
     free(e->firsts);
     free(e->phase);
+    free(e->memo);
     free(e->heap);
     gs_llmkv_release(&e->kv);
     free(e);
@@ -693,13 +696,13 @@ again:
         retried = 1;    /* prefill-first: the preempted are admitted anew */
         goto again;
     }
-    double dur = gs_llm_perf_time(&e->perf, &b);
+    double uc, um;
+    double dur = gs_llm_perf_step(&e->perf, e->memo, &b, &uc, &um);
     e->last = (struct gs_llm_iter){
         .start = now, .duration = dur, .prefill_tokens = (int)b.prefill_tokens,
         .decode_tokens = (int)b.decode_tokens, .seqs = (int)b.seqs,
+        .compute_util = uc, .mem_util = um,
     };
-    gs_llm_perf_util(&e->perf, &b, dur, &e->last.compute_util,
-                     &e->last.mem_util);
     /* preemption happens only for decoders, and then something runs */
     GS_ASSERT(dur > 0 || e->npre == 0);
     e->busy = dur > 0;

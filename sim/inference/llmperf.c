@@ -50,6 +50,12 @@ void gs_llm_hw_share(struct gs_llm_hw *hw, double share, double mem_gb)
     hw->tflops *= share;
     hw->bw_gbs *= share;
     hw->mem_gb = mem_gb;
+    /* a slice has its share of the SMs and of the L2 */
+    if (hw->eff.sms > 0) {
+        double sms = floor(hw->eff.sms * share + 0.5);
+        hw->eff.sms = sms < 1 ? 1 : (int)sms;
+    }
+    hw->eff.l2_mb *= share;
 }
 
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
@@ -118,14 +124,14 @@ static double mlp(const struct gs_llm_perf *p, double tok)
     } else
         t = gemm(p, GS_OP_MLP_UP, tok) + gemm(p, GS_OP_MLP_DOWN, tok);
     int kind = gs_llm_op_elem(&p->shape, GS_OP_ACT, tok, &bytes);
-    return t + gs_llm_elem_time(&p->hw, kind, bytes);
+    return t + gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
 static double elem(const struct gs_llm_perf *p, int op, double tok)
 {
     double bytes;
     int kind = gs_llm_op_elem(&p->shape, op, tok, &bytes);
-    return gs_llm_elem_time(&p->hw, kind, bytes);
+    return gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
 /* One layer's operators over tok tokens, attention and fixed costs aside. */
@@ -138,12 +144,22 @@ static double layer_ops(const struct gs_llm_perf *p, double tok)
                                        p->tp);
 }
 
-double gs_llm_perf_time(const struct gs_llm_perf *p,
-                        const struct gs_llm_batch *b)
+/* The LM head over n sampled sequences: its time and its work. */
+static void head_cost(const struct gs_llm_perf *p, double n,
+                      struct gs_llm_memo_head *h)
 {
-    double tok = b->prefill_tokens + b->decode_tokens;
-    if (tok <= 0)
-        return 0;
+    double m = n, k = p->shape.hidden, nn = p->head_n, wb = p->wbytes;
+    h->n = n;
+    h->t = n > 0 ? gs_llm_gemm_time_w(&p->hw, n, k, nn, wb) : 0;
+    h->f = 2 * m * k * nn;
+    h->b = 2 * (m * k + m * nn) + wb * k * nn;
+}
+
+/* The iteration's seconds from its token-count terms c and its head h. */
+static double time_of(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                      const struct gs_llm_memo_tok *c,
+                      const struct gs_llm_memo_head *h)
+{
     const struct gs_gpu_llm *e = &p->hw.eff;
     double F = p->hw.tflops * 1e12, B = p->hw.bw_gbs * 1e9;
     double att = 0;
@@ -155,15 +171,29 @@ double gs_llm_perf_time(const struct gs_llm_perf *p,
                     p->kv_bytes_tok * b->decode_ctx, B * e->attn_bw_eff);
     /* the host issues a layer's kernels in layer_us: a GPU that finishes
      * them sooner waits for the host (launch-bound), else the host waits */
-    double gpu = layer_ops(p, tok) + att;
+    double gpu = c->layer + att;
     double layer = (gpu > e->layer_us * 1e-6 ? gpu : e->layer_us * 1e-6)
                    + e->seq_us * 1e-6 * b->seqs;
-    double head = b->sampled > 0
-        ? gs_llm_gemm_time_w(&p->hw, b->sampled, p->shape.hidden, p->head_n,
-                             p->wbytes)
-        : 0;
-    return p->layers * layer + elem(p, GS_OP_EMB, tok)
-           + elem(p, GS_OP_INPUT_NORM, tok) + head + e->iter_ms * 1e-3;
+    double head = b->sampled > 0 ? h->t : 0;
+    return p->layers * layer + c->emb + c->norm + head + e->iter_ms * 1e-3;
+}
+
+double gs_llm_perf_time(const struct gs_llm_perf *p,
+                        const struct gs_llm_batch *b)
+{
+    double tok = b->prefill_tokens + b->decode_tokens;
+    if (tok <= 0)
+        return 0;
+    struct gs_llm_memo_tok c = {
+        .layer = layer_ops(p, tok),
+        .emb = elem(p, GS_OP_EMB, tok),
+        .norm = elem(p, GS_OP_INPUT_NORM, tok),
+    };
+    struct gs_llm_memo_head h = { .t = 0 };
+    if (b->sampled > 0)
+        h.t = gs_llm_gemm_time_w(&p->hw, b->sampled, p->shape.hidden,
+                                 p->head_n, p->wbytes);
+    return time_of(p, b, &c, &h);
 }
 
 /* The FLOPs and bytes of a GEMM of m x k x n with wb-byte weights. */
@@ -184,40 +214,90 @@ static void op_work(const struct gs_llm_perf *p, int op, double m,
         w->bytes += bytes;
 }
 
+/* The work of one layer's operators over tok tokens, attention aside. */
+static void layer_work(const struct gs_llm_perf *p, double tok,
+                       struct gs_llm_work *out)
+{
+    struct gs_llm_work w = { 0, 0 };
+    op_work(p, GS_OP_INPUT_NORM, 2 * tok, &w);
+    op_work(p, GS_OP_ATTN_PRE, tok, &w);
+    op_work(p, GS_OP_ROPE, tok, &w);
+    op_work(p, GS_OP_ATTN_POST, tok, &w);
+    if (p->experts > 1) {
+        double m = tok * p->active / p->experts;
+        for (int x = 0; x < p->experts; x++) {
+            op_work(p, GS_OP_MLP_UP, m, &w);
+            op_work(p, GS_OP_MLP_DOWN, m, &w);
+        }
+        gemm_work(tok, p->shape.hidden, p->experts, 2, &w);
+        op_work(p, GS_OP_ACT, tok * p->active, &w);
+    } else {
+        op_work(p, GS_OP_MLP_UP, tok, &w);
+        op_work(p, GS_OP_MLP_DOWN, tok, &w);
+        op_work(p, GS_OP_ACT, tok, &w);
+    }
+    op_work(p, GS_OP_ADD, 2 * tok, &w);
+    *out = w;
+}
+
+/* The iteration's work from its token-count terms c and its head h. */
+static void work_of(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
+                    const struct gs_llm_memo_tok *c,
+                    const struct gs_llm_memo_head *h, struct gs_llm_work *out)
+{
+    struct gs_llm_work w = { c->wf, c->wb };
+    w.flops += p->attn_flops_pair * (b->prefill_attn + b->decode_ctx);
+    w.bytes += p->kv_bytes_tok * (b->prefill_ctx + b->decode_ctx);
+    w.flops *= p->layers;
+    w.bytes *= p->layers;
+    w.bytes += c->emb_b;
+    w.bytes += c->norm_b;
+    if (b->sampled > 0) {
+        w.flops += h->f;
+        w.bytes += h->b;
+    }
+    *out = w;
+}
+
+/* Fill c with every term of a tok-token iteration that depends on tok. */
+static void tok_cost(const struct gs_llm_perf *p, double tok,
+                     struct gs_llm_memo_tok *c)
+{
+    struct gs_llm_work w;
+    c->tok = tok;
+    c->layer = layer_ops(p, tok);
+    c->emb = elem(p, GS_OP_EMB, tok);
+    c->norm = elem(p, GS_OP_INPUT_NORM, tok);
+    layer_work(p, tok, &w);
+    c->wf = w.flops;
+    c->wb = w.bytes;
+    gs_llm_op_elem(&p->shape, GS_OP_EMB, tok, &c->emb_b);
+    gs_llm_op_elem(&p->shape, GS_OP_INPUT_NORM, tok, &c->norm_b);
+}
+
 void gs_llm_perf_work(const struct gs_llm_perf *p,
                       const struct gs_llm_batch *b, struct gs_llm_work *out)
 {
     double tok = b->prefill_tokens + b->decode_tokens;
     struct gs_llm_work w = { 0, 0 };
     if (tok > 0) {
-        op_work(p, GS_OP_INPUT_NORM, 2 * tok, &w);
-        op_work(p, GS_OP_ATTN_PRE, tok, &w);
-        op_work(p, GS_OP_ROPE, tok, &w);
-        op_work(p, GS_OP_ATTN_POST, tok, &w);
-        if (p->experts > 1) {
-            double m = tok * p->active / p->experts;
-            for (int x = 0; x < p->experts; x++) {
-                op_work(p, GS_OP_MLP_UP, m, &w);
-                op_work(p, GS_OP_MLP_DOWN, m, &w);
-            }
-            gemm_work(tok, p->shape.hidden, p->experts, 2, &w);
-            op_work(p, GS_OP_ACT, tok * p->active, &w);
-        } else {
-            op_work(p, GS_OP_MLP_UP, tok, &w);
-            op_work(p, GS_OP_MLP_DOWN, tok, &w);
-            op_work(p, GS_OP_ACT, tok, &w);
-        }
-        op_work(p, GS_OP_ADD, 2 * tok, &w);
-        w.flops += p->attn_flops_pair * (b->prefill_attn + b->decode_ctx);
-        w.bytes += p->kv_bytes_tok * (b->prefill_ctx + b->decode_ctx);
-        w.flops *= p->layers;
-        w.bytes *= p->layers;
-        op_work(p, GS_OP_EMB, tok, &w);
-        op_work(p, GS_OP_INPUT_NORM, tok, &w);
-        if (b->sampled > 0)
-            gemm_work(b->sampled, p->shape.hidden, p->head_n, p->wbytes, &w);
+        struct gs_llm_memo_tok c;
+        struct gs_llm_memo_head h;
+        tok_cost(p, tok, &c);
+        head_cost(p, b->sampled, &h);
+        work_of(p, b, &c, &h, &w);
     }
     *out = w;
+}
+
+static void util_of(const struct gs_llm_perf *p, const struct gs_llm_work *w,
+                    double dur, double *uc, double *um)
+{
+    *uc = *um = 0;
+    if (!(dur > 0))
+        return;
+    *uc = fmin(1.0, w->flops / (p->hw.tflops * 1e12 * dur));
+    *um = fmin(1.0, w->bytes / (p->hw.bw_gbs * 1e9 * dur));
 }
 
 void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
@@ -228,8 +308,30 @@ void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
     if (!(dur > 0))
         return;
     gs_llm_perf_work(p, b, &w);
-    *uc = fmin(1.0, w.flops / (p->hw.tflops * 1e12 * dur));
-    *um = fmin(1.0, w.bytes / (p->hw.bw_gbs * 1e9 * dur));
+    util_of(p, &w, dur, uc, um);
+}
+
+double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
+                        const struct gs_llm_batch *b, double *uc, double *um)
+{
+    double tok = b->prefill_tokens + b->decode_tokens;
+    *uc = *um = 0;
+    if (tok <= 0)
+        return 0;
+    struct gs_llm_memo_tok *c = &m->tok[(unsigned long)tok % GS_LLM_MEMO];
+    if (c->tok != tok)
+        tok_cost(p, tok, c);
+    struct gs_llm_memo_head hz = { .t = 0 }, *h = &hz;
+    if (b->sampled > 0) {
+        h = &m->head[(unsigned long)b->sampled % GS_LLM_MEMO];
+        if (h->n != b->sampled)
+            head_cost(p, b->sampled, h);
+    }
+    double dur = time_of(p, b, c, h);
+    struct gs_llm_work w;
+    work_of(p, b, c, h, &w);
+    util_of(p, &w, dur, uc, um);
+    return dur;
 }
 
 double gs_llm_perf_prefill(const struct gs_llm_perf *p, double batch,
