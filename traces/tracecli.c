@@ -578,6 +578,14 @@ static int parse_args(struct opts *o, int argc, char **argv)
                      "file or a scenario)");
     if (o->has_to && o->to <= o->from)
         return usage("%s", "--to must be after --from");
+    /* a file that cannot be written (past PATH_MAX, a folder, a device) is
+     * bad usage, said now rather than after the work */
+    struct gs_diag d = { 0 };
+    if (o->out && strcmp(o->out, "-") != 0 && gs_out_check(o->out, &d) < 0) {
+        char msg[1200];
+        gs_diag_format(&d, msg, sizeof msg);
+        return usage("--out: %s", msg);
+    }
     return 0;
 }
 
