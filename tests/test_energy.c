@@ -3,7 +3,10 @@
  *   - a fleet idle for 10 h at known idle watts and PUE: exactly that
  *     energy, cost and carbon;
  *   - a tariff that steps at an hour boundary splits the cost there;
- *   - one job at constant utilization: power x time x PUE, exactly;
+ *   - one job at constant utilization: power x time x PUE, exactly (its
+ *     board and its slot's share of its host);
+ *   - hosts: a pool's own host power by hand, 0 W gives the boards alone,
+ *     the published defaults;
  *   - two tenants and the idle remainder add up to the fleet (kWh, $, g),
  *     and the energy cost is a part of the bill;
  *   - a power cap slows a compute-bound job by the cube rule, a
@@ -23,6 +26,11 @@
 #include <math.h>
 
 #define H100_IDLE (700.0 * GS_POWER_IDLE)      /* W */
+/* A GPU slot's share of its DGX H100 host (10.2 kW less 8 x 700 W, over
+ * 8): busy, idle; a slot idle draws its board's and its host's idle. */
+#define H100_HOST_BUSY ((10200.0 - 8 * 700) / 8)
+#define H100_HOST_IDLE (H100_HOST_BUSY * GS_HOST_IDLE_SHARE)
+#define H100_SLOT_IDLE (H100_IDLE + H100_HOST_IDLE)
 
 static const char *fleet_json(const char *energy, const char *pool_extra)
 {
@@ -48,10 +56,12 @@ static void test_idle_fleet_by_hand(void)
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     const struct gs_energysum *e = gs_sim_energy(r.sim);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    double it = 16 * H100_IDLE * 10 / 1000;            /* kWh */
+    double it = 16 * H100_SLOT_IDLE * 10 / 1000;       /* kWh */
     printf("\n    [16 idle H100s, 10 h: %.6f kWh IT, %.6f facility, $%.6f, "
            "%.6f kg]", e->it_kwh, e->kwh, e->usd, e->gco2 / 1000);
     CU_ASSERT_DOUBLE_EQUAL(e->it_kwh, it, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->host_kwh, 16 * H100_HOST_IDLE * 10 / 1000,
+                           1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e->kwh, it * 1.25, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e->idle_kwh, it * 1.25, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e->usd, it * 1.25 * 0.1, 1e-9);
@@ -81,7 +91,7 @@ static void test_tariff_step(void)
     struct run r;
     run_text(&r, fleet_json(energy, ""), IDLE_TRACE);
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
-    double kw = 16 * H100_IDLE / 1000;
+    double kw = 16 * H100_SLOT_IDLE / 1000;
     CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->usd,
                            kw * (5 * 0.1 + 5 * 0.3), 1e-9);
     run_free(&r);
@@ -94,8 +104,9 @@ static void test_tariff_step(void)
     CU_ASSERT_DOUBLE_EQUAL(gs_hourly_at(&h, 5.9), 4, 0);
 }
 
-/* One compute-bound 1-GPU job of 2 h (busy: the board limit) beside 15
- * idle GPUs; tenants a and b; the parts add up to the fleet. */
+/* One compute-bound 1-GPU job of 2 h (busy: the board limit and its
+ * slot's host busy power) beside 15 idle GPUs; tenants a and b; the
+ * parts add up to the fleet. */
 static void test_job_and_tenants(void)
 {
     struct run r;
@@ -112,10 +123,12 @@ static void test_job_and_tenants(void)
     const struct gs_jobrec *j1 = rec_of(&r, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j1);
     struct gs_jobenergy je = gs_sim_record_energy(r.sim, j1 - rec);
-    /* 700 W x 2 h x 1.5; half its hours at $0.20, half at $0.05 */
-    /* the record keeps floats (sim.h): 1e-6 relative */
-    CU_ASSERT_DOUBLE_EQUAL(je.kwh, 0.7 * 2 * 1.5, 0.7 * 2 * 1.5 * 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(je.gco2, 0.7 * 2 * 1.5 * 300, 630 * 1e-6);
+    /* (700 + 575) W x 2 h x 1.5: power x time x PUE; half its hours at
+     * $0.20, half at $0.05; the record keeps floats (sim.h): 1e-6
+     * relative */
+    double jk = (700 + H100_HOST_BUSY) / 1000 * 2 * 1.5;
+    CU_ASSERT_DOUBLE_EQUAL(je.kwh, jk, jk * 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(je.gco2, jk * 300, jk * 300 * 1e-6);
     const struct gs_energysum *e = gs_sim_energy(r.sim);
     double kwh = 0, usd = 0, g = 0;
     for (int t = 0; t < gs_sim_ntenants(r.sim); t++) {
@@ -131,10 +144,11 @@ static void test_job_and_tenants(void)
     CU_ASSERT_DOUBLE_EQUAL(kwh + e->idle_kwh, e->kwh, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(usd + e->idle_usd, e->usd, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(g + e->idle_gco2, e->gco2, 1e-6);
-    /* the fleet by hand: 16 GPUs idle 10 h, plus 1 GPU x 2 h and 2 GPUs x
-     * 0.5 h at the limit above idle */
-    double it = (16 * H100_IDLE * 10 + (700 - H100_IDLE) * (2 + 2 * 0.5))
-                / 1000;
+    /* the fleet by hand: 16 GPU slots idle 10 h, plus 1 GPU x 2 h and 2
+     * GPUs x 0.5 h at the limit and the host's busy share above idle */
+    double it = (16 * H100_SLOT_IDLE * 10 + (700 - H100_IDLE + H100_HOST_BUSY
+                                             - H100_HOST_IDLE) *
+                 (2 + 2 * 0.5)) / 1000;
     CU_ASSERT_DOUBLE_EQUAL(e->it_kwh, it, 1e-9);
     /* job records' energy adds up to the tenants' */
     double rk = 0;
@@ -173,10 +187,12 @@ static void test_power_cap(void)
     CU_ASSERT_DOUBLE_EQUAL(tm, 3600, 1e-9);
     long n;
     const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
-    /* the capped job's GPU draws exactly the cap: energy / time */
+    /* the capped job's GPU draws exactly the cap: energy / time, less its
+     * slot's host busy power */
     double kwh = gs_sim_record_energy(r.sim, c - rec).kwh;
-    CU_ASSERT(kwh / (tc / 3600) * 1000 <= 400 * (1 + 1e-6));
-    CU_ASSERT_DOUBLE_EQUAL(kwh / (tc / 3600) * 1000, 400, 400 * 1e-6);
+    double board = kwh / (tc / 3600) * 1000 - H100_HOST_BUSY;
+    CU_ASSERT(board <= 400 * (1 + 1e-6));
+    CU_ASSERT_DOUBLE_EQUAL(board, 400, 400 * 1e-6);
     run_free(&r);
     /* the curve never above the cap */
     for (double u = 0; u <= 1.0001; u += 0.05)
@@ -229,6 +245,11 @@ static void test_bad_keys(void)
           "board limit" },
         { "\"energy\": {\"regions\": [{\"name\": \"default\"}]},", "",
           "$.energy.regions[0]", "duplicate" },
+        { "", ", \"host_idle_w\": 3000, \"host_busy_w\": 2000",
+          "$.fleet[0].host_idle_w", "exceeds" },
+        { "", ", \"host_idle_w\": 5000", "$.fleet[0].host_idle_w",
+          "exceeds" },
+        { "", ", \"host_busy_w\": -1", "$.fleet[0].host_busy_w", "" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct run r;
@@ -253,12 +274,65 @@ static void test_bad_keys(void)
              IDLE_TRACE);
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     const struct gs_energysum *e = gs_sim_energy(r.sim);
-    double a = 8 * 400 * GS_POWER_IDLE * 2 / 1000, b = 8 * H100_IDLE * 2 /
-                                                      1000;
+    double a = (8 * 400 * GS_POWER_IDLE + (6500 - 8 * 400) *
+                GS_HOST_IDLE_SHARE) * 2 / 1000;
+    double b = 8 * H100_SLOT_IDLE * 2 / 1000;
     CU_ASSERT_DOUBLE_EQUAL(e->kwh, a * 1.1 + b * 1.05, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e->usd, (a * 1.1 + b * 1.05) * 0.1, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e->gco2, b * 1.05 * 20, 1e-9);
     run_free(&r);
+}
+
+/* Hosts by hand: a pool's own host_idle_w / host_busy_w (1,000 W and
+ * 3,000 W a node: 125 W and 250 W a GPU slot), a 4-GPU job for 1 h of
+ * the 10 h; hosts at 0 W give the GPU boards alone; a GPU without a
+ * published system takes the PCIe rule, a node of 4 GPUs half a host. */
+static void test_hosts_by_hand(void)
+{
+    const char *trace = "id,arrival,gpus,duration,compute_bound\n"
+                        "1,0,4,3600,1\n2,0,0,60,0\n";
+    struct run r;
+    run_text(&r, fleet_json("\"energy\": {\"pue\": 1.2},",
+                            ", \"host_idle_w\": 1000, \"host_busy_w\": 3000"),
+             trace);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    double host = (2 * 1000.0 * 10 + 4 * 250.0 * 1) / 1000;
+    double it = (16 * (H100_IDLE + 125) * 10 +
+                 4 * (700 - H100_IDLE + 250) * 1) / 1000;
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    double jk = gs_sim_record_energy(r.sim, rec_of(&r, 1) - rec).kwh;
+    double want = 4 * (700 + 125 + 250) / 1000.0 * 1 * 1.2;
+    printf("\n    [hosts %.4f kWh of %.4f IT; the job %.4f kWh]", e->host_kwh,
+           e->it_kwh, jk);
+    CU_ASSERT_DOUBLE_EQUAL(e->host_kwh, host, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->it_kwh, it, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e->kwh, it * 1.2, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(jk, want, want * 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(e->idle_kwh, e->kwh - want, 1e-6);
+    run_free(&r);
+    run_text(&r, fleet_json("", ", \"host_idle_w\": 0, \"host_busy_w\": 0"),
+             trace);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->it_kwh,
+                           (16 * H100_IDLE * 10 + 4 * (700 - H100_IDLE)) /
+                           1000, 1e-9);
+    CU_ASSERT_EQUAL(gs_sim_energy(r.sim)->host_kwh, 0);
+    run_free(&r);
+    /* only busy given: idle is its 40% */
+    run_text(&r, fleet_json("", ", \"host_busy_w\": 2000"), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
+                           2 * 2000 * GS_HOST_IDLE_SHARE * 10 / 1000, 1e-9);
+    run_free(&r);
+    struct gs_host_power h = gs_host_power_default("H100-80GB", 8);
+    CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 4600, 1e-9);
+    h = gs_host_power_default("A100-80GB", 4);
+    CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 3300 / 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(h.idle_w, 3300 / 2.0 * GS_HOST_IDLE_SHARE, 1e-9);
+    h = gs_host_power_default("T4", 8);
+    CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 1100, 1e-9);
 }
 
 /* M/M/c on 1-GPU nodes of two models of the same speed: "A100-hot"
@@ -317,6 +391,7 @@ static CU_TestInfo tests[] = {
     { "a tariff step at an hour boundary", test_tariff_step },
     { "a job by hand; tenants + idle = fleet", test_job_and_tenants },
     { "power cap slows compute, never above the cap", test_power_cap },
+    { "hosts by hand: keys, defaults, GPU boards alone", test_hosts_by_hand },
     { "power cap on the LLM engine", test_llm_cap },
     { "bad keys; regions by hand", test_bad_keys },
     { "plan: carbon objective picks the frugal GPU", test_plan_objective },
