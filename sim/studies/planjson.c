@@ -811,17 +811,18 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     const struct gs_json *v = gs_json_get(o, "objective");
     static const char *const objectives[] = {
         "cost_per_month", "cost_per_million_tokens", "energy_kwh_per_month",
-        "carbon_kg_per_month",
+        "carbon_kg_per_month", "energy_cost_per_month",
     };
     p->objective = -1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         if (v == NULL ? k == 0 : gs_json_is_string(v) &&
                                  strcmp(gs_json_string(v), objectives[k]) == 0)
             p->objective = k;
     if (p->objective < 0) {
         rc = perr(&c, "$.plan.objective", "unknown objective (known: "
                   "cost_per_month, cost_per_million_tokens, "
-                  "energy_kwh_per_month, carbon_kg_per_month)");
+                  "energy_kwh_per_month, carbon_kg_per_month, "
+                  "energy_cost_per_month)");
         goto fail;
     }
     if (p->objective == 1 && s->nsvcs == 0) {

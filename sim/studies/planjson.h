@@ -81,7 +81,8 @@ struct gs_plancfg {
     struct gs_plan_count *counts;
     int objective;              /* 0: cost per month, 1: cost per million
                                    output tokens, 2: facility kWh per
-                                   month, 3: kg CO2e per month (energy.h) */
+                                   month, 3: kg CO2e per month, 4: energy
+                                   cost per month (energy.h) */
     int seeds, min_seeds;       /* seeds every verdict needs; seeds run
                                    before a clear miss stops a candidate */
     int max_seeds;              /* the cap: a candidate whose interval
