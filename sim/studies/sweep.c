@@ -19,6 +19,7 @@
 #include "../base/steady.h"
 #include "../base/suggest.h"
 #include "../io/outfile.h"
+#include "../io/question.h"
 #include "compare.h"
 #include "../io/h5out.h"
 #include "mpirun.h"
@@ -345,8 +346,19 @@ static void print_table(FILE *fp, const struct sweep *s, const char *name,
             name, s->npoints, s->npoints == 1 ? "" : "s", s->nseeds,
             (unsigned long long)sc->seed,
             (unsigned long long)(sc->seed + (uint64_t)s->nseeds - 1));
-    for (int p = 0; p < s->npoints; p++)
-        fprintf(fp, "  P%-3d %s\n", p + 1, s->label[p]);
+    int steady = 0;
+    for (int p = 0; p < s->npoints; p++) {
+        const char *why;
+        int q = gs_question_of(s->sc[p], &why);
+        steady |= q == GS_HORIZON_STEADY;
+        fprintf(fp, "  P%-3d %s  (%s: %s)\n", p + 1, s->label[p],
+                q == GS_HORIZON_STEADY ? "steady state" : "finite horizon",
+                why);
+    }
+    if (steady)
+        fprintf(fp, "  steady-state points: the metrics are over whole "
+                "runs, warm-up included; gpusim run and plan delete it "
+                "(docs/planning.md)\n");
     fputc('\n', fp);
     fprintf(fp, "  %-30s", "metric");
     for (int p = 0; p < s->npoints; p++) {
@@ -414,8 +426,9 @@ static int write_file(const char *out, const struct sweep *s,
     uint64_t *seeds = calloc((size_t)s->nseeds, sizeof *seeds);
     double *runp = calloc((size_t)s->npoints * (size_t)s->nseeds,
                           sizeof *runp);
+    const char **q = calloc(2 * (size_t)s->npoints, sizeof *q);
     int rc;
-    if (!keys || !names || !units || !cells || !seeds || !runp) {
+    if (!keys || !names || !units || !cells || !seeds || !runp || !q) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -430,6 +443,8 @@ static int write_file(const char *out, const struct sweep *s,
         cells[i] = s->cell[i];
     for (int k = 0; k < s->nseeds; k++)
         seeds[k] = s->sc[0]->seed + (uint64_t)k;
+    for (int p = 0; p < s->npoints; p++)    /* a point may change it */
+        q[p] = gs_horizon_name(gs_question_of(s->sc[p], &q[s->npoints + p]));
     static const char *const stat_names[] = { "n", "mean", "std", "t",
                                               "half", "ci_low", "ci_high" };
     long np = s->npoints, ns = s->nseeds, nm = s->nm;
@@ -449,6 +464,13 @@ static int write_file(const char *out, const struct sweep *s,
         { "sweep/values", GS_H5_DOUBLE, 3, { np, ns, nm }, values,
           "[point, seed, metric] every run's metrics",
           "per metric (/sweep/metric_units)" },
+        { "sweep/question", GS_H5_STRING, 1, { np }, q, "the question "
+          "each point answers (io/question.h, as run, compare and plan): "
+          "steady or finite; the metrics are whole-run values either way",
+          NULL },
+        { "sweep/question_why", GS_H5_STRING, 1, { np }, q + np, "the rule "
+          "that decided each point's question (the scenario's \"question\" "
+          "key, or the workload)", NULL },
         { "sweep/stats", GS_H5_STRING, 1, { 7 }, stat_names,
           "columns of table: n, mean, std, Student t (0.975, n-1), half "
           "= t*std/sqrt(n), ci_low, ci_high", NULL },
@@ -466,6 +488,7 @@ done:
     free(cells);
     free(seeds);
     free(runp);
+    free(q);
     return rc;
 }
 
