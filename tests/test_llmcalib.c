@@ -21,10 +21,8 @@
 static const struct gs_gpu_llm truth = {
     .compute_eff = 0.55, .bw_eff = 0.85, .attn_eff = 0.3, .layer_us = 400,
     .iter_ms = 2.0, .seq_us = 5.0, .link_gbs = 150, .link_us = 8,
-    .gemm_us = 6, .attn_bw_eff = 0.6, .elem_passes = 12,
+    .gemm_us = 6, .attn_bw_eff = 0.6,
     .elem_eff = { 0.5, 0.5, 0.5, 0.5, 0.5 }, .elem_us = { 3, 3, 3, 3, 3 },
-    .elem_l2 = { 0.8, 0.8, 0.8, 0.8, 0.8 }, .elem_wave_us = 0.5,
-    .sms = 132, .l2_mb = 50,
 };
 
 /* Splitwise's grid for two LLMs and three TP degrees, times from truth. */
@@ -71,21 +69,18 @@ static void test_recovers_known_factors(void)
     base.eff.layer_us = 10;
     base.eff.iter_ms = 10;
     base.eff.seq_us = 1;
-    base.eff.elem_passes = 1;
     struct gs_llm_hw fit = base;
     CU_ASSERT_EQUAL_FATAL(gs_llm_calib_fit(&c, "test-gpu", NULL, &base,
                                            &fit.eff, NULL), 0);
     const struct gs_gpu_llm *f = &fit.eff;
-    printf("\n    fitted %.4f %.4f %.2f %.3f %.3f %.3f", f->attn_eff,
-           f->attn_bw_eff, f->layer_us, f->iter_ms, f->seq_us,
-           f->elem_passes);
+    printf("\n    fitted %.4f %.4f %.2f %.3f %.3f", f->attn_eff,
+           f->attn_bw_eff, f->layer_us, f->iter_ms, f->seq_us);
     /* every serving factor the fit owns */
     CU_ASSERT(fabs(f->attn_eff / truth.attn_eff - 1) < 0.05);
     CU_ASSERT(fabs(f->attn_bw_eff / truth.attn_bw_eff - 1) < 0.05);
     CU_ASSERT(fabs(f->layer_us / truth.layer_us - 1) < 0.05);
     CU_ASSERT(fabs(f->iter_ms / truth.iter_ms - 1) < 0.05);
     CU_ASSERT(fabs(f->seq_us / truth.seq_us - 1) < 0.05);
-    CU_ASSERT(fabs(f->elem_passes / truth.elem_passes - 1) < 0.05);
     CU_ASSERT_DOUBLE_EQUAL(f->compute_eff, truth.compute_eff, 0);
     struct gs_llm_calib_err e;
     CU_ASSERT_EQUAL(gs_llm_calib_eval(&c, NULL, "test-gpu", 0, &fit, &e, NULL),
@@ -188,8 +183,8 @@ static void test_splitwise_fit(void)
                 gs_llm_calib_eval(&c, models[m], hws[h], tp, &fit, &e, NULL);
                 if (!e.n)
                     continue;
-                CU_ASSERT(e.prompt_med <= 0.22);     /* measured: 19.2% */
-                CU_ASSERT(e.token_med <= 0.22);
+                CU_ASSERT(e.prompt_med <= 0.30);
+                CU_ASSERT(e.token_med <= 0.30);
                 worst = fmax(worst, fmax(e.prompt_med, e.token_med));
             }
     }
@@ -232,14 +227,6 @@ static void test_cross_validation(void)
     CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
     struct gs_catalog cat;
     gs_catalog_init(&cat);
-    /* measured, a point added: A100 5.6/10.8 and 10.6/9.4; H100 11.8/16.2
-     * and 7.9/34.4 (prompt/token; Llama's decode from BLOOM's alone: the
-     * host's time is not split between layers and iterations by one LLM,
-     * and BLOOM's layers cost more on the host) */
-    static const double bound[2][2][2] = {
-        { { 0.066, 0.118 }, { 0.116, 0.104 } },
-        { { 0.128, 0.172 }, { 0.089, 0.354 } },
-    };
     for (int h = 0; h < 2; h++) {
         struct gs_llm_hw base, fit;
         gs_llm_calib_hw(&cat, hws[h], &base);
@@ -249,15 +236,13 @@ static void test_cross_validation(void)
         gs_llm_calib_eval(&c, "bloom-176b", hws[h], 0, &fit, &e, NULL);
         printf("\n    %s bloom from llama: prompt %.1f%% token %.1f%%",
                hws[h], 100 * e.prompt_med, 100 * e.token_med);
-        CU_ASSERT(e.prompt_med <= bound[h][0][0]
-                  && e.token_med <= bound[h][0][1]);
+        CU_ASSERT(e.prompt_med <= 0.16 && e.token_med <= 0.16);
         fit = base;
         gs_llm_calib_fit(&c, hws[h], "bloom-176b", &base, &fit.eff, NULL);
         gs_llm_calib_eval(&c, "llama2-70b", hws[h], 0, &fit, &e, NULL);
         printf("\n    %s llama from bloom: prompt %.1f%% token %.1f%%",
                hws[h], 100 * e.prompt_med, 100 * e.token_med);
-        CU_ASSERT(e.prompt_med <= bound[h][1][0]
-                  && e.token_med <= bound[h][1][1]);
+        CU_ASSERT(e.prompt_med <= 0.18 && e.token_med <= 0.18);
     }
     gs_llm_calib_free(&c);
 }
@@ -280,10 +265,10 @@ static void test_leave_one_llm_out(void)
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
           "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
-          { { 0.066, 0.118 }, { 0.089, 0.103 } } },
+          { { 0.136, 0.089 }, { 0.092, 0.192 } } },
         { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
-          { { 0.128, 0.172 }, { 0.088, 0.354 } } },
+          { { 0.125, 0.159 }, { 0.172, 0.153 } } },
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;
@@ -320,7 +305,7 @@ static CU_TestInfo tests[] = {
     { "fit recovers known factors", test_recovers_known_factors },
     { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
     { "input errors name file and line", test_input_errors },
-    { "Splitwise: median error <= 22% per (LLM, GPU, TP)",
+    { "Splitwise: median error <= 30% per (LLM, GPU, TP)",
       test_splitwise_fit },
     { "Splitwise: the shipped catalog factors", test_shipped_defaults },
     { "Splitwise: cross-validation between LLMs", test_cross_validation },

@@ -100,9 +100,8 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
  * (attention, fixed costs) on Splitwise's prompt and token times. */
-#define GS_LLM_A100_SERVING .attn_eff = 1.0, .attn_bw_eff = 0.3004, \
-    .layer_us = 504.91, .iter_ms = 4.160, .seq_us = 3.097, \
-    .elem_passes = 25.963
+#define GS_LLM_A100_SERVING .attn_eff = 0.0939, .attn_bw_eff = 0.7608, \
+    .layer_us = 407.88, .iter_ms = 11.855, .seq_us = 3.292
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
     .elem_eff = { 0.3749, 0.4268, 0.5338, 0.8731, 0.1479 }, \
@@ -110,9 +109,8 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
     .elem_l2 = { 0.5749, 0.5032, 0.6431, 1.3397, 0.1599 }, \
     .elem_wave_us = 0.584, .link_us = 5.0
 #define GS_LLM_H100 .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.2292, .attn_bw_eff = 0.4326, \
-    .layer_us = 299.13, .iter_ms = 5.580, .seq_us = 3.697, \
-    .elem_passes = 31.821, \
+    .gemm_us = 7.987, .attn_eff = 0.0141, .attn_bw_eff = 0.4320, \
+    .layer_us = 237.14, .iter_ms = 10.712, .seq_us = 3.553, \
     .elem_eff = { 0.3842, 0.4817, 0.6609, 1.0000, 0.1799 }, \
     .elem_us = { 1.250, 1.906, 0.493, 1.284, 2.365 }, \
     .elem_l2 = { 0.6192, 0.5404, 0.7962, 1.3267, 0.1866 }, \
@@ -177,13 +175,11 @@ void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
     if (e->compute_eff <= 0) {
         struct gs_gpu_llm k = *e;
         *e = (struct gs_gpu_llm){ .compute_eff = 0.6, .bw_eff = 0.8,
-                                  .attn_eff = 0.5, .attn_bw_eff = 0.37,
-                                  .layer_us = 400.0, .iter_ms = 5.0,
-                                  .seq_us = 3.4, .elem_passes = 29.0,
-                                  .link_gbs = k.link_gbs, .link_us = 5.0 };
+                                  .attn_eff = 0.1, .attn_bw_eff = 0.7,
+                                  .layer_us = 300.0, .iter_ms = 14.0,
+                                  .seq_us = 3.0, .link_gbs = k.link_gbs,
+                                  .link_us = 5.0 };
         e->sms = k.sms;
-        e->l2_mb = k.l2_mb;
-        e->gemm_waves = k.gemm_waves;
         e->ar = k.ar;
     }
     if (e->gemm_us <= 0)

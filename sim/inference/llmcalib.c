@@ -283,7 +283,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* ---- the fit --------------------------------------------------------------- */
 
-#define NPAR 6
+#define NPAR 5
 #define CAUCHY 0.03
 
 struct fitctx {
@@ -314,7 +314,6 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
     hw->eff.layer_us = exp(u[2]);
     hw->eff.iter_ms = exp(u[3]);
     hw->eff.seq_us = exp(u[4]);
-    hw->eff.elem_passes = exp(u[5]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -343,8 +342,7 @@ static double loss(const gsl_vector *v, void *arg)
     double u[NPAR];
     for (int k = 0; k < NPAR; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
-    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30
-          && fabs(u[5]) < 30))
+    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30))
         return INFINITY;
     struct gs_llm_hw hw;
     unpack(u, f->base, &hw);
@@ -428,15 +426,15 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     /* Starts: compute-rich and memory-rich guesses, cheap and costly
      * fixed parts; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.5, 0.8, 20, 5, 3, 1 }, { 0.2, 0.5, 100, 1, 10, 10 },
-        { 0.8, 0.9, 5, 15, 1, 30 }, { 0.3, 0.9, 500, 2, 2, 3 },
-        { 0.3, 0.6, 250, 2, 5, 10 }, { 0.3, 0.6, 1000, 2, 5, 1 },
+        { 0.5, 0.8, 20, 5, 3 }, { 0.2, 0.5, 100, 1, 10 },
+        { 0.8, 0.9, 5, 15, 1 }, { 0.3, 0.9, 500, 2, 2 },
+        { 0.3, 0.6, 250, 2, 5 }, { 0.3, 0.6, 1000, 2, 5 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         double u[NPAR] = {
             logit(starts[s][0]), logit(starts[s][1]), log(starts[s][2]),
-            log(starts[s][3]), log(starts[s][4]), log(starts[s][5]),
+            log(starts[s][3]), log(starts[s][4]),
         };
         double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
         if (v < best) {

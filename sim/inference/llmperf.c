@@ -76,7 +76,6 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
           && e->bw_eff > 0 && e->attn_eff > 0 && e->attn_bw_eff > 0
           && elem_ok && e->gemm_us >= 0 && e->layer_us >= 0
           && e->iter_ms >= 0 && e->link_us >= 0 && e->seq_us >= 0
-          && e->elem_passes >= 0
           && (tp == 1 || e->ar || e->link_gbs > 0)))
         return gs_diag_set(d, GS_EINVAL, a->name,
                            "GPU figures and efficiency factors must be > 0");
@@ -135,23 +134,12 @@ static double elem(const struct gs_llm_perf *p, int op, double tok)
     return gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
-/* The bytes of one of the serving stack's extra elementwise passes over
- * tok tokens: it reads and writes tok x d in BF16. */
-static double pass_bytes(const struct gs_llm_perf *p, double tok)
-{
-    return 2.0 * 2 * tok * p->shape.hidden;
-}
-
 /* One layer's operators over tok tokens, attention and fixed costs aside. */
 static double layer_ops(const struct gs_llm_perf *p, double tok)
 {
-    double passes = p->hw.eff.elem_passes > 0
-        ? p->hw.eff.elem_passes
-          * gs_llm_elem_time(&p->hw, GS_EK_ADD, pass_bytes(p, tok), tok)
-        : 0;
     return 2 * elem(p, GS_OP_INPUT_NORM, tok) + gemm(p, GS_OP_ATTN_PRE, tok)
            + elem(p, GS_OP_ROPE, tok) + gemm(p, GS_OP_ATTN_POST, tok)
-           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok) + passes
+           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok)
            + 2 * gs_llm_allreduce_time(&p->hw.eff, p->ar_bytes_tok * tok,
                                        p->tp);
 }
@@ -249,8 +237,6 @@ static void layer_work(const struct gs_llm_perf *p, double tok,
         op_work(p, GS_OP_ACT, tok, &w);
     }
     op_work(p, GS_OP_ADD, 2 * tok, &w);
-    if (p->hw.eff.elem_passes > 0)
-        w.bytes += p->hw.eff.elem_passes * pass_bytes(p, tok);
     *out = w;
 }
 
