@@ -745,13 +745,14 @@ static int chosen_replicas(const char *out)
 /* Precision-driven length.  plan-service's question with 20-second runs
  * (800 requests from an empty fleet) is all transient.  Independent
  * 20-minute runs (48,000 requests, 5 seeds) say 7 replicas miss the TTFT
- * p95 target of 1 s by far and 8 meet it.  Judged on the 20-second runs
- * alone (plan.max_length_factor 1), 6 and 7 cannot be decided: MSER-5's
- * minimum sits at its limit, and the answer says "transient not over at
- * the cap" rather than calling them feasible.  With lengthening (a cap of
- * 16x) the runs double until the transient is over and the estimates stop
- * moving: 7 is then a decided miss and the answer is 8, judged on runs 4
- * times as long, with nothing left undecided (MSER-5's limit counts only
+ * p95 target of 1 s by far (23 s) and 8 meet it (0.68 s; the operator
+ * model as refitted in c3dc3f2).  Judged on the 20-second runs alone
+ * (plan.max_length_factor 1), 8 cannot be decided: MSER-5's minimum sits
+ * at its limit, and the answer says "transient not over at the cap" rather
+ * than calling it feasible (9 is).  With lengthening (a cap of 16x) the
+ * runs double until the transient is over and the estimates stop moving:
+ * 6 is then a decided miss and the answer is 8, judged on runs 8 times as
+ * long, with nothing left undecided (MSER-5's limit counts only
  * where the whole run and the part kept fall on different sides of the
  * target; plansteady.c).  With a cap
  * of 2x the transient is still not over at the cap: undecided, never
@@ -779,18 +780,19 @@ static void test_lengthened_verdict(void)
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
-    /* short runs, never lengthened: 7 undecided, the transient not over */
+    /* short runs, never lengthened: 8 undecided, the transient not over */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
                                     &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=7  $81.92/"
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=8  $81.92/"
                                   "hour  transient not over at the cap "
                                   "(runs 1x"));
+    CU_ASSERT(chosen_replicas(out) >= 8);
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
                                   "length"));
     free(out);
     out = NULL;
-    /* lengthened (a cap of 16x): the long run's answer, at 4x, and 7
-     * decided */
+    /* lengthened (a cap of 16x): the long run's answer, at 8x, nothing
+     * undecided */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
                                     &out), 0);
     int got = chosen_replicas(out);
@@ -799,7 +801,7 @@ static void test_lengthened_verdict(void)
                out ? out : "");
     CU_ASSERT_EQUAL(got, 8);
     CU_ASSERT_PTR_NULL(strstr(out ? out : "", "transient not over"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 4x the scenario's "
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the scenario's "
                                   "length"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 16x the "
                                   "scenario's length"));
@@ -837,13 +839,14 @@ static char *replaced(const char *text, const char *const *from,
  * an ITL p95 target of 100 ms and 1-minute runs.  ITL is token-weighted
  * over iterations, with no per-request series to truncate, and the first
  * minute is pessimistic (requests queue while the replicas start), so on
- * the 1-minute runs alone (max_length_factor 1) every count misses (16
- * replicas read 0.110 +- 0.007 s).  Independent 20-minute runs say 13
- * replicas miss (0.1097 s) and 14 and 15 meet (0.0983, 0.0877).  With
- * lengthening (the default cap, 8x) a miss on a whole-run estimate is
- * confirmed on runs twice as long before it stands: 13 is then a decided
- * miss, 15 is feasible at 8x, and 14, still moving at the cap, is reported
- * undecided -- never a feasible 13, never infeasible 15. */
+ * the 1-minute runs alone (max_length_factor 1) every count misses.
+ * Independent 20-minute runs (the model as refitted in c3dc3f2) read 13
+ * replicas at 0.1022 +- 0.0044 s, 14 at 0.0937, 15 at 0.0837 and 16 at
+ * 0.0753.  With lengthening (the default cap, 8x) a miss on a whole-run
+ * estimate is confirmed on runs twice as long before it stands: 13 is
+ * then a decided miss (at 2x), 14 and 15, still moving at the cap, are
+ * reported undecided, and 16 is feasible at 8x -- never a feasible 13,
+ * never an infeasible 14 or 15. */
 static void test_lengthened_itl(void)
 {
     char *text = gs_cli_slurp("scenarios/plan-service.json");
@@ -870,15 +873,18 @@ static void test_lengthened_itl(void)
         int rc = gs_cli_run("", args, &out, NULL);
         if (v == 0) {
             CU_ASSERT_EQUAL(rc, 0);
-            CU_ASSERT_EQUAL(chosen_replicas(out), 15);
+            CU_ASSERT_EQUAL(chosen_replicas(out), 16);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the "
                                           "scenario's length, estimated over "
                                           "the whole run"));
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=14 "
                                           " $81.92/hour  transient not over "
                                           "at the cap"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=15 "
+                                          " $81.92/hour  transient not over "
+                                          "at the cap"));
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "stopped early   "
-                                          "    4x  chat.replicas=13"));
+                                          "    2x  chat.replicas=13"));
         } else {
             CU_ASSERT_EQUAL(rc, 3);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "INFEASIBLE"));
@@ -909,7 +915,9 @@ static void test_lengthened_itl(void)
         double mean, sd, half;
         CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
                                &half), 3);
-        CU_ASSERT(k == 0 ? mean - half > 0.1 : mean + half <= 0.1);
+        /* 13 misses on its mean (0.1022; its interval reaches 0.0978),
+         * 14 and 15 meet beyond their intervals */
+        CU_ASSERT(k == 0 ? mean > 0.1 : mean + half <= 0.1);
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-itl-sweep.h5"));
