@@ -15,9 +15,10 @@
 #include "benchutil.h"
 #include "../sim/studies/plan.h"
 #include "../sim/studies/sweep.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>

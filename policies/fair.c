@@ -135,6 +135,16 @@ struct fair {
      * kept as shares and groups change (tfix), O(log T) a change. */
     int *th;
     int nth, capth;
+    /* A pass that changed nothing is not run again on the same state:
+     * idle says the last one started and preempted nothing (ver moved by
+     * its own ++ only) while misses repeat; the next is skipped while ver,
+     * the window (wchg counts its joins and leaves) and the fleet's
+     * capacity (fw, a watch of every node: gs_sim_watch) stay as that pass
+     * left them. */
+    int fw;
+    uint64_t wchg;
+    int idle;
+    uint64_t idle_ver, idle_wchg, idle_ep;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
@@ -202,6 +212,27 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
+    struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
+    if (all == NULL) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
+    for (int i = 0; i < f->npools; i++)
+        all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
+    s->fw = gs_sim_watch(sim, all, f->npools);
+    free(all);
+    if (s->fw < 0) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
     gs_jgroups_init(&s->gs, 1);
     s->sim = sim;
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
@@ -241,6 +272,15 @@ static void fair_free(void *state)
 static double job_gpus(const struct gs_job *j)
 {
     return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+}
+
+/* Could a job of group g keep tenant t within its guarantee (owner_try's
+ * quota test, the same sum: a group's jobs share their need)? */
+static int within(const struct fair *s, int t, int g)
+{
+    const struct gs_need *n = &s->gs.g[g].need;
+    double gp = n->gpus > 0 ? n->gpus : n->milli / 1000.0;
+    return !(s->t[t].gpus + gp > s->t[t].quota + EPS);
 }
 
 /* GPU memory a running job holds, GB (what gs_fleet_commit takes). */
@@ -344,7 +384,8 @@ static void tfix(struct fair *s, int t)
 static void gfix(struct fair *s, int t, int g)
 {
     gs_gheap_fix(&s->t[t].gh, &s->gs, g);
-    tfix(s, t);
+    if ((s->t[t].gh.n > 0) != (s->t[t].tpos >= 0))    /* the share stays */
+        tfix(s, t);
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -653,6 +694,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 static void win_add(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     ten_ensure(s, s->sim, j->tenant);
     struct ten *x = &s->t[j->tenant];
     int n0 = s->gs.n;
@@ -672,6 +714,7 @@ static void win_add(void *ctx, struct gs_job *j)
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     int g = (int)(j->pslot >> 8);
     int head = gs_jgroup_head(&s->gs.g[g]) == j;
     gs_jgroup_remove(&s->gs.g[g], j);
@@ -831,7 +874,8 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0)
+                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0 &&
+                    within(s, t, s->t[t].grp[k]))
                     om_push(s, s->t[t].grp[k]);
     }
     gs_sim_examine(sim, s->nom);
@@ -884,7 +928,8 @@ static void owners(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
+                if (within(s, t, s->t[t].grp[k]))
+                    n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
     }
     if (n == 0)
         return;
@@ -899,8 +944,9 @@ static void owners(struct fair *s, struct gs_sim *sim)
         int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
-                                       s) < 0);
+                if (within(s, t, s->t[t].grp[k]))
+                    GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q,
+                                           collect, s) < 0);
     }
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
@@ -934,7 +980,8 @@ static void set_aside(struct fair *s, int t, int g, int *ndead)
     s->gs.g[g].mark = 1;
     s->dead[(*ndead)++] = g;
     gs_gheap_pop(&s->t[t].gh, &s->gs);
-    tfix(s, t);
+    if (s->t[t].gh.n == 0)
+        tfix(s, t);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
@@ -993,9 +1040,12 @@ static void fair_schedule(void *state, struct gs_sim *sim)
 {
     struct fair *s = state;
     gs_jwin_settle(&s->win, sim);
+    if (s->idle && s->ver == s->idle_ver && s->wchg == s->idle_wchg &&
+        gs_sim_watch_epoch(sim, s->fw) == s->idle_ep)
+        return;                 /* the state the last pass left alone */
     gs_sim_examine(sim, 1);
     s->in_pass = 1;
-    s->ver++;                           /* reclaim misses are per pass */
+    uint64_t v0 = ++s->ver;             /* reclaim misses are per pass */
     owners(s, sim);
     /* sizes for borrowers(): an entry per group, and the window's jobs
      * put aside */
@@ -1013,9 +1063,13 @@ static void fair_schedule(void *state, struct gs_sim *sim)
     }
     borrowers(s, sim);
     s->in_pass = 0;
+    s->idle = s->ver == v0 && s->nlate == 0 && gs_sim_misses_repeat(sim);
     for (long i = 0; i < s->nlate; i++)
         gs_jwin_arrive(&s->win, s->late[i]);
     s->nlate = 0;
+    s->idle_ver = s->ver;
+    s->idle_wchg = s->wchg;
+    s->idle_ep = gs_sim_watch_epoch(sim, s->fw);
 }
 
 const struct gs_policy_ops gs_policy_fair = {

@@ -3,6 +3,7 @@
  * The binary's path comes from $GPUSIM (set by `make test`). */
 #include "cutest.h"
 #include "simutil.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/base/version.h"
 #include "../sim/base/suggest.h"

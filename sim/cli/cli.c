@@ -15,6 +15,7 @@
 #include "../io/outfile.h"
 #include "../io/jsonio.h"
 #include "../studies/plan.h"
+#include "../studies/planjson.h"
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
 #include "../studies/pool.h"
@@ -25,7 +26,8 @@
 #include "../io/report.h"
 #include "../io/question.h"
 #include "../io/scenario.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
+#include "../io/source.h"
 #include "../base/suggest.h"
 #include "../studies/sweep.h"
 #include "../base/version.h"
@@ -500,6 +502,12 @@ static int cmd_policies(void)
     return 0;
 }
 
+/* The scenario's sections that tools read themselves: their tables go into
+ * the schema and their checks into --check. */
+static const struct gs_sc_section *const sections[] = {
+    &gs_plan_section, NULL
+};
+
 /* `gpusim scenario --schema`: the registries' names go in here, where the
  * CLI sees every layer. */
 static int cmd_schema(void)
@@ -517,38 +525,11 @@ static int cmd_schema(void)
     for (int i = 0; gs_trace_formats[i] && n < 63; i++)
         fmt[n++] = gs_trace_formats[i]->name;
     fmt[n] = NULL;
-    if (gs_scenario_schema(stdout, pol, plc, fmt) < 0 || fflush(stdout)) {
+    if (gs_scenario_schema(stdout, pol, plc, fmt, sections) < 0 ||
+        fflush(stdout)) {
         fprintf(stderr, "gpusim: scenario --schema: cannot write to "
                 "standard output\n");
         return 1;
-    }
-    return 0;
-}
-
-/* The scenario's policy and placement are known names (as gs_sim_new
- * checks them, with the same messages). */
-static int check_plugins(const struct gs_scenario *sc, struct gs_diag *d)
-{
-    char list[512], where[600], hint[128];
-    if (gs_policy_find(sc->policy) == NULL) {
-        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
-                      offsetof(struct gs_policy_ops, name));
-        gs_names_suggest(sc->policy, (const void *const *)gs_policies,
-                         offsetof(struct gs_policy_ops, name), hint,
-                         sizeof hint);
-        snprintf(where, sizeof where, "%s: $.policy", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
-                           "(known: %s)", sc->policy, hint, list);
-    }
-    if (gs_placer_find(sc->placer) == NULL) {
-        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
-                      offsetof(struct gs_placer_ops, name));
-        gs_names_suggest(sc->placer, (const void *const *)gs_placers,
-                         offsetof(struct gs_placer_ops, name), hint,
-                         sizeof hint);
-        snprintf(where, sizeof where, "%s: $.placement", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
-                           "(known: %s)", sc->placer, hint, list);
     }
     return 0;
 }
@@ -563,7 +544,9 @@ static int cmd_check(int n, char **files)
         struct gs_diag d = { 0 };
         int rc = load_any(files[i], &sc, &d);
         if (rc == 0)
-            rc = check_plugins(sc, &d);
+            rc = gs_check_names(sc, &d);
+        for (int k = 0; rc == 0 && sections[k]; k++)
+            rc = sections[k]->check(sc, &d);
         gs_scenario_free(sc);
         if (rc < 0) {
             report_rc(rc, &d);
@@ -710,6 +693,9 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* the built-in models, before any output names their fields */
+    int installed = gs_builtin_install();
+    GS_ASSERT(installed == 0);
     /* gpusim --data-path DIR[:DIR...] COMMAND ...: where scenarios' files
      * are looked up when they are not beside the scenario (datapath.h) */
     while (argc >= 2 && (strcmp(argv[1], "--data-path") == 0 ||

@@ -3,7 +3,8 @@
  * See energy.c for the model (what draws power, how it is attributed to
  * jobs, tenants and the idle remainder, how tariffs and grid intensity by
  * hour are integrated) and docs/energy.md for the scenario keys.  The
- * model joins the simulation through its entry in gs_models[] (model.h);
+ * model joins the simulation through its entry in the built-in models'
+ * table (sim/setup/setup.c, model.h);
  * its figures reach every output through its hooks. */
 #ifndef GS_ENERGY_H
 #define GS_ENERGY_H
@@ -16,11 +17,14 @@ struct gs_sim;
 extern const struct gs_model_ops gs_energy_model;
 
 /* The run's energy figures (valid after the run; facility energy is the
- * GPUs' board energy times the region's PUE). */
+ * IT energy -- GPU boards and their nodes' hosts -- times the region's
+ * PUE). */
 struct gs_energysum {
-    double it_kwh;              /* GPU boards */
+    double it_kwh;              /* GPU boards and hosts */
+    double host_kwh;            /* of it_kwh: the hosts' */
     double kwh;                 /* facility: it_kwh x PUE */
-    double idle_kwh;            /* of kwh: GPUs up and not allocated */
+    double idle_kwh;            /* of kwh: GPU slots up and not allocated
+                                   (boards and their share of hosts) */
     double usd;                 /* energy cost, a part of the bill */
     double idle_usd;            /* of usd: the unallocated GPUs' */
     double gco2;                /* g CO2e */

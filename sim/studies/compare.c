@@ -22,6 +22,7 @@
  * progress line and to tell on stderr how long the runs took. */
 #include "compare.h"
 #include "../io/gnuplot.h"
+#include "../io/h5in.h"
 #include "../io/h5out.h"
 #include "../io/outfile.h"
 #include "plugin.h"
@@ -29,7 +30,7 @@
 #include "progress.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../core/model.h"
 #include "../base/suggest.h"
 #include "cmppair.h"

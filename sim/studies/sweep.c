@@ -28,11 +28,13 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/model.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
+#include "../../policies/policy.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +203,32 @@ int gs_report_diag(const struct gs_diag *d, int status)
     return status;
 }
 
+int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d)
+{
+    char list[512], where[600], hint[128];
+    if (gs_policy_find(sc->policy) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
+        gs_names_suggest(sc->policy, (const void *const *)gs_policies,
+                         offsetof(struct gs_policy_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.policy", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
+                           "(known: %s)", sc->policy, hint, list);
+    }
+    if (gs_placer_find(sc->placer) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
+        gs_names_suggest(sc->placer, (const void *const *)gs_placers,
+                         offsetof(struct gs_placer_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.placement", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
+                           "(known: %s)", sc->placer, hint, list);
+    }
+    return 0;
+}
+
 /* --- the command ---------------------------------------------------------- */
 
 static const char usage[] =
@@ -251,6 +279,7 @@ static int usage_error(const char *fmt, const char *arg)
 struct sweep {
     int nset;
     char key[MAXSET][256];
+    char *arg[MAXSET];          /* the --set arguments as typed */
     int nval[MAXSET];
     char **val[MAXSET];
     int npoints, nseeds, nm;
@@ -281,6 +310,7 @@ static void free_sweep(struct sweep *s)
         for (int k = 0; k < s->nval[i]; k++)
             free(s->val[i][k]);
         free(s->val[i]);
+        free(s->arg[i]);
     }
     for (int p = 0; s->sc && p < s->npoints; p++)
         gs_scenario_free(s->sc[p]);
@@ -291,7 +321,60 @@ static void free_sweep(struct sweep *s)
     free(s->cell);
 }
 
-/* Build and validate every point's scenario. */
+/* 1 when JSON paths a and b lie on one branch: one is the other or an
+ * object or array inside it ("$.fleet[0]" and "$.fleet[0].nodes"). */
+static int same_branch(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    const char *lo = la <= lb ? a : b, *hi = la <= lb ? b : a;
+    size_t n = la <= lb ? la : lb;
+    return strncmp(lo, hi, n) == 0 &&
+           (hi[n] == '\0' || hi[n] == '.' || hi[n] == '[');
+}
+
+/* An error in a point's edited scenario (its where "FILE (edited): $.PATH",
+ * or "--set KEY" from the edit itself) told in the user's words: the
+ * --set options whose key lies on the error's path, as typed ("--set
+ * policy=fiar,fair: $.policy: unknown policy 'fiar' ..."); every --set of
+ * the sweep, before the edited file's name, when none does (a check
+ * across keys). */
+static void blame(const struct sweep *s, const struct gs_scenario *base,
+                  struct gs_diag *d)
+{
+    static const char mark[] = " (edited): ";
+    char jp[512] = "", key[300], who[512] = "";
+    size_t lf = strlen(base->file);
+    int edit = strncmp(d->where, "--set ", 6) == 0;   /* the edit failed */
+    if (strncmp(d->where, base->file, lf) == 0 &&
+        strncmp(d->where + lf, mark, sizeof mark - 1) == 0)
+        snprintf(jp, sizeof jp, "%s", d->where + lf + sizeof mark - 1);
+    else if (edit)
+        snprintf(jp, sizeof jp, "$.%s", d->where + 6);
+    else
+        return;
+    int hit = 0;
+    for (int pass = 0; pass < 2 && !hit; pass++)
+        for (int i = 0; i < s->nset; i++) {
+            snprintf(key, sizeof key, "$.%s", s->key[i]);
+            if (pass == 0 && !same_branch(jp, key))
+                continue;
+            snprintf(who + strlen(who), sizeof who - strlen(who), "%s--set "
+                     "%s", who[0] ? " " : "", s->arg[i]);
+            hit += pass == 0;
+        }
+    char where[sizeof who + sizeof d->where + 4];
+    if (hit && edit)
+        snprintf(where, sizeof where, "%s", who);
+    else if (hit)
+        snprintf(where, sizeof where, "%s: %s", who, jp);
+    else
+        snprintf(where, sizeof where, "%s: %s", who, d->where);
+    snprintf(d->where, sizeof d->where, "%.*s", (int)sizeof d->where - 1,
+             where);
+}
+
+/* Build and validate every point's scenario: an error names the --set
+ * options it comes from (blame). */
 static int build_points(struct sweep *s, const struct gs_scenario *base,
                         struct gs_diag *d)
 {
@@ -329,9 +412,13 @@ static int build_points(struct sweep *s, const struct gs_scenario *base,
         int rc = gs_json_edit(base->text, e, s->nset, &text, "--set", d);
         if (rc == 0)
             rc = gs_reparse(base, text, &s->sc[p], d);
+        if (rc == 0)
+            rc = gs_check_names(s->sc[p], d);
         free(text);
-        if (rc < 0)
+        if (rc < 0) {
+            blame(s, base, d);
             return rc;
+        }
     }
     return 0;
 }
@@ -533,6 +620,8 @@ static int add_set(struct sweep *s, const char *kv)
         return usage_error("at most 16 --set options (%s)", kv);
     snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
              (int)(eq - kv), kv);
+    if ((s->arg[s->nset] = strdup(kv)) == NULL)
+        return usage_error("%s", "out of memory");
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
     if (s->nval[s->nset] < 0) {
         s->nval[s->nset] = 0;
