@@ -498,6 +498,22 @@ static void test_service_replicas(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     int r = atoi(p + strlen("cheapest feasible plan: chat.replicas="));
     CU_ASSERT(r > 1 && r < 16);
+    /* a service's headline metrics, once: not the fleet-wide inference_*
+     * beside one service, not its details, no job metric without jobs */
+    const char *om = strstr(out, "\n  other metrics (");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    char *sec = strndup(om, (size_t)(strstr(om, "\n\n") ?
+                                     strstr(om, "\n\n") - om : 0));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.ttft_p99_s "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.sla_attainment "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.cost_per_mtok_usd "));
+    CU_ASSERT_PTR_NULL(strstr(sec, "service.chat.ttft_p95_s")); /* target */
+    CU_ASSERT_PTR_NULL(strstr(sec, "service.chat.queue_p50_s"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "inference_"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "jct_mean_s"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "throughput_jobs_per_hour"));
+    free(sec);
     /* the Pareto front holds the chosen plan, and along it (cost order)
      * each feasible row is better in attainment than the feasible rows
      * before it: none is dominated */

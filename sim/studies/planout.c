@@ -322,10 +322,52 @@ static int tier_metric(int m)
     return 0;
 }
 
+/* 1 when name is one of the space-separated words. */
+static int among(const char *name, const char *words)
+{
+    size_t n = strlen(name);
+    for (const char *w = strstr(words, name); w; w = strstr(w + 1, name))
+        if ((w == words || w[-1] == ' ') && (w[n] == ' ' || w[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Metrics of the jobs alone: in a scenario of services only they would
+ * describe the replicas' placements. */
+static const char job_only[] = "throughput_jobs_per_hour jct_mean_s "
+    "wait_mean_s wait_p95_s wait_p99_s sla_violations sla_share "
+    "starved_jobs fairness_variance_min2 throughput_makespan_jph";
+/* A service's fields the short list shows (service.NAME.FIELD): its tail
+ * latencies, attainment, goodput, throughput, price and size. */
+static const char svc_head[] = "ttft_p99_s itl_p99_s e2e_p99_s "
+    "sla_attainment goodput_rps tokens_per_s_per_gpu cost_per_mtok_usd "
+    "replicas_mean gpu_hours";
+/* The fleet-wide inference metrics it shows beside several services'. */
+static const char inf_head[] = "inference_sla_attainment "
+    "inference_goodput_rps inference_tokens_per_s_per_gpu "
+    "inference_cost_per_mtok_usd";
+
+/* 1 when the short list leaves m out for the services: a service's field
+ * beyond the headline ones, the fleet-wide inference metrics beside one
+ * service (its own say them) or beyond the headline ones, job metrics
+ * without jobs. */
+static int svc_detail(const struct search *s, const char *name)
+{
+    const struct gs_scenario *b = s->base;
+    if (b->wl_kind == GS_WL_NONE && among(name, job_only))
+        return 1;
+    if (strncmp(name, "inference_", 10) == 0)
+        return b->nsvcs <= 1 || !among(name, inf_head);
+    if (strncmp(name, "service.", 8) != 0)
+        return 0;
+    const char *f = strrchr(name, '.');
+    return f == NULL || !among(f + 1, svc_head);
+}
+
 /* Whether the short list shows metric m of x (shown[] the ones before it
  * that it does): not a target (the targets say it), not the cost the
  * answer says, applying to the scenario, not the same in every run of
- * every candidate, not repeating another. */
+ * every candidate, not a service's detail, not repeating another. */
 static int worth(const struct search *s, const struct cand *x, int m,
                  const char *shown, int one_tier)
 {
@@ -333,7 +375,7 @@ static int worth(const struct search *s, const struct cand *x, int m,
     if (is_target(s, m) || !applies(s, x, m) || fixed(s, m) ||
         strcmp(name, "cost_per_hour_usd") == 0 ||
         strcmp(name, "cost_per_month_usd") == 0 ||
-        (one_tier && tier_metric(m)))
+        (one_tier && tier_metric(m)) || svc_detail(s, name))
         return 0;
     for (int k = 0; k < s->nm; k++)
         if ((k < m ? shown[k] : 0) || (k != m && is_target(s, k)))
@@ -352,7 +394,7 @@ void gs_plan_print_metrics(FILE *fp, const struct search *s,
         n += shown[m] = (char)(verbose || worth(s, x, m, shown, one_tier));
     fprintf(fp, "  %s (mean ± 95%% half-width over %d seeds%s):\n",
             verbose ? "every metric" : "other metrics", x->nrun,
-            verbose ? "" : "; those that apply and repeat no other, "
+            verbose ? "" : "; the headline ones that apply, each once; "
             "--verbose for all");
     /* columns as wide as what they hold; two a line within 120 */
     int nw = 0, vw = 0, k = 0;
@@ -441,6 +483,11 @@ int gs_plan_pareto(const struct search *s, int *idx)
 void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
                         int nf, double hpm)
 {
+    if (nf == 0) {
+        fprintf(fp, "\nPareto front: empty, no candidate ran (each was "
+                "ruled out before a run, above).\n");
+        return;
+    }
     fprintf(fp, "\nPareto front, cost against SLA attainment (the least of "
             "the share of jobs within their wait limit and deadline%s), over "
             "every candidate tried:\n", s->natt > 1 ? " and each service's "
