@@ -21,7 +21,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>
