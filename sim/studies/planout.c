@@ -272,24 +272,31 @@ static int repeats(const struct search *s, const struct cand *x, int m,
     return x->nrun > 0 && (eq || comp);
 }
 
-/* 1 when metric m has one value in every run of every candidate: it
- * says nothing of the fleet (a count of jobs the workload fixes, an
- * availability of 1 without failures). */
+/* 1 when metric m depends on the seed alone: on every seed, every
+ * candidate run with it gave the same value (at least two candidates
+ * compared).  It says nothing of the fleet: the jobs or requests the
+ * workload generates, an availability of 1 without failures. */
 static int fixed(const struct search *s, int m)
 {
-    double first = NAN;
-    int seen = 0;
-    for (int i = 0; i < s->ncand; i++) {
-        const struct cand *y = &s->cand[i];
-        for (int r = 0; r < y->nrun; r++) {
+    int compared = 0;
+    for (int r = 0;; r++) {
+        double first = NAN;
+        int seen = 0;
+        for (int i = 0; i < s->ncand; i++) {
+            const struct cand *y = &s->cand[i];
+            if (y->nrun <= r)
+                continue;
             double v = y->v[(size_t)r * s->nm + m];
-            if (!seen++)
+            if (seen++ == 0)
                 first = v;
             else if (!same(v, first))
                 return 0;
         }
+        if (seen == 0)
+            break;
+        compared += seen > 1;
     }
-    return seen > 1;
+    return compared > 0;
 }
 
 /* The tiers that had jobs in some run of x: with one, its TIER.* metrics
