@@ -15,6 +15,7 @@
 #include "benchutil.h"
 #include "../sim/studies/plan.h"
 #include "../sim/studies/sweep.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/scenario.h"
 #include "../sim/core/sim.h"

@@ -545,6 +545,35 @@ static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
     return GS_ENOFIT;
 }
 
+/* The search below over a range of fewer nodes than the pool has live
+ * classes (a static partition): each node stands for its class, scored as
+ * there, and the choice is the same -- the least score, ties to the member
+ * of least rank in the ranges so far -- since a class's candidate there is
+ * its member of least rank in the range, and the order of the classes
+ * matters only for ties, which rank decides. */
+static void narrow(struct gs_classplace *cp, const struct gs_frag *fr,
+                   int nid, const struct gs_demand *dm,
+                   const struct gs_need *need, const struct gs_range *r,
+                   int lo, int hi, struct choice *best)
+{
+    for (int node = lo; node < hi; node++) {
+        int id = gs_frag_node_class(fr, node), pick = -1;
+        if (id < 0)
+            continue;
+        double v = class_score(cp, fr, id, nid, dm, need, &pick);
+        if (!(v < INFINITY) || v > best->v)
+            continue;
+        if (v == best->v) {
+            if (best->node < 0)
+                best->node = gs_frag_member_in(fr, best->id, best->lo,
+                                               best->hi);
+            if (gs_frag_rank(fr, node) > gs_frag_rank(fr, best->node))
+                continue;
+        }
+        *best = (struct choice){ v, node, id, pick, r->pool, lo, hi };
+    }
+}
+
 int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
                         const struct gs_job *job, const struct gs_range *r,
                         int n, struct gs_alloc *out)
@@ -578,6 +607,10 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             int whole = lo <= pl->node0 && hi >= pl->node0 + pl->s.nodes;
             const int *ids;
             int nl = gs_frag_live(fr, r[i].pool, &ids);
+            if (!whole && hi - lo < nl) {
+                narrow(cp, fr, nid, &dm, need, &r[i], lo, hi, &best);
+                continue;
+            }
             for (int k = 0; k < nl; k++) {
                 int pick = -1;
                 double v = class_score(cp, fr, ids[k], nid, &dm, need,

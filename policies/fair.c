@@ -38,6 +38,13 @@
  * free part of a shared GPU (a fractional owner reclaims one whole GPU).
  * Such owners wait for borrowers to end, as they would under Kueue.
  *
+ * Tenants are kept in a heap by dominant share (the tenant heap: those
+ * with a window job not set aside, least share first, ties to the lower
+ * index), fixed at each start, stop and change of a tenant's groups: the
+ * borrowers' next tenant is its top, and the owners' pass walks only the
+ * tenants with jobs, not every tenant the run has seen, so a pass costs
+ * O(log T) a change rather than O(T) a start.
+ *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
  * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
  * when it could ever be a victim, F_VIC and its index in the victim array
@@ -70,8 +77,9 @@ struct ten {
     struct rv { int node, gpus, pool; } *rv;
     struct gs_job **rvj;
     long nrv, caprv;
-    int live;                   /* borrowers(): may still start a job */
     int lender;                 /* counted in nlender */
+    int tpos;                   /* its place in the tenant heap, -1 out */
+    double key;                 /* its dominant share there */
 };
 
 struct fair {
@@ -121,6 +129,22 @@ struct fair {
     long nom, nod, capom, capod;
     struct gs_job **oh;
     long noh, capoh;
+    /* The tenant heap: the tenants with a group in their gh (a window job
+     * not set aside), least dominant share first, ties to the lower index
+     * -- borrowers()' choice, and owners()' list of tenants with jobs --
+     * kept as shares and groups change (tfix), O(log T) a change. */
+    int *th;
+    int nth, capth;
+    /* A pass that changed nothing is not run again on the same state:
+     * idle says the last one started and preempted nothing (ver moved by
+     * its own ++ only) while misses repeat; the next is skipped while ver,
+     * the window (wchg counts its joins and leaves) and the fleet's
+     * capacity (fw, a watch of every node: gs_sim_watch) stay as that pass
+     * left them. */
+    int fw;
+    uint64_t wchg;
+    int idle;
+    uint64_t idle_ver, idle_wchg, idle_ep;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
@@ -138,7 +162,8 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
         s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
                                     .weight = tc ? tc->weight : 1.0,
-                                    .gh.before = cand_before };
+                                    .gh.before = cand_before,
+                                    .tpos = -1 };
         s->nt++;
     }
 }
@@ -187,6 +212,27 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
+    struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
+    if (all == NULL) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
+    for (int i = 0; i < f->npools; i++)
+        all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
+    s->fw = gs_sim_watch(sim, all, f->npools);
+    free(all);
+    if (s->fw < 0) {
+        free(s->recl);
+        free(s->pe);
+        free(s->node_rv);
+        free(s->own);
+        free(s);
+        return GS_ENOMEM;
+    }
     gs_jgroups_init(&s->gs, 1);
     s->sim = sim;
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
@@ -219,12 +265,22 @@ static void fair_free(void *state)
     free(s->om);
     free(s->od);
     free(s->oh);
+    free(s->th);
     free(s);
 }
 
 static double job_gpus(const struct gs_job *j)
 {
     return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+}
+
+/* Could a job of group g keep tenant t within its guarantee (owner_try's
+ * quota test, the same sum: a group's jobs share their need)? */
+static int within(const struct fair *s, int t, int g)
+{
+    const struct gs_need *n = &s->gs.g[g].need;
+    double gp = n->gpus > 0 ? n->gpus : n->milli / 1000.0;
+    return !(s->t[t].gpus + gp > s->t[t].quota + EPS);
 }
 
 /* GPU memory a running job holds, GB (what gs_fleet_commit takes). */
@@ -242,6 +298,94 @@ static double dom_share(const struct fair *s, int t)
     double g = s->fleet_gpus > 0 ? x->gpus / s->fleet_gpus : 0;
     double m = s->fleet_mem > 0 ? x->mem / s->fleet_mem : 0;
     return (g > m ? g : m) / x->weight;
+}
+
+/* --- the tenant heap ----------------------------------------------------- */
+
+static int th_before(const struct fair *s, int a, int b)
+{
+    double x = s->t[a].key, y = s->t[b].key;
+    return x != y ? x < y : a < b;
+}
+
+static void th_set(struct fair *s, long i, int t)
+{
+    s->th[i] = t;
+    s->t[t].tpos = (int)i;
+}
+
+static void th_up(struct fair *s, long i)
+{
+    int t = s->th[i];
+    while (i > 0 && th_before(s, t, s->th[(i - 1) / 2])) {
+        th_set(s, i, s->th[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    th_set(s, i, t);
+}
+
+static void th_down(struct fair *s, long i)
+{
+    int t = s->th[i];
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= s->nth)
+            break;
+        if (c + 1 < s->nth && th_before(s, s->th[c + 1], s->th[c]))
+            c++;
+        if (!th_before(s, s->th[c], t))
+            break;
+        th_set(s, i, s->th[c]);
+        i = c;
+    }
+    th_set(s, i, t);
+}
+
+/* Put tenant t where its groups and share say: in the heap when its gh
+ * holds a group, at the key dom_share(t).  Called after every change of
+ * either. */
+static void tfix(struct fair *s, int t)
+{
+    struct ten *x = &s->t[t];
+    int in = x->gh.n > 0;
+    if (!in) {
+        if (x->tpos >= 0) {
+            long i = x->tpos, last = --s->nth;
+            x->tpos = -1;
+            if (i != last) {
+                th_set(s, i, s->th[last]);
+                th_up(s, i);
+                th_down(s, s->t[s->th[i]].tpos);
+            }
+        }
+        return;
+    }
+    double k = dom_share(s, t);
+    if (x->tpos >= 0 && k == x->key)
+        return;
+    x->key = k;
+    if (x->tpos < 0) {
+        if (s->nth == s->capth) {
+            int cap = s->capth ? s->capth * 2 : 64;
+            int *h = realloc(s->th, (size_t)cap * sizeof *h);
+            GS_OOM_IF(h == NULL);
+            s->th = h;
+            s->capth = cap;
+        }
+        th_set(s, s->nth++, t);
+        th_up(s, x->tpos);
+    } else {
+        th_up(s, x->tpos);
+        th_down(s, x->tpos);
+    }
+}
+
+/* gs_gheap_fix / gs_gheap_pop on tenant t's gh, keeping the tenant heap. */
+static void gfix(struct fair *s, int t, int g)
+{
+    gs_gheap_fix(&s->t[t].gh, &s->gs, g);
+    if ((s->t[t].gh.n > 0) != (s->t[t].tpos >= 0))    /* the share stays */
+        tfix(s, t);
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -299,6 +443,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         s->np_over += over;
     }
     lender_fix(s, x);
+    tfix(s, j->tenant);
     return 0;
 }
 
@@ -336,6 +481,7 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         }
     }
     lender_fix(s, x);
+    tfix(s, j->tenant);
     j->pslot = 0;
 }
 
@@ -548,6 +694,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 static void win_add(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     ten_ensure(s, s->sim, j->tenant);
     struct ten *x = &s->t[j->tenant];
     int n0 = s->gs.n;
@@ -561,18 +708,19 @@ static void win_add(void *ctx, struct gs_job *j)
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
     if (!s->gs.g[g].mark && gs_jgroup_head(&s->gs.g[g]) == j)
-        gs_gheap_fix(&x->gh, &s->gs, g);
+        gfix(s, j->tenant, g);
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct fair *s = ctx;
+    s->wchg++;
     int g = (int)(j->pslot >> 8);
     int head = gs_jgroup_head(&s->gs.g[g]) == j;
     gs_jgroup_remove(&s->gs.g[g], j);
     j->pslot = 0;
     if (head && !s->gs.g[g].mark)
-        gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
+        gfix(s, j->tenant, g);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -680,7 +828,7 @@ static int om_pop(struct fair *s)
 static void hold(struct fair *s, int g, struct gs_job *j)
 {
     gs_jgroup_remove(&s->gs.g[g], j);
-    gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
+    gfix(s, j->tenant, g);
     if (s->noh == s->capoh)
         s->oh = gs_grow(s->oh, &s->capoh, s->noh + 1, sizeof *s->oh);
     s->oh[s->noh++] = j;
@@ -722,11 +870,14 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     s->nom = s->nod = s->noh = 0;
-    for (int t = 0; t < s->nt; t++)
+    for (int i = 0; i < s->nth; i++) {
+        int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0)
+                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0 &&
+                    within(s, t, s->t[t].grp[k]))
                     om_push(s, s->t[t].grp[k]);
+    }
     gs_sim_examine(sim, s->nom);
     while (s->nom > 0) {
         int g = om_pop(s);
@@ -751,7 +902,7 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
         struct gs_job *j = s->oh[i];
         int g = (int)(j->pslot >> 8);
         gs_jgroup_add(&s->gs, g, j);
-        gs_gheap_fix(&s->t[j->tenant].gh, &s->gs, g);
+        gfix(s, j->tenant, g);
     }
     s->noh = 0;
 }
@@ -773,10 +924,13 @@ static void owners(struct fair *s, struct gs_sim *sim)
         return;
     }
     long n = 0;
-    for (int t = 0; t < s->nt; t++)
+    for (int i = 0; i < s->nth; i++) {
+        int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
+                if (within(s, t, s->t[t].grp[k]))
+                    n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
+    }
     if (n == 0)
         return;
     if (n > s->capcand) {
@@ -786,11 +940,14 @@ static void owners(struct fair *s, struct gs_sim *sim)
         s->capcand = n;
     }
     s->ncand = 0;
-    for (int t = 0; t < s->nt; t++)
+    for (int i = 0; i < s->nth; i++) {
+        int t = s->th[i];
         if (s->t[t].gpus <= s->t[t].quota + EPS)
             for (int k = 0; k < s->t[t].ngrp; k++)
-                GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q, collect,
-                                       s) < 0);
+                if (within(s, t, s->t[t].grp[k]))
+                    GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q,
+                                           collect, s) < 0);
+    }
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
     for (long i = 0; i < s->ncand; i++) {
@@ -823,6 +980,8 @@ static void set_aside(struct fair *s, int t, int g, int *ndead)
     s->gs.g[g].mark = 1;
     s->dead[(*ndead)++] = g;
     gs_gheap_pop(&s->t[t].gh, &s->gs);
+    if (s->t[t].gh.n == 0)
+        tfix(s, t);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
@@ -840,26 +999,12 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
                                    starts (the shares stay as they are) */
     while (!fleet_full(f)) {
         int g = -1;
-        if (bt < 0 || s->t[bt].live == 0) {
-            double best = 0;
-            bt = -1;
-            for (int t = 0; t < s->nt; t++) {
-                if (s->t[t].live == 0)
-                    continue;
-                double d = dom_share(s, t);
-                if (bt < 0 || d < best) {
-                    bt = t;
-                    best = d;
-                }
-            }
-            if (bt < 0)
+        if (bt < 0 || s->t[bt].tpos < 0) {
+            if (s->nth == 0)    /* no tenant with a job left */
                 break;
+            bt = s->th[0];      /* the least dominant share */
         }
         struct gs_job *j = tenant_next(s, sim, bt, &g);
-        if (j == NULL) {
-            s->t[bt].live = 0;
-            continue;
-        }
         /* More GPUs than are idle: start() could not place it (a miss
          * that, when misses repeat, need not be tried). */
         double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
@@ -875,19 +1020,19 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
             set_aside(s, bt, g, &ndead);
         } else {
             gs_jgroup_remove(&s->gs.g[g], j);
-            gs_gheap_fix(&s->t[bt].gh, &s->gs, g);
+            gfix(s, bt, g);
             s->cand[nout++] = j;
         }
     }
     for (int i = 0; i < ndead; i++) {
         int g = s->dead[i];
         s->gs.g[g].mark = 0;
-        gs_gheap_fix(&s->t[s->gs.g[g].tenant].gh, &s->gs, g);
+        gfix(s, s->gs.g[g].tenant, g);
     }
     for (long i = 0; i < nout; i++) {
         int g = (int)(s->cand[i]->pslot >> 8);
         gs_jgroup_add(&s->gs, g, s->cand[i]);
-        gs_gheap_fix(&s->t[s->gs.g[g].tenant].gh, &s->gs, g);
+        gfix(s, s->gs.g[g].tenant, g);
     }
 }
 
@@ -895,9 +1040,12 @@ static void fair_schedule(void *state, struct gs_sim *sim)
 {
     struct fair *s = state;
     gs_jwin_settle(&s->win, sim);
+    if (s->idle && s->ver == s->idle_ver && s->wchg == s->idle_wchg &&
+        gs_sim_watch_epoch(sim, s->fw) == s->idle_ep)
+        return;                 /* the state the last pass left alone */
     gs_sim_examine(sim, 1);
     s->in_pass = 1;
-    s->ver++;                           /* reclaim misses are per pass */
+    uint64_t v0 = ++s->ver;             /* reclaim misses are per pass */
     owners(s, sim);
     /* sizes for borrowers(): an entry per group, and the window's jobs
      * put aside */
@@ -913,13 +1061,15 @@ static void fair_schedule(void *state, struct gs_sim *sim)
         GS_OOM_IF(s->cand == NULL);
         s->capcand = s->win.n;
     }
-    for (int t = 0; t < s->nt; t++)
-        s->t[t].live = 1;
     borrowers(s, sim);
     s->in_pass = 0;
+    s->idle = s->ver == v0 && s->nlate == 0 && gs_sim_misses_repeat(sim);
     for (long i = 0; i < s->nlate; i++)
         gs_jwin_arrive(&s->win, s->late[i]);
     s->nlate = 0;
+    s->idle_ver = s->ver;
+    s->idle_wchg = s->wchg;
+    s->idle_ep = gs_sim_watch_epoch(sim, s->fw);
 }
 
 const struct gs_policy_ops gs_policy_fair = {

@@ -36,7 +36,10 @@
  * their rank, re-ranked when their oldest member or their size changes.  A
  * pass takes the best group over the needs (O(needs) -- a handful), and a
  * need whose group's next member does not fit is passed over for the rest
- * of the pass; so a pass costs O(needs + log n) per job it starts. */
+ * of the pass; so a pass costs O(needs + log n) per job it starts.  A
+ * job's group is found by a hash of its key, not a scan of every group
+ * (tenants x tiers x needs x octaves: thousands with hundreds of tenants,
+ * where the scan at every arrival took 70% of the run). */
 #include "needtab.h"
 #include "policy.h"
 #include "../sim/core/sim.h"
@@ -71,6 +74,8 @@ struct sbs {
                                    with waiting groups */
     struct group **g;           /* every group (owned) */
     int ng, capg;
+    int *gh;                    /* groups by key (open addressing), -1 */
+    int ghcap;
     uint64_t stamp;
 };
 
@@ -125,6 +130,7 @@ static void sbs_free(void *state)
     for (int i = 0; i < s->t.n; i++)
         gs_heap_clear(&need_at(s, i)->groups);
     free(s->g);
+    free(s->gh);
     gs_needtab_free(&s->t);
     free(s);
 }
@@ -147,12 +153,48 @@ static int need_of(struct sbs *s, const struct gs_need *n)
     return ni;
 }
 
+static uint32_t group_hash(int need, int tenant, int tier, int oct)
+{
+    uint64_t h = (uint64_t)(uint32_t)need * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)(uint32_t)tenant * 0xc2b2ae3d27d4eb4fULL ^
+                 (uint64_t)(uint32_t)(tier << 8 | oct) * 0x165667b19e3779f9ULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return (uint32_t)(h ^ h >> 32);
+}
+
+/* Index every group anew in a table of cap slots (a power of two). */
+static void group_index(struct sbs *s, int cap)
+{
+    int *t = malloc((size_t)cap * sizeof *t);
+    GS_OOM_IF(t == NULL);
+    for (int i = 0; i < cap; i++)
+        t[i] = -1;
+    for (int i = 0; i < s->ng; i++) {
+        const struct group *g = s->g[i];
+        uint32_t h = group_hash(g->need, g->tenant, g->tier, g->oct);
+        int k = (int)(h & (uint32_t)(cap - 1));
+        while (t[k] >= 0)
+            k = (k + 1) & (cap - 1);
+        t[k] = i;
+    }
+    free(s->gh);
+    s->gh = t;
+    s->ghcap = cap;
+}
+
+/* j's group, made when new.  Groups are found through a hash of their key
+ * (need, tenant, tier, octave): a run with many tenants has thousands. */
 static struct group *group_of(struct sbs *s, struct gs_sim *sim,
                               const struct gs_job *j)
 {
     int ni = need_of(s, &j->need), oct = octave(sim, j);
-    for (int i = 0; i < s->ng; i++) {
-        struct group *g = s->g[i];
+    if (s->ghcap < 2 * (s->ng + 1))
+        group_index(s, s->ghcap ? 2 * s->ghcap : 64);
+    int k = (int)(group_hash(ni, j->tenant, j->s.tier, oct) &
+                  (uint32_t)(s->ghcap - 1));
+    for (; s->gh[k] >= 0; k = (k + 1) & (s->ghcap - 1)) {
+        struct group *g = s->g[s->gh[k]];
         if (g->need == ni && g->tenant == j->tenant && g->tier == j->s.tier &&
             g->oct == oct)
             return g;
@@ -171,6 +213,7 @@ static struct group *group_of(struct sbs *s, struct gs_sim *sim,
     g->oct = oct;
     g->need = ni;
     gs_heap_init_apart(&g->q, (1u << 20) + (uint64_t)s->ng);
+    s->gh[k] = s->ng;
     s->g[s->ng++] = g;
     return g;
 }

@@ -22,7 +22,16 @@
  * O(log P) an attempt, where a scan of every partition per attempt made a
  * pass O(P^2) with many partitions), and a job's partition is found once
  * per tenant and tier, not by comparing names with every partition at each
- * arrival. */
+ * arrival.
+ *
+ * A partition whose first job found no room is not tried again until that
+ * can change: each partition's ranges are a watch of the core's
+ * (gs_sim_watch), whose epoch moves only when capacity comes back on its
+ * nodes.  While the same job is first and the epoch is the one of its
+ * miss, the attempt would miss again (when misses repeat:
+ * gs_sim_misses_repeat), so the partition is left out of the pass as if it
+ * had blocked -- the same decisions, without a placement per blocked
+ * partition per pass (64 partitions made a pass 64 placements). */
 #include "policy.h"
 #include "../sim/core/heap.h"
 #include "../sim/core/sim.h"
@@ -37,6 +46,9 @@ struct part {
     double gpus;            /* capacity, for the fit check */
     int maxnode;            /* largest node, GPUs */
     struct gs_heap q;       /* its pending jobs by record index */
+    int watch;              /* its ranges' watch (gs_sim_watch) */
+    long fail_rec;          /* the first job that last found no room, -1 */
+    uint64_t fail_ep;       /* the watch's epoch then */
 };
 
 struct st {
@@ -97,6 +109,11 @@ static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
                 rest->maxnode = f->pools[p].s.gpn;
         }
     free(used);
+    for (int i = 0; i <= s->np; i++) {
+        s->p[i].fail_rec = -1;
+        if ((s->p[i].watch = gs_sim_watch(sim, s->p[i].r, s->p[i].n)) < 0)
+            goto nomem;
+    }
     *state = s;
     return 0;
 nomem:
@@ -233,14 +250,29 @@ static void ph_down(struct st *s, int n, int i)
     s->ph[i] = v;
 }
 
+/* Would p's first job miss again: it missed, it is still first, and no
+ * capacity came back on p's nodes since (nor anywhere a miss could see:
+ * misses repeat). */
+static int still_blocked(const struct gs_sim *sim, const struct part *p,
+                         int repeat)
+{
+    const struct gs_job *j = head_of(p);
+    return repeat && p->fail_rec >= 0 && j->rec == p->fail_rec &&
+           gs_sim_watch_epoch(sim, p->watch) == p->fail_ep;
+}
+
 static void st_schedule(void *state, struct gs_sim *sim)
 {
     struct st *s = state;
-    /* The partitions with a waiting job, by first job: the top is the one
-     * a scan for the oldest head among those not blocked would pick. */
+    /* The partitions with a waiting job that might start, by first job:
+     * the top is the one a scan for the oldest head among those not
+     * blocked would pick.  One whose first job would miss again is blocked
+     * from the start (its attempt would change nothing). */
+    int repeat = gs_sim_misses_repeat(sim);
     int n = 0;
     for (int i = 0; i <= s->np; i++)
-        if (gs_heap_size(&s->p[i].q) > 0)
+        if (gs_heap_size(&s->p[i].q) > 0 && !still_blocked(sim, &s->p[i],
+                                                          repeat))
             s->ph[n++] = i;
     for (int i = n / 2 - 1; i >= 0; i--)
         ph_down(s, n, i);
@@ -250,7 +282,10 @@ static void st_schedule(void *state, struct gs_sim *sim)
         struct gs_job *j = head_of(p);
         gs_sim_examine(sim, 1);
         int out = gs_sim_try_start(sim, j, p->r, p->n) < 0;    /* blocked */
-        if (!out) {
+        if (out) {
+            p->fail_rec = j->rec;
+            p->fail_ep = gs_sim_watch_epoch(sim, p->watch);
+        } else {
             gs_heap_remove(&p->q, &j->pnode);
             out = gs_heap_size(&p->q) == 0;                     /* emptied */
         }

@@ -100,6 +100,12 @@ static inline char *gs_hostile_take_log(const char *dir)
     if (asprintf(&log, "%s.log", dir) < 0)
         return strdup("");
     FILE *fp = fopen(log, "r"), *mf = open_memstream(&text, &n);
+    if (mf == NULL) {
+        if (fp)
+            fclose(fp);
+        free(log);
+        return strdup("");
+    }
     int ch;
     while (fp && (ch = fgetc(fp)) != EOF)
         fputc(ch, mf);

@@ -43,6 +43,8 @@ CROSS = [
     ("a pool's region is one of $.energy's", "declare it in $.energy.regions"),
     ("a pool's power cap lies between its GPU's idle and board power",
      "is outside what"),
+    ("a node's host idle power is at most its busy power",
+     "exceeds its busy power"),
     ("services sharing a stream split it by length routes", "stream '"),
 ]
 

@@ -27,35 +27,13 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The log of the runs in dir (gs_hostile_run appends to it), as a string
- * (caller frees), and the log emptied. */
-static char *take_log(void)
-{
-    char *log = NULL, *text = NULL;
-    if (asprintf(&log, "%s.log", dir) < 0)
-        return NULL;
-    FILE *fp = fopen(log, "r");
-    size_t n = 0;
-    if (fp) {
-        FILE *mf = open_memstream(&text, &n);
-        int ch;
-        while ((ch = fgetc(fp)) != EOF)
-            fputc(ch, mf);
-        fclose(mf);
-        fclose(fp);
-    }
-    unlink(log);
-    free(log);
-    return text ? text : strdup("");
-}
-
 /* Run argv in dir: exit status 2 within 10 s, and the message holds want. */
 static void refused(const char *const *argv, const char *want)
 {
     double t0 = now();
     int rc = gs_hostile_run(dir, argv);
     double dt = now() - t0;
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     if (rc != 2 || strstr(msg, want) == NULL || dt > 10)
         printf("\n    %s %s: rc=%d in %.1f s: %s", argv[1], argv[2], rc, dt,
                msg);
@@ -303,7 +281,7 @@ static int count(const char *s, const char *w)
 static void said_once(const char *const *argv, const char *want, int shown)
 {
     int rc = gs_hostile_run(dir, argv);
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     int n = count(msg, "gpusim: warning:");
     if (rc != 0 || n != 1 || strstr(msg, want) == NULL)
         printf("\n    %s %s: rc=%d, %d warnings: %s", argv[1], argv[2], rc, n,
@@ -345,7 +323,7 @@ static void test_not_utf8(void)
                         "fifo,fair", "--seeds", "2", "--jobs", "2",
                         "--no-plots", "--csv", "--out", "uc.h5", NULL };
     int rc = gs_hostile_run(dir, b);
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_EQUAL(count(msg, "gpusim: warning:"), 1);
     free(msg);
@@ -399,7 +377,7 @@ static void test_long_tenants(void)
     const char *c[] = { "gpusim", "trace", "stats", "sl.txt", "--format",
                         "slurm-sacct", NULL };
     int rc = gs_hostile_run(dir, c);
-    char *msg = take_log();
+    char *msg = gs_hostile_take_log(dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_EQUAL(count(msg, "gpusim: warning:"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sl.txt:2: a tenant name of 61 bytes "

@@ -3,6 +3,7 @@
  * The binary's path comes from $GPUSIM (set by `make test`). */
 #include "cutest.h"
 #include "simutil.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/base/version.h"
 #include "../sim/base/suggest.h"
@@ -1041,8 +1042,7 @@ static void test_run_precision(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "a finite-horizon run is not made "
                                   "longer"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "question     finite horizon "
-                                  "(services beside a job workload that "
-                                  "ends)"));
+                                  "(a job arrival rate with a cycle)"));
     free(out);
     free(err);
     expect_bad("run quickstart --precision 2", "--precision");

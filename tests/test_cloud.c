@@ -8,6 +8,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/cloud/cloud.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 
 #include <gsl/gsl_errno.h>

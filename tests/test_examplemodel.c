@@ -11,6 +11,7 @@
 #include "simutil.h"
 #include "models/gpuhours.h"
 #include "../sim/core/model.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/studies/compare.h"
 #include "../sim/studies/sweep.h"

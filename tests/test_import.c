@@ -16,6 +16,7 @@
 #include "../traces/dcgm.h"
 
 #include <fcntl.h>
+#include <zlib.h>
 
 #include <math.h>
 
@@ -830,6 +831,64 @@ static void test_sacct_bad(void)
            "is not a zone");
 }
 
+/* A gzip'd sacct export of one job and `steps` step rows of 1 MiB each
+ * into path (it compresses about 1000:1); the bytes of its header and job
+ * row in *head, of each step row in *step (line endings counted). */
+static void sacct_gz(const char *path, long steps, long *head, long *step)
+{
+    static const char h[] = "JobID|Submit|Start|End|Partition|Account|QOS|"
+        "State|AllocTRES|ReqTRES|Timelimit|NNodes\n1|2024-03-31T01:00:00|"
+        "2024-03-31T01:05:00|2024-03-31T03:05:00|gpu|a|normal|COMPLETED|"
+        "gres/gpu=1|gres/gpu=1|04:00:00|1\n";
+    static const char a[] = "1.0|2024-03-31T01:05:00|2024-03-31T01:05:00|"
+        "2024-03-31T03:05:00|", b[] = "|a||COMPLETED|gres/gpu=1|||1\n";
+    char *pad = malloc(1 << 20);
+    gzFile z = gzopen(path, "wb1");
+    CU_ASSERT_FATAL(pad != NULL && z != NULL);
+    memset(pad, 'x', 1 << 20);
+    gzputs(z, h);
+    for (long i = 0; i < steps; i++) {
+        gzputs(z, a);
+        gzwrite(z, pad, 1 << 20);
+        gzputs(z, b);
+    }
+    CU_ASSERT_EQUAL(gzclose(z), Z_OK);
+    free(pad);
+    *head = (long)strlen(h);
+    *step = (long)(strlen(a) + strlen(b)) + (1 << 20);
+}
+
+/* sacct is streamed, but no more than GS_CIMP_MAX_BYTES (1 GiB) of its
+ * text, after gzip, is read, as a k8s export is capped: 64 MiB of step
+ * rows read (and folded into their job); 1,030 MiB (`make test-long`:
+ * 1 GiB of text through zlib takes seconds) refused at the line that
+ * passes 1 GiB. */
+static void test_sacct_cap(void)
+{
+    char path[] = "/tmp/gs-sacct-cap-XXXXXX.txt.gz";
+    int fd = mkstemps(path, 7);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    const char *const o[] = { "tz=UTC", NULL };
+    long head, step;
+    sacct_gz(path, 64, &head, &step);
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(tt_read("slurm-sacct", path, o, &j, &d), 1);
+    free(j);
+    if (gs_test_long()) {
+        sacct_gz(path, 1030, &head, &step);
+        /* lines 1-2 the header and the job, then step rows: the first
+         * line whose end passes 1 GiB */
+        long line = 2 + (GS_CIMP_MAX_BYTES - head) / step + 1;
+        char where[128];
+        snprintf(where, sizeof where, "%s:%ld", path, line);
+        tt_bad("slurm-sacct", path, o, where, "more than 1024 MiB of text "
+               "(after gzip), the most an export is read for");
+    }
+    unlink(path);
+}
+
 static void test_slurm_nodes(void)
 {
     struct gs_catalog cat;
@@ -1265,6 +1324,7 @@ static CU_TestInfo tests[] = {
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
+    { "slurm-sacct: at most 1 GiB of text", test_sacct_cap },
     { "slurm-nodes: Gres, features, states", test_slurm_nodes },
     { "slurm-sacct: partitions through the node list", test_sacct_partitions },
     { "Slurm MIG gres types: nodes, jobs, replay", test_slurm_mig },

@@ -98,6 +98,44 @@ static void test_op_shapes_by_hand(void)
     CU_ASSERT_PTR_NULL(gs_llm_op_name(GS_OP_N));
 }
 
+/* The per-token kinds' waves and the L2 share, by hand. */
+static void test_elementwise_rules_by_hand(void)
+{
+    struct gs_llm_hw hw = toy();
+    hw.eff.sms = 100;           /* 200 tokens per wave */
+    hw.eff.elem_wave_us = 0.5;
+    /* a norm of 10 tokens: one wave, padded to 200 tokens' bytes */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_NORM, 1000, 10),
+                           1e-6 + 0.5e-6 + 1000 * 20 / (0.4 * 1e12), 1e-15);
+    /* 201 tokens: two waves, 400 tokens' bytes */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_ACT, 201e3, 201),
+                           3e-6 + 1e-6 + 400e3 / (0.6 * 1e12), 1e-15);
+    /* 400 tokens fill two waves exactly */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_NORM, 4e5, 400),
+                           1e-6 + 1e-6 + 4e5 / (0.4 * 1e12), 1e-15);
+    /* the add is not per-token: no waves */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_ADD, 1000, 10),
+                           4e-6 + 1000 / (0.7 * 1e12), 1e-15);
+    /* L2 of 10 MB: all of it up to 5 MB, none from 15 MB, linear */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(5e6, 10), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(10e6, 10), 0.5, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(15e6, 10), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(1e6, 0), 0, 0);
+    hw.eff.l2_mb = 10;
+    hw.eff.elem_l2[GS_EK_ADD] = 1.4;
+    /* 12 MB: 0.3 from L2 at 1.4, 0.7 from HBM at 0.7 of 1 TB/s */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_ADD, 12e6, 10),
+                           4e-6 + 12e6 * (0.3 / 1.4 + 0.7 / 0.7) / 1e12,
+                           1e-15);
+    /* no L2 efficiency given: the HBM one */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_EMB, 12e6, 10),
+                           5e-6 + 12e6 / (0.3 * 1e12), 1e-15);
+    /* a MIG slice of 3/7: its share of SMs (43) and of the L2 */
+    gs_llm_hw_share(&hw, 3.0 / 7, 40);
+    CU_ASSERT_EQUAL(hw.eff.sms, 43);
+    CU_ASSERT_DOUBLE_EQUAL(hw.eff.l2_mb, 30.0 / 7, 1e-12);
+}
+
 static void test_allreduce_interpolation(void)
 {
     static struct gs_ar_curve c = { .name = "toy" };
@@ -122,6 +160,15 @@ static void test_allreduce_interpolation(void)
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 16),
                            30e-6 * (15.0 / 16) / (7.0 / 8), 1e-15);
     CU_ASSERT_EQUAL(gs_llm_allreduce_time(&e, 2048, 1), 0);
+    /* 4 GPUs measured slower than 8: held to 8's time (and 2 to it) */
+    double keep4 = c.us[1][0], keep2 = c.us[0][0];
+    c.us[1][0] = 50;
+    c.us[0][0] = 40;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 4), 30e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 2), 30e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_allreduce_time(&e, 2048, 8), 30e-6, 1e-15);
+    c.us[1][0] = keep4;
+    c.us[0][0] = keep2;
     /* 8 GPUs not measured: 8 from 4's, scaled */
     for (int i = 0; i < GS_AR_POINTS; i++)
         c.us[2][i] = 0;
@@ -173,6 +220,11 @@ static void test_fit_recovers_every_factor(void)
 {
     struct gs_llm_hw truth = toy();
     truth.eff.sms = 108;
+    truth.eff.gemm_waves = 1;
+    truth.eff.elem_wave_us = 0.7;
+    truth.eff.l2_mb = 20;
+    for (int k = 0; k < GS_EK_N; k++)
+        truth.eff.elem_l2[k] = truth.eff.elem_eff[k] * (1.2 + 0.1 * k);
     const char *path = write_profile(&truth, 1);
     struct gs_llm_prof p = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_llm_prof_read(path, &p, NULL), 0);
@@ -181,18 +233,22 @@ static void test_fit_recovers_every_factor(void)
     fit.eff.compute_eff = 0.9;
     fit.eff.bw_eff = 0.3;
     fit.eff.gemm_us = 20;
+    fit.eff.elem_wave_us = 3;
     for (int k = 0; k < GS_EK_N; k++) {
         fit.eff.elem_eff[k] = 0.9;
         fit.eff.elem_us[k] = 0.5;
+        fit.eff.elem_l2[k] = 0.2;
     }
     CU_ASSERT_EQUAL_FATAL(gs_llm_prof_fit(&p, -1, &fit, NULL), 0);
     const struct gs_gpu_llm *f = &fit.eff, *t = &truth.eff;
     CU_ASSERT(fabs(f->compute_eff / t->compute_eff - 1) < 0.01);
     CU_ASSERT(fabs(f->bw_eff / t->bw_eff - 1) < 0.01);
     CU_ASSERT(fabs(f->gemm_us / t->gemm_us - 1) < 0.01);
+    CU_ASSERT(fabs(f->elem_wave_us / t->elem_wave_us - 1) < 0.01);
     for (int k = 0; k < GS_EK_N; k++) {
         CU_ASSERT(fabs(f->elem_eff[k] / t->elem_eff[k] - 1) < 0.01);
         CU_ASSERT(fabs(f->elem_us[k] / t->elem_us[k] - 1) < 0.01);
+        CU_ASSERT(fabs(f->elem_l2[k] / t->elem_l2[k] - 1) < 0.01);
     }
     struct gs_llm_validation v;
     CU_ASSERT_EQUAL(gs_llm_prof_validate(&p, -1, &fit, &v, NULL), 0);
@@ -328,14 +384,10 @@ static void test_leave_one_shape_out(void)
         CU_ASSERT(gs_llm_prof_loso(&p, &hw, &v, NULL, 0, NULL) >= 2);
         printf("\n    %s: layer %.1f%%, ops", g[i].gpu, 100 * v.layer.median);
         for (int k = 0; k < GS_OP_N; k++) {
-            double k_, n_;
-            struct gs_llm_shape s = p.r[0].s;
             printf(" %.1f", 100 * v.op[k].median);
-            /* GEMMs within 10%; the H100's norms are at 16% (their
-             * bandwidth depends on whether the tensor fits in L2, which
-             * the model does not say): elementwise ops within 20% */
-            CU_ASSERT(v.op[k].median
-                      <= (gs_llm_op_gemm(&s, k, &k_, &n_) ? 0.10 : 0.20));
+            /* the issue's target: every op within 10% (measured: the
+             * GEMMs 4.2-8.9%, the elementwise kinds 4.0-7.1%) */
+            CU_ASSERT(v.op[k].median <= 0.10);
         }
         CU_ASSERT(v.layer.median <= 0.08);
         gs_llm_prof_free(&p);
@@ -492,6 +544,7 @@ static CU_TestInfo tests[] = {
     { "kernel fit recovers every factor", test_fit_recovers_every_factor },
     { "bad profiles name file, line and column", test_profile_errors },
     { "llm validate: JSON and errors", test_validate_cli },
+    { "elementwise waves and L2 by hand", test_elementwise_rules_by_hand },
     { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
     { "power by hand, never above limit or cap", test_power_by_hand },
     { "power fit recovers a known shape", test_power_fit_recovers_shape },

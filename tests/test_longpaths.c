@@ -1,8 +1,9 @@
 /* test_longpaths.c -- every output at PATH_MAX and NAME_MAX: the result
  * files of run (with --csv on standard output), compare, sweep, plan,
- * place-exp and train, named by --out in folders whose paths reach
- * PATH_MAX, and named by default after a scenario file whose name is
- * NAME_MAX long; and the notebooks' figures (GPUSIM_NB_OUT) in such
+ * place-exp and train and gpusim report's page, named by --out in folders
+ * whose paths reach PATH_MAX, and named by default after a scenario (or
+ * result) file whose name is NAME_MAX long; and the figures of both
+ * notebooks, run.ipynb and compare.ipynb (GPUSIM_NB_OUT), in such
  * folders.  Each write either lands exactly at its target or is refused
  * (gpusim: exit 2 naming the option and the limit, before anything is
  * simulated; a notebook: an error naming the file), and nothing appears
@@ -58,16 +59,21 @@ static const char *const cmds[][12] = {
 };
 #define NCMDS ((int)(sizeof cmds / sizeof cmds[0]))
 
-/* Run command c with --out target (in dir); the outcome, checked: exit 0
- * with the file exactly at target and one file more in the tree under
- * top, or exit 2 with a message naming --out and the limit and nothing
- * new anywhere.  Returns the exit status. */
-static int out_at(int c, const char *target, const char *top)
+/* `gpusim report r.h5` (r.h5 made by main), as a command of cmds. */
+static const char *const report_cmd[] = { "report", "r.h5", NULL };
+
+/* Run the command cmd (argv after "gpusim", NULL-terminated) with --out
+ * target (in dir); the outcome, checked: exit 0 with the file exactly at
+ * target and one file more in the tree under top, or exit 2 with a
+ * message naming --out and the limit and nothing new anywhere.  Returns
+ * the exit status. */
+static int out_at(const char *const *cmd, const char *target,
+                  const char *top)
 {
     const char *a[24] = { "gpusim" };
     int n = 1;
-    for (int i = 0; cmds[c][i]; i++)
-        a[n++] = cmds[c][i];
+    for (int i = 0; cmd[i]; i++)
+        a[n++] = cmd[i];
     a[n++] = "--out";
     a[n++] = target;
     a[n] = NULL;
@@ -79,7 +85,7 @@ static int out_at(int c, const char *target, const char *top)
         CU_ASSERT(stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
                   st.st_size > 0);
         CU_ASSERT_EQUAL(gs_hostile_files(top), before + 1);
-        if (c == 0)     /* --csv on standard output */
+        if (cmd == cmds[0])     /* --csv on standard output */
             CU_ASSERT_PTR_NOT_NULL(strstr(msg, "scope,metric,value\n"));
     } else {
         CU_ASSERT_EQUAL(rc, 2);
@@ -89,17 +95,23 @@ static int out_at(int c, const char *target, const char *top)
         CU_ASSERT_EQUAL(gs_hostile_files(top), before);
     }
     if (rc != 0 && rc != 2)
-        printf("\n    %s: rc=%d: %s", cmds[c][0], rc, msg);
+        printf("\n    %s: rc=%d: %s", cmd[0], rc, msg);
     free(msg);
     return rc;
 }
 
 /* --out in a folder at three depths: the name fits with room (written
  * there), the path is PATH_MAX - 1 long (either, as the temporary beside
- * it allows), the path passes PATH_MAX (refused). */
+ * it allows), the path passes PATH_MAX (refused); for each command of
+ * cmds and gpusim report's page. */
 static void test_out_path_max(void)
 {
-    for (int c = 0; c < NCMDS; c++) {
+    const char *mk[] = { "gpusim", "run", "t.json", "--out", "r.h5", "-q",
+                         NULL };
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, mk), 0);
+    free(gs_hostile_take_log(dir));
+    for (int c = 0; c <= NCMDS; c++) {
+        const char *const *cmd = c < NCMDS ? cmds[c] : report_cmd;
         static const int room[3] = { 64, 1, -1 };
         for (int k = 0; k < 3; k++) {
             size_t len = (size_t)(PATH_MAX - room[k]);  /* the target's */
@@ -109,7 +121,7 @@ static void test_out_path_max(void)
             CU_ASSERT_FATAL(asprintf(&target, "%s/oo", deep) > 0);
             CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, 10 * c + k) > 0);
             CU_ASSERT_EQUAL(strlen(target), len);
-            int rc = out_at(c, target, top);
+            int rc = out_at(cmd, target, top);
             if (k == 0)
                 CU_ASSERT_EQUAL(rc, 0);
             if (k == 2)
@@ -155,6 +167,44 @@ static void test_default_name_max(void)
         CU_ASSERT_EQUAL(gs_hostile_entries(dir), before + 1);
         free(msg);
     }
+    /* gpusim report of NAME.h5 (NAME_MAX long): its default page NAME.html
+     * is two characters longer, refused; NAME.html one shorter is made */
+    char *h5p = NULL;
+    CU_ASSERT_FATAL(asprintf(&h5p, "%s/%s", dir, h5) > 0);
+    for (int fits = 0; fits <= 1; fits++) {
+        char rn[NAME_MAX + 1];
+        size_t stem = fits ? NAME_MAX - 5 : NAME_MAX - 3;
+        memset(rn, 'r', stem);
+        memcpy(rn + stem, ".h5", 4);
+        char *rp = NULL;
+        CU_ASSERT_FATAL(asprintf(&rp, "%s/%s", dir, rn) > 0);
+        CU_ASSERT_EQUAL_FATAL(rename(h5p, rp), 0);
+        before = gs_hostile_entries(dir);
+        const char *b[] = { "gpusim", "report", rn, NULL };
+        int rc = gs_hostile_run(dir, b);
+        char *msg = gs_hostile_take_log(dir);
+        char page[NAME_MAX + 3];
+        memcpy(page, rn, stem);
+        memcpy(page + stem, ".html", 6);
+        if (rc != (fits ? 0 : 2))
+            printf("\n    report: rc=%d: %s", rc, msg);
+        CU_ASSERT_EQUAL(rc, fits ? 0 : 2);
+        if (fits) {
+            CU_ASSERT(gs_hostile_made(dir, page));
+            CU_ASSERT_EQUAL(gs_hostile_entries(dir), before + 1);
+            char *pp = NULL;
+            CU_ASSERT_FATAL(asprintf(&pp, "%s/%s", dir, page) > 0);
+            unlink(pp);
+            free(pp);
+        } else {
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "NAME_MAX"));
+            CU_ASSERT_EQUAL(gs_hostile_entries(dir), before);
+        }
+        CU_ASSERT_EQUAL_FATAL(rename(rp, h5p), 0);
+        free(rp);
+        free(msg);
+    }
+    free(h5p);
     free(path);
 }
 
@@ -165,20 +215,24 @@ static int have_python(void)
                   ">/dev/null 2>&1") == 0;
 }
 
-/* plots/run.ipynb's code cells on dir/t.h5 with GPUSIM_NB_OUT out: its
- * exit status, its output into *msg. */
-static int notebook(const char *out, char **msg)
+/* The code cells of plots/NB (run.ipynb, compare.ipynb) on dir/H5 with
+ * GPUSIM_NB_OUT out: its exit status, its output into *msg. */
+static int notebook(const char *name, const char *h5, const char *out,
+                    char **msg)
 {
-    char *nb = realpath("plots/run.ipynb", NULL), *plots = realpath("plots",
-                                                                    NULL);
-    char *cmd = NULL;
+    char *nb = NULL, *plots = realpath("plots", NULL), *cmd = NULL;
+    if (asprintf(&nb, "plots/%s", name) > 0) {
+        char *abs = realpath(nb, NULL);
+        free(nb);
+        nb = abs;
+    }
     if (nb == NULL || plots == NULL ||
-        asprintf(&cmd, "cd '%s' && GPUSIM_H5=t.h5 GPUSIM_NB_OUT='%s' "
+        asprintf(&cmd, "cd '%s' && GPUSIM_H5=%s GPUSIM_NB_OUT='%s' "
                  "GPUSIM_PLOTS='%s' MPLBACKEND=Agg /usr/bin/python3 -c "
                  "'import json; nb = json.load(open(\"%s\")); display = "
                  "print; exec(\"\\n\".join(\"\".join(c[\"source\"]) for c in "
                  "nb[\"cells\"] if c[\"cell_type\"] == \"code\"))' 2>&1",
-                 dir, out, plots, nb) < 0) {
+                 dir, h5, out, plots, nb) < 0) {
         free(nb);
         free(plots);
         return -1;
@@ -197,39 +251,41 @@ static int notebook(const char *out, char **msg)
     return st;
 }
 
-/* The notebook's figures (t-nb_run_utilization.png, 25 characters the
- * longest) in a folder where they fit: all there, nothing elsewhere; in a
- * folder where none fits: an error naming the file (File name too long),
- * nothing anywhere. */
-static void test_notebook_path_max(void)
+/* A notebook's figures in a folder where its longest name (figs[0])
+ * just fits: all of figs there, nothing elsewhere; in a folder where none
+ * fits: an error naming figs[0] (File name too long), the first it
+ * writes, and nothing anywhere.  h5 is made first by argv mk. */
+static void nb_path_max(const char *name, const char *const *mk,
+                        const char *h5, const char *const *figs, int id)
 {
     if (!have_python()) {
         printf("[skipped: python3 without h5py, pandas or matplotlib] ");
         return;
     }
-    const char *a[] = { "gpusim", "run", "t.json", "--out", "t.h5", "-q",
-                        NULL };
-    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, a), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, mk), 0);
     free(gs_hostile_take_log(dir));
+    size_t longest = strlen(figs[0]);
     for (int fits = 1; fits >= 0; fits--) {
-        size_t len = fits ? PATH_MAX - 1 - 26 : PATH_MAX - 1 - 10;
-        char *deep = gs_hostile_deep(dir, 90 + fits, len), *top = NULL;
+        /* the folder, "/" and the name: PATH_MAX - 2 (one to spare), or
+         * past PATH_MAX - 1 by 8 bytes for the shortest name */
+        size_t len = fits ? PATH_MAX - 2 - 1 - longest : PATH_MAX - 1 - 10;
+        char *deep = gs_hostile_deep(dir, id + fits, len), *top = NULL;
         CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
-        CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, 90 + fits) > 0);
+        CU_ASSERT_FATAL(asprintf(&top, "%s/deep%d", dir, id + fits) > 0);
         int before = gs_hostile_entries(dir);
         char *msg = NULL;
-        int st = notebook(deep, &msg);
+        int st = notebook(name, h5, deep, &msg);
         if (fits) {
             if (st != 0)
-                printf("\n    run.ipynb: %s", msg);
+                printf("\n    %s: %s", name, msg);
             CU_ASSERT_EQUAL(st, 0);
-            CU_ASSERT(gs_hostile_made(deep, "t-nb_run_utilization.png"));
-            CU_ASSERT(gs_hostile_made(deep, "t-nb_run_wait_cdf.png"));
+            for (int i = 0; figs[i]; i++)
+                CU_ASSERT(gs_hostile_made(deep, figs[i]));
             CU_ASSERT_EQUAL(gs_hostile_files(top), gs_hostile_entries(deep));
         } else {
             CU_ASSERT_NOT_EQUAL(st, 0);
             CU_ASSERT_PTR_NOT_NULL(strstr(msg, "File name too long"));
-            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t-nb_run_utilization.png"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, figs[0]));
             CU_ASSERT_EQUAL(gs_hostile_files(top), 0);
         }
         CU_ASSERT_EQUAL(gs_hostile_entries(dir), before);
@@ -240,18 +296,45 @@ static void test_notebook_path_max(void)
     }
 }
 
+/* plots/run.ipynb on a run's file (t-nb_run_utilization.png, 24
+ * characters, the longest of its figures and the first it writes). */
+static void test_notebook_path_max(void)
+{
+    const char *mk[] = { "gpusim", "run", "t.json", "--out", "t.h5", "-q",
+                         NULL };
+    static const char *const figs[] = { "t-nb_run_utilization.png",
+                                        "t-nb_run_wait_cdf.png", NULL };
+    nb_path_max("run.ipynb", mk, "t.h5", figs, 90);
+}
+
+/* plots/compare.ipynb on a comparison's file: c-nb_utilization.png (20
+ * characters, the longest, written first), the wait CDFs and cost
+ * against SLA (no latency figure: the scenario has no service). */
+static void test_compare_notebook_path_max(void)
+{
+    const char *mk[] = { "gpusim", "compare", "t.json", "--policies",
+                         "fifo,fair", "--seeds", "2", "--jobs", "1",
+                         "--no-plots", "--quiet", "--out", "c.h5", NULL };
+    static const char *const figs[] = { "c-nb_utilization.png",
+                                        "c-nb_wait_cdf.png",
+                                        "c-nb_cost_sla.png", NULL };
+    nb_path_max("compare.ipynb", mk, "c.h5", figs, 92);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
 }
 
 static CU_TestInfo tests[] = {
-    { "--out of run --csv, compare, sweep, plan, place-exp, train at "
-      "PATH_MAX: exactly there or refused", test_out_path_max },
+    { "--out of run --csv, compare, sweep, plan, place-exp, train, report "
+      "at PATH_MAX: exactly there or refused", test_out_path_max },
     { "default names after a NAME_MAX scenario name: written or refused",
       test_default_name_max },
-    { "notebook figures at PATH_MAX (GPUSIM_NB_OUT): there or an error",
+    { "run.ipynb's figures at PATH_MAX (GPUSIM_NB_OUT): there or an error",
       test_notebook_path_max },
+    { "compare.ipynb's figures at PATH_MAX (GPUSIM_NB_OUT): there or an "
+      "error", test_compare_notebook_path_max },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

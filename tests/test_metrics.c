@@ -15,6 +15,7 @@
 #include "../sim/core/metrics.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/cloud/energy.h"
+#include "../sim/inference/service.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_sort.h>
@@ -108,6 +109,23 @@ static void check_one(const char *path)
     CU_ASSERT(fabs(tu + es->idle_usd - es->usd) <= 1e-6 * (es->usd + 1));
     CU_ASSERT(fabs(eg + es->idle_gco2 - es->gco2) <= 1e-6 * (es->gco2 + 1));
     CU_ASSERT(fabs(tg - eg) <= 1e-6 * (es->gco2 + 1));
+    /* each service: its requests' energies and its idle energy add up to
+     * its replicas' records (floats: 1e-5 relative), none negative */
+    for (int i = 0; i < gs_sim_nservices(sim); i++) {
+        const struct gs_svcsum *v = gs_sim_service(sim, i);
+        long nq;
+        const struct gs_reqrec *q = gs_sim_service_requests(sim, i, &nq);
+        double rk = 0;
+        for (long k = 0; k < nq; k++) {
+            CU_ASSERT(q[k].energy_j >= -1e-6);
+            rk += q[k].energy_j / 3.6e6;
+        }
+        printf("\n    [%s: service %s: requests %.4f + idle %.4f of %.4f "
+               "kWh]", path, v->name, rk, v->idle_kwh, v->energy_kwh);
+        CU_ASSERT(v->idle_kwh >= -1e-9);
+        CU_ASSERT(fabs(rk + v->idle_kwh - v->energy_kwh) <=
+                  1e-5 * v->energy_kwh + 1e-9);
+    }
     /* every job accounted for, CPU-only jobs included; nothing allocated
      * beyond capacity, GPUs, CPU or memory, at any sample */
     CU_ASSERT_EQUAL(su->all.jobs, n);

@@ -10,6 +10,7 @@
 
 #include "../sim/base/bitidx.h"
 #include "../sim/cluster/frag.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/studies/placeexp.h"
 #include "../traces/tread.h"

@@ -4,6 +4,7 @@
 #include "cutest.h"
 #include "simutil.h"
 #include "../sim/studies/compare.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/studies/plugin.h"

@@ -161,6 +161,8 @@ static void test_schema_and_parser_agree(void)
     snprintf(path, sizeof path, "%s/agree.txt", dir);
     char *out = gs_cli_slurp(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    if (out == NULL)   /* gcc -O1 cannot see that _FATAL does not return */
+        return;
     printf("\n%s", out);
     CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
     const char *line = strstr(out, "agree on ");

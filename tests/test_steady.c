@@ -14,9 +14,11 @@
  * The default run uses 200 replications a case (a few seconds);
  * GS_TEST_LONG=1 runs the 1,000 the issue asks. */
 #include "cutest.h"
+#include "clitest.h"
 #include "../sim/base/err.h"
 #include "../sim/base/steady.h"
 #include "../sim/studies/cmppair.h"
+#include "../sim/studies/compare.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
 #include "../sim/io/question.h"
@@ -277,9 +279,9 @@ static void test_cmp_pairs(void)
     CU_ASSERT_EQUAL(gs_cmp_pairs(&r, 0, 0, diff, half, sig), GS_EINVAL);
 }
 
-/* Which question a scenario asks: a constant-rate service is steady
- * state, a batch of jobs finite, a stated "question" wins, a bad one is
- * refused naming $.question; a steady run reports its estimates, and its
+/* Which question a scenario asks: constant-rate services or jobs are
+ * steady state, a trace or a cycle finite, a stated "question" wins, a bad
+ * one is refused naming $.question; a steady run reports its estimates, and its
  * pooled p99 is the 99th percentile of the retained requests' TTFTs. */
 /* The first string of the string dataset path in h5, into buf (n
  * bytes): 0, or -1. */
@@ -338,7 +340,7 @@ static void test_question(void)
     CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/plan-fleet-sim-single"
                                            ".json", &sc, &d), 0);
     CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_STEADY);
-    CU_ASSERT_STRING_EQUAL(why, "requests generated at a constant rate");
+    CU_ASSERT_STRING_EQUAL(why, "arrivals generated at a constant rate");
     struct gs_sim *sim = NULL;
     struct gs_sim_opts o = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
@@ -385,11 +387,26 @@ static void test_question(void)
     unlink(h5);
     gs_scenario_free(sc);
     sc = NULL;
-    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/hps-paper.json", &sc,
-                                           &d), 0);
-    CU_ASSERT_EQUAL(gs_question_of(sc, &why), GS_HORIZON_FINITE);
-    gs_scenario_free(sc);
-    sc = NULL;
+    /* the default from the workload: jobs generated at a constant rate
+     * are steady state as requests are; a trace, a cycle of the jobs' or
+     * the requests' rate is finite horizon */
+    static const struct { const char *file, *why; int q; } by_load[] = {
+        { "scenarios/hps-paper.json", "arrivals generated at a constant "
+          "rate", GS_HORIZON_STEADY },
+        { "scenarios/philly-training.json", "a job trace replayed",
+          GS_HORIZON_FINITE },
+        { "scenarios/mixed-tier-generated.json", "a job arrival rate with a "
+          "cycle", GS_HORIZON_FINITE },
+        { "scenarios/chat-and-training.json", "a request rate with a cycle",
+          GS_HORIZON_FINITE },
+    };
+    for (size_t i = 0; i < sizeof by_load / sizeof by_load[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(by_load[i].file, &sc, &d), 0);
+        CU_ASSERT_EQUAL(gs_question_of(sc, &why), by_load[i].q);
+        CU_ASSERT_STRING_EQUAL(why, by_load[i].why);
+        gs_scenario_free(sc);
+        sc = NULL;
+    }
     const char *bad = "{\"name\": \"q\", \"question\": \"sometimes\", "
         "\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, "
         "\"gpus_per_node\": 8}], \"workload\": {\"generate\": {\"jobs\": "
@@ -401,6 +418,231 @@ static void test_question(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, "$.question"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "sometimes"));
     gs_scenario_free(sc);
+}
+
+/* --- one question in every command ------------------------------------ */
+
+/* An M/M/2 job queue at load 0.7 (400 one-hour jobs) with a plan on its
+ * node count; extra is spliced into the generator (a cycle) and top into
+ * the scenario (a "question" key).  Written to the test's file path. */
+static void mm2_file(const char *path, const char *top, const char *extra)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "{\"name\": \"q\", \"seed\": 3, %s\"fleet\": [{\"name\": "
+            "\"gpu\", \"gpu\": \"A100-80GB\", \"nodes\": 2, \"gpus_per_node\""
+            ": 1, \"price_per_gpu_hour\": 1}], \"policy\": \"fifo\", "
+            "\"placement\": \"first-fit\", \"workload\": {\"generate\": {"
+            "\"jobs\": 400, \"rate_per_hour\": 1.4, %s\"classes\": [{\"name\""
+            ": \"j\", \"tier\": \"training\", \"weight\": 1, \"tenants\": 1, "
+            "\"gpus\": 1, \"duration\": {\"dist\": \"exponential\", \"mean\":"
+            " \"1h\"}}]}}, \"plan\": {\"targets\": {\"wait_mean\": \"10h\"}, "
+            "\"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [2, 3]}]}"
+            ", \"seeds\": 2, \"min_seeds\": 2, \"max_length_factor\": 1}}\n",
+            top, extra);
+    fclose(fp);
+}
+
+/* The first string of dataset ds in file h5 (a gs_cli_tmp path), or "". */
+static const char *h5_str(const char *h5, const char *ds)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    if (read_str(gs_cli_tmp(h5), ds, buf[k], sizeof buf[k]) < 0)
+        buf[k][0] = '\0';
+    return buf[k];
+}
+
+/* The same scenario gets the same question from run (its --json and its
+ * file's /question), compare (/compare/question and its table), sweep
+ * (/sweep/question and its table) and plan (/plan/question and its
+ * header), as gs_question_of says: by default from the workload (steady
+ * for constant-rate jobs; finite with a daily cycle), or as stated. */
+static void test_question_every_command(void)
+{
+    static const struct { const char *top, *extra, *kind, *why; } v[] = {
+        { "", "", "steady", "arrivals generated at a constant rate" },
+        { "\"question\": \"finite\", ", "", "finite",
+          "stated by the scenario" },
+        { "", "\"diurnal_amplitude\": 0.5, ", "finite",
+          "a job arrival rate with a cycle" },
+        { "\"question\": \"steady\", ", "\"diurnal_amplitude\": 0.5, ",
+          "steady", "stated by the scenario" },
+    };
+    char file[512];
+    snprintf(file, sizeof file, "%s", gs_cli_tmp("/tmp/gs-test-q.json"));
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        mm2_file(file, v[i].top, v[i].extra);
+        struct gs_scenario *sc = NULL;
+        struct gs_diag d = { 0 };
+        const char *why;
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(file, &sc, &d), 0);
+        CU_ASSERT_STRING_EQUAL(gs_horizon_name(gs_question_of(sc, &why)),
+                               v[i].kind);
+        CU_ASSERT_STRING_EQUAL(why, v[i].why);
+        gs_scenario_free(sc);
+        char *out = NULL, want[256], args[1024];
+        snprintf(want, sizeof want, "\"question\": {\"kind\": \"%s\", "
+                 "\"why\": \"%s\"", v[i].kind, v[i].why);
+        snprintf(args, sizeof args, "run %s --json -o /tmp/gs-test-q-run.h5",
+                 file);
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-run.h5",
+                                      "/question/kind"), v[i].kind);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-run.h5",
+                                      "/question/why"), v[i].why);
+        const char *name = v[i].kind[0] == 's' ? "steady state"
+                                               : "finite horizon";
+        snprintf(want, sizeof want, "question: %s (%s)", name, v[i].why);
+        snprintf(args, sizeof args, "compare %s -p fifo -s 2 --no-plots -f "
+                 "-o /tmp/gs-test-q-cmp.h5", file);
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-cmp.h5",
+                                      "/compare/question"), v[i].kind);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-cmp.h5",
+                                      "/compare/question_why"), v[i].why);
+        snprintf(args, sizeof args, "sweep %s --set policy.name=fifo -s 2 "
+                 "-j 1 -o /tmp/gs-test-q-sw.h5", file);
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+        snprintf(want, sizeof want, "(%s: %s)", name, v[i].why);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-sw.h5",
+                                      "/sweep/question"), v[i].kind);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-sw.h5",
+                                      "/sweep/question_why"), v[i].why);
+        snprintf(args, sizeof args, "plan %s -j 1 --no-plots --no-advice "
+                 "-o /tmp/gs-test-q-plan.h5",
+                 file);
+        char *err = NULL;
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, &err), 0);
+        snprintf(want, sizeof want, "question: %s (%s)", v[i].kind[0] == 's'
+                 ? "steady state" : "finite horizon", v[i].why);
+        CU_ASSERT_PTR_NOT_NULL((out && strstr(out, want)) ||
+                               (err && strstr(err, want)));
+        free(out);
+        free(err);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-plan.h5",
+                                      "/plan/question"), v[i].kind);
+        CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-plan.h5",
+                                      "/plan/question_why"), v[i].why);
+    }
+    /* the planner's own key of an earlier release is refused: one key */
+    FILE *fp = fopen(file, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "{\"name\": \"q\", \"fleet\": [{\"name\": \"gpu\", \"gpu\": "
+            "\"A100-80GB\", \"nodes\": 2, \"gpus_per_node\": 1}], "
+            "\"workload\": {\"generate\": {\"jobs\": 10, \"rate_per_hour\": "
+            "1, \"classes\": [{\"gpus\": 1, \"duration\": {\"dist\": "
+            "\"exponential\", \"mean\": \"1h\"}}]}}, \"plan\": {\"targets\": "
+            "{\"wait_mean\": \"1h\"}, \"search\": {\"pools\": [{\"pool\": "
+            "\"gpu\", \"nodes\": [1, 2]}]}, \"horizon\": \"steady\"}}\n");
+    fclose(fp);
+    char *err = NULL, args[1024];
+    snprintf(args, sizeof args, "plan %s --no-plots -o /tmp/gs-test-q-bad.h5",
+             file);
+    CU_ASSERT_EQUAL(gs_cli_run("", args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "$.plan.horizon"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "$.question"));
+    free(err);
+}
+
+/* gpusim compare of a steady-state scenario: the file's /compare/question
+ * and each run's /runs/POLICY/seedK/question/estimates hold what that run
+ * computes alone (the same policy and seed, run here): the warm-up
+ * deleted, the batches, the method, the estimate and its half-width; the
+ * table's steady-state rows are their mean over the seeds with the t
+ * interval. */
+static void test_compare_question(void)
+{
+    char file[512], h5[512];
+    snprintf(file, sizeof file, "%s", gs_cli_tmp("/tmp/gs-test-cq.json"));
+    snprintf(h5, sizeof h5, "%s", gs_cli_tmp("/tmp/gs-test-cq.h5"));
+    mm2_file(file, "", "");
+    char *out = NULL, args[2048];
+    snprintf(args, sizeof args, "compare %s -p fifo,fifo-backfill -s 3 "
+             "--bill-until own --no-plots -f -o %s", file, h5);
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    char kind[32], why[128];
+    CU_ASSERT_EQUAL(read_str(h5, "/compare/question", kind, sizeof kind), 0);
+    CU_ASSERT_STRING_EQUAL(kind, "steady");
+    CU_ASSERT_EQUAL(read_str(h5, "/compare/question_why", why, sizeof why),
+                    0);
+    CU_ASSERT_STRING_EQUAL(why, "arrivals generated at a constant rate");
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(file, &sc, &d), 0);
+    static const char *const pol[2] = { "fifo", "fifo-backfill" };
+    double mean_wait[2][3];
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 3; k++) {
+            struct gs_sim_opts o = { .seed = 3 + (uint64_t)k, .set_seed = 1,
+                                     .policy = pol[p] };
+            struct gs_sim *sim = NULL;
+            struct gs_question q;
+            CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+            CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+            CU_ASSERT_EQUAL_FATAL(gs_question_analyse(sim, &q), 0);
+            CU_ASSERT_EQUAL_FATAL(q.nest, 2);
+            mean_wait[p][k] = q.est[1].st.ci.est;
+            char path[128];
+            snprintf(path, sizeof path, "/runs/%s/seed%d/question/estimates",
+                     pol[p], k);
+            static const char *const col[] = { "estimate", "half_width",
+                                               "warmup_deleted", "batches",
+                                               "observations" };
+            for (int c = 0; c < 5; c++) {
+                double *v = NULL;
+                long n = -1;
+                CU_ASSERT_EQUAL_FATAL(gs_h5_read_column(h5, path, col[c], &v,
+                                                        &n, &d), 0);
+                CU_ASSERT_EQUAL(n, 2);
+                for (int i = 0; i < n && i < 2; i++) {
+                    const struct gs_steady *st = &q.est[i].st;
+                    double want[5] = { st->ci.est, st->ci.half,
+                                       (double)st->warmup, st->batches,
+                                       (double)st->n };
+                    CU_ASSERT_DOUBLE_EQUAL(v[i], want[c], 0);
+                }
+                free(v);
+            }
+            CU_ASSERT_EQUAL(q.est[1].st.batches, GS_STEADY_BATCHES);
+            struct gs_h5in *r = NULL;
+            char **m = NULL;
+            size_t nm = 0;
+            CU_ASSERT_EQUAL_FATAL(gs_h5in_open(h5, &r, &d), 0);
+            CU_ASSERT_EQUAL(gs_h5in_column_strs(r, path, "method", &m, &nm),
+                            0);
+            CU_ASSERT_EQUAL(nm, 2);
+            for (size_t i = 0; i < nm && i < 2; i++)
+                CU_ASSERT_STRING_EQUAL(m[i], gs_question_method((int)i));
+            gs_h5in_strs_free(m, nm);
+            gs_h5in_close(r);
+            gs_sim_free(sim);
+        }
+    gs_scenario_free(sc);
+    /* the table's steady-state mean wait, fifo then fifo-backfill */
+    const char *row = strstr(out, "\n  wait_mean_s");
+    if (row)
+        row = strstr(row + 1, "\n  wait_mean_s");   /* after the metrics */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    char want[128];
+    for (int p = 0; p < 2; p++) {
+        double mean, sd, t, half;
+        gs_ci95(mean_wait[p], 3, &mean, &sd, &t, &half);
+        snprintf(want, sizeof want, "%.5g ± %.2g", mean, half);
+        const char *eol = strchr(row + 1, '\n');
+        const char *hit = strstr(row, want);
+        CU_ASSERT(hit != NULL && (eol == NULL || hit < eol));
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "wait warm-up deleted"));
+    free(out);
 }
 
 /* A measurement whose relative half-width is 0.5 sqrt(100 / length). */
@@ -650,6 +892,10 @@ static CU_TestInfo tests[] = {
     { "precision-driven length", test_grow },
     { "compare's paired differences and ranking", test_cmp_pairs },
     { "which question a run answers", test_question },
+    { "the same question in run, compare, sweep and plan",
+      test_question_every_command },
+    { "compare's file: each run's steady-state analysis",
+      test_compare_question },
     { "M/M/2 mean wait against Erlang C", test_mmc_mean_wait },
     { "MSER-5 removes a transient", test_mser_removes_bias },
     { "M/M/1 wait quantiles against the exact law", test_mm1_quantiles },

@@ -109,18 +109,42 @@ static void expect_bad(const char *args, const char *msg)
     free(err);
 }
 
+/* A bad --set is told in the user's words: the option and its argument
+ * as typed, then the JSON path and the problem -- never the edited
+ * scenario's name, which no file on disk has -- and before any run. */
 static void test_bad_input(void)
 {
     expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodez=2,4'",
-               "$.fleet[0]: unknown key 'nodez'");
+               "gpusim: --set fleet[0].nodez=2,4: $.fleet[0]: unknown key "
+               "'nodez' (did you mean 'nodes'?)");
     expect_bad("scenarios/small-tenants.json --set 'fleet[9].nodes=2'",
-               "--set fleet[9].nodes: $.fleet has 2 elements");
+               "gpusim: --set fleet[9].nodes=2: $.fleet has 2 elements");
     expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodes=2,,4'",
                "cannot split the values");
     expect_bad("scenarios/small-tenants.json --set 'policy.name=nope'",
-               "nope");
+               "gpusim: --set policy.name=nope: $.policy");
     expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodes=-1'",
-               "$.fleet[0].nodes");
+               "gpusim: --set fleet[0].nodes=-1: $.fleet[0].nodes: -1 is "
+               "outside the allowed range");
+    /* a registry's name: refused while the points are built, with the
+     * suggestion; the other --set is not blamed */
+    expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodes=2,3' "
+               "--set policy=fifo,fiar", "gpusim: --set policy=fifo,fiar: "
+               "$.policy: unknown policy 'fiar' (did you mean 'fair'?)");
+    expect_bad("scenarios/small-tenants.json --set placement=frist-fit",
+               "gpusim: --set placement=frist-fit: $.placement: unknown "
+               "placement 'frist-fit' (did you mean 'first-fit'?)");
+    /* a check across keys: every --set, then the edited scenario's path */
+    expect_bad("scenarios/hps-paper.json --set 'fleet[0].nodes=0'",
+               "gpusim: --set fleet[0].nodes=0: scenarios/hps-paper.json "
+               "(edited): $.workload.generate.classes[0].gpus: a job of 1 "
+               "GPUs is larger than any pool");
+    char *err = NULL;
+    gs_cli_run("", "sweep scenarios/small-tenants.json --set policy=fiar "
+               "--out /tmp/gs-test-sweep-bad.h5", NULL, &err);
+    CU_ASSERT_PTR_NULL(err ? strstr(err, "(edited)") : NULL);
+    CU_ASSERT_PTR_NULL(err ? strstr(err, "seed") : NULL);     /* no run */
+    free(err);
     expect_bad("scenarios/small-tenants.json --set nodes", "--set wants KEY=");
     expect_bad("scenarios/small-tenants.json --set a=1 --set a=2",
                "given twice");

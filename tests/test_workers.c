@@ -4,7 +4,8 @@
  * junk to inherited descriptors, by seed; ctorcrash.so: its constructor
  * crashes):
  *   - --task-timeout ends a task that runs too long and names it, in
- *     every command that runs tasks or a long simulation;
+ *     every command that runs tasks or a long simulation (replay-check
+ *     included);
  *   - junk a plug-in writes into the worker's socket fails its task with a
  *     message (no assertion, no leftovers);
  *   - SIGTERM to compare whose worker is stopped and ignores SIGTERM: the
@@ -12,7 +13,9 @@
  *     within seconds leaving nothing behind;
  *   - a plug-in whose constructor crashes: exit 2 naming it;
  *   - a fleet of 10,000,000 nodes x 63 GPUs: exit 2 at once, saying how
- *     much it would need; --max-memory lowers the budget. */
+ *     much it would need; --max-memory lowers the budget; a trace's jobs
+ *     and requests, and an imported history's pods and sacct rows, count
+ *     against it before they are held. */
 #include "cutest.h"
 #include "hostile.h"
 
@@ -69,20 +72,32 @@ static void scenario(int seed, long nodes, int gpn)
     fclose(fp);
 }
 
-static void check(const char *const *argv, int want_rc, const char *want,
-                  double max_s)
+/* Run argv in dir: its exit status must be want_rc, its messages contain
+ * each of want (NULL-terminated), within max_s seconds. */
+static void check_parts(const char *const *argv, int want_rc,
+                        const char *const *want, double max_s)
 {
     double t0 = now();
     int rc = gs_hostile_run(dir, argv);
     double dt = now() - t0;
     char *msg = gs_hostile_take_log(dir);
-    if (rc != want_rc || strstr(msg, want) == NULL || dt > max_s)
+    int found = 1;
+    for (int i = 0; want[i]; i++)
+        found &= strstr(msg, want[i]) != NULL;
+    if (rc != want_rc || !found || dt > max_s)
         printf("\n    %s %s: rc=%d in %.1f s: %s", argv[1], argv[2], rc, dt,
                msg);
     CU_ASSERT_EQUAL(rc, want_rc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+    CU_ASSERT(found);
     CU_ASSERT(dt <= max_s);
     free(msg);
+}
+
+static void check(const char *const *argv, int want_rc, const char *want,
+                  double max_s)
+{
+    const char *const w[] = { want, NULL };
+    check_parts(argv, want_rc, w, max_s);
 }
 
 static void test_timeout(void)
@@ -372,6 +387,114 @@ static void test_memory_traces(void)
     CU_ASSERT_EQUAL(leftovers(), 0);
 }
 
+/* The importers of a cluster's history hold a job list that grows with
+ * the export (a folder of pod snapshots, a year of sacct): it is counted
+ * against the budget as it grows.  20,000 one-GPU pods and sacct rows
+ * under --max-memory 44M (32 MiB for the rest, so 12 MiB for the list:
+ * a pod or a row costs about 1 KiB with its job, so 8,192 fit and the
+ * growth to 16,384 is refused) -- the count in the message proves the
+ * list stopped growing at 16,384 of the 20,000, before the whole file
+ * was held; exit 2 and no result file.  With the budget of the machine
+ * the same files run. */
+static void test_memory_imports(void)
+{
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/kp.json", dir) > 0);
+    FILE *fp = fopen(p, "w");
+    free(p);
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs("{\"kind\": \"List\", \"items\": [", fp);
+    for (long i = 1; i <= 20000; i++)
+        fprintf(fp, "%s{\"kind\": \"Pod\", \"metadata\": {\"uid\": "
+                "\"u%ld\", \"namespace\": \"t\", \"name\": \"p%ld\", "
+                "\"creationTimestamp\": \"2024-05-01T09:00:00Z\"}, "
+                "\"spec\": {\"containers\": [{\"name\": \"m\", "
+                "\"resources\": {\"limits\": {\"nvidia.com/gpu\": \"1\"}}}]}"
+                ", \"status\": {\"phase\": \"Succeeded\", \"startTime\": "
+                "\"2024-05-01T09:00:30Z\", \"containerStatuses\": [{\"name\":"
+                " \"m\", \"state\": {\"terminated\": {\"startedAt\": "
+                "\"2024-05-01T09:00:30Z\", \"finishedAt\": "
+                "\"2024-05-01T09:10:00Z\"}}}]}}", i > 1 ? ",\n" : "", i, i);
+    fputs("]}\n", fp);
+    fclose(fp);
+    trace_scenario("mk", "\"workload\": {\"trace\": {\"format\": "
+                   "\"k8s-pods\", \"path\": \"kp.json\"}}");
+    const char *a[] = { "gpusim", "run", "mk.json", "--out", "mk.h5",
+                        "--max-memory", "44M", NULL };
+    const char *const wa[] = { "kp.json: this simulation would need about ",
+                               " (16384 pods at about ", "more than its "
+                               "memory budget of 44 MiB (--max-memory)",
+                               NULL };
+    check_parts(a, 2, wa, 60);
+    rows_file("sa.txt", "JobID|Submit|Start|End|Partition|Account|QOS|State|"
+              "AllocTRES|ReqTRES|Timelimit|NNodes\n", "%ld|2024-03-31T01:00:00|"
+              "2024-03-31T01:05:00|2024-03-31T03:05:00|gpu|a|normal|COMPLETED|"
+              "gres/gpu=1|gres/gpu=1|04:00:00|1\n%ld.batch|||||||||||1\n",
+              20000);
+    trace_scenario("mq", "\"workload\": {\"trace\": {\"format\": "
+                   "\"slurm-sacct\", \"path\": \"sa.txt\", \"tz\": \"UTC\"}}");
+    const char *b[] = { "gpusim", "run", "mq.json", "--out", "mq.h5",
+                        "--max-memory", "44M", NULL };
+    const char *const wb[] = { "sa.txt: this simulation would need about ",
+                               " (16384 job rows at about ", "more than its "
+                               "memory budget of 44 MiB (--max-memory)",
+                               NULL };
+    check_parts(b, 2, wb, 60);
+    /* the same files within the machine's budget: every job replayed */
+    const char *c[] = { "gpusim", "run", "mk.json", "--no-out", "--json",
+                        NULL };
+    check(c, 0, "\"all\": {\"jobs\": 20000, \"started\": 20000, \"done\": "
+                "20000", 120);
+    const char *e[] = { "gpusim", "run", "mq.json", "--no-out", "--json",
+                        NULL };
+    check(e, 0, "\"all\": {\"jobs\": 20000, \"started\": 20000, \"done\": "
+                "20000", 120);
+    static const char *const gone[] = { "kp.json", "mk.json", "sa.txt",
+                                        "mq.json" };
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_FATAL(asprintf(&p, "%s/%s", dir, gone[i]) > 0);
+        unlink(p);
+        free(p);
+    }
+    CU_ASSERT_EQUAL(leftovers(), 0);    /* no mk.h5, mq.h5 nor temporary */
+}
+
+/* replay-check runs its replay in gpusim's own process, so there
+ * --task-timeout is a deadline on the whole command (the import
+ * included).  200,000 sacct rows take about a second of CPU to import and
+ * replay on the 2-core VM (0.7 s user, idle), 20 times 50 ms, and a loaded
+ * machine only makes it longer, so 50 ms always ends it; nothing else can
+ * end the run first (the scenario and its trace are sound: the same replay
+ * within 10 minutes is exit 0 with its per-job table). */
+static void test_timeout_replay(void)
+{
+    rows_file("rc.txt", "JobID|Submit|Start|End|Partition|Account|QOS|State|"
+              "AllocTRES|ReqTRES|Timelimit|NNodes\n", "%ld|2024-03-31T01:00:00"
+              "|2024-03-31T01:05:00|2024-03-31T03:05:00|gpu|a|normal|COMPLETED|"
+              "gres/gpu=1|gres/gpu=1|04:00:00|1\n", 200000);
+    trace_scenario("rc", "\"workload\": {\"trace\": {\"format\": "
+                   "\"slurm-sacct\", \"path\": \"rc.txt\", \"tz\": \"UTC\"}}");
+    const char *a[] = { "gpusim", "replay-check", "rc.json", "--jobs",
+                        "w.csv", "--task-timeout", "50ms", NULL };
+    check(a, 1, "gpusim: replay-check of rc.json: still running after "
+                "--task-timeout 0.05 s; stopped, nothing written", 30);
+    CU_ASSERT_EQUAL(leftovers(), 2);        /* rc.txt, rc.json: no w.csv */
+    const char *b[] = { "gpusim", "replay-check", "rc.json", "--jobs",
+                        "w.csv", "--task-timeout", "10m", NULL };
+    check(b, 0, "recorded    a wait is", 600);
+    char *p = NULL;
+    CU_ASSERT_FATAL(asprintf(&p, "%s/w.csv", dir) > 0);
+    CU_ASSERT_EQUAL(access(p, F_OK), 0);
+    static const char *const gone[] = { "w.csv", "rc.txt", "rc.json" };
+    for (int i = 0; i < 3; i++) {
+        free(p);
+        CU_ASSERT_FATAL(asprintf(&p, "%s/%s", dir, gone[i]) > 0);
+        unlink(p);
+    }
+    free(p);
+    CU_ASSERT_EQUAL(leftovers(), 0);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -381,6 +504,7 @@ static CU_TestInfo tests[] = {
     { "--task-timeout ends a task and names it", test_timeout },
     { "--task-timeout in run, place-exp, sweep, plan and train",
       test_timeout_everywhere },
+    { "--task-timeout in replay-check", test_timeout_replay },
     { "a plug-in's stray write fails its task with a message",
       test_stray_write },
     { "SIGTERM with a stopped worker that ignores it: out in seconds",
@@ -390,6 +514,8 @@ static CU_TestInfo tests[] = {
     { "the memory budget: refused before allocating", test_memory },
     { "the memory budget counts a trace's jobs and requests",
       test_memory_traces },
+    { "the memory budget counts k8s-pods' and slurm-sacct's job lists",
+      test_memory_imports },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -11,6 +11,7 @@
 #include "cimport.h"
 #include "tread.h"
 
+#include "../sim/base/membudget.h"
 #include "../sim/core/params.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/io/source.h"
@@ -709,6 +710,29 @@ int gs_cimp_grow(void *pv, long *cap, long n, size_t size)
         return GS_ENOMEM;
     memcpy(pv, &nv, sizeof nv);
     *cap = nc;
+    return 0;
+}
+
+uint64_t gs_cimp_job_bytes(size_t size)
+{
+    return (uint64_t)size + sizeof(struct gs_cimp_job) +
+           2 * sizeof(int64_t) + GS_MEM_PER_JOB;
+}
+
+int gs_cimp_grow_counted(void *pv, long *cap, long n, size_t size,
+                         uint64_t each, const char *what, const char *path,
+                         struct gs_diag *d)
+{
+    if (n < *cap)
+        return 0;
+    long nc = *cap ? 2 * *cap : 64;     /* as gs_cimp_grow will */
+    while (nc <= n)
+        nc *= 2;
+    int rc = gs_mem_check_items((uint64_t)nc, each, what, path, d);
+    if (rc < 0)
+        return rc;
+    if (gs_cimp_grow(pv, cap, n, size) < 0)
+        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     return 0;
 }
 

@@ -235,6 +235,19 @@ void gs_cimp_pool_node(struct gs_pool_spec *p, int32_t cpu, int32_t mem);
  * of *cap elements of size bytes: doubled (from 64) when n reaches *cap.
  * 0, or GS_ENOMEM with the array as it was. */
 int gs_cimp_grow(void *pv, long *cap, long n, size_t size);
+/* gs_cimp_grow for a list that grows with the trace (pods, sacct rows,
+ * KSM series): before it grows, its new capacity is counted against the
+ * memory budget (membudget.h) at `each` bytes an element -- for a job,
+ * gs_cimp_job_bytes(size) -- so an export too large for the budget is
+ * refused naming path (where) and the budget before it is held.  0,
+ * GS_EINVAL (over the budget) or GS_ENOMEM, with d filled. */
+int gs_cimp_grow_counted(void *pv, long *cap, long n, size_t size,
+                         uint64_t each, const char *what, const char *path,
+                         struct gs_diag *d);
+/* What one job read by an importer into rows of size bytes costs until the
+ * run ends: its row, its copy in the job list, its recorded wait in the
+ * published history and the simulation's record of it. */
+uint64_t gs_cimp_job_bytes(size_t size);
 /* NULL-safe; frees what h holds, not h. */
 void gs_cimp_hist_free(struct gs_cimp_hist *h);
 

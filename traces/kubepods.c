@@ -475,10 +475,10 @@ static int pods_file(struct kpods *s, const char *path, int fi,
         snprintf(k.obj, sizeof k.obj, "items[%d] (Pod %s/%s)", idx,
                  gs_kube_str(meta, "namespace") ? gs_kube_str(meta, "namespace") : "?",
                  gs_kube_str(meta, "name") ? gs_kube_str(meta, "name") : "?");
-        if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0) {
-            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        if ((rc = gs_cimp_grow_counted(&s->v, &s->cap, s->n, sizeof *s->v,
+                                       gs_cimp_job_bytes(sizeof *s->v),
+                                       "pods", path, d)) < 0)
             break;
-        }
         rc = pod_read(s, &k, it, &s->v[s->n], &latest);
         if (rc == GS_EPARSE && s->h.skip && d) {
             const char *field = strrchr(d->where, ':');
@@ -1015,8 +1015,10 @@ static int ksm_series(void *ctx, const char *file, int i,
     }
     if (f.t < 0)
         return 0;
-    if (gs_cimp_grow(&s->f, &s->fcap, s->nf, sizeof *s->f) < 0)
-        return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    int rc = gs_cimp_grow_counted(&s->f, &s->fcap, s->nf, sizeof *s->f,
+                                  sizeof *s->f, "series", file, d);
+    if (rc < 0)
+        return rc;
     s->f[s->nf++] = f;
     return 0;
 }
@@ -1115,8 +1117,11 @@ static int ksm_fold(struct kpods *s, const char *path, struct gs_diag *d)
         b = a + 1;
         while (b < s->nf && strcmp(s->f[b].uid, s->f[a].uid) == 0)
             b++;
-        if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0)
-            return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        int rc = gs_cimp_grow_counted(&s->v, &s->cap, s->n, sizeof *s->v,
+                                      gs_cimp_job_bytes(sizeof *s->v),
+                                      "pods", path, d);
+        if (rc < 0)
+            return rc;
         ksm_pod(s, a, b, &s->v[s->n]);
         if (s->v[s->n].created < 0)
             gs_cimp_leave(&s->h.left, "no kube_pod_created sample",

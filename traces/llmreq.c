@@ -431,7 +431,8 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
             t->r[i].arrival -= minabs;
     }
     if (t->rep.unsorted > 0) {
-        qsort(t->r, (size_t)t->n, sizeof *t->r, cmp_req);
+        if (t->n > 1)   /* qsort's base may not be NULL, even for 0 */
+            qsort(t->r, (size_t)t->n, sizeof *t->r, cmp_req);
         t->rep.sorted = 1;
     }
     gs_treport_print(gs_trace_log(), path, &t->rep);

@@ -486,15 +486,17 @@ static int sacct_row(struct sacct *s, const char *path, long line,
             gs_cimp_leave(&s->h.left, "a step whose job row is absent", id);
         return 0;
     }
-    if (gs_cimp_grow(&s->v, &s->cap, s->n, sizeof *s->v) < 0)
-        return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    int rc = gs_cimp_grow_counted(&s->v, &s->cap, s->n, sizeof *s->v,
+                                  gs_cimp_job_bytes(sizeof *s->v),
+                                  "job rows", path, d);
+    if (rc < 0)
+        return rc;
     struct sjob *j = &s->v[s->n];
     memset(j, 0, sizeof *j);
     snprintf(s->last, sizeof s->last, "%s", id);
     gs_jobspec_init(&j->s);
     j->s.line = line;
     snprintf(j->key, sizeof j->key, "%s", id);
-    int rc;
     if ((rc = stime(s, path, line, C_SUBMIT, fcol(f, nf, s, C_SUBMIT),
                     &j->submit, d)) < 0 ||
         (rc = stime(s, path, line, C_START, fcol(f, nf, s, C_START),
@@ -583,9 +585,18 @@ static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
         return rc;
     char *line;
     int header = 0;
+    long text = 0;      /* bytes read, after gzip: capped like a k8s export */
     s->latest = -1;
     while ((rc = gs_tread_line(t, &line, d)) == 1) {
         long ln = gs_tread_lineno(t);
+        text += (long)strlen(line) + 1;
+        if (text > GS_CIMP_MAX_BYTES) {
+            rc = sfail(d, path, ln, NULL, "more than %ld MiB of text (after "
+                       "gzip), the most an export is read for; export a "
+                       "shorter window (sacct -S, -E)",
+                       GS_CIMP_MAX_BYTES >> 20);
+            break;
+        }
         if (line[0] == '\0')
             continue;
         if (!header) {

@@ -445,7 +445,8 @@ static int fit_arrivals(const struct fjob *j, long n, struct gs_wlfit *f)
 static void fit_durations(double *x, long n, struct gs_fitclass *c,
                           const struct gs_fitopts *o)
 {
-    qsort(x, (size_t)n, sizeof *x, cmp_d);
+    if (n > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(x, (size_t)n, sizeof *x, cmp_d);
     double s = 0, sl = 0, sl2 = 0;
     for (long i = 0; i < n; i++) {
         s += x[i];
@@ -551,7 +552,8 @@ static int fit_gpus(const double *g, long n, struct gs_fitclass *c)
     long nv = 0;
     for (long i = 0; i < n; i++)
         v[i] = (struct vc){ round(g[i] * 1000.0) / 1000.0, 1 };
-    qsort(v, (size_t)n, sizeof *v, cmp_vc_v);
+    if (n > 1)      /* qsort's base may not be NULL, even for 0 */
+        qsort(v, (size_t)n, sizeof *v, cmp_vc_v);
     for (long i = 0; i < n; i++) {
         if (nv > 0 && v[nv - 1].v == v[i].v)
             v[nv - 1].n++;
@@ -564,7 +566,8 @@ static int fit_gpus(const double *g, long n, struct gs_fitclass *c)
         return GS_ENOMEM;
     }
     memcpy(all, v, (size_t)nv * sizeof *all);
-    qsort(v, (size_t)nv, sizeof *v, cmp_vc_n);
+    if (nv > 1)
+        qsort(v, (size_t)nv, sizeof *v, cmp_vc_n);
     int keep = nv < GS_GEN_MAX_VALUES ? (int)nv : GS_GEN_MAX_VALUES;
     c->nvalues = keep;
     for (int k = 0; k < keep; k++) {
@@ -619,7 +622,8 @@ static int fit_tenants(const struct gs_fitter *f, const int *ids, long n,
         t[k].id = k;
     for (long i = 0; i < n; i++)
         t[ids[i]].n++;
-    qsort(t, (size_t)f->nnames, sizeof *t, cmp_tc);
+    if (f->nnames > 1)
+        qsort(t, (size_t)f->nnames, sizeof *t, cmp_tc);
     int used = 0;
     while (used < f->nnames && t[used].n > 0)
         used++;

@@ -674,7 +674,9 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
             rs->jobs[rs->njobs++] = j;
         }
         if (rc == 0) {
-            qsort(rs->jobs, (size_t)rs->njobs, sizeof *rs->jobs, cmp_job);
+            if (rs->njobs > 1)  /* qsort's base may not be NULL */
+                qsort(rs->jobs, (size_t)rs->njobs, sizeof *rs->jobs,
+                      cmp_job);
             rs->rep.sorted = 1;
         }
     }

@@ -181,7 +181,8 @@ double gs_tstats_pct(struct gs_tstats *s, double q)
             return NAN;
         s->sorted = ns;
         memcpy(s->sorted, s->dur_s, (size_t)s->n * sizeof *ns);
-        qsort(s->sorted, (size_t)s->n, sizeof *ns, cmp_double);
+        if (s->n > 1)   /* qsort's base may not be NULL, even for 0 */
+            qsort(s->sorted, (size_t)s->n, sizeof *ns, cmp_double);
         s->nsorted = s->n;
     }
     long k = (long)ceil(q / 100.0 * (double)s->n);
@@ -217,7 +218,7 @@ double gs_tstats_peak_demand(const struct gs_tstats *s)
         e[2 * i + 1] = (struct ev){ (double)s->arr[i] + s->dur_s[i] * 1000.0,
                                     -(double)s->gpus[i] };
     }
-    qsort(e, (size_t)s->n * 2, sizeof *e, cmp_ev);
+    qsort(e, (size_t)s->n * 2, sizeof *e, cmp_ev);   /* n > 0: above */
     double cur = 0, peak = 0;
     for (long i = 0; i < s->n * 2; i++) {
         cur += e[i].g;
@@ -337,7 +338,9 @@ void gs_tstats_print(FILE *fp, struct gs_tstats *s, const char *source,
                     pct((double)s->tier_n[t], (double)s->n), s->tier_gh[t],
                     pct(s->tier_gh[t], s->gpu_hours));
 
-    qsort(s->tenants, (size_t)s->ntenants, sizeof *s->tenants, cmp_tenant);
+    if (s->ntenants > 1)    /* qsort's base may not be NULL, even for 0 */
+        qsort(s->tenants, (size_t)s->ntenants, sizeof *s->tenants,
+              cmp_tenant);
     if (s->hcap)
         rehash(s, s->hcap);
     int top = s->ntenants < 20 ? s->ntenants : 20;
@@ -462,7 +465,8 @@ void gs_reqstats_print(FILE *fp, const struct gs_reqtable *t)
             v[i] = k == 0 ? t->r[i].input_tokens : t->r[i].output_tokens;
             sum += v[i];
         }
-        qsort(v, (size_t)t->n, sizeof *v, cmp_int);
+        if (t->n > 1)   /* qsort's base may not be NULL, even for 0 */
+            qsort(v, (size_t)t->n, sizeof *v, cmp_int);
         fprintf(fp, "%s tokens  total %lld  mean %.1f  p50 %d  p90 %d  "
                 "p99 %d  max %d\n", k == 0 ? "\ninput " : "output", sum,
                 (double)sum / (double)t->n, ipct(v, t->n, 50),

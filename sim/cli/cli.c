@@ -525,34 +525,6 @@ static int cmd_schema(void)
     return 0;
 }
 
-/* The scenario's policy and placement are known names (as gs_sim_new
- * checks them, with the same messages). */
-static int check_plugins(const struct gs_scenario *sc, struct gs_diag *d)
-{
-    char list[512], where[600], hint[128];
-    if (gs_policy_find(sc->policy) == NULL) {
-        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
-                      offsetof(struct gs_policy_ops, name));
-        gs_names_suggest(sc->policy, (const void *const *)gs_policies,
-                         offsetof(struct gs_policy_ops, name), hint,
-                         sizeof hint);
-        snprintf(where, sizeof where, "%s: $.policy", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
-                           "(known: %s)", sc->policy, hint, list);
-    }
-    if (gs_placer_find(sc->placer) == NULL) {
-        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
-                      offsetof(struct gs_placer_ops, name));
-        gs_names_suggest(sc->placer, (const void *const *)gs_placers,
-                         offsetof(struct gs_placer_ops, name), hint,
-                         sizeof hint);
-        snprintf(where, sizeof where, "%s: $.placement", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
-                           "(known: %s)", sc->placer, hint, list);
-    }
-    return 0;
-}
-
 /* `gpusim scenario --check FILE...`: each file parsed as run parses it;
  * 2 when any is invalid. */
 static int cmd_check(int n, char **files)
@@ -563,7 +535,7 @@ static int cmd_check(int n, char **files)
         struct gs_diag d = { 0 };
         int rc = load_any(files[i], &sc, &d);
         if (rc == 0)
-            rc = check_plugins(sc, &d);
+            rc = gs_check_names(sc, &d);
         gs_scenario_free(sc);
         if (rc < 0) {
             report_rc(rc, &d);

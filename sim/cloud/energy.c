@@ -17,16 +17,26 @@
  *     billed their board limit while busy, their idle power while not.
  * A job holding a share of a GPU (a fraction, a time-slicing replica, a
  * MIG instance: gs_alloc_milli, the pool's unit) draws that share of the
- * GPU's idle and dynamic power.  Hosts (CPUs, memory, NICs) and GPUs on
- * nodes that are not up (off, booting, failed) draw nothing here; the
- * facility's overhead is the region's PUE (facility energy = board energy
+ * GPU's idle and dynamic power.
+ *
+ * Hosts.  A node's host (CPUs, memory, NICs, fans: power.h's
+ * gs_host_power_default from published DGX system figures, or the
+ * pool's host_idle_w / host_busy_w) draws its idle power while the node
+ * is up and its busy part in proportion to the node's GPUs allocated.
+ * So each GPU slot carries 1/gpn of its host: its idle share with the
+ * board's idle power (idle_w), its busy share (host_dyn_w) while
+ * allocated, and a job holding s GPUs draws s x (idle_w + host_dyn_w)
+ * besides its boards' dynamic power.  GPUs on nodes that are not up
+ * (off, booting, failed) and CPU-only pools draw nothing here; the
+ * facility's overhead is the region's PUE (facility energy = IT energy
  * x PUE; The Green Grid, "PUE: a comprehensive examination of the
  * metric", White Paper 49, 2012).
  *
  * Attribution.  A job's energy over a run is its share of its GPUs' idle
- * power plus its dynamic energy; the fleet's is every up GPU's idle power
- * plus every job's dynamic energy; the difference is the idle remainder,
- * the unallocated GPUs' idle power.  So, as with the bill: fleet = jobs +
+ * power and of their hosts' power plus its dynamic energy; the fleet's is
+ * every up GPU slot's idle power, every allocated slot's host busy share
+ * and every job's dynamic energy; the difference is the idle remainder,
+ * the unallocated GPU slots' idle power (boards and hosts).  So, as with the bill: fleet = jobs +
  * idle, tenant by tenant, with nothing negative (tests/test_energy.c).
  *
  * Price and carbon.  A region has a tariff ($/kWh) and a grid intensity
@@ -62,17 +72,22 @@ struct eseries {
 struct eregion {
     double pue;
     struct eseries price, carbon;
-    double p_w, idle_w;         /* board power now: all, unallocated */
-    double it_j, usd, g;        /* totals */
+    double p_w, idle_w, host_w; /* IT power now: all, unallocated, hosts' */
+    double it_j, host_j, usd, g;        /* totals (host_j: of it_j) */
     double idle_j, idle_usd, idle_g;
 };
 
 struct epool {
     int region;
-    double idle_w;              /* one GPU, idle */
+    double idle_w;              /* one GPU slot, idle: its board and its
+                                   share of its node's idle host */
+    double host_idle_w;         /* of idle_w: the host's */
+    double host_dyn_w;          /* one GPU slot allocated: its share of
+                                   its host's busy power above idle */
     double busy_w;              /* one GPU busy (capped), jobs' own */
     double dyn_w;               /* running unowned jobs' dynamic power */
-    double it_j, idle_j;        /* board energy: all, unallocated */
+    double it_j, idle_j, host_j;        /* IT energy: all, unallocated,
+                                   hosts' */
 };
 
 struct etenant {
@@ -183,7 +198,8 @@ static double dyn_w(const struct epool *pl, const struct gs_job *j)
 {
     if (j->owner != NULL)
         return 0;
-    return share(j) * busy_share(j) * (pl->busy_w - pl->idle_w);
+    double board_idle = pl->idle_w - pl->host_idle_w;
+    return share(j) * busy_share(j) * (pl->busy_w - board_idle);
 }
 
 static struct etenant *tenant(struct energy *e, int t)
@@ -268,7 +284,10 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
         if (ps->gpn == 0)
             continue;
         double limit = sc->cat.m[ps->model].power_w;
-        pl->idle_w = limit * gs_power_default.idle;
+        struct gs_slot_power sp = gs_power_slot(&sc->cat.m[ps->model], ps);
+        pl->host_idle_w = sp.host_idle_w;
+        pl->host_dyn_w = sp.host_dyn_w;
+        pl->idle_w = sp.board_idle_w + sp.host_idle_w;
         pl->busy_w = limit;     /* the curve at (cb, 1 - cb), set per job */
         if (ps->power_cap_w > 0 && ps->power_cap_w < limit)
             pl->busy_w = ps->power_cap_w;
@@ -335,7 +354,8 @@ static double m_ran(void *st, const struct gs_job *j)
         const struct epool *pl = &e->p[p];
         const struct eregion *r = &e->r[pl->region];
         gs_time now = gs_sim_now(e->s);
-        double w = share(j) * pl->idle_w + job_dyn_w(e, j);
+        double w = share(j) * (pl->idle_w + pl->host_dyn_w) +
+                   job_dyn_w(e, j);
         double h0 = hours_at(e, j->started), h1 = hours_at(e, now);
         double kw = w / 1000.0 * r->pue;
         double kwh = kw * (double)(now - j->started) / GS_HOUR;
@@ -395,21 +415,26 @@ static void m_advance(void *st, gs_time t)
         return;
     double dt_s = (double)(t - e->last) / 1000.0;
     for (int k = 0; k < e->nr; k++)
-        e->r[k].p_w = e->r[k].idle_w = 0;
+        e->r[k].p_w = e->r[k].idle_w = e->r[k].host_w = 0;
     for (int i = 0; i < e->np; i++) {
         const struct gs_pool *fp = &e->f->pools[i];
         struct epool *pl = &e->p[i];
         if (fp->s.gpn == 0)
             continue;
         double up = (double)fp->gpus_up;
-        double freeg = up - (double)fp->used_milli / 1000.0;
+        double used = (double)fp->used_milli / 1000.0;
+        double freeg = up - used;
         if (freeg < 0)
             freeg = 0;
-        double w = up * pl->idle_w + pl->dyn_w, wi = freeg * pl->idle_w;
+        double hw = up * pl->host_idle_w + used * pl->host_dyn_w;
+        double w = up * (pl->idle_w - pl->host_idle_w) + hw + pl->dyn_w;
+        double wi = freeg * pl->idle_w;
         pl->it_j += w * dt_s;
         pl->idle_j += wi * dt_s;
+        pl->host_j += hw * dt_s;
         e->r[pl->region].p_w += w;
         e->r[pl->region].idle_w += wi;
+        e->r[pl->region].host_w += hw;
     }
     double h0 = hours_at(e, e->last), h1 = hours_at(e, t);
     for (int k = 0; k < e->nr; k++) {
@@ -422,6 +447,7 @@ static void m_advance(void *st, gs_time t)
                     series_integral(&r->carbon, h0);
         double kw = r->p_w / 1000.0 * r->pue, ki = r->idle_w / 1000.0 * r->pue;
         r->it_j += r->p_w * dt_s;
+        r->host_j += r->host_w * dt_s;
         r->usd += kw * dp;
         r->g += kw * dc;
         r->idle_j += r->idle_w * dt_s;
@@ -439,6 +465,7 @@ static void m_summarize(void *st, struct gs_summary *su)
     for (int k = 0; k < e->nr; k++) {
         const struct eregion *r = &e->r[k];
         o->it_kwh += r->it_j / J_PER_KWH;
+        o->host_kwh += r->host_j / J_PER_KWH;
         o->kwh += r->it_j / J_PER_KWH * r->pue;
         o->idle_kwh += r->idle_j / J_PER_KWH * r->pue;
         o->usd += r->usd;
@@ -458,11 +485,15 @@ static void m_summarize(void *st, struct gs_summary *su)
 
 static const struct gs_field fields[] = {
     { "energy_kwh", "%.4f", "kWh",
-      "facility energy of the GPUs: board energy x PUE" },
+      "facility energy of the GPU nodes: IT energy (GPU boards and hosts) "
+      "x PUE" },
     { "energy_it_kwh", "%.4f", "kWh",
-      "GPU board energy, before PUE" },
+      "IT energy of the GPU nodes (boards and hosts), before PUE" },
+    { "energy_host_kwh", "%.4f", "kWh",
+      "of energy_it_kwh: the nodes' hosts (CPUs, memory, NICs, fans)" },
     { "energy_idle_kwh", "%.4f", "kWh",
-      "of energy_kwh: GPUs up and allocated to no job, at idle power" },
+      "of energy_kwh: GPUs up and allocated to no job, at idle power, with "
+      "their share of their hosts' idle power" },
     { "energy_cost_usd", "%.2f", "USD",
       "energy cost at the tariffs by hour: a part of cost_usd" },
     { "carbon_kg", "%.4f", "kg",
@@ -479,11 +510,12 @@ static void m_values(const void *st, double *v)
     const struct gs_energysum *o = &((const struct energy *)st)->out;
     v[0] = o->kwh;
     v[1] = o->it_kwh;
-    v[2] = o->idle_kwh;
-    v[3] = o->usd;
-    v[4] = o->gco2 / 1000.0;
-    v[5] = o->span_h > 0 ? o->kwh / o->span_h : 0;
-    v[6] = o->span_h > 0 ? o->gco2 / 1000.0 / o->span_h : 0;
+    v[2] = o->host_kwh;
+    v[3] = o->idle_kwh;
+    v[4] = o->usd;
+    v[5] = o->gco2 / 1000.0;
+    v[6] = o->span_h > 0 ? o->kwh / o->span_h : 0;
+    v[7] = o->span_h > 0 ? o->gco2 / 1000.0 / o->span_h : 0;
 }
 
 static void m_report(const struct gs_sim *s, const void *st, FILE *fp)
@@ -495,10 +527,11 @@ static void m_report(const struct gs_sim *s, const void *st, FILE *fp)
     const struct gs_energysum *o = &e->out;
     if (o->it_kwh <= 0)
         return;
-    fprintf(fp, "  energy        %.1f kWh (%.1f kWh of GPU boards", o->kwh,
-            o->it_kwh);
+    fprintf(fp, "  energy        %.1f kWh (%.1f kWh IT: %.1f GPU boards, "
+            "%.1f hosts", o->kwh, o->it_kwh, o->it_kwh - o->host_kwh,
+            o->host_kwh);
     if (e->nr == 1)
-        fprintf(fp, ", PUE %.2f", e->r[0].pue);
+        fprintf(fp, "; PUE %.2f", e->r[0].pue);
     fprintf(fp, "; %.1f kWh idle GPUs), $%.2f of the bill, %.1f kg CO2e\n",
             o->idle_kwh, o->usd, o->gco2 / 1000.0);
 }
@@ -546,8 +579,9 @@ static void m_json(const struct gs_sim *s, const void *st, FILE *fp)
         double pue = e->r[pl->region].pue;
         fprintf(fp, "%s", i ? ", " : "");
         gs_report_json_str(fp, e->sc->pools[i].name);
-        fprintf(fp, ": {\"kwh\": %.6f, \"idle_kwh\": %.6f}",
-                pl->it_j / J_PER_KWH * pue, pl->idle_j / J_PER_KWH * pue);
+        fprintf(fp, ": {\"kwh\": %.6f, \"idle_kwh\": %.6f, "
+                "\"host_kwh\": %.6f}", pl->it_j / J_PER_KWH * pue,
+                pl->idle_j / J_PER_KWH * pue, pl->host_j / J_PER_KWH * pue);
     }
     fprintf(fp, "}\n  }");
 }

@@ -16,11 +16,14 @@ struct gs_sim;
 extern const struct gs_model_ops gs_energy_model;
 
 /* The run's energy figures (valid after the run; facility energy is the
- * GPUs' board energy times the region's PUE). */
+ * IT energy -- GPU boards and their nodes' hosts -- times the region's
+ * PUE). */
 struct gs_energysum {
-    double it_kwh;              /* GPU boards */
+    double it_kwh;              /* GPU boards and hosts */
+    double host_kwh;            /* of it_kwh: the hosts' */
     double kwh;                 /* facility: it_kwh x PUE */
-    double idle_kwh;            /* of kwh: GPUs up and not allocated */
+    double idle_kwh;            /* of kwh: GPU slots up and not allocated
+                                   (boards and their share of hosts) */
     double usd;                 /* energy cost, a part of the bill */
     double idle_usd;            /* of usd: the unallocated GPUs' */
     double gco2;                /* g CO2e */

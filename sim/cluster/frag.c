@@ -951,6 +951,17 @@ int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi)
     if (c->count == 0)
         return -1;
     const struct gs_pool *p = &fr->f->pools[c->pool];
+    if (hi - lo < c->count) {
+        /* A range narrower than the class (a partition's few nodes):
+         * its nodes' classes tell the members, the least rank wins --
+         * the answer of either search below. */
+        int best = -1;
+        for (int n = lo < p->node0 ? p->node0 : lo; n < hi; n++)
+            if (fr->node_cls[n] == id &&
+                (best < 0 || fr->rank[n] < fr->rank[best]))
+                best = n;
+        return best;
+    }
     if (fr->byrank) {
         /* in rank order: the first member in range is the answer */
         for (int w = c->low; w < fr->nwords; w++)

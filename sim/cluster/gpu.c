@@ -100,49 +100,64 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
  * (attention, fixed costs) on Splitwise's prompt and token times. */
-#define GS_LLM_A100_SERVING .attn_eff = 0.0967, .attn_bw_eff = 0.8375, \
-    .layer_us = 377.60, .iter_ms = 14.255, .seq_us = 3.391
+#define GS_LLM_A100_SERVING .attn_eff = 0.0939, .attn_bw_eff = 0.7608, \
+    .layer_us = 407.88, .iter_ms = 11.855, .seq_us = 3.292
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
-    .elem_eff = { 0.3441, 0.4356, 0.4965, 0.8719, 0.1509 }, \
-    .elem_us = { 0.538, 2.100, 1.863, 0.019, 1.761 }, .link_us = 5.0
+    .elem_eff = { 0.3749, 0.4268, 0.5338, 0.8731, 0.1479 }, \
+    .elem_us = { 1.392, 2.652, 0.631, 1.905, 2.542 }, \
+    .elem_l2 = { 0.5749, 0.5032, 0.6431, 1.3397, 0.1599 }, \
+    .elem_wave_us = 0.584, .link_us = 5.0
 #define GS_LLM_H100 .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.0227, .attn_bw_eff = 0.4696, \
-    .layer_us = 200.44, .iter_ms = 14.430, .seq_us = 2.942, \
-    .elem_eff = { 0.4567, 0.5129, 0.5821, 1.0000, 0.1851 }, \
-    .elem_us = { 2.537, 1.760, 1.687, 0.000, 2.305 }, .link_us = 5.0
+    .gemm_us = 7.987, .attn_eff = 0.0141, .attn_bw_eff = 0.4320, \
+    .layer_us = 237.14, .iter_ms = 10.712, .seq_us = 3.553, \
+    .elem_eff = { 0.3842, 0.4817, 0.6609, 1.0000, 0.1799 }, \
+    .elem_us = { 1.250, 1.906, 0.493, 1.284, 2.365 }, \
+    .elem_l2 = { 0.6192, 0.5404, 0.7962, 1.3267, 0.1866 }, \
+    .elem_wave_us = 0.672, .link_us = 5.0
 /* A40: kernel factors fitted on its own profiles; Splitwise did not
  * measure it, so its serving factors are the A100's (nearest measured). */
 #define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
 #define A40_KERNELS .compute_eff = 0.8119, .bw_eff = 0.7364, \
     .gemm_us = 1.627, \
-    .elem_eff = { 0.5976, 0.7711, 0.7828, 0.8348, 0.5047 }, \
-    .elem_us = { 2.403, 0.607, 1.705, 0.000, 1.580 }, .link_us = 10.0
+    .elem_eff = { 0.6674, 0.7829, 0.8671, 0.8419, 0.5052 }, \
+    .elem_us = { 1.193, 1.855, 0.000, 0.943, 1.937 }, \
+    .elem_l2 = { 1.9408, 1.4804, 1.6345, 2.0445, 0.5460 }, \
+    .elem_wave_us = 0.779, .link_us = 10.0
 
-/* SM counts (the wave rule of llmops.c) where the fit used them: the
- * A40's kernel factors were fitted with its 84 SMs (and L40S's 142 go with
- * them); the A100's and H100's without the wave term, which validated
+/* SM counts and L2 sizes are the datasheets' (B200's L2 as Chips and
+ * Cheese measured it, L40S's the AD102 whitepaper's): the per-token
+ * elementwise kernels run in waves of 2 x SMs tokens and small tensors
+ * move at L2 speed (llmops.c).  The GEMM rule counts the last wave's idle
+ * SMs only where the fit used it (gemm_waves): the A40's GEMM factors
+ * were fitted with it; the A100's and H100's without it, which validated
  * better there (leave-one-shape-out layer medians 2.4-5.6% against up to
- * 9.1% with it), so their SM count is left 0 (tile padding only).
- * L40S, B200 and H200 are not measured: their datasheet peaks with the
- * nearest measured GPU's efficiencies (L40S: the A40's, another PCIe
- * card with GDDR; B200 and H200: the H100's), the H100's all-reduce curve
- * for both (B200's NVLink 5 is twice as fast: this is conservative). */
+ * 9.1% with it).
+ * L40S, B200 and H200 are not measured: their datasheet peaks, SMs and L2
+ * with the nearest measured GPU's efficiencies (L40S: the A40's, another
+ * PCIe card with GDDR; B200 and H200: the H100's), the H100's all-reduce
+ * curve for both (B200's NVLink 5 is twice as fast: this is
+ * conservative). */
+#define A100_CHIP .sms = 108, .l2_mb = 40.0
+#define H100_CHIP .sms = 132, .l2_mb = 50.0
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
-    { "A100-40GB",  { GS_LLM_A100, .link_gbs = 118.26,
+    { "A100-40GB",  { GS_LLM_A100, .link_gbs = 118.26, A100_CHIP,
                       .ar = &ar_a100_dgx } },
-    { "A100-80GB",  { GS_LLM_A100, .link_gbs = 118.26,
+    { "A100-80GB",  { GS_LLM_A100, .link_gbs = 118.26, A100_CHIP,
                       .ar = &ar_a100_dgx } },
-    { "A800-80GB",  { GS_LLM_A100, .link_gbs = 78.84 } },
-    { "H100-80GB",  { GS_LLM_H100, .link_gbs = 209.06,
+    { "A800-80GB",  { GS_LLM_A100, .link_gbs = 78.84, A100_CHIP } },
+    { "H100-80GB",  { GS_LLM_H100, .link_gbs = 209.06, H100_CHIP,
                       .ar = &ar_h100_dgx } },
-    { "H200-141GB", { GS_LLM_H100, .link_gbs = 209.06,
+    { "H200-141GB", { GS_LLM_H100, .link_gbs = 209.06, H100_CHIP,
                       .ar = &ar_h100_dgx } },
-    { "H800-80GB",  { GS_LLM_H100, .link_gbs = 92.92 } },
-    { "B200-180GB", { GS_LLM_H100, .link_gbs = 418.12,
+    { "H800-80GB",  { GS_LLM_H100, .link_gbs = 92.92, H100_CHIP } },
+    { "B200-180GB", { GS_LLM_H100, .link_gbs = 418.12, .sms = 148,
+                      .l2_mb = 126.0,
                       .ar = &ar_h100_dgx } },
-    { "A40",        { GS_LLM_A40, .link_gbs = 25.0, .sms = 84 } },
-    { "L40S",       { GS_LLM_A40, .link_gbs = 25.0, .sms = 142 } },
+    { "A40",        { GS_LLM_A40, .link_gbs = 25.0, .sms = 84, .l2_mb = 6.0,
+                      .gemm_waves = 1 } },
+    { "L40S",       { GS_LLM_A40, .link_gbs = 25.0, .sms = 142,
+                      .l2_mb = 96.0, .gemm_waves = 1 } },
     { "V100-16GB",  { .link_gbs = 150.0, .sms = 80 } },
     { "V100-32GB",  { .link_gbs = 150.0, .sms = 80 } },
     { "P100-16GB",  { .link_gbs = 80.0, .sms = 56 } },
@@ -171,12 +186,11 @@ void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
         e->gemm_us = 8.0;
     if (e->attn_bw_eff <= 0)
         e->attn_bw_eff = e->bw_eff;
-    for (int k = 0; k < GS_EK_N; k++) {
-        if (e->elem_eff[k] <= 0)
+    for (int k = 0; k < GS_EK_N; k++)
+        if (e->elem_eff[k] <= 0) {  /* a fitted cost may well be 0 */
             e->elem_eff[k] = 0.5;
-        if (e->elem_us[k] <= 0)
             e->elem_us[k] = 5.0;
-    }
+        }
     if (e->link_gbs <= 0)
         e->link_gbs = 16.0;
 }

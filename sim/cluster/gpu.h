@@ -51,7 +51,16 @@ struct gs_gpu_llm {
     double attn_bw_eff;     /* decode attention's KV bytes/s / peak */
     double elem_eff[GS_EK_N];   /* elementwise kernels' bytes/s / peak */
     double elem_us[GS_EK_N];    /* their fixed cost, us */
-    int sms;                /* streaming multiprocessors (wave rule) */
+    double elem_l2[GS_EK_N];    /* their bytes/s / peak when the tensors
+                                 * they touch fit in L2 (0: elem_eff) */
+    double elem_wave_us;    /* the per-token kinds' fixed cost of each
+                             * wave of blocks, us */
+    double l2_mb;           /* L2 cache, MB (datasheet; 0: no L2 rule) */
+    int sms;                /* streaming multiprocessors (datasheet): the
+                             * waves of per-token kernels, and of GEMMs
+                             * when gemm_waves is set */
+    int gemm_waves;         /* 1: the GEMM rule counts the idle SMs of a
+                             * GEMM's last wave (as its factors were fitted) */
     const struct gs_ar_curve *ar;   /* measured all-reduce, or NULL */
 };
 

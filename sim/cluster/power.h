@@ -34,4 +34,32 @@ double gs_power_watts(const struct gs_power_shape *s, double limit_w,
 double gs_power_cap_speed(const struct gs_power_shape *s, double limit_w,
                           double cap_w);
 
+/* A node's host: everything but its GPU boards (CPUs, memory, NICs,
+ * NVSwitches, fans, power supplies), W per node.  It draws idle_w while
+ * up and idle_w + (busy_w - idle_w) x the share of its GPUs allocated to
+ * jobs (power.c has the figures and their sources). */
+struct gs_host_power {
+    double idle_w, busy_w;
+};
+/* Host idle power as a share of host busy power (power.c: an assumption
+ * between the published ends). */
+#define GS_HOST_IDLE_SHARE 0.40
+/* The default host of a node of gpn GPUs of catalog model gpu_name (any
+ * name: a model without a published system takes the PCIe-server rule):
+ * the published 8-GPU system's maximum less its 8 boards, x gpn / 8. */
+struct gs_host_power gs_host_power_default(const char *gpu_name, int gpn);
+
+/* What one GPU slot of a pool draws apart from its board's dynamic
+ * power, W: its board's idle power, its 1/gpn share of its node's host
+ * idle power (while the node is up), and its share of the host's busy
+ * power above idle (while the slot is allocated).  The pool's own
+ * host_idle_w / host_busy_w where given, else gs_host_power_default. */
+struct gs_slot_power {
+    double board_idle_w, host_idle_w, host_dyn_w;
+};
+struct gs_gpu_model;
+struct gs_pool_spec;
+struct gs_slot_power gs_power_slot(const struct gs_gpu_model *m,
+                                   const struct gs_pool_spec *ps);
+
 #endif

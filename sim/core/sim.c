@@ -425,10 +425,12 @@ static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
                             const struct gs_need *need, int sign)
 {
     (void)f;
-    (void)node;
     (void)need;
-    if (sign <= 0)
-        ((struct gs_sim *)arg)->epoch++;
+    struct gs_sim *s = arg;
+    if (sign <= 0) {
+        s->epoch++;
+        gs_rwatch_release(s->rw, node, s->epoch);
+    }
 }
 
 static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
@@ -1111,6 +1113,7 @@ void gs_sim_free(struct gs_sim *s)
     /* The queue holds events embedded in jobs: clear it before freeing them. */
     gs_engine_free(&s->eng);
     gs_frag_free(s->frag);
+    gs_rwatch_free(s->rw);
     for (struct gs_job *j = s->phead, *n; j; j = n) {
         n = j->next;
         gs_alloc_reset(&j->alloc);

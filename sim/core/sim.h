@@ -143,6 +143,16 @@ uint64_t gs_sim_work(const struct gs_sim *s);
  * searches it can foresee failing and keep exactly the same decisions. */
 int gs_sim_misses_repeat(const struct gs_sim *s);
 
+/* Watched node ranges (rwatch.c): register a set of ranges once (at init)
+ * and get its id (>= 0, or GS_ENOMEM); its epoch moves whenever capacity
+ * comes back (a release, a node up or down, a loan) on one of its nodes,
+ * and on no other change.  A placement within those ranges that missed
+ * misses again -- for the same need and tier -- while the epoch stays
+ * put, when gs_sim_misses_repeat() holds: a policy that places within
+ * ranges of its own (static's partitions) skips those attempts. */
+int gs_sim_watch(struct gs_sim *s, const struct gs_range *r, int n);
+uint64_t gs_sim_watch_epoch(const struct gs_sim *s, int id);
+
 /* The fragmentation measure and node classes (frag.h), for placers. */
 struct gs_frag *gs_sim_frag(struct gs_sim *s);
 

@@ -108,6 +108,7 @@ struct gs_sim {
         uint64_t epoch;         /* 0: empty */
         char prof[GS_MIG_PROFILE_NAME];
     } miss[64];
+    struct gs_rwatch *rw;       /* watched node ranges (rwatch.c), or NULL */
 };
 
 /* May job j use pool p: every model's veto passes. */
@@ -145,6 +146,12 @@ static inline int gs_sim_fail(struct gs_sim *s, int code,
     }
     return code;
 }
+
+/* rwatch.c: capacity came back on node at the global epoch (every watch
+ * covering it takes it); the watches' free (NULL-safe). */
+struct gs_rwatch;
+void gs_rwatch_release(struct gs_rwatch *w, int node, uint64_t epoch);
+void gs_rwatch_free(struct gs_rwatch *w);
 
 /* admit.c: admit job j (filled from spec sp, not yet queued): its tenant,
  * host asks with the tier's defaults, the models it may use, its record; 0,

@@ -35,7 +35,8 @@ int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
 
 /* Seconds of an m x k x n GEMM (m tokens) in BF16 on hw:
  *   max(2 m k n / (F ce w), 2 (m k + k n + m n) / (B be)) + gemm_us
- * with w the tile and wave efficiency of llmops.c's rule. */
+ * with w the tile efficiency of llmops.c's rule (and the wave's, when the
+ * GPU's gemm_waves is set). */
 double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
                         double n);
 /* The same with weights of wbytes bytes each (1 for FP8). */
@@ -43,8 +44,18 @@ double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
                           double n, double wbytes);
 /* The wave and tile efficiency w of an m x n GEMM on `sms` SMs, (0, 1]. */
 double gs_llm_gemm_wave(double m, double n, int sms);
-/* Seconds of an elementwise kernel of kind moving `bytes`. */
-double gs_llm_elem_time(const struct gs_llm_hw *hw, int kind, double bytes);
+/* Seconds of an elementwise kernel of kind moving `bytes` over `tokens`
+ * tokens (the per-token kinds run in waves of 2 x SMs tokens, each with
+ * the GPU's wave cost; bytes that fit in L2 move at the kind's L2
+ * efficiency). */
+double gs_llm_elem_time(const struct gs_llm_hw *hw, int kind, double bytes,
+                        double tokens);
+/* 1 for the per-token kinds (norm, activation: a block per token, run in
+ * waves), 0 for the others. */
+int gs_llm_elem_per_token(int kind);
+/* The share of `bytes` a kernel finds in an L2 of l2_mb MB: 1 up to half
+ * its size, 0 from one and a half, linear between; 0 without an L2. */
+double gs_llm_l2_share(double bytes, double l2_mb);
 /* Seconds of op over `tokens` tokens (GEMM or elementwise). */
 double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
                       int op, double tokens);

@@ -50,6 +50,12 @@ void gs_llm_hw_share(struct gs_llm_hw *hw, double share, double mem_gb)
     hw->tflops *= share;
     hw->bw_gbs *= share;
     hw->mem_gb = mem_gb;
+    /* a slice has its share of the SMs and of the L2 */
+    if (hw->eff.sms > 0) {
+        double sms = floor(hw->eff.sms * share + 0.5);
+        hw->eff.sms = sms < 1 ? 1 : (int)sms;
+    }
+    hw->eff.l2_mb *= share;
 }
 
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
@@ -118,14 +124,14 @@ static double mlp(const struct gs_llm_perf *p, double tok)
     } else
         t = gemm(p, GS_OP_MLP_UP, tok) + gemm(p, GS_OP_MLP_DOWN, tok);
     int kind = gs_llm_op_elem(&p->shape, GS_OP_ACT, tok, &bytes);
-    return t + gs_llm_elem_time(&p->hw, kind, bytes);
+    return t + gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
 static double elem(const struct gs_llm_perf *p, int op, double tok)
 {
     double bytes;
     int kind = gs_llm_op_elem(&p->shape, op, tok, &bytes);
-    return gs_llm_elem_time(&p->hw, kind, bytes);
+    return gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
 /* One layer's operators over tok tokens, attention and fixed costs aside. */

@@ -8,7 +8,8 @@
  *
  * The fit: per GPU, the GEMM factors (compute and bandwidth efficiency, a
  * fixed cost) over every GEMM of every row at once, and each elementwise
- * kind's (bandwidth efficiency, fixed cost) over its ops, each minimizing
+ * kind's (bandwidth efficiency from HBM and from L2, fixed cost) over its
+ * ops (the L2 one only when the catalog gives the GPU's L2), each minimizing
  * Cauchy's rho(r) = s^2 log(1 + r^2/s^2) of r = log(model / measured),
  * s = 0.03: least squares on relative error within a few percent, while a
  * row no smooth rule explains (a kernel switch, a noisy launch) cannot
@@ -492,8 +493,17 @@ static double logit(double x)
 struct pfit {
     const struct gs_llm_prof *p;
     int skip, kind;             /* kind -1: the GEMMs */
+    int np;                     /* parameters */
+    int l2;                     /* 1: an elementwise kind's L2 factor is
+                                 * fitted (u[2]) */
     struct gs_llm_hw hw;
 };
+
+/* The weight of the prior that an elementwise kind gains nothing in L2
+ * (log of the L2 over the HBM efficiency is 0): small against one row's
+ * loss, it only decides where the rows leave the ratio free (a GPU whose
+ * L2 holds none of the measured tensors). */
+#define L2_PRIOR 1e-4
 
 static void unpack(struct pfit *f, const double *u)
 {
@@ -505,6 +515,10 @@ static void unpack(struct pfit *f, const double *u)
     } else {
         e->elem_eff[f->kind] = logistic(u[0]);
         e->elem_us[f->kind] = exp(u[1]);
+        e->elem_l2[f->kind] = e->elem_eff[f->kind]
+                              * (f->l2 ? exp(u[2]) : 1.0);
+        if (f->np > 2 + f->l2)
+            e->elem_wave_us = exp(u[2 + f->l2]);
     }
 }
 
@@ -519,11 +533,13 @@ static int fitted_op(const struct pfit *f, int op)
 static double pfit_loss(const gsl_vector *x, void *arg)
 {
     struct pfit *f = arg;
-    double u[3];
+    double u[4];
     for (size_t k = 0; k < x->size; k++)
         u[k] = gsl_vector_get(x, k);
+    if (f->kind >= 0 && f->l2 && !(fabs(u[2]) < 4))
+        return INFINITY;
     unpack(f, u);
-    double s = 0;
+    double s = f->kind >= 0 && f->l2 ? L2_PRIOR * u[2] * u[2] : 0;
     for (int i = 0; i < f->p->n; i++) {
         const struct gs_llm_prof_row *r = &f->p->r[i];
         if (r->group == f->skip)
@@ -586,7 +602,7 @@ int gs_llm_prof_fit(const struct gs_llm_prof *p, int skip,
     if (left == 0 || !p->has[GS_OP_ATTN_PRE])
         return gs_diag_set(d, GS_ENOTFOUND, "calibration", "no kernel "
                            "profile left to fit the GEMMs on");
-    struct pfit f = { .p = p, .skip = skip, .kind = -1, .hw = *hw };
+    struct pfit f = { .p = p, .skip = skip, .kind = -1, .np = 3, .hw = *hw };
     static const double gs[][3] = {
         { 0.7, 0.8, 8 }, { 0.5, 0.6, 3 }, { 0.85, 0.9, 15 },
     };
@@ -600,8 +616,14 @@ int gs_llm_prof_fit(const struct gs_llm_prof *p, int skip,
         }
     }
     unpack(&f, ub);
-    for (int k = 0; k < GS_EK_N; k++) {
-        int any = 0;
+    /* The activation first: its rows' width varies with TP (f / t), which
+     * tells the per-wave cost from the bytes; the other per-token kinds
+     * keep that cost (a norm's width d does not vary within one LLM). */
+    static const int order[GS_EK_N] = { GS_EK_ACT, GS_EK_NORM, GS_EK_ROPE,
+                                        GS_EK_ADD, GS_EK_EMB };
+    int wave_free = hw->eff.sms > 0;
+    for (int i = 0; i < GS_EK_N; i++) {
+        int k = order[i], any = 0;
         for (int o = 0; o < GS_OP_N; o++) {
             double bytes;
             any |= p->has[o] && gs_llm_op_elem(&p->r[0].s, o, 1, &bytes) == k;
@@ -609,9 +631,15 @@ int gs_llm_prof_fit(const struct gs_llm_prof *p, int skip,
         if (!any)
             continue;       /* not measured: the catalog's value stays */
         f.kind = k;
-        double u[2] = { logit(0.6), log(5) };
-        gs_llm_nm_minimize(pfit_loss, &f, 2, u, 0.5);
+        f.l2 = hw->eff.l2_mb > 0;
+        int wave = wave_free && gs_llm_elem_per_token(k);
+        f.np = 2 + f.l2 + wave;
+        double u[4] = { logit(0.6), log(2), 0, 0 };
+        if (wave)
+            u[2 + f.l2] = log(0.5);
+        gs_llm_nm_minimize(pfit_loss, &f, f.np, u, 0.5);
         unpack(&f, u);
+        wave_free &= !wave;
     }
     hw->eff = f.hw.eff;
     return 0;

@@ -48,6 +48,27 @@
  * Every request is accounted for: arrived = finished + dropped (its prompt
  * and output can never fit the KV cache) + in flight at the end.
  *
+ * Energy per request.  A replica's energy is what the energy model books
+ * to its job (sim/cloud/energy.c): its allocation's static power --
+ * its GPUs' idle power and their share of their hosts' power, x PUE
+ * (power.h's gs_power_slot) -- from the instant it holds GPUs, plus each
+ * iteration's board power above idle, x PUE.  An iteration's energy, its
+ * dynamic part and its static power over its duration, goes to the
+ * requests on the replica when it ends, by token: the decode tokens'
+ * share (decode / (prefill + decode) of it) in equal parts to the
+ * requests past their first token (each decodes one token an
+ * iteration), the prefill share in equal parts to those awaiting it (the
+ * engine's own batch is not exposed: requests queued in the engine share
+ * the prefill share with those it prefills).  A group that is empty
+ * passes its share to the other.  What no request gets is the service's
+ * idle energy: static power outside iterations (loading weights, idle
+ * between iterations) and iterations with no request left on the
+ * replica.  So the requests' energies plus the idle energy are the
+ * service's energy (tests/test_energy.c checks it against the energy
+ * model's records).  Equal parts are kept in O(1) an iteration: each
+ * group keeps its running share per request (acc), and a request holds
+ * its energy less acc while it is in the group.
+ *
  * Files.  This one runs the services; svcsum.c computes the measures at the
  * end; svcout.c writes them out; svcmodel.c holds the model's table of
  * hooks; svcint.h is the state they share. */
@@ -314,8 +335,24 @@ static int req_new(struct svc *sv, double t, int in, int out,
 }
 
 /* Unlink request q from replica r's list. */
+/* Request q joins energy group g of r (1 prefill, 2 decode), or leaves
+ * its group (g 0). */
+static void egroup(struct rep *r, struct gs_reqrec *q, int g)
+{
+    if (q->egrp) {
+        q->energy_j += r->acc[q->egrp];
+        r->ngrp[q->egrp]--;
+    }
+    q->egrp = (int8_t)g;
+    if (g) {
+        q->energy_j -= r->acc[g];
+        r->ngrp[g]++;
+    }
+}
+
 static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
 {
+    egroup(r, &sv->req[q], 0);
     struct rlink *l = &sv->lk[q];
     if (l->prev >= 0)
         sv->lk[l->prev].next = l->next;
@@ -331,6 +368,7 @@ static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
 
 static void rep_link(struct svc *sv, struct rep *r, int32_t q)
 {
+    egroup(r, &sv->req[q], sv->req[q].first >= 0 ? 2 : 1);
     struct rlink *l = &sv->lk[q];
     l->prev = -1;
     l->next = r->head;
@@ -454,6 +492,8 @@ static void cb_first(void *ctx, uint64_t id, double t)
     struct gs_reqrec *q = &sv->req[id];
     if (q->first >= 0)
         return;
+    if (q->egrp == 1)
+        egroup(c->r, q, 2);
     q->first = t;
     double ttft = t - q->arrival;
     double qd = ttft - unloaded_prefill(&sv->pool[c->r->pool], q->in);
@@ -630,6 +670,7 @@ static int rep_submit(struct svc *sv, int p)
     r->pool = p;
     r->id = sv->nrep;
     r->head = -1;
+    r->t_alloc = -1;
     r->cpos = -1;
     r->state = RS_WAIT;
     struct gs_jobspec sp;
@@ -685,10 +726,21 @@ static int live(const struct rep *r)
     return r->state != RS_GONE && !r->draining;
 }
 
+/* r no longer holds GPUs from time now_s: its static power since it got
+ * them is the service's. */
+static void static_close(struct svc *sv, struct rep *r, double now_s)
+{
+    if (r->t_alloc < 0)
+        return;
+    sv->static_j += r->static_w * (now_s - r->t_alloc);
+    r->t_alloc = -1;
+}
+
 /* End r for good (it is no longer wanted). */
 static void rep_end(struct svc *sv, struct rep *r)
 {
     struct gs_job *j = r->job;
+    static_close(sv, r, (double)gs_sim_now(sv->m->s) / 1000.0);
     set_state(sv, r, RS_GONE);
     r->job = NULL;
     sv->nlive--;
@@ -904,20 +956,45 @@ static int all_done(const struct svc *sv)
            sv->finished + sv->dropped == sv->nreq;
 }
 
+/* An iteration's facility energy j (J) to the requests on r, by token
+ * (the essay's "Energy per request"). */
+static void iter_energy(struct svc *sv, struct rep *r, double j,
+                        const struct gs_llm_iter *it)
+{
+    double tok = (double)it->prefill_tokens + it->decode_tokens;
+    double jp = tok > 0 ? j * it->prefill_tokens / tok : 0, jd = j - jp;
+    if (r->ngrp[2] == 0) {
+        jp += jd;
+        jd = 0;
+    }
+    if (r->ngrp[1] == 0) {
+        jd += jp;
+        jp = 0;
+    }
+    if (r->ngrp[1] == 0 && r->ngrp[2] == 0)
+        sv->lost_j += j;
+    if (r->ngrp[1])
+        r->acc[1] += jp / r->ngrp[1];
+    if (r->ngrp[2])
+        r->acc[2] += jd / r->ngrp[2];
+}
+
 static void finish_iter(struct svc *sv, struct rep *r, double t)
 {
     struct cbctx c = { sv, r };
     const struct gs_llm_iter *it = gs_llm_engine_last(r->e);
     double dur = it->duration;
     int dec = it->decode_tokens;
-    gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
-    r->busy = 0;
-    r->busy_s += dur;
-    sv->busy_total += dur * r->gpus;
     /* the iteration's power above idle (idle is integrated over UP time) */
     double w = gs_power_watts(&gs_power_default, r->limit_w, it->compute_util,
                               it->mem_util, r->cap_w);
     double dj = (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
+    iter_energy(sv, r, dj * r->pue + r->static_w * dur, it);
+    sv->iter_static_j += r->static_w * dur;
+    gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
+    r->busy = 0;
+    r->busy_s += dur;
+    sv->busy_total += dur * r->gpus;
     sv->energy_j += dj;
     gs_sim_job_energy(sv->m->s, r->job, dj);
     if (dec > 0)
@@ -1015,7 +1092,13 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
      * the cap */
     const struct gs_gpu_model *gm = &sc->cat.m[j->model];
     double share = ec.hw.tflops / gm->tflops;
-    double cap = sc->pools[j->alloc.pool].power_cap_w;
+    const struct gs_pool_spec *ps = &sc->pools[j->alloc.pool];
+    double cap = ps->power_cap_w;
+    struct gs_slot_power slot = gs_power_slot(&sc->cat.m[ps->model], ps);
+    r->pue = sc->energy.region[ps->region].pue;
+    r->static_w = (double)gs_alloc_milli(&j->alloc) / 1000.0 * r->pue *
+                  (slot.board_idle_w + slot.host_idle_w + slot.host_dyn_w);
+    r->t_alloc = (double)gs_sim_now(m->s) / 1000.0;
     r->limit_w = gm->power_w * ec.hw.tflops / gm->tflops;
     r->cap_w = cap > 0 ? cap * share : 0;
     ec.hw.tflops *= gs_power_cap_speed(&gs_power_default, gm->power_w, cap);
@@ -1050,6 +1133,7 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
         return;
     struct svc *sv = r->sv;
     double now = (double)gs_sim_now(m->s) / 1000.0;
+    static_close(sv, r, now);
     if (r->state == RS_GONE)
         return;                 /* we ended it ourselves */
     if (r->state != RS_WAIT)
@@ -1352,14 +1436,21 @@ int gs_svc_start_hook(void *st, gs_time t0)
     return 0;
 }
 
+/* The books close at end: requests still on replicas take their shares so
+ * far, replicas still holding GPUs their static power until end. */
 void gs_svc_close_hook(void *st, gs_time end)
 {
     struct svmodel *m = st;
     for (int i = 0; i < m->n; i++) {
         struct svc *sv = &m->sv[i];
         gs_sim_cancel(m->s, &sv->ev);
+        for (int k = 0; k < sv->nrep; k++) {
+            struct rep *r = sv->rep[k];
+            for (int32_t q = r->head; q >= 0; q = sv->lk[q].next)
+                egroup(r, &sv->req[q], 0);
+            static_close(sv, r, (double)end / 1000.0);
+        }
     }
-    (void)end;
 }
 
 const struct gs_infsum *gs_sim_services_all(const struct gs_sim *s)

@@ -48,6 +48,9 @@ struct gs_svcsum {
     double energy_kwh;          /* replica jobs' facility energy (energy.h) */
     double kwh_per_1k;          /* of it, per 1,000 finished requests */
     double carbon_kg;           /* their kg CO2e */
+    double idle_kwh;            /* of energy_kwh: in no request (service.c:
+                                   "Energy per request"); the requests'
+                                   energy_j add up to the rest */
     double replicas_mean, replicas_max;
     long replica_starts, replica_losses;
     long engine_preemptions;
@@ -102,6 +105,7 @@ struct gs_infsum {
     X(v->energy_kwh, "energy_kwh", "%.6f", "kWh")                           \
     X(v->kwh_per_1k, "kwh_per_1k_requests", "%.6f", "kWh")                  \
     X(v->carbon_kg, "carbon_kg", "%.6f", "kg")                              \
+    X(v->idle_kwh, "energy_idle_kwh", "%.6f", "kWh")                        \
     X(v->replicas_mean, "replicas_mean", "%.4f", "1")                       \
     X(v->replicas_max, "replicas_max", "%.0f", "1")                         \
     X(v->replica_starts, "replica_starts", "%.0f", "1")                     \
@@ -118,6 +122,12 @@ struct gs_reqrec {
     int32_t replica;            /* last replica, -1 if none */
     int8_t state;               /* enum gs_reqstate */
     uint8_t restarts;
+    int8_t egrp;                /* on a replica: its energy group (1
+                                 * prefill, 2 decode; 0 none) */
+    double energy_j;            /* facility J: its shares of its replicas'
+                                 * iterations (service.c); while on a
+                                 * replica, less that group's running
+                                 * share per request */
 };
 
 enum gs_reqstate { GS_REQ_WAITING, GS_REQ_RUNNING, GS_REQ_TRANSFER,

@@ -46,6 +46,13 @@ struct rep {
                                  * (a MIG slice: its share) */
     double cap_w;               /* its power cap (the same share), 0 none */
     long rec;                   /* its job's record (gs_sim_records) */
+    /* energy (service.c, "Energy per request"): its allocation's static
+     * power (boards idle, hosts, x PUE) and its PUE; since when it holds
+     * GPUs (s, -1 not); per energy group (1 prefill, 2 decode) the
+     * requests in it and the running share per request, facility J */
+    double static_w, pue, t_alloc;
+    int ngrp[3];
+    double acc[3];
 };
 
 struct hent {
@@ -134,6 +141,11 @@ struct svc {
     double busy_total, up_total;        /* util integrals */
     double idle_w;                      /* idle W of the UP replicas' GPUs */
     double energy_j, last_energy;       /* board energy of UP replicas, J */
+    double static_j, iter_static_j;     /* facility J: replicas' static
+                                           power while allocated, and of
+                                           it during iterations */
+    double lost_j;                      /* iteration energy with no
+                                           request on its replica */
     double last_busy, last_up;
     long last_arrived;
     double rep_ms, rep_max;             /* replicas x ms, the largest */

@@ -119,6 +119,7 @@ struct req_row {
     double arrival_s, ttft_s, itl_s, e2e_s, queue_s;
     int32_t input_tokens, output_tokens, cached_tokens, replica;
     int8_t state, restarts;
+    double energy_kwh;
 };
 
 #define RC(f, ty) { #f, ty, offsetof(struct req_row, f), NULL, NULL }
@@ -128,6 +129,7 @@ static const struct gs_h5col req_cols[] = {
     RC(queue_s, GS_H5_F64), RC(input_tokens, GS_H5_I32),
     RC(output_tokens, GS_H5_I32), RC(cached_tokens, GS_H5_I32),
     RC(replica, GS_H5_I32), RC(state, GS_H5_I8), RC(restarts, GS_H5_I8),
+    RC(energy_kwh, GS_H5_F64),
 };
 #undef RC
 
@@ -173,7 +175,8 @@ static void req_rows(void *ctx, size_t first, size_t k, void *buf)
                 .queue_s = q[j].first >= 0 ? q[j].queue : NAN,
                 .input_tokens = q[j].in, .output_tokens = q[j].out,
                 .cached_tokens = q[j].cached, .replica = q[j].replica,
-                .state = q[j].state, .restarts = (int8_t)q[j].restarts };
+                .state = q[j].state, .restarts = (int8_t)q[j].restarts,
+                .energy_kwh = q[j].energy_j / 3.6e6 };
         }
         if (c->j == n) {
             c->i++;
@@ -243,10 +246,13 @@ static const char *const svc_desc[] = {
     "GPU-hours the service's replicas held",
     "what the service's replicas cost",
     "cost per million output tokens",
-    "the replicas' facility energy: their GPUs' share of idle power and "
-    "their iterations' dynamic power, x PUE (docs/energy.md)",
+    "the replicas' facility energy: their GPUs' idle power and their "
+    "share of their hosts' power while allocated, and their iterations' "
+    "dynamic power, x PUE (docs/energy.md)",
     "energy_kwh per 1,000 finished requests",
     "CO2e of energy_kwh at the grid intensity by hour",
+    "of energy_kwh: in no request (loading weights, idle between "
+    "iterations); /requests energy_kwh adds up to the rest",
     "time-mean number of replicas",
     "most replicas at once",
     "replicas started",

@@ -151,6 +151,7 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
             o->energy_kwh += je.kwh;
             o->carbon_kg += je.gco2 / 1000;
         }
+    o->idle_kwh = (sv->static_j - sv->iter_static_j + sv->lost_j) / 3.6e6;
     o->kwh_per_1k = o->finished > 0 ? o->energy_kwh / (double)o->finished *
                                       1000 : 0;
     o->gpu_hours = gh;

@@ -174,6 +174,10 @@ static const struct { const char *col, *units, *desc; } col_desc[] = {
     { "requests.state", "1", "index into /services/request_states" },
     { "requests.restarts", "1", "times it restarted after losing its "
       "replica" },
+    { "requests.energy_kwh", "kWh", "facility energy: its token shares of "
+      "the iterations of the replicas it was on (dynamic and static power, "
+      "hosts, x PUE); with the service's energy_idle_kwh, the service's "
+      "energy_kwh (docs/energy.md)" },
     { "summary/tiers.scope", "", "the workload tier, or 'all'" },
     { "summary/models.model", "", "the GPU model's name" },
     { "summary/models.gpus", "1", "GPUs of that model in the fleet: its "

@@ -8,11 +8,17 @@
  * ones as NUL-padded bytes cut at the first NUL -- and copied into
  * memory of the caller's.  A compound column is read through a memory
  * compound of that one member, named as in the file, which is how HDF5
- * picks one field out of a table. */
+ * picks one field out of a table.
+ *
+ * The one-shot readers (gs_h5_read_*: open, read one thing, close) and the
+ * self-description check (gs_h5_undescribed) are built on the same calls,
+ * so there is one reader of gpusim's files, with h5out.c its one writer. */
 #include "h5in.h"
 
 #include <errno.h>
 #include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,40 +116,63 @@ static char **strs_copy(hid_t t, const void *buf, size_t n)
     return v;
 }
 
-char *gs_h5in_attr_str(const struct gs_h5in *r, const char *obj,
-                       const char *name)
+/* The strings of attribute a (any rank, fixed- or variable-length) as a
+ * new array of *n copies; NULL when it is not text or a read fails. */
+static char **attr_strs(hid_t a, size_t *n)
 {
-    if (H5Aexists_by_name(r->f, obj, name, H5P_DEFAULT) <= 0)
-        return NULL;
-    hid_t a = H5Aopen_by_name(r->f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
-    char *out = NULL;
-    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+    hid_t t = H5Aget_type(a);
+    hid_t sp = H5Aget_space(a);
+    hssize_t k = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    char **v = NULL;
+    if (t >= 0 && k >= 0 && H5Tget_class(t) == H5T_STRING) {
         hid_t mt = H5Tget_native_type(t, H5T_DIR_ASCEND);
         int vl = H5Tis_variable_str(t) > 0;
         size_t w = vl ? sizeof(char *) : H5Tget_size(t);
-        void *buf = calloc(1, w + 1);
-        char **v = NULL;
+        void *buf = calloc((size_t)k + 1, w);
         if (buf && mt >= 0 && H5Aread(a, mt, buf) >= 0) {
-            v = strs_copy(t, buf, 1);
-            if (vl) {
-                hid_t sp = H5Screate(H5S_SCALAR);
+            v = strs_copy(t, buf, (size_t)k);
+            if (vl)
                 H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, buf);
-                H5Sclose(sp);
-            }
-        }
-        if (v) {
-            out = v[0];
-            free(v);
+            *n = (size_t)k;
         }
         free(buf);
         if (mt >= 0)
             H5Tclose(mt);
     }
+    if (sp >= 0)
+        H5Sclose(sp);
     if (t >= 0)
         H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
+    return v;
+}
+
+int gs_h5in_attr_strs(const struct gs_h5in *r, const char *obj,
+                      const char *name, char ***v, size_t *n)
+{
+    *v = NULL;
+    *n = 0;
+    if (!gs_h5in_has(r, obj) ||
+        H5Aexists_by_name(r->f, obj, name, H5P_DEFAULT) <= 0)
+        return GS_ENOTFOUND;
+    hid_t a = H5Aopen_by_name(r->f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0)
+        return GS_ENOTFOUND;
+    *v = attr_strs(a, n);
+    H5Aclose(a);
+    return *v ? 0 : GS_EPARSE;
+}
+
+char *gs_h5in_attr_str(const struct gs_h5in *r, const char *obj,
+                       const char *name)
+{
+    char **v;
+    size_t n;
+    if (gs_h5in_attr_strs(r, obj, name, &v, &n) < 0)
+        return NULL;
+    char *out = n == 1 ? v[0] : NULL;
+    if (n == 1)
+        v[0] = NULL;
+    gs_h5in_strs_free(v, n);
     return out;
 }
 
@@ -428,4 +457,256 @@ int gs_h5in_children(const struct gs_h5in *r, const char *group,
     *names = s.v;
     *n = s.n;
     return 0;
+}
+
+/* --- one-shot readers ------------------------------------------------------
+ * Open path, read one thing through the calls above, close: what tests and
+ * compare's merging ask of a file written a moment before. */
+
+int gs_h5_read_series(const char *path, const char *dset, double **out,
+                      long *n, struct gs_diag *d)
+{
+    struct gs_h5in *r;
+    size_t dims[3];
+    *out = NULL;
+    *n = 0;
+    int rc = gs_h5in_open(path, &r, d);
+    if (rc < 0)
+        return rc;
+    rc = gs_h5in_doubles(r, dset, out, dims);
+    gs_h5in_close(r);
+    if (rc == 1) {
+        *n = (long)dims[0];
+        return 0;
+    }
+    free(*out);
+    *out = NULL;
+    return rc == GS_ENOMEM ? gs_diag_set(d, rc, path, "out of memory")
+                           : gs_diag_set(d, GS_ENOTFOUND, path, "no 1-D "
+                                         "numeric dataset %s", dset);
+}
+
+int gs_h5_read_column(const char *path, const char *table,
+                      const char *column, double **out, long *n,
+                      struct gs_diag *d)
+{
+    struct gs_h5in *r;
+    size_t k = 0;
+    *out = NULL;
+    *n = 0;
+    int rc = gs_h5in_open(path, &r, d);
+    if (rc < 0)
+        return rc;
+    rc = gs_h5in_column(r, table, column, out, &k);
+    gs_h5in_close(r);
+    if (rc < 0)
+        return gs_diag_set(d, rc == GS_ENOMEM ? rc : GS_ENOTFOUND, path,
+                           "no numeric column '%s' in %s", column, table);
+    *n = (long)k;
+    return 0;
+}
+
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d)
+{
+    struct gs_h5in *r;
+    int rc = gs_h5in_open(path, &r, d);
+    if (rc < 0)
+        return rc;
+    rc = gs_h5in_attr_num(r, obj, name, out);
+    gs_h5in_close(r);
+    return rc < 0 ? gs_diag_set(d, GS_ENOTFOUND, path, "no numeric "
+                                "attribute %s of %s", name, obj) : 0;
+}
+
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d)
+{
+    return gs_h5_read_attr_num(path, "/summary", name, out, d);
+}
+
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d)
+{
+    struct gs_h5in *r;
+    int rc = gs_h5in_open(path, &r, d);
+    if (rc < 0)
+        return rc;
+    char *s = gs_h5in_attr_str(r, obj, name);
+    gs_h5in_close(r);
+    rc = s == NULL || strlen(s) + 1 > n
+        ? gs_diag_set(d, GS_ENOTFOUND, path, "no string attribute %s of %s",
+                      name, obj) : 0;
+    if (rc == 0)
+        memcpy(buf, s, strlen(s) + 1);
+    free(s);
+    return rc;
+}
+
+/* /jobs' columns and where each goes in struct gs_h5_job, with its C
+ * type: 'l' int64_t, 'i' int32_t, 'b' int8_t, 'd' double. */
+static const struct { const char *col; size_t off; char type; } jobcols[] = {
+#define C(f, ty) { #f, offsetof(struct gs_h5_job, f), ty }
+    C(id, 'l'), C(tenant, 'i'), C(tier, 'i'), C(state, 'i'), C(kill, 'i'),
+    C(model, 'i'), C(preemptions, 'i'), C(arrival_s, 'd'), C(start_s, 'd'),
+    C(end_s, 'd'), C(wait_s, 'd'), C(gpus, 'd'), C(work_s, 'd'),
+    C(gpu_hours, 'd'), C(sla_wait, 'b'), C(sla_deadline, 'b'),
+    C(cost_usd, 'd'), C(lost_gpu_hours, 'd'), C(cpu_milli, 'i'),
+    C(mem_mib, 'i'),
+#undef C
+};
+
+/* Column c of /jobs (k rows) into rows. */
+static void put_column(struct gs_h5_job *rows, size_t k, int c,
+                       const double *v)
+{
+    for (size_t i = 0; i < k; i++) {
+        char *p = (char *)&rows[i] + jobcols[c].off;
+        switch (jobcols[c].type) {
+        case 'l': *(int64_t *)(void *)p = (int64_t)v[i]; break;
+        case 'i': *(int32_t *)(void *)p = (int32_t)v[i]; break;
+        case 'b': *(int8_t *)(void *)p = (int8_t)v[i]; break;
+        default: *(double *)(void *)p = v[i]; break;
+        }
+    }
+}
+
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d)
+{
+    struct gs_h5in *r;
+    *out = NULL;
+    *n = 0;
+    int rc = gs_h5in_open(path, &r, d);
+    if (rc < 0)
+        return rc;
+    struct gs_h5_job *rows = NULL;
+    size_t k = 0;
+    for (size_t c = 0; rc == 0 && c < sizeof jobcols / sizeof jobcols[0];
+         c++) {
+        double *v;
+        size_t m;
+        if ((rc = gs_h5in_column(r, "/jobs", jobcols[c].col, &v, &m)) < 0)
+            break;
+        if (c == 0 && (rows = calloc(m ? m : 1, sizeof *rows)) == NULL)
+            rc = GS_ENOMEM;
+        else if (c > 0 && m != k)
+            rc = GS_EPARSE;
+        else
+            put_column(rows, k = m, (int)c, v);
+        free(v);
+    }
+    gs_h5in_close(r);
+    if (rc < 0) {
+        free(rows);
+        return rc == GS_ENOMEM ? gs_diag_set(d, rc, path, "out of memory")
+                               : gs_diag_set(d, GS_ENOTFOUND, path, "no "
+                                             "/jobs table of gpusim run");
+    }
+    *out = rows;
+    *n = (long)k;
+    return 0;
+}
+
+/* --- the self-description check ------------------------------------------- */
+
+struct undesc {
+    long count;
+    char *first;
+    size_t n;
+};
+
+/* The strings of dataset ds's attribute name (*n of them), or NULL. */
+static char **ds_attr(hid_t ds, const char *name, size_t *n)
+{
+    *n = 0;
+    if (H5Aexists(ds, name) <= 0)
+        return NULL;
+    hid_t a = H5Aopen(ds, name, H5P_DEFAULT);
+    char **v = a >= 0 ? attr_strs(a, n) : NULL;
+    if (a >= 0)
+        H5Aclose(a);
+    return v;
+}
+
+/* 1 when s is a placeholder, not a description: text pointing elsewhere
+ * ("see the README's ...", "see units") or left to do. */
+static int placeholder(const char *s)
+{
+    return strncmp(s, "see ", 4) == 0 || strstr(s, "README") ||
+           strstr(s, "TODO") || strstr(s, "XXX") || strcmp(s, "by kind") == 0;
+}
+
+/* 1 when text says something: not empty, not a placeholder. */
+static int says(const char *s)
+{
+    return s[0] != '\0' && !placeholder(s);
+}
+
+/* 1 when a unit fits data of HDF5 class cls: text has none (""), numbers
+ * have one, and neither a placeholder. */
+static int unit_fits(const char *u, H5T_class_t cls)
+{
+    return cls == H5T_STRING ? u[0] == '\0' : says(u);
+}
+
+/* 1 when dataset ds (type t) has a description and unit that say
+ * something, and so does every column of a compound. */
+static int described(hid_t ds, hid_t t)
+{
+    size_t nu = 0, nd = 0, ncu = 0, ncd = 0;
+    char **u = ds_attr(ds, "units", &nu);
+    char **d = ds_attr(ds, "description", &nd);
+    H5T_class_t cls = H5Tget_class(t);
+    int ok = u && d && nu == 1 && nd == 1 && says(d[0]) &&
+             (cls == H5T_COMPOUND ? u[0][0] == '\0' : unit_fits(u[0], cls));
+    gs_h5in_strs_free(u, nu);
+    gs_h5in_strs_free(d, nd);
+    if (!ok || cls != H5T_COMPOUND)
+        return ok;
+    int nm = H5Tget_nmembers(t);
+    char **cu = ds_attr(ds, "column_units", &ncu);
+    char **cd = ds_attr(ds, "column_descriptions", &ncd);
+    ok = cu && cd && ncu == (size_t)nm && ncd == (size_t)nm;
+    for (int i = 0; ok && i < nm; i++) {
+        hid_t mt = H5Tget_member_type(t, (unsigned)i);
+        ok = says(cd[i]) && unit_fits(cu[i], H5Tget_class(mt));
+        if (mt >= 0)
+            H5Tclose(mt);
+    }
+    gs_h5in_strs_free(cu, ncu);
+    gs_h5in_strs_free(cd, ncd);
+    return ok;
+}
+
+static herr_t check_one(hid_t obj, const char *name, const H5O_info_t *info,
+                        void *arg)
+{
+    struct undesc *u = arg;
+    if (info->type != H5O_TYPE_DATASET)
+        return 0;
+    hid_t ds = H5Dopen2(obj, name, H5P_DEFAULT);
+    hid_t t = ds >= 0 ? H5Dget_type(ds) : -1;
+    int ok = ds >= 0 && t >= 0 && described(ds, t);
+    if (t >= 0)
+        H5Tclose(t);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (!ok && u->count++ == 0)
+        snprintf(u->first, u->n, "/%s", name);
+    return 0;
+}
+
+long gs_h5_undescribed(const char *path, char *first, size_t n)
+{
+    struct gs_h5in *r;
+    if (n)
+        first[0] = '\0';
+    if (gs_h5in_open(path, &r, NULL) < 0)
+        return GS_EIO;
+    struct undesc u = { 0, first, n };
+    herr_t e = H5Ovisit2(r->f, H5_INDEX_NAME, H5_ITER_INC, check_one, &u,
+                         H5O_INFO_BASIC);
+    gs_h5in_close(r);
+    return e < 0 ? GS_EIO : u.count;
 }

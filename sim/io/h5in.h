@@ -19,6 +19,7 @@
 #include "../base/err.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct gs_h5in;
 
@@ -30,7 +31,7 @@ void gs_h5in_close(struct gs_h5in *r);
 /* 1 when the object at path exists (every link on the way), else 0. */
 int gs_h5in_has(const struct gs_h5in *r, const char *path);
 
-/* The string attribute name of object obj, or NULL (absent, not a
+/* The string attribute name of object obj, or NULL (absent, not one
  * string, out of memory). */
 char *gs_h5in_attr_str(const struct gs_h5in *r, const char *obj,
                        const char *name);
@@ -60,6 +61,65 @@ int gs_h5in_columns(const struct gs_h5in *r, const char *path, char ***names,
 int gs_h5in_children(const struct gs_h5in *r, const char *group,
                      char ***names, size_t *n);
 
+/* The strings of attribute name of obj, any rank: 0 (free them with
+ * gs_h5in_strs_free), GS_ENOTFOUND, or GS_EPARSE (not text). */
+int gs_h5in_attr_strs(const struct gs_h5in *r, const char *obj,
+                      const char *name, char ***v, size_t *n);
+
 void gs_h5in_strs_free(char **v, size_t n);
+
+/* --- one-shot readers -----------------------------------------------------
+ * Each opens path, reads one thing with the calls above and closes it:
+ * what tests and compare ask of a file written a moment before.  The
+ * arrays are malloc'ed (the caller frees them); 0, or a negative code
+ * with d naming path and what is missing. */
+
+/* One row of /jobs, as read back. */
+struct gs_h5_job {
+    int64_t id;
+    int32_t tenant, tier, state, kill, model, preemptions;
+    double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
+    int8_t sla_wait, sla_deadline;
+    double cost_usd, lost_gpu_hours;
+    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
+};
+
+
+/* Read /jobs back, column by column by name; *out is malloc'ed (caller
+ * frees).  0 or a negative code with d filled. */
+int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
+                    struct gs_diag *d);
+/* Read a numeric attribute of /summary. */
+int gs_h5_read_summary(const char *path, const char *name, double *out,
+                       struct gs_diag *d);
+/* Read a 1-D dataset of doubles (e.g. "/timeseries/allocated_gpus"). */
+int gs_h5_read_series(const char *path, const char *dset, double **out,
+                      long *n, struct gs_diag *d);
+
+/* Read one numeric column of a 1-D table (a compound dataset such as
+ * "/requests", column "ttft_s") as doubles; *out is malloc'ed (caller
+ * frees).  0, or a negative code with d filled (no such table or column). */
+int gs_h5_read_column(const char *path, const char *table,
+                      const char *column, double **out, long *n,
+                      struct gs_diag *d);
+
+/* Read the string attribute name of object obj ("/", "/jobs") into buf.
+ * 0, or a negative code with d filled. */
+int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
+                        char *buf, size_t n, struct gs_diag *d);
+
+/* Read the numeric (scalar) attribute name of object obj into *out.  0,
+ * or a negative code with d filled. */
+int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
+                        double *out, struct gs_diag *d);
+
+/* Datasets of the file at path that do not describe themselves: a
+ * "units" or "description" attribute missing, an empty description, a
+ * compound without "column_units" and "column_descriptions" or with an
+ * empty column description, or a placeholder pointing elsewhere ("see the
+ * README's ...") in any of them: their count (the first one's path in first[n]), or a
+ * negative code when the file cannot be read. */
+long gs_h5_undescribed(const char *path, char *first, size_t n);
+
 
 #endif

@@ -1,11 +1,12 @@
-/* h5out.h -- the HDF5 result file: write a run, read parts back.
+/* h5out.h -- the HDF5 result files: write a run, a comparison, a plan (h5in.h
+ * reads them back).
  *
  * Layout (version GS_H5_LAYOUT, documented in the README):
  *   /                      attrs gpusim_version, layout_version,
  *                          schema_version (GS_H5_SCHEMA), scenario,
  *                          policy, placement, seed
  *   /scenario              the scenario JSON as given (string)
- *   /jobs                  compound table, one row per job (see gs_h5_job)
+ *   /jobs                  compound table, one row per job (h5in.h: gs_h5_job)
  *   /tenants, /tiers, /models, /states, /kill_reasons
  *                          strings (every string of the file is
  *                          variable-length UTF-8); the integer columns of
@@ -48,16 +49,6 @@
 #include "../core/sim.h"
 
 #include <stdint.h>
-
-/* One row of /jobs, as read back. */
-struct gs_h5_job {
-    int64_t id;
-    int32_t tenant, tier, state, kill, model, preemptions;
-    double arrival_s, start_s, end_s, wait_s, gpus, work_s, gpu_hours;
-    int8_t sla_wait, sla_deadline;
-    double cost_usd, lost_gpu_hours;
-    int32_t cpu_milli, mem_mib;     /* host CPU and memory asked */
-};
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
 /* The same with only an evenly spaced share `sample` (0, 1] of each
@@ -118,41 +109,6 @@ void gs_h5w_attr_num(struct gs_h5w *w, gs_h5loc loc, const char *name,
                      const char *attr, double v);
 /* Note a failure to write what (the first one is reported). */
 int gs_h5w_fail(struct gs_h5w *w, const char *what);
-
-/* Read /jobs back; *out is malloc'ed (caller frees).  0 or a negative code. */
-int gs_h5_read_jobs(const char *path, struct gs_h5_job **out, long *n,
-                    struct gs_diag *d);
-/* Read a numeric attribute of /summary. */
-int gs_h5_read_summary(const char *path, const char *name, double *out,
-                       struct gs_diag *d);
-/* Read a 1-D dataset of doubles (e.g. "/timeseries/allocated_gpus"). */
-int gs_h5_read_series(const char *path, const char *dset, double **out,
-                      long *n, struct gs_diag *d);
-
-/* Read one numeric column of a 1-D table (a compound dataset such as
- * "/requests", column "ttft_s") as doubles; *out is malloc'ed (caller
- * frees).  0, or a negative code with d filled (no such table or column). */
-int gs_h5_read_column(const char *path, const char *table,
-                      const char *column, double **out, long *n,
-                      struct gs_diag *d);
-
-/* Read the string attribute name of object obj ("/", "/jobs") into buf.
- * 0, or a negative code with d filled. */
-int gs_h5_read_attr_str(const char *path, const char *obj, const char *name,
-                        char *buf, size_t n, struct gs_diag *d);
-
-/* Read the numeric (scalar) attribute name of object obj into *out.  0,
- * or a negative code with d filled. */
-int gs_h5_read_attr_num(const char *path, const char *obj, const char *name,
-                        double *out, struct gs_diag *d);
-
-/* Datasets of the file at path that do not describe themselves: a
- * "units" or "description" attribute missing, an empty description, a
- * compound without "column_units" and "column_descriptions" or with an
- * empty column description, or a placeholder pointing elsewhere ("see the
- * README's ...") in any of them: their count (the first one's path in first[n]), or a
- * negative code when the file cannot be read. */
-long gs_h5_undescribed(const char *path, char *first, size_t n);
 
 /* A comparison (`gpusim compare`): every run, and the statistics.
  * Layout (same GS_H5_LAYOUT):

@@ -1,17 +1,23 @@
 /* question.c -- which question a run answers, and its steady-state
  * estimates.
  *
- * A finite-horizon run (a trace, a day with its cycle, a batch of jobs
- * that ends) is summarized over the whole run, as every summary field
- * already is; its intervals come from replications (`gpusim compare`,
- * `sweep`).  A steady-state run (requests generated at a constant rate)
- * asks what the fleet settles at: here each service's finished requests,
+ * gs_question_of is the one rule every command follows (run, compare,
+ * sweep and plan): the scenario's "question" key when it states one, or
+ * else steady state when every arrival stream -- the jobs' and each
+ * service's requests -- is generated at a constant rate, and finite
+ * horizon when one is a trace or has a cycle (day, week, hour).
+ *
+ * A finite-horizon run (a trace, a day with its cycle) is summarized over
+ * the whole run, as every summary field already is; its intervals come
+ * from replications (`gpusim compare`, `sweep`).  A steady-state run
+ * (arrivals generated at a constant rate, jobs or requests) asks what the
+ * fleet settles at: here each service's finished requests,
  * in arrival order, give the TTFT series whose MSER-5 warm-up is deleted;
  * the p99 is the quantile of all retained requests pooled, with its
  * sectioning interval over 20 sections, and the mean has a 20-batch-means
  * interval (base/steady.c has the methods and their sources).  A job
- * workload stated steady gets the same for its jobs' waits in arrival
- * order.  The whole-run summary fields stay as they are: the steady-state
+ * workload without services gets the same for its jobs' waits in arrival
+ * order (an M/M/c queue's mean wait is Erlang C's: tests/test_steady.c).  The whole-run summary fields stay as they are: the steady-state
  * estimates are reported beside them, never in their place. */
 #include "question.h"
 #include "scenario.h"
@@ -23,14 +29,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A generator's rate is stationary: no cycle by day, week or hour (the
+ * bursts of an MMPP are stationary in the long run). */
 static int stationary(const struct gs_genspec *g)
 {
-    if (g->diurnal > 0 || g->weekly > 0)
+    if (g->diurnal != 0 || g->weekly != 0)
         return 0;
     for (int h = 0; h < 24; h++)
-        if (g->hourly[h] > 0)
+        if (g->hourly[h] != 0)
             return 0;
     return 1;
+}
+
+/* The default question of sc from its arrival streams (sc->question not
+ * stated): the first stream that is not a stationary generator makes it
+ * finite horizon, and says why. */
+static int question_of_load(const struct gs_scenario *sc, const char **why)
+{
+    if (sc->wl_kind == GS_WL_TRACE) {
+        *why = "a job trace replayed";
+        return GS_HORIZON_FINITE;
+    }
+    if (sc->wl_kind == GS_WL_GENERATE && !stationary(&sc->gen)) {
+        *why = "a job arrival rate with a cycle";
+        return GS_HORIZON_FINITE;
+    }
+    for (int i = 0; i < sc->nsvcs; i++) {
+        if (sc->svcs[i].src != GS_SVCSRC_GENERATE) {
+            *why = "a request trace replayed";
+            return GS_HORIZON_FINITE;
+        }
+        if (!stationary(&sc->svcs[i].gen.rate)) {
+            *why = "a request rate with a cycle";
+            return GS_HORIZON_FINITE;
+        }
+    }
+    if (sc->wl_kind != GS_WL_GENERATE && sc->nsvcs == 0) {
+        *why = "no generated arrivals";
+        return GS_HORIZON_FINITE;
+    }
+    *why = "arrivals generated at a constant rate";
+    return GS_HORIZON_STEADY;
 }
 
 int gs_question_of(const struct gs_scenario *sc, const char **why)
@@ -40,42 +79,38 @@ int gs_question_of(const struct gs_scenario *sc, const char **why)
     if (sc->question > 0) {
         q = sc->question == 2 ? GS_HORIZON_STEADY : GS_HORIZON_FINITE;
         w = "stated by the scenario";
-    } else if (sc->nsvcs == 0) {
-        q = GS_HORIZON_FINITE;
-        w = sc->wl_kind == GS_WL_TRACE ? "a trace replayed"
-            : "a batch of jobs that ends";
-    } else if (sc->wl_kind != GS_WL_NONE) {
-        q = GS_HORIZON_FINITE;
-        w = "services beside a job workload that ends";
     } else {
-        q = GS_HORIZON_STEADY;
-        w = "requests generated at a constant rate";
-        for (int i = 0; i < sc->nsvcs; i++)
-            if (sc->svcs[i].src != GS_SVCSRC_GENERATE) {
-                q = GS_HORIZON_FINITE;
-                w = "a request trace replayed";
-            } else if (!stationary(&sc->svcs[i].gen.rate) &&
-                       q == GS_HORIZON_STEADY) {
-                q = GS_HORIZON_FINITE;
-                w = "a request rate with a cycle";
-            }
+        q = question_of_load(sc, &w);
     }
     if (why)
         *why = w;
     return q;
 }
 
-/* Add the mean and the p99 of x[0..n) as estimates named NAME_mean_s and
- * NAME_p99_s. */
-static void add_pair(struct gs_question *q, const char *name, const char *m,
-                     const double *x, long n)
+int gs_question_names(const struct gs_scenario *sc,
+                      char (*what)[GS_QUESTION_WHAT])
 {
-    for (int k = 0; k < 2 && q->nest < GS_QUESTION_MAX; k++) {
-        struct gs_question_est *e = &q->est[q->nest++];
-        snprintf(e->what, sizeof e->what, "%s%s%s_%s", name, *name ? " " : "",
-                 m, k == 0 ? "p99_s" : "mean_s");
+    int n = 0;
+    for (int i = 0; i < sc->nsvcs; i++)
+        for (int k = 0; k < 2 && n < GS_QUESTION_MAX; k++)
+            snprintf(what[n++], GS_QUESTION_WHAT, "%s ttft_%s",
+                     sc->svcs[i].name, k == 0 ? "p99_s" : "mean_s");
+    if (sc->wl_kind != GS_WL_NONE)      /* the jobs' waits, beside the
+                                           services' requests if any */
+        for (int k = 0; k < 2 && n < GS_QUESTION_MAX; k++)
+            snprintf(what[n++], GS_QUESTION_WHAT, "wait_%s",
+                     k == 0 ? "p99_s" : "mean_s");
+    return n;
+}
+
+/* Estimates q->est[*k] and the next (their names set): the p99 and the
+ * mean of x[0..n), the series in arrival order. */
+static void add_pair(struct gs_question *q, int *k, const double *x, long n)
+{
+    for (int j = 0; j < 2 && *k < q->nest; j++) {
+        struct gs_question_est *e = &q->est[(*k)++];
         e->rc = n < 10 ? GS_ERANGE
-                : k == 0 ? gs_steady_quantile(x, n, 0.99, 0, 0.95, &e->st)
+                : j == 0 ? gs_steady_quantile(x, n, 0.99, 0, 0.95, &e->st)
                          : gs_steady_mean(x, n, 0, 0.95, &e->st);
     }
 }
@@ -87,29 +122,33 @@ int gs_question_analyse(const struct gs_sim *s, struct gs_question *q)
     q->question = gs_question_of(sc, &q->why);
     if (q->question != GS_HORIZON_STEADY)
         return 0;
-    int nsv = gs_sim_nservices(s);
-    for (int i = 0; i < nsv; i++) {
-        long n, k = 0;
+    char what[GS_QUESTION_MAX][GS_QUESTION_WHAT];
+    q->nest = gs_question_names(sc, what);
+    for (int i = 0; i < q->nest; i++)
+        memcpy(q->est[i].what, what[i], GS_QUESTION_WHAT);
+    int k = 0;
+    for (int i = 0; i < gs_sim_nservices(s); i++) {
+        long n, m = 0;
         const struct gs_reqrec *r = gs_sim_service_requests(s, i, &n);
         double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
         if (x == NULL)
             return GS_ENOMEM;
         for (long j = 0; j < n; j++)
             if (r[j].state == GS_REQ_DONE)
-                x[k++] = r[j].first - r[j].arrival;
-        add_pair(q, gs_sim_service(s, i)->name, "ttft", x, k);
+                x[m++] = r[j].first - r[j].arrival;
+        add_pair(q, &k, x, m);
         free(x);
     }
-    if (nsv == 0) {
-        long n, k = 0;
+    if (sc->wl_kind != GS_WL_NONE) {
+        long n, m = 0;
         const struct gs_jobrec *r = gs_sim_records(s, &n);
         double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
         if (x == NULL)
             return GS_ENOMEM;
         for (long j = 0; j < n; j++)    /* records are in arrival order */
             if (r[j].start >= 0)
-                x[k++] = (double)(r[j].start - r[j].arrival) / 1000.0;
-        add_pair(q, "", "wait", x, k);
+                x[m++] = (double)(r[j].start - r[j].arrival) / 1000.0;
+        add_pair(q, &k, x, m);
         free(x);
     }
     return 0;
@@ -144,6 +183,8 @@ int gs_question_precise(const struct gs_question *q, double rel,
 
 long gs_question_length(const struct gs_scenario *sc)
 {
+    if (sc->wl_kind == GS_WL_GENERATE && sc->gen.jobs <= 0)
+        return 0;                       /* the jobs limited only by time */
     if (sc->nsvcs == 0)
         return sc->wl_kind == GS_WL_GENERATE ? (long)sc->gen.jobs : 0;
     long n = 0;
@@ -165,6 +206,10 @@ void gs_question_set_length(struct gs_scenario *sc, long n)
     if (sc->nsvcs == 0) {
         sc->gen.jobs = n;
         return;
+    }
+    if (sc->wl_kind == GS_WL_GENERATE) {    /* jobs beside the services */
+        long j = (long)llround((double)sc->gen.jobs * f);
+        sc->gen.jobs = j > 0 ? j : 1;
     }
     for (int i = 0; i < sc->nsvcs; i++) {
         long r = (long)llround((double)sc->svcs[i].gen.requests * f);

@@ -1,7 +1,7 @@
 /* question.h -- which question a run answers (finite horizon or steady
  * state) and, for a steady-state run, its estimates from the retained
- * window: each service's TTFT p99 and mean, or the jobs' mean wait, with
- * the warm-up deleted, the batch count and the interval method.
+ * window: each service's TTFT p99 and mean, and the jobs' wait p99 and
+ * mean, with the warm-up deleted, the batch count and the interval method.
  *
  * docs/planning.md ("Steady state or finite horizon") says what a user
  * should choose and why; the statistics are base/steady.h's. */
@@ -15,20 +15,20 @@
 struct gs_sim;
 struct gs_scenario;
 
-/* The question of a scenario: its "question" key, or by default steady
- * state when every arrival stream is generated at a constant rate (no
- * day cycle, weekly dip or hourly profile) and there are only inference
- * services -- a request stream that goes on -- and finite horizon
- * otherwise (a trace, a cycle, or a batch of jobs that ends: its span and
- * utilization are about the whole batch).  *why (may be NULL) says which
- * rule decided. */
+/* The question of a scenario, the one rule of run, compare, sweep and
+ * plan: its "question" key, or by default steady state when every arrival
+ * stream (the jobs', each service's requests) is generated at a constant
+ * rate (no day cycle, weekly dip or hourly profile; MMPP bursts are
+ * stationary), and finite horizon otherwise (a trace, a cycle, no
+ * generated arrivals).  *why (may be NULL) says which rule decided. */
 int gs_question_of(const struct gs_scenario *sc, const char **why);
 
 #define GS_QUESTION_MAX 16
+#define GS_QUESTION_WHAT 96
 
 /* One steady-state estimate. */
 struct gs_question_est {
-    char what[96];          /* "chat ttft_p99_s" */
+    char what[GS_QUESTION_WHAT];    /* "chat ttft_p99_s", "wait_mean_s" */
     int rc;                 /* 0, or GS_ERANGE: too few values to tell */
     struct gs_steady st;
 };
@@ -39,6 +39,13 @@ struct gs_question {
     int nest;
     struct gs_question_est est[GS_QUESTION_MAX];
 };
+
+/* The names of the estimates a steady-state analysis of sc gives, in
+ * its order, into what[GS_QUESTION_MAX]: each service's "NAME ttft_p99_s"
+ * and "NAME ttft_mean_s", then, with a job workload, "wait_p99_s" and
+ * "wait_mean_s".  Their count. */
+int gs_question_names(const struct gs_scenario *sc,
+                      char (*what)[GS_QUESTION_WHAT]);
 
 /* Analyse a finished run: the question, and for steady state the
  * estimates (0, or GS_ENOMEM). */
@@ -54,7 +61,8 @@ int gs_question_precise(const struct gs_question *q, double rel,
                         double *worst);
 
 /* Requests (jobs, without services) a steady-state run of sc generates;
- * 0 when a stream is limited only by time. */
+ * 0 when a stream is limited only by time.  gs_question_set_length scales
+ * generated jobs beside services by the requests' factor. */
 long gs_question_length(const struct gs_scenario *sc);
 
 /* Make every generated stream of sc n long (requests, or jobs): each

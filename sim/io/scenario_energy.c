@@ -156,13 +156,42 @@ int gs_sc_parse_energy(struct gs_sc *c, const cJSON *root)
     return a ? parse_regions(c, a) : 0;
 }
 
+/* A pool's host_idle_w and host_busy_w: each alone takes the other's
+ * default (power.h), and idle may not exceed busy. */
+static int pool_host(struct gs_sc *c, const cJSON *o, const char *p,
+                     const struct gs_kt_obj *t, struct gs_pool_spec *ps)
+{
+    int rc;
+    double idle = -1, busy = -1;
+    if ((rc = gs_sc_num(c, o, p, t, "host_idle_w", &idle)) < 0 ||
+        (rc = gs_sc_num(c, o, p, t, "host_busy_w", &busy)) < 0)
+        return rc;
+    if (idle < 0 && busy < 0)
+        return 0;
+    struct gs_host_power d = gs_host_power_default(
+        c->s->cat.m[ps->model].name, ps->gpn);
+    ps->host_given = (idle >= 0) | (busy >= 0) << 1;
+    ps->host_busy_w = busy >= 0 ? busy : d.busy_w;
+    ps->host_idle_w = idle >= 0 ? idle
+                                : ps->host_busy_w * GS_HOST_IDLE_SHARE;
+    if (ps->host_idle_w > ps->host_busy_w) {
+        char q[600];
+        gs_sc_sub(q, sizeof q, p, idle >= 0 ? "host_idle_w" : "host_busy_w");
+        return gs_sc_err(c, q, "a node's host idle power (%g W) exceeds its "
+                         "busy power (%g W)", ps->host_idle_w,
+                         ps->host_busy_w);
+    }
+    return 0;
+}
+
 int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
                       const struct gs_kt_obj *t, struct gs_pool_spec *ps)
 {
     char name[GS_NAME] = "", q[600];
     int rc;
     if ((rc = gs_sc_str(c, o, p, t, "region", name, sizeof name)) < 0 ||
-        (rc = gs_sc_num(c, o, p, t, "power_cap_w", &ps->power_cap_w)) < 0)
+        (rc = gs_sc_num(c, o, p, t, "power_cap_w", &ps->power_cap_w)) < 0 ||
+        (rc = pool_host(c, o, p, t, ps)) < 0)
         return rc;
     const struct gs_energycfg *e = &c->s->energy;
     if (name[0]) {

@@ -306,7 +306,8 @@ static const struct gs_kt_obj t_node_list = {
 /* Keys a pool without GPUs refuses: they are about GPUs, or their models
  * (autoscaler, failures, spot replacement) count capacity in GPUs. */
 #define CPU_POOL_REFUSED "price_per_gpu_hour sharing autoscale failures " \
-                         "spot capacity_block spares power_cap_w"
+                         "spot capacity_block spares power_cap_w " \
+                         "host_idle_w host_busy_w"
 
 static const struct gs_kt_key k_pool_a[] = {
     GS_K_STR("name", GS_NAME - 1, 0, "the pool's name (default poolN)"),
@@ -344,6 +345,13 @@ static const struct gs_kt_key k_pool_b[] = {
     GS_K_NUM("power_cap_w", 1, 1e5, 0, "W", "a cap on each GPU's board "
              "power: above its idle draw, at most its limit; compute-bound "
              "work slows (docs/energy.md)"),
+    GS_K_NUM("host_idle_w", 0, 1e6, 0, "W", "a node's host power (CPUs, "
+             "memory, NICs, fans) with no GPU allocated (default: 40% of "
+             "host_busy_w; docs/energy.md)"),
+    GS_K_NUM("host_busy_w", 0, 1e6, 0, "W", "a node's host power with "
+             "every GPU allocated; it scales with the share allocated "
+             "(default: the GPU's published 8-GPU system less its boards, x "
+             "gpus_per_node / 8; docs/energy.md)"),
     GS_K_END
 };
 
@@ -508,7 +516,8 @@ static int parse_pool(struct gs_sc *c, const cJSON *o, const char *p, int i,
                          "no GPU model: leave out \"gpu\"");
     static const char *const refused[] = {
         "price_per_gpu_hour", "sharing", "autoscale", "failures", "spot",
-        "capacity_block", "spares", "power_cap_w", NULL
+        "capacity_block", "spares", "power_cap_w", "host_idle_w",
+        "host_busy_w", NULL
     };
     for (int k = 0; gpn == 0 && refused[k]; k++)
         if (cJSON_GetObjectItemCaseSensitive(o, refused[k]))

@@ -22,6 +22,7 @@
  * progress line and to tell on stderr how long the runs took. */
 #include "compare.h"
 #include "../io/gnuplot.h"
+#include "../io/h5in.h"
 #include "../io/h5out.h"
 #include "../io/outfile.h"
 #include "plugin.h"
@@ -695,6 +696,12 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
             "and 95%% confidence interval (Student t)\n\n", c->sc->name,
             c->nseeds, c->nseeds == 1 ? "" : "s", c->seeds[0],
             c->seeds[c->nseeds - 1]);
+    const char *why;
+    int q = gs_question_of(c->sc, &why);
+    fprintf(fp, "  question: %s (%s)%s\n\n", q == GS_HORIZON_STEADY
+            ? "steady state" : "finite horizon", why, q == GS_HORIZON_STEADY
+            ? "; the metrics below are over whole runs, the steady-state "
+              "estimates (warm-up deleted) after them" : "");
     fprintf(fp, "  %-26s", "metric");
     for (int p = 0; p < c->npol; p++)
         fprintf(fp, " %24s", c->pol[p]);
@@ -721,6 +728,72 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
     if (hidden && !c->chosen)
         fprintf(fp, "\n  (%d metrics the same in every run not shown; "
                 "--metrics all shows them)\n", hidden);
+}
+
+/* Steady state: each policy's steady-state estimates over the seeds,
+ * after the table.  Each run's estimate comes from the part of it kept
+ * after its MSER-5 warm-up (question.c; the run's file holds it, in
+ * /runs/POLICY/seedK/question/estimates of the comparison file); the cell
+ * is their mean over the seeds with its Student t interval (independent
+ * replications), and the warm-up row the requests (jobs) each series
+ * deleted, the mean over the seeds.  0, or -1 when a run's file cannot be
+ * read or out of memory. */
+static int print_steady(FILE *fp, const struct cmp *c)
+{
+    char what[GS_QUESTION_MAX][GS_QUESTION_WHAT];
+    int nq = gs_question_names(c->sc, what), ns = c->nseeds, rc = 0;
+    size_t n = (size_t)c->npol * (size_t)ns * (size_t)nq;
+    double *est = calloc(n + 1, sizeof *est);
+    double *warm = calloc(n + 1, sizeof *warm);
+    double *col = calloc((size_t)ns + 1, sizeof *col);
+    if (!est || !warm || !col)
+        rc = -1;
+    for (int t = 0; rc == 0 && t < c->npol * ns; t++) {
+        static const char *const cn[2] = { "estimate", "warmup_deleted" };
+        for (int j = 0; j < 2 && rc == 0; j++) {
+            struct gs_diag d = { 0 };
+            double *v = NULL;
+            long nv = 0;
+            rc = gs_h5_read_column(c->runfiles[t], "/question/estimates",
+                                   cn[j], &v, &nv, &d) < 0 || nv != nq
+                 ? -1 : 0;
+            for (int q = 0; rc == 0 && q < nq; q++)
+                (j ? warm : est)[(size_t)t * nq + q] = v[q];
+            free(v);
+        }
+    }
+    if (rc == 0) {
+        fprintf(fp, "\n  steady state: each run's estimate from the part "
+                "kept after its warm-up (MSER-5); mean and 95%% interval over "
+                "the seeds\n");
+        for (int q = 0; q < 2 * nq; q++) {
+            int k = q % nq, w = q >= nq;    /* the estimates, then warm-ups */
+            if (w && k % 2)                 /* one warm-up per series */
+                continue;
+            char label[GS_QUESTION_WHAT + 16];   /* "wait_p99_s": "wait" */
+            int len = (int)strlen(what[k]) - (w ? 6 : 0);
+            snprintf(label, sizeof label, "%.*s%s", len, what[k],
+                     w ? " warm-up deleted" : "");
+            fprintf(fp, "  %-26s", label);
+            for (int p = 0; p < c->npol; p++) {
+                double mean, sd, tq, half;
+                for (int i = 0; i < ns; i++)
+                    col[i] = (w ? warm : est)[((size_t)p * ns + i) * nq + k];
+                gs_ci95(col, ns, &mean, &sd, &tq, &half);
+                char cell[64];
+                if (w || isnan(half))
+                    snprintf(cell, sizeof cell, "%.5g", mean);
+                else
+                    snprintf(cell, sizeof cell, "%.5g ± %.2g", mean, half);
+                fprintf(fp, " %*s", w || isnan(half) ? 24 : 25, cell);
+            }
+            fputc('\n', fp);
+        }
+    }
+    free(est);
+    free(warm);
+    free(col);
+    return rc;
 }
 
 /* Which metrics the table shows: those named in list ("all": every one),
@@ -1237,6 +1310,11 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
             print_csv(stdout, c, r->mean, r->sd, r->half);
         else {
             print_table(stdout, c, r->mean, r->half);
+            if (gs_question_of(sc, NULL) == GS_HORIZON_STEADY &&
+                print_steady(stdout, c) < 0)
+                fprintf(stderr, "gpusim: the runs' steady-state estimates "
+                        "could not be read back (out of memory, or a run "
+                        "file unreadable)\n");
             prc = gs_cmp_print_pairs(stdout, &runs, c->show, a->base);
         }
         fflush(stdout);

@@ -279,15 +279,17 @@ static int report_main(int argc, char **argv)
     char *def = a.out ? NULL : default_name(a.file), *buf = NULL;
     char *dir = NULL, *adir = NULL;
     const char *out = a.out ? a.out : def;
+    const char *opt = "";       /* "--out: " when -o was refused */
     size_t n = 0;
     int rc = out ? 0 : GS_ENOMEM, kind = -1;
     if (rc == 0)
         rc = gs_h5in_open(a.file, &h.r, &d);
     if (rc == 0 && (kind = file_kind(h.r, a.file, &d)) < 0)
         rc = GS_EINVAL;
-    if (rc == 0)
-        rc = a.out ? gs_out_check(out, &d) : gs_out_check_new(out, a.force,
-                                                              &d);
+    if (rc == 0 && (rc = a.out ? gs_out_check(out, &d)
+                               : gs_out_check_new(out, a.force, &d)) < 0 &&
+        a.out)
+        opt = "--out: ";
     if (rc == 0)
         rc = gs_out_scratch(out, &dir, &d);
     if (rc == 0 && (adir = gs_gnuplot_path(dir)) == NULL)
@@ -306,7 +308,7 @@ static int report_main(int argc, char **argv)
     else {
         char msg[1100];
         gs_diag_format(&d, msg, sizeof msg);
-        fprintf(stderr, "gpusim: %s\n", msg);
+        fprintf(stderr, "gpusim: %s%s\n", opt, msg);
     }
     if (dir)
         gs_out_scratch_remove(&dir);

@@ -227,6 +227,12 @@ static void print_factors(const char *gpu, const struct gs_gpu_llm *e)
     printf("    .elem_us = {");
     for (int k = 0; k < GS_EK_N; k++)
         printf(" %.3f%s", e->elem_us[k], k + 1 < GS_EK_N ? "," : " },\n");
+    printf("    .elem_wave_us = %.3f, .sms = %d, .l2_mb = %.1f,\n",
+           e->elem_wave_us, e->sms, e->l2_mb);
+    printf("    .elem_l2 = {");
+    for (int k = 0; k < GS_EK_N; k++)
+        printf(" %.4f%s", e->elem_l2[k] > 0 ? e->elem_l2[k] : e->elem_eff[k],
+               k + 1 < GS_EK_N ? "," : " },\n");
     if (e->ar) {
         printf("All-reduce curve (us at 2^11..2^26 bytes; 2, 4, 8 GPUs):\n");
         for (int w = 0; w < GS_AR_WORKERS; w++) {

@@ -49,6 +49,7 @@
 #include "planint.h"
 #include "../base/suggest.h"
 #include "../io/outfile.h"
+#include "../io/question.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
 #include "sweep.h"
@@ -120,20 +121,21 @@ static void print_head(FILE *fp, const struct search *s)
             s->ncombo + s->ncombo_more,
             s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs, s->stopped,
             s->extended, s->undecided, s->pruned, s->physics);
+    const char *why;
+    int q = gs_question_of(s->base, &why);
     if (s->nst > 0)
-        fprintf(fp, "steady state (stationary generated load; plan.horizon): "
-                "each request latency and job-wait target deletes its run's "
-                "warm-up (MSER-5) before its estimate, the others are "
-                "estimated over whole runs; %ld candidates' runs were "
-                "lengthened (doubling, up to %dx the scenario's length) while "
-                "the transient was not over, an estimate still moved or an "
-                "interval was wider than ±%g%%\n", s->lengthened,
-                s->pc->max_length, 100 * s->pc->precision);
+        fprintf(fp, "question: steady state (%s): each request latency and "
+                "job-wait target deletes its run's warm-up (MSER-5) before "
+                "its estimate, the others are estimated over whole runs; %ld "
+                "candidates' runs were lengthened (doubling, up to %dx the "
+                "scenario's length) while the transient was not over, an "
+                "estimate still moved or an interval was wider than ±%g%%\n",
+                why, s->lengthened, s->pc->max_length,
+                100 * s->pc->precision);
     else
-        fprintf(fp, "%s: targets are judged over whole runs\n",
-                gs_plan_is_steady(s->base, s->pc)
-                    ? "steady state, no target"
-                    : "finite horizon (a trace or a cycle; plan.horizon)");
+        fprintf(fp, "question: %s (%s): targets are judged over whole "
+                "runs\n", q == GS_HORIZON_STEADY ? "steady state, no target"
+                : "finite horizon", why);
     if (s->note[0])
         fprintf(fp, "search ranges widened (doubling, up to each range's "
                 "cap):\n%s", s->note);

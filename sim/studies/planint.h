@@ -165,11 +165,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 
 /* --- plansteady.c: steady-state estimates ------------------------------ */
 
-/* The question is steady state: plan.horizon, or else every load is a
- * stationary generator. */
-int gs_plan_is_steady(const struct gs_scenario *sc,
-                      const struct gs_plancfg *pc);
-/* In a steady-state question, every target as s->st: how each is
+/* In a steady-state question (io/question.h's gs_question_of, the rule
+ * of every command), every target as s->st: how each is
  * estimated (its warm-up deleted, or over the whole run). */
 void gs_plan_steady_bind(struct search *s);
 /* Replace out[]'s request and job-wait targets by their warm-up-deleted

@@ -861,16 +861,10 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
         goto fail;
     }
     p->indifference = v ? gs_json_number(v) : 0.01;
-    v = gs_json_get(o, "horizon");
-    p->horizon = -1;
-    if (v && gs_json_is_string(v) && strcmp(gs_json_string(v), "steady") == 0)
-        p->horizon = 1;
-    else if (v && gs_json_is_string(v) &&
-             strcmp(gs_json_string(v), "finite") == 0)
-        p->horizon = 0;
-    else if (v) {
-        rc = perr(&c, "$.plan.horizon", "expected \"steady\" (stationary "
-                  "load: the warm-up deleted) or \"finite\" (the whole run)");
+    if (gs_json_get(o, "horizon")) {    /* the key of an earlier release */
+        rc = perr(&c, "$.plan.horizon", "the question is the scenario's, "
+                  "the same for every command: state it as $.question "
+                  "(\"steady\" or \"finite\"), not in $.plan");
         goto fail;
     }
     v = gs_json_get(o, "precision");

@@ -88,8 +88,6 @@ struct gs_plancfg {
                                    straddles a target runs more seeds, up to
                                    this (0: 2 x seeds, resolved by plan.c
                                    after --seeds) */
-    int horizon;                /* -1: from the workload; 0: finite
-                                   horizon; 1: steady state */
     double indifference;        /* a target's indifference zone, a share of
                                    its limit (0.01): an interval inside
                                    limit +- this is "undecided", not run

@@ -7,6 +7,7 @@
 #include "planint.h"
 #include "../io/gnuplot.h"
 #include "../io/h5out.h"
+#include "../io/question.h"
 #include "../io/report.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
@@ -431,7 +432,7 @@ struct lengths {
     int64_t *lenf, *runs;       /* [candidates] */
     double *warm, *wlim;        /* [candidates, targets] */
     const char **how;           /* [targets] */
-    const char *question;
+    const char *question, *why;     /* gs_question_of's */
     double qcfg[3];             /* precision, max length, indifference */
 };
 
@@ -468,7 +469,7 @@ static int lengths_fill(const struct search *s, struct lengths *lr)
     }
     for (int t = 0; t < nt; t++)
         lr->how[t] = estimator(s, t);
-    lr->question = gs_plan_is_steady(s->base, s->pc) ? "steady" : "finite";
+    lr->question = gs_horizon_name(gs_question_of(s->base, &lr->why));
     lr->qcfg[0] = s->pc->precision;
     lr->qcfg[1] = s->pc->max_length;
     lr->qcfg[2] = s->pc->indifference;
@@ -480,8 +481,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
                     const char *const *glabel, const double *gfac, int ng,
                     struct gs_diag *d)
 {
-    int nc = s->ncand, nm = s->nm, ns = s->pc->max_seeds;
-    int nt = s->pc->ntargets;
+    int nc = s->ncand, nm = s->nm, ns = s->pc->max_seeds, nt = s->pc->ntargets;
     const char **labels = calloc((size_t)nc + 1, sizeof *labels);
     const char **status = calloc((size_t)nc + 1, sizeof *status);
     const char **names = calloc((size_t)nm, sizeof *names);
@@ -573,6 +573,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
           "how each target is estimated, and its interval", NULL },
         { "plan/question", GS_H5_STRING, 1, { 1 }, &lr.question, "steady "
           "(warm-up deleted, runs lengthened) or finite (whole runs)", NULL },
+        { "plan/question_why", GS_H5_STRING, 1, { 1 }, &lr.why, "the rule "
+          "that decided it (io/question.h: the same in every command)", NULL },
         { "plan/precision_length_indifference", GS_H5_DOUBLE, 1, { 3 },
           lr.qcfg, "[plan.precision (relative 95% half-width asked in steady "
           "state), plan.max_length_factor, plan.indifference]", "1" },
@@ -603,9 +605,7 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/growth/plan", GS_H5_STRING, 1, { ng }, glabel, "the cheapest "
           "feasible plan at each load factor, or \"none feasible\"", NULL },
     };
-    int nds = (int)(sizeof ds / sizeof ds[0]);
-    if (ng == 0)
-        nds -= 3;
+    int nds = (int)(sizeof ds / sizeof ds[0]) - (ng == 0 ? 3 : 0);
     rc = gs_h5_write_sets(out, "plan", s->base->name, s->base->text, ds, nds,
                           d);
 done:

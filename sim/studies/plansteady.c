@@ -2,7 +2,9 @@
  *
  * A question is steady state when its load is stationary: every source of
  * load is a generator whose rate has no daily, weekly or hourly cycle
- * (bursts of an MMPP are stationary in the long run).  Then a candidate's
+ * (bursts of an MMPP are stationary in the long run), or the scenario's
+ * "question" key says so -- io/question.c's gs_question_of, the rule
+ * `gpusim run`, compare and sweep follow too.  Then a candidate's
  * short run that starts from an empty fleet answers the wrong question:
  * its first requests meet idle replicas, and its percentiles are
  * optimistic (plan-fleet-sim-single's 74 H100 replicas gave TTFT p99
@@ -40,6 +42,7 @@
 #include "planint.h"
 #include "../base/steady.h"
 #include "../inference/service.h"
+#include "../io/question.h"
 #include "../io/scenario.h"
 #include "../core/job.h"
 #include "../core/sim.h"
@@ -50,32 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A generator's rate is stationary: no cycle by day, week or hour. */
-static int stationary(const struct gs_genspec *g)
-{
-    if (g->diurnal != 0 || g->weekly != 0)
-        return 0;
-    for (int h = 0; h < 24; h++)
-        if (g->hourly[h] != 0)
-            return 0;
-    return 1;
-}
-
-int gs_plan_is_steady(const struct gs_scenario *sc,
-                      const struct gs_plancfg *pc)
-{
-    if (pc && pc->horizon >= 0)
-        return pc->horizon;
-    if (sc->wl_kind == GS_WL_TRACE ||
-        (sc->wl_kind == GS_WL_GENERATE && !stationary(&sc->gen)))
-        return 0;
-    for (int j = 0; j < sc->nsvcs; j++)
-        if (sc->svcs[j].src != GS_SVCSRC_GENERATE ||
-            !stationary(&sc->svcs[j].gen.rate))
-            return 0;
-    return sc->nsvcs > 0 || sc->wl_kind == GS_WL_GENERATE;
-}
 
 /* The service target metric m ("service.NAME.FIELD") as an estimate of
  * s->st's kind: its service, kind and quantile; 0 when it is not one. */
@@ -145,7 +122,7 @@ static int wait_st(const char *m, struct gs_plan_st *t)
 void gs_plan_steady_bind(struct search *s)
 {
     s->nst = 0;
-    if (!gs_plan_is_steady(s->base, s->pc))
+    if (gs_question_of(s->base, NULL) != GS_HORIZON_STEADY)
         return;
     s->st = calloc((size_t)s->pc->ntargets + 1, sizeof *s->st);
     GS_OOM_IF(s->st == NULL);

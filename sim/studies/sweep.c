@@ -19,6 +19,7 @@
 #include "../base/steady.h"
 #include "../base/suggest.h"
 #include "../io/outfile.h"
+#include "../io/question.h"
 #include "compare.h"
 #include "../io/h5out.h"
 #include "mpirun.h"
@@ -28,10 +29,12 @@
 #include "../io/scenario.h"
 #include "../core/model.h"
 #include "../core/sim.h"
+#include "../../policies/policy.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +203,32 @@ int gs_report_diag(const struct gs_diag *d, int status)
     return status;
 }
 
+int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d)
+{
+    char list[512], where[600], hint[128];
+    if (gs_policy_find(sc->policy) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+                      offsetof(struct gs_policy_ops, name));
+        gs_names_suggest(sc->policy, (const void *const *)gs_policies,
+                         offsetof(struct gs_policy_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.policy", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
+                           "(known: %s)", sc->policy, hint, list);
+    }
+    if (gs_placer_find(sc->placer) == NULL) {
+        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+                      offsetof(struct gs_placer_ops, name));
+        gs_names_suggest(sc->placer, (const void *const *)gs_placers,
+                         offsetof(struct gs_placer_ops, name), hint,
+                         sizeof hint);
+        snprintf(where, sizeof where, "%s: $.placement", sc->file);
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
+                           "(known: %s)", sc->placer, hint, list);
+    }
+    return 0;
+}
+
 /* --- the command ---------------------------------------------------------- */
 
 static const char usage[] =
@@ -250,6 +279,7 @@ static int usage_error(const char *fmt, const char *arg)
 struct sweep {
     int nset;
     char key[MAXSET][256];
+    char *arg[MAXSET];          /* the --set arguments as typed */
     int nval[MAXSET];
     char **val[MAXSET];
     int npoints, nseeds, nm;
@@ -280,6 +310,7 @@ static void free_sweep(struct sweep *s)
         for (int k = 0; k < s->nval[i]; k++)
             free(s->val[i][k]);
         free(s->val[i]);
+        free(s->arg[i]);
     }
     for (int p = 0; s->sc && p < s->npoints; p++)
         gs_scenario_free(s->sc[p]);
@@ -290,7 +321,60 @@ static void free_sweep(struct sweep *s)
     free(s->cell);
 }
 
-/* Build and validate every point's scenario. */
+/* 1 when JSON paths a and b lie on one branch: one is the other or an
+ * object or array inside it ("$.fleet[0]" and "$.fleet[0].nodes"). */
+static int same_branch(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    const char *lo = la <= lb ? a : b, *hi = la <= lb ? b : a;
+    size_t n = la <= lb ? la : lb;
+    return strncmp(lo, hi, n) == 0 &&
+           (hi[n] == '\0' || hi[n] == '.' || hi[n] == '[');
+}
+
+/* An error in a point's edited scenario (its where "FILE (edited): $.PATH",
+ * or "--set KEY" from the edit itself) told in the user's words: the
+ * --set options whose key lies on the error's path, as typed ("--set
+ * policy=fiar,fair: $.policy: unknown policy 'fiar' ..."); every --set of
+ * the sweep, before the edited file's name, when none does (a check
+ * across keys). */
+static void blame(const struct sweep *s, const struct gs_scenario *base,
+                  struct gs_diag *d)
+{
+    static const char mark[] = " (edited): ";
+    char jp[512] = "", key[300], who[512] = "";
+    size_t lf = strlen(base->file);
+    int edit = strncmp(d->where, "--set ", 6) == 0;   /* the edit failed */
+    if (strncmp(d->where, base->file, lf) == 0 &&
+        strncmp(d->where + lf, mark, sizeof mark - 1) == 0)
+        snprintf(jp, sizeof jp, "%s", d->where + lf + sizeof mark - 1);
+    else if (edit)
+        snprintf(jp, sizeof jp, "$.%s", d->where + 6);
+    else
+        return;
+    int hit = 0;
+    for (int pass = 0; pass < 2 && !hit; pass++)
+        for (int i = 0; i < s->nset; i++) {
+            snprintf(key, sizeof key, "$.%s", s->key[i]);
+            if (pass == 0 && !same_branch(jp, key))
+                continue;
+            snprintf(who + strlen(who), sizeof who - strlen(who), "%s--set "
+                     "%s", who[0] ? " " : "", s->arg[i]);
+            hit += pass == 0;
+        }
+    char where[sizeof who + sizeof d->where + 4];
+    if (hit && edit)
+        snprintf(where, sizeof where, "%s", who);
+    else if (hit)
+        snprintf(where, sizeof where, "%s: %s", who, jp);
+    else
+        snprintf(where, sizeof where, "%s: %s", who, d->where);
+    snprintf(d->where, sizeof d->where, "%.*s", (int)sizeof d->where - 1,
+             where);
+}
+
+/* Build and validate every point's scenario: an error names the --set
+ * options it comes from (blame). */
 static int build_points(struct sweep *s, const struct gs_scenario *base,
                         struct gs_diag *d)
 {
@@ -328,9 +412,13 @@ static int build_points(struct sweep *s, const struct gs_scenario *base,
         int rc = gs_json_edit(base->text, e, s->nset, &text, "--set", d);
         if (rc == 0)
             rc = gs_reparse(base, text, &s->sc[p], d);
+        if (rc == 0)
+            rc = gs_check_names(s->sc[p], d);
         free(text);
-        if (rc < 0)
+        if (rc < 0) {
+            blame(s, base, d);
             return rc;
+        }
     }
     return 0;
 }
@@ -345,8 +433,19 @@ static void print_table(FILE *fp, const struct sweep *s, const char *name,
             name, s->npoints, s->npoints == 1 ? "" : "s", s->nseeds,
             (unsigned long long)sc->seed,
             (unsigned long long)(sc->seed + (uint64_t)s->nseeds - 1));
-    for (int p = 0; p < s->npoints; p++)
-        fprintf(fp, "  P%-3d %s\n", p + 1, s->label[p]);
+    int steady = 0;
+    for (int p = 0; p < s->npoints; p++) {
+        const char *why;
+        int q = gs_question_of(s->sc[p], &why);
+        steady |= q == GS_HORIZON_STEADY;
+        fprintf(fp, "  P%-3d %s  (%s: %s)\n", p + 1, s->label[p],
+                q == GS_HORIZON_STEADY ? "steady state" : "finite horizon",
+                why);
+    }
+    if (steady)
+        fprintf(fp, "  steady-state points: the metrics are over whole "
+                "runs, warm-up included; gpusim run and plan delete it "
+                "(docs/planning.md)\n");
     fputc('\n', fp);
     fprintf(fp, "  %-30s", "metric");
     for (int p = 0; p < s->npoints; p++) {
@@ -414,8 +513,9 @@ static int write_file(const char *out, const struct sweep *s,
     uint64_t *seeds = calloc((size_t)s->nseeds, sizeof *seeds);
     double *runp = calloc((size_t)s->npoints * (size_t)s->nseeds,
                           sizeof *runp);
+    const char **q = calloc(2 * (size_t)s->npoints, sizeof *q);
     int rc;
-    if (!keys || !names || !units || !cells || !seeds || !runp) {
+    if (!keys || !names || !units || !cells || !seeds || !runp || !q) {
         rc = gs_diag_set(d, GS_ENOMEM, out, "out of memory");
         goto done;
     }
@@ -430,6 +530,8 @@ static int write_file(const char *out, const struct sweep *s,
         cells[i] = s->cell[i];
     for (int k = 0; k < s->nseeds; k++)
         seeds[k] = s->sc[0]->seed + (uint64_t)k;
+    for (int p = 0; p < s->npoints; p++)    /* a point may change it */
+        q[p] = gs_horizon_name(gs_question_of(s->sc[p], &q[s->npoints + p]));
     static const char *const stat_names[] = { "n", "mean", "std", "t",
                                               "half", "ci_low", "ci_high" };
     long np = s->npoints, ns = s->nseeds, nm = s->nm;
@@ -449,6 +551,13 @@ static int write_file(const char *out, const struct sweep *s,
         { "sweep/values", GS_H5_DOUBLE, 3, { np, ns, nm }, values,
           "[point, seed, metric] every run's metrics",
           "per metric (/sweep/metric_units)" },
+        { "sweep/question", GS_H5_STRING, 1, { np }, q, "the question "
+          "each point answers (io/question.h, as run, compare and plan): "
+          "steady or finite; the metrics are whole-run values either way",
+          NULL },
+        { "sweep/question_why", GS_H5_STRING, 1, { np }, q + np, "the rule "
+          "that decided each point's question (the scenario's \"question\" "
+          "key, or the workload)", NULL },
         { "sweep/stats", GS_H5_STRING, 1, { 7 }, stat_names,
           "columns of table: n, mean, std, Student t (0.975, n-1), half "
           "= t*std/sqrt(n), ci_low, ci_high", NULL },
@@ -466,6 +575,7 @@ done:
     free(cells);
     free(seeds);
     free(runp);
+    free(q);
     return rc;
 }
 
@@ -510,6 +620,8 @@ static int add_set(struct sweep *s, const char *kv)
         return usage_error("at most 16 --set options (%s)", kv);
     snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
              (int)(eq - kv), kv);
+    if ((s->arg[s->nset] = strdup(kv)) == NULL)
+        return usage_error("%s", "out of memory");
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
     if (s->nval[s->nset] < 0) {
         s->nval[s->nset] = 0;

@@ -50,6 +50,11 @@ int gs_load_scenario(const char *arg, struct gs_scenario **sc,
  * file ("FILE (edited)").  0 or a negative code with d filled. */
 int gs_reparse(const struct gs_scenario *base, const char *text,
                struct gs_scenario **out, struct gs_diag *d);
+/* The scenario's policy and placement are registered names (as gs_sim_new
+ * checks them, with the same messages: "FILE: $.policy: unknown policy
+ * 'x' (did you mean ...)"), so a tool refuses them before any run.  0, or
+ * GS_ENOTFOUND with d filled. */
+int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d);
 /* Print d as "gpusim: WHERE: WHAT" on stderr and return status. */
 int gs_report_diag(const struct gs_diag *d, int status);
 

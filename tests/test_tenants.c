@@ -1,0 +1,314 @@
+/* test_tenants.c -- policies as tenants and partitions grow (issue 27).
+ *
+ * The fleet: NODES nodes of 8 H100s; jobs of 1-8 GPUs in four tiers spread
+ * over T tenants ("tenants": T in every class), each tenant a GPU quota
+ * adding up to the fleet, and min(T, 16) static partitions, partition i
+ * holding tenant i's jobs on (NODES - 8) / P nodes, the rest shared by the
+ * other tenants (the setup of
+ * bench/bench_tenants.c at a smaller scale), offered load 1.2.
+ *
+ *   - watched ranges (sim/core/rwatch.c): a test policy places every job
+ *     within one of two node ranges and checks that a range's epoch moves
+ *     exactly when a job on its nodes stops, never on a start or on a stop
+ *     in the other range;
+ *   - static skips a blocked partition until its watch moves: its records
+ *     must equal, job for job, those of a test policy that walks the whole
+ *     pending list every pass and tries each partition's first job, as the
+ *     essay of static.c says it does; and its work per job must stay flat
+ *     from 4 to 16 partitions (it grew with them: a placement per blocked
+ *     partition per pass). */
+#include "cutest.h"
+#include "../sim/io/scenario.h"
+#include "../sim/core/sim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NODES 64
+#define MAXPARTS 16
+/* Offered load 1.0 on NODES * 8 GPUs: GPUs / 2.061 GPU-hours a job. */
+#define RATE_AT_1 (NODES * 8 / 2.061)
+
+/* A growing string. */
+struct buf { char *s; size_t n, cap; };
+
+static void put(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void put(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && (size_t)k < b->cap - b->n) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 0) + 256;
+        b->s = realloc(b->s, b->cap);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b->s);
+    }
+}
+
+/* The scenario: T tenants, policy pol (JSON), jobs at load 1.2. */
+static char *scenario(int T, const char *pol, long jobs)
+{
+    struct buf b = { NULL, 0, 0 };
+    put(&b, "{\"name\": \"tenants-test\", \"seed\": 5, \"sample_step\": "
+        "\"1h\", \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", "
+        "\"nodes\": %d, \"gpus_per_node\": 8}], \"tiers\": {\"training\": "
+        "{\"checkpoint_interval\": \"20m\"}}, \"tenants\": [", NODES);
+    for (int i = 0; i < T; i++)
+        put(&b, "%s{\"name\": \"tenant%d\", \"quota_gpus\": %.4f}",
+            i ? ", " : "", i + 1, NODES * 8.0 / T);
+    int P = T < MAXPARTS ? T : MAXPARTS;
+    put(&b, "], \"partitions\": [");
+    for (int i = 0; i < P; i++)
+        put(&b, "%s{\"name\": \"q%d\", \"tenant\": \"tenant%d\", "
+            "\"pool\": \"p\", \"nodes\": %d}", i ? ", " : "", i + 1, i + 1,
+            (NODES - 8) / P);
+    put(&b, "], \"policy\": %s, \"placement\": \"best-fit\", \"workload\": "
+        "{\"generate\": {\"jobs\": %ld, \"rate_per_hour\": %.3f, "
+        "\"classes\": [", pol, jobs, 1.2 * RATE_AT_1);
+    static const char *const tiers[4] = { "inference", "training",
+                                          "interactive", "data" };
+    static const double w[4] = { 0.1, 0.6, 0.2, 0.1 };
+    for (int k = 0; k < 4; k++)
+        put(&b, "%s{\"name\": \"c%d\", \"tier\": \"%s\", \"weight\": %g, "
+            "\"tenants\": %d, \"gpus\": {\"values\": [1, 2, 4, 8], "
+            "\"weights\": [0.5, 0.2, 0.2, 0.1]}, \"duration\": {\"dist\": "
+            "\"lognormal\", \"median\": \"30m\", \"sigma\": 1.0, \"max\": "
+            "\"12h\"}}", k ? ", " : "", k, tiers[k], w[k], T);
+    put(&b, "]}}}");
+    return b.s;
+}
+
+static struct gs_sim *sim_of(const char *text, struct gs_scenario **sc,
+                             const struct gs_policy_ops *ops)
+{
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    struct gs_sim_opts o = { .policy_ops = ops };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "tenants", ".", sc, &d),
+                          0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(*sc, &o, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    return sim;
+}
+
+/* --- watched ranges ---------------------------------------------------- */
+
+static struct wt {
+    int id[2];
+    uint64_t seen[2];
+    long stops, moved, starts, bad;
+} wt;
+
+static const struct gs_range wt_r[2] = { { 0, 0, 2 }, { 0, 2, 4 } };
+
+static int wt_init(struct gs_sim *sim, struct gs_params *p, void **state,
+                   struct gs_diag *d)
+{
+    (void)p;
+    (void)d;
+    memset(&wt, 0, sizeof wt);
+    for (int i = 0; i < 2; i++)
+        wt.id[i] = gs_sim_watch(sim, &wt_r[i], 1);
+    *state = &wt;
+    return 0;
+}
+
+/* Neither epoch moved since last seen (1), or note it (0). */
+static int wt_still(struct gs_sim *sim)
+{
+    return gs_sim_watch_epoch(sim, wt.id[0]) == wt.seen[0] &&
+           gs_sim_watch_epoch(sim, wt.id[1]) == wt.seen[1];
+}
+
+static void wt_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
+                       int why)
+{
+    (void)state;
+    if (why != GS_STOP_DONE)
+        return;
+    int k = j->alloc.one.node >= 2, o = !k;
+    uint64_t ek = gs_sim_watch_epoch(sim, wt.id[k]);
+    uint64_t eo = gs_sim_watch_epoch(sim, wt.id[o]);
+    wt.stops++;
+    wt.moved += ek != wt.seen[k];
+    wt.bad += eo != wt.seen[o];
+    wt.seen[k] = ek;
+}
+
+/* Job r goes to range r % 2, in arrival order, as long as they fit. */
+static void wt_schedule(void *state, struct gs_sim *sim)
+{
+    (void)state;
+    wt.bad += !wt_still(sim);
+    for (struct gs_job *j = gs_sim_pending_head(sim), *n; j; j = n) {
+        n = j->next;
+        if (gs_sim_try_start(sim, j, &wt_r[j->rec % 2], 1) == 0) {
+            wt.starts++;
+            wt.bad += !wt_still(sim);
+        }
+    }
+}
+
+static const struct gs_policy_ops watch_policy = {
+    .abi = GS_POLICY_ABI, .name = "watch-test", .init = wt_init,
+    .stopped = wt_stopped, .schedule = wt_schedule,
+};
+
+static void test_watch(void)
+{
+    char *text = scenario(1, "\"fifo\"", 400);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = sim_of(text, &sc, &watch_policy);
+    CU_ASSERT(wt.id[0] >= 0 && wt.id[1] == wt.id[0] + 1);
+    CU_ASSERT(wt.starts >= 400);
+    CU_ASSERT(wt.stops >= 400);
+    CU_ASSERT_EQUAL(wt.moved, wt.stops);    /* every stop moved its own */
+    CU_ASSERT_EQUAL(wt.bad, 0);             /* and nothing else did */
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    free(text);
+}
+
+/* --- static against a walk of the whole pending list -------------------- */
+
+static struct walk {
+    int P, T;
+    int blocked[MAXPARTS + 1];
+    struct gs_range r[MAXPARTS + 1];
+} wk;
+
+static int wk_init(struct gs_sim *sim, struct gs_params *p, void **state,
+                   struct gs_diag *d)
+{
+    (void)p;
+    (void)d;
+    const struct gs_scenario *sc = gs_sim_scenario(sim);
+    wk.P = sc->nparts;
+    for (int i = 0; i < wk.P; i++)
+        wk.r[i] = (struct gs_range){ sc->parts[i].pool, sc->parts[i].lo,
+                                     sc->parts[i].hi };
+    wk.r[wk.P] = (struct gs_range){ 0, sc->parts[wk.P - 1].hi, NODES };
+    *state = &wk;
+    return 0;
+}
+
+/* Tenant "tenantK" is partition K - 1, or the rest. */
+static int wk_part(struct gs_sim *sim, const struct gs_job *j)
+{
+    int k = atoi(gs_sim_tenant_name(sim, j->tenant) + strlen("tenant"));
+    return k >= 1 && k <= wk.P ? k - 1 : wk.P;
+}
+
+static void wk_schedule(void *state, struct gs_sim *sim)
+{
+    (void)state;
+    memset(wk.blocked, 0, sizeof wk.blocked);
+    for (struct gs_job *j = gs_sim_pending_head(sim), *n; j; j = n) {
+        n = j->next;
+        int p = wk_part(sim, j);
+        if (!wk.blocked[p] && gs_sim_try_start(sim, j, &wk.r[p], 1) < 0)
+            wk.blocked[p] = 1;
+    }
+}
+
+static const struct gs_policy_ops walk_policy = {
+    .abi = GS_POLICY_ABI, .name = "static-walk", .init = wk_init,
+    .schedule = wk_schedule,
+};
+
+static void test_static_same(void)
+{
+    static const int tenants[] = { 4, 16, 40 };
+    double work[3];
+    for (int t = 0; t < 3; t++) {
+        char *text = scenario(tenants[t], "\"static\"", 3000);
+        struct gs_scenario *sa = NULL, *sb = NULL;
+        struct gs_sim *a = sim_of(text, &sa, NULL);
+        struct gs_sim *b = sim_of(text, &sb, &walk_policy);
+        long na = 0, nb = 0;
+        const struct gs_jobrec *ra = gs_sim_records(a, &na);
+        const struct gs_jobrec *rb = gs_sim_records(b, &nb);
+        CU_ASSERT_EQUAL(na, 3000);
+        CU_ASSERT_EQUAL(na, nb);
+        long diff = 0;
+        for (long i = 0; i < na && i < nb; i++)
+            diff += memcmp(&ra[i], &rb[i], sizeof *ra) != 0;
+        CU_ASSERT_EQUAL(diff, 0);
+        work[t] = (double)gs_sim_summary(a)->policy_work / 3000.0;
+        gs_sim_free(a);
+        gs_sim_free(b);
+        gs_scenario_free(sa);
+        gs_scenario_free(sb);
+        free(text);
+    }
+    /* one placement per start and per partition whose nodes gave back
+     * capacity, not per blocked partition per pass: flat in P */
+    printf("\n    static work per job at 4, 16, 16+24 tenants: %.2f %.2f "
+           "%.2f\n", work[0], work[1], work[2]);
+    CU_ASSERT(work[1] <= 1.25 * work[0]);
+    CU_ASSERT(work[2] <= 1.25 * work[0]);
+}
+
+/* --- work per job as tenants grow -------------------------------------- */
+
+/* Policies whose work still grows faster than log T (docs/overload.md,
+ * "Tenants and partitions": fair's owners' pass tries every window group
+ * of every tenant under its guarantee, each pass). */
+static const char *const over_log[] = { "fair", NULL };
+
+static double work_per_job(const char *policy, int T, long jobs)
+{
+    char pol[96];
+    snprintf(pol, sizeof pol, "\"%s\"", policy);
+    char *text = scenario(T, pol, jobs);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = sim_of(text, &sc, NULL);
+    double w = (double)gs_sim_summary(sim)->policy_work / (double)jobs;
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    free(text);
+    return w;
+}
+
+/* Every registered policy on the same workload spread over 1 and 64
+ * tenants (16 partitions): work per job may grow by at most 1 + log2 64 =
+ * 7 times -- a pass that scans every tenant, or every partition, breaks
+ * it (static's placement per blocked partition per pass did: 63 and 244
+ * a job at 16 and 64 partitions against 6 at one). */
+static void test_work_log(void)
+{
+    for (int i = 0; gs_policies[i]; i++) {
+        const char *name = gs_policies[i]->name;
+        int skip = 0;
+        for (int k = 0; over_log[k]; k++)
+            skip |= strcmp(over_log[k], name) == 0;
+        if (skip)
+            continue;
+        double w1 = work_per_job(name, 1, 2000);
+        double w64 = work_per_job(name, 64, 2000);
+        printf("\n    %-14s work per job at 1 and 64 tenants: %.1f %.1f",
+               name, w1, w64);
+        CU_ASSERT(w1 > 0);
+        CU_ASSERT(w64 <= w1 * 7.0);
+    }
+    printf("\n");
+}
+
+static CU_TestInfo tests[] = {
+    { "work per job at most x(1 + log2 T) from 1 to 64 tenants",
+      test_work_log },
+    { "watched ranges move on their own releases only", test_watch },
+    { "static: a walk's decisions, work flat in partitions",
+      test_static_same },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("tenants", tests)
