@@ -21,7 +21,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -172,6 +172,22 @@ static void test_mmc_mean_wait(void)
         CU_ASSERT_DOUBLE_EQUAL(mean, wq_mean(want, lambda, mu) * 3600,
                                0.1 * wq_mean(want, lambda, mu) * 3600);
         CU_ASSERT(half < 15);   /* 27 s at 1x: lengthening narrowed it */
+        /* the answer says whether plan.precision (5%) was met: the 95%
+         * half-width against the larger of the estimate and the 210 s
+         * limit; at the 8x cap it may not be, and says what stopped it */
+        const char *pl = strstr(out, "\n  precision: ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+        double r = half / fmax(mean, limit), pct = NAN;
+        if (r > 0.0505) {
+            CU_ASSERT_EQUAL(sscanf(pl, "\n  precision: NOT met -- "
+                                   "wait_mean_s ±%lf%%", &pct), 1);
+            CU_ASSERT_DOUBLE_EQUAL(pct / 100, r, 0.0006);
+            CU_ASSERT_PTR_NOT_NULL(strstr(pl, "as long as "
+                                          "plan.max_length_factor allows"));
+        } else if (r < 0.0495) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(pl, "within ±5% of its estimate "
+                                          "(or limit): met"));
+        }
     }
     check_plan_lengths(gs_cli_tmp("/tmp/gs-test-plan-erlang.h5"), out, 8);
     free(out);
@@ -779,18 +795,22 @@ static void test_lengthened_verdict(void)
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
-    /* short runs, never lengthened: 7 undecided, the transient not over */
+    /* short runs, never lengthened: a count below the answer is
+     * undecided, the transient not over, never called feasible below the
+     * long runs' 8 (7 under the LLM model before c3dc3f2, 8 since; the
+     * answer 9 at 1x) */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
                                     &out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=7  $81.92/"
-                                  "hour  transient not over at the cap "
-                                  "(runs 1x"));
+    const char *und = strstr(out ? out : "", "$81.92/hour  transient not "
+                             "over at the cap (runs 1x");
+    CU_ASSERT_PTR_NOT_NULL(und);
+    CU_ASSERT(chosen_replicas(out) >= 8);
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
                                   "length"));
     free(out);
     out = NULL;
-    /* lengthened (a cap of 16x): the long run's answer, at 4x, and 7
-     * decided */
+    /* lengthened (a cap of 16x): the long run's answer, on longer runs
+     * (4x under the model before c3dc3f2, 8x since), and 7 decided */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
                                     &out), 0);
     int got = chosen_replicas(out);
@@ -799,8 +819,10 @@ static void test_lengthened_verdict(void)
                out ? out : "");
     CU_ASSERT_EQUAL(got, 8);
     CU_ASSERT_PTR_NULL(strstr(out ? out : "", "transient not over"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 4x the scenario's "
-                                  "length"));
+    const char *rl = strstr(out ? out : "", "steady state: runs ");
+    int f = 0;
+    CU_ASSERT(rl && sscanf(rl, "steady state: runs %dx", &f) == 1 &&
+              f >= 2 && f <= 16);
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 16x the "
                                   "scenario's length"));
     free(out);
@@ -833,17 +855,37 @@ static char *replaced(const char *text, const char *const *from,
     return cur;
 }
 
+/* The Pareto front's row of chat.replicas=C in out: 1 when its status is
+ * a miss (infeasible, stopped early), 0 otherwise, -1 without a row. */
+static int front_missed(const char *out, int c)
+{
+    char row[32];
+    snprintf(row, sizeof row, "  chat.replicas=%d\n", c);
+    const char *r = out ? strstr(out, row) : NULL;
+    if (r == NULL)
+        return -1;
+    const char *b = r;
+    while (b > out && b[-1] != '\n')
+        b--;
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)(r - b), b);
+    return strstr(line, "stopped early") || strstr(line, "infeasible");
+}
+
 /* Lengthening on a target estimated over the whole run: plan-service with
  * an ITL p95 target of 100 ms and 1-minute runs.  ITL is token-weighted
  * over iterations, with no per-request series to truncate, and the first
  * minute is pessimistic (requests queue while the replicas start), so on
  * the 1-minute runs alone (max_length_factor 1) every count misses (16
- * replicas read 0.110 +- 0.007 s).  Independent 20-minute runs say 13
- * replicas miss (0.1097 s) and 14 and 15 meet (0.0983, 0.0877).  With
+ * replicas read 0.110 +- 0.007 s).  Independent 20-minute runs (5 seeds,
+ * the LLM model of c3dc3f2) read 13 replicas 0.1023 +- 0.0044 s (the mean
+ * a miss), 14 0.0937 +- 0.0018, 15 0.0837 +- 0.0006 and 16 0.0753 +-
+ * 0.0016 (meets; before c3dc3f2: 13 0.1097, 14 0.0983, 15 0.0877).  With
  * lengthening (the default cap, 8x) a miss on a whole-run estimate is
  * confirmed on runs twice as long before it stands: 13 is then a decided
- * miss, 15 is feasible at 8x, and 14, still moving at the cap, is reported
- * undecided -- never a feasible 13, never infeasible 15. */
+ * miss, and the counts the long runs say meet are feasible or, still
+ * moving at the cap, reported undecided -- never a feasible 13, never an
+ * infeasible 14 or 15 (now: 16 feasible at 8x, 14 and 15 undecided). */
 static void test_lengthened_itl(void)
 {
     char *text = gs_cli_slurp("scenarios/plan-service.json");
@@ -870,15 +912,15 @@ static void test_lengthened_itl(void)
         int rc = gs_cli_run("", args, &out, NULL);
         if (v == 0) {
             CU_ASSERT_EQUAL(rc, 0);
-            CU_ASSERT_EQUAL(chosen_replicas(out), 15);
+            int got = chosen_replicas(out);
+            CU_ASSERT(got >= 14 && got <= 16);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the "
                                           "scenario's length, estimated over "
                                           "the whole run"));
-            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "chat.replicas=14 "
-                                          " $81.92/hour  transient not over "
-                                          "at the cap"));
-            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "stopped early   "
-                                          "    4x  chat.replicas=13"));
+            /* the Pareto front's rows: 13 a decided miss; 14 and 15 never
+             * infeasible */
+            for (int c = 13; c <= 15; c++)
+                CU_ASSERT_EQUAL(front_missed(out, c), c == 13);
         } else {
             CU_ASSERT_EQUAL(rc, 3);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "INFEASIBLE"));
@@ -909,7 +951,7 @@ static void test_lengthened_itl(void)
         double mean, sd, half;
         CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
                                &half), 3);
-        CU_ASSERT(k == 0 ? mean - half > 0.1 : mean + half <= 0.1);
+        CU_ASSERT(k == 0 ? mean > 0.1 : mean + half <= 0.1);
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-itl-sweep.h5"));

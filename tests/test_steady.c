@@ -23,7 +23,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/question.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/inference/service.h"
 
 #include <gsl/gsl_cdf.h>
@@ -438,7 +438,8 @@ static void mm2_file(const char *path, const char *top, const char *extra)
             "\"gpus\": 1, \"duration\": {\"dist\": \"exponential\", \"mean\":"
             " \"1h\"}}]}}, \"plan\": {\"targets\": {\"wait_mean\": \"10h\"}, "
             "\"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [2, 3]}]}"
-            ", \"seeds\": 2, \"min_seeds\": 2, \"max_length_factor\": 1}}\n",
+            ", \"seeds\": 2, \"min_seeds\": 2, \"max_length_factor\": 1, "
+            "\"precision\": 0.001}}\n",
             top, extra);
     fclose(fp);
 }
@@ -525,6 +526,24 @@ static void test_question_every_command(void)
                  ? "steady state" : "finite horizon", v[i].why);
         CU_ASSERT_PTR_NOT_NULL((out && strstr(out, want)) ||
                                (err && strstr(err, want)));
+        /* plan.precision 0.001 is not met, and the answer says so and
+         * what stopped it: the length cap (steady) or the seeds that only
+         * an interval straddling its target adds (finite) */
+        const char *w = out ? strstr(out, "    wait_mean_s ") : NULL;
+        const char *pl = out ? strstr(out, "\n  precision: NOT met -- "
+                                      "wait_mean_s ±") : NULL;
+        double lim = NAN, mean = NAN, half = NAN, pct = NAN;
+        CU_ASSERT_FATAL(w && pl);
+        CU_ASSERT_EQUAL(sscanf(w, "    wait_mean_s <= %lf %lf ± %lf", &lim,
+                               &mean, &half), 3);
+        CU_ASSERT_EQUAL(sscanf(pl, "\n  precision: NOT met -- wait_mean_s "
+                               "±%lf%%", &pct), 1);
+        CU_ASSERT_DOUBLE_EQUAL(pct / 100, half / fmax(mean, lim),
+                               0.01 * half / fmax(mean, lim));
+        CU_ASSERT_PTR_NOT_NULL(strstr(pl, v[i].kind[0] == 's'
+                                      ? "as long as plan.max_length_factor"
+                                      : "a finite-horizon plan adds seeds "
+                                        "only where an interval straddles"));
         free(out);
         free(err);
         CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-plan.h5",

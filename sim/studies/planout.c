@@ -154,6 +154,40 @@ static void print_warmup(FILE *fp, const struct search *s,
 /* Each target: its limit, the interval, the unfavourable end and the
  * verdict, then the margin -- how far the mean is from the limit, as a
  * share of it (positive: on the good side), with the interval's ends. */
+/* Whether x's intervals are as narrow as plan.precision asks: each
+ * target's 95% half-width against precision x its estimate (or its limit
+ * when that is larger, as plansearch.c's wants_longer), and if not, which
+ * is widest and what stopped the runs. */
+static void print_precision(FILE *fp, const struct search *s,
+                            const struct cand *x)
+{
+    int worst = -1;
+    double wr = 0;
+    for (int i = 0; i < s->pc->ntargets; i++) {
+        const struct gs_plan_target *t = &s->pc->t[i];
+        int m = gs_plan_metric(t->metric);
+        double h = isnan(x->half[m]) ? 0 : x->half[m];
+        double r = h / fmax(fmax(fabs(x->mean[m]), fabs(t->limit)), 1e-300);
+        if (r > s->pc->precision && r > wr) {
+            wr = r;
+            worst = i;
+        }
+    }
+    if (worst < 0) {
+        fprintf(fp, "  precision: every target's 95%% half-width within "
+                "±%g%% of its estimate (or limit): met\n",
+                100 * s->pc->precision);
+        return;
+    }
+    fprintf(fp, "  precision: NOT met -- %s ±%.3g%% over %d seeds, asked "
+            "±%g%%; %s\n", s->pc->t[worst].metric, 100 * wr, x->nrun,
+            100 * s->pc->precision, s->nst > 0
+            ? "the runs were as long as plan.max_length_factor allows"
+            : "a finite-horizon plan adds seeds only where an interval "
+              "straddles a target (up to plan.max_seeds); the verdicts "
+              "stand on the intervals shown");
+}
+
 void gs_plan_print_targets(FILE *fp, const struct search *s,
                            const struct cand *x)
 {
@@ -181,6 +215,7 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
                 "%+.3g%s)\n", "", k * mg, u, k * mw, u, k * mf, u);
         print_warmup(fp, s, x, i);
     }
+    print_precision(fp, s, x);
 }
 
 /* A metric applies to a candidate when it is a target or some run of it
