@@ -29,6 +29,15 @@ from jsonschema import Draft202012Validator
 # messages while the schema accepts it is counted apart, by reason; any
 # other disagreement fails the test.
 CROSS = [
+    # $.plan's references and counts (studies/planjson.c)
+    ("a searched pool is one of $.fleet", "no such pool in $.fleet"),
+    ("a searched service is one of $.services",
+     "must name a service of $.services"),
+    ("a service target names a service of $.services", ": no service '"),
+    ("a plan has a target", "no target: give at least one"),
+    ("a plan searches something", "an empty search space"),
+    ("a spot share has a spot object, the plan's or the pool's",
+     "spot_share needs the spot pool's"),
     ("a partition names a pool of the fleet", "in $.fleet"),
     ("a reserved pool's price may be in $.prices[type][market]",
      "needs its price"),

@@ -23,8 +23,7 @@ quick sample; all of them by default).  And, first for each scenario, the
 scenario itself (kind "none"), its file
 paths made absolute as in every mutant (the mutants live in OUTDIR).
 
-Left alone: the "plan" object (`gpusim plan` reads it, not the scenario
-parser; the schema leaves it open), "description" and "$schema" (free
+Left alone: "description" and "$schema" (free
 text), and the values of keys naming files ("path", "file",
 "hazard_file", "price_file": whether a file exists is no schema's
 business).  The script knows nothing of the schema or the parser: it
@@ -36,7 +35,7 @@ import json
 import os
 import sys
 
-SKIP_SUBTREE = {"plan"}
+SKIP_SUBTREE = set()
 FREE_TEXT = {"description", "$schema"}
 FILE_KEYS = {"path", "file", "hazard_file", "price_file"}
 

@@ -447,14 +447,16 @@ static void test_hosts_by_hand(void)
 
 /* M/M/c on 1-GPU nodes of two models of the same speed: "A100-hot"
  * draws twice the power at a lower price.  The same node count meets the
- * wait target on either; cost picks the hot one, carbon the A100. */
+ * wait target on either; cost picks the hot one, carbon and energy cost
+ * (energy_cost_per_month) the A100. */
 static void test_plan_objective(void)
 {
     static const char scen[] =
         "{\"name\": \"pe\", \"seed\": 1,"
         " \"gpu_models\": [{\"name\": \"A100-hot\", \"memory_gb\": 80,"
         " \"tflops\": 312, \"bandwidth_gbs\": 2039, \"power_w\": 800}],"
-        " \"energy\": {\"pue\": 1.2, \"carbon_g_per_kwh\": 400},"
+        " \"energy\": {\"pue\": 1.2, \"carbon_g_per_kwh\": 400,"
+        " \"price_usd_per_kwh\": 0.15},"
         " \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\","
         " \"nodes\": 16, \"gpus_per_node\": 1}],"
         " \"policy\": \"fifo\", \"placement\": \"first-fit\","
@@ -468,9 +470,12 @@ static void test_plan_objective(void)
         " [12, 14], \"gpu\": [\"A100-80GB\", \"A100-hot\"],"
         " \"price_per_gpu_hour\": {\"A100-80GB\": 5.12,"
         " \"A100-hot\": 4.0}}]}, \"seeds\": 3, \"min_seeds\": 2}}";
-    const char *obj[2] = { "", "\"objective\": \"carbon_kg_per_month\"," };
-    const char *want[2] = { "gpu.gpu=A100-hot", "gpu.gpu=A100-80GB" };
-    for (int k = 0; k < 2; k++) {
+    const char *obj[3] = { "", "\"objective\": \"carbon_kg_per_month\",",
+                           "\"objective\": \"energy_cost_per_month\"," };
+    const char *want[3] = { "gpu.gpu=A100-hot", "gpu.gpu=A100-80GB",
+                            "gpu.gpu=A100-80GB" };
+    static const char *const what[3] = { "cost", "carbon", "energy cost" };
+    for (int k = 0; k < 3; k++) {
         char path[96], h5[96], args[300], text[4096];
         snprintf(path, sizeof path, "/tmp/gs-test-energy-plan-%ld.json",
                  (long)getpid());
@@ -486,8 +491,7 @@ static void test_plan_objective(void)
         char *out = NULL;
         CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
         const char *line = out ? strstr(out, "feasible plan") : NULL;
-        printf("\n    [%s: %.60s]", k ? "carbon" : "cost",
-               line ? line : "(none)");
+        printf("\n    [%s: %.70s]", what[k], line ? line : "(none)");
         CU_ASSERT_PTR_NOT_NULL(line && strstr(line, want[k]) &&
                                strstr(line, want[k]) < strchr(line, '\n'));
         free(out);

@@ -1,7 +1,8 @@
 /* test_longpaths.c -- every output at PATH_MAX and NAME_MAX: the result
  * files of run (with --csv on standard output), compare, sweep, plan,
- * place-exp and train and gpusim report's page, named by --out in folders
- * whose paths reach PATH_MAX, and named by default after a scenario (or
+ * place-exp and train, gpusim report's page, the files of trace convert,
+ * gen and fit, and replay-check's --jobs table, named in folders whose
+ * paths reach PATH_MAX, and named by default after a scenario (or
  * result) file whose name is NAME_MAX long; and the figures of both
  * notebooks, run.ipynb and compare.ipynb (GPUSIM_NB_OUT), in such
  * folders.  Each write either lands exactly at its target or is refused
@@ -43,30 +44,33 @@ static const char tiny[] =
     " {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [1, 2]}]}, \"seeds\": 2,"
     " \"min_seeds\": 2}}\n";
 
-/* The commands that write one file with --out, argv[0..] up to "--out". */
-static const char *const cmds[][12] = {
-    { "run", "t.json", "--csv", NULL },
+/* The commands that write one file, argv after "gpusim" up to the option
+ * that names it (--out; replay-check's --jobs); their inputs are made by
+ * main and test_out_path_max (t.json, r.h5, tr.csv, sa.txt, rc.json). */
+static const char *const cmds[][13] = {
+    { "run", "t.json", "--csv", "--out", NULL },
     { "compare", "t.json", "--policies", "fifo", "--seeds", "2", "--jobs",
-      "1", "--no-plots", "--quiet", NULL },
+      "1", "--no-plots", "--quiet", "--out", NULL },
     { "sweep", "t.json", "--set", "seed=1,2", "--seeds", "2", "--jobs", "1",
-      "--quiet", NULL },
+      "--quiet", "--out", NULL },
     { "plan", "t.json", "--jobs", "1", "--no-advice", "--quiet", "--plots",
-      "plan-plots", NULL },
+      "plan-plots", "--out", NULL },
     { "place-exp", "t.json", "--placers", "best-fit", "--seeds", "1",
-      "--quiet", NULL },
+      "--quiet", "--out", NULL },
     { "train", "t.json", "--iters", "1", "--pop", "2", "--elite", "1",
-      "--jobs", "1", "--quiet", NULL },
+      "--jobs", "1", "--quiet", "--out", NULL },
+    { "report", "r.h5", "--out", NULL },
+    { "trace", "convert", "tr.csv", "--out", NULL },
+    { "trace", "gen", "t.json", "--out", NULL },
+    { "trace", "fit", "tr.csv", "--out", NULL },
+    { "replay-check", "rc.json", "--jobs", NULL },
 };
 #define NCMDS ((int)(sizeof cmds / sizeof cmds[0]))
 
-/* `gpusim report r.h5` (r.h5 made by main), as a command of cmds. */
-static const char *const report_cmd[] = { "report", "r.h5", NULL };
-
-/* Run the command cmd (argv after "gpusim", NULL-terminated) with --out
- * target (in dir); the outcome, checked: exit 0 with the file exactly at
- * target and one file more in the tree under top, or exit 2 with a
- * message naming --out and the limit and nothing new anywhere.  Returns
- * the exit status. */
+/* Run the command cmd (a row of cmds) with target (in dir); the outcome,
+ * checked: exit 0 with the file exactly at target and one file more in
+ * the tree under top, or exit 2 with a message naming the option and the
+ * limit and nothing new anywhere.  Returns the exit status. */
 static int out_at(const char *const *cmd, const char *target,
                   const char *top)
 {
@@ -74,7 +78,7 @@ static int out_at(const char *const *cmd, const char *target,
     int n = 1;
     for (int i = 0; cmd[i]; i++)
         a[n++] = cmd[i];
-    a[n++] = "--out";
+    const char *opt = a[n - 1];
     a[n++] = target;
     a[n] = NULL;
     int before = gs_hostile_files(top);
@@ -89,7 +93,7 @@ static int out_at(const char *const *cmd, const char *target,
             CU_ASSERT_PTR_NOT_NULL(strstr(msg, "scope,metric,value\n"));
     } else {
         CU_ASSERT_EQUAL(rc, 2);
-        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "--out"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, opt));
         CU_ASSERT(strstr(msg, "PATH_MAX") != NULL ||
                   strstr(msg, "NAME_MAX") != NULL);
         CU_ASSERT_EQUAL(gs_hostile_files(top), before);
@@ -108,10 +112,13 @@ static void test_out_path_max(void)
 {
     const char *mk[] = { "gpusim", "run", "t.json", "--out", "r.h5", "-q",
                          NULL };
+    const char *mt[] = { "gpusim", "trace", "gen", "t.json", "--out",
+                         "tr.csv", NULL };
     CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, mk), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, mt), 0);
     free(gs_hostile_take_log(dir));
-    for (int c = 0; c <= NCMDS; c++) {
-        const char *const *cmd = c < NCMDS ? cmds[c] : report_cmd;
+    for (int c = 0; c < NCMDS; c++) {
+        const char *const *cmd = cmds[c];
         static const int room[3] = { 64, 1, -1 };
         for (int k = 0; k < 3; k++) {
             size_t len = (size_t)(PATH_MAX - room[k]);  /* the target's */
@@ -327,8 +334,9 @@ static void test_cleanup(void)
 }
 
 static CU_TestInfo tests[] = {
-    { "--out of run --csv, compare, sweep, plan, place-exp, train, report "
-      "at PATH_MAX: exactly there or refused", test_out_path_max },
+    { "--out of run --csv, compare, sweep, plan, place-exp, train, report, "
+      "trace convert, gen, fit; replay-check --jobs at PATH_MAX: exactly "
+      "there or refused", test_out_path_max },
     { "default names after a NAME_MAX scenario name: written or refused",
       test_default_name_max },
     { "run.ipynb's figures at PATH_MAX (GPUSIM_NB_OUT): there or an error",
@@ -339,12 +347,33 @@ static CU_TestInfo tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+/* A two-job Slurm history and a scenario that replays it. */
+static const char sacct[] =
+    "JobID|Submit|Start|End|Partition|Account|QOS|State|AllocTRES|ReqTRES|"
+    "Timelimit|NNodes\n"
+    "1|2024-03-31T01:00:00|2024-03-31T01:05:00|2024-03-31T03:05:00|gpu|a|"
+    "normal|COMPLETED|gres/gpu=1|gres/gpu=1|04:00:00|1\n"
+    "2|2024-03-31T01:10:00|2024-03-31T03:05:00|2024-03-31T04:05:00|gpu|a|"
+    "normal|COMPLETED|gres/gpu=1|gres/gpu=1|04:00:00|1\n";
+static const char replay[] =
+    "{\"name\": \"rc\", \"fleet\": [{\"name\": \"g\", \"gpu\": "
+    "\"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 1}], \"policy\": "
+    "\"fifo\", \"workload\": {\"trace\": {\"format\": \"slurm-sacct\", "
+    "\"path\": \"sa.txt\", \"tz\": \"UTC\"}}}\n";
+
 int main(void)
 {
-    char *p = NULL;
-    if ((dir = gs_hostile_dir()) == NULL || asprintf(&p, "%s/t.json", dir) < 0 ||
-        write_file(p, tiny) != 0)
+    static const char *const files[][2] = { { "t.json", tiny },
+                                            { "sa.txt", sacct },
+                                            { "rc.json", replay } };
+    if ((dir = gs_hostile_dir()) == NULL)
         return 2;
-    free(p);
+    for (int i = 0; i < 3; i++) {
+        char *p = NULL;
+        if (asprintf(&p, "%s/%s", dir, files[i][0]) < 0 ||
+            write_file(p, files[i][1]) != 0)
+            return 2;
+        free(p);
+    }
     return gs_test_run("longpaths", tests);
 }

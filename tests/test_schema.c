@@ -139,8 +139,79 @@ static void test_check_command(void)
     CU_ASSERT_EQUAL(rc, 2);
 }
 
+/* $.plan has its tables (the planner's, handed in by the CLI): the schema
+ * describes and closes it, and --check reads it as `gpusim plan` does,
+ * each choice's values applied to the scenario, naming the plan's path. */
+static void test_plan_section(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run("", "scenario --schema", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    /* the root's plan refers to the planner's table, and that is closed */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"$ref\": \"#/$defs/plan\""));
+    const char *defs = strstr(out, "\n  \"$defs\": {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(defs);
+    const char *t = strstr(defs, "\n    \"plan_targets\": {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"ttft_p99\""));
+    const char *pl = strstr(defs, "\n    \"plan\": {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+    const char *end = strstr(pl + 1, "\n    \"");
+    const char *closed = strstr(pl, "\"additionalProperties\": false");
+    CU_ASSERT(closed != NULL && (end == NULL || closed < end));
+    CU_ASSERT_PTR_NOT_NULL(strstr(pl, "\"cost_per_million_tokens\""));
+    free(out);
+    free(err);
+    static const struct { const char *plan, *msg; } bad[] = {
+        { "{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+          "[{\"pool\": \"gpu\", \"nodez\": [1, 4]}]}}",
+          "$.plan.search.pools[0]: unknown key 'nodez' (did you mean "
+          "'nodes'?)" },
+        { "{\"targets\": {\"wait_p95\": 60, \"tiers\": {\"training\": "
+          "{}}}, \"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": "
+          "[1, 4]}]}}", "$.plan.targets.tiers.training: give at least one "
+          "of wait_mean, wait_p95" },
+        { "{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+          "[{\"pool\": \"gpu\", \"nodes\": [1, 4], \"market\": "
+          "[\"on-demand\", \"spto\"]}]}}",
+          "$.plan.search.pools[0].market[1]: makes the scenario invalid: "
+          "$.fleet[0].market: unknown market 'spto'" },
+        { "{\"targets\": {\"wait_p95\": 60}, \"search\": {\"policies\": "
+          "[\"fifo\", {\"name\": \"fair\", \"nope\": [1]}]}}",
+          "$.plan.search.policies[1]: makes the scenario invalid: $.policy" },
+        { "{\"targets\": {\"wait_p95\": 60}, \"search\": {\"pools\": "
+          "[{\"pool\": \"gpu\", \"nodes\": [4, 1]}]}}",
+          "$.plan.search.pools[0].nodes: min 4 is above max 1" },
+        { "{\"targets\": {\"wait_p95\": 1e300}, \"search\": {\"pools\": "
+          "[{\"pool\": \"gpu\", \"nodes\": [1, 4]}]}}",
+          "$.plan.targets.wait_p95: expected a duration" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *f = fopen(gs_cli_tmp("/tmp/gs-test-plan.json"), "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fprintf(f, "{\"fleet\": [{\"name\": \"gpu\", \"gpu\": "
+                "\"H100-80GB\", \"nodes\": 2}], " GEN(CLASS) ", \"plan\": "
+                "%s}", bad[i].plan);
+        fclose(f);
+        int rc = gs_cli_run("", "scenario --check /tmp/gs-test-plan.json",
+                            &out, &err);
+        if (rc != 2 || !err || !strstr(err, bad[i].msg))
+            printf("\n    %s -> %d: %s", bad[i].plan, rc, err ? err : "");
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err, bad[i].msg));
+        free(out);
+        free(err);
+    }
+    /* every shipped plan passes */
+    CU_ASSERT_EQUAL(gs_cli_run("", "scenario --check scenarios/plan-erlang"
+                               ".json scenarios/plan-mixed-tier.json "
+                               "scenarios/plan-service.json", &out, &err), 0);
+    free(out);
+    free(err);
+}
+
 /* The parser and the schema agree on the shipped scenarios and their
- * mutants. */
+ * mutants ($.plan's too). */
 static void test_schema_and_parser_agree(void)
 {
     if (system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") != 0) {
@@ -187,6 +258,8 @@ static CU_TestInfo tests[] = {
     { "scenarios/gpusim.schema.json is `gpusim scenario --schema`",
       test_schema_file_is_generated },
     { "scenario --check: ok, bad values, unknown policy", test_check_command },
+    { "$.plan: its tables in the schema, checked by --check",
+      test_plan_section },
     { "schema and parser accept and refuse the same mutants",
       test_schema_and_parser_agree },
     CU_TEST_INFO_NULL,

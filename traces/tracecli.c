@@ -382,6 +382,19 @@ static int split_args(int argc, char **argv, char ***out, char **block,
     return 0;
 }
 
+/* A file --out cannot be written (past PATH_MAX, a folder, a device) is
+ * bad usage, said when the options are read rather than after the work:
+ * 0, or 2 after the message. */
+static int check_out(const char *out)
+{
+    struct gs_diag d = { 0 };
+    if (out == NULL || strcmp(out, "-") == 0 || gs_out_check(out, &d) == 0)
+        return 0;
+    char msg[1200];
+    gs_diag_format(&d, msg, sizeof msg);
+    return usage("--out: %s", msg);
+}
+
 static int parse_args(struct opts *o, int argc, char **argv);
 
 static int parse_opts(struct opts *o, int argc, char **argv)
@@ -578,7 +591,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
                      "file or a scenario)");
     if (o->has_to && o->to <= o->from)
         return usage("%s", "--to must be after --from");
-    return 0;
+    return check_out(o->out);
 }
 
 /* --- inputs --------------------------------------------------------------------- */

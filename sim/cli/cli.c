@@ -15,6 +15,7 @@
 #include "../io/outfile.h"
 #include "../io/jsonio.h"
 #include "../studies/plan.h"
+#include "../studies/planjson.h"
 #include "../studies/placeexp.h"
 #include "../studies/plugin.h"
 #include "../studies/pool.h"
@@ -500,6 +501,12 @@ static int cmd_policies(void)
     return 0;
 }
 
+/* The scenario's sections that tools read themselves: their tables go into
+ * the schema and their checks into --check. */
+static const struct gs_sc_section *const sections[] = {
+    &gs_plan_section, NULL
+};
+
 /* `gpusim scenario --schema`: the registries' names go in here, where the
  * CLI sees every layer. */
 static int cmd_schema(void)
@@ -517,7 +524,8 @@ static int cmd_schema(void)
     for (int i = 0; gs_trace_formats[i] && n < 63; i++)
         fmt[n++] = gs_trace_formats[i]->name;
     fmt[n] = NULL;
-    if (gs_scenario_schema(stdout, pol, plc, fmt) < 0 || fflush(stdout)) {
+    if (gs_scenario_schema(stdout, pol, plc, fmt, sections) < 0 ||
+        fflush(stdout)) {
         fprintf(stderr, "gpusim: scenario --schema: cannot write to "
                 "standard output\n");
         return 1;
@@ -536,6 +544,8 @@ static int cmd_check(int n, char **files)
         int rc = load_any(files[i], &sc, &d);
         if (rc == 0)
             rc = gs_check_names(sc, &d);
+        for (int k = 0; rc == 0 && sections[k]; k++)
+            rc = sections[k]->check(sc, &d);
         gs_scenario_free(sc);
         if (rc < 0) {
             report_rc(rc, &d);

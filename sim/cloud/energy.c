@@ -502,6 +502,8 @@ static const struct gs_field fields[] = {
       "mean facility power of the GPUs over the run" },
     { "carbon_kg_per_hour", "%.6f", "kg/h",
       "carbon_kg per hour of the run" },
+    { "energy_cost_usd_per_hour", "%.6f", "USD/h",
+      "energy_cost_usd per hour of the run" },
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
@@ -516,6 +518,7 @@ static void m_values(const void *st, double *v)
     v[5] = o->gco2 / 1000.0;
     v[6] = o->span_h > 0 ? o->kwh / o->span_h : 0;
     v[7] = o->span_h > 0 ? o->gco2 / 1000.0 / o->span_h : 0;
+    v[8] = o->span_h > 0 ? o->usd / o->span_h : 0;
 }
 
 static void m_report(const struct gs_sim *s, const void *st, FILE *fp)

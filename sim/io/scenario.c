@@ -77,7 +77,8 @@ static const struct gs_kt_key k_root[] = {
       .desc = "inference services" },
     { .name = "plan", .type = GS_KT_OBJ, .schema = "\"type\": \"object\"",
       .desc = "the question `gpusim plan` answers (docs/planning.md); `gpusim "
-      "plan` checks its keys, the other commands ignore it" },
+      "plan` and `gpusim scenario --check` check it, the other commands "
+      "leave it alone" },
     GS_K_OBJ("topology", &gs_sc_t_topology, 0, "gang placement and its "
              "cost"),
     { .name = "question", .type = GS_KT_STR, .maxlen = 15,
@@ -101,10 +102,40 @@ static const struct gs_kt_obj t_root = {
     "reference)", .keys = k_root, .rules = r_root
 };
 
+/* The root's keys with each tool section's table in its key's entry
+ * (keys has room for GS_ROOT_MAX entries). */
+#define GS_ROOT_MAX 64
+static void root_keys(struct gs_kt_key *keys,
+                      const struct gs_sc_section *const *sections)
+{
+    int n = 0;
+    for (; k_root[n].name; n++) {
+        GS_ASSERT(n + 1 < GS_ROOT_MAX);
+        keys[n] = k_root[n];
+    }
+    keys[n] = k_root[n];
+    for (int i = 0; sections && sections[i]; i++) {
+        int found = 0;
+        for (int k = 0; k < n; k++) {
+            if (strcmp(keys[k].name, sections[i]->key) != 0)
+                continue;
+            keys[k].schema = NULL;
+            keys[k].obj = sections[i]->table;
+            found = 1;
+        }
+        GS_ASSERT(found);
+    }
+}
+
 int gs_scenario_schema(FILE *fp, const char *const *policies,
                        const char *const *placers,
-                       const char *const *trace_formats)
+                       const char *const *trace_formats,
+                       const struct gs_sc_section *const *sections)
 {
+    struct gs_kt_key keys[GS_ROOT_MAX];
+    root_keys(keys, sections);
+    struct gs_kt_obj root = t_root;
+    root.keys = keys;
     const char *nodefmt[32], *queuefmt[32], *gpus[GS_MAX_MODELS + 1],
                *routers[16];
     int n = 0;
@@ -134,7 +165,7 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
     names.src[GS_KS_GPU] = gpus;
     names.src[GS_KS_LLM] = gs_llm_arch_names();
     names.src[GS_KS_ROUTER] = routers;
-    return gs_kt_schema(fp, &t_root, GS_SCENARIO_SCHEMA_ID,
+    return gs_kt_schema(fp, &root, GS_SCENARIO_SCHEMA_ID,
                         "gpusim scenario", &names);
 }
 

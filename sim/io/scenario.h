@@ -132,15 +132,31 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
                     struct gs_genspec *spec, uint64_t *seed,
                     struct gs_diag *d);
 
+/* A top-level section that a tool above this layer reads itself ($.plan:
+ * `gpusim plan`, studies/planjson.c).  The parser lists the key, so every
+ * command accepts a scenario that has it, and leaves the value to the
+ * tool; the tool hands in its key table, for the schema, and its check,
+ * for `gpusim scenario --check` (0, or a negative code with d filled;
+ * nothing when s lacks the key).  io/ names neither. */
+struct gs_kt_obj;
+struct gs_sc_section {
+    const char *key;
+    const struct gs_kt_obj *table;
+    int (*check)(const struct gs_scenario *s, struct gs_diag *d);
+};
+
 /* Write the JSON Schema (draft 2020-12) of scenario files to fp, made
- * from the parser's key tables (keytab.h): the names of the policies,
- * placers and trace formats come from the caller (NULL-terminated lists;
- * those registries sit above this layer).  0 or GS_EIO. */
+ * from the parser's key tables (keytab.h) and the tools' sections (a
+ * NULL-terminated list; each key must be one the root lists): the names of
+ * the policies, placers and trace formats come from the caller
+ * (NULL-terminated lists; those registries sit above this layer).  0 or
+ * GS_EIO. */
 #define GS_SCENARIO_SCHEMA_ID \
     "https://gpusim.invalid/scenarios/gpusim.schema.json"
 int gs_scenario_schema(FILE *fp, const char *const *policies,
                        const char *const *placers,
-                       const char *const *trace_formats);
+                       const char *const *trace_formats,
+                       const struct gs_sc_section *const *sections);
 
 /* The built-in quickstart scenario, JSON text (static storage). */
 const char *gs_scenario_quickstart(void);

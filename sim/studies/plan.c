@@ -362,11 +362,14 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
     const struct gs_plancfg *pc = s->pc;
     const struct cand *x = &s->cand[chosen >= 0 ? chosen : near];
     if (chosen >= 0 && pc->objective >= 2) {
-        fprintf(fp, "feasible plan with the least %s: %s\n",
-                pc->objective == 2 ? "energy" : "carbon", x->label);
-        fprintf(fp, "  %s: %.1f %s per month (730 h)\n",
-                pc->objective == 2 ? "energy" : "carbon", x->obj,
-                pc->objective == 2 ? "kWh" : "kg CO2e");
+        static const char *const what[] = { "energy", "carbon",
+                                            "energy cost" };
+        static const char *const unit[] = { "kWh", "kg CO2e", "USD" };
+        int o = pc->objective - 2;
+        fprintf(fp, "feasible plan with the least %s: %s\n", what[o],
+                x->label);
+        fprintf(fp, "  %s: %.1f %s per month (730 h)\n", what[o], x->obj,
+                unit[o]);
     } else if (chosen >= 0) {
         fprintf(fp, "cheapest feasible plan: %s\n", x->label);
     } else {

@@ -18,6 +18,7 @@
 #include "planjson.h"
 #include "../core/params.h"
 #include "../../policies/policy.h"
+#include "../io/keytab.h"
 #include "../io/scenario.h"
 #include "sweep.h"
 
@@ -27,6 +28,312 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --- the plan section's key tables (keytab.h) ------------------------------
+ * What `gpusim scenario --schema` says of $.plan and what the readers below
+ * accept, in one place: the readers take each object's keys from its table
+ * (gs_kt_keys); the ranges a value's code checks are the table's.  The
+ * CLI hands gs_plan_section to the schema and to `gpusim scenario
+ * --check` (scenario.h: struct gs_sc_section), so io/ never names them.
+ * What no schema can say -- a pool or service named in $.fleet or
+ * $.services, a metric that exists, min <= max, a cap above the range --
+ * the readers check alone. */
+
+#define PK_DUR(n, d) { .name = (n), .type = GS_KT_DUR, .unit = "s", .desc = (d) }
+#define PK_SHARE(n, d) { .name = (n), .type = GS_KT_NUM, .lo = 0, .hi = 1, \
+                         .desc = (d) }
+#define PK_END { .name = NULL }
+
+/* wait targets of a scope: all jobs, or one tier's */
+static const struct gs_kt_key k_scope[] = {
+    PK_DUR("wait_mean", "the mean wait must be at most this"),
+    PK_DUR("wait_p95", "the 95th percentile of waits must be at most this"),
+    PK_DUR("wait_p99", "the 99th percentile of waits must be at most this"),
+    PK_SHARE("sla_violations", "the share of jobs past their wait limit or "
+             "deadline must be at most this"),
+    PK_END
+};
+
+static const struct gs_kt_rule r_scope[] = {
+    { .cond = GS_KC_ALWAYS,
+      .any = "wait_mean wait_p95 wait_p99 sla_violations" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_scope = {
+    .id = "plan_scope", .desc = "targets on one tier's jobs",
+    .keys = k_scope, .rules = r_scope
+};
+
+static const struct gs_kt_key k_tiers[] = {
+    { .name = "inference", .type = GS_KT_OBJ, .obj = &t_scope,
+      .desc = "the inference tier's jobs" },
+    { .name = "training", .type = GS_KT_OBJ, .obj = &t_scope,
+      .desc = "the training tier's jobs" },
+    { .name = "interactive", .type = GS_KT_OBJ, .obj = &t_scope,
+      .desc = "the interactive tier's jobs" },
+    { .name = "data", .type = GS_KT_OBJ, .obj = &t_scope,
+      .desc = "the data-processing tier's jobs" },
+    PK_END
+};
+
+static const struct gs_kt_rule r_tiers[] = {
+    { .cond = GS_KC_ALWAYS, .any = "inference training interactive data" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_tiers = {
+    .id = "plan_tiers", .desc = "targets per tier", .keys = k_tiers,
+    .rules = r_tiers
+};
+
+static const struct gs_kt_key k_svc_targets[] = {
+    PK_DUR("ttft_mean", "mean time to first token, at most"),
+    PK_DUR("ttft_p50", "median time to first token, at most"),
+    PK_DUR("ttft_p95", "95th percentile of the time to first token, at "
+           "most"),
+    PK_DUR("ttft_p99", "99th percentile of the time to first token, at "
+           "most"),
+    PK_DUR("itl_mean", "mean inter-token latency, at most"),
+    PK_DUR("itl_p50", "median inter-token latency, at most"),
+    PK_DUR("itl_p95", "95th percentile of the inter-token latency, at most"),
+    PK_DUR("itl_p99", "99th percentile of the inter-token latency, at most"),
+    PK_DUR("e2e_mean", "mean request latency, at most"),
+    PK_DUR("e2e_p50", "median request latency, at most"),
+    PK_DUR("e2e_p95", "95th percentile of the request latency, at most"),
+    PK_DUR("e2e_p99", "99th percentile of the request latency, at most"),
+    PK_SHARE("attainment", "the share of requests within the service's SLA "
+             "must be at least this"),
+    PK_END
+};
+
+static const struct gs_kt_rule r_svc_targets[] = {
+    { .cond = GS_KC_ALWAYS, .any = "ttft_mean ttft_p50 ttft_p95 ttft_p99 "
+      "itl_mean itl_p50 itl_p95 itl_p99 e2e_mean e2e_p50 e2e_p95 e2e_p99 "
+      "attainment" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_svc_targets = {
+    .id = "plan_service_targets", .desc = "a service's latency targets",
+    .keys = k_svc_targets, .rules = r_svc_targets
+};
+
+static const struct gs_kt_key k_none[] = { PK_END };
+
+static const struct gs_kt_obj t_svc_map = {
+    .id = "plan_services", .desc = "service name (of $.services) -> its "
+    "targets", .keys = k_none, .map = &t_svc_targets
+};
+
+static const struct gs_kt_key k_bound[] = {
+    { .name = "max", .type = GS_KT_NUM, .desc = "the metric must be at most "
+      "this" },
+    { .name = "min", .type = GS_KT_NUM, .desc = "the metric must be at least "
+      "this" },
+    PK_END
+};
+
+static const struct gs_kt_rule r_bound[] = {
+    { .cond = GS_KC_ALWAYS, .any = "max min" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_bound = {
+    .id = "plan_metric_bound", .desc = "bounds on one metric",
+    .keys = k_bound, .rules = r_bound
+};
+
+static const struct gs_kt_obj t_metric_map = {
+    .id = "plan_metrics", .desc = "metric name (`gpusim sweep "
+    "--list-metrics`) -> its bounds", .keys = k_none, .map = &t_bound
+};
+
+static const struct gs_kt_key k_targets[] = {
+    PK_SHARE("availability", "the share of GPU time up must be at least "
+             "this"),
+    { .name = "tiers", .type = GS_KT_OBJ, .obj = &t_tiers,
+      .desc = "targets per tier" },
+    { .name = "services", .type = GS_KT_OBJ, .obj = &t_svc_map,
+      .desc = "targets per inference service" },
+    { .name = "metrics", .type = GS_KT_OBJ, .obj = &t_metric_map,
+      .desc = "bounds on any metric of a run" },
+    PK_END
+};
+
+static const struct gs_kt_rule r_targets[] = {
+    { .cond = GS_KC_ALWAYS, .any = "wait_mean wait_p95 wait_p99 "
+      "sla_violations availability tiers services metrics" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_targets = {
+    .id = "plan_targets", .desc = "what the plan must meet, each at the "
+    "unfavourable end of its 95% interval (docs/planning.md)",
+    .keys = k_scope, .more = k_targets, .rules = r_targets
+};
+
+#define RANGE_SCHEMA(lo) \
+    "\"type\": \"array\", \"minItems\": 2, \"maxItems\": 2, \"items\": " \
+    "{\"type\": \"integer\", \"minimum\": " #lo ", \"maximum\": 100000}"
+
+static const struct gs_kt_key k_pool[] = {
+    { .name = "pool", .type = GS_KT_STR | GS_KT_INT, .flags = GS_KF_REQ,
+      .lo = 0, .hi = 100000, .maxlen = 63, .desc = "the pool of $.fleet: its "
+      "name or its index" },
+    { .name = "nodes", .type = GS_KT_ARR, .schema = RANGE_SCHEMA(0),
+      .desc = "[min, max]: its node count, searched by bisection" },
+    { .name = "step", .type = GS_KT_INT, .lo = 1, .hi = 100000,
+      .desc = "node counts tried are min, min + step, ... (default 1)" },
+    { .name = "cap", .type = GS_KT_INT, .lo = 0, .hi = 100000,
+      .desc = "the most a range the answer touches may widen to, from max "
+      "(no widening) to 100000 (default 4 x max)" },
+    { .name = "gpu", .type = GS_KT_ARR, .items = GS_KT_STR, .flags = GS_KF_CI,
+      .src = GS_KS_GPU, .maxlen = GS_MODEL_NAME - 1, .min_items = 1,
+      .desc = "GPU models to try (an axis)" },
+    { .name = "price_per_gpu_hour", .type = GS_KT_OBJ, .unit = "$/GPU-hour",
+      .schema = "\"type\": \"object\", \"additionalProperties\": "
+      "{\"type\": \"number\", \"minimum\": 0}",
+      .desc = "GPU model -> its price, one for each model of gpu" },
+    { .name = "market", .type = GS_KT_ARR, .min_items = 1,
+      .schema = "\"type\": \"array\", \"minItems\": 1, \"items\": "
+      "{\"$ref\": \"#/$defs/pool/properties/market\"}",
+      .desc = "markets to try (an axis)" },
+    { .name = "sharing", .type = GS_KT_ARR, .min_items = 1,
+      .schema = "\"type\": \"array\", \"minItems\": 1, \"items\": "
+      "{\"$ref\": \"#/$defs/sharing\"}",
+      .desc = "sharing modes to try (an axis)" },
+    { .name = "variants", .type = GS_KT_ARR, .min_items = 1,
+      .schema = "\"type\": \"array\", \"minItems\": 1, \"items\": "
+      "{\"type\": \"object\"}",
+      .desc = "sets of the pool's keys to try, each set at once (an axis)" },
+    { .name = "spot_share", .type = GS_KT_ARR, .items = GS_KT_NUM, .lo = 0,
+      .hi = 1, .min_items = 1, .desc = "shares of the searched node count "
+      "bought as spot (an axis)" },
+    { .name = "spot_discount", .type = GS_KT_NUM,
+      .schema = "\"type\": \"number\", \"minimum\": 0, "
+      "\"exclusiveMaximum\": 1",
+      .desc = "the spot price is (1 - this) x the pool's (default 0.7)" },
+    { .name = "spot", .type = GS_KT_OBJ,
+      .schema = "\"$ref\": \"#/$defs/spot\"",
+      .desc = "the spot nodes' interruptions (default: the pool's own)" },
+    PK_END
+};
+
+static const struct gs_kt_rule r_pool[] = {
+    { .cond = GS_KC_HAS, .key = "price_per_gpu_hour", .need = "gpu" },
+    { .cond = GS_KC_HAS, .key = "spot_share", .need = "nodes" },
+    { .cond = GS_KC_LACKS, .key = "spot_share",
+      .forbid = "spot_discount spot" },
+    { 0 }
+};
+
+static const struct gs_kt_obj t_pool = {
+    .id = "plan_pool", .desc = "a pool of $.fleet and what of it is "
+    "searched", .keys = k_pool, .rules = r_pool
+};
+
+static const struct gs_kt_key k_svc[] = {
+    { .name = "service", .type = GS_KT_STR, .flags = GS_KF_REQ,
+      .maxlen = 63, .desc = "the service of $.services" },
+    { .name = "replicas", .type = GS_KT_ARR, .schema = RANGE_SCHEMA(1),
+      .desc = "[min, max]: its replica count, searched by bisection" },
+    { .name = "cap", .type = GS_KT_INT, .lo = 1, .hi = 100000,
+      .desc = "the most a range the answer touches may widen to (default "
+      "4 x max)" },
+    { .name = "tp", .type = GS_KT_ARR, .items = GS_KT_INT, .lo = 1, .hi = 64,
+      .min_items = 1, .desc = "tensor-parallel degrees to try (an axis)" },
+    { .name = "gpu", .type = GS_KT_ARR, .items = GS_KT_STR, .flags = GS_KF_CI,
+      .src = GS_KS_GPU, .maxlen = GS_MODEL_NAME - 1, .min_items = 1,
+      .desc = "GPU models to try (an axis)" },
+    PK_END
+};
+
+static const struct gs_kt_obj t_svc = {
+    .id = "plan_service", .desc = "a service of $.services and what of it "
+    "is searched", .keys = k_svc
+};
+
+static const struct gs_kt_key k_choice[] = {
+    { .name = "key", .type = GS_KT_STR, .flags = GS_KF_REQ, .maxlen = 255,
+      .desc = "a scenario key path (fleet[0].sharing, policy.name)" },
+    { .name = "values", .type = GS_KT_ARR, .flags = GS_KF_REQ,
+      .min_items = 1, .schema = "\"type\": \"array\", \"minItems\": 1",
+      .desc = "the key's values to try (an axis)" },
+    PK_END
+};
+
+static const struct gs_kt_obj t_choice = {
+    .id = "plan_choice", .desc = "any scenario key and its values",
+    .keys = k_choice
+};
+
+static const struct gs_kt_key k_search[] = {
+    { .name = "pools", .type = GS_KT_ARR, .items = GS_KT_OBJ,
+      .obj = &t_pool, .desc = "pools searched" },
+    { .name = "services", .type = GS_KT_ARR, .items = GS_KT_OBJ,
+      .obj = &t_svc, .desc = "inference services searched" },
+    { .name = "policies", .type = GS_KT_ARR, .min_items = 1,
+      .schema = "\"type\": \"array\", \"minItems\": 1, \"items\": "
+      "{\"$ref\": \"#/properties/policy\"}",
+      .desc = "scheduling policies to try (an axis)" },
+    { .name = "choices", .type = GS_KT_ARR, .items = GS_KT_OBJ,
+      .obj = &t_choice, .desc = "other keys to try" },
+    PK_END
+};
+
+static const struct gs_kt_obj t_search = {
+    .id = "plan_search", .desc = "the fleets tried: counts bisected, the "
+    "rest axes of choices", .keys = k_search
+};
+
+static const char *const objectives[] = {
+    "cost_per_month", "cost_per_million_tokens", "energy_kwh_per_month",
+    "carbon_kg_per_month", "energy_cost_per_month", NULL
+};
+static const char *const horizons[] = { "steady", "finite", NULL };
+
+static const struct gs_kt_key k_plan[] = {
+    { .name = "targets", .type = GS_KT_OBJ, .flags = GS_KF_REQ,
+      .obj = &t_targets, .desc = "what the plan must meet" },
+    { .name = "search", .type = GS_KT_OBJ, .flags = GS_KF_REQ,
+      .obj = &t_search, .desc = "the fleets tried" },
+    { .name = "objective", .type = GS_KT_STR, .maxlen = 31,
+      .names = objectives, .desc = "what the plan minimizes (default "
+      "cost_per_month)" },
+    { .name = "seeds", .type = GS_KT_INT, .lo = 2, .hi = 1000,
+      .desc = "seeds every verdict needs (default 5)" },
+    { .name = "min_seeds", .type = GS_KT_INT, .lo = 2, .hi = 1000,
+      .desc = "seeds run before a clear miss stops a candidate (default 3)" },
+    { .name = "max_seeds", .type = GS_KT_INT, .lo = 2, .hi = 1000,
+      .desc = "the most seeds a straddling interval may take (default "
+      "2 x seeds)" },
+    { .name = "indifference", .type = GS_KT_NUM,
+      .schema = "\"type\": \"number\", \"minimum\": 0, "
+      "\"exclusiveMaximum\": 0.5",
+      .desc = "a target's indifference zone, a share of it (default 0.01)" },
+    { .name = "horizon", .type = GS_KT_STR, .maxlen = 15, .names = horizons,
+      .desc = "steady (warm-up deleted) or finite (the whole run); default "
+      "from the workload" },
+    { .name = "precision", .type = GS_KT_NUM,
+      .schema = "\"type\": \"number\", \"exclusiveMinimum\": 0, "
+      "\"exclusiveMaximum\": 1",
+      .desc = "steady state: each target's relative half-width asked "
+      "(default 0.05)" },
+    { .name = "max_length_factor", .type = GS_KT_INT, .lo = 1, .hi = 1024,
+      .desc = "steady state: the longest run, a factor of the scenario's "
+      "(default 8)" },
+    { .name = "growth", .type = GS_KT_ARR, .max_items = 16,
+      .schema = "\"type\": \"array\", \"maxItems\": 16, \"items\": "
+      "{\"type\": \"number\", \"exclusiveMinimum\": 0, \"maximum\": 1000}",
+      .desc = "load factors the chosen plan is tried at" },
+    PK_END
+};
+
+static const struct gs_kt_obj t_plan = {
+    .id = "plan", .desc = "the question `gpusim plan` answers: the cheapest "
+    "fleet that meets the targets (docs/planning.md)", .keys = k_plan
+};
 
 /* --- the plan section ---------------------------------------------------- */
 
@@ -51,14 +358,28 @@ static int perr(struct pctx *c, const char *path, const char *fmt, ...)
     return rc;
 }
 
+/* o (at path) must be an object with only t's keys, and at least one of
+ * them when t's rule asks for one ("any"). */
 static int keys(struct pctx *c, const struct gs_json *o, const char *path,
-                const char *const *allowed)
+                const struct gs_kt_obj *t)
 {
     struct gs_jin in = { c->file, c->d };
-    return gs_json_keys(&in, o, path, allowed);
+    int rc = gs_kt_keys(&in, o, path, t);
+    if (rc < 0 || t->rules == NULL || t->rules[0].any == NULL)
+        return rc;
+    char list[400] = "";
+    for (const char *w = t->rules[0].any; *w;) {
+        char k[64];
+        size_t n = strcspn(w, " ");
+        snprintf(k, sizeof k, "%.*s", (int)n, w);
+        if (gs_json_get(o, k) != NULL)
+            return 0;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 list[0] ? ", " : "", k);
+        w += n + (w[n] == ' ');
+    }
+    return perr(c, path, "give at least one of %s", list);
 }
-
-#define PKEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static int add_target(struct pctx *c, const char *path, const char *metric,
                       double limit, int upper)
@@ -86,7 +407,8 @@ static int dur_value(struct pctx *c, const struct gs_json *v, const char *path,
                      double *out)
 {
     gs_time t;
-    if (gs_json_is_number(v) && gs_json_number(v) >= 0) {
+    if (gs_json_is_number(v) && gs_json_number(v) >= 0 &&
+        gs_json_number(v) < 9.0e12) {
         *out = gs_json_number(v);
         return 0;
     }
@@ -136,9 +458,7 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
 {
     const char *path = "$.plan.targets";
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("wait_mean", "wait_p95", "wait_p99",
-                                     "sla_violations", "availability",
-                                     "tiers", "services", "metrics"))) < 0 ||
+    if ((rc = keys(c, o, path, &t_targets)) < 0 ||
         (rc = scope_targets(c, o, path, "")) < 0)
         return rc;
     const struct gs_json *v = gs_json_get(o, "availability");
@@ -149,16 +469,13 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
         return rc;
     const struct gs_json *tiers = gs_json_get(o, "tiers");
     if (tiers) {
-        if ((rc = keys(c, tiers, "$.plan.targets.tiers",
-                       PKEYS("inference", "training", "interactive",
-                             "data"))) < 0)
+        if ((rc = keys(c, tiers, "$.plan.targets.tiers", &t_tiers)) < 0)
             return rc;
         for (const struct gs_json *t = gs_json_first(tiers); t; t = gs_json_next(t)) {
             char p[200], prefix[64];
             snprintf(p, sizeof p, "$.plan.targets.tiers.%s", gs_json_key(t));
             snprintf(prefix, sizeof prefix, "%s.", gs_json_key(t));
-            if ((rc = keys(c, t, p, PKEYS("wait_mean", "wait_p95", "wait_p99",
-                                          "sla_violations"))) < 0 ||
+            if ((rc = keys(c, t, p, &t_scope)) < 0 ||
                 (rc = scope_targets(c, t, p, prefix)) < 0)
                 return rc;
         }
@@ -171,11 +488,7 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
         for (const struct gs_json *t = gs_json_first(sv); t; t = gs_json_next(t)) {
             char p[200];
             snprintf(p, sizeof p, "$.plan.targets.services.%s", gs_json_key(t));
-            if ((rc = keys(c, t, p, PKEYS("ttft_mean", "ttft_p50",
-                                          "ttft_p95", "ttft_p99", "itl_mean",
-                                          "itl_p50", "itl_p95", "itl_p99",
-                                          "e2e_mean", "e2e_p50", "e2e_p95",
-                                          "e2e_p99", "attainment"))) < 0)
+            if ((rc = keys(c, t, p, &t_svc_targets)) < 0)
                 return rc;
             for (const struct gs_json *k = gs_json_first(t); k; k = gs_json_next(k)) {
                 char pk[300], m[GS_PLAN_NAME * 2];
@@ -200,7 +513,7 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
         for (const struct gs_json *m = gs_json_first(ms); m; m = gs_json_next(m)) {
             char p[300];
             snprintf(p, sizeof p, "$.plan.targets.metrics.%s", gs_json_key(m));
-            if ((rc = keys(c, m, p, PKEYS("max", "min"))) < 0)
+            if ((rc = keys(c, m, p, &t_bound)) < 0)
                 return rc;
             for (const struct gs_json *b = gs_json_first(m); b; b = gs_json_next(b)) {
                 char pb[340];
@@ -236,6 +549,7 @@ static struct gs_plan_axis *new_axis(struct pctx *c, const char *path,
     struct gs_plan_axis *a = &p->ax[p->naxes++];
     memset(a, 0, sizeof *a);
     snprintf(a->label, sizeof a->label, "%s", label);
+    snprintf(a->path, sizeof a->path, "%s", path);
     a->nvalues = n;
     a->spot_pool = -1;
     a->names = calloc((size_t)n, sizeof *a->names);
@@ -409,14 +723,16 @@ static int pool_nodes(struct pctx *c, const struct pref *r)
         const struct gs_json *st = gs_json_get(r->o, "step");
         if (st) {
             if (!gs_json_is_number(st) || gs_json_number(st) < 1 ||
+                gs_json_number(st) > 100000 ||
                 gs_json_number(st) != floor(gs_json_number(st)))
-                return perr(c, r->path, "step: expected a whole number >= 1");
+                return perr(c, r->path, "step: expected a whole number from "
+                            "1 to 100000");
             step = gs_json_number(st);
         }
-        if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi < lo ||
-            hi > 100000)
-            return perr(c, np, "expected whole numbers 0 <= min <= max <= "
-                        "100000");
+        if (lo != floor(lo) || hi != floor(hi) || lo < 0 || hi > 100000)
+            return perr(c, np, "expected whole numbers from 0 to 100000");
+        if (hi < lo)
+            return perr(c, np, "min %g is above max %g", lo, hi);
         for (int k = 0; k < c->p->ncounts; k++)
             if (c->p->counts[k].pool == r->pool)
                 return perr(c, np, "pool '%s' is searched twice", r->pname);
@@ -628,10 +944,7 @@ static int pool_spot(struct pctx *c, const struct pref *r)
 static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("pool", "nodes", "step", "cap", "gpu",
-                                     "price_per_gpu_hour", "market",
-                                     "spot_share", "spot_discount", "spot", "sharing",
-                                     "variants"))) < 0)
+    if ((rc = keys(c, o, path, &t_pool)) < 0)
         return rc;
     char pp[300];
     snprintf(pp, sizeof pp, "%s.pool", path);
@@ -663,8 +976,7 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
 static int parse_service(struct pctx *c, const struct gs_json *o, const char *path)
 {
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("service", "replicas", "cap", "tp",
-                                     "gpu"))) < 0)
+    if ((rc = keys(c, o, path, &t_svc)) < 0)
         return rc;
     const struct gs_json *nm = gs_json_get(o, "service");
     int si = -1;
@@ -681,9 +993,10 @@ static int parse_service(struct pctx *c, const struct gs_json *o, const char *pa
             !gs_json_is_number(gs_json_first(r)) || !gs_json_is_number(gs_json_next(gs_json_first(r))))
             return perr(c, lp, "expected [min, max] replica counts");
         double lo = gs_json_number(gs_json_first(r)), hi = gs_json_number(gs_json_next(gs_json_first(r)));
-        if (lo != floor(lo) || hi != floor(hi) || lo < 1 || hi < lo ||
-            hi > 100000)
-            return perr(c, lp, "expected whole numbers 1 <= min <= max");
+        if (lo != floor(lo) || hi != floor(hi) || lo < 1 || hi > 100000)
+            return perr(c, lp, "expected whole numbers from 1 to 100000");
+        if (hi < lo)
+            return perr(c, lp, "min %g is above max %g", lo, hi);
         struct gs_plan_count *nc = realloc(c->p->counts,
                                            (size_t)(c->p->ncounts + 1) *
                                            sizeof *nc);
@@ -740,8 +1053,7 @@ static int parse_search(struct pctx *c, const struct gs_json *o)
 {
     const char *path = "$.plan.search";
     int rc;
-    if ((rc = keys(c, o, path, PKEYS("pools", "services", "policies",
-                                     "choices"))) < 0)
+    if ((rc = keys(c, o, path, &t_search)) < 0)
         return rc;
     if ((rc = parse_list(c, o, "pools", parse_pool)) < 0 ||
         (rc = parse_list(c, o, "services", parse_service)) < 0)
@@ -759,7 +1071,7 @@ static int parse_search(struct pctx *c, const struct gs_json *o)
             char p[64], vp[80];
             snprintf(p, sizeof p, "$.plan.search.choices[%d]", i);
             snprintf(vp, sizeof vp, "%s.values", p);
-            if ((rc = keys(c, it, p, PKEYS("key", "values"))) < 0)
+            if ((rc = keys(c, it, p, &t_choice)) < 0)
                 return rc;
             const struct gs_json *k = gs_json_get(it, "key");
             const struct gs_json *v = gs_json_get(it, "values");
@@ -789,12 +1101,7 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     struct pctx c = { file, d, s, gs_json_get(root,
                                                                   "fleet"), p };
     int rc;
-    if ((rc = keys(&c, o, "$.plan", PKEYS("targets", "search", "objective",
-                                          "seeds", "min_seeds",
-                                          "max_seeds", "indifference",
-                                          "horizon", "precision",
-                                          "max_length_factor",
-                                          "growth"))) < 0)
+    if ((rc = keys(&c, o, "$.plan", &t_plan)) < 0)
         goto fail;
     const struct gs_json *t = gs_json_get(o, "targets");
     const struct gs_json *se = gs_json_get(o, "search");
@@ -809,19 +1116,16 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
     if ((rc = parse_targets(&c, t)) < 0 || (rc = parse_search(&c, se)) < 0)
         goto fail;
     const struct gs_json *v = gs_json_get(o, "objective");
-    static const char *const objectives[] = {
-        "cost_per_month", "cost_per_million_tokens", "energy_kwh_per_month",
-        "carbon_kg_per_month",
-    };
     p->objective = -1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         if (v == NULL ? k == 0 : gs_json_is_string(v) &&
                                  strcmp(gs_json_string(v), objectives[k]) == 0)
             p->objective = k;
     if (p->objective < 0) {
         rc = perr(&c, "$.plan.objective", "unknown objective (known: "
                   "cost_per_month, cost_per_million_tokens, "
-                  "energy_kwh_per_month, carbon_kg_per_month)");
+                  "energy_kwh_per_month, carbon_kg_per_month, "
+                  "energy_cost_per_month)");
         goto fail;
     }
     if (p->objective == 1 && s->nsvcs == 0) {
@@ -945,3 +1249,63 @@ int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
     gs_json_free(doc);
     return rc;
 }
+
+/* --- `gpusim scenario --check` ------------------------------------------ */
+
+/* Value v of axis a (spot axes: the spot pool it makes, v unused) applied
+ * to s alone: 0, or the scenario's complaint in d, placed at the value. */
+static int check_value(const struct gs_scenario *s,
+                       const struct gs_plan_axis *a, int v, struct gs_diag *d)
+{
+    struct gs_edit spot[2];
+    char k0[64], k1[64];
+    const struct gs_edit *e = a->spot_pool >= 0 ? spot : a->edits[v];
+    int n = a->spot_pool >= 0 ? 2 : a->nedits[v];
+    if (a->spot_pool >= 0) {
+        snprintf(k0, sizeof k0, "fleet[%d].market", a->spot_pool);
+        snprintf(k1, sizeof k1, "fleet[%d].spot", a->spot_pool);
+        spot[0] = (struct gs_edit){ .op = GS_EDIT_SET, .value = "\"spot\"" };
+        spot[1] = (struct gs_edit){ .op = GS_EDIT_SET, .value = a->spot_cfg };
+        snprintf(spot[0].path, sizeof spot[0].path, "%s", k0);
+        snprintf(spot[1].path, sizeof spot[1].path, "%s", k1);
+    }
+    struct gs_diag dd = { 0 };
+    struct gs_scenario *sc = NULL;
+    char *text = NULL;
+    int rc = gs_json_edit(s->text, e, n, &text, "$.plan", &dd);
+    if (rc == 0)
+        rc = gs_reparse(s, text, &sc, &dd);
+    if (rc == 0)
+        rc = gs_check_names(sc, &dd);
+    free(text);
+    gs_scenario_free(sc);
+    if (rc == 0)
+        return 0;
+    /* "FILE (edited): $.fleet[0].market" -> "$.fleet[0].market" */
+    const char *in = strstr(dd.where, " (edited): ");
+    char where[700];
+    if (a->spot_pool >= 0)
+        snprintf(where, sizeof where, "%s: %s", s->file, a->path);
+    else
+        snprintf(where, sizeof where, "%s: %s[%d]", s->file, a->path, v);
+    return gs_diag_set(d, rc, where, "makes the scenario invalid: %s: %s",
+                       in ? in + 11 : dd.where, dd.what);
+}
+
+static int plan_check(const struct gs_scenario *s, struct gs_diag *d)
+{
+    struct gs_plancfg *p = NULL;
+    int rc = gs_plancfg_load(s, &p, d);
+    for (int a = 0; rc == 0 && p && a < p->naxes; a++) {
+        const struct gs_plan_axis *ax = &p->ax[a];
+        int nv = ax->spot_pool >= 0 ? 1 : ax->nvalues;
+        for (int v = 0; rc == 0 && v < nv; v++)
+            rc = check_value(s, ax, v, d);
+    }
+    gs_plancfg_free(p);
+    return rc;
+}
+
+const struct gs_sc_section gs_plan_section = {
+    .key = "plan", .table = &t_plan, .check = plan_check,
+};

@@ -47,6 +47,7 @@ struct gs_plan_target {
  * of edits of the scenario. */
 struct gs_plan_axis {
     char label[GS_PLAN_NAME];   /* "policy", "pool h100 gpu", ... */
+    char path[160];             /* its JSON path, for messages */
     int nvalues;
     int spot_pool;              /* a spot-share axis: the pool it splits
                                    (index in $.fleet), else -1 */
@@ -81,7 +82,8 @@ struct gs_plancfg {
     struct gs_plan_count *counts;
     int objective;              /* 0: cost per month, 1: cost per million
                                    output tokens, 2: facility kWh per
-                                   month, 3: kg CO2e per month (energy.h) */
+                                   month, 3: kg CO2e per month, 4: energy
+                                   cost per month (energy.h) */
     int seeds, min_seeds;       /* seeds every verdict needs; seeds run
                                    before a clear miss stops a candidate */
     int max_seeds;              /* the cap: a candidate whose interval
@@ -117,5 +119,12 @@ void gs_plancfg_free(struct gs_plancfg *p);
  * filled (file: $.plan...). */
 int gs_plancfg_load(const struct gs_scenario *s, struct gs_plancfg **out,
                     struct gs_diag *d);
+
+/* $.plan as a section of the scenario (scenario.h): its key table, for
+ * `gpusim scenario --schema`, and its check, for `gpusim scenario --check`
+ * -- the section read as `gpusim plan` reads it, and every value of every
+ * choice applied to the scenario and validated, as the search does before
+ * its first run.  The CLI hands it to both. */
+extern const struct gs_sc_section gs_plan_section;
 
 #endif

@@ -387,9 +387,9 @@ static void cand_stats(const struct search *s, struct cand *x)
         x->obj = sum / x->nrun;
     } else if (s->pc->objective >= 2) {
         /* the energy model's rates, per hour of the run, over a month */
-        x->obj = 730 * x->mean[gs_plan_metric(s->pc->objective == 2
-                                                  ? "power_mean_kw"
-                                                  : "carbon_kg_per_hour")];
+        static const char *const rate[] = { "power_mean_kw",
+            "carbon_kg_per_hour", "energy_cost_usd_per_hour" };
+        x->obj = 730 * x->mean[gs_plan_metric(rate[s->pc->objective - 2])];
     }
 }
 

@@ -346,6 +346,14 @@ static int replay_args(struct rargs *a, int argc, char **argv)
     }
     if (a->file == NULL)
         return rusage("%s", "which scenario?");
+    /* a table that cannot be written (past PATH_MAX, a folder, a device)
+     * is bad usage, said before the replay */
+    struct gs_diag d = { 0 };
+    if (a->jobs && gs_out_check(a->jobs, &d) < 0) {
+        char msg[1200];
+        gs_diag_format(&d, msg, sizeof msg);
+        return rusage("--jobs: %s", msg);
+    }
     return 0;
 }
 
