@@ -81,8 +81,8 @@ static void test_index_vs_bruteforce(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -184,7 +184,7 @@ static void test_gang_and_down_nodes(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               4, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+                               4, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_range rg = { 0, 0, 4 };
     struct gs_need n = { 20, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };         /* 2 whole nodes + 4 */
@@ -394,14 +394,14 @@ static void test_index_incremental(void)
     int h100 = gs_catalog_find(&cat, "H100-80GB");
     int a100 = gs_catalog_find(&cat, "A100-80GB");
     struct gs_pool_spec sp[7] = {
-        { "plain", "", h100, 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
+        { "plain", "", h100, 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
         { "t4", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 },
-          32000, 100000, 0, 0, 0, 0 },
-        { "mig", "", h100, 9, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "migfix", "", a100, 5, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "ts", "", a100, 11, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "frac", "", h100, 13, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "cpu", "", -1, 6, 0, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
+          32000, 100000, 0, 0, 0, 0, 0, 0, 0 },
+        { "mig", "", h100, 9, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "migfix", "", a100, 5, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "ts", "", a100, 11, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "frac", "", h100, 13, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "cpu", "", -1, 6, 0, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
     };
     struct gs_diag d = { 0 };
     sp[2].share.mode = GS_SHARE_MIG;

@@ -127,7 +127,7 @@ static void test_frag_value(void)
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "A100-80GB"),
-                               1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+                               1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_shape sh[2] = { { 1, 500, 0, 0.5, 0, 0 },
                               { 2, 1000, 0, 0.5, 0, 0 } };
@@ -159,8 +159,8 @@ static void test_classes_vs_bruteforce(void)
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 23, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "b", "", gs_catalog_find(&cat, "T4"), 11, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 23, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 11, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
     struct gs_shape sh[3] = { { 1, 300, 0, 0.4, 0, 0 },
@@ -268,9 +268,9 @@ static void test_transitions_vs_scratch(void)
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[2] = {
         { "a", "", gs_catalog_find(&cat, "H100-80GB"), 131, 8, 0, 0, { 0 },
-          0, 0, 0, 0, 0, 0 },
+          0, 0, 0, 0, 0, 0, 0, 0, 0 },
         { "f", "", gs_catalog_find(&cat, "A100-80GB"), 9, 4, 0, 0, { 0 },
-          0, 0, 0, 0, 0, 0 },
+          0, 0, 0, 0, 0, 0, 0, 0, 0 },
     };
     sp[1].share.mode = GS_SHARE_FRAC;
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 2);
@@ -566,7 +566,7 @@ static void test_frag_cpu(void)
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "A100-80GB"),
-                               1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+                               1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_shape sh[2] = { { 1, 500, 0, 0.5, 8000, 0 },
                               { 1, 1000, 0, 0.5, 16000, 0 } };

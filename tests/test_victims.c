@@ -106,9 +106,9 @@ static void test_index_vs_scan(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[3] = {
-        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
-        { "c", "", gs_catalog_find(&cat, "A10"), 1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 },
+        { "a", "", gs_catalog_find(&cat, "H100-80GB"), 37, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "b", "", gs_catalog_find(&cat, "T4"), 20, 4, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+        { "c", "", gs_catalog_find(&cat, "A10"), 1, 2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
     };
     struct gs_fleet *f = gs_fleet_new(&cat, sp, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -267,7 +267,7 @@ static void test_by_hand(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               3, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+                               3, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_victims *v = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_victims_new(f, &v), 0);
@@ -315,7 +315,7 @@ static void test_no_watcher_slot(void)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "H100-80GB"),
-                               2, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+                               2, 8, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
     struct gs_victims *v[GS_FLEET_WATCHERS + 1];
     for (int i = 0; i < GS_FLEET_WATCHERS; i++)
