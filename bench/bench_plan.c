@@ -18,7 +18,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>

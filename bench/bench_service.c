@@ -19,7 +19,7 @@
 #include "benchutil.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <stdio.h>
 #include <stdlib.h>

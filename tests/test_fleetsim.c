@@ -18,7 +18,7 @@
 #include "../sim/inference/llm.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/io/source.h"
 
 #include <math.h>

@@ -16,7 +16,7 @@
  * sharing layout, the policy, any key's values) and pools whose node count
  * is searched by bisection (plan.c). */
 #include "planjson.h"
-#include "../core/params.h"
+#include "../base/params.h"
 #include "../../policies/policy.h"
 #include "../io/keytab.h"
 #include "../io/scenario.h"

@@ -28,7 +28,7 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/model.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../../policies/policy.h"
 
 #include <errno.h>
