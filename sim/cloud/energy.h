@@ -10,7 +10,7 @@
 #define GS_ENERGY_H
 
 #include "../core/model.h"
-#include "energycfg.h"
+#include "../spec/energycfg.h"
 
 struct gs_sim;
 

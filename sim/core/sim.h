@@ -20,7 +20,7 @@
 #include "../cluster/fleet.h"
 #include "job.h"
 #include "metrics.h"
-#include "../io/scenario.h"
+#include "../spec/scenario.h"
 #include "../../policies/policy.h"
 
 #include <stdio.h>
