@@ -220,7 +220,7 @@ asan:
 # Every benchmark runs; one that fails (a check it makes, such as
 # bench_tenants' ratio to fifo) fails `make bench` at the end.
 bench: $(BENCH_BIN) $(B)/gpusim
-	@bad=""; for b in $(BENCH_BIN); do echo "== $$b"; $$b || bad="$$bad $$b"; \
+	@bad=""; for b in $(BENCH_BIN); do echo "== $$b"; GPUSIM=$(B)/gpusim $$b || bad="$$bad $$b"; \
 	done; if [ -n "$$bad" ]; then echo "bench: failed:$$bad"; exit 1; fi
 
 # --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang

@@ -15,7 +15,7 @@
 #include "benchutil.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
  * run are what to compare. */
 #include "benchutil.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,7 +86,10 @@ static void lengths(const char *file, char *buf, size_t n)
     free(pick);
 }
 
-/* Wall seconds of one run of the scenario as given (its first seed). */
+static double one_cpu;   /* CPU seconds of the last one_run */
+
+/* Wall seconds of one run of the scenario as given (its first seed); its
+ * CPU seconds in one_cpu. */
 static double one_run(const char *scenario)
 {
     struct gs_diag d = { 0 };
@@ -95,15 +98,33 @@ static double one_run(const char *scenario)
         return NAN;
     struct gs_sim_opts o = { .seed = sc->seed, .set_seed = 1 };
     struct gs_sim *sim = NULL;
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     int rc = gs_sim_new(sc, &o, &sim, &d);
     if (rc == 0)
         rc = gs_sim_run(sim, &d);
     double dt = bench_now() - t0;
+    one_cpu = bench_cpu_now() - c0;
     gs_sim_free(sim);
     gs_scenario_free(sc);
     return rc == 0 ? dt : NAN;
 }
+
+/* The regression check: a plan's CPU seconds (workers included) over one
+ * run's, measured side by side -- the number of runs' worth of work the
+ * question costs, which neither the machine's speed nor its load moves
+ * much.  Ceilings are 1.5 x what issue 27's planner work measured (see
+ * docs/planning.md; plan-fleet-sim-gpus, which runs nothing, gets a few
+ * runs of slack, as its figure is two small times' ratio); a plan past its
+ * ceiling fails make bench.  A change that makes a question take more
+ * runs on purpose raises its ceiling and says why. */
+static const struct {
+    const char *scenario;
+    double ceiling;
+} ceilings[] = {
+    { "scenarios/plan-erlang.json", 200 },         /* 133 measured */
+    { "scenarios/plan-fleet-sim-gpus.json", 5 },   /* 1.3: no run */
+    { "scenarios/plan-mixed-tier.json", 520 },     /* 344 */
+};
 
 static int bench(const char *scenario, const char *jobs)
 {
@@ -111,7 +132,7 @@ static int bench(const char *scenario, const char *jobs)
     snprintf(out, sizeof out, "/tmp/bench-plan-%ld.h5", (long)getpid());
     char *argv[] = { (char *)scenario, "--quiet", "--no-plots", "--jobs",
                      (char *)jobs, "--force", "--out", out, NULL };
-    double one = one_run(scenario);
+    double one = one_run(scenario), one_c = one_cpu;
     double c0 = cpu_s(), t0 = bench_now();
     int rc = gs_plan_main(8, argv);
     double dt = bench_now() - t0, dc = cpu_s() - c0;
@@ -124,18 +145,28 @@ static int bench(const char *scenario, const char *jobs)
         fprintf(stderr, "bench_plan: %s exited %d\n", scenario, rc);
         return 1;
     }
+    double ceil_cpu = INFINITY;
+    for (size_t i = 0; i < sizeof ceilings / sizeof ceilings[0]; i++)
+        if (strcmp(ceilings[i].scenario, scenario) == 0)
+            ceil_cpu = ceilings[i].ceiling;
+    double ratio = dc / one_c;
     printf("plan %-36s %s worker%s: %7.2f s wall, %7.2f s CPU, %5.0f runs, "
-           "%10.0f jobs+requests; one run %.3f s, plan = %.1f x one run\n"
-           "     %s\n", scenario, jobs, strcmp(jobs, "1") ? "s" : " ", dt, dc,
-           runs, simd, one, dt / one, lens);
+           "%10.0f jobs+requests; one run %.3f s wall, %.3f s CPU; plan = "
+           "%.1f x one run (wall), %.1f x (CPU; ceiling %.0f)\n"
+           "     %s\n", scenario, jobs, strcmp(jobs, "1") ? "s" : " ", dt,
+           dc, runs, simd, one, one_c, dt / one, ratio, ceil_cpu, lens);
+    if (!(ratio <= ceil_cpu)) {
+        printf("bench_plan: FAILED: %s costs %.1f runs of CPU, over its "
+               "ceiling %.0f\n", scenario, ratio, ceil_cpu);
+        return 1;
+    }
     return 0;
 }
 
 int main(void)
 {
-    if (bench("scenarios/plan-erlang.json", "2") ||
-        bench("scenarios/plan-fleet-sim-gpus.json", "2") ||
-        bench("scenarios/plan-mixed-tier.json", "2"))
-        return 1;
-    return 0;
+    int bad = 0;
+    for (size_t i = 0; i < sizeof ceilings / sizeof ceilings[0]; i++)
+        bad |= bench(ceilings[i].scenario, "2");
+    return bad;
 }

@@ -21,7 +21,7 @@
 #include "../sim/studies/compare.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>

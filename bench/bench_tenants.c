@@ -40,7 +40,7 @@
 #include "benchutil.h"
 #include "../policies/policy.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
  * never starting with '<' or '|'; anything else aborts, which libFuzzer
  * reports. */
 #include "fuzz.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/io/gnuplot.h"
 #include "../sim/io/report.h"
 #include "../sim/io/scenario.h"

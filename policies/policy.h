@@ -35,7 +35,7 @@
 #define GS_POLICY_H
 
 #include "../sim/base/err.h"
-#include "../sim/core/params.h"
+#include "../sim/base/params.h"
 #include "../sim/core/job.h"
 
 #define GS_POLICY_ABI 5   /* 3: struct gs_job and gs_jobspec reordered (issue 10);

@@ -8,9 +8,15 @@
  * gs_test_long() says whether GS_TEST_LONG=1 is set (`make test-long`): a
  * test with a slow exhaustive variant (more steps, more jobs, a tighter
  * bound) runs it then, and its quick form otherwise.  `make test-long` runs
- * every test program whose source names gs_test_long or GS_TEST_LONG. */
+ * every test program whose source names gs_test_long or GS_TEST_LONG.
+ *
+ * Like gpusim's own command line, the runner installs the built-in models
+ * first (sim/setup/builtin.h: gs_builtin_install), so that a test may ask
+ * for the summary's fields or a plan's targets before any simulation. */
 #ifndef GS_CUTEST_H
 #define GS_CUTEST_H
+
+#include "../sim/setup/builtin.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -25,7 +31,7 @@ static inline int gs_test_long(void)
 
 static inline int gs_test_run(const char *name, CU_TestInfo *tests)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
+    if (gs_builtin_install() < 0 || CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     CU_SuiteInfo suites[] = { { (char *)name, NULL, NULL, NULL, NULL, tests },
                               CU_SUITE_INFO_NULL };

@@ -4,7 +4,7 @@
 #define GS_SIMUTIL_H
 
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/io/report.h"
 
 #include <stdio.h>

@@ -1508,7 +1508,75 @@ static void test_h5_shipped_described(void)
     }
 }
 
+/* The data rows ("# ..." lines aside) of file path, each up to 4 numbers
+ * into v[row][0..3]; the row count (at most max). */
+static int data_rows(const char *path, double v[][4], int max)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    char line[512];
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f))
+        if (line[0] != '#' &&
+            sscanf(line, "%lf %lf %lf %lf", &v[n][0], &v[n][1], &v[n][2],
+                   &v[n][3]) >= 2)
+            n++;
+    fclose(f);
+    return n;
+}
+
+/* compare's plots carry information when every run costs the same
+ * (quickstart's fleet is fixed): cost_sla then plots each seed's SLA
+ * violations and mean wait by policy, not one vertical line of costs; the
+ * services' TTFT and ITL CDFs are drawn; and gnuplot's own warnings
+ * ("empty x range") never reach the user. */
+static void test_compare_plots(void)
+{
+    char *err = NULL;
+    CU_ASSERT_EQUAL_FATAL(sh("compare quickstart -p fifo,hps -s 2 -q "
+                             "--plots gs-cli-cp -o gs-cli-cp.h5", NULL, &err),
+                          0);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "(utilization.png, "
+                                         "wait_cdf.png, cost_sla.png, "
+                                         "latency_cdf.png)"));
+    CU_ASSERT_PTR_NULL(err ? strcasestr(err, "warning") : NULL);
+    if (err && strcasestr(err, "warning"))
+        printf("\n    %s", err);
+    free(err);
+    double v[64][4];
+    for (int p = 0; p < 2; p++) {
+        char path[300];
+        snprintf(path, sizeof path, "gs-cli-cp/cost_sla-%s.dat",
+                 p ? "hps" : "fifo");
+        /* one row a seed: the same cost, SLA violations and waits that
+         * tell the seeds apart */
+        CU_ASSERT_EQUAL(data_rows(wp(path), v, 64), 2);
+        CU_ASSERT_DOUBLE_EQUAL(v[0][0], v[1][0], 1e-6);
+        CU_ASSERT(v[0][1] != v[1][1] || v[0][2] != v[1][2]);
+        CU_ASSERT(v[0][2] > 0 && v[1][2] > 0);
+        /* the latency CDFs: many points, rising to 1 */
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, "gs-cli-cp/%s-%s.dat",
+                     k ? "itl" : "ttft", p ? "hps" : "fifo");
+            int n = data_rows(wp(path), v, 64);
+            CU_ASSERT(n >= 64);
+            CU_ASSERT(v[0][0] > 0 && v[0][1] > 0 && v[0][1] <= 1);
+        }
+    }
+    static const char *const png[] = { "utilization", "wait_cdf",
+                                       "cost_sla", "latency_cdf" };
+    for (int i = 0; i < 4; i++) {
+        char path[300];
+        struct stat st;
+        snprintf(path, sizeof path, "gs-cli-cp/%s.png", png[i]);
+        CU_ASSERT(stat(wp(path), &st) == 0 && st.st_size > 2000);
+    }
+}
+
 static CU_TestInfo tests[] = {
+    { "compare's plots: equal costs, TTFT/ITL, no gnuplot warnings",
+      test_compare_plots },
     { "bad input: exit 2, message, no result file", test_bad_input },
     { "run: deterministic stdout; HDF5 reads back equal", test_run_and_h5 },
     { "version, policies, help, scenario", test_other_commands },

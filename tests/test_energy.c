@@ -23,6 +23,7 @@
 #include "../sim/cluster/power.h"
 #include "../sim/inference/llm.h"
 #include "../sim/inference/llmcalib.h"
+#include "../sim/inference/service.h"
 
 #include <math.h>
 
@@ -445,6 +446,66 @@ static void test_hosts_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 1100, 1e-9);
 }
 
+/* Energy per request by hand: one Llama-3-8B replica on one H100 (PUE
+ * 1.5), requests rare enough to run alone.  A request alone on the
+ * replica gets every iteration from its arrival to its end, back to back:
+ * its energy lies between the replica's static power (board idle, the
+ * slot's host share, x PUE: 1.5 x (175 + 575) W) and that plus the
+ * board's dynamic limit (1.5 x 525 W), times its end-to-end time.  The
+ * requests and the service's idle energy add up to its energy. */
+static void test_request_energy(void)
+{
+    static const char scen[] =
+        "{\"name\": \"re\", \"seed\": 3, \"horizon\": \"1h\","
+        " \"energy\": {\"pue\": 1.5},"
+        " \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", \"nodes\": 1,"
+        " \"gpus_per_node\": 1}],"
+        " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}},"
+        " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
+        " \"tp\": 1, \"gpu\": \"H100-80GB\", \"replicas\": 1,"
+        " \"requests\": {\"generate\": {\"rate_per_second\": 0.02,"
+        " \"until\": \"1h\", \"input_tokens\": {\"dist\": \"lognormal\","
+        " \"median\": 600, \"sigma\": 0.5, \"max\": 4000},"
+        " \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 200,"
+        " \"sigma\": 0.5, \"max\": 1000}}}}]}";
+    struct run r;
+    run_text(&r, scen, IDLE_TRACE);
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    double st = 1.5 * (H100_IDLE + H100_HOST_BUSY), dyn = 1.5 * (700 -
+                                                                 H100_IDLE);
+    int alone = 0, ok = 0;
+    double sum = 0, worst = 0;
+    for (long i = 0; i < n; i++) {
+        sum += q[i].energy_j / 3.6e6;
+        if (q[i].state != GS_REQ_DONE || q[i].restarts ||
+            (i > 0 && q[i - 1].end > q[i].arrival) ||
+            (i + 1 < n && q[i + 1].arrival < q[i].end))
+            continue;
+        double e2e = q[i].end - q[i].arrival, w = q[i].energy_j / e2e;
+        alone++;
+        ok += w >= st * (1 - 1e-9) && w <= (st + dyn) * (1 + 1e-9);
+        if (w / st > worst)
+            worst = w / st;
+    }
+    printf("\n    [%ld requests, %d alone, their power within [static, "
+           "static + dynamic]: %d, at most %.3f x static; requests %.4f + "
+           "idle %.4f of %.4f kWh]", n, alone, ok, worst, sum, v->idle_kwh,
+           v->energy_kwh);
+    CU_ASSERT(alone >= 20);
+    CU_ASSERT_EQUAL(ok, alone);
+    CU_ASSERT(worst > 1.01);            /* the dynamic part is there */
+    CU_ASSERT_DOUBLE_EQUAL(sum + v->idle_kwh, v->energy_kwh,
+                           1e-5 * v->energy_kwh);
+    /* the idle part: the replica's static power outside its iterations */
+    CU_ASSERT(v->idle_kwh > 0 && v->idle_kwh < v->energy_kwh);
+    run_free(&r);
+}
+
 /* M/M/c on 1-GPU nodes of two models of the same speed: "A100-hot"
  * draws twice the power at a lower price.  The same node count meets the
  * wait target on either; cost picks the hot one, carbon and energy cost
@@ -506,6 +567,8 @@ static CU_TestInfo tests[] = {
     { "a job by hand; tenants + idle = fleet", test_job_and_tenants },
     { "power cap slows compute, never above the cap", test_power_cap },
     { "hosts by hand: keys, defaults, GPU boards alone", test_hosts_by_hand },
+    { "energy per request by hand; requests + idle = service",
+      test_request_energy },
     { "power cap on the LLM engine", test_llm_cap },
     { "power cap against Splitwise's capped H100 rows", test_cap_splitwise },
     { "bad keys; regions by hand", test_bad_keys },

@@ -11,7 +11,7 @@
 #include "../traces/nodelist.h"
 #include "../traces/slurm.h"
 #include "../sim/cluster/mig.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/studies/replay.h"
 #include "../traces/dcgm.h"
 

@@ -8,6 +8,7 @@
  * ../shared/traces is missing. */
 #include "cutest.h"
 #include "../sim/inference/llmcalib.h"
+#include "../sim/inference/llmprof.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #define PERF "../shared/traces/splitwise/perf_model.csv"
+#define VIDUR "../shared/traces/vidur-profiling/compute"
 
 static const struct gs_gpu_llm truth = {
     .compute_eff = 0.55, .bw_eff = 0.85, .attn_eff = 0.3, .layer_us = 400,
@@ -245,8 +247,63 @@ static void test_cross_validation(void)
     gs_llm_calib_free(&c);
 }
 
+/* The issue's end-to-end check, as `gpusim llm calibrate` reports it: each
+ * LLM left out of the serving fit, and its layer shape out of the kernel
+ * fit.  `make test-long` only (about 20 s of CPU).  The bounds are the
+ * figures docs/inference.md reports, rounded up by a point: the issue's 9%
+ * is met only where the bound is below it. */
+static void test_leave_one_llm_out(void)
+{
+    if (!gs_test_long()) {
+        printf("\n    [long: GS_TEST_LONG=1]");
+        return;
+    }
+    if (shared_missing() || access(VIDUR, R_OK) != 0)
+        return;
+    static const struct { const char *dir, *gpu, *hw, *models[5];
+                          double bound[2][2]; } g[] = {
+        { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
+          "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
+          "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
+          { { 0.136, 0.089 }, { 0.092, 0.192 } } },
+        { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
+          "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
+          { { 0.125, 0.159 }, { 0.172, 0.153 } } },
+    };
+    static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
+    struct gs_llm_calib c;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        struct gs_llm_prof p = { 0 };
+        for (int m = 0; m < 5 && g[i].models[m]; m++) {
+            char path[300];
+            snprintf(path, sizeof path, VIDUR "/%s/%s/mlp.csv", g[i].dir,
+                     g[i].models[m]);
+            CU_ASSERT_EQUAL_FATAL(gs_llm_prof_read(path, &p, NULL), 0);
+        }
+        gs_llm_prof_groups(&p);
+        struct gs_llm_hw base;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_calib_hw(&cat, g[i].hw, &base), 0);
+        for (int m = 0; m < 2; m++) {
+            struct gs_llm_calib_err e;
+            CU_ASSERT_EQUAL(gs_llm_calib_leave_out(&c, &p, g[i].hw, llms[m],
+                                                   &base, &e, NULL), 0);
+            printf("\n    %s without %s: prompt %.1f%% token %.1f%%",
+                   g[i].gpu, llms[m], 100 * e.prompt_med, 100 * e.token_med);
+            CU_ASSERT(e.n == (m ? 57 : 19));
+            CU_ASSERT(e.prompt_med <= g[i].bound[m][0]);
+            CU_ASSERT(e.token_med <= g[i].bound[m][1]);
+        }
+        gs_llm_prof_free(&p);
+    }
+    gs_llm_calib_free(&c);
+}
+
 static CU_TestInfo tests[] = {
     { "fit recovers known factors", test_recovers_known_factors },
+    { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
     { "input errors name file and line", test_input_errors },
     { "Splitwise: median error <= 30% per (LLM, GPU, TP)",
       test_splitwise_fit },

@@ -11,7 +11,7 @@
 #include "cutest.h"
 #include "../sim/base/err.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/core/metrics.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/cloud/energy.h"

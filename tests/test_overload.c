@@ -27,7 +27,7 @@
  * scans nodes: a last case runs it on a fleet four times larger. */
 #include "cutest.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <stdio.h>
 #include <stdlib.h>

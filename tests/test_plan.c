@@ -21,7 +21,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/scenario.h"
 #include "../sim/inference/service.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -131,6 +131,51 @@ static void check_plan_lengths(const char *h5, const char *out, int want_len)
     free(pick);
 }
 
+/* The plan's metrics after the answer: those that apply, each once.
+ * plan-erlang has one on-demand pool, one tier, no service, no failures:
+ * cost_on_demand_usd and cost_on_demand_equiv_usd are cost_usd,
+ * utilization_makespan is utilization, attainment is 1 - sla_share,
+ * training.* repeat the overall metrics, availability is 1 in every run,
+ * cost_per_hour_usd is the answer's, wait_mean_s the target's; no
+ * inference or spot metric applies.  Each metric line names two. */
+static void check_short_metrics(const char *out)
+{
+    const char *m = out ? strstr(out, "\n  other metrics (") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const char *end = strstr(m, "\n\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    char *sec = strndup(m, (size_t)(end - m));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sec);
+    static const char *const shown[] = {
+        " utilization ", " cost_usd ", " wait_p95_s ", " sla_share ",
+        " cost_idle_usd ", " energy_kwh ",
+    };
+    static const char *const hidden[] = {
+        "cost_on_demand_usd", "cost_on_demand_equiv_usd",
+        "utilization_makespan", "throughput_makespan_jph", " attainment ",
+        "training.", "availability", "cost_per_hour_usd",
+        "cost_per_month_usd", " wait_mean_s ", "inference_", "spot_",
+    };
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        if (!strstr(sec, shown[i]))
+            printf("\n    not shown: %s", shown[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sec, shown[i]));
+    }
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++) {
+        if (strstr(sec, hidden[i]))
+            printf("\n    shown: %s", hidden[i]);
+        CU_ASSERT_PTR_NULL(strstr(sec, hidden[i]));
+    }
+    int lines = 0;
+    for (const char *c = sec; *c; c++)
+        lines += *c == '\n';
+    CU_ASSERT(lines >= 4 && lines <= 16);
+    /* the cost line says the price once */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  cost: $61.44 per hour, $44851 per "
+                                  "month (730 h)\n"));
+    free(sec);
+}
+
 static void test_mmc_mean_wait(void)
 {
     const double lambda = 8, mu = 1, target_h = 3.5 / 60;   /* the file's */
@@ -190,6 +235,7 @@ static void test_mmc_mean_wait(void)
         }
     }
     check_plan_lengths(gs_cli_tmp("/tmp/gs-test-plan-erlang.h5"), out, 8);
+    check_short_metrics(out);
     free(out);
     free(err);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-erlang.h5"));
@@ -452,6 +498,22 @@ static void test_service_replicas(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     int r = atoi(p + strlen("cheapest feasible plan: chat.replicas="));
     CU_ASSERT(r > 1 && r < 16);
+    /* a service's headline metrics, once: not the fleet-wide inference_*
+     * beside one service, not its details, no job metric without jobs */
+    const char *om = strstr(out, "\n  other metrics (");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    char *sec = strndup(om, (size_t)(strstr(om, "\n\n") ?
+                                     strstr(om, "\n\n") - om : 0));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.ttft_p99_s "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.sla_attainment "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, " service.chat.cost_per_mtok_usd "));
+    CU_ASSERT_PTR_NULL(strstr(sec, "service.chat.ttft_p95_s")); /* target */
+    CU_ASSERT_PTR_NULL(strstr(sec, "service.chat.queue_p50_s"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "inference_"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "jct_mean_s"));
+    CU_ASSERT_PTR_NULL(strstr(sec, "throughput_jobs_per_hour"));
+    free(sec);
     /* the Pareto front holds the chosen plan, and along it (cost order)
      * each feasible row is better in attainment than the feasible rows
      * before it: none is dominated */

@@ -21,7 +21,7 @@
  * 2.7%). */
 #include "cutest.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include "../sim/base/steady.h"
 #include "../sim/io/question.h"

@@ -435,12 +435,12 @@ static void test_rate_and_interrupt(void)
 static void test_models_table(void)
 {
     int n = 0;
-    for (int i = 0; gs_models[i]; i++, n++) {
-        CU_ASSERT_PTR_NOT_NULL(gs_models[i]->name);
-        CU_ASSERT_PTR_NOT_NULL(gs_models[i]->build);
+    for (int i = 0; gs_builtin_models[i]; i++, n++) {
+        CU_ASSERT_PTR_NOT_NULL(gs_builtin_models[i]->name);
+        CU_ASSERT_PTR_NOT_NULL(gs_builtin_models[i]->build);
         for (int k = 0; k < i; k++)
-            CU_ASSERT_STRING_NOT_EQUAL(gs_models[i]->name,
-                                       gs_models[k]->name);
+            CU_ASSERT_STRING_NOT_EQUAL(gs_builtin_models[i]->name,
+                                       gs_builtin_models[k]->name);
     }
     CU_ASSERT(n >= 2);
     struct run r;
@@ -450,6 +450,84 @@ static void test_models_table(void)
                         gs_sim_cloud(r.sim));
     CU_ASSERT_PTR_NULL(gs_sim_model(r.sim, &gs_share_model));
     run_free(&r);
+}
+
+/* The core names no model, policy, placer or reader: it takes them from
+ * the env it is handed (sim.h: gs_sim_env).  One table of built-in models
+ * is installed; a policy outside the env's table is unknown, with the
+ * env's names offered; the workload comes from the env's reader alone,
+ * which the core opens once and closes once. */
+struct fakewl {
+    int opens, nexts, closes;
+    int64_t left;
+};
+static struct fakewl fake;
+
+static int fake_open(const struct gs_scenario *sc, uint64_t seed,
+                     void **state, struct gs_diag *d)
+{
+    (void)sc, (void)seed, (void)d;
+    fake.opens++;
+    fake.left = 3;
+    *state = &fake;
+    return 0;
+}
+
+static int fake_next(void *state, struct gs_jobspec *out, struct gs_diag *d)
+{
+    (void)d;
+    struct fakewl *f = state;
+    f->nexts++;
+    if (f->left == 0)
+        return 0;
+    gs_jobspec_init(out);
+    out->id = 4 - f->left--;
+    out->arrival = out->id * S;
+    out->gpus = 1;
+    out->work = 10 * S;
+    return 1;
+}
+
+static void fake_close(void *state)
+{
+    ((struct fakewl *)state)->closes++;
+}
+
+static void test_env(void)
+{
+    static const struct gs_model_ops *const other[] = { &gs_share_model,
+                                                        NULL };
+    CU_ASSERT_EQUAL(gs_models_install(gs_builtin_models), 0);
+    CU_ASSERT_EQUAL(gs_models_install(other), GS_EINVAL);
+    static const struct gs_policy_ops *one[2];
+    one[0] = gs_policy_find("fifo");
+    const struct gs_workload_ops wl = { fake_open, fake_next, fake_close,
+                                        gs_builtin.workload->shapes };
+    const struct gs_sim_env env = { gs_builtin_models, one, gs_placers,
+                                    &wl };
+    struct gs_scenario *sc;
+    struct gs_diag d;
+    struct gs_sim *sim;
+    char json[1024];
+    snprintf(json, sizeof json, one_node, "fair");
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(json, "t.json", "/", &sc, &d), 0);
+    /* the trace named is never opened: the env's reader gives the jobs */
+    CU_ASSERT_EQUAL(gs_sim_build(&env, sc, NULL, &sim, &d), GS_ENOTFOUND);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "(known: fifo)"));
+    CU_ASSERT_EQUAL(fake.opens, 0);
+    struct gs_sim_opts o = { .policy = "fifo" };
+    CU_ASSERT_EQUAL_FATAL(gs_sim_build(&env, sc, &o, &sim, &d), 0);
+    CU_ASSERT_EQUAL(gs_sim_run(sim, &d), 0);
+    CU_ASSERT_EQUAL(fake.opens, 1);
+    CU_ASSERT_EQUAL(fake.nexts, 4);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(sim, &n);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_EQUAL(rec[2].start, 3 * S);
+    CU_ASSERT_EQUAL(rec[2].end, 13 * S);
+    gs_sim_free(sim);
+    CU_ASSERT_EQUAL(fake.closes, 1);
+    gs_scenario_free(sc);
 }
 
 #ifdef __GLIBC__
@@ -633,6 +711,7 @@ static CU_TestInfo tests[] = {
       test_host_pairs },
     { "generated tenants: one per name across classes", test_tenant_keys },
     { "models table: unique names, present when configured", test_models_table },
+    { "the core's env: one model table, its policies, its reader", test_env },
     { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },
     { "fifo-backfill: EASY backfill never delays the head", test_backfill },

@@ -23,7 +23,7 @@
 #include "../sim/io/h5in.h"
 #include "../sim/io/question.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/inference/service.h"
 
 #include <gsl/gsl_cdf.h>

@@ -19,7 +19,7 @@
  *     partition per pass). */
 #include "cutest.h"
 #include "../sim/io/scenario.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * 1 + A (24/2 pi) (sin(w(h+1-peak)) - sin(w(h-peak))). */
 #include "tracetest.h"
 #include "../sim/io/gen.h"
-#include "../sim/core/sim.h"
+#include "../sim/setup/setup.h"
 #include "../sim/base/rng.h"
 #include "../traces/tfit.h"
 

@@ -12,7 +12,7 @@
 #include "tread.h"
 
 #include "../sim/base/membudget.h"
-#include "../sim/core/params.h"
+#include "../sim/base/params.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/io/source.h"
 #include "../sim/cluster/fleet.h"

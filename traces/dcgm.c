@@ -36,7 +36,7 @@
 #include "dcgm.h"
 #include "tread.h"
 
-#include "../sim/core/params.h"
+#include "../sim/base/params.h"
 #include "../sim/io/jsonio.h"
 
 #include <math.h>

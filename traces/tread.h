@@ -20,7 +20,7 @@
 
 #include "../sim/base/err.h"
 #include "../sim/core/job.h"
-#include "../sim/core/params.h"
+#include "../sim/base/params.h"
 
 #include <stdio.h>
 

@@ -26,7 +26,8 @@
 #include "../io/report.h"
 #include "../io/question.h"
 #include "../io/scenario.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
+#include "../io/source.h"
 #include "../base/suggest.h"
 #include "../studies/sweep.h"
 #include "../base/version.h"
@@ -692,6 +693,9 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* the built-in models, before any output names their fields */
+    int installed = gs_builtin_install();
+    GS_ASSERT(installed == 0);
     /* gpusim --data-path DIR[:DIR...] COMMAND ...: where scenarios' files
      * are looked up when they are not beside the scenario (datapath.h) */
     while (argc >= 2 && (strcmp(argv[1], "--data-path") == 0 ||

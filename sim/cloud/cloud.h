@@ -38,7 +38,7 @@
 #ifndef GS_CLOUD_H
 #define GS_CLOUD_H
 
-#include "cloudcfg.h"
+#include "../spec/cloudcfg.h"
 #include "../base/err.h"
 #include "../cluster/fleet.h"
 #include "../core/job.h"

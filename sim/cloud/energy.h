@@ -3,13 +3,14 @@
  * See energy.c for the model (what draws power, how it is attributed to
  * jobs, tenants and the idle remainder, how tariffs and grid intensity by
  * hour are integrated) and docs/energy.md for the scenario keys.  The
- * model joins the simulation through its entry in gs_models[] (model.h);
+ * model joins the simulation through its entry in the built-in models'
+ * table (sim/setup/setup.c, model.h);
  * its figures reach every output through its hooks. */
 #ifndef GS_ENERGY_H
 #define GS_ENERGY_H
 
 #include "../core/model.h"
-#include "energycfg.h"
+#include "../spec/energycfg.h"
 
 struct gs_sim;
 

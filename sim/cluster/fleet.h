@@ -99,13 +99,13 @@ struct gs_pool_spec {
                                    W (0: none; power.h says what it slows) */
     int region;                 /* its energy region (energycfg.h), 0 the
                                    default */
+    uint64_t taints;            /* its nodes' taints, bits of the catalog's
+                                   taints (taint.h): a job must tolerate
+                                   each; 0 = none */
     double host_idle_w, host_busy_w;    /* a node's host power, W, where
                                    host_given says so (1 idle, 2 busy;
                                    else power.h's default for its GPU) */
     int host_given;
-    uint64_t taints;            /* its nodes' taints, bits of the catalog's
-                                   taints (taint.h): a job must tolerate
-                                   each; 0 = none */
 };
 
 struct gs_migslots;

@@ -19,6 +19,7 @@
  * each; past GS_JOBREC_HOSTS pairs every record keeps its own. */
 #include "simint.h"
 #include "../base/bigmem.h"
+#include "../cluster/power.h"
 
 #include <limits.h>
 #include <math.h>
@@ -522,4 +523,16 @@ int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
 struct shape_memo *gs_sim_shapes_new(void)
 {
     return calloc((size_t)1 << GS_SHAPE_BITS, sizeof(struct shape_memo));
+}
+
+double gs_sim_pool_factor(const struct gs_sim *s, const struct gs_job *j,
+                          int p)
+{
+    const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
+    double speed = ps->power_cap_w > 0
+        ? gs_power_cap_speed(&gs_power_default,
+                             s->sc->cat.m[ps->model].power_w, ps->power_cap_w)
+        : 1.0;
+    return gs_catalog_time_factor_at(&s->sc->cat, j->s.ref_model, ps->model,
+                                     j->s.cb, speed);
 }

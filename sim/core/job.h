@@ -15,20 +15,15 @@
 
 #include "engine.h"
 #include "../cluster/fleet.h"
+#include "../spec/tier.h"
 
 #include <stdint.h>
 
-#define GS_MIG_PROFILE_NAME 24
-#define GS_GPU_FAMILY_NAME 48
-
-enum gs_tier { GS_TIER_INFERENCE, GS_TIER_TRAINING, GS_TIER_INTERACTIVE,
-               GS_TIER_DATA, GS_NTIERS };
 
 /* "inference", ... ; -1 for an unknown name. */
 int gs_tier_parse(const char *name);
 const char *gs_tier_name(int tier);
 
-#define GS_TENANT_NAME 48
 #define GS_MAX_PHASES 8
 
 /* A job as a source hands it out (the simulator keeps a part of it in

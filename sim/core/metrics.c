@@ -9,7 +9,7 @@
  * the same figures, as sorting the seconds). */
 #include "metrics.h"
 #include "../cluster/frag.h"
-#include "../io/scenario.h"
+#include "../spec/scenario.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,41 +1,50 @@
-/* model.c -- the table of models the simulation calls (model.h), and the
- * summary's scalars they add.
+/* model.c -- the models the simulation calls (model.h), and the summary's
+ * scalars they add.
  *
- * Order matters where two models touch the same job: the cloud sees a job
- * start before the sharing model does, because sharing reads back the rate
- * the failure model may have lowered for a degraded GPU (share.c) and
- * composes its own factor with it.  Outputs follow each model's rank
- * instead, so that a model's place in a report does not constrain its place
- * in the loop. */
+ * The core names no model: the table of built-in ones is handed to it from
+ * the layer above the models (sim/setup/setup.c's gs_builtin_models,
+ * installed by gs_sim_build or gs_builtin_install), and models from outside
+ * the tree join with gs_model_register.  Calls go in table order, then the
+ * registered ones; outputs follow each model's rank instead, so that a
+ * model's place in a report does not constrain its place in the loop. */
 #include "model.h"
-#include "../cloud/cloud.h"
-#include "../cloud/energy.h"
-#include "../inference/service.h"
-#include "share.h"
 
 #include <stddef.h>
 
-const struct gs_model_ops *const gs_models[] = {
-    &gs_cloud_model,
-    &gs_share_model,
-    &gs_service_model,
-    &gs_energy_model,
-    NULL,
-};
+/* --- the built-in models, installed from above, and registered ones ----- */
 
-/* --- models registered at run time (tests, plug-ins) -------------------- */
-
-#define NBUILTIN ((int)(sizeof gs_models / sizeof gs_models[0]) - 1)
+#define MAXBUILTIN 8
 #define MAXEXTRA 8
+static const struct gs_model_ops *const *builtin;
+static int nbuiltin;
 static const struct gs_model_ops *extra[MAXEXTRA];
 static int nextra;
+
+int gs_models_install(const struct gs_model_ops *const *table)
+{
+    if (table == builtin)
+        return 0;
+    if (builtin != NULL || table == NULL)
+        return GS_EINVAL;
+    int n = 0;
+    while (table[n])
+        n++;
+    if (n > MAXBUILTIN)
+        return GS_EINVAL;
+    builtin = table;
+    nbuiltin = n;
+    return 0;
+}
 
 int gs_model_register(const struct gs_model_ops *ops)
 {
     if (ops == NULL || nextra == MAXEXTRA)
         return GS_EINVAL;
-    for (int i = 0; gs_model_at(i); i++)
-        if (gs_model_at(i) == ops)
+    for (int i = 0; i < nbuiltin; i++)
+        if (builtin[i] == ops)
+            return GS_EINVAL;
+    for (int i = 0; i < nextra; i++)
+        if (extra[i] == ops)
             return GS_EINVAL;
     extra[nextra++] = ops;
     return 0;
@@ -43,11 +52,14 @@ int gs_model_register(const struct gs_model_ops *ops)
 
 const struct gs_model_ops *gs_model_at(int i)
 {
+    /* An output asked before the built-in models were installed would
+     * silently lack their columns. */
+    GS_ASSERT(builtin != NULL);
     if (i < 0)
         return NULL;
-    if (i < NBUILTIN)
-        return gs_models[i];
-    return i - NBUILTIN < nextra ? extra[i - NBUILTIN] : NULL;
+    if (i < nbuiltin)
+        return builtin[i];
+    return i - nbuiltin < nextra ? extra[i - nbuiltin] : NULL;
 }
 
 /* Model i by rank, ties in table order: the i-th of a stable selection
@@ -59,7 +71,7 @@ const struct gs_model_ops *gs_model_out(int i)
         n++;
     if (i < 0 || i >= n)
         return NULL;
-    int done[NBUILTIN + MAXEXTRA] = { 0 };
+    int done[MAXBUILTIN + MAXEXTRA] = { 0 };
     const struct gs_model_ops *pick = NULL;
     for (int k = 0; k <= i; k++) {
         int b = -1;

@@ -2,8 +2,8 @@
  *
  * A model (GPU sharing, the cloud's markets, spot, failures and scaling,
  * inference services) is to the simulation what a policy is to scheduling:
- * a const struct of hooks, listed once in gs_models[] (model.c), which
- * sim.c calls in one loop at fixed points of a run.  This is ROSS's "a
+ * a const struct of hooks, listed once in the table of built-in models
+ * (gs_builtin_models, sim/setup/setup.c), which sim.c calls in one loop at fixed points of a run.  This is ROSS's "a
  * model is a struct of hooks" (Carothers et al., "ROSS: a high-performance,
  * low-memory, modular Time Warp system", JPDC 2002) applied to a sequential
  * engine.  No file outside a model names it: the loop, the writers (report,
@@ -22,7 +22,8 @@
  *       .ntargets = ..., .target_name = ..., .target_values = ...,
  *   };
  *
- * then one line in gs_models[] (model.c), or gs_model_register(&my_model)
+ * then one line in gs_builtin_models[] (sim/setup/setup.c), or
+ * gs_model_register(&my_model)
  * before the first simulation (tests, plug-ins).  Every output hook is
  * also called when the model is not in the run (st NULL), so that every
  * output has the same keys whatever the scenario: a model's scalars are 0
@@ -166,9 +167,14 @@ struct gs_model_ops {
     void (*plan_report)(const struct gs_sim *s, const void *st, FILE *fp);
 };
 
-/* Every built-in model, in the order their hooks are called;
- * NULL-terminated.  Use gs_model_at, which adds the registered ones. */
-extern const struct gs_model_ops *const gs_models[];
+/* Install the built-in models, in the order their hooks are called
+ * (NULL-terminated, at most 8; it must outlive every use): the layer above
+ * the models does it (sim/setup/setup.h: gs_builtin_install, gs_sim_new)
+ * before the first simulation and the first output.  0, also when the same
+ * table is installed already; GS_EINVAL for another table or one too long.
+ * Asking for a model (gs_model_at, and so every summary field) before any
+ * table is installed is a bug, and aborts. */
+int gs_models_install(const struct gs_model_ops *const *table);
 
 /* Add a model after the built-in ones (a test's, a plug-in's), before the
  * first simulation and the first output: 0, or GS_EINVAL when the table is

@@ -23,8 +23,6 @@
 #include "simint.h"
 #include "../base/bigmem.h"
 #include "../cluster/frag.h"
-#include "../cluster/power.h"
-#include "../io/workshape.h"
 #include "model.h"
 #include "../base/rng.h"
 
@@ -956,6 +954,19 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
 
 /* --- building and running ------------------------------------------------ */
 
+/* The entry of a NULL-terminated table of ops whose name (a const char *
+ * at offset off) is name: a policy or placer of the env's tables; NULL if
+ * none. */
+static const void *find_named(const void *const *table, size_t off,
+                              const char *name)
+{
+    for (int i = 0; table[i]; i++)
+        if (strcmp(*(const char *const *)((const char *)table[i] + off),
+                   name) == 0)
+            return table[i];
+    return NULL;
+}
+
 static int copy_params(struct gs_params *dst, const struct gs_params *src)
 {
     gs_params_init(dst, src->where);
@@ -969,20 +980,22 @@ static int copy_params(struct gs_params *dst, const struct gs_params *src)
     return 0;
 }
 
-int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
-               struct gs_sim **out, struct gs_diag *d)
+int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
+                 const struct gs_sim_opts *o, struct gs_sim **out,
+                 struct gs_diag *d)
 {
     static const struct gs_sim_opts none;
     if (o == NULL)
         o = &none;
     *out = NULL;
-    int mrc = gs_scenario_mem_check(sc, d);     /* before allocating */
-    if (mrc < 0)
-        return mrc;
+    if (gs_models_install(env->models) < 0)
+        return gs_diag_set(d, GS_EINVAL, "",
+                           "another table of built-in models is installed");
     struct gs_sim *s = calloc(1, sizeof *s);
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
+    s->env = env;
     s->seed = o->set_seed ? o->seed : sc->seed;
     s->status = o->status;
     s->status_ctx = o->status_ctx;
@@ -1006,7 +1019,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     }
     struct gs_shape *shapes = NULL;
     int nshapes = 0;
-    if (gs_workload_shapes(sc, s->seed, &shapes, &nshapes) < 0 ||
+    if (env->workload->shapes(sc, s->seed, &shapes, &nshapes) < 0 ||
         gs_frag_new(s->fleet, shapes, nshapes, &s->frag) < 0) {
         free(shapes);
         rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -1020,12 +1033,15 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
     }
 
     const char *pname = o->policy ? o->policy : sc->policy;
-    s->pol = o->policy_ops ? o->policy_ops : gs_policy_find(pname);
+    s->pol = o->policy_ops ? o->policy_ops
+                           : find_named((const void *const *)env->policies,
+                                        offsetof(struct gs_policy_ops, name),
+                                        pname);
     if (s->pol == NULL) {
         char list[512], where[600], hint[128];
-        gs_names_join(list, sizeof list, (const void *const *)gs_policies,
+        gs_names_join(list, sizeof list, (const void *const *)env->policies,
                       offsetof(struct gs_policy_ops, name));
-        gs_names_suggest(pname, (const void *const *)gs_policies,
+        gs_names_suggest(pname, (const void *const *)env->policies,
                          offsetof(struct gs_policy_ops, name), hint,
                          sizeof hint);
         snprintf(where, sizeof where, "%s: $.policy", sc->file);
@@ -1041,12 +1057,13 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         goto fail;
     }
     const char *lname = o->placer ? o->placer : sc->placer;
-    s->plc = gs_placer_find(lname);
+    s->plc = find_named((const void *const *)env->placers,
+                        offsetof(struct gs_placer_ops, name), lname);
     if (s->plc == NULL) {
         char list[512], where[600], hint[128];
-        gs_names_join(list, sizeof list, (const void *const *)gs_placers,
+        gs_names_join(list, sizeof list, (const void *const *)env->placers,
                       offsetof(struct gs_placer_ops, name));
-        gs_names_suggest(lname, (const void *const *)gs_placers,
+        gs_names_suggest(lname, (const void *const *)env->placers,
                          offsetof(struct gs_placer_ops, name), hint,
                          sizeof hint);
         snprintf(where, sizeof where, "%s: $.placement", sc->file);
@@ -1090,7 +1107,7 @@ int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
         if (mo->pool_ok)
             s->veto[s->nveto++] = (struct simmod){ mo, st };
     }
-    if ((rc = gs_source_open(sc, s->seed, &s->src, d)) < 0)
+    if ((rc = env->workload->open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
     *out = s;
     return 0;
@@ -1109,7 +1126,8 @@ void gs_sim_free(struct gs_sim *s)
         s->pol->free(s->pst);
     if (s->plc && s->plc->free && s->plst)
         s->plc->free(s->plst);
-    gs_source_close(&s->src);
+    if (s->env && s->src)
+        s->env->workload->close(s->src);
     /* The queue holds events embedded in jobs: clear it before freeing them. */
     gs_engine_free(&s->eng);
     gs_frag_free(s->frag);
@@ -1154,7 +1172,7 @@ void gs_sim_free(struct gs_sim *s)
 
 static int pull(struct gs_sim *s, struct gs_diag *d)
 {
-    int rc = gs_source_next(&s->src, &s->next, d);
+    int rc = s->env->workload->next(s->src, &s->next, d);
     if (rc < 0)
         return rc;
     s->have_next = rc;
@@ -1332,18 +1350,6 @@ int gs_sim_record_preemptions(const struct gs_sim *s, long i)
 {
     GS_ASSERT(i >= 0 && i < s->nrec);
     return s->redo ? s->redo[i].preemptions : 0;
-}
-
-double gs_sim_pool_factor(const struct gs_sim *s, const struct gs_job *j,
-                          int p)
-{
-    const struct gs_pool_spec *ps = &s->fleet->pools[p].s;
-    double speed = ps->power_cap_w > 0
-        ? gs_power_cap_speed(&gs_power_default,
-                             s->sc->cat.m[ps->model].power_w, ps->power_cap_w)
-        : 1.0;
-    return gs_catalog_time_factor_at(&s->sc->cat, j->s.ref_model, ps->model,
-                                     j->s.cb, speed);
 }
 
 void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules)

@@ -20,8 +20,7 @@
 #include "../cluster/fleet.h"
 #include "job.h"
 #include "metrics.h"
-#include "../io/scenario.h"
-#include "../io/source.h"
+#include "../spec/scenario.h"
 #include "../../policies/policy.h"
 
 #include <stdio.h>
@@ -55,10 +54,45 @@ struct gs_sim_opts {
                                    a few) */
 };
 
-/* Build a simulation of sc (which must outlive it).  0 or a negative code
- * with d filled (unknown policy, bad parameters, unreadable trace). */
-int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,
-               struct gs_sim **out, struct gs_diag *d);
+/* What the core is handed from above instead of naming it: the built-in
+ * models, policies and placers, and the reader of the scenario's workload
+ * all sit in layers over the core (docs/layout.md), so the core finds them
+ * in this struct, which the layer that puts a run together fills
+ * (sim/setup/setup.h: gs_sim_new passes the built-in one). */
+struct gs_shape;
+struct gs_model_ops;
+struct gs_workload_ops {
+    /* Open sc's workload under seed: 0 with *state set (close frees it),
+     * or a negative code with d filled. */
+    int (*open)(const struct gs_scenario *sc, uint64_t seed, void **state,
+                struct gs_diag *d);
+    /* 1 with *out (arrivals nondecreasing), 0 at the end, negative with d
+     * filled. */
+    int (*next)(void *state, struct gs_jobspec *out, struct gs_diag *d);
+    void (*close)(void *state);             /* NULL-safe */
+    /* The workload's job shapes for the fragmentation measure (cluster/
+     * frag.h): *shapes a new array of *n, most popular first.  0 or
+     * GS_ENOMEM. */
+    int (*shapes)(const struct gs_scenario *sc, uint64_t seed,
+                  struct gs_shape **shapes, int *n);
+};
+struct gs_sim_env {
+    const struct gs_model_ops *const *models;   /* in call order (model.h:
+                                                   gs_models_install) */
+    const struct gs_policy_ops *const *policies;    /* NULL-terminated */
+    const struct gs_placer_ops *const *placers;     /* NULL-terminated */
+    const struct gs_workload_ops *workload;
+};
+
+/* Build a simulation of sc (which must outlive it) from env's tables
+ * (which must outlive it too): env->models is installed as the built-in
+ * models (model.h) if none were.  0 or a negative code with d filled
+ * (unknown policy, bad parameters, unreadable trace).  Callers above the
+ * models use gs_sim_new (sim/setup/setup.h), which passes the built-in
+ * tables and checks the memory budget first. */
+int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
+                 const struct gs_sim_opts *o, struct gs_sim **out,
+                 struct gs_diag *d);
 void gs_sim_free(struct gs_sim *s);
 /* Run to the end (every job ended, or the horizon).  0 or a negative code
  * with d filled (a malformed trace row met during the run). */

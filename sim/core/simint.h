@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-/* Room for the models of model.c's table. */
+/* Room for the models of a run (the built-in ones and the registered). */
 #define GS_MAXMODELS 16
 /* Admission's table of job shapes (shape_answers): 64 entries. */
 #define GS_SHAPE_BITS 6
@@ -30,7 +30,8 @@ struct gs_sim {
     void *plst;
     struct gs_params lparams;
 
-    struct gs_source src;
+    const struct gs_sim_env *env;
+    void *src;                  /* the workload's state (env->workload) */
     struct gs_jobspec next;
     int have_next;
 
@@ -164,7 +165,7 @@ int gs_sim_any_pool_fits(const struct gs_sim *s, const struct gs_job *j);
 /* admit.c: grow a side array of the records from old to cap entries of
  * each bytes (bigmem.h); 0 or GS_ENOMEM. */
 int gs_sim_side_grow(void **p, size_t each, long old, long cap);
-/* How long 1 ms of j's reference work takes on pool p: its GPU model's
+/* admit.c: how long 1 ms of j's reference work takes on pool p: its GPU model's
  * time factor at the compute clock the pool's power cap leaves (power.h). */
 double gs_sim_pool_factor(const struct gs_sim *s, const struct gs_job *j,
                           int p);

@@ -630,6 +630,43 @@ int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
     return rc;
 }
 
+int gs_llm_calib_leave_out(const struct gs_llm_calib *c,
+                           const struct gs_llm_prof *p, const char *hw,
+                           const char *model, const struct gs_llm_hw *base,
+                           struct gs_llm_calib_err *e, struct gs_diag *d)
+{
+    struct gs_llm_arch a;
+    struct gs_llm_shape s;
+    memset(e, 0, sizeof *e);
+    int rc = gs_llm_arch_find(model, &a, "calibration", d);
+    if (rc)
+        return rc;
+    gs_llm_shape_from_arch(&a, 1, &s);
+    int skip = -1;      /* the profiles' group of the LLM's layer shape */
+    for (int r = 0; r < p->n && skip < 0; r++) {
+        const struct gs_llm_shape *q = &p->r[r].s;
+        if (q->heads == s.heads && q->kv_heads == s.kv_heads
+            && q->hidden == s.hidden && q->ffn == s.ffn
+            && q->gated == s.gated)
+            skip = p->r[r].group;
+    }
+    struct gs_llm_hw h = *base;
+    if ((rc = gs_llm_prof_fit(p, skip, &h, d)))
+        return rc;
+    struct gs_llm_calib rest = { 0 };
+    rest.p = malloc((size_t)(c->n > 0 ? c->n : 1) * sizeof *rest.p);
+    if (!rest.p)
+        return gs_diag_set(d, GS_ENOMEM, "calibration", "out of memory");
+    for (int r = 0; r < c->n; r++)
+        if (strcasecmp(c->p[r].model, model))
+            rest.p[rest.n++] = c->p[r];
+    rc = gs_llm_calib_fit(&rest, hw, NULL, &h, &h.eff, d);
+    if (!rc)
+        rc = gs_llm_calib_eval(c, model, hw, 0, &h, e, d);
+    free(rest.p);
+    return rc;
+}
+
 /* ---- the report ------------------------------------------------------------ */
 
 /* Distinct values of a string field in order of first appearance. */

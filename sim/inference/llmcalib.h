@@ -57,6 +57,18 @@ int gs_llm_calib_eval(const struct gs_llm_calib *c, const char *model,
                       const char *hw, int tp, const struct gs_llm_hw *fit,
                       struct gs_llm_calib_err *e, struct gs_diag *d);
 
+/* Leave LLM `model` out: the kernel factors refitted on the profiles p
+ * (grouped, gs_llm_prof_groups) without the group of the LLM's layer
+ * shape (none when no profile has it), the serving factors on the other
+ * LLMs' points of hardware hw; the errors on the LLM's own points into *e
+ * (e->n = 0 when it has none, or when no other LLM is left to fit on:
+ * GS_ENOTFOUND). */
+struct gs_llm_prof;
+int gs_llm_calib_leave_out(const struct gs_llm_calib *c,
+                           const struct gs_llm_prof *p, const char *hw,
+                           const char *model, const struct gs_llm_hw *base,
+                           struct gs_llm_calib_err *e, struct gs_diag *d);
+
 /* Fit the power curve's shape (sim/cluster/power.h) on the points of
  * hardware hw that carry power (peak_pw, avg_pw > 0), fit giving the
  * serving model's times and utilizations: a configuration's peak is its

@@ -6,7 +6,7 @@
 #include "jsonio.h"
 #include "jsoncheck.h"
 #include "outfile.h"
-#include "../core/params.h"
+#include "../base/params.h"
 #include "../base/suggest.h"
 
 #include <cjson/cJSON.h>

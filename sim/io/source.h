@@ -11,7 +11,7 @@
 
 #include "../base/err.h"
 #include "../core/job.h"
-#include "../core/params.h"
+#include "../base/params.h"
 #include "../inference/svccfg.h"
 
 #include <gsl/gsl_rng.h>

@@ -30,7 +30,7 @@
 #include "progress.h"
 #include "../io/report.h"
 #include "../io/scenario.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../core/model.h"
 #include "../base/suggest.h"
 #include "cmppair.h"

@@ -318,41 +318,16 @@ static int splitwise_cv(const struct opts *o, struct gs_llm_prof *p,
         if (k < ns || strcasecmp(c.p[i].hw, hwname) || ns == 8)
             continue;
         strcpy(seen[ns++], m);
-        struct gs_llm_arch a;
-        struct gs_llm_shape s;
-        if ((rc = gs_llm_arch_find(m, &a, o->splitwise, d)))
-            break;
-        gs_llm_shape_from_arch(&a, 1, &s);
-        int skip = -1;
-        for (int r = 0; r < p->n && skip < 0; r++) {
-            const struct gs_llm_shape *q = &p->r[r].s;
-            if (q->heads == s.heads && q->kv_heads == s.kv_heads
-                && q->hidden == s.hidden && q->ffn == s.ffn
-                && q->gated == s.gated)
-                skip = p->r[r].group;
-        }
-        struct gs_llm_hw h = *hw;
-        if ((rc = gs_llm_prof_fit(p, skip, &h, d)))
-            break;
-        /* the serving fit on the other LLMs' rows of this hardware */
-        struct gs_llm_calib rest = { 0 };
-        rest.p = malloc((size_t)c.n * sizeof *rest.p);
-        if (!rest.p) {
-            rc = gs_diag_set(d, GS_ENOMEM, "calibrate", "out of memory");
-            break;
-        }
+        int others = 0;
         for (int r = 0; r < c.n; r++)
-            if (strcmp(c.p[r].model, m))
-                rest.p[rest.n++] = c.p[r];
+            others |= strcmp(c.p[r].model, m) != 0;
         struct gs_llm_calib_err e = { 0 };
-        if (rest.n == 0)
+        if (!others)
             printf("| %s | - | (no other LLM to fit on) | |\n", m);
-        else if (!(rc = gs_llm_calib_fit(&rest, hwname, NULL, &h, &h.eff, d))
-                 && !(rc = gs_llm_calib_eval(&c, m, hwname, 0, &h, &e, d)))
+        else if (!(rc = gs_llm_calib_leave_out(&c, p, hwname, m, hw, &e, d)))
             printf("| %s | %d | %.1f%% (%.1f%%) | %.1f%% (%.1f%%) |\n", m,
                    e.n, 100 * e.prompt_med, 100 * e.prompt_p90,
                    100 * e.token_med, 100 * e.token_p90);
-        free(rest.p);
     }
     gs_llm_calib_free(&c);
     return rc;

@@ -382,12 +382,20 @@ static int print_answer(FILE *fp, const struct search *s, int chosen,
         gs_plan_print_physics(fp, s);
     }
     if (chosen >= 0 || near >= 0) {
+        /* the runs' own cost per hour, where it is not the fleet's
+         * price (autoscaled pools, spot interruptions, energy) */
         int im = gs_plan_metric("cost_per_hour_usd");
-        char c[80];
-        gs_plan_cell(c, sizeof c, x->mean[im], x->half[im]);
-        fprintf(fp, "  cost: $%.2f per hour, $%.0f per month (%g h); "
-                "per hour %s\n", x->cost_h,
-                x->cost_h * pc->hours_per_month, pc->hours_per_month, c);
+        char c[80] = "";
+        if (fabs(x->mean[im] - x->cost_h) > 0.005 ||
+            (x->half[im] > 0 && !isnan(x->half[im]))) {
+            snprintf(c, sizeof c, "; as run: $");
+            gs_plan_cell(c + strlen(c), sizeof c - strlen(c), x->mean[im],
+                         x->half[im]);
+            snprintf(c + strlen(c), sizeof c - strlen(c), " per hour");
+        }
+        fprintf(fp, "  cost: $%.2f per hour, $%.0f per month (%g h)%s\n",
+                x->cost_h, x->cost_h * pc->hours_per_month,
+                pc->hours_per_month, c);
         gs_plan_print_fleet(fp, x);
         gs_plan_print_targets(fp, s, x);
     }

@@ -11,7 +11,7 @@
 #include "../cluster/mig.h"
 #include "../io/scenario.h"
 #include "../core/model.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../io/source.h"
 
 #include <stdio.h>

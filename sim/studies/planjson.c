@@ -16,7 +16,7 @@
  * sharing layout, the policy, any key's values) and pools whose node count
  * is searched by bisection (plan.c). */
 #include "planjson.h"
-#include "../core/params.h"
+#include "../base/params.h"
 #include "../../policies/policy.h"
 #include "../io/keytab.h"
 #include "../io/scenario.h"
@@ -291,7 +291,6 @@ static const char *const objectives[] = {
     "cost_per_month", "cost_per_million_tokens", "energy_kwh_per_month",
     "carbon_kg_per_month", "energy_cost_per_month", NULL
 };
-static const char *const horizons[] = { "steady", "finite", NULL };
 
 static const struct gs_kt_key k_plan[] = {
     { .name = "targets", .type = GS_KT_OBJ, .flags = GS_KF_REQ,
@@ -312,9 +311,10 @@ static const struct gs_kt_key k_plan[] = {
       .schema = "\"type\": \"number\", \"minimum\": 0, "
       "\"exclusiveMaximum\": 0.5",
       .desc = "a target's indifference zone, a share of it (default 0.01)" },
-    { .name = "horizon", .type = GS_KT_STR, .maxlen = 15, .names = horizons,
-      .desc = "steady (warm-up deleted) or finite (the whole run); default "
-      "from the workload" },
+    { .name = "horizon", .type = GS_KT_STR, .maxlen = 15,
+      .schema = "\"not\": {}",
+      .desc = "refused: the question is the scenario's $.question, the same "
+      "for every command (this key of an earlier release names it)" },
     { .name = "precision", .type = GS_KT_NUM,
       .schema = "\"type\": \"number\", \"exclusiveMinimum\": 0, "
       "\"exclusiveMaximum\": 1",

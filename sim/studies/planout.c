@@ -218,14 +218,31 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
     print_precision(fp, s, x);
 }
 
+/* Columns on a terminal: UTF-8 characters, not bytes ("±" is two). */
+static int utf8_width(const char *t)
+{
+    int n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xC0) != 0x80;
+    return n;
+}
+
+/* 1 when metric m is a target's. */
+static int is_target(const struct search *s, int m)
+{
+    for (int i = 0; i < s->pc->ntargets; i++)
+        if (gs_plan_metric(s->pc->t[i].metric) == m)
+            return 1;
+    return 0;
+}
+
 /* A metric applies to a candidate when it is a target or some run of it
  * gave a value other than 0 (inference metrics without a service, a
  * market it does not use, a tier without jobs are 0 in every run). */
 static int applies(const struct search *s, const struct cand *x, int m)
 {
-    for (int i = 0; i < s->pc->ntargets; i++)
-        if (gs_plan_metric(s->pc->t[i].metric) == m)
-            return 1;
+    if (is_target(s, m))
+        return 1;
     for (int k = 0; k < x->nrun; k++) {
         double v = x->v[(size_t)k * s->nm + m];
         if (v != 0 && !isnan(v))
@@ -234,23 +251,185 @@ static int applies(const struct search *s, const struct cand *x, int m)
     return 0;
 }
 
+/* 1 when a and b are the same number (to 1e-9 of the larger). */
+static int same(double a, double b)
+{
+    return a == b || fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/* 1 when metric m repeats metric k on every run of x: the same value, or
+ * its complement to 1 (attainment and sla_share). */
+static int repeats(const struct search *s, const struct cand *x, int m,
+                   int k)
+{
+    int eq = 1, comp = 1;
+    for (int r = 0; r < x->nrun && (eq || comp); r++) {
+        double vm = x->v[(size_t)r * s->nm + m];
+        double vk = x->v[(size_t)r * s->nm + k];
+        eq = eq && same(vm, vk);
+        comp = comp && same(vm, 1 - vk);
+    }
+    return x->nrun > 0 && (eq || comp);
+}
+
+/* 1 when metric m depends on the seed alone: on every seed, every
+ * candidate run with it gave the same value (at least two candidates
+ * compared).  It says nothing of the fleet: the jobs or requests the
+ * workload generates, an availability of 1 without failures. */
+static int fixed(const struct search *s, int m)
+{
+    int compared = 0;
+    for (int r = 0;; r++) {
+        double first = NAN;
+        int seen = 0;
+        for (int i = 0; i < s->ncand; i++) {
+            const struct cand *y = &s->cand[i];
+            if (y->nrun <= r)
+                continue;
+            double v = y->v[(size_t)r * s->nm + m];
+            if (seen++ == 0)
+                first = v;
+            else if (!same(v, first))
+                return 0;
+        }
+        if (seen == 0)
+            break;
+        compared += seen > 1;
+    }
+    return compared > 0;
+}
+
+/* The tiers that had jobs in some run of x: with one, its TIER.* metrics
+ * repeat the overall ones. */
+static int tiers_with_jobs(const struct search *s, const struct cand *x)
+{
+    int n = 0;
+    for (int t = 0; t < GS_NTIERS; t++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.jobs", gs_tier_name(t));
+        int m = gs_run_metric_index(name);
+        for (int r = 0; m >= 0 && r < x->nrun; r++)
+            if (x->v[(size_t)r * s->nm + m] > 0) {
+                n++;
+                break;
+            }
+    }
+    return n;
+}
+
+/* 1 when metric m is one of one tier's (TIER.field). */
+static int tier_metric(int m)
+{
+    const char *name = gs_run_metric_name(m);
+    for (int t = 0; t < GS_NTIERS; t++) {
+        size_t n = strlen(gs_tier_name(t));
+        if (strncmp(name, gs_tier_name(t), n) == 0 && name[n] == '.')
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when name is one of the space-separated words. */
+static int among(const char *name, const char *words)
+{
+    size_t n = strlen(name);
+    for (const char *w = strstr(words, name); w; w = strstr(w + 1, name))
+        if ((w == words || w[-1] == ' ') && (w[n] == ' ' || w[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Metrics of the jobs alone: in a scenario of services only they would
+ * describe the replicas' placements. */
+static const char job_only[] = "throughput_jobs_per_hour jct_mean_s "
+    "wait_mean_s wait_p95_s wait_p99_s sla_violations sla_share "
+    "starved_jobs fairness_variance_min2 throughput_makespan_jph";
+/* A service's fields the short list shows (service.NAME.FIELD): its tail
+ * latencies, attainment, goodput, throughput, price and size. */
+static const char svc_head[] = "ttft_p99_s itl_p99_s e2e_p99_s "
+    "sla_attainment goodput_rps tokens_per_s_per_gpu cost_per_mtok_usd "
+    "replicas_mean gpu_hours";
+/* The fleet-wide inference metrics it shows beside several services'. */
+static const char inf_head[] = "inference_sla_attainment "
+    "inference_goodput_rps inference_tokens_per_s_per_gpu "
+    "inference_cost_per_mtok_usd";
+
+/* 1 when the short list leaves m out for the services: a service's field
+ * beyond the headline ones, the fleet-wide inference metrics beside one
+ * service (its own say them) or beyond the headline ones, job metrics
+ * without jobs. */
+static int svc_detail(const struct search *s, const char *name)
+{
+    const struct gs_scenario *b = s->base;
+    if (b->wl_kind == GS_WL_NONE && among(name, job_only))
+        return 1;
+    if (strncmp(name, "inference_", 10) == 0)
+        return b->nsvcs <= 1 || !among(name, inf_head);
+    if (strncmp(name, "service.", 8) != 0)
+        return 0;
+    const char *f = strrchr(name, '.');
+    return f == NULL || !among(f + 1, svc_head);
+}
+
+/* Whether the short list shows metric m of x (shown[] the ones before it
+ * that it does): not a target (the targets say it), not the cost the
+ * answer says, applying to the scenario, not the same in every run of
+ * every candidate, not a service's detail, not repeating another. */
+static int worth(const struct search *s, const struct cand *x, int m,
+                 const char *shown, int one_tier)
+{
+    const char *name = gs_run_metric_name(m);
+    if (is_target(s, m) || !applies(s, x, m) || fixed(s, m) ||
+        strcmp(name, "cost_per_hour_usd") == 0 ||
+        strcmp(name, "cost_per_month_usd") == 0 ||
+        (one_tier && tier_metric(m)) || svc_detail(s, name))
+        return 0;
+    for (int k = 0; k < s->nm; k++)
+        if ((k < m ? shown[k] : 0) || (k != m && is_target(s, k)))
+            if (repeats(s, x, m, k))
+                return 0;
+    return 1;
+}
+
 void gs_plan_print_metrics(FILE *fp, const struct search *s,
                            const struct cand *x, int verbose)
 {
+    char *shown = calloc((size_t)s->nm + 1, 1);
+    GS_OOM_IF(shown == NULL);
+    int one_tier = tiers_with_jobs(s, x) <= 1, n = 0;
+    for (int m = 0; m < s->nm; m++)
+        n += shown[m] = (char)(verbose || worth(s, x, m, shown, one_tier));
     fprintf(fp, "  %s (mean ± 95%% half-width over %d seeds%s):\n",
-            verbose ? "every metric" : "metrics that apply", x->nrun,
-            verbose ? "" : "; --verbose for every metric");
-    int k = 0;
+            verbose ? "every metric" : "other metrics", x->nrun,
+            verbose ? "" : "; the headline ones that apply, each once; "
+            "--verbose for all");
+    /* columns as wide as what they hold; two a line within 120 */
+    int nw = 0, vw = 0, k = 0;
     for (int m = 0; m < s->nm; m++) {
-        if (!verbose && !applies(s, x, m))
+        char c[80];
+        gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
+        if (shown[m] && (int)strlen(gs_run_metric_name(m)) > nw)
+            nw = (int)strlen(gs_run_metric_name(m));
+        if (shown[m] && utf8_width(c) > vw)
+            vw = utf8_width(c);
+    }
+    int two = 4 + 2 * (nw + 2 + vw) + 4 <= 120;
+    for (int m = 0; m < s->nm; m++) {
+        if (!shown[m])
             continue;
         char c[80];
         gs_plan_cell(c, sizeof c, x->mean[m], x->half[m]);
-        fprintf(fp, "    %-34s %26s%s", gs_run_metric_name(m), c,
-                k++ % 2 ? "\n" : "");
+        int pad = vw - utf8_width(c);
+        fprintf(fp, "    %-*s  %*s%s", nw,
+                gs_run_metric_name(m), pad + (int)strlen(c), c,
+                !two || k % 2 ? "\n" : "");
+        k++;
     }
-    if (k % 2)
+    if (two && k % 2)
         fputc('\n', fp);
+    if (n == 0)
+        fprintf(fp, "    (none beyond the targets)\n");
+    free(shown);
 }
 
 /* Does x dominate y: at least as good in feasibility (a feasible
@@ -311,6 +490,11 @@ int gs_plan_pareto(const struct search *s, int *idx)
 void gs_plan_print_front(FILE *fp, const struct search *s, const int *fr,
                         int nf, double hpm)
 {
+    if (nf == 0) {
+        fprintf(fp, "\nPareto front: empty, no candidate ran (each was "
+                "ruled out before a run, above).\n");
+        return;
+    }
     fprintf(fp, "\nPareto front, cost against SLA attainment (the least of "
             "the share of jobs within their wait limit and deadline%s), over "
             "every candidate tried:\n", s->natt > 1 ? " and each service's "

@@ -11,7 +11,7 @@
 #include "compare.h"
 #include "mpirun.h"
 #include "../io/scenario.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "sweep.h"
 
 #include <math.h>

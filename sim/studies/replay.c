@@ -8,7 +8,7 @@
  * conservative below.  Quantiles are GSL's (interpolated, of sorted data). */
 #include "replay.h"
 #include "pool.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../io/outfile.h"
 #include "../io/scenario.h"
 #include "../../traces/cimport.h"

@@ -28,7 +28,7 @@
 #include "../io/report.h"
 #include "../io/scenario.h"
 #include "../core/model.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../../policies/policy.h"
 
 #include <errno.h>
@@ -620,15 +620,22 @@ static int add_set(struct sweep *s, const char *kv)
         return usage_error("at most 16 --set options (%s)", kv);
     snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
              (int)(eq - kv), kv);
-    if ((s->arg[s->nset] = strdup(kv)) == NULL)
-        return usage_error("%s", "out of memory");
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
     if (s->nval[s->nset] < 0) {
         s->nval[s->nset] = 0;
-        free(s->arg[s->nset]);      /* not counted in nset: freed here */
+        free(s->arg[s->nset]);          /* not counted in nset: ours */
         s->arg[s->nset] = NULL;
         return usage_error("--set: cannot split the values of '%s' (an empty "
                            "value or an unbalanced bracket)", kv);
+    }
+    /* kept for messages (blame); freed with the values once nset counts
+     * this one */
+    if ((s->arg[s->nset] = strdup(kv)) == NULL) {
+        for (int k = 0; k < s->nval[s->nset]; k++)
+            free(s->val[s->nset][k]);
+        free(s->val[s->nset]);
+        s->nval[s->nset] = 0;
+        return usage_error("%s", "out of memory");
     }
     for (int k = 0; k < s->nset; k++)
         if (strcmp(s->key[k], s->key[s->nset]) == 0) {

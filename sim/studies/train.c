@@ -30,7 +30,7 @@
 #include "../base/rng.h"
 #include "../io/scenario.h"
 #include "../base/suggest.h"
-#include "../core/sim.h"
+#include "../setup/setup.h"
 #include "../../policies/rllite.h"
 
 #include <getopt.h>

@@ -8,8 +8,8 @@
 #ifndef GS_PARAMS_H
 #define GS_PARAMS_H
 
-#include "../base/err.h"
-#include "engine.h"
+#include "err.h"
+#include "simtime.h"
 
 struct gs_param {
     char *key;              /* owned */

@@ -1,6 +1,6 @@
 /* params.c -- plug-in parameters with used-key tracking (see params.h). */
 #include "params.h"
-#include "../base/suggest.h"
+#include "suggest.h"
 
 #include <math.h>
 #include <stdio.h>

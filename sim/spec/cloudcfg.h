@@ -8,9 +8,9 @@
 #ifndef GS_CLOUDCFG_H
 #define GS_CLOUDCFG_H
 
-#include "../core/engine.h"
-#include "../io/gen.h"
-#include "../core/job.h"
+#include "../base/simtime.h"
+#include "genspec.h"
+#include "tier.h"
 
 #define GS_MAX_WINDOWS 8
 
