@@ -50,7 +50,7 @@ PLUGIN_SRC := $(sort $(wildcard policies/examples/*.c))
 PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all run test test-long asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
+.PHONY: all run test test-long san-quick asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
         bench-policies bench-policies-update fuzz fuzz-build fuzz-check schema
 
 all: gpusim
@@ -181,6 +181,18 @@ LONG_BIN := $(LONG_SRC:tests/%.c=$(B)/tests/%)
 test-long: $(LONG_BIN) $(B)/gpusim
 	@GS_TEST_LONG=1 GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins \
 	  sh tests/run.sh $(LONG_BIN)
+	@$(MAKE) --no-print-directory san-quick
+
+# A sanitizer pass (ASan with LeakSanitizer, UBSan) over the test programs
+# that feed gpusim what a user gives it -- scenarios, traces, imports, file
+# names -- built into build/san; make test-long runs it, `make asan` is
+# the whole suite (docs/reliability.md, "The sanitizer build").
+SAN_QUICK := test_bounds test_jsoncheck test_input test_source test_traces \
+             test_import test_tracecli test_outfile
+san-quick:
+	@$(MAKE) --no-print-directory SANITIZER=address,undefined \
+	  build/san/gpusim $(SAN_QUICK:%=build/san/tests/%)
+	@GPUSIM=build/san/gpusim sh tests/run.sh $(SAN_QUICK:%=build/san/tests/%)
 
 # The outputs that must not move (tests/refcheck.sh); refcheck-update
 # rewrites tests/refs/ after a change that moves them on purpose.

@@ -623,8 +623,6 @@ static int add_set(struct sweep *s, const char *kv)
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
     if (s->nval[s->nset] < 0) {
         s->nval[s->nset] = 0;
-        free(s->arg[s->nset]);          /* not counted in nset: ours */
-        s->arg[s->nset] = NULL;
         return usage_error("--set: cannot split the values of '%s' (an empty "
                            "value or an unbalanced bracket)", kv);
     }
