@@ -662,6 +662,42 @@ static void test_cost_exact(void)
     crun_free(&cr);
 }
 
+/* A pool its jobs keep full has nothing idle: 500 two-hour jobs queued
+ * at 0 on one one-GPU H100 node fill it for 1,000 h.  The jobs' part of
+ * the bill is summed job by job and the paid part over the node's hours,
+ * so in floating point the jobs' sum came out above what was paid and the
+ * bill printed "idle": -0.000000 (-1e-13).  Within rounding the jobs paid
+ * what the node cost: idle is 0, never below, and the parts add up to the
+ * bill exactly, by pool and in total. */
+static void test_cost_full_pool(void)
+{
+    static char trace[500 * 16 + 64];
+    size_t n = (size_t)snprintf(trace, sizeof trace, "id,arrival,gpus,duration\n");
+    for (int i = 1; i <= 500; i++)
+        n += (size_t)snprintf(trace + n, sizeof trace - n, "%d,0,1,7200\n", i);
+    struct crun cr;
+    crun(&cr, NULL,
+         "{\"fleet\": [{\"name\": \"g\", \"gpu\": \"H100-80GB\","
+         " \"nodes\": 1, \"gpus_per_node\": 1}], \"policy\": \"fifo\","
+         " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
+         trace, NULL, NULL);
+    CU_ASSERT_EQUAL_FATAL(cr.r.rc, 0);
+    const struct gs_summary *su = gs_sim_summary(cr.r.sim);
+    const struct gs_cloud *cl = gs_sim_cloud(cr.r.sim);
+    const struct gs_cloudsum *c = gs_cloud_summary(cl);
+    CU_ASSERT(su->cost > 0);
+    CU_ASSERT(c->cost_idle >= 0);
+    CU_ASSERT(!signbit(c->cost_idle));
+    CU_ASSERT_DOUBLE_EQUAL(c->cost_idle, 0, 1e-9 * su->cost);
+    CU_ASSERT_EQUAL(c->cost_jobs + c->cost_idle, su->cost);
+    struct gs_cloud_poolbill b;
+    gs_cloud_pool_bill(cl, 0, &b);
+    CU_ASSERT(b.jobs <= b.paid);
+    CU_ASSERT(!signbit(b.paid - b.jobs));
+    CU_ASSERT_EQUAL(b.paid, su->cost);
+    crun_free(&cr);
+}
+
 /* --- idle reaping -------------------------------------------------------- */
 
 /* Interactive jobs busy 600 s then idle: job 1 (idle 7200 s) is reaped at
@@ -943,6 +979,7 @@ static CU_TestInfo tests[] = {
     { "autoscale: a scheduled window", test_autoscale_window },
     { "autoscale: consolidation", test_autoscale_consolidate },
     { "cost: reserved + on-demand + spot, hourly billing", test_cost_exact },
+    { "cost: a pool kept full has idle 0, never -0", test_cost_full_pool },
     { "reaper: idle jobs terminated", test_reaper },
     { "every policy: spot, failures, autoscaling; all jobs accounted",
       test_all_policies },

@@ -456,7 +456,7 @@ void gs_cloud_summarize(struct gs_cloud *c, struct gs_summary *su)
         const struct gs_cpool *p = &c->pool[i];
         o->cost_market[p->market] += p->paid;
         paid += p->paid;
-        jobs += p->jobs;
+        jobs += gs_cloud_jobs_paid(p);
         od += p->od_equiv;
         if (p->market == GS_MKT_SPOT) {
             o->spot_savings += p->od_equiv - p->paid;

@@ -213,7 +213,8 @@ void gs_cloud_pool_bill(const struct gs_cloud *c, int pool,
 {
     const struct gs_cpool *p = &c->pool[pool];
     gs_time span = c->last - c->t0;
-    *o = (struct gs_cloud_poolbill){ p->paid, p->jobs, p->od_equiv,
+    *o = (struct gs_cloud_poolbill){ p->paid, gs_cloud_jobs_paid(p),
+                                     p->od_equiv,
                                      p->node_ms / GS_HOUR,
                                      p->idle_node_ms / GS_HOUR,
                                      span > 0 ? p->node_ms / (double)span : 0,

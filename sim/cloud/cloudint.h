@@ -127,6 +127,18 @@ struct gs_cloud {
     const struct gs_cloud_parts *parts;     /* cloud.c's wiring */
 };
 
+/* What pool p's jobs paid, as booked in the bill.  The jobs' part is
+ * summed job by job and the paid part node by node, so on a pool its jobs
+ * kept full the two differ by rounding only, and the jobs' sum can come
+ * out a few ulps above what was paid: idle (paid - jobs) would be -1e-13.
+ * Within that rounding the jobs' part is what was paid, so idle is 0 and
+ * the parts still add up exactly; a larger excess is a bug and shows. */
+static inline double gs_cloud_jobs_paid(const struct gs_cpool *p)
+{
+    double over = p->jobs - p->paid;
+    return over > 0 && over <= 1e-9 * p->paid ? p->paid : p->jobs;
+}
+
 /* Is a node of pool p in state st billed: reserved always, a capacity
  * block while open, others unless off. */
 static inline int gs_cloud_billed(const struct gs_cpool *p, int st)
