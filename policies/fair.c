@@ -203,29 +203,17 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     for (int i = 0; i < f->npools; i++)
         if (f->pools[i].s.gpn > s->maxgpn)
             s->maxgpn = f->pools[i].s.gpn;
-    if (s->recl == NULL || s->pe == NULL || s->node_rv == NULL ||
-        s->own == NULL) {
-        free(s->recl);
-        free(s->pe);
-        free(s->node_rv);
-        free(s->own);
-        free(s);
-        return GS_ENOMEM;
-    }
+    /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
-    if (all == NULL) {
-        free(s->recl);
-        free(s->pe);
-        free(s->node_rv);
-        free(s->own);
-        free(s);
-        return GS_ENOMEM;
+    int fw = -1;
+    if (all != NULL && s->recl != NULL && s->pe != NULL &&
+        s->node_rv != NULL && s->own != NULL) {
+        for (int i = 0; i < f->npools; i++)
+            all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
+        fw = gs_sim_watch(sim, all, f->npools);
     }
-    for (int i = 0; i < f->npools; i++)
-        all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
-    s->fw = gs_sim_watch(sim, all, f->npools);
     free(all);
-    if (s->fw < 0) {
+    if (fw < 0) {
         free(s->recl);
         free(s->pe);
         free(s->node_rv);
@@ -233,6 +221,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return GS_ENOMEM;
     }
+    s->fw = fw;
     gs_jgroups_init(&s->gs, 1);
     s->sim = sim;
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
