@@ -6,6 +6,8 @@
 #ifndef GS_CLITEST_H
 #define GS_CLITEST_H
 
+#include "../sim/io/h5in.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +131,26 @@ static inline int gs_cli_same_file(const char *a, const char *b)
     if (fb)
         fclose(fb);
     return same;
+}
+
+/* The first string of the string dataset path in the result file h5,
+ * into buf (n bytes): 0, or -1 when it is missing or longer than buf. */
+static inline int gs_cli_h5_str(const char *h5, const char *path, char *buf,
+                                size_t n)
+{
+    struct gs_h5in *r = NULL;
+    struct gs_diag d = { 0 };
+    char **v = NULL;
+    size_t k = 0;
+    int rc = -1;
+    if (gs_h5in_open(h5, &r, &d) == 0 && gs_h5in_strings(r, path, &v, &k) == 0
+        && k >= 1 && strlen(v[0]) < n) {
+        memcpy(buf, v[0], strlen(v[0]) + 1);
+        rc = 0;
+    }
+    gs_h5in_strs_free(v, k);
+    gs_h5in_close(r);
+    return rc;
 }
 
 /* The environment mpirun needs here: running as root is refused unless

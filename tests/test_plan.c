@@ -69,25 +69,6 @@ static void test_erlang_formula(void)
     CU_ASSERT_DOUBLE_EQUAL(erlang_c(1, 0.5), 0.5, 1e-12);
 }
 
-/* The first string of the string dataset path in h5, into buf (n
- * bytes): 0, or -1. */
-static int read_str(const char *h5, const char *path, char *buf, size_t n)
-{
-    struct gs_h5in *r = NULL;
-    struct gs_diag d = { 0 };
-    char **v = NULL;
-    size_t k = 0;
-    int rc = -1;
-    if (gs_h5in_open(h5, &r, &d) == 0 && gs_h5in_strings(r, path, &v, &k) == 0
-        && k >= 1 && strlen(v[0]) < n) {
-        memcpy(buf, v[0], strlen(v[0]) + 1);
-        rc = 0;
-    }
-    gs_h5in_strs_free(v, k);
-    gs_h5in_close(r);
-    return rc;
-}
-
 /* The plan file h5 (stdout out) records each candidate's length and runs:
  * every length a power of 2 up to the cap, runs at least the seeds of its
  * last length, their sum the header's run count, the chosen candidate
@@ -121,7 +102,7 @@ static void check_plan_lengths(const char *h5, const char *out, int want_len)
     if (np == 2 && pick[0] >= 0 && pick[0] < n)
         CU_ASSERT_EQUAL((int)len[(long)pick[0]], want_len);
     char q[16];
-    CU_ASSERT_EQUAL(read_str(h5, "/plan/question", q, sizeof q), 0);
+    CU_ASSERT_EQUAL(gs_cli_h5_str(h5, "/plan/question", q, sizeof q), 0);
     CU_ASSERT_STRING_EQUAL(q, "steady");
     char first[256];
     CU_ASSERT_EQUAL(gs_h5_undescribed(h5, first, sizeof first), 0);

@@ -283,33 +283,14 @@ static void test_cmp_pairs(void)
  * steady state, a trace or a cycle finite, a stated "question" wins, a bad
  * one is refused naming $.question; a steady run reports its estimates, and its
  * pooled p99 is the 99th percentile of the retained requests' TTFTs. */
-/* The first string of the string dataset path in h5, into buf (n
- * bytes): 0, or -1. */
-static int read_str(const char *h5, const char *path, char *buf, size_t n)
-{
-    struct gs_h5in *r = NULL;
-    struct gs_diag d = { 0 };
-    char **v = NULL;
-    size_t k = 0;
-    int rc = -1;
-    if (gs_h5in_open(h5, &r, &d) == 0 && gs_h5in_strings(r, path, &v, &k) == 0
-        && k >= 1 && strlen(v[0]) < n) {
-        memcpy(buf, v[0], strlen(v[0]) + 1);
-        rc = 0;
-    }
-    gs_h5in_strs_free(v, k);
-    gs_h5in_close(r);
-    return rc;
-}
-
 /* The result file h5's /question against the analysis q. */
 static void check_question_h5(const char *h5, const struct gs_question *q)
 {
     struct gs_diag d = { 0 };
     char kind[32], why[128];
-    CU_ASSERT_EQUAL(read_str(h5, "/question/kind", kind, sizeof kind), 0);
+    CU_ASSERT_EQUAL(gs_cli_h5_str(h5, "/question/kind", kind, sizeof kind), 0);
     CU_ASSERT_STRING_EQUAL(kind, gs_horizon_name(q->question));
-    CU_ASSERT_EQUAL(read_str(h5, "/question/why", why, sizeof why), 0);
+    CU_ASSERT_EQUAL(gs_cli_h5_str(h5, "/question/why", why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, q->why);
     static const char *const col[] = { "estimate", "half_width",
                                        "warmup_deleted", "batches",
@@ -450,7 +431,7 @@ static const char *h5_str(const char *h5, const char *ds)
     static char buf[4][256];
     static int k;
     k = (k + 1) % 4;
-    if (read_str(gs_cli_tmp(h5), ds, buf[k], sizeof buf[k]) < 0)
+    if (gs_cli_h5_str(gs_cli_tmp(h5), ds, buf[k], sizeof buf[k]) < 0)
         buf[k][0] = '\0';
     return buf[k];
 }
@@ -589,9 +570,9 @@ static void test_compare_question(void)
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     char kind[32], why[128];
-    CU_ASSERT_EQUAL(read_str(h5, "/compare/question", kind, sizeof kind), 0);
+    CU_ASSERT_EQUAL(gs_cli_h5_str(h5, "/compare/question", kind, sizeof kind), 0);
     CU_ASSERT_STRING_EQUAL(kind, "steady");
-    CU_ASSERT_EQUAL(read_str(h5, "/compare/question_why", why, sizeof why),
+    CU_ASSERT_EQUAL(gs_cli_h5_str(h5, "/compare/question_why", why, sizeof why),
                     0);
     CU_ASSERT_STRING_EQUAL(why, "arrivals generated at a constant rate");
     struct gs_scenario *sc = NULL;
