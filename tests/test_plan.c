@@ -1058,7 +1058,7 @@ static void test_cost_floor(void)
  * Then b as a spot pool (0.02 reclaims per node-hour, the jobs restart
  * from 30-minute checkpoints): its cost floor is 0, so the search caps
  * its probes by the bill its runs showed; the same answer both ways
- * again (52 runs and 127). */
+ * again (43 runs and 127). */
 static const char two_pool_scenario[] =
 "{\"name\": \"plan-two-pools\", \"seed\": 5, \"question\": \"finite\","
 " \"fleet\": [{\"name\": \"a\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
