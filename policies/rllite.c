@@ -51,7 +51,19 @@
  *     with a bound go to the bound, ties between exact scores to the older
  *     job) it is the next in score order.  So only the jobs near the top
  *     pay for the logarithm, and jobs are taken in exactly the order the
- *     full sort gives, until the fleet is full.
+ *     full sort gives, until the fleet is full;
+ *   - when misses repeat, a class one of whose members found no room is
+ *     out for the rest of the pass (its later members would miss too:
+ *     capacity only shrinks), its candidates are dropped unscored, and the
+ *     pass ends once every class that could start has missed;
+ *   - a pass that ended that way is not run again while the fleet's epoch
+ *     (gs_sim_epoch: capacity came back somewhere) stays put and no job
+ *     joined the window: it would score the same members and miss them
+ *     all again;
+ *   - a tenant's share is read from its running total when a member is
+ *     scored (what it held when the pass began: a start during the pass
+ *     keeps the old value aside), O(1) a member instead of a table of
+ *     every tenant made every pass (O(tenants) a pass).
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
 #include "policy.h"
