@@ -745,17 +745,18 @@ static int key_cmp(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-/* The order the combinations start in: the cheapest at the top of its
- * range first (the price of its largest fleet): a plan it finds is cheap,
- * and caps the ranges of the dearer ones started after it.  A heuristic
- * for speed only: the answer does not depend on it (the cap is sound
- * whatever the order; plan-mixed-tier took 203 runs in this order, more
- * than 233 with the dearest fixed part first). */
 #define ORDER_BUILDS 512      /* more combinations start in enumeration
                                   order: a scenario built and held for
                                   each would cost more than the order
                                   saves */
 
+/* The order the combinations start in: the cheapest at the top of its
+ * range first (the price of its largest fleet): a plan it finds is cheap,
+ * and caps the ranges of the dearer ones started after it.  A heuristic
+ * for speed only: the answer does not depend on it (the cap is sound
+ * whatever the order; plan-mixed-tier took 203 runs in this order, more
+ * than 233 with the dearest fixed part first).  Each top's scenario is
+ * kept for its first candidate (new_cand), so nothing is built twice. */
 static int order_combos(struct search *s, struct gs_diag *d)
 {
     s->order = malloc((size_t)(s->ncombo + 1) * sizeof *s->order);
