@@ -193,7 +193,9 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
 {
     fprintf(fp, "  targets (95%% interval over %d seeds; met when the "
             "interval's unfavourable end meets the target; margin = how far "
-            "the mean is inside the limit):\n", x->nrun);
+            "the mean is inside the limit%s):\n", x->nrun, x->inexact
+            ? "; a pooled percentile is bounded, not exact: a seed cut its "
+              "tail short of it, and its interval covers the bounds" : "");
     for (int i = 0; i < s->pc->ntargets; i++) {
         const struct gs_plan_target *t = &s->pc->t[i];
         int m = gs_plan_metric(t->metric);
