@@ -811,7 +811,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL,
           PER_M },
         { "plan/candidates/half", GS_H5_DOUBLE, 2, { nc, nm }, half,
-          "[candidate, metric]: 95% Student t half-width of the mean",
+          "[candidate, metric]: 95% Student t half-width of the mean (a "
+          "pooled steady-state percentile: by sectioning over the seeds)",
           PER_M },
         { "plan/front", GS_H5_INT64, 1, { nf }, fidx, "candidate indexes "
           "on the Pareto front of cost against attainment, by cost", "1" },
