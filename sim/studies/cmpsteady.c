@@ -39,7 +39,7 @@
 #include "../inference/service.h"
 #include "../io/h5in.h"
 #include "../io/question.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>

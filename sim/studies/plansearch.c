@@ -11,7 +11,7 @@
 #include "compare.h"
 #include "mpirun.h"
 #include "../base/steady.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../setup/setup.h"
 #include "sweep.h"
 
