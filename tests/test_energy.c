@@ -361,6 +361,8 @@ static void test_bad_keys(void)
         { "", ", \"host_idle_w\": 5000", "$.fleet[0].host_idle_w",
           "exceeds" },
         { "", ", \"host_busy_w\": -1", "$.fleet[0].host_busy_w", "" },
+        { "\"energy\": {\"host_idle_share\": 1.5},", "",
+          "$.energy.host_idle_share", "" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct run r;
@@ -436,6 +438,28 @@ static void test_hosts_by_hand(void)
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
                            2 * 2000 * GS_HOST_IDLE_SHARE * 10 / 1000, 1e-9);
+    run_free(&r);
+    /* $.energy.host_idle_share: every pool's host idle at that share of
+     * its busy power (default or own), a pool's own host_idle_w first */
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0.15},", ""),
+             IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
+                           2 * 4600 * 0.15 * 10 / 1000, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->it_kwh,
+                           (16 * H100_IDLE + 2 * 4600 * 0.15) * 10 / 1000,
+                           1e-9);
+    run_free(&r);
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0},",
+                            ", \"host_busy_w\": 2000"), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(gs_sim_energy(r.sim)->host_kwh, 0);
+    run_free(&r);
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0.9},",
+                            ", \"host_idle_w\": 500"), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
+                           2 * 500 * 10 / 1000.0, 1e-9);
     run_free(&r);
     struct gs_host_power h = gs_host_power_default("H100-80GB", 8);
     CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 4600, 1e-9);
