@@ -585,12 +585,38 @@ static void test_plan_objective(void)
     }
 }
 
+/* scenarios/energy.json at seed 7 (refcheck's) runs to its end with every
+ * request done.  It spun without end at one millisecond once the refitted
+ * power curve moved a capped replica's iteration end a hair past the
+ * service's wake time (sim/inference/service.c, due()): the run never
+ * returned, so this test hung. */
+static void test_capped_service_ends(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/energy.json", &sc, &d),
+                          0);
+    sc->seed = 7;
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL(gs_sim_run(sim, &d), 0);
+    const struct gs_svcsum *v = gs_sim_service(sim, 0);
+    printf("\n    [seed 7: %ld of %ld requests done]", v->finished,
+           v->arrived);
+    CU_ASSERT(v->arrived > 500000);
+    CU_ASSERT_EQUAL(v->finished, v->arrived);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
 static CU_TestInfo tests[] = {
     { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
     { "a tariff step at an hour boundary", test_tariff_step },
     { "a job by hand; tenants + idle = fleet", test_job_and_tenants },
     { "power cap slows compute, never above the cap", test_power_cap },
     { "hosts by hand: keys, defaults, GPU boards alone", test_hosts_by_hand },
+    { "energy.json at seed 7: a capped service runs to its end",
+      test_capped_service_ends },
     { "energy per request by hand; requests + idle = service",
       test_request_energy },
     { "power cap on the LLM engine", test_llm_cap },
