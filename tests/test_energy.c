@@ -588,7 +588,7 @@ static void test_plan_objective(void)
 /* scenarios/energy.json at seed 7 (refcheck's) runs to its end with every
  * request done.  It spun without end at one millisecond once the refitted
  * power curve moved a capped replica's iteration end a hair past the
- * service's wake time (sim/inference/service.c, due()): the run never
+ * service's wake time (sim/inference/service.c, on_wake): the run never
  * returned, so this test hung. */
 static void test_capped_service_ends(void)
 {

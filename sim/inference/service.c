@@ -1006,18 +1006,6 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     kick(sv, r, t);
 }
 
-/* Whether a happening at t seconds is due at the event of now ms (lim =
- * now / 1000 + 1e-9): at or before lim, or put at now by wake's
- * rounding.  The second half keeps the two in step: a t a hair above lim
- * whose ceil_ms is now (t x 1000 rounds down to within 1e-6 of now) was
- * otherwise left for an event at now that wake set again at now, without
- * end (scenarios/energy.json at seed 7 spun so after the power curve's
- * refit moved a capped iteration's end onto such a t). */
-static int due(double t, double lim, gs_time now)
-{
-    return t <= lim || (t < INFINITY && ceil_ms(t) <= now);
-}
-
 static void on_wake(struct gs_event *ev, void *ctx)
 {
     struct svc *sv = (struct svc *)ev;
@@ -1038,7 +1026,9 @@ static void on_wake(struct gs_event *ev, void *ctx)
         hsettle(sv);
         double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
         double ta = sv->next_arrival;
-        if (!due(th, lim, now) && !due(ta, lim, now))
+        /* due by lim, or put at now by wake's rounding (else an end a
+         * hair past lim was left for an event at now, set again at now) */
+        if (th > lim && ceil_ms(th) > now && ta > lim && ceil_ms(ta) > now)
             break;
         if (th <= ta) {
             struct hent e = hpeek(sv);
