@@ -200,6 +200,26 @@ void gs_plan_search_free(struct search *s);
  * code with d filled. */
 int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 
+/* The scenario of candidate (combination c, count index idx) with runs
+ * lenf times as long, parsed and validated (plancand.c).  0 or a
+ * negative code with d filled. */
+int gs_plan_cand_build(const struct search *s, const struct combo *c,
+                       int idx, int lenf, struct gs_scenario **sc,
+                       struct gs_diag *d);
+
+/* --- planprune.c: pruning by cost ---------------------------------------- */
+
+/* The dearest count of combination ci in (L, top] whose floor is within
+ * best; L when none is. */
+int gs_plan_cap_index(const struct search *s, int ci, double best, int top);
+/* Combination ci's next count, capped by best (c->capped set), or -1. */
+int gs_plan_next_idx(const struct search *s, int ci, double best);
+/* s->order: the order the combinations start in.  0 or GS_ENOMEM. */
+int gs_plan_order_combos(struct search *s, struct gs_diag *d);
+/* x, not feasible, raises the floor of every combination with the same
+ * choices and no more of the other searched pools. */
+void gs_plan_spread_miss(struct search *s, int ci, const struct cand *x);
+
 /* --- plansteady.c: steady-state estimates ------------------------------ */
 
 /* In a steady-state question (io/question.h's gs_question_of, the rule

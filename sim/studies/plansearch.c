@@ -46,195 +46,6 @@ int gs_plan_grid_n(const struct gs_plan_count *k)
 
 /* --- load growth ----------------------------------------------------- */
 
-/* The key a load factor scales: the job generator's rate_per_hour (j < 0)
- * or service j's request rate, under the name its scenario gave it. */
-static void growth_key(const struct gs_scenario *sc, int j, char *path,
-                       size_t n)
-{
-    if (j < 0) {
-        snprintf(path, n, "workload.generate.rate_per_hour");
-        return;
-    }
-    char k[64];
-    snprintf(k, sizeof k, "services[%d].requests.generate.rate_per_hour", j);
-    const char *key = gs_json_has(sc->text, k) ? "rate_per_hour"
-                                                : "rate_per_second";
-    snprintf(path, n, "services[%d].requests.generate.%s", j, key);
-}
-
-/* Growth scales generated load only: every source of load (the jobs, if
- * any, and each service's requests) must be a generator. */
-int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d)
-{
-    if (sc->wl_kind != GS_WL_GENERATE && sc->wl_kind != GS_WL_NONE)
-        return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales a "
-                           "generated workload's rate_per_hour; for a trace, "
-                           "convert it with `gpusim trace convert "
-                           "--scale-rate K`");
-    for (int j = 0; j < sc->nsvcs; j++)
-        if (sc->svcs[j].src != GS_SVCSRC_GENERATE)
-            return gs_diag_set(d, GS_EINVAL, sc->file, "load growth scales "
-                               "generated request rates; services[%d] (%s) "
-                               "replays a trace", j, sc->svcs[j].name);
-    return 0;
-}
-
-/* The edits that make a run lenf times as long: each generator's count
- * ("jobs", "requests") and horizon ("until") scaled, the keys the scenario
- * gives.  The count of edits; their values go to v[] (*k counted). */
-static int length_edits(const struct search *s, int lenf, struct gs_edit *e,
-                        char **v, int *k)
-{
-    static const char *const key[2][2] = { { "jobs", "until" },
-                                           { "requests", "until" } };
-    int n = 0, k0 = *k;
-    for (int j = -1; j < s->base->nsvcs; j++) {
-        char pre[96];
-        if (j < 0)
-            snprintf(pre, sizeof pre, "workload.generate");
-        else
-            snprintf(pre, sizeof pre, "services[%d].requests.generate", j);
-        for (int i = 0; i < 2; i++) {
-            char path[160];
-            snprintf(path, sizeof path, "%s.%s", pre, key[j >= 0][i]);
-            if (!gs_json_has(s->base->text, path))
-                continue;
-            /* a horizon may be a string ("30m"): set it in seconds (the
-             * parsed value is in milliseconds) */
-            double until = j < 0 ? s->base->gen.until
-                                 : s->base->svcs[j].gen.until;
-            char num[64];
-            e[n].op = i == 0 ? GS_EDIT_SCALE : GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "%s", path);
-            if (i == 0)
-                snprintf(num, sizeof num, "%d", lenf);
-            else
-                snprintf(num, sizeof num, "%.17g",
-                         (double)until / 1000.0 * lenf);
-            v[*k - k0] = strdup(num);
-            e[n++].value = v[(*k)++ - k0];
-        }
-    }
-    return n;
-}
-
-/* The edits that make candidate (combo c, bisected index idx). *ne set;
- * the edits' values are owned by the plan (or by vals[]). */
-static int cand_edits(const struct search *s, const struct combo *c, int idx,
-                      int lenf, struct gs_edit **out, int *ne, char ***vals,
-                      int *nv)
-{
-    const struct gs_plancfg *pc = s->pc;
-    int cap = 12 + 3 * pc->ncounts + 4 * s->base->nsvcs;
-    for (int a = 0; a < pc->naxes; a++)
-        cap += pc->ax[a].nedits[c->ax[a]] + 2;
-    struct gs_edit *e = calloc((size_t)cap, sizeof *e);
-    char **v = calloc((size_t)cap, sizeof *v);
-    if (!e || !v) {
-        free(e);
-        free(v);
-        return GS_ENOMEM;
-    }
-    int n = 0, k = 0, clones = 0;
-    int clone_of[GS_PLAN_MAX_AXES];
-    double share_of[GS_PLAN_MAX_AXES];
-    for (int a = 0; a < pc->naxes; a++) {
-        const struct gs_plan_axis *ax = &pc->ax[a];
-        int val = c->ax[a];
-        for (int i = 0; i < ax->nedits[val]; i++)
-            e[n++] = ax->edits[val][i];
-        if (ax->spot_pool >= 0 && ax->share[val] > 0) {
-            char buf[4096], num[64];
-            const char *pname = ax->label;  /* "POOL.spot_share" */
-            int plen = (int)(strlen(pname) - strlen(".spot_share"));
-            e[n].op = GS_EDIT_CLONE;
-            snprintf(e[n].path, sizeof e[n].path, "fleet[%d]", ax->spot_pool);
-            snprintf(buf, sizeof buf, "{\"name\": \"%.*s-spot\", \"market\": "
-                     "\"spot\", \"nodes\": 0, \"spot\": %s}",
-                     plen > 0 ? plen : 0, pname, ax->spot_cfg);
-            v[k] = strdup(buf);
-            e[n++].value = v[k++];
-            /* the spot price: the pool's own price less the discount, or
-             * the scenario's spot pricing with that discount */
-            int at = s->nfleet + clones;
-            if (ax->spot_key[0]) {
-                e[n].op = GS_EDIT_SCALE;
-                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].%s", at,
-                         ax->spot_key);
-                snprintf(num, sizeof num, "%.17g", 1 - ax->spot_discount);
-            } else {
-                e[n].op = GS_EDIT_SET;
-                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].discount",
-                         at);
-                snprintf(num, sizeof num, "%.17g", ax->spot_discount);
-            }
-            v[k] = strdup(num);
-            e[n++].value = v[k++];
-            clone_of[clones] = ax->spot_pool;
-            share_of[clones++] = ax->share[val];
-        }
-    }
-    for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
-        if (s->svc_sla[j]) {
-            e[n].op = GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "services[%d].sla", j);
-            v[k] = strdup(s->svc_sla[j]);
-            e[n++].value = v[k++];
-        }
-    if (s->growth != 1) {
-        char g[64];
-        snprintf(g, sizeof g, "%.17g", s->growth);
-        for (int j = -1; j < s->base->nsvcs; j++) {
-            if (j < 0 && s->base->wl_kind != GS_WL_GENERATE)
-                continue;
-            e[n].op = GS_EDIT_SCALE;
-            growth_key(s->base, j, e[n].path, sizeof e[n].path);
-            v[k] = strdup(g);
-            e[n++].value = v[k++];
-        }
-    }
-    if (lenf > 1)
-        n += length_edits(s, lenf, &e[n], &v[k], &k);
-    for (int q = 0; q < pc->ncounts; q++) {
-        const struct gs_plan_count *pk = &pc->counts[q];
-        int nodes = q == pc->ncounts - 1 ? pk->lo + idx * pk->step
-                                         : c->cnt[q];
-        int spot = 0, ci = -1;
-        for (int j = 0; j < clones && pk->pool >= 0; j++)
-            if (clone_of[j] == pk->pool) {
-                spot = (int)floor(share_of[j] * nodes + 0.5);
-                ci = j;
-            }
-        char num[32];
-        e[n].op = GS_EDIT_SET;
-        snprintf(e[n].path, sizeof e[n].path, "%s", pk->key);
-        snprintf(num, sizeof num, "%d", nodes - spot);
-        v[k] = strdup(num);
-        e[n++].value = v[k++];
-        if (ci >= 0) {
-            e[n].op = GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "fleet[%d].nodes",
-                     s->nfleet + ci);
-            snprintf(num, sizeof num, "%d", spot);
-            v[k] = strdup(num);
-            e[n++].value = v[k++];
-        }
-    }
-    for (int i = 0; i < k; i++)
-        if (v[i] == NULL) {
-            for (int j = 0; j < k; j++)
-                free(v[j]);
-            free(v);
-            free(e);
-            return GS_ENOMEM;
-        }
-    *out = e;
-    *ne = n;
-    *vals = v;
-    *nv = k;
-    return 0;
-}
-
 static char *cand_label(const struct search *s, const struct combo *c,
                         int idx)
 {
@@ -253,29 +64,6 @@ static char *cand_label(const struct search *s, const struct combo *c,
                  pk->pool >= 0 ? "nodes" : "replicas", nodes);
     }
     return strdup(buf[0] ? buf : "as given");
-}
-
-/* The scenario of candidate (combo c, idx) with runs lenf times as long,
- * parsed and validated into *sc.  0 or a negative code with d filled. */
-static int cand_build(const struct search *s, const struct combo *c, int idx,
-                      int lenf, struct gs_scenario **sc, struct gs_diag *d)
-{
-    struct gs_edit *e = NULL;
-    char **vals = NULL, *text = NULL;
-    int ne = 0, nv = 0;
-    int rc = cand_edits(s, c, idx, lenf, &e, &ne, &vals, &nv);
-    if (rc < 0)
-        rc = gs_diag_set(d, rc, "", "out of memory");
-    if (rc == 0)
-        rc = gs_json_edit(s->base->text, e, ne, &text, "$.plan", d);
-    if (rc == 0)
-        rc = gs_reparse(s->base, text, sc, d);
-    free(text);
-    for (int i = 0; i < nv; i++)
-        free(vals[i]);
-    free(vals);
-    free(e);
-    return rc;
 }
 
 /* Make candidate (combo ci, idx): its scenario parsed and validated.
@@ -318,7 +106,7 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         x->sc = c->top;
         c->top = NULL;
     } else {
-        rc = cand_build(s, c, idx, 1, &x->sc, d);
+        rc = gs_plan_cand_build(s, c, idx, 1, &x->sc, d);
     }
     if (rc < 0 && rc != GS_ENOMEM && s->lenient) {
         /* a smaller fleet the workload does not fit: infeasible, not an
@@ -726,129 +514,6 @@ static int add_tasks(struct search *s, int ci, int from, int to)
     return 0;
 }
 
-/* The cost floor of combination ci's candidate at idx (its scenario
- * built, not run; a count the scenario refuses floors at 0), remembered.
- * Non-decreasing in idx: only the bisected pool's nodes grow. */
-static double combo_floor(const struct search *s, int ci, int idx)
-{
-    struct combo *c = &s->combo[ci];
-    if (isnan(c->floor[idx])) {
-        struct gs_scenario *sc = NULL;
-        struct gs_diag d = { 0 };
-        c->floor[idx] = cand_build(s, c, s->pc->ncounts ? idx : -1, 1, &sc,
-                                   &d) == 0 ? gs_plan_cost_floor(sc) : 0;
-        gs_scenario_free(sc);
-    }
-    return c->floor[idx];
-}
-
-/* The cost a candidate must not exceed to matter: the cheapest feasible
- * plan's (or an earlier pass's), or INFINITY -- always INFINITY when the
- * objective is not the cost, which the floor does not bound. */
-static double best_cost(const struct search *s)
-{
-    if (s->pc->objective != 0)
-        return INFINITY;
-    int b = gs_plan_best_feasible(s);
-    double best = b >= 0 ? s->cand[b].cost_h : INFINITY;
-    return s->bound < best ? s->bound : best;
-}
-
-/* The dearest count of combination ci in (L, top] whose floor is within
- * best (the cost order's tolerance: an equal cost may still win on GPUs);
- * L when none is. */
-static int cap_index(const struct search *s, int ci, double best, int top)
-{
-    const struct combo *c = &s->combo[ci];
-    double lim = best * (1 + 1e-9) + 1e-9;
-    int lo = c->L, hi = top;
-    if (hi <= lo)
-        return lo;
-    if (combo_floor(s, ci, hi) <= lim)
-        return hi;
-    while (hi - lo > 1) {           /* floor(lo) within, floor(hi) not */
-        int mid = lo + (hi - lo) / 2;
-        if (combo_floor(s, ci, mid) <= lim)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The count combination ci tries next while a plan costing best is known
- * (pruning by cost), or -1 when no count left can beat it: its bisection's
- * next count (the top, then the bracket's middle), capped at the dearest
- * count whose floor is within best.  c->capped: the cap bit, so every
- * count above the one returned costs more than the plan, and a miss there
- * prunes the combination.  (Trying the capped count first at every step,
- * a descent by cost, took 221 runs on plan-mixed-tier against the capped
- * bisection's 203.) */
-static int next_idx(const struct search *s, int ci, double best)
-{
-    struct combo *c = &s->combo[ci];
-    int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
-    int cap = cap_index(s, ci, best, idx);
-    c->capped = cap < idx;
-    return cap > c->L ? cap : -1;
-}
-
-struct keyed {
-    double key;
-    int i;
-};
-
-/* Cheaper first, then the enumeration's order. */
-static int key_cmp(const void *a, const void *b)
-{
-    const struct keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-#define ORDER_BUILDS 512      /* more combinations start in enumeration
-                                  order: a scenario built and held for
-                                  each would cost more than the order
-                                  saves */
-
-/* The order the combinations start in: the cheapest at the top of its
- * range first (the price of its largest fleet): a plan it finds is cheap,
- * and caps the ranges of the dearer ones started after it.  A heuristic
- * for speed only: the answer does not depend on it (the cap is sound
- * whatever the order; plan-mixed-tier took 203 runs in this order, more
- * than 233 with the dearest fixed part first).  Each top's scenario is
- * kept for its first candidate (new_cand), so nothing is built twice. */
-static int order_combos(struct search *s, struct gs_diag *d)
-{
-    s->order = malloc((size_t)(s->ncombo + 1) * sizeof *s->order);
-    struct keyed *k = malloc((size_t)(s->ncombo + 1) * sizeof *k);
-    if (s->order == NULL || k == NULL) {
-        free(k);
-        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    for (int i = 0; i < s->ncombo; i++) {
-        struct gs_scenario *sc = NULL;
-        struct gs_diag dd = { 0 };
-        k[i] = (struct keyed){ 0, i };
-        struct combo *c = &s->combo[i];
-        if (s->exhaustive || s->ncombo > ORDER_BUILDS ||
-            cand_build(s, c, s->pc->ncounts ? c->H : -1, 1, &sc, &dd) < 0) {
-            gs_scenario_free(sc);
-            continue;
-        }
-        for (int p = 0; p < sc->npools; p++)
-            k[i].key += sc->pools[p].price_hour * sc->pools[p].nodes;
-        c->floor[c->H] = gs_plan_cost_floor(sc);
-        c->top = sc;                /* its first candidate's scenario */
-    }
-    qsort(k, (size_t)s->ncombo, sizeof *k, key_cmp);
-    for (int i = 0; i < s->ncombo; i++)
-        s->order[i] = k[i].i;
-    free(k);
-    return 0;
-}
-
 /* Enumerate the combos: every axis value x every count of the searched
  * pools but the last. */
 static int make_combos(struct search *s, struct gs_diag *d)
@@ -893,7 +558,19 @@ static int make_combos(struct search *s, struct gs_diag *d)
         for (int k = 0; k <= c->H; k++)
             c->floor[k] = NAN;
     }
-    return order_combos(s, d);
+    return gs_plan_order_combos(s, d);
+}
+
+/* The cost a candidate must not exceed to matter: the cheapest feasible
+ * plan's (or an earlier pass's), or INFINITY -- always INFINITY when the
+ * objective is not the cost, which the floor does not bound. */
+static double gs_plan_best_cost(const struct search *s)
+{
+    if (s->pc->objective != 0)
+        return INFINITY;
+    int b = gs_plan_best_feasible(s);
+    double best = b >= 0 ? s->cand[b].cost_h : INFINITY;
+    return s->bound < best ? s->bound : best;
 }
 
 /* Drop what cannot beat the cheapest feasible plan known (none of it
@@ -903,7 +580,7 @@ static void prune(struct search *s)
     if (s->exhaustive)
         return;
     int b = gs_plan_best_feasible(s);
-    double best = best_cost(s);
+    double best = gs_plan_best_cost(s);
     /* A candidate running more seeds (its interval straddles a target)
      * that costs more than a plan known to be feasible cannot change the
      * answer: it stops, undecided, and so does its combination (a larger
@@ -942,7 +619,7 @@ static void prune(struct search *s)
         struct combo *c = &s->combo[i];
         if ((c->state == K_TOP || c->state == K_BISECT) && c->started &&
             c->cur < 0 &&
-            cap_index(s, i, best, c->state == K_TOP ? c->H : c->H - 1) <=
+            gs_plan_cap_index(s, i, best, c->state == K_TOP ? c->H : c->H - 1) <=
                 c->L) {
             c->state = K_PRUNED;
             s->pruned++;
@@ -984,46 +661,6 @@ static void advance(struct search *s, int ci, const struct cand *x)
         c->state = K_INFEASIBLE;
     else if (c->state == K_BISECT && c->H - c->L <= 1)
         c->state = K_DONE;
-}
-
-/* Feasibility is monotone in every searched count, not only the bisected
- * one (plan.c's essay: more nodes or replicas of a pool never lengthen a
- * queue; the bisection assumes it of its count, and which count is
- * bisected is only the order the scenario lists them in).  So x, not
- * feasible at count idx of combination ci, says that no combination with
- * the same choices and at most ci's counts in every other searched pool
- * is feasible at idx or below: their brackets' floors rise to idx.  A
- * combination whose whole range is below is done (not feasible); one in
- * work keeps its candidate, and advance takes the higher floor.  Not with
- * --exhaustive, whose search assumes only the bisection's monotonicity. */
-static void spread_miss(struct search *s, int ci, const struct cand *x)
-{
-    const struct gs_plancfg *pc = s->pc;
-    if (s->exhaustive || pc->ncounts < 2 || x->idx < 0 || x->dear ||
-        x->status == C_FEASIBLE || x->status == C_PHYSICS)
-        return;
-    const struct combo *c = &s->combo[ci];
-    for (int j = 0; j < s->ncombo; j++) {
-        struct combo *o = &s->combo[j];
-        if (j == ci || (o->state != K_TOP && o->state != K_BISECT) ||
-            x->idx <= o->L)
-            continue;
-        int below = 1;
-        for (int a = 0; a < pc->naxes && below; a++)
-            below = o->ax[a] == c->ax[a];
-        for (int q = 0; q + 1 < pc->ncounts && below; q++)
-            below = o->cnt[q] <= c->cnt[q];
-        if (!below)
-            continue;
-        o->L = x->idx;
-        s->spread++;
-        if (o->cur >= 0)
-            continue;
-        if (o->state == K_TOP && o->L >= o->H)
-            o->state = K_INFEASIBLE;
-        else if (o->state == K_BISECT && o->H - o->L <= 1)
-            o->state = K_DONE;
-    }
 }
 
 /* Every axis value, with the other axes at their first value and every
@@ -1100,7 +737,7 @@ static void on_progress(int ndone, int ntasks, void *ctx)
 static int propose(struct search *s, struct gs_diag *d)
 {
     const struct gs_plancfg *pc = s->pc;
-    double best = best_cost(s);
+    double best = gs_plan_best_cost(s);
     int busy = 0;                   /* combinations in work this round */
     s->ntask = 0;
     for (int o = 0; o < s->ncombo; o++) {
@@ -1120,7 +757,7 @@ static int propose(struct search *s, struct gs_diag *d)
         int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
         c->capped = 0;
         if (!s->exhaustive && pc->ncounts && isfinite(best) &&
-            (idx = next_idx(s, i, best)) < 0) {
+            (idx = gs_plan_next_idx(s, i, best)) < 0) {
             c->state = K_PRUNED;    /* every count left costs more */
             s->pruned++;
             continue;
@@ -1232,7 +869,7 @@ static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
     int f = 2 * x->lenf < s->pc->max_length ? 2 * x->lenf
                                             : s->pc->max_length;
     struct gs_scenario *sc = NULL;
-    int rc = cand_build(s, &s->combo[x->combo], x->idx, f, &sc, d);
+    int rc = gs_plan_cand_build(s, &s->combo[x->combo], x->idx, f, &sc, d);
     if (rc < 0)
         return rc;
     if (x->prev == NULL &&
@@ -1275,7 +912,7 @@ static int decide(struct search *s, struct gs_diag *d)
             s->undecided += x->status == C_UNDECIDED;
             s->extended += x->nrun > s->pc->seeds;
             advance(s, x->combo, x);
-            spread_miss(s, x->combo, x);
+            gs_plan_spread_miss(s, x->combo, x);
         }
     }
     return 0;
