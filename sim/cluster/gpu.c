@@ -99,33 +99,25 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
- * (host floor, iteration, sequence, stream gap, prefill and extra-pass
- * costs) on Splitwise's prompt and token times.  Attention follows the
- * rule of gs_llm_attn_rule: 0.3 of the GEMMs' compute efficiency for
- * prefill, their bandwidth efficiency for decode. */
-#define GS_LLM_A100_HOST .layer_us = 555.12, .iter_ms = 0.590, \
-    .seq_us = 5.662, .gap_us = 16.17, .prefill_ms = 0.0, \
-    .elem_passes = 21.08
+ * (attention, fixed costs) on Splitwise's prompt and token times. */
+#define GS_LLM_A100_SERVING .attn_eff = 0.0939, .attn_bw_eff = 0.7608, \
+    .layer_us = 407.88, .iter_ms = 11.855, .seq_us = 3.292
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
-    .gemm_us = 7.480, .attn_eff = 0.2195, .attn_bw_eff = 0.7784, \
-    GS_LLM_A100_HOST, \
+    .gemm_us = 7.480, GS_LLM_A100_SERVING, \
     .elem_eff = { 0.3749, 0.4268, 0.5338, 0.8731, 0.1479 }, \
     .elem_us = { 1.392, 2.652, 0.631, 1.905, 2.542 }, \
     .elem_l2 = { 0.5749, 0.5032, 0.6431, 1.3397, 0.1599 }, \
     .elem_wave_us = 0.584, .link_us = 5.0
 #define GS_LLM_H100 .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.2156, .attn_bw_eff = 0.9444, \
-    .layer_us = 0.0, .iter_ms = 0.0, .seq_us = 2.199, .gap_us = 72.39, \
-    .prefill_ms = 0.0, .elem_passes = 26.16, \
+    .gemm_us = 7.987, .attn_eff = 0.0141, .attn_bw_eff = 0.4320, \
+    .layer_us = 237.14, .iter_ms = 10.712, .seq_us = 3.553, \
     .elem_eff = { 0.3842, 0.4817, 0.6609, 1.0000, 0.1799 }, \
     .elem_us = { 1.250, 1.906, 0.493, 1.284, 2.365 }, \
     .elem_l2 = { 0.6192, 0.5404, 0.7962, 1.3267, 0.1866 }, \
     .elem_wave_us = 0.672, .link_us = 5.0
-/* A40: kernel factors fitted on its own profiles, attention by the rule on
- * them; Splitwise did not measure it, so its host and stack costs are the
- * A100's (nearest measured). */
-#define GS_LLM_A40 A40_KERNELS, .attn_eff = 0.2436, .attn_bw_eff = 0.7364, \
-    GS_LLM_A100_HOST
+/* A40: kernel factors fitted on its own profiles; Splitwise did not
+ * measure it, so its serving factors are the A100's (nearest measured). */
+#define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
 #define A40_KERNELS .compute_eff = 0.8119, .bw_eff = 0.7364, \
     .gemm_us = 1.627, \
     .elem_eff = { 0.6674, 0.7829, 0.8671, 0.8419, 0.5052 }, \
@@ -183,11 +175,10 @@ void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
     if (e->compute_eff <= 0) {
         struct gs_gpu_llm k = *e;
         *e = (struct gs_gpu_llm){ .compute_eff = 0.6, .bw_eff = 0.8,
-                                  .attn_eff = 0.18, .attn_bw_eff = 0.8,
-                                  .layer_us = 300.0, .iter_ms = 0.5,
-                                  .seq_us = 4.0, .gap_us = 40.0,
-                                  .elem_passes = 24.0,
-                                  .link_gbs = k.link_gbs, .link_us = 5.0 };
+                                  .attn_eff = 0.1, .attn_bw_eff = 0.7,
+                                  .layer_us = 300.0, .iter_ms = 14.0,
+                                  .seq_us = 3.0, .link_gbs = k.link_gbs,
+                                  .link_us = 5.0 };
         e->sms = k.sms;
         e->ar = k.ar;
     }

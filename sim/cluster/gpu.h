@@ -44,14 +44,6 @@ struct gs_gpu_llm {
                              * sampling), milliseconds */
     double seq_us;          /* cost per sequence in the batch per layer
                              * (per-sequence attention work), us */
-    double gap_us;          /* per layer, time on the GPU's stream beyond
-                             * its kernels (the gaps between launches), us */
-    double prefill_ms;      /* per iteration that prefills: the prompts'
-                             * input preparation, ms */
-    double elem_passes;     /* the serving stack's unfused elementwise
-                             * passes over a layer's T x d activations
-                             * beyond the profiled kernels (each reads and
-                             * writes T x d at the add kind's rates) */
     double link_gbs;        /* all-reduce bandwidth per GPU per direction
                              * where no curve is measured, GB/s */
     double link_us;         /* latency of one ring all-reduce step, us */

@@ -283,9 +283,8 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* ---- the fit --------------------------------------------------------------- */
 
-#define NPAR 6
+#define NPAR 5
 #define CAUCHY 0.03
-#define HOST_PRIOR 1e-3
 
 struct fitctx {
     const struct gs_llm_calib *c;
@@ -310,19 +309,11 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
                    struct gs_llm_hw *hw)
 {
     *hw = *base;
-    gs_llm_attn_rule(&hw->eff);
-    hw->eff.layer_us = exp(u[0]);
-    hw->eff.iter_ms = exp(u[1]);
-    hw->eff.seq_us = exp(u[2]);
-    hw->eff.gap_us = exp(u[3]);
-    hw->eff.prefill_ms = exp(u[4]);
-    hw->eff.elem_passes = exp(u[5]);
-}
-
-void gs_llm_attn_rule(struct gs_gpu_llm *e)
-{
-    e->attn_eff = GS_LLM_ATTN_SHARE * e->compute_eff;
-    e->attn_bw_eff = e->bw_eff;
+    hw->eff.attn_eff = logistic(u[0]);
+    hw->eff.attn_bw_eff = logistic(u[1]);
+    hw->eff.layer_us = exp(u[2]);
+    hw->eff.iter_ms = exp(u[3]);
+    hw->eff.seq_us = exp(u[4]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -351,9 +342,8 @@ static double loss(const gsl_vector *v, void *arg)
     double u[NPAR];
     for (int k = 0; k < NPAR; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
-    for (int k = 0; k < NPAR; k++)
-        if (!(fabs(u[k]) < 30))
-            return INFINITY;
+    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30))
+        return INFINITY;
     struct gs_llm_hw hw;
     unpack(u, f->base, &hw);
     double s = 0;
@@ -364,10 +354,7 @@ static double loss(const gsl_vector *v, void *arg)
             return INFINITY;
         s += rho(log(pt / p->prompt_ms)) + rho(log(tt / p->token_ms));
     }
-    /* a host floor that no point needs is none: where the points are
-     * GPU-bound at every size the fit cannot tell a floor below them
-     * from no floor, and takes none */
-    return s + HOST_PRIOR * hw.eff.layer_us / 1000;
+    return s;
 }
 
 static int matches(const struct gs_llm_calib_pt *p, const char *model,
@@ -439,15 +426,16 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     /* Starts: compute-rich and memory-rich guesses, cheap and costly
      * fixed parts; the best result wins. */
     static const double starts[][NPAR] = {
-        { 20, 5, 3, 50, 5, 20 }, { 100, 10, 3, 20, 5, 20 },
-        { 500, 2, 5, 80, 5, 20 }, { 300, 10, 2, 100, 10, 5 },
-        { 50, 1, 5, 150, 2, 40 },
+        { 0.5, 0.8, 20, 5, 3 }, { 0.2, 0.5, 100, 1, 10 },
+        { 0.8, 0.9, 5, 15, 1 }, { 0.3, 0.9, 500, 2, 2 },
+        { 0.3, 0.6, 250, 2, 5 }, { 0.3, 0.6, 1000, 2, 5 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
-        double u[NPAR];
-        for (int k = 0; k < NPAR; k++)
-            u[k] = log(starts[s][k]);
+        double u[NPAR] = {
+            logit(starts[s][0]), logit(starts[s][1]), log(starts[s][2]),
+            log(starts[s][3]), log(starts[s][4]),
+        };
         double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
         if (v < best) {
             best = v;
@@ -717,10 +705,10 @@ int gs_llm_calib_report(FILE *out, const char *path,
     struct gs_llm_hw fit[16];
     fprintf(out, "Fitted LLM serving factors (%d configurations, %s; the "
             "kernel factors are the catalog's)\n\n"
-            "| hardware        | host layer us | iteration ms | sequence us "
-            "| gap us | prefill ms | passes |\n"
-            "|-----------------|---------------|--------------|-------------"
-            "|--------|------------|--------|\n", c.n, path);
+            "| hardware        | attention | attention bw | host layer us "
+            "| iteration ms | sequence us |\n"
+            "|-----------------|-----------|--------------|---------------"
+            "|--------------|-------------|\n", c.n, path);
     for (int h = 0; h < nh && !rc; h++) {
         struct gs_llm_hw base;
         if (gs_llm_calib_hw(cat, hws[h], &base)) {
@@ -732,9 +720,9 @@ int gs_llm_calib_report(FILE *out, const char *path,
         rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
-            fprintf(out, "| %-15s | %13.2f | %12.3f | %11.3f | %6.2f "
-                    "| %10.3f | %6.2f |\n", hws[h], e->layer_us, e->iter_ms,
-                    e->seq_us, e->gap_us, e->prefill_ms, e->elem_passes);
+            fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %12.3f "
+                    "| %11.3f |\n", hws[h], e->attn_eff, e->attn_bw_eff,
+                    e->layer_us, e->iter_ms, e->seq_us);
         }
     }
     if (!rc)

@@ -86,11 +86,4 @@ int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
 int gs_llm_calib_report(FILE *out, const char *path,
                         const struct gs_catalog *cat, struct gs_diag *d);
 
-/* Prefill attention's share of the GEMMs' compute efficiency: the rule
- * that sets attn_eff (decode attention reads KV at the GEMMs' bandwidth
- * efficiency), not fitted: Splitwise's two LLMs cannot tell it from the
- * host costs. */
-#define GS_LLM_ATTN_SHARE 0.3
-void gs_llm_attn_rule(struct gs_gpu_llm *e);
-
 #endif

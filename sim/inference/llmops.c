@@ -248,11 +248,6 @@ static double curve_at(const struct gs_ar_curve *c, int col, double bytes)
     return exp(log(u[i]) * (1 - f) + log(u[i + 1]) * f);
 }
 
-double gs_llm_sync_us(const struct gs_gpu_llm *e, int workers)
-{
-    return workers > 1 ? 2 * 2.0 * (workers - 1) * e->link_us : 0;
-}
-
 static double ring(double bytes, int n, double link_gbs, double link_us)
 {
     double steps = 2.0 * (n - 1);

@@ -65,9 +65,5 @@ double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
  * model 2(n-1)/n bytes / link + 2(n-1) link latency. */
 double gs_llm_allreduce_time(const struct gs_gpu_llm *e, double bytes,
                              int workers);
-/* Microseconds per layer that a serving engine's TP group waits on its
- * two all-reduces beyond the curve measured back to back: each ring step
- * (2(n-1) of them) waits link_us for the slowest process; 0 on one GPU. */
-double gs_llm_sync_us(const struct gs_gpu_llm *e, int workers);
 
 #endif

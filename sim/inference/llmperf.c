@@ -76,7 +76,6 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
           && e->bw_eff > 0 && e->attn_eff > 0 && e->attn_bw_eff > 0
           && elem_ok && e->gemm_us >= 0 && e->layer_us >= 0
           && e->iter_ms >= 0 && e->link_us >= 0 && e->seq_us >= 0
-          && e->gap_us >= 0 && e->prefill_ms >= 0 && e->elem_passes >= 0
           && (tp == 1 || e->ar || e->link_gbs > 0)))
         return gs_diag_set(d, GS_EINVAL, a->name,
                            "GPU figures and efficiency factors must be > 0");
@@ -135,35 +134,12 @@ static double elem(const struct gs_llm_perf *p, int op, double tok)
     return gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
-/* The bytes of one of the serving stack's extra elementwise passes over
- * tok tokens: it reads and writes tok x d in BF16. */
-static double pass_bytes(const struct gs_llm_perf *p, double tok)
-{
-    return 2.0 * 2 * tok * p->shape.hidden;
-}
-
-/* The stack's extra passes over the hidden state: their bytes at the add
- * kind's rates (L2 while they fit), the kind's fixed cost in gap_us. */
-static double passes(const struct gs_llm_perf *p, double tok)
-{
-    const struct gs_gpu_llm *e = &p->hw.eff;
-    if (!(e->elem_passes > 0))
-        return 0;
-    double bytes = pass_bytes(p, tok);
-    double h = gs_llm_l2_share(bytes, e->l2_mb);
-    double l2 = e->elem_l2[GS_EK_ADD] > 0 ? e->elem_l2[GS_EK_ADD]
-                                          : e->elem_eff[GS_EK_ADD];
-    return e->elem_passes * bytes
-           * (h / l2 + (1 - h) / e->elem_eff[GS_EK_ADD])
-           / (p->hw.bw_gbs * 1e9);
-}
-
 /* One layer's operators over tok tokens, attention and fixed costs aside. */
 static double layer_ops(const struct gs_llm_perf *p, double tok)
 {
     return 2 * elem(p, GS_OP_INPUT_NORM, tok) + gemm(p, GS_OP_ATTN_PRE, tok)
            + elem(p, GS_OP_ROPE, tok) + gemm(p, GS_OP_ATTN_POST, tok)
-           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok) + passes(p, tok)
+           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok)
            + 2 * gs_llm_allreduce_time(&p->hw.eff, p->ar_bytes_tok * tok,
                                        p->tp);
 }
@@ -193,19 +169,13 @@ static double time_of(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
     if (b->decode_tokens > 0)
         att += roof(p->attn_flops_pair * b->decode_ctx, F * e->attn_eff,
                     p->kv_bytes_tok * b->decode_ctx, B * e->attn_bw_eff);
-    /* the GPU's stream: the kernels, the gaps between them, and each
-     * all-reduce's 2(n-1) ring steps of link_us that the group's
-     * processes wait for one another (serving_sync_us); the host issues a
-     * layer's kernels in layer_us: a GPU that finishes them sooner waits
-     * for the host (launch-bound), else the host waits */
-    double gpu = c->layer + att
-                 + (e->gap_us + gs_llm_sync_us(e, p->tp)
-                    + e->seq_us * b->seqs) * 1e-6;
-    double layer = gpu > e->layer_us * 1e-6 ? gpu : e->layer_us * 1e-6;
+    /* the host issues a layer's kernels in layer_us: a GPU that finishes
+     * them sooner waits for the host (launch-bound), else the host waits */
+    double gpu = c->layer + att;
+    double layer = (gpu > e->layer_us * 1e-6 ? gpu : e->layer_us * 1e-6)
+                   + e->seq_us * 1e-6 * b->seqs;
     double head = b->sampled > 0 ? h->t : 0;
-    double pre = b->prefill_tokens > 0 ? e->prefill_ms * 1e-3 : 0;
-    return p->layers * layer + c->emb + c->norm + head + e->iter_ms * 1e-3
-           + pre;
+    return p->layers * layer + c->emb + c->norm + head + e->iter_ms * 1e-3;
 }
 
 double gs_llm_perf_time(const struct gs_llm_perf *p,
@@ -267,8 +237,6 @@ static void layer_work(const struct gs_llm_perf *p, double tok,
         op_work(p, GS_OP_ACT, tok, &w);
     }
     op_work(p, GS_OP_ADD, 2 * tok, &w);
-    if (p->hw.eff.elem_passes > 0)
-        w.bytes += p->hw.eff.elem_passes * pass_bytes(p, tok);
     *out = w;
 }
 
