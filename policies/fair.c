@@ -429,28 +429,6 @@ static void ol_fix(struct fair *s, int g)
     }
 }
 
-/* Tenant t's share moved: its key follows, and its live groups move in
- * their shapes' heaps.  A tenant with no live group keeps a stale key, set
- * afresh when one of its groups comes in (gfix). */
-static void tfix(struct fair *s, int t)
-{
-    struct ten *x = &s->t[t];
-    if (x->nlive == 0)
-        return;
-    double k = dom_share(s, t);
-    if (k == x->key)
-        return;
-    x->key = k;
-    for (long i = 0; i < x->ngrp; i++) {
-        int g = x->grp[i];
-        if (s->gs.g[g].pos >= 0) {
-            struct shape *p = &s->sh[s->gsh[g]];
-            sh_up(s, p, s->gs.g[g].pos);
-            sh_down(s, p, s->gs.g[g].pos);
-        }
-    }
-}
-
 /* Could a job of group g start under the strict rule as things stand?
  * Always for preemptible jobs; for the others, when they stay within
  * their tenant's guarantee (start()'s test, the same sum) or some
@@ -489,14 +467,31 @@ static void gfix(struct fair *s, int t, int g)
     ol_fix(s, g);
 }
 
-/* Tenant t's GPUs changed: its share, and which of its groups are
- * owners. */
+/* Tenant t's GPUs changed: its key (dominant share) follows and its live
+ * groups move with it in their shapes' heaps; which of its groups are
+ * live and owners is looked at again (gfix).  A tenant with no live group
+ * keeps a stale key, set afresh when one of its groups comes in (gfix);
+ * an empty group is in no index and stays out. */
 static void ten_fix(struct fair *s, int t)
 {
-    tfix(s, t);
-    const struct ten *x = &s->t[t];
-    for (long i = 0; i < x->ngrp; i++)
-        gfix(s, t, x->grp[i]);
+    struct ten *x = &s->t[t];
+    int moved = 0;
+    if (x->nlive > 0) {
+        double k = dom_share(s, t);
+        moved = k != x->key;
+        x->key = k;
+    }
+    for (long i = 0; i < x->ngrp; i++) {
+        int g = x->grp[i];
+        if (gs_jgroup_size(&s->gs.g[g]) == 0)
+            continue;
+        if (moved && s->gs.g[g].pos >= 0) {
+            struct shape *p = &s->sh[s->gsh[g]];
+            sh_up(s, p, s->gs.g[g].pos);
+            sh_down(s, p, s->gs.g[g].pos);
+        }
+        gfix(s, t, g);
+    }
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
