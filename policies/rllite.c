@@ -51,7 +51,19 @@
  *     with a bound go to the bound, ties between exact scores to the older
  *     job) it is the next in score order.  So only the jobs near the top
  *     pay for the logarithm, and jobs are taken in exactly the order the
- *     full sort gives, until the fleet is full.
+ *     full sort gives, until the fleet is full;
+ *   - when misses repeat, a class one of whose members found no room is
+ *     out for the rest of the pass (its later members would miss too:
+ *     capacity only shrinks), its candidates are dropped unscored, and the
+ *     pass ends once every class that could start has missed;
+ *   - a pass that ended that way is not run again while the fleet's epoch
+ *     (gs_sim_epoch: capacity came back somewhere) stays put and no job
+ *     joined the window: it would score the same members and miss them
+ *     all again;
+ *   - a tenant's share is read from its running total when a member is
+ *     scored (what it held when the pass began: a start during the pass
+ *     keeps the old value aside), O(1) a member instead of a table of
+ *     every tenant made every pass (O(tenants) a pass).
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
 #include "policy.h"
@@ -105,6 +117,7 @@ struct cls {
     uint64_t pass;              /* fitv, fits worked out in this pass */
     double fitv;
     int fits;
+    int missed;                 /* a member found no room this pass */
 };
 
 /* A candidate of this pass: its key is an upper bound on its score until
@@ -116,6 +129,7 @@ struct cand {
     struct gs_job *j;
     gs_time arrival;
     uint32_t rec;
+    int g;                      /* its class */
 };
 
 #define BOOKED (-2L)            /* pslot of a running job booked here */
@@ -130,12 +144,18 @@ struct rl {
     long capcl;
     struct gs_jwin win;
     uint64_t pass;
+    int blocked;                /* the last pass tried every class it could
+                                   start and each missed, at epoch bepoch,
+                                   and no member joined since */
+    uint64_t bepoch;
     struct cand *c;
     long capc;
-    double *share;              /* per tenant, this pass */
-    long capsh;
-    int64_t *tmilli;            /* per tenant: milli-GPUs its running jobs
-                                   hold, kept on start and stop */
+    struct held {               /* per tenant */
+        int64_t milli;          /* milli-GPUs its running jobs hold, kept
+                                   on start and stop */
+        int64_t snap;           /* milli when pass spass began */
+        uint64_t spass;
+    } *held;
     long captm;
     int64_t busy;               /* their sum */
 };
@@ -197,8 +217,7 @@ static void rl_free(void *state)
     free(s->cl);
     gs_jgroups_free(&s->gs);
     free(s->c);
-    free(s->share);
-    free(s->tmilli);
+    free(s->held);
     free(s);
 }
 
@@ -228,6 +247,7 @@ static void win_add(void *ctx, struct gs_job *j)
     if (c->n == c->cap)
         c->m = gs_grow(c->m, &c->cap, c->n + 1, sizeof *c->m);
     gs_time now = gs_sim_now(s->sim);
+    s->blocked = 0;
     c->m[c->n] = (struct mem){
         .j = j, .arrival = j->s.arrival, .max_wait = j->max_wait, .t0 = now,
         .phi0 = log1p((double)gs_sim_estimate(s->sim, j) / GS_HOUR),
@@ -260,17 +280,27 @@ static void rl_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 }
 
 /* Book a job this policy started to its tenant. */
+/* Add dm milli-GPUs to tenant t's running total, keeping what it held
+ * when the current pass began (the pass scores on that). */
+static void hold(struct rl *s, int t, int64_t dm)
+{
+    if (t >= s->captm) {
+        long old = s->captm;
+        s->held = gs_grow(s->held, &s->captm, t + 1L, sizeof *s->held);
+        memset(s->held + old, 0, (size_t)(s->captm - old) * sizeof *s->held);
+    }
+    struct held *h = &s->held[t];
+    if (h->spass != s->pass) {
+        h->snap = h->milli;
+        h->spass = s->pass;
+    }
+    h->milli += dm;
+    s->busy += dm;
+}
+
 static void book(struct rl *s, struct gs_job *j)
 {
-    if (j->tenant >= s->captm) {
-        long old = s->captm;
-        s->tmilli = gs_grow(s->tmilli, &s->captm, j->tenant + 1L,
-                            sizeof *s->tmilli);
-        memset(s->tmilli + old, 0,
-               (size_t)(s->captm - old) * sizeof *s->tmilli);
-    }
-    s->tmilli[j->tenant] += job_milli(j);
-    s->busy += job_milli(j);
+    hold(s, j->tenant, job_milli(j));
     j->pslot = BOOKED;
 }
 
@@ -281,8 +311,7 @@ static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)why;
     struct rl *s = state;
     if (j->pslot == BOOKED) {
-        s->tmilli[j->tenant] -= job_milli(j);
-        s->busy -= job_milli(j);
+        hold(s, j->tenant, -job_milli(j));
     } else if (j->pslot >= 0) {         /* pending, in the window: killed */
         gs_jwin_leave(&s->win, j);
     } else {
@@ -322,9 +351,25 @@ static double fit(struct gs_sim *sim, const struct gs_job *j)
 struct passctx {
     gs_time now;
     double freefrac;
-    const double *share;        /* per tenant: its share of busy GPUs */
+    const struct rl *s;         /* its tenants' holdings at the start */
+    double busy;                /* GPUs held then */
     int nt;
 };
+
+/* Tenant t's share of the busy GPUs when the pass began (0 for a tenant
+ * not known to the run): O(1), not a table made every pass. */
+static double share_of(const struct passctx *x, int t)
+{
+    const struct rl *s = x->s;
+    if (t >= x->nt)
+        return 0;
+    double g = 0;
+    if (t < s->captm) {
+        const struct held *h = &s->held[t];
+        g = (double)(h->spass == s->pass ? h->snap : h->milli) / 1000.0;
+    }
+    return x->busy > 0 ? g / x->busy : 0;
+}
 
 /* The features of member m now, with log_wait given: the same values, by
  * the same operations, as scoring each job from scratch. */
@@ -341,7 +386,7 @@ static void features(const struct mem *m, const struct cls *c,
     phi[4] = urg > 4 ? 4 : urg;
     phi[5] = c->fitv;
     phi[6] = m->gn * x->freefrac;
-    phi[7] = m->tenant < x->nt ? x->share[m->tenant] : 0;
+    phi[7] = share_of(x, m->tenant);
 }
 
 static double exact_score(const struct rl *s, struct mem *m,
@@ -417,29 +462,25 @@ static void rl_schedule(void *state, struct gs_sim *sim)
     gs_jwin_settle(&s->win, sim);
     if (s->win.n == 0)
         return;
+    uint64_t epoch = gs_sim_epoch(sim);
+    if (s->blocked && epoch == s->bepoch)
+        return;                 /* the same members would miss again */
     s->pass++;
     if (s->win.n > s->capc)
         s->c = gs_grow(s->c, &s->capc, s->win.n, sizeof *s->c);
-    int nt = gs_sim_ntenants(sim);
-    if (nt > s->capsh)
-        s->share = gs_grow(s->share, &s->capsh, nt, sizeof *s->share);
-    double busy = (double)s->busy / 1000.0;
-    for (int t = 0; t < nt; t++) {
-        double g = t < s->captm ? (double)s->tmilli[t] / 1000.0 : 0;
-        s->share[t] = busy > 0 ? g / busy : 0;
-    }
     struct passctx x = {
         .now = gs_sim_now(sim),
         .freefrac = f->gpus_up > 0 ? 1.0 - (double)f->used_milli /
                                                (1000.0 * (double)f->gpus_up)
                                    : 0,
-        .share = s->share,
-        .nt = nt,
+        .s = s,
+        .busy = (double)s->busy / 1000.0,
+        .nt = gs_sim_ntenants(sim),
     };
     /* Candidates: the members of every class that fits somewhere (all of
      * them when a miss may not be foreseen), keyed by a bound. */
     int skip = gs_sim_misses_repeat(sim);
-    long k = 0, looked = 0;
+    long k = 0, looked = 0, live = 0;
     for (int g = 0; g < s->gs.n && g < s->capcl; g++) {
         struct cls *c = &s->cl[g];
         if (c->n == 0)
@@ -449,15 +490,17 @@ static void rl_schedule(void *state, struct gs_sim *sim)
             double v = skip || s->w[5] != 0 ? fit(sim, c->m[0].j) : 0;
             c->fits = !skip || v >= 0;
             c->fitv = s->w[5] != 0 && v > 0 ? v : 0;
+            c->missed = 0;
         }
         looked++;
         if (!c->fits)
             continue;
         looked += c->n;
+        live++;
         for (long i = 0; i < c->n; i++) {
             struct mem *m = &c->m[i];
             s->c[k++] = (struct cand){ bound_score(s, m, c, &x), 0, m, m->j,
-                                       m->arrival, m->rec };
+                                       m->arrival, m->rec, g };
         }
     }
     gs_sim_examine(sim, looked);
@@ -465,8 +508,13 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         sift_down(s->c, k, i);
     /* Refine the top until an exact score is on top; take it. */
     int started = 0;
-    while (k > 0) {
+    while (k > 0 && live > 0) {
         struct cand *t = &s->c[0];
+        if (s->cl[t->g].missed) {       /* it would miss too: drop it */
+            s->c[0] = s->c[--k];
+            sift_down(s->c, k, 0);
+            continue;
+        }
         if (!t->exact) {
             /* members move once a job starts (the window changes): before
              * that, m is the job's */
@@ -494,8 +542,13 @@ static void rl_schedule(void *state, struct gs_sim *sim)
             gs_jwin_leave(&s->win, j);
             book(s, j);
             started = 1;
+        } else if (skip && j->pslot >= 0) {
+            s->cl[j->pslot >> 32].missed = 1;
+            live--;
         }
     }
+    s->blocked = skip && live == 0;
+    s->bepoch = epoch;
 }
 
 const struct gs_policy_ops gs_policy_rllite = {

@@ -19,9 +19,12 @@
 #include "../sim/studies/planjson.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/inference/service.h"
 #include "../sim/setup/setup.h"
+#include "../sim/base/steady.h"
+
+#include <gsl/gsl_statistics_double.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -1000,11 +1003,121 @@ static void test_lengthened_itl(void)
     unlink(gs_cli_tmp("/tmp/gs-test-plan-itl-sweep.h5"));
 }
 
+
+/* The planner's steady-state percentile is the quantile of every seed's
+ * retained waits pooled, with the sectioning interval over the seeds.
+ * M/M/12 at 8 jobs an hour of one hour each: the waiting time's p99 is
+ * exactly ln(C / 0.01) / (c mu - lambda) = 2374.1 s.  On
+ * three sets of seeds, the plan's interval for 12 nodes holds it, and its
+ * estimate is what pooling gives when done here from the runs themselves
+ * (the same seeds; MSER-5 deleting each run's warm-up; GSL's quantile of
+ * all the rest), not the mean of the seeds' own p99s. */
+static const char p99_scenario[] =
+"{\"name\": \"plan-p99\", \"seed\": %d,"
+" \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\", \"nodes\": 12,"
+"   \"gpus_per_node\": 1}],"
+" \"policy\": \"fifo\", \"placement\": \"first-fit\","
+" \"workload\": {\"generate\": {\"jobs\": 20000, \"rate_per_hour\": 8,"
+"   \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+"   \"tier\": \"training\", \"weight\": 1, \"tenants\": 1, \"gpus\": 1,"
+"   \"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}},"
+" \"plan\": {\"targets\": {\"wait_p99\": \"1h\"},"
+"   \"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [11, 12]}]},"
+"   \"seeds\": 5, \"max_length_factor\": 1}}\n";
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Pool seeds seed0 .. seed0 + nseeds - 1 of scenario file path by hand:
+ * *pooled the p99 of all retained waits, *mean the mean of each seed's. */
+static void pool_by_hand(const char *path, int nseeds, double *pooled,
+                         double *mean)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load(path, &sc, &d), 0);
+    double *all = NULL;
+    long nall = 0;
+    *mean = 0;
+    for (int k = 0; k < nseeds; k++) {
+        struct gs_sim_opts o = { .seed = sc->seed + (uint64_t)k,
+                                 .set_seed = 1 };
+        struct gs_sim *sim = NULL;
+        CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+        long n, m = 0, w = 0;
+        const struct gs_jobrec *r = gs_sim_records(sim, &n);
+        double *x = malloc((size_t)n * sizeof *x);
+        for (long j = 0; j < n; j++)
+            if (r[j].start >= 0)
+                x[m++] = (double)(r[j].start - r[j].arrival) / 1000.0;
+        CU_ASSERT_EQUAL(gs_mser5(x, m, &w, NULL), 0);
+        all = realloc(all, (size_t)(nall + m - w) * sizeof *all);
+        memcpy(all + nall, x + w, (size_t)(m - w) * sizeof *all);
+        nall += m - w;
+        qsort(x + w, (size_t)(m - w), sizeof *x, dcmp);
+        *mean += gsl_stats_quantile_from_sorted_data(x + w, 1,
+                                                     (size_t)(m - w), 0.99);
+        free(x);
+        gs_sim_free(sim);
+    }
+    *mean /= nseeds;
+    qsort(all, (size_t)nall, sizeof *all, dcmp);
+    *pooled = gsl_stats_quantile_from_sorted_data(all, 1, (size_t)nall, 0.99);
+    free(all);
+    gs_scenario_free(sc);
+}
+
+static void test_mmc_pooled_p99(void)
+{
+    const double lambda = 8, mu = 1;
+    double C = wq_mean(12, lambda, mu) * (12 * mu - lambda);
+    double w99 = log(C / 0.01) / (12 * mu - lambda) * 3600;
+    CU_ASSERT_DOUBLE_EQUAL(w99, 2374.1, 0.1);
+    static const int seeds[] = { 1, 101, 201 };
+    for (int i = 0; i < 3; i++) {
+        char path[128], args[512], *text = NULL, *out = NULL;
+        snprintf(path, sizeof path, "/tmp/gs-test-plan-p99-%ld.json",
+                 (long)getpid());
+        CU_ASSERT_FATAL(asprintf(&text, p99_scenario, seeds[i]) > 0);
+        CU_ASSERT_EQUAL(write_file(path, text), 0);
+        free(text);
+        snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
+                 "/tmp/gs-test-plan-p99-%ld.h5", path, (long)getpid());
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+        CU_ASSERT_EQUAL(chosen_nodes(out), 12);
+        const char *t = out ? strstr(out, "targets (95% interval over ") : NULL;
+        const char *w = out ? strstr(out, "wait_p99_s ") : NULL;
+        double limit = 0, est = NAN, half = NAN, pooled, mean;
+        int ns = 0;
+        CU_ASSERT(t && sscanf(t, "targets (95%% interval over %d", &ns) == 1);
+        CU_ASSERT(w && sscanf(w, "wait_p99_s <= %lf %lf ± %lf", &limit,
+                              &est, &half) == 3);
+        CU_ASSERT(fabs(est - w99) <= half);
+        pool_by_hand(gs_cli_tmp(path), ns, &pooled, &mean);
+        printf("\n    seed %d, %d seeds: plan %.6g ± %.3g; pooled by hand "
+               "%.6g, mean of p99s %.6g; exact %.1f", seeds[i], ns, est,
+               half, pooled, mean, w99);
+        CU_ASSERT_DOUBLE_EQUAL(est, pooled, 1e-5 * pooled);
+        CU_ASSERT(fabs(mean - pooled) > 1e-4 * pooled);
+        free(out);
+        unlink(gs_cli_tmp(path));
+        snprintf(path, sizeof path, "/tmp/gs-test-plan-p99-%ld.h5",
+                 (long)getpid());
+        unlink(gs_cli_tmp(path));
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "shipped plan scenarios: conservation", test_conservation },
     { "Erlang C formula on hand-worked cases", test_erlang_formula },
     { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
+    { "M/M/c wait p99: pooled over seeds, exact law inside",
+      test_mmc_pooled_p99 },
     { "M/M/c, range below the answer: widened to Erlang C's c",
       test_mmc_widened },
     { "M/M/c, target on the true value: indifference zone, cap",

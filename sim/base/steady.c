@@ -62,6 +62,25 @@
  * before it trusts the interval, growing the run until it holds; replications are sections too (pass their values one after
  * another, ns = replications).
  *
+ * Pooled over replications.  Replications run apart (the planner's seeds
+ * in worker processes), and pooling needs every retained value, not just
+ * each replication's quantile.  For a quantile p >= 0.5 only the values
+ * above it matter, so each replication keeps its k largest (the smallest
+ * for p < 0.5; gs_qtail_keep, linear-time selection), k = min(n, 10 q n +
+ * 256) with q = min(p, 1 - p): ten times its share beyond the quantile.
+ * The parent merges the kept values: the pooled order statistic it needs,
+ * counted from the extreme, is the merged one whenever it lies at or
+ * beyond every cut replication's innermost kept value -- all values more
+ * extreme than that are kept in every replication, so the ranks agree --
+ * and the result is then exactly GSL's quantile of all values pooled
+ * (tests check it to the bit).  Otherwise it is bounded for sure: by the
+ * kept values alone on one side, and by the kept values with each missing
+ * one replaced by its replication's innermost kept value on the other;
+ * the interval then covers the bounds.  The interval is sectioning with
+ * the replications as sections (gs_quantile_reps).  On M/M/2 started
+ * stationary, 40 runs of 500 customers: the pooled p99 is 1.1% from the
+ * exact law, the mean of the runs' p99s 18% low (tests/test_steady.c).
+ *
  * Precision-driven length.  A half-width shrinks as 1 / sqrt(length), so
  * a run of length n with relative half-width h that asks for r needs about
  * n (h / r)^2; gs_next_length takes that, at least 1.5x (progress) and at
@@ -272,6 +291,173 @@ int gs_quantile_sections(const double *x, long n, double p, int ns,
     ci->n = ns;
     free(tmp);
     free(sq);
+    return 0;
+}
+
+long gs_qtail_size(long n, double p)
+{
+    double q = p < 0.5 ? p : 1 - p;
+    double k = ceil(10 * q * (double)n) + 256;
+    return k >= (double)n ? n : (long)k;
+}
+
+int gs_qtail_keep(const double *x, long n, double p, long kmax, double *v,
+                  long *k)
+{
+    if (!(p > 0 && p < 1) || n < 0 || kmax < 0)
+        return GS_EINVAL;
+    long m = kmax < n ? kmax : n;
+    *k = m;
+    if (m == n || m == 0) {
+        if (m)
+            memcpy(v, x, (size_t)m * sizeof *v);
+        return 0;
+    }
+    double *tmp = malloc((size_t)n * sizeof *tmp);
+    if (tmp == NULL)
+        return GS_ENOMEM;
+    memcpy(tmp, x, (size_t)n * sizeof *tmp);
+    int up = p >= 0.5;
+    /* the innermost kept value: the m-th from p's end */
+    double thr = gsl_stats_select(tmp, 1, (size_t)n,
+                                  (size_t)(up ? n - m : m - 1));
+    free(tmp);
+    long j = 0;
+    for (long i = 0; i < n; i++)        /* strictly beyond it ... */
+        if (up ? x[i] > thr : x[i] < thr)
+            v[j++] = x[i];
+    for (long i = 0; i < n && j < m; i++)   /* ... then its ties */
+        if (x[i] == thr)
+            v[j++] = x[i];
+    return 0;
+}
+
+/* Pooled quantiles work in "w space": w = -x when p >= 0.5, so the kept
+ * values are always the smallest w of their replication and rank 0 is
+ * the extreme.  The j-th smallest w of all values pooled, bounded: *hi by
+ * the kept values alone (a subset's j-th is no smaller; INFINITY when
+ * fewer than j + 1 are kept), *lo by the kept values with every missing
+ * one replaced by its replication's innermost kept w (no larger than the
+ * w it stands for).  w[nw] is sorted, inner[r] and miss[r] sorted by
+ * inner. */
+struct wcut {
+    double inner;
+    long miss;
+};
+
+static int wcut_cmp(const void *a, const void *b)
+{
+    double x = ((const struct wcut *)a)->inner;
+    double y = ((const struct wcut *)b)->inner;
+    return (x > y) - (x < y);
+}
+
+static void wrank(const double *w, long nw, const struct wcut *c, int nc,
+                  long j, double *lo, double *hi)
+{
+    *hi = j < nw ? w[j] : INFINITY;
+    long a = 0, seen = 0;
+    int b = 0;
+    /* merge w with the cuts' copies; j is below their total, so the walk
+     * stops before either runs out */
+    for (;;) {
+        int take_w = b >= nc || (a < nw && w[a] <= c[b].inner);
+        long cnt = take_w ? 1 : c[b].miss;
+        double val = take_w ? w[a] : c[b].inner;
+        if (seen + cnt > j) {
+            *lo = val;
+            return;
+        }
+        seen += cnt;
+        if (take_w)
+            a++;
+        else
+            b++;
+    }
+}
+
+static int wcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int gs_quantile_pooled(const struct gs_qtail *t, int r, double p, double *q,
+                       double *lo, double *hi)
+{
+    if (!(p > 0 && p < 1) || r < 1)
+        return GS_EINVAL;
+    long N = 0, K = 0;
+    for (int i = 0; i < r; i++) {
+        N += t[i].n;
+        K += t[i].k;
+    }
+    if (N < 1)
+        return GS_ERANGE;
+    int up = p >= 0.5;
+    double *w = malloc((size_t)(K + 1) * sizeof *w);
+    struct wcut *c = malloc((size_t)r * sizeof *c);
+    if (w == NULL || c == NULL) {
+        free(w);
+        free(c);
+        return GS_ENOMEM;
+    }
+    long nw = 0;
+    int nc = 0;
+    for (int i = 0; i < r; i++) {
+        double in = -INFINITY;
+        for (long k = 0; k < t[i].k; k++) {
+            w[nw] = up ? -t[i].v[k] : t[i].v[k];
+            in = fmax(in, w[nw++]);
+        }
+        if (t[i].k < t[i].n)
+            c[nc++] = (struct wcut){ in, t[i].n - t[i].k };
+    }
+    qsort(w, (size_t)nw, sizeof *w, wcmp);
+    qsort(c, (size_t)nc, sizeof *c, wcut_cmp);
+    /* GSL's interpolation between ascending order statistics a and a + 1 */
+    const double index = p * (double)(N - 1);
+    const long a = (long)index;
+    const double delta = a + 1 < N ? index - (double)a : 0;
+    double x1[2], x2[2];        /* [lo, hi] in x space of ranks a, a + 1 */
+    long ranks[2] = { a, a + 1 < N ? a + 1 : a };
+    for (int s = 0; s < 2; s++) {
+        long j = up ? N - 1 - ranks[s] : ranks[s];
+        double wl, wh;
+        wrank(w, nw, c, nc, j, &wl, &wh);
+        double *x = s ? x2 : x1;
+        x[0] = up ? -wh : wl;
+        x[1] = up ? -wl : wh;
+    }
+    free(w);
+    free(c);
+    *lo = (1 - delta) * x1[0] + (delta > 0 ? delta * x2[0] : 0);
+    *hi = (1 - delta) * x1[1] + (delta > 0 ? delta * x2[1] : 0);
+    int exact = *lo == *hi;
+    *q = exact ? *lo : isfinite(*lo) && isfinite(*hi) ? (*lo + *hi) / 2
+                     : isfinite(*lo) ? *lo : *hi;
+    return exact;
+}
+
+int gs_quantile_reps(double lo, double hi, const double *qr, int r,
+                     double level, struct gs_ci *ci)
+{
+    if (r < 1 || !level_ok(level) || !(lo <= hi))
+        return GS_EINVAL;
+    struct gs_ci s;
+    gs_ci_reps(qr, r, level, &s, NULL);
+    ci->level = level;
+    ci->n = r;
+    if (lo == hi) {
+        ci->est = lo;
+        ci->half = s.half;
+    } else if (isfinite(lo) && isfinite(hi)) {
+        ci->est = (lo + hi) / 2;
+        ci->half = s.half + (hi - lo) / 2;
+    } else {
+        ci->est = isfinite(lo) ? lo : hi;
+        ci->half = INFINITY;
+    }
     return 0;
 }
 

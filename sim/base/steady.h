@@ -71,6 +71,51 @@ double gs_batch_lag1(const double *x, long n, int nb);
 int gs_quantile_sections(const double *x, long n, double p, int ns,
                          double level, struct gs_ci *ci);
 
+/* --- a quantile pooled over replications ----------------------------- */
+
+/* One replication's part in a pooled quantile: of its n values (its
+ * retained window), the k on the quantile's side -- the k largest when
+ * p >= 0.5, the k smallest otherwise; k = n keeps them all -- in v[0..k),
+ * any order.  Replications are separate processes, so each sends only
+ * this tail back, not its whole series. */
+struct gs_qtail {
+    long n, k;
+    const double *v;
+};
+
+/* How many of n values a replication keeps for the pooled p quantile:
+ * min(n, ceil(10 min(p, 1 - p) n) + 256), ten times its share beyond the
+ * quantile and a margin (a short run's busy period can hold several
+ * times its share).  The pooled value is exact unless some replication
+ * holds more than that beyond it (gs_quantile_pooled says). */
+long gs_qtail_size(long n, double p);
+
+/* The min(n, kmax) values of x[0..n) on p's side into v (selection, not a
+ * sort; x is not changed); *k receives their count.  0 < p < 1, n >= 0,
+ * kmax >= 0; GS_ENOMEM. */
+int gs_qtail_keep(const double *x, long n, double p, long kmax, double *v,
+                  long *k);
+
+/* The p quantile of r replications' values pooled -- the value
+ * gsl_stats_quantile_from_sorted_data gives on all sum(n) values sorted --
+ * from their tails t[0..r).  Returns 1 when the kept values reach the
+ * order statistics it needs, which is then exact (*lo = *q = *hi); 0 when
+ * some replication cut its tail above them: [*lo, *hi] then bounds the
+ * pooled value for sure (a missing value lies between its replication's
+ * innermost kept value and the far end) and *q is its middle.  GS_EINVAL
+ * (p outside (0, 1), r < 1), GS_ERANGE (no values), GS_ENOMEM. */
+int gs_quantile_pooled(const struct gs_qtail *t, int r, double p, double *q,
+                       double *lo, double *hi);
+
+/* Sectioning over replications (each a section): the interval of the
+ * pooled quantile, centred on it, half = t(r - 1) s / sqrt(r) with s the
+ * sample deviation of the replications' own quantiles qr[0..r).  When the
+ * pooled value is only bounded (lo < hi) the centre is their middle and
+ * the half-width grows by half their distance, so the interval holds
+ * every value the bounds allow.  r >= 1 (half NaN when r = 1). */
+int gs_quantile_reps(double lo, double hi, const double *qr, int r,
+                     double level, struct gs_ci *ci);
+
 /* --- steady-state analysis of one output series ---------------------- */
 
 /* How a steady-state estimate was made (all fields set by gs_steady_*). */

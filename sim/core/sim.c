@@ -46,7 +46,7 @@
                 (s)->mods[mi_].ops->h((s)->mods[mi_].st, __VA_ARGS__);  \
     } while (0)
 
-#define PBLK 8
+#define PBLK 4
 
 static void pending_remove(struct gs_sim *s, struct gs_job *j)
 {
@@ -460,6 +460,7 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
            strcmp(x->prof, b->profile ? b->profile : "") == 0;
 }
 uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+uint64_t gs_sim_epoch(const struct gs_sim *s) { return s->epoch; }
 
 /* Sharing lends and reclaims capacity without a release the epoch sees,
  * so misses are remembered only on fleets with no shared pool. */

@@ -186,6 +186,12 @@ int gs_sim_misses_repeat(const struct gs_sim *s);
  * ranges of its own (static's partitions) skips those attempts. */
 int gs_sim_watch(struct gs_sim *s, const struct gs_range *r, int n);
 uint64_t gs_sim_watch_epoch(const struct gs_sim *s, int id);
+/* The fleet's epoch: it moves whenever capacity comes back anywhere (a
+ * release, a node up or down, a loan) and on no other change.  A pass that
+ * ended with every waiting job it could start tried and missed would miss
+ * them all again while it stays put and no new job joins, when
+ * gs_sim_misses_repeat() holds: a policy may skip that pass. */
+uint64_t gs_sim_epoch(const struct gs_sim *s);
 
 /* The fragmentation measure and node classes (frag.h), for placers. */
 struct gs_frag *gs_sim_frag(struct gs_sim *s);

@@ -79,8 +79,9 @@ static const struct { const char *path, *units, *desc; } path_desc[] = {
     { "compare/interval_method", NULL, "how /compare/table's intervals are "
       "made" },
     { "plan/candidates/mean", NULL, "[candidate, metric]: each metric's mean over "
-      "the candidate's seeds (units: each metric's, as in run --json; "
-      "names in /plan/metrics)" },
+      "the candidate's seeds; in a steady-state question a percentile "
+      "target's is the quantile of every seed's retained values pooled "
+      "(units: each metric's, as in run --json; names in /plan/metrics)" },
     { "plan/candidates/seeds_run", NULL, "seeds each candidate was run with "
       "(fewer when stopped early)" },
     { "plan/candidates/status", NULL, "each candidate's verdict: feasible, "

@@ -29,11 +29,12 @@
 #include "pool.h"
 #include "progress.h"
 #include "../io/report.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../setup/setup.h"
 #include "../core/model.h"
 #include "../base/suggest.h"
 #include "cmppair.h"
+#include "cmpsteady.h"
 #include "../base/steady.h"
 #include "../io/question.h"
 
@@ -730,72 +731,6 @@ static void print_table(FILE *fp, const struct cmp *c, const double *mean,
                 "--metrics all shows them)\n", hidden);
 }
 
-/* Steady state: each policy's steady-state estimates over the seeds,
- * after the table.  Each run's estimate comes from the part of it kept
- * after its MSER-5 warm-up (question.c; the run's file holds it, in
- * /runs/POLICY/seedK/question/estimates of the comparison file); the cell
- * is their mean over the seeds with its Student t interval (independent
- * replications), and the warm-up row the requests (jobs) each series
- * deleted, the mean over the seeds.  0, or -1 when a run's file cannot be
- * read or out of memory. */
-static int print_steady(FILE *fp, const struct cmp *c)
-{
-    char what[GS_QUESTION_MAX][GS_QUESTION_WHAT];
-    int nq = gs_question_names(c->sc, what), ns = c->nseeds, rc = 0;
-    size_t n = (size_t)c->npol * (size_t)ns * (size_t)nq;
-    double *est = calloc(n + 1, sizeof *est);
-    double *warm = calloc(n + 1, sizeof *warm);
-    double *col = calloc((size_t)ns + 1, sizeof *col);
-    if (!est || !warm || !col)
-        rc = -1;
-    for (int t = 0; rc == 0 && t < c->npol * ns; t++) {
-        static const char *const cn[2] = { "estimate", "warmup_deleted" };
-        for (int j = 0; j < 2 && rc == 0; j++) {
-            struct gs_diag d = { 0 };
-            double *v = NULL;
-            long nv = 0;
-            rc = gs_h5_read_column(c->runfiles[t], "/question/estimates",
-                                   cn[j], &v, &nv, &d) < 0 || nv != nq
-                 ? -1 : 0;
-            for (int q = 0; rc == 0 && q < nq; q++)
-                (j ? warm : est)[(size_t)t * nq + q] = v[q];
-            free(v);
-        }
-    }
-    if (rc == 0) {
-        fprintf(fp, "\n  steady state: each run's estimate from the part "
-                "kept after its warm-up (MSER-5); mean and 95%% interval over "
-                "the seeds\n");
-        for (int q = 0; q < 2 * nq; q++) {
-            int k = q % nq, w = q >= nq;    /* the estimates, then warm-ups */
-            if (w && k % 2)                 /* one warm-up per series */
-                continue;
-            char label[GS_QUESTION_WHAT + 16];   /* "wait_p99_s": "wait" */
-            int len = (int)strlen(what[k]) - (w ? 6 : 0);
-            snprintf(label, sizeof label, "%.*s%s", len, what[k],
-                     w ? " warm-up deleted" : "");
-            fprintf(fp, "  %-26s", label);
-            for (int p = 0; p < c->npol; p++) {
-                double mean, sd, tq, half;
-                for (int i = 0; i < ns; i++)
-                    col[i] = (w ? warm : est)[((size_t)p * ns + i) * nq + k];
-                gs_ci95(col, ns, &mean, &sd, &tq, &half);
-                char cell[64];
-                if (w || isnan(half))
-                    snprintf(cell, sizeof cell, "%.5g", mean);
-                else
-                    snprintf(cell, sizeof cell, "%.5g ± %.2g", mean, half);
-                fprintf(fp, " %*s", w || isnan(half) ? 24 : 25, cell);
-            }
-            fputc('\n', fp);
-        }
-    }
-    free(est);
-    free(warm);
-    free(col);
-    return rc;
-}
-
 /* Which metrics the table shows: those named in list ("all": every one),
  * or by default those that differ between runs (a metric that is the
  * same in every run, such as a count of spot interruptions without spot
@@ -1310,8 +1245,12 @@ static int finish(struct cmp_args *a, struct cmp *c, struct cmp_res *r,
             print_csv(stdout, c, r->mean, r->sd, r->half);
         else {
             print_table(stdout, c, r->mean, r->half);
+            struct gs_cmp_steady cs = {
+                .sc = sc, .runfiles = (const char *const *)c->runfiles,
+                .pol = (const char *const *)c->pol, .npol = c->npol,
+                .nseeds = c->nseeds, .baseline = a->base };
             if (gs_question_of(sc, NULL) == GS_HORIZON_STEADY &&
-                print_steady(stdout, c) < 0)
+                gs_cmp_steady_print(stdout, &cs) < 0)
                 fprintf(stderr, "gpusim: the runs' steady-state estimates "
                         "could not be read back (out of memory, or a run "
                         "file unreadable)\n");

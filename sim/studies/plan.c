@@ -51,7 +51,7 @@
 #include "../io/outfile.h"
 #include "../io/question.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "sweep.h"
 
 #include <getopt.h>
@@ -126,7 +126,9 @@ static void print_head(FILE *fp, const struct search *s)
     if (s->nst > 0)
         fprintf(fp, "question: steady state (%s): each request latency and "
                 "job-wait target deletes its run's warm-up (MSER-5) before "
-                "its estimate, the others are estimated over whole runs; %ld "
+                "its estimate (a percentile is the quantile of every seed's "
+                "retained values pooled, its interval by sectioning over the "
+                "seeds), the others are estimated over whole runs; %ld "
                 "candidates' runs were lengthened (doubling, up to %dx the "
                 "scenario's length) while the transient was not over, an "
                 "estimate still moved or an interval was wider than ±%g%%\n",

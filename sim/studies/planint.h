@@ -53,6 +53,20 @@ struct cand {
     int runs_before;            /* runs at the shorter lengths it had */
     double sim_before;          /* jobs and requests those runs simulated */
     int *cnt;                   /* [ncounts] its searched counts */
+    struct cand_tail *qt;       /* [seeds][nst]: for a steady percentile
+                                   target, each seed's retained values
+                                   beyond the quantile (plansteady.c),
+                                   for the pooled quantile; freed with
+                                   the verdict */
+    int inexact;                /* a pooled percentile only bounded: some
+                                   seed cut its tail above it */
+};
+
+/* One seed's part in a pooled percentile (steady.h's gs_qtail, owning
+ * its values). */
+struct cand_tail {
+    long n, k;
+    double *v;
 };
 
 struct combo {
@@ -104,6 +118,11 @@ struct search {
     int nst;                    /* targets of a steady-state question (all
                                    of them; 0: a finite-horizon question) */
     struct gs_plan_st *st;      /* [nst] */
+    long *qk;                   /* [nst]: this round's room for each seed's
+                                   tail of a steady percentile target (0:
+                                   not one); a task sends 2 + qk doubles
+                                   for it (count, kept, values) */
+    long nqt;                   /* the sum of those, per task */
     int *phys;                  /* [ntargets]: a TTFT target's percentile
                                    prompt (tokens), or -1 (planbound.c) */
     int natt, *att;             /* the attainment metrics: jobs', then each
@@ -171,9 +190,18 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 void gs_plan_steady_bind(struct search *s);
 /* Replace out[]'s request and job-wait targets by their warm-up-deleted
  * estimates from sim's requests and jobs; warm[nst] the requests or jobs
- * deleted (0 for a target judged over the whole run). */
+ * deleted (0 for a target judged over the whole run); for each pooled
+ * target k, tails receives [retained count, kept, s->qk[k] values] (the
+ * kept ones beyond the quantile, steady.h's gs_qtail_keep). */
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
-                          double *out, double *warm);
+                          double *out, double *warm, double *tails);
+/* Target t is a percentile pooled over the seeds' retained windows (a
+ * service's TTFT, end-to-end or queueing percentile, a job-wait one). */
+int gs_plan_steady_pooled(const struct gs_plan_st *t);
+/* The room a seed of candidate scenario sc needs for target t's tail
+ * (gs_qtail_size of an upper estimate of its values; 0: not pooled). */
+long gs_plan_steady_tail_size(const struct gs_plan_st *t,
+                              const struct gs_scenario *sc);
 
 /* --- planbound.c: what stops a plan, without simulation ---------------- */
 

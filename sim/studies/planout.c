@@ -10,7 +10,7 @@
 #include "../io/question.h"
 #include "../io/report.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/job.h"
 #include "sweep.h"
 
@@ -193,7 +193,9 @@ void gs_plan_print_targets(FILE *fp, const struct search *s,
 {
     fprintf(fp, "  targets (95%% interval over %d seeds; met when the "
             "interval's unfavourable end meets the target; margin = how far "
-            "the mean is inside the limit):\n", x->nrun);
+            "the mean is inside the limit%s):\n", x->nrun, x->inexact
+            ? "; a pooled percentile is bounded, not exact: a seed cut its "
+              "tail short of it, and its interval covers the bounds" : "");
     for (int i = 0; i < s->pc->ntargets; i++) {
         const struct gs_plan_target *t = &s->pc->t[i];
         int m = gs_plan_metric(t->metric);
@@ -809,7 +811,8 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
         { "plan/candidates/mean", GS_H5_DOUBLE, 2, { nc, nm }, mean, NULL,
           PER_M },
         { "plan/candidates/half", GS_H5_DOUBLE, 2, { nc, nm }, half,
-          "[candidate, metric]: 95% Student t half-width of the mean",
+          "[candidate, metric]: 95% Student t half-width of the mean (a "
+          "pooled steady-state percentile: by sectioning over the seeds)",
           PER_M },
         { "plan/front", GS_H5_INT64, 1, { nf }, fidx, "candidate indexes "
           "on the Pareto front of cost against attainment, by cost", "1" },

@@ -10,7 +10,8 @@
 #include "planint.h"
 #include "compare.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../base/steady.h"
+#include "../setup/scenario.h"
 #include "../setup/setup.h"
 #include "sweep.h"
 
@@ -337,8 +338,11 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
     return s->ncand++;
 }
 
-static void free_cand(struct cand *x)
+static void free_tails(struct cand *x, int seeds, int nst);
+
+static void free_cand(struct cand *x, int seeds, int nst)
 {
+    free_tails(x, seeds, nst);
     free(x->label);
     free(x->why);
     gs_scenario_free(x->sc);
@@ -351,7 +355,55 @@ static void free_cand(struct cand *x)
     free(x->cnt);
 }
 
+/* Free x's tails (its verdict no longer needs them; nst targets a seed). */
+static void free_tails(struct cand *x, int seeds, int nst)
+{
+    for (long i = 0; x->qt && i < (long)seeds * nst; i++)
+        free(x->qt[i].v);
+    free(x->qt);
+    x->qt = NULL;
+}
+
 /* --- judging ------------------------------------------------------------ */
+
+/* Steady state: each pooled percentile target's estimate is the quantile
+ * of every seed's retained values pooled (gs_quantile_pooled, from the
+ * tails the seeds sent), and its interval is sectioning over the seeds:
+ * the seeds' own quantiles (x->v) are the sections, t over them, centred
+ * on the pooled value (gs_quantile_reps; Asmussen & Glynn 2007, III.5a).
+ * Not the mean of the seeds' quantiles: each seed's p99 sits on its few
+ * values beyond it and is biased low on short runs, the pooled one much
+ * less.  A seed whose values are missing (NaN) leaves the mean over
+ * seeds in place. */
+static void pooled_stats(const struct search *s, struct cand *x)
+{
+    struct gs_qtail *t = malloc(((size_t)x->nrun + 1) * sizeof *t);
+    double *qr = malloc(((size_t)x->nrun + 1) * sizeof *qr);
+    GS_OOM_IF(t == NULL || qr == NULL);
+    x->inexact = 0;
+    for (int j = 0; x->qt && j < s->nst; j++) {
+        int m = s->st[j].metric, ok = gs_plan_steady_pooled(&s->st[j]);
+        for (int k = 0; ok && k < x->nrun; k++) {
+            const struct cand_tail *c = &x->qt[(size_t)k * s->nst + j];
+            t[k] = (struct gs_qtail){ c->n, c->k, c->v };
+            qr[k] = x->v[(size_t)k * s->nm + m];
+            ok = !isnan(qr[k]);
+        }
+        double q, lo, hi;
+        int rc = ok ? gs_quantile_pooled(t, x->nrun, s->st[j].p, &q, &lo,
+                                         &hi) : -1;
+        GS_OOM_IF(rc == GS_ENOMEM);
+        if (rc < 0)
+            continue;
+        x->inexact |= rc == 0;
+        struct gs_ci ci;
+        gs_quantile_reps(lo, hi, qr, x->nrun, 0.95, &ci);
+        x->mean[m] = ci.est;
+        x->half[m] = ci.half;
+    }
+    free(t);
+    free(qr);
+}
 
 static void cand_stats(const struct search *s, struct cand *x)
 {
@@ -366,6 +418,7 @@ static void cand_stats(const struct search *s, struct cand *x)
             x->half[m] = 0;     /* the same value every seed */
     }
     free(col);
+    pooled_stats(s, x);
     x->cost_h = x->mean[gs_plan_metric("cost_per_hour_usd")];
     x->obj = x->cost_h;
     if (s->pc->objective == 1) {
@@ -458,6 +511,14 @@ static int wants_longer(const struct search *s, struct cand *x)
         double h = isnan(x->half[m]) ? 0 : x->half[m];
         double lim = fabs(s->pc->t[s->st[j].target].limit);
         wide |= !(h <= s->pc->precision * fmax(fabs(x->mean[m]), lim));
+        /* a percentile's sectioning interval is valid when each section
+         * (seed) holds GS_QUANTILE_TAIL values beyond the quantile
+         * (steady.c): fewer is a run too short */
+        double p = s->st[j].p, q = p < 0.5 ? p : 1 - p;
+        int pooled = x->qt != NULL && gs_plan_steady_pooled(&s->st[j]);
+        for (int k = 0; pooled && k < x->nrun; k++)
+            wide |= (double)x->qt[(size_t)k * s->nst + j].n * q <
+                    GS_QUANTILE_TAIL;
         /* a slow drift MSER-5 cannot see inside one run (the whole run
          * transient) shows between lengths: the estimate moved by more
          * than this length's half-width since the runs half as long.  A
@@ -636,7 +697,8 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
             out[s->nm + 2 * p + 1] = peak;
         }
         if (s->nst > 0)
-            gs_plan_steady_apply(s, sim, out, out + s->nm + 2 * s->npb);
+            gs_plan_steady_apply(s, sim, out, out + s->nm + 2 * s->npb,
+                                 out + s->nm + 2 * s->npb + s->nst);
     }
     gs_sim_free(sim);
     return rc;
@@ -812,7 +874,7 @@ static int validate_space(struct search *s, struct gs_diag *d)
                 ax[a] = v;
             rc = new_cand(&probe, 0, top, d);
             if (rc >= 0) {
-                free_cand(&probe.cand[rc]);
+                free_cand(&probe.cand[rc], 0, 0);
                 probe.ncand = 0;
                 rc = 0;
             }
@@ -888,6 +950,31 @@ static int propose(struct search *s, struct gs_diag *d)
     return 0;
 }
 
+/* Store seed k's tails r (gs_plan_steady_apply's layout) in x.  0 or
+ * GS_ENOMEM. */
+static int gather_tails(const struct search *s, struct cand *x, int k,
+                        const double *r)
+{
+    size_t nst = (size_t)s->nst;
+    if (x->qt == NULL &&
+        (x->qt = calloc((size_t)s->pc->max_seeds * nst, sizeof *x->qt)) == NULL)
+        return GS_ENOMEM;
+    for (size_t j = 0; j < nst; j++) {
+        if (s->qk[j] == 0)
+            continue;
+        struct cand_tail *c = &x->qt[(size_t)k * nst + j];
+        free(c->v);
+        c->n = (long)r[0];
+        c->k = (long)r[1];
+        c->v = malloc(((size_t)c->k + 1) * sizeof *c->v);
+        if (c->v == NULL)
+            return GS_ENOMEM;
+        memcpy(c->v, r + 2, (size_t)c->k * sizeof *c->v);
+        r += 2 + s->qk[j];
+    }
+    return 0;
+}
+
 /* Store the round's results res (nout a task) in their candidates. */
 static int gather(struct search *s, const double *res, size_t nout,
                   struct gs_diag *d)
@@ -913,6 +1000,9 @@ static int gather(struct search *s, const double *res, size_t nout,
         if (nst > 0)
             memcpy(&x->warm[(size_t)s->tseed[t] * nst],
                    r + s->nm + 2 * s->npb, nst * sizeof *res);
+        if (s->nqt > 0 && gather_tails(s, x, s->tseed[t],
+                                       r + s->nm + 2 * s->npb + nst) < 0)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
     return 0;
 }
@@ -981,6 +1071,7 @@ static int decide(struct search *s, struct gs_diag *d)
             continue;
         }
         if (v) {
+            free_tails(x, s->pc->max_seeds, s->nst);
             s->stopped += x->status == C_STOPPED;
             s->undecided += x->status == C_UNDECIDED;
             s->extended += x->nrun > s->pc->seeds;
@@ -988,6 +1079,25 @@ static int decide(struct search *s, struct gs_diag *d)
         }
     }
     return 0;
+}
+
+/* This round's room for the seeds' tails (s->qk, s->nqt): for each
+ * pooled target the most any of the round's candidates needs. */
+static void tail_room(struct search *s)
+{
+    if (s->qk == NULL && s->nst > 0)
+        GS_OOM_IF((s->qk = calloc((size_t)s->nst, sizeof *s->qk)) == NULL);
+    s->nqt = 0;
+    for (int j = 0; j < s->nst; j++) {
+        s->qk[j] = 0;
+        for (int t = 0; t < s->ntask; t++) {
+            long k = gs_plan_steady_tail_size(&s->st[j],
+                                              s->cand[s->tcand[t]].sc);
+            if (k > s->qk[j])
+                s->qk[j] = k;
+        }
+        s->nqt += s->qk[j] > 0 ? 2 + s->qk[j] : 0;
+    }
 }
 
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
@@ -1013,7 +1123,9 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         for (int t = 0; t < s->ntask; t++)
             if (s->cand[s->tcand[t]].sc->npools > s->npb)
                 s->npb = s->cand[s->tcand[t]].sc->npools;
-        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst;
+        tail_room(s);
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst +
+                      (size_t)s->nqt;
         free(res);
         if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
             rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
@@ -1046,7 +1158,7 @@ void gs_plan_search_free(struct search *s)
         free(s->svc_sla[j]);
     free(s->svc_sla);
     for (int i = 0; i < s->ncand; i++)
-        free_cand(&s->cand[i]);
+        free_cand(&s->cand[i], s->pc->max_seeds, s->nst);
     free(s->cand);
     for (int i = 0; s->combo && i < s->ncombo; i++) {
         free(s->combo[i].ax);
@@ -1055,6 +1167,7 @@ void gs_plan_search_free(struct search *s)
     free(s->combo);
     free(s->tcand);
     free(s->tseed);
+    free(s->qk);
 }
 
 /* A candidate's SLA attainment: the least of the jobs' (the share within

@@ -22,9 +22,23 @@
  * what remains with the summary's own estimator (the mean, or the
  * interpolated quantile of the sorted values: GSL's for requests, the
  * metrics' identical one for job waits), so a run without warm-up gives
- * the summary's value exactly.  Each seed's estimate is then one
+ * the summary's value exactly.  For a mean, each seed's estimate is one
  * replication, and the candidate's interval is the t interval over
- * replications, as before.  The other targets -- ITL percentiles
+ * replications.  A percentile is the quantile of the long-run distribution
+ * of all values: the candidate's estimate is the quantile of every seed's
+ * retained values pooled, not the mean of the seeds' own quantiles (biased
+ * low on short runs: each seed's p99 sits on its few values beyond it).
+ * The seeds run in separate processes, so each sends back, beside its own
+ * quantile, its retained count and its values beyond the quantile
+ * (steady.h's gs_qtail_keep, ten times its share and a margin: a few
+ * hundred of 10,000 requests at p99), from which the parent pools
+ * exactly (gs_quantile_pooled; when a seed held more than that beyond the
+ * pooled value, the value is bounded for sure and the interval covers the
+ * bounds, and the answer says so).  The interval is sectioning over the
+ * seeds (Asmussen & Glynn 2007, III.5a): the seeds' own quantiles are the
+ * sections, t over them, centred on the pooled value; it is trusted when
+ * each seed holds GS_QUANTILE_TAIL (100) values beyond the quantile, and
+ * a run with fewer is lengthened like a wide interval.  The other targets -- ITL percentiles
  * (token-weighted over iterations, not per request), SLA attainment and
  * violations, availability, utilization, cost, any run metric -- have no
  * per-observation series to truncate and are estimated over the whole
@@ -43,7 +57,7 @@
 #include "../base/steady.h"
 #include "../inference/service.h"
 #include "../io/question.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/job.h"
 #include "../core/sim.h"
 #include "sweep.h"
@@ -191,8 +205,50 @@ static double *series(const struct gs_plan_st *t, const struct gs_sim *sim,
     return x;
 }
 
+int gs_plan_steady_pooled(const struct gs_plan_st *t)
+{
+    return t->what != GS_PLAN_SQ_WHOLE && t->p > 0;
+}
+
+/* An upper estimate of the values target t's series has in a run of sc:
+ * the requests every service generates (a routed service gets a part of
+ * its stream's), or the jobs; counts limited by time by their rate over
+ * the horizon, with a margin for their randomness.  0 when unknown. */
+static double series_size(const struct gs_plan_st *t,
+                          const struct gs_scenario *sc)
+{
+    double n = 0;
+    if (t->what == GS_PLAN_SQ_WAIT) {
+        const struct gs_genspec *g = &sc->gen;
+        double until = g->until > 0 ? (double)g->until : (double)sc->horizon;
+        return g->jobs > 0 ? (double)g->jobs
+                           : 1.25 * g->rate_per_hour * until / 3.6e6 + 100;
+    }
+    for (int j = 0; j < sc->nsvcs; j++) {
+        const struct gs_svcgen *g = &sc->svcs[j].gen;
+        double until = g->until > 0 ? (double)g->until : (double)sc->horizon;
+        n += g->requests > 0 ? (double)g->requests
+                             : 1.25 * g->rate.rate_per_hour * until / 3.6e6
+                               + 100;
+    }
+    return n;
+}
+
+long gs_plan_steady_tail_size(const struct gs_plan_st *t,
+                              const struct gs_scenario *sc)
+{
+    if (!gs_plan_steady_pooled(t))
+        return 0;
+    double n = series_size(t, sc);
+    /* a stream limited by nothing the scenario states: the size a run of
+     * a million values needs */
+    if (!(n > 0) || n > 1e9)
+        n = 1e6;
+    return gs_qtail_size((long)ceil(n), t->p);
+}
+
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
-                          double *out, double *warm)
+                          double *out, double *warm, double *tails)
 {
     for (int k = 0; k < s->nst; k++) {
         const struct gs_plan_st *t = &s->st[k];
@@ -227,6 +283,17 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
         if (at_limit && meets(whole, g) == meets(out[t->metric], g))
             at_limit = 0;
         warm[k] = at_limit ? -(double)w - 1 : (double)w;
+        if (gs_plan_steady_pooled(t)) {
+            /* this seed's part in the pooled quantile: its retained count,
+             * then as many of its values beyond the quantile as the round
+             * makes room for (s->qk) */
+            long kept = 0;
+            GS_OOM_IF(gs_qtail_keep(x + w, m, t->p, s->qk[k], tails + 2,
+                                    &kept) < 0);
+            tails[0] = (double)m;
+            tails[1] = (double)kept;
+        }
+        tails += s->qk[k] > 0 ? 2 + s->qk[k] : 0;
         free(x);
     }
 }

@@ -18,7 +18,7 @@
 #include "../../traces/nodelist.h"
 #include "../../traces/queuelist.h"
 #include "../../traces/llmreq.h"
-#include "jsoncheck.h"
+#include "../io/jsoncheck.h"
 
 #include <errno.h>
 #include <math.h>
