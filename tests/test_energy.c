@@ -361,6 +361,8 @@ static void test_bad_keys(void)
         { "", ", \"host_idle_w\": 5000", "$.fleet[0].host_idle_w",
           "exceeds" },
         { "", ", \"host_busy_w\": -1", "$.fleet[0].host_busy_w", "" },
+        { "\"energy\": {\"host_idle_share\": 1.5},", "",
+          "$.energy.host_idle_share", "" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct run r;
@@ -436,6 +438,28 @@ static void test_hosts_by_hand(void)
     CU_ASSERT_EQUAL_FATAL(r.rc, 0);
     CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
                            2 * 2000 * GS_HOST_IDLE_SHARE * 10 / 1000, 1e-9);
+    run_free(&r);
+    /* $.energy.host_idle_share: every pool's host idle at that share of
+     * its busy power (default or own), a pool's own host_idle_w first */
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0.15},", ""),
+             IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
+                           2 * 4600 * 0.15 * 10 / 1000, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->it_kwh,
+                           (16 * H100_IDLE + 2 * 4600 * 0.15) * 10 / 1000,
+                           1e-9);
+    run_free(&r);
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0},",
+                            ", \"host_busy_w\": 2000"), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(gs_sim_energy(r.sim)->host_kwh, 0);
+    run_free(&r);
+    run_text(&r, fleet_json("\"energy\": {\"host_idle_share\": 0.9},",
+                            ", \"host_idle_w\": 500"), IDLE_TRACE);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gs_sim_energy(r.sim)->host_kwh,
+                           2 * 500 * 10 / 1000.0, 1e-9);
     run_free(&r);
     struct gs_host_power h = gs_host_power_default("H100-80GB", 8);
     CU_ASSERT_DOUBLE_EQUAL(h.busy_w, 4600, 1e-9);
@@ -561,12 +585,38 @@ static void test_plan_objective(void)
     }
 }
 
+/* scenarios/energy.json at seed 7 (refcheck's) runs to its end with every
+ * request done.  It spun without end at one millisecond once the refitted
+ * power curve moved a capped replica's iteration end a hair past the
+ * service's wake time (sim/inference/service.c, on_wake): the run never
+ * returned, so this test hung. */
+static void test_capped_service_ends(void)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_load("scenarios/energy.json", &sc, &d),
+                          0);
+    sc->seed = 7;
+    struct gs_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL(gs_sim_run(sim, &d), 0);
+    const struct gs_svcsum *v = gs_sim_service(sim, 0);
+    printf("\n    [seed 7: %ld of %ld requests done]", v->finished,
+           v->arrived);
+    CU_ASSERT(v->arrived > 500000);
+    CU_ASSERT_EQUAL(v->finished, v->arrived);
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+}
+
 static CU_TestInfo tests[] = {
     { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
     { "a tariff step at an hour boundary", test_tariff_step },
     { "a job by hand; tenants + idle = fleet", test_job_and_tenants },
     { "power cap slows compute, never above the cap", test_power_cap },
     { "hosts by hand: keys, defaults, GPU boards alone", test_hosts_by_hand },
+    { "energy.json at seed 7: a capped service runs to its end",
+      test_capped_service_ends },
     { "energy per request by hand; requests + idle = service",
       test_request_energy },
     { "power cap on the LLM engine", test_llm_cap },

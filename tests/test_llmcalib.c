@@ -301,6 +301,93 @@ static void test_leave_one_llm_out(void)
     gs_llm_calib_free(&c);
 }
 
+/* The shipped power curve (sim/cluster/power.h) is what `gpusim trace
+ * calibrate` fits on Splitwise's A100 rows under the catalog's kernel
+ * factors: each constant within a stated tolerance of the fit -- the idle
+ * share within 0.001 and the weights a, b within 0.2% -- wide enough for
+ * the 4 printed decimals and another libm, far narrower than the move a
+ * refit of the serving model makes (last round's 0.250 / 2.168 / 1.141
+ * against the fit's 0.255 / 2.176 / 1.119 fails it).  Fails when the A100
+ * model moves and the curve was not refitted: run `gpusim trace calibrate
+ * ../shared/traces/splitwise/perf_model.csv` and paste its
+ * "#define GS_POWER_*" lines into power.h. */
+static void test_shipped_power_curve(void)
+{
+    if (shared_missing())
+        return;
+    struct gs_llm_calib c;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_power_shape sh;
+    struct gs_llm_calib_err e;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_power(&c, &cat, "a100-80gb", &sh, &e,
+                                             NULL), 0);
+    printf("\n    fit %.4f / %.4f / %.4f, shipped %.4f / %.4f / %.4f",
+           sh.idle, sh.a, sh.b, GS_POWER_IDLE, GS_POWER_A, GS_POWER_B);
+    CU_ASSERT_EQUAL(e.n, 44);
+    CU_ASSERT(fabs(GS_POWER_IDLE - sh.idle) <= 0.001);
+    CU_ASSERT(fabs(GS_POWER_A / sh.a - 1) <= 0.002);
+    CU_ASSERT(fabs(GS_POWER_B / sh.b - 1) <= 0.002);
+    CU_ASSERT(gs_power_default.idle == GS_POWER_IDLE
+              && gs_power_default.a == GS_POWER_A
+              && gs_power_default.b == GS_POWER_B);
+    /* The fit's errors docs/inference.md reports (medians, 44 points). */
+    CU_ASSERT(e.prompt_med <= 0.05 && e.token_med <= 0.05);
+    /* The H100 rows carry no power (Splitwise wrote 0): nothing to fit. */
+    CU_ASSERT_EQUAL(gs_llm_calib_power(&c, &cat, "h100-80gb", &sh, &e, NULL),
+                    GS_ENOTFOUND);
+    gs_llm_calib_free(&c);
+}
+
+/* Why scenarios/chat-and-training.json misses its 150 ms p95 ITL under
+ * fair and hps (docs/inference.md): a decode step that shares an
+ * iteration with prompt chunks waits for them, and 2,048 prompt tokens of
+ * Llama-3-70B (four 512-token prompts) at TP 4 on the shipped H100 model
+ * take longer than 150 ms -- as Splitwise measured for Llama-2-70B, the
+ * same layer shape (d 8192, 64 heads, 8 KV heads, FFN 28672, 80 layers):
+ * 195 ms.  On such batches of short prompts, the chat's, the model does
+ * not overstate the measured time (4 and 16 prompts of 512 tokens: at
+ * most 5% above, at least 30% below; the data part is skipped without
+ * ../shared/traces), so the ITL it gives is not inflated by the model. */
+static void test_chunk_time_against_itl(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_hw(&cat, "h100-80gb", &hw), 0);
+    struct gs_llm_arch a3, a2;
+    struct gs_llm_perf p3, p2;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("llama3-70b", &a3, "$", NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("llama2-70b", &a2, "$", NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&p3, &a3, &hw, 4, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&p2, &a2, &hw, 4, NULL), 0);
+    double t3 = gs_llm_perf_prefill(&p3, 4, 512);
+    printf("\n    Llama-3-70B TP 4 on H100, 4 x 512 prompt tokens %.1f ms",
+           1e3 * t3);
+    CU_ASSERT(t3 > 0.150);
+    if (shared_missing())
+        return;
+    struct gs_llm_calib c;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
+    static const int batches[] = { 4, 16 };
+    for (int k = 0; k < 2; k++) {
+        double meas = 0;
+        for (int i = 0; i < c.n; i++) {
+            const struct gs_llm_calib_pt *q = &c.p[i];
+            if (!strcmp(q->model, "llama2-70b") && !strcmp(q->hw, "h100-80gb")
+                && q->tp == 4 && q->batch == batches[k] && q->prompt == 512
+                && q->tokens == 128)
+                meas = q->prompt_ms / 1e3;
+        }
+        double t2 = gs_llm_perf_prefill(&p2, batches[k], 512);
+        printf("; Llama-2-70B %d x 512 %.1f ms (measured %.1f)", batches[k],
+               1e3 * t2, 1e3 * meas);
+        CU_ASSERT(meas > 0 && t2 <= 1.05 * meas && t2 >= 0.70 * meas);
+    }
+    gs_llm_calib_free(&c);
+}
+
 static CU_TestInfo tests[] = {
     { "fit recovers known factors", test_recovers_known_factors },
     { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
@@ -309,6 +396,10 @@ static CU_TestInfo tests[] = {
       test_splitwise_fit },
     { "Splitwise: the shipped catalog factors", test_shipped_defaults },
     { "Splitwise: cross-validation between LLMs", test_cross_validation },
+    { "Splitwise: the shipped power curve is trace calibrate's fit",
+      test_shipped_power_curve },
+    { "2,048 prompt tokens of a 70B model on TP-4 H100 outlast 150 ms",
+      test_chunk_time_against_itl },
     CU_TEST_INFO_NULL,
 };
 

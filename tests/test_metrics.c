@@ -15,6 +15,8 @@
 #include "../sim/core/metrics.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/cloud/energy.h"
+#include "../sim/cluster/power.h"
+#include "../sim/cluster/gpu.h"
 #include "../sim/inference/service.h"
 #include "../traces/tread.h"
 
@@ -26,6 +28,75 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Energy's other partitions, each booked by its own code path, on a run
+ * of scenario sc: the regions add up to the fleet (kWh, $, CO2e), the
+ * pools to the fleet and to its idle and host kWh; and the IT energy's
+ * two parts against the metrics' GPU-hours (an independent integral):
+ * the hosts' is every up GPU slot's share of its host's idle power plus
+ * every allocated slot's share of its busy part above idle -- exactly,
+ * when every GPU pool's slot has the same figures, else between the
+ * pools' least and greatest -- and the boards' (IT - hosts) is at least
+ * every up GPU's idle power and at most that plus each allocated GPU at
+ * its board limit. */
+static void energy_parts(const struct gs_sim *sim,
+                         const struct gs_scenario *sc, const char *path)
+{
+    const struct gs_energysum *es = gs_sim_energy(sim);
+    const struct gs_summary *su = gs_sim_summary(sim);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    double rk = 0, ru = 0, rg = 0, pk = 0, pi = 0, k, u, g;
+    for (int r = 0; gs_energy_region(sim, r, &k, &u, &g) == 0; r++) {
+        rk += k;
+        ru += u;
+        rg += g;
+    }
+    CU_ASSERT(fabs(rk - es->kwh) <= 1e-9 * (es->kwh + 1));
+    CU_ASSERT(fabs(ru - es->usd) <= 1e-9 * (es->usd + 1));
+    CU_ASSERT(fabs(rg - es->gco2) <= 1e-9 * (es->gco2 + 1));
+    /* slot figures over the GPU pools: least and greatest */
+    double lo[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
+    double hi[4] = { 0, 0, 0, 0 };
+    double host_fac = 0;        /* the pools' host kWh, facility */
+    for (int i = 0; i < f->npools; i++) {
+        double h;
+        CU_ASSERT_EQUAL_FATAL(gs_energy_pool(sim, i, &k, &u, &h), 0);
+        pk += k;
+        pi += u;
+        host_fac += h;
+        const struct gs_pool_spec *ps = &f->pools[i].s;
+        if (ps->gpn <= 0)
+            continue;
+        const struct gs_gpu_model *m = &sc->cat.m[ps->model];
+        struct gs_slot_power sp = gs_power_slot(m, ps);
+        double top = ps->power_cap_w > 0 && ps->power_cap_w < m->power_w
+                         ? ps->power_cap_w : m->power_w;
+        double x[4] = { sp.host_idle_w, sp.host_dyn_w, sp.board_idle_w,
+                        top - sp.board_idle_w };
+        for (int j = 0; j < 4; j++) {
+            lo[j] = fmin(lo[j], x[j]);
+            hi[j] = fmax(hi[j], x[j]);
+        }
+    }
+    CU_ASSERT(fabs(pk - es->kwh) <= 1e-9 * (es->kwh + 1));
+    CU_ASSERT(fabs(pi - es->idle_kwh) <= 1e-9 * (es->idle_kwh + 1));
+    if (sc->energy.nregions == 1)
+        CU_ASSERT(fabs(host_fac - es->host_kwh * sc->energy.region[0].pue)
+                  <= 1e-9 * (host_fac + 1));
+    if (!(hi[0] > 0 || hi[2] > 0))
+        return;     /* no GPU pool */
+    double av = su->gpu_hours_avail, used = su->gpu_hours_used;
+    double host = es->host_kwh, board = es->it_kwh - es->host_kwh;
+    double hlo = (lo[0] * av + lo[1] * used) / 1000;
+    double hhi = (hi[0] * av + hi[1] * used) / 1000;
+    double blo = lo[2] * av / 1000, bhi = (hi[2] * av + hi[3] * used) / 1000;
+    printf("\n    [%s: hosts %.3f in [%.3f, %.3f], boards %.3f in [%.3f, "
+           "%.3f] kWh IT]", path, host, hlo, hhi, board, blo, bhi);
+    CU_ASSERT(host >= hlo * (1 - 1e-6) - 1e-9);
+    CU_ASSERT(host <= hhi * (1 + 1e-6) + 1e-9);
+    CU_ASSERT(board >= blo * (1 - 1e-6) - 1e-9);
+    CU_ASSERT(board <= bhi * (1 + 1e-6) + 1e-9);
+}
 
 static void check_one(const char *path)
 {
@@ -109,6 +180,7 @@ static void check_one(const char *path)
     CU_ASSERT(fabs(tu + es->idle_usd - es->usd) <= 1e-6 * (es->usd + 1));
     CU_ASSERT(fabs(eg + es->idle_gco2 - es->gco2) <= 1e-6 * (es->gco2 + 1));
     CU_ASSERT(fabs(tg - eg) <= 1e-6 * (es->gco2 + 1));
+    energy_parts(sim, sc, path);
     /* each service: its requests' energies and its idle energy add up to
      * its replicas' records (floats: 1e-5 relative), none negative */
     for (int i = 0; i < gs_sim_nservices(sim); i++) {

@@ -16,6 +16,7 @@
 #include "cutest.h"
 #include "clitest.h"
 #include "../sim/cloud/cloud.h"
+#include "../sim/studies/plan.h"
 #include "../sim/studies/planjson.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
@@ -1003,6 +1004,140 @@ static void test_lengthened_itl(void)
     unlink(gs_cli_tmp("/tmp/gs-test-plan-itl-sweep.h5"));
 }
 
+/* The cost floor the search prunes by (gs_plan_cost_floor) is at most
+ * what a run is billed per hour: exactly the bill for a fixed on-demand
+ * fleet without a cloud model (plan-erlang: 16 nodes x $5.12) and for the
+ * mixed-tier fleet (on-demand pools, a spot-free base), and below it
+ * where a reserved pool with a spare, failures, autoscaled and spot pools
+ * and a price file are billed (cloud-mixed.json: the floor is the
+ * reserved pool's 3 nodes alone). */
+static void test_cost_floor(void)
+{
+    static const struct {
+        const char *file;
+        double floor;               /* the floor by hand, $/hour */
+        int exact;                  /* the bill is the floor */
+    } cases[] = {
+        { "scenarios/plan-erlang.json", 16 * 5.12, 1 },
+        { "scenarios/plan-mixed-tier.json",
+          8 * 8 * 6.88 + 8 * 8 * 5.12 + 4 * 8 * 7.91, 1 },
+        { "scenarios/cloud-mixed.json", -1, 0 },
+    };
+    for (size_t f = 0; f < sizeof cases / sizeof cases[0]; f++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_sim *sim = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL_FATAL(gs_scenario_load(cases[f].file, &sc, &d), 0);
+        double floor = gs_plan_cost_floor(sc);
+        /* cloud-mixed: its reserved pool's 3 nodes, and no more */
+        double want = cases[f].floor >= 0 ? cases[f].floor
+                                          : 3 * sc->pools[0].price_hour;
+        CU_ASSERT_DOUBLE_EQUAL(floor, want, 1e-9 * want);
+        CU_ASSERT(floor > 0);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            struct gs_sim_opts o = { .seed = seed, .set_seed = 1 };
+            CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, &o, &sim, &d), 0);
+            CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+            const struct gs_summary *su = gs_sim_summary(sim);
+            double rate = su->cost / su->span_h;
+            CU_ASSERT(rate >= floor * (1 - 1e-9));
+            /* exact where fixed; well above where it is only a floor */
+            CU_ASSERT(cases[f].exact ? fabs(rate - floor) <= 1e-6 * floor
+                                     : rate > 1.2 * floor);
+            gs_sim_free(sim);
+        }
+        gs_scenario_free(sc);
+    }
+}
+
+/* Pruning by cost never hides the answer.  An M/M/c queue (8 jobs/hour
+ * of one hour, mean wait at most 3.5 minutes: Erlang C says 12 servers)
+ * served by two pools of the same single-GPU nodes at different prices,
+ * a at $5.12 and b at $3.00 per hour, a in 0..16 by 4 and b in 1..24:
+ * every combination with a + b >= 12 is feasible, and the cheapest is
+ * a = 0, b = 12 ($36/hour).  The pruned search and --exhaustive (every
+ * combination bisected over its whole range) give the same answer,
+ * Erlang C's, the pruned one with fewer runs (37 and 127 when written).
+ * Then b as a spot pool (0.02 reclaims per node-hour, the jobs restart
+ * from 30-minute checkpoints): its cost floor is 0, so the search caps
+ * its probes by the bill its runs showed; the same answer both ways
+ * again (43 runs and 127). */
+static const char two_pool_scenario[] =
+"{\"name\": \"plan-two-pools\", \"seed\": 5, \"question\": \"finite\","
+" \"fleet\": [{\"name\": \"a\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
+"   \"gpus_per_node\": 1, \"price_per_gpu_hour\": 5.12},"
+"  {\"name\": \"b\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
+"   \"gpus_per_node\": 1, \"price_per_gpu_hour\": 3%s}],%s"
+" \"policy\": \"fifo\", \"placement\": \"first-fit\","
+" \"workload\": {\"generate\": {\"jobs\": 6000, \"rate_per_hour\": 8,"
+"   \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
+"   \"tier\": \"training\", \"weight\": 1, \"tenants\": 1, \"gpus\": 1,"
+"   %s\"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}},"
+" \"plan\": {\"targets\": {\"wait_mean\": \"3.5m\"},"
+"   \"search\": {\"pools\": [{\"pool\": \"a\", \"nodes\": [0, 16], \"step\": 4},"
+"     {\"pool\": \"b\", \"nodes\": [1, 24]}]},"
+"   \"seeds\": 5, \"min_seeds\": 3}}\n";
+
+/* "N runs" of the plan's header line, or -1. */
+static long plan_runs(const char *out)
+{
+    const char *p = out ? strstr(out, " candidates, ") : NULL;
+    return p ? strtol(p + strlen(" candidates, "), NULL, 10) : -1;
+}
+
+/* The two-pool question (b on spot when spot), pruned and --exhaustive. */
+static void two_pools(int spot)
+{
+    char scen[128], *text = NULL;
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-2p-%ld.json",
+             (long)getpid());
+    CU_ASSERT_FATAL(asprintf(&text, two_pool_scenario,
+                             spot ? ", \"market\": \"spot\", \"spot\": "
+                                    "{\"interruptions_per_hour\": 0.02}" : "",
+                             spot ? " \"spot\": {\"tiers\": [\"training\"], "
+                                    "\"notice\": \"2m\"}," : "",
+                             spot ? "\"checkpoint_interval\": \"30m\", "
+                                  : "") > 0);
+    CU_ASSERT_EQUAL_FATAL(write_file(gs_cli_tmp(scen), text), 0);
+    free(text);
+    char *out[2] = { NULL, NULL };
+    for (int k = 0; k < 2; k++) {
+        char args[512];
+        snprintf(args, sizeof args, "plan %s --no-plots --no-advice%s "
+                 "--out /tmp/gs-test-plan-2p.h5", scen,
+                 k ? " --exhaustive" : "");
+        CU_ASSERT_EQUAL(gs_cli_run("", args, &out[k], NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out[k]);
+    }
+    const char *want = "cheapest feasible plan: a.nodes=0 b.nodes=12\n"
+                       "  cost: $36.00 per hour";
+    for (int k = 0; k < 2; k++)
+        if (strncmp(out[k], want, strlen(want)) != 0)
+            printf("\n    %s:\n%s", k ? "exhaustive" : "pruned", out[k]);
+    CU_ASSERT_NSTRING_EQUAL(out[0], want, strlen(want));
+    CU_ASSERT_NSTRING_EQUAL(out[1], want, strlen(want));
+    /* the answer's own lines (cost, fleet, targets) are the same bytes */
+    const char *e0 = strstr(out[0], "\n\n"), *e1 = strstr(out[1], "\n\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e1);
+    CU_ASSERT_EQUAL(e0 - out[0], e1 - out[1]);
+    CU_ASSERT_NSTRING_EQUAL(out[0], out[1], (size_t)(e0 - out[0]));
+    long r0 = plan_runs(out[0]), r1 = plan_runs(out[1]);
+    CU_ASSERT(r0 > 0 && r1 > 0);
+    CU_ASSERT(2 * r0 < r1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out[1], "--exhaustive: nothing pruned"));
+    CU_ASSERT_PTR_NULL(strstr(out[0], "--exhaustive"));
+    free(out[0]);
+    free(out[1]);
+    unlink(gs_cli_tmp(scen));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-2p.h5"));
+}
+
+static void test_pruned_is_exhaustive(void)
+{
+    two_pools(0);
+    two_pools(1);
+}
 
 /* The planner's steady-state percentile is the quantile of every seed's
  * retained waits pooled, with the sectioning interval over the seeds.
@@ -1114,6 +1249,10 @@ static void test_mmc_pooled_p99(void)
 static CU_TestInfo tests[] = {
     { "shipped plan scenarios: conservation", test_conservation },
     { "Erlang C formula on hand-worked cases", test_erlang_formula },
+    { "cost floor: at most every run's bill, the bill when fixed",
+      test_cost_floor },
+    { "two pools, M/M/c: pruned search = --exhaustive = Erlang C",
+      test_pruned_is_exhaustive },
     { "M/M/c mean wait: the smallest c Erlang C allows", test_mmc_mean_wait },
     { "M/M/c wait p95: the smallest c Erlang C allows", test_mmc_wait_p95 },
     { "M/M/c wait p99: pooled over seeds, exact law inside",

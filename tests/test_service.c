@@ -598,6 +598,57 @@ static void test_power_series(void)
     run_free(&r);
 }
 
+/* The text summary's verdict names each part of the SLA that missed,
+ * with the percentile's value and its target, and only those: one
+ * stream, 2 replicas of Llama-3-8B on H100, judged on (TTFT, ITL)
+ * targets set on either side of what it achieves. */
+static void test_sla_verdict(void)
+{
+    static const char fmt[] =
+        "{\"name\": \"v\", \"seed\": 3,"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 8}],"
+        " \"policy\": \"fifo\","
+        " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
+        "   \"gpu\": \"H100-80GB\", \"replicas\": 2,"
+        "   \"requests\": {\"generate\": {\"rate_per_second\": 5,"
+        "     \"requests\": 3000,"
+        "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 800,"
+        "        \"sigma\": 1, \"max\": 8000},"
+        "     \"output_tokens\": {\"dist\": \"exponential\", \"mean\": 150}}},"
+        "   \"sla\": {\"ttft\": \"%s\", \"itl\": \"%s\", \"percentile\": 95}}]}";
+    /* targets: (loose, loose), (tight TTFT), (tight ITL), (both tight) */
+    static const char *const tt[4][2] = {
+        { "60s", "10s" }, { "1ms", "10s" }, { "60s", "1ms" }, { "1ms", "1ms" },
+    };
+    for (int k = 0; k < 4; k++) {
+        char json[2048];
+        snprintf(json, sizeof json, fmt, tt[k][0], tt[k][1]);
+        struct run r;
+        run_text(&r, json, NULL);
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+        char *buf = NULL, want[128];
+        size_t len = 0;
+        FILE *fp = open_memstream(&buf, &len);
+        gs_report_table(fp, r.sim);
+        fclose(fp);
+        const char *at = strstr(buf, "; SLA m");
+        printf("\n    [%s / %s: %.*s]", tt[k][0], tt[k][1],
+               at ? (int)strcspn(at, "\n") : 6, at ? at : "(none)");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+        CU_ASSERT_EQUAL(v->sla_met, k == 0);
+        snprintf(want, sizeof want, "TTFT p95 %.3fs > 0.001s", v->ttft_at);
+        CU_ASSERT_EQUAL(strstr(at, want) != NULL, k == 1 || k == 3);
+        snprintf(want, sizeof want, "ITL p95 %.1fms > 1.0ms",
+                 1e3 * v->itl_at);
+        CU_ASSERT_EQUAL(strstr(at, want) != NULL, k >= 2);
+        CU_ASSERT_EQUAL(strncmp(at, "; SLA met\n", 10) == 0, k == 0);
+        CU_ASSERT(v->ttft_at > 0.001 && v->itl_at > 0.001);
+        free(buf);
+        run_free(&r);
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
     { "DCGM power: idle exactly, busy above, never over the limit",
@@ -610,6 +661,7 @@ static CU_TestInfo tests[] = {
     { "same seed, identical results", test_determinism },
     { "bad service keys name the JSON path, exit 2", test_bad_keys },
     { "Azure code trace replayed on 8 replicas", test_azure_replay },
+    { "the SLA verdict names what missed", test_sla_verdict },
     CU_TEST_INFO_NULL,
 };
 

@@ -738,3 +738,30 @@ void gs_energy_tenant(const struct gs_sim *s, int t, double *kwh, double *usd,
     *usd = in ? e->ten[t].usd : 0;
     *gco2 = in ? e->ten[t].g : 0;
 }
+
+int gs_energy_pool(const struct gs_sim *s, int i, double *kwh,
+                   double *idle_kwh, double *host_kwh)
+{
+    const struct energy *e = gs_sim_model(s, &gs_energy_model);
+    if (!e || i < 0 || i >= e->np)
+        return GS_ENOTFOUND;
+    const struct epool *pl = &e->p[i];
+    double pue = e->r[pl->region].pue;
+    *kwh = pl->it_j / J_PER_KWH * pue;
+    *idle_kwh = pl->idle_j / J_PER_KWH * pue;
+    *host_kwh = pl->host_j / J_PER_KWH * pue;
+    return 0;
+}
+
+int gs_energy_region(const struct gs_sim *s, int k, double *kwh, double *usd,
+                     double *gco2)
+{
+    const struct energy *e = gs_sim_model(s, &gs_energy_model);
+    if (!e || k < 0 || k >= e->nr)
+        return GS_ENOTFOUND;
+    const struct eregion *r = &e->r[k];
+    *kwh = r->it_j / J_PER_KWH * r->pue;
+    *usd = r->usd;
+    *gco2 = r->g;
+    return 0;
+}

@@ -38,6 +38,15 @@ const struct gs_energysum *gs_sim_energy(const struct gs_sim *s);
  * gs_sim_tenant_name): kWh, $ and g CO2e of its jobs. */
 void gs_energy_tenant(const struct gs_sim *s, int t, double *kwh, double *usd,
                       double *gco2);
+/* Pool i's facility kWh (as --json's energy_by.pool): all, of it the
+ * unallocated GPUs' (idle_kwh) and the hosts' (host_kwh, facility kWh:
+ * the hosts' IT energy x PUE).  GS_ENOTFOUND for no such pool. */
+int gs_energy_pool(const struct gs_sim *s, int i, double *kwh,
+                   double *idle_kwh, double *host_kwh);
+/* Region k's (index of $.energy.regions, 0 the default) facility kWh, $
+ * and g CO2e.  GS_ENOTFOUND for no such region. */
+int gs_energy_region(const struct gs_sim *s, int k, double *kwh, double *usd,
+                     double *gco2);
 
 /* The integral of an hourly series over [0, hours) of its own clock (hour
  * 0 is its first value; it repeats every h->n hours): value x hours.

@@ -103,7 +103,8 @@ struct gs_pool_spec {
                                    taints (taint.h): a job must tolerate
                                    each; 0 = none */
     double host_idle_w, host_busy_w;    /* a node's host power, W, where
-                                   host_given says so (1 idle, 2 busy;
+                                   host_given says so (1 idle, 2 busy, 4
+                                   idle from $.energy.host_idle_share;
                                    else power.h's default for its GPU) */
     int host_given;
 };

@@ -12,8 +12,8 @@
  * board's power limit (the catalog's power_w, the datasheet TDP).  The
  * shape (idle, a, b) is fitted once, on the A100 -- the only GPU whose
  * measured power Splitwise published (peak and average power of each
- * configuration as a fraction of the board limit; `gpusim llm calibrate
- * --splitwise`, docs/inference.md) -- and every other GPU takes the same
+ * configuration as a fraction of the board limit; `gpusim trace
+ * calibrate`, docs/inference.md, under the catalog's A100 model) -- and every other GPU takes the same
  * shape scaled by its own limit: an assumption (the idle share and the
  * weight of memory traffic differ between generations), said so in the
  * docs.  The min(1, ...) is the board limit the power management holds.
@@ -37,7 +37,7 @@
  * (perf_model.csv) are its H100 rows with every prompt time x 1.30 and
  * the token and end-to-end times copied, the cap unstated -- a rule, not
  * a measurement.  They do show the split this model makes: under this
- * rule 1.30x is a cap of 0.25 + 0.75 x 1.3^-3 = 59% of the limit, and at
+ * rule 1.30x is a cap of 0.255 + 0.745 x 1.3^-3 = 59% of the limit, and at
  * that cap the shipped H100 model's prompt slowdowns are within 9.0%
  * (median) of the listed 1.30 and its token slowdowns within 0.0%,
  * where no slowdown, a whole-iteration slowdown or a clock linear in
@@ -64,7 +64,9 @@
  * DGX-1 V100's does, 1,100 W per 8 GPUs: an assumption.  A node of gpn
  * GPUs draws gpn / 8 of its system's host.  The maximum is an upper
  * bound of the busy draw (all fans and NICs at full), so hosts here err
- * high when busy.  Idle, a host draws GS_HOST_IDLE_SHARE (40%) of that:
+ * high when busy.  Idle, a host draws GS_HOST_IDLE_SHARE (40%) of that
+ * ($.energy.host_idle_share sets another share; no DGX or HGX idle draw is
+ * published -- docs/energy.md says what was searched):
  * servers that are not energy-proportional idle at about half their peak
  * (Barroso and Hoelzle, "The case for energy-proportional computing",
  * IEEE Computer 2007), newer ones at 20-30% (SPECpower_ssj2008 results);
@@ -93,7 +95,7 @@ static const struct {
 };
 #define HOST8_PCIE (3500.0 - 8 * 300)   /* the DGX-1 V100's host */
 
-/* Fitted on Splitwise's A100-80GB rows by `gpusim llm calibrate`. */
+/* Fitted on Splitwise's A100-80GB rows by `gpusim trace calibrate`. */
 const struct gs_power_shape gs_power_default = {
     .idle = GS_POWER_IDLE, .a = GS_POWER_A, .b = GS_POWER_B,
 };

@@ -693,6 +693,43 @@ static void print_err(FILE *out, const char *model, const char *hw,
             100 * e->prompt_max, 100 * e->token_med, 100 * e->token_max);
 }
 
+int gs_llm_calib_power(const struct gs_llm_calib *c,
+                       const struct gs_catalog *cat, const char *hw,
+                       struct gs_power_shape *out, struct gs_llm_calib_err *e,
+                       struct gs_diag *d)
+{
+    struct gs_llm_hw base, fit;
+    if (gs_llm_calib_hw(cat, hw, &base))
+        return gs_diag_set(d, GS_ENOTFOUND, "calibration", "hardware '%s' "
+                           "matches no GPU model", hw);
+    fit = base;
+    int rc = gs_llm_calib_fit(c, hw, NULL, &base, &fit.eff, d);
+    return rc ? rc : gs_llm_power_fit(c, hw, &fit, out, e, d);
+}
+
+/* The power curve of every hardware whose points carry power, on the
+ * serving factors just fitted (fit[h]), as power.h's constants. */
+static void report_power(FILE *out, const struct gs_llm_calib *c,
+                         char (*hws)[GS_LLM_NAME], int nh,
+                         const struct gs_llm_hw *fit)
+{
+    for (int h = 0; h < nh; h++) {
+        struct gs_power_shape sh;
+        struct gs_llm_calib_err e;
+        struct gs_diag d2 = { 0 };
+        if (gs_llm_power_fit(c, hws[h], &fit[h], &sh, &e, &d2))
+            continue;   /* no power measured on this hardware */
+        fprintf(out, "\nPower curve of %s on the serving factors above "
+                "(sim/cluster/power.h; fraction of the board limit)\n\n"
+                "    #define GS_POWER_IDLE %.4f\n    #define GS_POWER_A "
+                "%.4f\n    #define GS_POWER_B %.4f\n\n"
+                "%d configurations: peak median %.1f%% (p90 %.1f%%), "
+                "average median %.1f%% (p90 %.1f%%)\n", hws[h], sh.idle,
+                sh.a, sh.b, e.n, 100 * e.prompt_med, 100 * e.prompt_p90,
+                100 * e.token_med, 100 * e.token_p90);
+    }
+}
+
 int gs_llm_calib_report(FILE *out, const char *path,
                         const struct gs_catalog *cat, struct gs_diag *d)
 {
@@ -725,6 +762,8 @@ int gs_llm_calib_report(FILE *out, const char *path,
                     e->layer_us, e->iter_ms, e->seq_us);
         }
     }
+    if (!rc)
+        report_power(out, &c, hws, nh, fit);
     if (!rc)
         fprintf(out, "\nAbsolute relative error per (LLM, GPU, TP), fit on "
                 "all LLMs\n\n"

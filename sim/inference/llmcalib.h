@@ -80,9 +80,19 @@ int gs_llm_power_fit(const struct gs_llm_calib *c, const char *hw,
                      const struct gs_llm_hw *fit, struct gs_power_shape *out,
                      struct gs_llm_calib_err *e, struct gs_diag *d);
 
+/* What `gpusim trace calibrate` fits for the power curve of hardware hw:
+ * the serving factors refitted on all LLMs' points of hw with catalog
+ * cat's kernel factors (gs_llm_calib_fit), then the shape on them
+ * (gs_llm_power_fit).  The shipped GS_POWER_* are this fit on Splitwise's
+ * A100 rows (tests/test_llmcalib.c holds them to it). */
+int gs_llm_calib_power(const struct gs_llm_calib *c,
+                       const struct gs_catalog *cat, const char *hw,
+                       struct gs_power_shape *out, struct gs_llm_calib_err *e,
+                       struct gs_diag *d);
 
-/* Fit every hardware in the file, print the serving factors, the error
- * table per (LLM, GPU, TP) and the cross-validation between LLMs to out. */
+/* Fit every hardware in the file, print the serving factors, the power
+ * curve of each hardware that carries power, the error table per (LLM,
+ * GPU, TP) and the cross-validation between LLMs to out. */
 int gs_llm_calib_report(FILE *out, const char *path,
                         const struct gs_catalog *cat, struct gs_diag *d);
 

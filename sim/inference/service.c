@@ -1026,7 +1026,9 @@ static void on_wake(struct gs_event *ev, void *ctx)
         hsettle(sv);
         double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
         double ta = sv->next_arrival;
-        if (th > lim && ta > lim)
+        /* due by lim, or put at now by wake's rounding (else an end a
+         * hair past lim was left for an event at now, set again at now) */
+        if (th > lim && ceil_ms(th) > now && ta > lim && ceil_ms(ta) > now)
             break;
         if (th <= ta) {
             struct hent e = hpeek(sv);

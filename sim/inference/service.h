@@ -37,6 +37,8 @@ struct gs_svcsum {
     double ttft_mean, itl_mean, e2e_mean, queue_mean;
     double ttft_at, itl_at;     /* at the SLA's percentiles */
     int sla_met;                /* -1: no targets; else both percentiles in */
+    double sla_ttft_s, sla_itl_s;       /* the targets (0: none) */
+    double sla_ttft_pct, sla_itl_pct;   /* and their percentiles */
     double attainment;          /* finished requests meeting every target /
                                    arrived */
     double goodput;             /* such requests per second of the span */

@@ -45,6 +45,37 @@ void gs_svc_infsum_values(const struct gs_infsum *o, double *v)
     memcpy(v, x, sizeof x);
 }
 
+/* The verdict at the end of a service's second line: "; SLA met", or
+ * "; SLA missed:" and each part that misses it (a percentile above its
+ * target, requests dropped or left in flight), so the summary says why. */
+static void sla_verdict(const struct gs_svcsum *v, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (v->sla_met < 0)
+        return;
+    if (v->sla_met) {
+        snprintf(buf, n, "; SLA met");
+        return;
+    }
+    size_t k = (size_t)snprintf(buf, n, "; SLA missed:");
+    const char *sep = " ";
+    if (v->sla_ttft_s > 0 && v->ttft_at > v->sla_ttft_s && k < n) {
+        k += (size_t)snprintf(buf + k, n - k, "%sTTFT p%g %.3fs > %.3fs",
+                              sep, v->sla_ttft_pct, v->ttft_at,
+                              v->sla_ttft_s);
+        sep = ", ";
+    }
+    if (v->sla_itl_s > 0 && v->itl_at > v->sla_itl_s && k < n) {
+        k += (size_t)snprintf(buf + k, n - k, "%sITL p%g %.1fms > %.1fms",
+                              sep, v->sla_itl_pct, 1e3 * v->itl_at,
+                              1e3 * v->sla_itl_s);
+        sep = ", ";
+    }
+    if (v->dropped + v->inflight > 0 && k < n)
+        snprintf(buf + k, n - k, "%s%ld requests dropped or in flight", sep,
+                 v->dropped + v->inflight);
+}
+
 /* The services' table of the text report. */
 void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp)
 {
@@ -56,7 +87,8 @@ void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp)
                 "e2e p99", "SLA", "goodput", "tok/s/GPU", "$/Mtok");
     for (int i = 0; i < nsv; i++) {
         const struct gs_svcsum *v = gs_sim_service(s, i);
-        char ttft[32], itl[32], sla[16];
+        char ttft[32], itl[32], sla[16], verdict[160];
+        sla_verdict(v, verdict, sizeof verdict);
         snprintf(ttft, sizeof ttft, "%.3f/%.3fs", v->ttft[0], v->ttft[2]);
         snprintf(itl, sizeof itl, "%.1f/%.1fms", 1e3 * v->itl[0],
                  1e3 * v->itl[2]);
@@ -74,9 +106,7 @@ void gs_svc_report(const struct gs_sim *s, const void *st, FILE *fp)
                 v->dropped, v->inflight, v->restarted, v->replicas_mean,
                 v->replicas_max, v->replica_starts, v->replica_losses,
                 v->gpu_hours, v->cost, v->energy_kwh, v->kwh_per_1k,
-                v->carbon_kg,
-                v->sla_met < 0 ? "" : v->sla_met ? "; SLA met"
-                                                 : "; SLA missed");
+                v->carbon_kg, verdict);
     }
 }
 

@@ -130,6 +130,10 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     gs_big_free(ee, nb);
     gs_big_free(qq, nb);
     gs_big_free(tmp, nb);
+    o->sla_ttft_s = c->ttft_s > 0 ? c->ttft_s : 0;
+    o->sla_itl_s = c->itl_s > 0 ? c->itl_s : 0;
+    o->sla_ttft_pct = c->ttft_pct;
+    o->sla_itl_pct = c->itl_pct;
     int any = c->ttft_s > 0 || c->itl_s > 0 || c->e2e_s > 0;
     o->sla_met = any ? ((c->ttft_s <= 0 || o->ttft_at <= c->ttft_s) &&
                         (c->itl_s <= 0 || o->itl_at <= c->itl_s) &&

@@ -45,6 +45,9 @@ const struct gs_kt_obj gs_sc_t_energy_region = {
 static const struct gs_kt_key k_energy[] = {
     GS_K_NUM("start_hour", 0, 23.999999, 0, "h", "the hour of day the run "
              "starts at, for the hourly series (default 0)"),
+    GS_K_NUM("host_idle_share", 0, 1, 0, NULL, "a node's host idle power "
+             "as a share of its busy power, for every pool that gives no "
+             "host_idle_w (default 0.40, an assumption: docs/energy.md)"),
     { .name = "regions", .type = GS_KT_ARR, .items = GS_KT_OBJ,
       .obj = &gs_sc_t_energy_region, .min_items = 1,
       .max_items = GS_ENERGY_REGIONS - 1, .desc = "further regions" },
@@ -143,6 +146,7 @@ int gs_sc_parse_energy(struct gs_sc *c, const cJSON *root)
     snprintf(r0->name, sizeof r0->name, "default");
     r0->pue = 1;
     r0->price.n = r0->carbon.n = 1;
+    e->host_idle_share = -1;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "energy");
     if (o == NULL)
         return 0;
@@ -150,30 +154,35 @@ int gs_sc_parse_energy(struct gs_sc *c, const cJSON *root)
     if ((rc = gs_sc_keys(c, o, "$.energy", t)) < 0 ||
         (rc = region_keys(c, o, "$.energy", t, r0)) < 0 ||
         (rc = gs_sc_num(c, o, "$.energy", t, "start_hour",
-                        &e->start_hour)) < 0)
+                        &e->start_hour)) < 0 ||
+        (rc = gs_sc_num(c, o, "$.energy", t, "host_idle_share",
+                        &e->host_idle_share)) < 0)
         return rc;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "regions");
     return a ? parse_regions(c, a) : 0;
 }
 
 /* A pool's host_idle_w and host_busy_w: each alone takes the other's
- * default (power.h), and idle may not exceed busy. */
+ * default (power.h; idle as $.energy.host_idle_share of busy, when
+ * given), and idle may not exceed busy. */
 static int pool_host(struct gs_sc *c, const cJSON *o, const char *p,
                      const struct gs_kt_obj *t, struct gs_pool_spec *ps)
 {
     int rc;
-    double idle = -1, busy = -1;
+    double idle = -1, busy = -1, share = c->s->energy.host_idle_share;
     if ((rc = gs_sc_num(c, o, p, t, "host_idle_w", &idle)) < 0 ||
         (rc = gs_sc_num(c, o, p, t, "host_busy_w", &busy)) < 0)
         return rc;
-    if (idle < 0 && busy < 0)
+    if (idle < 0 && busy < 0 && share < 0)
         return 0;
     struct gs_host_power d = gs_host_power_default(
         c->s->cat.m[ps->model].name, ps->gpn);
-    ps->host_given = (idle >= 0) | (busy >= 0) << 1;
+    ps->host_given = (idle >= 0) | (busy >= 0) << 1 | (share >= 0) << 2;
     ps->host_busy_w = busy >= 0 ? busy : d.busy_w;
     ps->host_idle_w = idle >= 0 ? idle
-                                : ps->host_busy_w * GS_HOST_IDLE_SHARE;
+                                : ps->host_busy_w * (share >= 0
+                                                     ? share
+                                                     : GS_HOST_IDLE_SHARE);
     if (ps->host_idle_w > ps->host_busy_w) {
         char q[600];
         gs_sc_sub(q, sizeof q, p, idle >= 0 ? "host_idle_w" : "host_busy_w");

@@ -31,6 +31,10 @@ struct gs_energycfg {
     int nregions;               /* >= 1: region 0 is $.energy's own keys */
     struct gs_energy_region region[GS_ENERGY_REGIONS];
     double start_hour;          /* hour of day at time 0, [0, 24) */
+    double host_idle_share;     /* a host's idle power / its busy power,
+                                   for pools that give no host_idle_w;
+                                   < 0: not given (power.h's
+                                   GS_HOST_IDLE_SHARE) */
 };
 
 #endif

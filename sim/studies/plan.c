@@ -8,10 +8,29 @@
  * lengthen a queue under a work-conserving policy), so the smallest count
  * that meets the targets is found by bisection: the top of the range is
  * tried first (infeasible there: the combo is infeasible), then the middle
- * of the bracket (L, H] until H - L is one step.  The bracket's bottom
- * bounds the combo's cost from below (cost grows with nodes, as their
- * price), so a combo whose bound exceeds the cheapest feasible plan found
- * so far is dominated and dropped without running it further.
+ * of the bracket (L, H] until H - L is one step.
+ *
+ * Pruning by cost (issue 27): most of a search's runs would go to fleets
+ * dearer than the answer, so none is run that cannot beat the cheapest
+ * feasible plan found so far.  Each candidate has a cost floor known
+ * without running it (planbound.c: the pools whose bill is fixed, nodes x
+ * price; spot and autoscaled pools at 0), non-decreasing in the bisected
+ * count.  A combination's probe is capped at the dearest count whose floor
+ * is within the best plan's cost: not feasible there, it has no count that
+ * could win (smaller ones are not feasible, larger ones cost more) and is
+ * pruned; a combination whose least count's floor is above it is pruned
+ * unrun.  A candidate whose simulated cost (the lower end of its interval)
+ * already exceeds the best plan's stops, undecided, and the bisection
+ * goes on below it as if it were feasible.  Combinations start in order,
+ * two at a time, the cheapest largest fleet first, so that a cheap plan
+ * is known early.  And a count that is not feasible raises the floor of
+ * every combination with the same choices and no more of the other
+ * searched pools (the monotonicity the bisection assumes, in every
+ * count).  `--exhaustive`
+ * turns all of it off: every combination started at once, bisected over
+ * its whole range, nothing spread; the answer is the same (tests/
+ * test_plan.c compares them), and its Pareto front has every dearer
+ * combination's points, which the pruned search does not run.
  *
  * A candidate is judged on n seeds (common random numbers: seed k is the
  * same workload for every candidate, so candidates differ by the fleet,
@@ -89,6 +108,9 @@ static const char usage[] =
 "                    file's name + -plan-plots)\n"
 "  --no-plots        draw no plot\n"
 "  --no-advice       skip the right-sizing run\n"
+"  --exhaustive      no pruning by cost: every combination bisected over\n"
+"                    its whole range (slower; the same answer, with every\n"
+"                    dearer candidate's verdict for the Pareto front)\n"
 "  -v, --verbose     print every metric of the plan, not only those\n"
 "                    that apply to it\n"
 "  -q, --quiet       print nothing on stdout\n"
@@ -116,11 +138,14 @@ static void print_head(FILE *fp, const struct search *s)
             s->pc->min_seeds, s->pc->max_seeds, 100 * s->pc->indifference);
     fprintf(fp, "searched %d combination%s: %d candidates, %ld runs (%ld "
             "candidates stopped early, %ld ran more seeds, %ld undecided, "
-            "%ld combinations pruned as dominated, %ld ruled out by the "
-            "engine model without a run)\n",
+            "%ld of them dearer than a feasible plan, %ld combinations "
+            "pruned as dominated, %ld ruled out by the engine model without "
+            "a run)%s\n",
             s->ncombo + s->ncombo_more,
-            s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs, s->stopped,
-            s->extended, s->undecided, s->pruned, s->physics);
+            s->ncombo + s->ncombo_more == 1 ? "" : "s", s->ncand, s->runs,
+            s->stopped, s->extended, s->undecided, s->dear, s->pruned,
+            s->physics, s->exhaustive ? "; --exhaustive: nothing pruned by "
+            "cost" : "");
     const char *why;
     int q = gs_question_of(s->base, &why);
     if (s->nst > 0)
@@ -154,6 +179,7 @@ static const struct option opts[] = {
     { "plots", required_argument, NULL, 'D' },
     { "no-plots", no_argument, NULL, 'n' },
     { "no-advice", no_argument, NULL, 'A' },
+    { "exhaustive", no_argument, NULL, 'E' },
     { "quiet", no_argument, NULL, 'q' },
     { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
@@ -171,7 +197,7 @@ struct plan_args {
     const char *file, *out, *plots, *glist;
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
-    int no_plots, quiet, no_advice, force, verbose;
+    int no_plots, quiet, no_advice, force, verbose, exhaustive;
     struct gs_plancfg *plan;    /* the scenario's $.plan (owned) */
 };
 
@@ -208,6 +234,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
         case 'D': a->plots = optarg; break;
         case 'n': a->no_plots = 1; break;
         case 'A': a->no_advice = 1; break;
+        case 'E': a->exhaustive = 1; break;
         case 'q': a->quiet = 1; break;
         case 'v': a->verbose = 1; break;
         case 'h':
@@ -283,7 +310,8 @@ static int grow(const struct search *s, int jobs, struct growth *g,
         struct search sg = { .pc = pc, .base = s->base,
                              .growth = pc->growth[k], .nm = s->nm,
                              .nfleet = s->nfleet, .pr = s->pr,
-                             .bound = INFINITY };
+                             .bound = INFINITY,
+                             .exhaustive = s->exhaustive };
         gs_plan_attain_bind(&sg);
         gs_plan_steady_bind(&sg);
         gs_plan_physics_bind(&sg);
@@ -507,7 +535,7 @@ static int plan_main(int argc, char **argv)
     gs_progress_init(&pr, "plan", a.quiet || !gs_dist_leader());
     s = (struct search){ .pc = &pc, .base = base, .growth = 1,
                          .nm = gs_run_nmetrics(), .pr = &pr,
-                         .bound = INFINITY };
+                         .bound = INFINITY, .exhaustive = a.exhaustive };
     gs_plan_attain_bind(&s);
     gs_plan_steady_bind(&s);
     gs_plan_physics_bind(&s);

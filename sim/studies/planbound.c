@@ -12,7 +12,25 @@
  * scenario's seed; with length routing, only those of its length range),
  * whose p-th percentile prompt gives the bound.  The answer prints it when
  * nothing is feasible, for every service, GPU and degree the candidates
- * tried. */
+ * tried.
+ *
+ * The other bound is on cost: the least a run of a candidate can be billed
+ * per hour, whatever happens in it (gs_plan_cost_floor), which lets the
+ * search drop candidates that cannot be cheaper than a plan it already
+ * has without running them.  A pool bought on demand or reserved, with a
+ * fixed node count (no autoscaler), a constant price and no capacity
+ * block, is billed for every node from the run's start to its end: a
+ * session closes only when a node is switched off, which only the
+ * autoscaler, a spot reclaim and a block's end do (sim/cloud/cloudbook.c,
+ * gs_cloud_billed: a node in repair, booting or spare is billed);
+ * rounding to the billing granularity and the minimum only add, and so
+ * does the energy bill.  Its floor is its nodes x its price per hour.
+ * Every other pool -- spot (a reclaimed node is not billed until its
+ * replacement boots), autoscaled (it may hold fewer nodes than its
+ * maximum), a capacity block, a price file -- floors at 0: the bound
+ * stays sound, only looser.  tests/test_plan.c checks it against every
+ * candidate's simulated cost. */
+#include "plan.h"
 #include "planint.h"
 #include "../inference/llm.h"
 #include "../inference/service.h"
@@ -178,4 +196,19 @@ int gs_plan_print_physics(FILE *fp, const struct search *s)
         }
     }
     return shown;
+}
+
+double gs_plan_cost_floor(const struct gs_scenario *sc)
+{
+    double lb = 0;
+    for (int p = 0; p < sc->npools; p++) {
+        const struct gs_pool_spec *ps = &sc->pools[p];
+        const struct gs_poolcloud *pc = &sc->cloud.pool[p];
+        if ((ps->market != GS_MKT_ONDEMAND && ps->market != GS_MKT_RESERVED) ||
+            pc->autoscale || pc->price_file || !(ps->price_hour > 0))
+            continue;
+        int n = pc->base < ps->nodes ? pc->base : ps->nodes;
+        lb += ps->price_hour * (n > 0 ? n : 0);
+    }
+    return lb;
 }

@@ -53,6 +53,8 @@ struct cand {
     int runs_before;            /* runs at the shorter lengths it had */
     double sim_before;          /* jobs and requests those runs simulated */
     int *cnt;                   /* [ncounts] its searched counts */
+    int dear;                   /* stopped, undecided, because it costs
+                                   more than a feasible plan */
     struct cand_tail *qt;       /* [seeds][nst]: for a steady percentile
                                    target, each seed's retained values
                                    beyond the quantile (plansteady.c),
@@ -73,7 +75,15 @@ struct combo {
     int *ax;                    /* [naxes] value index */
     int *cnt;                   /* [ncounts] counts; the last is bisected */
     int L, H, state, cur;       /* bracket over grid indexes; cand in work */
-    double ratio;               /* simulated / nominal cost, once known */
+    double *floor;              /* [grid]: the cost floor of each count
+                                   (gs_plan_cost_floor; NAN: not built) */
+    int started;                /* it has proposed a candidate */
+    struct gs_scenario *top;    /* its top's scenario, built to order the
+                                   combinations, until a candidate takes
+                                   it (NULL) */
+    int capped;                 /* its candidate in work was moved down to
+                                   the dearest count whose floor is within
+                                   the best plan's cost */
 };
 
 /* How a steady-state target is estimated (plansteady.c): a service's
@@ -105,6 +115,10 @@ struct search {
     int ncand, capcand;
     struct cand *cand;
     long runs, stopped, pruned;
+    long dear;                  /* candidates stopped because they cost
+                                   more than the plan known */
+    long spread;                /* combinations whose floor a smaller
+                                   fleet's miss raised (spread_miss) */
     int ncombo_more;            /* combinations of the widened ranges */
     long lengthened;            /* candidates whose runs were lengthened */
     long extended, undecided, physics;  /* ... and combinations the
@@ -112,6 +126,10 @@ struct search {
                                    that ended undecided */
     double bound;               /* the cost of a plan found by an earlier
                                    pass (INFINITY: none), for pruning */
+    int exhaustive;             /* no pruning by cost: every combination
+                                   started at once and bisected over its
+                                   whole range (--exhaustive) */
+    int *order;                 /* [ncombo]: the order combinations start */
     char note[2048];            /* how the ranges were widened */
     double est_rest;            /* runs the search may still take (an
                                    estimate, for the progress line) */

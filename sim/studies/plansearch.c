@@ -7,6 +7,7 @@
  * runs are gathered in rounds through gs_dist_run, and every decision is
  * taken on the gathered numbers in combination order, so the path and the
  * answer depend only on the inputs. */
+#include "plan.h"
 #include "planint.h"
 #include "compare.h"
 #include "mpirun.h"
@@ -19,6 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Combinations in work at once when pruning by cost (the objective is the
+ * cost; any other starts them all at once): few, so that a plan
+ * found early caps the ranges of those started after it; two, so that
+ * two workers have a round's runs to share. */
+#define PLAN_WINDOW 2
 
 const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
@@ -306,7 +313,13 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
     x->lenf = 1;
-    int rc = cand_build(s, c, idx, 1, &x->sc, d);
+    int rc = 0;
+    if (c->top && idx == c->H) {    /* built to order the combinations */
+        x->sc = c->top;
+        c->top = NULL;
+    } else {
+        rc = cand_build(s, c, idx, 1, &x->sc, d);
+    }
     if (rc < 0 && rc != GS_ENOMEM && s->lenient) {
         /* a smaller fleet the workload does not fit: infeasible, not an
          * input error (every axis value was validated up front) */
@@ -713,6 +726,129 @@ static int add_tasks(struct search *s, int ci, int from, int to)
     return 0;
 }
 
+/* The cost floor of combination ci's candidate at idx (its scenario
+ * built, not run; a count the scenario refuses floors at 0), remembered.
+ * Non-decreasing in idx: only the bisected pool's nodes grow. */
+static double combo_floor(const struct search *s, int ci, int idx)
+{
+    struct combo *c = &s->combo[ci];
+    if (isnan(c->floor[idx])) {
+        struct gs_scenario *sc = NULL;
+        struct gs_diag d = { 0 };
+        c->floor[idx] = cand_build(s, c, s->pc->ncounts ? idx : -1, 1, &sc,
+                                   &d) == 0 ? gs_plan_cost_floor(sc) : 0;
+        gs_scenario_free(sc);
+    }
+    return c->floor[idx];
+}
+
+/* The cost a candidate must not exceed to matter: the cheapest feasible
+ * plan's (or an earlier pass's), or INFINITY -- always INFINITY when the
+ * objective is not the cost, which the floor does not bound. */
+static double best_cost(const struct search *s)
+{
+    if (s->pc->objective != 0)
+        return INFINITY;
+    int b = gs_plan_best_feasible(s);
+    double best = b >= 0 ? s->cand[b].cost_h : INFINITY;
+    return s->bound < best ? s->bound : best;
+}
+
+/* The dearest count of combination ci in (L, top] whose floor is within
+ * best (the cost order's tolerance: an equal cost may still win on GPUs);
+ * L when none is. */
+static int cap_index(const struct search *s, int ci, double best, int top)
+{
+    const struct combo *c = &s->combo[ci];
+    double lim = best * (1 + 1e-9) + 1e-9;
+    int lo = c->L, hi = top;
+    if (hi <= lo)
+        return lo;
+    if (combo_floor(s, ci, hi) <= lim)
+        return hi;
+    while (hi - lo > 1) {           /* floor(lo) within, floor(hi) not */
+        int mid = lo + (hi - lo) / 2;
+        if (combo_floor(s, ci, mid) <= lim)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The count combination ci tries next while a plan costing best is known
+ * (pruning by cost), or -1 when no count left can beat it: its bisection's
+ * next count (the top, then the bracket's middle), capped at the dearest
+ * count whose floor is within best.  c->capped: the cap bit, so every
+ * count above the one returned costs more than the plan, and a miss there
+ * prunes the combination.  (Trying the capped count first at every step,
+ * a descent by cost, took 221 runs on plan-mixed-tier against the capped
+ * bisection's 203.) */
+static int next_idx(const struct search *s, int ci, double best)
+{
+    struct combo *c = &s->combo[ci];
+    int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
+    int cap = cap_index(s, ci, best, idx);
+    c->capped = cap < idx;
+    return cap > c->L ? cap : -1;
+}
+
+struct keyed {
+    double key;
+    int i;
+};
+
+/* Cheaper first, then the enumeration's order. */
+static int key_cmp(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+#define ORDER_BUILDS 512      /* more combinations start in enumeration
+                                  order: a scenario built and held for
+                                  each would cost more than the order
+                                  saves */
+
+/* The order the combinations start in: the cheapest at the top of its
+ * range first (the price of its largest fleet): a plan it finds is cheap,
+ * and caps the ranges of the dearer ones started after it.  A heuristic
+ * for speed only: the answer does not depend on it (the cap is sound
+ * whatever the order; plan-mixed-tier took 203 runs in this order, more
+ * than 233 with the dearest fixed part first).  Each top's scenario is
+ * kept for its first candidate (new_cand), so nothing is built twice. */
+static int order_combos(struct search *s, struct gs_diag *d)
+{
+    s->order = malloc((size_t)(s->ncombo + 1) * sizeof *s->order);
+    struct keyed *k = malloc((size_t)(s->ncombo + 1) * sizeof *k);
+    if (s->order == NULL || k == NULL) {
+        free(k);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    for (int i = 0; i < s->ncombo; i++) {
+        struct gs_scenario *sc = NULL;
+        struct gs_diag dd = { 0 };
+        k[i] = (struct keyed){ 0, i };
+        struct combo *c = &s->combo[i];
+        if (s->exhaustive || s->ncombo > ORDER_BUILDS ||
+            cand_build(s, c, s->pc->ncounts ? c->H : -1, 1, &sc, &dd) < 0) {
+            gs_scenario_free(sc);
+            continue;
+        }
+        for (int p = 0; p < sc->npools; p++)
+            k[i].key += sc->pools[p].price_hour * sc->pools[p].nodes;
+        c->floor[c->H] = gs_plan_cost_floor(sc);
+        c->top = sc;                /* its first candidate's scenario */
+    }
+    qsort(k, (size_t)s->ncombo, sizeof *k, key_cmp);
+    for (int i = 0; i < s->ncombo; i++)
+        s->order[i] = k[i].i;
+    free(k);
+    return 0;
+}
+
 /* Enumerate the combos: every axis value x every count of the searched
  * pools but the last. */
 static int make_combos(struct search *s, struct gs_diag *d)
@@ -751,18 +887,23 @@ static int make_combos(struct search *s, struct gs_diag *d)
         c->H = pc->ncounts ? gs_plan_grid_n(&pc->counts[pc->ncounts - 1]) - 1 : 0;
         c->state = K_TOP;
         c->cur = -1;
-        c->ratio = NAN;
+        c->floor = malloc((size_t)(c->H + 1) * sizeof *c->floor);
+        if (c->floor == NULL)
+            return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        for (int k = 0; k <= c->H; k++)
+            c->floor[k] = NAN;
     }
-    return 0;
+    return order_combos(s, d);
 }
 
-/* Drop combos whose cheapest remaining candidate cannot beat the best. */
+/* Drop what cannot beat the cheapest feasible plan known (none of it
+ * with --exhaustive). */
 static void prune(struct search *s)
 {
+    if (s->exhaustive)
+        return;
     int b = gs_plan_best_feasible(s);
-    double best = b >= 0 ? s->cand[b].cost_h : s->bound;
-    if (b >= 0 && s->bound < best)
-        best = s->bound;                /* an earlier pass's plan */
+    double best = best_cost(s);
     /* A candidate running more seeds (its interval straddles a target)
      * that costs more than a plan known to be feasible cannot change the
      * answer: it stops, undecided, and so does its combination (a larger
@@ -772,45 +913,37 @@ static void prune(struct search *s)
         if ((c->state != K_TOP && c->state != K_BISECT) || c->cur < 0)
             continue;
         struct cand *x = &s->cand[c->cur];
-        if (x->nrun < s->pc->seeds ||
-            !((b >= 0 && gs_plan_cost_cmp(x, &s->cand[b]) > 0) ||
-              (s->pc->objective == 0 && x->cost_h > best * (1 + 1e-9))))
+        int ic = gs_plan_metric("cost_per_hour_usd");
+        double h = isnan(x->half[ic]) ? 0 : x->half[ic];
+        if (!(x->nrun >= s->pc->seeds &&
+              ((b >= 0 && gs_plan_cost_cmp(x, &s->cand[b]) > 0) ||
+               (s->pc->objective == 0 && x->cost_h > best * (1 + 1e-9)))) &&
+            !(s->pc->objective == 0 && x->cost_h - h > best * (1 + 1e-9)))
             continue;
         x->status = C_UNDECIDED;
+        x->dear = 1;
         s->undecided++;
         s->extended += x->nrun > s->pc->seeds;
+        s->dear++;
         c->cur = -1;
-        c->state = K_PRUNED;
-        s->pruned++;
+        /* a smaller count may still be cheaper: the bisection goes on
+         * below x as if x were feasible (whatever it is, it is dearer
+         * than the plan known) */
+        if (s->pc->ncounts == 0 || x->idx - c->L <= 1) {
+            c->state = K_DONE;
+        } else {
+            c->state = K_BISECT;
+            c->H = x->idx;
+        }
     }
-    if (isinf(best) || s->pc->ncounts == 0 || s->pc->objective != 0 ||
-        s->pc->counts[s->pc->ncounts - 1].pool < 0)
-        return;
-    const struct gs_plan_count *pk = &s->pc->counts[s->pc->ncounts - 1];
-    for (int i = 0; i < s->ncombo; i++) {
+    /* A combination whose least count left already costs more, by its
+     * floor, than the plan known: dominated (propose caps the rest). */
+    for (int i = 0; isfinite(best) && s->pc->ncounts && i < s->ncombo; i++) {
         struct combo *c = &s->combo[i];
-        if ((c->state != K_TOP && c->state != K_BISECT) || c->cur >= 0 ||
-            isnan(c->ratio))
-            continue;
-        /* nominal cost at L+1: this combo's last candidate's nominal,
-         * less the bisected pool's nodes between there and L+1 */
-        const struct cand *last = NULL;
-        for (int j = s->ncand - 1; j >= 0; j--)
-            if (s->cand[j].combo == i) {
-                last = &s->cand[j];
-                break;
-            }
-        if (last == NULL || last->idx < 0)
-            continue;
-        /* the spot clone of the pool, if any, is priced alike */
-        int nodes_last = pk->lo + last->idx * pk->step;
-        int nodes_lo = pk->lo + (c->L + 1) * pk->step;
-        double nom = last->nominal;
-        if (last->sc->pools[pk->pool].price_hour > 0)
-            nom -= (double)(nodes_last - nodes_lo) *
-                   last->sc->pools[pk->pool].price_hour;
-        double lb = c->ratio * nom;
-        if (lb > best * (1 + 1e-9) + 1e-9) {
+        if ((c->state == K_TOP || c->state == K_BISECT) && c->started &&
+            c->cur < 0 &&
+            cap_index(s, i, best, c->state == K_TOP ? c->H : c->H - 1) <=
+                c->L) {
             c->state = K_PRUNED;
             s->pruned++;
         }
@@ -822,26 +955,75 @@ static void advance(struct search *s, int ci, const struct cand *x)
 {
     struct combo *c = &s->combo[ci];
     c->cur = -1;
-    if (isnan(c->ratio) && x->nominal > 0)
-        c->ratio = x->cost_h / x->nominal;
     int ok = x->status == C_FEASIBLE;
     if (s->pc->ncounts == 0) {
         c->state = ok ? K_DONE : K_INFEASIBLE;
         return;
     }
-    if (c->state == K_TOP) {
-        if (!ok) {
-            c->state = K_INFEASIBLE;
-            return;
-        }
-        c->state = K_BISECT;
-    } else if (ok) {
-        c->H = x->idx;
-    } else {
-        c->L = x->idx;
+    if (!ok && c->capped) {
+        /* not feasible at the dearest count that could still beat the
+         * plan known: nor is any smaller count (feasibility is monotone
+         * along the bisected count), and every larger one costs more */
+        c->state = K_PRUNED;
+        s->pruned++;
+        return;
     }
-    if (c->H - c->L <= 1)
+    if (c->state == K_TOP && !ok && x->idx >= c->H) {
+        c->state = K_INFEASIBLE;
+        return;
+    }
+    if (ok) {
+        c->state = K_BISECT;
+        c->H = x->idx;
+        if (c->L >= c->H)           /* a smaller fleet's miss said so */
+            c->L = c->H - 1;
+    } else if (x->idx > c->L) {
+        c->L = x->idx;              /* a count below an untried top, too */
+    }
+    if (c->state == K_TOP && c->L >= c->H)
+        c->state = K_INFEASIBLE;
+    else if (c->state == K_BISECT && c->H - c->L <= 1)
         c->state = K_DONE;
+}
+
+/* Feasibility is monotone in every searched count, not only the bisected
+ * one (plan.c's essay: more nodes or replicas of a pool never lengthen a
+ * queue; the bisection assumes it of its count, and which count is
+ * bisected is only the order the scenario lists them in).  So x, not
+ * feasible at count idx of combination ci, says that no combination with
+ * the same choices and at most ci's counts in every other searched pool
+ * is feasible at idx or below: their brackets' floors rise to idx.  A
+ * combination whose whole range is below is done (not feasible); one in
+ * work keeps its candidate, and advance takes the higher floor.  Not with
+ * --exhaustive, whose search assumes only the bisection's monotonicity. */
+static void spread_miss(struct search *s, int ci, const struct cand *x)
+{
+    const struct gs_plancfg *pc = s->pc;
+    if (s->exhaustive || pc->ncounts < 2 || x->idx < 0 || x->dear ||
+        x->status == C_FEASIBLE || x->status == C_PHYSICS)
+        return;
+    const struct combo *c = &s->combo[ci];
+    for (int j = 0; j < s->ncombo; j++) {
+        struct combo *o = &s->combo[j];
+        if (j == ci || (o->state != K_TOP && o->state != K_BISECT) ||
+            x->idx <= o->L)
+            continue;
+        int below = 1;
+        for (int a = 0; a < pc->naxes && below; a++)
+            below = o->ax[a] == c->ax[a];
+        for (int q = 0; q + 1 < pc->ncounts && below; q++)
+            below = o->cnt[q] <= c->cnt[q];
+        if (!below)
+            continue;
+        o->L = x->idx;
+        s->spread++;
+        if (o->cur >= 0)
+            continue;
+        if (o->state == K_TOP && o->L >= o->H)
+            o->state = K_INFEASIBLE;
+        else if (o->state == K_BISECT && o->H - o->L <= 1)
+            o->state = K_DONE;
+    }
 }
 
 /* Every axis value, with the other axes at their first value and every
@@ -918,23 +1100,38 @@ static void on_progress(int ndone, int ntasks, void *ctx)
 static int propose(struct search *s, struct gs_diag *d)
 {
     const struct gs_plancfg *pc = s->pc;
+    double best = best_cost(s);
+    int busy = 0;                   /* combinations in work this round */
     s->ntask = 0;
-    for (int i = 0; i < s->ncombo; i++) {
+    for (int o = 0; o < s->ncombo; o++) {
+        int i = s->order[o];
         struct combo *c = &s->combo[i];
         if (c->state != K_TOP && c->state != K_BISECT)
             continue;
         if (c->cur >= 0) {          /* the rest of its seeds */
             struct cand *x = &s->cand[c->cur];
             add_tasks(s, c->cur, x->nrun, more_seeds(s, x));
+            busy++;
             continue;
         }
+        if (!c->started && !s->exhaustive && pc->objective == 0 &&
+            busy >= PLAN_WINDOW)
+            break;                  /* it starts when one ends */
         int idx = c->state == K_TOP ? c->H : (c->L + c->H) / 2;
+        c->capped = 0;
+        if (!s->exhaustive && pc->ncounts && isfinite(best) &&
+            (idx = next_idx(s, i, best)) < 0) {
+            c->state = K_PRUNED;    /* every count left costs more */
+            s->pruned++;
+            continue;
+        }
+        c->started = 1;
         int rc = new_cand(s, i, pc->ncounts ? idx : -1, d);
         if (rc < 0)
             return rc;
         if (s->cand[rc].status == C_INVALID) {
             advance(s, i, &s->cand[rc]);
-            i--;                    /* its next candidate, this round */
+            o--;                    /* its next candidate, this round */
             continue;
         }
         /* a GPU on which the percentile prompt alone misses a TTFT target:
@@ -942,10 +1139,12 @@ static int propose(struct search *s, struct gs_diag *d)
         if (c->state == K_TOP && gs_plan_physics_stops(s, &s->cand[rc])) {
             s->cand[rc].status = C_PHYSICS;
             s->physics++;
+            c->capped = 0;          /* no count: not only the dear ones */
             advance(s, i, &s->cand[rc]);
             continue;
         }
         add_tasks(s, rc, 0, pc->min_seeds);
+        busy++;
     }
     return 0;
 }
@@ -1076,6 +1275,7 @@ static int decide(struct search *s, struct gs_diag *d)
             s->undecided += x->status == C_UNDECIDED;
             s->extended += x->nrun > s->pc->seeds;
             advance(s, x->combo, x);
+            spread_miss(s, x->combo, x);
         }
     }
     return 0;
@@ -1163,7 +1363,10 @@ void gs_plan_search_free(struct search *s)
     for (int i = 0; s->combo && i < s->ncombo; i++) {
         free(s->combo[i].ax);
         free(s->combo[i].cnt);
+        free(s->combo[i].floor);
+        gs_scenario_free(s->combo[i].top);
     }
+    free(s->order);
     free(s->combo);
     free(s->tcand);
     free(s->tseed);
@@ -1310,6 +1513,8 @@ static int merge(struct search *s, struct search *sub, struct gs_diag *d)
     s->runs += sub->runs;
     s->stopped += sub->stopped;
     s->pruned += sub->pruned;
+    s->dear += sub->dear;
+    s->spread += sub->spread;
     s->extended += sub->extended;
     s->lengthened += sub->lengthened;
     s->undecided += sub->undecided;
@@ -1357,7 +1562,8 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
                               .natt = s->natt, .att = s->att,
                               .svc_sla = s->svc_sla, .nst = s->nst,
                               .st = s->st, .phys = s->phys,
-                              .bound = INFINITY };
+                              .bound = INFINITY,
+                              .exhaustive = s->exhaustive };
         if (b >= 0)
             sub.bound = s->cand[b].cost_h;
         rc = gs_plan_search_run(&sub, jobs, d);
