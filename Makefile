@@ -151,8 +151,11 @@ run: gpusim
 
 # The notebook runs against a small comparison; Debian's python3 and kernel.
 NB_H5 := $(B)/nb/compare.h5
+# The fuzz targets' replay (fuzz-check: a clang ASan+UBSan build of the
+# whole library, the costliest part of the suite) runs in `make
+# test-long`, which CI runs after `make test`.
 test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
-      $(TESTPLUGIN_SO) $(B)/gpusim-allocfail fuzz-check
+      $(TESTPLUGIN_SO) $(B)/gpusim-allocfail
 	@rm -rf $(B)/nb && mkdir -p $(B)/nb
 	@$(B)/gpusim compare scenarios/small-tenants.json --policies fifo-backfill,fair,hps \
 	  --seeds 3 --jobs 2 --out $(NB_H5) --plots $(B)/nb/plots --quiet
@@ -162,8 +165,9 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  --ExecutePreprocessor.timeout=300 --log-level=WARN \
 	  && echo "notebook: plots/compare.ipynb executed against $(NB_H5)"
 	@GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins sh tests/run.sh $(TEST_BIN)
-	@sh tests/refcheck.sh $(B)/gpusim
-	@$(MAKE) --no-print-directory check-layers
+	@sh tests/refcheck.sh $(B)/gpusim >$(B)/refcheck.out 2>&1 & r=$$!; \
+	  $(MAKE) --no-print-directory check-layers; c=$$?; \
+	  wait $$r; rr=$$?; cat $(B)/refcheck.out; [ $$rr -eq 0 ] && [ $$c -eq 0 ]
 
 # The layers (tests/check_layers.py, docs/layout.md): includes and the
 # symbols each folder's objects take from the others, and (strict) no
@@ -174,11 +178,12 @@ check-layers: $(B)/libgpusim.a
 	@sh tests/check_layers_test.sh $(B)
 
 # The slow exhaustive variants (GS_TEST_LONG=1): every test program whose
-# source asks for them (gs_test_long, tests/cutest.h), run by CI after
-# `make test`.
+# source asks for them (gs_test_long, tests/cutest.h), then the fuzz
+# targets over their seeds and regression inputs (fuzz-check) and the
+# sanitizer pass (san-quick); run by CI after `make test`.
 LONG_SRC := $(shell grep -lE 'gs_test_long|GS_TEST_LONG' $(TEST_SRC) /dev/null)
 LONG_BIN := $(LONG_SRC:tests/%.c=$(B)/tests/%)
-test-long: $(LONG_BIN) $(B)/gpusim
+test-long: $(LONG_BIN) $(B)/gpusim fuzz-check
 	@GS_TEST_LONG=1 GPUSIM=$(B)/gpusim GS_PLUGIN_DIR=$(B)/plugins \
 	  sh tests/run.sh $(LONG_BIN)
 	@$(MAKE) --no-print-directory san-quick
@@ -226,8 +231,9 @@ bench: $(BENCH_BIN) $(B)/gpusim
 # --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang
 # under ASan and UBSan over their own copy of the library.  `make fuzz`
 # runs each for FUZZ_TIME seconds (FUZZ_JOBS at a time) on a corpus kept
-# in build/fuzz/corpus; `make fuzz-check` (part of `make test`) runs each
-# over its seeds and regression inputs plus FUZZ_CHECK_TIME seconds.
+# in build/fuzz/corpus; `make fuzz-check` (part of `make test-long`) runs
+# each over its seeds and regression inputs plus FUZZ_CHECK_TIME seconds,
+# FUZZ_JOBS at a time, each target's lines printed whole when it ends.
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 600
 FUZZ_JOBS   ?= 2
@@ -262,15 +268,18 @@ $(FZ)/seeds: fuzz/seed.sh $(wildcard fuzz/seeds/* fuzz/regress/*/*) $(B)/gpusim
 	@GPUSIM=$(B)/gpusim sh fuzz/seed.sh $@.new && rm -rf $@ && mv $@.new $@
 
 fuzz-check: $(FUZZ_BIN) $(FZ)/seeds
-	@for t in $(FUZZ_NAMES); do \
-	  mkdir -p $(FZ)/check/$$t; \
-	  $(FZ)/fuzz_$$t $(FUZZ_RUN) -max_total_time=$(FUZZ_CHECK_TIME) \
-	    -artifact_prefix=$(FZ)/crash-$$t- \
-	    $(FZ)/check/$$t $(FZ)/seeds/$$t >$(FZ)/check-$$t.log 2>&1 \
-	  || { tail -n 40 $(FZ)/check-$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
-	  echo "fuzz: $$t: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
-	    $(FZ)/check-$$t.log | grep -o '[0-9]*$$') inputs, no failure"; \
-	done
+	@: >$(FZ)/check.lock; printf '%s\n' $(FUZZ_NAMES) | \
+	  xargs -P $(FUZZ_JOBS) -I T sh -c '\
+	  mkdir -p $(FZ)/check/T; \
+	  if $(FZ)/fuzz_T $(FUZZ_RUN) -max_total_time=$(FUZZ_CHECK_TIME) \
+	    -artifact_prefix=$(FZ)/crash-T- \
+	    $(FZ)/check/T $(FZ)/seeds/T >$(FZ)/check-T.log 2>&1; then \
+	    echo "fuzz: T: $$(grep -o "stat::number_of_executed_units: *[0-9]*" \
+	      $(FZ)/check-T.log | grep -o "[0-9]*$$") inputs, no failure" \
+	      >$(FZ)/check-T.report; rc=0; \
+	  else { tail -n 40 $(FZ)/check-T.log; echo "fuzz: T FAILED"; } \
+	      >$(FZ)/check-T.report; rc=1; fi; \
+	  flock $(FZ)/check.lock cat $(FZ)/check-T.report; exit $$rc'
 
 fuzz: $(FUZZ_BIN) $(FZ)/seeds
 	@printf '%s\n' $(FUZZ_NAMES) | xargs -P $(FUZZ_JOBS) -I T sh -c '\

@@ -104,6 +104,7 @@ static double median5(const char *text, struct gs_svcsum *out)
  * named by $GPUSIM), or NAN when it fails. */
 static double cli_run(const char *gpusim, const char *file, const char *out)
 {
+    fflush(stdout);     /* else the child's freopen writes our buffer again */
     pid_t pid = fork();
     if (pid < 0)
         return NAN;
@@ -128,8 +129,11 @@ static double cli_run(const char *gpusim, const char *file, const char *out)
  * at >= 1 M requests per CPU second.  Regression check: the command's CPU
  * over the simulation's alone (in_sim, measured in this process in the
  * same sitting) -- what the summary, its steady-state analysis and the
- * HDF5 file add -- stays under MAX_CLI_RATIO. */
-#define MAX_CLI_RATIO 2.6
+ * HDF5 file add -- stays under MAX_CLI_RATIO: 1.33x measured when the
+ * tables' chunks were first coded by h5chunk.c, 2.15x with zlib level 1
+ * through HDF5's filters and the steady state analysed twice (the two
+ * binaries in one sitting). */
+#define MAX_CLI_RATIO 1.7
 
 static int cli_bench(const char *text, long n, double in_sim)
 {

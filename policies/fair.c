@@ -38,21 +38,41 @@
  * free part of a shared GPU (a fractional owner reclaims one whole GPU).
  * Such owners wait for borrowers to end, as they would under Kueue.
  *
- * Tenants are kept in a heap by dominant share (the tenant heap: those
- * with a window job not set aside, least share first, ties to the lower
- * index), fixed at each start, stop and change of a tenant's groups: the
- * borrowers' next tenant is its top, and the owners' pass walks only the
- * tenants with jobs, not every tenant the run has seen, so a pass costs
- * O(log T) a change rather than O(T) a start.
+ * What a pass looks at (issue 27: a pass costs about the same at 1 and at
+ * 256 tenants).  The window's jobs are in groups by tenant and shape
+ * (jobgroup.h), and the groups are indexed three ways, each kept as jobs
+ * come, start and stop, never rebuilt by a pass:
+ *   - the owner list: the groups with a job within its tenant's guarantee
+ *     (owners() walks these, not every tenant's groups);
+ *   - the shapes (a group's key without its tenant): each keeps its live
+ *     groups in a heap by their tenant's dominant share, so the borrowers'
+ *     next job -- the least-share tenant's first job that could start --
+ *     is the least of the shapes' tops, O(shapes) a start, and a tenant's
+ *     share moving re-keys only its own groups, O(log T) each.  When misses
+ *     repeat (gs_sim_misses_repeat), a placement that missed for one
+ *     group's job misses for every group of its shape until capacity comes
+ *     back (the fleet watch's epoch moves), so the shape is left out of
+ *     every pass until then, not tried again group by group; a shape whose
+ *     jobs ask different host resources is not;
+ *   - non-preemptible groups beyond their guarantee are no borrowers when
+ *     no capacity is unreserved (strict_ok), since start() would refuse
+ *     them whatever the share order.
+ * Reclaim walks only the nodes that hold victims (a bitmap of them), in
+ * index order, reading each node's short list of victims, and stops at
+ * the first node that needs one GPU freed.  Each of these skips only what
+ * the walk it replaces would have tried and seen fail, so the decisions
+ * are the walk's (tests/refcheck.sh; result files byte-identical with the
+ * old passes on the bench_tenants grid).
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
  * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
- * when it could ever be a victim, F_VIC and its index in the victim array
- * shifted left by 8), its
+ * when it could ever be a victim, F_VIC, its index in its node's victim
+ * list shifted left by 8 and its node shifted left by 16), its
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
  * when it is non-preemptible. */
 #include "policy.h"
 #include "jobgroup.h"
+#include "../sim/base/bitidx.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -70,16 +90,31 @@ struct ten {
     double gpus, mem;           /* held now */
     int *grp;                   /* its groups of window jobs */
     long ngrp, capgrp;
-    struct gs_gheap gh;         /* those with a job, by first job (set
-                                   aside ones out during borrowers()) */
-    /* Its running jobs that could ever be victims (preemptible, whole
-     * GPUs on one node), compact for reclaim's scan; jobs in rvj. */
-    struct rv { int node, gpus, pool; } *rv;
-    struct gs_job **rvj;
-    long nrv, caprv;
+    int nlive;                  /* its groups in their shapes' heaps */
+    long nrv;                   /* its running jobs that could ever be
+                                   victims (preemptible, whole GPUs on one
+                                   node): in the nodes' victim lists */
     int lender;                 /* counted in nlender */
-    int tpos;                   /* its place in the tenant heap, -1 out */
-    double key;                 /* its dominant share there */
+    double key;                 /* its dominant share, kept while it has a
+                                   live group (tfix) */
+};
+
+/* A shape: the groups alike but for their tenant (jobgroup.h's key without
+ * the tenant), so that a placement that missed for one group's job misses
+ * for every group's while no capacity comes back.  Its heap holds its live
+ * groups -- a window job, not set aside -- one per tenant, least dominant
+ * share first, ties to the lower tenant: the borrowers' next job is the
+ * first job of the least of the shapes' tops. */
+struct shape {
+    int *h;                     /* group indexes; a group's pos is its slot */
+    long n, cap;
+    int32_t cpu, mib;           /* host needs of its first job ... */
+    double dev;
+    int mixed;                  /* ... or 1 once a job asked other ones:
+                                   then a miss speaks only for its group */
+    uint64_t miss;              /* 1 + the fleet watch's epoch at its last
+                                   miss (0: none): it misses while the
+                                   epoch stays, when misses repeat */
 };
 
 struct fair {
@@ -107,15 +142,19 @@ struct fair {
     long ncand, capcand;
     char *pe;                   /* scratch: pools eligible, per reclaim */
     int *maxg;                  /* scratch: per tenant, the largest victim
-                                   it can lose and keep its guarantee */
+                                   it can lose and keep its guarantee, */
+    uint64_t *maxg_at;          /* worked out in the reclaim of this
+                                   number (nrecl) */
+    uint64_t nrecl;
     int capmaxg;
-    long nrv;                   /* such jobs, over all tenants */
-    int *node_rv;               /* per node: their GPUs there */
-    int *own;                   /* scratch: per node, the owner's GPUs */
-    int maxgpn;
-    int *recl;                  /* scratch: reclaimable GPUs per node */
+    /* The running jobs that could ever be victims, listed by node: node
+     * n's in vic[gpu0 .. gpu0 + nvic[n]) (gpu0 its first GPU: each holds a
+     * whole GPU there, so they fit), their GPUs in node_rv[n], the nodes
+     * with any in vn; a job's pslot holds its index in its node's list. */
+    struct gs_job **vic;
+    int *nvic, *node_rv;
+    struct gs_bitidx vn;
     struct gs_job **vict;       /* scratch: victims on one node */
-    long capvict;
     long reclaims, reclaimed;   /* counters, for tests */
     /* Tenants that could lose a victim to another tenant's owner: at least
      * one GPU above their guarantee (is_victim's test for the smallest
@@ -129,12 +168,6 @@ struct fair {
     long nom, nod, capom, capod;
     struct gs_job **oh;
     long noh, capoh;
-    /* The tenant heap: the tenants with a group in their gh (a window job
-     * not set aside), least dominant share first, ties to the lower index
-     * -- borrowers()' choice, and owners()' list of tenants with jobs --
-     * kept as shares and groups change (tfix), O(log T) a change. */
-    int *th;
-    int nth, capth;
     /* A pass that changed nothing is not run again on the same state:
      * idle says the last one started and preempted nothing (ver moved by
      * its own ++ only) while misses repeat; the next is skipped while ver,
@@ -145,6 +178,18 @@ struct fair {
     uint64_t wchg;
     int idle;
     uint64_t idle_ver, idle_wchg, idle_ep;
+    /* Shapes (struct shape): shp maps a job to its shape's index; gsh
+     * gives each group's shape. */
+    struct gs_jgroups shp;
+    struct shape *sh;
+    long capsh;
+    int *gsh;
+    long capgsh;
+    /* The owner groups: those with a window job that keeps its tenant
+     * within its guarantee (within()), in no order, so that owners() looks
+     * at them and not at every group; olpos is each group's slot, -1 out. */
+    int *ol, *olpos;
+    long nol, capol, capolpos;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
@@ -162,8 +207,7 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
         s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
                                     .weight = tc ? tc->weight : 1.0,
-                                    .gh.before = cand_before,
-                                    .tpos = -1 };
+                                    .key = -1 };
         s->nt++;
     }
 }
@@ -196,33 +240,39 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     for (int i = 0; i < sc->ntenants; i++)
         quotas += sc->tenants[i].quota_gpus;
     s->unreserved = s->fleet_gpus - quotas;
-    s->recl = calloc((size_t)f->nnodes + 1, sizeof *s->recl);
-    s->pe = calloc((size_t)f->npools + 1, 1);
-    s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
-    s->own = calloc((size_t)f->nnodes + 1, sizeof *s->own);
+    int maxgpn = 0;
     for (int i = 0; i < f->npools; i++)
-        if (f->pools[i].s.gpn > s->maxgpn)
-            s->maxgpn = f->pools[i].s.gpn;
+        if (f->pools[i].s.gpn > maxgpn)
+            maxgpn = f->pools[i].s.gpn;
+    s->pe = calloc((size_t)f->npools + 1, 1);
+    s->vic = calloc((size_t)f->ngpus + 1, sizeof *s->vic);
+    s->nvic = calloc((size_t)f->nnodes + 1, sizeof *s->nvic);
+    s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
+    s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
-    if (all != NULL && s->recl != NULL && s->pe != NULL &&
-        s->node_rv != NULL && s->own != NULL) {
+    if (all != NULL && s->pe != NULL && s->vic != NULL && s->nvic != NULL &&
+        s->node_rv != NULL && s->vict != NULL &&
+        gs_bitidx_init(&s->vn, f->nnodes) == 0) {
         for (int i = 0; i < f->npools; i++)
             all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
         fw = gs_sim_watch(sim, all, f->npools);
     }
     free(all);
     if (fw < 0) {
-        free(s->recl);
         free(s->pe);
+        free(s->vic);
+        free(s->nvic);
         free(s->node_rv);
-        free(s->own);
+        free(s->vict);
+        gs_bitidx_free(&s->vn);
         free(s);
         return GS_ENOMEM;
     }
     s->fw = fw;
     gs_jgroups_init(&s->gs, 1);
+    gs_jgroups_init(&s->shp, 0);
     s->sim = sim;
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
                                .drop = win_drop, .ctx = s };
@@ -235,9 +285,6 @@ static void fair_free(void *state)
     struct fair *s = state;
     for (int t = 0; t < s->nt; t++) {
         free(s->t[t].grp);
-        gs_gheap_free(&s->t[t].gh);
-        free(s->t[t].rv);
-        free(s->t[t].rvj);
     }
     free(s->t);
     gs_jgroups_free(&s->gs);
@@ -246,15 +293,23 @@ static void fair_free(void *state)
     free(s->dead);
     free(s->pe);
     free(s->maxg);
+    free(s->maxg_at);
+    free(s->vic);
+    free(s->nvic);
     free(s->node_rv);
-    free(s->own);
+    gs_bitidx_free(&s->vn);
     free(s->cand);
-    free(s->recl);
     free(s->vict);
     free(s->om);
     free(s->od);
     free(s->oh);
-    free(s->th);
+    for (long k = 0; k < s->shp.n; k++)
+        free(s->sh[k].h);
+    free(s->sh);
+    gs_jgroups_free(&s->shp);
+    free(s->gsh);
+    free(s->ol);
+    free(s->olpos);
     free(s);
 }
 
@@ -289,92 +344,154 @@ static double dom_share(const struct fair *s, int t)
     return (g > m ? g : m) / x->weight;
 }
 
-/* --- the tenant heap ----------------------------------------------------- */
+/* --- the shapes' heaps and the owner list ------------------------------ */
 
-static int th_before(const struct fair *s, int a, int b)
+/* Shape heap order: the tenant's key (dominant share), then its index. */
+static int sh_before(const struct fair *s, int a, int b)
 {
-    double x = s->t[a].key, y = s->t[b].key;
-    return x != y ? x < y : a < b;
+    int ta = s->gs.g[a].tenant, tb = s->gs.g[b].tenant;
+    double x = s->t[ta].key, y = s->t[tb].key;
+    return x != y ? x < y : ta < tb;
 }
 
-static void th_set(struct fair *s, long i, int t)
+static void sh_set(struct fair *s, struct shape *p, long i, int g)
 {
-    s->th[i] = t;
-    s->t[t].tpos = (int)i;
+    p->h[i] = g;
+    s->gs.g[g].pos = (int)i;
 }
 
-static void th_up(struct fair *s, long i)
+static void sh_up(struct fair *s, struct shape *p, long i)
 {
-    int t = s->th[i];
-    while (i > 0 && th_before(s, t, s->th[(i - 1) / 2])) {
-        th_set(s, i, s->th[(i - 1) / 2]);
+    int g = p->h[i];
+    while (i > 0 && sh_before(s, g, p->h[(i - 1) / 2])) {
+        sh_set(s, p, i, p->h[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    th_set(s, i, t);
+    sh_set(s, p, i, g);
 }
 
-static void th_down(struct fair *s, long i)
+static void sh_down(struct fair *s, struct shape *p, long i)
 {
-    int t = s->th[i];
+    int g = p->h[i];
     for (;;) {
         long c = 2 * i + 1;
-        if (c >= s->nth)
+        if (c >= p->n)
             break;
-        if (c + 1 < s->nth && th_before(s, s->th[c + 1], s->th[c]))
+        if (c + 1 < p->n && sh_before(s, p->h[c + 1], p->h[c]))
             c++;
-        if (!th_before(s, s->th[c], t))
+        if (!sh_before(s, p->h[c], g))
             break;
-        th_set(s, i, s->th[c]);
+        sh_set(s, p, i, p->h[c]);
         i = c;
     }
-    th_set(s, i, t);
+    sh_set(s, p, i, g);
 }
 
-/* Put tenant t where its groups and share say: in the heap when its gh
- * holds a group, at the key dom_share(t).  Called after every change of
- * either. */
-static void tfix(struct fair *s, int t)
+/* Group g into (in 1) or out of its shape's heap. */
+static void sh_put(struct fair *s, int g, int in)
 {
-    struct ten *x = &s->t[t];
-    int in = x->gh.n > 0;
-    if (!in) {
-        if (x->tpos >= 0) {
-            long i = x->tpos, last = --s->nth;
-            x->tpos = -1;
-            if (i != last) {
-                th_set(s, i, s->th[last]);
-                th_up(s, i);
-                th_down(s, s->t[s->th[i]].tpos);
-            }
-        }
+    struct shape *p = &s->sh[s->gsh[g]];
+    if (in) {
+        if (p->n == p->cap)
+            p->h = gs_grow(p->h, &p->cap, p->n + 1, sizeof *p->h);
+        sh_set(s, p, p->n++, g);
+        sh_up(s, p, p->n - 1);
         return;
     }
-    double k = dom_share(s, t);
-    if (x->tpos >= 0 && k == x->key)
-        return;
-    x->key = k;
-    if (x->tpos < 0) {
-        if (s->nth == s->capth) {
-            int cap = s->capth ? s->capth * 2 : 64;
-            int *h = realloc(s->th, (size_t)cap * sizeof *h);
-            GS_OOM_IF(h == NULL);
-            s->th = h;
-            s->capth = cap;
-        }
-        th_set(s, s->nth++, t);
-        th_up(s, x->tpos);
-    } else {
-        th_up(s, x->tpos);
-        th_down(s, x->tpos);
+    long i = s->gs.g[g].pos, last = --p->n;
+    s->gs.g[g].pos = -1;
+    if (i != last) {
+        sh_set(s, p, i, p->h[last]);
+        sh_up(s, p, i);
+        sh_down(s, p, s->gs.g[p->h[i]].pos);
     }
 }
 
-/* gs_gheap_fix / gs_gheap_pop on tenant t's gh, keeping the tenant heap. */
+/* Group g in the owner list exactly when it has a job within its tenant's
+ * guarantee. */
+static void ol_fix(struct fair *s, int g)
+{
+    int t = s->gs.g[g].tenant;
+    int in = gs_jgroup_size(&s->gs.g[g]) > 0 && within(s, t, g);
+    int pos = s->olpos[g];
+    if (in == (pos >= 0))
+        return;
+    if (in) {
+        if (s->nol == s->capol)
+            s->ol = gs_grow(s->ol, &s->capol, s->nol + 1, sizeof *s->ol);
+        s->olpos[g] = (int)s->nol;
+        s->ol[s->nol++] = g;
+    } else {
+        int last = s->ol[--s->nol];
+        s->ol[pos] = last;
+        s->olpos[last] = pos;
+        s->olpos[g] = -1;
+    }
+}
+
+/* Could a job of group g start under the strict rule as things stand?
+ * Always for preemptible jobs; for the others, when they stay within
+ * their tenant's guarantee (start()'s test, the same sum) or some
+ * capacity is unreserved.  With none unreserved (the quotas add up to the
+ * fleet or more), a non-preemptible job beyond its guarantee can never
+ * start, so its group is no borrower at all: np_over + over >= over > EPS
+ * >= unreserved + EPS. */
+static int strict_ok(const struct fair *s, int t, int g)
+{
+    const struct gs_jgroup *gr = &s->gs.g[g];
+    if (gr->preemptible || s->unreserved > 0)
+        return 1;
+    double gp = gr->need.gpus > 0 ? gr->need.gpus : gr->need.milli / 1000.0;
+    double over = s->t[t].gpus + gp - s->t[t].quota;
+    if (over < 0)
+        over = 0;
+    if (over > gp)
+        over = gp;
+    return !(over > EPS);
+}
+
+/* Group g of tenant t gained or lost jobs, was set aside or back, or its
+ * tenant's GPUs moved: live -- in its shape's heap -- when it has a job,
+ * is not set aside and strict_ok(); in the owner list when within(). */
 static void gfix(struct fair *s, int t, int g)
 {
-    gs_gheap_fix(&s->t[t].gh, &s->gs, g);
-    if ((s->t[t].gh.n > 0) != (s->t[t].tpos >= 0))    /* the share stays */
-        tfix(s, t);
+    struct ten *x = &s->t[t];
+    int in = gs_jgroup_size(&s->gs.g[g]) > 0 && !s->gs.g[g].mark &&
+             strict_ok(s, t, g);
+    if (in != (s->gs.g[g].pos >= 0)) {
+        if (in && x->nlive == 0)
+            x->key = dom_share(s, t);   /* it joins at its share */
+        sh_put(s, g, in);
+        x->nlive += in ? 1 : -1;
+    }
+    ol_fix(s, g);
+}
+
+/* Tenant t's GPUs changed: its key (dominant share) follows and its live
+ * groups move with it in their shapes' heaps; which of its groups are
+ * live and owners is looked at again (gfix).  A tenant with no live group
+ * keeps a stale key, set afresh when one of its groups comes in (gfix);
+ * an empty group is in no index and stays out. */
+static void ten_fix(struct fair *s, int t)
+{
+    struct ten *x = &s->t[t];
+    int moved = 0;
+    if (x->nlive > 0) {
+        double k = dom_share(s, t);
+        moved = k != x->key;
+        x->key = k;
+    }
+    for (long i = 0; i < x->ngrp; i++) {
+        int g = x->grp[i];
+        if (gs_jgroup_size(&s->gs.g[g]) == 0)
+            continue;
+        if (moved && s->gs.g[g].pos >= 0) {
+            struct shape *p = &s->sh[s->gsh[g]];
+            sh_up(s, p, s->gs.g[g].pos);
+            sh_down(s, p, s->gs.g[g].pos);
+        }
+        gfix(s, t, g);
+    }
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -385,7 +502,8 @@ static void lender_fix(struct fair *s, struct ten *x)
     x->lender = l;
 }
 
-/* Start j (anywhere, or within r) and book it to its tenant. */
+/* Start j (anywhere, or within r) and book it to its tenant: 0, -1 when
+ * the placement missed, -2 when the strict rule forbids it. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *r, int nr)
 {
@@ -398,7 +516,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     if (over > g)
         over = g;
     if (!j->preemptible && over > EPS && s->np_over + over > s->unreserved + EPS)
-        return -1;              /* strict: never borrow what others own */
+        return -2;              /* strict: never borrow what others own */
     if (gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
@@ -408,23 +526,14 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
-        if (x->nrv == x->caprv) {
-            long cap = x->caprv ? x->caprv * 2 : 64;
-            struct rv *v = realloc(x->rv, (size_t)cap * sizeof *v);
-            GS_OOM_IF(v == NULL);
-            x->rv = v;
-            struct gs_job **vj = realloc(x->rvj, (size_t)cap * sizeof *vj);
-            GS_OOM_IF(vj == NULL);
-            x->rvj = vj;
-            x->caprv = cap;
-        }
-        x->rv[x->nrv] = (struct rv){ j->alloc.one.node, j->need.gpus,
-                                     j->alloc.pool };
-        x->rvj[x->nrv] = j;
-        j->pslot |= F_VIC | x->nrv << 8;
+        int n = j->alloc.one.node;
+        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
+        l[s->nvic[n]] = j;
+        j->pslot |= F_VIC | (long)s->nvic[n] << 8 | (long)n << 16;
+        if (s->nvic[n]++ == 0)
+            gs_bitidx_set(&s->vn, n);
         x->nrv++;
-        s->nrv++;
-        s->node_rv[j->alloc.one.node] += j->need.gpus;
+        s->node_rv[n] += j->need.gpus;
     }
     j->pnode.time = 0;
     if (!j->preemptible && over > EPS) {
@@ -432,7 +541,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         s->np_over += over;
     }
     lender_fix(s, x);
-    tfix(s, j->tenant);
+    ten_fix(s, j->tenant);
     return 0;
 }
 
@@ -459,18 +568,21 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->mem = 0;
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
-    if (j->pslot & F_VIC) {             /* swap-remove from rv */
-        long i = j->pslot >> 8, last = --x->nrv;
-        s->nrv--;
-        s->node_rv[x->rv[i].node] -= x->rv[i].gpus;
+    if (j->pslot & F_VIC) {     /* swap-remove from its node's list */
+        int n = (int)(j->pslot >> 16);  /* its alloc is gone by now */
+        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
+        long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
+        x->nrv--;
+        s->node_rv[n] -= j->need.gpus;
         if (i != last) {
-            x->rv[i] = x->rv[last];
-            x->rvj[i] = x->rvj[last];
-            x->rvj[i]->pslot = (x->rvj[i]->pslot & 0xff) | i << 8;
+            l[i] = l[last];
+            l[i]->pslot = (l[i]->pslot & ~0xff00L) | i << 8;
         }
+        if (last == 0)
+            gs_bitidx_clear(&s->vn, n);
     }
     lender_fix(s, x);
-    tfix(s, j->tenant);
+    ten_fix(s, j->tenant);
     j->pslot = 0;
 }
 
@@ -521,7 +633,41 @@ static void remember_failure(struct fair *s, int grp)
     s->rfail[grp] = s->ver;
 }
 
-/* Preempt victims on node best (those s->maxg and s->pe allow) until it
+/* The largest whole-GPU victim tenant t can lose and keep its guarantee
+ * (is_victim's tenant test, the same comparison, for g = 1, 2, ...), as
+ * it stood when this reclaim began (worked out before it preempts); 0 for
+ * the owner's own tenant o. */
+static int max_loss(struct fair *s, int t, int o)
+{
+    if (t == o)
+        return 0;
+    if (s->maxg_at[t] != s->nrecl) {
+        const struct ten *x = &s->t[t];
+        int g = 0;
+        while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
+            g++;
+        s->maxg[t] = g;
+        s->maxg_at[t] = s->nrecl;
+    }
+    return s->maxg[t];
+}
+
+/* What node n could give back to an owner of tenant o: its victims whose
+ * tenant can lose them, on a pool the owner may use (s->pe). */
+static int node_reclaimable(struct fair *s, const struct gs_fleet *f, int n,
+                            int o)
+{
+    if (!s->pe[f->nodes[n].pool])
+        return 0;
+    struct gs_job *const *l = s->vic + f->nodes[n].gpu0;
+    int r = 0;
+    for (int i = 0; i < s->nvic[n]; i++)
+        if (l[i]->need.gpus <= max_loss(s, l[i]->tenant, o))
+            r += l[i]->need.gpus;
+    return r;
+}
+
+/* Preempt victims on node best (those max_loss and s->pe allow) until it
  * has need whole GPUs free for j, or none is left. */
 static void evict(struct fair *s, struct gs_sim *sim,
                   const struct gs_fleet *f, struct gs_job *j, int best,
@@ -529,19 +675,10 @@ static void evict(struct fair *s, struct gs_sim *sim,
 {
     long nv = 0;
     const struct gs_node *nd = &f->nodes[best];
-    if (s->capvict < s->nrv) {
-        free(s->vict);
-        s->vict = malloc((size_t)s->nrv * sizeof *s->vict);
-        GS_OOM_IF(s->vict == NULL);
-        s->capvict = s->nrv;
-    }
-    for (int t = 0; t < s->nt; t++) {
-        const struct ten *x = &s->t[t];
-        for (long i = 0; i < x->nrv; i++)
-            if (x->rv[i].node == best && x->rv[i].gpus <= s->maxg[t] &&
-                s->pe[x->rv[i].pool])
-                s->vict[nv++] = x->rvj[i];
-    }
+    struct gs_job *const *l = s->vic + nd->gpu0;
+    for (int i = 0; i < s->nvic[best]; i++)
+        if (l[i]->need.gpus <= max_loss(s, l[i]->tenant, j->tenant))
+            s->vict[nv++] = l[i];
     qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     /* Largest victims that do not overshoot the deficit ... */
     for (long i = 0; i < nv && nd->nfull < need; i++) {
@@ -562,6 +699,39 @@ static void evict(struct fair *s, struct gs_sim *sim,
     }
 }
 
+/* The node reclaim clears for owner j (need whole GPUs): among the nodes
+ * of the pools j may use with room for need, the one that needs the fewest
+ * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
+ * give back, ties to the lower index; -1 if none.  Only nodes with victims
+ * are walked (vn), in index order, and the walk stops at a node that needs
+ * one GPU freed: none can need fewer. */
+static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int best = -1, best_def = 1 << 30;
+    long looked = 0;
+    for (int p = 0; p < f->npools && best_def > 1; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (!s->pe[p] || need > pl->s.gpn)
+            continue;
+        int end = pl->node0 + pl->s.nodes;
+        for (int n = gs_bitidx_next(&s->vn, pl->node0); n >= 0 && n < end;
+             n = gs_bitidx_next(&s->vn, n + 1)) {
+            looked++;
+            int def = need - f->nodes[n].nfull;
+            if (def <= 0 || def >= best_def || s->node_rv[n] < def ||
+                node_reclaimable(s, f, n, o) < def)
+                continue;
+            best = n;
+            best_def = def;
+            if (def == 1)
+                break;
+        }
+    }
+    gs_sim_examine(sim, looked);
+    return best;
+}
+
 /* Preempt borrowers so that owner j fits on one node, then start it there.
  * 0 if j started. */
 static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
@@ -575,93 +745,21 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
         return -1;
     ten_ensure(s, sim, j->tenant);      /* running jobs' are, by start() */
     if (s->capmaxg < s->nt) {
-        free(s->maxg);
-        s->maxg = malloc((size_t)s->nt * sizeof *s->maxg);
-        GS_OOM_IF(s->maxg == NULL);
+        s->maxg = realloc(s->maxg, (size_t)s->nt * sizeof *s->maxg);
+        s->maxg_at = realloc(s->maxg_at, (size_t)s->nt * sizeof *s->maxg_at);
+        GS_OOM_IF(s->maxg == NULL || s->maxg_at == NULL);
+        memset(s->maxg_at + s->capmaxg, 0,
+               (size_t)(s->nt - s->capmaxg) * sizeof *s->maxg_at);
         s->capmaxg = s->nt;
     }
-    /* is_victim's tenant test, as the largest whole-GPU victim each tenant
-     * can lose (the same comparison, for g = 1, 2, ...): none anywhere
-     * means no search. */
-    int any = 0;
-    for (int t = 0; t < s->nt; t++) {
-        const struct ten *x = &s->t[t];
-        int g = 0;
-        while (t != j->tenant && g < GS_MAX_GPN &&
-               x->gpus - (double)(g + 1) >= x->quota - EPS)
-            g++;
-        s->maxg[t] = g;
-        any |= g > 0;
-    }
-    int best = -1, best_def = 1 << 30;
-    int every = 1;              /* every other tenant can lose any victim */
-    for (int t = 0; t < s->nt; t++)
-        if (t != j->tenant && s->maxg[t] < s->maxgpn)
-            every = 0;
-    if (any)
+    s->nrecl++;
+    /* A victim's tenant is a lender (at least one GPU above its guarantee,
+     * with victims): none but j's own, and no node can be cleared. */
+    int best = -1;
+    if (s->nlender - s->t[j->tenant].lender > 0) {
         for (int p = 0; p < f->npools; p++)
             s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
-    if (any && every) {
-        /* What a node could give back is all its possible victims' GPUs
-         * but the owner's own: walk the nodes of the pools j may use. */
-        const struct ten *o = &s->t[j->tenant];
-        gs_sim_examine(sim, o->nrv + f->nnodes);
-        for (long i = 0; i < o->nrv; i++)
-            s->own[o->rv[i].node] += o->rv[i].gpus;
-        for (int p = 0; p < f->npools; p++) {
-            const struct gs_pool *pl = &f->pools[p];
-            if (!s->pe[p] || need > pl->s.gpn)
-                continue;
-            for (int n = pl->node0; n < pl->node0 + pl->s.nodes; n++) {
-                const struct gs_node *nd = &f->nodes[n];
-                int def = need - nd->nfull;
-                int r = s->node_rv[n] - s->own[n];
-                if (def > 0 && r > 0 && nd->nfull + r >= need &&
-                    def < best_def) {
-                    best = n;
-                    best_def = def;
-                }
-            }
-        }
-        for (long i = 0; i < o->nrv; i++)
-            s->own[o->rv[i].node] = 0;
-    } else if (any) {
-        /* One scan of the tenants' compact victim arrays gathers the
-         * victims and what each node could give back. */
-        gs_sim_examine(sim, s->nrv);
-        for (int t = 0; t < s->nt; t++) {
-            const struct ten *x = &s->t[t];
-            if (s->maxg[t] == 0)
-                continue;
-            for (long i = 0; i < x->nrv; i++) {
-                const struct rv *v = &x->rv[i];
-                if (v->gpus > s->maxg[t] || !s->pe[v->pool])
-                    continue;
-                s->recl[v->node] += v->gpus;
-            }
-        }
-        for (int t = 0; t < s->nt; t++) {
-            const struct ten *x = &s->t[t];
-            if (s->maxg[t] == 0)
-                continue;
-            for (long i = 0; i < x->nrv; i++) {
-                const struct rv *v = &x->rv[i];
-                if (v->gpus > s->maxg[t] || !s->pe[v->pool])
-                    continue;
-                int node = v->node;
-                const struct gs_node *nd = &f->nodes[node];
-                int def = need - nd->nfull;
-                if (need <= f->pools[nd->pool].s.gpn && def > 0 &&
-                    nd->nfull + s->recl[node] >= need &&
-                    (def < best_def || (def == best_def && node < best))) {
-                    best = node;
-                    best_def = def;
-                }
-            }
-        }
-        for (int t = 0; t < s->nt; t++)
-            for (long i = 0; i < s->t[t].nrv; i++)
-                s->recl[s->t[t].rv[i].node] = 0;
+        best = reclaim_node(s, sim, need, j->tenant);
     }
     if (best < 0) {
         remember_failure(s, grp);
@@ -679,6 +777,44 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 
 /* --- the window: the first `depth` pending jobs ------------------------ */
 
+/* New group g, made for j: its shape (made when new) and owner slot. */
+static void shape_of(struct fair *s, int g, const struct gs_job *j)
+{
+    long n0 = s->shp.n;
+    int k = gs_jgroups_of(&s->shp, j);
+    if (k == n0) {
+        s->sh = gs_grow(s->sh, &s->capsh, k + 1, sizeof *s->sh);
+        s->sh[k] = (struct shape){ .cpu = j->need.cpu_milli,
+                                   .mib = j->need.mem_mib,
+                                   .dev = j->need.dev_gb };
+    }
+    long cap = s->capgsh;
+    s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
+    s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
+    s->capolpos = cap;
+    s->gsh[g] = k;
+    s->olpos[g] = -1;
+}
+
+/* Has group g's shape missed since capacity last came back (so that its
+ * jobs miss again)? */
+static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
+{
+    const struct shape *p = &s->sh[s->gsh[g]];
+    return p->miss != 0 && !p->mixed && gs_sim_misses_repeat(sim) &&
+           p->miss == 1 + gs_sim_watch_epoch(sim, s->fw);
+}
+
+/* A placement for group g's first job missed: so does every job of its
+ * shape until capacity comes back (when misses repeat and its jobs ask
+ * alike). */
+static void missed(struct fair *s, struct gs_sim *sim, int g)
+{
+    struct shape *p = &s->sh[s->gsh[g]];
+    if (!p->mixed && gs_sim_misses_repeat(sim))
+        p->miss = 1 + gs_sim_watch_epoch(sim, s->fw);
+}
+
 /* Window members are indexed in groups by tenant and shape. */
 static void win_add(void *ctx, struct gs_job *j)
 {
@@ -688,16 +824,20 @@ static void win_add(void *ctx, struct gs_job *j)
     struct ten *x = &s->t[j->tenant];
     int n0 = s->gs.n;
     int g = gs_jgroups_of(&s->gs, j);
-    if (g == n0) {                      /* new: list it under its tenant */
+    if (g == n0) {          /* new: list it under its tenant and shape */
         if (x->ngrp == x->capgrp)
             x->grp = gs_grow(x->grp, &x->capgrp, x->ngrp + 1,
                              sizeof *x->grp);
         x->grp[x->ngrp++] = g;
+        shape_of(s, g, j);
     }
+    struct shape *p = &s->sh[s->gsh[g]];
+    if (j->need.cpu_milli != p->cpu || j->need.mem_mib != p->mib ||
+        j->need.dev_gb != p->dev)
+        p->mixed = 1;
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
-    if (!s->gs.g[g].mark && gs_jgroup_head(&s->gs.g[g]) == j)
-        gfix(s, j->tenant, g);
+    gfix(s, j->tenant, g);
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
@@ -705,11 +845,9 @@ static void win_drop(void *ctx, struct gs_job *j)
     struct fair *s = ctx;
     s->wchg++;
     int g = (int)(j->pslot >> 8);
-    int head = gs_jgroup_head(&s->gs.g[g]) == j;
     gs_jgroup_remove(&s->gs.g[g], j);
     j->pslot = 0;
-    if (head && !s->gs.g[g].mark)
-        gfix(s, j->tenant, g);
+    gfix(s, j->tenant, g);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -827,8 +965,14 @@ static void hold(struct fair *s, int g, struct gs_job *j)
  * their jobs before cur. */
 static void revive(struct fair *s, const struct gs_job *cur)
 {
+    long keep = 0;
+    int quiet = !s->reclaim || s->nlender == 0;
     for (long i = 0; i < s->nod; i++) {
         int g = s->od[i];
+        if (quiet && shape_missed(s, s->sim, g)) {
+            s->od[keep++] = g;          /* would change nothing yet */
+            continue;
+        }
         struct gs_job *h;
         while ((h = gs_jgroup_head(&s->gs.g[g])) != NULL &&
                cand_before(h, cur))
@@ -836,7 +980,7 @@ static void revive(struct fair *s, const struct gs_job *cur)
         if (h != NULL)
             om_push(s, g);
     }
-    s->nod = 0;
+    s->nod = keep;
 }
 
 /* One owner: what owners() does with j; 1 if it changed anything. */
@@ -848,8 +992,13 @@ static int owner_try(struct fair *s, struct gs_sim *sim,
     gs_sim_examine(sim, 1);
     if (x->gpus + job_gpus(j) > x->quota + EPS)
         return 0;
-    if (!fleet_full(f) && start(s, sim, j, NULL, 0) == 0)
-        return 1;
+    if (!fleet_full(f)) {
+        int rc = start(s, sim, j, NULL, 0);
+        if (rc == 0)
+            return 1;
+        if (rc == -1)
+            missed(s, sim, (int)(j->pslot >> 8));
+    }
     if (s->reclaim)
         reclaim(s, sim, j);
     return s->ver != v;
@@ -859,15 +1008,21 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     s->nom = s->nod = s->noh = 0;
-    for (int i = 0; i < s->nth; i++) {
-        int t = s->th[i];
-        if (s->t[t].gpus <= s->t[t].quota + EPS)
-            for (int k = 0; k < s->t[t].ngrp; k++)
-                if (gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]) > 0 &&
-                    within(s, t, s->t[t].grp[k]))
-                    om_push(s, s->t[t].grp[k]);
+    /* An owner whose shape missed since capacity last came back misses
+     * again, and with no reclaim to try it changes nothing: its group
+     * waits set aside until something changes. */
+    int quiet = !s->reclaim || s->nlender == 0;
+    for (long i = 0; i < s->nol; i++) {
+        int g = s->ol[i];
+        if (quiet && shape_missed(s, sim, g)) {
+            if (s->nod == s->capod)
+                s->od = gs_grow(s->od, &s->capod, s->nod + 1, sizeof *s->od);
+            s->od[s->nod++] = g;
+        } else {
+            om_push(s, g);
+        }
     }
-    gs_sim_examine(sim, s->nom);
+    gs_sim_examine(sim, s->nol);
     while (s->nom > 0) {
         int g = om_pop(s);
         struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
@@ -913,13 +1068,8 @@ static void owners(struct fair *s, struct gs_sim *sim)
         return;
     }
     long n = 0;
-    for (int i = 0; i < s->nth; i++) {
-        int t = s->th[i];
-        if (s->t[t].gpus <= s->t[t].quota + EPS)
-            for (int k = 0; k < s->t[t].ngrp; k++)
-                if (within(s, t, s->t[t].grp[k]))
-                    n += (long)gs_jgroup_size(&s->gs.g[s->t[t].grp[k]]);
-    }
+    for (long i = 0; i < s->nol; i++)
+        n += (long)gs_jgroup_size(&s->gs.g[s->ol[i]]);
     if (n == 0)
         return;
     if (n > s->capcand) {
@@ -929,14 +1079,8 @@ static void owners(struct fair *s, struct gs_sim *sim)
         s->capcand = n;
     }
     s->ncand = 0;
-    for (int i = 0; i < s->nth; i++) {
-        int t = s->th[i];
-        if (s->t[t].gpus <= s->t[t].quota + EPS)
-            for (int k = 0; k < s->t[t].ngrp; k++)
-                if (within(s, t, s->t[t].grp[k]))
-                    GS_OOM_IF(gs_heap_walk(&s->gs.g[s->t[t].grp[k]].q,
-                                           collect, s) < 0);
-    }
+    for (long i = 0; i < s->nol; i++)
+        GS_OOM_IF(gs_heap_walk(&s->gs.g[s->ol[i]].q, collect, s) < 0);
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
     for (long i = 0; i < s->ncand; i++) {
@@ -951,65 +1095,78 @@ static void owners(struct fair *s, struct gs_sim *sim)
     }
 }
 
-/* The first job in pass order among t's groups still in play, or NULL. */
-static struct gs_job *tenant_next(struct fair *s, struct gs_sim *sim, int t,
-                                  int *grp)
+/* The borrowers' next group: the first job of the tenant of least
+ * dominant share (ties to the lower index) among the live groups whose
+ * shape has not missed, or -1.  One look per shape. */
+static int next_group(struct fair *s, struct gs_sim *sim, int whole)
 {
-    int g = gs_gheap_top(&s->t[t].gh);
-    if (g < 0)
-        return NULL;
-    gs_sim_examine(sim, 1);
-    *grp = g;
-    return gs_jgroup_head(&s->gs.g[g]);
+    uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
+    int best = -1;
+    long looked = 0;
+    for (long k = 0; k < s->shp.n; k++) {
+        const struct shape *p = &s->sh[k];
+        if (p->n == 0 || (whole && !p->mixed && p->miss == ep))
+            continue;
+        looked++;
+        int g = p->h[0];
+        if (best < 0) {
+            best = g;
+            continue;
+        }
+        int t = s->gs.g[g].tenant, bt = s->gs.g[best].tenant;
+        if (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
+                                  gs_jgroup_head(&s->gs.g[best]))
+                    : sh_before(s, g, best))
+            best = g;
+    }
+    gs_sim_examine(sim, looked);
+    return best;
 }
 
-/* Set group g (tenant t's first) aside for the rest of the pass. */
-static void set_aside(struct fair *s, int t, int g, int *ndead)
+/* Set group g aside for the rest of the pass. */
+static void set_aside(struct fair *s, int g, int *ndead)
 {
     s->gs.g[g].mark = 1;
     s->dead[(*ndead)++] = g;
-    gs_gheap_pop(&s->t[t].gh, &s->gs);
-    if (s->t[t].gh.n == 0)
-        tfix(s, t);
+    gfix(s, s->gs.g[g].tenant, g);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
  * tenant's jobs in pass order.  A job that does not start drops out for
- * the pass; when misses repeat, so do all its group's later jobs (capacity
- * only shrinks here and its tenant's share only grows), and the group is
- * set aside whole.  Otherwise the job alone is put aside. */
+ * the pass.  When misses repeat, so do all its group's later jobs
+ * (capacity only shrinks here and its tenant's share only grows): the
+ * group is set aside whole, and when the placement missed, so is every
+ * group of its shape (missed(): they miss alike, until capacity comes
+ * back -- in a later pass too).  Otherwise the job alone is put aside.
+ * This is the order of a walk of the tenants by share that tries each
+ * one's groups by first job: the tenants and groups it would pass over
+ * are those whose jobs would not start. */
 static void borrowers(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int whole = gs_sim_misses_repeat(sim);
     long nout = 0;
     int ndead = 0;
-    int bt = -1;                /* the tenant picked, kept while no job
-                                   starts (the shares stay as they are) */
     while (!fleet_full(f)) {
-        int g = -1;
-        if (bt < 0 || s->t[bt].tpos < 0) {
-            if (s->nth == 0)    /* no tenant with a job left */
-                break;
-            bt = s->th[0];      /* the least dominant share */
-        }
-        struct gs_job *j = tenant_next(s, sim, bt, &g);
+        int g = next_group(s, sim, whole);
+        if (g < 0)
+            break;
+        struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
         /* More GPUs than are idle: start() could not place it (a miss
          * that, when misses repeat, need not be tried). */
         double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
-        if (whole && job_gpus(j) > idle + EPS) {
-            set_aside(s, bt, g, &ndead);
+        int rc = whole && job_gpus(j) > idle + EPS ? -1
+                                                   : start(s, sim, j, NULL, 0);
+        if (rc == 0)
             continue;
-        }
-        if (start(s, sim, j, NULL, 0) == 0) {
-            bt = -1;
-            continue;
-        }
         if (whole) {
-            set_aside(s, bt, g, &ndead);
+            if (rc == -1)
+                missed(s, sim, g);
+            if (rc != -1 || s->sh[s->gsh[g]].mixed)
+                set_aside(s, g, &ndead);
         } else {
             gs_jgroup_remove(&s->gs.g[g], j);
-            gfix(s, bt, g);
+            gfix(s, s->gs.g[g].tenant, g);
             s->cand[nout++] = j;
         }
     }

@@ -27,7 +27,7 @@ shared=$(cd "$repo/.." && pwd)/shared
 SKIP='make run|builds and runs in the checkout; make test runs this test
 make test|this is make test
 make bench-policies-update|rewrites bench/baselines.json by design
-make fuzz|fuzzes for minutes; make test runs fuzz-check itself
+make fuzz|fuzzes for minutes; make test-long runs fuzz-check itself
 make SANITIZER=address,undefined build/san/gpusim build/san/tests/test_X|test_X stands for a test program'"'"'s name; make asan builds and runs them all
 gpusim train quickstart --seeds 2 --iters 10|trains for minutes; test_policies trains rl-lite
 mpirun |needs an MPI launch; test_plan runs plan and sweep under mpirun -np 2

@@ -9,7 +9,7 @@
 # A change that moves an output on purpose runs --update in the same commit
 # and says why in its message; a restructuring must leave this passing.
 # The files are made in a fresh temporary folder, so the result file's
-# name is the same on every run.
+# name is the same on every run; the runs go two at a time (GS_TEST_JOBS).
 set -u
 gpusim=$(realpath "$1"); mode=${2:-check}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,13 +27,30 @@ one() {   # NAME ARGS...: run, keep the summary and the result file
     fi
 
 }
-for s in "$here"/../scenarios/*.json; do
-    case $s in *.schema.json) continue ;; esac   # the scenarios' schema
-    one "$(basename "$s" .json)" "$s"
+# The runs go GS_TEST_JOBS at a time (2 unless set): lane K makes every
+# JOBS-th run from the K-th; each run's files have names of their own.
+jobs=${GS_TEST_JOBS:-2}
+lane() {
+    i=0
+    for s in "$here"/../scenarios/*.json; do
+        case $s in *.schema.json) continue ;; esac   # the scenarios' schema
+        [ $((i % jobs)) -eq "$1" ] && one "$(basename "$s" .json)" "$s"
+        i=$((i + 1))
+    done
+    for p in fifo fifo-backfill priority fair hps rl-lite smallest shortest shortest-gpu pbs sbs; do
+        [ $((i % jobs)) -eq "$1" ] && one "quickstart-$p" quickstart --policy "$p"
+        i=$((i + 1))
+    done
+    return 0
+}
+k=0; pids=""
+while [ "$k" -lt "$jobs" ]; do
+    ( lane "$k" ) & pids="$pids $!"
+    k=$((k + 1))
 done
-for p in fifo fifo-backfill priority fair hps rl-lite smallest shortest shortest-gpu pbs sbs; do
-    one "quickstart-$p" quickstart --policy "$p"
-done
+bad=0
+for p in $pids; do wait "$p" || bad=1; done
+[ "$bad" -eq 0 ] || exit 1
 sha256sum -- *.h5 *.json | sort -k2 >outputs.sha256
 if [ "$mode" = --update ]; then
     cp outputs.sha256 "$refs"; echo "refcheck: $(wc -l <"$refs") references written"

@@ -201,7 +201,8 @@ static const char *write_profile(const struct gs_llm_hw *hw, int with_post)
         for (int tp = 1; tp <= 2; tp++)
             for (int tok = 1; tok <= 4096; tok = tok < 8 ? tok + 1 : tok * 3 / 2) {
                 struct gs_llm_shape sh = { shapes[s][0], shapes[s][1],
-                    shapes[s][2], shapes[s][3], 32000, shapes[s][4], tp };
+                    shapes[s][2], shapes[s][3], 32000, shapes[s][4], tp,
+                    .parallel = !with_post };
                 for (int k = 0; k < GS_OP_N; k++) {
                     if (k == GS_OP_POST_NORM && !with_post)
                         continue;
@@ -312,6 +313,45 @@ static void test_profile_errors(void)
 
 /* `gpusim llm validate --json`: exactly the keys the README promises; a
  * bad file is exit 2 naming file, line and column. */
+/* A file without post_attention_layernorm is a parallel block: its add
+ * is two residual adds (input + attention + MLP), by hand, and its rows
+ * say so; a file with that norm is a sequential block. */
+static void test_parallel_block_add(void)
+{
+    struct gs_llm_hw hw;
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "H100-80GB"), &hw);
+    struct gs_llm_shape seq = { .heads = 32, .kv_heads = 32, .hidden = 2560,
+                                .ffn = 10240, .vocab = 51200, .tp = 1 };
+    struct gs_llm_shape par = seq;
+    par.parallel = 1;
+    for (int tok = 1; tok <= 4096; tok *= 4) {
+        double one = gs_llm_elem_time(&hw, GS_EK_ADD, 2.0 * 3 * tok * 2560,
+                                      tok);
+        CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_time(&hw, &seq, GS_OP_ADD, tok), one,
+                               1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_time(&hw, &par, GS_OP_ADD, tok),
+                               2 * one, 1e-15);
+        /* the other ops do not change */
+        CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_time(&hw, &par, GS_OP_INPUT_NORM, tok),
+                               gs_llm_op_time(&hw, &seq, GS_OP_INPUT_NORM, tok),
+                               0);
+    }
+    for (int with_post = 0; with_post <= 1; with_post++) {
+        struct gs_llm_prof p = { 0 };
+        const char *path = write_profile(&hw, with_post);
+        CU_ASSERT_EQUAL_FATAL(gs_llm_prof_read(path, &p, NULL), 0);
+        int n = 0;
+        for (int r = 0; r < p.n; r++)
+            n += p.r[r].s.parallel;
+        CU_ASSERT(p.n > 0);
+        CU_ASSERT_EQUAL(n, with_post ? 0 : p.n);
+        gs_llm_prof_free(&p);
+        unlink(path);
+    }
+}
+
 static void test_validate_cli(void)
 {
     struct gs_llm_hw truth;
@@ -545,6 +585,7 @@ static CU_TestInfo tests[] = {
     { "bad profiles name file, line and column", test_profile_errors },
     { "llm validate: JSON and errors", test_validate_cli },
     { "elementwise waves and L2 by hand", test_elementwise_rules_by_hand },
+    { "a parallel block's add is two adds", test_parallel_block_add },
     { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
     { "power by hand, never above limit or cap", test_power_by_hand },
     { "power fit recovers a known shape", test_power_fit_recovers_shape },

@@ -6,6 +6,7 @@
 #include "simutil.h"
 #include "../sim/cluster/power.h"
 #include "../sim/cloud/cloud.h"
+#include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
 #include "../sim/inference/llm.h"
 #include "../sim/inference/service.h"
@@ -381,7 +382,7 @@ static char *h5_bytes(const char *json, const char *path, long *n)
     char *buf = NULL;
     *n = 0;
     run_text(&r, json, NULL);
-    if (r.rc == 0 && gs_h5_write_sampled(path, r.sim, 0.5, &r.d) == 0) {
+    if (r.rc == 0 && gs_h5_write_sampled(path, r.sim, 0.5, NULL, &r.d) == 0) {
         FILE *fp = fopen(path, "rb");
         if (fp) {
             fseek(fp, 0, SEEK_END);
@@ -598,6 +599,72 @@ static void test_power_series(void)
     run_free(&r);
 }
 
+
+/* A /requests of more than one chunk (70,000 rows: a full chunk of
+ * 65,536 and a partial one), written chunk by chunk (h5chunk.c), reads
+ * back through HDF5 as the records are: every column of every row, NaN
+ * where the records say not reached. */
+static void test_requests_table(void)
+{
+    static const char json[] =
+        "{\"name\": \"big\", \"seed\": 3,"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+        " \"gpus_per_node\": 8}],"
+        " \"services\": [{\"name\": \"s\", \"model\": \"llama3-8b\","
+        "   \"gpu\": \"H100-80GB\", \"replicas\": 8,"
+        "   \"requests\": {\"generate\": {\"rate_per_second\": 140,"
+        "     \"requests\": 70000, \"input_tokens\": {\"dist\": \"lognormal\","
+        "       \"median\": 300, \"sigma\": 0.8, \"max\": 4000},"
+        "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100,"
+        "       \"sigma\": 0.8, \"max\": 1000}}}}]}";
+    struct run r;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gs-svc-big-%ld.h5", (long)getpid());
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL_FATAL(gs_h5_write(path, r.sim, &r.d), 0);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 70000);
+    static const char *const cols[] = { "index", "arrival_s", "ttft_s",
+                                        "itl_s", "e2e_s", "queue_s",
+                                        "input_tokens", "output_tokens",
+                                        "replica", "state", "energy_kwh" };
+    double *v[11];
+    long bad = 0, notdone = 0;
+    for (int c = 0; c < 11; c++) {
+        long m = 0;
+        v[c] = NULL;
+        CU_ASSERT_EQUAL(gs_h5_read_column(path, "/requests", cols[c], &v[c],
+                                          &m, &r.d), 0);
+        CU_ASSERT_EQUAL(m, n);
+        if (v[c] == NULL || m != n)
+            bad++;
+    }
+    for (long j = 0; bad == 0 && j < n; j++) {
+        int done = q[j].state == GS_REQ_DONE;
+        double want[11] = {
+            (double)j, q[j].arrival,
+            q[j].first >= 0 ? q[j].first - q[j].arrival : NAN,
+            done && q[j].out > 1 ? (q[j].end - q[j].first) / (q[j].out - 1)
+                                 : NAN,
+            done ? q[j].end - q[j].arrival : NAN,
+            q[j].first >= 0 ? q[j].queue : NAN,
+            q[j].in, q[j].out, q[j].replica, q[j].state,
+            q[j].energy_j / 3.6e6 };
+        notdone += !done;
+        for (int c = 0; c < 11; c++)
+            if (!(want[c] == v[c][j] || (isnan(want[c]) && isnan(v[c][j]))))
+                bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(notdone, 0);            /* the run ends when all are */
+    for (int c = 0; c < 11; c++)
+        free(v[c]);
+    unlink(path);
+    run_free(&r);
+}
+
 /* The text summary's verdict names each part of the SLA that missed,
  * with the percentile's value and its target, and only those: one
  * stream, 2 replicas of Llama-3-8B on H100, judged on (TTFT, ITL)
@@ -659,6 +726,8 @@ static CU_TestInfo tests[] = {
     { "every request and GPU-hour accounted for", test_accounting },
     { "preempted replicas give their requests back", test_preempted_replicas },
     { "same seed, identical results", test_determinism },
+    { "a /requests of two chunks reads back as the records",
+      test_requests_table },
     { "bad service keys name the JSON path, exit 2", test_bad_keys },
     { "Azure code trace replayed on 8 replicas", test_azure_replay },
     { "the SLA verdict names what missed", test_sla_verdict },

@@ -317,7 +317,8 @@ static int run_outputs(const struct gs_sim *sim, const char *out,
     struct gs_question q;   /* it allocates: made before any output */
     if ((rc = gs_question_analyse(sim, &q)) < 0)
         rc = out_of_memory();
-    if (rc == 0 && out && (rc = gs_h5_write_sampled(out, sim, sample, d)) < 0) {
+    if (rc == 0 && out &&
+        (rc = gs_h5_write_sampled(out, sim, sample, &q, d)) < 0) {
         report_rc(rc, d);
         rc = 1;
     }

@@ -122,6 +122,9 @@ struct gs_llm_batch {
 /* Shape of a layer, for the operator model (sim/inference/llmops.h). */
 struct gs_llm_shape {
     int heads, kv_heads, hidden, ffn, vocab, gated, tp;
+    int parallel;           /* 1: a parallel block (attention and MLP read
+                             * one norm's output; the residual adds both
+                             * branches: two adds) */
 };
 
 /* Constants of (architecture, hardware, TP) precomputed for speed. */

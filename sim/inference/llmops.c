@@ -13,7 +13,8 @@
  *   mlp_up_proj      GEMM         T x d x (2 if gated else 1) f / t
  *   mlp_act          elementwise  reads (2 or 1) T f / t, writes T f / t
  *   mlp_down_proj    GEMM         T x (f / t) x d
- *   add              elementwise  reads 2 T d, writes T d (a residual)
+ *   add              elementwise  reads 2 T d, writes T d (a residual;
+ *                                  a parallel block's add is two of them)
  *   emb              elementwise  gathers T rows of d, writes T x d
  *
  * (h_kv / t is at least 1: KV heads are replicated when fewer than t.)
@@ -225,7 +226,9 @@ double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
     if (gs_llm_op_gemm(s, op, &k, &n))
         return gs_llm_gemm_time(hw, tokens, k, n);
     int kind = gs_llm_op_elem(s, op, tokens, &bytes);
-    return gs_llm_elem_time(hw, kind, bytes, tokens);
+    /* a parallel block's residual: input + attention + MLP, two adds */
+    int adds = op == GS_OP_ADD && s->parallel ? 2 : 1;
+    return adds * gs_llm_elem_time(hw, kind, bytes, tokens);
 }
 
 /* The measured curve of `col` (workers 2, 4, 8 = 0, 1, 2) at bytes, us;

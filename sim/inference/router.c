@@ -17,14 +17,19 @@
  * two-pool fleets (short requests to a pool sized for short contexts,
  * long ones to a pool with room for them), so that long prompts do not
  * hold up the short majority.  Each pool is a service of one shared
- * request stream (source.h) with an inclusive range of totals. */
+ * request stream (svcgen.h) with an inclusive range of totals. */
 #include "router.h"
 
 #include <string.h>
 
-static const char *const names[GS_NROUTERS] = {
-    "round-robin", "least-outstanding", "least-kv", "prefix-affinity"
+static const char *const names[GS_NROUTERS + 1] = {
+    "round-robin", "least-outstanding", "least-kv", "prefix-affinity", NULL
 };
+
+const char *const *gs_router_names(void)
+{
+    return names;
+}
 
 const char *gs_router_name(int r)
 {

@@ -27,6 +27,10 @@
 struct gs_sim;
 
 extern const struct gs_model_ops gs_service_model;
+/* The model's section of the scenario, $.services (svcparse.c; the
+ * parser calls it through io/scsection.h's hooks). */
+struct gs_sc_section;
+extern const struct gs_sc_section gs_svc_section;
 
 /* What a run says of one service (seconds, unless named otherwise). */
 struct gs_svcsum {

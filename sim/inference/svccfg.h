@@ -1,6 +1,6 @@
 /* svccfg.h -- an inference service as the scenario declares it ($.services).
  *
- * Plain data, filled by scenario_svc.c and read by the service model
+ * Plain data, filled by svcparse.c and read by the service model
  * (service.h).  docs/inference.md is the reference for every key; the
  * defaults below are vLLM's where vLLM has one. */
 #ifndef GS_SVCCFG_H
@@ -18,12 +18,14 @@ enum gs_router { GS_ROUTE_RR, GS_ROUTE_LOR, GS_ROUTE_KV, GS_ROUTE_PREFIX,
 /* "round-robin", "least-outstanding", "least-kv", "prefix-affinity". */
 const char *gs_router_name(int r);
 int gs_router_parse(const char *name);
+/* Every router's name, NULL-terminated (for the schema). */
+const char *const *gs_router_names(void);
 
 enum gs_svcsrc { GS_SVCSRC_TRACE, GS_SVCSRC_GENERATE };
 
 /* Total tokens (input + output) from an empirical CDF given as points
  * (tokens, cumulative probability), split by a fixed input share, as
- * inference-fleet-sim's CdfWorkload does (source.h draws from it). */
+ * inference-fleet-sim's CdfWorkload does (svcgen.h draws from it). */
 #define GS_TOKCDF_MAX 256
 struct gs_tokcdf {
     int n;                      /* points; 0: not used */
@@ -34,7 +36,7 @@ struct gs_tokcdf {
 };
 
 /* Length routing: a service takes the requests of its stream whose total
- * tokens lie in [lo, hi] (source.h). */
+ * tokens lie in [lo, hi] (svcgen.h). */
 struct gs_lenroute {
     int on;
     long lo, hi;                /* hi = LONG_MAX: no upper bound */

@@ -15,6 +15,7 @@
 #include "h5out.h"
 #include "h5in.h"
 #include "h5desc.h"
+#include "h5chunk.h"
 #include "outfile.h"
 #include "report.h"
 #include "question.h"
@@ -274,23 +275,67 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
  * type's size). */
 typedef void rows_fn(void *ctx, hsize_t first, hsize_t k, void *buf);
 
+/* Rows first .. first + k - 1 (memory rows of type t at buf, room for
+ * chunk of them) as the chunk of ds they make: packed to the file type
+ * ft (fs bytes a row; bkg is HDF5's background buffer for it), the rest
+ * of the chunk zeros as HDF5 fills it, then shuffled and deflated by
+ * h5chunk.c and written as the filters would have stored it. */
+static int write_chunk(hid_t ds, hid_t t, hid_t ft, size_t fs, hsize_t first,
+                       hsize_t k, hsize_t chunk, void *buf, void *bkg)
+{
+    unsigned char *z;
+    size_t zn;
+    if (H5Tconvert(t, ft, (size_t)k, buf, bkg, H5P_DEFAULT) < 0)
+        return GS_EIO;
+    memset((char *)buf + k * fs, 0, (size_t)(chunk - k) * fs);
+    int rc = gs_h5chunk_encode(buf, (size_t)chunk, fs, &z, &zn);
+    if (rc < 0)
+        return rc;
+    if (H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &first, zn, z) < 0)
+        rc = GS_EIO;
+    free(z);
+    return rc;
+}
+
+/* 1 when a table of type t is written chunk by chunk through h5chunk.c:
+ * large (so chunked and filtered, dset_create) and of fixed-size fields
+ * only (a string lives in HDF5's heap, not in the chunk). */
+static int chunk_path(hid_t t, hsize_t n)
+{
+    return n >= 4096 && H5Tdetect_class(t, H5T_STRING) == 0 &&
+           H5Tdetect_class(t, H5T_VLEN) == 0;
+}
+
 /* A 1-D table of n rows of compound type t (size bytes each in memory)
  * that fill produces a piece at a time: memory for CHUNK_ROWS rows, not
- * for the whole table (a 10 M-job run's /jobs is 1.2 GB as C structs). */
+ * for the whole table (a 10 M-job run's /jobs is 1.2 GB as C structs).
+ * A large table of numbers is written chunk by chunk (write_chunk); one
+ * with strings, or a small one, through H5Dwrite. */
 static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
                       size_t size, hsize_t n, rows_fn *fill, void *ctx)
 {
     hsize_t piece = n < CHUNK_ROWS ? n : CHUNK_ROWS;
+    int direct = chunk_path(t, n);
     void *buf = malloc((size_t)(piece ? piece : 1) * size);
-    if (buf == NULL) {
+    void *bkg = direct ? malloc((size_t)(piece ? piece : 1) * size) : NULL;
+    if (buf == NULL || (direct && bkg == NULL)) {
         fail(w, name);
+        free(buf);
         return;
     }
     hid_t ds = dset_create(w, loc, name, t, 1, &n);
     hid_t fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    hid_t ft = ds >= 0 && direct ? H5Dget_type(ds) : -1;
+    size_t fsz = ft >= 0 ? H5Tget_size(ft) : 0;
     for (hsize_t first = 0; ds >= 0 && first < n && !w->err; first += piece) {
         hsize_t k = n - first < piece ? n - first : piece;
         fill(ctx, first, k, buf);
+        if (direct) {
+            if (ft < 0 || write_chunk(ds, t, ft, fsz, first, k, piece, buf,
+                                      bkg) < 0)
+                fail(w, name);
+            continue;
+        }
         hid_t ms = H5Screate_simple(1, &k, NULL);
         if (fs < 0 || ms < 0 ||
             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &first, NULL, &k,
@@ -300,9 +345,12 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
         if (ms >= 0)
             H5Sclose(ms);
     }
+    if (ft >= 0)
+        H5Tclose(ft);
     if (fs >= 0)
         H5Sclose(fs);
     dset_close(w, ds, name, t);
+    free(bkg);
     free(buf);
 }
 
@@ -790,11 +838,12 @@ static void write_question(struct gs_h5w *w, const struct gs_question *q)
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d)
 {
-    return gs_h5_write_sampled(path, s, 1.0, d);
+    return gs_h5_write_sampled(path, s, 1.0, NULL, d);
 }
 
 int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
-                        double sample, struct gs_diag *d)
+                        double sample, const struct gs_question *q,
+                        struct gs_diag *d)
 {
     struct w w = { .f = -1, .path = path, .d = d, .sample = sample };
     const struct gs_scenario *sc = gs_sim_scenario(s);
@@ -808,11 +857,11 @@ int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
     write_names(&w, s);
     write_series(&w, s);
     write_summary(&w, s);
-    struct gs_question q;
-    if (gs_question_analyse(s, &q) < 0)
+    struct gs_question mine;
+    if (q == NULL && gs_question_analyse(s, &mine) < 0)
         fail(&w, "/question");
     else
-        write_question((struct gs_h5w *)&w, &q);
+        write_question((struct gs_h5w *)&w, q ? q : &mine);
     for (int i = 0; gs_model_out(i); i++)
         if (gs_model_out(i)->h5)
             gs_model_out(i)->h5(s, gs_sim_model(s, gs_model_out(i)),

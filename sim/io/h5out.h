@@ -52,9 +52,13 @@
 
 int gs_h5_write(const char *path, const struct gs_sim *s, struct gs_diag *d);
 /* The same with only an evenly spaced share `sample` (0, 1] of each
- * service's requests in /requests (`gpusim run --sample`). */
+ * service's requests in /requests (`gpusim run --sample`), and /question
+ * from q, the run's steady-state analysis when the caller has made it
+ * (gpusim run prints it too), or made here when q is NULL. */
+struct gs_question;
 int gs_h5_write_sampled(const char *path, const struct gs_sim *s,
-                        double sample, struct gs_diag *d);
+                        double sample, const struct gs_question *q,
+                        struct gs_diag *d);
 
 /* --- the writer calls of a model's h5 hook (model.h) ---------------------
  * A model writes its groups and datasets into the single-run file through

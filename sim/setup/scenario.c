@@ -13,11 +13,11 @@
  * The defaults are documented in the README's scenario reference and in
  * each section's file. */
 #include "scenint.h"
+#include "setup.h"
 #include "../base/membudget.h"
 #include "../base/path.h"
 #include "../../traces/nodelist.h"
 #include "../../traces/queuelist.h"
-#include "../../traces/llmreq.h"
 #include "../io/jsoncheck.h"
 
 #include <errno.h>
@@ -73,7 +73,6 @@ static const struct gs_kt_key k_root[] = {
     GS_K_OBJ("autoscaler", &gs_sc_t_autoscaler, 0, "the node autoscaler's "
              "scan"),
     { .name = "services", .type = GS_KT_ARR, .items = GS_KT_OBJ,
-      .obj = &gs_sc_t_service, .max_items = GS_SVC_MAX,
       .desc = "inference services" },
     { .name = "plan", .type = GS_KT_OBJ, .schema = "\"type\": \"object\"",
       .desc = "the question `gpusim plan` answers (docs/planning.md); `gpusim "
@@ -102,8 +101,24 @@ static const struct gs_kt_obj t_root = {
     "reference)", .keys = k_root, .rules = r_root
 };
 
-/* The root's keys with each tool section's table in its key's entry
- * (keys has room for GS_ROOT_MAX entries). */
+/* Section sec's table (and an array's bound) in its key's entry. */
+static void section_key(struct gs_kt_key *keys, int n,
+                        const struct gs_sc_section *sec)
+{
+    int found = 0;
+    for (int k = 0; k < n; k++) {
+        if (strcmp(keys[k].name, sec->key) != 0)
+            continue;
+        keys[k].schema = NULL;
+        keys[k].obj = sec->table;
+        keys[k].max_items = sec->max_items;
+        found = 1;
+    }
+    GS_ASSERT(found);
+}
+
+/* The root's keys with each model's and tool's section table in its key's
+ * entry (keys has room for GS_ROOT_MAX entries). */
 #define GS_ROOT_MAX 64
 static void root_keys(struct gs_kt_key *keys,
                       const struct gs_sc_section *const *sections)
@@ -114,17 +129,10 @@ static void root_keys(struct gs_kt_key *keys,
         keys[n] = k_root[n];
     }
     keys[n] = k_root[n];
-    for (int i = 0; sections && sections[i]; i++) {
-        int found = 0;
-        for (int k = 0; k < n; k++) {
-            if (strcmp(keys[k].name, sections[i]->key) != 0)
-                continue;
-            keys[k].schema = NULL;
-            keys[k].obj = sections[i]->table;
-            found = 1;
-        }
-        GS_ASSERT(found);
-    }
+    for (int i = 0; gs_builtin_sections[i]; i++)
+        section_key(keys, n, gs_builtin_sections[i]);
+    for (int i = 0; sections && sections[i]; i++)
+        section_key(keys, n, sections[i]);
 }
 
 int gs_scenario_schema(FILE *fp, const char *const *policies,
@@ -136,8 +144,7 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
     root_keys(keys, sections);
     struct gs_kt_obj root = t_root;
     root.keys = keys;
-    const char *nodefmt[32], *queuefmt[32], *gpus[GS_MAX_MODELS + 1],
-               *routers[16];
+    const char *nodefmt[32], *queuefmt[32], *gpus[GS_MAX_MODELS + 1];
     int n = 0;
     for (int i = 0; gs_queue_list_formats[i] && n < 31; i++)
         queuefmt[n++] = gs_queue_list_formats[i]->name;
@@ -151,9 +158,6 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
     for (n = 0; n < cat.n; n++)
         gpus[n] = cat.m[n].name;
     gpus[n] = NULL;
-    for (n = 0; n < GS_NROUTERS && n < 15; n++)
-        routers[n] = gs_router_name(n);
-    routers[n] = NULL;
     struct gs_kt_names names = { .strict_src = GS_KS_GPU,
                                  .strict_unless = "gpu_models" };
     names.src[GS_KS_POLICY] = policies;
@@ -161,10 +165,10 @@ int gs_scenario_schema(FILE *fp, const char *const *policies,
     names.src[GS_KS_TRACE_FORMAT] = trace_formats;
     names.src[GS_KS_NODE_FORMAT] = nodefmt;
     names.src[GS_KS_QUEUE_FORMAT] = queuefmt;
-    names.src[GS_KS_REQ_FORMAT] = gs_request_formats;
     names.src[GS_KS_GPU] = gpus;
-    names.src[GS_KS_LLM] = gs_llm_arch_names();
-    names.src[GS_KS_ROUTER] = routers;
+    for (int i = 0; gs_builtin_sections[i]; i++)
+        if (gs_builtin_sections[i]->names)
+            gs_builtin_sections[i]->names(&names);
     return gs_kt_schema(fp, &root, GS_SCENARIO_SCHEMA_ID,
                         "gpusim scenario", &names);
 }
@@ -307,7 +311,8 @@ static int parse_top(struct gs_sc *c, const cJSON *root)
 
 /* The sections, in the order they depend on each other: models before
  * pools, the cloud defaults before the pools' own, pools before
- * partitions, services before the workload they may replace. */
+ * partitions, the models' sections (services) before the workload they
+ * may replace. */
 static int parse_sections(struct gs_sc *c, const cJSON *root)
 {
     struct gs_scenario *s = c->s;
@@ -340,9 +345,13 @@ static int parse_sections(struct gs_sc *c, const cJSON *root)
         (rc = gs_sc_parse_plugin(c, v, "$.placement", s->placer,
                                  sizeof s->placer, &s->placer_params)) < 0)
         return rc;
-    if ((v = cJSON_GetObjectItemCaseSensitive(root, "services")) &&
-        (rc = gs_sc_parse_services(c, v)) < 0)
-        return rc;
+    for (int i = 0; gs_builtin_sections[i]; i++) {
+        const struct gs_sc_section *sec = gs_builtin_sections[i];
+        if (sec->parse &&
+            (v = cJSON_GetObjectItemCaseSensitive(root, sec->key)) &&
+            (rc = sec->parse(c, GJ(v))) < 0)
+            return rc;
+    }
     /* A scenario of services alone needs no job workload. */
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "workload")) == NULL) {
         if (s->nsvcs == 0)
@@ -549,9 +558,9 @@ void gs_scenario_free(struct gs_scenario *s)
     free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
-    for (int i = 0; s->svcs && i < s->nsvcs; i++)
-        free(s->svcs[i].path);
-    free(s->svcs);
+    for (int i = 0; gs_builtin_sections[i]; i++)
+        if (gs_builtin_sections[i]->free)
+            gs_builtin_sections[i]->free(s);
     gs_params_free(&s->policy_params);
     gs_params_free(&s->placer_params);
     gs_params_free(&s->trace);

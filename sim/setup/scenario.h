@@ -1,18 +1,20 @@
 /* scenario.h -- a validated scenario: fleet, tiers, tenants, policy, workload.
  *
- * The parser (scenario.c and its sections, scenint.h) is, with jsonio.c,
- * the only code that sees cJSON.  It parses a JSON file (or the built-in
+ * The parser (scenario.c and its sections, scenint.h; the models' own
+ * sections through io/scsection.h) is, with jsonio.c, the only code that
+ * sees cJSON.  It parses a JSON file (or the built-in
  * quickstart text), checks every key against its object's key table
  * (keytab.h) -- an unknown key is an error, not silently ignored -- and
  * reports the first problem with the file, the line and column for
  * malformed JSON, and the JSON path ($.fleet[2].gpus_per_node) for a wrong
- * value.  What comes out is
- * plain C data the rest of gpusim reads (its types: spec/scenario.h). */
+ * value.  What comes out is plain C data the rest of gpusim reads (its
+ * types: spec/scenario.h). */
 #ifndef GS_SCENARIO_H
 #define GS_SCENARIO_H
 
 #include "../spec/scenario.h"
-#include "../inference/svccfg.h"
+#include "../io/scsection.h"
+#include "../inference/svccfg.h"     /* sc->svcs, for the tools */
 #include "../base/err.h"
 #include "../io/gen.h"
 #include "../core/job.h"
@@ -40,21 +42,9 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
                     struct gs_genspec *spec, uint64_t *seed,
                     struct gs_diag *d);
 
-/* A top-level section that a tool above this layer reads itself ($.plan:
- * `gpusim plan`, studies/planjson.c).  The parser lists the key, so every
- * command accepts a scenario that has it, and leaves the value to the
- * tool; the tool hands in its key table, for the schema, and its check,
- * for `gpusim scenario --check` (0, or a negative code with d filled;
- * nothing when s lacks the key).  io/ names neither. */
-struct gs_kt_obj;
-struct gs_sc_section {
-    const char *key;
-    const struct gs_kt_obj *table;
-    int (*check)(const struct gs_scenario *s, struct gs_diag *d);
-};
-
 /* Write the JSON Schema (draft 2020-12) of scenario files to fp, made
- * from the parser's key tables (keytab.h) and the tools' sections (a
+ * from the parser's key tables (keytab.h), the models' sections
+ * (gs_builtin_sections) and the tools' sections (io/scsection.h: a
  * NULL-terminated list; each key must be one the root lists): the names of
  * the policies, placers and trace formats come from the caller
  * (NULL-terminated lists; those registries sit above this layer).  0 or

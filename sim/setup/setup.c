@@ -15,9 +15,9 @@
 #include "../cloud/energy.h"
 #include "../core/share.h"
 #include "../inference/service.h"
-#include "../setup/scenario.h"
-#include "../setup/source.h"
-#include "../setup/workshape.h"
+#include "scenario.h"
+#include "source.h"
+#include "workshape.h"
 #include "../../policies/policy.h"
 
 #include <stdlib.h>

@@ -5,9 +5,12 @@
  * tools, is where they meet.  gs_builtin is the one set of tables -- the
  * models in the order their hooks are called, the policies, the placers and
  * the workload reader (source.h, workshape.h) -- and gs_sim_new builds
- * a simulation on it.  Adding a built-in model is its files and one line in
- * gs_builtin_models[] (setup.c); a policy or placer joins in
- * policies/registry.c, whose tables are the ones passed here. */
+ * a simulation on it.  Adding a built-in model is its files and one line
+ * in gs_builtin_models[] (setup.c), and one in gs_builtin_sections[]
+ * (sections.c) if it reads a section of the scenario of its own; a policy
+ * or placer joins in policies/registry.c, whose tables are the ones passed
+ * here.  The scenario's parser (scenario.h) and the workload's source
+ * (source.h) sit here too, above the traces and the models they name. */
 #ifndef GS_SETUP_H
 #define GS_SETUP_H
 
@@ -17,6 +20,11 @@
 
 /* The built-in models, in call order, NULL-terminated. */
 extern const struct gs_model_ops *const gs_builtin_models[];
+/* The models' own sections of the scenario (io/scsection.h: the
+ * inference model's $.services), which the parser (scenario.c) calls;
+ * NULL-terminated (sections.c). */
+struct gs_sc_section;
+extern const struct gs_sc_section *const gs_builtin_sections[];
 /* The built-in tables, as the core takes them (sim.h: gs_sim_env). */
 extern const struct gs_sim_env gs_builtin;
 

@@ -1,15 +1,20 @@
-/* scenario_svc.c -- the scenario's inference services ($.services; svccfg.h,
- * docs/inference.md).
+/* svcparse.c -- the inference model's own section of the scenario,
+ * $.services (svccfg.h, docs/inference.md).
  *
  * A service: an LLM (built-in by name, or declared), its engine, one pool
  * of replicas or a prefill and a decode pool, a router, a request stream
  * (a trace, or a generator with token laws or a total-token CDF) and its
  * SLA.  A replica pool's autoscaler is the service model's own object
- * (svcscale.h reads it, with its own key table).  Key tables as in
- * scenario_fleet.c. */
-#include "scenint.h"
+ * (svcscale.h reads it, with its own key table).  The parser
+ * (setup/scenario.c) names no model: it calls this section through
+ * gs_svc_section's hooks (io/scsection.h) -- parse, after the fleet, the
+ * tiers, the tenants and the policy; free, with the scenario; names, the
+ * routers, LLMs and request-trace formats the schema lists -- and this
+ * file reads it with the parser's kit (io/scparse.h). */
+#include "service.h"
+#include "svcgen.h"
+#include "../io/scparse.h"
 #include "../../traces/llmreq.h"
-#include "../inference/svcgen.h"
 
 #include <limits.h>
 #include <math.h>
@@ -340,7 +345,7 @@ static const struct gs_kt_obj t_route = {
     "by length", .keys = k_route, .rules = r_route
 };
 
-/* requests.stream and requests.route of a service (source.h): the stream
+/* requests.stream and requests.route of a service (svcgen.h): the stream
  * it shares with other pools and the totals it takes. */
 static int parse_stream_route(struct gs_sc *c, const cJSON *rq, const char *p,
                               const struct gs_kt_obj *tr, struct gs_svccfg *sv)
@@ -463,7 +468,7 @@ static int cdf_file(struct gs_sc *c, const char *path, struct gs_tokcdf *t)
 /* generate.total_tokens: {"dist": "cdf", "points": [...]} or {"dist":
  * "cdf", "file": PATH}, split by generate.input_share (0.8).  The input
  * and output laws then hold the means as constants (for capacity
- * estimates); the draws come from the CDF (source.h). */
+ * estimates); the draws come from the CDF (svcgen.h). */
 static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
                               const struct gs_kt_obj *tg, struct gs_svcgen *g)
 {
@@ -805,7 +810,7 @@ static const struct gs_kt_rule r_service[] = {
     { 0 }
 };
 
-const struct gs_kt_obj gs_sc_t_service = {
+static const struct gs_kt_obj t_service = {
     .id = "service", .desc = "an inference service: replicas of an LLM fed "
     "by a request stream (docs/inference.md)", .keys = k_service,
     .more = k_svcpool, .rules = r_service
@@ -833,7 +838,7 @@ static int check_name(struct gs_sc *c, const char *p, const char *name)
 static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
                          struct gs_svccfg *sv)
 {
-    const struct gs_kt_obj *t = &gs_sc_t_service;
+    const struct gs_kt_obj *t = &t_service;
     int rc;
     char pp[600], tier[32] = "inference", router[32] = "least-outstanding";
     if ((rc = gs_sc_keys(c, o, p, t)) < 0)
@@ -876,8 +881,9 @@ static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
     return 0;
 }
 
-int gs_sc_parse_services(struct gs_sc *c, const cJSON *a)
+static int parse_services(struct gs_sc *c, const struct gs_json *v)
 {
+    const cJSON *a = (const cJSON *)(const void *)v;
     int n = cJSON_GetArraySize(a);
     if (!cJSON_IsArray(a) || n > GS_SVC_MAX)
         return gs_sc_err(c, "$.services", "expected an array of at most %d "
@@ -903,3 +909,25 @@ int gs_sc_parse_services(struct gs_sc *c, const cJSON *a)
     }
     return gs_svc_streams_check(s->svcs, n, c->file, c->d);
 }
+
+static void free_services(struct gs_scenario *s)
+{
+    for (int i = 0; s->svcs && i < s->nsvcs; i++)
+        free(s->svcs[i].path);
+    free(s->svcs);
+    s->svcs = NULL;
+    s->nsvcs = 0;
+}
+
+/* The names the schema lists for the section's keys. */
+static void section_names(struct gs_kt_names *names)
+{
+    names->src[GS_KS_ROUTER] = gs_router_names();
+    names->src[GS_KS_LLM] = gs_llm_arch_names();
+    names->src[GS_KS_REQ_FORMAT] = gs_request_formats;
+}
+
+const struct gs_sc_section gs_svc_section = {
+    .key = "services", .table = &t_service, .max_items = GS_SVC_MAX,
+    .parse = parse_services, .free = free_services, .names = section_names,
+};

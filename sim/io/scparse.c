@@ -1,11 +1,12 @@
-/* scenario_base.c -- what every section of the scenario parser uses:
- * messages, the catalog's GPU names, default prices, host resources,
- * paths beside the scenario, and laws of durations and counts.
+/* scparse.c -- what every section of the scenario parser uses, the
+ * parser's own (setup/) and the models' (scsection.h): messages, the
+ * catalog's GPU names, default prices, host resources, paths beside the
+ * scenario, and laws of durations and counts.
  *
- * The lowest of the parser's files (scenint.h): the sections call it and
- * it calls none of them.  Its tables (host resources, distributions) are
- * shared by several sections' tables. */
-#include "scenint.h"
+ * The lowest of the parser's files (scparse.h): the sections call it and
+ * it calls none of them.  Its tables (host resources, distributions, the
+ * tiers' and markets' names) are shared by several sections' tables. */
+#include "scparse.h"
 #include "../base/datapath.h"
 #include "../base/path.h"
 #include "../base/suggest.h"
