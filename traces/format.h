@@ -34,6 +34,8 @@ struct gs_trace_format {
 /* NULL-terminated; names are unique. */
 extern const struct gs_trace_format *const gs_trace_formats[];
 const struct gs_trace_format *gs_trace_format_find(const char *name);
+/* The known format nearest to fmt ("did you mean"), or NULL. */
+const char *gs_trace_format_suggest(const char *fmt);
 /* The same, or GS_ENOTFOUND with d saying so at where ("did you mean", or
  * the known names); the scenario parser and gs_source_open use it. */
 int gs_trace_format_lookup(const char *fmt, const char *where,

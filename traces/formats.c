@@ -84,17 +84,22 @@ int gs_trace_format_lookup(const char *fmt, const char *where,
     char list[512];
     gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
                   offsetof(struct gs_trace_format, name));
-    const char *names[64];
-    int nn = 0;
-    for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
-        names[nn++] = gs_trace_formats[i]->name;
-    names[nn] = NULL;
-    const char *near = gs_suggest(fmt, names);
+    const char *near = gs_trace_format_suggest(fmt);
     if (near)
         return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
                            "'%s' (did you mean '%s'?)", fmt, near);
     return gs_diag_set(d, GS_ENOTFOUND, where,
                        "unknown trace format '%s' (known: %s)", fmt, list);
+}
+
+const char *gs_trace_format_suggest(const char *fmt)
+{
+    const char *names[64];
+    int nn = 0;
+    for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+        names[nn++] = gs_trace_formats[i]->name;
+    names[nn] = NULL;
+    return gs_suggest(fmt, names);
 }
 
 const struct gs_trace_format *gs_trace_format_find(const char *name)

@@ -765,12 +765,7 @@ static int input_open(const struct opts *o, struct input *in,
         return gs_reqtable_load(fmt, o->input, o->skip_bad, &in->req, d);
     } else {
         if (gs_trace_format_find(fmt) == NULL) {
-            const char *names[64];
-            int nn = 0;
-            for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
-                names[nn++] = gs_trace_formats[i]->name;
-            names[nn] = NULL;
-            const char *near = gs_suggest(fmt, names);
+            const char *near = gs_trace_format_suggest(fmt);
             if (near) {
                 char msg[256];
                 snprintf(msg, sizeof msg, "unknown format '%.64s' (did you "

@@ -34,7 +34,8 @@
  * accept, in one place: the readers take each object's keys from its table
  * (gs_kt_keys); the ranges a value's code checks are the table's.  The
  * CLI hands gs_plan_section to the schema and to `gpusim scenario
- * --check` (scenario.h: struct gs_sc_section), so io/ never names them.
+ * --check` (io/scsection.h: struct gs_sc_section), so the parser never
+ * names them.
  * What no schema can say -- a pool or service named in $.fleet or
  * $.services, a metric that exists, min <= max, a cap above the range --
  * the readers check alone. */
