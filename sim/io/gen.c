@@ -37,7 +37,6 @@
 #include "../base/rng.h"
 
 #include <gsl/gsl_randist.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,8 +239,7 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
         const struct gs_genclass *c = &spec->cls[i];
         if (!c->numbered && c->ntenants > 0) {
             g->koff[i] = g->nlisted;
-            g->nlisted += c->ntenants <= GS_GEN_MAX_NUMBERED - g->nlisted
-                              ? c->ntenants : 0;
+            g->nlisted += c->ntenants;  /* <= 16 x 2^24: no overflow */
         }
         double tws = 0;
         for (int k = 0; c->tenant_w && k < c->ntenants; k++)
@@ -345,8 +343,7 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
          * is only looked up by name (job.h: tenant_key) */
         if (c->numbered) {
             snprintf(o->tenant, sizeof o->tenant, "tenant%zu", k + 1);
-            o->tenant_key = (long)k < INT_MAX - 2 - g->nlisted
-                                ? 2 + g->nlisted + (int)k : 0;
+            o->tenant_key = 2 + g->nlisted + (int)k;
         } else {
             size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
             memcpy(o->tenant, c->tenants[k], len);
