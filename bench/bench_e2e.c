@@ -14,7 +14,7 @@
  *   bench_e2e JOBS [POLICY PLACER LOAD]   one case, e.g. bench_e2e 10000000 */
 #include "benchutil.h"
 #include "../sim/io/h5out.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <stdio.h>

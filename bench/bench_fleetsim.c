@@ -9,7 +9,7 @@
  * docs/planning.md explains it. */
 #include "benchutil.h"
 #include "../sim/studies/plan.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 
 #include <fcntl.h>
 #include <stdio.h>

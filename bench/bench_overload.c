@@ -25,7 +25,7 @@
  * machine they move less than wall time, and the ratios measured in one
  * run are what to compare. */
 #include "benchutil.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <math.h>

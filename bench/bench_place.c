@@ -18,7 +18,7 @@
  * node classes at the end (what a decision scans). */
 #include "benchutil.h"
 #include "../sim/studies/placeexp.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../traces/tread.h"
 
 #include <stdio.h>

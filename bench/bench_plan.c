@@ -17,7 +17,7 @@
 #include "../sim/studies/sweep.h"
 #include "../sim/io/h5in.h"
 #include "../sim/io/h5out.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <math.h>

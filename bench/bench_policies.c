@@ -20,7 +20,7 @@
  * has partitions). */
 #include "../sim/studies/compare.h"
 #include "../sim/io/jsonio.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <math.h>

@@ -20,7 +20,7 @@
  * Each figure is the median of 5 runs, in CPU seconds of the process (the
  * wall time, which a loaded machine stretches, is printed beside it). */
 #include "benchutil.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/inference/service.h"
 #include "../sim/setup/setup.h"
 

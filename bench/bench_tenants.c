@@ -41,7 +41,7 @@
  * one run are to be compared. */
 #include "benchutil.h"
 #include "../policies/policy.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <math.h>

@@ -11,8 +11,8 @@
  * ru_maxrss of that child) is its own.  A child that only opens nothing
  * gives the baseline RSS of the process. */
 #include "benchutil.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 #include "../traces/alibaba.h"
 #include "../traces/native.h"
 #include "../traces/tread.h"

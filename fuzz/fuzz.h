@@ -19,8 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 
 #define FZ_MAX_ROWS 200000
 #define FZ_MAX_SIZE (1 << 20)

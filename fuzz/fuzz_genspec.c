@@ -2,8 +2,8 @@
  * (gs_genspec_load: a spec object or a whole scenario), then the generator
  * it builds, drawing up to FZ_MAX_ROWS jobs. */
 #include "fuzz.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 #include "../traces/alibaba.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

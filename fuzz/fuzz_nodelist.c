@@ -2,7 +2,7 @@
  * (from_node_list; the first byte picks the format). */
 #include "fuzz.h"
 #include "../sim/cluster/gpu.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../traces/nodelist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

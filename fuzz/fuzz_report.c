@@ -15,7 +15,7 @@
 #include "../sim/setup/setup.h"
 #include "../sim/io/gnuplot.h"
 #include "../sim/io/report.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 
 #include <cJSON.h>
 

@@ -2,8 +2,8 @@
  * workload generator its "generate" spec builds (the first FZ_MAX_ROWS
  * jobs are drawn), on arbitrary bytes. */
 #include "fuzz.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -57,10 +57,6 @@ FILE_COMPONENT = {
 # Known edges that break the layering: (from, to, reason).  Each is still
 # printed; remove a line when its edge is gone (the check says so).
 DEBTS = [
-    ("io", "inference", "scenario.h and source.h hold the services' "
-     "configuration (svccfg.h)"),
-    ("io", "traces", "source.c, workshape.c and scenario.c read traces "
-     "and node lists"),
 ]
 
 

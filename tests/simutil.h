@@ -3,7 +3,7 @@
 #ifndef GS_SIMUTIL_H
 #define GS_SIMUTIL_H
 
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 #include "../sim/io/report.h"
 

@@ -6,7 +6,7 @@
  * names the file and what it is. */
 #include "cutest.h"
 #include "hostile.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/io/jsoncheck.h"
 #include "../traces/tread.h"
 

@@ -16,10 +16,11 @@
 #include "../sim/studies/planjson.h"
 #include "../sim/cloud/cloud.h"
 #include "../sim/inference/llm.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/inference/service.h"
 #include "../sim/setup/setup.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/source.h"
+#include "../sim/inference/svcgen.h"
 
 #include <math.h>
 #include <stdio.h>

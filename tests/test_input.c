@@ -2,7 +2,7 @@
  * where (file, line:column or JSON path) and what; good input parses. */
 #include "cutest.h"
 #include "simutil.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/source.h"
 #include "../traces/native.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * anything else malformed is left to the parser. */
 #include "cutest.h"
 #include "../sim/io/jsoncheck.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * when it is absent. */
 #include "cutest.h"
 #include "../sim/base/err.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 #include "../sim/core/metrics.h"
 #include "../sim/cloud/cloud.h"

@@ -26,7 +26,7 @@
  * preempt's victim search grows with the fleet, not the queue, when it
  * scans nodes: a last case runs it on a fleet four times larger. */
 #include "cutest.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <stdio.h>

@@ -19,7 +19,7 @@
 #include "../sim/studies/planjson.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/inference/service.h"
 #include "../sim/setup/setup.h"
 

@@ -20,7 +20,7 @@
  * here took the standard error at 1 M jobs to be under 1%; it is about
  * 2.7%). */
 #include "cutest.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include "../sim/base/steady.h"

@@ -7,7 +7,8 @@
 #include "simutil.h"
 #include "../sim/base/rng.h"
 #include "../sim/inference/service.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/source.h"
+#include "../sim/inference/svcgen.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

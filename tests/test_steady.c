@@ -22,7 +22,7 @@
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
 #include "../sim/io/question.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 #include "../sim/inference/service.h"
 

@@ -18,7 +18,7 @@
  *     from 4 to 16 partitions (it grew with them: a placement per blocked
  *     partition per pass). */
 #include "cutest.h"
-#include "../sim/io/scenario.h"
+#include "../sim/setup/scenario.h"
 #include "../sim/setup/setup.h"
 
 #include <stdarg.h>

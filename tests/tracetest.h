@@ -7,8 +7,8 @@
 #define GS_TRACETEST_H
 
 #include "cutest.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 #include "../traces/alibaba.h"
 #include "../traces/tread.h"
 

@@ -67,7 +67,7 @@
 #include "pai.h"
 #include "tread.h"
 
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -11,7 +11,7 @@
 #include "../sim/base/err.h"
 #include "../sim/cluster/fleet.h"
 #include "../sim/cluster/gpu.h"
-#include "../sim/io/source.h"
+#include "format.h"
 
 /* The trace format plug-in (listed in formats.c). */
 extern const struct gs_trace_format gs_alibaba_format;

@@ -14,7 +14,7 @@
 #include "../sim/base/membudget.h"
 #include "../sim/base/params.h"
 #include "../sim/io/jsonio.h"
-#include "../sim/io/source.h"
+#include "format.h"
 #include "../sim/cluster/fleet.h"
 
 #include <ctype.h>

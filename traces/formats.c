@@ -4,8 +4,9 @@
  * scenario are relative to the scenario file's folder. */
 #include "../sim/base/path.h"
 #include "../sim/base/datapath.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/base/suggest.h"
+#include "../sim/spec/scenario.h"
+#include "format.h"
 #include "alibaba.h"
 #include "kube.h"
 #include "native.h"
@@ -17,6 +18,7 @@
 #include "slurm.h"
 #include "swf.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,37 @@ const struct gs_trace_format *const gs_trace_formats[] = {
     &gs_slurm_sacct_format,
     NULL,
 };
+
+int gs_trace_format_lookup(const char *fmt, const char *where,
+                           const struct gs_trace_format **out,
+                           struct gs_diag *d)
+{
+    *out = gs_trace_format_find(fmt);
+    if (*out)
+        return 0;
+    char list[512];
+    gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
+                  offsetof(struct gs_trace_format, name));
+    const char *names[64];
+    int nn = 0;
+    for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
+        names[nn++] = gs_trace_formats[i]->name;
+    names[nn] = NULL;
+    const char *near = gs_suggest(fmt, names);
+    if (near)
+        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
+                           "'%s' (did you mean '%s'?)", fmt, near);
+    return gs_diag_set(d, GS_ENOTFOUND, where,
+                       "unknown trace format '%s' (known: %s)", fmt, list);
+}
+
+const struct gs_trace_format *gs_trace_format_find(const char *name)
+{
+    for (int i = 0; gs_trace_formats[i]; i++)
+        if (strcmp(gs_trace_formats[i]->name, name) == 0)
+            return gs_trace_formats[i];
+    return NULL;
+}
 
 /* Node lists a scenario's fleet can be read from (nodelist.h). */
 static const struct gs_node_list_format ali2023_nodes = {

@@ -58,7 +58,7 @@
 #include "../sim/cluster/mig.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/io/report.h"
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <ctype.h>
 #include <dirent.h>

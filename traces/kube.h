@@ -9,7 +9,7 @@
 #include "../sim/base/err.h"
 #include "../sim/cluster/fleet.h"
 #include "../sim/cluster/gpu.h"
-#include "../sim/io/source.h"
+#include "format.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "tread.h"
 
 #include "../sim/io/jsonio.h"
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -53,7 +53,7 @@
 #include "pai.h"
 #include "tread.h"
 
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <limits.h>
 #include <math.h>

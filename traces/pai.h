@@ -5,7 +5,7 @@
 #ifndef GS_PAI_H
 #define GS_PAI_H
 
-#include "../sim/io/source.h"
+#include "format.h"
 
 /* The trace format plug-in "alibaba-pai-2020" (listed in formats.c). */
 extern const struct gs_trace_format gs_pai_format;

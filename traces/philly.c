@@ -61,7 +61,7 @@
 #include "tread.h"
 
 #include "../sim/io/jsonio.h"
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <errno.h>
 #include <limits.h>

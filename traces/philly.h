@@ -4,7 +4,7 @@
 #ifndef GS_PHILLY_H
 #define GS_PHILLY_H
 
-#include "../sim/io/source.h"
+#include "format.h"
 
 /* The trace format plug-in "philly-gavel" (listed in formats.c). */
 extern const struct gs_trace_format gs_philly_format;

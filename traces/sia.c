@@ -31,7 +31,7 @@
 #include "sia.h"
 #include "tread.h"
 
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
 #ifndef GS_SIA_H
 #define GS_SIA_H
 
-#include "../sim/io/source.h"
+#include "format.h"
 
 /* The trace format plug-in "sia" (listed in formats.c). */
 extern const struct gs_trace_format gs_sia_format;

@@ -64,7 +64,7 @@
 #include "tread.h"
 
 #include "../sim/cluster/mig.h"
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -32,7 +32,7 @@
 #include "swf.h"
 #include "tread.h"
 
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <limits.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 #ifndef GS_SWF_H
 #define GS_SWF_H
 
-#include "../sim/io/source.h"
+#include "format.h"
 
 /* The trace format plug-in "swf" (listed in formats.c). */
 extern const struct gs_trace_format gs_swf_format;

@@ -49,8 +49,8 @@
 
 #include "../sim/inference/llmcalib.h"
 #include "../sim/base/rng.h"
-#include "../sim/io/scenario.h"
-#include "../sim/io/source.h"
+#include "../sim/setup/scenario.h"
+#include "../sim/setup/source.h"
 
 #include <errno.h>
 #include <limits.h>

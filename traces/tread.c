@@ -24,7 +24,7 @@
 #include "../sim/base/membudget.h"
 #include "../sim/base/once.h"
 #include "../sim/io/jsoncheck.h"
-#include "../sim/io/scenario.h"
+#include "../sim/spec/scenario.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,6 +13,7 @@
  * (cloudout.c) sit on the books. */
 #include "cloudint.h"
 #include "../base/rng.h"
+#include "../io/gen.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #define GS_CLOUDINT_H
 
 #include "cloud.h"
-#include "../io/scenario.h"
+#include "../spec/scenario.h"
 #include "../core/sim.h"
 
 #include <gsl/gsl_rng.h>

@@ -54,7 +54,7 @@
 #include "../core/sim.h"
 #include "../io/h5out.h"
 #include "../io/report.h"
-#include "../io/scenario.h"
+#include "../spec/scenario.h"
 
 #include <math.h>
 #include <stdio.h>

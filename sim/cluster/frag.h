@@ -24,7 +24,7 @@
  * The workload distribution is the scenario's own: for a generated
  * workload, exactly the classes' GPU values and weights; for a trace, every
  * job of the trace, read once before the run (gs_workload_shapes,
- * io/workshape.h: reading the workload is the input side's).
+ * setup/workshape.h: reading the workload is the setup's).
  *
  * Node classes.  F_n, and every placer score that depends only on a node's
  * state, is a function of the node's pool, its multiset of per-GPU (free
@@ -76,7 +76,7 @@ struct gs_shape {
 struct gs_frag;
 
 /* A shape's hash and equality, by (gpus, milli, allowed, cpu, mem): how
- * shapes are tallied and found (here and in io/workshape.c). */
+ * shapes are tallied and found (here and in setup/workshape.c). */
 uint32_t gs_shape_hash(int gpus, int milli, uint64_t allowed, int32_t cpu,
                        int32_t mem);
 int gs_shape_eq(const struct gs_shape *s, int gpus, int milli,

@@ -100,6 +100,22 @@
  *                a target of sc, -1 with why when it looks like one of the
  *                model's but is not, 0 when it is not the model's;
  *   plan_report  after `gpusim plan`'s right-sizing, the model's own.
+ *
+ * The question (io/question.h: finite horizon or steady state, and a
+ * steady run's estimates) asks a model that brings arrival streams of its
+ * own (the services' requests) about them; the jobs' stream is the core's:
+ *
+ *   arrivals     the model's streams in sc: their count when every one is
+ *                generated at a constant rate, or -1 with *why saying what
+ *                is not ("a request trace replayed");
+ *   length       the arrivals its streams generate in all: -1 when it has
+ *                no stream, 0 when one is a trace or limited only by time;
+ *   set_length   scale every stream's count by f (each at least 1);
+ *   nseries, series_name, series
+ *                the series a steady-state analysis estimates, in arrival
+ *                order: nseries(sc) of them, named into buf ("chat ttft"),
+ *                their values from a run into a new array *x of *n (the
+ *                caller frees it; 0 or GS_ENOMEM; st may be NULL).
  * rank orders the models' parts in every output (lowest first, ties in
  * table order); it never changes the order the run hooks are called in. */
 #ifndef GS_MODEL_H
@@ -165,6 +181,15 @@ struct gs_model_ops {
     int (*target_check)(const struct gs_scenario *sc, const char *metric,
                         char *why, size_t n);
     void (*plan_report)(const struct gs_sim *s, const void *st, FILE *fp);
+    /* the question */
+    int (*arrivals)(const struct gs_scenario *sc, const char **why);
+    long (*length)(const struct gs_scenario *sc);
+    void (*set_length)(struct gs_scenario *sc, double f);
+    int (*nseries)(const struct gs_scenario *sc);
+    void (*series_name)(const struct gs_scenario *sc, int i, char *buf,
+                        size_t n);
+    int (*series)(const struct gs_sim *s, const void *st, int i, double **x,
+                  long *n);
 };
 
 /* Install the built-in models, in the order their hooks are called

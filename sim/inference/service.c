@@ -80,9 +80,9 @@
 #include "../base/order.h"
 #include "../base/rng.h"
 #include "router.h"
-#include "../io/scenario.h"
+#include "../spec/scenario.h"
 #include "../core/sim.h"
-#include "../io/source.h"
+#include "svcgen.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -186,4 +186,15 @@ int gs_svc_alive_hook(const void *st);
  * together (struct gs_infsum), at the run's end. */
 void gs_svc_summarize_hook(void *st, struct gs_summary *su);
 
+/* svcquest.c: the model's part of the question (io/question.h): its
+ * request streams and each service's TTFT series. */
+int gs_svc_arrivals_hook(const struct gs_scenario *sc, const char **why);
+long gs_svc_length_hook(const struct gs_scenario *sc);
+void gs_svc_set_length_hook(struct gs_scenario *sc, double f);
+int gs_svc_nseries_hook(const struct gs_scenario *sc);
+void gs_svc_series_name_hook(const struct gs_scenario *sc, int i, char *buf,
+                             size_t n);
+int gs_svc_series_hook(const struct gs_sim *s, const void *st, int i,
+                       double **x, long *nx);
+
 #endif

@@ -3,7 +3,8 @@
  * in a circle.  service.c runs the services (build, start, the cluster's
  * job events, advance, close); svcsum.c summarizes them; svcout.c gives
  * the summary's fields, the report's tables, --json, CSV, the HDF5 groups
- * and the planner's targets.  core/model.c lists gs_service_model among
+ * and the planner's targets; svcquest.c answers the question's
+ * (io/question.h).  setup/setup.c lists gs_service_model among
  * the built-in models. */
 #include "svcint.h"
 
@@ -36,4 +37,10 @@ const struct gs_model_ops gs_service_model = {
     .target_values = gs_svc_target_values,
     .target_check = gs_svc_target_check,
     .plan_report = gs_svc_plan_report,
+    .arrivals = gs_svc_arrivals_hook,
+    .length = gs_svc_length_hook,
+    .set_length = gs_svc_set_length_hook,
+    .nseries = gs_svc_nseries_hook,
+    .series_name = gs_svc_series_name_hook,
+    .series = gs_svc_series_hook,
 };

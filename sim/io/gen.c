@@ -93,6 +93,16 @@ static double rate_at(const struct gs_genspec *sp, const double *prof,
     return r > 0 ? r : 0;
 }
 
+int gs_gen_stationary(const struct gs_genspec *g)
+{
+    if (g->diurnal != 0 || g->weekly != 0)
+        return 0;
+    for (int h = 0; h < 24; h++)
+        if (g->hourly[h] != 0)
+            return 0;
+    return 1;
+}
+
 double gs_gen_rate(const struct gs_genspec *sp, gs_time t)
 {
     double prof[24];

@@ -40,6 +40,9 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *out);
 /* The arrival rate per hour at time t (ms) under spec, without bursts
  * (their long-run mean factor is 1). */
 double gs_gen_rate(const struct gs_genspec *spec, gs_time t);
+/* 1 when spec's rate is stationary: no cycle by day, week or hour (the
+ * bursts of an MMPP are stationary in the long run; io/question.h). */
+int gs_gen_stationary(const struct gs_genspec *spec);
 /* The burst state the last generated job arrived in (0 without bursts). */
 int gs_gen_burst_state(const struct gs_gen *g);
 /* Mean of a duration distribution (ms), for offered-load checks. */

@@ -1,8 +1,9 @@
 /* jsonio.c -- read and write rl-lite weights and benchmark baselines (see
- * jsonio.h).  With the scenario parser (sim/io/scenario*.c), the only
- * files that include cJSON: files are read whole, parsed, checked key by
- * key, and turned into plain C data; a malformed file is reported with its
- * line and column, a wrong value with its JSON path. */
+ * jsonio.h).  With the scenario parser (sim/setup/scenario*.c) and the
+ * services' section, the only files that include cJSON: files are read
+ * whole, parsed, checked key by key, and turned into plain C data; a
+ * malformed file is reported with its line and column, a wrong value with
+ * its JSON path. */
 #include "jsonio.h"
 #include "jsoncheck.h"
 #include "outfile.h"

@@ -3,43 +3,35 @@
  *
  * gs_question_of is the one rule every command follows (run, compare,
  * sweep and plan): the scenario's "question" key when it states one, or
- * else steady state when every arrival stream -- the jobs' and each
- * service's requests -- is generated at a constant rate, and finite
- * horizon when one is a trace or has a cycle (day, week, hour).
+ * else steady state when every arrival stream -- the jobs' and those the
+ * models bring (model.h's arrivals hook: each service's requests) -- is
+ * generated at a constant rate, and finite horizon when one is a trace or
+ * has a cycle (day, week, hour).  This file names no model.
  *
  * A finite-horizon run (a trace, a day with its cycle) is summarized over
  * the whole run, as every summary field already is; its intervals come
  * from replications (`gpusim compare`, `sweep`).  A steady-state run
  * (arrivals generated at a constant rate, jobs or requests) asks what the
- * fleet settles at: here each service's finished requests,
- * in arrival order, give the TTFT series whose MSER-5 warm-up is deleted;
+ * fleet settles at: each series a model gives through its hooks
+ * (model.h: the services' is each service's TTFT over its finished
+ * requests, in arrival order) has its MSER-5 warm-up deleted;
  * the p99 is the quantile of all retained requests pooled, with its
  * sectioning interval over 20 sections, and the mean has a 20-batch-means
  * interval (base/steady.c has the methods and their sources).  A job
  * workload without services gets the same for its jobs' waits in arrival
- * order (an M/M/c queue's mean wait is Erlang C's: tests/test_steady.c).  The whole-run summary fields stay as they are: the steady-state
+ * order (an M/M/c queue's mean wait is Erlang C's: tests/test_steady.c).
+ * The whole-run summary fields stay as they are: the steady-state
  * estimates are reported beside them, never in their place. */
 #include "question.h"
-#include "scenario.h"
+#include "../spec/scenario.h"
 #include "../base/err.h"
 #include "../core/sim.h"
-#include "../inference/service.h"
+#include "../core/model.h"
+#include "gen.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A generator's rate is stationary: no cycle by day, week or hour (the
- * bursts of an MMPP are stationary in the long run). */
-static int stationary(const struct gs_genspec *g)
-{
-    if (g->diurnal != 0 || g->weekly != 0)
-        return 0;
-    for (int h = 0; h < 24; h++)
-        if (g->hourly[h] != 0)
-            return 0;
-    return 1;
-}
 
 /* The default question of sc from its arrival streams (sc->question not
  * stated): the first stream that is not a stationary generator makes it
@@ -50,21 +42,19 @@ static int question_of_load(const struct gs_scenario *sc, const char **why)
         *why = "a job trace replayed";
         return GS_HORIZON_FINITE;
     }
-    if (sc->wl_kind == GS_WL_GENERATE && !stationary(&sc->gen)) {
+    if (sc->wl_kind == GS_WL_GENERATE && !gs_gen_stationary(&sc->gen)) {
         *why = "a job arrival rate with a cycle";
         return GS_HORIZON_FINITE;
     }
-    for (int i = 0; i < sc->nsvcs; i++) {
-        if (sc->svcs[i].src != GS_SVCSRC_GENERATE) {
-            *why = "a request trace replayed";
+    int streams = 0;
+    for (int i = 0; gs_model_out(i); i++) {
+        const struct gs_model_ops *m = gs_model_out(i);
+        int n = m->arrivals ? m->arrivals(sc, why) : 0;
+        if (n < 0)
             return GS_HORIZON_FINITE;
-        }
-        if (!stationary(&sc->svcs[i].gen.rate)) {
-            *why = "a request rate with a cycle";
-            return GS_HORIZON_FINITE;
-        }
+        streams += n;
     }
-    if (sc->wl_kind != GS_WL_GENERATE && sc->nsvcs == 0) {
+    if (sc->wl_kind != GS_WL_GENERATE && streams == 0) {
         *why = "no generated arrivals";
         return GS_HORIZON_FINITE;
     }
@@ -91,12 +81,19 @@ int gs_question_names(const struct gs_scenario *sc,
                       char (*what)[GS_QUESTION_WHAT])
 {
     int n = 0;
-    for (int i = 0; i < sc->nsvcs; i++)
-        for (int k = 0; k < 2 && n < GS_QUESTION_MAX; k++)
-            snprintf(what[n++], GS_QUESTION_WHAT, "%s ttft_%s",
-                     sc->svcs[i].name, k == 0 ? "p99_s" : "mean_s");
+    for (int i = 0; gs_model_out(i); i++) {
+        const struct gs_model_ops *m = gs_model_out(i);
+        int ns = m->nseries ? m->nseries(sc) : 0;
+        for (int j = 0; j < ns; j++) {
+            char name[80];
+            m->series_name(sc, j, name, sizeof name);
+            for (int k = 0; k < 2 && n < GS_QUESTION_MAX; k++)
+                snprintf(what[n++], GS_QUESTION_WHAT, "%s_%s", name,
+                         k == 0 ? "p99_s" : "mean_s");
+        }
+    }
     if (sc->wl_kind != GS_WL_NONE)      /* the jobs' waits, beside the
-                                           services' requests if any */
+                                           models' series if any */
         for (int k = 0; k < 2 && n < GS_QUESTION_MAX; k++)
             snprintf(what[n++], GS_QUESTION_WHAT, "wait_%s",
                      k == 0 ? "p99_s" : "mean_s");
@@ -127,17 +124,17 @@ int gs_question_analyse(const struct gs_sim *s, struct gs_question *q)
     for (int i = 0; i < q->nest; i++)
         memcpy(q->est[i].what, what[i], GS_QUESTION_WHAT);
     int k = 0;
-    for (int i = 0; i < gs_sim_nservices(s); i++) {
-        long n, m = 0;
-        const struct gs_reqrec *r = gs_sim_service_requests(s, i, &n);
-        double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
-        if (x == NULL)
-            return GS_ENOMEM;
-        for (long j = 0; j < n; j++)
-            if (r[j].state == GS_REQ_DONE)
-                x[m++] = r[j].first - r[j].arrival;
-        add_pair(q, &k, x, m);
-        free(x);
+    for (int i = 0; gs_model_out(i); i++) {
+        const struct gs_model_ops *m = gs_model_out(i);
+        int ns = m->nseries ? m->nseries(sc) : 0;
+        for (int j = 0; j < ns; j++) {
+            double *x = NULL;
+            long n = 0;
+            if (m->series(s, gs_sim_model(s, m), j, &x, &n) < 0)
+                return GS_ENOMEM;
+            add_pair(q, &k, x, n);
+            free(x);
+        }
     }
     if (sc->wl_kind != GS_WL_NONE) {
         long n, m = 0;
@@ -181,19 +178,29 @@ int gs_question_precise(const struct gs_question *q, double rel,
     return ok;
 }
 
+/* The arrivals the models' streams generate (-1: no model has a stream;
+ * 0: one is a trace or limited only by time). */
+static long models_length(const struct gs_scenario *sc)
+{
+    long n = -1;
+    for (int i = 0; gs_model_out(i); i++) {
+        const struct gs_model_ops *m = gs_model_out(i);
+        long r = m->length ? m->length(sc) : -1;
+        if (r == 0)
+            return 0;
+        if (r > 0)
+            n = (n < 0 ? 0 : n) + r;
+    }
+    return n;
+}
+
 long gs_question_length(const struct gs_scenario *sc)
 {
     if (sc->wl_kind == GS_WL_GENERATE && sc->gen.jobs <= 0)
         return 0;                       /* the jobs limited only by time */
-    if (sc->nsvcs == 0)
+    long n = models_length(sc);
+    if (n < 0)                          /* jobs alone */
         return sc->wl_kind == GS_WL_GENERATE ? (long)sc->gen.jobs : 0;
-    long n = 0;
-    for (int i = 0; i < sc->nsvcs; i++) {
-        if (sc->svcs[i].src != GS_SVCSRC_GENERATE ||
-            sc->svcs[i].gen.requests <= 0)
-            return 0;
-        n += sc->svcs[i].gen.requests;
-    }
     return n;
 }
 
@@ -203,18 +210,17 @@ void gs_question_set_length(struct gs_scenario *sc, long n)
     if (now <= 0 || n <= 0)
         return;
     double f = (double)n / (double)now;
-    if (sc->nsvcs == 0) {
+    if (models_length(sc) < 0) {
         sc->gen.jobs = n;
         return;
     }
-    if (sc->wl_kind == GS_WL_GENERATE) {    /* jobs beside the services */
+    if (sc->wl_kind == GS_WL_GENERATE) {    /* jobs beside the models' */
         long j = (long)llround((double)sc->gen.jobs * f);
         sc->gen.jobs = j > 0 ? j : 1;
     }
-    for (int i = 0; i < sc->nsvcs; i++) {
-        long r = (long)llround((double)sc->svcs[i].gen.requests * f);
-        sc->svcs[i].gen.requests = r > 0 ? r : 1;
-    }
+    for (int i = 0; gs_model_out(i); i++)
+        if (gs_model_out(i)->set_length)
+            gs_model_out(i)->set_length(sc, f);
 }
 
 const char *gs_question_method(int k)

@@ -7,7 +7,7 @@
  * prices what the others have decided.  Outputs follow each model's rank
  * instead (model.h).
  *
- * The workload reader is the scenario's source (io/source.h: a trace
+ * The workload reader is the scenario's source (source.h: a trace
  * format or the generator) behind the core's struct gs_workload_ops; its
  * state is a struct gs_source of its own. */
 #include "setup.h"
@@ -15,9 +15,9 @@
 #include "../cloud/energy.h"
 #include "../core/share.h"
 #include "../inference/service.h"
-#include "../io/scenario.h"
-#include "../io/source.h"
-#include "../io/workshape.h"
+#include "../setup/scenario.h"
+#include "../setup/source.h"
+#include "../setup/workshape.h"
 #include "../../policies/policy.h"
 
 #include <stdlib.h>

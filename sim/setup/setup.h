@@ -4,7 +4,7 @@
  * all sit in layers above it (docs/layout.md).  This layer, just under the
  * tools, is where they meet.  gs_builtin is the one set of tables -- the
  * models in the order their hooks are called, the policies, the placers and
- * the workload reader (io/source.h, io/workshape.h) -- and gs_sim_new builds
+ * the workload reader (source.h, workshape.h) -- and gs_sim_new builds
  * a simulation on it.  Adding a built-in model is its files and one line in
  * gs_builtin_models[] (setup.c); a policy or placer joins in
  * policies/registry.c, whose tables are the ones passed here. */
@@ -21,7 +21,7 @@ extern const struct gs_model_ops *const gs_builtin_models[];
 extern const struct gs_sim_env gs_builtin;
 
 /* Build a simulation of sc (which must outlive it) with the built-in
- * tables, once sc fits the memory budget (io/scenario.h:
+ * tables, once sc fits the memory budget (scenario.h:
  * gs_scenario_mem_check).  0 or a negative code with d filled (too big,
  * unknown policy, bad parameters, unreadable trace). */
 int gs_sim_new(const struct gs_scenario *sc, const struct gs_sim_opts *o,

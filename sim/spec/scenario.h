@@ -4,7 +4,7 @@
  * The types alone, below the core: the core runs on them, each model reads
  * its own part (cloudcfg.h, energycfg.h; the services' configuration,
  * inference/svccfg.h, is reached through a pointer the core never follows),
- * and the parser (io/scenario.h: load, parse, free, schema) fills them.
+ * and the parser (setup/scenario.h: load, parse, free, schema) fills them.
  * Nothing here runs. */
 #ifndef GS_SPEC_SCENARIO_H
 #define GS_SPEC_SCENARIO_H

@@ -29,7 +29,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "../io/report.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../setup/setup.h"
 #include "../core/model.h"
 #include "../base/suggest.h"

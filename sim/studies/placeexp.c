@@ -32,7 +32,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "../base/rng.h"
-#include "../io/source.h"
+#include "../setup/source.h"
 #include "../../traces/tread.h"
 
 #include <errno.h>

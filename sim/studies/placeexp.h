@@ -20,7 +20,7 @@
 #define GS_PLACEEXP_H
 
 #include "../base/err.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 
 #include <stdint.h>
 

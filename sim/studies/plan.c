@@ -51,7 +51,7 @@
 #include "../io/outfile.h"
 #include "../io/question.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "sweep.h"
 
 #include <getopt.h>

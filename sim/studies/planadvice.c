@@ -9,10 +9,10 @@
  * utilization asks (a GPU busy u of the time needs about u of its SMs). */
 #include "planint.h"
 #include "../cluster/mig.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/model.h"
 #include "../setup/setup.h"
-#include "../io/source.h"
+#include "../setup/source.h"
 
 #include <stdio.h>
 #include <stdlib.h>

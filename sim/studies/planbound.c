@@ -16,8 +16,8 @@
 #include "planint.h"
 #include "../inference/llm.h"
 #include "../inference/service.h"
-#include "../io/scenario.h"
-#include "../io/source.h"
+#include "../setup/scenario.h"
+#include "../inference/svcgen.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

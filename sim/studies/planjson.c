@@ -19,7 +19,7 @@
 #include "../base/params.h"
 #include "../../policies/policy.h"
 #include "../io/keytab.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "sweep.h"
 
 #include <ctype.h>

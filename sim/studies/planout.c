@@ -10,7 +10,7 @@
 #include "../io/question.h"
 #include "../io/report.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/job.h"
 #include "sweep.h"
 

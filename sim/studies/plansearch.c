@@ -10,7 +10,7 @@
 #include "planint.h"
 #include "compare.h"
 #include "mpirun.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../setup/setup.h"
 #include "sweep.h"
 

@@ -43,7 +43,7 @@
 #include "../base/steady.h"
 #include "../inference/service.h"
 #include "../io/question.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/job.h"
 #include "../core/sim.h"
 #include "sweep.h"

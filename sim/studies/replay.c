@@ -10,7 +10,7 @@
 #include "pool.h"
 #include "../setup/setup.h"
 #include "../io/outfile.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../../traces/cimport.h"
 #include "../../traces/dcgm.h"
 

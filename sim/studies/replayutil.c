@@ -28,7 +28,7 @@
  * groups nodes into pools and keeps no hostnames. */
 #include "replay.h"
 #include "../core/sim.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../../traces/cimport.h"
 #include "../../traces/dcgm.h"
 

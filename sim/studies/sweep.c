@@ -26,7 +26,7 @@
 #include "../io/jsonio.h"
 #include "progress.h"
 #include "../io/report.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../core/model.h"
 #include "../setup/setup.h"
 #include "../../policies/policy.h"

@@ -28,7 +28,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "../base/rng.h"
-#include "../io/scenario.h"
+#include "../setup/scenario.h"
 #include "../base/suggest.h"
 #include "../setup/setup.h"
 #include "../../policies/rllite.h"

@@ -18,7 +18,7 @@
 #ifndef GS_SCENINT_H
 #define GS_SCENINT_H
 
-#include "keytab.h"
+#include "../io/keytab.h"
 #include "scenario.h"
 
 #include <cjson/cJSON.h>

@@ -10,7 +10,7 @@
  * most popular first, ties broken by the shape itself, so the measure is
  * the same on every run of the same input. */
 #include "workshape.h"
-#include "gen.h"
+#include "../io/gen.h"
 #include "source.h"
 #include "../../traces/tread.h"
 

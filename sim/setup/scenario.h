@@ -14,7 +14,7 @@
 #include "../spec/scenario.h"
 #include "../inference/svccfg.h"
 #include "../base/err.h"
-#include "gen.h"
+#include "../io/gen.h"
 #include "../core/job.h"
 
 #include <stdint.h>

@@ -9,7 +9,7 @@
  * scenario_fleet.c. */
 #include "scenint.h"
 #include "../../traces/llmreq.h"
-#include "source.h"
+#include "../inference/svcgen.h"
 
 #include <limits.h>
 #include <math.h>

@@ -18,8 +18,8 @@
 #include "../../traces/nodelist.h"
 #include "../../traces/queuelist.h"
 #include "../../traces/llmreq.h"
-#include "gen.h"
-#include "jsoncheck.h"
+#include "../io/gen.h"
+#include "../io/jsoncheck.h"
 
 #include <errno.h>
 #include <math.h>

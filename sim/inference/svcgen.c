@@ -1,11 +1,5 @@
-/* source.c -- open the scenario's workload and hand out jobs in order;
- * draw the token counts of generated inference requests.
- *
- * Jobs.  Wraps the generator and the trace-format plug-ins behind one
- * interface and checks the one promise every source makes: arrivals never
- * go back in time.  A trace format's open() reads its options from the
- * scenario's workload.trace object through the gs_params getters; any key
- * no reader took is reported as unknown.
+/* svcgen.c -- the token counts of generated inference requests, and the
+ * check that services sharing a stream split it.
  *
  * Requests.  A service's generated stream (svccfg.h) draws each request's
  * input and output tokens from their own laws, or its total from an
@@ -27,108 +21,14 @@
  * each pool a service with its own GPU model, TP and replica bounds.
  * gs_svc_streams_check makes the ranges a partition, so every request of
  * the stream is served by exactly one of them. */
-#include "source.h"
-#include "../base/suggest.h"
-#include "gen.h"
-#include "scenario.h"
+#include "svcgen.h"
+#include "../io/gen.h"
 
+#include <gsl/gsl_randist.h>
 #include <limits.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-int gs_trace_format_lookup(const char *fmt, const char *where,
-                           const struct gs_trace_format **out,
-                           struct gs_diag *d)
-{
-    *out = gs_trace_format_find(fmt);
-    if (*out)
-        return 0;
-    char list[512];
-    gs_names_join(list, sizeof list, (const void *const *)gs_trace_formats,
-                  offsetof(struct gs_trace_format, name));
-    const char *names[64];
-    int nn = 0;
-    for (int i = 0; gs_trace_formats[i] && nn < 63; i++)
-        names[nn++] = gs_trace_formats[i]->name;
-    names[nn] = NULL;
-    const char *near = gs_suggest(fmt, names);
-    if (near)
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown trace format "
-                           "'%s' (did you mean '%s'?)", fmt, near);
-    return gs_diag_set(d, GS_ENOTFOUND, where,
-                       "unknown trace format '%s' (known: %s)", fmt, list);
-}
-
-const struct gs_trace_format *gs_trace_format_find(const char *name)
-{
-    for (int i = 0; gs_trace_formats[i]; i++)
-        if (strcmp(gs_trace_formats[i]->name, name) == 0)
-            return gs_trace_formats[i];
-    return NULL;
-}
-
-int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
-                   struct gs_source *src, struct gs_diag *d)
-{
-    memset(src, 0, sizeof *src);
-    if (sc->wl_kind == GS_WL_NONE)
-        return 0;
-    if (sc->wl_kind == GS_WL_GENERATE) {
-        src->state = gs_gen_new(&sc->gen, seed);
-        return src->state ? 0 : gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-    }
-    /* The scenario is const; the params' used flags are bookkeeping. */
-    struct gs_params *opts = (struct gs_params *)&sc->trace;
-    for (int i = 0; i < opts->n; i++)
-        opts->v[i].used = 0;
-    const char *fmt = "";
-    gs_params_str(opts, "format", &fmt, d);
-    char where[600];
-    snprintf(where, sizeof where, "%s.format", opts->where);
-    const struct gs_trace_format *f = NULL;
-    if (gs_trace_format_lookup(fmt, where, &f, d) < 0)
-        return GS_ENOTFOUND;
-    int rc = f->open(sc, opts, &src->state, d);
-    if (rc < 0)
-        return rc;
-    src->fmt = f;
-    if ((rc = gs_params_check_used(opts, d)) < 0) {
-        gs_source_close(src);
-        return rc;
-    }
-    return 0;
-}
-
-int gs_source_next(struct gs_source *src, struct gs_jobspec *out,
-                   struct gs_diag *d)
-{
-    if (src->state == NULL)
-        return 0;
-    int rc = src->fmt ? src->fmt->next(src->state, out, d)
-                      : gs_gen_next(src->state, out);
-    if (rc <= 0)
-        return rc;
-    GS_ASSERT(out->arrival >= src->last || src->count == 0);
-    src->last = out->arrival;
-    src->count++;
-    return 1;
-}
-
-void gs_source_close(struct gs_source *src)
-{
-    if (src->state) {
-        if (src->fmt)
-            src->fmt->close(src->state);
-        else
-            gs_gen_free(src->state);
-    }
-    src->state = NULL;
-}
-
-/* --- request sources ---------------------------------------------------- */
 
 int gs_tokcdf_check(const struct gs_tokcdf *c, const char *path,
                     struct gs_diag *d)

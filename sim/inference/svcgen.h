@@ -1,59 +1,15 @@
-/* source.h -- where jobs and requests come from: a trace reader or the
- * generator.
+/* svcgen.h -- a generated request stream's token laws (svcgen.c), and the
+ * check that services naming one stream split it by length.
  *
- * A source yields job specs in nondecreasing arrival order, one at a time,
- * so a long trace is never held in memory whole.  Trace formats are plug-ins
- * (struct gs_trace_format, listed in traces/formats.c) chosen by the
- * scenario's workload.trace.format; the generator (gen.h) is wrapped as a
- * source too. */
-#ifndef GS_SOURCE_H
-#define GS_SOURCE_H
+ * The service model draws a generated request's tokens here; the services'
+ * section parser checks the laws and the streams with the same code. */
+#ifndef GS_SVCGEN_H
+#define GS_SVCGEN_H
 
 #include "../base/err.h"
-#include "../core/job.h"
-#include "../base/params.h"
-#include "../inference/svccfg.h"
+#include "svccfg.h"
 
 #include <gsl/gsl_rng.h>
-#include <stdint.h>
-
-struct gs_scenario;
-
-struct gs_trace_format {
-    const char *name;
-    const char *summary;
-    /* Open the trace described by opts (path and format options; read them
-     * with the gs_params getters so unknown keys are caught). */
-    int (*open)(const struct gs_scenario *sc, struct gs_params *opts,
-                void **state, struct gs_diag *d);
-    /* 1 and *out filled, 0 at the end, or a negative code with d filled
-     * (file:line and the field at fault). */
-    int (*next)(void *state, struct gs_jobspec *out, struct gs_diag *d);
-    void (*close)(void *state);
-};
-
-extern const struct gs_trace_format *const gs_trace_formats[];
-const struct gs_trace_format *gs_trace_format_find(const char *name);
-/* The same, or GS_ENOTFOUND with d saying so at where ("did you mean", or
- * the known names); the scenario parser and gs_source_open use it. */
-int gs_trace_format_lookup(const char *fmt, const char *where,
-                           const struct gs_trace_format **out,
-                           struct gs_diag *d);
-
-struct gs_source {
-    const struct gs_trace_format *fmt;  /* NULL for the generator */
-    void *state;
-    gs_time last;                       /* last arrival handed out */
-    long count;
-};
-
-/* Open the scenario's workload.  0 or a negative code with d filled. */
-int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
-                   struct gs_source *src, struct gs_diag *d);
-/* 1 with *out, 0 at the end, negative on error (d filled).  Checks order. */
-int gs_source_next(struct gs_source *src, struct gs_jobspec *out,
-                   struct gs_diag *d);
-void gs_source_close(struct gs_source *src);
 
 /* --- request sources of inference services ($.services[].requests) -----
  *
