@@ -147,9 +147,13 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
     int g = gs_jgroups_of(&s->gs, j);
     j->pslot = g;
     gs_jgroup_add(&s->gs, g, j);
-    if (ghead(s, g) == j) {
+    const struct gs_job *h = ghead(s, g);
+    if (h == j) {
         gs_gheap_fix(&s->gh, &s->gs, g);
         s->quiet = 0;
+    } else if (h->need.cpu_milli != 0 || h->need.mem_mib != 0 ||
+               h->need.dev_gb != 0) {
+        s->quiet = 0;       /* j may ask less of the host than its head */
     }
 }
 
@@ -266,8 +270,10 @@ static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
  * a function of the fleet, the running jobs and the groups (not of the
  * clock), so it would try the same jobs and miss them all again.  A job
  * that joined a group behind its first would be tried only if the group
- * was not set aside, and then fails as the group's others did (the same
- * need, tier and priority, the same victims). */
+ * was not set aside, and then fails as the group's first did when that
+ * one asked nothing of the host (the same need otherwise, tier and
+ * priority, the same victims; a group's jobs may differ in host CPU,
+ * memory and device memory, jobgroup.h); otherwise the pass is run. */
 static int same_as_last(const struct prio *s, uint64_t epoch)
 {
     return s->quiet && epoch == s->qepoch;
