@@ -36,7 +36,9 @@
  * -- a start appends to an array and an end marks its slot, and only the
  * few long-lived jobs go through the heap proper.  The backfill
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
- * Slurm's bf_max_job_test) and stops when the fleet is full. */
+ * Slurm's bf_max_job_test) and stops when the fleet is full.  A pass that
+ * would do what the last one did -- start nothing -- is not run at all
+ * (same_as_last): in an overloaded queue most arrivals change nothing. */
 #include "policy.h"
 #include "jobgroup.h"
 #include "../sim/core/sim.h"
@@ -84,6 +86,11 @@ struct bf {
     int ncls, capcls;
     struct gs_sim *sim;
     int scanning;               /* no compaction while a scan runs */
+    long started;               /* jobs this pass started */
+    int quiet;                  /* the last pass started nothing, at epoch
+                                   qepoch, and no job joined the window
+                                   nor stopped since */
+    uint64_t qepoch;
 };
 
 static void bf_free(void *state)
@@ -151,6 +158,7 @@ static void win_add(void *ctx, struct gs_job *j)
         b->cls[b->ncls++] = (struct bclass){ .g = job_gpus(j) };
     }
     struct bclass *c = &b->cls[k];
+    b->quiet = 0;
     if (c->n == c->cap) {
         if (c->dead > c->n / 2 && !b->scanning) {
             class_compact(c);
@@ -240,6 +248,7 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)sim;
     struct bf *b = state;
     gs_heap_remove(&b->run, &j->pnode);
+    b->quiet = 0;
     if (why == GS_STOP_KILLED && j->state == GS_JOB_PENDING) {
         if (j->pslot > 0)
             gs_jwin_leave(&b->win, j);
@@ -619,6 +628,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
 {
     if (gs_sim_try_start(sim, j, ranges, nranges) < 0)
         return -1;
+    b->started++;
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
@@ -627,16 +637,48 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
     return 0;
 }
 
+/* Would this pass do exactly what the last one did -- nothing?  Yes when
+ * the last started nothing, no capacity came back since (the fleet's
+ * epoch), no job joined the window or stopped, and misses repeat: every
+ * job it tried would miss again.  Time alone changes one thing, which of
+ * the window's jobs end by the shadow time; that set only shrinks as
+ * time goes on (the shadow time is fixed while no running job has passed
+ * its estimated end -- the heap's top is later than now -- and a job that
+ * would end by it may start anywhere, one that would not only off the
+ * reservation or on its spare GPUs), so no job gains a place to start. */
+static int same_as_last(struct bf *b, struct gs_sim *sim, uint64_t epoch)
+{
+    if (!b->quiet || epoch != b->qepoch)
+        return 0;
+    gs_jwin_settle(&b->win, sim);       /* a job may join the window */
+    return b->quiet && (gs_heap_size(&b->run) == 0 ||
+                        gs_heap_top_time(&b->run) > gs_sim_now(sim));
+}
+
+static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head);
+
 static void bf_schedule(void *state, struct gs_sim *sim)
 {
     struct bf *b = state;
-    const struct gs_fleet *f = gs_sim_fleet(sim);
+    uint64_t epoch = gs_sim_epoch(sim);
+    if (same_as_last(b, sim, epoch))
+        return;
+    b->started = 0;
     struct gs_job *head;
     while ((head = gs_sim_pending_head(sim)) != NULL)
         if (start(b, sim, head, NULL, 0) < 0)
             break;
-    if (head == NULL || f->used_milli >= f->gpus_up * 1000)
-        return;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (head != NULL && f->used_milli < f->gpus_up * 1000)
+        scan(b, sim, head);
+    b->quiet = b->started == 0 && gs_sim_misses_repeat(sim);
+    b->qepoch = epoch;
+}
+
+/* The head does not fit: reserve for it and backfill behind it. */
+static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
 
     /* Reservation for the head: nodes, or an aggregate leftover. */

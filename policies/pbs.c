@@ -59,6 +59,11 @@ struct pbs {
     struct gs_resv rv;          /* running jobs by predicted end, and the
                                    head's reservation (resv.c) */
     int *hp, *cp;               /* scratch: the head's and a job's pools */
+    long started;               /* jobs this pass started */
+    int quiet;                  /* the last pass started nothing, at epoch
+                                   qepoch, and no job came within depth of
+                                   the head nor stopped since */
+    uint64_t qepoch;
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -187,8 +192,10 @@ static gs_time predict_now(struct pbs *s, const struct gs_job *j)
  * submission) and kept in its pslot. */
 static void pbs_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
-    (void)sim;
-    j->pslot = (long)predict_now(state, j);
+    struct pbs *s = state;
+    j->pslot = (long)predict_now(s, j);
+    if (gs_sim_npending(sim) <= s->depth + 1 || j != gs_sim_pending_tail(sim))
+        s->quiet = 0;           /* within the head's look-ahead */
 }
 
 /* What remains of a waiting job's predicted runtime (a job that ran before
@@ -204,6 +211,7 @@ static void pbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     struct pbs *s = state;
     gs_resv_stopped(&s->rv, j);
+    s->quiet = 0;
     if (why != GS_STOP_DONE || j->started > gs_sim_now(sim))
         return;
     gs_time rt = gs_sim_now(sim) - j->started;
@@ -242,6 +250,13 @@ static int svisit(struct gs_hnode *n, void *arg)
         return 0;
     w->t = n->time > w->now ? n->time : w->now + w->prior;
     return 1;
+}
+
+/* j started, expected to end at end. */
+static void started(struct pbs *s, struct gs_job *j, gs_time end)
+{
+    GS_ASSERT(gs_resv_started(&s->rv, j, end) == 0);
+    s->started++;
 }
 
 /* 0 if no node of any pool the job may use has as many fully free GPUs as
@@ -320,13 +335,39 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
                 gs_resv_took(&s->rv, j->need.gpus);
         }
         if (rc == 0)
-            GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
+            started(s, j, now + p);
     }
 }
+
+/* Would this pass do what the last did -- nothing?  As in backfill.c's
+ * same_as_last: the last started nothing, no capacity came back, no job
+ * came within the look-ahead or stopped, misses repeat; and no running job
+ * has passed its predicted end (one that has is taken to end `prior` from
+ * now, which moves the shadow time with the clock), so the shadow time is
+ * fixed and the jobs that end by it only fewer. */
+static int same_as_last(struct pbs *s, struct gs_sim *sim, uint64_t epoch)
+{
+    return s->quiet && epoch == s->qepoch &&
+           (gs_heap_size(&s->rv.run) == 0 ||
+            gs_heap_top_time(&s->rv.run) > gs_sim_now(sim));
+}
+
+static void pass(struct pbs *s, struct gs_sim *sim);
 
 static void pbs_schedule(void *state, struct gs_sim *sim)
 {
     struct pbs *s = state;
+    uint64_t epoch = gs_sim_epoch(sim);
+    if (same_as_last(s, sim, epoch))
+        return;
+    s->started = 0;
+    pass(s, sim);
+    s->quiet = s->started == 0 && gs_sim_misses_repeat(sim);
+    s->qepoch = epoch;
+}
+
+static void pass(struct pbs *s, struct gs_sim *sim)
+{
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
     struct gs_job *j = gs_sim_pending_head(sim), *next;
@@ -336,7 +377,7 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
         gs_sim_examine(sim, 1);
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
-        GS_ASSERT(gs_resv_started(&s->rv, j, now + predict(j)) == 0);
+        started(s, j, now + predict(j));
     }
     if (j == NULL || f->used_milli >= f->gpus_up * 1000)
         return;
@@ -373,7 +414,7 @@ static void pbs_schedule(void *state, struct gs_sim *sim)
             continue;
         if (!could_fit(f, j) || gs_sim_try_start(sim, j, NULL, 0) < 0)
             continue;
-        GS_ASSERT(gs_resv_started(&s->rv, j, now + p) == 0);
+        started(s, j, now + p);
         if (!ends_first && gs_fleet_pool_eligible(f, j->alloc.pool,
                                                   &h->need))
             extra -= g;

@@ -64,6 +64,10 @@ struct prio {
     long capvict;
     struct gs_job **tried;      /* failed in this pass, out of their groups */
     long ntried, captried;
+    /* Grouped mode: the last pass started and preempted nothing, at epoch
+     * qepoch, and no group got a new first job nor did a job stop since. */
+    int quiet;
+    uint64_t qepoch;
 };
 
 static int before(const struct gs_job *a, const struct gs_job *b);
@@ -143,8 +147,14 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
     int g = gs_jgroups_of(&s->gs, j);
     j->pslot = g;
     gs_jgroup_add(&s->gs, g, j);
-    if (ghead(s, g) == j)
+    const struct gs_job *h = ghead(s, g);
+    if (h == j) {
         gs_gheap_fix(&s->gh, &s->gs, g);
+        s->quiet = 0;
+    } else if (h->need.cpu_milli != 0 || h->need.mem_mib != 0 ||
+               h->need.dev_gb != 0) {
+        s->quiet = 0;       /* j may ask less of the host than its head */
+    }
 }
 
 /* --- grouped mode with preemption: victims indexed by node and level --- */
@@ -254,9 +264,28 @@ static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
     return 1;
 }
 
+/* Would this pass do what the last did -- nothing?  Yes when the last
+ * started and preempted nothing, no capacity came back since (the fleet's
+ * epoch) and no job stopped, and no group has a new first job: the pass is
+ * a function of the fleet, the running jobs and the groups (not of the
+ * clock), so it would try the same jobs and miss them all again.  A job
+ * that joined a group behind its first would be tried only if the group
+ * was not set aside, and then fails as the group's first did when that
+ * one asked nothing of the host (the same need otherwise, tier and
+ * priority, the same victims; a group's jobs may differ in host CPU,
+ * memory and device memory, jobgroup.h); otherwise the pass is run. */
+static int same_as_last(const struct prio *s, uint64_t epoch)
+{
+    return s->quiet && epoch == s->qepoch;
+}
+
 static void fast_schedule(struct prio *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
+    uint64_t epoch = gs_sim_epoch(sim);
+    if (same_as_last(s, epoch))
+        return;
+    int acted = 0;
     s->naside = 0;
     s->ntried = 0;
     s->in_pass = 1;
@@ -273,8 +302,10 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
             gs_jgroup_remove(&s->gs.g[g], j);
             gs_gheap_fix(&s->gh, &s->gs, g);
             vict_add(s, j);
+            acted = 1;
             continue;
         }
+        acted |= preempted;
         if (s->strict)
             break;
         if (!s->preempt || (!preempted && miss_repeats(sim, j))) {
@@ -302,6 +333,8 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
     }
     s->ntried = 0;
     s->in_pass = 0;
+    s->quiet = !acted;
+    s->qepoch = epoch;
     for (long i = 0; i < s->nlate; i++)
         fast_arrive(s, s->late[i]);
     s->nlate = 0;
@@ -466,6 +499,7 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)sim;
     struct prio *s = state;
+    s->quiet = 0;
     if (s->fast && j->pslot == LISTED) {
         vict_remove(s, j);
         return;

@@ -6,6 +6,7 @@
  * written, and that a failed command leaves no file behind -- neither the
  * output nor its temporary. */
 #include "tracetest.h"
+#include "../sim/io/gen.h"
 #include "../traces/llmreq.h"
 #include "../traces/native.h"
 #include "../traces/tracecli.h"
@@ -558,6 +559,7 @@ static void test_gen_and_fit(void)
     CU_ASSERT(fabs(sp.peak_hour - 10) < 0.5);
     CU_ASSERT_EQUAL(sp.weekly, 0);          /* 14 days: no weekend fitted */
     CU_ASSERT_EQUAL(sp.nclasses, 2);
+    gs_genspec_release(&sp);
     /* ... and gen accepts it */
     CU_ASSERT_EQUAL(run("gen", fitted, "--scale-rate", "2", "-o", g3, NULL), 0);
     CU_ASSERT_EQUAL(read_native(g3, &j), (long)sp.jobs);

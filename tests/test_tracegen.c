@@ -213,11 +213,11 @@ static void test_empirical_and_tenants(void)
     c->duration = (struct gs_distspec){ .kind = GS_DIST_EMPIRICAL,
                                         .npoints = 3,
                                         .pts = { 60000, 600000, 6000000 } };
+    char names[2][GS_TENANT_NAME] = { "a", "b" };
+    double tw[2] = { 3, 1 };
     c->ntenants = 2;
-    strcpy(c->tenants[0], "a");
-    strcpy(c->tenants[1], "b");
-    c->tenant_w[0] = 3;
-    c->tenant_w[1] = 1;
+    c->tenants = names;
+    c->tenant_w = tw;
     struct gs_gen *g = gs_gen_new(&sp, 9);
     struct gs_jobspec j;
     double *x = malloc(20000 * sizeof *x);
@@ -263,10 +263,9 @@ static void test_old_streams_unchanged(void)
     sp.nclasses = 2;
     struct gs_genclass *c = &sp.cls[0];
     c->weight = 1;
+    char names[3][GS_TENANT_NAME] = { "a", "b", "c" };
     c->ntenants = 3;
-    strcpy(c->tenants[0], "a");
-    strcpy(c->tenants[1], "b");
-    strcpy(c->tenants[2], "c");
+    c->tenants = names;
     c->nvalues = 2;
     c->gpus[0] = 1;
     c->gpus[1] = 4;
@@ -316,10 +315,9 @@ static void test_shortcuts_draw_the_same(void)
     a.jobs = 3000;
     a.rate_per_hour = 200;
     struct gs_genclass *c = &a.cls[0];
+    char names[3][GS_TENANT_NAME] = { "x", "y", "z" };
     c->ntenants = 3;
-    strcpy(c->tenants[0], "x");
-    strcpy(c->tenants[1], "y");
-    strcpy(c->tenants[2], "z");
+    c->tenants = names;
     c->nvalues = 3;
     c->gpus[0] = 1;
     c->gpus[1] = 2;
@@ -393,11 +391,11 @@ static void truth(struct gs_genspec *sp)
     struct gs_genclass *c = &sp->cls[0];
     c->weight = 0.5;
     c->tier = GS_TIER_TRAINING;
+    static char names[2][GS_TENANT_NAME] = { "a", "b" };
+    static double tw[2] = { 3, 1 };
     c->ntenants = 2;
-    strcpy(c->tenants[0], "a");
-    strcpy(c->tenants[1], "b");
-    c->tenant_w[0] = 3;
-    c->tenant_w[1] = 1;
+    c->tenants = names;
+    c->tenant_w = tw;
     c->nvalues = 4;
     double g[4] = { 1, 2, 4, 8 }, w[4] = { 0.5, 0.2, 0.2, 0.1 };
     memcpy(c->gpus, g, sizeof g);
@@ -557,6 +555,7 @@ static void test_fit_recovers_generator(void)
     check_recovered(f2);
     free(f2);
     free(f);
+    gs_genspec_release(&back);
 }
 
 static void test_fit_empirical_choice(void)
@@ -635,6 +634,8 @@ static void spec_bad(const char *text, const char *path, const char *what)
     CU_ASSERT(rc < 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.where, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+    if (rc >= 0)
+        gs_genspec_release(&sp);
 }
 
 static void test_spec_files(void)
@@ -657,6 +658,7 @@ static void test_spec_files(void)
     CU_ASSERT_EQUAL(sp.cls[0].duration.kind, GS_DIST_EMPIRICAL);
     CU_ASSERT_EQUAL(sp.cls[0].duration.npoints, 3);
     CU_ASSERT_EQUAL(sp.cls[0].duration.pts[1], 120000);
+    gs_genspec_release(&sp);
 
     spec_bad("{\"jobs\": 1, \"rate_per_hour\": 5, \"hourly_profile\": [1, 2], "
              CLS "}", "$.hourly_profile", "24 numbers");
@@ -756,6 +758,99 @@ static void test_fleet_from_node_list(void)
  * (every one drawn: a tenant misses all 20,000 draws with probability
  * e^-20), named tenant1 .. tenant1000, each with about 20 jobs (Poisson:
  * none past 60).  A list of names stays capped, and says how to go past. */
+/* Named tenants, any number of them (issue 27: a class naming its tenants
+ * was capped at 64): class a names 300, the last weighted 299 and the rest
+ * 1 (so it draws half of a's jobs), class b names 100, class c numbers 5.
+ * The run knows all 405 by their names; the generator gives a299 half of
+ * a's jobs (20,000 jobs a class on average 6,667: sd of the share 0.006)
+ * and one key to each name (the core's lookup by key must never mix two
+ * tenants up). */
+static void test_many_named_tenants(void)
+{
+    size_t cap = 64 * 1024, n = 0;
+    char *text = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    n += (size_t)snprintf(text + n, cap - n,
+        "{\"name\": \"named\", \"seed\": 5, \"fleet\": [{\"gpu\": "
+        "\"H100-80GB\", \"nodes\": 8, \"gpus_per_node\": 8}], "
+        "\"workload\": {\"generate\": {\"jobs\": 20000, "
+        "\"rate_per_hour\": 3000, \"classes\": [{\"name\": \"a\", "
+        "\"tenants\": [");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, cap - n, "%s\"a%d\"", i ? ", " : "",
+                              i);
+    n += (size_t)snprintf(text + n, cap - n, "], \"tenant_weights\": [");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, cap - n, "%s%d", i ? ", " : "",
+                              i == 299 ? 299 : 1);
+    n += (size_t)snprintf(text + n, cap - n, "], \"duration\": {\"dist\": "
+        "\"exponential\", \"mean\": \"5m\"}}, {\"name\": \"b\", "
+        "\"tenants\": [");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(text + n, cap - n, "%s\"b%d\"", i ? ", " : "",
+                              i);
+    n += (size_t)snprintf(text + n, cap - n, "], \"duration\": {\"dist\": "
+        "\"exponential\", \"mean\": \"5m\"}}, {\"name\": \"c\", "
+        "\"tenants\": 5, \"duration\": {\"dist\": \"exponential\", "
+        "\"mean\": \"5m\"}}]}}}");
+    CU_ASSERT_FATAL(n < cap);
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    int rc = gs_scenario_parse(text, "named.json", ".", &sc, &d);
+    if (rc < 0)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(sc->gen.cls[0].ntenants, 300);
+    CU_ASSERT_STRING_EQUAL(sc->gen.cls[0].tenants[299], "a299");
+    CU_ASSERT_EQUAL(sc->gen.cls[0].tenant_w[299], 299);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(sc, NULL, &sim, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    CU_ASSERT_EQUAL(gs_sim_summary(sim)->all.done, 20000);
+    CU_ASSERT_EQUAL(gs_sim_ntenants(sim), 405);
+    static char seen[3][300];
+    memset(seen, 0, sizeof seen);
+    int known = 0;
+    for (int t = 0; t < gs_sim_ntenants(sim); t++) {
+        const char *name = gs_sim_tenant_name(sim, t);
+        int k = -1, c = name[0] == 'a' ? 0 : name[0] == 'b' ? 1 : 2;
+        if (c < 2 ? sscanf(name + 1, "%d", &k) != 1
+                  : sscanf(name, "tenant%d", &k) != 1)
+            continue;
+        int lim = c == 0 ? 300 : c == 1 ? 100 : 6;
+        if (k >= 0 && k < lim && !seen[c][k]) {
+            seen[c][k] = 1;
+            known++;
+        }
+    }
+    CU_ASSERT_EQUAL(known, 405);
+    gs_sim_free(sim);
+
+    /* the generator alone: a299's share, one name a key */
+    struct gs_gen *g = gs_gen_new(&sc->gen, 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    static char keyname[1024][GS_TENANT_NAME];
+    memset(keyname, 0, sizeof keyname);
+    struct gs_jobspec j;
+    long ina = 0, last = 0, clash = 0;
+    while (gs_gen_next(g, &j)) {
+        if (j.tenant[0] == 'a') {
+            ina++;
+            last += strcmp(j.tenant, "a299") == 0;
+        }
+        CU_ASSERT_FATAL(j.tenant_key > 0 && j.tenant_key < 1024);
+        if (keyname[j.tenant_key][0] == 0)
+            strcpy(keyname[j.tenant_key], j.tenant);
+        clash += strcmp(keyname[j.tenant_key], j.tenant) != 0;
+    }
+    gs_gen_free(g);
+    CU_ASSERT_EQUAL(clash, 0);
+    CU_ASSERT(ina > 6000 && ina < 7300);
+    CU_ASSERT(fabs((double)last / (double)ina - 0.5) < 0.03);
+    gs_scenario_free(sc);
+    free(text);
+}
+
 static void test_many_tenants(void)
 {
     const char *text =
@@ -821,22 +916,24 @@ static void test_many_tenants(void)
     }
     CU_ASSERT(lo >= 1 && hi <= 60);
 
-    /* 65 names: refused, naming the count form */
+    /* 100 names, the 71st empty: refused, naming the key (any number of
+     * names is taken: test_many_named_tenants) */
     char t2[4096];
     int off = snprintf(t2, sizeof t2, "{\"fleet\": [{\"gpu\": \"H100-80GB\", "
                        "\"nodes\": 1}], \"workload\": {\"generate\": "
                        "{\"jobs\": 1, \"rate_per_hour\": 1, \"classes\": "
                        "[{\"tenants\": [");
-    for (int i = 0; i < 65; i++)
-        off += snprintf(t2 + off, sizeof t2 - (size_t)off, "%s\"n%d\"",
-                        i ? ", " : "", i);
+    for (int i = 0; i < 100; i++)
+        off += i == 70 ? snprintf(t2 + off, sizeof t2 - (size_t)off, ", \"\"")
+                       : snprintf(t2 + off, sizeof t2 - (size_t)off,
+                                  "%s\"n%d\"", i ? ", " : "", i);
     snprintf(t2 + off, sizeof t2 - (size_t)off, "]}]}}}");
     sc = NULL;
     d = (struct gs_diag){ 0 };
     CU_ASSERT(gs_scenario_parse(t2, "s.json", ".", &sc, &d) < 0);
     CU_ASSERT_STRING_EQUAL(d.where, "s.json: $.workload.generate.classes[0]"
                            ".tenants");
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "\"tenants\": N"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "non-empty"));
     CU_ASSERT_PTR_NULL(sc);
 }
 
@@ -854,6 +951,7 @@ static CU_TestInfo tests[] = {
     { "generator spec files", test_spec_files },
     { "fleet from a node list", test_fleet_from_node_list },
     { "any number of generated tenants", test_many_tenants },
+    { "any number of named tenants", test_many_named_tenants },
     CU_TEST_INFO_NULL,
 };
 

@@ -627,7 +627,7 @@ static int fit_tenants(const struct gs_fitter *f, const int *ids, long n,
     int used = 0;
     while (used < f->nnames && t[used].n > 0)
         used++;
-    int keep = used <= GS_GEN_MAX_TENANTS ? used : GS_GEN_MAX_TENANTS - 1;
+    int keep = used <= GS_FIT_MAX_TENANTS ? used : GS_FIT_MAX_TENANTS - 1;
     c->ntenants = keep;
     for (int k = 0; k < keep; k++) {
         snprintf(c->tenants[k], GS_TENANT_NAME, "%s", f->names[t[k].id]);

@@ -51,6 +51,10 @@ struct gs_fitlaw {
     double loglik;              /* of the durations in ms; NAN if none */
 };
 
+/* The most tenants a fitted class names; the rest are merged into
+ * "other" (a spec itself may name any number). */
+#define GS_FIT_MAX_TENANTS 64
+
 struct gs_fitclass {
     char name[GS_NAME];
     int tier;
@@ -64,8 +68,8 @@ struct gs_fitclass {
     double gpus[GS_GEN_MAX_VALUES], gpu_w[GS_GEN_MAX_VALUES];
     double gpu_ks;              /* 0 unless rare values were merged */
     int ntenants;
-    char tenants[GS_GEN_MAX_TENANTS][GS_TENANT_NAME];
-    double tenant_w[GS_GEN_MAX_TENANTS];
+    char tenants[GS_FIT_MAX_TENANTS][GS_TENANT_NAME];
+    double tenant_w[GS_FIT_MAX_TENANTS];
     int others;                 /* tenants merged into "other" */
     double cb;                  /* mean compute-bound share */
 };

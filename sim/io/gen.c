@@ -48,6 +48,9 @@ struct gs_gen {
     gsl_ran_discrete_t *cls_table;
     gsl_ran_discrete_t *size_table[GS_GEN_MAX_CLASSES];
     gsl_ran_discrete_t *ten_table[GS_GEN_MAX_CLASSES];
+    int koff[GS_GEN_MAX_CLASSES];       /* a listed class's first tenant
+                                           key less 2 (tenant_key) */
+    int nlisted;                        /* listed tenants, all classes */
     double t_ms;            /* current candidate time */
     int64_t count;
     double hourly_max;      /* largest normalized profile value */
@@ -243,10 +246,14 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
             (size_t)spec->cls[i].nvalues, spec->cls[i].gpu_w);
         if (g->size_table[i] == NULL)
             goto fail;
+        const struct gs_genclass *c = &spec->cls[i];
+        if (!c->numbered && c->ntenants > 0) {
+            g->koff[i] = g->nlisted;
+            g->nlisted += c->ntenants;  /* <= 16 x 2^24: no overflow */
+        }
         double tws = 0;
-        for (int k = 0; k < spec->cls[i].ntenants &&
-                        k < GS_GEN_MAX_TENANTS; k++)
-            tws += spec->cls[i].tenant_w[k];
+        for (int k = 0; c->tenant_w && k < c->ntenants; k++)
+            tws += c->tenant_w[k];
         if (tws > 0) {
             g->ten_table[i] = gsl_ran_discrete_preproc(
                 (size_t)spec->cls[i].ntenants, spec->cls[i].tenant_w);
@@ -258,6 +265,18 @@ struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed)
 fail:
     gs_gen_free(g);
     return NULL;
+}
+
+void gs_genspec_release(struct gs_genspec *spec)
+{
+    if (spec == NULL)
+        return;
+    for (int i = 0; i < GS_GEN_MAX_CLASSES; i++) {
+        free(spec->cls[i].tenants);
+        free(spec->cls[i].tenant_w);
+        spec->cls[i].tenants = NULL;
+        spec->cls[i].tenant_w = NULL;
+    }
 }
 
 void gs_gen_free(struct gs_gen *g)
@@ -328,21 +347,21 @@ int gs_gen_next(struct gs_gen *g, struct gs_jobspec *o)
         size_t k = g->ten_table[c - sp->cls]
             ? gsl_ran_discrete(g->ten, g->ten_table[c - sp->cls])
             : gsl_rng_uniform_int(g->ten, (unsigned long)c->ntenants);
+        /* keys: 1 the default tenant, then every listed class's tenants
+         * in turn, then tenant1 .. tenantN (the same tenant in every
+         * numbered class: one key for it); a key past the core's table
+         * is only looked up by name (job.h: tenant_key) */
         if (c->numbered) {
-            /* tenantK is the same tenant in every class: one key for it,
-             * after the listed ones' and the default's */
             snprintf(o->tenant, sizeof o->tenant, "tenant%zu", k + 1);
-            o->tenant_key = GS_GEN_MAX_CLASSES * GS_GEN_MAX_TENANTS + 2 +
-                            (int)k;
+            o->tenant_key = 2 + g->nlisted + (int)k;
         } else {
             size_t len = strnlen(c->tenants[k], sizeof o->tenant - 1);
             memcpy(o->tenant, c->tenants[k], len);
             o->tenant[len] = '\0';
-            o->tenant_key = (int)((c - sp->cls) * GS_GEN_MAX_TENANTS +
-                                  (long)k) + 1;
+            o->tenant_key = 2 + g->koff[c - sp->cls] + (int)k;
         }
     } else {
-        o->tenant_key = GS_GEN_MAX_CLASSES * GS_GEN_MAX_TENANTS + 1;  /* default */
+        o->tenant_key = 1;      /* the default tenant */
     }
     double gpus = c->gpus[gsl_ran_discrete(g->size,
                                            g->size_table[c - sp->cls])];

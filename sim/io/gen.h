@@ -27,7 +27,12 @@
 
 struct gs_gen;
 
-/* A generator for spec under seed.  NULL when out of memory. */
+/* Free the classes' tenant names and weights that spec owns (genspec.h)
+ * and set them NULL; NULL-safe. */
+void gs_genspec_release(struct gs_genspec *spec);
+
+/* A generator for spec under seed (spec's tenant arrays must outlive it).
+ * NULL when out of memory. */
 struct gs_gen *gs_gen_new(const struct gs_genspec *spec, uint64_t seed);
 void gs_gen_free(struct gs_gen *g);
 /* Next job: 1 and *out filled, or 0 when the spec's limit is reached. */

@@ -18,6 +18,7 @@
 #include "../base/path.h"
 #include "../../traces/nodelist.h"
 #include "../../traces/queuelist.h"
+#include "../io/gen.h"
 #include "../io/jsoncheck.h"
 
 #include <errno.h>
@@ -498,9 +499,10 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
                                "trace; a generator spec needs "
                                "\"generate\"");
         }
-        *spec = sc->gen;
+        *spec = sc->gen;        /* the tenant arrays move to spec */
         *cat = sc->cat;
         *seed = sc->seed;
+        sc->gen = (struct gs_genspec){ 0 };
         gs_scenario_free(sc);
         return 0;
     }
@@ -533,9 +535,11 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
     if (rc == 0)
         rc = gs_sc_parse_generate(&c, root, "$", 1);
     if (rc == 0) {
-        *spec = s->gen;
+        *spec = s->gen;         /* the tenant arrays move to spec */
         *cat = s->cat;
         *seed = (uint64_t)sd;
+    } else {
+        gs_genspec_release(&s->gen);
     }
     cJSON_Delete(root);
     free(s->file);
@@ -558,6 +562,7 @@ void gs_scenario_free(struct gs_scenario *s)
     free(s->cloud.pool);
     free(s->tenants);
     free(s->parts);
+    gs_genspec_release(&s->gen);
     for (int i = 0; gs_builtin_sections[i]; i++)
         if (gs_builtin_sections[i]->free)
             gs_builtin_sections[i]->free(s);

@@ -37,7 +37,9 @@ void gs_scenario_free(struct gs_scenario *s);
  * "gpu_models" (added to cat) and "description"; or a whole scenario whose
  * workload is generated (its generator, catalog and seed are taken).  cat
  * comes in with the models to start from and leaves with the spec's.  0 or
- * a negative code with d filled (file:line:col, or the JSON path). */
+ * a negative code with d filled (file:line:col, or the JSON path).  spec
+ * is overwritten; on success its classes' tenant arrays are the caller's
+ * (gs_genspec_release, io/gen.h, or gs_scenario_free for a scenario's). */
 int gs_genspec_load(const char *file, struct gs_catalog *cat,
                     struct gs_genspec *spec, uint64_t *seed,
                     struct gs_diag *d);

@@ -163,7 +163,7 @@ static const struct gs_kt_key k_class[] = {
       "training)" },
     { .name = "tenants", .type = GS_KT_INT | GS_KT_ARR, .items = GS_KT_STR,
       .lo = 1, .hi = GS_GEN_MAX_NUMBERED, .maxlen = GS_TENANT_NAME - 1,
-      .max_items = GS_GEN_MAX_TENANTS, .desc = "tenant names, or a count N "
+      .max_items = GS_GEN_MAX_NUMBERED, .desc = "tenant names, or a count N "
       "for tenant1..tenantN" },
     { .name = "gpus", .type = GS_KT_NUM | GS_KT_OBJ, .obj = &t_gpus,
       .lo = 0, .hi = 100000, .schema = "\"anyOf\": [" GPU_COUNT ", "
@@ -179,7 +179,7 @@ static const struct gs_kt_key k_class[] = {
     GS_K_NUM("estimate_factor", 0, 1e6, 0, NULL, "the user's estimate as a "
              "multiple of the true duration"),
     { .name = "tenant_weights", .type = GS_KT_ARR, .items = GS_KT_NUM,
-      .lo = 0, .hi = 1e12, .max_items = GS_GEN_MAX_TENANTS,
+      .lo = 0, .hi = 1e12, .max_items = GS_GEN_MAX_NUMBERED,
       .desc = "weights of the tenants, one per tenant" },
     GS_K_OBJ("idle_profile", &t_idle, 0, "busy and idle phases"),
     GS_K_STR("mig_profile", GS_MIG_PROFILE_NAME - 1, 0, "the MIG profile a "
@@ -269,16 +269,19 @@ static int class_tenants(struct gs_sc *c, const cJSON *o, const char *p,
         k->ntenants = (int)t->valuedouble;
         k->numbered = 1;            /* tenant1 .. tenantN (gen.h) */
     } else if (cJSON_IsArray(t)) {
+        int n = cJSON_GetArraySize(t);
+        if (n > GS_GEN_MAX_NUMBERED)
+            return gs_sc_err(c, pp, "at most %d tenants (a run's limit)",
+                             GS_GEN_MAX_NUMBERED);
+        if (n > 0 && (k->tenants = calloc((size_t)n,
+                                          sizeof *k->tenants)) == NULL)
+            return gs_sc_oom(c);
         for (const cJSON *e = t->child; e; e = e->next) {
             if (!cJSON_IsString(e) || !e->valuestring[0] ||
                 strlen(e->valuestring) >= GS_TENANT_NAME)
                 return gs_sc_err(c, pp, "expected tenant names (non-empty "
                                  "strings under %d characters)",
                                  GS_TENANT_NAME);
-            if (k->ntenants == GS_GEN_MAX_TENANTS)
-                return gs_sc_err(c, pp, "at most %d tenants by name (a "
-                                 "number of tenants, \"tenants\": N, has no "
-                                 "such limit)", GS_GEN_MAX_TENANTS);
             snprintf(k->tenants[k->ntenants++], GS_TENANT_NAME, "%s",
                      e->valuestring);
         }
@@ -289,13 +292,13 @@ static int class_tenants(struct gs_sc *c, const cJSON *o, const char *p,
     if (tw == NULL)
         return 0;
     gs_sc_sub(pp, sizeof pp, p, "tenant_weights");
-    if (k->ntenants > GS_GEN_MAX_TENANTS)
-        return gs_sc_err(c, pp, "weights for at most %d tenants (this class "
-                         "has %d)", GS_GEN_MAX_TENANTS, k->ntenants);
     if (!cJSON_IsArray(tw) || k->ntenants == 0 ||
         cJSON_GetArraySize(tw) != k->ntenants)
         return gs_sc_err(c, pp, "expected an array of weights, one per "
                          "tenant (%d)", k->ntenants);
+    if ((k->tenant_w = calloc((size_t)k->ntenants,
+                              sizeof *k->tenant_w)) == NULL)
+        return gs_sc_oom(c);
     double sum = 0;
     int i = 0;
     for (const cJSON *e = tw->child; e; e = e->next, i++) {

@@ -13,7 +13,6 @@
 
 #define GS_GEN_MAX_VALUES 32
 #define GS_GEN_MAX_CLASSES 16
-#define GS_GEN_MAX_TENANTS 64            /* tenants named in a list */
 #define GS_GEN_MAX_NUMBERED (1 << 24)   /* "tenants": N, a run's limit */
 #define GS_GEN_MAX_POINTS 65            /* empirical quantile points */
 #define GS_GEN_MAX_BURST 4              /* MMPP states */
@@ -40,12 +39,14 @@ struct gs_genclass {
     int tier;
     int ntenants;
     /* numbered ("tenants": N): the names are tenant1 .. tenantN, made as
-     * jobs are drawn (any N up to GS_GEN_MAX_NUMBERED), and tenants[] is
-     * unused; otherwise tenants[] holds the names listed (at most
-     * GS_GEN_MAX_TENANTS).  tenant_w only with at most that many. */
+     * jobs are drawn, and tenants is NULL; otherwise tenants holds the
+     * names listed.  Either way any N up to GS_GEN_MAX_NUMBERED (a run's
+     * limit).  tenant_w: one weight per tenant, or NULL (uniform).  The
+     * two arrays belong to the spec (io/gen.h: gs_genspec_release frees
+     * them; a struct copy shares them). */
     int numbered;
-    char tenants[GS_GEN_MAX_TENANTS][GS_TENANT_NAME];
-    double tenant_w[GS_GEN_MAX_TENANTS];    /* all 0: uniform */
+    char (*tenants)[GS_TENANT_NAME];
+    double *tenant_w;
     int nvalues;
     double gpus[GS_GEN_MAX_VALUES];     /* < 1: fraction of a GPU */
     double gpu_w[GS_GEN_MAX_VALUES];
