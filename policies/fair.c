@@ -90,6 +90,9 @@ struct ten {
     double gpus, mem;           /* held now */
     int *grp;                   /* its groups of window jobs */
     long ngrp, capgrp;
+    int *ne;                    /* those with a job now (a group's nepos
+                                   is its slot, -1 when empty) */
+    long nne, capne;
     int nlive;                  /* its groups in their shapes' heaps */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
@@ -188,7 +191,7 @@ struct fair {
     /* The owner groups: those with a window job that keeps its tenant
      * within its guarantee (within()), in no order, so that owners() looks
      * at them and not at every group; olpos is each group's slot, -1 out. */
-    int *ol, *olpos;
+    int *ol, *olpos, *nepos;
     long nol, capol, capolpos;
 };
 
@@ -285,6 +288,7 @@ static void fair_free(void *state)
     struct fair *s = state;
     for (int t = 0; t < s->nt; t++) {
         free(s->t[t].grp);
+        free(s->t[t].ne);
     }
     free(s->t);
     gs_jgroups_free(&s->gs);
@@ -310,6 +314,7 @@ static void fair_free(void *state)
     free(s->gsh);
     free(s->ol);
     free(s->olpos);
+    free(s->nepos);
     free(s);
 }
 
@@ -456,8 +461,21 @@ static int strict_ok(const struct fair *s, int t, int g)
 static void gfix(struct fair *s, int t, int g)
 {
     struct ten *x = &s->t[t];
-    int in = gs_jgroup_size(&s->gs.g[g]) > 0 && !s->gs.g[g].mark &&
-             strict_ok(s, t, g);
+    int ne = gs_jgroup_size(&s->gs.g[g]) > 0;
+    if (ne != (s->nepos[g] >= 0)) {
+        if (ne) {
+            if (x->nne == x->capne)
+                x->ne = gs_grow(x->ne, &x->capne, x->nne + 1, sizeof *x->ne);
+            s->nepos[g] = (int)x->nne;
+            x->ne[x->nne++] = g;
+        } else {
+            int last = x->ne[--x->nne];
+            x->ne[s->nepos[g]] = last;
+            s->nepos[last] = s->nepos[g];
+            s->nepos[g] = -1;
+        }
+    }
+    int in = ne && !s->gs.g[g].mark && strict_ok(s, t, g);
     if (in != (s->gs.g[g].pos >= 0)) {
         if (in && x->nlive == 0)
             x->key = dom_share(s, t);   /* it joins at its share */
@@ -481,10 +499,8 @@ static void ten_fix(struct fair *s, int t)
         moved = k != x->key;
         x->key = k;
     }
-    for (long i = 0; i < x->ngrp; i++) {
-        int g = x->grp[i];
-        if (gs_jgroup_size(&s->gs.g[g]) == 0)
-            continue;
+    for (long i = 0; i < x->nne; i++) {    /* gfix keeps them non-empty */
+        int g = x->ne[i];
         if (moved && s->gs.g[g].pos >= 0) {
             struct shape *p = &s->sh[s->gsh[g]];
             sh_up(s, p, s->gs.g[g].pos);
@@ -790,10 +806,13 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
+    long cap2 = cap;
     s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
+    s->nepos = gs_grow(s->nepos, &cap2, g + 1, sizeof *s->nepos);
     s->capolpos = cap;
     s->gsh[g] = k;
     s->olpos[g] = -1;
+    s->nepos[g] = -1;
 }
 
 /* Has group g's shape missed since capacity last came back (so that its
@@ -1026,20 +1045,25 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
     while (s->nom > 0) {
         int g = om_pop(s);
         struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
-        int changed = owner_try(s, sim, f, j);
-        if (gs_jgroup_head(&s->gs.g[g]) == j)      /* still waiting */
-            hold(s, g, j);
-        if (changed)
-            revive(s, j);
-        if (gs_jgroup_size(&s->gs.g[g]) == 0)
-            continue;
-        if (changed) {
-            om_push(s, g);
-        } else {
+        /* Its shape missed earlier in this pass (or since capacity came
+         * back) and no reclaim can follow: trying it would change nothing. */
+        int changed = (s->reclaim && s->nlender > 0) ||
+                      !shape_missed(s, sim, g)
+                          ? owner_try(s, sim, f, j) : 0;
+        if (!changed) {
+            /* set aside with j still its first job: revive() takes j (and
+             * whatever else came before the job that changed something)
+             * out of it, as passed over, before the group comes back */
             if (s->nod == s->capod)
                 s->od = gs_grow(s->od, &s->capod, s->nod + 1, sizeof *s->od);
             s->od[s->nod++] = g;
+            continue;
         }
+        if (gs_jgroup_head(&s->gs.g[g]) == j)      /* still waiting */
+            hold(s, g, j);
+        revive(s, j);
+        if (gs_jgroup_size(&s->gs.g[g]) > 0)
+            om_push(s, g);
     }
     /* back into their groups, in the order they came out */
     for (long i = 0; i < s->noh; i++) {
