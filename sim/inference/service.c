@@ -225,10 +225,17 @@ static void set_state(struct svc *sv, struct rep *r, int st)
     }
 }
 
+/* The ceiling millisecond of t s (a hair below counts as at it).  The
+ * ceiling by truncation, without a libm call per happening: for the
+ * times there are (x >= -1e-6) it is ceil's value, but for the sign of a
+ * zero the integer does not keep. */
 static gs_time ceil_ms(double t)
 {
-    double ms = ceil(t * 1000.0 - 1e-6);
-    return ms > 9.0e15 ? GS_TIME_MAX / 2 : (gs_time)ms;
+    double x = t * 1000.0 - 1e-6;
+    if (!(x <= 9.0e15))
+        return GS_TIME_MAX / 2;
+    gs_time ms = (gs_time)x;
+    return (double)ms < x ? ms + 1 : ms;
 }
 
 /* Hold the simulation's event at the earliest happening (or autoscaler

@@ -265,9 +265,23 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     for (int i = 0; i < rank; i++)
         n *= dims[i];
     hid_t ds = dset_create(w, loc, name, t, rank, dims);
-    if (ds >= 0 && n > 0 &&
-        H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    /* HDF5 clears a type-conversion buffer of 1 MB for every write that
+     * converts (compounds, strings): a small dataset's own size does
+     * (four times it covers a file type larger than memory's, as a
+     * variable-length string's; the buffer's size changes no byte) */
+    size_t need = (size_t)n * H5Tget_size(t) * 4;
+    hid_t dx = H5P_DEFAULT;
+    if (need < (1u << 20) && (dx = H5Pcreate(H5P_DATASET_XFER)) >= 0 &&
+        H5Pset_buffer(dx, need > 4096 ? need : 4096, NULL, NULL) < 0) {
+        H5Pclose(dx);
+        dx = H5P_DEFAULT;
+    }
+    if (dx < 0)
+        dx = H5P_DEFAULT;
+    if (ds >= 0 && n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, dx, data) < 0)
         fail(w, name);
+    if (dx != H5P_DEFAULT)
+        H5Pclose(dx);
     dset_close(w, ds, name, t);
 }
 
