@@ -298,8 +298,12 @@ static void util_of(const struct gs_llm_perf *p, const struct gs_llm_work *w,
     *uc = *um = 0;
     if (!(dur > 0))
         return;
-    *uc = fmin(1.0, w->flops / (p->hw.tflops * 1e12 * dur));
-    *um = fmin(1.0, w->bytes / (p->hw.bw_gbs * 1e9 * dur));
+    /* fmin(1, x) for the x there are (>= 0, or NaN: 1), without a call
+     * per iteration */
+    double c = w->flops / (p->hw.tflops * 1e12 * dur);
+    double m = w->bytes / (p->hw.bw_gbs * 1e9 * dur);
+    *uc = c < 1.0 ? c : 1.0;
+    *um = m < 1.0 ? m : 1.0;
 }
 
 void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
