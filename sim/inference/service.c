@@ -225,10 +225,17 @@ static void set_state(struct svc *sv, struct rep *r, int st)
     }
 }
 
+/* The ceiling millisecond of t s (a hair below counts as at it).  The
+ * ceiling by truncation, without a libm call per happening: for the
+ * times there are (x >= -1e-6) it is ceil's value, but for the sign of a
+ * zero the integer does not keep. */
 static gs_time ceil_ms(double t)
 {
-    double ms = ceil(t * 1000.0 - 1e-6);
-    return ms > 9.0e15 ? GS_TIME_MAX / 2 : (gs_time)ms;
+    double x = t * 1000.0 - 1e-6;
+    if (!(x <= 9.0e15))
+        return GS_TIME_MAX / 2;
+    gs_time ms = (gs_time)x;
+    return (double)ms < x ? ms + 1 : ms;
 }
 
 /* Hold the simulation's event at the earliest happening (or autoscaler
@@ -446,6 +453,15 @@ static void kick(struct svc *sv, struct rep *r, double t)
     if (d > 0) {
         r->busy = 1;
         hpush(sv, t + d, H_ITER, r->id, r->gen);
+        /* what its end will read of a request it finishes: in a busy
+         * simulation, out of the cache by then */
+        int64_t q = gs_llm_engine_next_done(r->e);
+        if (q >= 0 && q < sv->nreq) {
+            __builtin_prefetch(&sv->req[q]);
+            __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
+                               - 1);
+            __builtin_prefetch(&sv->lk[q]);
+        }
     }
 }
 
