@@ -69,9 +69,10 @@
  * group keeps its running share per request (acc), and a request holds
  * its energy less acc while it is in the group.
  *
- * Files.  This one runs the services; svcsum.c computes the measures at the
- * end; svcout.c writes them out; svcmodel.c holds the model's table of
- * hooks; svcint.h is the state they share. */
+ * Files.  This one runs the services; svcseries.c integrates them between
+ * the clock's moves and samples their time series; svcsum.c computes the
+ * measures at the end; svcout.c writes them out; svcmodel.c holds the
+ * model's table of hooks; svcint.h is the state they share. */
 #include "svcint.h"
 #include "../../traces/llmreq.h"
 #include "../base/bigmem.h"
@@ -1184,94 +1185,6 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
     }
     sv->kicked = 1;             /* reroute and reconcile in our own event */
     wake(sv);
-}
-
-static void sample(struct svc *sv, gs_time t)
-{
-    if (sv->nser == sv->capser) {
-        long cap = sv->capser ? sv->capser * 2 : 256;
-        double *a = realloc(sv->ser_t, (size_t)cap * sizeof *a);
-        GS_OOM_IF(a == NULL);
-        sv->ser_t = a;
-        double *b = realloc(sv->ser, (size_t)cap * GS_NSVCOLS * sizeof *b);
-        GS_OOM_IF(b == NULL);
-        sv->ser = b;
-        sv->capser = cap;
-    }
-    double *row = sv->ser + sv->nser * GS_NSVCOLS;
-    memset(row, 0, GS_NSVCOLS * sizeof *row);
-    int up = 0;
-    double kv = 0, fb = 0;
-    for (int p = 0; p < sv->npools; p++)
-        row[GS_SVC_QUEUE] += (double)sv->pool[p].qlen;
-    for (int i = 0; i < sv->nrep; i++) {
-        struct rep *r = sv->rep[i];
-        if (r->state == RS_UP) {
-            struct gs_llm_stats st;
-            gs_llm_engine_stats(r->e, &st);
-            up++;
-            row[GS_SVC_QUEUE] += st.waiting;
-            row[GS_SVC_RUNNING] += st.running;
-            kv += st.blocks_total > 0 ? (double)st.blocks_used /
-                                        (double)st.blocks_total : 0;
-            const struct gs_llm_engine_cfg *ec = &sv->pool[r->pool].ecfg;
-            double blk = gs_llm_arch_kv_bytes_per_token(&ec->arch) *
-                         ec->block_size / r->gpus;
-            fb += r->fb_base_mib + (double)st.blocks_used * blk /
-                                   (1024.0 * 1024.0);
-        } else if (r->state == RS_WAIT || r->state == RS_LOAD) {
-            row[GS_SVC_STARTING] += 1;
-        }
-    }
-    row[GS_SVC_REPLICAS] = up;
-    row[GS_SVC_KV] = up ? kv / up : 0;
-    row[GS_SVC_FB_USED] = up ? fb / up : 0;
-    double dup = sv->up_total - sv->last_up;
-    double util = dup > 0 ? (sv->busy_total - sv->last_busy) / dup : 0;
-    if (util > 1)
-        util = 1;
-    row[GS_SVC_GPU_UTIL] = 100.0 * util;
-    double de = sv->energy_j - sv->last_energy;
-    row[GS_SVC_POWER] = dup > 0 ? de / dup : 0;
-    double span = sv->nser > 0 ? (double)(t - (gs_time)(sv->ser_t[sv->nser - 1] *
-                                                         1000.0)) / 1000.0
-                               : (double)sv->step / 1000.0;
-    row[GS_SVC_RATE] = span > 0 ? (double)(sv->nreq - sv->last_arrived) / span
-                                : 0;
-    sv->last_up = sv->up_total;
-    sv->last_busy = sv->busy_total;
-    sv->last_energy = sv->energy_j;
-    sv->last_arrived = sv->nreq;
-    sv->ser_t[sv->nser++] = (double)t / 1000.0;
-}
-
-void gs_svc_advance_hook(void *st, gs_time t)
-{
-    struct svmodel *m = st;
-    for (int i = 0; i < m->n; i++) {
-        struct svc *sv = &m->sv[i];
-        if (t <= sv->last_adv)
-            continue;
-        int gpus = sv->up_gpus, n = sv->up_n;
-        while (sv->next_sample <= t) {
-            /* integrate up to the sample, then take it */
-            gs_time ts = sv->next_sample;
-            double dt = (double)(ts - sv->last_adv) / 1000.0;
-            sv->up_total += dt * gpus;
-            sv->energy_j += dt * sv->idle_w;
-            sv->rep_ms += dt * 1000.0 * n;
-            sv->last_adv = ts;
-            sample(sv, ts);
-            sv->next_sample += sv->step;
-        }
-        if (n > sv->rep_max)
-            sv->rep_max = n;
-        double dt = (double)(t - sv->last_adv) / 1000.0;
-        sv->up_total += dt * gpus;
-        sv->energy_j += dt * sv->idle_w;
-        sv->rep_ms += dt * 1000.0 * n;
-        sv->last_adv = t;
-    }
 }
 
 int gs_svc_alive_hook(const void *st)

@@ -1,8 +1,9 @@
 /* svcint.h -- what the files of the service model share: its state
  * (struct svmodel: the services, their replicas, queues, requests and
  * series) and the calls between them.  service.c runs the services;
- * svcsum.c summarizes them at the end; svcmodel.c is the model's table of
- * hooks (model.h), naming service.c's, svcsum.c's and svcout.c's.  Nothing
+ * svcseries.c keeps their integrals and time series; svcsum.c summarizes
+ * them at the end; svcmodel.c is the model's table of hooks (model.h),
+ * naming service.c's, svcseries.c's, svcsum.c's and svcout.c's.  Nothing
  * outside sim/inference/ includes it; service.h is the public door and
  * service.c's essay explains the model. */
 #ifndef GS_SVCINT_H
@@ -172,7 +173,8 @@ struct svmodel {
     struct gs_infsum all;       /* all services together, at the end */
 };
 
-/* service.c: the model's hooks (model.h) that run the services. */
+/* service.c: the model's hooks (model.h) that run the services
+ * (svcseries.c: gs_svc_advance_hook, the integrals and time series). */
 int gs_svc_build_hook(struct gs_sim *s, const struct gs_scenario *sc,
                       struct gs_fleet *f, struct gs_metrics *mt,
                       uint64_t seed, void **st, struct gs_diag *d);
