@@ -195,8 +195,7 @@ static void test_stray_write(void)
 
 static void test_sigterm(void)
 {
-    char *bin = realpath(getenv("GPUSIM") ? getenv("GPUSIM") : "./gpusim",
-                         NULL);
+    char *bin = realpath(gs_test_gpusim(), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
     pid_t pid = fork();
     if (pid == 0) {
