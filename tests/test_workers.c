@@ -521,9 +521,11 @@ static CU_TestInfo tests[] = {
 
 int main(void)
 {
+    gs_test_find_gpusim();      /* GS_PLUGIN_DIR: make test's, or ours */
     const char *pd = getenv("GS_PLUGIN_DIR");
     if ((dir = gs_hostile_dir()) == NULL || pd == NULL) {
-        printf("GS_PLUGIN_DIR unset: run through make test\n");
+        printf("GS_PLUGIN_DIR unset and no plugins/ beside tests/: run "
+               "through make test\n");
         return 2;
     }
     char *rel = NULL, *tp = NULL;
