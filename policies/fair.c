@@ -158,6 +158,8 @@ struct fair {
      * whole GPU there, so they fit), their GPUs in node_rv[n], the nodes
      * with any in vn; a job's pslot holds its index in its node's list. */
     struct gs_job **vic;
+    int *vkey;                  /* beside vic: tenant << 8 | GPUs, so that
+                                   the search reads no job */
     int *nvic, *node_rv;
     struct gs_bitidx vn;
     struct gs_job **vict;       /* scratch: victims on one node */
@@ -272,6 +274,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
             maxgpn = f->pools[i].s.gpn;
     s->pe = calloc((size_t)f->npools + 1, 1);
     s->vic = calloc((size_t)f->ngpus + 1, sizeof *s->vic);
+    s->vkey = calloc((size_t)f->ngpus + 1, sizeof *s->vkey);
     s->nvic = calloc((size_t)f->nnodes + 1, sizeof *s->nvic);
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
@@ -279,7 +282,8 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
-    if (all != NULL && s->pe != NULL && s->vic != NULL && s->nvic != NULL &&
+    if (all != NULL && s->pe != NULL && s->vic != NULL && s->vkey != NULL &&
+        s->nvic != NULL &&
         s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL &&
         gs_bitidx_init(&s->vn, f->nnodes) == 0) {
         for (int i = 0; i < f->npools; i++)
@@ -290,6 +294,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (fw < 0) {
         free(s->pe);
         free(s->vic);
+        free(s->vkey);
         free(s->nvic);
         free(s->node_rv);
         free(s->vict);
@@ -324,6 +329,7 @@ static void fair_free(void *state)
     free(s->maxg);
     free(s->maxg_at);
     free(s->vic);
+    free(s->vkey);
     free(s->nvic);
     free(s->node_rv);
     gs_bitidx_free(&s->vn);
@@ -560,6 +566,34 @@ static void rmiss_start(struct fair *s, const struct gs_fleet *f,
         s->rm[k].valid = 0;
 }
 
+/* Would a placement of j anywhere miss for want of GPUs?  Only a
+ * necessary condition of a fit, for whole GPUs on one node of plain pools
+ * (backfill.c's may_fit): some open node of a pool j may use must have
+ * that many GPUs fully free, whatever the placer -- the pool counts its
+ * open nodes by fully free GPUs.  Not under gang spreading (the core then
+ * spreads a job's GPUs over nodes), and only when misses repeat: the miss
+ * it spares would have changed nothing. */
+static int sure_miss(struct gs_sim *sim, const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int g = j->need.gpus;
+    if (g <= 0 || !gs_sim_misses_repeat(sim) ||
+        gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD)
+        return 0;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (!gs_fleet_pool_eligible(f, p, &j->need) ||
+            !gs_sim_pool_ok(sim, p, j))
+            continue;
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+            return 0;
+        for (int v = g; v <= pl->s.gpn; v++)
+            if (pl->ncount[v] > 0)
+                return 0;
+    }
+    return 1;
+}
+
 /* Start j (anywhere, or within r) and book it to its tenant: 0, -1 when
  * the placement missed, -2 when the strict rule forbids it. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
@@ -575,7 +609,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         over = g;
     if (!j->preemptible && over > EPS && s->np_over + over > s->unreserved + EPS)
         return -2;              /* strict: never borrow what others own */
-    if (gs_sim_try_start(sim, j, r, nr) < 0)
+    if ((r == NULL && sure_miss(sim, j)) || gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
         gs_jwin_leave(&s->win, j);
@@ -590,8 +624,9 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
         int n = j->alloc.one.node;
-        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
-        l[s->nvic[n]] = j;
+        int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
+        s->vic[g0 + s->nvic[n]] = j;
+        s->vkey[g0 + s->nvic[n]] = j->tenant << 8 | j->need.gpus;
         j->pslot |= F_VIC | (long)s->nvic[n] << 8 | (long)n << 16;
         if (s->nvic[n]++ == 0)
             gs_bitidx_set(&s->vn, n);
@@ -635,12 +670,14 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     j->pnode.time = 0;
     if (j->pslot & F_VIC) {     /* swap-remove from its node's list */
         int n = (int)(j->pslot >> 16);  /* its alloc is gone by now */
-        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
+        int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
+        struct gs_job **l = s->vic + g0;
         long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
         if (i != last) {
             l[i] = l[last];
+            s->vkey[g0 + i] = s->vkey[g0 + last];
             l[i]->pslot = (l[i]->pslot & ~0xff00L) | i << 8;
         }
         if (last == 0)
@@ -714,17 +751,20 @@ static int max_loss(struct fair *s, int t, int o)
 }
 
 /* What node n could give back to an owner of tenant o: its victims whose
- * tenant can lose them, on a pool the owner may use (s->pe). */
+ * tenant can lose them, on a pool the owner may use (s->pe).  The search
+ * comes before any preemption, so a tenant's margin now is max_loss's. */
 static int node_reclaimable(struct fair *s, const struct gs_fleet *f, int n,
                             int o)
 {
     if (!s->pe[f->nodes[n].pool])
         return 0;
-    struct gs_job *const *l = s->vic + f->nodes[n].gpu0;
+    const int *k = s->vkey + f->nodes[n].gpu0;
     int r = 0;
-    for (int i = 0; i < s->nvic[n]; i++)
-        if (l[i]->need.gpus <= max_loss(s, l[i]->tenant, o))
-            r += l[i]->need.gpus;
+    for (int i = 0; i < s->nvic[n]; i++) {
+        int t = k[i] >> 8, g = k[i] & 0xff;
+        if (t != o && g <= s->t[t].margin)
+            r += g;
+    }
     return r;
 }
 
