@@ -159,9 +159,15 @@ void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
  * terms of gs_llm_perf_time and gs_llm_perf_work that depend on the batch
  * only through its tokens (the layer's operators, the embedding, the final
  * norm) or the sequences it samples (the LM head).  Direct-mapped: a count
- * has one slot, and another count found there is replaced.  Zeroed memory
- * is an empty memo (no batch has 0 tokens; a head of 0 is not looked up). */
-#define GS_LLM_MEMO 256
+ * has one slot (the count modulo the slots, a power of two), and another
+ * count found there is replaced.  Zeroed slots are empty (no batch has 0
+ * tokens; a head of 0 is not looked up).  Sized by gs_llm_memo_new to hold
+ * every count an engine of that token budget and sequence cap forms (the
+ * budget bounds a chunked iteration's tokens, the cap its sampled
+ * sequences), so that after its first iterations an engine finds nearly
+ * every count; engines of identical performance may share one
+ * (gs_llm_engine_share_memo), which then fills once for all of them. */
+#define GS_LLM_MEMO 256         /* the least slots of either table */
 struct gs_llm_memo_tok {
     double tok, layer, emb, norm;   /* the count; seconds */
     double wf, wb, emb_b, norm_b;   /* layer FLOPs, bytes; tail bytes */
@@ -170,9 +176,18 @@ struct gs_llm_memo_head {
     double n, t, f, b;              /* sequences; seconds, FLOPs, bytes */
 };
 struct gs_llm_memo {
-    struct gs_llm_memo_tok tok[GS_LLM_MEMO];
-    struct gs_llm_memo_head head[GS_LLM_MEMO];
+    unsigned long ntok, nhead;      /* slots of each table (powers of 2) */
+    int refs;                       /* engines that use it */
+    struct gs_llm_memo_tok *tok;
+    struct gs_llm_memo_head *head;
+    void *raw;                      /* the block both tables are in */
 };
+/* An empty memo for iterations of up to max_tokens tokens and max_seqs
+ * sampled sequences (each table at least GS_LLM_MEMO slots; larger counts
+ * still work, sharing slots), one reference held; NULL when out of
+ * memory.  gs_llm_memo_free drops a reference and frees it with the last. */
+struct gs_llm_memo *gs_llm_memo_new(int max_tokens, int max_seqs);
+void gs_llm_memo_free(struct gs_llm_memo *m);
 /* gs_llm_perf_time of b, with gs_llm_perf_util's *uc and *um, through the
  * memo m: the same doubles, to the bit, as the two calls give. */
 double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
@@ -296,5 +311,11 @@ void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s);
 const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e);
+/* e takes with's memo of iteration costs when both compute them alike
+ * (identical performance figures and memo sizes): 1, else 0 and e keeps
+ * its own.  The memo holds exact values, so sharing changes no result,
+ * only how often a count is computed. */
+int gs_llm_engine_share_memo(struct gs_llm_engine *e,
+                             const struct gs_llm_engine *with);
 
 #endif

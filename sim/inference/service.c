@@ -1116,6 +1116,11 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
         pl->perf = *gs_llm_engine_perf(r->e);
         pl->have_perf = 1;
     }
+    /* the pool's replicas alike share one memo of iteration costs */
+    for (int i = 0; i < sv->nrep; i++)
+        if (sv->rep[i] != r && sv->rep[i]->e && sv->rep[i]->pool == r->pool
+            && gs_llm_engine_share_memo(r->e, sv->rep[i]->e))
+            break;
     r->gpus = pl->cfg.tp;
     double wgpu = gs_llm_arch_weight_bytes(&ec.arch) / pl->cfg.tp;
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
