@@ -670,15 +670,22 @@ static void test_shared_memo(void)
     struct gs_llm_engine_cfg c = cfg_blocks(400, &mem);
     c.max_batched_tokens = 2048;
     c.max_seqs = 64;
-    struct gs_llm_engine *warm, *other, *slow;
+    struct gs_llm_engine *warm, *other, *slow, *wide;
     CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &warm, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &other, NULL), 0);
-    struct gs_llm_engine_cfg cs = c;
+    struct gs_llm_engine_cfg cl = c;
+    cl.memo = gs_llm_engine_memo(warm);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cl, &other, NULL), 0);
+    CU_ASSERT_PTR_EQUAL(gs_llm_engine_memo(other), gs_llm_engine_memo(warm));
+    struct gs_llm_engine_cfg cs = cl;
     cs.hw.tflops *= 0.9;            /* a power-capped GPU: other figures */
     CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cs, &slow, NULL), 0);
-    CU_ASSERT_EQUAL(gs_llm_engine_share_memo(slow, warm), 0);
-    CU_ASSERT_EQUAL(gs_llm_engine_share_memo(other, warm), 1);
-    CU_ASSERT_EQUAL(gs_llm_engine_share_memo(other, warm), 1);
+    CU_ASSERT_PTR_NOT_EQUAL(gs_llm_engine_memo(slow),
+                            gs_llm_engine_memo(warm));
+    cs = cl;
+    cs.max_batched_tokens = 8192;   /* another budget: another size */
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cs, &wide, NULL), 0);
+    CU_ASSERT_PTR_NOT_EQUAL(gs_llm_engine_memo(wide),
+                            gs_llm_engine_memo(warm));
     /* warm's memo fills over a run of warm's own */
     enum { N = 400 };
     static struct gs_llm_req q[N];
@@ -706,6 +713,7 @@ static void test_shared_memo(void)
     gs_llm_engine_free(other);
     gs_llm_engine_free(fresh);
     gs_llm_engine_free(slow);
+    gs_llm_engine_free(wide);
 }
 
 static void test_accounting_and_determinism(void)

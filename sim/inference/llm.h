@@ -165,8 +165,8 @@ void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
  * every count an engine of that token budget and sequence cap forms (the
  * budget bounds a chunked iteration's tokens, the cap its sampled
  * sequences), so that after its first iterations an engine finds nearly
- * every count; engines of identical performance may share one
- * (gs_llm_engine_share_memo), which then fills once for all of them. */
+ * every count; engines of identical performance figures may share one
+ * (gs_llm_engine_cfg.memo), which then fills once for all of them. */
 #define GS_LLM_MEMO 256         /* the least slots of either table */
 struct gs_llm_memo_tok {
     double tok, layer, emb, norm;   /* the count; seconds */
@@ -178,15 +178,20 @@ struct gs_llm_memo_head {
 struct gs_llm_memo {
     unsigned long ntok, nhead;      /* slots of each table (powers of 2) */
     int refs;                       /* engines that use it */
+    struct gs_llm_perf perf;        /* the figures it holds costs of */
     struct gs_llm_memo_tok *tok;
     struct gs_llm_memo_head *head;
     void *raw;                      /* the block both tables are in */
 };
-/* An empty memo for iterations of up to max_tokens tokens and max_seqs
- * sampled sequences (each table at least GS_LLM_MEMO slots; larger counts
- * still work, sharing slots), one reference held; NULL when out of
- * memory.  gs_llm_memo_free drops a reference and frees it with the last. */
-struct gs_llm_memo *gs_llm_memo_new(int max_tokens, int max_seqs);
+/* A memo for iterations of figures p of up to max_tokens tokens and
+ * max_seqs sampled sequences (each table at least GS_LLM_MEMO slots;
+ * larger counts still work, sharing slots): `like` with one more reference
+ * when it was made for the same figures (equal bytes) and sizes, else a
+ * new empty one holding one; NULL when out of memory.  gs_llm_memo_free
+ * drops a reference and frees the memo with the last. */
+struct gs_llm_memo *gs_llm_memo_get(struct gs_llm_memo *like,
+                                    const struct gs_llm_perf *p,
+                                    int max_tokens, int max_seqs);
 void gs_llm_memo_free(struct gs_llm_memo *m);
 /* gs_llm_perf_time of b, with gs_llm_perf_util's *uc and *um, through the
  * memo m: the same doubles, to the bit, as the two calls give. */
@@ -231,6 +236,10 @@ struct gs_llm_engine_cfg {
                              * (vLLM gpu_memory_utilization: 0.9) */
     double reserve_gb;      /* per GPU, for activations and CUDA graphs */
     int role;               /* enum gs_llm_role */
+    struct gs_llm_memo *memo;   /* another engine's memo of iteration costs
+                                 * (gs_llm_engine_memo) to share when it was
+                                 * made for the same figures and sizes;
+                                 * NULL, or one that differs: its own */
 };
 /* vLLM-like defaults for everything but arch and hw. */
 void gs_llm_engine_cfg_default(struct gs_llm_engine_cfg *c);
@@ -311,11 +320,12 @@ void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s);
 const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e);
-/* e takes with's memo of iteration costs when both compute them alike
- * (identical performance figures and memo sizes): 1, else 0 and e keeps
- * its own.  The memo holds exact values, so sharing changes no result,
- * only how often a count is computed. */
-int gs_llm_engine_share_memo(struct gs_llm_engine *e,
-                             const struct gs_llm_engine *with);
+/* The id of a request the iteration in flight finishes (the first whose
+ * last decode step it is), -1 when it finishes none or runs no decode
+ * step: a hint, for a caller to fetch that request's own records into the
+ * cache before the iteration ends. */
+int64_t gs_llm_engine_next_done(const struct gs_llm_engine *e);
+/* e's memo of iteration costs, to hand to another engine's cfg.memo. */
+struct gs_llm_memo *gs_llm_engine_memo(const struct gs_llm_engine *e);
 
 #endif
