@@ -327,7 +327,9 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
     e->free_head = -1;
     e->phase = calloc((size_t)e->bs, sizeof *e->phase);
-    e->memo = calloc(1, sizeof *e->memo);
+    e->memo = gs_llm_memo_get(c->memo, &perf, c->max_batched_tokens,
+                              c->max_seqs);
+    e->cfg.memo = NULL;
     long units = c->prefix_caching ? (long)nb / e->ub : 0;
     if (!e->phase || !e->memo || gs_llmkv_init(&e->kv, (long)nb, e->ub, units)) {
         gs_llm_engine_free(e);
@@ -349,7 +351,7 @@ void gs_llm_engine_free(struct gs_llm_engine *e)
     free(e->preempted);
     free(e->firsts);
     free(e->phase);
-    free(e->memo);
+    gs_llm_memo_free(e->memo);
     free(e->heap);
     gs_llmkv_release(&e->kv);
     free(e);
@@ -832,4 +834,9 @@ const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e)
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e)
 {
     return &e->perf;
+}
+
+struct gs_llm_memo *gs_llm_engine_memo(const struct gs_llm_engine *e)
+{
+    return e->memo;
 }
