@@ -320,6 +320,11 @@ void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s);
 const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e);
+/* The id of a request the iteration in flight finishes (the first whose
+ * last decode step it is), -1 when it finishes none or runs no decode
+ * step: a hint, for a caller to fetch that request's own records into the
+ * cache before the iteration ends. */
+int64_t gs_llm_engine_next_done(const struct gs_llm_engine *e);
 /* e's memo of iteration costs, to hand to another engine's cfg.memo. */
 struct gs_llm_memo *gs_llm_engine_memo(const struct gs_llm_engine *e);
 

@@ -453,6 +453,15 @@ static void kick(struct svc *sv, struct rep *r, double t)
     if (d > 0) {
         r->busy = 1;
         hpush(sv, t + d, H_ITER, r->id, r->gen);
+        /* what its end will read of a request it finishes: in a busy
+         * simulation, out of the cache by then */
+        int64_t q = gs_llm_engine_next_done(r->e);
+        if (q >= 0 && q < sv->nreq) {
+            __builtin_prefetch(&sv->req[q]);
+            __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
+                               - 1);
+            __builtin_prefetch(&sv->lk[q]);
+        }
     }
 }
 
