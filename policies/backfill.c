@@ -31,7 +31,7 @@
  * its nodes are down), only jobs that fit in the aggregate leftover start.
  *
  * Cost: running jobs sit in a heap keyed by estimated end, and the shadow
- * time visits only as many of them as it needs (gs_heap_walk).  The heap
+ * time visits only as many of them as it needs (gs_lheap_walk).  The heap
  * is staged (heap.h): while no head waits -- most of a run below full load
  * -- a start appends to an array and an end marks its slot, and only the
  * few long-lived jobs go through the heap proper.  The backfill
@@ -48,8 +48,24 @@
 
 enum { MODE_NONE, MODE_SINGLE, MODE_GANG };
 
+struct bent {
+    uint32_t rec;
+    gs_time est;
+    struct gs_job *j;
+};
+
+struct bclass {
+    struct gs_lvec e;           /* struct bent, by record index */
+    long dead;
+    long cur;                   /* the scan's place */
+    double g;                   /* GPUs a job asks */
+    char out[2];                /* the scan: a job that would outlive the
+                                   shadow time [1], or not [0], found no
+                                   room; so will the class's later ones */
+};
+
 struct bf {
-    struct gs_heap run;         /* running jobs by estimated end */
+    struct gs_lheap run;        /* running jobs by estimated end */
     long depth;
     /* Scratch for node-by-node reservations, sized to the fleet. */
     int npools, nnodes, ngpus;
@@ -69,21 +85,12 @@ struct bf {
                                    anywhere / off the reservation; -1 =
                                    not known since the last start */
     /* The scan's window (jobgroup.h): the head and the depth jobs after
-     * it, in classes of alike jobs (a jobgroup each), each an array by
-     * record index with the job's estimate (entries of jobs that left have
-     * j NULL).  A member's pslot is its class + 1. */
+     * it, in classes of alike jobs (a jobgroup each), each a counted
+     * vector (look.h) by record index with the job's estimate (entries of
+     * jobs that left have j NULL).  A member's pslot is its class + 1. */
     struct gs_jwin win;
     struct gs_jgroups shapes;
-    struct bclass {
-        struct bent { uint32_t rec; gs_time est; struct gs_job *j; } *e;
-        long n, cap, dead;
-        long cur;               /* the scan's place */
-        double g;               /* GPUs a job asks */
-        char out[2];            /* the scan: a job that would outlive the
-                                   shadow time [1], or not [0], found no
-                                   room; so will the class's later ones */
-    } *cls;
-    int ncls, capcls;
+    struct gs_lvec cls;         /* struct bclass */
     struct gs_sim *sim;
     int scanning;               /* no compaction while a scan runs */
     long started;               /* jobs this pass started */
@@ -93,10 +100,22 @@ struct bf {
     uint64_t qepoch;
 };
 
+/* Class k, or entry i of class c, as a hook names it (not counted: the
+ * scan reads them through gs_lvec_at). */
+static struct bclass *cls_of(const struct bf *b, long k)
+{
+    return gs_lvec_upd(&b->cls, k);
+}
+
+static struct bent *ent(const struct bclass *c, long i)
+{
+    return gs_lvec_upd(&c->e, i);
+}
+
 static void bf_free(void *state)
 {
     struct bf *b = state;
-    gs_heap_clear(&b->run);
+    gs_lheap_clear(&b->run);
     free(b->freed);
     free(b->gain);
     free(b->tgpu);
@@ -107,9 +126,9 @@ static void bf_free(void *state)
     free(b->resv);
     free(b->rextra);
     free(b->ranges);
-    for (int i = 0; i < b->ncls; i++)
-        free(b->cls[i].e);
-    free(b->cls);
+    for (long i = 0; i < gs_lvec_n(&b->cls); i++)
+        gs_lvec_free(&cls_of(b, i)->e);
+    gs_lvec_free(&b->cls);
     gs_jgroups_free(&b->shapes);
     free(b->most[0]);
     free(b->most[1]);
@@ -122,10 +141,10 @@ static double job_gpus(const struct gs_job *j);
 
 static long class_find(const struct bclass *c, uint32_t rec)
 {
-    long lo = 0, hi = c->n;
+    long lo = 0, hi = gs_lvec_n(&c->e);
     while (lo < hi) {
         long mid = (lo + hi) / 2;
-        if (c->e[mid].rec < rec)
+        if (ent(c, mid)->rec < rec)
             lo = mid + 1;
         else
             hi = mid;
@@ -135,11 +154,11 @@ static long class_find(const struct bclass *c, uint32_t rec)
 
 static void class_compact(struct bclass *c)
 {
-    long w = 0;
-    for (long i = 0; i < c->n; i++)
-        if (c->e[i].j)
-            c->e[w++] = c->e[i];
-    c->n = w;
+    long w = 0, n = gs_lvec_n(&c->e);
+    for (long i = 0; i < n; i++)
+        if (ent(c, i)->j)
+            *ent(c, w++) = *ent(c, i);
+    gs_lvec_setn(&c->e, w);
     c->dead = 0;
 }
 
@@ -147,49 +166,38 @@ static void win_add(void *ctx, struct gs_job *j)
 {
     struct bf *b = ctx;
     int k = gs_jgroups_of(&b->shapes, j);
-    while (k >= b->ncls) {
-        if (b->ncls == b->capcls) {
-            int cap = b->capcls ? b->capcls * 2 : 8;
-            struct bclass *c = realloc(b->cls, (size_t)cap * sizeof *c);
-            GS_OOM_IF(c == NULL);
-            b->cls = c;
-            b->capcls = cap;
-        }
-        b->cls[b->ncls++] = (struct bclass){ .g = job_gpus(j) };
+    while (k >= gs_lvec_n(&b->cls)) {
+        struct bclass *c = gs_lvec_push(&b->cls);
+        c->g = job_gpus(j);
+        gs_lvec_init(&c->e, b->sim, sizeof(struct bent));
     }
-    struct bclass *c = &b->cls[k];
+    struct bclass *c = cls_of(b, k);
     b->quiet = 0;
-    if (c->n == c->cap) {
-        if (c->dead > c->n / 2 && !b->scanning) {
-            class_compact(c);
-        } else {
-            long cap = c->cap ? c->cap * 2 : 64;
-            struct bent *e = realloc(c->e, (size_t)cap * sizeof *e);
-            GS_OOM_IF(e == NULL);
-            c->e = e;
-            c->cap = cap;
-        }
+    long n = gs_lvec_n(&c->e);
+    if (n == c->e.cap && c->dead > n / 2 && !b->scanning) {
+        class_compact(c);
+        n = gs_lvec_n(&c->e);
     }
-    long at = c->n > 0 && c->e[c->n - 1].rec > j->rec ? class_find(c, j->rec)
-                                                       : c->n;
-    memmove(&c->e[at + 1], &c->e[at], (size_t)(c->n - at) * sizeof *c->e);
-    c->e[at] = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
-    c->n++;
+    long at = n > 0 && ent(c, n - 1)->rec > j->rec ? class_find(c, j->rec)
+                                                   : n;
+    gs_lvec_setn(&c->e, n + 1);
+    memmove(ent(c, at + 1), ent(c, at), (size_t)(n - at) * sizeof(struct bent));
+    *ent(c, at) = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
     j->pslot = k + 1;
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct bf *b = ctx;
-    struct bclass *c = &b->cls[j->pslot - 1];
-    long at = class_find(c, j->rec);
-    while (at < c->n && c->e[at].j != j)   /* past its own gone entries */
+    struct bclass *c = cls_of(b, j->pslot - 1);
+    long at = class_find(c, j->rec), n = gs_lvec_n(&c->e);
+    while (at < n && ent(c, at)->j != j)   /* past its own gone entries */
         at++;
-    GS_ASSERT(at < c->n && c->e[at].rec == j->rec);
-    c->e[at].j = NULL;
+    GS_ASSERT(at < n && ent(c, at)->rec == j->rec);
+    ent(c, at)->j = NULL;
     c->dead++;
     j->pslot = 0;
-    if (!b->scanning && c->dead > 64 && c->dead > c->n / 2)
+    if (!b->scanning && c->dead > 64 && c->dead > n / 2)
         class_compact(c);
 }
 
@@ -200,8 +208,8 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
     struct bf *b = calloc(1, sizeof *b);
     if (b == NULL)
         return GS_ENOMEM;
-    gs_heap_init(&b->run);
-    if (gs_heap_stage(&b->run) < 0) {
+    gs_lheap_init(&b->run, sim);
+    if (gs_lheap_stage(&b->run) < 0) {
         free(b);
         return GS_ENOMEM;
     }
@@ -212,8 +220,9 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return rc;
     }
     b->win = (struct gs_jwin){ .depth = b->depth + 1, .add = win_add,
-                               .drop = win_drop, .ctx = b };
-    gs_jgroups_init(&b->shapes, 0);
+                               .drop = win_drop, .ctx = b, .sim = sim };
+    gs_jgroups_init(&b->shapes, sim, 0);
+    gs_lvec_init(&b->cls, sim, sizeof(struct bclass));
     b->sim = sim;
     b->npools = f->npools;
     b->nnodes = f->nnodes;
@@ -247,7 +256,7 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)sim;
     struct bf *b = state;
-    gs_heap_remove(&b->run, &j->pnode);
+    gs_lheap_remove(&b->run, &j->pnode);
     b->quiet = 0;
     if (why == GS_STOP_KILLED && j->state == GS_JOB_PENDING) {
         if (j->pslot > 0)
@@ -503,7 +512,7 @@ static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
             }
         }
     if (w.pool < 0)
-        GS_OOM_IF(gs_heap_walk(&b->run, node_visit, &w) < 0);
+        GS_OOM_IF(gs_lheap_walk(&b->run, node_visit, &w) < 0);
     b->nresv = 0;
     if (w.pool >= 0)
         pick_nodes(b, f, &w);
@@ -632,7 +641,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
-        gs_heap_push(&b->run, &j->pnode, j->est_end);
+        gs_lheap_push(&b->run, &j->pnode, j->est_end);
     forget_most(b);
     return 0;
 }
@@ -651,8 +660,8 @@ static int same_as_last(struct bf *b, struct gs_sim *sim, uint64_t epoch)
     if (!b->quiet || epoch != b->qepoch)
         return 0;
     gs_jwin_settle(&b->win, sim);       /* a job may join the window */
-    return b->quiet && (gs_heap_size(&b->run) == 0 ||
-                        gs_heap_top_time(&b->run) > gs_sim_now(sim));
+    return b->quiet && (gs_lheap_size(&b->run) == 0 ||
+                        gs_lheap_top_time(&b->run) > gs_sim_now(sim));
 }
 
 static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head);
@@ -690,7 +699,7 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
         if (sh.t != GS_TIME_MAX && sh.t < now)
             sh.t = now;
     } else if (sh.avail < sh.need - 1e-9) {
-        GS_OOM_IF(gs_heap_walk(&b->run, shadow_visit, &sh) < 0);
+        GS_OOM_IF(gs_lheap_walk(&b->run, shadow_visit, &sh) < 0);
     } else {
         sh.t = now;                 /* enough GPUs, but not on one node */
     }
@@ -705,32 +714,33 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
     gs_jwin_settle(&b->win, sim);
     b->scanning = 1;
     int repeat = gs_sim_misses_repeat(sim);
-    for (int c = 0; c < b->ncls; c++) {
-        b->cls[c].cur = 0;
-        b->cls[c].out[0] = b->cls[c].out[1] = 0;
+    long ncls = gs_lvec_n(&b->cls);
+    for (long c = 0; c < ncls; c++) {
+        cls_of(b, c)->cur = 0;
+        cls_of(b, c)->out[0] = cls_of(b, c)->out[1] = 0;
     }
-    long looked = 0;
     for (;;) {
         double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
         if (idle <= 0)
             break;
         const struct bent *je = NULL;
         struct bclass *jc = NULL;
-        for (int ci = 0; ci < b->ncls; ci++) {
-            struct bclass *c = &b->cls[ci];
+        for (long ci = 0; ci < ncls; ci++) {
+            struct bclass *c = gs_lvec_at(&b->cls, ci);
+            long n = gs_lvec_n(&c->e);
             if (c->g > idle + 1e-9 || (c->out[0] && c->out[1]))
-                c->cur = c->n;      /* nothing more of it starts */
+                c->cur = n;         /* nothing more of it starts */
             /* pass over the gone, the head, and the jobs of a kind
              * already known to find no room */
-            while (c->cur < c->n) {
-                const struct bent *e = &c->e[c->cur];
+            const struct bent *e = NULL;
+            for (; c->cur < n; c->cur++) {
+                e = gs_lvec_at(&c->e, c->cur);
                 if (e->j && e->j != head &&
                     !c->out[sh.t == GS_TIME_MAX || now + e->est > sh.t])
                     break;
-                c->cur++;
             }
-            if (c->cur < c->n && (je == NULL || c->e[c->cur].rec < je->rec)) {
-                je = &c->e[c->cur];
+            if (c->cur < n && (je == NULL || e->rec < je->rec)) {
+                je = e;
                 jc = c;
             }
         }
@@ -738,7 +748,6 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
             break;
         struct gs_job *j = je->j;
         jc->cur++;
-        looked++;
         double g = jc->g;
         int by_shadow = sh.t != GS_TIME_MAX && now + je->est <= sh.t;
         if (by_shadow) {
@@ -760,10 +769,10 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
             jc->out[!by_shadow] = 1;
     }
     b->scanning = 0;
-    for (int c = 0; c < b->ncls; c++)
-        if (b->cls[c].dead > 64 && b->cls[c].dead > b->cls[c].n / 2)
-            class_compact(&b->cls[c]);
-    gs_sim_examine(sim, looked + b->ncls);
+    for (long c = 0; c < ncls; c++)
+        if (cls_of(b, c)->dead > 64 &&
+            cls_of(b, c)->dead > gs_lvec_n(&cls_of(b, c)->e) / 2)
+            class_compact(cls_of(b, c));
 }
 
 const struct gs_policy_ops gs_policy_fifo_backfill = {
