@@ -641,7 +641,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
-        gs_lheap_push(&b->run, &j->pnode, j->est_end);
+        GS_OOM_IF(gs_lheap_push(&b->run, &j->pnode, j->est_end) < 0);
     forget_most(b);
     return 0;
 }
