@@ -661,6 +661,61 @@ static double run_mixed(int chunked, int prefix, long *pre, int *bad)
     return sum;
 }
 
+/* Engines alike share one memo of iteration costs, engines that differ
+ * do not, and a shared memo (filled by another engine's iterations)
+ * changes no result: the run is the same to the bit. */
+static void test_shared_memo(void)
+{
+    double mem;
+    struct gs_llm_engine_cfg c = cfg_blocks(400, &mem);
+    c.max_batched_tokens = 2048;
+    c.max_seqs = 64;
+    struct gs_llm_engine *warm, *other, *slow, *wide;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &warm, NULL), 0);
+    struct gs_llm_engine_cfg cl = c;
+    cl.memo = gs_llm_engine_memo(warm);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cl, &other, NULL), 0);
+    CU_ASSERT_PTR_EQUAL(gs_llm_engine_memo(other), gs_llm_engine_memo(warm));
+    struct gs_llm_engine_cfg cs = cl;
+    cs.hw.tflops *= 0.9;            /* a power-capped GPU: other figures */
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cs, &slow, NULL), 0);
+    CU_ASSERT_PTR_NOT_EQUAL(gs_llm_engine_memo(slow),
+                            gs_llm_engine_memo(warm));
+    cs = cl;
+    cs.max_batched_tokens = 8192;   /* another budget: another size */
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&cs, &wide, NULL), 0);
+    CU_ASSERT_PTR_NOT_EQUAL(gs_llm_engine_memo(wide),
+                            gs_llm_engine_memo(warm));
+    /* warm's memo fills over a run of warm's own */
+    enum { N = 400 };
+    static struct gs_llm_req q[N];
+    static struct rec r1[N], r2[N];
+    gsl_rng *g = gs_rng_stream(9, "memo");
+    double t = 0;
+    for (int i = 0; i < N; i++) {
+        t += gsl_ran_exponential(g, 0.02);
+        q[i] = (struct gs_llm_req){ .id = (uint64_t)i, .arrival = t,
+                .prompt = 1 + (int)gsl_rng_uniform_int(g, 2000),
+                .output = 1 + (int)gsl_rng_uniform_int(g, 300) };
+    }
+    struct log l1 = { .r = r1, .n = N }, l2 = { .r = r2, .n = N };
+    drive(warm, q, N, &l1);
+    gs_llm_engine_free(warm);       /* other still holds the memo */
+    struct gs_llm_engine *fresh;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_engine_new(&c, &fresh, NULL), 0);
+    memset(r1, 0, sizeof r1);
+    l1 = (struct log){ .r = r1, .n = N };
+    double a = drive(other, q, N, &l1), b = drive(fresh, q, N, &l2);
+    CU_ASSERT(memcmp(&a, &b, sizeof a) == 0);
+    CU_ASSERT(memcmp(r1, r2, sizeof r1) == 0);
+    CU_ASSERT_EQUAL(l1.npre, l2.npre);
+    gsl_rng_free(g);
+    gs_llm_engine_free(other);
+    gs_llm_engine_free(fresh);
+    gs_llm_engine_free(slow);
+    gs_llm_engine_free(wide);
+}
+
 static void test_accounting_and_determinism(void)
 {
     for (int chunked = 0; chunked < 2; chunked++)
@@ -938,6 +993,7 @@ static CU_TestInfo tests[] = {
     { "prefix cache evicts least recently used", test_prefix_lru },
     { "every request accounted, runs identical",
       test_accounting_and_determinism },
+    { "engines alike share an exact memo", test_shared_memo },
     { "random configurations: all accounted", test_random_configs },
     { "disaggregated prefill and decode", test_disaggregated },
     { "hand-off of one token finishes on arrival", test_handoff_one_token },

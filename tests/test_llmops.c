@@ -522,7 +522,8 @@ static void test_power_fit_recovers_shape(void)
 /* The engine's memo (gs_llm_perf_step) gives gs_llm_perf_time's and
  * gs_llm_perf_util's doubles to the bit, on every batch shape: prefill
  * chunks, decodes, both, no sampled sequence, a MoE layer, and counts that
- * share a slot (tok and tok + GS_LLM_MEMO replace each other). */
+ * share a slot (tok and tok + 512 replace each other in a memo of 512
+ * slots). */
 static void test_memo_is_exact(void)
 {
     struct gs_catalog cat;
@@ -532,8 +533,7 @@ static void test_memo_is_exact(void)
     static const char *models[] = { "llama3-8b", "llama3-70b",
                                     "mixtral-8x7b" };
     static const int tps[] = { 1, 8, 2 };
-    struct gs_llm_memo *m = calloc(1, sizeof *m);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    struct gs_llm_memo *m = NULL;
     uint64_t rs = 12345;
     long same = 0, n = 0;
     for (int k = 0; k < 3; k++) {
@@ -541,7 +541,10 @@ static void test_memo_is_exact(void)
         struct gs_llm_perf pf;
         CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find(models[k], &a, "$", NULL), 0);
         CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&pf, &a, &hw, tps[k], NULL), 0);
-        memset(m, 0, sizeof *m);
+        gs_llm_memo_free(m);
+        m = gs_llm_memo_get(NULL, &pf, 500, 200);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT(m->ntok == 512 && m->nhead == 256);
         for (int i = 0; i < 20000; i++, n++) {
             rs = rs * 6364136223846793005ULL + 1442695040888963407ULL;
             int kind = (int)(rs >> 60) % 3, dec = (int)(rs >> 33) % 300;
@@ -574,7 +577,7 @@ static void test_memo_is_exact(void)
     gs_llm_perf_init(&pf, &a, &hw, 1, NULL);
     CU_ASSERT_EQUAL(gs_llm_perf_step(&pf, m, &z, &vc, &vm), 0);
     CU_ASSERT(vc == 0 && vm == 0);
-    free(m);
+    gs_llm_memo_free(m);
 }
 
 static CU_TestInfo tests[] = {

@@ -97,6 +97,8 @@ struct etenant {
 /* What a model reported for the run in progress of a job it owns (an
  * inference replica): booked to the job's record when the run ends.  Few
  * such jobs run at once, so a list. */
+enum { OWN_HINTS = 64 };
+
 struct owned {
     uint32_t rec;
     double kwh, usd, g;
@@ -116,6 +118,7 @@ struct energy {
     struct etenant tier[GS_NTIERS];
     struct owned *own;          /* runs in progress of jobs a model owns */
     int nown, capown;
+    int own_at[OWN_HINTS];      /* by record: its last index in own */
     struct gs_energysum out;
 };
 
@@ -153,6 +156,8 @@ double gs_hourly_integral(const struct gs_hourly *h, double hours)
 
 double gs_hourly_at(const struct gs_hourly *h, double hours)
 {
+    if (h->n == 1)              /* a flat series (fmod gives 0 or -0) */
+        return h->v[0];
     double x = fmod(floor(hours), (double)h->n);
     if (x < 0)
         x += h->n;
@@ -219,9 +224,15 @@ static struct etenant *tenant(struct energy *e, int t)
  * absent). */
 static struct owned *owned(struct energy *e, const struct gs_job *j, int add)
 {
+    /* where the record was last found (entries move when one leaves) */
+    int *hint = &e->own_at[j->rec % OWN_HINTS];
+    if (*hint < e->nown && e->own[*hint].rec == j->rec)
+        return &e->own[*hint];
     for (int i = e->nown - 1; i >= 0; i--)
-        if (e->own[i].rec == j->rec)
+        if (e->own[i].rec == j->rec) {
+            *hint = i;
             return &e->own[i];
+        }
     if (!add)
         return NULL;
     if (e->nown == e->capown) {
@@ -231,6 +242,7 @@ static struct owned *owned(struct energy *e, const struct gs_job *j, int add)
         e->own = g;
         e->capown = n;
     }
+    e->own_at[j->rec % OWN_HINTS] = e->nown;
     struct owned *o = &e->own[e->nown++];
     *o = (struct owned){ j->rec, 0, 0, 0 };
     return o;

@@ -159,9 +159,15 @@ void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
  * terms of gs_llm_perf_time and gs_llm_perf_work that depend on the batch
  * only through its tokens (the layer's operators, the embedding, the final
  * norm) or the sequences it samples (the LM head).  Direct-mapped: a count
- * has one slot, and another count found there is replaced.  Zeroed memory
- * is an empty memo (no batch has 0 tokens; a head of 0 is not looked up). */
-#define GS_LLM_MEMO 256
+ * has one slot (the count modulo the slots, a power of two), and another
+ * count found there is replaced.  Zeroed slots are empty (no batch has 0
+ * tokens; a head of 0 is not looked up).  Sized by gs_llm_memo_new to hold
+ * every count an engine of that token budget and sequence cap forms (the
+ * budget bounds a chunked iteration's tokens, the cap its sampled
+ * sequences), so that after its first iterations an engine finds nearly
+ * every count; engines of identical performance figures may share one
+ * (gs_llm_engine_cfg.memo), which then fills once for all of them. */
+#define GS_LLM_MEMO 256         /* the least slots of either table */
 struct gs_llm_memo_tok {
     double tok, layer, emb, norm;   /* the count; seconds */
     double wf, wb, emb_b, norm_b;   /* layer FLOPs, bytes; tail bytes */
@@ -170,9 +176,23 @@ struct gs_llm_memo_head {
     double n, t, f, b;              /* sequences; seconds, FLOPs, bytes */
 };
 struct gs_llm_memo {
-    struct gs_llm_memo_tok tok[GS_LLM_MEMO];
-    struct gs_llm_memo_head head[GS_LLM_MEMO];
+    unsigned long ntok, nhead;      /* slots of each table (powers of 2) */
+    int refs;                       /* engines that use it */
+    struct gs_llm_perf perf;        /* the figures it holds costs of */
+    struct gs_llm_memo_tok *tok;
+    struct gs_llm_memo_head *head;
+    void *raw;                      /* the block both tables are in */
 };
+/* A memo for iterations of figures p of up to max_tokens tokens and
+ * max_seqs sampled sequences (each table at least GS_LLM_MEMO slots;
+ * larger counts still work, sharing slots): `like` with one more reference
+ * when it was made for the same figures (equal bytes) and sizes, else a
+ * new empty one holding one; NULL when out of memory.  gs_llm_memo_free
+ * drops a reference and frees the memo with the last. */
+struct gs_llm_memo *gs_llm_memo_get(struct gs_llm_memo *like,
+                                    const struct gs_llm_perf *p,
+                                    int max_tokens, int max_seqs);
+void gs_llm_memo_free(struct gs_llm_memo *m);
 /* gs_llm_perf_time of b, with gs_llm_perf_util's *uc and *um, through the
  * memo m: the same doubles, to the bit, as the two calls give. */
 double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
@@ -216,6 +236,10 @@ struct gs_llm_engine_cfg {
                              * (vLLM gpu_memory_utilization: 0.9) */
     double reserve_gb;      /* per GPU, for activations and CUDA graphs */
     int role;               /* enum gs_llm_role */
+    struct gs_llm_memo *memo;   /* another engine's memo of iteration costs
+                                 * (gs_llm_engine_memo) to share when it was
+                                 * made for the same figures and sizes;
+                                 * NULL, or one that differs: its own */
 };
 /* vLLM-like defaults for everything but arch and hw. */
 void gs_llm_engine_cfg_default(struct gs_llm_engine_cfg *c);
@@ -296,5 +320,12 @@ void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s);
 const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e);
+/* The id of a request the iteration in flight finishes (the first whose
+ * last decode step it is), -1 when it finishes none or runs no decode
+ * step: a hint, for a caller to fetch that request's own records into the
+ * cache before the iteration ends. */
+int64_t gs_llm_engine_next_done(const struct gs_llm_engine *e);
+/* e's memo of iteration costs, to hand to another engine's cfg.memo. */
+struct gs_llm_memo *gs_llm_engine_memo(const struct gs_llm_engine *e);
 
 #endif

@@ -116,6 +116,7 @@ struct gs_llm_engine {
     int busy, step_dec;     /* in flight; it runs a decode step */
     long dec_blocks;        /* blocks the decode step allocated */
     struct gs_llm_iter last;
+    int64_t next_done;      /* a request the iteration in flight ends, -1 */
     struct gs_llm_stats st;
 };
 
@@ -327,7 +328,9 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
     e->free_head = -1;
     e->phase = calloc((size_t)e->bs, sizeof *e->phase);
-    e->memo = calloc(1, sizeof *e->memo);
+    e->memo = gs_llm_memo_get(c->memo, &perf, c->max_batched_tokens,
+                              c->max_seqs);
+    e->cfg.memo = NULL;
     long units = c->prefix_caching ? (long)nb / e->ub : 0;
     if (!e->phase || !e->memo || gs_llmkv_init(&e->kv, (long)nb, e->ub, units)) {
         gs_llm_engine_free(e);
@@ -349,7 +352,7 @@ void gs_llm_engine_free(struct gs_llm_engine *e)
     free(e->preempted);
     free(e->firsts);
     free(e->phase);
-    free(e->memo);
+    gs_llm_memo_free(e->memo);
     free(e->heap);
     gs_llmkv_release(&e->kv);
     free(e);
@@ -595,9 +598,23 @@ static int admit_head(struct gs_llm_engine *e, int budget)
 
 /* ---- one iteration -------------------------------------------------------- */
 
+/* The slot of the finish heap's top, asked for at the iteration's
+ * forming: whether it finishes is read when the iteration ends, and in a
+ * busy simulation the other replicas' work in between has pushed it out
+ * of the cache (the heap does not change while an iteration forms). */
+static void prefetch_top(const struct gs_llm_engine *e)
+{
+    if (e->hn > 0) {
+        const char *p = (const char *)&e->r[e->heap[0].i];
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + sizeof(struct req) - 1);
+    }
+}
+
 double gs_llm_engine_step(struct gs_llm_engine *e, double now)
 {
     GS_ASSERT(!e->busy);
+    prefetch_top(e);
     const struct gs_llm_engine_cfg *c = &e->cfg;
     e->npre = 0;
     int retried = 0;
@@ -706,7 +723,16 @@ again:
     /* preemption happens only for decoders, and then something runs */
     GS_ASSERT(dur > 0 || e->npre == 0);
     e->busy = dur > 0;
+    e->next_done = -1;
+    if (e->step_dec && e->hn > 0 && e->heap[0].fin == e->step
+        && hent_live(e, e->heap[0]))
+        e->next_done = (int64_t)e->r[e->heap[0].i].id;
     return dur;
+}
+
+int64_t gs_llm_engine_next_done(const struct gs_llm_engine *e)
+{
+    return e->next_done;
 }
 
 /* A request that produced its last token (or, in a prefill-only engine, its
@@ -752,12 +778,15 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
         e->sum_ctx += e->ndec;
         while (e->hn > 0) {
             struct hent h = e->heap[0];
+            /* no live entry is due before this step: a later top ends
+             * the search without reading its slot (a cache miss in a
+             * busy simulation); a stale one waits its turn */
+            if (h.fin > e->step)
+                break;
             if (!hent_live(e, h)) {
                 heap_pop(e);        /* left behind by a preemption */
                 continue;
             }
-            if (h.fin != e->step)
-                break;
             heap_pop(e);
             int i = h.i;
             struct req *r = &e->r[i];
@@ -832,4 +861,9 @@ const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e)
 const struct gs_llm_perf *gs_llm_engine_perf(const struct gs_llm_engine *e)
 {
     return &e->perf;
+}
+
+struct gs_llm_memo *gs_llm_engine_memo(const struct gs_llm_engine *e)
+{
+    return e->memo;
 }

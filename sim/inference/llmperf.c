@@ -32,6 +32,8 @@
 #include "llmops.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gs_llm_hw_from_catalog(const struct gs_catalog *c, int model,
@@ -311,6 +313,56 @@ void gs_llm_perf_util(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
     util_of(p, &w, dur, uc, um);
 }
 
+/* The least power of two >= n and >= GS_LLM_MEMO (n capped at 2^20). */
+static unsigned long memo_slots(int n)
+{
+    unsigned long k = GS_LLM_MEMO;
+    while (k < (unsigned long)n && k < 1UL << 20)
+        k *= 2;
+    return k;
+}
+
+struct gs_llm_memo *gs_llm_memo_get(struct gs_llm_memo *like,
+                                    const struct gs_llm_perf *p,
+                                    int max_tokens, int max_seqs)
+{
+    unsigned long nt = memo_slots(max_tokens), nh = memo_slots(max_seqs);
+    /* equal bytes are equal figures (padding that differed would only
+     * keep two memos apart) */
+    if (like && like->ntok == nt && like->nhead == nh
+        && memcmp(&like->perf, p, sizeof *p) == 0) {
+        like->refs++;
+        return like;
+    }
+    struct gs_llm_memo *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->perf = *p;
+    m->ntok = nt;
+    m->nhead = nh;
+    m->refs = 1;
+    /* one zeroed block (calloc: a large one is mapped, its pages touched
+     * only as counts come), the tables on cache lines: a lookup reads one */
+    size_t bt = nt * sizeof *m->tok, bh = nh * sizeof *m->head;
+    m->raw = calloc(1, bt + bh + 64);
+    if (m->raw == NULL) {
+        free(m);
+        return NULL;
+    }
+    uintptr_t a = ((uintptr_t)m->raw + 63) & ~(uintptr_t)63;
+    m->tok = (struct gs_llm_memo_tok *)a;
+    m->head = (struct gs_llm_memo_head *)(a + bt);
+    return m;
+}
+
+void gs_llm_memo_free(struct gs_llm_memo *m)
+{
+    if (m == NULL || --m->refs > 0)
+        return;
+    free(m->raw);
+    free(m);
+}
+
 double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
                         const struct gs_llm_batch *b, double *uc, double *um)
 {
@@ -318,12 +370,12 @@ double gs_llm_perf_step(const struct gs_llm_perf *p, struct gs_llm_memo *m,
     *uc = *um = 0;
     if (tok <= 0)
         return 0;
-    struct gs_llm_memo_tok *c = &m->tok[(unsigned long)tok % GS_LLM_MEMO];
+    struct gs_llm_memo_tok *c = &m->tok[(unsigned long)tok & (m->ntok - 1)];
     if (c->tok != tok)
         tok_cost(p, tok, c);
     struct gs_llm_memo_head hz = { .t = 0 }, *h = &hz;
     if (b->sampled > 0) {
-        h = &m->head[(unsigned long)b->sampled % GS_LLM_MEMO];
+        h = &m->head[(unsigned long)b->sampled & (m->nhead - 1)];
         if (h->n != b->sampled)
             head_cost(p, b->sampled, h);
     }

@@ -225,10 +225,17 @@ static void set_state(struct svc *sv, struct rep *r, int st)
     }
 }
 
+/* The ceiling millisecond of t s (a hair below counts as at it).  The
+ * ceiling by truncation, without a libm call per happening: for the
+ * times there are (x >= -1e-6) it is ceil's value, but for the sign of a
+ * zero the integer does not keep. */
 static gs_time ceil_ms(double t)
 {
-    double ms = ceil(t * 1000.0 - 1e-6);
-    return ms > 9.0e15 ? GS_TIME_MAX / 2 : (gs_time)ms;
+    double x = t * 1000.0 - 1e-6;
+    if (!(x <= 9.0e15))
+        return GS_TIME_MAX / 2;
+    gs_time ms = (gs_time)x;
+    return (double)ms < x ? ms + 1 : ms;
 }
 
 /* Hold the simulation's event at the earliest happening (or autoscaler
@@ -446,6 +453,15 @@ static void kick(struct svc *sv, struct rep *r, double t)
     if (d > 0) {
         r->busy = 1;
         hpush(sv, t + d, H_ITER, r->id, r->gen);
+        /* what its end will read of a request it finishes: in a busy
+         * simulation, out of the cache by then */
+        int64_t q = gs_llm_engine_next_done(r->e);
+        if (q >= 0 && q < sv->nreq) {
+            __builtin_prefetch(&sv->req[q]);
+            __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
+                               - 1);
+            __builtin_prefetch(&sv->lk[q]);
+        }
     }
 }
 
@@ -469,7 +485,8 @@ static double unloaded_prefill(struct spool *pl, int in)
                                   .prefill_ctx = k + c,
                                   .sampled = left - c <= 0 ? 1 : 0,
                                   .seqs = 1 };
-        t += gs_llm_perf_time(&pl->perf, &b);
+        double uc, um;      /* gs_llm_perf_time's doubles, memoized */
+        t += gs_llm_perf_step(&pl->perf, pl->memo, &b, &uc, &um);
         k += c;
         left -= (int)c;
     }
@@ -1104,6 +1121,19 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     r->limit_w = gm->power_w * ec.hw.tflops / gm->tflops;
     r->cap_w = cap > 0 ? cap * share : 0;
     ec.hw.tflops *= gs_power_cap_speed(&gs_power_default, gm->power_w, cap);
+    /* replicas of like GPUs share one memo of iteration costs: the
+     * pool's (made for its GPU model as built) or a replica's of the same
+     * figures (a power cap); the engine takes it only if it was made for
+     * its very figures */
+    ec.memo = pl->memo;
+    for (int i = sv->nrep - 1; i >= 0; i--) {
+        const struct rep *o = sv->rep[i];
+        if (o->e && o->pool == r->pool &&
+            memcmp(&gs_llm_engine_perf(o->e)->hw, &ec.hw, sizeof ec.hw) == 0) {
+            ec.memo = gs_llm_engine_memo(o->e);
+            break;
+        }
+    }
     struct gs_diag d = { 0 };
     if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
         GS_OOM_IF(d.code == GS_ENOMEM);
@@ -1115,7 +1145,11 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     if (!pl->have_perf) {
         pl->perf = *gs_llm_engine_perf(r->e);
         pl->have_perf = 1;
+        pl->memo = gs_llm_memo_get(gs_llm_engine_memo(r->e), &pl->perf,
+                                   ec.max_batched_tokens, ec.max_seqs);
+        GS_OOM_IF(pl->memo == NULL);
     }
+
     r->gpus = pl->cfg.tp;
     double wgpu = gs_llm_arch_weight_bytes(&ec.arch) / pl->cfg.tp;
     r->fb_base_mib = wgpu / (1024.0 * 1024.0);
@@ -1314,7 +1348,11 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
                                where, "%s", ed.what);
         pl->perf = *gs_llm_engine_perf(probe);
         pl->have_perf = 1;
+        pl->memo = gs_llm_memo_get(gs_llm_engine_memo(probe), &pl->perf,
+                                   ec.max_batched_tokens, ec.max_seqs);
         gs_llm_engine_free(probe);
+        if (pl->memo == NULL)
+            return gs_diag_set(d, GS_ENOMEM, where, "out of memory");
         if (pl->cfg.autoscale) {
             struct gs_svcscale_cfg ac = pl->cfg.as;
             if (ac.predict.on && ac.predict.capacity <= 0) {
@@ -1372,6 +1410,7 @@ void gs_svc_free_hook(void *st)
         }
         for (int p = 0; p < 2; p++) {
             gs_svcscale_free(sv->pool[p].as);
+            gs_llm_memo_free(sv->pool[p].memo);
             free(sv->pool[p].cand);
             free(sv->pool[p].cin);
         }

@@ -88,6 +88,8 @@ struct spool {
     double unl_t[GS_UNL_MEMO];
     struct gs_llm_perf perf;
     int have_perf;
+    struct gs_llm_memo *memo;   /* iteration costs of perf, shared with the
+                                 * replicas' engines of the same figures */
     /* replicas the router may choose (serving, not draining), by index,
      * and their router inputs, kept current (outstanding counts as they
      * change); rebuilt when a replica's state or draining flag changed */

@@ -265,9 +265,23 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
     for (int i = 0; i < rank; i++)
         n *= dims[i];
     hid_t ds = dset_create(w, loc, name, t, rank, dims);
-    if (ds >= 0 && n > 0 &&
-        H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    /* HDF5 clears a type-conversion buffer of 1 MB for every write that
+     * converts (compounds, strings): a small dataset's own size does
+     * (four times it covers a file type larger than memory's, as a
+     * variable-length string's; the buffer's size changes no byte) */
+    size_t need = (size_t)n * H5Tget_size(t) * 4;
+    hid_t dx = H5P_DEFAULT;
+    if (need < (1u << 20) && (dx = H5Pcreate(H5P_DATASET_XFER)) >= 0 &&
+        H5Pset_buffer(dx, need > 4096 ? need : 4096, NULL, NULL) < 0) {
+        H5Pclose(dx);
+        dx = H5P_DEFAULT;
+    }
+    if (dx < 0)
+        dx = H5P_DEFAULT;
+    if (ds >= 0 && n > 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, dx, data) < 0)
         fail(w, name);
+    if (dx != H5P_DEFAULT)
+        H5Pclose(dx);
     dset_close(w, ds, name, t);
 }
 
@@ -275,20 +289,92 @@ static void dset(struct w *w, hid_t loc, const char *name, hid_t t, int rank,
  * type's size). */
 typedef void rows_fn(void *ctx, hsize_t first, hsize_t k, void *buf);
 
+/* How a compound's rows pack: each field's memory offset, packed offset
+ * and size.  HDF5's conversion of a native compound to its packed copy
+ * (H5Tpack) moves each field's bytes and nothing else; done here it is
+ * the same bytes without a library call per field of every row. */
+enum { PACK_MAX = 64 };
+struct pack {
+    int n;                      /* fields; 0: not plain, let HDF5 convert */
+    size_t ms, fs;              /* row bytes in memory and in the file */
+    size_t mo[PACK_MAX], po[PACK_MAX], sz[PACK_MAX];
+};
+
+/* The plan for memory type t and its packed file type ft: fields of the
+ * same atomic type in both (numbers, enums, bitfields), else n = 0. */
+static void pack_plan(hid_t t, hid_t ft, struct pack *p)
+{
+    p->n = 0;
+    int n = H5Tget_nmembers(t);
+    if (n <= 0 || n > PACK_MAX || H5Tget_nmembers(ft) != n)
+        return;
+    p->ms = H5Tget_size(t);
+    p->fs = H5Tget_size(ft);
+    size_t covered = 0;
+    for (int i = 0; i < n; i++) {
+        H5T_class_t c = H5Tget_member_class(t, (unsigned)i);
+        if (c != H5T_INTEGER && c != H5T_FLOAT && c != H5T_ENUM &&
+            c != H5T_BITFIELD)
+            return;
+        hid_t a = H5Tget_member_type(t, (unsigned)i);
+        hid_t b = H5Tget_member_type(ft, (unsigned)i);
+        int same = a >= 0 && b >= 0 && H5Tequal(a, b) > 0;
+        p->sz[i] = same ? H5Tget_size(a) : 0;
+        if (a >= 0)
+            H5Tclose(a);
+        if (b >= 0)
+            H5Tclose(b);
+        if (!same)
+            return;
+        p->mo[i] = H5Tget_member_offset(t, (unsigned)i);
+        p->po[i] = H5Tget_member_offset(ft, (unsigned)i);
+        if (p->mo[i] + p->sz[i] > p->ms || p->po[i] + p->sz[i] > p->fs)
+            return;
+        covered += p->sz[i];
+    }
+    if (covered == p->fs)       /* every byte of a packed row is a field's */
+        p->n = n;
+}
+
+/* k memory rows at src packed into dst by plan p. */
+static void pack_rows(const struct pack *p, const unsigned char *src,
+                      unsigned char *dst, size_t k)
+{
+    for (size_t r = 0; r < k; r++, src += p->ms, dst += p->fs)
+        for (int i = 0; i < p->n; i++) {
+            const unsigned char *a = src + p->mo[i];
+            unsigned char *b = dst + p->po[i];
+            switch (p->sz[i]) {     /* fixed sizes: moves, not calls */
+            case 8: memcpy(b, a, 8); break;
+            case 4: memcpy(b, a, 4); break;
+            case 2: memcpy(b, a, 2); break;
+            case 1: *b = *a; break;
+            default: memcpy(b, a, p->sz[i]); break;
+            }
+        }
+}
+
 /* Rows first .. first + k - 1 (memory rows of type t at buf, room for
  * chunk of them) as the chunk of ds they make: packed to the file type
- * ft (fs bytes a row; bkg is HDF5's background buffer for it), the rest
- * of the chunk zeros as HDF5 fills it, then shuffled and deflated by
- * h5chunk.c and written as the filters would have stored it. */
+ * ft (fs bytes a row) by plan pk, or by HDF5 (bkg its background buffer)
+ * when pk has no plan; the rest of the chunk zeros as HDF5 fills it, then
+ * shuffled and deflated by h5chunk.c and written as the filters would
+ * have stored it. */
 static int write_chunk(hid_t ds, hid_t t, hid_t ft, size_t fs, hsize_t first,
-                       hsize_t k, hsize_t chunk, void *buf, void *bkg)
+                       hsize_t k, hsize_t chunk, void *buf, void *bkg,
+                       const struct pack *pk)
 {
     unsigned char *z;
     size_t zn;
-    if (H5Tconvert(t, ft, (size_t)k, buf, bkg, H5P_DEFAULT) < 0)
+    void *rows = buf;
+    if (pk->n > 0) {
+        pack_rows(pk, buf, bkg, (size_t)k);
+        rows = bkg;
+    } else if (H5Tconvert(t, ft, (size_t)k, buf, bkg, H5P_DEFAULT) < 0) {
         return GS_EIO;
-    memset((char *)buf + k * fs, 0, (size_t)(chunk - k) * fs);
-    int rc = gs_h5chunk_encode(buf, (size_t)chunk, fs, &z, &zn);
+    }
+    memset((char *)rows + k * fs, 0, (size_t)(chunk - k) * fs);
+    int rc = gs_h5chunk_encode(rows, (size_t)chunk, fs, &z, &zn);
     if (rc < 0)
         return rc;
     if (H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &first, zn, z) < 0)
@@ -327,12 +413,15 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
     hid_t fs = ds >= 0 ? H5Dget_space(ds) : -1;
     hid_t ft = ds >= 0 && direct ? H5Dget_type(ds) : -1;
     size_t fsz = ft >= 0 ? H5Tget_size(ft) : 0;
+    struct pack pk = { .n = 0 };
+    if (ft >= 0 && H5Tget_class(t) == H5T_COMPOUND)
+        pack_plan(t, ft, &pk);
     for (hsize_t first = 0; ds >= 0 && first < n && !w->err; first += piece) {
         hsize_t k = n - first < piece ? n - first : piece;
         fill(ctx, first, k, buf);
         if (direct) {
             if (ft < 0 || write_chunk(ds, t, ft, fsz, first, k, piece, buf,
-                                      bkg) < 0)
+                                      bkg, &pk) < 0)
                 fail(w, name);
             continue;
         }
