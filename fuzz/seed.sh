@@ -8,7 +8,7 @@ set -e
 out=$1
 F=tests/fixtures/traces
 rm -rf "$out" && mkdir -p "$out"
-for t in scenario trace requests nodelist weights prices genspec import cli report; do
+for t in scenario trace requests nodelist weights prices genspec import cli report profile; do
     mkdir -p "$out/$t"
 done
 # put TARGET BYTE FILE: FILE behind the selector byte BYTE
@@ -44,6 +44,9 @@ for f in $F/nodes_*.csv; do put nodelist 0 $f; put nodelist 1 $f; done
 cp policies/rllite-quickstart.json "$out/weights/"
 cp scenarios/cloud-spot-price.csv "$out/prices/"
 cp fuzz/seeds/genspec.json "$out/genspec/"
+# kernel profiles (fuzz_profile): mlp.csv, all_reduce.csv
+put profile 0 fuzz/seeds/mlp.csv
+put profile 1 fuzz/seeds/all_reduce.csv
 cp scenarios/mixed-tier-generated.json "$out/genspec/"
 # the kept corpora of the targets without fixtures (fuzz/corpus/TARGET:
 # a campaign's corpus, minimized with -merge=1)
@@ -51,7 +54,7 @@ for t in cli report; do
     [ -d fuzz/corpus/$t ] && cp fuzz/corpus/$t/* "$out/$t/" 2>/dev/null
 done
 # inputs that once failed, kept as regression cases
-for t in scenario trace requests nodelist weights prices genspec import cli report; do
+for t in scenario trace requests nodelist weights prices genspec import cli report profile; do
     [ -d fuzz/regress/$t ] && cp fuzz/regress/$t/* "$out/$t/" 2>/dev/null
 done
 true

@@ -1,11 +1,13 @@
 /* clitest.h -- run the gpusim binary from a test (test_plan, test_sweep):
  * capture stdout and stderr, compare files byte for byte.  The binary's
- * path comes from $GPUSIM (set by `make test`); commands run in the
+ * path comes from $GPUSIM (set by `make test`, else found beside the test
+ * program: cutest.h, gs_test_gpusim); commands run in the
  * repository's root (scenarios/ relative), results go to a folder of this
  * process's own under /tmp (gs_cli_tmp). */
 #ifndef GS_CLITEST_H
 #define GS_CLITEST_H
 
+#include "cutest.h"
 #include "../sim/io/h5in.h"
 
 #include <stdio.h>
@@ -60,8 +62,7 @@ static inline const char *gs_cli_tmp(const char *s)
 
 static inline const char *gs_cli_bin(void)
 {
-    const char *b = getenv("GPUSIM");
-    return b ? b : "./gpusim";
+    return gs_test_gpusim();
 }
 
 static inline char *gs_cli_slurp(const char *path)

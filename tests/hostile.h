@@ -14,6 +14,8 @@
 #ifndef GS_HOSTILE_H
 #define GS_HOSTILE_H
 
+#include "cutest.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -58,14 +60,13 @@ static inline void gs_hostile_rmdir(const char *dir)
         waitpid(pid, &st, 0);
 }
 
-/* Run the gpusim binary ($GPUSIM, else ./gpusim) with argv (argv[0] is
+/* Run the gpusim binary (gs_test_gpusim, cutest.h) with argv (argv[0] is
  * ignored; NULL-terminated) in folder dir, standard output and error
  * appended to dir/../NAME.log where NAME is dir's last part; the exit
  * status, 128 + the signal when killed, -1 when it could not run. */
 static inline int gs_hostile_run(const char *dir, const char *const *argv)
 {
-    const char *b = getenv("GPUSIM");
-    char *bin = realpath(b ? b : "./gpusim", NULL);
+    char *bin = realpath(gs_test_gpusim(), NULL);
     if (bin == NULL)
         return -1;
     char *log = NULL;

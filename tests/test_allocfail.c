@@ -28,9 +28,8 @@ static char bin[2200], dir[64];
 /* gpusim-allocfail beside $GPUSIM, as an absolute path. */
 static int find_bin(void)
 {
-    const char *g = getenv("GPUSIM");
     char rel[1100];
-    snprintf(rel, sizeof rel, "%.1000s", g ? g : "build/rel/gpusim");
+    snprintf(rel, sizeof rel, "%.1000s", gs_test_gpusim());
     char *slash = strrchr(rel, '/');
     if (slash)
         slash[1] = '\0';

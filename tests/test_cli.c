@@ -20,8 +20,7 @@
 
 static const char *bin(void)
 {
-    const char *b = getenv("GPUSIM");
-    return b ? b : "./gpusim";
+    return gs_test_gpusim();
 }
 
 /* This process's own folder under /tmp (mkdtemp), where commands run and

@@ -61,7 +61,7 @@ static void test_notebook_import_check(void)
  * system Python on files gpusim writes). */
 static void test_notebook_kind_check(void)
 {
-    const char *g = getenv("GPUSIM") ? getenv("GPUSIM") : "build/rel/gpusim";
+    const char *g = gs_test_gpusim();
     char dir[] = "/tmp/gs_nbkindXXXXXX", cmd[4096];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "%s run quickstart -q -o %s/r.h5 && %s compare "
@@ -103,7 +103,7 @@ static void test_notebook_kind_check(void)
  * that, byte for byte (make docs/hdf5.md rewrites it). */
 static void test_hdf5_doc_current(void)
 {
-    const char *g = getenv("GPUSIM") ? getenv("GPUSIM") : "build/rel/gpusim";
+    const char *g = gs_test_gpusim();
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "sh tests/hdf5doc.sh '%s' --check 2>&1", g);
     FILE *fp = popen(cmd, "r");

@@ -6,7 +6,8 @@
  * through gpusim.pc), and nothing left after uninstall.
  *
  * It runs make on the build the suite was built in: $GPUSIM (set by
- * `make test`) names that build's binary, so its folder is make's B. */
+ * `make test`, else this program's own build's: cutest.h) names that
+ * build's binary, so its folder is make's B. */
 #include "cutest.h"
 
 #include <stdio.h>
@@ -51,8 +52,7 @@ static int exists(const char *rel)
 
 static void setup_dirs(void)
 {
-    const char *g = getenv("GPUSIM");
-    snprintf(bdir, sizeof bdir, "%s", g ? g : "build/rel/gpusim");
+    snprintf(bdir, sizeof bdir, "%s", gs_test_gpusim());
     char *slash = strrchr(bdir, '/');
     if (slash)
         *slash = '\0';

@@ -798,12 +798,12 @@ static void test_place_exp_cpu(void)
  * its curves.  The binary comes from $GPUSIM (set by `make test`). */
 static int cli(const char *args, char *err, size_t n)
 {
-    const char *b = getenv("GPUSIM");
+    const char *b = gs_test_gpusim();
     char cmd[2048], ef[] = "/tmp/gs-test-pxe-XXXXXX";
     int fd = mkstemp(ef);
     close(fd);
     snprintf(cmd, sizeof cmd, "%s place-exp %s >/dev/null 2>%s",
-             b ? b : "./gpusim", args, ef);
+             b, args, ef);
     int st = system(cmd);
     FILE *fp = fopen(ef, "r");
     size_t got = fp ? fread(err, 1, n - 1, fp) : 0;

@@ -389,18 +389,16 @@ static void test_plugin(void)
     run_free(&r);
     gs_plugin_close(p);
     /* the CLI refuses the mismatch with exit status 2 */
-    const char *gpusim = getenv("GPUSIM");
-    if (gpusim) {
-        char cmd[1200];
-        snprintf(cmd, sizeof cmd, "%s run quickstart --no-out --quiet "
-                 "--policy-lib %s 2>/dev/null", gpusim, bad);
-        int st = system(cmd);
-        CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 2);
-        snprintf(cmd, sizeof cmd, "%s run quickstart --no-out --quiet "
-                 "--policy-lib %s", gpusim, good);
-        st = system(cmd);
-        CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    const char *gpusim = gs_test_gpusim();
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "%s run quickstart --no-out --quiet "
+             "--policy-lib %s 2>/dev/null", gpusim, bad);
+    int st = system(cmd);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    snprintf(cmd, sizeof cmd, "%s run quickstart --no-out --quiet "
+             "--policy-lib %s", gpusim, good);
+    st = system(cmd);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
 /* --- compare's statistics ------------------------------------------------ */

@@ -515,7 +515,7 @@ static void test_bad_keys(void)
                " \"services\": [{\"name\": \"a\", \"model\": \"llama2-7b\","
                " \"gpu\": \"H100-80GB\", \"engine\": {\"blocks\": 1}, " GEN
                "}]}", scen);
-    const char *bin = getenv("GPUSIM") ? getenv("GPUSIM") : "./gpusim";
+    const char *bin = gs_test_gpusim();
     snprintf(cmd, sizeof cmd, "%s run %s --no-out 2>&1 | grep -q "
              "'services\\[0\\].engine' && %s run %s --no-out >/dev/null "
              "2>&1; exit $?", bin, scen, bin, scen);

@@ -195,8 +195,7 @@ static void test_stray_write(void)
 
 static void test_sigterm(void)
 {
-    char *bin = realpath(getenv("GPUSIM") ? getenv("GPUSIM") : "./gpusim",
-                         NULL);
+    char *bin = realpath(gs_test_gpusim(), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
     pid_t pid = fork();
     if (pid == 0) {
@@ -522,9 +521,11 @@ static CU_TestInfo tests[] = {
 
 int main(void)
 {
+    gs_test_find_gpusim();      /* GS_PLUGIN_DIR: make test's, or ours */
     const char *pd = getenv("GS_PLUGIN_DIR");
     if ((dir = gs_hostile_dir()) == NULL || pd == NULL) {
-        printf("GS_PLUGIN_DIR unset: run through make test\n");
+        printf("GS_PLUGIN_DIR unset and no plugins/ beside tests/: run "
+               "through make test\n");
         return 2;
     }
     char *rel = NULL, *tp = NULL;

@@ -236,20 +236,21 @@ static const struct option run_opts[] = {
  * steady-state estimate is as precise as asked or the length reaches max;
  * stderr says which.  Each run is a fresh run of the longer scenario with
  * the same seed, so its first requests are the shorter run's (common
- * random numbers).  0, or a negative code with d filled. */
+ * random numbers).  *q receives the last run's analysis, which the
+ * outputs use as it is (the steady state is analysed once a run).  0, or
+ * a negative code with d filled. */
 static int run_precise(struct gs_scenario *sc, const struct gs_sim_opts *o,
                        struct gs_sim **sim, double rel, long max, int quiet,
-                       struct gs_diag *d)
+                       struct gs_question *q, struct gs_diag *d)
 {
     for (int round = 1;; round++) {
-        struct gs_question q;
-        int rc = gs_question_analyse(*sim, &q);
+        int rc = gs_question_analyse(*sim, q);
         if (rc < 0)
             return gs_diag_set(d, rc, "", "out of memory");
         double worst;
         long n = gs_question_length(sc);
-        int ok = gs_question_precise(&q, rel, &worst);
-        if (q.question != GS_HORIZON_STEADY) {
+        int ok = gs_question_precise(q, rel, &worst);
+        if (q->question != GS_HORIZON_STEADY) {
             if (!quiet)
                 fprintf(stderr, "gpusim: --precision: a finite-horizon run "
                         "is not made longer; its intervals come from "
@@ -308,14 +309,18 @@ static int length_opt(int c, const char *arg, double *precision,
 /* run's outputs once the simulation is over: the HDF5 file at out (NULL:
  * --no-out) with a share `sample` of the request rows, then the summary on
  * the standard output as a table, JSON (fmt 1) or CSV (fmt 2) unless
- * quiet.  The exit status: 0, 1 when the file could not be written, 2 out
- * of memory. */
-static int run_outputs(const struct gs_sim *sim, const char *out,
+ * quiet; `analysed` is the run's steady-state analysis when one was made
+ * already (run --precision's last round), NULL to make it here.  The exit
+ * status: 0, or 1 when the file could not be written or memory ran out. */
+static int run_outputs(const struct gs_sim *sim,
+                       const struct gs_question *analysed, const char *out,
                        double sample, int fmt, int quiet, struct gs_diag *d)
 {
-    int rc;
+    int rc = 0;
     struct gs_question q;   /* it allocates: made before any output */
-    if ((rc = gs_question_analyse(sim, &q)) < 0)
+    if (analysed)
+        q = *analysed;
+    else if ((rc = gs_question_analyse(sim, &q)) < 0)
         rc = out_of_memory();
     if (rc == 0 && out &&
         (rc = gs_h5_write_sampled(out, sim, sample, &q, d)) < 0) {
@@ -470,8 +475,9 @@ static int run_main(int argc, char **argv)
         rc = GS_EINVAL;
     if (rc == 0)
         rc = gs_sim_run(sim, &d);
+    struct gs_question q = { 0 };   /* --precision's last analysis */
     if (rc == 0 && precision > 0)
-        rc = run_precise(sc, &o, &sim, precision, max_length, quiet, &d);
+        rc = run_precise(sc, &o, &sim, precision, max_length, quiet, &q, &d);
     gs_progress_end(&pr);
     if (rc < 0) {
         gs_sim_free(sim);
@@ -480,7 +486,8 @@ static int run_main(int argc, char **argv)
         free(defout);
         return report_rc(rc, &d);
     }
-    rc = run_outputs(sim, no_out ? NULL : out, sample, fmt, quiet, &d);
+    rc = run_outputs(sim, precision > 0 ? &q : NULL, no_out ? NULL : out,
+                     sample, fmt, quiet, &d);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);

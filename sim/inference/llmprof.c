@@ -366,8 +366,9 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
         lineno++;
         if (line[strspn(line, " \t\r\n")] == 0)
             continue;
-        int n = split(line, fld, MAX_FIELDS), w = 0, dpn = 0;
-        double v[2] = { 0, 0 };
+        int n = split(line, fld, MAX_FIELDS);
+        double v[2] = { 0, 0 }, w = 0, dpn = 0;     /* counts: compared,
+                                                     * never cast */
         for (int k = 0; k < A_N; k++) {
             char *end;
             const char *s = col[k] < n ? fld[col[k]] : "";
@@ -383,9 +384,9 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
             else if (k == A_SIZE)
                 v[0] = x;
             else if (k == A_WORKERS)
-                w = (int)x;
+                w = x;
             else
-                dpn = (int)x;
+                dpn = x;
         }
         int wi = w == 2 ? 0 : w == 4 ? 1 : w == 8 ? 2 : -1;
         if (wi < 0 || dpn != w)     /* one machine, 2, 4 or 8 GPUs */
@@ -530,12 +531,13 @@ static void unpack(struct pfit *f, const double *u)
     }
 }
 
-static int fitted_op(const struct pfit *f, int op)
+static int fitted_op(const struct pfit *f, const struct gs_llm_shape *s,
+                     int op)
 {
     double k, n, bytes;
     if (f->kind < 0)
-        return gs_llm_op_gemm(&f->p->r[0].s, op, &k, &n);
-    return gs_llm_op_elem(&f->p->r[0].s, op, 1, &bytes) == f->kind;
+        return gs_llm_op_gemm(s, op, &k, &n);
+    return gs_llm_op_elem(s, op, 1, &bytes) == f->kind;
 }
 
 static double pfit_loss(const gsl_vector *x, void *arg)
@@ -553,7 +555,7 @@ static double pfit_loss(const gsl_vector *x, void *arg)
         if (r->group == f->skip)
             continue;
         for (int o = 0; o < GS_OP_N; o++)
-            if (r->t[o] > 0 && fitted_op(f, o))
+            if (r->t[o] > 0 && fitted_op(f, &r->s, o))
                 s += rho(log(gs_llm_op_time(&f->hw, &r->s, o, r->tokens)
                              / r->t[o]));
     }
