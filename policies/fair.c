@@ -98,6 +98,9 @@ struct ten {
                                    victims (preemptible, whole GPUs on one
                                    node): in the nodes' victim lists */
     int lender;                 /* counted in nlender */
+    int margin;                 /* the largest whole-GPU victim it can
+                                   lose and keep its guarantee (max_loss
+                                   for another tenant's owner), now */
     double key;                 /* its dominant share, kept while it has a
                                    live group (tfix) */
 };
@@ -155,10 +158,20 @@ struct fair {
      * whole GPU there, so they fit), their GPUs in node_rv[n], the nodes
      * with any in vn; a job's pslot holds its index in its node's list. */
     struct gs_job **vic;
+    int *vkey;                  /* beside vic: tenant << 8 | GPUs, so that
+                                   the search reads no job */
     int *nvic, *node_rv;
     struct gs_bitidx vn;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
+    /* Reclaim's failed searches, one per need (whole GPUs): the search
+     * for need k with pools pe found no node at rgen and the fleet epoch
+     * ep, and finds none again while they stay put and no start could have
+     * opened a node (rmiss_start); see reclaim().  rgen moves on every
+     * stop and on every start that raises a tenant's margin. */
+    struct rmiss { uint64_t rgen, ep; int valid; } rm[GS_MAX_GPN + 1];
+    char *rm_pe;                /* per need: its pe, npools bytes */
+    uint64_t rgen;
     /* Tenants that could lose a victim to another tenant's owner: at least
      * one GPU above their guarantee (is_victim's test for the smallest
      * victim) with a job in rv.  None, and reclaim cannot find a victim:
@@ -197,6 +210,17 @@ struct fair {
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
 
+/* Tenant x's margin: the largest whole-GPU victim it can lose and keep
+ * its guarantee (is_victim's tenant test, the same comparison, for
+ * g = 1, 2, ...). */
+static int margin_of(const struct ten *x)
+{
+    int g = 0;
+    while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
+        g++;
+    return g;
+}
+
 static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
 {
     while (t >= s->nt) {
@@ -211,6 +235,7 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
                                     .weight = tc ? tc->weight : 1.0,
                                     .key = -1 };
+        s->t[s->nt].margin = margin_of(&s->t[s->nt]);
         s->nt++;
     }
 }
@@ -249,14 +274,17 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
             maxgpn = f->pools[i].s.gpn;
     s->pe = calloc((size_t)f->npools + 1, 1);
     s->vic = calloc((size_t)f->ngpus + 1, sizeof *s->vic);
+    s->vkey = calloc((size_t)f->ngpus + 1, sizeof *s->vkey);
     s->nvic = calloc((size_t)f->nnodes + 1, sizeof *s->nvic);
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
+    s->rm_pe = calloc((size_t)(GS_MAX_GPN + 1) * (size_t)f->npools + 1, 1);
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
-    if (all != NULL && s->pe != NULL && s->vic != NULL && s->nvic != NULL &&
-        s->node_rv != NULL && s->vict != NULL &&
+    if (all != NULL && s->pe != NULL && s->vic != NULL && s->vkey != NULL &&
+        s->nvic != NULL &&
+        s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL &&
         gs_bitidx_init(&s->vn, f->nnodes) == 0) {
         for (int i = 0; i < f->npools; i++)
             all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
@@ -266,9 +294,11 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     if (fw < 0) {
         free(s->pe);
         free(s->vic);
+        free(s->vkey);
         free(s->nvic);
         free(s->node_rv);
         free(s->vict);
+        free(s->rm_pe);
         gs_bitidx_free(&s->vn);
         free(s);
         return GS_ENOMEM;
@@ -299,11 +329,13 @@ static void fair_free(void *state)
     free(s->maxg);
     free(s->maxg_at);
     free(s->vic);
+    free(s->vkey);
     free(s->nvic);
     free(s->node_rv);
     gs_bitidx_free(&s->vn);
     free(s->cand);
     free(s->vict);
+    free(s->rm_pe);
     free(s->om);
     free(s->od);
     free(s->oh);
@@ -518,6 +550,50 @@ static void lender_fix(struct fair *s, struct ten *x)
     x->lender = l;
 }
 
+/* j has just started: a node whose fully free GPUs covered need k before
+ * (skipped by reclaim's search: nothing to free) may lack them now and be
+ * cleared with j among its victims, so the failed searches for those k
+ * are forgotten -- k up to the node's fully free GPUs before the start,
+ * at most its fully free GPUs now plus the GPUs j took there. */
+static void rmiss_start(struct fair *s, const struct gs_fleet *f,
+                        const struct gs_job *j)
+{
+    int hi = GS_MAX_GPN;
+    if (j->alloc.n == 1)
+        hi = f->nodes[j->alloc.one.node].nfull +
+             __builtin_popcountll(j->alloc.one.mask);
+    for (int k = 1; k <= hi && k <= GS_MAX_GPN; k++)
+        s->rm[k].valid = 0;
+}
+
+/* Would a placement of j anywhere miss for want of GPUs?  Only a
+ * necessary condition of a fit, for whole GPUs on one node of plain pools
+ * (backfill.c's may_fit): some open node of a pool j may use must have
+ * that many GPUs fully free, whatever the placer -- the pool counts its
+ * open nodes by fully free GPUs.  Not under gang spreading (the core then
+ * spreads a job's GPUs over nodes), and only when misses repeat: the miss
+ * it spares would have changed nothing. */
+static int sure_miss(struct gs_sim *sim, const struct gs_job *j)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int g = j->need.gpus;
+    if (g <= 0 || !gs_sim_misses_repeat(sim) ||
+        gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD)
+        return 0;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (!gs_fleet_pool_eligible(f, p, &j->need) ||
+            !gs_sim_pool_ok(sim, p, j))
+            continue;
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+            return 0;
+        for (int v = g; v <= pl->s.gpn; v++)
+            if (pl->ncount[v] > 0)
+                return 0;
+    }
+    return 1;
+}
+
 /* Start j (anywhere, or within r) and book it to its tenant: 0, -1 when
  * the placement missed, -2 when the strict rule forbids it. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
@@ -533,18 +609,24 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         over = g;
     if (!j->preemptible && over > EPS && s->np_over + over > s->unreserved + EPS)
         return -2;              /* strict: never borrow what others own */
-    if (gs_sim_try_start(sim, j, r, nr) < 0)
+    if ((r == NULL && sure_miss(sim, j)) || gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
         gs_jwin_leave(&s->win, j);
     s->ver++;
     x->gpus += g;
     x->mem += job_mem(sim, j);
+    int m0 = x->margin;
+    x->margin = margin_of(x);
+    if (x->margin > m0)
+        s->rgen++;              /* more of its victims may be taken */
+    rmiss_start(s, gs_sim_fleet(sim), j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
         int n = j->alloc.one.node;
-        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
-        l[s->nvic[n]] = j;
+        int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
+        s->vic[g0 + s->nvic[n]] = j;
+        s->vkey[g0 + s->nvic[n]] = j->tenant << 8 | j->need.gpus;
         j->pslot |= F_VIC | (long)s->nvic[n] << 8 | (long)n << 16;
         if (s->nvic[n]++ == 0)
             gs_bitidx_set(&s->vn, n);
@@ -582,16 +664,20 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->gpus = 0;
     if (x->mem < EPS)
         x->mem = 0;
+    x->margin = margin_of(x);
+    s->rgen++;                  /* GPUs came back */
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
     if (j->pslot & F_VIC) {     /* swap-remove from its node's list */
         int n = (int)(j->pslot >> 16);  /* its alloc is gone by now */
-        struct gs_job **l = s->vic + gs_sim_fleet(sim)->nodes[n].gpu0;
+        int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
+        struct gs_job **l = s->vic + g0;
         long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
         if (i != last) {
             l[i] = l[last];
+            s->vkey[g0 + i] = s->vkey[g0 + last];
             l[i]->pslot = (l[i]->pslot & ~0xff00L) | i << 8;
         }
         if (last == 0)
@@ -658,28 +744,27 @@ static int max_loss(struct fair *s, int t, int o)
     if (t == o)
         return 0;
     if (s->maxg_at[t] != s->nrecl) {
-        const struct ten *x = &s->t[t];
-        int g = 0;
-        while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
-            g++;
-        s->maxg[t] = g;
+        s->maxg[t] = s->t[t].margin;
         s->maxg_at[t] = s->nrecl;
     }
     return s->maxg[t];
 }
 
 /* What node n could give back to an owner of tenant o: its victims whose
- * tenant can lose them, on a pool the owner may use (s->pe). */
+ * tenant can lose them, on a pool the owner may use (s->pe).  The search
+ * comes before any preemption, so a tenant's margin now is max_loss's. */
 static int node_reclaimable(struct fair *s, const struct gs_fleet *f, int n,
                             int o)
 {
     if (!s->pe[f->nodes[n].pool])
         return 0;
-    struct gs_job *const *l = s->vic + f->nodes[n].gpu0;
+    const int *k = s->vkey + f->nodes[n].gpu0;
     int r = 0;
-    for (int i = 0; i < s->nvic[n]; i++)
-        if (l[i]->need.gpus <= max_loss(s, l[i]->tenant, o))
-            r += l[i]->need.gpus;
+    for (int i = 0; i < s->nvic[n]; i++) {
+        int t = k[i] >> 8, g = k[i] & 0xff;
+        if (t != o && g <= s->t[t].margin)
+            r += g;
+    }
     return r;
 }
 
@@ -715,12 +800,31 @@ static void evict(struct fair *s, struct gs_sim *sim,
     }
 }
 
+/* The fewest GPUs reclaim could need to free on a node of pool pl for
+ * need whole GPUs: need minus the most fully free GPUs (fewer than need)
+ * an open node of the pool has -- the pool counts its open nodes by fully
+ * free GPUs -- or 1 when some node is not open (a cordoned node may hold
+ * victims); 0 when no node can need any (none has fewer than need free). */
+static int least_deficit(const struct gs_pool *pl, int need)
+{
+    long open = 0;
+    for (int v = 0; v <= pl->s.gpn; v++)
+        open += pl->ncount[v];
+    if (open != pl->s.nodes)
+        return 1;
+    for (int v = need - 1; v >= 0; v--)
+        if (pl->ncount[v] > 0)
+            return need - v;
+    return 0;
+}
+
 /* The node reclaim clears for owner j (need whole GPUs): among the nodes
  * of the pools j may use with room for need, the one that needs the fewest
  * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
  * give back, ties to the lower index; -1 if none.  Only nodes with victims
- * are walked (vn), in index order, and the walk stops at a node that needs
- * one GPU freed: none can need fewer. */
+ * are walked (vn), in index order, and a pool's walk stops at a node that
+ * needs no more than the least any of its nodes could (least_deficit: on
+ * a full fleet, need itself, so the first node that can be cleared). */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -729,6 +833,9 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
+            continue;
+        int least = least_deficit(pl, need);
+        if (least == 0 || least >= best_def)
             continue;
         int end = pl->node0 + pl->s.nodes;
         for (int n = gs_bitidx_next(&s->vn, pl->node0); n >= 0 && n < end;
@@ -740,12 +847,50 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
                 continue;
             best = n;
             best_def = def;
-            if (def == 1)
+            if (def <= least)
                 break;
         }
     }
     gs_sim_examine(sim, looked);
     return best;
+}
+
+/* Has the search for need whole GPUs, from the pools in s->pe, failed on
+ * the state as it is (struct rmiss)?  Then it fails again, for an owner of
+ * any tenant: a node can be cleared when its fully free GPUs, fewer than
+ * need, and its victims whose tenant can lose them add up to need, and
+ * since that search
+ *   - no stop gave back GPUs or moved a margin down and up again, and no
+ *     node came up, was uncordoned or lent (rgen and the epoch);
+ *   - no tenant's margin grew (rgen), so no victim became one to take;
+ *   - a start only took fully free GPUs from a node, and added at most as
+ *     many victim GPUs there: a node it did not bring under need free
+ *     (rmiss_start) can be cleared no sooner;
+ * and the owner's tenant counts for nothing: an owner is within its
+ * guarantee, so its own margin is 0 (max_loss leaves it out besides).
+ * When misses repeat only: a shared pool lends and reclaims without the
+ * epoch. */
+static int rmiss_known(struct fair *s, struct gs_sim *sim, int need)
+{
+    if (need > GS_MAX_GPN || !gs_sim_misses_repeat(sim))
+        return 0;
+    const struct rmiss *m = &s->rm[need];
+    size_t np = (size_t)gs_sim_fleet(sim)->npools;
+    if (!m->valid || m->rgen != s->rgen || m->ep != gs_sim_epoch(sim) ||
+        memcmp(s->rm_pe + (size_t)need * np, s->pe, np) != 0)
+        return 0;
+    gs_sim_examine(sim, 1);
+    return 1;
+}
+
+static void rmiss_note(struct fair *s, struct gs_sim *sim, int need)
+{
+    if (need > GS_MAX_GPN || !gs_sim_misses_repeat(sim))
+        return;
+    size_t np = (size_t)gs_sim_fleet(sim)->npools;
+    s->rm[need] = (struct rmiss){ .rgen = s->rgen, .ep = gs_sim_epoch(sim),
+                                  .valid = 1 };
+    memcpy(s->rm_pe + (size_t)need * np, s->pe, np);
 }
 
 /* Preempt borrowers so that owner j fits on one node, then start it there.
@@ -775,7 +920,11 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     if (s->nlender - s->t[j->tenant].lender > 0) {
         for (int p = 0; p < f->npools; p++)
             s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
-        best = reclaim_node(s, sim, need, j->tenant);
+        if (!rmiss_known(s, sim, need)) {
+            best = reclaim_node(s, sim, need, j->tenant);
+            if (best < 0)
+                rmiss_note(s, sim, need);
+        }
     }
     if (best < 0) {
         remember_failure(s, grp);
