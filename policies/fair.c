@@ -57,9 +57,12 @@
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
- * Reclaim walks only the nodes that hold victims (a bitmap of them), in
- * index order, reading each node's short list of victims, and stops at
- * the first node that needs one GPU freed.  Each of these skips only what
+ * Reclaim reads only the nodes that hold victims, by their fully free GPUs
+ * most first (the level index, lv), each node's victims as compact keys,
+ * and stops at the first node that can be cleared; a search that failed
+ * is not run again while nothing that could make it succeed happened
+ * (rmiss_known), and a start no open node could hold is not asked of the
+ * placer (sure_miss).  Each of these skips only what
  * the walk it replaces would have tried and seen fail, so the decisions
  * are the walk's (tests/refcheck.sh; result files byte-identical with the
  * old passes on the bench_tenants grid).
