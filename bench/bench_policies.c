@@ -21,6 +21,7 @@
 #include "../sim/studies/compare.h"
 #include "../sim/io/jsonio.h"
 #include "../sim/setup/scenario.h"
+#include "../sim/setup/builtin.h"
 #include "../sim/setup/setup.h"
 
 #include <math.h>
@@ -133,6 +134,12 @@ int main(int argc, char **argv)
                     "FILE] [--policies A,B]\n");
             return 2;
         }
+    }
+    /* the built-in models, before the metric names are asked for */
+    if (gs_builtin_install() < 0) {
+        fprintf(stderr, "bench_policies: the built-in models could not be "
+                "installed\n");
+        return 2;
     }
     struct gs_baselines base = { 0 };
     struct gs_diag d = { 0 };

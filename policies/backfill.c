@@ -43,6 +43,7 @@
 #include "jobgroup.h"
 #include "../sim/core/sim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,13 @@ struct bf {
         struct bent { uint32_t rec; gs_time est; struct gs_job *j; } *e;
         long n, cap, dead;
         long cur;               /* the scan's place */
+        int stale;              /* cur to be moved on before it is read */
+        /* Over the entries: the least and the most estimate of the live
+         * ones in each subtree (a gone entry: GS_TIME_MAX and INT64_MIN),
+         * so the scan finds the next entry of a kind in O(log n). */
+        gs_time *mn, *mx;
+        long tcap;              /* leaves, a power of two */
+        int tdirty;             /* rebuild before use */
         double g;               /* GPUs a job asks */
         char out[2];            /* the scan: a job that would outlive the
                                    shadow time [1], or not [0], found no
@@ -91,7 +99,106 @@ struct bf {
                                    qepoch, and no job joined the window
                                    nor stopped since */
     uint64_t qepoch;
+    /* The last node-by-node reservation of a single-node head, kept while
+     * every change of the fleet since provably leaves the walk's answer
+     * as it was (see keep_resv). */
+    struct kept {
+        int valid;
+        const struct gs_job *head;
+        uint32_t rec;
+        int k;
+        gs_time t;              /* the walk's answer: the shadow time, */
+        uint64_t seq;           /* the entry at which the node got k, */
+        int node, rextra;       /* the node and its spare GPUs then */
+        char *mode;             /* per pool: b->mode at the walk */
+        const struct gs_need *rel;  /* a release not yet matched by a stop */
+    } kept;
+    struct gs_fleet *watching;  /* bf_watch watches it, or NULL */
+    struct gs_job *starting;    /* start() is committing it */
+    int start_on;               /* ... and touched the kept node */
 };
+
+/* --- the kept reservation ---------------------------------------------------
+ *
+ * The walk to a single-node head's shadow time reads the fleet's free GPUs
+ * and the running jobs in order of (estimated end, sequence): call that
+ * order's entries E1 < E2 < ..., and a node's count at Ei the GPUs it has
+ * fully free once E1..Ei have ended.  The answer is the first entry E* at
+ * which a GPU of some node becomes fully free while that node's count is
+ * at least k (that node, its time t), and the node's count once every
+ * entry ending at t has ended (its spare GPUs).  When no node had k GPUs
+ * free at the walk (the head missed for want of GPUs), every count before
+ * E* is below k, and the answer is kept for the next scan with the same
+ * head while every change since is one of these:
+ *   - a start of job J (by this policy) whose entry comes before E*: every
+ *     count before J's entry is lower (J holds its GPUs until then), every
+ *     count from it on as it was, so J's own entry finds its node below k,
+ *     no node reaches k sooner, and the same node reaches it at E*, with
+ *     the same spare GPUs at t;
+ *   - a start of J on another node than the kept one, whenever it ends:
+ *     counts only fall there, the kept node's are untouched;
+ *   - the end of J whose entry comes before E* and before every entry left
+ *     (with estimates that hold, the job ending is the first entry): the
+ *     entries left are those after J's, where every count is as it was
+ *     (and below k before E*, so no node has k free when the next walk
+ *     starts).
+ * Anything else -- a start on the kept node ending at t or later (the
+ * leftover GPUs of start_on_leftover), an end out of order, a commit or
+ * release by anyone else, a node going up or down, cordoned or losing a
+ * GPU -- drops it, and the next scan walks.  (A head that missed for want
+ * of CPU or memory with its GPUs free somewhere is not kept: that node
+ * takes it at its first entry, and a start adds entries.)  The fleet tells
+ * of every change (gs_fleet_watch) with the need of the job that made it;
+ * the policy's own starts and stops say which job that was. */
+static void bf_watch(void *arg, const struct gs_fleet *f, int node,
+                     const struct gs_need *need, int sign)
+{
+    (void)f;
+    struct bf *b = arg;
+    struct kept *kp = &b->kept;
+    if (!kp->valid)
+        return;
+    if (sign > 0 && b->starting && need == &b->starting->need) {
+        b->start_on |= node == kp->node;
+        return;
+    }
+    if (sign < 0 && need && (kp->rel == NULL || kp->rel == need)) {
+        kp->rel = need;         /* bf_stopped says whose */
+        return;
+    }
+    kp->valid = 0;
+}
+
+/* j, which this policy started, committed its GPUs (start_on: on the kept
+ * node); j->pnode holds its entry. */
+static void kept_started(struct bf *b, const struct gs_job *j, int start_on)
+{
+    struct kept *kp = &b->kept;
+    if (kp->valid && start_on &&
+        !(j->pnode.time < kp->t ||
+          (j->pnode.time == kp->t && j->pnode.seq < kp->seq)))
+        kp->valid = 0;
+}
+
+/* j stopped; its release (if it held anything) came just before. */
+static void kept_stopped(struct bf *b, struct gs_job *j)
+{
+    struct kept *kp = &b->kept;
+    if (!kp->valid || kp->rel == NULL)
+        return;
+    gs_time t = j->pnode.time;
+    uint64_t q = j->pnode.seq;
+    if (kp->rel != &j->need || q == 0 ||
+        !(t < kp->t || (t == kp->t && q < kp->seq))) {
+        kp->valid = 0;
+        return;
+    }
+    kp->rel = NULL;
+    gs_heap_remove(&b->run, &j->pnode);
+    const struct gs_hnode *top = gs_heap_top(&b->run);
+    if (top && (top->time < t || (top->time == t && top->seq < q)))
+        kp->valid = 0;          /* an entry left comes before j's */
+}
 
 static void bf_free(void *state)
 {
@@ -107,12 +214,18 @@ static void bf_free(void *state)
     free(b->resv);
     free(b->rextra);
     free(b->ranges);
-    for (int i = 0; i < b->ncls; i++)
+    for (int i = 0; i < b->ncls; i++) {
         free(b->cls[i].e);
+        free(b->cls[i].mn);
+        free(b->cls[i].mx);
+    }
     free(b->cls);
     gs_jgroups_free(&b->shapes);
     free(b->most[0]);
     free(b->most[1]);
+    free(b->kept.mode);
+    if (b->watching)
+        gs_fleet_unwatch(b->watching, bf_watch, b);
     free(b);
 }
 
@@ -133,6 +246,118 @@ static long class_find(const struct bclass *c, uint32_t rec)
     return lo;
 }
 
+/* --- each class's entries by estimate --------------------------------------- */
+
+static void tree_leaf(struct bclass *c, long i)
+{
+    long x = c->tcap + i;
+    int live = i < c->n && c->e[i].j != NULL;
+    c->mn[x] = live ? c->e[i].est : GS_TIME_MAX;
+    c->mx[x] = live ? c->e[i].est : INT64_MIN;
+}
+
+static void tree_pull(struct bclass *c, long x)
+{
+    c->mn[x] = c->mn[2 * x] < c->mn[2 * x + 1] ? c->mn[2 * x]
+                                                 : c->mn[2 * x + 1];
+    c->mx[x] = c->mx[2 * x] > c->mx[2 * x + 1] ? c->mx[2 * x]
+                                                 : c->mx[2 * x + 1];
+}
+
+static void tree_build(struct bclass *c)
+{
+    if (c->tcap < c->n || c->mn == NULL) {
+        long cap = 16;
+        while (cap < c->n)
+            cap *= 2;
+        free(c->mn);
+        free(c->mx);
+        c->mn = malloc(2 * (size_t)cap * sizeof *c->mn);
+        c->mx = malloc(2 * (size_t)cap * sizeof *c->mx);
+        GS_OOM_IF(c->mn == NULL || c->mx == NULL);
+        c->tcap = cap;
+    }
+    for (long i = 0; i < c->tcap; i++)
+        tree_leaf(c, i);
+    for (long x = c->tcap - 1; x >= 1; x--)
+        tree_pull(c, x);
+    c->tdirty = 0;
+}
+
+/* Entry i changed (joined at the end, or left). */
+static void tree_set(struct bclass *c, long i)
+{
+    if (c->tdirty || i >= c->tcap) {
+        c->tdirty = 1;
+        return;
+    }
+    tree_leaf(c, i);
+    for (long x = (c->tcap + i) / 2; x >= 1; x /= 2)
+        tree_pull(c, x);
+}
+
+enum { WANT_SHORT, WANT_LONG, WANT_ANY };   /* est <= x, est > x, live */
+
+static int tree_has(const struct bclass *c, long x, int want, gs_time lim)
+{
+    return want == WANT_SHORT ? c->mn[x] <= lim
+         : want == WANT_LONG  ? c->mx[x] > lim
+                              : c->mx[x] != INT64_MIN;
+}
+
+/* The first entry at or after lo that is live and of the kind wanted,
+ * or -1: up from lo's leaf to the first subtree to its right holding
+ * one, then down to that subtree's first (O(log of the distance)). */
+static long tree_next(const struct bclass *c, long lo, int want, gs_time lim)
+{
+    if (lo >= c->tcap)
+        return -1;
+    long x = c->tcap + lo;
+    if (tree_has(c, x, want, lim))
+        return lo;
+    do {
+        while (x & 1)           /* a right child: its parent's next */
+            if ((x >>= 1) == 0)
+                return -1;
+        x++;                    /* the sibling to the right */
+    } while (!tree_has(c, x, want, lim));
+    while (x < c->tcap)
+        x = tree_has(c, 2 * x, want, lim) ? 2 * x : 2 * x + 1;
+    return x - c->tcap;
+}
+
+/* The scan's next entry of class c from its place on: live, not the head,
+ * and of a kind that may still find room (out[1]: those that would
+ * outlive the shadow time t -- every one when t is GS_TIME_MAX -- found
+ * none; out[0]: those that end by it). */
+static long class_next(struct bclass *c, const struct gs_job *head,
+                       gs_time now, gs_time t)
+{
+    long i = c->cur;
+    int want;
+    if (t == GS_TIME_MAX)
+        want = c->out[1] ? -1 : WANT_ANY;
+    else if (c->out[0] && c->out[1])
+        want = -1;
+    else
+        want = c->out[0] ? WANT_LONG : c->out[1] ? WANT_SHORT : WANT_ANY;
+    if (want < 0)
+        return c->n;
+    while (i < c->n) {
+        const struct bent *e = &c->e[i];
+        if (e->j && e->j != head &&
+            !c->out[t == GS_TIME_MAX || now + e->est > t])
+            return i;           /* the usual case: the next one will do */
+        if (c->tdirty)          /* the window took a job during the scan */
+            tree_build(c);
+        long r = tree_next(c, i + 1, want, t - now);
+        if (r < 0 || r >= c->n)
+            return c->n;
+        i = r;                  /* live and of the kind; the head? */
+    }
+    return c->n;
+}
+
 static void class_compact(struct bclass *c)
 {
     long w = 0;
@@ -141,6 +366,7 @@ static void class_compact(struct bclass *c)
             c->e[w++] = c->e[i];
     c->n = w;
     c->dead = 0;
+    c->tdirty = 1;
 }
 
 static void win_add(void *ctx, struct gs_job *j)
@@ -175,6 +401,10 @@ static void win_add(void *ctx, struct gs_job *j)
     memmove(&c->e[at + 1], &c->e[at], (size_t)(c->n - at) * sizeof *c->e);
     c->e[at] = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
     c->n++;
+    if (at == c->n - 1)
+        tree_set(c, at);
+    else
+        c->tdirty = 1;
     j->pslot = k + 1;
 }
 
@@ -188,6 +418,7 @@ static void win_drop(void *ctx, struct gs_job *j)
     GS_ASSERT(at < c->n && c->e[at].rec == j->rec);
     c->e[at].j = NULL;
     c->dead++;
+    tree_set(c, at);
     j->pslot = 0;
     if (!b->scanning && c->dead > 64 && c->dead > c->n / 2)
         class_compact(c);
@@ -206,7 +437,10 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     }
     b->depth = 1000;
+    int keep = 1;
     int rc = gs_params_int(p, "depth", 1, 100000000, &b->depth, d);
+    if (rc == 0)
+        rc = gs_params_bool(p, "keep", &keep, d);
     if (rc < 0) {
         bf_free(b);
         return rc;
@@ -231,13 +465,19 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
     b->ranges = malloc((np + nn + 1) * sizeof *b->ranges);
     b->most[0] = malloc(np * sizeof *b->most[0]);
     b->most[1] = malloc(np * sizeof *b->most[1]);
+    b->kept.mode = calloc(np + 1, 1);
     if (!b->freed || !b->gain || !b->tgpu || !b->tnode || !b->mode ||
         !b->whole || !b->remok || !b->resv || !b->rextra || !b->ranges ||
-        !b->most[0] ||
-        !b->most[1]) {
+        !b->most[0] || !b->most[1] || !b->kept.mode) {
         bf_free(b);
         return GS_ENOMEM;
     }
+    /* Without sharing (no loans the watchers miss) the walk's answer may
+     * be kept; with every watcher taken, it is worked out every time. */
+    struct gs_fleet *wf = (struct gs_fleet *)f;
+    if (keep && gs_sim_misses_repeat(sim) &&
+        gs_fleet_watch(wf, bf_watch, b) == 0)
+        b->watching = wf;
     *state = b;
     return 0;
 }
@@ -247,6 +487,7 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)sim;
     struct bf *b = state;
+    kept_stopped(b, j);
     gs_heap_remove(&b->run, &j->pnode);
     b->quiet = 0;
     if (why == GS_STOP_KILLED && j->state == GS_JOB_PENDING) {
@@ -325,6 +566,7 @@ struct nwalk {
     int k;                      /* whole GPUs the head wants */
     int pool, node;             /* where it fits: node (-1 for a gang) */
     gs_time t;
+    uint64_t seq;               /* the entry that made it fit */
 };
 
 /* Does the head fit on plain pools only, in whole GPUs?  Sets b->mode for
@@ -431,8 +673,10 @@ static int node_visit(struct gs_hnode *n, void *arg)
                 b->tgpu[b->ntgpu++] = g;
             b->freed[g] += pt[i].milli;
             if (f->free_milli[g] + b->freed[g] == 1000 &&
-                gpu_freed(w, pt[i].node) && w->t == GS_TIME_MAX)
+                gpu_freed(w, pt[i].node) && w->t == GS_TIME_MAX) {
                 w->t = n->time;
+                w->seq = n->seq;
+            }
         }
     }
     return 0;
@@ -486,12 +730,39 @@ static void pick_nodes(struct bf *b, const struct gs_fleet *f,
     }
 }
 
-/* Walk the running jobs to the head's shadow time and pick its nodes;
- * GS_TIME_MAX if the head would never fit. */
-static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
-                             int k, gs_time now)
+/* May the kept reservation serve head (k GPUs on one node)? */
+static int kept_serves(const struct bf *b, const struct gs_job *head, int k)
 {
-    struct nwalk w = { b, f, k, -1, -1, GS_TIME_MAX };
+    const struct kept *kp = &b->kept;
+    return kp->valid && kp->rel == NULL && kp->head == head &&
+           kp->rec == head->rec && kp->k == k &&
+           memcmp(kp->mode, b->mode, (size_t)b->npools) == 0;
+}
+
+/* Walk the running jobs to the head's shadow time and pick its nodes;
+ * GS_TIME_MAX if the head would never fit.  A single-node head's answer
+ * is kept while it provably holds (the kept reservation, above). */
+static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
+                             const struct gs_job *head, int k, gs_time now)
+{
+    struct kept *kp = &b->kept;
+    int single = b->watching != NULL;
+    for (int p = 0; p < f->npools; p++)
+        single &= b->mode[p] != MODE_GANG;
+    if (single && kept_serves(b, head, k)) {
+        b->nresv = 1;
+        b->resv[0] = kp->node;
+        b->rextra[0] = kp->rextra;
+#ifndef GS_BF_CHECK_KEPT
+        return kp->t;
+#endif
+    }
+#ifdef GS_BF_CHECK_KEPT
+    int was = single && kept_serves(b, head, k);
+    struct kept old = *kp;
+#endif
+    kp->valid = 0;
+    struct nwalk w = { b, f, k, -1, -1, GS_TIME_MAX, 0 };
     b->ntgpu = b->ntnode = 0;
     for (int p = 0; p < f->npools; p++)
         if (b->mode[p] == MODE_GANG) {
@@ -511,6 +782,22 @@ static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
         b->freed[b->tgpu[i]] = 0;
     for (int i = 0; i < b->ntnode; i++)
         b->gain[b->tnode[i]] = 0;
+#ifdef GS_BF_CHECK_KEPT
+    if (was)
+        GS_ASSERT(w.t == old.t && w.node == old.node && b->nresv == 1 &&
+                  b->rextra[0] == old.rextra);
+#endif
+    for (int p = 0; single && p < f->npools; p++)
+        single = b->mode[p] == MODE_NONE ||
+                 gs_fleet_most_free(f, &(struct gs_range){ p, 0,
+                                        f->pools[p].s.nodes }) < k;
+    if (single && w.pool >= 0 && w.node >= 0) {
+        char *mode = kp->mode;
+        *kp = (struct kept){ .valid = 1, .head = head, .rec = head->rec,
+                             .k = k, .t = w.t, .seq = w.seq, .node = w.node,
+                             .rextra = b->rextra[0], .mode = mode };
+        memcpy(kp->mode, b->mode, (size_t)b->npools);
+    }
     return w.t;
 }
 
@@ -626,13 +913,18 @@ static void start_on_leftover(struct bf *b, struct gs_sim *sim,
 static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *ranges, int nranges)
 {
-    if (gs_sim_try_start(sim, j, ranges, nranges) < 0)
+    b->starting = j;
+    b->start_on = 0;
+    int rc = gs_sim_try_start(sim, j, ranges, nranges);
+    b->starting = NULL;
+    if (rc < 0)
         return -1;
     b->started++;
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
         gs_heap_push(&b->run, &j->pnode, j->est_end);
+    kept_started(b, j, b->start_on);
     forget_most(b);
     return 0;
 }
@@ -686,7 +978,7 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
     struct shadow sh = { sim, head, free_for(sim, head), job_gpus(head),
                          GS_TIME_MAX };
     if (by_node) {
-        sh.t = reserve_nodes(b, f, k, now);
+        sh.t = reserve_nodes(b, f, head, k, now);
         if (sh.t != GS_TIME_MAX && sh.t < now)
             sh.t = now;
     } else if (sh.avail < sh.need - 1e-9) {
@@ -707,7 +999,10 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
     int repeat = gs_sim_misses_repeat(sim);
     for (int c = 0; c < b->ncls; c++) {
         b->cls[c].cur = 0;
+        b->cls[c].stale = 1;
         b->cls[c].out[0] = b->cls[c].out[1] = 0;
+        if (b->cls[c].tdirty || b->cls[c].mn == NULL)
+            tree_build(&b->cls[c]);
     }
     long looked = 0;
     for (;;) {
@@ -718,16 +1013,18 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
         struct bclass *jc = NULL;
         for (int ci = 0; ci < b->ncls; ci++) {
             struct bclass *c = &b->cls[ci];
-            if (c->g > idle + 1e-9 || (c->out[0] && c->out[1]))
+            if (c->cur >= c->n)
+                continue;
+            if (c->g > idle + 1e-9 || (c->out[0] && c->out[1])) {
                 c->cur = c->n;      /* nothing more of it starts */
+                continue;
+            }
             /* pass over the gone, the head, and the jobs of a kind
-             * already known to find no room */
-            while (c->cur < c->n) {
-                const struct bent *e = &c->e[c->cur];
-                if (e->j && e->j != head &&
-                    !c->out[sh.t == GS_TIME_MAX || now + e->est > sh.t])
-                    break;
-                c->cur++;
+             * already known to find no room: only the class whose job
+             * was tried last has changed (a start drops only that job) */
+            if (c->stale) {
+                c->cur = class_next(c, head, now, sh.t);
+                c->stale = 0;
             }
             if (c->cur < c->n && (je == NULL || c->e[c->cur].rec < je->rec)) {
                 je = &c->e[c->cur];
@@ -738,6 +1035,7 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
             break;
         struct gs_job *j = je->j;
         jc->cur++;
+        jc->stale = 1;
         looked++;
         double g = jc->g;
         int by_shadow = sh.t != GS_TIME_MAX && now + je->est <= sh.t;

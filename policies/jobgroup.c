@@ -59,10 +59,15 @@ static uint32_t job_hash(const struct gs_jgroups *gs, const struct gs_job *j)
                  (uint64_t)(uint32_t)j->need.milli;
     uint64_t d = (uint64_t)(uint32_t)j->need.guar << 32 |
                  (uint64_t)(uint32_t)j->need.burst;
+    uint64_t e = (uint64_t)(uint32_t)j->need.cpu_milli << 32 |
+                 (uint64_t)(uint32_t)j->need.mem_mib, v;
+    memcpy(&v, &j->need.dev_gb, sizeof v);
     uint64_t h = a * 0x9e3779b97f4a7c15ULL ^ b * 0xbf58476d1ce4e5b9ULL ^
                  c * 0x94d049bb133111ebULL ^ d * 0xd6e8feb86659fd93ULL ^
+                 e * 0xff51afd7ed558ccdULL ^
                  (m ^ j->need.allowed * 0xff51afd7ed558ccdULL ^
-                  j->need.tolerates * 0x9e3779b97f4a7c15ULL) *
+                  j->need.tolerates * 0x9e3779b97f4a7c15ULL ^
+                  v * 0xbf58476d1ce4e5b9ULL) *
                  0xc4ceb9fe1a85ec53ULL;
     if (j->need.profile)
         for (const char *p = j->need.profile; *p; p++)
@@ -83,6 +88,8 @@ static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
            a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
            a->tolerates == b->tolerates &&
            a->guar == b->guar && a->burst == b->burst &&
+           a->cpu_milli == b->cpu_milli && a->mem_mib == b->mem_mib &&
+           a->dev_gb == b->dev_gb &&
            (b->profile ? strcmp(g->prof, b->profile) == 0
                        : g->prof[0] == '\0');
 }

@@ -1,9 +1,11 @@
 /* jobgroup.h -- pending jobs grouped by what placement sees of them.
  *
  * Two pending jobs with the same need (GPUs or fraction, memory, allowed
- * models, MIG profile, guaranteed and burst share), tier, priority and
+ * models, MIG profile, guaranteed and burst share, and what they ask of the
+ * host: CPU, memory and least device memory), tier, priority and
  * preemptibility -- and, when the policy asks, tenant -- are alike: a
- * placement anywhere that misses for one misses for the other, and while a
+ * placement anywhere that misses for one misses for the other (the core's
+ * miss memo, sim.c, keys misses by the same need and tier), and while a
  * pass only starts jobs (capacity only shrinks) it keeps missing
  * (gs_sim_misses_repeat).  A policy that keeps its queue as groups can then
  * set a whole group aside at its first miss and look at one job per group

@@ -151,9 +151,6 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
     if (h == j) {
         gs_gheap_fix(&s->gh, &s->gs, g);
         s->quiet = 0;
-    } else if (h->need.cpu_milli != 0 || h->need.mem_mib != 0 ||
-               h->need.dev_gb != 0) {
-        s->quiet = 0;       /* j may ask less of the host than its head */
     }
 }
 
@@ -270,10 +267,8 @@ static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
  * a function of the fleet, the running jobs and the groups (not of the
  * clock), so it would try the same jobs and miss them all again.  A job
  * that joined a group behind its first would be tried only if the group
- * was not set aside, and then fails as the group's first did when that
- * one asked nothing of the host (the same need otherwise, tier and
- * priority, the same victims; a group's jobs may differ in host CPU,
- * memory and device memory, jobgroup.h); otherwise the pass is run. */
+ * was not set aside, and then fails as the group's first did (the same
+ * need, host asks included, tier and priority: the same victims). */
 static int same_as_last(const struct prio *s, uint64_t epoch)
 {
     return s->quiet && epoch == s->qepoch;

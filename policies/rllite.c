@@ -52,11 +52,11 @@
  *     job) it is the next in score order.  So only the jobs near the top
  *     pay for the logarithm, and jobs are taken in exactly the order the
  *     full sort gives, until the fleet is full;
- *   - when misses repeat, a class one of whose members found no room --
- *     one that asked for no host CPU, memory or device memory, the least
- *     a member may ask -- is out for the rest of the pass (its later
- *     members would miss too: capacity only shrinks), its candidates are dropped unscored, and the
- *     pass ends once every class that could start has missed;
+ *   - when misses repeat, a class one of whose members found no room is
+ *     out for the rest of the pass (its later members, asking the same
+ *     GPUs and host resources, would miss too: capacity only shrinks),
+ *     its candidates are dropped unscored, and the pass ends once every
+ *     class that could start has missed;
  *   - a pass that ended that way is not run again while the fleet's epoch
  *     (gs_sim_epoch: capacity came back somewhere) stays put and no job
  *     joined the window: it would score the same members and miss them
@@ -454,15 +454,6 @@ static void sift_down(struct cand *h, long n, long i)
     h[i] = x;
 }
 
-/* A class's members share all of their need but the host's CPU, memory
- * and least device memory (jobgroup.h), so one member's miss says that
- * every other misses only when it asked for none of those. */
-static int least_host(const struct gs_job *j)
-{
-    return j->need.cpu_milli == 0 && j->need.mem_mib == 0 &&
-           j->need.dev_gb == 0;
-}
-
 static void rl_schedule(void *state, struct gs_sim *sim)
 {
     struct rl *s = state;
@@ -552,7 +543,7 @@ static void rl_schedule(void *state, struct gs_sim *sim)
             gs_jwin_leave(&s->win, j);
             book(s, j);
             started = 1;
-        } else if (skip && j->pslot >= 0 && least_host(j)) {
+        } else if (skip && j->pslot >= 0) {
             s->cl[j->pslot >> 32].missed = 1;
             live--;
         }

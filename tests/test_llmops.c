@@ -387,6 +387,41 @@ static void test_validate_cli(void)
     CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu A40", NULL, NULL), 2);
 }
 
+/* The held-out misses docs/inference.md lists (phi-2, the one plain-MLP
+ * shape), each bounded a point above its measured median; every other op
+ * of every held-out shape within the issue's 10%, every layer within 8%. */
+static double shape_bound(const char *dir, int gated, int op)
+{
+    static const struct { const char *dir; int op; double bound; } miss[] = {
+        { "a100", GS_OP_INPUT_NORM, 0.27 }, { "a100", GS_OP_ACT, 0.37 },
+        { "h100", GS_OP_INPUT_NORM, 0.43 }, { "h100", GS_OP_ACT, 0.31 },
+        { "h100", GS_OP_ROPE, 0.22 },
+        { "a40", GS_OP_INPUT_NORM, 0.29 }, { "a40", GS_OP_ROPE, 0.18 },
+        { "a40", GS_OP_MLP_DOWN, 0.14 }, { "a40", GS_OP_ATTN_POST, 0.12 },
+    };
+    for (size_t i = 0; !gated && i < sizeof miss / sizeof miss[0]; i++)
+        if (miss[i].op == op && strcmp(miss[i].dir, dir) == 0)
+            return miss[i].bound;
+    return 0.10;
+}
+
+static void check_shape(const struct gs_llm_prof *p, int group,
+                        const char *dir, const struct gs_llm_validation *v)
+{
+    int gated = -1;
+    for (int r = 0; r < p->n && gated < 0; r++)
+        if (p->r[r].group == group)
+            gated = p->r[r].s.gated;
+    for (int k = 0; k < GS_OP_N; k++) {
+        double b = shape_bound(dir, gated, k);
+        if (v->op[k].n > 0 && !(v->op[k].median <= b))
+            printf("\n    %s shape %d %s: %.1f%% > %.0f%%", dir, group,
+                   gs_llm_op_name(k), 100 * v->op[k].median, 100 * b);
+        CU_ASSERT(v->op[k].n == 0 || v->op[k].median <= b);
+    }
+    CU_ASSERT(v->layer.median <= 0.08);
+}
+
 /* Vidur's measured kernels: leave-one-shape-out per GPU, pooled over the
  * held-out rows; the bounds docs/inference.md reports.  `make test` checks
  * the H100 alone (3 shapes, about 2 s; its norms are the weakest bound);
@@ -420,13 +455,17 @@ static void test_leave_one_shape_out(void)
         }
         struct gs_llm_hw hw;
         gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, g[i].gpu), &hw);
-        struct gs_llm_validation v;
-        CU_ASSERT(gs_llm_prof_loso(&p, &hw, &v, NULL, 0, NULL) >= 2);
+        struct gs_llm_validation v, per[8];
+        int ng = gs_llm_prof_loso(&p, &hw, &v, per, 8, NULL);
+        CU_ASSERT(ng >= 2 && ng <= 8);
+        for (int gi = 0; gi < ng && gi < 8; gi++)
+            check_shape(&p, gi, g[i].dir, &per[gi]);
         printf("\n    %s: layer %.1f%%, ops", g[i].gpu, 100 * v.layer.median);
         for (int k = 0; k < GS_OP_N; k++) {
             printf(" %.1f", 100 * v.op[k].median);
-            /* the issue's target: every op within 10% (measured: the
-             * GEMMs 4.2-8.9%, the elementwise kinds 4.0-7.1%) */
+            /* the issue's target, pooled: every op within 10%
+             * (measured: the GEMMs 4.2-8.9%, the elementwise kinds
+             * 4.0-7.1%); per shape, check_shape */
             CU_ASSERT(v.op[k].median <= 0.10);
         }
         CU_ASSERT(v.layer.median <= 0.08);

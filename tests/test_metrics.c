@@ -18,6 +18,7 @@
 #include "../sim/cluster/power.h"
 #include "../sim/cluster/gpu.h"
 #include "../sim/inference/service.h"
+#include "../sim/io/report.h"
 #include "../traces/tread.h"
 
 #include <gsl/gsl_sort.h>
@@ -31,7 +32,11 @@
 
 /* Energy's other partitions, each booked by its own code path, on a run
  * of scenario sc: the regions add up to the fleet (kWh, $, CO2e), the
- * pools to the fleet and to its idle and host kWh; and the IT energy's
+ * pools to the fleet in each of its figures -- facility kWh and idle
+ * kWh, IT kWh and the hosts' IT kWh, one meaning at both levels (a pool's
+ * host_kwh was once facility energy beside the summary's IT
+ * energy_host_kwh: the sums caught it in any region whose PUE is not 1);
+ * and the IT energy's
  * two parts against the metrics' GPU-hours (an independent integral):
  * the hosts' is every up GPU slot's share of its host's idle power plus
  * every allocated slot's share of its busy part above idle -- exactly,
@@ -39,13 +44,62 @@
  * pools' least and greatest -- and the boards' (IT - hosts) is at least
  * every up GPU's idle power and at most that plus each allocated GPU at
  * its board limit. */
+/* The summary's value of "NAME": in the --json text j, or NAN. */
+static double json_num(const char *j, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": ", name);
+    const char *p = strstr(j, key);
+    return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* --json's energy_by.pool adds up to the summary's energy figures, each
+ * key with the summary's meaning: kwh energy_kwh (facility), it_kwh
+ * energy_it_kwh and host_kwh energy_host_kwh (IT, before PUE), idle_kwh
+ * energy_idle_kwh (facility); within the printed digits. */
+static void energy_json_pools(const struct gs_sim *sim, int npools)
+{
+    char *j = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&j, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    gs_report_json(fp, sim);
+    fclose(fp);
+    static const char *const sum[] = { "energy_kwh", "energy_it_kwh",
+                                       "energy_host_kwh", "energy_idle_kwh" };
+    double got[4] = { 0, 0, 0, 0 };
+    const char *p = strstr(j, "\"pool\": {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int seen = 0;
+    while ((p = strstr(p, "\": {\"kwh\": ")) != NULL) {
+        double v[4];
+        CU_ASSERT_EQUAL_FATAL(sscanf(p, "\": {\"kwh\": %lf, \"it_kwh\": %lf, "
+                                     "\"host_kwh\": %lf, \"idle_kwh\": %lf}",
+                                     &v[0], &v[1], &v[2], &v[3]), 4);
+        for (int k = 0; k < 4; k++)
+            got[k] += v[k];
+        seen++;
+        p++;
+    }
+    CU_ASSERT_EQUAL(seen, npools);
+    for (int k = 0; k < 4; k++) {
+        double want = json_num(j, sum[k]);
+        if (!(fabs(got[k] - want) <= 6e-5 + 1e-6 * npools))
+            printf("\n    pools' %s %.6f, the summary's %.4f", sum[k],
+                   got[k], want);
+        CU_ASSERT(fabs(got[k] - want) <= 6e-5 + 1e-6 * npools);
+    }
+    free(j);
+}
+
 static void energy_parts(const struct gs_sim *sim,
                          const struct gs_scenario *sc, const char *path)
 {
     const struct gs_energysum *es = gs_sim_energy(sim);
     const struct gs_summary *su = gs_sim_summary(sim);
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    double rk = 0, ru = 0, rg = 0, pk = 0, pi = 0, k, u, g;
+    double rk = 0, ru = 0, rg = 0, k, u, g;
+    struct gs_energysum pools = { 0 }, one;
     for (int r = 0; gs_energy_region(sim, r, &k, &u, &g) == 0; r++) {
         rk += k;
         ru += u;
@@ -57,13 +111,14 @@ static void energy_parts(const struct gs_sim *sim,
     /* slot figures over the GPU pools: least and greatest */
     double lo[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
     double hi[4] = { 0, 0, 0, 0 };
-    double host_fac = 0;        /* the pools' host kWh, facility */
     for (int i = 0; i < f->npools; i++) {
-        double h;
-        CU_ASSERT_EQUAL_FATAL(gs_energy_pool(sim, i, &k, &u, &h), 0);
-        pk += k;
-        pi += u;
-        host_fac += h;
+        CU_ASSERT_EQUAL_FATAL(gs_energy_pool(sim, i, &one), 0);
+        CU_ASSERT(one.host_kwh >= 0 && one.host_kwh <= one.it_kwh &&
+                  one.it_kwh <= one.kwh && one.idle_kwh <= one.kwh);
+        pools.kwh += one.kwh;
+        pools.it_kwh += one.it_kwh;
+        pools.host_kwh += one.host_kwh;
+        pools.idle_kwh += one.idle_kwh;
         const struct gs_pool_spec *ps = &f->pools[i].s;
         if (ps->gpn <= 0)
             continue;
@@ -78,11 +133,14 @@ static void energy_parts(const struct gs_sim *sim,
             hi[j] = fmax(hi[j], x[j]);
         }
     }
-    CU_ASSERT(fabs(pk - es->kwh) <= 1e-9 * (es->kwh + 1));
-    CU_ASSERT(fabs(pi - es->idle_kwh) <= 1e-9 * (es->idle_kwh + 1));
-    if (sc->energy.nregions == 1)
-        CU_ASSERT(fabs(host_fac - es->host_kwh * sc->energy.region[0].pue)
-                  <= 1e-9 * (host_fac + 1));
+    CU_ASSERT_EQUAL(gs_energy_pool(sim, f->npools, &one), GS_ENOTFOUND);
+    CU_ASSERT(fabs(pools.kwh - es->kwh) <= 1e-9 * (es->kwh + 1));
+    CU_ASSERT(fabs(pools.it_kwh - es->it_kwh) <= 1e-9 * (es->it_kwh + 1));
+    CU_ASSERT(fabs(pools.host_kwh - es->host_kwh) <=
+              1e-9 * (es->host_kwh + 1));
+    CU_ASSERT(fabs(pools.idle_kwh - es->idle_kwh) <=
+              1e-9 * (es->idle_kwh + 1));
+    energy_json_pools(sim, f->npools);
     if (!(hi[0] > 0 || hi[2] > 0))
         return;     /* no GPU pool */
     double av = su->gpu_hours_avail, used = su->gpu_hours_used;

@@ -65,6 +65,66 @@ static int chosen_nodes(const char *out)
     return p ? atoi(p + strlen("gpu.nodes=")) : -1;
 }
 
+/* Write text to path (a /tmp/gs-test- name: gs_cli_tmp's folder). */
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(gs_cli_tmp(path), "w");
+    if (f == NULL)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* text with the first occurrence of each from[i] replaced by to[i]
+ * (n pairs), as a new string, or NULL when one is missing. */
+static char *replaced(const char *text, const char *const *from,
+                      const char *const *to, int n)
+{
+    char *cur = strdup(text);
+    for (int i = 0; cur && i < n; i++) {
+        char *at = strstr(cur, from[i]), *next = NULL;
+        if (at == NULL ||
+            asprintf(&next, "%.*s%s%s", (int)(at - cur), cur, to[i],
+                     at + strlen(from[i])) < 0)
+            next = NULL;
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* The shipped scenario file with its first from[i] replaced by to[i] (n
+ * pairs), as a new string, or NULL. */
+static char *file_replaced(const char *file, const char *const *from,
+                           const char *const *to, int n)
+{
+    char *text = gs_cli_slurp(file);
+    char *mod = text ? replaced(text, from, to, n) : NULL;
+    free(text);
+    return mod;
+}
+
+/* `gpusim plan SCENARIO --no-plots ARGS --out H5`, SCENARIO
+ * the text given (NULL: -1) written to a file of this process's own and
+ * H5 beside it, both removed after; stdout into *out and stderr into
+ * *err (NULL: discarded).  The exit status. */
+static int plan_text(const char *text, const char *args, char **out,
+                     char **err)
+{
+    static int k;
+    char scen[64], cmd[512];
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-t%d.json", ++k);
+    if (text == NULL || write_file(scen, text) != 0)
+        return -1;
+    snprintf(cmd, sizeof cmd, "plan %s --no-plots %s --out "
+             "/tmp/gs-test-plan-t%d.h5", scen, args, k);
+    int rc = gs_cli_run("", cmd, out, err);
+    unlink(gs_cli_tmp(scen));
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-t%d.h5", k);
+    unlink(gs_cli_tmp(scen));
+    return rc;
+}
+
 static void test_erlang_formula(void)
 {
     /* hand-worked: M/M/1 Wq = rho / (mu - lambda); M/M/2 at a = 1: 1/3 */
@@ -231,74 +291,37 @@ static void test_mmc_mean_wait(void)
  * range's top, so the planner widens it (6..10, then 11..20, the cap's
  * default of four times the top) and finds Erlang C's count, saying
  * so. */
-static int write_file(const char *path, const char *text);
-static char *replaced(const char *text, const char *const *from,
-                      const char *const *to, int n);
-
 static void test_mmc_widened(void)
 {
-    char path[128], args[512];
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-wide-%ld.json",
-             (long)getpid());
-    char *orig = gs_cli_slurp("scenarios/plan-erlang.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(orig);
     /* at the scenario's length (lengthening is test_mmc_mean_wait's) */
     const char *from[] = { "\"nodes\": [1, 40]", "\"min_seeds\": 3" };
     const char *to[] = { "\"nodes\": [1, 5]",
                          "\"min_seeds\": 3, \"max_length_factor\": 1" };
-    char *text = replaced(orig, from, to, 2);
-    free(orig);
+    char *text = file_replaced("scenarios/plan-erlang.json", from, to, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    CU_ASSERT_EQUAL(write_file(path, text), 0);
-    free(text);
-    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-             "/tmp/gs-test-plan-wide-%ld.h5", path, (long)getpid());
     char *out = NULL;
-    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+    CU_ASSERT_EQUAL(plan_text(text, "--no-advice", &out, NULL), 0);
+    free(text);
     CU_ASSERT_EQUAL(chosen_nodes(out), 12);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "gpu nodes 1..5 -> searched "
                                               "6..10 too"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "searched 11..20 too"));
     free(out);
-    unlink(gs_cli_tmp(path));
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-wide-%ld.h5",
-             (long)getpid());
-    unlink(gs_cli_tmp(path));
 }
 
 /* Run plan-erlang.json with its plan's target and verdict keys replaced;
  * stdout in *out.  The exit status. */
 static int erlang_variant(const char *target, const char *keys, char **out)
 {
-    char *text = gs_cli_slurp("scenarios/plan-erlang.json");
-    if (text == NULL)
-        return -1;
-    const char *t = "\"targets\": {\"wait_mean\": \"3.5m\"}";
-    const char *k = "\"seeds\": 5, \"min_seeds\": 3";
-    char *at = strstr(text, t), *ak = strstr(text, k), *mod = NULL;
-    if (at == NULL || ak == NULL || ak < at ||
-        asprintf(&mod, "%.*s\"targets\": {\"wait_mean\": \"%s\"}%.*s%s, "
-                 "%s%s", (int)(at - text), text, target,
-                 (int)(ak - at - strlen(t)), at + strlen(t), k, keys,
-                 ak + strlen(k)) < 0) {
-        free(text);
-        return -1;
-    }
-    free(text);
-    char path[128], args[512];
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-zone-%ld.json",
-             (long)getpid());
-    int rc = write_file(path, mod);
+    char t[64], k[256];
+    snprintf(t, sizeof t, "\"targets\": {\"wait_mean\": \"%s\"}", target);
+    snprintf(k, sizeof k, "\"seeds\": 5, \"min_seeds\": 3, %s", keys);
+    const char *from[] = { "\"targets\": {\"wait_mean\": \"3.5m\"}",
+                           "\"seeds\": 5, \"min_seeds\": 3" };
+    const char *to[] = { t, k };
+    char *mod = file_replaced("scenarios/plan-erlang.json", from, to, 2);
+    int rc = plan_text(mod, "--no-advice", out, NULL);
     free(mod);
-    if (rc != 0)
-        return -1;
-    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-             "/tmp/gs-test-plan-zone-%ld.h5", path, (long)getpid());
-    rc = gs_cli_run("", args, out, NULL);
-    unlink(gs_cli_tmp(path));
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-zone-%ld.h5",
-             (long)getpid());
-    unlink(gs_cli_tmp(path));
     return rc;
 }
 
@@ -355,15 +378,6 @@ static const char p95_scenario[] =
 "   \"search\": {\"pools\": [{\"pool\": \"gpu\", \"nodes\": [9, 30]}]},"
 "   \"seeds\": 5, \"max_length_factor\": 1}}\n";
 
-static int write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(gs_cli_tmp(path), "w");
-    if (f == NULL)
-        return -1;
-    fputs(text, f);
-    return fclose(f);
-}
-
 static void test_mmc_wait_p95(void)
 {
     const double lambda = 8, mu = 1, target_h = 10.0 / 60;
@@ -374,50 +388,27 @@ static void test_mmc_wait_p95(void)
     CU_ASSERT_EQUAL(want, 13);
     CU_ASSERT(wq_p95(want - 1, lambda, mu) > 1.5 * target_h);
     CU_ASSERT(wq_p95(want, lambda, mu) < 0.6 * target_h);
-    char path[128], args[512];
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.json",
-             (long)getpid());
-    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(path), p95_scenario), 0);
-    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-             "/tmp/gs-test-plan-p95-%ld.h5", path, (long)getpid());
     char *out = NULL;
-    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+    CU_ASSERT_EQUAL(plan_text(p95_scenario, "--no-advice", &out, NULL), 0);
     int got = chosen_nodes(out);
     if (got != want)
         printf("\n    plan chose %d, Erlang C says %d\n%s", got, want,
                out ? out : "");
     CU_ASSERT_EQUAL(got, want);
     free(out);
-    unlink(gs_cli_tmp(path));
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-p95-%ld.h5",
-             (long)getpid());
-    unlink(gs_cli_tmp(path));
 }
 
 static void test_infeasible(void)
 {
-    /* at most 9 nodes: Erlang C's wait is 39 minutes there */
+    /* at most 9 nodes: Erlang C's wait is 39 minutes there; the cap at
+     * the range's top: no widening */
+    const char *from[] = { "\"nodes\": [1, 40]" };
+    const char *to[] = { "\"nodes\": [1, 9], \"cap\": 9" };
+    char *mod = file_replaced("scenarios/plan-erlang.json", from, to, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mod);
     char *out = NULL, *err = NULL;
-    char scen[128];
-    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-inf-%ld.json",
-             (long)getpid());
-    char *text = gs_cli_slurp("scenarios/plan-erlang.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    char *at = strstr(text, "\"nodes\": [1, 40]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-    /* the cap at the range's top: no widening */
-    char *mod = NULL;
-    CU_ASSERT_FATAL(asprintf(&mod, "%.*s\"nodes\": [1, 9], \"cap\": 9%s",
-                             (int)(at - text), text,
-                             at + strlen("\"nodes\": [1, 40]")) > 0);
-    CU_ASSERT_EQUAL(write_file(gs_cli_tmp(scen), mod), 0);
+    CU_ASSERT_EQUAL(plan_text(mod, "--no-advice", &out, &err), 3);
     free(mod);
-    free(text);
-    char args[512];
-    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-             "/tmp/gs-test-plan-inf.h5", scen);
-    int rc = gs_cli_run("", args, &out, &err);
-    CU_ASSERT_EQUAL(rc, 3);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "INFEASIBLE"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "closest candidate"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "gpu.nodes=9"));
@@ -429,16 +420,29 @@ static void test_infeasible(void)
                                               "(9)"));
     free(out);
     free(err);
-    unlink(gs_cli_tmp(scen));
-    unlink(gs_cli_tmp("/tmp/gs-test-plan-inf.h5"));
 }
 
+/* One plan's bytes (its answer and its result file) are the same with
+ * one worker, two and two MPI ranks.  make test plans a cheap variant of
+ * plan-erlang (5,000 jobs a run, lengthened up to 2x: 33 runs, six
+ * candidates, one undecided at the cap); make test-long the shipped
+ * scenario as it is (8x, 160,000 jobs a run). */
 static void test_deterministic_and_mpi(void)
 {
     char *o1 = NULL, *o2 = NULL, *o3 = NULL, *e3 = NULL;
-    const char *common = "plan scenarios/plan-erlang.json --no-plots "
-                         "--seeds 3";
-    char a[512];
+    const char *scen = "scenarios/plan-erlang.json";
+    if (!gs_test_long()) {
+        const char *from[] = { "\"jobs\": 20000", "\"min_seeds\": 3" };
+        const char *to[] = { "\"jobs\": 5000",
+                             "\"min_seeds\": 3, \"max_length_factor\": 2" };
+        char *mod = file_replaced(scen, from, to, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mod);
+        scen = "/tmp/gs-test-plan-det.json";
+        CU_ASSERT_EQUAL_FATAL(write_file(scen, mod), 0);
+        free(mod);
+    }
+    char common[256], a[512];
+    snprintf(common, sizeof common, "plan %s --no-plots --seeds 3", scen);
     snprintf(a, sizeof a, "%s --jobs 1 --out /tmp/gs-test-plan-1.h5", common);
     CU_ASSERT_EQUAL(gs_cli_run("", a, &o1, NULL), 0);
     snprintf(a, sizeof a, "%s --jobs 2 --out /tmp/gs-test-plan-2.h5", common);
@@ -465,6 +469,7 @@ static void test_deterministic_and_mpi(void)
     unlink(gs_cli_tmp("/tmp/gs-test-plan-1.h5"));
     unlink(gs_cli_tmp("/tmp/gs-test-plan-2.h5"));
     unlink(gs_cli_tmp("/tmp/gs-test-plan-mpi.h5"));
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-det.json"));
 }
 
 /* An inference service at a fixed request rate: the plan's replica count
@@ -558,15 +563,22 @@ static void test_service_replicas(void)
  * right-sizing reports the service's peak memory per GPU, which holds the
  * weights of Llama-3-8B (8.03 B parameters x 2 bytes = 16.1 GB) and fits
  * on the 80 GB A100 it runs on.  A service replaying a trace cannot be
- * grown: exit 2, naming it. */
+ * grown: exit 2, naming it.  make test plans on 5-minute runs never
+ * lengthened (its answers are the shipped runs': 8 replicas, 15 at x2),
+ * make test-long on the scenario as shipped. */
 static void test_service_growth_front(void)
 {
     char dir[] = "/tmp/gs-plan-XXXXXX", args[1024], *out = NULL,
          *err = NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(args, sizeof args, "plan scenarios/plan-service.json --seeds 3 "
-             "--no-plots --growth 2 --out %s/p.h5", dir);
-    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", args, &out, NULL), 0);
+    const char *from[] = { "\"until\": \"20m\"", "\"seeds\": 5" };
+    const char *to[] = { "\"until\": \"5m\"",
+                         "\"seeds\": 5, \"max_length_factor\": 1" };
+    char *mod = file_replaced("scenarios/plan-service.json", from, to,
+                              gs_test_long() ? 0 : 2);
+    CU_ASSERT_EQUAL_FATAL(plan_text(mod, "--seeds 3 --growth 2", &out, NULL),
+                          0);
+    free(mod);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     const char *p = strstr(out, "cheapest feasible plan: chat.replicas=");
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -767,33 +779,14 @@ static void test_conservation(void)
  * plan keys `keys` added; stdout in *out.  The exit status. */
 static int service_variant(const char *until, const char *keys, char **out)
 {
-    char *text = gs_cli_slurp("scenarios/plan-service.json");
-    if (text == NULL)
-        return -1;
-    const char *u = "\"until\": \"20m\"", *k = "\"seeds\": 5";
-    char *au = strstr(text, u), *ak = strstr(text, k), *mod = NULL;
-    if (au == NULL || ak == NULL || ak < au ||
-        asprintf(&mod, "%.*s\"until\": \"%s\"%.*s%s%s%s", (int)(au - text),
-                 text, until, (int)(ak - au - strlen(u)), au + strlen(u), k,
-                 keys, ak + strlen(k)) < 0) {
-        free(text);
-        return -1;
-    }
-    free(text);
-    char path[128], args[512];
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-len-%ld.json",
-             (long)getpid());
-    int rc = write_file(path, mod);
+    char u[64], k[256];
+    snprintf(u, sizeof u, "\"until\": \"%s\"", until);
+    snprintf(k, sizeof k, "\"seeds\": 5%s", keys);
+    const char *from[] = { "\"until\": \"20m\"", "\"seeds\": 5" };
+    const char *to[] = { u, k };
+    char *mod = file_replaced("scenarios/plan-service.json", from, to, 2);
+    int rc = plan_text(mod, "--no-advice", out, NULL);
     free(mod);
-    if (rc != 0)
-        return -1;
-    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-             "/tmp/gs-test-plan-len-%ld.h5", path, (long)getpid());
-    rc = gs_cli_run("", args, out, NULL);
-    unlink(gs_cli_tmp(path));
-    snprintf(path, sizeof path, "/tmp/gs-test-plan-len-%ld.h5",
-             (long)getpid());
-    unlink(gs_cli_tmp(path));
     return rc;
 }
 
@@ -884,24 +877,6 @@ static void test_lengthened_verdict(void)
     free(out);
 }
 
-/* text with the first occurrence of each from[i] replaced by to[i]
- * (n pairs), as a new string, or NULL when one is missing. */
-static char *replaced(const char *text, const char *const *from,
-                      const char *const *to, int n)
-{
-    char *cur = strdup(text);
-    for (int i = 0; cur && i < n; i++) {
-        char *at = strstr(cur, from[i]), *next = NULL;
-        if (at == NULL ||
-            asprintf(&next, "%.*s%s%s", (int)(at - cur), cur, to[i],
-                     at + strlen(from[i])) < 0)
-            next = NULL;
-        free(cur);
-        cur = next;
-    }
-    return cur;
-}
-
 /* The Pareto front's row of chat.replicas=C in out: 1 when its status is
  * a miss (infeasible, stopped early), 0 otherwise, -1 without a row. */
 static int front_missed(const char *out, int c)
@@ -935,8 +910,6 @@ static int front_missed(const char *out, int c)
  * infeasible 14 or 15 (now: 16 feasible at 8x, 14 and 15 undecided). */
 static void test_lengthened_itl(void)
 {
-    char *text = gs_cli_slurp("scenarios/plan-service.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     const char *from[] = { "\"until\": \"20m\"", "\"ttft_p95\": \"1s\"",
                            "\"replicas\": [1, 16]", "\"min_seeds\": 3" };
     const char *to[2][4] = {
@@ -946,17 +919,12 @@ static void test_lengthened_itl(void)
           "\"replicas\": [12, 16]",
           "\"min_seeds\": 3, \"max_length_factor\": 1" } };
     for (int v = 0; v < 2; v++) {
-        char *mod = replaced(text, from, to[v], 4);
+        char *mod = file_replaced("scenarios/plan-service.json", from, to[v],
+                                  4);
         CU_ASSERT_PTR_NOT_NULL_FATAL(mod);
-        char path[128], args[512];
-        snprintf(path, sizeof path, "/tmp/gs-test-plan-itl-%ld.json",
-                 (long)getpid());
-        CU_ASSERT_EQUAL(write_file(path, mod), 0);
-        free(mod);
-        snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-                 "/tmp/gs-test-plan-itl-%ld.h5", path, (long)getpid());
         char *out = NULL;
-        int rc = gs_cli_run("", args, &out, NULL);
+        int rc = plan_text(mod, "--no-advice", &out, NULL);
+        free(mod);
         if (v == 0) {
             CU_ASSERT_EQUAL(rc, 0);
             int got = chosen_replicas(out);
@@ -973,13 +941,8 @@ static void test_lengthened_itl(void)
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "INFEASIBLE"));
         }
         free(out);
-        unlink(gs_cli_tmp(path));
-        snprintf(path, sizeof path, "/tmp/gs-test-plan-itl-%ld.h5",
-                 (long)getpid());
-        unlink(gs_cli_tmp(path));
     }
-    free(text);
-    if (getenv("GS_TEST_LONG") == NULL)
+    if (!gs_test_long())
         return;
     /* make test-long: the 20-minute runs the comment above quotes */
     char *sw = NULL;
@@ -1061,7 +1024,8 @@ static void test_cost_floor(void)
  * Then b as a spot pool (0.02 reclaims per node-hour, the jobs restart
  * from 30-minute checkpoints): its cost floor is 0, so the search caps
  * its probes by the bill its runs showed; the same answer both ways
- * again (43 runs and 127). */
+ * again (43 runs and 127).  Runs of 3,000 jobs in make test, 6,000 in
+ * make test-long: the same answers and run counts at both lengths. */
 static const char two_pool_scenario[] =
 "{\"name\": \"plan-two-pools\", \"seed\": 5, \"question\": \"finite\","
 " \"fleet\": [{\"name\": \"a\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
@@ -1069,7 +1033,7 @@ static const char two_pool_scenario[] =
 "  {\"name\": \"b\", \"gpu\": \"A100-80GB\", \"nodes\": 1,"
 "   \"gpus_per_node\": 1, \"price_per_gpu_hour\": 3%s}],%s"
 " \"policy\": \"fifo\", \"placement\": \"first-fit\","
-" \"workload\": {\"generate\": {\"jobs\": 6000, \"rate_per_hour\": 8,"
+" \"workload\": {\"generate\": {\"jobs\": %d, \"rate_per_hour\": 8,"
 "   \"reference_gpu\": \"A100-80GB\", \"classes\": [{\"name\": \"j\","
 "   \"tier\": \"training\", \"weight\": 1, \"tenants\": 1, \"gpus\": 1,"
 "   %s\"duration\": {\"dist\": \"exponential\", \"mean\": \"1h\"}}]}},"
@@ -1088,27 +1052,22 @@ static long plan_runs(const char *out)
 /* The two-pool question (b on spot when spot), pruned and --exhaustive. */
 static void two_pools(int spot)
 {
-    char scen[128], *text = NULL;
-    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-2p-%ld.json",
-             (long)getpid());
+    char *text = NULL;
     CU_ASSERT_FATAL(asprintf(&text, two_pool_scenario,
                              spot ? ", \"market\": \"spot\", \"spot\": "
                                     "{\"interruptions_per_hour\": 0.02}" : "",
                              spot ? " \"spot\": {\"tiers\": [\"training\"], "
                                     "\"notice\": \"2m\"}," : "",
+                             gs_test_long() ? 6000 : 3000,
                              spot ? "\"checkpoint_interval\": \"30m\", "
                                   : "") > 0);
-    CU_ASSERT_EQUAL_FATAL(write_file(gs_cli_tmp(scen), text), 0);
-    free(text);
     char *out[2] = { NULL, NULL };
     for (int k = 0; k < 2; k++) {
-        char args[512];
-        snprintf(args, sizeof args, "plan %s --no-plots --no-advice%s "
-                 "--out /tmp/gs-test-plan-2p.h5", scen,
-                 k ? " --exhaustive" : "");
-        CU_ASSERT_EQUAL(gs_cli_run("", args, &out[k], NULL), 0);
+        CU_ASSERT_EQUAL(plan_text(text, k ? "--no-advice --exhaustive"
+                                        : "--no-advice", &out[k], NULL), 0);
         CU_ASSERT_PTR_NOT_NULL_FATAL(out[k]);
     }
+    free(text);
     const char *want = "cheapest feasible plan: a.nodes=0 b.nodes=12\n"
                        "  cost: $36.00 per hour";
     for (int k = 0; k < 2; k++)
@@ -1129,8 +1088,6 @@ static void two_pools(int spot)
     CU_ASSERT_PTR_NULL(strstr(out[0], "--exhaustive"));
     free(out[0]);
     free(out[1]);
-    unlink(gs_cli_tmp(scen));
-    unlink(gs_cli_tmp("/tmp/gs-test-plan-2p.h5"));
 }
 
 static void test_pruned_is_exhaustive(void)
@@ -1142,11 +1099,12 @@ static void test_pruned_is_exhaustive(void)
 /* The planner's steady-state percentile is the quantile of every seed's
  * retained waits pooled, with the sectioning interval over the seeds.
  * M/M/12 at 8 jobs an hour of one hour each: the waiting time's p99 is
- * exactly ln(C / 0.01) / (c mu - lambda) = 2374.1 s.  On
- * three sets of seeds, the plan's interval for 12 nodes holds it, and its
- * estimate is what pooling gives when done here from the runs themselves
- * (the same seeds; MSER-5 deleting each run's warm-up; GSL's quantile of
- * all the rest), not the mean of the seeds' own p99s. */
+ * exactly ln(C / 0.01) / (c mu - lambda) = 2374.1 s.  On a set of
+ * seeds (three sets in make test-long), the plan's interval for 12 nodes
+ * holds it, and its estimate is what pooling gives when done here from
+ * the runs themselves (the same seeds; MSER-5 deleting each run's
+ * warm-up; GSL's quantile of all the rest), not the mean of the seeds'
+ * own p99s. */
 static const char p99_scenario[] =
 "{\"name\": \"plan-p99\", \"seed\": %d,"
 " \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\", \"nodes\": 12,"
@@ -1213,16 +1171,13 @@ static void test_mmc_pooled_p99(void)
     double w99 = log(C / 0.01) / (12 * mu - lambda) * 3600;
     CU_ASSERT_DOUBLE_EQUAL(w99, 2374.1, 0.1);
     static const int seeds[] = { 1, 101, 201 };
-    for (int i = 0; i < 3; i++) {
-        char path[128], args[512], *text = NULL, *out = NULL;
-        snprintf(path, sizeof path, "/tmp/gs-test-plan-p99-%ld.json",
-                 (long)getpid());
+    for (int i = 0; i < (gs_test_long() ? 3 : 1); i++) {
+        const char *path = "/tmp/gs-test-plan-p99.json";
+        char *text = NULL, *out = NULL;
         CU_ASSERT_FATAL(asprintf(&text, p99_scenario, seeds[i]) > 0);
-        CU_ASSERT_EQUAL(write_file(path, text), 0);
+        CU_ASSERT_EQUAL(plan_text(text, "--no-advice", &out, NULL), 0);
+        CU_ASSERT_EQUAL(write_file(path, text), 0);   /* pool_by_hand's */
         free(text);
-        snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
-                 "/tmp/gs-test-plan-p99-%ld.h5", path, (long)getpid());
-        CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
         CU_ASSERT_EQUAL(chosen_nodes(out), 12);
         const char *t = out ? strstr(out, "targets (95% interval over ") : NULL;
         const char *w = out ? strstr(out, "wait_p99_s ") : NULL;
@@ -1239,9 +1194,6 @@ static void test_mmc_pooled_p99(void)
         CU_ASSERT_DOUBLE_EQUAL(est, pooled, 1e-5 * pooled);
         CU_ASSERT(fabs(mean - pooled) > 1e-4 * pooled);
         free(out);
-        unlink(gs_cli_tmp(path));
-        snprintf(path, sizeof path, "/tmp/gs-test-plan-p99-%ld.h5",
-                 (long)getpid());
         unlink(gs_cli_tmp(path));
     }
 }

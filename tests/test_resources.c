@@ -431,6 +431,51 @@ static void test_openb_cpu_pods(void)
     gs_scenario_free(sc);
 }
 
+/* Jobs of one shape (GPUs, tier, priority) may ask different host CPU:
+ * the policies that keep alike jobs together and set a group aside at
+ * its first miss (priority, fifo-backfill's classes, rl-lite's classes,
+ * fair's groups; policies/jobgroup.h) must not take one member's miss for
+ * another's.  One T4 node of 2 GPUs and 16 cores; job 1 (4 cores) runs
+ * from 0 to 100 s, leaving a GPU and 12 cores.  Jobs 2 and 3 (14 cores)
+ * cannot start beside it; job 4, of the same shape but asking 2 cores,
+ * fits at once when it comes at 20 s, and ends by 100 s (backfilling
+ * takes it too).  With groups keyed without the host asks, jobs 2, 3 and
+ * 4 were one group: 2's or 3's miss set 4 aside until 100 s. */
+static void test_host_asks_split_groups(void)
+{
+    static const char *const pol[] = {
+        "\"priority\"", "{\"name\": \"priority\", \"preempt\": true}",
+        "\"fifo-backfill\"", "\"rl-lite\"", "\"fair\"",
+        "{\"name\": \"fair\", \"reclaim\": false}", NULL
+    };
+    for (int i = 0; pol[i]; i++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"fleet\": [{\"name\": \"g\", \"gpu\": \"T4\","
+                 " \"nodes\": 1, \"gpus_per_node\": 2,"
+                 " \"cpu_milli\": 16000}],"
+                 " \"policy\": %s, \"placement\": \"best-fit\","
+                 " \"workload\": {\"trace\": {\"format\": \"native\","
+                 " \"path\": \"%%s\"}}}", pol[i]);
+        struct run r;
+        run_text(&r, json,
+                 "id,arrival,gpus,duration,tier,cpu_milli,mem_mib\n"
+                 "1,0,1,100,training,4000,4096\n"
+                 "2,10,1,50,training,14000,4096\n"
+                 "3,12,1,10,training,14000,4096\n"
+                 "4,20,1,10,training,2000,4096\n");
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        if (rec_of(&r, 4)->start != 20 * S)
+            printf("\n    %s: job 4 started at %.1f s, not 20", pol[i],
+                   (double)rec_of(&r, 4)->start / S);
+        CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 20 * S);
+        /* 2 and 3 wait for job 1's cores; one of them starts then */
+        gs_time a = rec_of(&r, 2)->start, b = rec_of(&r, 3)->start;
+        CU_ASSERT_EQUAL(a < b ? a : b, 100 * S);
+        run_free(&r);
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "CPU-only jobs: CPU pools first, GPU nodes' CPU, waits, the bill",
       test_cpu_only_jobs },
@@ -445,6 +490,8 @@ static CU_TestInfo tests[] = {
       test_topology_scenario },
     { "stranded GPUs: series and summary", test_stranded_series },
     { "openb's CPU-only pods run on GPU nodes' CPU", test_openb_cpu_pods },
+    { "a group's miss is not its members' when they ask less of the host",
+      test_host_asks_split_groups },
     CU_TEST_INFO_NULL,
 };
 

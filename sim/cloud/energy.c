@@ -557,6 +557,18 @@ static void json_triple(FILE *fp, double kwh, double usd, double g)
             kwh, usd, g / 1000.0);
 }
 
+/* Pool i's figures, with the fleet's meanings (energy.h). */
+static void pool_sum(const struct energy *e, int i, struct gs_energysum *o)
+{
+    const struct epool *pl = &e->p[i];
+    double pue = e->r[pl->region].pue;
+    memset(o, 0, sizeof *o);
+    o->it_kwh = pl->it_j / J_PER_KWH;
+    o->host_kwh = pl->host_j / J_PER_KWH;
+    o->kwh = pl->it_j / J_PER_KWH * pue;
+    o->idle_kwh = pl->idle_j / J_PER_KWH * pue;
+}
+
 static void m_json(const struct gs_sim *s, const void *st, FILE *fp)
 {
     if (st == NULL)
@@ -590,13 +602,13 @@ static void m_json(const struct gs_sim *s, const void *st, FILE *fp)
     }
     fprintf(fp, "},\n    \"pool\": {");
     for (int i = 0; i < e->np; i++) {
-        const struct epool *pl = &e->p[i];
-        double pue = e->r[pl->region].pue;
+        struct gs_energysum pe;
+        pool_sum(e, i, &pe);
         fprintf(fp, "%s", i ? ", " : "");
         gs_report_json_str(fp, e->sc->pools[i].name);
-        fprintf(fp, ": {\"kwh\": %.6f, \"idle_kwh\": %.6f, "
-                "\"host_kwh\": %.6f}", pl->it_j / J_PER_KWH * pue,
-                pl->idle_j / J_PER_KWH * pue, pl->host_j / J_PER_KWH * pue);
+        fprintf(fp, ": {\"kwh\": %.6f, \"it_kwh\": %.6f, \"host_kwh\": "
+                "%.6f, \"idle_kwh\": %.6f}", pe.kwh, pe.it_kwh, pe.host_kwh,
+                pe.idle_kwh);
     }
     fprintf(fp, "}\n  }");
 }
@@ -751,17 +763,12 @@ void gs_energy_tenant(const struct gs_sim *s, int t, double *kwh, double *usd,
     *gco2 = in ? e->ten[t].g : 0;
 }
 
-int gs_energy_pool(const struct gs_sim *s, int i, double *kwh,
-                   double *idle_kwh, double *host_kwh)
+int gs_energy_pool(const struct gs_sim *s, int i, struct gs_energysum *o)
 {
     const struct energy *e = gs_sim_model(s, &gs_energy_model);
     if (!e || i < 0 || i >= e->np)
         return GS_ENOTFOUND;
-    const struct epool *pl = &e->p[i];
-    double pue = e->r[pl->region].pue;
-    *kwh = pl->it_j / J_PER_KWH * pue;
-    *idle_kwh = pl->idle_j / J_PER_KWH * pue;
-    *host_kwh = pl->host_j / J_PER_KWH * pue;
+    pool_sum(e, i, o);
     return 0;
 }
 

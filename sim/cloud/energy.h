@@ -18,10 +18,13 @@ extern const struct gs_model_ops gs_energy_model;
 
 /* The run's energy figures (valid after the run; facility energy is the
  * IT energy -- GPU boards and their nodes' hosts -- times the region's
- * PUE). */
+ * PUE).  it_kwh and host_kwh are IT energy, before PUE; kwh and idle_kwh
+ * facility energy, after it -- the summary's energy_it_kwh and
+ * energy_host_kwh, energy_kwh and energy_idle_kwh, and the same in a
+ * pool's (gs_energy_pool, --json's energy_by.pool). */
 struct gs_energysum {
-    double it_kwh;              /* GPU boards and hosts */
-    double host_kwh;            /* of it_kwh: the hosts' */
+    double it_kwh;              /* GPU boards and hosts, IT */
+    double host_kwh;            /* of it_kwh: the hosts', IT */
     double kwh;                 /* facility: it_kwh x PUE */
     double idle_kwh;            /* of kwh: GPU slots up and not allocated
                                    (boards and their share of hosts) */
@@ -38,11 +41,12 @@ const struct gs_energysum *gs_sim_energy(const struct gs_sim *s);
  * gs_sim_tenant_name): kWh, $ and g CO2e of its jobs. */
 void gs_energy_tenant(const struct gs_sim *s, int t, double *kwh, double *usd,
                       double *gco2);
-/* Pool i's facility kWh (as --json's energy_by.pool): all, of it the
- * unallocated GPUs' (idle_kwh) and the hosts' (host_kwh, facility kWh:
- * the hosts' IT energy x PUE).  GS_ENOTFOUND for no such pool. */
-int gs_energy_pool(const struct gs_sim *s, int i, double *kwh,
-                   double *idle_kwh, double *host_kwh);
+/* Pool i's energy (as --json's energy_by.pool) into *o: kwh (facility),
+ * it_kwh and of it host_kwh (IT, before PUE), idle_kwh (facility, the
+ * unallocated GPUs'), each with the fleet's meaning; the money, carbon
+ * and span fields 0.  The pools add up to the fleet's figures.
+ * GS_ENOTFOUND for no such pool. */
+int gs_energy_pool(const struct gs_sim *s, int i, struct gs_energysum *o);
 /* Region k's (index of $.energy.regions, 0 the default) facility kWh, $
  * and g CO2e.  GS_ENOTFOUND for no such region. */
 int gs_energy_region(const struct gs_sim *s, int k, double *kwh, double *usd,
