@@ -15,7 +15,7 @@
  * seconds at 250 k, 500 k and 1 M jobs at load 1.2, the growth factor of
  * the time per job per doubling of the queue (1.0 = linear in the jobs, 2.0
  * = quadratic), the ratio to fifo's time on the 1 M run, and the policy's
- * work counter (pending and running jobs examined, gs_summary.policy_work)
+ * work counter (entries read, counted by the core, gs_summary.policy_work)
  * per job.  Then 1 M jobs at load 0.95 for every policy.
  *     bench_overload POLICY JOBS LOAD    one run, for a profiler
  *     bench_overload --policies a,b     the table for some policies

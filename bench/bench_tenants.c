@@ -18,8 +18,9 @@
  * workload; a row gives its CPU seconds (parse, run, summary), its time
  * over fifo's in the same row, and the work counter per job
  * (gs_summary.policy_work: waiting or running jobs, groups and tenants a
- * pass examined -- as each policy reports it through gs_sim_examine, plus
- * one per placement the core is asked for).  The policies are the
+ * pass read, counted by the core as its accessors and containers hand
+ * them over, plus one per placement the core is asked for:
+ * sim/core/look.h).  The policies are the
  * registry's,
  * plus the modes with paths of their own: priority+preempt (its victim
  * search) and fair-noreclaim (fair without preemption).

@@ -446,8 +446,8 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return rc;
     }
     b->win = (struct gs_jwin){ .depth = b->depth + 1, .add = win_add,
-                               .drop = win_drop, .ctx = b };
-    gs_jgroups_init(&b->shapes, 0);
+                               .drop = win_drop, .ctx = b, .sim = sim };
+    gs_jgroups_init(&b->shapes, sim, 0);
     b->sim = sim;
     b->npools = f->npools;
     b->nnodes = f->nnodes;
@@ -923,7 +923,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
-        gs_heap_push(&b->run, &j->pnode, j->est_end);
+        GS_OOM_IF(gs_heap_push(&b->run, &j->pnode, j->est_end) < 0);
     kept_started(b, j, b->start_on);
     forget_most(b);
     return 0;

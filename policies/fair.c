@@ -379,11 +379,11 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     }
     s->fw = fw;
-    gs_jgroups_init(&s->gs, 1);
-    gs_jgroups_init(&s->shp, 0);
+    gs_jgroups_init(&s->gs, sim, 1);
+    gs_jgroups_init(&s->shp, sim, 0);
     s->sim = sim;
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
-                               .drop = win_drop, .ctx = s };
+                               .drop = win_drop, .ctx = s, .sim = sim };
     *state = s;
     return 0;
 }
@@ -1320,7 +1320,7 @@ static void owners(struct fair *s, struct gs_sim *sim)
     }
     s->ncand = 0;
     for (long i = 0; i < s->nol; i++)
-        GS_OOM_IF(gs_heap_walk(&s->gs.g[s->ol[i]].q, collect, s) < 0);
+        GS_OOM_IF(gs_lheap_walk(&s->gs.g[s->ol[i]].q, collect, s) < 0);
     gs_sim_examine(sim, s->ncand);
     qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
     for (long i = 0; i < s->ncand; i++) {

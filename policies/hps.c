@@ -115,7 +115,7 @@ struct cls {
     struct gs_needkey k;        /* first, as the table wants */
     int *pools, npools;         /* pools it may ever use */
     int whole;                  /* whole GPUs on plain pools only */
-    struct gs_heap h[3];        /* by stage: fresh, aging, past the ramp */
+    struct gs_lheap h[3];        /* by stage: fresh, aging, past the ramp */
     long n;                     /* jobs waiting */
     uint64_t blocked;           /* pass stamp when passed over */
 };
@@ -126,7 +126,7 @@ struct wait {
     struct gs_job *j;
     int cls, stage;             /* 0 fresh, 1 aging, 2 past the ramp */
     double S;                   /* fixed part of the score */
-    struct wait *next;          /* free list */
+    struct wait *nextfree;      /* free list */
 };
 
 struct hps {
@@ -138,10 +138,11 @@ struct hps {
     int last;                   /* last aging stage: 2, or 1 (grow) */
     long depth;
     double maxprio;
+    struct gs_sim *sim;
     struct gs_needtab t;        /* the classes (struct cls); live: those
                                    with waiting jobs */
-    struct gs_heap timers;
-    struct gs_heap late;        /* jobs past the ramp, by arrival (their
+    struct gs_lheap timers;
+    struct gs_lheap late;        /* jobs past the ramp, by arrival (their
                                    timer node, free once in stage 2) */
     struct wait **chunks, *freew;
     int nchunks;
@@ -217,13 +218,14 @@ static int hps_init(struct gs_sim *sim, struct gs_params *p, void **state,
     for (int t = 0; t < GS_NTIERS; t++)
         if (sc->tiers[t].priority > s->maxprio)
             s->maxprio = sc->tiers[t].priority;
-    if (gs_resv_init(&s->rv, gs_sim_fleet(sim), 2) < 0) {
+    if (gs_resv_init(&s->rv, sim, 2) < 0) {
         free(s);
         return GS_ENOMEM;
     }
-    gs_needtab_init(&s->t, sizeof(struct cls));
-    gs_heap_init_apart(&s->timers, 1);
-    gs_heap_init_apart(&s->late, LATE_HEAP_ID);
+    s->sim = sim;
+    gs_needtab_init(&s->t, sim, sizeof(struct cls));
+    gs_lheap_init_apart(&s->timers, sim, 1);
+    gs_lheap_init_apart(&s->late, sim, LATE_HEAP_ID);
     *state = s;
     return 0;
 }
@@ -235,15 +237,15 @@ static void hps_free(void *state)
         return;
     for (int i = 0; i < s->t.n; i++) {
         for (int k = 0; k < 3; k++)
-            gs_heap_clear(&cls_at(s, i)->h[k]);
+            gs_lheap_clear(&cls_at(s, i)->h[k]);
         free(cls_at(s, i)->pools);
     }
     gs_needtab_free(&s->t);
     for (int i = 0; i < s->nchunks; i++)
         free(s->chunks[i]);
     free(s->chunks);
-    gs_heap_clear(&s->timers);
-    gs_heap_clear(&s->late);
+    gs_lheap_clear(&s->timers);
+    gs_lheap_clear(&s->late);
     gs_resv_free(&s->rv);
     free(s);
 }
@@ -269,7 +271,8 @@ static int class_of(struct hps *s, const struct gs_fleet *f,
             c->whole = 0;
     }
     for (int k = 0; k < 3; k++)
-        gs_heap_init_apart(&c->h[k], 3 + 3 * (uint64_t)ci + (uint64_t)k);
+        gs_lheap_init_apart(&c->h[k], s->sim,
+                            3 + 3 * (uint64_t)ci + (uint64_t)k);
     return ci;
 }
 
@@ -284,12 +287,12 @@ static struct wait *wait_new(struct hps *s)
         GS_OOM_IF(w == NULL);
         s->chunks[s->nchunks++] = w;
         for (int i = 0; i < CHUNK; i++) {
-            w[i].next = s->freew;
+            w[i].nextfree = s->freew;
             s->freew = &w[i];
         }
     }
     struct wait *w = s->freew;
-    s->freew = w->next;
+    s->freew = w->nextfree;
     memset(w, 0, sizeof *w);
     return w;
 }
@@ -340,11 +343,11 @@ static void file(struct hps *s, struct wait *w, gs_time now)
     if (s->wa > 0)
         while (w->stage < s->last && next_stage(s, w) < now)
             w->stage++;
-    GS_ASSERT(gs_heap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
+    GS_ASSERT(gs_lheap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
     if (s->wa > 0 && w->stage < s->last)
-        GS_ASSERT(gs_heap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
+        GS_ASSERT(gs_lheap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
     else if (w->stage == 2)
-        GS_ASSERT(gs_heap_push(&s->late, &w->timer, w->j->s.arrival) == 0);
+        GS_ASSERT(gs_lheap_push(&s->late, &w->timer, w->j->s.arrival) == 0);
 }
 
 static void live_add(struct hps *s, int ci)
@@ -382,11 +385,11 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 static void unqueue(struct hps *s, struct gs_job *j)
 {
     struct wait *w = wait_of(j);
-    gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &j->pnode);
-    gs_heap_remove(w->stage == 2 ? &s->late : &s->timers, &w->timer);
+    gs_lheap_remove(&cls_at(s, w->cls)->h[w->stage], &j->pnode);
+    gs_lheap_remove(w->stage == 2 ? &s->late : &s->timers, &w->timer);
     live_drop(s, w->cls);
     j->pslot = 0;
-    w->next = s->freew;
+    w->nextfree = s->freew;
     s->freew = w;
 }
 
@@ -405,12 +408,11 @@ static void hps_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 }
 
 /* Move the jobs whose wait passed a stage's end on to the next stage. */
-static void age(struct hps *s, struct gs_sim *sim, gs_time now)
+static void age(struct hps *s, gs_time now)
 {
-    while (gs_heap_top_time(&s->timers) < now) {
-        gs_sim_examine(sim, 1);
-        struct wait *w = (struct wait *)gs_heap_pop(&s->timers);
-        gs_heap_remove(&cls_at(s, w->cls)->h[w->stage], &w->j->pnode);
+    while (gs_lheap_top_time(&s->timers) < now) {
+        struct wait *w = (struct wait *)gs_lheap_pop(&s->timers);
+        gs_lheap_remove(&cls_at(s, w->cls)->h[w->stage], &w->j->pnode);
         file(s, w, now);
     }
 }
@@ -421,7 +423,7 @@ static struct gs_job *class_top(const struct hps *s, const struct cls *c,
 {
     struct gs_job *best = NULL;
     for (int k = 0; k < 3; k++) {
-        struct gs_hnode *n = gs_heap_top(&c->h[k]);
+        struct gs_hnode *n = gs_lheap_top(&c->h[k]);
         if (n == NULL)
             continue;
         struct gs_job *j = job_of(n);
@@ -483,10 +485,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
     const struct cls *c = cls_at(s, wait_of(s->held)->cls);
-    int rc = gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->pools,
-                          c->npools, gs_sim_now(sim));
-    gs_sim_examine(sim, s->rv.looked);
-    return rc;
+    return gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->pools,
+                        c->npools, gs_sim_now(sim));
 }
 
 /* --- the pass ------------------------------------------------------------ */
@@ -502,7 +502,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     struct hps *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
-    age(s, sim, now);
+    age(s, now);
     if (s->held) {
         if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
@@ -518,7 +518,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     if (s->held && !s->saves) {
         /* A job of its class needs the same room, so has the same
          * reservation: the best aged one it still saves takes it. */
-        struct gs_hnode *n = gs_heap_top(&cls_at(s, wait_of(s->held)->cls)->h[1]);
+        struct gs_hnode *n = gs_lheap_top(&cls_at(s, wait_of(s->held)->cls)->h[1]);
         if (n && s->rv.t - job_of(n)->s.arrival <= s->mark) {
             s->held = job_of(n);
             s->saves = 1;
@@ -539,21 +539,22 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         /* The best class: its best job's score plus its F term.  F is
          * looked at only where it could change the winner. */
         double top = -1e300;
-        for (int i = 0; i < s->t.nlive; i++) {
-            struct cls *c = cls_at(s, s->t.live[i]);
+        long nlive = gs_needtab_nlive(&s->t);
+        for (long i = 0; i < nlive; i++) {
+            struct cls *c = cls_at(s, gs_needtab_live_at(&s->t, i));
             double sc;
             if (c->blocked != stamp && class_top(s, c, now, &sc) &&
                 sc > top)
                 top = sc;
         }
-        gs_sim_examine(sim, s->t.nlive);  /* the classes' best jobs */
         if (top == -1e300)
             break;
         struct gs_job *j = NULL;
         int jc = -1;
         double best = -1e300;
-        for (int i = 0; i < s->t.nlive; i++) {
-            struct cls *c = cls_at(s, s->t.live[i]);
+        for (long i = 0; i < nlive; i++) {
+            int ci = gs_needtab_live_at(&s->t, i);
+            struct cls *c = cls_at(s, ci);
             double sc;
             struct gs_job *cj;
             if (c->blocked == stamp ||
@@ -564,7 +565,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             if (tot > best || (tot == best && j && cj->s.arrival < j->s.arrival)) {
                 best = tot;
                 j = cj;
-                jc = s->t.live[i];
+                jc = ci;
             }
         }
         int rc;
@@ -613,7 +614,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
      * has waited longest past the ramp, as EASY's goes to the oldest, so
      * every late job's wait stays bounded; without one, to the first
      * aged job tried. */
-    struct gs_hnode *late = gs_heap_top(&s->late);
+    struct gs_hnode *late = gs_lheap_top(&s->late);
     if (!s->held && (fallback || late) && s->block && s->wa > 0) {
         s->held = late ? ((struct wait *)late)->j : fallback;
         s->saves = 0;

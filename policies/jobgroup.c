@@ -26,10 +26,12 @@ void *gs_grow(void *p, long *cap, long need, size_t size)
     return q;
 }
 
-void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant)
+void gs_jgroups_init(struct gs_jgroups *gs, struct gs_sim *sim,
+                     int by_tenant)
 {
     memset(gs, 0, sizeof *gs);
     gs->by_tenant = by_tenant;
+    gs->sim = sim;
 }
 
 void gs_jgroups_free(struct gs_jgroups *gs)
@@ -37,7 +39,7 @@ void gs_jgroups_free(struct gs_jgroups *gs)
     if (gs == NULL)
         return;
     for (int i = 0; i < gs->n; i++)
-        gs_heap_clear(&gs->g[i].q);
+        gs_lheap_clear(&gs->g[i].q);
     free(gs->g);
     free(gs->slot);
     memset(gs, 0, sizeof *gs);
@@ -137,7 +139,7 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     if (j->need.profile)
         snprintf(g->prof, sizeof g->prof, "%s", j->need.profile);
     g->hash = hash;
-    gs_heap_init(&g->q);
+    gs_lheap_init(&g->q, gs->sim);
     g->pos = -1;
     gs->slot[k] = gs->n;
     return gs->n++;
@@ -145,20 +147,20 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
 
 void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)
 {
-    struct gs_heap *q = &gs->g[g].q;
-    q->seq = gs->seq;
-    GS_OOM_IF(gs_heap_push(q, &j->pnode, (gs_time)j->rec) < 0);
-    gs->seq = q->seq;
+    struct gs_lheap *q = &gs->g[g].q;
+    q->h.seq = gs->seq;
+    GS_OOM_IF(gs_lheap_push(q, &j->pnode, (gs_time)j->rec) < 0);
+    gs->seq = q->h.seq;
 }
 
 void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j)
 {
-    gs_heap_remove(&g->q, &j->pnode);
+    gs_lheap_remove(&g->q, &j->pnode);
 }
 
 struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
 {
-    struct gs_hnode *n = gs_heap_top(&g->q);
+    struct gs_hnode *n = gs_lheap_top(&g->q);
     return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
              : NULL;
 }
@@ -265,7 +267,8 @@ void gs_jwin_leave(struct gs_jwin *w, struct gs_job *j)
 
 void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j)
 {
-    if (w->nextout == NULL ? w->n < w->depth || j->next != NULL
+    if (w->nextout == NULL ? w->n < w->depth ||
+                                 gs_sim_pending_next(w->sim, j) != NULL
                            : j->rec < w->nextout->rec)
         win_join(w, j);
     else if (w->nextout == NULL)
@@ -275,20 +278,20 @@ void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j)
 void gs_jwin_killed_outside(struct gs_jwin *w, struct gs_job *j)
 {
     if (j == w->nextout)
-        w->nextout = j->next;
+        w->nextout = gs_sim_pending_next(w->sim, j);
 }
 
 void gs_jwin_settle(struct gs_jwin *w, struct gs_sim *sim)
 {
     while (w->n > w->depth) {
-        struct gs_job *last = w->nextout ? w->nextout->prev
+        struct gs_job *last = w->nextout ? gs_sim_pending_prev(sim, w->nextout)
                                          : gs_sim_pending_tail(sim);
         gs_jwin_leave(w, last);
         w->nextout = last;
     }
     while (w->n < w->depth && w->nextout) {
         struct gs_job *j = w->nextout;
-        w->nextout = j->next;
+        w->nextout = gs_sim_pending_next(sim, j);
         win_join(w, j);
     }
 }

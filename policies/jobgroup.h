@@ -15,12 +15,16 @@
  * numbered in arrival order and a requeued job keeps its number, so the
  * heap's order is the pending list's -- through the job's pnode, which the
  * policy gives up to it.  Groups are made on first use and kept for the
- * run (there are as many as distinct shapes, not jobs); a hash finds them. */
+ * run (there are as many as distinct shapes, not jobs); a hash finds them.
+ * The heaps are the core's counted ones (look.h): every job read from a
+ * group (gs_jgroup_head) is counted in policy_work, the reads a gheap's
+ * comparisons make among them, and the pending jobs a window steps
+ * over. */
 #ifndef GS_JOBGROUP_H
 #define GS_JOBGROUP_H
 
-#include "../sim/core/heap.h"
 #include "../sim/core/job.h"
+#include "../sim/core/look.h"
 
 #include <stdint.h>
 
@@ -34,7 +38,7 @@ struct gs_jgroup {
     struct gs_need need;                    /* profile: see prof */
     char prof[GS_MIG_PROFILE_NAME];
     uint32_t hash;
-    struct gs_heap q;           /* its jobs, by record index */
+    struct gs_lheap q;          /* its jobs, by record index */
     int pos;                    /* free for the policy (a heap index) */
     int mark;                   /* free for the policy (set aside, ...) */
 };
@@ -45,9 +49,11 @@ struct gs_jgroups {
     int *slot, nslot;           /* open addressing over g, -1 empty */
     int by_tenant;
     uint64_t seq;               /* one sequence for all the groups' heaps */
+    struct gs_sim *sim;         /* whose work the heaps count */
 };
 
-void gs_jgroups_init(struct gs_jgroups *gs, int by_tenant);
+void gs_jgroups_init(struct gs_jgroups *gs, struct gs_sim *sim,
+                     int by_tenant);
 void gs_jgroups_free(struct gs_jgroups *gs);
 /* The index of j's group, made if new (pos -1, mark 0).  Indexes are
  * stable; the array may move.  Aborts when out of memory. */
@@ -59,11 +65,11 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j);
 void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j);
 /* Take j out of its group (no-op if it is not in one). */
 void gs_jgroup_remove(struct gs_jgroup *g, struct gs_job *j);
-/* The group's oldest job, or NULL. */
+/* The group's oldest job (counted), or NULL. */
 struct gs_job *gs_jgroup_head(const struct gs_jgroup *g);
 static inline size_t gs_jgroup_size(const struct gs_jgroup *g)
 {
-    return gs_heap_size(&g->q);
+    return gs_lheap_size(&g->q);
 }
 
 /* --- groups in order of their first jobs ---------------------------------
@@ -102,22 +108,21 @@ static inline int gs_gheap_top(const struct gs_gheap *h)
  * The policy indexes the members its own way through add and drop, and
  * tells the window of every change (arrive, a member starting, a pending
  * job killed). */
-struct gs_sim;
-
 struct gs_jwin {
     long n, depth;
     struct gs_job *nextout;
     void (*add)(void *ctx, struct gs_job *j);   /* j joins: index it */
     void (*drop)(void *ctx, struct gs_job *j);  /* j leaves: unindex it */
     void *ctx;
+    struct gs_sim *sim;         /* its pending list (read counted) */
 };
 
 /* j entered the pending list (new at its end, or requeued at its place). */
 void gs_jwin_arrive(struct gs_jwin *w, struct gs_job *j);
 /* Member j leaves (it starts, or is killed): drop is called. */
 void gs_jwin_leave(struct gs_jwin *w, struct gs_job *j);
-/* j, pending but not a member, was killed (its ->next still names its
- * successor, sim.h). */
+/* j, pending but not a member, was killed (it still knows its successor:
+ * sim.h gs_sim_pending_next). */
 void gs_jwin_killed_outside(struct gs_jwin *w, struct gs_job *j);
 /* Make the window the first min(depth, pending) jobs. */
 void gs_jwin_settle(struct gs_jwin *w, struct gs_sim *sim);

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gs_needtab_init(struct gs_needtab *t, size_t size)
+void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size)
 {
     *t = (struct gs_needtab){ .size = size };
+    gs_lvec_init(&t->live, sim, sizeof(int));
 }
 
 void gs_needtab_free(struct gs_needtab *t)
@@ -20,9 +21,11 @@ void gs_needtab_free(struct gs_needtab *t)
     for (int i = 0; i < t->n; i++)
         free(t->e[i]);
     free(t->e);
-    free(t->live);
+    gs_lvec_free(&t->live);
     free(t->pos);
-    *t = (struct gs_needtab){ .size = t->size };
+    t->e = NULL;
+    t->pos = NULL;
+    t->n = t->cap = 0;
 }
 
 static int same(const struct gs_needkey *k, const struct gs_need *n)
@@ -46,14 +49,12 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
         void **e = realloc(t->e, (size_t)cap * sizeof *e);
         if (e)
             t->e = e;
-        int *l = realloc(t->live, (size_t)cap * sizeof *l);
-        if (l)
-            t->live = l;
         int *p = realloc(t->pos, (size_t)cap * sizeof *p);
         if (p)
             t->pos = p;
-        if (!e || !l || !p)
+        if (!e || !p)
             return GS_ENOMEM;
+        gs_lvec_reserve(&t->live, cap);
         t->cap = cap;
     }
     struct gs_needkey *k = calloc(1, t->size);
@@ -72,11 +73,12 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
 void gs_needtab_live(struct gs_needtab *t, int i, int on)
 {
     if (on && t->pos[i] < 0) {
-        t->pos[i] = t->nlive;
-        t->live[t->nlive++] = i;
+        t->pos[i] = (int)gs_lvec_n(&t->live);
+        *(int *)gs_lvec_push(&t->live) = i;
     } else if (!on && t->pos[i] >= 0) {
-        int last = t->live[--t->nlive];
-        t->live[t->pos[i]] = last;
+        long n = gs_lvec_n(&t->live);
+        int last = *(int *)gs_lvec_upd(&t->live, n - 1);
+        gs_lvec_del(&t->live, t->pos[i]);
         t->pos[last] = t->pos[i];
         t->pos[i] = -1;
     }

@@ -10,14 +10,16 @@
  * allocated one by one so that they never move (a key's need.profile
  * points into the key itself), found by a linear scan (there are few), and
  * a "live" list of the entries the policy marks as having waiting jobs,
- * with O(1) insertion and removal.  Host CPU and memory are not part of a
+ * with O(1) insertion and removal, kept in a counted vector (look.h): a
+ * pass reads it through gs_needtab_live_at, and each entry it reads is
+ * counted in policy_work.  Host CPU and memory are not part of a
  * need here: jobs differing only in them share an entry, as before. */
 #ifndef GS_NEEDTAB_H
 #define GS_NEEDTAB_H
 
 #include "../sim/cluster/fleet.h"
-#include "../sim/core/heap.h"
 #include "../sim/core/job.h"
+#include "../sim/core/look.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,12 +34,13 @@ struct gs_needtab {
     void **e;                   /* entries (owned), each `size` bytes */
     size_t size;
     int n, cap;
-    int *live, nlive;           /* entries marked live, in no order */
+    struct gs_lvec live;        /* entries marked live (int), in no order */
     int *pos;                   /* each entry's index in live, or -1 */
 };
 
-/* An empty table of entries of size bytes (>= sizeof(struct gs_needkey)). */
-void gs_needtab_init(struct gs_needtab *t, size_t size);
+/* An empty table of entries of size bytes (>= sizeof(struct gs_needkey))
+ * for sim's policy. */
+void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size);
 /* Frees the entries and the table's arrays (not what entries point to).
  * NULL-safe. */
 void gs_needtab_free(struct gs_needtab *t);
@@ -55,14 +58,14 @@ static inline void *gs_needtab_at(const struct gs_needtab *t, int i)
 
 /* Mark entry i live (on) or not; marking twice is harmless. */
 void gs_needtab_live(struct gs_needtab *t, int i, int on);
-
-/* Initialize h to number its entries from id << 40: a node moving between
- * the heaps of one policy can never take a sequence number its old heap
- * still holds (heap.h removes lazily). */
-static inline void gs_heap_init_apart(struct gs_heap *h, uint64_t id)
+/* The live entries: how many, and the index of the i-th (counted). */
+static inline long gs_needtab_nlive(const struct gs_needtab *t)
 {
-    gs_heap_init(h);
-    h->seq = id << 40;
+    return gs_lvec_n(&t->live);
+}
+static inline int gs_needtab_live_at(const struct gs_needtab *t, long i)
+{
+    return *(const int *)gs_lvec_at(&t->live, i);
 }
 
 #endif

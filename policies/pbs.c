@@ -29,7 +29,7 @@
  * as small against the gain of tighter predictions).
  *
  * Cost: running jobs sit in a heap on predicted end (their pnode) and the
- * shadow time walks only as many as it needs (gs_heap_walk); the kinds are
+ * shadow time walks only as many as it needs (gs_lheap_walk); the kinds are
  * found by a hash of (tenant, tier, GPUs).  A pass looks at most `depth`
  * waiting jobs beyond the head, and stops when no GPU is free; jobs that no
  * node has room for are passed over on a look at the pools' free-GPU masks,
@@ -103,7 +103,7 @@ static int pbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
     const struct gs_fleet *f = gs_sim_fleet(sim);
     s->hp = malloc(((size_t)f->npools + 1) * sizeof *s->hp);
     s->cp = malloc(((size_t)f->npools + 1) * sizeof *s->cp);
-    if (!s->hp || !s->cp || gs_resv_init(&s->rv, f, 1) < 0) {
+    if (!s->hp || !s->cp || gs_resv_init(&s->rv, sim, 1) < 0) {
         free(s->hp);
         free(s->cp);
         free(s->k);
@@ -244,7 +244,6 @@ static int svisit(struct gs_hnode *n, void *arg)
     if (r->alloc.pool < 0 || !gs_fleet_pool_eligible(f, r->alloc.pool,
                                                      &w->h->need))
         return 0;
-    gs_sim_examine(w->sim, 1);
     w->avail += gpus_of(r);
     if (w->avail < w->need - 1e-9)
         return 0;
@@ -311,12 +310,12 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
     long looked = 0;
-    struct gs_job *j, *next;
-    for (j = h->next; j && looked < s->depth; j = next, looked++) {
-        next = j->next;
+    struct gs_job *j;
+    for (const struct gs_job *at = h;
+         looked < s->depth && (j = gs_sim_pending_next(sim, at)) != NULL;
+         looked++, at = j) {
         if (!room(f))
             break;
-        gs_sim_examine(sim, 1);
         if (!could_fit(f, j))
             continue;
         gs_time p = predict(j);
@@ -348,8 +347,8 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
 static int same_as_last(struct pbs *s, struct gs_sim *sim, uint64_t epoch)
 {
     return s->quiet && epoch == s->qepoch &&
-           (gs_heap_size(&s->rv.run) == 0 ||
-            gs_heap_top_time(&s->rv.run) > gs_sim_now(sim));
+           (gs_lheap_size(&s->rv.run) == 0 ||
+            gs_lheap_top_time(&s->rv.run) > gs_sim_now(sim));
 }
 
 static void pass(struct pbs *s, struct gs_sim *sim);
@@ -370,11 +369,10 @@ static void pass(struct pbs *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
-    struct gs_job *j = gs_sim_pending_head(sim), *next;
-    /* arrival order while jobs fit */
-    for (; j; j = next) {
-        next = j->next;
-        gs_sim_examine(sim, 1);
+    struct gs_job *j = gs_sim_pending_head(sim);
+    /* arrival order while jobs fit (a job started keeps its successor:
+     * sim.h) */
+    for (; j; j = gs_sim_pending_next(sim, j)) {
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
         started(s, j, now + predict(j));
@@ -386,7 +384,6 @@ static void pass(struct pbs *s, struct gs_sim *sim)
     const struct gs_job *h = j;
     int nh = pools_of(f, &h->need, s->hp);
     int made = gs_resv_make(&s->rv, f, &h->need, s->hp, nh, now);
-    gs_sim_examine(sim, s->rv.looked);
     if (made == 0) {
         backfill_nodes(s, sim, h);
         return;
@@ -399,14 +396,14 @@ static void pass(struct pbs *s, struct gs_sim *sim)
     if (w.avail >= w.need - 1e-9)
         w.t = now;              /* enough GPUs, not on one node yet */
     else
-        GS_ASSERT(gs_heap_walk(&s->rv.run, svisit, &w) == 0);
+        GS_ASSERT(gs_lheap_walk(&s->rv.run, svisit, &w) == 0);
     double extra = w.avail - w.need;
     long looked = 0;
-    for (j = h->next; j && looked < s->depth; j = next, looked++) {
-        next = j->next;
+    for (const struct gs_job *at = h;
+         looked < s->depth && (j = gs_sim_pending_next(sim, at)) != NULL;
+         looked++, at = j) {
         if (!room(f))
             break;
-        gs_sim_examine(sim, 1);
         gs_time p = predict(j);
         int ends_first = now + p <= w.t;
         double g = gpus_of(j);

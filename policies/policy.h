@@ -10,7 +10,10 @@
  * decided (a placer may not hand back GPUs that are taken or down; a policy
  * may not preempt a non-preemptible job).  A policy sees the cluster only
  * through the read-only accessors of sim.h and acts only through
- * gs_sim_start(), gs_sim_try_start() and gs_sim_preempt().
+ * gs_sim_start(), gs_sim_try_start() and gs_sim_preempt().  It reads the
+ * waiting and running jobs through sim.h's counted accessors and keeps
+ * its own indexes in the core's counted containers (sim/core/look.h), so
+ * that the core counts its work (policy_work).
  *
  * Hook contract (all but name optional):
  *   init      parse parameters (gs_params getters), allocate state;
@@ -38,12 +41,17 @@
 #include "../sim/base/params.h"
 #include "../sim/core/job.h"
 
-#define GS_POLICY_ABI 5   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
+#define GS_POLICY_ABI 6   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
                              4: struct gs_heap has a staging area (heap.h),
                              struct gs_job keeps a part of its spec and
                              gs_jobrec is 64 bytes (issue 10);
                              5: gs_need and gs_jobspec carry tolerations,
-                             gs_pool_spec taints (issue 26) */
+                             gs_pool_spec taints (issue 26);
+                             6: the core counts a policy's work: the
+                             pending list is read through counted
+                             accessors, running jobs by gs_sim_running_at,
+                             a policy's indexes kept in look.h's counted
+                             containers (issue 27) */
 
 struct gs_sim;
 

@@ -42,28 +42,26 @@ struct prio {
     int fast;                   /* grouped mode (see the top) */
     struct gs_jgroups gs;
     struct gs_gheap gh;         /* groups by first job */
-    int *aside;                 /* groups out for the rest of a pass */
-    long naside, capaside;
+    struct gs_lvec aside;       /* groups (int) out for the rest of a pass */
 
-    struct gs_job **q;
-    long n, cap;
+    struct gs_lvec q;           /* the queue (struct gs_job *), in order */
     int preempt, strict;
     int *reclaim;               /* per node, scratch */
     int nnodes;
     int in_pass;                /* schedule() is walking q */
-    struct gs_job **late;       /* requeued during a pass, merged after */
-    long nlate, caplate;
+    struct gs_lvec late;        /* jobs requeued during a pass, merged
+                                   after */
 
     /* Grouped mode with preemption: possible victims (running, preemptible,
      * whole GPUs on one node) listed by node, and the nodes indexed by the
      * GPUs they could free below each priority (victims.h). */
-    struct vnode { struct gs_job **v; int n, cap; } *vn;   /* per node */
+    struct vnode { struct gs_lvec v; } *vn;     /* per node: its jobs */
     struct gs_victims *vx;
     char *pe;                   /* per pool: eligible, this query */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
-    struct gs_job **tried;      /* failed in this pass, out of their groups */
-    long ntried, captried;
+    struct gs_lvec tried;       /* jobs failed in this pass, out of their
+                                   groups */
     /* Grouped mode: the last pass started and preempted nothing, at epoch
      * qepoch, and no group got a new first job nor did a job stop since. */
     int quiet;
@@ -109,7 +107,14 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
                                                : "too many fleet watchers");
         }
     }
-    gs_jgroups_init(&s->gs, 0);
+    if (s->vn)
+        for (int n = 0; n < s->nnodes; n++)
+            gs_lvec_init(&s->vn[n].v, sim, sizeof(struct gs_job *));
+    gs_jgroups_init(&s->gs, sim, 0);
+    gs_lvec_init(&s->aside, sim, sizeof(int));
+    gs_lvec_init(&s->q, sim, sizeof(struct gs_job *));
+    gs_lvec_init(&s->late, sim, sizeof(struct gs_job *));
+    gs_lvec_init(&s->tried, sim, sizeof(struct gs_job *));
     s->gh.before = before;
     *state = s;
     return 0;
@@ -118,20 +123,20 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void prio_free(void *state)
 {
     struct prio *s = state;
-    free(s->q);
-    free(s->late);
+    gs_lvec_free(&s->q);
+    gs_lvec_free(&s->late);
     free(s->reclaim);
     gs_jgroups_free(&s->gs);
     gs_gheap_free(&s->gh);
-    free(s->aside);
+    gs_lvec_free(&s->aside);
     if (s->vn)
         for (int n = 0; n < s->nnodes; n++)
-            free(s->vn[n].v);
+            gs_lvec_free(&s->vn[n].v);
     free(s->vn);
     gs_victims_free(s->vx);
     free(s->pe);
     free(s->vict);
-    free(s->tried);
+    gs_lvec_free(&s->tried);
     free(s);
 }
 
@@ -171,13 +176,7 @@ static void vict_add(struct prio *s, struct gs_job *j)
     if (s->vn == NULL || !could_be_victim(j))
         return;
     int n = j->alloc.one.node;
-    struct vnode *x = &s->vn[n];
-    if (x->n == x->cap) {
-        long cap = x->cap;
-        x->v = gs_grow(x->v, &cap, x->n + 1L, sizeof *x->v);
-        x->cap = (int)cap;
-    }
-    x->v[x->n++] = j;
+    gs_lvec_push_job(&s->vn[n].v, j);
     j->pnode.time = n;          /* its node, for vict_remove: the core
                                    clears a requeued job's alloc first */
     gs_victims_move(s->vx, n, j->prio, j->need.gpus, +1);
@@ -188,10 +187,10 @@ static void vict_add(struct prio *s, struct gs_job *j)
 static void vict_remove(struct prio *s, struct gs_job *j)
 {
     int n = (int)j->pnode.time;
-    struct vnode *x = &s->vn[n];
-    for (int i = 0; i < x->n; i++)
-        if (x->v[i] == j) {
-            x->v[i] = x->v[--x->n];
+    struct gs_lvec *x = &s->vn[n].v;
+    for (long i = 0; i < gs_lvec_n(x); i++)
+        if (gs_lvec_job(x, i) == j) {
+            gs_lvec_del(x, i);
             break;
         }
     gs_victims_move(s->vx, n, j->prio, j->need.gpus, -1);
@@ -216,14 +215,16 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
     int best = gs_victims_best(s->vx, j->prio, need, s->pe);
     if (best < 0)
         return -1;
-    const struct vnode *v = &s->vn[best];
-    if (v->n > s->capvict)
-        s->vict = gs_grow(s->vict, &s->capvict, v->n, sizeof *s->vict);
+    const struct gs_lvec *v = &s->vn[best].v;
+    long n = gs_lvec_n(v);
+    if (n > s->capvict)
+        s->vict = gs_grow(s->vict, &s->capvict, n, sizeof *s->vict);
     long nv = 0;
-    gs_sim_examine(sim, v->n);
-    for (int k = 0; k < v->n; k++)
-        if (v->v[k]->prio < j->prio)
-            s->vict[nv++] = v->v[k];
+    for (long k = 0; k < n; k++) {
+        struct gs_job *x = gs_lvec_job(v, k);
+        if (x->prio < j->prio)
+            s->vict[nv++] = x;
+    }
     qsort(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp);
     const struct gs_node *nd = &f->nodes[best];
     struct gs_range r = { nd->pool, best - f->pools[nd->pool].node0,
@@ -281,8 +282,8 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
     if (same_as_last(s, epoch))
         return;
     int acted = 0;
-    s->naside = 0;
-    s->ntried = 0;
+    gs_lvec_setn(&s->aside, 0);
+    gs_lvec_setn(&s->tried, 0);
     s->in_pass = 1;
     int g;
     while ((g = gs_gheap_top(&s->gh)) >= 0) {
@@ -291,7 +292,6 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
                                         : j->need.milli;
         int preempted = 0;
-        gs_sim_examine(sim, 1);
         if ((want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) ||
             (s->preempt && make_room_fast(s, sim, j, &preempted) == 0)) {
             gs_jgroup_remove(&s->gs.g[g], j);
@@ -304,35 +304,30 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         if (s->strict)
             break;
         if (!s->preempt || (!preempted && miss_repeats(sim, j))) {
-            if (s->naside == s->capaside)
-                s->aside = gs_grow(s->aside, &s->capaside, s->naside + 1,
-                                   sizeof *s->aside);
-            s->aside[s->naside++] = g;  /* out for the rest of the pass */
+            gs_lvec_push_int(&s->aside, g); /* out for the rest of the pass */
             gs_gheap_pop(&s->gh, &s->gs);
         } else {
             /* the group's next job is tried as the walk would */
-            if (s->ntried == s->captried)
-                s->tried = gs_grow(s->tried, &s->captried, s->ntried + 1,
-                                   sizeof *s->tried);
-            s->tried[s->ntried++] = j;
+            gs_lvec_push_job(&s->tried, j);
             gs_jgroup_remove(&s->gs.g[g], j);
             gs_gheap_fix(&s->gh, &s->gs, g);
         }
     }
-    for (long i = 0; i < s->naside; i++)
-        gs_gheap_fix(&s->gh, &s->gs, s->aside[i]);
-    for (long i = 0; i < s->ntried; i++) {
-        int tg = (int)s->tried[i]->pslot;
-        gs_jgroup_add(&s->gs, tg, s->tried[i]);
+    for (long i = 0; i < gs_lvec_n(&s->aside); i++)
+        gs_gheap_fix(&s->gh, &s->gs, gs_lvec_int(&s->aside, i));
+    for (long i = 0; i < gs_lvec_n(&s->tried); i++) {
+        struct gs_job *t = gs_lvec_job(&s->tried, i);
+        int tg = (int)t->pslot;
+        gs_jgroup_add(&s->gs, tg, t);
         gs_gheap_fix(&s->gh, &s->gs, tg);
     }
-    s->ntried = 0;
+    gs_lvec_setn(&s->tried, 0);
     s->in_pass = 0;
     s->quiet = !acted;
     s->qepoch = epoch;
-    for (long i = 0; i < s->nlate; i++)
-        fast_arrive(s, s->late[i]);
-    s->nlate = 0;
+    for (long i = 0; i < gs_lvec_n(&s->late); i++)
+        fast_arrive(s, gs_lvec_job(&s->late, i));
+    gs_lvec_setn(&s->late, 0);
 }
 
 
@@ -355,25 +350,21 @@ static void prio_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         return;
     }
     if (s->in_pass) {
-        if (s->nlate == s->caplate)
-            s->late = gs_grow(s->late, &s->caplate, s->nlate + 1,
-                              sizeof *s->late);
-        s->late[s->nlate++] = j;
+        gs_lvec_push_job(&s->late, j);
         return;
     }
-    if (s->n == s->cap)
-        s->q = gs_grow(s->q, &s->cap, s->n + 1, sizeof *s->q);
-    long lo = 0, hi = s->n;
-    while (lo < hi) {
+    long n = gs_lvec_n(&s->q), lo = 0, hi = n;
+    while (lo < hi) {           /* a binary search reads log n entries */
         long mid = (lo + hi) / 2;
-        if (before(s->q[mid], j))
+        if (before(gs_lvec_job(&s->q, mid), j))
             lo = mid + 1;
         else
             hi = mid;
     }
-    memmove(&s->q[lo + 1], &s->q[lo], (size_t)(s->n - lo) * sizeof *s->q);
-    s->q[lo] = j;
-    s->n++;
+    gs_lvec_setn(&s->q, n + 1);
+    memmove(gs_lvec_upd(&s->q, lo + 1), gs_lvec_upd(&s->q, lo),
+            (size_t)(n - lo) * sizeof j);
+    *(struct gs_job **)gs_lvec_upd(&s->q, lo) = j;
 }
 
 /* Victim order: lower priority first, then the most recently started. */
@@ -402,17 +393,18 @@ static int make_room(struct prio *s, struct gs_sim *sim, struct gs_job *j)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (j->need.gpus == 0)
         return -1;
-    long nrun;
-    struct gs_job *const *run = gs_sim_running(sim, &nrun);
-    gs_sim_examine(sim, nrun);
-    for (long i = 0; i < nrun; i++)
-        if (is_victim(f, run[i], j))
-            s->reclaim[run[i]->alloc.one.node] += run[i]->need.gpus;
+    long nrun = gs_sim_nrunning(sim);
+    for (long i = 0; i < nrun; i++) {
+        const struct gs_job *r = gs_sim_running_at(sim, i);
+        if (is_victim(f, r, j))
+            s->reclaim[r->alloc.one.node] += r->need.gpus;
+    }
     int best = -1, best_need = 1 << 30;
     for (long i = 0; i < nrun; i++) {
-        if (!is_victim(f, run[i], j))
+        const struct gs_job *r = gs_sim_running_at(sim, i);
+        if (!is_victim(f, r, j))
             continue;
-        int node = run[i]->alloc.one.node;
+        int node = r->alloc.one.node;
         const struct gs_node *nd = &f->nodes[node];
         if (j->need.gpus > f->pools[nd->pool].s.gpn)
             continue;
@@ -428,14 +420,18 @@ static int make_room(struct prio *s, struct gs_sim *sim, struct gs_job *j)
     if (best >= 0) {
         v = malloc((size_t)nrun * sizeof *v);
         GS_OOM_IF(v == NULL);
-        for (long i = 0; i < nrun; i++)
-            if (is_victim(f, run[i], j) && run[i]->alloc.one.node == best)
-                v[nv++] = run[i];
+        for (long i = 0; i < nrun; i++) {
+            struct gs_job *r = gs_sim_running_at(sim, i);
+            if (is_victim(f, r, j) && r->alloc.one.node == best)
+                v[nv++] = r;
+        }
         qsort(v, (size_t)nv, sizeof *v, victim_cmp);
     }
-    for (long i = 0; i < nrun; i++)
-        if (run[i]->alloc.pool >= 0 && run[i]->alloc.n == 1)
-            s->reclaim[run[i]->alloc.one.node] = 0;
+    for (long i = 0; i < nrun; i++) {
+        const struct gs_job *r = gs_sim_running_at(sim, i);
+        if (r->alloc.pool >= 0 && r->alloc.n == 1)
+            s->reclaim[r->alloc.one.node] = 0;
+    }
     if (best < 0)
         return -1;
     const struct gs_node *nd = &f->nodes[best];
@@ -462,10 +458,11 @@ static void prio_schedule(void *state, struct gs_sim *sim)
     /* Preemption requeues victims through arrive(); they wait in s->late
      * until the walk over s->q is done. */
     s->in_pass = 1;
-    for (i = 0; i < s->n; i++) {
-        struct gs_job *j = s->q[i];
+    long n = gs_lvec_n(&s->q);
+    struct gs_job **q = gs_lvec_upd(&s->q, 0);  /* compacted in place */
+    for (i = 0; i < n; i++) {
+        struct gs_job *j = gs_lvec_job(&s->q, i);
         int started = 0;
-        gs_sim_examine(sim, 1);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus : j->need.milli;
         if (want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0)
@@ -474,18 +471,20 @@ static void prio_schedule(void *state, struct gs_sim *sim)
             started = 1;
         if (started)
             continue;
-        s->q[w++] = j;
+        q[w++] = j;
         if (s->strict)
             break;
     }
-    for (; i < s->n; i++)
-        if (s->q[i]->state == GS_JOB_PENDING)
-            s->q[w++] = s->q[i];
-    s->n = w;
+    for (; i < n; i++) {
+        struct gs_job *j = gs_lvec_job(&s->q, i);
+        if (j->state == GS_JOB_PENDING)
+            q[w++] = j;
+    }
+    gs_lvec_setn(&s->q, w);
     s->in_pass = 0;
-    for (i = 0; i < s->nlate; i++)
-        prio_arrive(s, sim, s->late[i]);
-    s->nlate = 0;
+    for (i = 0; i < gs_lvec_n(&s->late); i++)
+        prio_arrive(s, sim, gs_lvec_job(&s->late, i));
+    gs_lvec_setn(&s->late, 0);
 }
 
 /* A pending job killed while waiting leaves the queue. */
@@ -502,9 +501,9 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     if (why != GS_STOP_KILLED)
         return;
     if (s->fast) {
-        for (long i = 0; i < s->ntried; i++)
-            if (s->tried[i] == j) {     /* out of its group for the pass */
-                s->tried[i] = s->tried[--s->ntried];
+        for (long i = 0; i < gs_lvec_n(&s->tried); i++)
+            if (gs_lvec_job(&s->tried, i) == j) {   /* out of its group */
+                gs_lvec_del(&s->tried, i);
                 return;
             }
         if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
@@ -514,11 +513,12 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         }
         return;
     }
-    for (long i = 0; i < s->n; i++)
-        if (s->q[i] == j) {
-            memmove(&s->q[i], &s->q[i + 1],
-                    (size_t)(s->n - i - 1) * sizeof *s->q);
-            s->n--;
+    long n = gs_lvec_n(&s->q);
+    for (long i = 0; i < n; i++)
+        if (gs_lvec_job(&s->q, i) == j) {
+            memmove(gs_lvec_upd(&s->q, i), gs_lvec_upd(&s->q, i + 1),
+                    (size_t)(n - i - 1) * sizeof j);
+            gs_lvec_setn(&s->q, n - 1);
             return;
         }
 }

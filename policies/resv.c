@@ -15,12 +15,13 @@
  * it must keep off those nodes, or, when one node is reserved, use only the
  * GPUs it will have free then beyond the job's need (extra).
  *
- * Only the running jobs the walk needs are visited (gs_heap_walk, O(k log
- * k) for k visited), and the scratch is reset where it was touched, so a
+ * Only the running jobs the walk needs are visited (gs_lheap_walk, O(k
+ * log k) for k visited, each counted in policy_work), and the scratch is reset where it was touched, so a
  * reservation costs what it looks at, not the fleet.  Fractional parts of
  * GPUs never count as freeing a GPU (the GPU frees when its last sharer
  * ends): a reservation may be later than needed, never earlier. */
 #include "resv.h"
+#include "../sim/core/sim.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -30,13 +31,12 @@ static struct gs_job *job_of(struct gs_hnode *n)
     return (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode));
 }
 
-int gs_resv_init(struct gs_resv *r, const struct gs_fleet *f,
-                 uint64_t heap_id)
+int gs_resv_init(struct gs_resv *r, struct gs_sim *sim, uint64_t heap_id)
 {
+    const struct gs_fleet *f = gs_sim_fleet(sim);
     *r = (struct gs_resv){ 0 };
-    gs_heap_init(&r->run);
-    r->run.seq = heap_id << 40;
-    if (gs_heap_stage(&r->run) < 0)
+    gs_lheap_init_apart(&r->run, sim, heap_id);
+    if (gs_lheap_stage(&r->run) < 0)
         return GS_ENOMEM;
     r->nodes = malloc(((size_t)f->nnodes + 1) * sizeof *r->nodes);
     r->gain = calloc((size_t)f->nnodes + 1, sizeof *r->gain);
@@ -53,7 +53,7 @@ void gs_resv_free(struct gs_resv *r)
 {
     if (r == NULL)
         return;
-    gs_heap_clear(&r->run);
+    gs_lheap_clear(&r->run);
     free(r->nodes);
     free(r->gain);
     free(r->touched);
@@ -64,12 +64,12 @@ void gs_resv_free(struct gs_resv *r)
 
 int gs_resv_started(struct gs_resv *r, struct gs_job *j, gs_time end)
 {
-    return gs_heap_push(&r->run, &j->pnode, end);
+    return gs_lheap_push(&r->run, &j->pnode, end);
 }
 
 void gs_resv_stopped(struct gs_resv *r, struct gs_job *j)
 {
-    gs_heap_remove(&r->run, &j->pnode);
+    gs_lheap_remove(&r->run, &j->pnode);
 }
 
 int gs_resv_whole(const struct gs_fleet *f, const struct gs_need *need,
@@ -138,7 +138,6 @@ static int visit(struct gs_hnode *node, void *arg)
     struct walk *w = arg;
     struct gs_resv *r = w->r;
     struct gs_job *j = job_of(node);
-    r->looked++;
     if (j->alloc.pool < 0 || !in_pools(w, j->alloc.pool))
         return 0;
     const struct gs_part *pt = gs_alloc_parts(&j->alloc);
@@ -177,7 +176,6 @@ int gs_resv_make(struct gs_resv *r, const struct gs_fleet *f,
     struct walk w = { r, f, need, pools, npools, GS_TIME_MAX, 0 };
     r->n = 0;
     r->extra = 0;
-    r->looked = 0;
     if (!gs_resv_whole(f, need, pools, npools))
         return -1;
     int gang = 0;
@@ -195,7 +193,7 @@ int gs_resv_make(struct gs_resv *r, const struct gs_fleet *f,
         w.found = 1;
         w.t = now;
     } else {
-        GS_ASSERT(gs_heap_walk(&r->run, visit, &w) == 0);
+        GS_ASSERT(gs_lheap_walk(&r->run, visit, &w) == 0);
     }
     for (int i = 0; i < r->ntouched; i++)
         r->gain[r->touched[i]] = 0;

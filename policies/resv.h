@@ -9,11 +9,12 @@
 #define GS_RESV_H
 
 #include "../sim/cluster/fleet.h"
-#include "../sim/core/heap.h"
 #include "../sim/core/job.h"
+#include "../sim/core/look.h"
 
 struct gs_resv {
-    struct gs_heap run;         /* running jobs by expected end (pnode) */
+    struct gs_lheap run;        /* running jobs by expected end (pnode);
+                                   every job a walk visits is counted */
     gs_time t;                  /* the reservation: its time, */
     int *nodes, n;              /* its nodes (global, ascending), */
     int extra;                  /* one node: GPUs it will have free then
@@ -21,14 +22,12 @@ struct gs_resv {
     struct gs_range *ranges;    /* scratch for gs_resv_off */
     int capranges;
     int *gain, *touched, ntouched, *full;   /* scratch, sized to the fleet */
-    long looked;                /* running jobs the last gs_resv_make
-                                   visited (for gs_sim_examine) */
 };
 
-/* Set r up for fleet f; heap_id numbers its heap's entries apart from the
- * policy's other heaps (see heap_init_id in hps.c).  0 or GS_ENOMEM. */
-int gs_resv_init(struct gs_resv *r, const struct gs_fleet *f,
-                 uint64_t heap_id);
+/* Set r up for sim's fleet; heap_id numbers its heap's entries apart from
+ * the policy's other heaps (look.h gs_lheap_init_apart).  0 or
+ * GS_ENOMEM. */
+int gs_resv_init(struct gs_resv *r, struct gs_sim *sim, uint64_t heap_id);
 void gs_resv_free(struct gs_resv *r);           /* NULL-safe */
 
 /* A job started (expected to end at end), or stopped. */

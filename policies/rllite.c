@@ -113,8 +113,7 @@ struct mem {
 
 /* A class of alike window members (a gs_jgroups group): they share fit. */
 struct cls {
-    struct mem *m;
-    long n, cap;
+    struct gs_lvec m;           /* its members (struct mem) */
     uint64_t pass;              /* fitv, fits worked out in this pass */
     double fitv;
     int fits;
@@ -135,29 +134,29 @@ struct cand {
 
 #define BOOKED (-2L)            /* pslot of a running job booked here */
 
+struct held {                   /* per tenant */
+    int64_t milli;              /* milli-GPUs its running jobs hold, kept
+                                   on start and stop */
+    int64_t snap;               /* milli when pass spass began */
+    uint64_t spass;
+};
+
 struct rl {
     double w[GS_RLLITE_NF];
     long depth;
     int maxgpn;
     struct gs_sim *sim;
     struct gs_jgroups gs;       /* classes of window members */
-    struct cls *cl;             /* per group */
-    long capcl;
+    struct gs_lvec cl;          /* per group (struct cls) */
     struct gs_jwin win;
     uint64_t pass;
     int blocked;                /* the last pass tried every class it could
                                    start and each missed, at epoch bepoch,
                                    and no member joined since */
     uint64_t bepoch;
-    struct cand *c;
-    long capc;
-    struct held {               /* per tenant */
-        int64_t milli;          /* milli-GPUs its running jobs hold, kept
-                                   on start and stop */
-        int64_t snap;           /* milli when pass spass began */
-        uint64_t spass;
-    } *held;
-    long captm;
+    struct gs_lvec c;           /* a pass's candidates (struct cand), a
+                                   max-heap; its top read counted */
+    struct gs_lvec held;        /* per tenant (struct held) */
     int64_t busy;               /* their sum */
 };
 
@@ -198,9 +197,12 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
         if (f->pools[i].s.gpn > s->maxgpn)
             s->maxgpn = f->pools[i].s.gpn;
     s->sim = sim;
-    gs_jgroups_init(&s->gs, 0);
+    gs_jgroups_init(&s->gs, sim, 0);
+    gs_lvec_init(&s->cl, sim, sizeof(struct cls));
+    gs_lvec_init(&s->c, sim, sizeof(struct cand));
+    gs_lvec_init(&s->held, sim, sizeof(struct held));
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
-                               .drop = win_drop, .ctx = s };
+                               .drop = win_drop, .ctx = s, .sim = sim };
     *state = s;
     return 0;
 fail:
@@ -213,12 +215,12 @@ static void rl_free(void *state)
     struct rl *s = state;
     if (s == NULL)
         return;
-    for (long i = 0; i < s->capcl; i++)
-        free(s->cl[i].m);
-    free(s->cl);
+    for (long i = 0; i < gs_lvec_n(&s->cl); i++)
+        gs_lvec_free(&((struct cls *)gs_lvec_upd(&s->cl, i))->m);
+    gs_lvec_free(&s->cl);
     gs_jgroups_free(&s->gs);
-    free(s->c);
-    free(s->held);
+    gs_lvec_free(&s->c);
+    gs_lvec_free(&s->held);
     free(s);
 }
 
@@ -228,6 +230,13 @@ static int64_t job_milli(const struct gs_job *j)
 }
 
 /* --- the window ------------------------------------------------------------ */
+
+/* Class g, named by a job's pslot or a candidate (not a read of the class
+ * table: the scan reads it through gs_lvec_at). */
+static struct cls *cls_of(const struct rl *s, long g)
+{
+    return gs_lvec_upd(&s->cl, g);
+}
 
 static double gpus_feature(const struct rl *s, const struct gs_job *j)
 {
@@ -239,36 +248,32 @@ static void win_add(void *ctx, struct gs_job *j)
 {
     struct rl *s = ctx;
     int g = gs_jgroups_of(&s->gs, j);
-    if (g >= s->capcl) {
-        long old = s->capcl;
-        s->cl = gs_grow(s->cl, &s->capcl, g + 1L, sizeof *s->cl);
-        memset(s->cl + old, 0, (size_t)(s->capcl - old) * sizeof *s->cl);
-    }
-    struct cls *c = &s->cl[g];
-    if (c->n == c->cap)
-        c->m = gs_grow(c->m, &c->cap, c->n + 1, sizeof *c->m);
+    while (gs_lvec_n(&s->cl) <= g)
+        gs_lvec_init(&((struct cls *)gs_lvec_push(&s->cl))->m, s->sim,
+                     sizeof(struct mem));
+    struct cls *c = gs_lvec_upd(&s->cl, g);
+    long n = gs_lvec_n(&c->m);
     gs_time now = gs_sim_now(s->sim);
     s->blocked = 0;
-    c->m[c->n] = (struct mem){
+    *(struct mem *)gs_lvec_push(&c->m) = (struct mem){
         .j = j, .arrival = j->s.arrival, .max_wait = j->max_wait, .t0 = now,
         .phi0 = log1p((double)gs_sim_estimate(s->sim, j) / GS_HOUR),
         .gn = gpus_feature(s, j),
         .l0 = log1p((double)(now - j->s.arrival) / GS_MIN),
         .rec = j->rec, .prio = j->prio, .tenant = j->tenant,
     };
-    j->pslot = (long)g << 32 | c->n;
-    c->n++;
+    j->pslot = (long)g << 32 | n;
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct rl *s = ctx;
-    struct cls *c = &s->cl[j->pslot >> 32];
+    struct cls *c = gs_lvec_upd(&s->cl, j->pslot >> 32);
     long i = j->pslot & 0xffffffffL;
-    if (i != --c->n) {
-        c->m[i] = c->m[c->n];
-        c->m[i].j->pslot = (j->pslot & ~0xffffffffL) | i;
-    }
+    gs_lvec_del(&c->m, i);
+    if (i < gs_lvec_n(&c->m))
+        ((struct mem *)gs_lvec_upd(&c->m, i))->j->pslot =
+            (j->pslot & ~0xffffffffL) | i;
     j->pslot = -1;
 }
 
@@ -285,12 +290,9 @@ static void rl_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
  * when the current pass began (the pass scores on that). */
 static void hold(struct rl *s, int t, int64_t dm)
 {
-    if (t >= s->captm) {
-        long old = s->captm;
-        s->held = gs_grow(s->held, &s->captm, t + 1L, sizeof *s->held);
-        memset(s->held + old, 0, (size_t)(s->captm - old) * sizeof *s->held);
-    }
-    struct held *h = &s->held[t];
+    if (t >= gs_lvec_n(&s->held))
+        gs_lvec_setn(&s->held, t + 1L);
+    struct held *h = gs_lvec_upd(&s->held, t);
     if (h->spass != s->pass) {
         h->snap = h->milli;
         h->spass = s->pass;
@@ -365,8 +367,8 @@ static double share_of(const struct passctx *x, int t)
     if (t >= x->nt)
         return 0;
     double g = 0;
-    if (t < s->captm) {
-        const struct held *h = &s->held[t];
+    if (t < gs_lvec_n(&s->held)) {
+        const struct held *h = gs_lvec_at(&s->held, t);
         g = (double)(h->spass == s->pass ? h->snap : h->milli) / 1000.0;
     }
     return x->busy > 0 ? g / x->busy : 0;
@@ -467,8 +469,8 @@ static void rl_schedule(void *state, struct gs_sim *sim)
     if (s->blocked && epoch == s->bepoch)
         return;                 /* the same members would miss again */
     s->pass++;
-    if (s->win.n > s->capc)
-        s->c = gs_grow(s->c, &s->capc, s->win.n, sizeof *s->c);
+    gs_lvec_setn(&s->c, s->win.n);
+    struct cand *h = (struct cand *)s->c.a;     /* the heap's own array */
     struct passctx x = {
         .now = gs_sim_now(sim),
         .freefrac = f->gpus_up > 0 ? 1.0 - (double)f->used_milli /
@@ -481,39 +483,39 @@ static void rl_schedule(void *state, struct gs_sim *sim)
     /* Candidates: the members of every class that fits somewhere (all of
      * them when a miss may not be foreseen), keyed by a bound. */
     int skip = gs_sim_misses_repeat(sim);
-    long k = 0, looked = 0, live = 0;
-    for (int g = 0; g < s->gs.n && g < s->capcl; g++) {
-        struct cls *c = &s->cl[g];
-        if (c->n == 0)
+    long k = 0, live = 0, ncl = gs_lvec_n(&s->cl);
+    for (int g = 0; g < s->gs.n && g < ncl; g++) {
+        struct cls *c = gs_lvec_at(&s->cl, g);
+        long n = gs_lvec_n(&c->m);
+        if (n == 0)
             continue;
         if (c->pass != s->pass) {
             c->pass = s->pass;
-            double v = skip || s->w[5] != 0 ? fit(sim, c->m[0].j) : 0;
+            double v = skip || s->w[5] != 0
+                           ? fit(sim, ((struct mem *)gs_lvec_at(&c->m, 0))->j)
+                           : 0;
             c->fits = !skip || v >= 0;
             c->fitv = s->w[5] != 0 && v > 0 ? v : 0;
             c->missed = 0;
         }
-        looked++;
         if (!c->fits)
             continue;
-        looked += c->n;
         live++;
-        for (long i = 0; i < c->n; i++) {
-            struct mem *m = &c->m[i];
-            s->c[k++] = (struct cand){ bound_score(s, m, c, &x), 0, m, m->j,
-                                       m->arrival, m->rec, g };
+        for (long i = 0; i < n; i++) {
+            struct mem *m = gs_lvec_at(&c->m, i);
+            h[k++] = (struct cand){ bound_score(s, m, c, &x), 0, m, m->j,
+                                    m->arrival, m->rec, g };
         }
     }
-    gs_sim_examine(sim, looked);
     for (long i = k / 2 - 1; i >= 0; i--)
-        sift_down(s->c, k, i);
+        sift_down(h, k, i);
     /* Refine the top until an exact score is on top; take it. */
     int started = 0;
     while (k > 0 && live > 0) {
-        struct cand *t = &s->c[0];
-        if (s->cl[t->g].missed) {       /* it would miss too: drop it */
-            s->c[0] = s->c[--k];
-            sift_down(s->c, k, 0);
+        struct cand *t = gs_lvec_at(&s->c, 0);
+        if (cls_of(s, t->g)->missed) {  /* it would miss too: drop it */
+            h[0] = h[--k];
+            sift_down(h, k, 0);
             continue;
         }
         if (!t->exact) {
@@ -523,28 +525,29 @@ static void rl_schedule(void *state, struct gs_sim *sim)
             if (started) {
                 struct gs_job *j = t->j;
                 if (j->pslot < 0) {     /* a model ended it meanwhile */
-                    s->c[0] = s->c[--k];
-                    sift_down(s->c, k, 0);
+                    h[0] = h[--k];
+                    sift_down(h, k, 0);
                     continue;
                 }
-                m = &s->cl[j->pslot >> 32].m[j->pslot & 0xffffffffL];
+                m = gs_lvec_upd(&cls_of(s, j->pslot >> 32)->m,
+                                j->pslot & 0xffffffffL);
             }
-            t->key = exact_score(s, m, &s->cl[m->j->pslot >> 32], &x);
+            t->key = exact_score(s, m, cls_of(s, m->j->pslot >> 32), &x);
             t->exact = 1;
-            sift_down(s->c, k, 0);
+            sift_down(h, k, 0);
             continue;
         }
         if (f->used_milli >= f->gpus_up * 1000)
             break;
         struct gs_job *j = t->j;
-        s->c[0] = s->c[--k];
-        sift_down(s->c, k, 0);
+        h[0] = h[--k];
+        sift_down(h, k, 0);
         if (gs_sim_try_start(sim, j, NULL, 0) == 0) {
             gs_jwin_leave(&s->win, j);
             book(s, j);
             started = 1;
         } else if (skip && j->pslot >= 0) {
-            s->cl[j->pslot >> 32].missed = 1;
+            cls_of(s, j->pslot >> 32)->missed = 1;
             live--;
         }
     }

@@ -54,22 +54,23 @@
  * entry of the need table. */
 struct need {
     struct gs_needkey k;        /* first, as the table wants */
-    struct gs_heap groups;      /* its waiting groups, best first */
+    struct gs_lheap groups;     /* its waiting groups, best first */
     uint64_t blocked;           /* pass stamp when its best did not fit */
 };
 
 struct group {
     struct gs_hnode node;       /* in its need's heap; first member */
     int tenant, tier, oct, need;
-    struct gs_heap q;           /* waiting members by arrival */
+    struct gs_lheap q;          /* waiting members by arrival */
     long n;
-    struct group *next;         /* set aside during a pass */
+    struct group *nextaside;    /* set aside during a pass */
 };
 
 struct sbs {
     long batch_min;
     double max_gpus;
     long depth;
+    struct gs_sim *sim;
     struct gs_needtab t;        /* the needs (struct need); live: those
                                    with waiting groups */
     struct group **g;           /* every group (owned) */
@@ -92,7 +93,6 @@ static double gpus_of(const struct gs_job *j)
 static int sbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
                     struct gs_diag *d)
 {
-    (void)sim;
     struct sbs *s = calloc(1, sizeof *s);
     if (s == NULL)
         return GS_ENOMEM;
@@ -108,7 +108,8 @@ static int sbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return rc;
     }
-    gs_needtab_init(&s->t, sizeof(struct need));
+    s->sim = sim;
+    gs_needtab_init(&s->t, sim, sizeof(struct need));
     *state = s;
     return 0;
 }
@@ -124,11 +125,11 @@ static void sbs_free(void *state)
     if (s == NULL)
         return;
     for (int i = 0; i < s->ng; i++) {
-        gs_heap_clear(&s->g[i]->q);
+        gs_lheap_clear(&s->g[i]->q);
         free(s->g[i]);
     }
     for (int i = 0; i < s->t.n; i++)
-        gs_heap_clear(&need_at(s, i)->groups);
+        gs_lheap_clear(&need_at(s, i)->groups);
     free(s->g);
     free(s->gh);
     gs_needtab_free(&s->t);
@@ -149,7 +150,8 @@ static int need_of(struct sbs *s, const struct gs_need *n)
     int made, ni = gs_needtab_of(&s->t, n, &made);
     GS_OOM_IF(ni < 0);
     if (made)
-        gs_heap_init_apart(&need_at(s, ni)->groups, 1 + (uint64_t)ni);
+        gs_lheap_init_apart(&need_at(s, ni)->groups, s->sim,
+                            1 + (uint64_t)ni);
     return ni;
 }
 
@@ -212,7 +214,7 @@ static struct group *group_of(struct sbs *s, struct gs_sim *sim,
     g->tier = j->s.tier;
     g->oct = oct;
     g->need = ni;
-    gs_heap_init_apart(&g->q, (1u << 20) + (uint64_t)s->ng);
+    gs_lheap_init_apart(&g->q, sim, (1u << 20) + (uint64_t)s->ng);
     s->gh[k] = s->ng;
     s->g[s->ng++] = g;
     return g;
@@ -225,7 +227,7 @@ static struct group *group_of(struct sbs *s, struct gs_sim *sim,
 static gs_time rank(const struct sbs *s, struct gs_sim *sim,
                     const struct group *g)
 {
-    struct gs_job *j = job_of(gs_heap_top(&g->q));
+    struct gs_job *j = job_of(gs_lheap_top(&g->q));
     double sc = 1.0 / (1.0 + gpus_of(j) / 4.0) /
                 (1.0 + (double)gs_sim_estimate(sim, j) / GS_HOUR);
     uint64_t q = (uint64_t)((1.0 - sc) * (double)((1 << 20) - 1));
@@ -237,12 +239,12 @@ static void rekey(struct sbs *s, struct gs_sim *sim, struct group *g)
 {
     struct need *nd = need_at(s, g->need);
     if (g->n > 0) {
-        GS_ASSERT(gs_heap_update(&nd->groups, &g->node, rank(s, sim, g)) == 0);
+        GS_ASSERT(gs_lheap_update(&nd->groups, &g->node, rank(s, sim, g)) == 0);
         gs_needtab_live(&s->t, g->need, 1);
         return;
     }
-    gs_heap_remove(&nd->groups, &g->node);
-    if (gs_heap_size(&nd->groups) == 0)
+    gs_lheap_remove(&nd->groups, &g->node);
+    if (gs_lheap_size(&nd->groups) == 0)
         gs_needtab_live(&s->t, g->need, 0);
 }
 
@@ -250,7 +252,7 @@ static void sbs_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     struct sbs *s = state;
     struct group *g = group_of(s, sim, j);
-    GS_ASSERT(gs_heap_push(&g->q, &j->pnode, j->s.arrival) == 0);
+    GS_ASSERT(gs_lheap_push(&g->q, &j->pnode, j->s.arrival) == 0);
     j->pslot = (long)(intptr_t)g;
     g->n++;
     rekey(s, sim, g);
@@ -262,7 +264,7 @@ static void unqueue(struct sbs *s, struct gs_sim *sim, struct gs_job *j,
                     int aside)
 {
     struct group *g = (struct group *)(intptr_t)j->pslot;
-    gs_heap_remove(&g->q, &j->pnode);
+    gs_lheap_remove(&g->q, &j->pnode);
     g->n--;
     j->pslot = 0;
     if (!aside)
@@ -288,32 +290,31 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
         /* the best group over the needs not yet blocked in this pass */
         struct group *best = NULL;
         gs_time bk = GS_TIME_MAX;
-        for (int i = 0; i < s->t.nlive; i++) {
-            struct need *nd = need_at(s, s->t.live[i]);
-            if (nd->blocked == stamp || gs_heap_size(&nd->groups) == 0)
+        long nlive = gs_needtab_nlive(&s->t);
+        for (long i = 0; i < nlive; i++) {
+            struct need *nd = need_at(s, gs_needtab_live_at(&s->t, i));
+            if (nd->blocked == stamp || gs_lheap_size(&nd->groups) == 0)
                 continue;
-            gs_time k = gs_heap_top_time(&nd->groups);
+            gs_time k = gs_lheap_top_time(&nd->groups);
             if (k < bk) {
                 bk = k;
-                best = (struct group *)gs_heap_top(&nd->groups);
+                best = (struct group *)gs_lheap_top(&nd->groups);
             }
         }
-        gs_sim_examine(sim, s->t.nlive);  /* the needs' best groups */
         if (best == NULL)
             break;
         /* its turn: set aside until the pass ends */
-        gs_heap_remove(&need_at(s, best->need)->groups, &best->node);
-        best->next = aside;
+        gs_lheap_remove(&need_at(s, best->need)->groups, &best->node);
+        best->nextaside = aside;
         aside = best;
         double sum = 0;
         long started = 0;
         struct gs_hnode *n;
-        while (tried < s->depth && (n = gs_heap_top(&best->q)) != NULL) {
+        while (tried < s->depth && (n = gs_lheap_top(&best->q)) != NULL) {
             struct gs_job *j = job_of(n);
             if (started > 0 && sum + gpus_of(j) > s->max_gpus + 1e-9)
                 break;
             tried++;
-            gs_sim_examine(sim, 1);
             if (gs_sim_try_start(sim, j, NULL, 0) < 0) {
                 need_at(s, best->need)->blocked = stamp;
                 break;
@@ -324,7 +325,7 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
         }
     }
     for (struct group *g = aside, *nx; g; g = nx) {
-        nx = g->next;
+        nx = g->nextaside;
         rekey(s, sim, g);
     }
 }

@@ -28,9 +28,9 @@
  * does not change until it runs, and a preempted job re-enters with its new
  * remainder.
  *
- * Cost: the waiting jobs sit in a heap on the key (the job's pnode), so a
- * pass costs O(log n) per job it starts plus one look at the job that
- * blocks, whatever the queue length. */
+ * Cost: the waiting jobs sit in a heap on the key (the job's pnode; a
+ * counted heap, look.h), so a pass costs O(log n) per job it starts plus
+ * one look at the job that blocks, whatever the queue length. */
 #include "policy.h"
 #include "../sim/core/sim.h"
 
@@ -41,7 +41,7 @@ enum { KEY_GPUS, KEY_TIME, KEY_GPUTIME };
 
 struct sizefirst {
     int key;
-    struct gs_heap q;
+    struct gs_lheap q;
 };
 
 static struct gs_job *of_node(struct gs_hnode *n)
@@ -73,12 +73,11 @@ static gs_time sf_key(const struct sizefirst *s, struct gs_sim *sim,
 
 static int sf_init(struct gs_sim *sim, int key, void **state)
 {
-    (void)sim;
     struct sizefirst *s = calloc(1, sizeof *s);
     if (s == NULL)
         return GS_ENOMEM;
     s->key = key;
-    gs_heap_init(&s->q);
+    gs_lheap_init(&s->q, sim);
     *state = s;
     return 0;
 }
@@ -112,14 +111,14 @@ static void sf_free(void *state)
     struct sizefirst *s = state;
     if (s == NULL)
         return;
-    gs_heap_clear(&s->q);
+    gs_lheap_clear(&s->q);
     free(s);
 }
 
 static void sf_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     struct sizefirst *s = state;
-    GS_ASSERT(gs_heap_push(&s->q, &j->pnode, sf_key(s, sim, j)) == 0);
+    GS_ASSERT(gs_lheap_push(&s->q, &j->pnode, sf_key(s, sim, j)) == 0);
 }
 
 /* A job killed while waiting leaves the queue (a running job is not in it). */
@@ -129,19 +128,18 @@ static void sf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)sim;
     (void)why;
     struct sizefirst *s = state;
-    gs_heap_remove(&s->q, &j->pnode);
+    gs_lheap_remove(&s->q, &j->pnode);
 }
 
 static void sf_schedule(void *state, struct gs_sim *sim)
 {
     struct sizefirst *s = state;
     struct gs_hnode *n;
-    while ((n = gs_heap_top(&s->q)) != NULL) {
+    while ((n = gs_lheap_top(&s->q)) != NULL) {
         struct gs_job *j = of_node(n);
-        gs_sim_examine(sim, 1);
         if (gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
-        gs_heap_remove(&s->q, n);
+        gs_lheap_remove(&s->q, n);
     }
 }
 

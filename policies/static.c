@@ -14,14 +14,14 @@
  * Cost: each partition keeps its own queue, a heap keyed by the job's
  * record index (records are numbered in arrival order, and a requeued job
  * keeps its number, so this is the pending list's order).  A pass merges
- * the heads of the partitions not yet blocked, oldest first -- the same
+ * the heads of the partitions not blocked, oldest first -- the same
  * sequence of attempts as walking the whole pending list and skipping
  * blocked partitions, but it looks only at the jobs it tries: one per start
  * plus one per partition that blocks.  The heads are merged through a heap
- * of the partitions keyed by their first job (built each pass, O(P), then
- * O(log P) an attempt, where a scan of every partition per attempt made a
- * pass O(P^2) with many partitions), and a job's partition is found once
- * per tenant and tier, not by comparing names with every partition at each
+ * of the partitions that may start a job, keyed by their first job and
+ * kept from pass to pass (O(log P) a change; both heaps are the core's
+ * counted ones, look.h), and a job's partition is found once per tenant
+ * and tier, not by comparing names with every partition at each
  * arrival.
  *
  * A partition whose first job found no room is not tried again until that
@@ -31,9 +31,13 @@
  * miss, the attempt would miss again (when misses repeat:
  * gs_sim_misses_repeat), so the partition is left out of the pass as if it
  * had blocked -- the same decisions, without a placement per blocked
- * partition per pass (64 partitions made a pass 64 placements). */
+ * partition per pass (64 partitions made a pass 64 placements).  Such a
+ * partition stays out of the heap of partitions until its first job
+ * changes or the core reports its watch among the moved ones
+ * (gs_sim_watch_moved) at an epoch other than its miss's: a pass reads
+ * only the partitions whose state changed, not all P of them (which made
+ * its work grow with P once the core counted it). */
 #include "policy.h"
-#include "../sim/core/heap.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -41,11 +45,13 @@
 #include <string.h>
 
 struct part {
+    struct gs_hnode hn;     /* in the heap of partitions (first member) */
+    int blocked;            /* out of that heap until its miss is stale */
     struct gs_range *r;
     int n;
     double gpus;            /* capacity, for the fit check */
     int maxnode;            /* largest node, GPUs */
-    struct gs_heap q;       /* its pending jobs by record index */
+    struct gs_lheap q;      /* its pending jobs by record index */
     int watch;              /* its ranges' watch (gs_sim_watch) */
     long fail_rec;          /* the first job that last found no room, -1 */
     uint64_t fail_ep;       /* the watch's epoch then */
@@ -55,9 +61,13 @@ struct st {
     const struct gs_scenario *sc;
     int np;                 /* scenario partitions; index np = the rest */
     struct part *p;
-    char *blocked;
     uint64_t seq;
-    int *ph;                /* a pass's heap of partitions by first job */
+    struct gs_lheap ready;  /* partitions with a first job that may start,
+                               by its record index */
+    struct gs_lvec aside;   /* partitions (int) that missed this pass */
+    int *of_watch;          /* watch id -> partition */
+    int nwatch;
+    int repeat;             /* gs_sim_misses_repeat (fixed for a run) */
     int *pmatch;            /* per tenant * GS_NTIERS + tier: partition + 1,
                                0 when not looked up yet */
     long npmatch;
@@ -78,13 +88,14 @@ static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
     s->sc = sc;
     s->np = sc->nparts;
     s->p = calloc((size_t)s->np + 1, sizeof *s->p);
-    s->blocked = calloc((size_t)s->np + 1, 1);
-    s->ph = calloc((size_t)s->np + 1, sizeof *s->ph);
     int *used = calloc((size_t)f->npools, sizeof *used);
-    if (!s->p || !s->blocked || !s->ph || !used)
+    if (!s->p || !used)
         goto nomem;
+    s->repeat = gs_sim_misses_repeat(sim);
+    gs_lheap_init(&s->ready, sim);
+    gs_lvec_init(&s->aside, sim, sizeof(int));
     for (int i = 0; i <= s->np; i++)
-        gs_heap_init(&s->p[i].q);
+        gs_lheap_init(&s->p[i].q, sim);
     for (int i = 0; i < s->np; i++) {
         const struct gs_partition *pt = &sc->parts[i];
         if (!(s->p[i].r = malloc(sizeof *s->p[i].r)))
@@ -113,7 +124,16 @@ static int st_init(struct gs_sim *sim, struct gs_params *params, void **state,
         s->p[i].fail_rec = -1;
         if ((s->p[i].watch = gs_sim_watch(sim, s->p[i].r, s->p[i].n)) < 0)
             goto nomem;
+        if (s->p[i].watch >= s->nwatch)
+            s->nwatch = s->p[i].watch + 1;
     }
+    if ((s->of_watch = malloc((size_t)s->nwatch * sizeof *s->of_watch)) ==
+        NULL)
+        goto nomem;
+    for (int i = 0; i < s->nwatch; i++)
+        s->of_watch[i] = -1;
+    for (int i = 0; i <= s->np; i++)
+        s->of_watch[s->p[i].watch] = i;
     *state = s;
     return 0;
 nomem:
@@ -122,8 +142,7 @@ nomem:
         for (int i = 0; i <= s->np; i++)
             free(s->p[i].r);
     free(s->p);
-    free(s->blocked);
-    free(s->ph);
+    free(s->of_watch);
     free(s);
     return GS_ENOMEM;
 }
@@ -133,11 +152,12 @@ static void st_free(void *state)
     struct st *s = state;
     for (int i = 0; i <= s->np; i++) {
         free(s->p[i].r);
-        gs_heap_clear(&s->p[i].q);
+        gs_lheap_clear(&s->p[i].q);
     }
     free(s->p);
-    free(s->blocked);
-    free(s->ph);
+    gs_lheap_clear(&s->ready);
+    gs_lvec_free(&s->aside);
+    free(s->of_watch);
     free(s->pmatch);
     free(s);
 }
@@ -192,6 +212,20 @@ static int could_fit(const struct gs_sim *sim, const struct part *p,
     return 0;
 }
 
+/* Partition i's queue changed, or its miss went stale: put it in the
+ * heap of partitions by its first job, out when empty or blocked. */
+static void part_fix(struct st *s, int i)
+{
+    struct part *p = &s->p[i];
+    gs_time first = gs_lheap_top_time(&p->q);
+    if (p->blocked && first != p->fail_rec)
+        p->blocked = 0;         /* a new first job: its miss says nothing */
+    if (first == GS_TIME_MAX || p->blocked)
+        gs_lheap_remove(&s->ready, &p->hn);
+    else if (!gs_hnode_queued(&p->hn) || p->hn.time != first)
+        GS_ASSERT(gs_lheap_update(&s->ready, &p->hn, first) == 0);
+}
+
 static void st_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     struct st *s = state;
@@ -200,10 +234,11 @@ static void st_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
         gs_sim_kill(sim, j, GS_KILL_UNPLACEABLE);
     else {
         /* one sequence over the partitions' heaps (jobgroup.h says why) */
-        struct gs_heap *q = &s->p[j->pslot].q;
-        q->seq = s->seq;
-        GS_ASSERT(gs_heap_push(q, &j->pnode, (gs_time)j->rec) == 0);
-        s->seq = q->seq;
+        struct gs_lheap *q = &s->p[j->pslot].q;
+        q->h.seq = s->seq;
+        GS_ASSERT(gs_lheap_push(q, &j->pnode, (gs_time)j->rec) == 0);
+        s->seq = q->h.seq;
+        part_fix(s, (int)j->pslot);
     }
 }
 
@@ -213,86 +248,61 @@ static void st_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 {
     (void)sim;
     struct st *s = state;
-    if (why == GS_STOP_KILLED && j->pslot >= 0 && j->pslot <= s->np)
-        gs_heap_remove(&s->p[j->pslot].q, &j->pnode);
+    if (why == GS_STOP_KILLED && j->pslot >= 0 && j->pslot <= s->np &&
+        gs_hnode_queued(&j->pnode)) {
+        gs_lheap_remove(&s->p[j->pslot].q, &j->pnode);
+        part_fix(s, (int)j->pslot);
+    }
 }
 
 static struct gs_job *head_of(const struct part *p)
 {
-    struct gs_hnode *n = gs_heap_top(&p->q);
+    struct gs_hnode *n = gs_lheap_top(&p->q);
     return n ? (struct gs_job *)((char *)n - offsetof(struct gs_job, pnode))
              : NULL;
-}
-
-/* Does partition a's first job come before b's?  Keys are record
- * indexes, distinct between partitions; equal only when both are empty
- * (GS_TIME_MAX), and then the lower index, as the scan took. */
-static int ph_before(struct st *s, int a, int b)
-{
-    gs_time x = gs_heap_top_time(&s->p[a].q), y = gs_heap_top_time(&s->p[b].q);
-    return x != y ? x < y : a < b;
-}
-
-static void ph_down(struct st *s, int n, int i)
-{
-    int v = s->ph[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ph_before(s, s->ph[c + 1], s->ph[c]))
-            c++;
-        if (!ph_before(s, s->ph[c], v))
-            break;
-        s->ph[i] = s->ph[c];
-        i = c;
-    }
-    s->ph[i] = v;
-}
-
-/* Would p's first job miss again: it missed, it is still first, and no
- * capacity came back on p's nodes since (nor anywhere a miss could see:
- * misses repeat). */
-static int still_blocked(const struct gs_sim *sim, const struct part *p,
-                         int repeat)
-{
-    const struct gs_job *j = head_of(p);
-    return repeat && p->fail_rec >= 0 && j->rec == p->fail_rec &&
-           gs_sim_watch_epoch(sim, p->watch) == p->fail_ep;
 }
 
 static void st_schedule(void *state, struct gs_sim *sim)
 {
     struct st *s = state;
-    /* The partitions with a waiting job that might start, by first job:
-     * the top is the one a scan for the oldest head among those not
-     * blocked would pick.  One whose first job would miss again is blocked
-     * from the start (its attempt would change nothing). */
-    int repeat = gs_sim_misses_repeat(sim);
-    int n = 0;
-    for (int i = 0; i <= s->np; i++)
-        if (gs_heap_size(&s->p[i].q) > 0 && !still_blocked(sim, &s->p[i],
-                                                          repeat))
-            s->ph[n++] = i;
-    for (int i = n / 2 - 1; i >= 0; i--)
-        ph_down(s, n, i);
-    while (n > 0) {
-        int bp = s->ph[0];
+    /* Partitions that got capacity back since their first job missed are
+     * back in the heap: the top is the one a scan for the oldest head
+     * among those not blocked would pick.  One whose first job would miss
+     * again stays out (its attempt would change nothing). */
+    int w;
+    while ((w = gs_sim_watch_moved(sim)) >= 0) {
+        int i = w < s->nwatch ? s->of_watch[w] : -1;
+        if (i >= 0 && s->p[i].blocked &&
+            gs_sim_watch_epoch(sim, s->p[i].watch) != s->p[i].fail_ep) {
+            s->p[i].blocked = 0;
+            part_fix(s, i);
+        }
+    }
+    struct gs_hnode *n;
+    while ((n = gs_lheap_top(&s->ready)) != NULL) {
+        int bp = (int)((struct part *)n - s->p);
         struct part *p = &s->p[bp];
         struct gs_job *j = head_of(p);
-        gs_sim_examine(sim, 1);
-        int out = gs_sim_try_start(sim, j, p->r, p->n) < 0;    /* blocked */
-        if (out) {
+        if (gs_sim_try_start(sim, j, p->r, p->n) < 0) {        /* blocked */
             p->fail_rec = j->rec;
             p->fail_ep = gs_sim_watch_epoch(sim, p->watch);
+            p->blocked = 1;
+            gs_lheap_remove(&s->ready, n);
+            gs_lvec_push_int(&s->aside, bp);
         } else {
-            gs_heap_remove(&p->q, &j->pnode);
-            out = gs_heap_size(&p->q) == 0;                     /* emptied */
+            gs_lheap_remove(&p->q, &j->pnode);
+            part_fix(s, bp);
         }
-        if (out)
-            s->ph[0] = s->ph[--n];
-        ph_down(s, n, 0);
     }
+    /* Without repeating misses a partition that blocked is tried again at
+     * the next pass. */
+    if (!s->repeat)
+        for (long i = 0; i < gs_lvec_n(&s->aside); i++) {
+            int bp = gs_lvec_int(&s->aside, i);
+            s->p[bp].blocked = 0;
+            part_fix(s, bp);
+        }
+    gs_lvec_setn(&s->aside, 0);
 }
 
 const struct gs_policy_ops gs_policy_static = {

@@ -4,7 +4,9 @@
 # include (base/ including a tool), naming the file and line, (3) fails on a
 # planted local `extern` (an object of base/ calling a tool's function
 # through its own declaration, which no include shows: nm does), naming
-# the object and symbol, and (4) fails on a planted include across models.
+# the object and symbol, (4) fails on a planted include across models, and
+# (5) fails on a policy that walks the pending list by a job's ->next
+# instead of the core's counted accessor (sim/core/look.h).
 #
 #   sh tests/check_layers_test.sh BUILD_DIR     (e.g. build/rel)
 set -u
@@ -49,4 +51,10 @@ rm "$work/obj/sim/base/planted.o" "$work/sim/base/planted.c"
 
 printf '#include "../cloud/cloud.h"\n' >>"$work/sim/inference/svcout.c"
 check "an include across models" 1 "goes across models (inference -> cloud)"
+cp "$root/sim/inference/svcout.c" "$work/sim/inference/svcout.c"
+
+printf 'static struct gs_job *planted(struct gs_job *j) { return j->next; }\n' \
+    >>"$work/policies/fifo.c"
+check "an uncounted read" 1 \
+    "policies/fifo.c:[0-9]*: uncounted read: a job's list link"
 exit $fail

@@ -156,19 +156,30 @@ static int shared_missing(void)
     return 1;
 }
 
+/* The setup of the tests on Splitwise's data: its rows read into *c and
+ * the built-in catalog into *cat.  0, or 1 when the data are missing
+ * (the test is skipped, said so); a file that does not read fails the
+ * test.  The caller frees c (gs_llm_calib_free). */
+static int calib_setup(struct gs_llm_calib *c, struct gs_catalog *cat)
+{
+    if (shared_missing())
+        return 1;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, c, NULL), 0);
+    gs_catalog_init(cat);
+    return 0;
+}
+
 static const char *const hws[] = { "a100-80gb", "h100-80gb",
                                    "h100-80gb-pcap" };
 
 /* Every (LLM, GPU, TP): median prompt and token error <= 15%, fitted. */
 static void test_splitwise_fit(void)
 {
-    if (shared_missing())
-        return;
     struct gs_llm_calib c;
-    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
-    CU_ASSERT_EQUAL(c.n, 228);
     struct gs_catalog cat;
-    gs_catalog_init(&cat);
+    if (calib_setup(&c, &cat) != 0)
+        return;
+    CU_ASSERT_EQUAL(c.n, 228);
     double worst = 0;
     for (int h = 0; h < 3; h++) {
         struct gs_llm_hw base, fit;
@@ -196,12 +207,10 @@ static void test_splitwise_fit(void)
  * and a bare default set does not (the fit matters). */
 static void test_shipped_defaults(void)
 {
-    if (shared_missing())
-        return;
     struct gs_llm_calib c;
-    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
     struct gs_catalog cat;
-    gs_catalog_init(&cat);
+    if (calib_setup(&c, &cat) != 0)
+        return;
     for (int h = 0; h < 2; h++) {
         struct gs_llm_hw hw;
         gs_llm_calib_hw(&cat, hws[h], &hw);
@@ -221,12 +230,10 @@ static void test_shipped_defaults(void)
 /* Fit on one LLM, predict the other: the bounds docs/inference.md gives. */
 static void test_cross_validation(void)
 {
-    if (shared_missing())
-        return;
     struct gs_llm_calib c;
-    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
     struct gs_catalog cat;
-    gs_catalog_init(&cat);
+    if (calib_setup(&c, &cat) != 0)
+        return;
     for (int h = 0; h < 2; h++) {
         struct gs_llm_hw base, fit;
         gs_llm_calib_hw(&cat, hws[h], &base);
@@ -258,8 +265,6 @@ static void test_leave_one_llm_out(void)
         printf("\n    [long: GS_TEST_LONG=1]");
         return;
     }
-    if (shared_missing() || access(VIDUR, R_OK) != 0)
-        return;
     static const struct { const char *dir, *gpu, *hw, *models[5];
                           double bound[2][2]; } g[] = {
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
@@ -272,9 +277,9 @@ static void test_leave_one_llm_out(void)
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;
-    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
     struct gs_catalog cat;
-    gs_catalog_init(&cat);
+    if (access(VIDUR, R_OK) != 0 || calib_setup(&c, &cat) != 0)
+        return;
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
         struct gs_llm_prof p = { 0 };
         for (int m = 0; m < 5 && g[i].models[m]; m++) {
@@ -313,12 +318,10 @@ static void test_leave_one_llm_out(void)
  * "#define GS_POWER_*" lines into power.h. */
 static void test_shipped_power_curve(void)
 {
-    if (shared_missing())
-        return;
     struct gs_llm_calib c;
-    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
     struct gs_catalog cat;
-    gs_catalog_init(&cat);
+    if (calib_setup(&c, &cat) != 0)
+        return;
     struct gs_power_shape sh;
     struct gs_llm_calib_err e;
     CU_ASSERT_EQUAL_FATAL(gs_llm_calib_power(&c, &cat, "a100-80gb", &sh, &e,

@@ -5,9 +5,9 @@
  * costs what it starts, not what is waiting, examines about the same number
  * of jobs per job at any queue length; one that walks the queue every pass
  * examines twice as many per job each time the queue doubles.  The
- * simulator counts the pending and running jobs each policy looks at
- * (gs_sim_examine; the core adds one per placement asked), a deterministic
- * count, so this test guards the issue-10 speed work without timing
+ * simulator counts the pending and running jobs, groups and tenants each
+ * policy reads through the core's accessors and containers, plus one per
+ * placement asked (sim/core/look.h), a deterministic count, so this test guards the issue-10 speed work without timing
  * anything: work per job may grow at most 1.5x per doubling.
  *
  * The fleet: 16 nodes of 8 GPUs; jobs of 1-8 GPUs in four tiers over eight

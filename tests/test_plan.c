@@ -331,10 +331,15 @@ static int erlang_variant(const char *target, const char *keys, char **out)
  * is about seeds, not length).  With an indifference zone of +-45% its
  * 5-seed interval (123.9 +- 28 s, the warm-up deleted) lies inside
  * 126 +- 56.7 s: undecided within the zone, at once, and the answer is 13
- * (54.7 s), listing 12 as cheaper but undecided.  With no zone and a cap
- * of 10 seeds, 12 runs 10 seeds (5 more runs) and stops undecided at the
- * cap; the answer is 13 again.  Either verdict taken as feasible would
- * answer 12; taken as infeasible, it would not be listed. */
+ * (54.7 s), listing 12 as cheaper but undecided.  With no zone, a cap
+ * of 10 seeds and no futility rule, 12 runs 10 seeds (5 more runs) and
+ * stops undecided at the cap; the answer is 13 again.  With the futility
+ * rule (the default), 12 stops undecided at its 5 seeds: were 123.9 s the
+ * true mean, 10 seeds would meet 126 s with a chance of 0.3% (the
+ * interval's unfavourable end needs the mean below about 110 s), under
+ * the rule's 2.5% -- the same answer and the same listing, 5 runs fewer.
+ * Either verdict taken as feasible would answer 12; taken as infeasible,
+ * it would not be listed. */
 static void test_indifference_and_cap(void)
 {
     CU_ASSERT_DOUBLE_EQUAL(wq_mean(12, 8, 1) * 3600, 126, 0.2);
@@ -351,13 +356,27 @@ static void test_indifference_and_cap(void)
     free(out);
     out = NULL;
     CU_ASSERT_EQUAL(erlang_variant("126s", "\"indifference\": 0, "
-                                   "\"max_seeds\": 10, "
+                                   "\"max_seeds\": 10, \"futility\": false, "
                                    "\"max_length_factor\": 1", &out), 0);
     CU_ASSERT_EQUAL(chosen_nodes(out), 13);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "undecided at the cap of 10 "
                                               "seeds"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 6 candidates, 33 runs (1 "
                                               "candidates stopped early, 1 "
+                                              "ran more seeds, 1 undecided"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(erlang_variant("126s", "\"indifference\": 0, "
+                                   "\"max_seeds\": 10, "
+                                   "\"max_length_factor\": 1", &out), 0);
+    CU_ASSERT_EQUAL(chosen_nodes(out), 13);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "gpu.nodes=12  $61.44/hour  "
+                                              "wait_mean_s 123.863 ± 28.4 "
+                                              "against 126 over 5 seeds: "
+                                              "undecided, 10 (the cap) "
+                                              "would not meet it"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": 6 candidates, 28 runs (1 "
+                                              "candidates stopped early, 0 "
                                               "ran more seeds, 1 undecided"));
     free(out);
 }
@@ -1198,6 +1217,55 @@ static void test_mmc_pooled_p99(void)
     }
 }
 
+/* A fleet that serves none of a service's requests has no latency to
+ * meet a target with.  One A100 node with half of it on spot rounds to a
+ * lone spot node, where the inference tier may not run: the replica is
+ * never placed, and the summary's TTFT p99 over no request reads 0.  The
+ * planner reads such a service's latencies as +inf (every request's lies
+ * beyond the run), so 1 node stops early as a miss and the answer is 2
+ * (one on demand, one spot).  Before, 1 node was "feasible" with TTFT 0,
+ * sat on the bottom of its range, and widening it to 0 nodes ended the
+ * plan with an input error (exit 2). */
+static void test_unserved_service(void)
+{
+    static const char scenario[] =
+        "{\"name\": \"unserved\", \"seed\": 3, \"question\": \"finite\",\n"
+        " \"fleet\": [{\"name\": \"a100\", \"gpu\": \"A100-80GB\", "
+        "\"nodes\": 2, \"gpus_per_node\": 8, \"price_per_gpu_hour\": 5.12}],\n"
+        " \"spot\": {\"tiers\": [\"training\"], \"notice\": \"2m\"},\n"
+        " \"services\": [{\"name\": \"chat\", \"tier\": \"inference\", "
+        "\"model\": \"llama3-8b\", \"tp\": 1, \"gpu\": \"A100-80GB\", "
+        "\"replicas\": 1, \"requests\": {\"generate\": {\"rate_per_second\": "
+        "2, \"until\": \"1m\", \"input_tokens\": {\"dist\": \"lognormal\", "
+        "\"median\": 400, \"sigma\": 0.5, \"max\": 2000}, \"output_tokens\": "
+        "{\"dist\": \"lognormal\", \"median\": 50, \"sigma\": 0.5, \"max\": "
+        "200}}}}],\n"
+        " \"plan\": {\"targets\": {\"services\": {\"chat\": {\"ttft_p99\": "
+        "\"10s\"}}}, \"search\": {\"pools\": [{\"pool\": \"a100\", \"nodes\": "
+        "[1, 3], \"cap\": 3, \"spot_share\": [0.5], \"spot\": "
+        "{\"interruptions_per_hour\": 0.05}}]}, \"seeds\": 3, \"min_seeds\": "
+        "2}}\n";
+    char path[128], args[512];
+    char *out = NULL;
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-unserved-%ld.json",
+             (long)getpid());
+    CU_ASSERT_EQUAL_FATAL(write_file(path, scenario), 0);
+    snprintf(args, sizeof args, "plan %s --no-plots --no-advice --out "
+             "/tmp/gs-test-plan-unserved-%ld.h5", path, (long)getpid());
+    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "cheapest feasible plan: "
+                                              "a100.spot_share=0.5 "
+                                              "a100.nodes=2\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "stopped early   "
+                                              "a100.spot_share=0.5 "
+                                              "a100.nodes=1\n"));
+    free(out);
+    unlink(gs_cli_tmp(path));
+    snprintf(path, sizeof path, "/tmp/gs-test-plan-unserved-%ld.h5",
+             (long)getpid());
+    unlink(gs_cli_tmp(path));
+}
+
 static CU_TestInfo tests[] = {
     { "shipped plan scenarios: conservation", test_conservation },
     { "Erlang C formula on hand-worked cases", test_erlang_formula },
@@ -1225,6 +1293,8 @@ static CU_TestInfo tests[] = {
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
     { "service plan: front attainment, load growth, right-sizing",
       test_service_growth_front },
+    { "a service served no request: its latency misses, not 0",
+      test_unserved_service },
     CU_TEST_INFO_NULL,
 };
 

@@ -13,7 +13,13 @@
  * The policy: each pass, sort the pending jobs (the oldest `depth`, default
  * 512) by estimated runtime, shortest first, ties in arrival order, and
  * start every one that fits.  Small jobs see short waits; long ones can
- * starve under load, which is what the aging of `hps` is for. */
+ * starve under load, which is what the aging of `hps` is for.
+ *
+ * Its work is counted by the core (policy_work, sim/core/look.h): each
+ * pending job it reads through gs_sim_pending_head/_next, each item it
+ * reads back from its counted vector (gs_lvec_at), and each placement.  A
+ * plug-in keeps the jobs it looks at in look.h's containers, not in plain
+ * arrays, so that the count stays honest. */
 #include "../policy.h"
 #include "../../sim/sim.h"
 
@@ -23,16 +29,19 @@
 #define SJF_ABI GS_POLICY_ABI
 #endif
 
+struct item {
+    struct gs_job *j;
+    gs_time est;
+};
+
 struct sjf {
     long depth;
-    struct item { struct gs_job *j; gs_time est; } *v;
-    long cap;
+    struct gs_lvec v;           /* a pass's items (struct item) */
 };
 
 static int sjf_init(struct gs_sim *sim, struct gs_params *p, void **state,
                     struct gs_diag *d)
 {
-    (void)sim;
     struct sjf *s = calloc(1, sizeof *s);
     if (s == NULL)
         return GS_ENOMEM;
@@ -42,6 +51,7 @@ static int sjf_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s);
         return rc;
     }
+    gs_lvec_init(&s->v, sim, sizeof(struct item));
     *state = s;
     return 0;
 }
@@ -49,7 +59,7 @@ static int sjf_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void sjf_free(void *state)
 {
     struct sjf *s = state;
-    free(s->v);
+    gs_lvec_free(&s->v);
     free(s);
 }
 
@@ -69,20 +79,17 @@ static void sjf_schedule(void *state, struct gs_sim *sim)
     long n = gs_sim_npending(sim);
     if (n > s->depth)
         n = s->depth;
-    if (n > s->cap) {
-        struct item *v = realloc(s->v, (size_t)n * sizeof *v);
-        if (v == NULL)
-            return;             /* try again at the next pass */
-        s->v = v;
-        s->cap = n;
-    }
+    gs_lvec_setn(&s->v, n);
     long k = 0;
-    for (struct gs_job *j = gs_sim_pending_head(sim); j && k < n; j = j->next)
-        s->v[k++] = (struct item){ j, gs_sim_estimate(sim, j) };
-    qsort(s->v, (size_t)k, sizeof *s->v, by_est);
+    for (struct gs_job *j = gs_sim_pending_head(sim); j && k < n;
+         j = k < n ? gs_sim_pending_next(sim, j) : NULL)
+        *(struct item *)gs_lvec_upd(&s->v, k++) =
+            (struct item){ j, gs_sim_estimate(sim, j) };
+    qsort(s->v.a, (size_t)k, sizeof(struct item), by_est);
     const struct gs_fleet *f = gs_sim_fleet(sim);
     for (long i = 0; i < k && f->used_milli < f->gpus_up * 1000; i++)
-        gs_sim_try_start(sim, s->v[i].j, NULL, 0);
+        gs_sim_try_start(sim, ((struct item *)gs_lvec_at(&s->v, i))->j,
+                         NULL, 0);
 }
 
 const struct gs_policy_ops gs_policy_plugin = {

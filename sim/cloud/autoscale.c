@@ -314,7 +314,7 @@ static void scale_up(struct gs_cloud *c)
         no++;
     }
     long looked = 0;
-    for (struct gs_job *j = gs_sim_pending_head(c->sim);
+    for (struct gs_job *j = gs_sim_backlog_head(c->sim);
          j && looked < c->cfg->scan_depth; j = j->next, looked++) {
         if (fits_now(c, j))
             continue;

@@ -86,9 +86,11 @@ struct gs_summary {
     /* The models' scalars (model.h), in output order: a model's start at
      * gs_summary_model_base(&its_ops); 0 for a model not in the run. */
     double mx[GS_SUMMARY_MX];
-    /* Pending and running jobs the policy examined over the run (sim.h,
-     * gs_sim_examine): a deterministic measure of its work, not a metric of
-     * the cluster, so it is in --json but not in the compared fields. */
+    /* Waiting and running jobs, groups and tenants the policy read over
+     * the run, counted by the core as its accessors hand them over, plus
+     * one a placement asked (look.h): a deterministic measure of its work,
+     * not a metric of the cluster, so it is in --json but not in the
+     * compared fields. */
     uint64_t policy_work;
 };
 

@@ -17,7 +17,12 @@
  * sim.c, after the global epoch moved) every watch on the node takes the
  * global epoch: O(watches on the node), nothing when none.  A watch's
  * epoch never goes back, and equals the global epoch of its last release;
- * 0 means none since it was made.  Reading is O(1).
+ * 0 means none since it was made.  Reading is O(1).  A watch whose epoch
+ * moved also joins a list of moved watches (once until it is taken), so a
+ * policy learns which of its sets got capacity back by taking that list
+ * (gs_sim_watch_moved) instead of reading every watch's epoch at every
+ * pass: the list is entries the core hands over, each counted in the
+ * policy's work (look.h).
  *
  * Invariant: whenever capacity comes back on a node of watch w, w's epoch
  * changes.  A policy that remembers the epoch at which a placement within
@@ -35,6 +40,8 @@ struct gs_rwatch {
     struct wlink *l;
     int nl, capl;
     uint64_t *ep;               /* per watch */
+    char *queued;               /* per watch: in moved */
+    int *moved, nmoved;         /* watches whose epoch moved, untaken */
     int nw, capw;
 };
 
@@ -45,6 +52,8 @@ void gs_rwatch_free(struct gs_rwatch *w)
     free(w->head);
     free(w->l);
     free(w->ep);
+    free(w->queued);
+    free(w->moved);
     free(w);
 }
 
@@ -85,10 +94,19 @@ int gs_sim_watch(struct gs_sim *s, const struct gs_range *r, int n)
         if (e == NULL)
             return GS_ENOMEM;
         w->ep = e;
+        char *q = realloc(w->queued, (size_t)cap);
+        if (q == NULL)
+            return GS_ENOMEM;
+        w->queued = q;
+        int *m = realloc(w->moved, (size_t)cap * sizeof *m);
+        if (m == NULL)
+            return GS_ENOMEM;
+        w->moved = m;
         w->capw = cap;
     }
     int id = w->nw++;
     w->ep[id] = 0;
+    w->queued[id] = 0;
     for (int i = 0; i < n; i++) {
         if (r[i].pool < 0 || r[i].pool >= f->npools)
             continue;
@@ -111,6 +129,23 @@ void gs_rwatch_release(struct gs_rwatch *w, int node, uint64_t epoch)
 {
     if (w == NULL || node < 0 || node >= w->nnodes)
         return;
-    for (int i = w->head[node]; i >= 0; i = w->l[i].next)
-        w->ep[w->l[i].watch] = epoch;
+    for (int i = w->head[node]; i >= 0; i = w->l[i].next) {
+        int id = w->l[i].watch;
+        w->ep[id] = epoch;
+        if (!w->queued[id]) {
+            w->queued[id] = 1;
+            w->moved[w->nmoved++] = id;
+        }
+    }
+}
+
+int gs_sim_watch_moved(struct gs_sim *s)
+{
+    struct gs_rwatch *w = s->rw;
+    if (w == NULL || w->nmoved == 0)
+        return -1;
+    int id = w->moved[--w->nmoved];
+    w->queued[id] = 0;
+    s->look.work++;
+    return id;
 }

@@ -359,8 +359,23 @@ static int arrive(struct gs_sim *s, const struct gs_jobspec *sp)
 
 gs_time gs_sim_now(const struct gs_sim *s) { return s->eng.now; }
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s) { return s->fleet; }
-struct gs_job *gs_sim_pending_head(const struct gs_sim *s) { return s->phead; }
-struct gs_job *gs_sim_pending_tail(const struct gs_sim *s) { return s->ptail; }
+struct gs_job *gs_sim_pending_head(struct gs_sim *s)
+{
+    s->look.work += s->phead != NULL;
+    return s->phead;
+}
+struct gs_job *gs_sim_pending_tail(struct gs_sim *s)
+{
+    s->look.work += s->ptail != NULL;
+    return s->ptail;
+}
+struct gs_job *gs_sim_backlog_head(const struct gs_sim *s) { return s->phead; }
+long gs_sim_nrunning(const struct gs_sim *s) { return s->nrun; }
+struct gs_job *gs_sim_running_at(struct gs_sim *s, long i)
+{
+    s->look.work++;
+    return s->run[i];
+}
 long gs_sim_npending(const struct gs_sim *s) { return s->npending; }
 int gs_sim_ntenants(const struct gs_sim *s) { return s->ntn; }
 const char *gs_sim_tenant_name(const struct gs_sim *s, int t)
@@ -417,7 +432,7 @@ static int default_ranges(struct gs_sim *s, const struct gs_job *j)
     return n;
 }
 
-void gs_sim_examine(struct gs_sim *s, long n) { s->work += (uint64_t)n; }
+void gs_sim_examine(struct gs_sim *s, long n) { s->look.work += (uint64_t)n; }
 
 static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
                             const struct gs_need *need, int sign)
@@ -459,7 +474,7 @@ static int miss_same(const struct miss *x, const struct gs_job *j)
            a->mem_mib == b->mem_mib &&
            strcmp(x->prof, b->profile ? b->profile : "") == 0;
 }
-uint64_t gs_sim_work(const struct gs_sim *s) { return s->work; }
+uint64_t gs_sim_work(const struct gs_sim *s) { return s->look.work; }
 uint64_t gs_sim_epoch(const struct gs_sim *s) { return s->epoch; }
 
 /* Sharing lends and reclaims capacity without a release the epoch sees,
@@ -589,7 +604,7 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
     }
     if (nranges == 0)
         return GS_ENOFIT;
-    s->work++;
+    s->look.work++;
     int rc = gs_need_host_only(&j->need)
                  ? host_place(s, j, ranges, nranges, out)
              : j->need.gpus > 1 && s->sc->topo.gang == GS_GANG_SPREAD &&
@@ -1313,7 +1328,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         if (s->mods[i].ops->values)
             s->mods[i].ops->values(s->mods[i].st, s->sum.mx +
                                    gs_summary_model_base(s->mods[i].ops));
-    s->sum.policy_work = s->work;
+    s->sum.policy_work = s->look.work;
     return 0;
 }
 

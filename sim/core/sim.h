@@ -19,6 +19,7 @@
 #include "../base/err.h"
 #include "../cluster/fleet.h"
 #include "job.h"
+#include "look.h"
 #include "metrics.h"
 #include "../spec/scenario.h"
 #include "../../policies/policy.h"
@@ -140,16 +141,34 @@ void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules);
 size_t gs_sim_record_bytes(const struct gs_sim *s);
 
 /* --- the policy's view ---------------------------------------------- */
+/* Every waiting or running job the policy reads through these is counted
+ * in policy_work (look.h says what counts and what does not). */
 gs_time gs_sim_now(const struct gs_sim *s);
 const struct gs_fleet *gs_sim_fleet(const struct gs_sim *s);
-struct gs_job *gs_sim_pending_head(const struct gs_sim *s);   /* arrival order */
-/* The last pending job.  A job leaving the pending list keeps in ->next the
- * job that followed it (NULL if none) until it is queued again, so a
- * stopped(GS_STOP_KILLED) hook can still step past it. */
-struct gs_job *gs_sim_pending_tail(const struct gs_sim *s);
+/* The pending list in arrival order: its first and last job, and the job
+ * after (before) j, or NULL -- each job handed over is counted.  A job
+ * leaving the pending list keeps the job that followed it (NULL if none)
+ * until it is queued again, so a stopped(GS_STOP_KILLED) hook can still
+ * step past it with gs_sim_pending_next. */
+struct gs_job *gs_sim_pending_head(struct gs_sim *s);
+struct gs_job *gs_sim_pending_tail(struct gs_sim *s);
+static inline struct gs_job *gs_sim_pending_next(struct gs_sim *s,
+                                                 const struct gs_job *j)
+{
+    *gs_sim_look_counter(s) += j->next != NULL;
+    return j->next;
+}
+static inline struct gs_job *gs_sim_pending_prev(struct gs_sim *s,
+                                                 const struct gs_job *j)
+{
+    *gs_sim_look_counter(s) += j->prev != NULL;
+    return j->prev;
+}
 long gs_sim_npending(const struct gs_sim *s);
-/* Running jobs as an array (order unspecified, changes on start/stop). */
-struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
+/* The running jobs: n of them, job i (0 <= i < n; counted).  Order
+ * unspecified; it changes on start and stop. */
+long gs_sim_nrunning(const struct gs_sim *s);
+struct gs_job *gs_sim_running_at(struct gs_sim *s, long i);
 const struct gs_tenant *gs_sim_tenant(const struct gs_sim *s, int tenant);
 int gs_sim_ntenants(const struct gs_sim *s);
 const char *gs_sim_tenant_name(const struct gs_sim *s, int tenant);
@@ -160,14 +179,15 @@ gs_time gs_sim_runtime_on(const struct gs_sim *s, const struct gs_job *job,
  * true runtime on the fastest model it may use), in ms, for what remains. */
 gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
 
-/* The policy's work counter: a policy adds the number of pending or
- * running jobs it looked at (a loop over the queue, a victim search over
- * running jobs).  Deterministic, reported as policy_work (--json,
+/* The policy's work so far: every entry it read through the counted
+ * accessors and containers (look.h), and one for every job it asked the
+ * core to place.  Deterministic, reported as policy_work (--json,
  * gs_summary); tests hold each policy's work per job flat as the queue
- * grows (tests/test_overload.c).  The core adds one for every job it is
- * asked to place. */
-void gs_sim_examine(struct gs_sim *s, long n);
+ * grows (tests/test_overload.c). */
 uint64_t gs_sim_work(const struct gs_sim *s);
+/* Transitional: a policy not yet on look.h's containers adds what it
+ * looked at (fair, until it is converted). */
+void gs_sim_examine(struct gs_sim *s, long n);
 
 /* 1 when a placement that finds no room would find none again -- for any
  * job with the same need and tier, anywhere (ranges NULL) -- until some
@@ -186,6 +206,10 @@ int gs_sim_misses_repeat(const struct gs_sim *s);
  * ranges of its own (static's partitions) skips those attempts. */
 int gs_sim_watch(struct gs_sim *s, const struct gs_range *r, int n);
 uint64_t gs_sim_watch_epoch(const struct gs_sim *s, int id);
+/* A watch whose epoch moved since it was last taken (each such watch
+ * once, in no set order; counted), or -1 when none: a policy learns which
+ * of its ranges got capacity back without reading every watch. */
+int gs_sim_watch_moved(struct gs_sim *s);
 /* The fleet's epoch: it moves whenever capacity comes back anywhere (a
  * release, a node up or down, a loan) and on no other change.  A pass that
  * ended with every waiting job it could start tried and missed would miss
@@ -234,6 +258,12 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);
 
 /* --- for the models (model.h) ------------------------------------------- */
+/* The pending list and the running jobs as a model reads them (not the
+ * policy's work: not counted).  The pending list is in arrival order;
+ * a job's ->next is the one after it.  Running jobs as an array (order
+ * unspecified, changes on start/stop). */
+struct gs_job *gs_sim_backlog_head(const struct gs_sim *s);
+struct gs_job *const *gs_sim_running(const struct gs_sim *s, long *n);
 /* A model's own job (an inference replica): sp arrives now, is queued for
  * the policy like any job and is placed by it; owner (the model's state)
  * is kept in job->owner so the model's job hooks know it.  *out is the job

@@ -18,6 +18,9 @@
 #define GS_TENANT_KEYS (1 << 16)
 
 struct gs_sim {
+    struct gs_look look;        /* first: the policy's work (look.h),
+                                   policy_work -- entries the policy read
+                                   through look.h and sim.h, placements */
     const struct gs_scenario *sc;
     struct gs_engine eng;
     struct gs_fleet *fleet;
@@ -97,7 +100,6 @@ struct gs_sim {
     } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
     gs_time last_change;        /* a job last started or stopped */
-    uint64_t work;              /* jobs the policy examined (gs_sim_examine) */
     /* Misses remembered (gs_sim_place anywhere): a need and tier that found
      * no room stays without room until capacity comes back, which the
      * fleet tells (a release, a node up or down, a loan): epoch moves. */

@@ -369,6 +369,10 @@ static void print_undecided(FILE *fp, const struct search *s, int chosen)
                 snprintf(w, sizeof w, "%s %s against %g: undecided within "
                          "±%g%%", t->metric, c, t->limit,
                          100 * s->pc->indifference);
+            else if (y->at_cap == 2)
+                snprintf(w, sizeof w, "%s %s against %g over %d seeds: "
+                         "undecided, %d (the cap) would not meet it",
+                         t->metric, c, t->limit, y->nrun, s->pc->max_seeds);
             else
                 snprintf(w, sizeof w, "%s %s against %g: undecided at the "
                          "cap of %d seeds", t->metric, c, t->limit, y->nrun);

@@ -41,7 +41,9 @@ struct cand {
                                    million output tokens */
     long size;                  /* sum of the searched counts (ties) */
     char *why;                  /* refused by the scenario's validation */
-    int at_cap;                 /* undecided because the cap was hit */
+    int at_cap;                 /* undecided because the cap was hit
+                                   (1), or would not decide it (2:
+                                   plan.futility) */
     int lenf;                   /* its runs' length, a factor of the
                                    scenario's (1, 2, 4, ...; steady state) */
     int transient;              /* steady state: the transient was not

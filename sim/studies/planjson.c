@@ -312,6 +312,10 @@ static const struct gs_kt_key k_plan[] = {
       .schema = "\"type\": \"number\", \"minimum\": 0, "
       "\"exclusiveMaximum\": 0.5",
       .desc = "a target's indifference zone, a share of it (default 0.01)" },
+    { .name = "futility", .type = GS_KT_BOOL,
+      .desc = "stop a straddling candidate, undecided, when max_seeds "
+      "seeds would meet its targets with a chance below 2.5% (default "
+      "true)" },
     { .name = "horizon", .type = GS_KT_STR, .maxlen = 15,
       .schema = "\"not\": {}",
       .desc = "refused: the question is the scenario's $.question, the same "
@@ -1166,6 +1170,13 @@ int gs_plancfg_parse(const struct gs_json *o, const struct gs_json *root,
         goto fail;
     }
     p->indifference = v ? gs_json_number(v) : 0.01;
+    p->futility = 1;
+    {
+        struct gs_jin in = { c.file, c.d };
+        if ((rc = gs_json_bool(&in, o, "$.plan", "futility",
+                               &p->futility)) < 0)
+            goto fail;
+    }
     if (gs_json_get(o, "horizon")) {    /* the key of an earlier release */
         rc = perr(&c, "$.plan.horizon", "the question is the scenario's, "
                   "the same for every command: state it as $.question "

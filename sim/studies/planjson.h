@@ -94,6 +94,9 @@ struct gs_plancfg {
                                    its limit (0.01): an interval inside
                                    limit +- this is "undecided", not run
                                    further */
+    int futility;               /* stop a straddling candidate, undecided,
+                                   when the cap's seeds would not decide
+                                   it (plansearch.c, default 1) */
     double precision;           /* steady state: the relative half-width
                                    asked of each target's interval (0.05) */
     int max_length;             /* steady state: the cap on a candidate's

@@ -82,6 +82,9 @@ static const char *target_word(const struct search *s, const struct cand *x,
     default:
         if (x->transient)
             snprintf(buf, n, "undecided: transient not over at the cap");
+        else if (x->at_cap == 2)
+            snprintf(buf, n, "undecided: %d seeds (the cap) would not meet "
+                     "it", s->pc->max_seeds);
         else
             snprintf(buf, n, "undecided at the cap of %d seeds", x->nrun);
         return buf;

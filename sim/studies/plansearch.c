@@ -16,6 +16,7 @@
 #include "../setup/setup.h"
 #include "sweep.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,6 +360,54 @@ static int miss_unsettled(const struct search *s, const struct cand *x)
     return 0;
 }
 
+/* The conditional power below which a straddling candidate stops
+ * (plan.futility): the chance, were the mean of its seeds so far the true
+ * one, that the cap's seeds would make it feasible. */
+#define PLAN_FUTILITY 0.025
+
+/* Futility by stochastic curtailment (Lan, Simon & Halperin 1982; Jennison
+ * & Turnbull 2000, ch. 10): x has its plan.seeds, and some target's
+ * interval straddles its limit.  At the cap of N seeds it is met when
+ * m_N + h_N <= limit (an upper target), with h_N = t(N-1) sd / sqrt(N).
+ * Given the n seeds run (mean m, spread sd recovered from the interval),
+ * were m the true mean, m_N is normal about m with standard deviation
+ * sd sqrt(N - n) / N (the N - n seeds to come).  When the chance that
+ * m_N + h_N meets the limit is below PLAN_FUTILITY, the cap's seeds would
+ * almost surely not make x feasible: it stops now, undecided.  The rule
+ * only ever ends runs, and undecided claims nothing: it never makes a
+ * candidate feasible, so the verdicts' soundness (feasible only when
+ * every unfavourable end meets its target) is untouched -- a non-binding
+ * futility boundary costs power, not error.  What it can cost is a
+ * candidate that a lucky run of seeds would have made feasible at the
+ * cap, reported undecided instead (and the search treats undecided as not
+ * feasible, as at the cap).  Targets whose interval is 0 wide (the same
+ * value every seed) are not projected. */
+static int cap_cannot_decide(const struct search *s, const struct cand *x)
+{
+    int n = x->nrun, cap = s->pc->max_seeds;
+    if (!s->pc->futility || n < 2 || n >= cap)
+        return 0;
+    double tn = gsl_cdf_tdist_Pinv(0.975, n - 1);
+    double tc = gsl_cdf_tdist_Pinv(0.975, cap - 1);
+    for (int i = 0; i < s->pc->ntargets; i++) {
+        const struct gs_plan_target *t = &s->pc->t[i];
+        if (gs_plan_target_state(s, x, t) != T_OPEN)
+            continue;
+        int m = gs_plan_metric(t->metric);
+        double h = isnan(x->half[m]) ? 0 : x->half[m];
+        if (!(h > 0))
+            continue;
+        double sd = h * sqrt((double)n) / tn;
+        double hc = tc * sd / sqrt((double)cap);
+        double se = sd * sqrt((double)(cap - n)) / cap;
+        double room = t->upper ? t->limit - hc - x->mean[m]
+                               : x->mean[m] - hc - t->limit;
+        if (gsl_cdf_ugaussian_P(room / se) < PLAN_FUTILITY)
+            return 1;
+    }
+    return 0;
+}
+
 /* Decide x after its runs: 1 if decided, 2 if its runs are to be
  * lengthened (steady state: see wants_longer), 0 if it runs more seeds.  Infeasible as soon as the
  * favourable end of some interval misses its target (before plan.seeds:
@@ -383,8 +432,17 @@ static int judge(const struct search *s, struct cand *x)
         x->status = x->nrun < s->pc->seeds ? C_STOPPED : C_INFEASIBLE;
         return 1;
     }
-    if (x->nrun < s->pc->seeds)
+    if (x->nrun < s->pc->seeds && !(s->nst == 0 && open &&
+                                    cap_cannot_decide(s, x)))
         return 0;
+    if (x->nrun < s->pc->seeds) {
+        /* finite horizon, after plan.min_seeds: as a clear miss stops a
+         * candidate early, so does a cap that would not meet a target
+         * (a steady-state candidate is judged on its lengthened runs) */
+        x->status = C_UNDECIDED;
+        x->at_cap = 2;
+        return 1;
+    }
     if (s->nst > 0 && wants_longer(s, x) && x->lenf < s->pc->max_length)
         return 2;
     if (x->transient) {
@@ -398,9 +456,9 @@ static int judge(const struct search *s, struct cand *x)
         x->status = zone ? C_UNDECIDED : C_FEASIBLE;
         return 1;
     }
-    if (x->nrun >= s->pc->max_seeds) {
+    if (x->nrun >= s->pc->max_seeds || cap_cannot_decide(s, x)) {
         x->status = C_UNDECIDED;
-        x->at_cap = 1;
+        x->at_cap = x->nrun >= s->pc->max_seeds ? 1 : 2;
         return 1;
     }
     return 0;
@@ -478,6 +536,37 @@ static void task_name(int t, void *ctx, char *buf, size_t n)
              (unsigned long long)(x->sc->seed + (uint64_t)s->tseed[t]));
 }
 
+/* A service that served none of the requests that arrived (no replica
+ * could be placed: an A100 pool all on spot, where its tier may not run)
+ * has no latency: its summary's percentiles over no request read 0, and
+ * a TTFT target would be "met" by a fleet that serves nothing.  Every
+ * request's latency lies beyond the run, so its latency metrics read
+ * +inf, and a latency target misses. */
+static void unserved_latency(const struct gs_scenario *sc, double *out)
+{
+    static const char *const lat[] = { "ttft", "itl", "e2e", "queue" };
+    static const char *const stat[] = { "mean", "p50", "p95", "p99" };
+    for (int j = 0; j < sc->nsvcs; j++) {
+        char name[160];
+        snprintf(name, sizeof name, "service.%.60s.requests_arrived",
+                 sc->svcs[j].name);
+        int ma = gs_run_metric_index(name);
+        snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                 sc->svcs[j].name);
+        int mf = gs_run_metric_index(name);
+        if (ma < 0 || mf < 0 || !(out[ma] > 0) || out[mf] != 0)
+            continue;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++) {
+                snprintf(name, sizeof name, "service.%.60s.%s_%s_s",
+                         sc->svcs[j].name, lat[a], stat[b]);
+                int m = gs_run_metric_index(name);
+                if (m >= 0)
+                    out[m] = INFINITY;
+            }
+    }
+}
+
 static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
 {
     struct search *s = ctx;
@@ -490,6 +579,7 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
         rc = gs_sim_run(sim, d);
     if (rc == 0) {
         gs_run_metric_values(sim, out);
+        unserved_latency(x->sc, out);
         for (int p = 0; p < s->npb; p++) {
             double mean = 0, peak = 0;
             if (p < x->sc->npools)
