@@ -57,9 +57,12 @@
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
- * Reclaim walks only the nodes that hold victims (a bitmap of them), in
- * index order, reading each node's short list of victims, and stops at
- * the first node that needs one GPU freed.  Each of these skips only what
+ * Reclaim reads only the nodes that hold victims, by their fully free GPUs
+ * most first (the level index, lv), each node's victims as compact keys,
+ * and stops at the first node that can be cleared; a search that failed
+ * is not run again while nothing that could make it succeed happened
+ * (rmiss_known), and a start no open node could hold is not asked of the
+ * placer (sure_miss).  Each of these skips only what
  * the walk it replaces would have tried and seen fail, so the decisions
  * are the walk's (tests/refcheck.sh; result files byte-identical with the
  * old passes on the bench_tenants grid).
@@ -83,6 +86,7 @@
 #define F_BORROWED 2L
 #define F_WIN 4L                /* pending, in the window; group << 8 */
 #define F_VIC 8L                /* running, in rv; index << 8 */
+#define F_ONE 16L               /* running on one node; node << 16 */
 #define EPS 1e-9
 
 struct ten {
@@ -155,13 +159,24 @@ struct fair {
     int capmaxg;
     /* The running jobs that could ever be victims, listed by node: node
      * n's in vic[gpu0 .. gpu0 + nvic[n]) (gpu0 its first GPU: each holds a
-     * whole GPU there, so they fit), their GPUs in node_rv[n], the nodes
-     * with any in vn; a job's pslot holds its index in its node's list. */
+     * whole GPU there, so they fit), their GPUs in node_rv[n]; a job's
+     * pslot holds its index in its node's list.  The nodes with any are
+     * indexed by their fully free GPUs v (lv[v]; lvf[v] holds those whose
+     * free and victim GPUs make up the whole node), so that reclaim reads
+     * the nodes that need the fewest GPUs freed first: lvl[n] is n's v
+     * (-1: no victim), lvfull[n] says whether it is in lvf.  Kept at each
+     * start and stop on a node (a job on one node keeps its node in
+     * pslot); anything else that gives capacity back moves the fleet's
+     * epoch past lv_ep, and the index is built again before a search. */
+    struct gs_bitidx *lv, *lvf;
+    int nlv;
+    int8_t *lvl, *lvfull;
+    int lv_stale;
+    uint64_t lv_ep;
     struct gs_job **vic;
     int *vkey;                  /* beside vic: tenant << 8 | GPUs, so that
                                    the search reads no job */
     int *nvic, *node_rv;
-    struct gs_bitidx vn;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
     /* Reclaim's failed searches, one per need (whole GPUs): the search
@@ -243,6 +258,54 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
 static void win_add(void *ctx, struct gs_job *j);
 static void win_drop(void *ctx, struct gs_job *j);
 
+static void lv_free(struct fair *s)
+{
+    for (int v = 0; v < s->nlv && s->lv != NULL && s->lvf != NULL; v++) {
+        gs_bitidx_free(&s->lv[v]);
+        gs_bitidx_free(&s->lvf[v]);
+    }
+    free(s->lv);
+    free(s->lvf);
+    free(s->lvl);
+    free(s->lvfull);
+}
+
+/* Node n in the level index as it is now (struct fair: lv). */
+static void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
+{
+    const struct gs_node *nd = &f->nodes[n];
+    int gpn = f->pools[nd->pool].s.gpn;
+    int v = s->nvic[n] > 0 && nd->nfull < gpn ? nd->nfull : -1;
+    int full = v >= 0 && v + s->node_rv[n] >= gpn;
+    int ov = s->lvl[n], ofull = s->lvfull[n];
+    if (v == ov && full == ofull)
+        return;
+    if (ov >= 0)
+        gs_bitidx_clear(&s->lv[ov], n);
+    if (ofull)
+        gs_bitidx_clear(&s->lvf[ov], n);
+    if (v >= 0)
+        gs_bitidx_set(&s->lv[v], n);
+    if (full)
+        gs_bitidx_set(&s->lvf[v], n);
+    s->lvl[n] = (int8_t)v;
+    s->lvfull[n] = (int8_t)full;
+}
+
+/* Before a search: the index is built again when capacity came back in a
+ * way no stop told of (a node up, a loan, a job on several nodes). */
+static void lv_sync(struct fair *s, struct gs_sim *sim)
+{
+    if (!s->lv_stale && s->lv_ep == gs_sim_epoch(sim))
+        return;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    for (int n = 0; n < f->nnodes; n++)
+        lv_fix(s, f, n);
+    gs_sim_examine(sim, f->nnodes);
+    s->lv_stale = 0;
+    s->lv_ep = gs_sim_epoch(sim);
+}
+
 static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
                      struct gs_diag *d)
 {
@@ -279,13 +342,25 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
     s->rm_pe = calloc((size_t)(GS_MAX_GPN + 1) * (size_t)f->npools + 1, 1);
+    s->nlv = maxgpn;
+    s->lv = calloc((size_t)maxgpn + 1, sizeof *s->lv);
+    s->lvf = calloc((size_t)maxgpn + 1, sizeof *s->lvf);
+    s->lvl = malloc((size_t)f->nnodes + 1);
+    s->lvfull = calloc((size_t)f->nnodes + 1, 1);
+    s->lv_stale = 1;
+    int lvok = s->lv != NULL && s->lvf != NULL && s->lvl != NULL &&
+               s->lvfull != NULL;
+    for (int v = 0; lvok && v < maxgpn; v++)
+        lvok = gs_bitidx_init(&s->lv[v], f->nnodes) == 0 &&
+               gs_bitidx_init(&s->lvf[v], f->nnodes) == 0;
+    if (s->lvl != NULL)
+        memset(s->lvl, -1, (size_t)f->nnodes + 1);
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
     if (all != NULL && s->pe != NULL && s->vic != NULL && s->vkey != NULL &&
         s->nvic != NULL &&
-        s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL &&
-        gs_bitidx_init(&s->vn, f->nnodes) == 0) {
+        s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL && lvok) {
         for (int i = 0; i < f->npools; i++)
             all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
         fw = gs_sim_watch(sim, all, f->npools);
@@ -299,7 +374,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s->node_rv);
         free(s->vict);
         free(s->rm_pe);
-        gs_bitidx_free(&s->vn);
+        lv_free(s);
         free(s);
         return GS_ENOMEM;
     }
@@ -332,7 +407,7 @@ static void fair_free(void *state)
     free(s->vkey);
     free(s->nvic);
     free(s->node_rv);
-    gs_bitidx_free(&s->vn);
+    lv_free(s);
     free(s->cand);
     free(s->vict);
     free(s->rm_pe);
@@ -622,17 +697,21 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         s->rgen++;              /* more of its victims may be taken */
     rmiss_start(s, gs_sim_fleet(sim), j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    if (j->alloc.n == 1)
+        j->pslot |= F_ONE | (long)j->alloc.one.node << 16;
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
         int n = j->alloc.one.node;
-        int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
+        int g0 = f->nodes[n].gpu0;
         s->vic[g0 + s->nvic[n]] = j;
         s->vkey[g0 + s->nvic[n]] = j->tenant << 8 | j->need.gpus;
-        j->pslot |= F_VIC | (long)s->nvic[n] << 8 | (long)n << 16;
-        if (s->nvic[n]++ == 0)
-            gs_bitidx_set(&s->vn, n);
+        j->pslot |= F_VIC | (long)s->nvic[n]++ << 8;
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
     }
+    for (int i = 0; i < j->alloc.n; i++)
+        lv_fix(s, f, j->alloc.n > 1 ? j->alloc.many[i].node
+                                    : j->alloc.one.node);
     j->pnode.time = 0;
     if (!j->preemptible && over > EPS) {
         j->pnode.time = (gs_time)(over * 1000.0 + 0.5);
@@ -680,9 +759,15 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
             s->vkey[g0 + i] = s->vkey[g0 + last];
             l[i]->pslot = (l[i]->pslot & ~0xff00L) | i << 8;
         }
-        if (last == 0)
-            gs_bitidx_clear(&s->vn, n);
     }
+    /* Its release moved the epoch once per node it held: a job on one
+     * node is told of here, any other change leaves the index stale. */
+    if ((j->pslot & F_ONE) && gs_sim_epoch(sim) == s->lv_ep + 1)
+        s->lv_ep++;
+    else
+        s->lv_stale = 1;
+    if (j->pslot & F_ONE)
+        lv_fix(s, gs_sim_fleet(sim), (int)(j->pslot >> 16));
     lender_fix(s, x);
     ten_fix(s, j->tenant);
     j->pslot = 0;
@@ -800,56 +885,38 @@ static void evict(struct fair *s, struct gs_sim *sim,
     }
 }
 
-/* The fewest GPUs reclaim could need to free on a node of pool pl for
- * need whole GPUs: need minus the most fully free GPUs (fewer than need)
- * an open node of the pool has -- the pool counts its open nodes by fully
- * free GPUs -- or 1 when some node is not open (a cordoned node may hold
- * victims); 0 when no node can need any (none has fewer than need free). */
-static int least_deficit(const struct gs_pool *pl, int need)
-{
-    long open = 0;
-    for (int v = 0; v <= pl->s.gpn; v++)
-        open += pl->ncount[v];
-    if (open != pl->s.nodes)
-        return 1;
-    for (int v = need - 1; v >= 0; v--)
-        if (pl->ncount[v] > 0)
-            return need - v;
-    return 0;
-}
-
 /* The node reclaim clears for owner j (need whole GPUs): among the nodes
  * of the pools j may use with room for need, the one that needs the fewest
  * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
- * give back, ties to the lower index; -1 if none.  Only nodes with victims
- * are walked (vn), in index order, and a pool's walk stops at a node that
- * needs no more than the least any of its nodes could (least_deficit: on
- * a full fleet, need itself, so the first node that can be cleared). */
+ * give back, ties to the lower index; -1 if none.  The nodes with victims
+ * are read by their fully free GPUs, most first (lv; lvf when need is the
+ * whole node: none other can be cleared), each level in index order, and
+ * a pool's walk ends at its first node that can be cleared: the rest need
+ * as many GPUs freed or more. */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int best = -1, best_def = 1 << 30;
     long looked = 0;
+    lv_sync(s, sim);
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
             continue;
-        int least = least_deficit(pl, need);
-        if (least == 0 || least >= best_def)
-            continue;
+        const struct gs_bitidx *ix = need == pl->s.gpn ? s->lvf : s->lv;
         int end = pl->node0 + pl->s.nodes;
-        for (int n = gs_bitidx_next(&s->vn, pl->node0); n >= 0 && n < end;
-             n = gs_bitidx_next(&s->vn, n + 1)) {
-            looked++;
-            int def = need - f->nodes[n].nfull;
-            if (def <= 0 || def >= best_def || s->node_rv[n] < def ||
-                node_reclaimable(s, f, n, o) < def)
-                continue;
-            best = n;
-            best_def = def;
-            if (def <= least)
+        for (int v = need - 1; v >= 0 && need - v < best_def; v--)
+            for (int n = gs_bitidx_next(&ix[v], pl->node0); n >= 0 && n < end;
+                 n = gs_bitidx_next(&ix[v], n + 1)) {
+                looked++;
+                int def = need - f->nodes[n].nfull;
+                GS_ASSERT(def == need - v);
+                if (s->node_rv[n] < def || node_reclaimable(s, f, n, o) < def)
+                    continue;
+                best = n;
+                best_def = def;
                 break;
-        }
+            }
     }
     gs_sim_examine(sim, looked);
     return best;
