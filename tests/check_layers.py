@@ -288,8 +288,6 @@ UNCOUNTED = [
 ]
 UNCOUNTED_DEBTS = {
     "policies/fair.c": "converted last (issue 27): other helpers edit it",
-    "policies/backfill.c": "perf's rewrite (class trees, kept reservation) "
-                           "landed as this was converted; to convert again",
 }
 
 
