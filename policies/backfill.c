@@ -23,7 +23,10 @@
  * a fraction or a MIG instance the aggregate count is kept: GPUs over the
  * pools the head may use (fractions counted as fractions), and a later job
  * that would outlive the shadow time may use only the GPUs left over at
- * that time beyond the head's need.
+ * that time beyond the head's need.  So is it for a gang the core spreads
+ * ($.topology.gang_placement "spread": its GPUs one by one over any
+ * nodes), which fits once its pool has that many GPUs fully free, not
+ * that many on a node.
  *
  * Estimates: a job's stated estimate (e.g. the user's requested time in SWF
  * traces), else its true runtime (perfect estimates).  When no reservation
@@ -38,7 +41,10 @@
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
  * Slurm's bf_max_job_test) and stops when the fleet is full.  A pass that
  * would do what the last one did -- start nothing -- is not run at all
- * (same_as_last): in an overloaded queue most arrivals change nothing. */
+ * (same_as_last): in an overloaded queue most arrivals change nothing.
+ * What a pass reads -- running jobs, classes, window entries, tree nodes
+ * -- it reads from the core's counted containers (look.h), so policy_work
+ * counts all of it. */
 #include "policy.h"
 #include "jobgroup.h"
 #include "../sim/core/sim.h"
@@ -650,8 +656,20 @@ struct nwalk {
     uint64_t seq;               /* the entry that made it fit */
 };
 
-/* Does the head fit on plain pools only, in whole GPUs?  Sets b->mode for
- * every pool (MODE_NONE where the head may not go) and *k. */
+/* Does the core place j's GPUs one by one over any nodes?  Under
+ * $.topology.gang_placement "spread" it does for a gang of whole GPUs
+ * (sim.c spread_place): j then fits once a pool has that many GPUs fully
+ * free, on whatever nodes. */
+static int spreads(struct gs_sim *sim, const struct gs_job *j)
+{
+    return j->need.gpus > 1 && j->need.profile == NULL &&
+           gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD;
+}
+
+/* Does the head fit on plain pools only, in whole GPUs, and on nodes it
+ * can be given (not spread)?  Sets b->mode for every pool (MODE_NONE where
+ * the head may not go) and *k.  A spread head gets the aggregate
+ * reservation: what it needs is k GPUs, not k on a node. */
 static int whole_head(struct bf *b, struct gs_sim *sim,
                       const struct gs_job *head, int *k)
 {
@@ -671,7 +689,7 @@ static int whole_head(struct bf *b, struct gs_sim *sim,
         b->mode[p] = dm.gpus <= pl->s.gpn ? MODE_SINGLE : MODE_GANG;
         any = 1;
     }
-    return any;
+    return any && !spreads(sim, head);
 }
 
 /* A gang of k on pool p fits once it has q whole nodes and, if k is not a
@@ -938,23 +956,45 @@ static int most_free(struct bf *b, const struct gs_fleet *f, int p, int off)
     return b->most[off][p] = fm ? 63 - __builtin_clzll(fm) : 0;
 }
 
+/* The fully free GPUs on open nodes of pool p, anywhere or off the
+ * reservation (from the pool's count of open nodes by fully free GPUs). */
+static int whole_free(const struct bf *b, const struct gs_fleet *f, int p,
+                      int off)
+{
+    const struct gs_pool *pl = &f->pools[p];
+    int n = 0;
+    for (int v = 1; v <= pl->s.gpn && v <= GS_MAX_GPN; v++)
+        n += v * pl->ncount[v];
+    for (int r = 0; off && r < b->nresv; r++) {
+        const struct gs_node *nd = &f->nodes[b->resv[r]];
+        if (nd->pool == p && nd->fval > 0)
+            n -= nd->fval;
+    }
+    return n;
+}
+
 /* Could j start now (off the reservation if off)?  Only a necessary
- * condition, and only for whole GPUs on one node of a plain pool -- some
- * node there must have that many fully free, whatever the placer -- but it
- * spares a placement search for most jobs of an overloaded queue. */
+ * condition, and only for whole GPUs on plain pools: one node there must
+ * have that many fully free, whatever the placer -- or, for a gang the
+ * core spreads, the pool must have that many fully free on its nodes
+ * together -- but it spares a placement search for most jobs of an
+ * overloaded queue. */
 static int may_fit(struct bf *b, struct gs_sim *sim, const struct gs_job *j,
                    int off)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (j->need.gpus <= 0)
         return 1;
+    int spread = spreads(sim, j);
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!usable(sim, p, j))
             continue;
-        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE ||
-            j->need.gpus > pl->s.gpn ||
-            j->need.gpus <= most_free(b, f, p, off))
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE)
+            return 1;
+        if (spread ? j->need.gpus <= whole_free(b, f, p, off)
+                   : j->need.gpus > pl->s.gpn ||
+                     j->need.gpus <= most_free(b, f, p, off))
             return 1;
     }
     return 0;
