@@ -69,6 +69,36 @@ static void test_smallest_by_hand(void)
     CU_ASSERT_EQUAL(work_of("smallest"), 17);
 }
 
+/* fifo-backfill (backfill.c) reads the pending list's head, asks for
+ * placements, walks its heap of running jobs by estimated end to the
+ * head's shadow time (one a job visited), reads the heap's top when a job
+ * ends while the head's reservation is kept, and in a scan reads its
+ * classes by GPUs asked as far as the idle GPUs reach (one each, and one
+ * past them), each one's entries and tree nodes it looks at, and each step
+ * the active classes and the entry tried.  The passes (the kept
+ * reservation: B's, node 0 at 100 s, kept from 1 s to A's end):
+ *   0 s   A: head, placed                                       2
+ *   1 s   B: head, placed, misses (1 GPU free): scan; the walk
+ *         visits A (B fits at 100 s); classes: A's (3 GPUs)
+ *         is past the idle GPU                                  4
+ *   2 s   C: head B, foreseen; scan (the kept answer): classes C's
+ *         (tree built: 1 entry; its next entry: 1), A's; step:
+ *         the active class, C's entry, C placed (ends at 52 s,
+ *         before 100 s)                                         8
+ *   3 s   D: head B, foreseen; the fleet is full: no scan        1
+ *   52 s  C ends: the heap's top (A, after C: the answer holds) 1
+ *         head B, placed, misses; scan: classes C's (its next
+ *         entry: D), A's; step: the class, D's entry (D would
+ *         outlive 100 s and no GPU is free off node 0, nor spare
+ *         on it); step: the class, done                         8
+ *   100 s A ends: head B, placed; head D, placed, misses         4
+ *   200 s B ends: head D, placed                                 2
+ * = 30. */
+static void test_backfill_by_hand(void)
+{
+    CU_ASSERT_EQUAL(work_of("fifo-backfill"), 30);
+}
+
 /* --- the accessors one by one ------------------------------------------ */
 
 struct probe {
@@ -231,6 +261,8 @@ static CU_TestInfo tests[] = {
     { "fifo's work on a small trace, worked by hand", test_fifo_by_hand },
     { "smallest's work (a counted heap), worked by hand",
       test_smallest_by_hand },
+    { "fifo-backfill's work (heap, classes, trees), worked by hand",
+      test_backfill_by_hand },
     { "each accessor counts what it hands over, upkeep nothing",
       test_accessors },
     CU_TEST_INFO_NULL,
