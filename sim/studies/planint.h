@@ -161,6 +161,10 @@ struct search {
 
 /* The index of a run metric that must exist (gs_run_bind was called). */
 int gs_plan_metric(const char *name);
+/* The index of a run metric, or -1; remembered until the next
+ * gs_plan_metric_reset (plan.c calls it after each gs_run_bind). */
+int gs_plan_metric_find(const char *name);
+void gs_plan_metric_reset(void);
 /* The grid of a searched count: values lo, lo+step, ... <= hi. */
 int gs_plan_grid_n(const struct gs_plan_count *k);
 /* Load growth scales generated load only: 0, or GS_EINVAL naming the

@@ -32,9 +32,40 @@ const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
                                        "undecided", "beyond physics" };
 
+/* The run metrics' indexes by name, remembered: gs_run_metric_index walks
+ * every metric's name, and each name walks the models' fields (a fraction
+ * of a millisecond a look-up), while the search asks for a handful of
+ * names at every decision -- before this memo 83% of the planner's own
+ * time on plan-mixed-tier, which its workers wait for between rounds.
+ * Valid for one gs_run_bind: gs_plan_metric_reset forgets them. */
+#define METRIC_MEMO 256
+static struct {
+    char name[160];
+    int idx;
+} memo[METRIC_MEMO];
+static int nmemo;
+
+void gs_plan_metric_reset(void)
+{
+    nmemo = 0;
+}
+
+int gs_plan_metric_find(const char *name)
+{
+    for (int i = 0; i < nmemo; i++)
+        if (strcmp(memo[i].name, name) == 0)
+            return memo[i].idx;
+    int m = gs_run_metric_index(name);
+    if (nmemo < METRIC_MEMO && strlen(name) < sizeof memo[0].name) {
+        strcpy(memo[nmemo].name, name);
+        memo[nmemo++].idx = m;
+    }
+    return m;
+}
+
 int gs_plan_metric(const char *name)
 {
-    int m = gs_run_metric_index(name);
+    int m = gs_plan_metric_find(name);
     GS_ASSERT(m >= 0);
     return m;
 }
@@ -550,17 +581,17 @@ static void unserved_latency(const struct gs_scenario *sc, double *out)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.requests_arrived",
                  sc->svcs[j].name);
-        int ma = gs_run_metric_index(name);
+        int ma = gs_plan_metric_find(name);
         snprintf(name, sizeof name, "service.%.60s.requests_finished",
                  sc->svcs[j].name);
-        int mf = gs_run_metric_index(name);
+        int mf = gs_plan_metric_find(name);
         if (ma < 0 || mf < 0 || !(out[ma] > 0) || out[mf] != 0)
             continue;
         for (int a = 0; a < 4; a++)
             for (int b = 0; b < 4; b++) {
                 snprintf(name, sizeof name, "service.%.60s.%s_%s_s",
                          sc->svcs[j].name, lat[a], stat[b]);
-                int m = gs_run_metric_index(name);
+                int m = gs_plan_metric_find(name);
                 if (m >= 0)
                     out[m] = INFINITY;
             }
@@ -942,7 +973,7 @@ double gs_plan_simulated(const struct search *s, const struct cand *x)
                                          "inference_requests" };
     double n = x->sim_before;
     for (int i = 0; i < 5; i++) {
-        int m = gs_run_metric_index(tiers[i]);
+        int m = gs_plan_metric_find(tiers[i]);
         for (int k = 0; m >= 0 && k < x->nrun; k++) {
             double v = x->v[(size_t)k * s->nm + m];
             n += isnan(v) ? 0 : v;
@@ -1178,7 +1209,7 @@ void gs_plan_attain_bind(struct search *s)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.sla_attainment",
                  s->base->svcs[i].name);
-        int m = gs_run_metric_index(name);
+        int m = gs_plan_metric_find(name);
         if (m >= 0)
             s->att[s->natt++] = m;
         snprintf(name, sizeof name, "services[%d].sla", i);
