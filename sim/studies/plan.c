@@ -477,9 +477,10 @@ static int write_results(const struct plan_args *a, const struct search *s,
     for (int i = 0; i < s->ncand; i++)
         simd += gs_plan_simulated(s, &s->cand[i]);
     fprintf(stderr, "gpusim: plan searched in %.2f s (%d rank%s x %ld "
-            "workers): %ld runs, %.0f jobs and requests simulated; results "
-            "in %s\n", secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s",
-            a->jobs, s->runs, simd, a->out);
+            "workers): %ld runs, %.0f jobs and requests simulated (and %ld "
+            "run ahead on idle workers, %ld of them used); results in %s\n",
+            secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s", a->jobs,
+            s->runs, simd, s->ahead, s->ahead_used, a->out);
     return 0;
 }
 
