@@ -144,7 +144,7 @@ void gs_plan_steady_bind(struct search *s)
         const char *m = s->pc->t[i].metric;
         struct gs_plan_st *t = &s->st[s->nst++];
         t->target = i;
-        t->metric = gs_plan_metric_find(m);
+        t->metric = gs_run_metric_index(m);
         GS_ASSERT(t->metric >= 0);
         if (!service_st(s, m, t) && !wait_st(m, t)) {
             t->svc = -1;                /* judged over the whole run */
