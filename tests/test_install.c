@@ -253,7 +253,8 @@ static void test_install_prefix(void)
  * an object is compiled as the suite's were (with its sanitizer, or
  * none), and a test program that loads the example plug-in brings it up
  * to date after a header change -- its .so rule's headers come from the
- * .d that -MMD writes beside it. */
+ * .d that -MMD writes beside it, which names them as the plug-in's source
+ * includes them (-W matches names, not files). */
 static void test_make_as_built(void)
 {
     setup_dirs();
@@ -267,7 +268,7 @@ static void test_make_as_built(void)
         printf("\n    built with SANITIZER='%s', make would compile: %s",
                GS_TEST_SANITIZER, got);
     CU_ASSERT_EQUAL(san, GS_TEST_SANITIZER[0] != '\0');
-    snprintf(cmd, sizeof cmd, MAKE " -n -W policies/policy.h %s "
+    snprintf(cmd, sizeof cmd, MAKE " -n -W policies/examples/../policy.h %s "
              "%s/tests/test_policies 2>&1 | grep -e '-o %s/plugins/sjf'",
              build, bdir, bdir);
     got = capture(cmd);
