@@ -78,9 +78,9 @@
  * jobs of one class fit exactly where the others do; needtab.h), one heap
  * per aging stage -- fresh (key: the fixed part of the score), rising
  * (fixed part - w_aging * (arrival + aging_after) / aging_scale) and past
- * the ramp (fixed part, or + w_aging under "cap") -- a timer heap that moves each job on when
- * its wait passes a stage's end, and the jobs past the ramp in a heap by
- * arrival.  F is the same for a whole class and is read from the pools'
+ * the ramp (fixed part, or + w_aging under "cap") -- a timer heap that
+ * moves each job on when its wait passes a stage's end, and the jobs past
+ * the ramp in a heap by arrival.  F is the same for a whole class and is read from the pools'
  * free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly takes the
  * class whose best job scores highest and tries it; a class whose best job
  * does not fit is passed over for the rest of the pass (its other jobs

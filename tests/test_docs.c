@@ -10,6 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Runs cmd; its output (the first n - 1 bytes) in out, its status. */
+static int capture(const char *cmd, char *out, size_t n)
+{
+    FILE *fp = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t got = fread(out, 1, n - 1, fp);
+    out[got] = '\0';
+    return pclose(fp);
+}
+
 static void test_docs_commands(void)
 {
     FILE *fp = popen("sh tests/docs_commands.sh 2>&1", "r");
@@ -108,12 +118,8 @@ static void test_hdf5_doc_current(void)
     const char *g = gs_test_gpusim();
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "sh tests/hdf5doc.sh '%s' --check 2>&1", g);
-    FILE *fp = popen(cmd, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     char out[8192];
-    size_t n = fread(out, 1, sizeof out - 1, fp);
-    out[n] = '\0';
-    int rc = pclose(fp);
+    int rc = capture(cmd, out, sizeof out);
     if (rc != 0)
         printf("\n    %s", out);
     CU_ASSERT_EQUAL(rc, 0);
@@ -132,12 +138,8 @@ static void test_reference_complete(void)
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "python3 tests/docs_reference.py '%s' 2>&1",
              g);
-    FILE *fp = popen(cmd, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     static char out[1 << 16];
-    size_t n = fread(out, 1, sizeof out - 1, fp);
-    out[n] = '\0';
-    int rc = pclose(fp);
+    int rc = capture(cmd, out, sizeof out);
     if (rc != 0)
         printf("\n    %s", out);
     CU_ASSERT_EQUAL(rc, 0);
@@ -154,12 +156,9 @@ static void test_reference_complete(void)
     snprintf(cmd, sizeof cmd, "ln -s \"$PWD/docs\" %s/docs && "
              "sed -e 's/--ties//g' -e 's/--list-metrics//g' README.md "
              ">%s/README.md && python3 tests/docs_reference.py '%s' "
-             "%s/README.md 2>&1; rm -rf %s", dir, dir, g, dir, dir);
-    fp = popen(cmd, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    n = fread(out, 1, sizeof out - 1, fp);
-    out[n] = '\0';
-    rc = pclose(fp);
+             "%s/README.md 2>&1; r=$?; rm -rf %s; exit $r", dir, dir, g,
+             dir, dir);
+    rc = capture(cmd, out, sizeof out);
     CU_ASSERT_NOT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "gpusim place-exp: --ties"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "gpusim sweep: --list-metrics"));

@@ -435,13 +435,39 @@ static void test_openb_cpu_pods(void)
  * the policies that keep alike jobs together and set a group aside at
  * its first miss (priority, fifo-backfill's classes, rl-lite's classes,
  * fair's groups; policies/jobgroup.h; hps's classes and sbs's needs,
- * policies/needtab.h) must not take one member's miss for another's.  One T4 node of 2 GPUs and 16 cores; job 1 (4 cores) runs
- * from 0 to 100 s, leaving a GPU and 12 cores.  Jobs 2 and 3 (14 cores)
+ * policies/needtab.h) must not take one member's miss for another's.
+ * One T4 node of 2 GPUs and 16 cores; job 1 (4 cores) runs from 0 to
+ * 100 s, leaving a GPU and 12 cores.  Jobs 2 and 3 (14 cores)
  * cannot start beside it; job 4, of the same shape but asking 2 cores,
  * fits at once when it comes at 20 s, and ends by 100 s (backfilling
  * takes it too).  With groups keyed without the host asks, jobs 2, 3 and
  * 4 were one group: 2's or 3's miss set 4 aside until 100 s (hps and sbs
  * too, until their need table keyed by the host asks). */
+/* Runs csv under policy pol (JSON) on fleet (the fleet array's entries),
+ * placed best-fit. */
+static void run_under(struct run *r, const char *fleet, const char *pol,
+                      const char *csv)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"fleet\": [%s], \"policy\": %s, \"placement\": \"best-fit\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%%s\"}}}", fleet, pol);
+    run_text(r, json, csv);
+    CU_ASSERT_EQUAL_FATAL(r->rc, 0);
+}
+
+/* Job id started at t seconds under pol (said when not). */
+static void starts_at(const struct run *r, const char *pol, int64_t id,
+                      gs_time t)
+{
+    gs_time got = rec_of(r, id)->start;
+    if (got != t * S)
+        printf("\n    %s: job %lld started at %.1f s, not %lld", pol,
+               (long long)id, (double)got / S, (long long)t);
+    CU_ASSERT_EQUAL(got, t * S);
+}
+
 static void test_host_asks_split_groups(void)
 {
     static const char *const pol[] = {
@@ -451,26 +477,15 @@ static void test_host_asks_split_groups(void)
         "\"sbs\"", NULL
     };
     for (int i = 0; pol[i]; i++) {
-        char json[1024];
-        snprintf(json, sizeof json,
-                 "{\"fleet\": [{\"name\": \"g\", \"gpu\": \"T4\","
-                 " \"nodes\": 1, \"gpus_per_node\": 2,"
-                 " \"cpu_milli\": 16000}],"
-                 " \"policy\": %s, \"placement\": \"best-fit\","
-                 " \"workload\": {\"trace\": {\"format\": \"native\","
-                 " \"path\": \"%%s\"}}}", pol[i]);
         struct run r;
-        run_text(&r, json,
-                 "id,arrival,gpus,duration,tier,cpu_milli,mem_mib\n"
-                 "1,0,1,100,training,4000,4096\n"
-                 "2,10,1,50,training,14000,4096\n"
-                 "3,12,1,10,training,14000,4096\n"
-                 "4,20,1,10,training,2000,4096\n");
-        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
-        if (rec_of(&r, 4)->start != 20 * S)
-            printf("\n    %s: job 4 started at %.1f s, not 20", pol[i],
-                   (double)rec_of(&r, 4)->start / S);
-        CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 20 * S);
+        run_under(&r, "{\"name\": \"g\", \"gpu\": \"T4\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 2, \"cpu_milli\": 16000}", pol[i],
+                  "id,arrival,gpus,duration,tier,cpu_milli,mem_mib\n"
+                  "1,0,1,100,training,4000,4096\n"
+                  "2,10,1,50,training,14000,4096\n"
+                  "3,12,1,10,training,14000,4096\n"
+                  "4,20,1,10,training,2000,4096\n");
+        starts_at(&r, pol[i], 4, 20);
         /* 2 and 3 wait for job 1's cores; one of them starts then */
         gs_time a = rec_of(&r, 2)->start, b = rec_of(&r, 3)->start;
         CU_ASSERT_EQUAL(a < b ? a : b, 100 * S);
@@ -494,28 +509,18 @@ static void test_tier_splits_needs(void)
         "\"rl-lite\"", "\"fair\"", NULL
     };
     for (int i = 0; pol[i]; i++) {
-        char json[1024];
-        snprintf(json, sizeof json,
-                 "{\"fleet\": [{\"name\": \"spot\", \"gpu\": \"T4\","
-                 " \"nodes\": 1, \"gpus_per_node\": 1, \"market\": \"spot\","
-                 " \"spot\": {\"interruptions_per_hour\": 0}},"
-                 " {\"name\": \"od\", \"gpu\": \"H100-80GB\","
-                 " \"nodes\": 1, \"gpus_per_node\": 1}],"
-                 " \"policy\": %s, \"placement\": \"best-fit\","
-                 " \"workload\": {\"trace\": {\"format\": \"native\","
-                 " \"path\": \"%%s\"}}}", pol[i]);
         struct run r;
-        run_text(&r, json,
-                 "id,arrival,gpus,duration,tier,cpu_milli,mem_mib,"
-                 "allowed_gpus\n"
-                 "1,0,1,100,training,1000,4096,H100-80GB\n"
-                 "2,10,1,10,inference,1000,4096,\n"
-                 "3,20,1,10,training,1000,4096,\n");
-        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
-        if (rec_of(&r, 3)->start != 20 * S)
-            printf("\n    %s: job 3 started at %.1f s, not 20", pol[i],
-                   (double)rec_of(&r, 3)->start / S);
-        CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 20 * S);
+        run_under(&r, "{\"name\": \"spot\", \"gpu\": \"T4\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 1, \"market\": \"spot\","
+                  " \"spot\": {\"interruptions_per_hour\": 0}},"
+                  " {\"name\": \"od\", \"gpu\": \"H100-80GB\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 1}", pol[i],
+                  "id,arrival,gpus,duration,tier,cpu_milli,mem_mib,"
+                  "allowed_gpus\n"
+                  "1,0,1,100,training,1000,4096,H100-80GB\n"
+                  "2,10,1,10,inference,1000,4096,\n"
+                  "3,20,1,10,training,1000,4096,\n");
+        starts_at(&r, pol[i], 3, 20);
         CU_ASSERT_EQUAL(rec_of(&r, 3)->model,
                         gs_catalog_find(&r.sc->cat, "T4"));
         CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);

@@ -198,28 +198,12 @@ static const char usage_kueue[] =
 "json') as a scenario's \"tenants\" block, their quotas included.\n"
 H_EXIT;
 
-static const char usage_dcgm[] =
-"usage: gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]\n"
-"\n"
-"What the GPUs did, from Prometheus range-query exports (JSON) of DCGM\n"
-"metrics: utilization by node, model, namespace and hour of day, and\n"
-"GPU-hours observed, allocated, busy and idle (docs/import.md).\n"
-"\n"
-"options:\n"
-"  --idle PCT              an allocated GPU below this utilization is\n"
-"                          idle (default 5)\n"
-"  --step T                the most a sample stands for (default: the\n"
-"                          samples' most common spacing; 30s, 1m)\n"
-"  --tz ZONE               the zone of the hours of day: UTC (default),\n"
-"                          +02:00, or a tz database name (Europe/Berlin)\n"
-H_EXIT;
-
 static const struct { const char *name, *text; } usages[] = {
     { "formats", usage_formats }, { "convert", usage_convert },
     { "transform", usage_convert }, { "stats", usage_stats },
     { "gen", usage_gen }, { "fit", usage_fit },
     { "calibrate", usage_calibrate }, { "kueue", usage_kueue },
-    { "dcgm", usage_dcgm },
+    { "dcgm", gs_dcgm_usage },
 };
 
 /* The help of trace command cmd (NULL: the list), on stdout; 0, or 2 with
