@@ -1115,6 +1115,57 @@ static void test_pruned_is_exhaustive(void)
     two_pools(1);
 }
 
+/* "K run ahead on idle workers" of the plan's stderr line, or -1. */
+static long runs_ahead(const char *err)
+{
+    const char *p = err ? strstr(err, "simulated (and ") : NULL;
+    return p ? strtol(p + strlen("simulated (and "), NULL, 10) : -1;
+}
+
+/* Runs ahead of need (plansearch.c, run_ahead): a round whose runs leave
+ * workers idle at its end fills them with the next seeds the rules may
+ * ask for, and a result is read only when they do.  The two-pool
+ * question (finite horizon, five combinations, straddling intervals, so
+ * deferred seeds too) on 1 worker (nothing run ahead) and on 3 (rounds
+ * filled to a multiple of 3): the same answer, the same run count, the
+ * same bytes on stdout and in the result file, and runs were made ahead
+ * on 3 workers -- a wrong seed read, or a verdict taken on a seed run
+ * ahead, would move the intervals printed. */
+static void test_run_ahead(void)
+{
+    char *text = NULL, scen[96], h5[2][96], cmd[512];
+    CU_ASSERT_FATAL(asprintf(&text, two_pool_scenario, "", "", 3000, "") >
+                    0);
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-ahead-%ld.json",
+             (long)getpid());
+    CU_ASSERT_EQUAL_FATAL(write_file(scen, text), 0);
+    free(text);
+    char *out[2] = { NULL, NULL }, *err[2] = { NULL, NULL };
+    static const char *const jobs[2] = { "1", "3" };
+    for (int k = 0; k < 2; k++) {
+        snprintf(h5[k], sizeof h5[k], "/tmp/gs-test-plan-ahead-%ld-%d.h5",
+                 (long)getpid(), k);
+        snprintf(cmd, sizeof cmd, "plan %s --no-plots --no-advice --jobs %s "
+                 "--out %s", scen, jobs[k], h5[k]);
+        CU_ASSERT_EQUAL(gs_cli_run("", cmd, &out[k], &err[k]), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out[k]);
+    }
+    const char *want = "cheapest feasible plan: a.nodes=0 b.nodes=12\n";
+    CU_ASSERT_NSTRING_EQUAL(out[0], want, strlen(want));
+    CU_ASSERT_STRING_EQUAL(out[0], out[1]);
+    CU_ASSERT(gs_cli_same_file(h5[0], h5[1]));
+    CU_ASSERT_EQUAL(runs_ahead(err[0]), 0);
+    CU_ASSERT(runs_ahead(err[1]) > 0);
+    if (runs_ahead(err[1]) <= 0)
+        printf("\n    --jobs 3: %s", err[1] ? err[1] : "(no stderr)");
+    for (int k = 0; k < 2; k++) {
+        free(out[k]);
+        free(err[k]);
+        unlink(gs_cli_tmp(h5[k]));
+    }
+    unlink(gs_cli_tmp(scen));
+}
+
 /* The planner's steady-state percentile is the quantile of every seed's
  * retained waits pooled, with the sectioning interval over the seeds.
  * M/M/12 at 8 jobs an hour of one hour each: the waiting time's p99 is
@@ -1290,6 +1341,8 @@ static CU_TestInfo tests[] = {
       test_lengthened_verdict },
     { "same seeds, any --jobs, mpirun -np 2: same bytes",
       test_deterministic_and_mpi },
+    { "runs ahead on idle workers: --jobs 1 and 3, same bytes",
+      test_run_ahead },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
     { "service plan: front attainment, load growth, right-sizing",
       test_service_growth_front },
