@@ -58,8 +58,11 @@
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
  * Reclaim reads only the nodes that hold victims, by their fully free GPUs
- * most first (the level index, lv), each node's victims as compact keys,
- * and stops at the first node that can be cleared; a search that failed
+ * most first (the level index, fairlv.h), each node's victims as compact
+ * keys, and stops at the first node that can be cleared; a node found
+ * short keeps a witness, a victim its tenant cannot lose, and is passed
+ * over without reading its victims while the witness stands (an owner of
+ * a whole node does not even visit it: fairlv.h); a search that failed
  * is not run again while nothing that could make it succeed happened
  * (rmiss_known), and a start no open node could hold is not asked of the
  * placer (sure_miss).  Each of these skips only what
@@ -84,8 +87,8 @@
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
  * when it is non-preemptible. */
 #include "policy.h"
+#include "fairlv.h"
 #include "jobgroup.h"
-#include "../sim/base/bitidx.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -163,23 +166,20 @@ struct fair {
     uint64_t nrecl;
     int capmaxg;
     /* The running jobs that could ever be victims, listed by node: node
-     * n's in vic's entries gpu0 .. gpu0 + nvic[n] (gpu0 its first GPU:
-     * each holds a whole GPU there, so they fit), each the job and its key
-     * (tenant << 8 | GPUs, so that the search reads no job), their GPUs
-     * in node_rv[n]; a job's pslot holds its index in its node's list.  The nodes with any are
-     * indexed by their fully free GPUs v (lv[v]; lvf[v] holds those whose
-     * free and victim GPUs make up the whole node), so that reclaim reads
-     * the nodes that need the fewest GPUs freed first: lvl[n] is n's v
-     * (-1: no victim), lvfull[n] says whether it is in lvf.  Kept at each
+     * n's in vjob's entries gpu0 .. gpu0 + nvic[n] (gpu0 its first GPU:
+     * each holds a whole GPU there, so they fit), their keys beside them
+     * in vkey (tenant << 8 | GPUs, so that the search reads no job), their
+     * GPUs in node_rv[n]; a job's pslot holds its index in its node's
+     * list.  The nodes with any are indexed by their fully free GPUs, with
+     * witnesses that a node cannot be cleared (fairlv.h), so that reclaim
+     * reads the nodes that need the fewest GPUs freed first.  Kept at each
      * start and stop on a node (a job on one node keeps its node in
      * pslot); anything else that gives capacity back moves the fleet's
      * epoch past lv_ep, and the index is built again before a search. */
-    struct gs_bitidx *lv, *lvf;
-    int nlv;
-    int8_t *lvl, *lvfull;
+    struct gs_fairlv lx;
     int lv_stale;
     uint64_t lv_ep;
-    struct gs_lvec vic;         /* struct vic: per GPU, see above */
+    struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
     int *nvic, *node_rv;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
@@ -225,12 +225,6 @@ struct fair {
     long capolpos;
 };
 
-/* An entry of the victim lists (struct fair: vic). */
-struct vic {
-    struct gs_job *j;
-    int key;                    /* tenant << 8 | GPUs */
-};
-
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
 
 /* Tenant t's entry, read in a pass (counted: look.h). */
@@ -267,44 +261,17 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
         x->margin = margin_of(x);
         s->nt++;
     }
+    gs_fairlv_tenants(&s->lx, s->nt);
+}
+
+/* Node n in the level index as it is now. */
+static void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
+{
+    gs_fairlv_fix(&s->lx, f, n, s->nvic[n], s->node_rv[n]);
 }
 
 static void win_add(void *ctx, struct gs_job *j);
 static void win_drop(void *ctx, struct gs_job *j);
-
-static void lv_free(struct fair *s)
-{
-    for (int v = 0; v < s->nlv && s->lv != NULL && s->lvf != NULL; v++) {
-        gs_bitidx_free(&s->lv[v]);
-        gs_bitidx_free(&s->lvf[v]);
-    }
-    free(s->lv);
-    free(s->lvf);
-    free(s->lvl);
-    free(s->lvfull);
-}
-
-/* Node n in the level index as it is now (struct fair: lv). */
-static void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
-{
-    const struct gs_node *nd = &f->nodes[n];
-    int gpn = f->pools[nd->pool].s.gpn;
-    int v = s->nvic[n] > 0 && nd->nfull < gpn ? nd->nfull : -1;
-    int full = v >= 0 && v + s->node_rv[n] >= gpn;
-    int ov = s->lvl[n], ofull = s->lvfull[n];
-    if (v == ov && full == ofull)
-        return;
-    if (ov >= 0)
-        gs_bitidx_clear(&s->lv[ov], n);
-    if (ofull)
-        gs_bitidx_clear(&s->lvf[ov], n);
-    if (v >= 0)
-        gs_bitidx_set(&s->lv[v], n);
-    if (full)
-        gs_bitidx_set(&s->lvf[v], n);
-    s->lvl[n] = (int8_t)v;
-    s->lvfull[n] = (int8_t)full;
-}
 
 /* Before a search: the index is built again when capacity came back in a
  * way no stop told of (a node up, a loan, a job on several nodes). */
@@ -353,19 +320,8 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
     s->rm_pe = calloc((size_t)(GS_MAX_GPN + 1) * (size_t)f->npools + 1, 1);
-    s->nlv = maxgpn;
-    s->lv = calloc((size_t)maxgpn + 1, sizeof *s->lv);
-    s->lvf = calloc((size_t)maxgpn + 1, sizeof *s->lvf);
-    s->lvl = malloc((size_t)f->nnodes + 1);
-    s->lvfull = calloc((size_t)f->nnodes + 1, 1);
     s->lv_stale = 1;
-    int lvok = s->lv != NULL && s->lvf != NULL && s->lvl != NULL &&
-               s->lvfull != NULL;
-    for (int v = 0; lvok && v < maxgpn; v++)
-        lvok = gs_bitidx_init(&s->lv[v], f->nnodes) == 0 &&
-               gs_bitidx_init(&s->lvf[v], f->nnodes) == 0;
-    if (s->lvl != NULL)
-        memset(s->lvl, -1, (size_t)f->nnodes + 1);
+    int lvok = gs_fairlv_init(&s->lx, sim, f->nnodes, maxgpn) == 0;
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
@@ -382,14 +338,16 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         free(s->node_rv);
         free(s->vict);
         free(s->rm_pe);
-        lv_free(s);
+        gs_fairlv_free(&s->lx);
         free(s);
         return GS_ENOMEM;
     }
     s->fw = fw;
     gs_lvec_init(&s->ten, sim, sizeof(struct ten));
-    gs_lvec_init(&s->vic, sim, sizeof(struct vic));
-    gs_lvec_setn(&s->vic, f->ngpus);
+    gs_lvec_init(&s->vjob, sim, sizeof(struct gs_job *));
+    gs_lvec_setn(&s->vjob, f->ngpus);
+    gs_lvec_init(&s->vkey, sim, sizeof(int));
+    gs_lvec_setn(&s->vkey, f->ngpus);
     gs_lvec_init(&s->late, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->cand, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->oh, sim, sizeof(struct gs_job *));
@@ -420,10 +378,11 @@ static void fair_free(void *state)
     free(s->pe);
     free(s->maxg);
     free(s->maxg_at);
-    gs_lvec_free(&s->vic);
+    gs_lvec_free(&s->vjob);
+    gs_lvec_free(&s->vkey);
     free(s->nvic);
     free(s->node_rv);
-    lv_free(s);
+    gs_fairlv_free(&s->lx);
     gs_lvec_free(&s->cand);
     free(s->vict);
     free(s->rm_pe);
@@ -730,8 +689,10 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     int m0 = x->margin;
     x->margin = margin_of(x);
-    if (x->margin > m0)
+    if (x->margin > m0) {
         s->rgen++;              /* more of its victims may be taken */
+        gs_fairlv_margin(&s->lx, j->tenant, m0, x->margin);
+    }
     rmiss_start(s, gs_sim_fleet(sim), j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -739,8 +700,9 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pslot |= F_ONE | (long)j->alloc.one.node << 16;
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
         int n = j->alloc.one.node;
-        *(struct vic *)gs_lvec_upd(&s->vic, f->nodes[n].gpu0 + s->nvic[n]) =
-            (struct vic){ j, j->tenant << 8 | j->need.gpus };
+        long at = f->nodes[n].gpu0 + s->nvic[n];
+        *(struct gs_job **)gs_lvec_upd(&s->vjob, at) = j;
+        *(int *)gs_lvec_upd(&s->vkey, at) = j->tenant << 8 | j->need.gpus;
         j->pslot |= F_VIC | (long)s->nvic[n]++ << 8;
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
@@ -790,10 +752,13 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
         if (i != last) {
-            struct vic *l = gs_lvec_upd(&s->vic, g0 + i);
-            *l = *(struct vic *)gs_lvec_upd(&s->vic, g0 + last);
-            l->j->pslot = (l->j->pslot & ~0xff00L) | i << 8;
+            struct gs_job **l = gs_lvec_upd(&s->vjob, g0 + i);
+            *l = *(struct gs_job **)gs_lvec_upd(&s->vjob, g0 + last);
+            *(int *)gs_lvec_upd(&s->vkey, g0 + i) =
+                *(int *)gs_lvec_upd(&s->vkey, g0 + last);
+            (*l)->pslot = ((*l)->pslot & ~0xff00L) | i << 8;
         }
+        gs_fairlv_wit_drop(&s->lx, n);  /* it may have been j */
     }
     /* Its release moved the epoch once per node it held: a job on one
      * node is told of here, any other change leaves the index stale. */
@@ -871,23 +836,37 @@ static int max_loss(struct fair *s, int t, int o)
     return s->maxg[t];
 }
 
-/* What node n could give back to an owner of tenant o: its victims whose
- * tenant can lose them (max_loss: each tenant read once a search), on a
- * pool the owner may use (s->pe).  The search comes before any
- * preemption, so a tenant's margin now is max_loss's. */
-static int node_reclaimable(struct fair *s, const struct gs_fleet *f, int n,
-                            int o)
+/* Can node n give back def GPUs to an owner of tenant o: do its victims
+ * whose tenant can lose them (max_loss: each tenant read once a search),
+ * on a pool the owner may use (s->pe), hold def GPUs?  The search comes
+ * before any preemption, so a tenant's margin now is max_loss's.  When n's
+ * witness (wit) still cannot be lost and the rest of its victims' GPUs
+ * fall short of def, the answer is no without reading them; when n falls
+ * short, its largest victim that cannot be lost becomes its witness. */
+static int node_clears(struct fair *s, const struct gs_fleet *f, int n,
+                       int o, int def)
 {
     if (!s->pe[f->nodes[n].pool])
         return 0;
-    int g0 = f->nodes[n].gpu0, r = 0;
+    int w = gs_fairlv_wit(&s->lx, n);
+    if (w >= 0 && s->node_rv[n] - (w & 0xff) < def)
+        return 0;
+    int g0 = f->nodes[n].gpu0, r = 0, gap = 0, wg = 0;
+    int k1 = -1;
     for (int i = 0; i < s->nvic[n]; i++) {
-        int k = ((const struct vic *)gs_lvec_at(&s->vic, g0 + i))->key;
-        int g = k & 0xff;
-        if (g <= max_loss(s, k >> 8, o))
+        int k = gs_lvec_int(&s->vkey, g0 + i);
+        int g = k & 0xff, m = max_loss(s, k >> 8, o);
+        if (g <= m)
             r += g;
+        else if (g - m > gap || (g - m == gap && g > wg)) {
+            gap = g - m;        /* the one least soon lost */
+            wg = g;
+            k1 = k;
+        }
     }
-    return r;
+    if (r < def && w < 0)
+        gs_fairlv_wit_set(&s->lx, n, k1);
+    return r >= def;
 }
 
 /* Preempt victims on node best (those max_loss and s->pe allow) until it
@@ -899,8 +878,7 @@ static void evict(struct fair *s, struct gs_sim *sim,
     long nv = 0;
     const struct gs_node *nd = &f->nodes[best];
     for (int i = 0; i < s->nvic[best]; i++) {
-        struct gs_job *v =
-            ((const struct vic *)gs_lvec_at(&s->vic, nd->gpu0 + i))->j;
+        struct gs_job *v = gs_lvec_job(&s->vjob, nd->gpu0 + i);
         if (v->need.gpus <= max_loss(s, v->tenant, j->tenant))
             s->vict[nv++] = v;
     }
@@ -928,8 +906,10 @@ static void evict(struct fair *s, struct gs_sim *sim,
  * of the pools j may use with room for need, the one that needs the fewest
  * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
  * give back, ties to the lower index; -1 if none.  The nodes with victims
- * are read by their fully free GPUs, most first (lv; lvf when need is the
- * whole node: none other can be cleared), each level in index order, and
+ * are read by their fully free GPUs, most first (lv; when need is the
+ * whole node lvu, those whose free and victim GPUs fill it -- none other
+ * can be cleared -- and that no witness rules out), each level in index
+ * order, and
  * a pool's walk ends at its first node that can be cleared: the rest need
  * as many GPUs freed or more. */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
@@ -941,14 +921,15 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
             continue;
-        const struct gs_bitidx *ix = need == pl->s.gpn ? s->lvf : s->lv;
+        const struct gs_bitidx *ix = need == pl->s.gpn ? s->lx.lvu
+                                                       : s->lx.lv;
         int end = pl->node0 + pl->s.nodes;
         for (int v = need - 1; v >= 0 && need - v < best_def; v--)
             for (int n = gs_bitidx_next(&ix[v], pl->node0); n >= 0 && n < end;
                  n = gs_bitidx_next(&ix[v], n + 1)) {
                 int def = need - f->nodes[n].nfull;
                 GS_ASSERT(def == need - v);
-                if (s->node_rv[n] < def || node_reclaimable(s, f, n, o) < def)
+                if (s->node_rv[n] < def || !node_clears(s, f, n, o, def))
                     continue;
                 best = n;
                 best_def = def;
