@@ -493,6 +493,33 @@ static void test_host_asks_split_groups(void)
     }
 }
 
+/* pbs under gang spreading: 2 nodes of 4 GPUs.  Jobs 1 and 2 (3 GPUs,
+ * 1,000 s, spread one GPU at a time to the node with most free) leave one
+ * GPU free on each node; job 3 (8 GPUs) waits for both, its reservation at
+ * their predicted end, 1,000 s (their estimates; spread, they run to
+ * 1,564 s, slowed by the topology factor).  Job 4 (2 GPUs, 10 s, at 2 s)
+ * is predicted to end long before: EASY backfills it, and spread, its two
+ * GPUs go one on each node -- so it starts at 2 s.  pbs's look at the
+ * pools' free-GPU masks wanted both GPUs on one node and passed it over:
+ * it started at 1,664 s, after job 3. */
+static void test_pbs_spread(void)
+{
+    struct run r;
+    run_text(&r, "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 2,"
+             " \"gpus_per_node\": 4}], \"topology\": {\"gang_placement\":"
+             " \"spread\"}, \"policy\": \"pbs\", \"placement\": \"best-fit\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,estimate\n"
+             "1,0,3,1000,1000\n2,0,3,1000,1000\n3,1,8,100,100\n"
+             "4,2,2,10,10\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 2 * S);
+    /* job 3 waits for 1 and 2 only, as before */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, rec_of(&r, 1)->end);
+    run_free(&r);
+}
+
 /* The same for the tier, which the spot rule reads: inference may not run
  * on spot pools (the default), training may.  One spot T4 and one
  * on-demand H100, a GPU each; job 1 holds the H100 (it allows only that)
@@ -538,6 +565,8 @@ static CU_TestInfo tests[] = {
     { "host keys of a generator class", test_class_host_keys },
     { "DRA: least memory and family, every placer", test_attr_memory_family },
     { "DRA: MIG instance memory, refusals", test_attr_mig_and_errors },
+    { "pbs under gang spreading backfills a job over two nodes",
+      test_pbs_spread },
     { "topology: spread gangs slowed by hand-worked factors",
       test_topology_factor },
     { "topology: consolidating beats spreading on topology.json",

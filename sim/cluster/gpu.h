@@ -34,14 +34,22 @@ enum { GS_EK_NORM, GS_EK_ROPE, GS_EK_ACT, GS_EK_ADD, GS_EK_EMB, GS_EK_N };
  * serving factors (attention, fixed costs) to measured prompt and token
  * times (Splitwise's), by `gpusim llm calibrate`; defaults in gpu.c.
  * Efficiencies are fractions of the datasheet peak. */
+#define GS_AR_BIG_BYTES (64.0 * 1048576)
+
 struct gs_gpu_llm {
     double compute_eff;     /* GEMM FLOP/s achieved / peak, full waves */
     double bw_eff;          /* GEMM bytes/s achieved / peak */
     double attn_eff;        /* prefill attention's FLOP/s / peak */
-    double layer_us;        /* fixed cost per layer per iteration beyond
-                             * the kernels, microseconds */
+    double layer_us;        /* the host's time to issue one layer of 12
+                             * kernels (scaled by a layer's own count),
+                             * microseconds */
     double iter_ms;         /* fixed cost per iteration (scheduling,
                              * sampling), milliseconds */
+    double prefill_ms;      /* the host's extra cost of an iteration that
+                             * prefills, milliseconds */
+    double ar_big_gbs;      /* the serving stack's all-reduces of at least
+                             * GS_AR_BIG_BYTES take bytes x 2(n-1)/n / this
+                             * more than the curve, GB/s (0: no more) */
     double seq_us;          /* cost per sequence in the batch per layer
                              * (per-sequence attention work), us */
     double link_gbs;        /* all-reduce bandwidth per GPU per direction

@@ -66,7 +66,17 @@ struct gs_llm_arch {
     double bytes_per_param; /* weights: 2 for BF16/FP16, 1 for FP8/INT8 */
     double kv_bytes;        /* bytes per cached K or V element (0: as weights) */
     int tied;               /* 1: the LM head is the embedding matrix */
+    int layernorm;          /* 1: LayerNorm with biases, residual and bias
+                             * adds apart (BLOOM, GPT); 0: RMSNorm fused
+                             * with the residual add (Llama) */
 };
+/* Kernels the serving stack launches per layer: 12 for an RMSNorm block
+ * (two fused add-norms, QKV, rotary, KV-cache write, attention, output,
+ * all-reduce, gate-up, activation, down, all-reduce), 15 for a LayerNorm
+ * block (two norms, two residual adds and two row-parallel bias adds
+ * apart, no rotary). */
+int gs_llm_layer_kernels(const struct gs_llm_arch *a);
+#define GS_LLM_REF_KERNELS 12
 
 /* Fill *out with the built-in architecture called name (case-insensitive).
  * GS_ENOTFOUND with "unknown model 'x' (did you mean 'y'?)" in d otherwise;
@@ -137,6 +147,7 @@ struct gs_llm_perf {
     double ar_bytes_tok;    /* all-reduce payload per token */
     double head_n;          /* LM head's outputs per GPU (vocab / t) */
     double wbytes;          /* bytes per weight (BF16 2, FP8 1) */
+    double host_layer_s;    /* the host's time to issue one layer */
 };
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
                      const struct gs_llm_hw *hw, int tp, struct gs_diag *d);

@@ -9,14 +9,21 @@
  * decode step of `batch` sequences at the mean context of the generation,
  * prompt + tokens / 2.
  *
- * The serving factors of struct gs_gpu_llm (attention's compute and
- * bandwidth efficiencies, the host's layer cost, the per-sequence and
- * per-iteration costs: what kernel profiles do not hold) are fitted per
- * hardware over every LLM and TP degree at once, so that they describe the
- * GPU and its serving stack, not one model, with the kernel factors and
- * the all-reduce curve held at the catalog's (llmprof.c fits those):
- * efficiencies through a logistic map (kept in (0, 1)) and fixed costs
- * through exp (kept positive).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
+ * The serving factors of struct gs_gpu_llm (decode attention's bandwidth
+ * efficiency, the host's time per layer of 12 kernels, the per-sequence
+ * cost, the host's extra cost of a prefill iteration, the stack's extra
+ * pass over all-reduces of at least 64 MiB: what kernel profiles do not
+ * hold) are fitted per hardware over every LLM and TP degree at once, so
+ * that they describe the GPU and its serving stack, not one model, with
+ * the kernel factors and the all-reduce curve held at the catalog's
+ * (llmprof.c fits those): the efficiency through a logistic map (kept in
+ * (0, 1)), costs and bandwidths through exp (kept positive).  Two factors
+ * are set, not fitted, because two LLMs cannot identify them: prefill
+ * attention's compute efficiency is GS_ATTN_CE_SHARE of the GEMMs' (its
+ * FLOPs are a few percent of a prompt's below 8,192 tokens; fitted, it
+ * took up the stack's step at 4,096 tokens and came out at 1-9% of peak),
+ * and the fixed cost per iteration is 0 (fitted, it traded against the
+ * host's layer cost, and a fold fitted on one LLM swung between them).  The loss is Cauchy's rho(r) = s^2 log(1 + r^2 / s^2) of the
  * log ratio r = log(model / measured) with s = 0.03: least squares on
  * relative error for points within a few percent, while measurements that no
  * smooth model explains (Splitwise's batch-64 prompt rows at TP 2 are
@@ -284,6 +291,7 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 /* ---- the fit --------------------------------------------------------------- */
 
 #define NPAR 5
+#define GS_ATTN_CE_SHARE 0.5
 #define CAUCHY 0.03
 
 struct fitctx {
@@ -309,11 +317,13 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
                    struct gs_llm_hw *hw)
 {
     *hw = *base;
-    hw->eff.attn_eff = logistic(u[0]);
-    hw->eff.attn_bw_eff = logistic(u[1]);
-    hw->eff.layer_us = exp(u[2]);
-    hw->eff.iter_ms = exp(u[3]);
-    hw->eff.seq_us = exp(u[4]);
+    hw->eff.attn_eff = GS_ATTN_CE_SHARE * base->eff.compute_eff;
+    hw->eff.attn_bw_eff = logistic(u[0]);
+    hw->eff.layer_us = exp(u[1]);
+    hw->eff.iter_ms = 0;
+    hw->eff.seq_us = exp(u[2]);
+    hw->eff.prefill_ms = exp(u[3]);
+    hw->eff.ar_big_gbs = exp(u[4]);
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -342,7 +352,8 @@ static double loss(const gsl_vector *v, void *arg)
     double u[NPAR];
     for (int k = 0; k < NPAR; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
-    if (!(fabs(u[2]) < 30 && fabs(u[3]) < 30 && fabs(u[4]) < 30))
+    if (!(fabs(u[1]) < 30 && fabs(u[2]) < 30 && fabs(u[3]) < 30
+          && fabs(u[4]) < 30))
         return INFINITY;
     struct gs_llm_hw hw;
     unpack(u, f->base, &hw);
@@ -423,17 +434,18 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
         fit_release(&f);
         return rc;
     }
-    /* Starts: compute-rich and memory-rich guesses, cheap and costly
-     * fixed parts; the best result wins. */
+    /* Starts (attention bandwidth, host us per layer, us per sequence,
+     * prefill ms, big all-reduce GB/s): cheap and costly fixed parts, slow
+     * and fast passes; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.5, 0.8, 20, 5, 3 }, { 0.2, 0.5, 100, 1, 10 },
-        { 0.8, 0.9, 5, 15, 1 }, { 0.3, 0.9, 500, 2, 2 },
-        { 0.3, 0.6, 250, 2, 5 }, { 0.3, 0.6, 1000, 2, 5 },
+        { 0.8, 20, 3, 5, 100 }, { 0.5, 100, 10, 10, 300 },
+        { 0.9, 5, 1, 2, 50 }, { 0.9, 500, 2, 15, 1000 },
+        { 0.6, 250, 5, 5, 150 }, { 0.6, 1000, 5, 1, 80 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         double u[NPAR] = {
-            logit(starts[s][0]), logit(starts[s][1]), log(starts[s][2]),
+            logit(starts[s][0]), log(starts[s][1]), log(starts[s][2]),
             log(starts[s][3]), log(starts[s][4]),
         };
         double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
@@ -743,9 +755,10 @@ int gs_llm_calib_report(FILE *out, const char *path,
     fprintf(out, "Fitted LLM serving factors (%d configurations, %s; the "
             "kernel factors are the catalog's)\n\n"
             "| hardware        | attention | attention bw | host layer us "
-            "| iteration ms | sequence us |\n"
+            "| sequence us | prefill ms | big all-reduce GB/s |\n"
             "|-----------------|-----------|--------------|---------------"
-            "|--------------|-------------|\n", c.n, path);
+            "|-------------|------------|---------------------|\n", c.n,
+            path);
     for (int h = 0; h < nh && !rc; h++) {
         struct gs_llm_hw base;
         if (gs_llm_calib_hw(cat, hws[h], &base)) {
@@ -757,9 +770,10 @@ int gs_llm_calib_report(FILE *out, const char *path,
         rc = gs_llm_calib_fit(&c, hws[h], NULL, &base, &fit[h].eff, d);
         if (!rc) {
             const struct gs_gpu_llm *e = &fit[h].eff;
-            fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %12.3f "
-                    "| %11.3f |\n", hws[h], e->attn_eff, e->attn_bw_eff,
-                    e->layer_us, e->iter_ms, e->seq_us);
+            fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %11.3f "
+                    "| %10.3f | %19.1f |\n", hws[h], e->attn_eff,
+                    e->attn_bw_eff, e->layer_us, e->seq_us, e->prefill_ms,
+                    e->ar_big_gbs);
         }
     }
     if (!rc)

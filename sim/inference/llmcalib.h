@@ -37,11 +37,12 @@ void gs_llm_calib_free(struct gs_llm_calib *c);
 int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
-/* Fit the serving factors (attn_eff, attn_bw_eff, layer_us, iter_ms,
- * seq_us) of hardware hw on the points of LLM `model` (NULL: all LLMs) by
- * minimizing a robust (Cauchy, scale 3%) loss of the log ratio of modeled
- * to measured time, Nelder-Mead from several starts; base gives the peaks,
- * the kernel factors and the all-reduce, which *out keeps. */
+/* Fit the serving factors (attn_bw_eff, layer_us, seq_us, prefill_ms,
+ * ar_big_gbs; attn_eff is set to half the GEMMs' compute efficiency and
+ * iter_ms to 0) of hardware hw on the points of LLM `model` (NULL: all
+ * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio of
+ * modeled to measured time, Nelder-Mead from several starts; base gives
+ * the peaks, the kernel factors and the all-reduce, which *out keeps. */
 int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
                      const char *model, const struct gs_llm_hw *base,
                      struct gs_gpu_llm *out, struct gs_diag *d);

@@ -19,12 +19,15 @@
  * with Q the query-key pairs of the prefill chunks (a chunk of c tokens
  * after k cached ones has c (k + (c + 1) / 2): the quadratic term), Cp and
  * Cd the tokens whose K and V the prefill chunks and the decodes read, K
- * the KV bytes of one token of one layer on this GPU; ae and abe are fitted
- * to Splitwise's prompt and token times (llmcalib.c), with the fixed costs:
- * per layer (launches beyond the kernels'), per sequence per layer
- * (block tables, per-sequence attention work: measured decode steps slow
- * down with the batch before the roofline says so) and per iteration
- * (scheduling, sampling).
+ * the KV bytes of one token of one layer on this GPU; abe is fitted to
+ * Splitwise's prompt and token times (llmcalib.c; ae is set from the GEMMs'
+ * compute efficiency there), with the serving stack's costs: the host's
+ * time to issue a layer (a GPU that finishes sooner waits for it; it
+ * follows the layer's kernel count, gs_llm_layer_kernels), per sequence per
+ * layer (block tables, per-sequence attention work: measured decode steps
+ * slow down with the batch before the roofline says so), per iteration, the
+ * host's extra work in an iteration that prefills, and the stack's extra
+ * pass over all-reduces of at least 64 MiB (ar_big).
  *
  * Everything depends on the batch only through sums (tokens, pairs,
  * contexts, sequences), which is what lets the engine keep its decode state
@@ -78,6 +81,7 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
           && e->bw_eff > 0 && e->attn_eff > 0 && e->attn_bw_eff > 0
           && elem_ok && e->gemm_us >= 0 && e->layer_us >= 0
           && e->iter_ms >= 0 && e->link_us >= 0 && e->seq_us >= 0
+          && e->prefill_ms >= 0 && e->ar_big_gbs >= 0
           && (tp == 1 || e->ar || e->link_gbs > 0)))
         return gs_diag_set(d, GS_EINVAL, a->name,
                            "GPU figures and efficiency factors must be > 0");
@@ -97,6 +101,8 @@ int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
     p->ar_bytes_tok = 2.0 * dm;     /* BF16 activations */
     p->head_n = (double)a->vocab / t;
     p->wbytes = a->bytes_per_param;
+    p->host_layer_s = e->layer_us * 1e-6 * gs_llm_layer_kernels(a)
+                      / GS_LLM_REF_KERNELS;
     return 0;
 }
 
@@ -136,6 +142,19 @@ static double elem(const struct gs_llm_perf *p, int op, double tok)
     return gs_llm_elem_time(&p->hw, kind, bytes, tok);
 }
 
+/* What the serving stack's two all-reduces of tok tokens take beyond the
+ * curve: nothing below GS_AR_BIG_BYTES, then a pass over the ring's bytes
+ * per GPU at ar_big_gbs (Splitwise's cost per prompt token steps up there,
+ * by d x 2(n-1)/n, for both LLMs on both machines). */
+static double ar_big(const struct gs_llm_perf *p, double tok)
+{
+    double bytes = p->ar_bytes_tok * tok, n = p->tp;
+    double bw = p->hw.eff.ar_big_gbs;
+    if (p->tp < 2 || !(bw > 0) || bytes < GS_AR_BIG_BYTES)
+        return 0;
+    return 2 * bytes * 2 * (n - 1) / n / (bw * 1e9);
+}
+
 /* One layer's operators over tok tokens, attention and fixed costs aside. */
 static double layer_ops(const struct gs_llm_perf *p, double tok)
 {
@@ -143,7 +162,7 @@ static double layer_ops(const struct gs_llm_perf *p, double tok)
            + elem(p, GS_OP_ROPE, tok) + gemm(p, GS_OP_ATTN_POST, tok)
            + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok)
            + 2 * gs_llm_allreduce_time(&p->hw.eff, p->ar_bytes_tok * tok,
-                                       p->tp);
+                                       p->tp) + ar_big(p, tok);
 }
 
 /* The LM head over n sampled sequences: its time and its work. */
@@ -171,13 +190,15 @@ static double time_of(const struct gs_llm_perf *p, const struct gs_llm_batch *b,
     if (b->decode_tokens > 0)
         att += roof(p->attn_flops_pair * b->decode_ctx, F * e->attn_eff,
                     p->kv_bytes_tok * b->decode_ctx, B * e->attn_bw_eff);
-    /* the host issues a layer's kernels in layer_us: a GPU that finishes
-     * them sooner waits for the host (launch-bound), else the host waits */
+    /* the host issues a layer's kernels in host_layer_s: a GPU that
+     * finishes them sooner waits for the host (launch-bound), else the
+     * host waits */
     double gpu = c->layer + att;
-    double layer = (gpu > e->layer_us * 1e-6 ? gpu : e->layer_us * 1e-6)
+    double layer = (gpu > p->host_layer_s ? gpu : p->host_layer_s)
                    + e->seq_us * 1e-6 * b->seqs;
     double head = b->sampled > 0 ? h->t : 0;
-    return p->layers * layer + c->emb + c->norm + head + e->iter_ms * 1e-3;
+    double fixed = e->iter_ms + (b->prefill_tokens > 0 ? e->prefill_ms : 0);
+    return p->layers * layer + c->emb + c->norm + head + fixed * 1e-3;
 }
 
 double gs_llm_perf_time(const struct gs_llm_perf *p,

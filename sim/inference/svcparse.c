@@ -43,6 +43,9 @@ static const struct gs_kt_key k_arch[] = {
     GS_K_NUM("kv_bytes", 0.125, 8, 0, "bytes", "bytes per cached K or V "
              "element (default: as the weights)"),
     GS_K_BOOL("tied_embeddings", "the LM head is the embedding matrix"),
+    GS_K_BOOL("layernorm", "LayerNorm with biases, adds apart (BLOOM, GPT: "
+              "15 kernels per layer) or RMSNorm fused with the add (Llama, "
+              "the default: 12)"),
     GS_K_END
 };
 
@@ -83,7 +86,8 @@ static int parse_arch(struct gs_sc *c, const cJSON *v, const char *p,
         (rc = gs_sc_num(c, v, p, t, "bytes_per_param",
                         &a->bytes_per_param)) < 0 ||
         (rc = gs_sc_num(c, v, p, t, "kv_bytes", &a->kv_bytes)) < 0 ||
-        (rc = gs_sc_bool(c, v, p, t, "tied_embeddings", &a->tied)) < 0)
+        (rc = gs_sc_bool(c, v, p, t, "tied_embeddings", &a->tied)) < 0 ||
+        (rc = gs_sc_bool(c, v, p, t, "layernorm", &a->layernorm)) < 0)
         return rc;
     a->layers = (int)layers;
     a->hidden = (int)hidden;
