@@ -26,7 +26,8 @@
  * search) and fair-noreclaim (fair without preemption).
  *
  *     bench_tenants                         the check's matrix (200 k jobs,
- *                                           T = 1, 16, 256, both loads,
+ *                                           T = 1, 4, 16, 256 (4: fair's
+ *                                           worst), both loads,
  *                                           both quota settings)
  *     bench_tenants --full                  T = 1, 4, 16, 64, 256 and
  *                                           200 k and 1 M jobs
@@ -261,9 +262,9 @@ static int numbers(const char *s, double *v, int max)
 
 int main(int argc, char **argv)
 {
-    double tenants[8] = { 1, 16, 256 }, loads[4] = { 1.2, 0.95 };
+    double tenants[8] = { 1, 4, 16, 256 }, loads[4] = { 1.2, 0.95 };
     double sizes[4] = { 200000 };
-    int nt = 3, nl = 2, ns = 1, reps = 5;
+    int nt = 4, nl = 2, ns = 1, reps = 5;
     const char *only = NULL, *quotas = "full,half";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
