@@ -52,6 +52,17 @@ static uint64_t bits(const double *p)
     return k;
 }
 
+/* Counts c[0..n) become each digit's first slot (an exclusive prefix sum). */
+static void starts_of(size_t *c, size_t n)
+{
+    size_t sum = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t x = c[d];
+        c[d] = sum;
+        sum += x;
+    }
+}
+
 /* LSD radix sort of v[0..n) on 11-bit digits, tmp scratch (a small
  * sample's whole sort). */
 static int lsd_sort(double *v, double *tmp, size_t n)
@@ -71,12 +82,7 @@ static int lsd_sort(double *v, double *tmp, size_t n)
         int sh = DIGIT * p;
         if (c[(k0 >> sh) & (RADIX - 1)] == n)
             continue;               /* one digit for all: order unchanged */
-        size_t sum = 0;
-        for (size_t d = 0; d < RADIX; d++) {
-            size_t x = c[d];
-            c[d] = sum;
-            sum += x;
-        }
+        starts_of(c, RADIX);
         for (size_t i = 0; i < n; i++)
             dst[c[(bits(&src[i]) >> sh) & (RADIX - 1)]++] = src[i];
         double *t = src;
@@ -121,12 +127,7 @@ static void bucket_sort(double *a, double *out, size_t n, int lo, int top,
         int sh = lo + 8 * p;
         if (c[(k0 >> (8 * p)) & 255] == n)
             continue;
-        size_t sum = 0;
-        for (int d = 0; d < 256; d++) {
-            size_t x = c[d];
-            c[d] = sum;
-            sum += x;
-        }
+        starts_of(c, 256);
         for (size_t i = 0; i < n; i++)
             dst[c[(bits(&src[i]) >> sh) & 255]++] = src[i];
         double *t = src;
@@ -162,12 +163,7 @@ int gs_order_sort(double *v, double *tmp, size_t n)
     size_t *local = cnt + nb;
     for (size_t i = 0; i < n; i++)
         cnt[(bits(&v[i]) >> s) & (nb - 1)]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < nb; d++) {
-        size_t x = cnt[d];
-        cnt[d] = sum;
-        sum += x;
-    }
+    starts_of(cnt, nb);
     /* scatter by the top digit: cnt[d] ends at bucket d's end, which is
      * bucket d + 1's start */
     for (size_t i = 0; i < n; i++)
