@@ -31,13 +31,7 @@ void gs_needtab_free(struct gs_needtab *t)
 static int same(const struct gs_needkey *k, const struct gs_need *n,
                 int tier)
 {
-    return k->tier == tier && k->need.gpus == n->gpus &&
-           k->need.milli == n->milli &&
-           k->need.mem_gb == n->mem_gb && k->need.allowed == n->allowed &&
-           k->need.tolerates == n->tolerates &&
-           k->need.guar == n->guar && k->need.burst == n->burst &&
-           k->need.cpu_milli == n->cpu_milli &&
-           k->need.mem_mib == n->mem_mib && k->need.dev_gb == n->dev_gb &&
+    return k->tier == tier && gs_need_same_asks(&k->need, n) &&
            strcmp(k->profile, n->profile ? n->profile : "") == 0;
 }
 
