@@ -20,7 +20,7 @@
 
 static const struct gs_gpu_llm truth = {
     .compute_eff = 0.55, .bw_eff = 0.85, .attn_eff = 0.275, .layer_us = 400,
-    .iter_ms = 0, .seq_us = 5.0, .prefill_ms = 15, .ar_big_gbs = 100,
+    .iter_ms = 0, .seq_us = 5.0, .prefill_us = 200, .ar_big_gbs = 100,
     .link_gbs = 150, .link_us = 8,
     .gemm_us = 6, .attn_bw_eff = 0.6,
     .elem_eff = { 0.5, 0.5, 0.5, 0.5, 0.5 }, .elem_us = { 3, 3, 3, 3, 3 },
@@ -70,14 +70,14 @@ static void test_recovers_known_factors(void)
     base.eff.layer_us = 10;
     base.eff.iter_ms = 10;
     base.eff.seq_us = 1;
-    base.eff.prefill_ms = 1;
+    base.eff.prefill_us = 1;
     base.eff.ar_big_gbs = 1000;
     struct gs_llm_hw fit = base;
     CU_ASSERT_EQUAL_FATAL(gs_llm_calib_fit(&c, "test-gpu", NULL, &base,
                                            &fit.eff, NULL), 0);
     const struct gs_gpu_llm *f = &fit.eff;
     printf("\n    fitted %.4f %.4f %.2f %.3f %.3f %.1f", f->attn_eff,
-           f->attn_bw_eff, f->layer_us, f->seq_us, f->prefill_ms,
+           f->attn_bw_eff, f->layer_us, f->seq_us, f->prefill_us,
            f->ar_big_gbs);
     /* every serving factor the fit owns; attention's compute efficiency
      * is half the GEMMs', the iteration cost 0 */
@@ -86,7 +86,7 @@ static void test_recovers_known_factors(void)
     CU_ASSERT(fabs(f->attn_bw_eff / truth.attn_bw_eff - 1) < 0.05);
     CU_ASSERT(fabs(f->layer_us / truth.layer_us - 1) < 0.05);
     CU_ASSERT(fabs(f->seq_us / truth.seq_us - 1) < 0.05);
-    CU_ASSERT(fabs(f->prefill_ms / truth.prefill_ms - 1) < 0.05);
+    CU_ASSERT(fabs(f->prefill_us / truth.prefill_us - 1) < 0.05);
     CU_ASSERT(fabs(f->ar_big_gbs / truth.ar_big_gbs - 1) < 0.05);
     CU_ASSERT_DOUBLE_EQUAL(f->compute_eff, truth.compute_eff, 0);
     struct gs_llm_calib_err e;

@@ -114,10 +114,11 @@ static double floor_time(const struct gs_llm_arch *a, const struct gs_llm_hw *hw
     return c > m ? c : m;
 }
 
-/* The fixed costs the model states: per iteration (and per prefilling
- * iteration), per layer (the host's launch floor for the layer's kernel
- * count and each kernel's fixed cost: four GEMMs, seven elementwise
- * kernels with their waves), per sequence per layer, and the two
+/* The fixed costs the model states: per iteration, per layer (the host's
+ * launch floor for the layer's kernel count overlapping each kernel's
+ * fixed cost: four GEMMs, seven elementwise kernels with their waves; the
+ * host's extra time in a prefilling iteration), per sequence per layer,
+ * and the two
  * all-reduces per layer with the stack's extra pass over big ones. */
 static double fixed_time(const struct gs_llm_arch *a,
                          const struct gs_llm_perf *p, double tok,
@@ -132,9 +133,9 @@ static double fixed_time(const struct gs_llm_arch *a,
     double kern = (4 * e->gemm_us + 3 * e->elem_wave_us) * 1e-6;
     for (int k = 0; k < GS_EK_N; k++)
         kern += 2 * e->elem_us[k] * 1e-6;
-    double layer = p->host_layer_s > kern ? p->host_layer_s : kern;
-    return (e->iter_ms + (prefill ? e->prefill_ms : 0)) * 1e-3
-           + e->gemm_us * 1e-6
+    double layer = gs_llm_overlap(kern, p->host_layer_s)
+                   + (prefill ? p->host_prefill_s : 0);
+    return e->iter_ms * 1e-3 + e->gemm_us * 1e-6
            + a->layers * (layer + e->seq_us * 1e-6 * seqs + ar);
 }
 
@@ -188,7 +189,7 @@ static void check_one(const struct gs_llm_arch *a, const struct gs_llm_perf *p,
         y->pre_attn = fmax(y->pre_attn, ar);
         if (tok >= LONG_FROM)
             y->long_prompt = fmax(y->long_prompt, lr);
-        int fitted = p->hw.eff.prefill_ms > 0;  /* Splitwise's factors */
+        int fitted = p->hw.eff.prefill_us > 0;  /* Splitwise's factors */
         y->bad_long += tok >= LONG_FROM && !(lr <= LONG_FACTOR(fitted));
     }
     if (olo < CEILING_FROM)
@@ -325,11 +326,72 @@ static void test_unseen_tp_scaling(void)
            hi);
 }
 
+/* A prefill's host cost follows the model: a lone 128-token prompt takes
+ * at most SHORT_PROMPT_FACTOR times the longer of a decode step of one
+ * sequence at that context and the prompt's GPU work: its GEMM FLOPs at
+ * the GPU's GEMM efficiency and its all-reduces (where 128 tokens are
+ * compute-bound, as on the P100 or with default factors, or the
+ * all-reduces cross PCIe, these set the prompt's time), for the unseen LLMs
+ * at TP 1..8 on every catalog GPU.  Splitwise measured 1.30-1.95 on its
+ * nine configurations (Llama-2-70B at TP 2, 4, 8 and BLOOM-176B at TP 8
+ * on the A100 and H100 machines, where the decode step is the longer;
+ * 1.95 the H100's TP 8, whose 256-token prompt takes 1.73).  The host's extra
+ * work is per layer, scaled like the layer's kernels, and does not hide
+ * under the GPU (llmperf.c); the model before it charged a fixed 20.6 ms
+ * per prefilling iteration on the H100, fitted on 70B and 176B models,
+ * which gives Mistral-7B on an H100 about 2.6 decode steps at any TP: the
+ * test checks that it breaks the bound. */
+#define SHORT_PROMPT_FACTOR 2.0
+static void test_unseen_short_prompt(void)
+{
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    double hi = 0;
+    for (int g = 0; g < cat.n; g++) {
+        struct gs_llm_hw hw;
+        gs_llm_hw_from_catalog(&cat, g, &hw);
+        for (size_t i = 0; i < 3; i++) {    /* the three real LLMs */
+            for (int t = 1; t <= 8; t *= 2) {
+                struct gs_llm_perf p;
+                CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&p, &unseen[i], &hw, t,
+                                                       NULL), 0);
+                double gemm = 2 * 128 * unseen[i].layers
+                              * layer_params(&unseen[i]) / t
+                              / (hw.tflops * 1e12 * hw.eff.compute_eff)
+                              + 2 * unseen[i].layers * gs_llm_allreduce_time(
+                                  &p.hw.eff, 2.0 * 128 * unseen[i].hidden, t);
+                double r = gs_llm_perf_prefill(&p, 1, 128)
+                           / fmax(gs_llm_perf_decode(&p, 1, 128), gemm);
+                if (!(r >= 1 && r <= SHORT_PROMPT_FACTOR))
+                    printf("\n    %s %s TP %d: a 128-token prompt takes %.2f "
+                           "decode steps or GEMM times", cat.m[g].name, unseen[i].name, t,
+                           r);
+                CU_ASSERT(r >= 1 && r <= SHORT_PROMPT_FACTOR);
+                hi = fmax(hi, r);
+                /* the old charge, 20.6 ms per prefilling iteration in
+                 * place of the per-layer one, breaks the bound on the
+                 * H100 for the 7B model at every TP */
+                if (i == 0 && strcmp(cat.m[g].name, "H100-80GB") == 0) {
+                    double old = gs_llm_perf_prefill(&p, 1, 128)
+                                 - unseen[i].layers * p.host_prefill_s
+                                 + 20.6e-3;
+                    CU_ASSERT(old / fmax(gs_llm_perf_decode(&p, 1, 128),
+                                         gemm) > SHORT_PROMPT_FACTOR);
+                }
+            }
+        }
+    }
+    printf("\n    a 128-token prompt takes at most %.2f decode steps or "
+           "GEMM times", hi);
+}
+
 static CU_TestInfo tests[] = {
     { "unseen LLMs on every GPU: monotone, floor, ceiling",
       test_unseen_llms_every_gpu },
     { "unseen LLMs: TP speeds a long prefill, never superlinearly",
       test_unseen_tp_scaling },
+    { "unseen LLMs: a short prompt's host cost follows the model",
+      test_unseen_short_prompt },
     CU_TEST_INFO_NULL,
 };
 

@@ -42,11 +42,14 @@ struct gs_gpu_llm {
     double attn_eff;        /* prefill attention's FLOP/s / peak */
     double layer_us;        /* the host's time to issue one layer of 12
                              * kernels (scaled by a layer's own count),
+                             * overlapping the GPU's (soft maximum),
                              * microseconds */
     double iter_ms;         /* fixed cost per iteration (scheduling,
                              * sampling), milliseconds */
-    double prefill_ms;      /* the host's extra cost of an iteration that
-                             * prefills, milliseconds */
+    double prefill_us;      /* the host's extra time per layer of 12
+                             * kernels (scaled like layer_us) in an
+                             * iteration that prefills, not hidden by the
+                             * GPU, microseconds */
     double ar_big_gbs;      /* the serving stack's all-reduces of at least
                              * GS_AR_BIG_BYTES take bytes x 2(n-1)/n / this
                              * more than the curve, GB/s (0: no more) */

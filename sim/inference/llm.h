@@ -148,7 +148,12 @@ struct gs_llm_perf {
     double head_n;          /* LM head's outputs per GPU (vocab / t) */
     double wbytes;          /* bytes per weight (BF16 2, FP8 1) */
     double host_layer_s;    /* the host's time to issue one layer */
+    double host_prefill_s;  /* its extra time per layer, not hidden by the
+                             * GPU, when the iteration prefills */
 };
+/* A layer's seconds from its GPU's and its host's: their soft maximum
+ * (gpu^3 + host^3)^(1/3), gpu when host is 0 (llmperf.c). */
+double gs_llm_overlap(double gpu, double host);
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
                      const struct gs_llm_hw *hw, int tp, struct gs_diag *d);
 /* Seconds one iteration of shape b takes (0 for an empty batch). */

@@ -11,9 +11,9 @@
  *
  * The serving factors of struct gs_gpu_llm (decode attention's bandwidth
  * efficiency, the host's time per layer of 12 kernels, the per-sequence
- * cost, the host's extra cost of a prefill iteration, the stack's extra
- * pass over all-reduces of at least 64 MiB: what kernel profiles do not
- * hold) are fitted per hardware over every LLM and TP degree at once, so
+ * cost, the host's extra time per layer in a prefill iteration, the
+ * stack's extra pass over all-reduces of at least 64 MiB: what kernel
+ * profiles do not hold) are fitted per hardware over every LLM and TP degree at once, so
  * that they describe the GPU and its serving stack, not one model, with
  * the kernel factors and the all-reduce curve held at the catalog's
  * (llmprof.c fits those): the efficiency through a logistic map (kept in
@@ -322,7 +322,7 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
     hw->eff.layer_us = exp(u[1]);
     hw->eff.iter_ms = 0;
     hw->eff.seq_us = exp(u[2]);
-    hw->eff.prefill_ms = exp(u[3]);
+    hw->eff.prefill_us = exp(u[3]);
     hw->eff.ar_big_gbs = exp(u[4]);
 }
 
@@ -435,12 +435,12 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
         return rc;
     }
     /* Starts (attention bandwidth, host us per layer, us per sequence,
-     * prefill ms, big all-reduce GB/s): cheap and costly fixed parts, slow
+     * prefill us per layer, big all-reduce GB/s): cheap and costly fixed parts, slow
      * and fast passes; the best result wins. */
     static const double starts[][NPAR] = {
-        { 0.8, 20, 3, 5, 100 }, { 0.5, 100, 10, 10, 300 },
-        { 0.9, 5, 1, 2, 50 }, { 0.9, 500, 2, 15, 1000 },
-        { 0.6, 250, 5, 5, 150 }, { 0.6, 1000, 5, 1, 80 },
+        { 0.8, 20, 3, 60, 100 }, { 0.5, 100, 10, 120, 300 },
+        { 0.9, 5, 1, 25, 50 }, { 0.9, 500, 2, 200, 1000 },
+        { 0.6, 250, 5, 60, 150 }, { 0.6, 1000, 5, 12, 80 },
     };
     double best = INFINITY, ub[NPAR] = { 0 };
     for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
@@ -772,7 +772,7 @@ int gs_llm_calib_report(FILE *out, const char *path,
             const struct gs_gpu_llm *e = &fit[h].eff;
             fprintf(out, "| %-15s | %9.4f | %12.4f | %13.2f | %11.3f "
                     "| %10.3f | %19.1f |\n", hws[h], e->attn_eff,
-                    e->attn_bw_eff, e->layer_us, e->seq_us, e->prefill_ms,
+                    e->attn_bw_eff, e->layer_us, e->seq_us, e->prefill_us,
                     e->ar_big_gbs);
         }
     }

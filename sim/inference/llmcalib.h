@@ -37,7 +37,7 @@ void gs_llm_calib_free(struct gs_llm_calib *c);
 int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
-/* Fit the serving factors (attn_bw_eff, layer_us, seq_us, prefill_ms,
+/* Fit the serving factors (attn_bw_eff, layer_us, seq_us, prefill_us,
  * ar_big_gbs; attn_eff is set to half the GEMMs' compute efficiency and
  * iter_ms to 0) of hardware hw on the points of LLM `model` (NULL: all
  * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio of

@@ -219,11 +219,11 @@ static void print_factors(const char *gpu, const struct gs_gpu_llm *e)
     printf("Fitted factors of %s (sim/cluster/gpu.c):\n"
            "    .compute_eff = %.4f, .bw_eff = %.4f, .gemm_us = %.3f,\n"
            "    .attn_eff = %.4f, .attn_bw_eff = %.4f, .layer_us = %.2f,\n"
-           "    .iter_ms = %.3f, .seq_us = %.3f, .prefill_ms = %.3f,\n"
+           "    .iter_ms = %.3f, .seq_us = %.3f, .prefill_us = %.3f,\n"
            "    .ar_big_gbs = %.1f,\n    .elem_eff = {", gpu,
            e->compute_eff, e->bw_eff, e->gemm_us, e->attn_eff,
            e->attn_bw_eff, e->layer_us, e->iter_ms, e->seq_us,
-           e->prefill_ms, e->ar_big_gbs);
+           e->prefill_us, e->ar_big_gbs);
     for (int k = 0; k < GS_EK_N; k++)
         printf(" %.4f%s", e->elem_eff[k], k + 1 < GS_EK_N ? "," : " },\n");
     printf("    .elem_us = {");
