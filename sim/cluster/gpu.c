@@ -100,8 +100,8 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
  * (attention, fixed costs) on Splitwise's prompt and token times. */
-#define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 1.0000, \
-    .layer_us = 488.57, .iter_ms = 0, .seq_us = 4.646, .prefill_us = 197.281, \
+#define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.7784, \
+    .layer_us = 488.12, .iter_ms = 0, .seq_us = 4.567, .prefill_us = 197.491, \
     .ar_big_gbs = 68.2
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \

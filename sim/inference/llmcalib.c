@@ -16,8 +16,12 @@
  * profiles do not hold) are fitted per hardware over every LLM and TP degree at once, so
  * that they describe the GPU and its serving stack, not one model, with
  * the kernel factors and the all-reduce curve held at the catalog's
- * (llmprof.c fits those): the efficiency through a logistic map (kept in
- * (0, 1)), costs and bandwidths through exp (kept positive).  Two factors
+ * (llmprof.c fits those): the efficiency through a logistic map, kept
+ * below the GEMMs' bandwidth efficiency (decode attention streams the KV
+ * cache no faster than the GEMMs stream their weights: unbounded, the
+ * A100's went to the map's bound, 1.0 of peak, and the held-out medians
+ * did not move when capped), costs and bandwidths through exp (kept
+ * positive).  Two factors
  * are set, not fitted, because two LLMs cannot identify them: prefill
  * attention's compute efficiency is GS_ATTN_CE_SHARE of the GEMMs' (its
  * FLOPs are a few percent of a prompt's below 8,192 tokens; fitted, it
@@ -318,7 +322,7 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
 {
     *hw = *base;
     hw->eff.attn_eff = GS_ATTN_CE_SHARE * base->eff.compute_eff;
-    hw->eff.attn_bw_eff = logistic(u[0]);
+    hw->eff.attn_bw_eff = base->eff.bw_eff * logistic(u[0]);
     hw->eff.layer_us = exp(u[1]);
     hw->eff.iter_ms = 0;
     hw->eff.seq_us = exp(u[2]);
