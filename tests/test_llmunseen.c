@@ -374,8 +374,8 @@ static void test_unseen_short_prompt(void)
                            / fmax(gs_llm_perf_decode(&p, 1, 128), gemm);
                 if (!(r >= 1 && r <= SHORT_PROMPT_FACTOR))
                     printf("\n    %s %s TP %d: a 128-token prompt takes %.2f "
-                           "decode steps or GEMM times", cat.m[g].name, unseen[i].name, t,
-                           r);
+                           "decode steps or GEMM times", cat.m[g].name,
+                           unseen[i].name, t, r);
                 CU_ASSERT(r >= 1 && r <= SHORT_PROMPT_FACTOR);
                 hi = fmax(hi, r);
                 /* the old charge, 20.6 ms per prefilling iteration in

@@ -13,17 +13,16 @@
  * efficiency, the host's time per layer of 12 kernels, the per-sequence
  * cost, the host's extra time per layer in a prefill iteration, the
  * stack's extra pass over all-reduces of at least 64 MiB: what kernel
- * profiles do not hold) are fitted per hardware over every LLM and TP degree at once, so
- * that they describe the GPU and its serving stack, not one model, with
- * the kernel factors and the all-reduce curve held at the catalog's
+ * profiles do not hold) are fitted per hardware over every LLM and TP
+ * degree at once, so that they describe the GPU and its serving stack,
+ * not one model, with the kernel factors and the all-reduce curve held at the catalog's
  * (llmprof.c fits those): the efficiency through a logistic map, kept
  * below the GEMMs' bandwidth efficiency (decode attention streams the KV
  * cache no faster than the GEMMs stream their weights: unbounded, the
  * A100's went to the map's bound, 1.0 of peak, and the held-out medians
  * did not move when capped), costs and bandwidths through exp (kept
- * positive).  Two factors
- * are set, not fitted, because two LLMs cannot identify them: prefill
- * attention's compute efficiency is GS_ATTN_CE_SHARE of the GEMMs' (its
+ * positive).  Two factors are set, not fitted, because two LLMs cannot
+ * identify them: prefill attention's compute efficiency is GS_ATTN_CE_SHARE of the GEMMs' (its
  * FLOPs are a few percent of a prompt's below 8,192 tokens; fitted, it
  * took up the stack's step at 4,096 tokens and came out at 1-9% of peak),
  * and the fixed cost per iteration is 0 (fitted, it traded against the
@@ -439,8 +438,8 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
         return rc;
     }
     /* Starts (attention bandwidth, host us per layer, us per sequence,
-     * prefill us per layer, big all-reduce GB/s): cheap and costly fixed parts, slow
-     * and fast passes; the best result wins. */
+     * prefill us per layer, big all-reduce GB/s): cheap and costly fixed
+     * parts, slow and fast passes; the best result wins. */
     static const double starts[][NPAR] = {
         { 0.8, 20, 3, 60, 100 }, { 0.5, 100, 10, 120, 300 },
         { 0.9, 5, 1, 25, 50 }, { 0.9, 500, 2, 200, 1000 },
@@ -759,7 +758,7 @@ int gs_llm_calib_report(FILE *out, const char *path,
     fprintf(out, "Fitted LLM serving factors (%d configurations, %s; the "
             "kernel factors are the catalog's)\n\n"
             "| hardware        | attention | attention bw | host layer us "
-            "| sequence us | prefill ms | big all-reduce GB/s |\n"
+            "| sequence us | prefill us | big all-reduce GB/s |\n"
             "|-----------------|-----------|--------------|---------------"
             "|-------------|------------|---------------------|\n", c.n,
             path);
