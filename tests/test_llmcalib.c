@@ -264,8 +264,9 @@ static void test_cross_validation(void)
 /* The issue's end-to-end check, as `gpusim llm calibrate` reports it: each
  * LLM left out of the serving fit, and its layer shape out of the kernel
  * fit.  `make test-long` only (about 20 s of CPU).  The bounds are the
- * figures docs/inference.md reports, rounded up by a point: the issue's 9%
- * is met only where the bound is below it. */
+ * figures docs/inference.md reports (A100 7.5/6.7% and 8.3/5.5%, H100
+ * 5.0/3.0% and 4.7/3.9%, prompt/token), rounded up by a point and never
+ * above the issue's 9%. */
 static void test_leave_one_llm_out(void)
 {
     if (!gs_test_long()) {
@@ -277,10 +278,10 @@ static void test_leave_one_llm_out(void)
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
           "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
-          { { 0.076, 0.027 }, { 0.112, 0.048 } } },
+          { { 0.085, 0.077 }, { 0.090, 0.065 } } },
         { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
-          { { 0.051, 0.101 }, { 0.054, 0.123 } } },
+          { { 0.060, 0.040 }, { 0.057, 0.049 } } },
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;

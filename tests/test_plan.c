@@ -911,23 +911,23 @@ static void test_lengthened_verdict(void)
 }
 
 /* Lengthening on a target estimated over the whole run: plan-service with
- * an ITL p95 target of 100 ms and 1-minute runs.  ITL is token-weighted
- * over iterations, with no per-request series to truncate, and the first
- * minute is pessimistic (requests queue while the replicas start), so on
- * the 1-minute runs alone (max_length_factor 1) every count misses (16
- * replicas read 0.123 s).  Independent 20-minute runs (5 seeds, the
- * serving model of issue 24) read 12 replicas 0.1091 +- 0.0027 s (a miss),
- * 13 0.0934 +- 0.0009, 14 0.0833 +- 0.0007, 15 0.0749 +- 0.0034 and 16
- * 0.0704 +- 0.0005 (under the LLM model of c3dc3f2: 13 0.1023, 14 0.0937,
- * 15 0.0837, 16 0.0753).  With lengthening (the default cap, 8x) a miss
- * on a whole-run estimate is confirmed on runs twice as long before it
- * stands, so a count the long runs say meets is never infeasible and 12
- * never feasible; an answer is one the long runs say meets.  Under this
- * model the whole-run estimate still moves at 8x for every count (its
- * start-up bias shrinks as 1 / length while its interval is a few tenths
- * of a percent), so the planner leaves 16 undecided ("transient not over
- * at the cap") and answers infeasible with it as the closest candidate
- * (under c3dc3f2's model it answered 16 with 14 and 15 undecided). */
+ * an ITL p95 target of 100 ms and 1-minute runs, searching 12..16
+ * replicas.  ITL is token-weighted over iterations, with no per-request
+ * series to truncate, and the first minute is pessimistic (requests queue
+ * while the replicas start).  Independent 20-minute runs (5 seeds; the
+ * serving model of issue 24 with host and GPU overlapping and the
+ * prefill's host cost per layer) read 10 replicas 0.1024 +- 0.0035 s (a
+ * miss), 11 0.0864 +- 0.0004, 12 0.0764 +- 0.0005 and 13 0.0673 +- 0.0005
+ * (under the serving model as first landed 12 read 0.1091, 13 0.0934).
+ * With lengthening (the default cap, 8x) a miss on a whole-run estimate is
+ * confirmed on runs twice as long before it stands, so a count the long
+ * runs say meets is never infeasible and one they say misses never
+ * feasible; measured, the plan widens the range down (the cheapest
+ * feasible plan sat on its bottom) and answers 11, judged at 8x, with 8 to
+ * 10 misses.  On the 1-minute runs alone (max_length_factor 1) the
+ * whole-run estimate is pessimistic: measured, 13 undecided and the answer
+ * 14 (under the serving model as first landed every count missed); never
+ * a count the long runs say misses. */
 static void test_lengthened_itl(void)
 {
     const char *from[] = { "\"until\": \"20m\"", "\"ttft_p95\": \"1s\"",
@@ -945,22 +945,29 @@ static void test_lengthened_itl(void)
         char *out = NULL;
         int rc = plan_text(mod, "--no-advice", &out, NULL);
         free(mod);
+        int got = chosen_replicas(out);
         if (v == 0) {
             CU_ASSERT(rc == 0 || rc == 3);
-            int got = chosen_replicas(out);
-            CU_ASSERT(rc == 0 ? got >= 13 && got <= 16
+            CU_ASSERT(rc == 0 ? got >= 11 && got <= 16
                               : strstr(out ? out : "", "transient not over "
                                        "at the cap (runs 8x") != NULL);
+            if (rc == 0 && got != 11)
+                printf("\n    lengthened ITL plan chose %d, the long runs "
+                       "say 11\n%s", got, out ? out : "");
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the "
                                           "scenario's length, estimated over "
                                           "the whole run"));
-            /* the Pareto front's rows: 13 to 16 never a miss (12 never
-             * the answer: above) */
-            for (int c = 13; c <= 16; c++)
+            /* the Pareto front's rows: 11 to 16 never a miss, 10 never
+             * feasible (above) */
+            for (int c = 11; c <= 16; c++)
                 CU_ASSERT(front_missed(out, c) != 1);
+            CU_ASSERT(front_missed(out, 10) != 0);
         } else {
-            CU_ASSERT_EQUAL(rc, 3);
-            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "INFEASIBLE"));
+            /* pessimistic, never optimistic: no answer below 11 */
+            CU_ASSERT(rc == 0 || rc == 3);
+            CU_ASSERT(got < 0 || got >= 11);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the "
+                                          "scenario's length"));
         }
         free(out);
     }
@@ -969,7 +976,7 @@ static void test_lengthened_itl(void)
     /* make test-long: the 20-minute runs the comment above quotes */
     char *sw = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/plan-service.json "
-                                     "--set 'services[0].replicas=12,13,14' "
+                                     "--set 'services[0].replicas=10,11,12' "
                                      "--seeds 5 --csv --metrics "
                                      "service.chat.itl_p95_s --out "
                                      "/tmp/gs-test-plan-itl-sweep.h5", &sw,
@@ -977,7 +984,7 @@ static void test_lengthened_itl(void)
     for (int k = 0; k < 3; k++) {
         char key[64];
         snprintf(key, sizeof key, "%d,\"%d\",service.chat.itl_p95_s,5,",
-                 k + 1, 12 + k);
+                 k + 1, 10 + k);
         const char *l = sw ? strstr(sw, key) : NULL;
         CU_ASSERT_PTR_NOT_NULL_FATAL(l);
         double mean, sd, half;
