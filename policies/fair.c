@@ -45,17 +45,17 @@
  *   - the owner list: the groups with a job within its tenant's guarantee
  *     (owners() walks these, not every tenant's groups);
  *   - the shapes (a group's key without its tenant): each keeps its live
- *     groups in a heap by their tenant's dominant share, and the shapes
- *     are in a heap (sq) by their top's tenant, so the borrowers' next
- *     job -- the least-share tenant's first job that could start -- is at
- *     the top of sq (among the shapes that tenant tops, the first job),
- *     and a tenant's share moving re-keys only its own groups and the
- *     shapes they top, O(log T + log shapes) each.  When misses repeat
- *     (gs_sim_misses_repeat), a placement that missed for one group's job
- *     misses for every group of its shape until capacity comes back (the
- *     fleet watch's epoch moves), so the shape leaves sq until then, not
- *     tried again group by group (a shape's key holds the host asks too,
- *     so its jobs ask alike);
+ *     groups in a heap by their tenant's dominant share, so the borrowers'
+ *     next job -- the least-share tenant's first job that could start --
+ *     is the least of the shapes' tops, and a tenant's share moving
+ *     re-keys only its own groups, O(log T) each (one way: up when it
+ *     falls).  The shapes with a live group that have not missed are
+ *     listed (sq), so a borrower step looks at those, not at every shape.
+ *     When misses repeat (gs_sim_misses_repeat), a placement that missed
+ *     for one group's job misses for every group of its shape until
+ *     capacity comes back (the fleet watch's epoch moves), so the shape
+ *     leaves sq until then (smiss), not tried again group by group (a
+ *     shape's key holds the host asks too, so its jobs ask alike);
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
@@ -138,11 +138,6 @@ struct shape {
                                    epoch stays, when misses repeat */
     int sqpos;                  /* its slot in sq, -1 out */
     int inmiss;                 /* in smiss: missed at sq_ep */
-};
-
-/* An entry of the shapes' heap (sq): a shape and its top group. */
-struct sqe {
-    int shape, group;
 };
 
 struct fair {
@@ -228,14 +223,10 @@ struct fair {
     long capgsh;
     /* The shapes the borrowers may take from: a live group and no miss
      * since capacity came back (at the fleet watch's epoch sq_ep - 1), in
-     * a heap by their top group's tenant (key_before), so that the
-     * borrowers' next group is found at the top (next_group); the shapes
-     * that missed at sq_ep wait in smiss.  dfs is next_group's scratch. */
-    struct gs_lvec sq;          /* struct sqe */
-    struct gs_lvec smiss;       /* shapes (int) */
+     * no order, so that next_group looks at them and not at every shape;
+     * the shapes that missed at sq_ep wait in smiss. */
+    struct gs_lvec sq, smiss;   /* shapes (int) */
     uint64_t sq_ep;
-    int *dfs;
-    long capdfs;
     /* The owner groups: those with a window job that keeps its tenant
      * within its guarantee (within()), in no order, so that owners() looks
      * at them and not at every group; olpos is each group's slot, -1 out. */
@@ -375,7 +366,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_lvec_init(&s->od, sim, sizeof(int));
     gs_lvec_init(&s->ol, sim, sizeof(int));
     gs_lvec_init(&s->sh, sim, sizeof(struct shape));
-    gs_lvec_init(&s->sq, sim, sizeof(struct sqe));
+    gs_lvec_init(&s->sq, sim, sizeof(int));
     gs_lvec_init(&s->smiss, sim, sizeof(int));
     gs_jgroups_init(&s->gs, sim, 1);
     gs_jgroups_init(&s->shp, sim, 0);
@@ -415,7 +406,6 @@ static void fair_free(void *state)
     gs_lvec_free(&s->sh);
     gs_lvec_free(&s->sq);
     gs_lvec_free(&s->smiss);
-    free(s->dfs);
     gs_jgroups_free(&s->shp);
     free(s->gsh);
     gs_lvec_free(&s->ol);
@@ -539,101 +529,26 @@ static void sh_put(struct fair *s, int g, int in)
     }
 }
 
-/* --- the shapes' heap (sq) -------------------------------------------- */
-
-/* Shape k's top group's tenant, in sq's upkeep. */
-static int sq_tenant(const struct fair *s, int k)
-{
-    const struct shape *p = gs_lvec_upd(&s->sh, k);
-    return s->gs.g[sh_get(p, 0)].tenant;
-}
-
-/* sq's order: shape a before b when its top group's tenant comes first
- * (key_before; shapes topped by one tenant are alike here). */
-static int sq_before(const struct fair *s, int a, int b)
-{
-    int ta = sq_tenant(s, a), tb = sq_tenant(s, b);
-    return key_before(ten_upd(s, ta)->key, ta, ten_upd(s, tb)->key, tb);
-}
-
-static int sq_get(const struct fair *s, long i)
-{
-    return ((const struct sqe *)gs_lvec_upd(&s->sq, i))->shape;
-}
-
-static void sq_set(struct fair *s, long i, int k)
-{
-    struct shape *p = gs_lvec_upd(&s->sh, k);
-    *(struct sqe *)gs_lvec_upd(&s->sq, i) =
-        (struct sqe){ .shape = k, .group = sh_get(p, 0) };
-    p->sqpos = (int)i;
-}
-
-static void sq_up(struct fair *s, long i)
-{
-    int k = sq_get(s, i);
-    while (i > 0 && sq_before(s, k, sq_get(s, (i - 1) / 2))) {
-        sq_set(s, i, sq_get(s, (i - 1) / 2));
-        i = (i - 1) / 2;
-    }
-    sq_set(s, i, k);
-}
-
-static void sq_down(struct fair *s, long i)
-{
-    int k = sq_get(s, i);
-    long n = gs_lvec_n(&s->sq);
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && sq_before(s, sq_get(s, c + 1), sq_get(s, c)))
-            c++;
-        if (!sq_before(s, sq_get(s, c), k))
-            break;
-        sq_set(s, i, sq_get(s, c));
-        i = c;
-    }
-    sq_set(s, i, k);
-}
-
-/* Shape k out of sq (if in). */
-static void sq_del(struct fair *s, int k)
-{
-    struct shape *p = gs_lvec_upd(&s->sh, k);
-    long i = p->sqpos, last = gs_lvec_n(&s->sq) - 1;
-    if (i < 0)
-        return;
-    p->sqpos = -1;
-    if (i != last) {
-        int m = sq_get(s, last);
-        sq_set(s, i, m);
-        gs_lvec_setn(&s->sq, last);
-        sq_up(s, i);
-        sq_down(s, ((struct shape *)gs_lvec_upd(&s->sh, m))->sqpos);
-    } else {
-        gs_lvec_setn(&s->sq, last);
-    }
-}
+/* --- the shapes the borrowers may take from (sq) --------------------- */
 
 /* Shape k in sq exactly when it has a live group and has not missed since
- * capacity came back, at its place: after any change of its heap's top
- * or of that group's tenant key (one shape at a time: the others in sq
- * must be in order). */
+ * capacity came back: after its heap gained its first group or lost its
+ * last, or it missed. */
 static void sq_fix(struct fair *s, int k)
 {
     struct shape *p = gs_lvec_upd(&s->sh, k);
-    if (gs_lvec_n(&p->h) == 0 || p->inmiss) {
-        sq_del(s, k);
-    } else if (p->sqpos < 0) {
-        long n = gs_lvec_n(&s->sq);
-        gs_lvec_push(&s->sq);
-        sq_set(s, n, k);
-        sq_up(s, n);
+    int in = gs_lvec_n(&p->h) > 0 && !p->inmiss;
+    if (in == (p->sqpos >= 0))
+        return;
+    if (in) {
+        p->sqpos = (int)gs_lvec_n(&s->sq);
+        gs_lvec_push_int(&s->sq, k);
     } else {
-        sq_set(s, p->sqpos, k);         /* its top may be new */
-        sq_up(s, p->sqpos);
-        sq_down(s, p->sqpos);
+        long last = gs_lvec_n(&s->sq) - 1;
+        int m = *(int *)gs_lvec_upd(&s->sq, last);
+        gs_lvec_del(&s->sq, p->sqpos);
+        ((struct shape *)gs_lvec_upd(&s->sh, m))->sqpos = p->sqpos;
+        p->sqpos = -1;
     }
 }
 
@@ -718,10 +633,8 @@ static void gfix(struct fair *s, int t, int g)
     if (in != (s->gs.g[g].pos >= 0)) {
         if (in && x->nlive == 0)
             x->key = dom_share(s, x);   /* it joins at its share */
-        int top = !in && s->gs.g[g].pos == 0;  /* its shape's top leaves */
         sh_put(s, g, in);
-        if (top || (in && s->gs.g[g].pos == 0))
-            sq_fix(s, s->gsh[g]);       /* the shape's top changed */
+        sq_fix(s, s->gsh[g]);
         x->nlive += in ? 1 : -1;
     }
     ol_fix(s, g);
@@ -742,25 +655,16 @@ static void ten_fix(struct fair *s, int t)
         double k = dom_share(s, x);
         moved = k != x->key;
         up = k < x->key;        /* its groups move up their heaps */
-        if (moved)      /* the shapes it tops leave sq while keys move */
-            for (long i = 0; i < gs_lvec_n(&x->ne); i++) {
-                int g = *(int *)gs_lvec_upd(&x->ne, i);
-                if (s->gs.g[g].pos == 0)
-                    sq_del(s, s->gsh[g]);
-            }
         x->key = k;
     }
     for (long i = 0; i < gs_lvec_n(&x->ne); i++) {  /* gfix keeps them */
         int g = gs_lvec_int(&x->ne, i);
         if (moved && s->gs.g[g].pos >= 0) {
             struct shape *p = shape_upd(s, g);
-            int top = s->gs.g[g].pos == 0;
             if (up)
                 sh_up(s, p, s->gs.g[g].pos);
             else
                 sh_down(s, p, s->gs.g[g].pos);
-            if (top || s->gs.g[g].pos == 0)
-                sq_fix(s, s->gsh[g]);   /* it topped the shape or does */
         }
         gfix(s, t, g);
     }
@@ -1187,8 +1091,6 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
         struct shape *p = gs_lvec_push(&s->sh);
         gs_lvec_init(&p->h, s->sim, sizeof(int));
         p->sqpos = -1;
-        s->dfs = gs_grow(s->dfs, &s->capdfs, gs_lvec_n(&s->sh) + 1,
-                         sizeof *s->dfs);
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
@@ -1497,39 +1399,27 @@ static void owners(struct fair *s, struct gs_sim *sim)
 
 /* The borrowers' next group: the first job of the tenant of least
  * dominant share (ties to the lower index) among the live groups whose
- * shape has not missed, or -1.  Each shape's top group is its least
- * tenant's, and sq holds the shapes that have not missed by their top's
- * tenant: the answer is the top shape's top group, or, when other shapes
- * are topped by the same tenant -- in sq, those next to the top, reached
- * from it through such shapes alone -- the one of them with the first
- * job.  Reads (counted) the shapes it looks at, their top groups and
- * those groups' first jobs when they tie. */
+ * shape has not missed, or -1.  One look per shape in sq (those with a
+ * live group that have not missed): its top group, the least-share
+ * tenant's there. */
 static int next_group(struct fair *s, struct gs_sim *sim)
 {
     sq_sync(s, sim);
-    long n = gs_lvec_n(&s->sq);
-    if (n == 0)
-        return -1;
-    const struct sqe *e = gs_lvec_at(&s->sq, 0);
-    int best = e->group, t = s->gs.g[best].tenant;
-    const struct gs_job *bh = NULL;
-    long nd = 0;
-    for (long c = 1; c <= 2 && c < n; c++)
-        s->dfs[nd++] = (int)c;
-    while (nd > 0) {
-        long i = s->dfs[--nd];
-        int g = ((const struct sqe *)gs_lvec_at(&s->sq, i))->group;
-        if (s->gs.g[g].tenant != t)
-            continue;           /* nor can any below it tie */
-        const struct gs_job *h = gs_jgroup_head(&s->gs.g[g]);
-        if (bh == NULL)
-            bh = gs_jgroup_head(&s->gs.g[best]);
-        if (cand_before(h, bh)) {
+    int best = -1, bt = -1;
+    double bkey = 0;
+    for (long i = 0; i < gs_lvec_n(&s->sq); i++) {
+        const struct shape *p = gs_lvec_upd(&s->sh, gs_lvec_int(&s->sq, i));
+        int g = gs_lvec_int(&p->h, 0);
+        int t = s->gs.g[g].tenant;
+        double key = ten_at(s, t)->key;
+        if (best < 0 ||
+            (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
+                                   gs_jgroup_head(&s->gs.g[best]))
+                     : key_before(key, t, bkey, bt))) {
             best = g;
-            bh = h;
+            bt = t;
+            bkey = key;
         }
-        for (long c = 2 * i + 1; c <= 2 * i + 2 && c < n; c++)
-            s->dfs[nd++] = (int)c;
     }
     return best;
 }
