@@ -47,15 +47,13 @@
  *   - the shapes (a group's key without its tenant): each keeps its live
  *     groups in a heap by their tenant's dominant share, so the borrowers'
  *     next job -- the least-share tenant's first job that could start --
- *     is the least of the shapes' tops, and a tenant's share moving
- *     re-keys only its own groups, O(log T) each (one way: up when it
- *     falls).  The shapes with a live group that have not missed are
- *     listed (sq), so a borrower step looks at those, not at every shape.
- *     When misses repeat (gs_sim_misses_repeat), a placement that missed
- *     for one group's job misses for every group of its shape until
- *     capacity comes back (the fleet watch's epoch moves), so the shape
- *     leaves sq until then (smiss), not tried again group by group (a
- *     shape's key holds the host asks too, so its jobs ask alike);
+ *     is the least of the tops of the shapes listed in sq (a live group,
+ *     no miss), and a tenant's share moving re-keys only its own groups,
+ *     O(log T) each.  When misses repeat (gs_sim_misses_repeat), a
+ *     placement that missed for one group's job misses for every group of
+ *     its shape until capacity comes back (the fleet watch's epoch moves),
+ *     so the shape leaves sq until then (a shape's key holds the host asks
+ *     too, so its jobs ask alike);
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
@@ -67,9 +65,8 @@
  * a whole node does not even visit it: fairlv.h); a search that failed
  * is not run again while nothing that could make it succeed happened
  * (rmiss_known), and a start no open node could hold is not asked of the
- * placer (sure_miss).  Each of these skips only what
- * the walk it replaces would have tried and seen fail, so the decisions
- * are the walk's (tests/refcheck.sh; result files byte-identical with the
+ * placer (sure_miss).  Each of these skips only what the walk it replaces
+ * would have tried and seen fail, so the decisions are the walk's (tests/refcheck.sh; result files byte-identical with the
  * old passes on the bench_tenants grid).
  *
  * What a pass reads is counted by the core (look.h): the tenants, the
@@ -108,8 +105,7 @@ struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
     struct gs_lvec ne;          /* its groups (int) with a job now (a
-                                   group's nepos is its slot, -1 when
-                                   empty) */
+                                   group's nepos is its slot, -1 out) */
     int nlive;                  /* its groups in their shapes' heaps */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
@@ -118,26 +114,22 @@ struct ten {
     int margin;                 /* the largest whole-GPU victim it can
                                    lose and keep its guarantee (max_loss
                                    for another tenant's owner), now */
-    double key;                 /* its dominant share, kept while it has a
-                                   live group (tfix) */
+    double key;                 /* its dominant share while it has a live
+                                   group (ten_fix) */
 };
 
 /* A shape: the groups alike but for their tenant (jobgroup.h's key without
  * the tenant), so that a placement that missed for one group's job misses
  * for every group's while no capacity comes back (the key holds what a
  * job asks of the host too, so a shape's jobs ask alike).  Its heap holds
- * its live
- * groups -- a window job, not set aside -- one per tenant, least dominant
- * share first, ties to the lower tenant: the borrowers' next job is the
- * first job of the least of the shapes' tops. */
+ * its live groups -- a window job, not set aside -- one per tenant, least
+ * dominant share first, ties to the lower tenant: the borrowers' next job
+ * is the first job of the least of the shapes' tops. */
 struct shape {
-    struct gs_lvec h;           /* group indexes (int); a group's pos is
-                                   its slot */
-    uint64_t miss;              /* 1 + the fleet watch's epoch at its last
-                                   miss (0: none): it misses while the
-                                   epoch stays, when misses repeat */
+    struct gs_lvec h;           /* groups (int); a group's pos: its slot */
     int sqpos;                  /* its slot in sq, -1 out */
-    int inmiss;                 /* in smiss: missed at sq_ep */
+    int inmiss;                 /* in smiss: it missed at the fleet watch's
+                                   epoch sq_ep - 1, when misses repeat */
 };
 
 struct fair {
@@ -221,10 +213,8 @@ struct fair {
     struct gs_lvec sh;          /* struct shape */
     int *gsh;
     long capgsh;
-    /* The shapes the borrowers may take from: a live group and no miss
-     * since capacity came back (at the fleet watch's epoch sq_ep - 1), in
-     * no order, so that next_group looks at them and not at every shape;
-     * the shapes that missed at sq_ep wait in smiss. */
+    /* The shapes with a live group and no miss since capacity came back,
+     * in no order; those that missed (shape's inmiss) wait in smiss. */
     struct gs_lvec sq, smiss;   /* shapes (int) */
     uint64_t sq_ep;
     /* The owner groups: those with a window job that keeps its tenant
@@ -529,11 +519,7 @@ static void sh_put(struct fair *s, int g, int in)
     }
 }
 
-/* --- the shapes the borrowers may take from (sq) --------------------- */
-
-/* Shape k in sq exactly when it has a live group and has not missed since
- * capacity came back: after its heap gained its first group or lost its
- * last, or it missed. */
+/* Shape k in sq exactly when it has a live group and has not missed. */
 static void sq_fix(struct fair *s, int k)
 {
     struct shape *p = gs_lvec_upd(&s->sh, k);
@@ -552,8 +538,7 @@ static void sq_fix(struct fair *s, int k)
     }
 }
 
-/* Capacity came back since the shapes in smiss missed: they are back in
- * sq (each read: counted). */
+/* Capacity came back since smiss's shapes missed: back in sq (counted). */
 static void sq_sync(struct fair *s, struct gs_sim *sim)
 {
     uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
@@ -966,9 +951,8 @@ static void evict(struct fair *s, struct gs_sim *sim,
  * are read by their fully free GPUs, most first (lv; when need is the
  * whole node lvu, those whose free and victim GPUs fill it -- none other
  * can be cleared -- and that no witness rules out), each level in index
- * order, and
- * a pool's walk ends at its first node that can be cleared: the rest need
- * as many GPUs freed or more. */
+ * order, and a pool's walk ends at its first node that can be cleared:
+ * the rest need as many GPUs freed or more. */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -1107,9 +1091,8 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
  * jobs miss again)? */
 static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
 {
-    const struct shape *p = shape_upd(s, g);
-    return p->miss != 0 && gs_sim_misses_repeat(sim) &&
-           p->miss == 1 + gs_sim_watch_epoch(sim, s->fw);
+    return shape_upd(s, g)->inmiss &&
+           s->sq_ep == 1 + gs_sim_watch_epoch(sim, s->fw);
 }
 
 /* A placement for group g's first job missed: so does every job of its
@@ -1120,7 +1103,6 @@ static void missed(struct fair *s, struct gs_sim *sim, int g)
         return;
     sq_sync(s, sim);
     struct shape *p = shape_upd(s, g);
-    p->miss = s->sq_ep;
     if (!p->inmiss) {
         p->inmiss = 1;
         gs_lvec_push_int(&s->smiss, s->gsh[g]);
@@ -1399,9 +1381,7 @@ static void owners(struct fair *s, struct gs_sim *sim)
 
 /* The borrowers' next group: the first job of the tenant of least
  * dominant share (ties to the lower index) among the live groups whose
- * shape has not missed, or -1.  One look per shape in sq (those with a
- * live group that have not missed): its top group, the least-share
- * tenant's there. */
+ * shape has not missed, or -1.  One look per shape in sq. */
 static int next_group(struct fair *s, struct gs_sim *sim)
 {
     sq_sync(s, sim);
