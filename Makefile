@@ -51,7 +51,7 @@ PLUGIN_SO  := $(PLUGIN_SRC:policies/examples/%.c=$(B)/plugins/%.so)
 DEPS_OK  := build/.deps-ok
 
 .PHONY: all run test test-long san-quick asan bench deps refcheck refcheck-update docs/hdf5.md install uninstall clean check-deps plugins \
-        bench-policies bench-policies-update fuzz fuzz-build fuzz-check schema
+        bench-full bench-policies bench-policies-update fuzz fuzz-build fuzz-check schema
 
 all: gpusim
 
@@ -237,6 +237,12 @@ asan:
 bench: $(BENCH_BIN) $(B)/gpusim
 	@bad=""; for b in $(BENCH_BIN); do echo "== $$b"; GPUSIM=$(B)/gpusim $$b || bad="$$bad $$b"; \
 	done; if [ -n "$$bad" ]; then echo "bench: failed:$$bad"; exit 1; fi
+
+# Issue 27's whole grid: bench_tenants at T = 1, 4, 16, 64, 256 and 200 k
+# and 1 M jobs, every cell timed (an hour or more on the idle 2-core
+# machine); CI does not run it.
+bench-full: $(B)/bench/bench_tenants
+	$(B)/bench/bench_tenants --full
 
 # --- fuzzing (fuzz/): libFuzzer targets, one a parser, built with clang
 # under ASan and UBSan over their own copy of the library.  `make fuzz`
