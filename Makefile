@@ -138,7 +138,8 @@ $(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
 
-plugins: $(PLUGIN_SO)
+# Every plug-in the tests load: the examples and the bad-ABI build.
+plugins: $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
 
 # The test programs that load plug-ins depend on them: making one of them
 # alone (make build/rel/tests/test_policies) rebuilds a plug-in that a
@@ -380,4 +381,6 @@ clean:
 	rm -rf build gpusim $(RUN_OUTPUTS)
 
 .SECONDARY:
--include $(shell find build -name '*.d' 2>/dev/null)
+# The header dependencies -MMD wrote: build's and B's, which may lie
+# elsewhere (B=/abs/path).
+-include $(sort $(shell find build $(B) -name '*.d' 2>/dev/null))
