@@ -129,6 +129,8 @@ struct cand {
     int ci;
     double sc;
     gs_time arrival;
+    double tot;                 /* sc with the F term, */
+    uint64_t totv;              /* as of this try of the pass (hps.tryv) */
 };
 
 /* A waiting job's bookkeeping (j->pslot points here while it waits). */
@@ -167,6 +169,7 @@ struct hps {
      * until the pass needs them. */
     struct cand *cand;
     int ncand, capcand;
+    uint64_t tryv;              /* tries so far: F holds between two */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -532,7 +535,8 @@ static void cands_make(struct hps *s, uint64_t stamp, gs_time now)
         struct gs_job *j;
         if (c->blocked != stamp &&
             (j = class_top(s, c, now, &sc)) != NULL)
-            s->cand[s->ncand++] = (struct cand){ ci, sc, j->s.arrival };
+            s->cand[s->ncand++] = (struct cand){ ci, sc, j->s.arrival, 0,
+                                                 UINT64_MAX };
     }
     if (s->ncand > 32) {
         qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
@@ -561,6 +565,7 @@ static void cand_redo(struct hps *s, int k, gs_time now)
         return;
     x.sc = sc;
     x.arrival = j->s.arrival;
+    x.totv = UINT64_MAX;
     int at = s->ncand;
     while (at > 0 && cand_cmp(&s->cand[at - 1], &x) > 0)
         at--;
@@ -576,18 +581,22 @@ static void cand_redo(struct hps *s, int k, gs_time now)
  * the winner); ties to the earlier arrival, then to the class earlier in
  * the live list.  Candidates are by score, so the look stops at the
  * first that can no longer win. */
-static int cand_pick(const struct hps *s, const struct gs_fleet *f)
+static int cand_pick(struct hps *s, const struct gs_fleet *f)
 {
     if (s->ncand <= 0)
         return -1;
     double top = s->cand[0].sc, best = -1e300;
     int k = -1;
     for (int i = 0; i < s->ncand; i++) {
-        const struct cand *x = &s->cand[i];
+        struct cand *x = &s->cand[i];
         if (x->sc + s->wf < top || x->sc + s->wf < best)
             break;
-        double tot = x->sc + (s->wf > 0 ? s->wf * (1.0 - frag(f, cls_at(s, x->ci)))
+        if (x->totv != s->tryv) {       /* the fleet changed since */
+            x->tot = x->sc + (s->wf > 0 ? s->wf * (1.0 - frag(f, cls_at(s, x->ci)))
                                         : 0);
+            x->totv = s->tryv;
+        }
+        double tot = x->tot;
         if (k < 0 || tot > best ||
             (tot == best &&
              (x->arrival < s->cand[k].arrival ||
@@ -609,6 +618,7 @@ static int try_job(struct hps *s, struct gs_sim *sim, struct gs_job *j,
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (gs_needtab_sure_miss(&s->t, &c->k, NULL, 0))
         return GS_ENOFIT;
+    s->tryv++;                  /* a try may change the fleet */
     if (!s->held || gs_sim_now(sim) + gs_sim_estimate(sim, j) <= s->rv.t)
         return gs_sim_try_start(sim, j, NULL, 0);
     int rc = GS_ENOFIT;
@@ -672,6 +682,17 @@ static void pass_fallback(struct hps *s, struct gs_sim *sim,
     }
 }
 
+/* 1 if every waiting job surely misses now (gs_needtab_sure_miss). */
+static int none_fits(const struct hps *s)
+{
+    long nlive = gs_needtab_nlive(&s->t);
+    for (long i = 0; i < nlive; i++)
+        if (!gs_needtab_sure_miss(&s->t, &cls_at(s, gs_needtab_live_at(&s->t, i))->k,
+                                  NULL, 0))
+            return 0;
+    return 1;
+}
+
 static void hps_schedule(void *state, struct gs_sim *sim)
 {
     struct hps *s = state;
@@ -685,7 +706,12 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     struct gs_job *fallback = NULL;
     long tries = 0;
     s->ncand = -1;
-    for (long tried = 0; tried < s->depth; tried++) {
+    /* With a reservation that saves its holder, a pass only starts jobs:
+     * when none can, it would pass every class over and change nothing. */
+    long depth = s->held && s->saves &&
+                 f->used_milli < f->gpus_up * 1000 && none_fits(s)
+                     ? 0 : s->depth;
+    for (long tried = 0; tried < depth; tried++) {
         /* A full fleet starts nothing, but the best-ranked aged job still
          * gets its reservation now, before GPUs free up. */
         int full = f->used_milli >= f->gpus_up * 1000;

@@ -169,6 +169,10 @@ int gs_needtab_sure_miss(const struct gs_needtab *t,
         const struct gs_pool *pl = &f->pools[k->pools[i]];
         if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
             return 0;
+        if ((pl->fmask[1] >> g) == 0)
+            continue;           /* the root's mask: no such node */
+        if (nskip == 0)
+            return 0;
         for (int v = g; v <= pl->s.gpn; v++)
             room += pl->ncount[v];
     }

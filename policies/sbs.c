@@ -317,7 +317,17 @@ static void cands_make(struct sbs *s)
             s->cand[s->ncand++] = (struct cand){
                 gs_lheap_top_time(&nd->groups), i, ni };
     }
-    qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
+    if (s->ncand > 32) {
+        qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
+        return;
+    }
+    for (long i = 1; i < s->ncand; i++) {       /* few: insertion */
+        struct cand x = s->cand[i];
+        long k = i;
+        for (; k > 0 && cand_cmp(&s->cand[k - 1], &x) > 0; k--)
+            s->cand[k] = s->cand[k - 1];
+        s->cand[k] = x;
+    }
 }
 
 /* The first need set a group aside: it leaves the pass when it was passed
