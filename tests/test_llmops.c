@@ -48,15 +48,24 @@ static void test_gemm_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_time_w(&hw, 1, 1024, 512, 1),
                            (2 * (1024 + 512) + 1024 * 512.0) / 0.8e12 + 3e-6,
                            1e-15);
-    /* 100 rows: a 128-row tile, 100/128 filled; 8 x 4 tiles of 128 on
-     * 108 SMs: one wave, 8 of 108 busy */
+    /* 100 rows: a 128-row tile, 100/128 filled */
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(100, 512, 0), 100.0 / 128, 1e-15);
+    /* counting waves, tiles 64 wide: 8 x 8 tiles on 108 SMs, one wave,
+     * 64 of 108 busy (128 wide: 32 of 108) */
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(1024, 512, 108),
-                           32.0 / 108, 1e-15);
-    /* 3 rows: a 16-row tile; 109 tiles of a 13952-wide output on 108
-     * SMs: two waves */
+                           64.0 / 108, 1e-15);
+    /* 3 rows: a 16-row tile; 218 tiles of a 13952-wide output on 108
+     * SMs: three waves (128 wide: 109 tiles in two waves, 0.095) */
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(3, 109 * 128, 108),
-                           3.0 / 16 * 109 / 216, 1e-15);
+                           3.0 / 16 * 218 / 324, 1e-15);
+    /* 96 columns: two tiles of 64 x 128 rows, 9600 of 16384 filled */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_wave(100, 96, 108),
+                           9600.0 / 16384 * 2 / 108, 1e-15);
+    /* a tile's fixed work k0 = 64: 2 * 256 * (1024 + 64) * 512 / 50e12 */
+    hw.eff.gemm_k0 = 64;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_gemm_time(&hw, 256, 1024, 512),
+                           5.70425344e-6 + 3e-6, 1e-15);
+    hw.eff.gemm_k0 = 0;
     CU_ASSERT_EQUAL(gs_llm_gemm_time(&hw, 0, 1024, 512), 0);
 }
 
@@ -222,6 +231,7 @@ static void test_fit_recovers_every_factor(void)
     struct gs_llm_hw truth = toy();
     truth.eff.sms = 108;
     truth.eff.gemm_waves = 1;
+    truth.eff.gemm_k0 = 100;
     truth.eff.elem_wave_us = 0.7;
     truth.eff.l2_mb = 20;
     for (int k = 0; k < GS_EK_N; k++)
@@ -234,6 +244,7 @@ static void test_fit_recovers_every_factor(void)
     fit.eff.compute_eff = 0.9;
     fit.eff.bw_eff = 0.3;
     fit.eff.gemm_us = 20;
+    fit.eff.gemm_k0 = 5;
     fit.eff.elem_wave_us = 3;
     for (int k = 0; k < GS_EK_N; k++) {
         fit.eff.elem_eff[k] = 0.9;
@@ -245,6 +256,7 @@ static void test_fit_recovers_every_factor(void)
     CU_ASSERT(fabs(f->compute_eff / t->compute_eff - 1) < 0.01);
     CU_ASSERT(fabs(f->bw_eff / t->bw_eff - 1) < 0.01);
     CU_ASSERT(fabs(f->gemm_us / t->gemm_us - 1) < 0.01);
+    CU_ASSERT(fabs(f->gemm_k0 / t->gemm_k0 - 1) < 0.01);
     CU_ASSERT(fabs(f->elem_wave_us / t->elem_wave_us - 1) < 0.01);
     for (int k = 0; k < GS_EK_N; k++) {
         CU_ASSERT(fabs(f->elem_eff[k] / t->elem_eff[k] - 1) < 0.01);
@@ -387,39 +399,76 @@ static void test_validate_cli(void)
     CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu A40", NULL, NULL), 2);
 }
 
-/* The held-out misses docs/inference.md lists (phi-2, the one plain-MLP
- * shape), each bounded a point above its measured median; every other op
- * of every held-out shape within the issue's 10%, every layer within 8%. */
-static double shape_bound(const char *dir, int gated, int op)
+/* Each held-out shape's medians as docs/inference.md reports them (%, per
+ * op in enum order: emb, input_layernorm, attn_pre_proj, attn_rope,
+ * attn_post_proj, post_attention_layernorm, mlp_up_proj, mlp_act,
+ * mlp_down_proj, add; then the layer; -1: not measured).  Each is held
+ * 1.5 points above its figure, and never above the issue's targets (10%
+ * an op, 8% the layer) unless the figure already is: a regression of any
+ * cell fails.  The misses are phi-2's (the one plain-MLP shape): its
+ * LayerNorm and GELU are other kernels than any gated model's, and its
+ * rotary on the H100 and A40 (docs/inference.md says why). */
+static const struct {
+    const char *dir;
+    int hidden, ffn;
+    double op[GS_OP_N], layer;
+} measured[] = {
+    { "a100", 8192, 28672, { 6.9, 3.3, 5.0, 5.3, 5.3, 3.2, 4.2, 3.8, 3.9,
+                             4.2 }, 2.7 },
+    { "a100", 4096, 11008, { 3.8, 5.6, 6.1, 7.1, 4.6, 6.0, 5.7, 5.7, 7.7,
+                             5.9 }, 4.2 },
+    { "a100", 4096, 14336, { 5.1, 4.0, 6.2, 7.0, 6.3, 3.8, 3.4, 3.1, 4.6,
+                             4.4 }, 2.4 },
+    { "a100", 2560, 10240, { 5.1, 25.1, 5.1, 5.1, 6.0, -1, 4.0, 17.9, 6.9,
+                             9.7 }, 2.8 },
+    { "h100", 8192, 28672, { 6.6, 8.9, 8.9, 5.9, 7.1, 5.8, 4.8, 4.3, 8.6,
+                             3.8 }, 5.0 },
+    { "h100", 4096, 11008, { 4.0, 3.4, 7.0, 6.3, 8.5, 5.9, 7.0, 5.7, 9.7,
+                             5.8 }, 3.9 },
+    { "h100", 2560, 10240, { 4.5, 41.1, 9.1, 20.4, 6.4, -1, 8.3, 10.3, 8.0,
+                             6.6 }, 6.1 },
+    { "a40", 8192, 28672, { 3.0, 5.7, 6.0, 5.9, 5.0, 5.5, 3.4, 3.5, 4.0,
+                            2.7 }, 2.7 },
+    { "a40", 4096, 11008, { 5.5, 6.4, 6.9, 4.0, 7.6, 6.3, 6.2, 5.3, 6.1,
+                            4.0 }, 3.2 },
+    { "a40", 2560, 10240, { 8.8, 27.8, 5.7, 16.1, 9.3, -1, 3.7, 3.5, 7.1,
+                            3.3 }, 3.2 },
+};
+
+static double held(double figure, double target)
 {
-    static const struct { const char *dir; int op; double bound; } miss[] = {
-        { "a100", GS_OP_INPUT_NORM, 0.27 }, { "a100", GS_OP_ACT, 0.37 },
-        { "h100", GS_OP_INPUT_NORM, 0.43 }, { "h100", GS_OP_ACT, 0.31 },
-        { "h100", GS_OP_ROPE, 0.22 },
-        { "a40", GS_OP_INPUT_NORM, 0.29 }, { "a40", GS_OP_ROPE, 0.18 },
-        { "a40", GS_OP_MLP_DOWN, 0.14 }, { "a40", GS_OP_ATTN_POST, 0.12 },
-    };
-    for (size_t i = 0; !gated && i < sizeof miss / sizeof miss[0]; i++)
-        if (miss[i].op == op && strcmp(miss[i].dir, dir) == 0)
-            return miss[i].bound;
-    return 0.10;
+    double b = (figure + 1.5) / 100;
+    return figure / 100 <= target && b > target ? target : b;
 }
 
 static void check_shape(const struct gs_llm_prof *p, int group,
                         const char *dir, const struct gs_llm_validation *v)
 {
-    int gated = -1;
-    for (int r = 0; r < p->n && gated < 0; r++)
+    const struct gs_llm_shape *s = NULL;
+    for (int r = 0; r < p->n && !s; r++)
         if (p->r[r].group == group)
-            gated = p->r[r].s.gated;
+            s = &p->r[r].s;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    int row = -1;
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
+        if (strcmp(measured[i].dir, dir) == 0
+            && measured[i].hidden == s->hidden && measured[i].ffn == s->ffn)
+            row = (int)i;
+    CU_ASSERT_FATAL(row >= 0);
     for (int k = 0; k < GS_OP_N; k++) {
-        double b = shape_bound(dir, gated, k);
+        double f = measured[row].op[k], b = held(f, 0.10);
+        CU_ASSERT_EQUAL(v->op[k].n > 0, f >= 0);
         if (v->op[k].n > 0 && !(v->op[k].median <= b))
-            printf("\n    %s shape %d %s: %.1f%% > %.0f%%", dir, group,
-                   gs_llm_op_name(k), 100 * v->op[k].median, 100 * b);
+            printf("\n    %s %d/%d %s: %.1f%% > %.1f%%", dir, s->hidden,
+                   s->ffn, gs_llm_op_name(k), 100 * v->op[k].median,
+                   100 * b);
         CU_ASSERT(v->op[k].n == 0 || v->op[k].median <= b);
     }
-    CU_ASSERT(v->layer.median <= 0.08);
+    double b = held(measured[row].layer, 0.08);
+    if (!(v->layer.median <= b))
+        printf("\n    %s %d/%d layer: %.1f%% > %.1f%%", dir, s->hidden,
+               s->ffn, 100 * v->layer.median, 100 * b);
+    CU_ASSERT(v->layer.median <= b);
 }
 
 /* Vidur's measured kernels: leave-one-shape-out per GPU, pooled over the

@@ -120,21 +120,22 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 /* A40: kernel factors fitted on its own profiles; Splitwise did not
  * measure it, so its serving factors are the A100's (nearest measured). */
 #define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
-#define A40_KERNELS .compute_eff = 0.8119, .bw_eff = 0.7364, \
-    .gemm_us = 1.627, \
-    .elem_eff = { 0.6674, 0.7829, 0.8671, 0.8419, 0.5052 }, \
-    .elem_us = { 1.193, 1.855, 0.000, 0.943, 1.937 }, \
-    .elem_l2 = { 1.9408, 1.4804, 1.6345, 2.0445, 0.5460 }, \
-    .elem_wave_us = 0.779, .link_us = 10.0
+#define A40_KERNELS .compute_eff = 0.8189, .bw_eff = 0.7340, \
+    .gemm_us = 1.813, .gemm_k0 = 149.6, \
+    .elem_eff = { 0.6527, 0.7829, 0.8445, 0.8402, 0.5052 }, \
+    .elem_us = { 0.399, 1.855, 0.074, 0.948, 1.937 }, \
+    .elem_l2 = { 1.3318, 1.4804, 1.5662, 2.1181, 0.5460 }, \
+    .elem_wave_us = 0.662, .link_us = 10.0
 
 /* SM counts and L2 sizes are the datasheets' (B200's L2 as Chips and
  * Cheese measured it, L40S's the AD102 whitepaper's): the per-token
  * elementwise kernels run in waves of 2 x SMs tokens and small tensors
  * move at L2 speed (llmops.c).  The GEMM rule counts the last wave's idle
  * SMs only where the fit used it (gemm_waves): the A40's GEMM factors
- * were fitted with it; the A100's and H100's without it, which validated
- * better there (leave-one-shape-out layer medians 2.4-5.6% against up to
- * 9.1% with it).
+ * were fitted with it (with the tile width that idles fewer SMs and the
+ * tiles' fixed work gemm_k0, fitted); the A100's and H100's without it,
+ * which validated better there (leave-one-shape-out layer medians 2.4-5.6%
+ * against up to 9.1% with it).
  * L40S, B200 and H200 are not measured: their datasheet peaks, SMs and L2
  * with the nearest measured GPU's efficiencies (L40S: the A40's, another
  * PCIe card with GDDR; B200 and H200: the H100's), the H100's all-reduce

@@ -69,6 +69,9 @@ struct gs_gpu_llm {
                              * when gemm_waves is set */
     int gemm_waves;         /* 1: the GEMM rule counts the idle SMs of a
                              * GEMM's last wave (as its factors were fitted) */
+    double gemm_k0;         /* where gemm_waves is set: a GEMM tile's fixed
+                             * work (pipeline fill, epilogue) in units of
+                             * its k, fitted; 0 elsewhere */
     const struct gs_ar_curve *ar;   /* measured all-reduce, or NULL */
 };
 

@@ -34,15 +34,17 @@ int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
                    double *bytes);
 
 /* Seconds of an m x k x n GEMM (m tokens) in BF16 on hw:
- *   max(2 m k n / (F ce w), 2 (m k + k n + m n) / (B be)) + gemm_us
+ *   max(2 m (k + k0) n / (F ce w), 2 (m k + k n + m n) / (B be)) + gemm_us
  * with w the tile efficiency of llmops.c's rule (and the wave's, when the
- * GPU's gemm_waves is set). */
+ * GPU's gemm_waves is set; k0 is the GPU's gemm_k0, 0 unless fitted). */
 double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
                         double n);
 /* The same with weights of wbytes bytes each (1 for FP8). */
 double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
                           double n, double wbytes);
-/* The wave and tile efficiency w of an m x n GEMM on `sms` SMs, (0, 1]. */
+/* The wave and tile efficiency w of an m x n GEMM on `sms` SMs, (0, 1]
+ * (sms 0: tiles 128 wide, no waves; sms > 0: tiles 64 wide, which idle
+ * no more SMs than 128, waves counted). */
 double gs_llm_gemm_wave(double m, double n, int sms);
 /* Seconds of an elementwise kernel of kind moving `bytes` over `tokens`
  * tokens (the per-token kinds run in waves of 2 x SMs tokens, each with

@@ -521,6 +521,8 @@ static void unpack(struct pfit *f, const double *u)
         e->compute_eff = logistic(u[0]);
         e->bw_eff = logistic(u[1]);
         e->gemm_us = exp(u[2]);
+        if (f->np > 3)
+            e->gemm_k0 = exp(u[3]);
     } else {
         e->elem_eff[f->kind] = logistic(u[0]);
         e->elem_us[f->kind] = exp(u[1]);
@@ -612,14 +614,18 @@ int gs_llm_prof_fit(const struct gs_llm_prof *p, int skip,
     if (left == 0 || !p->has[GS_OP_ATTN_PRE])
         return gs_diag_set(d, GS_ENOTFOUND, "calibration", "no kernel "
                            "profile left to fit the GEMMs on");
-    struct pfit f = { .p = p, .skip = skip, .kind = -1, .np = 3, .hw = *hw };
-    static const double gs[][3] = {
-        { 0.7, 0.8, 8 }, { 0.5, 0.6, 3 }, { 0.85, 0.9, 15 },
+    /* where the rule counts a GEMM's waves, its tiles' fixed work k0 too */
+    int np = hw->eff.gemm_waves && hw->eff.sms > 0 ? 4 : 3;
+    struct pfit f = { .p = p, .skip = skip, .kind = -1, .np = np,
+                      .hw = *hw };
+    static const double gs[][4] = {
+        { 0.7, 0.8, 8, 64 }, { 0.5, 0.6, 3, 16 }, { 0.85, 0.9, 15, 256 },
     };
-    double best = INFINITY, ub[3] = { 0 };
+    double best = INFINITY, ub[4] = { 0 };
     for (size_t s = 0; s < sizeof gs / sizeof gs[0]; s++) {
-        double u[3] = { logit(gs[s][0]), logit(gs[s][1]), log(gs[s][2]) };
-        double v = gs_llm_nm_minimize(pfit_loss, &f, 3, u, 0.5);
+        double u[4] = { logit(gs[s][0]), logit(gs[s][1]), log(gs[s][2]),
+                        log(gs[s][3]) };
+        double v = gs_llm_nm_minimize(pfit_loss, &f, np, u, 0.5);
         if (v < best) {
             best = v;
             memcpy(ub, u, sizeof ub);

@@ -231,6 +231,8 @@ static void print_factors(const char *gpu, const struct gs_gpu_llm *e)
         printf(" %.3f%s", e->elem_us[k], k + 1 < GS_EK_N ? "," : " },\n");
     printf("    .elem_wave_us = %.3f, .sms = %d, .l2_mb = %.1f,\n",
            e->elem_wave_us, e->sms, e->l2_mb);
+    if (e->gemm_waves)
+        printf("    .gemm_waves = 1, .gemm_k0 = %.1f,\n", e->gemm_k0);
     printf("    .elem_l2 = {");
     for (int k = 0; k < GS_EK_N; k++)
         printf(" %.4f%s", e->elem_l2[k] > 0 ? e->elem_l2[k] : e->elem_eff[k],
