@@ -140,6 +140,16 @@ $(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
 
 plugins: $(PLUGIN_SO)
 
+# The test programs that load plug-ins depend on them: making one of them
+# alone (make build/rel/tests/test_policies) rebuilds a plug-in that a
+# header change left stale (the .so rules' headers come from their .d).
+$(B)/tests/test_policies: $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
+$(B)/tests/test_cli $(B)/tests/test_workers: $(TESTPLUGIN_SO)
+
+# test_install runs make on its own build: it passes SANITIZER on, or make
+# would rebuild build/san's stale objects without the sanitizer.
+$(B)/tests/test_install.o: CFLAGS_ALL += -DGS_TEST_SANITIZER='"$(SANITIZER)"'
+
 $(B)/bench/%: $(B)/bench/%.o $(B)/libgpusim.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 

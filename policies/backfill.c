@@ -23,7 +23,10 @@
  * a fraction or a MIG instance the aggregate count is kept: GPUs over the
  * pools the head may use (fractions counted as fractions), and a later job
  * that would outlive the shadow time may use only the GPUs left over at
- * that time beyond the head's need.
+ * that time beyond the head's need.  So is it for a gang the core spreads
+ * ($.topology.gang_placement "spread": its GPUs one by one over any
+ * nodes), which fits once its pool has that many GPUs fully free, not
+ * that many on a node.
  *
  * Estimates: a job's stated estimate (e.g. the user's requested time in SWF
  * traces), else its true runtime (perfect estimates).  When no reservation
@@ -31,26 +34,64 @@
  * its nodes are down), only jobs that fit in the aggregate leftover start.
  *
  * Cost: running jobs sit in a heap keyed by estimated end, and the shadow
- * time visits only as many of them as it needs (gs_heap_walk).  The heap
+ * time visits only as many of them as it needs (gs_lheap_walk).  The heap
  * is staged (heap.h): while no head waits -- most of a run below full load
  * -- a start appends to an array and an end marks its slot, and only the
  * few long-lived jobs go through the heap proper.  The backfill
  * scan looks at most `depth` pending jobs (parameter, default 1000, like
  * Slurm's bf_max_job_test) and stops when the fleet is full.  A pass that
  * would do what the last one did -- start nothing -- is not run at all
- * (same_as_last): in an overloaded queue most arrivals change nothing. */
+ * (same_as_last): in an overloaded queue most arrivals change nothing.
+ * What a pass reads -- running jobs, classes, window entries, tree nodes
+ * -- it reads from the core's counted containers (look.h), so policy_work
+ * counts all of it. */
 #include "policy.h"
 #include "jobgroup.h"
 #include "../sim/core/sim.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { MODE_NONE, MODE_SINGLE, MODE_GANG };
 
+/* A class's window entry (j NULL once the job left). */
+struct bent {
+    uint32_t rec;
+    gs_time est;
+    struct gs_job *j;
+};
+
+/* A node of a class's trees: the least and the most estimate of the live
+ * entries under it (none live: GS_TIME_MAX and INT64_MIN). */
+struct tnode {
+    gs_time mn, mx;
+};
+
+struct bclass {
+    struct gs_lvec e;           /* struct bent, by record index */
+    long dead;
+    long lo;                    /* the entries before it are gone */
+    long cur;                   /* the scan's place */
+    uint32_t crec;              /* ... and its entry's record */
+    int stale;                  /* cur to be moved on before it is read */
+    int active;                 /* in the scan's active list */
+    uint64_t seen;              /* the last scan that set it up */
+    /* Over the entries, a tree of struct tnode (node x's children 2x and
+     * 2x + 1, leaves from tcap), so the scan finds the next entry of a
+     * kind in O(log n). */
+    struct gs_lvec t;
+    long tcap;                  /* leaves, a power of two */
+    int tdirty;                 /* rebuild before use */
+    double g;                   /* GPUs a job asks */
+    char out[2];                /* the scan: a job that would outlive the
+                                   shadow time [1], or not [0], found no
+                                   room; so will the class's later ones */
+};
+
 struct bf {
-    struct gs_heap run;         /* running jobs by estimated end */
+    struct gs_lheap run;        /* running jobs by estimated end */
     long depth;
     /* Scratch for node-by-node reservations, sized to the fleet. */
     int npools, nnodes, ngpus;
@@ -70,28 +111,16 @@ struct bf {
                                    anywhere / off the reservation; -1 =
                                    not known since the last start */
     /* The scan's window (jobgroup.h): the head and the depth jobs after
-     * it, in classes of alike jobs (a jobgroup each), each an array by
-     * record index with the job's estimate (entries of jobs that left have
-     * j NULL).  A member's pslot is its class + 1. */
+     * it, in classes of alike jobs (a jobgroup each), each a counted
+     * vector (look.h) by record index with the job's estimate.  A
+     * member's pslot is its class + 1.  cls holds the classes (struct
+     * bclass *, by jobgroup index), byg the same by GPUs asked, least
+     * first; act, during a scan, those that may still start a job. */
     struct gs_jwin win;
     struct gs_jgroups shapes;
-    struct bclass {
-        struct bent { uint32_t rec; gs_time est; struct gs_job *j; } *e;
-        long n, cap, dead;
-        long cur;               /* the scan's place */
-        int stale;              /* cur to be moved on before it is read */
-        /* Over the entries: the least and the most estimate of the live
-         * ones in each subtree (a gone entry: GS_TIME_MAX and INT64_MIN),
-         * so the scan finds the next entry of a kind in O(log n). */
-        gs_time *mn, *mx;
-        long tcap;              /* leaves, a power of two */
-        int tdirty;             /* rebuild before use */
-        double g;               /* GPUs a job asks */
-        char out[2];            /* the scan: a job that would outlive the
-                                   shadow time [1], or not [0], found no
-                                   room; so will the class's later ones */
-    } *cls;
-    int ncls, capcls;
+    struct gs_lvec cls, byg, act;
+    uint64_t scans;             /* scans so far */
+    double idle0;               /* idle GPUs as this scan began */
     struct gs_sim *sim;
     int scanning;               /* no compaction while a scan runs */
     long started;               /* jobs this pass started */
@@ -194,16 +223,28 @@ static void kept_stopped(struct bf *b, struct gs_job *j)
         return;
     }
     kp->rel = NULL;
-    gs_heap_remove(&b->run, &j->pnode);
-    const struct gs_hnode *top = gs_heap_top(&b->run);
+    gs_lheap_remove(&b->run, &j->pnode);
+    const struct gs_hnode *top = gs_lheap_top(&b->run);
     if (top && (top->time < t || (top->time == t && top->seq < q)))
         kp->valid = 0;          /* an entry left comes before j's */
+}
+
+/* Class k, or entry i of class c, as a hook names it (not counted: the
+ * scan reads them through gs_lvec_at). */
+static struct bclass *cls_of(const struct bf *b, long k)
+{
+    return *(struct bclass **)gs_lvec_upd(&b->cls, k);
+}
+
+static struct bent *ent(const struct bclass *c, long i)
+{
+    return gs_lvec_upd(&c->e, i);
 }
 
 static void bf_free(void *state)
 {
     struct bf *b = state;
-    gs_heap_clear(&b->run);
+    gs_lheap_clear(&b->run);
     free(b->freed);
     free(b->gain);
     free(b->tgpu);
@@ -214,12 +255,15 @@ static void bf_free(void *state)
     free(b->resv);
     free(b->rextra);
     free(b->ranges);
-    for (int i = 0; i < b->ncls; i++) {
-        free(b->cls[i].e);
-        free(b->cls[i].mn);
-        free(b->cls[i].mx);
+    for (long i = 0; i < gs_lvec_n(&b->cls); i++) {
+        struct bclass *c = cls_of(b, i);
+        gs_lvec_free(&c->e);
+        gs_lvec_free(&c->t);
+        free(c);
     }
-    free(b->cls);
+    gs_lvec_free(&b->cls);
+    gs_lvec_free(&b->byg);
+    gs_lvec_free(&b->act);
     gs_jgroups_free(&b->shapes);
     free(b->most[0]);
     free(b->most[1]);
@@ -233,12 +277,14 @@ static void bf_free(void *state)
 
 static double job_gpus(const struct gs_job *j);
 
+/* The first entry of c at or after rec (a hook's upkeep: not counted, as
+ * a heap's sift is not). */
 static long class_find(const struct bclass *c, uint32_t rec)
 {
-    long lo = 0, hi = c->n;
+    long lo = 0, hi = gs_lvec_n(&c->e);
     while (lo < hi) {
         long mid = (lo + hi) / 2;
-        if (c->e[mid].rec < rec)
+        if (ent(c, mid)->rec < rec)
             lo = mid + 1;
         else
             hi = mid;
@@ -248,37 +294,39 @@ static long class_find(const struct bclass *c, uint32_t rec)
 
 /* --- each class's entries by estimate --------------------------------------- */
 
-static void tree_leaf(struct bclass *c, long i)
+static struct tnode *tn(const struct bclass *c, long x)
 {
-    long x = c->tcap + i;
-    int live = i < c->n && c->e[i].j != NULL;
-    c->mn[x] = live ? c->e[i].est : GS_TIME_MAX;
-    c->mx[x] = live ? c->e[i].est : INT64_MIN;
+    return gs_lvec_upd(&c->t, x);
+}
+
+/* Leaf i from entry e (NULL: past the entries). */
+static void tree_leaf(struct bclass *c, long i, const struct bent *e)
+{
+    int live = e != NULL && e->j != NULL;
+    *tn(c, c->tcap + i) = (struct tnode){ live ? e->est : GS_TIME_MAX,
+                                          live ? e->est : INT64_MIN };
 }
 
 static void tree_pull(struct bclass *c, long x)
 {
-    c->mn[x] = c->mn[2 * x] < c->mn[2 * x + 1] ? c->mn[2 * x]
-                                                 : c->mn[2 * x + 1];
-    c->mx[x] = c->mx[2 * x] > c->mx[2 * x + 1] ? c->mx[2 * x]
-                                                 : c->mx[2 * x + 1];
+    const struct tnode *l = tn(c, 2 * x), *r = tn(c, 2 * x + 1);
+    *tn(c, x) = (struct tnode){ l->mn < r->mn ? l->mn : r->mn,
+                                l->mx > r->mx ? l->mx : r->mx };
 }
 
+/* Rebuild the trees: every entry read (counted). */
 static void tree_build(struct bclass *c)
 {
-    if (c->tcap < c->n || c->mn == NULL) {
+    long n = gs_lvec_n(&c->e);
+    if (c->tcap < n || gs_lvec_n(&c->t) == 0) {
         long cap = 16;
-        while (cap < c->n)
+        while (cap < n)
             cap *= 2;
-        free(c->mn);
-        free(c->mx);
-        c->mn = malloc(2 * (size_t)cap * sizeof *c->mn);
-        c->mx = malloc(2 * (size_t)cap * sizeof *c->mx);
-        GS_OOM_IF(c->mn == NULL || c->mx == NULL);
+        gs_lvec_setn(&c->t, 2 * cap);
         c->tcap = cap;
     }
     for (long i = 0; i < c->tcap; i++)
-        tree_leaf(c, i);
+        tree_leaf(c, i, i < n ? gs_lvec_at(&c->e, i) : NULL);
     for (long x = c->tcap - 1; x >= 1; x--)
         tree_pull(c, x);
     c->tdirty = 0;
@@ -291,18 +339,20 @@ static void tree_set(struct bclass *c, long i)
         c->tdirty = 1;
         return;
     }
-    tree_leaf(c, i);
+    tree_leaf(c, i, ent(c, i));
     for (long x = (c->tcap + i) / 2; x >= 1; x /= 2)
         tree_pull(c, x);
 }
 
 enum { WANT_SHORT, WANT_LONG, WANT_ANY };   /* est <= x, est > x, live */
 
+/* Does node x hold an entry of the kind wanted?  (A read: counted.) */
 static int tree_has(const struct bclass *c, long x, int want, gs_time lim)
 {
-    return want == WANT_SHORT ? c->mn[x] <= lim
-         : want == WANT_LONG  ? c->mx[x] > lim
-                              : c->mx[x] != INT64_MIN;
+    const struct tnode *t = gs_lvec_at(&c->t, x);
+    return want == WANT_SHORT ? t->mn <= lim
+         : want == WANT_LONG  ? t->mx > lim
+                              : t->mx != INT64_MIN;
 }
 
 /* The first entry at or after lo that is live and of the kind wanted,
@@ -333,7 +383,7 @@ static long tree_next(const struct bclass *c, long lo, int want, gs_time lim)
 static long class_next(struct bclass *c, const struct gs_job *head,
                        gs_time now, gs_time t)
 {
-    long i = c->cur;
+    long i = c->cur < c->lo ? c->lo : c->cur, n = gs_lvec_n(&c->e);
     int want;
     if (t == GS_TIME_MAX)
         want = c->out[1] ? -1 : WANT_ANY;
@@ -342,85 +392,119 @@ static long class_next(struct bclass *c, const struct gs_job *head,
     else
         want = c->out[0] ? WANT_LONG : c->out[1] ? WANT_SHORT : WANT_ANY;
     if (want < 0)
-        return c->n;
-    while (i < c->n) {
-        const struct bent *e = &c->e[i];
+        return n;
+    while (i < n) {
+        const struct bent *e = gs_lvec_at(&c->e, i);
         if (e->j && e->j != head &&
             !c->out[t == GS_TIME_MAX || now + e->est > t])
             return i;           /* the usual case: the next one will do */
         if (c->tdirty)          /* the window took a job during the scan */
             tree_build(c);
         long r = tree_next(c, i + 1, want, t - now);
-        if (r < 0 || r >= c->n)
-            return c->n;
+        if (r < 0 || r >= n)
+            return n;
         i = r;                  /* live and of the kind; the head? */
     }
-    return c->n;
+    return n;
 }
 
+/* Drop the entries of jobs gone: every entry read (counted). */
 static void class_compact(struct bclass *c)
 {
-    long w = 0;
-    for (long i = 0; i < c->n; i++)
-        if (c->e[i].j)
-            c->e[w++] = c->e[i];
-    c->n = w;
-    c->dead = 0;
+    long w = 0, n = gs_lvec_n(&c->e);
+    for (long i = 0; i < n; i++) {
+        const struct bent *e = gs_lvec_at(&c->e, i);
+        if (e->j)
+            *ent(c, w++) = *e;
+    }
+    gs_lvec_setn(&c->e, w);
+    c->dead = c->lo = 0;
     c->tdirty = 1;
+}
+
+/* Class c's place moved to cur: note its record; during a scan, a class
+ * whose place holds an entry is on the active list. */
+static void class_placed(struct bf *b, struct bclass *c)
+{
+    if (c->cur >= gs_lvec_n(&c->e))
+        return;
+    c->crec = ent(c, c->cur)->rec;
+    if (!c->active) {
+        *(struct bclass **)gs_lvec_push(&b->act) = c;
+        c->active = 1;
+    }
+}
+
+/* A new class: in cls, and in byg by the GPUs its jobs ask (least first;
+ * kept in order as classes come, which is rare: one a shape). */
+static struct bclass *class_new(struct bf *b, const struct gs_job *j)
+{
+    struct bclass *c = calloc(1, sizeof *c);
+    GS_OOM_IF(c == NULL);
+    c->g = job_gpus(j);
+    gs_lvec_init(&c->e, b->sim, sizeof(struct bent));
+    gs_lvec_init(&c->t, b->sim, sizeof(struct tnode));
+    *(struct bclass **)gs_lvec_push(&b->cls) = c;
+    long at = gs_lvec_n(&b->byg);
+    gs_lvec_push(&b->byg);
+    struct bclass **v = gs_lvec_upd(&b->byg, 0);
+    while (at > 0 && v[at - 1]->g > c->g) {
+        v[at] = v[at - 1];
+        at--;
+    }
+    v[at] = c;
+    return c;
 }
 
 static void win_add(void *ctx, struct gs_job *j)
 {
     struct bf *b = ctx;
     int k = gs_jgroups_of(&b->shapes, j);
-    while (k >= b->ncls) {
-        if (b->ncls == b->capcls) {
-            int cap = b->capcls ? b->capcls * 2 : 8;
-            struct bclass *c = realloc(b->cls, (size_t)cap * sizeof *c);
-            GS_OOM_IF(c == NULL);
-            b->cls = c;
-            b->capcls = cap;
-        }
-        b->cls[b->ncls++] = (struct bclass){ .g = job_gpus(j) };
+    while (k >= gs_lvec_n(&b->cls)) {
+        struct bclass *nc = class_new(b, j);
+        if (b->scanning && nc->g <= b->idle0 + 1e-9)
+            nc->seen = b->scans;        /* as if set up when the scan began */
     }
-    struct bclass *c = &b->cls[k];
+    struct bclass *c = cls_of(b, k);
     b->quiet = 0;
-    if (c->n == c->cap) {
-        if (c->dead > c->n / 2 && !b->scanning) {
-            class_compact(c);
-        } else {
-            long cap = c->cap ? c->cap * 2 : 64;
-            struct bent *e = realloc(c->e, (size_t)cap * sizeof *e);
-            GS_OOM_IF(e == NULL);
-            c->e = e;
-            c->cap = cap;
-        }
+    long n = gs_lvec_n(&c->e);
+    if (n == c->e.cap && c->dead > n / 2 && !b->scanning) {
+        class_compact(c);
+        n = gs_lvec_n(&c->e);
     }
-    long at = c->n > 0 && c->e[c->n - 1].rec > j->rec ? class_find(c, j->rec)
-                                                       : c->n;
-    memmove(&c->e[at + 1], &c->e[at], (size_t)(c->n - at) * sizeof *c->e);
-    c->e[at] = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
-    c->n++;
-    if (at == c->n - 1)
+    long at = n > 0 && ent(c, n - 1)->rec > j->rec ? class_find(c, j->rec)
+                                                   : n;
+    gs_lvec_setn(&c->e, n + 1);
+    memmove(ent(c, at + 1), ent(c, at), (size_t)(n - at) * sizeof(struct bent));
+    *ent(c, at) = (struct bent){ j->rec, gs_sim_estimate(b->sim, j), j };
+    if (at < c->lo)
+        c->lo = at;
+    if (at == n)
         tree_set(c, at);
     else
         c->tdirty = 1;
     j->pslot = k + 1;
+    if (b->scanning && c->seen == b->scans && !c->stale)
+        class_placed(b, c);     /* its place may hold another entry now */
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
 {
     struct bf *b = ctx;
-    struct bclass *c = &b->cls[j->pslot - 1];
-    long at = class_find(c, j->rec);
-    while (at < c->n && c->e[at].j != j)   /* past its own gone entries */
+    struct bclass *c = cls_of(b, j->pslot - 1);
+    long at = class_find(c, j->rec), n = gs_lvec_n(&c->e);
+    while (at < n && ent(c, at)->j != j)   /* past its own gone entries */
         at++;
-    GS_ASSERT(at < c->n && c->e[at].rec == j->rec);
-    c->e[at].j = NULL;
+    GS_ASSERT(at < n && ent(c, at)->rec == j->rec);
+    ent(c, at)->j = NULL;
     c->dead++;
     tree_set(c, at);
+    if (at == c->lo)            /* the first live one left: find the next */
+        while (++c->lo < n && ((const struct bent *)gs_lvec_at(&c->e,
+                                                              c->lo))->j == NULL)
+            ;
     j->pslot = 0;
-    if (!b->scanning && c->dead > 64 && c->dead > c->n / 2)
+    if (!b->scanning && c->dead > 64 && c->dead > n / 2)
         class_compact(c);
 }
 
@@ -431,8 +515,11 @@ static int bf_init(struct gs_sim *sim, struct gs_params *p, void **state,
     struct bf *b = calloc(1, sizeof *b);
     if (b == NULL)
         return GS_ENOMEM;
-    gs_heap_init(&b->run);
-    if (gs_heap_stage(&b->run) < 0) {
+    gs_lheap_init(&b->run, sim);
+    gs_lvec_init(&b->cls, sim, sizeof(struct bclass *));
+    gs_lvec_init(&b->byg, sim, sizeof(struct bclass *));
+    gs_lvec_init(&b->act, sim, sizeof(struct bclass *));
+    if (gs_lheap_stage(&b->run) < 0) {
         free(b);
         return GS_ENOMEM;
     }
@@ -488,7 +575,7 @@ static void bf_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)sim;
     struct bf *b = state;
     kept_stopped(b, j);
-    gs_heap_remove(&b->run, &j->pnode);
+    gs_lheap_remove(&b->run, &j->pnode);
     b->quiet = 0;
     if (why == GS_STOP_KILLED && j->state == GS_JOB_PENDING) {
         if (j->pslot > 0)
@@ -569,8 +656,20 @@ struct nwalk {
     uint64_t seq;               /* the entry that made it fit */
 };
 
-/* Does the head fit on plain pools only, in whole GPUs?  Sets b->mode for
- * every pool (MODE_NONE where the head may not go) and *k. */
+/* Does the core place j's GPUs one by one over any nodes?  Under
+ * $.topology.gang_placement "spread" it does for a gang of whole GPUs
+ * (sim.c spread_place): j then fits once a pool has that many GPUs fully
+ * free, on whatever nodes. */
+static int spreads(struct gs_sim *sim, const struct gs_job *j)
+{
+    return j->need.gpus > 1 && j->need.profile == NULL &&
+           gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD;
+}
+
+/* Does the head fit on plain pools only, in whole GPUs, and on nodes it
+ * can be given (not spread)?  Sets b->mode for every pool (MODE_NONE where
+ * the head may not go) and *k.  A spread head gets the aggregate
+ * reservation: what it needs is k GPUs, not k on a node. */
 static int whole_head(struct bf *b, struct gs_sim *sim,
                       const struct gs_job *head, int *k)
 {
@@ -590,7 +689,7 @@ static int whole_head(struct bf *b, struct gs_sim *sim,
         b->mode[p] = dm.gpus <= pl->s.gpn ? MODE_SINGLE : MODE_GANG;
         any = 1;
     }
-    return any;
+    return any && !spreads(sim, head);
 }
 
 /* A gang of k on pool p fits once it has q whole nodes and, if k is not a
@@ -774,7 +873,7 @@ static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
             }
         }
     if (w.pool < 0)
-        GS_OOM_IF(gs_heap_walk(&b->run, node_visit, &w) < 0);
+        GS_OOM_IF(gs_lheap_walk(&b->run, node_visit, &w) < 0);
     b->nresv = 0;
     if (w.pool >= 0)
         pick_nodes(b, f, &w);
@@ -832,49 +931,70 @@ static void forget_most(struct bf *b)
         b->most[0][p] = b->most[1][p] = -1;
 }
 
-/* The most fully free GPUs on a node of pool p, anywhere or off the
- * reservation (cached until the next start). */
+/* The most fully free GPUs on an open node of pool p, anywhere or off
+ * the reservation (cached until the next start): the fleet keeps the
+ * pool's open nodes by fully free GPUs (ncount, and the root's mask of
+ * the counts held), so the reserved nodes are taken out of those. */
 static int most_free(struct bf *b, const struct gs_fleet *f, int p, int off)
 {
     if (b->most[off][p] >= 0)
         return b->most[off][p];
     const struct gs_pool *pl = &f->pools[p];
-    int most = 0, lo = 0;
+    uint64_t fm = pl->fmask[1];
+    int32_t held[GS_MAX_GPN + 1];
     for (int r = 0; off && r < b->nresv; r++) {
-        if (f->nodes[b->resv[r]].pool != p)
-            continue;
-        int at = b->resv[r] - pl->node0, m;
-        if (at > lo &&
-            (m = gs_fleet_most_free(f, &(struct gs_range){ p, lo, at })) > most)
-            most = m;
-        lo = at + 1;
+        const struct gs_node *nd = &f->nodes[b->resv[r]];
+        if (nd->pool == p && nd->fval >= 0)
+            held[nd->fval] = 0;
     }
-    if (lo < pl->s.nodes) {
-        int m = gs_fleet_most_free(f, &(struct gs_range){ p, lo,
-                                                          pl->s.nodes });
-        if (m > most)
-            most = m;
+    for (int r = 0; off && r < b->nresv; r++) {
+        const struct gs_node *nd = &f->nodes[b->resv[r]];
+        if (nd->pool == p && nd->fval >= 0 &&
+            ++held[nd->fval] >= pl->ncount[nd->fval])
+            fm &= ~(1ULL << nd->fval);
     }
-    return b->most[off][p] = most;
+    return b->most[off][p] = fm ? 63 - __builtin_clzll(fm) : 0;
+}
+
+/* The fully free GPUs on open nodes of pool p, anywhere or off the
+ * reservation (from the pool's count of open nodes by fully free GPUs). */
+static int whole_free(const struct bf *b, const struct gs_fleet *f, int p,
+                      int off)
+{
+    const struct gs_pool *pl = &f->pools[p];
+    int n = 0;
+    for (int v = 1; v <= pl->s.gpn && v <= GS_MAX_GPN; v++)
+        n += v * pl->ncount[v];
+    for (int r = 0; off && r < b->nresv; r++) {
+        const struct gs_node *nd = &f->nodes[b->resv[r]];
+        if (nd->pool == p && nd->fval > 0)
+            n -= nd->fval;
+    }
+    return n;
 }
 
 /* Could j start now (off the reservation if off)?  Only a necessary
- * condition, and only for whole GPUs on one node of a plain pool -- some
- * node there must have that many fully free, whatever the placer -- but it
- * spares a placement search for most jobs of an overloaded queue. */
+ * condition, and only for whole GPUs on plain pools: one node there must
+ * have that many fully free, whatever the placer -- or, for a gang the
+ * core spreads, the pool must have that many fully free on its nodes
+ * together -- but it spares a placement search for most jobs of an
+ * overloaded queue. */
 static int may_fit(struct bf *b, struct gs_sim *sim, const struct gs_job *j,
                    int off)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (j->need.gpus <= 0)
         return 1;
+    int spread = spreads(sim, j);
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!usable(sim, p, j))
             continue;
-        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE ||
-            j->need.gpus > pl->s.gpn ||
-            j->need.gpus <= most_free(b, f, p, off))
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE)
+            return 1;
+        if (spread ? j->need.gpus <= whole_free(b, f, p, off)
+                   : j->need.gpus > pl->s.gpn ||
+                     j->need.gpus <= most_free(b, f, p, off))
             return 1;
     }
     return 0;
@@ -923,7 +1043,7 @@ static int start(struct bf *b, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot > 0)
         gs_jwin_leave(&b->win, j);
     if (j->alloc.n > 0)
-        GS_OOM_IF(gs_heap_push(&b->run, &j->pnode, j->est_end) < 0);
+        GS_OOM_IF(gs_lheap_push(&b->run, &j->pnode, j->est_end) < 0);
     kept_started(b, j, b->start_on);
     forget_most(b);
     return 0;
@@ -943,8 +1063,8 @@ static int same_as_last(struct bf *b, struct gs_sim *sim, uint64_t epoch)
     if (!b->quiet || epoch != b->qepoch)
         return 0;
     gs_jwin_settle(&b->win, sim);       /* a job may join the window */
-    return b->quiet && (gs_heap_size(&b->run) == 0 ||
-                        gs_heap_top_time(&b->run) > gs_sim_now(sim));
+    return b->quiet && (gs_lheap_size(&b->run) == 0 ||
+                        gs_lheap_top_time(&b->run) > gs_sim_now(sim));
 }
 
 static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head);
@@ -982,7 +1102,7 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
         if (sh.t != GS_TIME_MAX && sh.t < now)
             sh.t = now;
     } else if (sh.avail < sh.need - 1e-9) {
-        GS_OOM_IF(gs_heap_walk(&b->run, shadow_visit, &sh) < 0);
+        GS_OOM_IF(gs_lheap_walk(&b->run, shadow_visit, &sh) < 0);
     } else {
         sh.t = now;                 /* enough GPUs, but not on one node */
     }
@@ -993,52 +1113,59 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
      * those that want more GPUs than are idle.  Idle GPUs only go down
      * during the scan, so a class of jobs that wants too many is out for
      * the rest of it: the window's classes are merged by record index,
-     * and a job is looked at only if its class still could fit. */
+     * and a job is looked at only if its class still could fit.  Only the
+     * classes that ask no more than the idle GPUs are set up (byg: least
+     * first) and merged (act: each step takes the least record among
+     * them and drops those that can start nothing more). */
     gs_jwin_settle(&b->win, sim);
-    b->scanning = 1;
     int repeat = gs_sim_misses_repeat(sim);
-    for (int c = 0; c < b->ncls; c++) {
-        b->cls[c].cur = 0;
-        b->cls[c].stale = 1;
-        b->cls[c].out[0] = b->cls[c].out[1] = 0;
-        if (b->cls[c].tdirty || b->cls[c].mn == NULL)
-            tree_build(&b->cls[c]);
+    double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+    b->scans++;
+    b->idle0 = idle;
+    gs_lvec_setn(&b->act, 0);
+    for (long ci = 0; idle > 0 && ci < gs_lvec_n(&b->byg); ci++) {
+        struct bclass *c = *(struct bclass **)gs_lvec_at(&b->byg, ci);
+        if (c->g > idle + 1e-9)
+            break;
+        if (c->dead > 64 && c->dead > gs_lvec_n(&c->e) / 2)
+            class_compact(c);
+        if (c->tdirty || gs_lvec_n(&c->t) == 0)
+            tree_build(c);
+        c->seen = b->scans;
+        c->cur = 0;
+        c->out[0] = c->out[1] = 0;
+        c->stale = c->active = 0;
+        c->cur = class_next(c, head, now, sh.t);
+        class_placed(b, c);
     }
-    long looked = 0;
+    b->scanning = 1;
     for (;;) {
-        double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+        idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
         if (idle <= 0)
             break;
-        const struct bent *je = NULL;
         struct bclass *jc = NULL;
-        for (int ci = 0; ci < b->ncls; ci++) {
-            struct bclass *c = &b->cls[ci];
-            if (c->cur >= c->n)
-                continue;
-            if (c->g > idle + 1e-9 || (c->out[0] && c->out[1])) {
-                c->cur = c->n;      /* nothing more of it starts */
+        for (long i = 0; i < gs_lvec_n(&b->act);) {
+            struct bclass *c = *(struct bclass **)gs_lvec_at(&b->act, i);
+            if (c->g > idle + 1e-9 || (c->out[0] && c->out[1]) ||
+                c->cur >= gs_lvec_n(&c->e)) {
+                c->cur = gs_lvec_n(&c->e);  /* nothing more of it starts */
+                c->active = 0;
+                gs_lvec_del(&b->act, i);
                 continue;
             }
-            /* pass over the gone, the head, and the jobs of a kind
-             * already known to find no room: only the class whose job
-             * was tried last has changed (a start drops only that job) */
-            if (c->stale) {
-                c->cur = class_next(c, head, now, sh.t);
-                c->stale = 0;
-            }
-            if (c->cur < c->n && (je == NULL || c->e[c->cur].rec < je->rec)) {
-                je = &c->e[c->cur];
+            if (jc == NULL || c->crec < jc->crec)
                 jc = c;
-            }
+            i++;
         }
-        if (je == NULL)
+        if (jc == NULL)
             break;
+        const struct bent *je = gs_lvec_at(&jc->e, jc->cur);
         struct gs_job *j = je->j;
+        gs_time est = je->est;
         jc->cur++;
-        jc->stale = 1;
-        looked++;
+        jc->stale = 1;          /* its place moves on after the try */
         double g = jc->g;
-        int by_shadow = sh.t != GS_TIME_MAX && now + je->est <= sh.t;
+        int by_shadow = sh.t != GS_TIME_MAX && now + est <= sh.t;
         if (by_shadow) {
             if (may_fit(b, sim, j, 0))
                 start(b, sim, j, NULL, 0);
@@ -1056,12 +1183,14 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
          * later jobs of the same kind none either. */
         if (j->state == GS_JOB_PENDING && repeat)
             jc->out[!by_shadow] = 1;
+        /* pass over the gone, the head, and the jobs of a kind already
+         * known to find no room: only this class has changed (a start
+         * drops only the job it starts) */
+        jc->cur = class_next(jc, head, now, sh.t);
+        jc->stale = 0;
+        class_placed(b, jc);
     }
     b->scanning = 0;
-    for (int c = 0; c < b->ncls; c++)
-        if (b->cls[c].dead > 64 && b->cls[c].dead > b->cls[c].n / 2)
-            class_compact(&b->cls[c]);
-    gs_sim_examine(sim, looked + b->ncls);
 }
 
 const struct gs_policy_ops gs_policy_fifo_backfill = {

@@ -52,20 +52,33 @@
  *     repeat (gs_sim_misses_repeat), a placement that missed for one
  *     group's job misses for every group of its shape until capacity comes
  *     back (the fleet watch's epoch moves), so the shape is left out of
- *     every pass until then, not tried again group by group; a shape whose
- *     jobs ask different host resources is not;
+ *     every pass until then, not tried again group by group (a shape's
+ *     key holds the host asks too, so its jobs ask alike);
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
  * Reclaim reads only the nodes that hold victims, by their fully free GPUs
- * most first (the level index, lv), each node's victims as compact keys,
- * and stops at the first node that can be cleared; a search that failed
+ * most first (the level index, fairlv.h), each node's victims as compact
+ * keys, and stops at the first node that can be cleared; a node found
+ * short keeps a witness, a victim its tenant cannot lose, and is passed
+ * over without reading its victims while the witness stands (an owner of
+ * a whole node does not even visit it: fairlv.h); a search that failed
  * is not run again while nothing that could make it succeed happened
  * (rmiss_known), and a start no open node could hold is not asked of the
  * placer (sure_miss).  Each of these skips only what
  * the walk it replaces would have tried and seen fail, so the decisions
  * are the walk's (tests/refcheck.sh; result files byte-identical with the
  * old passes on the bench_tenants grid).
+ *
+ * What a pass reads is counted by the core (look.h): the tenants, the
+ * owner list, the shapes and their heaps, the merge's heap and its
+ * set-aside groups, the victim lists and the scratch lists of jobs are
+ * counted containers (gs_lvec); a pass reads them with gs_lvec_at (ten_at
+ * for a tenant), and upkeep for an entry a hook names -- a start or stop
+ * booking its job to its tenant and node, a group's heap slot -- goes
+ * through gs_lvec_upd.  The nodes' level index and per-node victim sums
+ * are the fleet's side (nodes are not counted), the memos (rfail, rm,
+ * maxg) copies of what was read.
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
  * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
@@ -74,8 +87,8 @@
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
  * when it is non-preemptible. */
 #include "policy.h"
+#include "fairlv.h"
 #include "jobgroup.h"
-#include "../sim/base/bitidx.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -92,11 +105,9 @@
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
-    int *grp;                   /* its groups of window jobs */
-    long ngrp, capgrp;
-    int *ne;                    /* those with a job now (a group's nepos
-                                   is its slot, -1 when empty) */
-    long nne, capne;
+    struct gs_lvec ne;          /* its groups (int) with a job now (a
+                                   group's nepos is its slot, -1 when
+                                   empty) */
     int nlive;                  /* its groups in their shapes' heaps */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
@@ -111,25 +122,23 @@ struct ten {
 
 /* A shape: the groups alike but for their tenant (jobgroup.h's key without
  * the tenant), so that a placement that missed for one group's job misses
- * for every group's while no capacity comes back.  Its heap holds its live
+ * for every group's while no capacity comes back (the key holds what a
+ * job asks of the host too, so a shape's jobs ask alike).  Its heap holds
+ * its live
  * groups -- a window job, not set aside -- one per tenant, least dominant
  * share first, ties to the lower tenant: the borrowers' next job is the
  * first job of the least of the shapes' tops. */
 struct shape {
-    int *h;                     /* group indexes; a group's pos is its slot */
-    long n, cap;
-    int32_t cpu, mib;           /* host needs of its first job ... */
-    double dev;
-    int mixed;                  /* ... or 1 once a job asked other ones:
-                                   then a miss speaks only for its group */
+    struct gs_lvec h;           /* group indexes (int); a group's pos is
+                                   its slot */
     uint64_t miss;              /* 1 + the fleet watch's epoch at its last
                                    miss (0: none): it misses while the
                                    epoch stays, when misses repeat */
 };
 
 struct fair {
-    struct ten *t;
-    int nt, capt;
+    struct gs_lvec ten;         /* per tenant (struct ten) */
+    int nt;
     double fleet_gpus, fleet_mem;
     double unreserved;          /* fleet GPUs no tenant is guaranteed */
     double np_over;             /* non-preemptible GPUs held beyond quotas */
@@ -141,15 +150,14 @@ struct fair {
     struct gs_jwin win;
     struct gs_sim *sim;
     int in_pass;
-    struct gs_job **late;       /* requeued during a pass, placed after */
-    long nlate, caplate;
+    struct gs_lvec late;        /* jobs requeued during a pass, placed
+                                   after it */
     uint64_t ver;               /* moves on every start, stop and pass */
     uint64_t *rfail;            /* per group: ver of its last failed
                                    reclaim search */
     int caprfail;
-    int *dead, capdead;         /* scratch: groups out for the pass */
-    struct gs_job **cand;       /* scratch: owners to try, jobs put aside */
-    long ncand, capcand;
+    struct gs_lvec dead;        /* scratch: groups (int) out for the pass */
+    struct gs_lvec cand;        /* scratch: owners to try, jobs put aside */
     char *pe;                   /* scratch: pools eligible, per reclaim */
     int *maxg;                  /* scratch: per tenant, the largest victim
                                    it can lose and keep its guarantee, */
@@ -158,24 +166,20 @@ struct fair {
     uint64_t nrecl;
     int capmaxg;
     /* The running jobs that could ever be victims, listed by node: node
-     * n's in vic[gpu0 .. gpu0 + nvic[n]) (gpu0 its first GPU: each holds a
-     * whole GPU there, so they fit), their GPUs in node_rv[n]; a job's
-     * pslot holds its index in its node's list.  The nodes with any are
-     * indexed by their fully free GPUs v (lv[v]; lvf[v] holds those whose
-     * free and victim GPUs make up the whole node), so that reclaim reads
-     * the nodes that need the fewest GPUs freed first: lvl[n] is n's v
-     * (-1: no victim), lvfull[n] says whether it is in lvf.  Kept at each
+     * n's in vjob's entries gpu0 .. gpu0 + nvic[n] (gpu0 its first GPU:
+     * each holds a whole GPU there, so they fit), their keys beside them
+     * in vkey (tenant << 8 | GPUs, so that the search reads no job), their
+     * GPUs in node_rv[n]; a job's pslot holds its index in its node's
+     * list.  The nodes with any are indexed by their fully free GPUs, with
+     * witnesses that a node cannot be cleared (fairlv.h), so that reclaim
+     * reads the nodes that need the fewest GPUs freed first.  Kept at each
      * start and stop on a node (a job on one node keeps its node in
      * pslot); anything else that gives capacity back moves the fleet's
      * epoch past lv_ep, and the index is built again before a search. */
-    struct gs_bitidx *lv, *lvf;
-    int nlv;
-    int8_t *lvl, *lvfull;
+    struct gs_fairlv lx;
     int lv_stale;
     uint64_t lv_ep;
-    struct gs_job **vic;
-    int *vkey;                  /* beside vic: tenant << 8 | GPUs, so that
-                                   the search reads no job */
+    struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
     int *nvic, *node_rv;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
@@ -195,10 +199,8 @@ struct fair {
     /* owners_merge()'s scratch: groups in play by first job (om), groups
      * set aside until something changes (od), jobs taken out of their
      * groups for the pass (oh, put back at its end). */
-    int *om, *od;
-    long nom, nod, capom, capod;
-    struct gs_job **oh;
-    long noh, capoh;
+    struct gs_lvec om, od;      /* groups (int) */
+    struct gs_lvec oh;          /* jobs */
     /* A pass that changed nothing is not run again on the same state:
      * idle says the last one started and preempted nothing (ver moved by
      * its own ++ only) while misses repeat; the next is skipped while ver,
@@ -212,18 +214,30 @@ struct fair {
     /* Shapes (struct shape): shp maps a job to its shape's index; gsh
      * gives each group's shape. */
     struct gs_jgroups shp;
-    struct shape *sh;
-    long capsh;
+    struct gs_lvec sh;          /* struct shape */
     int *gsh;
     long capgsh;
     /* The owner groups: those with a window job that keeps its tenant
      * within its guarantee (within()), in no order, so that owners() looks
      * at them and not at every group; olpos is each group's slot, -1 out. */
-    int *ol, *olpos, *nepos;
-    long nol, capol, capolpos;
+    struct gs_lvec ol;          /* groups (int) */
+    int *olpos, *nepos;
+    long capolpos;
 };
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
+
+/* Tenant t's entry, read in a pass (counted: look.h). */
+static const struct ten *ten_at(const struct fair *s, int t)
+{
+    return gs_lvec_at(&s->ten, t);
+}
+/* Tenant t's entry, kept up to date by a hook or an index's upkeep for
+ * a job or group it holds (not counted). */
+static struct ten *ten_upd(const struct fair *s, int t)
+{
+    return gs_lvec_upd(&s->ten, t);
+}
 
 /* Tenant x's margin: the largest whole-GPU victim it can lose and keep
  * its guarantee (is_victim's tenant test, the same comparison, for
@@ -239,58 +253,25 @@ static int margin_of(const struct ten *x)
 static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
 {
     while (t >= s->nt) {
-        if (s->nt == s->capt) {
-            int cap = s->capt ? s->capt * 2 : 16;
-            struct ten *n = realloc(s->t, (size_t)cap * sizeof *n);
-            GS_OOM_IF(n == NULL);
-            s->t = n;
-            s->capt = cap;
-        }
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
-        s->t[s->nt] = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
-                                    .weight = tc ? tc->weight : 1.0,
-                                    .key = -1 };
-        s->t[s->nt].margin = margin_of(&s->t[s->nt]);
+        struct ten *x = gs_lvec_push(&s->ten);
+        *x = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
+                           .weight = tc ? tc->weight : 1.0, .key = -1 };
+        gs_lvec_init(&x->ne, sim, sizeof(int));
+        x->margin = margin_of(x);
         s->nt++;
     }
+    gs_fairlv_tenants(&s->lx, s->nt);
+}
+
+/* Node n in the level index as it is now. */
+static void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
+{
+    gs_fairlv_fix(&s->lx, f, n, s->nvic[n], s->node_rv[n]);
 }
 
 static void win_add(void *ctx, struct gs_job *j);
 static void win_drop(void *ctx, struct gs_job *j);
-
-static void lv_free(struct fair *s)
-{
-    for (int v = 0; v < s->nlv && s->lv != NULL && s->lvf != NULL; v++) {
-        gs_bitidx_free(&s->lv[v]);
-        gs_bitidx_free(&s->lvf[v]);
-    }
-    free(s->lv);
-    free(s->lvf);
-    free(s->lvl);
-    free(s->lvfull);
-}
-
-/* Node n in the level index as it is now (struct fair: lv). */
-static void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
-{
-    const struct gs_node *nd = &f->nodes[n];
-    int gpn = f->pools[nd->pool].s.gpn;
-    int v = s->nvic[n] > 0 && nd->nfull < gpn ? nd->nfull : -1;
-    int full = v >= 0 && v + s->node_rv[n] >= gpn;
-    int ov = s->lvl[n], ofull = s->lvfull[n];
-    if (v == ov && full == ofull)
-        return;
-    if (ov >= 0)
-        gs_bitidx_clear(&s->lv[ov], n);
-    if (ofull)
-        gs_bitidx_clear(&s->lvf[ov], n);
-    if (v >= 0)
-        gs_bitidx_set(&s->lv[v], n);
-    if (full)
-        gs_bitidx_set(&s->lvf[v], n);
-    s->lvl[n] = (int8_t)v;
-    s->lvfull[n] = (int8_t)full;
-}
 
 /* Before a search: the index is built again when capacity came back in a
  * way no stop told of (a node up, a loan, a job on several nodes). */
@@ -301,7 +282,6 @@ static void lv_sync(struct fair *s, struct gs_sim *sim)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     for (int n = 0; n < f->nnodes; n++)
         lv_fix(s, f, n);
-    gs_sim_examine(sim, f->nnodes);
     s->lv_stale = 0;
     s->lv_ep = gs_sim_epoch(sim);
 }
@@ -336,30 +316,16 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         if (f->pools[i].s.gpn > maxgpn)
             maxgpn = f->pools[i].s.gpn;
     s->pe = calloc((size_t)f->npools + 1, 1);
-    s->vic = calloc((size_t)f->ngpus + 1, sizeof *s->vic);
-    s->vkey = calloc((size_t)f->ngpus + 1, sizeof *s->vkey);
     s->nvic = calloc((size_t)f->nnodes + 1, sizeof *s->nvic);
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
     s->rm_pe = calloc((size_t)(GS_MAX_GPN + 1) * (size_t)f->npools + 1, 1);
-    s->nlv = maxgpn;
-    s->lv = calloc((size_t)maxgpn + 1, sizeof *s->lv);
-    s->lvf = calloc((size_t)maxgpn + 1, sizeof *s->lvf);
-    s->lvl = malloc((size_t)f->nnodes + 1);
-    s->lvfull = calloc((size_t)f->nnodes + 1, 1);
     s->lv_stale = 1;
-    int lvok = s->lv != NULL && s->lvf != NULL && s->lvl != NULL &&
-               s->lvfull != NULL;
-    for (int v = 0; lvok && v < maxgpn; v++)
-        lvok = gs_bitidx_init(&s->lv[v], f->nnodes) == 0 &&
-               gs_bitidx_init(&s->lvf[v], f->nnodes) == 0;
-    if (s->lvl != NULL)
-        memset(s->lvl, -1, (size_t)f->nnodes + 1);
+    int lvok = gs_fairlv_init(&s->lx, sim, f->nnodes, maxgpn) == 0;
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
-    if (all != NULL && s->pe != NULL && s->vic != NULL && s->vkey != NULL &&
-        s->nvic != NULL &&
+    if (all != NULL && s->pe != NULL && s->nvic != NULL &&
         s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL && lvok) {
         for (int i = 0; i < f->npools; i++)
             all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
@@ -368,17 +334,28 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     free(all);
     if (fw < 0) {
         free(s->pe);
-        free(s->vic);
-        free(s->vkey);
         free(s->nvic);
         free(s->node_rv);
         free(s->vict);
         free(s->rm_pe);
-        lv_free(s);
+        gs_fairlv_free(&s->lx);
         free(s);
         return GS_ENOMEM;
     }
     s->fw = fw;
+    gs_lvec_init(&s->ten, sim, sizeof(struct ten));
+    gs_lvec_init(&s->vjob, sim, sizeof(struct gs_job *));
+    gs_lvec_setn(&s->vjob, f->ngpus);
+    gs_lvec_init(&s->vkey, sim, sizeof(int));
+    gs_lvec_setn(&s->vkey, f->ngpus);
+    gs_lvec_init(&s->late, sim, sizeof(struct gs_job *));
+    gs_lvec_init(&s->cand, sim, sizeof(struct gs_job *));
+    gs_lvec_init(&s->oh, sim, sizeof(struct gs_job *));
+    gs_lvec_init(&s->dead, sim, sizeof(int));
+    gs_lvec_init(&s->om, sim, sizeof(int));
+    gs_lvec_init(&s->od, sim, sizeof(int));
+    gs_lvec_init(&s->ol, sim, sizeof(int));
+    gs_lvec_init(&s->sh, sim, sizeof(struct shape));
     gs_jgroups_init(&s->gs, sim, 1);
     gs_jgroups_init(&s->shp, sim, 0);
     s->sim = sim;
@@ -391,35 +368,33 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void fair_free(void *state)
 {
     struct fair *s = state;
-    for (int t = 0; t < s->nt; t++) {
-        free(s->t[t].grp);
-        free(s->t[t].ne);
-    }
-    free(s->t);
+    for (int t = 0; t < s->nt; t++)
+        gs_lvec_free(&ten_upd(s, t)->ne);
+    gs_lvec_free(&s->ten);
     gs_jgroups_free(&s->gs);
-    free(s->late);
+    gs_lvec_free(&s->late);
     free(s->rfail);
-    free(s->dead);
+    gs_lvec_free(&s->dead);
     free(s->pe);
     free(s->maxg);
     free(s->maxg_at);
-    free(s->vic);
-    free(s->vkey);
+    gs_lvec_free(&s->vjob);
+    gs_lvec_free(&s->vkey);
     free(s->nvic);
     free(s->node_rv);
-    lv_free(s);
-    free(s->cand);
+    gs_fairlv_free(&s->lx);
+    gs_lvec_free(&s->cand);
     free(s->vict);
     free(s->rm_pe);
-    free(s->om);
-    free(s->od);
-    free(s->oh);
-    for (long k = 0; k < s->shp.n; k++)
-        free(s->sh[k].h);
-    free(s->sh);
+    gs_lvec_free(&s->om);
+    gs_lvec_free(&s->od);
+    gs_lvec_free(&s->oh);
+    for (long k = 0; k < gs_lvec_n(&s->sh); k++)
+        gs_lvec_free(&((struct shape *)gs_lvec_upd(&s->sh, k))->h);
+    gs_lvec_free(&s->sh);
     gs_jgroups_free(&s->shp);
     free(s->gsh);
-    free(s->ol);
+    gs_lvec_free(&s->ol);
     free(s->olpos);
     free(s->nepos);
     free(s);
@@ -436,7 +411,8 @@ static int within(const struct fair *s, int t, int g)
 {
     const struct gs_need *n = &s->gs.g[g].need;
     double gp = n->gpus > 0 ? n->gpus : n->milli / 1000.0;
-    return !(s->t[t].gpus + gp > s->t[t].quota + EPS);
+    const struct ten *x = ten_upd(s, t);
+    return !(x->gpus + gp > x->quota + EPS);
 }
 
 /* GPU memory a running job holds, GB (what gs_fleet_commit takes). */
@@ -448,9 +424,8 @@ static double job_mem(struct gs_sim *sim, const struct gs_job *j)
     return j->need.mem_gb > 0 ? j->need.mem_gb : full * j->need.milli / 1000.0;
 }
 
-static double dom_share(const struct fair *s, int t)
+static double dom_share(const struct fair *s, const struct ten *x)
 {
-    const struct ten *x = &s->t[t];
     double g = s->fleet_gpus > 0 ? x->gpus / s->fleet_gpus : 0;
     double m = s->fleet_mem > 0 ? x->mem / s->fleet_mem : 0;
     return (g > m ? g : m) / x->weight;
@@ -458,25 +433,36 @@ static double dom_share(const struct fair *s, int t)
 
 /* --- the shapes' heaps and the owner list ------------------------------ */
 
-/* Shape heap order: the tenant's key (dominant share), then its index. */
+/* Shape heap order: tenant ta's key (dominant share) x before tb's y,
+ * then the lower index. */
+static int key_before(double x, int ta, double y, int tb)
+{
+    return x != y ? x < y : ta < tb;
+}
+
+/* The same order of groups a and b, in the heap's upkeep. */
 static int sh_before(const struct fair *s, int a, int b)
 {
     int ta = s->gs.g[a].tenant, tb = s->gs.g[b].tenant;
-    double x = s->t[ta].key, y = s->t[tb].key;
-    return x != y ? x < y : ta < tb;
+    return key_before(ten_upd(s, ta)->key, ta, ten_upd(s, tb)->key, tb);
+}
+
+static int sh_get(const struct shape *p, long i)
+{
+    return *(const int *)gs_lvec_upd(&p->h, i);
 }
 
 static void sh_set(struct fair *s, struct shape *p, long i, int g)
 {
-    p->h[i] = g;
+    *(int *)gs_lvec_upd(&p->h, i) = g;
     s->gs.g[g].pos = (int)i;
 }
 
 static void sh_up(struct fair *s, struct shape *p, long i)
 {
-    int g = p->h[i];
-    while (i > 0 && sh_before(s, g, p->h[(i - 1) / 2])) {
-        sh_set(s, p, i, p->h[(i - 1) / 2]);
+    int g = sh_get(p, i);
+    while (i > 0 && sh_before(s, g, sh_get(p, (i - 1) / 2))) {
+        sh_set(s, p, i, sh_get(p, (i - 1) / 2));
         i = (i - 1) / 2;
     }
     sh_set(s, p, i, g);
@@ -484,38 +470,48 @@ static void sh_up(struct fair *s, struct shape *p, long i)
 
 static void sh_down(struct fair *s, struct shape *p, long i)
 {
-    int g = p->h[i];
+    int g = sh_get(p, i);
+    long n = gs_lvec_n(&p->h);
     for (;;) {
         long c = 2 * i + 1;
-        if (c >= p->n)
+        if (c >= n)
             break;
-        if (c + 1 < p->n && sh_before(s, p->h[c + 1], p->h[c]))
+        if (c + 1 < n && sh_before(s, sh_get(p, c + 1), sh_get(p, c)))
             c++;
-        if (!sh_before(s, p->h[c], g))
+        if (!sh_before(s, sh_get(p, c), g))
             break;
-        sh_set(s, p, i, p->h[c]);
+        sh_set(s, p, i, sh_get(p, c));
         i = c;
     }
     sh_set(s, p, i, g);
 }
 
+/* Group g's shape, read with the group (not counted: a field of the
+ * group's key) or kept up to date. */
+static struct shape *shape_upd(const struct fair *s, int g)
+{
+    return gs_lvec_upd(&s->sh, s->gsh[g]);
+}
+
 /* Group g into (in 1) or out of its shape's heap. */
 static void sh_put(struct fair *s, int g, int in)
 {
-    struct shape *p = &s->sh[s->gsh[g]];
+    struct shape *p = shape_upd(s, g);
     if (in) {
-        if (p->n == p->cap)
-            p->h = gs_grow(p->h, &p->cap, p->n + 1, sizeof *p->h);
-        sh_set(s, p, p->n++, g);
-        sh_up(s, p, p->n - 1);
+        gs_lvec_push(&p->h);
+        sh_set(s, p, gs_lvec_n(&p->h) - 1, g);
+        sh_up(s, p, gs_lvec_n(&p->h) - 1);
         return;
     }
-    long i = s->gs.g[g].pos, last = --p->n;
+    long i = s->gs.g[g].pos, last = gs_lvec_n(&p->h) - 1;
     s->gs.g[g].pos = -1;
     if (i != last) {
-        sh_set(s, p, i, p->h[last]);
+        sh_set(s, p, i, sh_get(p, last));
+        gs_lvec_setn(&p->h, last);
         sh_up(s, p, i);
-        sh_down(s, p, s->gs.g[p->h[i]].pos);
+        sh_down(s, p, s->gs.g[sh_get(p, i)].pos);
+    } else {
+        gs_lvec_setn(&p->h, last);
     }
 }
 
@@ -529,14 +525,13 @@ static void ol_fix(struct fair *s, int g)
     if (in == (pos >= 0))
         return;
     if (in) {
-        if (s->nol == s->capol)
-            s->ol = gs_grow(s->ol, &s->capol, s->nol + 1, sizeof *s->ol);
-        s->olpos[g] = (int)s->nol;
-        s->ol[s->nol++] = g;
+        s->olpos[g] = (int)gs_lvec_n(&s->ol);
+        gs_lvec_push_int(&s->ol, g);
     } else {
-        int last = s->ol[--s->nol];
-        s->ol[pos] = last;
-        s->olpos[last] = pos;
+        int last = *(int *)gs_lvec_upd(&s->ol, gs_lvec_n(&s->ol) - 1);
+        gs_lvec_del(&s->ol, pos);
+        if (last != g)
+            s->olpos[last] = pos;
         s->olpos[g] = -1;
     }
 }
@@ -554,7 +549,8 @@ static int strict_ok(const struct fair *s, int t, int g)
     if (gr->preemptible || s->unreserved > 0)
         return 1;
     double gp = gr->need.gpus > 0 ? gr->need.gpus : gr->need.milli / 1000.0;
-    double over = s->t[t].gpus + gp - s->t[t].quota;
+    const struct ten *x = ten_upd(s, t);
+    double over = x->gpus + gp - x->quota;
     if (over < 0)
         over = 0;
     if (over > gp)
@@ -567,17 +563,15 @@ static int strict_ok(const struct fair *s, int t, int g)
  * is not set aside and strict_ok(); in the owner list when within(). */
 static void gfix(struct fair *s, int t, int g)
 {
-    struct ten *x = &s->t[t];
+    struct ten *x = ten_upd(s, t);
     int ne = gs_jgroup_size(&s->gs.g[g]) > 0;
     if (ne != (s->nepos[g] >= 0)) {
         if (ne) {
-            if (x->nne == x->capne)
-                x->ne = gs_grow(x->ne, &x->capne, x->nne + 1, sizeof *x->ne);
-            s->nepos[g] = (int)x->nne;
-            x->ne[x->nne++] = g;
+            s->nepos[g] = (int)gs_lvec_n(&x->ne);
+            gs_lvec_push_int(&x->ne, g);
         } else {
-            int last = x->ne[--x->nne];
-            x->ne[s->nepos[g]] = last;
+            int last = *(int *)gs_lvec_upd(&x->ne, gs_lvec_n(&x->ne) - 1);
+            gs_lvec_del(&x->ne, s->nepos[g]);
             s->nepos[last] = s->nepos[g];
             s->nepos[g] = -1;
         }
@@ -585,7 +579,7 @@ static void gfix(struct fair *s, int t, int g)
     int in = ne && !s->gs.g[g].mark && strict_ok(s, t, g);
     if (in != (s->gs.g[g].pos >= 0)) {
         if (in && x->nlive == 0)
-            x->key = dom_share(s, t);   /* it joins at its share */
+            x->key = dom_share(s, x);   /* it joins at its share */
         sh_put(s, g, in);
         x->nlive += in ? 1 : -1;
     }
@@ -594,22 +588,24 @@ static void gfix(struct fair *s, int t, int g)
 
 /* Tenant t's GPUs changed: its key (dominant share) follows and its live
  * groups move with it in their shapes' heaps; which of its groups are
- * live and owners is looked at again (gfix).  A tenant with no live group
- * keeps a stale key, set afresh when one of its groups comes in (gfix);
- * an empty group is in no index and stays out. */
+ * live and owners is looked at again (gfix), each read from its list
+ * (counted: the tenant's groups with a job, bounded by the shapes, not by
+ * the tenants).  A tenant with no live group keeps a stale key, set
+ * afresh when one of its groups comes in (gfix); an empty group is in no
+ * index and stays out. */
 static void ten_fix(struct fair *s, int t)
 {
-    struct ten *x = &s->t[t];
+    struct ten *x = ten_upd(s, t);
     int moved = 0;
     if (x->nlive > 0) {
-        double k = dom_share(s, t);
+        double k = dom_share(s, x);
         moved = k != x->key;
         x->key = k;
     }
-    for (long i = 0; i < x->nne; i++) {    /* gfix keeps them non-empty */
-        int g = x->ne[i];
+    for (long i = 0; i < gs_lvec_n(&x->ne); i++) {  /* gfix keeps them */
+        int g = gs_lvec_int(&x->ne, i);
         if (moved && s->gs.g[g].pos >= 0) {
-            struct shape *p = &s->sh[s->gsh[g]];
+            struct shape *p = shape_upd(s, g);
             sh_up(s, p, s->gs.g[g].pos);
             sh_down(s, p, s->gs.g[g].pos);
         }
@@ -675,7 +671,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
                  const struct gs_range *r, int nr)
 {
     ten_ensure(s, sim, j->tenant);
-    struct ten *x = &s->t[j->tenant];
+    struct ten *x = ten_upd(s, j->tenant);
     double g = job_gpus(j);
     double over = x->gpus + g - x->quota;
     if (over < 0)
@@ -693,8 +689,10 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     int m0 = x->margin;
     x->margin = margin_of(x);
-    if (x->margin > m0)
+    if (x->margin > m0) {
         s->rgen++;              /* more of its victims may be taken */
+        gs_fairlv_margin(&s->lx, j->tenant, m0, x->margin);
+    }
     rmiss_start(s, gs_sim_fleet(sim), j);
     j->pslot = F_RUN | (over > EPS ? F_BORROWED : 0);
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -702,9 +700,9 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pslot |= F_ONE | (long)j->alloc.one.node << 16;
     if (j->preemptible && j->alloc.n == 1 && j->need.gpus > 0) {
         int n = j->alloc.one.node;
-        int g0 = f->nodes[n].gpu0;
-        s->vic[g0 + s->nvic[n]] = j;
-        s->vkey[g0 + s->nvic[n]] = j->tenant << 8 | j->need.gpus;
+        long at = f->nodes[n].gpu0 + s->nvic[n];
+        *(struct gs_job **)gs_lvec_upd(&s->vjob, at) = j;
+        *(int *)gs_lvec_upd(&s->vkey, at) = j->tenant << 8 | j->need.gpus;
         j->pslot |= F_VIC | (long)s->nvic[n]++ << 8;
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
@@ -736,7 +734,7 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     }
     s->ver++;
     ten_ensure(s, sim, j->tenant);
-    struct ten *x = &s->t[j->tenant];
+    struct ten *x = ten_upd(s, j->tenant);
     x->gpus -= job_gpus(j);
     x->mem -= job_mem(sim, j);
     if (x->gpus < EPS)          /* no rounding residue once idle */
@@ -750,15 +748,17 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     if (j->pslot & F_VIC) {     /* swap-remove from its node's list */
         int n = (int)(j->pslot >> 16);  /* its alloc is gone by now */
         int g0 = gs_sim_fleet(sim)->nodes[n].gpu0;
-        struct gs_job **l = s->vic + g0;
         long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
         if (i != last) {
-            l[i] = l[last];
-            s->vkey[g0 + i] = s->vkey[g0 + last];
-            l[i]->pslot = (l[i]->pslot & ~0xff00L) | i << 8;
+            struct gs_job **l = gs_lvec_upd(&s->vjob, g0 + i);
+            *l = *(struct gs_job **)gs_lvec_upd(&s->vjob, g0 + last);
+            *(int *)gs_lvec_upd(&s->vkey, g0 + i) =
+                *(int *)gs_lvec_upd(&s->vkey, g0 + last);
+            (*l)->pslot = ((*l)->pslot & ~0xff00L) | i << 8;
         }
+        gs_fairlv_wit_drop(&s->lx, n);  /* it may have been j */
     }
     /* Its release moved the epoch once per node it held: a job on one
      * node is told of here, any other change leaves the index stale. */
@@ -782,7 +782,7 @@ static int is_victim(const struct fair *s, const struct gs_fleet *f,
         v->tenant == j->tenant || !(v->pslot & F_RUN) ||
         !gs_fleet_pool_eligible(f, v->alloc.pool, &j->need))
         return 0;
-    const struct ten *x = &s->t[v->tenant];
+    const struct ten *x = ten_at(s, v->tenant);
     return x->gpus - job_gpus(v) >= x->quota - EPS;
 }
 
@@ -797,7 +797,8 @@ static int victim_cmp(const void *a, const void *b, void *arg)
         return x->need.gpus > y->need.gpus ? -1 : 1;
     if (x->started != y->started)
         return x->started > y->started ? -1 : 1;
-    double dx = dom_share(s, x->tenant), dy = dom_share(s, y->tenant);
+    double dx = dom_share(s, ten_at(s, x->tenant));
+    double dy = dom_share(s, ten_at(s, y->tenant));
     if (dx != dy)
         return dx > dy ? -1 : 1;
     return x->rec < y->rec ? -1 : x->rec > y->rec;
@@ -829,28 +830,43 @@ static int max_loss(struct fair *s, int t, int o)
     if (t == o)
         return 0;
     if (s->maxg_at[t] != s->nrecl) {
-        s->maxg[t] = s->t[t].margin;
+        s->maxg[t] = ten_at(s, t)->margin;
         s->maxg_at[t] = s->nrecl;
     }
     return s->maxg[t];
 }
 
-/* What node n could give back to an owner of tenant o: its victims whose
- * tenant can lose them, on a pool the owner may use (s->pe).  The search
- * comes before any preemption, so a tenant's margin now is max_loss's. */
-static int node_reclaimable(struct fair *s, const struct gs_fleet *f, int n,
-                            int o)
+/* Can node n give back def GPUs to an owner of tenant o: do its victims
+ * whose tenant can lose them (max_loss: each tenant read once a search),
+ * on a pool the owner may use (s->pe), hold def GPUs?  The search comes
+ * before any preemption, so a tenant's margin now is max_loss's.  When n's
+ * witness (wit) still cannot be lost and the rest of its victims' GPUs
+ * fall short of def, the answer is no without reading them; when n falls
+ * short, its largest victim that cannot be lost becomes its witness. */
+static int node_clears(struct fair *s, const struct gs_fleet *f, int n,
+                       int o, int def)
 {
     if (!s->pe[f->nodes[n].pool])
         return 0;
-    const int *k = s->vkey + f->nodes[n].gpu0;
-    int r = 0;
+    int w = gs_fairlv_wit(&s->lx, n);
+    if (w >= 0 && s->node_rv[n] - (w & 0xff) < def)
+        return 0;
+    int g0 = f->nodes[n].gpu0, r = 0, gap = 0, wg = 0;
+    int k1 = -1;
     for (int i = 0; i < s->nvic[n]; i++) {
-        int t = k[i] >> 8, g = k[i] & 0xff;
-        if (t != o && g <= s->t[t].margin)
+        int k = gs_lvec_int(&s->vkey, g0 + i);
+        int g = k & 0xff, m = max_loss(s, k >> 8, o);
+        if (g <= m)
             r += g;
+        else if (g - m > gap || (g - m == gap && g > wg)) {
+            gap = g - m;        /* the one least soon lost */
+            wg = g;
+            k1 = k;
+        }
     }
-    return r;
+    if (r < def && w < 0)
+        gs_fairlv_wit_set(&s->lx, n, k1);
+    return r >= def;
 }
 
 /* Preempt victims on node best (those max_loss and s->pe allow) until it
@@ -861,10 +877,11 @@ static void evict(struct fair *s, struct gs_sim *sim,
 {
     long nv = 0;
     const struct gs_node *nd = &f->nodes[best];
-    struct gs_job *const *l = s->vic + nd->gpu0;
-    for (int i = 0; i < s->nvic[best]; i++)
-        if (l[i]->need.gpus <= max_loss(s, l[i]->tenant, j->tenant))
-            s->vict[nv++] = l[i];
+    for (int i = 0; i < s->nvic[best]; i++) {
+        struct gs_job *v = gs_lvec_job(&s->vjob, nd->gpu0 + i);
+        if (v->need.gpus <= max_loss(s, v->tenant, j->tenant))
+            s->vict[nv++] = v;
+    }
     qsort_r(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp, s);
     /* Largest victims that do not overshoot the deficit ... */
     for (long i = 0; i < nv && nd->nfull < need; i++) {
@@ -889,36 +906,36 @@ static void evict(struct fair *s, struct gs_sim *sim,
  * of the pools j may use with room for need, the one that needs the fewest
  * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
  * give back, ties to the lower index; -1 if none.  The nodes with victims
- * are read by their fully free GPUs, most first (lv; lvf when need is the
- * whole node: none other can be cleared), each level in index order, and
+ * are read by their fully free GPUs, most first (lv; when need is the
+ * whole node lvu, those whose free and victim GPUs fill it -- none other
+ * can be cleared -- and that no witness rules out), each level in index
+ * order, and
  * a pool's walk ends at its first node that can be cleared: the rest need
  * as many GPUs freed or more. */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int best = -1, best_def = 1 << 30;
-    long looked = 0;
     lv_sync(s, sim);
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
             continue;
-        const struct gs_bitidx *ix = need == pl->s.gpn ? s->lvf : s->lv;
+        const struct gs_bitidx *ix = need == pl->s.gpn ? s->lx.lvu
+                                                       : s->lx.lv;
         int end = pl->node0 + pl->s.nodes;
         for (int v = need - 1; v >= 0 && need - v < best_def; v--)
             for (int n = gs_bitidx_next(&ix[v], pl->node0); n >= 0 && n < end;
                  n = gs_bitidx_next(&ix[v], n + 1)) {
-                looked++;
                 int def = need - f->nodes[n].nfull;
                 GS_ASSERT(def == need - v);
-                if (s->node_rv[n] < def || node_reclaimable(s, f, n, o) < def)
+                if (s->node_rv[n] < def || !node_clears(s, f, n, o, def))
                     continue;
                 best = n;
                 best_def = def;
                 break;
             }
     }
-    gs_sim_examine(sim, looked);
     return best;
 }
 
@@ -946,7 +963,6 @@ static int rmiss_known(struct fair *s, struct gs_sim *sim, int need)
     if (!m->valid || m->rgen != s->rgen || m->ep != gs_sim_epoch(sim) ||
         memcmp(s->rm_pe + (size_t)need * np, s->pe, np) != 0)
         return 0;
-    gs_sim_examine(sim, 1);
     return 1;
 }
 
@@ -984,7 +1000,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     /* A victim's tenant is a lender (at least one GPU above its guarantee,
      * with victims): none but j's own, and no node can be cleared. */
     int best = -1;
-    if (s->nlender - s->t[j->tenant].lender > 0) {
+    if (s->nlender - ten_at(s, j->tenant)->lender > 0) {
         for (int p = 0; p < f->npools; p++)
             s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
         if (!rmiss_known(s, sim, need)) {
@@ -1015,10 +1031,8 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     long n0 = s->shp.n;
     int k = gs_jgroups_of(&s->shp, j);
     if (k == n0) {
-        s->sh = gs_grow(s->sh, &s->capsh, k + 1, sizeof *s->sh);
-        s->sh[k] = (struct shape){ .cpu = j->need.cpu_milli,
-                                   .mib = j->need.mem_mib,
-                                   .dev = j->need.dev_gb };
+        struct shape *p = gs_lvec_push(&s->sh);
+        gs_lvec_init(&p->h, s->sim, sizeof(int));
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
@@ -1035,19 +1049,17 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
  * jobs miss again)? */
 static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
 {
-    const struct shape *p = &s->sh[s->gsh[g]];
-    return p->miss != 0 && !p->mixed && gs_sim_misses_repeat(sim) &&
+    const struct shape *p = shape_upd(s, g);
+    return p->miss != 0 && gs_sim_misses_repeat(sim) &&
            p->miss == 1 + gs_sim_watch_epoch(sim, s->fw);
 }
 
 /* A placement for group g's first job missed: so does every job of its
- * shape until capacity comes back (when misses repeat and its jobs ask
- * alike). */
+ * shape until capacity comes back (when misses repeat). */
 static void missed(struct fair *s, struct gs_sim *sim, int g)
 {
-    struct shape *p = &s->sh[s->gsh[g]];
-    if (!p->mixed && gs_sim_misses_repeat(sim))
-        p->miss = 1 + gs_sim_watch_epoch(sim, s->fw);
+    if (gs_sim_misses_repeat(sim))
+        shape_upd(s, g)->miss = 1 + gs_sim_watch_epoch(sim, s->fw);
 }
 
 /* Window members are indexed in groups by tenant and shape. */
@@ -1056,20 +1068,10 @@ static void win_add(void *ctx, struct gs_job *j)
     struct fair *s = ctx;
     s->wchg++;
     ten_ensure(s, s->sim, j->tenant);
-    struct ten *x = &s->t[j->tenant];
     int n0 = s->gs.n;
     int g = gs_jgroups_of(&s->gs, j);
-    if (g == n0) {          /* new: list it under its tenant and shape */
-        if (x->ngrp == x->capgrp)
-            x->grp = gs_grow(x->grp, &x->capgrp, x->ngrp + 1,
-                             sizeof *x->grp);
-        x->grp[x->ngrp++] = g;
+    if (g == n0)            /* new: give it its shape */
         shape_of(s, g, j);
-    }
-    struct shape *p = &s->sh[s->gsh[g]];
-    if (j->need.cpu_milli != p->cpu || j->need.mem_mib != p->mib ||
-        j->need.dev_gb != p->dev)
-        p->mixed = 1;
     gs_jgroup_add(&s->gs, g, j);
     j->pslot = F_WIN | (long)g << 8;
     gfix(s, j->tenant, g);
@@ -1091,10 +1093,7 @@ static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
     struct fair *s = state;
     j->pslot = 0;
     if (s->in_pass) {                   /* a victim: after the pass */
-        if (s->nlate == s->caplate)
-            s->late = gs_grow(s->late, &s->caplate, s->nlate + 1,
-                              sizeof *s->late);
-        s->late[s->nlate++] = j;
+        gs_lvec_push_job(&s->late, j);
         return;
     }
     gs_jwin_arrive(&s->win, j);
@@ -1125,8 +1124,9 @@ static int fleet_full(const struct gs_fleet *f)
 static int collect(struct gs_hnode *n, void *arg)
 {
     struct fair *s = arg;
-    s->cand[s->ncand++] = (struct gs_job *)((char *)n -
-                                            offsetof(struct gs_job, pnode));
+    gs_lvec_push_job(&s->cand, (struct gs_job *)((char *)n -
+                                                 offsetof(struct gs_job,
+                                                          pnode)));
     return 0;
 }
 
@@ -1154,35 +1154,44 @@ static int om_before(const struct fair *s, int a, int b)
                        gs_jgroup_head(&s->gs.g[b]));
 }
 
-static void om_push(struct fair *s, int g)
+/* om's slot i, in its upkeep (the comparisons read the groups' first
+ * jobs, counted). */
+static int *om_slot(const struct fair *s, long i)
 {
-    if (s->nom == s->capom)
-        s->om = gs_grow(s->om, &s->capom, s->nom + 1, sizeof *s->om);
-    long i = s->nom++;
-    while (i > 0 && om_before(s, g, s->om[(i - 1) / 2])) {
-        s->om[i] = s->om[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->om[i] = g;
+    return gs_lvec_upd(&s->om, i);
 }
 
+static void om_push(struct fair *s, int g)
+{
+    long i = gs_lvec_n(&s->om);
+    gs_lvec_push(&s->om);
+    while (i > 0 && om_before(s, g, *om_slot(s, (i - 1) / 2))) {
+        *om_slot(s, i) = *om_slot(s, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    *om_slot(s, i) = g;
+}
+
+/* The group of the first job in pass order, taken out of om (read:
+ * counted). */
 static int om_pop(struct fair *s)
 {
-    int top = s->om[0], last = s->om[--s->nom];
-    long i = 0, n = s->nom;
+    long n = gs_lvec_n(&s->om) - 1, i = 0;
+    int top = gs_lvec_int(&s->om, 0), last = *om_slot(s, n);
+    gs_lvec_setn(&s->om, n);
     for (;;) {
         long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && om_before(s, s->om[c + 1], s->om[c]))
+        if (c + 1 < n && om_before(s, *om_slot(s, c + 1), *om_slot(s, c)))
             c++;
-        if (!om_before(s, s->om[c], last))
+        if (!om_before(s, *om_slot(s, c), last))
             break;
-        s->om[i] = s->om[c];
+        *om_slot(s, i) = *om_slot(s, c);
         i = c;
     }
     if (n > 0)
-        s->om[i] = last;
+        *om_slot(s, i) = last;
     return top;
 }
 
@@ -1191,9 +1200,7 @@ static void hold(struct fair *s, int g, struct gs_job *j)
 {
     gs_jgroup_remove(&s->gs.g[g], j);
     gfix(s, j->tenant, g);
-    if (s->noh == s->capoh)
-        s->oh = gs_grow(s->oh, &s->capoh, s->noh + 1, sizeof *s->oh);
-    s->oh[s->noh++] = j;
+    gs_lvec_push_job(&s->oh, j);
 }
 
 /* Something changed at job cur: the groups set aside come back, past
@@ -1202,10 +1209,11 @@ static void revive(struct fair *s, const struct gs_job *cur)
 {
     long keep = 0;
     int quiet = !s->reclaim || s->nlender == 0;
-    for (long i = 0; i < s->nod; i++) {
-        int g = s->od[i];
+    for (long i = 0; i < gs_lvec_n(&s->od); i++) {
+        int g = gs_lvec_int(&s->od, i);
         if (quiet && shape_missed(s, s->sim, g)) {
-            s->od[keep++] = g;          /* would change nothing yet */
+            *(int *)gs_lvec_upd(&s->od, keep++) = g;   /* would change
+                                                          nothing yet */
             continue;
         }
         struct gs_job *h;
@@ -1215,7 +1223,7 @@ static void revive(struct fair *s, const struct gs_job *cur)
         if (h != NULL)
             om_push(s, g);
     }
-    s->nod = keep;
+    gs_lvec_setn(&s->od, keep);
 }
 
 /* One owner: what owners() does with j; 1 if it changed anything. */
@@ -1223,8 +1231,7 @@ static int owner_try(struct fair *s, struct gs_sim *sim,
                      const struct gs_fleet *f, struct gs_job *j)
 {
     uint64_t v = s->ver;
-    const struct ten *x = &s->t[j->tenant];
-    gs_sim_examine(sim, 1);
+    const struct ten *x = ten_at(s, j->tenant);
     if (x->gpus + job_gpus(j) > x->quota + EPS)
         return 0;
     if (!fleet_full(f)) {
@@ -1242,23 +1249,21 @@ static int owner_try(struct fair *s, struct gs_sim *sim,
 static void owners_merge(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    s->nom = s->nod = s->noh = 0;
+    gs_lvec_setn(&s->om, 0);
+    gs_lvec_setn(&s->od, 0);
+    gs_lvec_setn(&s->oh, 0);
     /* An owner whose shape missed since capacity last came back misses
      * again, and with no reclaim to try it changes nothing: its group
      * waits set aside until something changes. */
     int quiet = !s->reclaim || s->nlender == 0;
-    for (long i = 0; i < s->nol; i++) {
-        int g = s->ol[i];
-        if (quiet && shape_missed(s, sim, g)) {
-            if (s->nod == s->capod)
-                s->od = gs_grow(s->od, &s->capod, s->nod + 1, sizeof *s->od);
-            s->od[s->nod++] = g;
-        } else {
+    for (long i = 0; i < gs_lvec_n(&s->ol); i++) {
+        int g = gs_lvec_int(&s->ol, i);
+        if (quiet && shape_missed(s, sim, g))
+            gs_lvec_push_int(&s->od, g);
+        else
             om_push(s, g);
-        }
     }
-    gs_sim_examine(sim, s->nol);
-    while (s->nom > 0) {
+    while (gs_lvec_n(&s->om) > 0) {
         int g = om_pop(s);
         struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
         /* Its shape missed earlier in this pass (or since capacity came
@@ -1270,9 +1275,7 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
             /* set aside with j still its first job: revive() takes j (and
              * whatever else came before the job that changed something)
              * out of it, as passed over, before the group comes back */
-            if (s->nod == s->capod)
-                s->od = gs_grow(s->od, &s->capod, s->nod + 1, sizeof *s->od);
-            s->od[s->nod++] = g;
+            gs_lvec_push_int(&s->od, g);
             continue;
         }
         if (gs_jgroup_head(&s->gs.g[g]) == j)      /* still waiting */
@@ -1282,13 +1285,13 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
             om_push(s, g);
     }
     /* back into their groups, in the order they came out */
-    for (long i = 0; i < s->noh; i++) {
-        struct gs_job *j = s->oh[i];
+    for (long i = 0; i < gs_lvec_n(&s->oh); i++) {
+        struct gs_job *j = gs_lvec_job(&s->oh, i);
         int g = (int)(j->pslot >> 8);
         gs_jgroup_add(&s->gs, g, j);
         gfix(s, j->tenant, g);
     }
-    s->noh = 0;
+    gs_lvec_setn(&s->oh, 0);
 }
 
 /* 1. Owners: the window's jobs within their tenant's guarantee, in pass
@@ -1307,25 +1310,18 @@ static void owners(struct fair *s, struct gs_sim *sim)
         owners_merge(s, sim);
         return;
     }
-    long n = 0;
-    for (long i = 0; i < s->nol; i++)
-        n += (long)gs_jgroup_size(&s->gs.g[s->ol[i]]);
+    gs_lvec_setn(&s->cand, 0);
+    for (long i = 0; i < gs_lvec_n(&s->ol); i++)
+        GS_OOM_IF(gs_lheap_walk(&s->gs.g[gs_lvec_int(&s->ol, i)].q, collect,
+                                s) < 0);
+    long n = gs_lvec_n(&s->cand);
     if (n == 0)
         return;
-    if (n > s->capcand) {
-        free(s->cand);
-        s->cand = malloc((size_t)n * sizeof *s->cand);
-        GS_OOM_IF(s->cand == NULL);
-        s->capcand = n;
-    }
-    s->ncand = 0;
-    for (long i = 0; i < s->nol; i++)
-        GS_OOM_IF(gs_lheap_walk(&s->gs.g[s->ol[i]].q, collect, s) < 0);
-    gs_sim_examine(sim, s->ncand);
-    qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
-    for (long i = 0; i < s->ncand; i++) {
-        struct gs_job *j = s->cand[i];
-        const struct ten *x = &s->t[j->tenant];
+    qsort(gs_lvec_upd(&s->cand, 0), (size_t)n, sizeof(struct gs_job *),
+          cand_cmp);
+    for (long i = 0; i < n; i++) {
+        struct gs_job *j = gs_lvec_job(&s->cand, i);
+        const struct ten *x = ten_at(s, j->tenant);
         if (x->gpus + job_gpus(j) > x->quota + EPS)
             continue;
         if (!fleet_full(f) && start(s, sim, j, NULL, 0) == 0)
@@ -1341,52 +1337,52 @@ static void owners(struct fair *s, struct gs_sim *sim)
 static int next_group(struct fair *s, struct gs_sim *sim, int whole)
 {
     uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
-    int best = -1;
-    long looked = 0;
-    for (long k = 0; k < s->shp.n; k++) {
-        const struct shape *p = &s->sh[k];
-        if (p->n == 0 || (whole && !p->mixed && p->miss == ep))
+    int best = -1, bt = -1;
+    double bkey = 0;
+    for (long k = 0; k < gs_lvec_n(&s->sh); k++) {
+        const struct shape *p = gs_lvec_at(&s->sh, k);
+        if (gs_lvec_n(&p->h) == 0 || (whole && p->miss == ep))
             continue;
-        looked++;
-        int g = p->h[0];
-        if (best < 0) {
+        int g = gs_lvec_int(&p->h, 0);
+        int t = s->gs.g[g].tenant;
+        double key = ten_at(s, t)->key;
+        if (best < 0 ||
+            (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
+                                   gs_jgroup_head(&s->gs.g[best]))
+                     : key_before(key, t, bkey, bt))) {
             best = g;
-            continue;
+            bt = t;
+            bkey = key;
         }
-        int t = s->gs.g[g].tenant, bt = s->gs.g[best].tenant;
-        if (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
-                                  gs_jgroup_head(&s->gs.g[best]))
-                    : sh_before(s, g, best))
-            best = g;
     }
-    gs_sim_examine(sim, looked);
     return best;
 }
 
 /* Set group g aside for the rest of the pass. */
-static void set_aside(struct fair *s, int g, int *ndead)
+static void set_aside(struct fair *s, int g)
 {
     s->gs.g[g].mark = 1;
-    s->dead[(*ndead)++] = g;
+    gs_lvec_push_int(&s->dead, g);
     gfix(s, s->gs.g[g].tenant, g);
 }
 
 /* 2. Borrowers: the rest, tenant of lowest dominant share first, each
  * tenant's jobs in pass order.  A job that does not start drops out for
  * the pass.  When misses repeat, so do all its group's later jobs
- * (capacity only shrinks here and its tenant's share only grows): the
- * group is set aside whole, and when the placement missed, so is every
- * group of its shape (missed(): they miss alike, until capacity comes
- * back -- in a later pass too).  Otherwise the job alone is put aside.
- * This is the order of a walk of the tenants by share that tries each
- * one's groups by first job: the tenants and groups it would pass over
- * are those whose jobs would not start. */
+ * (capacity only shrinks here and its tenant's share only grows): a
+ * group refused by the strict rule is set aside whole, and when the
+ * placement missed, every group of its shape is left out (missed(): they
+ * miss alike, until capacity comes back -- in a later pass too).
+ * Otherwise the job alone is put aside.  This is the order of a walk of
+ * the tenants by share that tries each one's groups by first job: the
+ * tenants and groups it would pass over are those whose jobs would not
+ * start. */
 static void borrowers(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int whole = gs_sim_misses_repeat(sim);
-    long nout = 0;
-    int ndead = 0;
+    gs_lvec_setn(&s->dead, 0);
+    gs_lvec_setn(&s->cand, 0);
     while (!fleet_full(f)) {
         int g = next_group(s, sim, whole);
         if (g < 0)
@@ -1402,22 +1398,23 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
         if (whole) {
             if (rc == -1)
                 missed(s, sim, g);
-            if (rc != -1 || s->sh[s->gsh[g]].mixed)
-                set_aside(s, g, &ndead);
+            else
+                set_aside(s, g);
         } else {
             gs_jgroup_remove(&s->gs.g[g], j);
             gfix(s, s->gs.g[g].tenant, g);
-            s->cand[nout++] = j;
+            gs_lvec_push_job(&s->cand, j);
         }
     }
-    for (int i = 0; i < ndead; i++) {
-        int g = s->dead[i];
+    for (long i = 0; i < gs_lvec_n(&s->dead); i++) {
+        int g = gs_lvec_int(&s->dead, i);
         s->gs.g[g].mark = 0;
         gfix(s, s->gs.g[g].tenant, g);
     }
-    for (long i = 0; i < nout; i++) {
-        int g = (int)(s->cand[i]->pslot >> 8);
-        gs_jgroup_add(&s->gs, g, s->cand[i]);
+    for (long i = 0; i < gs_lvec_n(&s->cand); i++) {
+        struct gs_job *j = gs_lvec_job(&s->cand, i);
+        int g = (int)(j->pslot >> 8);
+        gs_jgroup_add(&s->gs, g, j);
         gfix(s, s->gs.g[g].tenant, g);
     }
 }
@@ -1429,30 +1426,16 @@ static void fair_schedule(void *state, struct gs_sim *sim)
     if (s->idle && s->ver == s->idle_ver && s->wchg == s->idle_wchg &&
         gs_sim_watch_epoch(sim, s->fw) == s->idle_ep)
         return;                 /* the state the last pass left alone */
-    gs_sim_examine(sim, 1);
     s->in_pass = 1;
     uint64_t v0 = ++s->ver;             /* reclaim misses are per pass */
     owners(s, sim);
-    /* sizes for borrowers(): an entry per group, and the window's jobs
-     * put aside */
-    if (s->capdead < s->gs.n) {
-        free(s->dead);
-        s->capdead = s->gs.n;
-        s->dead = malloc((size_t)s->capdead * sizeof *s->dead);
-        GS_OOM_IF(s->dead == NULL);
-    }
-    if (s->capcand < s->win.n) {
-        free(s->cand);
-        s->cand = malloc((size_t)s->win.n * sizeof *s->cand);
-        GS_OOM_IF(s->cand == NULL);
-        s->capcand = s->win.n;
-    }
     borrowers(s, sim);
     s->in_pass = 0;
-    s->idle = s->ver == v0 && s->nlate == 0 && gs_sim_misses_repeat(sim);
-    for (long i = 0; i < s->nlate; i++)
-        gs_jwin_arrive(&s->win, s->late[i]);
-    s->nlate = 0;
+    long nlate = gs_lvec_n(&s->late);
+    s->idle = s->ver == v0 && nlate == 0 && gs_sim_misses_repeat(sim);
+    for (long i = 0; i < nlate; i++)
+        gs_jwin_arrive(&s->win, gs_lvec_job(&s->late, i));
+    gs_lvec_setn(&s->late, 0);
     s->idle_ver = s->ver;
     s->idle_wchg = s->wchg;
     s->idle_ep = gs_sim_watch_epoch(sim, s->fw);

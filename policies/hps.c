@@ -74,13 +74,13 @@
  * Keeping the order incrementally.  The score changes with time only
  * through aging, and among jobs in the rising stage by the same amount
  * (w_aging * now / aging_scale).  So jobs are kept in heaps: per need class
- * (GPUs, memory, models, MIG profile, sharing terms -- jobs of one class
- * fit exactly where the others do), one heap per aging stage -- fresh
- * (key: the fixed part of the score), rising (fixed part - w_aging *
- * (arrival + aging_after) / aging_scale) and past the ramp (fixed part,
- * or + w_aging under "cap") -- a timer heap that moves each job on when
- * its wait passes a stage's end, and the jobs past the ramp in a heap by
- * arrival.  F is the same for a whole class and is read from the pools'
+ * (GPUs, memory, models, MIG profile, sharing terms, host asks and tier --
+ * jobs of one class fit exactly where the others do; needtab.h), one heap
+ * per aging stage -- fresh (key: the fixed part of the score), rising
+ * (fixed part - w_aging * (arrival + aging_after) / aging_scale) and past
+ * the ramp (fixed part, or + w_aging under "cap") -- a timer heap that
+ * moves each job on when its wait passes a stage's end, and the jobs past
+ * the ramp in a heap by arrival.  F is the same for a whole class and is read from the pools'
  * free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly takes the
  * class whose best job scores highest and tries it; a class whose best job
  * does not fit is passed over for the rest of the pass (its other jobs
@@ -250,11 +250,12 @@ static void hps_free(void *state)
     free(s);
 }
 
-/* The class of need, made if new; -1 when out of memory. */
+/* The class of j's need and tier, made if new; -1 when out of memory. */
 static int class_of(struct hps *s, const struct gs_fleet *f,
-                    const struct gs_need *n)
+                    const struct gs_job *j)
 {
-    int made, ci = gs_needtab_of(&s->t, n, &made);
+    const struct gs_need *n = &j->need;
+    int made, ci = gs_needtab_of(&s->t, n, j->s.tier, &made);
     if (ci < 0 || !made)
         return ci;
     struct cls *c = cls_at(s, ci);
@@ -366,7 +367,7 @@ static void hps_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
 {
     struct hps *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    int ci = class_of(s, f, &j->need);
+    int ci = class_of(s, f, j);
     GS_ASSERT(ci >= 0);
     struct wait *w = wait_new(s);
     w->j = j;

@@ -86,12 +86,7 @@ static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
     return g->prio == j->prio && g->tier == j->s.tier &&
            g->preemptible == j->preemptible &&
            g->tenant == (gs->by_tenant ? j->tenant : -1) &&
-           a->gpus == b->gpus && a->milli == b->milli &&
-           a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
-           a->tolerates == b->tolerates &&
-           a->guar == b->guar && a->burst == b->burst &&
-           a->cpu_milli == b->cpu_milli && a->mem_mib == b->mem_mib &&
-           a->dev_gb == b->dev_gb &&
+           gs_need_same_asks(a, b) &&
            (b->profile ? strcmp(g->prof, b->profile) == 0
                        : g->prof[0] == '\0');
 }

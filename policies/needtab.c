@@ -28,21 +28,19 @@ void gs_needtab_free(struct gs_needtab *t)
     t->n = t->cap = 0;
 }
 
-static int same(const struct gs_needkey *k, const struct gs_need *n)
+static int same(const struct gs_needkey *k, const struct gs_need *n,
+                int tier)
 {
-    return k->need.gpus == n->gpus && k->need.milli == n->milli &&
-           k->need.mem_gb == n->mem_gb && k->need.allowed == n->allowed &&
-           k->need.tolerates == n->tolerates &&
-           k->need.guar == n->guar && k->need.burst == n->burst &&
+    return k->tier == tier && gs_need_same_asks(&k->need, n) &&
            strcmp(k->profile, n->profile ? n->profile : "") == 0;
 }
 
 int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
-                  int *made)
+                  int tier, int *made)
 {
     *made = 0;
     for (int i = 0; i < t->n; i++)
-        if (same(t->e[i], need))
+        if (same(t->e[i], need, tier))
             return i;
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 8;
@@ -61,6 +59,7 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
     if (k == NULL)
         return GS_ENOMEM;
     k->need = *need;
+    k->tier = tier;
     if (need->profile)
         snprintf(k->profile, sizeof k->profile, "%s", need->profile);
     k->need.profile = need->profile ? k->profile : NULL;

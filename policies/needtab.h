@@ -12,8 +12,9 @@
  * a "live" list of the entries the policy marks as having waiting jobs,
  * with O(1) insertion and removal, kept in a counted vector (look.h): a
  * pass reads it through gs_needtab_live_at, and each entry it reads is
- * counted in policy_work.  Host CPU and memory are not part of a
- * need here: jobs differing only in them share an entry, as before. */
+ * counted in policy_work.  A key without the host asks or the tier would
+ * pass a job asking less of the host (or of a tier allowed on spot) over
+ * with its need's best (tests/test_resources.c checks both). */
 #ifndef GS_NEEDTAB_H
 #define GS_NEEDTAB_H
 
@@ -27,6 +28,7 @@
 /* The first member of every entry. */
 struct gs_needkey {
     struct gs_need need;        /* need.profile points at profile, or NULL */
+    int tier;
     char profile[GS_MIG_PROFILE_NAME];
 };
 
@@ -45,11 +47,11 @@ void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size);
  * NULL-safe. */
 void gs_needtab_free(struct gs_needtab *t);
 
-/* The index of need's entry; a new one (zeroed, its key set, not live) if
- * none matches, with *made set to 1 (else 0).  GS_ENOMEM when out of
- * memory. */
+/* The index of the entry of need and tier (a job's need and s.tier); a
+ * new one (zeroed, its key set, not live) if none matches, with *made set
+ * to 1 (else 0).  GS_ENOMEM when out of memory. */
 int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
-                  int *made);
+                  int tier, int *made);
 
 static inline void *gs_needtab_at(const struct gs_needtab *t, int i)
 {

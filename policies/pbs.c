@@ -32,8 +32,11 @@
  * shadow time walks only as many as it needs (gs_lheap_walk); the kinds are
  * found by a hash of (tenant, tier, GPUs).  A pass looks at most `depth`
  * waiting jobs beyond the head, and stops when no GPU is free; jobs that no
- * node has room for are passed over on a look at the pools' free-GPU masks,
- * without a placement search. */
+ * node has room for -- the head included -- are passed over on a look at
+ * the pools' free-GPU masks, without a placement search, and that look
+ * (the most GPUs free on one node) is taken once and again only after a
+ * start, not for every job.  Under gang spreading a job of several GPUs is
+ * always tried: the core may place its GPUs on several nodes. */
 #include "policy.h"
 #include "resv.h"
 #include "../sim/core/sim.h"
@@ -258,13 +261,51 @@ static void started(struct pbs *s, struct gs_job *j, gs_time end)
     s->started++;
 }
 
-/* 0 if no node of any pool the job may use has as many fully free GPUs as
- * it wants on one node (whole-GPU jobs; others are always tried): a look
- * at each pool's free-GPU mask (fleet.h), no placement search. */
-static int could_fit(const struct gs_fleet *f, const struct gs_job *j)
+/* What a look-ahead reads of the fleet, worked out again only after a
+ * start (nothing else changes the fleet during a pass): the most GPUs
+ * fully free on one open node of any pool (SHARED when some pool shares
+ * GPUs: the placer judges those), and the fewest GPUs a node of a pool
+ * with GPUs has. */
+#define SHARED 64
+struct look {
+    int most, mingpn;
+    int spread;                 /* gangs spread over nodes (sim.c) */
+};
+
+static void look_at(struct gs_sim *sim, struct look *l)
 {
-    if (j->need.gpus <= 0 || j->need.profile)
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    l->spread = gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD;
+    l->most = 0;
+    l->mingpn = 0;
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        int top = pl->fmask[1] ? 63 - __builtin_clzll(pl->fmask[1]) : 0;
+        if (pl->mig || pl->unit || pl->rmax)
+            l->most = SHARED;
+        else if (top > l->most)
+            l->most = top;
+        if (pl->s.gpn > 0 && (l->mingpn == 0 || pl->s.gpn < l->mingpn))
+            l->mingpn = pl->s.gpn;
+    }
+}
+
+/* 0 if no node of any pool the job may use has as many fully free GPUs as
+ * it wants on one node (whole-GPU jobs; others are always tried, and so
+ * are jobs of several GPUs when gangs are spread: the core may place
+ * their GPUs on several nodes): a look at each pool's free-GPU mask
+ * (fleet.h), no placement search; at once when it wants more than any
+ * node has free (a pool of gpn GPUs a node asks min(gpus, gpn) of one
+ * node). */
+static int could_fit(const struct gs_fleet *f, const struct gs_job *j,
+                     const struct look *l)
+{
+    if (j->need.gpus <= 0 || j->need.profile ||
+        (l->spread && j->need.gpus > 1))
         return 1;
+    if (l->most < SHARED &&
+        (j->need.gpus < l->mingpn ? j->need.gpus : l->mingpn) > l->most)
+        return 0;
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (pl->mig || pl->unit || pl->rmax)
@@ -279,14 +320,9 @@ static int could_fit(const struct gs_fleet *f, const struct gs_job *j)
 
 /* 1 if some GPU could still take a job: a node with a fully free GPU, or
  * any shared pool (the placer judges those). */
-static int room(const struct gs_fleet *f)
+static int room(const struct look *l)
 {
-    for (int p = 0; p < f->npools; p++) {
-        const struct gs_pool *pl = &f->pools[p];
-        if (pl->mig || pl->unit || pl->rmax || (pl->fmask[1] >> 1) != 0)
-            return 1;
-    }
-    return 0;
+    return l->most > 0;
 }
 
 /* The pools need may use, into out; their count. */
@@ -311,12 +347,14 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
     gs_time now = gs_sim_now(sim);
     long looked = 0;
     struct gs_job *j;
+    struct look l;
+    look_at(sim, &l);
     for (const struct gs_job *at = h;
          looked < s->depth && (j = gs_sim_pending_next(sim, at)) != NULL;
          looked++, at = j) {
-        if (!room(f))
+        if (!room(&l))
             break;
-        if (!could_fit(f, j))
+        if (!could_fit(f, j, &l))
             continue;
         gs_time p = predict(j);
         int rc;
@@ -333,8 +371,10 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
                 (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
                 gs_resv_took(&s->rv, j->need.gpus);
         }
-        if (rc == 0)
+        if (rc == 0) {
             started(s, j, now + p);
+            look_at(sim, &l);
+        }
     }
 }
 
@@ -370,12 +410,15 @@ static void pass(struct pbs *s, struct gs_sim *sim)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     gs_time now = gs_sim_now(sim);
     struct gs_job *j = gs_sim_pending_head(sim);
+    struct look l;
+    look_at(sim, &l);
     /* arrival order while jobs fit (a job started keeps its successor:
-     * sim.h) */
+     * sim.h); a job no node has room for misses without a search */
     for (; j; j = gs_sim_pending_next(sim, j)) {
-        if (gs_sim_try_start(sim, j, NULL, 0) < 0)
+        if (!could_fit(f, j, &l) || gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
         started(s, j, now + predict(j));
+        look_at(sim, &l);
     }
     if (j == NULL || f->used_milli >= f->gpus_up * 1000)
         return;
@@ -402,16 +445,17 @@ static void pass(struct pbs *s, struct gs_sim *sim)
     for (const struct gs_job *at = h;
          looked < s->depth && (j = gs_sim_pending_next(sim, at)) != NULL;
          looked++, at = j) {
-        if (!room(f))
+        if (!room(&l))
             break;
         gs_time p = predict(j);
         int ends_first = now + p <= w.t;
         double g = gpus_of(j);
         if (!ends_first && g > extra + 1e-9)
             continue;
-        if (!could_fit(f, j) || gs_sim_try_start(sim, j, NULL, 0) < 0)
+        if (!could_fit(f, j, &l) || gs_sim_try_start(sim, j, NULL, 0) < 0)
             continue;
         started(s, j, now + p);
+        look_at(sim, &l);
         if (!ends_first && gs_fleet_pool_eligible(f, j->alloc.pool,
                                                   &h->need))
             extra -= g;

@@ -36,7 +36,10 @@
  *     runtime feature, size, priority, tenant -- copied into a compact
  *     array;
  *   - fit is a function of the need and the fleet, so it is worked out
- *     once per class and pass, not once per job; and when misses repeat
+ *     once per class and pass, not once per job -- for whole GPUs on plain
+ *     pools off the pools' free-GPU masks when no node has room (most
+ *     classes of a saturated fleet) or the job asks nothing of the host,
+ *     the placer's search only otherwise (whole_fit); and when misses repeat
  *     (gs_sim_misses_repeat) a class that fits nowhere at the start of a
  *     pass cannot start a job in it (capacity only shrinks), so its members
  *     are not scored at all -- they would only be tried and missed;
@@ -325,6 +328,30 @@ static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 
 /* --- scoring --------------------------------------------------------------- */
 
+/* Best-fit for whole GPUs on one node of a plain pool, read off the
+ * pool's free-GPU mask, which is always exact (fleet.h): no open node with
+ * k GPUs fully free, no placement (0); else, when the job asks nothing of
+ * the host, the leftover is the fewest fully free GPUs, at least k, of any
+ * open node, less k -- the search would pick a node with just that many
+ * (fleet.c find_whole) -- into *score (1).  -1 when the search must decide
+ * (shared pools, gangs, or CPU or memory asked of the host: the tightest
+ * node may lack them). */
+static int whole_fit(const struct gs_pool *pl, const struct gs_need *need,
+                     int *score)
+{
+    int k = need->gpus;
+    if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || k < 1 ||
+        k > pl->s.gpn)
+        return -1;
+    uint64_t m = pl->fmask[1] & (~0ULL << k);
+    if (m == 0)
+        return 0;
+    if (need->cpu_milli > 0 || need->mem_mib > 0)
+        return -1;
+    *score = __builtin_ctzll(m) - k;
+    return 1;
+}
+
 /* 1 - the leftover of the tightest placement now; -1 if none. */
 static double fit(struct gs_sim *sim, const struct gs_job *j)
 {
@@ -335,8 +362,9 @@ static double fit(struct gs_sim *sim, const struct gs_job *j)
         if (!gs_fleet_pool_eligible(f, p, &j->need))
             continue;
         struct gs_range r = { p, 0, f->pools[p].s.nodes };
-        int score;
-        if (gs_fleet_find(f, &r, &j->need, GS_FIT_BEST, &a, &score) < 0)
+        int score, w = whole_fit(&f->pools[p], &j->need, &score);
+        if (w == 0 || (w < 0 && gs_fleet_find(f, &r, &j->need, GS_FIT_BEST,
+                                              &a, &score) < 0))
             continue;
         double x = 1.0 - (j->need.gpus > 0
                               ? (double)score / f->pools[p].s.gpn

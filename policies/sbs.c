@@ -13,7 +13,7 @@
  *
  * Here a job's structure is what the scheduler can see of it: tenant, tier,
  * its exact request (GPUs or fraction, memory, GPU models, MIG profile,
- * sharing terms) and the octave of its estimated runtime (floor of log2 of
+ * sharing terms, host CPU and memory, least device memory) and the octave of its estimated runtime (floor of log2 of
  * minutes, so members of a group differ by less than 2x in duration).  Jobs
  * of a group have no variance in GPUs and little in duration, which is the
  * paper's similarity.  A pass repeatedly takes the best group:
@@ -32,9 +32,9 @@
  * keeps losing can wait long, which is why SBS starves more than HPS.
  *
  * Cost: members of a group sit in a heap on arrival (their pnode); groups
- * sit in a heap per need (jobs of one need fit where the others do) on
- * their rank, re-ranked when their oldest member or their size changes.  A
- * pass takes the best group over the needs (O(needs) -- a handful), and a
+ * sit in a heap per need and tier (jobs of one need and tier fit where the
+ * others do; needtab.h) on their rank, re-ranked when their oldest member
+ * or their size changes.  A pass takes the best group over the needs (O(needs) -- a handful), and a
  * need whose group's next member does not fit is passed over for the rest
  * of the pass; so a pass costs O(needs + log n) per job it starts.  A
  * job's group is found by a hash of its key, not a scan of every group
@@ -145,9 +145,9 @@ static int octave(struct gs_sim *sim, const struct gs_job *j)
     return o > 40 ? 40 : o;
 }
 
-static int need_of(struct sbs *s, const struct gs_need *n)
+static int need_of(struct sbs *s, const struct gs_job *j)
 {
-    int made, ni = gs_needtab_of(&s->t, n, &made);
+    int made, ni = gs_needtab_of(&s->t, &j->need, j->s.tier, &made);
     GS_OOM_IF(ni < 0);
     if (made)
         gs_lheap_init_apart(&need_at(s, ni)->groups, s->sim,
@@ -190,7 +190,7 @@ static void group_index(struct sbs *s, int cap)
 static struct group *group_of(struct sbs *s, struct gs_sim *sim,
                               const struct gs_job *j)
 {
-    int ni = need_of(s, &j->need), oct = octave(sim, j);
+    int ni = need_of(s, j), oct = octave(sim, j);
     if (s->ghcap < 2 * (s->ng + 1))
         group_index(s, s->ghcap ? 2 * s->ghcap : 64);
     int k = (int)(group_hash(ni, j->tenant, j->s.tier, oct) &

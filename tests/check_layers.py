@@ -287,9 +287,6 @@ UNCOUNTED = [
      "a count the policy makes itself"),
 ]
 UNCOUNTED_DEBTS = {
-    "policies/fair.c": "converted last (issue 27): other helpers edit it",
-    "policies/backfill.c": "perf's rewrite (class trees, kept reservation) "
-                           "landed as this was converted; to convert again",
 }
 
 

@@ -1,12 +1,24 @@
 /* test_docs.c -- every command README.md and docs' pages show runs as
  * written: tests/docs_commands.sh extracts them and runs each (see there
  * for which are skipped and why); this program runs that script and fails
- * with its report when any command fails. */
+ * with its report when any command fails.  And the README's reference is
+ * complete: every option --help gives and every scenario key the schema
+ * has (tests/docs_reference.py). */
 #include "cutest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Runs cmd; its output (the first n - 1 bytes) in out, its status. */
+static int capture(const char *cmd, char *out, size_t n)
+{
+    FILE *fp = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t got = fread(out, 1, n - 1, fp);
+    out[got] = '\0';
+    return pclose(fp);
+}
 
 static void test_docs_commands(void)
 {
@@ -106,16 +118,51 @@ static void test_hdf5_doc_current(void)
     const char *g = gs_test_gpusim();
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "sh tests/hdf5doc.sh '%s' --check 2>&1", g);
-    FILE *fp = popen(cmd, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     char out[8192];
-    size_t n = fread(out, 1, sizeof out - 1, fp);
-    out[n] = '\0';
-    int rc = pclose(fp);
+    int rc = capture(cmd, out, sizeof out);
     if (rc != 0)
         printf("\n    %s", out);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "docs/hdf5.md is up to date"));
+}
+
+/* The README names every option each command's --help gives, in that
+ * command's reference block, and every key of the scenarios' JSON Schema
+ * in a code span or block of its own or of a docs page it links
+ * (tests/docs_reference.py).  Then the check is shown to fail: a copy of
+ * the README without place-exp's --ties and sweep's --list-metrics (its
+ * docs/ beside it) has those two gaps. */
+static void test_reference_complete(void)
+{
+    const char *g = gs_test_gpusim();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "python3 tests/docs_reference.py '%s' 2>&1",
+             g);
+    static char out[1 << 16];
+    int rc = capture(cmd, out, sizeof out);
+    if (rc != 0)
+        printf("\n    %s", out);
+    CU_ASSERT_EQUAL(rc, 0);
+    int keys = 0, blocks = 0, gaps = -1;
+    const char *l = strstr(out, "docs_reference: ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    CU_ASSERT_EQUAL(sscanf(l, "docs_reference: %d schema keys, %d command "
+                           "blocks; %d gaps", &keys, &blocks, &gaps), 3);
+    CU_ASSERT_EQUAL(gaps, 0);
+    CU_ASSERT(keys > 200);          /* the schema's keys were read */
+    CU_ASSERT(blocks > 20);         /* and the README's blocks found */
+    char dir[] = "/tmp/gs-docref-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "ln -s \"$PWD/docs\" %s/docs && "
+             "sed -e 's/--ties//g' -e 's/--list-metrics//g' README.md "
+             ">%s/README.md && python3 tests/docs_reference.py '%s' "
+             "%s/README.md 2>&1; r=$?; rm -rf %s; exit $r", dir, dir, g,
+             dir, dir);
+    rc = capture(cmd, out, sizeof out);
+    CU_ASSERT_NOT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "gpusim place-exp: --ties"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "gpusim sweep: --list-metrics"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "; 2 gaps"));
 }
 
 static CU_TestInfo tests[] = {
@@ -125,6 +172,8 @@ static CU_TestInfo tests[] = {
     { "each notebook refuses the other kind of file", test_notebook_kind_check },
     { "docs/hdf5.md is generated from what the writer writes",
       test_hdf5_doc_current },
+    { "the README names every --help option and every schema key",
+      test_reference_complete },
     CU_TEST_INFO_NULL,
 };
 

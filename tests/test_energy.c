@@ -334,10 +334,13 @@ static void test_cap_splitwise(void)
                n, cap, cap / 7, name[m], 100 * med[m][0], 100 * mx[m][0],
                100 * med[m][1], 100 * mx[m][1]);
     }
-    /* the bound: prompts within 15% and tokens within 1% (medians); each
-     * wrong model breaks one of them */
+    /* the bound: prompts within 15% (median) and 25% (max: a model that
+     * slows nothing misses by 1 - 1/1.3 = 23.1%), every token within 1%;
+     * each wrong model breaks one of them (a host-bound decode step hides
+     * a slowed memory from the token median, not from the max) */
     for (int m = 0; m < 4; m++)
-        CU_ASSERT_EQUAL(med[m][0] <= 0.15 && med[m][1] <= 0.01, m == 0);
+        CU_ASSERT_EQUAL(med[m][0] <= 0.15 && mx[m][0] <= 0.25
+                        && mx[m][1] <= 0.01, m == 0);
 }
 
 static void test_bad_keys(void)

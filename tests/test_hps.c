@@ -264,9 +264,10 @@ static void test_hps_late_back(void)
 
 /* The HPS rules were designed on seeds 1-10 and seeds 1-50 have all been
  * looked at; these tests use seeds 101-130 (docs/policies.md measured
- * 101-160) and assert only what held there: paired differences over the
- * same seeds (common random numbers), significant after Holm's correction
- * over every comparison a test makes (sim/base/steady.h). */
+ * 101-160 and 201-260) and assert only what held on both: paired
+ * differences over the same seeds (common random numbers), significant
+ * after Holm's correction over every comparison a test makes
+ * (sim/base/steady.h). */
 
 #define SEED0 101
 #define NSEEDS 30
@@ -354,8 +355,9 @@ static void check_claims(double v[7][NMEAS * NSEEDS], const struct claim *c,
 /* At the scenario's 31 jobs an hour, on seeds 101-130: HPS has fewer
  * starved jobs than each of the other six; higher utilization and
  * throughput than the four static schedulers and SBS (not PBS: no
- * significant difference on seeds 101-160); a lower variance of waits than
- * fifo, smallest and shortest (not shortest-gpu, SBS or PBS). */
+ * significant difference on seeds 101-160 or 201-260); a lower variance
+ * of waits than fifo and smallest (not shortest: significant on 101-160,
+ * not on 201-260; not shortest-gpu, SBS or PBS). */
 static void test_paper_heldout(void)
 {
     static double v[7][NMEAS * NSEEDS];
@@ -371,7 +373,7 @@ static void test_paper_heldout(void)
         c[n++] = (struct claim){ ahead[i], UTIL };
         c[n++] = (struct claim){ ahead[i], JPH };
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 2; i++)
         c[n++] = (struct claim){ i, FAIR };
     check_claims(v, c, n);
 }

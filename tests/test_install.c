@@ -17,6 +17,12 @@
 #include <unistd.h>
 
 static char root[64], bdir[512];
+/* make's B and SANITIZER for that build: a sanitizer build's objects
+ * rebuilt without the sanitizer would not link with the rest */
+#ifndef GS_TEST_SANITIZER
+#define GS_TEST_SANITIZER ""
+#endif
+static char build[700];
 
 static int sh(const char *fmt, const char *a, const char *b)
 {
@@ -56,6 +62,14 @@ static void setup_dirs(void)
     char *slash = strrchr(bdir, '/');
     if (slash)
         *slash = '\0';
+    /* relative to here when below it: the .d files' targets are, so only
+     * then do make's header dependencies apply */
+    char cwd[4096];
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n > 0 && strncmp(bdir, cwd, n) == 0 && bdir[n] == '/')
+        memmove(bdir, bdir + n + 1, strlen(bdir + n + 1) + 1);
+    snprintf(build, sizeof build, "B=%s SANITIZER=%s", bdir,
+             GS_TEST_SANITIZER);
     snprintf(root, sizeof root, "/tmp/gs_installXXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
 }
@@ -64,7 +78,7 @@ static void test_install(void)
 {
     setup_dirs();
     char args[1024];
-    snprintf(args, sizeof args, "B=%s PREFIX=/usr DESTDIR=%s", bdir, root);
+    snprintf(args, sizeof args, "%s PREFIX=/usr DESTDIR=%s", build, root);
     CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
                              root), 0);
     CU_ASSERT_TRUE(exists("/usr/bin/gpusim"));
@@ -175,13 +189,13 @@ static void test_clean_lists_run_outputs(void)
 static void test_install_prefix(void)
 {
     setup_dirs();
-    char pfx[600], args[1200], cmd[4096];
+    char pfx[600], args[2048], cmd[4096];
     snprintf(pfx, sizeof pfx, "%s/pfx", root);
-    snprintf(args, sizeof args, "B=%s PREFIX=/usr DESTDIR=%s/other", bdir,
+    snprintf(args, sizeof args, "%s PREFIX=/usr DESTDIR=%s/other", build,
              root);
     CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
                              root), 0);
-    snprintf(args, sizeof args, "B=%s PREFIX=%s", bdir, pfx);
+    snprintf(args, sizeof args, "%s PREFIX=%s", build, pfx);
     CU_ASSERT_EQUAL_FATAL(sh(MAKE " install %s >%s/make.log 2>&1", args,
                              root), 0);
     snprintf(cmd, sizeof cmd, "grep '^prefix=' %s/lib/pkgconfig/gpusim.pc",
@@ -227,11 +241,39 @@ static void test_install_prefix(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(got, "scenario philly-training  "
                                       "policy"));
     }
-    snprintf(args, sizeof args, "B=%s PREFIX=%s", bdir, pfx);
+    snprintf(args, sizeof args, "%s PREFIX=%s", build, pfx);
     CU_ASSERT_EQUAL(sh(MAKE " uninstall %s >%s/make.log 2>&1", args, root),
                     0);
     snprintf(cmd, sizeof cmd, "find %s -type f | wc -l", pfx);
     CU_ASSERT_EQUAL(atoi(capture(cmd)), 0);
+    CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
+}
+
+/* What make would do for this build after a change (make -n -W FILE):
+ * an object is compiled as the suite's were (with its sanitizer, or
+ * none), and a test program that loads the example plug-in brings it up
+ * to date after a header change -- its .so rule's headers come from the
+ * .d that -MMD writes beside it, which names them as the plug-in's source
+ * includes them (-W matches names, not files). */
+static void test_make_as_built(void)
+{
+    setup_dirs();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, MAKE " -n -W sim/base/err.c %s %s/gpusim "
+             "2>&1 | grep -e '-c sim/base/err.c'", build, bdir);
+    const char *got = capture(cmd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "sim/base/err.c"));
+    int san = strstr(got, "-fsanitize=") != NULL;
+    if (san != (GS_TEST_SANITIZER[0] != '\0'))
+        printf("\n    built with SANITIZER='%s', make would compile: %s",
+               GS_TEST_SANITIZER, got);
+    CU_ASSERT_EQUAL(san, GS_TEST_SANITIZER[0] != '\0');
+    snprintf(cmd, sizeof cmd, MAKE " -n -W policies/examples/../policy.h %s "
+             "%s/tests/test_policies 2>&1 | grep -e '-o %s/plugins/sjf'",
+             build, bdir, bdir);
+    got = capture(cmd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf.so "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf-badabi.so "));
     CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
 }
 
@@ -240,6 +282,8 @@ static CU_TestInfo tests[] = {
     { "install into a PREFIX: gpusim.pc, a plug-in, scenarios' data",
       test_install_prefix },
     { "make clean removes make run's outputs", test_clean_lists_run_outputs },
+    { "make from a test: the suite's sanitizer, plug-ins after headers",
+      test_make_as_built },
     CU_TEST_INFO_NULL,
 };
 

@@ -318,8 +318,9 @@ static void test_leave_one_llm_out(void)
  * factors: each constant within a stated tolerance of the fit -- the idle
  * share within 0.001 and the weights a, b within 0.2% -- wide enough for
  * the 4 printed decimals and another libm, far narrower than the move a
- * refit of the serving model makes (last round's 0.250 / 2.168 / 1.141
- * against the fit's 0.255 / 2.176 / 1.119 fails it).  Fails when the A100
+ * refit of the serving model makes (the curve before issue 24's serving
+ * model, 0.255 / 2.176 / 1.119, against its fit's 0.296 / 3.011 / 0.930
+ * fails it).  Fails when the A100
  * model moves and the curve was not refitted: run `gpusim trace calibrate
  * ../shared/traces/splitwise/perf_model.csv` and paste its
  * "#define GS_POWER_*" lines into power.h. */

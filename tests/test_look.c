@@ -11,7 +11,7 @@
 
 static const char one_node[] =
     "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1,"
-    " \"gpus_per_node\": 4}], \"policy\": \"%s\","
+    " \"gpus_per_node\": 4}], \"policy\": %s,"
     " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%%s\"}}}";
 
 /* A holds 3 of 4 GPUs from 0 to 100 s; B wants all 4; C and D one each
@@ -50,7 +50,7 @@ static uint64_t work_of(const char *policy)
  * = 14. */
 static void test_fifo_by_hand(void)
 {
-    CU_ASSERT_EQUAL(work_of("fifo"), 14);
+    CU_ASSERT_EQUAL(work_of("\"fifo\""), 14);
 }
 
 /* smallest keeps the waiting jobs in a counted heap by GPUs asked: each
@@ -66,7 +66,63 @@ static void test_fifo_by_hand(void)
  * = 17. */
 static void test_smallest_by_hand(void)
 {
-    CU_ASSERT_EQUAL(work_of("smallest"), 17);
+    CU_ASSERT_EQUAL(work_of("\"smallest\""), 17);
+}
+
+/* priority keeps its jobs in groups of one need (A; B; C and D), the groups
+ * in a counted heap by first job.  The core adds one at each arrival (4);
+ * a group's first job joining the heap beside another compares the two
+ * (2: C at 2 s, D at 3 s).  A pass reads a group's first job (1), places
+ * it (1) when the GPUs it asks are idle, and reads back each group it set
+ * aside (1); it ends as soon as no open node has as many GPUs fully free
+ * as the smallest waiting job asks (nothing_left: nothing could start):
+ *   0 s   A: read, placed                                      2
+ *   1 s   B (4 GPUs, 1 free): ends at once                     0
+ *   2 s   C: B read, set aside; C read, placed; B read back    4
+ *   3 s   D: the node is full: ends at once                    0
+ *   52 s  C ends: B read, aside; D read, placed; B back        4
+ *   100 s A ends: 3 free, B asks 4, D runs: ends at once       0
+ *   202 s D ends: B read, placed                               2
+ * = 4 + 4 + 12 = 20 (30 before the pass could end early: B read and set
+ * aside at 1 s and 100 s, 2 each, and at 3 s both groups read, set aside
+ * and put back, 6).  With preempt (every job here is a training job, of
+ * one priority: no victims) the same, plus the victims' node list read
+ * when a job stops, up to the job (C: A, C; A; D; B) = 25. */
+static void test_priority_by_hand(void)
+{
+    CU_ASSERT_EQUAL(work_of("\"priority\""), 20);
+    CU_ASSERT_EQUAL(work_of("{\"name\": \"priority\", \"preempt\": true}"),
+                    25);
+}
+
+/* fifo-backfill (backfill.c) reads the pending list's head, asks for
+ * placements, walks its heap of running jobs by estimated end to the
+ * head's shadow time (one a job visited), reads the heap's top when a job
+ * ends while the head's reservation is kept, and in a scan reads its
+ * classes by GPUs asked as far as the idle GPUs reach (one each, and one
+ * past them), each one's entries and tree nodes it looks at, and each step
+ * the active classes and the entry tried.  The passes (the kept
+ * reservation: B's, node 0 at 100 s, kept from 1 s to A's end):
+ *   0 s   A: head, placed                                       2
+ *   1 s   B: head, placed, misses (1 GPU free): scan; the walk
+ *         visits A (B fits at 100 s); classes: A's (3 GPUs)
+ *         is past the idle GPU                                  4
+ *   2 s   C: head B, foreseen; scan (the kept answer): classes C's
+ *         (tree built: 1 entry; its next entry: 1), A's; step:
+ *         the active class, C's entry, C placed (ends at 52 s,
+ *         before 100 s)                                         8
+ *   3 s   D: head B, foreseen; the fleet is full: no scan        1
+ *   52 s  C ends: the heap's top (A, after C: the answer holds) 1
+ *         head B, placed, misses; scan: classes C's (its next
+ *         entry: D), A's; step: the class, D's entry (D would
+ *         outlive 100 s and no GPU is free off node 0, nor spare
+ *         on it); step: the class, done                         8
+ *   100 s A ends: head B, placed; head D, placed, misses         4
+ *   200 s B ends: head D, placed                                 2
+ * = 30. */
+static void test_backfill_by_hand(void)
+{
+    CU_ASSERT_EQUAL(work_of("\"fifo-backfill\""), 30);
 }
 
 /* --- the accessors one by one ------------------------------------------ */
@@ -210,7 +266,7 @@ static void test_accessors(void)
         "4,0,4,100\n"
         "5,0,4,100\n";
     char json[1024];
-    snprintf(json, sizeof json, one_node, "fifo");
+    snprintf(json, sizeof json, one_node, "\"fifo\"");
     struct run r;
     memset(&r, 0, sizeof r);
     write_temp(csv, r.trace);
@@ -231,6 +287,10 @@ static CU_TestInfo tests[] = {
     { "fifo's work on a small trace, worked by hand", test_fifo_by_hand },
     { "smallest's work (a counted heap), worked by hand",
       test_smallest_by_hand },
+    { "fifo-backfill's work (heap, classes, trees), worked by hand",
+      test_backfill_by_hand },
+    { "priority's pass ends when nothing can start, worked by hand",
+      test_priority_by_hand },
     { "each accessor counts what it hands over, upkeep nothing",
       test_accessors },
     CU_TEST_INFO_NULL,

@@ -36,7 +36,10 @@ static double draw(gsl_rng *g, int k)
 static void test_sort_equals_qsort(void)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    static const size_t sizes[] = { 0, 1, 2, 3, 17, 1000, 100000 };
+    /* below and at the size where the sort splits by its top bits first
+     * (16384), and well above it */
+    static const size_t sizes[] = { 0, 1, 2, 3, 17, 1000, 16383, 16384,
+                                    100000, 400000 };
     int bad = 0;
     for (int k = 0; k < 4; k++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

@@ -817,85 +817,6 @@ static int chosen_replicas(const char *out)
              : -1;
 }
 
-/* Precision-driven length.  plan-service's question with 20-second runs
- * (800 requests from an empty fleet) is all transient.  Independent
- * 20-minute runs (48,000 requests, 5 seeds) say 7 replicas miss the TTFT
- * p95 target of 1 s by far and 8 meet it.  Judged on the 20-second runs
- * alone (plan.max_length_factor 1), 6 and 7 cannot be decided: MSER-5's
- * minimum sits at its limit, and the answer says "transient not over at
- * the cap" rather than calling them feasible.  With lengthening (a cap of
- * 16x) the runs double until the transient is over and the estimates stop
- * moving: 7 is then a decided miss and the answer is 8, judged on runs 4
- * times as long, with nothing left undecided (MSER-5's limit counts only
- * where the whole run and the part kept fall on different sides of the
- * target; plansteady.c).  With a cap
- * of 2x the transient is still not over at the cap: undecided, never
- * feasible. */
-static void test_lengthened_verdict(void)
-{
-    char *sw = NULL, *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/plan-service.json "
-                                     "--set 'services[0].replicas=7,8' "
-                                     "--seeds 5 --csv --metrics "
-                                     "service.chat.ttft_p95_s --out "
-                                     "/tmp/gs-test-plan-len-sweep.h5", &sw,
-                                     NULL), 0);
-    for (int k = 0; k < 2; k++) {
-        char key[64];
-        snprintf(key, sizeof key, "%d,\"%d\",service.chat.ttft_p95_s,5,",
-                 k + 1, 7 + k);
-        const char *l = sw ? strstr(sw, key) : NULL;
-        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
-        double mean, sd, half;
-        CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
-                               &half), 3);
-        /* the long run: 7 misses beyond its interval, 8 meets */
-        CU_ASSERT(k == 0 ? mean - half > 1.0 : mean + half <= 1.0);
-    }
-    free(sw);
-    unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
-    /* short runs, never lengthened: a count below the answer is
-     * undecided, the transient not over, never called feasible below the
-     * long runs' 8 (7 under the LLM model before c3dc3f2, 8 since; the
-     * answer 9 at 1x) */
-    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
-                                    &out), 0);
-    const char *und = strstr(out ? out : "", "$81.92/hour  transient not "
-                             "over at the cap (runs 1x");
-    CU_ASSERT_PTR_NOT_NULL(und);
-    CU_ASSERT(chosen_replicas(out) >= 8);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
-                                  "length"));
-    free(out);
-    out = NULL;
-    /* lengthened (a cap of 16x): the long run's answer, on longer runs
-     * (4x under the model before c3dc3f2, 8x since), and 7 decided */
-    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
-                                    &out), 0);
-    int got = chosen_replicas(out);
-    if (got != 8)
-        printf("\n    lengthened plan chose %d, the long runs say 8\n%s", got,
-               out ? out : "");
-    CU_ASSERT_EQUAL(got, 8);
-    CU_ASSERT_PTR_NULL(strstr(out ? out : "", "transient not over"));
-    const char *rl = strstr(out ? out : "", "steady state: runs ");
-    int f = 0;
-    CU_ASSERT(rl && sscanf(rl, "steady state: runs %dx", &f) == 1 &&
-              f >= 2 && f <= 16);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 16x the "
-                                  "scenario's length"));
-    free(out);
-    out = NULL;
-    /* a cap too low: undecided, said so; never feasible below 8 */
-    int rc = service_variant("20s", ", \"max_length_factor\": 2", &out);
-    CU_ASSERT(rc == 0 || rc == 3);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "transient not over at "
-                                  "the cap (runs 2x"));
-    got = chosen_replicas(out);
-    CU_ASSERT(got < 0 || got >= 8);
-    free(out);
-}
-
 /* The Pareto front's row of chat.replicas=C in out: 1 when its status is
  * a miss (infeasible, stopped early), 0 otherwise, -1 without a row. */
 static int front_missed(const char *out, int c)
@@ -913,20 +834,102 @@ static int front_missed(const char *out, int c)
     return strstr(line, "stopped early") || strstr(line, "infeasible");
 }
 
+/* Precision-driven length.  plan-service's question with 20-second runs
+ * (800 requests from an empty fleet) is all transient.  Independent
+ * 20-minute runs (48,000 requests, 5 seeds; the serving model of issue 24,
+ * 9cc7587) say 8 replicas miss the TTFT p95 target of 1 s by far (114 s:
+ * the replicas are saturated), 9 sit on it (0.87 +- 0.42 s: some seeds
+ * saturate) and 10 meet it (0.458 +- 0.009 s).  With lengthening (a cap
+ * of 16x) the runs double until the transient is over and the estimates
+ * stop moving: 8 is then a decided miss and the answer is 10, judged on
+ * runs 8 times as long; 9, the count the long runs cannot decide either,
+ * may stay undecided ("transient not over at the cap"), never feasible.
+ * With a cap of 2x the transient is still not over at the cap:
+ * undecided, never feasible.  Judged on the 20-second runs alone
+ * (plan.max_length_factor 1) the answer is optimistic -- 6 under this
+ * model (under the model before it, 7 was undecided there and the answer
+ * 9) -- which is why the runs are lengthened by default; the test checks
+ * only that such an answer says it was judged at 1x. */
+static void test_lengthened_verdict(void)
+{
+    char *sw = NULL, *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/plan-service.json "
+                                     "--set 'services[0].replicas=8,10' "
+                                     "--seeds 5 --csv --metrics "
+                                     "service.chat.ttft_p95_s --out "
+                                     "/tmp/gs-test-plan-len-sweep.h5", &sw,
+                                     NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "%d,\"%d\",service.chat.ttft_p95_s,5,",
+                 k + 1, 8 + 2 * k);
+        const char *l = sw ? strstr(sw, key) : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        double mean, sd, half;
+        CU_ASSERT_EQUAL(sscanf(l + strlen(key), "%lf,%lf,%lf", &mean, &sd,
+                               &half), 3);
+        /* the long run: 8 misses beyond its interval, 10 meets */
+        CU_ASSERT(k == 0 ? mean - half > 1.0 : mean + half <= 1.0);
+    }
+    free(sw);
+    unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
+    /* short runs, never lengthened: the answer says so */
+    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
+                                    &out), 0);
+    CU_ASSERT(chosen_replicas(out) >= 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
+                                  "length"));
+    free(out);
+    out = NULL;
+    /* lengthened (a cap of 16x): the long runs' answer, on longer runs,
+     * 8 decided; only 9 may be left undecided */
+    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
+                                    &out), 0);
+    int got = chosen_replicas(out);
+    if (got != 10)
+        printf("\n    lengthened plan chose %d, the long runs say 10\n%s",
+               got, out ? out : "");
+    CU_ASSERT_EQUAL(got, 10);
+    const char *tn = strstr(out ? out : "", "transient not over");
+    CU_ASSERT(tn == NULL || strstr(out, "chat.replicas=9  $81.92/hour  "
+                                   "transient not over") != NULL);
+    CU_ASSERT_EQUAL(front_missed(out, 8), 1);
+    const char *rl = strstr(out ? out : "", "steady state: runs ");
+    int f = 0;
+    CU_ASSERT(rl && sscanf(rl, "steady state: runs %dx", &f) == 1 &&
+              f >= 2 && f <= 16);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "up to 16x the "
+                                  "scenario's length"));
+    free(out);
+    out = NULL;
+    /* a cap too low: undecided, said so; never feasible below 10 */
+    int rc = service_variant("20s", ", \"max_length_factor\": 2", &out);
+    CU_ASSERT(rc == 0 || rc == 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "transient not over at "
+                                  "the cap (runs 2x"));
+    got = chosen_replicas(out);
+    CU_ASSERT(got < 0 || got >= 10);
+    free(out);
+}
+
 /* Lengthening on a target estimated over the whole run: plan-service with
  * an ITL p95 target of 100 ms and 1-minute runs.  ITL is token-weighted
  * over iterations, with no per-request series to truncate, and the first
  * minute is pessimistic (requests queue while the replicas start), so on
  * the 1-minute runs alone (max_length_factor 1) every count misses (16
- * replicas read 0.110 +- 0.007 s).  Independent 20-minute runs (5 seeds,
- * the LLM model of c3dc3f2) read 13 replicas 0.1023 +- 0.0044 s (the mean
- * a miss), 14 0.0937 +- 0.0018, 15 0.0837 +- 0.0006 and 16 0.0753 +-
- * 0.0016 (meets; before c3dc3f2: 13 0.1097, 14 0.0983, 15 0.0877).  With
- * lengthening (the default cap, 8x) a miss on a whole-run estimate is
- * confirmed on runs twice as long before it stands: 13 is then a decided
- * miss, and the counts the long runs say meet are feasible or, still
- * moving at the cap, reported undecided -- never a feasible 13, never an
- * infeasible 14 or 15 (now: 16 feasible at 8x, 14 and 15 undecided). */
+ * replicas read 0.123 s).  Independent 20-minute runs (5 seeds, the
+ * serving model of issue 24) read 12 replicas 0.1091 +- 0.0027 s (a miss),
+ * 13 0.0934 +- 0.0009, 14 0.0833 +- 0.0007, 15 0.0749 +- 0.0034 and 16
+ * 0.0704 +- 0.0005 (under the LLM model of c3dc3f2: 13 0.1023, 14 0.0937,
+ * 15 0.0837, 16 0.0753).  With lengthening (the default cap, 8x) a miss
+ * on a whole-run estimate is confirmed on runs twice as long before it
+ * stands, so a count the long runs say meets is never infeasible and 12
+ * never feasible; an answer is one the long runs say meets.  Under this
+ * model the whole-run estimate still moves at 8x for every count (its
+ * start-up bias shrinks as 1 / length while its interval is a few tenths
+ * of a percent), so the planner leaves 16 undecided ("transient not over
+ * at the cap") and answers infeasible with it as the closest candidate
+ * (under c3dc3f2's model it answered 16 with 14 and 15 undecided). */
 static void test_lengthened_itl(void)
 {
     const char *from[] = { "\"until\": \"20m\"", "\"ttft_p95\": \"1s\"",
@@ -945,16 +948,18 @@ static void test_lengthened_itl(void)
         int rc = plan_text(mod, "--no-advice", &out, NULL);
         free(mod);
         if (v == 0) {
-            CU_ASSERT_EQUAL(rc, 0);
+            CU_ASSERT(rc == 0 || rc == 3);
             int got = chosen_replicas(out);
-            CU_ASSERT(got >= 14 && got <= 16);
+            CU_ASSERT(rc == 0 ? got >= 13 && got <= 16
+                              : strstr(out ? out : "", "transient not over "
+                                       "at the cap (runs 8x") != NULL);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the "
                                           "scenario's length, estimated over "
                                           "the whole run"));
-            /* the Pareto front's rows: 13 a decided miss; 14 and 15 never
-             * infeasible */
-            for (int c = 13; c <= 15; c++)
-                CU_ASSERT_EQUAL(front_missed(out, c), c == 13);
+            /* the Pareto front's rows: 13 to 16 never a miss (12 never
+             * the answer: above) */
+            for (int c = 13; c <= 16; c++)
+                CU_ASSERT(front_missed(out, c) != 1);
         } else {
             CU_ASSERT_EQUAL(rc, 3);
             CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "INFEASIBLE"));
@@ -966,7 +971,7 @@ static void test_lengthened_itl(void)
     /* make test-long: the 20-minute runs the comment above quotes */
     char *sw = NULL;
     CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/plan-service.json "
-                                     "--set 'services[0].replicas=13,14,15' "
+                                     "--set 'services[0].replicas=12,13,14' "
                                      "--seeds 5 --csv --metrics "
                                      "service.chat.itl_p95_s --out "
                                      "/tmp/gs-test-plan-itl-sweep.h5", &sw,
@@ -974,7 +979,7 @@ static void test_lengthened_itl(void)
     for (int k = 0; k < 3; k++) {
         char key[64];
         snprintf(key, sizeof key, "%d,\"%d\",service.chat.itl_p95_s,5,",
-                 k + 1, 13 + k);
+                 k + 1, 12 + k);
         const char *l = sw ? strstr(sw, key) : NULL;
         CU_ASSERT_PTR_NOT_NULL_FATAL(l);
         double mean, sd, half;
@@ -1113,6 +1118,57 @@ static void test_pruned_is_exhaustive(void)
 {
     two_pools(0);
     two_pools(1);
+}
+
+/* "K run ahead on idle workers" of the plan's stderr line, or -1. */
+static long runs_ahead(const char *err)
+{
+    const char *p = err ? strstr(err, "simulated (and ") : NULL;
+    return p ? strtol(p + strlen("simulated (and "), NULL, 10) : -1;
+}
+
+/* Runs ahead of need (plansearch.c, run_ahead): a round whose runs leave
+ * workers idle at its end fills them with the next seeds the rules may
+ * ask for, and a result is read only when they do.  The two-pool
+ * question (finite horizon, five combinations, straddling intervals, so
+ * deferred seeds too) on 1 worker (nothing run ahead) and on 3 (rounds
+ * filled to a multiple of 3): the same answer, the same run count, the
+ * same bytes on stdout and in the result file, and runs were made ahead
+ * on 3 workers -- a wrong seed read, or a verdict taken on a seed run
+ * ahead, would move the intervals printed. */
+static void test_run_ahead(void)
+{
+    char *text = NULL, scen[96], h5[2][96], cmd[512];
+    CU_ASSERT_FATAL(asprintf(&text, two_pool_scenario, "", "", 3000, "") >
+                    0);
+    snprintf(scen, sizeof scen, "/tmp/gs-test-plan-ahead-%ld.json",
+             (long)getpid());
+    CU_ASSERT_EQUAL_FATAL(write_file(scen, text), 0);
+    free(text);
+    char *out[2] = { NULL, NULL }, *err[2] = { NULL, NULL };
+    static const char *const jobs[2] = { "1", "3" };
+    for (int k = 0; k < 2; k++) {
+        snprintf(h5[k], sizeof h5[k], "/tmp/gs-test-plan-ahead-%ld-%d.h5",
+                 (long)getpid(), k);
+        snprintf(cmd, sizeof cmd, "plan %s --no-plots --no-advice --jobs %s "
+                 "--out %s", scen, jobs[k], h5[k]);
+        CU_ASSERT_EQUAL(gs_cli_run("", cmd, &out[k], &err[k]), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out[k]);
+    }
+    const char *want = "cheapest feasible plan: a.nodes=0 b.nodes=12\n";
+    CU_ASSERT_NSTRING_EQUAL(out[0], want, strlen(want));
+    CU_ASSERT_STRING_EQUAL(out[0], out[1]);
+    CU_ASSERT(gs_cli_same_file(h5[0], h5[1]));
+    CU_ASSERT_EQUAL(runs_ahead(err[0]), 0);
+    CU_ASSERT(runs_ahead(err[1]) > 0);
+    if (runs_ahead(err[1]) <= 0)
+        printf("\n    --jobs 3: %s", err[1] ? err[1] : "(no stderr)");
+    for (int k = 0; k < 2; k++) {
+        free(out[k]);
+        free(err[k]);
+        unlink(gs_cli_tmp(h5[k]));
+    }
+    unlink(gs_cli_tmp(scen));
 }
 
 /* The planner's steady-state percentile is the quantile of every seed's
@@ -1290,6 +1346,8 @@ static CU_TestInfo tests[] = {
       test_lengthened_verdict },
     { "same seeds, any --jobs, mpirun -np 2: same bytes",
       test_deterministic_and_mpi },
+    { "runs ahead on idle workers: --jobs 1 and 3, same bytes",
+      test_run_ahead },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
     { "service plan: front attainment, load growth, right-sizing",
       test_service_growth_front },

@@ -434,44 +434,125 @@ static void test_openb_cpu_pods(void)
 /* Jobs of one shape (GPUs, tier, priority) may ask different host CPU:
  * the policies that keep alike jobs together and set a group aside at
  * its first miss (priority, fifo-backfill's classes, rl-lite's classes,
- * fair's groups; policies/jobgroup.h) must not take one member's miss for
- * another's.  One T4 node of 2 GPUs and 16 cores; job 1 (4 cores) runs
- * from 0 to 100 s, leaving a GPU and 12 cores.  Jobs 2 and 3 (14 cores)
+ * fair's groups; policies/jobgroup.h; hps's classes and sbs's needs,
+ * policies/needtab.h) must not take one member's miss for another's.
+ * One T4 node of 2 GPUs and 16 cores; job 1 (4 cores) runs from 0 to
+ * 100 s, leaving a GPU and 12 cores.  Jobs 2 and 3 (14 cores)
  * cannot start beside it; job 4, of the same shape but asking 2 cores,
  * fits at once when it comes at 20 s, and ends by 100 s (backfilling
  * takes it too).  With groups keyed without the host asks, jobs 2, 3 and
- * 4 were one group: 2's or 3's miss set 4 aside until 100 s. */
+ * 4 were one group: 2's or 3's miss set 4 aside until 100 s (hps and sbs
+ * too, until their need table keyed by the host asks). */
+/* Runs csv under policy pol (JSON) on fleet (the fleet array's entries),
+ * placed best-fit. */
+static void run_under(struct run *r, const char *fleet, const char *pol,
+                      const char *csv)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"fleet\": [%s], \"policy\": %s, \"placement\": \"best-fit\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%%s\"}}}", fleet, pol);
+    run_text(r, json, csv);
+    CU_ASSERT_EQUAL_FATAL(r->rc, 0);
+}
+
+/* Job id started at t seconds under pol (said when not). */
+static void starts_at(const struct run *r, const char *pol, int64_t id,
+                      gs_time t)
+{
+    gs_time got = rec_of(r, id)->start;
+    if (got != t * S)
+        printf("\n    %s: job %lld started at %.1f s, not %lld", pol,
+               (long long)id, (double)got / S, (long long)t);
+    CU_ASSERT_EQUAL(got, t * S);
+}
+
 static void test_host_asks_split_groups(void)
 {
     static const char *const pol[] = {
         "\"priority\"", "{\"name\": \"priority\", \"preempt\": true}",
         "\"fifo-backfill\"", "\"rl-lite\"", "\"fair\"",
-        "{\"name\": \"fair\", \"reclaim\": false}", NULL
+        "{\"name\": \"fair\", \"reclaim\": false}", "\"hps\"",
+        "\"sbs\"", NULL
     };
     for (int i = 0; pol[i]; i++) {
-        char json[1024];
-        snprintf(json, sizeof json,
-                 "{\"fleet\": [{\"name\": \"g\", \"gpu\": \"T4\","
-                 " \"nodes\": 1, \"gpus_per_node\": 2,"
-                 " \"cpu_milli\": 16000}],"
-                 " \"policy\": %s, \"placement\": \"best-fit\","
-                 " \"workload\": {\"trace\": {\"format\": \"native\","
-                 " \"path\": \"%%s\"}}}", pol[i]);
         struct run r;
-        run_text(&r, json,
-                 "id,arrival,gpus,duration,tier,cpu_milli,mem_mib\n"
-                 "1,0,1,100,training,4000,4096\n"
-                 "2,10,1,50,training,14000,4096\n"
-                 "3,12,1,10,training,14000,4096\n"
-                 "4,20,1,10,training,2000,4096\n");
-        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
-        if (rec_of(&r, 4)->start != 20 * S)
-            printf("\n    %s: job 4 started at %.1f s, not 20", pol[i],
-                   (double)rec_of(&r, 4)->start / S);
-        CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 20 * S);
+        run_under(&r, "{\"name\": \"g\", \"gpu\": \"T4\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 2, \"cpu_milli\": 16000}", pol[i],
+                  "id,arrival,gpus,duration,tier,cpu_milli,mem_mib\n"
+                  "1,0,1,100,training,4000,4096\n"
+                  "2,10,1,50,training,14000,4096\n"
+                  "3,12,1,10,training,14000,4096\n"
+                  "4,20,1,10,training,2000,4096\n");
+        starts_at(&r, pol[i], 4, 20);
         /* 2 and 3 wait for job 1's cores; one of them starts then */
         gs_time a = rec_of(&r, 2)->start, b = rec_of(&r, 3)->start;
         CU_ASSERT_EQUAL(a < b ? a : b, 100 * S);
+        run_free(&r);
+    }
+}
+
+/* pbs under gang spreading: 2 nodes of 4 GPUs.  Jobs 1 and 2 (3 GPUs,
+ * 1,000 s, spread one GPU at a time to the node with most free) leave one
+ * GPU free on each node; job 3 (8 GPUs) waits for both, its reservation at
+ * their predicted end, 1,000 s (their estimates; spread, they run to
+ * 1,564 s, slowed by the topology factor).  Job 4 (2 GPUs, 10 s, at 2 s)
+ * is predicted to end long before: EASY backfills it, and spread, its two
+ * GPUs go one on each node -- so it starts at 2 s.  pbs's look at the
+ * pools' free-GPU masks wanted both GPUs on one node and passed it over:
+ * it started at 1,664 s, after job 3. */
+static void test_pbs_spread(void)
+{
+    struct run r;
+    run_text(&r, "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 2,"
+             " \"gpus_per_node\": 4}], \"topology\": {\"gang_placement\":"
+             " \"spread\"}, \"policy\": \"pbs\", \"placement\": \"best-fit\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration,estimate\n"
+             "1,0,3,1000,1000\n2,0,3,1000,1000\n3,1,8,100,100\n"
+             "4,2,2,10,10\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 4)->start, 2 * S);
+    /* job 3 waits for 1 and 2 only, as before */
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, rec_of(&r, 1)->end);
+    run_free(&r);
+}
+
+/* The same for the tier, which the spot rule reads: inference may not run
+ * on spot pools (the default), training may.  One spot T4 and one
+ * on-demand H100, a GPU each; job 1 holds the H100 (it allows only that)
+ * from 0 to 100 s.  Job 2 (inference) at 10 s misses: the T4 is spot.
+ * Job 3, the same need and host asks but training, fits the T4 at once at
+ * 20 s; job 2 starts at 100 s on the H100.  hps ranks job 2 first among
+ * the two (inference's priority, then the older), sbs its group first
+ * (the older oldest member): with needs keyed without the tier, 2's miss
+ * set 3 aside until 100 s. */
+static void test_tier_splits_needs(void)
+{
+    static const char *const pol[] = {
+        "\"hps\"", "\"sbs\"", "\"priority\"", "\"fifo-backfill\"",
+        "\"rl-lite\"", "\"fair\"", NULL
+    };
+    for (int i = 0; pol[i]; i++) {
+        struct run r;
+        run_under(&r, "{\"name\": \"spot\", \"gpu\": \"T4\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 1, \"market\": \"spot\","
+                  " \"spot\": {\"interruptions_per_hour\": 0}},"
+                  " {\"name\": \"od\", \"gpu\": \"H100-80GB\", \"nodes\": 1,"
+                  " \"gpus_per_node\": 1}", pol[i],
+                  "id,arrival,gpus,duration,tier,cpu_milli,mem_mib,"
+                  "allowed_gpus\n"
+                  "1,0,1,100,training,1000,4096,H100-80GB\n"
+                  "2,10,1,10,inference,1000,4096,\n"
+                  "3,20,1,10,training,1000,4096,\n");
+        starts_at(&r, pol[i], 3, 20);
+        CU_ASSERT_EQUAL(rec_of(&r, 3)->model,
+                        gs_catalog_find(&r.sc->cat, "T4"));
+        CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+        CU_ASSERT_EQUAL(rec_of(&r, 2)->model,
+                        gs_catalog_find(&r.sc->cat, "H100-80GB"));
         run_free(&r);
     }
 }
@@ -484,6 +565,8 @@ static CU_TestInfo tests[] = {
     { "host keys of a generator class", test_class_host_keys },
     { "DRA: least memory and family, every placer", test_attr_memory_family },
     { "DRA: MIG instance memory, refusals", test_attr_mig_and_errors },
+    { "pbs under gang spreading backfills a job over two nodes",
+      test_pbs_spread },
     { "topology: spread gangs slowed by hand-worked factors",
       test_topology_factor },
     { "topology: consolidating beats spreading on topology.json",
@@ -492,6 +575,8 @@ static CU_TestInfo tests[] = {
     { "openb's CPU-only pods run on GPU nodes' CPU", test_openb_cpu_pods },
     { "a group's miss is not its members' when they ask less of the host",
       test_host_asks_split_groups },
+    { "... nor when they are of a tier the spot rule lets in",
+      test_tier_splits_needs },
     CU_TEST_INFO_NULL,
 };
 

@@ -301,6 +301,44 @@ static void test_accounting(void)
     run_free(&r);
 }
 
+/* A burst far above what one replica serves: thousands of requests wait
+ * at the router and in the engine at once while the first ones finish,
+ * so the ring of live requests' links (service.c) doubles several times
+ * with its oldest live request far behind the newest; the stream ends,
+ * so every request must come out, each once, in order of its states. */
+static void test_backlog_links(void)
+{
+    const char json[] =
+        "{\"name\": \"backlog\", \"seed\": 3,"
+        " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 8}],"
+        " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
+        "   \"gpu\": \"H100-80GB\", \"replicas\": 2,"
+        "   \"requests\": {\"generate\": {\"rate_per_second\": 400,"
+        "     \"requests\": 9000,"
+        "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 300,"
+        "        \"sigma\": 0.8, \"max\": 4000},"
+        "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 100,"
+        "        \"sigma\": 0.8, \"max\": 1000}}}}]}";
+    struct run r;
+    run_text(&r, json, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_svcsum *v = gs_sim_service(r.sim, 0);
+    CU_ASSERT_EQUAL(v->arrived, 9000);
+    CU_ASSERT_EQUAL(v->finished, 9000);
+    CU_ASSERT_EQUAL(v->inflight, 0);
+    long n, bad = 0;
+    const struct gs_reqrec *q = gs_sim_service_requests(r.sim, 0, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 9000);
+    for (long i = 0; i < n; i++)
+        bad += q[i].state != GS_REQ_DONE || !(q[i].arrival <= q[i].first &&
+                                              q[i].first <= q[i].end);
+    CU_ASSERT_EQUAL(bad, 0);
+    /* the backlog was real: the last arrivals waited seconds for their
+     * first token */
+    CU_ASSERT(q[n - 1].first - q[n - 1].arrival > 5);
+    run_free(&r);
+}
+
 /* Replicas of a preemptible tier lose their GPUs to a training gang;
  * their requests go back to the router and all finish later. */
 static void test_preempted_replicas(void)
@@ -725,6 +763,8 @@ static CU_TestInfo tests[] = {
     { "disaggregated: the KV transfer's time by hand", test_kv_transfer_by_hand },
     { "every request and GPU-hour accounted for", test_accounting },
     { "preempted replicas give their requests back", test_preempted_replicas },
+    { "a backlog of thousands: every request out, once",
+      test_backlog_links },
     { "same seed, identical results", test_determinism },
     { "a /requests of two chunks reads back as the records",
       test_requests_table },

@@ -140,6 +140,55 @@ static void test_backfill_gang(void)
     run_free(&r);
 }
 
+/* Under "gang_placement": "spread" the core places a gang's GPUs one by
+ * one over the nodes with the most fully free (sim.c spread_place), so a
+ * gang fits once its pool has that many GPUs fully free, on any nodes.
+ * Two nodes of 4, first-fit, no slowdown for spreading (comm_share 0). */
+static const char spread_json[] =
+    "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2,"
+    " \"gpus_per_node\": 4}], \"topology\": {\"gang_placement\": \"spread\","
+    " \"comm_share\": 0}, \"policy\": \"fifo-backfill\", \"placement\":"
+    " \"first-fit\", \"workload\": {\"trace\": {\"format\": \"native\","
+    " \"path\": \"%s\"}}}";
+
+/* Jobs 1-4 fill node 0 (1 and 2 to 50 s), 5 and 6 half of node 1, to
+ * 1000 s.  H (8 GPUs) waits for them.  At 60 s S (4 GPUs, 10 s) arrives:
+ * 2 + 2 GPUs are free, so spread it fits and, ending at 70 s, well before
+ * H's 1000 s, it backfills at once.  Asking for 4 free on one node (the
+ * test for a consolidated gang) it would wait behind H to 1100 s. */
+static void test_backfill_spread_fits(void)
+{
+    struct run r;
+    run_text(&r, spread_json,
+             "id,arrival,gpus,duration\n1,0,1,50\n2,0,1,50\n3,0,1,1000\n"
+             "4,0,1,1000\n5,0,1,1000\n6,0,1,1000\n7,5,8,100\n"
+             "8,60,4,10\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 8)->start, 60 * S);     /* backfilled */
+    CU_ASSERT_EQUAL(rec_of(&r, 8)->end, 70 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 7)->start, 1000 * S);   /* not delayed */
+    run_free(&r);
+}
+
+/* Node 0: jobs 1 and 2 to 100 s, 3 and 4 to 1000 s; node 1: 5 and 6 to
+ * 1000 s, 2 GPUs free.  H (4 GPUs) fits spread at 100 s (2 + 2), though
+ * no node has 4 free before 1000 s.  L (2 GPUs, 500 s) would take node 1's
+ * 2 and hold H to 502 s: reserving H's 4 GPUs, not a node of 4, keeps L
+ * waiting until H has run (100-200 s). */
+static void test_backfill_spread_head(void)
+{
+    struct run r;
+    run_text(&r, spread_json,
+             "id,arrival,gpus,duration\n1,0,1,100\n2,0,1,100\n3,0,1,1000\n"
+             "4,0,1,1000\n5,0,1,1000\n6,0,1,1000\n7,1,4,100\n"
+             "8,2,2,500\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 7)->start, 100 * S);    /* not delayed */
+    CU_ASSERT_EQUAL(rec_of(&r, 7)->end, 200 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 8)->start, 200 * S);
+    run_free(&r);
+}
+
 /* Priority with preemption and checkpoints: T (training, 4 GPUs, 1000 s,
  * checkpoint every 100 s) is preempted at 250 s by I (inference, 2 GPUs,
  * 100 s); T keeps 200 s of work and pays a 30 s restart overhead, so it
@@ -715,6 +764,10 @@ static CU_TestInfo tests[] = {
     { "model events: speed change and interruption", test_rate_and_interrupt },
     { "fifo: head-of-line blocking", test_fifo_blocks },
     { "fifo-backfill: EASY backfill never delays the head", test_backfill },
+    { "fifo-backfill: a spread gang fits on free GPUs of any nodes",
+      test_backfill_spread_fits },
+    { "fifo-backfill: a spread head reserves GPUs, not a node",
+      test_backfill_spread_head },
     { "fifo-backfill: a long estimate prevents backfill", test_backfill_estimate },
     { "fifo-backfill: the head's node is reserved", test_backfill_nodes },
     { "fifo-backfill: a gang's nodes are reserved", test_backfill_gang },

@@ -855,6 +855,59 @@ static void test_mser_removes_bias(void)
     gsl_rng_free(g);
 }
 
+/* gs_steady_pair gives, bit for bit, the two calls it replaces: on an
+ * M/M/1 series with a warm-up, a constant one (NaN lag-1), one too short
+ * for its batches after the warm-up, and batch counts 0 (the default) and
+ * 7. */
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static int same_steady(const struct gs_steady *a, const struct gs_steady *b)
+{
+    return a->n == b->n && a->warmup == b->warmup &&
+           a->warmup_at_limit == b->warmup_at_limit &&
+           a->batches == b->batches && a->independent == b->independent &&
+           same_bits(a->lag1, b->lag1) && same_bits(a->tail, b->tail) &&
+           same_bits(a->ci.est, b->ci.est) &&
+           same_bits(a->ci.half, b->ci.half) &&
+           same_bits(a->ci.level, b->ci.level) && a->ci.n == b->ci.n;
+}
+
+static void test_steady_pair(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 11);
+    long n = 20000;
+    double *w = malloc((size_t)n * sizeof *w);
+    int bad = 0;
+    for (int c = 0; c < 3; c++) {
+        long len = c == 2 ? 30 : n;
+        if (c == 0)
+            mmc(g, 1, 0.8, 1, n, w);
+        else
+            for (long i = 0; i < n; i++)
+                w[i] = c == 1 ? 2.5 : (double)(i % 7);
+        for (int nb = 0; nb <= 7; nb += 7) {
+            struct gs_steady q1, m1, q2, m2;
+            int rq1 = gs_steady_quantile(w, len, 0.99, nb, 0.95, &q1);
+            int rm1 = gs_steady_mean(w, len, nb, 0.95, &m1);
+            int rm2, rq2 = gs_steady_pair(w, len, 0.99, nb, 0.95, &q2, &m2,
+                                          &rm2);
+            bad += rq1 != rq2 || rm1 != rm2;
+            if (rq1 == 0)
+                bad += !same_steady(&q1, &q2);
+            if (rm1 == 0)
+                bad += !same_steady(&m1, &m2);
+            bad += c == 2 && nb == 0 && rq1 != GS_ERANGE;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(w);
+    gsl_rng_free(g);
+}
+
 /* M/M/1 at load 0.7 started empty: the steady-state p quantile of the
  * waits (pooled over the retained window, sectioning interval of 20
  * sections) against w_p = ln(rho / (1 - p)) / (mu (1 - rho)); p 0.9 on
@@ -1129,6 +1182,8 @@ static CU_TestInfo tests[] = {
     { "M/M/2 mean wait against Erlang C", test_mmc_mean_wait },
     { "MSER-5 removes a transient", test_mser_removes_bias },
     { "M/M/1 wait quantiles against the exact law", test_mm1_quantiles },
+    { "the quantile and the mean in one pair: the same results",
+      test_steady_pair },
     { "sectioned quantiles select what sorting gives", test_quantile_select_exact },
     { "pooled quantiles from tails: exact, or bounded", test_pooled_exact },
     { "M/M/2 p99 over short replications: pooled, not mean of p99s",

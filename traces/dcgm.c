@@ -558,6 +558,23 @@ static int dnum(const char *s, double lo, double hi, double *out)
     return gs_tnum(s, out) < 0 || *out < lo || *out > hi ? -1 : 0;
 }
 
+const char gs_dcgm_usage[] =
+"usage: gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]\n"
+"\n"
+"What the GPUs did, from Prometheus range-query exports (JSON) of DCGM\n"
+"metrics: utilization by node, model, namespace and hour of day, and\n"
+"GPU-hours observed, allocated, busy and idle (docs/import.md).\n"
+"\n"
+"options:\n"
+"  --idle PCT              an allocated GPU below this utilization is\n"
+"                          idle (default 5)\n"
+"  --step T                the most a sample stands for (default: the\n"
+"                          samples' most common spacing; 30s, 1m)\n"
+"  --tz ZONE               the zone of the hours of day: UTC (default),\n"
+"                          +02:00, or a tz database name (Europe/Berlin)\n"
+"\n"
+"exit status: 0 done, 2 bad usage or bad input, 1 output not written\n";
+
 /* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]` */
 int gs_dcgm_main(int argc, char **argv)
 {

@@ -73,5 +73,7 @@ void gs_dcgm_print(FILE *fp, const struct gs_dcgm *m);
 /* `gpusim trace dcgm FILE... [--idle PCT] [--step T] [--tz ZONE]`: the
  * report on stdout; exit status 0, or 2 (bad usage or input). */
 int gs_dcgm_main(int argc, char **argv);
+/* Its help (`gpusim trace help dcgm`). */
+extern const char gs_dcgm_usage[];
 
 #endif

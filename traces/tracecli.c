@@ -203,6 +203,7 @@ static const struct { const char *name, *text; } usages[] = {
     { "transform", usage_convert }, { "stats", usage_stats },
     { "gen", usage_gen }, { "fit", usage_fit },
     { "calibrate", usage_calibrate }, { "kueue", usage_kueue },
+    { "dcgm", gs_dcgm_usage },
 };
 
 /* The help of trace command cmd (NULL: the list), on stdout; 0, or 2 with

@@ -1,16 +1,25 @@
 /* order.c -- exact order statistics of large samples (order.h).
  *
  * Sorting.  A non-negative IEEE-754 double orders as its 64-bit pattern
- * does, so a least-significant-digit radix sort on those bits (Knuth,
- * TAOCP vol. 3, 5.2.5) sorts the values.  Digits of 11 bits keep the 2048
- * bucket cursors of a scatter pass within the first cache levels (16-bit
- * digits, tried first, spread a pass's writes over 65536 places and cost
- * more than the simulation they summarized); all six digit histograms come
- * from one read of the data, and a pass whose digit is the same for every
- * value is skipped -- latencies of a few seconds share their top bits, and
- * floats widened to doubles their low 29.  Equal values have equal bits, so
- * the sorted array is exactly what any correct sort gives, and a mean taken
- * over it (as sim/inference/service.c does) keeps its order of summation.
+ * does, so a radix sort on those bits (Knuth, TAOCP vol. 3, 5.2.5) sorts
+ * the values.  A first read finds the bits that vary at all (those where
+ * the OR and the AND of all patterns differ): latencies of a few seconds
+ * share their top bits, and floats widened to doubles their low 29.  A
+ * large sample is then split once by its top 16 varying bits (one
+ * counting read, one scatter into the scratch), and each bucket -- of a
+ * million request latencies some 300 buckets of 3,000 values on average
+ * and 35,000 at most, within the second cache level -- is
+ * sorted back into place by the bits below, least significant 8-bit
+ * digit first, a digit that is the same for the whole bucket skipped, and
+ * a bucket of 32 or fewer by insertion.  The passes over the whole sample
+ * are three (the varying bits, the counts, the scatter), of which one
+ * scatters, where a sort by 11-bit digits from the bottom scattered five
+ * or six times (16-bit digits from the bottom, tried first, spread
+ * a pass's writes over 65536 places; from the top they meet only the
+ * buckets the values fill).  A small sample keeps the sort by 11-bit
+ * digits from the bottom.  Equal values have equal bits, so the sorted
+ * array is exactly what any correct sort gives, and a mean taken over it
+ * (as sim/inference/svcsum.c does) keeps its order of summation.
  *
  * Weighted selection.  The token-weighted ITL percentiles need, for a
  * target weight t, the smallest value x whose weight at or below x reaches
@@ -33,6 +42,8 @@
 #include <string.h>
 
 enum { DIGIT = 11, RADIX = 1 << DIGIT, PASSES = (64 + DIGIT - 1) / DIGIT };
+/* The large sort's top digit (bits) and the sample it starts at. */
+enum { TOP = 16, MSD_MIN = 1 << 14 };
 
 static uint64_t bits(const double *p)
 {
@@ -41,10 +52,21 @@ static uint64_t bits(const double *p)
     return k;
 }
 
-int gs_order_sort(double *v, double *tmp, size_t n)
+/* Counts c[0..n) become each digit's first slot (an exclusive prefix sum). */
+static void starts_of(size_t *c, size_t n)
 {
-    if (n < 2)
-        return 0;
+    size_t sum = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t x = c[d];
+        c[d] = sum;
+        sum += x;
+    }
+}
+
+/* LSD radix sort of v[0..n) on 11-bit digits, tmp scratch (a small
+ * sample's whole sort). */
+static int lsd_sort(double *v, double *tmp, size_t n)
+{
     size_t *cnt = calloc((size_t)PASSES * RADIX, sizeof *cnt);
     if (cnt == NULL)
         return GS_ENOMEM;
@@ -60,12 +82,7 @@ int gs_order_sort(double *v, double *tmp, size_t n)
         int sh = DIGIT * p;
         if (c[(k0 >> sh) & (RADIX - 1)] == n)
             continue;               /* one digit for all: order unchanged */
-        size_t sum = 0;
-        for (size_t d = 0; d < RADIX; d++) {
-            size_t x = c[d];
-            c[d] = sum;
-            sum += x;
-        }
+        starts_of(c, RADIX);
         for (size_t i = 0; i < n; i++)
             dst[c[(bits(&src[i]) >> sh) & (RADIX - 1)]++] = src[i];
         double *t = src;
@@ -74,6 +91,90 @@ int gs_order_sort(double *v, double *tmp, size_t n)
     }
     if (src != v)
         memcpy(v, src, n * sizeof *v);
+    free(cnt);
+    return 0;
+}
+
+/* One bucket of the top digit: a[0..n) (all alike above bit top) sorted
+ * into out[0..n) on bits lo .. top - 1, by 8-bit digits from the lowest,
+ * out and a taking turns as the scratch; cnt has room for the counts. */
+static void bucket_sort(double *a, double *out, size_t n, int lo, int top,
+                        size_t *cnt)
+{
+    if (n <= 32 || top <= lo) {
+        memcpy(out, a, n * sizeof *a);
+        for (size_t i = 1; i < n && top > lo; i++) {    /* insertion */
+            double x = out[i];
+            uint64_t k = bits(&x);
+            size_t j = i;
+            for (; j > 0 && bits(&out[j - 1]) > k; j--)
+                out[j] = out[j - 1];
+            out[j] = x;
+        }
+        return;
+    }
+    int np = (top - lo + 7) / 8;
+    memset(cnt, 0, (size_t)np * 256 * sizeof *cnt);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = bits(&a[i]) >> lo;
+        for (int p = 0; p < np; p++)
+            cnt[p * 256 + ((k >> (8 * p)) & 255)]++;
+    }
+    double *src = a, *dst = out;
+    uint64_t k0 = bits(&a[0]) >> lo;
+    for (int p = 0; p < np; p++) {
+        size_t *c = cnt + p * 256;
+        int sh = lo + 8 * p;
+        if (c[(k0 >> (8 * p)) & 255] == n)
+            continue;
+        starts_of(c, 256);
+        for (size_t i = 0; i < n; i++)
+            dst[c[(bits(&src[i]) >> sh) & 255]++] = src[i];
+        double *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != out)
+        memcpy(out, src, n * sizeof *out);
+}
+
+int gs_order_sort(double *v, double *tmp, size_t n)
+{
+    if (n < 2)
+        return 0;
+    /* the bits that vary: those above hi and below lo are every value's */
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = bits(&v[i]);
+        any |= k;
+        all &= k;
+    }
+    uint64_t diff = any ^ all;
+    if (diff == 0)
+        return 0;                   /* all equal: nothing moves */
+    if (n < MSD_MIN)
+        return lsd_sort(v, tmp, n);
+    int hi = 63 - __builtin_clzll(diff), lo = __builtin_ctzll(diff);
+    int w = hi - lo + 1 < TOP ? hi - lo + 1 : TOP, s = hi - w + 1;
+    size_t nb = (size_t)1 << w;
+    size_t *cnt = calloc(nb + 8 * 256, sizeof *cnt);
+    if (cnt == NULL)
+        return GS_ENOMEM;
+    size_t *local = cnt + nb;
+    for (size_t i = 0; i < n; i++)
+        cnt[(bits(&v[i]) >> s) & (nb - 1)]++;
+    starts_of(cnt, nb);
+    /* scatter by the top digit: cnt[d] ends at bucket d's end, which is
+     * bucket d + 1's start */
+    for (size_t i = 0; i < n; i++)
+        tmp[cnt[(bits(&v[i]) >> s) & (nb - 1)]++] = v[i];
+    size_t start = 0;
+    for (size_t d = 0; d < nb; d++) {
+        size_t end = cnt[d];
+        if (end > start)
+            bucket_sort(tmp + start, v + start, end - start, lo, s, local);
+        start = end;
+    }
     free(cnt);
     return 0;
 }

@@ -13,10 +13,11 @@
 #include <stddef.h>
 
 /* Sort v[0..n-1] ascending in place; tmp is scratch room for n doubles
- * (the caller's, so that one buffer serves several sorts).  An LSD radix
- * sort on 11-bit digits (six passes at most, a pass skipped when its
- * digit never varies); stable, so the result equals any correct sort's.
- * Returns 0, or GS_ENOMEM for its 96 KiB of counters. */
+ * (the caller's, so that one buffer serves several sorts).  A radix sort:
+ * a large sample split by its top 16 varying bits, each bucket then
+ * sorted in cache from its lowest varying bits (order.c); equal values
+ * have equal bits, so the result equals any correct sort's.  Returns 0,
+ * or GS_ENOMEM for its counters (at most 528 KiB). */
 int gs_order_sort(double *v, double *tmp, size_t n);
 
 /* Token-weighted quantiles: for each need[k] (ascending, in units of

@@ -511,6 +511,22 @@ int gs_steady_quantile(const double *x, long n, double p, int nb,
     return rc;
 }
 
+int gs_steady_pair(const double *x, long n, double p, int nb, double level,
+                   struct gs_steady *q, struct gs_steady *m, int *mrc)
+{
+    const double *kept = NULL;
+    long nk = 0;
+    int rc = steady_prepare(x, n, &nb, q, &kept, &nk);
+    *m = *q;
+    *mrc = rc;
+    if (rc == 0) {
+        rc = gs_quantile_sections(kept, nk, p, nb, level, &q->ci);
+        *mrc = gs_batch_means(kept, nk, nb, level, &m->ci);
+    }
+    q->tail = (double)nk / nb * (p < 0.5 ? p : 1 - p);
+    return rc;
+}
+
 long gs_next_length(long n, double rel_now, double rel, long cap)
 {
     if (n >= cap)

@@ -150,6 +150,13 @@ int gs_steady_mean(const double *x, long n, int nb, double level,
 int gs_steady_quantile(const double *x, long n, double p, int nb,
                        double level, struct gs_steady *st);
 
+/* gs_steady_quantile into *q (its code returned) and gs_steady_mean into
+ * *m (its code in *mrc) of the same series, the warm-up and the
+ * independence check made once for both: the same results as the two
+ * calls. */
+int gs_steady_pair(const double *x, long n, double p, int nb, double level,
+                   struct gs_steady *q, struct gs_steady *m, int *mrc);
+
 /* --- precision-driven length ------------------------------------------ */
 
 /* Relative half-width asked of a target metric by default (5% at 95%). */

@@ -75,6 +75,9 @@ struct eregion {
     double p_w, idle_w, host_w; /* IT power now: all, unallocated, hosts' */
     double it_j, host_j, usd, g;        /* totals (host_j: of it_j) */
     double idle_j, idle_usd, idle_g;
+    /* the price's and the intensity's integrals at hour at_h (NAN: none):
+     * the clock's last move ended there, so the next one starts there */
+    double at_h, price_at, carbon_at;
 };
 
 struct epool {
@@ -288,6 +291,7 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
         e->r[k].pue = g->pue;
         series_init(&e->r[k].price, &g->price);
         series_init(&e->r[k].carbon, &g->carbon);
+        e->r[k].at_h = NAN;
     }
     for (int i = 0; i < e->np; i++) {
         const struct gs_pool_spec *ps = &f->pools[i].s;
@@ -453,10 +457,15 @@ static void m_advance(void *st, gs_time t)
         struct eregion *r = &e->r[k];
         if (r->p_w == 0 && r->idle_w == 0)
             continue;
-        double dp = series_integral(&r->price, h1) -
-                    series_integral(&r->price, h0);
-        double dc = series_integral(&r->carbon, h1) -
-                    series_integral(&r->carbon, h0);
+        double p1 = series_integral(&r->price, h1);
+        double c1 = series_integral(&r->carbon, h1);
+        double dp = p1 - (r->at_h == h0 ? r->price_at
+                                        : series_integral(&r->price, h0));
+        double dc = c1 - (r->at_h == h0 ? r->carbon_at
+                                        : series_integral(&r->carbon, h0));
+        r->at_h = h1;
+        r->price_at = p1;
+        r->carbon_at = c1;
         double kw = r->p_w / 1000.0 * r->pue, ki = r->idle_w / 1000.0 * r->pue;
         r->it_j += r->p_w * dt_s;
         r->host_j += r->host_w * dt_s;

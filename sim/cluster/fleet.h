@@ -266,6 +266,18 @@ static inline int gs_need_host_only(const struct gs_need *n)
     return n->gpus <= 0 && n->milli <= 0 && n->profile == NULL;
 }
 
+/* 1 if a and b ask the same of the fleet in every field but the MIG
+ * profile, whose string each keeper of classes stores its own way. */
+static inline int gs_need_same_asks(const struct gs_need *a,
+                                    const struct gs_need *b)
+{
+    return a->gpus == b->gpus && a->milli == b->milli &&
+           a->mem_gb == b->mem_gb && a->allowed == b->allowed &&
+           a->tolerates == b->tolerates && a->guar == b->guar &&
+           a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
+           a->mem_mib == b->mem_mib && a->dev_gb == b->dev_gb;
+}
+
 struct gs_demand {
     int kind;
     int gpus;                   /* WHOLE: GPUs */

@@ -773,7 +773,8 @@ int gs_frag_new(struct gs_fleet *f, const struct gs_shape *shapes, int n,
     fr->rank = malloc(nn * sizeof *fr->rank);
     fr->shadow = malloc((size_t)(f->ngpus > 0 ? f->ngpus : 1) *
                         sizeof *fr->shadow);
-    fr->trans = malloc(TRANS_SLOTS * sizeof *fr->trans);
+    /* zeroed whole: trans_eq reads an empty slot's hash before its from */
+    fr->trans = calloc(TRANS_SLOTS, sizeof *fr->trans);
     if (!fr->shadow || !fr->trans)
         goto nomem;
     for (int i = 0; i < TRANS_SLOTS; i++)

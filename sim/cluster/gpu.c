@@ -109,10 +109,11 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
     .elem_us = { 1.392, 2.652, 0.631, 1.905, 2.542 }, \
     .elem_l2 = { 0.5749, 0.5032, 0.6431, 1.3397, 0.1599 }, \
     .elem_wave_us = 0.584, .link_us = 5.0
-#define GS_LLM_H100 .compute_eff = 0.7188, .bw_eff = 0.9444, \
+#define GS_LLM_H100 GS_LLM_H100_CHIP, .ar_big_gbs = GS_H100_AR_BIG
+#define GS_H100_AR_BIG 107.3
+#define GS_LLM_H100_CHIP .compute_eff = 0.7188, .bw_eff = 0.9444, \
     .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.0782, \
     .layer_us = 374.45, .iter_ms = 0, .seq_us = 3.688, .prefill_ms = 20.610, \
-    .ar_big_gbs = 107.3, \
     .elem_eff = { 0.3842, 0.4817, 0.6609, 1.0000, 0.1799 }, \
     .elem_us = { 1.250, 1.906, 0.493, 1.284, 2.365 }, \
     .elem_l2 = { 0.6192, 0.5404, 0.7962, 1.3267, 0.1866 }, \
@@ -140,7 +141,9 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
  * with the nearest measured GPU's efficiencies (L40S: the A40's, another
  * PCIe card with GDDR; B200 and H200: the H100's), the H100's all-reduce
  * curve for both (B200's NVLink 5 is twice as fast: this is
- * conservative). */
+ * conservative), but the stack's extra pass over big all-reduces at twice
+ * the H100's rate, as its link (at the H100's, an 8,192-token prefill of
+ * a 7B model took longer at TP 2 than at TP 1). */
 #define A100_CHIP .sms = 108, .l2_mb = 40.0
 #define H100_CHIP .sms = 132, .l2_mb = 50.0
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
@@ -154,7 +157,8 @@ static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
     { "H200-141GB", { GS_LLM_H100, .link_gbs = 209.06, H100_CHIP,
                       .ar = &ar_h100_dgx } },
     { "H800-80GB",  { GS_LLM_H100, .link_gbs = 92.92, H100_CHIP } },
-    { "B200-180GB", { GS_LLM_H100, .link_gbs = 418.12, .sms = 148,
+    { "B200-180GB", { GS_LLM_H100_CHIP, .ar_big_gbs = 2 * GS_H100_AR_BIG,
+                      .link_gbs = 418.12, .sms = 148,
                       .l2_mb = 126.0,
                       .ar = &ar_h100_dgx } },
     { "A40",        { GS_LLM_A40, .link_gbs = 25.0, .sms = 84, .l2_mb = 6.0,

@@ -37,11 +37,11 @@
  * (perf_model.csv) are its H100 rows with every prompt time x 1.30 and
  * the token and end-to-end times copied, the cap unstated -- a rule, not
  * a measurement.  They do show the split this model makes: under this
- * rule 1.30x is a cap of 0.255 + 0.745 x 1.3^-3 = 59% of the limit, and at
- * that cap the shipped H100 model's prompt slowdowns are within 9.0%
- * (median) of the listed 1.30 and its token slowdowns within 0.0%,
- * where no slowdown, a whole-iteration slowdown or a clock linear in
- * power miss one of them by 13-33% (tests/test_energy.c,
+ * rule 1.30x is a cap of 0.296 + 0.704 x 1.3^-3 = 62% of the limit, and at
+ * that cap the shipped H100 model's prompt slowdowns are within 13.6%
+ * (median; 23.1% at most) of the listed 1.30 and every token slowdown
+ * within 0.0%, where no slowdown, a whole-iteration slowdown or a clock
+ * linear in power miss one of them by 23-46% (tests/test_energy.c,
  * docs/energy.md).  Memory-bound decode barely draws enough for a cap
  * to bite (Ma et al., "The illusion of power capping in LLM decode",
  * arXiv 2605.11999, 2026).  Assumptions, said so in docs/energy.md: the

@@ -465,13 +465,7 @@ static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
 static int miss_same(const struct miss *x, const struct gs_job *j)
 {
     const struct gs_need *a = &x->need, *b = &j->need;
-    return x->tier == j->s.tier && a->gpus == b->gpus &&
-           a->milli == b->milli && a->mem_gb == b->mem_gb &&
-           a->allowed == b->allowed && a->tolerates == b->tolerates &&
-           a->guar == b->guar &&
-           a->burst == b->burst && a->cpu_milli == b->cpu_milli &&
-           a->dev_gb == b->dev_gb &&
-           a->mem_mib == b->mem_mib &&
+    return x->tier == j->s.tier && gs_need_same_asks(a, b) &&
            strcmp(x->prof, b->profile ? b->profile : "") == 0;
 }
 uint64_t gs_sim_work(const struct gs_sim *s) { return s->look.work; }

@@ -281,11 +281,11 @@ static void *req_shrink(void *p, size_t bytes, size_t old)
     return q;
 }
 
-/* Room for cap requests (the stream's length when it is known): all three
- * arrays or none.  When one cannot grow, those already grown go back to
- * the old capacity, so capreq stays the size of every array (it is what
- * they are unmapped with); a mapping shrinks in place, which cannot fail
- * for want of memory. */
+/* Room for cap requests (the stream's length when it is known): both
+ * arrays or neither.  When the second cannot grow, the first goes back to
+ * the old capacity, so capreq stays the size of both (it is what they are
+ * unmapped with); a mapping shrinks in place, which cannot fail for want
+ * of memory. */
 static int req_reserve(struct svc *sv, long cap)
 {
     size_t old = (size_t)sv->capreq, n = (size_t)cap;
@@ -294,22 +294,46 @@ static int req_reserve(struct svc *sv, long cap)
     if (r == NULL)
         return GS_ENOMEM;
     sv->req = r;
-    struct rlink *l = gs_big_realloc(sv->lk, old * sizeof *l, n * sizeof *l);
-    if (l != NULL) {
-        sv->lk = l;
-        struct rhash *h = sv->lkh ? gs_big_realloc(sv->lkh, old * sizeof *h,
-                                                   n * sizeof *h) : NULL;
-        if (sv->lkh == NULL || h != NULL) {
-            if (h)
-                sv->lkh = h;
-            sv->capreq = cap;
-            return 0;
-        }
+    struct rhash *h = sv->lkh ? gs_big_realloc(sv->lkh, old * sizeof *h,
+                                               n * sizeof *h) : NULL;
+    if (sv->lkh == NULL || h != NULL) {
+        if (h)
+            sv->lkh = h;
+        sv->capreq = cap;
+        return 0;
     }
     sv->req = req_shrink(sv->req, n * sizeof *r, old * sizeof *r);
-    if (l != NULL)
-        sv->lk = req_shrink(sv->lk, n * sizeof *l, old * sizeof *l);
     return GS_ENOMEM;
+}
+
+/* Request q's links (q from lk0). */
+static struct rlink *lk(struct svc *sv, int32_t q)
+{
+    return &sv->lk[q & (sv->caplk - 1)];
+}
+
+/* A place in the ring of links for request nreq: lk0 moves past the
+ * requests that are over (each is passed once), and the ring doubles when
+ * the live ones still fill it -- at most the requests in the system at
+ * once, a few thousand where the request records are a million. */
+static int lk_room(struct svc *sv)
+{
+    long i = sv->nreq;
+    while (sv->lk0 < i && (sv->req[sv->lk0].state == GS_REQ_DONE ||
+                           sv->req[sv->lk0].state == GS_REQ_DROPPED))
+        sv->lk0++;
+    if (i - sv->lk0 < sv->caplk)
+        return 0;
+    long cap = sv->caplk ? sv->caplk * 2 : 1024;
+    struct rlink *l = malloc((size_t)cap * sizeof *l);
+    if (l == NULL)
+        return GS_ENOMEM;
+    for (long q = sv->lk0; q < i; q++)
+        l[q & (cap - 1)] = sv->lk[q & (sv->caplk - 1)];
+    free(sv->lk);
+    sv->lk = l;
+    sv->caplk = cap;
+    return 0;
 }
 
 /* Request q's hash ids (NULL, 0 when it has none). */
@@ -325,6 +349,8 @@ static int req_new(struct svc *sv, double t, int in, int out,
     if (sv->nreq == sv->capreq &&
         req_reserve(sv, sv->capreq ? sv->capreq * 2 : 1024) < 0)
         return GS_ENOMEM;
+    if (lk_room(sv) < 0)
+        return GS_ENOMEM;
     if (nhash > 0 && sv->lkh == NULL) {
         sv->lkh = gs_big_realloc(NULL, 0, (size_t)sv->capreq *
                                           sizeof *sv->lkh);
@@ -336,7 +362,7 @@ static int req_new(struct svc *sv, double t, int in, int out,
     sv->req[i] = (struct gs_reqrec){ .arrival = t, .first = -1, .end = -1,
                                      .in = in, .out = out, .replica = -1,
                                      .state = GS_REQ_WAITING };
-    sv->lk[i] = (struct rlink){ -1, -1 };
+    *lk(sv, (int32_t)i) = (struct rlink){ -1, -1 };
     if (sv->lkh)
         sv->lkh[i] = (struct rhash){ hash, nhash };
     return (int)i;
@@ -361,13 +387,13 @@ static void egroup(struct rep *r, struct gs_reqrec *q, int g)
 static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
 {
     egroup(r, &sv->req[q], 0);
-    struct rlink *l = &sv->lk[q];
+    struct rlink *l = lk(sv, q);
     if (l->prev >= 0)
-        sv->lk[l->prev].next = l->next;
+        lk(sv, l->prev)->next = l->next;
     else
         r->head = l->next;
     if (l->next >= 0)
-        sv->lk[l->next].prev = l->prev;
+        lk(sv, l->next)->prev = l->prev;
     l->next = l->prev = -1;
     r->nout--;
     if (r->cpos >= 0)
@@ -377,11 +403,11 @@ static void rep_unlink(struct svc *sv, struct rep *r, int32_t q)
 static void rep_link(struct svc *sv, struct rep *r, int32_t q)
 {
     egroup(r, &sv->req[q], sv->req[q].first >= 0 ? 2 : 1);
-    struct rlink *l = &sv->lk[q];
+    struct rlink *l = lk(sv, q);
     l->prev = -1;
     l->next = r->head;
     if (r->head >= 0)
-        sv->lk[r->head].prev = q;
+        lk(sv, r->head)->prev = q;
     r->head = q;
     r->nout++;
     if (r->cpos >= 0)
@@ -393,16 +419,16 @@ static void queue_push(struct svc *sv, int p, int32_t q, int front)
 {
     struct spool *pl = &sv->pool[p];
     sv->req[q].state = GS_REQ_WAITING;
-    sv->lk[q].prev = -1;
+    lk(sv, q)->prev = -1;
     if (front) {
-        sv->lk[q].next = pl->qhead;
+        lk(sv, q)->next = pl->qhead;
         pl->qhead = q;
         if (pl->qtail < 0)
             pl->qtail = q;
     } else {
-        sv->lk[q].next = -1;
+        lk(sv, q)->next = -1;
         if (pl->qtail >= 0)
-            sv->lk[pl->qtail].next = q;
+            lk(sv, pl->qtail)->next = q;
         else
             pl->qhead = q;
         pl->qtail = q;
@@ -416,10 +442,10 @@ static int32_t queue_pop(struct svc *sv, int p)
     int32_t q = pl->qhead;
     if (q < 0)
         return -1;
-    pl->qhead = sv->lk[q].next;
+    pl->qhead = lk(sv, q)->next;
     if (pl->qhead < 0)
         pl->qtail = -1;
-    sv->lk[q].next = -1;
+    lk(sv, q)->next = -1;
     pl->qlen--;
     return q;
 }
@@ -461,7 +487,7 @@ static void kick(struct svc *sv, struct rep *r, double t)
             __builtin_prefetch(&sv->req[q]);
             __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
                                - 1);
-            __builtin_prefetch(&sv->lk[q]);
+            __builtin_prefetch(lk(sv, (int32_t)q));
         }
     }
 }
@@ -724,7 +750,7 @@ static void rep_lose(struct svc *sv, struct rep *r, double t)
     int32_t q = r->head;
     /* Back to the front of the router's queue: they arrived first. */
     while (q >= 0) {
-        int32_t nx = sv->lk[q].next;
+        int32_t nx = lk(sv, q)->next;
         rep_unlink(sv, r, q);
         struct gs_reqrec *rq = &sv->req[q];
         rq->restarts++;
@@ -1335,7 +1361,7 @@ void gs_svc_free_hook(void *st)
         if (sv->r_tok)
             gsl_rng_free(sv->r_tok);
         gs_big_free(sv->req, (size_t)sv->capreq * sizeof *sv->req);
-        gs_big_free(sv->lk, (size_t)sv->capreq * sizeof *sv->lk);
+        free(sv->lk);
         gs_big_free(sv->lkh, (size_t)sv->capreq * sizeof *sv->lkh);
         gs_big_free(sv->itl_d, (size_t)sv->capitl * sizeof *sv->itl_d);
         gs_big_free(sv->itl_w, (size_t)sv->capitl * sizeof *sv->itl_w);
@@ -1400,7 +1426,7 @@ void gs_svc_close_hook(void *st, gs_time end)
         gs_sim_cancel(m->s, &sv->ev);
         for (int k = 0; k < sv->nrep; k++) {
             struct rep *r = sv->rep[k];
-            for (int32_t q = r->head; q >= 0; q = sv->lk[q].next)
+            for (int32_t q = r->head; q >= 0; q = lk(sv, q)->next)
                 egroup(r, &sv->req[q], 0);
             static_close(sv, r, (double)end / 1000.0);
         }

@@ -124,7 +124,11 @@ struct svc {
     double start_s, next_arrival;
     /* requests */
     struct gs_reqrec *req;
+    /* the live requests' links, a ring: request q's at lk[q % caplk]
+     * (caplk a power of two), for q from lk0 -- every request before lk0
+     * is done or dropped, no longer linked -- to nreq (service.c) */
     struct rlink *lk;
+    long lk0, caplk;
     struct rhash *lkh;          /* NULL until a request has hash ids */
     long nreq, capreq;
     long finished, dropped, restarted, eng_preempt;

@@ -27,11 +27,28 @@
  *
  * The choice depends on the bytes alone, so the same table gives the same
  * file (with the same zlib).  The encoder never changes what a reader
- * gets back: test_outfile inflates and unshuffles chunks to their rows. */
+ * gets back: test_outfile inflates and unshuffles chunks to their rows.
+ *
+ * Rows to planes.  The shuffle's input is the file's packed rows; a
+ * table written from C structs (h5out.c) would pack its rows first (one
+ * pass) and shuffle them byte by byte (another, 78 strided byte moves a
+ * request row).  gs_h5chunk_encode_rows does both at once from the
+ * memory rows, field by field: eight rows' values of a field of up to 8
+ * bytes are read as eight 64-bit words, transposed as an 8 x 8 byte
+ * matrix in registers (three rounds of masked shifts swapping 4-, 2- and
+ * 1-byte blocks: Warren, Hacker's Delight, 7-3, for bytes instead of
+ * bits), and word b is then the next eight bytes of plane (field's packed
+ * offset + b).  The planes are the same bytes as packing and shuffling
+ * give (test_outfile compares them); the buffers live from chunk to chunk
+ * in a struct gs_h5chunk_buf, mapped (bigmem.h), so a table costs its
+ * page faults once, not per chunk.
+ */
 #include "h5chunk.h"
+#include "../base/bigmem.h"
 #include "../base/err.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -73,26 +90,44 @@ static void shuffle(const unsigned char *in, size_t nrows, size_t es,
     }
 }
 
-/* Deflate in[0..n) into *out, grown as needed (*cap bytes, *len used). */
+/* The output of a chunk's stream.  zlib cuts stored blocks to the
+ * room it is given (deflate_stored), so the bytes depend on avail_out at
+ * each call: the room offered is `cap`, n / 2 + 1024 at first and doubled
+ * whenever it is full, as it always was, whatever the mapping behind it
+ * (b->out, b->outcap bytes, kept from chunk to chunk) holds. */
+struct zout {
+    struct gs_h5chunk_buf *b;
+    size_t cap, len;
+};
+
+/* Double the room offered; the mapping grows to hold it. */
+static int zout_grow(struct zout *o)
+{
+    size_t nc = o->cap * 2;
+    if (nc > o->b->outcap) {
+        unsigned char *q = gs_big_realloc(o->b->out, o->b->outcap, nc);
+        if (q == NULL)
+            return GS_ENOMEM;
+        o->b->out = q;
+        o->b->outcap = nc;
+    }
+    o->cap = nc;
+    return 0;
+}
+
+/* Deflate in[0..n) into o, grown as needed. */
 static int deflate_all(z_stream *z, const unsigned char *in, size_t n,
-                       int flush, unsigned char **out, size_t *cap,
-                       size_t *len)
+                       int flush, struct zout *o)
 {
     z->next_in = (unsigned char *)in;
     z->avail_in = (uInt)n;
     for (;;) {
-        if (*len == *cap) {
-            size_t nc = *cap * 2;
-            unsigned char *o = realloc(*out, nc);
-            if (o == NULL)
-                return GS_ENOMEM;
-            *out = o;
-            *cap = nc;
-        }
-        z->next_out = *out + *len;
-        z->avail_out = (uInt)(*cap - *len);
+        if (o->len == o->cap && zout_grow(o) < 0)
+            return GS_ENOMEM;
+        z->next_out = o->b->out + o->len;
+        z->avail_out = (uInt)(o->cap - o->len);
         int rc = deflate(z, flush);
-        *len = *cap - z->avail_out;
+        o->len = o->cap - z->avail_out;
         if (rc == Z_STREAM_END || (flush != Z_FINISH && z->avail_in == 0 &&
                                    z->avail_out > 0))
             return 0;
@@ -102,27 +137,21 @@ static int deflate_all(z_stream *z, const unsigned char *in, size_t n,
 }
 
 /* Set the coding for the next plane: stored or run-length.  deflateParams
- * first codes what it holds with the old setting, into *out. */
-static int set_coding(z_stream *z, int stored, int *cur, unsigned char **out,
-                      size_t *cap, size_t *len)
+ * first codes what it holds with the old setting, into o. */
+static int set_coding(z_stream *z, int stored, int *cur, struct zout *o)
 {
     if (stored == *cur)
         return 0;
     for (;;) {
-        if (*cap - *len < 64) {
-            unsigned char *o = realloc(*out, *cap * 2);
-            if (o == NULL)
-                return GS_ENOMEM;
-            *out = o;
-            *cap *= 2;
-        }
+        if (o->cap - o->len < 64 && zout_grow(o) < 0)
+            return GS_ENOMEM;
         z->next_in = NULL;
         z->avail_in = 0;
-        z->next_out = *out + *len;
-        z->avail_out = (uInt)(*cap - *len);
+        z->next_out = o->b->out + o->len;
+        z->avail_out = (uInt)(o->cap - o->len);
         int rc = stored ? deflateParams(z, 0, Z_DEFAULT_STRATEGY)
                         : deflateParams(z, 1, Z_RLE);
-        *len = *cap - z->avail_out;
+        o->len = o->cap - z->avail_out;
         if (rc == Z_OK)
             break;
         if (rc != Z_BUF_ERROR || z->avail_out > 0)
@@ -132,36 +161,157 @@ static int set_coding(z_stream *z, int stored, int *cur, unsigned char **out,
     return 0;
 }
 
+/* The zlib stream of the shuffled chunk sh (es planes of nrows bytes)
+ * into b->out: *outlen bytes. */
+static int deflate_planes(struct gs_h5chunk_buf *b, const unsigned char *sh,
+                          size_t nrows, size_t es, size_t *outlen)
+{
+    struct zout o = { b, nrows * es / 2 + 1024, 0 };
+    z_stream z = { 0 };
+    int rc = 0;
+    if (o.cap > b->outcap) {
+        unsigned char *q = gs_big_realloc(b->out, b->outcap, o.cap);
+        if (q == NULL)
+            return GS_ENOMEM;
+        b->out = q;
+        b->outcap = o.cap;
+    }
+    if (deflateInit2(&z, 1, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
+        return GS_ENOMEM;
+    int cur = 0;
+    for (size_t p = 0; rc == 0 && p < es; p++) {
+        const unsigned char *pl = sh + p * nrows;
+        int stored = plane_entropy(pl, nrows) >= ENTROPY_STORED;
+        if ((rc = set_coding(&z, stored, &cur, &o)) == 0)
+            rc = deflate_all(&z, pl, nrows, Z_NO_FLUSH, &o);
+    }
+    if (rc == 0)
+        rc = deflate_all(&z, NULL, 0, Z_FINISH, &o);
+    deflateEnd(&z);
+    *outlen = o.len;
+    return rc;
+}
+
+/* b->sh holding at least n bytes. */
+static int sh_room(struct gs_h5chunk_buf *b, size_t n)
+{
+    if (n <= b->shcap)
+        return 0;
+    unsigned char *q = gs_big_realloc(b->sh, b->shcap, n);
+    if (q == NULL)
+        return GS_ENOMEM;
+    b->sh = q;
+    b->shcap = n;
+    return 0;
+}
+
 int gs_h5chunk_encode(const void *rows, size_t nrows, size_t es,
                       unsigned char **out, size_t *outlen)
 {
+    struct gs_h5chunk_buf b = { 0 };
     size_t n = nrows * es;
-    unsigned char *sh = malloc(n ? n : 1);
-    size_t cap = n / 2 + 1024, len = 0;
-    unsigned char *o = malloc(cap);
-    z_stream z = { 0 };
-    int rc = sh && o ? 0 : GS_ENOMEM;
-    if (rc == 0 && deflateInit2(&z, 1, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
+    int rc = sh_room(&b, n ? n : 1);
+    if (rc == 0) {
+        shuffle(rows, nrows, es, b.sh);
+        rc = deflate_planes(&b, b.sh, nrows, es, outlen);
+    }
+    unsigned char *o = rc == 0 ? malloc(*outlen ? *outlen : 1) : NULL;
+    if (rc == 0 && o == NULL)
         rc = GS_ENOMEM;
-    else if (rc == 0) {
-        shuffle(rows, nrows, es, sh);
-        int cur = 0;
-        for (size_t b = 0; rc == 0 && b < es; b++) {
-            const unsigned char *p = sh + b * nrows;
-            int stored = plane_entropy(p, nrows) >= ENTROPY_STORED;
-            if ((rc = set_coding(&z, stored, &cur, &o, &cap, &len)) == 0)
-                rc = deflate_all(&z, p, nrows, Z_NO_FLUSH, &o, &cap, &len);
+    if (rc == 0) {
+        memcpy(o, b.out, *outlen);
+        *out = o;
+    }
+    gs_h5chunk_buf_free(&b);
+    return rc;
+}
+
+/* The 8 x 8 byte matrix x (row r: word x[r], byte c of it its (r, c)
+ * entry, little-endian) transposed in place: word c then holds (r, c) at
+ * byte r. */
+static inline void transpose8(uint64_t x[8])
+{
+    static const uint64_t m4 = 0x00000000FFFFFFFFull,
+                          m2 = 0x0000FFFF0000FFFFull,
+                          m1 = 0x00FF00FF00FF00FFull;
+    for (int r = 0; r < 4; r++) {
+        uint64_t a = x[r], c = x[r + 4];
+        x[r] = (a & m4) | (c << 32);
+        x[r + 4] = (a >> 32) | (c & ~m4);
+    }
+    for (int r = 0; r < 8; r += (r & 1) ? 3 : 1) {
+        uint64_t a = x[r], c = x[r + 2];
+        x[r] = (a & m2) | ((c & m2) << 16);
+        x[r + 2] = ((a >> 16) & m2) | (c & ~m2);
+    }
+    for (int r = 0; r < 8; r += 2) {
+        uint64_t a = x[r], c = x[r + 1];
+        x[r] = (a & m1) | ((c & m1) << 8);
+        x[r + 1] = ((a >> 8) & m1) | (c & ~m1);
+    }
+}
+
+/* Field f of memory rows i0 .. i0 + m - 1 (m <= 8) into its planes of sh
+ * at i0. */
+static void field_planes(const unsigned char *rows, size_t i0, size_t m,
+                         const struct gs_h5chunk_layout *l, int f,
+                         unsigned char *sh, size_t nrows)
+{
+    size_t sz = l->sz[f], mo = l->mo[f], po = l->po[f];
+    const unsigned char *src = rows + i0 * l->ms + mo;
+    unsigned char *dst = sh + po * nrows + i0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (m == 8 && (sz == 8 || sz == 4 || sz == 2 || sz == 1)) {
+        uint64_t x[8];
+        size_t ms = l->ms;
+        for (int r = 0; r < 8; r++) {
+            const unsigned char *p = src + (size_t)r * ms;
+            uint32_t v4;
+            uint16_t v2;
+            switch (sz) {       /* fixed sizes: loads, not calls */
+            case 8: memcpy(&x[r], p, 8); break;
+            case 4: memcpy(&v4, p, 4); x[r] = v4; break;
+            case 2: memcpy(&v2, p, 2); x[r] = v2; break;
+            default: x[r] = *p; break;
+            }
         }
-        if (rc == 0)
-            rc = deflate_all(&z, NULL, 0, Z_FINISH, &o, &cap, &len);
-        deflateEnd(&z);
+        transpose8(x);
+        for (size_t b = 0; b < sz; b++)
+            memcpy(dst + b * nrows, &x[b], 8);
+        return;
     }
-    free(sh);
-    if (rc < 0) {
-        free(o);
+#endif
+    for (size_t r = 0; r < m; r++)
+        for (size_t b = 0; b < sz; b++)
+            dst[b * nrows + r] = src[r * l->ms + b];
+}
+
+int gs_h5chunk_encode_rows(struct gs_h5chunk_buf *b, const void *rows,
+                           size_t k, size_t nrows,
+                           const struct gs_h5chunk_layout *l,
+                           const unsigned char **out, size_t *outlen)
+{
+    size_t n = nrows * l->es;
+    int rc = sh_room(b, n ? n : 1);
+    if (rc < 0)
         return rc;
+    for (size_t i0 = 0; i0 < k; i0 += 8) {
+        size_t m = k - i0 < 8 ? k - i0 : 8;
+        for (int f = 0; f < l->n; f++)
+            field_planes(rows, i0, m, l, f, b->sh, nrows);
     }
-    *out = o;
-    *outlen = len;
+    if (k < nrows)          /* the chunk's rows past the table: zeros */
+        for (size_t p = 0; p < l->es; p++)
+            memset(b->sh + p * nrows + k, 0, nrows - k);
+    if ((rc = deflate_planes(b, b->sh, nrows, l->es, outlen)) < 0)
+        return rc;
+    *out = b->out;
     return 0;
+}
+
+void gs_h5chunk_buf_free(struct gs_h5chunk_buf *b)
+{
+    gs_big_free(b->sh, b->shcap);
+    gs_big_free(b->out, b->outcap);
+    *b = (struct gs_h5chunk_buf){ 0 };
 }

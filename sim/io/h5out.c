@@ -20,6 +20,7 @@
 #include "report.h"
 #include "question.h"
 #include "../core/model.h"
+#include "../base/bigmem.h"
 #include "../base/version.h"
 
 #include <hdf5.h>
@@ -291,8 +292,9 @@ typedef void rows_fn(void *ctx, hsize_t first, hsize_t k, void *buf);
 
 /* How a compound's rows pack: each field's memory offset, packed offset
  * and size.  HDF5's conversion of a native compound to its packed copy
- * (H5Tpack) moves each field's bytes and nothing else; done here it is
- * the same bytes without a library call per field of every row. */
+ * (H5Tpack) moves each field's bytes and nothing else; done by h5chunk.c
+ * (straight into the shuffled planes) it is the same bytes without a
+ * library call per field of every row. */
 enum { PACK_MAX = 64 };
 struct pack {
     int n;                      /* fields; 0: not plain, let HDF5 convert */
@@ -336,45 +338,35 @@ static void pack_plan(hid_t t, hid_t ft, struct pack *p)
         p->n = n;
 }
 
-/* k memory rows at src packed into dst by plan p. */
-static void pack_rows(const struct pack *p, const unsigned char *src,
-                      unsigned char *dst, size_t k)
-{
-    for (size_t r = 0; r < k; r++, src += p->ms, dst += p->fs)
-        for (int i = 0; i < p->n; i++) {
-            const unsigned char *a = src + p->mo[i];
-            unsigned char *b = dst + p->po[i];
-            switch (p->sz[i]) {     /* fixed sizes: moves, not calls */
-            case 8: memcpy(b, a, 8); break;
-            case 4: memcpy(b, a, 4); break;
-            case 2: memcpy(b, a, 2); break;
-            case 1: *b = *a; break;
-            default: memcpy(b, a, p->sz[i]); break;
-            }
-        }
-}
-
 /* Rows first .. first + k - 1 (memory rows of type t at buf, room for
  * chunk of them) as the chunk of ds they make: packed to the file type
- * ft (fs bytes a row) by plan pk, or by HDF5 (bkg its background buffer)
- * when pk has no plan; the rest of the chunk zeros as HDF5 fills it, then
- * shuffled and deflated by h5chunk.c and written as the filters would
- * have stored it. */
+ * ft (fs bytes a row) and shuffled in one pass by h5chunk.c when pk has a
+ * plan, else converted by HDF5 (into bkg) and shuffled from there; the
+ * rest of the chunk zeros as HDF5 fills it; deflated by h5chunk.c and
+ * written as the filters would have stored it (zb: h5chunk.c's buffers,
+ * kept from chunk to chunk). */
 static int write_chunk(hid_t ds, hid_t t, hid_t ft, size_t fs, hsize_t first,
                        hsize_t k, hsize_t chunk, void *buf, void *bkg,
-                       const struct pack *pk)
+                       const struct pack *pk, struct gs_h5chunk_buf *zb)
 {
+    if (pk->n > 0) {
+        const struct gs_h5chunk_layout l = { pk->n, pk->ms, pk->fs, pk->mo,
+                                             pk->po, pk->sz };
+        const unsigned char *z;
+        size_t zn;
+        int rc = gs_h5chunk_encode_rows(zb, buf, (size_t)k, (size_t)chunk,
+                                        &l, &z, &zn);
+        if (rc < 0)
+            return rc;
+        return H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &first, zn, z) < 0
+               ? GS_EIO : 0;
+    }
     unsigned char *z;
     size_t zn;
-    void *rows = buf;
-    if (pk->n > 0) {
-        pack_rows(pk, buf, bkg, (size_t)k);
-        rows = bkg;
-    } else if (H5Tconvert(t, ft, (size_t)k, buf, bkg, H5P_DEFAULT) < 0) {
+    if (H5Tconvert(t, ft, (size_t)k, buf, bkg, H5P_DEFAULT) < 0)
         return GS_EIO;
-    }
-    memset((char *)rows + k * fs, 0, (size_t)(chunk - k) * fs);
-    int rc = gs_h5chunk_encode(rows, (size_t)chunk, fs, &z, &zn);
+    memset((char *)bkg + k * fs, 0, (size_t)(chunk - k) * fs);
+    int rc = gs_h5chunk_encode(bkg, (size_t)chunk, fs, &z, &zn);
     if (rc < 0)
         return rc;
     if (H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &first, zn, z) < 0)
@@ -402,11 +394,13 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
 {
     hsize_t piece = n < CHUNK_ROWS ? n : CHUNK_ROWS;
     int direct = chunk_path(t, n);
-    void *buf = malloc((size_t)(piece ? piece : 1) * size);
-    void *bkg = direct ? malloc((size_t)(piece ? piece : 1) * size) : NULL;
-    if (buf == NULL || (direct && bkg == NULL)) {
+    /* mapped (bigmem.h): a piece of a large table is megabytes, faulted
+     * in once on huge pages */
+    size_t nb = (size_t)(piece ? piece : 1) * size;
+    void *buf = gs_big_realloc(NULL, 0, nb), *bkg = NULL;
+    struct gs_h5chunk_buf zb = { 0 };
+    if (buf == NULL) {
         fail(w, name);
-        free(buf);
         return;
     }
     hid_t ds = dset_create(w, loc, name, t, 1, &n);
@@ -416,12 +410,15 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
     struct pack pk = { .n = 0 };
     if (ft >= 0 && H5Tget_class(t) == H5T_COMPOUND)
         pack_plan(t, ft, &pk);
+    /* HDF5 converts the rows pack_plan cannot move: room for its output */
+    if (ft >= 0 && pk.n == 0 && (bkg = gs_big_realloc(NULL, 0, nb)) == NULL)
+        fail(w, name);
     for (hsize_t first = 0; ds >= 0 && first < n && !w->err; first += piece) {
         hsize_t k = n - first < piece ? n - first : piece;
         fill(ctx, first, k, buf);
         if (direct) {
             if (ft < 0 || write_chunk(ds, t, ft, fsz, first, k, piece, buf,
-                                      bkg, &pk) < 0)
+                                      bkg, &pk, &zb) < 0)
                 fail(w, name);
             continue;
         }
@@ -439,8 +436,9 @@ static void dset_rows(struct w *w, hid_t loc, const char *name, hid_t t,
     if (fs >= 0)
         H5Sclose(fs);
     dset_close(w, ds, name, t);
-    free(bkg);
-    free(buf);
+    gs_h5chunk_buf_free(&zb);
+    gs_big_free(bkg, nb);
+    gs_big_free(buf, nb);
 }
 
 /* A 1-D dataset of n strings. */

@@ -104,6 +104,13 @@ int gs_question_names(const struct gs_scenario *sc,
  * mean of x[0..n), the series in arrival order. */
 static void add_pair(struct gs_question *q, int *k, const double *x, long n)
 {
+    if (*k + 2 <= q->nest && n >= 10) {     /* the warm-up found once */
+        struct gs_question_est *e = &q->est[*k];
+        e[0].rc = gs_steady_pair(x, n, 0.99, 0, 0.95, &e[0].st, &e[1].st,
+                                 &e[1].rc);
+        *k += 2;
+        return;
+    }
     for (int j = 0; j < 2 && *k < q->nest; j++) {
         struct gs_question_est *e = &q->est[(*k)++];
         e->rc = n < 10 ? GS_ERANGE

@@ -477,9 +477,10 @@ static int write_results(const struct plan_args *a, const struct search *s,
     for (int i = 0; i < s->ncand; i++)
         simd += gs_plan_simulated(s, &s->cand[i]);
     fprintf(stderr, "gpusim: plan searched in %.2f s (%d rank%s x %ld "
-            "workers): %ld runs, %.0f jobs and requests simulated; results "
-            "in %s\n", secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s",
-            a->jobs, s->runs, simd, a->out);
+            "workers): %ld runs, %.0f jobs and requests simulated (and %ld "
+            "run ahead on idle workers, %ld of them used); results in %s\n",
+            secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s", a->jobs,
+            s->runs, simd, s->ahead, s->ahead_used, a->out);
     return 0;
 }
 
@@ -528,6 +529,7 @@ static int plan_main(int argc, char **argv)
     if ((status = prepare(&a, &base, &d)) >= 0)
         goto end;
     gs_run_bind(base);
+    gs_plan_metric_reset();             /* the names bound are base's */
     pc = *a.plan;                       /* shallow: overrides only */
     if ((status = override(&pc, &a)) >= 0)
         goto end;

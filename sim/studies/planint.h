@@ -64,6 +64,9 @@ struct cand {
                                    the verdict */
     int inexact;                /* a pooled percentile only bounded: some
                                    seed cut its tail above it */
+    int have;                   /* seeds whose results it holds: nrun,
+                                   and those run ahead of need (a round's
+                                   idle workers; plansearch.c) */
 };
 
 /* One seed's part in a pooled percentile (steady.h's gs_qtail, owning
@@ -155,12 +158,26 @@ struct search {
     /* the round's tasks */
     int ntask;
     int *tcand, *tseed;
+    int nround;                 /* the round's candidates, in the order
+                                   they are decided */
+    int *rcand, *rto;           /* [nround]: each, and the seeds the rules
+                                   ask of it */
+    int nwait, *rwait;          /* candidates whose seeds wait for a
+                                   cheaper one's (defers) */
+    long asked;                 /* the round's runs the rules asked for */
+    long ahead, ahead_used;     /* runs made ahead of need on idle
+                                   workers, and those the rules asked for
+                                   later (stderr only) */
 };
 
 /* --- plansearch.c: candidates, verdicts, the search ---------------------- */
 
 /* The index of a run metric that must exist (gs_run_bind was called). */
 int gs_plan_metric(const char *name);
+/* The index of a run metric, or -1; remembered until the next
+ * gs_plan_metric_reset (plan.c calls it after each gs_run_bind). */
+int gs_plan_metric_find(const char *name);
+void gs_plan_metric_reset(void);
 /* The grid of a searched count: values lo, lo+step, ... <= hi. */
 int gs_plan_grid_n(const struct gs_plan_count *k);
 /* Load growth scales generated load only: 0, or GS_EINVAL naming the
@@ -191,8 +208,8 @@ double gs_plan_attain(const struct search *s, const struct cand *x,
 void gs_plan_attain_bind(struct search *s);
 /* The jobs and requests x's runs simulated, at every length it had. */
 double gs_plan_simulated(const struct search *s, const struct cand *x);
-/* Run the search s (pc, base, growth, nm, nfleet, pr set).  0 or a
- * negative code with d filled. */
+/* Run the search s (pc, base, growth, nm, nfleet, pr set) on jobs
+ * workers a rank.  0 or a negative code with d filled. */
 int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d);
 void gs_plan_search_free(struct search *s);
 /* After gs_plan_search_run: while the cheapest feasible candidate, or the

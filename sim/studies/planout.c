@@ -141,7 +141,7 @@ static void print_warmup(FILE *fp, const struct search *s,
                          s->base->svcs[st->svc].name);
             else
                 break;
-            int m = gs_run_metric_index(name);
+            int m = gs_plan_metric_find(name);
             of += m >= 0 && !isnan(x->mean[m]) ? x->mean[m] : 0;
         }
         fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
@@ -312,7 +312,7 @@ static int tiers_with_jobs(const struct search *s, const struct cand *x)
     for (int t = 0; t < GS_NTIERS; t++) {
         char name[64];
         snprintf(name, sizeof name, "%s.jobs", gs_tier_name(t));
-        int m = gs_run_metric_index(name);
+        int m = gs_plan_metric_find(name);
         for (int r = 0; m >= 0 && r < x->nrun; r++)
             if (x->v[(size_t)r * s->nm + m] > 0) {
                 n++;

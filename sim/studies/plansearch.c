@@ -32,9 +32,40 @@ const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
                                        "undecided", "beyond physics" };
 
+/* The run metrics' indexes by name, remembered: gs_run_metric_index walks
+ * every metric's name, and each name walks the models' fields (a fraction
+ * of a millisecond a look-up), while the search asks for a handful of
+ * names at every decision -- before this memo 83% of the planner's own
+ * time on plan-mixed-tier, which its workers wait for between rounds.
+ * Valid for one gs_run_bind: gs_plan_metric_reset forgets them. */
+#define METRIC_MEMO 256
+static struct {
+    char name[160];
+    int idx;
+} memo[METRIC_MEMO];
+static int nmemo;
+
+void gs_plan_metric_reset(void)
+{
+    nmemo = 0;
+}
+
+int gs_plan_metric_find(const char *name)
+{
+    for (int i = 0; i < nmemo; i++)
+        if (strcmp(memo[i].name, name) == 0)
+            return memo[i].idx;
+    int m = gs_run_metric_index(name);
+    if (nmemo < METRIC_MEMO && strlen(name) < sizeof memo[0].name) {
+        strcpy(memo[nmemo].name, name);
+        memo[nmemo++].idx = m;
+    }
+    return m;
+}
+
 int gs_plan_metric(const char *name)
 {
-    int m = gs_run_metric_index(name);
+    int m = gs_plan_metric_find(name);
     GS_ASSERT(m >= 0);
     return m;
 }
@@ -550,17 +581,17 @@ static void unserved_latency(const struct gs_scenario *sc, double *out)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.requests_arrived",
                  sc->svcs[j].name);
-        int ma = gs_run_metric_index(name);
+        int ma = gs_plan_metric_find(name);
         snprintf(name, sizeof name, "service.%.60s.requests_finished",
                  sc->svcs[j].name);
-        int mf = gs_run_metric_index(name);
+        int mf = gs_plan_metric_find(name);
         if (ma < 0 || mf < 0 || !(out[ma] > 0) || out[mf] != 0)
             continue;
         for (int a = 0; a < 4; a++)
             for (int b = 0; b < 4; b++) {
                 snprintf(name, sizeof name, "service.%.60s.%s_%s_s",
                          sc->svcs[j].name, lat[a], stat[b]);
-                int m = gs_run_metric_index(name);
+                int m = gs_plan_metric_find(name);
                 if (m >= 0)
                     out[m] = INFINITY;
             }
@@ -595,13 +626,74 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
     return rc;
 }
 
+/* The rules ask seeds from..to-1 of candidate ci this round: it is
+ * decided after the round, and the seeds it does not hold yet are run. */
 static int add_tasks(struct search *s, int ci, int from, int to)
 {
+    struct cand *x = &s->cand[ci];
+    s->rcand[s->nround] = ci;
+    s->rto[s->nround++] = to;
+    s->asked += to - from;
     for (int k = from; k < to; k++) {
+        if (k < x->have) {
+            s->ahead_used++;        /* run ahead in an earlier round */
+            continue;
+        }
         s->tcand[s->ntask] = ci;
         s->tseed[s->ntask++] = k;
     }
     return 0;
+}
+
+/* Runs ahead of need (issue 27).  A round ends when its last run does,
+ * so when its runs do not fill every worker to the end -- 5 runs on 2
+ * workers leave one idle for a run's time -- the idle workers run the
+ * next seeds the rules may ask of the round's candidates: the 4th seed
+ * of a new candidate (asked if its interval straddles a target after 3),
+ * the 6th of one going to plan.seeds (asked if it still straddles), those
+ * whose interval straddled before first.  A result run ahead is held by
+ * its candidate (x->have) and read only when the rules ask for that seed;
+ * one never asked for is dropped.  So the verdicts, the path, the run
+ * count and every output are those of a search without it, whatever the
+ * number of workers -- only the wall time moves (and the CPU of the runs
+ * never asked for).  Not in a steady-state question, whose seeds send
+ * their percentile tails sized by the round (tail_room). */
+static void run_ahead(struct search *s, int workers)
+{
+    if (s->nst > 0 || workers < 2 || s->ntask == 0)
+        return;
+    int pad = (workers - s->ntask % workers) % workers;
+    /* the seeds a deferred candidate will be asked for, if it is */
+    for (int w = 0; w < s->nwait && pad > 0; w++) {
+        struct cand *x = &s->cand[s->rwait[w]];
+        for (int k = x->have; k < more_seeds(s, x) && pad > 0; k++) {
+            s->tcand[s->ntask] = s->rwait[w];
+            s->tseed[s->ntask++] = k;
+            s->ahead++;
+            pad--;
+        }
+    }
+    for (int pass = 0; pass < 2 && pad > 0; pass++)
+        for (int more = 1; more && pad > 0;) {
+            more = 0;
+            for (int r = 0; r < s->nround && pad > 0; r++) {
+                struct cand *x = &s->cand[s->rcand[r]];
+                /* pass 0: those that straddled before; pass 1: new ones */
+                if ((x->nrun > 0) != (pass == 0))
+                    continue;
+                int k = s->rto[r] > x->have ? s->rto[r] : x->have;
+                for (int t = 0; t < s->ntask; t++)
+                    if (s->tcand[t] == s->rcand[r] && s->tseed[t] >= k)
+                        k = s->tseed[t] + 1;
+                if (k >= s->pc->max_seeds)
+                    continue;
+                s->tcand[s->ntask] = s->rcand[r];
+                s->tseed[s->ntask++] = k;
+                s->ahead++;
+                pad--;
+                more = 1;
+            }
+        }
 }
 
 /* Enumerate the combos: every axis value x every count of the searched
@@ -822,6 +914,30 @@ static void on_progress(int ndone, int ntasks, void *ctx)
     gs_progress_count(s->pr, done, total, "runs");
 }
 
+/* Deferred seeds (issue 27): x straddles a target and the rules ask it
+ * for more seeds (2 to 7 runs), while another candidate in work, cheaper
+ * at its nodes' prices (x->nominal), straddles too.  The cheaper one's
+ * seeds run first, and x's wait (its combination keeps its place in the
+ * window): should the cheaper one turn out feasible, x costs more than a
+ * feasible plan and stops undecided without them (prune), as it would
+ * have after them.  Only the order of the runs moves: every verdict is
+ * taken on the seeds the rules ask for.  Not with --exhaustive, nor when
+ * the objective is not the cost. */
+static int defers(const struct search *s, const struct cand *x)
+{
+    if (s->exhaustive || s->pc->objective != 0 || x->nrun == 0)
+        return 0;
+    for (int i = 0; i < s->ncombo; i++) {
+        const struct combo *c = &s->combo[i];
+        if ((c->state != K_TOP && c->state != K_BISECT) || c->cur < 0)
+            continue;
+        const struct cand *y = &s->cand[c->cur];
+        if (y != x && y->nrun > 0 && y->nominal < x->nominal)
+            return 1;
+    }
+    return 0;
+}
+
 /* The round's tasks: every live combination's next candidate (made now),
  * or the next seeds of the one it has in work.  0 or a negative code. */
 static int propose(struct search *s, struct gs_diag *d)
@@ -829,7 +945,8 @@ static int propose(struct search *s, struct gs_diag *d)
     const struct gs_plancfg *pc = s->pc;
     double best = gs_plan_best_cost(s);
     int busy = 0;                   /* combinations in work this round */
-    s->ntask = 0;
+    s->ntask = s->nround = s->nwait = 0;
+    s->asked = 0;
     for (int o = 0; o < s->ncombo; o++) {
         int i = s->order[o];
         struct combo *c = &s->combo[i];
@@ -837,8 +954,12 @@ static int propose(struct search *s, struct gs_diag *d)
             continue;
         if (c->cur >= 0) {          /* the rest of its seeds */
             struct cand *x = &s->cand[c->cur];
-            add_tasks(s, c->cur, x->nrun, more_seeds(s, x));
             busy++;
+            if (defers(s, x)) {     /* a cheaper one straddles */
+                s->rwait[s->nwait++] = c->cur;
+                continue;
+            }
+            add_tasks(s, c->cur, x->nrun, more_seeds(s, x));
             continue;
         }
         if (!c->started && !s->exhaustive && pc->objective == 0 &&
@@ -929,6 +1050,8 @@ static int gather(struct search *s, const double *res, size_t nout,
         if (s->nqt > 0 && gather_tails(s, x, s->tseed[t],
                                        r + s->nm + 2 * s->npb + nst) < 0)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+        if (s->tseed[t] + 1 > x->have)
+            x->have = s->tseed[t] + 1;
     }
     return 0;
 }
@@ -942,7 +1065,7 @@ double gs_plan_simulated(const struct search *s, const struct cand *x)
                                          "inference_requests" };
     double n = x->sim_before;
     for (int i = 0; i < 5; i++) {
-        int m = gs_run_metric_index(tiers[i]);
+        int m = gs_plan_metric_find(tiers[i]);
         for (int k = 0; m >= 0 && k < x->nrun; k++) {
             double v = x->v[(size_t)k * s->nm + m];
             n += isnan(v) ? 0 : v;
@@ -975,7 +1098,7 @@ static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
     x->sc = sc;
     s->lengthened += x->lenf == 1;
     x->lenf = f;
-    x->nrun = 0;
+    x->nrun = x->have = 0;
     return 0;
 }
 
@@ -983,12 +1106,9 @@ static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
  * combinations on.  0 or a negative code with d filled. */
 static int decide(struct search *s, struct gs_diag *d)
 {
-    for (int t = 0; t < s->ntask; t++) {
-        int ci = s->tcand[t];
-        struct cand *x = &s->cand[ci];
-        if (t + 1 < s->ntask && s->tcand[t + 1] == ci)
-            continue;               /* the candidate's last task */
-        x->nrun = s->tseed[t] + 1;
+    for (int r = 0; r < s->nround; r++) {
+        struct cand *x = &s->cand[s->rcand[r]];
+        x->nrun = s->rto[r];
         int v = judge(s, x);
         if (v == 2) {
             int rc = lengthen(s, x, d);
@@ -1035,17 +1155,25 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
     if (rc < 0)
         return rc;
     s->lenient = 1;
-    size_t cap = (size_t)s->ncombo * (size_t)s->pc->max_seeds;
+    /* every worker of every rank: the runs ahead fill a round to a
+     * multiple of them */
+    int workers = jobs * gs_dist_size();
+    size_t cap = (size_t)s->ncombo * (size_t)s->pc->max_seeds +
+                 (size_t)workers;
     s->tcand = calloc(cap, sizeof *s->tcand);
     s->tseed = calloc(cap, sizeof *s->tseed);
+    s->rcand = calloc((size_t)s->ncombo + 1, sizeof *s->rcand);
+    s->rto = calloc((size_t)s->ncombo + 1, sizeof *s->rto);
+    s->rwait = calloc((size_t)s->ncombo + 1, sizeof *s->rwait);
     double *res = NULL;
-    if (!s->tcand || !s->tseed)
+    if (!s->tcand || !s->tseed || !s->rcand || !s->rto || !s->rwait)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     for (;;) {
         if ((rc = propose(s, d)) < 0)
             goto done;
-        if (s->ntask == 0)
+        if (s->nround == 0)
             break;
+        run_ahead(s, workers);
         s->npb = 0;
         for (int t = 0; t < s->ntask; t++)
             if (s->cand[s->tcand[t]].sc->npools > s->npb)
@@ -1054,18 +1182,21 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst +
                       (size_t)s->nqt;
         free(res);
-        if ((res = calloc((size_t)s->ntask * nout, sizeof *res)) == NULL) {
+        if ((res = calloc(((size_t)s->ntask + 1) * nout,
+                          sizeof *res)) == NULL) {
             rc = gs_diag_set(d, GS_ENOMEM, "", "out of memory");
             goto done;
         }
         s->est_rest = rest_estimate(s);
         gs_dist_progress(s->pr ? on_progress : NULL, s);
-        rc = gs_dist_run_named(s->ntask, jobs, (int)nout, run_task,
-                               task_name, s, res, d);
+        rc = s->ntask > 0 ? gs_dist_run_named(s->ntask, jobs, (int)nout,
+                                              run_task, task_name, s, res,
+                                              d)
+                          : 0;
         gs_dist_progress(NULL, NULL);
         if (rc < 0 || (rc = gather(s, res, nout, d)) < 0)
             goto done;
-        s->runs += s->ntask;
+        s->runs += s->asked;
         if ((rc = decide(s, d)) < 0)
             goto done;
         prune(s);
@@ -1097,6 +1228,9 @@ void gs_plan_search_free(struct search *s)
     free(s->combo);
     free(s->tcand);
     free(s->tseed);
+    free(s->rcand);
+    free(s->rto);
+    free(s->rwait);
     free(s->qk);
 }
 
@@ -1178,7 +1312,7 @@ void gs_plan_attain_bind(struct search *s)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.sla_attainment",
                  s->base->svcs[i].name);
-        int m = gs_run_metric_index(name);
+        int m = gs_plan_metric_find(name);
         if (m >= 0)
             s->att[s->natt++] = m;
         snprintf(name, sizeof name, "services[%d].sla", i);
@@ -1238,6 +1372,8 @@ static int merge(struct search *s, struct search *sub, struct gs_diag *d)
     sub->ncand = 0;
     s->ncombo_more += sub->ncombo + sub->ncombo_more;
     s->runs += sub->runs;
+    s->ahead += sub->ahead;
+    s->ahead_used += sub->ahead_used;
     s->stopped += sub->stopped;
     s->pruned += sub->pruned;
     s->dear += sub->dear;

@@ -1,0 +1,71 @@
+/* fairlv.h -- fair's reclaim index: the nodes that hold victims, by their
+ * fully free GPUs, and witnesses that a node cannot be cleared.
+ *
+ * fair's reclaim (fair.c) looks for the node that needs the fewest GPUs
+ * freed for an owner of `need` whole GPUs and can give them back: among
+ * the nodes with fewer than `need` fully free GPUs, whose victims (the
+ * preemptible jobs there that their tenant can lose and keep its
+ * guarantee) hold the rest.  The index keeps the nodes with a victim by
+ * their fully free GPUs v: lv[v], and lvf[v] for those whose free and
+ * victim GPUs make up the whole node (the only ones an owner of a whole
+ * node can have).  lvl[n] is n's v (-1: no victim), lvfull[n] whether it
+ * is in lvf.  The owner (fair.c) calls gs_fairlv_fix at each start and
+ * stop on a node and builds it again when capacity came back in a way no
+ * stop told of.
+ *
+ * Witnesses.  Whether a victim can be lost depends on its tenant's margin
+ * over its guarantee, which moves at every start and stop; listing and
+ * unlisting every victim as margins move costs more than the search.  A
+ * search that finds node n short instead keeps one of n's victims that its
+ * tenant cannot lose now as n's witness (its key, tenant << 8 | GPUs, + 1
+ * in wit[n]; 0: none).  While it stands n can give back at most its
+ * victim GPUs minus the witness's, and a node in lvf none of what it needs
+ * -- so lvu[v], lvf[v] without the witnessed nodes, is all a search for a
+ * whole node reads.  A witness stands until a victim leaves n
+ * (gs_fairlv_wit_drop, by the owner) or its tenant's margin grows to its
+ * GPUs (gs_fairlv_margin: the nodes a tenant witnesses are listed by GPUs,
+ * whead[t * 64 + g], linked through wnext/wprev), which is exactly when
+ * it could be lost again; a margin only grows at a start.  The witnesses
+ * are read in a pass (counted, look.h); the rest is the fleet's side. */
+#ifndef GS_FAIRLV_H
+#define GS_FAIRLV_H
+
+#include "../sim/base/bitidx.h"
+#include "../sim/cluster/fleet.h"
+#include "../sim/core/look.h"
+
+#include <stdint.h>
+
+struct gs_fairlv {
+    struct gs_bitidx *lv, *lvf, *lvu;
+    int nlv;                    /* levels: the largest node's GPUs */
+    int8_t *lvl, *lvfull;       /* per node */
+    struct gs_lvec wit;         /* per node: witness key + 1, or 0 */
+    int *wnext, *wprev;         /* per node: its witness list's links */
+    int *whead;                 /* per tenant and GPUs: first node, -1 */
+    long capwhead;
+};
+
+/* An empty index over nnodes nodes of at most maxgpn GPUs: 0 or
+ * GS_ENOMEM (x then freed). */
+int gs_fairlv_init(struct gs_fairlv *x, struct gs_sim *sim, int nnodes,
+                   int maxgpn);
+void gs_fairlv_free(struct gs_fairlv *x);
+/* Room for the witness lists of tenants 0 .. nt - 1. */
+void gs_fairlv_tenants(struct gs_fairlv *x, int nt);
+/* Node n in the index as it is now: nvic victims holding rv GPUs. */
+void gs_fairlv_fix(struct gs_fairlv *x, const struct gs_fleet *f, int n,
+                   int nvic, int rv);
+/* Victim key k, which its tenant cannot lose now, witnesses node n. */
+void gs_fairlv_wit_set(struct gs_fairlv *x, int n, int k);
+/* Node n's witness, if any, no longer stands. */
+void gs_fairlv_wit_drop(struct gs_fairlv *x, int n);
+/* Tenant t's margin grew from m0 to m1. */
+void gs_fairlv_margin(struct gs_fairlv *x, int t, int m0, int m1);
+/* Node n's witness key, or -1 (read in a pass: counted). */
+static inline int gs_fairlv_wit(const struct gs_fairlv *x, int n)
+{
+    return gs_lvec_int(&x->wit, n) - 1;
+}
+
+#endif
