@@ -125,6 +125,21 @@ static void test_elementwise_rules_by_hand(void)
     /* the add is not per-token: no waves */
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_elem_time(&hw, GS_EK_ADD, 1000, 10),
                            4e-6 + 1000 / (0.7 * 1e12), 1e-15);
+    /* a gated MLP's activation (one block per token) over 201 tokens of
+     * a 64-wide FFN at TP 1: two waves, 400 tokens' bytes (3 x 2 x 64
+     * bytes a token); a plain MLP's (GELU, each element on its own): no
+     * waves, no padding, 2 x 2 x 64 bytes a token, the kind's rate */
+    struct gs_llm_shape s = { .heads = 4, .kv_heads = 4, .hidden = 32,
+                              .ffn = 64, .vocab = 100, .gated = 1, .tp = 1 };
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_elem_time(&hw, &s, GS_OP_ACT, 201),
+                           3e-6 + 1e-6 + 400 * 384.0 / (0.6 * 1e12), 1e-15);
+    s.gated = 0;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_elem_time(&hw, &s, GS_OP_ACT, 201),
+                           3e-6 + 201 * 256.0 / (0.6 * 1e12), 1e-15);
+    /* the plain shape's norm still runs in waves */
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_op_elem_time(&hw, &s, GS_OP_INPUT_NORM,
+                                               201),
+                           1e-6 + 1e-6 + 400 * 128.0 / (0.4 * 1e12), 1e-15);
     /* L2 of 10 MB: all of it up to 5 MB, none from 15 MB, linear */
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(5e6, 10), 1, 0);
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_l2_share(10e6, 10), 0.5, 1e-15);
