@@ -52,7 +52,7 @@
  * fit (or derived from it) than on the default factors.  Measured:
  * attention at most 3.3x on the fitted and derived GPUs (prefill
  * attention at half the GEMMs' compute efficiency by rule; decode
- * attention's fitted bandwidth 30% of peak on the H100, which H200 and
+ * attention's fitted bandwidth 29% of peak on the H100, which H200 and
  * B200 take, and the A100's at its cap, the GEMMs' 0.78), 10x on the
  * default factors of K80, P100, V100, T4, A10...; long prompts at most
  * 2.4x on the fitted and derived GPUs (3.3x for the one-layer toy) and
