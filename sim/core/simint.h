@@ -100,6 +100,10 @@ struct gs_sim {
     } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
     gs_time last_change;        /* a job last started or stopped */
+    gs_time horizon;            /* the run's end so far (gs_sim_run), or
+                                   GS_TIME_MAX */
+    uint64_t steps;             /* the loop's wake-ups, for the progress
+                                   hook */
     /* Misses remembered (gs_sim_place anywhere): a need and tier that found
      * no room stays without room until capacity comes back, which the
      * fleet tells (a release, a node up or down, a loan): epoch moves. */
