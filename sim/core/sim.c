@@ -1116,6 +1116,10 @@ int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
         s->mods[s->nmods++] = (struct simmod){ mo, st };
         if (mo->pool_ok)
             s->veto[s->nveto++] = (struct simmod){ mo, st };
+        if (mo->advance)
+            s->adv[s->nadv++] = (struct simmod){ mo, st };
+        if (mo->job_energy)
+            s->jen[s->njen++] = (struct simmod){ mo, st };
     }
     if ((rc = env->workload->open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
@@ -1242,7 +1246,8 @@ static int sim_stalls(const struct gs_sim *s, gs_time t)
 /* Move the clock to t: every model's integrals, then the metrics'. */
 static int move_clock(struct gs_sim *s, gs_time t)
 {
-    MODELS_CALL(s, advance, t);
+    for (int i = 0; i < s->nadv; i++)
+        s->adv[i].ops->advance(s->adv[i].st, t);
     int rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun, t);
     s->eng.now = t;
     return rc;
@@ -1397,7 +1402,8 @@ int gs_sim_record_preemptions(const struct gs_sim *s, long i)
 
 void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules)
 {
-    MODELS_CALL(s, job_energy, j, joules);
+    for (int i = 0; i < s->njen; i++)
+        s->jen[i].ops->job_energy(s->jen[i].st, j, joules);
 }
 
 void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,

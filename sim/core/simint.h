@@ -97,8 +97,12 @@ struct gs_sim {
     struct simmod {             /* the models in this run (model.h) */
         const struct gs_model_ops *ops;
         void *st;
-    } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
+    } mods[GS_MAXMODELS], veto[GS_MAXMODELS], adv[GS_MAXMODELS],
+      jen[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
+    int nadv, njen;             /* adv, jen: those with an advance, a
+                                   job_energy hook (called once a wake-up,
+                                   once an iteration), in mods' order */
     gs_time last_change;        /* a job last started or stopped */
     gs_time horizon;            /* the run's end so far (gs_sim_run), or
                                    GS_TIME_MAX */
