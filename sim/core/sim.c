@@ -1259,7 +1259,8 @@ int gs_sim_move_clock(struct gs_sim *s, gs_time t)
      * alone: no other event at or before t (the caller's would be filed
      * after any at t), no arrival, no pass pending now, within the
      * horizon, and not a point where the loop stops or extends the run */
-    if (t <= s->eng.now || s->err || s->dirty || t > s->horizon ||
+    if (s->no_move || t <= s->eng.now || s->err || s->dirty ||
+        t > s->horizon ||
         gs_engine_next_time(&s->eng) <= t ||
         (s->have_next && s->next.arrival <= t) ||
         (s->horizon == GS_TIME_MAX && sim_stalls(s, t)))
@@ -1273,6 +1274,8 @@ int gs_sim_move_clock(struct gs_sim *s, gs_time t)
         report_status(s, t, s->horizon);
     return 1;
 }
+
+void gs_sim_set_move_clock(struct gs_sim *s, int on) { s->no_move = !on; }
 
 int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
 {

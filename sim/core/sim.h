@@ -263,6 +263,10 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
  * the run's end -- and the handler schedules its event at t as usual.
  * Either way the run's results are the same, to the bit. */
 int gs_sim_move_clock(struct gs_sim *s, gs_time t);
+/* Whether gs_sim_move_clock may move the clock (1, the default) or always
+ * answers 0 (every wake-up through the event queue): tests compare the
+ * two. */
+void gs_sim_set_move_clock(struct gs_sim *s, int on);
 /* End a pending or running job for good (reason: GS_KILL_*), counted in the
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);

@@ -108,6 +108,7 @@ struct gs_sim {
                                    GS_TIME_MAX */
     uint64_t steps;             /* the loop's wake-ups, for the progress
                                    hook */
+    int no_move;                /* gs_sim_set_move_clock(s, 0) */
     /* Misses remembered (gs_sim_place anywhere): a need and tier that found
      * no room stays without room until capacity comes back, which the
      * fleet tells (a release, a node up or down, a loan): epoch moves. */
