@@ -12,8 +12,14 @@
  * the same instant, as the simulation does.  Each engine iteration is thus
  * one event of the service's queue, each started at the exact end of the
  * one before, and the simulation sees the service only at the instants
- * something happens.  The cluster (replica jobs starting and stopping,
- * the policy's passes) stays on the millisecond clock.
+ * something happens.  When the event has run what is due and nothing else
+ * in the simulation comes before the service's next millisecond, the
+ * event moves the clock there itself (gs_sim_move_clock: the models' and
+ * metrics' integrals cut there as the loop would cut them) and goes on,
+ * instead of a round trip through the event queue per millisecond; the
+ * results are the same to the bit (test_service's move_clock).  The
+ * cluster (replica jobs starting and stopping, the policy's passes) stays
+ * on the millisecond clock.
  *
  * Replicas.  A replica's life:
  *
