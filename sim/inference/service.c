@@ -12,14 +12,11 @@
  * the same instant, as the simulation does.  Each engine iteration is thus
  * one event of the service's queue, each started at the exact end of the
  * one before, and the simulation sees the service only at the instants
- * something happens.  When the event has run what is due and nothing else
- * in the simulation comes before the service's next millisecond, the
- * event moves the clock there itself (gs_sim_move_clock: the models' and
- * metrics' integrals cut there as the loop would cut them) and goes on,
- * instead of a round trip through the event queue per millisecond; the
- * results are the same to the bit (test_service's move_clock).  The
- * cluster (replica jobs starting and stopping, the policy's passes) stays
- * on the millisecond clock.
+ * something happens.  While nothing else in the simulation comes first,
+ * the event moves the clock to the service's next millisecond itself
+ * (gs_sim_move_clock: the same integrals, to the bit) instead of a round
+ * trip through the event queue.  The cluster (replica jobs starting and
+ * stopping, the policy's passes) stays on the millisecond clock.
  *
  * Replicas.  A replica's life:
  *
@@ -267,19 +264,10 @@ static gs_time wake_at(struct svc *sv)
 /* Hold the simulation's event at time at (wake_at's). */
 static void wake_arm(struct svc *sv, gs_time at)
 {
-    struct gs_sim *s = sv->m->s;
-    if (at == GS_TIME_MAX) {
-        gs_sim_cancel(s, &sv->ev);
-        return;
-    }
-    GS_OOM_IF(gs_sim_at(s, &sv->ev, at) < 0);
-}
-
-/* Hold the simulation's event at the earliest happening (or autoscaler
- * evaluation) of the service. */
-static void wake(struct svc *sv)
-{
-    wake_arm(sv, wake_at(sv));
+    if (at == GS_TIME_MAX)
+        gs_sim_cancel(sv->m->s, &sv->ev);
+    else
+        GS_OOM_IF(gs_sim_at(sv->m->s, &sv->ev, at) < 0);
 }
 
 /* --- request records --------------------------------------------------- */
@@ -1218,7 +1206,7 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     set_state(sv, r, RS_LOAD);
     sv->starts++;
     hpush(sv, now + load, H_LOAD, r->id, r->gen);
-    wake(sv);
+    wake_arm(sv, wake_at(sv));
 }
 
 void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
@@ -1243,7 +1231,7 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
         set_state(sv, r, RS_WAIT);      /* requeued by the simulation */
     }
     sv->kicked = 1;             /* reroute and reconcile in our own event */
-    wake(sv);
+    wake_arm(sv, wake_at(sv));
 }
 
 int gs_svc_alive_hook(const void *st)
