@@ -52,6 +52,10 @@ struct cand {
                                    its interval when the runs doubled) */
     double *prev;               /* [nst]: the steady-state estimates at
                                    half the length (lenf > 1) */
+    double *pmove;              /* [nst]: how far each moved at the
+                                   doubling before (prev less the
+                                   estimate at a quarter of the length;
+                                   NaN before two lengths) */
     int runs_before;            /* runs at the shorter lengths it had */
     double sim_before;          /* jobs and requests those runs simulated */
     int *cnt;                   /* [ncounts] its searched counts */

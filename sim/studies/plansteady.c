@@ -44,9 +44,10 @@
  * per-observation series to truncate and are estimated over the whole
  * run.  Every target then takes part in the length decision (plansearch.c:
  * wants_longer, lengthen): an interval wider than plan.precision, or an
- * estimate that still moves when the runs double, lengthens them, so a
- * whole-run estimate's start-up bias shrinks as 1 / length until it no
- * longer shows.  MSER-5 also says when its minimum sits on the half-way
+ * estimate that still moves when the runs double, lengthens them.  A
+ * whole-run estimate's start-up bias shrinks as 1 / length, and its
+ * verdict stands once its moves bound what is left of it on one side of
+ * the target (plansearch.c: whole_settled).  MSER-5 also says when its minimum sits on the half-way
  * bound -- the transient may be longer than half the run -- and the
  * answer reports it when that decides the verdict: when the whole run
  * and the part kept fall on different sides of the target (a run whose
