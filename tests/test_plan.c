@@ -923,7 +923,7 @@ static void test_lengthened_verdict(void)
  * 0.0704 +- 0.0005 (under the LLM model of c3dc3f2: 13 0.1023, 14 0.0937,
  * 15 0.0837, 16 0.0753).  With lengthening (the default cap, 8x) a
  * whole-run estimate's verdict stands only when its moves bound the bias
- * left on one side of the target (plansearch.c, whole_settled: two
+ * left on one side of the target (plansteady.c, gs_plan_whole_settled: two
  * doublings at least, the last move smaller than the one before, and the
  * interval widened by it): so a count the long runs say meets is never
  * infeasible and 12 never feasible.  The estimate still moves at 8x for

@@ -327,45 +327,6 @@ int gs_plan_target_state(const struct search *s, const struct cand *x,
     return lo >= t->limit - z && hi <= t->limit + z ? T_ZONE : T_OPEN;
 }
 
-/* Steady state: target j of x is estimated over the whole run (no
- * warm-up to delete: ITL, attainment, utilization, ...) and its estimate
- * has settled on one side of its limit.  A whole-run estimate over a run
- * of length L that starts from an empty fleet is the steady value plus
- * the transient's part, which for a transient that dies out is its
- * integral spread over the run: a bias B / L + o(1 / L).  Then the move
- * since the runs half as long, b(L/2) - b(L) = B / L, is the bias left
- * at L, and the steady value lies within the interval widened by that
- * move (Richardson's extrapolation read as a bound).  The move is read so
- * only once the 1 / L regime shows: two doublings at least, and a move
- * beyond the interval (and the indifference zone) in the same direction
- * as the one before and smaller than it -- a transient still building up
- * moves as much or more at each doubling, and bounds nothing.  A move
- * within the interval is noise or a small bias, widened by all the same.
- * Not settled after one doubling, however little the estimate moved: the
- * first lengths can sit on a plateau of the transient (plan-service's ITL
- * p95 with 1-minute runs: 13 replicas read 0.1318 s at 1x and 0.1228 s at
- * 2x, a move inside the 2x interval of 0.0129 s, where 20-minute runs
- * read 0.0934 s).  16 replicas there read 0.1145, 0.0925 and 0.0786 s at
- * 2x, 4x and 8x (moves 0.0220 and 0.0139; 5 seeds): 0.0786 + 0.0042 +
- * 0.0139 = 0.0967 s <= 0.1 s is met, and the 1 / L law from 8x predicts
- * 0.0703 s at 20x, where 20-minute runs read 0.0704 s. */
-static int whole_settled(const struct search *s, const struct cand *x,
-                         int j)
-{
-    if (x->prev == NULL || x->pmove == NULL || !isfinite(x->pmove[j]))
-        return 0;
-    const struct gs_plan_target *t = &s->pc->t[s->st[j].target];
-    int m = s->st[j].metric;
-    double h = isnan(x->half[m]) ? 0 : x->half[m];
-    double z = s->pc->indifference * fabs(t->limit);
-    double mv = x->mean[m] - x->prev[j], before = x->pmove[j];
-    if (!isfinite(mv) || (fabs(mv) > fmax(h, z) &&
-                          !(mv * before > 0 && fabs(mv) < fabs(before))))
-        return 0;
-    double lo = x->mean[m] - h - fabs(mv), hi = x->mean[m] + h + fabs(mv);
-    return gs_plan_meets(lo, t) == gs_plan_meets(hi, t);
-}
-
 /* Steady state: x's runs are too short -- MSER-5's minimum sat at its
  * half-way limit on some seed where that decides the verdict (x->transient
  * set: the transient is not over; plansteady.c), its estimate moved since
@@ -399,10 +360,11 @@ static int wants_longer(const struct search *s, struct cand *x)
          * runs twice as long (unless plan.max_length_factor is 1).  A
          * move inside the indifference zone cannot change a verdict and
          * does not count.  A whole-run estimate is settled by its moves
-         * bounding its bias on one side of the target (whole_settled). */
+         * bounding its bias on one side of the target
+         * (plansteady.c: gs_plan_whole_settled). */
         double z = s->pc->indifference * fabs(s->pc->t[s->st[j].target].limit);
         if (s->pc->max_length > 1 && s->st[j].what == GS_PLAN_SQ_WHOLE)
-            x->transient |= !whole_settled(s, x, j);
+            x->transient |= !gs_plan_whole_settled(s, x, j);
         else if (s->pc->max_length > 1)
             x->transient |= x->prev == NULL ||
                             fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
@@ -412,10 +374,10 @@ static int wants_longer(const struct search *s, struct cand *x)
 
 /* Steady state: a target x misses is estimated over the whole run (no
  * warm-up to delete: ITL, attainment, utilization, ...) and its estimate
- * has not settled (whole_settled).  A run starts from an empty fleet whose
- * replicas are still loading, so a whole-run estimate may be pessimistic
- * as well as optimistic: such a miss is confirmed on longer runs before
- * it stands. */
+ * has not settled (plansteady.c: gs_plan_whole_settled).  A run starts
+ * from an empty fleet whose replicas are still loading, so a whole-run
+ * estimate may be pessimistic as well as optimistic: such a miss is
+ * confirmed on longer runs before it stands. */
 static int miss_unsettled(const struct search *s, const struct cand *x)
 {
     for (int j = 0; j < s->nst; j++) {
@@ -423,7 +385,7 @@ static int miss_unsettled(const struct search *s, const struct cand *x)
         const struct gs_plan_target *t = &s->pc->t[st->target];
         if (st->what == GS_PLAN_SQ_WHOLE &&
             gs_plan_target_state(s, x, t) == T_MISSED &&
-            !whole_settled(s, x, j))
+            !gs_plan_whole_settled(s, x, j))
             return 1;
     }
     return 0;
