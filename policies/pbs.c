@@ -29,7 +29,9 @@
  * as small against the gain of tighter predictions).
  *
  * Cost: running jobs sit in a heap on predicted end (their pnode) and the
- * shadow time walks only as many as it needs (gs_lheap_walk); the kinds are
+ * shadow time walks only as many as it needs; those past their predicted
+ * end -- where nearly every reservation is found -- wait in a list in the
+ * same order, read at one step a job (resv.c, gs_resv_walk); the kinds are
  * found by a hash of (tenant, tier, GPUs).  A pass looks at most `depth`
  * waiting jobs beyond the head, and stops when no GPU is free; jobs that no
  * node has room for -- the head included -- are passed over on a look at
@@ -387,8 +389,7 @@ static void backfill_nodes(struct pbs *s, struct gs_sim *sim,
 static int same_as_last(struct pbs *s, struct gs_sim *sim, uint64_t epoch)
 {
     return s->quiet && epoch == s->qepoch &&
-           (gs_lheap_size(&s->rv.run) == 0 ||
-            gs_lheap_top_time(&s->rv.run) > gs_sim_now(sim));
+           gs_resv_first_end(&s->rv) > gs_sim_now(sim);
 }
 
 static void pass(struct pbs *s, struct gs_sim *sim);
@@ -439,7 +440,7 @@ static void pass(struct pbs *s, struct gs_sim *sim)
     if (w.avail >= w.need - 1e-9)
         w.t = now;              /* enough GPUs, not on one node yet */
     else
-        GS_ASSERT(gs_lheap_walk(&s->rv.run, svisit, &w) == 0);
+        gs_resv_walk(&s->rv, svisit, &w);
     double extra = w.avail - w.need;
     long looked = 0;
     for (const struct gs_job *at = h;

@@ -304,11 +304,16 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
  * use has its GPUs free (its miss was for want of GPUs): within its
  * priority, starts only take GPUs and preemptions free no more than the
  * lower-priority GPUs each node already counted for it; jobs of lower
- * priority come after the whole group (the queue's order). */
+ * priority come after the whole group (the queue's order).  Not for a job
+ * of several GPUs under gang spreading (as fair's sure_miss): the core
+ * may place its GPUs on several nodes, and what preemptions for other
+ * jobs leave free on each adds up (test_resources has a case). */
 static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    if (j->need.gpus == 0)
+    if (j->need.gpus == 0 ||
+        (j->need.gpus > 1 &&
+         gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD))
         return 0;
     for (int p = 0; p < f->npools; p++) {
         if (!gs_fleet_pool_eligible(f, p, &j->need))

@@ -15,6 +15,9 @@
 struct gs_resv {
     struct gs_lheap run;        /* running jobs by expected end (pnode);
                                    every job a walk visits is counted */
+    struct gs_llist late;       /* those whose expected end had passed at
+                                   the last reservation (cut), in order */
+    gs_time cut;
     gs_time t;                  /* the reservation: its time, */
     int *nodes, n;              /* its nodes (global, ascending), */
     int extra;                  /* one node: GPUs it will have free then
@@ -33,6 +36,13 @@ void gs_resv_free(struct gs_resv *r);           /* NULL-safe */
 /* A job started (expected to end at end), or stopped. */
 int gs_resv_started(struct gs_resv *r, struct gs_job *j, gs_time end);
 void gs_resv_stopped(struct gs_resv *r, struct gs_job *j);
+/* The earliest expected end of a running job (counted), GS_TIME_MAX when
+ * none runs. */
+gs_time gs_resv_first_end(const struct gs_resv *r);
+/* Visit the running jobs (their pnode) in order of expected end, each
+ * counted, until visit returns non-zero. */
+void gs_resv_walk(const struct gs_resv *r,
+                  int (*visit)(struct gs_hnode *node, void *arg), void *arg);
 
 /* 1 if need is whole GPUs on plain pools (no MIG, no sharing) among
  * pools[0..npools): the jobs a reservation is made for. */

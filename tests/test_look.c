@@ -130,6 +130,7 @@ static void test_backfill_by_hand(void)
 struct probe {
     struct gs_lheap h;
     struct gs_lvec v;
+    struct gs_llist l;
     struct gs_hnode node[5];
     int done, bad;
 };
@@ -143,6 +144,7 @@ static int probe_init(struct gs_sim *sim, struct gs_params *p, void **st,
     memset(&pr, 0, sizeof pr);
     gs_lheap_init(&pr.h, sim);
     gs_lvec_init(&pr.v, sim, sizeof(long));
+    gs_llist_init_apart(&pr.l, sim, 9);
     *st = &pr;
     return 0;
 }
@@ -152,6 +154,7 @@ static void probe_free(void *st)
     (void)st;
     gs_lheap_clear(&pr.h);
     gs_lvec_free(&pr.v);
+    gs_llist_free(&pr.l);
 }
 
 static int visit_two(struct gs_hnode *n, void *arg)
@@ -167,6 +170,64 @@ static void step(struct gs_sim *sim, uint64_t *at, uint64_t d)
     if (now - *at != d)
         pr.bad++;
     *at = now;
+}
+
+/* Record the order of a list's walk (node indexes into pr.node). */
+struct order {
+    int k[8], n, stop;
+};
+
+static int visit_order(struct gs_hnode *n, void *arg)
+{
+    struct order *o = arg;
+    o->k[o->n++] = (int)(n - pr.node);
+    return o->n == o->stop;
+}
+
+/* The list: upkeep free (insert, remove, a heap's front moved in), its
+ * first key and every node a walk hands over one each; the order is the
+ * keys', equal keys in order of arrival, a heap's front moved in after. */
+static void probe_list(struct gs_sim *sim, uint64_t *at)
+{
+    gs_llist_insert(&pr.l, &pr.node[0], 20);
+    gs_llist_insert(&pr.l, &pr.node[1], 10);
+    gs_llist_insert(&pr.l, &pr.node[2], 20);    /* after node 0 */
+    gs_llist_insert(&pr.l, &pr.node[3], 15);
+    gs_llist_remove(&pr.l, &pr.node[1]);
+    if (gs_llist_n(&pr.l) != 3 || gs_llist_has(&pr.l, &pr.node[1]) ||
+        !gs_llist_has(&pr.l, &pr.node[2]))
+        pr.bad++;
+    /* the heap's two entries keyed below 40 follow, in key order; the
+     * one at 40 stays */
+    gs_lheap_push(&pr.h, &pr.node[4], 30);
+    gs_lheap_push(&pr.h, &pr.node[1], 25);
+    struct gs_hnode extra;
+    gs_hnode_init(&extra);
+    gs_lheap_push(&pr.h, &extra, 40);
+    if (gs_lheap_move_below(&pr.h, 40, &pr.l) != 0 ||
+        gs_lheap_size(&pr.h) != 1 || gs_llist_n(&pr.l) != 5)
+        pr.bad++;
+    step(sim, at, 0);
+    if (gs_llist_first_time(&pr.l) != 15)
+        pr.bad++;
+    step(sim, at, 1);
+    struct order o = { .stop = 0 };
+    static const int want[5] = { 3, 0, 2, 1, 4 };
+    if (gs_llist_walk(&pr.l, visit_order, &o) != 0 || o.n != 5 ||
+        memcmp(o.k, want, sizeof want) != 0)
+        pr.bad++;
+    step(sim, at, 5);
+    o = (struct order){ .stop = 2 };            /* stops at the second */
+    if (gs_llist_walk(&pr.l, visit_order, &o) != 1 || o.n != 2)
+        pr.bad++;
+    step(sim, at, 2);
+    for (int k = 0; k < 5; k++)
+        gs_llist_remove(&pr.l, &pr.node[k]);
+    gs_lheap_remove(&pr.h, &extra);
+    if (gs_llist_n(&pr.l) != 0 || gs_llist_first_time(&pr.l) != GS_TIME_MAX
+        || pr.node[0].seq != 0)
+        pr.bad++;
+    step(sim, at, 0);
 }
 
 static void probe_counts(struct gs_sim *sim)
@@ -225,6 +286,7 @@ static void probe_counts(struct gs_sim *sim)
     if (*(long *)gs_lvec_upd(&pr.v, 7) != 0)
         pr.bad++;
     step(sim, &at, 0);
+    probe_list(sim, &at);
 }
 
 static void probe_schedule(void *st, struct gs_sim *sim)

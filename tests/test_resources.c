@@ -520,6 +520,51 @@ static void test_pbs_spread(void)
     run_free(&r);
 }
 
+/* priority with preempt under gang spreading: three nodes of 8 GPUs and
+ * 16 cores.  At 0 s, 1-GPU inference jobs fill two nodes (best fit: one,
+ * then the other), five of the first holding 3.19 cores each (it keeps 47
+ * millicores), and three of each end at 5 s; a training job V of 7 GPUs
+ * lands whole on the third node, the only one with room, and one more
+ * inference job takes its last GPU.  At 10 s come, in this order and all
+ * inference: J1 (8 GPUs, 8 millicores), K (4 GPUs, 4 cores), J2 (as J1).
+ * J1 finds 6 GPUs idle (3 + 3), and no node could free 8 (the third: 7
+ * from V).  K fits no node, and spread over the two with most free it
+ * would take 2 cores of the first: it preempts V and starts on the third
+ * node, leaving 3 GPUs free there -- 9 in all, and J2, spread, fits: the
+ * walk over the queue starts it at 10 s.  The grouped pass had set J1's
+ * group aside at its miss (miss_repeats reasoned about one node: none had
+ * 8 free), so J2 was not tried in that pass: J1 started at 110 s and J2
+ * at 210 s. */
+static void test_priority_spread_gang_retried(void)
+{
+    char csv[2048];
+    int n = snprintf(csv, sizeof csv, "id,arrival,gpus,duration,tier,"
+                     "cpu_milli\n");
+    int id = 1;
+    for (int node = 0; node < 2; node++)
+        for (int k = 0; k < 8; k++)
+            n += snprintf(csv + n, sizeof csv - (size_t)n,
+                          "%d,0,1,%d,inference,%d\n", id++,
+                          k < 5 ? 1000 : 5, node == 0 && k < 5 ? 3190 : 1);
+    n += snprintf(csv + n, sizeof csv - (size_t)n,
+                  "17,0,7,1000,training,1\n18,0,1,1000,inference,1\n"
+                  "19,10,8,100,inference,8\n20,10,4,100,inference,4000\n"
+                  "21,10,8,100,inference,8\n");
+    struct run r;
+    run_text(&r, "{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 3,"
+             " \"gpus_per_node\": 8, \"cpu_milli\": 16000}], \"topology\":"
+             " {\"gang_placement\": \"spread\", \"comm_share\": 0},"
+             " \"policy\": {\"name\": \"priority\", \"preempt\": true},"
+             " \"placement\": \"best-fit\", \"workload\": {\"trace\":"
+             " {\"format\": \"native\", \"path\": \"%s\"}}}", csv);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->preemptions, 1);
+    CU_ASSERT_EQUAL(rec_of(&r, 20)->start, 10 * S);     /* K, V's node */
+    CU_ASSERT_EQUAL(rec_of(&r, 21)->start, 10 * S);     /* J2, spread */
+    CU_ASSERT_EQUAL(rec_of(&r, 19)->start, 110 * S);    /* J1, after J2 */
+    run_free(&r);
+}
+
 /* The same for the tier, which the spot rule reads: inference may not run
  * on spot pools (the default), training may.  One spot T4 and one
  * on-demand H100, a GPU each; job 1 holds the H100 (it allows only that)
@@ -567,6 +612,8 @@ static CU_TestInfo tests[] = {
     { "DRA: MIG instance memory, refusals", test_attr_mig_and_errors },
     { "pbs under gang spreading backfills a job over two nodes",
       test_pbs_spread },
+    { "priority+preempt under gang spreading retries a spread gang's group",
+      test_priority_spread_gang_retried },
     { "topology: spread gangs slowed by hand-worked factors",
       test_topology_factor },
     { "topology: consolidating beats spreading on topology.json",

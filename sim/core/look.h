@@ -128,6 +128,65 @@ static inline struct gs_hnode *gs_lheap_pop(struct gs_lheap *q)
 int gs_lheap_walk(const struct gs_lheap *q,
                   int (*visit)(struct gs_hnode *node, void *arg), void *arg);
 
+/* --- a counted list in key order --------------------------------------- */
+/* Heap nodes (heap.h) in order of their keys, for entries that leave a heap
+ * and never change order again: a running job past its expected end, say,
+ * which a reservation's walk reads again and again, first of all.  A heap's
+ * walk pays a logarithm an entry it hands over (its best-first search over
+ * the tree) and steps over the entries removed lazily; the list pays one
+ * step, and a removal unlinks at once.  Entries go in after every entry of
+ * no greater key (in order of arrival among equal keys, as a heap orders
+ * them by sequence number); gs_lheap_move_below moves a heap's front into
+ * the list, which then needs no search.  A listed node's seq names its slot
+ * (base + slot + 1), from the list's own range (init_apart) so it never
+ * takes a number a heap of the policy still holds for it. */
+struct gs_lslot {
+    struct gs_hnode *node;      /* NULL: free */
+    long prev, next;            /* slots, -1 at the ends; free list: next */
+};
+struct gs_llist {
+    struct gs_lslot *a;
+    long cap, n, head, tail, free;
+    uint64_t base;
+    uint64_t *work;
+};
+
+/* An empty list whose sequence numbers start above id << 40. */
+void gs_llist_init_apart(struct gs_llist *l, struct gs_sim *sim, uint64_t id);
+void gs_llist_free(struct gs_llist *l);         /* NULL-safe; nodes unqueued */
+static inline long gs_llist_n(const struct gs_llist *l)
+{
+    return l->n;
+}
+/* 1 if node is in l. */
+static inline int gs_llist_has(const struct gs_llist *l,
+                               const struct gs_hnode *node)
+{
+    return node->seq > l->base && node->seq <= l->base + (uint64_t)l->cap &&
+           l->a[node->seq - l->base - 1].node == node;
+}
+/* Put node in with key time, after every entry of no greater key: 0 or
+ * GS_ENOMEM (upkeep, not counted).  node must be in no heap or list. */
+int gs_llist_insert(struct gs_llist *l, struct gs_hnode *node, gs_time time);
+/* Take node out (not counted; it must be in l). */
+void gs_llist_remove(struct gs_llist *l, struct gs_hnode *node);
+/* The first key (counted), GS_TIME_MAX when empty. */
+static inline gs_time gs_llist_first_time(const struct gs_llist *l)
+{
+    if (l->head < 0)
+        return GS_TIME_MAX;
+    ++*l->work;
+    return l->a[l->head].node->time;
+}
+/* Visit the nodes in order, counting each, until visit returns non-zero
+ * (it must not change the list); that value, or 0. */
+int gs_llist_walk(const struct gs_llist *l,
+                  int (*visit)(struct gs_hnode *node, void *arg), void *arg);
+/* Move every entry of q keyed below t, in q's order, to the end of l
+ * (every key in l must be below the first moved): 0 or GS_ENOMEM.  Upkeep
+ * of the policy's indexes, not counted, as a push or a removal is not. */
+int gs_lheap_move_below(struct gs_lheap *q, gs_time t, struct gs_llist *l);
+
 /* --- a counted vector of fixed-size entries ---------------------------- */
 struct gs_lvec {
     char *a;
