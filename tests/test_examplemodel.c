@@ -42,7 +42,17 @@ static int field_index(const char *name)
 
 static void test_register(void)
 {
+    /* compare's names and the run metrics' index, made before the model
+     * joins, are made again after it (both are kept between calls) */
+    int nc = gs_compare_nmetrics();
+    CU_ASSERT_PTR_NOT_NULL(gs_compare_metric_names()[nc - 1]);
+    CU_ASSERT_EQUAL(gs_run_metric_index("example_gpu_hours"), -1);
     CU_ASSERT_EQUAL(gs_model_register(&gs_example_model), 0);
+    int f = gs_summary_nfields() - 1;
+    CU_ASSERT_EQUAL(gs_compare_nmetrics(), nc + 1);
+    CU_ASSERT_STRING_EQUAL(gs_compare_metric_names()[f], "example_gpu_hours");
+    CU_ASSERT_EQUAL(gs_run_metric_index("example_gpu_hours"), f);
+    CU_ASSERT_EQUAL(gs_run_metric_index(gs_run_metric_name(f + 1)), f + 1);
     CU_ASSERT_EQUAL(gs_model_register(&gs_example_model), GS_EINVAL);
     int n = 0, found = 0;
     for (; gs_model_at(n); n++)

@@ -277,6 +277,37 @@ static void test_make_as_built(void)
     CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
 }
 
+/* A build whose B is an absolute path elsewhere (a scratch folder here,
+ * one object in it): make's header dependencies apply to it (make read
+ * only ./build's .d files, and a header change rebuilt nothing there), and
+ * `make plugins` makes every plug-in the tests load, the bad-ABI build
+ * too. */
+static void test_make_absolute(void)
+{
+    setup_dirs();
+    char *cmd = NULL;
+    CU_ASSERT_FATAL(asprintf(&cmd, MAKE " B=%s/b SANITIZER=%s %s/b/sim/base/"
+                             "err.o >%s/make.log 2>&1", root,
+                             GS_TEST_SANITIZER, root, root) > 0);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    free(cmd);
+    CU_ASSERT_FATAL(asprintf(&cmd, MAKE " -n -W sim/base/err.h B=%s/b "
+                             "SANITIZER=%s %s/b/sim/base/err.o 2>&1 | grep "
+                             "-e '-c sim/base/err.c'", root,
+                             GS_TEST_SANITIZER, root) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(capture(cmd), "sim/base/err.c"));
+    free(cmd);
+    CU_ASSERT_FATAL(asprintf(&cmd, MAKE " -n -W policies/examples/sjf.c "
+                             "B=%s/b SANITIZER=%s plugins 2>&1 | grep -e "
+                             "'-o %s/b/plugins/sjf'", root, GS_TEST_SANITIZER,
+                             root) > 0);
+    const char *got = capture(cmd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf.so "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf-badabi.so "));
+    free(cmd);
+    CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
+}
+
 static CU_TestInfo tests[] = {
     { "make install, the installed tool, make uninstall", test_install },
     { "install into a PREFIX: gpusim.pc, a plug-in, scenarios' data",
@@ -284,6 +315,8 @@ static CU_TestInfo tests[] = {
     { "make clean removes make run's outputs", test_clean_lists_run_outputs },
     { "make from a test: the suite's sanitizer, plug-ins after headers",
       test_make_as_built },
+    { "make with an absolute B: header dependencies, make plugins",
+      test_make_absolute },
     CU_TEST_INFO_NULL,
 };
 

@@ -900,8 +900,11 @@ static void test_many_tenants(void)
     long n = 0, bad = 0;
     while (gs_gen_next(g, &j)) {
         int k = 0;
+        char want[32];
         n++;
-        if (sscanf(j.tenant, "tenant%d", &k) != 1 || k < 1 || k > 1000)
+        if (sscanf(j.tenant, "tenant%d", &k) != 1 || k < 1 || k > 1000 ||
+            (snprintf(want, sizeof want, "tenant%d", k),
+             strcmp(j.tenant, want) != 0))
             bad++;
         else
             cnt[k]++;

@@ -50,6 +50,11 @@ int gs_model_register(const struct gs_model_ops *ops)
     return 0;
 }
 
+int gs_models_joined(void)
+{
+    return nbuiltin + nextra;
+}
+
 const struct gs_model_ops *gs_model_at(int i)
 {
     /* An output asked before the built-in models were installed would

@@ -205,6 +205,10 @@ int gs_models_install(const struct gs_model_ops *const *table);
  * first simulation and the first output: 0, or GS_EINVAL when the table is
  * full or ops is there already. */
 int gs_model_register(const struct gs_model_ops *ops);
+/* How many models have joined (installed table and registered ones): it
+ * only grows, so a table built from the models' fields (the summary's
+ * names, the run metrics' index) is current while this is unchanged. */
+int gs_models_joined(void);
 /* Model i in call order, NULL past the last. */
 const struct gs_model_ops *gs_model_at(int i);
 /* Model i in output order (rank, then table order), NULL past the last. */

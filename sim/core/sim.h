@@ -185,9 +185,6 @@ gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *job);
  * gs_summary); tests hold each policy's work per job flat as the queue
  * grows (tests/test_overload.c). */
 uint64_t gs_sim_work(const struct gs_sim *s);
-/* Transitional: a policy not yet on look.h's containers adds what it
- * looked at (fair, until it is converted). */
-void gs_sim_examine(struct gs_sim *s, long n);
 
 /* 1 when a placement that finds no room would find none again -- for any
  * job with the same need and tier, anywhere (ranges NULL) -- until some

@@ -87,21 +87,29 @@ int gs_compare_nmetrics(void)
     return NMETRICS;
 }
 
+/* The names, made again only when a model has joined since (each field's
+ * name is a walk over the models in output order, and sweep, compare and
+ * the planner ask for the table at every metric they name). */
 const char *const *gs_compare_metric_names(void)
 {
     static const char *names[GS_SUMMARY_NMAX + NTAIL];
+    static int joined = -1;
+    if (joined == gs_models_joined())
+        return names;
     int n = gs_summary_nfields();
     for (int i = 0; i < n; i++)
         names[i] = gs_summary_field_name(i);
     for (int i = 0; i < NTAIL; i++)
         names[n + i] = tail_names[i];
+    joined = gs_models_joined();
     return names;
 }
 
 static int metric_index(const char *name)
 {
+    const char *const *names = gs_compare_metric_names();
     for (int i = 0; i < NMETRICS; i++)
-        if (strcmp(gs_compare_metric_names()[i], name) == 0)
+        if (strcmp(names[i], name) == 0)
             return i;
     return -1;
 }

@@ -62,8 +62,20 @@ static const struct gs_scenario *bound;
 static int nmt;
 static char mt_names[MAXTARGETS][160];
 
+/* The run metrics' names in order, each with its index: what
+ * gs_run_metric_index searches (sweep, compare and plan parsing name
+ * metrics by the dozen, and a walk over every name made each one again).
+ * Made on first use after a bind, and again when a model has joined. */
+struct named {
+    const char *name;
+    int idx;
+};
+static struct named *byname;
+static int nbyname, byname_joined = -1;
+
 void gs_run_bind(const struct gs_scenario *sc)
 {
+    byname_joined = -1;
     bound = sc;
     nmt = 0;
     for (int k = 0; gs_model_out(k); k++) {
@@ -116,12 +128,51 @@ const char *gs_run_metric_name(int i)
     return tier_names[i];
 }
 
+static int by_name(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* byname current: 0, or GS_ENOMEM. */
+static int index_names(void)
+{
+    if (byname_joined == gs_models_joined())
+        return 0;
+    int n = gs_run_nmetrics();
+    struct named *v = realloc(byname, (size_t)n * sizeof *v);
+    if (v == NULL)
+        return GS_ENOMEM;
+    for (int i = 0; i < n; i++)
+        v[i] = (struct named){ gs_run_metric_name(i), i };
+    qsort(v, (size_t)n, sizeof *v, by_name);
+    byname = v;
+    nbyname = n;
+    byname_joined = gs_models_joined();
+    return 0;
+}
+
+/* The first of equal names is the lowest index: what a walk in order
+ * would find. */
 int gs_run_metric_index(const char *name)
 {
-    for (int i = 0; i < gs_run_nmetrics(); i++)
-        if (strcmp(gs_run_metric_name(i), name) == 0)
-            return i;
-    return -1;
+    if (index_names() < 0) {
+        for (int i = 0, n = gs_run_nmetrics(); i < n; i++)
+            if (strcmp(gs_run_metric_name(i), name) == 0)
+                return i;
+        return -1;
+    }
+    int lo = 0, hi = nbyname;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(byname[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nbyname && strcmp(byname[lo].name, name) == 0
+               ? byname[lo].idx : -1;
 }
 
 static double share(long bad, long jobs)
