@@ -47,13 +47,13 @@
  *   - the shapes (a group's key without its tenant): each keeps its live
  *     groups in a heap by their tenant's dominant share, so the borrowers'
  *     next job -- the least-share tenant's first job that could start --
- *     is the least of the shapes' tops, O(shapes) a start, and a tenant's
- *     share moving re-keys only its own groups, O(log T) each.  When misses
- *     repeat (gs_sim_misses_repeat), a placement that missed for one
- *     group's job misses for every group of its shape until capacity comes
- *     back (the fleet watch's epoch moves), so the shape is left out of
- *     every pass until then, not tried again group by group (a shape's
- *     key holds the host asks too, so its jobs ask alike);
+ *     is the least of the tops of the shapes listed in sq (a live group,
+ *     no miss), and a tenant's share moving re-keys only its own groups,
+ *     O(log T) each.  When misses repeat (gs_sim_misses_repeat), a
+ *     placement that missed for one group's job misses for every group of
+ *     its shape until capacity comes back (the fleet watch's epoch moves),
+ *     so the shape leaves sq until then (a shape's key holds the host asks
+ *     too, so its jobs ask alike);
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
  *     them whatever the share order.
@@ -65,9 +65,8 @@
  * a whole node does not even visit it: fairlv.h); a search that failed
  * is not run again while nothing that could make it succeed happened
  * (rmiss_known), and a start no open node could hold is not asked of the
- * placer (sure_miss).  Each of these skips only what
- * the walk it replaces would have tried and seen fail, so the decisions
- * are the walk's (tests/refcheck.sh; result files byte-identical with the
+ * placer (sure_miss).  Each of these skips only what the walk it replaces
+ * would have tried and seen fail, so the decisions are the walk's (tests/refcheck.sh; result files byte-identical with the
  * old passes on the bench_tenants grid).
  *
  * What a pass reads is counted by the core (look.h): the tenants, the
@@ -106,8 +105,7 @@ struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
     struct gs_lvec ne;          /* its groups (int) with a job now (a
-                                   group's nepos is its slot, -1 when
-                                   empty) */
+                                   group's nepos is its slot, -1 out) */
     int nlive;                  /* its groups in their shapes' heaps */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
@@ -116,24 +114,22 @@ struct ten {
     int margin;                 /* the largest whole-GPU victim it can
                                    lose and keep its guarantee (max_loss
                                    for another tenant's owner), now */
-    double key;                 /* its dominant share, kept while it has a
-                                   live group (tfix) */
+    double key;                 /* its dominant share while it has a live
+                                   group (ten_fix) */
 };
 
 /* A shape: the groups alike but for their tenant (jobgroup.h's key without
  * the tenant), so that a placement that missed for one group's job misses
  * for every group's while no capacity comes back (the key holds what a
  * job asks of the host too, so a shape's jobs ask alike).  Its heap holds
- * its live
- * groups -- a window job, not set aside -- one per tenant, least dominant
- * share first, ties to the lower tenant: the borrowers' next job is the
- * first job of the least of the shapes' tops. */
+ * its live groups -- a window job, not set aside -- one per tenant, least
+ * dominant share first, ties to the lower tenant: the borrowers' next job
+ * is the first job of the least of the shapes' tops. */
 struct shape {
-    struct gs_lvec h;           /* group indexes (int); a group's pos is
-                                   its slot */
-    uint64_t miss;              /* 1 + the fleet watch's epoch at its last
-                                   miss (0: none): it misses while the
-                                   epoch stays, when misses repeat */
+    struct gs_lvec h;           /* groups (int); a group's pos: its slot */
+    int sqpos;                  /* its slot in sq, -1 out */
+    int inmiss;                 /* in smiss: it missed at the fleet watch's
+                                   epoch sq_ep - 1, when misses repeat */
 };
 
 struct fair {
@@ -217,6 +213,10 @@ struct fair {
     struct gs_lvec sh;          /* struct shape */
     int *gsh;
     long capgsh;
+    /* The shapes with a live group and no miss since capacity came back,
+     * in no order; those that missed (shape's inmiss) wait in smiss. */
+    struct gs_lvec sq, smiss;   /* shapes (int) */
+    uint64_t sq_ep;
     /* The owner groups: those with a window job that keeps its tenant
      * within its guarantee (within()), in no order, so that owners() looks
      * at them and not at every group; olpos is each group's slot, -1 out. */
@@ -356,6 +356,8 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_lvec_init(&s->od, sim, sizeof(int));
     gs_lvec_init(&s->ol, sim, sizeof(int));
     gs_lvec_init(&s->sh, sim, sizeof(struct shape));
+    gs_lvec_init(&s->sq, sim, sizeof(int));
+    gs_lvec_init(&s->smiss, sim, sizeof(int));
     gs_jgroups_init(&s->gs, sim, 1);
     gs_jgroups_init(&s->shp, sim, 0);
     s->sim = sim;
@@ -392,6 +394,8 @@ static void fair_free(void *state)
     for (long k = 0; k < gs_lvec_n(&s->sh); k++)
         gs_lvec_free(&((struct shape *)gs_lvec_upd(&s->sh, k))->h);
     gs_lvec_free(&s->sh);
+    gs_lvec_free(&s->sq);
+    gs_lvec_free(&s->smiss);
     gs_jgroups_free(&s->shp);
     free(s->gsh);
     gs_lvec_free(&s->ol);
@@ -515,6 +519,40 @@ static void sh_put(struct fair *s, int g, int in)
     }
 }
 
+/* Shape k in sq exactly when it has a live group and has not missed. */
+static void sq_fix(struct fair *s, int k)
+{
+    struct shape *p = gs_lvec_upd(&s->sh, k);
+    int in = gs_lvec_n(&p->h) > 0 && !p->inmiss;
+    if (in == (p->sqpos >= 0))
+        return;
+    if (in) {
+        p->sqpos = (int)gs_lvec_n(&s->sq);
+        gs_lvec_push_int(&s->sq, k);
+    } else {
+        long last = gs_lvec_n(&s->sq) - 1;
+        int m = *(int *)gs_lvec_upd(&s->sq, last);
+        gs_lvec_del(&s->sq, p->sqpos);
+        ((struct shape *)gs_lvec_upd(&s->sh, m))->sqpos = p->sqpos;
+        p->sqpos = -1;
+    }
+}
+
+/* Capacity came back since smiss's shapes missed: back in sq (counted). */
+static void sq_sync(struct fair *s, struct gs_sim *sim)
+{
+    uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
+    if (ep == s->sq_ep)
+        return;
+    for (long i = 0; i < gs_lvec_n(&s->smiss); i++) {
+        int k = gs_lvec_int(&s->smiss, i);
+        ((struct shape *)gs_lvec_upd(&s->sh, k))->inmiss = 0;
+        sq_fix(s, k);
+    }
+    gs_lvec_setn(&s->smiss, 0);
+    s->sq_ep = ep;
+}
+
 /* Group g in the owner list exactly when it has a job within its tenant's
  * guarantee. */
 static void ol_fix(struct fair *s, int g)
@@ -581,6 +619,7 @@ static void gfix(struct fair *s, int t, int g)
         if (in && x->nlive == 0)
             x->key = dom_share(s, x);   /* it joins at its share */
         sh_put(s, g, in);
+        sq_fix(s, s->gsh[g]);
         x->nlive += in ? 1 : -1;
     }
     ol_fix(s, g);
@@ -596,18 +635,21 @@ static void gfix(struct fair *s, int t, int g)
 static void ten_fix(struct fair *s, int t)
 {
     struct ten *x = ten_upd(s, t);
-    int moved = 0;
+    int moved = 0, up = 0;
     if (x->nlive > 0) {
         double k = dom_share(s, x);
         moved = k != x->key;
+        up = k < x->key;        /* its groups move up their heaps */
         x->key = k;
     }
     for (long i = 0; i < gs_lvec_n(&x->ne); i++) {  /* gfix keeps them */
         int g = gs_lvec_int(&x->ne, i);
         if (moved && s->gs.g[g].pos >= 0) {
             struct shape *p = shape_upd(s, g);
-            sh_up(s, p, s->gs.g[g].pos);
-            sh_down(s, p, s->gs.g[g].pos);
+            if (up)
+                sh_up(s, p, s->gs.g[g].pos);
+            else
+                sh_down(s, p, s->gs.g[g].pos);
         }
         gfix(s, t, g);
     }
@@ -909,9 +951,8 @@ static void evict(struct fair *s, struct gs_sim *sim,
  * are read by their fully free GPUs, most first (lv; when need is the
  * whole node lvu, those whose free and victim GPUs fill it -- none other
  * can be cleared -- and that no witness rules out), each level in index
- * order, and
- * a pool's walk ends at its first node that can be cleared: the rest need
- * as many GPUs freed or more. */
+ * order, and a pool's walk ends at its first node that can be cleared:
+ * the rest need as many GPUs freed or more. */
 static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -1033,6 +1074,7 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     if (k == n0) {
         struct shape *p = gs_lvec_push(&s->sh);
         gs_lvec_init(&p->h, s->sim, sizeof(int));
+        p->sqpos = -1;
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
@@ -1049,17 +1091,23 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
  * jobs miss again)? */
 static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
 {
-    const struct shape *p = shape_upd(s, g);
-    return p->miss != 0 && gs_sim_misses_repeat(sim) &&
-           p->miss == 1 + gs_sim_watch_epoch(sim, s->fw);
+    return shape_upd(s, g)->inmiss &&
+           s->sq_ep == 1 + gs_sim_watch_epoch(sim, s->fw);
 }
 
 /* A placement for group g's first job missed: so does every job of its
  * shape until capacity comes back (when misses repeat). */
 static void missed(struct fair *s, struct gs_sim *sim, int g)
 {
-    if (gs_sim_misses_repeat(sim))
-        shape_upd(s, g)->miss = 1 + gs_sim_watch_epoch(sim, s->fw);
+    if (!gs_sim_misses_repeat(sim))
+        return;
+    sq_sync(s, sim);
+    struct shape *p = shape_upd(s, g);
+    if (!p->inmiss) {
+        p->inmiss = 1;
+        gs_lvec_push_int(&s->smiss, s->gsh[g]);
+        sq_fix(s, s->gsh[g]);
+    }
 }
 
 /* Window members are indexed in groups by tenant and shape. */
@@ -1333,16 +1381,14 @@ static void owners(struct fair *s, struct gs_sim *sim)
 
 /* The borrowers' next group: the first job of the tenant of least
  * dominant share (ties to the lower index) among the live groups whose
- * shape has not missed, or -1.  One look per shape. */
-static int next_group(struct fair *s, struct gs_sim *sim, int whole)
+ * shape has not missed, or -1.  One look per shape in sq. */
+static int next_group(struct fair *s, struct gs_sim *sim)
 {
-    uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
+    sq_sync(s, sim);
     int best = -1, bt = -1;
     double bkey = 0;
-    for (long k = 0; k < gs_lvec_n(&s->sh); k++) {
-        const struct shape *p = gs_lvec_at(&s->sh, k);
-        if (gs_lvec_n(&p->h) == 0 || (whole && p->miss == ep))
-            continue;
+    for (long i = 0; i < gs_lvec_n(&s->sq); i++) {
+        const struct shape *p = gs_lvec_upd(&s->sh, gs_lvec_int(&s->sq, i));
         int g = gs_lvec_int(&p->h, 0);
         int t = s->gs.g[g].tenant;
         double key = ten_at(s, t)->key;
@@ -1384,7 +1430,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
     gs_lvec_setn(&s->dead, 0);
     gs_lvec_setn(&s->cand, 0);
     while (!fleet_full(f)) {
-        int g = next_group(s, sim, whole);
+        int g = next_group(s, sim);
         if (g < 0)
             break;
         struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
