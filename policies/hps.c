@@ -80,13 +80,32 @@
  * (fixed part - w_aging * (arrival + aging_after) / aging_scale) and past
  * the ramp (fixed part, or + w_aging under "cap") -- a timer heap that
  * moves each job on when its wait passes a stage's end, and the jobs past
- * the ramp in a heap by arrival.  F is the same for a whole class and is read from the pools'
- * free-GPU masks (fleet.h) in O(1) per pool.  A pass repeatedly takes the
- * class whose best job scores highest and tries it; a class whose best job
- * does not fit is passed over for the rest of the pass (its other jobs
- * need the same room).  The reservation walks the running jobs in a heap
- * on estimated end, as far as it needs.  So a pass costs O(classes + log
- * n) per job it starts, plus at most `tries` reservations, not O(queue).
+ * the ramp in a heap by arrival.  F is the same for a whole class and is
+ * read from the pools' free-GPU masks (fleet.h) in O(1) per pool.  A pass
+ * repeatedly takes the class whose best job scores highest and tries it;
+ * a class whose best job does not fit is passed over for the rest of the
+ * pass (its other jobs need the same room).  The reservation walks the
+ * running jobs in a heap on estimated end, as far as it needs.
+ *
+ * What a pass costs.  Keyed by GPUs, host asks and tier, a generated
+ * workload has tens of classes (16 in bench_tenants' 4 GPU counts x 4
+ * tiers), and a pass used to scan them all, twice, for every class it
+ * tried: 626 entries read per job there, 4.2-4.7x fifo's time.  Now a
+ * pass reads each class's best job once, when it first needs them
+ * (cands_make), keeps them by score, and works a class out again only
+ * when it started a job (nothing else moves a class's heaps during a
+ * pass); a pick looks down the scores only while a class could still win
+ * (its score plus w_fragmentation reaches the best so far), and a class's
+ * F is kept until the next try changes the fleet.  A class that cannot
+ * fit anywhere -- no open node of its pools has its GPUs fully free, or
+ * none off the reserved nodes (gs_needtab_sure_miss) -- is passed over
+ * without a placement, which is what it would have met; and while a
+ * reservation saves its holder, a pass in which no class can fit would
+ * only pass each over, so it is not made.  The decisions are those of the
+ * full scans, tie for tie (the earlier arrival, then the class earlier in
+ * the live list).  So a pass costs O(classes) once, plus O(log n) and a
+ * look at the few classes near the top per job it starts or class it
+ * passes over, plus at most `tries` reservations, not O(queue).
  *
  * Parameters: w_priority, w_efficiency, w_aging, w_fragmentation (>= 0),
  * aging_after (duration, default 5 min), aging_scale (default 25 min),
@@ -112,12 +131,25 @@ enum { PAST_BACK, PAST_CAP, PAST_GROW };
 
 /* A class of jobs with the same need (an entry of the need table). */
 struct cls {
-    struct gs_needkey k;        /* first, as the table wants */
-    int *pools, npools;         /* pools it may ever use */
+    struct gs_needkey k;        /* first, as the table wants; k.pools:
+                                   the pools it may ever use */
     int whole;                  /* whole GPUs on plain pools only */
     struct gs_lheap h[3];        /* by stage: fresh, aging, past the ramp */
     long n;                     /* jobs waiting */
     uint64_t blocked;           /* pass stamp when passed over */
+};
+
+/* A live class not yet passed over in a pass: its best job's score
+ * without F and that job's arrival.  Worked out when the pass first needs
+ * them, and again for a class that started a job: nothing else changes a
+ * class's heaps during a pass (the clock stands still, and jobs arrive,
+ * age and are killed between passes). */
+struct cand {
+    int ci;
+    double sc;
+    gs_time arrival;
+    double tot;                 /* sc with the F term, */
+    uint64_t totv;              /* as of this try of the pass (hps.tryv) */
 };
 
 /* A waiting job's bookkeeping (j->pslot points here while it waits). */
@@ -152,6 +184,11 @@ struct hps {
     /* The starved job holding the reservation. */
     struct gs_job *held;
     int saves;                  /* its reservation saves it */
+    /* The pass's candidates (cands_make), best score first; ncand < 0
+     * until the pass needs them. */
+    struct cand *cand;
+    int ncand, capcand;
+    uint64_t tryv;              /* tries so far: F holds between two */
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -238,7 +275,6 @@ static void hps_free(void *state)
     for (int i = 0; i < s->t.n; i++) {
         for (int k = 0; k < 3; k++)
             gs_lheap_clear(&cls_at(s, i)->h[k]);
-        free(cls_at(s, i)->pools);
     }
     gs_needtab_free(&s->t);
     for (int i = 0; i < s->nchunks; i++)
@@ -247,6 +283,7 @@ static void hps_free(void *state)
     gs_lheap_clear(&s->timers);
     gs_lheap_clear(&s->late);
     gs_resv_free(&s->rv);
+    free(s->cand);
     free(s);
 }
 
@@ -259,16 +296,11 @@ static int class_of(struct hps *s, const struct gs_fleet *f,
     if (ci < 0 || !made)
         return ci;
     struct cls *c = cls_at(s, ci);
-    c->pools = malloc((size_t)f->npools * sizeof *c->pools);
-    if (c->pools == NULL)
-        return -1;
     c->whole = n->gpus > 0;
-    for (int p = 0; p < f->npools; p++) {
-        if (!gs_fleet_pool_eligible(f, p, n))
-            continue;
-        c->pools[c->npools++] = p;
+    for (int i = 0; i < c->k.npools; i++) {
         struct gs_demand dm;
-        if (gs_fleet_demand(f, p, n, &dm) < 0 || dm.kind != GS_DEM_WHOLE)
+        if (gs_fleet_demand(f, c->k.pools[i], n, &dm) < 0 ||
+            dm.kind != GS_DEM_WHOLE)
             c->whole = 0;
     }
     for (int k = 0; k < 3; k++)
@@ -443,8 +475,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 {
     double best = 1.0;
     if (c->whole) {
-        for (int i = 0; i < c->npools; i++) {
-            const struct gs_pool *p = &f->pools[c->pools[i]];
+        for (int i = 0; i < c->k.npools; i++) {
+            const struct gs_pool *p = &f->pools[c->k.pools[i]];
             int gpn = p->s.gpn;
             int g = c->k.need.gpus > gpn ? c->k.need.gpus % gpn : c->k.need.gpus;
             if (c->k.need.gpus > gpn && !((p->fmask[1] >> gpn) & 1))
@@ -463,8 +495,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
         return best;
     }
     struct gs_alloc a = { .pool = -1 };
-    for (int i = 0; i < c->npools; i++) {
-        int p = c->pools[i];
+    for (int i = 0; i < c->k.npools; i++) {
+        int p = c->k.pools[i];
         struct gs_range r = { p, 0, f->pools[p].s.nodes };
         int score;
         if (gs_fleet_find(f, &r, &c->k.need, GS_FIT_BEST, &a, &score) < 0)
@@ -486,8 +518,8 @@ static double frag(const struct gs_fleet *f, const struct cls *c)
 static int reserve(struct hps *s, struct gs_sim *sim)
 {
     const struct cls *c = cls_at(s, wait_of(s->held)->cls);
-    return gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->pools,
-                        c->npools, gs_sim_now(sim));
+    return gs_resv_make(&s->rv, gs_sim_fleet(sim), &c->k.need, c->k.pools,
+                        c->k.npools, gs_sim_now(sim));
 }
 
 /* --- the pass ------------------------------------------------------------ */
@@ -498,14 +530,138 @@ static void started(struct hps *s, struct gs_job *j)
     GS_ASSERT(gs_resv_started(&s->rv, j, j->est_end) == 0);
 }
 
-static void hps_schedule(void *state, struct gs_sim *sim)
+static int cand_cmp(const void *a, const void *b)
 {
-    struct hps *s = state;
+    const struct cand *x = a, *y = b;
+    return x->sc > y->sc ? -1 : x->sc < y->sc ? 1 : (x->ci > y->ci) - (x->ci < y->ci);
+}
+
+/* The pass's candidates: every live class not passed over, by score. */
+static void cands_make(struct hps *s, uint64_t stamp, gs_time now)
+{
+    long nlive = gs_needtab_nlive(&s->t);
+    if (nlive > s->capcand) {
+        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
+        GS_OOM_IF(v == NULL);
+        s->cand = v;
+        s->capcand = (int)nlive;
+    }
+    s->ncand = 0;
+    for (long i = 0; i < nlive; i++) {
+        int ci = gs_needtab_live_at(&s->t, i);
+        const struct cls *c = cls_at(s, ci);
+        double sc;
+        struct gs_job *j;
+        if (c->blocked != stamp &&
+            (j = class_top(s, c, now, &sc)) != NULL)
+            s->cand[s->ncand++] = (struct cand){ ci, sc, j->s.arrival, 0,
+                                                 UINT64_MAX };
+    }
+    if (s->ncand > 32) {
+        qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
+        return;
+    }
+    for (int i = 1; i < s->ncand; i++) {
+        struct cand x = s->cand[i];
+        int k = i;
+        for (; k > 0 && cand_cmp(&s->cand[k - 1], &x) > 0; k--)
+            s->cand[k] = s->cand[k - 1];
+        s->cand[k] = x;
+    }
+}
+
+/* Candidate k started a job: its class's best is worked out again and
+ * moved to its place, or the class leaves when it has no more. */
+static void cand_redo(struct hps *s, int k, gs_time now)
+{
+    struct cand x = s->cand[k];
+    double sc;
+    struct gs_job *j = class_top(s, cls_at(s, x.ci), now, &sc);
+    memmove(&s->cand[k], &s->cand[k + 1],
+            (size_t)(s->ncand - k - 1) * sizeof *s->cand);
+    s->ncand--;
+    if (j == NULL)
+        return;
+    x.sc = sc;
+    x.arrival = j->s.arrival;
+    x.totv = UINT64_MAX;
+    int at = s->ncand;
+    while (at > 0 && cand_cmp(&s->cand[at - 1], &x) > 0)
+        at--;
+    memmove(&s->cand[at + 1], &s->cand[at],
+            (size_t)(s->ncand - at) * sizeof *s->cand);
+    s->cand[at] = x;
+    s->ncand++;
+}
+
+/* The candidate to try next, or -1: the class whose best job scores
+ * highest with its F term, among those whose score without F is within
+ * w_fragmentation of the top (F is looked at only where it could change
+ * the winner); ties to the earlier arrival, then to the class earlier in
+ * the live list.  Candidates are by score, so the look stops at the
+ * first that can no longer win. */
+static int cand_pick(struct hps *s, const struct gs_fleet *f)
+{
+    if (s->ncand <= 0)
+        return -1;
+    double top = s->cand[0].sc, best = -1e300;
+    int k = -1;
+    for (int i = 0; i < s->ncand; i++) {
+        struct cand *x = &s->cand[i];
+        if (x->sc + s->wf < top || x->sc + s->wf < best)
+            break;
+        if (x->totv != s->tryv) {       /* the fleet changed since */
+            x->tot = x->sc + (s->wf > 0 ? s->wf * (1.0 - frag(f, cls_at(s, x->ci)))
+                                        : 0);
+            x->totv = s->tryv;
+        }
+        double tot = x->tot;
+        if (k < 0 || tot > best ||
+            (tot == best &&
+             (x->arrival < s->cand[k].arrival ||
+              (x->arrival == s->cand[k].arrival &&
+               s->t.pos[x->ci] < s->t.pos[s->cand[k].ci])))) {
+            best = tot;
+            k = i;
+        }
+    }
+    return k;
+}
+
+/* Try job j of class c: 0 when it started, else a negative code.  With a
+ * reservation, a job that would outlive it keeps off the reserved nodes,
+ * or uses the GPUs the held job leaves on its one node. */
+static int try_job(struct hps *s, struct gs_sim *sim, struct gs_job *j,
+                   const struct cls *c)
+{
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    gs_time now = gs_sim_now(sim);
-    age(s, now);
+    if (gs_needtab_sure_miss(&s->t, &c->k, NULL, 0))
+        return GS_ENOFIT;
+    s->tryv++;                  /* a try may change the fleet */
+    if (!s->held || gs_sim_now(sim) + gs_sim_estimate(sim, j) <= s->rv.t)
+        return gs_sim_try_start(sim, j, NULL, 0);
+    int rc = GS_ENOFIT;
+    if (!gs_needtab_sure_miss(&s->t, &c->k, s->rv.nodes, s->rv.n)) {
+        int n = gs_resv_off(&s->rv, f, c->k.pools, c->k.npools);
+        rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n) : GS_ENOFIT;
+    }
+    struct gs_range r;
+    if (rc < 0 && c->whole &&
+        gs_resv_spare(&s->rv, f, c->k.need.gpus, c->k.pools, c->k.npools, &r) &&
+        (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
+        gs_resv_took(&s->rv, c->k.need.gpus);
+    return rc;
+}
+
+/* The pass's first step: the held job starts if it fits; its reservation
+ * is worked out again when its time passed; a holder it does not save
+ * gives it to the best aged job of its class that it saves. */
+static void pass_held(struct hps *s, struct gs_sim *sim, gs_time now)
+{
     if (s->held) {
-        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
+        if (!gs_needtab_sure_miss(&s->t, &cls_at(s, wait_of(s->held)->cls)->k,
+                                  NULL, 0) &&
+            gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
             s->held = NULL;
         } else if (now >= s->rv.t) {
@@ -525,73 +681,82 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             s->saves = 1;
         }
     }
+}
+
+/* No reservation saves a job from starving: it goes to the job that has
+ * waited longest past the ramp, as EASY's goes to the oldest, so every
+ * late job's wait stays bounded; without one, to the first aged job
+ * tried (fallback). */
+static void pass_fallback(struct hps *s, struct gs_sim *sim,
+                          struct gs_job *fallback)
+{
+    struct gs_hnode *late = gs_lheap_top(&s->late);
+    if (!s->held && (fallback || late) && s->block && s->wa > 0) {
+        s->held = late ? ((struct wait *)late)->j : fallback;
+        s->saves = 0;
+        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
+            started(s, s->held);
+            s->held = NULL;
+        } else if (reserve(s, sim) < 0) {
+            s->held = NULL;
+        }
+    }
+}
+
+/* 1 if every waiting job surely misses now (gs_needtab_sure_miss). */
+static int none_fits(const struct hps *s)
+{
+    long nlive = gs_needtab_nlive(&s->t);
+    for (long i = 0; i < nlive; i++)
+        if (!gs_needtab_sure_miss(&s->t, &cls_at(s, gs_needtab_live_at(&s->t, i))->k,
+                                  NULL, 0))
+            return 0;
+    return 1;
+}
+
+static void hps_schedule(void *state, struct gs_sim *sim)
+{
+    struct hps *s = state;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    gs_time now = gs_sim_now(sim);
+    age(s, now);
+    pass_held(s, sim, now);
     uint64_t stamp = ++s->stamp;
     if (s->held)
         cls_at(s, wait_of(s->held)->cls)->blocked = stamp;
     struct gs_job *fallback = NULL;
     long tries = 0;
-    for (long tried = 0; tried < s->depth; tried++) {
+    s->ncand = -1;
+    /* With a reservation that saves its holder, a pass only starts jobs:
+     * when none can, it would pass every class over and change nothing. */
+    long depth = s->held && s->saves &&
+                 f->used_milli < f->gpus_up * 1000 && none_fits(s)
+                     ? 0 : s->depth;
+    for (long tried = 0; tried < depth; tried++) {
         /* A full fleet starts nothing, but the best-ranked aged job still
          * gets its reservation now, before GPUs free up. */
         int full = f->used_milli >= f->gpus_up * 1000;
         if (full && ((s->held && s->saves) || !s->block || s->wa <= 0 ||
                      tries >= s->tries))
             break;
-        /* The best class: its best job's score plus its F term.  F is
-         * looked at only where it could change the winner. */
-        double top = -1e300;
-        long nlive = gs_needtab_nlive(&s->t);
-        for (long i = 0; i < nlive; i++) {
-            struct cls *c = cls_at(s, gs_needtab_live_at(&s->t, i));
-            double sc;
-            if (c->blocked != stamp && class_top(s, c, now, &sc) &&
-                sc > top)
-                top = sc;
-        }
-        if (top == -1e300)
+        if (s->ncand < 0)
+            cands_make(s, stamp, now);
+        int k = cand_pick(s, f);
+        if (k < 0)
             break;
-        struct gs_job *j = NULL;
-        int jc = -1;
-        double best = -1e300;
-        for (long i = 0; i < nlive; i++) {
-            int ci = gs_needtab_live_at(&s->t, i);
-            struct cls *c = cls_at(s, ci);
-            double sc;
-            struct gs_job *cj;
-            if (c->blocked == stamp ||
-                (cj = class_top(s, c, now, &sc)) == NULL ||
-                sc + s->wf < best || sc + s->wf < top)
-                continue;
-            double tot = sc + (s->wf > 0 ? s->wf * (1.0 - frag(f, c)) : 0);
-            if (tot > best || (tot == best && j && cj->s.arrival < j->s.arrival)) {
-                best = tot;
-                j = cj;
-                jc = ci;
-            }
-        }
-        int rc;
-        if (full) {
-            rc = GS_ENOFIT;
-        } else if (s->held && now + gs_sim_estimate(sim, j) > s->rv.t) {
-            const struct cls *c = cls_at(s, jc);
-            int n = gs_resv_off(&s->rv, f, c->pools, c->npools);
-            rc = n > 0 ? gs_sim_try_start(sim, j, s->rv.ranges, n)
-                       : GS_ENOFIT;
-            /* or on the reserved node, in GPUs the starved job leaves */
-            struct gs_range r;
-            if (rc < 0 && c->whole &&
-                gs_resv_spare(&s->rv, f, c->k.need.gpus, c->pools, c->npools,
-                              &r) &&
-                (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
-                gs_resv_took(&s->rv, c->k.need.gpus);
-        } else {
-            rc = gs_sim_try_start(sim, j, NULL, 0);
-        }
-        if (rc == 0) {
+        int jc = s->cand[k].ci;
+        struct cls *c = cls_at(s, jc);
+        double sc;
+        struct gs_job *j = class_top(s, c, now, &sc);
+        if (!full && try_job(s, sim, j, c) == 0) {
             started(s, j);
+            cand_redo(s, k, now);
             continue;
         }
-        cls_at(s, jc)->blocked = stamp;
+        c->blocked = stamp;
+        memmove(&s->cand[k], &s->cand[k + 1],
+                (size_t)(s->ncand - k - 1) * sizeof *s->cand);
+        s->ncand--;
         if ((!s->held || !s->saves) && s->block && s->wa > 0 &&
             wait_of(j)->stage > 0 && tries < s->tries) {
             /* The first aged job that a reservation saves from starving
@@ -611,21 +776,7 @@ static void hps_schedule(void *state, struct gs_sim *sim)
             }
         }
     }
-    /* No reservation saves a job from starving: it goes to the job that
-     * has waited longest past the ramp, as EASY's goes to the oldest, so
-     * every late job's wait stays bounded; without one, to the first
-     * aged job tried. */
-    struct gs_hnode *late = gs_lheap_top(&s->late);
-    if (!s->held && (fallback || late) && s->block && s->wa > 0) {
-        s->held = late ? ((struct wait *)late)->j : fallback;
-        s->saves = 0;
-        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
-            started(s, s->held);
-            s->held = NULL;
-        } else if (reserve(s, sim) < 0) {
-            s->held = NULL;
-        }
-    }
+    pass_fallback(s, sim, fallback);
 }
 
 const struct gs_policy_ops gs_policy_hps = {

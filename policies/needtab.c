@@ -1,8 +1,10 @@
 /* needtab.c -- the distinct needs of a policy's waiting jobs (needtab.h
  * has the essay).  Entries are allocated one by one and never move; the
- * live list swaps its last element into a removed one's place. */
+ * hash holds their indexes and is rebuilt at twice the size when half
+ * full; the live list swaps its last element into a removed one's place. */
 #include "needtab.h"
 #include "../sim/base/err.h"
+#include "../sim/core/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,9 @@
 
 void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size)
 {
-    *t = (struct gs_needtab){ .size = size };
+    *t = (struct gs_needtab){ .size = size, .fleet = gs_sim_fleet(sim) };
+    t->repeat = gs_sim_misses_repeat(sim) &&
+                gs_sim_scenario(sim)->topo.gang != GS_GANG_SPREAD;
     gs_lvec_init(&t->live, sim, sizeof(int));
 }
 
@@ -18,14 +22,17 @@ void gs_needtab_free(struct gs_needtab *t)
 {
     if (t == NULL)
         return;
-    for (int i = 0; i < t->n; i++)
+    for (int i = 0; i < t->n; i++) {
+        free(((struct gs_needkey *)t->e[i])->pools);
         free(t->e[i]);
+    }
     free(t->e);
+    free(t->hash);
     gs_lvec_free(&t->live);
     free(t->pos);
     t->e = NULL;
-    t->pos = NULL;
-    t->n = t->cap = 0;
+    t->pos = t->hash = NULL;
+    t->n = t->cap = t->hcap = 0;
 }
 
 static int same(const struct gs_needkey *k, const struct gs_need *n,
@@ -35,13 +42,88 @@ static int same(const struct gs_needkey *k, const struct gs_need *n,
            strcmp(k->profile, n->profile ? n->profile : "") == 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t bits(double x)
+{
+    uint64_t b;
+    x = x == 0 ? 0 : x;         /* -0 asks what 0 does */
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+/* A hash of what same() compares. */
+static uint64_t hash_of(const struct gs_need *n, int tier)
+{
+    uint64_t h = mix((uint64_t)(uint32_t)n->gpus, (uint64_t)(uint32_t)n->milli);
+    h = mix(h, bits(n->mem_gb));
+    h = mix(h, n->allowed);
+    h = mix(h, n->tolerates);
+    h = mix(h, (uint64_t)(uint32_t)n->guar << 32 | (uint32_t)n->burst);
+    h = mix(h, (uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib);
+    h = mix(h, bits(n->dev_gb));
+    h = mix(h, (uint64_t)(uint32_t)tier);
+    for (const char *p = n->profile ? n->profile : ""; *p; p++)
+        h = mix(h, (unsigned char)*p);
+    return h ^ h >> 32;
+}
+
+/* The slot of need and tier in the hash: its entry's, or the empty one
+ * where it goes. */
+static int slot_of(const struct gs_needtab *t, const struct gs_need *need,
+                   int tier)
+{
+    int k = (int)(hash_of(need, tier) & (uint64_t)(t->hcap - 1));
+    while (t->hash[k] >= 0 && !same(t->e[t->hash[k]], need, tier))
+        k = (k + 1) & (t->hcap - 1);
+    return k;
+}
+
+/* Hash every entry anew in a table of hcap slots (a power of two). */
+static int rehash(struct gs_needtab *t, int hcap)
+{
+    int *h = malloc((size_t)hcap * sizeof *h);
+    if (h == NULL)
+        return GS_ENOMEM;
+    for (int i = 0; i < hcap; i++)
+        h[i] = -1;
+    free(t->hash);
+    t->hash = h;
+    t->hcap = hcap;
+    for (int i = 0; i < t->n; i++) {
+        const struct gs_needkey *k = t->e[i];
+        t->hash[slot_of(t, &k->need, k->tier)] = i;
+    }
+    return 0;
+}
+
+/* The pools a job of k's need may ever use. */
+static int pools_of(const struct gs_needtab *t, struct gs_needkey *k)
+{
+    const struct gs_fleet *f = t->fleet;
+    k->pools = malloc(((size_t)f->npools + 1) * sizeof *k->pools);
+    if (k->pools == NULL)
+        return GS_ENOMEM;
+    for (int p = 0; p < f->npools; p++)
+        if (gs_fleet_pool_eligible(f, p, &k->need))
+            k->pools[k->npools++] = p;
+    return 0;
+}
+
 int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
                   int tier, int *made)
 {
     *made = 0;
-    for (int i = 0; i < t->n; i++)
-        if (same(t->e[i], need, tier))
-            return i;
+    if (2 * (t->n + 1) > t->hcap &&
+        rehash(t, t->hcap ? 2 * t->hcap : 32) < 0)
+        return GS_ENOMEM;
+    int slot = slot_of(t, need, tier);
+    if (t->hash[slot] >= 0)
+        return t->hash[slot];
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 8;
         void **e = realloc(t->e, (size_t)cap * sizeof *e);
@@ -63,10 +145,46 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
     if (need->profile)
         snprintf(k->profile, sizeof k->profile, "%s", need->profile);
     k->need.profile = need->profile ? k->profile : NULL;
+    if (pools_of(t, k) < 0) {
+        free(k);
+        return GS_ENOMEM;
+    }
     t->e[t->n] = k;
     t->pos[t->n] = -1;
+    t->hash[slot] = t->n;
     *made = 1;
     return t->n++;
+}
+
+int gs_needtab_sure_miss(const struct gs_needtab *t,
+                         const struct gs_needkey *k, const int *skip,
+                         int nskip)
+{
+    const struct gs_fleet *f = t->fleet;
+    int g = k->need.gpus;
+    if (!t->repeat || g <= 0 || k->need.profile || k->npools == 0)
+        return 0;
+    long room = 0;              /* open nodes with g GPUs fully free */
+    for (int i = 0; i < k->npools; i++) {
+        const struct gs_pool *pl = &f->pools[k->pools[i]];
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+            return 0;
+        if ((pl->fmask[1] >> g) == 0)
+            continue;           /* the root's mask: no such node */
+        if (nskip == 0)
+            return 0;
+        for (int v = g; v <= pl->s.gpn; v++)
+            room += pl->ncount[v];
+    }
+    for (int i = 0; i < nskip && room > 0; i++) {
+        const struct gs_node *nd = &f->nodes[skip[i]];
+        if (nd->fval < g)
+            continue;           /* not counted, or too little free */
+        for (int p = 0; p < k->npools; p++)
+            if (k->pools[p] == nd->pool)
+                room--;
+    }
+    return room == 0;
 }
 
 void gs_needtab_live(struct gs_needtab *t, int i, int on)

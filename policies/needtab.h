@@ -2,19 +2,27 @@
  * the policy's own bookkeeping, and the list of those that have jobs.
  *
  * hps and sbs keep their queues per need: jobs asking the same GPUs (or
- * fraction), memory, GPU models, MIG profile and sharing terms fit exactly
- * where each other fit, so a need whose best job does not fit can be
- * passed over for the rest of a pass, and a pass costs O(needs) -- a
- * handful in any trace -- per job it starts.  This is that table: entries
- * of a size the policy chooses, each starting with a struct gs_needkey,
- * allocated one by one so that they never move (a key's need.profile
- * points into the key itself), found by a linear scan (there are few), and
- * a "live" list of the entries the policy marks as having waiting jobs,
- * with O(1) insertion and removal, kept in a counted vector (look.h): a
- * pass reads it through gs_needtab_live_at, and each entry it reads is
- * counted in policy_work.  A key without the host asks or the tier would
- * pass a job asking less of the host (or of a tier allowed on spot) over
- * with its need's best (tests/test_resources.c checks both). */
+ * fraction), memory, GPU models, MIG profile, sharing terms, host asks
+ * and tier fit exactly where each other fit, so a need whose best job
+ * does not fit can be passed over for the rest of a pass, and a pass
+ * costs O(needs) -- tens in generated workloads (GPU counts x tiers x
+ * host asks) -- plus O(log) per job it starts.  This is that table:
+ * entries of a size the policy chooses, each starting with a struct
+ * gs_needkey, allocated one by one so that they never move (a key's
+ * need.profile points into the key itself), found by a hash of the asks
+ * and tier (a job's arrival must not cost O(needs)), and a "live" list of
+ * the entries the policy marks as having waiting jobs, with O(1)
+ * insertion and removal, kept in a counted vector (look.h): a pass reads
+ * it through gs_needtab_live_at, and each entry it reads is counted in
+ * policy_work.  A key without the host asks or the tier would pass a job
+ * asking less of the host (or of a tier allowed on spot) over with its
+ * need's best (tests/test_resources.c checks both).
+ *
+ * Each key also lists the pools its jobs may ever use, and
+ * gs_needtab_sure_miss says, from the pools' counts of open nodes by fully
+ * free GPUs, when a try of the need must miss -- so a pass tries no need
+ * that cannot fit anywhere (a try that would have missed and changed
+ * nothing; only where misses repeat). */
 #ifndef GS_NEEDTAB_H
 #define GS_NEEDTAB_H
 
@@ -29,6 +37,7 @@
 struct gs_needkey {
     struct gs_need need;        /* need.profile points at profile, or NULL */
     int tier;
+    int *pools, npools;         /* the pools it may ever use (owned) */
     char profile[GS_MIG_PROFILE_NAME];
 };
 
@@ -36,6 +45,10 @@ struct gs_needtab {
     void **e;                   /* entries (owned), each `size` bytes */
     size_t size;
     int n, cap;
+    int *hash, hcap;            /* entries by asks and tier (open
+                                   addressing, -1 empty; hcap >= 2n) */
+    const struct gs_fleet *fleet;
+    int repeat;                 /* misses repeat, gangs are not spread */
     struct gs_lvec live;        /* entries marked live (int), in no order */
     int *pos;                   /* each entry's index in live, or -1 */
 };
@@ -48,8 +61,8 @@ void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size);
 void gs_needtab_free(struct gs_needtab *t);
 
 /* The index of the entry of need and tier (a job's need and s.tier); a
- * new one (zeroed, its key set, not live) if none matches, with *made set
- * to 1 (else 0).  GS_ENOMEM when out of memory. */
+ * new one (zeroed, its key and pools set, not live) if none matches, with
+ * *made set to 1 (else 0).  GS_ENOMEM when out of memory. */
 int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
                   int tier, int *made);
 
@@ -57,6 +70,18 @@ static inline void *gs_needtab_at(const struct gs_needtab *t, int i)
 {
     return t->e[i];
 }
+
+/* 1 if a try of a job of k's need must miss now, wherever in its pools
+ * it is tried -- but on the nodes skip[0..nskip) (global indexes) -- and
+ * whatever the placer: it asks whole GPUs on one node of plain pools, and
+ * no open node of those pools outside skip has that many GPUs fully
+ * free.  0 when it may fit, or when that cannot be told so (fractions,
+ * MIG, sharing, gangs wider than a node, gangs spread over nodes, a
+ * placer whose misses do not repeat: the try it would spare might have
+ * changed something). */
+int gs_needtab_sure_miss(const struct gs_needtab *t,
+                         const struct gs_needkey *k, const int *skip,
+                         int nskip);
 
 /* Mark entry i live (on) or not; marking twice is harmless. */
 void gs_needtab_live(struct gs_needtab *t, int i, int on);

@@ -34,12 +34,19 @@
  * Cost: members of a group sit in a heap on arrival (their pnode); groups
  * sit in a heap per need and tier (jobs of one need and tier fit where the
  * others do; needtab.h) on their rank, re-ranked when their oldest member
- * or their size changes.  A pass takes the best group over the needs (O(needs) -- a handful), and a
- * need whose group's next member does not fit is passed over for the rest
- * of the pass; so a pass costs O(needs + log n) per job it starts.  A
- * job's group is found by a hash of its key, not a scan of every group
- * (tenants x tiers x needs x octaves: thousands with hundreds of tenants,
- * where the scan at every arrival took 70% of the run). */
+ * or their size changes.  A pass reads each need's best group once, when
+ * it first needs them, and keeps the needs in order of it (ties to the
+ * earlier in the live list, as a scan would take them); a need moves only
+ * when its group is set aside, and leaves when it is passed over.  A need
+ * that cannot fit anywhere (no open node with its GPUs fully free:
+ * gs_needtab_sure_miss) is passed over without a placement, which is what
+ * it would have met.  So a pass costs O(needs) once plus O(log n) per job
+ * it starts or need it passes over -- where it used to scan every need
+ * for every group it took (159-260 entries read per job in bench_tenants'
+ * 16 needs, now 46-76).  A job's group is found by a hash of its key, not
+ * a scan of every group (tenants x tiers x needs x octaves: thousands with
+ * hundreds of tenants, where the scan at every arrival took 70% of the
+ * run). */
 #include "needtab.h"
 #include "policy.h"
 #include "../sim/core/sim.h"
@@ -55,8 +62,9 @@
 struct need {
     struct gs_needkey k;        /* first, as the table wants */
     struct gs_lheap groups;     /* its waiting groups, best first */
-    uint64_t blocked;           /* pass stamp when its best did not fit */
 };
+
+struct cand;
 
 struct group {
     struct gs_hnode node;       /* in its need's heap; first member */
@@ -77,7 +85,9 @@ struct sbs {
     int ng, capg;
     int *gh;                    /* groups by key (open addressing), -1 */
     int ghcap;
-    uint64_t stamp;
+    struct cand *cand;          /* the pass's needs (cands_make), best
+                                   first; ncand < 0 until it needs them */
+    long ncand, capcand;
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -132,6 +142,7 @@ static void sbs_free(void *state)
         gs_lheap_clear(&need_at(s, i)->groups);
     free(s->g);
     free(s->gh);
+    free(s->cand);
     gs_needtab_free(&s->t);
     free(s);
 }
@@ -279,50 +290,111 @@ static void sbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         unqueue(state, sim, j, 0);      /* killed while waiting */
 }
 
+/* A need of a pass with waiting groups not yet set aside, not passed
+ * over: its best group's rank and its place in the live list (which does
+ * not change during a pass: groups set aside are re-ranked after it). */
+struct cand {
+    gs_time k;
+    long pos;
+    int ni;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    return x->k < y->k ? -1 : x->k > y->k ? 1 : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The pass's needs, best group first (ties to the earlier in the live
+ * list, as a scan of it would take). */
+static void cands_make(struct sbs *s)
+{
+    long nlive = gs_needtab_nlive(&s->t);
+    if (nlive > s->capcand) {
+        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
+        GS_OOM_IF(v == NULL);
+        s->cand = v;
+        s->capcand = nlive;
+    }
+    s->ncand = 0;
+    for (long i = 0; i < nlive; i++) {
+        int ni = gs_needtab_live_at(&s->t, i);
+        struct need *nd = need_at(s, ni);
+        if (gs_lheap_size(&nd->groups) > 0)
+            s->cand[s->ncand++] = (struct cand){
+                gs_lheap_top_time(&nd->groups), i, ni };
+    }
+    if (s->ncand > 32) {
+        qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
+        return;
+    }
+    for (long i = 1; i < s->ncand; i++) {       /* few: insertion */
+        struct cand x = s->cand[i];
+        long k = i;
+        for (; k > 0 && cand_cmp(&s->cand[k - 1], &x) > 0; k--)
+            s->cand[k] = s->cand[k - 1];
+        s->cand[k] = x;
+    }
+}
+
+/* The first need set a group aside: it leaves the pass when it was passed
+ * over or has no group left, else moves to its next group's place. */
+static void cand_next(struct sbs *s, int blocked)
+{
+    struct cand x = s->cand[0];
+    const struct need *nd = need_at(s, x.ni);
+    s->ncand--;
+    memmove(&s->cand[0], &s->cand[1], (size_t)s->ncand * sizeof *s->cand);
+    if (blocked || gs_lheap_size(&nd->groups) == 0)
+        return;
+    x.k = gs_lheap_top_time(&nd->groups);
+    long at = 0;
+    while (at < s->ncand && cand_cmp(&s->cand[at], &x) < 0)
+        at++;
+    memmove(&s->cand[at + 1], &s->cand[at],
+            (size_t)(s->ncand - at) * sizeof *s->cand);
+    s->cand[at] = x;
+    s->ncand++;
+}
+
 static void sbs_schedule(void *state, struct gs_sim *sim)
 {
     struct sbs *s = state;
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    uint64_t stamp = ++s->stamp;
     struct group *aside = NULL;
     long tried = 0;
+    s->ncand = -1;
     while (tried < s->depth && f->used_milli < f->gpus_up * 1000) {
-        /* the best group over the needs not yet blocked in this pass */
-        struct group *best = NULL;
-        gs_time bk = GS_TIME_MAX;
-        long nlive = gs_needtab_nlive(&s->t);
-        for (long i = 0; i < nlive; i++) {
-            struct need *nd = need_at(s, gs_needtab_live_at(&s->t, i));
-            if (nd->blocked == stamp || gs_lheap_size(&nd->groups) == 0)
-                continue;
-            gs_time k = gs_lheap_top_time(&nd->groups);
-            if (k < bk) {
-                bk = k;
-                best = (struct group *)gs_lheap_top(&nd->groups);
-            }
-        }
-        if (best == NULL)
+        /* the best group over the needs not yet passed over */
+        if (s->ncand < 0)
+            cands_make(s);
+        if (s->ncand == 0)
             break;
+        struct need *nd = need_at(s, s->cand[0].ni);
+        struct group *best = (struct group *)gs_lheap_top(&nd->groups);
         /* its turn: set aside until the pass ends */
-        gs_lheap_remove(&need_at(s, best->need)->groups, &best->node);
+        gs_lheap_remove(&nd->groups, &best->node);
         best->nextaside = aside;
         aside = best;
         double sum = 0;
         long started = 0;
+        int blocked = 0;
         struct gs_hnode *n;
         while (tried < s->depth && (n = gs_lheap_top(&best->q)) != NULL) {
             struct gs_job *j = job_of(n);
             if (started > 0 && sum + gpus_of(j) > s->max_gpus + 1e-9)
                 break;
             tried++;
-            if (gs_sim_try_start(sim, j, NULL, 0) < 0) {
-                need_at(s, best->need)->blocked = stamp;
+            if (gs_needtab_sure_miss(&s->t, &nd->k, NULL, 0) ||
+                gs_sim_try_start(sim, j, NULL, 0) < 0) {
+                blocked = 1;
                 break;
             }
             sum += gpus_of(j);
             started++;
             unqueue(s, sim, j, 1);
         }
+        cand_next(s, blocked);
     }
     for (struct group *g = aside, *nx; g; g = nx) {
         nx = g->nextaside;

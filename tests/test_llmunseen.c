@@ -48,13 +48,14 @@
  * query-key pair, the KV read once) in every iteration, and a single
  * prompt of LONG_FROM tokens or more, less the model's stated fixed
  * costs, within LONG_FACTOR of the iteration's roofline floor, on every
- * catalog GPU.  Measured: attention at most 12.8x (the H100's fitted
- * decode attention bandwidth, 7.8% of peak, which H200 and B200 take;
- * 2.8x in prefill on the other fitted GPUs, where prefill attention runs
- * at half the GEMMs' compute efficiency by rule; 10x on the default
- * factors of K80, P100, V100, T4, A10...), long prompts at most 2.4x on
- * the GPUs with fitted or derived serving factors (3.2x for the one-layer
- * toy) and 9.95x on the default factors (docs/inference.md).  Before
+ * catalog GPU.  Measured: attention at most 5.2x (the H100's fitted
+ * decode attention bandwidth, 19% of peak, which H200 and B200 take;
+ * 12.8x when its fit gave 7.8%; 2.8x in prefill on the other fitted
+ * GPUs, where prefill attention runs at half the GEMMs' compute
+ * efficiency by rule; 10x on the default factors of K80, P100, V100,
+ * T4, A10...), long prompts at most 2.4x on the GPUs with fitted or
+ * derived serving factors (2.9x for the one-layer toy) and 9.95x on the
+ * default factors (docs/inference.md).  Before
  * issue 24's serving model the H100's fitted prefill attention at 1.4% of
  * peak gave 71x (a 27,632-token prompt of Mistral-7B at TP 8: 1.99 s
  * against a 74 ms floor). */

@@ -100,33 +100,33 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
  * (attention, fixed costs) on Splitwise's prompt and token times. */
-#define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.3084, \
-    .layer_us = 554.25, .iter_ms = 0, .seq_us = 5.309, .prefill_ms = 19.154, \
+#define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.3055, \
+    .layer_us = 554.24, .iter_ms = 0, .seq_us = 5.309, .prefill_ms = 19.168, \
     .ar_big_gbs = 68.8
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
-    .elem_eff = { 0.3749, 0.4268, 0.5338, 0.8731, 0.1479 }, \
-    .elem_us = { 1.392, 2.652, 0.631, 1.905, 2.542 }, \
-    .elem_l2 = { 0.5749, 0.5032, 0.6431, 1.3397, 0.1599 }, \
-    .elem_wave_us = 0.584, .link_us = 5.0
+    .elem_eff = { 0.3771, 0.4268, 0.5368, 0.8711, 0.1479 }, \
+    .elem_us = { 1.379, 2.652, 0.639, 1.872, 2.542 }, \
+    .elem_l2 = { 0.5795, 0.5032, 0.6557, 1.3567, 0.1599 }, \
+    .elem_wave_us = 0.624, .link_us = 5.0
 #define GS_LLM_H100 GS_LLM_H100_CHIP, .ar_big_gbs = GS_H100_AR_BIG
-#define GS_H100_AR_BIG 107.3
+#define GS_H100_AR_BIG 107.2
 #define GS_LLM_H100_CHIP .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.0782, \
-    .layer_us = 374.45, .iter_ms = 0, .seq_us = 3.688, .prefill_ms = 20.610, \
-    .elem_eff = { 0.3842, 0.4817, 0.6609, 1.0000, 0.1799 }, \
-    .elem_us = { 1.250, 1.906, 0.493, 1.284, 2.365 }, \
-    .elem_l2 = { 0.6192, 0.5404, 0.7962, 1.3267, 0.1866 }, \
-    .elem_wave_us = 0.672, .link_us = 5.0
+    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.1919, \
+    .layer_us = 375.77, .iter_ms = 0, .seq_us = 3.858, .prefill_ms = 20.793, \
+    .elem_eff = { 0.3800, 0.4817, 0.6583, 1.0000, 0.1799 }, \
+    .elem_us = { 1.272, 1.906, 0.523, 1.200, 2.365 }, \
+    .elem_l2 = { 0.6091, 0.5404, 0.7554, 1.3207, 0.1866 }, \
+    .elem_wave_us = 0.610, .link_us = 5.0
 /* A40: kernel factors fitted on its own profiles; Splitwise did not
  * measure it, so its serving factors are the A100's (nearest measured). */
 #define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
 #define A40_KERNELS .compute_eff = 0.8189, .bw_eff = 0.7340, \
     .gemm_us = 1.813, .gemm_k0 = 149.6, \
-    .elem_eff = { 0.6674, 0.7829, 0.8671, 0.8402, 0.5052 }, \
-    .elem_us = { 1.193, 1.855, 0.000, 0.948, 1.937 }, \
-    .elem_l2 = { 1.9408, 1.4804, 1.6345, 2.1181, 0.5460 }, \
-    .elem_wave_us = 0.779, .link_us = 10.0
+    .elem_eff = { 0.6527, 0.7829, 0.8445, 0.8402, 0.5052 }, \
+    .elem_us = { 0.399, 1.855, 0.074, 0.948, 1.937 }, \
+    .elem_l2 = { 1.3318, 1.4804, 1.5662, 2.1181, 0.5460 }, \
+    .elem_wave_us = 0.662, .link_us = 10.0
 
 /* SM counts and L2 sizes are the datasheets' (B200's L2 as Chips and
  * Cheese measured it, L40S's the AD102 whitepaper's): the per-token

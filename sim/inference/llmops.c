@@ -56,7 +56,14 @@
  *   the three kinds.  Measured: the H100's RMSNorm holds 6 us up to 264
  *   tokens (2 x 132 SMs) and steps at 272, 536, 800; the A100's at 216
  *   (2 x 108); an activation of narrow rows (TP 8) moves its bytes at
- *   two thirds of the rate of wide ones.  (The rotary kernel's blocks
+ *   two thirds of the rate of wide ones.  A plain (not gated) MLP's
+ *   activation is not one of them: with no gate to pair with its input,
+ *   each element maps on its own (PyTorch's GELU, a flat elementwise
+ *   kernel like the residual add), so it has no waves; it keeps the
+ *   activation kind's bytes rate.  Measured, phi-2's GELU holds 1-2 us up
+ *   to 64 tokens where the gated kernel of a like width holds 6-7 us;
+ *   held out, the rule takes phi-2's activation from 35/30/10% to
+ *   18/10/3.5% (A100/H100/A40).  (The rotary kernel's blocks
  *   are narrower and several share an SM: its waves are short, and
  *   counting them as two per SM validated worse, so it has no wave
  *   term.)
@@ -242,16 +249,26 @@ double gs_llm_elem_time(const struct gs_llm_hw *hw, int kind, double bytes,
            + pad * bytes * inv / (hw->bw_gbs * 1e9);
 }
 
-double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
-                      int op, double tokens)
+double gs_llm_op_elem_time(const struct gs_llm_hw *hw,
+                           const struct gs_llm_shape *s, int op, double tokens)
 {
-    double k, n, bytes;
-    if (gs_llm_op_gemm(s, op, &k, &n))
-        return gs_llm_gemm_time(hw, tokens, k, n);
+    double bytes;
     int kind = gs_llm_op_elem(s, op, tokens, &bytes);
     /* a parallel block's residual: input + attention + MLP, two adds */
     int adds = op == GS_OP_ADD && s->parallel ? 2 : 1;
-    return adds * gs_llm_elem_time(hw, kind, bytes, tokens);
+    /* a plain MLP's activation maps each element on its own (no block
+     * per token): no waves */
+    double rows = op == GS_OP_ACT && !s->gated ? 0 : tokens;
+    return adds * gs_llm_elem_time(hw, kind, bytes, rows);
+}
+
+double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
+                      int op, double tokens)
+{
+    double k, n;
+    if (gs_llm_op_gemm(s, op, &k, &n))
+        return gs_llm_gemm_time(hw, tokens, k, n);
+    return gs_llm_op_elem_time(hw, s, op, tokens);
 }
 
 /* The measured curve of `col` (workers 2, 4, 8 = 0, 1, 2) at bytes, us;

@@ -58,6 +58,11 @@ int gs_llm_elem_per_token(int kind);
 /* The share of `bytes` a kernel finds in an L2 of l2_mb MB: 1 up to half
  * its size, 0 from one and a half, linear between; 0 without an L2. */
 double gs_llm_l2_share(double bytes, double l2_mb);
+/* Seconds of the elementwise op over `tokens` tokens: its kind's time,
+ * with no waves for a plain MLP's activation and two adds for a parallel
+ * block's residual.  The engine and the profile validation share it. */
+double gs_llm_op_elem_time(const struct gs_llm_hw *hw,
+                           const struct gs_llm_shape *s, int op, double tokens);
 /* Seconds of op over `tokens` tokens (GEMM or elementwise). */
 double gs_llm_op_time(const struct gs_llm_hw *hw, const struct gs_llm_shape *s,
                       int op, double tokens);

@@ -123,7 +123,7 @@ static double gemm(const struct gs_llm_perf *p, int op, double m)
 /* The MLP of one layer over tok tokens (dense, or experts). */
 static double mlp(const struct gs_llm_perf *p, double tok)
 {
-    double bytes, t = 0;
+    double t = 0;
     if (p->experts > 1) {
         double m = tok * p->active / p->experts;
         t = p->experts * (gemm(p, GS_OP_MLP_UP, m) + gemm(p, GS_OP_MLP_DOWN, m))
@@ -131,15 +131,12 @@ static double mlp(const struct gs_llm_perf *p, double tok)
         tok *= p->active;
     } else
         t = gemm(p, GS_OP_MLP_UP, tok) + gemm(p, GS_OP_MLP_DOWN, tok);
-    int kind = gs_llm_op_elem(&p->shape, GS_OP_ACT, tok, &bytes);
-    return t + gs_llm_elem_time(&p->hw, kind, bytes, tok);
+    return t + gs_llm_op_elem_time(&p->hw, &p->shape, GS_OP_ACT, tok);
 }
 
 static double elem(const struct gs_llm_perf *p, int op, double tok)
 {
-    double bytes;
-    int kind = gs_llm_op_elem(&p->shape, op, tok, &bytes);
-    return gs_llm_elem_time(&p->hw, kind, bytes, tok);
+    return gs_llm_op_elem_time(&p->hw, &p->shape, op, tok);
 }
 
 /* What the serving stack's two all-reduces of tok tokens take beyond the

@@ -1,0 +1,268 @@
+/* test_needtab.c -- the need table of hps and sbs (policies/needtab.h).
+ *
+ * Entries are found by a hash of the asks and the tier: thousands of
+ * needs each come back as themselves, and a need differing from another
+ * in any one field the key compares is an entry of its own.  The sure
+ * miss is a necessary condition of a fit: it is told only when no open
+ * node of the need's pools (outside the skipped ones) has the GPUs fully
+ * free, and never where a miss cannot be foreseen (gangs spread, a placer
+ * that draws on a miss).  And a pass's work stays linear in the classes:
+ * hps and sbs on a generated load of 16 classes (4 GPU counts x 4 tiers),
+ * where the scans the table replaced cost 259 and 153 per job. */
+#include "cutest.h"
+#include "simutil.h"
+#include "../policies/needtab.h"
+#include "../sim/core/sim.h"
+
+#include <math.h>
+
+static const char fleet_json[] =
+    "{\"name\": \"t\", \"fleet\": [{\"name\": \"a\", \"gpu\": \"A100-80GB\","
+    " \"nodes\": 3, \"gpus_per_node\": 8},"
+    " {\"name\": \"b\", \"gpu\": \"T4\", \"nodes\": 1, \"gpus_per_node\": 4}],"
+    " %s \"workload\": {\"generate\": {\"jobs\": 1, \"rate_per_hour\": 1,"
+    " \"classes\": [{\"name\": \"c\", \"gpus\": {\"values\": [1]},"
+    " \"duration\": {\"dist\": \"constant\", \"value\": \"1h\"}}]}}}";
+
+/* A simulation of the fleet above, not run; extra is put before the
+ * workload (options such as the placement). */
+static void sim_of(struct run *r, const char *extra)
+{
+    char text[2048];
+    snprintf(text, sizeof text, fleet_json, extra);
+    memset(r, 0, sizeof *r);
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "t.json", "/", &r->sc,
+                                            &r->d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_sim_new(r->sc, NULL, &r->sim, &r->d), 0);
+}
+
+/* The i-th of many needs, each different. */
+static struct gs_need need_no(int i, int *tier)
+{
+    struct gs_need n = { .gpus = 1 + i % 4, .cpu_milli = 1000 * (i / 4 % 7),
+                         .mem_mib = 512 * (i / 28 % 5),
+                         .mem_gb = (double)(i / 140 % 3) * 10 };
+    *tier = i / 420 % 4;
+    return n;
+}
+
+static void test_many_needs(void)
+{
+    struct run r;
+    sim_of(&r, "");
+    struct gs_needtab t;
+    gs_needtab_init(&t, r.sim, sizeof(struct gs_needkey));
+    enum { N = 1680 };          /* 4 x 7 x 5 x 3 x 4: all distinct */
+    for (int i = 0; i < N; i++) {
+        int tier, made;
+        struct gs_need n = need_no(i, &tier);
+        CU_ASSERT_EQUAL(gs_needtab_of(&t, &n, tier, &made), i);
+        CU_ASSERT_EQUAL(made, 1);
+    }
+    CU_ASSERT_EQUAL(t.n, N);
+    for (int i = N - 1; i >= 0; i--) {
+        int tier, made;
+        struct gs_need n = need_no(i, &tier);
+        CU_ASSERT_EQUAL(gs_needtab_of(&t, &n, tier, &made), i);
+        CU_ASSERT_EQUAL(made, 0);
+        const struct gs_needkey *k = gs_needtab_at(&t, i);
+        CU_ASSERT(gs_need_same_asks(&k->need, &n) && k->tier == tier);
+    }
+    /* 1-GPU needs fit both pools; the T4's 16 GB do not take 20 GB */
+    CU_ASSERT_EQUAL(((struct gs_needkey *)gs_needtab_at(&t, 0))->npools, 2);
+    int tier;
+    struct gs_need big = need_no(280, &tier);
+    CU_ASSERT_DOUBLE_EQUAL(big.mem_gb, 20, 1e-12);
+    int bi, made;
+    CU_ASSERT((bi = gs_needtab_of(&t, &big, tier, &made)) >= 0);
+    CU_ASSERT_EQUAL(((struct gs_needkey *)gs_needtab_at(&t, bi))->npools, 1);
+    gs_needtab_free(&t);
+    run_free(&r);
+}
+
+/* Every field the key compares makes a need of its own; -0 GB asks what
+ * 0 GB does; the MIG profile is compared by its text. */
+static void test_each_field(void)
+{
+    struct run r;
+    sim_of(&r, "");
+    struct gs_needtab t;
+    gs_needtab_init(&t, r.sim, sizeof(struct gs_needkey));
+    struct gs_need base = { .gpus = 2, .mem_gb = 0 };
+    int made;
+    CU_ASSERT_EQUAL(gs_needtab_of(&t, &base, 1, &made), 0);
+    struct gs_need v[11];
+    for (int i = 0; i < 11; i++)
+        v[i] = base;
+    v[0].gpus = 3;
+    v[1].gpus = 0, v[1].milli = 500;
+    v[2].mem_gb = 40;
+    v[3].allowed = 2;
+    v[4].tolerates = 1;
+    v[5].guar = 300;
+    v[6].burst = 700;
+    v[7].cpu_milli = 4000;
+    v[8].mem_mib = 1024;
+    v[9].dev_gb = 80;
+    v[10].profile = "1g.10gb";
+    for (int i = 0; i < 11; i++) {
+        CU_ASSERT_EQUAL(gs_needtab_of(&t, &v[i], 1, &made), i + 1);
+        CU_ASSERT_EQUAL(made, 1);
+    }
+    CU_ASSERT_EQUAL(gs_needtab_of(&t, &base, 2, &made), 12);    /* tier */
+    struct gs_need neg = base;
+    neg.mem_gb = -0.0;
+    CU_ASSERT_EQUAL(gs_needtab_of(&t, &neg, 1, &made), 0);
+    CU_ASSERT_EQUAL(made, 0);
+    char prof[] = "1g.10gb";    /* another copy of the same text */
+    struct gs_need mig = base;
+    mig.profile = prof;
+    CU_ASSERT_EQUAL(gs_needtab_of(&t, &mig, 1, &made), 11);
+    CU_ASSERT_EQUAL(made, 0);
+    gs_needtab_free(&t);
+    run_free(&r);
+}
+
+/* Take g GPUs on node (global index) of the fleet; returns the alloc. */
+static struct gs_alloc take(struct gs_fleet *f, int node, int g)
+{
+    const struct gs_node *nd = &f->nodes[node];
+    struct gs_range rg = { nd->pool, node - f->pools[nd->pool].node0,
+                           node - f->pools[nd->pool].node0 + 1 };
+    struct gs_need n = { .gpus = g };
+    struct gs_alloc a = { .pool = -1 };
+    CU_ASSERT_EQUAL_FATAL(gs_fleet_find(f, &rg, &n, GS_FIT_FIRST, &a, NULL),
+                          0);
+    gs_fleet_commit(f, &a, &n);
+    return a;
+}
+
+static void test_sure_miss(void)
+{
+    struct run r;
+    sim_of(&r, "\"placement\": \"best-fit\",");
+    struct gs_fleet *f = (struct gs_fleet *)gs_sim_fleet(r.sim);
+    struct gs_needtab t;
+    gs_needtab_init(&t, r.sim, sizeof(struct gs_needkey));
+    int made, tier = 0;
+    struct gs_need six = { .gpus = 6 }, two = { .gpus = 2 },
+                   frac = { .milli = 500 }, wide = { .gpus = 12 };
+    const struct gs_needkey *k6 = gs_needtab_at(&t, gs_needtab_of(&t, &six, tier, &made));
+    const struct gs_needkey *k2 = gs_needtab_at(&t, gs_needtab_of(&t, &two, tier, &made));
+    const struct gs_needkey *kf = gs_needtab_at(&t, gs_needtab_of(&t, &frac, tier, &made));
+    const struct gs_needkey *kw = gs_needtab_at(&t, gs_needtab_of(&t, &wide, tier, &made));
+    CU_ASSERT_EQUAL(k6->npools, 1);     /* the A100s: 8 a node */
+    CU_ASSERT_EQUAL(k2->npools, 2);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 0);
+    /* A100 nodes 0, 1, 2 left with 3, 3 and 7 GPUs free */
+    struct gs_alloc a0 = take(f, 0, 5), a1 = take(f, 1, 5), a2 = take(f, 2, 1);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 0);
+    int skip2[] = { 2 }, skip01[] = { 0, 1 };
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, skip2, 1), 1);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, skip01, 2), 0);
+    struct gs_alloc a3 = take(f, 2, 2);         /* 5 free there now */
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 1);
+    /* 2 GPUs: the T4s are free, even with every A100 node skipped */
+    int all_a[] = { 0, 1, 2 };
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k2, all_a, 3), 0);
+    /* a fraction or a gang wider than a node is never told */
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, kf, NULL, 0), 0);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, kw, NULL, 0), 0);
+    /* a node going down takes its free GPUs with it */
+    gs_fleet_release(f, &a3, &(struct gs_need){ .gpus = 2 });
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 0);
+    gs_fleet_set_cordon(f, 2, 1);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 1);
+    gs_fleet_set_cordon(f, 2, 0);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k6, NULL, 0), 0);
+    gs_fleet_release(f, &a0, &(struct gs_need){ .gpus = 5 });
+    gs_fleet_release(f, &a1, &(struct gs_need){ .gpus = 5 });
+    gs_fleet_release(f, &a2, &(struct gs_need){ .gpus = 1 });
+    gs_alloc_reset(&a0);
+    gs_alloc_reset(&a1);
+    gs_alloc_reset(&a2);
+    gs_alloc_reset(&a3);
+    gs_needtab_free(&t);
+    run_free(&r);
+}
+
+/* Where a try's miss may not repeat, or a gang may spread over nodes, a
+ * full fleet is no sure miss. */
+static void test_sure_miss_not_told(void)
+{
+    static const char *const opts[] = {
+        "\"placement\": \"random\",",
+        "\"topology\": {\"gang_placement\": \"spread\"},",
+    };
+    for (int i = 0; i < 2; i++) {
+        struct run r;
+        sim_of(&r, opts[i]);
+        struct gs_fleet *f = (struct gs_fleet *)gs_sim_fleet(r.sim);
+        struct gs_needtab t;
+        gs_needtab_init(&t, r.sim, sizeof(struct gs_needkey));
+        int made;
+        struct gs_need six = { .gpus = 6 };
+        const struct gs_needkey *k = gs_needtab_at(&t, gs_needtab_of(&t, &six, 0, &made));
+        struct gs_alloc a[3];
+        for (int n = 0; n < 3; n++)
+            a[n] = take(f, n, 8);
+        CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, k, NULL, 0), 0);
+        for (int n = 0; n < 3; n++) {
+            gs_fleet_release(f, &a[n], &(struct gs_need){ .gpus = 8 });
+            gs_alloc_reset(&a[n]);
+        }
+        gs_needtab_free(&t);
+        run_free(&r);
+    }
+}
+
+/* hps and sbs on 16 classes at 120% load: work per job, against the 259
+ * (hps) and 153 (sbs) of the per-iteration scans before (main 08b18e8;
+ * now 59 and 53), and every job done. */
+static void test_work_linear_in_classes(void)
+{
+    static const char json[] =
+        "{\"name\": \"w\", \"seed\": 3, \"fleet\": [{\"name\": \"h\","
+        " \"gpu\": \"H100-80GB\", \"nodes\": 16, \"gpus_per_node\": 8}],"
+        " \"policy\": \"%s\", \"placement\": \"best-fit\", \"workload\":"
+        " {\"generate\": {\"jobs\": 3000, \"rate_per_hour\": 74.53,"
+        " \"classes\": [%s]}}}";
+    static const char *const tiers[4] = { "inference", "training",
+                                          "interactive", "data" };
+    static const double w[4] = { 0.1, 0.6, 0.2, 0.1 };
+    char classes[2048] = "";
+    size_t len = 0;
+    for (int k = 0; k < 4; k++)
+        len += (size_t)snprintf(classes + len, sizeof classes - len,
+            "%s{\"name\": \"c%d\", \"tier\": \"%s\", \"weight\": %g,"
+            " \"tenants\": 4, \"gpus\": {\"values\": [1, 2, 4, 8],"
+            " \"weights\": [0.5, 0.2, 0.2, 0.1]}, \"duration\":"
+            " {\"dist\": \"lognormal\", \"median\": \"30m\", \"sigma\": 1.0,"
+            " \"max\": \"12h\"}}", k ? ", " : "", k, tiers[k], w[k]);
+    static const char *const pols[2] = { "hps", "sbs" };
+    for (int p = 0; p < 2; p++) {
+        char text[4096];
+        snprintf(text, sizeof text, json, pols[p], classes);
+        struct run r;
+        run_text(&r, text, NULL);
+        CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+        const struct gs_summary *su = gs_sim_summary(r.sim);
+        CU_ASSERT_EQUAL(su->all.done, 3000);
+        double per_job = (double)su->policy_work / 3000.0;
+        CU_ASSERT(per_job > 5 && per_job < 100);
+        run_free(&r);
+    }
+}
+
+static CU_TestInfo tests[] = {
+    { "1,680 needs found by their hash", test_many_needs },
+    { "every field of the key makes a need of its own", test_each_field },
+    { "a sure miss: no open node with the GPUs, outside the skipped",
+      test_sure_miss },
+    { "no sure miss told under random placement or spread gangs",
+      test_sure_miss_not_told },
+    { "hps and sbs: work per job on 16 classes", test_work_linear_in_classes },
+    CU_TEST_INFO_NULL,
+};
+
+GS_TEST_MAIN("needtab", tests)
