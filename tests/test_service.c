@@ -471,6 +471,104 @@ static void test_determinism(void)
     free(h2);
 }
 
+/* A chat service beside preemptible training on one fleet (priority with
+ * preemption, node failures that take replicas and training down, an
+ * autoscaler, a horizon, 5-minute samples): what the core's loop
+ * interleaves with the service's iterations. */
+static const char mixed_json[] =
+    "{\"name\": \"mix\", \"seed\": 3, \"horizon\": \"3h\","
+    " \"sample_step\": \"5m\", \"failures\": {\"node\": {\"mtbf\": \"10h\"}},"
+    " \"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 3,"
+    "   \"gpus_per_node\": 8, \"price_per_gpu_hour\": 6.88}],"
+    " \"policy\": {\"name\": \"priority\", \"preempt\": true},"
+    " \"workload\": {\"generate\": {\"until\": \"3h\","
+    "   \"rate_per_hour\": 40, \"reference_gpu\": \"H100-80GB\","
+    "   \"classes\": [{\"name\": \"train\", \"tier\": \"training\","
+    "     \"gpus\": {\"values\": [2, 4, 8], \"weights\": [0.4, 0.4, 0.2]},"
+    "     \"duration\": {\"dist\": \"lognormal\", \"median\": \"40m\","
+    "        \"sigma\": 0.8, \"max\": \"2h\"}}]}},"
+    " \"services\": [{\"name\": \"chat\", \"tier\": \"inference\","
+    "   \"model\": \"llama2-7b\", \"gpu\": \"H100-80GB\","
+    "   \"autoscaler\": {\"min_replicas\": 1, \"max_replicas\": 6,"
+    "     \"metrics\": [{\"metric\": \"request_rate\","
+    "                    \"average_value\": 4, \"window\": \"2m\"}]},"
+    "   \"requests\": {\"generate\": {\"rate_per_second\": 12,"
+    "     \"until\": \"3h\", \"diurnal_amplitude\": 0.6,"
+    "     \"input_tokens\": {\"dist\": \"lognormal\", \"median\": 400,"
+    "        \"sigma\": 0.8, \"max\": 4000},"
+    "     \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 120,"
+    "        \"sigma\": 0.8, \"max\": 1000}}}}]}";
+
+/* json run with the service moving the clock itself (on) or every
+ * wake-up through the event queue: its report, request records and
+ * result file (path), as one buffer; *events the events fired. */
+static char *run_moving(const char *json, int on, const char *path,
+                        uint64_t *events)
+{
+    struct gs_scenario *sc = NULL;
+    struct gs_sim *sim = NULL;
+    struct gs_diag d = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    if (gs_scenario_parse(json, "mix.json", "/", &sc, &d) < 0 ||
+        gs_sim_new(sc, NULL, &sim, &d) < 0)
+        goto out;
+    gs_sim_set_move_clock(sim, on);
+    if (gs_sim_run(sim, &d) < 0 ||
+        gs_h5_write_sampled(path, sim, 0.5, NULL, &d) < 0)
+        goto out;
+    *events = gs_sim_events(sim);
+    FILE *fp = open_memstream(&buf, &len);
+    gs_report_json(fp, sim);
+    gs_report_csv(fp, sim);
+    long n;
+    const struct gs_reqrec *q = gs_sim_service_requests(sim, 0, &n);
+    for (long i = 0; i < n; i++)
+        fprintf(fp, "%a %a %a %d %a\n", q[i].arrival, q[i].first, q[i].end,
+                q[i].replica, q[i].energy_j);
+    FILE *h = fopen(path, "rb");
+    int c;
+    while (h && (c = getc(h)) != EOF)
+        fputc(c, fp);
+    if (h)
+        fclose(h);
+    fclose(fp);
+    unlink(path);
+out:
+    gs_sim_free(sim);
+    gs_scenario_free(sc);
+    return buf;
+}
+
+/* gs_sim_move_clock: the service's runs of iterations between the
+ * cluster's events (training arrivals, starts, preemptions, the
+ * autoscaler's replicas, samples) give the same report, records and
+ * result file, byte for byte, as every wake-up through the queue, and
+ * count the same events. */
+static void test_move_clock(void)
+{
+    char p1[64], p2[64];
+    snprintf(p1, sizeof p1, "/tmp/gs-svc-move-a-%ld.h5", (long)getpid());
+    snprintf(p2, sizeof p2, "/tmp/gs-svc-move-b-%ld.h5", (long)getpid());
+    uint64_t e1 = 0, e2 = 0;
+    char *a = run_moving(mixed_json, 1, p1, &e1);
+    char *b = run_moving(mixed_json, 0, p2, &e2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT(strlen(a) > 100000);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_EQUAL(e1, e2);
+    CU_ASSERT(e1 > 100000);
+    /* the run has what the test is about: jobs requeued, replicas lost
+     * with their requests restarted elsewhere */
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "\"preemptions\": "));
+    CU_ASSERT_PTR_NULL(strstr(a, "\"preemptions\": 0,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(a, "\"requests_restarted\": "));
+    CU_ASSERT_PTR_NULL(strstr(a, "\"requests_restarted\": 0"));
+    free(a);
+    free(b);
+}
+
 /* Bad service keys: the message names the JSON path. */
 static void expect_err(const char *svc, const char *where, const char *what)
 {
@@ -771,6 +869,8 @@ static CU_TestInfo tests[] = {
     { "bad service keys name the JSON path, exit 2", test_bad_keys },
     { "Azure code trace replayed on 8 replicas", test_azure_replay },
     { "the SLA verdict names what missed", test_sla_verdict },
+    { "the service moving the clock: the same results, byte for byte",
+      test_move_clock },
     CU_TEST_INFO_NULL,
 };
 

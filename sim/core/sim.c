@@ -1124,6 +1124,10 @@ int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
         s->mods[s->nmods++] = (struct simmod){ mo, st };
         if (mo->pool_ok)
             s->veto[s->nveto++] = (struct simmod){ mo, st };
+        if (mo->advance)
+            s->adv[s->nadv++] = (struct simmod){ mo, st };
+        if (mo->job_energy)
+            s->jen[s->njen++] = (struct simmod){ mo, st };
     }
     if ((rc = env->workload->open(sc, s->seed, &s->src, d)) < 0)
         goto fail;
@@ -1239,6 +1243,48 @@ static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
     s->status(s->status_ctx, &st);
 }
 
+/* The loop's stop for want of anything to do at t, with no horizon (see
+ * gs_sim_run): nothing is alive, or nothing has started or ended for
+ * GS_STALL and no arrival is left. */
+static int sim_stalls(const struct gs_sim *s, gs_time t)
+{
+    return !sim_alive(s) || (!s->have_next && t - s->last_change > GS_STALL);
+}
+
+/* Move the clock to t: every model's integrals, then the metrics'. */
+static int move_clock(struct gs_sim *s, gs_time t)
+{
+    for (int i = 0; i < s->nadv; i++)
+        s->adv[i].ops->advance(s->adv[i].st, t);
+    int rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun, t);
+    s->eng.now = t;
+    return rc;
+}
+
+int gs_sim_move_clock(struct gs_sim *s, gs_time t)
+{
+    /* what the loop does for a wake-up at t holding the caller's event
+     * alone: no other event at or before t (the caller's would be filed
+     * after any at t), no arrival, no pass pending now, within the
+     * horizon, and not a point where the loop stops or extends the run */
+    if (s->no_move || t <= s->eng.now || s->err || s->dirty ||
+        t > s->horizon ||
+        gs_engine_next_time(&s->eng) <= t ||
+        (s->have_next && s->next.arrival <= t) ||
+        (s->horizon == GS_TIME_MAX && sim_stalls(s, t)))
+        return 0;
+    if (move_clock(s, t) < 0) {
+        gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
+        return 0;
+    }
+    s->eng.fired++;             /* the caller's event, as if it had fired */
+    if (s->status && (++s->steps & 0xfff) == 0)
+        report_status(s, t, s->horizon);
+    return 1;
+}
+
+void gs_sim_set_move_clock(struct gs_sim *s, int on) { s->no_move = !on; }
+
 int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
 {
     int rc = pull(s, d);
@@ -1259,9 +1305,9 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     }
     gs_time horizon = s->sc->horizon > 0 ? s->t0 + s->sc->horizon
                                          : GS_TIME_MAX;
+    s->horizon = horizon;
     if (s->pol->tick_ms > 0 && started)
         gs_engine_at(&s->eng, &s->tick, s->t0 + s->pol->tick_ms);
-    uint64_t steps = 0;
     for (;;) {
         gs_time te = gs_engine_next_time(&s->eng);
         gs_time ta = s->have_next ? s->next.arrival : GS_TIME_MAX;
@@ -1277,19 +1323,14 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
          * that were its horizon: the fleet is billed and the models act
          * (an autoscaler may shrink it) over the same window for every
          * policy. */
-        if (horizon == GS_TIME_MAX &&
-            (!sim_alive(s) ||
-             (!s->have_next && t - s->last_change > GS_STALL))) {
+        if (horizon == GS_TIME_MAX && sim_stalls(s, t)) {
             if (s->bill_until > 0 && t <= s->start + s->bill_until)
-                horizon = s->start + s->bill_until;
+                s->horizon = horizon = s->start + s->bill_until;
             else
                 break;
         }
-        MODELS_CALL(s, advance, t);
-        if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
-                                     t)) < 0)
+        if ((rc = move_clock(s, t)) < 0)
             return gs_diag_set(d, rc, "", "out of memory");
-        s->eng.now = t;
         while (gs_engine_next_time(&s->eng) == t && !s->err)
             gs_engine_step(&s->eng);
         while (s->have_next && s->next.arrival == t && !s->err) {
@@ -1307,8 +1348,8 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
         }
         if (s->err)
             break;
-        if (s->status && (++steps & 0xfff) == 0)
-            report_status(s, t, horizon);
+        if (s->status && (++s->steps & 0xfff) == 0)
+            report_status(s, s->eng.now, horizon);
     }
     if (s->err) {
         *d = s->errd;
@@ -1372,7 +1413,8 @@ int gs_sim_record_preemptions(const struct gs_sim *s, long i)
 
 void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules)
 {
-    MODELS_CALL(s, job_energy, j, joules);
+    for (int i = 0; i < s->njen; i++)
+        s->jen[i].ops->job_energy(s->jen[i].st, j, joules);
 }
 
 void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,

@@ -250,6 +250,20 @@ int gs_sim_set_rate(struct gs_sim *s, struct gs_job *job, double rate);
  * the simulation as its context.  0 or GS_ENOMEM. */
 int gs_sim_at(struct gs_sim *s, struct gs_event *ev, gs_time t);
 void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
+/* From a model's event handler, whose event would next be due at t (> now)
+ * with nothing else in the simulation due at or before t: move the clock
+ * to t as the loop would on waking for that event alone (the models'
+ * advance hooks, the metrics' integrals, the clock), and return 1; the
+ * handler then does at t what its event would have done, without the
+ * event queue's round trip.  0 (nothing done) when anything else may
+ * happen first or at t -- another event, an arrival, a scheduling pass,
+ * the run's end -- and the handler schedules its event at t as usual.
+ * Either way the run's results are the same, to the bit. */
+int gs_sim_move_clock(struct gs_sim *s, gs_time t);
+/* Whether gs_sim_move_clock may move the clock (1, the default) or always
+ * answers 0 (every wake-up through the event queue): tests compare the
+ * two. */
+void gs_sim_set_move_clock(struct gs_sim *s, int on);
 /* End a pending or running job for good (reason: GS_KILL_*), counted in the
  * results.  GS_ESTATE if it has already ended. */
 int gs_sim_kill(struct gs_sim *s, struct gs_job *job, int reason);

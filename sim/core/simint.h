@@ -97,9 +97,18 @@ struct gs_sim {
     struct simmod {             /* the models in this run (model.h) */
         const struct gs_model_ops *ops;
         void *st;
-    } mods[GS_MAXMODELS], veto[GS_MAXMODELS];
+    } mods[GS_MAXMODELS], veto[GS_MAXMODELS], adv[GS_MAXMODELS],
+      jen[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
+    int nadv, njen;             /* adv, jen: those with an advance, a
+                                   job_energy hook (called once a wake-up,
+                                   once an iteration), in mods' order */
     gs_time last_change;        /* a job last started or stopped */
+    gs_time horizon;            /* the run's end so far (gs_sim_run), or
+                                   GS_TIME_MAX */
+    uint64_t steps;             /* the loop's wake-ups, for the progress
+                                   hook */
+    int no_move;                /* gs_sim_set_move_clock(s, 0) */
     /* Misses remembered (gs_sim_place anywhere): a need and tier that found
      * no room stays without room until capacity comes back, which the
      * fleet tells (a release, a node up or down, a loan): epoch moves. */

@@ -12,8 +12,11 @@
  * the same instant, as the simulation does.  Each engine iteration is thus
  * one event of the service's queue, each started at the exact end of the
  * one before, and the simulation sees the service only at the instants
- * something happens.  The cluster (replica jobs starting and stopping,
- * the policy's passes) stays on the millisecond clock.
+ * something happens.  While nothing else in the simulation comes first,
+ * the event moves the clock to the service's next millisecond itself
+ * (gs_sim_move_clock: the same integrals, to the bit) instead of a round
+ * trip through the event queue.  The cluster (replica jobs starting and
+ * stopping, the policy's passes) stays on the millisecond clock.
  *
  * Replicas.  A replica's life:
  *
@@ -239,11 +242,10 @@ static gs_time ceil_ms(double t)
     return (double)ms < x ? ms + 1 : ms;
 }
 
-/* Hold the simulation's event at the earliest happening (or autoscaler
- * evaluation) of the service. */
-static void wake(struct svc *sv)
+/* The millisecond of the service's earliest happening (or autoscaler
+ * evaluation), now at the soonest; GS_TIME_MAX when there is none. */
+static gs_time wake_at(struct svc *sv)
 {
-    struct gs_sim *s = sv->m->s;
     double t = sv->next_arrival;
     hsettle(sv);
     if (sv->nh > 0 && sv->h[0].t < t)
@@ -255,16 +257,17 @@ static void wake(struct svc *sv)
             if (a < at)
                 at = a;
         }
-    if (sv->kicked)
-        at = gs_sim_now(s);
-    gs_time now = gs_sim_now(s);
-    if (at < now)
-        at = now;
-    if (at == GS_TIME_MAX) {
-        gs_sim_cancel(s, &sv->ev);
-        return;
-    }
-    GS_OOM_IF(gs_sim_at(s, &sv->ev, at) < 0);
+    gs_time now = gs_sim_now(sv->m->s);
+    return sv->kicked || at < now ? now : at;
+}
+
+/* Hold the simulation's event at time at (wake_at's). */
+static void wake_arm(struct svc *sv, gs_time at)
+{
+    if (at == GS_TIME_MAX)
+        gs_sim_cancel(sv->m->s, &sv->ev);
+    else
+        GS_OOM_IF(gs_sim_at(sv->m->s, &sv->ev, at) < 0);
 }
 
 /* --- request records --------------------------------------------------- */
@@ -1050,22 +1053,10 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     kick(sv, r, t);
 }
 
-static void on_wake(struct gs_event *ev, void *ctx)
+/* Run every happening due by millisecond now, in exact order. */
+static void run_due(struct svc *sv, gs_time now)
 {
-    struct svc *sv = (struct svc *)ev;
-    (void)ctx;
-    gs_time now = gs_sim_now(sv->m->s);
     double lim = (double)now / 1000.0 + 1e-9;
-    if (sv->kicked || !sv->opened) {
-        /* Opening, or a replica lost its GPUs: replace what is missing and
-         * hand its requests to the others. */
-        sv->opened = 1;
-        sv->kicked = 0;
-        for (int p = 0; p < sv->npools; p++) {
-            reconcile(sv, p, (double)now / 1000.0);
-            drain_queue(sv, p, (double)now / 1000.0);
-        }
-    }
     for (;;) {
         hsettle(sv);
         double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
@@ -1103,7 +1094,37 @@ static void on_wake(struct gs_event *ev, void *ctx)
         for (int p = 0; p < sv->npools; p++)
             reconcile(sv, p, (double)now / 1000.0);
     }
-    wake(sv);
+}
+
+/* The service's event: what is due now, then at each of its next
+ * milliseconds while nothing else in the simulation comes first
+ * (gs_sim_move_clock moves the clock there as the loop would), then the
+ * event is held at the next one. */
+static void on_wake(struct gs_event *ev, void *ctx)
+{
+    struct svc *sv = (struct svc *)ev;
+    (void)ctx;
+    struct gs_sim *s = sv->m->s;
+    gs_time now = gs_sim_now(s);
+    if (sv->kicked || !sv->opened) {
+        /* Opening, or a replica lost its GPUs: replace what is missing and
+         * hand its requests to the others. */
+        sv->opened = 1;
+        sv->kicked = 0;
+        for (int p = 0; p < sv->npools; p++) {
+            reconcile(sv, p, (double)now / 1000.0);
+            drain_queue(sv, p, (double)now / 1000.0);
+        }
+    }
+    for (;;) {
+        run_due(sv, now);
+        gs_time at = wake_at(sv);
+        if (at == now || at == GS_TIME_MAX || !gs_sim_move_clock(s, at)) {
+            wake_arm(sv, at);
+            return;
+        }
+        now = at;
+    }
 }
 
 /* --- model hooks --------------------------------------------------------- */
@@ -1185,7 +1206,7 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     set_state(sv, r, RS_LOAD);
     sv->starts++;
     hpush(sv, now + load, H_LOAD, r->id, r->gen);
-    wake(sv);
+    wake_arm(sv, wake_at(sv));
 }
 
 void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
@@ -1210,7 +1231,7 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why)
         set_state(sv, r, RS_WAIT);      /* requeued by the simulation */
     }
     sv->kicked = 1;             /* reroute and reconcile in our own event */
-    wake(sv);
+    wake_arm(sv, wake_at(sv));
 }
 
 int gs_svc_alive_hook(const void *st)
