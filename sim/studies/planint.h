@@ -52,6 +52,10 @@ struct cand {
                                    its interval when the runs doubled) */
     double *prev;               /* [nst]: the steady-state estimates at
                                    half the length (lenf > 1) */
+    double *pmove;              /* [nst]: how far each moved at the
+                                   doubling before (prev less the
+                                   estimate at a quarter of the length;
+                                   NaN before two lengths) */
     int runs_before;            /* runs at the shorter lengths it had */
     double sim_before;          /* jobs and requests those runs simulated */
     int *cnt;                   /* [ncounts] its searched counts */
@@ -252,6 +256,11 @@ void gs_plan_steady_bind(struct search *s);
  * kept ones beyond the quantile, steady.h's gs_qtail_keep). */
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
                           double *out, double *warm, double *tails);
+/* Steady state: target j of x, estimated over the whole run, has
+ * settled on one side of its limit -- its moves since the runs were
+ * doubled bound the start-up bias left (plansteady.c tells how). */
+int gs_plan_whole_settled(const struct search *s, const struct cand *x,
+                          int j);
 /* Target t is a percentile pooled over the seeds' retained windows (a
  * service's TTFT, end-to-end or queueing percentile, a job-wait one). */
 int gs_plan_steady_pooled(const struct gs_plan_st *t);

@@ -185,6 +185,7 @@ static void free_cand(struct cand *x, int seeds, int nst)
     free(x->booted);
     free(x->warm);
     free(x->prev);
+    free(x->pmove);
     free(x->cnt);
 }
 
@@ -358,9 +359,13 @@ static int wants_longer(const struct search *s, struct cand *x)
          * first length has nothing to compare with: it is confirmed by
          * runs twice as long (unless plan.max_length_factor is 1).  A
          * move inside the indifference zone cannot change a verdict and
-         * does not count. */
+         * does not count.  A whole-run estimate is settled by its moves
+         * bounding its bias on one side of the target
+         * (plansteady.c: gs_plan_whole_settled). */
         double z = s->pc->indifference * fabs(s->pc->t[s->st[j].target].limit);
-        if (s->pc->max_length > 1)
+        if (s->pc->max_length > 1 && s->st[j].what == GS_PLAN_SQ_WHOLE)
+            x->transient |= !gs_plan_whole_settled(s, x, j);
+        else if (s->pc->max_length > 1)
             x->transient |= x->prev == NULL ||
                             fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
     }
@@ -369,23 +374,18 @@ static int wants_longer(const struct search *s, struct cand *x)
 
 /* Steady state: a target x misses is estimated over the whole run (no
  * warm-up to delete: ITL, attainment, utilization, ...) and its estimate
- * has not been seen to settle -- the runs were never doubled, or it moved
- * beyond its interval (and the indifference zone) when they were.  A run
- * starts from an empty fleet whose replicas are still loading, so a
- * whole-run estimate may be pessimistic as well as optimistic: such a
- * miss is confirmed on longer runs before it stands. */
+ * has not settled (plansteady.c: gs_plan_whole_settled).  A run starts
+ * from an empty fleet whose replicas are still loading, so a whole-run
+ * estimate may be pessimistic as well as optimistic: such a miss is
+ * confirmed on longer runs before it stands. */
 static int miss_unsettled(const struct search *s, const struct cand *x)
 {
     for (int j = 0; j < s->nst; j++) {
         const struct gs_plan_st *st = &s->st[j];
         const struct gs_plan_target *t = &s->pc->t[st->target];
-        if (st->what != GS_PLAN_SQ_WHOLE ||
-            gs_plan_target_state(s, x, t) != T_MISSED)
-            continue;
-        int m = st->metric;
-        double h = isnan(x->half[m]) ? 0 : x->half[m];
-        double z = s->pc->indifference * fabs(t->limit);
-        if (x->prev == NULL || fabs(x->mean[m] - x->prev[j]) > fmax(h, z))
+        if (st->what == GS_PLAN_SQ_WHOLE &&
+            gs_plan_target_state(s, x, t) == T_MISSED &&
+            !gs_plan_whole_settled(s, x, j))
             return 1;
     }
     return 0;
@@ -1090,8 +1090,17 @@ static int lengthen(struct search *s, struct cand *x, struct gs_diag *d)
         gs_scenario_free(sc);
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     }
-    for (int j = 0; j < s->nst; j++)
-        x->prev[j] = x->mean[s->st[j].metric];
+    if (x->pmove == NULL &&
+        (x->pmove = calloc((size_t)s->nst, sizeof *x->pmove)) == NULL) {
+        gs_scenario_free(sc);
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    }
+    for (int j = 0; j < s->nst; j++) {
+        double m = x->mean[s->st[j].metric];
+        /* the move at this doubling (NaN at the first length) */
+        x->pmove[j] = x->lenf > 1 ? m - x->prev[j] : NAN;
+        x->prev[j] = m;
+    }
     x->sim_before = gs_plan_simulated(s, x);
     x->runs_before += x->nrun;
     gs_scenario_free(x->sc);
