@@ -323,8 +323,10 @@ static void test_backfill_kept(void)
 /* --- work per job as tenants grow -------------------------------------- */
 
 /* Policies whose work still grows faster than log T (docs/overload.md,
- * "Tenants and partitions"): none since fair's passes read indexes (its
- * owner list and shape heaps) instead of walking every tenant's groups. */
+ * "Tenants and partitions"), in this test's setting (borrowing on, full
+ * quotas): none since fair's passes read indexes (its owner list and shape
+ * heaps) instead of walking every tenant's groups.  With borrowing off and
+ * half quotas fair still grows linearly in T (bench_tenants --full). */
 static const char *const over_log[] = { NULL };
 
 static double work_per_job(const char *policy, int T, long jobs)

@@ -23,7 +23,7 @@
  *     other plane is coded with Z_RLE (Huffman codes of bytes and runs of
  *     one byte; the matches shuffled numbers have are runs).  On
  *     bench_service's million requests the file is within 1% of level 1's
- *     size, at a fifth of its CPU (docs/overload.md has the figures).
+ *     size, at a fifth of its CPU (docs/inference.md, Performance, has the figures).
  *
  * The choice depends on the bytes alone, so the same table gives the same
  * file (with the same zlib).  The encoder never changes what a reader
