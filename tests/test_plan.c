@@ -18,6 +18,7 @@
 #include "../sim/cloud/cloud.h"
 #include "../sim/studies/plan.h"
 #include "../sim/studies/planjson.h"
+#include "../sim/studies/planint.h"
 #include "../sim/io/h5out.h"
 #include "../sim/io/h5in.h"
 #include "../sim/setup/scenario.h"
@@ -841,15 +842,19 @@ static int front_missed(const char *out, int c)
  * 6 replicas miss the TTFT p95 target of 1 s by far (127 s: the replicas
  * are saturated) and 7 meet it (0.610 +- 0.020 s).  (Under the serving
  * model as first landed, with a fixed 20.6 ms prefill cost per iteration,
- * the boundary was 8 / 9 / 10.)  With lengthening (a cap
- * of 16x) the runs double until the transient is over and the estimates
- * stop moving: 6 is then a decided miss and the answer is 7, judged on
- * runs up to 16 times as long (measured: 6 infeasible at 4x, 7 feasible
- * at 16x); no count is left undecided.  With a cap of 2x the transient is
- * still not over at the cap: undecided, never feasible.  Judged on the
- * 20-second runs alone (plan.max_length_factor 1) the answer is not
- * reliable, which is why the runs are lengthened by default; the test
- * checks only that such an answer says it was judged at 1x. */
+ * the boundary was 8 / 9 / 10.)  6 replicas saturate only once their
+ * batches fill up, about a minute in (requests last 20-50 s): a 20-second
+ * run's TTFT after its boot transient is flat at 0.4-1.0 s for 6 as for
+ * 7, and MSER-5 finds nothing to fault.  What shows it is the drain share
+ * (plansteady.c): 30-60% of the kept requests' time in the system comes
+ * after the last arrival, over plan.precision (5%), so at 1x every count
+ * is "transient not over at the cap" and nothing is called feasible (the
+ * rule before answered 6).  With lengthening (a cap of 16x) the runs
+ * double until the transient is over: 6 is a decided miss (infeasible at
+ * 4x) and the answer is 7, judged at 16x, where its drain share is 2-4%
+ * (measured: at the default 8x, 7 is still 5-6% and undecided, the answer
+ * 8).  With a cap of 2x the transient is still not over at the cap:
+ * undecided, never feasible below 7. */
 static void test_lengthened_verdict(void)
 {
     char *sw = NULL, *out = NULL;
@@ -873,19 +878,24 @@ static void test_lengthened_verdict(void)
     }
     free(sw);
     unlink(gs_cli_tmp("/tmp/gs-test-plan-len-sweep.h5"));
-    /* short runs, never lengthened: the answer says so */
-    CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 1",
-                                    &out), 0);
-    CU_ASSERT(chosen_replicas(out) >= 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 1x the scenario's "
-                                  "length"));
+    /* short runs, never lengthened: shorter than their requests'
+     * sojourns, undecided at the cap, said so; never feasible below 7 */
+    int rc = service_variant("20s", ", \"max_length_factor\": 1", &out);
+    CU_ASSERT(rc == 0 || rc == 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "transient not over at "
+                                  "the cap (runs 1x the scenario's length"));
+    int got = chosen_replicas(out);
+    if (got >= 0 && got < 7)
+        printf("\n    20-second plan chose %d, the long runs say 7\n%s",
+               got, out ? out : "");
+    CU_ASSERT(got < 0 || got >= 7);
     free(out);
     out = NULL;
     /* lengthened (a cap of 16x): the long runs' answer, on longer runs,
      * 6 decided, none left undecided */
     CU_ASSERT_EQUAL(service_variant("20s", ", \"max_length_factor\": 16",
                                     &out), 0);
-    int got = chosen_replicas(out);
+    got = chosen_replicas(out);
     if (got != 7)
         printf("\n    lengthened plan chose %d, the long runs say 7\n%s",
                got, out ? out : "");
@@ -901,13 +911,86 @@ static void test_lengthened_verdict(void)
     free(out);
     out = NULL;
     /* a cap too low: undecided, said so; never feasible below 7 */
-    int rc = service_variant("20s", ", \"max_length_factor\": 2", &out);
+    rc = service_variant("20s", ", \"max_length_factor\": 2", &out);
     CU_ASSERT(rc == 0 || rc == 3);
     CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "transient not over at "
                                   "the cap (runs 2x"));
     got = chosen_replicas(out);
     CU_ASSERT(got < 0 || got >= 7);
     free(out);
+}
+
+/* gs_plan_whole_settled on estimates made by hand: a steady value th, a
+ * limit, and whole-run estimates at 1/4, 1/2 and 1 of the longest length
+ * L.  *settled, and the verdict the widened interval gives (1 met). */
+static int whole_verdict(double e4, double e2, double e1, double half,
+                         double limit, int upper, int *settled)
+{
+    static struct gs_plancfg pc;
+    memset(&pc, 0, sizeof pc);
+    pc.ntargets = 1;
+    pc.t[0].limit = limit;
+    pc.t[0].upper = upper;
+    pc.indifference = 0.01;
+    struct gs_plan_st st = { .target = 0, .metric = 0, .svc = -1,
+                             .what = GS_PLAN_SQ_WHOLE, .p = NAN };
+    struct search s = { .pc = &pc, .st = &st, .nst = 1 };
+    double mean = e1, hw = half, prev = e2, pmove = e4 - e2;
+    struct cand x = { .mean = &mean, .half = &hw, .prev = &prev,
+                      .pmove = &pmove };
+    *settled = gs_plan_whole_settled(&s, &x, 0);
+    return upper ? e1 <= limit : e1 >= limit;
+}
+
+/* The whole-run rule against its theory (plansteady.c).  A run from an
+ * empty fleet whose transient is over by L / 2 has e(L) = th + B / L and
+ * e(L / 2) = th + 2B / L, whatever e(L / 4) was: a settled verdict is th's
+ * for every B, every e(L / 4) and every limit (soundness, no noise).  In
+ * the 1 / L regime (e(L / 4) = th + 4B / L) every verdict with th
+ * farther from the limit than 4|B| / L and the interval is settled
+ * (decisiveness).  A transient still building up (moves growing) settles
+ * nothing; one doubling settles nothing; plan-service's ITL p95 at 16
+ * replicas (moves 0.0040, 0.0116, 0.0118 s: not shrinking) is met, as
+ * 32-minute runs say (0.0475 s), where the rule before answered
+ * undecided. */
+static void test_whole_rule(void)
+{
+    long wrong = 0, settled_n = 0, undecided_far = 0, cases = 0;
+    for (int up = 0; up < 2; up++)
+        for (double th = 0.5; th <= 1.5; th += 0.05)
+            for (double b = -0.4; b <= 0.4; b += 0.05)
+                for (double r = -1; r <= 1.001; r += 0.25) {
+                    double lim = 1, hw = 0.005, L = 4;
+                    double e1 = th + b / L, e2 = th + 2 * b / L;
+                    double e4 = th + 4 * b * r / L;    /* B(L/4) = rB */
+                    int st, v = whole_verdict(e4, e2, e1, hw, lim, up, &st);
+                    int truth = up ? th <= lim : th >= lim;
+                    cases++;
+                    settled_n += st;
+                    wrong += st && v != truth;
+                    if (r == 1 && fabs(th - lim) > 4 * fabs(b) / L + hw + 1e-9)
+                        undecided_far += !st;
+                }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(undecided_far, 0);
+    CU_ASSERT(settled_n > cases / 4);   /* not by settling nothing */
+    int st;
+    /* the 16-replica trajectory (1, 2, 4, 8 minutes): met */
+    CU_ASSERT_EQUAL(whole_verdict(0.0797767, 0.0681337, 0.0563659, 0.000724,
+                                  0.1, 1, &st), 1);
+    CU_ASSERT_EQUAL(st, 1);
+    /* an attainment falling faster at each doubling (a queue filling):
+     * not settled, however far from the limit the interval is */
+    whole_verdict(0.99, 0.985, 0.97, 0.002, 0.9, 0, &st);
+    CU_ASSERT_EQUAL(st, 0);
+    /* moves that change direction: bounded by the last two */
+    CU_ASSERT_EQUAL(whole_verdict(0.07, 0.06, 0.065, 0.002, 0.1, 1, &st), 1);
+    CU_ASSERT_EQUAL(st, 1);
+    whole_verdict(0.07, 0.06, 0.065, 0.002, 0.08, 1, &st);
+    CU_ASSERT_EQUAL(st, 0);         /* 0.065 + 0.002 + 0.015 > 0.08 */
+    /* one doubling (no move before): not settled */
+    whole_verdict(NAN, 0.06, 0.05, 0.001, 0.1, 1, &st);
+    CU_ASSERT_EQUAL(st, 0);
 }
 
 /* Lengthening on a target estimated over the whole run: plan-service with
@@ -919,23 +1002,19 @@ static void test_lengthened_verdict(void)
  * prefill's host cost per layer) read 10 replicas 0.1024 +- 0.0035 s (a
  * miss), 11 0.0864 +- 0.0004, 12 0.0764 +- 0.0005 and 13 0.0673 +- 0.0005
  * (under the serving model as first landed 12 read 0.1091, 13 0.0934).
- * With lengthening (the default cap, 8x) a miss on a whole-run estimate is
- * confirmed on runs twice as long before it stands, so a count the long
- * runs say meets is never infeasible and one they say misses never
- * feasible.  Merged with the planner's rule for whole-run estimates
- * (plansteady.c, gs_plan_whole_settled: a verdict stands only when the
- * moves between lengths bound the bias left -- two doublings, the last
- * move smaller than the one before and in its direction, or within the
- * interval), this model's estimates do not settle: measured, 16 reads
- * 0.0564 +- 0.0007 s at 8x (a 43.6% margin) and stays undecided with 32,
- * and the plan answers infeasible, saying "transient not over at the cap"
- * (on the earlier model the rule answered 16; on this model without the
- * rule 11, with 8 to 10 misses).  So the test accepts a decided answer
- * the long runs say meets, or infeasible for that stated reason only, and
- * never a miss the long runs contradict.  On the 1-minute runs alone (max_length_factor 1) the
- * whole-run estimate is pessimistic: measured, 13 undecided and the answer
- * 14 (under the serving model as first landed every count missed); never
- * a count the long runs say misses. */
+ * With lengthening (the default cap, 8x) a whole-run verdict stands when
+ * the interval widened by the last two moves lies on one side
+ * (plansteady.c, gs_plan_whole_settled), so it needs two doublings (4x at
+ * least), and a count the long runs say meets is never infeasible, one
+ * they say misses never feasible.  Measured: 16 met at 8x (0.0564 +-
+ * 0.0007 s, moves 0.0116 and 0.0118), 14 met at 4x (0.0765 +- 0.0031,
+ * moves 0.0099 and 0.0051), 13 undecided at 8x (its moves grow, 0.0028
+ * then 0.0051): the answer 14.  The rule before (the last move alone,
+ * and only when smaller than the one before) left 16 undecided and
+ * answered infeasible.  On the 1-minute runs alone (max_length_factor 1)
+ * the whole-run estimate is pessimistic: measured, 13 undecided and the
+ * answer 14 (under the serving model as first landed every count
+ * missed); never a count the long runs say misses. */
 static void test_lengthened_itl(void)
 {
     const char *from[] = { "\"until\": \"20m\"", "\"ttft_p95\": \"1s\"",
@@ -955,16 +1034,20 @@ static void test_lengthened_itl(void)
         free(mod);
         int got = chosen_replicas(out);
         if (v == 0) {
-            CU_ASSERT(rc == 0 || rc == 3);
-            CU_ASSERT(rc == 0 ? got >= 11 && got <= 16
-                              : strstr(out ? out : "", "transient not over "
-                                       "at the cap (runs 8x") != NULL);
-            if (rc == 0 && got != 11)
+            /* decided: a count the long runs say meets */
+            CU_ASSERT_EQUAL(rc, 0);
+            if (got < 11 || got > 16)
                 printf("\n    lengthened ITL plan chose %d, the long runs "
-                       "say 11\n%s", got, out ? out : "");
-            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "runs 8x the "
-                                          "scenario's length, estimated over "
-                                          "the whole run"));
+                       "say 11 to 16 meet\n%s", got, out ? out : "");
+            CU_ASSERT(got >= 11 && got <= 16);
+            /* judged after two doublings at least, up to the cap */
+            const char *rl = strstr(out ? out : "", "steady state: runs ");
+            int f = 0;
+            CU_ASSERT(rl && sscanf(rl, "steady state: runs %dx", &f) == 1 &&
+                      f >= 4 && f <= 8);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "x the scenario's "
+                                          "length, estimated over the whole "
+                                          "run"));
             /* the Pareto front's rows: 11 to 16 never a miss, 10 never
              * feasible (above) */
             for (int c = 11; c <= 16; c++)
@@ -1353,6 +1436,8 @@ static CU_TestInfo tests[] = {
     { "infeasible question: said so, closest candidate", test_infeasible },
     { "service replicas: TTFT p95 met at R, missed at R - 1",
       test_service_replicas },
+    { "whole-run rule: sound past the transient, decisive at 1 / L",
+      test_whole_rule },
     { "ITL target, whole-run estimate: lengthened, misses confirmed",
       test_lengthened_itl },
     { "all-transient short runs: lengthened to the long run's verdict",

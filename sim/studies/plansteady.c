@@ -173,26 +173,33 @@ static int meets(double v, const struct gs_plan_target *g)
 
 /* Steady state: target j of x is estimated over the whole run (no
  * warm-up to delete: ITL, attainment, utilization, ...) and its estimate
- * has settled on one side of its limit.  A whole-run estimate over a run
- * of length L that starts from an empty fleet is the steady value plus
- * the transient's part, which for a transient that dies out is its
- * integral spread over the run: a bias B / L + o(1 / L).  Then the move
- * since the runs half as long, b(L/2) - b(L) = B / L, is the bias left
- * at L, and the steady value lies within the interval widened by that
- * move (Richardson's extrapolation read as a bound).  The move is read so
- * only once the 1 / L regime shows: two doublings at least, and a move
- * beyond the interval (and the indifference zone) in the same direction
- * as the one before and smaller than it -- a transient still building up
- * moves as much or more at each doubling, and bounds nothing.  A move
- * within the interval is noise or a small bias, widened by all the same.
- * Not settled after one doubling, however little the estimate moved: the
- * first lengths can sit on a plateau of the transient (plan-service's ITL
- * p95 with 1-minute runs: 13 replicas read 0.1318 s at 1x and 0.1228 s at
- * 2x, a move inside the 2x interval of 0.0129 s, where 20-minute runs
- * read 0.0934 s).  16 replicas there read 0.1145, 0.0925 and 0.0786 s at
- * 2x, 4x and 8x (moves 0.0220 and 0.0139; 5 seeds): 0.0786 + 0.0042 +
- * 0.0139 = 0.0967 s <= 0.1 s is met, and the 1 / L law from 8x predicts
- * 0.0703 s at 20x, where 20-minute runs read 0.0704 s. */
+ * has settled on one side of its limit.  The runs at 1, 2, 4, ... times
+ * the length are nested: each seed's run of length L begins with its run
+ * of L / 2 (common random numbers).  A whole-run estimate over [0, L] of a
+ * run that starts from an empty fleet is the steady value plus the
+ * transient's part, which for a transient that dies out is its integral
+ * spread over the run: a bias B(L) / L, B(L) -> B.  Once the transient is
+ * over by L / 2, B(L / 2) = B(L) = B and the last move, e(L / 2) - e(L) =
+ * B / L, is the bias left at L (exactly, in expectation: Richardson's
+ * extrapolation read as a bound).  The rule widens the interval by the
+ * last two moves, |e(L / 4) - e(L / 2)| + |e(L / 2) - e(L)|: three times
+ * the bias in the 1 / L regime (the move before is then twice the last),
+ * and at least it whenever the transient is over by L / 2 whatever the
+ * move before was, which leaves room for the seeds' noise in the moves
+ * and for a percentile, whose bias is not linear in 1 / L (the quantile
+ * of a mixture moves fast where the density is thin: plan-service's ITL
+ * p95 at 16 replicas reads 0.0838, 0.0798, 0.0681, 0.0564 s at 1, 2, 4
+ * and 8 minutes, moves 0.0040, 0.0116 and 0.0118, then 0.0496 and 0.0475
+ * s at 16 and 32; the bound at 8 minutes, 0.0564 + 0.0007 + 0.0234 =
+ * 0.0805 s, covers both).  Moves that change direction are covered
+ * alike: the bound spans the last three estimates.  Not read so while the
+ * transient may still be building up: two doublings at least, and the
+ * last move no larger than the one before by more than the interval (or
+ * the indifference zone) -- a transient still growing (a queue filling)
+ * moves more at each doubling and bounds nothing.  What no rule over
+ * whole-run estimates can see is a transient that lasts the whole longest
+ * run at one level: its estimates do not move (plan.max_length_factor is
+ * the user's statement of how long that may be; docs/planning.md). */
 int gs_plan_whole_settled(const struct search *s, const struct cand *x,
                           int j)
 {
@@ -202,11 +209,11 @@ int gs_plan_whole_settled(const struct search *s, const struct cand *x,
     int m = s->st[j].metric;
     double h = isnan(x->half[m]) ? 0 : x->half[m];
     double z = s->pc->indifference * fabs(t->limit);
-    double mv = x->mean[m] - x->prev[j], before = x->pmove[j];
-    if (!isfinite(mv) || (fabs(mv) > fmax(h, z) &&
-                          !(mv * before > 0 && fabs(mv) < fabs(before))))
+    double mv = fabs(x->mean[m] - x->prev[j]), before = fabs(x->pmove[j]);
+    if (!isfinite(mv) || mv > before + fmax(h, z))
         return 0;
-    double lo = x->mean[m] - h - fabs(mv), hi = x->mean[m] + h + fabs(mv);
+    double lo = x->mean[m] - h - mv - before;
+    double hi = x->mean[m] + h + mv + before;
     return meets(lo, t) == meets(hi, t);
 }
 
@@ -243,6 +250,39 @@ static double *series(const struct gs_plan_st *t, const struct gs_sim *sim,
     }
     *n = k;
     return x;
+}
+
+/* Service target t's drain share in sim, its first w finished requests
+ * (in arrival order) deleted as warm-up: of the time the kept requests
+ * spent in the system (arrival to end), the part after the service's last
+ * arrival, when the offered load had stopped and the replicas drained
+ * what was left; 0 for a job-wait target.  A run's latencies describe the
+ * offered load only while the requests' own sojourns are short beside the
+ * run: over [0, T] the time-average population differs from the arrival
+ * rate times the mean sojourn by the time left in the system at T (the
+ * finite-horizon form of Little's law), about the mean residual sojourn
+ * E[S^2] / 2E[S] over T in a steady run, and the population built up from
+ * an empty start is short by as much.  A run that ends while its
+ * population is still filling (replicas whose batches take a minute to
+ * fill up, and queue only then) shows it as a share near 1 and a flat,
+ * optimistic series MSER-5 cannot fault. */
+static double drain_share(const struct gs_plan_st *t, const struct gs_sim *sim,
+                          long w)
+{
+    if (t->what == GS_PLAN_SQ_WAIT)
+        return 0;
+    long nr = 0, k = 0;
+    const struct gs_reqrec *q = gs_sim_service_requests(sim, t->svc, &nr);
+    double last = -INFINITY, in = 0, after = 0;
+    for (long r = 0; r < nr; r++)
+        last = fmax(last, q[r].arrival);
+    for (long r = 0; r < nr; r++) {
+        if (q[r].state != GS_REQ_DONE || k++ < w)
+            continue;
+        in += q[r].end - q[r].arrival;
+        after += fmax(0, q[r].end - last);
+    }
+    return in > 0 ? after / in : 0;
 }
 
 int gs_plan_steady_pooled(const struct gs_plan_st *t)
@@ -322,6 +362,11 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
         const struct gs_plan_target *g = &s->pc->t[t->target];
         if (at_limit && meets(whole, g) == meets(out[t->metric], g))
             at_limit = 0;
+        /* most of the kept requests' time in the system came after the
+         * last arrival: the run is shorter than its requests' sojourns,
+         * all transient however flat its series (drain_share) */
+        if (drain_share(t, sim, w) > s->pc->precision)
+            at_limit = 1;
         warm[k] = at_limit ? -(double)w - 1 : (double)w;
         if (gs_plan_steady_pooled(t)) {
             /* this seed's part in the pooled quantile: its retained count,
