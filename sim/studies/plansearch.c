@@ -459,6 +459,14 @@ static int judge(const struct search *s, struct cand *x)
     }
     if (missed && x->lenf < s->pc->max_length && miss_unsettled(s, x))
         return 2;
+    if (missed && s->pc->max_length > 1 && miss_unsettled(s, x)) {
+        /* at the cap, a whole-run miss whose bias its moves do not bound
+         * claims nothing, as a met verdict would not */
+        x->status = C_UNDECIDED;
+        x->at_cap = 1;
+        x->transient = 1;
+        return 1;
+    }
     if (missed) {
         x->status = x->nrun < s->pc->seeds ? C_STOPPED : C_INFEASIBLE;
         return 1;

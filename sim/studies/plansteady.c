@@ -69,6 +69,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A whole-run target over every service ("service.all.ttft_p99_s"). */
+#define GS_PLAN_ALL_SVCS (-2)
+
 /* The service target metric m ("service.NAME.FIELD") as an estimate of
  * s->st's kind: its service, kind and quantile; 0 when it is not one. */
 static int service_st(const struct search *s, const char *m,
@@ -134,6 +137,21 @@ static int wait_st(const char *m, struct gs_plan_st *t)
     return 0;
 }
 
+/* The service a whole-run metric m belongs to ("service.NAME.itl_p95_s",
+ * "service.NAME.sla_attainment"): its index, GS_PLAN_ALL_SVCS for
+ * "service.all.", -1 for none (utilization, cost, a job metric). */
+static int whole_svc(const struct search *s, const char *m)
+{
+    if (strncmp(m, "service.", 8) != 0)
+        return -1;
+    for (int j = 0; j < s->base->nsvcs; j++) {
+        size_t ln = strlen(s->base->svcs[j].name);
+        if (strncmp(m + 8, s->base->svcs[j].name, ln) == 0 && m[8 + ln] == '.')
+            return j;
+    }
+    return strncmp(m + 8, "all.", 4) == 0 ? GS_PLAN_ALL_SVCS : -1;
+}
+
 void gs_plan_steady_bind(struct search *s)
 {
     s->nst = 0;
@@ -148,7 +166,7 @@ void gs_plan_steady_bind(struct search *s)
         t->metric = gs_run_metric_index(m);
         GS_ASSERT(t->metric >= 0);
         if (!service_st(s, m, t) && !wait_st(m, t)) {
-            t->svc = -1;                /* judged over the whole run */
+            t->svc = whole_svc(s, m);   /* judged over the whole run */
             t->what = GS_PLAN_SQ_WHOLE;
             t->p = NAN;
         }
@@ -179,41 +197,52 @@ static int meets(double v, const struct gs_plan_target *g)
  * run that starts from an empty fleet is the steady value plus the
  * transient's part, which for a transient that dies out is its integral
  * spread over the run: a bias B(L) / L, B(L) -> B.  Once the transient is
- * over by L / 2, B(L / 2) = B(L) = B and the last move, e(L / 2) - e(L) =
- * B / L, is the bias left at L (exactly, in expectation: Richardson's
- * extrapolation read as a bound).  The rule widens the interval by the
- * last two moves, |e(L / 4) - e(L / 2)| + |e(L / 2) - e(L)|: three times
- * the bias in the 1 / L regime (the move before is then twice the last),
- * and at least it whenever the transient is over by L / 2 whatever the
- * move before was, which leaves room for the seeds' noise in the moves
- * and for a percentile, whose bias is not linear in 1 / L (the quantile
- * of a mixture moves fast where the density is thin: plan-service's ITL
- * p95 at 16 replicas reads 0.0838, 0.0798, 0.0681, 0.0564 s at 1, 2, 4
- * and 8 minutes, moves 0.0040, 0.0116 and 0.0118, then 0.0496 and 0.0475
- * s at 16 and 32; the bound at 8 minutes, 0.0564 + 0.0007 + 0.0234 =
- * 0.0805 s, covers both).  Moves that change direction are covered
- * alike: the bound spans the last three estimates.  Not read so while the
- * transient may still be building up: two doublings at least, and the
- * last move no larger than the one before by more than the interval (or
- * the indifference zone) -- a transient still growing (a queue filling)
- * moves more at each doubling and bounds nothing.  What no rule over
- * whole-run estimates can see is a transient that lasts the whole longest
- * run at one level: its estimates do not move (plan.max_length_factor is
- * the user's statement of how long that may be; docs/planning.md). */
+ * over by L / 2, B(L / 2) = B(L) = B, and the last change, d1 = e(L) -
+ * e(L / 2) = -B / L, is the bias left at L with its sign turned: the
+ * steady value is e(L) + d1, one more change as large in the same
+ * direction (Richardson's extrapolation), whatever the change before, d2
+ * = e(L / 2) - e(L / 4), was.  The rule widens the interval upwards by the
+ * rises among the last two changes and downwards by the falls: the steady
+ * value lies inside whenever the transient is over by L / 2 (in
+ * expectation; the seeds' noise is the interval's), and the change before
+ * is margin for a transient that ended between L / 4 and L / 2, and for a
+ * percentile, whose bias is not linear in 1 / L (the quantile of a
+ * mixture moves fast where its density is thin).  plan-service's ITL p95
+ * at 16 replicas reads 0.0838, 0.0798, 0.0681 and 0.0564 +- 0.0007 s at
+ * 1, 2, 4 and 8 minutes (falls 0.0040, 0.0116, 0.0118; 32-minute runs
+ * read 0.0475): [0.0323, 0.0571] at 8 minutes, met against 0.1 or 0.07;
+ * the rule before (the last change alone, both ways, and only when
+ * smaller than the one before) left it undecided.  A run that starts from
+ * an empty fleet may be pessimistic (replicas booting) or optimistic
+ * (batches not yet full); the changes say which.  Not read so while the
+ * transient may still be building up: two doublings at least, the last
+ * change no larger than the one before by more than the interval (or the
+ * indifference zone) -- a transient still growing moves more at each
+ * doubling and bounds nothing -- and for a service's metric, no seed's
+ * run shorter than its requests' sojourns (a drain share over
+ * plan.precision, flagged as warm-up at its limit by
+ * gs_plan_steady_apply: the population is then far from steady however
+ * little the estimates moved).  What no rule over whole-run estimates can
+ * see is a transient that lasts the whole longest run at one level: its
+ * estimates do not move (plan.max_length_factor is the user's statement
+ * of how long that may be; docs/planning.md). */
 int gs_plan_whole_settled(const struct search *s, const struct cand *x,
                           int j)
 {
     if (x->prev == NULL || x->pmove == NULL || !isfinite(x->pmove[j]))
         return 0;
+    for (int r = 0; x->warm && r < x->nrun; r++)
+        if (x->warm[(size_t)r * s->nst + j] < 0)
+            return 0;
     const struct gs_plan_target *t = &s->pc->t[s->st[j].target];
     int m = s->st[j].metric;
     double h = isnan(x->half[m]) ? 0 : x->half[m];
     double z = s->pc->indifference * fabs(t->limit);
-    double mv = fabs(x->mean[m] - x->prev[j]), before = fabs(x->pmove[j]);
-    if (!isfinite(mv) || mv > before + fmax(h, z))
+    double d1 = x->mean[m] - x->prev[j], d2 = x->pmove[j];
+    if (!isfinite(d1) || fabs(d1) > fabs(d2) + fmax(h, z))
         return 0;
-    double lo = x->mean[m] - h - mv - before;
-    double hi = x->mean[m] + h + mv + before;
+    double lo = x->mean[m] - h - fmax(0, -d1) - fmax(0, -d2);
+    double hi = x->mean[m] + h + fmax(0, d1) + fmax(0, d2);
     return meets(lo, t) == meets(hi, t);
 }
 
@@ -252,27 +281,24 @@ static double *series(const struct gs_plan_st *t, const struct gs_sim *sim,
     return x;
 }
 
-/* Service target t's drain share in sim, its first w finished requests
- * (in arrival order) deleted as warm-up: of the time the kept requests
- * spent in the system (arrival to end), the part after the service's last
+/* Service j's drain share in sim, its first w finished requests (in
+ * arrival order) deleted as warm-up: of the time the kept requests spent
+ * in the system (arrival to end), the part after the service's last
  * arrival, when the offered load had stopped and the replicas drained
- * what was left; 0 for a job-wait target.  A run's latencies describe the
- * offered load only while the requests' own sojourns are short beside the
- * run: over [0, T] the time-average population differs from the arrival
- * rate times the mean sojourn by the time left in the system at T (the
- * finite-horizon form of Little's law), about the mean residual sojourn
- * E[S^2] / 2E[S] over T in a steady run, and the population built up from
- * an empty start is short by as much.  A run that ends while its
- * population is still filling (replicas whose batches take a minute to
- * fill up, and queue only then) shows it as a share near 1 and a flat,
- * optimistic series MSER-5 cannot fault. */
-static double drain_share(const struct gs_plan_st *t, const struct gs_sim *sim,
-                          long w)
+ * what was left.  A run's latencies describe the offered load only while
+ * the requests' own sojourns are short beside the run: over [0, T] the
+ * time-average population differs from the arrival rate times the mean
+ * sojourn by the time left in the system at T (the finite-horizon form
+ * of Little's law), about the mean residual sojourn E[S^2] / 2E[S] over T
+ * in a steady run, and the population built up from an empty start falls
+ * short by as much.  A run that ends while its population is still
+ * filling (replicas whose batches take a minute to fill, and queue only
+ * then) shows it as a share near 1 and a flat, optimistic series MSER-5
+ * cannot fault. */
+static double drain_share(const struct gs_sim *sim, int j, long w)
 {
-    if (t->what == GS_PLAN_SQ_WAIT)
-        return 0;
     long nr = 0, k = 0;
-    const struct gs_reqrec *q = gs_sim_service_requests(sim, t->svc, &nr);
+    const struct gs_reqrec *q = gs_sim_service_requests(sim, j, &nr);
     double last = -INFINITY, in = 0, after = 0;
     for (long r = 0; r < nr; r++)
         last = fmax(last, q[r].arrival);
@@ -283,6 +309,19 @@ static double drain_share(const struct gs_plan_st *t, const struct gs_sim *sim,
         after += fmax(0, q[r].end - last);
     }
     return in > 0 ? after / in : 0;
+}
+
+/* Whole-run target t's drain share: its service's, the largest of every
+ * service's for "service.all.", 0 for a metric of no service. */
+static double whole_drain(const struct gs_plan_st *t, const struct gs_sim *sim,
+                          int nsvcs)
+{
+    if (t->svc >= 0)
+        return drain_share(sim, t->svc, 0);
+    double d = 0;
+    for (int j = 0; t->svc == GS_PLAN_ALL_SVCS && j < nsvcs; j++)
+        d = fmax(d, drain_share(sim, j, 0));
+    return d;
 }
 
 int gs_plan_steady_pooled(const struct gs_plan_st *t)
@@ -333,8 +372,13 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
     for (int k = 0; k < s->nst; k++) {
         const struct gs_plan_st *t = &s->st[k];
         warm[k] = 0;
-        if (t->what == GS_PLAN_SQ_WHOLE)
+        if (t->what == GS_PLAN_SQ_WHOLE) {
+            /* no warm-up to delete; a run shorter than its requests'
+             * sojourns is flagged all the same (gs_plan_whole_settled) */
+            if (whole_drain(t, sim, s->base->nsvcs) > s->pc->precision)
+                warm[k] = -1;
             continue;
+        }
         long n = 0;
         double *x = series(t, sim, &n);
         long w = 0;
@@ -365,7 +409,8 @@ void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
         /* most of the kept requests' time in the system came after the
          * last arrival: the run is shorter than its requests' sojourns,
          * all transient however flat its series (drain_share) */
-        if (drain_share(t, sim, w) > s->pc->precision)
+        if (t->what != GS_PLAN_SQ_WAIT &&
+            drain_share(sim, t->svc, w) > s->pc->precision)
             at_limit = 1;
         warm[k] = at_limit ? -(double)w - 1 : (double)w;
         if (gs_plan_steady_pooled(t)) {
