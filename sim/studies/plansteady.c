@@ -47,7 +47,10 @@
  * estimate that still moves when the runs double, lengthens them.  A
  * whole-run estimate's start-up bias shrinks as 1 / length, and its
  * verdict stands once its moves bound what is left of it on one side of
- * the target (gs_plan_whole_settled).  MSER-5 also says when its
+ * the target (gs_plan_whole_settled).  A run shorter than its requests'
+ * sojourns is all transient however flat its series: for a service's
+ * target, a drain share (drain_share) over plan.precision counts as a
+ * transient not over, for whole-run targets too.  MSER-5 also says when its
  * minimum sits on the half-way bound -- the transient may be longer than
  * half the run -- and the answer reports it when that decides the
  * verdict: when the whole run and the part kept fall on different sides
