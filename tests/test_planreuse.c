@@ -10,7 +10,9 @@
  * services' iterations split within rounding.  Fleets that do touch the
  * service (its A100s all on spot, where its tier may not run; a spot
  * pool that takes its replica back) must make the ghost say it diverged.
- * A service with an autoscaler cannot be taped.  And the plan: the same
+ * A service with an autoscaler, or a tariff by the hour, cannot be
+ * taped.  The scenario has a flat tariff and carbon intensity, which the
+ * ghost books at once.  And the plan: the same
  * answer, every printed digit, with replays and with --full-runs, the
  * same bytes on 2 and 3 workers and on two MPI ranks, and the replays
  * counted on stderr. */
@@ -28,12 +30,16 @@
 
 /* A day of mixed jobs beside a chat on A100s for its first half hour;
  * FLEET is the fleet array, SPOT the spot tiers. */
+static const char *price = "0.12";
+
 static char *scenario(const char *fleet, const char *spot, const char *svc)
 {
     char *t = NULL;
     int n = asprintf(&t,
         "{\"name\": \"reuse\", \"seed\": 5, \"horizon\": \"2d\","
         " \"sample_step\": \"10m\", \"fleet\": %s,"
+        " \"energy\": {\"pue\": 1.2, \"price_usd_per_kwh\": %s,"
+        "  \"carbon_g_per_kwh\": 380},"
         " \"policy\": {\"name\": \"priority\", \"preempt\": true},"
         " \"placement\": \"best-fit\","
         " \"workload\": {\"generate\": {\"until\": \"1d\","
@@ -58,7 +64,7 @@ static char *scenario(const char *fleet, const char *spot, const char *svc)
         "    \"sigma\": 0.7, \"max\": 4000},"
         "   \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 150,"
         "    \"sigma\": 0.6, \"max\": 1000}}}}]}",
-        fleet, spot, svc);
+        fleet, price, spot, svc);
     return n < 0 ? NULL : t;
 }
 
@@ -250,6 +256,15 @@ static void test_autoscaled_not_taped(void)
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     CU_ASSERT_EQUAL(gs_svc_tape_size(sc), 0);
     gs_scenario_free(sc);
+    free(t);
+    /* a time-of-use tariff: the ghost could not book the iterations'
+     * energy at their hours */
+    price = "[0.1, 0.2, 0.3]";
+    t = scenario(f, "[\"training\"]", "");
+    price = "0.12";
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(t, "reuse.json", ".", &sc, &d), 0);
+    CU_ASSERT_EQUAL(gs_svc_tape_size(sc), 0);
+    gs_scenario_free(sc);
     free(f);
     free(t);
 }
@@ -339,7 +354,8 @@ static CU_TestInfo tests[] = {
       test_ghost_is_full_run },
     { "fleets that touch the service: the ghost diverges",
       test_ghost_diverges },
-    { "an autoscaled service is not taped", test_autoscaled_not_taped },
+    { "an autoscaled service, a time-of-use tariff: not taped",
+      test_autoscaled_not_taped },
     { "plan: replayed = --full-runs, any --jobs, same bytes",
       test_plan_same_answer },
     CU_TEST_INFO_NULL,

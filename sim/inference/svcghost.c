@@ -32,7 +32,9 @@
  * replica is submitted or starts at another millisecond, on another GPU
  * model, power cap or static power, when the simulation stops one (a
  * preemption, a spot reclaim, a failure), when one has not started or
- * ended by the close, or when the replica records differ at the end.
+ * ended by the close, or when the replica records differ at the end
+ * (GPU-hours and times exactly, cost and energy beyond rounding: the full
+ * run books the iterations' energy one at a time).
  * Exactly as the full run: the replica jobs' records, every job's
  * record and what is computed from them (waits, completions, GPU-hours,
  * cost).  Not to the bit: the simulation's integrals (utilization,
@@ -316,6 +318,15 @@ void gs_svc_ghost_free(struct svmodel *m)
     m->ghost = NULL;
 }
 
+/* The replica's cost and energy as the tape's run booked them: the full
+ * run adds its iterations' energy (and at a flat price its cost) one
+ * iteration at a time, the ghost all at once, so they agree to rounding;
+ * a replica on another pool, price or time differs by far more. */
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
 int gs_svc_ghost_matched(const struct gs_sim *s)
 {
     const struct svmodel *m = gs_sim_model_named(s, GS_SVC_MODEL);
@@ -335,10 +346,9 @@ int gs_svc_ghost_matched(const struct gs_sim *s)
             struct gs_jobenergy je = gs_sim_record_energy(s, r->rec);
             if ((double)jr->end != r->row[R_END] ||
                 (double)jr->start != r->row[R_START] ||
-                jr->cost != r->row[R_COST] ||
                 (double)jr->gpu_hours != r->row[R_GH] ||
-                (double)je.kwh != r->row[R_KWH] ||
-                (double)je.gco2 != r->row[R_G])
+                !near(jr->cost, r->row[R_COST]) ||
+                !near(je.kwh, r->row[R_KWH]) || !near(je.gco2, r->row[R_G]))
                 return 0;
         }
     }

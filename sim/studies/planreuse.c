@@ -288,6 +288,8 @@ static int ghost_run(const struct search *s, const struct cand *x, int k,
     if (ru == NULL || x->ref < 0 || !ru->ref[x->ref].have[k])
         return 0;
     const double *tape = &ru->ref[x->ref].tape[(size_t)k * (size_t)ru->tlen];
+    if (tape[0] != 1)
+        return 0;               /* the reference could not be taped */
     int rc = gs_sim_new(x->sc, o, sim, d);
     if (rc < 0)
         return rc;
