@@ -818,9 +818,9 @@ static int chosen_replicas(const char *out)
              : -1;
 }
 
-/* The Pareto front's row of chat.replicas=C in out: 1 when its status is
- * a miss (infeasible, stopped early), 0 otherwise, -1 without a row. */
-static int front_missed(const char *out, int c)
+/* The Pareto front's row of chat.replicas=C in out, up to its candidate
+ * label, into line[n]: 0, or -1 without a row. */
+static int front_row(const char *out, int c, char *line, size_t n)
 {
     char row[32];
     snprintf(row, sizeof row, "  chat.replicas=%d\n", c);
@@ -830,25 +830,26 @@ static int front_missed(const char *out, int c)
     const char *b = r;
     while (b > out && b[-1] != '\n')
         b--;
+    snprintf(line, n, "%.*s", (int)(r - b), b);
+    return 0;
+}
+
+/* That row's status: 1 when a miss (infeasible, stopped early), 0
+ * otherwise, -1 without a row. */
+static int front_missed(const char *out, int c)
+{
     char line[256];
-    snprintf(line, sizeof line, "%.*s", (int)(r - b), b);
+    if (front_row(out, c, line, sizeof line) < 0)
+        return -1;
     return strstr(line, "stopped early") || strstr(line, "infeasible");
 }
 
-/* The Pareto front's row of chat.replicas=C in out: 1 when its status is
- * "feasible", 0 otherwise, -1 without a row. */
+/* That row's status: 1 when "feasible", 0 otherwise, -1 without a row. */
 static int front_feasible(const char *out, int c)
 {
-    char row[32];
-    snprintf(row, sizeof row, "  chat.replicas=%d\n", c);
-    const char *r = out ? strstr(out, row) : NULL;
-    if (r == NULL)
-        return -1;
-    const char *b = r;
-    while (b > out && b[-1] != '\n')
-        b--;
     char line[256];
-    snprintf(line, sizeof line, "%.*s", (int)(r - b), b);
+    if (front_row(out, c, line, sizeof line) < 0)
+        return -1;
     return strstr(line, " feasible ") != NULL;
 }
 
