@@ -400,8 +400,70 @@ static void test_chunk_time_against_itl(void)
     gs_llm_calib_free(&c);
 }
 
+/* Decode attention's rule: of the profile's local minima within the tie
+ * (one standard error, the Cauchy scale squared) of the least, the one of
+ * the highest bandwidth; a minimum clearly best is kept. */
+static void test_attn_rule(void)
+{
+    const double *g = gs_llm_calib_attn_grid();
+    for (int i = 1; i < GS_ATTN_GRID; i++)
+        CU_ASSERT(g[i] > g[i - 1]);
+    CU_ASSERT(g[0] > 0 && g[GS_ATTN_GRID - 1] < 1);
+    double t = GS_ATTN_TIE;
+    double one[] = { 5, 4, 3, 2, 3, 4 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(one, 6, t), 3);
+    /* two minima: the higher within the tie wins, also when the lower is
+     * the least by a little; beyond the tie the least wins */
+    double near[] = { 5, 1.0, 2, 1.0 + 0.5 * t, 3 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(near, 5, t), 3);
+    double far[] = { 5, 1.0, 2, 1.0 + 2 * t, 3 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(far, 5, t), 1);
+    double lower_hi[] = { 5, 1.0 + 0.5 * t, 2, 1.0, 3 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(lower_hi, 5, t), 3);
+    /* a slope within the tie is not a minimum: the minimum is kept */
+    double slope[] = { 3, 1.0, 1.0 + 0.5 * t, 1.0 + 0.9 * t };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(slope, 4, t), 1);
+    /* at the cap, and a plateau (every point a minimum: the highest) */
+    double cap[] = { 5, 4, 3, 2, 1 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(cap, 5, t), 4);
+    double flat[] = { 1, 1, 1 };
+    CU_ASSERT_EQUAL(gs_llm_calib_attn_pick(flat, 3, t), 2);
+}
+
+/* The H100's decode attention is stable under small kernel changes: the
+ * kernels' bandwidth efficiency 1% either way moves it by at most 5%
+ * (measured 0.2906-0.2975 of peak about 0.2940). */
+static void test_attn_stable(void)
+{
+    if (access(PERF, R_OK) != 0) {
+        printf("\n    [skipped: %s not found]", PERF);
+        return;
+    }
+    struct gs_llm_calib c = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(PERF, &c, NULL), 0);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw base;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "H100-80GB"), &base);
+    double a0 = base.eff.attn_bw_eff;
+    for (int s = -1; s <= 1; s += 2) {
+        struct gs_llm_hw b = base;
+        b.eff.bw_eff *= 1 + 0.01 * s;
+        struct gs_gpu_llm out;
+        CU_ASSERT_EQUAL_FATAL(gs_llm_calib_fit(&c, "h100-80gb", NULL, &b, &out,
+                                               NULL), 0);
+        printf("\n    bw_eff %+d%%: decode attention %.4f of peak (shipped "
+               "%.4f)", s, out.attn_bw_eff, a0);
+        CU_ASSERT(fabs(out.attn_bw_eff / a0 - 1) <= 0.05);
+    }
+    gs_llm_calib_free(&c);
+}
+
 static CU_TestInfo tests[] = {
     { "fit recovers known factors", test_recovers_known_factors },
+    { "decode attention's rule picks the highest near-least minimum",
+      test_attn_rule },
+    { "Splitwise: the H100's decode attention is stable", test_attn_stable },
     { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
     { "input errors name file and line", test_input_errors },
     { "Splitwise: median error <= 30% per (LLM, GPU, TP)",

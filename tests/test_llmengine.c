@@ -210,9 +210,16 @@ static void test_operators_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(gs_llm_perf_decode(&pmig, 1, 100) - fixed,
                            (hand_decode_7b(100) - fixed) * 7 / 3, 1e-12);
 
-    /* Mixtral decoding 8 tokens: each of 8 experts' GEMMs over 8 x 2 / 8
-     * = 2 tokens, so all 8 experts' weights are read; a dense model of
-     * the same shape reads one expert's */
+    /* Mixtral decoding 8 tokens: their top-2 picks of 8 experts reach
+     * x = 8 (1 - (6/8)^8) = 7.20 experts on average, each over 16 / x
+     * tokens, and only their weights are read; a dense model of the same
+     * shape reads one expert's.  One token reaches its 2, a large batch
+     * all 8. */
+    double x = 8 * (1 - pow(0.75, 8)), mt = 16 / x;
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_experts_hit(8, 2, 8), x, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_experts_hit(8, 2, 1), 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_experts_hit(8, 2, 4096), 8, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gs_llm_experts_hit(1, 1, 5), 1, 0);
     struct gs_llm_arch mx, dense;
     gs_llm_arch_find("mixtral-8x7b", &mx, "$", NULL);
     dense = mx;
@@ -224,7 +231,8 @@ static void test_operators_by_hand(void)
                                .sampled = 8, .seqs = 8 };
     double per_layer = (gs_llm_perf_time(&pm, &d8)
                         - gs_llm_perf_time(&pd, &d8)) / 32;
-    double moe = 8 * (mem_gemm(2, 4096, 2 * 14336) + mem_gemm(2, 14336, 4096))
+    double moe = x * (mem_gemm(mt, 4096, 2 * 14336)
+                      + mem_gemm(mt, 14336, 4096))
                  + gs_llm_gemm_time(&hw, 8, 4096, 8) + 16 * 2 * 3 * 14336.0
                  / (0.5 * 2039e9);
     double dns = mem_gemm(8, 4096, 2 * 14336) + mem_gemm(8, 14336, 4096)

@@ -37,17 +37,36 @@
  * A100/H100 the serving factors fitted on Splitwise's measured prompt and
  * token times (`gpusim llm calibrate`, docs/inference.md), with the
  * measured NCCL all-reduce curves of DGX A100 and H100.  A100-40GB and
- * A800 share the A100's factors and H200 and H800 the H100's (same chips,
- * other memory); the export parts use the ring model with the link scaled
- * by their NVLink (400 GB/s against 600 and 900).  Not measured, derived
- * from the datasheet with the nearest measured GPU's efficiencies: L40S
- * (the A40's), B200 and H200 (the H100's); the A40 and L40S take the
- * A100's serving factors.  The older models get unfitted defaults and their
- * link per GPU and direction: V100 NVLink 150 GB/s, P100 80, PCIe for the
- * others (16-32). */
+ * A800 share the A100's factors and H800 the H100's (same chips, other
+ * memory); the export parts use the ring model with the link scaled by
+ * their NVLink (400 GB/s against 600 and 900).  Every other GPU is not
+ * measured: its serving model is derived from its datasheet (peaks, SMs,
+ * L2, link) with the nearest measured GPU's efficiencies, kernel and
+ * serving factors alike, nearest by the part's kind (its memory and its
+ * board), which sets how much of the peak its kernels reach and how its
+ * host issues them:
+ * - HBM on an SXM board with NVLink, like the A100 and H100: H200 and
+ *   B200 take the H100's (the issue's choice); V100, P100 and the
+ *   V100-like G1-G3 the A100's (the older HBM parts; by their peaks
+ *   alone they lie nearer the A40, but their memory and board are the
+ *   A100's kind); GPU-series-1/2, assumed A100-80GBs, the A100-80GB's
+ *   with its curve;
+ * - GDDR on a PCIe card, like the A40: L40S (the issue's choice), A10 and
+ *   A10G (the A40's own chip family, GA102), T4 and K80 the A40's, which
+ *   the A40's serving factors make the A100's host costs.
+ * The older parts' link per GPU and direction: V100 NVLink 150 GB/s,
+ * P100 80, PCIe for the others (16-32).  A GPU a scenario declares
+ * (gs_catalog_add) knows only its peaks: it takes the factors, SMs and L2
+ * of the measured GPU nearest in log peak FLOP/s and log bandwidth
+ * (gs_catalog_nearest_measured), and its interconnect (the DGX curve of
+ * an A100 or H100, the A40's PCIe ring): a GPU on a 16 GB/s link made
+ * tensor parallelism slow 8,192-token prefills down.  No GPU keeps the old unfitted default (14 ms
+ * per iteration, no prefill cost): gs_gpu_llm_fill_defaults gives a set of
+ * zeros the A100's factors. */
 #include "gpu.h"
 #include "../base/err.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -146,11 +165,17 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
  * a 7B model took longer at TP 2 than at TP 1). */
 #define A100_CHIP .sms = 108, .l2_mb = 40.0
 #define H100_CHIP .sms = 132, .l2_mb = 50.0
+/* The A40's kernel factors were fitted counting the GEMMs' waves: a GPU
+ * that takes them counts them too. */
+#define GS_LLM_FROM_A40 GS_LLM_A40, .gemm_waves = 1
+/* V100 (and the V100-like G1-G3): 80 SMs, 6 MB L2, NVLink 2. */
+#define V100_LLM { GS_LLM_A100, .link_gbs = 150.0, .sms = 80, .l2_mb = 6.0 }
+/* GPU-series-1/2: assumed A100-80GBs (its figures, its factors). */
+#define A100_80_LLM { GS_LLM_A100, .link_gbs = 118.26, A100_CHIP, \
+                      .ar = &ar_a100_dgx }
 static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
-    { "A100-40GB",  { GS_LLM_A100, .link_gbs = 118.26, A100_CHIP,
-                      .ar = &ar_a100_dgx } },
-    { "A100-80GB",  { GS_LLM_A100, .link_gbs = 118.26, A100_CHIP,
-                      .ar = &ar_a100_dgx } },
+    { "A100-40GB",  A100_80_LLM },
+    { "A100-80GB",  A100_80_LLM },
     { "A800-80GB",  { GS_LLM_A100, .link_gbs = 78.84, A100_CHIP } },
     { "H100-80GB",  { GS_LLM_H100, .link_gbs = 209.06, H100_CHIP,
                       .ar = &ar_h100_dgx } },
@@ -161,32 +186,87 @@ static const struct { const char *name; struct gs_gpu_llm llm; } llm_eff[] = {
                       .link_gbs = 418.12, .sms = 148,
                       .l2_mb = 126.0,
                       .ar = &ar_h100_dgx } },
-    { "A40",        { GS_LLM_A40, .link_gbs = 25.0, .sms = 84, .l2_mb = 6.0,
-                      .gemm_waves = 1 } },
-    { "L40S",       { GS_LLM_A40, .link_gbs = 25.0, .sms = 142,
-                      .l2_mb = 96.0, .gemm_waves = 1 } },
-    { "V100-16GB",  { .link_gbs = 150.0, .sms = 80 } },
-    { "V100-32GB",  { .link_gbs = 150.0, .sms = 80 } },
-    { "P100-16GB",  { .link_gbs = 80.0, .sms = 56 } },
-    { "T4",         { .link_gbs = 16.0, .sms = 40 } },
-    { "A10",        { .link_gbs = 32.0, .sms = 72 } },
-    { "A10G",       { .link_gbs = 32.0, .sms = 80 } },
-    { "K80",        { .link_gbs = 16.0, .sms = 13 } },
+    { "A40",        { GS_LLM_FROM_A40, .link_gbs = 25.0, .sms = 84,
+                      .l2_mb = 6.0 } },
+    { "L40S",       { GS_LLM_FROM_A40, .link_gbs = 25.0, .sms = 142,
+                      .l2_mb = 96.0 } },
+    /* Derived, not measured (datasheets' SMs and L2: V100 and P100
+     * whitepapers, T4 (TU104) 4 MB, A10/A10G (GA102) 6 MB, K80's GK210
+     * die 1.5 MB). */
+    { "V100-16GB",  V100_LLM },
+    { "V100-32GB",  V100_LLM },
+    { "G1",         V100_LLM },
+    { "G2",         V100_LLM },
+    { "G3",         V100_LLM },
+    { "P100-16GB",  { GS_LLM_A100, .link_gbs = 80.0, .sms = 56,
+                      .l2_mb = 4.0 } },
+    { "GPU-series-1", A100_80_LLM },
+    { "GPU-series-2", A100_80_LLM },
+    { "T4",         { GS_LLM_FROM_A40, .link_gbs = 16.0, .sms = 40,
+                      .l2_mb = 4.0 } },
+    { "A10",        { GS_LLM_FROM_A40, .link_gbs = 32.0, .sms = 72,
+                      .l2_mb = 6.0 } },
+    { "A10G",       { GS_LLM_FROM_A40, .link_gbs = 32.0, .sms = 80,
+                      .l2_mb = 6.0 } },
+    { "K80",        { GS_LLM_FROM_A40, .link_gbs = 16.0, .sms = 13,
+                      .l2_mb = 1.5 } },
 };
 
-/* Unfitted models: the fitted GPUs' typical efficiencies and fixed costs
- * (between the A100's and the H100's), elementwise kernels at half the
- * bandwidth after 5 us, a PCIe-class link. */
+/* The GPUs whose factors were measured (kernels, and for the A100 and
+ * H100 serving too): the templates of a declared GPU. */
+static const char *const measured[] = { "A100-80GB", "H100-80GB", "A40" };
+#define NMEASURED (int)(sizeof measured / sizeof measured[0])
+
+static const struct gs_gpu_llm *llm_of(const char *name)
+{
+    for (size_t k = 0; k < sizeof llm_eff / sizeof llm_eff[0]; k++)
+        if (strcmp(llm_eff[k].name, name) == 0)
+            return &llm_eff[k].llm;
+    return NULL;
+}
+
+static const struct gs_gpu_model *builtin_of(const char *name)
+{
+    for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
+        if (strcmp(builtin[k].name, name) == 0)
+            return &builtin[k];
+    return NULL;
+}
+
+const char *gs_catalog_nearest_measured(double tflops, double bw_gbs)
+{
+    const char *best = measured[0];
+    double bd = INFINITY;
+    for (int k = 0; k < NMEASURED; k++) {
+        const struct gs_gpu_model *g = builtin_of(measured[k]);
+        double dc = log(tflops / g->tflops), dm = log(bw_gbs / g->bw_gbs);
+        double dist = dc * dc + dm * dm;
+        if (dist < bd) {    /* a tie keeps the earlier (listed first) */
+            bd = dist;
+            best = measured[k];
+        }
+    }
+    return best;
+}
+
+/* A declared GPU's factors: the nearest measured GPU's, with its SMs, L2
+ * and interconnect (as if it sat in that GPU's machine). */
+static void derive_declared(const struct gs_gpu_model *m, struct gs_gpu_llm *e)
+{
+    *e = *llm_of(gs_catalog_nearest_measured(m->tflops, m->bw_gbs));
+}
+
+/* A set with no factors (compute_eff not set) takes the A100-80GB's,
+ * keeping its own link, SMs and curve; a link_gbs <= 0 gets a PCIe-class
+ * link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e)
 {
     if (e->compute_eff <= 0) {
         struct gs_gpu_llm k = *e;
-        *e = (struct gs_gpu_llm){ .compute_eff = 0.6, .bw_eff = 0.8,
-                                  .attn_eff = 0.1, .attn_bw_eff = 0.7,
-                                  .layer_us = 300.0, .iter_ms = 14.0,
-                                  .seq_us = 3.0, .link_gbs = k.link_gbs,
-                                  .link_us = 5.0 };
+        *e = *llm_of("A100-80GB");
+        e->link_gbs = k.link_gbs;
         e->sms = k.sms;
+        e->l2_mb = k.l2_mb;
         e->ar = k.ar;
     }
     if (e->gemm_us <= 0)
@@ -240,9 +320,9 @@ int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m)
         if (c->n == GS_MAX_MODELS)
             return GS_ERANGE;
         i = c->n++;
-        /* a new model gets the defaults; a redefined one keeps its factors */
-        memset(&c->llm[i], 0, sizeof c->llm[i]);
-        gs_gpu_llm_fill_defaults(&c->llm[i]);
+        /* a new model takes the nearest measured GPU's factors; a
+         * redefined one keeps its own */
+        derive_declared(m, &c->llm[i]);
     }
     c->m[i] = *m;
     c->m[i].custom = 1;

@@ -102,16 +102,22 @@ void gs_catalog_init(struct gs_catalog *c);
 int gs_catalog_smallest(const struct gs_catalog *c, double need_gb);
 /* Index of the model called name (case-insensitive), or -1. */
 int gs_catalog_find(const struct gs_catalog *c, const char *name);
-/* Add or redefine a custom model.  Returns its index, GS_ERANGE when the
+/* Add or redefine a custom model (a new one takes the LLM factors, SMs,
+ * L2 and interconnect of gs_catalog_nearest_measured; a redefined one
+ * keeps its own).  Returns its index, GS_ERANGE when the
  * catalog is full, or GS_EINVAL when a figure is not positive. */
 int gs_catalog_add(struct gs_catalog *c, const struct gs_gpu_model *m);
 
 /* Set model i's LLM serving factors; zero fields take the defaults. */
 void gs_catalog_set_llm(struct gs_catalog *c, int i, const struct gs_gpu_llm *e);
-/* Defaults for unfitted factors: when compute_eff is not set (<= 0) all the
- * efficiencies and costs (a typical serving engine's); a link_gbs <= 0 gets
- * a PCIe-class link. */
+/* Defaults for unset factors: when compute_eff is not set (<= 0) all the
+ * efficiencies and costs are the A100-80GB's (its link, SMs, L2 and curve
+ * stay e's); a link_gbs <= 0 gets a PCIe-class link. */
 void gs_gpu_llm_fill_defaults(struct gs_gpu_llm *e);
+/* The name of the measured GPU (A100-80GB, H100-80GB, A40) nearest peaks
+ * of tflops and bw_gbs: least (log F/F_m)^2 + (log B/B_m)^2 over the
+ * built-in peaks.  A model gs_catalog_add declares takes its factors. */
+const char *gs_catalog_nearest_measured(double tflops, double bw_gbs);
 
 /* How long work that takes 1 ms on model ref takes on model m, for a job
  * whose time on ref is a fraction cb compute-bound and 1-cb memory-bound:

@@ -154,6 +154,10 @@ struct gs_llm_perf {
 /* A layer's seconds from its GPU's and its host's: their soft maximum
  * (gpu^3 + host^3)^(1/3), gpu when host is 0 (llmperf.c). */
 double gs_llm_overlap(double gpu, double host);
+/* Experts a batch of tok tokens reaches when each token picks `active` of
+ * `experts`, routed uniformly: experts (1 - (1 - active/experts)^tok),
+ * `active` for one token (1 for a dense model). */
+double gs_llm_experts_hit(int experts, int active, double tok);
 int gs_llm_perf_init(struct gs_llm_perf *p, const struct gs_llm_arch *a,
                      const struct gs_llm_hw *hw, int tp, struct gs_diag *d);
 /* Seconds one iteration of shape b takes (0 for an empty batch). */

@@ -47,6 +47,19 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
                      const char *model, const struct gs_llm_hw *base,
                      struct gs_gpu_llm *out, struct gs_diag *d);
 
+/* Decode attention's bandwidth, weakly identified, is settled by a
+ * stated rule (llmcalib.c, docs/inference.md "Calibration"): the loss is
+ * profiled over GS_ATTN_GRID shares of the GEMMs' bandwidth efficiency
+ * (gs_llm_calib_attn_grid), and of the profile's local minima within
+ * GS_ATTN_TIE of the least (Cauchy scale^2: one standard error, a change
+ * of 1 in chi-square) the one of the highest bandwidth is the answer. */
+#define GS_ATTN_GRID 8
+#define GS_ATTN_TIE (0.03 * 0.03)
+const double *gs_llm_calib_attn_grid(void);
+/* The index the rule picks among n losses in order of bandwidth: the
+ * highest local minimum within tie of the least. */
+int gs_llm_calib_attn_pick(const double *loss, int n, double tie);
+
 /* Absolute relative errors over the points of (model, hw, tp), NULL or 0
  * meaning all; n = 0 when no point matches. */
 struct gs_llm_calib_err {

@@ -172,8 +172,10 @@ int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
     }
 }
 
-/* w of an m x n output cut into tiles tn wide (see the essay). */
-static double tile_wave(double m, double n, int sms, double tn)
+/* w of `groups` outputs of m x n, one kernel, cut into tiles tn wide
+ * (see the essay). */
+static double tile_wave(double m, double n, int sms, double tn,
+                        double groups)
 {
     double tm = 16;
     while (tm < 128 && tm < m)
@@ -182,7 +184,7 @@ static double tile_wave(double m, double n, int sms, double tn)
     double fill = m * n / (rows * tm * cols * tn);
     if (sms <= 0)
         return fill;
-    double tiles = rows * cols, waves = ceil(tiles / sms);
+    double tiles = rows * cols * groups, waves = ceil(tiles / sms);
     return fill * tiles / (waves * sms);
 }
 
@@ -191,7 +193,7 @@ double gs_llm_gemm_wave(double m, double n, int sms)
     if (m <= 0 || n <= 0)
         return 1;
     /* counting waves, tiles 64 wide: never fewer busy SMs than 128 */
-    return tile_wave(m, n, sms, sms > 0 ? 64 : 128);
+    return tile_wave(m, n, sms, sms > 0 ? 64 : 128, 1);
 }
 
 double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
@@ -203,13 +205,20 @@ double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
 double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
                           double n, double wbytes)
 {
-    if (m <= 0)
+    return gs_llm_gemm_group_time(hw, m, k, n, wbytes, 1);
+}
+
+double gs_llm_gemm_group_time(const struct gs_llm_hw *hw, double m, double k,
+                              double n, double wbytes, double groups)
+{
+    if (m <= 0 || groups <= 0)
         return 0;
     const struct gs_gpu_llm *e = &hw->eff;
-    double w = gs_llm_gemm_wave(m, n, e->gemm_waves ? e->sms : 0);
-    double tc = 2 * m * (k + e->gemm_k0) * n
+    int sms = e->gemm_waves ? e->sms : 0;
+    double w = tile_wave(m, n, sms, sms > 0 ? 64 : 128, groups);
+    double tc = groups * 2 * m * (k + e->gemm_k0) * n
                 / (hw->tflops * 1e12 * e->compute_eff * w);
-    double tmem = (2 * (m * k + m * n) + wbytes * k * n)
+    double tmem = groups * (2 * (m * k + m * n) + wbytes * k * n)
                   / (hw->bw_gbs * 1e9 * e->bw_eff);
     return (tc > tmem ? tc : tmem) + e->gemm_us * 1e-6;
 }

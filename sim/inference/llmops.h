@@ -42,6 +42,12 @@ double gs_llm_gemm_time(const struct gs_llm_hw *hw, double m, double k,
 /* The same with weights of wbytes bytes each (1 for FP8). */
 double gs_llm_gemm_time_w(const struct gs_llm_hw *hw, double m, double k,
                           double n, double wbytes);
+/* A grouped GEMM, one kernel over `groups` GEMMs of m x k x n (a mixture
+ * of experts' experts, vLLM's fused MoE kernel): their FLOPs and bytes
+ * summed, their tiles sharing the waves, one fixed cost; groups 1 is
+ * gs_llm_gemm_time_w. */
+double gs_llm_gemm_group_time(const struct gs_llm_hw *hw, double m, double k,
+                              double n, double wbytes, double groups);
 /* The wave and tile efficiency w of an m x n GEMM on `sms` SMs, (0, 1]
  * (sms 0: tiles 128 wide, no waves; sms > 0: tiles 64 wide, which idle
  * no more SMs than 128, waves counted). */

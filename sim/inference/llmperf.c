@@ -8,9 +8,21 @@
  * the output projection, the MLP's up (and gate) projection, activation
  * and down projection, two residual adds, and two all-reduces of the
  * T x d activations (after the output and the down projections,
- * Megatron-LM's split) from the measured curve.  A mixture of experts runs
- * each expert's GEMMs over its share of the routed tokens (T k / E on
- * average) and reads every expert's weights, plus the router's GEMM.
+ * Megatron-LM's split) from the measured curve.  A mixture of experts
+ * runs the GEMMs of the experts the batch reaches, each over its share of
+ * the routed tokens, and reads only their weights, plus the router's
+ * GEMM: T tokens that each pick k of E experts reach, routed uniformly,
+ * x = E (1 - (1 - k/E)^T) of them on average (k for one token, all E for
+ * a large batch), each over T k / x tokens (gs_llm_experts_hit), as one
+ * grouped kernel for the up (and gate) projections and one for the down
+ * (vLLM's fused MoE kernel): the experts' tiles share the waves and pay
+ * one kernel's fixed cost (a launch per expert put a 128-token prompt of
+ * a 60-expert model at 4 decode steps on the H100).  Reading
+ * every expert's weights for any batch, as the model did before, made a
+ * one-sequence decode step of a top-2-of-8 model read 4x the expert bytes
+ * it needs (tests/test_llmunseen.c bounds it).  Routing imbalance is not
+ * modeled: skewed routing reaches fewer experts, so x is the most a
+ * batch reaches on average.
  *
  * Attention is not in the kernel profiles; it is two kernels of its own,
  * each bound by compute or by memory (the roofline):
@@ -117,21 +129,39 @@ static double roof(double flops, double peak, double bytes, double bw)
     return c > m ? c : m;
 }
 
-/* A GEMM of the layer over m tokens, the weights read at their size. */
-static double gemm(const struct gs_llm_perf *p, int op, double m)
+/* A GEMM of the layer over m tokens, the weights read at their size, run
+ * for `groups` experts as one grouped kernel. */
+static double gemm_g(const struct gs_llm_perf *p, int op, double m,
+                     double groups)
 {
     double k, n;
     gs_llm_op_gemm(&p->shape, op, &k, &n);
-    return gs_llm_gemm_time_w(&p->hw, m, k, n, p->wbytes);
+    return gs_llm_gemm_group_time(&p->hw, m, k, n, p->wbytes, groups);
 }
 
-/* The MLP of one layer over tok tokens (dense, or experts). */
+static double gemm(const struct gs_llm_perf *p, int op, double m)
+{
+    return gemm_g(p, op, m, 1);
+}
+
+double gs_llm_experts_hit(int experts, int active, double tok)
+{
+    if (experts <= 1)
+        return 1;
+    if (!(tok > 0))
+        return 0;
+    return experts * -expm1(tok * log1p(-(double)active / experts));
+}
+
+/* The MLP of one layer over tok tokens (dense, or experts: the experts
+ * the batch reaches, each over its share of the routed tokens). */
 static double mlp(const struct gs_llm_perf *p, double tok)
 {
     double t = 0;
     if (p->experts > 1) {
-        double m = tok * p->active / p->experts;
-        t = p->experts * (gemm(p, GS_OP_MLP_UP, m) + gemm(p, GS_OP_MLP_DOWN, m))
+        double x = gs_llm_experts_hit(p->experts, p->active, tok);
+        double m = tok * p->active / x;
+        t = gemm_g(p, GS_OP_MLP_UP, m, x) + gemm_g(p, GS_OP_MLP_DOWN, m, x)
             + gs_llm_gemm_time(&p->hw, tok, p->shape.hidden, p->experts);
         tok *= p->active;
     } else
@@ -263,11 +293,13 @@ static void layer_work(const struct gs_llm_perf *p, double tok,
     op_work(p, GS_OP_ROPE, tok, &w);
     op_work(p, GS_OP_ATTN_POST, tok, &w);
     if (p->experts > 1) {
-        double m = tok * p->active / p->experts;
-        for (int x = 0; x < p->experts; x++) {
-            op_work(p, GS_OP_MLP_UP, m, &w);
-            op_work(p, GS_OP_MLP_DOWN, m, &w);
-        }
+        double x = gs_llm_experts_hit(p->experts, p->active, tok);
+        double m = tok * p->active / x;
+        struct gs_llm_work e = { 0, 0 };
+        op_work(p, GS_OP_MLP_UP, m, &e);
+        op_work(p, GS_OP_MLP_DOWN, m, &e);
+        w.flops += x * e.flops;
+        w.bytes += x * e.bytes;
         gemm_work(tok, p->shape.hidden, p->experts, 2, &w);
         op_work(p, GS_OP_ACT, tok * p->active, &w);
     } else {

@@ -1043,6 +1043,7 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     r->busy_s += dur;
     sv->busy_total += dur * r->gpus;
     sv->energy_j += dj;
+    r->dyn_j += dj;
     gs_sim_job_energy(sv->m->s, r->job, dj);
     if (dec > 0)
         iter_sample(sv, dur, dec);

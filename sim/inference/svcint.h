@@ -2,7 +2,8 @@
  * (struct svmodel: the services, their replicas, queues, requests and
  * series) and the calls between them.  service.c runs the services;
  * svcseries.c keeps their integrals and time series; svcsum.c summarizes
- * them at the end; svcmodel.c is the model's table of hooks (model.h),
+ * them at the end; svcghost.c tapes and replays their replica jobs
+ * (svcghost.h); svcmodel.c is the model's table of hooks (model.h),
  * naming service.c's, svcseries.c's, svcsum.c's and svcout.c's.  Nothing
  * outside sim/inference/ includes it; service.h is the public door and
  * service.c's essay explains the model. */
@@ -52,6 +53,8 @@ struct rep {
      * GPUs (s, -1 not); per energy group (1 prefill, 2 decode) the
      * requests in it and the running share per request, facility J */
     double static_w, pue, t_alloc;
+    double dyn_j;               /* energy above idle its iterations booked
+                                   (svcghost.c's tape) */
     int ngrp[3];
     double acc[3];
 };
@@ -175,6 +178,8 @@ struct svmodel {
     gs_time t0;
     int started;
     struct gs_infsum all;       /* all services together, at the end */
+    struct svghost *ghost;      /* replayed from a tape (svcghost.c), or
+                                   NULL */
 };
 
 /* service.c: the model's hooks (model.h) that run the services
@@ -189,6 +194,13 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why);
 void gs_svc_advance_hook(void *st, gs_time t);
 void gs_svc_close_hook(void *st, gs_time end);
 int gs_svc_alive_hook(const void *st);
+
+/* svcghost.c: the model's job hooks while it replays a tape (svcmodel.c
+ * calls them in place of service.c's when m->ghost is set). */
+void gs_svc_ghost_started(struct svmodel *m, struct gs_job *j);
+void gs_svc_ghost_ended(struct svmodel *m, struct gs_job *j, int why);
+int gs_svc_ghost_alive(const struct svmodel *m);
+void gs_svc_ghost_free(struct svmodel *m);
 
 /* svcsum.c: every service's summary (struct gs_svcsum) and all of them
  * together (struct gs_infsum), at the run's end. */

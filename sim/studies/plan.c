@@ -111,6 +111,8 @@ static const char usage[] =
 "  --exhaustive      no pruning by cost: every combination bisected over\n"
 "                    its whole range (slower; the same answer, with every\n"
 "                    dearer candidate's verdict for the Pareto front)\n"
+"  --full-runs       simulate the services in every candidate's run, not\n"
+"                    once per seed and replayed (slower; the same answer)\n"
 "  -v, --verbose     print every metric of the plan, not only those\n"
 "                    that apply to it\n"
 "  -q, --quiet       print nothing on stdout\n"
@@ -180,6 +182,7 @@ static const struct option opts[] = {
     { "no-plots", no_argument, NULL, 'n' },
     { "no-advice", no_argument, NULL, 'A' },
     { "exhaustive", no_argument, NULL, 'E' },
+    { "full-runs", no_argument, NULL, 'R' },
     { "quiet", no_argument, NULL, 'q' },
     { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
@@ -197,7 +200,7 @@ struct plan_args {
     const char *file, *out, *plots, *glist;
     char *defout, *defplots;    /* owned: the default names */
     long jobs, seeds;
-    int no_plots, quiet, no_advice, force, verbose, exhaustive;
+    int no_plots, quiet, no_advice, force, verbose, exhaustive, full_runs;
     struct gs_plancfg *plan;    /* the scenario's $.plan (owned) */
 };
 
@@ -235,6 +238,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
         case 'n': a->no_plots = 1; break;
         case 'A': a->no_advice = 1; break;
         case 'E': a->exhaustive = 1; break;
+        case 'R': a->full_runs = 1; break;
         case 'q': a->quiet = 1; break;
         case 'v': a->verbose = 1; break;
         case 'h':
@@ -316,7 +320,8 @@ static int grow(const struct search *s, int jobs, struct growth *g,
         gs_plan_steady_bind(&sg);
         gs_plan_physics_bind(&sg);
         g->cost[k] = NAN;
-        if (gs_plan_search_run(&sg, jobs, d) < 0 ||
+        if (gs_plan_reuse_new(&sg, s->ru != NULL, d) < 0 ||
+            gs_plan_search_run(&sg, jobs, d) < 0 ||
             gs_plan_search_widen(&sg, jobs, d) < 0) {
             gs_plan_search_free(&sg);
             return d->code ? d->code : -1;
@@ -481,6 +486,7 @@ static int write_results(const struct plan_args *a, const struct search *s,
             "run ahead on idle workers, %ld of them used); results in %s\n",
             secs, gs_dist_size(), gs_dist_size() == 1 ? "" : "s", a->jobs,
             s->runs, simd, s->ahead, s->ahead_used, a->out);
+    gs_plan_reuse_note(stderr, s);
     return 0;
 }
 
@@ -545,6 +551,10 @@ static int plan_main(int argc, char **argv)
     gs_plan_attain_bind(&s);
     gs_plan_steady_bind(&s);
     gs_plan_physics_bind(&s);
+    if (gs_plan_reuse_new(&s, !a.full_runs, &d) < 0) {
+        status = gs_report_diag(&d, 2);
+        goto end;
+    }
     /* spot clones are appended after the $.fleet entries */
     s.nfleet = gs_json_count(base->text, "fleet");
     struct timespec t0, t1;

@@ -14,6 +14,7 @@
 
 struct gs_scenario;
 struct gs_sim;
+struct gs_plan_reuse;
 
 /* A candidate's verdict; gs_plan_status[] names them. */
 enum { C_PENDING, C_FEASIBLE, C_INFEASIBLE, C_STOPPED, C_INVALID,
@@ -71,6 +72,8 @@ struct cand {
     int have;                   /* seeds whose results it holds: nrun,
                                    and those run ahead of need (a round's
                                    idle workers; plansearch.c) */
+    int ref;                    /* its services' references (planreuse.c):
+                                   -2 not looked up yet, -1 none */
 };
 
 /* One seed's part in a pooled percentile (steady.h's gs_qtail, owning
@@ -160,6 +163,8 @@ struct search {
     int lenient;                /* a candidate that fails validation is
                                    infeasible (after the up-front check) */
     /* the round's tasks */
+    long nout;                  /* doubles a task sends (the last: 1 when
+                                   its services were replayed) */
     int ntask;
     int *tcand, *tseed;
     int nround;                 /* the round's candidates, in the order
@@ -172,6 +177,10 @@ struct search {
     long ahead, ahead_used;     /* runs made ahead of need on idle
                                    workers, and those the rules asked for
                                    later (stderr only) */
+    struct gs_plan_reuse *ru;   /* the services' reference runs
+                                   (planreuse.c), or NULL: every run full */
+    int ru_own;                 /* ru is this search's (a widened range's
+                                   search shares its parent's) */
 };
 
 /* --- plansearch.c: candidates, verdicts, the search ---------------------- */
@@ -229,6 +238,25 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d);
 int gs_plan_cand_build(const struct search *s, const struct combo *c,
                        int idx, int lenf, struct gs_scenario **sc,
                        struct gs_diag *d);
+
+/* --- planreuse.c: the services simulated once per seed ------------------ */
+
+/* s->ru for search s (base, nm, nst, pc set): NULL unless on and its
+ * services can be taped.  0 or GS_ENOMEM. */
+int gs_plan_reuse_new(struct search *s, int on, struct gs_diag *d);
+void gs_plan_reuse_free(struct search *s);
+/* Before a round's runs: the reference runs its seeds need.  0 or a
+ * negative code with d filled. */
+int gs_plan_reuse_prepare(struct search *s, int jobs, struct gs_diag *d);
+/* Candidate x's run on seed k into *sim (run; the caller frees it) and
+ * its figures into out: 1 replayed from the reference of seed k, 0 run in
+ * full, or a negative code with d filled. */
+int gs_plan_reuse_run(const struct search *s, const struct cand *x, int k,
+                      struct gs_sim **sim, double *out, struct gs_diag *d);
+/* Count the round's replayed and full runs (each task's last slot). */
+void gs_plan_reuse_count(struct search *s, const double *res, size_t nout);
+/* The line saying how the services were run (stderr). */
+void gs_plan_reuse_note(FILE *fp, const struct search *s);
 
 /* --- planprune.c: pruning by cost ---------------------------------------- */
 

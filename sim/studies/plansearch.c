@@ -115,6 +115,7 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
     memset(x, 0, sizeof *x);
     x->combo = ci;
     x->idx = idx;
+    x->ref = -2;
     x->label = cand_label(s, c, idx);
     x->v = calloc((size_t)s->pc->max_seeds * (size_t)s->nm, sizeof *x->v);
     x->mean = calloc((size_t)s->nm, sizeof *x->mean);
@@ -602,14 +603,11 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
 {
     struct search *s = ctx;
     const struct cand *x = &s->cand[s->tcand[t]];
-    struct gs_sim_opts o = { .seed = x->sc->seed + (uint64_t)s->tseed[t],
-                             .set_seed = 1 };
     struct gs_sim *sim = NULL;
-    int rc = gs_sim_new(x->sc, &o, &sim, d);
-    if (rc == 0)
-        rc = gs_sim_run(sim, d);
-    if (rc == 0) {
-        gs_run_metric_values(sim, out);
+    int rc = gs_plan_reuse_run(s, x, s->tseed[t], &sim, out, d);
+    if (rc >= 0) {
+        out[s->nout - 1] = rc;          /* 1: replayed (planreuse.c) */
+        rc = 0;
         unserved_latency(x->sc, out);
         for (int p = 0; p < s->npb; p++) {
             double mean = 0, peak = 0;
@@ -1189,7 +1187,10 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
                 s->npb = s->cand[s->tcand[t]].sc->npools;
         tail_room(s);
         size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst +
-                      (size_t)s->nqt;
+                      (size_t)s->nqt + 1;
+        s->nout = (long)nout;
+        if ((rc = gs_plan_reuse_prepare(s, jobs, d)) < 0)
+            goto done;
         free(res);
         if ((res = calloc(((size_t)s->ntask + 1) * nout,
                           sizeof *res)) == NULL) {
@@ -1205,6 +1206,7 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
         gs_dist_progress(NULL, NULL);
         if (rc < 0 || (rc = gather(s, res, nout, d)) < 0)
             goto done;
+        gs_plan_reuse_count(s, res, nout);
         s->runs += s->asked;
         if ((rc = decide(s, d)) < 0)
             goto done;
@@ -1241,6 +1243,7 @@ void gs_plan_search_free(struct search *s)
     free(s->rto);
     free(s->rwait);
     free(s->qk);
+    gs_plan_reuse_free(s);
 }
 
 /* A candidate's SLA attainment: the least of the jobs' (the share within
@@ -1435,7 +1438,7 @@ int gs_plan_search_widen(struct search *s, int jobs, struct gs_diag *d)
                               .svc_sla = s->svc_sla, .nst = s->nst,
                               .st = s->st, .phys = s->phys,
                               .bound = INFINITY,
-                              .exhaustive = s->exhaustive };
+                              .exhaustive = s->exhaustive, .ru = s->ru };
         if (b >= 0)
             sub.bound = s->cand[b].cost_h;
         rc = gs_plan_search_run(&sub, jobs, d);
