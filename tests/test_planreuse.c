@@ -269,8 +269,9 @@ static void test_autoscaled_not_taped(void)
     free(t);
 }
 
-/* The plan question on this scenario, written to PATH. */
-static void write_plan(const char *path)
+/* The plan question on this scenario, written to PATH: the H100 and A100
+ * node counts searched, or (replicas) the chat's replicas. */
+static void write_plan(const char *path, int replicas)
 {
     char *f = fleet(0, 2, 0, "{\"interruptions_per_hour\": 0.05}");
     char *t = scenario(f, "[\"training\"]", "");
@@ -282,9 +283,12 @@ static void write_plan(const char *path)
     fprintf(fp, "%.*s, \"plan\": {\"targets\": {\"sla_violations\": 0.05,"
             " \"tiers\": {\"training\": {\"wait_p95\": \"1h\"}},"
             " \"services\": {\"chat\": {\"ttft_p99\": \"2s\"}}},"
-            " \"search\": {\"pools\": [{\"pool\": \"h100\", \"nodes\": [0, 4],"
-            " \"step\": 4}, {\"pool\": \"a100\", \"nodes\": [1, 8]}]},"
-            " \"seeds\": 3, \"min_seeds\": 3}}\n", (int)n - 1, t);
+            " \"search\": %s, \"seeds\": 3, \"min_seeds\": 3}}\n", (int)n - 1,
+            t, replicas ? "{\"services\": [{\"service\": \"chat\", "
+                          "\"replicas\": [2, 2]}]}"
+                        : "{\"pools\": [{\"pool\": \"h100\", \"nodes\": "
+                          "[0, 4], \"step\": 4}, {\"pool\": \"a100\", "
+                          "\"nodes\": [1, 8]}]}");
     fclose(fp);
     free(f);
     free(t);
@@ -293,7 +297,7 @@ static void write_plan(const char *path)
 static void test_plan_same_answer(void)
 {
     const char *scen = "/tmp/gs-test-reuse-plan.json";
-    write_plan(scen);
+    write_plan(scen, 0);
     char cmd[1024], *o1 = NULL, *o2 = NULL, *o3 = NULL, *e1 = NULL;
     snprintf(cmd, sizeof cmd, "plan %s --no-plots --no-advice -f -j 2 -o "
              "/tmp/gs-test-reuse-1.h5", scen);
@@ -349,6 +353,26 @@ static void test_plan_same_answer(void)
     }
 }
 
+/* A search over the chat's replicas (the scenario's own 2, so a tape
+ * would fit): every candidate's services are its own, so nothing is
+ * replayed (a reference run each would only add runs). */
+static void test_plan_replicas_full(void)
+{
+    const char *scen = "/tmp/gs-test-reuse-rep.json";
+    write_plan(scen, 1);
+    char cmd[1024], *e = NULL;
+    snprintf(cmd, sizeof cmd, "plan %s --no-plots --no-advice -f -j 2 -o "
+             "/tmp/gs-test-reuse-rep.h5", scen);
+    int rc = gs_cli_run("", cmd, NULL, &e);
+    CU_ASSERT(rc == 0 || rc == 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "plan searched in"));
+    CU_ASSERT_PTR_NULL(strstr(e, "the services: "));
+    free(e);
+    unlink(gs_cli_tmp(scen));
+    unlink(gs_cli_tmp("/tmp/gs-test-reuse-rep.h5"));
+}
+
 static CU_TestInfo tests[] = {
     { "ghost of another fleet's tape = that fleet's full run",
       test_ghost_is_full_run },
@@ -358,6 +382,8 @@ static CU_TestInfo tests[] = {
       test_autoscaled_not_taped },
     { "plan: replayed = --full-runs, any --jobs, same bytes",
       test_plan_same_answer },
+    { "plan over the service's replicas: nothing replayed",
+      test_plan_replicas_full },
     CU_TEST_INFO_NULL,
 };
 

@@ -23,7 +23,9 @@
  * candidate's run is run again in full.  Services that cannot be taped
  * (an autoscaler, MIG replicas, a price or carbon series that is not
  * flat), a steady-state question (whose runs are lengthened), or
- * `--full-runs` run every candidate in full.
+ * `--full-runs` run every candidate in full; so does a search over a
+ * service's replica count, whose every candidate has services of its
+ * own (a reference run each would only add runs).
  *
  * The references.  Candidates whose scenarios agree in everything but
  * the fleet, the job workload and the plan section share a context; its
@@ -106,6 +108,11 @@ int gs_plan_reuse_new(struct search *s, int on, struct gs_diag *d)
 {
     s->ru = NULL;
     long tlen = gs_svc_tape_size(s->base);
+    /* a searched replica count makes every candidate's services its own:
+     * a reference run per candidate would only add runs */
+    for (int q = 0; q < s->pc->ncounts; q++)
+        if (s->pc->counts[q].pool < 0)
+            on = 0;
     if (!on || s->nst > 0 || tlen == 0)
         return 0;
     struct gs_plan_reuse *ru = calloc(1, sizeof *ru);
