@@ -1,7 +1,9 @@
 /* needtab.c -- the distinct needs of a policy's waiting jobs (needtab.h
  * has the essay).  Entries are allocated one by one and never move; the
  * hash holds their indexes and is rebuilt at twice the size when half
- * full; the live list swaps its last element into a removed one's place. */
+ * full; the live list and the families' lists swap their last element
+ * into a removed one's place.  A new need finds its family by a scan of
+ * the families (a few: one per GPU count and set of pools). */
 #include "needtab.h"
 #include "../sim/base/err.h"
 #include "../sim/core/sim.h"
@@ -10,12 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A new family of g GPUs on pools[0..npools): its index, or GS_ENOMEM. */
+static int fam_new(struct gs_needtab *t, int g, const int *pools, int npools)
+{
+    if (t->nfam == t->capfam) {
+        int cap = t->capfam ? 2 * t->capfam : 8;
+        struct gs_needfam *v = realloc(t->fam, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return GS_ENOMEM;
+        t->fam = v;
+        t->capfam = cap;
+    }
+    struct gs_needfam *fm = &t->fam[t->nfam];
+    *fm = (struct gs_needfam){ .g = g, .pools = pools, .npools = npools };
+    for (int k = 0; k < 2; k++)
+        gs_lvec_init(&fm->live[k], t->sim, sizeof(int));
+    return t->nfam++;
+}
+
 void gs_needtab_init(struct gs_needtab *t, struct gs_sim *sim, size_t size)
 {
-    *t = (struct gs_needtab){ .size = size, .fleet = gs_sim_fleet(sim) };
+    *t = (struct gs_needtab){ .size = size, .fleet = gs_sim_fleet(sim),
+                              .sim = sim };
     t->repeat = gs_sim_misses_repeat(sim) &&
                 gs_sim_scenario(sim)->topo.gang != GS_GANG_SPREAD;
     gs_lvec_init(&t->live, sim, sizeof(int));
+    GS_OOM_IF(fam_new(t, 0, NULL, 0) < 0);
 }
 
 void gs_needtab_free(struct gs_needtab *t)
@@ -30,9 +52,15 @@ void gs_needtab_free(struct gs_needtab *t)
     free(t->hash);
     gs_lvec_free(&t->live);
     free(t->pos);
+    for (int f = 0; f < t->nfam; f++)
+        for (int k = 0; k < 2; k++)
+            gs_lvec_free(&t->fam[f].live[k]);
+    free(t->fam);
+    free(t->fpos);
     t->e = NULL;
-    t->pos = t->hash = NULL;
-    t->n = t->cap = t->hcap = 0;
+    t->fam = NULL;
+    t->pos = t->hash = t->fpos = NULL;
+    t->n = t->cap = t->hcap = t->nfam = t->capfam = 0;
 }
 
 static int same(const struct gs_needkey *k, const struct gs_need *n,
@@ -114,6 +142,28 @@ static int pools_of(const struct gs_needtab *t, struct gs_needkey *k)
     return 0;
 }
 
+/* k's family: 0 unless a miss of k can be foreseen from the pools' masks
+ * (the cases gs_needtab_sure_miss tells), else the family of its GPU
+ * count and pools, made if new; GS_ENOMEM when out of memory. */
+static int family_of(struct gs_needtab *t, const struct gs_needkey *k)
+{
+    const struct gs_fleet *f = t->fleet;
+    int g = k->need.gpus;
+    if (!t->repeat || g <= 0 || k->need.profile || k->npools == 0)
+        return 0;
+    for (int i = 0; i < k->npools; i++) {
+        const struct gs_pool *pl = &f->pools[k->pools[i]];
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+            return 0;
+    }
+    for (int i = 1; i < t->nfam; i++)
+        if (t->fam[i].g == g && t->fam[i].npools == k->npools &&
+            memcmp(t->fam[i].pools, k->pools,
+                   (size_t)k->npools * sizeof *k->pools) == 0)
+            return i;
+    return fam_new(t, g, k->pools, k->npools);
+}
+
 int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
                   int tier, int *made)
 {
@@ -132,7 +182,10 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
         int *p = realloc(t->pos, (size_t)cap * sizeof *p);
         if (p)
             t->pos = p;
-        if (!e || !p)
+        int *fp = realloc(t->fpos, (size_t)cap * sizeof *fp);
+        if (fp)
+            t->fpos = fp;
+        if (!e || !p || !fp)
             return GS_ENOMEM;
         gs_lvec_reserve(&t->live, cap);
         t->cap = cap;
@@ -145,12 +198,14 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
     if (need->profile)
         snprintf(k->profile, sizeof k->profile, "%s", need->profile);
     k->need.profile = need->profile ? k->profile : NULL;
-    if (pools_of(t, k) < 0) {
+    if (pools_of(t, k) < 0 || (k->fam = family_of(t, k)) < 0) {
+        free(k->pools);
         free(k);
         return GS_ENOMEM;
     }
     t->e[t->n] = k;
     t->pos[t->n] = -1;
+    t->fpos[t->n] = -1;
     t->hash[slot] = t->n;
     *made = 1;
     return t->n++;
@@ -187,16 +242,55 @@ int gs_needtab_sure_miss(const struct gs_needtab *t,
     return room == 0;
 }
 
+int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
+{
+    const struct gs_needfam *fm = &t->fam[f];
+    if (f == 0)
+        return 0;
+    for (int i = 0; i < fm->npools; i++)
+        if ((t->fleet->pools[fm->pools[i]].fmask[1] >> fm->g) != 0)
+            return 0;
+    return 1;
+}
+
+/* Put entry i into list v (its index at *pos), or take it out. */
+static void list_put(struct gs_lvec *v, int *pos, int i, int on)
+{
+    if (on) {
+        pos[i] = (int)gs_lvec_n(v);
+        *(int *)gs_lvec_push(v) = i;
+    } else {
+        long n = gs_lvec_n(v);
+        int last = *(int *)gs_lvec_upd(v, n - 1);
+        gs_lvec_del(v, pos[i]);
+        pos[last] = pos[i];
+        pos[i] = -1;
+    }
+}
+
+static struct gs_lvec *fam_list(struct gs_needtab *t, int i)
+{
+    const struct gs_needkey *k = t->e[i];
+    return &t->fam[k->fam].live[k->loud];
+}
+
 void gs_needtab_live(struct gs_needtab *t, int i, int on)
 {
-    if (on && t->pos[i] < 0) {
-        t->pos[i] = (int)gs_lvec_n(&t->live);
-        *(int *)gs_lvec_push(&t->live) = i;
-    } else if (!on && t->pos[i] >= 0) {
-        long n = gs_lvec_n(&t->live);
-        int last = *(int *)gs_lvec_upd(&t->live, n - 1);
-        gs_lvec_del(&t->live, t->pos[i]);
-        t->pos[last] = t->pos[i];
-        t->pos[i] = -1;
-    }
+    if ((t->pos[i] >= 0) == (on != 0))
+        return;
+    list_put(&t->live, t->pos, i, on);
+    list_put(fam_list(t, i), t->fpos, i, on);
+}
+
+void gs_needtab_loud(struct gs_needtab *t, int i, int on)
+{
+    struct gs_needkey *k = t->e[i];
+    if (k->loud == (on != 0))
+        return;
+    int live = t->pos[i] >= 0;
+    if (live)
+        list_put(fam_list(t, i), t->fpos, i, 0);
+    k->loud = on != 0;
+    if (live)
+        list_put(fam_list(t, i), t->fpos, i, 1);
 }

@@ -43,10 +43,26 @@
  * it would have met.  So a pass costs O(needs) once plus O(log n) per job
  * it starts or need it passes over -- where it used to scan every need
  * for every group it took (159-260 entries read per job in bench_tenants'
- * 16 needs, now 46-76).  A job's group is found by a hash of its key, not
- * a scan of every group (tenants x tiers x needs x octaves: thousands with
- * hundreds of tenants, where the scan at every arrival took 70% of the
- * run). */
+ * 16 needs, then 46-76).
+ *
+ * Needs that cannot start anything are not read at all.  A pass reads the
+ * needs by family (needtab.h: same GPU count and pools) and skips, unread,
+ * the quiet needs of a family whose GPUs no open node has free: passing
+ * them over would only set their best groups aside and put them back.
+ * That changes no later order unless another group of the need has the
+ * same rank (it would then come before the one put back), so a need with
+ * a tie is loud and read as before; the ties are counted by (need, rank)
+ * in a hash as groups are re-ranked (never during a pass).  A skipped
+ * need still counts its try towards depth: when the tries skipped could
+ * reach it, they are read and the pass goes on exactly as a scan would
+ * (cands_skipped); skip_quiet false (a parameter for tests) reads them
+ * all, with the same decisions.  This is what made work per job grow with the queue:
+ * at 256 tenants, 46 at 200 k jobs and 77 at 1 M in bench_tenants, 4.5
+ * then 7.5 live needs read a pass, nearly all of them missing; now 6.3
+ * and 8.8, the same decisions.  A job's group is found by a hash of its
+ * key, not a scan of every group (tenants x tiers x needs x octaves:
+ * thousands with hundreds of tenants, where the scan at every arrival
+ * took 70% of the run). */
 #include "needtab.h"
 #include "policy.h"
 #include "../sim/core/sim.h"
@@ -62,6 +78,7 @@
 struct need {
     struct gs_needkey k;        /* first, as the table wants */
     struct gs_lheap groups;     /* its waiting groups, best first */
+    long ndup;                  /* groups ranked alike with another */
 };
 
 struct cand;
@@ -72,10 +89,20 @@ struct group {
     struct gs_lheap q;          /* waiting members by arrival */
     long n;
     struct group *nextaside;    /* set aside during a pass */
+    gs_time trank;              /* its rank in the tie counts, */
+    int tracked;                /* if counted there */
+};
+
+/* How many groups of a need have a rank (while they wait). */
+struct tie {
+    gs_time rank;
+    int need;
+    long count;                 /* 0: an empty slot */
 };
 
 struct sbs {
     long batch_min;
+    int skip;                   /* skip_quiet: pass quiet needs unread */
     double max_gpus;
     long depth;
     struct gs_sim *sim;
@@ -88,6 +115,10 @@ struct sbs {
     struct cand *cand;          /* the pass's needs (cands_make), best
                                    first; ncand < 0 until it needs them */
     long ncand, capcand;
+    long nskip;                 /* quiet needs skipped, unread, */
+    int *skipf, nskipf, capskipf;       /* in these families */
+    struct tie *tie;            /* ranks by need (open addressing) */
+    long ntie, captie;
 };
 
 static struct gs_job *job_of(struct gs_hnode *n)
@@ -109,12 +140,14 @@ static int sbs_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->batch_min = 3;
     s->max_gpus = 8;
     s->depth = 256;
+    s->skip = 1;
     int rc;
     if ((rc = gs_params_int(p, "batch_min", 1, 1000000, &s->batch_min,
                             d)) < 0 ||
         (rc = gs_params_num(p, "max_batch_gpus", 0.001, 1e6, &s->max_gpus,
                             d)) < 0 ||
-        (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
+        (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0 ||
+        (rc = gs_params_bool(p, "skip_quiet", &s->skip, d)) < 0) {
         free(s);
         return rc;
     }
@@ -143,6 +176,8 @@ static void sbs_free(void *state)
     free(s->g);
     free(s->gh);
     free(s->cand);
+    free(s->skipf);
+    free(s->tie);
     gs_needtab_free(&s->t);
     free(s);
 }
@@ -246,15 +281,110 @@ static gs_time rank(const struct sbs *s, struct gs_sim *sim,
     return (gs_time)(((uint64_t)(g->n < s->batch_min) << 61) | q << 40 | arr);
 }
 
+/* --- ties ---------------------------------------------------------------
+ * Passing a need over sets its best group aside, and the pass puts it
+ * back with a fresh sequence number: after any other group of the need
+ * ranked alike.  Where no other group is ranked alike, that changes no
+ * order ever taken (a group's rank moves only with a fresh number), so
+ * the need is quiet (needtab.h) and a pass may skip it unread.  The counts
+ * of groups by (need, rank) tell which needs have ties. */
+
+static uint64_t tie_hash(int need, gs_time r)
+{
+    uint64_t h = (uint64_t)r * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)(uint32_t)need * 0xc2b2ae3d27d4eb4fULL;
+    return h ^ h >> 31;
+}
+
+/* The slot of (need, r), or the empty one where it goes. */
+static long tie_slot(const struct sbs *s, int need, gs_time r)
+{
+    long m = s->captie - 1, k = (long)(tie_hash(need, r) & (uint64_t)m);
+    while (s->tie[k].count > 0 &&
+           (s->tie[k].need != need || s->tie[k].rank != r))
+        k = (k + 1) & m;
+    return k;
+}
+
+static void tie_grow(struct sbs *s)
+{
+    struct tie *old = s->tie;
+    long cap = s->captie;
+    s->captie = cap ? 2 * cap : 256;
+    s->tie = calloc((size_t)s->captie, sizeof *s->tie);
+    GS_OOM_IF(s->tie == NULL);
+    for (long i = 0; i < cap; i++)
+        if (old[i].count > 0)
+            s->tie[tie_slot(s, old[i].need, old[i].rank)] = old[i];
+    free(old);
+}
+
+/* Empty slot i, moving back the entries after it that probed past it. */
+static void tie_del(struct sbs *s, long i)
+{
+    long m = s->captie - 1;
+    for (long j = (i + 1) & m; s->tie[j].count > 0; j = (j + 1) & m) {
+        long h = (long)(tie_hash(s->tie[j].need, s->tie[j].rank) &
+                        (uint64_t)m);
+        if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+            continue;           /* its probe does not pass i */
+        s->tie[i] = s->tie[j];
+        s->tie[j].count = 0;
+        i = j;
+    }
+}
+
+/* One group of need more (d 1) or less (d -1) at rank r. */
+static void tie_add(struct sbs *s, int need, gs_time r, int d)
+{
+    if (d > 0 && 2 * (s->ntie + 1) > s->captie)
+        tie_grow(s);
+    long k = tie_slot(s, need, r);
+    struct tie *e = &s->tie[k];
+    struct need *nd = need_at(s, need);
+    long before = e->count, after = before + d;
+    GS_ASSERT(after >= 0);
+    nd->ndup += (after >= 2 ? after : 0) - (before >= 2 ? before : 0);
+    if (before == 0) {
+        *e = (struct tie){ r, need, after };
+        s->ntie++;
+    }
+    e->count = after;
+    if (after == 0) {
+        s->ntie--;
+        tie_del(s, k);
+    }
+    gs_needtab_loud(&s->t, need, nd->ndup > 0);
+}
+
+/* g waits at rank r (in) or not, in the tie counts. */
+static void tie_track(struct sbs *s, struct group *g, int in, gs_time r)
+{
+    if (g->tracked && (!in || g->trank != r)) {
+        tie_add(s, g->need, g->trank, -1);
+        g->tracked = 0;
+    }
+    if (in && !g->tracked) {
+        tie_add(s, g->need, r, 1);
+        g->tracked = 1;
+        g->trank = r;
+    }
+}
+
+/* g's place among its need's groups after a change (never during a
+ * pass, so the tie counts stand still while one runs). */
 static void rekey(struct sbs *s, struct gs_sim *sim, struct group *g)
 {
     struct need *nd = need_at(s, g->need);
     if (g->n > 0) {
-        GS_ASSERT(gs_lheap_update(&nd->groups, &g->node, rank(s, sim, g)) == 0);
+        gs_time r = rank(s, sim, g);
+        GS_ASSERT(gs_lheap_update(&nd->groups, &g->node, r) == 0);
+        tie_track(s, g, 1, r);
         gs_needtab_live(&s->t, g->need, 1);
         return;
     }
     gs_lheap_remove(&nd->groups, &g->node);
+    tie_track(s, g, 0, 0);
     if (gs_lheap_size(&nd->groups) == 0)
         gs_needtab_live(&s->t, g->need, 0);
 }
@@ -291,12 +421,14 @@ static void sbs_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 }
 
 /* A need of a pass with waiting groups not yet set aside, not passed
- * over: its best group's rank and its place in the live list (which does
- * not change during a pass: groups set aside are re-ranked after it). */
+ * over: its best group (top) and that group's rank (k), and its place in
+ * the live list (which does not change during a pass: groups set aside
+ * are re-ranked after it). */
 struct cand {
     gs_time k;
     long pos;
     int ni;
+    struct gs_hnode *top;
 };
 
 static int cand_cmp(const void *a, const void *b)
@@ -305,25 +437,18 @@ static int cand_cmp(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k ? 1 : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* The pass's needs, best group first (ties to the earlier in the live
- * list, as a scan of it would take). */
-static void cands_make(struct sbs *s)
+/* Need ni as the pass's last candidate, its best group read (counted). */
+static void cand_add(struct sbs *s, int ni)
 {
-    long nlive = gs_needtab_nlive(&s->t);
-    if (nlive > s->capcand) {
-        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
-        GS_OOM_IF(v == NULL);
-        s->cand = v;
-        s->capcand = nlive;
-    }
-    s->ncand = 0;
-    for (long i = 0; i < nlive; i++) {
-        int ni = gs_needtab_live_at(&s->t, i);
-        struct need *nd = need_at(s, ni);
-        if (gs_lheap_size(&nd->groups) > 0)
-            s->cand[s->ncand++] = (struct cand){
-                gs_lheap_top_time(&nd->groups), i, ni };
-    }
+    struct need *nd = need_at(s, ni);
+    if (gs_lheap_size(&nd->groups) == 0)
+        return;
+    struct gs_hnode *top = gs_lheap_top(&nd->groups);
+    s->cand[s->ncand++] = (struct cand){ top->time, s->t.pos[ni], ni, top };
+}
+
+static void cands_sort(struct sbs *s)
+{
     if (s->ncand > 32) {
         qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
         return;
@@ -337,17 +462,86 @@ static void cands_make(struct sbs *s)
     }
 }
 
+/* The pass's needs, best group first (ties to the earlier in the live
+ * list, as a scan of it would take) -- but the quiet needs of families
+ * that surely miss (needtab.h): those are skipped, unread (nskip of them,
+ * in the families skipf), as passing them over changes nothing. */
+static void cands_make(struct sbs *s)
+{
+    long nlive = gs_needtab_nlive(&s->t);
+    if (nlive > s->capcand) {
+        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
+        GS_OOM_IF(v == NULL);
+        s->cand = v;
+        s->capcand = nlive;
+    }
+    if (s->t.nfam > s->capskipf) {
+        int *v = realloc(s->skipf, (size_t)s->t.nfam * sizeof *v);
+        GS_OOM_IF(v == NULL);
+        s->skipf = v;
+        s->capskipf = s->t.nfam;
+    }
+    s->ncand = s->nskip = 0;
+    s->nskipf = 0;
+    for (int f = 0; f < s->t.nfam; f++) {
+        long nq = gs_needtab_fam_n(&s->t, f, 0);
+        int from = 0;
+        if (s->skip && nq > 0 && gs_needtab_fam_misses(&s->t, f)) {
+            s->skipf[s->nskipf++] = f;
+            s->nskip += nq;
+            from = 1;
+        }
+        for (int loud = from; loud < 2; loud++)
+            for (long i = 0, n = gs_needtab_fam_n(&s->t, f, loud); i < n; i++)
+                cand_add(s, gs_needtab_fam_at(&s->t, f, loud, i));
+    }
+    cands_sort(s);
+}
+
+/* The skipped needs join the pass, read: those ranked before its current
+ * need (cand[0]) were passed over already, a try each; the others wait
+ * their turn.  Done when the tries they would have counted could reach
+ * depth, so the pass stops where a scan of every need would. */
+static void cands_skipped(struct sbs *s, long *tried)
+{
+    long n0 = s->ncand;
+    struct cand first = n0 > 0 ? s->cand[0] : (struct cand){ 0 };
+    for (int k = 0; k < s->nskipf; k++) {
+        int f = s->skipf[k];
+        for (long i = 0, n = gs_needtab_fam_n(&s->t, f, 0); i < n; i++) {
+            cand_add(s, gs_needtab_fam_at(&s->t, f, 0, i));
+            if (n0 == 0 || cand_cmp(&s->cand[s->ncand - 1], &first) < 0) {
+                s->ncand--;
+                ++*tried;
+            }
+        }
+    }
+    s->nskip = 0;
+    s->nskipf = 0;
+    cands_sort(s);              /* cand[0] stays first */
+}
+
+/* 1 while the pass may try another job (the tries of skipped needs it
+ * has passed counted). */
+static int under_depth(struct sbs *s, long *tried)
+{
+    if (s->nskip > 0 && *tried + s->nskip >= s->depth)
+        cands_skipped(s, tried);
+    return *tried < s->depth;
+}
+
 /* The first need set a group aside: it leaves the pass when it was passed
  * over or has no group left, else moves to its next group's place. */
 static void cand_next(struct sbs *s, int blocked)
 {
     struct cand x = s->cand[0];
-    const struct need *nd = need_at(s, x.ni);
+    struct need *nd = need_at(s, x.ni);
     s->ncand--;
     memmove(&s->cand[0], &s->cand[1], (size_t)s->ncand * sizeof *s->cand);
     if (blocked || gs_lheap_size(&nd->groups) == 0)
         return;
-    x.k = gs_lheap_top_time(&nd->groups);
+    x.top = gs_lheap_top(&nd->groups);
+    x.k = x.top->time;
     long at = 0;
     while (at < s->ncand && cand_cmp(&s->cand[at], &x) < 0)
         at++;
@@ -364,14 +558,15 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
     struct group *aside = NULL;
     long tried = 0;
     s->ncand = -1;
-    while (tried < s->depth && f->used_milli < f->gpus_up * 1000) {
+    s->nskip = 0;
+    while (under_depth(s, &tried) && f->used_milli < f->gpus_up * 1000) {
         /* the best group over the needs not yet passed over */
         if (s->ncand < 0)
             cands_make(s);
         if (s->ncand == 0)
             break;
         struct need *nd = need_at(s, s->cand[0].ni);
-        struct group *best = (struct group *)gs_lheap_top(&nd->groups);
+        struct group *best = (struct group *)s->cand[0].top;
         /* its turn: set aside until the pass ends */
         gs_lheap_remove(&nd->groups, &best->node);
         best->nextaside = aside;
@@ -380,7 +575,15 @@ static void sbs_schedule(void *state, struct gs_sim *sim)
         long started = 0;
         int blocked = 0;
         struct gs_hnode *n;
-        while (tried < s->depth && (n = gs_lheap_top(&best->q)) != NULL) {
+        /* a need that surely misses is passed over on its first job
+         * unread (it has one: its group was in the heap) */
+        if (under_depth(s, &tried) &&
+            gs_needtab_sure_miss(&s->t, &nd->k, NULL, 0)) {
+            tried++;
+            blocked = 1;
+        }
+        while (!blocked && under_depth(s, &tried) &&
+               (n = gs_lheap_top(&best->q)) != NULL) {
             struct gs_job *j = job_of(n);
             if (started > 0 && sum + gpus_of(j) > s->max_gpus + 1e-9)
                 break;

@@ -8,7 +8,12 @@
  * free, and never where a miss cannot be foreseen (gangs spread, a placer
  * that draws on a miss).  And a pass's work stays linear in the classes:
  * hps and sbs on a generated load of 16 classes (4 GPU counts x 4 tiers),
- * where the scans the table replaced cost 259 and 153 per job. */
+ * where the scans the table replaced cost 259 and 153 per job.  Families
+ * (needs alike in GPU count and pools) keep their live needs in quiet and
+ * loud lists and miss together; and sbs, skipping the quiet needs of a
+ * family that misses, starts every job exactly when a scan of every need
+ * does, on a run full of ties (the test fails when ties are not counted,
+ * or when skipped needs' tries are not). */
 #include "cutest.h"
 #include "simutil.h"
 #include "../policies/needtab.h"
@@ -254,6 +259,117 @@ static void test_work_linear_in_classes(void)
     }
 }
 
+/* Needs of the same GPU count and pools share a family; its quiet and
+ * loud lists hold its live needs; the family misses exactly when each of
+ * its needs is a sure miss. */
+static void test_families(void)
+{
+    struct run r;
+    sim_of(&r, "\"placement\": \"best-fit\",");
+    struct gs_fleet *f = (struct gs_fleet *)gs_sim_fleet(r.sim);
+    struct gs_needtab t;
+    gs_needtab_init(&t, r.sim, sizeof(struct gs_needkey));
+    int made;
+    struct gs_need a = { .gpus = 4 }, b = { .gpus = 4, .cpu_milli = 2000 },
+                   c = { .gpus = 2 }, fr = { .milli = 500 };
+    int ia = gs_needtab_of(&t, &a, 0, &made), ib = gs_needtab_of(&t, &b, 1, &made),
+        ic = gs_needtab_of(&t, &c, 0, &made), ifr = gs_needtab_of(&t, &fr, 0, &made);
+    const struct gs_needkey *ka = gs_needtab_at(&t, ia), *kb = gs_needtab_at(&t, ib),
+                            *kc = gs_needtab_at(&t, ic), *kf = gs_needtab_at(&t, ifr);
+    CU_ASSERT(ka->fam > 0);
+    CU_ASSERT_EQUAL(ka->fam, kb->fam);
+    CU_ASSERT(kc->fam > 0 && kc->fam != ka->fam);
+    CU_ASSERT_EQUAL(kf->fam, 0);        /* a fraction: no sure miss */
+    gs_needtab_live(&t, ia, 1);
+    gs_needtab_live(&t, ib, 1);
+    gs_needtab_loud(&t, ib, 1);
+    CU_ASSERT_EQUAL(gs_needtab_fam_n(&t, ka->fam, 0), 1);
+    CU_ASSERT_EQUAL(gs_needtab_fam_n(&t, ka->fam, 1), 1);
+    CU_ASSERT_EQUAL(gs_needtab_fam_at(&t, ka->fam, 1, 0), ib);
+    gs_needtab_loud(&t, ib, 0);
+    CU_ASSERT_EQUAL(gs_needtab_fam_n(&t, ka->fam, 0), 2);
+    gs_needtab_live(&t, ia, 0);
+    CU_ASSERT_EQUAL(gs_needtab_fam_n(&t, ka->fam, 0), 1);
+    CU_ASSERT_EQUAL(gs_needtab_fam_at(&t, ka->fam, 0, 0), ib);
+    CU_ASSERT_EQUAL(gs_needtab_nlive(&t), 1);
+    /* fill the A100s to 5 GPUs each (3 free), the T4 fully: 4 GPUs miss
+     * everywhere, 2 fit */
+    struct gs_alloc al[4];
+    for (int n = 0; n < 3; n++)
+        al[n] = take(f, n, 5);
+    al[3] = take(f, 3, 4);
+    for (int i = 0; i < t.nfam; i++)
+        CU_ASSERT_EQUAL(gs_needtab_fam_misses(&t, i),
+                        i == ka->fam);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, ka, NULL, 0), 1);
+    CU_ASSERT_EQUAL(gs_needtab_sure_miss(&t, kc, NULL, 0), 0);
+    for (int n = 0; n < 4; n++) {
+        gs_fleet_release(f, &al[n], &(struct gs_need){ .gpus = n < 3 ? 5 : 4 });
+        gs_alloc_reset(&al[n]);
+    }
+    CU_ASSERT_EQUAL(gs_needtab_fam_misses(&t, ka->fam), 0);
+    gs_needtab_free(&t);
+    run_free(&r);
+}
+
+static void sbs_skip_same(const char *json, int depth);
+
+/* sbs skipping quiet needs that cannot start anything (skip_quiet, the
+ * default) starts every job when a scan of every need does, on a run full
+ * of ties (constant durations, arrivals ms apart, so groups of one need
+ * are ranked alike): a need with a tie must be read, since passing it
+ * over reorders its groups.  Treating every need as quiet moves starts
+ * here.  At depths 256, 32 and 4 (where the skipped needs' tries count). */
+static void test_sbs_skip_same(void)
+{
+    static const char json[] =
+        "{\"name\": \"ties\", \"seed\": 3, \"fleet\": [{\"name\": \"a\","
+        " \"gpu\": \"H100-80GB\", \"nodes\": 6, \"gpus_per_node\": 8},"
+        " {\"name\": \"b\", \"gpu\": \"A100-80GB\", \"nodes\": 3,"
+        " \"gpus_per_node\": 4}], \"tenants\": [{\"name\": \"t0\","
+        " \"quota_gpus\": 10}, {\"name\": \"t1\", \"quota_gpus\": 10},"
+        " {\"name\": \"t2\", \"quota_gpus\": 10}],"
+        " \"policy\": {\"name\": \"sbs\", \"skip_quiet\": %s,"
+        " \"depth\": %d},"
+        " \"placement\": \"best-fit\", \"workload\": {\"generate\": {"
+        "\"jobs\": 3000, \"rate_per_hour\": 2000000, \"classes\": ["
+        "{\"name\": \"c0\", \"tier\": \"training\", \"weight\": 0.6,"
+        " \"tenants\": 3, \"gpus\": {\"values\": [1, 2, 4, 8],"
+        " \"weights\": [0.4, 0.3, 0.2, 0.1]}, \"duration\": {\"dist\":"
+        " \"constant\", \"value\": \"20m\"}}, {\"name\": \"c1\","
+        " \"tier\": \"inference\", \"weight\": 0.4, \"tenants\": 3,"
+        " \"gpus\": {\"values\": [1, 2]}, \"duration\": {\"dist\":"
+        " \"constant\", \"value\": \"5m\"}}]}}}";
+    for (int depth = 256; depth >= 2; depth /= 8)
+        sbs_skip_same(json, depth);
+}
+
+/* test_sbs_skip_same at one depth (a small one makes the pass read the
+ * needs it skipped, to stop where a scan stops). */
+static void sbs_skip_same(const char *json, int depth)
+{
+    struct run r[2];
+    for (int k = 0; k < 2; k++) {
+        char text[2048];
+        snprintf(text, sizeof text, json, k ? "true" : "false", depth);
+        run_text(&r[k], text, NULL);
+        CU_ASSERT_EQUAL_FATAL(r[k].rc, 0);
+    }
+    long n0, n1, moved = 0;
+    const struct gs_jobrec *a = gs_sim_records(r[0].sim, &n0);
+    const struct gs_jobrec *b = gs_sim_records(r[1].sim, &n1);
+    CU_ASSERT_EQUAL_FATAL(n0, n1);
+    CU_ASSERT_EQUAL(n0, 3000);
+    for (long i = 0; i < n0; i++)
+        moved += a[i].start != b[i].start || a[i].end != b[i].end;
+    CU_ASSERT_EQUAL(moved, 0);
+    uint64_t w0 = gs_sim_summary(r[0].sim)->policy_work,
+             w1 = gs_sim_summary(r[1].sim)->policy_work;
+    CU_ASSERT(w1 < w0);
+    for (int k = 0; k < 2; k++)
+        run_free(&r[k]);
+}
+
 static CU_TestInfo tests[] = {
     { "1,680 needs found by their hash", test_many_needs },
     { "every field of the key makes a need of its own", test_each_field },
@@ -262,6 +378,9 @@ static CU_TestInfo tests[] = {
     { "no sure miss told under random placement or spread gangs",
       test_sure_miss_not_told },
     { "hps and sbs: work per job on 16 classes", test_work_linear_in_classes },
+    { "families of needs: lists and misses", test_families },
+    { "sbs skipping quiet needs starts what a scan does, ties and all",
+      test_sbs_skip_same },
     CU_TEST_INFO_NULL,
 };
 
