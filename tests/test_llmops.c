@@ -292,6 +292,64 @@ static void test_fit_recovers_every_factor(void)
     unlink(path);
 }
 
+/* The times' resolution (gpusim llm ... --resolution): an error counts
+ * only beyond it, by hand on one row, for an op and for the layer's sum
+ * (one allowance, not one per op); 0 is the plain relative error. */
+static void test_resolution_allowance(void)
+{
+    struct gs_llm_hw hw = toy();
+    struct gs_llm_prof_row r = { .s = { .heads = 32, .kv_heads = 32,
+        .hidden = 4096, .ffn = 11008, .vocab = 32000, .gated = 1, .tp = 1 },
+        .tokens = 64 };
+    for (int k = 0; k < GS_OP_N; k++)
+        r.t[k] = -1;
+    double add = gs_llm_op_time(&hw, &r.s, GS_OP_ADD, 64);
+    double norm = gs_llm_op_time(&hw, &r.s, GS_OP_INPUT_NORM, 64);
+    CU_ASSERT_FATAL(add > 1e-6 && norm > 1e-6);
+    struct gs_llm_prof p = { .n = 1, .cap = 1, .r = &r };
+    double e[1];
+    r.t[GS_OP_ADD] = add + 2e-6;        /* measured 2 us above the model */
+    CU_ASSERT_EQUAL(gs_llm_prof_errors(&p, -1, GS_OP_ADD, &hw, e), 1);
+    CU_ASSERT_DOUBLE_EQUAL(e[0], 2e-6 / (add + 2e-6), 1e-12);
+    p.res_s = 0.5e-6;
+    CU_ASSERT_EQUAL(gs_llm_prof_errors(&p, -1, GS_OP_ADD, &hw, e), 1);
+    CU_ASSERT_DOUBLE_EQUAL(e[0], 1.5e-6 / (add + 2e-6), 1e-12);
+    r.t[GS_OP_ADD] = add - 0.4e-6;      /* within the resolution: 0 */
+    CU_ASSERT_EQUAL(gs_llm_prof_errors(&p, -1, GS_OP_ADD, &hw, e), 1);
+    CU_ASSERT_DOUBLE_EQUAL(e[0], 0, 0);
+    r.t[GS_OP_INPUT_NORM] = norm - 0.4e-6;  /* the layer: 0.8 us off */
+    CU_ASSERT_EQUAL(gs_llm_prof_errors(&p, -1, GS_OP_N, &hw, e), 1);
+    CU_ASSERT_DOUBLE_EQUAL(e[0], 0.3e-6 / (add + norm - 0.8e-6), 1e-12);
+    p.res_s = 0;
+    CU_ASSERT_EQUAL(gs_llm_prof_errors(&p, -1, GS_OP_N, &hw, e), 1);
+    CU_ASSERT_DOUBLE_EQUAL(e[0], 0.8e-6 / (add + norm - 0.8e-6), 1e-12);
+    /* the CLI: a bad value, or one for serving times, is exit 2 */
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu A40 --profile x.csv "
+                               "--resolution -1", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--resolution: '-1'"));
+    free(err);
+    CU_ASSERT_EQUAL(gs_cli_run("", "llm validate --gpu A40 --splitwise "
+                               "x.csv --resolution 0.5", NULL, NULL), 2);
+    struct gs_llm_hw a100;
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"), &a100);
+    const char *path = write_profile(&a100, 0);
+    char args[600];
+    snprintf(args, sizeof args, "llm validate --profile %s --gpu A100-80GB "
+             "--resolution 0.5 --json", path);
+    CU_ASSERT_EQUAL(gs_cli_run("", args, &out, NULL), 0);
+    /* the catalog's factors wrote the file: every error within 0.5 us */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"layer\": {\"n\": "));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"median\": 0, \"p90\": 0}"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "\"median\": 0."));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "\"p90\": 0."));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "e-"));
+    free(out);
+    unlink(path);
+}
+
 static const char *write_text(const char *text)
 {
     static char path[256];
@@ -692,6 +750,7 @@ static CU_TestInfo tests[] = {
     { "llm validate: JSON and errors", test_validate_cli },
     { "elementwise waves and L2 by hand", test_elementwise_rules_by_hand },
     { "a parallel block's add is two adds", test_parallel_block_add },
+    { "errors beyond the times' resolution", test_resolution_allowance },
     { "Vidur: leave-one-shape-out bounds", test_leave_one_shape_out },
     { "power by hand, never above limit or cap", test_power_by_hand },
     { "power fit recovers a known shape", test_power_fit_recovers_shape },

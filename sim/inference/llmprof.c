@@ -458,7 +458,12 @@ int gs_llm_prof_errors(const struct gs_llm_prof *p, int only, int op,
                 meas += r->t[o];
                 model += gs_llm_op_time(hw, &r->s, o, r->tokens);
             }
-        if (meas > 0)
+        if (!(meas > 0))
+            continue;
+        if (p->res_s > 0) {
+            double off = fabs(model - meas) - p->res_s;
+            e[n++] = off > 0 ? off / meas : 0;
+        } else
             e[n++] = fabs(model / meas - 1);
     }
     return n;

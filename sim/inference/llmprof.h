@@ -22,6 +22,10 @@ struct gs_llm_prof {
     int n, cap;
     struct gs_llm_prof_row *r;
     int has[GS_OP_N];       /* the file(s) measure this op */
+    double res_s;           /* the times' resolution, seconds: an error
+                             * counts only beyond it (0: every bit; set
+                             * by the caller, e.g. 0.5e-6 for Vidur's
+                             * medians of whole microseconds) */
 };
 
 /* Append the rows of the mlp.csv at path to p (p zeroed before the first
@@ -65,7 +69,9 @@ struct gs_llm_validation {
 };
 /* The absolute relative errors of op (GS_OP_N: the layer, the sum of the
  * ops each row measures) over the rows of p in group `only` (-1: all)
- * into e (room for p->n); returns how many. */
+ * into e (room for p->n); returns how many.  With p->res_s > 0 an error
+ * is max(0, |model - measured| - res_s) / measured (the layer's sum too,
+ * with one resolution, not one per op: the smaller allowance). */
 int gs_llm_prof_errors(const struct gs_llm_prof *p, int only, int op,
                        const struct gs_llm_hw *hw, double *e);
 /* n, median and p90 of every op and the layer over the rows of p in group

@@ -25,10 +25,10 @@
 
 static const char usage_text[] =
 "usage: gpusim llm validate (--profile FILE | --splitwise FILE) --gpu GPU\n"
-"                           [--hardware NAME] [--json]\n"
+"                           [--hardware NAME] [--resolution US] [--json]\n"
 "       gpusim llm calibrate --gpu GPU --profile FILE [--profile FILE ...]\n"
 "                           [--all-reduce FILE] [--splitwise FILE]\n"
-"                           [--hardware NAME]\n"
+"                           [--hardware NAME] [--resolution US]\n"
 "\n"
 "validate: the LLM operator model with the catalog's factors for GPU\n"
 "against measured times.  --profile: a kernel profile in Vidur's mlp.csv\n"
@@ -39,7 +39,11 @@ static const char usage_text[] =
 "measures), n, the median and the 90th percentile of the absolute\n"
 "relative error against the measured median.  --splitwise: Splitwise's\n"
 "perf_model.csv, the rows of hardware NAME (default: GPU in lower case);\n"
-"prompt and token times of its LLMs.  --json prints\n"
+"prompt and token times of its LLMs.  --resolution US: the profile's\n"
+"times are whole multiples of US microseconds (Vidur's: medians of whole\n"
+"microseconds, 0.5), so a kernel error counts only beyond US: |model -\n"
+"measured| - US, at least 0, over measured (default 0: every bit counts;\n"
+"the fit is the same either way).  --json prints\n"
 "{\"ops\": {OP: {\"n\", \"median\", \"p90\"}}, \"layer\": {...}} (with\n"
 "--splitwise: {\"prompt\": {...}, \"token\": {...}}), errors as fractions.\n"
 "\n"
@@ -54,6 +58,7 @@ struct opts {
     const char *cmd, *gpu, *hardware, *splitwise, *allreduce;
     const char *profile[MAX_FILES];
     int nprofile, json;
+    double res_us;          /* --resolution, microseconds */
 };
 
 static int usage(const char *fmt, const char *arg)
@@ -78,6 +83,15 @@ static int parse(int argc, char **argv, struct opts *o)
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--resolution") == 0) {
+            char *end;
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            o->res_us = strtod(v, &end);
+            if (end == v || *end || !(o->res_us >= 0 && o->res_us <= 1000))
+                return usage("--resolution: '%.40s' is not a number of "
+                             "microseconds in 0..1000", v);
             continue;
         }
         const char **slot = strcmp(a, "--gpu") == 0 ? &o->gpu
@@ -197,6 +211,8 @@ static int cmd_validate(struct opts *o)
     if ((o->nprofile > 0) == (o->splitwise != NULL) || o->nprofile > 1)
         return usage("%s", "validate takes one --profile FILE or one "
                      "--splitwise FILE");
+    if (o->splitwise && o->res_us > 0)
+        return usage("%s", "--resolution applies to a kernel --profile");
     if (find_gpu(o->gpu, &hw, &d))
         return report(&d);
     if (o->splitwise)
@@ -204,6 +220,7 @@ static int cmd_validate(struct opts *o)
     struct gs_llm_prof p = { 0 };
     struct gs_llm_validation v;
     int rc = gs_llm_prof_read(o->profile[0], &p, &d);
+    p.res_s = o->res_us * 1e-6;
     if (!rc)
         rc = gs_llm_prof_validate(&p, -1, &hw, &v, &d);
     if (!rc)
@@ -273,7 +290,10 @@ static int loso(struct gs_llm_prof *p, const struct gs_llm_hw *hw,
     if (ng < 0)
         return ng;
     printf("\nLeave-one-shape-out (kernel fit without the shape's rows): "
-           "median absolute relative error\n\n| shape (heads/kv/d/ffn) |");
+           "median absolute relative error");
+    if (p->res_s > 0)
+        printf(" beyond the times' resolution, %g us", p->res_s * 1e6);
+    printf("\n\n| shape (heads/kv/d/ffn) |");
     for (int k = 0; k < GS_OP_N; k++)
         if (p->has[k])
             printf(" %s |", gs_llm_op_name(k));
@@ -379,6 +399,7 @@ static int calibrate(const struct opts *o, struct gs_llm_hw *hw,
         gs_llm_prof_groups(&p);
         rc = gs_llm_prof_fit(&p, -1, hw, d);
     }
+    p.res_s = o->res_us * 1e-6;     /* the errors', never the fit's */
     if (!rc && o->splitwise) {
         struct gs_llm_calib c;
         char hwname[GS_LLM_NAME];
