@@ -72,12 +72,14 @@
  * keys, and stops at the first node that can be cleared; a node found
  * short keeps a witness, a victim its tenant cannot lose, and is passed
  * over without reading its victims while the witness stands (an owner of
- * a whole node does not even visit it: fairlv.h); a search that failed
- * is not run again while nothing that could make it succeed happened
- * (rmiss_known), and a start no open node could hold is not asked of the
- * placer (sure_miss).  Each of these skips only what the walk it replaces
- * would have tried and seen fail, so the decisions are the walk's (tests/refcheck.sh; result files byte-identical with the
- * old passes on the bench_tenants grid).
+ * a whole node does not even visit it: fairlv.h), and so is a node whose
+ * victims no larger than any margin, the owner's own aside, fall short; a
+ * search that failed is not run again while nothing that could make it
+ * succeed happened (rmiss_known), and a start no open node could hold is
+ * not asked of the placer (sure_miss).  Each of these skips only what the
+ * walk it replaces would have tried and seen fail, so the decisions are
+ * the walk's (tests/refcheck.sh; result files byte-identical with the old
+ * passes on the bench_tenants grid).
  *
  * What a pass reads is counted by the core (look.h): the tenants, the
  * owner list, the shapes and their heaps, the merge's heap and its
@@ -137,6 +139,7 @@ static void ten_ensure(struct fair *s, struct gs_sim *sim, int t)
                            .weight = tc ? tc->weight : 1.0, .key = -1 };
         gs_lvec_init(&x->ne, sim, sizeof(int));
         x->margin = margin_of(x);
+        s->ntm[x->margin]++;
         s->nt++;
     }
     gs_fairlv_tenants(&s->lx, s->nt);
@@ -197,13 +200,17 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->nvic = calloc((size_t)f->nnodes + 1, sizeof *s->nvic);
     s->node_rv = calloc((size_t)f->nnodes + 1, sizeof *s->node_rv);
     s->vict = calloc((size_t)maxgpn + 1, sizeof *s->vict);
+    s->vszw = maxgpn + 1;
+    s->nnodes = f->nnodes;
+    s->vsz = calloc(((size_t)f->nnodes + 1) * (size_t)s->vszw,
+                    sizeof *s->vsz);
     s->rm_pe = calloc((size_t)(GS_MAX_GPN + 1) * (size_t)f->npools + 1, 1);
     s->lv_stale = 1;
     int lvok = gs_fairlv_init(&s->lx, sim, f->nnodes, maxgpn) == 0;
     /* every node range fair books, one per pool, watched as a whole */
     struct gs_range *all = malloc((size_t)(f->npools + 1) * sizeof *all);
     int fw = -1;
-    if (all != NULL && s->pe != NULL && s->nvic != NULL &&
+    if (all != NULL && s->pe != NULL && s->nvic != NULL && s->vsz != NULL &&
         s->node_rv != NULL && s->vict != NULL && s->rm_pe != NULL && lvok) {
         for (int i = 0; i < f->npools; i++)
             all[i] = (struct gs_range){ i, 0, f->pools[i].s.nodes };
@@ -212,6 +219,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     free(all);
     if (fw < 0) {
         free(s->pe);
+        free(s->vsz);
         free(s->nvic);
         free(s->node_rv);
         free(s->vict);
@@ -248,8 +256,10 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
 static void fair_free(void *state)
 {
     struct fair *s = state;
-    for (int t = 0; t < s->nt; t++)
+    for (int t = 0; t < s->nt; t++) {
         gs_lvec_free(&ten_upd(s, t)->ne);
+        free(ten_upd(s, t)->vn);
+    }
     gs_lvec_free(&s->ten);
     gs_jgroups_free(&s->gs);
     gs_lvec_free(&s->late);
@@ -262,6 +272,7 @@ static void fair_free(void *state)
     gs_lvec_free(&s->vkey);
     free(s->nvic);
     free(s->node_rv);
+    free(s->vsz);
     gs_fairlv_free(&s->lx);
     gs_lvec_free(&s->cand);
     free(s->vict);
@@ -665,6 +676,8 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     int m0 = x->margin;
     x->margin = margin_of(x);
+    s->ntm[m0]--;
+    s->ntm[x->margin]++;
     if (x->margin > m0) {
         s->rgen++;              /* more of its victims may be taken */
         gs_fairlv_margin(&s->lx, j->tenant, m0, x->margin);
@@ -682,6 +695,11 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pslot |= F_VIC | (long)s->nvic[n]++ << 8;
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
+        s->vsz[n * s->vszw + j->need.gpus] += j->need.gpus;
+        if (x->vn == NULL)      /* its first victim */
+            GS_OOM_IF((x->vn = calloc((size_t)s->nnodes * (size_t)s->vszw,
+                                      sizeof *x->vn)) == NULL);
+        x->vn[n * s->vszw + j->need.gpus] += (int8_t)j->need.gpus;
     }
     for (int i = 0; i < j->alloc.n; i++)
         lv_fix(s, f, j->alloc.n > 1 ? j->alloc.many[i].node
@@ -717,7 +735,9 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->gpus = 0;
     if (x->mem < EPS)
         x->mem = 0;
+    s->ntm[x->margin]--;
     x->margin = margin_of(x);
+    s->ntm[x->margin]++;
     s->rgen++;                  /* GPUs came back */
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
@@ -727,6 +747,8 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
+        s->vsz[n * s->vszw + j->need.gpus] -= j->need.gpus;
+        x->vn[n * s->vszw + j->need.gpus] -= (int8_t)j->need.gpus;
         if (i != last) {
             struct gs_job **l = gs_lvec_upd(&s->vjob, g0 + i);
             *l = *(struct gs_job **)gs_lvec_upd(&s->vjob, g0 + last);
@@ -892,6 +914,12 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int best = -1, best_def = 1 << 30;
     lv_sync(s, sim);
+    const int8_t *own = ten_at(s, o)->vn;  /* never o's to lose */
+    int top = GS_MAX_GPN;       /* the largest margin now: max_loss's */
+    while (top > 0 && s->ntm[top] == 0)
+        top--;
+    if (top > s->vszw - 1)
+        top = s->vszw - 1;
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
@@ -904,7 +932,9 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
                  n = gs_bitidx_next(&ix[v], n + 1)) {
                 int def = need - f->nodes[n].nfull;
                 GS_ASSERT(def == need - v);
-                if (s->node_rv[n] < def || !node_clears(s, f, n, o, def))
+                if (s->node_rv[n] < def ||
+                    gs_fair_vic_upto(s, n, top, own) < def ||
+                    !node_clears(s, f, n, o, def))
                     continue;
                 best = n;
                 best_def = def;
@@ -1037,20 +1067,21 @@ static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
            s->sq_ep == 1 + gs_sim_watch_epoch(sim, s->fw);
 }
 
-/* A placement for group g's first job missed: so does every job of its
- * shape until capacity comes back (when misses repeat). */
-static void missed(struct fair *s, struct gs_sim *sim, int g)
+/* A placement for a job of shape k missed: so does every job of it until
+ * capacity comes back (when misses repeat). */
+static void missed(struct fair *s, struct gs_sim *sim, int k)
 {
     if (!gs_sim_misses_repeat(sim))
         return;
     sq_sync(s, sim);
-    struct shape *p = shape_upd(s, g);
+    struct shape *p = gs_lvec_upd(&s->sh, k);
     if (!p->inmiss) {
         p->inmiss = 1;
-        gs_lvec_push_int(&s->smiss, s->gsh[g]);
-        sq_fix(s, s->gsh[g]);
+        gs_lvec_push_int(&s->smiss, k);
+        sq_fix(s, k);
     }
 }
+
 
 /* Window members are indexed in groups by tenant and shape. */
 static void win_add(void *ctx, struct gs_job *j)
@@ -1229,7 +1260,7 @@ static int owner_try(struct fair *s, struct gs_sim *sim,
         if (rc == 0)
             return 1;
         if (rc == -1)
-            missed(s, sim, (int)(j->pslot >> 8));
+            missed(s, sim, s->gsh[j->pslot >> 8]);
     }
     if (s->reclaim)
         reclaim(s, sim, j);
@@ -1323,16 +1354,28 @@ static void owners(struct fair *s, struct gs_sim *sim)
 
 /* The borrowers' next group: the first job of the tenant of least
  * dominant share (ties to the lower index) among the live groups whose
- * shape has not missed, or -1.  One look per shape in sq. */
+ * shape has not missed, or -1.  One look per shape in sq.  When misses
+ * repeat, a shape whose jobs ask more GPUs than are idle misses now (the
+ * borrowers' pass would find it so whenever its first group came up) and
+ * leaves sq unread. */
 static int next_group(struct fair *s, struct gs_sim *sim)
 {
     sq_sync(s, sim);
     int best = -1, bt = -1;
     double bkey = 0;
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+    int whole = gs_sim_misses_repeat(sim);
     for (long i = 0; i < gs_lvec_n(&s->sq); i++) {
         int k = gs_lvec_int(&s->sq, i);
         const struct shape *p = gs_lvec_upd(&s->sh, k);
         const struct gs_need *nd = &s->shp.g[k].need;   /* its groups' */
+        if (whole && (nd->gpus > 0 ? nd->gpus : nd->milli / 1000.0) >
+                         idle + EPS) {
+            missed(s, sim, k);          /* k leaves slot i */
+            i--;
+            continue;
+        }
         for (int b = 0; b < 2; b++) {
             if (gs_lvec_n(&p->h[b]) == 0)
                 continue;
@@ -1400,7 +1443,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
             continue;
         if (whole) {
             if (rc == -1)
-                missed(s, sim, g);
+                missed(s, sim, s->gsh[g]);
             else
                 set_aside(s, g);
         } else {

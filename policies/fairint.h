@@ -30,6 +30,8 @@ struct ten {
     struct gs_lvec ne;          /* its groups (int) with a job now (a
                                    group's nepos is its slot, -1 out) */
     int nlive;                  /* its groups in their shapes' heaps */
+    int8_t *vn;                 /* per node and size: its victims' GPUs
+                                   there (vsz's layout; NULL: none yet) */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
                                    node): in the nodes' victim lists */
@@ -105,6 +107,16 @@ struct fair {
     uint64_t lv_ep;
     struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
     int *nvic, *node_rv;
+    /* node_rv by the victims' size: node n's victims of g GPUs hold
+     * vsz[n * vszw + g] (vszw: the largest node's GPUs + 1), each tenant's
+     * own in its vn alike; and the tenants by margin, ntm[m] of them at
+     * m.  No tenant's margin passes the largest m with ntm[m] > 0, so a
+     * victim larger than that is no one's to lose, nor is the owner's
+     * own: a node whose other victims hold too few GPUs is passed over by
+     * reclaim's search unread (reclaim_node). */
+    int *vsz, vszw;
+    int ntm[GS_MAX_GPN + 1];
+    int nnodes;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
     /* Reclaim's failed searches, one per need (whole GPUs): the search
@@ -159,5 +171,18 @@ struct fair {
     int *opos;
     double *gov;
 };
+
+/* The GPUs node n's victims of at most top GPUs hold but those of a
+ * tenant whose per-node sums are own (fleet-side sums, like node_rv: no
+ * job read). */
+static inline int gs_fair_vic_upto(const struct fair *s, int n, int top,
+                                   const int8_t *own)
+{
+    const int *v = s->vsz + (size_t)n * (size_t)s->vszw;
+    int r = 0;
+    for (int g = 1; g <= top; g++)
+        r += v[g] - (own ? own[(size_t)n * (size_t)s->vszw + g] : 0);
+    return r;
+}
 
 #endif
