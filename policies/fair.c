@@ -73,7 +73,8 @@
  * short keeps a witness, a victim its tenant cannot lose, and is passed
  * over without reading its victims while the witness stands (an owner of
  * a whole node does not even visit it: fairlv.h), and so is a node whose
- * victims no larger than any margin, the owner's own aside, fall short; a
+ * victims no larger than any margin, the owner's own aside, fall short
+ * (for part of a node; lvu keeps witnessed nodes out for a whole one); a
  * search that failed is not run again while nothing that could make it
  * succeed happened (rmiss_known), and a start no open node could hold is
  * not asked of the placer (sure_miss).  Each of these skips only what the
@@ -695,11 +696,10 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pslot |= F_VIC | (long)s->nvic[n]++ << 8;
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
-        s->vsz[n * s->vszw + j->need.gpus] += j->need.gpus;
         if (x->vn == NULL)      /* its first victim */
             GS_OOM_IF((x->vn = calloc((size_t)s->nnodes * (size_t)s->vszw,
                                       sizeof *x->vn)) == NULL);
-        x->vn[n * s->vszw + j->need.gpus] += (int8_t)j->need.gpus;
+        gs_fair_vic_add(s, x->vn, n, j->need.gpus, j->need.gpus);
     }
     for (int i = 0; i < j->alloc.n; i++)
         lv_fix(s, f, j->alloc.n > 1 ? j->alloc.many[i].node
@@ -747,8 +747,7 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         long i = j->pslot >> 8 & 0xff, last = --s->nvic[n];
         x->nrv--;
         s->node_rv[n] -= j->need.gpus;
-        s->vsz[n * s->vszw + j->need.gpus] -= j->need.gpus;
-        x->vn[n * s->vszw + j->need.gpus] -= (int8_t)j->need.gpus;
+        gs_fair_vic_add(s, x->vn, n, j->need.gpus, -j->need.gpus);
         if (i != last) {
             struct gs_job **l = gs_lvec_upd(&s->vjob, g0 + i);
             *l = *(struct gs_job **)gs_lvec_upd(&s->vjob, g0 + last);
@@ -933,7 +932,8 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
                 int def = need - f->nodes[n].nfull;
                 GS_ASSERT(def == need - v);
                 if (s->node_rv[n] < def ||
-                    gs_fair_vic_upto(s, n, top, own) < def ||
+                    (ix == s->lx.lv &&
+                     gs_fair_vic_upto(s, n, top, own) < def) ||
                     !node_clears(s, f, n, o, def))
                     continue;
                 best = n;

@@ -107,13 +107,15 @@ struct fair {
     uint64_t lv_ep;
     struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
     int *nvic, *node_rv;
-    /* node_rv by the victims' size: node n's victims of g GPUs hold
-     * vsz[n * vszw + g] (vszw: the largest node's GPUs + 1), each tenant's
-     * own in its vn alike; and the tenants by margin, ntm[m] of them at
-     * m.  No tenant's margin passes the largest m with ntm[m] > 0, so a
-     * victim larger than that is no one's to lose, nor is the owner's
-     * own: a node whose other victims hold too few GPUs is passed over by
-     * reclaim's search unread (reclaim_node). */
+    /* node_rv by the victims' size: node n's victims of at most g GPUs
+     * hold vsz[n * vszw + g] (vszw: the largest node's GPUs + 1), each
+     * tenant's own in its vn alike; and the tenants by margin, ntm[m] of
+     * them at m.  No tenant's margin passes the largest m with ntm[m] > 0,
+     * so a victim larger than that is no one's to lose, nor is the
+     * owner's own: a node whose other victims hold too few GPUs is passed
+     * over by reclaim's search for part of a node unread (reclaim_node;
+     * for a whole node, lvu leaves out the nodes a witness rules out, and
+     * a node passed over unread would get none). */
     int *vsz, vszw;
     int ntm[GS_MAX_GPN + 1];
     int nnodes;
@@ -178,11 +180,20 @@ struct fair {
 static inline int gs_fair_vic_upto(const struct fair *s, int n, int top,
                                    const int8_t *own)
 {
-    const int *v = s->vsz + (size_t)n * (size_t)s->vszw;
-    int r = 0;
-    for (int g = 1; g <= top; g++)
-        r += v[g] - (own ? own[(size_t)n * (size_t)s->vszw + g] : 0);
-    return r;
+    size_t i = (size_t)n * (size_t)s->vszw + (size_t)top;
+    return s->vsz[i] - (own ? own[i] : 0);
+}
+
+/* A victim of k GPUs on node n comes (d = k) or goes (d = -k), of a
+ * tenant whose sums are own. */
+static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
+                                   int k, int d)
+{
+    size_t i = (size_t)n * (size_t)s->vszw;
+    for (int g = k; g < s->vszw; g++) {
+        s->vsz[i + (size_t)g] += d;
+        own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
+    }
 }
 
 #endif

@@ -422,8 +422,8 @@ static void test_fair_strict_log(void)
  * not give enough back: victims larger than any tenant's margin, or the
  * owner's own.  On bench_tenants' fleet that passed the logarithmic bound
  * (247 a job against 3 x 42 + 1); on this small one it was 2.04x one
- * tenant's work (132.5 against 64.8, main 7aab5d8), 1.31x since the
- * search passes such nodes over unread (69.8 against 53.4).  The bound,
+ * tenant's work (132.5 against 64.8, main 7aab5d8), 1.34x since the
+ * search passes such nodes over unread (71.6 against 53.4).  The bound,
  * 1.5x, holds the gain. */
 static void test_fair_reclaim_log(void)
 {
