@@ -149,6 +149,8 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s,
         sc.left[0] = (size_t)sv->nitl * sizeof *sv->itl_d;
         sc.at[1] = (unsigned char *)sv->itl_w;
         sc.left[1] = (size_t)sv->nitl * sizeof *sv->itl_w;
+        sv->spent = sc.at[0];
+        sv->nspent = sc.left[0];
         sv->nitl = 0;           /* spent */
     }
     double *tt = scratch_take(&sc, nb), *ee = scratch_take(&sc, nb);
