@@ -373,19 +373,17 @@ static void field_planes(const unsigned char *rows, size_t i0, size_t m,
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ROWS16 1
-/* Field f, of 8 or 4 bytes, of memory rows i0 .. i0 + 15 into its planes
- * of sh at i0: the 16 x sz byte matrix transposed in SSE2 registers by
- * four rounds of interleaves -- bytes of row pairs, 2-byte units of pair
- * pairs, 4-byte units of quads, halves of octets -- leaving register b
- * the 16 rows' byte b, one store a plane.  The same bytes as
- * field_planes (test_outfile). */
-static void field_planes16(const unsigned char *rows, size_t i0,
-                           const struct gs_h5chunk_layout *l, int f,
-                           unsigned char *sh, size_t nrows)
+/* Field f, of sz = 8 or 4 bytes, of memory rows i0 .. i0 + 15 into its
+ * planes of sh at i0: the 16 x sz byte matrix transposed in SSE2
+ * registers by four rounds of interleaves -- bytes of row pairs, 2-byte
+ * units of pair pairs, 4-byte units of quads, halves of octets -- leaving
+ * the 16 rows' byte b in one register, one store a plane.  The same bytes
+ * as field_planes (test_outfile).  Inlined with sz a constant, so the
+ * rounds unroll into registers. */
+static inline __attribute__((always_inline)) void
+planes16(const unsigned char *src, size_t ms, size_t sz, unsigned char *dst,
+         size_t nrows)
 {
-    size_t sz = l->sz[f], ms = l->ms;
-    const unsigned char *src = rows + i0 * ms + l->mo[f];
-    unsigned char *dst = sh + l->po[f] * nrows + i0;
     __m128i x[16], a[8], c[8], d[8];
     for (int r = 0; r < 16; r++) {
         const unsigned char *p = src + (size_t)r * ms;
@@ -404,25 +402,50 @@ static void field_planes16(const unsigned char *rows, size_t i0,
      * byte j + 4 */
     for (int q = 0; q < 4; q++) {
         c[2 * q] = _mm_unpacklo_epi16(a[2 * q], a[2 * q + 1]);
-        c[2 * q + 1] = _mm_unpackhi_epi16(a[2 * q], a[2 * q + 1]);
+        if (sz == 8)
+            c[2 * q + 1] = _mm_unpackhi_epi16(a[2 * q], a[2 * q + 1]);
     }
     /* d[4h + g]: 8-byte unit j holds byte 2g + j of rows 8h .. 8h + 7 */
-    int ng = sz == 8 ? 4 : 2;
     for (int h = 0; h < 2; h++) {
         const __m128i *cq = c + 4 * h;  /* quads 2h and 2h + 1 */
         d[4 * h] = _mm_unpacklo_epi32(cq[0], cq[2]);
         d[4 * h + 1] = _mm_unpackhi_epi32(cq[0], cq[2]);
-        if (ng == 4) {
+        if (sz == 8) {
             d[4 * h + 2] = _mm_unpacklo_epi32(cq[1], cq[3]);
             d[4 * h + 3] = _mm_unpackhi_epi32(cq[1], cq[3]);
         }
     }
-    for (int g = 0; g < ng; g++) {
+    for (int g = 0; g < (int)sz / 2; g++) {
         _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * g) * nrows),
                          _mm_unpacklo_epi64(d[g], d[4 + g]));
         _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * g + 1) *
                                              nrows),
                          _mm_unpackhi_epi64(d[g], d[4 + g]));
+    }
+}
+
+/* Field f of memory rows i0 .. i0 + 15 into its planes of sh at i0 (0),
+ * or -1 when its size has no 16-row path. */
+static int field_planes16(const unsigned char *rows, size_t i0,
+                          const struct gs_h5chunk_layout *l, int f,
+                          unsigned char *sh, size_t nrows)
+{
+    size_t ms = l->ms;
+    const unsigned char *src = rows + i0 * ms + l->mo[f];
+    unsigned char *dst = sh + l->po[f] * nrows + i0;
+    switch (l->sz[f]) {
+    case 8:
+        planes16(src, ms, 8, dst, nrows);
+        return 0;
+    case 4:
+        planes16(src, ms, 4, dst, nrows);
+        return 0;
+    case 1:
+        for (int r = 0; r < 16; r++)
+            dst[r] = src[(size_t)r * ms];
+        return 0;
+    default:
+        return -1;
     }
 }
 #endif
@@ -439,14 +462,11 @@ int gs_h5chunk_encode_rows(struct gs_h5chunk_buf *b, const void *rows,
     size_t i0 = 0;
 #ifdef ROWS16
     for (; i0 + 16 <= k; i0 += 16)
-        for (int f = 0; f < l->n; f++) {
-            if (l->sz[f] == 8 || l->sz[f] == 4) {
-                field_planes16(rows, i0, l, f, b->sh, nrows);
-            } else {
+        for (int f = 0; f < l->n; f++)
+            if (field_planes16(rows, i0, l, f, b->sh, nrows) < 0) {
                 field_planes(rows, i0, 8, l, f, b->sh, nrows);
                 field_planes(rows, i0 + 8, 8, l, f, b->sh, nrows);
             }
-        }
 #endif
     for (; i0 < k; i0 += 8) {
         size_t m = k - i0 < 8 ? k - i0 : 8;
