@@ -385,6 +385,7 @@ planes16(const unsigned char *src, size_t ms, size_t sz, unsigned char *dst,
          size_t nrows)
 {
     __m128i x[16], a[8], c[8], d[8];
+#pragma GCC unroll 16
     for (int r = 0; r < 16; r++) {
         const unsigned char *p = src + (size_t)r * ms;
         if (sz == 8) {
@@ -396,16 +397,19 @@ planes16(const unsigned char *src, size_t ms, size_t sz, unsigned char *dst,
         }
     }
     /* a[k]: 2-byte unit j holds byte j of rows 2k, 2k + 1 */
+#pragma GCC unroll 8
     for (int k = 0; k < 8; k++)
         a[k] = _mm_unpacklo_epi8(x[2 * k], x[2 * k + 1]);
     /* c[2q]: 4-byte unit j holds byte j of rows 4q .. 4q + 3; c[2q + 1]
      * byte j + 4 */
+#pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
         c[2 * q] = _mm_unpacklo_epi16(a[2 * q], a[2 * q + 1]);
         if (sz == 8)
             c[2 * q + 1] = _mm_unpackhi_epi16(a[2 * q], a[2 * q + 1]);
     }
     /* d[4h + g]: 8-byte unit j holds byte 2g + j of rows 8h .. 8h + 7 */
+#pragma GCC unroll 2
     for (int h = 0; h < 2; h++) {
         const __m128i *cq = c + 4 * h;  /* quads 2h and 2h + 1 */
         d[4 * h] = _mm_unpacklo_epi32(cq[0], cq[2]);
@@ -415,6 +419,7 @@ planes16(const unsigned char *src, size_t ms, size_t sz, unsigned char *dst,
             d[4 * h + 3] = _mm_unpackhi_epi32(cq[1], cq[3]);
         }
     }
+#pragma GCC unroll 4
     for (int g = 0; g < (int)sz / 2; g++) {
         _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * g) * nrows),
                          _mm_unpacklo_epi64(d[g], d[4 + g]));
@@ -441,6 +446,7 @@ static int field_planes16(const unsigned char *rows, size_t i0,
         planes16(src, ms, 4, dst, nrows);
         return 0;
     case 1:
+#pragma GCC unroll 16
         for (int r = 0; r < 16; r++)
             dst[r] = src[(size_t)r * ms];
         return 0;
