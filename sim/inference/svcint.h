@@ -141,6 +141,10 @@ struct svc {
     double *itl_d;
     float *itl_w;
     long nitl, capitl;
+    /* the ITL samples' memory once the summary spent it (svcsum.c):
+     * touched pages, scratch for what reads the records after the run */
+    unsigned char *spent;
+    size_t nspent;
     /* recent first tokens, for the autoscaler's ttft_p95 */
     double *rt_t, *rt_v;
     long nrt, caprt, rt0;
@@ -194,6 +198,8 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why);
 void gs_svc_advance_hook(void *st, gs_time t);
 void gs_svc_close_hook(void *st, gs_time end);
 int gs_svc_alive_hook(const void *st);
+void gs_svc_replica_spec(const struct svc *sv, const struct gs_svcpool *pc,
+                         int id, struct gs_jobspec *sp);
 
 /* svcghost.c: the model's job hooks while it replays a tape (svcmodel.c
  * calls them in place of service.c's when m->ghost is set). */
