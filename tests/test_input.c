@@ -15,7 +15,7 @@ static void bad(const char *text, int code, const char *where,
     struct gs_diag d = { 0 };
     int rc = gs_scenario_parse(text, "s.json", ".", &sc, &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc != code || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT_EQUAL(rc, code);
@@ -81,7 +81,7 @@ static void bad_run(const char *json, const char *csv, const char *where,
     struct run r;
     run_text(&r, json, csv);
     char msg[1200];
-    gs_diag_format(&r.d, msg, sizeof msg);
+    gs_test_diag_text(&r.d, msg, sizeof msg);
     if (r.rc != code || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", r.rc, msg);
     CU_ASSERT_EQUAL(r.rc, code);

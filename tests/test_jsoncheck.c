@@ -19,7 +19,7 @@ static void chk(const char *text, int code, const char *where,
     struct gs_diag d = { 0 };
     int rc = gs_jsoncheck(text, "f.json", &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     int ok = rc == code && (code == 0 || (strstr(msg, where) &&
                                           strstr(msg, what)));
     if (!ok)

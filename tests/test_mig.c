@@ -331,7 +331,7 @@ static void expect_valid(const struct gs_mig_layout *l)
     int rc = gs_mig_layout_check(l, &d);
     if (rc != 0) {
         char msg[1100];
-        gs_diag_format(&d, msg, sizeof msg);
+        gs_test_diag_text(&d, msg, sizeof msg);
         fprintf(stderr, "unexpectedly invalid: %s\n", msg);
     }
     CU_ASSERT_EQUAL(rc, 0);
@@ -868,7 +868,7 @@ static void test_parse_errors(void)
     char msg[1100];
     CU_ASSERT_EQUAL(gs_mig_layout_parse(gpu("A100-40GB"), "3g.20gb+3g.20gb+1g.5gb", &l, &d),
                     GS_ENOFIT);
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     CU_ASSERT_STRING_EQUAL(msg, "A100-40GB layout \"3g.20gb+3g.20gb+1g.5gb\": "
                                 "needs 9 memory slices, but A100-40GB has 8");
 

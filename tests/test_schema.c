@@ -24,7 +24,7 @@ static void bad(const char *text, const char *where, const char *what)
     struct gs_diag d = { 0 };
     int rc = gs_scenario_parse(text, "s.json", ".", &sc, &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc >= 0 || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT(rc < 0);

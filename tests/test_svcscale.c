@@ -43,7 +43,7 @@ static struct gs_svcscale *make(const char *text, int replicas)
         rc = gs_svcscale_new(&cfg, 0, replicas, &sc, &d);
     if (rc != 0) {
         char m[1100];
-        gs_diag_format(&d, m, sizeof m);
+        gs_test_diag_text(&d, m, sizeof m);
         printf("\n    setup failed: %s\n", m);
     }
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -783,7 +783,7 @@ static void bad(const char *text, const char *where, const char *what)
     struct gs_diag d;
     int rc = parse_cfg(text, &cfg, &d);
     char msg[1100];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc != GS_EINVAL || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT_EQUAL(rc, GS_EINVAL);
@@ -848,7 +848,7 @@ static void test_config_errors(void)
     struct gs_diag pd;
     CU_ASSERT_EQUAL(parse_cfg("{\n  \"metrics\": [}", &pc, &pd), GS_EPARSE);
     char msg[1100];
-    gs_diag_format(&pd, msg, sizeof msg);
+    gs_test_diag_text(&pd, msg, sizeof msg);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t.json:2:"));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "malformed JSON"));
 

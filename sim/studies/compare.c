@@ -218,11 +218,10 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-static int report(const struct gs_diag *d, int status)
+static int report(struct gs_diag *d, int status)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return status;
 }
 

@@ -69,11 +69,10 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int report(const struct gs_diag *d)
+static int report(struct gs_diag *d)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return 2;
 }
 
