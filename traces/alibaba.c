@@ -369,8 +369,8 @@ static int choice(struct gs_params *o, const char *key, const char *a,
     else {
         char *where;
         where = gs_strf("%s.%s", o->where, key);
-        return gs_diag_set_at(d, GS_EINVAL, where, "'%s' is neither \"%s\" nor "
-                              "\"%s\"", s, a, b);
+        return gs_diag_set_at(d, GS_EINVAL, where, "'%s' is neither \"%s\" "
+                              "nor \"%s\"", s, a, b);
     }
     return 0;
 }

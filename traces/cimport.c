@@ -447,13 +447,14 @@ int gs_cimp_prom_file(const char *file, gs_cimp_series_fn *fn, void *ctx,
     const char *rt = gs_json_string(gs_json_get(data, "resultType"));
     const struct gs_json *res = gs_json_get(data, "result");
     if (st == NULL || strcmp(st, "success") != 0)
-        rc = pfail(d, file, "$.status", -1, "not \"success\": the query failed "
-                   "(see its \"error\")");
+        rc = pfail(d, file, "$.status", -1, "not \"success\": the query "
+                   "failed (see its \"error\")");
     else if (rt == NULL || strcmp(rt, "matrix") != 0)
-        rc = pfail(d, file, "$.data.resultType", -1, "not \"matrix\": export a "
-                   "range query (/api/v1/query_range)");
+        rc = pfail(d, file, "$.data.resultType", -1, "not \"matrix\": export "
+                   "a range query (/api/v1/query_range)");
     else if (!gs_json_is_array(res))
-        rc = pfail(d, file, "$.data.result", -1, "expected an array of series");
+        rc = pfail(d, file, "$.data.result", -1, "expected an array of "
+                   "series");
     int i = 0;
     for (const struct gs_json *s = gs_json_first(res); rc == 0 && s;
          s = gs_json_next(s), i++) {

@@ -33,7 +33,8 @@ static int native_open(const struct gs_scenario *sc, struct gs_params *opts,
     if (path == NULL) {
         char *where;
         where = gs_strf("%s", opts->where);
-        return gs_diag_set_at(d, GS_EINVAL, where, "missing required key 'path'");
+        return gs_diag_set_at(d, GS_EINVAL, where, "missing required key "
+                              "'path'");
     }
     char *full = gs_data_path(sc->trace_dir, path);
     if (full == NULL)

@@ -197,8 +197,9 @@ int gs_kube_items(const struct gs_json *root, const char *file,
     }
     char *where;
     where = gs_strf("%s: $", file);
-    return gs_diag_set_at(d, GS_EPARSE, where, "expected a List with \"items\" "
-                          "(kubectl get ... -o json) or one %s", kind);
+    return gs_diag_set_at(d, GS_EPARSE, where, "expected a List with "
+                          "\"items\" (kubectl get ... -o json) or one %s",
+                          kind);
 }
 
 int gs_kube_load_json(const char *path, struct gs_json **root,

@@ -146,14 +146,15 @@ static int load_jobs(struct pai *p, const char *path, struct gs_diag *d)
             continue;                   /* the .header line */
         double submit;
         if (gs_tnum(f[4], &submit) < 0 || submit < 0 || submit > 9.0e12) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field 'start_time': '%s' "
-                                  "is not a time in seconds >= 0", f[4]);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field "
+                                  "'start_time': '%s' is not a time in "
+                                  "seconds >= 0", f[4]);
             break;
         }
         if (f[0][0] == '\0' || strlen(f[0]) >= sizeof p->h[0].name) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field 'job_name': '%s' is "
-                                  "empty or longer than %zu characters", f[0],
-                                  sizeof p->h[0].name - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field 'job_name': "
+                                  "'%s' is empty or longer than %zu "
+                                  "characters", f[0], sizeof p->h[0].name - 1);
             break;
         }
         struct jobrec *j = lookup(p, f[0], 1);

@@ -418,8 +418,8 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
         if (p->ref < 0) {
             char *where;
             where = gs_strf("%s.reference_gpu", o->where);
-            rc = gs_diag_set_at(d, GS_EINVAL, where, "'%s' is not one of v100, "
-                                "p100, k80", refname);
+            rc = gs_diag_set_at(d, GS_EINVAL, where, "'%s' is not one of "
+                                "v100, p100, k80", refname);
             goto fail;
         }
     }

@@ -186,7 +186,8 @@ static int sia_open(const struct gs_scenario *sc, struct gs_params *o,
     if (ref && (s->ref = gs_catalog_find(&sc->cat, ref)) < 0) {
         char *where;
         where = gs_strf("%s.reference_gpu", o->where);
-        rc = gs_diag_set_at(d, GS_EINVAL, where, "unknown GPU model '%s'", ref);
+        rc = gs_diag_set_at(d, GS_EINVAL, where, "unknown GPU model '%s'",
+                            ref);
         goto fail;
     }
     /* gpu_hours_<application> options. */

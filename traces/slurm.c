@@ -608,7 +608,8 @@ static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
             const char *q = strstr(gs_diag_where(d), "field '");
             snprintf(why, sizeof why, "malformed %.60s (skip_bad_rows)",
                      q ? q : "row");
-            snprintf(first, sizeof first, "line %ld: %.150s", ln, gs_diag_what(d));
+            snprintf(first, sizeof first, "line %ld: %.150s", ln,
+                     gs_diag_what(d));
             gs_diag_free(d);
             gs_cimp_leave(&s->h.left, why, first);
             rc = 0;

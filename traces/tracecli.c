@@ -681,7 +681,6 @@ struct input {
     struct gs_reqtable *req;    /* a request trace, or NULL */
     struct gs_source src;
     int open;
-    char name[1100];            /* for messages */
 };
 
 static struct gs_scenario *shell(void)
@@ -736,7 +735,6 @@ static int input_open(const struct opts *o, struct input *in,
                       struct gs_diag *d)
 {
     memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", o->input);
     const char *fmt = o->format ? o->format : guess_format(o->input);
     if (fmt == NULL) {
         if (access(o->input, R_OK) != 0)
@@ -1172,8 +1170,9 @@ static int stats_nodes(const struct opts *o, struct gs_diag *d)
         /* a bad row past the header is this node list's error; a header
          * it does not know may be a job trace's in the same format */
         size_t k = strlen(o->input);
-        int line = strncmp(gs_diag_where(d), o->input, k) == 0 &&
-                   gs_diag_where(d)[k] == ':' ? atoi(gs_diag_where(d) + k + 1) : 0;
+        const char *at = gs_diag_where(d);
+        int line = strncmp(at, o->input, k) == 0 && at[k] == ':'
+                   ? atoi(at + k + 1) : 0;
         return rc == GS_ENOMEM || line > 1 ? rc : 0;
     }
     long nodes = 0, gpus = 0;
@@ -1230,20 +1229,20 @@ static int cmd_stats(const struct opts *o)
     struct input in;
     struct xf x = { 0 };
     double gpus = o->gpus;
-    char fleet[1100] = "";
+    char *fleet = NULL;         /* what the offered load is against */
     int rc = open_stream(o, &in, &x, &d);
     if (rc == 0 && o->fleet && gpus <= 0) {
         struct gs_scenario *fs;
         if ((rc = gs_scenario_load(o->fleet, &fs, &d)) == 0) {
             gpus = fleet_gpus(fs);
-            snprintf(fleet, sizeof fleet, "fleet of %s", o->fleet);
+            fleet = gs_strf("fleet of %s", o->fleet);
             gs_scenario_free(fs);
         }
     } else if (rc == 0 && in.scenario && gpus <= 0) {
         gpus = fleet_gpus(in.sc);
-        snprintf(fleet, sizeof fleet, "fleet of %s", o->input);
+        fleet = gs_strf("fleet of %s", o->input);
     } else if (gpus > 0) {
-        snprintf(fleet, sizeof fleet, "%s", "--gpus");
+        fleet = gs_strf("%s", "--gpus");
     }
     if (rc == 0 && in.req) {
         if ((rc = req_transform(o, in.req)) == 0)
@@ -1258,9 +1257,10 @@ static int cmd_stats(const struct opts *o)
                 break;
             }
         if (rc == 0)
-            gs_tstats_print(stdout, &s, o->input, gpus, fleet);
+            gs_tstats_print(stdout, &s, o->input, gpus, fleet ? fleet : "");
         gs_tstats_free(&s);
     }
+    free(fleet);
     xf_free(&x);
     input_close(&in);
     return finish(rc, &d);

@@ -201,7 +201,8 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     if (memchr(t->line, '\0', len)) {
         char *where;
         where = gs_strf("%s:%ld", t->path, t->lineno);
-        return gs_diag_set_at(d, GS_EPARSE, where, "not a text file (NUL byte)");
+        return gs_diag_set_at(d, GS_EPARSE, where, "not a text file (NUL "
+                              "byte)");
     }
     if (len > 0 && t->line[len - 1] == '\r')
         len--;

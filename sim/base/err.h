@@ -45,7 +45,7 @@ const char *gs_strerror(int code);
  * nothing to say, or when memory ran out). */
 struct gs_diag {
     int code;           /* the GS_E* code, 0 while nothing failed */
-    char *where;        /* "file:line:col", "file: $.fleet.pools[2].gpus", ... */
+    char *where;        /* "file:line:col", "file: $.fleet[2].gpus", ... */
     char *what;         /* human-readable problem */
 };
 
@@ -107,7 +107,8 @@ void gs_diag_print(FILE *fp, const char *prefix, const struct gs_diag *d);
 /* printf into memory sized to the result, which the caller frees; NULL
  * when out of memory. */
 char *gs_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *gs_vstrf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+char *gs_vstrf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 
 void gs_assert_fail(const char *expr, const char *file, int line)
     __attribute__((noreturn));

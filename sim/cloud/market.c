@@ -70,7 +70,8 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
         if (end == p) {
             if (content == 1)
                 continue;           /* a header */
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected \"time_s,value\"");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                  "\"time_s,value\"");
             break;
         }
         p = end;
@@ -82,24 +83,26 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
             q++;
         if (end == p || *q != '\0' || errno == ERANGE || !isfinite(t) ||
             !isfinite(v)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected \"time_s,value\" "
-                                  "(two numbers)");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                  "\"time_s,value\" (two numbers)");
             break;
         }
         if (t < 0 || t > 9.0e12) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "time %g s is outside "
-                                  "[0, 9e12]", t);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "time %g s is "
+                                  "outside [0, 9e12]", t);
             break;
         }
         if (!(v >= lo && v <= hi)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "value %g is outside the "
-                                  "allowed range [%g, %g]", v, lo, hi);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "value %g is "
+                                  "outside the allowed range [%g, %g]", v, lo,
+                                  hi);
             break;
         }
         gs_time tm = (gs_time)llround(t * 1000.0);
         if (s->n > 0 && tm <= s->t[s->n - 1]) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "times must increase "
-                                  "(%g s is not after the previous row)", t);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "times must "
+                                  "increase (%g s is not after the previous "
+                                  "row)", t);
             break;
         }
         if (s->n == cap) {

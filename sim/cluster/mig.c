@@ -297,31 +297,32 @@ static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_
         const struct gs_mig_profile *p = l->inst[i].profile;
         int s = l->inst[i].start;
         if (profile_index(g, p) < 0) {
-            return gs_diag_set_at(d, GS_EINVAL, layout_where(l),
-                                  "instance %d: %s is not a MIG profile of %s", i,
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "instance "
+                                  "%d: %s is not a MIG profile of %s", i,
                                   p ? p->name : "(null profile)", g->name);
         }
         if (s == -1 && allow_unplaced)
             continue;
         if (s == -1) {
-            return gs_diag_set_at(d, GS_EINVAL, layout_where(l),
-                                  "instance %d (%s) has not been placed", i, p->name);
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "instance %d "
+                                  "(%s) has not been placed", i, p->name);
         }
         if (!start_allowed(p, s)) {
             char starts[64];
             format_starts(p->start_mask, starts, sizeof starts);
-            return gs_diag_set_at(d, GS_EINVAL, layout_where(l),
-                                  "%s may not start at memory slice %d on %s "
-                                  "(allowed starts: %s)", p->name, s, g->name, starts);
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "%s may not "
+                                  "start at memory slice %d on %s (allowed "
+                                  "starts: %s)", p->name, s, g->name, starts);
         }
     }
 
     for (int i = 0; i < l->n; i++) {
         const struct gs_mig_profile *p = l->inst[i].profile;
         if (count_profile(l, p) > p->max_count) {
-            return gs_diag_set_at(d, GS_ENOFIT, layout_where(l),
-                                  "%d instances of %s, but at most %d fit on %s",
-                                  count_profile(l, p), p->name, p->max_count, g->name);
+            return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "%d "
+                                  "instances of %s, but at most %d fit on %s",
+                                  count_profile(l, p), p->name, p->max_count,
+                                  g->name);
         }
     }
 
@@ -331,8 +332,8 @@ static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_
             if (a->start < 0 || b->start < 0)
                 continue;
             if (range_mask(a->profile, a->start) & range_mask(b->profile, b->start)) {
-                return gs_diag_set_at(d, GS_ENOFIT, layout_where(l),
-                                      "%s@%d (memory slices %d-%d) overlaps %s@%d "
+                return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "%s@%d "
+                                      "(memory slices %d-%d) overlaps %s@%d "
                                       "(memory slices %d-%d)",
                                       a->profile->name, a->start, a->start,
                                       a->start + a->profile->mem_slices - 1,
@@ -463,9 +464,9 @@ int gs_mig_layout_place(struct gs_mig_layout *l, struct gs_diag *d)
         order[j] = i;
     }
     if (!place_rec(l, order, 0, n, used, starts)) {
-        return gs_diag_set_at(d, GS_ENOFIT, layout_where(l),
-                              "no placement of these instances fits on %s "
-                              "(memory slices already taken: 0x%02x)", l->gpu->name, used);
+        return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "no placement of "
+                              "these instances fits on %s (memory slices "
+                              "already taken: 0x%02x)", l->gpu->name, used);
     }
     for (int i = 0; i < l->n; i++)
         l->inst[i].start = starts[i];

@@ -197,15 +197,17 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         struct gs_llm_calib_pt p = { 0 };
         for (int k = 0; k < NCOL; k++)
             if (col[k] >= nf) {
-                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, expected "
-                                      "a '%s' column", nf, colname[k]);
+                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, "
+                                      "expected a '%s' column", nf,
+                                      colname[k]);
                 goto out;
             }
         if (strlen(fld[col[C_MODEL]]) >= GS_LLM_NAME
             || strlen(fld[col[C_HW]]) >= GS_LLM_NAME
             || !fld[col[C_MODEL]][0] || !fld[col[C_HW]][0]) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "model or hardware name "
-                                  "empty or longer than %d", GS_LLM_NAME - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "model or "
+                                  "hardware name empty or longer than %d",
+                                  GS_LLM_NAME - 1);
             goto out;
         }
         strcpy(p.model, fld[col[C_MODEL]]);
@@ -214,15 +216,15 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         int *iv[4] = { &p.prompt, &p.batch, &p.tokens, &p.tp };
         for (int k = 0; k < 4; k++)
             if (parse_int(fld[col[ik[k]]], iv[k])) {
-                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%s: '%s' is not a "
-                                      "positive integer", colname[ik[k]],
-                                      fld[col[ik[k]]]);
+                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%s: '%s' "
+                                      "is not a positive integer",
+                                      colname[ik[k]], fld[col[ik[k]]]);
                 goto out;
             }
         if (parse_pos(fld[col[C_PT]], &p.prompt_ms)
             || parse_pos(fld[col[C_TT]], &p.token_ms)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "prompt_time and token_time "
-                                  "must be positive numbers");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "prompt_time "
+                                  "and token_time must be positive numbers");
             goto out;
         }
         if ((cpk >= 0 && cpk < nf && parse_frac(fld[cpk], &p.peak_pw))

@@ -227,15 +227,15 @@ int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
     while (fgets(line, LINE_MAX_BYTES, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "line longer than %d "
-                                  "bytes", LINE_MAX_BYTES - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "line longer "
+                                  "than %d bytes", LINE_MAX_BYTES - 1);
             goto out;
         }
         if (line[strspn(line, " \t\r\n")] == 0)
             continue;
         if (p->n == MAX_ROWS) {
-            rc = gs_diag_set_line(d, GS_ERANGE, path, lineno, "more than %d rows",
-                                  MAX_ROWS);
+            rc = gs_diag_set_line(d, GS_ERANGE, path, lineno, "more than %d "
+                                  "rows", MAX_ROWS);
             goto out;
         }
         if (p->n == p->cap) {

@@ -1291,8 +1291,9 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
         for (int k = 0; k < f->npools && !ok; k++)
             ok = gs_fleet_pool_eligible(f, k, &need);
         if (!ok)
-            return gs_diag_set_at(d, GS_EINVAL, pool_where(sc, i, p), "no pool of the fleet "
-                                  "can hold a replica: %d x %s%s%s", pl->cfg.tp,
+            return gs_diag_set_at(d, GS_EINVAL, pool_where(sc, i, p), "no "
+                                  "pool of the fleet can hold a replica: %d x "
+                                  "%s%s%s", pl->cfg.tp,
                                   sc->cat.m[pl->cfg.gpu_model].name,
                                   pl->cfg.mig_profile[0] ? " MIG " : "",
                                   pl->cfg.mig_profile);
@@ -1322,7 +1323,8 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
                                    ec.max_batched_tokens, ec.max_seqs);
         gs_llm_engine_free(probe);
         if (pl->memo == NULL)
-            return gs_diag_set_at(d, GS_ENOMEM, pool_where(sc, i, p), "out of memory");
+            return gs_diag_set_at(d, GS_ENOMEM, pool_where(sc, i, p), "out of "
+                                  "memory");
         if (pl->cfg.autoscale) {
             struct gs_svcscale_cfg ac = pl->cfg.as;
             if (ac.predict.on && ac.predict.capacity <= 0) {

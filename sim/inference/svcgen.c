@@ -187,27 +187,29 @@ int gs_svc_streams_check(const struct gs_svccfg *s, int n, const char *file,
             where = gs_strf("%s: $.services[%d].requests%s", file, idx[a],
                             v->route.on ? ".route" : "");
             if (!v->route.on)
-                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' shares "
-                                      "stream '%s' with %d other(s) and needs a "
-                                      "\"route\" (min_total_tokens, "
-                                      "max_total_tokens) to split it", v->name,
-                                      st, m - 1);
+                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
+                                      "shares stream '%s' with %d other(s) "
+                                      "and needs a \"route\" "
+                                      "(min_total_tokens, max_total_tokens) "
+                                      "to split it", v->name, st, m - 1);
             if (v->route.lo > next)
-                return gs_diag_set_at(d, GS_EINVAL, where, "no service of stream "
-                                      "'%s' takes totals %ld to %ld: the routes "
-                                      "must leave no gap", st, next,
+                return gs_diag_set_at(d, GS_EINVAL, where, "no service of "
+                                      "stream '%s' takes totals %ld to %ld: "
+                                      "the routes must leave no gap", st, next,
                                       v->route.lo - 1);
             if (v->route.lo < next)
-                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' takes "
-                                      "totals from %ld, which another service "
-                                      "of stream '%s' takes: the routes must "
-                                      "not overlap", v->name, v->route.lo, st);
+                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
+                                      "takes totals from %ld, which another "
+                                      "service of stream '%s' takes: the "
+                                      "routes must not overlap", v->name,
+                                      v->route.lo, st);
             if (v->route.hi == LONG_MAX) {
                 if (a != m - 1)
                     return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
                                           "takes every total from %ld, which "
                                           "another service of stream '%s' "
-                                          "takes too", v->name, v->route.lo, st);
+                                          "takes too", v->name, v->route.lo,
+                                          st);
                 next = LONG_MAX;
                 free(where);
                 break;

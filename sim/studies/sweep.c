@@ -273,8 +273,8 @@ int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d)
                          offsetof(struct gs_placer_ops, name), hint,
                          sizeof hint);
         where = gs_strf("%s: $.placement", sc->file);
-        return gs_diag_set_at(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
-                              "(known: %s)", sc->placer, hint, list);
+        return gs_diag_set_at(d, GS_ENOTFOUND, where, "unknown placement "
+                              "'%s'%s (known: %s)", sc->placer, hint, list);
     }
     return 0;
 }
