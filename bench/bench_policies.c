@@ -179,15 +179,19 @@ int main(int argc, char **argv)
             gs_diag_free(&d);
             if (gs_sim_new(sc, &o, &sim, &d) < 0 ||
                 gs_sim_run(sim, &d) < 0) {
-                char buf[1200];
-                gs_diag_format(&d, buf, sizeof buf);
-                if (d.code == GS_EIO) {
-                    printf("%-16s %-14s skipped: %s\n", sc->name, pol, buf);
-                    gs_sim_free(sim);
-                    break;      /* the trace is not there: skip it all */
-                }
-                fprintf(stderr, "bench_policies: %s: %s\n", sc->name, buf);
+                char *m = gs_diag_message(&d);
+                const char *msg = m ? m : gs_strerror(GS_ENOMEM);
+                int skip = d.code == GS_EIO;
+                if (skip)       /* the trace is not there: skip it all */
+                    printf("%-16s %-14s skipped: %s\n", sc->name, pol, msg);
+                else
+                    fprintf(stderr, "bench_policies: %s: %s\n", sc->name,
+                            msg);
+                free(m);
+                gs_diag_free(&d);
                 gs_sim_free(sim);
+                if (skip)
+                    break;
                 status = 2;
                 continue;
             }

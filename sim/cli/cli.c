@@ -486,6 +486,7 @@ static int run_main(int argc, char **argv)
     }
     rc = run_outputs(sim, precision > 0 ? &q : NULL, no_out ? NULL : out,
                      sample, fmt, quiet, &d);
+    gs_diag_free(&d);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);

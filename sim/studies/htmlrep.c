@@ -305,9 +305,9 @@ static int report_main(int argc, char **argv)
                 h.nfailed ? "; gnuplot failed on some" : "");
     else if (d.code == 0)
         fprintf(stderr, "gpusim: report: %s\n", gs_strerror(rc));
-    else {
+    else
         gs_diag_print(stderr, opt, &d);
-    }
+    gs_diag_free(&d);
     if (dir)
         gs_out_scratch_remove(&dir);
     gs_h5in_close(h.r);

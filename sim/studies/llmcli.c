@@ -379,6 +379,7 @@ static int power(const struct opts *o, const struct gs_llm_hw *hw,
                100 * e.prompt_p90, 100 * e.token_med, 100 * e.token_p90);
     else
         printf("Power curve: no power measured for '%s'\n", hwname);
+    gs_diag_free(&d2);
     gs_llm_calib_free(&c);
     return 0;
 }
