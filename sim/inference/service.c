@@ -700,6 +700,26 @@ static void drain_queue(struct svc *sv, int p, double t)
 
 /* --- replicas as cluster jobs ------------------------------------------ */
 
+/* The cluster job that holds replica `id` of service sv on pool config
+ * pc, submitted now: it runs until the service releases it (svcghost.c
+ * submits its taped replicas with the same spec). */
+void gs_svc_replica_spec(const struct svc *sv, const struct gs_svcpool *pc,
+                         int id, struct gs_jobspec *sp)
+{
+    gs_jobspec_init(sp);
+    sp->id = -(int64_t)(sv->idx * 1000000 + id + 1);
+    snprintf(sp->tenant, sizeof sp->tenant, "%s", sv->cfg->tenant);
+    sp->tier = sv->cfg->tier;
+    sp->arrival = gs_sim_now(sv->m->s);
+    sp->gpus = pc->tp;
+    sp->work = 9.0e15;
+    sp->ref_model = -1;
+    sp->allowed = 1ULL << pc->gpu_model;
+    if (pc->mig_profile[0])
+        snprintf(sp->mig_profile, sizeof sp->mig_profile, "%s",
+                 pc->mig_profile);
+}
+
 static int rep_submit(struct svc *sv, int p)
 {
     if (sv->nrep == sv->caprep) {
@@ -721,18 +741,7 @@ static int rep_submit(struct svc *sv, int p)
     r->cpos = -1;
     r->state = RS_WAIT;
     struct gs_jobspec sp;
-    gs_jobspec_init(&sp);
-    sp.id = -(int64_t)(sv->idx * 1000000 + r->id + 1);
-    snprintf(sp.tenant, sizeof sp.tenant, "%s", sv->cfg->tenant);
-    sp.tier = sv->cfg->tier;
-    sp.arrival = gs_sim_now(sv->m->s);
-    sp.gpus = pc->tp;
-    sp.work = 9.0e15;
-    sp.ref_model = -1;
-    sp.allowed = 1ULL << pc->gpu_model;
-    if (pc->mig_profile[0])
-        snprintf(sp.mig_profile, sizeof sp.mig_profile, "%s",
-                 pc->mig_profile);
+    gs_svc_replica_spec(sv, pc, r->id, &sp);
     int rc = gs_sim_submit(sv->m->s, &sp, r, &r->job);
     GS_OOM_IF(rc == GS_ENOMEM);
     if (rc < 0) {

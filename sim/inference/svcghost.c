@@ -172,15 +172,7 @@ static void ghost_submit(struct svc *sv, struct ghrep *g, int id)
 {
     const struct gs_svcpool *pc = &sv->cfg->pool[(int)g->row[R_POOL]];
     struct gs_jobspec sp;
-    gs_jobspec_init(&sp);
-    sp.id = -(int64_t)(sv->idx * 1000000 + id + 1);
-    memcpy(sp.tenant, sv->cfg->tenant, sizeof sp.tenant);
-    sp.tier = sv->cfg->tier;
-    sp.arrival = gs_sim_now(sv->m->s);
-    sp.gpus = pc->tp;
-    sp.work = 9.0e15;
-    sp.ref_model = -1;
-    sp.allowed = 1ULL << pc->gpu_model;
+    gs_svc_replica_spec(sv, pc, id, &sp);
     g->m = sv->m;
     int rc = gs_sim_submit(sv->m->s, &sp, g, &g->job);
     GS_OOM_IF(rc == GS_ENOMEM);

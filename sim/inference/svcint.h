@@ -194,6 +194,8 @@ void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why);
 void gs_svc_advance_hook(void *st, gs_time t);
 void gs_svc_close_hook(void *st, gs_time end);
 int gs_svc_alive_hook(const void *st);
+void gs_svc_replica_spec(const struct svc *sv, const struct gs_svcpool *pc,
+                         int id, struct gs_jobspec *sp);
 
 /* svcghost.c: the model's job hooks while it replays a tape (svcmodel.c
  * calls them in place of service.c's when m->ghost is set). */
