@@ -1,6 +1,10 @@
 /* err.c -- error messages, diagnostics and assertion failures.
  *
- * The message table is generated from the GS_ERRORS X-macro in err.h. */
+ * The message table is generated from the GS_ERRORS X-macro in err.h.  A
+ * diagnostic's where and what are allocated to their length (gs_strf), so
+ * a place is never cut however long its file's path; when memory runs out
+ * while one is recorded, it says so (GS_ENOMEM) and points at a static
+ * empty string that gs_diag_free leaves alone. */
 #include "err.h"
 
 #include <stdarg.h>
@@ -180,8 +184,7 @@ char *gs_diag_message(const struct gs_diag *d)
 void gs_diag_print(FILE *fp, const char *prefix, const struct gs_diag *d)
 {
     char *m = gs_diag_message(d);
-    fprintf(fp, "%s%s\n", prefix,
-            m ? m : gs_strerror(GS_ENOMEM));
+    fprintf(fp, "%s%s\n", prefix, m ? m : gs_strerror(GS_ENOMEM));
     free(m);
 }
 
