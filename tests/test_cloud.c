@@ -804,6 +804,7 @@ static void test_all_policies(void)
                cs->node_failures, cs->launched);
         gs_sim_free(sim);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 
@@ -883,6 +884,7 @@ static void test_results(void)
     free(b);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* --- input errors -------------------------------------------------------- */
@@ -900,6 +902,7 @@ static void bad(const char *json, const char *where, const char *what)
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 #define GEN "\"workload\": {\"generate\": {\"jobs\": 1, \"rate_per_hour\": 1," \

@@ -137,6 +137,7 @@ static void test_h5(void)
     unlink(path);
     rmdir(dir);
     run_free(&r);
+    gs_diag_free(&d);
 }
 
 /* Plan and sweep targets: bound, named, valued, checked. */

@@ -22,6 +22,7 @@ static void bad(const char *text, int code, const char *where,
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     CU_ASSERT_PTR_NULL(sc);
+    gs_diag_free(&d);
 }
 
 #define FLEET "\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2}]"
@@ -192,6 +193,7 @@ static void test_native_roundtrip(void)
     CU_ASSERT_EQUAL(gs_native_next(r, &out, &d), 0);
     gs_native_close(r);
     unlink(path);
+    gs_diag_free(&d);
 }
 
 static void test_registry_unique(void)

@@ -31,6 +31,7 @@ static void bad(const char *text, const char *where, const char *what)
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     CU_ASSERT_PTR_NULL(sc);
+    gs_diag_free(&d);
 }
 
 #define FLEET "\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2}]"
@@ -76,6 +77,7 @@ static void test_tables_in_the_parser(void)
                                       ".", &sc, &d), 0);
     CU_ASSERT_PTR_NOT_NULL(sc);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* The shipped schema is the one the program prints. */

@@ -47,6 +47,7 @@ static struct gs_svcscale *make(const char *text, int replicas)
         printf("\n    setup failed: %s\n", m);
     }
     CU_ASSERT_EQUAL_FATAL(rc, 0);
+    gs_diag_free(&d);
     return sc;
 }
 
@@ -789,6 +790,7 @@ static void bad(const char *text, const char *where, const char *what)
     CU_ASSERT_EQUAL(rc, GS_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
+    gs_diag_free(&d);
 }
 
 #define WR "{\"metric\": \"waiting_requests\", \"average_value\": 4}"
@@ -860,10 +862,12 @@ static void test_config_errors(void)
     CU_ASSERT_EQUAL(gs_svcscale_new(&cfg, 0, 1, &sc, &d), GS_EINVAL);
     CU_ASSERT_PTR_NULL(sc);
     cfg.predict.capacity = 12.5;
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_svcscale_new(&cfg, 0, 1, &sc, &d), 0);
     gs_svcscale_free(sc);
     gs_svcscale_free(NULL);
+    gs_diag_free(&d);
+    gs_diag_free(&pd);
 }
 
 static void test_config_defaults(void)
@@ -898,6 +902,7 @@ static void test_config_defaults(void)
                     0);
     CU_ASSERT_EQUAL(c.predict.hw.season, 288);  /* 1 d of 5 min buckets */
     CU_ASSERT_EQUAL(c.predict.lead, 600 * S);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {
