@@ -162,88 +162,149 @@ struct gs_job *gs_jgroup_head(const struct gs_jgroup *g)
 
 /* --- groups in order of their first jobs ---------------------------------- */
 
-void gs_gheap_free(struct gs_gheap *h)
+void gs_gorder_free(struct gs_gorder *o)
 {
-    if (h == NULL)
+    if (o == NULL)
         return;
-    free(h->h);
-    h->h = NULL;
-    h->n = h->cap = 0;
+    free(o->a);
+    o->a = NULL;
+    o->n = o->cap = 0;
 }
 
-static int gh_before(const struct gs_gheap *h, const struct gs_jgroups *gs,
-                     int a, int b)
+/* Entries lo..hi know their places again. */
+static void go_renumber(struct gs_gorder *o, struct gs_jgroups *gs, long lo,
+                        long hi)
 {
-    return h->before(gs_jgroup_head(&gs->g[a]), gs_jgroup_head(&gs->g[b]));
+    for (long i = lo; i <= hi && i < o->n; i++)
+        gs->g[o->a[i]].pos = (int)i;
 }
 
-static void gh_set(struct gs_gheap *h, struct gs_jgroups *gs, long i, int g)
+/* The group being placed: its first job, read (counted) when a comparison
+ * first needs it -- a group alone in the array is placed without one. */
+struct go_key {
+    const struct gs_jgroup *g;
+    const struct gs_job *h;
+};
+
+/* The group at index k goes before the one being placed. */
+static int go_before(const struct gs_gorder *o, const struct gs_jgroups *gs,
+                     struct go_key *x, long k)
 {
-    h->h[i] = g;
-    gs->g[g].pos = (int)i;
+    if (x->h == NULL)
+        x->h = gs_jgroup_head(x->g);
+    return o->before(gs_jgroup_head(&gs->g[o->a[k]]), x->h);
 }
 
-static void gh_up(struct gs_gheap *h, struct gs_jgroups *gs, long i)
+/* The first index in [lo, hi) whose group does not go before the one
+ * being placed (hi if none); the groups there are sorted, so a binary
+ * search. */
+static long go_search(const struct gs_gorder *o, const struct gs_jgroups *gs,
+                      struct go_key *x, long lo, long hi)
 {
-    int g = h->h[i];
-    while (i > 0 && gh_before(h, gs, g, h->h[(i - 1) / 2])) {
-        gh_set(h, gs, i, h->h[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (go_before(o, gs, x, mid))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    gh_set(h, gs, i, g);
+    return lo;
 }
 
-static void gh_down(struct gs_gheap *h, struct gs_jgroups *gs, long i)
+/* The group at index i: the index it belongs at once taken out of the
+ * array.  Its first job changed, so it moves some way either side; the
+ * search gallops from where it is (reads O(log distance)).  A group
+ * coming in has i = n, the end, where the newest jobs go. */
+static long go_place(const struct gs_gorder *o, const struct gs_jgroups *gs,
+                     struct go_key *x, long i)
 {
-    int g = h->h[i];
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && gh_before(h, gs, h->h[c + 1], h->h[c]))
-            c++;
-        if (!gh_before(h, gs, h->h[c], g))
-            break;
-        gh_set(h, gs, i, h->h[c]);
-        i = c;
+    long n = o->n;
+    if (i + 1 < n && go_before(o, gs, x, i + 1)) {      /* to the right */
+        long last = i + 1, k, step = 1;
+        for (;;) {
+            k = last + step;
+            if (k >= n) {
+                k = n;
+                break;
+            }
+            if (!go_before(o, gs, x, k))
+                break;
+            last = k;
+            step *= 2;
+        }
+        return go_search(o, gs, x, last + 1, k) - 1;
     }
-    gh_set(h, gs, i, g);
-}
-
-/* Take the group at heap index i out. */
-static void gh_out(struct gs_gheap *h, struct gs_jgroups *gs, long i)
-{
-    gs->g[h->h[i]].pos = -1;
-    int last = h->h[--h->n];
-    if (i < h->n) {
-        gh_set(h, gs, i, last);
-        gh_up(h, gs, i);
-        gh_down(h, gs, gs->g[last].pos);
+    if (i > 0 && !go_before(o, gs, x, i - 1)) {         /* to the left */
+        long last = i - 1, k, step = 1;
+        for (;;) {
+            k = last - step;
+            if (k < 0) {
+                k = -1;
+                break;
+            }
+            if (go_before(o, gs, x, k))
+                break;
+            last = k;
+            step *= 2;
+        }
+        return go_search(o, gs, x, k + 1, last);
     }
+    return i;
 }
 
-void gs_gheap_fix(struct gs_gheap *h, struct gs_jgroups *gs, int g)
+void gs_gorder_fix(struct gs_gorder *o, struct gs_jgroups *gs, int g)
 {
-    long i = gs->g[g].pos;
-    if (gs_jgroup_size(&gs->g[g]) == 0) {
-        if (i >= 0)
-            gh_out(h, gs, i);
+    struct gs_jgroup *gr = &gs->g[g];
+    long i = gr->pos, j;
+    if (gs_jgroup_size(gr) == 0) {
+        if (i < 0)
+            return;
+        memmove(&o->a[i], &o->a[i + 1], (size_t)(o->n - i - 1) * sizeof *o->a);
+        o->n--;
+        gr->pos = -1;
+        if (i < o->cur)
+            o->cur--;
+        go_renumber(o, gs, i, o->n - 1);
         return;
     }
-    if (i < 0) {
-        if (h->n == h->cap)
-            h->h = gs_grow(h->h, &h->cap, h->n + 1, sizeof *h->h);
-        i = h->n++;
-        gh_set(h, gs, i, g);
+    struct go_key x = { gr, NULL };
+    if (i < 0) {                                /* in */
+        j = go_place(o, gs, &x, o->n);
+        if (o->n == o->cap)
+            o->a = gs_grow(o->a, &o->cap, o->n + 1, sizeof *o->a);
+        memmove(&o->a[j + 1], &o->a[j], (size_t)(o->n - j) * sizeof *o->a);
+        o->a[j] = g;
+        o->n++;
+        go_renumber(o, gs, j, o->n - 1);
+    } else {                                    /* moved */
+        j = go_place(o, gs, &x, i);
+        if (j > i)
+            memmove(&o->a[i], &o->a[i + 1], (size_t)(j - i) * sizeof *o->a);
+        else if (j < i)
+            memmove(&o->a[j + 1], &o->a[j], (size_t)(i - j) * sizeof *o->a);
+        o->a[j] = g;
+        go_renumber(o, gs, j < i ? j : i, j < i ? i : j);
+        if (i < o->cur)
+            o->cur--;
     }
-    gh_up(h, gs, i);
-    gh_down(h, gs, gs->g[g].pos);
+    if (gr->aside == o->pass)
+        gr->aside = 0;                          /* in the pass again */
+    if (j < o->cur)                     /* every group before j is aside */
+        o->cur = j;
 }
 
-void gs_gheap_pop(struct gs_gheap *h, struct gs_jgroups *gs)
+int gs_gorder_next(struct gs_gorder *o, const struct gs_jgroups *gs)
 {
-    if (h->n > 0)
-        gh_out(h, gs, 0);
+    while (o->cur < o->n && gs->g[o->a[o->cur]].aside == o->pass)
+        o->cur++;
+    return o->cur < o->n ? o->a[o->cur] : -1;
+}
+
+void gs_gorder_aside(struct gs_gorder *o, struct gs_jgroups *gs, int g)
+{
+    GS_ASSERT(o->cur < o->n && o->a[o->cur] == g);
+    gs->g[g].aside = o->pass;
+    o->cur++;
 }
 
 /* --- the window ------------------------------------------------------------ */

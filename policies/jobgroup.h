@@ -17,7 +17,7 @@
  * policy gives up to it.  Groups are made on first use and kept for the
  * run (there are as many as distinct shapes, not jobs); a hash finds them.
  * The heaps are the core's counted ones (look.h): every job read from a
- * group (gs_jgroup_head) is counted in policy_work, the reads a gheap's
+ * group (gs_jgroup_head) is counted in policy_work, the reads a gorder's
  * comparisons make among them, and the pending jobs a window steps
  * over. */
 #ifndef GS_JOBGROUP_H
@@ -41,6 +41,7 @@ struct gs_jgroup {
     struct gs_lheap q;          /* its jobs, by record index */
     int pos;                    /* free for the policy (a heap index) */
     int mark;                   /* free for the policy (set aside, ...) */
+    uint64_t aside;             /* a gorder's pass that set it aside */
 };
 
 struct gs_jgroups {
@@ -74,28 +75,44 @@ static inline size_t gs_jgroup_size(const struct gs_jgroup *g)
 
 /* --- groups in order of their first jobs ---------------------------------
  *
- * A binary heap of group indexes ordered by their oldest jobs under the
- * policy's order (before(a, b): job a goes first), for a pass that takes
- * the first job of the first group again and again.  A group's pos is its
- * index in the heap (-1: out), so a policy that uses a gheap leaves pos to
- * it.  gs_gheap_fix() puts a group where its first job says -- in, out when
- * it is empty, or moved -- and is called after every change of a group's
- * first job; gs_gheap_pop() takes the top group out (set aside for a pass,
- * put back with gs_gheap_fix). */
-struct gs_gheap {
-    int *h;
+ * The nonempty groups sorted by their oldest jobs under the policy's order
+ * (before(a, b): job a goes first), for a pass that takes the first job of
+ * the first group again and again.  A group's pos is its index in the
+ * array (-1: out), so a policy that uses a gorder leaves pos to it.
+ * gs_gorder_fix() puts a group where its first job says -- in, out when
+ * it is empty, or moved: a binary search reading the first jobs of the
+ * groups it probes (counted) and a shift of the indexes after it -- and
+ * is called after every change of a group's first job.
+ *
+ * A pass walks the array with a cursor (gs_gorder_begin, _next): the group
+ * it gives is the first in order of those not set aside in this pass
+ * (gs_gorder_aside marks the one at the cursor and steps past it), as a
+ * heap's top would be with the set-aside groups popped -- without the pop
+ * nor the push back after the pass.  While a pass only starts or removes
+ * its groups' first jobs, a group it fixes moves back, never before the
+ * cursor (its new first job comes after its old); a group set aside whose
+ * first job changes is in the pass again (its mark is cleared and the
+ * cursor goes back to it), as a heap would take it back. */
+struct gs_gorder {
+    int *a;
     long n, cap;
+    long cur;                   /* the pass's cursor */
+    uint64_t pass;              /* the current pass (marks: jgroup aside) */
     int (*before)(const struct gs_job *a, const struct gs_job *b);
 };
 
-void gs_gheap_free(struct gs_gheap *h);
-void gs_gheap_fix(struct gs_gheap *h, struct gs_jgroups *gs, int g);
-void gs_gheap_pop(struct gs_gheap *h, struct gs_jgroups *gs);
-/* The top group, or -1 when empty. */
-static inline int gs_gheap_top(const struct gs_gheap *h)
+void gs_gorder_free(struct gs_gorder *o);
+void gs_gorder_fix(struct gs_gorder *o, struct gs_jgroups *gs, int g);
+/* Start a pass: nothing set aside. */
+static inline void gs_gorder_begin(struct gs_gorder *o)
 {
-    return h->n > 0 ? h->h[0] : -1;
+    o->pass++;
+    o->cur = 0;
 }
+/* The first group in order not set aside in this pass, or -1. */
+int gs_gorder_next(struct gs_gorder *o, const struct gs_jgroups *gs);
+/* Set the group gs_gorder_next() gave aside for the rest of the pass. */
+void gs_gorder_aside(struct gs_gorder *o, struct gs_jgroups *gs, int g);
 
 /* --- a window: the first `depth` pending jobs --------------------------
  *

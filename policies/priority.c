@@ -16,13 +16,16 @@
  * Cost.  Without preemption, when a miss repeats (gs_sim_misses_repeat: a
  * deterministic placer, no sharing model), jobs are kept in groups of the
  * same priority, tier and need, each a heap by record index (arrival
- * order), and the groups in a heap by their first job.  Within a pass
- * capacity only shrinks, so once a group's first job does not fit -- or
- * wants more than is idle -- none of the group's later jobs would: the
- * pass takes groups' first jobs in queue order and sets a group aside at
- * its first miss.  It tries the same jobs in the same order as the walk
- * over the whole queue, but looks only at the jobs it starts plus one per
- * group.  With preemption the groups serve too (a group is set aside
+ * order), and the groups in an array sorted by their first jobs
+ * (gs_gorder, jobgroup.h).  Within a pass capacity only shrinks, so once a
+ * group's first job does not fit -- or wants more than is idle -- none of
+ * the group's later jobs would: the pass takes groups' first jobs in queue
+ * order and sets a group aside at its first miss, the cursor stepping past
+ * it (until the ninth session a heap of groups, from which a group set
+ * aside was popped and, after the pass, pushed back: 2 x 116 k heap
+ * operations in a 50 k-job run under preemption).  It tries the same jobs
+ * in the same order as the walk over the whole queue, but looks only at
+ * the jobs it starts plus one per group.  With preemption the groups serve too (a group is set aside
  * only when its miss provably repeats: miss_repeats), and the victim
  * search asks an index of the nodes by the GPUs reclaimable below each
  * priority (victims.h) for the node the scan would choose, then looks only
@@ -47,8 +50,7 @@
 struct prio {
     int fast;                   /* grouped mode (see the top) */
     struct gs_jgroups gs;
-    struct gs_gheap gh;         /* groups by first job */
-    struct gs_lvec aside;       /* groups (int) out for the rest of a pass */
+    struct gs_gorder go;        /* groups by first job */
 
     struct gs_lvec q;           /* the queue (struct gs_job *), in order */
     int preempt, strict;
@@ -64,6 +66,9 @@ struct prio {
     struct vnode { struct gs_lvec v; } *vn;     /* per node: its jobs */
     struct gs_victims *vx;
     char *pe;                   /* per pool: eligible, this query */
+    struct gs_lvec gel;         /* per group (uint64_t): bit p set when
+                                   pool p may hold its jobs, bit 63 when
+                                   worked out (fleets of up to 63 pools) */
     char *all;                  /* per pool: 1 */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -153,11 +158,11 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
         for (int n = 0; n < s->nnodes; n++)
             gs_lvec_init(&s->vn[n].v, sim, sizeof(struct gs_job *));
     gs_jgroups_init(&s->gs, sim, 0);
-    gs_lvec_init(&s->aside, sim, sizeof(int));
     gs_lvec_init(&s->q, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->late, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->tried, sim, sizeof(struct gs_job *));
-    s->gh.before = before;
+    gs_lvec_init(&s->gel, sim, sizeof(uint64_t));
+    s->go.before = before;
     *state = s;
     return 0;
 }
@@ -169,8 +174,7 @@ static void prio_free(void *state)
     gs_lvec_free(&s->late);
     free(s->reclaim);
     gs_jgroups_free(&s->gs);
-    gs_gheap_free(&s->gh);
-    gs_lvec_free(&s->aside);
+    gs_gorder_free(&s->go);
     if (s->vn)
         for (int n = 0; n < s->nnodes; n++)
             gs_lvec_free(&s->vn[n].v);
@@ -180,6 +184,7 @@ static void prio_free(void *state)
     free(s->all);
     free(s->vict);
     gs_lvec_free(&s->tried);
+    gs_lvec_free(&s->gel);
     free(s);
 }
 
@@ -214,7 +219,7 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
     gs_jgroup_add(&s->gs, g, j);
     const struct gs_job *h = ghead(s, g);
     if (h == j) {
-        gs_gheap_fix(&s->gh, &s->gs, g);
+        gs_gorder_fix(&s->go, &s->gs, g);
         s->quiet = 0;
     }
 }
@@ -259,6 +264,29 @@ static void vict_remove(struct prio *s, struct gs_job *j)
 
 static int victim_cmp(const void *x, const void *y);
 
+/* Pool p may hold the jobs of j's group (a function of the need, which
+ * the group fixes; worked out once a group on fleets of up to 63 pools). */
+static int eligible(struct prio *s, const struct gs_fleet *f,
+                    const struct gs_job *j, int p)
+{
+    long g = j->pslot;
+    if (f->npools > 63 || g < 0 || g >= s->gs.n)
+        return gs_fleet_pool_eligible(f, p, &j->need);
+    if (g >= gs_lvec_n(&s->gel)) {
+        long n = gs_lvec_n(&s->gel);
+        gs_lvec_setn(&s->gel, g + 1);
+        memset(gs_lvec_upd(&s->gel, n), 0, (size_t)(g + 1 - n) * 8);
+    }
+    uint64_t *m = gs_lvec_upd(&s->gel, g);
+    if (!(*m >> 63)) {
+        *m = 1ULL << 63;
+        for (int q = 0; q < f->npools; q++)
+            if (gs_fleet_pool_eligible(f, q, &j->need))
+                *m |= 1ULL << q;
+    }
+    return (int)(*m >> p & 1);
+}
+
 /* make_room() over the index: the same node and victims, looking only at
  * the victims on the node chosen.  0 if j started; *preempted says whether
  * anything was preempted. */
@@ -271,7 +299,7 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
         return -1;
     int need = j->need.gpus;
     for (int p = 0; p < f->npools; p++)
-        s->pe[p] = (char)gs_fleet_pool_eligible(f, p, &j->need);
+        s->pe[p] = (char)eligible(s, f, j, p);
     int best = gs_victims_best(s->vx, j->prio, need, s->pe);
     if (best < 0)
         return -1;
@@ -308,7 +336,8 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
  * of several GPUs under gang spreading (as fair's sure_miss): the core
  * may place its GPUs on several nodes, and what preemptions for other
  * jobs leave free on each adds up (test_resources has a case). */
-static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
+static int miss_repeats(struct prio *s, const struct gs_sim *sim,
+                        const struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (j->need.gpus == 0 ||
@@ -316,7 +345,7 @@ static int miss_repeats(const struct gs_sim *sim, const struct gs_job *j)
          gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD))
         return 0;
     for (int p = 0; p < f->npools; p++) {
-        if (!gs_fleet_pool_eligible(f, p, &j->need))
+        if (!eligible(s, f, j, p))
             continue;
         if (j->need.gpus > f->pools[p].s.gpn)
             return 0;
@@ -370,11 +399,11 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
     if (same_as_last(s, epoch))
         return;
     int acted = 0;
-    gs_lvec_setn(&s->aside, 0);
     gs_lvec_setn(&s->tried, 0);
     s->in_pass = 1;
+    gs_gorder_begin(&s->go);
     int g;
-    while ((g = gs_gheap_top(&s->gh)) >= 0 &&
+    while ((g = gs_gorder_next(&s->go, &s->gs)) >= 0 &&
            !nothing_left(s, f, s->gs.g[g].prio)) {
         struct gs_job *j = ghead(s, g);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
@@ -384,7 +413,7 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         if ((want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) ||
             (s->preempt && make_room_fast(s, sim, j, &preempted) == 0)) {
             gs_jgroup_remove(&s->gs.g[g], j);
-            gs_gheap_fix(&s->gh, &s->gs, g);
+            gs_gorder_fix(&s->go, &s->gs, g);
             count_waiting(s, j, -1);
             vict_add(s, j);
             acted = 1;
@@ -393,23 +422,20 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         acted |= preempted;
         if (s->strict)
             break;
-        if (!s->preempt || (!preempted && miss_repeats(sim, j))) {
-            gs_lvec_push_int(&s->aside, g); /* out for the rest of the pass */
-            gs_gheap_pop(&s->gh, &s->gs);
+        if (!s->preempt || (!preempted && miss_repeats(s, sim, j))) {
+            gs_gorder_aside(&s->go, &s->gs, g);  /* out for the pass */
         } else {
             /* the group's next job is tried as the walk would */
             gs_lvec_push_job(&s->tried, j);
             gs_jgroup_remove(&s->gs.g[g], j);
-            gs_gheap_fix(&s->gh, &s->gs, g);
+            gs_gorder_fix(&s->go, &s->gs, g);
         }
     }
-    for (long i = 0; i < gs_lvec_n(&s->aside); i++)
-        gs_gheap_fix(&s->gh, &s->gs, gs_lvec_int(&s->aside, i));
     for (long i = 0; i < gs_lvec_n(&s->tried); i++) {
         struct gs_job *t = gs_lvec_job(&s->tried, i);
         int tg = (int)t->pslot;
         gs_jgroup_add(&s->gs, tg, t);
-        gs_gheap_fix(&s->gh, &s->gs, tg);
+        gs_gorder_fix(&s->go, &s->gs, tg);
     }
     gs_lvec_setn(&s->tried, 0);
     s->in_pass = 0;
@@ -562,8 +588,10 @@ static void prio_schedule(void *state, struct gs_sim *sim)
         if (started)
             continue;
         q[w++] = j;
-        if (s->strict)
+        if (s->strict) {
+            i++;                /* j is kept; the rest follow it */
             break;
+        }
     }
     for (; i < n; i++) {
         struct gs_job *j = gs_lvec_job(&s->q, i);
@@ -600,7 +628,7 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         if (j->state == GS_JOB_PENDING && j->pslot >= 0 &&
             j->pslot < s->gs.n) {
             gs_jgroup_remove(&s->gs.g[j->pslot], j);
-            gs_gheap_fix(&s->gh, &s->gs, (int)j->pslot);
+            gs_gorder_fix(&s->go, &s->gs, (int)j->pslot);
             count_waiting(s, j, -1);
         }
         return;

@@ -38,8 +38,10 @@
  *   - fit is a function of the need and the fleet, so it is worked out
  *     once per class and pass, not once per job -- for whole GPUs on plain
  *     pools off the pools' free-GPU masks when no node has room (most
- *     classes of a saturated fleet) or the job asks nothing of the host,
- *     the placer's search only otherwise (whole_fit); and when misses repeat
+ *     classes of a saturated fleet) or the host cannot be what is short
+ *     (the job and every part on the pool ask at most their GPUs' share
+ *     of a node: gs_fleet_host_follows), the placer's search only
+ *     otherwise (whole_fit); and when misses repeat
  *     (gs_sim_misses_repeat) a class that fits nowhere at the start of a
  *     pass cannot start a job in it (capacity only shrinks), so its members
  *     are not scored at all -- they would only be tried and missed;
@@ -110,6 +112,9 @@ struct mem {
     double phi0;                /* log_runtime (fixed while it waits) */
     double gn;                  /* gpus feature */
     double l0;                  /* log_wait at t0 */
+    double fixed, fixmag;       /* the terms fixed while it waits
+                                   (log_runtime, gpus, priority) summed,
+                                   and their magnitudes: for the bound */
     uint32_t rec;
     int prio, tenant;
 };
@@ -121,6 +126,8 @@ struct cls {
     double fitv;
     int fits;
     int missed;                 /* a member found no room this pass */
+    long off, n;                /* its candidates this pass: a heap in
+                                   the candidates' array at off */
 };
 
 /* A candidate of this pass: its key is an upper bound on its score until
@@ -158,7 +165,9 @@ struct rl {
                                    and no member joined since */
     uint64_t bepoch;
     struct gs_lvec c;           /* a pass's candidates (struct cand), a
-                                   max-heap; its top read counted */
+                                   max-heap per class; a top read counted */
+    struct gs_lvec top;         /* the classes with candidates (int), a
+                                   heap by their tops */
     struct gs_lvec held;        /* per tenant (struct held) */
     int64_t busy;               /* their sum */
 };
@@ -203,6 +212,7 @@ static int rl_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_jgroups_init(&s->gs, sim, 0);
     gs_lvec_init(&s->cl, sim, sizeof(struct cls));
     gs_lvec_init(&s->c, sim, sizeof(struct cand));
+    gs_lvec_init(&s->top, sim, sizeof(int));
     gs_lvec_init(&s->held, sim, sizeof(struct held));
     s->win = (struct gs_jwin){ .depth = s->depth, .add = win_add,
                                .drop = win_drop, .ctx = s, .sim = sim };
@@ -223,6 +233,7 @@ static void rl_free(void *state)
     gs_lvec_free(&s->cl);
     gs_jgroups_free(&s->gs);
     gs_lvec_free(&s->c);
+    gs_lvec_free(&s->top);
     gs_lvec_free(&s->held);
     free(s);
 }
@@ -258,13 +269,18 @@ static void win_add(void *ctx, struct gs_job *j)
     long n = gs_lvec_n(&c->m);
     gs_time now = gs_sim_now(s->sim);
     s->blocked = 0;
-    *(struct mem *)gs_lvec_push(&c->m) = (struct mem){
+    struct mem *m = gs_lvec_push(&c->m);
+    *m = (struct mem){
         .j = j, .arrival = j->s.arrival, .max_wait = j->max_wait, .t0 = now,
         .phi0 = log1p((double)gs_sim_estimate(s->sim, j) / GS_HOUR),
         .gn = gpus_feature(s, j),
         .l0 = log1p((double)(now - j->s.arrival) / GS_MIN),
         .rec = j->rec, .prio = j->prio, .tenant = j->tenant,
     };
+    double t0 = s->w[0] * m->phi0, t1 = s->w[1] * m->gn,
+           t3 = s->w[3] * (m->prio / 100.0);
+    m->fixed = t0 + t1 + t3;
+    m->fixmag = fabs(t0) + fabs(t1) + fabs(t3);
     j->pslot = (long)g << 32 | n;
 }
 
@@ -330,12 +346,13 @@ static void rl_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
 
 /* Best-fit for whole GPUs on one node of a plain pool, read off the
  * pool's free-GPU mask, which is always exact (fleet.h): no open node with
- * k GPUs fully free, no placement (0); else, when the job asks nothing of
- * the host, the leftover is the fewest fully free GPUs, at least k, of any
- * open node, less k -- the search would pick a node with just that many
- * (fleet.c find_whole) -- into *score (1).  -1 when the search must decide
- * (shared pools, gangs, or CPU or memory asked of the host: the tightest
- * node may lack them). */
+ * k GPUs fully free, no placement (0); else, when the host cannot decide
+ * -- the job asks nothing of it, or no more than its GPUs' share of a node
+ * and so does every part held on the pool (gs_fleet_host_follows) -- the
+ * leftover is the fewest fully free GPUs, at least k, of any open node,
+ * less k -- the search would pick a node with just that many (fleet.c
+ * find_whole) -- into *score (1).  -1 when the search must decide (shared
+ * pools, gangs, or CPU or memory the tightest node may lack). */
 static int whole_fit(const struct gs_pool *pl, const struct gs_need *need,
                      int *score)
 {
@@ -346,7 +363,8 @@ static int whole_fit(const struct gs_pool *pl, const struct gs_need *need,
     uint64_t m = pl->fmask[1] & (~0ULL << k);
     if (m == 0)
         return 0;
-    if (need->cpu_milli > 0 || need->mem_mib > 0)
+    if ((need->cpu_milli > 0 || need->mem_mib > 0) &&
+        !gs_fleet_host_follows(pl, need))
         return -1;
     *score = __builtin_ctzll(m) - k;
     return 1;
@@ -435,22 +453,28 @@ static double exact_score(const struct rl *s, struct mem *m,
 }
 
 /* An upper bound on exact_score(): log_wait is at least l0 and at most
- * l0 + d / (1 min + w0) (log1p is increasing and concave); the margin
- * covers the rounding of both sums many times over. */
+ * l0 + d / (1 min + w0) (log1p is increasing and concave).  The terms fixed
+ * while the job waits come summed from when it joined, and those of the
+ * class (fit, size_x_free) from the pass (cterm, cmag), so a bound costs a
+ * few operations; summed in another order than the exact score, it is off
+ * by a few roundings of the terms' magnitudes, and the margin, 1e-9 of
+ * them, covers that many times over. */
 static double bound_score(const struct rl *s, const struct mem *m,
-                          const struct cls *c, const struct passctx *x)
+                          double cterm, double cmag,
+                          const struct passctx *x)
 {
-    double phi[GS_RLLITE_NF];
     double w0 = (double)(m->t0 - m->arrival);
-    double hi = m->l0 + (double)(x->now - m->t0) / ((double)GS_MIN + w0);
-    features(m, c, x, s->w[2] >= 0 ? hi : m->l0, phi);
-    double sc = 0, mag = 1;
-    for (int i = 0; i < GS_RLLITE_NF; i++) {
-        double t = s->w[i] * phi[i];
-        sc += t;
-        mag += fabs(t);
-    }
-    return sc + 1e-9 * mag;
+    double lw = m->l0;
+    if (s->w[2] >= 0)
+        lw += (double)(x->now - m->t0) / ((double)GS_MIN + w0);
+    double wait = (double)(x->now - m->arrival);
+    double urg = m->max_wait > 0 ? wait / (double)m->max_wait : 0;
+    double t2 = s->w[2] * lw, t4 = s->w[4] * (urg > 4 ? 4 : urg),
+           t6 = s->w[6] * (m->gn * x->freefrac),
+           t7 = s->w[7] * share_of(x, m->tenant);
+    double mag = 1 + m->fixmag + cmag + fabs(t2) + fabs(t4) + fabs(t6) +
+                 fabs(t7);
+    return m->fixed + cterm + t2 + t4 + t6 + t7 + 1e-9 * mag;
 }
 
 /* Candidate a goes before b in the heap: the higher key; on a tie a bound
@@ -484,6 +508,32 @@ static void sift_down(struct cand *h, long n, long i)
     h[i] = x;
 }
 
+/* The classes' heap (top: the classes with candidates, ordered by their
+ * top candidates under cbefore), with the candidates' array h and the
+ * classes' table cl (raw: the pass reads the top through a counted read). */
+static int tbefore(const struct cand *h, const struct cls *cl, int a, int b)
+{
+    return cbefore(&h[cl[a].off], &h[cl[b].off]);
+}
+
+static void top_down(int *t, long n, long i, const struct cand *h,
+                     const struct cls *cl)
+{
+    int x = t[i];
+    for (;;) {
+        long k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && tbefore(h, cl, t[k + 1], t[k]))
+            k++;
+        if (!tbefore(h, cl, t[k], x))
+            break;
+        t[i] = t[k];
+        i = k;
+    }
+    t[i] = x;
+}
+
 static void rl_schedule(void *state, struct gs_sim *sim)
 {
     struct rl *s = state;
@@ -509,9 +559,14 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         .nt = gs_sim_ntenants(sim),
     };
     /* Candidates: the members of every class that fits somewhere (all of
-     * them when a miss may not be foreseen), keyed by a bound. */
+     * them when a miss may not be foreseen), keyed by a bound, in a heap
+     * per class; the classes in a heap by their tops.  A class that missed
+     * leaves with all its candidates at once. */
     int skip = gs_sim_misses_repeat(sim);
     long k = 0, live = 0, ncl = gs_lvec_n(&s->cl);
+    gs_lvec_setn(&s->top, ncl);
+    int *top = (int *)s->top.a;
+    long nt = 0;
     for (int g = 0; g < s->gs.n && g < ncl; g++) {
         struct cls *c = gs_lvec_at(&s->cl, g);
         long n = gs_lvec_n(&c->m);
@@ -529,47 +584,66 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         if (!c->fits)
             continue;
         live++;
+        double ct = s->w[5] * c->fitv, cm = fabs(ct);
+        c->off = k;
         for (long i = 0; i < n; i++) {
             struct mem *m = gs_lvec_at(&c->m, i);
-            h[k++] = (struct cand){ bound_score(s, m, c, &x), 0, m, m->j,
-                                    m->arrival, m->rec, g };
+            h[k++] = (struct cand){ bound_score(s, m, ct, cm, &x), 0, m,
+                                    m->j, m->arrival, m->rec, g };
         }
+        c->n = n;
+        for (long i = n / 2 - 1; i >= 0; i--)
+            sift_down(h + c->off, n, i);
+        top[nt++] = g;
     }
-    for (long i = k / 2 - 1; i >= 0; i--)
-        sift_down(h, k, i);
+    struct cls *cl = (struct cls *)s->cl.a;
+    for (long i = nt / 2 - 1; i >= 0; i--)
+        top_down(top, nt, i, h, cl);
     /* Refine the top until an exact score is on top; take it. */
     int started = 0;
-    while (k > 0 && live > 0) {
-        struct cand *t = gs_lvec_at(&s->c, 0);
-        if (cls_of(s, t->g)->missed) {  /* it would miss too: drop it */
-            h[0] = h[--k];
-            sift_down(h, k, 0);
+    while (nt > 0 && live > 0) {
+        struct cls *tc = &cl[top[0]];
+        struct cand *t = gs_lvec_at(&s->c, tc->off);
+        if (tc->missed) {       /* its jobs would miss too: drop them */
+            top[0] = top[--nt];
+            top_down(top, nt, 0, h, cl);
             continue;
         }
         if (!t->exact) {
             /* members move once a job starts (the window changes): before
              * that, m is the job's */
             struct mem *m = t->m;
+            int gone = 0;
             if (started) {
                 struct gs_job *j = t->j;
                 if (j->pslot < 0) {     /* a model ended it meanwhile */
-                    h[0] = h[--k];
-                    sift_down(h, k, 0);
-                    continue;
+                    gone = 1;
+                } else {
+                    m = gs_lvec_upd(&cls_of(s, j->pslot >> 32)->m,
+                                    j->pslot & 0xffffffffL);
                 }
-                m = gs_lvec_upd(&cls_of(s, j->pslot >> 32)->m,
-                                j->pslot & 0xffffffffL);
             }
-            t->key = exact_score(s, m, cls_of(s, m->j->pslot >> 32), &x);
-            t->exact = 1;
-            sift_down(h, k, 0);
+            if (gone) {
+                h[tc->off] = h[tc->off + --tc->n];
+            } else {
+                t->key = exact_score(s, m, cls_of(s, m->j->pslot >> 32),
+                                     &x);
+                t->exact = 1;
+            }
+            sift_down(h + tc->off, tc->n, 0);
+            if (tc->n == 0)
+                top[0] = top[--nt];
+            top_down(top, nt, 0, h, cl);
             continue;
         }
         if (f->used_milli >= f->gpus_up * 1000)
             break;
         struct gs_job *j = t->j;
-        h[0] = h[--k];
-        sift_down(h, k, 0);
+        h[tc->off] = h[tc->off + --tc->n];
+        sift_down(h + tc->off, tc->n, 0);
+        if (tc->n == 0)
+            top[0] = top[--nt];
+        top_down(top, nt, 0, h, cl);
         if (gs_sim_try_start(sim, j, NULL, 0) == 0) {
             gs_jwin_leave(&s->win, j);
             book(s, j);
@@ -578,6 +652,7 @@ static void rl_schedule(void *state, struct gs_sim *sim)
             cls_of(s, j->pslot >> 32)->missed = 1;
             live--;
         }
+        cl = (struct cls *)s->cl.a;     /* a job that joined moved it */
     }
     s->blocked = skip && live == 0;
     s->bepoch = epoch;

@@ -1,15 +1,24 @@
 /* victims.c -- nodes indexed by the GPUs a preempting job could free there.
  *
  * See victims.h for the model.  Layout: the levels' priorities in lp,
- * ascending; R in r, node-major (r[node * nlv + k]: prefix k of node).  A
- * pool's trees are interleaved: entry x (1-indexed, leaves at tsize..; a
- * pool of one node has its leaf at the root) of tree (k, f) is
- * t[(x * nlv + k) * gpn + f], so the nlv * gpn trees' entries for one x
- * share a cache line or two -- a node moving between the trees of two nfull
- * values, for every prefix, walks up through the same lines, and a search
- * finds every tree's root in one place.  The fleet's nfull is mirrored per
- * node in nf, as the watcher last saw it; a node's leaves sit in the trees
- * of that value. */
+ * ascending; R in r, node-major (r[node * nlv + k]: prefix k of node).
+ * Per pool, one set of nodes for every prefix k, value f < gpn of nfull
+ * and value x of R (1..gpn): the nodes with nfull = f and R_k = x, a
+ * bitset of its nodes (w words) under a summary of its nonzero words (sw
+ * words).  The sets of one k and f make a block of (sw + w) x (gpn + 1)
+ * words, their words interleaved: word j of set x at j * (gpn + 1) + x,
+ * block (k, f) at (k * gpn + f) * (sw + w) * (gpn + 1) of the pool's b;
+ * a mask per block (occ) says which of its sets hold a node, so a value
+ * of nfull with no node of enough R costs the search one word.
+ * A node is in at most one set per prefix, and a change of nfull or R
+ * moves it between two sets of each prefix that holds a victim: a bit
+ * cleared and one set, O(levels).  The lowest node with nfull = f and R_k
+ * at least t is the lowest of the union of the sets x = t..gpn: the first
+ * nonzero word of their summaries' OR, then the first bit of their words'
+ * OR there -- two count-trailing-zeros over adjacent words (for up to
+ * 4,096 nodes one summary word).  The fleet's nfull is mirrored per node
+ * in nf, as the watcher last saw it; a node's bits sit in the sets of
+ * that value. */
 #include "victims.h"
 #include "jobgroup.h"
 #include "../sim/base/err.h"
@@ -18,8 +27,12 @@
 #include <string.h>
 
 struct vpool {
-    int gpn, tsize, node0;
-    uint8_t *t;                 /* 2 * tsize * nlv * gpn */
+    int gpn, nodes, node0;
+    int w, sw;                  /* a set's bitset and summary words */
+    size_t bw;                  /* words a block: (sw + w) * (gpn + 1) */
+    uint64_t *b;                /* nlv * gpn blocks */
+    uint64_t *occ;              /* per block: bit x set when set x has a
+                                   node */
 };
 
 struct gs_victims {
@@ -32,38 +45,76 @@ struct gs_victims {
     struct vpool *p;
 };
 
-/* Entry x of tree c (= k * gpn + f) is t[x * w + c], w = nlv * gpn. */
-
-/* Leaf i of tree c becomes val; the maxima above it follow. */
-static void tset(uint8_t *t, size_t w, int c, int tsize, int i, uint8_t val)
+/* Block (k, f) of pool p, c = k * gpn + f. */
+static uint64_t *block_of(const struct vpool *p, int c)
 {
-    uint8_t *tc = t + c;
-    size_t x = (size_t)(tsize + i);
-    if (tc[x * w] == val)
-        return;
-    tc[x * w] = val;
-    for (x >>= 1; x >= 1; x >>= 1) {
-        uint8_t a = tc[2 * x * w], b = tc[(2 * x + 1) * w];
-        uint8_t m = a > b ? a : b;
-        if (tc[x * w] == m)
-            break;
-        tc[x * w] = m;
-    }
+    return p->b + (size_t)c * p->bw;
 }
 
-/* The leftmost leaf of tree c holding at least th (>= 1), or -1. */
-static int tfind(const uint8_t *t, size_t w, int c, int tsize, int th)
+/* Node i into set x of block c. */
+static void bit_set(const struct vpool *p, int c, int x, int i)
 {
-    const uint8_t *tc = t + c;
-    if (tc[w] < th)
-        return -1;
-    size_t x = 1;
-    while (x < (size_t)tsize) {
-        x *= 2;
-        if (tc[x * w] < th)
-            x++;
+    uint64_t *b = block_of(p, c);
+    size_t n = (size_t)p->gpn + 1;
+    b[(size_t)(p->sw + (i >> 6)) * n + (size_t)x] |= 1ULL << (i & 63);
+    b[(size_t)(i >> 12) * n + (size_t)x] |= 1ULL << (i >> 6 & 63);
+    p->occ[c] |= 1ULL << x;
+}
+
+/* Node i out of set x of block c. */
+static void bit_clear(const struct vpool *p, int c, int x, int i)
+{
+    uint64_t *b = block_of(p, c);
+    size_t n = (size_t)p->gpn + 1;
+    if ((b[(size_t)(p->sw + (i >> 6)) * n + (size_t)x] &=
+         ~(1ULL << (i & 63))) != 0)
+        return;
+    if ((b[(size_t)(i >> 12) * n + (size_t)x] &=
+         ~(1ULL << (i >> 6 & 63))) != 0)
+        return;
+    for (int j = 0; j < p->sw; j++)
+        if (b[(size_t)j * n + (size_t)x])
+            return;
+    p->occ[c] &= ~(1ULL << x);          /* the set is empty */
+}
+
+/* The lowest node (pool-relative) in the union of sets t..gpn of block b,
+ * -1 when empty. */
+static int lowest(const struct vpool *p, const uint64_t *b, int t)
+{
+    size_t n = (size_t)p->gpn + 1;
+    for (int j = 0; j < p->sw; j++) {
+        const uint64_t *s = b + (size_t)j * n;
+        uint64_t m = 0;
+        for (int x = t; x <= p->gpn; x++)
+            m |= s[x];
+        if (m == 0)
+            continue;
+        int wi = j * 64 + __builtin_ctzll(m);
+        const uint64_t *ws = b + (size_t)(p->sw + wi) * n;
+        uint64_t y = 0;
+        for (int x = t; x <= p->gpn; x++)
+            y |= ws[x];
+        return wi * 64 + __builtin_ctzll(y);
     }
-    return (int)x - tsize;
+    return -1;
+}
+
+/* Node i of pool p goes into (+1) or out of (-1) the sets of its nfull f
+ * and R values r[0..nlv) (prefixes without a victim there are in none). */
+static void place(const struct gs_victims *v, const struct vpool *p, int i,
+                  int f, const uint8_t *r, int in)
+{
+    if (f >= p->gpn)
+        return;
+    for (int k = 0; k < v->nlv; k++) {
+        if (r[k] == 0)
+            continue;
+        if (in)
+            bit_set(p, k * p->gpn + f, r[k], i);
+        else
+            bit_clear(p, k * p->gpn + f, r[k], i);
+    }
 }
 
 static void on_node(void *arg, const struct gs_fleet *f, int node,
@@ -83,15 +134,8 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
         return;
     const struct vpool *p = &v->p[f->nodes[node].pool];
     int i = node - p->node0;
-    size_t w = (size_t)v->nlv * (size_t)p->gpn;
-    for (int k = 0; k < v->nlv; k++) {
-        if (r[k] == 0)
-            continue;
-        if (old < p->gpn)
-            tset(p->t, w, k * p->gpn + old, p->tsize, i, 0);
-        if (now < p->gpn)
-            tset(p->t, w, k * p->gpn + now, p->tsize, i, r[k]);
-    }
+    place(v, p, i, old, r, 0);
+    place(v, p, i, now, r, 1);
 }
 
 int gs_victims_new(struct gs_fleet *f, struct gs_victims **out)
@@ -114,10 +158,11 @@ int gs_victims_new(struct gs_fleet *f, struct gs_victims **out)
     for (int q = 0; q < f->npools; q++) {
         struct vpool *p = &v->p[q];
         p->gpn = f->pools[q].s.gpn;
+        p->nodes = f->pools[q].s.nodes;
         p->node0 = f->pools[q].node0;
-        p->tsize = 1;
-        while (p->tsize < f->pools[q].s.nodes)
-            p->tsize *= 2;
+        p->w = (p->nodes + 63) / 64;
+        p->sw = (p->w + 63) / 64;
+        p->bw = (size_t)(p->sw + p->w) * (size_t)(p->gpn + 1);
     }
     int rc = gs_fleet_watch(f, on_node, v);
     if (rc < 0) {
@@ -136,8 +181,10 @@ void gs_victims_free(struct gs_victims *v)
     if (v->f)
         gs_fleet_unwatch(v->f, on_node, v);
     if (v->p)
-        for (int q = 0; q < v->npools; q++)
-            free(v->p[q].t);
+        for (int q = 0; q < v->npools; q++) {
+            free(v->p[q].b);
+            free(v->p[q].occ);
+        }
     free(v->p);
     free(v->nf);
     free(v->lp);
@@ -159,24 +206,25 @@ static int below(const struct gs_victims *v, int prio)
     return lo;
 }
 
-/* One entry's levels widened for a level inserted at index at: y gets
- * L + 1 groups of g bytes from o's L (o is NULL when L is 0); the new
- * group repeats the one below it (zeros at the bottom). */
-static void widen(uint8_t *y, const uint8_t *o, int L, int at, size_t g)
+/* One node's R widened for a level inserted at index at: y gets L + 1
+ * values from o's L (o is NULL when L is 0); the new prefix repeats the
+ * one below it (0 at the bottom). */
+static void widen(uint8_t *y, const uint8_t *o, int L, int at)
 {
     if (at > 0) {
-        memcpy(y, o, (size_t)at * g);
-        memcpy(y + (size_t)at * g, o + (size_t)(at - 1) * g, g);
+        memcpy(y, o, (size_t)at);
+        y[at] = o[at - 1];
     } else {
-        memset(y, 0, g);
+        y[0] = 0;
     }
     if (L > at)
-        memcpy(y + (size_t)(at + 1) * g, o + (size_t)at * g,
-               (size_t)(L - at) * g);
+        memcpy(y + at + 1, o + at, (size_t)(L - at));
 }
 
 /* A new level for prio at index at: prefix at is prefix at-1 (none below:
- * empty) plus a level with no victims yet; the prefixes above move up. */
+ * empty) plus a level with no victims yet; the prefixes above move up.
+ * The sets are made again from R and nf: O(nodes x levels), once per
+ * distinct priority in a run. */
 static void insert_level(struct gs_victims *v, int at, int prio)
 {
     int L = v->nlv;
@@ -189,23 +237,25 @@ static void insert_level(struct gs_victims *v, int at, int prio)
     v->lp = lp;
     for (int n = 0; n < v->nnodes; n++)
         widen(r + (size_t)n * (size_t)(L + 1),
-              L ? v->r + (size_t)n * (size_t)L : NULL, L, at, 1);
+              L ? v->r + (size_t)n * (size_t)L : NULL, L, at);
     free(v->r);
     v->r = r;
+    v->nlv = L + 1;
     for (int q = 0; q < v->npools; q++) {
         struct vpool *p = &v->p[q];
         if (p->gpn == 0)
             continue;
-        size_t g = (size_t)p->gpn, xs = 2 * (size_t)p->tsize;
-        uint8_t *t = malloc(xs * (size_t)(L + 1) * g);
-        GS_OOM_IF(t == NULL);
-        for (size_t x = 0; x < xs; x++)
-            widen(t + x * (size_t)(L + 1) * g,
-                  L ? p->t + x * (size_t)L * g : NULL, L, at, g);
-        free(p->t);
-        p->t = t;
+        size_t words = (size_t)v->nlv * (size_t)p->gpn * p->bw;
+        free(p->b);
+        free(p->occ);
+        p->b = calloc(words, sizeof *p->b);
+        p->occ = calloc((size_t)v->nlv * (size_t)p->gpn, sizeof *p->occ);
+        GS_OOM_IF(p->b == NULL || p->occ == NULL);
+        for (int i = 0; i < p->nodes; i++) {
+            int n = p->node0 + i;
+            place(v, p, i, v->nf[n], v->r + (size_t)n * (size_t)v->nlv, 1);
+        }
     }
-    v->nlv = L + 1;
 }
 
 void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
@@ -220,13 +270,14 @@ void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
     const struct vpool *p = &v->p[v->f->nodes[node].pool];
     int i = node - p->node0, nf = v->nf[node];
     uint8_t *r = v->r + (size_t)node * (size_t)v->nlv;
-    size_t w = (size_t)v->nlv * (size_t)p->gpn;
     for (int k = at; k < v->nlv; k++) {
         int x = r[k] + sign * gpus;
-        GS_ASSERT(x >= 0 && x <= 255);
+        GS_ASSERT(x >= 0 && x <= p->gpn);
+        if (nf < p->gpn && r[k] > 0)
+            bit_clear(p, k * p->gpn + nf, r[k], i);
         r[k] = (uint8_t)x;
-        if (nf < p->gpn)
-            tset(p->t, w, k * p->gpn + nf, p->tsize, i, (uint8_t)x);
+        if (nf < p->gpn && x > 0)
+            bit_set(p, k * p->gpn + nf, x, i);
     }
 }
 
@@ -241,10 +292,13 @@ int gs_victims_best(const struct gs_victims *v, int prio, int need,
         const struct vpool *p = &v->p[q];
         if (!pool_ok[q] || need > p->gpn)
             continue;
-        /* the least deficit is the largest nfull below need */
-        size_t w = (size_t)v->nlv * (size_t)p->gpn;
+        /* the least deficit is the largest nfull below need; there, the
+         * lowest node with R at least need - f */
         for (int f = need - 1; f >= 0 && f >= bestf; f--) {
-            int i = tfind(p->t, w, k * p->gpn + f, p->tsize, need - f);
+            int c = k * p->gpn + f;
+            if ((p->occ[c] >> (need - f)) == 0)
+                continue;       /* no node with R_k >= need - f */
+            int i = lowest(p, block_of(p, c), need - f);
             if (i < 0)
                 continue;
             int n = p->node0 + i;

@@ -11,32 +11,37 @@
  *     the least g - nfull(n), then the lowest node index.
  * Scanning the nodes that hold a victim costs O(nodes) per search (some
  * hundreds of nodes on a busy fleet of 1,250); this index answers in
- * O(pools x gpn + log nodes).
+ * O(pools x gpn^2) word operations (gpn^2 / 2 ORs at most; a summary
+ * word more per 4,096 nodes).
  *
  * Levels.  The distinct priorities of victims ever listed, p_0 < p_1 < ...
  * < p_{L-1}, each make a level; the searches of a job of priority P all use
  * the same prefix of levels, those below P.  For every prefix k (levels
- * 0..k) the index keeps R_k(n) per node, and per pool and per value f of
- * nfull below the pool's GPUs a node a max segment tree over the pool's
- * nodes whose leaf is R_k(n) when nfull(n) = f, else 0.  The search walks
- * f from g - 1 down: the first f whose tree's root reaches g - f is the
- * least deficit, and a leftmost descent to a leaf of at least g - f gives
- * the lowest node (O(log nodes)).  Pools are few; the best over them wins.
+ * 0..k) the index keeps R_k(n) per node, and per pool, per value f of
+ * nfull below the pool's GPUs a node and per value x >= 1 of R_k, the set
+ * of the pool's nodes with nfull = f and R_k = x: a bitset under a summary
+ * of its nonzero words.  The search walks f from g - 1 down: the first f
+ * where the union of the sets x = g - f .. gpn has a node is the least
+ * deficit, and the union's lowest node (two count-trailing-zeros over the
+ * OR of a few words: one summary word up to 4,096 nodes) the lowest such
+ * node.  Pools are few; the best over them wins.  (Until the ninth
+ * session a max segment tree per prefix and nfull, whose upkeep walked up
+ * to log nodes entries for every change of a node.)
  *
  * Updates.  A victim coming or going changes R_k on its node for the
- * prefixes that hold its level: O(L log nodes).  nfull changes with every
- * commit and release, failure and repair, by anyone: the index watches the
- * fleet (gs_fleet_watch) and moves the node's leaves between the trees of
- * its old and new nfull, O(L log nodes) and nothing for a node without
- * victims.  A new level (a priority not seen before) copies the prefix
- * below it, O(nodes x gpn) -- once per distinct priority in a run.
- * Memory: L x gpn x 2 x (nodes rounded up to a power of 2) bytes a pool,
- * plus L bytes a node.
+ * prefixes that hold its level: a bit cleared and one set per prefix,
+ * O(L).  nfull changes with every commit and release, failure and repair,
+ * by anyone: the index watches the fleet (gs_fleet_watch) and moves the
+ * node between the sets of its old and new nfull, O(L), nothing for a
+ * node without victims.  A new level (a priority not seen before) makes
+ * the sets again from R, O(nodes x L) -- once per distinct priority in a
+ * run.  Memory: L x gpn x (gpn + 1) x (nodes / 64 + 1) words a pool, plus
+ * L bytes a node.
  *
  * Down, cordoned and failed-in-place states are not looked at: the search
  * sees nfull and the victims, exactly what a scan over the running jobs
- * would.  A node holds at most 255 victim GPUs (nodes have at most 63
- * GPUs, and victims hold whole GPUs). */
+ * would.  A node holds at most its GPUs' count of victim GPUs (victims
+ * hold whole GPUs on it). */
 #ifndef GS_VICTIMS_H
 #define GS_VICTIMS_H
 

@@ -557,12 +557,122 @@ static void test_index_incremental(void)
     gs_diag_free(&d);
 }
 
+
+/* gs_fleet_host_follows: while every part held on a pool asks no more CPU
+ * and host memory than its whole GPUs' share of a node, a node with k GPUs
+ * fully free has room for any k-GPU job asking no more than its share, so
+ * best-fit's answer is the pool's free-GPU mask's (rl-lite's fit feature
+ * reads it so).  Random whole-GPU jobs, some asking more than their share
+ * and a few CPU-only (they hold no GPU: always over), on 24 T4 nodes of 4
+ * GPUs, 32 cores and 64 GiB (in every other stretch of steps, so that
+ * they also drain away): after every step the pool's count of parts
+ * over their share matches a count over the held jobs, and for every size
+ * of a job within its share, when the pool says the host follows, the
+ * search's best-fit leftover is the least fully free GPUs at least k less
+ * k, on a node with that many free and room for the host asks.  The run
+ * must also reach states where the host decides (a search answer the mask
+ * would get wrong), or the test would not test the rule. */
+static int over_share(const struct gs_pool *p, const struct gs_need *n)
+{
+    return (int64_t)n->cpu_milli * p->s.gpn > (int64_t)n->gpus * p->host_cpu ||
+           (int64_t)n->mem_mib * p->s.gpn > (int64_t)n->gpus * p->host_mem;
+}
+
+static void test_host_follows(void)
+{
+    gs_catalog_init(&cat);
+    struct gs_pool_spec sp = { "t4", "", gs_catalog_find(&cat, "T4"), 24, 4,
+                               0, 0, { 0 }, 32000, 65536, 0, 0, 0, 0, 0,
+                               0, 0 };
+    struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    const struct gs_pool *p = &f->pools[0];
+    struct gs_range rg = { 0, 0, 24 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    enum { H = 120 };
+    struct held h[H] = { 0 };
+    long follows = 0, differs = 0, overs = 0;
+    for (int step = 0; step < 20000; step++) {
+        int k = (int)gsl_rng_uniform_int(r, H);
+        if (h[k].live) {
+            gs_fleet_release(f, &h[k].a, &h[k].n);
+            gs_alloc_reset(&h[k].a);
+            h[k].live = 0;
+        } else {
+            struct gs_need n = { 0 };
+            /* in odd stretches of 2,000 steps only: the others drain
+             * them, so both states come often */
+            int kind = (step / 2000) % 2
+                           ? (int)gsl_rng_uniform_int(r, 20) : 19;
+            n.gpus = kind == 0 ? 0 : 1 + (int)gsl_rng_uniform_int(r, 4);
+            int g = n.gpus ? n.gpus : 1;
+            /* within the share (8 cores, 16 GiB a GPU), or over it */
+            n.cpu_milli = (int32_t)(g * (kind < 3 ? 11000 : 8000) *
+                                    gsl_rng_uniform(r));
+            n.mem_mib = (int32_t)(g * (kind == 3 ? 30000 : 16384) *
+                                  gsl_rng_uniform(r));
+            if (n.gpus == 0 && n.cpu_milli == 0)
+                n.cpu_milli = 1;
+            h[k].n = n;
+            h[k].a = (struct gs_alloc){ .pool = -1 };
+            if (gs_fleet_find(f, &rg, &n, GS_FIT_BEST, &h[k].a, NULL) == 0) {
+                gs_fleet_commit(f, &h[k].a, &h[k].n);
+                h[k].live = 1;
+            } else {
+                gs_alloc_reset(&h[k].a);
+            }
+        }
+        long over = 0;
+        for (int i = 0; i < H; i++)
+            over += h[i].live && over_share(p, &h[i].n);
+        CU_ASSERT_EQUAL_FATAL(p->host_over, over);
+        overs += over > 0;
+        for (int g = 1; g <= 4; g++) {
+            struct gs_need n = { 0 };
+            n.gpus = g;
+            n.cpu_milli = 8000 * g;
+            n.mem_mib = 16384 * g;
+            uint64_t m = p->fmask[1] & (~0ULL << g);
+            struct gs_alloc a = { .pool = -1 };
+            int sc = -1, rc = gs_fleet_find(f, &rg, &n, GS_FIT_BEST, &a, &sc);
+            int mask_sc = m ? __builtin_ctzll(m) - g : -1;
+            if (gs_fleet_host_follows(p, &n)) {
+                follows++;
+                CU_ASSERT_EQUAL_FATAL(rc == 0, m != 0);
+                if (rc == 0) {
+                    CU_ASSERT_EQUAL(sc, mask_sc);
+                    CU_ASSERT_EQUAL(f->nodes[a.one.node].nfull, g + sc);
+                }
+            } else if ((rc == 0) != (m != 0) || (rc == 0 && sc != mask_sc)) {
+                differs++;
+            }
+            gs_alloc_reset(&a);
+        }
+    }
+    printf("\n    [host follows %ld times; the host decided %ld times, "
+           "in %ld states with a part over its share]", follows, differs,
+           overs);
+    CU_ASSERT(follows > 1000);
+    CU_ASSERT(differs > 100);
+    for (int k = 0; k < H; k++)
+        if (h[k].live) {
+            gs_fleet_release(f, &h[k].a, &h[k].n);
+            gs_alloc_reset(&h[k].a);
+        }
+    CU_ASSERT_EQUAL(p->host_over, 0);
+    gs_fleet_free(f);
+    gsl_rng_free(r);
+}
+
 static CU_TestInfo tests[] = {
     { "index answers match brute force", test_index_vs_bruteforce },
     { "gangs, down nodes, per-GPU memory", test_gang_and_down_nodes },
     { "speed on another GPU model", test_time_factor },
     { "index kept one leaf at a time matches a rebuild",
       test_index_incremental },
+    { "the host follows the GPUs while parts ask their share",
+      test_host_follows },
     CU_TEST_INFO_NULL,
 };
 

@@ -567,6 +567,30 @@ static void test_priority_spread_gang_retried(void)
     run_free(&r);
 }
 
+/* priority with strict under a placer that draws on a miss (random: the
+ * queue is walked, not grouped): the pass that stopped at a job that did
+ * not fit kept that job twice in its queue -- once as the one it stopped
+ * at and once among the rest -- so the job was tried again while running
+ * (sharing.json under strict crashed).  One node of 2 GPUs: job 1 holds
+ * both from 0 to 100 s; job 2 (2 GPUs, 100 s) waits from 1 s, job 3 (1
+ * GPU, 10 s) behind it from 2 s; job 2 runs at 100 s and job 3, which
+ * may not overtake, at 200 s. */
+static void test_priority_strict_walk(void)
+{
+    struct run r;
+    run_text(&r, "{\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 2}], \"policy\": {\"name\": \"priority\","
+             " \"strict\": true}, \"placement\": \"random\","
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration\n1,0,2,100\n2,1,2,100\n3,2,1,10\n");
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    CU_ASSERT_EQUAL(rec_of(&r, 2)->start, 100 * S);
+    CU_ASSERT_EQUAL(rec_of(&r, 3)->start, 200 * S);
+    CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->preemptions, 0);
+    run_free(&r);
+}
+
 /* The same for the tier, which the spot rule reads: inference may not run
  * on spot pools (the default), training may.  One spot T4 and one
  * on-demand H100, a GPU each; job 1 holds the H100 (it allows only that)
@@ -626,6 +650,8 @@ static CU_TestInfo tests[] = {
       test_host_asks_split_groups },
     { "... nor when they are of a tier the spot rule lets in",
       test_tier_splits_needs },
+    { "priority with strict keeps a stopped walk's queue",
+      test_priority_strict_walk },
     CU_TEST_INFO_NULL,
 };
 

@@ -19,6 +19,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct gs_catalog cat;
 
@@ -310,6 +311,64 @@ static void test_by_hand(void)
     gs_fleet_free(f);
 }
 
+/* A pool of 9,000 nodes of 2 GPUs: a set's bitset spans 141 words under
+ * three summary words, so the lowest node is found past the first 4,096.
+ * Jobs of 1 and 2 GPUs, half of them victims, land on random nodes (in
+ * the second half of the run past the first 4,096 only); every query
+ * agrees with the scan. */
+static void test_large_pool(void)
+{
+    gs_catalog_init(&cat);
+    struct gs_pool_spec sp = { "a", "", gs_catalog_find(&cat, "T4"), 9000,
+                               2, 0, 0, { 0 }, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    struct gs_fleet *f = gs_fleet_new(&cat, &sp, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    struct gs_victims *v = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_victims_new(f, &v), 0);
+    memset(h, 0, sizeof h);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    int *reclaim = malloc((size_t)f->nnodes * sizeof *reclaim);
+    char ok[1] = { 1 };
+    long found = 0, high = 0;
+    for (int step = 0; step < 6000; step++) {
+        int i = (int)gsl_rng_uniform_int(r, H);
+        if (step == 3000)               /* the second half: high nodes */
+            for (int k = 0; k < H; k++)
+                if (h[k].live && h[k].a.one.node < 4096)
+                    stop(f, v, k);
+        if (h[i].live) {
+            stop(f, v, i);
+        } else {
+            int lo = step < 3000 ? (int)gsl_rng_uniform_int(r, 9000)
+                                 : 4096 + (int)gsl_rng_uniform_int(r, 4904);
+            struct gs_range one = { 0, lo, lo + 1 };
+            struct gs_need n = { 1 + (int)gsl_rng_uniform_int(r, 2), 0, 0, 0,
+                                 NULL, 0, 0, 0, 0, 0, 0 };
+            start(f, v, i, &one, n, gsl_rng_uniform(r) < 0.5,
+                  10 * (1 + (int)gsl_rng_uniform_int(r, 3)), GS_FIT_FIRST);
+        }
+        for (int prio = 15; prio <= 45; prio += 10)
+            for (int need = 1; need <= 2; need++) {
+                int want = scan_best(f, prio, need, ok, reclaim);
+                CU_ASSERT_EQUAL_FATAL(gs_victims_best(v, prio, need, ok),
+                                      want);
+                found += want >= 0;
+                high += want >= 4096;
+            }
+    }
+    CU_ASSERT(found > 10000);
+    CU_ASSERT(high > 1000);
+    for (int k = 0; k < H; k++)
+        if (h[k].live)
+            stop(f, v, k);
+    CU_ASSERT_EQUAL(gs_victims_best(v, 1000, 1, ok), -1);
+    gs_victims_free(v);
+    free(reclaim);
+    gs_fleet_free(f);
+    gsl_rng_free(r);
+}
+
 /* The index needs a fleet watcher slot: with none left it says so. */
 static void test_no_watcher_slot(void)
 {
@@ -332,6 +391,7 @@ static void test_no_watcher_slot(void)
 static CU_TestInfo tests[] = {
     { "the index chooses the node the scan chooses", test_index_vs_scan },
     { "worked cases", test_by_hand },
+    { "a pool of 9,000 nodes", test_large_pool },
     { "no watcher slot left", test_no_watcher_slot },
     CU_TEST_INFO_NULL,
 };

@@ -1313,6 +1313,13 @@ static void apply(struct gs_fleet *f, const struct gs_alloc *a,
         f->used_milli += (int64_t)ngpus * dmilli;
         int32_t hc, hm;
         gs_part_host(a, i, need, &hc, &hm);
+        /* whole GPUs of the part (a fraction or an instance holds none) */
+        int64_t whole = pt[i].milli == 1000 && pt[i].inst == 0 && !p->mig
+                            ? ngpus : 0;
+        if ((int64_t)hc * p->s.gpn > whole * p->host_cpu ||
+            (int64_t)hm * p->s.gpn > whole * p->host_mem)
+            p->host_over += sign;
+        GS_ASSERT(p->host_over >= 0);
         f->cpu_free[node] -= sign * hc;
         f->mem_free[node] -= sign * hm;
         f->cpu_used += sign * hc;

@@ -149,6 +149,9 @@ struct gs_pool {
                                    the next search (gs_fleet_index_sync) */
     int32_t ncount[GS_MAX_GPN + 1];   /* open nodes by fully free GPUs:
                                    what keeps fmask[1] exact */
+    int64_t host_over;          /* parts held here that ask more CPU or host
+                                   memory than their whole GPUs' share of a
+                                   node (gs_fleet_host_follows) */
 };
 
 struct gs_node {
@@ -327,6 +330,23 @@ int gs_fleet_pool_eligible(const struct gs_fleet *f, int pool,
  * without it, a multi-GPU job on a time-sliced pool, ...). */
 int gs_fleet_demand(const struct gs_fleet *f, int pool,
                     const struct gs_need *need, struct gs_demand *out);
+
+/* 1 when a node of pool with need->gpus (>= 1) whole GPUs fully free
+ * surely has the CPU and host memory need asks, so the GPUs alone decide
+ * where a whole-GPU job fits on one node: need asks no more of the host
+ * than its GPUs' share of a node (host_cpu / gpn a GPU, memory alike), and
+ * so does every part held on the pool (host_over is 0).  Then on any node
+ * the parts hold at most (gpn - nfull) GPUs' share, leaving at least
+ * nfull >= need->gpus GPUs' share free.  O(1). */
+static inline int gs_fleet_host_follows(const struct gs_pool *p,
+                                        const struct gs_need *need)
+{
+    return p->host_over == 0 && need->gpus >= 1 &&
+           (int64_t)need->cpu_milli * p->s.gpn <=
+               (int64_t)need->gpus * p->host_cpu &&
+           (int64_t)need->mem_mib * p->s.gpn <=
+               (int64_t)need->gpus * p->host_mem;
+}
 
 /* Bring pool's trees up to date (searches do it themselves): for code
  * that reads the entries directly, other than the always exact fmask[1]. */

@@ -73,9 +73,9 @@
  * its energy less acc while it is in the group.
  *
  * Files.  This one runs the services; svcseries.c integrates them between
- * the clock's moves and samples their time series; svcsum.c computes the
- * measures at the end; svcout.c writes them out; svcmodel.c holds the
- * model's table of hooks; svcint.h is the state they share. */
+ * the clock's moves and samples (and names) their series; svcsum.c
+ * computes the measures at the end; svcout.c writes them out; svcmodel.c
+ * holds the model's table of hooks; svcint.h is the state they share. */
 #include "svcint.h"
 #include "../../traces/llmreq.h"
 #include "../base/bigmem.h"
@@ -106,33 +106,6 @@ const char *gs_reqstate_name(int st)
 {
     return st >= 0 && st < GS_NREQSTATES ? rq_states[st] : "?";
 }
-
-static const struct {
-    const char *name, *unit, *desc;
-} cols[GS_NSVCOLS] = {
-    { "replicas", "1", "replicas serving (draining included)" },
-    { "starting", "1", "replicas asked for and not yet serving: waiting "
-                       "for GPUs or a node, or loading weights" },
-    { "queue", "1", "requests waiting: at the router and in the engines' "
-                    "queues" },
-    { "running", "1", "requests in the engines' running batches" },
-    { "kv_usage", "1", "KV-cache blocks used / total, mean over serving "
-                       "replicas" },
-    { "DCGM_FI_DEV_GPU_UTIL", "%", "share of time the replicas' GPUs ran an "
-                                   "iteration over the last step" },
-    { "DCGM_FI_DEV_FB_USED", "MiB", "GPU memory used per replica GPU, mean: "
-                                    "weights and KV blocks in use" },
-    { "DCGM_FI_DEV_POWER_USAGE", "W", "board power per replica GPU, mean "
-                                      "over the step: idle + the dynamic "
-                                      "part of each iteration's compute and "
-                                      "memory utilization, capped at the "
-                                      "board limit (sim/cluster/power.h)" },
-    { "request_rate", "1/s", "arrivals per second over the last step" },
-};
-
-const char *gs_svcol_name(int c) { return cols[c].name; }
-const char *gs_svcol_unit(int c) { return cols[c].unit; }
-const char *gs_svcol_desc(int c) { return cols[c].desc; }
 
 /* --- the service's own queue ------------------------------------------- */
 

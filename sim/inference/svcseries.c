@@ -11,11 +11,40 @@
  * serving and starting, requests queued (at the router and in the
  * engines) and running, mean KV use, GPU utilization and board power over
  * the step (the DCGM fields' meaning), frame-buffer use and the arrival
- * rate.  svcout.c writes the rows; service.c's essay has the model. */
+ * rate, the columns named below.  svcout.c writes the rows; service.c's
+ * essay has the model. */
 #include "svcint.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The /services series' columns (service.h's enum gs_svcol). */
+static const struct {
+    const char *name, *unit, *desc;
+} cols[GS_NSVCOLS] = {
+    { "replicas", "1", "replicas serving (draining included)" },
+    { "starting", "1", "replicas asked for and not yet serving: waiting "
+                       "for GPUs or a node, or loading weights" },
+    { "queue", "1", "requests waiting: at the router and in the engines' "
+                    "queues" },
+    { "running", "1", "requests in the engines' running batches" },
+    { "kv_usage", "1", "KV-cache blocks used / total, mean over serving "
+                       "replicas" },
+    { "DCGM_FI_DEV_GPU_UTIL", "%", "share of time the replicas' GPUs ran an "
+                                   "iteration over the last step" },
+    { "DCGM_FI_DEV_FB_USED", "MiB", "GPU memory used per replica GPU, mean: "
+                                    "weights and KV blocks in use" },
+    { "DCGM_FI_DEV_POWER_USAGE", "W", "board power per replica GPU, mean "
+                                      "over the step: idle + the dynamic "
+                                      "part of each iteration's compute and "
+                                      "memory utilization, capped at the "
+                                      "board limit (sim/cluster/power.h)" },
+    { "request_rate", "1/s", "arrivals per second over the last step" },
+};
+
+const char *gs_svcol_name(int c) { return cols[c].name; }
+const char *gs_svcol_unit(int c) { return cols[c].unit; }
+const char *gs_svcol_desc(int c) { return cols[c].desc; }
 
 static void sample(struct svc *sv, gs_time t)
 {
