@@ -556,7 +556,7 @@ static void test_env(void)
     const struct gs_sim_env env = { gs_builtin_models, one, gs_placers,
                                     &wl };
     struct gs_scenario *sc;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     struct gs_sim *sim;
     char json[1024];
     snprintf(json, sizeof json, one_node, "fair");

@@ -36,7 +36,7 @@ static int parse_cfg(const char *text, struct gs_svcscale_cfg *cfg,
 static struct gs_svcscale *make(const char *text, int replicas)
 {
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     struct gs_svcscale *sc = NULL;
     int rc = parse_cfg(text, &cfg, &d);
     if (rc == 0)
@@ -781,7 +781,7 @@ static void test_predictive_from_zero(void)
 static void bad(const char *text, const char *where, const char *what)
 {
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     int rc = parse_cfg(text, &cfg, &d);
     char msg[1100];
     gs_test_diag_text(&d, msg, sizeof msg);
@@ -847,7 +847,7 @@ static void test_config_errors(void)
 
     /* malformed text: line and column */
     struct gs_svcscale_cfg pc;
-    struct gs_diag pd;
+    struct gs_diag pd = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\n  \"metrics\": [}", &pc, &pd), GS_EPARSE);
     char msg[1100];
     gs_test_diag_text(&pd, msg, sizeof msg);
@@ -856,7 +856,7 @@ static void test_config_errors(void)
 
     /* predictive with the capacity left to the caller: new() says so */
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\"predictive\": {}}", &cfg, &d), 0);
     struct gs_svcscale *sc = NULL;
     CU_ASSERT_EQUAL(gs_svcscale_new(&cfg, 0, 1, &sc, &d), GS_EINVAL);
@@ -873,7 +873,7 @@ static void test_config_errors(void)
 static void test_config_defaults(void)
 {
     struct gs_svcscale_cfg c;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\"metrics\": [{\"metric\": \"ttft_p95\", "
                               "\"value\": \"800ms\", \"window\": \"2m\"}, "
                               "{\"metric\": \"kv_cache\", "

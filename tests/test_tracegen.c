@@ -630,7 +630,7 @@ static int spec_text(const char *text, struct gs_genspec *sp,
 static void spec_bad(const char *text, const char *path, const char *what)
 {
     struct gs_genspec sp;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     int rc = spec_text(text, &sp, &d);
     if (rc >= 0 || !strstr(d.where, path) || !strstr(d.what, what))
         printf("\n    got rc=%d %s: %s", rc, d.where, d.what);
@@ -645,7 +645,7 @@ static void spec_bad(const char *text, const char *path, const char *what)
 static void test_spec_files(void)
 {
     struct gs_genspec sp;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(spec_text("{\"jobs\": 10, \"rate_per_hour\": 5, \"seed\": 3,"
                               " \"hourly_profile\": [1,1,1,1,1,1,1,1,2,2,2,2,2,"
                               "2,2,2,2,2,2,2,1,1,1,1], \"burst\": {\"states\": "
