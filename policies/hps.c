@@ -99,9 +99,13 @@
  * F is kept until the next try changes the fleet.  A class that cannot
  * fit anywhere -- no open node of its pools has its GPUs fully free, or
  * none off the reserved nodes (gs_needtab_sure_miss) -- is passed over
- * without a placement, which is what it would have met; and while a
- * reservation saves its holder, a pass in which no class can fit would
- * only pass each over, so it is not made.  The decisions are those of the
+ * without a placement, which is what it would have met (so is a try on
+ * the reserved node's spare GPUs, and the fallback's try of the late
+ * job); and while a reservation saves its holder, a pass in which no
+ * class can fit would only pass each over, so it is not made -- told
+ * family by family from the pools' masks (gs_needtab_all_miss), reading
+ * no class.  A candidate keeps its best job, so a try does not look it
+ * up again.  The decisions are those of the
  * full scans, tie for tie (the earlier arrival, then the class earlier in
  * the live list).  So a pass costs O(classes) once, plus O(log n) and a
  * look at the few classes near the top per job it starts or class it
@@ -147,6 +151,7 @@ struct cls {
 struct cand {
     int ci;
     double sc;
+    struct gs_job *j;           /* that job (a try takes it from here) */
     gs_time arrival;
     double tot;                 /* sc with the F term, */
     uint64_t totv;              /* as of this try of the pass (hps.tryv) */
@@ -554,8 +559,8 @@ static void cands_make(struct hps *s, uint64_t stamp, gs_time now)
         struct gs_job *j;
         if (c->blocked != stamp &&
             (j = class_top(s, c, now, &sc)) != NULL)
-            s->cand[s->ncand++] = (struct cand){ ci, sc, j->s.arrival, 0,
-                                                 UINT64_MAX };
+            s->cand[s->ncand++] = (struct cand){ ci, sc, j, j->s.arrival,
+                                                 0, UINT64_MAX };
     }
     if (s->ncand > 32) {
         qsort(s->cand, (size_t)s->ncand, sizeof *s->cand, cand_cmp);
@@ -583,6 +588,7 @@ static void cand_redo(struct hps *s, int k, gs_time now)
     if (j == NULL)
         return;
     x.sc = sc;
+    x.j = j;
     x.arrival = j->s.arrival;
     x.totv = UINT64_MAX;
     int at = s->ncand;
@@ -648,6 +654,7 @@ static int try_job(struct hps *s, struct gs_sim *sim, struct gs_job *j,
     struct gs_range r;
     if (rc < 0 && c->whole &&
         gs_resv_spare(&s->rv, f, c->k.need.gpus, c->k.pools, c->k.npools, &r) &&
+        !(s->t.repeat && gs_sure_miss_in(f, &c->k.need, &r, 1)) &&
         (rc = gs_sim_try_start(sim, j, &r, 1)) == 0)
         gs_resv_took(&s->rv, c->k.need.gpus);
     return rc;
@@ -694,24 +701,15 @@ static void pass_fallback(struct hps *s, struct gs_sim *sim,
     if (!s->held && (fallback || late) && s->block && s->wa > 0) {
         s->held = late ? ((struct wait *)late)->j : fallback;
         s->saves = 0;
-        if (gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
+        if (!gs_needtab_sure_miss(&s->t, &cls_at(s, wait_of(s->held)->cls)->k,
+                                  NULL, 0) &&
+            gs_sim_try_start(sim, s->held, NULL, 0) == 0) {
             started(s, s->held);
             s->held = NULL;
         } else if (reserve(s, sim) < 0) {
             s->held = NULL;
         }
     }
-}
-
-/* 1 if every waiting job surely misses now (gs_needtab_sure_miss). */
-static int none_fits(const struct hps *s)
-{
-    long nlive = gs_needtab_nlive(&s->t);
-    for (long i = 0; i < nlive; i++)
-        if (!gs_needtab_sure_miss(&s->t, &cls_at(s, gs_needtab_live_at(&s->t, i))->k,
-                                  NULL, 0))
-            return 0;
-    return 1;
 }
 
 static void hps_schedule(void *state, struct gs_sim *sim)
@@ -730,7 +728,8 @@ static void hps_schedule(void *state, struct gs_sim *sim)
     /* With a reservation that saves its holder, a pass only starts jobs:
      * when none can, it would pass every class over and change nothing. */
     long depth = s->held && s->saves &&
-                 f->used_milli < f->gpus_up * 1000 && none_fits(s)
+                 f->used_milli < f->gpus_up * 1000 &&
+                 gs_needtab_all_miss(&s->t)
                      ? 0 : s->depth;
     for (long tried = 0; tried < depth; tried++) {
         /* A full fleet starts nothing, but the best-ranked aged job still
@@ -744,10 +743,8 @@ static void hps_schedule(void *state, struct gs_sim *sim)
         int k = cand_pick(s, f);
         if (k < 0)
             break;
-        int jc = s->cand[k].ci;
-        struct cls *c = cls_at(s, jc);
-        double sc;
-        struct gs_job *j = class_top(s, c, now, &sc);
+        struct cls *c = cls_at(s, s->cand[k].ci);
+        struct gs_job *j = s->cand[k].j;
         if (!full && try_job(s, sim, j, c) == 0) {
             started(s, j);
             cand_redo(s, k, now);

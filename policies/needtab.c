@@ -215,13 +215,19 @@ int gs_needtab_sure_miss(const struct gs_needtab *t,
                          const struct gs_needkey *k, const int *skip,
                          int nskip)
 {
-    const struct gs_fleet *f = t->fleet;
-    int g = k->need.gpus;
-    if (!t->repeat || g <= 0 || k->need.profile || k->npools == 0)
+    return t->repeat && gs_sure_miss(t->fleet, &k->need, k->pools,
+                                     k->npools, skip, nskip);
+}
+
+int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
+                 const int *pools, int npools, const int *skip, int nskip)
+{
+    int g = need->gpus;
+    if (g <= 0 || need->profile || npools == 0)
         return 0;
     long room = 0;              /* open nodes with g GPUs fully free */
-    for (int i = 0; i < k->npools; i++) {
-        const struct gs_pool *pl = &f->pools[k->pools[i]];
+    for (int i = 0; i < npools; i++) {
+        const struct gs_pool *pl = &f->pools[pools[i]];
         if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
             return 0;
         if ((pl->fmask[1] >> g) == 0)
@@ -235,11 +241,26 @@ int gs_needtab_sure_miss(const struct gs_needtab *t,
         const struct gs_node *nd = &f->nodes[skip[i]];
         if (nd->fval < g)
             continue;           /* not counted, or too little free */
-        for (int p = 0; p < k->npools; p++)
-            if (k->pools[p] == nd->pool)
+        for (int p = 0; p < npools; p++)
+            if (pools[p] == nd->pool)
                 room--;
     }
     return room == 0;
+}
+
+int gs_sure_miss_in(const struct gs_fleet *f, const struct gs_need *need,
+                    const struct gs_range *r, int n)
+{
+    int g = need->gpus;
+    if (g <= 0 || need->profile)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        const struct gs_pool *pl = &f->pools[r[i].pool];
+        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn ||
+            gs_fleet_most_free(f, &r[i]) >= g)
+            return 0;
+    }
+    return 1;
 }
 
 int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
@@ -249,6 +270,15 @@ int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
         return 0;
     for (int i = 0; i < fm->npools; i++)
         if ((t->fleet->pools[fm->pools[i]].fmask[1] >> fm->g) != 0)
+            return 0;
+    return 1;
+}
+
+int gs_needtab_all_miss(const struct gs_needtab *t)
+{
+    for (int f = 0; f < t->nfam; f++)
+        if ((gs_needtab_fam_n(t, f, 0) > 0 || gs_needtab_fam_n(t, f, 1) > 0) &&
+            !gs_needtab_fam_misses(t, f))
             return 0;
     return 1;
 }

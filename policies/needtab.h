@@ -113,6 +113,20 @@ int gs_needtab_sure_miss(const struct gs_needtab *t,
                          const struct gs_needkey *k, const int *skip,
                          int nskip);
 
+/* The same test for any need and pools[0..npools) (those it may use),
+ * without a table: 1 if a try of a whole-GPU need on one node of plain
+ * pools must miss now off the nodes skip[0..nskip).  The caller makes
+ * sure misses repeat (gs_sim_misses_repeat) and gangs are not spread. */
+int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
+                 const int *pools, int npools, const int *skip, int nskip);
+
+/* The same within the node ranges r[0..n): 1 if no open node there has
+ * need's GPUs fully free (whole GPUs on one node of plain pools; 0 when
+ * that cannot be told so).  O(nodes of the ranges): for a reservation's
+ * single node. */
+int gs_sure_miss_in(const struct gs_fleet *f, const struct gs_need *need,
+                    const struct gs_range *r, int n);
+
 /* Mark entry i live (on) or not; marking twice is harmless. */
 void gs_needtab_live(struct gs_needtab *t, int i, int on);
 /* Mark entry i loud (on) or quiet (new entries are quiet). */
@@ -122,6 +136,11 @@ void gs_needtab_loud(struct gs_needtab *t, int i, int on);
  * with no node skipped): f > 0 and no open node of its pools has its GPUs
  * fully free. */
 int gs_needtab_fam_misses(const struct gs_needtab *t, int f);
+/* 1 if every live need surely misses now (gs_needtab_sure_miss of each,
+ * with no node skipped), told family by family: no live need is of
+ * family 0 and every family with live needs misses.  Reads no entry:
+ * O(families). */
+int gs_needtab_all_miss(const struct gs_needtab *t);
 /* Family f's live needs, quiet (loud 0) or loud: how many, and the entry
  * index of the i-th (counted). */
 static inline long gs_needtab_fam_n(const struct gs_needtab *t, int f,
