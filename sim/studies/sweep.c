@@ -1033,7 +1033,6 @@ static int sweep_main(int argc, char **argv)
         done_line(&s, secs, jobs, out);
     }
 out:
-    gs_diag_free(&d);
     free(show);
     free(values);
     free(table);
