@@ -54,9 +54,7 @@ static int bench(const char *policy, const char *placer, long jobs,
     double t0 = bench_now(), c0 = cpu_now();
     if (gs_scenario_parse(text, "bench", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
-        char m[1200];
-        gs_diag_format(&d, m, sizeof m);
-        fprintf(stderr, "bench: %s\n", m);
+        gs_diag_print(stderr, "bench: ", &d);
         return 1;
     }
     double dt = bench_now() - t0, dc = cpu_now() - c0;
@@ -82,9 +80,7 @@ static int bench(const char *policy, const char *placer, long jobs,
                    bench_peak_rss_mib());
             fflush(stdout);     /* the child leaves by _exit */
         } else {
-            char m[1200];
-            gs_diag_format(&d, m, sizeof m);
-            fprintf(stderr, "bench: writing the HDF5 result: %s\n", m);
+            gs_diag_print(stderr, "bench: writing the HDF5 result: ", &d);
         }
         unlink(path);
     }

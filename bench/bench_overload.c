@@ -98,9 +98,10 @@ static int one(const char *policy, long jobs, double load, struct run *out)
     double t0 = bench_cpu_now();
     if (gs_scenario_parse(text, "overload", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
-        char m[1200];
-        gs_diag_format(&d, m, sizeof m);
-        fprintf(stderr, "bench_overload: %s: %s\n", policy, m);
+        char *m = gs_diag_message(&d);
+        fprintf(stderr, "bench_overload: %s: %s\n", policy, m ? m : "");
+        free(m);
+        gs_diag_free(&d);
         gs_sim_free(sim);
         gs_scenario_free(sc);
         return 1;

@@ -146,9 +146,7 @@ int main(int argc, char **argv)
     struct stat st;
     int have_base = stat(path, &st) == 0;
     if (have_base && gs_baselines_load(path, &base, &d) < 0) {
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "bench_policies: %s\n", buf);
+        gs_diag_print(stderr, "bench_policies: ", &d);
         return 2;
     }
     if (!have_base && !update) {
@@ -164,11 +162,10 @@ int main(int argc, char **argv)
            "util", "wait avg", "starved", "sla", "jobs/h", "vs baseline");
     for (int s = 0; s < NSCEN; s++) {
         struct gs_scenario *sc = NULL;
-        memset(&d, 0, sizeof d);
+        gs_diag_free(&d);
         if (load(scenarios[s], &sc, &d) < 0) {
-            char buf[1200];
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "bench_policies: %s\n", buf);
+            gs_diag_print(stderr, "bench_policies: ", &d);
+            gs_diag_free(&d);
             status = 2;
             continue;
         }
@@ -179,18 +176,22 @@ int main(int argc, char **argv)
                 continue;
             struct gs_sim_opts o = { .policy = pol };
             struct gs_sim *sim = NULL;
-            memset(&d, 0, sizeof d);
+            gs_diag_free(&d);
             if (gs_sim_new(sc, &o, &sim, &d) < 0 ||
                 gs_sim_run(sim, &d) < 0) {
-                char buf[1200];
-                gs_diag_format(&d, buf, sizeof buf);
-                if (d.code == GS_EIO) {
-                    printf("%-16s %-14s skipped: %s\n", sc->name, pol, buf);
-                    gs_sim_free(sim);
-                    break;      /* the trace is not there: skip it all */
-                }
-                fprintf(stderr, "bench_policies: %s: %s\n", sc->name, buf);
+                char *m = gs_diag_message(&d);
+                const char *msg = m ? m : gs_strerror(GS_ENOMEM);
+                int skip = d.code == GS_EIO;
+                if (skip)       /* the trace is not there: skip it all */
+                    printf("%-16s %-14s skipped: %s\n", sc->name, pol, msg);
+                else
+                    fprintf(stderr, "bench_policies: %s: %s\n", sc->name,
+                            msg);
+                free(m);
+                gs_diag_free(&d);
                 gs_sim_free(sim);
+                if (skip)
+                    break;
                 status = 2;
                 continue;
             }

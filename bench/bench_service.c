@@ -76,9 +76,7 @@ static double run(const char *text, struct gs_svcsum *out)
     double w0 = bench_now(), t0 = cpu_now();
     if (gs_scenario_parse(text, "bench", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
-        char m[1200];
-        gs_diag_format(&d, m, sizeof m);
-        fprintf(stderr, "bench: %s\n", m);
+        gs_diag_print(stderr, "bench: ", &d);
         exit(1);
     }
     double dt = cpu_now() - t0;

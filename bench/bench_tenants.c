@@ -212,10 +212,11 @@ static int one(const char *policy, const struct row *w, struct run *out)
     int rc = 0;
     if (gs_scenario_parse(text, "tenants", ".", &sc, &d) < 0 ||
         gs_sim_new(sc, NULL, &sim, &d) < 0 || gs_sim_run(sim, &d) < 0) {
-        char m[1200];
-        gs_diag_format(&d, m, sizeof m);
+        char *m = gs_diag_message(&d);
         fprintf(stderr, "bench_tenants: %s, %d tenants: %s\n", policy, w->T,
-                m);
+                m ? m : "");
+        free(m);
+        gs_diag_free(&d);
         rc = 1;
     } else {
         const struct gs_summary *su = gs_sim_summary(sim);

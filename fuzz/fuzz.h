@@ -107,6 +107,7 @@ static inline void fz_read_workload(const char *fmt, const char *path,
             ;
         gs_source_close(&src);
     }
+    gs_diag_free(&d);
     gs_params_free(&sc->trace);
     gs_params_free(&sc->policy_params);
     gs_params_free(&sc->placer_params);

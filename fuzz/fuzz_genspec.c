@@ -33,5 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return 0;
 }

@@ -48,5 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gs_kube_kueue_tenants(path, fp, &d);
         fclose(fp);
     }
+    gs_diag_free(&d);
     return 0;
 }

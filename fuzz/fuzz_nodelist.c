@@ -21,5 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gs_node_list_read(gs_node_list_formats[k]->name, fz_file(data, size),
                           &cat, &pools, &np, &d) == 0)
         free(pools);
+    gs_diag_free(&d);
     return 0;
 }

@@ -13,5 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gs_diag d = { 0 };
     if (gs_pwc_load(&s, fz_file(data, size), 0, 1e7, &d) == 0)
         gs_pwc_free(&s);
+    gs_diag_free(&d);
     return 0;
 }

@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&c, 0, sizeof c);
         if (gs_llm_ar_read(path, &c, &d) < 0)
             located(&d, path);
+        gs_diag_free(&d);
         return 0;
     }
     struct gs_llm_prof p = { 0 };
@@ -49,5 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     abort();        /* an error that is not a number */
     }
     gs_llm_prof_free(&p);
+    gs_diag_free(&d);
     return 0;
 }

@@ -141,5 +141,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(json);
     free(text);
+    gs_diag_free(&d);
     return 0;
 }

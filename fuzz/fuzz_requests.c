@@ -18,5 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gs_reqtable_load(gs_request_formats[k], fz_file(data, size), skip, &t,
                          &d) == 0)
         gs_reqtable_free(t);
+    gs_diag_free(&d);
     return 0;
 }

@@ -12,5 +12,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gs_diag d = { 0 };
     gs_weights_load(fz_file(data, size), gs_rllite_features, GS_RLLITE_NF, w,
                     &d);
+    gs_diag_free(&d);
     return 0;
 }

@@ -41,7 +41,7 @@
 #include "../sim/base/params.h"
 #include "../sim/core/job.h"
 
-#define GS_POLICY_ABI 6   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
+#define GS_POLICY_ABI 7   /* 3: struct gs_job and gs_jobspec reordered (issue 10);
                              4: struct gs_heap has a staging area (heap.h),
                              struct gs_job keeps a part of its spec and
                              gs_jobrec is 64 bytes (issue 10);
@@ -51,7 +51,10 @@
                              pending list is read through counted
                              accessors, running jobs by gs_sim_running_at,
                              a policy's indexes kept in look.h's counted
-                             containers (issue 27) */
+                             containers (issue 27);
+                             7: struct gs_diag and gs_params hold their
+                             where (and what) in memory sized to them, not
+                             in fixed arrays: no path is cut */
 
 struct gs_sim;
 

@@ -151,6 +151,7 @@ static inline int gs_cli_h5_str(const char *h5, const char *path, char *buf,
     }
     gs_h5in_strs_free(v, k);
     gs_h5in_close(r);
+    gs_diag_free(&d);
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #ifndef GS_CUTEST_H
 #define GS_CUTEST_H
 
+#include "../sim/base/err.h"
 #include "../sim/setup/builtin.h"
 
 #include <CUnit/Basic.h>
@@ -30,6 +31,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* d's message, "WHERE: WHAT" (gs_diag_message), into buf (n bytes) for a
+ * test to look into. */
+static inline void gs_test_diag_text(const struct gs_diag *d, char *buf,
+                                     size_t n)
+{
+    char *m = gs_diag_message(d);
+    snprintf(buf, n, "%s", m ? m : "");
+    free(m);
+}
 
 static inline int gs_test_long(void)
 {

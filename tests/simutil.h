@@ -55,6 +55,7 @@ static inline void run_free(struct run *r)
 {
     gs_sim_free(r->sim);
     gs_scenario_free(r->sc);
+    gs_diag_free(&r->d);
     if (r->trace[0])
         unlink(r->trace);
 }

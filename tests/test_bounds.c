@@ -146,6 +146,7 @@ static void test_numbers(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "expected a number of tokens"));
     gs_scenario_free(sc);
     free(text);
+    gs_diag_free(&d);
 }
 
 /* --out naming an input (the scenario, a trace it reads) is refused, and

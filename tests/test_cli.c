@@ -224,6 +224,7 @@ static void test_run_and_h5(void)
     run_free(&r);
     free(out1);
     unlink(h5);
+    gs_diag_free(&d);
 }
 
 static void test_other_commands(void)
@@ -703,6 +704,7 @@ static void test_h5_described(void)
         if (n != 0)
             printf("\n    %s: %ld undescribed, first %s", files[i], n, first);
         CU_ASSERT_EQUAL(n, 0);
+        gs_diag_free(&d0);
     }
     char buf[256];
     struct gs_diag d = { 0 };
@@ -743,6 +745,7 @@ static void test_h5_described(void)
     CU_ASSERT_EQUAL(gs_h5_undescribed(f2, first, sizeof first), 4);
     CU_ASSERT_STRING_EQUAL(first, "/g/nounit");
     unlink(f2);
+    gs_diag_free(&d);
 }
 
 /* plots/gpusim_h5.py reads a run's and a comparison's file into labelled
@@ -1016,6 +1019,7 @@ static void test_compare_bill_window(void)
     free(out);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     CU_ASSERT_EQUAL(system(args), 0);
+    gs_diag_free(&d);
 }
 
 /* run --precision: a steady-state run grows by 1.5x a round (10,000,

@@ -47,7 +47,7 @@ static void crun(struct crun *cr, const struct gs_sim_opts *o, const char *json,
         r->rc = gs_sim_run(r->sim, &r->d);
     if (r->rc != 0 && !expect_failure) {
         char msg[1200];
-        gs_diag_format(&r->d, msg, sizeof msg);
+        gs_test_diag_text(&r->d, msg, sizeof msg);
         printf("\n    run failed: %s\n", msg);
     }
 }
@@ -758,7 +758,7 @@ static void test_all_policies(void)
             rc = gs_sim_run(sim, &d);
         if (rc != 0) {
             char msg[1200];
-            gs_diag_format(&d, msg, sizeof msg);
+            gs_test_diag_text(&d, msg, sizeof msg);
             printf("\n    %s: %s", gs_policies[p]->name, msg);
         }
         CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -804,6 +804,7 @@ static void test_all_policies(void)
                cs->node_failures, cs->launched);
         gs_sim_free(sim);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 
@@ -883,6 +884,7 @@ static void test_results(void)
     free(b);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* --- input errors -------------------------------------------------------- */
@@ -893,13 +895,14 @@ static void bad(const char *json, const char *where, const char *what)
     struct gs_diag d = { 0 };
     int rc = gs_scenario_parse(json, "s.json", ".", &sc, &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc != GS_EINVAL || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT_EQUAL(rc, GS_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 #define GEN "\"workload\": {\"generate\": {\"jobs\": 1, \"rate_per_hour\": 1," \
@@ -947,7 +950,7 @@ static void test_input_errors(void)
          "time_s,rate\n0,1\n10,x\n", "id,arrival,gpus,duration\n1,0,1,1\n",
          NULL);
     char msg[1200], want[128];
-    gs_diag_format(&cr.r.d, msg, sizeof msg);
+    gs_test_diag_text(&cr.r.d, msg, sizeof msg);
     snprintf(want, sizeof want, "%s:3", cr.files[0]);
     CU_ASSERT_EQUAL(cr.r.rc, GS_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
@@ -958,7 +961,7 @@ static void test_input_errors(void)
          " \"spot\", \"spot\": {\"interruptions_per_hour\": 1}}],"
          " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
          "id,arrival,gpus,duration,tier\n1,0,1,1,inference\n", NULL, NULL);
-    gs_diag_format(&cr.r.d, msg, sizeof msg);
+    gs_test_diag_text(&cr.r.d, msg, sizeof msg);
     CU_ASSERT_EQUAL(cr.r.rc, GS_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "$.spot.tiers"));
     crun_free(&cr);

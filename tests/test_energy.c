@@ -610,6 +610,7 @@ static void test_capped_service_ends(void)
     CU_ASSERT_EQUAL(v->finished, v->arrived);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

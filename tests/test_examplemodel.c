@@ -115,7 +115,7 @@ static void test_h5(void)
     char dir[] = "/tmp/gs-exmodel-XXXXXX", path[64];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/r.h5", dir);
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL_FATAL(gs_h5_write(path, r.sim, &d), 0);
     double total = -1;
     CU_ASSERT_EQUAL(gs_h5_read_summary(path, "example_gpu_hours", &total,
@@ -137,6 +137,7 @@ static void test_h5(void)
     unlink(path);
     rmdir(dir);
     run_free(&r);
+    gs_diag_free(&d);
 }
 
 /* Plan and sweep targets: bound, named, valued, checked. */

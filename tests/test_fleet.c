@@ -554,6 +554,7 @@ static void test_index_incremental(void)
     CU_ASSERT_EQUAL(f->mem_used, 0);
     gs_fleet_free(f);
     gsl_rng_free(r);
+    gs_diag_free(&d);
 }
 
 

@@ -181,6 +181,7 @@ static void test_headline_infeasible(void)
     CU_ASSERT(t > 0.5);
     gs_llm_engine_free(e);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* Every shipped plan-fleet-sim scenario, as given: requests and jobs
@@ -240,6 +241,7 @@ static void test_conservation(void)
                                1e-3 * rep_gpus * price);
         gs_sim_free(sim);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 

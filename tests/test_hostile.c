@@ -318,6 +318,113 @@ static void test_long_inputs(void)
     free(deep);
 }
 
+/* text with every from replaced by to (caller frees). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    char *out = NULL;
+    size_t n = 0, lf = strlen(from);
+    FILE *mf = open_memstream(&out, &n);
+    if (mf == NULL)
+        return NULL;
+    for (const char *p = text, *q; *p; p = q + lf) {
+        if ((q = strstr(p, from)) == NULL) {
+            fputs(p, mf);
+            break;
+        }
+        fwrite(p, 1, (size_t)(q - p), mf);
+        fputs(to, mf);
+    }
+    fclose(mf);
+    return out;
+}
+
+/* Three bad scenarios -- malformed JSON, an unknown policy, a trace with a
+ * bad row -- in folder in, and the jobs.csv traces they read. */
+static int bad_scenarios(const char *in)
+{
+    static const char *const body =
+        "{\"name\": \"e\", \"seed\": 1,\n"
+        " \"fleet\": [{\"name\": \"gpu\", \"gpu\": \"A100-80GB\", "
+        "\"nodes\": 2, \"gpus_per_node\": 1}],\n"
+        " \"policy\": \"%s\", \"placement\": \"first-fit\",\n"
+        " \"workload\": {\"trace\": {\"format\": \"native\", "
+        "\"path\": \"%s\"}}}\n";
+    char *pol = NULL, *row = NULL;
+    int rc = asprintf(&pol, body, "fiffo", "good.csv") < 0 ||
+             asprintf(&row, body, "fifo", "bad.csv") < 0 ||
+             put(in, "syntax.json", "{\"name\": \"e\",\n \"seed\": }\n") ||
+             put(in, "policy.json", pol) || put(in, "row.json", row) ||
+             put(in, "good.csv", "id,arrival,gpus,duration\n1,0,1,60\n") ||
+             put(in, "bad.csv", "id,arrival,gpus,duration\n1,0,x,60\n")
+             ? -1 : 0;
+    free(pol);
+    free(row);
+    return rc;
+}
+
+/* gpusim run in/NAME --no-out: its exit status and messages (*msg). */
+static int run_bad(const char *in, const char *name, char **msg)
+{
+    char *file = NULL;
+    if (asprintf(&file, "%s/%s", in, name) < 0)
+        return -1;
+    const char *a[] = { "gpusim", "run", file, "--no-out", NULL };
+    int st = gs_hostile_run(dir, a);
+    *msg = gs_hostile_take_log(dir);
+    free(file);
+    return st;
+}
+
+/* An error's place is its scenario's or trace's whole path, however long
+ * (struct gs_diag held it in 512 bytes, the messages' own buffers in 600
+ * to 900: under a folder 3,900 characters deep the place came out cut to
+ * its first 511).  Each bad scenario exits 2 with the message it gives in
+ * a short folder, the long folder in the short one's place; a scenario
+ * named past PATH_MAX (5,000 characters, it cannot be opened) exits 2
+ * naming the whole of it. */
+static void test_long_error_paths(void)
+{
+    char *deep = make_deep(8, 3900), *near = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+    CU_ASSERT_FATAL(asprintf(&near, "%s/near", dir) > 0);
+    CU_ASSERT_EQUAL_FATAL(mkdir(near, 0700), 0);
+    CU_ASSERT_EQUAL_FATAL(bad_scenarios(deep), 0);
+    CU_ASSERT_EQUAL_FATAL(bad_scenarios(near), 0);
+    free(gs_hostile_take_log(dir));     /* the tests' before */
+    static const char *const names[] = { "syntax.json", "policy.json",
+                                         "row.json" };
+    static const char *const says[] = { "malformed JSON here",
+                                        "unknown policy 'fiffo'",
+                                        "bad.csv:2: field 'gpus'" };
+    for (int i = 0; i < 3; i++) {
+        char *got = NULL, *want = NULL, *head = NULL;
+        CU_ASSERT_EQUAL(run_bad(deep, names[i], &got), 2);
+        CU_ASSERT_EQUAL(run_bad(near, names[i], &want), 2);
+        CU_ASSERT_FATAL(asprintf(&head, "gpusim: %s/", deep) > 0);
+        CU_ASSERT_EQUAL(strncmp(got, head, strlen(head)), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(want, says[i]));
+        char *back = replaced(got, deep, near);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+        CU_ASSERT_STRING_EQUAL(back, want);
+        free(back);
+        free(head);
+        free(got);
+        free(want);
+    }
+    char *far = NULL, *got = NULL, *want = NULL;
+    CU_ASSERT_FATAL(asprintf(&far, "%s/%.1099s", deep, deep + 1) > 0);
+    CU_ASSERT_EQUAL_FATAL(strlen(far), 5000);
+    CU_ASSERT_EQUAL(run_bad(far, "syntax.json", &got), 2);
+    CU_ASSERT_FATAL(asprintf(&want, "gpusim: %s/syntax.json: cannot open",
+                             far) > 0);
+    CU_ASSERT_EQUAL(strncmp(got, want, strlen(want)), 0);
+    free(far);
+    free(got);
+    free(want);
+    free(near);
+    free(deep);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -345,6 +452,8 @@ static CU_TestInfo tests[] = {
       test_long_plots },
     { "price_file, hazard_file, traces: long paths read, past "
       "PATH_MAX refused", test_long_inputs },
+    { "an error's place is its scenario's or trace's whole path, however "
+      "long", test_long_error_paths },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -310,6 +310,7 @@ static void paper_run(const char *policy, double rate, double *v)
         gs_sim_free(sim);
     }
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* The paper's seven: the static ones, then hps, pbs, sbs. */

@@ -79,6 +79,7 @@ static void test_times(void)
     CU_ASSERT_EQUAL(gs_cimp_localtime("2024-03-31T03:05:00", &tz, &b), 0);
     CU_ASSERT_EQUAL(b - a, 3600 * 1000);
     CU_ASSERT_EQUAL(a, (19813LL * 86400 + 5 * 60) * 1000);
+    gs_diag_free(&d);
 }
 
 static void test_gpu_names(void)
@@ -212,6 +213,7 @@ static void test_k8s_nodes(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(log, "(first: items[8] (Node gpu-nr))"));
     CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 no GPUs"));
     free(p);
+    gs_diag_free(&d);
 }
 
 static void bad_nodes(const char *fmt, const char *path, const char *where,
@@ -228,6 +230,7 @@ static void bad_nodes(const char *fmt, const char *path, const char *where,
     CU_ASSERT_STRING_EQUAL(d.where, where);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
     CU_ASSERT_PTR_NULL(p);
+    gs_diag_free(&d);
 }
 
 static void test_k8s_nodes_bad(void)
@@ -341,6 +344,7 @@ static void test_tolerations_replay(void)
     tt_bad("k8s-pods", IMP "taints/pods-bad.json", NULL,
            IMP "taints/pods-bad.json: items[0] (Pod ml/bad): "
            "spec.tolerations[0]", "operator 'In' is not Exists or Equal");
+    gs_diag_free(&d);
 }
 
 /* --- Kubernetes pods ---------------------------------------------------------- */
@@ -405,6 +409,7 @@ static void test_k8s_pods(void)
     CU_ASSERT_EQUAL(hi->wait[2], 180000);
     CU_ASSERT_EQUAL(hi->wait[3], 10000);
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_k8s_pods_options(void)
@@ -443,6 +448,7 @@ static void test_k8s_pods_options(void)
     CU_ASSERT_EQUAL(j[2].ref_model, -1);
     CU_ASSERT_STRING_EQUAL(j[2].gpu_family, "");
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_k8s_pods_bad(void)
@@ -471,6 +477,7 @@ static void test_k8s_pods_bad(void)
                                   "spec.containers[0].resources.requests."
                                   "cpu"));
     free(j);
+    gs_diag_free(&d);
 }
 
 /* kube-state-metrics: the same pods as the snapshots, from Prometheus */
@@ -526,6 +533,7 @@ static void test_k8s_waits(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(gs_cimp_history()->basis, "Submit to "
                                   "Start"));
     free(j);
+    gs_diag_free(&d);
 }
 
 /* Gangs: by PodGroup annotation always, by owner Job with gang_from
@@ -574,6 +582,7 @@ static void test_k8s_gangs(void)
     CU_ASSERT_EQUAL(p[1].gpn, 8);
     CU_ASSERT_EQUAL(p[1].model, gs_catalog_find(&cat, "A100-40GB"));
     free(p);
+    gs_diag_free(&d);
 }
 
 static void test_k8s_ksm(void)
@@ -615,6 +624,7 @@ static void test_k8s_ksm(void)
     free(j);
     tt_bad("k8s-ksm", IMP "dcgm-bad-type.json", NULL,
            IMP "dcgm-bad-type.json: $.data.resultType", "range query");
+    gs_diag_free(&d);
 }
 
 static void test_kueue(void)
@@ -632,6 +642,7 @@ static void test_kueue(void)
                            "    {\"name\": \"team-b\", \"quota_gpus\": 16, "
                            "\"weight\": 1}\n  ]\n}\n");
     free(text);
+    gs_diag_free(&d);
 }
 
 /* Kueue ClusterQueues as a scenario's tenants ($.tenants[].from_queues)
@@ -663,6 +674,7 @@ static void kueue_run(const char *file, int64_t want_start, int want_preempt)
                     gs_sim_record_preemptions(sim, 1), want_preempt);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_kueue_scenario(void)
@@ -694,7 +706,7 @@ static void test_kueue_scenario(void)
                  "\"gpus_per_node\": 8}], \"tenants\": %s, \"workload\": "
                  "{\"trace\": {\"format\": \"native\", \"path\": "
                  "\"jobs.csv\"}}}", bad[i][0]);
-        memset(&d, 0, sizeof d);
+        gs_diag_free(&d);
         sc = NULL;
         CU_ASSERT(gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc,
                                     &d) < 0);
@@ -703,6 +715,7 @@ static void test_kueue_scenario(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i][1]));
         CU_ASSERT_PTR_NULL(sc);
     }
+    gs_diag_free(&d);
 }
 
 /* --- Slurm ------------------------------------------------------------------- */
@@ -790,6 +803,7 @@ static void check_sacct(const char *path, const char *tz, int64_t w100,
     CU_ASSERT_EQUAL(hi->wait[1], 1800000);
     CU_ASSERT_EQUAL(hi->wait[2], 120000);
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_sacct(void)
@@ -887,6 +901,7 @@ static void test_sacct_cap(void)
                "(after gzip), the most an export is read for");
     }
     unlink(path);
+    gs_diag_free(&d);
 }
 
 static void test_slurm_nodes(void)
@@ -930,6 +945,7 @@ static void test_slurm_nodes(void)
     bad_nodes("slurm-nodes", IMP "scontrol-nodes-bad-cpu.txt",
               IMP "scontrol-nodes-bad-cpu.txt:3: field 'CPUTot'",
               "'ninety' is not a CPU count");
+    gs_diag_free(&d);
 }
 
 /* sacct with option nodes: a job's partition gives its allowed models */
@@ -1033,6 +1049,7 @@ static void test_slurm_mig(void)
     CU_ASSERT_EQUAL(r[1].end - r[1].start, 4200000);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_sacct_partitions(void)
@@ -1052,6 +1069,7 @@ static void test_sacct_partitions(void)
                     (1ULL << gs_catalog_find(&cat, "H100-80GB")));
     CU_ASSERT_STRING_EQUAL(j[0].tenant, "gpu");
     free(j);
+    gs_diag_free(&d);
 }
 
 /* --- DCGM ------------------------------------------------------------------- */
@@ -1127,6 +1145,7 @@ static void test_dcgm(void)
     CU_ASSERT_DOUBLE_EQUAL(t.idle_alloc_h, (60 + 60 + 60 + mig) / 3600,
                            1e-9);
     gs_dcgm_free(m);
+    gs_diag_free(&d);
 }
 
 static void bad_dcgm(const char *file, const char *where, const char *what)
@@ -1141,6 +1160,7 @@ static void bad_dcgm(const char *file, const char *where, const char *what)
     CU_ASSERT_STRING_EQUAL(d.where, where);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
     CU_ASSERT_PTR_NULL(m);
+    gs_diag_free(&d);
 }
 
 static void test_dcgm_bad(void)

@@ -15,13 +15,14 @@ static void bad(const char *text, int code, const char *where,
     struct gs_diag d = { 0 };
     int rc = gs_scenario_parse(text, "s.json", ".", &sc, &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc != code || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT_EQUAL(rc, code);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     CU_ASSERT_PTR_NULL(sc);
+    gs_diag_free(&d);
 }
 
 #define FLEET "\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2}]"
@@ -81,7 +82,7 @@ static void bad_run(const char *json, const char *csv, const char *where,
     struct run r;
     run_text(&r, json, csv);
     char msg[1200];
-    gs_diag_format(&r.d, msg, sizeof msg);
+    gs_test_diag_text(&r.d, msg, sizeof msg);
     if (r.rc != code || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", r.rc, msg);
     CU_ASSERT_EQUAL(r.rc, code);
@@ -192,6 +193,7 @@ static void test_native_roundtrip(void)
     CU_ASSERT_EQUAL(gs_native_next(r, &out, &d), 0);
     gs_native_close(r);
     unlink(path);
+    gs_diag_free(&d);
 }
 
 static void test_registry_unique(void)

@@ -19,12 +19,13 @@ static void chk(const char *text, int code, const char *where,
     struct gs_diag d = { 0 };
     int rc = gs_jsoncheck(text, "f.json", &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     int ok = rc == code && (code == 0 || (strstr(msg, where) &&
                                           strstr(msg, what)));
     if (!ok)
         printf("\n    %.200s\n    got rc=%d: %s", text, rc, msg);
     CU_ASSERT_TRUE(ok);
+    gs_diag_free(&d);
 }
 
 static void test_duplicates(void)
@@ -176,6 +177,8 @@ static void test_parsers(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, ":2:2"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "duplicate key 'jobs'"));
     unlink(path);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
 }
 
 static CU_TestInfo tests[] = {

@@ -331,6 +331,7 @@ static void test_openb_variants(void)
         CU_ASSERT(mean[5] > mean[4]);
         gs_place_exp_free(&x);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 

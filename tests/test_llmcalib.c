@@ -153,6 +153,9 @@ static void test_input_errors(void)
     CU_ASSERT_EQUAL(gs_llm_calib_hw(&cat, "h100-80gb-pcap", &hw), 0);
     CU_ASSERT_DOUBLE_EQUAL(hw.tflops, 989, 0);
     CU_ASSERT_EQUAL(gs_llm_calib_hw(&cat, "tpu-v5", &hw), GS_ENOTFOUND);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
+    gs_diag_free(&d3);
 }
 
 static int shared_missing(void)

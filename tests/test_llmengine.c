@@ -74,6 +74,9 @@ static void test_arch_errors(void)
     a.kv_heads = 32;
     a.layers = 0;
     CU_ASSERT_EQUAL(gs_llm_arch_check(&a, "$.m", NULL), GS_EINVAL);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
+    gs_diag_free(&d3);
 }
 
 /* The catalog: fitted factors on A100/H100 and their siblings, the default
@@ -986,6 +989,7 @@ static void test_bad_config(void)
     c.prefix_caching = 1;
     c.prefix_block_tokens = 500;
     CU_ASSERT_EQUAL(gs_llm_engine_new(&c, &e, NULL), GS_EINVAL);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

@@ -391,6 +391,7 @@ static void test_profile_errors(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(d.what, bad[i].what));
         gs_llm_prof_free(&p);
         unlink(path);
+        gs_diag_free(&d);
     }
     struct gs_llm_prof p = { 0 };
     CU_ASSERT_EQUAL(gs_llm_prof_read("/nonexistent/x.csv", &p, NULL), GS_EIO);

@@ -270,6 +270,7 @@ static void check_one(const char *path)
     }
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_shipped_scenarios(void)

@@ -331,11 +331,12 @@ static void expect_valid(const struct gs_mig_layout *l)
     int rc = gs_mig_layout_check(l, &d);
     if (rc != 0) {
         char msg[1100];
-        gs_diag_format(&d, msg, sizeof msg);
+        gs_test_diag_text(&d, msg, sizeof msg);
         fprintf(stderr, "unexpectedly invalid: %s\n", msg);
     }
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_EQUAL(d.code, 0);
+    gs_diag_free(&d);
 }
 
 static void test_documented_configs_valid(void)
@@ -434,6 +435,7 @@ static void test_known_invalid(void)
         CU_ASSERT_EQUAL(d.code, bad[i].code);
         CU_ASSERT_PTR_NOT_NULL(strstr(d.what, bad[i].what));
         CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i].gpu));
+        gs_diag_free(&d);
     }
 
     /* eight 1g.5gb cannot even be written down as a layout */
@@ -478,6 +480,7 @@ static void test_compute_limit(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "needs 8 compute slices"));
     /* the enumeration respects it too: at most 3 of them */
     CU_ASSERT_EQUAL(gs_mig_enumerate_valid(&fake, GS_MIG_ENUM_MAXIMAL, NULL, NULL), 56); /* C(8,3) */
+    gs_diag_free(&d);
 }
 
 /* ---- enumeration ------------------------------------------------------- */
@@ -656,7 +659,7 @@ static void test_place(void)
 
     /* sums fit (5 compute, 6 memory slices) but no placement exists */
     build(a, "1g.5gb@0 1g.5gb@4 3g.20gb", &l);
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_mig_layout_place(&l, &d), GS_ENOFIT);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.where, "1g.5gb@0+1g.5gb@4+3g.20gb"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.where, "A100-40GB"));
@@ -675,11 +678,11 @@ static void test_place(void)
 
     /* totals are refused before any search */
     build(a, "3g.20gb 3g.20gb 1g.5gb", &l);
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_mig_layout_place(&l, &d), GS_ENOFIT);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "needs 9 memory slices"));
     build(a, "4g.20gb 2g.10gb 2g.10gb", &l);
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_mig_layout_place(&l, &d), GS_ENOFIT);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "needs 8 compute slices"));
 
@@ -693,6 +696,7 @@ static void test_place(void)
     CU_ASSERT_EQUAL(gs_mig_layout_place(&l, NULL), 0);
     format(&l, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "2g.10gb@4+1g.5gb@6");
+    gs_diag_free(&d);
 }
 
 static void test_add_remove(void)
@@ -776,6 +780,7 @@ static void expect_parse(const char *gname, const char *spec, const char *want)
     char buf2[256];
     format(&again, buf2, sizeof buf2);
     CU_ASSERT_STRING_EQUAL(buf2, buf);
+    gs_diag_free(&d);
 }
 
 static void test_parse_forms(void)
@@ -860,6 +865,7 @@ static void test_parse_errors(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(d.where, bad[i].gpu));      /* names the GPU */
         CU_ASSERT_EQUAL(l.n, 0);                                   /* emptied */
         CU_ASSERT_PTR_EQUAL(l.gpu, gpu(bad[i].gpu));
+        gs_diag_free(&d);
     }
 
     /* the diagnostic names the layout as written */
@@ -868,13 +874,14 @@ static void test_parse_errors(void)
     char msg[1100];
     CU_ASSERT_EQUAL(gs_mig_layout_parse(gpu("A100-40GB"), "3g.20gb+3g.20gb+1g.5gb", &l, &d),
                     GS_ENOFIT);
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     CU_ASSERT_STRING_EQUAL(msg, "A100-40GB layout \"3g.20gb+3g.20gb+1g.5gb\": "
                                 "needs 9 memory slices, but A100-40GB has 8");
 
     CU_ASSERT_EQUAL(gs_mig_layout_parse(NULL, "full", &l, NULL), GS_EINVAL);
     CU_ASSERT_EQUAL(gs_mig_layout_parse(gpu("A100-40GB"), NULL, &l, NULL), GS_EINVAL);
     CU_ASSERT_EQUAL(gs_mig_layout_parse(gpu("A100-40GB"), "full", NULL, NULL), GS_EINVAL);
+    gs_diag_free(&d);
 }
 
 static void test_format(void)

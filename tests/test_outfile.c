@@ -87,6 +87,8 @@ static void expect_refused(const char *path, const char *msg)
         printf("\n    %s: %s", path, d.what);
     struct gs_diag d2 = { 0 };
     CU_ASSERT(put(path, "x", &d2) < 0);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
 }
 
 static void test_kinds(void)
@@ -148,6 +150,7 @@ static void test_write_and_symlink(void)
     gs_out_abort(&o);
     gs_out_abort(&o);                   /* idempotent */
     CU_ASSERT_EQUAL(count(dir), 3);
+    gs_diag_free(&d);
 }
 
 /* The pid of a process that has exited and been reaped. */
@@ -196,6 +199,7 @@ static void test_stale(void)
     gs_out_scratch_remove(&s);
     CU_ASSERT_PTR_NULL(s);
     CU_ASSERT_EQUAL(count(dir), 3);
+    gs_diag_free(&d);
 }
 
 /* File names of NAME_MAX - 1, NAME_MAX and NAME_MAX + 1 characters. */
@@ -218,6 +222,7 @@ static void test_name_max(void)
             CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "NAME_MAX"));
         }
         CU_ASSERT_EQUAL(count(dir), 0);
+        gs_diag_free(&d);
     }
 }
 
@@ -260,6 +265,7 @@ static void test_path_max(void)
             CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "PATH_MAX"));
             CU_ASSERT_EQUAL(entries, 0);
         }
+        gs_diag_free(&d);
     }
     /* short enough ones are written; the longest are refused */
     CU_ASSERT(ok > 0);
@@ -293,6 +299,7 @@ static void test_mode_kept(void)
     CU_ASSERT_EQUAL(stat(p, &st), 0);
     CU_ASSERT_EQUAL(st.st_mode & 07777, 0755);
     umask(um);
+    gs_diag_free(&d);
 }
 
 

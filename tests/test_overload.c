@@ -125,6 +125,7 @@ static void run_on(const char *policy, const char *placer, long jobs, int x,
     out->preemptions = su->preemptions;
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void run(const char *policy, const char *placer, long jobs,

@@ -759,6 +759,7 @@ static void test_place_exp_fixture(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "worst-fit"));
     gs_scenario_free(sc);
     unlink(trace);
+    gs_diag_free(&d);
 }
 
 /* CPU decides: one node of 2 GPUs and 8 cores; GPU pods asking 0.5 GPU and
@@ -792,6 +793,7 @@ static void test_place_exp_cpu(void)
     gs_place_exp_free(&x);
     gs_scenario_free(sc);
     unlink(trace);
+    gs_diag_free(&d);
 }
 
 /* The command line: usage errors exit 2 naming the problem; a run writes
@@ -848,6 +850,7 @@ static void test_place_exp_cli(void)
     unlink(out);
     unlink(scen);
     unlink(trace);
+    gs_diag_free(&d);
 }
 
 #define SHARED "../shared/traces/alibaba-gpu-v2023/"
@@ -901,6 +904,7 @@ static void test_openb_paper(void)
     CU_ASSERT(mean[4] < mean[2] && mean[5] < mean[2]);
     gs_place_exp_free(&x);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

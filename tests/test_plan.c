@@ -175,6 +175,7 @@ static void check_plan_lengths(const char *h5, const char *out, int want_len)
     free(runs);
     free(seeds);
     free(pick);
+    gs_diag_free(&d);
 }
 
 /* The plan's metrics after the answer: those that apply, each once.
@@ -792,6 +793,7 @@ static void test_conservation(void)
         CU_ASSERT_DOUBLE_EQUAL(markets, su->cost, 1e-6 * su->cost + 1e-6);
         gs_sim_free(sim);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 
@@ -1195,6 +1197,7 @@ static void test_cost_floor(void)
             gs_sim_free(sim);
         }
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
 }
 
@@ -1398,6 +1401,7 @@ static void pool_by_hand(const char *path, int nseeds, double *pooled,
     *pooled = gsl_stats_quantile_from_sorted_data(all, 1, (size_t)nall, 0.99);
     free(all);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_mmc_pooled_p99(void)

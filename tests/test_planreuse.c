@@ -96,6 +96,7 @@ static struct gs_scenario *load(int h100, int a100, int a100_spot,
     CU_ASSERT_EQUAL(rc, 0);
     free(f);
     free(t);
+    gs_diag_free(&d);
     return sc;
 }
 
@@ -117,6 +118,7 @@ static int run(const struct gs_scenario *sc, double *v, double *tape, long n,
     int ok = ghost ? gs_svc_ghost_matched(sim)
                    : tape ? gs_svc_tape_get(sim, tape, n) : 0;
     gs_sim_free(sim);
+    gs_diag_free(&d);
     return ok;
 }
 
@@ -267,6 +269,7 @@ static void test_autoscaled_not_taped(void)
     gs_scenario_free(sc);
     free(f);
     free(t);
+    gs_diag_free(&d);
 }
 
 /* The plan question on this scenario, written to PATH: the H100 and A100

@@ -192,6 +192,7 @@ static void test_fair_guarantee(void)
     CU_ASSERT_EQUAL(gs_sim_summary(sim)->all.done, 1500);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* --- hps ----------------------------------------------------------------- */
@@ -286,6 +287,7 @@ static double objective_of(const char *policy_json)
         j = gs_train_objective(gs_sim_summary(sim), sc, 1, 1, 0);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return j;
 }
 
@@ -341,6 +343,7 @@ static void test_train(void)
                     GS_EINVAL);
     unlink(w1);
     unlink(w2);
+    gs_diag_free(&d);
 }
 
 /* --- plug-ins ------------------------------------------------------------ */
@@ -361,9 +364,9 @@ static void test_plugin(void)
     CU_ASSERT_EQUAL(gs_plugin_open(bad, &p, &d), GS_EABI);
     CU_ASSERT_PTR_NULL(p);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "ABI 999"));
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_plugin_open("/nonexistent/x.so", &p, &d), GS_EIO);
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL_FATAL(gs_plugin_open(good, &p, &d), 0);
     const struct gs_policy_ops *ops = gs_plugin_policy(p);
     CU_ASSERT_STRING_EQUAL(ops->name, "sjf");
@@ -399,6 +402,7 @@ static void test_plugin(void)
              "--policy-lib %s", gpusim, good);
     st = system(cmd);
     CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    gs_diag_free(&d);
 }
 
 /* --- compare's statistics ------------------------------------------------ */
@@ -510,6 +514,7 @@ static void test_compare_file(void)
     free(got);
     unlink(scen);
     unlink(out);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

@@ -72,6 +72,7 @@ static void test_order(void)
         CU_ASSERT(ok);
         CU_ASSERT_EQUAL(ndone_seen, N);
         CU_ASSERT_EQUAL(last_ndone, N);
+        gs_diag_free(&d);
     }
     /* no tasks, no outputs */
     struct gs_diag d = { 0 };
@@ -79,6 +80,7 @@ static void test_order(void)
     double one = 7;
     CU_ASSERT_EQUAL(gs_pool_run(1, 1, 0, silent, NULL, &one, &d), 0);
     CU_ASSERT_EQUAL(one, 7);
+    gs_diag_free(&d);
 }
 
 /* Task 5 kills its own worker: with one worker or three, the pool reports
@@ -104,6 +106,7 @@ static void test_crash_named(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "out-of-memory killer"));
         if (!strstr(d.what, "task 5 (T5)"))
             printf("\n    %s", d.what);
+        gs_diag_free(&d);
     }
 }
 
@@ -124,6 +127,7 @@ static void test_exit_named(void)
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(gs_pool_exec(&p, r, &d), GS_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "exited with status 7"));
+    gs_diag_free(&d);
 }
 
 /* Task 2 fails with a diagnostic; the others would sleep 20 s each.  The
@@ -153,6 +157,7 @@ static void test_failure_stops_others(void)
     CU_ASSERT_STRING_EQUAL(d.what, "task two is bad");
     CU_ASSERT_STRING_EQUAL(d.where, "here");
     CU_ASSERT(b.tv_sec - a.tv_sec < 10);
+    gs_diag_free(&d);
 }
 
 /* --- workers and signals -------------------------------------------------- */
@@ -239,6 +244,7 @@ static int pool_child(int sig, int install, const char *scratch,
         struct gs_diag d = { 0 };
         gs_pool_run(2, 2, 1, sleeper, NULL, r, &d);
         _exit(0);
+        gs_diag_free(&d);
     }
     int n = read_pids(workers, 2);
     CU_ASSERT_EQUAL(n, 2);

@@ -71,6 +71,7 @@ static struct gs_sim *mmc_run(int c, double rho, long jobs,
     CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "mmc", ".", sc, &d), 0);
     CU_ASSERT_EQUAL_FATAL(gs_sim_new(*sc, NULL, &sim, &d), 0);
     CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    gs_diag_free(&d);
     return sim;
 }
 

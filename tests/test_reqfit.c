@@ -137,6 +137,7 @@ static void test_known_laws(void)
     free(f);
     gs_reqtable_free(t);
     unlink(path);
+    gs_diag_free(&d);
 }
 
 /* The Azure code trace: one hour (no daily cycle), its rate n / span, the
@@ -184,6 +185,7 @@ static void test_azure(void)
     }
     free(f);
     gs_reqtable_free(t);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

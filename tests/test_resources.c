@@ -358,6 +358,7 @@ static void test_topology_scenario(void)
            jct[0], jct[1]);
     CU_ASSERT(jct[0] < 0.9 * jct[1]);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* --- stranded GPUs ------------------------------------------------------ */
@@ -429,6 +430,7 @@ static void test_openb_cpu_pods(void)
     CU_ASSERT(gs_sim_summary(sim)->cpu_core_hours > 0);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* Jobs of one shape (GPUs, tier, priority) may ask different host CPU:

@@ -24,13 +24,14 @@ static void bad(const char *text, const char *where, const char *what)
     struct gs_diag d = { 0 };
     int rc = gs_scenario_parse(text, "s.json", ".", &sc, &d);
     char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc >= 0 || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT(rc < 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
     CU_ASSERT_PTR_NULL(sc);
+    gs_diag_free(&d);
 }
 
 #define FLEET "\"fleet\": [{\"gpu\": \"H100-80GB\", \"nodes\": 2}]"
@@ -76,6 +77,7 @@ static void test_tables_in_the_parser(void)
                                       ".", &sc, &d), 0);
     CU_ASSERT_PTR_NOT_NULL(sc);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* The shipped schema is the one the program prints. */

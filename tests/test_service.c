@@ -73,6 +73,7 @@ static struct seen alone(const struct gs_catalog *cat, int in, int out,
         gs_llm_engine_finish_iteration(e, &cb, &s);
     }
     gs_llm_engine_free(e);
+    gs_diag_free(&d);
     return s;
 }
 
@@ -143,6 +144,7 @@ static void test_disaggregated(void)
     CU_ASSERT_DOUBLE_EQUAL(v->gpu_hours, 4 * ceil(q[0].end * 1000 - 1e-6) /
                            3.6e6, 1e-6);
     run_free(&r);
+    gs_diag_free(&d);
 }
 
 /* The KV transfer of disaggregated serving, by hand: Llama-2-13B keeps
@@ -537,6 +539,7 @@ static char *run_moving(const char *json, int on, const char *path,
 out:
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return buf;
 }
 
@@ -590,6 +593,7 @@ static void expect_err(const char *svc, const char *where, const char *what)
         printf("\n    got '%s': '%s'\n", d.where, d.what);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.where, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+    gs_diag_free(&d);
 }
 
 #define GEN "\"requests\": {\"generate\": {\"rate_per_second\": 1," \
@@ -644,6 +648,7 @@ static void test_bad_keys(void)
         struct gs_diag d = { 0 };
         CU_ASSERT_EQUAL(gs_scenario_parse(json, "ok.json", "/", &sc, &d), 0);
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
     /* The binary: exit status 2 and the path on stderr. */
     char scen[64], cmd[512];

@@ -455,6 +455,7 @@ static void test_with_cloud_models(void)
         gs_sim_free(sim);
     }
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 /* --- scenario keys ---------------------------------------------------------------------------- */
@@ -477,6 +478,7 @@ static void expect_error(const char *sharing, const char *where,
     CU_ASSERT_PTR_NOT_NULL(strstr(d.where, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_scenario_errors(void)

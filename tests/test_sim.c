@@ -408,6 +408,7 @@ static char *summary_json(const char *json, uint64_t seed)
     }
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return buf;
 }
 
@@ -555,7 +556,7 @@ static void test_env(void)
     const struct gs_sim_env env = { gs_builtin_models, one, gs_placers,
                                     &wl };
     struct gs_scenario *sc;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     struct gs_sim *sim;
     char json[1024];
     snprintf(json, sizeof json, one_node, "fair");
@@ -577,6 +578,7 @@ static void test_env(void)
     gs_sim_free(sim);
     CU_ASSERT_EQUAL(fake.closes, 1);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 #ifdef __GLIBC__
@@ -635,6 +637,7 @@ static size_t bytes_after_run(long jobs, long *nrec, size_t *rec_bytes)
     CU_ASSERT(gs_sim_record_host(sim, *nrec - 1).mem_mib > 0);
     gs_sim_free(sim);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return *rec_bytes + (after > before ? after - before : 0);
 }
 

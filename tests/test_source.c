@@ -88,6 +88,7 @@ static void test_cdf_quantiles(void)
     CU_ASSERT(in == 1 && out == 1);
     gs_tokcdf_split(&c, 6144, &in, &out);
     CU_ASSERT(in == 4915 && out == 1229);
+    gs_diag_free(&d);
 }
 
 /* Drawn totals meet the CDF at its points: for 200,000 draws the share
@@ -228,6 +229,7 @@ static void expect_err(const char *json, const char *where, const char *what)
         CU_FAIL("message");
     }
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_bad_input(void)
@@ -331,6 +333,7 @@ static void test_cdf_file(void)
                                     "\"file\": \"%s\"}"), path);
     expect_err(text, path, "not valid JSON");
     unlink(path);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

@@ -311,6 +311,7 @@ static void check_question_h5(const char *h5, const struct gs_question *q)
         }
         free(v);
     }
+    gs_diag_free(&d);
 }
 
 static void test_question(void)
@@ -399,6 +400,8 @@ static void test_question(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.where, "$.question"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d2.what, "sometimes"));
     gs_scenario_free(sc);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
 }
 
 /* --- one question in every command ------------------------------------ */
@@ -531,6 +534,7 @@ static void test_question_every_command(void)
                                       "/plan/question"), v[i].kind);
         CU_ASSERT_STRING_EQUAL(h5_str("/tmp/gs-test-q-plan.h5",
                                       "/plan/question_why"), v[i].why);
+        gs_diag_free(&d);
     }
     /* the planner's own key of an earlier release is refused: one key */
     FILE *fp = fopen(file, "w");
@@ -691,6 +695,7 @@ static void test_compare_question(void)
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "wait warm-up deleted"));
     free(out);
+    gs_diag_free(&d);
 }
 
 /* A measurement whose relative half-width is 0.5 sqrt(100 / length). */

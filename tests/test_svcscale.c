@@ -36,17 +36,18 @@ static int parse_cfg(const char *text, struct gs_svcscale_cfg *cfg,
 static struct gs_svcscale *make(const char *text, int replicas)
 {
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     struct gs_svcscale *sc = NULL;
     int rc = parse_cfg(text, &cfg, &d);
     if (rc == 0)
         rc = gs_svcscale_new(&cfg, 0, replicas, &sc, &d);
     if (rc != 0) {
         char m[1100];
-        gs_diag_format(&d, m, sizeof m);
+        gs_test_diag_text(&d, m, sizeof m);
         printf("\n    setup failed: %s\n", m);
     }
     CU_ASSERT_EQUAL_FATAL(rc, 0);
+    gs_diag_free(&d);
     return sc;
 }
 
@@ -780,15 +781,16 @@ static void test_predictive_from_zero(void)
 static void bad(const char *text, const char *where, const char *what)
 {
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     int rc = parse_cfg(text, &cfg, &d);
     char msg[1100];
-    gs_diag_format(&d, msg, sizeof msg);
+    gs_test_diag_text(&d, msg, sizeof msg);
     if (rc != GS_EINVAL || !strstr(msg, where) || !strstr(msg, what))
         printf("\n    got rc=%d: %s", rc, msg);
     CU_ASSERT_EQUAL(rc, GS_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, where));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, what));
+    gs_diag_free(&d);
 }
 
 #define WR "{\"metric\": \"waiting_requests\", \"average_value\": 4}"
@@ -845,31 +847,33 @@ static void test_config_errors(void)
 
     /* malformed text: line and column */
     struct gs_svcscale_cfg pc;
-    struct gs_diag pd;
+    struct gs_diag pd = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\n  \"metrics\": [}", &pc, &pd), GS_EPARSE);
     char msg[1100];
-    gs_diag_format(&pd, msg, sizeof msg);
+    gs_test_diag_text(&pd, msg, sizeof msg);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "t.json:2:"));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "malformed JSON"));
 
     /* predictive with the capacity left to the caller: new() says so */
     struct gs_svcscale_cfg cfg;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\"predictive\": {}}", &cfg, &d), 0);
     struct gs_svcscale *sc = NULL;
     CU_ASSERT_EQUAL(gs_svcscale_new(&cfg, 0, 1, &sc, &d), GS_EINVAL);
     CU_ASSERT_PTR_NULL(sc);
     cfg.predict.capacity = 12.5;
-    memset(&d, 0, sizeof d);
+    gs_diag_free(&d);
     CU_ASSERT_EQUAL(gs_svcscale_new(&cfg, 0, 1, &sc, &d), 0);
     gs_svcscale_free(sc);
     gs_svcscale_free(NULL);
+    gs_diag_free(&d);
+    gs_diag_free(&pd);
 }
 
 static void test_config_defaults(void)
 {
     struct gs_svcscale_cfg c;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(parse_cfg("{\"metrics\": [{\"metric\": \"ttft_p95\", "
                               "\"value\": \"800ms\", \"window\": \"2m\"}, "
                               "{\"metric\": \"kv_cache\", "
@@ -898,6 +902,7 @@ static void test_config_defaults(void)
                     0);
     CU_ASSERT_EQUAL(c.predict.hw.season, 288);  /* 1 d of 5 min buckets */
     CU_ASSERT_EQUAL(c.predict.lead, 600 * S);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

@@ -78,7 +78,9 @@ static void test_edit(void)
         CU_ASSERT_PTR_NULL(out);
         CU_ASSERT_PTR_NOT_NULL(strstr(dd.what, msg[i]));
         CU_ASSERT_PTR_NOT_NULL(strstr(dd.where, bad[i].path));
+        gs_diag_free(&dd);
     }
+    gs_diag_free(&d);
 }
 
 static void test_metric_list(void)

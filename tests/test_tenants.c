@@ -110,6 +110,7 @@ static struct gs_sim *sim_of(const char *text, struct gs_scenario **sc,
                           0);
     CU_ASSERT_EQUAL_FATAL(gs_sim_new(*sc, &o, &sim, &d), 0);
     CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
+    gs_diag_free(&d);
     return sim;
 }
 

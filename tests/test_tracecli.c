@@ -126,6 +126,7 @@ static long read_native(const char *path, struct gs_jobspec **jobs)
     if (n < 0)
         printf("\n    %s: %s", d.where, d.what);
     *jobs = j;
+    gs_diag_free(&d);
     return n;
 }
 
@@ -192,6 +193,7 @@ static long scenario_reads(const char *trace)
     if (n < 0)
         printf("\n    %s: %s", d.where, d.what);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return n;
 }
 
@@ -583,6 +585,7 @@ static void test_gen_and_fit(void)
     rc = run("gen", spec, "-o", g3, NULL);
     expect(rc, 2, "$.classes[0].duration: lognormal needs");
     CU_ASSERT(no_temp_files());
+    gs_diag_free(&d);
 }
 
 static void test_requests_convert(void)
@@ -604,6 +607,7 @@ static void test_requests_convert(void)
     expect(rc, 2, "apply to jobs, not requests");
     rc = run("convert", FIX "mooncake_bad_json.jsonl", "-o", out, NULL);
     expect(rc, 2, FIX "mooncake_bad_json.jsonl:2: malformed JSON");
+    gs_diag_free(&d);
 }
 
 static void test_usage(void)

@@ -460,6 +460,7 @@ static void fit_generated(const struct gs_genspec *sp, uint64_t seed,
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(gs_fitter_run(fr, &o, f, &d), 0);
     gs_fitter_free(fr);
+    gs_diag_free(&d);
 }
 
 static void check_recovered(const struct gs_wlfit *f)
@@ -556,6 +557,7 @@ static void test_fit_recovers_generator(void)
     free(f2);
     free(f);
     gs_genspec_release(&back);
+    gs_diag_free(&d);
 }
 
 static void test_fit_empirical_choice(void)
@@ -600,6 +602,7 @@ static void test_fit_empirical_choice(void)
     CU_ASSERT_EQUAL(gs_fitter_run(fr, &o, &one, &d), GS_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "at least 2 jobs"));
     gs_fitter_free(fr);
+    gs_diag_free(&d);
 }
 
 /* --- generator spec files and node-list fleets ------------------------------------ */
@@ -627,7 +630,7 @@ static int spec_text(const char *text, struct gs_genspec *sp,
 static void spec_bad(const char *text, const char *path, const char *what)
 {
     struct gs_genspec sp;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     int rc = spec_text(text, &sp, &d);
     if (rc >= 0 || !strstr(d.where, path) || !strstr(d.what, what))
         printf("\n    got rc=%d %s: %s", rc, d.where, d.what);
@@ -636,12 +639,13 @@ static void spec_bad(const char *text, const char *path, const char *what)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
     if (rc >= 0)
         gs_genspec_release(&sp);
+    gs_diag_free(&d);
 }
 
 static void test_spec_files(void)
 {
     struct gs_genspec sp;
-    struct gs_diag d;
+    struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(spec_text("{\"jobs\": 10, \"rate_per_hour\": 5, \"seed\": 3,"
                               " \"hourly_profile\": [1,1,1,1,1,1,1,1,2,2,2,2,2,"
                               "2,2,2,2,2,2,2,1,1,1,1], \"burst\": {\"states\": "
@@ -683,6 +687,7 @@ static void test_spec_files(void)
     spec_bad("{\"name\": \"s\", \"fleet\": [{\"gpu\": \"T4\", \"nodes\": 1}], "
              "\"workload\": {\"trace\": {\"format\": \"native\", \"path\": "
              "\"x.csv\"}}}", ": $.workload", "needs \"generate\"");
+    gs_diag_free(&d);
 }
 
 static void test_fleet_from_node_list(void)
@@ -748,7 +753,9 @@ static void test_fleet_from_node_list(void)
         CU_ASSERT_STRING_EQUAL(e.where, bad[i].where);
         CU_ASSERT_PTR_NOT_NULL(strstr(e.what, bad[i].what));
         CU_ASSERT_PTR_NULL(sc);
+        gs_diag_free(&e);
     }
+    gs_diag_free(&d);
 }
 
 
@@ -849,6 +856,7 @@ static void test_many_named_tenants(void)
     CU_ASSERT(fabs((double)last / (double)ina - 0.5) < 0.03);
     gs_scenario_free(sc);
     free(text);
+    gs_diag_free(&d);
 }
 
 static void test_many_tenants(void)
@@ -932,12 +940,13 @@ static void test_many_tenants(void)
                                   "%s\"n%d\"", i ? ", " : "", i);
     snprintf(t2 + off, sizeof t2 - (size_t)off, "]}]}}}");
     sc = NULL;
-    d = (struct gs_diag){ 0 };
+    gs_diag_free(&d);
     CU_ASSERT(gs_scenario_parse(t2, "s.json", ".", &sc, &d) < 0);
     CU_ASSERT_STRING_EQUAL(d.where, "s.json: $.workload.generate.classes[0]"
                            ".tenants");
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, "non-empty"));
     CU_ASSERT_PTR_NULL(sc);
+    gs_diag_free(&d);
 }
 
 static CU_TestInfo tests[] = {

@@ -90,6 +90,7 @@ static void test_alibaba_fixture(void)
     CU_ASSERT_EQUAL(j[2].id, 11);
     free(j);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_alibaba_sorting(void)
@@ -107,6 +108,7 @@ static void test_alibaba_sorting(void)
                                   "arrived before the row above; sorted all "
                                   "5 by arrival (stable)"));
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_alibaba_bad_rows(void)
@@ -160,6 +162,7 @@ static void test_alibaba_bad_rows(void)
     static const char *const noskip[] = { "skip_bad_rows=yes", NULL };
     tt_bad("alibaba-gpu-2023", FIX "ali_ok.csv", noskip,
            "t: $.workload.trace.skip_bad_rows", "expected true or false");
+    gs_diag_free(&d);
 }
 
 static void test_alibaba_skip_bad_rows(void)
@@ -185,6 +188,7 @@ static void test_alibaba_skip_bad_rows(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 x pod_phase Pending"));
     CU_ASSERT_PTR_NOT_NULL(strstr(log, "1 row arrived before the row above"));
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_node_list_fixture(void)
@@ -236,6 +240,10 @@ static void test_node_list_fixture(void)
     CU_ASSERT_EQUAL(gs_node_list_read("borg", FIX "nodes_ok.csv", &cat, &p,
                                       &np, &d4), GS_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(d4.what, "unknown node-list format 'borg'"));
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
+    gs_diag_free(&d3);
+    gs_diag_free(&d4);
 }
 
 static void test_openb_real(void)
@@ -320,6 +328,7 @@ static void test_openb_real(void)
         cpu_only += j[i].gpus == 0 && j[i].milli == 0;
     CU_ASSERT_EQUAL(cpu_only, 1088);
     free(j);
+    gs_diag_free(&d);
 }
 
 static void test_node_lists_real(void)
@@ -388,6 +397,7 @@ static void test_node_lists_real(void)
             CU_ASSERT(found);
         }
         free(p);
+        gs_diag_free(&d);
     }
 }
 
@@ -478,6 +488,7 @@ static void test_philly_fixture(void)
     tt_bad("philly-gavel", FIX "philly_bad_weight.trace", o,
            FIX "philly_bad_weight.trace:1: field 'priority_weight'",
            "'0' is not a weight > 0");
+    gs_diag_free(&d);
 }
 
 /* Gavel's physical_cluster layout (10 fields: working directory, priority
@@ -535,6 +546,7 @@ static void test_philly_layouts(void)
     free(b);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     CU_ASSERT_EQUAL(system(cmd), 0);
+    gs_diag_free(&d);
 }
 
 static void test_philly_real(void)
@@ -572,6 +584,7 @@ static void test_philly_real(void)
         g32 += j[i].gpus == 32;
     CU_ASSERT_EQUAL(g32, 70);
     free(j);
+    gs_diag_free(&d);
 }
 
 /* --- sia --------------------------------------------------------------------- */
@@ -631,6 +644,7 @@ static void test_sia(void)
     CU_ASSERT_EQUAL(j[n - 1].id, 159);
     CU_ASSERT_EQUAL(j[n - 1].arrival, 27695000);
     free(j);
+    gs_diag_free(&d);
 }
 
 /* --- swf ------------------------------------------------------------------------ */
@@ -716,6 +730,7 @@ static void test_swf(void)
     free(j);
     tt_bad("swf", FIX "swf_trunc.swf.gz", o, FIX "swf_trunc.swf.gz",
            "truncated gzip file");
+    gs_diag_free(&d);
 }
 
 static void test_swf_real(void)
@@ -748,6 +763,7 @@ static void test_swf_real(void)
     n = tt_read("swf", SHARED "swf/NASA-iPSC-1993-3.1-cln.swf.gz", o1, &j, &d);
     CU_ASSERT_EQUAL(n, 0);
     free(j);
+    gs_diag_free(&d);
 }
 
 /* --- request tables --------------------------------------------------------------- */
@@ -765,6 +781,7 @@ static void req_bad(const char *fmt, const char *file, const char *where,
     CU_ASSERT_PTR_NULL(t);
     CU_ASSERT_STRING_EQUAL(d.where, where);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
+    gs_diag_free(&d);
 }
 
 static void test_requests(void)
@@ -855,6 +872,7 @@ static void test_requests(void)
     CU_ASSERT_EQUAL(ms, 86401500);
     CU_ASSERT_EQUAL(gs_parse_datetime_ms("2024-02-30 00:00:00", &ms), -1);
     CU_ASSERT_EQUAL(gs_parse_datetime_ms("2024-02-29 00:00:00x", &ms), -1);
+    gs_diag_free(&d);
 }
 
 static void test_requests_real(void)
@@ -898,6 +916,7 @@ static void test_requests_real(void)
     CU_ASSERT_EQUAL(t->r[2].input_tokens, 2048);
     CU_ASSERT_EQUAL(t->r[2].output_tokens, 16);
     gs_reqtable_free(t);
+    gs_diag_free(&d);
 }
 
 /* --- convert then read: the same jobs ------------------------------------------------ */
@@ -954,6 +973,7 @@ static void roundtrip(const char *fmt, const char *path,
     free(a);
     free(b);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
 }
 
 static void test_convert_roundtrip(void)
@@ -1008,6 +1028,7 @@ static void bom_same(const char *fmt, const char *fixture,
     free(a);
     free(b);
     unlink(path);
+    gs_diag_free(&d);
 }
 
 static void test_bom(void)
@@ -1181,6 +1202,8 @@ static void test_pai(void)
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
+    gs_diag_free(&d);
+    gs_diag_free(&d2);
 }
 
 static void test_registry(void)
@@ -1268,6 +1291,7 @@ static long scenario_jobs(const char *file, double *gpus, int *npools)
     if (n < 0)
         printf("\n    %s: %s", d.where, d.what);
     gs_scenario_free(sc);
+    gs_diag_free(&d);
     return n;
 }
 

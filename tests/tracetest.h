@@ -112,6 +112,7 @@ static inline void tt_bad(const char *fmt, const char *path,
     CU_ASSERT_STRING_EQUAL(d.where, where);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.what, what));
     free(jobs);
+    gs_diag_free(&d);
 }
 
 /* The trace log captured in a temporary file; tt_log_text returns what was

@@ -367,10 +367,10 @@ static int choice(struct gs_params *o, const char *key, const char *a,
     else if (strcmp(s, b) == 0)
         *is_a = 0;
     else {
-        char where[600];
-        snprintf(where, sizeof where, "%s.%s", o->where, key);
-        return gs_diag_set(d, GS_EINVAL, where, "'%s' is neither \"%s\" nor "
-                           "\"%s\"", s, a, b);
+        char *where;
+        where = gs_strf("%s.%s", o->where, key);
+        return gs_diag_set_at(d, GS_EINVAL, where, "'%s' is neither \"%s\" "
+                              "nor \"%s\"", s, a, b);
     }
     return 0;
 }

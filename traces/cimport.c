@@ -420,12 +420,13 @@ int gs_cimp_gpu_family(const struct gs_catalog *cat, const char *name,
     return -1;
 }
 
-static int pfail(struct gs_diag *d, const char *file, const char *path,
+/* A failure at FILE: PATH, or FILE: PATH[k] when k >= 0. */
+static int pfail(struct gs_diag *d, const char *file, const char *path, int k,
                  const char *what)
 {
-    char where[700];
-    snprintf(where, sizeof where, "%.400s: %s", file, path);
-    return gs_diag_set(d, GS_EPARSE, where, "%s", what);
+    char *where = k < 0 ? gs_strf("%s: %s", file, path)
+                        : gs_strf("%s: %s[%d]", file, path, k);
+    return gs_diag_set_at(d, GS_EPARSE, where, "%s", what);
 }
 
 int gs_cimp_prom_file(const char *file, gs_cimp_series_fn *fn, void *ctx,
@@ -446,13 +447,14 @@ int gs_cimp_prom_file(const char *file, gs_cimp_series_fn *fn, void *ctx,
     const char *rt = gs_json_string(gs_json_get(data, "resultType"));
     const struct gs_json *res = gs_json_get(data, "result");
     if (st == NULL || strcmp(st, "success") != 0)
-        rc = pfail(d, file, "$.status", "not \"success\": the query failed "
-                   "(see its \"error\")");
+        rc = pfail(d, file, "$.status", -1, "not \"success\": the query "
+                   "failed (see its \"error\")");
     else if (rt == NULL || strcmp(rt, "matrix") != 0)
-        rc = pfail(d, file, "$.data.resultType", "not \"matrix\": export a "
-                   "range query (/api/v1/query_range)");
+        rc = pfail(d, file, "$.data.resultType", -1, "not \"matrix\": export "
+                   "a range query (/api/v1/query_range)");
     else if (!gs_json_is_array(res))
-        rc = pfail(d, file, "$.data.result", "expected an array of series");
+        rc = pfail(d, file, "$.data.result", -1, "expected an array of "
+                   "series");
     int i = 0;
     for (const struct gs_json *s = gs_json_first(res); rc == 0 && s;
          s = gs_json_next(s), i++) {
@@ -462,9 +464,9 @@ int gs_cimp_prom_file(const char *file, gs_cimp_series_fn *fn, void *ctx,
         snprintf(path, sizeof path, "$.data.result[%d].%s", i,
                  gs_json_is_object(metric) ? "values" : "metric");
         if (!gs_json_is_object(metric))
-            rc = pfail(d, file, path, "expected an object of labels");
+            rc = pfail(d, file, path, -1, "expected an object of labels");
         else if (!gs_json_is_array(vals))
-            rc = pfail(d, file, path, "expected \"values\": [[time, "
+            rc = pfail(d, file, path, -1, "expected \"values\": [[time, "
                        "\"value\"], ...] (a range query's matrix)");
         else
             rc = fn(ctx, file, i, metric, vals, d);
@@ -477,17 +479,15 @@ int gs_cimp_prom_sample(const char *file, const char *path,
                         const struct gs_json *p, int k, int64_t *t_ms,
                         double *v, struct gs_diag *d)
 {
-    char where[160];
     double t = gs_json_number(gs_json_item(p, 0));
     const char *s = gs_json_string(gs_json_item(p, 1));
-    snprintf(where, sizeof where, "%s[%d]", path, k);
     if (gs_json_size(p) != 2 || !isfinite(t) || t < 0 || t > 1e11 ||
         s == NULL)
-        return pfail(d, file, where, "expected [unix seconds, \"value\"]");
+        return pfail(d, file, path, k, "expected [unix seconds, \"value\"]");
     if (strcmp(s, "NaN") == 0)
         return 0;
     if (gs_tnum(s, v) < 0 || !isfinite(*v) || *v < 0 || *v > 1e18)
-        return pfail(d, file, where, "the value is not a number >= 0");
+        return pfail(d, file, path, k, "the value is not a number >= 0");
     *t_ms = (int64_t)llround(t * 1000.0);
     return 1;
 }
@@ -495,9 +495,9 @@ int gs_cimp_prom_sample(const char *file, const char *path,
 int gs_cimp_opt_fail(struct gs_params *o, const char *key, struct gs_diag *d,
                      const char *what)
 {
-    char where[600];
-    snprintf(where, sizeof where, "%s.%s", o->where, key);
-    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+    char *where;
+    where = gs_strf("%s.%s", o->where, key);
+    return gs_diag_set_at(d, GS_EINVAL, where, "%s", what);
 }
 
 int gs_cimp_opt_running(struct gs_params *o, int *drop, struct gs_diag *d)

@@ -144,9 +144,9 @@ static const char *lab(const struct gs_json *metric, const char *a,
 static int jfail(struct gs_diag *d, const char *file, const char *path,
                  const char *what)
 {
-    char where[700];
-    snprintf(where, sizeof where, "%.400s: %s", file, path);
-    return gs_diag_set(d, GS_EPARSE, where, "%s", what);
+    char *where;
+    where = gs_strf("%s: %s", file, path);
+    return gs_diag_set_at(d, GS_EPARSE, where, "%s", what);
 }
 
 /* The device a series belongs to (added when new). */
@@ -545,11 +545,10 @@ static int dusage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int dreport(const struct gs_diag *d)
+static int dreport(struct gs_diag *d)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return 2;
 }
 

@@ -31,9 +31,10 @@ static int native_open(const struct gs_scenario *sc, struct gs_params *opts,
     if (rc < 0)
         return rc;
     if (path == NULL) {
-        char where[600];
-        snprintf(where, sizeof where, "%s", opts->where);
-        return gs_diag_set(d, GS_EINVAL, where, "missing required key 'path'");
+        char *where;
+        where = gs_strf("%s", opts->where);
+        return gs_diag_set_at(d, GS_EINVAL, where, "missing required key "
+                              "'path'");
     }
     char *full = gs_data_path(sc->trace_dir, path);
     if (full == NULL)

@@ -128,14 +128,14 @@ int gs_kube_quantity(const char *s, double *out)
 
 int gs_kube_fail(const struct gs_kctx *k, const char *field, const char *fmt, ...)
 {
-    char where[512], what[400];
-    snprintf(where, sizeof where, "%s: %s%s%s", k->file, k->obj,
-             field ? ": " : "", field ? field : "");
+    char what[400];
+    char *where = gs_strf("%s: %s%s%s", k->file, k->obj, field ? ": " : "",
+                          field ? field : "");
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return gs_diag_set(k->d, GS_EPARSE, where, "%s", what);
+    return gs_diag_set_at(k->d, GS_EPARSE, where, "%s", what);
 }
 
 const struct gs_json *gs_kube_get(const struct gs_json *o, const char *key)
@@ -195,10 +195,11 @@ int gs_kube_items(const struct gs_json *root, const char *file,
         *first = root;
         return 0;
     }
-    char where[600];
-    snprintf(where, sizeof where, "%s: $", file);
-    return gs_diag_set(d, GS_EPARSE, where, "expected a List with \"items\" "
-                       "(kubectl get ... -o json) or one %s", kind);
+    char *where;
+    where = gs_strf("%s: $", file);
+    return gs_diag_set_at(d, GS_EPARSE, where, "expected a List with "
+                          "\"items\" (kubectl get ... -o json) or one %s",
+                          kind);
 }
 
 int gs_kube_load_json(const char *path, struct gs_json **root,

@@ -481,12 +481,12 @@ static int pods_file(struct kpods *s, const char *path, int fi,
             break;
         rc = pod_read(s, &k, it, &s->v[s->n], &latest);
         if (rc == GS_EPARSE && s->h.skip && d) {
-            const char *field = strrchr(d->where, ':');
+            const char *field = strrchr(gs_diag_where(d), ':');
             char why[112], ex[160];
             snprintf(why, sizeof why, "malformed, field%.70s (skip_bad_rows)",
                      field ? field + 1 : " ?");
-            snprintf(ex, sizeof ex, "%.60s: %.90s", k.obj, d->what);
-            memset(d, 0, sizeof *d);
+            snprintf(ex, sizeof ex, "%.60s: %.90s", k.obj, gs_diag_what(d));
+            gs_diag_free(d);
             gs_cimp_leave(&s->h.left, why, ex);
             s->bad++;
             rc = 0;
@@ -975,11 +975,10 @@ static int ksm_series(void *ctx, const char *file, int i,
     snprintf(f.ns, sizeof f.ns, "%s", ksm_label(m, "namespace"));
     snprintf(f.pod, sizeof f.pod, "%s", ksm_label(m, "pod"));
     if (f.ns[0] == '\0' || f.pod[0] == '\0') {
-        char where[700];
-        snprintf(where, sizeof where, "%.400s: $.data.result[%d].metric", file,
-                 i);
-        return gs_diag_set(d, GS_EPARSE, where, "a %s series without its "
-                           "namespace and pod labels", name);
+        char *where;
+        where = gs_strf("%s: $.data.result[%d].metric", file, i);
+        return gs_diag_set_at(d, GS_EPARSE, where, "a %s series without its "
+                              "namespace and pod labels", name);
     }
     if (f.uid[0] == '\0')
         snprintf(f.uid, sizeof f.uid, "%.30s/%.30s", f.ns, f.pod);

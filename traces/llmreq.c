@@ -334,7 +334,7 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
             r.nf = gs_tsplit(line, ',', f, 64);
             if (r.nf > 64) {
                 rc = gs_trow_fail(&r, NULL, "too many fields (%d)", r.nf);
-                *d = rdg;
+                gs_diag_move(d, &rdg);
                 break;
             }
             if (need_header && !got_header) {
@@ -343,7 +343,7 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
                                  : fmt == F_SPLITWISE ? "a splitwise-sim "
                                  "request trace" : "id,arrival,input_tokens,"
                                  "output_tokens,prefix_blocks")) < 0) {
-                    *d = rdg;
+                    gs_diag_move(d, &rdg);
                     break;
                 }
                 got_header = 1;
@@ -397,11 +397,12 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
         }
         if (bad < 0) {
             if (bad == GS_ENOMEM || !skip_bad) {
-                *d = rdg;
+                gs_diag_move(d, &rdg);
                 rc = bad;
                 break;
             }
             gs_treport_bad(&t->rep, &r);
+            gs_diag_free(&rdg);
             continue;
         }
         if (t->n > 0 && q.arrival < t->r[t->n - 1].arrival)
@@ -415,9 +416,9 @@ int gs_reqtable_load(const char *format, const char *path, int skip_bad,
     free(bbuf);
     gs_tread_close(rd);
     if (rc == 0 && need_header && !got_header) {
-        char where[600];
-        snprintf(where, sizeof where, "%s:1", path);
-        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no header row");
+        char *where;
+        where = gs_strf("%s:1", path);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "empty trace: no header row");
     }
     if (rc == 0)
         rc = gs_treport_all_bad(path, &t->rep, d);

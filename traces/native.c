@@ -69,14 +69,10 @@ static void row_fail(struct gs_native *r, const char *col, const char *fmt,
 {
     if (r->err)
         return;
-    char where[700];
-    if (col)
-        snprintf(where, sizeof where, "%s:%ld: field '%s'", r->path, r->line,
-                 col);
-    else
-        snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
+    char *where = col ? gs_strf("%s:%ld: field '%s'", r->path, r->line, col)
+                      : gs_strf("%s:%ld", r->path, r->line);
     r->err = GS_EPARSE;
-    gs_diag_set(&r->d, GS_EPARSE, where, fmt, val);
+    gs_diag_set_at(&r->d, GS_EPARSE, where, fmt, val);
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -484,10 +480,9 @@ static int fill(struct gs_native *r)
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
         if (memchr(buf, '\0', n)) {    /* a binary or sparse file: at once */
-            char where[600];
-            snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);
             r->err = GS_EPARSE;
-            gs_diag_set(&r->d, GS_EPARSE, where, "not a text file (NUL byte)");
+            gs_diag_set_line(&r->d, GS_EPARSE, r->path, r->line + 1,
+                             "not a text file (NUL byte)");
             break;
         }
         /* A UTF-8 byte-order mark (spreadsheets write one) is not data. */
@@ -499,10 +494,8 @@ static int fill(struct gs_native *r)
         if (n > skip && csv_parse(&r->p, buf + skip, n - skip, on_field,
                                   on_row, r) != n - skip) {
             r->err = GS_EPARSE;
-            char where[600];
-            snprintf(where, sizeof where, "%s:%ld", r->path, r->line + 1);
-            gs_diag_set(&r->d, GS_EPARSE, where, "%s",
-                        csv_strerror(csv_error(&r->p)));
+            gs_diag_set_line(&r->d, GS_EPARSE, r->path, r->line + 1, "%s",
+                             csv_strerror(csv_error(&r->p)));
         }
         if (n < sizeof buf) {
             if (ferror(r->fp)) {
@@ -523,11 +516,11 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
     if (r->qhead == r->qn) {
         if (r->eof && !r->err) {
             if (!r->header_done || r->njobs == 0) {
-                char where[600];
-                snprintf(where, sizeof where, "%s:1", r->path);
-                return gs_diag_set(d, GS_EPARSE, where, !r->header_done
-                                   ? "empty trace: no header row"
-                                   : "empty trace: no job rows");
+                char *where;
+                where = gs_strf("%s:1", r->path);
+                return gs_diag_set_at(d, GS_EPARSE, where, !r->header_done
+                                      ? "empty trace: no header row"
+                                      : "empty trace: no job rows");
             }
             return 0;
         }
@@ -536,7 +529,7 @@ int gs_native_next(struct gs_native *r, struct gs_jobspec *out,
     /* Rows converted before an error in the same chunk are still valid,
      * but a run must not go on past a bad row: report it now. */
     if (r->err) {
-        *d = r->d;
+        gs_diag_set(d, r->d.code, r->d.where, "%s", r->d.what);
         return r->err;
     }
     if (r->qhead == r->qn)
@@ -555,6 +548,7 @@ void gs_native_close(struct gs_native *r)
         fclose(r->fp);
     free(r->q);
     free(r->path);
+    gs_diag_free(&r->d);
     free(r);
 }
 

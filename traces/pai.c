@@ -131,36 +131,39 @@ static int load_jobs(struct pai *p, const char *path, struct gs_diag *d)
         rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     while (rc == 0 && (rc = gs_tread_line(t, &line, d)) == 1) {
         rc = 0;
-        char *f[8], where[1100];
+        char *f[8];
         long ln = gs_tread_lineno(t);
         int nf = gs_tsplit(line, ',', f, 8);
         if (nf == 0 || (nf == 1 && f[0][0] == '\0'))
             continue;
-        snprintf(where, sizeof where, "%.1000s:%ld", path, ln);
         if (nf != 6) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "%d fields where a "
-                             "pai_job_table row has 6 (job_name,inst_id,"
-                             "user,status,start_time,end_time)", nf);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "%d fields where a "
+                                  "pai_job_table row has 6 (job_name,inst_id,"
+                                  "user,status,start_time,end_time)", nf);
             break;
         }
         if (ln == 1 && strcmp(f[0], "job_name") == 0)
             continue;                   /* the .header line */
         double submit;
         if (gs_tnum(f[4], &submit) < 0 || submit < 0 || submit > 9.0e12) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "field 'start_time': '%s' "
-                             "is not a time in seconds >= 0", f[4]);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field "
+                                  "'start_time': '%s' is not a time in "
+                                  "seconds >= 0", f[4]);
             break;
         }
         if (f[0][0] == '\0' || strlen(f[0]) >= sizeof p->h[0].name) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "field 'job_name': '%s' is "
-                             "empty or longer than %zu characters", f[0],
-                             sizeof p->h[0].name - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "field 'job_name': "
+                                  "'%s' is empty or longer than %zu "
+                                  "characters", f[0], sizeof p->h[0].name - 1);
             break;
         }
         struct jobrec *j = lookup(p, f[0], 1);
         if (j->name[0] == '\0') {
             snprintf(j->name, sizeof j->name, "%s", f[0]);
-            gs_tenant_name(j->user, f[2][0] ? f[2] : p->tenant, path, where);
+            char *where = gs_strf("%s:%ld", path, ln);
+            gs_tenant_name(j->user, f[2][0] ? f[2] : p->tenant, path,
+                           where ? where : path);
+            free(where);
             j->submit = submit;
         }
     }
@@ -281,10 +284,10 @@ static int pai_open(const struct gs_scenario *sc, struct gs_params *o,
         (rc = gs_params_str(o, "failed", &failed, d)) < 0)
         goto fail;
     if (failed && strcmp(failed, "keep") != 0 && strcmp(failed, "skip") != 0) {
-        char where[600];
-        snprintf(where, sizeof where, "%s.failed", o->where);
-        rc = gs_diag_set(d, GS_EINVAL, where, "'%s' is not \"keep\" or "
-                         "\"skip\"", failed);
+        char *where;
+        where = gs_strf("%s.failed", o->where);
+        rc = gs_diag_set_at(d, GS_EINVAL, where, "'%s' is not \"keep\" or "
+                            "\"skip\"", failed);
         goto fail;
     }
     p->skip_failed = failed && strcmp(failed, "skip") == 0;

@@ -172,36 +172,35 @@ static int load_throughputs(struct philly *p, struct gs_diag *d)
     free(buf);
     if (rc < 0)
         return rc;
-    char where[1200];
+    char *where;
     if (!gs_json_is_object(root)) {
-        snprintf(where, sizeof where, "%.1000s: $", path);
-        rc = gs_diag_set(d, GS_EPARSE, where, "expected an object of GPU "
-                         "types");
+        where = gs_strf("%s: $", path);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "expected an object of GPU "
+                            "types");
     }
     for (int g = 0; g < NG && rc == 0; g++) {
         const struct gs_json *gt = gs_json_get(root, gname[g]);
         if (gt == NULL)
             continue;
         if (!gs_json_is_object(gt)) {
-            snprintf(where, sizeof where, "%.1000s: $.%s", path, gname[g]);
-            rc = gs_diag_set(d, GS_EPARSE, where, "expected an object");
+            where = gs_strf("%s: $.%s", path, gname[g]);
+            rc = gs_diag_set_at(d, GS_EPARSE, where, "expected an object");
             break;
         }
         for (const struct gs_json *it = gs_json_first(gt); it;
              it = gs_json_next(it)) {
             char job[96];
             int sf;
-            snprintf(where, sizeof where, "%.1000s: $.%.40s[\"%.80s\"]", path, gname[g],
-                     gs_json_key(it));
-            if (parse_key(gs_json_key(it), job, sizeof job, &sf) < 0) {
-                rc = gs_diag_set(d, GS_EPARSE, where, "expected a key "
-                                 "('<job type>', <scale factor>)");
-                break;
-            }
             double v = gs_json_number(gs_json_get(it, "null"));
-            if (!(v >= 0) || !isfinite(v)) {
-                rc = gs_diag_set(d, GS_EPARSE, where, "expected an object "
-                                 "with \"null\": a throughput >= 0");
+            const char *why = NULL;
+            if (parse_key(gs_json_key(it), job, sizeof job, &sf) < 0)
+                why = "expected a key ('<job type>', <scale factor>)";
+            else if (!(v >= 0) || !isfinite(v))
+                why = "expected an object with \"null\": a throughput >= 0";
+            if (why) {
+                where = gs_strf("%s: $.%.40s[\"%.80s\"]", path, gname[g],
+                                gs_json_key(it));
+                rc = gs_diag_set_at(d, GS_EPARSE, where, "%s", why);
                 break;
             }
             struct thr *t = entry(p, job, sf, 1);
@@ -417,10 +416,10 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
             if (strcmp(refname, gname[g]) == 0)
                 p->ref = g;
         if (p->ref < 0) {
-            char where[600];
-            snprintf(where, sizeof where, "%s.reference_gpu", o->where);
-            rc = gs_diag_set(d, GS_EINVAL, where, "'%s' is not one of v100, "
-                             "p100, k80", refname);
+            char *where;
+            where = gs_strf("%s.reference_gpu", o->where);
+            rc = gs_diag_set_at(d, GS_EINVAL, where, "'%s' is not one of "
+                                "v100, p100, k80", refname);
             goto fail;
         }
     }

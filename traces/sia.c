@@ -184,9 +184,10 @@ static int sia_open(const struct gs_scenario *sc, struct gs_params *o,
         (rc = gs_params_str(o, "reference_gpu", &ref, d)) < 0)
         goto fail;
     if (ref && (s->ref = gs_catalog_find(&sc->cat, ref)) < 0) {
-        char where[600];
-        snprintf(where, sizeof where, "%s.reference_gpu", o->where);
-        rc = gs_diag_set(d, GS_EINVAL, where, "unknown GPU model '%s'", ref);
+        char *where;
+        where = gs_strf("%s.reference_gpu", o->where);
+        rc = gs_diag_set_at(d, GS_EINVAL, where, "unknown GPU model '%s'",
+                            ref);
         goto fail;
     }
     /* gpu_hours_<application> options. */
@@ -195,10 +196,10 @@ static int sia_open(const struct gs_scenario *sc, struct gs_params *o,
         if (strncmp(k, "gpu_hours_", 10) != 0 || k[10] == '\0')
             continue;
         if (s->napps == MAXAPPS) {
-            char where[600];
-            snprintf(where, sizeof where, "%s.%s", o->where, k);
-            rc = gs_diag_set(d, GS_EINVAL, where, "at most %d gpu_hours_ "
-                             "options", MAXAPPS);
+            char *where;
+            where = gs_strf("%s.%s", o->where, k);
+            rc = gs_diag_set_at(d, GS_EINVAL, where, "at most %d gpu_hours_ "
+                                "options", MAXAPPS);
             goto fail;
         }
         double h = -1;

@@ -291,17 +291,14 @@ static int sfail(struct gs_diag *d, const char *path, long line,
 static int sfail(struct gs_diag *d, const char *path, long line,
                  const char *field, const char *fmt, ...)
 {
-    char where[600], what[400];
-    if (field)
-        snprintf(where, sizeof where, "%.400s:%ld: field '%s'", path, line,
-                 field);
-    else
-        snprintf(where, sizeof where, "%.400s:%ld", path, line);
+    char what[400];
+    char *where = field ? gs_strf("%s:%ld: field '%s'", path, line, field)
+                        : gs_strf("%s:%ld", path, line);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return gs_diag_set(d, GS_EPARSE, where, "%s", what);
+    return gs_diag_set_at(d, GS_EPARSE, where, "%s", what);
 }
 
 /* Split a --parsable2 line at '|' in place; the number of fields. */
@@ -608,11 +605,12 @@ static int sacct_load(struct sacct *s, const char *path, struct gs_diag *d)
         rc = sacct_row(s, path, ln, line, d);
         if (rc == GS_EPARSE && s->h.skip && d) {
             char why[112], first[200];
-            const char *q = strstr(d->where, "field '");
+            const char *q = strstr(gs_diag_where(d), "field '");
             snprintf(why, sizeof why, "malformed %.60s (skip_bad_rows)",
                      q ? q : "row");
-            snprintf(first, sizeof first, "line %ld: %.150s", ln, d->what);
-            memset(d, 0, sizeof *d);
+            snprintf(first, sizeof first, "line %ld: %.150s", ln,
+                     gs_diag_what(d));
+            gs_diag_free(d);
             gs_cimp_leave(&s->h.left, why, first);
             rc = 0;
         }
@@ -1076,8 +1074,11 @@ static int sacct_options(struct sacct *s, const struct gs_scenario *sc,
         (rc = gs_params_str(o, "export_time", &exp, d)) < 0)
         return rc;
     struct gs_diag zd = { 0 };
-    if (tz && gs_cimp_tz_parse(tz, &s->tz, &zd) < 0)
-        return gs_cimp_opt_fail(o, "tz", d, zd.what);
+    if (tz && gs_cimp_tz_parse(tz, &s->tz, &zd) < 0) {
+        rc = gs_cimp_opt_fail(o, "tz", d, gs_diag_what(&zd));
+        gs_diag_free(&zd);
+        return rc;
+    }
     if (tf) {
         static const char *const names[] = { "account", "partition", "qos" };
         s->tenant_from = -1;

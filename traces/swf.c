@@ -133,9 +133,9 @@ static void swf_close(void *st)
 static int opt_fail(struct gs_params *o, const char *key, struct gs_diag *d,
                     const char *what)
 {
-    char where[600];
-    snprintf(where, sizeof where, "%s.%s", o->where, key);
-    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+    char *where;
+    where = gs_strf("%s.%s", o->where, key);
+    return gs_diag_set_at(d, GS_EINVAL, where, "%s", what);
 }
 
 static int parse_status(struct swf *s, struct gs_params *o, struct gs_diag *d)

@@ -273,11 +273,10 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int report(const struct gs_diag *d)
+static int report(struct gs_diag *d)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return 2;
 }
 
@@ -391,9 +390,11 @@ static int check_out(const char *out)
     struct gs_diag d = { 0 };
     if (out == NULL || strcmp(out, "-") == 0 || gs_out_check(out, &d) == 0)
         return 0;
-    char msg[1200];
-    gs_diag_format(&d, msg, sizeof msg);
-    return usage("--out: %s", msg);
+    char *msg = gs_diag_message(&d);
+    gs_diag_free(&d);
+    int rc = usage("--out: %s", msg ? msg : gs_strerror(GS_ENOMEM));
+    free(msg);
+    return rc;
 }
 
 static int parse_args(struct opts *o, int argc, char **argv);
@@ -609,13 +610,15 @@ static int kube_json(const char *path)
 {
     struct gs_tread *t;
     struct gs_diag d = { 0 };
-    if (gs_tread_open(path, &t, &d) < 0)
-        return 0;
-    char *line;
     int yes = 0;
-    for (int i = 0; i < 5 && !yes && gs_tread_line(t, &line, &d) == 1; i++)
-        yes = strstr(line, "\"apiVersion\"") != NULL;
-    gs_tread_close(t);
+    if (gs_tread_open(path, &t, &d) == 0) {
+        char *line;
+        for (int i = 0; i < 5 && !yes && gs_tread_line(t, &line, &d) == 1;
+             i++)
+            yes = strstr(line, "\"apiVersion\"") != NULL;
+        gs_tread_close(t);
+    }
+    gs_diag_free(&d);
     return yes;
 }
 
@@ -637,8 +640,10 @@ static const char *guess_format(const char *path)
         return "alibaba-pai-2020";
     struct gs_tread *t;
     struct gs_diag d = { 0 };
-    if (gs_tread_open(path, &t, &d) < 0)
+    if (gs_tread_open(path, &t, &d) < 0) {
+        gs_diag_free(&d);
         return NULL;
+    }
     char *line;
     const char *fmt = NULL;
     while (gs_tread_line(t, &line, &d) == 1) {
@@ -666,6 +671,7 @@ static const char *guess_format(const char *path)
         break;
     }
     gs_tread_close(t);
+    gs_diag_free(&d);
     return fmt;
 }
 
@@ -675,7 +681,6 @@ struct input {
     struct gs_reqtable *req;    /* a request trace, or NULL */
     struct gs_source src;
     int open;
-    char name[1100];            /* for messages */
 };
 
 static struct gs_scenario *shell(void)
@@ -730,7 +735,6 @@ static int input_open(const struct opts *o, struct input *in,
                       struct gs_diag *d)
 {
     memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", o->input);
     const char *fmt = o->format ? o->format : guess_format(o->input);
     if (fmt == NULL) {
         if (access(o->input, R_OK) != 0)
@@ -1079,13 +1083,13 @@ static int cmd_formats(void)
     return 0;
 }
 
-static int finish(int rc, const struct gs_diag *d)
+/* The exit status of a command that ended with rc; d is reported when
+ * rc < 0, and emptied. */
+static int finish(int rc, struct gs_diag *d)
 {
-    if (rc == 2)
-        return 2;
-    if (rc < 0)
-        return report(d);
-    return 0;
+    int status = rc == 2 ? 2 : rc < 0 ? report(d) : 0;
+    gs_diag_free(d);
+    return status;
 }
 
 static int cmd_convert(const struct opts *o)
@@ -1166,8 +1170,9 @@ static int stats_nodes(const struct opts *o, struct gs_diag *d)
         /* a bad row past the header is this node list's error; a header
          * it does not know may be a job trace's in the same format */
         size_t k = strlen(o->input);
-        int line = strncmp(d->where, o->input, k) == 0 &&
-                   d->where[k] == ':' ? atoi(d->where + k + 1) : 0;
+        const char *at = gs_diag_where(d);
+        int line = strncmp(at, o->input, k) == 0 && at[k] == ':'
+                   ? atoi(at + k + 1) : 0;
         return rc == GS_ENOMEM || line > 1 ? rc : 0;
     }
     long nodes = 0, gpus = 0;
@@ -1219,25 +1224,25 @@ static int cmd_stats(const struct opts *o)
             return finish(n < 0 ? n : 0, &d);
         if (gs_trace_format_find(o->format) == NULL)
             return finish(GS_EINVAL, &d);
-        memset(&d, 0, sizeof d);
+        gs_diag_free(&d);
     }
     struct input in;
     struct xf x = { 0 };
     double gpus = o->gpus;
-    char fleet[1100] = "";
+    char *fleet = NULL;         /* what the offered load is against */
     int rc = open_stream(o, &in, &x, &d);
     if (rc == 0 && o->fleet && gpus <= 0) {
         struct gs_scenario *fs;
         if ((rc = gs_scenario_load(o->fleet, &fs, &d)) == 0) {
             gpus = fleet_gpus(fs);
-            snprintf(fleet, sizeof fleet, "fleet of %s", o->fleet);
+            fleet = gs_strf("fleet of %s", o->fleet);
             gs_scenario_free(fs);
         }
     } else if (rc == 0 && in.scenario && gpus <= 0) {
         gpus = fleet_gpus(in.sc);
-        snprintf(fleet, sizeof fleet, "fleet of %s", o->input);
+        fleet = gs_strf("fleet of %s", o->input);
     } else if (gpus > 0) {
-        snprintf(fleet, sizeof fleet, "%s", "--gpus");
+        fleet = gs_strf("%s", "--gpus");
     }
     if (rc == 0 && in.req) {
         if ((rc = req_transform(o, in.req)) == 0)
@@ -1252,9 +1257,10 @@ static int cmd_stats(const struct opts *o)
                 break;
             }
         if (rc == 0)
-            gs_tstats_print(stdout, &s, o->input, gpus, fleet);
+            gs_tstats_print(stdout, &s, o->input, gpus, fleet ? fleet : "");
         gs_tstats_free(&s);
     }
+    free(fleet);
     xf_free(&x);
     input_close(&in);
     return finish(rc, &d);
@@ -1408,7 +1414,7 @@ static int cmd_fit(const struct opts *o)
         fo.by_tier = o->by_tier;
         fo.durations = o->durations;
         if ((rc = gs_fitter_run(f, &fo, fit, &d)) < 0)
-            snprintf(d.where, sizeof d.where, "%.500s", o->input);
+            gs_diag_reword(&d, gs_strf("%s", o->input), NULL);
     }
     int status = 0;
     if (rc == 0) {

@@ -153,10 +153,10 @@ static int grow(struct gs_tread *t, size_t need, struct gs_diag *d)
     if (need <= t->cap)
         return 0;
     if (need > (size_t)LINE_MAX_BYTES) {
-        char where[600];
-        snprintf(where, sizeof where, "%s:%ld", t->path, t->lineno + 1);
-        return gs_diag_set(d, GS_EPARSE, where, "line longer than %ld MiB",
-                           LINE_MAX_BYTES >> 20);
+        char *where;
+        where = gs_strf("%s:%ld", t->path, t->lineno + 1);
+        return gs_diag_set_at(d, GS_EPARSE, where, "line longer than %ld MiB",
+                              LINE_MAX_BYTES >> 20);
     }
     size_t cap = t->cap ? t->cap : 4096;
     while (cap < need)
@@ -199,9 +199,10 @@ int gs_tread_line(struct gs_tread *t, char **line, struct gs_diag *d)
     }
     t->lineno++;
     if (memchr(t->line, '\0', len)) {
-        char where[600];
-        snprintf(where, sizeof where, "%s:%ld", t->path, t->lineno);
-        return gs_diag_set(d, GS_EPARSE, where, "not a text file (NUL byte)");
+        char *where;
+        where = gs_strf("%s:%ld", t->path, t->lineno);
+        return gs_diag_set_at(d, GS_EPARSE, where, "not a text file (NUL "
+                              "byte)");
     }
     if (len > 0 && t->line[len - 1] == '\r')
         len--;
@@ -437,18 +438,15 @@ int gs_tint(const char *s, long long lo, long long hi, long long *out)
 
 int gs_trow_fail(struct gs_trow *r, const char *field, const char *fmt, ...)
 {
-    char where[700], what[512];
-    if (field)
-        snprintf(where, sizeof where, "%s:%ld: field '%s'", r->path, r->line,
-                 field);
-    else
-        snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
+    char *where = field ? gs_strf("%s:%ld: field '%s'", r->path, r->line,
+                                  field)
+                        : gs_strf("%s:%ld", r->path, r->line);
     snprintf(r->field, sizeof r->field, "%s", field ? field : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = gs_diag_vset_at(r->d, GS_EPARSE, where, fmt, ap);
     va_end(ap);
-    return gs_diag_set(r->d, GS_EPARSE, where, "%s", what);
+    return rc;
 }
 
 static void add_reason(struct gs_treason *v, int *n, const char *key,
@@ -479,7 +477,7 @@ void gs_treport_bad(struct gs_treport *rep, const struct gs_trow *r)
         snprintf(key, sizeof key, "field '%s'", r->field);
     else
         snprintf(key, sizeof key, "%s", "row shape");
-    snprintf(ex, sizeof ex, "%.*s", (int)sizeof ex - 1, r->d->what);
+    snprintf(ex, sizeof ex, "%.*s", (int)sizeof ex - 1, gs_diag_what(r->d));
     rep->skipped++;
     add_reason(rep->bad, &rep->nbad, key, ex, r->line);
 }
@@ -566,7 +564,7 @@ static int step(struct gs_rows *rs, struct gs_jobspec *out, int count,
                          "%d", r.nf, MAXF);
         if (wide && (!rs->skip_bad ||
                      (rs->ops->has_header && !rs->header_done))) {
-            *d = rd;
+            gs_diag_move(d, &rd);
             return GS_EPARSE;
         }
         if (wide) {
@@ -574,11 +572,12 @@ static int step(struct gs_rows *rs, struct gs_jobspec *out, int count,
                 rs->rep.rows++;
                 gs_treport_bad(&rs->rep, &r);
             }
+            gs_diag_free(&rd);
             continue;
         }
         if (rs->ops->has_header && !rs->header_done) {
             if (rs->ops->header(rs->st, &r) < 0) {
-                *d = rd;
+                gs_diag_move(d, &rd);
                 return GS_EPARSE;
             }
             rs->header_done = 1;
@@ -597,11 +596,12 @@ static int step(struct gs_rows *rs, struct gs_jobspec *out, int count,
             continue;
         }
         if (!rs->skip_bad) {
-            *d = rd;
+            gs_diag_move(d, &rd);
             return rc < 0 ? rc : GS_EPARSE;
         }
         if (count)
             gs_treport_bad(&rs->rep, &r);
+        gs_diag_free(&rd);
     }
 }
 
@@ -637,16 +637,16 @@ int gs_rows_open(const char *path, const struct gs_rows_ops *ops, void *st,
         rs->rep.items++;
     }
     if (rc == 0 && ops->has_header && !rs->header_done) {
-        char where[600];
-        snprintf(where, sizeof where, "%s:1", path);
-        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no header row");
+        char *where;
+        where = gs_strf("%s:1", path);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "empty trace: no header row");
     }
     if (rc == 0)
         rc = gs_treport_all_bad(path, &rs->rep, d);
     if (rc == 0 && rs->rep.rows == 0) {    /* alike in every format */
-        char where[600];
-        snprintf(where, sizeof where, "%.580s:1", path);
-        rc = gs_diag_set(d, GS_EPARSE, where, "empty trace: no job rows");
+        char *where;
+        where = gs_strf("%s:1", path);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "empty trace: no job rows");
     }
     /* the rows are counted, none is held yet: the simulation will keep a
      * record of each job, and an unsorted file is loaded whole first */
@@ -758,10 +758,10 @@ int gs_topt_tenant(struct gs_params *opts, const char *key, char *out,
     if (rc < 0 || s == NULL)
         return rc;
     if (s[0] == '\0' || strlen(s) >= GS_TENANT_NAME) {
-        char where[600];
-        snprintf(where, sizeof where, "%s.%s", opts->where, key);
-        return gs_diag_set(d, GS_EINVAL, where, "a tenant name of 1 to %d "
-                           "characters", GS_TENANT_NAME - 1);
+        char *where;
+        where = gs_strf("%s.%s", opts->where, key);
+        return gs_diag_set_at(d, GS_EINVAL, where, "a tenant name of 1 to %d "
+                              "characters", GS_TENANT_NAME - 1);
     }
     snprintf(out, GS_TENANT_NAME, "%s", s);
     return 0;

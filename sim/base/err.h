@@ -11,7 +11,9 @@
 #ifndef GS_ERR_H
 #define GS_ERR_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define GS_ERRORS(X)                                              \
     X(OK,       0,  "success")                                    \
@@ -35,25 +37,78 @@ enum gs_err {
 /* Message for an error code; never NULL. */
 const char *gs_strerror(int code);
 
-/* Where and what: filled by parsers and validators. */
+/* Where and what: filled by parsers and validators.  Both strings are in
+ * memory sized to what they hold (a scenario's path has no length limit
+ * here: the operating system alone says what is too long), owned by the
+ * diagnostic and released by gs_diag_free.  While code is 0 both are NULL;
+ * once a failure is recorded neither is (an empty string when there is
+ * nothing to say, or when memory ran out). */
 struct gs_diag {
     int code;           /* the GS_E* code, 0 while nothing failed */
-    char where[512];    /* "file:line:col", "file: $.fleet.pools[2].gpus", ... */
-    char what[512];     /* human-readable problem */
+    char *where;        /* "file:line:col", "file: $.fleet[2].gpus", ... */
+    char *what;         /* human-readable problem */
 };
+
+/* d's where and what, "" while it holds no failure (d may be NULL). */
+const char *gs_diag_where(const struct gs_diag *d);
+const char *gs_diag_what(const struct gs_diag *d);
 
 /* Record a failure in d (which may be NULL) and return code, so callers can
  * write `return gs_diag_set(d, GS_EINVAL, where, "gpus must be > 0");`.
- * The first failure recorded wins: later calls do not overwrite it. */
+ * The first failure recorded wins: later calls do not overwrite it.  When
+ * memory runs out, d holds GS_ENOMEM (its message, "out of memory") and
+ * that code is returned. */
 int gs_diag_set(struct gs_diag *d, int code, const char *where,
                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* gs_diag_set with a where built in memory (gs_strf), which this call
+ * takes and frees:
+ *     where = gs_strf("%s: %s", file, jp);
+ *     return gs_diag_set_at(d, GS_EINVAL, where, "gpus must be > 0");
+ * A NULL where (gs_strf out of memory) records the failure without a
+ * place.  gs_diag_vset_at takes the message's arguments as a va_list. */
+int gs_diag_set_at(struct gs_diag *d, int code, char *where,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+int gs_diag_vset_at(struct gs_diag *d, int code, char *where,
+                    const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+/* gs_diag_set with the where "FILE:LINE": a row of a text file. */
+int gs_diag_set_line(struct gs_diag *d, int code, const char *file, long line,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Put "PREFIX: " before d's where (the option that named it, "--out");
  * nothing when d holds no failure. */
 void gs_diag_prefix(struct gs_diag *d, const char *prefix);
 
-/* Format "WHERE: WHAT" (or the bare code message) into buf. */
-void gs_diag_format(const struct gs_diag *d, char *buf, size_t len);
+/* Reword d's failure: where and what, when not NULL, replace d's, which
+ * takes them (strings from gs_strf; NULL, also gs_strf out of memory,
+ * keeps d's own).  Nothing when d holds no failure (they are freed). */
+void gs_diag_reword(struct gs_diag *d, char *where, char *what);
+
+/* Move src's failure into dst when dst holds none (the first failure wins)
+ * and empty src either way; src's strings go with it, or are freed. */
+void gs_diag_move(struct gs_diag *dst, struct gs_diag *src);
+
+/* Release d's strings and empty it (code 0): a diagnostic that is dropped
+ * or reused.  NULL-safe. */
+void gs_diag_free(struct gs_diag *d);
+
+/* "WHERE: WHAT" (or the bare code message) in memory the caller frees;
+ * NULL when out of memory. */
+char *gs_diag_message(const struct gs_diag *d);
+
+/* Print "PREFIXWHERE: WHAT" and a newline on fp, the message "out of
+ * memory" when it cannot be made: gs_diag_print(stderr, "gpusim: ", d). */
+void gs_diag_print(FILE *fp, const char *prefix, const struct gs_diag *d);
+
+/* printf into memory sized to the result, which the caller frees; NULL
+ * when out of memory. */
+char *gs_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *gs_vstrf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 
 void gs_assert_fail(const char *expr, const char *file, int line)
     __attribute__((noreturn));

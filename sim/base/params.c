@@ -7,9 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* where once memory ran out: never freed */
+static char no_where[1];
+
 void gs_params_init(struct gs_params *p, const char *where)
 {
-    snprintf(p->where, sizeof p->where, "%s", where);
+    p->where = strdup(where ? where : "");
+    if (p->where == NULL)
+        p->where = no_where;
     p->n = 0;
     p->v = NULL;
 }
@@ -24,6 +29,9 @@ void gs_params_free(struct gs_params *p)
     free(p->v);
     p->v = NULL;
     p->n = 0;
+    if (p->where != no_where)
+        free(p->where);
+    p->where = no_where;
 }
 
 /* Append key with a string value (copied), or a number when val is NULL;
@@ -75,9 +83,9 @@ static struct gs_param *get(struct gs_params *p, const char *key)
 static int fail(const struct gs_params *p, const char *key,
                 struct gs_diag *d, const char *what)
 {
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", p->where, key);
-    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+    char *where;
+    where = gs_strf("%s.%s", p->where, key);
+    return gs_diag_set_at(d, GS_EINVAL, where, "%s", what);
 }
 
 int gs_params_num(struct gs_params *p, const char *key, double lo, double hi,
@@ -212,10 +220,10 @@ int gs_params_check_used(const struct gs_params *p, struct gs_diag *d)
 {
     for (int i = 0; i < p->n; i++)
         if (!p->v[i].used) {
-            char where[512];
-            snprintf(where, sizeof where, "%s.%s", p->where, p->v[i].key);
-            return gs_diag_set(d, GS_EINVAL, where, "unknown key '%s'",
-                               p->v[i].key);
+            char *where;
+            where = gs_strf("%s.%s", p->where, p->v[i].key);
+            return gs_diag_set_at(d, GS_EINVAL, where, "unknown key '%s'",
+                                  p->v[i].key);
         }
     return 0;
 }

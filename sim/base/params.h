@@ -22,13 +22,15 @@ struct gs_param {
 };
 
 struct gs_params {
-    char where[256];        /* "file: $.policy", for messages only (a
-                               long file name is cut there, never where
-                               a file is opened) */
+    char *where;            /* "file: $.policy", for messages (owned,
+                               as long as the file's name; "" when
+                               memory ran out) */
     int n;
     struct gs_param *v;
 };
 
+/* An empty list whose messages name where (copied); gs_params_free
+ * releases it, and a list that is freed is initialised again to reuse. */
 void gs_params_init(struct gs_params *p, const char *where);
 void gs_params_free(struct gs_params *p);
 /* Add a key (copied).  0 or GS_ENOMEM. */

@@ -157,14 +157,13 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* Print d; a failure that filled no diagnostic (rc < 0, d empty: an
  * allocation deep in a model) is named by its code's message. */
-static int report_rc(int rc, const struct gs_diag *d)
+static int report_rc(int rc, struct gs_diag *d)
 {
-    char buf[1200];
     if (d->code == 0 && rc < 0)
-        snprintf(buf, sizeof buf, "%s", gs_strerror(rc));
+        fprintf(stderr, "gpusim: %s\n", gs_strerror(rc));
     else
-        gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return 2;
 }
 
@@ -428,9 +427,8 @@ static int run_main(int argc, char **argv)
         return out_of_memory();
     struct gs_diag d = { 0 };
     if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: --out: ", &d);
+        gs_diag_free(&d);
         return 2;
     }
     char *defout = NULL;
@@ -488,6 +486,7 @@ static int run_main(int argc, char **argv)
     }
     rc = run_outputs(sim, precision > 0 ? &q : NULL, no_out ? NULL : out,
                      sample, fmt, quiet, &d);
+    gs_diag_free(&d);
     free(defout);
     gs_sim_free(sim);
     gs_scenario_free(sc);

@@ -49,14 +49,13 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
     if (fp == NULL)
         return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
                            strerror(errno));
-    char line[512], where[700];
+    char line[512];
     long ln = 0, cap = 0;
     int rc = 0, content = 0;
     while (fgets(line, sizeof line, fp)) {
         ln++;
-        snprintf(where, sizeof where, "%s:%ld", path, ln);
         if (strchr(line, '\n') == NULL && !feof(fp)) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "line too long");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "line too long");
             break;
         }
         char *p = line;
@@ -71,7 +70,8 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
         if (end == p) {
             if (content == 1)
                 continue;           /* a header */
-            rc = gs_diag_set(d, GS_EPARSE, where, "expected \"time_s,value\"");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                  "\"time_s,value\"");
             break;
         }
         p = end;
@@ -83,24 +83,26 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
             q++;
         if (end == p || *q != '\0' || errno == ERANGE || !isfinite(t) ||
             !isfinite(v)) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "expected \"time_s,value\" "
-                             "(two numbers)");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                  "\"time_s,value\" (two numbers)");
             break;
         }
         if (t < 0 || t > 9.0e12) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "time %g s is outside "
-                             "[0, 9e12]", t);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "time %g s is "
+                                  "outside [0, 9e12]", t);
             break;
         }
         if (!(v >= lo && v <= hi)) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "value %g is outside the "
-                             "allowed range [%g, %g]", v, lo, hi);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "value %g is "
+                                  "outside the allowed range [%g, %g]", v, lo,
+                                  hi);
             break;
         }
         gs_time tm = (gs_time)llround(t * 1000.0);
         if (s->n > 0 && tm <= s->t[s->n - 1]) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "times must increase "
-                             "(%g s is not after the previous row)", t);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "times must "
+                                  "increase (%g s is not after the previous "
+                                  "row)", t);
             break;
         }
         if (s->n == cap) {

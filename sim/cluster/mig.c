@@ -72,6 +72,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Allowed starts ({starts} of nvidia-smi mig -lgipp), bit i = slice i. */
@@ -259,12 +260,14 @@ static void format_profile_names(const struct gs_mig_gpu *g, char *buf, size_t l
                                 g->profiles[i].name);
 }
 
-/* "A100-40GB layout \"3g.20gb@2\"" -- the `where` of a layout diagnostic. */
-static void layout_where(const struct gs_mig_layout *l, char *buf, size_t len)
+/* "A100-40GB layout \"3g.20gb@2\"" -- the `where` of a layout diagnostic,
+ * in memory the caller frees (gs_diag_set_at). */
+static char *layout_where(const struct gs_mig_layout *l)
 {
     char spec[256];
     gs_mig_layout_format(l, spec, sizeof spec);
-    snprintf(buf, len, "%s layout \"%s\"", l->gpu ? l->gpu->name : "(no GPU)", spec);
+    return gs_strf("%s layout \"%s\"", l->gpu ? l->gpu->name : "(no GPU)",
+                   spec);
 }
 
 static int count_profile(const struct gs_mig_layout *l, const struct gs_mig_profile *p)
@@ -279,7 +282,6 @@ static int count_profile(const struct gs_mig_layout *l, const struct gs_mig_prof
  * accepted and take part in the count, compute and memory totals only. */
 static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_unplaced)
 {
-    char where[512];
     if (l == NULL)
         return gs_diag_set(d, GS_EINVAL, "MIG layout", "no layout given");
     if (l->gpu == NULL)
@@ -295,35 +297,32 @@ static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_
         const struct gs_mig_profile *p = l->inst[i].profile;
         int s = l->inst[i].start;
         if (profile_index(g, p) < 0) {
-            layout_where(l, where, sizeof where);
-            return gs_diag_set(d, GS_EINVAL, where,
-                               "instance %d: %s is not a MIG profile of %s", i,
-                               p ? p->name : "(null profile)", g->name);
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "instance "
+                                  "%d: %s is not a MIG profile of %s", i,
+                                  p ? p->name : "(null profile)", g->name);
         }
         if (s == -1 && allow_unplaced)
             continue;
         if (s == -1) {
-            layout_where(l, where, sizeof where);
-            return gs_diag_set(d, GS_EINVAL, where,
-                               "instance %d (%s) has not been placed", i, p->name);
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "instance %d "
+                                  "(%s) has not been placed", i, p->name);
         }
         if (!start_allowed(p, s)) {
             char starts[64];
             format_starts(p->start_mask, starts, sizeof starts);
-            layout_where(l, where, sizeof where);
-            return gs_diag_set(d, GS_EINVAL, where,
-                               "%s may not start at memory slice %d on %s "
-                               "(allowed starts: %s)", p->name, s, g->name, starts);
+            return gs_diag_set_at(d, GS_EINVAL, layout_where(l), "%s may not "
+                                  "start at memory slice %d on %s (allowed "
+                                  "starts: %s)", p->name, s, g->name, starts);
         }
     }
 
     for (int i = 0; i < l->n; i++) {
         const struct gs_mig_profile *p = l->inst[i].profile;
         if (count_profile(l, p) > p->max_count) {
-            layout_where(l, where, sizeof where);
-            return gs_diag_set(d, GS_ENOFIT, where,
-                               "%d instances of %s, but at most %d fit on %s",
-                               count_profile(l, p), p->name, p->max_count, g->name);
+            return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "%d "
+                                  "instances of %s, but at most %d fit on %s",
+                                  count_profile(l, p), p->name, p->max_count,
+                                  g->name);
         }
     }
 
@@ -333,14 +332,13 @@ static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_
             if (a->start < 0 || b->start < 0)
                 continue;
             if (range_mask(a->profile, a->start) & range_mask(b->profile, b->start)) {
-                layout_where(l, where, sizeof where);
-                return gs_diag_set(d, GS_ENOFIT, where,
-                                   "%s@%d (memory slices %d-%d) overlaps %s@%d "
-                                   "(memory slices %d-%d)",
-                                   a->profile->name, a->start, a->start,
-                                   a->start + a->profile->mem_slices - 1,
-                                   b->profile->name, b->start, b->start,
-                                   b->start + b->profile->mem_slices - 1);
+                return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "%s@%d "
+                                      "(memory slices %d-%d) overlaps %s@%d "
+                                      "(memory slices %d-%d)",
+                                      a->profile->name, a->start, a->start,
+                                      a->start + a->profile->mem_slices - 1,
+                                      b->profile->name, b->start, b->start,
+                                      b->start + b->profile->mem_slices - 1);
             }
         }
     }
@@ -349,16 +347,14 @@ static int validate(const struct gs_mig_layout *l, struct gs_diag *d, int allow_
     for (int i = 0; i < l->n; i++)
         mem += l->inst[i].profile->mem_slices;
     if (compute > GS_MIG_COMPUTE_SLICES) {
-        layout_where(l, where, sizeof where);
-        return gs_diag_set(d, GS_ENOFIT, where,
-                           "needs %d compute slices, but %s has %d",
-                           compute, g->name, GS_MIG_COMPUTE_SLICES);
+        return gs_diag_set_at(d, GS_ENOFIT, layout_where(l),
+                              "needs %d compute slices, but %s has %d",
+                              compute, g->name, GS_MIG_COMPUTE_SLICES);
     }
     if (mem > GS_MIG_MEM_SLICES) {
-        layout_where(l, where, sizeof where);
-        return gs_diag_set(d, GS_ENOFIT, where,
-                           "needs %d memory slices, but %s has %d",
-                           mem, g->name, GS_MIG_MEM_SLICES);
+        return gs_diag_set_at(d, GS_ENOFIT, layout_where(l),
+                              "needs %d memory slices, but %s has %d",
+                              mem, g->name, GS_MIG_MEM_SLICES);
     }
     return 0;
 }
@@ -468,11 +464,9 @@ int gs_mig_layout_place(struct gs_mig_layout *l, struct gs_diag *d)
         order[j] = i;
     }
     if (!place_rec(l, order, 0, n, used, starts)) {
-        char where[512];
-        layout_where(l, where, sizeof where);
-        return gs_diag_set(d, GS_ENOFIT, where,
-                           "no placement of these instances fits on %s "
-                           "(memory slices already taken: 0x%02x)", l->gpu->name, used);
+        return gs_diag_set_at(d, GS_ENOFIT, layout_where(l), "no placement of "
+                              "these instances fits on %s (memory slices "
+                              "already taken: 0x%02x)", l->gpu->name, used);
     }
     for (int i = 0; i < l->n; i++)
         l->inst[i].start = starts[i];
@@ -715,8 +709,7 @@ int gs_mig_layout_parse(const struct gs_mig_gpu *g, const char *spec,
     if (spec == NULL)
         return gs_diag_set(d, GS_EINVAL, g->name, "no MIG layout given");
 
-    char where[512];
-    snprintf(where, sizeof where, "%s layout \"%.300s\"", g->name, spec);
+    char *where = gs_strf("%s layout \"%.300s\"", g->name, spec);
 
     const char *b = spec, *e = spec + strlen(spec);
     while (isspace((unsigned char)*b))
@@ -724,7 +717,7 @@ int gs_mig_layout_parse(const struct gs_mig_gpu *g, const char *spec,
     while (e > b && isspace((unsigned char)e[-1]))
         e--;
     if (b == e)
-        return gs_diag_set(d, GS_EPARSE, where, "empty MIG layout");
+        return gs_diag_set_at(d, GS_EPARSE, where, "empty MIG layout");
 
     int rc = -1;
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
@@ -736,6 +729,7 @@ int gs_mig_layout_parse(const struct gs_mig_gpu *g, const char *spec,
     }
     if (rc == -1)
         rc = parse_items(g, spec, out, where, d);
+    free(where);
     if (rc == 0)
         rc = gs_mig_layout_place(out, d);
     if (rc != 0)

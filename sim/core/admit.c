@@ -223,14 +223,22 @@ static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
 }
 
 /* Where a job's problem is: the scenario, the job, its trace line. */
-static void job_where(const struct gs_sim *s, const struct gs_jobspec *sp,
-                      char *buf, size_t len)
+static char *job_where(const struct gs_sim *s, const struct gs_jobspec *sp)
 {
     if (sp->line > 0)
-        snprintf(buf, len, "%s: job %lld (trace line %ld)", s->sc->file,
-                 (long long)sp->id, sp->line);
-    else
-        snprintf(buf, len, "%s: job %lld", s->sc->file, (long long)sp->id);
+        return gs_strf("%s: job %lld (trace line %ld)", s->sc->file,
+                       (long long)sp->id, sp->line);
+    return gs_strf("%s: job %lld", s->sc->file, (long long)sp->id);
+}
+
+/* gs_sim_fail naming job sp (job_where). */
+static int job_fail(struct gs_sim *s, const struct gs_jobspec *sp, int code,
+                    const char *what)
+{
+    char *where = job_where(s, sp);
+    int rc = gs_sim_fail(s, code, where, what);
+    free(where);
+    return rc;
 }
 
 /* The least time factor over the pools j may use (-1 if none: the pools
@@ -425,11 +433,8 @@ int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
         free(j);
         if (rc == GS_ENOMEM)
             return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
-        char where[600];
-        job_where(s, sp, where, sizeof where);
-        return gs_sim_fail(s, GS_ERANGE, where, "its tenant would be the "
-                           "run's 16,777,217th: a run has at most 2^24 "
-                           "tenants");
+        return job_fail(s, sp, GS_ERANGE, "its tenant would be the run's "
+                        "16,777,217th: a run has at most 2^24 tenants");
     }
     j->prio = sp->priority == INT_MIN ? tc->priority : sp->priority;
     j->preemptible = sp->preemptible < 0 ? tc->preemptible : sp->preemptible;
@@ -470,8 +475,7 @@ int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
     }
 
     if (attrs_empty || !fits) {
-        char where[600], what[300];
-        job_where(s, sp, where, sizeof where);
+        char what[300];
         if (attrs_empty)
             snprintf(what, sizeof what,
                      "no GPU model of the catalog is both allowed to it and "
@@ -515,7 +519,7 @@ int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
                      sp->mem_gb, spot_hint(s, j));
         s->nrec--;
         free(j);
-        return gs_sim_fail(s, GS_EINVAL, where, what);
+        return job_fail(s, sp, GS_EINVAL, what);
     }
     return 0;
 }

@@ -964,7 +964,7 @@ int gs_sim_offer(struct gs_sim *s, const struct gs_jobspec *sp, int *placed,
     }
     s->offering = 0;
     if (s->err) {
-        *d = s->errd;
+        gs_diag_set(d, s->errd.code, s->errd.where, "%s", s->errd.what);
         return s->err;
     }
     return rc < 0 ? gs_diag_set(d, rc, "", "%s", gs_strerror(rc)) : 0;
@@ -987,6 +987,7 @@ static const void *find_named(const void *const *table, size_t off,
 
 static int copy_params(struct gs_params *dst, const struct gs_params *src)
 {
+    gs_params_free(dst);
     gs_params_init(dst, src->where);
     for (int i = 0; i < src->n; i++) {
         int rc = src->v[i].is_num
@@ -1056,16 +1057,16 @@ int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
                                         offsetof(struct gs_policy_ops, name),
                                         pname);
     if (s->pol == NULL) {
-        char list[512], where[600], hint[128];
+        char list[512], hint[128];
         gs_names_join(list, sizeof list, (const void *const *)env->policies,
                       offsetof(struct gs_policy_ops, name));
         gs_names_suggest(pname, (const void *const *)env->policies,
                          offsetof(struct gs_policy_ops, name), hint,
                          sizeof hint);
-        snprintf(where, sizeof where, "%s: $.policy", sc->file);
-        rc = gs_diag_set(d, GS_ENOTFOUND, o->policy ? "--policy" : where,
-                         "unknown policy '%s'%s (known: %s)", pname, hint,
-                         list);
+        rc = gs_diag_set_at(d, GS_ENOTFOUND, o->policy ? gs_strf("--policy")
+                            : gs_strf("%s: $.policy", sc->file),
+                            "unknown policy '%s'%s (known: %s)", pname, hint,
+                            list);
         goto fail;
     }
     if (s->pol->abi != GS_POLICY_ABI) {
@@ -1078,16 +1079,17 @@ int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
     s->plc = find_named((const void *const *)env->placers,
                         offsetof(struct gs_placer_ops, name), lname);
     if (s->plc == NULL) {
-        char list[512], where[600], hint[128];
+        char list[512], hint[128];
         gs_names_join(list, sizeof list, (const void *const *)env->placers,
                       offsetof(struct gs_placer_ops, name));
         gs_names_suggest(lname, (const void *const *)env->placers,
                          offsetof(struct gs_placer_ops, name), hint,
                          sizeof hint);
-        snprintf(where, sizeof where, "%s: $.placement", sc->file);
-        rc = gs_diag_set(d, GS_ENOTFOUND, o->placer ? "--placement" : where,
-                         "unknown placement '%s'%s (known: %s)", lname, hint,
-                         list);
+        rc = gs_diag_set_at(d, GS_ENOTFOUND, o->placer
+                            ? gs_strf("--placement")
+                            : gs_strf("%s: $.placement", sc->file),
+                            "unknown placement '%s'%s (known: %s)", lname,
+                            hint, list);
         goto fail;
     }
     /* Parameters written for the scenario's policy do not apply to another
@@ -1177,6 +1179,7 @@ void gs_sim_free(struct gs_sim *s)
     gs_metrics_free(&s->m);
     gs_params_free(&s->pparams);
     gs_params_free(&s->lparams);
+    gs_diag_free(&s->errd);
     free(s->run);
     gs_big_free(s->rec, (size_t)s->caprec * sizeof *s->rec);
     gs_big_free(s->host, (size_t)s->caprec * sizeof *s->host);
@@ -1352,7 +1355,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
             report_status(s, s->eng.now, horizon);
     }
     if (s->err) {
-        *d = s->errd;
+        gs_diag_set(d, s->errd.code, s->errd.where, "%s", s->errd.what);
         return s->err;
     }
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;

@@ -161,7 +161,8 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
     FILE *f = fopen(path, "r");
     if (!f)
         return gs_diag_set(d, GS_EIO, path, "cannot open");
-    char line[4096], where[600];
+    char line[4096];
+    char *where;
     char *fld[64];
     int col[NCOL], lineno = 1, rc = 0;
     double *buf = NULL;
@@ -182,30 +183,31 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
             if (strcmp(fld[i], colname[k]) == 0)
                 col[k] = i;
         if (col[k] < 0) {
-            snprintf(where, sizeof where, "%s:1", path);
-            rc = gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
-                             colname[k]);
+            where = gs_strf("%s:1", path);
+            rc = gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
+                                colname[k]);
             goto out;
         }
     }
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        snprintf(where, sizeof where, "%s:%d", path, lineno);
         if (line[0] == '\n' || line[0] == '\r' || !line[0])
             continue;
         nf = split(line, fld, 64);
         struct gs_llm_calib_pt p = { 0 };
         for (int k = 0; k < NCOL; k++)
             if (col[k] >= nf) {
-                rc = gs_diag_set(d, GS_EPARSE, where, "%d fields, expected "
-                                 "a '%s' column", nf, colname[k]);
+                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, "
+                                      "expected a '%s' column", nf,
+                                      colname[k]);
                 goto out;
             }
         if (strlen(fld[col[C_MODEL]]) >= GS_LLM_NAME
             || strlen(fld[col[C_HW]]) >= GS_LLM_NAME
             || !fld[col[C_MODEL]][0] || !fld[col[C_HW]][0]) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "model or hardware name "
-                             "empty or longer than %d", GS_LLM_NAME - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "model or "
+                                  "hardware name empty or longer than %d",
+                                  GS_LLM_NAME - 1);
             goto out;
         }
         strcpy(p.model, fld[col[C_MODEL]]);
@@ -214,22 +216,22 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         int *iv[4] = { &p.prompt, &p.batch, &p.tokens, &p.tp };
         for (int k = 0; k < 4; k++)
             if (parse_int(fld[col[ik[k]]], iv[k])) {
-                rc = gs_diag_set(d, GS_EPARSE, where, "%s: '%s' is not a "
-                                 "positive integer", colname[ik[k]],
-                                 fld[col[ik[k]]]);
+                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%s: '%s' "
+                                      "is not a positive integer",
+                                      colname[ik[k]], fld[col[ik[k]]]);
                 goto out;
             }
         if (parse_pos(fld[col[C_PT]], &p.prompt_ms)
             || parse_pos(fld[col[C_TT]], &p.token_ms)) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "prompt_time and token_time "
-                             "must be positive numbers");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "prompt_time "
+                                  "and token_time must be positive numbers");
             goto out;
         }
         if ((cpk >= 0 && cpk < nf && parse_frac(fld[cpk], &p.peak_pw))
             || (cav >= 0 && cav < nf && parse_frac(fld[cav], &p.avg_pw))) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "peak_power and "
-                             "average_power must be numbers in [0, 10] "
-                             "(fractions of the board limit)");
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "peak_power and "
+                                  "average_power must be numbers in [0, 10] "
+                                  "(fractions of the board limit)");
             goto out;
         }
         if (c->n == c->cap) {
@@ -871,7 +873,9 @@ static void report_power(FILE *out, const struct gs_llm_calib *c,
         struct gs_power_shape sh;
         struct gs_llm_calib_err e;
         struct gs_diag d2 = { 0 };
-        if (gs_llm_power_fit(c, hws[h], &fit[h], &sh, &e, &d2))
+        int none = gs_llm_power_fit(c, hws[h], &fit[h], &sh, &e, &d2) != 0;
+        gs_diag_free(&d2);
+        if (none)
             continue;   /* no power measured on this hardware */
         fprintf(out, "\nPower curve of %s on the serving factors above "
                 "(sim/cluster/power.h; fraction of the board limit)\n\n"

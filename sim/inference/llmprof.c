@@ -85,7 +85,8 @@ struct header {
 static int read_header(char *line, const char *path, struct header *h,
                        struct gs_diag *d)
 {
-    char *f[MAX_FIELDS], where[600];
+    char *f[MAX_FIELDS];
+    char *where;
     h->nf = split(line, f, MAX_FIELDS);
     for (int k = 0; k < S_N; k++)
         h->shape[k] = -1;
@@ -108,15 +109,15 @@ static int read_header(char *line, const char *path, struct header *h,
     }
     for (int k = 0; k < S_N; k++)
         if (h->shape[k] < 0) {
-            snprintf(where, sizeof where, "%s:1", path);
-            return gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
-                               shape_col[k]);
+            where = gs_strf("%s:1", path);
+            return gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
+                                  shape_col[k]);
         }
     if (!any) {
-        snprintf(where, sizeof where, "%s:1", path);
-        return gs_diag_set(d, GS_EPARSE, where, "no column "
-                           "time_stats.OP.median for any known op "
-                           "(attn_pre_proj, mlp_up_proj, ...)");
+        where = gs_strf("%s:1", path);
+        return gs_diag_set_at(d, GS_EPARSE, where, "no column "
+                              "time_stats.OP.median for any known op "
+                              "(attn_pre_proj, mlp_up_proj, ...)");
     }
     return 0;
 }
@@ -132,16 +133,16 @@ static int int_field(const char *s, long lo, long hi, int *v)
     return 0;
 }
 
-/* Parse one data row; where is "path:line". */
-static int read_row(char *line, const struct header *h, const char *where,
-                    struct gs_llm_prof_row *r, struct gs_diag *d)
+/* Parse one data row, line lineno of path. */
+static int read_row(char *line, const struct header *h, const char *path,
+                    int lineno, struct gs_llm_prof_row *r, struct gs_diag *d)
 {
-    char *f[MAX_FIELDS], at[700];
+    char *f[MAX_FIELDS], *at;
     int nf = split(line, f, MAX_FIELDS);
     if (nf != h->nf) {
-        snprintf(at, sizeof at, "%s:%d", where, nf < h->nf ? nf : h->nf + 1);
-        return gs_diag_set(d, GS_EPARSE, at, "%d fields, the header has %d",
-                           nf, h->nf);
+        at = gs_strf("%s:%d:%d", path, lineno, nf < h->nf ? nf : h->nf + 1);
+        return gs_diag_set_at(d, GS_EPARSE, at, "%d fields, the header has %d",
+                              nf, h->nf);
     }
     int v[S_N];
     for (int k = 0; k < S_N; k++) {
@@ -158,10 +159,10 @@ static int read_row(char *line, const struct header *h, const char *where,
         } else
             bad = int_field(s, 1, 1 << 24, &v[k]);
         if (bad) {
-            snprintf(at, sizeof at, "%s:%d", where, h->shape[k] + 1);
-            return gs_diag_set(d, GS_EPARSE, at, "%s: '%.40s' is not %s",
-                               shape_col[k], s, k == S_GATED
-                               ? "True or False" : "an integer in 1..2^24");
+            at = gs_strf("%s:%d:%d", path, lineno, h->shape[k] + 1);
+            return gs_diag_set_at(d, GS_EPARSE, at, "%s: '%.40s' is not %s",
+                                  shape_col[k], s, k == S_GATED
+                                  ? "True or False" : "an integer in 1..2^24");
         }
     }
     r->s = (struct gs_llm_shape){ .heads = v[S_HEAD], .kv_heads = v[S_KV],
@@ -179,8 +180,8 @@ static int read_row(char *line, const struct header *h, const char *where,
         why = "num_tensor_parallel_workers must divide n_head and "
               "n_expanded_embd", col = h->shape[S_TP];
     if (why) {
-        snprintf(at, sizeof at, "%s:%d", where, col + 1);
-        return gs_diag_set(d, GS_EPARSE, at, "%s", why);
+        at = gs_strf("%s:%d:%d", path, lineno, col + 1);
+        return gs_diag_set_at(d, GS_EPARSE, at, "%s", why);
     }
     for (int k = 0; k < GS_OP_N; k++) {
         r->t[k] = -1;
@@ -190,10 +191,10 @@ static int read_row(char *line, const struct header *h, const char *where,
         const char *s = f[h->op[k]];
         double x = strtod(s, &end);
         if (end == s || *end || !(x > 0) || !isfinite(x)) {
-            snprintf(at, sizeof at, "%s:%d", where, h->op[k] + 1);
-            return gs_diag_set(d, GS_EPARSE, at, "time_stats.%s.median: "
-                               "'%.40s' is not a positive time in ms",
-                               gs_llm_op_name(k), s);
+            at = gs_strf("%s:%d:%d", path, lineno, h->op[k] + 1);
+            return gs_diag_set_at(d, GS_EPARSE, at, "time_stats.%s.median: "
+                                  "'%.40s' is not a positive time in ms",
+                                  gs_llm_op_name(k), s);
         }
         r->t[k] = x * 1e-3;
     }
@@ -207,7 +208,7 @@ int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
     if (!f)
         return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
                            strerror(errno));
-    char *line = malloc(LINE_MAX_BYTES), where[600];
+    char *line = malloc(LINE_MAX_BYTES);
     struct header h;
     int rc = 0, lineno = 1;
     if (!line) {
@@ -225,17 +226,16 @@ int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
             p->has[k] = 1;
     while (fgets(line, LINE_MAX_BYTES, f)) {
         lineno++;
-        snprintf(where, sizeof where, "%s:%d", path, lineno);
         if (!strchr(line, '\n') && !feof(f)) {
-            rc = gs_diag_set(d, GS_EPARSE, where, "line longer than %d "
-                             "bytes", LINE_MAX_BYTES - 1);
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "line longer "
+                                  "than %d bytes", LINE_MAX_BYTES - 1);
             goto out;
         }
         if (line[strspn(line, " \t\r\n")] == 0)
             continue;
         if (p->n == MAX_ROWS) {
-            rc = gs_diag_set(d, GS_ERANGE, where, "more than %d rows",
-                             MAX_ROWS);
+            rc = gs_diag_set_line(d, GS_ERANGE, path, lineno, "more than %d "
+                                  "rows", MAX_ROWS);
             goto out;
         }
         if (p->n == p->cap) {
@@ -248,7 +248,7 @@ int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
             p->r = np;
             p->cap = cap;
         }
-        if ((rc = read_row(line, &h, where, &p->r[p->n], d)))
+        if ((rc = read_row(line, &h, path, lineno, &p->r[p->n], d)))
             goto out;
         p->n++;
     }
@@ -346,7 +346,8 @@ static void ar_bin(double (*pt)[2], int n, double *us)
 static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
                     int *npts, int *wk, struct gs_diag *d)
 {
-    char *fld[MAX_FIELDS], where[600];
+    char *fld[MAX_FIELDS];
+    char *where;
     int col[A_N], lineno = 1, cap = 0;
     if (!fgets(line, LINE_MAX_BYTES, f))
         return gs_diag_set(d, GS_EPARSE, path, "empty file");
@@ -357,9 +358,9 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
             if (strcmp(fld[i], ar_col[k]) == 0)
                 col[k] = i;
         if (col[k] < 0) {
-            snprintf(where, sizeof where, "%s:1", path);
-            return gs_diag_set(d, GS_EPARSE, where, "no column '%s'",
-                               ar_col[k]);
+            where = gs_strf("%s:1", path);
+            return gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
+                                  ar_col[k]);
         }
     }
     while (fgets(line, LINE_MAX_BYTES, f)) {
@@ -374,10 +375,9 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
             const char *s = col[k] < n ? fld[col[k]] : "";
             double x = strtod(s, &end);
             if (end == s || *end || !(x > 0) || !isfinite(x)) {
-                snprintf(where, sizeof where, "%s:%d:%d", path, lineno,
-                         col[k] + 1);
-                return gs_diag_set(d, GS_EPARSE, where, "%s: '%.40s' is "
-                                   "not a positive number", ar_col[k], s);
+                where = gs_strf("%s:%d:%d", path, lineno, col[k] + 1);
+                return gs_diag_set_at(d, GS_EPARSE, where, "%s: '%.40s' is "
+                                      "not a positive number", ar_col[k], s);
             }
             if (k == A_MED)
                 v[1] = x * 1e3;

@@ -1168,6 +1168,7 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     struct gs_diag d = { 0 };
     if (gs_llm_engine_new(&ec, &r->e, &d) < 0) {
         GS_OOM_IF(d.code == GS_ENOMEM);
+        gs_diag_free(&d);
         /* The weights do not fit: checked when the model was built, so
          * only a different GPU than planned gets here. */
         rep_end(sv, r);
@@ -1228,12 +1229,20 @@ int gs_svc_alive_hook(const void *st)
 
 /* --- building ------------------------------------------------------------ */
 
+/* "FILE: $.services[i]" and the part of a disaggregated service pool p is,
+ * in memory the caller frees (gs_diag_set_at). */
+static char *pool_where(const struct gs_scenario *sc, int i, int p)
+{
+    return gs_strf("%s: $.services[%d]%s", sc->file, i, !sc->svcs[i].disagg
+                   ? "" : p == 0 ? ".disaggregated.prefill"
+                                 : ".disaggregated.decode");
+}
+
 static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
 {
     const struct gs_scenario *sc = m->sc;
     const struct gs_svccfg *c = &sc->svcs[i];
     struct svc *sv = &m->sv[i];
-    char where[600];
     gs_event_init(&sv->ev, on_wake);
     sv->m = m;
     sv->idx = i;
@@ -1254,9 +1263,6 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
         pl->qhead = pl->qtail = -1;
         for (int k = 0; k < GS_UNL_MEMO; k++)
             pl->unl_in[k] = -1;
-        snprintf(where, sizeof where, "%s: $.services[%d]%s", sc->file, i,
-                 c->disagg ? (p == 0 ? ".disaggregated.prefill"
-                                     : ".disaggregated.decode") : "");
         /* A replica must fit some pool and its engine its GPUs. */
         struct gs_need need = { .gpus = pl->cfg.tp,
                                 .allowed = 1ULL << pl->cfg.gpu_model,
@@ -1267,11 +1273,12 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
         for (int k = 0; k < f->npools && !ok; k++)
             ok = gs_fleet_pool_eligible(f, k, &need);
         if (!ok)
-            return gs_diag_set(d, GS_EINVAL, where, "no pool of the fleet "
-                               "can hold a replica: %d x %s%s%s", pl->cfg.tp,
-                               sc->cat.m[pl->cfg.gpu_model].name,
-                               pl->cfg.mig_profile[0] ? " MIG " : "",
-                               pl->cfg.mig_profile);
+            return gs_diag_set_at(d, GS_EINVAL, pool_where(sc, i, p), "no "
+                                  "pool of the fleet can hold a replica: %d x "
+                                  "%s%s%s", pl->cfg.tp,
+                                  sc->cat.m[pl->cfg.gpu_model].name,
+                                  pl->cfg.mig_profile[0] ? " MIG " : "",
+                                  pl->cfg.mig_profile);
         struct gs_llm_engine_cfg ec = pl->ecfg;
         gs_llm_hw_from_catalog(&sc->cat, pl->cfg.gpu_model, &ec.hw);
         if (pl->cfg.mig_profile[0]) {
@@ -1286,16 +1293,20 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
         struct gs_llm_engine *probe = NULL;
         struct gs_diag ed = { 0 };
         int rc = gs_llm_engine_new(&ec, &probe, &ed);
-        if (rc < 0)
-            return gs_diag_set(d, rc == GS_ENOMEM ? GS_ENOMEM : GS_EINVAL,
-                               where, "%s", ed.what);
+        if (rc < 0) {
+            rc = gs_diag_set_at(d, rc == GS_ENOMEM ? GS_ENOMEM : GS_EINVAL,
+                                pool_where(sc, i, p), "%s", gs_diag_what(&ed));
+            gs_diag_free(&ed);
+            return rc;
+        }
         pl->perf = *gs_llm_engine_perf(probe);
         pl->have_perf = 1;
         pl->memo = gs_llm_memo_get(gs_llm_engine_memo(probe), &pl->perf,
                                    ec.max_batched_tokens, ec.max_seqs);
         gs_llm_engine_free(probe);
         if (pl->memo == NULL)
-            return gs_diag_set(d, GS_ENOMEM, where, "out of memory");
+            return gs_diag_set_at(d, GS_ENOMEM, pool_where(sc, i, p), "out of "
+                                  "memory");
         if (pl->cfg.autoscale) {
             struct gs_svcscale_cfg ac = pl->cfg.as;
             if (ac.predict.on && ac.predict.capacity <= 0) {

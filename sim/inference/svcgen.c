@@ -145,7 +145,7 @@ static int same_source(const struct gs_svccfg *a, const struct gs_svccfg *b)
 int gs_svc_streams_check(const struct gs_svccfg *s, int n, const char *file,
                          struct gs_diag *d)
 {
-    char where[700];
+    char *where;
     for (int i = 0; i < n; i++) {
         const char *st = stream_of(&s[i]);
         int first = -1, members = 0;
@@ -161,13 +161,12 @@ int gs_svc_streams_check(const struct gs_svccfg *s, int n, const char *file,
         for (int k = 0; k < n; k++)
             if (strcmp(stream_of(&s[k]), st) == 0) {
                 if (!same_source(&s[i], &s[k])) {
-                    snprintf(where, sizeof where, "%s: $.services[%d]"
-                             ".requests", file, k);
-                    return gs_diag_set(d, GS_EINVAL, where, "services '%s' "
-                                       "and '%s' share stream '%s' but not "
-                                       "its source: give both the same "
-                                       "trace or generator (and start)",
-                                       s[i].name, s[k].name, st);
+                    where = gs_strf("%s: $.services[%d].requests", file, k);
+                    return gs_diag_set_at(d, GS_EINVAL, where, "services '%s' "
+                                          "and '%s' share stream '%s' but not "
+                                          "its source: give both the same "
+                                          "trace or generator (and start)",
+                                          s[i].name, s[k].name, st);
                 }
                 idx[m++] = k;
             }
@@ -184,41 +183,47 @@ int gs_svc_streams_check(const struct gs_svccfg *s, int n, const char *file,
         long next = 0;
         for (int a = 0; a < m; a++) {
             const struct gs_svccfg *v = &s[idx[a]];
-            snprintf(where, sizeof where, "%s: $.services[%d].requests%s",
-                     file, idx[a], v->route.on ? ".route" : "");
+            /* taken by a failure, else freed below */
+            where = gs_strf("%s: $.services[%d].requests%s", file, idx[a],
+                            v->route.on ? ".route" : "");
             if (!v->route.on)
-                return gs_diag_set(d, GS_EINVAL, where, "service '%s' shares "
-                                   "stream '%s' with %d other(s) and needs a "
-                                   "\"route\" (min_total_tokens, "
-                                   "max_total_tokens) to split it", v->name,
-                                   st, m - 1);
+                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
+                                      "shares stream '%s' with %d other(s) "
+                                      "and needs a \"route\" "
+                                      "(min_total_tokens, max_total_tokens) "
+                                      "to split it", v->name, st, m - 1);
             if (v->route.lo > next)
-                return gs_diag_set(d, GS_EINVAL, where, "no service of stream "
-                                   "'%s' takes totals %ld to %ld: the routes "
-                                   "must leave no gap", st, next,
-                                   v->route.lo - 1);
+                return gs_diag_set_at(d, GS_EINVAL, where, "no service of "
+                                      "stream '%s' takes totals %ld to %ld: "
+                                      "the routes must leave no gap", st, next,
+                                      v->route.lo - 1);
             if (v->route.lo < next)
-                return gs_diag_set(d, GS_EINVAL, where, "service '%s' takes "
-                                   "totals from %ld, which another service "
-                                   "of stream '%s' takes: the routes must "
-                                   "not overlap", v->name, v->route.lo, st);
+                return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
+                                      "takes totals from %ld, which another "
+                                      "service of stream '%s' takes: the "
+                                      "routes must not overlap", v->name,
+                                      v->route.lo, st);
             if (v->route.hi == LONG_MAX) {
                 if (a != m - 1)
-                    return gs_diag_set(d, GS_EINVAL, where, "service '%s' "
-                                       "takes every total from %ld, which "
-                                       "another service of stream '%s' "
-                                       "takes too", v->name, v->route.lo, st);
+                    return gs_diag_set_at(d, GS_EINVAL, where, "service '%s' "
+                                          "takes every total from %ld, which "
+                                          "another service of stream '%s' "
+                                          "takes too", v->name, v->route.lo,
+                                          st);
                 next = LONG_MAX;
+                free(where);
                 break;
             }
             next = v->route.hi + 1;
+            free(where);
         }
         if (next != LONG_MAX) {
-            snprintf(where, sizeof where, "%s: $.services[%d].requests.route",
-                     file, idx[m - 1]);
-            return gs_diag_set(d, GS_EINVAL, where, "no service of stream '%s' "
-                               "takes totals above %ld: the last route must "
-                               "have no max_total_tokens", st, next - 1);
+            where = gs_strf("%s: $.services[%d].requests.route", file,
+                            idx[m - 1]);
+            return gs_diag_set_at(d, GS_EINVAL, where, "no service of stream "
+                                  "'%s' takes totals above %ld: the last "
+                                  "route must have no max_total_tokens", st,
+                                  next - 1);
         }
     }
     return 0;

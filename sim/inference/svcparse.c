@@ -62,9 +62,7 @@ static int parse_arch(struct gs_sc *c, const cJSON *v, const char *p,
     if (cJSON_IsString(v)) {
         if (gs_llm_arch_find(v->valuestring, a, p, c->d) == 0)
             return 0;
-        char what[512];
-        snprintf(what, sizeof what, "%s", c->d->what);
-        return gs_sc_err(c, p, "%s", what);
+        return gs_sc_err(c, p, "%s", gs_diag_what(c->d));
     }
     if ((rc = gs_sc_keys(c, v, p, t)) < 0)
         return rc;
@@ -99,10 +97,7 @@ static int parse_arch(struct gs_sc *c, const cJSON *v, const char *p,
     a->vocab = (int)vocab;
     if (gs_llm_arch_check(a, p, c->d) == 0)
         return 0;
-    char what[512], where[512];
-    snprintf(what, sizeof what, "%s", c->d->what);
-    snprintf(where, sizeof where, "%s", c->d->where);
-    return gs_sc_err(c, where, "%s", what);
+    return gs_sc_err(c, gs_diag_where(c->d), "%s", gs_diag_what(c->d));
 }
 
 static const struct gs_kt_key k_engine[] = {
@@ -521,9 +516,12 @@ static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
     free(path);
     if (rc < 0)
         return rc;
-    char where[900];
-    snprintf(where, sizeof where, "%s: %s", c->file, pp);
-    if ((rc = gs_tokcdf_check(&g->total, where, c->d)) < 0)
+    char *where = gs_strf("%s: %s", c->file, pp);
+    if (where == NULL)
+        return gs_sc_oom(c);
+    rc = gs_tokcdf_check(&g->total, where, c->d);
+    free(where);
+    if (rc < 0)
         return rc;
     double m = gs_tokcdf_mean(&g->total);
     g->input = (struct gs_distspec){ .kind = GS_DIST_CONSTANT,

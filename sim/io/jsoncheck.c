@@ -421,13 +421,13 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     size_t bad = gs_utf8_bad(text, strlen(text));
     if (bad != SIZE_MAX) {
         int line, col;
-        char where[600];
+        char *where;
         line_col(text, bad, &line, &col);
-        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
-        return gs_diag_set(d, GS_EPARSE, where, "not UTF-8 (byte 0x%02X): "
-                           "JSON text is UTF-8 (RFC 8259); convert the file, "
-                           "e.g. iconv -f LATIN1 -t UTF-8",
-                           (unsigned char)text[bad]);
+        where = gs_strf("%s:%d:%d", file, line, col);
+        return gs_diag_set_at(d, GS_EPARSE, where, "not UTF-8 (byte 0x%02X): "
+                              "JSON text is UTF-8 (RFC 8259); convert the "
+                              "file, e.g. iconv -f LATIN1 -t UTF-8",
+                              (unsigned char)text[bad]);
     }
     struct jc c = { .t = text, .issue_at = SIZE_MAX, .toomany_at = SIZE_MAX };
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
@@ -448,27 +448,27 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     if (c.oom)
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
     int line, col;
-    char where[600];
+    char *where;
     if (c.toomany_at != SIZE_MAX) {
         line_col(text, c.toomany_at, &line, &col);
-        snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
-        return gs_diag_set(d, GS_EINVAL, where, "more than %d JSON values: "
-                           "refused before parsing (they would take about "
-                           "%d MiB); a large workload or fleet belongs in a "
-                           "trace or node-list file", GS_JSON_MAX_VALUES,
-                           (int)((GS_JSON_MAX_VALUES * 64.0) / (1 << 20)));
+        where = gs_strf("%s:%d:%d", file, line, col);
+        return gs_diag_set_at(d, GS_EINVAL, where, "more than %d JSON values: "
+                              "refused before parsing (they would take about "
+                              "%d MiB); a large workload or fleet belongs in "
+                              "a trace or node-list file", GS_JSON_MAX_VALUES,
+                              (int)((GS_JSON_MAX_VALUES * 64.0) / (1 << 20)));
     }
     if (c.issue_at == SIZE_MAX)
         return 0;
     line_col(text, c.issue_at, &line, &col);
-    snprintf(where, sizeof where, "%s:%d:%d", file, line, col);
+    where = gs_strf("%s:%d:%d", file, line, col);
     if (c.comment)
-        return gs_diag_set(d, GS_EPARSE, where, "a comment, but JSON has no "
-                           "comments: remove it (a note can go in a "
-                           "\"description\" string)");
+        return gs_diag_set_at(d, GS_EPARSE, where, "a comment, but JSON has "
+                              "no comments: remove it (a note can go in a "
+                              "\"description\" string)");
     int l1, c1;
     line_col(text, c.first_at, &l1, &c1);
-    return gs_diag_set(d, GS_EPARSE, where, "duplicate key '%s' in %s (first "
-                       "at line %d, column %d): each key may appear once in "
-                       "an object", c.key, c.kpath, l1, c1);
+    return gs_diag_set_at(d, GS_EPARSE, where, "duplicate key '%s' in %s "
+                          "(first at line %d, column %d): each key may appear "
+                          "once in an object", c.key, c.kpath, l1, c1);
 }

@@ -114,9 +114,8 @@ static cJSON *parse_text(const char *text, const char *name,
                 col++;
             }
         }
-        char where[700];
-        snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
-        gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+        gs_diag_set_at(d, GS_EPARSE, gs_strf("%s:%d:%d", name, line, col),
+                       "malformed JSON here");
     }
     return root;
 }
@@ -134,9 +133,9 @@ static cJSON *parse_file(const char *path, struct gs_diag *d)
 static int bad(struct gs_diag *d, const char *path, const char *jpath,
                const char *what)
 {
-    char where[800];
-    snprintf(where, sizeof where, "%s: %s", path, jpath);
-    return gs_diag_set(d, GS_EINVAL, where, "%s", what);
+    char *where;
+    where = gs_strf("%s: %s", path, jpath);
+    return gs_diag_set_at(d, GS_EINVAL, where, "%s", what);
 }
 
 /* --- weights ----------------------------------------------------------- */
@@ -503,10 +502,8 @@ void gs_json_path(char *buf, size_t n, const char *path, const char *key)
 int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,
                  va_list ap)
 {
-    char where[600], what[512];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
-    vsnprintf(what, sizeof what, fmt, ap);
-    return gs_diag_set(c->d, GS_EINVAL, where, "%s", what);
+    return gs_diag_vset_at(c->d, GS_EINVAL, gs_strf("%s: %s", c->file, path),
+                           fmt, ap);
 }
 
 int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)

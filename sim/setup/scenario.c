@@ -377,14 +377,13 @@ static cJSON *parse_json(const char *text, const char *name, int *rc,
     if (root == NULL) {
         int line, col;
         line_col(text, end ? end : text, &line, &col);
-        char where[600];
-        snprintf(where, sizeof where, "%s:%d:%d", name, line, col);
+        char *where = gs_strf("%s:%d:%d", name, line, col);
         if (at_comment(text, end))
-            *rc = gs_diag_set(d, GS_EPARSE, where, "JSON has no comments; "
-                              "remove this one (or move it into a "
-                              "\"description\" string)");
+            *rc = gs_diag_set_at(d, GS_EPARSE, where, "JSON has no comments; "
+                                 "remove this one (or move it into a "
+                                 "\"description\" string)");
         else
-            *rc = gs_diag_set(d, GS_EPARSE, where, "malformed JSON here");
+            *rc = gs_diag_set_at(d, GS_EPARSE, where, "malformed JSON here");
     }
     return root;
 }
@@ -492,12 +491,11 @@ int gs_genspec_load(const char *file, struct gs_catalog *cat,
         if (rc < 0)
             return rc;
         if (sc->wl_kind != GS_WL_GENERATE) {
-            char where[600];
-            snprintf(where, sizeof where, "%s: $.workload", file);
             gs_scenario_free(sc);
-            return gs_diag_set(d, GS_EINVAL, where, "the scenario replays a "
-                               "trace; a generator spec needs "
-                               "\"generate\"");
+            return gs_diag_set_at(d, GS_EINVAL,
+                                  gs_strf("%s: $.workload", file), "the "
+                                  "scenario replays a trace; a generator "
+                                  "spec needs \"generate\"");
         }
         *spec = sc->gen;        /* the tenant arrays move to spec */
         *cat = sc->cat;

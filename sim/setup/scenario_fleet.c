@@ -183,7 +183,10 @@ static int share_mig(struct gs_sc *c, const cJSON *o, const char *p,
     struct gs_diag ld = { 0 };
     if (gs_mig_layout_parse(sc->mig_gpu, layout, &sc->layout, &ld) < 0) {
         snprintf(q, sizeof q, "%s.layout", p);
-        return gs_sc_err(c, q, "%s: %s", ld.where, ld.what);
+        int err = gs_sc_err(c, q, "%s: %s", gs_diag_where(&ld),
+                            gs_diag_what(&ld));
+        gs_diag_free(&ld);
+        return err;
     }
     return 0;
 }

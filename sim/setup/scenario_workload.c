@@ -84,10 +84,10 @@ static int collect_params(struct gs_sc *c, const cJSON *v, const char *path,
 static void params_where(struct gs_sc *c, const char *path,
                          struct gs_params *params)
 {
-    char where[600];
-    snprintf(where, sizeof where, "%s: %s", c->file, path);
+    char *where = gs_strf("%s: %s", c->file, path);
     gs_params_free(params);
     gs_params_init(params, where);
+    free(where);
 }
 
 /* A plug-in: "name" or {"name": ..., key: number|bool|string, ...}. */
@@ -659,10 +659,11 @@ int gs_sc_parse_workload(struct gs_sc *c, const cJSON *o)
     if ((rc = gs_sc_str(c, t, "$.workload.trace", &t_trace, "format", fmt,
                         sizeof fmt)) < 0)
         return rc;
-    char where[600];
     const struct gs_trace_format *f;
-    snprintf(where, sizeof where, "%s: $.workload.trace.format", c->file);
-    if ((rc = gs_trace_format_lookup(fmt, where, &f, c->d)) < 0)
+    char *where = gs_strf("%s: $.workload.trace.format", c->file);
+    rc = gs_trace_format_lookup(fmt, where, &f, c->d);
+    free(where);
+    if (rc < 0)
         return rc;
     /* The trace reader reads (and so checks) every key, format included. */
     params_where(c, "$.workload.trace", &c->s->trace);

@@ -30,10 +30,11 @@ int gs_source_open(const struct gs_scenario *sc, uint64_t seed,
         opts->v[i].used = 0;
     const char *fmt = "";
     gs_params_str(opts, "format", &fmt, d);
-    char where[600];
-    snprintf(where, sizeof where, "%s.format", opts->where);
     const struct gs_trace_format *f = NULL;
-    if (gs_trace_format_lookup(fmt, where, &f, d) < 0)
+    char *where = gs_strf("%s.format", opts->where);
+    int found = gs_trace_format_lookup(fmt, where, &f, d) == 0;
+    free(where);
+    if (!found)
         return GS_ENOTFOUND;
     int rc = f->open(sc, opts, &src->state, d);
     if (rc < 0)

@@ -136,6 +136,7 @@ int gs_workload_shapes(const struct gs_scenario *sc, uint64_t seed,
         }
         if (rc == 0 && src_rc == GS_ENOMEM)
             rc = GS_ENOMEM;
+        gs_diag_free(&d);
         gs_trace_set_log(log);
     }
     free(t.h);

@@ -88,6 +88,7 @@ static double *series(const char *f, int q, int nsvcs, long *n)
                     x[m++] = j[i].wait_s;
         free(j);
     }
+    gs_diag_free(&d);
     *n = m;
     return x;
 }
@@ -143,6 +144,7 @@ static int tab_fill(struct steady_tab *t, const struct gs_cmp_steady *in)
             long nv = 0;
             int bad = gs_h5_read_column(in->runfiles[r], "/question/estimates",
                                         cn[j], &v, &nv, &d) < 0 || nv != t->nq;
+            gs_diag_free(&d);
             for (int q = 0; !bad && q < t->nq; q++)
                 (j ? t->warm : t->est)[(size_t)r * t->nq + q] = v[q];
             free(v);

@@ -218,11 +218,10 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-static int report(const struct gs_diag *d, int status)
+static int report(struct gs_diag *d, int status)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return status;
 }
 
@@ -388,8 +387,11 @@ static int latency_data(const struct cmp *c, int p, const char *dir,
             double *v;
             long n;
             struct gs_diag d = { 0 };
-            if (gs_h5_read_column(c->runfiles[p * c->nseeds + k],
-                                  "/requests", cols[m], &v, &n, &d) < 0)
+            int none = gs_h5_read_column(c->runfiles[p * c->nseeds + k],
+                                         "/requests", cols[m], &v, &n,
+                                         &d) < 0;
+            gs_diag_free(&d);
+            if (none)
                 continue;       /* a run without requests */
             double *nb = realloc(all, (size_t)(nall + n + 1) * sizeof *nb);
             if (nb == NULL) {
@@ -431,11 +433,15 @@ static int plot_data(const struct cmp *c, const double *values,
             double *t, *a, *u;
             long n1, n2, n3;
             struct gs_diag d = { 0 };
-            if (gs_h5_read_series(f, "/timeseries/time_s", &t, &n1, &d) < 0)
+            if (gs_h5_read_series(f, "/timeseries/time_s", &t, &n1, &d) < 0) {
+                gs_diag_free(&d);
                 return -1;
+            }
             gs_h5_read_series(f, "/timeseries/allocated_gpus", &a, &n2, &d);
             gs_h5_read_series(f, "/timeseries/gpus_up", &u, &n3, &d);
-            if (d.code || n1 != n2 || n1 != n3) {
+            int bad = d.code != 0;
+            gs_diag_free(&d);
+            if (bad || n1 != n2 || n1 != n3) {
                 free(t);
                 free(a);
                 free(u);
@@ -486,8 +492,10 @@ static int plot_data(const struct cmp *c, const double *values,
             struct gs_h5_job *jobs;
             long n;
             struct gs_diag d = { 0 };
-            if (gs_h5_read_jobs(c->runfiles[p * c->nseeds + k], &jobs, &n,
-                                &d) < 0)
+            int bad = gs_h5_read_jobs(c->runfiles[p * c->nseeds + k], &jobs,
+                                      &n, &d) < 0;
+            gs_diag_free(&d);
+            if (bad)
                 return -1;
             for (long i = 0; i < n; i++) {
                 int t = jobs[i].tier;
@@ -1401,6 +1409,7 @@ static int compare_main(int argc, char **argv)
     }
     status = finish(&a, &c, &r, gs_progress_elapsed(&c.pr), &d);
 done:
+    gs_diag_free(&d);
     cleanup_runs(&c, &a.tmpdir);
     free(a.defout);
     free(a.defplots);

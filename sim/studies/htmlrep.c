@@ -279,7 +279,7 @@ static int report_main(int argc, char **argv)
     char *def = a.out ? NULL : default_name(a.file), *buf = NULL;
     char *dir = NULL, *adir = NULL;
     const char *out = a.out ? a.out : def;
-    const char *opt = "";       /* "--out: " when -o was refused */
+    const char *opt = "gpusim: ";   /* "gpusim: --out: " when -o was refused */
     size_t n = 0;
     int rc = out ? 0 : GS_ENOMEM, kind = -1;
     if (rc == 0)
@@ -289,7 +289,7 @@ static int report_main(int argc, char **argv)
     if (rc == 0 && (rc = a.out ? gs_out_check(out, &d)
                                : gs_out_check_new(out, a.force, &d)) < 0 &&
         a.out)
-        opt = "--out: ";
+        opt = "gpusim: --out: ";
     if (rc == 0)
         rc = gs_out_scratch(out, &dir, &d);
     if (rc == 0 && (adir = gs_gnuplot_path(dir)) == NULL)
@@ -305,11 +305,9 @@ static int report_main(int argc, char **argv)
                 h.nfailed ? "; gnuplot failed on some" : "");
     else if (d.code == 0)
         fprintf(stderr, "gpusim: report: %s\n", gs_strerror(rc));
-    else {
-        char msg[1100];
-        gs_diag_format(&d, msg, sizeof msg);
-        fprintf(stderr, "gpusim: %s%s\n", opt, msg);
-    }
+    else
+        gs_diag_print(stderr, opt, &d);
+    gs_diag_free(&d);
     if (dir)
         gs_out_scratch_remove(&dir);
     gs_h5in_close(h.r);

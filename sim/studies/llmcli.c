@@ -69,11 +69,10 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int report(const struct gs_diag *d)
+static int report(struct gs_diag *d)
 {
-    char buf[1200];
-    gs_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "gpusim: %s\n", buf);
+    gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return 2;
 }
 
@@ -380,6 +379,7 @@ static int power(const struct opts *o, const struct gs_llm_hw *hw,
                100 * e.prompt_p90, 100 * e.token_med, 100 * e.token_p90);
     else
         printf("Power curve: no power measured for '%s'\n", hwname);
+    gs_diag_free(&d2);
     gs_llm_calib_free(&c);
     return 0;
 }

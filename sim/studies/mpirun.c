@@ -159,6 +159,31 @@ int gs_dist_run(int ntasks, int jobs, int nout, gs_pool_fn *fn, void *ctx,
     return gs_dist_run_named(ntasks, jobs, nout, fn, NULL, ctx, results, d);
 }
 
+/* Rank first's diagnostic (mine there) sent to every rank and put in d
+ * when it holds none: its code and strings' lengths, then the strings. */
+static void tell_diag(const struct gs_diag *mine, int is_first, int first,
+                      struct gs_diag *d)
+{
+    int len[3] = { 0, 0, 0 };
+    if (is_first && mine->code) {
+        len[0] = mine->code;
+        len[1] = (int)strlen(mine->where);
+        len[2] = (int)strlen(mine->what);
+    }
+    MPI_Bcast(len, 3, MPI_INT, first, MPI_COMM_WORLD);
+    char *text = malloc((size_t)len[1] + (size_t)len[2] + 2);
+    GS_OOM_IF(text == NULL);        /* the others wait in the broadcast */
+    if (is_first && mine->code) {
+        memcpy(text, mine->where, (size_t)len[1] + 1);
+        memcpy(text + len[1] + 1, mine->what, (size_t)len[2] + 1);
+    }
+    MPI_Bcast(text, len[1] + len[2] + 2, MPI_CHAR, first, MPI_COMM_WORLD);
+    text[len[1]] = text[len[1] + 1 + len[2]] = '\0';
+    if (len[0])
+        gs_diag_set(d, len[0], text, "%s", text + len[1] + 1);
+    free(text);
+}
+
 int gs_dist_run_named(int ntasks, int jobs, int nout, gs_pool_fn *fn,
                       gs_pool_name_fn *name, void *ctx, double *results,
                       struct gs_diag *d)
@@ -193,13 +218,12 @@ int gs_dist_run_named(int ntasks, int jobs, int nout, gs_pool_fn *fn,
     if (first < size) {
         int code = rc;
         MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD);
-        MPI_Bcast(&mine, (int)sizeof mine, MPI_BYTE, first, MPI_COMM_WORLD);
-        if (d && !d->code)
-            *d = mine;
+        tell_diag(&mine, rank == first, first, d);
         rc = code < 0 ? code : GS_EIO;
     } else {
         rc = 0;
     }
+    gs_diag_free(&mine);
     for (int t = 0; t < ntasks; t++)
         memcpy(results + (size_t)t * nout, all + (size_t)t * w,
                (size_t)nout * sizeof *results);

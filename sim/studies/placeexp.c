@@ -603,14 +603,13 @@ static int load_scenario(const char *file, const char *pods,
 {
     struct gs_diag d = { 0 };
     struct gs_scenario *s = NULL;
-    char buf[1200];
     struct stat st;
     int builtin = strcmp(file, "quickstart") == 0 && stat(file, &st) != 0;
     if ((builtin ? gs_scenario_parse(gs_scenario_quickstart(),
                                      "<built-in quickstart>", ".", &s, &d)
                  : gs_scenario_load(file, &s, &d)) < 0) {
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: ", &d);
+        gs_diag_free(&d);
         return 2;
     }
     if (pods != NULL) {
@@ -731,7 +730,6 @@ static int place_exp_main(int argc, char **argv)
                          list);
     struct gs_diag d = { 0 };
     struct gs_scenario *sc = NULL;
-    char buf[1200];
     int lrc = load_scenario(file, pods, &sc);
     if (lrc != 0)
         return lrc;
@@ -743,8 +741,8 @@ static int place_exp_main(int argc, char **argv)
             gs_out_check_new(defout, force, &d) < 0) {
             if (defout == NULL)
                 gs_diag_set(&d, GS_ENOMEM, file, "out of memory");
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "gpusim: %s\n", buf);
+            gs_diag_print(stderr, "gpusim: ", &d);
+            gs_diag_free(&d);
             free(defout);
             gs_scenario_free(sc);
             return 2;
@@ -752,8 +750,8 @@ static int place_exp_main(int argc, char **argv)
         out = defout;
     }
     if (out && !no_out && gs_out_check_seekable(out, &d) < 0) {
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: --out: ", &d);
+        gs_diag_free(&d);
         free(defout);
         gs_scenario_free(sc);
         return 2;
@@ -767,8 +765,8 @@ static int place_exp_main(int argc, char **argv)
                                   &d);
     gs_progress_end(&pr);
     if (xrc < 0) {
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: ", &d);
+        gs_diag_free(&d);
         free(defout);
         gs_scenario_free(sc);
         return 2;
@@ -776,8 +774,8 @@ static int place_exp_main(int argc, char **argv)
     int rc = 0;
     if (!no_out) {
         if (gs_place_exp_write(out, sc, &x, &d) < 0) {
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "gpusim: %s\n", buf);
+            gs_diag_print(stderr, "gpusim: ", &d);
+            gs_diag_free(&d);
             rc = 1;
         }
     }

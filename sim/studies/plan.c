@@ -586,6 +586,7 @@ static int plan_main(int argc, char **argv)
     if (status == 0 && chosen < 0)
         status = 3;
 end:
+    gs_diag_free(&d);
     for (int k = 0; k < 16; k++)
         free(g.label[k]);
     free(fr);

@@ -96,7 +96,9 @@ static double lone_ttft(const struct gs_scenario *sc, int j, int prompt)
     gs_llm_hw_from_catalog(&sc->cat, pl->gpu_model, &c.hw);
     struct gs_llm_engine *e = NULL;
     struct gs_diag d = { 0 };
-    if (gs_llm_engine_new(&c, &e, &d) < 0)
+    int bad = gs_llm_engine_new(&c, &e, &d) < 0;
+    gs_diag_free(&d);
+    if (bad)
         return NAN;
     double t = gs_llm_perf_ttft(gs_llm_engine_perf(e), prompt, 0,
                                 c.chunked_prefill ? c.max_batched_tokens : 0);

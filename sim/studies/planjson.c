@@ -1294,14 +1294,13 @@ static int check_value(const struct gs_scenario *s,
     if (rc == 0)
         return 0;
     /* "FILE (edited): $.fleet[0].market" -> "$.fleet[0].market" */
-    const char *in = strstr(dd.where, " (edited): ");
-    char where[700];
-    if (a->spot_pool >= 0)
-        snprintf(where, sizeof where, "%s: %s", s->file, a->path);
-    else
-        snprintf(where, sizeof where, "%s: %s[%d]", s->file, a->path, v);
-    return gs_diag_set(d, rc, where, "makes the scenario invalid: %s: %s",
-                       in ? in + 11 : dd.where, dd.what);
+    const char *in = strstr(gs_diag_where(&dd), " (edited): ");
+    char *where = a->spot_pool >= 0 ? gs_strf("%s: %s", s->file, a->path)
+                  : gs_strf("%s: %s[%d]", s->file, a->path, v);
+    rc = gs_diag_set_at(d, rc, where, "makes the scenario invalid: %s: %s",
+                        in ? in + 11 : gs_diag_where(&dd), gs_diag_what(&dd));
+    gs_diag_free(&dd);
+    return rc;
 }
 
 static int plan_check(const struct gs_scenario *s, struct gs_diag *d)

@@ -21,6 +21,7 @@ static double combo_floor(const struct search *s, int ci, int idx)
         c->floor[idx] = gs_plan_cand_build(s, c, s->pc->ncounts ? idx : -1, 1, &sc,
                                    &d) == 0 ? gs_plan_cost_floor(sc) : 0;
         gs_scenario_free(sc);
+        gs_diag_free(&d);
     }
     return c->floor[idx];
 }
@@ -106,6 +107,7 @@ int gs_plan_order_combos(struct search *s, struct gs_diag *d)
         if (s->exhaustive || s->ncombo > ORDER_BUILDS ||
             gs_plan_cand_build(s, c, s->pc->ncounts ? c->H : -1, 1, &sc, &dd) < 0) {
             gs_scenario_free(sc);
+            gs_diag_free(&dd);
             continue;
         }
         for (int p = 0; p < sc->npools; p++)

@@ -77,7 +77,9 @@ static char *context(const struct gs_scenario *sc)
 {
     struct gs_json *doc = NULL;
     struct gs_diag d = { 0 };
-    if (gs_json_parse(sc->text, sc->file, &doc, &d) < 0)
+    int bad = gs_json_parse(sc->text, sc->file, &doc, &d) < 0;
+    gs_diag_free(&d);
+    if (bad)
         return NULL;
     size_t n = 1, len = 0;
     char *out = calloc(1, 1);

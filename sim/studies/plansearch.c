@@ -145,16 +145,14 @@ static int new_cand(struct search *s, int ci, int idx, struct gs_diag *d)
         /* a smaller fleet the workload does not fit: infeasible, not an
          * input error (every axis value was validated up front) */
         x->status = C_INVALID;
-        x->why = strdup(d->what);
-        memset(d, 0, sizeof *d);
+        x->why = strdup(gs_diag_what(d));
+        gs_diag_free(d);
         c->cur = s->ncand;
         return s->ncand++;
     }
     if (rc < 0) {
-        char what[sizeof d->what + 2400];
-        snprintf(what, sizeof what, "%s (candidate %s)", d->what, x->label);
-        memcpy(d->what, what, sizeof d->what - 1);
-        d->what[sizeof d->what - 1] = '\0';
+        gs_diag_reword(d, NULL, gs_strf("%s (candidate %s)", gs_diag_what(d),
+                                        x->label));
         free(x->cnt);
         free(x->label);
         free(x->v);

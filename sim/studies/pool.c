@@ -3,9 +3,12 @@
  *
  * Each worker shares one Unix stream socket pair with the parent.  The
  * parent sends a task number (an int; -1 means "no more, exit"); the worker
- * runs it and sends back a record (task, rc, diag, nout doubles).  The
- * parent polls every worker's socket, reassembles records (a record can
- * arrive in pieces), and hands the worker its next task.  A socket rather
+ * runs it and sends back a record (task, rc, nout doubles, and the
+ * diagnostic's code and string lengths); a failed task's record is followed
+ * by its diagnostic's where and what, as long as they are.  The parent
+ * polls every worker's socket, reassembles records (a record can arrive in
+ * pieces), reads a failure's strings after it, and hands the worker its
+ * next task.  A socket rather
  * than a pipe because send(MSG_NOSIGNAL) to a worker that just died gives
  * EPIPE instead of raising SIGPIPE in the parent, whose handler would take
  * it for a closed standard output.
@@ -40,8 +43,11 @@
 struct rec {
     unsigned magic, size;
     int task, rc;
-    struct gs_diag d;
+    int code;                   /* the task's diagnostic, when rc < 0: */
+    unsigned nwhere, nwhat;     /* its strings' lengths, sent after it */
 };
+/* A longer diagnostic is not one a task wrote (a garbled record). */
+#define REC_TEXT_MAX (1u << 24)
 /* The doubles follow the header at an 8-byte aligned offset. */
 #define HDR ((sizeof(struct rec) + 7) & ~(size_t)7)
 
@@ -123,9 +129,18 @@ static void worker(const struct gs_pool_tasks *p, int fd)
         r->magic = REC_MAGIC;
         r->size = (unsigned)sz;
         r->task = t;
-        r->rc = p->fn(t, (double *)(buf + HDR), p->ctx, &r->d);
-        if (send_all(fd, buf, sz) < 0)
+        struct gs_diag d = { 0 };
+        r->rc = p->fn(t, (double *)(buf + HDR), p->ctx, &d);
+        if (r->rc < 0 && d.code) {
+            r->code = d.code;
+            r->nwhere = (unsigned)strnlen(d.where, REC_TEXT_MAX);
+            r->nwhat = (unsigned)strnlen(d.what, REC_TEXT_MAX);
+        }
+        if (send_all(fd, buf, sz) < 0 ||
+            (r->code && (send_all(fd, d.where, r->nwhere) < 0 ||
+                         send_all(fd, d.what, r->nwhat) < 0)))
             _exit(4);
+        gs_diag_free(&d);
     }
     _exit(0);
 }
@@ -197,19 +212,45 @@ static int garbled(const struct gs_pool_tasks *p, const struct wk *w,
 
 /* A task's failure: its own diagnostic, or when it filled none (a bare
  * code from deep inside), the code's message naming the task. */
-static int task_failed(const struct gs_pool_tasks *p, const struct rec *r,
-                       struct gs_diag *d)
+static int task_failed(const struct gs_pool_tasks *p, int task, int rc,
+                       struct gs_diag *td, struct gs_diag *d)
 {
-    if (r->d.code) {
-        if (d && !d->code)
-            *d = r->d;
-        return r->rc;
+    if (td->code) {
+        gs_diag_move(d, td);
+        return rc;
     }
     char name[256];
-    name_task(p, r->task, name, sizeof name);
-    return gs_diag_set(d, r->rc, "", "task %d%s%s%s: %s", r->task,
+    name_task(p, task, name, sizeof name);
+    return gs_diag_set(d, rc, "", "task %d%s%s%s: %s", task,
                        name[0] ? " (" : "", name, name[0] ? ")" : "",
-                       gs_strerror(r->rc));
+                       gs_strerror(rc));
+}
+
+/* The strings of worker w's failed task rr, sent after its record, into
+ * *td.  0, or a negative code with d filled. */
+static int receive_diag(const struct gs_pool_tasks *p, struct wk *w,
+                        const struct rec *rr, struct gs_diag *td,
+                        struct gs_diag *d)
+{
+    if (rr->code == 0)
+        return 0;
+    if (rr->code > 0 || rr->nwhere > REC_TEXT_MAX || rr->nwhat > REC_TEXT_MAX)
+        return garbled(p, w, d);
+    size_t nw = rr->nwhere, nt = rr->nwhat;
+    char *s = malloc(nw + nt + 2);
+    if (s == NULL)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
+    int got = recv_all(w->fd, s, nw);
+    if (got == 1)
+        got = recv_all(w->fd, s + nw + 1, nt);
+    if (got != 1 && nw + nt > 0) {
+        free(s);
+        return died(p, w, d);
+    }
+    s[nw] = s[nw + 1 + nt] = '\0';
+    gs_diag_set(td, rr->code, s, "%s", s + nw + 1);
+    free(s);
+    return 0;
 }
 
 static int in_process(const struct gs_pool_tasks *p, double *results,
@@ -217,10 +258,11 @@ static int in_process(const struct gs_pool_tasks *p, double *results,
 {
     for (int t = 0; t < p->ntasks; t++) {
         double *out = results + (size_t)t * (size_t)p->nout;
-        struct rec r = { .task = t };
-        r.rc = p->fn(t, out, p->ctx, &r.d);
-        if (r.rc < 0)
-            return task_failed(p, &r, d);
+        struct gs_diag td = { 0 };
+        int rc = p->fn(t, out, p->ctx, &td);
+        if (rc < 0)
+            return task_failed(p, t, rc, &td, d);
+        gs_diag_free(&td);
         if (p->done)
             p->done(t, t + 1, out, p->ctx);
     }
@@ -327,14 +369,13 @@ static int receive(struct run *r, int i, struct gs_diag *d)
         return 0;
     if (rr->task != w->task || rr->rc > 0)
         return garbled(p, w, d);
-    /* the diagnostic's strings end inside their arrays */
-    struct rec *rw = (struct rec *)b;
-    rw->d.where[sizeof rw->d.where - 1] = '\0';
-    rw->d.what[sizeof rw->d.what - 1] = '\0';
     double *out = r->results + (size_t)rr->task * (size_t)p->nout;
     memcpy(out, b + HDR, (size_t)p->nout * sizeof(double));
-    if (rr->rc < 0)
-        return task_failed(p, rr, d);
+    if (rr->rc < 0) {
+        struct gs_diag td = { 0 };
+        int rc = receive_diag(p, w, rr, &td, d);
+        return rc < 0 ? rc : task_failed(p, rr->task, rr->rc, &td, d);
+    }
     r->ndone++;
     if (p->done)
         p->done(rr->task, r->ndone, out, p->ctx);

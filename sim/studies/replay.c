@@ -350,9 +350,11 @@ static int replay_args(struct rargs *a, int argc, char **argv)
      * is bad usage, said before the replay */
     struct gs_diag d = { 0 };
     if (a->jobs && gs_out_check(a->jobs, &d) < 0) {
-        char msg[1200];
-        gs_diag_format(&d, msg, sizeof msg);
-        return rusage("--jobs: %s", msg);
+        char *msg = gs_diag_message(&d);
+        gs_diag_free(&d);
+        int rc = rusage("--jobs: %s", msg ? msg : gs_strerror(GS_ENOMEM));
+        free(msg);
+        return rc;
     }
     return 0;
 }
@@ -432,11 +434,9 @@ int gs_replay_main(int argc, char **argv)
     if (exceeded)
         fprintf(stderr, "gpusim: replay-check: KS statistic %.4f exceeds "
                 "--max-ks %g\n", r.ks.d, a.max_ks);
-    if (rc != 0) {
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
-    }
+    if (rc != 0)
+        gs_diag_print(stderr, "gpusim: ", &d);
+    gs_diag_free(&d);
     gs_replay_free(&r);
     gs_sim_free(sim);
     gs_scenario_free(sc);

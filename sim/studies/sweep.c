@@ -244,28 +244,27 @@ int gs_reparse(const struct gs_scenario *base, const char *text,
     return rc;
 }
 
-int gs_report_diag(const struct gs_diag *d, int status)
+int gs_report_diag(struct gs_diag *d, int status)
 {
-    if (gs_dist_leader()) {
-        char buf[1200];
-        gs_diag_format(d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
-    }
+    if (gs_dist_leader())
+        gs_diag_print(stderr, "gpusim: ", d);
+    gs_diag_free(d);
     return status;
 }
 
 int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d)
 {
-    char list[512], where[600], hint[128];
+    char list[512], hint[128];
+    char *where;
     if (gs_policy_find(sc->policy) == NULL) {
         gs_names_join(list, sizeof list, (const void *const *)gs_policies,
                       offsetof(struct gs_policy_ops, name));
         gs_names_suggest(sc->policy, (const void *const *)gs_policies,
                          offsetof(struct gs_policy_ops, name), hint,
                          sizeof hint);
-        snprintf(where, sizeof where, "%s: $.policy", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
-                           "(known: %s)", sc->policy, hint, list);
+        where = gs_strf("%s: $.policy", sc->file);
+        return gs_diag_set_at(d, GS_ENOTFOUND, where, "unknown policy '%s'%s "
+                              "(known: %s)", sc->policy, hint, list);
     }
     if (gs_placer_find(sc->placer) == NULL) {
         gs_names_join(list, sizeof list, (const void *const *)gs_placers,
@@ -273,9 +272,9 @@ int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d)
         gs_names_suggest(sc->placer, (const void *const *)gs_placers,
                          offsetof(struct gs_placer_ops, name), hint,
                          sizeof hint);
-        snprintf(where, sizeof where, "%s: $.placement", sc->file);
-        return gs_diag_set(d, GS_ENOTFOUND, where, "unknown placement '%s'%s "
-                           "(known: %s)", sc->placer, hint, list);
+        where = gs_strf("%s: $.placement", sc->file);
+        return gs_diag_set_at(d, GS_ENOTFOUND, where, "unknown placement "
+                              "'%s'%s (known: %s)", sc->placer, hint, list);
     }
     return 0;
 }
@@ -393,15 +392,17 @@ static void blame(const struct sweep *s, const struct gs_scenario *base,
                   struct gs_diag *d)
 {
     static const char mark[] = " (edited): ";
-    char jp[512] = "", key[300], who[512] = "";
+    char key[300], *jp = NULL, *who = NULL;
+    if (d == NULL || d->code == 0)
+        return;
     size_t lf = strlen(base->file);
     int edit = strncmp(d->where, "--set ", 6) == 0;   /* the edit failed */
     if (strncmp(d->where, base->file, lf) == 0 &&
         strncmp(d->where + lf, mark, sizeof mark - 1) == 0)
-        snprintf(jp, sizeof jp, "%s", d->where + lf + sizeof mark - 1);
+        jp = gs_strf("%s", d->where + lf + sizeof mark - 1);
     else if (edit)
-        snprintf(jp, sizeof jp, "$.%s", d->where + 6);
-    else
+        jp = gs_strf("$.%s", d->where + 6);
+    if (jp == NULL)     /* not an edited point's, or out of memory */
         return;
     int hit = 0;
     for (int pass = 0; pass < 2 && !hit; pass++)
@@ -409,19 +410,20 @@ static void blame(const struct sweep *s, const struct gs_scenario *base,
             snprintf(key, sizeof key, "$.%s", s->key[i]);
             if (pass == 0 && !same_branch(jp, key))
                 continue;
-            snprintf(who + strlen(who), sizeof who - strlen(who), "%s--set "
-                     "%s", who[0] ? " " : "", s->arg[i]);
+            char *more = gs_strf("%s%s--set %s", who ? who : "",
+                                 who ? " " : "", s->arg[i]);
+            free(who);
+            if ((who = more) == NULL) {
+                free(jp);
+                return;
+            }
             hit += pass == 0;
         }
-    char where[sizeof who + sizeof d->where + 4];
-    if (hit && edit)
-        snprintf(where, sizeof where, "%s", who);
-    else if (hit)
-        snprintf(where, sizeof where, "%s: %s", who, jp);
-    else
-        snprintf(where, sizeof where, "%s: %s", who, d->where);
-    snprintf(d->where, sizeof d->where, "%.*s", (int)sizeof d->where - 1,
-             where);
+    const char *w = who ? who : "";
+    gs_diag_reword(d, hit && edit ? gs_strf("%s", w)
+                      : gs_strf("%s: %s", w, hit ? jp : d->where), NULL);
+    free(who);
+    free(jp);
 }
 
 /* Build and validate every point's scenario: an error names the --set

@@ -55,8 +55,9 @@ int gs_reparse(const struct gs_scenario *base, const char *text,
  * 'x' (did you mean ...)"), so a tool refuses them before any run.  0, or
  * GS_ENOTFOUND with d filled. */
 int gs_check_names(const struct gs_scenario *sc, struct gs_diag *d);
-/* Print d as "gpusim: WHERE: WHAT" on stderr and return status. */
-int gs_report_diag(const struct gs_diag *d, int status);
+/* Print d as "gpusim: WHERE: WHAT" on stderr (the leader: mpirun.h),
+ * empty it (gs_diag_free) and return status. */
+int gs_report_diag(struct gs_diag *d, int status);
 
 int gs_sweep_main(int argc, char **argv);
 

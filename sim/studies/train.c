@@ -363,17 +363,15 @@ static int train_main(int argc, char **argv)
     int quiet = a.quiet, force = a.force;
     struct gs_diag d = { 0 };
     if (out != NULL && gs_out_check(out, &d) < 0) {    /* "-": stdout */
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: --out: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: --out: ", &d);
+        gs_diag_free(&d);
         return 2;
     }
     if (out == NULL) {      /* the default is never replaced silently */
         out = "rllite-weights.json";
         if (gs_out_check_new(out, force, &d) < 0) {
-            char buf[1200];
-            gs_diag_format(&d, buf, sizeof buf);
-            fprintf(stderr, "gpusim: %s\n", buf);
+            gs_diag_print(stderr, "gpusim: ", &d);
+            gs_diag_free(&d);
             return 2;
         }
     }
@@ -394,9 +392,8 @@ static int train_main(int argc, char **argv)
     if (rc == 0 && init)
         rc = gs_weights_load(init, gs_rllite_features, NF, mu, &d);
     if (rc < 0) {
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
+        gs_diag_print(stderr, "gpusim: ", &d);
+        gs_diag_free(&d);
         gs_scenario_free(t.sc);
         return 2;
     }
@@ -474,12 +471,9 @@ fail:
     gs_progress_end(&t.pr);
     if (d.code == GS_EIO)       /* a worker failed (pool.h), not the input */
         status = 1;
-    {
-        char buf[1200];
-        gs_diag_format(&d, buf, sizeof buf);
-        fprintf(stderr, "gpusim: %s\n", buf);
-    }
+    gs_diag_print(stderr, "gpusim: ", &d);
 done:
+    gs_diag_free(&d);
     gsl_rng_free(r);
     free(cand);
     free(j);
