@@ -70,29 +70,30 @@ static void test_smallest_by_hand(void)
 }
 
 /* priority keeps its jobs in groups of one need (A; B; C and D), the groups
- * in a counted heap by first job.  The core adds one at each arrival (4);
- * a group's first job joining the heap beside another compares the two
- * (2: C at 2 s, D at 3 s).  A pass reads a group's first job (1), places
- * it (1) when the GPUs it asks are idle, and reads back each group it set
- * aside (1); it ends as soon as no open node has as many GPUs fully free
- * as the smallest waiting job asks (nothing_left: nothing could start):
+ * in an array sorted by first job (gs_gorder).  The core adds one at each
+ * arrival (4); a group's first job joining the array beside another
+ * compares the two (2: C at 2 s, D at 3 s; a group alone compares none).
+ * A pass reads a group's first job (1) and places it (1) when the GPUs it
+ * asks are idle, steps past a group it sets aside (no read back: the
+ * ninth session's array; the heap of groups read each back, 1); it ends
+ * as soon as no open node has as many GPUs fully free as the smallest
+ * waiting job asks (nothing_left: nothing could start):
  *   0 s   A: read, placed                                      2
  *   1 s   B (4 GPUs, 1 free): ends at once                     0
- *   2 s   C: B read, set aside; C read, placed; B read back    4
+ *   2 s   C: B read, set aside; C read, placed                 3
  *   3 s   D: the node is full: ends at once                    0
- *   52 s  C ends: B read, aside; D read, placed; B back        4
+ *   52 s  C ends: B read, aside; D read, placed                3
  *   100 s A ends: 3 free, B asks 4, D runs: ends at once       0
  *   202 s D ends: B read, placed                               2
- * = 4 + 4 + 12 = 20 (30 before the pass could end early: B read and set
- * aside at 1 s and 100 s, 2 each, and at 3 s both groups read, set aside
- * and put back, 6).  With preempt (every job here is a training job, of
+ * = 4 + 4 + 10 = 18 (20 with the heap's reads back; 30 before the pass
+ * could end early).  With preempt (every job here is a training job, of
  * one priority: no victims) the same, plus the victims' node list read
- * when a job stops, up to the job (C: A, C; A; D; B) = 25. */
+ * when a job stops, up to the job (C: A, C; A; D; B) = 23. */
 static void test_priority_by_hand(void)
 {
-    CU_ASSERT_EQUAL(work_of("\"priority\""), 20);
+    CU_ASSERT_EQUAL(work_of("\"priority\""), 18);
     CU_ASSERT_EQUAL(work_of("{\"name\": \"priority\", \"preempt\": true}"),
-                    25);
+                    23);
 }
 
 /* fifo-backfill (backfill.c) reads the pending list's head, asks for
