@@ -677,6 +677,59 @@ static void kueue_run(const char *file, int64_t want_start, int want_preempt)
     gs_diag_free(&d);
 }
 
+/* A node list's and a queue list's path of any length (each was read into
+ * 512 bytes and refused past 511): "./" 400 times before the file name
+ * reads the same files as the short name; an empty path is refused,
+ * named. */
+static void test_list_paths(void)
+{
+    struct gs_diag d = { 0 };
+    struct gs_scenario *sc = NULL;
+    char *text = NULL, dots[801];
+    for (int i = 0; i < 400; i++)
+        memcpy(dots + 2 * i, "./", 2);
+    dots[800] = '\0';
+    CU_ASSERT_FATAL(asprintf(&text, "{\"seed\": 1, \"policy\": \"fifo\","
+                             " \"fleet\": [{\"from_node_list\": {\"format\":"
+                             " \"k8s-nodes\", \"path\": \"%snodes.json\"}}],"
+                             " \"workload\": {\"trace\": {\"format\":"
+                             " \"k8s-pods\", \"path\": \"pods.json\"}}}",
+                             dots) > 0);
+    int rc = gs_scenario_parse(text, "t.json", IMP "taints", &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(sc->npools, 2);
+    gs_scenario_free(sc);
+    free(text);
+    sc = NULL;
+    CU_ASSERT_FATAL(asprintf(&text, "{\"fleet\": [{\"name\": \"h\", "
+                             "\"gpu\": \"H100-80GB\", \"nodes\": 2, "
+                             "\"gpus_per_node\": 8}], \"tenants\": "
+                             "[{\"from_queues\": {\"format\": \"kueue\", "
+                             "\"path\": \"%seven.json\"}}], \"workload\": "
+                             "{\"trace\": {\"format\": \"native\", \"path\": "
+                             "\"jobs.csv\"}}}", dots) > 0);
+    rc = gs_scenario_parse(text, "t.json", IMP "kueue-fair", &sc, &d);
+    if (rc)
+        printf("\n    %s: %s", d.where, d.what);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(sc->ntenants, 2);
+    CU_ASSERT_EQUAL(sc->tenants[0].quota_gpus, 8);
+    gs_scenario_free(sc);
+    free(text);
+    sc = NULL;
+    const char *empty = "{\"seed\": 1, \"fleet\": [{\"from_node_list\": "
+                        "{\"format\": \"k8s-nodes\", \"path\": \"\"}}], "
+                        "\"workload\": {\"trace\": {\"format\": "
+                        "\"k8s-pods\", \"path\": \"pods.json\"}}}";
+    CU_ASSERT(gs_scenario_parse(empty, "t.json", IMP "taints", &sc, &d) < 0);
+    CU_ASSERT_PTR_NULL(sc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.where, "$.fleet[0].from_node_list.path"));
+    CU_ASSERT_STRING_EQUAL(d.what, "an empty path");
+    gs_diag_free(&d);
+}
+
 static void test_kueue_scenario(void)
 {
     struct gs_scenario *sc = NULL;
@@ -1341,6 +1394,7 @@ static CU_TestInfo tests[] = {
     { "recorded waits: PodScheduled, startTime, Submit", test_k8s_waits },
     { "Kueue ClusterQueues as tenants", test_kueue },
     { "Kueue quotas into a scenario, fed to fair", test_kueue_scenario },
+    { "node and queue lists' paths of any length", test_list_paths },
     { "Slurm time limits and TRES", test_slurm_parsers },
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },

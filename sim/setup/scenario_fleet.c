@@ -288,7 +288,7 @@ static const struct gs_kt_key k_node_list[] = {
     { .name = "format", .type = GS_KT_STR, .flags = GS_KF_REQ,
       .maxlen = GS_NAME - 1, .src = GS_KS_NODE_FORMAT,
       .desc = "the node list's format (docs/traces.md, docs/import.md)" },
-    GS_K_STR("path", 511, GS_KF_REQ, "the node list, relative to the "
+    GS_K_STR("path", 0, GS_KF_REQ, "the node list, relative to the "
              "scenario's folder"),
     { .name = "market", .type = GS_KT_STR, .maxlen = 31,
       .names = gs_sc_market_names, .desc = "the market of every pool "
@@ -385,6 +385,23 @@ const struct gs_kt_obj gs_sc_t_pool = {
     .more2 = k_pool_b, .rules = r_pool
 };
 
+/* The "path" of the list object n (at q), resolved against the
+ * scenario's folder into *full (malloc'ed): any length the system can
+ * open, an empty one refused. */
+static int list_path(struct gs_sc *c, const cJSON *n, const char *q,
+                     char **full)
+{
+    int rc = gs_sc_file_path(c, n, q, "path", full);
+    if (rc < 0)
+        return rc;
+    if (*full == NULL) {
+        char pq[128];
+        snprintf(pq, sizeof pq, "%s.path", q);
+        return gs_sc_err(c, pq, "an empty path");
+    }
+    return 0;
+}
+
 /* {"from_node_list": {"format": F, "path": P, "market": M,
  *  "price_per_gpu_hour": X, "name_prefix": S}}: the pools of a trace's node
  * list (traces/nodelist.h), one per (GPU model, GPUs per node). */
@@ -394,14 +411,13 @@ static int node_list_read(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_node_list;
     int rc;
-    char q[96], fmt[GS_NAME] = "", path[512] = "";
+    char q[96], fmt[GS_NAME] = "";
     char market[32] = "on-demand";
     snprintf(q, sizeof q, "%s.from_node_list", p);
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
     if ((rc = gs_sc_keys_only(c, o, p, &gs_sc_t_pool, POOL_NODE_LIST)) < 0 ||
         (rc = gs_sc_keys(c, n, q, t)) < 0 ||
         (rc = gs_sc_str(c, n, q, t, "format", fmt, sizeof fmt)) < 0 ||
-        (rc = gs_sc_str(c, n, q, t, "path", path, sizeof path)) < 0 ||
         (rc = gs_sc_str(c, n, q, t, "market", market, sizeof market)) < 0 ||
         (rc = gs_sc_str(c, n, q, t, "name_prefix", prefix, 32)) < 0 ||
         (rc = gs_sc_num(c, n, q, t, "price_per_gpu_hour", gprice)) < 0)
@@ -420,9 +436,9 @@ static int node_list_read(struct gs_sc *c, const cJSON *o, const char *p,
     }
     if ((rc = parse_market(c, q, market, mk)) < 0)
         return rc;
-    char *full = gs_data_path(c->s->trace_dir, path);
-    if (full == NULL)
-        return gs_sc_oom(c);
+    char *full;
+    if ((rc = list_path(c, n, q, &full)) < 0)
+        return rc;
     rc = gs_node_list_read(fmt, full, &c->s->cat, np, nn, c->d);
     free(full);
     return rc;
@@ -738,7 +754,7 @@ static const struct gs_kt_key k_queues[] = {
     { .name = "format", .type = GS_KT_STR, .flags = GS_KF_REQ,
       .maxlen = GS_NAME - 1, .src = GS_KS_QUEUE_FORMAT,
       .desc = "the queue objects' format (docs/import.md)" },
-    GS_K_STR("path", 511, GS_KF_REQ, "the queue objects, relative to the "
+    GS_K_STR("path", 0, GS_KF_REQ, "the queue objects, relative to the "
              "scenario's folder"),
     GS_K_END
 };
@@ -783,14 +799,13 @@ static int tenants_from_queues(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_queues;
     struct gs_scenario *s = c->s;
-    char q[96], fmt[GS_NAME] = "", path[512] = "";
+    char q[96], fmt[GS_NAME] = "";
     snprintf(q, sizeof q, "%s.from_queues", p);
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_queues");
     int rc;
     if ((rc = gs_sc_keys_only(c, o, p, &gs_sc_t_tenant, "from_queues")) < 0 ||
         (rc = gs_sc_keys(c, n, q, t)) < 0 ||
-        (rc = gs_sc_str(c, n, q, t, "format", fmt, sizeof fmt)) < 0 ||
-        (rc = gs_sc_str(c, n, q, t, "path", path, sizeof path)) < 0)
+        (rc = gs_sc_str(c, n, q, t, "format", fmt, sizeof fmt)) < 0)
         return rc;
     int known = 0;
     for (int i = 0; gs_queue_list_formats[i]; i++)
@@ -801,9 +816,9 @@ static int tenants_from_queues(struct gs_sc *c, const cJSON *o, const char *p,
         return gs_sc_err(c, fq, "unknown queue-list format '%s' (known: "
                          "kueue)", fmt);
     }
-    char *full = gs_data_path(s->trace_dir, path);
-    if (full == NULL)
-        return gs_sc_oom(c);
+    char *full;
+    if ((rc = list_path(c, n, q, &full)) < 0)
+        return rc;
     struct gs_tenant *v = NULL;
     int nv = 0;
     rc = gs_queue_list_read(fmt, full, &v, &nv, c->d);
