@@ -169,6 +169,20 @@ static double floor_time(const struct gs_llm_arch *a, const struct gs_llm_hw *hw
     return c > m ? c : m;
 }
 
+/* One layer's two all-reduces of tok tokens, with the stack's extra pass
+ * over big ones. */
+static double layer_allreduces(const struct gs_llm_arch *a,
+                               const struct gs_llm_perf *p, double tok)
+{
+    const struct gs_gpu_llm *e = &p->hw.eff;
+    int t = p->tp;
+    double bytes = 2.0 * a->hidden * tok;
+    double ar = 2 * gs_llm_allreduce_time(e, bytes, t);
+    if (t > 1 && e->ar_big_gbs > 0 && bytes >= GS_AR_BIG_BYTES)
+        ar += 2 * bytes * 2 * (t - 1.0) / t / (e->ar_big_gbs * 1e9);
+    return ar;
+}
+
 /* The fixed costs the model states: per iteration, per layer (the host's
  * launch floor for the layer's kernel count overlapping each kernel's
  * fixed cost: four GEMMs, seven elementwise kernels with their waves; the
@@ -180,11 +194,7 @@ static double fixed_time(const struct gs_llm_arch *a,
                          double seqs, int prefill)
 {
     const struct gs_gpu_llm *e = &p->hw.eff;
-    int t = p->tp;
-    double bytes = 2.0 * a->hidden * tok;
-    double ar = 2 * gs_llm_allreduce_time(e, bytes, t);
-    if (t > 1 && e->ar_big_gbs > 0 && bytes >= GS_AR_BIG_BYTES)
-        ar += 2 * bytes * 2 * (t - 1.0) / t / (e->ar_big_gbs * 1e9);
+    double ar = layer_allreduces(a, p, tok);
     /* four GEMMs; a mixture's experts run as two grouped ones, and the
      * router's */
     double gemms = a->experts > 1 ? 5 : 4;
@@ -393,13 +403,7 @@ static void test_unseen_llms_every_gpu(void)
 static double allreduces(const struct gs_llm_arch *a,
                          const struct gs_llm_perf *p, double tok)
 {
-    const struct gs_gpu_llm *e = &p->hw.eff;
-    int t = p->tp;
-    double bytes = 2.0 * a->hidden * tok;
-    double ar = 2 * gs_llm_allreduce_time(e, bytes, t);
-    if (t > 1 && e->ar_big_gbs > 0 && bytes >= GS_AR_BIG_BYTES)
-        ar += 2 * bytes * 2 * (t - 1.0) / t / (e->ar_big_gbs * 1e9);
-    return a->layers * ar;
+    return a->layers * layer_allreduces(a, p, tok);
 }
 
 /* TP: a long prefill, less its all-reduces, gets faster with more GPUs
