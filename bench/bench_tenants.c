@@ -33,12 +33,17 @@
  *
  *     bench_tenants              `make bench`: 200 k jobs, T = 1, 4, 16,
  *                                256 (partitions 1, 4, 16, 64; 4 is fair's
- *                                worst), both loads, quotas full and
- *                                half, borrowing on and off; then the
- *                                growth rows at 1 M jobs (below)
- *     bench_tenants --full       `make bench-full`: the same at T = 1, 4,
- *                                16, 64, 256 and 200 k and 1 M jobs, every
- *                                cell timed (an hour or more)
+ *                                worst), load 1.2, quotas full, borrowing
+ *                                on, up to 3 rounds a cell; then the
+ *                                growth rows at 1 M jobs (below): some 90
+ *                                runs, minutes on the idle 2-core machine,
+ *                                where the grid below takes hours shared
+ *     bench_tenants --full       `make bench-full`: the whole grid, T = 1,
+ *                                4, 16, 64, 256, 200 k and 1 M jobs, loads
+ *                                1.2 and 0.95, quotas full and half,
+ *                                borrowing on and off, up to 5 rounds a
+ *                                cell, every cell timed (an hour or more
+ *                                idle)
  *     bench_tenants [--jobs N,...] [--tenants 1,16,...] [--loads 1.2,0.95]
  *                   [--quotas full,half] [--borrow on,off]
  *                   [--policies a,b] [--reps K] [--growth N]
@@ -56,8 +61,8 @@
  * once in between; its ratio is its least time over fifo's least time in
  * that row.  A cell over RECHECK (1.6) is measured again, fifo and the
  * policy in turn -- side by side, so a busy spell slows both -- up to K
- * rounds in all (--reps, default 5), stopping once the ratio of minima is
- * under RECHECK; fifo's least time for the cell is then over the row's
+ * rounds in all (--reps, default 3; 5 with --full), stopping once the
+ * ratio of minima is under RECHECK; fifo's least time for the cell is then over the row's
  * two runs and those beside its own rounds (another cell's would give
  * fifo more draws than the policy, and on a busy machine the least of
  * many draws is the luckiest).  A cell under 1.6 on its first run is not
@@ -192,6 +197,10 @@ static char *scenario(const struct row *w, const char *pol)
 
 struct run { double secs, work_per_job; };
 
+/* Runs made and their CPU seconds, for the closing line. */
+static long nruns;
+static double run_cpu;
+
 /* One run; policy is NAME, NAME+PARAM (PARAM true) or fair-noreclaim. */
 static int one(const char *policy, const struct row *w, struct run *out)
 {
@@ -221,6 +230,8 @@ static int one(const char *policy, const struct row *w, struct run *out)
     } else {
         const struct gs_summary *su = gs_sim_summary(sim);
         out->secs = bench_cpu_now() - t0;
+        nruns++;
+        run_cpu += out->secs;
         out->work_per_job = (double)su->policy_work / (double)w->jobs;
     }
     gs_sim_free(sim);
@@ -441,15 +452,19 @@ static int growth(const struct opts *o, struct tally *k)
 /* The options into o; 0, or 2 on a bad one. */
 static int options(int argc, char **argv, struct opts *o)
 {
-    *o = (struct opts){ .tenants = { 1, 4, 16, 256 }, .loads = { 1.2, 0.95 },
-                        .sizes = { 200000 }, .nt = 4, .nl = 2, .ns = 1,
-                        .reps = 5, .growth = 1000000, .quotas = "full,half",
-                        .borrow = "on,off" };
+    *o = (struct opts){ .tenants = { 1, 4, 16, 256 }, .loads = { 1.2 },
+                        .sizes = { 200000 }, .nt = 4, .nl = 1, .ns = 1,
+                        .reps = 3, .growth = 1000000, .quotas = "full",
+                        .borrow = "on" };
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--full") == 0) {
             o->nt = numbers("1,4,16,64,256", o->tenants, MAXT);
             o->ns = numbers("200000,1000000", o->sizes, MAXS);
+            o->nl = numbers("1.2,0.95", o->loads, MAXL);
+            o->quotas = "full,half";
+            o->borrow = "on,off";
+            o->reps = 5;
             o->growth = 0;
         } else if (strcmp(argv[i], "--jobs") == 0 && v) {
             o->ns = numbers(v, o->sizes, MAXS), i++;
@@ -528,9 +543,14 @@ int main(int argc, char **argv)
            "one-round ratios); T tenants with quotas,\n         min(T, 64) "
            "static partitions\n", RECHECK, o.reps);
     struct tally k = { 0 };
+    struct timespec w0, w1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
     if (matrix(&o, &k) || (o.growth > 0 && growth(&o, &k)))
         return 1;
-    printf("\n");
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    printf("\ntenants: %ld runs, %.0f s of CPU in them, %.0f s wall\n", nruns,
+           run_cpu, (double)(w1.tv_sec - w0.tv_sec) +
+                    (double)(w1.tv_nsec - w0.tv_nsec) / 1e9);
     char rule[96];
     snprintf(rule, sizeof rule, "ratio to fifo within %.0fx", LIMIT);
     int bad = verdict("time:", k.slow, k.cells, rule);

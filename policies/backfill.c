@@ -46,6 +46,7 @@
  * -- it reads from the core's counted containers (look.h), so policy_work
  * counts all of it. */
 #include "policy.h"
+#include "needtab.h"
 #include "jobgroup.h"
 #include "../sim/core/sim.h"
 
@@ -1078,7 +1079,8 @@ static void bf_schedule(void *state, struct gs_sim *sim)
     b->started = 0;
     struct gs_job *head;
     while ((head = gs_sim_pending_head(sim)) != NULL)
-        if (start(b, sim, head, NULL, 0) < 0)
+        if (gs_job_sure_miss(sim, head, NULL, 0) ||
+            start(b, sim, head, NULL, 0) < 0)
             break;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (head != NULL && f->used_milli < f->gpus_up * 1000)

@@ -452,6 +452,7 @@ static int members_in(const struct gs_frag *fr, int id, int whole, int lo,
 }
 
 #define RANDOM_TRIES 32
+#define GROUP 8                 /* ranges searched in one pass */
 
 /* Rejection sampling: a node uniform over the ranges' nodes, kept when the
  * task fits on it.  0 with *ch, or GS_ENOFIT after RANDOM_TRIES misses. */
@@ -591,13 +592,15 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             draw_random(cp, f, fr, r, n, need, nid, &best) < 0)
             best.node = -1;
     } else {
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n;) {
             struct gs_demand dm;
             if (!gs_frag_pool_classed(fr, r[i].pool) ||
                 demand(cp, f, nid, r[i].pool, need, &dm) < 0 ||
                 (dm.kind == GS_DEM_WHOLE &&
-                 dm.gpus > f->pools[r[i].pool].s.gpn))
+                 dm.gpus > f->pools[r[i].pool].s.gpn)) {
+                i++;
                 continue;
+            }
             int lo, hi;
             range_nodes(f, &r[i], &lo, &hi);
             const struct gs_pool *pl = &f->pools[r[i].pool];
@@ -609,7 +612,28 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             int nl = gs_frag_live(fr, r[i].pool, &ids);
             if (!whole && hi - lo < nl) {
                 narrow(cp, fr, nid, &dm, need, &r[i], lo, hi, &best);
+                i++;
                 continue;
+            }
+            /* Part of a pool, and the ranges after it in the same pool
+             * (fifo-backfill's pool less its reserved nodes): one pass
+             * over the classes, each standing for its member of least
+             * rank in any of them.  The choice is the same as range by
+             * range -- the least score, ties to the least rank -- since
+             * a class scores alike in every range. */
+            int glo[GROUP], ghi[GROUP], ng = 1;
+            glo[0] = lo;
+            ghi[0] = hi;
+            int e = i + 1;
+            for (; !whole && e < n && ng < GROUP && r[e].pool == r[i].pool;
+                 e++) {
+                int l2, h2;
+                range_nodes(f, &r[e], &l2, &h2);
+                if ((l2 <= pl->node0 && h2 >= pl->node0 + pl->s.nodes) ||
+                    h2 - l2 < nl)
+                    break;
+                glo[ng] = l2;
+                ghi[ng++] = h2;
             }
             for (int k = 0; k < nl; k++) {
                 int pick = -1;
@@ -619,7 +643,9 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
                     continue;
                 int node = -1;
                 if (!whole || v == best.v) {
-                    node = gs_frag_member_in(fr, ids[k], lo, hi);
+                    node = ng == 1 ? gs_frag_member_in(fr, ids[k], lo, hi)
+                                   : gs_frag_member_in_any(fr, ids[k], glo,
+                                                           ghi, ng);
                     if (node < 0)
                         continue;
                     if (v == best.v) {
@@ -634,6 +660,7 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
                 best = (struct choice){ v, node, ids[k], pick, r[i].pool,
                                         lo, hi };
             }
+            i = e;
         }
         if (best.id >= 0 && best.node < 0)
             best.node = gs_frag_member_in(fr, best.id, best.lo, best.hi);
@@ -664,10 +691,9 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
         }
         return 0;
     }
-    /* Pools without classes, and gangs wider than a node: best-fit. */
-    struct gs_range *rest = malloc((size_t)(n > 0 ? n : 1) * sizeof *rest);
-    if (rest == NULL)
-        return GS_ENOMEM;
+    /* Pools without classes, and gangs wider than a node: best-fit (a
+     * miss with none of them, the usual one, allocates nothing). */
+    struct gs_range *rest = NULL;
     int nrest = 0;
     for (int i = 0; i < n; i++) {
         struct gs_demand dm;
@@ -677,8 +703,12 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
             f->pools[r[i].pool].s.share.mode != GS_SHARE_FRAC &&
             !(dm.kind == GS_DEM_WHOLE && dm.gpus > f->pools[r[i].pool].s.gpn))
             continue;
+        if (rest == NULL && (rest = malloc((size_t)n * sizeof *rest)) == NULL)
+            return GS_ENOMEM;
         rest[nrest++] = r[i];
     }
+    if (nrest == 0)
+        return GS_ENOFIT;
     rc = gs_place_best(f, need, rest, nrest, out);
     free(rest);
     return rc;

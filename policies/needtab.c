@@ -263,6 +263,28 @@ int gs_sure_miss_in(const struct gs_fleet *f, const struct gs_need *need,
     return 1;
 }
 
+int gs_job_sure_miss(struct gs_sim *sim, const struct gs_job *j,
+                     const struct gs_range *r, int n)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    int g = j->need.gpus;
+    if (g <= 0 || j->need.profile || !gs_sim_misses_repeat(sim) ||
+        (g > 1 && gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD))
+        return 0;
+    if (r != NULL)
+        return gs_sure_miss_in(f, &j->need, r, n);
+    for (int p = 0; p < f->npools; p++) {
+        const struct gs_pool *pl = &f->pools[p];
+        if (!pl->mig && pl->s.share.mode == GS_SHARE_NONE &&
+            g <= pl->s.gpn && (pl->fmask[1] >> g) == 0)
+            continue;           /* no open node of it has g GPUs free */
+        if (gs_fleet_pool_eligible(f, p, &j->need) &&
+            gs_sim_pool_ok(sim, p, j))
+            return 0;
+    }
+    return 1;
+}
+
 int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
 {
     const struct gs_needfam *fm = &t->fam[f];

@@ -127,6 +127,18 @@ int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
 int gs_sure_miss_in(const struct gs_fleet *f, const struct gs_need *need,
                     const struct gs_range *r, int n);
 
+/* A policy's try of job j -- within r[0..n), or (r NULL) anywhere it may
+ * go, as gs_sim_try_start places it -- that must miss now: 1 when j wants
+ * whole GPUs on one node of plain pools and no open node there has that
+ * many fully free (the pools' masks; a pool j may not use is read only
+ * when it has such a node).  0 when that cannot be told: misses that do
+ * not repeat (the try might change something), gangs the core spreads
+ * over nodes, fractions, MIG, sharing, gangs wider than a node.  The try
+ * it spares would have changed nothing but the work counter: O(pools). */
+struct gs_sim;
+int gs_job_sure_miss(struct gs_sim *sim, const struct gs_job *j,
+                     const struct gs_range *r, int n);
+
 /* Mark entry i live (on) or not; marking twice is harmless. */
 void gs_needtab_live(struct gs_needtab *t, int i, int on);
 /* Mark entry i loud (on) or quiet (new entries are quiet). */

@@ -39,6 +39,7 @@
  * GPUs, the sorted array is walked as described above and the victim
  * search scans every running job (make_room). */
 #include "policy.h"
+#include "needtab.h"
 #include "jobgroup.h"
 #include "victims.h"
 #include "../sim/core/sim.h"
@@ -410,7 +411,8 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
                                         : j->need.milli;
         int preempted = 0;
-        if ((want <= idle && gs_sim_try_start(sim, j, NULL, 0) == 0) ||
+        if ((want <= idle && !gs_job_sure_miss(sim, j, NULL, 0) &&
+             gs_sim_try_start(sim, j, NULL, 0) == 0) ||
             (s->preempt && make_room_fast(s, sim, j, &preempted) == 0)) {
             gs_jgroup_remove(&s->gs.g[g], j);
             gs_gorder_fix(&s->go, &s->gs, g);

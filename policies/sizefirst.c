@@ -32,6 +32,7 @@
  * counted heap, look.h), so a pass costs O(log n) per job it starts plus
  * one look at the job that blocks, whatever the queue length. */
 #include "policy.h"
+#include "needtab.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -137,7 +138,8 @@ static void sf_schedule(void *state, struct gs_sim *sim)
     struct gs_hnode *n;
     while ((n = gs_lheap_top(&s->q)) != NULL) {
         struct gs_job *j = of_node(n);
-        if (gs_sim_try_start(sim, j, NULL, 0) < 0)
+        if (gs_job_sure_miss(sim, j, NULL, 0) ||
+            gs_sim_try_start(sim, j, NULL, 0) < 0)
             break;
         gs_lheap_remove(&s->q, n);
     }

@@ -38,6 +38,7 @@
  * only the partitions whose state changed, not all P of them (which made
  * its work grow with P once the core counted it). */
 #include "policy.h"
+#include "needtab.h"
 #include "../sim/core/sim.h"
 
 #include <stddef.h>
@@ -283,7 +284,8 @@ static void st_schedule(void *state, struct gs_sim *sim)
         int bp = (int)((struct part *)n - s->p);
         struct part *p = &s->p[bp];
         struct gs_job *j = head_of(p);
-        if (gs_sim_try_start(sim, j, p->r, p->n) < 0) {        /* blocked */
+        if (gs_job_sure_miss(sim, j, p->r, p->n) ||
+            gs_sim_try_start(sim, j, p->r, p->n) < 0) {        /* blocked */
             p->fail_rec = j->rec;
             p->fail_ep = gs_sim_watch_epoch(sim, p->watch);
             p->blocked = 1;

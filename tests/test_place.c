@@ -302,6 +302,7 @@ static void test_transitions_vs_scratch(void)
     struct { struct gs_alloc a; struct gs_need n; int live; } held[N];
     memset(held, 0, sizeof held);
     int bad = 0, step = 0;
+    long any_in = 0;           /* unions of ranges holding a member */
     for (step = 0; step < 6000 && !bad; step++) {
         /* the second half: the few shapes of a generated workload only,
          * whose changes repeat */
@@ -380,6 +381,10 @@ static void test_transitions_vs_scratch(void)
         int lo = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes),
             hi = lo + 1 + (int)gsl_rng_uniform_int(
                               r, (unsigned long)(f->nnodes - lo));
+        int hole = lo + (int)gsl_rng_uniform_int(r, (unsigned long)(hi - lo));
+        int lo2 = (int)gsl_rng_uniform_int(r, (unsigned long)f->nnodes),
+            hi2 = lo2 + (int)gsl_rng_uniform_int(
+                            r, (unsigned long)(f->nnodes - lo2 + 1));
         for (int id = 0; !bad && id < gs_frag_nclasses(fr[0]); id++) {
             struct gs_fclass c0, c2;
             gs_frag_class(fr[0], id, &c0);
@@ -389,6 +394,19 @@ static void test_transitions_vs_scratch(void)
                    gs_frag_member_in(fr[2], id, 0, f->nnodes) ||
                    gs_frag_member_in(fr[0], id, lo, hi) !=
                    gs_frag_member_in(fr[2], id, lo, hi);
+            /* in a union of ranges (a range less a node, as around a
+             * reservation, and one more): the least rank of the ranges'
+             * answers, kept by rank or not */
+            int glo[3] = { lo, hole + 1, lo2 }, ghi[3] = { hole, hi, hi2 };
+            int want = -1;
+            for (int k = 0; k < 3; k++) {
+                int m = gs_frag_member_in(fr[0], id, glo[k], ghi[k]);
+                if (m >= 0 && (want < 0 || rank[m] < rank[want]))
+                    want = m;
+            }
+            bad |= gs_frag_member_in_any(fr[0], id, glo, ghi, 3) != want ||
+                   gs_frag_member_in_any(fr[2], id, glo, ghi, 3) != want;
+            any_in += want >= 0;
             for (int m = 0; !bad && m < c2.count; m++) {
                 int node = gs_frag_member(fr[2], id, m), seen = 0;
                 bad |= gs_frag_node_class(fr[0], node) != id ||
@@ -417,6 +435,7 @@ static void test_transitions_vs_scratch(void)
     }
     CU_ASSERT_FALSE(bad);
     CU_ASSERT_EQUAL(step, 6000);
+    CU_ASSERT(any_in > 1000);   /* the union checks saw members */
     uint64_t hits, misses, h1, m1;
     gs_frag_transitions(fr[0], &hits, &misses);
     gs_frag_transitions(fr[1], &h1, &m1);

@@ -468,11 +468,14 @@ static const struct gs_placer_ops fm_placer = {
  * starts through one search. */
 static void test_no_foreseen_miss(void)
 {
-    static const char *const pols[] = { "pbs", "hps" };
+    static const char *const pols[] = {
+        "pbs", "hps", "fifo-backfill", "static", "priority", "smallest",
+        "shortest", "shortest-gpu" };
+    int npols = (int)(sizeof pols / sizeof *pols);
     const struct gs_placer_ops *placers[] = { &fm_placer, NULL };
     struct gs_sim_env env = gs_builtin;
     env.placers = placers;
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < npols; p++)
         for (int T = 1; T <= 16; T *= 16) {
             char pol[64];
             snprintf(pol, sizeof pol, "\"%s\"", pols[p]);
@@ -490,7 +493,7 @@ static void test_no_foreseen_miss(void)
             CU_ASSERT_EQUAL_FATAL(gs_sim_build(&env, sc, NULL, &sim, &d), 0);
             fm = (struct fm){ 0 };
             CU_ASSERT_EQUAL_FATAL(gs_sim_run(sim, &d), 0);
-            printf("\n    %-5s T = %2d: %ld searches, %ld foreseen misses",
+            printf("\n    %-13s T = %2d: %ld searches, %ld foreseen misses",
                    pols[p], T, fm.searches, fm.foreseen);
             CU_ASSERT(fm.searches >= 8000);     /* one a job at least */
             CU_ASSERT_EQUAL(fm.foreseen, 0);

@@ -986,6 +986,34 @@ int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi)
     return best;
 }
 
+int gs_frag_member_in_any(const struct gs_frag *fr, int id, const int *lo,
+                          const int *hi, int n)
+{
+    const struct fclass *c = &fr->cls[id];
+    if (c->count == 0)
+        return -1;
+    long span = 0;
+    for (int k = 0; k < n; k++)
+        span += hi[k] - lo[k];
+    if (fr->byrank && span >= c->count) {
+        for (int w = c->low; w < fr->nwords; w++)
+            for (uint64_t b = c->bits[w]; b; b &= b - 1) {
+                int node = fr->node_of[(w << 6) + __builtin_ctzll(b)];
+                for (int k = 0; k < n; k++)
+                    if (node >= lo[k] && node < hi[k])
+                        return node;
+            }
+        return -1;
+    }
+    int best = -1;
+    for (int k = 0; k < n; k++) {
+        int m = gs_frag_member_in(fr, id, lo[k], hi[k]);
+        if (m >= 0 && (best < 0 || fr->rank[m] < fr->rank[best]))
+            best = m;
+    }
+    return best;
+}
+
 /* --- checking ------------------------------------------------------------------------ */
 
 void gs_frag_transitions(const struct gs_frag *fr, uint64_t *hits,

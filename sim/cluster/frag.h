@@ -143,6 +143,14 @@ void gs_frag_class(const struct gs_frag *fr, int id, struct gs_fclass *out);
 /* The first member (by rank) of class id within nodes [lo, hi) (global
  * indexes), or -1.  O(1) when the range holds the whole pool. */
 int gs_frag_member_in(const struct gs_frag *fr, int id, int lo, int hi);
+/* The same within the union of the n ranges [lo[k], hi[k]) of one pool:
+ * the member of least rank in any of them, or -1.  Kept by rank, one
+ * walk over the class's members in rank order when the ranges hold as
+ * many nodes as the class has members (a pool less a reservation's few
+ * nodes: the first member or two); else the least of gs_frag_member_in
+ * over the ranges. */
+int gs_frag_member_in_any(const struct gs_frag *fr, int id, const int *lo,
+                          const int *hi, int n);
 /* The i-th member (0 <= i < count) in the class's internal order. */
 int gs_frag_member(const struct gs_frag *fr, int id, int i);
 /* The class of node (global index), -1 when it has none (down, or in a pool
