@@ -328,6 +328,43 @@ static void test_compare_notebook_path_max(void)
     nb_path_max("compare.ipynb", mk, "c.h5", figs, 92);
 }
 
+/* train's weights file says which scenario it was trained on by the path
+ * given, whole: 1,500 characters of "./" before t.json (the metadata held
+ * it in 256 bytes and cut it to its first 255). */
+static void test_trained_on_whole(void)
+{
+    size_t reps = 750;
+    char *path = malloc(2 * reps + 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    for (size_t i = 0; i < reps; i++)
+        memcpy(path + 2 * i, "./", 2);
+    strcpy(path + 2 * reps, "t.json");
+    const char *a[] = { "gpusim", "train", path, "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--out", "w-long.json", NULL };
+    int rc = gs_hostile_run(dir, a);
+    char *msg = gs_hostile_take_log(dir);
+    if (rc != 0)
+        printf("\n    train: rc=%d: %s", rc, msg);
+    free(msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    char *wf = NULL, *want = NULL;
+    CU_ASSERT_FATAL(asprintf(&wf, "%s/w-long.json", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&want, "\"trained_on\":\t\"t (%s), ", path) > 0);
+    FILE *fp = fopen(wf, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char *text = calloc(1, 1 << 16);
+    size_t got = fread(text, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    CU_ASSERT(got > 2 * reps);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+    unlink(wf);
+    free(text);
+    free(want);
+    free(wf);
+    free(path);
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -343,6 +380,8 @@ static CU_TestInfo tests[] = {
       test_notebook_path_max },
     { "compare.ipynb's figures at PATH_MAX (GPUSIM_NB_OUT): there or an "
       "error", test_compare_notebook_path_max },
+    { "train's weights name the scenario's path whole",
+      test_trained_on_whole },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

@@ -445,13 +445,21 @@ static int train_main(int argc, char **argv)
                     j[idx[0]], jbest);
     }
     struct gs_weights_meta meta = { .seed = seed, .iterations = (int)iters,
-                                    .untrained = juntrained, .trained = jbest };
-    snprintf(meta.trained_on, sizeof meta.trained_on, "%s (%s), %d seed%s "
-             "from %llu", t.sc->name, file, t.nseeds, t.nseeds == 1 ? "" : "s",
-             (unsigned long long)t.sc->seed);
-    snprintf(meta.objective, sizeof meta.objective, "%s", objspec);
-    if ((rc = gs_weights_save(out, gs_rllite_features, NF, best, &meta,
-                              &d)) < 0) {
+                                    .untrained = juntrained, .trained = jbest,
+                                    .objective = objspec };
+    /* the scenario's path whole, however long (was cut to 255 bytes) */
+    char *on = gs_strf("%s (%s), %d seed%s from %llu", t.sc->name, file,
+                       t.nseeds, t.nseeds == 1 ? "" : "s",
+                       (unsigned long long)t.sc->seed);
+    if (on == NULL) {
+        rc = gs_diag_set(&d, GS_ENOMEM, out, "out of memory");
+        status = 1;
+        goto fail;
+    }
+    meta.trained_on = on;
+    rc = gs_weights_save(out, gs_rllite_features, NF, best, &meta, &d);
+    free(on);
+    if (rc < 0) {
         status = 1;
         goto fail;
     }
