@@ -1062,12 +1062,12 @@ static void sacct_close(void *st)
 }
 
 static int sacct_options(struct sacct *s, const struct gs_scenario *sc,
-                         struct gs_params *o, char *nodes, size_t nn,
+                         struct gs_params *o, char **nodes,
                          struct gs_diag *d)
 {
     const char *tz = NULL, *tf = NULL, *exp = NULL;
     int rc;
-    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_jobs", "QOS", nodes, nn,
+    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_jobs", "QOS", nodes,
                                    d)) < 0 ||
         (rc = gs_params_str(o, "tz", &tz, d)) < 0 ||
         (rc = gs_params_str(o, "tenant_from", &tf, d)) < 0 ||
@@ -1105,16 +1105,19 @@ static int sacct_open(const struct gs_scenario *sc, struct gs_params *o,
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
-    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
-                                             system can open, or refused */
+    char *path = NULL, *nodes = NULL;   /* gs_topt_path: in memory */
     int rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
-        (rc = sacct_options(s, sc, o, nodes, sizeof nodes, d)) < 0 ||
-        (nodes[0] && (rc = sacct_parts(s, nodes, d)) < 0) ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
+        (rc = sacct_options(s, sc, o, &nodes, d)) < 0 ||
+        (nodes && (rc = sacct_parts(s, nodes, d)) < 0) ||
         (rc = sacct_load(s, path, d)) < 0) {
+        free(path);
+        free(nodes);
         sacct_close(s);
         return rc;
     }
+    free(path);
+    free(nodes);
     free(s->v);
     s->v = NULL;
     *state = s;
