@@ -15,6 +15,7 @@
 #include "hostile.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,62 @@ static void test_trained_on_whole(void)
     free(path);
 }
 
+/* The value of "key": in the weights file dir/name, or NAN. */
+static double weights_num(const char *name, const char *key)
+{
+    char *wf = NULL, *k = NULL;
+    double v = NAN;
+    if (asprintf(&wf, "%s/%s", dir, name) < 0 ||
+        asprintf(&k, "\"%s\":", key) < 0)
+        return v;
+    FILE *fp = fopen(wf, "r");
+    char *text = calloc(1, 1 << 16);
+    if (fp && text) {
+        size_t got = fread(text, 1, (1 << 16) - 1, fp);
+        text[got] = 0;
+        char *at = strstr(text, k);
+        if (at)
+            v = strtod(at + strlen(k), NULL);
+    }
+    if (fp)
+        fclose(fp);
+    free(text);
+    free(k);
+    free(wf);
+    return v;
+}
+
+/* train's --objective is read whole: "sla=1,wait=0...01" with 300 zeros
+ * weighs the mean wait by 1, as "sla=1,wait=1" does (cut to 255 bytes it
+ * read wait=0 and said nothing). */
+static void test_objective_whole(void)
+{
+    char spec[400];
+    snprintf(spec, sizeof spec, "sla=1,wait=%0300d1", 0);
+    const char *a[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", spec, "--out", "w-long-obj.json",
+                        NULL };
+    const char *b[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", "sla=1,wait=1", "--out",
+                        "w-short-obj.json", NULL };
+    const char *c[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", "sla=1,wait=0", "--out",
+                        "w-zero-obj.json", NULL };
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, a), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, b), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, c), 0);
+    free(gs_hostile_take_log(dir));
+    double jl = weights_num("w-long-obj.json", "objective_untrained");
+    double js = weights_num("w-short-obj.json", "objective_untrained");
+    double jz = weights_num("w-zero-obj.json", "objective_untrained");
+    CU_ASSERT(isfinite(jl) && isfinite(jz));
+    CU_ASSERT_EQUAL(jl, js);
+    CU_ASSERT(jz < js);         /* the waits weigh: the test can tell */
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -382,6 +439,7 @@ static CU_TestInfo tests[] = {
       "error", test_compare_notebook_path_max },
     { "train's weights name the scenario's path whole",
       test_trained_on_whole },
+    { "train's --objective read whole", test_objective_whole },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

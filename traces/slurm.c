@@ -147,6 +147,9 @@ static long mem_mib(const char *s)
     return (long)llround(v * mul);
 }
 
+static int tres_in(char *buf, long *total, long *typed, char *type, size_t n,
+                   long *cpu, long *mem);
+
 int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
                   long *cpu, long *mem)
 {
@@ -156,10 +159,21 @@ int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
     *mem = 0;
     if (n)
         type[0] = '\0';
-    char buf[1024];
-    if (strlen(s) >= sizeof buf)
+    char *buf = strdup(s);          /* any length (was 1,023 bytes) */
+    if (buf == NULL)
         return -1;
-    snprintf(buf, sizeof buf, "%s", s);
+    int rc = tres_in(buf, &total, &typed, type, n, cpu, mem);
+    free(buf);
+    if (rc < 0)
+        return -1;
+    *gpus = total >= 0 ? total : typed;
+    return 0;
+}
+
+/* gs_slurm_tres on a copy it may split. */
+static int tres_in(char *buf, long *total, long *typed, char *type, size_t n,
+                   long *cpu, long *mem)
+{
     char *save = NULL;
     for (char *it = strtok_r(buf, ",", &save); it;
          it = strtok_r(NULL, ",", &save)) {
@@ -183,14 +197,13 @@ int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
         if (strcmp(it, "cpu") == 0)
             *cpu = (long)v;
         else if (isgpu)
-            total = (long)v;
+            *total = (long)v;
         else {
-            typed += (long)v;
+            *typed += (long)v;
             if (n && type[0] == '\0')
                 snprintf(type, n, "%s", it + 9);
         }
     }
-    *gpus = total >= 0 ? total : typed;
     return 0;
 }
 
@@ -680,14 +693,25 @@ static int kv_split(char *line, char **kv, int max)
     return n;
 }
 
-/* A node's Gres value into g; 0, or -1 when malformed. */
+static int gres_in(char *buf, struct sgres *g);
+
+/* A node's Gres value into g; 0, or -1 when malformed.  Read whole: cut
+ * to 511 bytes, a long MIG list lost its last entries or read "gpu:X:16"
+ * as 1. */
 static int gres_gpus(const char *gres, struct sgres *g)
 {
     memset(g, 0, sizeof *g);
     if (strcmp(gres, "(null)") == 0 || gres[0] == '\0')
         return 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", gres);
+    char *buf = strdup(gres);
+    int rc = buf ? gres_in(buf, g) : -1;
+    free(buf);
+    return rc;
+}
+
+/* gres_gpus on a copy it may split. */
+static int gres_in(char *buf, struct sgres *g)
+{
     int best = -1;
     char *save = NULL;
     for (char *it = strtok_r(buf, ",", &save); it;

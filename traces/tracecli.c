@@ -305,10 +305,9 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-static int parse_tier_mix(struct opts *o, const char *arg)
+/* "TIER=W,..." in buf (split in place). */
+static int tier_mix(struct opts *o, char *buf)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", arg);
     double sum = 0;
     memset(o->mix, 0, sizeof o->mix);
     for (char *p = buf, *comma; p; p = comma) {
@@ -332,6 +331,15 @@ static int parse_tier_mix(struct opts *o, const char *arg)
         o->mix[t] /= sum;
     o->has_mix = 1;
     return 0;
+}
+
+/* The argument whole, however long (it was cut to 255 bytes). */
+static int parse_tier_mix(struct opts *o, const char *arg)
+{
+    char *buf = strdup(arg);
+    int rc = buf ? tier_mix(o, buf) : -1;
+    free(buf);
+    return rc;
 }
 
 /* The trace commands' long options, for "did you mean". */
@@ -435,17 +443,21 @@ static int add_format_opt(struct opts *o, const char *a, const char *v)
 /* --tenants A,B,...: 0 or 2. */
 static int parse_tenants(struct opts *o, const char *v)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", v);
+    char *buf = strdup(v);          /* whole: it was cut to 4,095 bytes */
+    if (buf == NULL)
+        return usage("%s", "out of memory");
     for (char *p = buf, *c; p; p = c) {
         c = strchr(p, ',');
         if (c)
             *c++ = '\0';
-        if (*p == '\0' || strlen(p) >= GS_TENANT_NAME || o->ntenants == MAXTEN)
+        if (*p == '\0' || strlen(p) >= GS_TENANT_NAME || o->ntenants == MAXTEN) {
+            free(buf);
             return usage("--tenants takes up to 64 names separated by commas, "
                          "not '%s'", v);
+        }
         memcpy(o->tenants[o->ntenants++], p, strlen(p) + 1);
     }
+    free(buf);
     return 0;
 }
 

@@ -184,10 +184,9 @@ static int evaluate(struct tr *t, const double *cand, int n, int jobs,
     return rc;
 }
 
-static int parse_objective(const char *spec, struct obj *o)
+/* "wait=W,sla=S,cost=C" in buf (split in place) into *o.  0 or -1. */
+static int objective(char *buf, struct obj *o)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec);
     struct obj r = { 0, 0, 0 };
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
@@ -212,6 +211,15 @@ static int parse_objective(const char *spec, struct obj *o)
         return -1;
     *o = r;
     return 0;
+}
+
+/* The spec whole, however long (it was cut to 255 bytes). */
+static int parse_objective(const char *spec, struct obj *o)
+{
+    char *buf = strdup(spec);
+    int rc = buf ? objective(buf, o) : -1;
+    free(buf);
+    return rc;
 }
 
 static int usage_error(const char *fmt, const char *arg)
