@@ -1058,6 +1058,43 @@ static void put_file(const char *path, const char *text)
     fclose(fp);
 }
 
+/* Native CSV names a row by the file's own line: blank lines, CRLF and a
+ * quoted field across two lines before a bad row leave it named at its
+ * line (the reader counted rows, so each shifted the name: ":3" for the
+ * bad row of line 5 after two blank lines), and the job's line too. */
+static void test_native_lines(void)
+{
+    char path[] = "/tmp/gs_natlineXXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    static const struct { const char *text; const char *line; } c[] = {
+        { "id,arrival,gpus,duration\n1,0,1,10\n\n  \n2,5,x,10\n", "5" },
+        { "\nid,arrival,gpus,duration\r\n1,0,1,10\r\n\r\n2,5,x,10\r\n",
+          "5" },
+        { "id,arrival,gpus,duration,tenant\n1,0,1,10,\"a\nb\"\n"
+          "2,5,1,10,c\n3,6,x,10,\"d\ne\"\n", "5" },
+        { "id,arrival,gpus,duration\n1,0,1,10\n\n2,5,x,10", "4" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        put_file(path, c[i].text);
+        char where[128];
+        snprintf(where, sizeof where, "%s:%s: field 'gpus'", path, c[i].line);
+        tt_bad("native", path, NULL, where, "'x' is not a GPU count");
+    }
+    /* the jobs carry their lines */
+    put_file(path, "id,arrival,gpus,duration,tenant\n\n1,0,1,10,\"a\nb\"\n"
+             "\n2,5,1,10,c\n");
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(tt_read("native", path, NULL, &j, &d), 2);
+    CU_ASSERT_EQUAL(j[0].line, 3);
+    CU_ASSERT_EQUAL(j[1].line, 6);
+    free(j);
+    gs_diag_free(&d);
+    unlink(path);
+}
+
 /* A folder path of exactly len characters under base (components of at
  * most 200), made; malloc'ed, NULL on error. */
 static char *deep_dir(const char *base, size_t len)
@@ -1388,6 +1425,7 @@ static void test_shipped_scenarios(void)
 static CU_TestInfo tests[] = {
     { "a UTF-8 byte-order mark is skipped", test_bom },
     { "alibaba-pai-2020 rule (sample from the schema)", test_pai },
+    { "native: rows named by the file's lines", test_native_lines },
     { "alibaba-pai-2020: the job table beside a long path is not cut",
       test_pai_sibling_long },
     { "line and field helpers", test_tread },
