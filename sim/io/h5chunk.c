@@ -17,13 +17,15 @@
  *     by run-length coding; random (the low mantissa bytes of a time in
  *     seconds), which no coder shrinks; and skewed between.  A plane whose
  *     byte entropy, estimated from every 4th byte, is at least
- *     ENTROPY_STORED bits is stored; every other one is Huffman-coded
+ *     ENTROPY_STORED bits and whose bytes seldom repeat is stored; every
+ *     other one is Huffman-coded
  *     bytes and runs (what zlib's Z_RLE strategy codes, which this file
  *     called zlib for until issue 27's tenth session: zlib spent about 50
  *     instructions a coded byte, a fifth of a million-request `gpusim run`
  *     with its file; deflate.c spends about 9).  On bench_service's
- *     requests the file is 0.4% smaller than zlib's Z_RLE made it
- *     (docs/inference.md, Performance, has the figures).
+ *     requests the file is 5.3% smaller than zlib's Z_RLE made it, the
+ *     planes of runs coded (docs/inference.md, Performance, has the
+ *     figures).
  *
  * The choice depends on the bytes alone, so the same table gives the same
  * file (whatever the zlib).  The encoder never changes what a reader
@@ -58,12 +60,18 @@
 
 /* Bits per byte at and above which a plane is stored, not coded: Huffman
  * coding it would save at most 1 - 7.2/8 = 10% of it, for most of the
- * cost of coding it. */
+ * cost of coding it -- unless its bytes repeat: a plane where at least
+ * half the sampled bytes equal the one before (a row counter's second
+ * byte, 256 rows a value; the slow bytes of arrival times) is runs, which
+ * deflate.c codes to a fraction of a bit a byte whatever the bytes'
+ * entropy. */
 #define ENTROPY_STORED 7.2
 
-/* The byte entropy of plane p (n bytes) in bits, estimated from every 4th
- * byte (all of them when there are few). */
-static double plane_entropy(const unsigned char *p, size_t n)
+/* Whether plane p (n bytes) is stored: its byte entropy, estimated from
+ * every 4th byte (all of them when there are few), at least
+ * ENTROPY_STORED bits, and fewer than half of every 16th byte (all when
+ * there are few) equal to the byte before. */
+static int plane_stored(const unsigned char *p, size_t n)
 {
     size_t step = n >= 4096 ? 4 : 1, cnt[256] = { 0 }, m = 0, i = 0;
     /* four tallies in turn, added up after: on a constant plane one
@@ -83,7 +91,12 @@ static double plane_entropy(const unsigned char *p, size_t n)
     for (int b = 0; b < 256; b++)
         if (cnt[b])
             h -= (double)cnt[b] * log2((double)cnt[b] / (double)m);
-    return m ? h / (double)m : 0;
+    if (m == 0 || h / (double)m < ENTROPY_STORED)
+        return 0;
+    size_t rep = 0, k = 0;
+    for (i = 1; i < n; i += 4 * step, k++)
+        rep += p[i] == p[i - 1];
+    return 2 * rep < k;
 }
 
 /* The shuffle filter's layout: byte b of row i of in (nrows rows of es
@@ -180,8 +193,7 @@ static int deflate_planes(struct gs_h5chunk_buf *b, const unsigned char *sh,
     gs_deflate_begin(&z, b->out, b->tok);
     for (size_t p = 0; p < es; p++) {
         const unsigned char *pl = sh + p * nrows;
-        gs_deflate_segment(&z, pl, nrows,
-                           plane_entropy(pl, nrows) >= ENTROPY_STORED);
+        gs_deflate_segment(&z, pl, nrows, plane_stored(pl, nrows));
     }
     *outlen = gs_deflate_end(&z, adler32_fast(1, sh, nrows * es));
     return 0;
