@@ -57,6 +57,10 @@ struct shape {
                                    rest */
     struct gs_lvec o;           /* h[1]'s groups again, least gov first
                                    (opos: a group's slot) */
+    struct gs_lvec oq;          /* its owner groups (in ol), by first job
+                                   (okey(), least first; oqpos: a group's
+                                   slot) */
+    int osqpos;                 /* its slot in osq, -1 out */
     int sqpos;                  /* its slot in sq, -1 out */
     int inmiss;                 /* in smiss: it missed at the fleet watch's
                                    epoch sq_ep - 1, when misses repeat */
@@ -87,6 +91,9 @@ struct fair {
     char *pe;                   /* scratch: pools eligible, per reclaim */
     int *maxg;                  /* scratch: per tenant, the largest victim
                                    it can lose and keep its guarantee, */
+    double *mshort;             /* and its quota less its GPUs (what it
+                                   must gain to lose a victim of g GPUs:
+                                   mshort + g), */
     uint64_t *maxg_at;          /* worked out in the reclaim of this
                                    number (nrecl) */
     uint64_t nrecl;
@@ -113,9 +120,10 @@ struct fair {
      * them at m.  No tenant's margin passes the largest m with ntm[m] > 0,
      * so a victim larger than that is no one's to lose, nor is the
      * owner's own: a node whose other victims hold too few GPUs is passed
-     * over by reclaim's search for part of a node unread (reclaim_node;
-     * for a whole node, lvu leaves out the nodes a witness rules out, and
-     * a node passed over unread would get none). */
+     * over by reclaim's search unread, 64 nodes at a time against the
+     * sums' bit planes (fairlv.h, lv_next), for part of a node or a whole
+     * one (such a node gets no witness, but passing it over again costs a
+     * word operation, not a visit). */
     int *vsz, vszw;
     int ntm[GS_MAX_GPN + 1];
     int nnodes;
@@ -165,6 +173,18 @@ struct fair {
     struct gs_lvec ol;          /* groups (int) */
     int *olpos, *nepos;
     long capolpos;
+    /* The owner groups again, by shape: each shape's oq holds its groups
+     * of ol by first job (priority, then record: okey), kept as a group
+     * joins or leaves ol and as its first job changes (ohead, the first
+     * job's record or -1, kept at every add and remove); osq lists the
+     * shapes with any.  The owners' pass when nothing can be reclaimed
+     * (owners_quiet) merges the shapes by their first groups, so that a
+     * shape that missed is left out whole and a pass reads the shapes
+     * and the groups it tries, not every owner group. */
+    int64_t *ohead;
+    int *oqpos;
+    struct gs_lvec osq;         /* shapes (int) */
+    struct gs_lvec oss;         /* owners_quiet's heap: struct oskey */
     /* Per group, for its shape's heaps: gin, which share heap holds it
      * (h[1]: non-preemptible, past its tenant's guarantee); opos, its slot
      * in the shape's o heap (-1 out); gov, the GPUs a job of it would hold
@@ -191,6 +211,8 @@ static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
 {
     size_t i = (size_t)n * (size_t)s->vszw;
     for (int g = k; g < s->vszw; g++) {
+        gs_fairlv_vsz(&s->lx, n, g, s->vsz[i + (size_t)g],
+                      s->vsz[i + (size_t)g] + d);
         s->vsz[i + (size_t)g] += d;
         own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
     }
