@@ -694,7 +694,11 @@ static void ten_fix(struct fair *s, int t)
             else
                 hp_down(s, h, 0, s->gs.g[g].pos);
         }
-        gfix(s, t, g);
+        if (s->gs.g[g].preemptible)
+            ol_fix(s, g);       /* gfix's rest does not read the GPUs:
+                                   strict_ok and h[0] for these */
+        else
+            gfix(s, t, g);
     }
 }
 
