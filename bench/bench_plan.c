@@ -86,6 +86,37 @@ static void lengths(const char *file, char *buf, size_t n)
     free(pick);
 }
 
+/* The plan's precision and question ("precision 5%, finite horizon: no
+ * run added for it"), into buf: plan-mixed-tier's figure is issue 27's
+ * "at 5% precision" too, its default plan.precision, which a finite-
+ * horizon question reports and never runs for (docs/planning.md). */
+static void precision_of(const char *file, char *buf, size_t n)
+{
+    double *q = NULL;
+    long k = 0;
+    char **qs = NULL;
+    size_t nq = 0;
+    struct gs_h5in *r = NULL;
+    struct gs_diag d = { 0 };
+    snprintf(buf, n, "precision: unknown");
+    if (gs_h5_read_series(file, "/plan/precision_length_indifference", &q,
+                          &k, &d) < 0 || k < 1) {
+        free(q);
+        return;
+    }
+    int steady = -1;
+    if (gs_h5in_open(file, &r, &d) == 0 &&
+        gs_h5in_strings(r, "/plan/question", &qs, &nq) == 0 && nq >= 1)
+        steady = strncmp(qs[0], "steady", 6) == 0;
+    snprintf(buf, n, "precision %g%%, %s", 100 * q[0],
+             steady < 0 ? "question unknown"
+             : steady ? "steady state: runs lengthened for it"
+                      : "finite horizon: no run added for it");
+    gs_h5in_strs_free(qs, nq);
+    gs_h5in_close(r);
+    free(q);
+}
+
 static double one_cpu;   /* CPU seconds of the last one_run */
 
 /* Wall seconds of one run of the scenario as given (its first seed); its
@@ -147,8 +178,9 @@ static int bench(const char *scenario, const char *jobs)
     double dt = bench_now() - t0, dc = cpu_s() - c0;
     double runs = sum_of(out, "/plan/candidates/runs");
     double simd = sum_of(out, "/plan/candidates/simulated");
-    char lens[160];
+    char lens[160], prec[96];
     lengths(out, lens, sizeof lens);
+    precision_of(out, prec, sizeof prec);
     unlink(out);
     if (rc != 0 && rc != 3) {
         fprintf(stderr, "bench_plan: %s exited %d\n", scenario, rc);
@@ -162,8 +194,9 @@ static int bench(const char *scenario, const char *jobs)
     printf("plan %-36s %s worker%s: %7.2f s wall, %7.2f s CPU, %5.0f runs, "
            "%10.0f jobs+requests; one run %.3f s wall, %.3f s CPU; plan = "
            "%.1f x one run (wall), %.1f x (CPU; ceiling %.0f)\n"
-           "     %s\n", scenario, jobs, strcmp(jobs, "1") ? "s" : " ", dt,
-           dc, runs, simd, one, one_c, dt / one, ratio, ceil_cpu, lens);
+           "     %s; %s\n", scenario, jobs, strcmp(jobs, "1") ? "s" : " ",
+           dt, dc, runs, simd, one, one_c, dt / one, ratio, ceil_cpu, lens,
+           prec);
     if (!(ratio <= ceil_cpu)) {
         printf("bench_plan: FAILED: %s costs %.1f runs of CPU, over its "
                "ceiling %.0f\n", scenario, ratio, ceil_cpu);

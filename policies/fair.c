@@ -56,7 +56,17 @@
  *     too, so its jobs ask alike);
  *   - non-preemptible groups beyond their guarantee are no borrowers when
  *     no capacity is unreserved (strict_ok), since start() would refuse
- *     them whatever the share order.
+ *     them whatever the share order; when some is, a shape keeps them in
+ *     a heap of their own (h[1], by share like the rest, h[0]) and again
+ *     by the GPUs a job of theirs would hold beyond the guarantee (o,
+ *     least first, gov): start() refuses one when that plus what such
+ *     jobs hold already (np_over) passes the unreserved GPUs, so when it
+ *     refuses o's first it refuses the whole heap, and the borrowers'
+ *     pass leaves it unread (next_group).  Once the unreserved capacity
+ *     is taken, a pass then reads no tenant past its guarantee, where it
+ *     used to set every such tenant's groups aside one by one (work per
+ *     job linear in T: 18,099 at 256 tenants, bench_tenants with
+ *     borrowing off and half quotas).
  * Reclaim reads only the nodes that hold victims, by their fully free GPUs
  * most first (the level index, fairlv.h), each node's victims as compact
  * keys, and stops at the first node that can be cleared; a node found
@@ -84,146 +94,14 @@
  * when it could ever be a victim, F_VIC, its index in its node's victim
  * list shifted left by 8 and its node shifted left by 16), its
  * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
- * when it is non-preemptible. */
+ * when it is non-preemptible.  The state's layout (struct ten, shape and
+ * fair) is in fairint.h. */
 #include "policy.h"
-#include "fairlv.h"
-#include "jobgroup.h"
-#include "../sim/core/sim.h"
+#include "fairint.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define F_RUN 1L
-#define F_BORROWED 2L
-#define F_WIN 4L                /* pending, in the window; group << 8 */
-#define F_VIC 8L                /* running, in rv; index << 8 */
-#define F_ONE 16L               /* running on one node; node << 16 */
-#define EPS 1e-9
-
-struct ten {
-    double quota, weight;
-    double gpus, mem;           /* held now */
-    struct gs_lvec ne;          /* its groups (int) with a job now (a
-                                   group's nepos is its slot, -1 out) */
-    int nlive;                  /* its groups in their shapes' heaps */
-    long nrv;                   /* its running jobs that could ever be
-                                   victims (preemptible, whole GPUs on one
-                                   node): in the nodes' victim lists */
-    int lender;                 /* counted in nlender */
-    int margin;                 /* the largest whole-GPU victim it can
-                                   lose and keep its guarantee (max_loss
-                                   for another tenant's owner), now */
-    double key;                 /* its dominant share while it has a live
-                                   group (ten_fix) */
-};
-
-/* A shape: the groups alike but for their tenant (jobgroup.h's key without
- * the tenant), so that a placement that missed for one group's job misses
- * for every group's while no capacity comes back (the key holds what a
- * job asks of the host too, so a shape's jobs ask alike).  Its heap holds
- * its live groups -- a window job, not set aside -- one per tenant, least
- * dominant share first, ties to the lower tenant: the borrowers' next job
- * is the first job of the least of the shapes' tops. */
-struct shape {
-    struct gs_lvec h;           /* groups (int); a group's pos: its slot */
-    int sqpos;                  /* its slot in sq, -1 out */
-    int inmiss;                 /* in smiss: it missed at the fleet watch's
-                                   epoch sq_ep - 1, when misses repeat */
-};
-
-struct fair {
-    struct gs_lvec ten;         /* per tenant (struct ten) */
-    int nt;
-    double fleet_gpus, fleet_mem;
-    double unreserved;          /* fleet GPUs no tenant is guaranteed */
-    double np_over;             /* non-preemptible GPUs held beyond quotas */
-    int reclaim;
-    long depth;
-    /* The window (jobgroup.h): the first `depth` pending jobs, in groups
-     * by tenant and shape. */
-    struct gs_jgroups gs;
-    struct gs_jwin win;
-    struct gs_sim *sim;
-    int in_pass;
-    struct gs_lvec late;        /* jobs requeued during a pass, placed
-                                   after it */
-    uint64_t ver;               /* moves on every start, stop and pass */
-    uint64_t *rfail;            /* per group: ver of its last failed
-                                   reclaim search */
-    int caprfail;
-    struct gs_lvec dead;        /* scratch: groups (int) out for the pass */
-    struct gs_lvec cand;        /* scratch: owners to try, jobs put aside */
-    char *pe;                   /* scratch: pools eligible, per reclaim */
-    int *maxg;                  /* scratch: per tenant, the largest victim
-                                   it can lose and keep its guarantee, */
-    uint64_t *maxg_at;          /* worked out in the reclaim of this
-                                   number (nrecl) */
-    uint64_t nrecl;
-    int capmaxg;
-    /* The running jobs that could ever be victims, listed by node: node
-     * n's in vjob's entries gpu0 .. gpu0 + nvic[n] (gpu0 its first GPU:
-     * each holds a whole GPU there, so they fit), their keys beside them
-     * in vkey (tenant << 8 | GPUs, so that the search reads no job), their
-     * GPUs in node_rv[n]; a job's pslot holds its index in its node's
-     * list.  The nodes with any are indexed by their fully free GPUs, with
-     * witnesses that a node cannot be cleared (fairlv.h), so that reclaim
-     * reads the nodes that need the fewest GPUs freed first.  Kept at each
-     * start and stop on a node (a job on one node keeps its node in
-     * pslot); anything else that gives capacity back moves the fleet's
-     * epoch past lv_ep, and the index is built again before a search. */
-    struct gs_fairlv lx;
-    int lv_stale;
-    uint64_t lv_ep;
-    struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
-    int *nvic, *node_rv;
-    struct gs_job **vict;       /* scratch: victims on one node */
-    long reclaims, reclaimed;   /* counters, for tests */
-    /* Reclaim's failed searches, one per need (whole GPUs): the search
-     * for need k with pools pe found no node at rgen and the fleet epoch
-     * ep, and finds none again while they stay put and no start could have
-     * opened a node (rmiss_start); see reclaim().  rgen moves on every
-     * stop and on every start that raises a tenant's margin. */
-    struct rmiss { uint64_t rgen, ep; int valid; } rm[GS_MAX_GPN + 1];
-    char *rm_pe;                /* per need: its pe, npools bytes */
-    uint64_t rgen;
-    /* Tenants that could lose a victim to another tenant's owner: at least
-     * one GPU above their guarantee (is_victim's test for the smallest
-     * victim) with a job in rv.  None, and reclaim cannot find a victim:
-     * a pass on a full fleet then has nothing to do for owners. */
-    int nlender;
-    /* owners_merge()'s scratch: groups in play by first job (om), groups
-     * set aside until something changes (od), jobs taken out of their
-     * groups for the pass (oh, put back at its end). */
-    struct gs_lvec om, od;      /* groups (int) */
-    struct gs_lvec oh;          /* jobs */
-    /* A pass that changed nothing is not run again on the same state:
-     * idle says the last one started and preempted nothing (ver moved by
-     * its own ++ only) while misses repeat; the next is skipped while ver,
-     * the window (wchg counts its joins and leaves) and the fleet's
-     * capacity (fw, a watch of every node: gs_sim_watch) stay as that pass
-     * left them. */
-    int fw;
-    uint64_t wchg;
-    int idle;
-    uint64_t idle_ver, idle_wchg, idle_ep;
-    /* Shapes (struct shape): shp maps a job to its shape's index; gsh
-     * gives each group's shape. */
-    struct gs_jgroups shp;
-    struct gs_lvec sh;          /* struct shape */
-    int *gsh;
-    long capgsh;
-    /* The shapes with a live group and no miss since capacity came back,
-     * in no order; those that missed (shape's inmiss) wait in smiss. */
-    struct gs_lvec sq, smiss;   /* shapes (int) */
-    uint64_t sq_ep;
-    /* The owner groups: those with a window job that keeps its tenant
-     * within its guarantee (within()), in no order, so that owners() looks
-     * at them and not at every group; olpos is each group's slot, -1 out. */
-    struct gs_lvec ol;          /* groups (int) */
-    int *olpos, *nepos;
-    long capolpos;
-};
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
 
@@ -392,7 +270,12 @@ static void fair_free(void *state)
     gs_lvec_free(&s->od);
     gs_lvec_free(&s->oh);
     for (long k = 0; k < gs_lvec_n(&s->sh); k++)
-        gs_lvec_free(&((struct shape *)gs_lvec_upd(&s->sh, k))->h);
+    {
+        struct shape *p = gs_lvec_upd(&s->sh, k);
+        gs_lvec_free(&p->h[0]);
+        gs_lvec_free(&p->h[1]);
+        gs_lvec_free(&p->o);
+    }
     gs_lvec_free(&s->sh);
     gs_lvec_free(&s->sq);
     gs_lvec_free(&s->smiss);
@@ -401,12 +284,27 @@ static void fair_free(void *state)
     gs_lvec_free(&s->ol);
     free(s->olpos);
     free(s->nepos);
+    free(s->gin);
+    free(s->opos);
+    free(s->gov);
     free(s);
 }
 
 static double job_gpus(const struct gs_job *j)
 {
     return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+}
+
+/* The GPUs a job asking gp would hold beyond tenant x's guarantee if it
+ * started now: start()'s strict-rule sum (0 .. gp). */
+static double over_of(const struct ten *x, double gp)
+{
+    double over = x->gpus + gp - x->quota;
+    if (over < 0)
+        over = 0;
+    if (over > gp)
+        over = gp;
+    return over;
 }
 
 /* Could a job of group g keep tenant t within its guarantee (owner_try's
@@ -451,43 +349,78 @@ static int sh_before(const struct fair *s, int a, int b)
     return key_before(ten_upd(s, ta)->key, ta, ten_upd(s, tb)->key, tb);
 }
 
-static int sh_get(const struct shape *p, long i)
+/* The shapes' heaps: kind 0 a share heap (h[0] or h[1]; a group's slot
+ * in its pos), kind 1 the o heap (least gov first, then the lower group;
+ * its slot in opos). */
+static int hp_before(const struct fair *s, int kind, int a, int b)
 {
-    return *(const int *)gs_lvec_upd(&p->h, i);
+    if (kind == 0)
+        return sh_before(s, a, b);
+    return s->gov[a] != s->gov[b] ? s->gov[a] < s->gov[b] : a < b;
 }
 
-static void sh_set(struct fair *s, struct shape *p, long i, int g)
+static int hp_get(const struct gs_lvec *h, long i)
 {
-    *(int *)gs_lvec_upd(&p->h, i) = g;
-    s->gs.g[g].pos = (int)i;
+    return *(const int *)gs_lvec_upd(h, i);
 }
 
-static void sh_up(struct fair *s, struct shape *p, long i)
+static void hp_set(struct fair *s, struct gs_lvec *h, int kind, long i, int g)
 {
-    int g = sh_get(p, i);
-    while (i > 0 && sh_before(s, g, sh_get(p, (i - 1) / 2))) {
-        sh_set(s, p, i, sh_get(p, (i - 1) / 2));
+    *(int *)gs_lvec_upd(h, i) = g;
+    if (kind == 0)
+        s->gs.g[g].pos = (int)i;
+    else
+        s->opos[g] = (int)i;
+}
+
+static void hp_up(struct fair *s, struct gs_lvec *h, int kind, long i)
+{
+    int g = hp_get(h, i);
+    while (i > 0 && hp_before(s, kind, g, hp_get(h, (i - 1) / 2))) {
+        hp_set(s, h, kind, i, hp_get(h, (i - 1) / 2));
         i = (i - 1) / 2;
     }
-    sh_set(s, p, i, g);
+    hp_set(s, h, kind, i, g);
 }
 
-static void sh_down(struct fair *s, struct shape *p, long i)
+static void hp_down(struct fair *s, struct gs_lvec *h, int kind, long i)
 {
-    int g = sh_get(p, i);
-    long n = gs_lvec_n(&p->h);
+    int g = hp_get(h, i);
+    long n = gs_lvec_n(h);
     for (;;) {
         long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && sh_before(s, sh_get(p, c + 1), sh_get(p, c)))
+        if (c + 1 < n && hp_before(s, kind, hp_get(h, c + 1), hp_get(h, c)))
             c++;
-        if (!sh_before(s, sh_get(p, c), g))
+        if (!hp_before(s, kind, hp_get(h, c), g))
             break;
-        sh_set(s, p, i, sh_get(p, c));
+        hp_set(s, h, kind, i, hp_get(h, c));
         i = c;
     }
-    sh_set(s, p, i, g);
+    hp_set(s, h, kind, i, g);
+}
+
+/* Group g into heap h of kind kind, or out of it from slot i. */
+static void hp_in(struct fair *s, struct gs_lvec *h, int kind, int g)
+{
+    gs_lvec_push(h);
+    hp_set(s, h, kind, gs_lvec_n(h) - 1, g);
+    hp_up(s, h, kind, gs_lvec_n(h) - 1);
+}
+
+static void hp_out(struct fair *s, struct gs_lvec *h, int kind, long i)
+{
+    long last = gs_lvec_n(h) - 1;
+    if (i != last) {
+        hp_set(s, h, kind, i, hp_get(h, last));
+        gs_lvec_setn(h, last);
+        hp_up(s, h, kind, i);
+        int m = hp_get(h, i);
+        hp_down(s, h, kind, kind == 0 ? s->gs.g[m].pos : s->opos[m]);
+    } else {
+        gs_lvec_setn(h, last);
+    }
 }
 
 /* Group g's shape, read with the group (not counted: a field of the
@@ -497,33 +430,12 @@ static struct shape *shape_upd(const struct fair *s, int g)
     return gs_lvec_upd(&s->sh, s->gsh[g]);
 }
 
-/* Group g into (in 1) or out of its shape's heap. */
-static void sh_put(struct fair *s, int g, int in)
-{
-    struct shape *p = shape_upd(s, g);
-    if (in) {
-        gs_lvec_push(&p->h);
-        sh_set(s, p, gs_lvec_n(&p->h) - 1, g);
-        sh_up(s, p, gs_lvec_n(&p->h) - 1);
-        return;
-    }
-    long i = s->gs.g[g].pos, last = gs_lvec_n(&p->h) - 1;
-    s->gs.g[g].pos = -1;
-    if (i != last) {
-        sh_set(s, p, i, sh_get(p, last));
-        gs_lvec_setn(&p->h, last);
-        sh_up(s, p, i);
-        sh_down(s, p, s->gs.g[sh_get(p, i)].pos);
-    } else {
-        gs_lvec_setn(&p->h, last);
-    }
-}
-
-/* Shape k in sq exactly when it has a live group and has not missed. */
+/* Shape k in sq exactly when it has a live group (in either share heap)
+ * and has not missed. */
 static void sq_fix(struct fair *s, int k)
 {
     struct shape *p = gs_lvec_upd(&s->sh, k);
-    int in = gs_lvec_n(&p->h) > 0 && !p->inmiss;
+    int in = gs_lvec_n(&p->h[0]) + gs_lvec_n(&p->h[1]) > 0 && !p->inmiss;
     if (in == (p->sqpos >= 0))
         return;
     if (in) {
@@ -587,18 +499,15 @@ static int strict_ok(const struct fair *s, int t, int g)
     if (gr->preemptible || s->unreserved > 0)
         return 1;
     double gp = gr->need.gpus > 0 ? gr->need.gpus : gr->need.milli / 1000.0;
-    const struct ten *x = ten_upd(s, t);
-    double over = x->gpus + gp - x->quota;
-    if (over < 0)
-        over = 0;
-    if (over > gp)
-        over = gp;
-    return !(over > EPS);
+    return !(over_of(ten_upd(s, t), gp) > EPS);
 }
 
 /* Group g of tenant t gained or lost jobs, was set aside or back, or its
- * tenant's GPUs moved: live -- in its shape's heap -- when it has a job,
- * is not set aside and strict_ok(); in the owner list when within(). */
+ * tenant's GPUs moved: live -- in one of its shape's share heaps -- when it
+ * has a job, is not set aside and strict_ok(), in h[1] and o (keyed by
+ * gov) when start() could refuse its jobs (non-preemptible, some GPUs
+ * past the guarantee), in h[0] otherwise; in the owner list when
+ * within(). */
 static void gfix(struct fair *s, int t, int g)
 {
     struct ten *x = ten_upd(s, t);
@@ -615,10 +524,39 @@ static void gfix(struct fair *s, int t, int g)
         }
     }
     int in = ne && !s->gs.g[g].mark && strict_ok(s, t, g);
-    if (in != (s->gs.g[g].pos >= 0)) {
-        if (in && x->nlive == 0)
+    const struct gs_jgroup *gr = &s->gs.g[g];
+    double ov = 0;
+    if (in && !gr->preemptible)
+        ov = over_of(x, gr->need.gpus > 0 ? gr->need.gpus
+                                          : gr->need.milli / 1000.0);
+    int b = ov > EPS;           /* start() may refuse it: h[1] */
+    struct shape *p = shape_upd(s, g);
+    int was = s->gs.g[g].pos >= 0;
+    if (was && (!in || b != s->gin[g])) {       /* out, or to the other */
+        hp_out(s, &p->h[(int)s->gin[g]], 0, s->gs.g[g].pos);
+        s->gs.g[g].pos = -1;
+        if (s->opos[g] >= 0) {
+            hp_out(s, &p->o, 1, s->opos[g]);
+            s->opos[g] = -1;
+        }
+    }
+    if (in && s->gs.g[g].pos < 0) {
+        if (x->nlive == 0 && !was)
             x->key = dom_share(s, x);   /* it joins at its share */
-        sh_put(s, g, in);
+        s->gin[g] = (char)b;
+        s->gov[g] = ov;
+        hp_in(s, &p->h[b], 0, g);
+        if (b)
+            hp_in(s, &p->o, 1, g);
+    } else if (in && b && ov != s->gov[g]) {    /* its o key moved */
+        int up = ov < s->gov[g];
+        s->gov[g] = ov;
+        if (up)
+            hp_up(s, &p->o, 1, s->opos[g]);
+        else
+            hp_down(s, &p->o, 1, s->opos[g]);
+    }
+    if (in != was) {
         sq_fix(s, s->gsh[g]);
         x->nlive += in ? 1 : -1;
     }
@@ -645,11 +583,11 @@ static void ten_fix(struct fair *s, int t)
     for (long i = 0; i < gs_lvec_n(&x->ne); i++) {  /* gfix keeps them */
         int g = gs_lvec_int(&x->ne, i);
         if (moved && s->gs.g[g].pos >= 0) {
-            struct shape *p = shape_upd(s, g);
+            struct gs_lvec *h = &shape_upd(s, g)->h[(int)s->gin[g]];
             if (up)
-                sh_up(s, p, s->gs.g[g].pos);
+                hp_up(s, h, 0, s->gs.g[g].pos);
             else
-                sh_down(s, p, s->gs.g[g].pos);
+                hp_down(s, h, 0, s->gs.g[g].pos);
         }
         gfix(s, t, g);
     }
@@ -715,11 +653,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     ten_ensure(s, sim, j->tenant);
     struct ten *x = ten_upd(s, j->tenant);
     double g = job_gpus(j);
-    double over = x->gpus + g - x->quota;
-    if (over < 0)
-        over = 0;
-    if (over > g)
-        over = g;
+    double over = over_of(x, g);
     if (!j->preemptible && over > EPS && s->np_over + over > s->unreserved + EPS)
         return -2;              /* strict: never borrow what others own */
     if ((r == NULL && sure_miss(sim, j)) || gs_sim_try_start(sim, j, r, nr) < 0)
@@ -1073,18 +1007,26 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     int k = gs_jgroups_of(&s->shp, j);
     if (k == n0) {
         struct shape *p = gs_lvec_push(&s->sh);
-        gs_lvec_init(&p->h, s->sim, sizeof(int));
+        gs_lvec_init(&p->h[0], s->sim, sizeof(int));
+        gs_lvec_init(&p->h[1], s->sim, sizeof(int));
+        gs_lvec_init(&p->o, s->sim, sizeof(int));
         p->sqpos = -1;
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
-    long cap2 = cap;
+    long cap2 = cap, cap3 = cap, cap4 = cap, cap5 = cap;
     s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
     s->nepos = gs_grow(s->nepos, &cap2, g + 1, sizeof *s->nepos);
+    s->gin = gs_grow(s->gin, &cap3, g + 1, sizeof *s->gin);
+    s->opos = gs_grow(s->opos, &cap4, g + 1, sizeof *s->opos);
+    s->gov = gs_grow(s->gov, &cap5, g + 1, sizeof *s->gov);
     s->capolpos = cap;
     s->gsh[g] = k;
     s->olpos[g] = -1;
     s->nepos[g] = -1;
+    s->gin[g] = 0;
+    s->opos[g] = -1;
+    s->gov[g] = 0;
 }
 
 /* Has group g's shape missed since capacity last came back (so that its
@@ -1388,17 +1330,32 @@ static int next_group(struct fair *s, struct gs_sim *sim)
     int best = -1, bt = -1;
     double bkey = 0;
     for (long i = 0; i < gs_lvec_n(&s->sq); i++) {
-        const struct shape *p = gs_lvec_upd(&s->sh, gs_lvec_int(&s->sq, i));
-        int g = gs_lvec_int(&p->h, 0);
-        int t = s->gs.g[g].tenant;
-        double key = ten_at(s, t)->key;
-        if (best < 0 ||
-            (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
-                                   gs_jgroup_head(&s->gs.g[best]))
-                     : key_before(key, t, bkey, bt))) {
-            best = g;
-            bt = t;
-            bkey = key;
+        int k = gs_lvec_int(&s->sq, i);
+        const struct shape *p = gs_lvec_upd(&s->sh, k);
+        const struct gs_need *nd = &s->shp.g[k].need;   /* its groups' */
+        for (int b = 0; b < 2; b++) {
+            if (gs_lvec_n(&p->h[b]) == 0)
+                continue;
+            /* h[1]: start() refuses every group when it refuses the one
+             * with the least GPUs beyond its guarantee (none when it would
+             * take a whole job's GPUs: no job holds more beyond it) */
+            if (b && s->np_over + (nd->gpus > 0 ? nd->gpus
+                                                : nd->milli / 1000.0) >
+                         s->unreserved + EPS &&
+                s->np_over + s->gov[gs_lvec_int(&p->o, 0)] >
+                    s->unreserved + EPS)
+                continue;
+            int g = gs_lvec_int(&p->h[b], 0);
+            int t = s->gs.g[g].tenant;
+            double key = ten_at(s, t)->key;
+            if (best < 0 ||
+                (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
+                                       gs_jgroup_head(&s->gs.g[best]))
+                         : key_before(key, t, bkey, bt))) {
+                best = g;
+                bt = t;
+                bkey = key;
+            }
         }
     }
     return best;

@@ -78,6 +78,7 @@ struct eregion {
     /* the price's and the intensity's integrals at hour at_h (NAN: none):
      * the clock's last move ended there, so the next one starts there */
     double at_h, price_at, carbon_at;
+    double kw, ki;              /* p_w and idle_w in kW x PUE */
 };
 
 struct epool {
@@ -91,6 +92,11 @@ struct epool {
     double dyn_w;               /* running unowned jobs' dynamic power */
     double it_j, idle_j, host_j;        /* IT energy: all, unallocated,
                                    hosts' */
+    /* what it drew over the last move (all, unallocated GPUs, hosts) and
+     * the inputs that gave it: kept while they stay (m_advance) */
+    double w, wi, hw;
+    int64_t at_up, at_used;
+    double at_dyn;
 };
 
 struct etenant {
@@ -116,6 +122,8 @@ struct energy {
     struct epool *p;
     struct eregion r[GS_ENERGY_REGIONS];
     gs_time first, last;        /* -1 before the first advance */
+    double last_h;              /* hours_at(last) */
+    int drawn;                  /* the pools' and regions' power is set */
     struct etenant *ten;        /* by tenant index, grown as they come */
     int nten;
     struct etenant tier[GS_NTIERS];
@@ -210,16 +218,21 @@ static double dyn_w(const struct epool *pl, const struct gs_job *j)
     return share(j) * busy_share(j) * (pl->busy_w - board_idle);
 }
 
+/* Room for tenant t (apart: the per-iteration booking stays small). */
+static void __attribute__((noinline)) tenant_grow(struct energy *e, int t)
+{
+    int n = t + 16;
+    struct etenant *g = realloc(e->ten, (size_t)n * sizeof *g);
+    GS_OOM_IF(g == NULL);
+    memset(g + e->nten, 0, (size_t)(n - e->nten) * sizeof *g);
+    e->ten = g;
+    e->nten = n;
+}
+
 static struct etenant *tenant(struct energy *e, int t)
 {
-    if (t >= e->nten) {
-        int n = t + 16;
-        struct etenant *g = realloc(e->ten, (size_t)n * sizeof *g);
-        GS_OOM_IF(g == NULL);
-        memset(g + e->nten, 0, (size_t)(n - e->nten) * sizeof *g);
-        e->ten = g;
-        e->nten = n;
-    }
+    if (t >= e->nten)
+        tenant_grow(e, t);
     return &e->ten[t];
 }
 
@@ -403,10 +416,15 @@ static void m_energy(void *st, struct gs_job *j, double joules)
         return;
     struct epool *pl = &e->p[p];
     struct eregion *r = &e->r[pl->region];
-    double h = hours_at(e, gs_sim_now(e->s));
-    double kwh = joules / J_PER_KWH * r->pue;
-    double usd = kwh * gs_hourly_at(r->price.h, h);
-    double g = kwh * gs_hourly_at(r->carbon.h, h);
+    double kwh = joules / J_PER_KWH * r->pue, usd, g;
+    if (r->price.h->n == 1 && r->carbon.h->n == 1) {
+        usd = kwh * r->price.h->v[0];   /* flat: the hour is not read */
+        g = kwh * r->carbon.h->v[0];
+    } else {
+        double h = hours_at(e, gs_sim_now(e->s));
+        usd = kwh * gs_hourly_at(r->price.h, h);
+        g = kwh * gs_hourly_at(r->carbon.h, h);
+    }
     pl->it_j += joules;
     r->it_j += joules;
     r->usd += usd;
@@ -418,41 +436,77 @@ static void m_energy(void *st, struct gs_job *j, double joules)
     o->g += g;
 }
 
+/* Pool i's power over a move (W): its up GPU slots' idle board and host
+ * power, its allocated slots' host busy share, its jobs' dynamic power;
+ * wi of it the unallocated slots'.  Recomputed only when an input moved:
+ * the same expressions on the same inputs give the same bits. */
+static int pool_draw(struct energy *e, int i)
+{
+    const struct gs_pool *fp = &e->f->pools[i];
+    struct epool *pl = &e->p[i];
+    if (e->drawn && fp->gpus_up == pl->at_up &&
+        fp->used_milli == pl->at_used && pl->dyn_w == pl->at_dyn)
+        return 0;
+    pl->at_up = fp->gpus_up;
+    pl->at_used = fp->used_milli;
+    pl->at_dyn = pl->dyn_w;
+    double up = (double)fp->gpus_up;
+    double used = (double)fp->used_milli / 1000.0;
+    double freeg = up - used;
+    if (freeg < 0)
+        freeg = 0;
+    pl->hw = up * pl->host_idle_w + used * pl->host_dyn_w;
+    pl->w = up * (pl->idle_w - pl->host_idle_w) + pl->hw + pl->dyn_w;
+    pl->wi = freeg * pl->idle_w;
+    return 1;
+}
+
 /* The clock moves to t: every region's board power, constant since the
- * last move, integrated with its price and intensity. */
+ * last move, integrated with its price and intensity.  Between moves
+ * where no pool's power changed (a service's iterations, each its own
+ * move) the regions' sums are the last move's. */
 static void m_advance(void *st, gs_time t)
 {
     struct energy *e = st;
     if (e->last < 0) {
         e->first = e->last = t;
+        e->last_h = hours_at(e, t);
         return;
     }
     if (t <= e->last)
         return;
     double dt_s = (double)(t - e->last) / 1000.0;
-    for (int k = 0; k < e->nr; k++)
-        e->r[k].p_w = e->r[k].idle_w = e->r[k].host_w = 0;
-    for (int i = 0; i < e->np; i++) {
-        const struct gs_pool *fp = &e->f->pools[i];
-        struct epool *pl = &e->p[i];
-        if (fp->s.gpn == 0)
-            continue;
-        double up = (double)fp->gpus_up;
-        double used = (double)fp->used_milli / 1000.0;
-        double freeg = up - used;
-        if (freeg < 0)
-            freeg = 0;
-        double hw = up * pl->host_idle_w + used * pl->host_dyn_w;
-        double w = up * (pl->idle_w - pl->host_idle_w) + hw + pl->dyn_w;
-        double wi = freeg * pl->idle_w;
-        pl->it_j += w * dt_s;
-        pl->idle_j += wi * dt_s;
-        pl->host_j += hw * dt_s;
-        e->r[pl->region].p_w += w;
-        e->r[pl->region].idle_w += wi;
-        e->r[pl->region].host_w += hw;
+    int moved = 0;
+    for (int i = 0; i < e->np; i++)
+        if (e->f->pools[i].s.gpn != 0)
+            moved |= pool_draw(e, i);
+    if (moved || !e->drawn) {
+        for (int k = 0; k < e->nr; k++)
+            e->r[k].p_w = e->r[k].idle_w = e->r[k].host_w = 0;
+        for (int i = 0; i < e->np; i++) {
+            const struct epool *pl = &e->p[i];
+            if (e->f->pools[i].s.gpn == 0)
+                continue;
+            e->r[pl->region].p_w += pl->w;
+            e->r[pl->region].idle_w += pl->wi;
+            e->r[pl->region].host_w += pl->hw;
+        }
+        for (int k = 0; k < e->nr; k++) {
+            struct eregion *r = &e->r[k];
+            r->kw = r->p_w / 1000.0 * r->pue;
+            r->ki = r->idle_w / 1000.0 * r->pue;
+        }
+        e->drawn = 1;
     }
-    double h0 = hours_at(e, e->last), h1 = hours_at(e, t);
+    for (int i = 0; i < e->np; i++) {
+        struct epool *pl = &e->p[i];
+        if (e->f->pools[i].s.gpn == 0)
+            continue;
+        pl->it_j += pl->w * dt_s;
+        pl->idle_j += pl->wi * dt_s;
+        pl->host_j += pl->hw * dt_s;
+    }
+    double h0 = e->last_h, h1 = hours_at(e, t);
     for (int k = 0; k < e->nr; k++) {
         struct eregion *r = &e->r[k];
         if (r->p_w == 0 && r->idle_w == 0)
@@ -466,7 +520,7 @@ static void m_advance(void *st, gs_time t)
         r->at_h = h1;
         r->price_at = p1;
         r->carbon_at = c1;
-        double kw = r->p_w / 1000.0 * r->pue, ki = r->idle_w / 1000.0 * r->pue;
+        double kw = r->kw, ki = r->ki;
         r->it_j += r->p_w * dt_s;
         r->host_j += r->host_w * dt_s;
         r->usd += kw * dp;
@@ -476,6 +530,7 @@ static void m_advance(void *st, gs_time t)
         r->idle_g += ki * dc;
     }
     e->last = t;
+    e->last_h = h1;
 }
 
 static void m_summarize(void *st, struct gs_summary *su)

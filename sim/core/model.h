@@ -114,8 +114,10 @@
  *   nseries, series_name, series
  *                the series a steady-state analysis estimates, in arrival
  *                order: nseries(sc) of them, named into buf ("chat ttft"),
- *                their values from a run into a new array *x of *n (the
- *                caller frees it; 0 or GS_ENOMEM; st may be NULL).
+ *                their values from a run into an array *x of *n: 0 when
+ *                it is new (the caller frees it), 1 when it is the
+ *                model's (valid until the run is freed), or GS_ENOMEM;
+ *                st may be NULL.
  * rank orders the models' parts in every output (lowest first, ties in
  * table order); it never changes the order the run hooks are called in. */
 #ifndef GS_MODEL_H

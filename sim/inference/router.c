@@ -53,12 +53,20 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The first replica with the fewest outstanding requests.  The running
+ * minimum is kept in registers and taken without a branch: which replica
+ * wins is data the branch predictor cannot learn (a mispredicted compare
+ * per replica, per request routed). */
 static int least_outstanding(const struct gs_route_cand *c, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; i++)
-        if (c[i].outstanding < c[best].outstanding)
-            best = i;
+    long low = c[0].outstanding;
+    for (int i = 1; i < n; i++) {
+        long o = c[i].outstanding;
+        int lt = o < low;
+        best = lt ? i : best;
+        low = lt ? o : low;
+    }
     return best;
 }
 

@@ -141,6 +141,10 @@ struct svc {
     double *itl_d;
     float *itl_w;
     long nitl, capitl;
+    /* the ITL samples' memory once the summary spent it (svcsum.c):
+     * touched pages, scratch for what reads the records after the run */
+    unsigned char *spent;
+    size_t nspent;
     /* recent first tokens, for the autoscaler's ttft_p95 */
     double *rt_t, *rt_v;
     long nrt, caprt, rt0;

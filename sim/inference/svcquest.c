@@ -65,19 +65,25 @@ void gs_svc_series_name_hook(const struct gs_scenario *sc, int i, char *buf,
     snprintf(buf, n, "%s ttft", sc->svcs[i].name);
 }
 
+/* Service i's TTFT in arrival order: where the summary's scratch was, in
+ * the ITL samples' spent memory (pages touched already: a fresh 8 MB for a
+ * million requests costs its first touch), else a new array. */
 int gs_svc_series_hook(const struct gs_sim *s, const void *st, int i,
                        double **x, long *nx)
 {
-    (void)st;
-    long n, m = 0;
+    const struct svmodel *m = st;
+    long n, k = 0;
     const struct gs_reqrec *r = gs_sim_service_requests(s, i, &n);
-    *x = malloc((size_t)(n > 0 ? n : 1) * sizeof **x);
+    size_t nb = (size_t)(n > 0 ? n : 1) * sizeof **x;
+    const struct svc *sv = m && i < m->n ? &m->sv[i] : NULL;
+    int mine = sv && sv->spent && sv->nspent >= nb;
+    *x = mine ? (double *)(void *)sv->spent : malloc(nb);
     *nx = 0;
     if (*x == NULL)
         return GS_ENOMEM;
     for (long j = 0; j < n; j++)
         if (r[j].state == GS_REQ_DONE)
-            (*x)[m++] = r[j].first - r[j].arrival;
-    *nx = m;
-    return 0;
+            (*x)[k++] = r[j].first - r[j].arrival;
+    *nx = k;
+    return mine;
 }

@@ -63,7 +63,62 @@ static void itl_quantiles(struct svc *sv, const double *p, int np,
                         np < 8 ? np : 8, out);
 }
 
-static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
+/* Room for the summary's sorted copies.  Fresh pages cost their first
+ * touch (the kernel zeroes them: 1-2 ms a MB on the development VM, a
+ * tenth of a million-request run), so once the ITL quantiles are taken
+ * the copies go where the ITL samples were -- pages the run has touched
+ * already -- and only what does not fit is mapped afresh. */
+struct scratch {
+    unsigned char *at[2];       /* the free part of each spent region */
+    size_t left[2];
+    void *fresh[4];             /* mapped here, nb bytes each */
+    int nfresh;
+};
+
+static double *scratch_take(struct scratch *sc, size_t nb)
+{
+    for (int i = 0; i < 2; i++)
+        if (sc->left[i] >= nb) {
+            double *p = (double *)(void *)sc->at[i];
+            sc->at[i] += nb;
+            sc->left[i] -= nb;
+            return p;
+        }
+    double *p = gs_big_realloc(NULL, 0, nb);
+    GS_OOM_IF(p == NULL);
+    sc->fresh[sc->nfresh++] = p;
+    return p;
+}
+
+/* The token-weighted ITL quantiles (the SLA's percentile among the three
+ * reported, in order) into o; the samples are spent (permuted). */
+static void summarize_itl(struct svc *sv, struct gs_svcsum *o,
+                          const double *ps)
+{
+    const struct gs_svccfg *c = sv->cfg;
+    double p4[4], q4[4];
+    int at = 0;
+    for (int i = 0, j = 0; i < 4; i++) {
+        double pa = c->itl_pct / 100.0;
+        if (j < 3 && (i - j == 1 || ps[j] <= pa))
+            p4[i] = ps[j++];
+        else {
+            p4[i] = pa;
+            at = i;
+        }
+    }
+    itl_quantiles(sv, p4, 4, q4);
+    for (int i = 0, j = 0; i < 4; i++)
+        if (i == at)
+            o->itl_at = q4[i];
+        else
+            o->itl[j++] = q4[i];
+}
+
+/* Service sv's summary; its ITL samples' memory is reused (and so lost)
+ * when spend_itl. */
+static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s,
+                          int spend_itl)
 {
     struct gs_svcsum *o = &sv->sum;
     const struct gs_svccfg *c = sv->cfg;
@@ -84,13 +139,22 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
     o->span_s = span > 0 ? span : 0;
     o->replicas_mean = span > 0 ? sv->rep_ms / 1000.0 / span : 0;
     o->replicas_max = sv->rep_max;
+    static const double ps[3] = { 0.5, 0.95, 0.99 };
+    summarize_itl(sv, o, ps);
     long n = sv->finished;
     size_t nb = (size_t)(n ? n : 1) * sizeof(double);
-    double *tt = gs_big_realloc(NULL, 0, nb);
-    double *ee = gs_big_realloc(NULL, 0, nb);
-    double *qq = gs_big_realloc(NULL, 0, nb);
-    double *tmp = gs_big_realloc(NULL, 0, nb);
-    GS_OOM_IF(!tt || !ee || !qq || !tmp);
+    struct scratch sc = { { NULL, NULL }, { 0, 0 }, { NULL }, 0 };
+    if (spend_itl && sv->nitl > 0) {
+        sc.at[0] = (unsigned char *)sv->itl_d;
+        sc.left[0] = (size_t)sv->nitl * sizeof *sv->itl_d;
+        sc.at[1] = (unsigned char *)sv->itl_w;
+        sc.left[1] = (size_t)sv->nitl * sizeof *sv->itl_w;
+        sv->spent = sc.at[0];
+        sv->nspent = sc.left[0];
+        sv->nitl = 0;           /* spent */
+    }
+    double *tt = scratch_take(&sc, nb), *ee = scratch_take(&sc, nb);
+    double *qq = scratch_take(&sc, nb), *tmp = scratch_take(&sc, nb);
     long k = 0, good = 0;
     double it_sum = 0;
     long it_n = 0;
@@ -113,7 +177,6 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
             (c->e2e_s <= 0 || e2e <= c->e2e_s + 1e-12))
             good++;
     }
-    static const double ps[3] = { 0.5, 0.95, 0.99 };
     if (k > 0) {
         GS_OOM_IF(gs_order_sort(tt, tmp, (size_t)k) < 0 ||
                   gs_order_sort(ee, tmp, (size_t)k) < 0 ||
@@ -128,28 +191,8 @@ static void summarize_svc(struct svc *sv, gs_time end, struct gs_sim *s)
         o->ttft_at = pct_sorted(tt, k, c->ttft_pct / 100.0);
     }
     o->itl_mean = it_n ? it_sum / (double)it_n : 0;
-    /* The SLA's percentile among the three reported, in order. */
-    double p4[4], q4[4];
-    int at = 0;
-    for (int i = 0, j = 0; i < 4; i++) {
-        double pa = c->itl_pct / 100.0;
-        if (j < 3 && (i - j == 1 || ps[j] <= pa))
-            p4[i] = ps[j++];
-        else {
-            p4[i] = pa;
-            at = i;
-        }
-    }
-    itl_quantiles(sv, p4, 4, q4);
-    for (int i = 0, j = 0; i < 4; i++)
-        if (i == at)
-            o->itl_at = q4[i];
-        else
-            o->itl[j++] = q4[i];
-    gs_big_free(tt, nb);
-    gs_big_free(ee, nb);
-    gs_big_free(qq, nb);
-    gs_big_free(tmp, nb);
+    for (int i = 0; i < sc.nfresh; i++)
+        gs_big_free(sc.fresh[i], nb);
     o->sla_ttft_s = c->ttft_s > 0 ? c->ttft_s : 0;
     o->sla_itl_s = c->itl_s > 0 ? c->itl_s : 0;
     o->sla_ttft_pct = c->ttft_pct;
@@ -263,7 +306,8 @@ void gs_svc_summarize_hook(void *st, struct gs_summary *su)
 {
     struct svmodel *m = st;
     gs_time end = (gs_time)llround(su->end_s * 1000.0);
+    /* all services' ITL samples are read again when there are several */
     for (int i = 0; i < m->n; i++)
-        summarize_svc(&m->sv[i], end, m->s);
+        summarize_svc(&m->sv[i], end, m->s, m->n == 1);
     summarize_all(m, &m->all);
 }

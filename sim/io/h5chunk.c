@@ -65,9 +65,20 @@
  * byte (all of them when there are few). */
 static double plane_entropy(const unsigned char *p, size_t n)
 {
-    size_t step = n >= 4096 ? 4 : 1, cnt[256] = { 0 }, m = 0;
-    for (size_t i = 0; i < n; i += step, m++)
+    size_t step = n >= 4096 ? 4 : 1, cnt[256] = { 0 }, m = 0, i = 0;
+    /* four tallies in turn, added up after: on a constant plane one
+     * counter's increments would each wait for the last one's store */
+    uint32_t part[4][256] = { { 0 } };
+    for (; i + 3 * step < n; i += 4 * step, m += 4) {
+        part[0][p[i]]++;
+        part[1][p[i + step]]++;
+        part[2][p[i + 2 * step]]++;
+        part[3][p[i + 3 * step]]++;
+    }
+    for (; i < n; i += step, m++)
         cnt[p[i]]++;
+    for (int b = 0; b < 256; b++)
+        cnt[b] += (size_t)part[0][b] + part[1][b] + part[2][b] + part[3][b];
     double h = 0;
     for (int b = 0; b < 256; b++)
         if (cnt[b])
@@ -359,6 +370,92 @@ static void field_planes(const unsigned char *rows, size_t i0, size_t m,
             dst[b * nrows + r] = src[r * l->ms + b];
 }
 
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ROWS16 1
+/* Field f, of sz = 8 or 4 bytes, of memory rows i0 .. i0 + 15 into its
+ * planes of sh at i0: the 16 x sz byte matrix transposed in SSE2
+ * registers by four rounds of interleaves -- bytes of row pairs, 2-byte
+ * units of pair pairs, 4-byte units of quads, halves of octets -- leaving
+ * the 16 rows' byte b in one register, one store a plane.  The same bytes
+ * as field_planes (test_outfile).  Inlined with sz a constant, so the
+ * rounds unroll into registers. */
+static inline __attribute__((always_inline)) void
+planes16(const unsigned char *src, size_t ms, size_t sz, unsigned char *dst,
+         size_t nrows)
+{
+    __m128i x[16], a[8], c[8], d[8];
+#pragma GCC unroll 16
+    for (int r = 0; r < 16; r++) {
+        const unsigned char *p = src + (size_t)r * ms;
+        if (sz == 8) {
+            x[r] = _mm_loadl_epi64((const __m128i *)(const void *)p);
+        } else {
+            int32_t v;
+            memcpy(&v, p, 4);
+            x[r] = _mm_cvtsi32_si128(v);
+        }
+    }
+    /* a[k]: 2-byte unit j holds byte j of rows 2k, 2k + 1 */
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm_unpacklo_epi8(x[2 * k], x[2 * k + 1]);
+    /* c[2q]: 4-byte unit j holds byte j of rows 4q .. 4q + 3; c[2q + 1]
+     * byte j + 4 */
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        c[2 * q] = _mm_unpacklo_epi16(a[2 * q], a[2 * q + 1]);
+        if (sz == 8)
+            c[2 * q + 1] = _mm_unpackhi_epi16(a[2 * q], a[2 * q + 1]);
+    }
+    /* d[4h + g]: 8-byte unit j holds byte 2g + j of rows 8h .. 8h + 7 */
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) {
+        const __m128i *cq = c + 4 * h;  /* quads 2h and 2h + 1 */
+        d[4 * h] = _mm_unpacklo_epi32(cq[0], cq[2]);
+        d[4 * h + 1] = _mm_unpackhi_epi32(cq[0], cq[2]);
+        if (sz == 8) {
+            d[4 * h + 2] = _mm_unpacklo_epi32(cq[1], cq[3]);
+            d[4 * h + 3] = _mm_unpackhi_epi32(cq[1], cq[3]);
+        }
+    }
+#pragma GCC unroll 4
+    for (int g = 0; g < (int)sz / 2; g++) {
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * g) * nrows),
+                         _mm_unpacklo_epi64(d[g], d[4 + g]));
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * g + 1) *
+                                             nrows),
+                         _mm_unpackhi_epi64(d[g], d[4 + g]));
+    }
+}
+
+/* Field f of memory rows i0 .. i0 + 15 into its planes of sh at i0 (0),
+ * or -1 when its size has no 16-row path. */
+static int field_planes16(const unsigned char *rows, size_t i0,
+                          const struct gs_h5chunk_layout *l, int f,
+                          unsigned char *sh, size_t nrows)
+{
+    size_t ms = l->ms;
+    const unsigned char *src = rows + i0 * ms + l->mo[f];
+    unsigned char *dst = sh + l->po[f] * nrows + i0;
+    switch (l->sz[f]) {
+    case 8:
+        planes16(src, ms, 8, dst, nrows);
+        return 0;
+    case 4:
+        planes16(src, ms, 4, dst, nrows);
+        return 0;
+    case 1:
+#pragma GCC unroll 16
+        for (int r = 0; r < 16; r++)
+            dst[r] = src[(size_t)r * ms];
+        return 0;
+    default:
+        return -1;
+    }
+}
+#endif
+
 int gs_h5chunk_encode_rows(struct gs_h5chunk_buf *b, const void *rows,
                            size_t k, size_t nrows,
                            const struct gs_h5chunk_layout *l,
@@ -368,7 +465,16 @@ int gs_h5chunk_encode_rows(struct gs_h5chunk_buf *b, const void *rows,
     int rc = sh_room(b, n ? n : 1);
     if (rc < 0)
         return rc;
-    for (size_t i0 = 0; i0 < k; i0 += 8) {
+    size_t i0 = 0;
+#ifdef ROWS16
+    for (; i0 + 16 <= k; i0 += 16)
+        for (int f = 0; f < l->n; f++)
+            if (field_planes16(rows, i0, l, f, b->sh, nrows) < 0) {
+                field_planes(rows, i0, 8, l, f, b->sh, nrows);
+                field_planes(rows, i0 + 8, 8, l, f, b->sh, nrows);
+            }
+#endif
+    for (; i0 < k; i0 += 8) {
         size_t m = k - i0 < 8 ? k - i0 : 8;
         for (int f = 0; f < l->n; f++)
             field_planes(rows, i0, m, l, f, b->sh, nrows);

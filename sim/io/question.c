@@ -137,10 +137,12 @@ int gs_question_analyse(const struct gs_sim *s, struct gs_question *q)
         for (int j = 0; j < ns; j++) {
             double *x = NULL;
             long n = 0;
-            if (m->series(s, gs_sim_model(s, m), j, &x, &n) < 0)
+            int mine = m->series(s, gs_sim_model(s, m), j, &x, &n);
+            if (mine < 0)
                 return GS_ENOMEM;
             add_pair(q, &k, x, n);
-            free(x);
+            if (mine == 0)
+                free(x);
         }
     }
     if (sc->wl_kind != GS_WL_NONE) {

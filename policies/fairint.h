@@ -1,0 +1,163 @@
+/* fairint.h -- the fair policy's state, shared by its files (fair.c).
+ *
+ * What fair keeps between passes: per tenant its GPUs, quota, margin and
+ * groups (struct ten); per shape -- a group's key without its tenant --
+ * its live groups in heaps (struct shape); and the policy's own state
+ * (struct fair): the window of pending jobs in groups, the owner list,
+ * the shapes in play, the victims by node with their level index
+ * (fairlv.h) and the memos of failed searches.  policies/fair.c's essay
+ * says what each index is for and which pass reads it; this header only
+ * holds the layout, so that fair.c stays one file a reader can follow. */
+#ifndef GS_FAIRINT_H
+#define GS_FAIRINT_H
+
+#include "fairlv.h"
+#include "jobgroup.h"
+#include "../sim/core/sim.h"
+
+#include <stdint.h>
+
+#define F_RUN 1L
+#define F_BORROWED 2L
+#define F_WIN 4L                /* pending, in the window; group << 8 */
+#define F_VIC 8L                /* running, in rv; index << 8 */
+#define F_ONE 16L               /* running on one node; node << 16 */
+#define EPS 1e-9
+
+struct ten {
+    double quota, weight;
+    double gpus, mem;           /* held now */
+    struct gs_lvec ne;          /* its groups (int) with a job now (a
+                                   group's nepos is its slot, -1 out) */
+    int nlive;                  /* its groups in their shapes' heaps */
+    long nrv;                   /* its running jobs that could ever be
+                                   victims (preemptible, whole GPUs on one
+                                   node): in the nodes' victim lists */
+    int lender;                 /* counted in nlender */
+    int margin;                 /* the largest whole-GPU victim it can
+                                   lose and keep its guarantee (max_loss
+                                   for another tenant's owner), now */
+    double key;                 /* its dominant share while it has a live
+                                   group (ten_fix) */
+};
+
+/* A shape: the groups alike but for their tenant (jobgroup.h's key without
+ * the tenant), so that a placement that missed for one group's job misses
+ * for every group's while no capacity comes back (the key holds what a
+ * job asks of the host too, so a shape's jobs ask alike).  Its heap holds
+ * its live groups -- a window job, not set aside -- one per tenant, least
+ * dominant share first, ties to the lower tenant: the borrowers' next job
+ * is the first job of the least of the shapes' tops. */
+struct shape {
+    struct gs_lvec h[2];        /* groups (int); a group's pos: its slot
+                                   in h[gin]: h[1] the non-preemptible
+                                   groups past their guarantee, h[0] the
+                                   rest */
+    struct gs_lvec o;           /* h[1]'s groups again, least gov first
+                                   (opos: a group's slot) */
+    int sqpos;                  /* its slot in sq, -1 out */
+    int inmiss;                 /* in smiss: it missed at the fleet watch's
+                                   epoch sq_ep - 1, when misses repeat */
+};
+
+struct fair {
+    struct gs_lvec ten;         /* per tenant (struct ten) */
+    int nt;
+    double fleet_gpus, fleet_mem;
+    double unreserved;          /* fleet GPUs no tenant is guaranteed */
+    double np_over;             /* non-preemptible GPUs held beyond quotas */
+    int reclaim;
+    long depth;
+    /* The window (jobgroup.h): the first `depth` pending jobs, in groups
+     * by tenant and shape. */
+    struct gs_jgroups gs;
+    struct gs_jwin win;
+    struct gs_sim *sim;
+    int in_pass;
+    struct gs_lvec late;        /* jobs requeued during a pass, placed
+                                   after it */
+    uint64_t ver;               /* moves on every start, stop and pass */
+    uint64_t *rfail;            /* per group: ver of its last failed
+                                   reclaim search */
+    int caprfail;
+    struct gs_lvec dead;        /* scratch: groups (int) out for the pass */
+    struct gs_lvec cand;        /* scratch: owners to try, jobs put aside */
+    char *pe;                   /* scratch: pools eligible, per reclaim */
+    int *maxg;                  /* scratch: per tenant, the largest victim
+                                   it can lose and keep its guarantee, */
+    uint64_t *maxg_at;          /* worked out in the reclaim of this
+                                   number (nrecl) */
+    uint64_t nrecl;
+    int capmaxg;
+    /* The running jobs that could ever be victims, listed by node: node
+     * n's in vjob's entries gpu0 .. gpu0 + nvic[n] (gpu0 its first GPU:
+     * each holds a whole GPU there, so they fit), their keys beside them
+     * in vkey (tenant << 8 | GPUs, so that the search reads no job), their
+     * GPUs in node_rv[n]; a job's pslot holds its index in its node's
+     * list.  The nodes with any are indexed by their fully free GPUs, with
+     * witnesses that a node cannot be cleared (fairlv.h), so that reclaim
+     * reads the nodes that need the fewest GPUs freed first.  Kept at each
+     * start and stop on a node (a job on one node keeps its node in
+     * pslot); anything else that gives capacity back moves the fleet's
+     * epoch past lv_ep, and the index is built again before a search. */
+    struct gs_fairlv lx;
+    int lv_stale;
+    uint64_t lv_ep;
+    struct gs_lvec vjob, vkey;  /* per GPU: jobs, ints; see above */
+    int *nvic, *node_rv;
+    struct gs_job **vict;       /* scratch: victims on one node */
+    long reclaims, reclaimed;   /* counters, for tests */
+    /* Reclaim's failed searches, one per need (whole GPUs): the search
+     * for need k with pools pe found no node at rgen and the fleet epoch
+     * ep, and finds none again while they stay put and no start could have
+     * opened a node (rmiss_start); see reclaim().  rgen moves on every
+     * stop and on every start that raises a tenant's margin. */
+    struct rmiss { uint64_t rgen, ep; int valid; } rm[GS_MAX_GPN + 1];
+    char *rm_pe;                /* per need: its pe, npools bytes */
+    uint64_t rgen;
+    /* Tenants that could lose a victim to another tenant's owner: at least
+     * one GPU above their guarantee (is_victim's test for the smallest
+     * victim) with a job in rv.  None, and reclaim cannot find a victim:
+     * a pass on a full fleet then has nothing to do for owners. */
+    int nlender;
+    /* owners_merge()'s scratch: groups in play by first job (om), groups
+     * set aside until something changes (od), jobs taken out of their
+     * groups for the pass (oh, put back at its end). */
+    struct gs_lvec om, od;      /* groups (int) */
+    struct gs_lvec oh;          /* jobs */
+    /* A pass that changed nothing is not run again on the same state:
+     * idle says the last one started and preempted nothing (ver moved by
+     * its own ++ only) while misses repeat; the next is skipped while ver,
+     * the window (wchg counts its joins and leaves) and the fleet's
+     * capacity (fw, a watch of every node: gs_sim_watch) stay as that pass
+     * left them. */
+    int fw;
+    uint64_t wchg;
+    int idle;
+    uint64_t idle_ver, idle_wchg, idle_ep;
+    /* Shapes (struct shape): shp maps a job to its shape's index; gsh
+     * gives each group's shape. */
+    struct gs_jgroups shp;
+    struct gs_lvec sh;          /* struct shape */
+    int *gsh;
+    long capgsh;
+    /* The shapes with a live group and no miss since capacity came back,
+     * in no order; those that missed (shape's inmiss) wait in smiss. */
+    struct gs_lvec sq, smiss;   /* shapes (int) */
+    uint64_t sq_ep;
+    /* The owner groups: those with a window job that keeps its tenant
+     * within its guarantee (within()), in no order, so that owners() looks
+     * at them and not at every group; olpos is each group's slot, -1 out. */
+    struct gs_lvec ol;          /* groups (int) */
+    int *olpos, *nepos;
+    long capolpos;
+    /* Per group, for its shape's heaps: gin, which share heap holds it
+     * (h[1]: non-preemptible, past its tenant's guarantee); opos, its slot
+     * in the shape's o heap (-1 out); gov, the GPUs a job of it would hold
+     * beyond the guarantee (over_of), as its tenant stands. */
+    char *gin;
+    int *opos;
+    double *gov;
+};
+
+#endif
