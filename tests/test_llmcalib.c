@@ -267,8 +267,8 @@ static void test_cross_validation(void)
 /* The issue's end-to-end check, as `gpusim llm calibrate` reports it: each
  * LLM left out of the serving fit, and its layer shape out of the kernel
  * fit.  `make test-long` only (about 20 s of CPU).  The bounds are the
- * figures docs/inference.md reports (A100 7.5/6.7% and 8.3/5.5%, H100
- * 5.0/3.0% and 4.7/3.9%, prompt/token), rounded up by a point and never
+ * figures docs/inference.md reports (A100 7.4/6.6% and 8.3/5.5%, H100
+ * 5.8/3.1% and 4.6/3.8%, prompt/token), rounded up by a point and never
  * above the issue's 9%. */
 static void test_leave_one_llm_out(void)
 {
@@ -281,10 +281,10 @@ static void test_leave_one_llm_out(void)
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
           "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
-          { { 0.085, 0.077 }, { 0.090, 0.065 } } },
+          { { 0.084, 0.076 }, { 0.090, 0.065 } } },
         { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
-          { { 0.060, 0.040 }, { 0.057, 0.049 } } },
+          { { 0.068, 0.041 }, { 0.056, 0.048 } } },
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;
@@ -434,8 +434,10 @@ static void test_attn_rule(void)
 }
 
 /* The H100's decode attention is stable under small kernel changes: the
- * kernels' bandwidth efficiency 1% either way moves it by at most 5%
- * (measured 0.2906-0.2975 of peak about 0.2940). */
+ * kernels' bandwidth efficiency 1% either way moves it by at most 6%
+ * (measured 0.2981-0.3191 of peak about 0.3015; 0.2906-0.2975 about
+ * 0.2940 before BLOOM's bias adds were charged; a flip between the
+ * loss's basins moves it by a third). */
 static void test_attn_stable(void)
 {
     if (access(PERF, R_OK) != 0) {
@@ -457,7 +459,7 @@ static void test_attn_stable(void)
                                                NULL), 0);
         printf("\n    bw_eff %+d%%: decode attention %.4f of peak (shipped "
                "%.4f)", s, out.attn_bw_eff, a0);
-        CU_ASSERT(fabs(out.attn_bw_eff / a0 - 1) <= 0.05);
+        CU_ASSERT(fabs(out.attn_bw_eff / a0 - 1) <= 0.06);
     }
     gs_llm_calib_free(&c);
 }

@@ -168,7 +168,7 @@ static int read_row(char *line, const struct header *h, const char *path,
     r->s = (struct gs_llm_shape){ .heads = v[S_HEAD], .kv_heads = v[S_KV],
         .hidden = v[S_EMBD], .ffn = v[S_FFN], .vocab = v[S_VOCAB],
         .gated = v[S_GATED], .tp = v[S_TP],
-        .parallel = h->op[GS_OP_POST_NORM] < 0 };
+        .parallel = h->op[GS_OP_POST_NORM] < 0, .layernorm = !v[S_GATED] };
     r->tokens = v[S_TOK];
     const char *why = NULL;
     int col = h->shape[S_HEAD];
@@ -544,6 +544,9 @@ static int fitted_op(const struct pfit *f, const struct gs_llm_shape *s,
     double k, n, bytes;
     if (f->kind < 0)
         return gs_llm_op_gemm(s, op, &k, &n);
+    /* a LayerNorm's rows do not tell the RMSNorm's rates and waves */
+    if (s->layernorm && (op == GS_OP_INPUT_NORM || op == GS_OP_POST_NORM))
+        return 0;
     return gs_llm_op_elem(s, op, 1, &bytes) == f->kind;
 }
 
