@@ -118,10 +118,12 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
- * (attention, fixed costs) on Splitwise's prompt and token times. */
+ * (attention, fixed costs) on Splitwise's prompt and token times; the big
+ * all-reduce pass is GS_AR_BIG_SHARE (llmcalib.h) of the machine's curve's
+ * bus bandwidth at 64 MiB on 8 GPUs (A100 190.3 GB/s, H100 387.0). */
 #define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.7784, \
-    .layer_us = 488.29, .iter_ms = 0, .seq_us = 4.567, .prefill_us = 197.780, \
-    .ar_big_gbs = 69.2
+    .layer_us = 488.33, .iter_ms = 0, .seq_us = 4.565, .prefill_us = 197.637, \
+    .ar_big_gbs = 52.0
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
     .elem_eff = { 0.3770, 0.4268, 0.5368, 0.8711, 0.1479 }, \
@@ -132,7 +134,7 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 #define GS_H100_AR_BIG 105.7
 #define GS_LLM_H100_CHIP .compute_eff = 0.7188, .bw_eff = 0.9444, \
     .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.3015, \
-    .layer_us = 367.81, .iter_ms = 0, .seq_us = 3.459, .prefill_us = 193.743, \
+    .layer_us = 367.81, .iter_ms = 0, .seq_us = 3.459, .prefill_us = 193.744, \
     .elem_eff = { 0.3799, 0.4817, 0.6583, 1.0000, 0.1799 }, \
     .elem_us = { 1.266, 1.906, 0.523, 1.200, 2.365 }, \
     .elem_l2 = { 0.6079, 0.5404, 0.7554, 1.3207, 0.1866 }, \
