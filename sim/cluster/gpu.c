@@ -99,31 +99,32 @@ static const struct gs_gpu_model builtin[] = {
     { "B200-180GB", 180.0, 2250.0, 8000.0, 1000.0, 1, 0 },
 };
 
-/* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv):
- * `gpusim llm calibrate --all-reduce FILE` prints these rows. */
+/* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv) and
+ * a send/receive of 64 MiB between two of its GPUs (send_recv.csv):
+ * `gpusim llm calibrate --all-reduce FILE --send-recv FILE` prints them. */
 static const struct gs_ar_curve ar_a100_dgx = { "a100_dgx", {
     { 10.0, 21.4, 40.0, 40.0, 40.0, 40.0, 40.0, 40.0, 54.0, 58.0, 58.0, 66.0,
       97.0, 133.5, 254.0, 382.0 },
     { 16.0, 16.0, 16.0, 18.0, 21.0, 21.0, 25.0, 25.0, 25.0, 57.0, 57.0, 90.0,
       133.0, 196.0, 338.0, 518.0 },
     { 25.0, 25.0, 25.0, 26.0, 31.0, 36.0, 36.0, 36.0, 36.0, 63.0, 72.0, 101.0,
-      158.0, 250.5, 420.0, 617.0 } } };
+      158.0, 250.5, 420.0, 617.0 } }, .p2p_gbs = 265.3 };
 static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
     { 7.0, 7.0, 7.0, 11.0, 16.0, 16.0, 16.0, 38.0, 41.0, 41.0, 42.0, 43.0,
       47.0, 69.0, 141.0, 215.0 },
     { 38.0, 38.0, 38.0, 38.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 45.0,
       62.0, 87.0, 178.0, 274.0 },
     { 23.0, 23.0, 23.0, 23.0, 23.0, 23.0, 27.0, 31.0, 31.0, 32.0, 44.0, 56.0,
-      84.0, 111.0, 207.0, 303.5 } } };
+      84.0, 111.0, 207.0, 303.5 } }, .p2p_gbs = 404.3 };
 
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
  * (attention, fixed costs) on Splitwise's prompt and token times; the big
- * all-reduce pass is GS_AR_BIG_SHARE (llmcalib.h) of the machine's curve's
- * bus bandwidth at 64 MiB on 8 GPUs (A100 190.3 GB/s, H100 387.0). */
+ * all-reduce pass is GS_AR_BIG_SHARE (llmcalib.h) of the machine's
+ * measured send/receive bandwidth at 64 MiB (the curves' p2p_gbs). */
 #define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.7784, \
-    .layer_us = 488.33, .iter_ms = 0, .seq_us = 4.565, .prefill_us = 197.637, \
-    .ar_big_gbs = 52.0
+    .layer_us = 488.29, .iter_ms = 0, .seq_us = 4.567, .prefill_us = 197.814, \
+    .ar_big_gbs = 69.4
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
     .elem_eff = { 0.3770, 0.4268, 0.5368, 0.8711, 0.1479 }, \

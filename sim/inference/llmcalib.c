@@ -563,15 +563,17 @@ static void attn_rule(const struct fitctx *f, double *ub, double lb,
     memcpy(ub, v <= lv[pick] ? u : uo[pick], sizeof u);
 }
 
-double gs_llm_calib_ar_busbw(const struct gs_llm_hw *hw)
+double gs_llm_calib_p2p(const struct gs_llm_hw *hw)
 {
-    double t = gs_llm_allreduce_time(&hw->eff, GS_AR_BIG_BYTES, 8);
-    return t > 0 ? GS_AR_BIG_BYTES * 2 * 7 / 8 / t / 1e9 : 0;
+    const struct gs_ar_curve *c = hw->eff.ar;
+    if (c && c->p2p_gbs > 0)
+        return c->p2p_gbs;
+    return hw->eff.link_gbs > 0 ? hw->eff.link_gbs : 0;
 }
 
 double gs_llm_calib_ar_held(const struct gs_llm_hw *hw)
 {
-    return GS_AR_BIG_SHARE * gs_llm_calib_ar_busbw(hw);
+    return GS_AR_BIG_SHARE * gs_llm_calib_p2p(hw);
 }
 
 /* The serving fit; the big all-reduce's bandwidth fitted with the others
@@ -640,7 +642,7 @@ int gs_llm_calib_ar_share(const struct gs_llm_calib *c, const char *hw,
                           struct gs_diag *d)
 {
     struct gs_gpu_llm e;
-    double bus = gs_llm_calib_ar_busbw(base);
+    double bus = gs_llm_calib_p2p(base);
     int rc = fit_serving(c, hw, NULL, base, 1, &e, d);
     *share = !rc && bus > 0 ? e.ar_big_gbs / bus : 0;
     return rc;

@@ -47,19 +47,22 @@ int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
 
 /* The serving stack's extra pass over all-reduces of at least
  * GS_AR_BIG_BYTES is not a free factor of each GPU's fit: it runs at
- * GS_AR_BIG_SHARE of the machine's measured all-reduce bus bandwidth at
- * GS_AR_BIG_BYTES on 8 GPUs (gs_llm_calib_ar_busbw: bytes x 2(n-1)/n over
- * the curve's time, the ring model's where no curve is measured).  The
- * share is one constant of the model, fitted on the H100's Splitwise rows
+ * GS_AR_BIG_SHARE of the machine's measured point-to-point bandwidth at
+ * GS_AR_BIG_BYTES (gs_llm_calib_p2p: the curve's p2p_gbs, from Vidur's
+ * send_recv.csv; the ring's link where none is measured).  The share is
+ * one constant of the model, fitted on the H100's Splitwise rows
  * (gs_llm_calib_ar_share), where both LLMs give it alike; on the A100's
  * the loss is flat within 1.5% from 40 to 80 GB/s with two minima, so a
- * free fit there landed in either by the kernels' fourth decimal. */
-#define GS_AR_BIG_SHARE 0.2732
-double gs_llm_calib_ar_busbw(const struct gs_llm_hw *hw);
+ * free fit there landed in either by the kernels' fourth decimal.  The
+ * share of the H100 puts the A100's pass at its own best minimum (69 of
+ * 69-71 GB/s); the all-reduce curves' bus bandwidth at 64 MiB, tried as
+ * the measure, put it between the minima (52 GB/s). */
+#define GS_AR_BIG_SHARE 0.2615
+double gs_llm_calib_p2p(const struct gs_llm_hw *hw);
 double gs_llm_calib_ar_held(const struct gs_llm_hw *hw);
 /* The share the points of hardware hw give when the big pass's bandwidth
  * is fitted with the other serving factors: that bandwidth over
- * gs_llm_calib_ar_busbw(base). */
+ * gs_llm_calib_p2p(base). */
 int gs_llm_calib_ar_share(const struct gs_llm_calib *c, const char *hw,
                           const struct gs_llm_hw *base, double *share,
                           struct gs_diag *d);
