@@ -74,7 +74,8 @@
  * over without reading its victims while the witness stands (an owner of
  * a whole node does not even visit it: fairlv.h), and so is a node whose
  * victims no larger than any margin, the owner's own aside, fall short
- * (for part of a node; lvu keeps witnessed nodes out for a whole one); a
+ * -- tested 64 nodes at a time on bit planes of the nodes' victim sums
+ * (lv_next), so most such nodes are not visited at all; a
  * search that failed is not run again while nothing that could make it
  * succeed happened (rmiss_known), and a start no open node could hold is
  * not asked of the placer (sure_miss).  Each of these skips only what the
@@ -268,6 +269,7 @@ static void fair_free(void *state)
     gs_lvec_free(&s->dead);
     free(s->pe);
     free(s->maxg);
+    free(s->mshort);
     free(s->maxg_at);
     gs_lvec_free(&s->vjob);
     gs_lvec_free(&s->vkey);
@@ -822,14 +824,21 @@ static void remember_failure(struct fair *s, int grp)
  * (is_victim's tenant test, the same comparison, for g = 1, 2, ...), as
  * it stood when this reclaim began (worked out before it preempts); 0 for
  * the owner's own tenant o. */
+static void maxg_read(struct fair *s, int t)
+{
+    if (s->maxg_at[t] != s->nrecl) {
+        const struct ten *x = ten_at(s, t);
+        s->maxg[t] = x->margin;
+        s->mshort[t] = x->quota - x->gpus;
+        s->maxg_at[t] = s->nrecl;
+    }
+}
+
 static int max_loss(struct fair *s, int t, int o)
 {
     if (t == o)
         return 0;
-    if (s->maxg_at[t] != s->nrecl) {
-        s->maxg[t] = ten_at(s, t)->margin;
-        s->maxg_at[t] = s->nrecl;
-    }
+    maxg_read(s, t);
     return s->maxg[t];
 }
 
@@ -839,7 +848,12 @@ static int max_loss(struct fair *s, int t, int o)
  * before any preemption, so a tenant's margin now is max_loss's.  When n's
  * witness (wit) still cannot be lost and the rest of its victims' GPUs
  * fall short of def, the answer is no without reading them; when n falls
- * short, its largest victim that cannot be lost becomes its witness. */
+ * short, the victim it cannot lose whose tenant must gain the most GPUs
+ * before it could (mshort + its GPUs) becomes its witness: the one whose
+ * witness stands longest, as margins move up and down (bench_tenants' 4
+ * tenants, 200 k jobs: 1.28 M witnesses fell to margins growing, and
+ * their nodes were read again, against 1.87 M with the victim least over
+ * its tenant's margin). */
 static int node_clears(struct fair *s, const struct gs_fleet *f, int n,
                        int o, int def)
 {
@@ -848,15 +862,20 @@ static int node_clears(struct fair *s, const struct gs_fleet *f, int n,
     int w = gs_fairlv_wit(&s->lx, n);
     if (w >= 0 && s->node_rv[n] - (w & 0xff) < def)
         return 0;
-    int g0 = f->nodes[n].gpu0, r = 0, gap = 0, wg = 0;
+    int g0 = f->nodes[n].gpu0, r = 0, wg = 0;
+    double gap = 0;
     int k1 = -1;
     for (int i = 0; i < s->nvic[n]; i++) {
         int k = gs_lvec_int(&s->vkey, g0 + i);
-        int g = k & 0xff, m = max_loss(s, k >> 8, o);
-        if (g <= m)
+        int t = k >> 8, g = k & 0xff, m = max_loss(s, t, o);
+        if (g <= m) {
             r += g;
-        else if (g - m > gap || (g - m == gap && g > wg)) {
-            gap = g - m;        /* the one least soon lost */
+            continue;
+        }
+        maxg_read(s, t);
+        double d = s->mshort[t] + g;    /* GPUs t must gain to lose it */
+        if (k1 < 0 || d > gap || (d == gap && g > wg)) {
+            gap = d;            /* the one least soon lost */
             wg = g;
             k1 = k;
         }
@@ -899,6 +918,34 @@ static void evict(struct fair *s, struct gs_sim *sim,
     }
 }
 
+/* The first node at or after n0 and before end in level set ix whose
+ * victims of at most top GPUs but the owner's (own) hold def GPUs or more
+ * (fewer, and node_clears would find it short: max_loss is at most top,
+ * and 0 for the owner's own), or -1.  The level's words are read 64 nodes
+ * at a time against the nodes' sums (gs_fairlv_ge). */
+static int lv_next(const struct fair *s, const struct gs_bitidx *ix, int n0,
+                   int end, int top, int def, const int8_t *own)
+{
+    while (n0 < end) {
+        int n = gs_bitidx_next(ix, n0);
+        if (n < 0 || n >= end)
+            return -1;
+        int w = n >> 6;
+        uint64_t m = ix->lev[0][w] & (~0ULL << (n & 63)) &
+                     gs_fairlv_ge(&s->lx, top, def, w);
+        while (m) {
+            int k = w * 64 + __builtin_ctzll(m);
+            if (k >= end)
+                return -1;
+            if (gs_fair_vic_upto(s, k, top, own) >= def)
+                return k;
+            m &= m - 1;
+        }
+        n0 = (w + 1) * 64;
+    }
+    return -1;
+}
+
 /* The node reclaim clears for owner j (need whole GPUs): among the nodes
  * of the pools j may use with room for need, the one that needs the fewest
  * GPUs freed (need minus its fully free GPUs, > 0) and has that many to
@@ -926,20 +973,16 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
         const struct gs_bitidx *ix = need == pl->s.gpn ? s->lx.lvu
                                                        : s->lx.lv;
         int end = pl->node0 + pl->s.nodes;
-        for (int v = need - 1; v >= 0 && need - v < best_def; v--)
-            for (int n = gs_bitidx_next(&ix[v], pl->node0); n >= 0 && n < end;
-                 n = gs_bitidx_next(&ix[v], n + 1)) {
-                int def = need - f->nodes[n].nfull;
-                GS_ASSERT(def == need - v);
-                if (s->node_rv[n] < def ||
-                    (ix == s->lx.lv &&
-                     gs_fair_vic_upto(s, n, top, own) < def) ||
-                    !node_clears(s, f, n, o, def))
-                    continue;
-                best = n;
-                best_def = def;
-                break;
-            }
+        for (int v = need - 1; v >= 0 && need - v < best_def; v--) {
+            int def = need - v, n = lv_next(s, &ix[v], pl->node0, end, top,
+                                            def, own);
+            for (; n >= 0; n = lv_next(s, &ix[v], n + 1, end, top, def, own))
+                if (node_clears(s, f, n, o, def)) {
+                    best = n;
+                    best_def = def;
+                    break;
+                }
+        }
     }
     return best;
 }
@@ -996,7 +1039,8 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     if (s->capmaxg < s->nt) {
         s->maxg = realloc(s->maxg, (size_t)s->nt * sizeof *s->maxg);
         s->maxg_at = realloc(s->maxg_at, (size_t)s->nt * sizeof *s->maxg_at);
-        GS_OOM_IF(s->maxg == NULL || s->maxg_at == NULL);
+        s->mshort = realloc(s->mshort, (size_t)s->nt * sizeof *s->mshort);
+        GS_OOM_IF(s->maxg == NULL || s->maxg_at == NULL || s->mshort == NULL);
         memset(s->maxg_at + s->capmaxg, 0,
                (size_t)(s->nt - s->capmaxg) * sizeof *s->maxg_at);
         s->capmaxg = s->nt;
@@ -1130,6 +1174,21 @@ static int cand_before(const struct gs_job *x, const struct gs_job *y)
     return x->rec < y->rec;
 }
 
+/* cand_before for the first jobs of nonempty groups a and b, read off the
+ * groups (counted, as gs_jgroup_head): a group's jobs share their
+ * priority, and records are numbered in arrival order (the pending list
+ * finds a requeued job's place by its record alone: sim.c), so the first
+ * job's record, its key in the group's heap, orders arrivals -- and the
+ * jobs themselves are not read. */
+static int grp_before(const struct fair *s, int a, int b)
+{
+    const struct gs_jgroup *x = &s->gs.g[a], *y = &s->gs.g[b];
+    gs_time ra = gs_lheap_top_time(&x->q), rb = gs_lheap_top_time(&y->q);
+    if (x->prio != y->prio)
+        return x->prio > y->prio;
+    return ra < rb;
+}
+
 static int cand_cmp(const void *a, const void *b)
 {
     const struct gs_job *x = *(struct gs_job *const *)a;
@@ -1171,8 +1230,7 @@ static int collect(struct gs_hnode *n, void *arg)
 
 static int om_before(const struct fair *s, int a, int b)
 {
-    return cand_before(gs_jgroup_head(&s->gs.g[a]),
-                       gs_jgroup_head(&s->gs.g[b]));
+    return grp_before(s, a, b);
 }
 
 /* om's slot i, in its upkeep (the comparisons read the groups' first
@@ -1392,8 +1450,7 @@ static int next_group(struct fair *s, struct gs_sim *sim)
             int t = s->gs.g[g].tenant;
             double key = ten_at(s, t)->key;
             if (best < 0 ||
-                (t == bt ? cand_before(gs_jgroup_head(&s->gs.g[g]),
-                                       gs_jgroup_head(&s->gs.g[best]))
+                (t == bt ? grp_before(s, g, best)
                          : key_before(key, t, bkey, bt))) {
                 best = g;
                 bt = t;

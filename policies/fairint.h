@@ -87,6 +87,9 @@ struct fair {
     char *pe;                   /* scratch: pools eligible, per reclaim */
     int *maxg;                  /* scratch: per tenant, the largest victim
                                    it can lose and keep its guarantee, */
+    double *mshort;             /* and its quota less its GPUs (what it
+                                   must gain to lose a victim of g GPUs:
+                                   mshort + g), */
     uint64_t *maxg_at;          /* worked out in the reclaim of this
                                    number (nrecl) */
     uint64_t nrecl;
@@ -113,9 +116,10 @@ struct fair {
      * them at m.  No tenant's margin passes the largest m with ntm[m] > 0,
      * so a victim larger than that is no one's to lose, nor is the
      * owner's own: a node whose other victims hold too few GPUs is passed
-     * over by reclaim's search for part of a node unread (reclaim_node;
-     * for a whole node, lvu leaves out the nodes a witness rules out, and
-     * a node passed over unread would get none). */
+     * over by reclaim's search unread, 64 nodes at a time against the
+     * sums' bit planes (fairlv.h, lv_next), for part of a node or a whole
+     * one (such a node gets no witness, but passing it over again costs a
+     * word operation, not a visit). */
     int *vsz, vszw;
     int ntm[GS_MAX_GPN + 1];
     int nnodes;
@@ -191,6 +195,8 @@ static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
 {
     size_t i = (size_t)n * (size_t)s->vszw;
     for (int g = k; g < s->vszw; g++) {
+        gs_fairlv_vsz(&s->lx, n, g, s->vsz[i + (size_t)g],
+                      s->vsz[i + (size_t)g] + d);
         s->vsz[i + (size_t)g] += d;
         own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
     }

@@ -20,8 +20,14 @@ int gs_fairlv_init(struct gs_fairlv *x, struct gs_sim *sim, int nnodes,
     x->wnext = malloc(((size_t)nnodes + 1) * sizeof *x->wnext);
     x->wprev = malloc(((size_t)nnodes + 1) * sizeof *x->wprev);
     gs_lvec_init(&x->wit, sim, sizeof(int));
+    /* a node's sum is at most its GPUs */
+    while (maxgpn >> x->nbit)
+        x->nbit++;
+    x->nw = (nnodes + 63) / 64 + 1;
+    x->vp = calloc((size_t)(maxgpn + 1) * (size_t)x->nbit * (size_t)x->nw,
+                   sizeof *x->vp);
     int ok = x->lv && x->lvf && x->lvu && x->lvl && x->lvfull && x->wnext &&
-             x->wprev;
+             x->wprev && x->vp;
     for (int v = 0; ok && v < maxgpn; v++)
         ok = gs_bitidx_init(&x->lv[v], nnodes) == 0 &&
              gs_bitidx_init(&x->lvf[v], nnodes) == 0 &&
@@ -52,6 +58,7 @@ void gs_fairlv_free(struct gs_fairlv *x)
     free(x->wnext);
     free(x->wprev);
     free(x->whead);
+    free(x->vp);
     gs_lvec_free(&x->wit);
     memset(x, 0, sizeof *x);
 }
@@ -131,4 +138,13 @@ void gs_fairlv_margin(struct gs_fairlv *x, int t, int m0, int m1)
         while (*h >= 0)
             gs_fairlv_wit_drop(x, *h);
     }
+}
+
+void gs_fairlv_vsz(struct gs_fairlv *x, int n, int g, int a, int b)
+{
+    uint64_t *p = x->vp + (size_t)g * (size_t)x->nbit * (size_t)x->nw +
+                  (size_t)(n >> 6);
+    for (int d = a ^ b, k = 0; d != 0; d >>= 1, k++)
+        if (d & 1)
+            p[(size_t)k * (size_t)x->nw] ^= 1ULL << (n & 63);
 }

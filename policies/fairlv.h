@@ -38,6 +38,12 @@
 
 struct gs_fairlv {
     struct gs_bitidx *lv, *lvf, *lvu;
+    /* The nodes' victim GPUs of at most g GPUs (fair.c's vsz), bit-sliced:
+     * bit n of plane (g, b) is bit b of node n's sum, so that a search
+     * tests 64 nodes at once for a sum of at least c (gs_fairlv_ge).
+     * Planes (g * nbit + b) * nw .. + nw - 1, g = 0 .. nlv. */
+    uint64_t *vp;
+    int nbit, nw;
     int nlv;                    /* levels: the largest node's GPUs */
     int8_t *lvl, *lvfull;       /* per node */
     struct gs_lvec wit;         /* per node: witness key + 1, or 0 */
@@ -62,6 +68,28 @@ void gs_fairlv_wit_set(struct gs_fairlv *x, int n, int k);
 void gs_fairlv_wit_drop(struct gs_fairlv *x, int n);
 /* Tenant t's margin grew from m0 to m1. */
 void gs_fairlv_margin(struct gs_fairlv *x, int t, int m0, int m1);
+/* Node n's victim GPUs of at most g GPUs went from a to b. */
+void gs_fairlv_vsz(struct gs_fairlv *x, int n, int g, int a, int b);
+/* The nodes 64 * w .. 64 * w + 63 whose victim GPUs of at most g GPUs
+ * add up to c or more, as a mask (c >= 1). */
+static inline uint64_t gs_fairlv_ge(const struct gs_fairlv *x, int g, int c,
+                                    int w)
+{
+    const uint64_t *p = x->vp + (size_t)g * (size_t)x->nbit * (size_t)x->nw +
+                        (size_t)w;
+    uint64_t gt = 0, eq = ~0ULL;
+    for (int b = x->nbit - 1; b >= 0; b--) {
+        uint64_t pb = p[(size_t)b * (size_t)x->nw];
+        if (c >> b & 1)
+            eq &= pb;
+        else {
+            gt |= eq & pb;
+            eq &= ~pb;
+        }
+    }
+    return c >> x->nbit ? 0 : gt | eq;
+}
+
 /* Node n's witness key, or -1 (read in a pass: counted). */
 static inline int gs_fairlv_wit(const struct gs_fairlv *x, int n)
 {

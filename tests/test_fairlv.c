@@ -366,9 +366,59 @@ static void test_by_hand(void)
     gs_fleet_free(f);
 }
 
+/* The nodes' victim sums, bit-sliced (gs_fairlv_vsz, gs_fairlv_ge),
+ * against the sums themselves: 200 nodes (four words) of at most 8 GPUs
+ * each, victims of 1-8 GPUs coming and going as fair.c books them (a
+ * victim of k GPUs adds k to the node's sums of at most g for g >= k);
+ * after each change every node's bit in every mask is sum >= c, for c
+ * past the largest sum too. */
+static void test_planes(void)
+{
+    enum { NN = 200, G = 8, NV = 600 };
+    static int sum[NN][G + 1], vn[NV], vk[NV];
+    struct gs_fairlv x;
+    CU_ASSERT_EQUAL_FATAL(gs_fairlv_init(&x, fake_sim(), NN, G), 0);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 10);
+    long ones = 0, zeros = 0;
+    for (int step = 0; step < 4000; step++) {
+        int i = (int)gsl_rng_uniform_int(r, NV), d;
+        if (vk[i] == 0) {                       /* a victim starts */
+            int n = (int)gsl_rng_uniform_int(r, NN);
+            int k = 1 + (int)gsl_rng_uniform_int(r, G);
+            if (sum[n][G] + k > G)
+                continue;                       /* no room on n */
+            vn[i] = n;
+            vk[i] = k;
+            d = k;
+        } else {                                /* it stops */
+            d = -vk[i];
+        }
+        int n = vn[i], k = vk[i];
+        for (int g = k; g <= G; g++) {
+            gs_fairlv_vsz(&x, n, g, sum[n][g], sum[n][g] + d);
+            sum[n][g] += d;
+        }
+        if (d < 0)
+            vk[i] = 0;
+        for (int m = 0; m < NN; m++)
+            for (int g = 0; g <= G; g++)
+                for (int c = 1; c <= 16; c++) {
+                    int bit = (int)(gs_fairlv_ge(&x, g, c, m >> 6) >>
+                                    (m & 63) & 1);
+                    CU_ASSERT_EQUAL_FATAL(bit, sum[m][g] >= c);
+                    bit ? ones++ : zeros++;
+                }
+    }
+    CU_ASSERT(ones > 1000000 && zeros > 1000000);
+    gsl_rng_free(r);
+    gs_fairlv_free(&x);
+}
+
 static CU_TestInfo tests[] = {
     { "fairlv: the index against the brute force", test_index_vs_scan },
     { "fairlv: levels and witnesses worked by hand", test_by_hand },
+    { "fairlv: the victim sums' masks against the sums", test_planes },
     CU_TEST_INFO_NULL,
 };
 
