@@ -181,9 +181,10 @@ test: $(TEST_BIN) $(B)/gpusim $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so \
 	  wait $$r; rr=$$?; cat $(B)/refcheck.out; [ $$rr -eq 0 ] && [ $$c -eq 0 ]
 
 # The layers (tests/check_layers.py, docs/layout.md): includes and the
-# symbols each folder's objects take from the others, and (strict) no
-# function over 150 lines nor file over 1,500; then a test that it
-# catches a planted upward include, extern and cross-model include.
+# symbols each folder's objects take from the others, no struct gs_diag
+# left without an initializer in a function, and (strict) no function over
+# 150 lines nor file over 1,500; then a test that it catches a planted
+# upward include, extern, cross-model include and uninitialised gs_diag.
 check-layers: $(B)/libgpusim.a
 	@python3 tests/check_layers.py --obj $(B) --strict-lengths
 	@sh tests/check_layers_test.sh $(B)

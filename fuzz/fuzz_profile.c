@@ -1,10 +1,13 @@
 /* fuzz_profile.c -- the kernel profile readers of `gpusim llm validate` and
  * `gpusim llm calibrate`: Vidur's mlp.csv layout (gs_llm_prof_read, then
  * the validation over every row it accepts) and all_reduce.csv
- * (gs_llm_ar_read).  The first byte picks the format.  A refused file must
+ * (gs_llm_ar_read); and the serving times `gpusim trace calibrate` reads,
+ * Splitwise's perf_model.csv (gs_llm_calib_read).  The first byte picks
+ * the format.  A refused file must
  * say where: the diagnostic names the file (and for a row, its line). */
 #include "fuzz.h"
 #include "../sim/inference/llmprof.h"
+#include "../sim/inference/llmcalib.h"
 
 static void located(const struct gs_diag *d, const char *path)
 {
@@ -17,11 +20,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FZ_MAX_SIZE)
         return 0;
-    int k = fz_pick(&data, &size, 2);
+    int k = fz_pick(&data, &size, 3);
     if (k < 0)
         return 0;
     const char *path = fz_file(data, size);
     struct gs_diag d = { 0 };
+    if (k == 2) {
+        struct gs_llm_calib c;
+        if (gs_llm_calib_read(path, &c, &d) < 0)
+            located(&d, path);
+        else
+            gs_llm_calib_free(&c);
+        gs_diag_free(&d);
+        return 0;
+    }
     if (k == 1) {
         struct gs_ar_curve c;
         memset(&c, 0, sizeof c);

@@ -44,9 +44,11 @@ for f in $F/nodes_*.csv; do put nodelist 0 $f; put nodelist 1 $f; done
 cp policies/rllite-quickstart.json "$out/weights/"
 cp scenarios/cloud-spot-price.csv "$out/prices/"
 cp fuzz/seeds/genspec.json "$out/genspec/"
-# kernel profiles (fuzz_profile): mlp.csv, all_reduce.csv
+# kernel profiles (fuzz_profile): mlp.csv, all_reduce.csv, and serving
+# times (Splitwise's perf_model.csv layout)
 put profile 0 fuzz/seeds/mlp.csv
 put profile 1 fuzz/seeds/all_reduce.csv
+put profile 2 fuzz/seeds/perf_model.csv
 cp scenarios/mixed-tier-generated.json "$out/genspec/"
 # the kept corpora of the targets without fixtures (fuzz/corpus/TARGET:
 # a campaign's corpus, minimized with -merge=1)

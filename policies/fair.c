@@ -43,7 +43,12 @@
  * (jobgroup.h), and the groups are indexed three ways, each kept as jobs
  * come, start and stop, never rebuilt by a pass:
  *   - the owner list: the groups with a job within its tenant's guarantee
- *     (owners() walks these, not every tenant's groups);
+ *     (owners() walks these, not every tenant's groups), and again per
+ *     shape in a heap by first job (oq), so that when nothing can be
+ *     reclaimed the owners' pass merges the shapes and leaves a shape
+ *     that missed out whole (owners_quiet) instead of pushing every owner
+ *     group into a heap each pass (work per job 195 at 16 tenants without
+ *     reclaim, bench_tenants' full quotas; 41 since);
  *   - the shapes (a group's key without its tenant): each keeps its live
  *     groups in a heap by their tenant's dominant share, so the borrowers'
  *     next job -- the least-share tenant's first job that could start --
@@ -108,6 +113,12 @@
 #include <string.h>
 
 static int cand_before(const struct gs_job *x, const struct gs_job *y);
+
+/* owners_quiet's heap entry: shape k by its first owner group's key. */
+struct oskey {
+    int64_t key;
+    int k;
+};
 
 /* Tenant t's entry, read in a pass (counted: look.h). */
 static const struct ten *ten_at(const struct fair *s, int t)
@@ -245,6 +256,8 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_lvec_init(&s->ol, sim, sizeof(int));
     gs_lvec_init(&s->sh, sim, sizeof(struct shape));
     gs_lvec_init(&s->sq, sim, sizeof(int));
+    gs_lvec_init(&s->osq, sim, sizeof(int));
+    gs_lvec_init(&s->oss, sim, sizeof(struct oskey));
     gs_lvec_init(&s->smiss, sim, sizeof(int));
     gs_jgroups_init(&s->gs, sim, 1);
     gs_jgroups_init(&s->shp, sim, 0);
@@ -289,7 +302,12 @@ static void fair_free(void *state)
         gs_lvec_free(&p->h[0]);
         gs_lvec_free(&p->h[1]);
         gs_lvec_free(&p->o);
+        gs_lvec_free(&p->oq);
     }
+    gs_lvec_free(&s->osq);
+    gs_lvec_free(&s->oss);
+    free(s->oqpos);
+    free(s->ohead);
     gs_lvec_free(&s->sh);
     gs_lvec_free(&s->sq);
     gs_lvec_free(&s->smiss);
@@ -363,13 +381,18 @@ static int sh_before(const struct fair *s, int a, int b)
     return key_before(ten_upd(s, ta)->key, ta, ten_upd(s, tb)->key, tb);
 }
 
+static int64_t okey(const struct fair *s, int g);
+
 /* The shapes' heaps: kind 0 a share heap (h[0] or h[1]; a group's slot
  * in its pos), kind 1 the o heap (least gov first, then the lower group;
- * its slot in opos). */
+ * its slot in opos), kind 2 the owner heap oq (least okey first; its slot
+ * in oqpos). */
 static int hp_before(const struct fair *s, int kind, int a, int b)
 {
     if (kind == 0)
         return sh_before(s, a, b);
+    if (kind == 2)
+        return okey(s, a) < okey(s, b);
     return s->gov[a] != s->gov[b] ? s->gov[a] < s->gov[b] : a < b;
 }
 
@@ -383,8 +406,10 @@ static void hp_set(struct fair *s, struct gs_lvec *h, int kind, long i, int g)
     *(int *)gs_lvec_upd(h, i) = g;
     if (kind == 0)
         s->gs.g[g].pos = (int)i;
-    else
+    else if (kind == 1)
         s->opos[g] = (int)i;
+    else
+        s->oqpos[g] = (int)i;
 }
 
 static void hp_up(struct fair *s, struct gs_lvec *h, int kind, long i)
@@ -431,7 +456,9 @@ static void hp_out(struct fair *s, struct gs_lvec *h, int kind, long i)
         gs_lvec_setn(h, last);
         hp_up(s, h, kind, i);
         int m = hp_get(h, i);
-        hp_down(s, h, kind, kind == 0 ? s->gs.g[m].pos : s->opos[m]);
+        hp_down(s, h, kind, kind == 0   ? s->gs.g[m].pos
+                            : kind == 1 ? s->opos[m]
+                                        : s->oqpos[m]);
     } else {
         gs_lvec_setn(h, last);
     }
@@ -479,6 +506,69 @@ static void sq_sync(struct fair *s, struct gs_sim *sim)
     s->sq_ep = ep;
 }
 
+/* Group g's key in its shape's oq: higher priority first, then the lower
+ * first record (cand_before's order of the groups' first jobs: records are
+ * numbered in arrival order, see grp_before). */
+static int64_t okey(const struct fair *s, int g)
+{
+    int prio = s->gs.g[g].prio;
+    GS_ASSERT(prio > -(1 << 30) && prio < (1 << 30) && s->ohead[g] >= 0);
+    return (int64_t)((1 << 30) - prio) << 32 | s->ohead[g];
+}
+
+/* Group g into its shape's oq (in: it joined ol), or out of it. */
+static void oq_fix(struct fair *s, int g, int in)
+{
+    struct shape *p = shape_upd(s, g);
+    if (in) {
+        hp_in(s, &p->oq, 2, g);
+    } else {
+        hp_out(s, &p->oq, 2, s->oqpos[g]);
+        s->oqpos[g] = -1;
+    }
+    int any = gs_lvec_n(&p->oq) > 0;
+    if (any == (p->osqpos >= 0))
+        return;
+    if (any) {
+        p->osqpos = (int)gs_lvec_n(&s->osq);
+        gs_lvec_push_int(&s->osq, s->gsh[g]);
+    } else {
+        long last = gs_lvec_n(&s->osq) - 1;
+        int m = *(int *)gs_lvec_upd(&s->osq, last);
+        gs_lvec_del(&s->osq, p->osqpos);
+        ((struct shape *)gs_lvec_upd(&s->sh, m))->osqpos = p->osqpos;
+        p->osqpos = -1;
+    }
+}
+
+/* Pending job j joins group g, or leaves it: its first job's record
+ * (ohead) follows -- j's own when it comes first, the heap's top (read:
+ * counted) when the first leaves -- and so does its key in oq while it is
+ * an owner group (gfix puts it in or out after). */
+static void grp_add(struct fair *s, int g, struct gs_job *j)
+{
+    gs_jgroup_add(&s->gs, g, j);
+    if (s->ohead[g] >= 0 && s->ohead[g] < (int64_t)j->rec)
+        return;
+    s->ohead[g] = (int64_t)j->rec;
+    if (s->oqpos[g] >= 0)       /* earlier: up */
+        hp_up(s, &shape_upd(s, g)->oq, 2, s->oqpos[g]);
+}
+
+static void grp_remove(struct fair *s, int g, struct gs_job *j)
+{
+    gs_jgroup_remove(&s->gs.g[g], j);
+    if (s->ohead[g] != (int64_t)j->rec)
+        return;
+    if (gs_jgroup_size(&s->gs.g[g]) == 0) {
+        s->ohead[g] = -1;       /* gfix takes it out of ol */
+        return;
+    }
+    s->ohead[g] = (int64_t)gs_lheap_top_time(&s->gs.g[g].q);
+    if (s->oqpos[g] >= 0)       /* later: down */
+        hp_down(s, &shape_upd(s, g)->oq, 2, s->oqpos[g]);
+}
+
 /* Group g in the owner list exactly when it has a job within its tenant's
  * guarantee. */
 static void ol_fix(struct fair *s, int g)
@@ -498,6 +588,7 @@ static void ol_fix(struct fair *s, int g)
             s->olpos[last] = pos;
         s->olpos[g] = -1;
     }
+    oq_fix(s, g, in);
 }
 
 /* Could a job of group g start under the strict rule as things stand?
@@ -603,7 +694,11 @@ static void ten_fix(struct fair *s, int t)
             else
                 hp_down(s, h, 0, s->gs.g[g].pos);
         }
-        gfix(s, t, g);
+        if (s->gs.g[g].preemptible)
+            ol_fix(s, g);       /* gfix's rest does not read the GPUs:
+                                   strict_ok and h[0] for these */
+        else
+            gfix(s, t, g);
     }
 }
 
@@ -1084,16 +1179,21 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
         gs_lvec_init(&p->h[0], s->sim, sizeof(int));
         gs_lvec_init(&p->h[1], s->sim, sizeof(int));
         gs_lvec_init(&p->o, s->sim, sizeof(int));
+        gs_lvec_init(&p->oq, s->sim, sizeof(int));
         p->sqpos = -1;
+        p->osqpos = -1;
     }
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
-    long cap2 = cap, cap3 = cap, cap4 = cap, cap5 = cap;
+    long cap2 = cap, cap3 = cap, cap4 = cap, cap5 = cap, cap6 = cap,
+         cap7 = cap;
     s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
     s->nepos = gs_grow(s->nepos, &cap2, g + 1, sizeof *s->nepos);
     s->gin = gs_grow(s->gin, &cap3, g + 1, sizeof *s->gin);
     s->opos = gs_grow(s->opos, &cap4, g + 1, sizeof *s->opos);
     s->gov = gs_grow(s->gov, &cap5, g + 1, sizeof *s->gov);
+    s->ohead = gs_grow(s->ohead, &cap6, g + 1, sizeof *s->ohead);
+    s->oqpos = gs_grow(s->oqpos, &cap7, g + 1, sizeof *s->oqpos);
     s->capolpos = cap;
     s->gsh[g] = k;
     s->olpos[g] = -1;
@@ -1101,6 +1201,8 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     s->gin[g] = 0;
     s->opos[g] = -1;
     s->gov[g] = 0;
+    s->ohead[g] = -1;
+    s->oqpos[g] = -1;
 }
 
 /* Has group g's shape missed since capacity last came back (so that its
@@ -1137,7 +1239,7 @@ static void win_add(void *ctx, struct gs_job *j)
     int g = gs_jgroups_of(&s->gs, j);
     if (g == n0)            /* new: give it its shape */
         shape_of(s, g, j);
-    gs_jgroup_add(&s->gs, g, j);
+    grp_add(s, g, j);
     j->pslot = F_WIN | (long)g << 8;
     gfix(s, j->tenant, g);
 }
@@ -1147,7 +1249,7 @@ static void win_drop(void *ctx, struct gs_job *j)
     struct fair *s = ctx;
     s->wchg++;
     int g = (int)(j->pslot >> 8);
-    gs_jgroup_remove(&s->gs.g[g], j);
+    grp_remove(s, g, j);
     j->pslot = 0;
     gfix(s, j->tenant, g);
 }
@@ -1277,7 +1379,7 @@ static int om_pop(struct fair *s)
 /* Take j, waiting, out of group g for the rest of the pass. */
 static void hold(struct fair *s, int g, struct gs_job *j)
 {
-    gs_jgroup_remove(&s->gs.g[g], j);
+    grp_remove(s, g, j);
     gfix(s, j->tenant, g);
     gs_lvec_push_job(&s->oh, j);
 }
@@ -1313,12 +1415,15 @@ static int owner_try(struct fair *s, struct gs_sim *sim,
     const struct ten *x = ten_at(s, j->tenant);
     if (x->gpus + job_gpus(j) > x->quota + EPS)
         return 0;
-    if (!fleet_full(f)) {
+    int g = (int)(j->pslot >> 8);
+    /* its shape missed since capacity came back: so would it (an owner is
+     * never refused by the strict rule first) */
+    if (!fleet_full(f) && !shape_missed(s, sim, g)) {
         int rc = start(s, sim, j, NULL, 0);
         if (rc == 0)
             return 1;
         if (rc == -1)
-            missed(s, sim, s->gsh[j->pslot >> 8]);
+            missed(s, sim, s->gsh[g]);
     }
     if (s->reclaim)
         reclaim(s, sim, j);
@@ -1331,17 +1436,8 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
     gs_lvec_setn(&s->om, 0);
     gs_lvec_setn(&s->od, 0);
     gs_lvec_setn(&s->oh, 0);
-    /* An owner whose shape missed since capacity last came back misses
-     * again, and with no reclaim to try it changes nothing: its group
-     * waits set aside until something changes. */
-    int quiet = !s->reclaim || s->nlender == 0;
-    for (long i = 0; i < gs_lvec_n(&s->ol); i++) {
-        int g = gs_lvec_int(&s->ol, i);
-        if (quiet && shape_missed(s, sim, g))
-            gs_lvec_push_int(&s->od, g);
-        else
-            om_push(s, g);
-    }
+    for (long i = 0; i < gs_lvec_n(&s->ol); i++)
+        om_push(s, gs_lvec_int(&s->ol, i));
     while (gs_lvec_n(&s->om) > 0) {
         int g = om_pop(s);
         struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
@@ -1367,10 +1463,106 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
     for (long i = 0; i < gs_lvec_n(&s->oh); i++) {
         struct gs_job *j = gs_lvec_job(&s->oh, i);
         int g = (int)(j->pslot >> 8);
-        gs_jgroup_add(&s->gs, g, j);
+        grp_add(s, g, j);
         gfix(s, j->tenant, g);
     }
     gs_lvec_setn(&s->oh, 0);
+}
+
+/* owners_quiet's heap of shapes (oss), least key first. */
+static void oss_push(struct fair *s, int64_t key, int k)
+{
+    long i = gs_lvec_n(&s->oss);
+    gs_lvec_push(&s->oss);
+    struct oskey *a = gs_lvec_upd(&s->oss, 0);
+    while (i > 0 && key < a[(i - 1) / 2].key) {
+        a[i] = a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    a[i] = (struct oskey){ key, k };
+}
+
+/* The shape of least key, taken out (read: counted). */
+static int oss_pop(struct fair *s)
+{
+    long n = gs_lvec_n(&s->oss) - 1, i = 0;
+    int top = ((const struct oskey *)gs_lvec_at(&s->oss, 0))->k;
+    struct oskey *a = gs_lvec_upd(&s->oss, 0), last = a[n];
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && a[c + 1].key < a[c].key)
+            c++;
+        if (!(a[c].key < last.key))
+            break;
+        a[i] = a[c];
+        i = c;
+    }
+    if (n > 0)
+        a[i] = last;
+    gs_lvec_setn(&s->oss, n);
+    return top;
+}
+
+/* Shape k's first owner group (its oq's top: read, counted), or -1. */
+static int oq_first(const struct fair *s, int k)
+{
+    const struct shape *p = gs_lvec_upd(&s->sh, k);
+    return gs_lvec_n(&p->oq) > 0 ? gs_lvec_int(&p->oq, 0) : -1;
+}
+
+/* Owners when nothing can be reclaimed (no reclaim, or no tenant lends):
+ * owners_merge's pass, with what it would find fixed in advance.  An owner
+ * passes its quota test (it is in ol: within(), the same sum) and is
+ * never refused by the strict rule (it holds nothing beyond its
+ * guarantee), so it either starts or misses -- or, on a full fleet, is
+ * not tried, and nothing is left to change.  A miss sets its shape aside
+ * for the pass and until capacity comes back, when misses repeat: every
+ * group of the shape would be tried and skipped.  A start only takes
+ * capacity, so nothing set aside comes back (revive() keeps every group
+ * of a shape that missed).  So the pass takes the owner groups in
+ * owners_merge's order -- the shapes merged by their first owner groups
+ * (oq), each shape's in order -- and leaves a shape out whole once it has
+ * missed, and the pass at once when the fleet is full; a shape asking
+ * more GPUs than are idle has missed before it starts (the first of its
+ * groups tried would find so: next_group's test for borrowers).  It reads
+ * the shapes with an owner group and the groups it tries, not every
+ * owner group (owners_merge pushed every one into its heap each pass). */
+static void owners_quiet(struct fair *s, struct gs_sim *sim)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
+    gs_lvec_setn(&s->oss, 0);
+    for (long i = 0; i < gs_lvec_n(&s->osq); i++) {
+        int k = gs_lvec_int(&s->osq, i);
+        const struct gs_need *nd = &s->shp.g[k].need;
+        if ((nd->gpus > 0 ? nd->gpus : nd->milli / 1000.0) > idle + EPS)
+            missed(s, sim, k);
+        int g = oq_first(s, k);
+        if (!shape_missed(s, sim, g))
+            oss_push(s, okey(s, g), k);
+    }
+    uint64_t ep = gs_sim_watch_epoch(sim, s->fw);
+    while (gs_lvec_n(&s->oss) > 0 && !fleet_full(f)) {
+        int64_t key = ((const struct oskey *)gs_lvec_at(&s->oss, 0))->key;
+        int k = oss_pop(s);
+        int g = oq_first(s, k);
+        if (g < 0)
+            continue;           /* its owner groups left ol (a start) */
+        if (okey(s, g) != key) {        /* its first group left: later */
+            oss_push(s, okey(s, g), k);
+            continue;
+        }
+        struct gs_job *j = gs_jgroup_head(&s->gs.g[g]);
+        if (owner_try(s, sim, f, j)) {
+            GS_ASSERT(gs_sim_watch_epoch(sim, s->fw) == ep);
+            if ((g = oq_first(s, k)) >= 0)
+                oss_push(s, okey(s, g), k);
+        } else {
+            GS_ASSERT(fleet_full(f) || shape_missed(s, sim, g));
+        }
+    }
 }
 
 /* 1. Owners: the window's jobs within their tenant's guarantee, in pass
@@ -1386,7 +1578,10 @@ static void owners(struct fair *s, struct gs_sim *sim)
     if (fleet_full(f) && (!s->reclaim || s->nlender == 0))
         return;
     if (gs_sim_misses_repeat(sim)) {
-        owners_merge(s, sim);
+        if (!s->reclaim || s->nlender == 0)
+            owners_quiet(s, sim);
+        else
+            owners_merge(s, sim);
         return;
     }
     gs_lvec_setn(&s->cand, 0);
@@ -1504,7 +1699,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
             else
                 set_aside(s, g);
         } else {
-            gs_jgroup_remove(&s->gs.g[g], j);
+            grp_remove(s, g, j);
             gfix(s, s->gs.g[g].tenant, g);
             gs_lvec_push_job(&s->cand, j);
         }
@@ -1517,7 +1712,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
     for (long i = 0; i < gs_lvec_n(&s->cand); i++) {
         struct gs_job *j = gs_lvec_job(&s->cand, i);
         int g = (int)(j->pslot >> 8);
-        gs_jgroup_add(&s->gs, g, j);
+        grp_add(s, g, j);
         gfix(s, s->gs.g[g].tenant, g);
     }
 }

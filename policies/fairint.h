@@ -57,6 +57,10 @@ struct shape {
                                    rest */
     struct gs_lvec o;           /* h[1]'s groups again, least gov first
                                    (opos: a group's slot) */
+    struct gs_lvec oq;          /* its owner groups (in ol), by first job
+                                   (okey(), least first; oqpos: a group's
+                                   slot) */
+    int osqpos;                 /* its slot in osq, -1 out */
     int sqpos;                  /* its slot in sq, -1 out */
     int inmiss;                 /* in smiss: it missed at the fleet watch's
                                    epoch sq_ep - 1, when misses repeat */
@@ -169,6 +173,18 @@ struct fair {
     struct gs_lvec ol;          /* groups (int) */
     int *olpos, *nepos;
     long capolpos;
+    /* The owner groups again, by shape: each shape's oq holds its groups
+     * of ol by first job (priority, then record: okey), kept as a group
+     * joins or leaves ol and as its first job changes (ohead, the first
+     * job's record or -1, kept at every add and remove); osq lists the
+     * shapes with any.  The owners' pass when nothing can be reclaimed
+     * (owners_quiet) merges the shapes by their first groups, so that a
+     * shape that missed is left out whole and a pass reads the shapes
+     * and the groups it tries, not every owner group. */
+    int64_t *ohead;
+    int *oqpos;
+    struct gs_lvec osq;         /* shapes (int) */
+    struct gs_lvec oss;         /* owners_quiet's heap: struct oskey */
     /* Per group, for its shape's heaps: gin, which share heap holds it
      * (h[1]: non-preemptible, past its tenant's guarantee); opos, its slot
      * in the shape's o heap (-1 out); gov, the GPUs a job of it would hold

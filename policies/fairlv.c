@@ -139,12 +139,3 @@ void gs_fairlv_margin(struct gs_fairlv *x, int t, int m0, int m1)
             gs_fairlv_wit_drop(x, *h);
     }
 }
-
-void gs_fairlv_vsz(struct gs_fairlv *x, int n, int g, int a, int b)
-{
-    uint64_t *p = x->vp + (size_t)g * (size_t)x->nbit * (size_t)x->nw +
-                  (size_t)(n >> 6);
-    for (int d = a ^ b, k = 0; d != 0; d >>= 1, k++)
-        if (d & 1)
-            p[(size_t)k * (size_t)x->nw] ^= 1ULL << (n & 63);
-}

@@ -69,7 +69,15 @@ void gs_fairlv_wit_drop(struct gs_fairlv *x, int n);
 /* Tenant t's margin grew from m0 to m1. */
 void gs_fairlv_margin(struct gs_fairlv *x, int t, int m0, int m1);
 /* Node n's victim GPUs of at most g GPUs went from a to b. */
-void gs_fairlv_vsz(struct gs_fairlv *x, int n, int g, int a, int b);
+static inline void gs_fairlv_vsz(struct gs_fairlv *x, int n, int g, int a,
+                                 int b)
+{
+    uint64_t *p = x->vp + (size_t)g * (size_t)x->nbit * (size_t)x->nw +
+                  (size_t)(n >> 6);
+    for (int d = a ^ b, k = 0; d != 0; d >>= 1, k++)
+        if (d & 1)
+            p[(size_t)k * (size_t)x->nw] ^= 1ULL << (n & 63);
+}
 /* The nodes 64 * w .. 64 * w + 63 whose victim GPUs of at most g GPUs
  * add up to c or more, as a mask (c >= 1). */
 static inline uint64_t gs_fairlv_ge(const struct gs_fairlv *x, int g, int c,

@@ -13,6 +13,9 @@ each one is printed, and one that is no longer there is reported so the
 list only shrinks.  The script prints the layer graph (component -> the
 components it uses, with how many include lines and symbols).
 
+It fails on a `struct gs_diag` declared in a function without an
+initializer (its strings are heap pointers: sim/base/err.h).
+
 It also reports functions over 150 lines and files over 1,500 lines
 (STYLE.md); with --strict-lengths (as `make check-layers` runs it) those
 fail too.
@@ -320,6 +323,87 @@ def uncounted_reads(root):
     return out, stale
 
 
+DIAG_DECL = re.compile(r"\bstruct\s+gs_diag\s+([^;()]*);")
+
+
+def uninit_diags(root):
+    """(file, line, name) for every struct gs_diag declared by value in a
+    function without an initializer: its where and what are heap strings
+    (sim/base/err.h), so one left uninitialised holds wild pointers that
+    gs_diag_set would keep and gs_diag_free would free.  Members of a struct
+    are left to the struct's allocation (calloc, memset, = { 0 }); file-scope
+    and static ones start zeroed."""
+    out = []
+    for top in ("sim", "policies", "traces", "tests", "bench", "fuzz"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for f in sorted(names):
+                if not f.endswith((".c", ".h")):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                with open(os.path.join(root, rel), errors="replace") as fp:
+                    text = strip_comments(fp.read())
+                out += _uninit_in(rel, text)
+    return out
+
+
+def _uninit_in(rel, text):
+    out = []
+    hits = [(m.start(), m) for m in DIAG_DECL.finditer(text)]
+    if not hits:
+        return out
+    # the kind of block each '{' opens: a struct/union body or another
+    stack, k, last = [], 0, 0
+    for i, ch in enumerate(text):
+        while k < len(hits) and hits[k][0] == i:
+            m = hits[k][1]
+            k += 1
+            inside = [b for b in stack if b != "init"]
+            if not inside or inside[-1] == "struct":
+                continue        # file scope, or a member
+            if re.search(r"\bstatic\b", text[last:i]):
+                continue
+            for decl in _split_top(m.group(1)):
+                decl = decl.strip()
+                if decl.startswith("*") or "=" in decl or not decl:
+                    continue
+                name = re.match(r"\w+", decl)
+                out.append((rel, text.count("\n", 0, i) + 1,
+                            name.group(0) if name else decl))
+        if ch == "{":
+            head = text[last:i]
+            if re.search(r"\b(struct|union)\s*\w*\s*$", head):
+                stack.append("struct")
+            elif re.search(r"=\s*$", head) or (stack and stack[-1] == "init"):
+                stack.append("init")
+            else:
+                stack.append("block")
+            last = i + 1
+        elif ch == "}":
+            if stack:
+                stack.pop()
+            last = i + 1
+        elif ch == ";":
+            last = i + 1
+    return out
+
+
+def _split_top(s):
+    """s split at the commas outside braces."""
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return parts
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -419,6 +503,10 @@ def main():
         if not a.quiet:
             print("check-layers: debt %s reads uncounted (%s)"
                   % (f, UNCOUNTED_DEBTS[f]))
+
+    for f, line, name in uninit_diags(root):
+        bad.append("%s:%d: struct gs_diag %s has no initializer (= { 0 }): "
+                   "its where and what are pointers" % (f, line, name))
 
     lf, lfi = long_functions(root, files), long_files(root, files)
     for f, line, name, n in lf:

@@ -6,7 +6,9 @@
 # through its own declaration, which no include shows: nm does), naming
 # the object and symbol, (4) fails on a planted include across models, and
 # (5) fails on a policy that walks the pending list by a job's ->next
-# instead of the core's counted accessor (sim/core/look.h).
+# instead of the core's counted accessor (sim/core/look.h), and (6) fails
+# on a struct gs_diag declared in a function without an initializer (its
+# strings are heap pointers), in a reader and in a test.
 #
 #   sh tests/check_layers_test.sh BUILD_DIR     (e.g. build/rel)
 set -u
@@ -57,4 +59,16 @@ printf 'static struct gs_job *planted(struct gs_job *j) { return j->next; }\n' \
     >>"$work/policies/fifo.c"
 check "an uncounted read" 1 \
     "policies/fifo.c:[0-9]*: uncounted read: a job's list link"
+cp "$root/policies/fifo.c" "$work/policies/fifo.c"
+
+printf 'int gs_planted_diag(void);\nint gs_planted_diag(void)\n{\n    struct gs_diag d;\n    return d.code;\n}\n' \
+    >>"$work/traces/swf.c"
+check "a gs_diag without an initializer" 1 \
+    "traces/swf.c:[0-9]*: struct gs_diag d has no initializer"
+cp "$root/traces/swf.c" "$work/traces/swf.c"
+
+printf 'static void planted(void) { struct gs_diag a = { 0 }, b; (void)a; (void)b; }\n' \
+    >>"$work/tests/test_cloud.c"
+check "a second gs_diag of a list without one" 1 \
+    "tests/test_cloud.c:[0-9]*: struct gs_diag b has no initializer"
 exit $fail

@@ -955,6 +955,33 @@ static void test_input_errors(void)
     CU_ASSERT_EQUAL(cr.r.rc, GS_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
     crun_free(&cr);
+    /* a line of any length: a 3,000-byte comment before the rows is read
+     * whole (the reader refused lines past 511 bytes, "line too long"),
+     * and a bad row after it is named by its own line */
+    char *hz = malloc(4096);
+    snprintf(hz, 4096, "# %03000d\ntime_s,rate\n0,1\n\n10,x\n", 0);
+    crun(&cr, NULL,
+         "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, \"market\":"
+         " \"spot\", \"spot\": {\"hazard_file\": \"%s\"}}],"
+         " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
+         hz, "id,arrival,gpus,duration\n1,0,1,1\n", NULL);
+    gs_test_diag_text(&cr.r.d, msg, sizeof msg);
+    snprintf(want, sizeof want, "%s:5: expected \"time_s,value\" (two "
+             "numbers)", cr.files[0]);
+    CU_ASSERT_EQUAL(cr.r.rc, GS_EPARSE);
+    CU_ASSERT_STRING_EQUAL(msg, want);
+    crun_free(&cr);
+    hz[strlen(hz) - 2] = '5';   /* "10,5": the file reads */
+    expect_failure = 0;
+    crun(&cr, NULL,
+         "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, \"market\":"
+         " \"spot\", \"spot\": {\"hazard_file\": \"%s\"}}],"
+         " \"workload\": {\"trace\": {\"format\": \"native\", \"path\": \"%s\"}}}",
+         hz, "id,arrival,gpus,duration\n1,0,1,1\n", NULL);
+    CU_ASSERT_EQUAL(cr.r.rc, 0);
+    crun_free(&cr);
+    expect_failure = 1;
+    free(hz);
     /* an inference job on a fleet of spot pools only */
     crun(&cr, NULL,
          "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, \"market\":"

@@ -1001,6 +1001,39 @@ static void test_slurm_nodes(void)
     gs_diag_free(&d);
 }
 
+/* A node's Gres is read whole: 501 characters of shard entries before
+ * "gpu:h100:16" (cut to 511 bytes it read "gpu:h100:1": one GPU, said
+ * nowhere). */
+static void test_slurm_long_gres(void)
+{
+    char path[] = "/tmp/gs_gresXXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    char pad[600];
+    snprintf(pad, sizeof pad, "shard:%0492d:1,", 0);
+    CU_ASSERT_EQUAL_FATAL(strlen(pad), 501);
+    fprintf(fp, "NodeName=g1 CPUTot=64 Gres=%sgpu:h100:16(S:0) "
+            "RealMemory=1031000 State=IDLE Partitions=p\n", pad);
+    fclose(fp);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_pool_spec *p = NULL;
+    int n = 0;
+    struct gs_diag d = { 0 };
+    tt_log_start();
+    int rc = gs_node_list_read("slurm-nodes", path, &cat, &p, &n, &d);
+    if (rc < 0)
+        printf("\n    %s: %s", gs_diag_where(&d), gs_diag_what(&d));
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(p[0].model, gs_catalog_find(&cat, "H100-80GB"));
+    CU_ASSERT_EQUAL(p[0].gpn, 16);
+    free(p);
+    gs_diag_free(&d);
+    unlink(path);
+}
+
 /* sacct with option nodes: a job's partition gives its allowed models */
 /* Slurm's MIG gres types ("gpu:1g.10gb:N", "gpu:a100_3g.40gb:N"). */
 static void test_slurm_mig(void)
@@ -1399,6 +1432,7 @@ static CU_TestInfo tests[] = {
     { "slurm-sacct: steps, arrays, Unknown, zones", test_sacct },
     { "slurm-sacct: malformed input named", test_sacct_bad },
     { "slurm-sacct: at most 1 GiB of text", test_sacct_cap },
+    { "slurm-nodes: a long Gres read whole", test_slurm_long_gres },
     { "slurm-nodes: Gres, features, states", test_slurm_nodes },
     { "slurm-sacct: partitions through the node list", test_sacct_partitions },
     { "Slurm MIG gres types: nodes, jobs, replay", test_slurm_mig },

@@ -549,10 +549,54 @@ static void test_ar_share_is_h100s(void)
     p = write_tmp("p2p.csv", text);
     struct gs_diag d = { 0 };
     CU_ASSERT_EQUAL(gs_llm_p2p_read(p, &gbs, &d), GS_EPARSE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.where ? d.where : "", "p2p.csv"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.what ? d.what : "", "64 MiB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), "p2p.csv"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_what(&d), "64 MiB"));
     gs_diag_free(&d);
     unlink(p);
+}
+
+/* A line of any length is one line: a row with a 10,000-character note
+ * reads as one row, and a bad row after it is named by its own line (the
+ * reader split lines at 4,095 bytes, so the note's tail became a line of
+ * its own: "2 fields" at the wrong line). */
+static void test_long_lines(void)
+{
+    static const char hdr[] = "model,hardware,prompt_size,batch_size,"
+        "token_size,prompt_time,token_time,tensor_parallel,note\n";
+    size_t nn = 10000;
+    char *note = malloc(nn + 1);
+    memset(note, 'x', nn);
+    note[nn] = 0;
+    size_t cap = 2 * nn + 4096;
+    char *text = malloc(cap);
+    /* line 2: long and good; line 3: blank; line 4: long, good; line 5:
+     * a bad batch size */
+    snprintf(text, cap, "%sllama2-70b,a100-80gb,512,1,128,196,54,2,%s\n\n"
+             "llama2-70b,a100-80gb,1024,1,128,380,55,2,\"%s, quoted\"\n"
+             "llama2-70b,a100-80gb,512,0,128,196,54,2,short\n", hdr, note,
+             note);
+    const char *p = write_tmp("long.csv", text);
+    struct gs_llm_calib c;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_calib_read(p, &c, &d), GS_EPARSE);
+    char *want = gs_strf("%s:5", p);
+    CU_ASSERT_STRING_EQUAL(gs_diag_where(&d), want);
+    CU_ASSERT_STRING_EQUAL(gs_diag_what(&d), "batch_size: '0' is not a "
+                           "positive integer");
+    free(want);
+    gs_diag_free(&d);
+    /* without the bad row: two points, the long notes read whole */
+    char *cut = strstr(text, "llama2-70b,a100-80gb,512,0");
+    *cut = 0;
+    p = write_tmp("long.csv", text);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_read(p, &c, &d), 0);
+    CU_ASSERT_EQUAL(c.n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(c.p[0].prompt_ms, 196, 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.p[1].prompt_ms, 380, 0);
+    gs_llm_calib_free(&c);
+    unlink(p);
+    free(text);
+    free(note);
 }
 
 static CU_TestInfo tests[] = {
@@ -566,6 +610,7 @@ static CU_TestInfo tests[] = {
       test_ar_share_is_h100s },
     { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
     { "input errors name file and line", test_input_errors },
+    { "a line of any length is one line", test_long_lines },
     { "Splitwise: median error <= 30% per (LLM, GPU, TP)",
       test_splitwise_fit },
     { "Splitwise: the shipped catalog factors", test_shipped_defaults },

@@ -15,6 +15,7 @@
 #include "hostile.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,99 @@ static void test_compare_notebook_path_max(void)
     nb_path_max("compare.ipynb", mk, "c.h5", figs, 92);
 }
 
+/* train's weights file says which scenario it was trained on by the path
+ * given, whole: 1,500 characters of "./" before t.json (the metadata held
+ * it in 256 bytes and cut it to its first 255). */
+static void test_trained_on_whole(void)
+{
+    size_t reps = 750;
+    char *path = malloc(2 * reps + 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    for (size_t i = 0; i < reps; i++)
+        memcpy(path + 2 * i, "./", 2);
+    strcpy(path + 2 * reps, "t.json");
+    const char *a[] = { "gpusim", "train", path, "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--out", "w-long.json", NULL };
+    int rc = gs_hostile_run(dir, a);
+    char *msg = gs_hostile_take_log(dir);
+    if (rc != 0)
+        printf("\n    train: rc=%d: %s", rc, msg);
+    free(msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    char *wf = NULL, *want = NULL;
+    CU_ASSERT_FATAL(asprintf(&wf, "%s/w-long.json", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&want, "\"trained_on\":\t\"t (%s), ", path) > 0);
+    FILE *fp = fopen(wf, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char *text = calloc(1, 1 << 16);
+    size_t got = fread(text, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    CU_ASSERT(got > 2 * reps);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+    unlink(wf);
+    free(text);
+    free(want);
+    free(wf);
+    free(path);
+}
+
+/* The value of "key": in the weights file dir/name, or NAN. */
+static double weights_num(const char *name, const char *key)
+{
+    char *wf = NULL, *k = NULL;
+    double v = NAN;
+    if (asprintf(&wf, "%s/%s", dir, name) < 0 ||
+        asprintf(&k, "\"%s\":", key) < 0)
+        return v;
+    FILE *fp = fopen(wf, "r");
+    char *text = calloc(1, 1 << 16);
+    if (fp && text) {
+        size_t got = fread(text, 1, (1 << 16) - 1, fp);
+        text[got] = 0;
+        char *at = strstr(text, k);
+        if (at)
+            v = strtod(at + strlen(k), NULL);
+    }
+    if (fp)
+        fclose(fp);
+    free(text);
+    free(k);
+    free(wf);
+    return v;
+}
+
+/* train's --objective is read whole: "sla=1,wait=0...01" with 300 zeros
+ * weighs the mean wait by 1, as "sla=1,wait=1" does (cut to 255 bytes it
+ * read wait=0 and said nothing). */
+static void test_objective_whole(void)
+{
+    char spec[400];
+    snprintf(spec, sizeof spec, "sla=1,wait=%0300d1", 0);
+    const char *a[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", spec, "--out", "w-long-obj.json",
+                        NULL };
+    const char *b[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", "sla=1,wait=1", "--out",
+                        "w-short-obj.json", NULL };
+    const char *c[] = { "gpusim", "train", "t.json", "--iters", "1", "--pop",
+                        "2", "--elite", "1", "--jobs", "1", "--quiet",
+                        "--objective", "sla=1,wait=0", "--out",
+                        "w-zero-obj.json", NULL };
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, a), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, b), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_hostile_run(dir, c), 0);
+    free(gs_hostile_take_log(dir));
+    double jl = weights_num("w-long-obj.json", "objective_untrained");
+    double js = weights_num("w-short-obj.json", "objective_untrained");
+    double jz = weights_num("w-zero-obj.json", "objective_untrained");
+    CU_ASSERT(isfinite(jl) && isfinite(jz));
+    CU_ASSERT_EQUAL(jl, js);
+    CU_ASSERT(jz < js);         /* the waits weigh: the test can tell */
+}
+
 static void test_cleanup(void)
 {
     gs_hostile_rmdir(dir);
@@ -343,6 +437,9 @@ static CU_TestInfo tests[] = {
       test_notebook_path_max },
     { "compare.ipynb's figures at PATH_MAX (GPUSIM_NB_OUT): there or an "
       "error", test_compare_notebook_path_max },
+    { "train's weights name the scenario's path whole",
+      test_trained_on_whole },
+    { "train's --objective read whole", test_objective_whole },
     { "(cleanup)", test_cleanup },
     CU_TEST_INFO_NULL,
 };

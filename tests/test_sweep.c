@@ -405,6 +405,15 @@ static void test_conventions(void)
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json "
              "--set=policy.name=fifo --seeds=1 --quiet --force", cwd);
     CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    /* a key too long for the edit is refused whole, not cut onto another */
+    snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
+             "policy.name%0300d=fifo -s 1 -q", cwd, 0);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--set: the key of "
+                                              "'policy.name000") &&
+                           strstr(err, "longer than 255 characters"));
+    free(err);
+    err = NULL;
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
              "policy.name=fifo --sedes 1", cwd);
     CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);

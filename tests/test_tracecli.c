@@ -379,6 +379,21 @@ static void test_transforms(void)
     }
     CU_ASSERT(fabs(inf / 10000.0 - 0.3) < 0.02);
     CU_ASSERT_EQUAL(other, 0);
+    /* the argument is read whole: "inference=0...03" with 300 zeros is
+     * 3, and every job's tier comes out as above (cut to 255 bytes it read
+     * inference=0: no job moved, said nowhere) */
+    char *mix = malloc(400);
+    snprintf(mix, 400, "training=7,inference=%0300d3", 0);
+    struct gs_jobspec *j2;
+    CU_ASSERT_EQUAL(run("convert", gen, "--tier-mix", mix, "-o", out, NULL),
+                    0);
+    CU_ASSERT_EQUAL_FATAL(read_native(out, &j2), 10000);
+    long same = 0;
+    for (long i = 0; i < 10000; i++)
+        same += j2[i].tier == j[i].tier;
+    CU_ASSERT_EQUAL(same, 10000);
+    free(j2);
+    free(mix);
     free(j);
     CU_ASSERT(no_temp_files());
 

@@ -14,6 +14,7 @@
 #include "../traces/sia.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <math.h>
 
 static int find_model(const struct gs_catalog *cat, const char *name)
@@ -1057,6 +1058,108 @@ static void put_file(const char *path, const char *text)
     fclose(fp);
 }
 
+/* Native CSV names a row by the file's own line: blank lines, CRLF and a
+ * quoted field across two lines before a bad row leave it named at its
+ * line (the reader counted rows, so each shifted the name: ":3" for the
+ * bad row of line 5 after two blank lines), and the job's line too. */
+static void test_native_lines(void)
+{
+    char path[] = "/tmp/gs_natlineXXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    static const struct { const char *text; const char *line; } c[] = {
+        { "id,arrival,gpus,duration\n1,0,1,10\n\n  \n2,5,x,10\n", "5" },
+        { "\nid,arrival,gpus,duration\r\n1,0,1,10\r\n\r\n2,5,x,10\r\n",
+          "5" },
+        { "id,arrival,gpus,duration,tenant\n1,0,1,10,\"a\nb\"\n"
+          "2,5,1,10,c\n3,6,x,10,\"d\ne\"\n", "5" },
+        { "id,arrival,gpus,duration\n1,0,1,10\n\n2,5,x,10", "4" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        put_file(path, c[i].text);
+        char where[128];
+        snprintf(where, sizeof where, "%s:%s: field 'gpus'", path, c[i].line);
+        tt_bad("native", path, NULL, where, "'x' is not a GPU count");
+    }
+    /* the jobs carry their lines */
+    put_file(path, "id,arrival,gpus,duration,tenant\n\n1,0,1,10,\"a\nb\"\n"
+             "\n2,5,1,10,c\n");
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(tt_read("native", path, NULL, &j, &d), 2);
+    CU_ASSERT_EQUAL(j[0].line, 3);
+    CU_ASSERT_EQUAL(j[1].line, 6);
+    free(j);
+    gs_diag_free(&d);
+    unlink(path);
+}
+
+/* A folder path of exactly len characters under base (components of at
+ * most 200), made; malloc'ed, NULL on error. */
+static char *deep_dir(const char *base, size_t len)
+{
+    char *d = strdup(base);
+    while (d && strlen(d) < len) {
+        size_t left = len - strlen(d) - 1, c = left > 200 ? 200 : left;
+        if (left > 200 && left - 200 < 2)
+            c = 190;
+        char *next = NULL;
+        if (asprintf(&next, "%s/%.*s", d, (int)c, "dddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                     "dddddddddddddd") < 0 || mkdir(next, 0700) != 0) {
+            free(next);
+            free(d);
+            return NULL;
+        }
+        free(d);
+        d = next;
+    }
+    return d;
+}
+
+/* The job table looked for beside a task table is named in memory: in a
+ * folder of 4,085 characters, "FOLDER/pai_job_table.csv" passes PATH_MAX
+ * and no file is tried (a FOLDER/pai_job_t beside it, which the name cut
+ * to 4,095 bytes was, is not read: it gave j1 the tenant "cut"). */
+static void test_pai_sibling_long(void)
+{
+    char base[] = "/tmp/gs_paiXXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(base));
+    char *dir = deep_dir(base, 4085);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char *tasks = NULL, *cut = NULL;
+    CU_ASSERT_FATAL(asprintf(&tasks, "%s/t.csv", dir) > 0);
+    CU_ASSERT_FATAL(asprintf(&cut, "%s/pai_job_t", dir) > 0);
+    CU_ASSERT_EQUAL(strlen(cut), PATH_MAX - 1);
+    put_file(cut, "job_name,inst_id,user,status,start_time,end_time\n"
+             "j1,i1,cut,Terminated,100.0,500.0\n");
+    put_file(tasks, "j1,worker,1.0,Terminated,150.0,450.0,600.0,29.3,"
+             "100.0,V100\n");
+    struct gs_jobspec *j;
+    struct gs_diag d = { 0 };
+    long n = tt_read("alibaba-pai-2020", tasks, NULL, &j, &d);
+    if (n != 1)
+        printf("\n    %s: %s", gs_diag_where(&d), gs_diag_what(&d));
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(j[0].tenant, "default");
+    CU_ASSERT_EQUAL(j[0].arrival, 150000);     /* its own start: no job */
+    free(j);
+    gs_diag_free(&d);
+    unlink(cut);
+    unlink(tasks);
+    for (char *sl; strlen(dir) > strlen(base); *sl = 0) {
+        rmdir(dir);
+        sl = strrchr(dir, '/');
+    }
+    rmdir(base);
+    free(cut);
+    free(tasks);
+    free(dir);
+}
+
 static void test_pai(void)
 {
     char dir[] = "/tmp/gs_paiXXXXXX", tasks[128], jobs[128], other[128];
@@ -1322,6 +1425,9 @@ static void test_shipped_scenarios(void)
 static CU_TestInfo tests[] = {
     { "a UTF-8 byte-order mark is skipped", test_bom },
     { "alibaba-pai-2020 rule (sample from the schema)", test_pai },
+    { "native: rows named by the file's lines", test_native_lines },
+    { "alibaba-pai-2020: the job table beside a long path is not cut",
+      test_pai_sibling_long },
     { "line and field helpers", test_tread },
     { "format registries", test_registry },
     { "alibaba pod mapping (fixture)", test_alibaba_fixture },

@@ -394,17 +394,19 @@ static int pods_open(const struct gs_scenario *sc, struct gs_params *o,
     p->cat = &sc->cat;
     p->keep_failed = 1;
     snprintf(p->tenant, sizeof p->tenant, "%s", "default");
-    char path[PATH_MAX];
+    char *path = NULL;
     int skip = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0 ||
         (rc = choice(o, "pending", "keep", "skip", &p->keep_pending, d)) < 0 ||
         (rc = choice(o, "failed", "keep", "skip", &p->keep_failed, d)) < 0 ||
         (rc = gs_topt_tenant(o, "tenant", p->tenant, d)) < 0 ||
         (rc = gs_rows_open(path, &pods_ops, p, skip, &p->rows, d)) < 0) {
+        free(path);
         pods_close(p);
         return rc;
     }
+    free(path);
     *state = p;
     return 0;
 }

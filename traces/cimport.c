@@ -643,7 +643,7 @@ const struct gs_cimp_history *gs_cimp_history(void)
 
 int gs_cimp_hist_options(struct gs_cimp_hist *h, const struct gs_scenario *sc,
                          struct gs_params *o, const char *cpu_key,
-                         const char *what, char *nodes, size_t nn,
+                         const char *what, char **nodes,
                          struct gs_diag *d)
 {
     const char *tiers = NULL;
@@ -651,11 +651,9 @@ int gs_cimp_hist_options(struct gs_cimp_hist *h, const struct gs_scenario *sc,
     if ((rc = gs_topt_skip(o, &h->skip, d)) < 0 ||
         (rc = gs_cimp_opt_running(o, &h->running_drop, d)) < 0 ||
         (rc = gs_params_bool(o, cpu_key, &h->keep_cpu, d)) < 0 ||
-        (rc = gs_topt_path(sc, o, "nodes", 0, nodes, nn, &found, d)) < 0 ||
+        (rc = gs_topt_path(sc, o, "nodes", 0, nodes, &found, d)) < 0 ||
         (rc = gs_params_str(o, "tiers", &tiers, d)) < 0)
         return rc;
-    if (!found)
-        nodes[0] = '\0';
     if (tiers && gs_cimp_tiers_parse(tiers, &h->tiers) < 0) {
         char msg[200];
         snprintf(msg, sizeof msg, "expected up to 16 %s=tier pairs, tier one "

@@ -209,10 +209,10 @@ struct gs_scenario;
 /* Read skip_bad_rows, running, tiers ("CLASS=tier,...", what names the
  * classes in the message: "priorityClassName", "QOS"), the boolean option
  * cpu_key and the path option nodes (resolved like the trace's, into
- * nodes; "" when absent).  0 or a negative code with d filled. */
+ * *nodes, which the caller frees; NULL when absent).  0 or a negative code with d filled. */
 int gs_cimp_hist_options(struct gs_cimp_hist *h, const struct gs_scenario *sc,
                          struct gs_params *o, const char *cpu_key,
-                         const char *what, char *nodes, size_t nn,
+                         const char *what, char **nodes,
                          struct gs_diag *d);
 /* The jobs built: sort them by arrival and number them 1..N, log "PATH: N
  * jobs DETAIL; time 0 is ..." and what was left out (of WHAT: "pods",

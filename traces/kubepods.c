@@ -797,13 +797,13 @@ static void pods_close(void *st)
 }
 
 static int pods_options(struct kpods *s, const struct gs_scenario *sc,
-                        struct gs_params *o, char *nodes, size_t nn,
+                        struct gs_params *o, char **nodes,
                         struct gs_diag *d)
 {
     const char *gang = NULL, *exp = NULL, *tl = NULL;
     int rc;
     if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_pods",
-                                   "priorityClassName", nodes, nn, d)) < 0 ||
+                                   "priorityClassName", nodes, d)) < 0 ||
         (rc = gs_params_str(o, "gang_from", &gang, d)) < 0 ||
         (rc = gs_params_str(o, "export_time", &exp, d)) < 0 ||
         (rc = gs_params_str(o, "tenant_label", &tl, d)) < 0)
@@ -837,14 +837,13 @@ static int pods_open_any(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
     s->cat = sc->cat;
-    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
-                                             system can open, or refused */
+    char *path = NULL, *nodes = NULL;   /* gs_topt_path: in memory */
     char **files = NULL;
     int nfiles = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
-        (rc = pods_options(s, sc, o, nodes, sizeof nodes, d)) < 0)
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
+        (rc = pods_options(s, sc, o, &nodes, d)) < 0)
         goto out;
-    if (nodes[0]) {
+    if (nodes) {
         struct gs_cimp_left left = { 0 };
         FILE *log = gs_trace_log();
         gs_trace_set_log(NULL);     /* the fleet reports its own */
@@ -867,6 +866,8 @@ out:
     for (int i = 0; i < nfiles; i++)
         free(files[i]);
     free(files);
+    free(path);
+    free(nodes);
     free(s->v);
     s->v = NULL;
     if (rc < 0) {

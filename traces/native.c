@@ -5,9 +5,10 @@
  * out one at a time, so memory does not grow with the trace.  libcsv's
  * parser type stays inside this file.
  *
- * Line numbers count rows (the header is line 1); a quoted field that spans
- * lines would make them drift, and no field of this format needs quoting
- * across lines. */
+ * Line numbers are the file's own: each chunk is fed to libcsv one line
+ * (up to and with its '\n') at a time, and a row is numbered by the line
+ * its first byte is on, so blank lines (which libcsv skips) and a quoted
+ * field that spans lines leave the rows after them named at their lines. */
 #include "native.h"
 #include "../sim/base/suggest.h"
 #include "tread.h"
@@ -52,7 +53,10 @@ struct gs_native {
     int ncols;
     int header_done;
     int bom_checked;
-    long line;
+    long line;                  /* the line of the row last completed */
+    long phys;                  /* '\n's fed to libcsv so far */
+    long row_line;              /* the line the row in progress began on,
+                                 * 0 between rows */
     char field[MAXF][FIELD];
     int nf;
     int overlong;
@@ -366,7 +370,9 @@ static void on_row(int c, void *data)
 {
     struct gs_native *r = data;
     (void)c;
-    r->line++;
+    /* a row begun without a '\n' before it (CR-only line ends): this line */
+    r->line = r->row_line ? r->row_line : r->phys + 1;
+    r->row_line = 0;
     int nf = r->nf;
     r->nf = 0;
     if (r->err)
@@ -472,6 +478,33 @@ int gs_native_open(const char *path, const struct gs_catalog *cat,
     return 0;
 }
 
+/* Feed buf[0, n) to libcsv a line at a time, noting where rows begin.
+ * 0, or -1 when libcsv refused it (r->err is then set). */
+static int feed(struct gs_native *r, const char *buf, size_t n)
+{
+    for (size_t at = 0; at < n && !r->err;) {
+        const char *nl = memchr(buf + at, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - (buf + at)) + 1 : n - at;
+        if (r->row_line == 0) {         /* libcsv skips blank lines */
+            for (size_t i = at; i < at + len; i++)
+                if (!strchr(" \t\r\n", buf[i])) {
+                    r->row_line = r->phys + 1;
+                    break;
+                }
+        }
+        if (csv_parse(&r->p, buf + at, len, on_field, on_row, r) != len) {
+            r->err = GS_EPARSE;
+            gs_diag_set_line(&r->d, GS_EPARSE, r->path, r->phys + 1, "%s",
+                             csv_strerror(csv_error(&r->p)));
+            return -1;
+        }
+        if (nl)
+            r->phys++;
+        at += len;
+    }
+    return 0;
+}
+
 /* Parse chunks until a row is queued, the file ends, or an error. */
 static int fill(struct gs_native *r)
 {
@@ -479,9 +512,14 @@ static int fill(struct gs_native *r)
     r->qn = r->qhead = 0;
     while (r->qn == 0 && !r->eof && !r->err) {
         size_t n = fread(buf, 1, sizeof buf, r->fp), skip = 0;
-        if (memchr(buf, '\0', n)) {    /* a binary or sparse file: at once */
+        const char *nul = memchr(buf, '\0', n);
+        if (nul) {                      /* a binary or sparse file: at once */
+            long ln = r->phys + 1;
+            for (const char *q = buf; (q = memchr(q, '\n', (size_t)(nul - q)));
+                 q++)
+                ln++;
             r->err = GS_EPARSE;
-            gs_diag_set_line(&r->d, GS_EPARSE, r->path, r->line + 1,
+            gs_diag_set_line(&r->d, GS_EPARSE, r->path, ln,
                              "not a text file (NUL byte)");
             break;
         }
@@ -491,12 +529,8 @@ static int fill(struct gs_native *r)
             if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
                 skip = 3;
         }
-        if (n > skip && csv_parse(&r->p, buf + skip, n - skip, on_field,
-                                  on_row, r) != n - skip) {
-            r->err = GS_EPARSE;
-            gs_diag_set_line(&r->d, GS_EPARSE, r->path, r->line + 1, "%s",
-                             csv_strerror(csv_error(&r->p)));
-        }
+        if (n > skip)
+            feed(r, buf + skip, n - skip);
         if (n < sizeof buf) {
             if (ferror(r->fp)) {
                 r->err = GS_EIO;

@@ -273,12 +273,11 @@ static int pai_open(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     p->cat = &sc->cat;
     snprintf(p->tenant, sizeof p->tenant, "%s", "default");
-    char path[PATH_MAX], jobs[PATH_MAX];
+    char *path = NULL, *jobs = NULL;    /* gs_topt_path: in memory */
     const char *failed = NULL;
     int skip = 0, found = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
-        (rc = gs_topt_path(sc, o, "jobs", 0, jobs, sizeof jobs, &found,
-                           d)) < 0 ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
+        (rc = gs_topt_path(sc, o, "jobs", 0, &jobs, &found, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0 ||
         (rc = gs_topt_tenant(o, "tenant", p->tenant, d)) < 0 ||
         (rc = gs_params_str(o, "failed", &failed, d)) < 0)
@@ -291,19 +290,29 @@ static int pai_open(const struct gs_scenario *sc, struct gs_params *o,
         goto fail;
     }
     p->skip_failed = failed && strcmp(failed, "skip") == 0;
-    if (!found) {
-        /* pai_job_table.csv beside the task table, when it is there. */
+    if (!jobs) {
+        /* pai_job_table.csv beside the task table, when it is there: built
+         * in memory (cut to a buffer, a long folder's name could end in
+         * another file's), not tried when no system call would take it */
         const char *slash = strrchr(path, '/');
-        snprintf(jobs, sizeof jobs, "%.*s%s", slash ? (int)(slash - path + 1)
-                 : 0, path, "pai_job_table.csv");
-        found = access(jobs, R_OK) == 0;
+        jobs = gs_strf("%.*s%s", slash ? (int)(slash - path + 1) : 0, path,
+                       "pai_job_table.csv");
+        if (jobs == NULL) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            goto fail;
+        }
+        found = strlen(jobs) < PATH_MAX && access(jobs, R_OK) == 0;
     }
     if ((found && (rc = load_jobs(p, jobs, d)) < 0) ||
         (rc = gs_rows_open(path, &pai_ops, p, skip, &p->rows, d)) < 0)
         goto fail;
+    free(path);
+    free(jobs);
     *state = p;
     return 0;
 fail:
+    free(path);
+    free(jobs);
     pai_close(p);
     return rc;
 }

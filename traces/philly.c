@@ -83,7 +83,7 @@ struct thr {
 
 struct philly {
     const struct gs_catalog *cat;
-    char thr_path[PATH_MAX];
+    char *thr_path;             /* owned */
     struct thr *e;
     int n, cap;
     int ref;
@@ -347,6 +347,7 @@ static void philly_close(void *st)
         return;
     gs_rows_close(p->rows);
     free(p->e);
+    free(p->thr_path);
     free(p);
 }
 
@@ -372,13 +373,11 @@ static int find_throughputs(struct philly *p, const char *trace,
         char *cand = NULL;
         if (asprintf(&cand, "%.*s%.*s/" THR_NAME, dl, dir, 3 * up, ups) < 0)
             return gs_diag_set(d, GS_ENOMEM, trace, "out of memory");
-        int found = strlen(cand) < sizeof p->thr_path &&
-                    access(cand, F_OK) == 0;
-        if (found)
-            memcpy(p->thr_path, cand, strlen(cand) + 1);
-        free(cand);
-        if (found)
+        if (strlen(cand) < PATH_MAX && access(cand, F_OK) == 0) {
+            p->thr_path = cand;
             return 0;
+        }
+        free(cand);
     }
     return gs_diag_set(d, GS_EIO, trace, "no " THR_NAME " beside the trace "
                        "or in the %d folders above it (Gavel keeps it in "
@@ -398,12 +397,12 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
     p->ref = V100;
     for (int g = 0; g < NG; g++)
         p->model[g] = gs_catalog_find(&sc->cat, gmodel[g]);
-    char path[PATH_MAX];
+    char *path = NULL;
     const char *refname = NULL;
-    int skip = 0, found = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
-        (rc = gs_topt_path(sc, o, "throughputs", 0, p->thr_path,
-                           sizeof p->thr_path, &found, d)) < 0 ||
+    int skip = 0, rc;
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
+        (rc = gs_topt_path(sc, o, "throughputs", 0, &p->thr_path, NULL,
+                           d)) < 0 ||
         (rc = gs_params_str(o, "reference_gpu", &refname, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0)
         goto fail;
@@ -423,14 +422,16 @@ static int philly_open(const struct gs_scenario *sc, struct gs_params *o,
             goto fail;
         }
     }
-    if (!found && (rc = find_throughputs(p, path, d)) < 0)
+    if (!p->thr_path && (rc = find_throughputs(p, path, d)) < 0)
         goto fail;
     if ((rc = load_throughputs(p, d)) < 0 ||
         (rc = gs_rows_open(path, &philly_ops, p, skip, &p->rows, d)) < 0)
         goto fail;
+    free(path);
     *state = p;
     return 0;
 fail:
+    free(path);
     philly_close(p);
     return rc;
 }

@@ -175,10 +175,10 @@ static int sia_open(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->ref = -1;
     snprintf(s->tenant, sizeof s->tenant, "%s", "default");
-    char path[PATH_MAX];
+    char *path = NULL;
     const char *ref = NULL;
     int skip = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0 ||
         (rc = gs_topt_tenant(o, "tenant", s->tenant, d)) < 0 ||
         (rc = gs_params_str(o, "reference_gpu", &ref, d)) < 0)
@@ -210,9 +210,11 @@ static int sia_open(const struct gs_scenario *sc, struct gs_params *o,
     }
     if ((rc = gs_rows_open(path, &sia_ops, s, skip, &s->rows, d)) < 0)
         goto fail;
+    free(path);
     *state = s;
     return 0;
 fail:
+    free(path);
     sia_close(s);
     return rc;
 }

@@ -147,6 +147,9 @@ static long mem_mib(const char *s)
     return (long)llround(v * mul);
 }
 
+static int tres_in(char *buf, long *total, long *typed, char *type, size_t n,
+                   long *cpu, long *mem);
+
 int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
                   long *cpu, long *mem)
 {
@@ -156,10 +159,21 @@ int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
     *mem = 0;
     if (n)
         type[0] = '\0';
-    char buf[1024];
-    if (strlen(s) >= sizeof buf)
+    char *buf = strdup(s);          /* any length (was 1,023 bytes) */
+    if (buf == NULL)
         return -1;
-    snprintf(buf, sizeof buf, "%s", s);
+    int rc = tres_in(buf, &total, &typed, type, n, cpu, mem);
+    free(buf);
+    if (rc < 0)
+        return -1;
+    *gpus = total >= 0 ? total : typed;
+    return 0;
+}
+
+/* gs_slurm_tres on a copy it may split. */
+static int tres_in(char *buf, long *total, long *typed, char *type, size_t n,
+                   long *cpu, long *mem)
+{
     char *save = NULL;
     for (char *it = strtok_r(buf, ",", &save); it;
          it = strtok_r(NULL, ",", &save)) {
@@ -183,14 +197,13 @@ int gs_slurm_tres(const char *s, long *gpus, char *type, size_t n,
         if (strcmp(it, "cpu") == 0)
             *cpu = (long)v;
         else if (isgpu)
-            total = (long)v;
+            *total = (long)v;
         else {
-            typed += (long)v;
+            *typed += (long)v;
             if (n && type[0] == '\0')
                 snprintf(type, n, "%s", it + 9);
         }
     }
-    *gpus = total >= 0 ? total : typed;
     return 0;
 }
 
@@ -680,14 +693,25 @@ static int kv_split(char *line, char **kv, int max)
     return n;
 }
 
-/* A node's Gres value into g; 0, or -1 when malformed. */
+static int gres_in(char *buf, struct sgres *g);
+
+/* A node's Gres value into g; 0, or -1 when malformed.  Read whole: cut
+ * to 511 bytes, a long MIG list lost its last entries or read "gpu:X:16"
+ * as 1. */
 static int gres_gpus(const char *gres, struct sgres *g)
 {
     memset(g, 0, sizeof *g);
     if (strcmp(gres, "(null)") == 0 || gres[0] == '\0')
         return 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", gres);
+    char *buf = strdup(gres);
+    int rc = buf ? gres_in(buf, g) : -1;
+    free(buf);
+    return rc;
+}
+
+/* gres_gpus on a copy it may split. */
+static int gres_in(char *buf, struct sgres *g)
+{
     int best = -1;
     char *save = NULL;
     for (char *it = strtok_r(buf, ",", &save); it;
@@ -1062,12 +1086,12 @@ static void sacct_close(void *st)
 }
 
 static int sacct_options(struct sacct *s, const struct gs_scenario *sc,
-                         struct gs_params *o, char *nodes, size_t nn,
+                         struct gs_params *o, char **nodes,
                          struct gs_diag *d)
 {
     const char *tz = NULL, *tf = NULL, *exp = NULL;
     int rc;
-    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_jobs", "QOS", nodes, nn,
+    if ((rc = gs_cimp_hist_options(&s->h, sc, o, "cpu_jobs", "QOS", nodes,
                                    d)) < 0 ||
         (rc = gs_params_str(o, "tz", &tz, d)) < 0 ||
         (rc = gs_params_str(o, "tenant_from", &tf, d)) < 0 ||
@@ -1105,16 +1129,19 @@ static int sacct_open(const struct gs_scenario *sc, struct gs_params *o,
     if (s == NULL)
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->sc = sc;
-    char path[PATH_MAX], nodes[PATH_MAX];   /* gs_topt_path: any path the
-                                             system can open, or refused */
+    char *path = NULL, *nodes = NULL;   /* gs_topt_path: in memory */
     int rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
-        (rc = sacct_options(s, sc, o, nodes, sizeof nodes, d)) < 0 ||
-        (nodes[0] && (rc = sacct_parts(s, nodes, d)) < 0) ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
+        (rc = sacct_options(s, sc, o, &nodes, d)) < 0 ||
+        (nodes && (rc = sacct_parts(s, nodes, d)) < 0) ||
         (rc = sacct_load(s, path, d)) < 0) {
+        free(path);
+        free(nodes);
         sacct_close(s);
         return rc;
     }
+    free(path);
+    free(nodes);
     free(s->v);
     s->v = NULL;
     *state = s;

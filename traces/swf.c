@@ -186,10 +186,10 @@ static int swf_open(const struct gs_scenario *sc, struct gs_params *o,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     s->ratio = -1;
     s->estimate = 1;
-    char path[PATH_MAX];
+    char *path = NULL;
     const char *tf = NULL;
     int skip = 0, rc;
-    if ((rc = gs_topt_path(sc, o, "path", 1, path, sizeof path, NULL, d)) < 0 ||
+    if ((rc = gs_topt_path(sc, o, "path", 1, &path, NULL, d)) < 0 ||
         (rc = gs_topt_skip(o, &skip, d)) < 0 ||
         (rc = gs_params_num(o, "procs_per_gpu", 1e-6, 1e9, &s->ratio, d)) < 0 ||
         (rc = gs_params_bool(o, "estimate", &s->estimate, d)) < 0 ||
@@ -217,9 +217,11 @@ static int swf_open(const struct gs_scenario *sc, struct gs_params *o,
     }
     if ((rc = gs_rows_open(path, &swf_ops, s, skip, &s->rows, d)) < 0)
         goto fail;
+    free(path);
     *state = s;
     return 0;
 fail:
+    free(path);
     swf_close(s);
     return rc;
 }

@@ -307,26 +307,26 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 static int parse_tier_mix(struct opts *o, const char *arg)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", arg);
+    char *buf = strdup(arg);        /* whole: it was cut to 255 bytes */
     double sum = 0;
+    int ok = buf != NULL;
     memset(o->mix, 0, sizeof o->mix);
-    for (char *p = buf, *comma; p; p = comma) {
+    for (char *p = buf, *comma; ok && p; p = comma) {
         comma = strchr(p, ',');
         if (comma)
             *comma++ = '\0';
         char *eq = strchr(p, '=');
-        if (eq == NULL)
-            return -1;
-        *eq = '\0';
-        int t = gs_tier_parse(p);
+        if (eq)
+            *eq = '\0';
+        int t = eq ? gs_tier_parse(p) : -1;
         double v;
-        if (t < 0 || parse_double(eq + 1, 0, 1e9, &v) < 0)
-            return -1;
-        o->mix[t] = v;
-        sum += v;
+        if ((ok = t >= 0 && parse_double(eq + 1, 0, 1e9, &v) == 0)) {
+            o->mix[t] = v;
+            sum += v;
+        }
     }
-    if (sum <= 0)
+    free(buf);
+    if (!ok || sum <= 0)
         return -1;
     for (int t = 0; t < GS_NTIERS; t++)
         o->mix[t] /= sum;
@@ -435,13 +435,14 @@ static int add_format_opt(struct opts *o, const char *a, const char *v)
 /* --tenants A,B,...: 0 or 2. */
 static int parse_tenants(struct opts *o, const char *v)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", v);
+    char buf[4096];     /* holds 64 names of 46 bytes: longer is refused */
+    int cut = snprintf(buf, sizeof buf, "%s", v) >= (int)sizeof buf;
     for (char *p = buf, *c; p; p = c) {
         c = strchr(p, ',');
         if (c)
             *c++ = '\0';
-        if (*p == '\0' || strlen(p) >= GS_TENANT_NAME || o->ntenants == MAXTEN)
+        if (cut || *p == '\0' || strlen(p) >= GS_TENANT_NAME ||
+            o->ntenants == MAXTEN)
             return usage("--tenants takes up to 64 names separated by commas, "
                          "not '%s'", v);
         memcpy(o->tenants[o->ntenants++], p, strlen(p) + 1);

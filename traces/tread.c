@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -717,15 +718,16 @@ void gs_rows_close(struct gs_rows *rs)
 /* --- options ------------------------------------------------------------------------- */
 
 int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
-                 const char *key, int required, char *out, size_t n,
-                 int *found, struct gs_diag *d)
+                 const char *key, int required, char **out, int *found,
+                 struct gs_diag *d)
 {
+    *out = NULL;
+    if (found)
+        *found = 0;
     const char *p = NULL;
     int rc = gs_params_str(opts, key, &p, d);
     if (rc < 0)
         return rc;
-    if (found)
-        *found = p != NULL;
     if (p == NULL || p[0] == '\0') {
         if (!required)
             return 0;
@@ -735,12 +737,15 @@ int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
     char *full = gs_data_path(sc && sc->trace_dir ? sc->trace_dir : "", p);
     if (full == NULL)
         return gs_diag_set(d, GS_ENOMEM, opts->where, "out of memory");
-    int len = snprintf(out, n, "%s", full);
-    free(full);
-    if (len < 0 || (size_t)len >= n)    /* never read a shortened name */
+    if (strlen(full) >= PATH_MAX) {     /* open() would refuse it */
+        free(full);
         return gs_diag_set(d, GS_EINVAL, opts->where, "'%s': the path is "
-                           "longer than the %zu bytes a path may have",
-                           key, n - 1);
+                           "longer than the %d bytes a path may have",
+                           key, PATH_MAX - 1);
+    }
+    *out = full;
+    if (found)
+        *found = 1;
     return 0;
 }
 

@@ -164,12 +164,13 @@ void gs_rows_close(struct gs_rows *r);
 /* --- options shared by the trace formats ------------------------------------ */
 
 /* A path option resolved against the scenario's folder (absolute paths and
- * an empty folder leave it as given), into out (n bytes: PATH_MAX, the
- * longest path open() takes); a longer one is refused, never cut.  *found = 0 when absent (and then
- * out is untouched), unless required, which makes absence an error. */
+ * an empty folder leave it as given) into *out, in memory the caller frees
+ * (never cut to a buffer); one of PATH_MAX bytes or more, which no system
+ * call opens, is refused naming the key.  *out = NULL and *found = 0 when
+ * absent (or empty), unless required, which makes absence an error. */
 int gs_topt_path(const struct gs_scenario *sc, struct gs_params *opts,
-                 const char *key, int required, char *out, size_t n,
-                 int *found, struct gs_diag *d);
+                 const char *key, int required, char **out, int *found,
+                 struct gs_diag *d);
 /* The option "skip_bad_rows" (true/false, default false). */
 int gs_topt_skip(struct gs_params *opts, int *skip, struct gs_diag *d);
 /* A tenant name option (at most GS_TENANT_NAME-1 characters). */

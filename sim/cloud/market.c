@@ -20,9 +20,11 @@
  *
  * The price and hazard files share one reader (gs_pwc_*): rows
  * "time_s,value" (comma or blanks), times in seconds after the run's start,
- * strictly increasing, '#' comments, one optional header line.  A bad row
- * is reported as file:line. */
+ * strictly increasing, '#' comments, one optional header line, lines of
+ * any length (the trace readers' line reader, up to 16 MiB), plain or
+ * gzip.  A bad row is reported as file:line. */
 #include "cloudint.h"
+#include "../../traces/tread.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,63 +43,70 @@ void gs_pwc_free(struct gs_pwc *s)
     s->n = 0;
 }
 
+/* One row "time_s,value" (line ln of path, leading blanks gone) into
+ * *t and *v.  0, 1 for a header (the first row with content, when it is
+ * no number), or GS_EPARSE. */
+static int pwc_row(char *p, int content, const char *path, long ln,
+                   double lo, double hi, double *t, double *v,
+                   struct gs_diag *d)
+{
+    char *end;
+    errno = 0;
+    *t = strtod(p, &end);
+    if (end == p) {
+        if (content == 1)
+            return 1;           /* a header */
+        return gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                "\"time_s,value\"");
+    }
+    p = end;
+    while (*p == ' ' || *p == '\t' || *p == ',')
+        p++;
+    *v = strtod(p, &end);
+    char *q = end;
+    while (*q == ' ' || *q == '\t')
+        q++;
+    if (end == p || *q != '\0' || errno == ERANGE || !isfinite(*t) ||
+        !isfinite(*v))
+        return gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
+                                "\"time_s,value\" (two numbers)");
+    if (*t < 0 || *t > 9.0e12)
+        return gs_diag_set_line(d, GS_EPARSE, path, ln, "time %g s is "
+                                "outside [0, 9e12]", *t);
+    if (!(*v >= lo && *v <= hi))
+        return gs_diag_set_line(d, GS_EPARSE, path, ln, "value %g is "
+                                "outside the allowed range [%g, %g]", *v, lo,
+                                hi);
+    return 0;
+}
+
+/* The lines come from the trace readers' line reader (traces/tread.h):
+ * any length up to its 16 MiB, numbered as the file numbers them, plain
+ * or gzip, a device, FIFO or NUL byte refused. */
 int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
                 struct gs_diag *d)
 {
     memset(s, 0, sizeof *s);
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL)
-        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
-                           strerror(errno));
-    char line[512];
-    long ln = 0, cap = 0;
-    int rc = 0, content = 0;
-    while (fgets(line, sizeof line, fp)) {
-        ln++;
-        if (strchr(line, '\n') == NULL && !feof(fp)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "line too long");
-            break;
-        }
+    struct gs_tread *tr;
+    int rc = gs_tread_open(path, &tr, d);
+    if (rc < 0)
+        return rc;
+    long cap = 0;
+    int content = 0;
+    char *line;
+    while ((rc = gs_tread_line(tr, &line, d)) > 0) {
+        long ln = gs_tread_lineno(tr);
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+        if (*p == '#' || *p == '\0')
             continue;
         content++;
-        char *end;
-        errno = 0;
-        double t = strtod(p, &end);
-        if (end == p) {
-            if (content == 1)
-                continue;           /* a header */
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
-                                  "\"time_s,value\"");
+        double t = 0, v = 0;
+        if ((rc = pwc_row(p, content, path, ln, lo, hi, &t, &v, d)) < 0)
             break;
-        }
-        p = end;
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        double v = strtod(p, &end);
-        char *q = end;
-        while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
-            q++;
-        if (end == p || *q != '\0' || errno == ERANGE || !isfinite(t) ||
-            !isfinite(v)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "expected "
-                                  "\"time_s,value\" (two numbers)");
-            break;
-        }
-        if (t < 0 || t > 9.0e12) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "time %g s is "
-                                  "outside [0, 9e12]", t);
-            break;
-        }
-        if (!(v >= lo && v <= hi)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "value %g is "
-                                  "outside the allowed range [%g, %g]", v, lo,
-                                  hi);
-            break;
-        }
+        if (rc == 1)
+            continue;
         gs_time tm = (gs_time)llround(t * 1000.0);
         if (s->n > 0 && tm <= s->t[s->n - 1]) {
             rc = gs_diag_set_line(d, GS_EPARSE, path, ln, "times must "
@@ -121,14 +130,12 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
         s->v[s->n] = v;
         s->n++;
     }
-    if (rc == 0 && ferror(fp))
-        rc = gs_diag_set(d, GS_EIO, path, "read error");
     if (rc == 0 && s->n == 0)
         rc = gs_diag_set(d, GS_EPARSE, path, "no \"time_s,value\" rows");
-    fclose(fp);
+    gs_tread_close(tr);
     if (rc < 0)
         gs_pwc_free(s);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* Index of the segment holding t: the last row at or before t, or 0. */

@@ -35,6 +35,7 @@
  * (nmsimplex2), restarted from its best point and from several starts. */
 #include "llmcalib.h"
 #include "llmprof.h"
+#include "../../traces/tread.h"
 
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
@@ -60,9 +61,8 @@ static const char *const colname[NCOL] = {
     "prompt_time", "token_time", "tensor_parallel"
 };
 
-struct row {
-    struct gs_llm_calib_pt p;
-};
+/* The most fields a row may have (Splitwise's have 11). */
+#define MAXF 64
 
 static int row_key_cmp(const void *a, const void *b)
 {
@@ -79,24 +79,6 @@ static int row_key_cmp(const void *a, const void *b)
     if (!c)
         c = (x->tokens > y->tokens) - (x->tokens < y->tokens);
     return c;
-}
-
-static int split(char *line, char **f, int max)
-{
-    int n = 0;
-    char *s = line;
-    while (n < max) {
-        f[n++] = s;
-        char *comma = strchr(s, ',');
-        if (!comma)
-            break;
-        *comma = 0;
-        s = comma + 1;
-    }
-    char *nl = strpbrk(f[n - 1], "\r\n");
-    if (nl)
-        *nl = 0;
-    return n;
 }
 
 static int parse_int(const char *s, int *v)
@@ -154,86 +136,107 @@ static void median_group(struct gs_llm_calib_pt *p, int lo, int hi,
     p[lo].peak_pw = pk;
 }
 
-int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
-                      struct gs_diag *d)
+/* Find the columns of the header in fields f[0..nf).  0 or GS_EPARSE. */
+static int read_header(const char *path, char **f, int nf, int *col,
+                       int *cpk, int *cav, struct gs_diag *d)
 {
-    memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gs_diag_set(d, GS_EIO, path, "cannot open");
-    char line[4096];
-    char *where;
-    char *fld[64];
-    int col[NCOL], lineno = 1, rc = 0;
-    double *buf = NULL;
-    if (!fgets(line, sizeof line, f)) {
-        rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
-        goto out;
-    }
-    int nf = split(line, fld, 64), cpk = -1, cav = -1;
+    *cpk = *cav = -1;
     for (int i = 0; i < nf; i++) {     /* optional: power */
-        if (strcmp(fld[i], "peak_power") == 0)
-            cpk = i;
-        if (strcmp(fld[i], "average_power") == 0)
-            cav = i;
+        if (strcmp(f[i], "peak_power") == 0)
+            *cpk = i;
+        if (strcmp(f[i], "average_power") == 0)
+            *cav = i;
     }
     for (int k = 0; k < NCOL; k++) {
         col[k] = -1;
         for (int i = 0; i < nf; i++)
-            if (strcmp(fld[i], colname[k]) == 0)
+            if (strcmp(f[i], colname[k]) == 0)
                 col[k] = i;
-        if (col[k] < 0) {
-            where = gs_strf("%s:1", path);
-            rc = gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
-                                colname[k]);
-            goto out;
-        }
+        if (col[k] < 0)
+            return gs_diag_set_at(d, GS_EPARSE, gs_strf("%s:1", path),
+                                  "no column '%s'", colname[k]);
     }
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] == '\n' || line[0] == '\r' || !line[0])
+    return 0;
+}
+
+/* One data row (fields f[0..nf), line lineno) into *p.  0 or GS_EPARSE. */
+static int read_row(const char *path, long lineno, char **f, int nf,
+                    const int *col, int cpk, int cav,
+                    struct gs_llm_calib_pt *p, struct gs_diag *d)
+{
+    for (int k = 0; k < NCOL; k++)
+        if (col[k] >= nf)
+            return gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, "
+                                    "expected a '%s' column", nf, colname[k]);
+    if (strlen(f[col[C_MODEL]]) >= GS_LLM_NAME
+        || strlen(f[col[C_HW]]) >= GS_LLM_NAME
+        || !f[col[C_MODEL]][0] || !f[col[C_HW]][0])
+        return gs_diag_set_line(d, GS_EPARSE, path, lineno, "model or "
+                                "hardware name empty or longer than %d",
+                                GS_LLM_NAME - 1);
+    strcpy(p->model, f[col[C_MODEL]]);
+    strcpy(p->hw, f[col[C_HW]]);
+    const int ik[4] = { C_PROMPT, C_BATCH, C_TOKENS, C_TP };
+    int *iv[4] = { &p->prompt, &p->batch, &p->tokens, &p->tp };
+    for (int k = 0; k < 4; k++)
+        if (parse_int(f[col[ik[k]]], iv[k]))
+            return gs_diag_set_line(d, GS_EPARSE, path, lineno, "%s: '%s' "
+                                    "is not a positive integer",
+                                    colname[ik[k]], f[col[ik[k]]]);
+    if (parse_pos(f[col[C_PT]], &p->prompt_ms)
+        || parse_pos(f[col[C_TT]], &p->token_ms))
+        return gs_diag_set_line(d, GS_EPARSE, path, lineno, "prompt_time "
+                                "and token_time must be positive numbers");
+    if ((cpk >= 0 && cpk < nf && parse_frac(f[cpk], &p->peak_pw))
+        || (cav >= 0 && cav < nf && parse_frac(f[cav], &p->avg_pw)))
+        return gs_diag_set_line(d, GS_EPARSE, path, lineno, "peak_power and "
+                                "average_power must be numbers in [0, 10] "
+                                "(fractions of the board limit)");
+    return 0;
+}
+
+/* The lines come from the trace readers' line reader (traces/tread.h): a
+ * line of any length up to its 16 MiB, numbered as the file numbers them
+ * (a blank line counts), gzip read as well as plain text, a NUL byte or
+ * a device refused; fields split as CSV (a quoted field may hold a
+ * comma). */
+int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
+                      struct gs_diag *d)
+{
+    memset(c, 0, sizeof *c);
+    struct gs_tread *t;
+    int rc = gs_tread_open(path, &t, d);
+    if (rc < 0)
+        return rc;
+    char *line, *fld[MAXF];
+    int col[NCOL], cpk, cav;
+    double *buf = NULL;
+    if ((rc = gs_tread_line(t, &line, d)) <= 0) {
+        if (rc == 0)
+            rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
+        goto out;
+    }
+    int nf = gs_tsplit(line, ',', fld, MAXF);
+    if (nf > MAXF) {
+        rc = gs_diag_set_line(d, GS_EPARSE, path, 1, "%d columns, more than "
+                              "%d", nf, MAXF);
+        goto out;
+    }
+    if ((rc = read_header(path, fld, nf, col, &cpk, &cav, d)) < 0)
+        goto out;
+    while ((rc = gs_tread_line(t, &line, d)) > 0) {
+        long lineno = gs_tread_lineno(t);
+        if (line[strspn(line, " \t\r")] == 0)
             continue;
-        nf = split(line, fld, 64);
+        nf = gs_tsplit(line, ',', fld, MAXF);
+        if (nf > MAXF) {
+            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, "
+                                  "more than %d", nf, MAXF);
+            goto out;
+        }
         struct gs_llm_calib_pt p = { 0 };
-        for (int k = 0; k < NCOL; k++)
-            if (col[k] >= nf) {
-                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%d fields, "
-                                      "expected a '%s' column", nf,
-                                      colname[k]);
-                goto out;
-            }
-        if (strlen(fld[col[C_MODEL]]) >= GS_LLM_NAME
-            || strlen(fld[col[C_HW]]) >= GS_LLM_NAME
-            || !fld[col[C_MODEL]][0] || !fld[col[C_HW]][0]) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "model or "
-                                  "hardware name empty or longer than %d",
-                                  GS_LLM_NAME - 1);
+        if ((rc = read_row(path, lineno, fld, nf, col, cpk, cav, &p, d)) < 0)
             goto out;
-        }
-        strcpy(p.model, fld[col[C_MODEL]]);
-        strcpy(p.hw, fld[col[C_HW]]);
-        const int ik[4] = { C_PROMPT, C_BATCH, C_TOKENS, C_TP };
-        int *iv[4] = { &p.prompt, &p.batch, &p.tokens, &p.tp };
-        for (int k = 0; k < 4; k++)
-            if (parse_int(fld[col[ik[k]]], iv[k])) {
-                rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "%s: '%s' "
-                                      "is not a positive integer",
-                                      colname[ik[k]], fld[col[ik[k]]]);
-                goto out;
-            }
-        if (parse_pos(fld[col[C_PT]], &p.prompt_ms)
-            || parse_pos(fld[col[C_TT]], &p.token_ms)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "prompt_time "
-                                  "and token_time must be positive numbers");
-            goto out;
-        }
-        if ((cpk >= 0 && cpk < nf && parse_frac(fld[cpk], &p.peak_pw))
-            || (cav >= 0 && cav < nf && parse_frac(fld[cav], &p.avg_pw))) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "peak_power and "
-                                  "average_power must be numbers in [0, 10] "
-                                  "(fractions of the board limit)");
-            goto out;
-        }
         if (c->n == c->cap) {
             int cap = c->cap ? 2 * c->cap : 256;
             void *np = realloc(c->p, (size_t)cap * sizeof *c->p);
@@ -246,6 +249,8 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
         }
         c->p[c->n++] = p;
     }
+    if (rc < 0)
+        goto out;
     if (c->n == 0) {
         rc = gs_diag_set(d, GS_EPARSE, path, "no measurements");
         goto out;
@@ -269,7 +274,7 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
     c->n = m;
 out:
     free(buf);
-    fclose(f);
+    gs_tread_close(t);
     if (rc)
         gs_llm_calib_free(c);
     return rc;

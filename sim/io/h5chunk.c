@@ -11,22 +11,24 @@
  *     chunk's rows.  The filter's layout exactly; the rows are the file
  *     type's (packed, no padding).
  *   - Deflate, one zlib stream per chunk (RFC 1950/1951, as the filter's
- *     inflate reads), its parameters chosen plane by plane.  A request
+ *     inflate reads), written by deflate.c plane by plane.  A request
  *     table's planes are of three kinds: constant or nearly (a service
  *     index, the high bytes of token counts), compressed to almost nothing
  *     by run-length coding; random (the low mantissa bytes of a time in
- *     seconds), which no coder shrinks; and skewed between.  zlib's level 1
- *     spends most of its time looking for matches in the random planes
- *     (about 30% of a million-request `gpusim run`, issue 27).  Here a
- *     plane whose byte entropy, estimated from every 4th byte, is at least
- *     ENTROPY_STORED bits is copied as stored blocks (level 0), and every
- *     other plane is coded with Z_RLE (Huffman codes of bytes and runs of
- *     one byte; the matches shuffled numbers have are runs).  On
- *     bench_service's million requests the file is within 1% of level 1's
- *     size, at a fifth of its CPU (docs/inference.md, Performance, has the figures).
+ *     seconds), which no coder shrinks; and skewed between.  A plane whose
+ *     byte entropy, estimated from every 4th byte, is at least
+ *     ENTROPY_STORED bits and whose bytes seldom repeat is stored; every
+ *     other one is Huffman-coded
+ *     bytes and runs (what zlib's Z_RLE strategy codes, which this file
+ *     called zlib for until issue 27's tenth session: zlib spent about 50
+ *     instructions a coded byte, a fifth of a million-request `gpusim run`
+ *     with its file; deflate.c spends about 9).  On bench_service's
+ *     requests the file is 5.3% smaller than zlib's Z_RLE made it, the
+ *     planes of runs coded (docs/inference.md, Performance, has the
+ *     figures).
  *
  * The choice depends on the bytes alone, so the same table gives the same
- * file (with the same zlib).  The encoder never changes what a reader
+ * file (whatever the zlib).  The encoder never changes what a reader
  * gets back: test_outfile inflates and unshuffles chunks to their rows.
  *
  * Rows to planes.  The shuffle's input is the file's packed rows; a
@@ -44,6 +46,7 @@
  * page faults once, not per chunk.
  */
 #include "h5chunk.h"
+#include "deflate.h"
 #include "../base/bigmem.h"
 #include "../base/err.h"
 
@@ -51,19 +54,24 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 /* Bits per byte at and above which a plane is stored, not coded: Huffman
  * coding it would save at most 1 - 7.2/8 = 10% of it, for most of the
- * cost of coding it. */
+ * cost of coding it -- unless its bytes repeat: a plane where at least
+ * half the sampled bytes equal the one before (a row counter's second
+ * byte, 256 rows a value; the slow bytes of arrival times) is runs, which
+ * deflate.c codes to a fraction of a bit a byte whatever the bytes'
+ * entropy. */
 #define ENTROPY_STORED 7.2
 
-/* The byte entropy of plane p (n bytes) in bits, estimated from every 4th
- * byte (all of them when there are few). */
-static double plane_entropy(const unsigned char *p, size_t n)
+/* Whether plane p (n bytes) is stored: its byte entropy, estimated from
+ * every 4th byte (all of them when there are few), at least
+ * ENTROPY_STORED bits, and fewer than half of every 16th byte (all when
+ * there are few) equal to the byte before. */
+static int plane_stored(const unsigned char *p, size_t n)
 {
     size_t step = n >= 4096 ? 4 : 1, cnt[256] = { 0 }, m = 0, i = 0;
     /* four tallies in turn, added up after: on a constant plane one
@@ -83,7 +91,12 @@ static double plane_entropy(const unsigned char *p, size_t n)
     for (int b = 0; b < 256; b++)
         if (cnt[b])
             h -= (double)cnt[b] * log2((double)cnt[b] / (double)m);
-    return m ? h / (double)m : 0;
+    if (m == 0 || h / (double)m < ENTROPY_STORED)
+        return 0;
+    size_t rep = 0, k = 0;
+    for (i = 1; i < n; i += 4 * step, k++)
+        rep += p[i] == p[i - 1];
+    return 2 * rep < k;
 }
 
 /* The shuffle filter's layout: byte b of row i of in (nrows rows of es
@@ -101,52 +114,6 @@ static void shuffle(const unsigned char *in, size_t nrows, size_t es,
             for (size_t i = 0; i < m; i++)
                 p[i] = t[i * es + b];
         }
-    }
-}
-
-/* The output of a chunk's stream.  zlib cuts stored blocks to the
- * room it is given (deflate_stored), so the bytes depend on avail_out at
- * each call: the room offered is `cap`, n / 2 + 1024 at first and doubled
- * whenever it is full, as it always was, whatever the mapping behind it
- * (b->out, b->outcap bytes, kept from chunk to chunk) holds. */
-struct zout {
-    struct gs_h5chunk_buf *b;
-    size_t cap, len;
-};
-
-/* Double the room offered; the mapping grows to hold it. */
-static int zout_grow(struct zout *o)
-{
-    size_t nc = o->cap * 2;
-    if (nc > o->b->outcap) {
-        unsigned char *q = gs_big_realloc(o->b->out, o->b->outcap, nc);
-        if (q == NULL)
-            return GS_ENOMEM;
-        o->b->out = q;
-        o->b->outcap = nc;
-    }
-    o->cap = nc;
-    return 0;
-}
-
-/* Deflate in[0..n) into o, grown as needed. */
-static int deflate_all(z_stream *z, const unsigned char *in, size_t n,
-                       int flush, struct zout *o)
-{
-    z->next_in = (unsigned char *)in;
-    z->avail_in = (uInt)n;
-    for (;;) {
-        if (o->len == o->cap && zout_grow(o) < 0)
-            return GS_ENOMEM;
-        z->next_out = o->b->out + o->len;
-        z->avail_out = (uInt)(o->cap - o->len);
-        int rc = deflate(z, flush);
-        o->len = o->cap - z->avail_out;
-        if (rc == Z_STREAM_END || (flush != Z_FINISH && z->avail_in == 0 &&
-                                   z->avail_out > 0))
-            return 0;
-        if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return GS_EIO;
     }
 }
 
@@ -204,76 +171,32 @@ static uint32_t adler32_fast(uint32_t adler, const unsigned char *p, size_t n)
     return b << 16 | a;
 }
 
-/* Set the coding for the next plane: stored or run-length.  deflateParams
- * first codes what it holds with the old setting, into o. */
-static int set_coding(z_stream *z, int stored, int *cur, struct zout *o)
-{
-    if (stored == *cur)
-        return 0;
-    for (;;) {
-        if (o->cap - o->len < 64 && zout_grow(o) < 0)
-            return GS_ENOMEM;
-        z->next_in = NULL;
-        z->avail_in = 0;
-        z->next_out = o->b->out + o->len;
-        z->avail_out = (uInt)(o->cap - o->len);
-        int rc = stored ? deflateParams(z, 0, Z_DEFAULT_STRATEGY)
-                        : deflateParams(z, 1, Z_RLE);
-        o->len = o->cap - z->avail_out;
-        if (rc == Z_OK)
-            break;
-        if (rc != Z_BUF_ERROR || z->avail_out > 0)
-            return GS_EIO;
-    }
-    *cur = stored;
-    return 0;
-}
-
 /* The zlib stream of the shuffled chunk sh (es planes of nrows bytes)
- * into b->out: *outlen bytes.  zlib codes the raw deflate stream; the
- * wrapper is written here, as deflate would write it: the header 78 01
- * (32K window, level flags 0 -- levels 0 and 1 and Z_RLE all give 0, no
- * dictionary), which deflate would copy out at its first call, leaving
- * the room after it, and the Adler-32 of the planes after the last block
- * (adler32_fast, in a fraction of the CPU of zlib's byte loop).  The
- * bytes are deflate's own, wrapper included (test_outfile inflates
- * them). */
+ * into b->out: *outlen bytes, written by deflate.c, each plane stored or
+ * coded by its byte entropy; the Adler-32 of the planes (adler32_fast)
+ * ends it.  test_outfile inflates it. */
 static int deflate_planes(struct gs_h5chunk_buf *b, const unsigned char *sh,
                           size_t nrows, size_t es, size_t *outlen)
 {
-    struct zout o = { b, nrows * es / 2 + 1024, 0 };
-    z_stream z = { 0 };
-    int rc = 0;
-    if (o.cap > b->outcap) {
-        unsigned char *q = gs_big_realloc(b->out, b->outcap, o.cap);
+    size_t cap = GS_DEFLATE_FRAME + es * gs_deflate_bound(nrows);
+    if (cap > b->outcap) {
+        unsigned char *q = gs_big_realloc(b->out, b->outcap, cap);
         if (q == NULL)
             return GS_ENOMEM;
         b->out = q;
-        b->outcap = o.cap;
+        b->outcap = cap;
     }
-    if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK)
+    if (b->tok == NULL &&
+        (b->tok = malloc(GS_DEFLATE_TOKENS * sizeof b->tok[0])) == NULL)
         return GS_ENOMEM;
-    b->out[o.len++] = 0x78;
-    b->out[o.len++] = 0x01;
-    int cur = 0;
-    for (size_t p = 0; rc == 0 && p < es; p++) {
+    struct gs_deflate z;
+    gs_deflate_begin(&z, b->out, b->tok);
+    for (size_t p = 0; p < es; p++) {
         const unsigned char *pl = sh + p * nrows;
-        int stored = plane_entropy(pl, nrows) >= ENTROPY_STORED;
-        if ((rc = set_coding(&z, stored, &cur, &o)) == 0)
-            rc = deflate_all(&z, pl, nrows, Z_NO_FLUSH, &o);
+        gs_deflate_segment(&z, pl, nrows, plane_stored(pl, nrows));
     }
-    if (rc == 0)
-        rc = deflate_all(&z, NULL, 0, Z_FINISH, &o);
-    deflateEnd(&z);
-    if (rc == 0) {
-        uint32_t ad = adler32_fast(1, sh, nrows * es);
-        while (rc == 0 && o.cap - o.len < 4)
-            rc = zout_grow(&o);
-        for (int k = 3; rc == 0 && k >= 0; k--)
-            b->out[o.len++] = (unsigned char)(ad >> (8 * k));
-    }
-    *outlen = o.len;
-    return rc;
+    *outlen = gs_deflate_end(&z, adler32_fast(1, sh, nrows * es));
+    return 0;
 }
 
 /* b->sh holding at least n bytes. */
@@ -492,5 +415,6 @@ void gs_h5chunk_buf_free(struct gs_h5chunk_buf *b)
 {
     gs_big_free(b->sh, b->shcap);
     gs_big_free(b->out, b->outcap);
+    free(b->tok);
     *b = (struct gs_h5chunk_buf){ 0 };
 }

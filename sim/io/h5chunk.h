@@ -4,6 +4,7 @@
 #define GS_H5CHUNK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The bytes HDF5 keeps for a chunk of nrows rows of es bytes each (the
  * file type's rows, packed, back to back at rows) under the filters
@@ -27,6 +28,7 @@ struct gs_h5chunk_layout {
 struct gs_h5chunk_buf {
     unsigned char *sh, *out;
     size_t shcap, outcap;
+    uint16_t *tok;              /* deflate.c's token scratch */
 };
 
 /* gs_h5chunk_encode of the chunk whose first k rows are the memory rows

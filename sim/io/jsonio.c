@@ -207,8 +207,10 @@ int gs_weights_save(const char *path, const char *const *names, int n,
         cJSON_AddItemToObject(root, "weights", ws);
         feat = ws = NULL;
         if (meta) {
-            cJSON_AddStringToObject(root, "trained_on", meta->trained_on);
-            cJSON_AddStringToObject(root, "objective", meta->objective);
+            cJSON_AddStringToObject(root, "trained_on", meta->trained_on
+                                    ? meta->trained_on : "");
+            cJSON_AddStringToObject(root, "objective", meta->objective
+                                    ? meta->objective : "");
             cJSON_AddNumberToObject(root, "seed", (double)meta->seed);
             cJSON_AddNumberToObject(root, "iterations", meta->iterations);
             cJSON_AddNumberToObject(root, "objective_untrained",

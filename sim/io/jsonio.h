@@ -47,9 +47,14 @@ struct cJSON *gs_json_parse_raw(const char *text, const char **end,
 
 #define GS_JSON_NAME 64
 
+/* What a weights file says of its training (borrowed strings, any length:
+ * the scenario's path is written whole; NULL writes "").  The reader
+ * checks only the format, features and weights, so these keys carry no
+ * length limit and no version: a file written before they were held in
+ * memory (when a path was cut to 255 bytes) reads the same. */
 struct gs_weights_meta {
-    char trained_on[256];
-    char objective[256];
+    const char *trained_on;
+    const char *objective;
     unsigned long long seed;
     int iterations;
     double untrained, trained;      /* objective before and after */

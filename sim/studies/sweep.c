@@ -671,6 +671,9 @@ static int add_set(struct sweep *s, const char *kv)
         return usage_error("--set wants KEY=V1,V2,..., not '%s'", kv);
     if (s->nset == MAXSET)
         return usage_error("at most 16 --set options (%s)", kv);
+    if ((size_t)(eq - kv) >= sizeof s->key[s->nset])    /* never cut */
+        return usage_error("--set: the key of '%s' is longer than 255 "
+                           "characters", kv);
     snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
              (int)(eq - kv), kv);
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);

@@ -184,10 +184,9 @@ static int evaluate(struct tr *t, const double *cand, int n, int jobs,
     return rc;
 }
 
-static int parse_objective(const char *spec, struct obj *o)
+/* "wait=W,sla=S,cost=C" in buf (split in place) into *o.  0 or -1. */
+static int objective(char *buf, struct obj *o)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec);
     struct obj r = { 0, 0, 0 };
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
@@ -212,6 +211,15 @@ static int parse_objective(const char *spec, struct obj *o)
         return -1;
     *o = r;
     return 0;
+}
+
+/* The spec whole, however long (it was cut to 255 bytes). */
+static int parse_objective(const char *spec, struct obj *o)
+{
+    char *buf = strdup(spec);
+    int rc = buf ? objective(buf, o) : -1;
+    free(buf);
+    return rc;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -445,13 +453,21 @@ static int train_main(int argc, char **argv)
                     j[idx[0]], jbest);
     }
     struct gs_weights_meta meta = { .seed = seed, .iterations = (int)iters,
-                                    .untrained = juntrained, .trained = jbest };
-    snprintf(meta.trained_on, sizeof meta.trained_on, "%s (%s), %d seed%s "
-             "from %llu", t.sc->name, file, t.nseeds, t.nseeds == 1 ? "" : "s",
-             (unsigned long long)t.sc->seed);
-    snprintf(meta.objective, sizeof meta.objective, "%s", objspec);
-    if ((rc = gs_weights_save(out, gs_rllite_features, NF, best, &meta,
-                              &d)) < 0) {
+                                    .untrained = juntrained, .trained = jbest,
+                                    .objective = objspec };
+    /* the scenario's path whole, however long (was cut to 255 bytes) */
+    char *on = gs_strf("%s (%s), %d seed%s from %llu", t.sc->name, file,
+                       t.nseeds, t.nseeds == 1 ? "" : "s",
+                       (unsigned long long)t.sc->seed);
+    if (on == NULL) {
+        rc = gs_diag_set(&d, GS_ENOMEM, out, "out of memory");
+        status = 1;
+        goto fail;
+    }
+    meta.trained_on = on;
+    rc = gs_weights_save(out, gs_rllite_features, NF, best, &meta, &d);
+    free(on);
+    if (rc < 0) {
         status = 1;
         goto fail;
     }
