@@ -179,6 +179,12 @@ static void test_input_errors(void)
     unlink(p);
     struct gs_diag d3 = { 0 };
     CU_ASSERT_EQUAL(gs_llm_calib_read("/nonexistent/x.csv", &c, &d3), GS_EIO);
+    gs_diag_free(&d3);
+    /* a device is refused by kind, not read (fgets took /dev/zero's NULs
+     * as an empty header) */
+    CU_ASSERT_EQUAL(gs_llm_calib_read("/dev/zero", &c, &d3), GS_EINVAL);
+    CU_ASSERT_STRING_EQUAL(gs_diag_what(&d3), "a serving-time file must be a "
+                           "regular file, and this is a character device");
     struct gs_catalog cat;
     gs_catalog_init(&cat);
     struct gs_llm_hw hw;

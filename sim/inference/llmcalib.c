@@ -36,6 +36,7 @@
 #include "llmcalib.h"
 #include "llmprof.h"
 #include "../../traces/tread.h"
+#include "../base/path.h"
 
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
@@ -204,9 +205,13 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
                       struct gs_diag *d)
 {
     memset(c, 0, sizeof *c);
-    struct gs_tread *t;
-    int rc = gs_tread_open(path, &t, d);
+    FILE *probe;                    /* a device or FIFO refused as such */
+    int rc = gs_fopen_regular(path, "a serving-time file", 0, &probe, d);
     if (rc < 0)
+        return rc;
+    fclose(probe);
+    struct gs_tread *t;
+    if ((rc = gs_tread_open(path, &t, d)) < 0)
         return rc;
     char *line, *fld[MAXF];
     int col[NCOL], cpk, cav;
