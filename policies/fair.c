@@ -541,27 +541,35 @@ static void oq_fix(struct fair *s, int g, int in)
     }
 }
 
+static void gfix(struct fair *s, int t, int g);
+
 /* Pending job j joins group g, or leaves it: its first job's record
  * (ohead) follows -- j's own when it comes first, the heap's top (read:
  * counted) when the first leaves -- and so does its key in oq while it is
- * an owner group (gfix puts it in or out after). */
-static void grp_add(struct fair *s, int g, struct gs_job *j)
+ * an owner group.  The group's place in the other indexes (gfix) hangs on
+ * whether it has a job, not on which: it is looked at again only when it
+ * gains its first or loses its last (tenant t). */
+static void grp_add(struct fair *s, int t, int g, struct gs_job *j)
 {
     gs_jgroup_add(&s->gs, g, j);
-    if (s->ohead[g] >= 0 && s->ohead[g] < (int64_t)j->rec)
-        return;
-    s->ohead[g] = (int64_t)j->rec;
-    if (s->oqpos[g] >= 0)       /* earlier: up */
-        hp_up(s, &shape_upd(s, g)->oq, 2, s->oqpos[g]);
+    int first = s->ohead[g] < 0;
+    if (first || (int64_t)j->rec < s->ohead[g]) {
+        s->ohead[g] = (int64_t)j->rec;
+        if (s->oqpos[g] >= 0)   /* earlier: up */
+            hp_up(s, &shape_upd(s, g)->oq, 2, s->oqpos[g]);
+    }
+    if (first)
+        gfix(s, t, g);
 }
 
-static void grp_remove(struct fair *s, int g, struct gs_job *j)
+static void grp_remove(struct fair *s, int t, int g, struct gs_job *j)
 {
     gs_jgroup_remove(&s->gs.g[g], j);
     if (s->ohead[g] != (int64_t)j->rec)
         return;
     if (gs_jgroup_size(&s->gs.g[g]) == 0) {
-        s->ohead[g] = -1;       /* gfix takes it out of ol */
+        s->ohead[g] = -1;
+        gfix(s, t, g);          /* out of ol, oq and the rest */
         return;
     }
     s->ohead[g] = (int64_t)gs_lheap_top_time(&s->gs.g[g].q);
@@ -1239,9 +1247,8 @@ static void win_add(void *ctx, struct gs_job *j)
     int g = gs_jgroups_of(&s->gs, j);
     if (g == n0)            /* new: give it its shape */
         shape_of(s, g, j);
-    grp_add(s, g, j);
     j->pslot = F_WIN | (long)g << 8;
-    gfix(s, j->tenant, g);
+    grp_add(s, j->tenant, g, j);
 }
 
 static void win_drop(void *ctx, struct gs_job *j)
@@ -1249,9 +1256,8 @@ static void win_drop(void *ctx, struct gs_job *j)
     struct fair *s = ctx;
     s->wchg++;
     int g = (int)(j->pslot >> 8);
-    grp_remove(s, g, j);
+    grp_remove(s, j->tenant, g, j);
     j->pslot = 0;
-    gfix(s, j->tenant, g);
 }
 
 static void fair_arrive(void *state, struct gs_sim *sim, struct gs_job *j)
@@ -1379,8 +1385,7 @@ static int om_pop(struct fair *s)
 /* Take j, waiting, out of group g for the rest of the pass. */
 static void hold(struct fair *s, int g, struct gs_job *j)
 {
-    grp_remove(s, g, j);
-    gfix(s, j->tenant, g);
+    grp_remove(s, j->tenant, g, j);
     gs_lvec_push_job(&s->oh, j);
 }
 
@@ -1463,8 +1468,7 @@ static void owners_merge(struct fair *s, struct gs_sim *sim)
     for (long i = 0; i < gs_lvec_n(&s->oh); i++) {
         struct gs_job *j = gs_lvec_job(&s->oh, i);
         int g = (int)(j->pslot >> 8);
-        grp_add(s, g, j);
-        gfix(s, j->tenant, g);
+        grp_add(s, j->tenant, g, j);
     }
     gs_lvec_setn(&s->oh, 0);
 }
@@ -1699,8 +1703,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
             else
                 set_aside(s, g);
         } else {
-            grp_remove(s, g, j);
-            gfix(s, s->gs.g[g].tenant, g);
+            grp_remove(s, s->gs.g[g].tenant, g, j);
             gs_lvec_push_job(&s->cand, j);
         }
     }
@@ -1712,8 +1715,7 @@ static void borrowers(struct fair *s, struct gs_sim *sim)
     for (long i = 0; i < gs_lvec_n(&s->cand); i++) {
         struct gs_job *j = gs_lvec_job(&s->cand, i);
         int g = (int)(j->pslot >> 8);
-        grp_add(s, g, j);
-        gfix(s, s->gs.g[g].tenant, g);
+        grp_add(s, s->gs.g[g].tenant, g, j);
     }
 }
 

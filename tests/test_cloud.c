@@ -16,6 +16,7 @@
 #include <gsl/gsl_roots.h>
 #include <gsl/gsl_sort.h>
 #include <math.h>
+#include <sys/stat.h>
 
 #define S 1000      /* ms per second */
 
@@ -982,6 +983,22 @@ static void test_input_errors(void)
     crun_free(&cr);
     expect_failure = 1;
     free(hz);
+    /* a FIFO as the hazard file: refused as such, at once (fopen waited
+     * for a writer) */
+    char fifo[64], fj[600], fwant[256];
+    snprintf(fifo, sizeof fifo, "/tmp/gs-test-fifo-%d", (int)getpid());
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    snprintf(fj, sizeof fj, "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": "
+             "1, \"market\": \"spot\", \"spot\": {\"hazard_file\": \"%s\"}}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\", \"path\":"
+             " \"%%s\"}}}", fifo);
+    crun(&cr, NULL, fj, "id,arrival,gpus,duration\n1,0,1,1\n", NULL, NULL);
+    gs_test_diag_text(&cr.r.d, msg, sizeof msg);
+    snprintf(fwant, sizeof fwant, "%s: a price or hazard file must be a "
+             "regular file, and this is a pipe (FIFO)", fifo);
+    CU_ASSERT_STRING_EQUAL(msg, fwant);
+    crun_free(&cr);
+    unlink(fifo);
     /* an inference job on a fleet of spot pools only */
     crun(&cr, NULL,
          "{\"fleet\": [{\"gpu\": \"A100-80GB\", \"nodes\": 1, \"market\":"

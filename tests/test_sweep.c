@@ -405,6 +405,23 @@ static void test_conventions(void)
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json "
              "--set=policy.name=fifo --seeds=1 --quiet --force", cwd);
     CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, NULL), 0);
+    /* a point's label is whole: after a value of 2,040 characters the
+     * second --set still tells the points apart (the label was cut at
+     * 2,047 bytes, and both read alike) */
+    char *big = NULL, *out = NULL;
+    CU_ASSERT_FATAL(asprintf(&big, "sweep %s/scenarios/small-tenants.json "
+                             "--set 'description=\"%02040d\"' --set seed=1,2"
+                             " -s 1 -f", cwd, 0) > 0);
+    CU_ASSERT_EQUAL(gs_cli_run(pre, big, &out, NULL), 0);
+    for (int k = 1; k <= 2; k++) {
+        char *want = NULL;
+        CU_ASSERT_FATAL(asprintf(&want, "  P%d   description=\"%02040d\" "
+                                 "seed=%d  (", k, 0, k) > 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(want);
+    }
+    free(out);
+    free(big);
     /* a key too long for the edit is refused whole, not cut onto another */
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
              "policy.name%0300d=fifo -s 1 -q", cwd, 0);

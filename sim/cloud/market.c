@@ -25,6 +25,7 @@
  * gzip.  A bad row is reported as file:line. */
 #include "cloudint.h"
 #include "../../traces/tread.h"
+#include "../base/path.h"
 
 #include <errno.h>
 #include <math.h>
@@ -87,9 +88,15 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
                 struct gs_diag *d)
 {
     memset(s, 0, sizeof *s);
-    struct gs_tread *tr;
-    int rc = gs_tread_open(path, &tr, d);
+    /* a device or FIFO refused in these words (the line reader would call
+     * it a trace), and the file noted as an input --out may not replace */
+    FILE *probe;
+    int rc = gs_fopen_regular(path, "a price or hazard file", 0, &probe, d);
     if (rc < 0)
+        return rc;
+    fclose(probe);
+    struct gs_tread *tr;
+    if ((rc = gs_tread_open(path, &tr, d)) < 0)
         return rc;
     long cap = 0;
     int content = 0;

@@ -446,7 +446,6 @@ static int build_points(struct sweep *s, const struct gs_scenario *base,
         return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     for (int p = 0; p < s->npoints; p++) {
         struct gs_edit e[MAXSET];
-        char label[2048] = "";
         int rest = p;
         for (int i = s->nset - 1; i >= 0; i--) {
             int k = rest % s->nval[i];
@@ -456,10 +455,18 @@ static int build_points(struct sweep *s, const struct gs_scenario *base,
             e[i].value = s->val[i][k];
             s->cell[(size_t)p * s->nset + i] = s->val[i][k];
         }
-        for (int i = 0; i < s->nset; i++)
-            snprintf(label + strlen(label), sizeof label - strlen(label),
-                     "%s%s=%s", i ? " " : "", s->key[i], e[i].value);
-        if ((s->label[p] = strdup(s->nset ? label : "as given")) == NULL)
+        /* the point's label whole (2,048 bytes cut long values, and two
+         * points could read alike) */
+        char *label = NULL;
+        size_t ll = 0;
+        FILE *mf = s->nset ? open_memstream(&label, &ll) : NULL;
+        for (int i = 0; mf && i < s->nset; i++)
+            fprintf(mf, "%s%s=%s", i ? " " : "", s->key[i], e[i].value);
+        if (mf == NULL || fclose(mf) != 0) {
+            free(label);
+            label = s->nset ? NULL : strdup("as given");
+        }
+        if ((s->label[p] = label) == NULL)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         char *text = NULL;
         int rc = gs_json_edit(base->text, e, s->nset, &text, "--set", d);
