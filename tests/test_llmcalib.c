@@ -61,6 +61,10 @@ static void test_recovers_known_factors(void)
 {
     struct gs_llm_hw hw = { .tflops = 989, .bw_gbs = 3350, .mem_gb = 80,
                             .eff = truth };
+    /* the big pass as the fit holds it: its share of the link (150 GB/s:
+     * no curve, so no measured point-to-point bandwidth) */
+    hw.eff.ar_big_gbs = gs_llm_calib_ar_held(&hw);
+    CU_ASSERT_DOUBLE_EQUAL(hw.eff.ar_big_gbs, GS_AR_BIG_SHARE * 150, 1e-9);
     struct gs_llm_calib c;
     synth(&c, &hw);
     struct gs_llm_hw base = hw;
@@ -87,7 +91,7 @@ static void test_recovers_known_factors(void)
     CU_ASSERT(fabs(f->layer_us / truth.layer_us - 1) < 0.05);
     CU_ASSERT(fabs(f->seq_us / truth.seq_us - 1) < 0.05);
     CU_ASSERT(fabs(f->prefill_us / truth.prefill_us - 1) < 0.05);
-    CU_ASSERT(fabs(f->ar_big_gbs / truth.ar_big_gbs - 1) < 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(f->ar_big_gbs, hw.eff.ar_big_gbs, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(f->compute_eff, truth.compute_eff, 0);
     struct gs_llm_calib_err e;
     CU_ASSERT_EQUAL(gs_llm_calib_eval(&c, NULL, "test-gpu", 0, &fit, &e, NULL),
@@ -98,6 +102,34 @@ static void test_recovers_known_factors(void)
     CU_ASSERT_EQUAL(gs_llm_calib_eval(&c, NULL, "test-gpu", 0, &base, &e,
                                       NULL), 0);
     CU_ASSERT(e.prompt_max > 0.2 || e.token_max > 0.2);
+    gs_llm_calib_free(&c);
+}
+
+/* The share of the big pass is identified where the points carry it:
+ * times written with the pass at twice the held share, the free fit
+ * (gs_llm_calib_ar_share) finds that share within 5%, and the held fit
+ * does not (it keeps the model's share). */
+static void test_recovers_ar_share(void)
+{
+    struct gs_llm_hw hw = { .tflops = 989, .bw_gbs = 3350, .mem_gb = 80,
+                            .eff = truth };
+    hw.eff.ar_big_gbs = 2 * gs_llm_calib_ar_held(&hw);
+    struct gs_llm_calib c;
+    synth(&c, &hw);
+    struct gs_llm_hw base = hw;
+    base.eff.layer_us = 10;
+    base.eff.seq_us = 1;
+    base.eff.prefill_us = 1;
+    base.eff.ar_big_gbs = 1000;
+    double share = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_ar_share(&c, "test-gpu", &base,
+                                                &share, NULL), 0);
+    printf("\n    share %.4f (written %.4f)", share, 2 * GS_AR_BIG_SHARE);
+    CU_ASSERT(fabs(share / (2 * GS_AR_BIG_SHARE) - 1) < 0.05);
+    struct gs_gpu_llm held;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_fit(&c, "test-gpu", NULL, &base,
+                                           &held, NULL), 0);
+    CU_ASSERT_DOUBLE_EQUAL(held.ar_big_gbs, hw.eff.ar_big_gbs / 2, 1e-9);
     gs_llm_calib_free(&c);
 }
 
@@ -273,8 +305,8 @@ static void test_cross_validation(void)
 /* The issue's end-to-end check, as `gpusim llm calibrate` reports it: each
  * LLM left out of the serving fit, and its layer shape out of the kernel
  * fit.  `make test-long` only (about 20 s of CPU).  The bounds are the
- * figures docs/inference.md reports (A100 7.5/6.7% and 8.3/5.5%, H100
- * 5.0/3.0% and 4.7/3.9%, prompt/token), rounded up by a point and never
+ * figures docs/inference.md reports (A100 7.4/6.6% and 8.3/5.5%, H100
+ * 5.3/3.1% and 3.8/3.8%, prompt/token), rounded up by a point and never
  * above the issue's 9%. */
 static void test_leave_one_llm_out(void)
 {
@@ -287,10 +319,10 @@ static void test_leave_one_llm_out(void)
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
           "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
-          { { 0.085, 0.077 }, { 0.090, 0.065 } } },
+          { { 0.084, 0.076 }, { 0.090, 0.065 } } },
         { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
-          { { 0.060, 0.040 }, { 0.057, 0.049 } } },
+          { { 0.063, 0.041 }, { 0.048, 0.048 } } },
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;
@@ -441,7 +473,8 @@ static void test_attn_rule(void)
 
 /* The H100's decode attention is stable under small kernel changes: the
  * kernels' bandwidth efficiency 1% either way moves it by at most 5%
- * (measured 0.2906-0.2975 of peak about 0.2940). */
+ * (measured 0.2981-0.3051 of peak about 0.3015, 1.2%; with the big pass's bandwidth a free factor of the
+ * fit, 0.2981-0.3191 about 0.3015, 5.8%). */
 static void test_attn_stable(void)
 {
     if (access(PERF, R_OK) != 0) {
@@ -466,6 +499,66 @@ static void test_attn_stable(void)
         CU_ASSERT(fabs(out.attn_bw_eff / a0 - 1) <= 0.05);
     }
     gs_llm_calib_free(&c);
+}
+
+/* GS_AR_BIG_SHARE is the H100's fit: the share its Splitwise rows give
+ * with the big pass's bandwidth fitted (105.7 GB/s over the measured
+ * send/receive's 404.3) within 0.5%, and the shipped H100 and A100 hold
+ * the pass at it.  (The A100's rows, whose loss is flat from 40 to 80
+ * GB/s, gave 0.2610 at 620c3d2's factors: 69.2 over 265.3.)  The
+ * send/receive reader: Vidur's DGX files give the catalog's bandwidths,
+ * rows written by hand theirs, a file without 64 MiB transfers an error
+ * that names it. */
+static void test_ar_share_is_h100s(void)
+{
+    struct gs_llm_calib c;
+    struct gs_catalog cat;
+    if (calib_setup(&c, &cat) != 0)
+        return;
+    struct gs_llm_hw base;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_hw(&cat, "h100-80gb", &base), 0);
+    double share = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_ar_share(&c, "h100-80gb", &base,
+                                                &share, NULL), 0);
+    printf("\n    H100 share %.4f (model %.4f), send/receive %.1f GB/s", share,
+           GS_AR_BIG_SHARE, gs_llm_calib_p2p(&base));
+    CU_ASSERT(fabs(share / GS_AR_BIG_SHARE - 1) <= 0.005);
+    CU_ASSERT(fabs(base.eff.ar_big_gbs / gs_llm_calib_ar_held(&base) - 1)
+              <= 0.001);
+    struct gs_llm_hw a100;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_calib_hw(&cat, "a100-80gb", &a100), 0);
+    CU_ASSERT(fabs(a100.eff.ar_big_gbs / gs_llm_calib_ar_held(&a100) - 1)
+              <= 0.001);
+    gs_llm_calib_free(&c);
+    static const char *const dgx[2] = { "a100_dgx", "h100_dgx" };
+    for (int g = 0; g < 2; g++) {
+        char path[200];
+        snprintf(path, sizeof path, "../shared/traces/vidur-profiling/"
+                 "network/%s/send_recv.csv", dgx[g]);
+        double gbs = 0;
+        CU_ASSERT_EQUAL(gs_llm_p2p_read(path, &gbs, NULL), 0);
+        CU_ASSERT_DOUBLE_EQUAL(gbs, g ? base.eff.ar->p2p_gbs
+                               : a100.eff.ar->p2p_gbs, 0.05);
+    }
+    static const char hdr[] = ",time_stats.send_recv.median,num_workers,"
+                              "size,devices_per_node\n";
+    char text[512];
+    /* two GPUs of one machine at 64 MiB and 60 MiB (in its bin): 0.2 and
+     * 0.3 ms, median 0.25; another machine's (devices 1) left out */
+    snprintf(text, sizeof text, "%s0,0.2,2,67108864,2\n1,0.3,2,62914560,2\n"
+             "2,9.0,2,67108864,1\n", hdr);
+    const char *p = write_tmp("p2p.csv", text);
+    double gbs = 0;
+    CU_ASSERT_EQUAL(gs_llm_p2p_read(p, &gbs, NULL), 0);
+    CU_ASSERT_DOUBLE_EQUAL(gbs, GS_AR_BIG_BYTES / 0.25e-3 / 1e9, 1e-9);
+    snprintf(text, sizeof text, "%s0,0.2,2,1048576,2\n", hdr);
+    p = write_tmp("p2p.csv", text);
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_p2p_read(p, &gbs, &d), GS_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), "p2p.csv"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_what(&d), "64 MiB"));
+    gs_diag_free(&d);
+    unlink(p);
 }
 
 /* A line of any length is one line: a row with a 10,000-character note
@@ -514,9 +607,13 @@ static void test_long_lines(void)
 
 static CU_TestInfo tests[] = {
     { "fit recovers known factors", test_recovers_known_factors },
+    { "the big pass's share is recovered where written",
+      test_recovers_ar_share },
     { "decode attention's rule picks the highest near-least minimum",
       test_attn_rule },
     { "Splitwise: the H100's decode attention is stable", test_attn_stable },
+    { "Splitwise: the big pass's share is the H100's fit",
+      test_ar_share_is_h100s },
     { "Splitwise: each LLM left out (long)", test_leave_one_llm_out },
     { "input errors name file and line", test_input_errors },
     { "a line of any length is one line", test_long_lines },

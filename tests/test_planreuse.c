@@ -143,26 +143,59 @@ static int exact(const char *name)
     return 1;
 }
 
+/* The ghost tests' setup: three fleets of the day's scenario, fleet i
+ * with nodes[i] = {H100, A100, A100 spot} nodes, spot tiers tiers[i] and
+ * spot market cfg[i]; the first bound, run in full and taped. */
+struct three {
+    struct gs_scenario *sc[3];
+    int nm;                     /* gs_run_nmetrics */
+    long n;                     /* the tape's size */
+    double *tape, *v;           /* the first fleet's tape and figures */
+};
+
+static void three_load(struct three *t, const int nodes[3][3],
+                       const char *const tiers[3], const char *const cfg[3])
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < 3; i++) {
+        t->sc[i] = load(nodes[i][0], nodes[i][1], nodes[i][2], tiers[i],
+                        cfg[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t->sc[i]);
+    }
+    gs_run_bind(t->sc[0]);
+    t->nm = gs_run_nmetrics();
+    t->n = gs_svc_tape_size(t->sc[0]);
+    CU_ASSERT(t->n > 0);
+    t->tape = calloc((size_t)t->n + 1, sizeof *t->tape);
+    t->v = calloc((size_t)t->nm, sizeof *t->v);
+    CU_ASSERT_FATAL(t->tape != NULL && t->v != NULL);
+    CU_ASSERT_EQUAL_FATAL(run(t->sc[0], t->v, t->tape, t->n, NULL), 1);
+}
+
+static void three_free(struct three *t)
+{
+    free(t->tape);
+    free(t->v);
+    for (int i = 0; i < 3; i++)
+        gs_scenario_free(t->sc[i]);
+}
+
 static void test_ghost_is_full_run(void)
 {
     const char *spot = "{\"interruptions_per_hour\": 0.2}";
-    struct gs_scenario *a = load(2, 2, 0, "[\"training\"]", spot);
-    struct gs_scenario *b = load(0, 1, 2, "[\"training\"]", spot);
-    struct gs_scenario *c = load(3, 3, 1, "[\"training\"]", spot);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    gs_run_bind(a);
-    int nm = gs_run_nmetrics();
-    long n = gs_svc_tape_size(a);
-    CU_ASSERT(n > 0);
-    CU_ASSERT_EQUAL(gs_svc_tape_size(b), n);
-    double *tape = calloc((size_t)n, sizeof *tape);
-    double *va = calloc((size_t)nm, sizeof *va);
+    static const int nodes[3][3] = { { 2, 2, 0 }, { 0, 1, 2 }, { 3, 3, 1 } };
+    const char *const tiers[3] = { "[\"training\"]", "[\"training\"]",
+                                   "[\"training\"]" };
+    const char *const cfg[3] = { spot, spot, spot };
+    struct three t;
+    three_load(&t, nodes, tiers, cfg);
+    int nm = t.nm;
+    long n = t.n;
+    const double *va = t.v, *tape = t.tape;
+    CU_ASSERT_EQUAL(gs_svc_tape_size(t.sc[1]), n);
     double *vf = calloc((size_t)nm, sizeof *vf);
     double *vg = calloc((size_t)nm, sizeof *vg);
-    CU_ASSERT_EQUAL_FATAL(run(a, va, tape, n, NULL), 1);
-    const struct gs_scenario *other[2] = { b, c };
+    const struct gs_scenario *other[2] = { t.sc[1], t.sc[2] };
     for (int f = 0; f < 2; f++) {
         CU_ASSERT_EQUAL(run(other[f], vf, NULL, 0, NULL), 0);
         CU_ASSERT_EQUAL(run(other[f], vg, NULL, 0, tape), 1);
@@ -201,47 +234,33 @@ static void test_ghost_is_full_run(void)
         CU_ASSERT(nexact >= 40);
         CU_ASSERT(worst <= 1e-9);
     }
-    free(tape);
-    free(va);
     free(vf);
     free(vg);
-    gs_scenario_free(a);
-    gs_scenario_free(b);
-    gs_scenario_free(c);
+    three_free(&t);
 }
 
-/* Fleets that touch the service: the ghost must not match. */
+/* Fleets that touch the service: the ghost must not match.  The second
+ * has its A100s all on spot, where inference may not run: no replica.
+ * The third allows inference on spot, has only spot A100s, reclaimed
+ * often: the replicas start as taped, then are taken back. */
 static void test_ghost_diverges(void)
 {
     const char *calm = "{\"interruptions_per_hour\": 0.2}";
-    struct gs_scenario *a = load(2, 2, 0, "[\"training\"]", calm);
-    /* its A100s all spot, where inference may not run: no replica */
-    struct gs_scenario *b = load(2, 0, 2, "[\"training\"]", calm);
-    /* inference allowed on spot, only spot A100s, reclaimed often: the
-     * replicas start as taped, then are taken back */
-    struct gs_scenario *c = load(2, 0, 2, "[\"training\", \"inference\"]",
-                                 "{\"interruptions_per_hour\": 6}");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    gs_run_bind(a);
-    int nm = gs_run_nmetrics();
-    long n = gs_svc_tape_size(a);
-    double *tape = calloc((size_t)n, sizeof *tape);
-    double *v = calloc((size_t)nm, sizeof *v);
-    CU_ASSERT_EQUAL_FATAL(run(a, v, tape, n, NULL), 1);
-    CU_ASSERT_EQUAL(run(b, v, NULL, 0, tape), 0);
-    CU_ASSERT_EQUAL(run(c, v, NULL, 0, tape), 0);
+    static const int nodes[3][3] = { { 2, 2, 0 }, { 2, 0, 2 }, { 2, 0, 2 } };
+    const char *const tiers[3] = { "[\"training\"]", "[\"training\"]",
+                                   "[\"training\", \"inference\"]" };
+    const char *const cfg[3] = { calm, calm,
+                                 "{\"interruptions_per_hour\": 6}" };
+    struct three t;
+    three_load(&t, nodes, tiers, cfg);
+    CU_ASSERT_EQUAL(run(t.sc[1], t.v, NULL, 0, t.tape), 0);
+    CU_ASSERT_EQUAL(run(t.sc[2], t.v, NULL, 0, t.tape), 0);
     /* and a run that lost replicas cannot be taped */
-    double *t2 = calloc((size_t)n, sizeof *t2);
-    CU_ASSERT_EQUAL(run(c, v, t2, n, NULL), 0);
+    double *t2 = calloc((size_t)t.n, sizeof *t2);
+    CU_ASSERT_EQUAL(run(t.sc[2], t.v, t2, t.n, NULL), 0);
     CU_ASSERT_EQUAL(t2[0], 0);
     free(t2);
-    free(tape);
-    free(v);
-    gs_scenario_free(a);
-    gs_scenario_free(b);
-    gs_scenario_free(c);
+    three_free(&t);
 }
 
 static void test_autoscaled_not_taped(void)

@@ -11,6 +11,7 @@
 #include "../sim/inference/llm.h"
 #include "../sim/inference/service.h"
 #include "../traces/llmreq.h"
+#include "../traces/tread.h"
 
 #include <math.h>
 #include <sys/wait.h>
@@ -857,7 +858,47 @@ static void test_sla_verdict(void)
     }
 }
 
+/* Two services whose names share their first 47 bytes are two tenants:
+ * the default tenant (the name) was cut to 47 bytes, and both became one
+ * tenant, said nowhere. */
+static void test_long_names_two_tenants(void)
+{
+    char json[4096], n1[64], n2[64];
+    snprintf(n1, sizeof n1, "%s-a", "service-with-a-long-name-that-runs-past-the-47-bytes");
+    snprintf(n2, sizeof n2, "%s-b", "service-with-a-long-name-that-runs-past-the-47-bytes");
+    static const char svc[] =
+        "{\"name\": \"%s\", \"model\": \"llama3-8b\", \"tp\": 1, \"gpu\":"
+        " \"H100-80GB\", \"replicas\": 1, \"requests\": {\"generate\":"
+        " {\"rate_per_second\": 0.02, \"until\": \"1h\", \"input_tokens\":"
+        " {\"dist\": \"lognormal\", \"median\": 600, \"sigma\": 0.5,"
+        " \"max\": 4000}, \"output_tokens\": {\"dist\": \"lognormal\","
+        " \"median\": 200, \"sigma\": 0.5, \"max\": 1000}}}}";
+    char s1[1024], s2[1024];
+    snprintf(s1, sizeof s1, svc, n1);
+    snprintf(s2, sizeof s2, svc, n2);
+    snprintf(json, sizeof json, "{\"name\": \"t\", \"fleet\": [{\"gpu\":"
+             " \"H100-80GB\", \"nodes\": 1, \"gpus_per_node\": 2}],"
+             " \"services\": [%s, %s]}", s1, s2);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    FILE *keep = gs_trace_log();
+    gs_trace_set_log(NULL);
+    int rc = gs_scenario_parse(json, "t.json", "/", &sc, &d);
+    gs_trace_set_log(keep);
+    if (rc)
+        printf("\n    %s: %s", gs_diag_where(&d), gs_diag_what(&d));
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sc->nsvcs, 2);
+    CU_ASSERT_STRING_NOT_EQUAL(sc->svcs[0].tenant, sc->svcs[1].tenant);
+    CU_ASSERT_EQUAL(strncmp(sc->svcs[0].tenant, n1, 38), 0);
+    CU_ASSERT_EQUAL(strlen(sc->svcs[0].tenant), 47);
+    gs_scenario_free(sc);
+    gs_diag_free(&d);
+}
+
 static CU_TestInfo tests[] = {
+    { "two services with long names are two tenants",
+      test_long_names_two_tenants },
     { "one request: the engine's TTFT and ITL, queueing 0", test_single_request },
     { "DCGM power: idle exactly, busy above, never over the limit",
       test_power_series },

@@ -99,52 +99,55 @@ static const struct gs_gpu_model builtin[] = {
     { "B200-180GB", 180.0, 2250.0, 8000.0, 1000.0, 1, 0 },
 };
 
-/* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv):
- * `gpusim llm calibrate --all-reduce FILE` prints these rows. */
+/* Measured all-reduce (NCCL, one DGX machine; Vidur's all_reduce.csv) and
+ * a send/receive of 64 MiB between two of its GPUs (send_recv.csv):
+ * `gpusim llm calibrate --all-reduce FILE --send-recv FILE` prints them. */
 static const struct gs_ar_curve ar_a100_dgx = { "a100_dgx", {
     { 10.0, 21.4, 40.0, 40.0, 40.0, 40.0, 40.0, 40.0, 54.0, 58.0, 58.0, 66.0,
       97.0, 133.5, 254.0, 382.0 },
     { 16.0, 16.0, 16.0, 18.0, 21.0, 21.0, 25.0, 25.0, 25.0, 57.0, 57.0, 90.0,
       133.0, 196.0, 338.0, 518.0 },
     { 25.0, 25.0, 25.0, 26.0, 31.0, 36.0, 36.0, 36.0, 36.0, 63.0, 72.0, 101.0,
-      158.0, 250.5, 420.0, 617.0 } } };
+      158.0, 250.5, 420.0, 617.0 } }, .p2p_gbs = 265.3 };
 static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
     { 7.0, 7.0, 7.0, 11.0, 16.0, 16.0, 16.0, 38.0, 41.0, 41.0, 42.0, 43.0,
       47.0, 69.0, 141.0, 215.0 },
     { 38.0, 38.0, 38.0, 38.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 39.0, 45.0,
       62.0, 87.0, 178.0, 274.0 },
     { 23.0, 23.0, 23.0, 23.0, 23.0, 23.0, 27.0, 31.0, 31.0, 32.0, 44.0, 56.0,
-      84.0, 111.0, 207.0, 303.5 } } };
+      84.0, 111.0, 207.0, 303.5 } }, .p2p_gbs = 404.3 };
 
 /* Fitted by `gpusim llm calibrate` (docs/inference.md has the commands):
  * the kernel factors on Vidur's profiles of the GPU, the serving factors
- * (attention, fixed costs) on Splitwise's prompt and token times. */
+ * (attention, fixed costs) on Splitwise's prompt and token times; the big
+ * all-reduce pass is GS_AR_BIG_SHARE (llmcalib.h) of the machine's
+ * measured send/receive bandwidth at 64 MiB (the curves' p2p_gbs). */
 #define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.7784, \
-    .layer_us = 488.47, .iter_ms = 0, .seq_us = 4.575, .prefill_us = 197.797, \
-    .ar_big_gbs = 68.2
+    .layer_us = 488.29, .iter_ms = 0, .seq_us = 4.567, .prefill_us = 197.814, \
+    .ar_big_gbs = 69.4
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
-    .elem_eff = { 0.3771, 0.4268, 0.5368, 0.8711, 0.1479 }, \
-    .elem_us = { 1.379, 2.652, 0.639, 1.872, 2.542 }, \
-    .elem_l2 = { 0.5795, 0.5032, 0.6557, 1.3567, 0.1599 }, \
+    .elem_eff = { 0.3770, 0.4268, 0.5368, 0.8711, 0.1479 }, \
+    .elem_us = { 1.361, 2.652, 0.639, 1.872, 2.542 }, \
+    .elem_l2 = { 0.5767, 0.5032, 0.6557, 1.3567, 0.1599 }, \
     .elem_wave_us = 0.624, .link_us = 5.0
 #define GS_LLM_H100 GS_LLM_H100_CHIP, .ar_big_gbs = GS_H100_AR_BIG
-#define GS_H100_AR_BIG 105.2
+#define GS_H100_AR_BIG 105.7
 #define GS_LLM_H100_CHIP .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.2940, \
-    .layer_us = 368.04, .iter_ms = 0, .seq_us = 3.438, .prefill_us = 196.259, \
-    .elem_eff = { 0.3800, 0.4817, 0.6583, 1.0000, 0.1799 }, \
-    .elem_us = { 1.272, 1.906, 0.523, 1.200, 2.365 }, \
-    .elem_l2 = { 0.6091, 0.5404, 0.7554, 1.3207, 0.1866 }, \
+    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.3015, \
+    .layer_us = 367.81, .iter_ms = 0, .seq_us = 3.459, .prefill_us = 193.744, \
+    .elem_eff = { 0.3799, 0.4817, 0.6583, 1.0000, 0.1799 }, \
+    .elem_us = { 1.266, 1.906, 0.523, 1.200, 2.365 }, \
+    .elem_l2 = { 0.6079, 0.5404, 0.7554, 1.3207, 0.1866 }, \
     .elem_wave_us = 0.610, .link_us = 5.0
 /* A40: kernel factors fitted on its own profiles; Splitwise did not
  * measure it, so its serving factors are the A100's (nearest measured). */
 #define GS_LLM_A40 A40_KERNELS, GS_LLM_A100_SERVING
 #define A40_KERNELS .compute_eff = 0.8189, .bw_eff = 0.7340, \
     .gemm_us = 1.813, .gemm_k0 = 149.6, \
-    .elem_eff = { 0.6527, 0.7829, 0.8445, 0.8402, 0.5052 }, \
-    .elem_us = { 0.399, 1.855, 0.074, 0.948, 1.937 }, \
-    .elem_l2 = { 1.3318, 1.4804, 1.5662, 2.1181, 0.5460 }, \
+    .elem_eff = { 0.6519, 0.7829, 0.8445, 0.8402, 0.5052 }, \
+    .elem_us = { 0.385, 1.855, 0.074, 0.948, 1.937 }, \
+    .elem_l2 = { 1.3263, 1.4804, 1.5662, 2.1181, 0.5460 }, \
     .elem_wave_us = 0.662, .link_us = 10.0
 
 /* SM counts and L2 sizes are the datasheets' (B200's L2 as Chips and

@@ -23,6 +23,9 @@
 struct gs_ar_curve {
     const char *name;               /* the measured setup, "a100_dgx" */
     double us[GS_AR_WORKERS][GS_AR_POINTS];
+    double p2p_gbs;                 /* a send/receive of GS_AR_BIG_BYTES
+                                     * between 2 of its GPUs (Vidur's
+                                     * send_recv.csv), GB/s; 0: unmeasured */
 };
 
 /* Kinds of memory-bound (elementwise) kernels of a layer. */

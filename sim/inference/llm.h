@@ -135,6 +135,9 @@ struct gs_llm_shape {
     int parallel;           /* 1: a parallel block (attention and MLP read
                              * one norm's output; the residual adds both
                              * branches: two adds) */
+    int layernorm;          /* 1: its norms are PyTorch's LayerNorm (not a
+                             * block of up to 1,024 threads per token: no
+                             * per-token waves) */
 };
 
 /* Constants of (architecture, hardware, TP) precomputed for speed. */

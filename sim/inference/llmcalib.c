@@ -319,6 +319,9 @@ struct fitctx {
     int *idx;                       /* selected points */
     int *ai;                        /* their architecture */
     int n;
+    int np;                         /* coordinates fitted: NPAR, or
+                                     * NPAR - 1 with ar_big held */
+    double ar_big;                  /* the big pass's GB/s when held */
 };
 
 static double logistic(double u)
@@ -328,9 +331,10 @@ static double logistic(double u)
 
 /* The serving factors from the minimizer's coordinates; the kernel
  * factors and the all-reduce stay base's. */
-static void unpack(const double *u, const struct gs_llm_hw *base,
+static void unpack(const double *u, const struct fitctx *f,
                    struct gs_llm_hw *hw)
 {
+    const struct gs_llm_hw *base = f->base;
     *hw = *base;
     hw->eff.attn_eff = GS_ATTN_CE_SHARE * base->eff.compute_eff;
     hw->eff.attn_bw_eff = base->eff.bw_eff * logistic(u[0]);
@@ -338,7 +342,7 @@ static void unpack(const double *u, const struct gs_llm_hw *base,
     hw->eff.iter_ms = 0;
     hw->eff.seq_us = exp(u[2]);
     hw->eff.prefill_us = exp(u[3]);
-    hw->eff.ar_big_gbs = exp(u[4]);
+    hw->eff.ar_big_gbs = f->np == NPAR ? exp(u[4]) : f->ar_big;
 }
 
 /* Modeled prompt and token times (ms) of point p. */
@@ -364,14 +368,14 @@ static double rho(double r)
 static double loss(const gsl_vector *v, void *arg)
 {
     const struct fitctx *f = arg;
-    double u[NPAR];
-    for (int k = 0; k < NPAR; k++)
+    double u[NPAR] = { 0 };
+    for (int k = 0; k < f->np; k++)
         u[k] = gsl_vector_get(v, (size_t)k);
     if (!(fabs(u[1]) < 30 && fabs(u[2]) < 30 && fabs(u[3]) < 30
           && fabs(u[4]) < 30))
         return INFINITY;
     struct gs_llm_hw hw;
-    unpack(u, f->base, &hw);
+    unpack(u, f, &hw);
     double s = 0;
     for (int i = 0; i < f->n; i++) {
         const struct gs_llm_calib_pt *p = &f->c->p[f->idx[i]];
@@ -485,9 +489,9 @@ static double loss_at(const gsl_vector *v, void *arg)
 {
     const struct attnctx *a = arg;
     double u[NPAR] = { a->u0 };
-    for (int k = 1; k < NPAR; k++)
+    for (int k = 1; k < a->f->np; k++)
         u[k] = gsl_vector_get(v, (size_t)(k - 1));
-    gsl_vector_view w = gsl_vector_view_array(u, NPAR);
+    gsl_vector_view w = gsl_vector_view_array(u, (size_t)a->f->np);
     return loss(&w.vector, (void *)a->f);
 }
 
@@ -514,7 +518,7 @@ static int attn_profile(const struct fitctx *f, const double *ub, double lb,
         double u[NPAR - 1];
         memcpy(u, ub + 1, sizeof u);
         sh[n] = attn_grid[g];
-        lv[n] = gs_llm_nm_minimize(loss_at, &a, NPAR - 1, u, 0.3);
+        lv[n] = gs_llm_nm_minimize(loss_at, &a, f->np - 1, u, 0.3);
         uo[n][0] = a.u0;
         memcpy(uo[n] + 1, u, sizeof u);
         n++;
@@ -565,27 +569,48 @@ static void attn_rule(const struct fitctx *f, double *ub, double lb,
     memcpy(u, uo[pick], sizeof u);
     struct attnctx a = { f, u[0], logit(sh[pick > 0 ? pick - 1 : 0] * 0.999),
                          pick < n - 1 ? logit(sh[pick + 1]) : 30 };
-    double v = gs_llm_nm_minimize(loss_within, &a, NPAR, u, 0.1);
+    double v = gs_llm_nm_minimize(loss_within, &a, f->np, u, 0.1);
     memcpy(ub, v <= lv[pick] ? u : uo[pick], sizeof u);
 }
 
-int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
-                     const char *model, const struct gs_llm_hw *base,
-                     struct gs_gpu_llm *out, struct gs_diag *d)
+double gs_llm_calib_p2p(const struct gs_llm_hw *hw)
 {
-    struct fitctx f = { .c = c, .hw = hw, .model = model, .base = base };
+    const struct gs_ar_curve *c = hw->eff.ar;
+    if (c && c->p2p_gbs > 0)
+        return c->p2p_gbs;
+    return hw->eff.link_gbs > 0 ? hw->eff.link_gbs : 0;
+}
+
+double gs_llm_calib_ar_held(const struct gs_llm_hw *hw)
+{
+    return GS_AR_BIG_SHARE * gs_llm_calib_p2p(hw);
+}
+
+/* The serving fit; the big all-reduce's bandwidth fitted with the others
+ * when free_ar, else held at gs_llm_calib_ar_held. */
+static int fit_serving(const struct gs_llm_calib *c, const char *hw,
+                       const char *model, const struct gs_llm_hw *base,
+                       int free_ar, struct gs_gpu_llm *out, struct gs_diag *d)
+{
+    struct fitctx f = { .c = c, .hw = hw, .model = model, .base = base,
+                        .np = free_ar ? NPAR : NPAR - 1,
+                        .ar_big = gs_llm_calib_ar_held(base) };
     int rc = fit_select(&f, model, hw, 0, d);
     if (!rc && f.n == 0)
         rc = gs_diag_set(d, GS_ENOTFOUND, "calibration",
                          "no points for hardware '%s'%s%s", hw,
                          model ? " and model " : "", model ? model : "");
+    if (!rc && !free_ar && !(f.ar_big > 0))
+        rc = gs_diag_set(d, GS_ERANGE, "calibration", "hardware '%s' has "
+                         "no all-reduce bandwidth to hold the big pass at",
+                         hw);
     if (rc) {
         fit_release(&f);
         return rc;
     }
     /* Starts (attention bandwidth, host us per layer, us per sequence,
-     * prefill us per layer, big all-reduce GB/s): cheap and costly fixed
-     * parts, slow and fast passes; the best result wins. */
+     * prefill us per layer, big all-reduce GB/s when fitted): cheap and
+     * costly fixed parts, slow and fast passes; the best result wins. */
     static const double starts[][NPAR] = {
         { 0.8, 20, 3, 60, 100 }, { 0.5, 100, 10, 120, 300 },
         { 0.9, 5, 1, 25, 50 }, { 0.9, 500, 2, 200, 1000 },
@@ -597,9 +622,9 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     for (int s = 0; s < NSTART; s++) {
         double u[NPAR] = {
             logit(starts[s][0]), log(starts[s][1]), log(starts[s][2]),
-            log(starts[s][3]), log(starts[s][4]),
+            log(starts[s][3]), free_ar ? log(starts[s][4]) : 0,
         };
-        double v = gs_llm_nm_minimize(loss, &f, NPAR, u, 0.7);
+        double v = gs_llm_nm_minimize(loss, &f, f.np, u, 0.7);
         memcpy(us[s], u, sizeof u);
         vs[s] = v;
         if (v < best) {
@@ -609,10 +634,28 @@ int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
     }
     attn_rule(&f, ub, best, us, vs, NSTART);
     struct gs_llm_hw h;
-    unpack(ub, base, &h);
+    unpack(ub, &f, &h);
     *out = h.eff;
     fit_release(&f);
     return 0;
+}
+
+int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
+                     const char *model, const struct gs_llm_hw *base,
+                     struct gs_gpu_llm *out, struct gs_diag *d)
+{
+    return fit_serving(c, hw, model, base, 0, out, d);
+}
+
+int gs_llm_calib_ar_share(const struct gs_llm_calib *c, const char *hw,
+                          const struct gs_llm_hw *base, double *share,
+                          struct gs_diag *d)
+{
+    struct gs_gpu_llm e;
+    double bus = gs_llm_calib_p2p(base);
+    int rc = fit_serving(c, hw, NULL, base, 1, &e, d);
+    *share = !rc && bus > 0 ? e.ar_big_gbs / bus : 0;
+    return rc;
 }
 
 /* ---- the power curve -------------------------------------------------------- */

@@ -37,12 +37,35 @@ void gs_llm_calib_free(struct gs_llm_calib *c);
 int gs_llm_calib_hw(const struct gs_catalog *cat, const char *hw,
                     struct gs_llm_hw *out);
 
-/* Fit the serving factors (attn_bw_eff, layer_us, seq_us, prefill_us,
- * ar_big_gbs; attn_eff is set to half the GEMMs' compute efficiency and
- * iter_ms to 0) of hardware hw on the points of LLM `model` (NULL: all
- * LLMs) by minimizing a robust (Cauchy, scale 3%) loss of the log ratio of
- * modeled to measured time, Nelder-Mead from several starts; base gives
- * the peaks, the kernel factors and the all-reduce, which *out keeps. */
+/* Fit the serving factors (attn_bw_eff, layer_us, seq_us, prefill_us;
+ * attn_eff is set to half the GEMMs' compute efficiency, iter_ms to 0 and
+ * ar_big_gbs to gs_llm_calib_ar_held) of hardware hw on the points of LLM
+ * `model` (NULL: all LLMs) by minimizing a robust (Cauchy, scale 3%) loss
+ * of the log ratio of modeled to measured time, Nelder-Mead from several
+ * starts; base gives the peaks, the kernel factors and the all-reduce,
+ * which *out keeps.  GS_ERANGE when base has no all-reduce bandwidth. */
+
+/* The serving stack's extra pass over all-reduces of at least
+ * GS_AR_BIG_BYTES is not a free factor of each GPU's fit: it runs at
+ * GS_AR_BIG_SHARE of the machine's measured point-to-point bandwidth at
+ * GS_AR_BIG_BYTES (gs_llm_calib_p2p: the curve's p2p_gbs, from Vidur's
+ * send_recv.csv; the ring's link where none is measured).  The share is
+ * one constant of the model, fitted on the H100's Splitwise rows
+ * (gs_llm_calib_ar_share), where both LLMs give it alike; on the A100's
+ * the loss is flat within 1.5% from 40 to 80 GB/s with two minima, so a
+ * free fit there landed in either by the kernels' fourth decimal.  The
+ * share of the H100 puts the A100's pass at its own best minimum (69 of
+ * 69-71 GB/s); the all-reduce curves' bus bandwidth at 64 MiB, tried as
+ * the measure, put it between the minima (52 GB/s). */
+#define GS_AR_BIG_SHARE 0.2615
+double gs_llm_calib_p2p(const struct gs_llm_hw *hw);
+double gs_llm_calib_ar_held(const struct gs_llm_hw *hw);
+/* The share the points of hardware hw give when the big pass's bandwidth
+ * is fitted with the other serving factors: that bandwidth over
+ * gs_llm_calib_p2p(base). */
+int gs_llm_calib_ar_share(const struct gs_llm_calib *c, const char *hw,
+                          const struct gs_llm_hw *base, double *share,
+                          struct gs_diag *d);
 int gs_llm_calib_fit(const struct gs_llm_calib *c, const char *hw,
                      const char *model, const struct gs_llm_hw *base,
                      struct gs_gpu_llm *out, struct gs_diag *d);

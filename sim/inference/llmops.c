@@ -66,7 +66,15 @@
  *   18/10/3.5% (A100/H100/A40).  (The rotary kernel's blocks
  *   are narrower and several share an SM: its waves are short, and
  *   counting them as two per SM validated worse, so it has no wave
- *   term.)
+ *   term.)  A LayerNorm (s->layernorm: a LayerNorm architecture, or a
+ *   profile of a plain MLP, which Vidur pairs with PyTorch's LayerNorm)
+ *   is not vLLM's block of up to 1,024 threads per token either:
+ *   PyTorch's kernel runs blocks of 128 threads, 12 to an SM (phi-2's
+ *   steps at 12 x SMs tokens on all three measured GPUs), so it has no
+ *   waves of two tokens per SM; it takes the norm kind's rates and at
+ *   least the norm's one wave.  No other profile measures a LayerNorm, so
+ *   the norm kind is fitted on the RMSNorm's rows alone.  Held out,
+ *   phi-2's norm 25.1/41.1/27.8% -> 13.6/17.7/12.4% (A100/H100/A40).
  * - L2: while the bytes a kernel touches fit in the L2 cache (datasheet
  *   size), they move at the kind's L2 efficiency; from half the L2 to one
  *   and a half its size the share served from L2 falls linearly to 0 and
@@ -103,6 +111,7 @@ void gs_llm_shape_from_arch(const struct gs_llm_arch *a, int tp,
     *s = (struct gs_llm_shape){
         .heads = a->heads, .kv_heads = a->kv_heads, .hidden = a->hidden,
         .ffn = a->ffn, .vocab = a->vocab, .gated = a->gated, .tp = tp,
+        .layernorm = a->layernorm,
     };
 }
 
@@ -268,6 +277,14 @@ double gs_llm_op_elem_time(const struct gs_llm_hw *hw,
     /* a plain MLP's activation maps each element on its own (no block
      * per token): no waves */
     double rows = op == GS_OP_ACT && !s->gated ? 0 : tokens;
+    if ((op == GS_OP_INPUT_NORM || op == GS_OP_POST_NORM) && s->layernorm) {
+        /* a LayerNorm: no waves of two tokens per SM, the norm kind's
+         * rates, and at least the norm's one wave */
+        double one, flat = gs_llm_elem_time(hw, kind, bytes, 0);
+        gs_llm_op_elem(s, op, 1, &one);
+        one = gs_llm_elem_time(hw, kind, one, 1);
+        return flat > one ? flat : one;
+    }
     return adds * gs_llm_elem_time(hw, kind, bytes, rows);
 }
 

@@ -8,7 +8,9 @@
  * the output projection, the MLP's up (and gate) projection, activation
  * and down projection, two residual adds, and two all-reduces of the
  * T x d activations (after the output and the down projections,
- * Megatron-LM's split) from the measured curve.  A mixture of experts
+ * Megatron-LM's split) from the measured curve; a LayerNorm block with
+ * biases (BLOOM's) adds the two row-parallel projections' biases after
+ * their all-reduces, two more elementwise kernels of T x d.  A mixture of experts
  * runs the GEMMs of the experts the batch reaches, each over its share of
  * the routed tokens, and reads only their weights, plus the router's
  * GEMM: T tokens that each pick k of E experts reach, routed uniformly,
@@ -187,12 +189,24 @@ static double ar_big(const struct gs_llm_perf *p, double tok)
     return 2 * bytes * 2 * (n - 1) / n / (bw * 1e9);
 }
 
+/* The bytes of a block's two row-parallel bias adds (a LayerNorm block
+ * with biases: BLOOM's, GPT's) over tok tokens: each reads and writes
+ * tok x d after its all-reduce (the kernels gs_llm_layer_kernels counts);
+ * 0 for a block without biases. */
+static double bias_bytes(const struct gs_llm_perf *p, double tok)
+{
+    return p->shape.layernorm ? 2.0 * 2 * tok * p->shape.hidden : 0;
+}
+
 /* One layer's operators over tok tokens, attention and fixed costs aside. */
 static double layer_ops(const struct gs_llm_perf *p, double tok)
 {
+    double bias = bias_bytes(p, tok) > 0
+        ? 2 * gs_llm_elem_time(&p->hw, GS_EK_ADD, bias_bytes(p, tok), tok)
+        : 0;
     return 2 * elem(p, GS_OP_INPUT_NORM, tok) + gemm(p, GS_OP_ATTN_PRE, tok)
            + elem(p, GS_OP_ROPE, tok) + gemm(p, GS_OP_ATTN_POST, tok)
-           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok)
+           + mlp(p, tok) + 2 * elem(p, GS_OP_ADD, tok) + bias
            + 2 * gs_llm_allreduce_time(&p->hw.eff, p->ar_bytes_tok * tok,
                                        p->tp) + ar_big(p, tok);
 }
@@ -308,6 +322,7 @@ static void layer_work(const struct gs_llm_perf *p, double tok,
         op_work(p, GS_OP_ACT, tok, &w);
     }
     op_work(p, GS_OP_ADD, 2 * tok, &w);
+    w.bytes += 2 * bias_bytes(p, tok);
     *out = w;
 }
 

@@ -168,7 +168,7 @@ static int read_row(char *line, const struct header *h, const char *path,
     r->s = (struct gs_llm_shape){ .heads = v[S_HEAD], .kv_heads = v[S_KV],
         .hidden = v[S_EMBD], .ffn = v[S_FFN], .vocab = v[S_VOCAB],
         .gated = v[S_GATED], .tp = v[S_TP],
-        .parallel = h->op[GS_OP_POST_NORM] < 0 };
+        .parallel = h->op[GS_OP_POST_NORM] < 0, .layernorm = !v[S_GATED] };
     r->tokens = v[S_TOK];
     const char *why = NULL;
     int col = h->shape[S_HEAD];
@@ -290,6 +290,8 @@ static const char *const ar_col[A_N] = {
     "time_stats.all_reduce.median", "num_workers", "size",
     "devices_per_node",
 };
+/* send_recv.csv names its time column so; the others are the same */
+static const char *const p2p_med = "time_stats.send_recv.median";
 
 static int ar_point_cmp(const void *a, const void *b)
 {
@@ -344,7 +346,7 @@ static void ar_bin(double (*pt)[2], int n, double *us)
 }
 
 static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
-                    int *npts, int *wk, struct gs_diag *d)
+                    int *npts, int *wk, const char *med, struct gs_diag *d)
 {
     char *fld[MAX_FIELDS];
     char *where;
@@ -354,13 +356,14 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
     int nf = split(line, fld, MAX_FIELDS);
     for (int k = 0; k < A_N; k++) {
         col[k] = -1;
+        const char *name = k == A_MED ? med : ar_col[k];
         for (int i = 0; i < nf; i++)
-            if (strcmp(fld[i], ar_col[k]) == 0)
+            if (strcmp(fld[i], name) == 0)
                 col[k] = i;
         if (col[k] < 0) {
             where = gs_strf("%s:1", path);
             return gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
-                                  ar_col[k]);
+                                  name);
         }
     }
     while (fgets(line, LINE_MAX_BYTES, f)) {
@@ -377,7 +380,8 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
             if (end == s || *end || !(x > 0) || !isfinite(x)) {
                 where = gs_strf("%s:%d:%d", path, lineno, col[k] + 1);
                 return gs_diag_set_at(d, GS_EPARSE, where, "%s: '%.40s' is "
-                                      "not a positive number", ar_col[k], s);
+                                      "not a positive number",
+                                      k == A_MED ? med : ar_col[k], s);
             }
             if (k == A_MED)
                 v[1] = x * 1e3;
@@ -417,13 +421,43 @@ int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
     char *line = malloc(LINE_MAX_BYTES);
     double (*pts[GS_AR_WORKERS])[2] = { NULL, NULL, NULL };
     int npts[GS_AR_WORKERS] = { 0 }, any = 0, rc;
-    rc = line ? ar_parse(f, path, line, pts, npts, &any, d)
+    rc = line ? ar_parse(f, path, line, pts, npts, &any,
+                         ar_col[A_MED], d)
               : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     if (!rc && !any)
         rc = gs_diag_set(d, GS_EPARSE, path, "no all-reduce on one machine "
                          "of 2, 4 or 8 GPUs");
     for (int j = 0; !rc && j < GS_AR_WORKERS; j++)
         ar_bin(pts[j], npts[j], c->us[j]);
+    for (int j = 0; j < GS_AR_WORKERS; j++)
+        free(pts[j]);
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int gs_llm_p2p_read(const char *path, double *gbs, struct gs_diag *d)
+{
+    *gbs = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
+                           strerror(errno));
+    char *line = malloc(LINE_MAX_BYTES);
+    double (*pts[GS_AR_WORKERS])[2] = { NULL, NULL, NULL };
+    int npts[GS_AR_WORKERS] = { 0 }, any = 0, rc;
+    rc = line ? ar_parse(f, path, line, pts, npts, &any, p2p_med, d)
+              : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    double us[GS_AR_POINTS];
+    if (!rc) {
+        ar_bin(pts[0], npts[0], us);
+        if (!(us[GS_AR_POINTS - 1] > 0))
+            rc = gs_diag_set(d, GS_EPARSE, path, "no send/receive of about "
+                             "%.0f MiB between 2 GPUs of one machine",
+                             GS_AR_BIG_BYTES / 1048576);
+        else
+            *gbs = GS_AR_BIG_BYTES / (us[GS_AR_POINTS - 1] * 1e-6) / 1e9;
+    }
     for (int j = 0; j < GS_AR_WORKERS; j++)
         free(pts[j]);
     free(line);
@@ -544,6 +578,9 @@ static int fitted_op(const struct pfit *f, const struct gs_llm_shape *s,
     double k, n, bytes;
     if (f->kind < 0)
         return gs_llm_op_gemm(s, op, &k, &n);
+    /* a LayerNorm's rows do not tell the RMSNorm's rates and waves */
+    if (s->layernorm && (op == GS_OP_INPUT_NORM || op == GS_OP_POST_NORM))
+        return 0;
     return gs_llm_op_elem(s, op, 1, &bytes) == f->kind;
 }
 

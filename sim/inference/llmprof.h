@@ -50,6 +50,13 @@ int gs_llm_prof_groups(struct gs_llm_prof *p);
 int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
                    struct gs_diag *d);
 
+/* Read Vidur's send_recv.csv (the same columns, time_stats.send_recv.median)
+ * into *gbs: the bandwidth of a transfer between 2 GPUs of one machine at
+ * GS_AR_BIG_BYTES, the median time of the sizes within a factor sqrt 2 of
+ * it (c->p2p_gbs, which sets the big all-reduce pass: llmcalib.h).
+ * GS_EPARSE when no such transfer was measured. */
+int gs_llm_p2p_read(const char *path, double *gbs, struct gs_diag *d);
+
 /* Fit hw->eff's kernel factors (compute_eff, bw_eff, gemm_us, elem_eff[],
  * elem_us[]) to the rows of p whose group is not `skip` (-1: all), by a
  * robust (Cauchy, scale 3%) loss of log(model / measured), GSL's

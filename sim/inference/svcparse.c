@@ -15,6 +15,7 @@
 #include "svcgen.h"
 #include "../io/scparse.h"
 #include "../../traces/llmreq.h"
+#include "../../traces/tread.h"
 
 #include <limits.h>
 #include <math.h>
@@ -856,7 +857,12 @@ static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = gs_sc_time(c, o, p, t, "start", &sv->start)) < 0 ||
         (rc = check_name(c, p, sv->name)) < 0)
         return rc;
-    snprintf(sv->tenant, sizeof sv->tenant, "%.47s", sv->name);
+    /* the default tenant is the name; one past 47 bytes keeps its start
+     * and a hash of the whole (cut, two services became one tenant) */
+    gs_sc_sub(pp, sizeof pp, p, "name");
+    char *w = gs_strf("%s: %s", c->file, pp);
+    gs_tenant_name(sv->tenant, sv->name, c->file, w ? w : pp);
+    free(w);
     if ((rc = gs_sc_str(c, o, p, t, "tenant", sv->tenant,
                         sizeof sv->tenant)) < 0)
         return rc;

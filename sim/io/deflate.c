@@ -49,18 +49,24 @@ size_t gs_deflate_bound(size_t n)
 
 /* --- bits ------------------------------------------------------------- */
 
+/* The 8 bytes of acc at p, the least significant first. */
+static inline void store8(unsigned char *p, uint64_t acc)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &acc, 8);
+#else
+    for (int k = 0; k < 8; k++)
+        p[k] = (unsigned char)(acc >> (8 * k));
+#endif
+}
+
 /* Append the len (<= 32) low bits of v.  The 8 bytes at p are stored
  * whole, then p moves over the complete ones: at most 7 bits stay. */
 static inline void put(struct gs_deflate *z, uint64_t v, unsigned len)
 {
     z->acc |= v << z->nbits;
     z->nbits += len;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(z->p, &z->acc, 8);
-#else
-    for (int k = 0; k < 8; k++)
-        z->p[k] = (unsigned char)(z->acc >> (8 * k));
-#endif
+    store8(z->p, z->acc);
     z->p += z->nbits >> 3;
     z->acc >>= z->nbits & 56;
     z->nbits &= 7;
@@ -399,12 +405,28 @@ static void emit(struct gs_deflate *z, const struct block *b,
         if (s >= 16)
             put(z, (unsigned)b->item[j] >> 8, cl_extra[s - 16]);
     }
-    /* the tokens through a copy of the writer: its fields stay in
-     * registers (the stores through z->p could alias *z, not a local) */
-    struct gs_deflate w = *z;
-    for (size_t i = 0; i < k; i++)
-        put(&w, b->bits[tok[i]], b->nb[tok[i]]);
-    *z = w;
+    /* the tokens two at a time (at most 7 + 2 x 21 bits: one 8-byte
+     * store), through locals (stores through z->p could alias *z) */
+    uint64_t acc = z->acc;
+    unsigned nbits = z->nbits;
+    unsigned char *p = z->p;
+    size_t i = 0;
+    for (; i + 2 <= k; i += 2) {
+        unsigned t0 = tok[i], t1 = tok[i + 1];
+        acc |= (uint64_t)b->bits[t0] << nbits;
+        nbits += b->nb[t0];
+        acc |= (uint64_t)b->bits[t1] << nbits;
+        nbits += b->nb[t1];
+        store8(p, acc);
+        p += nbits >> 3;
+        acc >>= nbits & 56;
+        nbits &= 7;
+    }
+    z->acc = acc;
+    z->nbits = nbits;
+    z->p = p;
+    if (i < k)
+        put(z, b->bits[tok[i]], b->nb[tok[i]]);
 }
 
 void gs_deflate_segment(struct gs_deflate *z, const unsigned char *p,

@@ -89,6 +89,15 @@ static const struct { const char *path, *units, *desc; } path_desc[] = {
     { "plan/targets/limit", NULL, "each target's limit, in its metric's unit "
       "(/plan/targets/units)" },
     { "plan/targets/metric", NULL, "each target's metric (as in run --json)" },
+    { "plan/candidates/warmup_at_limit", "1", "[candidate, target]: its "
+      "seeds whose MSER-5 minimum sat at the half-way bound where that "
+      "decides the verdict (the transient not over); NaN as "
+      "warmup_deleted" },
+    { "plan/candidates/drain_share", "1", "[candidate, target]: the largest "
+      "of its seeds' drain shares at its last length -- of the kept "
+      "requests' time in the system, the part after the service's last "
+      "arrival (over plan.precision: the runs shorter than the requests' "
+      "sojourns need); NaN for a target of no service, or not run" },
     { "compare/values", "per metric (/compare/metric_units)", "every run's "
       "metrics: [policy, seed, metric]" },
     { "place_exp/seeds", "1", "the seeds, index S" },

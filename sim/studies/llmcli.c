@@ -27,8 +27,9 @@ static const char usage_text[] =
 "usage: gpusim llm validate (--profile FILE | --splitwise FILE) --gpu GPU\n"
 "                           [--hardware NAME] [--resolution US] [--json]\n"
 "       gpusim llm calibrate --gpu GPU --profile FILE [--profile FILE ...]\n"
-"                           [--all-reduce FILE] [--splitwise FILE]\n"
-"                           [--hardware NAME] [--resolution US]\n"
+"                           [--all-reduce FILE] [--send-recv FILE]\n"
+"                           [--splitwise FILE] [--hardware NAME]\n"
+"                           [--resolution US]\n"
 "\n"
 "validate: the LLM operator model with the catalog's factors for GPU\n"
 "against measured times.  --profile: a kernel profile in Vidur's mlp.csv\n"
@@ -48,14 +49,16 @@ static const char usage_text[] =
 "--splitwise: {\"prompt\": {...}, \"token\": {...}}), errors as fractions.\n"
 "\n"
 "calibrate: refit GPU's factors: the kernel factors on the profiles, the\n"
-"all-reduce curve from Vidur's all_reduce.csv, the serving factors on\n"
-"Splitwise's times; prints them as sim/cluster/gpu.c's initializers with\n"
-"the leave-one-shape-out and leave-one-LLM-out errors.\n"
+"all-reduce curve from Vidur's all_reduce.csv, the machine's 64 MiB\n"
+"point-to-point bandwidth from its send_recv.csv (which sets the serving\n"
+"stack's big all-reduce pass; the catalog's when not given), the serving\n"
+"factors on Splitwise's times; prints them as sim/cluster/gpu.c's\n"
+"initializers with the leave-one-shape-out and leave-one-LLM-out errors.\n"
 "\n"
 "exit status: 0 done, 2 bad input or usage\n";
 
 struct opts {
-    const char *cmd, *gpu, *hardware, *splitwise, *allreduce;
+    const char *cmd, *gpu, *hardware, *splitwise, *allreduce, *sendrecv;
     const char *profile[MAX_FILES];
     int nprofile, json;
     double res_us;          /* --resolution, microseconds */
@@ -97,6 +100,7 @@ static int parse(int argc, char **argv, struct opts *o)
             : strcmp(a, "--hardware") == 0 ? &o->hardware
             : strcmp(a, "--splitwise") == 0 ? &o->splitwise
             : strcmp(a, "--all-reduce") == 0 ? &o->allreduce
+            : strcmp(a, "--send-recv") == 0 ? &o->sendrecv
             : strcmp(a, "--profile") == 0 ? &o->profile[o->nprofile] : NULL;
         if (!slot)
             return usage("unknown option '%.100s'", a);
@@ -261,6 +265,8 @@ static void print_factors(const char *gpu, const struct gs_gpu_llm *e)
                 printf(" %.1f%s", e->ar->us[w][i],
                        i + 1 < GS_AR_POINTS ? "," : " },\n");
         }
+        printf("    .p2p_gbs = %.1f (send/receive of 64 MiB, 2 GPUs)\n",
+               e->ar->p2p_gbs);
     }
 }
 
@@ -391,10 +397,24 @@ static int calibrate(const struct opts *o, struct gs_llm_hw *hw,
     int rc = 0;
     for (int i = 0; !rc && i < o->nprofile; i++)
         rc = gs_llm_prof_read(o->profile[i], &p, d);
+    /* the catalog's point-to-point bandwidth unless a file gives it */
+    double p2p = hw->eff.ar ? hw->eff.ar->p2p_gbs : 0;
+    if (!rc && o->sendrecv)
+        rc = gs_llm_p2p_read(o->sendrecv, &p2p, d);
     if (!rc && o->allreduce && !(rc = gs_llm_ar_read(o->allreduce, ar, d))) {
         ar->name = o->allreduce;
         hw->eff.ar = ar;
     }
+    if (!rc && o->sendrecv && !hw->eff.ar)
+        rc = gs_diag_set(d, GS_EINVAL, "--send-recv", "needs the machine's "
+                         "all-reduce curve (--all-reduce, or a GPU that has "
+                         "one)");
+    if (!rc && hw->eff.ar && hw->eff.ar != ar) {
+        *ar = *hw->eff.ar;      /* a copy the file's bandwidth can go in */
+        hw->eff.ar = ar;
+    }
+    if (!rc && hw->eff.ar)
+        ar->p2p_gbs = p2p;
     if (!rc) {
         gs_llm_prof_groups(&p);
         rc = gs_llm_prof_fit(&p, -1, hw, d);

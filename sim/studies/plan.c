@@ -535,7 +535,6 @@ static int plan_main(int argc, char **argv)
     if ((status = prepare(&a, &base, &d)) >= 0)
         goto end;
     gs_run_bind(base);
-    gs_plan_metric_reset();             /* the names bound are base's */
     pc = *a.plan;                       /* shallow: overrides only */
     if ((status = override(&pc, &a)) >= 0)
         goto end;

@@ -33,7 +33,10 @@ struct cand {
     double *v;                  /* [seeds][nm] */
     double *mean, *half;        /* [nm] over the seeds run */
     double *warm;               /* [seeds][nst]: requests deleted as warm-up
-                                   (-(w + 1): MSER-5 at its limit) */
+                                   (-(w + 1): MSER-5 at its limit where
+                                   that decides the verdict) */
+    double *drain;              /* [seeds][nst]: each run's drain share
+                                   (plansteady.c; NaN: no service) */
     double *booted;             /* [seeds][npools][2]: the nodes each pool
                                    billed on average and at most (what an
                                    autoscaled pool booted) */
@@ -48,9 +51,15 @@ struct cand {
     int lenf;                   /* its runs' length, a factor of the
                                    scenario's (1, 2, 4, ...; steady state) */
     int transient;              /* steady state: the transient was not
-                                   over (MSER-5's minimum at its limit on
+                                   over (MSER-5's minimum at its limit or
+                                   a drain share over plan.precision on
                                    some seed, or the estimate moved beyond
                                    its interval when the runs doubled) */
+    int bounded;                /* steady state: at the cap, a request or
+                                   job-wait target's estimate still moved
+                                   beyond its interval, and its moves
+                                   bound what is left of its bias on one
+                                   side of the limit (gs_plan_cap_bounded) */
     double *prev;               /* [nst]: the steady-state estimates at
                                    half the length (lenf > 1) */
     double *pmove;              /* [nst]: how far each moved at the
@@ -185,12 +194,9 @@ struct search {
 
 /* --- plansearch.c: candidates, verdicts, the search ---------------------- */
 
-/* The index of a run metric that must exist (gs_run_bind was called). */
+/* The index of a run metric that must exist (gs_run_bind was called);
+ * sweep.h's gs_run_metric_index gives -1 for one that does not. */
 int gs_plan_metric(const char *name);
-/* The index of a run metric, or -1; remembered until the next
- * gs_plan_metric_reset (plan.c calls it after each gs_run_bind). */
-int gs_plan_metric_find(const char *name);
-void gs_plan_metric_reset(void);
 /* The grid of a searched count: values lo, lo+step, ... <= hi. */
 int gs_plan_grid_n(const struct gs_plan_count *k);
 /* Load growth scales generated load only: 0, or GS_EINVAL naming the
@@ -283,12 +289,35 @@ void gs_plan_steady_bind(struct search *s);
  * target k, tails receives [retained count, kept, s->qk[k] values] (the
  * kept ones beyond the quantile, steady.h's gs_qtail_keep). */
 void gs_plan_steady_apply(const struct search *s, const struct gs_sim *sim,
-                          double *out, double *warm, double *tails);
+                          double *out, double *warm, double *drain,
+                          double *tails);
+/* Steady state: seed k's run of x says target j's transient is not over
+ * (MSER-5's minimum at its limit where it decides the verdict, or a
+ * drain share over plan.precision). */
+int gs_plan_seed_transient(const struct search *s, const struct cand *x,
+                           int k, int j);
 /* Steady state: target j of x, estimated over the whole run, has
  * settled on one side of its limit -- its moves since the runs were
  * doubled bound the start-up bias left (plansteady.c tells how). */
 int gs_plan_whole_settled(const struct search *s, const struct cand *x,
                           int j);
+/* Steady state, at plan.max_length_factor: target j of x, a request or
+ * job-wait target whose warm-up was deleted, still moved by more than its
+ * interval when the runs last doubled, and yet its moves bound what is
+ * left of its bias on one side of the limit, as gs_plan_whole_settled's
+ * do; never when a seed flags its transient (gs_plan_seed_transient). */
+int gs_plan_cap_bounded(const struct search *s, const struct cand *x,
+                        int j);
+/* Target j's interval on x widened upwards by the rises among its last
+ * two moves and downwards by the falls, into [*lo, *hi]: 1, or 0 before
+ * two doublings. */
+int gs_plan_moves_widened(const struct search *s, const struct cand *x,
+                          int j, double *lo, double *hi);
+/* Steady state: target j of x says its transient is not over -- some
+ * seed's run does (gs_plan_seed_transient), or its estimate still moved
+ * when the runs doubled (plansearch.c). */
+int gs_plan_target_transient(const struct search *s, const struct cand *x,
+                             int j);
 /* Target t is a percentile pooled over the seeds' retained windows (a
  * service's TTFT, end-to-end or queueing percentile, a job-wait one). */
 int gs_plan_steady_pooled(const struct gs_plan_st *t);

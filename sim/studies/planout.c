@@ -110,6 +110,38 @@ static void warm_of(const struct search *s, const struct cand *x, int t,
     }
 }
 
+/* Steady-state target k of x, judged at the cap on its moves: its
+ * estimate still moved beyond its interval, and the moves bound the bias
+ * left on one side of the limit (plansteady.c: gs_plan_cap_bounded). */
+static void print_bounded(FILE *fp, const struct search *s,
+                          const struct cand *x, int k)
+{
+    double lo, hi;
+    if (!x->bounded || !gs_plan_target_transient(s, x, k) ||
+        !gs_plan_moves_widened(s, x, k, &lo, &hi))
+        return;
+    int m = s->st[k].metric;
+    fprintf(fp, "    %-28s at the cap its estimate still moved by more than "
+            "its interval (%+.4g at the last doubling, %+.4g at the one "
+            "before): judged on the interval widened by those moves, "
+            "[%.6g, %.6g]\n", "", x->mean[m] - x->prev[k], x->pmove[k], lo,
+            hi);
+}
+
+/* Target t's drain share on x: the largest of its seeds' at its last
+ * length; NaN for a target of no service or a candidate not run. */
+static double drain_of(const struct search *s, const struct cand *x, int t)
+{
+    double d = NAN;
+    for (int k = 0; k < s->nst && x->drain; k++)
+        for (int r = 0; s->st[k].target == t && r < x->nrun; r++) {
+            double v = x->drain[(size_t)r * s->nst + k];
+            if (!isnan(v))
+                d = isnan(d) || v > d ? v : d;
+        }
+    return d;
+}
+
 /* Target i's length and warm-up in a steady-state question: the run
  * length it was judged at, and for a request or job-wait target the
  * requests (jobs) deleted a run on average, of those that finished
@@ -141,7 +173,7 @@ static void print_warmup(FILE *fp, const struct search *s,
                          s->base->svcs[st->svc].name);
             else
                 break;
-            int m = gs_plan_metric_find(name);
+            int m = gs_run_metric_index(name);
             of += m >= 0 && !isnan(x->mean[m]) ? x->mean[m] : 0;
         }
         fprintf(fp, "    %-28s steady state: runs %dx the scenario's "
@@ -151,6 +183,7 @@ static void print_warmup(FILE *fp, const struct search *s,
                 lim > 0 ? "; in some runs it reached half the run: the transient "
                       "was not over at the cap (plan.max_length_factor)"
                     : "");
+        print_bounded(fp, s, x, k);
     }
 }
 
@@ -312,7 +345,7 @@ static int tiers_with_jobs(const struct search *s, const struct cand *x)
     for (int t = 0; t < GS_NTIERS; t++) {
         char name[64];
         snprintf(name, sizeof name, "%s.jobs", gs_tier_name(t));
-        int m = gs_plan_metric_find(name);
+        int m = gs_run_metric_index(name);
         for (int r = 0; m >= 0 && r < x->nrun; r++)
             if (x->v[(size_t)r * s->nm + m] > 0) {
                 n++;
@@ -655,6 +688,7 @@ static const char *estimator(const struct search *s, int t)
 struct lengths {
     int64_t *lenf, *runs;       /* [candidates] */
     double *warm, *wlim;        /* [candidates, targets] */
+    double *drain;              /* [candidates, targets] */
     const char **how;           /* [targets] */
     const char *question, *why;     /* gs_question_of's */
     double qcfg[3];             /* precision, max length, indifference */
@@ -666,6 +700,7 @@ static void lengths_free(struct lengths *lr)
     free(lr->runs);
     free(lr->warm);
     free(lr->wlim);
+    free(lr->drain);
     free(lr->how);
 }
 
@@ -677,8 +712,10 @@ static int lengths_fill(const struct search *s, struct lengths *lr)
     lr->runs = calloc((size_t)nc + 1, sizeof *lr->runs);
     lr->warm = calloc((size_t)nc * nt + 1, sizeof *lr->warm);
     lr->wlim = calloc((size_t)nc * nt + 1, sizeof *lr->wlim);
+    lr->drain = calloc((size_t)nc * nt + 1, sizeof *lr->drain);
     lr->how = calloc((size_t)nt + 1, sizeof *lr->how);
-    if (!lr->lenf || !lr->runs || !lr->warm || !lr->wlim || !lr->how) {
+    if (!lr->lenf || !lr->runs || !lr->warm || !lr->wlim || !lr->drain ||
+        !lr->how) {
         lengths_free(lr);
         memset(lr, 0, sizeof *lr);
         return -1;
@@ -687,9 +724,11 @@ static int lengths_fill(const struct search *s, struct lengths *lr)
         const struct cand *x = &s->cand[i];
         lr->lenf[i] = x->lenf;
         lr->runs[i] = x->runs_before + x->nrun;
-        for (int t = 0; t < nt; t++)
+        for (int t = 0; t < nt; t++) {
             warm_of(s, x, t, &lr->warm[(size_t)i * nt + t],
                     &lr->wlim[(size_t)i * nt + t]);
+            lr->drain[(size_t)i * nt + t] = drain_of(s, x, t);
+        }
     }
     for (int t = 0; t < nt; t++)
         lr->how[t] = estimator(s, t);
@@ -790,9 +829,9 @@ int gs_plan_write_h5(const char *out, const struct search *s, const int *fr,
           "MSER-5, mean over the seeds of its last length; NaN for a "
           "target estimated over the whole run, or not run", "1" },
         { "plan/candidates/warmup_at_limit", GS_H5_DOUBLE, 2, { nc, nt },
-          lr.wlim, "[candidate, target]: its seeds whose MSER-5 minimum sat at "
-          "the half-way bound where that decides the verdict (the "
-          "transient not over); NaN as warmup_deleted", "1" },
+          lr.wlim, NULL, NULL },
+        { "plan/candidates/drain_share", GS_H5_DOUBLE, 2, { nc, nt },
+          lr.drain, NULL, NULL },
         { "plan/targets/estimator", GS_H5_STRING, 1, { nt }, lr.how,
           "how each target is estimated, and its interval", NULL },
         { "plan/question", GS_H5_STRING, 1, { 1 }, &lr.question, "steady "

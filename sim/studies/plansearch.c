@@ -32,40 +32,13 @@ const char *const gs_plan_status[] = { "pending", "feasible", "infeasible",
                                        "stopped early", "cannot run",
                                        "undecided", "beyond physics" };
 
-/* The run metrics' indexes by name, remembered: gs_run_metric_index walks
- * every metric's name, and each name walks the models' fields (a fraction
- * of a millisecond a look-up), while the search asks for a handful of
- * names at every decision -- before this memo 83% of the planner's own
- * time on plan-mixed-tier, which its workers wait for between rounds.
- * Valid for one gs_run_bind: gs_plan_metric_reset forgets them. */
-#define METRIC_MEMO 256
-static struct {
-    char name[160];
-    int idx;
-} memo[METRIC_MEMO];
-static int nmemo;
-
-void gs_plan_metric_reset(void)
-{
-    nmemo = 0;
-}
-
-int gs_plan_metric_find(const char *name)
-{
-    for (int i = 0; i < nmemo; i++)
-        if (strcmp(memo[i].name, name) == 0)
-            return memo[i].idx;
-    int m = gs_run_metric_index(name);
-    if (nmemo < METRIC_MEMO && strlen(name) < sizeof memo[0].name) {
-        strcpy(memo[nmemo].name, name);
-        memo[nmemo++].idx = m;
-    }
-    return m;
-}
-
+/* gs_run_metric_index is a binary search over the names sorted once per
+ * gs_run_bind (sweep.c), so the search asks it at every decision; a memo
+ * of its own (the sixth session's, when it walked every name) would only
+ * add a linear scan. */
 int gs_plan_metric(const char *name)
 {
-    int m = gs_plan_metric_find(name);
+    int m = gs_run_metric_index(name);
     GS_ASSERT(m >= 0);
     return m;
 }
@@ -183,6 +156,7 @@ static void free_cand(struct cand *x, int seeds, int nst)
     free(x->half);
     free(x->booted);
     free(x->warm);
+    free(x->drain);
     free(x->prev);
     free(x->pmove);
     free(x->cnt);
@@ -337,8 +311,6 @@ static int wants_longer(const struct search *s, struct cand *x)
 {
     int wide = 0;
     x->transient = 0;
-    for (int k = 0; x->warm && k < x->nrun * s->nst; k++)
-        x->transient |= x->warm[k] < 0;
     for (int j = 0; j < s->nst; j++) {
         int m = s->st[j].metric;
         double h = isnan(x->half[m]) ? 0 : x->half[m];
@@ -352,23 +324,45 @@ static int wants_longer(const struct search *s, struct cand *x)
         for (int k = 0; pooled && k < x->nrun; k++)
             wide |= (double)x->qt[(size_t)k * s->nst + j].n * q <
                     GS_QUANTILE_TAIL;
-        /* a slow drift MSER-5 cannot see inside one run (the whole run
-         * transient) shows between lengths: the estimate moved by more
-         * than this length's half-width since the runs half as long.  A
-         * first length has nothing to compare with: it is confirmed by
-         * runs twice as long (unless plan.max_length_factor is 1).  A
-         * move inside the indifference zone cannot change a verdict and
-         * does not count.  A whole-run estimate is settled by its moves
-         * bounding its bias on one side of the target
-         * (plansteady.c: gs_plan_whole_settled). */
-        double z = s->pc->indifference * fabs(s->pc->t[s->st[j].target].limit);
-        if (s->pc->max_length > 1 && s->st[j].what == GS_PLAN_SQ_WHOLE)
-            x->transient |= !gs_plan_whole_settled(s, x, j);
-        else if (s->pc->max_length > 1)
-            x->transient |= x->prev == NULL ||
-                            fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
+        x->transient |= gs_plan_target_transient(s, x, j);
     }
     return x->transient || wide;
+}
+
+int gs_plan_target_transient(const struct search *s, const struct cand *x,
+                             int j)
+{
+    int flagged = 0;
+    for (int k = 0; k < x->nrun; k++)
+        flagged |= gs_plan_seed_transient(s, x, k, j);
+    if (s->pc->max_length <= 1)
+        return flagged;
+    /* a slow drift MSER-5 cannot see inside one run (the whole run
+     * transient) shows between lengths: the estimate moved by more than
+     * this length's half-width since the runs half as long.  A first
+     * length has nothing to compare with: it is confirmed by runs twice
+     * as long (unless plan.max_length_factor is 1).  A move inside the
+     * indifference zone cannot change a verdict and does not count.  A
+     * whole-run estimate is settled by its moves bounding its bias on one
+     * side of the target (plansteady.c: gs_plan_whole_settled). */
+    int m = s->st[j].metric;
+    double h = isnan(x->half[m]) ? 0 : x->half[m];
+    double z = s->pc->indifference * fabs(s->pc->t[s->st[j].target].limit);
+    if (s->st[j].what == GS_PLAN_SQ_WHOLE)
+        return !gs_plan_whole_settled(s, x, j);
+    return flagged || x->prev == NULL ||
+           fabs(x->mean[m] - x->prev[j]) > fmax(h, z);
+}
+
+/* Steady state, at the cap: every target whose transient is flagged
+ * only by its estimate's move has that move bounded by its moves
+ * (plansteady.c: gs_plan_cap_bounded). */
+static int cap_bounded(const struct search *s, const struct cand *x)
+{
+    for (int j = 0; j < s->nst; j++)
+        if (gs_plan_target_transient(s, x, j) && !gs_plan_cap_bounded(s, x, j))
+            return 0;
+    return 1;
 }
 
 /* Steady state: a target x misses is estimated over the whole run (no
@@ -483,6 +477,13 @@ static int judge(const struct search *s, struct cand *x)
     }
     if (s->nst > 0 && wants_longer(s, x) && x->lenf < s->pc->max_length)
         return 2;
+    if (x->transient && cap_bounded(s, x)) {
+        /* at the cap, an estimate that still moves asks for precision,
+         * not for a verdict: its moves bound the bias left on one side
+         * of every limit (plansteady.c: gs_plan_cap_bounded) */
+        x->transient = 0;
+        x->bounded = 1;
+    }
     if (x->transient) {
         /* the runs are as long as the cap allows and their transient is
          * not over: the estimates are optimistic, and nothing is claimed */
@@ -588,17 +589,17 @@ static void unserved_latency(const struct gs_scenario *sc, double *out)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.requests_arrived",
                  sc->svcs[j].name);
-        int ma = gs_plan_metric_find(name);
+        int ma = gs_run_metric_index(name);
         snprintf(name, sizeof name, "service.%.60s.requests_finished",
                  sc->svcs[j].name);
-        int mf = gs_plan_metric_find(name);
+        int mf = gs_run_metric_index(name);
         if (ma < 0 || mf < 0 || !(out[ma] > 0) || out[mf] != 0)
             continue;
         for (int a = 0; a < 4; a++)
             for (int b = 0; b < 4; b++) {
                 snprintf(name, sizeof name, "service.%.60s.%s_%s_s",
                          sc->svcs[j].name, lat[a], stat[b]);
-                int m = gs_plan_metric_find(name);
+                int m = gs_run_metric_index(name);
                 if (m >= 0)
                     out[m] = INFINITY;
             }
@@ -624,7 +625,8 @@ static int run_task(int t, double *out, void *ctx, struct gs_diag *d)
         }
         if (s->nst > 0)
             gs_plan_steady_apply(s, sim, out, out + s->nm + 2 * s->npb,
-                                 out + s->nm + 2 * s->npb + s->nst);
+                                 out + s->nm + 2 * s->npb + s->nst,
+                                 out + s->nm + 2 * s->npb + 2 * s->nst);
     }
     gs_sim_free(sim);
     return rc;
@@ -1045,14 +1047,19 @@ static int gather(struct search *s, const double *res, size_t nout,
                    np * 2 * sizeof *res);
         size_t nst = (size_t)s->nst;
         if (x->warm == NULL && nst > 0 &&
-            (x->warm = calloc((size_t)s->pc->max_seeds * nst,
-                              sizeof *x->warm)) == NULL)
+            ((x->warm = calloc((size_t)s->pc->max_seeds * nst,
+                               sizeof *x->warm)) == NULL ||
+             (x->drain = calloc((size_t)s->pc->max_seeds * nst,
+                                sizeof *x->drain)) == NULL))
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
-        if (nst > 0)
+        if (nst > 0) {
             memcpy(&x->warm[(size_t)s->tseed[t] * nst],
                    r + s->nm + 2 * s->npb, nst * sizeof *res);
+            memcpy(&x->drain[(size_t)s->tseed[t] * nst],
+                   r + s->nm + 2 * s->npb + nst, nst * sizeof *res);
+        }
         if (s->nqt > 0 && gather_tails(s, x, s->tseed[t],
-                                       r + s->nm + 2 * s->npb + nst) < 0)
+                                       r + s->nm + 2 * s->npb + 2 * nst) < 0)
             return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
         if (s->tseed[t] + 1 > x->have)
             x->have = s->tseed[t] + 1;
@@ -1069,7 +1076,7 @@ double gs_plan_simulated(const struct search *s, const struct cand *x)
                                          "inference_requests" };
     double n = x->sim_before;
     for (int i = 0; i < 5; i++) {
-        int m = gs_plan_metric_find(tiers[i]);
+        int m = gs_run_metric_index(tiers[i]);
         for (int k = 0; m >= 0 && k < x->nrun; k++) {
             double v = x->v[(size_t)k * s->nm + m];
             n += isnan(v) ? 0 : v;
@@ -1192,8 +1199,8 @@ int gs_plan_search_run(struct search *s, int jobs, struct gs_diag *d)
             if (s->cand[s->tcand[t]].sc->npools > s->npb)
                 s->npb = s->cand[s->tcand[t]].sc->npools;
         tail_room(s);
-        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb + (size_t)s->nst +
-                      (size_t)s->nqt + 1;
+        size_t nout = (size_t)s->nm + 2 * (size_t)s->npb +
+                      2 * (size_t)s->nst + (size_t)s->nqt + 1;
         s->nout = (long)nout;
         if ((rc = gs_plan_reuse_prepare(s, jobs, d)) < 0)
             goto done;
@@ -1330,7 +1337,7 @@ void gs_plan_attain_bind(struct search *s)
         char name[160];
         snprintf(name, sizeof name, "service.%.60s.sla_attainment",
                  s->base->svcs[i].name);
-        int m = gs_plan_metric_find(name);
+        int m = gs_run_metric_index(name);
         if (m >= 0)
             s->att[s->natt++] = m;
         snprintf(name, sizeof name, "services[%d].sla", i);
