@@ -194,6 +194,50 @@ struct fair {
     double *gov;
 };
 
+/* Tenant t's entry, read in a pass (counted: look.h). */
+static inline const struct ten *ten_at(const struct fair *s, int t)
+{
+    return gs_lvec_at(&s->ten, t);
+}
+
+/* The GPUs a job holds (a fraction for a shared GPU). */
+static inline double job_gpus(const struct gs_job *j)
+{
+    return j->need.gpus > 0 ? j->need.gpus : j->need.milli / 1000.0;
+}
+
+/* Tenant x's dominant share over its weight. */
+static inline double dom_share(const struct fair *s, const struct ten *x)
+{
+    double g = s->fleet_gpus > 0 ? x->gpus / s->fleet_gpus : 0;
+    double m = s->fleet_mem > 0 ? x->mem / s->fleet_mem : 0;
+    return (g > m ? g : m) / x->weight;
+}
+
+/* Tenant x's margin: the largest whole-GPU victim it can lose and keep
+ * its guarantee (is_victim's tenant test, the same comparison, for
+ * g = 1, 2, ...). */
+static inline int margin_of(const struct ten *x)
+{
+    int g = 0;
+    while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
+        g++;
+    return g;
+}
+
+/* Node n in the level index as it is now. */
+static inline void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
+{
+    gs_fairlv_fix(&s->lx, f, n, s->nvic[n], s->node_rv[n]);
+}
+
+/* fairrec.c: reclaim for owner j -- the node it cleared (preempting its
+ * victims there; fair.c starts j on it) or -1; a tenant's entry made when
+ * new; the level index built again when capacity came back untold. */
+int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j);
+void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim, int t);
+void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim);
+
 /* The GPUs node n's victims of at most top GPUs hold but those of a
  * tenant whose per-node sums are own (fleet-side sums, like node_rv: no
  * job read). */
