@@ -66,10 +66,16 @@ static inline unsigned digit_of(uint64_t k, unsigned level)
 /* The lowest level with a non-empty bucket; GS_RQ_LEVELS if none. */
 static inline unsigned lowest_level(const struct gs_radixq *q)
 {
-    unsigned l = 0;
-    while (l < GS_RQ_LEVELS && q->words[l] == 0)
-        l++;
-    return l;
+    return q->levels ? (unsigned)__builtin_ctz(q->levels) : GS_RQ_LEVELS;
+}
+
+/* The least key bucket (level, d) can hold, relative to last. */
+static inline uint64_t base_of(const struct gs_radixq *q, unsigned level,
+                               unsigned d)
+{
+    unsigned shift = (level + 1) * GS_RQ_BITS;
+    uint64_t high = shift >= 64 ? 0 : ~UINT64_C(0) << shift;
+    return (q->last & high) | (uint64_t)d << (level * GS_RQ_BITS);
 }
 
 /* The lowest non-empty bucket of a level known to have one. */
@@ -94,6 +100,11 @@ void gs_radixq_clear(struct gs_radixq *q)
                 b->a[k].node->seq = 0;
         free(b->a);
     }
+    for (uint32_t k = q->run.head; k < q->run.n; k++)
+        if (!stale(&q->run.a[k]))
+            q->run.a[k].node->seq = 0;
+    free(q->run.a);
+    free(q->tmp);
     gs_radixq_init(q);
 }
 
@@ -111,8 +122,11 @@ static inline void empty(struct gs_radixq *q, unsigned level, unsigned d)
     }
     uint64_t *w = &q->used[i / 64];
     *w &= ~(UINT64_C(1) << (i % 64));
-    if (*w == 0)
+    if (*w == 0) {
         q->words[level] &= ~(UINT32_C(1) << (d / 64));
+        if (q->words[level] == 0)
+            q->levels &= ~(UINT32_C(1) << level);
+    }
 }
 
 /* Room for one more entry at the end of b. */
@@ -156,6 +170,7 @@ static inline struct gs_rbucket *file(struct gs_radixq *q,
     if (b->n == 0) {                    /* was empty */
         q->used[i / 64] |= UINT64_C(1) << (i % 64);
         q->words[level] |= UINT32_C(1) << (d / 64);
+        q->levels |= UINT32_C(1) << level;
     }
     b->a[b->n++] = *s;
     return b;
@@ -179,6 +194,14 @@ static void compact(struct gs_radixq *q)
         if (j == 0)
             empty(q, i / GS_RQ_FAN, i % GS_RQ_FAN);
     }
+    struct gs_rbucket *r = &q->run;
+    uint32_t j = 0;
+    for (uint32_t k = r->head; k < r->n; k++)
+        if (!stale(&r->a[k]))
+            r->a[j++] = r->a[k];
+    q->n -= r->n - r->head - j;
+    r->head = 0;
+    r->n = j;
     q->top = NULL;
 }
 
@@ -188,6 +211,7 @@ static void drop_all(struct gs_radixq *q)
     unsigned l;
     while ((l = lowest_level(q)) < GS_RQ_LEVELS)
         empty(q, l, first_digit(q, l));
+    q->run.head = q->run.n = 0;
     q->n = 0;
     q->top = NULL;
 }
@@ -247,6 +271,66 @@ static inline struct gs_rbucket *front0(struct gs_radixq *q)
     return NULL;
 }
 
+/* The run's first live entry, stale entries before it dropped; NULL if it
+ * has none. */
+static inline struct gs_hslot *run_front(struct gs_radixq *q)
+{
+    struct gs_rbucket *r = &q->run;
+    while (r->head < r->n) {
+        struct gs_hslot *s = &r->a[r->head];
+        if (!maybe_stale(q, s))
+            return s;
+        r->head++;
+        q->n--;
+    }
+    return NULL;
+}
+
+/* Are there entries filed below the run's level (the only ones that can
+ * come before the run's)? */
+static inline int below_run(const struct gs_radixq *q)
+{
+    return (q->levels & ((UINT32_C(1) << q->runlv) - 1)) != 0;
+}
+
+static inline struct gs_hnode *set_top(struct gs_radixq *q,
+                                       struct gs_rbucket *b, uint32_t i)
+{
+    q->top = b;
+    q->topi = i;
+    return b->a[i].node;
+}
+
+/* The entry of least time in bucket (level, d) of a level above 0, first
+ * in array order among equal times: 1 and its index in *at, or 0 when the
+ * bucket held only stale entries (it is then emptied).  Without moving
+ * last, so a stale candidate becomes a tombstone and the search goes on. */
+static int bucket_min(struct gs_radixq *q, unsigned level, unsigned d,
+                      uint32_t *at)
+{
+    struct gs_rbucket *b = &q->b[level * GS_RQ_FAN + d];
+    for (;;) {
+        uint32_t m = UINT32_MAX;
+        for (uint32_t k = 0; k < b->n; k++)
+            if (b->a[k].node != &dead &&
+                (m == UINT32_MAX || b->a[k].time < b->a[m].time))
+                m = k;
+        if (m == UINT32_MAX) {
+            q->n -= b->n;
+            empty(q, level, d);
+            return 0;
+        }
+        if (!maybe_stale(q, &b->a[m])) {
+            *at = m;
+            return 1;
+        }
+        b->a[m].node = &dead;
+    }
+}
+
+/* The minimum is the least of the run's front, level 0's front and the
+ * lowest bucket's least entry; the run's entries were all scheduled before
+ * any entry filed since it was sorted, so the run wins ties. */
 struct gs_hnode *gs_radixq_top(struct gs_radixq *q)
 {
     if (q->top)
@@ -256,36 +340,25 @@ struct gs_hnode *gs_radixq_top(struct gs_radixq *q)
         return NULL;
     }
     for (;;) {
+        struct gs_hslot *s = run_front(q);
         struct gs_rbucket *b = front0(q);
-        if (b) {
-            q->top = b;
-            q->topi = b->head;
-            return b->a[b->head].node;
-        }
-        /* The lowest bucket above level 0 holds the minimum: the least
-         * time, first in array order; without moving last, so a stale
-         * candidate becomes a tombstone and the search goes on. */
+        if (b && (s == NULL || b->a[b->head].time < s->time))
+            return set_top(q, b, b->head);
+        if (s && (b || !below_run(q)))
+            return set_top(q, &q->run, q->run.head);
+        /* Level 0 is empty; the lowest bucket is below the run's level if
+         * the run has entries. */
         unsigned l = lowest_level(q);
         unsigned d = first_digit(q, l);
+        if (s && key_of(s->time) < base_of(q, l, d))
+            return set_top(q, &q->run, q->run.head);
+        uint32_t m;
+        if (!bucket_min(q, l, d, &m))
+            continue;
         b = &q->b[l * GS_RQ_FAN + d];
-        for (;;) {
-            uint32_t m = UINT32_MAX;
-            for (uint32_t k = 0; k < b->n; k++)
-                if (b->a[k].node != &dead &&
-                    (m == UINT32_MAX || b->a[k].time < b->a[m].time))
-                    m = k;
-            if (m == UINT32_MAX) {
-                q->n -= b->n;
-                empty(q, l, d);
-                break;
-            }
-            if (!maybe_stale(q, &b->a[m])) {
-                q->top = b;
-                q->topi = m;
-                return b->a[m].node;
-            }
-            b->a[m].node = &dead;
-        }
+        if (s && !(b->a[m].time < s->time))
+            return set_top(q, &q->run, q->run.head);
+        return set_top(q, b, m);
     }
 }
 
@@ -294,9 +367,7 @@ struct gs_hnode *gs_radixq_top(struct gs_radixq *q)
  * every entry, so the other buckets stay where they are. */
 static void drain(struct gs_radixq *q, unsigned level, unsigned d)
 {
-    unsigned shift = (level + 1) * GS_RQ_BITS;
-    uint64_t high = shift >= 64 ? 0 : ~UINT64_C(0) << shift;
-    q->last = (q->last & high) | (uint64_t)d << (level * GS_RQ_BITS);
+    q->last = base_of(q, level, d);
     struct gs_rbucket *b = &q->b[level * GS_RQ_FAN + d];
     for (uint32_t k = 0; k < b->n; k++)
         /* A lower bucket may have to grow; running out of memory halfway
@@ -305,18 +376,105 @@ static void drain(struct gs_radixq *q, unsigned level, unsigned d)
     empty(q, level, d);
 }
 
-struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
+/* Room for m entries in *a, which holds nothing worth keeping. */
+static int reserve(struct gs_hslot **a, uint32_t *cap, uint32_t m)
 {
-    q->top = NULL;
-    if (q->live == 0) {
-        drop_all(q);
-        return NULL;
+    if (*cap >= m)
+        return 0;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < m)
+        c *= 2;
+    free(*a);
+    *a = malloc((size_t)c * sizeof **a);
+    *cap = *a ? c : 0;
+    return *a ? 0 : GS_ENOMEM;
+}
+
+/* Buckets of fewer entries are sorted by insertion, more by counting. */
+#define SMALL 32
+/* The highest level whose buckets are sorted into the run; a bucket above
+ * it is drained into the levels below. */
+#define SORT_LEVEL 2
+
+/* Sort bucket (level, d), the lowest non-empty one while level 0 and the
+ * run are empty, into the run: stable, by the digits below level (the
+ * digits above are the bucket's own), so equal times keep their order. */
+static void sort_run(struct gs_radixq *q, unsigned level, unsigned d)
+{
+    q->last = base_of(q, level, d);
+    struct gs_rbucket *b = &q->b[level * GS_RQ_FAN + d];
+    struct gs_rbucket *r = &q->run;
+    uint32_t m = b->n;
+    GS_OOM_IF(reserve(&r->a, &r->cap, m) < 0);
+    const struct gs_hslot *src = b->a;
+    struct gs_hslot *out = r->a;
+    if (m < SMALL) {
+        for (uint32_t i = 0; i < m; i++) {
+            struct gs_hslot x = src[i];
+            uint32_t j = i;
+            for (; j > 0 && out[j - 1].time > x.time; j--)
+                out[j] = out[j - 1];
+            out[j] = x;
+        }
+    } else {
+        uint32_t cnt[SORT_LEVEL][GS_RQ_FAN];
+        memset(cnt, 0, level * sizeof cnt[0]);
+        for (uint32_t i = 0; i < m; i++) {
+            uint64_t k = key_of(src[i].time);
+            for (unsigned g = 0; g < level; g++)
+                cnt[g][digit_of(k, g)]++;
+        }
+        /* Digits shared by every entry need no pass. */
+        unsigned pass[SORT_LEVEL], np = 0;
+        for (unsigned g = 0; g < level; g++)
+            if (cnt[g][digit_of(key_of(src[0].time), g)] != m)
+                pass[np++] = g;
+        if (np == 0)
+            memcpy(out, src, (size_t)m * sizeof *src);
+        else if (np > 1)
+            GS_OOM_IF(reserve(&q->tmp, &q->tmpcap, m) < 0);
+        for (unsigned p = 0; p < np; p++) {
+            unsigned g = pass[p];
+            struct gs_hslot *dst = (np - p) % 2 ? out : q->tmp;
+            uint32_t pos[GS_RQ_FAN], sum = 0;
+            for (unsigned v = 0; v < GS_RQ_FAN; v++) {
+                pos[v] = sum;
+                sum += cnt[g][v];
+            }
+            for (uint32_t i = 0; i < m; i++)
+                dst[pos[digit_of(key_of(src[i].time), g)]++] = src[i];
+            src = dst;
+        }
     }
-    struct gs_rbucket *b;
-    while ((b = front0(q)) == NULL) {
-        unsigned l = lowest_level(q);
-        drain(q, l, first_digit(q, l));
-    }
+    r->head = 0;
+    r->n = m;
+    q->runlv = level;
+    empty(q, level, d);
+}
+
+/* Take the run's front, the minimum.  last moves to its key, which keeps
+ * every other entry in its bucket only if the key is below the least key
+ * of every bucket below the run's level (level 0's entries share last's
+ * block, so being at or below them is enough): the caller checks. */
+static inline struct gs_hnode *take_run(struct gs_radixq *q)
+{
+    struct gs_rbucket *r = &q->run;
+    struct gs_hslot *s = &r->a[r->head++];
+    /* The node a few pops ahead is fetched now, so that its pop does not
+     * wait on memory. */
+    if (r->head + 8 < r->n)
+        __builtin_prefetch(r->a[r->head + 8].node);
+    struct gs_hnode *node = s->node;
+    q->last = key_of(s->time);
+    q->n--;
+    node->seq = 0;
+    q->live--;
+    return node;
+}
+
+/* Take the front of level-0 bucket b, the minimum. */
+static inline struct gs_hnode *take0(struct gs_radixq *q, struct gs_rbucket *b)
+{
     struct gs_hslot *s = &b->a[b->head++];
     struct gs_hnode *node = s->node;
     q->last = key_of(s->time);
@@ -326,4 +484,49 @@ struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
     node->seq = 0;
     q->live--;
     return node;
+}
+
+struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
+{
+    struct gs_rbucket *t = q->top;
+    q->top = NULL;
+    /* A cached minimum is taken at once where taking it moves last safely
+     * (take_run); a run's front found by searching a bucket below the
+     * run's level is not: that bucket is drained first, below. */
+    if (t == &q->run && q->topi == t->head && !below_run(q))
+        return take_run(q);
+    if (t && t != &q->run && t < q->b + GS_RQ_FAN && q->topi == t->head)
+        return take0(q, t);
+    if (q->live == 0) {
+        drop_all(q);
+        return NULL;
+    }
+    for (;;) {
+        struct gs_hslot *s = run_front(q);
+        if (s) {
+            if (!below_run(q))
+                return take_run(q);
+            struct gs_rbucket *b = front0(q);
+            if (b)
+                return b->a[b->head].time < s->time ? take0(q, b)
+                                                     : take_run(q);
+            if (!below_run(q))
+                return take_run(q);
+            unsigned l = lowest_level(q);
+            unsigned d = first_digit(q, l);
+            if (key_of(s->time) < base_of(q, l, d))
+                return take_run(q);
+            drain(q, l, d);
+            continue;
+        }
+        struct gs_rbucket *b = front0(q);
+        if (b)
+            return take0(q, b);
+        unsigned l = lowest_level(q);
+        unsigned d = first_digit(q, l);
+        if (l <= SORT_LEVEL)
+            sort_run(q, l, d);
+        else
+            drain(q, l, d);
+    }
 }

@@ -58,8 +58,16 @@ struct gs_radixq {
     uint64_t last;              /* key of the last minimum removed */
     size_t n, live;             /* entries (live + stale), live entries */
     uint64_t seq;
-    struct gs_rbucket *top;     /* cached minimum: its bucket, or NULL */
-    uint32_t topi;              /* and its index there */
+    struct gs_rbucket *top;     /* cached minimum: its bucket (or &run), */
+    uint32_t topi;              /* or NULL, and its index there */
+    /* The sorted run: a[head .. n-1] in (time, seq) order, all within the
+     * 2^(8 runlv)-wide range of the bucket it was sorted from; entries
+     * filed below level runlv may fall between its entries. */
+    unsigned runlv;
+    struct gs_rbucket run;
+    struct gs_hslot *tmp;       /* scratch for sorting, tmpcap entries */
+    uint32_t tmpcap;
+    uint32_t levels;            /* bit L: level L has a non-empty bucket */
     /* Bucket (L, d) is b[L * GS_RQ_FAN + d]; bit L * GS_RQ_FAN + d of used
      * says it is not empty; bit w of words[L], that used's word
      * L * GS_RQ_WORDS + w is not zero. */
