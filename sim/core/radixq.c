@@ -9,6 +9,22 @@
  * of least (time, seq).  Only level-0 buckets have head > 0, and an empty
  * bucket has head == n == 0.
  *
+ * The run: a bucket of level R = 1 or 2, when it is the lowest non-empty
+ * one and level 0 and the run are empty, is not drained into the levels
+ * below but sorted whole into the run (counting passes over its low
+ * digits, stable; insertion below SMALL entries), and last moves to the
+ * bucket's first possible key, as a drain would.  From then on last stays
+ * inside that bucket's range while the run has entries (only pops from
+ * level 0 and drains below level R move it), so every entry filed since
+ * lands either below level R -- inside the run's range, scheduled after
+ * every run entry, so it loses ties to them -- or at level R and above,
+ * beyond the run's last key.  Popping the run's front does not move last:
+ * an entry filed below R relative to an earlier last could otherwise end
+ * up in a bucket of a level too high for the new one.  `bound` is at or
+ * below the key of every entry filed below level R (exactly the least
+ * after a slow pop, lowered by each such insert), so a run front at or
+ * below it is the minimum without a look at the buckets: the common pop.
+ *
  * Keys are the times with the sign bit flipped, so that signed times order
  * as unsigned keys. */
 #include "radixq.h"
@@ -130,7 +146,7 @@ static inline void empty(struct gs_radixq *q, unsigned level, unsigned d)
 }
 
 /* Room for one more entry at the end of b. */
-static int grow(struct gs_radixq *q, struct gs_rbucket *b)
+static __attribute__((noinline)) int grow(struct gs_radixq *q, struct gs_rbucket *b)
 {
     if (b->head > 0) {
         memmove(b->a, b->a + b->head, (size_t)(b->n - b->head) * sizeof *b->a);
@@ -150,6 +166,14 @@ static int grow(struct gs_radixq *q, struct gs_rbucket *b)
     return 0;
 }
 
+/* Bucket i of level, empty until now, gets an entry. */
+static inline void mark(struct gs_radixq *q, unsigned level, unsigned i)
+{
+    q->used[i / 64] |= UINT64_C(1) << (i % 64);
+    q->words[level] |= UINT32_C(1) << (i % GS_RQ_FAN / 64);
+    q->levels |= UINT32_C(1) << level;
+}
+
 /* Append s to its bucket relative to last and return the bucket (NULL when
  * out of memory).  An entry filed at level 0 is
  * due within 2^GS_RQ_BITS ms of last and will be popped soon: its node is
@@ -160,25 +184,21 @@ static inline struct gs_rbucket *file(struct gs_radixq *q,
 {
     uint64_t k = key_of(s->time);
     unsigned level = level_of(q->last, k);
-    unsigned d = digit_of(k, level);
-    unsigned i = level * GS_RQ_FAN + d;
+    unsigned i = level * GS_RQ_FAN + digit_of(k, level);
     struct gs_rbucket *b = &q->b[i];
     if (b->n == b->cap && grow(q, b) < 0)
         return NULL;
     if (level == 0)
         __builtin_prefetch(s->node);
-    if (b->n == 0) {                    /* was empty */
-        q->used[i / 64] |= UINT64_C(1) << (i % 64);
-        q->words[level] |= UINT32_C(1) << (d / 64);
-        q->levels |= UINT32_C(1) << level;
-    }
+    if (b->n == 0)
+        mark(q, level, i);
     b->a[b->n++] = *s;
     return b;
 }
 
 /* Drop every stale entry, keeping the order of the rest; no entry changes
  * bucket, as last does not move. */
-static void compact(struct gs_radixq *q)
+static __attribute__((noinline)) void compact(struct gs_radixq *q)
 {
     for (unsigned i = 0; i < GS_RQ_LEVELS * GS_RQ_FAN; i++) {
         struct gs_rbucket *b = &q->b[i];
@@ -218,27 +238,35 @@ static void drop_all(struct gs_radixq *q)
 
 int gs_radixq_update(struct gs_radixq *q, struct gs_hnode *node, gs_time time)
 {
-    GS_ASSERT(key_of(time) >= q->last);
+    uint64_t k = key_of(time);
+    GS_ASSERT(k >= q->last);
     if (q->n > 2 * q->live + 1024)
         compact(q);
-    struct gs_hslot s = { time, q->seq + 1, node };
-    struct gs_rbucket *b = file(q, &s);
-    if (b == NULL)
+    unsigned level = level_of(q->last, k);
+    unsigned i = level * GS_RQ_FAN + digit_of(k, level);
+    struct gs_rbucket *b = &q->b[i];
+    if (b->n == b->cap && grow(q, b) < 0)
         return GS_ENOMEM;
-    q->seq++;
+    if (b->n == 0)
+        mark(q, level, i);
+    if (q->runmask >> level & 1 && k < q->bound)
+        q->bound = k;
+    uint64_t seq = ++q->seq;
+    b->a[b->n++] = (struct gs_hslot){ time, seq, node };
     q->n++;
-    if (node->seq == 0)
-        q->live++;
+    q->live += node->seq == 0;
     node->time = time;
-    node->seq = s.seq;
+    node->seq = seq;
     /* The cached minimum: an earlier entry replaces it (it was below every
      * live entry, so this one is below them all), without a new search;
      * otherwise it goes only if it was this node's, now moved later. */
-    if (q->top && time < q->top->a[q->topi].time) {
-        q->top = b;
-        q->topi = b->n - 1;
-    } else if (q->top && q->top->a[q->topi].node == node) {
-        q->top = NULL;
+    if (q->top) {
+        if (time < q->top->a[q->topi].time) {
+            q->top = b;
+            q->topi = b->n - 1;
+        } else if (q->top->a[q->topi].node == node) {
+            q->top = NULL;
+        }
     }
     return 0;
 }
@@ -290,7 +318,7 @@ static inline struct gs_hslot *run_front(struct gs_radixq *q)
  * come before the run's)? */
 static inline int below_run(const struct gs_radixq *q)
 {
-    return (q->levels & ((UINT32_C(1) << q->runlv) - 1)) != 0;
+    return (q->levels & q->runmask) != 0;
 }
 
 static inline struct gs_hnode *set_top(struct gs_radixq *q,
@@ -383,7 +411,7 @@ static int reserve(struct gs_hslot **a, uint32_t *cap, uint32_t m)
         return 0;
     uint32_t c = *cap ? *cap : 64;
     while (c < m)
-        c *= 2;
+        c = c > UINT32_MAX / 2 ? m : c * 2;
     free(*a);
     *a = malloc((size_t)c * sizeof **a);
     *cap = *a ? c : 0;
@@ -396,9 +424,26 @@ static int reserve(struct gs_hslot **a, uint32_t *cap, uint32_t m)
  * it is drained into the levels below. */
 #define SORT_LEVEL 2
 
+/* One stable counting pass: src's m entries into dst by the digit at
+ * shift, cnt holding how many entries have each digit. */
+static void scatter(struct gs_hslot *restrict dst,
+                    const struct gs_hslot *restrict src, uint32_t m,
+                    const uint32_t *cnt, unsigned shift)
+{
+    uint32_t pos[GS_RQ_FAN], sum = 0;
+    for (unsigned v = 0; v < GS_RQ_FAN; v++) {
+        pos[v] = sum;
+        sum += cnt[v];
+    }
+    for (uint32_t i = 0; i < m; i++)
+        dst[pos[(uint64_t)src[i].time >> shift & (GS_RQ_FAN - 1)]++] = src[i];
+}
+
 /* Sort bucket (level, d), the lowest non-empty one while level 0 and the
  * run are empty, into the run: stable, by the digits below level (the
- * digits above are the bucket's own), so equal times keep their order. */
+ * digits above are the bucket's own), so equal times keep their order.
+ * (A key's digits below level 7 are its time's: the sign flip is in the
+ * top bit.) */
 static void sort_run(struct gs_radixq *q, unsigned level, unsigned d)
 {
     q->last = base_of(q, level, d);
@@ -416,56 +461,55 @@ static void sort_run(struct gs_radixq *q, unsigned level, unsigned d)
                 out[j] = out[j - 1];
             out[j] = x;
         }
+    } else if (level == 1) {
+        uint32_t cnt[GS_RQ_FAN] = { 0 };
+        for (uint32_t i = 0; i < m; i++)
+            cnt[(uint64_t)src[i].time & (GS_RQ_FAN - 1)]++;
+        scatter(out, src, m, cnt, 0);
     } else {
-        uint32_t cnt[SORT_LEVEL][GS_RQ_FAN];
-        memset(cnt, 0, level * sizeof cnt[0]);
+        uint32_t c0[GS_RQ_FAN] = { 0 }, c1[GS_RQ_FAN] = { 0 };
         for (uint32_t i = 0; i < m; i++) {
-            uint64_t k = key_of(src[i].time);
-            for (unsigned g = 0; g < level; g++)
-                cnt[g][digit_of(k, g)]++;
+            uint64_t t = (uint64_t)src[i].time;
+            c0[t & (GS_RQ_FAN - 1)]++;
+            c1[t >> GS_RQ_BITS & (GS_RQ_FAN - 1)]++;
         }
-        /* Digits shared by every entry need no pass. */
-        unsigned pass[SORT_LEVEL], np = 0;
-        for (unsigned g = 0; g < level; g++)
-            if (cnt[g][digit_of(key_of(src[0].time), g)] != m)
-                pass[np++] = g;
-        if (np == 0)
-            memcpy(out, src, (size_t)m * sizeof *src);
-        else if (np > 1)
+        /* A digit all entries share needs no pass. */
+        uint64_t t = (uint64_t)src[0].time;
+        int p0 = c0[t & (GS_RQ_FAN - 1)] != m;
+        int p1 = c1[t >> GS_RQ_BITS & (GS_RQ_FAN - 1)] != m;
+        if (p0 && p1) {
             GS_OOM_IF(reserve(&q->tmp, &q->tmpcap, m) < 0);
-        for (unsigned p = 0; p < np; p++) {
-            unsigned g = pass[p];
-            struct gs_hslot *dst = (np - p) % 2 ? out : q->tmp;
-            uint32_t pos[GS_RQ_FAN], sum = 0;
-            for (unsigned v = 0; v < GS_RQ_FAN; v++) {
-                pos[v] = sum;
-                sum += cnt[g][v];
-            }
-            for (uint32_t i = 0; i < m; i++)
-                dst[pos[digit_of(key_of(src[i].time), g)]++] = src[i];
-            src = dst;
+            scatter(q->tmp, src, m, c0, 0);
+            scatter(out, q->tmp, m, c1, GS_RQ_BITS);
+        } else if (p0 || p1) {
+            scatter(out, src, m, p0 ? c0 : c1, p0 ? 0 : GS_RQ_BITS);
+        } else {
+            memcpy(out, src, (size_t)m * sizeof *src);
         }
     }
     r->head = 0;
     r->n = m;
-    q->runlv = level;
+    q->runmask = (UINT32_C(1) << level) - 1;
+    q->bound = UINT64_MAX;
     empty(q, level, d);
 }
 
-/* Take the run's front, the minimum.  last moves to its key, which keeps
- * every other entry in its bucket only if the key is below the least key
- * of every bucket below the run's level (level 0's entries share last's
- * block, so being at or below them is enough): the caller checks. */
+/* How many pops ahead take_run fetches a node. */
+#define AHEAD 8
+
+/* Take the run's front, the minimum.  last stays: moving it could leave
+ * an entry filed below the run's level in a bucket of a level too high
+ * for the new last (all its keys are at or above the run's front, but
+ * its bucket may reach below it). */
 static inline struct gs_hnode *take_run(struct gs_radixq *q)
 {
     struct gs_rbucket *r = &q->run;
     struct gs_hslot *s = &r->a[r->head++];
     /* The node a few pops ahead is fetched now, so that its pop does not
      * wait on memory. */
-    if (r->head + 8 < r->n)
-        __builtin_prefetch(r->a[r->head + 8].node);
+    if (r->head + AHEAD < r->n)
+        __builtin_prefetch(r->a[r->head + AHEAD].node);
     struct gs_hnode *node = s->node;
-    q->last = key_of(s->time);
     q->n--;
     node->seq = 0;
     q->live--;
@@ -486,14 +530,12 @@ static inline struct gs_hnode *take0(struct gs_radixq *q, struct gs_rbucket *b)
     return node;
 }
 
-struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
+static __attribute__((noinline)) struct gs_hnode *
+pop_slow(struct gs_radixq *q)
 {
     struct gs_rbucket *t = q->top;
     q->top = NULL;
-    /* A cached minimum is taken at once where taking it moves last safely
-     * (take_run); a run's front found by searching a bucket below the
-     * run's level is not: that bucket is drained first, below. */
-    if (t == &q->run && q->topi == t->head && !below_run(q))
+    if (t == &q->run && q->topi == t->head)
         return take_run(q);
     if (t && t != &q->run && t < q->b + GS_RQ_FAN && q->topi == t->head)
         return take0(q, t);
@@ -504,17 +546,22 @@ struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
     for (;;) {
         struct gs_hslot *s = run_front(q);
         if (s) {
-            if (!below_run(q))
-                return take_run(q);
+            /* bound becomes the least key below the run's level: level
+             * 0's front, else the lowest bucket's least possible key. */
             struct gs_rbucket *b = front0(q);
-            if (b)
+            if (b) {
+                q->bound = key_of(b->a[b->head].time);
                 return b->a[b->head].time < s->time ? take0(q, b)
                                                      : take_run(q);
-            if (!below_run(q))
+            }
+            if (!below_run(q)) {
+                q->bound = UINT64_MAX;
                 return take_run(q);
+            }
             unsigned l = lowest_level(q);
             unsigned d = first_digit(q, l);
-            if (key_of(s->time) < base_of(q, l, d))
+            q->bound = base_of(q, l, d);
+            if (key_of(s->time) < q->bound)
                 return take_run(q);
             drain(q, l, d);
             continue;
@@ -529,4 +576,17 @@ struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
         else
             drain(q, l, d);
     }
+}
+
+struct gs_hnode *gs_radixq_pop(struct gs_radixq *q)
+{
+    /* The usual case: the run's front is live and at or below bound, so
+     * it is the minimum (the run wins ties). */
+    struct gs_rbucket *r = &q->run;
+    if (r->head < r->n && key_of(r->a[r->head].time) <= q->bound &&
+        !maybe_stale(q, &r->a[r->head])) {
+        q->top = NULL;
+        return take_run(q);
+    }
+    return pop_slow(q);
 }
