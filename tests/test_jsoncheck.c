@@ -55,7 +55,7 @@ static void test_duplicates(void)
     /* Three times: the second place is reported. */
     chk("{\"k\":1,\"k\":2,\"k\":3}", GS_EPARSE, "f.json:1:8", "'k'");
     /* A long key is named whole, the check is on the whole key. */
-    char big[400], key[128];
+    char big[400], key[160];
     snprintf(big, sizeof big, "{\"%0100d\": 1, \"%0100d\": 2, \"%099d1\": 3}",
              0, 0, 0);
     snprintf(key, sizeof key, "duplicate key '%0100d' in $ (first", 0);
@@ -286,12 +286,46 @@ static void test_deep_and_long_paths(void)
     free(want);
 }
 
+/* The scenario parser's paths are built in fixed buffers (gs_json_path):
+ * a key of the user's too long for one -- an instance type under
+ * $.prices -- is cut with the cut said, and the innermost key kept (it
+ * was cut silently at the end: "$.prices.ppp...p.: expected a number",
+ * the key "spot" gone). */
+static void test_parser_long_key(void)
+{
+    size_t cap = 4096;
+    char *t = malloc(cap), *k = malloc(701);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    memset(k, 'p', 700);
+    k[700] = '\0';
+    snprintf(t, cap, "{\"name\": \"a\", \"prices\": {\"%s\": {\"spot\": "
+             "\"cheap\"}},\n \"fleet\": [{\"gpu\": \"H100-80GB\", "
+             "\"nodes\": 2}],\n \"workload\": {\"generate\": {\"jobs\": 3, "
+             "\"rate_per_hour\": 5,\n   \"classes\": [{\"duration\": "
+             "{\"dist\": \"constant\", \"value\": 1}}]}}}", k);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_scenario_parse(t, "s.json", ".", &sc, &d), GS_EINVAL);
+    const char *w = gs_diag_where(&d);
+    printf("\n    [%zu bytes: %.30s ... %.40s]", strlen(w), w,
+           w + strlen(w) - (strlen(w) > 40 ? 40 : 0));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w, "s.json: $.prices.pppp"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w, "p[... cut ...]pppp"));
+    size_t n = strlen(w);
+    CU_ASSERT(n > 5 && strcmp(w + n - 5, ".spot") == 0);
+    gs_diag_free(&d);
+    free(k);
+    free(t);
+}
+
 static CU_TestInfo tests[] = {
     { "duplicate keys: where, both places, decoded", test_duplicates },
     { "comments: JSON has none", test_comments },
     { "other malformed text is the parser's", test_left_to_parser },
     { "scenario and generator spec parsers call it", test_parsers },
     { "deep and long paths named exactly", test_deep_and_long_paths },
+    { "the parser's long keys: the cut said", test_parser_long_key },
     CU_TEST_INFO_NULL,
 };
 
