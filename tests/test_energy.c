@@ -738,6 +738,41 @@ static void test_zero_divisors(void)
     run_free(&r);
 }
 
+/* A philly-gavel job's compute-bound share from throughputs at the edge
+ * of a double: a P100 redefined at half a V100's compute and bandwidth
+ * (F = B = 2) measured at 1e-320 steps/s against the V100's 1e10 made
+ * (F - B) x (ratio - B) = 0 x inf, a NaN share, and every energy figure,
+ * the run's cost and its --json read -nan (traces/philly.c: a ratio that
+ * is not finite says nothing, and a share that is NaN stays 0.5). */
+static void test_nan_share(void)
+{
+    char thr[64], json[2048];
+    write_temp("{\"k80\": {\"('A', 1)\": {\"null\": 1.0}},"
+               " \"p100\": {\"('A', 1)\": {\"null\": 1e-320}},"
+               " \"v100\": {\"('A', 1)\": {\"null\": 1e10}}}", thr);
+    snprintf(json, sizeof json, "{\"name\": \"ph\", \"gpu_models\": [{\"name\":"
+             " \"P100-16GB\", \"memory_gb\": 16, \"tflops\": 62.5,"
+             " \"bandwidth_gbs\": 450, \"power_w\": 300}],"
+             " \"fleet\": [{\"name\": \"v\", \"gpu\": \"V100-16GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 4}, {\"name\": \"p\", \"gpu\": \"P100-16GB\","
+             " \"nodes\": 1, \"gpus_per_node\": 4}, {\"name\": \"k\", \"gpu\":"
+             " \"K80\", \"nodes\": 1, \"gpus_per_node\": 4}],"
+             " \"workload\": {\"trace\": {\"format\": \"philly-gavel\","
+             " \"path\": \"%%s\", \"throughputs\": \"%s\"}}}", thr);
+    struct run r;
+    run_text(&r, json, "A\tpython3 train.py\t-step\t1\t400\t0.000000\t1\n"
+             "A\tpython3 train.py\t-step\t1\t1200\t5.5\t1\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    printf("\n    [%g kWh, cost $%g]", e->kwh, gs_sim_summary(r.sim)->cost);
+    CU_ASSERT(isfinite(gs_sim_summary(r.sim)->cost));
+    all_finite(&r);
+    run_free(&r);
+    unlink(thr);
+}
+
 static CU_TestInfo tests[] = {
     { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
     { "a tariff step at an hour boundary", test_tariff_step },
@@ -754,6 +789,7 @@ static CU_TestInfo tests[] = {
     { "plan: carbon objective picks the frugal GPU", test_plan_objective },
     { "zero divisors: 0 s jobs and run, 0 GPUs, 0 W, 0 s busy",
       test_zero_divisors },
+    { "a philly-gavel share that was NaN", test_nan_share },
     CU_TEST_INFO_NULL,
 };
 
