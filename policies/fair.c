@@ -638,6 +638,7 @@ static void gfix(struct fair *s, int t, int g)
 static void ten_fix(struct fair *s, int t)
 {
     struct ten *x = ten_upd(s, t);
+    double q = x->quota + EPS, g0 = x->fixg, g1 = x->gpus;
     int moved = 0, up = 0;
     if (x->nlive > 0) {
         double k = dom_share(s, x);
@@ -654,12 +655,20 @@ static void ten_fix(struct fair *s, int t)
             else
                 hp_down(s, h, 0, s->gs.g[g].pos);
         }
-        if (s->gs.g[g].preemptible)
-            ol_fix(s, g);       /* gfix's rest does not read the GPUs:
-                                   strict_ok and h[0] for these */
-        else
+        const struct gs_jgroup *gr = &s->gs.g[g];
+        if (gr->preemptible) {  /* gfix's rest does not read the GPUs:
+                                   strict_ok and h[0] for these; and
+                                   within() moves only for a group whose
+                                   GPUs cross the guarantee's room */
+            double gp = gr->need.gpus > 0 ? gr->need.gpus
+                                          : gr->need.milli / 1000.0;
+            if (!(g0 + gp > q) != !(g1 + gp > q))
+                ol_fix(s, g);
+        } else {
             gfix(s, t, g);
+        }
     }
+    x->fixg = g1;
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -701,16 +710,21 @@ static int sure_miss(const struct fair *s, struct gs_sim *sim,
     if (g <= 0 || !s->rep ||
         gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD)
         return 0;
+    /* A pool answers no for j when j may not use it, or it is plain with
+     * no node that many GPUs free: the counts first, which read no job,
+     * and j's eligibility only for a pool they leave open. */
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
-        if (!gs_fleet_pool_eligible(f, p, &j->need) ||
-            !gs_sim_pool_ok(sim, p, j))
-            continue;
-        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+        if (!pl->mig && pl->s.share.mode == GS_SHARE_NONE && g <= pl->s.gpn) {
+            int v = g;
+            while (v <= pl->s.gpn && pl->ncount[v] == 0)
+                v++;
+            if (v > pl->s.gpn)
+                continue;       /* no room, whoever asks */
+        }
+        if (gs_fleet_pool_eligible(f, p, &j->need) &&
+            gs_sim_pool_ok(sim, p, j))
             return 0;
-        for (int v = g; v <= pl->s.gpn; v++)
-            if (pl->ncount[v] > 0)
-                return 0;
     }
     return 1;
 }

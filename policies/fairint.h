@@ -27,6 +27,9 @@
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
+    double fixg;                /* gpus at its last ten_fix: its groups
+                                   with a job are in the owner list
+                                   exactly when within() at fixg */
     struct gs_lvec ne;          /* its groups (int) with a job now (a
                                    group's nepos is its slot, -1 out) */
     int nlive;                  /* its groups in their shapes' heaps */
