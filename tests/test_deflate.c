@@ -46,7 +46,8 @@ static unsigned char *code(const struct seg *segs, int k, size_t *len)
     size_t at = 0;
     for (int i = 0; i < k; i++) {
         gs_deflate_segment(&z, segs[i].p, segs[i].n, segs[i].stored);
-        memcpy(all + at, segs[i].p, segs[i].n);
+        if (segs[i].n > 0)              /* p may be NULL when empty */
+            memcpy(all + at, segs[i].p, segs[i].n);
         at += segs[i].n;
     }
     *len = gs_deflate_end(&z, (uint32_t)adler32(1, all, (uInt)total));
@@ -68,7 +69,7 @@ static int inflates_to(const unsigned char *z, size_t zn,
     int ok = uncompress(back, &len, z, (uLong)zn) == Z_OK && len == total;
     size_t at = 0;
     for (int i = 0; ok && i < k; i++) {
-        ok = memcmp(back + at, segs[i].p, segs[i].n) == 0;
+        ok = segs[i].n == 0 || memcmp(back + at, segs[i].p, segs[i].n) == 0;
         at += segs[i].n;
     }
     free(back);

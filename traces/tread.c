@@ -116,6 +116,18 @@ int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d)
     return 0;
 }
 
+int gs_tread_open_as(const char *path, const char *what,
+                     struct gs_tread **out, struct gs_diag *d)
+{
+    *out = NULL;
+    FILE *probe;
+    int rc = gs_fopen_regular(path, what, 0, &probe, d);
+    if (rc < 0)
+        return rc;
+    fclose(probe);
+    return gs_tread_open(path, out, d);
+}
+
 const char *gs_tread_path(const struct gs_tread *t)
 {
     return t->path;

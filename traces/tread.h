@@ -33,6 +33,10 @@ struct gs_tread;
 /* Open path (plain text or gzip, told apart by content).  0 or a negative
  * code with d filled.  The reader owns its buffers; free with close. */
 int gs_tread_open(const char *path, struct gs_tread **out, struct gs_diag *d);
+/* The same for a file that is not a trace: a folder, device or FIFO is
+ * refused as gs_fopen_regular words it, with what naming the file. */
+int gs_tread_open_as(const char *path, const char *what,
+                     struct gs_tread **out, struct gs_diag *d);
 /* 1 with *line (NUL-terminated, without the line ending; valid until the
  * next call; the caller may modify it), 0 at the end, or a negative code
  * with d filled (read error, truncated gzip, a NUL byte). */

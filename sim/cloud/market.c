@@ -88,15 +88,10 @@ int gs_pwc_load(struct gs_pwc *s, const char *path, double lo, double hi,
                 struct gs_diag *d)
 {
     memset(s, 0, sizeof *s);
-    /* a device or FIFO refused in these words (the line reader would call
-     * it a trace), and the file noted as an input --out may not replace */
-    FILE *probe;
-    int rc = gs_fopen_regular(path, "a price or hazard file", 0, &probe, d);
-    if (rc < 0)
-        return rc;
-    fclose(probe);
+    /* a device or FIFO refused in these words, not called a trace */
     struct gs_tread *tr;
-    if ((rc = gs_tread_open(path, &tr, d)) < 0)
+    int rc = gs_tread_open_as(path, "a price or hazard file", &tr, d);
+    if (rc < 0)
         return rc;
     long cap = 0;
     int content = 0;

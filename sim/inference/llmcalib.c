@@ -205,13 +205,9 @@ int gs_llm_calib_read(const char *path, struct gs_llm_calib *c,
                       struct gs_diag *d)
 {
     memset(c, 0, sizeof *c);
-    FILE *probe;                    /* a device or FIFO refused as such */
-    int rc = gs_fopen_regular(path, "a serving-time file", 0, &probe, d);
+    struct gs_tread *t;             /* a device or FIFO refused as such */
+    int rc = gs_tread_open_as(path, "a serving-time file", &t, d);
     if (rc < 0)
-        return rc;
-    fclose(probe);
-    struct gs_tread *t;
-    if ((rc = gs_tread_open(path, &t, d)) < 0)
         return rc;
     char *line, *fld[MAXF];
     int col[NCOL], cpk, cav;

@@ -411,19 +411,28 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
     return 0;
 }
 
-int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
-                   struct gs_diag *d)
+/* Open path and read its points (ar_parse) with med as the time column. */
+static int ar_load(const char *path, double (**pts)[2], int *npts, int *any,
+                   const char *med, struct gs_diag *d)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
                            strerror(errno));
     char *line = malloc(LINE_MAX_BYTES);
+    int rc = line ? ar_parse(f, path, line, pts, npts, any, med, d)
+                  : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
+                   struct gs_diag *d)
+{
     double (*pts[GS_AR_WORKERS])[2] = { NULL, NULL, NULL };
-    int npts[GS_AR_WORKERS] = { 0 }, any = 0, rc;
-    rc = line ? ar_parse(f, path, line, pts, npts, &any,
-                         ar_col[A_MED], d)
-              : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    int npts[GS_AR_WORKERS] = { 0 }, any = 0;
+    int rc = ar_load(path, pts, npts, &any, ar_col[A_MED], d);
     if (!rc && !any)
         rc = gs_diag_set(d, GS_EPARSE, path, "no all-reduce on one machine "
                          "of 2, 4 or 8 GPUs");
@@ -431,23 +440,15 @@ int gs_llm_ar_read(const char *path, struct gs_ar_curve *c,
         ar_bin(pts[j], npts[j], c->us[j]);
     for (int j = 0; j < GS_AR_WORKERS; j++)
         free(pts[j]);
-    free(line);
-    fclose(f);
     return rc;
 }
 
 int gs_llm_p2p_read(const char *path, double *gbs, struct gs_diag *d)
 {
     *gbs = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
-                           strerror(errno));
-    char *line = malloc(LINE_MAX_BYTES);
     double (*pts[GS_AR_WORKERS])[2] = { NULL, NULL, NULL };
-    int npts[GS_AR_WORKERS] = { 0 }, any = 0, rc;
-    rc = line ? ar_parse(f, path, line, pts, npts, &any, p2p_med, d)
-              : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+    int npts[GS_AR_WORKERS] = { 0 }, any = 0;
+    int rc = ar_load(path, pts, npts, &any, p2p_med, d);
     double us[GS_AR_POINTS];
     if (!rc) {
         ar_bin(pts[0], npts[0], us);
@@ -460,8 +461,6 @@ int gs_llm_p2p_read(const char *path, double *gbs, struct gs_diag *d)
     }
     for (int j = 0; j < GS_AR_WORKERS; j++)
         free(pts[j]);
-    free(line);
-    fclose(f);
     return rc;
 }
 
