@@ -65,8 +65,13 @@ void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
 /* The node a job of priority prio needing need (> 0) whole GPUs on one node
  * should reclaim on (see the top), over the pools p with pool_ok[p]; -1
  * when no node qualifies. */
-int gs_victims_best(const struct gs_victims *v, int prio, int need,
+int gs_victims_best(struct gs_victims *v, int prio, int need,
                     const char *pool_ok);
+
+/* 1 when gs_victims_best() would find a node, without looking for the
+ * lowest: the sets' masks only. */
+int gs_victims_any(struct gs_victims *v, int prio, int need,
+                   const char *pool_ok);
 
 /* R: the GPUs victims of priority below prio hold on node. */
 int gs_victims_reclaimable(const struct gs_victims *v, int node, int prio);
