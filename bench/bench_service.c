@@ -21,8 +21,10 @@
  * 3. Case 1 at 60% through `gpusim run` as a user runs it (the binary
  *    $GPUSIM, which make bench sets), its HDF5 result file written: CPU
  *    seconds of the child process.  Target (issue 27): >= 1 M requests/s.
- * Each figure is the median of 5 runs, in CPU seconds of the process (the
- * wall time, which a loaded machine stretches, is printed beside it). */
+ * Each figure is the median of 5 runs (of 7 pairs for case 1 at 60%,
+ * each a run in this process beside a `gpusim run`: cli_bench), in CPU
+ * seconds of the process (the wall time, which a loaded machine
+ * stretches, is printed beside it). */
 #include "benchutil.h"
 #include "../sim/setup/scenario.h"
 #include "../sim/inference/service.h"
@@ -129,22 +131,34 @@ static double cli_run(const char *gpusim, const char *file, const char *out)
 
 /* Issue 27: request-level simulation in `gpusim run`, result file written,
  * at >= 1 M requests per CPU second.  Regression check: the command's CPU
- * over the simulation's alone (in_sim, measured in this process in the
- * same sitting) -- what the summary, its steady-state analysis and the
- * HDF5 file add -- stays under MAX_CLI_RATIO: 1.33x measured when the
- * tables' chunks were first coded by h5chunk.c, 2.15x with zlib level 1
- * through HDF5's filters and the steady state analysed twice (the two
- * binaries in one sitting); 1.17-1.40x with the chunks coded through
- * zlib's Z_RLE, 0.94-1.01x with gpusim's own deflate.c (tenth session,
- * main 5d53030 against 1a7f4f3 alternating, load 15-17). */
+ * over the simulation's alone -- what the summary, its steady-state
+ * analysis and the HDF5 file add -- stays under MAX_CLI_RATIO: 1.33x
+ * measured when the tables' chunks were first coded by h5chunk.c, 2.15x
+ * with zlib level 1 through HDF5's filters and the steady state analysed
+ * twice (the two binaries in one sitting); 1.17-1.40x with the chunks
+ * coded through zlib's Z_RLE, 0.94-1.01x with gpusim's own deflate.c
+ * (tenth session, main 5d53030 against 1a7f4f3 alternating, load 15-17).
+ *
+ * On a shared machine the load moves between one minute and the next, so
+ * the two are measured in CLI_PAIRS pairs, a run of the simulation in
+ * this process next to one `gpusim run`, the order alternating pair by
+ * pair, and the ratio checked is the median of the pairs' ratios: a burst
+ * of load slows both runs of a pair, where two medians of 5 taken a
+ * minute apart (the check before the eleventh session) could each catch a
+ * different load and failed once in three at 1.0x measured.  The ceiling
+ * and what it bounds are unchanged; a ratio over it needs more than half
+ * of the pairs over it. */
 #define MAX_CLI_RATIO 1.4
+#define CLI_PAIRS 7
 
-static int cli_bench(const char *text, long n, double in_sim)
+static int cli_bench(const char *text, long n, double *in_sim,
+                     struct gs_svcsum *v)
 {
     const char *gpusim = getenv("GPUSIM");
     if (gpusim == NULL || access(gpusim, X_OK) != 0) {
         printf("service gpusim run with its result file: skipped ($GPUSIM, "
                "the binary, not set; make bench sets it)\n");
+        *in_sim = median5(text, v);
         return 0;
     }
     char file[64], out[64];
@@ -155,23 +169,38 @@ static int cli_bench(const char *text, long n, double in_sim)
         printf("bench_service: cannot write %s\n", file);
         return 1;
     }
-    double t[5];
-    for (int i = 0; i < 5; i++)
-        t[i] = cli_run(gpusim, file, out);
-    unlink(file);
-    qsort(t, 5, sizeof t[0], cmp);
-    if (isnan(t[4])) {
-        printf("bench_service: %s run failed\n", gpusim);
-        return 1;
+    double ts[CLI_PAIRS], tc[CLI_PAIRS], ratio[CLI_PAIRS], wall[CLI_PAIRS];
+    for (int i = 0; i < CLI_PAIRS; i++) {
+        if (i % 2)
+            tc[i] = cli_run(gpusim, file, out);
+        ts[i] = run(text, v);
+        wall[i] = last_wall;
+        if (i % 2 == 0)
+            tc[i] = cli_run(gpusim, file, out);
+        ratio[i] = tc[i] / ts[i];
     }
-    double ratio = t[2] / in_sim;
+    unlink(file);
+    for (int i = 0; i < CLI_PAIRS; i++)
+        if (isnan(tc[i])) {
+            printf("bench_service: %s run failed\n", gpusim);
+            return 1;
+        }
+    qsort(ts, CLI_PAIRS, sizeof ts[0], cmp);
+    qsort(tc, CLI_PAIRS, sizeof tc[0], cmp);
+    qsort(ratio, CLI_PAIRS, sizeof ratio[0], cmp);
+    qsort(wall, CLI_PAIRS, sizeof wall[0], cmp);
+    *in_sim = ts[CLI_PAIRS / 2];
+    last_wall = wall[CLI_PAIRS / 2];
+    double tm = tc[CLI_PAIRS / 2], rm = ratio[CLI_PAIRS / 2];
     printf("service gpusim run, %ld requests, result file written: %.3f s "
            "CPU, %.2f M requests/s (target 1: %s); %.2fx the simulation "
-           "alone (regression ceiling %.1fx)\n", n, t[2], n / t[2] / 1e6,
-           n / t[2] >= 1e6 ? "met" : "not met", ratio, MAX_CLI_RATIO);
-    if (ratio > MAX_CLI_RATIO) {
+           "alone, median of %d pairs (%.2f-%.2fx; regression ceiling "
+           "%.1fx)\n", n, tm, n / tm / 1e6,
+           n / tm >= 1e6 ? "met" : "not met", rm, CLI_PAIRS, ratio[0],
+           ratio[CLI_PAIRS - 1], MAX_CLI_RATIO);
+    if (rm > MAX_CLI_RATIO) {
         printf("bench_service: FAILED: the run's outputs cost %.2fx the "
-               "simulation\n", ratio);
+               "simulation\n", rm);
         return 1;
     }
     return 0;
@@ -186,15 +215,19 @@ int main(void)
     int bad = 0;
     for (int i = 0; i < 2; i++) {
         snprintf(text, sizeof text, gen, rate[i], n);
-        double dt = median5(text, &v);
+        /* at 60%, the simulation's runs are those paired with the
+         * command's (cli_bench) */
+        double dt = 0;
+        if (i == 0)
+            bad |= cli_bench(text, n, &dt, &v);
+        if (!(dt > 0))
+            dt = median5(text, &v);
         printf("service %ld generated requests, 16 replicas, %d%% load (%d "
                "requests/s): %.3f s CPU (%.3f s wall), %.2f M requests/s; "
                "TTFT p99 %.3f s, ITL p50 %.1f ms, %.0f tokens/s/GPU, peak "
                "RSS %.0f MiB\n", n, load[i], rate[i], dt, last_wall,
                n / dt / 1e6, v.ttft[2], 1e3 * v.itl[0], v.tok_s_gpu,
                bench_peak_rss_mib());
-        if (i == 0)
-            bad |= cli_bench(text, n, dt);
     }
     char *path = realpath(AZURE, NULL);
     if (path == NULL) {

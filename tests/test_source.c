@@ -91,6 +91,31 @@ static void test_cdf_quantiles(void)
     gs_diag_free(&d);
 }
 
+/* Token counts round to the nearest integer, halves up (lround's rule),
+ * at least 1 and at most 10^7: constant laws give the draws exactly. */
+static void test_token_rounding(void)
+{
+    static const double v[][2] = {
+        { 2.5, 3 }, { 2.4999999999999996, 2 }, { 3.5, 4 }, { 1, 1 },
+        { 0.2, 1 }, { 1.49999999999999978, 1 }, { 4095.5, 4096 },
+        { 9999999.5, 10000000 }, { 1e9, 10000000 }, { 7.0000000000000009, 7 },
+    };
+    gsl_rng *r = gs_rng_stream(7, "test.tokens");
+    CU_ASSERT_FATAL(r != NULL);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        struct gs_svcgen g = { 0 };
+        g.input.kind = g.output.kind = GS_DIST_CONSTANT;
+        g.input.a = v[i][0];
+        g.output.a = v[i][0] + 1;
+        int in, out;
+        gs_svcgen_tokens(&g, r, &in, &out);
+        CU_ASSERT_EQUAL(in, (int)v[i][1]);
+        CU_ASSERT_EQUAL(out, v[i][0] + 1 > 1e7 ? 10000000
+                                               : (int)lround(v[i][0] + 1));
+    }
+    gsl_rng_free(r);
+}
+
 /* Drawn totals meet the CDF at its points: for 200,000 draws the share
  * at or below each point is p within 5 standard errors. */
 static void test_cdf_draws(void)
@@ -339,6 +364,7 @@ static void test_cdf_file(void)
 static CU_TestInfo tests[] = {
     { "cdf quantiles", test_cdf_quantiles },
     { "cdf draws", test_cdf_draws },
+    { "token rounding", test_token_rounding },
     { "cdf file", test_cdf_file },
     { "length routing", test_length_routing },
     { "bad input", test_bad_input },

@@ -110,7 +110,12 @@ static int draw_tokens(gsl_rng *r, const struct gs_distspec *d)
     double v = gs_dist_draw(r, d);
     if (!(v >= 1))
         return 1;
-    return v > 1e7 ? 10000000 : (int)lround(v);
+    if (v > 1e7)
+        return 10000000;
+    /* lround's value (halves away from zero) without a call per draw:
+     * for 1 <= v <= 1e7 the fraction v - trunc(v) is exact */
+    int k = (int)v;
+    return k + (v - k >= 0.5);
 }
 
 void gs_svcgen_tokens(const struct gs_svcgen *g, gsl_rng *r, int *in,
