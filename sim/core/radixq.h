@@ -72,15 +72,17 @@ struct gs_radixq {
     uint64_t seq;
     struct gs_rbucket *top;     /* cached minimum: its bucket (or &run), */
     uint32_t topi;              /* or NULL, and its index there */
-    /* The sorted run: a[head .. n-1] in (time, seq) order, all within the
-     * range of the level-R bucket it was sorted from; entries filed below
-     * level R may fall between its entries: runmask = 2^R - 1. */
+    /* The sorted run: the entries a[ord[head]], ..., a[ord[n-1]] (the low
+     * 32 bits of ord's words) in (time, seq) order, a being the array of
+     * the level-R bucket it was sorted from (run.cap its size), all within
+     * that bucket's range; entries filed below level R may fall between
+     * its entries: runmask = 2^R - 1. */
     uint32_t runmask;
     uint64_t bound;             /* no entry filed below level R has a
                                    lesser key */
     struct gs_rbucket run;
-    struct gs_hslot *tmp;       /* scratch for sorting, tmpcap entries */
-    uint32_t tmpcap;
+    uint64_t *ord, *tmp;        /* the run's order, and scratch for sorting */
+    uint32_t ordcap, tmpcap;
     uint32_t levels;            /* bit L: level L has a non-empty bucket */
     /* Bucket (L, d) is b[L * GS_RQ_FAN + d]; bit L * GS_RQ_FAN + d of used
      * says it is not empty; bit w of words[L], that used's word
