@@ -99,11 +99,13 @@
  * maxg) copies of what was read.
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
- * 1000).  Bookkeeping: a running job's pslot holds F_RUN | F_BORROWED (and,
- * when it could ever be a victim, F_VIC, its index in its node's victim
- * list shifted left by 8 and its node shifted left by 16), its
- * pnode.time the GPUs (in milli) it holds beyond its tenant's guarantee
- * when it is non-preemptible.  The state's layout (struct ten, shape and
+ * 1000), walk (bool, false: the owners' pass walks every owner job in
+ * pass order, as when misses do not repeat -- the reference the indexed
+ * passes must match, for tests).  Bookkeeping: a running job's pslot
+ * holds F_RUN | F_BORROWED (and, when it could ever be a victim, F_VIC,
+ * its index in its node's victim list shifted left by 8 and its node
+ * shifted left by 16), its pnode.time the GPUs (in milli) it holds beyond
+ * its tenant's guarantee when it is non-preemptible.  The state's layout (struct ten, shape and
  * fair) is in fairint.h. */
 #include "policy.h"
 #include "fairint.h"
@@ -144,6 +146,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     s->depth = 1000;
     int rc;
     if ((rc = gs_params_bool(p, "reclaim", &s->reclaim, d)) < 0 ||
+        (rc = gs_params_bool(p, "walk", &s->walk, d)) < 0 ||
         (rc = gs_params_int(p, "depth", 1, 100000000, &s->depth, d)) < 0) {
         free(s);
         return rc;
@@ -196,6 +199,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
         return GS_ENOMEM;
     }
     s->fw = fw;
+    s->rep = gs_sim_misses_repeat(sim);
     gs_lvec_init(&s->ten, sim, sizeof(struct ten));
     gs_lvec_init(&s->vjob, sim, sizeof(struct gs_job *));
     gs_lvec_setn(&s->vjob, f->ngpus);
@@ -262,6 +266,7 @@ static void fair_free(void *state)
     gs_lvec_free(&s->oss);
     free(s->oqpos);
     free(s->ohead);
+    free(s->olast);
     gs_lvec_free(&s->sh);
     gs_lvec_free(&s->sq);
     gs_lvec_free(&s->smiss);
@@ -496,6 +501,8 @@ static void gfix(struct fair *s, int t, int g);
 static void grp_add(struct fair *s, int t, int g, struct gs_job *j)
 {
     gs_jgroup_add(&s->gs, g, j);
+    if ((int64_t)j->rec > s->olast[g])
+        s->olast[g] = (int64_t)j->rec;
     int first = s->ohead[g] < 0;
     if (first || (int64_t)j->rec < s->ohead[g]) {
         s->ohead[g] = (int64_t)j->rec;
@@ -513,6 +520,7 @@ static void grp_remove(struct fair *s, int t, int g, struct gs_job *j)
         return;
     if (gs_jgroup_size(&s->gs.g[g]) == 0) {
         s->ohead[g] = -1;
+        s->olast[g] = -1;
         gfix(s, t, g);          /* out of ol, oq and the rest */
         return;
     }
@@ -630,6 +638,7 @@ static void gfix(struct fair *s, int t, int g)
 static void ten_fix(struct fair *s, int t)
 {
     struct ten *x = ten_upd(s, t);
+    double q = x->quota + EPS, g0 = x->fixg, g1 = x->gpus;
     int moved = 0, up = 0;
     if (x->nlive > 0) {
         double k = dom_share(s, x);
@@ -646,12 +655,20 @@ static void ten_fix(struct fair *s, int t)
             else
                 hp_down(s, h, 0, s->gs.g[g].pos);
         }
-        if (s->gs.g[g].preemptible)
-            ol_fix(s, g);       /* gfix's rest does not read the GPUs:
-                                   strict_ok and h[0] for these */
-        else
+        const struct gs_jgroup *gr = &s->gs.g[g];
+        if (gr->preemptible) {  /* gfix's rest does not read the GPUs:
+                                   strict_ok and h[0] for these; and
+                                   within() moves only for a group whose
+                                   GPUs cross the guarantee's room */
+            double gp = gr->need.gpus > 0 ? gr->need.gpus
+                                          : gr->need.milli / 1000.0;
+            if (!(g0 + gp > q) != !(g1 + gp > q))
+                ol_fix(s, g);
+        } else {
             gfix(s, t, g);
+        }
     }
+    x->fixg = g1;
 }
 
 /* Keep tenant x's place in nlender right after its GPUs or rv changed. */
@@ -685,23 +702,29 @@ static void rmiss_start(struct fair *s, const struct gs_fleet *f,
  * open nodes by fully free GPUs.  Not under gang spreading (the core then
  * spreads a job's GPUs over nodes), and only when misses repeat: the miss
  * it spares would have changed nothing. */
-static int sure_miss(struct gs_sim *sim, const struct gs_job *j)
+static int sure_miss(const struct fair *s, struct gs_sim *sim,
+                     const struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     int g = j->need.gpus;
-    if (g <= 0 || !gs_sim_misses_repeat(sim) ||
+    if (g <= 0 || !s->rep ||
         gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD)
         return 0;
+    /* A pool answers no for j when j may not use it, or it is plain with
+     * no node that many GPUs free: the counts first, which read no job,
+     * and j's eligibility only for a pool they leave open. */
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
-        if (!gs_fleet_pool_eligible(f, p, &j->need) ||
-            !gs_sim_pool_ok(sim, p, j))
-            continue;
-        if (pl->mig || pl->s.share.mode != GS_SHARE_NONE || g > pl->s.gpn)
+        if (!pl->mig && pl->s.share.mode == GS_SHARE_NONE && g <= pl->s.gpn) {
+            int v = g;
+            while (v <= pl->s.gpn && pl->ncount[v] == 0)
+                v++;
+            if (v > pl->s.gpn)
+                continue;       /* no room, whoever asks */
+        }
+        if (gs_fleet_pool_eligible(f, p, &j->need) &&
+            gs_sim_pool_ok(sim, p, j))
             return 0;
-        for (int v = g; v <= pl->s.gpn; v++)
-            if (pl->ncount[v] > 0)
-                return 0;
     }
     return 1;
 }
@@ -717,7 +740,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     double over = over_of(x, g);
     if (!j->preemptible && over > EPS && s->np_over + over > s->unreserved + EPS)
         return -2;              /* strict: never borrow what others own */
-    if ((r == NULL && sure_miss(sim, j)) || gs_sim_try_start(sim, j, r, nr) < 0)
+    if ((r == NULL && sure_miss(s, sim, j)) || gs_sim_try_start(sim, j, r, nr) < 0)
         return -1;
     if (j->pslot & F_WIN)
         gs_jwin_leave(&s->win, j);
@@ -854,7 +877,7 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     long cap = s->capgsh;
     s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
     long cap2 = cap, cap3 = cap, cap4 = cap, cap5 = cap, cap6 = cap,
-         cap7 = cap;
+         cap7 = cap, cap8 = cap;
     s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
     s->nepos = gs_grow(s->nepos, &cap2, g + 1, sizeof *s->nepos);
     s->gin = gs_grow(s->gin, &cap3, g + 1, sizeof *s->gin);
@@ -862,6 +885,7 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     s->gov = gs_grow(s->gov, &cap5, g + 1, sizeof *s->gov);
     s->ohead = gs_grow(s->ohead, &cap6, g + 1, sizeof *s->ohead);
     s->oqpos = gs_grow(s->oqpos, &cap7, g + 1, sizeof *s->oqpos);
+    s->olast = gs_grow(s->olast, &cap8, g + 1, sizeof *s->olast);
     s->capolpos = cap;
     s->gsh[g] = k;
     s->olpos[g] = -1;
@@ -870,6 +894,7 @@ static void shape_of(struct fair *s, int g, const struct gs_job *j)
     s->opos[g] = -1;
     s->gov[g] = 0;
     s->ohead[g] = -1;
+    s->olast[g] = -1;
     s->oqpos[g] = -1;
 }
 
@@ -885,7 +910,7 @@ static int shape_missed(const struct fair *s, struct gs_sim *sim, int g)
  * capacity comes back (when misses repeat). */
 static void missed(struct fair *s, struct gs_sim *sim, int k)
 {
-    if (!gs_sim_misses_repeat(sim))
+    if (!s->rep)
         return;
     sq_sync(s, sim);
     struct shape *p = gs_lvec_upd(&s->sh, k);
@@ -1062,6 +1087,19 @@ static void revive(struct fair *s, const struct gs_job *cur)
                                                           nothing yet */
             continue;
         }
+        /* Every job of it before cur (olast bounds its records; a
+         * group's jobs share their priority, and records are numbered in
+         * arrival order): each would be held and the group left out of
+         * om, empty until the pass ends.  It is left out as it is: no
+         * one reads it before then -- only om's and od's groups are
+         * tried, and the indexes it stays in (the owner list, its
+         * shape's heaps, its tenant's ne) are read by the borrowers'
+         * pass, after every held job is back -- so the holds are not
+         * made. */
+        const struct gs_jgroup *gr = &s->gs.g[g];
+        if (gr->prio > cur->prio ||
+            (gr->prio == cur->prio && s->olast[g] < (int64_t)cur->rec))
+            continue;
         struct gs_job *h;
         while ((h = gs_jgroup_head(&s->gs.g[g])) != NULL &&
                cand_before(h, cur))
@@ -1241,7 +1279,7 @@ static void owners(struct fair *s, struct gs_sim *sim)
      * reclaim finds no victim), and nothing would change. */
     if (fleet_full(f) && (!s->reclaim || s->nlender == 0))
         return;
-    if (gs_sim_misses_repeat(sim)) {
+    if (s->rep && !s->walk) {
         if (!s->reclaim || s->nlender == 0)
             owners_quiet(s, sim);
         else
@@ -1282,7 +1320,7 @@ static int next_group(struct fair *s, struct gs_sim *sim)
     double bkey = 0;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     double idle = (double)f->gpus_up - (double)f->used_milli / 1000.0;
-    int whole = gs_sim_misses_repeat(sim);
+    int whole = s->rep;
     for (long i = 0; i < gs_lvec_n(&s->sq); i++) {
         int k = gs_lvec_int(&s->sq, i);
         const struct shape *p = gs_lvec_upd(&s->sh, k);
@@ -1342,7 +1380,7 @@ static void set_aside(struct fair *s, int g)
 static void borrowers(struct fair *s, struct gs_sim *sim)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
-    int whole = gs_sim_misses_repeat(sim);
+    int whole = s->rep;
     gs_lvec_setn(&s->dead, 0);
     gs_lvec_setn(&s->cand, 0);
     while (!fleet_full(f)) {
@@ -1392,7 +1430,7 @@ static void fair_schedule(void *state, struct gs_sim *sim)
     borrowers(s, sim);
     s->in_pass = 0;
     long nlate = gs_lvec_n(&s->late);
-    s->idle = s->ver == v0 && nlate == 0 && gs_sim_misses_repeat(sim);
+    s->idle = s->ver == v0 && nlate == 0 && s->rep;
     for (long i = 0; i < nlate; i++)
         gs_jwin_arrive(&s->win, gs_lvec_job(&s->late, i));
     gs_lvec_setn(&s->late, 0);

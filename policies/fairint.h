@@ -27,6 +27,9 @@
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
+    double fixg;                /* gpus at its last ten_fix: its groups
+                                   with a job are in the owner list
+                                   exactly when within() at fixg */
     struct gs_lvec ne;          /* its groups (int) with a job now (a
                                    group's nepos is its slot, -1 out) */
     int nlive;                  /* its groups in their shapes' heaps */
@@ -73,6 +76,9 @@ struct fair {
     double unreserved;          /* fleet GPUs no tenant is guaranteed */
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
+    int walk;                   /* owners() walks every owner job (tests) */
+    int rep;                    /* gs_sim_misses_repeat, fixed for the run
+                                   (the core's miss memo reads it once) */
     long depth;
     /* The window (jobgroup.h): the first `depth` pending jobs, in groups
      * by tenant and shape. */
@@ -182,6 +188,12 @@ struct fair {
      * shape that missed is left out whole and a pass reads the shapes
      * and the groups it tries, not every owner group. */
     int64_t *ohead;
+    int64_t *olast;             /* per group: at least its last job's
+                                   record (the greatest added since it was
+                                   last empty), -1 empty: revive() lets a
+                                   group whose jobs all come before the
+                                   job that changed something go without
+                                   taking them out one by one */
     int *oqpos;
     struct gs_lvec osq;         /* shapes (int) */
     struct gs_lvec oss;         /* owners_quiet's heap: struct oskey */
@@ -235,8 +247,16 @@ static inline void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
  * victims there; fair.c starts j on it) or -1; a tenant's entry made when
  * new; the level index built again when capacity came back untold. */
 int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j);
-void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim, int t);
+void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t);
 void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim);
+
+/* Tenant t's entry made if new (gs_fair_ten_grow: every tenant up to t). */
+static inline void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim,
+                                      int t)
+{
+    if (t >= s->nt)
+        gs_fair_ten_grow(s, sim, t);
+}
 
 /* The GPUs node n's victims of at most top GPUs hold but those of a
  * tenant whose per-node sums are own (fleet-side sums, like node_rv: no

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim, int t)
+void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t)
 {
     while (t >= s->nt) {
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
@@ -268,7 +268,7 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
  * epoch. */
 static int rmiss_known(struct fair *s, struct gs_sim *sim, int need)
 {
-    if (need > GS_MAX_GPN || !gs_sim_misses_repeat(sim))
+    if (need > GS_MAX_GPN || !s->rep)
         return 0;
     const struct rmiss *m = &s->rm[need];
     size_t np = (size_t)gs_sim_fleet(sim)->npools;
@@ -280,7 +280,7 @@ static int rmiss_known(struct fair *s, struct gs_sim *sim, int need)
 
 static void rmiss_note(struct fair *s, struct gs_sim *sim, int need)
 {
-    if (need > GS_MAX_GPN || !gs_sim_misses_repeat(sim))
+    if (need > GS_MAX_GPN || !s->rep)
         return;
     size_t np = (size_t)gs_sim_fleet(sim)->npools;
     s->rm[need] = (struct rmiss){ .rgen = s->rgen, .ep = gs_sim_epoch(sim),
