@@ -749,8 +749,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     int m0 = x->margin;
     x->margin = margin_of(x);
-    s->ntm[m0]--;
-    s->ntm[x->margin]++;
+    ntm_move(s, m0, x->margin);
     if (x->margin > m0) {
         s->rgen++;              /* more of its victims may be taken */
         gs_fairlv_margin(&s->lx, j->tenant, m0, x->margin);
@@ -807,9 +806,9 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->gpus = 0;
     if (x->mem < EPS)
         x->mem = 0;
-    s->ntm[x->margin]--;
+    int m0 = x->margin;
     x->margin = margin_of(x);
-    s->ntm[x->margin]++;
+    ntm_move(s, m0, x->margin);
     s->rgen++;                  /* GPUs came back */
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;

@@ -132,6 +132,7 @@ struct fair {
      * word operation, not a visit). */
     int *vsz, vszw;
     int ntm[GS_MAX_GPN + 1];
+    int ntm_hi;                 /* of them, those at vszw - 1 or more */
     int nnodes;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
@@ -229,12 +230,36 @@ static inline double dom_share(const struct fair *s, const struct ten *x)
 /* Tenant x's margin: the largest whole-GPU victim it can lose and keep
  * its guarantee (is_victim's tenant test, the same comparison, for
  * g = 1, 2, ...). */
+static inline int margin_lost_ok(const struct ten *x, int g)
+{
+    return x->gpus - (double)(g + 1) >= x->quota - EPS;
+}
+
 static inline int margin_of(const struct ten *x)
 {
-    int g = 0;
-    while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
+    /* The count of g = 0 .. GS_MAX_GPN - 1 passing the test, which holds
+     * up to some g and not past it: guessed from the GPUs over the
+     * guarantee and moved to where the test itself turns (a tenant far
+     * over its guarantee made the test's walk 63 steps at every start
+     * and stop). */
+    double d = x->gpus - x->quota + EPS;
+    int g = d >= GS_MAX_GPN ? GS_MAX_GPN : d >= 1 ? (int)d : 0;
+    while (g > 0 && !margin_lost_ok(x, g - 1))
+        g--;
+    while (g < GS_MAX_GPN && margin_lost_ok(x, g))
         g++;
     return g;
+}
+
+/* A tenant's margin moved from m0 to m1 (-1: a new tenant). */
+static inline void ntm_move(struct fair *s, int m0, int m1)
+{
+    if (m0 >= 0) {
+        s->ntm[m0]--;
+        s->ntm_hi -= m0 >= s->vszw - 1;
+    }
+    s->ntm[m1]++;
+    s->ntm_hi += m1 >= s->vszw - 1;
 }
 
 /* Node n in the level index as it is now. */

@@ -17,7 +17,7 @@ void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t)
                            .weight = tc ? tc->weight : 1.0, .key = -1 };
         gs_lvec_init(&x->ne, sim, sizeof(int));
         x->margin = margin_of(x);
-        s->ntm[x->margin]++;
+        ntm_move(s, -1, x->margin);
         s->nt++;
     }
     gs_fairlv_tenants(&s->lx, s->nt);
@@ -225,11 +225,10 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
     int best = -1, best_def = 1 << 30;
     gs_fair_lv_sync(s, sim);
     const int8_t *own = ten_at(s, o)->vn;  /* never o's to lose */
-    int top = GS_MAX_GPN;       /* the largest margin now: max_loss's */
-    while (top > 0 && s->ntm[top] == 0)
-        top--;
-    if (top > s->vszw - 1)
-        top = s->vszw - 1;
+    int top = s->vszw - 1;      /* the largest margin now (max_loss's), */
+    if (s->ntm_hi == 0)         /* at most the largest node's GPUs */
+        while (top > 0 && s->ntm[top] == 0)
+            top--;
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)
