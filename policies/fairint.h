@@ -39,6 +39,7 @@ struct ten {
                                    victims (preemptible, whole GPUs on one
                                    node): in the nodes' victim lists */
     int lender;                 /* counted in nlender */
+    int lpos;                   /* its slot in lend, -1 out */
     int margin;                 /* the largest whole-GPU victim it can
                                    lose and keep its guarantee (max_loss
                                    for another tenant's owner), now */
@@ -76,7 +77,9 @@ struct fair {
     double unreserved;          /* fleet GPUs no tenant is guaranteed */
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
-    int walk;                   /* owners() walks every owner job (tests) */
+    int walk;                   /* the reference passes (tests): owners()
+                                   walks every owner job, reclaim reads
+                                   every candidate's victims */
     int rep;                    /* gs_sim_misses_repeat, fixed for the run
                                    (the core's miss memo reads it once) */
     long depth;
@@ -149,6 +152,17 @@ struct fair {
      * victim) with a job in rv.  None, and reclaim cannot find a victim:
      * a pass on a full fleet then has nothing to do for owners. */
     int nlender;
+    /* The lenders again, in no order (ints; a tenant's lpos its slot),
+     * and a search's copy of the few others than the owner's: when there
+     * are at most LS_MAX, the GPUs a node can give back (node_clears'
+     * sum: each lender's victims no larger than its margin) are read off
+     * their per-node sums (vn, margin at most vszw - 1), nls of them, -1:
+     * too many lenders, not used. */
+    struct gs_lvec lend;
+#define LS_MAX 4
+    const int8_t *lsv[LS_MAX];
+    int lsm[LS_MAX];
+    int nls;
     /* owners_merge()'s scratch: groups in play by first job (om), groups
      * set aside until something changes (od), jobs taken out of their
      * groups for the pass (oh, put back at its end). */
