@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (k == 0 || k == 1 || k == 6) {
         fz_read_workload(k == 0 ? "k8s-pods" : k == 1 ? "slurm-sacct"
                                                       : "k8s-ksm",
-                         path, skip, NULL);
+                         path, skip, NULL, data, size);
     } else if (k == 2 || k == 3) {
         static struct gs_catalog cat;
         gs_catalog_init(&cat);
@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (gs_node_list_read(k == 2 ? "k8s-nodes" : "slurm-nodes", path,
                               &cat, &pools, &np, &d) == 0)
             free(pools);
+        fz_check_line(&d, path, data, size);
     } else if (k == 5) {
         const char *const f[] = { path };
         struct gs_dcgm_opts o = { .idle = 0.05 };

@@ -1,30 +1,49 @@
 /* fuzz_profile.c -- the kernel profile readers of `gpusim llm validate` and
  * `gpusim llm calibrate`: Vidur's mlp.csv layout (gs_llm_prof_read, then
  * the validation over every row it accepts) and all_reduce.csv
- * (gs_llm_ar_read); and the serving times `gpusim trace calibrate` reads,
- * Splitwise's perf_model.csv (gs_llm_calib_read).  The first byte picks
- * the format.  A refused file must
- * say where: the diagnostic names the file (and for a row, its line). */
+ * (gs_llm_ar_read); the serving times `gpusim trace calibrate` reads,
+ * Splitwise's perf_model.csv (gs_llm_calib_read); and Vidur's
+ * send_recv.csv (gs_llm_p2p_read, `llm calibrate --send-recv`).  The
+ * first byte picks the format.  A refused file must say where: the
+ * diagnostic names the file (and for a row, its line); a bandwidth read
+ * must be a positive number. */
 #include "fuzz.h"
+
+#include <math.h>
 #include "../sim/inference/llmprof.h"
 #include "../sim/inference/llmcalib.h"
+
+static const uint8_t *text;
+static size_t text_n;
 
 static void located(const struct gs_diag *d, const char *path)
 {
     if (d->code >= 0 || strncmp(d->where, path, strlen(path)) != 0
         || d->what[0] == 0)
         abort();
+    fz_check_line(d, path, text, text_n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FZ_MAX_SIZE)
         return 0;
-    int k = fz_pick(&data, &size, 3);
+    int k = fz_pick(&data, &size, 4);
     if (k < 0)
         return 0;
     const char *path = fz_file(data, size);
+    text = data;
+    text_n = size;
     struct gs_diag d = { 0 };
+    if (k == 3) {
+        double gbs = -1;
+        if (gs_llm_p2p_read(path, &gbs, &d) < 0)
+            located(&d, path);
+        else if (!(gbs > 0 && gbs < INFINITY))
+            abort();            /* a bandwidth that is not one */
+        gs_diag_free(&d);
+        return 0;
+    }
     if (k == 2) {
         struct gs_llm_calib c;
         if (gs_llm_calib_read(path, &c, &d) < 0)

@@ -26,7 +26,7 @@ gpusim=${GPUSIM:-./gpusim}
 # format does not shift the seeds' bytes onto other formats.
 nf=$("$gpusim" policies 2>/dev/null | sed -n '/^trace formats:/,$p' | grep -c '^  ')
 [ "$nf" -ge 5 ] 2>/dev/null || { echo "fuzz/seed.sh: cannot count the trace formats with $gpusim" >&2; exit 1; }
-for f in fuzz/seeds/native.csv; do put trace 0 $f; put trace $((0 + nf)) $f; done
+for f in fuzz/seeds/native.csv fuzz/seeds/native-lines.csv; do put trace 0 $f; put trace $((0 + nf)) $f; done
 for f in $F/ali_*.csv; do put trace 1 $f; done
 put trace $((1 + nf)) $F/ali_mixed.csv
 for f in $F/philly_*.trace; do put trace 2 $f; done
@@ -42,13 +42,14 @@ put requests 7 fuzz/seeds/requests.csv
 # node lists: alibaba-gpu-2023 alibaba-gpu-2026
 for f in $F/nodes_*.csv; do put nodelist 0 $f; put nodelist 1 $f; done
 cp policies/rllite-quickstart.json "$out/weights/"
-cp scenarios/cloud-spot-price.csv "$out/prices/"
+cp scenarios/cloud-spot-price.csv fuzz/seeds/price-*.csv* "$out/prices/"
 cp fuzz/seeds/genspec.json "$out/genspec/"
-# kernel profiles (fuzz_profile): mlp.csv, all_reduce.csv, and serving
-# times (Splitwise's perf_model.csv layout)
+# kernel profiles (fuzz_profile): mlp.csv, all_reduce.csv, serving
+# times (Splitwise's perf_model.csv layout) and send_recv.csv
 put profile 0 fuzz/seeds/mlp.csv
 put profile 1 fuzz/seeds/all_reduce.csv
 put profile 2 fuzz/seeds/perf_model.csv
+put profile 3 fuzz/seeds/send_recv.csv
 cp scenarios/mixed-tier-generated.json "$out/genspec/"
 # the kept corpora of the targets without fixtures (fuzz/corpus/TARGET:
 # a campaign's corpus, minimized with -merge=1)
@@ -63,12 +64,24 @@ true
 # the cluster importers (fuzz_import): k8s-pods slurm-sacct k8s-nodes
 # slurm-nodes kueue dcgm k8s-ksm; 7 + k also skips bad rows
 I=tests/fixtures/import
-for f in $I/k8s-snaps/*.json $I/k8s-pods-*.json; do put import 0 $f; done
+# (put names a seed by its file's name: the folders' pods.json, nodes.json
+# and sacct.txt are copied under their folder's name first)
+S=$out/import-src
+mkdir -p "$S"
+for d in gangs taints waits slurm-mig; do
+    for f in $I/$d/*.json $I/$d/*.txt; do
+        [ -f "$f" ] && cp "$f" "$S/$d-$(basename "$f")"
+    done
+done
+for f in $I/k8s-snaps/*.json $I/k8s-pods-*.json $S/*pods*.json; do put import 0 $f; done
 put import 7 $I/k8s-pods-bad-qty.json
-for f in $I/sacct*.txt; do put import 1 $f; done
+put import 7 $S/taints-pods-bad.json
+for f in $I/sacct*.txt $S/slurm-mig-sacct.txt fuzz/seeds/sacct-*.txt; do put import 1 $f; done
 put import 8 $I/sacct-bad-tres.txt
-for f in $I/k8s-nodes*.json; do put import 2 $f; done
-for f in $I/scontrol-nodes*.txt; do put import 3 $f; done
+put import 8 $S/slurm-mig-sacct.txt
+for f in $I/k8s-nodes*.json $S/*nodes.json; do put import 2 $f; done
+for f in $I/scontrol-nodes*.txt $S/slurm-mig-nodes*.txt fuzz/seeds/scontrol-*.txt; do put import 3 $f; done
 put import 4 $I/kueue.json
 for f in $I/dcgm/*.json $I/dcgm-*.json; do put import 5 $f; done
-for f in $I/ksm/*.json; do put import 6 $f; done
+for f in $I/ksm/*.json $I/waits/ksm/*.json; do put import 6 $f; done
+rm -rf "$S"

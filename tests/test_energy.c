@@ -613,6 +613,166 @@ static void test_capped_service_ends(void)
     gs_diag_free(&d);
 }
 
+/* Every energy figure of a run finite and >= 0, the summary's JSON
+ * without a NaN or an infinity; tenants + idle = fleet. */
+static void all_finite(const struct run *r)
+{
+    const struct gs_energysum *e = gs_sim_energy(r->sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    const double f[] = { e->kwh, e->it_kwh, e->host_kwh, e->idle_kwh,
+                         e->usd, e->idle_usd, e->gco2, e->idle_gco2,
+                         e->span_h };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        CU_ASSERT(isfinite(f[i]) && f[i] >= 0);
+    double kwh = 0;
+    for (int t = 0; t < gs_sim_ntenants(r->sim); t++) {
+        double k, u, c;
+        gs_energy_tenant(r->sim, t, &k, &u, &c);
+        CU_ASSERT(isfinite(k) && isfinite(u) && isfinite(c));
+        kwh += k;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(kwh + e->idle_kwh, e->kwh, 1e-12);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r->sim, &n);
+    (void)rec;
+    for (long i = 0; i < n; i++) {
+        struct gs_jobenergy je = gs_sim_record_energy(r->sim, i);
+        CU_ASSERT(isfinite(je.kwh) && je.kwh >= 0 && isfinite(je.gco2));
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    gs_report_json(fp, r->sim);
+    fclose(fp);
+    /* a value that printf wrote as nan or inf: after ':' ',' '[' or '-' */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"carbon_kg_per_hour\": "));
+    for (const char *b = buf; (b = strpbrk(b, "ni")) != NULL; b++) {
+        if (strncmp(b, "nan", 3) != 0 && strncmp(b, "inf", 3) != 0)
+            continue;
+        const char *a = b;
+        while (a > buf && (a[-1] == ' ' || a[-1] == '-'))
+            a--;
+        int bad = a > buf && strchr(":,[", a[-1]) != NULL;
+        if (bad)
+            printf("\n    not a number: %.60s", a - 1);
+        CU_ASSERT_FALSE(bad);
+    }
+    free(buf);
+}
+
+/* The energy model's divisions (sim/cloud/energy.c) on what input can
+ * make zero: jobs of zero duration and of zero GPUs, a run whose span is
+ * zero (the per-hour rates divide by it), a GPU model of 0 W (idle and
+ * busy power 0), a utilization profile whose busy phases are 0 s, and a
+ * zero-length power cap window.  Each is guarded; the figures are exact. */
+static void test_zero_divisors(void)
+{
+    struct run r;
+    /* one CPU-only job of 0 s at time 0: the shortest run there is (a
+     * job of 0 s holds its place for 1 ms; a span of 0, which the
+     * per-hour rates would divide by, is guarded but no input found
+     * reaches it: a generated duration of 0 is refused, "horizon": "0s"
+     * is no horizon) */
+    run_text(&r, "{\"name\": \"e\", \"energy\": {\"pue\": 1.25, "
+             "\"price_usd_per_kwh\": [0.1, 0.2], \"carbon_g_per_kwh\": 400},"
+             " \"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", "
+             "\"nodes\": 2, \"gpus_per_node\": 8}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\", "
+             "\"path\": \"%s\"}}}", "id,arrival,gpus,duration\n1,0,0,0\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    printf("\n    [0 s run: span %g h, %g kWh]", e->span_h, e->kwh);
+    CU_ASSERT_EQUAL(e->span_h, 1.0 / GS_HOUR);
+    double k0 = 16 * H100_SLOT_IDLE / 1000 / GS_HOUR * 1.25;
+    CU_ASSERT_DOUBLE_EQUAL(e->kwh, k0, k0 * 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(e->usd, k0 * 0.1, k0 * 1e-12);
+    all_finite(&r);
+    run_free(&r);
+    /* jobs of 0 s on 1, 0 and 2 GPUs, and one of 60 s whose profile is
+     * 0 s busy, 30 s idle: it draws its slot's idle board and busy host
+     * and no dynamic board power */
+    run_text(&r, fleet_json("\"energy\": {\"pue\": 1.25, "
+                            "\"carbon_g_per_kwh\": 400},", ""),
+             "id,arrival,gpus,duration,idle_profile\n"
+             "1,0,1,0,\n2,0,0,0,\n3,0,2,0,\n4,0,1,60,0:30\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    all_finite(&r);
+    const struct gs_jobrec *j4 = rec_of(&r, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j4);
+    long n;
+    const struct gs_jobrec *rec = gs_sim_records(r.sim, &n);
+    struct gs_jobenergy je = gs_sim_record_energy(r.sim, j4 - rec);
+    double k4 = (H100_IDLE + H100_HOST_BUSY) * 60 / 3600 / 1000 * 1.25;
+    printf("\n    [0 s busy of 60 s: %.9f kWh, by hand %.9f]", je.kwh, k4);
+    CU_ASSERT_DOUBLE_EQUAL(je.kwh, k4, k4 * 1e-6);
+    for (int id = 1; id <= 3; id++) {
+        const struct gs_jobrec *jr = rec_of(&r, id);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(jr);
+        struct gs_jobenergy z = gs_sim_record_energy(r.sim, jr - rec);
+        CU_ASSERT(z.kwh >= 0 && z.kwh < 1e-6);
+    }
+    run_free(&r);
+    /* a GPU model that draws 0 W, with a host of 0 W: every figure 0 */
+    run_text(&r, "{\"name\": \"e\", \"horizon\": \"2h\","
+             " \"gpu_models\": [{\"name\": \"Z\", \"memory_gb\": 80,"
+             " \"tflops\": 100, \"bandwidth_gbs\": 1000, \"power_w\": 0}],"
+             " \"energy\": {\"price_usd_per_kwh\": 0.1},"
+             " \"fleet\": [{\"name\": \"p\", \"gpu\": \"Z\", \"nodes\": 1,"
+             " \"gpus_per_node\": 8, \"host_busy_w\": 0}],"
+             " \"workload\": {\"trace\": {\"format\": \"native\","
+             " \"path\": \"%s\"}}}",
+             "id,arrival,gpus,duration\n1,0,8,3600\n2,0,0,0\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    e = gs_sim_energy(r.sim);
+    CU_ASSERT_EQUAL(e->kwh, 0);
+    CU_ASSERT_EQUAL(e->usd, 0);
+    CU_ASSERT(e->span_h > 0);
+    all_finite(&r);
+    run_free(&r);
+}
+
+/* A philly-gavel job's compute-bound share from throughputs at the edge
+ * of a double: a P100 redefined at half a V100's compute and bandwidth
+ * (F = B = 2) measured at 1e-320 steps/s against the V100's 1e10 made
+ * (F - B) x (ratio - B) = 0 x inf, a NaN share, and every energy figure,
+ * the run's cost and its --json read -nan (traces/philly.c: a ratio that
+ * is not finite says nothing, and a share that is NaN stays 0.5). */
+static void test_nan_share(void)
+{
+    char thr[64], json[2048];
+    write_temp("{\"k80\": {\"('A', 1)\": {\"null\": 1.0}},"
+               " \"p100\": {\"('A', 1)\": {\"null\": 1e-320}},"
+               " \"v100\": {\"('A', 1)\": {\"null\": 1e10}}}", thr);
+    snprintf(json, sizeof json, "{\"name\": \"ph\", \"gpu_models\": [{\"name\":"
+             " \"P100-16GB\", \"memory_gb\": 16, \"tflops\": 62.5,"
+             " \"bandwidth_gbs\": 450, \"power_w\": 300}],"
+             " \"fleet\": [{\"name\": \"v\", \"gpu\": \"V100-16GB\", \"nodes\": 1,"
+             " \"gpus_per_node\": 4}, {\"name\": \"p\", \"gpu\": \"P100-16GB\","
+             " \"nodes\": 1, \"gpus_per_node\": 4}, {\"name\": \"k\", \"gpu\":"
+             " \"K80\", \"nodes\": 1, \"gpus_per_node\": 4}],"
+             " \"workload\": {\"trace\": {\"format\": \"philly-gavel\","
+             " \"path\": \"%%s\", \"throughputs\": \"%s\"}}}", thr);
+    struct run r;
+    run_text(&r, json, "A\tpython3 train.py\t-step\t1\t400\t0.000000\t1\n"
+             "A\tpython3 train.py\t-step\t1\t1200\t5.5\t1\n");
+    if (r.rc)
+        printf("\n    %s: %s", r.d.where, r.d.what);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    const struct gs_energysum *e = gs_sim_energy(r.sim);
+    printf("\n    [%g kWh, cost $%g]", e->kwh, gs_sim_summary(r.sim)->cost);
+    CU_ASSERT(isfinite(gs_sim_summary(r.sim)->cost));
+    all_finite(&r);
+    run_free(&r);
+    unlink(thr);
+}
+
 static CU_TestInfo tests[] = {
     { "idle fleet 10 h by hand: energy, cost, carbon", test_idle_fleet_by_hand },
     { "a tariff step at an hour boundary", test_tariff_step },
@@ -627,6 +787,9 @@ static CU_TestInfo tests[] = {
     { "power cap against Splitwise's capped H100 rows", test_cap_splitwise },
     { "bad keys; regions by hand", test_bad_keys },
     { "plan: carbon objective picks the frugal GPU", test_plan_objective },
+    { "zero divisors: 0 s jobs and run, 0 GPUs, 0 W, 0 s busy",
+      test_zero_divisors },
+    { "a philly-gavel share that was NaN", test_nan_share },
     CU_TEST_INFO_NULL,
 };
 

@@ -54,11 +54,12 @@ static void test_duplicates(void)
         "duplicate key 'y' in $.x ");
     /* Three times: the second place is reported. */
     chk("{\"k\":1,\"k\":2,\"k\":3}", GS_EPARSE, "f.json:1:8", "'k'");
-    /* A long key is cut in the message, the check is on the whole key. */
-    char big[400];
+    /* A long key is named whole, the check is on the whole key. */
+    char big[400], key[160];
     snprintf(big, sizeof big, "{\"%0100d\": 1, \"%0100d\": 2, \"%099d1\": 3}",
              0, 0, 0);
-    chk(big, GS_EPARSE, "f.json:1:109", "...");
+    snprintf(key, sizeof key, "duplicate key '%0100d' in $ (first", 0);
+    chk(big, GS_EPARSE, "f.json:1:109", key);
     /* Many keys: found whatever their order. */
     size_t cap = 1 << 20;
     char *t = malloc(cap);
@@ -181,11 +182,150 @@ static void test_parsers(void)
     gs_diag_free(&d2);
 }
 
+/* The message for text t: "where: what" (caller frees). */
+static char *message(const char *t)
+{
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_jsoncheck(t, "f.json", &d), GS_EPARSE);
+    char *m = gs_diag_message(&d);
+    gs_diag_free(&d);
+    return m ? m : strdup("");
+}
+
+/* want is in the message of t */
+static void names(const char *t, const char *want)
+{
+    char *m = message(t);
+    int ok = strstr(m, want) != NULL;
+    if (!ok)
+        printf("\n    want: %.300s\n    got:  %.300s (%zu bytes)", want, m,
+               strlen(m));
+    CU_ASSERT_TRUE(ok);
+    free(m);
+}
+
+/* A duplicate deep in nesting, or under long keys, is named at its exact
+ * JSON path: no segment of it dropped or cut (the path was built in 400
+ * bytes with each key cut to 120, so a longer path lost segments and read
+ * as another place). */
+static void test_deep_and_long_paths(void)
+{
+    size_t cap = 1 << 16;
+    char *t = malloc(cap), *want = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    /* four keys of 150 characters, then a short one */
+    size_t n = 0, w = 0;
+    w += (size_t)snprintf(want + w, cap - w, "'x' in $");
+    for (int k = 0; k < 4; k++) {
+        char seg[151];
+        memset(seg, 'a' + k, 150);
+        seg[150] = '\0';
+        n += (size_t)snprintf(t + n, cap - n, "{\"%s\": ", seg);
+        w += (size_t)snprintf(want + w, cap - w, ".%s", seg);
+    }
+    n += (size_t)snprintf(t + n, cap - n, "{\"y\": {\"x\": 1, \"x\": 2}}}}}}");
+    snprintf(want + w, cap - w, ".y (first at line 1, column ");
+    names(t, want);
+    /* 300 objects deep and 150 arrays deep */
+    n = w = 0;
+    w += (size_t)snprintf(want + w, cap - w, "'k' in $");
+    for (int k = 0; k < 300; k++) {
+        n += (size_t)snprintf(t + n, cap - n, "{\"k%d\": ", k);
+        w += (size_t)snprintf(want + w, cap - w, ".k%d", k);
+    }
+    for (int k = 0; k < 150; k++) {
+        n += (size_t)snprintf(t + n, cap - n, "[0, ");
+        w += (size_t)snprintf(want + w, cap - w, "[1]");
+    }
+    n += (size_t)snprintf(t + n, cap - n, "{\"k\": 1, \"k\": 2}");
+    for (int k = 0; k < 150; k++)
+        n += (size_t)snprintf(t + n, cap - n, "]");
+    for (int k = 0; k < 300; k++)
+        n += (size_t)snprintf(t + n, cap - n, "}");
+    snprintf(want + w, cap - w, " (first at line 1, column ");
+    names(t, want);
+    /* keys that would read as other places: a dot, a bracket, a quote, a
+     * newline, a NUL, an empty key, a space -- said as ["..."] (JSON
+     * string escapes); plain keys keep the dot form */
+    names("{\"a.b\": {\"c\": 1, \"c\": 2}}", "'c' in $[\"a.b\"] (first");
+    names("{\"a\": {\"b\": {\"c\": 1, \"c\": 2}}}", "'c' in $.a.b (first");
+    names("{\"x[0]\": [{\"c\": 1, \"c\": 2}]}", "in $[\"x[0]\"][0] (first");
+    names("{\"q\\\"\": {\"\\n\": {\"c\": 1, \"c\": 2}}}",
+          "in $[\"q\\\"\"][\"\\n\"] (first");
+    names("{\"\": {\" \": {\"c\": 1, \"c\": 2}}}", "in $[\"\"][\" \"] (first");
+    names("{\"r\\u00e9\\u0000\": {\"c\": 1, \"c\": 2}}",
+          "in $[\"r\xC3\xA9\\u0000\"] (first");
+    names("{\"caf\xC3\xA9\": {\"c\": 1, \"c\": 2}}", "in $.caf\xC3\xA9 (first");
+    /* the key itself: whole, NUL and control bytes escaped */
+    names("{\"a\\u0000b\": 1, \"a\\u0000b\": 2}", "duplicate key 'a\\u0000b' in $ ");
+    names("{\"a\\n\": 1, \"a\\n\": 2}", "duplicate key 'a\\n' in $ ");
+    /* a lone surrogate escape stays an escape (its bytes are not UTF-8) */
+    names("{\"\\ud800\": 1, \"\\ud800\": 2}", "duplicate key '\\uD800' in $ ");
+    /* a key of 100,000 characters under a key of 50,000: both whole */
+    size_t big = 300000;
+    char *b = malloc(big), *bw = malloc(big);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bw);
+    char *p = malloc(50001), *q = malloc(100001);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    memset(p, 'p', 50000);
+    p[50000] = '\0';
+    memset(q, 'q', 100000);
+    q[100000] = '\0';
+    snprintf(b, big, "{\"%s\": {\"%s\": 1, \"%s\": 2}}", p, q, q);
+    snprintf(bw, big, "duplicate key '%s' in $.%s (first at line 1, "
+             "column 50007)", q, p);
+    names(b, bw);
+    free(p);
+    free(q);
+    free(b);
+    free(bw);
+    free(t);
+    free(want);
+}
+
+/* The scenario parser's paths are built in fixed buffers (gs_json_path):
+ * a key of the user's too long for one -- an instance type under
+ * $.prices -- is cut with the cut said, and the innermost key kept (it
+ * was cut silently at the end: "$.prices.ppp...p.: expected a number",
+ * the key "spot" gone). */
+static void test_parser_long_key(void)
+{
+    size_t cap = 4096;
+    char *t = malloc(cap), *k = malloc(701);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    memset(k, 'p', 700);
+    k[700] = '\0';
+    snprintf(t, cap, "{\"name\": \"a\", \"prices\": {\"%s\": {\"spot\": "
+             "\"cheap\"}},\n \"fleet\": [{\"gpu\": \"H100-80GB\", "
+             "\"nodes\": 2}],\n \"workload\": {\"generate\": {\"jobs\": 3, "
+             "\"rate_per_hour\": 5,\n   \"classes\": [{\"duration\": "
+             "{\"dist\": \"constant\", \"value\": 1}}]}}}", k);
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_scenario_parse(t, "s.json", ".", &sc, &d), GS_EINVAL);
+    const char *w = gs_diag_where(&d);
+    printf("\n    [%zu bytes: %.30s ... %.40s]", strlen(w), w,
+           w + strlen(w) - (strlen(w) > 40 ? 40 : 0));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w, "s.json: $.prices.pppp"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(w, "p[... cut ...]pppp"));
+    size_t n = strlen(w);
+    CU_ASSERT(n > 5 && strcmp(w + n - 5, ".spot") == 0);
+    gs_diag_free(&d);
+    free(k);
+    free(t);
+}
+
 static CU_TestInfo tests[] = {
     { "duplicate keys: where, both places, decoded", test_duplicates },
     { "comments: JSON has none", test_comments },
     { "other malformed text is the parser's", test_left_to_parser },
     { "scenario and generator spec parsers call it", test_parsers },
+    { "deep and long paths named exactly", test_deep_and_long_paths },
+    { "the parser's long keys: the cut said", test_parser_long_key },
     CU_TEST_INFO_NULL,
 };
 

@@ -399,6 +399,78 @@ static void test_profile_errors(void)
     CU_ASSERT_EQUAL(gs_llm_prof_read("/nonexistent/x.csv", &p, NULL), GS_EIO);
 }
 
+/* Lines of any length up to the trace reader's 16 MiB: a header of 20,000
+ * columns (about 200 KB, the shape and time columns after all of them) and
+ * its rows are read whole, in mlp.csv and all_reduce.csv alike; a longer
+ * line is refused naming it.  The reader before (fgets into 64 KiB, at most
+ * 1,024 fields) cut the header and said "no column 'n_head'". */
+static void test_profile_long_lines(void)
+{
+    enum { PAD = 20000 };
+    const char *path = write_text("");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    for (int i = 0; i < PAD; i++)
+        fprintf(f, "pad_%05d,", i);
+    fputs(HDR, f);
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < PAD; i++)
+            fputs("7,", f);
+        fprintf(f, "0.%d,32,8,4096,14336,32000,True,%d,1\n", r + 1, 4 << r);
+    }
+    fclose(f);
+    struct gs_llm_prof p = { 0 };
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_llm_prof_read(path, &p, &d), 0);
+    if (gs_diag_what(&d)[0])
+        printf("\n    %s: %s", gs_diag_where(&d), gs_diag_what(&d));
+    CU_ASSERT_EQUAL(p.n, 2);
+    if (p.n == 2) {
+        CU_ASSERT(p.r[0].s.heads == 32 && p.r[0].s.kv_heads == 8
+                  && p.r[0].s.hidden == 4096 && p.r[0].s.ffn == 14336
+                  && p.r[0].s.gated == 1 && p.r[0].s.tp == 1);
+        CU_ASSERT(p.r[0].tokens == 4 && p.r[1].tokens == 8);
+        CU_ASSERT_DOUBLE_EQUAL(p.r[0].t[GS_OP_ADD], 0.1e-3, 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(p.r[1].t[GS_OP_ADD], 0.2e-3, 1e-15);
+    }
+    gs_llm_prof_free(&p);
+    gs_diag_free(&d);
+
+    /* all_reduce.csv: the same header padding; 2 GPUs at 2 KiB, 50 us */
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    for (int i = 0; i < PAD; i++)
+        fprintf(f, "pad_%05d,", i);
+    fputs("time_stats.all_reduce.median,num_workers,size,devices_per_node\n",
+          f);
+    for (int i = 0; i < PAD; i++)
+        fputs("7,", f);
+    fputs("0.05,2,2048,2\n", f);
+    fclose(f);
+    struct gs_ar_curve c;
+    memset(&c, 0, sizeof c);
+    CU_ASSERT_EQUAL(gs_llm_ar_read(path, &c, &d), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.us[0][0], 50, 1e-9);
+    gs_diag_free(&d);
+
+    /* a row of 17 MiB: refused in words, naming its line */
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(HDR, f);
+    for (int i = 0; i < 17 << 19; i++)
+        fputs(" ,", f);
+    fputs("\n", f);
+    fclose(f);
+    p = (struct gs_llm_prof){ 0 };
+    CU_ASSERT_EQUAL(gs_llm_prof_read(path, &p, &d), GS_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), ":2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_what(&d), "longer than 16 MiB"));
+    gs_llm_prof_free(&p);
+    gs_diag_free(&d);
+    unlink(path);
+}
+
 /* `gpusim llm validate --json`: exactly the keys the README promises; a
  * bad file is exit 2 naming file, line and column. */
 /* A file without post_attention_layernorm is a parallel block: its add
@@ -750,6 +822,7 @@ static CU_TestInfo tests[] = {
     { "all-reduce interpolation by hand", test_allreduce_interpolation },
     { "kernel fit recovers every factor", test_fit_recovers_every_factor },
     { "bad profiles name file, line and column", test_profile_errors },
+    { "profile lines of any length, or refused", test_profile_long_lines },
     { "llm validate: JSON and errors", test_validate_cli },
     { "elementwise waves and L2 by hand", test_elementwise_rules_by_hand },
     { "a parallel block's add is two adds", test_parallel_block_add },

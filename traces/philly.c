@@ -318,13 +318,14 @@ static int philly_row(void *st, struct gs_trow *r, struct gs_jobspec *j)
         const struct gs_gpu_model *b = &p->cat->m[p->model[g]];
         double F = a->tflops / b->tflops, B = a->bw_gbs / b->bw_gbs;
         double ratio = thr[ref] / thr[g];
+        if (!isfinite(ratio))   /* a throughput near 0 says nothing */
+            continue;
         num += (F - B) * (ratio - B);
         den += (F - B) * (F - B);
     }
-    if (den > 0) {
-        double cb = num / den;
+    double cb = den > 0 ? num / den : NAN;
+    if (!isnan(cb))             /* inf - inf: no share either (0.5 stays) */
         j->cb = cb < 0 ? 0 : cb > 1 ? 1 : cb;
-    }
     uint64_t all = p->cat->n >= 64 ? ~0ULL : (1ULL << p->cat->n) - 1;
     uint64_t no = 0;
     for (int g = 0; g < NG; g++)

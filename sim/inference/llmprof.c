@@ -29,6 +29,7 @@
  * and Llama-3-70B share one: only their vocabularies differ), so a fit
  * that skips a group has seen no kernel of that shape. */
 #include "llmprof.h"
+#include "../../traces/tread.h"
 
 #include <errno.h>
 #include <gsl/gsl_multimin.h>
@@ -39,7 +40,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define LINE_MAX_BYTES 65536
 #define MAX_ROWS (1 << 22)
 #define CAUCHY 0.03
 
@@ -51,21 +51,38 @@ void gs_llm_prof_free(struct gs_llm_prof *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Split line at commas in place; the number of fields. */
-static int split(char *line, char **f, int max)
+/* The lines come from the trace readers' line reader (traces/tread.h): a
+ * line of any length up to its 16 MiB (a longer one refused in words,
+ * naming the line), gzip as well as plain text, a NUL byte, folder or
+ * device refused; its fields are split as CSV, as many as the line has.
+ * (Before, lines were read with fgets into 64 KiB and split into at most
+ * 1,024 fields: a longer header was cut, its rest read as a data row, and
+ * columns past the 1,024th were silently not there.) */
+struct fields {
+    char **f;
+    int cap;
+};
+
+/* Split line at commas in place into fs; the number of fields, or -1 out
+ * of memory.  A line of c commas has at most c + 1 fields. */
+static int split(char *line, struct fields *fs)
 {
-    int n = 0;
-    char *s = line;
-    line[strcspn(line, "\r\n")] = 0;
-    while (n < max) {
-        f[n++] = s;
-        char *c = strchr(s, ',');
-        if (!c)
-            break;
-        *c = 0;
-        s = c + 1;
+    int need = 1;
+    for (const char *c = line; (c = strchr(c, ',')) != NULL; c++)
+        need++;
+    if (need > fs->cap) {
+        void *np = realloc(fs->f, (size_t)need * sizeof *fs->f);
+        if (!np)
+            return -1;
+        fs->f = np;
+        fs->cap = need;
     }
-    return n;
+    return gs_tsplit(line, ',', fs->f, fs->cap);
+}
+
+static int blank(const char *line)
+{
+    return line[strspn(line, " \t\r")] == 0;
 }
 
 enum { S_HEAD, S_KV, S_EMBD, S_FFN, S_VOCAB, S_GATED, S_TOK, S_TP, S_N };
@@ -74,20 +91,17 @@ static const char *const shape_col[S_N] = {
     "use_gated_mlp", "num_tokens", "num_tensor_parallel_workers",
 };
 
-#define MAX_FIELDS 1024
-
 struct header {
     int shape[S_N];
     int op[GS_OP_N];
     int nf;
 };
 
-static int read_header(char *line, const char *path, struct header *h,
+static int read_header(char **f, int nf, const char *path, struct header *h,
                        struct gs_diag *d)
 {
-    char *f[MAX_FIELDS];
     char *where;
-    h->nf = split(line, f, MAX_FIELDS);
+    h->nf = nf;
     for (int k = 0; k < S_N; k++)
         h->shape[k] = -1;
     for (int k = 0; k < GS_OP_N; k++)
@@ -134,13 +148,13 @@ static int int_field(const char *s, long lo, long hi, int *v)
 }
 
 /* Parse one data row, line lineno of path. */
-static int read_row(char *line, const struct header *h, const char *path,
-                    int lineno, struct gs_llm_prof_row *r, struct gs_diag *d)
+static int read_row(char **f, int nf, const struct header *h,
+                    const char *path, long lineno, struct gs_llm_prof_row *r,
+                    struct gs_diag *d)
 {
-    char *f[MAX_FIELDS], *at;
-    int nf = split(line, f, MAX_FIELDS);
+    char *at;
     if (nf != h->nf) {
-        at = gs_strf("%s:%d:%d", path, lineno, nf < h->nf ? nf : h->nf + 1);
+        at = gs_strf("%s:%ld:%d", path, lineno, nf < h->nf ? nf : h->nf + 1);
         return gs_diag_set_at(d, GS_EPARSE, at, "%d fields, the header has %d",
                               nf, h->nf);
     }
@@ -159,7 +173,7 @@ static int read_row(char *line, const struct header *h, const char *path,
         } else
             bad = int_field(s, 1, 1 << 24, &v[k]);
         if (bad) {
-            at = gs_strf("%s:%d:%d", path, lineno, h->shape[k] + 1);
+            at = gs_strf("%s:%ld:%d", path, lineno, h->shape[k] + 1);
             return gs_diag_set_at(d, GS_EPARSE, at, "%s: '%.40s' is not %s",
                                   shape_col[k], s, k == S_GATED
                                   ? "True or False" : "an integer in 1..2^24");
@@ -180,7 +194,7 @@ static int read_row(char *line, const struct header *h, const char *path,
         why = "num_tensor_parallel_workers must divide n_head and "
               "n_expanded_embd", col = h->shape[S_TP];
     if (why) {
-        at = gs_strf("%s:%d:%d", path, lineno, col + 1);
+        at = gs_strf("%s:%ld:%d", path, lineno, col + 1);
         return gs_diag_set_at(d, GS_EPARSE, at, "%s", why);
     }
     for (int k = 0; k < GS_OP_N; k++) {
@@ -191,7 +205,7 @@ static int read_row(char *line, const struct header *h, const char *path,
         const char *s = f[h->op[k]];
         double x = strtod(s, &end);
         if (end == s || *end || !(x > 0) || !isfinite(x)) {
-            at = gs_strf("%s:%d:%d", path, lineno, h->op[k] + 1);
+            at = gs_strf("%s:%ld:%d", path, lineno, h->op[k] + 1);
             return gs_diag_set_at(d, GS_EPARSE, at, "time_stats.%s.median: "
                                   "'%.40s' is not a positive time in ms",
                                   gs_llm_op_name(k), s);
@@ -204,34 +218,31 @@ static int read_row(char *line, const struct header *h, const char *path,
 int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
                      struct gs_diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
-                           strerror(errno));
-    char *line = malloc(LINE_MAX_BYTES);
+    struct gs_tread *t;
+    int rc = gs_tread_open_as(path, "a kernel profile", &t, d);
+    if (rc < 0)
+        return rc;
+    struct fields fs = { NULL, 0 };
     struct header h;
-    int rc = 0, lineno = 1;
-    if (!line) {
+    char *line;
+    int nf;
+    if ((rc = gs_tread_line(t, &line, d)) <= 0) {
+        if (rc == 0)
+            rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
+        goto out;
+    }
+    if ((nf = split(line, &fs)) < 0) {
         rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
         goto out;
     }
-    if (!fgets(line, LINE_MAX_BYTES, f)) {
-        rc = gs_diag_set(d, GS_EPARSE, path, "empty file");
-        goto out;
-    }
-    if ((rc = read_header(line, path, &h, d)))
+    if ((rc = read_header(fs.f, nf, path, &h, d)))
         goto out;
     for (int k = 0; k < GS_OP_N; k++)
         if (h.op[k] >= 0)
             p->has[k] = 1;
-    while (fgets(line, LINE_MAX_BYTES, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = gs_diag_set_line(d, GS_EPARSE, path, lineno, "line longer "
-                                  "than %d bytes", LINE_MAX_BYTES - 1);
-            goto out;
-        }
-        if (line[strspn(line, " \t\r\n")] == 0)
+    while ((rc = gs_tread_line(t, &line, d)) > 0) {
+        long lineno = gs_tread_lineno(t);
+        if (blank(line))
             continue;
         if (p->n == MAX_ROWS) {
             rc = gs_diag_set_line(d, GS_ERANGE, path, lineno, "more than %d "
@@ -248,18 +259,20 @@ int gs_llm_prof_read(const char *path, struct gs_llm_prof *p,
             p->r = np;
             p->cap = cap;
         }
-        if ((rc = read_row(line, &h, path, lineno, &p->r[p->n], d)))
+        if ((nf = split(line, &fs)) < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            goto out;
+        }
+        if ((rc = read_row(fs.f, nf, &h, path, lineno, &p->r[p->n], d)))
             goto out;
         p->n++;
     }
-    if (ferror(f))
-        rc = gs_diag_set(d, GS_EIO, path, "read error");
-    else if (p->n == 0)
+    if (rc == 0 && p->n == 0)
         rc = gs_diag_set(d, GS_EPARSE, path, "no rows");
 out:
-    free(line);
-    fclose(f);
-    return rc;
+    free(fs.f);
+    gs_tread_close(t);
+    return rc < 0 ? rc : 0;
 }
 
 static int same_layer(const struct gs_llm_shape *a,
@@ -304,7 +317,8 @@ static void ar_bin(double (*pt)[2], int n, double *us)
 {
     double *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof *buf);
     GS_ASSERT(buf);
-    qsort(pt, (size_t)n, sizeof *pt, ar_point_cmp);
+    if (n > 1)                  /* pt is NULL when no row was kept */
+        qsort(pt, (size_t)n, sizeof *pt, ar_point_cmp);
     for (int i = 0; i < GS_AR_POINTS; i++) {
         double s = exp2(11 + i), lo = s / M_SQRT2, hi = s * M_SQRT2;
         int m = 0;
@@ -345,43 +359,51 @@ static void ar_bin(double (*pt)[2], int n, double *us)
     free(buf);
 }
 
-static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
+static int ar_parse(struct gs_tread *t, const char *path, double (**pts)[2],
                     int *npts, int *wk, const char *med, struct gs_diag *d)
 {
-    char *fld[MAX_FIELDS];
-    char *where;
-    int col[A_N], lineno = 1, cap = 0;
-    if (!fgets(line, LINE_MAX_BYTES, f))
-        return gs_diag_set(d, GS_EPARSE, path, "empty file");
-    int nf = split(line, fld, MAX_FIELDS);
+    struct fields fs = { NULL, 0 };
+    char *where, *line;
+    int col[A_N], cap = 0, rc, nf;
+    if ((rc = gs_tread_line(t, &line, d)) <= 0)
+        return rc < 0 ? rc : gs_diag_set(d, GS_EPARSE, path, "empty file");
+    if ((nf = split(line, &fs)) < 0) {
+        rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+        goto out;
+    }
     for (int k = 0; k < A_N; k++) {
         col[k] = -1;
         const char *name = k == A_MED ? med : ar_col[k];
         for (int i = 0; i < nf; i++)
-            if (strcmp(fld[i], name) == 0)
+            if (strcmp(fs.f[i], name) == 0)
                 col[k] = i;
         if (col[k] < 0) {
             where = gs_strf("%s:1", path);
-            return gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'",
-                                  name);
+            rc = gs_diag_set_at(d, GS_EPARSE, where, "no column '%s'", name);
+            goto out;
         }
     }
-    while (fgets(line, LINE_MAX_BYTES, f)) {
-        lineno++;
-        if (line[strspn(line, " \t\r\n")] == 0)
+    while ((rc = gs_tread_line(t, &line, d)) > 0) {
+        long lineno = gs_tread_lineno(t);
+        if (blank(line))
             continue;
-        int n = split(line, fld, MAX_FIELDS);
+        int n = split(line, &fs);
+        if (n < 0) {
+            rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+            goto out;
+        }
         double v[2] = { 0, 0 }, w = 0, dpn = 0;     /* counts: compared,
                                                      * never cast */
         for (int k = 0; k < A_N; k++) {
             char *end;
-            const char *s = col[k] < n ? fld[col[k]] : "";
+            const char *s = col[k] < n ? fs.f[col[k]] : "";
             double x = strtod(s, &end);
             if (end == s || *end || !(x > 0) || !isfinite(x)) {
-                where = gs_strf("%s:%d:%d", path, lineno, col[k] + 1);
-                return gs_diag_set_at(d, GS_EPARSE, where, "%s: '%.40s' is "
-                                      "not a positive number",
-                                      k == A_MED ? med : ar_col[k], s);
+                where = gs_strf("%s:%ld:%d", path, lineno, col[k] + 1);
+                rc = gs_diag_set_at(d, GS_EPARSE, where, "%s: '%.40s' is "
+                                    "not a positive number",
+                                    k == A_MED ? med : ar_col[k], s);
+                goto out;
             }
             if (k == A_MED)
                 v[1] = x * 1e3;
@@ -399,8 +421,10 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
             cap = cap ? 2 * cap : 1024;
             for (int j = 0; j < GS_AR_WORKERS; j++) {
                 void *np = realloc(pts[j], (size_t)cap * sizeof *pts[j]);
-                if (!np)
-                    return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                if (!np) {
+                    rc = gs_diag_set(d, GS_ENOMEM, path, "out of memory");
+                    goto out;
+                }
                 pts[j] = np;
             }
         }
@@ -408,22 +432,22 @@ static int ar_parse(FILE *f, const char *path, char *line, double (**pts)[2],
         pts[wi][npts[wi]++][1] = v[1];
         *wk = 1;
     }
-    return 0;
+out:
+    free(fs.f);
+    return rc < 0 ? rc : 0;
 }
 
 /* Open path and read its points (ar_parse) with med as the time column. */
 static int ar_load(const char *path, double (**pts)[2], int *npts, int *any,
                    const char *med, struct gs_diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gs_diag_set(d, GS_EIO, path, "cannot open: %s",
-                           strerror(errno));
-    char *line = malloc(LINE_MAX_BYTES);
-    int rc = line ? ar_parse(f, path, line, pts, npts, any, med, d)
-                  : gs_diag_set(d, GS_ENOMEM, path, "out of memory");
-    free(line);
-    fclose(f);
+    struct gs_tread *t;
+    int rc = gs_tread_open_as(path, med == p2p_med ? "a send/receive profile"
+                              : "an all-reduce profile", &t, d);
+    if (rc < 0)
+        return rc;
+    rc = ar_parse(t, path, pts, npts, any, med, d);
+    gs_tread_close(t);
     return rc;
 }
 

@@ -13,7 +13,16 @@
  *
  * Depth is limited (GS_JC_DEPTH, below cJSON's own nesting limit of 1000);
  * deeper text is left to the parser.  Lines and columns count bytes from 1,
- * as the scenario parser's messages do. */
+ * as the scenario parser's messages do.
+ *
+ * The path is held in memory and grows with the nesting, every key whole,
+ * so the place a message names is exact however deep or long (it was
+ * built in 400 bytes with each key cut to 120: a longer path lost its
+ * deeper segments and read as another place).  A key is written .KEY when
+ * it cannot be mistaken for anything else, else ["KEY"] with JSON's
+ * string escapes (a key holding a dot, a bracket, a quote, a backslash, a
+ * space or a control byte, or an empty one); a key in a message is the
+ * same escaped text, so a NUL or a newline in it is said, not acted on. */
 #include "jsoncheck.h"
 
 #include <stdint.h>
@@ -22,7 +31,6 @@
 #include <string.h>
 
 #define GS_JC_DEPTH 512
-#define GS_JC_PATH 400
 
 struct key {
     size_t at;                  /* offset of the key's opening quote */
@@ -39,17 +47,19 @@ struct jc {
     size_t an, acap;
     struct key *keys;
     size_t kn, kcap;
-    char path[GS_JC_PATH];
-    size_t plen;
+    char *path;                 /* the JSON path of the value being read */
+    size_t plen, pcap;
     /* The earliest problem found (issue_at == SIZE_MAX: none). */
     size_t issue_at, first_at;
     int comment;
-    char key[64];
-    char kpath[GS_JC_PATH];
+    char *key, *kpath;          /* a duplicate's key (escaped) and path */
     long nvalues;               /* values read so far */
     size_t toomany_at;          /* where the count passed the limit, or
                                    SIZE_MAX */
 };
+
+static int path_put(struct jc *c, const char *s, size_t n);
+static int path_key(struct jc *c, const char *k, size_t n, int dotted);
 
 static void issue_dup(struct jc *c, const struct key *first,
                       const struct key *second)
@@ -59,13 +69,23 @@ static void issue_dup(struct jc *c, const struct key *first,
     c->issue_at = second->at;
     c->first_at = first->at;
     c->comment = 0;
-    size_t n = second->n < sizeof c->key - 1 ? second->n : sizeof c->key - 4;
-    memcpy(c->key, second->p, n);
-    if (n < second->n)
-        memcpy(c->key + n, "...", 4);
-    else
-        c->key[n] = '\0';
-    snprintf(c->kpath, sizeof c->kpath, "%.*s", (int)c->plen, c->path);
+    /* the key, escaped, after the path in the same buffer (then cut off) */
+    size_t plen = c->plen;
+    char *key = NULL, *kpath = NULL;
+    if (path_key(c, second->p, second->n, 0) == 0 &&
+        path_put(c, "", 1) == 0 &&
+        (key = strdup(c->path + plen)) != NULL) {
+        c->path[plen] = '\0';
+        kpath = strdup(c->path);
+    }
+    c->plen = plen;
+    c->path[plen] = '\0';
+    free(c->key);
+    free(c->kpath);
+    c->key = key;
+    c->kpath = kpath;
+    if (key == NULL || kpath == NULL)
+        c->oom = c->stop = 1;
 }
 
 /* Skip blanks; a comment (//, / *, #) is recorded and stops the scan. */
@@ -209,20 +229,105 @@ static int key_cmp(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static void path_push(struct jc *c, size_t *saved, const char *fmt,
-                      const char *s, size_t n, long idx)
+/* Append n bytes to the path (kept NUL-terminated); -1 out of memory. */
+static int path_put(struct jc *c, const char *s, size_t n)
 {
-    *saved = c->plen;
-    char buf[GS_JC_PATH];
-    if (s)
-        snprintf(buf, sizeof buf, fmt, (int)(n > 120 ? 120 : n), s);
-    else
-        snprintf(buf, sizeof buf, fmt, idx);
-    size_t bl = strlen(buf);
-    if (c->plen + bl < sizeof c->path) {
-        memcpy(c->path + c->plen, buf, bl + 1);
-        c->plen += bl;
+    if (c->plen + n + 1 > c->pcap) {
+        size_t cap = c->pcap ? c->pcap * 2 : 256;
+        while (cap < c->plen + n + 1)
+            cap *= 2;
+        char *np = realloc(c->path, cap);
+        if (np == NULL) {
+            c->oom = c->stop = 1;
+            return -1;
+        }
+        c->path = np;
+        c->pcap = cap;
     }
+    memcpy(c->path + c->plen, s, n);
+    c->plen += n;
+    c->path[c->plen] = '\0';
+    return 0;
+}
+
+/* Whether key k[0..n) reads as itself after a dot: not empty, and no byte
+ * that ends a segment or could be taken for one (. [ ] " \ a space or a
+ * control byte). */
+static int plain_key(const char *k, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)k[i];
+        if (b <= 0x20 || b == 0x7F || b == '.' || b == '[' || b == ']' ||
+            b == '"' || b == '\\' ||
+            (b == 0xED && i + 1 < n && (unsigned char)k[i + 1] >= 0xA0))
+            return 0;           /* ... or a lone surrogate's bytes */
+    }
+    return 1;
+}
+
+/* Append decoded key k[0..n): as .KEY or ["KEY"] when dotted (a path's
+ * segment), else escaped alone (a message's 'KEY').  The escapes are
+ * JSON's; a surrogate that came from a lone \uD800 escape (its bytes are
+ * not UTF-8) is written back as that escape. */
+static int path_key(struct jc *c, const char *k, size_t n, int dotted)
+{
+    int plain = plain_key(k, n);
+    if (dotted && path_put(c, plain ? "." : "[\"", plain ? 1 : 2) < 0)
+        return -1;
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (run < n) {
+            unsigned char b = (unsigned char)k[run];
+            if (b < 0x20 || b == 0x7F || b == '"' || b == '\\' || b == 0xED)
+                break;
+            run++;
+        }
+        if (run > i && path_put(c, k + i, run - i) < 0)
+            return -1;
+        i = run;
+        if (i == n)
+            break;
+        unsigned char b = (unsigned char)k[i];
+        char e[8];
+        size_t en = 2;
+        if (b == 0xED && i + 2 < n && (unsigned char)k[i + 1] >= 0xA0) {
+            unsigned u = 0xD000 | ((unsigned)(k[i + 1] & 0x3F) << 6) |
+                         (unsigned)(k[i + 2] & 0x3F);
+            snprintf(e, sizeof e, "\\u%04X", u);
+            en = 6;
+            i += 3;
+        } else if (b == 0xED) {     /* U+D000..D7FF: UTF-8 as it is */
+            e[0] = (char)b;
+            en = 1;
+            i++;
+        } else {
+            const char *sh = b == '"' ? "\\\"" : b == '\\' ? "\\\\"
+                           : b == '\n' ? "\\n" : b == '\t' ? "\\t"
+                           : b == '\r' ? "\\r" : NULL;
+            if (sh)
+                memcpy(e, sh, 2);
+            else {
+                snprintf(e, sizeof e, "\\u%04X", b);
+                en = 6;
+            }
+            i++;
+        }
+        if (path_put(c, e, en) < 0)
+            return -1;
+    }
+    if (dotted && !plain && path_put(c, "\"]", 2) < 0)
+        return -1;
+    return 0;
+}
+
+/* Pop the path back to saved bytes. */
+static void path_pop(struct jc *c, size_t saved)
+{
+    c->plen = saved;
+    c->path[saved] = '\0';
 }
 
 static void value(struct jc *c, int depth);
@@ -270,11 +375,11 @@ static void object(struct jc *c, int depth)
             goto done;
         }
         c->i++;
-        size_t saved;
-        path_push(c, &saved, ".%.*s", c->arena + k->k, k->n, 0);
+        size_t saved = c->plen;
+        if (path_key(c, c->arena + k->k, k->n, 1) < 0)
+            goto done;
         value(c, depth + 1);
-        c->plen = saved;
-        c->path[c->plen] = '\0';
+        path_pop(c, saved);
         if (c->stop)
             goto done;
         ws(c);
@@ -321,11 +426,13 @@ static void array(struct jc *c, int depth)
         return;
     }
     for (long idx = 0;; idx++) {
-        size_t saved;
-        path_push(c, &saved, "[%ld]", NULL, 0, idx);
+        size_t saved = c->plen;
+        char ix[24];
+        int in = snprintf(ix, sizeof ix, "[%ld]", idx);
+        if (path_put(c, ix, (size_t)in) < 0)
+            return;
         value(c, depth + 1);
-        c->plen = saved;
-        c->path[c->plen] = '\0';
+        path_pop(c, saved);
         if (c->stop)
             return;
         ws(c);
@@ -432,24 +539,28 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
     struct jc c = { .t = text, .issue_at = SIZE_MAX, .toomany_at = SIZE_MAX };
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)  /* a UTF-8 BOM, as cJSON */
         c.i = 3;
-    snprintf(c.path, sizeof c.path, "$");
-    c.plen = 1;
     /* Never NULL, so an empty key's bytes have an address. */
     c.acap = 1024;
     c.kcap = 64;
     c.arena = malloc(c.acap);
     c.keys = malloc(c.kcap * sizeof *c.keys);
-    if (c.arena == NULL || c.keys == NULL)
+    if (c.arena == NULL || c.keys == NULL || path_put(&c, "$", 1) < 0)
         c.oom = 1;
     else
         value(&c, 0);
     free(c.arena);
     free(c.keys);
-    if (c.oom)
+    free(c.path);
+    if (c.oom) {
+        free(c.key);
+        free(c.kpath);
         return gs_diag_set(d, GS_ENOMEM, file, "out of memory");
+    }
     int line, col;
     char *where;
     if (c.toomany_at != SIZE_MAX) {
+        free(c.key);
+        free(c.kpath);
         line_col(text, c.toomany_at, &line, &col);
         where = gs_strf("%s:%d:%d", file, line, col);
         return gs_diag_set_at(d, GS_EINVAL, where, "more than %d JSON values: "
@@ -458,17 +569,26 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
                               "a trace or node-list file", GS_JSON_MAX_VALUES,
                               (int)((GS_JSON_MAX_VALUES * 64.0) / (1 << 20)));
     }
-    if (c.issue_at == SIZE_MAX)
-        return 0;
-    line_col(text, c.issue_at, &line, &col);
-    where = gs_strf("%s:%d:%d", file, line, col);
-    if (c.comment)
-        return gs_diag_set_at(d, GS_EPARSE, where, "a comment, but JSON has "
-                              "no comments: remove it (a note can go in a "
-                              "\"description\" string)");
-    int l1, c1;
-    line_col(text, c.first_at, &l1, &c1);
-    return gs_diag_set_at(d, GS_EPARSE, where, "duplicate key '%s' in %s "
-                          "(first at line %d, column %d): each key may appear "
-                          "once in an object", c.key, c.kpath, l1, c1);
+    int rc = 0;
+    if (c.issue_at == SIZE_MAX) {
+        rc = 0;
+    } else if (c.comment) {
+        line_col(text, c.issue_at, &line, &col);
+        where = gs_strf("%s:%d:%d", file, line, col);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "a comment, but JSON has "
+                            "no comments: remove it (a note can go in a "
+                            "\"description\" string)");
+    } else {
+        int l1, c1;
+        line_col(text, c.issue_at, &line, &col);
+        line_col(text, c.first_at, &l1, &c1);
+        where = gs_strf("%s:%d:%d", file, line, col);
+        rc = gs_diag_set_at(d, GS_EPARSE, where, "duplicate key '%s' in %s "
+                            "(first at line %d, column %d): each key may "
+                            "appear once in an object", c.key, c.kpath, l1,
+                            c1);
+    }
+    free(c.key);
+    free(c.kpath);
+    return rc;
 }

@@ -493,12 +493,34 @@ char *gs_json_print(const struct gs_json *v)
 
 void gs_json_path(char *buf, size_t n, const char *path, const char *key)
 {
-    size_t lp = strlen(path);   /* a long path gives way to the key */
-    if (lp + 1 >= n)
-        lp = n - 2;
-    memcpy(buf, path, lp);
-    buf[lp] = '.';
-    snprintf(buf + lp + 1, n - lp - 1, "%s", key);
+    static const char cut[] = "[... cut ...]";
+    size_t lp = strlen(path), lk = strlen(key);
+    if (lp + 1 + lk < n) {      /* it fits: no allocation */
+        memcpy(buf, path, lp);
+        buf[lp] = '.';
+        memcpy(buf + lp + 1, key, lk + 1);
+        return;
+    }
+    char *full = gs_strf("%s.%s", path, key);
+    size_t len = full ? strlen(full) : 0;
+    if (full == NULL || n < sizeof cut + 24) {
+        snprintf(buf, n, "%s.%s", path, key);
+        free(full);
+        return;
+    }
+    /* Too long for buf (a key of the user's: an instance type, a trace
+     * option): its start and its end, the innermost key, with the cut
+     * said between them, each cut at a UTF-8 character's start. */
+    size_t room = n - sizeof cut, tail = room / 3, head = room - tail;
+    while (head > 0 && (full[head] & 0xC0) == 0x80)
+        head--;
+    size_t from = len - tail;
+    while (from < len && (full[from] & 0xC0) == 0x80)
+        from++;
+    memcpy(buf, full, head);
+    memcpy(buf + head, cut, sizeof cut - 1);
+    memcpy(buf + head + sizeof cut - 1, full + from, len - from + 1);
+    free(full);
 }
 
 int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,

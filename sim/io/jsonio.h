@@ -143,7 +143,8 @@ const char *gs_json_string(const struct gs_json *v);
  * memory. */
 char *gs_json_print(const struct gs_json *v);
 
-/* "path.key" into buf. */
+/* "path.key" into buf (n bytes); when longer, its start and its end (the
+ * innermost key) with "[... cut ...]" between them, never a silent cut. */
 void gs_json_path(char *buf, size_t n, const char *path, const char *key);
 /* Record "FILE: PATH: WHAT" as GS_EINVAL in c->d and return GS_EINVAL. */
 int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
