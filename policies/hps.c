@@ -117,6 +117,7 @@
  * starved_after (default 30 min), tries (default 4), depth (jobs tried per
  * pass, default 256). */
 #include "policy.h"
+#include "jobgroup.h"
 #include "needtab.h"
 #include "resv.h"
 #include "../sim/core/sim.h"
@@ -192,7 +193,8 @@ struct hps {
     /* The pass's candidates (cands_make), best score first; ncand < 0
      * until the pass needs them. */
     struct cand *cand;
-    int ncand, capcand;
+    int ncand;
+    long capcand;
     uint64_t tryv;              /* tries so far: F holds between two */
 };
 
@@ -545,12 +547,7 @@ static int cand_cmp(const void *a, const void *b)
 static void cands_make(struct hps *s, uint64_t stamp, gs_time now)
 {
     long nlive = gs_needtab_nlive(&s->t);
-    if (nlive > s->capcand) {
-        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
-        GS_OOM_IF(v == NULL);
-        s->cand = v;
-        s->capcand = (int)nlive;
-    }
+    s->cand = gs_grow(s->cand, &s->capcand, nlive, sizeof *s->cand);
     s->ncand = 0;
     for (long i = 0; i < nlive; i++) {
         int ci = gs_needtab_live_at(&s->t, i);

@@ -42,6 +42,7 @@ struct gs_jgroup {
     int pos;                    /* free for the policy (a heap index) */
     int mark;                   /* free for the policy (set aside, ...) */
     uint64_t aside;             /* a gorder's pass that set it aside */
+    uint64_t pools;             /* free for the policy (0 when made) */
 };
 
 struct gs_jgroups {

@@ -211,14 +211,6 @@ int gs_needtab_of(struct gs_needtab *t, const struct gs_need *need,
     return t->n++;
 }
 
-int gs_needtab_sure_miss(const struct gs_needtab *t,
-                         const struct gs_needkey *k, const int *skip,
-                         int nskip)
-{
-    return t->repeat && gs_sure_miss(t->fleet, &k->need, k->pools,
-                                     k->npools, skip, nskip);
-}
-
 int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
                  const int *pools, int npools, const int *skip, int nskip)
 {
@@ -282,17 +274,6 @@ int gs_job_sure_miss(struct gs_sim *sim, const struct gs_job *j,
             gs_sim_pool_ok(sim, p, j))
             return 0;
     }
-    return 1;
-}
-
-int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
-{
-    const struct gs_needfam *fm = &t->fam[f];
-    if (f == 0)
-        return 0;
-    for (int i = 0; i < fm->npools; i++)
-        if ((t->fleet->pools[fm->pools[i]].fmask[1] >> fm->g) != 0)
-            return 0;
     return 1;
 }
 

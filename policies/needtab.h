@@ -109,17 +109,23 @@ static inline void *gs_needtab_at(const struct gs_needtab *t, int i)
  * MIG, sharing, gangs wider than a node, gangs spread over nodes, a
  * placer whose misses do not repeat: the try it would spare might have
  * changed something). */
-int gs_needtab_sure_miss(const struct gs_needtab *t,
-                         const struct gs_needkey *k, const int *skip,
-                         int nskip);
+int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
+                 const int *pools, int npools, const int *skip, int nskip);
+static inline int gs_needtab_fam_misses(const struct gs_needtab *t, int f);
+static inline int gs_needtab_sure_miss(const struct gs_needtab *t,
+                                       const struct gs_needkey *k,
+                                       const int *skip, int nskip)
+{
+    if (nskip == 0)             /* told by its family (0: never) */
+        return gs_needtab_fam_misses(t, k->fam);
+    return t->repeat && gs_sure_miss(t->fleet, &k->need, k->pools,
+                                     k->npools, skip, nskip);
+}
 
 /* The same test for any need and pools[0..npools) (those it may use),
  * without a table: 1 if a try of a whole-GPU need on one node of plain
  * pools must miss now off the nodes skip[0..nskip).  The caller makes
  * sure misses repeat (gs_sim_misses_repeat) and gangs are not spread. */
-int gs_sure_miss(const struct gs_fleet *f, const struct gs_need *need,
-                 const int *pools, int npools, const int *skip, int nskip);
-
 /* The same within the node ranges r[0..n): 1 if no open node there has
  * need's GPUs fully free (whole GPUs on one node of plain pools; 0 when
  * that cannot be told so).  O(nodes of the ranges): for a reservation's
@@ -147,7 +153,16 @@ void gs_needtab_loud(struct gs_needtab *t, int i, int on);
 /* 1 if every need of family f surely misses now (gs_needtab_sure_miss
  * with no node skipped): f > 0 and no open node of its pools has its GPUs
  * fully free. */
-int gs_needtab_fam_misses(const struct gs_needtab *t, int f);
+static inline int gs_needtab_fam_misses(const struct gs_needtab *t, int f)
+{
+    if (f <= 0)
+        return 0;
+    const struct gs_needfam *fm = &t->fam[f];
+    for (int i = 0; i < fm->npools; i++)
+        if ((t->fleet->pools[fm->pools[i]].fmask[1] >> fm->g) != 0)
+            return 0;
+    return 1;
+}
 /* 1 if every live need surely misses now (gs_needtab_sure_miss of each,
  * with no node skipped), told family by family: no live need is of
  * family 0 and every family with live needs misses.  Reads no entry:

@@ -67,9 +67,6 @@ struct prio {
     struct vnode { struct gs_lvec v; } *vn;     /* per node: its jobs */
     struct gs_victims *vx;
     char *pe;                   /* per pool: eligible, this query */
-    struct gs_lvec gel;         /* per group (uint64_t): bit p set when
-                                   pool p may hold its jobs, bit 63 when
-                                   worked out (fleets of up to 63 pools) */
     char *all;                  /* per pool: 1 */
     struct gs_job **vict;       /* scratch: victims on one node */
     long capvict;
@@ -162,7 +159,6 @@ static int prio_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_lvec_init(&s->q, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->late, sim, sizeof(struct gs_job *));
     gs_lvec_init(&s->tried, sim, sizeof(struct gs_job *));
-    gs_lvec_init(&s->gel, sim, sizeof(uint64_t));
     s->go.before = before;
     *state = s;
     return 0;
@@ -185,7 +181,6 @@ static void prio_free(void *state)
     free(s->all);
     free(s->vict);
     gs_lvec_free(&s->tried);
-    gs_lvec_free(&s->gel);
     free(s);
 }
 
@@ -212,10 +207,22 @@ static void count_waiting(struct prio *s, const struct gs_job *j, int d)
         s->sizes &= ~(1ULL << g);
 }
 
+/* A running job's pslot: listed in s->vn (a possible victim), or not,
+ * with the group it started from -- a requeued job goes back to it
+ * without the group table's hash (its need, tier and priority are the
+ * same). */
+#define LISTED(g) (-2L - (long)(g))
+#define KEPT(g) (-(1L << 32) - (long)(g))
+static int is_listed(long pslot)
+{
+    return pslot <= LISTED(0) && pslot > KEPT(0);
+}
+
 static void fast_arrive(struct prio *s, struct gs_job *j)
 {
     count_waiting(s, j, +1);
-    int g = gs_jgroups_of(&s->gs, j);
+    int g = j->pslot <= KEPT(0) ? (int)(KEPT(0) - j->pslot)
+                                : gs_jgroups_of(&s->gs, j);
     j->pslot = g;
     gs_jgroup_add(&s->gs, g, j);
     const struct gs_job *h = ghead(s, g);
@@ -227,18 +234,17 @@ static void fast_arrive(struct prio *s, struct gs_job *j)
 
 /* --- grouped mode with preemption: victims indexed by node and level --- */
 
-#define LISTED (-2L)            /* pslot of a running job in s->vn */
-
 static int could_be_victim(const struct gs_job *v)
 {
     return v->preemptible && v->alloc.n == 1 && v->need.gpus > 0 &&
            v->alloc.pool >= 0;
 }
 
-/* A job started: list it on its node if it could ever be a victim. */
-static void vict_add(struct prio *s, struct gs_job *j)
+/* A job of group g started: list it on its node if it could ever be a
+ * victim. */
+static void vict_add(struct prio *s, struct gs_job *j, int g)
 {
-    j->pslot = -1;
+    j->pslot = KEPT(g);
     if (s->vn == NULL || !could_be_victim(j))
         return;
     int n = j->alloc.one.node;
@@ -246,7 +252,7 @@ static void vict_add(struct prio *s, struct gs_job *j)
     j->pnode.time = n;          /* its node, for vict_remove: the core
                                    clears a requeued job's alloc first */
     gs_victims_move(s->vx, n, j->prio, j->need.gpus, +1);
-    j->pslot = LISTED;
+    j->pslot = LISTED(g);
 }
 
 /* A listed job stopped. */
@@ -260,32 +266,52 @@ static void vict_remove(struct prio *s, struct gs_job *j)
             break;
         }
     gs_victims_move(s->vx, n, j->prio, j->need.gpus, -1);
-    j->pslot = -1;
+    j->pslot = KEPT(LISTED(0) - j->pslot);
 }
 
 static int victim_cmp(const void *x, const void *y);
 
-/* Pool p may hold the jobs of j's group (a function of the need, which
- * the group fixes; worked out once a group on fleets of up to 63 pools). */
-static int eligible(struct prio *s, const struct gs_fleet *f,
-                    const struct gs_job *j, int p)
+/* The pools that may hold the jobs of j's group, bit p for pool p (a
+ * function of the need, which the group fixes): worked out once a group
+ * on fleets of up to 63 pools; ALLPOOLS, to be asked pool by pool, on
+ * larger fleets or for a job in no group. */
+#define ALLPOOLS UINT64_MAX
+static uint64_t pools_of(struct prio *s, const struct gs_fleet *f,
+                         const struct gs_job *j)
 {
     long g = j->pslot;
     if (f->npools > 63 || g < 0 || g >= s->gs.n)
-        return gs_fleet_pool_eligible(f, p, &j->need);
-    if (g >= gs_lvec_n(&s->gel)) {
-        long n = gs_lvec_n(&s->gel);
-        gs_lvec_setn(&s->gel, g + 1);
-        memset(gs_lvec_upd(&s->gel, n), 0, (size_t)(g + 1 - n) * 8);
-    }
-    uint64_t *m = gs_lvec_upd(&s->gel, g);
+        return ALLPOOLS;
+    uint64_t *m = &s->gs.g[g].pools;    /* bit 63: worked out */
     if (!(*m >> 63)) {
         *m = 1ULL << 63;
         for (int q = 0; q < f->npools; q++)
             if (gs_fleet_pool_eligible(f, q, &j->need))
                 *m |= 1ULL << q;
     }
-    return (int)(*m >> p & 1);
+    return *m;
+}
+
+/* Pool p may hold j (m: pools_of(j)). */
+static int eligible(const struct gs_fleet *f, const struct gs_job *j,
+                    uint64_t m, int p)
+{
+    return m == ALLPOOLS ? gs_fleet_pool_eligible(f, p, &j->need)
+                         : (int)(m >> p & 1);
+}
+
+/* The victims on one node in the order they go: lower priority first,
+ * then the most recently started (victim_cmp; an insertion sort, as a
+ * node holds at most its GPUs' count of them). */
+static void sort_victims(struct gs_job **v, long n)
+{
+    for (long i = 1; i < n; i++) {
+        struct gs_job *x = v[i];
+        long k = i;
+        for (; k > 0 && victim_cmp(&x, &v[k - 1]) < 0; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
 }
 
 /* make_room() over the index: the same node and victims, looking only at
@@ -299,8 +325,9 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
     if (j->need.gpus == 0)
         return -1;
     int need = j->need.gpus;
+    uint64_t m = pools_of(s, f, j);
     for (int p = 0; p < f->npools; p++)
-        s->pe[p] = (char)eligible(s, f, j, p);
+        s->pe[p] = (char)eligible(f, j, m, p);
     int best = gs_victims_best(s->vx, j->prio, need, s->pe);
     if (best < 0)
         return -1;
@@ -314,7 +341,7 @@ static int make_room_fast(struct prio *s, struct gs_sim *sim,
         if (x->prio < j->prio)
             s->vict[nv++] = x;
     }
-    qsort(s->vict, (size_t)nv, sizeof *s->vict, victim_cmp);
+    sort_victims(s->vict, nv);
     const struct gs_node *nd = &f->nodes[best];
     struct gs_range r = { nd->pool, best - f->pools[nd->pool].node0,
                           best - f->pools[nd->pool].node0 + 1 };
@@ -345,8 +372,9 @@ static int miss_repeats(struct prio *s, const struct gs_sim *sim,
         (j->need.gpus > 1 &&
          gs_sim_scenario(sim)->topo.gang == GS_GANG_SPREAD))
         return 0;
+    uint64_t m = pools_of(s, f, j);
     for (int p = 0; p < f->npools; p++) {
-        if (!eligible(s, f, j, p))
+        if (!eligible(f, j, m, p))
             continue;
         if (j->need.gpus > f->pools[p].s.gpn)
             return 0;
@@ -390,7 +418,7 @@ static int nothing_left(const struct prio *s, const struct gs_fleet *f,
     for (int p = 0; p < f->npools; p++)
         if (f->pools[p].s.gpn > 0 && (f->pools[p].fmask[1] >> smin) != 0)
             return 0;           /* a node with smin GPUs fully free */
-    return !s->preempt || gs_victims_best(s->vx, prio, smin, s->all) < 0;
+    return !s->preempt || !gs_victims_any(s->vx, prio, smin, s->all);
 }
 
 static void fast_schedule(struct prio *s, struct gs_sim *sim)
@@ -417,7 +445,7 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
             gs_jgroup_remove(&s->gs.g[g], j);
             gs_gorder_fix(&s->go, &s->gs, g);
             count_waiting(s, j, -1);
-            vict_add(s, j);
+            vict_add(s, j, g);
             acted = 1;
             continue;
         }
@@ -614,7 +642,7 @@ static void prio_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
     (void)sim;
     struct prio *s = state;
     s->quiet = 0;
-    if (s->fast && j->pslot == LISTED) {
+    if (s->fast && is_listed(j->pslot)) {
         vict_remove(s, j);
         return;
     }

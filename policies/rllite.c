@@ -73,6 +73,7 @@
  * The scores are computed with the same operations in the same order as
  * before, so they are bit for bit the same. */
 #include "policy.h"
+#include "needtab.h"
 #include "../sim/base/datapath.h"
 #include "../sim/base/path.h"
 #include "rllite.h"
@@ -644,7 +645,8 @@ static void rl_schedule(void *state, struct gs_sim *sim)
         if (tc->n == 0)
             top[0] = top[--nt];
         top_down(top, nt, 0, h, cl);
-        if (gs_sim_try_start(sim, j, NULL, 0) == 0) {
+        if (!gs_job_sure_miss(sim, j, NULL, 0) &&
+            gs_sim_try_start(sim, j, NULL, 0) == 0) {
             gs_jwin_leave(&s->win, j);
             book(s, j);
             started = 1;

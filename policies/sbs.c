@@ -63,6 +63,7 @@
  * key, not a scan of every group (tenants x tiers x needs x octaves:
  * thousands with hundreds of tenants, where the scan at every arrival
  * took 70% of the run). */
+#include "jobgroup.h"
 #include "needtab.h"
 #include "policy.h"
 #include "../sim/core/sim.h"
@@ -116,7 +117,8 @@ struct sbs {
                                    first; ncand < 0 until it needs them */
     long ncand, capcand;
     long nskip;                 /* quiet needs skipped, unread, */
-    int *skipf, nskipf, capskipf;       /* in these families */
+    int *skipf, nskipf;                 /* in these families */
+    long capskipf;
     struct tie *tie;            /* ranks by need (open addressing) */
     long ntie, captie;
 };
@@ -469,18 +471,8 @@ static void cands_sort(struct sbs *s)
 static void cands_make(struct sbs *s)
 {
     long nlive = gs_needtab_nlive(&s->t);
-    if (nlive > s->capcand) {
-        struct cand *v = realloc(s->cand, (size_t)nlive * sizeof *v);
-        GS_OOM_IF(v == NULL);
-        s->cand = v;
-        s->capcand = nlive;
-    }
-    if (s->t.nfam > s->capskipf) {
-        int *v = realloc(s->skipf, (size_t)s->t.nfam * sizeof *v);
-        GS_OOM_IF(v == NULL);
-        s->skipf = v;
-        s->capskipf = s->t.nfam;
-    }
+    s->cand = gs_grow(s->cand, &s->capcand, nlive, sizeof *s->cand);
+    s->skipf = gs_grow(s->skipf, &s->capskipf, s->t.nfam, sizeof *s->skipf);
     s->ncand = s->nskip = 0;
     s->nskipf = 0;
     for (int f = 0; f < s->t.nfam; f++) {

@@ -17,8 +17,17 @@
  * nonzero word of their summaries' OR, then the first bit of their words'
  * OR there -- two count-trailing-zeros over adjacent words (for up to
  * 4,096 nodes one summary word).  The fleet's nfull is mirrored per node
- * in nf, as the watcher last saw it; a node's bits sit in the sets of
- * that value. */
+ * in nf, as the watcher last saw it, and R in r, as the victims moved.
+ *
+ * Lazily.  The sets hold a node by inf and ir, the nfull and R values they
+ * were last brought up to (a node's bits sit in the sets of those
+ * values); a change of nf or r only marks its node dirty (a byte and a
+ * list entry), and a search first moves each dirty node once from its
+ * indexed values to its current ones.  A start changes a node's nfull and
+ * then, for a possible victim, its R; a preemption frees the victim's
+ * GPUs, drops its R and takes the GPUs again for the preempting job --
+ * each one node, two to five changes, one move between sets instead of
+ * one per change. */
 #include "victims.h"
 #include "jobgroup.h"
 #include "../sim/base/err.h"
@@ -41,7 +50,11 @@ struct gs_victims {
     int8_t *nf;                 /* per node: nfull as last told */
     int *lp;                    /* per level: its priority, ascending */
     int nlv;
-    uint8_t *r;                 /* nnodes * nlv */
+    uint8_t *r;                 /* nnodes * nlv: R as the victims moved */
+    int8_t *inf;                /* per node: nfull as the sets hold it */
+    uint8_t *ir;                /* nnodes * nlv: R as the sets hold it */
+    uint8_t *dirty;             /* per node: 1 when listed in dl */
+    int *dl, ndl;               /* the nodes to bring up to date */
     struct vpool *p;
 };
 
@@ -117,25 +130,58 @@ static void place(const struct gs_victims *v, const struct vpool *p, int i,
     }
 }
 
+/* Node changed: bring it up to date before the next search. */
+static void mark(struct gs_victims *v, int node)
+{
+    if (v->dirty[node])
+        return;
+    v->dirty[node] = 1;
+    v->dl[v->ndl++] = node;
+}
+
+/* Move every dirty node from the sets of its indexed values (inf, ir) to
+ * those of its current ones (nf, r). */
+static void flush(struct gs_victims *v)
+{
+    int L = v->nlv;
+    for (int d = 0; d < v->ndl; d++) {
+        int node = v->dl[d];
+        v->dirty[node] = 0;
+        const struct vpool *p = &v->p[v->f->nodes[node].pool];
+        int i = node - p->node0, of = v->inf[node], nf = v->nf[node];
+        uint8_t *ir = v->ir + (size_t)node * (size_t)L;
+        const uint8_t *r = v->r + (size_t)node * (size_t)L;
+        for (int k = 0; k < L; k++) {
+            int ox = ir[k], x = r[k];
+            if (of == nf && ox == x)
+                continue;
+            if (of < p->gpn && ox > 0)
+                bit_clear(p, k * p->gpn + of, ox, i);
+            if (nf < p->gpn && x > 0)
+                bit_set(p, k * p->gpn + nf, x, i);
+            ir[k] = (uint8_t)x;
+        }
+        v->inf[node] = (int8_t)nf;
+    }
+    v->ndl = 0;
+}
+
 static void on_node(void *arg, const struct gs_fleet *f, int node,
                     const struct gs_need *need, int sign)
 {
     (void)need;
     (void)sign;
     struct gs_victims *v = arg;
-    int now = f->nodes[node].nfull, old = v->nf[node];
-    if (now == old)
+    int now = f->nodes[node].nfull;
+    if (now == v->nf[node])
         return;
     v->nf[node] = (int8_t)now;
     if (v->nlv == 0)
         return;
-    const uint8_t *r = v->r + (size_t)node * (size_t)v->nlv;
-    if (r[v->nlv - 1] == 0)                     /* no victim on it */
-        return;
-    const struct vpool *p = &v->p[f->nodes[node].pool];
-    int i = node - p->node0;
-    place(v, p, i, old, r, 0);
-    place(v, p, i, now, r, 1);
+    size_t top = (size_t)node * (size_t)v->nlv + (size_t)v->nlv - 1;
+    if (v->r[top] == 0 && v->ir[top] == 0)
+        return;                 /* no victim on it, in no set */
+    mark(v, node);
 }
 
 int gs_victims_new(struct gs_fleet *f, struct gs_victims **out)
@@ -148,13 +194,17 @@ int gs_victims_new(struct gs_fleet *f, struct gs_victims **out)
     v->nnodes = f->nnodes;
     v->npools = f->npools;
     v->nf = malloc((size_t)f->nnodes + 1);
+    v->inf = malloc((size_t)f->nnodes + 1);
+    v->dirty = calloc((size_t)f->nnodes + 1, 1);
+    v->dl = malloc(((size_t)f->nnodes + 1) * sizeof *v->dl);
     v->p = calloc((size_t)f->npools + 1, sizeof *v->p);
-    if (v->nf == NULL || v->p == NULL) {
+    if (v->nf == NULL || v->inf == NULL || v->dirty == NULL ||
+        v->dl == NULL || v->p == NULL) {
         gs_victims_free(v);
         return GS_ENOMEM;
     }
     for (int n = 0; n < f->nnodes; n++)
-        v->nf[n] = (int8_t)f->nodes[n].nfull;
+        v->inf[n] = v->nf[n] = (int8_t)f->nodes[n].nfull;
     for (int q = 0; q < f->npools; q++) {
         struct vpool *p = &v->p[q];
         p->gpn = f->pools[q].s.gpn;
@@ -187,8 +237,12 @@ void gs_victims_free(struct gs_victims *v)
         }
     free(v->p);
     free(v->nf);
+    free(v->inf);
+    free(v->dirty);
+    free(v->dl);
     free(v->lp);
     free(v->r);
+    free(v->ir);
     free(v);
 }
 
@@ -241,6 +295,14 @@ static void insert_level(struct gs_victims *v, int at, int prio)
     free(v->r);
     v->r = r;
     v->nlv = L + 1;
+    free(v->ir);                /* the sets are made again from r and nf */
+    v->ir = malloc((size_t)v->nnodes * (size_t)(L + 1) + 1);
+    GS_OOM_IF(v->ir == NULL);
+    memcpy(v->ir, r, (size_t)v->nnodes * (size_t)(L + 1));
+    for (int d = 0; d < v->ndl; d++)
+        v->dirty[v->dl[d]] = 0;
+    v->ndl = 0;
+    memcpy(v->inf, v->nf, (size_t)v->nnodes);
     for (int q = 0; q < v->npools; q++) {
         struct vpool *p = &v->p[q];
         if (p->gpn == 0)
@@ -267,26 +329,23 @@ void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
         GS_ASSERT(sign > 0);
         insert_level(v, at, prio);
     }
-    const struct vpool *p = &v->p[v->f->nodes[node].pool];
-    int i = node - p->node0, nf = v->nf[node];
+    int gpn = v->p[v->f->nodes[node].pool].gpn;
     uint8_t *r = v->r + (size_t)node * (size_t)v->nlv;
     for (int k = at; k < v->nlv; k++) {
         int x = r[k] + sign * gpus;
-        GS_ASSERT(x >= 0 && x <= p->gpn);
-        if (nf < p->gpn && r[k] > 0)
-            bit_clear(p, k * p->gpn + nf, r[k], i);
+        GS_ASSERT(x >= 0 && x <= gpn);
         r[k] = (uint8_t)x;
-        if (nf < p->gpn && x > 0)
-            bit_set(p, k * p->gpn + nf, x, i);
     }
+    mark(v, node);
 }
 
-int gs_victims_best(const struct gs_victims *v, int prio, int need,
+int gs_victims_best(struct gs_victims *v, int prio, int need,
                     const char *pool_ok)
 {
     int k = below(v, prio) - 1;             /* the prefix below prio */
     if (k < 0 || need <= 0)
         return -1;
+    flush(v);
     int best = -1, bestf = -1;
     for (int q = 0; q < v->npools; q++) {
         const struct vpool *p = &v->p[q];
@@ -310,6 +369,24 @@ int gs_victims_best(const struct gs_victims *v, int prio, int need,
         }
     }
     return best;
+}
+
+int gs_victims_any(struct gs_victims *v, int prio, int need,
+                   const char *pool_ok)
+{
+    int k = below(v, prio) - 1;
+    if (k < 0 || need <= 0)
+        return 0;
+    flush(v);
+    for (int q = 0; q < v->npools; q++) {
+        const struct vpool *p = &v->p[q];
+        if (!pool_ok[q] || need > p->gpn)
+            continue;
+        for (int f = need - 1; f >= 0; f--)
+            if ((p->occ[k * p->gpn + f] >> (need - f)) != 0)
+                return 1;       /* a set of enough R holds a node */
+    }
+    return 0;
 }
 
 int gs_victims_reclaimable(const struct gs_victims *v, int node, int prio)

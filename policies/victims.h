@@ -29,11 +29,13 @@
  * to log nodes entries for every change of a node.)
  *
  * Updates.  A victim coming or going changes R_k on its node for the
- * prefixes that hold its level: a bit cleared and one set per prefix,
- * O(L).  nfull changes with every commit and release, failure and repair,
- * by anyone: the index watches the fleet (gs_fleet_watch) and moves the
- * node between the sets of its old and new nfull, O(L), nothing for a
- * node without victims.  A new level (a priority not seen before) makes
+ * prefixes that hold its level; nfull changes with every commit and
+ * release, failure and repair, by anyone, and the index watches the fleet
+ * (gs_fleet_watch), nothing for a node without victims.  Either only
+ * marks the node; the next search moves each marked node between the
+ * sets of the values it was indexed by and its current ones, a bit
+ * cleared and one set per prefix, O(L) -- once however many changes the
+ * node saw since (victims.c).  A new level (a priority not seen before) makes
  * the sets again from R, O(nodes x L) -- once per distinct priority in a
  * run.  Memory: L x gpn x (gpn + 1) x (nodes / 64 + 1) words a pool, plus
  * L bytes a node.
@@ -65,8 +67,13 @@ void gs_victims_move(struct gs_victims *v, int node, int prio, int gpus,
 /* The node a job of priority prio needing need (> 0) whole GPUs on one node
  * should reclaim on (see the top), over the pools p with pool_ok[p]; -1
  * when no node qualifies. */
-int gs_victims_best(const struct gs_victims *v, int prio, int need,
+int gs_victims_best(struct gs_victims *v, int prio, int need,
                     const char *pool_ok);
+
+/* 1 when gs_victims_best() would find a node, without looking for the
+ * lowest: the sets' masks only. */
+int gs_victims_any(struct gs_victims *v, int prio, int need,
+                   const char *pool_ok);
 
 /* R: the GPUs victims of priority below prio hold on node. */
 int gs_victims_reclaimable(const struct gs_victims *v, int node, int prio);

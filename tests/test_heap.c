@@ -238,6 +238,132 @@ static void test_radix_peek(void)
     gs_radixq_clear(&q);
 }
 
+/* The hold model at the size the queue is benchmarked at, against the
+ * 4-ary heap (checked against the reference above), pop by pop: the radix
+ * queue sorts whole buckets into a run and compares what is filed later
+ * with the run's front, so this is where a slip in that order shows.
+ * Increments: mostly exponential with mean 1,000 s (buckets of thousands,
+ * sorted by counting passes), some of mean 100 ms or 0 (ties, level 0 and
+ * level-1 buckets of every size around the insertion-sort cut), some
+ * integral multiples of 2^16 ms (buckets whose times share a digit);
+ * stretches in which nodes are also re-keyed, removed and
+ * peeked at, after which earlier times are inserted, alternate with
+ * stretches of plain holds (no stale entries). */
+static void test_radix_hold(void)
+{
+    enum { NH = 20000 };
+    static struct gs_hnode a[NH], h[NH];
+    struct gs_radixq q;
+    struct gs_heap hp;
+    gs_radixq_init(&q);
+    gs_heap_init(&hp);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 27);
+    for (int i = 0; i < NH; i++) {
+        gs_hnode_init(&a[i]);
+        gs_hnode_init(&h[i]);
+        gs_time t = (gs_time)(1e6 * -log(1 - gsl_rng_uniform(r)));
+        CU_ASSERT_EQUAL_FATAL(gs_radixq_update(&q, &a[i], t), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_heap_update(&hp, &h[i], t), 0);
+    }
+    gs_time now = 0;
+    long pops = 0, ties = 0, sorted = 0, mixed = 0, peeks = 0;
+    gs_time prev = -1;
+    long steps = gs_test_long() ? 4000000 : 600000;
+    for (long step = 0; step < steps; step++) {
+        int busy = (step / 50000) % 2;
+        double u = gsl_rng_uniform(r);
+        if (busy && u < 0.15) {
+            int i = (int)gsl_rng_uniform_int(r, NH);
+            if (u < 0.05) {
+                gs_radixq_remove(&q, &a[i]);
+                gs_heap_remove(&hp, &h[i]);
+                continue;
+            }
+            if (u < 0.10) {
+                struct gs_hnode *x = gs_radixq_top(&q), *y = gs_heap_top(&hp);
+                CU_ASSERT_EQUAL_FATAL(x ? x - a : -1, y ? y - h : -1);
+                peeks++;
+                if (y == NULL || y->time == now)
+                    continue;
+                /* earlier than the minimum seen, not than the clock */
+                gs_time t = now + (gs_time)gsl_rng_uniform_int(
+                                      r, (unsigned long)(y->time - now));
+                CU_ASSERT_EQUAL_FATAL(gs_radixq_update(&q, &a[i], t), 0);
+                CU_ASSERT_EQUAL_FATAL(gs_heap_update(&hp, &h[i], t), 0);
+                continue;
+            }
+            gs_time t = now + (gs_time)(1e6 * -log(1 - gsl_rng_uniform(r)));
+            CU_ASSERT_EQUAL_FATAL(gs_radixq_update(&q, &a[i], t), 0);
+            CU_ASSERT_EQUAL_FATAL(gs_heap_update(&hp, &h[i], t), 0);
+            continue;
+        }
+        struct gs_hnode *x = gs_radixq_pop(&q), *y = gs_heap_pop(&hp);
+        CU_ASSERT_EQUAL_FATAL(x ? x - a : -1, y ? y - h : -1);
+        if (y == NULL)
+            break;
+        CU_ASSERT_EQUAL_FATAL(x->time, y->time);
+        ties += y->time == prev;
+        prev = now = y->time;
+        pops++;
+        double v = gsl_rng_uniform(r);
+        gs_time d;
+        if (v < 0.80)
+            d = (gs_time)(1e6 * -log(1 - gsl_rng_uniform(r)));
+        else if (v < 0.90)
+            d = (gs_time)(100 * -log(1 - gsl_rng_uniform(r)));
+        else if (v < 0.95)
+            d = 0;
+        else
+            d = (gs_time)gsl_rng_uniform_int(r, 40) << 16;
+        int k = (int)(y - h);
+        CU_ASSERT_EQUAL_FATAL(gs_radixq_update(&q, &a[k], now + d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_heap_update(&hp, &h[k], now + d), 0);
+        sorted += q.run.n == 0;
+        mixed += (q.levels & q.runmask) != 0 && q.run.head < q.run.n;
+    }
+    CU_ASSERT_EQUAL(gs_radixq_size(&q), gs_heap_size(&hp));
+    CU_ASSERT(pops > steps / 2);
+    CU_ASSERT(ties > 1000);
+    CU_ASSERT(peeks > 1000);
+    CU_ASSERT(mixed > pops / 4);    /* entries filed below the run's level
+                                       while it had entries, often */
+    (void)sorted;
+    gs_radixq_clear(&q);
+    gs_heap_clear(&hp);
+    gsl_rng_free(r);
+}
+
+/* A bucket of equal times large enough to be sorted by counting (every
+ * digit shared: copied as it is), one of them re-keyed to the same time
+ * and one removed: schedule order, the re-keyed one last. */
+static void test_radix_equal_run(void)
+{
+    struct gs_radixq q;
+    gs_radixq_init(&q);
+    struct gs_hnode n[40], first;
+    gs_hnode_init(&first);
+    gs_radixq_update(&q, &first, 10);
+    for (int i = 0; i < 40; i++) {
+        gs_hnode_init(&n[i]);
+        gs_radixq_update(&q, &n[i], 5000000);
+    }
+    gs_radixq_update(&q, &n[3], 5000000);
+    gs_radixq_remove(&q, &n[7]);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &first);
+    for (int i = 0; i < 40; i++) {
+        if (i == 3 || i == 7)
+            continue;
+        CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &n[i]);
+        if (i == 20)    /* a new entry at the same time goes behind */
+            gs_radixq_update(&q, &n[7], 5000000);
+    }
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &n[3]);
+    CU_ASSERT_PTR_EQUAL(gs_radixq_pop(&q), &n[7]);
+    CU_ASSERT_PTR_NULL(gs_radixq_pop(&q));
+    gs_radixq_clear(&q);
+}
+
 struct walk_ctx { gs_time last; int count, stop_at; };
 
 static int walk_visit(struct gs_hnode *n, void *arg)
@@ -514,6 +640,8 @@ static CU_TestInfo tests[] = {
       test_radix_phased },
     { "heap: stretches with and without stale entries", test_heap_phased },
     { "radix heap: peek, then earlier; ties far ahead", test_radix_peek },
+    { "radix heap: hold model against the 4-ary heap", test_radix_hold },
+    { "radix heap: a large bucket of equal times", test_radix_equal_run },
     { "equal times pop in schedule order", test_ties_fifo },
     { "best-first walk visits in key order", test_walk_order },
     { "re-key and remove leave nothing stale behind", test_rekey_stale },

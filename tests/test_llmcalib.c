@@ -559,6 +559,13 @@ static void test_ar_share_is_h100s(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), "p2p.csv"));
     CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_what(&d), "64 MiB"));
     gs_diag_free(&d);
+    /* a header and no row: the same refusal (fuzz_profile found its
+     * binning sort handed NULL, which UBSan ends the sanitizer build on:
+     * fuzz/regress/profile/p2p-header-only) */
+    p = write_tmp("p2p.csv", hdr);
+    CU_ASSERT_EQUAL(gs_llm_p2p_read(p, &gbs, &d), GS_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_what(&d), "64 MiB"));
+    gs_diag_free(&d);
     unlink(p);
 }
 

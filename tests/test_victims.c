@@ -10,7 +10,10 @@
  * GPUs, allowed pools) must give exactly the node the scan over every
  * running job gives (priority.c's make_room: fewest GPUs to reclaim, then
  * the lowest node), and a preemption on it, evicting victims until the job
- * fits, must always succeed. */
+ * fits, must always succeed; gs_victims_any must say whether there is one.
+ * Now and then a burst of starts and stops comes with no query between
+ * (the index brings the nodes they touched up to date lazily, at the next
+ * query). */
 #include "cutest.h"
 #include "../policies/victims.h"
 #include "../sim/base/err.h"
@@ -121,7 +124,7 @@ static void test_index_vs_scan(void)
     static const int prios[] = { 50, 10, 100, 30, 70, 20, 5, 90 };
     int *reclaim = malloc((size_t)f->nnodes * sizeof *reclaim);
     long found = 0, none = 0, preempted = 0, deep = 0, dead = 0, downs = 0;
-    long sweeps = 0;
+    long sweeps = 0, bursts = 0;
     for (int step = 0; step < 40000; step++) {
         double u = gsl_rng_uniform(r);
         int i = (int)gsl_rng_uniform_int(r, H);
@@ -131,6 +134,26 @@ static void test_index_vs_scan(void)
         int nprio = 2 + step / 4000;            /* levels appear over time */
         if (nprio > 8)
             nprio = 8;
+        if (step % 500 == 250) {
+            /* a burst of starts and stops with no query between: the
+             * index brings the nodes they touched (some several times)
+             * up to date at the next query, all at once */
+            for (int b = 0; b < 150; b++) {
+                int k = (int)gsl_rng_uniform_int(r, H);
+                int bp = (int)gsl_rng_uniform_int(r, 3);
+                struct gs_range ball = { bp, 0, sp[bp].nodes };
+                struct gs_need bn = { 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
+                bn.gpus = 1 + (int)gsl_rng_uniform_int(r,
+                                                      (unsigned)sp[bp].gpn);
+                if (h[k].live)
+                    stop(f, v, k);
+                else
+                    start(f, v, k, &ball, bn, gsl_rng_uniform(r) < 0.8,
+                          prios[gsl_rng_uniform_int(r, (unsigned)nprio)],
+                          GS_FIT_BEST);
+                bursts++;
+            }
+        }
         if (u < 0.45) {                         /* a start */
             if (h[i].live) {
                 stop(f, v, i);
@@ -186,9 +209,14 @@ static void test_index_vs_scan(void)
                     for (int d = -1; d <= 2; d++)
                         for (int need = 1; need <= 8; need++) {
                             int p = prios[pi] + d;
+                            int want = scan_best(f, p, need, masks[mi],
+                                                 reclaim);
                             CU_ASSERT_EQUAL_FATAL(
                                 gs_victims_best(v, p, need, masks[mi]),
-                                scan_best(f, p, need, masks[mi], reclaim));
+                                want);
+                            CU_ASSERT_EQUAL_FATAL(
+                                gs_victims_any(v, p, need, masks[mi]),
+                                want >= 0);
                             sweeps++;
                         }
         }
@@ -202,6 +230,7 @@ static void test_index_vs_scan(void)
         int want = scan_best(f, prio, need, ok, reclaim);
         int got = gs_victims_best(v, prio, need, ok);
         CU_ASSERT_EQUAL_FATAL(got, want);
+        CU_ASSERT_EQUAL_FATAL(gs_victims_any(v, prio, need, ok), want >= 0);
         int node = (int)gsl_rng_uniform_int(r, (unsigned)f->nnodes);
         int rsum = 0;
         for (int k = 0; k < H; k++)
@@ -249,6 +278,7 @@ static void test_index_vs_scan(void)
     CU_ASSERT(dead > 50);
     CU_ASSERT(downs > 50);
     CU_ASSERT(sweeps > 500L * 4 * 8 * 4 * 8);
+    CU_ASSERT(bursts == 80 * 150);
     for (int k = 0; k < H; k++)
         if (h[k].live)
             stop(f, v, k);

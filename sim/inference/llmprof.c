@@ -317,7 +317,8 @@ static void ar_bin(double (*pt)[2], int n, double *us)
 {
     double *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof *buf);
     GS_ASSERT(buf);
-    qsort(pt, (size_t)n, sizeof *pt, ar_point_cmp);
+    if (n > 1)                  /* pt is NULL when no row was kept */
+        qsort(pt, (size_t)n, sizeof *pt, ar_point_cmp);
     for (int i = 0; i < GS_AR_POINTS; i++) {
         double s = exp2(11 + i), lo = s / M_SQRT2, hi = s * M_SQRT2;
         int m = 0;
