@@ -100,8 +100,9 @@
  *
  * Parameters: reclaim (bool, true), depth (pending jobs looked at per pass,
  * 1000), walk (bool, false: the owners' pass walks every owner job in
- * pass order, as when misses do not repeat -- the reference the indexed
- * passes must match, for tests).  Bookkeeping: a running job's pslot
+ * pass order, as when misses do not repeat, and reclaim's search reads
+ * every candidate node's victims -- the reference the indexed passes and
+ * the lenders' sums must match, for tests).  Bookkeeping: a running job's pslot
  * holds F_RUN | F_BORROWED (and, when it could ever be a victim, F_VIC,
  * its index in its node's victim list shifted left by 8 and its node
  * shifted left by 16), its pnode.time the GPUs (in milli) it holds beyond
@@ -217,6 +218,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     gs_lvec_init(&s->osq, sim, sizeof(int));
     gs_lvec_init(&s->oss, sim, sizeof(struct oskey));
     gs_lvec_init(&s->smiss, sim, sizeof(int));
+    gs_lvec_init(&s->lend, sim, sizeof(int));
     gs_jgroups_init(&s->gs, sim, 1);
     gs_jgroups_init(&s->shp, sim, 0);
     s->sim = sim;
@@ -270,6 +272,7 @@ static void fair_free(void *state)
     gs_lvec_free(&s->sh);
     gs_lvec_free(&s->sq);
     gs_lvec_free(&s->smiss);
+    gs_lvec_free(&s->lend);
     gs_jgroups_free(&s->shp);
     free(s->gsh);
     gs_lvec_free(&s->ol);
@@ -671,12 +674,26 @@ static void ten_fix(struct fair *s, int t)
     x->fixg = g1;
 }
 
-/* Keep tenant x's place in nlender right after its GPUs or rv changed. */
-static void lender_fix(struct fair *s, struct ten *x)
+/* Keep tenant t's (x's) place in nlender and lend right after its GPUs
+ * or rv changed. */
+static void lender_fix(struct fair *s, int t, struct ten *x)
 {
     int l = x->nrv > 0 && x->gpus - 1.0 >= x->quota - EPS;
+    if (l == x->lender)
+        return;
     s->nlender += l - x->lender;
     x->lender = l;
+    if (l) {
+        x->lpos = (int)gs_lvec_n(&s->lend);
+        gs_lvec_push_int(&s->lend, t);
+    } else {
+        long last = gs_lvec_n(&s->lend) - 1;
+        int m = *(int *)gs_lvec_upd(&s->lend, last);
+        gs_lvec_del(&s->lend, x->lpos);
+        if (m != t)
+            ten_upd(s, m)->lpos = x->lpos;
+        x->lpos = -1;
+    }
 }
 
 /* j has just started: a node whose fully free GPUs covered need k before
@@ -749,8 +766,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     x->mem += job_mem(sim, j);
     int m0 = x->margin;
     x->margin = margin_of(x);
-    s->ntm[m0]--;
-    s->ntm[x->margin]++;
+    ntm_move(s, m0, x->margin);
     if (x->margin > m0) {
         s->rgen++;              /* more of its victims may be taken */
         gs_fairlv_margin(&s->lx, j->tenant, m0, x->margin);
@@ -781,7 +797,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         j->pnode.time = (gs_time)(over * 1000.0 + 0.5);
         s->np_over += over;
     }
-    lender_fix(s, x);
+    lender_fix(s, j->tenant, x);
     ten_fix(s, j->tenant);
     return 0;
 }
@@ -807,9 +823,9 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         x->gpus = 0;
     if (x->mem < EPS)
         x->mem = 0;
-    s->ntm[x->margin]--;
+    int m0 = x->margin;
     x->margin = margin_of(x);
-    s->ntm[x->margin]++;
+    ntm_move(s, m0, x->margin);
     s->rgen++;                  /* GPUs came back */
     s->np_over -= (double)j->pnode.time / 1000.0;
     j->pnode.time = 0;
@@ -837,7 +853,7 @@ static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
         s->lv_stale = 1;
     if (j->pslot & F_ONE)
         lv_fix(s, gs_sim_fleet(sim), (int)(j->pslot >> 16));
-    lender_fix(s, x);
+    lender_fix(s, j->tenant, x);
     ten_fix(s, j->tenant);
     j->pslot = 0;
 }

@@ -39,6 +39,7 @@ struct ten {
                                    victims (preemptible, whole GPUs on one
                                    node): in the nodes' victim lists */
     int lender;                 /* counted in nlender */
+    int lpos;                   /* its slot in lend, -1 out */
     int margin;                 /* the largest whole-GPU victim it can
                                    lose and keep its guarantee (max_loss
                                    for another tenant's owner), now */
@@ -76,7 +77,9 @@ struct fair {
     double unreserved;          /* fleet GPUs no tenant is guaranteed */
     double np_over;             /* non-preemptible GPUs held beyond quotas */
     int reclaim;
-    int walk;                   /* owners() walks every owner job (tests) */
+    int walk;                   /* the reference passes (tests): owners()
+                                   walks every owner job, reclaim reads
+                                   every candidate's victims */
     int rep;                    /* gs_sim_misses_repeat, fixed for the run
                                    (the core's miss memo reads it once) */
     long depth;
@@ -132,6 +135,7 @@ struct fair {
      * word operation, not a visit). */
     int *vsz, vszw;
     int ntm[GS_MAX_GPN + 1];
+    int ntm_hi;                 /* of them, those at vszw - 1 or more */
     int nnodes;
     struct gs_job **vict;       /* scratch: victims on one node */
     long reclaims, reclaimed;   /* counters, for tests */
@@ -148,6 +152,17 @@ struct fair {
      * victim) with a job in rv.  None, and reclaim cannot find a victim:
      * a pass on a full fleet then has nothing to do for owners. */
     int nlender;
+    /* The lenders again, in no order (ints; a tenant's lpos its slot),
+     * and a search's copy of the few others than the owner's: when there
+     * are at most LS_MAX, the GPUs a node can give back (node_clears'
+     * sum: each lender's victims no larger than its margin) are read off
+     * their per-node sums (vn, margin at most vszw - 1), nls of them, -1:
+     * too many lenders, not used. */
+    struct gs_lvec lend;
+#define LS_MAX 4
+    const int8_t *lsv[LS_MAX];
+    int lsm[LS_MAX];
+    int nls;
     /* owners_merge()'s scratch: groups in play by first job (om), groups
      * set aside until something changes (od), jobs taken out of their
      * groups for the pass (oh, put back at its end). */
@@ -229,12 +244,36 @@ static inline double dom_share(const struct fair *s, const struct ten *x)
 /* Tenant x's margin: the largest whole-GPU victim it can lose and keep
  * its guarantee (is_victim's tenant test, the same comparison, for
  * g = 1, 2, ...). */
+static inline int margin_lost_ok(const struct ten *x, int g)
+{
+    return x->gpus - (double)(g + 1) >= x->quota - EPS;
+}
+
 static inline int margin_of(const struct ten *x)
 {
-    int g = 0;
-    while (g < GS_MAX_GPN && x->gpus - (double)(g + 1) >= x->quota - EPS)
+    /* The count of g = 0 .. GS_MAX_GPN - 1 passing the test, which holds
+     * up to some g and not past it: guessed from the GPUs over the
+     * guarantee and moved to where the test itself turns (a tenant far
+     * over its guarantee made the test's walk 63 steps at every start
+     * and stop). */
+    double d = x->gpus - x->quota + EPS;
+    int g = d >= GS_MAX_GPN ? GS_MAX_GPN : d >= 1 ? (int)d : 0;
+    while (g > 0 && !margin_lost_ok(x, g - 1))
+        g--;
+    while (g < GS_MAX_GPN && margin_lost_ok(x, g))
         g++;
     return g;
+}
+
+/* A tenant's margin moved from m0 to m1 (-1: a new tenant). */
+static inline void ntm_move(struct fair *s, int m0, int m1)
+{
+    if (m0 >= 0) {
+        s->ntm[m0]--;
+        s->ntm_hi -= m0 >= s->vszw - 1;
+    }
+    s->ntm[m1]++;
+    s->ntm_hi += m1 >= s->vszw - 1;
 }
 
 /* Node n in the level index as it is now. */

@@ -14,10 +14,11 @@ void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t)
         const struct gs_tenant *tc = gs_sim_tenant(sim, s->nt);
         struct ten *x = gs_lvec_push(&s->ten);
         *x = (struct ten){ .quota = tc ? tc->quota_gpus : 0.0,
-                           .weight = tc ? tc->weight : 1.0, .key = -1 };
+                           .weight = tc ? tc->weight : 1.0, .key = -1,
+                           .lpos = -1 };
         gs_lvec_init(&x->ne, sim, sizeof(int));
         x->margin = margin_of(x);
-        s->ntm[x->margin]++;
+        ntm_move(s, -1, x->margin);
         s->nt++;
     }
     gs_fairlv_tenants(&s->lx, s->nt);
@@ -182,6 +183,18 @@ static void evict(struct fair *s, struct gs_sim *sim,
     }
 }
 
+/* The GPUs node n can give back to the search's owner, when few tenants
+ * lend (s->nls >= 0): node_clears' sum r, read off the lenders' per-node
+ * sums of their victims no larger than their margins. */
+static int ls_sum(const struct fair *s, int n)
+{
+    size_t i = (size_t)n * (size_t)s->vszw;
+    int r = 0;
+    for (int l = 0; l < s->nls; l++)
+        r += s->lsv[l][i + (size_t)s->lsm[l]];
+    return r;
+}
+
 /* The first node at or after n0 and before end in level set ix whose
  * victims of at most top GPUs but the owner's (own) hold def GPUs or more
  * (fewer, and node_clears would find it short: max_loss is at most top,
@@ -201,7 +214,8 @@ static int lv_next(const struct fair *s, const struct gs_bitidx *ix, int n0,
             int k = w * 64 + __builtin_ctzll(m);
             if (k >= end)
                 return -1;
-            if (gs_fair_vic_upto(s, k, top, own) >= def)
+            if (gs_fair_vic_upto(s, k, top, own) >= def &&
+                (s->nls < 0 || ls_sum(s, k) >= def))
                 return k;
             m &= m - 1;
         }
@@ -225,11 +239,27 @@ static int reclaim_node(struct fair *s, struct gs_sim *sim, int need, int o)
     int best = -1, best_def = 1 << 30;
     gs_fair_lv_sync(s, sim);
     const int8_t *own = ten_at(s, o)->vn;  /* never o's to lose */
-    int top = GS_MAX_GPN;       /* the largest margin now: max_loss's */
-    while (top > 0 && s->ntm[top] == 0)
-        top--;
-    if (top > s->vszw - 1)
-        top = s->vszw - 1;
+    /* Few lenders: each read once here, and a node short of def passed
+     * over without node_clears (which would find the same sum, a victim
+     * counting when no larger than its tenant's margin, 0 for the
+     * owner's own). */
+    s->nls = -1;
+    if (s->nlender <= LS_MAX && !s->walk) {
+        s->nls = 0;
+        for (long i = 0; i < gs_lvec_n(&s->lend); i++) {
+            int t = gs_lvec_int(&s->lend, i);
+            if (t == o)
+                continue;
+            const struct ten *x = ten_at(s, t);
+            s->lsv[s->nls] = x->vn;
+            s->lsm[s->nls++] = x->margin < s->vszw - 1 ? x->margin
+                                                       : s->vszw - 1;
+        }
+    }
+    int top = s->vszw - 1;      /* the largest margin now (max_loss's), */
+    if (s->ntm_hi == 0)         /* at most the largest node's GPUs */
+        while (top > 0 && s->ntm[top] == 0)
+            top--;
     for (int p = 0; p < f->npools && best_def > 1; p++) {
         const struct gs_pool *pl = &f->pools[p];
         if (!s->pe[p] || need > pl->s.gpn)

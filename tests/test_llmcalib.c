@@ -305,9 +305,9 @@ static void test_cross_validation(void)
 /* The issue's end-to-end check, as `gpusim llm calibrate` reports it: each
  * LLM left out of the serving fit, and its layer shape out of the kernel
  * fit.  `make test-long` only (about 20 s of CPU).  The bounds are the
- * figures docs/inference.md reports (A100 7.4/6.6% and 8.3/5.5%, H100
- * 5.3/3.1% and 3.8/3.8%, prompt/token), rounded up by a point and never
- * above the issue's 9%. */
+ * figures docs/inference.md reports (A100 7.7/6.4% and 8.5/5.3%, H100
+ * 4.9/3.1% and 4.1/3.7%, prompt/token, since BLOOM runs no rotary
+ * kernel), rounded up by a point and never above the issue's 9%. */
 static void test_leave_one_llm_out(void)
 {
     if (!gs_test_long()) {
@@ -319,10 +319,10 @@ static void test_leave_one_llm_out(void)
         { "a100", "A100-80GB", "a100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "meta-llama/Meta-Llama-3-8B",
           "meta-llama/Meta-Llama-3-70B", "microsoft/phi-2" },
-          { { 0.084, 0.076 }, { 0.090, 0.065 } } },
+          { { 0.087, 0.074 }, { 0.090, 0.063 } } },
         { "h100", "H100-80GB", "h100-80gb", { "meta-llama/Llama-2-7b-hf",
           "meta-llama/Llama-2-70b-hf", "microsoft/phi-2" },
-          { { 0.063, 0.041 }, { 0.048, 0.048 } } },
+          { { 0.059, 0.041 }, { 0.051, 0.047 } } },
     };
     static const char *const llms[2] = { "bloom-176b", "llama2-70b" };
     struct gs_llm_calib c;
@@ -473,8 +473,9 @@ static void test_attn_rule(void)
 
 /* The H100's decode attention is stable under small kernel changes: the
  * kernels' bandwidth efficiency 1% either way moves it by at most 5%
- * (measured 0.2981-0.3051 of peak about 0.3015, 1.2%; with the big pass's bandwidth a free factor of the
- * fit, 0.2981-0.3191 about 0.3015, 5.8%). */
+ * (measured 0.2935-0.3004 of peak about 0.2969, 1.2%, since BLOOM runs no
+ * rotary kernel; 0.2981-0.3051 about 0.3015 before; with the big pass's
+ * bandwidth a free factor of the fit, 0.2981-0.3191 about 0.3015, 5.8%). */
 static void test_attn_stable(void)
 {
     if (access(PERF, R_OK) != 0) {

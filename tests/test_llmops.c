@@ -107,6 +107,56 @@ static void test_op_shapes_by_hand(void)
     CU_ASSERT_PTR_NULL(gs_llm_op_name(GS_OP_N));
 }
 
+/* Rotary positions are a kernel of their own: BLOOM (ALiBi, which biases
+ * the scores inside attention) runs none, so attn_rope moves no bytes and
+ * takes no time, its iteration's bytes lack exactly the layers' q and k,
+ * and the host's kernel count holds one fewer: 15 for its LayerNorm
+ * block, 16 for a LayerNorm block with rotary (Falcon), 12 and 11 for an
+ * RMSNorm block with and without.  (Before, every architecture was timed
+ * with a rotary kernel; the field did not exist.) */
+static void test_no_rotary(void)
+{
+    struct gs_llm_arch bloom, rot, llama;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("bloom-176b", &bloom, "$", NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_arch_find("llama2-7b", &llama, "$", NULL), 0);
+    CU_ASSERT(bloom.no_rotary == 1 && llama.no_rotary == 0);
+    rot = bloom;
+    rot.no_rotary = 0;
+    CU_ASSERT_EQUAL(gs_llm_layer_kernels(&bloom), 15);
+    CU_ASSERT_EQUAL(gs_llm_layer_kernels(&rot), 16);
+    CU_ASSERT_EQUAL(gs_llm_layer_kernels(&llama), 12);
+    llama.no_rotary = 1;
+    CU_ASSERT_EQUAL(gs_llm_layer_kernels(&llama), 11);
+    struct gs_llm_shape s;
+    gs_llm_shape_from_arch(&bloom, 8, &s);
+    double b = -1;
+    CU_ASSERT_EQUAL(gs_llm_op_elem(&s, GS_OP_ROPE, 100, &b), GS_EK_ROPE);
+    CU_ASSERT_EQUAL(b, 0);
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    struct gs_llm_hw hw;
+    gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "H100-80GB"), &hw);
+    CU_ASSERT_EQUAL(gs_llm_op_time(&hw, &s, GS_OP_ROPE, 100), 0);
+    struct gs_llm_perf pb, pr;
+    CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&pb, &bloom, &hw, 8, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_llm_perf_init(&pr, &rot, &hw, 8, NULL), 0);
+    CU_ASSERT_DOUBLE_EQUAL(pr.host_layer_s / pb.host_layer_s, 16.0 / 15,
+                           1e-12);
+    for (int tok = 1; tok <= 4096; tok *= 8) {
+        struct gs_llm_batch bt = { .prefill_tokens = tok,
+            .prefill_attn = tok * (tok + 1) / 2.0, .prefill_ctx = tok,
+            .sampled = 1, .seqs = 1 };
+        struct gs_llm_work wb, wr;
+        gs_llm_perf_work(&pb, &bt, &wb);
+        gs_llm_perf_work(&pr, &bt, &wr);
+        /* q and k of 112 / 8 heads each of 128, read and written, BF16 */
+        CU_ASSERT_DOUBLE_EQUAL(wr.bytes - wb.bytes,
+                               70 * 2 * 2.0 * tok * (14 + 14) * 128,
+                               1e-6 * wr.bytes);
+        CU_ASSERT(gs_llm_perf_time(&pr, &bt) > gs_llm_perf_time(&pb, &bt));
+    }
+}
+
 /* The per-token kinds' waves and the L2 share, by hand. */
 static void test_elementwise_rules_by_hand(void)
 {
@@ -819,6 +869,7 @@ static void test_memo_is_exact(void)
 static CU_TestInfo tests[] = {
     { "a GEMM's time by hand", test_gemm_by_hand },
     { "op shapes and bytes by hand", test_op_shapes_by_hand },
+    { "no rotary kernel without rotary positions", test_no_rotary },
     { "all-reduce interpolation by hand", test_allreduce_interpolation },
     { "kernel fit recovers every factor", test_fit_recovers_every_factor },
     { "bad profiles name file, line and column", test_profile_errors },

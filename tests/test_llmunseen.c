@@ -73,19 +73,20 @@
 
 static const struct gs_llm_arch unseen[] = {
     /* name, layers, d, heads, kv, ffn, gated, experts, active, vocab,
-     * bytes/param, kv bytes, tied, layernorm (public configs:
+     * bytes/param, kv bytes, tied, layernorm, no rotary (public configs:
      * Mistral-7B-v0.1, Qwen2-72B, Llama-3.1-405B, Qwen2-7B, Falcon-7B,
      * Falcon-40B, Mixtral-8x22B-v0.1, Qwen1.5-MoE-A2.7B's 60 routed
-     * experts (its shared expert left out); the toy is GPT-like) */
-    { "mistral-7b",   32,  4096,  32, 8, 14336, 1, 1, 1,  32000, 2, 0, 0, 0 },
-    { "qwen2-72b",    80,  8192,  64, 8, 29568, 1, 1, 1, 152064, 2, 0, 0, 0 },
-    { "llama3.1-405b", 126, 16384, 128, 8, 53248, 1, 1, 1, 128256, 2, 0, 0, 0 },
-    { "qwen2-7b",     28,  3584,  28, 4, 18944, 1, 1, 1, 152064, 2, 0, 0, 0 },
-    { "falcon-7b",    32,  4544,  71, 1, 18176, 0, 1, 1,  65024, 2, 0, 1, 1 },
-    { "falcon-40b",   60,  8192, 128, 8, 32768, 0, 1, 1,  65024, 2, 0, 1, 1 },
-    { "mixtral-8x22b", 56, 6144,  48, 8, 16384, 1, 8, 2,  32768, 2, 0, 0, 0 },
-    { "qwen-moe-60",  24,  2048,  16, 16, 1408, 1, 60, 4, 151936, 2, 0, 0, 0 },
-    { "toy-1-layer",   1,   256,   4, 4,  1024, 0, 1, 1,   1000, 2, 0, 0, 1 },
+     * experts (its shared expert left out); the toy is GPT-like: learned
+     * positions, no rotary kernel) */
+    { "mistral-7b", 32,  4096,  32, 8, 14336, 1, 1, 1,  32000, 2, 0, 0, 0, 0 },
+    { "qwen2-72b", 80,  8192,  64, 8, 29568, 1, 1, 1, 152064, 2, 0, 0, 0, 0 },
+    { "llama3.1-405b", 126, 16384, 128, 8, 53248, 1, 1, 1, 128256, 2, 0, 0, 0, 0 },
+    { "qwen2-7b",  28,  3584,  28, 4, 18944, 1, 1, 1, 152064, 2, 0, 0, 0, 0 },
+    { "falcon-7b", 32,  4544,  71, 1, 18176, 0, 1, 1,  65024, 2, 0, 1, 1, 0 },
+    { "falcon-40b", 60,  8192, 128, 8, 32768, 0, 1, 1,  65024, 2, 0, 1, 1, 0 },
+    { "mixtral-8x22b", 56, 6144,  48, 8, 16384, 1, 8, 2,  32768, 2, 0, 0, 0, 0 },
+    { "qwen-moe-60", 24,  2048,  16, 16, 1408, 1, 60, 4, 151936, 2, 0, 0, 0, 0 },
+    { "toy-1-layer", 1,   256,   4, 4,  1024, 0, 1, 1,   1000, 2, 0, 0, 1, 1 },
 };
 #define NUNSEEN (int)(sizeof unseen / sizeof unseen[0])
 #define NREAL (NUNSEEN - 1)     /* the real LLMs: all but the toy */

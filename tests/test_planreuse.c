@@ -127,16 +127,17 @@ static int is_service(const char *name)
     return !strncmp(name, "service.", 8) || !strncmp(name, "inference_", 10);
 }
 
-/* Figures the replay may give within rounding: integrals over time that
- * the services' iterations split into more steps in a full run, and the
- * energy above idle booked once per replica; every other figure (waits,
- * completions, counts, the bill from the records) exactly. */
+/* Figures the replay may give within rounding: the energy above idle,
+ * booked once per replica; every other figure (waits, completions,
+ * counts, the bill from the records, and since the core's still moves
+ * the integrals over time -- utilization, fragmentation, the running
+ * cost -- which the services' iterations no longer cut: still.c)
+ * exactly.  Before the still moves the integrals too differed in their
+ * last bits, the full run cutting them at every iteration's millisecond. */
 static int exact(const char *name)
 {
     static const char *const pre[] = { "energy_", "power_", "carbon_",
-                                       "cpu_", "memory_", "utilization",
-                                       "fragmentation", "cost", "stranded",
-                                       "mig_", "timeslice", NULL };
+                                       NULL };
     for (int i = 0; pre[i]; i++)
         if (!strncmp(name, pre[i], strlen(pre[i])))
             return 0;
@@ -231,7 +232,7 @@ static void test_ghost_is_full_run(void)
         fprintf(stderr, " [%d service figures, %d exact, the rest within "
                 "%.2g] ", nsvc, nexact, worst);
         CU_ASSERT(nsvc >= 20);
-        CU_ASSERT(nexact >= 40);
+        CU_ASSERT(nexact >= 75);
         CU_ASSERT(worst <= 1e-9);
     }
     free(vf);

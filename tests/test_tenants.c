@@ -576,12 +576,15 @@ static void test_fair_noreclaim_log(void)
 /* fair's owners' pass, when misses repeat, takes the owner groups from a
  * heap and sets aside a group whose first job changed nothing, taking
  * it back when something changes (owners_merge; owners_quiet with
- * nothing to reclaim); its records must be those of walking every owner
- * job in pass order ("walk": true), job for job -- with reclaim at 4 and
- * 16 tenants, where a change sends back groups set aside whose jobs all
- * come before it (revive() leaves them as they are, since the eleventh
- * session, instead of taking their jobs out one by one), and without.
- * The indexed pass reads less. */
+ * nothing to reclaim); and reclaim's search, when at most LS_MAX tenants
+ * lend, passes over a node whose lenders' victims no larger than their
+ * margins fall short, read off their per-node sums.  Its records must
+ * be those of walking every owner job in pass order and reading every
+ * candidate node's victims ("walk": true), job for job -- with reclaim
+ * at 4 and 16 tenants, where a change sends back groups set aside whose
+ * jobs all come before it (revive() leaves them as they are, since the
+ * eleventh session, instead of taking their jobs out one by one), and
+ * without.  The indexed passes read less. */
 #define JOBS_WALK 6000
 static void test_fair_walk_same(void)
 {

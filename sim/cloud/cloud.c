@@ -497,6 +497,17 @@ static int m_pool_ok(const void *st, int pool, const struct gs_job *j)
 static void m_started(void *st, struct gs_job *j) { gs_cloud_job_started(st, j); }
 static double m_ran(void *st, const struct gs_job *j) { return gs_cloud_job_ran(st, j); }
 static void m_advance(void *st, gs_time t) { gs_cloud_advance(st, t); }
+/* Still (model.h) unless a pool's price follows a series: the metrics
+ * integrate the cost rate at each piece's start, so every move must cut
+ * it then. */
+static int m_still(const void *st)
+{
+    const struct gs_cloud *c = st;
+    for (int i = 0; i < c->f->npools; i++)
+        if (c->pool[i].price.n)
+            return 0;
+    return 1;
+}
 static void m_after(void *st) { gs_cloud_after_schedule(st); }
 static void m_close(void *st, gs_time end) { gs_cloud_close(st, end); }
 static void m_pool_nodes(const void *st, int pool, double *mean,
@@ -521,6 +532,7 @@ const struct gs_model_ops gs_cloud_model = {
     .job_started = m_started,
     .job_ran = m_ran,
     .advance = m_advance,
+    .still = m_still,
     .after_schedule = m_after,
     .close = m_close,
     .summarize = m_summarize,

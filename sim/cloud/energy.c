@@ -74,6 +74,10 @@ struct eregion {
     struct eseries price, carbon;
     double p_w, idle_w, host_w; /* IT power now: all, unallocated, hosts' */
     double it_j, host_j, usd, g;        /* totals (host_j: of it_j) */
+    /* of those, the jobs' booked energy (m_energy), kept apart until the
+     * run closes: the core may cut the integrals before or after a
+     * booking in the same millisecond (still.c) */
+    double b_j, b_usd, b_g;
     double idle_j, idle_usd, idle_g;
     /* the price's and the intensity's integrals at hour at_h (NAN: none):
      * the clock's last move ended there, so the next one starts there */
@@ -92,6 +96,7 @@ struct epool {
     double dyn_w;               /* running unowned jobs' dynamic power */
     double it_j, idle_j, host_j;        /* IT energy: all, unallocated,
                                    hosts' */
+    double b_j;                 /* of it_j, booked (eregion's b_j) */
     /* what it drew over the last move (all, unallocated GPUs, hosts) and
      * the inputs that gave it: kept while they stay (m_advance) */
     double w, wi, hw;
@@ -425,10 +430,10 @@ static void m_energy(void *st, struct gs_job *j, double joules)
         usd = kwh * gs_hourly_at(r->price.h, h);
         g = kwh * gs_hourly_at(r->carbon.h, h);
     }
-    pl->it_j += joules;
-    r->it_j += joules;
-    r->usd += usd;
-    r->g += g;
+    pl->b_j += joules;
+    r->b_j += joules;
+    r->b_usd += usd;
+    r->b_g += g;
     book(e, j, kwh, usd, g);
     struct owned *o = owned(e, j, 1);
     o->kwh += kwh;
@@ -531,6 +536,32 @@ static void m_advance(void *st, gs_time t)
     }
     e->last = t;
     e->last_h = h1;
+}
+
+/* The run ends: the booked energy joins the integrals (once). */
+static void m_close(void *st, gs_time end)
+{
+    struct energy *e = st;
+    (void)end;
+    for (int i = 0; i < e->np; i++) {
+        e->p[i].it_j += e->p[i].b_j;
+        e->p[i].b_j = 0;
+    }
+    for (int k = 0; k < e->nr; k++) {
+        struct eregion *r = &e->r[k];
+        r->it_j += r->b_j;
+        r->usd += r->b_usd;
+        r->g += r->b_g;
+        r->b_j = r->b_usd = r->b_g = 0;
+    }
+}
+
+/* What it integrates -- pools' power, regions' prices and intensities by
+ * the hour, exactly -- moves only with the cluster (model.h's still). */
+static int m_still(const void *st)
+{
+    (void)st;
+    return 1;
 }
 
 static void m_summarize(void *st, struct gs_summary *su)
@@ -800,6 +831,8 @@ const struct gs_model_ops gs_energy_model = {
     .job_ran = m_ran,
     .job_energy = m_energy,
     .advance = m_advance,
+    .still = m_still,
+    .close = m_close,
     .summarize = m_summarize,
     .rank = 25,
     .fields = fields,

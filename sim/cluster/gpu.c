@@ -123,7 +123,7 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
  * all-reduce pass is GS_AR_BIG_SHARE (llmcalib.h) of the machine's
  * measured send/receive bandwidth at 64 MiB (the curves' p2p_gbs). */
 #define GS_LLM_A100_SERVING .attn_eff = 0.3658, .attn_bw_eff = 0.7784, \
-    .layer_us = 488.29, .iter_ms = 0, .seq_us = 4.567, .prefill_us = 197.814, \
+    .layer_us = 488.43, .iter_ms = 0, .seq_us = 4.571, .prefill_us = 197.953, \
     .ar_big_gbs = 69.4
 #define GS_LLM_A100 .compute_eff = 0.7315, .bw_eff = 0.7784, \
     .gemm_us = 7.480, GS_LLM_A100_SERVING, \
@@ -134,8 +134,8 @@ static const struct gs_ar_curve ar_h100_dgx = { "h100_dgx", {
 #define GS_LLM_H100 GS_LLM_H100_CHIP, .ar_big_gbs = GS_H100_AR_BIG
 #define GS_H100_AR_BIG 105.7
 #define GS_LLM_H100_CHIP .compute_eff = 0.7188, .bw_eff = 0.9444, \
-    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.3015, \
-    .layer_us = 367.81, .iter_ms = 0, .seq_us = 3.459, .prefill_us = 193.744, \
+    .gemm_us = 7.987, .attn_eff = 0.3594, .attn_bw_eff = 0.2969, \
+    .layer_us = 368.01, .iter_ms = 0, .seq_us = 3.446, .prefill_us = 195.000, \
     .elem_eff = { 0.3799, 0.4817, 0.6583, 1.0000, 0.1799 }, \
     .elem_us = { 1.266, 1.906, 0.523, 1.200, 2.365 }, \
     .elem_l2 = { 0.6079, 0.5404, 0.7554, 1.3207, 0.1866 }, \

@@ -20,8 +20,8 @@ struct gs_power_shape {
  * tests/test_llmcalib.c holds them to that fit (idle within 0.001, a and b
  * within 0.2%): a change to the A100's factors refits these too. */
 #define GS_POWER_IDLE 0.2473
-#define GS_POWER_A 2.9618
-#define GS_POWER_B 1.0856
+#define GS_POWER_A 2.9619
+#define GS_POWER_B 1.0854
 extern const struct gs_power_shape gs_power_default;
 
 /* Watts of a board with limit limit_w at (uc, um), capped at cap_w

@@ -57,6 +57,12 @@
  *                inference replicas' iterations); the energy model books
  *                it, every other model may ignore it;
  *   advance      the clock is about to move to t (integrals over time);
+ *   still        1 when what the model integrates moves only with the
+ *                cluster (jobs, nodes: the core's calls) and the model's
+ *                own events, never with time alone: its advance may then
+ *                wait while only still events fire (gs_sim_still_event)
+ *                and integrate the stretch in one piece; a model without
+ *                it (or answering 0) is advanced at every move;
  *   after_schedule  the policy has just made a scheduling pass;
  *   close        the run ends at `end`: close the books;
  *   summarize    the core's summary is filled: the model closes its own
@@ -158,6 +164,7 @@ struct gs_model_ops {
     void (*job_ended)(void *st, struct gs_job *j, int why);
     void (*job_energy)(void *st, struct gs_job *j, double joules);
     void (*advance)(void *st, gs_time t);
+    int (*still)(const void *st);
     void (*after_schedule)(void *st);
     void (*close)(void *st, gs_time end);
     void (*summarize)(void *st, struct gs_summary *su);

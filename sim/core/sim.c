@@ -338,6 +338,7 @@ static void job_fill(struct gs_job *j, const struct gs_jobspec *sp)
  * (gs_sim_fail). */
 static int arrive(struct gs_sim *s, const struct gs_jobspec *sp)
 {
+    gs_sim_settle(s);
     struct gs_job *j = s->freelist;
     if (j)
         s->freelist = j->next;
@@ -675,6 +676,7 @@ static int start_job(struct gs_sim *s, struct gs_job *j, struct gs_alloc *a,
     if ((!checked && !gs_fleet_can_commit(s->fleet, a, &j->need)) ||
         !sim_pool_ok(s, a->pool, j))
         return GS_ENOFIT;
+    gs_sim_settle(s);
     if (running_add(s, j) < 0)
         return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
     gs_fleet_commit(s->fleet, a, &j->need);
@@ -726,6 +728,7 @@ int gs_sim_try_start(struct gs_sim *s, struct gs_job *j,
 /* Stop running job j and requeue it, keeping work up to its checkpoint. */
 static void requeue(struct gs_sim *s, struct gs_job *j, int why)
 {
+    gs_sim_settle(s);
     job_sync(s, j);
     double kept = j->ckpt > 0 ? floor(j->done / (double)j->ckpt) *
                                 (double)j->ckpt : 0.0;
@@ -845,6 +848,7 @@ int gs_sim_set_rate(struct gs_sim *s, struct gs_job *j, double rate)
 {
     if (j->state != GS_JOB_RUNNING || !(rate >= 0))
         return GS_ESTATE;
+    gs_sim_settle(s);
     job_sync(s, j);
     j->rate = rate;
     if (rate == 0) {
@@ -867,6 +871,7 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev)
 
 int gs_sim_kill(struct gs_sim *s, struct gs_job *j, int reason)
 {
+    gs_sim_settle(s);
     struct gs_jobrec *r = &s->rec[j->rec];
     if (j->state == GS_JOB_PENDING) {
         pending_remove(s, j);
@@ -928,6 +933,7 @@ int gs_sim_complete(struct gs_sim *s, struct gs_job *j)
         return gs_sim_kill(s, j, GS_KILL_WITHDRAWN);
     if (j->state != GS_JOB_RUNNING)
         return GS_ESTATE;
+    gs_sim_settle(s);
     gs_engine_cancel(&s->eng, &j->fin);
     on_finish(&j->fin, s);
     return 0;
@@ -1126,8 +1132,15 @@ int gs_sim_build(const struct gs_sim_env *env, const struct gs_scenario *sc,
         s->mods[s->nmods++] = (struct simmod){ mo, st };
         if (mo->pool_ok)
             s->veto[s->nveto++] = (struct simmod){ mo, st };
-        if (mo->advance)
+        if (mo->advance) {
             s->adv[s->nadv++] = (struct simmod){ mo, st };
+            if (mo->still && mo->still(st))
+                s->lazy[s->nlazy++] = (struct simmod){ mo, st };
+            else
+                s->eager[s->neager++] = (struct simmod){ mo, st };
+            if (mo->still && !mo->still(st))
+                s->no_wait = 1;     /* the metrics read its rates */
+        }
         if (mo->job_energy)
             s->jen[s->njen++] = (struct simmod){ mo, st };
     }
@@ -1192,6 +1205,7 @@ void gs_sim_free(struct gs_sim *s)
     free(s->tkey);
     free(s->shapes);
     free(s->ranges);
+    free(s->still);
     free(s);
 }
 
@@ -1254,9 +1268,18 @@ static int sim_stalls(const struct gs_sim *s, gs_time t)
     return !sim_alive(s) || (!s->have_next && t - s->last_change > GS_STALL);
 }
 
-/* Move the clock to t: every model's integrals, then the metrics'. */
-static int move_clock(struct gs_sim *s, gs_time t)
+/* Move the clock to t: every model's integrals, then the metrics'; for
+ * a still event alone (still), only the eager models' (still.c). */
+static int move_clock(struct gs_sim *s, gs_time t, int still)
 {
+    if (still && !s->no_wait) {
+        for (int i = 0; i < s->neager; i++)
+            s->eager[i].ops->advance(s->eager[i].st, t);
+        s->waiting = 1;
+        s->eng.now = t;
+        return 0;
+    }
+    s->waiting = 0;
     for (int i = 0; i < s->nadv; i++)
         s->adv[i].ops->advance(s->adv[i].st, t);
     int rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun, t);
@@ -1276,7 +1299,7 @@ int gs_sim_move_clock(struct gs_sim *s, gs_time t)
         (s->have_next && s->next.arrival <= t) ||
         (s->horizon == GS_TIME_MAX && sim_stalls(s, t)))
         return 0;
-    if (move_clock(s, t) < 0) {
+    if (move_clock(s, t, gs_sim_is_still(s, s->firing)) < 0) {
         gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
         return 0;
     }
@@ -1332,10 +1355,19 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
             else
                 break;
         }
-        if ((rc = move_clock(s, t)) < 0)
+        /* a move for still events alone leaves the integrals waiting
+         * (settle cuts them before anything else) */
+        int still = te == t && !(s->have_next && s->next.arrival == t) &&
+                    gs_sim_is_still(s, gs_engine_top(&s->eng));
+        if ((rc = move_clock(s, t, still)) < 0)
             return gs_diag_set(d, rc, "", "out of memory");
-        while (gs_engine_next_time(&s->eng) == t && !s->err)
+        while (gs_engine_next_time(&s->eng) == t && !s->err) {
+            s->firing = gs_engine_top(&s->eng);
+            if (s->waiting && !gs_sim_is_still(s, s->firing))
+                gs_sim_settle(s);
             gs_engine_step(&s->eng);
+        }
+        s->firing = NULL;
         while (s->have_next && s->next.arrival == t && !s->err) {
             if (arrive(s, &s->next) < 0)
                 break;
@@ -1343,6 +1375,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
                 return rc;
         }
         if (s->dirty && !s->err) {
+            gs_sim_settle(s);
             s->dirty = 0;
             s->pol->schedule(s->pst, s);
             for (int i = 0; i < s->nmods; i++)
@@ -1361,6 +1394,7 @@ int gs_sim_run(struct gs_sim *s, struct gs_diag *d)
     gs_time end = horizon != GS_TIME_MAX ? horizon : s->eng.now;
     if (started && s->bill_until > 0 && end < s->start + s->bill_until)
         end = s->start + s->bill_until;     /* nothing was left to happen */
+    s->waiting = 0;         /* every integral is cut at the end */
     MODELS_CALL(s, advance, end);
     if ((rc = gs_metrics_advance(&s->m, s->fleet, s->npending, s->nrun,
                                  end)) < 0)

@@ -253,13 +253,21 @@ void gs_sim_cancel(struct gs_sim *s, struct gs_event *ev);
 /* From a model's event handler, whose event would next be due at t (> now)
  * with nothing else in the simulation due at or before t: move the clock
  * to t as the loop would on waking for that event alone (the models'
- * advance hooks, the metrics' integrals, the clock), and return 1; the
+ * advance hooks, the metrics' integrals, the clock; for a still event,
+ * gs_sim_still_event, the eager models' alone), and return 1; the
  * handler then does at t what its event would have done, without the
  * event queue's round trip.  0 (nothing done) when anything else may
  * happen first or at t -- another event, an arrival, a scheduling pass,
  * the run's end -- and the handler schedules its event at t as usual.
  * Either way the run's results are the same, to the bit. */
 int gs_sim_move_clock(struct gs_sim *s, gs_time t);
+/* Declare ev still: its handler changes the cluster only through
+ * gs_sim_submit, gs_sim_complete and the calls that start, stop or re-rate
+ * jobs (each cuts the integrals first), and reports energy through
+ * gs_sim_job_energy; a move of the clock for still events alone leaves
+ * the integrals over time waiting at their last cut (still.c).  0 or
+ * GS_ENOMEM. */
+int gs_sim_still_event(struct gs_sim *s, struct gs_event *ev);
 /* Whether gs_sim_move_clock may move the clock (1, the default) or always
  * answers 0 (every wake-up through the event queue): tests compare the
  * two. */

@@ -98,11 +98,22 @@ struct gs_sim {
         const struct gs_model_ops *ops;
         void *st;
     } mods[GS_MAXMODELS], veto[GS_MAXMODELS], adv[GS_MAXMODELS],
-      jen[GS_MAXMODELS];
+      jen[GS_MAXMODELS], eager[GS_MAXMODELS], lazy[GS_MAXMODELS];
     int nmods, nveto;           /* veto: those with a pool_ok hook */
     int nadv, njen;             /* adv, jen: those with an advance, a
                                    job_energy hook (called once a wake-up,
                                    once an iteration), in mods' order */
+    int neager, nlazy;          /* adv split: advanced at every move, or
+                                   left to wait over still moves (the
+                                   still hook; still.c) */
+    struct gs_event **still;    /* events whose handlers leave the cluster
+                                   still (gs_sim_still_event) */
+    int nstill, capstill;
+    int no_wait;                /* a model said it is not still: every
+                                   move is whole */
+    int waiting;                /* the lazy models and the metrics wait
+                                   at their last cut; the clock is on */
+    struct gs_event *firing;    /* the event the loop fires now */
     gs_time last_change;        /* a job last started or stopped */
     gs_time horizon;            /* the run's end so far (gs_sim_run), or
                                    GS_TIME_MAX */
@@ -147,6 +158,11 @@ static inline float sim_alloc_gpus(const struct gs_job *j)
         return (float)j->need.gpus;
     return (float)j->need.milli / 1000.0f;
 }
+
+/* Still moves (still.c): whether ev is a still event; cut the waiting
+ * integrals at the clock (a no-op when none wait). */
+int gs_sim_is_still(const struct gs_sim *s, const struct gs_event *ev);
+void gs_sim_settle(struct gs_sim *s);
 
 /* Record an error of the run (the first one wins); code. */
 static inline int gs_sim_fail(struct gs_sim *s, int code,

@@ -69,12 +69,16 @@ struct gs_llm_arch {
     int layernorm;          /* 1: LayerNorm with biases, residual and bias
                              * adds apart (BLOOM, GPT); 0: RMSNorm fused
                              * with the residual add (Llama) */
+    int no_rotary;          /* 1: no rotary position kernel (ALiBi: BLOOM;
+                             * learned positions: GPT); 0: rotary (Llama,
+                             * Falcon, phi-2, the default) */
 };
 /* Kernels the serving stack launches per layer: 12 for an RMSNorm block
- * (two fused add-norms, QKV, rotary, KV-cache write, attention, output,
- * all-reduce, gate-up, activation, down, all-reduce), 15 for a LayerNorm
- * block (two norms, two residual adds and two row-parallel bias adds
- * apart, no rotary). */
+ * with rotary positions (two fused add-norms, QKV, rotary, KV-cache write,
+ * attention, output, all-reduce, gate-up, activation, down, all-reduce), 15
+ * for a LayerNorm block without them (BLOOM's: two norms, two residual
+ * adds and two row-parallel bias adds apart, no rotary); the rotary kernel
+ * counts one: 11 and 16 for the other two. */
 int gs_llm_layer_kernels(const struct gs_llm_arch *a);
 #define GS_LLM_REF_KERNELS 12
 
@@ -135,6 +139,8 @@ struct gs_llm_shape {
     int parallel;           /* 1: a parallel block (attention and MLP read
                              * one norm's output; the residual adds both
                              * branches: two adds) */
+    int no_rotary;          /* 1: no rotary kernel (ALiBi, learned
+                             * positions): attn_rope takes no time */
     int layernorm;          /* 1: its norms are PyTorch's LayerNorm (not a
                              * block of up to 1,024 threads per token: no
                              * per-token waves) */

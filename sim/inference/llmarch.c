@@ -8,8 +8,11 @@
  * router.  The embedding and the LM head are vocab x d each, one matrix when
  * tied (BLOOM).  `layernorm` says how a layer normalizes: BLOOM's
  * LayerNorm with biases (its stack launches 15 kernels per layer) or
- * Llama's RMSNorm fused with the residual add (12); the host's cost of a
- * layer follows the count (llmperf.c).
+ * Llama's RMSNorm fused with the residual add (12); `no_rotary` says the
+ * positions are not rotary (BLOOM's ALiBi biases the attention scores
+ * inside the attention kernel; GPT adds learned positions at the
+ * embedding): no rotary kernel runs, one kernel fewer.  The host's cost of
+ * a layer follows the count (llmperf.c).
  *
  * Figures are the models' published configurations (Hugging Face
  * config.json of each checkpoint):
@@ -35,13 +38,13 @@
 #include <strings.h>
 
 static const struct gs_llm_arch builtin[] = {
-    { "llama2-7b",    32,  4096,  32,  32, 11008, 1, 1, 1,  32000, 2, 0, 0, 0 },
-    { "llama2-13b",   40,  5120,  40,  40, 13824, 1, 1, 1,  32000, 2, 0, 0, 0 },
-    { "llama2-70b",   80,  8192,  64,   8, 28672, 1, 1, 1,  32000, 2, 0, 0, 0 },
-    { "llama3-8b",    32,  4096,  32,   8, 14336, 1, 1, 1, 128256, 2, 0, 0, 0 },
-    { "llama3-70b",   80,  8192,  64,   8, 28672, 1, 1, 1, 128256, 2, 0, 0, 0 },
-    { "bloom-176b",   70, 14336, 112, 112, 57344, 0, 1, 1, 250880, 2, 0, 1, 1 },
-    { "mixtral-8x7b", 32,  4096,  32,   8, 14336, 1, 8, 2,  32000, 2, 0, 0, 0 },
+    { "llama2-7b",  32,  4096,  32,  32, 11008, 1, 1, 1,  32000, 2, 0, 0, 0, 0 },
+    { "llama2-13b", 40,  5120,  40,  40, 13824, 1, 1, 1,  32000, 2, 0, 0, 0, 0 },
+    { "llama2-70b", 80,  8192,  64,   8, 28672, 1, 1, 1,  32000, 2, 0, 0, 0, 0 },
+    { "llama3-8b",  32,  4096,  32,   8, 14336, 1, 1, 1, 128256, 2, 0, 0, 0, 0 },
+    { "llama3-70b", 80,  8192,  64,   8, 28672, 1, 1, 1, 128256, 2, 0, 0, 0, 0 },
+    { "bloom-176b", 70, 14336, 112, 112, 57344, 0, 1, 1, 250880, 2, 0, 1, 1, 1 },
+    { "mixtral-8x7b", 32, 4096, 32,  8, 14336, 1, 8, 2,  32000, 2, 0, 0, 0, 0 },
 };
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -111,7 +114,10 @@ int gs_llm_arch_find(const char *name, struct gs_llm_arch *out,
 
 int gs_llm_layer_kernels(const struct gs_llm_arch *a)
 {
-    return a->layernorm ? 15 : GS_LLM_REF_KERNELS;
+    /* an RMSNorm block's 12 holds the rotary kernel, a LayerNorm block's
+     * 15 (BLOOM's) does not; the rotary kernel counts one */
+    return a->layernorm ? 15 + !a->no_rotary
+                        : GS_LLM_REF_KERNELS - !!a->no_rotary;
 }
 
 int gs_llm_arch_check(const struct gs_llm_arch *a, const char *where,

@@ -111,7 +111,7 @@ void gs_llm_shape_from_arch(const struct gs_llm_arch *a, int tp,
     *s = (struct gs_llm_shape){
         .heads = a->heads, .kv_heads = a->kv_heads, .hidden = a->hidden,
         .ffn = a->ffn, .vocab = a->vocab, .gated = a->gated, .tp = tp,
-        .layernorm = a->layernorm,
+        .layernorm = a->layernorm, .no_rotary = a->no_rotary,
     };
 }
 
@@ -163,8 +163,8 @@ int gs_llm_op_elem(const struct gs_llm_shape *s, int op, double tokens,
     case GS_OP_POST_NORM:
         *bytes = b * 2 * tokens * d;
         return GS_EK_NORM;
-    case GS_OP_ROPE:
-        *bytes = b * 2 * tokens * (hq + hkv) * hd;
+    case GS_OP_ROPE:     /* none without rotary positions (ALiBi) */
+        *bytes = s->no_rotary ? 0 : b * 2 * tokens * (hq + hkv) * hd;
         return GS_EK_ROPE;
     case GS_OP_ACT:
         *bytes = b * (s->gated ? 3.0 : 2.0) * tokens * f;

@@ -1244,6 +1244,10 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
     const struct gs_svccfg *c = &sc->svcs[i];
     struct svc *sv = &m->sv[i];
     gs_event_init(&sv->ev, on_wake);
+    /* its iterations change nothing the cluster integrates: a move for
+     * it alone leaves the integrals waiting (still.c) */
+    if (gs_sim_still_event(m->s, &sv->ev) < 0)
+        return gs_diag_set(d, GS_ENOMEM, "", "out of memory");
     sv->m = m;
     sv->idx = i;
     sv->cfg = c;

@@ -47,6 +47,9 @@ static const struct gs_kt_key k_arch[] = {
     GS_K_BOOL("layernorm", "LayerNorm with biases, adds apart (BLOOM, GPT: "
               "15 kernels per layer) or RMSNorm fused with the add (Llama, "
               "the default: 12)"),
+    GS_K_BOOL("rotary", "rotary position embedding, one kernel a layer "
+              "(the default: Llama, Falcon, phi-2); false for ALiBi "
+              "(BLOOM) or learned positions (GPT)"),
     GS_K_END
 };
 
@@ -70,6 +73,7 @@ static int parse_arch(struct gs_sc *c, const cJSON *v, const char *p,
     memset(a, 0, sizeof *a);
     long layers = 0, hidden = 0, heads = 0, kvh = 0, ffn = 0, experts = 1,
          act = 1, vocab = 32000;
+    int rotary = 1;
     a->gated = 1;
     a->bytes_per_param = 2;
     if ((rc = gs_sc_str(c, v, p, t, "name", a->name, sizeof a->name)) < 0 ||
@@ -86,8 +90,10 @@ static int parse_arch(struct gs_sc *c, const cJSON *v, const char *p,
                         &a->bytes_per_param)) < 0 ||
         (rc = gs_sc_num(c, v, p, t, "kv_bytes", &a->kv_bytes)) < 0 ||
         (rc = gs_sc_bool(c, v, p, t, "tied_embeddings", &a->tied)) < 0 ||
-        (rc = gs_sc_bool(c, v, p, t, "layernorm", &a->layernorm)) < 0)
+        (rc = gs_sc_bool(c, v, p, t, "layernorm", &a->layernorm)) < 0 ||
+        (rc = gs_sc_bool(c, v, p, t, "rotary", &rotary)) < 0)
         return rc;
+    a->no_rotary = !rotary;
     a->layers = (int)layers;
     a->hidden = (int)hidden;
     a->heads = (int)heads;
