@@ -128,8 +128,9 @@ static double measure(const char *name, size_t n, holds_fn *fn, void *q)
 
 /* The regression check: the engine's queue against the 4-ary heap at
  * 10^5 events, a ratio measured side by side (3.6x when issue 27 was
- * filed); below 2.5x something slowed the buckets down. */
-#define MIN_RATIO 2.5
+ * filed; 7.7x idle and 10-13x under load since the sorted run of the
+ * eleventh session); below 5x something slowed the buckets down. */
+#define MIN_RATIO 5.0
 #define TARGET_MHOLDS 30.0
 
 int main(void)
