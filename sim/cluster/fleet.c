@@ -16,6 +16,7 @@
  * node events (down, cordon, dead GPUs, loans, watchers) are fleetnode.c's,
  * through the calls of fleetint.h. */
 #include "fleet.h"
+#include "../base/bits.h"
 #include "../base/err.h"
 #include "fleetint.h"
 #include "migslots.h"
@@ -1113,12 +1114,12 @@ void gs_part_host_split(const struct gs_alloc *a, int i,
     const struct gs_part *pt = a->many;
     int64_t g = 0, before = 0;
     for (int k = 0; k < a->n; k++) {
-        int c = __builtin_popcountll(pt[k].mask);
+        int c = gs_popcount64(pt[k].mask);
         g += c;
         if (k < i)
             before += c;
     }
-    int64_t mine = __builtin_popcountll(pt[i].mask);
+    int64_t mine = gs_popcount64(pt[i].mask);
     if (g <= 0)
         g = 1;
     /* cumulative shares, so the parts add up to the whole exactly */
@@ -1137,7 +1138,7 @@ static int mig_part_ok(const struct gs_fleet *f, const struct gs_pool *p,
                        const struct gs_part *pt, const struct gs_demand *dm)
 {
     const struct gs_migslots *m = p->mig;
-    if (pt->inst < 1 || __builtin_popcountll(pt->mask) != 1)
+    if (pt->inst < 1 || gs_popcount64(pt->mask) != 1)
         return 0;
     const struct gs_node *nd = &f->nodes[pt->node];
     int bit = __builtin_ctzll(pt->mask);

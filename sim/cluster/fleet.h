@@ -68,6 +68,7 @@
 
 #include "gpu.h"
 #include "sharecfg.h"
+#include "../base/bits.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -223,7 +224,7 @@ static inline int64_t gs_alloc_milli(const struct gs_alloc *a)
     const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
     int64_t m = 0;
     for (int i = 0; i < a->n; i++)
-        m += (int64_t)__builtin_popcountll(pt[i].mask) * pt[i].milli;
+        m += (int64_t)gs_popcount64(pt[i].mask) * pt[i].milli;
     return m;
 }
 /* The part of a on node, or NULL. */

@@ -11,6 +11,7 @@
  * it runs no job, and a GPU dies only when it is fully free: the caller
  * evicts first (both are asserted). */
 #include "fleetint.h"
+#include "../base/bits.h"
 #include "../base/err.h"
 #include "migslots.h"
 
@@ -82,7 +83,7 @@ void gs_fleet_set_up(struct gs_fleet *f, int node, int up)
     f->stranded_milli -= gs_fleet_node_stranded(f, node);
     nd->up = up;
     f->stranded_milli += gs_fleet_node_stranded(f, node);
-    int alive = p->s.gpn - __builtin_popcountll(nd->deadmask);
+    int alive = p->s.gpn - gs_popcount64(nd->deadmask);
     int64_t d = up ? alive : -alive;
     p->gpus_up += d;
     f->gpus_up += d;

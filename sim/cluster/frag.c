@@ -16,6 +16,7 @@
  * order, gs_frag_set_order). */
 #include "frag.h"
 #include "kplace.h"
+#include "../base/bits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -396,7 +397,7 @@ static int alive(const struct gs_frag *fr, int node)
 {
     const struct gs_node *nd = &fr->f->nodes[node];
     int gpn = fr->f->pools[nd->pool].s.gpn;
-    return nd->deadmask ? gpn - __builtin_popcountll(nd->deadmask) : gpn;
+    return nd->deadmask ? gpn - gs_popcount64(nd->deadmask) : gpn;
 }
 
 /* A zeroed bitset for a class's members by rank: a spare one, or new.
@@ -933,7 +934,7 @@ int gs_frag_member(const struct gs_frag *fr, int id, int i)
     if (!fr->byrank)
         return c->heap[i].node;
     for (int w = c->low; w < fr->nwords; w++) {
-        int n = __builtin_popcountll(c->bits[w]);
+        int n = gs_popcount64(c->bits[w]);
         if (i >= n) {
             i -= n;
             continue;
@@ -1092,7 +1093,7 @@ int gs_frag_check(const struct gs_frag *fr)
         if (fr->byrank) {
             int n = 0, low = fr->nwords;
             for (int w = 0; c->bits && w < fr->nwords; w++) {
-                n += __builtin_popcountll(c->bits[w]);
+                n += gs_popcount64(c->bits[w]);
                 if (c->bits[w] && low == fr->nwords)
                     low = w;
             }

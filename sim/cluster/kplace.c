@@ -8,6 +8,7 @@
  * a state to its class; classes are never freed, so a (class, request)
  * score cached once stays true. */
 #include "kplace.h"
+#include "../base/bits.h"
 #include "../base/err.h"
 
 #include <math.h>
@@ -609,7 +610,7 @@ int gs_kp_score_clustering(int group, uint64_t tags, int64_t gpu_free,
         return 0;
     int band = (int)(25 * (gmax - gpu_free) / gmax);
     if (tags >> group & 1)
-        return band + (__builtin_popcountll(tags) == 1 ? 75 : 50);
+        return band + (gs_popcount64(tags) == 1 ? 75 : 50);
     return band + (tags == 0 ? 25 : 0);
 }
 
