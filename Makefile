@@ -20,14 +20,28 @@ DEB_PKGS := libgsl-dev libcjson-dev libhdf5-dev libcsv-dev libcunit1-dev \
 
 WARN   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT    := -O2 -g
+# Link-time optimization, release build only (`make LTO=` turns it off).
+# The objects carry both GCC's intermediate code and their own machine
+# code (-ffat-lto-objects, compiled in about the time a plain object
+# takes); gpusim and the benchmarks link with LTO_LINK -- the whole
+# program optimized at once (2-4% fewer instructions, 8-22% fewer
+# instruction-cache misses for every policy: CHANGELOG,
+# docs/overload.md) -- the test programs with -fno-lto, from the objects'
+# own code: one LTO link costs some 40 s of CPU, too much for each of
+# them.  Changing LTO needs `make clean` first (make does not see flags).
+LTO    ?= -flto=auto
 ifneq ($(SANITIZER),)
   OPT  := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZER) \
           -fno-sanitize-recover=undefined
   LDSAN := -fsanitize=$(SANITIZER)
+  LTO  :=
   B    := build/san
 else
   B    := build/rel
 endif
+LTO_CFLAGS := $(if $(LTO),$(LTO) -ffat-lto-objects)
+LTO_LINK   := $(LTO)
+NO_LTO     := $(if $(LTO),-fno-lto)
 ifneq ($(WERROR),)
   WARN += -Werror
 endif
@@ -35,7 +49,7 @@ endif
 # Evaluated when a recipe runs, i.e. after `deps` has installed pkg-config.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lz -lm -ldl
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(LTO_CFLAGS) $(WARN) -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(LDSAN) $(LDFLAGS)
 
 LIB_SRC  := $(sort $(wildcard sim/*/*.c policies/*.c traces/*.c))
@@ -100,7 +114,7 @@ $(B)/libgpusim.a: $(LIB_OBJ)
 
 # -rdynamic: policy plug-ins call the gs_sim_* functions of the executable.
 $(B)/gpusim: $(B)/sim/cli/cli.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
+	$(CC) $(OPT) $(LTO_LINK) $(LDFLAGS_ALL) -rdynamic -o $@ $^ $(PKG_LIBS)
 
 gpusim: $(B)/gpusim
 	cp $< $@
@@ -112,10 +126,10 @@ ALLOC_WRAP := $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc strdup \
                 strndup asprintf realpath mmap mremap)
 $(B)/gpusim-allocfail: $(B)/sim/cli/cli.o $(B)/tests/allocfail/inject.o \
                        $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(NO_LTO) $(LDFLAGS_ALL) -rdynamic $(ALLOC_WRAP) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -rdynamic -o $@ $(filter %.o,$^) \
+	$(CC) $(NO_LTO) $(LDFLAGS_ALL) -rdynamic -o $@ $(filter %.o,$^) \
 	  $(filter %.a,$^) $(PKG_LIBS)
 
 # The example model (tests/models/): built outside sim/, linked in by the
@@ -124,19 +138,19 @@ $(B)/tests/test_examplemodel: $(B)/tests/models/gpuhours.o
 
 $(B)/plugins/%.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(NO_LTO) -fPIC -shared -o $@ $<
 
 # The same example built for another ABI version: the loader must refuse it.
 $(B)/plugins/%-badabi.so: policies/examples/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DSJF_ABI=999 -fPIC -shared -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(NO_LTO) -DSJF_ABI=999 -fPIC -shared -o $@ $<
 
 # Plug-ins the tests load (tests/plugins/): ones that crash, hang or write
 # where they should not, for compare and test_workers.
 TESTPLUGIN_SO := $(patsubst tests/plugins/%.c,$(B)/testplugins/%.so,$(wildcard tests/plugins/*.c))
 $(B)/testplugins/%.so: tests/plugins/%.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(NO_LTO) -fPIC -shared -o $@ $<
 
 # Every plug-in the tests load: the examples and the bad-ABI build.
 plugins: $(PLUGIN_SO) $(B)/plugins/sjf-badabi.so
@@ -152,7 +166,7 @@ $(B)/tests/test_cli $(B)/tests/test_workers: $(TESTPLUGIN_SO)
 $(B)/tests/test_install.o: CFLAGS_ALL += -DGS_TEST_SANITIZER='"$(SANITIZER)"'
 
 $(B)/bench/%: $(B)/bench/%.o $(B)/libgpusim.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(OPT) $(LTO_LINK) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 # --- using --------------------------------------------------------------------
 run: gpusim
