@@ -24,6 +24,14 @@
 #define F_ONE 16L               /* running on one node; node << 16 */
 #define EPS 1e-9
 
+/* Code a run enters rarely -- set-up, growth of an array, a new tenant or
+ * shape, the reference passes -- kept out of the hot functions and away
+ * from them (.text.unlikely), so that the per-event code fair runs at every
+ * start, stop and pass packs into fewer instruction-cache lines (issue 27:
+ * fair's time ran above its instruction ratio to fifo on the L1
+ * instruction cache's misses). */
+#define FAIR_COLD __attribute__((cold, noinline))
+
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
@@ -286,8 +294,16 @@ static inline void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
  * victims there; fair.c starts j on it) or -1; a tenant's entry made when
  * new; the level index built again when capacity came back untold. */
 int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j);
-void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t);
-void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim);
+void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t) FAIR_COLD;
+void gs_fair_lv_build(struct fair *s, struct gs_sim *sim) FAIR_COLD;
+
+/* Before a search: the index is built again when capacity came back in a
+ * way no stop told of (a node up, a loan, a job on several nodes). */
+static inline void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim)
+{
+    if (s->lv_stale || s->lv_ep != gs_sim_epoch(sim))
+        gs_fair_lv_build(s, sim);
+}
 
 /* Tenant t's entry made if new (gs_fair_ten_grow: every tenant up to t). */
 static inline void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim,
