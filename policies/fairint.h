@@ -141,7 +141,11 @@ struct fair {
      * sums' bit planes (fairlv.h, lv_next), for part of a node or a whole
      * one (such a node gets no witness, but passing it over again costs a
      * word operation, not a visit). */
-    int *vsz, vszw;
+    int8_t *vsz;                /* bytes, as vn: a node's sums are at
+                                   most its GPUs (GS_MAX_GPN), and the
+                                   search reads them at scattered nodes --
+                                   11 KB at 1,250 nodes, not 45 KB */
+    int vszw;
     int ntm[GS_MAX_GPN + 1];
     int ntm_hi;                 /* of them, those at vszw - 1 or more */
     int nnodes;
@@ -332,7 +336,7 @@ static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
     for (int g = k; g < s->vszw; g++) {
         gs_fairlv_vsz(&s->lx, n, g, s->vsz[i + (size_t)g],
                       s->vsz[i + (size_t)g] + d);
-        s->vsz[i + (size_t)g] += d;
+        s->vsz[i + (size_t)g] = (int8_t)(s->vsz[i + (size_t)g] + d);
         own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
     }
 }
