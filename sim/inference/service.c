@@ -109,78 +109,74 @@ const char *gs_reqstate_name(int st)
 
 /* --- the service's own queue ------------------------------------------- */
 
-static int hless(const struct hent *a, const struct hent *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+/* The happenings in (t, seq) order, a sorted array: h[h0 + k] is the
+ * k-th earliest of nh.  The earliest leaves from the front (h0 moves up);
+ * a new one, with the latest seq there is, goes in from the back past the
+ * entries due after it.  An iteration's end is a few tens of ms after its
+ * start and the replicas' iterations are of like length, so a new end
+ * lands at or near the back: a comparison or two where the binary heap
+ * this replaced sifted down through its levels each time.  The order is
+ * the heap's, to the entry: (t, seq) is a total order.  When the back
+ * reaches the end of the array the entries move to its front, or the
+ * array doubles when they fill half of it. */
 
-/* Move e down from slot i of a heap of n entries. */
-static void hsift(struct svc *sv, long i, struct hent e)
-{
-    long n = sv->nh;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
-            c++;
-        if (!hless(&sv->h[c], &e))
-            break;
-        sv->h[i] = sv->h[c];
-        i = c;
-    }
-    if (n > 0)
-        sv->h[i] = e;
-}
-
-/* The root was handed out by hpeek and is done with: take it out (the
- * last entry sifts down from the root). */
+/* The front was handed out by hpeek and is done with: take it out. */
 static void hsettle(struct svc *sv)
 {
     if (!sv->hdead)
         return;
     sv->hdead = 0;
-    struct hent last = sv->h[--sv->nh];
-    hsift(sv, 0, last);
+    sv->h0++;
+    sv->nh--;
 }
 
-static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
+/* Room for one more entry at the back. */
+static void hroom(struct svc *sv)
 {
-    struct hent e = { t, sv->seq++, kind, idx, gen };
-    if (sv->hdead) {
-        /* the spent root's place: one sift down instead of a removal and
-         * an insertion (an iteration's end scheduling the next) */
-        sv->hdead = 0;
-        hsift(sv, 0, e);
-        return 0;
-    }
-    if (sv->nh == sv->caph) {
+    if (2 * sv->nh >= sv->caph) {
         long cap = sv->caph ? sv->caph * 2 : 64;
         struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
         GS_OOM_IF(h == NULL);
         sv->h = h;
         sv->caph = cap;
     }
-    long i = sv->nh++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (!hless(&e, &sv->h[p]))
-            break;
-        sv->h[i] = sv->h[p];
-        i = p;
+    if (sv->h0 + sv->nh == sv->caph) {
+        memmove(sv->h, sv->h + sv->h0, (size_t)sv->nh * sizeof *sv->h);
+        sv->h0 = 0;
     }
-    sv->h[i] = e;
+}
+
+static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
+{
+    hsettle(sv);
+    if (sv->h0 + sv->nh == sv->caph)
+        hroom(sv);
+    /* every entry has a smaller seq: the new one goes after those due at
+     * or before t */
+    struct hent *a = sv->h + sv->h0;
+    long i = sv->nh++;
+    while (i > 0 && t < a[i - 1].t) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i] = (struct hent){ t, sv->seq++, kind, idx, gen };
     return 0;
 }
 
 /* The earliest happening, left in place as spent (hsettle or the next
- * hpush takes it out); the order of happenings is that of (t, seq) alone,
- * so where the heap keeps them changes nothing. */
+ * hpush takes it out). */
 static struct hent hpeek(struct svc *sv)
 {
     hsettle(sv);
     sv->hdead = 1;
-    return sv->h[0];
+    return sv->h[sv->h0];
+}
+
+/* The time of the earliest happening, INFINITY when there is none. */
+static double htop(struct svc *sv)
+{
+    hsettle(sv);
+    return sv->nh > 0 ? sv->h[sv->h0].t : INFINITY;
 }
 
 /* Every change of a replica's state goes through here (the counts of
@@ -219,10 +215,9 @@ static gs_time ceil_ms(double t)
  * evaluation), now at the soonest; GS_TIME_MAX when there is none. */
 static gs_time wake_at(struct svc *sv)
 {
-    double t = sv->next_arrival;
-    hsettle(sv);
-    if (sv->nh > 0 && sv->h[0].t < t)
-        t = sv->h[0].t;
+    double t = sv->next_arrival, th = htop(sv);
+    if (th < t)
+        t = th;
     gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
     for (int p = 0; p < sv->npools; p++)
         if (sv->pool[p].as && !sv->done) {
@@ -1041,8 +1036,7 @@ static void run_due(struct svc *sv, gs_time now)
 {
     double lim = (double)now / 1000.0 + 1e-9;
     for (;;) {
-        hsettle(sv);
-        double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
+        double th = htop(sv);
         double ta = sv->next_arrival;
         /* due by lim, or put at now by wake's rounding (else an end a
          * hair past lim was left for an event at now, set again at now) */

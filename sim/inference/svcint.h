@@ -111,10 +111,11 @@ struct svc {
     struct rep **rep;
     int nrep, caprep;
     int nlive;                  /* replicas not GONE */
-    /* the service's own queue of exact-time happenings */
+    /* the service's own queue of exact-time happenings, sorted, nh of
+     * them from h[h0] (service.c) */
     struct hent *h;
-    long nh, caph;
-    int hdead;                  /* h[0] is spent (hpeek) */
+    long h0, nh, caph;
+    int hdead;                  /* the front is spent (hpeek) */
     uint64_t seq;
     /* the request source */
     struct gs_reqtable *tab;
