@@ -442,25 +442,29 @@ static int iter_sample(struct svc *sv, double d, int w)
     return 0;
 }
 
+/* r's iteration of d s started at exact time t: its end in the queue. */
+static void started(struct svc *sv, struct rep *r, double t, double d)
+{
+    r->busy = 1;
+    hpush(sv, t + d, H_ITER, r->id, r->gen);
+    /* what its end will read of a request it finishes: in a busy
+     * simulation, out of the cache by then */
+    int64_t q = gs_llm_engine_next_done(r->e);
+    if (q >= 0 && q < sv->nreq) {
+        __builtin_prefetch(&sv->req[q]);
+        __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req - 1);
+        __builtin_prefetch(lk(sv, (int32_t)q));
+    }
+}
+
 /* Start r's next iteration at exact time t if it is idle and has work. */
 static void kick(struct svc *sv, struct rep *r, double t)
 {
     if (r->state != RS_UP || r->e == NULL || r->busy)
         return;
     double d = gs_llm_engine_step(r->e, t);
-    if (d > 0) {
-        r->busy = 1;
-        hpush(sv, t + d, H_ITER, r->id, r->gen);
-        /* what its end will read of a request it finishes: in a busy
-         * simulation, out of the cache by then */
-        int64_t q = gs_llm_engine_next_done(r->e);
-        if (q >= 0 && q < sv->nreq) {
-            __builtin_prefetch(&sv->req[q]);
-            __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
-                               - 1);
-            __builtin_prefetch(lk(sv, (int32_t)q));
-        }
-    }
+    if (d > 0)
+        started(sv, r, t, d);
 }
 
 /* The prefill time of a prompt of `in` tokens alone on an idle replica of
@@ -1015,7 +1019,14 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     double dj = (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
     iter_energy(sv, r, dj * r->pue + r->static_w * dur, it);
     sv->iter_static_j += r->static_w * dur;
-    gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
+    /* its end and, unless the replica drains its last request now, the
+     * next iteration's forming (kick's, at the same instant t) */
+    double d = 0;
+    int done;
+    if (!r->draining)
+        d = gs_llm_engine_next(r->e, &callbacks, &c, &done);
+    else
+        gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
     r->busy = 0;
     r->busy_s += dur;
     sv->busy_total += dur * r->gpus;
@@ -1024,11 +1035,15 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     gs_sim_job_energy(sv->m->s, r->job, dj);
     if (dec > 0)
         iter_sample(sv, dur, dec);
-    if (r->draining && r->nout == 0) {
-        rep_end(sv, r);
+    if (r->draining) {
+        if (r->nout == 0)
+            rep_end(sv, r);
+        else
+            kick(sv, r, t);
         return;
     }
-    kick(sv, r, t);
+    if (d > 0)
+        started(sv, r, t, d);
 }
 
 /* Run every happening due by millisecond now, in exact order. */
