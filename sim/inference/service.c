@@ -215,10 +215,9 @@ static gs_time ceil_ms(double t)
  * evaluation), now at the soonest; GS_TIME_MAX when there is none. */
 static gs_time wake_at(struct svc *sv)
 {
-    double t = sv->next_arrival, th = htop(sv);
-    if (th < t)
-        t = th;
-    gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
+    /* the ceiling is monotone: the earlier time's is the least */
+    double th = htop(sv);
+    gs_time at = th < sv->next_arrival ? ceil_ms(th) : sv->ta_ms;
     for (int p = 0; p < sv->npools; p++)
         if (sv->pool[p].as && !sv->done) {
             gs_time a = gs_svcscale_next(sv->pool[p].as);
@@ -903,7 +902,7 @@ static void scale(struct svc *sv, int p, gs_time now)
 
 /* --- the request source ------------------------------------------------- */
 
-static void next_arrival(struct svc *sv)
+static void draw_arrival(struct svc *sv)
 {
     if (sv->tab) {
         sv->next_arrival = sv->tnext < sv->tab->n
@@ -947,6 +946,16 @@ static void next_arrival(struct svc *sv)
     }
     sv->gnext = t;
     sv->next_arrival = t;
+}
+
+/* The next request's arrival (s, INFINITY when the stream is over) and
+ * its millisecond, the event's wake for it (ceil_ms: GS_TIME_MAX when
+ * none), worked out once per request. */
+static void next_arrival(struct svc *sv)
+{
+    draw_arrival(sv);
+    sv->ta_ms = sv->next_arrival < INFINITY ? ceil_ms(sv->next_arrival)
+                                            : GS_TIME_MAX;
 }
 
 static void arrive(struct svc *sv, double t)
@@ -1055,7 +1064,7 @@ static void run_due(struct svc *sv, gs_time now)
         double ta = sv->next_arrival;
         /* due by lim, or put at now by wake's rounding (else an end a
          * hair past lim was left for an event at now, set again at now) */
-        if (th > lim && ceil_ms(th) > now && ta > lim && ceil_ms(ta) > now)
+        if (th > lim && ceil_ms(th) > now && ta > lim && sv->ta_ms > now)
             break;
         if (th <= ta) {
             struct hent e = hpeek(sv);

@@ -126,6 +126,7 @@ struct svc {
                                  * yet known) */
     long gcount;
     double start_s, next_arrival;
+    gs_time ta_ms;              /* next_arrival's millisecond (service.c) */
     /* requests */
     struct gs_reqrec *req;
     /* the live requests' links, a ring: request q's at lk[q % caplk]
