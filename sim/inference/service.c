@@ -5,18 +5,19 @@
  * every iteration to the millisecond would bias ITL by up to 20%.  Each
  * service therefore keeps exact times (double seconds) for its own
  * happenings -- iteration ends, weight loads, KV transfers, arrivals of
- * generated requests -- in a small binary heap ordered by (time, sequence),
- * and holds one event in the simulation's queue at the ceiling millisecond
- * of the earliest of them.  When that event fires at T it runs, in exact
- * order, every happening at or before T: iteration ends before arrivals at
- * the same instant, as the simulation does.  Each engine iteration is thus
- * one event of the service's queue, each started at the exact end of the
- * one before, and the simulation sees the service only at the instants
- * something happens.  While nothing else in the simulation comes first,
- * the event moves the clock to the service's next millisecond itself
- * (gs_sim_move_clock: the same integrals, to the bit) instead of a round
- * trip through the event queue.  The cluster (replica jobs starting and
- * stopping, the policy's passes) stays on the millisecond clock.
+ * generated requests -- in a small queue ordered by (time, sequence)
+ * (svcqueue.h), and holds one event in the simulation's queue at the
+ * ceiling millisecond of the earliest of them.  When that event fires at
+ * T it runs, in exact order, every happening at or before T: iteration
+ * ends before arrivals at the same instant, as the simulation does.  Each
+ * engine iteration is thus one event of the service's queue, each started
+ * at the exact end of the one before, and the simulation sees the service
+ * only at the instants something happens.  While nothing else in the
+ * simulation comes first, the event moves the clock to the service's next
+ * millisecond itself (gs_sim_move_clock: the same integrals, to the bit)
+ * instead of a round trip through the event queue.  The cluster (replica
+ * jobs starting and stopping, the policy's passes) stays on the
+ * millisecond clock.
  *
  * Replicas.  A replica's life:
  *
@@ -107,78 +108,6 @@ const char *gs_reqstate_name(int st)
     return st >= 0 && st < GS_NREQSTATES ? rq_states[st] : "?";
 }
 
-/* --- the service's own queue ------------------------------------------- */
-
-/* The happenings in (t, seq) order, a sorted array: h[h0 + k] is the
- * k-th earliest of nh.  The earliest leaves from the front (h0 moves up);
- * a new one, with the latest seq there is, goes in from the back past the
- * entries due after it.  An iteration's end is a few tens of ms after its
- * start and the replicas' iterations are of like length, so a new end
- * lands at or near the back: a comparison or two where the binary heap
- * this replaced sifted down through its levels each time.  The order is
- * the heap's, to the entry: (t, seq) is a total order.  When the back
- * reaches the end of the array the entries move to its front, or the
- * array doubles when they fill half of it. */
-
-/* The front was handed out by hpeek and is done with: take it out. */
-static void hsettle(struct svc *sv)
-{
-    if (!sv->hdead)
-        return;
-    sv->hdead = 0;
-    sv->h0++;
-    sv->nh--;
-}
-
-/* Room for one more entry at the back. */
-static void hroom(struct svc *sv)
-{
-    if (2 * sv->nh >= sv->caph) {
-        long cap = sv->caph ? sv->caph * 2 : 64;
-        struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
-        GS_OOM_IF(h == NULL);
-        sv->h = h;
-        sv->caph = cap;
-    }
-    if (sv->h0 + sv->nh == sv->caph) {
-        memmove(sv->h, sv->h + sv->h0, (size_t)sv->nh * sizeof *sv->h);
-        sv->h0 = 0;
-    }
-}
-
-static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
-{
-    hsettle(sv);
-    if (sv->h0 + sv->nh == sv->caph)
-        hroom(sv);
-    /* every entry has a smaller seq: the new one goes after those due at
-     * or before t */
-    struct hent *a = sv->h + sv->h0;
-    long i = sv->nh++;
-    while (i > 0 && t < a[i - 1].t) {
-        a[i] = a[i - 1];
-        i--;
-    }
-    a[i] = (struct hent){ t, sv->seq++, kind, idx, gen };
-    return 0;
-}
-
-/* The earliest happening, left in place as spent (hsettle or the next
- * hpush takes it out). */
-static struct hent hpeek(struct svc *sv)
-{
-    hsettle(sv);
-    sv->hdead = 1;
-    return sv->h[sv->h0];
-}
-
-/* The time of the earliest happening, INFINITY when there is none. */
-static double htop(struct svc *sv)
-{
-    hsettle(sv);
-    return sv->nh > 0 ? sv->h[sv->h0].t : INFINITY;
-}
-
 /* Every change of a replica's state goes through here (the counts of
  * serving replicas and GPUs the integrals read). */
 static void set_state(struct svc *sv, struct rep *r, int st)
@@ -216,7 +145,7 @@ static gs_time ceil_ms(double t)
 static gs_time wake_at(struct svc *sv)
 {
     /* the ceiling is monotone: the earlier time's is the least */
-    double th = htop(sv);
+    double th = gs_svcq_top(&sv->q);
     gs_time at = th < sv->next_arrival ? ceil_ms(th) : sv->ta_ms;
     for (int p = 0; p < sv->npools; p++)
         if (sv->pool[p].as && !sv->done) {
@@ -445,7 +374,7 @@ static int iter_sample(struct svc *sv, double d, int w)
 static void started(struct svc *sv, struct rep *r, double t, double d)
 {
     r->busy = 1;
-    hpush(sv, t + d, H_ITER, r->id, r->gen);
+    gs_svcq_push(&sv->q, t + d, H_ITER, r->id, r->gen);
     /* what its end will read of a request it finishes: in a busy
      * simulation, out of the cache by then */
     int64_t q = gs_llm_engine_next_done(r->e);
@@ -558,7 +487,7 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
                                            sv->cfg->kv_link_gbs,
                                            sv->cfg->kv_link_lat_s);
         q->state = GS_REQ_TRANSFER;
-        hpush(sv, t + x, H_XFER, (int)id, 0);
+        gs_svcq_push(&sv->q, t + x, H_XFER, (int)id, 0);
         return;
     }
     req_done(sv, q, t);
@@ -1060,14 +989,14 @@ static void run_due(struct svc *sv, gs_time now)
 {
     double lim = (double)now / 1000.0 + 1e-9;
     for (;;) {
-        double th = htop(sv);
+        double th = gs_svcq_top(&sv->q);
         double ta = sv->next_arrival;
         /* due by lim, or put at now by wake's rounding (else an end a
          * hair past lim was left for an event at now, set again at now) */
         if (th > lim && ceil_ms(th) > now && ta > lim && sv->ta_ms > now)
             break;
         if (th <= ta) {
-            struct hent e = hpeek(sv);
+            struct hent e = gs_svcq_peek(&sv->q);
             if (e.kind == H_XFER) {
                 route(sv, 1, e.idx, e.t);
                 continue;
@@ -1207,7 +1136,7 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     double now = (double)gs_sim_now(m->s) / 1000.0;
     set_state(sv, r, RS_LOAD);
     sv->starts++;
-    hpush(sv, now + load, H_LOAD, r->id, r->gen);
+    gs_svcq_push(&sv->q, now + load, H_LOAD, r->id, r->gen);
     wake_arm(sv, wake_at(sv));
 }
 
@@ -1391,7 +1320,7 @@ void gs_svc_free_hook(void *st)
             free(sv->pool[p].cin);
         }
         free(sv->rep);
-        free(sv->h);
+        free(sv->q.h);
         gs_reqtable_free(sv->tab);
         if (sv->r_arr)
             gsl_rng_free(sv->r_arr);

@@ -12,6 +12,7 @@
 
 #include "service.h"
 #include "router.h"
+#include "svcqueue.h"
 #include "../../traces/llmreq.h"
 #include "../core/sim.h"
 
@@ -59,13 +60,6 @@ struct rep {
     double acc[3];
 };
 
-struct hent {
-    double t;
-    uint64_t seq;
-    int kind, idx;
-    unsigned gen;
-};
-
 /* A request's live links (kept apart from the record written out). */
 struct rlink {
     int32_t next, prev;
@@ -111,12 +105,7 @@ struct svc {
     struct rep **rep;
     int nrep, caprep;
     int nlive;                  /* replicas not GONE */
-    /* the service's own queue of exact-time happenings, sorted, nh of
-     * them from h[h0] (service.c) */
-    struct hent *h;
-    long h0, nh, caph;
-    int hdead;                  /* the front is spent (hpeek) */
-    uint64_t seq;
+    struct svcq q;              /* its own exact-time happenings */
     /* the request source */
     struct gs_reqtable *tab;
     long tnext;
