@@ -222,24 +222,29 @@ void gs_cloud_json(const struct gs_sim *s, const void *st, FILE *fp)
     const struct gs_scenario *sc = gs_sim_scenario(s);
     fprintf(fp, ",\n  \"cost_by\": {");
     fprintf(fp, "\n    \"market\": {");
-    for (int m = 0; m < GS_NMARKETS; m++)
-        fprintf(fp, "%s\"%s\": %.6f", m ? ", " : "", gs_market_name(m),
-                c->out.cost_market[m]);
+    for (int m = 0; m < GS_NMARKETS; m++) {
+        fprintf(fp, "%s\"%s\": ", m ? ", " : "", gs_market_name(m));
+        gs_report_json_num(fp, "%.6f", c->out.cost_market[m]);
+    }
     fprintf(fp, "},\n    \"tier\": {");
-    for (int t = 0; t < GS_NTIERS; t++)
-        fprintf(fp, "%s\"%s\": %.6f", t ? ", " : "", gs_tier_name(t),
-                gs_cloud_cost_tier(c, t));
+    for (int t = 0; t < GS_NTIERS; t++) {
+        fprintf(fp, "%s\"%s\": ", t ? ", " : "", gs_tier_name(t));
+        gs_report_json_num(fp, "%.6f", gs_cloud_cost_tier(c, t));
+    }
     fprintf(fp, "},\n    \"tenant\": {");
     for (int t = 0; t < gs_sim_ntenants(s); t++) {
         fprintf(fp, "%s", t ? ", " : "");
         gs_report_json_str(fp, gs_sim_tenant_name(s, t));
-        fprintf(fp, ": %.6f", gs_cloud_cost_tenant(c, t));
+        fprintf(fp, ": ");
+        gs_report_json_num(fp, "%.6f", gs_cloud_cost_tenant(c, t));
     }
     fprintf(fp, "},\n    \"model\": {");
     for (int k = 0; k < su->nmodels; k++) {
         fprintf(fp, "%s", k ? ", " : "");
         gs_report_json_str(fp, sc->cat.m[su->model[k].model].name);
-        fprintf(fp, ": %.6f", model_paid(c, sc, su->model[k].model));
+        fprintf(fp, ": ");
+        gs_report_json_num(fp, "%.6f",
+                           model_paid(c, sc, su->model[k].model));
     }
     fprintf(fp, "},\n    \"pool\": {");
     for (int p = 0; p < sc->npools; p++) {
@@ -247,11 +252,19 @@ void gs_cloud_json(const struct gs_sim *s, const void *st, FILE *fp)
         gs_cloud_pool_bill(c, p, &b);
         fprintf(fp, "%s", p ? ", " : "");
         gs_report_json_str(fp, sc->pools[p].name);
-        fprintf(fp, ": {\"paid\": %.6f, \"jobs\": %.6f, \"idle\": %.6f, "
-                "\"node_hours\": %.6f, \"idle_node_hours\": %.6f}", b.paid,
-                b.jobs, b.paid - b.jobs, b.node_h, b.idle_node_h);
+        const char *name[] = { "paid", "jobs", "idle", "node_hours",
+                               "idle_node_hours" };
+        double v[] = { b.paid, b.jobs, b.paid - b.jobs, b.node_h,
+                       b.idle_node_h };
+        for (int i = 0; i < 5; i++) {
+            fprintf(fp, "%s\"%s\": ", i ? ", " : ": {", name[i]);
+            gs_report_json_num(fp, "%.6f", v[i]);
+        }
+        fputc('}', fp);
     }
-    fprintf(fp, "},\n    \"idle\": %.6f\n  }", c->out.cost_idle);
+    fprintf(fp, "},\n    \"idle\": ");
+    gs_report_json_num(fp, "%.6f", c->out.cost_idle);
+    fprintf(fp, "\n  }");
 }
 
 /* The CSV's "cost:" rows. */

@@ -648,8 +648,13 @@ static void m_report(const struct gs_sim *s, const void *st, FILE *fp)
 
 static void json_triple(FILE *fp, double kwh, double usd, double g)
 {
-    fprintf(fp, "{\"kwh\": %.6f, \"cost_usd\": %.6f, \"carbon_kg\": %.6f}",
-            kwh, usd, g / 1000.0);
+    fprintf(fp, "{\"kwh\": ");
+    gs_report_json_num(fp, "%.6f", kwh);
+    fprintf(fp, ", \"cost_usd\": ");
+    gs_report_json_num(fp, "%.6f", usd);
+    fprintf(fp, ", \"carbon_kg\": ");
+    gs_report_json_num(fp, "%.6f", g / 1000.0);
+    fputc('}', fp);
 }
 
 /* Pool i's figures, with the fleet's meanings (energy.h). */
@@ -701,9 +706,13 @@ static void m_json(const struct gs_sim *s, const void *st, FILE *fp)
         pool_sum(e, i, &pe);
         fprintf(fp, "%s", i ? ", " : "");
         gs_report_json_str(fp, e->sc->pools[i].name);
-        fprintf(fp, ": {\"kwh\": %.6f, \"it_kwh\": %.6f, \"host_kwh\": "
-                "%.6f, \"idle_kwh\": %.6f}", pe.kwh, pe.it_kwh, pe.host_kwh,
-                pe.idle_kwh);
+        const char *name[] = { "kwh", "it_kwh", "host_kwh", "idle_kwh" };
+        double v[] = { pe.kwh, pe.it_kwh, pe.host_kwh, pe.idle_kwh };
+        for (int k = 0; k < 4; k++) {
+            fprintf(fp, "%s\"%s\": ", k ? ", " : ": {", name[k]);
+            gs_report_json_num(fp, "%.6f", v[k]);
+        }
+        fputc('}', fp);
     }
     fprintf(fp, "}\n  }");
 }

@@ -121,7 +121,8 @@ void gs_svc_json(const struct gs_sim *s, const void *st, FILE *fp)
         fprintf(fp, ": {");
         const char *sep = "";
 #define V(E, N, F, U) \
-        fprintf(fp, "%s\"" N "\": " F, sep, (double)(E)); sep = ", ";
+        fprintf(fp, "%s\"" N "\": ", sep); \
+        gs_report_json_num(fp, F, (double)(E)); sep = ", ";
         GS_SVCSUM_FIELDS(V)
 #undef V
         fputc('}', fp);

@@ -5,6 +5,7 @@
 #include "question.h"
 #include "../base/version.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -34,6 +35,14 @@ void gs_report_json_str(FILE *fp, const char *s)
         s++;
     }
     fputc('"', fp);
+}
+
+void gs_report_json_num(FILE *fp, const char *fmt, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, fmt, v);
+    else
+        fputs("null", fp);
 }
 
 /* Output hook h of every model, in output order (model.h), with st NULL
@@ -149,7 +158,7 @@ void gs_report_json_q(FILE *fp, const struct gs_sim *s,
     gs_summary_values(su, v);
     for (int i = 0; i < gs_summary_nfields(); i++) {
         fprintf(fp, ",\n  \"%s\": ", gs_summary_field_name(i));
-        fprintf(fp, gs_summary_field_fmt(i), v[i]);
+        gs_report_json_num(fp, gs_summary_field_fmt(i), v[i]);
     }
     fprintf(fp, ",\n  \"policy_work\": %llu",
             (unsigned long long)su->policy_work);
@@ -159,7 +168,8 @@ void gs_report_json_q(FILE *fp, const struct gs_sim *s,
         fprintf(fp, "%s\n    \"%s\": {", t < 0 ? "" : ",", scope_name(t));
         const char *sep = "";
 #define T(f, label, unit) \
-        fprintf(fp, "%s\"" label "\": %.10g", sep, (double)x->f); sep = ", ";
+        fprintf(fp, "%s\"" label "\": ", sep); \
+        gs_report_json_num(fp, "%.10g", (double)x->f); sep = ", ";
         GS_TSTATS_FIELDS(T)
 #undef T
         fputc('}', fp);
@@ -169,8 +179,13 @@ void gs_report_json_q(FILE *fp, const struct gs_sim *s,
         const struct gs_mstats *m = &su->model[k];
         fprintf(fp, "%s\n    ", k ? "," : "");
         gs_report_json_str(fp, sc->cat.m[m->model].name);
-        fprintf(fp, ": {\"gpus\": %.0f, \"utilization\": %.6f, "
-                "\"gpu_hours\": %.4f}", m->gpus, m->util, m->gpu_hours);
+        fprintf(fp, ": {\"gpus\": ");
+        gs_report_json_num(fp, "%.0f", m->gpus);
+        fprintf(fp, ", \"utilization\": ");
+        gs_report_json_num(fp, "%.6f", m->util);
+        fprintf(fp, ", \"gpu_hours\": ");
+        gs_report_json_num(fp, "%.4f", m->gpu_hours);
+        fputc('}', fp);
     }
     fprintf(fp, "\n  }");
     MODELS_OUT(json, s, fp);

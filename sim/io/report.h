@@ -42,6 +42,13 @@ int gs_report_meta(const char *name, const char **units, const char **desc);
 /* s as a JSON string, quoted and escaped (for a model's json hook). */
 void gs_report_json_str(FILE *fp, const char *s);
 
+/* v as a JSON number printed with fmt (one double: "%.6f", "%.10g"...), or
+ * null when v is NaN or infinite: JSON has no such numbers (RFC 8259,
+ * section 6), and printf's "nan", "-nan" or "inf" would make the whole
+ * document unreadable to every parser.  Every --json writer (the summary,
+ * the models' json hooks) prints its numbers through it. */
+void gs_report_json_num(FILE *fp, const char *fmt, double v);
+
 /* The summary as a table or JSON, ending with the question the run
  * answers (io/question.h; left out when its analysis runs out of memory).
  * The _q forms take that analysis made beforehand (q may be NULL), so a

@@ -14,6 +14,7 @@
 #include "llmcli.h"
 #include "../inference/llmcalib.h"
 #include "../inference/llmprof.h"
+#include "../io/report.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -133,8 +134,11 @@ static int find_gpu(const char *name, struct gs_llm_hw *hw, struct gs_diag *d)
 
 static void json_err(const char *name, const struct gs_llm_err *e, int comma)
 {
-    printf("\"%s\": {\"n\": %d, \"median\": %.6g, \"p90\": %.6g}%s", name,
-           e->n, e->median, e->p90, comma ? ", " : "");
+    printf("\"%s\": {\"n\": %d, \"median\": ", name, e->n);
+    gs_report_json_num(stdout, "%.6g", e->median);
+    printf(", \"p90\": ");
+    gs_report_json_num(stdout, "%.6g", e->p90);
+    printf("}%s", comma ? ", " : "");
 }
 
 static void text_err(const char *name, const struct gs_llm_err *e)
