@@ -137,8 +137,8 @@ static void win_add(void *ctx, struct gs_job *j);
 static void win_drop(void *ctx, struct gs_job *j);
 
 
-static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
-                     struct gs_diag *d)
+static FAIR_COLD int fair_init(struct gs_sim *sim, struct gs_params *p,
+                               void **state, struct gs_diag *d)
 {
     struct fair *s = calloc(1, sizeof *s);
     if (s == NULL)
@@ -228,7 +228,7 @@ static int fair_init(struct gs_sim *sim, struct gs_params *p, void **state,
     return 0;
 }
 
-static void fair_free(void *state)
+static FAIR_COLD void fair_free(void *state)
 {
     struct fair *s = state;
     for (int t = 0; t < s->nt; t++) {
@@ -746,6 +746,13 @@ static int sure_miss(const struct fair *s, struct gs_sim *sim,
     return 1;
 }
 
+/* Tenant x's per-node victim sums, at its first victim. */
+static FAIR_COLD void vn_new(const struct fair *s, struct ten *x)
+{
+    GS_OOM_IF((x->vn = calloc((size_t)s->nnodes * (size_t)s->vszw,
+                              sizeof *x->vn)) == NULL);
+}
+
 /* Start j (anywhere, or within r) and book it to its tenant: 0, -1 when
  * the placement missed, -2 when the strict rule forbids it. */
 static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
@@ -785,8 +792,7 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
         x->nrv++;
         s->node_rv[n] += j->need.gpus;
         if (x->vn == NULL)      /* its first victim */
-            GS_OOM_IF((x->vn = calloc((size_t)s->nnodes * (size_t)s->vszw,
-                                      sizeof *x->vn)) == NULL);
+            vn_new(s, x);
         gs_fair_vic_add(s, x->vn, n, j->need.gpus, j->need.gpus);
     }
     for (int i = 0; i < j->alloc.n; i++)
@@ -802,16 +808,22 @@ static int start(struct fair *s, struct gs_sim *sim, struct gs_job *j,
     return 0;
 }
 
+/* A pending job killed while waiting. */
+static FAIR_COLD void killed_waiting(struct fair *s, struct gs_job *j)
+{
+    if (j->pslot & F_WIN)
+        gs_jwin_leave(&s->win, j);
+    else
+        gs_jwin_killed_outside(&s->win, j);
+}
+
 static void fair_stopped(void *state, struct gs_sim *sim, struct gs_job *j,
                          int why)
 {
     (void)why;
     struct fair *s = state;
-    if (!(j->pslot & F_RUN)) {  /* a pending job killed while waiting */
-        if (j->pslot & F_WIN)
-            gs_jwin_leave(&s->win, j);
-        else
-            gs_jwin_killed_outside(&s->win, j);
+    if (!(j->pslot & F_RUN)) {
+        killed_waiting(s, j);
         return;
     }
     s->ver++;
@@ -877,7 +889,7 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 /* --- the window: the first `depth` pending jobs ------------------------ */
 
 /* New group g, made for j: its shape (made when new) and owner slot. */
-static void shape_of(struct fair *s, int g, const struct gs_job *j)
+static FAIR_COLD void shape_of(struct fair *s, int g, const struct gs_job *j)
 {
     long n0 = s->shp.n;
     int k = gs_jgroups_of(&s->shp, j);
@@ -1283,25 +1295,11 @@ static void owners_quiet(struct fair *s, struct gs_sim *sim)
     }
 }
 
-/* 1. Owners: the window's jobs within their tenant's guarantee, in pass
- * order, reclaiming room.  Only tenants at or under their guarantee can
- * have any (a tenant above it stays above: reclaim leaves victims' tenants
- * at their guarantee), so only their jobs are gathered. */
-static void owners(struct fair *s, struct gs_sim *sim)
+/* owners() as a walk of every owner job in pass order: the reference
+ * (walk), and the pass when misses do not repeat. */
+static FAIR_COLD void owners_walk(struct fair *s, struct gs_sim *sim,
+                                  const struct gs_fleet *f)
 {
-    const struct gs_fleet *f = gs_sim_fleet(sim);
-    /* A full fleet and no reclaim, or no tenant to reclaim from: every
-     * candidate would be passed over (start is not tried on a full fleet,
-     * reclaim finds no victim), and nothing would change. */
-    if (fleet_full(f) && (!s->reclaim || s->nlender == 0))
-        return;
-    if (s->rep && !s->walk) {
-        if (!s->reclaim || s->nlender == 0)
-            owners_quiet(s, sim);
-        else
-            owners_merge(s, sim);
-        return;
-    }
     gs_lvec_setn(&s->cand, 0);
     for (long i = 0; i < gs_lvec_n(&s->ol); i++)
         GS_OOM_IF(gs_lheap_walk(&s->gs.g[gs_lvec_int(&s->ol, i)].q, collect,
@@ -1321,6 +1319,28 @@ static void owners(struct fair *s, struct gs_sim *sim)
         if (s->reclaim)
             reclaim(s, sim, j);
     }
+}
+
+/* 1. Owners: the window's jobs within their tenant's guarantee, in pass
+ * order, reclaiming room.  Only tenants at or under their guarantee can
+ * have any (a tenant above it stays above: reclaim leaves victims' tenants
+ * at their guarantee), so only their jobs are gathered. */
+static void owners(struct fair *s, struct gs_sim *sim)
+{
+    const struct gs_fleet *f = gs_sim_fleet(sim);
+    /* A full fleet and no reclaim, or no tenant to reclaim from: every
+     * candidate would be passed over (start is not tried on a full fleet,
+     * reclaim finds no victim), and nothing would change. */
+    if (fleet_full(f) && (!s->reclaim || s->nlender == 0))
+        return;
+    if (s->rep && !s->walk) {
+        if (!s->reclaim || s->nlender == 0)
+            owners_quiet(s, sim);
+        else
+            owners_merge(s, sim);
+        return;
+    }
+    owners_walk(s, sim, f);
 }
 
 /* The borrowers' next group: the first job of the tenant of least

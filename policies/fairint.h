@@ -24,6 +24,14 @@
 #define F_ONE 16L               /* running on one node; node << 16 */
 #define EPS 1e-9
 
+/* Code a run enters rarely -- set-up, growth of an array, a new tenant or
+ * shape, the reference passes -- kept out of the hot functions and away
+ * from them (.text.unlikely), so that the per-event code fair runs at every
+ * start, stop and pass packs into fewer instruction-cache lines (issue 27:
+ * fair's time ran above its instruction ratio to fifo on the L1
+ * instruction cache's misses). */
+#define FAIR_COLD __attribute__((cold, noinline))
+
 struct ten {
     double quota, weight;
     double gpus, mem;           /* held now */
@@ -133,7 +141,11 @@ struct fair {
      * sums' bit planes (fairlv.h, lv_next), for part of a node or a whole
      * one (such a node gets no witness, but passing it over again costs a
      * word operation, not a visit). */
-    int *vsz, vszw;
+    int8_t *vsz;                /* bytes, as vn: a node's sums are at
+                                   most its GPUs (GS_MAX_GPN), and the
+                                   search reads them at scattered nodes --
+                                   11 KB at 1,250 nodes, not 45 KB */
+    int vszw;
     int ntm[GS_MAX_GPN + 1];
     int ntm_hi;                 /* of them, those at vszw - 1 or more */
     int nnodes;
@@ -286,8 +298,16 @@ static inline void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
  * victims there; fair.c starts j on it) or -1; a tenant's entry made when
  * new; the level index built again when capacity came back untold. */
 int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j);
-void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t);
-void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim);
+void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t) FAIR_COLD;
+void gs_fair_lv_build(struct fair *s, struct gs_sim *sim) FAIR_COLD;
+
+/* Before a search: the index is built again when capacity came back in a
+ * way no stop told of (a node up, a loan, a job on several nodes). */
+static inline void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim)
+{
+    if (s->lv_stale || s->lv_ep != gs_sim_epoch(sim))
+        gs_fair_lv_build(s, sim);
+}
 
 /* Tenant t's entry made if new (gs_fair_ten_grow: every tenant up to t). */
 static inline void gs_fair_ten_ensure(struct fair *s, struct gs_sim *sim,
@@ -316,7 +336,7 @@ static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
     for (int g = k; g < s->vszw; g++) {
         gs_fairlv_vsz(&s->lx, n, g, s->vsz[i + (size_t)g],
                       s->vsz[i + (size_t)g] + d);
-        s->vsz[i + (size_t)g] += d;
+        s->vsz[i + (size_t)g] = (int8_t)(s->vsz[i + (size_t)g] + d);
         own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
     }
 }

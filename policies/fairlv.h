@@ -55,10 +55,10 @@ struct gs_fairlv {
 /* An empty index over nnodes nodes of at most maxgpn GPUs: 0 or
  * GS_ENOMEM (x then freed). */
 int gs_fairlv_init(struct gs_fairlv *x, struct gs_sim *sim, int nnodes,
-                   int maxgpn);
-void gs_fairlv_free(struct gs_fairlv *x);
-/* Room for the witness lists of tenants 0 .. nt - 1. */
-void gs_fairlv_tenants(struct gs_fairlv *x, int nt);
+                   int maxgpn) __attribute__((cold));
+void gs_fairlv_free(struct gs_fairlv *x) __attribute__((cold));
+/* Room for the witness lists of tenants 0 .. nt - 1 (at a new tenant). */
+void gs_fairlv_tenants(struct gs_fairlv *x, int nt) __attribute__((cold));
 /* Node n in the index as it is now: nvic victims holding rv GPUs. */
 void gs_fairlv_fix(struct gs_fairlv *x, const struct gs_fleet *f, int n,
                    int nvic, int rv);

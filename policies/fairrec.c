@@ -24,12 +24,9 @@ void gs_fair_ten_grow(struct fair *s, struct gs_sim *sim, int t)
     gs_fairlv_tenants(&s->lx, s->nt);
 }
 
-/* Before a search: the index is built again when capacity came back in a
- * way no stop told of (a node up, a loan, a job on several nodes). */
-void gs_fair_lv_sync(struct fair *s, struct gs_sim *sim)
+/* The level index built again (gs_fair_lv_sync). */
+void gs_fair_lv_build(struct fair *s, struct gs_sim *sim)
 {
-    if (!s->lv_stale && s->lv_ep == gs_sim_epoch(sim))
-        return;
     const struct gs_fleet *f = gs_sim_fleet(sim);
     for (int n = 0; n < f->nnodes; n++)
         lv_fix(s, f, n);
@@ -70,18 +67,22 @@ static int victim_cmp(const void *a, const void *b, void *arg)
 
 /* No node can be cleared for group grp's jobs: the search fails for the
  * group's next owner too until something starts or stops (s->ver). */
+static FAIR_COLD void rfail_grow(struct fair *s, int grp)
+{
+    int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
+    uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
+    GS_OOM_IF(r == NULL);
+    memset(r + s->caprfail, 0, (size_t)(cap - s->caprfail) * sizeof *r);
+    s->rfail = r;
+    s->caprfail = cap;
+}
+
 static void remember_failure(struct fair *s, int grp)
 {
     if (grp < 0)
         return;
-    if (grp >= s->caprfail) {
-        int cap = s->gs.cap > grp ? s->gs.cap : grp + 1;
-        uint64_t *r = realloc(s->rfail, (size_t)cap * sizeof *r);
-        GS_OOM_IF(r == NULL);
-        memset(r + s->caprfail, 0, (size_t)(cap - s->caprfail) * sizeof *r);
-        s->rfail = r;
-        s->caprfail = cap;
-    }
+    if (grp >= s->caprfail)
+        rfail_grow(s, grp);
     s->rfail[grp] = s->ver;
 }
 
@@ -318,6 +319,18 @@ static void rmiss_note(struct fair *s, struct gs_sim *sim, int need)
     memcpy(s->rm_pe + (size_t)need * np, s->pe, np);
 }
 
+/* Room in the per-tenant memos of a search for every tenant known. */
+static FAIR_COLD void maxg_grow(struct fair *s)
+{
+    s->maxg = realloc(s->maxg, (size_t)s->nt * sizeof *s->maxg);
+    s->maxg_at = realloc(s->maxg_at, (size_t)s->nt * sizeof *s->maxg_at);
+    s->mshort = realloc(s->mshort, (size_t)s->nt * sizeof *s->mshort);
+    GS_OOM_IF(s->maxg == NULL || s->maxg_at == NULL || s->mshort == NULL);
+    memset(s->maxg_at + s->capmaxg, 0,
+           (size_t)(s->nt - s->capmaxg) * sizeof *s->maxg_at);
+    s->capmaxg = s->nt;
+}
+
 /* Preempt borrowers so that owner j fits on one node, then start it there.
  * 0 if j started. */
 int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
@@ -330,15 +343,8 @@ int gs_fair_reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
     if (grp >= 0 && grp < s->caprfail && s->rfail[grp] == s->ver)
         return -1;
     gs_fair_ten_ensure(s, sim, j->tenant);      /* running jobs' are, by start() */
-    if (s->capmaxg < s->nt) {
-        s->maxg = realloc(s->maxg, (size_t)s->nt * sizeof *s->maxg);
-        s->maxg_at = realloc(s->maxg_at, (size_t)s->nt * sizeof *s->maxg_at);
-        s->mshort = realloc(s->mshort, (size_t)s->nt * sizeof *s->mshort);
-        GS_OOM_IF(s->maxg == NULL || s->maxg_at == NULL || s->mshort == NULL);
-        memset(s->maxg_at + s->capmaxg, 0,
-               (size_t)(s->nt - s->capmaxg) * sizeof *s->maxg_at);
-        s->capmaxg = s->nt;
-    }
+    if (s->capmaxg < s->nt)
+        maxg_grow(s);
     s->nrecl++;
     /* A victim's tenant is a lender (at least one GPU above its guarantee,
      * with victims): none but j's own, and no node can be cleared. */

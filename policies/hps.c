@@ -164,6 +164,9 @@ struct wait {
     struct gs_job *j;
     int cls, stage;             /* 0 fresh, 1 aging, 2 past the ramp */
     double S;                   /* fixed part of the score */
+    double b;                   /* base(): the score in its stage heap
+                                   without the rising stage's now term,
+                                   set as it is filed */
     struct wait *nextfree;      /* free list */
 };
 
@@ -357,16 +360,21 @@ static double base(const struct hps *s, const struct wait *w)
     }
 }
 
-static gs_time key(const struct hps *s, const struct wait *w)
+static gs_time key(const struct wait *w)
 {
-    return (gs_time)clampkey(-base(s, w) * KSCALE);
+    return (gs_time)clampkey(-w->b * KSCALE);
 }
 
-/* The score of a waiting job now, without F. */
-static double score(const struct hps *s, const struct wait *w, gs_time now)
+/* What the rising stage adds to its jobs' base at now. */
+static double rising(const struct hps *s, gs_time now)
 {
-    return base(s, w) +
-           (w->stage == 1 ? s->wa * (double)now / (double)s->scale : 0);
+    return s->wa * (double)now / (double)s->scale;
+}
+
+/* The score of a waiting job, without F, given rising(s, now). */
+static double score(const struct wait *w, double up)
+{
+    return w->b + (w->stage == 1 ? up : 0);
 }
 
 /* When a job in stage k moves on. */
@@ -383,7 +391,8 @@ static void file(struct hps *s, struct wait *w, gs_time now)
     if (s->wa > 0)
         while (w->stage < s->last && next_stage(s, w) < now)
             w->stage++;
-    GS_ASSERT(gs_lheap_push(&c->h[w->stage], &w->j->pnode, key(s, w)) == 0);
+    w->b = base(s, w);
+    GS_ASSERT(gs_lheap_push(&c->h[w->stage], &w->j->pnode, key(w)) == 0);
     if (s->wa > 0 && w->stage < s->last)
         GS_ASSERT(gs_lheap_push(&s->timers, &w->timer, next_stage(s, w)) == 0);
     else if (w->stage == 2)
@@ -457,9 +466,9 @@ static void age(struct hps *s, gs_time now)
     }
 }
 
-/* The class's best waiting job and its score without F, or NULL. */
-static struct gs_job *class_top(const struct hps *s, const struct cls *c,
-                                gs_time now, double *sc)
+/* The class's best waiting job and its score without F, or NULL; up is
+ * rising(s, now). */
+static struct gs_job *class_top(const struct cls *c, double up, double *sc)
 {
     struct gs_job *best = NULL;
     for (int k = 0; k < 3; k++) {
@@ -467,7 +476,7 @@ static struct gs_job *class_top(const struct hps *s, const struct cls *c,
         if (n == NULL)
             continue;
         struct gs_job *j = job_of(n);
-        double x = score(s, wait_of(j), now);
+        double x = score(wait_of(j), up);
         if (best == NULL || x > *sc ||
             (x == *sc && j->s.arrival < best->s.arrival)) {
             best = j;
@@ -549,13 +558,14 @@ static void cands_make(struct hps *s, uint64_t stamp, gs_time now)
     long nlive = gs_needtab_nlive(&s->t);
     s->cand = gs_grow(s->cand, &s->capcand, nlive, sizeof *s->cand);
     s->ncand = 0;
+    double up = rising(s, now);
     for (long i = 0; i < nlive; i++) {
         int ci = gs_needtab_live_at(&s->t, i);
         const struct cls *c = cls_at(s, ci);
         double sc;
         struct gs_job *j;
         if (c->blocked != stamp &&
-            (j = class_top(s, c, now, &sc)) != NULL)
+            (j = class_top(c, up, &sc)) != NULL)
             s->cand[s->ncand++] = (struct cand){ ci, sc, j, j->s.arrival,
                                                  0, UINT64_MAX };
     }
@@ -578,7 +588,7 @@ static void cand_redo(struct hps *s, int k, gs_time now)
 {
     struct cand x = s->cand[k];
     double sc;
-    struct gs_job *j = class_top(s, cls_at(s, x.ci), now, &sc);
+    struct gs_job *j = class_top(cls_at(s, x.ci), rising(s, now), &sc);
     memmove(&s->cand[k], &s->cand[k + 1],
             (size_t)(s->ncand - k - 1) * sizeof *s->cand);
     s->ncand--;

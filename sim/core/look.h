@@ -232,10 +232,19 @@ static inline void *gs_lvec_push(struct gs_lvec *v)
     memset(e, 0, v->size);
     return e;
 }
-/* Move the last entry into slot i and drop the last (not counted). */
+/* Move the last entry into slot i and drop the last (not counted).  The
+ * common entries (an int, a pointer) are copied as such: a memcpy of a
+ * size known only at run time is a call into the C library, and the
+ * policies' passes remove entries at almost every start and stop. */
 static inline void gs_lvec_del(struct gs_lvec *v, long i)
 {
-    if (i != --v->n)
+    if (i == --v->n)
+        return;
+    if (v->size == sizeof(int))
+        ((int *)(void *)v->a)[i] = ((int *)(void *)v->a)[v->n];
+    else if (v->size == sizeof(void *))
+        ((void **)(void *)v->a)[i] = ((void **)(void *)v->a)[v->n];
+    else
         memcpy(v->a + (size_t)i * v->size, v->a + (size_t)v->n * v->size,
                v->size);
 }
@@ -256,9 +265,13 @@ static inline struct gs_job *gs_lvec_job(const struct gs_lvec *v, long i)
 {
     return *(struct gs_job **)gs_lvec_at(v, i);
 }
+/* Append j (an entry of a job pointer's size, not counted): written whole,
+ * without gs_lvec_push's zeroing (a call into the C library). */
 static inline void gs_lvec_push_job(struct gs_lvec *v, struct gs_job *j)
 {
-    *(struct gs_job **)gs_lvec_push(v) = j;
+    if (v->n == v->cap)
+        gs_lvec_reserve(v, v->n + 1);
+    ((struct gs_job **)(void *)v->a)[v->n++] = j;
 }
 static inline int gs_lvec_int(const struct gs_lvec *v, long i)
 {
@@ -266,7 +279,9 @@ static inline int gs_lvec_int(const struct gs_lvec *v, long i)
 }
 static inline void gs_lvec_push_int(struct gs_lvec *v, int x)
 {
-    *(int *)gs_lvec_push(v) = x;
+    if (v->n == v->cap)
+        gs_lvec_reserve(v, v->n + 1);
+    ((int *)(void *)v->a)[v->n++] = x;
 }
 
 #endif
