@@ -310,11 +310,18 @@ fuzz: $(FUZZ_BIN) $(FZ)/seeds
 	  exit $$rc'
 
 # Policy regression check: every policy on bench/scenarios against
-# bench/baselines.json; bench-policies-update rewrites the baselines.
-bench-policies: $(B)/bench/bench_policies
+# bench/baselines.json; bench-policies-update rewrites the baselines.  The
+# binary and whatever it needs are built with WERROR=1, as `make WERROR=1
+# test` builds: objects do not record their flags, so an object a plain
+# build compiled (after a merge, a header change) was taken as it was by
+# the next WERROR=1 build, its warnings never made errors; and after that
+# build, this compiles nothing again.
+bench-policies:
+	@$(MAKE) --no-print-directory WERROR=1 $(B)/bench/bench_policies
 	$(B)/bench/bench_policies
 
-bench-policies-update: $(B)/bench/bench_policies
+bench-policies-update:
+	@$(MAKE) --no-print-directory WERROR=1 $(B)/bench/bench_policies
 	$(B)/bench/bench_policies --update
 
 # --- packaging: make install / uninstall -------------------------------------

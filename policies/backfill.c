@@ -86,6 +86,11 @@ struct bclass {
     long tcap;                  /* leaves, a power of two */
     int tdirty;                 /* rebuild before use */
     double g;                   /* GPUs a job asks */
+    uint64_t use;               /* the pools its jobs may use (usable()),
+                                   when use_ok: alike jobs may use the same
+                                   pools (their need and tier; fleets of
+                                   up to 64 pools) */
+    int use_ok;
     char out[2];                /* the scan: a job that would outlive the
                                    shadow time [1], or not [0], found no
                                    room; so will the class's later ones */
@@ -901,8 +906,12 @@ static gs_time reserve_nodes(struct bf *b, const struct gs_fleet *f,
     return w.t;
 }
 
-/* The pools j may use, minus the reserved nodes: ranges in b->ranges. */
-static int ranges_around(struct bf *b, struct gs_sim *sim,
+static int class_usable(struct bf *b, struct gs_sim *sim, struct bclass *c,
+                        int p, const struct gs_job *j);
+
+/* The pools j, of class c, may use, minus the reserved nodes: ranges in
+ * b->ranges. */
+static int ranges_around(struct bf *b, struct gs_sim *sim, struct bclass *c,
                          const struct gs_job *j)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
@@ -910,7 +919,7 @@ static int ranges_around(struct bf *b, struct gs_sim *sim,
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
         int lo = 0;
-        if (usable(sim, p, j)) {
+        if (class_usable(b, sim, c, p, j)) {
             for (; r < b->nresv && f->nodes[b->resv[r]].pool == p; r++) {
                 int at = b->resv[r] - pl->node0;
                 if (at > lo)
@@ -974,14 +983,33 @@ static int whole_free(const struct bf *b, const struct gs_fleet *f, int p,
     return n;
 }
 
-/* Could j start now (off the reservation if off)?  Only a necessary
- * condition, and only for whole GPUs on plain pools: one node there must
- * have that many fully free, whatever the placer -- or, for a gang the
- * core spreads, the pool must have that many fully free on its nodes
- * together -- but it spares a placement search for most jobs of an
+/* May j, of class c, use pool p?  usable() asked once a class and pool
+ * (the model's veto and the pool's eligibility look at the need and the
+ * tier only, and do not change with time: model.h), not for every job a
+ * scan looks at. */
+static int class_usable(struct bf *b, struct gs_sim *sim, struct bclass *c,
+                        int p, const struct gs_job *j)
+{
+    if (b->npools > 64)
+        return usable(sim, p, j);
+    if (!c->use_ok) {
+        c->use = 0;
+        for (int q = 0; q < b->npools; q++)
+            if (usable(sim, q, j))
+                c->use |= 1ULL << q;
+        c->use_ok = 1;
+    }
+    return (int)(c->use >> p & 1);
+}
+
+/* Could j, of class c, start now (off the reservation if off)?  Only a
+ * necessary condition, and only for whole GPUs on plain pools: one node
+ * there must have that many fully free, whatever the placer -- or, for a
+ * gang the core spreads, the pool must have that many fully free on its
+ * nodes together -- but it spares a placement search for most jobs of an
  * overloaded queue. */
-static int may_fit(struct bf *b, struct gs_sim *sim, const struct gs_job *j,
-                   int off)
+static int may_fit(struct bf *b, struct gs_sim *sim, struct bclass *c,
+                   const struct gs_job *j, int off)
 {
     const struct gs_fleet *f = gs_sim_fleet(sim);
     if (j->need.gpus <= 0)
@@ -989,7 +1017,7 @@ static int may_fit(struct bf *b, struct gs_sim *sim, const struct gs_job *j,
     int spread = spreads(sim, j);
     for (int p = 0; p < f->npools; p++) {
         const struct gs_pool *pl = &f->pools[p];
-        if (!usable(sim, p, j))
+        if (!class_usable(b, sim, c, p, j))
             continue;
         if (pl->mig || pl->s.share.mode != GS_SHARE_NONE)
             return 1;
@@ -1169,13 +1197,14 @@ static void scan(struct bf *b, struct gs_sim *sim, struct gs_job *head)
         double g = jc->g;
         int by_shadow = sh.t != GS_TIME_MAX && now + est <= sh.t;
         if (by_shadow) {
-            if (may_fit(b, sim, j, 0))
+            if (may_fit(b, sim, jc, j, 0))
                 start(b, sim, j, NULL, 0);
         } else if (by_node && sh.t != GS_TIME_MAX) {
-            int n = may_fit(b, sim, j, 1) ? ranges_around(b, sim, j) : 0;
+            int n = may_fit(b, sim, jc, j, 1) ? ranges_around(b, sim, jc, j)
+                                               : 0;
             if (n == 0 || start(b, sim, j, b->ranges, n) < 0)
                 start_on_leftover(b, sim, j);
-        } else if (g <= extra + 1e-9 && may_fit(b, sim, j, 0) &&
+        } else if (g <= extra + 1e-9 && may_fit(b, sim, jc, j, 0) &&
                    start(b, sim, j, NULL, 0) == 0 &&
                    j->alloc.pool >= 0 && usable(sim, j->alloc.pool, head)) {
             extra -= g;

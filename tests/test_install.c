@@ -279,9 +279,9 @@ static void test_make_as_built(void)
 
 /* A build whose B is an absolute path elsewhere (a scratch folder here,
  * one object in it): make's header dependencies apply to it (make read
- * only ./build's .d files, and a header change rebuilt nothing there), and
+ * only ./build's .d files, and a header change rebuilt nothing there),
  * `make plugins` makes every plug-in the tests load, the bad-ABI build
- * too. */
+ * too, and `make bench-policies` compiles with -Werror. */
 static void test_make_absolute(void)
 {
     setup_dirs();
@@ -305,6 +305,17 @@ static void test_make_absolute(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf.so "));
     CU_ASSERT_PTR_NOT_NULL(strstr(got, "plugins/sjf-badabi.so "));
     free(cmd);
+    /* make bench-policies compiles as make WERROR=1 test does, warnings
+     * as errors, without being asked (a plain build's objects were taken
+     * as they were by the next WERROR=1 build) */
+    CU_ASSERT_FATAL(asprintf(&cmd, MAKE " -n B=%s/b SANITIZER=%s "
+                             "bench-policies 2>&1 | grep -e "
+                             "'-c bench/bench_policies.c'", root,
+                             GS_TEST_SANITIZER) > 0);
+    got = capture(cmd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, "bench/bench_policies.c"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(got, " -Werror "));
+    free(cmd);
     CU_ASSERT_EQUAL(sh("rm -rf %s%s", root, ""), 0);
 }
 
@@ -315,7 +326,8 @@ static CU_TestInfo tests[] = {
     { "make clean removes make run's outputs", test_clean_lists_run_outputs },
     { "make from a test: the suite's sanitizer, plug-ins after headers",
       test_make_as_built },
-    { "make with an absolute B: header dependencies, make plugins",
+    { "make with an absolute B: header dependencies, make plugins, "
+      "bench-policies with -Werror",
       test_make_absolute },
     CU_TEST_INFO_NULL,
 };

@@ -286,37 +286,109 @@ static void test_deep_and_long_paths(void)
     free(want);
 }
 
-/* The scenario parser's paths are built in fixed buffers (gs_json_path):
- * a key of the user's too long for one -- an instance type under
- * $.prices -- is cut with the cut said, and the innermost key kept (it
- * was cut silently at the end: "$.prices.ppp...p.: expected a number",
- * the key "spot" gone). */
-static void test_parser_long_key(void)
+/* The scenario text with an instance type named key under $.prices whose
+ * "spot" price is a string (an error there), the rest valid (caller
+ * frees). */
+static char *prices_scenario(const char *key)
 {
-    size_t cap = 4096;
-    char *t = malloc(cap), *k = malloc(701);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
-    memset(k, 'p', 700);
-    k[700] = '\0';
-    snprintf(t, cap, "{\"name\": \"a\", \"prices\": {\"%s\": {\"spot\": "
-             "\"cheap\"}},\n \"fleet\": [{\"gpu\": \"H100-80GB\", "
-             "\"nodes\": 2}],\n \"workload\": {\"generate\": {\"jobs\": 3, "
-             "\"rate_per_hour\": 5,\n   \"classes\": [{\"duration\": "
-             "{\"dist\": \"constant\", \"value\": 1}}]}}}", k);
+    char *t = NULL;
+    CU_ASSERT_FATAL(asprintf(&t, "{\"name\": \"a\", \"prices\": {\"%s\": "
+                             "{\"spot\": \"cheap\"}},\n \"fleet\": [{\"gpu\": "
+                             "\"H100-80GB\", \"nodes\": 2}],\n \"workload\": "
+                             "{\"generate\": {\"jobs\": 3, \"rate_per_hour\": "
+                             "5,\n   \"classes\": [{\"duration\": {\"dist\": "
+                             "\"constant\", \"value\": 1}}]}}}", key) > 0);
+    return t;
+}
+
+/* The place the scenario parser names for text's first error (caller
+ * frees), or NULL when it parses. */
+static char *parser_where(const char *text)
+{
     struct gs_scenario *sc = NULL;
     struct gs_diag d = { 0 };
-    CU_ASSERT_EQUAL(gs_scenario_parse(t, "s.json", ".", &sc, &d), GS_EINVAL);
-    const char *w = gs_diag_where(&d);
-    printf("\n    [%zu bytes: %.30s ... %.40s]", strlen(w), w,
-           w + strlen(w) - (strlen(w) > 40 ? 40 : 0));
-    CU_ASSERT_PTR_NOT_NULL(strstr(w, "s.json: $.prices.pppp"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(w, "p[... cut ...]pppp"));
-    size_t n = strlen(w);
-    CU_ASSERT(n > 5 && strcmp(w + n - 5, ".spot") == 0);
+    char *w = NULL;
+    if (gs_scenario_parse(text, "s.json", ".", &sc, &d) == GS_EINVAL)
+        w = strdup(gs_diag_where(&d));
+    else
+        gs_scenario_free(sc);
     gs_diag_free(&d);
-    free(k);
-    free(t);
+    return w;
+}
+
+/* The scenario parser's paths are held in memory (jsonio.h:
+ * GS_JSON_PATH), so a key of the user's of any length is named whole with
+ * the keys inside it: with the old fixed buffers a 700-character instance
+ * type under $.prices was cut ("$.prices.ppp...[... cut ...]ppp.spot";
+ * before that "$.prices.ppp...p.", the key "spot" gone). */
+static void test_parser_long_key(void)
+{
+    const size_t lens[] = { 700, 5000, 100000 };
+    for (int i = 0; i < 3; i++) {
+        char *k = malloc(lens[i] + 1), *want = NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        memset(k, 'p', lens[i]);
+        k[lens[i]] = '\0';
+        char *t = prices_scenario(k);
+        char *w = parser_where(t);
+        CU_ASSERT_FATAL(asprintf(&want, "s.json: $.prices.%s.spot", k) > 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+        if (strcmp(w, want) != 0)
+            printf("\n    %zu-character key: %zu bytes: %.60s ... %.40s",
+                   lens[i], strlen(w), w,
+                   w + strlen(w) - (strlen(w) > 40 ? 40 : 0));
+        CU_ASSERT_STRING_EQUAL(w, want);
+        free(w);
+        free(want);
+        free(t);
+        free(k);
+    }
+}
+
+/* A key that would not read as itself after a dot is spelled ["KEY"] by
+ * the parser as by the duplicate-key check (gs_json_path_join): the
+ * parser's place for an error under the key begins with the check's place
+ * for a duplicate in the same object.  The old parser wrote .KEY always
+ * ("$.prices.my.type.spot", a place that reads as four keys). */
+static void test_parser_odd_keys(void)
+{
+    static const char *const keys[] = {
+        "my.type", "a[0]", "q\\\"x", "sp ace", "", "tab\\t", "plain-key_1",
+        "caf\xC3\xA9",
+    };
+    static const char *const spelled[] = {
+        "[\"my.type\"]", "[\"a[0]\"]", "[\"q\\\"x\"]", "[\"sp ace\"]",
+        "[\"\"]", "[\"tab\\t\"]", ".plain-key_1", ".caf\xC3\xA9",
+    };
+    for (int i = 0; i < (int)(sizeof keys / sizeof keys[0]); i++) {
+        char *t = prices_scenario(keys[i]);
+        char *w = parser_where(t), *want = NULL;
+        CU_ASSERT_FATAL(asprintf(&want, "s.json: $.prices%s.spot",
+                                 spelled[i]) > 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+        if (strcmp(w, want) != 0)
+            printf("\n    key %d: %s, want %s", i, w, want);
+        CU_ASSERT_STRING_EQUAL(w, want);
+        /* the duplicate-key check names the same object alike */
+        char *dup = NULL, msg[512];
+        CU_ASSERT_FATAL(asprintf(&dup, "{\"prices\": {\"%s\": {\"spot\": 1, "
+                                 "\"spot\": 2}}}", keys[i]) > 0);
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL(gs_jsoncheck(dup, "f.json", &d), GS_EPARSE);
+        gs_test_diag_text(&d, msg, sizeof msg);
+        char *in = NULL;
+        CU_ASSERT_FATAL(asprintf(&in, "'spot' in $.prices%s (first",
+                                 spelled[i]) > 0);
+        if (strstr(msg, in) == NULL)
+            printf("\n    key %d: %s, want %s", i, msg, in);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, in));
+        gs_diag_free(&d);
+        free(in);
+        free(dup);
+        free(want);
+        free(w);
+        free(t);
+    }
 }
 
 static CU_TestInfo tests[] = {
@@ -325,7 +397,8 @@ static CU_TestInfo tests[] = {
     { "other malformed text is the parser's", test_left_to_parser },
     { "scenario and generator spec parsers call it", test_parsers },
     { "deep and long paths named exactly", test_deep_and_long_paths },
-    { "the parser's long keys: the cut said", test_parser_long_key },
+    { "the parser's long keys: named whole", test_parser_long_key },
+    { "the parser spells odd keys as the check does", test_parser_odd_keys },
     CU_TEST_INFO_NULL,
 };
 

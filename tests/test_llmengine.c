@@ -828,6 +828,157 @@ static void test_random_configs(void)
     gsl_rng_free(g);
 }
 
+/* drive, with each iteration's end and the next one's forming in one
+ * gs_llm_engine_next call (what the service does); every iteration's
+ * figures in it[] (up to cap). */
+static long drive_next(struct gs_llm_engine *e, const struct gs_llm_req *q,
+                       int n, struct log *l, struct gs_llm_iter *it, long cap)
+{
+    double now = 0, end = INFINITY;
+    int next = 0;
+    long ni = 0;
+    for (;;) {
+        double ta = next < n ? q[next].arrival : INFINITY;
+        if (ta == INFINITY && end == INFINITY)
+            break;
+        double d = 0;
+        if (ta <= end) {
+            now = ta;
+            while (next < n && q[next].arrival == now) {
+                CU_ASSERT_EQUAL_FATAL(gs_llm_engine_add(e, &q[next]), 0);
+                next++;
+            }
+            if (end == INFINITY)
+                d = gs_llm_engine_step(e, now);
+        } else {
+            int done;
+            now = end;
+            end = INFINITY;
+            d = gs_llm_engine_next(e, &cbs, l, &done);
+        }
+        if (d > 0) {
+            end = now + d;
+            if (ni < cap)
+                it[ni++] = *gs_llm_engine_last(e);
+        }
+    }
+    return ni;
+}
+
+/* The same, with finish_iteration and step called apart. */
+static long drive_apart(struct gs_llm_engine *e, const struct gs_llm_req *q,
+                        int n, struct log *l, struct gs_llm_iter *it, long cap)
+{
+    double now = 0, end = INFINITY;
+    int next = 0;
+    long ni = 0;
+    for (;;) {
+        double ta = next < n ? q[next].arrival : INFINITY;
+        if (ta == INFINITY && end == INFINITY)
+            break;
+        if (ta <= end) {
+            now = ta;
+            while (next < n && q[next].arrival == now) {
+                CU_ASSERT_EQUAL_FATAL(gs_llm_engine_add(e, &q[next]), 0);
+                next++;
+            }
+        } else {
+            now = end;
+            gs_llm_engine_finish_iteration(e, &cbs, l);
+            end = INFINITY;
+        }
+        if (end == INFINITY) {
+            double d = gs_llm_engine_step(e, now);
+            if (d > 0) {
+                end = now + d;
+                if (ni < cap)
+                    it[ni++] = *gs_llm_engine_last(e);
+            }
+        }
+    }
+    return ni;
+}
+
+/* gs_llm_engine_next against finish_iteration + step: random
+ * configurations (KV room tight enough to preempt, block sizes from 1 to
+ * 32, both batching modes, prefix caching, the three roles) and streams
+ * whose requests come in bursts and lulls, so that long runs of unchanged
+ * decode steps (its short way) alternate with arrivals, finishes and
+ * preemptions; every iteration's figures, every callback and the final
+ * stats equal to the bit. */
+static void test_next_equals_apart(void)
+{
+    gsl_rng *g = gs_rng_stream(11, "next");
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    enum { N = 200, CAP = 20000 };
+    static struct gs_llm_iter ia[CAP], ib[CAP];
+    static struct gs_llm_req q[N];
+    static struct rec ra[N], rb[N];
+    int engines = 0, bad = 0;
+    long iters = 0, preempted = 0;
+    for (int trial = 0; trial < 80; trial++) {
+        struct gs_llm_engine_cfg c;
+        gs_llm_engine_cfg_default(&c);
+        gs_llm_arch_find("llama2-7b", &c.arch, "$", NULL);
+        gs_llm_hw_from_catalog(&cat, gs_catalog_find(&cat, "A100-80GB"),
+                               &c.hw);
+        c.block_size = 1 << gsl_rng_uniform_int(g, 6);
+        c.max_seqs = 1 + (int)gsl_rng_uniform_int(g, 64);
+        c.max_batched_tokens = c.max_seqs + (int)gsl_rng_uniform_int(g, 4096);
+        c.chunked_prefill = (int)gsl_rng_uniform_int(g, 2);
+        c.role = (int)gsl_rng_uniform_int(g, 3);
+        c.gpu_mem_util = 1;
+        c.reserve_gb = 0;
+        c.hw.mem_gb = (gs_llm_arch_weight_bytes(&c.arch)
+                       + (double)(400 + gsl_rng_uniform_int(g, 3000))
+                         * gs_llm_arch_kv_bytes_per_token(&c.arch)
+                         * c.block_size) / GIB;
+        struct gs_llm_engine *a, *b;
+        if (gs_llm_engine_new(&c, &a, NULL))
+            continue;
+        gs_llm_engine_new(&c, &b, NULL);
+        engines++;
+        int n = 0;
+        double t = 0;
+        for (int i = 0; i < N; i++) {
+            /* bursts of a few requests, then a lull of up to 3 s */
+            t += gsl_rng_uniform_int(g, 5) ? gsl_rng_uniform_int(g, 20) * 1e-3
+                                           : gsl_rng_uniform(g) * 3;
+            q[n] = (struct gs_llm_req){
+                .id = (uint64_t)n, .arrival = t,
+                .prompt = 1 + (int)gsl_rng_uniform_int(g, 2000),
+                .output = 1 + (int)gsl_rng_uniform_int(g, 400),
+                .kv_ready = (int)gsl_rng_uniform_int(g, 2),
+            };
+            struct gs_llm_engine *probe;
+            gs_llm_engine_new(&c, &probe, NULL);
+            n += gs_llm_engine_add(probe, &q[n]) == 0;
+            gs_llm_engine_free(probe);
+        }
+        memset(ra, 0, sizeof ra);
+        memset(rb, 0, sizeof rb);
+        struct log la = { .r = ra, .n = n }, lb = { .r = rb, .n = n };
+        long na = drive_apart(a, q, n, &la, ia, CAP);
+        long nb = drive_next(b, q, n, &lb, ib, CAP);
+        struct gs_llm_stats sa, sb;
+        gs_llm_engine_stats(a, &sa);
+        gs_llm_engine_stats(b, &sb);
+        bad += na != nb || memcmp(ia, ib, (size_t)na * sizeof *ia) != 0 ||
+               memcmp(ra, rb, sizeof ra) != 0 || la.npre != lb.npre ||
+               memcmp(&sa, &sb, sizeof sa) != 0 || sa.finished != n;
+        iters += na;
+        preempted += sa.preemptions;
+        gs_llm_engine_free(a);
+        gs_llm_engine_free(b);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(engines > 60);
+    CU_ASSERT(iters > 100000);
+    CU_ASSERT(preempted > 100);
+    gsl_rng_free(g);
+}
+
 /* Splitwise-style hand-off: a prefill-only engine finishes a request with
  * its first token; a decode-only engine takes it with its KV and needs
  * output - 1 decode steps, no prefill. */
@@ -1007,6 +1158,8 @@ static CU_TestInfo tests[] = {
       test_accounting_and_determinism },
     { "engines alike share an exact memo", test_shared_memo },
     { "random configurations: all accounted", test_random_configs },
+    { "one call for an end and the next step: the same to the bit",
+      test_next_equals_apart },
     { "disaggregated prefill and decode", test_disaggregated },
     { "hand-off of one token finishes on arrival", test_handoff_one_token },
     { "KV present on arrival: first token after one iteration",

@@ -345,6 +345,13 @@ double gs_llm_engine_step(struct gs_llm_engine *e, double now);
  * it may be NULL).  Returns the number of requests that finished. */
 int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
                                    const struct gs_llm_cb *cb, void *ctx);
+/* finish_iteration (its count of finished requests in *done) and then
+ * step at the iteration's end, in one call: the next iteration's duration
+ * (0: nothing to run).  The same state and figures, to the bit, as the two
+ * calls; a decode step that changes nothing about the batch is ended and
+ * followed without their general paths. */
+double gs_llm_engine_next(struct gs_llm_engine *e, const struct gs_llm_cb *cb,
+                          void *ctx, int *done);
 void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s);
 const struct gs_llm_iter *gs_llm_engine_last(const struct gs_llm_engine *e);

@@ -842,6 +842,58 @@ int gs_llm_engine_finish_iteration(struct gs_llm_engine *e,
     return done;
 }
 
+/* The common iteration at moderate load: a decode step that finishes no
+ * request, with nothing waiting, prefilling, preempted or owed a first
+ * token, is followed by the same decoders' next step.  Its end and the
+ * next step's forming are what finish_iteration and step do on that
+ * state -- the same counters, the same blocks, the same batch and so the
+ * same duration, to the bit -- without their general paths; any other
+ * iteration (and a next step short of blocks) goes through them. */
+double gs_llm_engine_next(struct gs_llm_engine *e, const struct gs_llm_cb *cb,
+                          void *ctx, int *done)
+{
+    GS_ASSERT(e->busy);
+    double t = e->last.start + e->last.duration;
+    if (!(e->step_dec && e->npre == 0 && e->nchunks == 0 &&
+          e->nfirsts == 0 && e->waiting.n == 0 && e->prefilling.n == 0 &&
+          (e->hn == 0 || e->heap[0].fin > e->step))) {
+        *done = gs_llm_engine_finish_iteration(e, cb, ctx);
+        return gs_llm_engine_step(e, t);
+    }
+    *done = 0;
+    e->busy = 0;
+    e->st.iterations++;
+    e->st.decode_tokens += e->ndec;
+    e->sum_ctx += e->ndec;
+    e->step++;
+    if (++e->smod == e->bs)
+        e->smod = 0;
+    /* the decoders starting a block at this step */
+    long need = e->phase[e->smod ? e->bs - e->smod : 0];
+    if (gs_llmkv_available(&e->kv) < need)
+        return gs_llm_engine_step(e, t);    /* a preemption: the general way */
+    prefetch_top(e);
+    e->dec_blocks = 0;
+    if (need > 0 && gs_llmkv_alloc(&e->kv, need) == 0)
+        e->dec_blocks = need;
+    struct gs_llm_batch b = { 0 };
+    b.decode_tokens = e->ndec;
+    b.decode_ctx = e->sum_ctx + e->ndec;
+    b.sampled = b.decode_tokens;
+    b.seqs = b.decode_tokens;
+    double uc, um;
+    double dur = gs_llm_perf_step(&e->perf, e->memo, &b, &uc, &um);
+    e->last = (struct gs_llm_iter){
+        .start = t, .duration = dur, .decode_tokens = e->ndec,
+        .seqs = e->ndec, .compute_util = uc, .mem_util = um,
+    };
+    e->busy = dur > 0;
+    e->next_done = -1;
+    if (e->hn > 0 && e->heap[0].fin == e->step && hent_live(e, e->heap[0]))
+        e->next_done = (int64_t)e->r[e->heap[0].i].id;
+    return dur;
+}
+
 void gs_llm_engine_stats(const struct gs_llm_engine *e,
                          struct gs_llm_stats *s)
 {

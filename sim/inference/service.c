@@ -5,18 +5,19 @@
  * every iteration to the millisecond would bias ITL by up to 20%.  Each
  * service therefore keeps exact times (double seconds) for its own
  * happenings -- iteration ends, weight loads, KV transfers, arrivals of
- * generated requests -- in a small binary heap ordered by (time, sequence),
- * and holds one event in the simulation's queue at the ceiling millisecond
- * of the earliest of them.  When that event fires at T it runs, in exact
- * order, every happening at or before T: iteration ends before arrivals at
- * the same instant, as the simulation does.  Each engine iteration is thus
- * one event of the service's queue, each started at the exact end of the
- * one before, and the simulation sees the service only at the instants
- * something happens.  While nothing else in the simulation comes first,
- * the event moves the clock to the service's next millisecond itself
- * (gs_sim_move_clock: the same integrals, to the bit) instead of a round
- * trip through the event queue.  The cluster (replica jobs starting and
- * stopping, the policy's passes) stays on the millisecond clock.
+ * generated requests -- in a small queue ordered by (time, sequence)
+ * (svcqueue.h), and holds one event in the simulation's queue at the
+ * ceiling millisecond of the earliest of them.  When that event fires at
+ * T it runs, in exact order, every happening at or before T: iteration
+ * ends before arrivals at the same instant, as the simulation does.  Each
+ * engine iteration is thus one event of the service's queue, each started
+ * at the exact end of the one before, and the simulation sees the service
+ * only at the instants something happens.  While nothing else in the
+ * simulation comes first, the event moves the clock to the service's next
+ * millisecond itself (gs_sim_move_clock: the same integrals, to the bit)
+ * instead of a round trip through the event queue.  The cluster (replica
+ * jobs starting and stopping, the policy's passes) stays on the
+ * millisecond clock.
  *
  * Replicas.  A replica's life:
  *
@@ -107,82 +108,6 @@ const char *gs_reqstate_name(int st)
     return st >= 0 && st < GS_NREQSTATES ? rq_states[st] : "?";
 }
 
-/* --- the service's own queue ------------------------------------------- */
-
-static int hless(const struct hent *a, const struct hent *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-/* Move e down from slot i of a heap of n entries. */
-static void hsift(struct svc *sv, long i, struct hent e)
-{
-    long n = sv->nh;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hless(&sv->h[c + 1], &sv->h[c]))
-            c++;
-        if (!hless(&sv->h[c], &e))
-            break;
-        sv->h[i] = sv->h[c];
-        i = c;
-    }
-    if (n > 0)
-        sv->h[i] = e;
-}
-
-/* The root was handed out by hpeek and is done with: take it out (the
- * last entry sifts down from the root). */
-static void hsettle(struct svc *sv)
-{
-    if (!sv->hdead)
-        return;
-    sv->hdead = 0;
-    struct hent last = sv->h[--sv->nh];
-    hsift(sv, 0, last);
-}
-
-static int hpush(struct svc *sv, double t, int kind, int idx, unsigned gen)
-{
-    struct hent e = { t, sv->seq++, kind, idx, gen };
-    if (sv->hdead) {
-        /* the spent root's place: one sift down instead of a removal and
-         * an insertion (an iteration's end scheduling the next) */
-        sv->hdead = 0;
-        hsift(sv, 0, e);
-        return 0;
-    }
-    if (sv->nh == sv->caph) {
-        long cap = sv->caph ? sv->caph * 2 : 64;
-        struct hent *h = realloc(sv->h, (size_t)cap * sizeof *h);
-        GS_OOM_IF(h == NULL);
-        sv->h = h;
-        sv->caph = cap;
-    }
-    long i = sv->nh++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (!hless(&e, &sv->h[p]))
-            break;
-        sv->h[i] = sv->h[p];
-        i = p;
-    }
-    sv->h[i] = e;
-    return 0;
-}
-
-/* The earliest happening, left in place as spent (hsettle or the next
- * hpush takes it out); the order of happenings is that of (t, seq) alone,
- * so where the heap keeps them changes nothing. */
-static struct hent hpeek(struct svc *sv)
-{
-    hsettle(sv);
-    sv->hdead = 1;
-    return sv->h[0];
-}
-
 /* Every change of a replica's state goes through here (the counts of
  * serving replicas and GPUs the integrals read). */
 static void set_state(struct svc *sv, struct rep *r, int st)
@@ -219,11 +144,9 @@ static gs_time ceil_ms(double t)
  * evaluation), now at the soonest; GS_TIME_MAX when there is none. */
 static gs_time wake_at(struct svc *sv)
 {
-    double t = sv->next_arrival;
-    hsettle(sv);
-    if (sv->nh > 0 && sv->h[0].t < t)
-        t = sv->h[0].t;
-    gs_time at = t < INFINITY ? ceil_ms(t) : GS_TIME_MAX;
+    /* the ceiling is monotone: the earlier time's is the least */
+    double th = gs_svcq_top(&sv->q);
+    gs_time at = th < sv->next_arrival ? ceil_ms(th) : sv->ta_ms;
     for (int p = 0; p < sv->npools; p++)
         if (sv->pool[p].as && !sv->done) {
             gs_time a = gs_svcscale_next(sv->pool[p].as);
@@ -447,25 +370,29 @@ static int iter_sample(struct svc *sv, double d, int w)
     return 0;
 }
 
+/* r's iteration of d s started at exact time t: its end in the queue. */
+static void started(struct svc *sv, struct rep *r, double t, double d)
+{
+    r->busy = 1;
+    gs_svcq_push(&sv->q, t + d, H_ITER, r->id, r->gen);
+    /* what its end will read of a request it finishes: in a busy
+     * simulation, out of the cache by then */
+    int64_t q = gs_llm_engine_next_done(r->e);
+    if (q >= 0 && q < sv->nreq) {
+        __builtin_prefetch(&sv->req[q]);
+        __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req - 1);
+        __builtin_prefetch(lk(sv, (int32_t)q));
+    }
+}
+
 /* Start r's next iteration at exact time t if it is idle and has work. */
 static void kick(struct svc *sv, struct rep *r, double t)
 {
     if (r->state != RS_UP || r->e == NULL || r->busy)
         return;
     double d = gs_llm_engine_step(r->e, t);
-    if (d > 0) {
-        r->busy = 1;
-        hpush(sv, t + d, H_ITER, r->id, r->gen);
-        /* what its end will read of a request it finishes: in a busy
-         * simulation, out of the cache by then */
-        int64_t q = gs_llm_engine_next_done(r->e);
-        if (q >= 0 && q < sv->nreq) {
-            __builtin_prefetch(&sv->req[q]);
-            __builtin_prefetch((const char *)&sv->req[q] + sizeof *sv->req
-                               - 1);
-            __builtin_prefetch(lk(sv, (int32_t)q));
-        }
-    }
+    if (d > 0)
+        started(sv, r, t, d);
 }
 
 /* The prefill time of a prompt of `in` tokens alone on an idle replica of
@@ -560,7 +487,7 @@ static void cb_finished(void *ctx, uint64_t id, double t, int cached,
                                            sv->cfg->kv_link_gbs,
                                            sv->cfg->kv_link_lat_s);
         q->state = GS_REQ_TRANSFER;
-        hpush(sv, t + x, H_XFER, (int)id, 0);
+        gs_svcq_push(&sv->q, t + x, H_XFER, (int)id, 0);
         return;
     }
     req_done(sv, q, t);
@@ -904,7 +831,7 @@ static void scale(struct svc *sv, int p, gs_time now)
 
 /* --- the request source ------------------------------------------------- */
 
-static void next_arrival(struct svc *sv)
+static void draw_arrival(struct svc *sv)
 {
     if (sv->tab) {
         sv->next_arrival = sv->tnext < sv->tab->n
@@ -948,6 +875,16 @@ static void next_arrival(struct svc *sv)
     }
     sv->gnext = t;
     sv->next_arrival = t;
+}
+
+/* The next request's arrival (s, INFINITY when the stream is over) and
+ * its millisecond, the event's wake for it (ceil_ms: GS_TIME_MAX when
+ * none), worked out once per request. */
+static void next_arrival(struct svc *sv)
+{
+    draw_arrival(sv);
+    sv->ta_ms = sv->next_arrival < INFINITY ? ceil_ms(sv->next_arrival)
+                                            : GS_TIME_MAX;
 }
 
 static void arrive(struct svc *sv, double t)
@@ -1020,7 +957,14 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     double dj = (w - r->limit_w * gs_power_default.idle) * dur * r->gpus;
     iter_energy(sv, r, dj * r->pue + r->static_w * dur, it);
     sv->iter_static_j += r->static_w * dur;
-    gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
+    /* its end and, unless the replica drains its last request now, the
+     * next iteration's forming (kick's, at the same instant t) */
+    double d = 0;
+    int done;
+    if (!r->draining)
+        d = gs_llm_engine_next(r->e, &callbacks, &c, &done);
+    else
+        gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
     r->busy = 0;
     r->busy_s += dur;
     sv->busy_total += dur * r->gpus;
@@ -1029,11 +973,15 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
     gs_sim_job_energy(sv->m->s, r->job, dj);
     if (dec > 0)
         iter_sample(sv, dur, dec);
-    if (r->draining && r->nout == 0) {
-        rep_end(sv, r);
+    if (r->draining) {
+        if (r->nout == 0)
+            rep_end(sv, r);
+        else
+            kick(sv, r, t);
         return;
     }
-    kick(sv, r, t);
+    if (d > 0)
+        started(sv, r, t, d);
 }
 
 /* Run every happening due by millisecond now, in exact order. */
@@ -1041,15 +989,14 @@ static void run_due(struct svc *sv, gs_time now)
 {
     double lim = (double)now / 1000.0 + 1e-9;
     for (;;) {
-        hsettle(sv);
-        double th = sv->nh > 0 ? sv->h[0].t : INFINITY;
+        double th = gs_svcq_top(&sv->q);
         double ta = sv->next_arrival;
         /* due by lim, or put at now by wake's rounding (else an end a
          * hair past lim was left for an event at now, set again at now) */
-        if (th > lim && ceil_ms(th) > now && ta > lim && ceil_ms(ta) > now)
+        if (th > lim && ceil_ms(th) > now && ta > lim && sv->ta_ms > now)
             break;
         if (th <= ta) {
-            struct hent e = hpeek(sv);
+            struct hent e = gs_svcq_peek(&sv->q);
             if (e.kind == H_XFER) {
                 route(sv, 1, e.idx, e.t);
                 continue;
@@ -1189,7 +1136,7 @@ void gs_svc_job_started_hook(void *st, struct gs_job *j)
     double now = (double)gs_sim_now(m->s) / 1000.0;
     set_state(sv, r, RS_LOAD);
     sv->starts++;
-    hpush(sv, now + load, H_LOAD, r->id, r->gen);
+    gs_svcq_push(&sv->q, now + load, H_LOAD, r->id, r->gen);
     wake_arm(sv, wake_at(sv));
 }
 
@@ -1373,7 +1320,7 @@ void gs_svc_free_hook(void *st)
             free(sv->pool[p].cin);
         }
         free(sv->rep);
-        free(sv->h);
+        free(sv->q.h);
         gs_reqtable_free(sv->tab);
         if (sv->r_arr)
             gsl_rng_free(sv->r_arr);

@@ -12,6 +12,7 @@
 
 #include "service.h"
 #include "router.h"
+#include "svcqueue.h"
 #include "../../traces/llmreq.h"
 #include "../core/sim.h"
 
@@ -59,13 +60,6 @@ struct rep {
     double acc[3];
 };
 
-struct hent {
-    double t;
-    uint64_t seq;
-    int kind, idx;
-    unsigned gen;
-};
-
 /* A request's live links (kept apart from the record written out). */
 struct rlink {
     int32_t next, prev;
@@ -111,11 +105,7 @@ struct svc {
     struct rep **rep;
     int nrep, caprep;
     int nlive;                  /* replicas not GONE */
-    /* the service's own queue of exact-time happenings */
-    struct hent *h;
-    long nh, caph;
-    int hdead;                  /* h[0] is spent (hpeek) */
-    uint64_t seq;
+    struct svcq q;              /* its own exact-time happenings */
     /* the request source */
     struct gs_reqtable *tab;
     long tnext;
@@ -125,6 +115,7 @@ struct svc {
                                  * yet known) */
     long gcount;
     double start_s, next_arrival;
+    gs_time ta_ms;              /* next_arrival's millisecond (service.c) */
     /* requests */
     struct gs_reqrec *req;
     /* the live requests' links, a ring: request q's at lk[q % caplk]

@@ -133,14 +133,14 @@ static int parse_svc_engine(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_engine;
     int rc;
-    char pp[600];
+    GS_JSON_PATH(pp);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "engine");
     if (e == NULL)
         return 0;
     struct gs_llm_engine_cfg *ec = &sv->eng;
     long seqs = ec->max_seqs, tok = ec->max_batched_tokens,
          bs = ec->block_size, pbt = ec->prefix_block_tokens;
-    gs_sc_sub(pp, sizeof pp, p, "engine");
+    gs_json_path_key(&pp, p, "engine");
     if ((rc = gs_sc_keys(c, e, pp, t)) < 0 ||
         (rc = gs_sc_int(c, e, pp, t, "max_seqs", &seqs)) < 0 ||
         (rc = gs_sc_int(c, e, pp, t, "max_batched_tokens", &tok)) < 0 ||
@@ -205,8 +205,8 @@ static int parse_svcpool(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = gs_sc_int(c, o, p, t, "max_replicas", &mx)) < 0)
         return rc;
     if (gpu[0]) {
-        char pp[600];
-        gs_sc_sub(pp, sizeof pp, p, "gpu");
+        GS_JSON_PATH(pp);
+        gs_json_path_key(&pp, p, "gpu");
         if ((pl->gpu_model = gs_catalog_find(&c->s->cat, gpu)) < 0)
             return gs_sc_err(c, pp, "unknown GPU model '%s'", gpu);
     }
@@ -216,8 +216,8 @@ static int parse_svcpool(struct gs_sc *c, const cJSON *o, const char *p,
     pl->max_replicas = (int)mx;
     const cJSON *as = cJSON_GetObjectItemCaseSensitive(o, "autoscaler");
     if (as) {
-        char pp[600];
-        gs_sc_sub(pp, sizeof pp, p, "autoscaler");
+        GS_JSON_PATH(pp);
+        gs_json_path_key(&pp, p, "autoscaler");
         if ((rc = gs_svcscale_cfg_parse(GJ(as), c->file, pp, &pl->as,
                                         c->d)) < 0)
             return rc;
@@ -261,7 +261,7 @@ static int parse_disagg(struct gs_sc *c, const cJSON *o, const char *p,
     struct gs_svcpool top = { .gpu_model = -1, .tp = 1, .replicas = 1,
                               .min_replicas = 1, .max_replicas = 100 };
     gs_svcscale_cfg_default(&top.as);
-    char pp[600];
+    GS_JSON_PATH(pp);
     int rc;
     /* Only the GPU keys are shared defaults; counts and scalers are each
      * half's own. */
@@ -269,7 +269,7 @@ static int parse_disagg(struct gs_sc *c, const cJSON *o, const char *p,
                                        "max_replicas", "autoscaler", NULL };
     for (int k = 0; own[k]; k++)
         if (cJSON_GetObjectItemCaseSensitive(o, own[k])) {
-            gs_sc_sub(pp, sizeof pp, p, own[k]);
+            gs_json_path_key(&pp, p, own[k]);
             return gs_sc_err(c, pp, "with \"disaggregated\", give it in its "
                              "\"prefill\" and \"decode\" objects");
         }
@@ -282,10 +282,10 @@ static int parse_disagg(struct gs_sc *c, const cJSON *o, const char *p,
         return rc;
     top.tp = (int)tp;
     if (gpu[0] && (top.gpu_model = gs_catalog_find(&c->s->cat, gpu)) < 0) {
-        gs_sc_sub(pp, sizeof pp, p, "gpu");
+        gs_json_path_key(&pp, p, "gpu");
         return gs_sc_err(c, pp, "unknown GPU model '%s'", gpu);
     }
-    gs_sc_sub(pp, sizeof pp, p, "disaggregated");
+    gs_json_path_key(&pp, p, "disaggregated");
     sv->disagg = 1;
     sv->npools = 2;
     sv->kv_link_gbs = 50;           /* 400 Gb/s InfiniBand per GPU */
@@ -297,8 +297,8 @@ static int parse_disagg(struct gs_sc *c, const cJSON *o, const char *p,
     sv->kv_link_lat_s = (double)lat / 1000.0;
     static const char *const half[2] = { "prefill", "decode" };
     for (int i = 0; i < 2; i++) {
-        char hp[700];
-        gs_sc_sub(hp, sizeof hp, pp, half[i]);
+        GS_JSON_PATH(hp);
+        gs_json_path_key(&hp, pp, half[i]);
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(dg, half[i]);
         if (h == NULL)
             return gs_sc_err(c, pp, "missing required key '%s'", half[i]);
@@ -363,8 +363,8 @@ static int parse_stream_route(struct gs_sc *c, const cJSON *rq, const char *p,
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(rq, "route");
     if (r == NULL)
         return 0;
-    char rp[700];
-    gs_sc_sub(rp, sizeof rp, p, "route");
+    GS_JSON_PATH(rp);
+    gs_json_path_key(&rp, p, "route");
     long lo = 0, hi = -1;           /* -1: no upper bound */
     if ((rc = gs_sc_keys(c, r, rp, &t_route)) < 0 ||
         (rc = gs_sc_int(c, r, rp, &t_route, "min_total_tokens", &lo)) < 0 ||
@@ -393,8 +393,8 @@ static int cdf_points(struct gs_sc *c, const cJSON *v, const char *p,
                          "probability] pairs (or {\"cdf\": [...]})");
     int n = 0;
     for (const cJSON *it = l->child; it; it = it->next, n++) {
-        char ip[760];
-        snprintf(ip, sizeof ip, "%s[%d]", p, n);
+        GS_JSON_PATH(ip);
+        gs_json_path_at(&ip, p, n);
         if (n >= GS_TOKCDF_MAX)
             return gs_sc_err(c, p, "more than %d points", GS_TOKCDF_MAX);
         if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
@@ -482,15 +482,15 @@ static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
     int rc;
     if (tt == NULL) {
         if (cJSON_GetObjectItemCaseSensitive(gn, "input_share")) {
-            char sp[760];
-            gs_sc_sub(sp, sizeof sp, q, "input_share");
+            GS_JSON_PATH(sp);
+            gs_json_path_key(&sp, q, "input_share");
             return gs_sc_err(c, sp, "input_share splits \"total_tokens\", "
                              "which is not given");
         }
         return 0;
     }
-    char tp[760];
-    gs_sc_sub(tp, sizeof tp, q, "total_tokens");
+    GS_JSON_PATH(tp);
+    gs_json_path_key(&tp, q, "total_tokens");
     if (cJSON_GetObjectItemCaseSensitive(gn, "input_tokens") ||
         cJSON_GetObjectItemCaseSensitive(gn, "output_tokens"))
         return gs_sc_err(c, q, "give either \"total_tokens\" (with "
@@ -504,9 +504,9 @@ static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
         (rc = gs_sc_file_path(c, tt, tp, "file", &path)) < 0)
         return rc;
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(tt, "points");
-    char pp[800];
+    GS_JSON_PATH(pp);
     if (strcmp(dist, "cdf") != 0) {
-        gs_sc_sub(pp, sizeof pp, tp, "dist");
+        gs_json_path_key(&pp, tp, "dist");
         rc = gs_sc_err(c, pp, "total_tokens takes dist \"cdf\" (an "
                        "empirical CDF); for other laws give input_tokens "
                        "and output_tokens");
@@ -514,16 +514,15 @@ static int parse_total_tokens(struct gs_sc *c, const cJSON *gn, const char *q,
         rc = gs_sc_err(c, tp, "give exactly one of \"points\" and "
                        "\"file\"");
     } else if (pts) {
-        gs_sc_sub(pp, sizeof pp, tp, "points");
+        gs_json_path_key(&pp, tp, "points");
         rc = cdf_points(c, pts, pp, &g->total);
     } else {
         rc = cdf_file(c, path, &g->total);
-        snprintf(pp, sizeof pp, "%s", tp);
     }
     free(path);
     if (rc < 0)
         return rc;
-    char *where = gs_strf("%s: %s", c->file, pp);
+    char *where = gs_strf("%s: %s", c->file, pts ? pp : tp);
     if (where == NULL)
         return gs_sc_oom(c);
     rc = gs_tokcdf_check(&g->total, where, c->d);
@@ -551,8 +550,8 @@ static int parse_tokens(struct gs_sc *c, const cJSON *o, const char *path,
              e = e->next)
             bad = cJSON_IsString(e);
         if (bad) {
-            char p[800];
-            gs_sc_sub(p, sizeof p, path, k->string);
+            GS_JSON_PATH(p);
+            gs_json_path_key(&p, path, k->string);
             return gs_sc_err(c, p, "expected a number of tokens (a count, not "
                              "a duration or a string)");
         }
@@ -663,8 +662,8 @@ static int svc_trace(struct gs_sc *c, const cJSON *tr, const char *q,
     if (sv->path == NULL)
         return gs_sc_err(c, q, "missing required key 'path'");
     if (!gs_request_format_known(sv->format)) {
-        char fq[800];
-        gs_sc_sub(fq, sizeof fq, q, "format");
+        GS_JSON_PATH(fq);
+        gs_json_path_key(&fq, q, "format");
         return gs_sc_err(c, fq, "unknown request trace format '%s' (known: "
                          "azure-llm, mooncake, splitwise, requests)",
                          sv->format);
@@ -706,8 +705,8 @@ static int svc_generate(struct gs_sc *c, const cJSON *gn, const char *q,
     if ((rc = parse_total_tokens(c, gn, q, t, g)) < 0)
         return rc;
     for (int i = 0; i < 2 && g->total.n == 0; i++) {
-        char lq[800];
-        gs_sc_sub(lq, sizeof lq, q, law[i]);
+        GS_JSON_PATH(lq);
+        gs_json_path_key(&lq, q, law[i]);
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(gn, law[i]);
         if (l == NULL)
             return gs_sc_err(c, q, "missing required key '%s'", law[i]);
@@ -723,9 +722,9 @@ static int parse_svc_requests(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_requests;
     int rc;
-    char pp[600];
+    GS_JSON_PATH(pp);
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(o, "requests");
-    gs_sc_sub(pp, sizeof pp, p, "requests");
+    gs_json_path_key(&pp, p, "requests");
     if (rq == NULL)
         return gs_sc_err(c, p, "missing required key 'requests'");
     if ((rc = gs_sc_keys(c, rq, pp, t)) < 0 ||
@@ -736,8 +735,8 @@ static int parse_svc_requests(struct gs_sc *c, const cJSON *o, const char *p,
     if ((tr == NULL) == (gn == NULL))
         return gs_sc_err(c, pp, "give exactly one of \"trace\" and "
                          "\"generate\"");
-    char q[700];
-    gs_sc_sub(q, sizeof q, pp, tr ? "trace" : "generate");
+    GS_JSON_PATH(q);
+    gs_json_path_key(&q, pp, tr ? "trace" : "generate");
     return tr ? svc_trace(c, tr, q, sv) : svc_generate(c, gn, q, sv);
 }
 
@@ -765,13 +764,13 @@ static int parse_svc_sla(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_sla;
     int rc;
-    char pp[600];
+    GS_JSON_PATH(pp);
     const cJSON *sla = cJSON_GetObjectItemCaseSensitive(o, "sla");
     if (sla == NULL)
         return 0;
     gs_time ttft = 0, itl = 0, e2e = 0;
     double pct = 99;
-    gs_sc_sub(pp, sizeof pp, p, "sla");
+    gs_json_path_key(&pp, p, "sla");
     if ((rc = gs_sc_keys(c, sla, pp, t)) < 0 ||
         (rc = gs_sc_time(c, sla, pp, t, "ttft", &ttft)) < 0 ||
         (rc = gs_sc_time(c, sla, pp, t, "itl", &itl)) < 0 ||
@@ -829,9 +828,9 @@ static const struct gs_kt_obj t_service = {
  * HDF5 cannot use as a group's name. */
 static int check_name(struct gs_sc *c, const char *p, const char *name)
 {
-    char pp[600];
+    GS_JSON_PATH(pp);
     static const char *const reserved[] = { GS_SVC_RESERVED_NAMES };
-    gs_sc_sub(pp, sizeof pp, p, "name");
+    gs_json_path_key(&pp, p, "name");
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
         if (strcmp(name, reserved[i]) == 0)
             return gs_sc_err(c, pp, "'%s' is the name of a table in the "
@@ -849,7 +848,8 @@ static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_service;
     int rc;
-    char pp[600], tier[32] = "inference", router[32] = "least-outstanding";
+    char tier[32] = "inference", router[32] = "least-outstanding";
+    GS_JSON_PATH(pp);
     if ((rc = gs_sc_keys(c, o, p, t)) < 0)
         return rc;
     memset(sv, 0, sizeof *sv);
@@ -865,7 +865,7 @@ static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
         return rc;
     /* the default tenant is the name; one past 47 bytes keeps its start
      * and a hash of the whole (cut, two services became one tenant) */
-    gs_sc_sub(pp, sizeof pp, p, "name");
+    gs_json_path_key(&pp, p, "name");
     char *w = gs_strf("%s: %s", c->file, pp);
     gs_tenant_name(sv->tenant, sv->name, c->file, w ? w : pp);
     free(w);
@@ -873,17 +873,17 @@ static int parse_service(struct gs_sc *c, const cJSON *o, const char *p,
                         sizeof sv->tenant)) < 0)
         return rc;
     if ((sv->tier = gs_tier_parse(tier)) < 0) {
-        gs_sc_sub(pp, sizeof pp, p, "tier");
+        gs_json_path_key(&pp, p, "tier");
         return gs_sc_err(c, pp, "unknown tier '%s'", tier);
     }
     if ((sv->router = gs_router_parse(router)) < 0) {
-        gs_sc_sub(pp, sizeof pp, p, "router");
+        gs_json_path_key(&pp, p, "router");
         return gs_sc_err(c, pp, "unknown router '%s' (known: round-robin, "
                          "least-outstanding, least-kv, prefix-affinity)",
                          router);
     }
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
-    gs_sc_sub(pp, sizeof pp, p, "model");
+    gs_json_path_key(&pp, p, "model");
     if (m == NULL)
         return gs_sc_err(c, p, "missing required key 'model'");
     if ((rc = parse_arch(c, m, pp, &sv->eng.arch)) < 0 ||
@@ -908,16 +908,16 @@ static int parse_services(struct gs_sc *c, const struct gs_json *v)
     if ((s->svcs = calloc((size_t)n, sizeof *s->svcs)) == NULL)
         return gs_sc_oom(c);
     for (int i = 0; i < n; i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.services[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.services", i);
         s->nsvcs = i + 1;       /* counted first: a half-read one is freed */
         int rc = parse_service(c, cJSON_GetArrayItem(a, i), p, &s->svcs[i]);
         if (rc < 0)
             return rc;
         for (int k = 0; k < i; k++)
             if (strcmp(s->svcs[k].name, s->svcs[i].name) == 0) {
-                snprintf(p, sizeof p, "$.services[%d].name", i);
-                return gs_sc_err(c, p, "service '%s' is already declared",
+                return gs_sc_err(c, gs_json_path_key(&p, p, "name"),
+                                 "service '%s' is already declared",
                                  s->svcs[i].name);
             }
     }

@@ -272,11 +272,12 @@ static int pick(const struct gs_jin *c, const char *path, const char *v,
 static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
                         const char *p, struct gs_svcscale_metric_cfg *m)
 {
-    char name[32] = "", q[512];
+    char name[32] = "";
+    GS_JSON_PATH(q);
     int rc = gs_kt_keys(c, o, p, &t_metric);
     if (rc == 0)
         rc = gs_kt_str(c, o, p, &t_metric, "metric", name, sizeof name);
-    gs_json_path(q, sizeof q, p, "metric");
+    gs_json_path_key(&q, p, "metric");
     if (rc == 0)
         rc = pick(c, q, name, metric_names, GS_SCM_NKINDS, &m->kind);
     if (rc < 0)
@@ -288,12 +289,12 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
                            "replica) and 'value' (whole service)");
     m->target_type = has_avg ? GS_SCT_AVERAGE_VALUE : GS_SCT_VALUE;
     if (is_gauge(m->kind) && has_val) {
-        gs_json_path(q, sizeof q, p, "value");
+        gs_json_path_key(&q, p, "value");
         return gs_json_err(c, q, "%s is a per-replica gauge: its target is "
                            "an 'average_value'", name);
     }
     if (m->kind == GS_SCM_TTFT_P95 && has_avg) {
-        gs_json_path(q, sizeof q, p, "average_value");
+        gs_json_path_key(&q, p, "average_value");
         return gs_json_err(c, q, "ttft_p95 is a latency of the whole "
                            "service: its target is a 'value'");
     }
@@ -303,7 +304,7 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
         gs_time t = 0, a = 0;
         rc = gs_json_time(c, o, p, tk, 1, &t);
         if (rc == 0 && t <= 0) {
-            gs_json_path(q, sizeof q, p, tk);
+            gs_json_path_key(&q, p, tk);
             rc = gs_json_err(c, q, "must be > 0");
         }
         if (rc == 0)
@@ -315,7 +316,7 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
                   : m->kind == GS_SCM_KV_CACHE ? 1.0 : 1e12;
         rc = gs_json_num(c, o, p, tk, 0, hi, 1, &m->target);
         if (rc == 0 && !(m->target > 0)) {
-            gs_json_path(q, sizeof q, p, tk);
+            gs_json_path_key(&q, p, tk);
             rc = gs_json_err(c, q, "must be > 0");
         }
         if (rc == 0)
@@ -324,13 +325,13 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
     }
     if (rc == 0 && gs_json_get(o, "window")) {
         if (m->kind != GS_SCM_TTFT_P95 && m->kind != GS_SCM_RATE) {
-            gs_json_path(q, sizeof q, p, "window");
+            gs_json_path_key(&q, p, "window");
             return gs_json_err(c, q, "only ttft_p95 and request_rate take a "
                                "window");
         }
         rc = gs_json_time(c, o, p, "window", 0, &m->window);
         if (rc == 0 && (m->window < GS_SEC || m->window > GS_DAY)) {
-            gs_json_path(q, sizeof q, p, "window");
+            gs_json_path_key(&q, p, "window");
             rc = gs_json_err(c, q, "must be between 1 s and 1 d");
         }
     }
@@ -340,26 +341,27 @@ static int parse_metric(const struct gs_jin *c, const struct gs_json *o,
 static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
                        const char *p, struct gs_svcscale_rules *r)
 {
-    char q[512], sel[16] = "";
+    char sel[16] = "";
+    GS_JSON_PATH(q);
     int rc = gs_kt_keys(c, o, p, &t_rules);
     if (rc == 0)
         rc = gs_kt_num(c, o, p, &t_rules, "tolerance", &r->tolerance);
     if (rc == 0)
         rc = gs_kt_time(c, o, p, &t_rules, "stabilization_window",
                         &r->stabilization_window);
-    gs_json_path(q, sizeof q, p, "stabilization_window");
+    gs_json_path_key(&q, p, "stabilization_window");
     if (rc == 0 && r->stabilization_window > 3600 * GS_SEC)
         rc = gs_json_err(c, q, "at most 3600 s (as in the HPA's API)");
     if (rc == 0)
         rc = gs_kt_str(c, o, p, &t_rules, "select_policy", sel,
                        sizeof sel);
-    gs_json_path(q, sizeof q, p, "select_policy");
+    gs_json_path_key(&q, p, "select_policy");
     if (rc == 0 && sel[0])
         rc = pick(c, q, sel, select_names, 3, &r->select);
     const struct gs_json *a = gs_json_get(o, "policies");
     if (rc < 0 || a == NULL)
         return rc;
-    gs_json_path(q, sizeof q, p, "policies");
+    gs_json_path_key(&q, p, "policies");
     if (!gs_json_is_array(a) || gs_json_first(a) == NULL)
         return gs_json_err(c, q, "expected a non-empty array of "
                            "{\"type\", \"value\", \"period\"}");
@@ -367,8 +369,10 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
     int i = 0;
     for (const struct gs_json *e = gs_json_first(a); e && rc == 0;
          e = gs_json_next(e), i++) {
-        char ep[560], ty[16] = "", tq[600];
-        snprintf(ep, sizeof ep, "%s[%d]", q, i);
+        char ty[16] = "";
+        GS_JSON_PATH(ep);
+        GS_JSON_PATH(tq);
+        gs_json_path_at(&ep, q, i);
         if (i >= GS_SVCSCALE_MAX_POLICIES)
             return gs_json_err(c, ep, "at most %d policies",
                                GS_SVCSCALE_MAX_POLICIES);
@@ -378,7 +382,7 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
         rc = gs_kt_keys(c, e, ep, &t_policy);
         if (rc == 0)
             rc = gs_kt_str(c, e, ep, &t_policy, "type", ty, sizeof ty);
-        gs_json_path(tq, sizeof tq, ep, "type");
+        gs_json_path_key(&tq, ep, "type");
         if (rc == 0)
             rc = pick(c, tq, ty, policy_names, 2, &pol->type);
         if (rc == 0)
@@ -386,7 +390,7 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
         pol->value = (int)v;
         if (rc == 0)
             rc = gs_kt_time(c, e, ep, &t_policy, "period", &pol->period);
-        gs_json_path(tq, sizeof tq, ep, "period");
+        gs_json_path_key(&tq, ep, "period");
         if (rc == 0 && (pol->period < GS_SEC || pol->period > 1800 * GS_SEC))
             rc = gs_json_err(c, tq, "must be between 1 s and 1800 s (as in "
                              "the HPA's API)");
@@ -398,7 +402,8 @@ static int parse_rules(const struct gs_jin *c, const struct gs_json *o,
 static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
                          const char *p, struct gs_svcscale_predict_cfg *pr)
 {
-    char q[512], model[32] = "";
+    char model[32] = "";
+    GS_JSON_PATH(q);
     pr->on = 1;
     int rc = gs_kt_keys(c, o, p, &t_predict);
     if (rc == 0)
@@ -406,7 +411,7 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
     if (rc == 0)
         rc = gs_kt_num(c, o, p, &t_predict, "capacity", &pr->capacity);
     if (rc == 0 && gs_json_get(o, "capacity") && !(pr->capacity > 0)) {
-        gs_json_path(q, sizeof q, p, "capacity");
+        gs_json_path_key(&q, p, "capacity");
         rc = gs_json_err(c, q, "must be > 0 (requests/s one replica "
                          "sustains)");
     }
@@ -416,7 +421,7 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
         rc = gs_kt_time(c, o, p, &t_predict, "season", &pr->season);
     if (rc == 0)
         rc = gs_kt_str(c, o, p, &t_predict, "model", model, sizeof model);
-    gs_json_path(q, sizeof q, p, "model");
+    gs_json_path_key(&q, p, "model");
     if (rc == 0 && model[0])
         rc = pick(c, q, model, model_names, 2, &pr->hw.kind);
     if (rc == 0)
@@ -436,33 +441,33 @@ static int parse_predict(const struct gs_jin *c, const struct gs_json *o,
 static int validate(const struct gs_jin *c, const char *p,
                     struct gs_svcscale_cfg *cfg)
 {
-    char q[512];
+    GS_JSON_PATH(q);
     if (cfg->max_replicas < cfg->min_replicas || cfg->max_replicas < 1) {
-        gs_json_path(q, sizeof q, p, "max_replicas");
+        gs_json_path_key(&q, p, "max_replicas");
         return gs_json_err(c, q, "must be >= min_replicas and >= 1");
     }
     if (cfg->nmetrics == 0 && !cfg->predict.on) {
-        gs_json_path(q, sizeof q, p, "metrics");
+        gs_json_path_key(&q, p, "metrics");
         return gs_json_err(c, q, "an autoscaler needs at least one metric "
                            "or a 'predictive' object");
     }
     if (!cfg->predict.on)
         return 0;
     struct gs_svcscale_predict_cfg *pr = &cfg->predict;
-    gs_json_path(q, sizeof q, p, "predictive");
-    char k[560];
+    gs_json_path_key(&q, p, "predictive");
+    GS_JSON_PATH(k);
     if (pr->step < cfg->sync_period || pr->step % cfg->sync_period != 0) {
-        snprintf(k, sizeof k, "%s.step", q);
+        gs_json_path_key(&k, q, "step");
         return gs_json_err(c, k, "must be a multiple of sync_period");
     }
     if (pr->season % pr->step != 0 || pr->season / pr->step < 2 ||
         pr->season / pr->step > 100000) {
-        snprintf(k, sizeof k, "%s.season", q);
+        gs_json_path_key(&k, q, "season");
         return gs_json_err(c, k, "must be 2 to 100000 steps, a whole "
                            "number of them");
     }
     if (pr->lead > pr->season) {
-        snprintf(k, sizeof k, "%s.lead", q);
+        gs_json_path_key(&k, q, "lead");
         return gs_json_err(c, k, "must not exceed the season");
     }
     pr->hw.season = (int)(pr->season / pr->step);
@@ -475,7 +480,7 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
 {
     const struct gs_jin c = { file, d };
     gs_svcscale_cfg_default(cfg);
-    char q[512];
+    GS_JSON_PATH(q);
     long mn = cfg->min_replicas, mx = cfg->max_replicas;
     int rc = gs_kt_keys(&c, o, path, &gs_svcscale_table);
     if (rc == 0)
@@ -494,7 +499,7 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
     gs_time *pv[] = { &cfg->sync_period, &cfg->polling_interval };
     for (int i = 0; i < 2 && rc == 0; i++) {
         rc = gs_kt_time(&c, o, path, &gs_svcscale_table, per[i], pv[i]);
-        gs_json_path(q, sizeof q, path, per[i]);
+        gs_json_path_key(&q, path, per[i]);
         if (rc == 0 && (*pv[i] < GS_SEC || *pv[i] > GS_HOUR))
             rc = gs_json_err(&c, q, "must be between 1 s and 1 h");
     }
@@ -502,15 +507,15 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
         rc = gs_kt_time(&c, o, path, &gs_svcscale_table,
                         "cooldown_period", &cfg->cooldown_period);
     const struct gs_json *ms = gs_json_get(o, "metrics");
-    gs_json_path(q, sizeof q, path, "metrics");
+    gs_json_path_key(&q, path, "metrics");
     if (rc == 0 && ms && !gs_json_is_array(ms))
         rc = gs_json_err(&c, q, "expected an array of {\"metric\", "
                          "\"average_value\" | \"value\"}");
     int i = 0;
     for (const struct gs_json *e = gs_json_first(ms); e && rc == 0;
          e = gs_json_next(e), i++) {
-        char ep[560];
-        snprintf(ep, sizeof ep, "%s[%d]", q, i);
+        GS_JSON_PATH(ep);
+        gs_json_path_at(&ep, q, i);
         if (i >= GS_SVCSCALE_MAX_METRICS)
             return gs_json_err(&c, ep, "at most %d metrics",
                                GS_SVCSCALE_MAX_METRICS);
@@ -518,20 +523,20 @@ int gs_svcscale_cfg_parse(const struct gs_json *o, const char *file,
         cfg->nmetrics = i + 1;
     }
     const struct gs_json *b = gs_json_get(o, "behavior");
-    gs_json_path(q, sizeof q, path, "behavior");
+    gs_json_path_key(&q, path, "behavior");
     if (rc == 0 && b)
         rc = gs_kt_keys(&c, b, q, &t_behavior);
     static const char *const dir[] = { "scale_up", "scale_down" };
     struct gs_svcscale_rules *rules[] = { &cfg->up, &cfg->down };
     for (int k = 0; k < 2 && rc == 0 && b; k++) {
         const struct gs_json *r = gs_json_get(b, dir[k]);
-        char rp[560];
-        snprintf(rp, sizeof rp, "%s.%s", q, dir[k]);
+        GS_JSON_PATH(rp);
+        gs_json_path_key(&rp, q, dir[k]);
         if (r)
             rc = parse_rules(&c, r, rp, rules[k]);
     }
     const struct gs_json *pr = gs_json_get(o, "predictive");
-    gs_json_path(q, sizeof q, path, "predictive");
+    gs_json_path_key(&q, path, "predictive");
     if (rc == 0 && pr)
         rc = parse_predict(&c, pr, q, &cfg->predict);
     if (rc == 0)

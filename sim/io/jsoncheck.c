@@ -38,6 +38,12 @@ struct key {
     const char *p;              /* set just before sorting */
 };
 
+/* A growing NUL-terminated string: a JSON path. */
+struct pbuf {
+    char *s;
+    size_t len, cap;
+};
+
 struct jc {
     const char *t;
     size_t i;                   /* read position */
@@ -47,8 +53,7 @@ struct jc {
     size_t an, acap;
     struct key *keys;
     size_t kn, kcap;
-    char *path;                 /* the JSON path of the value being read */
-    size_t plen, pcap;
+    struct pbuf path;           /* the JSON path of the value being read */
     /* The earliest problem found (issue_at == SIZE_MAX: none). */
     size_t issue_at, first_at;
     int comment;
@@ -70,16 +75,16 @@ static void issue_dup(struct jc *c, const struct key *first,
     c->first_at = first->at;
     c->comment = 0;
     /* the key, escaped, after the path in the same buffer (then cut off) */
-    size_t plen = c->plen;
+    size_t plen = c->path.len;
     char *key = NULL, *kpath = NULL;
     if (path_key(c, second->p, second->n, 0) == 0 &&
         path_put(c, "", 1) == 0 &&
-        (key = strdup(c->path + plen)) != NULL) {
-        c->path[plen] = '\0';
-        kpath = strdup(c->path);
+        (key = strdup(c->path.s + plen)) != NULL) {
+        c->path.s[plen] = '\0';
+        kpath = strdup(c->path.s);
     }
-    c->plen = plen;
-    c->path[plen] = '\0';
+    c->path.len = plen;
+    c->path.s[plen] = '\0';
     free(c->key);
     free(c->kpath);
     c->key = key;
@@ -229,24 +234,22 @@ static int key_cmp(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* Append n bytes to the path (kept NUL-terminated); -1 out of memory. */
-static int path_put(struct jc *c, const char *s, size_t n)
+/* Append n bytes to b (kept NUL-terminated); -1 out of memory. */
+static int buf_put(struct pbuf *b, const char *s, size_t n)
 {
-    if (c->plen + n + 1 > c->pcap) {
-        size_t cap = c->pcap ? c->pcap * 2 : 256;
-        while (cap < c->plen + n + 1)
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n + 1)
             cap *= 2;
-        char *np = realloc(c->path, cap);
-        if (np == NULL) {
-            c->oom = c->stop = 1;
+        char *np = realloc(b->s, cap);
+        if (np == NULL)
             return -1;
-        }
-        c->path = np;
-        c->pcap = cap;
+        b->s = np;
+        b->cap = cap;
     }
-    memcpy(c->path + c->plen, s, n);
-    c->plen += n;
-    c->path[c->plen] = '\0';
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
     return 0;
 }
 
@@ -271,10 +274,10 @@ static int plain_key(const char *k, size_t n)
  * segment), else escaped alone (a message's 'KEY').  The escapes are
  * JSON's; a surrogate that came from a lone \uD800 escape (its bytes are
  * not UTF-8) is written back as that escape. */
-static int path_key(struct jc *c, const char *k, size_t n, int dotted)
+static int buf_key(struct pbuf *pb, const char *k, size_t n, int dotted)
 {
     int plain = plain_key(k, n);
-    if (dotted && path_put(c, plain ? "." : "[\"", plain ? 1 : 2) < 0)
+    if (dotted && buf_put(pb, plain ? "." : "[\"", plain ? 1 : 2) < 0)
         return -1;
     size_t i = 0;
     while (i < n) {
@@ -285,7 +288,7 @@ static int path_key(struct jc *c, const char *k, size_t n, int dotted)
                 break;
             run++;
         }
-        if (run > i && path_put(c, k + i, run - i) < 0)
+        if (run > i && buf_put(pb, k + i, run - i) < 0)
             return -1;
         i = run;
         if (i == n)
@@ -315,19 +318,46 @@ static int path_key(struct jc *c, const char *k, size_t n, int dotted)
             }
             i++;
         }
-        if (path_put(c, e, en) < 0)
+        if (buf_put(pb, e, en) < 0)
             return -1;
     }
-    if (dotted && !plain && path_put(c, "\"]", 2) < 0)
+    if (dotted && !plain && buf_put(pb, "\"]", 2) < 0)
         return -1;
     return 0;
+}
+
+/* The scanner's path_put and path_key: out of memory stops the scan. */
+static int path_put(struct jc *c, const char *s, size_t n)
+{
+    if (buf_put(&c->path, s, n) == 0)
+        return 0;
+    c->oom = c->stop = 1;
+    return -1;
+}
+
+static int path_key(struct jc *c, const char *k, size_t n, int dotted)
+{
+    if (buf_key(&c->path, k, n, dotted) == 0)
+        return 0;
+    c->oom = c->stop = 1;
+    return -1;
+}
+
+char *gs_json_path_join(const char *path, const char *k, size_t n)
+{
+    struct pbuf b = { NULL, 0, 0 };
+    if (buf_put(&b, path, strlen(path)) < 0 || buf_key(&b, k, n, 1) < 0) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
 }
 
 /* Pop the path back to saved bytes. */
 static void path_pop(struct jc *c, size_t saved)
 {
-    c->plen = saved;
-    c->path[saved] = '\0';
+    c->path.len = saved;
+    c->path.s[saved] = '\0';
 }
 
 static void value(struct jc *c, int depth);
@@ -375,7 +405,7 @@ static void object(struct jc *c, int depth)
             goto done;
         }
         c->i++;
-        size_t saved = c->plen;
+        size_t saved = c->path.len;
         if (path_key(c, c->arena + k->k, k->n, 1) < 0)
             goto done;
         value(c, depth + 1);
@@ -426,7 +456,7 @@ static void array(struct jc *c, int depth)
         return;
     }
     for (long idx = 0;; idx++) {
-        size_t saved = c->plen;
+        size_t saved = c->path.len;
         char ix[24];
         int in = snprintf(ix, sizeof ix, "[%ld]", idx);
         if (path_put(c, ix, (size_t)in) < 0)
@@ -550,7 +580,7 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d)
         value(&c, 0);
     free(c.arena);
     free(c.keys);
-    free(c.path);
+    free(c.path.s);
     if (c.oom) {
         free(c.key);
         free(c.kpath);

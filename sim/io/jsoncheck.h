@@ -43,4 +43,13 @@ size_t gs_utf8_bad(const char *s, size_t n);
  * GS_ENOMEM. */
 int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d);
 
+/* path followed by key k[0..n) as a path segment, spelled as this file's
+ * messages spell it: .KEY, or ["KEY"] with JSON's string escapes when the
+ * key would not read as itself after a dot (empty, or holding a dot, a
+ * bracket, a quote, a backslash, a space or a control byte).  A new
+ * string, whole however long (caller frees), or NULL out of memory.  The
+ * scenario parser's paths are made by it too (jsonio.h: gs_json_path_key),
+ * so a place has one name whichever pass reports it. */
+char *gs_json_path_join(const char *path, const char *k, size_t n);
+
 #endif

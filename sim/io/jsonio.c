@@ -259,8 +259,8 @@ int gs_weights_save(const char *path, const char *const *names, int n,
 static int read_tol(const char *path, const cJSON *o, const char *name,
                     struct gs_bl_tol *t, struct gs_diag *d)
 {
-    char jp[160];
-    snprintf(jp, sizeof jp, "$.tolerances.%s", name);
+    GS_JSON_PATH(jp);
+    gs_json_path_key(&jp, "$.tolerances", name);
     if (!cJSON_IsObject(o))
         return bad(d, path, jp, "expected {\"rel\": r, \"abs\": a}");
     snprintf(t->metric, sizeof t->metric, "%s", name);
@@ -280,8 +280,8 @@ static int read_tol(const char *path, const cJSON *o, const char *name,
 static int read_run(const char *path, const cJSON *o, int i,
                     struct gs_bl_run *r, struct gs_diag *d)
 {
-    char jp[96];
-    snprintf(jp, sizeof jp, "$.runs[%d]", i);
+    GS_JSON_PATH(jp);
+    gs_json_path_at(&jp, "$.runs", i);
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "scenario");
     const cJSON *po = cJSON_GetObjectItemCaseSensitive(o, "policy");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metrics");
@@ -297,9 +297,9 @@ static int read_run(const char *path, const cJSON *o, int i,
         return gs_diag_set(d, GS_ENOMEM, path, "out of memory");
     for (const cJSON *it = m->child; it; it = it->next) {
         if (!cJSON_IsNumber(it)) {
-            char p2[200];
-            snprintf(p2, sizeof p2, "%s.metrics.%s", jp, it->string);
-            return bad(d, path, p2, "expected a number");
+            gs_json_path_key(&jp, jp, "metrics");
+            return bad(d, path, gs_json_path_key(&jp, jp, it->string),
+                       "expected a number");
         }
         snprintf(r->names[r->n], GS_JSON_NAME, "%s", it->string);
         r->v[r->n++] = it->valuedouble;
@@ -491,36 +491,34 @@ char *gs_json_print(const struct gs_json *v)
     return v ? cJSON_PrintUnformatted(cj(v)) : NULL;
 }
 
-void gs_json_path(char *buf, size_t n, const char *path, const char *key)
+/* What a path is out of memory (GS_JSON_PATH): never freed. */
+static char path_oom[] = "(a JSON path: out of memory)";
+
+/* *q = made (path_oom when NULL), the old value freed. */
+static const char *path_set(char **q, char *made)
 {
-    static const char cut[] = "[... cut ...]";
-    size_t lp = strlen(path), lk = strlen(key);
-    if (lp + 1 + lk < n) {      /* it fits: no allocation */
-        memcpy(buf, path, lp);
-        buf[lp] = '.';
-        memcpy(buf + lp + 1, key, lk + 1);
-        return;
-    }
-    char *full = gs_strf("%s.%s", path, key);
-    size_t len = full ? strlen(full) : 0;
-    if (full == NULL || n < sizeof cut + 24) {
-        snprintf(buf, n, "%s.%s", path, key);
-        free(full);
-        return;
-    }
-    /* Too long for buf (a key of the user's: an instance type, a trace
-     * option): its start and its end, the innermost key, with the cut
-     * said between them, each cut at a UTF-8 character's start. */
-    size_t room = n - sizeof cut, tail = room / 3, head = room - tail;
-    while (head > 0 && (full[head] & 0xC0) == 0x80)
-        head--;
-    size_t from = len - tail;
-    while (from < len && (full[from] & 0xC0) == 0x80)
-        from++;
-    memcpy(buf, full, head);
-    memcpy(buf + head, cut, sizeof cut - 1);
-    memcpy(buf + head + sizeof cut - 1, full + from, len - from + 1);
-    free(full);
+    char *old = *q;
+    *q = made ? made : path_oom;
+    if (old != path_oom)
+        free(old);
+    return *q;
+}
+
+const char *gs_json_path_key(char **q, const char *path, const char *key)
+{
+    return path_set(q, gs_json_path_join(path, key, strlen(key)));
+}
+
+const char *gs_json_path_at(char **q, const char *path, long i)
+{
+    return path_set(q, gs_strf("%s[%ld]", path, i));
+}
+
+void gs_json_path_free(char **q)
+{
+    if (*q != path_oom)
+        free(*q);
+    *q = NULL;
 }
 
 int gs_json_verr(const struct gs_jin *c, const char *path, const char *fmt,
@@ -584,12 +582,13 @@ int gs_json_num(const struct gs_jin *c, const struct gs_json *o,
     const cJSON *v = member(c, o, path, key, req, &rc);
     if (v == NULL)
         return rc;
-    char p[512];
-    gs_json_path(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
     if (!cJSON_IsNumber(v))
-        return gs_json_err(c, p, "expected a number");
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "expected a number");
     if (!(v->valuedouble >= lo && v->valuedouble <= hi))
-        return gs_json_err(c, p, "%g is outside the allowed range [%g, %g]",
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "%g is outside the allowed range [%g, %g]",
                            v->valuedouble, lo, hi);
     *out = v->valuedouble;
     return 0;
@@ -604,9 +603,9 @@ int gs_json_int(const struct gs_jin *c, const struct gs_json *o,
     if (rc < 0)
         return rc;
     if (v != floor(v)) {
-        char p[512];
-        gs_json_path(p, sizeof p, path, key);
-        return gs_json_err(c, p, "expected a whole number, got %g", v);
+        GS_JSON_PATH(p);
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "expected a whole number, got %g", v);
     }
     *out = (long)v;
     return 0;
@@ -620,9 +619,9 @@ int gs_json_bool(const struct gs_jin *c, const struct gs_json *o,
     if (v == NULL)
         return rc;
     if (!cJSON_IsBool(v)) {
-        char p[512];
-        gs_json_path(p, sizeof p, path, key);
-        return gs_json_err(c, p, "expected true or false");
+        GS_JSON_PATH(p);
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "expected true or false");
     }
     *out = cJSON_IsTrue(v);
     return 0;
@@ -636,14 +635,16 @@ int gs_json_str(const struct gs_jin *c, const struct gs_json *o,
     const cJSON *v = member(c, o, path, key, req, &rc);
     if (v == NULL)
         return rc;
-    char p[512];
-    gs_json_path(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
     if (!cJSON_IsString(v))
-        return gs_json_err(c, p, "expected a string");
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "expected a string");
     if (strlen(v->valuestring) >= n)
-        return gs_json_err(c, p, "longer than %zu characters", n - 1);
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "longer than %zu characters", n - 1);
     if (req && v->valuestring[0] == '\0')
-        return gs_json_err(c, p, "must not be empty");
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "must not be empty");
     snprintf(out, n, "%s", v->valuestring);
     return 0;
 }
@@ -656,12 +657,13 @@ int gs_json_strdup(const struct gs_jin *c, const struct gs_json *o,
     const cJSON *v = member(c, o, path, key, req, &rc);
     if (v == NULL)
         return rc;
-    char p[512];
-    gs_json_path(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
     if (!cJSON_IsString(v))
-        return gs_json_err(c, p, "expected a string");
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "expected a string");
     if (req && v->valuestring[0] == '\0')
-        return gs_json_err(c, p, "must not be empty");
+        return gs_json_err(c, gs_json_path_key(&p, path, key),
+                           "must not be empty");
     if ((*out = strdup(v->valuestring)) == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     return 0;
@@ -674,19 +676,19 @@ int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
     const cJSON *v = member(c, o, path, key, req, &rc);
     if (v == NULL)
         return rc;
-    char p[512];
-    gs_json_path(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
     if (cJSON_IsNumber(v)) {
         if (!(v->valuedouble >= 0 && v->valuedouble < 9.0e12))
-            return gs_json_err(c, p, "expected a non-negative number of "
-                               "seconds");
+            return gs_json_err(c, gs_json_path_key(&p, path, key),
+                               "expected a non-negative number of seconds");
         *out = (gs_time)llround(v->valuedouble * 1000.0);
         return 0;
     }
     if (cJSON_IsString(v) && gs_parse_time(v->valuestring, out) == 0)
         return 0;
-    return gs_json_err(c, p, "expected a duration: seconds, or a string "
-                       "such as \"30s\", \"5m\", \"2h\", \"3d\"");
+    return gs_json_err(c, gs_json_path_key(&p, path, key),
+                       "expected a duration: seconds, or a string such as "
+                       "\"30s\", \"5m\", \"2h\", \"3d\"");
 }
 
 /* --- editing JSON text by key path (gs_json_edit) ----------------------- */

@@ -143,9 +143,26 @@ const char *gs_json_string(const struct gs_json *v);
  * memory. */
 char *gs_json_print(const struct gs_json *v);
 
-/* "path.key" into buf (n bytes); when longer, its start and its end (the
- * innermost key) with "[... cut ...]" between them, never a silent cut. */
-void gs_json_path(char *buf, size_t n, const char *path, const char *key);
+/* JSON paths, held in memory and named whole however deep the value or
+ * long its keys (a message names the place exactly):
+ *
+ *     GS_JSON_PATH(q);                    char *q = NULL, freed when q's
+ *                                         scope ends, however it ends
+ *     gs_json_path_key(&q, path, "gpu");  q = path.gpu
+ *     gs_json_path_at(&q, path, i);       q = path[i]
+ *
+ * A key that would not read as itself after a dot is spelled ["KEY"] with
+ * JSON's escapes (jsoncheck.h: gs_json_path_join), as the duplicate-key
+ * check spells it.  Each call replaces q's value (path may be q itself:
+ * the new path is made before the old is freed) and returns it.  Out of
+ * memory, q becomes a constant saying so, never NULL, so a message can
+ * still be made, and the parse goes on: a path is only read in a
+ * message. */
+#define GS_JSON_PATH(q) \
+    char *q __attribute__((cleanup(gs_json_path_free))) = NULL
+const char *gs_json_path_key(char **q, const char *path, const char *key);
+const char *gs_json_path_at(char **q, const char *path, long i);
+void gs_json_path_free(char **q);
 /* Record "FILE: PATH: WHAT" as GS_EINVAL in c->d and return GS_EINVAL. */
 int gs_json_err(const struct gs_jin *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

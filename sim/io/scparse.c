@@ -51,8 +51,9 @@ int gs_sc_model_ref(struct gs_sc *c, const cJSON *o, const char *path,
         return rc;
     int m = gs_catalog_find(&c->s->cat, name);
     if (m < 0) {
-        char p[512], list[768] = "";
-        gs_sc_sub(p, sizeof p, path, key);
+        char list[768] = "";
+        GS_JSON_PATH(p);
+        gs_json_path_key(&p, path, key);
         const char *names[GS_MAX_MODELS + 1];
         for (int i = 0; i < c->s->cat.n; i++)
             names[i] = c->s->cat.m[i].name;
@@ -311,8 +312,8 @@ int gs_sc_parse_dist(struct gs_sc *c, const cJSON *o, const char *path,
     if (strcmp(kind, "empirical") == 0) {
         /* Quantiles at probabilities 0, 1/(n-1), ..., 1. */
         const cJSON *q = cJSON_GetObjectItemCaseSensitive(o, "quantiles");
-        char qp[600];
-        gs_sc_sub(qp, sizeof qp, path, "quantiles");
+        GS_JSON_PATH(qp);
+        gs_json_path_key(&qp, path, "quantiles");
         int n = cJSON_GetArraySize(q);
         if (!cJSON_IsArray(q) || n < 2 || n > GS_GEN_MAX_POINTS)
             return gs_sc_err(c, q ? qp : path, "empirical needs "
@@ -323,18 +324,17 @@ int gs_sc_parse_dist(struct gs_sc *c, const cJSON *o, const char *path,
                                    .max = (double)t[4], .npoints = n };
         return quantiles(c, q, qp, d);
     }
-    char p[600];
-    gs_sc_sub(p, sizeof p, path, "dist");
-    return gs_sc_err(c, p, "unknown distribution '%s' (known: constant, "
-                     "exponential, lognormal, pareto, uniform, weibull, "
-                     "empirical)", kind);
+    GS_JSON_PATH(p);
+    return gs_sc_err(c, gs_json_path_key(&p, path, "dist"), "unknown "
+                     "distribution '%s' (known: constant, exponential, "
+                     "lognormal, pareto, uniform, weibull, empirical)", kind);
 }
 
 int gs_sc_dist_or_time(struct gs_sc *c, const cJSON *o, const char *path,
                        const char *key, struct gs_distspec *out)
 {
-    char p[600];
-    gs_sc_sub(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
+    gs_json_path_key(&p, path, key);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (v == NULL)
         return 0;
@@ -369,10 +369,9 @@ int gs_sc_file_path(struct gs_sc *c, const cJSON *o, const char *path,
     if (full == NULL)
         return gs_sc_oom(c);
     if (strlen(full) >= PATH_MAX) {
-        char p[600];
-        gs_sc_sub(p, sizeof p, path, key);
+        GS_JSON_PATH(p);
         free(full);
-        return gs_sc_err(c, p, "the path is %d bytes or longer once resolved "
+        return gs_sc_err(c, gs_json_path_key(&p, path, key), "the path is %d bytes or longer once resolved "
                          "(PATH_MAX)", PATH_MAX);
     }
     *out = full;

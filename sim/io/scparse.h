@@ -106,12 +106,6 @@ static inline int gs_sc_time(struct gs_sc *c, const cJSON *o, const char *p,
     return gs_kt_time(&in, GJ(o), p, t, key, out);
 }
 
-/* "path.key" into buf. */
-static inline void gs_sc_sub(char *buf, size_t n, const char *path,
-                             const char *key)
-{
-    gs_json_path(buf, n, path, key);
-}
 
 /* Key-table entry helpers (designated initializers, in the tables). */
 #define GS_K_STR(n, len, fl, d) \

@@ -208,10 +208,10 @@ static int validate(struct gs_sc *c)
         for (int i = 0; i < s->gen.nclasses; i++)
             for (int v = 0; v < s->gen.cls[i].nvalues; v++)
                 if (s->gen.cls[i].gpus[v] > maxg) {
-                    char p[96];
-                    snprintf(p, sizeof p,
-                             "$.workload.generate.classes[%d].gpus", i);
-                    return gs_sc_err(c, p, "a job of %g GPUs is larger than "
+                    GS_JSON_PATH(p);
+                    gs_json_path_at(&p, "$.workload.generate.classes", i);
+                    return gs_sc_err(c, gs_json_path_key(&p, p, "gpus"),
+                                     "a job of %g GPUs is larger than "
                                      "any pool (the largest has %d GPUs)",
                                      s->gen.cls[i].gpus[v], maxg);
                 }
@@ -222,10 +222,10 @@ static int validate(struct gs_sc *c)
                 ok = s->pools[k].share.mode == GS_SHARE_MIG &&
                      gs_mig_profile_find(s->pools[k].share.mig_gpu, prof);
             if (!ok) {
-                char p[96];
-                snprintf(p, sizeof p,
-                         "$.workload.generate.classes[%d].mig_profile", i);
-                return gs_sc_err(c, p, "no MIG pool of the fleet has "
+                GS_JSON_PATH(p);
+                gs_json_path_at(&p, "$.workload.generate.classes", i);
+                return gs_sc_err(c, gs_json_path_key(&p, p, "mig_profile"),
+                                 "no MIG pool of the fleet has "
                                  "profile '%s'", prof);
             }
         }

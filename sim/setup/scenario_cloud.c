@@ -126,7 +126,7 @@ static int parse_failures(struct gs_sc *c, const cJSON *o, const char *path,
 {
     const struct gs_kt_obj *t = &gs_sc_t_failures;
     int rc;
-    char p[600];
+    GS_JSON_PATH(p);
     fail_defaults(fc);
     if ((rc = gs_sc_keys(c, o, path, t)) < 0 ||
         (rc = gs_sc_dist_or_time(c, o, path, "repair", &fc->repair)) < 0 ||
@@ -141,14 +141,14 @@ static int parse_failures(struct gs_sc *c, const cJSON *o, const char *path,
     struct gs_failproc *fp[2] = { &fc->gpu, &fc->node };
     for (int k = 0; k < 2; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, comp[k]);
-        gs_sc_sub(p, sizeof p, path, comp[k]);
+        gs_json_path_key(&p, path, comp[k]);
         if (v && (rc = parse_failproc(c, v, p, fp[k])) < 0)
             return rc;
     }
     const cJSON *dg = cJSON_GetObjectItemCaseSensitive(o, "degraded");
     if (dg) {
         const struct gs_kt_obj *td = &t_degraded;
-        gs_sc_sub(p, sizeof p, path, "degraded");
+        gs_json_path_key(&p, path, "degraded");
         if ((rc = gs_sc_keys(c, dg, p, td)) < 0 ||
             (rc = gs_sc_num(c, dg, p, td, "fraction",
                             &fc->degrade_frac)) < 0 ||
@@ -184,8 +184,8 @@ static int parse_billing(struct gs_sc *c, const cJSON *o, const char *path,
         (rc = gs_sc_time(c, o, path, t, "minimum", minimum)) < 0)
         return rc;
     if (*gran < 1) {
-        char p[600];
-        gs_sc_sub(p, sizeof p, path, "granularity");
+        GS_JSON_PATH(p);
+        gs_json_path_key(&p, path, "granularity");
         return gs_sc_err(c, p, "must be at least 1 ms");
     }
     return 0;
@@ -236,8 +236,8 @@ const struct gs_kt_obj gs_sc_t_autoscaler = {
 static int tier_list(struct gs_sc *c, const cJSON *o, const char *path,
                      const char *key, int *mask)
 {
-    char p[600];
-    gs_sc_sub(p, sizeof p, path, key);
+    GS_JSON_PATH(p);
+    gs_json_path_key(&p, path, key);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (v == NULL)
         return 0;
@@ -345,7 +345,8 @@ const struct gs_kt_obj gs_sc_t_capacity_block = {
 static int clock_time(struct gs_sc *c, const cJSON *o, const char *path,
                       const char *key, int *out)
 {
-    char v[16] = "", p[600];
+    char v[16] = "";
+    GS_JSON_PATH(p);
     int rc = gs_sc_str(c, o, path, &t_window, key, v, sizeof v);
     if (rc < 0)
         return rc;
@@ -353,7 +354,7 @@ static int clock_time(struct gs_sc *c, const cJSON *o, const char *path,
     char extra;
     if (sscanf(v, "%d:%d%c", &h, &m, &extra) != 2 || h < 0 || h > 23 ||
         m < 0 || m > 59) {
-        gs_sc_sub(p, sizeof p, path, key);
+        gs_json_path_key(&p, path, key);
         return gs_sc_err(c, p, "expected a time of day \"HH:MM\", got '%s'",
                          v);
     }
@@ -372,8 +373,8 @@ static int parse_schedule(struct gs_sc *c, const cJSON *sch, const char *p,
     struct gs_jin in = gs_sc_jin(c);
     int i = 0;
     for (const cJSON *w = sch->child; w; w = w->next, i++) {
-        char pw[640];
-        snprintf(pw, sizeof pw, "%s[%d]", p, i);
+        GS_JSON_PATH(pw);
+        gs_json_path_at(&pw, p, i);
         struct gs_window *win = &pc->win[i];
         long wmn = mn, wmx = mx;
         /* the bounds lie within the pool's own */
@@ -432,8 +433,8 @@ static int parse_autoscale(struct gs_sc *c, const cJSON *o, const char *path,
     pc->min_nodes = (int)mn;
     pc->max_nodes = (int)mx;
     const cJSON *sch = cJSON_GetObjectItemCaseSensitive(o, "schedule");
-    char p[600];
-    gs_sc_sub(p, sizeof p, path, "schedule");
+    GS_JSON_PATH(p);
+    gs_json_path_key(&p, path, "schedule");
     if (sch == NULL)
         return 0;
     return parse_schedule(c, sch, p, pc, mn, mx);
@@ -501,8 +502,8 @@ static int parse_prices(struct gs_sc *c, const cJSON *o)
         return gs_sc_err(c, "$.prices", "expected an object: instance type -> "
                          "{market: $ per node-hour}");
     for (const cJSON *it = o->child; it; it = it->next) {
-        char p[600];
-        gs_sc_sub(p, sizeof p, "$.prices", it->string);
+        GS_JSON_PATH(p);
+        gs_json_path_key(&p, "$.prices", it->string);
         if ((rc = gs_sc_keys(c, it, p, &t_price)) < 0)
             return rc;
         for (int m = 0; m < GS_NMARKETS; m++) {
@@ -616,21 +617,21 @@ static int pool_spot(struct gs_sc *c, const cJSON *o, const char *p,
 static int pool_models(struct gs_sc *c, const cJSON *o, const char *p,
                        struct gs_pool_spec *ps, struct gs_poolcloud *pc)
 {
-    char pp[600];
+    GS_JSON_PATH(pp);
     int rc;
     const cJSON *v;
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "billing"))) {
-        gs_sc_sub(pp, sizeof pp, p, "billing");
+        gs_json_path_key(&pp, p, "billing");
         if ((rc = parse_billing(c, v, pp, &pc->gran, &pc->minimum)) < 0)
             return rc;
     }
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "failures"))) {
-        gs_sc_sub(pp, sizeof pp, p, "failures");
+        gs_json_path_key(&pp, p, "failures");
         if ((rc = parse_failures(c, v, pp, &pc->fail)) < 0)
             return rc;
     }
     v = cJSON_GetObjectItemCaseSensitive(o, "spot");
-    gs_sc_sub(pp, sizeof pp, p, "spot");
+    gs_json_path_key(&pp, p, "spot");
     if (v && ps->market != GS_MKT_SPOT)
         return gs_sc_err(c, pp, "only a pool in the spot market has a spot "
                          "interruption process");
@@ -638,7 +639,7 @@ static int pool_models(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = pool_spot(c, o, p, v, pp, pc)) < 0)
         return rc;
     v = cJSON_GetObjectItemCaseSensitive(o, "capacity_block");
-    gs_sc_sub(pp, sizeof pp, p, "capacity_block");
+    gs_json_path_key(&pp, p, "capacity_block");
     if ((v != NULL) != (ps->market == GS_MKT_BLOCK))
         return gs_sc_err(c, v ? pp : p, v ? "only a capacity-block pool has "
                          "a block window" : "a capacity-block pool needs "
@@ -665,7 +666,7 @@ static int parse_pool_cloud(struct gs_sc *c, const cJSON *o, const char *p,
     struct gs_scenario *s = c->s;
     struct gs_pool_spec *ps = &s->pools[i];
     struct gs_poolcloud *pc = &s->cloud.pool[i];
-    char pp[600];
+    GS_JSON_PATH(pp);
     int rc;
     long spares = 0;
     double discount = -1;
@@ -678,7 +679,7 @@ static int parse_pool_cloud(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = pool_models(c, o, p, ps, pc)) < 0)
         return rc;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "autoscale");
-    gs_sc_sub(pp, sizeof pp, p, "autoscale");
+    gs_json_path_key(&pp, p, "autoscale");
     if (v && ps->market != GS_MKT_ONDEMAND && ps->market != GS_MKT_SPOT)
         return gs_sc_err(c, pp, "autoscaling applies to on-demand and spot "
                          "pools (a %s pool is paid for whole)",
@@ -704,8 +705,8 @@ int gs_sc_parse_fleet_cloud(struct gs_sc *c, const cJSON *a)
         return gs_sc_oom(c);
     int i = 0, rc;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.fleet[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.fleet", i);
         int listed = cJSON_GetObjectItemCaseSensitive(o, "from_node_list") != 0;
         for (int k = c->first[i]; k < c->first[i + 1]; k++) {
             if (!listed) {

@@ -67,8 +67,8 @@ static int hourly(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_key *k = gs_kt_find(&gs_sc_t_energy_region, key);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    char q[600];
-    gs_sc_sub(q, sizeof q, p, key);
+    GS_JSON_PATH(q);
+    gs_json_path_key(&q, p, key);
     if (v == NULL)
         return 0;
     if (cJSON_IsNumber(v)) {
@@ -117,8 +117,8 @@ static int parse_regions(struct gs_sc *c, const cJSON *a)
                          "%d regions", GS_ENERGY_REGIONS - 1);
     int i = 0, rc;
     for (const cJSON *ro = a->child; ro; ro = ro->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.energy.regions[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.energy.regions", i);
         struct gs_energy_region *r = &e->region[e->nregions];
         *r = e->region[0];
         if ((rc = gs_sc_keys(c, ro, p, t)) < 0 ||
@@ -184,8 +184,8 @@ static int pool_host(struct gs_sc *c, const cJSON *o, const char *p,
                                                      ? share
                                                      : GS_HOST_IDLE_SHARE);
     if (ps->host_idle_w > ps->host_busy_w) {
-        char q[600];
-        gs_sc_sub(q, sizeof q, p, idle >= 0 ? "host_idle_w" : "host_busy_w");
+        GS_JSON_PATH(q);
+        gs_json_path_key(&q, p, idle >= 0 ? "host_idle_w" : "host_busy_w");
         return gs_sc_err(c, q, "a node's host idle power (%g W) exceeds its "
                          "busy power (%g W)", ps->host_idle_w,
                          ps->host_busy_w);
@@ -196,7 +196,8 @@ static int pool_host(struct gs_sc *c, const cJSON *o, const char *p,
 int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
                       const struct gs_kt_obj *t, struct gs_pool_spec *ps)
 {
-    char name[GS_NAME] = "", q[600];
+    char name[GS_NAME] = "";
+    GS_JSON_PATH(q);
     int rc;
     if ((rc = gs_sc_str(c, o, p, t, "region", name, sizeof name)) < 0 ||
         (rc = gs_sc_num(c, o, p, t, "power_cap_w", &ps->power_cap_w)) < 0 ||
@@ -209,7 +210,7 @@ int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
             if (strcmp(e->region[k].name, name) == 0)
                 ps->region = k;
         if (ps->region < 0) {
-            gs_sc_sub(q, sizeof q, p, "region");
+            gs_json_path_key(&q, p, "region");
             return gs_sc_err(c, q, "unknown region '%s' (declare it in "
                              "$.energy.regions)", name);
         }
@@ -217,7 +218,7 @@ int gs_sc_pool_energy(struct gs_sc *c, const cJSON *o, const char *p,
     if (ps->power_cap_w > 0) {
         const struct gs_gpu_model *m = &c->s->cat.m[ps->model];
         double idle = m->power_w * gs_power_default.idle;
-        gs_sc_sub(q, sizeof q, p, "power_cap_w");
+        gs_json_path_key(&q, p, "power_cap_w");
         if (!(ps->power_cap_w > idle && ps->power_cap_w <= m->power_w))
             return gs_sc_err(c, q, "%g W is outside what %s allows: above "
                              "its idle power (%g W) and at most its board "

@@ -52,8 +52,8 @@ int gs_sc_parse_models(struct gs_sc *c, const cJSON *a)
         return gs_sc_err(c, "$.gpu_models", "expected an array");
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.gpu_models[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.gpu_models", i);
         int rc;
         struct gs_gpu_model m = { 0 };
         if ((rc = gs_sc_keys(c, o, p, t)) < 0 ||
@@ -80,8 +80,8 @@ static int parse_market(struct gs_sc *c, const char *p, const char *market,
             *out = k;
     if (*out >= 0)
         return 0;
-    char pp[96];
-    snprintf(pp, sizeof pp, "%s.market", p);
+    GS_JSON_PATH(pp);
+    gs_json_path_key(&pp, p, "market");
     return gs_sc_err(c, pp, "unknown market '%s' (known: on-demand, "
                      "reserved, spot, capacity-block)", market);
 }
@@ -163,7 +163,8 @@ static int share_mig(struct gs_sc *c, const cJSON *o, const char *p,
                      int model, struct gs_share_cfg *sc)
 {
     const struct gs_kt_obj *t = &t_sharing;
-    char layout[256] = "full", q[160];
+    char layout[256] = "full";
+    GS_JSON_PATH(q);
     int rc;
     sc->mode = GS_SHARE_MIG;
     sc->reconf_time = GS_SHARE_RECONF_TIME;
@@ -174,7 +175,7 @@ static int share_mig(struct gs_sc *c, const cJSON *o, const char *p,
                          &sc->reconf_time)) < 0)
         return rc;
     sc->mig_gpu = mig_table(&c->s->cat, model);
-    snprintf(q, sizeof q, "%s.mode", p);
+    gs_json_path_key(&q, p, "mode");
     if (sc->mig_gpu == NULL)
         return gs_sc_err(c, q, "GPU model '%s' has no MIG profiles (MIG "
                          "pools need A100-40GB, A100-80GB, H100-80GB, "
@@ -182,7 +183,7 @@ static int share_mig(struct gs_sc *c, const cJSON *o, const char *p,
                          c->s->cat.m[model].name);
     struct gs_diag ld = { 0 };
     if (gs_mig_layout_parse(sc->mig_gpu, layout, &sc->layout, &ld) < 0) {
-        snprintf(q, sizeof q, "%s.layout", p);
+        gs_json_path_key(&q, p, "layout");
         int err = gs_sc_err(c, q, "%s: %s", gs_diag_where(&ld),
                             gs_diag_what(&ld));
         gs_diag_free(&ld);
@@ -195,7 +196,8 @@ static int share_ts(struct gs_sc *c, const cJSON *o, const char *p,
                     struct gs_share_cfg *sc)
 {
     const struct gs_kt_obj *t = &t_sharing;
-    char victim[32] = "newest", q[160];
+    char victim[32] = "newest";
+    GS_JSON_PATH(q);
     long replicas = 0, from = GS_SHARE_LAT_FROM;
     int rc;
     sc->mode = GS_SHARE_TS;
@@ -220,7 +222,7 @@ static int share_ts(struct gs_sc *c, const cJSON *o, const char *p,
     sc->replicas = (int)replicas;
     sc->latency_from = (int)from;
     if (sc->latency_max_ms < sc->latency_min_ms) {
-        snprintf(q, sizeof q, "%s.latency_max_ms", p);
+        gs_json_path_key(&q, p, "latency_max_ms");
         return gs_sc_err(c, q, "%g is below latency_min_ms %g",
                          sc->latency_max_ms, sc->latency_min_ms);
     }
@@ -229,7 +231,7 @@ static int share_ts(struct gs_sc *c, const cJSON *o, const char *p,
     else if (strcmp(victim, "largest") == 0)
         sc->oom_rule = GS_OOM_LARGEST;
     else {
-        snprintf(q, sizeof q, "%s.oom_victim", p);
+        gs_json_path_key(&q, p, "oom_victim");
         return gs_sc_err(c, q, "unknown rule '%s' (newest, largest)", victim);
     }
     return 0;
@@ -247,7 +249,8 @@ static int parse_sharing(struct gs_sc *c, const cJSON *o, const char *p,
                          int model, struct gs_share_cfg *sc)
 {
     const struct gs_kt_obj *t = &t_sharing;
-    char mode[32] = "", q[160];
+    char mode[32] = "";
+    GS_JSON_PATH(q);
     int rc;
     memset(sc, 0, sizeof *sc);
     if (!cJSON_IsObject(o))
@@ -255,7 +258,7 @@ static int parse_sharing(struct gs_sc *c, const cJSON *o, const char *p,
                          "time-slicing, fractional)");
     if ((rc = gs_sc_str(c, o, p, t, "mode", mode, sizeof mode)) < 0)
         return rc;
-    snprintf(q, sizeof q, "%s.mode", p);
+    gs_json_path_key(&q, p, "mode");
     if (strcmp(mode, "none") == 0)
         return gs_sc_keys_only(c, o, p, t, SHARE_NONE);
     if (strcmp(mode, "mig") == 0)
@@ -272,7 +275,7 @@ static int parse_sharing(struct gs_sc *c, const cJSON *o, const char *p,
         if (strcmp(reclaim, "kill") == 0)
             sc->reclaim_kill = 1;
         else if (strcmp(reclaim, "evict") != 0) {
-            snprintf(q, sizeof q, "%s.reclaim", p);
+            gs_json_path_key(&q, p, "reclaim");
             return gs_sc_err(c, q, "unknown reclaim '%s' (kill, evict)",
                              reclaim);
         }
@@ -395,8 +398,8 @@ static int list_path(struct gs_sc *c, const cJSON *n, const char *q,
     if (rc < 0)
         return rc;
     if (*full == NULL) {
-        char pq[128];
-        snprintf(pq, sizeof pq, "%s.path", q);
+        GS_JSON_PATH(pq);
+        gs_json_path_key(&pq, q, "path");
         return gs_sc_err(c, pq, "an empty path");
     }
     return 0;
@@ -411,9 +414,10 @@ static int node_list_read(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_node_list;
     int rc;
-    char q[96], fmt[GS_NAME] = "";
+    char fmt[GS_NAME] = "";
+    GS_JSON_PATH(q);
     char market[32] = "on-demand";
-    snprintf(q, sizeof q, "%s.from_node_list", p);
+    gs_json_path_key(&q, p, "from_node_list");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
     if ((rc = gs_sc_keys_only(c, o, p, &gs_sc_t_pool, POOL_NODE_LIST)) < 0 ||
         (rc = gs_sc_keys(c, n, q, t)) < 0 ||
@@ -426,11 +430,12 @@ static int node_list_read(struct gs_sc *c, const cJSON *o, const char *p,
     for (int i = 0; gs_node_list_formats[i]; i++)
         known |= strcmp(gs_node_list_formats[i]->name, fmt) == 0;
     if (!known) {
-        char list[256] = "", fq[128];
+        char list[256] = "";
+        GS_JSON_PATH(fq);
         for (int i = 0; gs_node_list_formats[i]; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      i ? ", " : "", gs_node_list_formats[i]->name);
-        snprintf(fq, sizeof fq, "%s.format", q);
+        gs_json_path_key(&fq, q, "format");
         return gs_sc_err(c, fq, "unknown node-list format '%s' (known: %s)",
                          fmt, list);
     }
@@ -450,8 +455,9 @@ static int node_list_pool(struct gs_sc *c, const cJSON *o, const char *p,
                           int mk, double gprice)
 {
     struct gs_scenario *s = c->s;
-    char q[96], name[2 * GS_NAME];
-    snprintf(q, sizeof q, "%s.from_node_list", p);
+    char name[2 * GS_NAME];
+    GS_JSON_PATH(q);
+    gs_json_path_key(&q, p, "from_node_list");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_node_list");
     snprintf(name, sizeof name, "%s%s", prefix, ps->name);
     if (strlen(name) >= sizeof ps->name)
@@ -467,8 +473,8 @@ static int node_list_pool(struct gs_sc *c, const cJSON *o, const char *p,
     const cJSON *sh = ps->gpn > 0  /* CPU-only nodes share no GPU */
                           ? cJSON_GetObjectItemCaseSensitive(o, "sharing")
                           : NULL;
-    char sp[160];
-    snprintf(sp, sizeof sp, "%s.sharing", p);
+    GS_JSON_PATH(sp);
+    gs_json_path_key(&sp, p, "sharing");
     int rc;
     if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0)
         return rc;
@@ -568,8 +574,8 @@ static int parse_pool(struct gs_sc *c, const cJSON *o, const char *p, int i,
     if ((rc = parse_market(c, p, market, &ps->market)) < 0)
         return rc;
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "sharing");
-    char sp[160];
-    snprintf(sp, sizeof sp, "%s.sharing", p);
+    GS_JSON_PATH(sp);
+    gs_json_path_key(&sp, p, "sharing");
     if (sh && (rc = parse_sharing(c, sh, sp, ps->model, &ps->share)) < 0)
         return rc;
     if ((rc = gs_sc_pool_energy(c, o, p, t, ps)) < 0)
@@ -593,8 +599,8 @@ int gs_sc_parse_fleet(struct gs_sc *c, const cJSON *a)
         return gs_sc_oom(c);
     int i = 0;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.fleet[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.fleet", i);
         int rc;
         c->first[i] = s->npools;
         if (cJSON_IsObject(o) &&
@@ -729,8 +735,8 @@ int gs_sc_parse_tiers(struct gs_sc *c, const cJSON *o)
         return rc;
     const struct gs_kt_obj *t = &t_tier;
     for (const cJSON *e = o->child; e; e = e->next) {
-        char p[64];
-        snprintf(p, sizeof p, "$.tiers.%s", e->string);
+        GS_JSON_PATH(p);
+        gs_json_path_key(&p, "$.tiers", e->string);
         struct gs_tiercfg *tc = &c->s->tiers[gs_tier_parse(e->string)];
         long prio = tc->priority;
         if ((rc = gs_sc_keys(c, e, p, t)) < 0 ||
@@ -799,8 +805,9 @@ static int tenants_from_queues(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_queues;
     struct gs_scenario *s = c->s;
-    char q[96], fmt[GS_NAME] = "";
-    snprintf(q, sizeof q, "%s.from_queues", p);
+    char fmt[GS_NAME] = "";
+    GS_JSON_PATH(q);
+    gs_json_path_key(&q, p, "from_queues");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "from_queues");
     int rc;
     if ((rc = gs_sc_keys_only(c, o, p, &gs_sc_t_tenant, "from_queues")) < 0 ||
@@ -811,8 +818,8 @@ static int tenants_from_queues(struct gs_sc *c, const cJSON *o, const char *p,
     for (int i = 0; gs_queue_list_formats[i]; i++)
         known |= strcmp(gs_queue_list_formats[i]->name, fmt) == 0;
     if (!known) {
-        char fq[128];
-        snprintf(fq, sizeof fq, "%s.format", q);
+        GS_JSON_PATH(fq);
+        gs_json_path_key(&fq, q, "format");
         return gs_sc_err(c, fq, "unknown queue-list format '%s' (known: "
                          "kueue)", fmt);
     }
@@ -872,8 +879,8 @@ int gs_sc_parse_tenants(struct gs_sc *c, const cJSON *a)
         return gs_sc_oom(c);
     int i = 0, rc;
     for (const cJSON *o = a->child; o; o = o->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.tenants[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.tenants", i);
         int first = s->ntenants;
         rc = cJSON_GetObjectItemCaseSensitive(o, "from_queues")
                  ? tenants_from_queues(c, o, p, &cap)
@@ -963,8 +970,8 @@ int gs_sc_parse_partitions(struct gs_sc *c, const cJSON *a)
         return gs_sc_oom(c);
     int i = 0, rc = 0;
     for (const cJSON *o = a->child; o && rc == 0; o = o->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "$.partitions[%d]", i);
+        GS_JSON_PATH(p);
+        gs_json_path_at(&p, "$.partitions", i);
         rc = parse_partition(c, o, p, i, used);
     }
     free(used);

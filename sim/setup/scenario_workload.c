@@ -70,8 +70,8 @@ static int collect_params(struct gs_sc *c, const cJSON *v, const char *path,
         else if (cJSON_IsString(it))
             rc = gs_params_add_str(params, it->string, it->valuestring);
         else {
-            char p[600];
-            gs_sc_sub(p, sizeof p, path, it->string);
+            GS_JSON_PATH(p);
+            gs_json_path_key(&p, path, it->string);
             return gs_sc_err(c, p, "expected a number, true/false or a "
                              "string");
         }
@@ -228,16 +228,16 @@ static int sharing_keys(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = gs_sc_num(c, o, p, t, "gpu_burst", &b)) < 0)
         return rc;
     if (b > 0 && g > 0 && b < g) {
-        char q[600];
-        gs_sc_sub(q, sizeof q, p, "gpu_burst");
+        GS_JSON_PATH(q);
+        gs_json_path_key(&q, p, "gpu_burst");
         return gs_sc_err(c, q, "%g is below gpu_guarantee %g", b, g);
     }
     k->duty = duty;
     k->guar_milli = (int)lround(g * 1000);
     k->burst_milli = (int)lround(b * 1000);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "gpu_models");
-    char q[600];
-    gs_sc_sub(q, sizeof q, p, "gpu_models");
+    GS_JSON_PATH(q);
+    gs_json_path_key(&q, p, "gpu_models");
     if (m && (!cJSON_IsArray(m) || cJSON_GetArraySize(m) == 0))
         return gs_sc_err(c, q, "expected a non-empty array of GPU model "
                          "names");
@@ -258,9 +258,9 @@ static int sharing_keys(struct gs_sc *c, const cJSON *o, const char *p,
 static int class_tenants(struct gs_sc *c, const cJSON *o, const char *p,
                          struct gs_genclass *k)
 {
-    char pp[600];
+    GS_JSON_PATH(pp);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tenants");
-    gs_sc_sub(pp, sizeof pp, p, "tenants");
+    gs_json_path_key(&pp, p, "tenants");
     if (cJSON_IsNumber(t)) {
         if (!(t->valuedouble >= 1 && t->valuedouble <= GS_GEN_MAX_NUMBERED) ||
             t->valuedouble != floor(t->valuedouble))
@@ -291,7 +291,7 @@ static int class_tenants(struct gs_sc *c, const cJSON *o, const char *p,
     const cJSON *tw = cJSON_GetObjectItemCaseSensitive(o, "tenant_weights");
     if (tw == NULL)
         return 0;
-    gs_sc_sub(pp, sizeof pp, p, "tenant_weights");
+    gs_json_path_key(&pp, p, "tenant_weights");
     if (!cJSON_IsArray(tw) || k->ntenants == 0 ||
         cJSON_GetArraySize(tw) != k->ntenants)
         return gs_sc_err(c, pp, "expected an array of weights, one per "
@@ -317,10 +317,10 @@ static int class_tenants(struct gs_sc *c, const cJSON *o, const char *p,
 static int class_gpus(struct gs_sc *c, const cJSON *o, const char *p,
                       struct gs_genclass *k)
 {
-    char pp[600];
+    GS_JSON_PATH(pp);
     int rc;
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "gpus");
-    gs_sc_sub(pp, sizeof pp, p, "gpus");
+    gs_json_path_key(&pp, p, "gpus");
     if (g == NULL || cJSON_IsNumber(g)) {
         k->nvalues = 1;
         k->gpus[0] = g ? g->valuedouble : 1.0;
@@ -370,9 +370,9 @@ static int class_gpus(struct gs_sc *c, const cJSON *o, const char *p,
 static int class_idle(struct gs_sc *c, const cJSON *ip, const char *p,
                       struct gs_genclass *k)
 {
-    char pp[600];
+    GS_JSON_PATH(pp);
     int rc;
-    gs_sc_sub(pp, sizeof pp, p, "idle_profile");
+    gs_json_path_key(&pp, p, "idle_profile");
     if ((rc = gs_sc_keys(c, ip, pp, &t_idle)) < 0)
         return rc;
     if (!cJSON_GetObjectItemCaseSensitive(ip, "busy") ||
@@ -391,7 +391,8 @@ static int parse_class(struct gs_sc *c, const cJSON *o, const char *p,
 {
     const struct gs_kt_obj *t = &t_class;
     int rc;
-    char tier[32] = "training", pp[600];
+    char tier[32] = "training";
+    GS_JSON_PATH(pp);
     k->weight = 1.0;
     k->cb = 0.5;
     k->comm_share = -1;
@@ -414,7 +415,7 @@ static int parse_class(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = sharing_keys(c, o, p, k)) < 0)
         return rc;
     if (k->gpu_family[0] && !gs_gpu_family_known(&c->s->cat, k->gpu_family)) {
-        gs_sc_sub(pp, sizeof pp, p, "gpu_family");
+        gs_json_path_key(&pp, p, "gpu_family");
         return gs_sc_err(c, pp, "'%s' names no GPU model of the catalog (a "
                          "family is the start of a model name, as H100 for "
                          "H100-80GB; '|' separates several)", k->gpu_family);
@@ -428,7 +429,7 @@ static int parse_class(struct gs_sc *c, const cJSON *o, const char *p,
         (rc = class_gpus(c, o, p, k)) < 0)
         return rc;
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "duration");
-    gs_sc_sub(pp, sizeof pp, p, "duration");
+    gs_json_path_key(&pp, p, "duration");
     if (d == NULL)
         return gs_sc_err(c, p, "missing required key 'duration'");
     return gs_sc_parse_dist(c, d, pp, &k->duration);
@@ -474,8 +475,8 @@ static int parse_burst(struct gs_sc *c, const cJSON *b, const char *p,
                          "states", GS_GEN_MAX_BURST);
     double fsum = 0;
     for (int i = 0; i < n; i++) {
-        char q[200];
-        snprintf(q, sizeof q, "%.160s.states[%d]", p, i);
+        GS_JSON_PATH(q);
+        gs_json_path_at(&q, gs_json_path_key(&q, p, "states"), i);
         const cJSON *e = cJSON_GetArrayItem(st, i);
         double f = 0;
         gs_time so = 0;
@@ -546,8 +547,8 @@ const struct gs_kt_obj gs_sc_t_genspec = {
 static int hourly(struct gs_sc *c, const cJSON *hp, const char *p,
                   struct gs_genspec *g)
 {
-    char pp[160];
-    gs_sc_sub(pp, sizeof pp, p, "hourly_profile");
+    GS_JSON_PATH(pp);
+    gs_json_path_key(&pp, p, "hourly_profile");
     if (!cJSON_IsArray(hp) || cJSON_GetArraySize(hp) != 24)
         return gs_sc_err(c, pp, "expected 24 numbers >= 0, one per hour of "
                          "day");
@@ -590,13 +591,13 @@ int gs_sc_parse_generate(struct gs_sc *c, const cJSON *o, const char *p,
     if (g->jobs == 0 && g->until == 0)
         return gs_sc_err(c, p, "give \"jobs\" (how many) or \"until\" (a "
                          "duration), or both");
-    char pp[160];
+    GS_JSON_PATH(pp);
     const cJSON *hp = cJSON_GetObjectItemCaseSensitive(o, "hourly_profile");
     if (hp != NULL && (rc = hourly(c, hp, p, g)) < 0)
         return rc;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "burst");
     if (b != NULL) {
-        gs_sc_sub(pp, sizeof pp, p, "burst");
+        gs_json_path_key(&pp, p, "burst");
         if ((rc = parse_burst(c, b, pp, g)) < 0)
             return rc;
     }
@@ -608,7 +609,7 @@ int gs_sc_parse_generate(struct gs_sc *c, const cJSON *o, const char *p,
     g->nclasses = n;
     double wsum = 0;
     for (int i = 0; i < n; i++) {
-        snprintf(pp, sizeof pp, "%s.classes[%d]", p, i);
+        gs_json_path_at(&pp, gs_json_path_key(&pp, p, "classes"), i);
         if ((rc = parse_class(c, cJSON_GetArrayItem(cl, i), pp,
                               &g->cls[i])) < 0)
             return rc;
