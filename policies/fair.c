@@ -131,8 +131,6 @@ static struct ten *ten_upd(const struct fair *s, int t)
 }
 
 
-
-
 static void win_add(void *ctx, struct gs_job *j);
 static void win_drop(void *ctx, struct gs_job *j);
 
@@ -228,73 +226,22 @@ static FAIR_COLD int fair_init(struct gs_sim *sim, struct gs_params *p,
     return 0;
 }
 
-static FAIR_COLD void fair_free(void *state)
-{
-    struct fair *s = state;
-    for (int t = 0; t < s->nt; t++) {
-        gs_lvec_free(&ten_upd(s, t)->ne);
-        free(ten_upd(s, t)->vn);
-    }
-    gs_lvec_free(&s->ten);
-    gs_jgroups_free(&s->gs);
-    gs_lvec_free(&s->late);
-    free(s->rfail);
-    gs_lvec_free(&s->dead);
-    free(s->pe);
-    free(s->maxg);
-    free(s->mshort);
-    free(s->maxg_at);
-    gs_lvec_free(&s->vjob);
-    gs_lvec_free(&s->vkey);
-    free(s->nvic);
-    free(s->node_rv);
-    free(s->vsz);
-    gs_fairlv_free(&s->lx);
-    gs_lvec_free(&s->cand);
-    free(s->vict);
-    free(s->rm_pe);
-    gs_lvec_free(&s->om);
-    gs_lvec_free(&s->od);
-    gs_lvec_free(&s->oh);
-    for (long k = 0; k < gs_lvec_n(&s->sh); k++)
-    {
-        struct shape *p = gs_lvec_upd(&s->sh, k);
-        gs_lvec_free(&p->h[0]);
-        gs_lvec_free(&p->h[1]);
-        gs_lvec_free(&p->o);
-        gs_lvec_free(&p->oq);
-    }
-    gs_lvec_free(&s->osq);
-    gs_lvec_free(&s->oss);
-    free(s->oqpos);
-    free(s->ohead);
-    free(s->olast);
-    gs_lvec_free(&s->sh);
-    gs_lvec_free(&s->sq);
-    gs_lvec_free(&s->smiss);
-    gs_lvec_free(&s->lend);
-    gs_jgroups_free(&s->shp);
-    free(s->gsh);
-    gs_lvec_free(&s->ol);
-    free(s->olpos);
-    free(s->nepos);
-    free(s->gin);
-    free(s->opos);
-    free(s->gov);
-    free(s);
-}
-
 
 /* The GPUs a job asking gp would hold beyond tenant x's guarantee if it
  * started now: start()'s strict-rule sum (0 .. gp). */
-static double over_of(const struct ten *x, double gp)
+static double over_at(double gpus, double quota, double gp)
 {
-    double over = x->gpus + gp - x->quota;
+    double over = gpus + gp - quota;
     if (over < 0)
         over = 0;
     if (over > gp)
         over = gp;
     return over;
+}
+
+static double over_of(const struct ten *x, double gp)
+{
+    return over_at(x->gpus, x->quota, gp);
 }
 
 /* Could a job of group g keep tenant t within its guarantee (owner_try's
@@ -364,8 +311,65 @@ static void hp_set(struct fair *s, struct gs_lvec *h, int kind, long i, int g)
         s->oqpos[g] = (int)i;
 }
 
+/* hp_up and hp_down for a share heap (kind 0), the kind a tenant's share
+ * moving sifts at nearly every start and stop (ten_fix): the same order,
+ * the moving group's key read once and the slots written directly. */
+static void sh_up(struct fair *s, struct gs_lvec *h, long i)
+{
+    int *a = gs_lvec_upd(h, 0);
+    int g = a[i], t = s->gs.g[g].tenant;
+    double k = ten_upd(s, t)->key;
+    while (i > 0) {
+        long p = (i - 1) / 2;
+        int m = a[p], tm = s->gs.g[m].tenant;
+        if (!key_before(k, t, ten_upd(s, tm)->key, tm))
+            break;
+        a[i] = m;
+        s->gs.g[m].pos = (int)i;
+        i = p;
+    }
+    a[i] = g;
+    s->gs.g[g].pos = (int)i;
+}
+
+static void sh_down(struct fair *s, struct gs_lvec *h, long i)
+{
+    int *a = gs_lvec_upd(h, 0);
+    long n = gs_lvec_n(h);
+    int g = a[i], t = s->gs.g[g].tenant;
+    double k = ten_upd(s, t)->key;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= n)
+            break;
+        int m = a[c], tm = s->gs.g[m].tenant;
+        double km = ten_upd(s, tm)->key;
+        if (c + 1 < n) {
+            int m2 = a[c + 1], t2 = s->gs.g[m2].tenant;
+            double k2 = ten_upd(s, t2)->key;
+            if (key_before(k2, t2, km, tm)) {
+                c++;
+                m = m2;
+                tm = t2;
+                km = k2;
+            }
+        }
+        if (!key_before(km, tm, k, t))
+            break;
+        a[i] = m;
+        s->gs.g[m].pos = (int)i;
+        i = c;
+    }
+    a[i] = g;
+    s->gs.g[g].pos = (int)i;
+}
+
 static void hp_up(struct fair *s, struct gs_lvec *h, int kind, long i)
 {
+    if (kind == 0) {
+        sh_up(s, h, i);
+        return;
+    }
     int g = hp_get(h, i);
     while (i > 0 && hp_before(s, kind, g, hp_get(h, (i - 1) / 2))) {
         hp_set(s, h, kind, i, hp_get(h, (i - 1) / 2));
@@ -376,6 +380,10 @@ static void hp_up(struct fair *s, struct gs_lvec *h, int kind, long i)
 
 static void hp_down(struct fair *s, struct gs_lvec *h, int kind, long i)
 {
+    if (kind == 0) {
+        sh_down(s, h, i);
+        return;
+    }
     int g = hp_get(h, i);
     long n = gs_lvec_n(h);
     for (;;) {
@@ -659,16 +667,21 @@ static void ten_fix(struct fair *s, int t)
                 hp_down(s, h, 0, s->gs.g[g].pos);
         }
         const struct gs_jgroup *gr = &s->gs.g[g];
+        double gp = gr->need.gpus > 0 ? gr->need.gpus
+                                      : gr->need.milli / 1000.0;
+        int cross = !(g0 + gp > q) != !(g1 + gp > q);
         if (gr->preemptible) {  /* gfix's rest does not read the GPUs:
                                    strict_ok and h[0] for these; and
                                    within() moves only for a group whose
                                    GPUs cross the guarantee's room */
-            double gp = gr->need.gpus > 0 ? gr->need.gpus
-                                          : gr->need.milli / 1000.0;
-            if (!(g0 + gp > q) != !(g1 + gp > q))
+            if (cross)
                 ol_fix(s, g);
-        } else {
-            gfix(s, t, g);
+        } else if (cross || over_at(g0, x->quota, gp) !=
+                                over_at(g1, x->quota, gp)) {
+            gfix(s, t, g);      /* the rest reads the GPUs through
+                                   over_of (strict_ok, h[1], gov) and
+                                   within() only: a tenant well under
+                                   or over its guarantee leaves both */
         }
     }
     x->fixg = g1;
@@ -888,43 +901,6 @@ static int reclaim(struct fair *s, struct gs_sim *sim, struct gs_job *j)
 
 /* --- the window: the first `depth` pending jobs ------------------------ */
 
-/* New group g, made for j: its shape (made when new) and owner slot. */
-static FAIR_COLD void shape_of(struct fair *s, int g, const struct gs_job *j)
-{
-    long n0 = s->shp.n;
-    int k = gs_jgroups_of(&s->shp, j);
-    if (k == n0) {
-        struct shape *p = gs_lvec_push(&s->sh);
-        gs_lvec_init(&p->h[0], s->sim, sizeof(int));
-        gs_lvec_init(&p->h[1], s->sim, sizeof(int));
-        gs_lvec_init(&p->o, s->sim, sizeof(int));
-        gs_lvec_init(&p->oq, s->sim, sizeof(int));
-        p->sqpos = -1;
-        p->osqpos = -1;
-    }
-    long cap = s->capgsh;
-    s->gsh = gs_grow(s->gsh, &s->capgsh, g + 1, sizeof *s->gsh);
-    long cap2 = cap, cap3 = cap, cap4 = cap, cap5 = cap, cap6 = cap,
-         cap7 = cap, cap8 = cap;
-    s->olpos = gs_grow(s->olpos, &cap, g + 1, sizeof *s->olpos);
-    s->nepos = gs_grow(s->nepos, &cap2, g + 1, sizeof *s->nepos);
-    s->gin = gs_grow(s->gin, &cap3, g + 1, sizeof *s->gin);
-    s->opos = gs_grow(s->opos, &cap4, g + 1, sizeof *s->opos);
-    s->gov = gs_grow(s->gov, &cap5, g + 1, sizeof *s->gov);
-    s->ohead = gs_grow(s->ohead, &cap6, g + 1, sizeof *s->ohead);
-    s->oqpos = gs_grow(s->oqpos, &cap7, g + 1, sizeof *s->oqpos);
-    s->olast = gs_grow(s->olast, &cap8, g + 1, sizeof *s->olast);
-    s->capolpos = cap;
-    s->gsh[g] = k;
-    s->olpos[g] = -1;
-    s->nepos[g] = -1;
-    s->gin[g] = 0;
-    s->opos[g] = -1;
-    s->gov[g] = 0;
-    s->ohead[g] = -1;
-    s->olast[g] = -1;
-    s->oqpos[g] = -1;
-}
 
 /* Has group g's shape missed since capacity last came back (so that its
  * jobs miss again)? */
@@ -959,7 +935,7 @@ static void win_add(void *ctx, struct gs_job *j)
     int n0 = s->gs.n;
     int g = gs_jgroups_of(&s->gs, j);
     if (g == n0)            /* new: give it its shape */
-        shape_of(s, g, j);
+        gs_fair_shape_of(s, g, j);
     j->pslot = F_WIN | (long)g << 8;
     grp_add(s, j->tenant, g, j);
 }
@@ -1481,7 +1457,7 @@ const struct gs_policy_ops gs_policy_fair = {
     .summary = "tenant quotas with borrowing of idle GPUs, reclaim by "
                "preemption, DRF over GPUs and memory",
     .init = fair_init,
-    .free = fair_free,
+    .free = gs_fair_free,
     .arrive = fair_arrive,
     .stopped = fair_stopped,
     .schedule = fair_schedule,

@@ -294,6 +294,11 @@ static inline void lv_fix(struct fair *s, const struct gs_fleet *f, int n)
     gs_fairlv_fix(&s->lx, f, n, s->nvic[n], s->node_rv[n]);
 }
 
+/* fairinit.c: the state freed (the policy's free hook); new group g's
+ * shape, made for job j (its shape made when new) and its owner slots. */
+void gs_fair_free(void *state) FAIR_COLD;
+void gs_fair_shape_of(struct fair *s, int g, const struct gs_job *j) FAIR_COLD;
+
 /* fairrec.c: reclaim for owner j -- the node it cleared (preempting its
  * victims there; fair.c starts j on it) or -1; a tenant's entry made when
  * new; the level index built again when capacity came back untold. */
