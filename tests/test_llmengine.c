@@ -290,12 +290,16 @@ static const struct gs_llm_cb cbs = { on_first, on_done, on_pre };
 /* Drive e over requests q[0..n) (sorted by arrival) until all are done;
  * returns the end time.  The tiny event loop: the next event is either the
  * next arrivals (all of one instant together) or the end of the iteration
- * in flight; an idle engine steps after each event. */
-static double drive(struct gs_llm_engine *e, const struct gs_llm_req *q, int n,
-                    struct log *l)
+ * in flight; an idle engine steps after each event.  Each iteration's
+ * figures go to it[] (up to cap; it may be NULL with cap 0), their count
+ * to *ni. */
+static double drive_apart(struct gs_llm_engine *e, const struct gs_llm_req *q,
+                          int n, struct log *l, struct gs_llm_iter *it,
+                          long cap, long *ni)
 {
     double now = 0, end = INFINITY;
     int next = 0;
+    *ni = 0;
     for (;;) {
         double ta = next < n ? q[next].arrival : INFINITY;
         if (ta == INFINITY && end == INFINITY)
@@ -313,11 +317,21 @@ static double drive(struct gs_llm_engine *e, const struct gs_llm_req *q, int n,
         }
         if (end == INFINITY) {
             double d = gs_llm_engine_step(e, now);
-            if (d > 0)
+            if (d > 0) {
                 end = now + d;
+                if (*ni < cap)
+                    it[(*ni)++] = *gs_llm_engine_last(e);
+            }
         }
     }
     return now;
+}
+
+static double drive(struct gs_llm_engine *e, const struct gs_llm_req *q, int n,
+                    struct log *l)
+{
+    long ni;
+    return drive_apart(e, q, n, l, NULL, 0, &ni);
 }
 
 static struct gs_llm_engine_cfg cfg_7b(void)
@@ -828,9 +842,9 @@ static void test_random_configs(void)
     gsl_rng_free(g);
 }
 
-/* drive, with each iteration's end and the next one's forming in one
- * gs_llm_engine_next call (what the service does); every iteration's
- * figures in it[] (up to cap). */
+/* drive_apart, with each iteration's end and the next one's forming in
+ * one gs_llm_engine_next call (what the service does); returns the number
+ * of iterations. */
 static long drive_next(struct gs_llm_engine *e, const struct gs_llm_req *q,
                        int n, struct log *l, struct gs_llm_iter *it, long cap)
 {
@@ -860,40 +874,6 @@ static long drive_next(struct gs_llm_engine *e, const struct gs_llm_req *q,
             end = now + d;
             if (ni < cap)
                 it[ni++] = *gs_llm_engine_last(e);
-        }
-    }
-    return ni;
-}
-
-/* The same, with finish_iteration and step called apart. */
-static long drive_apart(struct gs_llm_engine *e, const struct gs_llm_req *q,
-                        int n, struct log *l, struct gs_llm_iter *it, long cap)
-{
-    double now = 0, end = INFINITY;
-    int next = 0;
-    long ni = 0;
-    for (;;) {
-        double ta = next < n ? q[next].arrival : INFINITY;
-        if (ta == INFINITY && end == INFINITY)
-            break;
-        if (ta <= end) {
-            now = ta;
-            while (next < n && q[next].arrival == now) {
-                CU_ASSERT_EQUAL_FATAL(gs_llm_engine_add(e, &q[next]), 0);
-                next++;
-            }
-        } else {
-            now = end;
-            gs_llm_engine_finish_iteration(e, &cbs, l);
-            end = INFINITY;
-        }
-        if (end == INFINITY) {
-            double d = gs_llm_engine_step(e, now);
-            if (d > 0) {
-                end = now + d;
-                if (ni < cap)
-                    it[ni++] = *gs_llm_engine_last(e);
-            }
         }
     }
     return ni;
@@ -959,7 +939,8 @@ static void test_next_equals_apart(void)
         memset(ra, 0, sizeof ra);
         memset(rb, 0, sizeof rb);
         struct log la = { .r = ra, .n = n }, lb = { .r = rb, .n = n };
-        long na = drive_apart(a, q, n, &la, ia, CAP);
+        long na;
+        drive_apart(a, q, n, &la, ia, CAP, &na);
         long nb = drive_next(b, q, n, &lb, ib, CAP);
         struct gs_llm_stats sa, sb;
         gs_llm_engine_stats(a, &sa);
