@@ -116,6 +116,24 @@ static void test_edit_long_keys(void)
     free(path);
 }
 
+/* --csv quotes a key as it quotes a value: a quote in it doubled (RFC
+ * 4180), so the header has as many fields as the rows (an instance type
+ * under $.prices may hold one; the header wrote it raw). */
+static void test_csv_key_quoted(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/small-tenants.json "
+                                     "--set 'prices.a\"b.spot=1,2' --csv -s 2 "
+                                     "--metrics utilization --out "
+                                     "/tmp/gs-test-sweep-csvkey.h5", &out,
+                                     NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strncmp(out, "point,\"prices.a\"\"b.spot\","
+                                               "metric,", 30) == 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\n2,\"2\",utilization,2,"));
+    free(out);
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-csvkey.h5"));
+}
+
 static void test_metric_list(void)
 {
     int n = gs_run_nmetrics();
@@ -551,6 +569,7 @@ static CU_TestInfo tests[] = {
     { "key-path edits: 400-character keys walked and named whole",
       test_edit_long_keys },
     { "run metrics: unique names, index round trip", test_metric_list },
+    { "--csv: a key's quote doubled in the header", test_csv_key_quoted },
     { "bad --set and --metrics: the key named, exit 2, no file",
       test_bad_input },
     { "a point with one seed is `gpusim run` there", test_points_are_runs },

@@ -545,8 +545,15 @@ static void print_csv(FILE *fp, const struct sweep *s, const int *show,
                       const double *half)
 {
     fprintf(fp, "point");
-    for (int i = 0; i < s->nset; i++)
-        fprintf(fp, ",\"%s\"", s->key[i]);
+    for (int i = 0; i < s->nset; i++) {
+        fputs(",\"", fp);          /* a key may hold a quote: doubled */
+        for (const char *c = s->key[i]; *c; c++) {
+            if (*c == '"')
+                fputc('"', fp);
+            fputc(*c, fp);
+        }
+        fputc('"', fp);
+    }
     fprintf(fp, ",metric,n,mean,std,half,ci_low,ci_high\n");
     for (int p = 0; p < s->npoints; p++)
         for (int m = 0; m < s->nm; m++) {
