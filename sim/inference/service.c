@@ -971,10 +971,9 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
         gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
     r->busy = 0;
     r->busy_s += dur;
-    sv->busy_total += dur * r->gpus;
-    sv->energy_j += dj;
+    gs_svc_series_iter(sv, t - dur, t, dur * r->gpus, dj);
     r->dyn_j += dj;
-    gs_sim_job_energy(sv->m->s, r->job, dj);
+    gs_sim_job_energy(sv->m->s, r->job, dj, t - dur, t);
     if (dec > 0)
         iter_sample(sv, dur, dec);
     if (r->draining) {
@@ -1010,6 +1009,8 @@ static void run_due(struct svc *sv, gs_time now)
                 continue;       /* it lost its GPUs meanwhile */
             if (e.kind == H_LOAD) {
                 set_state(sv, r, RS_UP);
+                gs_svc_series_up(sv, e.t, r->gpus, r->limit_w *
+                                 gs_power_default.idle * r->gpus);
                 drain_queue(sv, r->pool, e.t);
                 if (r->draining && r->nout == 0)
                     rep_end(sv, r);
@@ -1207,6 +1208,7 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
     sv->start_s = (double)c->start / 1000.0;
     sv->next_sample = c->start;
     sv->last_adv = c->start;
+    sv->ser_last_s = -INFINITY;
     for (int p = 0; p < c->npools; p++) {
         struct spool *pl = &sv->pool[p];
         pl->cfg = c->pool[p];
@@ -1339,6 +1341,7 @@ void gs_svc_free_hook(void *st)
         free(sv->rt_v);
         free(sv->ser_t);
         free(sv->ser);
+        free(sv->ser_acc);
     }
     free(m->sv);
     free(m);
