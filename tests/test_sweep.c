@@ -6,6 +6,7 @@
 #include "../sim/studies/compare.h"
 #include "../sim/studies/planjson.h"
 #include "../sim/studies/sweep.h"
+#include "../sim/setup/scenario.h"
 
 #include <limits.h>
 #include <math.h>
@@ -562,6 +563,40 @@ static void test_conventions(void)
     CU_ASSERT_EQUAL(system(args), 0);
 }
 
+/* A service's metrics carry its whole name (at most 63 bytes), as a
+ * plan's target on it names them: cut to 60, "service.NAME.ttft_p95_s"
+ * named no metric, and `gpusim plan` of plan-service.json with a
+ * 62-byte name stopped at an assertion (plansteady.c). */
+static void test_long_service_metric(void)
+{
+    char name[64], *text = gs_cli_slurp("scenarios/plan-service.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memset(name, 's', 63);
+    name[63] = '\0';
+    char *edited = NULL, *at;
+    while ((at = strstr(text, "\"chat\"")) != NULL) {
+        CU_ASSERT_FATAL(asprintf(&edited, "%.*s\"%s\"%s", (int)(at - text),
+                                 text, name, at + 6) > 0);
+        free(text);
+        text = edited;
+    }
+    struct gs_scenario *sc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL_FATAL(gs_scenario_parse(text, "s.json", "scenarios", &sc,
+                                            &d), 0);
+    gs_run_bind(sc);
+    char *metric = NULL;
+    CU_ASSERT_FATAL(asprintf(&metric, "service.%s.ttft_p95_s", name) > 0);
+    int m = gs_run_metric_index(metric);
+    CU_ASSERT(m >= 0);
+    if (m >= 0)
+        CU_ASSERT_STRING_EQUAL(gs_run_metric_name(m), metric);
+    free(metric);
+    gs_scenario_free(sc);       /* the names stay bound: the last test */
+    gs_diag_free(&d);
+    free(text);
+}
+
 static CU_TestInfo tests[] = {
     { "value lists split at top-level commas", test_split },
     { "key-path edits: set, objects from strings, scale, clone, errors",
@@ -582,6 +617,8 @@ static CU_TestInfo tests[] = {
       test_compare_is_a_sweep },
     { "default file named after the scenario, --force, getopt forms",
       test_conventions },
+    { "a service's metrics named with its whole name",
+      test_long_service_metric },
     CU_TEST_INFO_NULL,
 };
 

@@ -422,9 +422,11 @@ int gs_svc_ntargets(const struct gs_scenario *sc)
 void gs_svc_target_name(const struct gs_scenario *sc, int i, char *buf,
                         size_t n)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s", sc->svcs[i / NSF].name);
-    snprintf(buf, n, "service.%.60s.%.60s", name, svc_fields[i % NSF]);
+    /* the name whole (at most 63 bytes: the parser refuses longer), as
+     * the plan's targets name it; cut to 60 it named no metric, and a
+     * plan with a target on it stopped at an assertion */
+    snprintf(buf, n, "service.%s.%s", sc->svcs[i / NSF].name,
+             svc_fields[i % NSF]);
 }
 
 /* A service's summary fields in GS_SVCSUM_FIELDS order. */

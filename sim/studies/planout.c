@@ -169,7 +169,7 @@ static void print_warmup(FILE *fp, const struct search *s,
             if (st->what == GS_PLAN_SQ_WAIT)
                 snprintf(name, sizeof name, "%s.jobs", gs_tier_name(tier));
             else if (tier == 0)
-                snprintf(name, sizeof name, "service.%.60s.requests_finished",
+                snprintf(name, sizeof name, "service.%s.requests_finished",
                          s->base->svcs[st->svc].name);
             else
                 break;

@@ -587,17 +587,17 @@ static void unserved_latency(const struct gs_scenario *sc, double *out)
     static const char *const stat[] = { "mean", "p50", "p95", "p99" };
     for (int j = 0; j < sc->nsvcs; j++) {
         char name[160];
-        snprintf(name, sizeof name, "service.%.60s.requests_arrived",
+        snprintf(name, sizeof name, "service.%s.requests_arrived",
                  sc->svcs[j].name);
         int ma = gs_run_metric_index(name);
-        snprintf(name, sizeof name, "service.%.60s.requests_finished",
+        snprintf(name, sizeof name, "service.%s.requests_finished",
                  sc->svcs[j].name);
         int mf = gs_run_metric_index(name);
         if (ma < 0 || mf < 0 || !(out[ma] > 0) || out[mf] != 0)
             continue;
         for (int a = 0; a < 4; a++)
             for (int b = 0; b < 4; b++) {
-                snprintf(name, sizeof name, "service.%.60s.%s_%s_s",
+                snprintf(name, sizeof name, "service.%s.%s_%s_s",
                          sc->svcs[j].name, lat[a], stat[b]);
                 int m = gs_run_metric_index(name);
                 if (m >= 0)
@@ -1288,7 +1288,7 @@ static char *plan_sla(const struct search *s, int j)
     static const char *const what[3] = { "ttft", "itl", "e2e" };
     double lim[3] = { NAN, NAN, NAN }, pct[3] = { 0, 0, 0 };
     char pre[120];
-    int n = snprintf(pre, sizeof pre, "service.%.60s.", s->base->svcs[j].name);
+    int n = snprintf(pre, sizeof pre, "service.%s.", s->base->svcs[j].name);
     for (int t = 0; t < s->pc->ntargets; t++) {
         const struct gs_plan_target *g = &s->pc->t[t];
         if (strncmp(g->metric, pre, (size_t)n) != 0 || !g->upper)
@@ -1335,7 +1335,7 @@ void gs_plan_attain_bind(struct search *s)
     s->att[s->natt++] = gs_plan_metric("attainment");
     for (int i = 0; i < n; i++) {
         char name[160];
-        snprintf(name, sizeof name, "service.%.60s.sla_attainment",
+        snprintf(name, sizeof name, "service.%s.sla_attainment",
                  s->base->svcs[i].name);
         int m = gs_run_metric_index(name);
         if (m >= 0)
