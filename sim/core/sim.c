@@ -100,44 +100,59 @@ static struct gs_job *pending_pred(struct gs_sim *s, const struct gs_job *j)
     return NULL;
 }
 
+/* The blocks' arrays grown to hold block b (doubling: rare). */
+static GS_COLD void pending_grow(struct gs_sim *s, long b)
+{
+    long n = s->nblk ? s->nblk : 1024;
+    while (n <= b)
+        n *= 2;
+    struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
+    GS_OOM_IF(l == NULL);
+    s->plast = l;
+    uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
+    GS_OOM_IF(m == NULL);
+    s->pbits = m;
+    memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
+    memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
+    s->nblk = n;
+}
+
+/* The pending job a requeued j goes after (NULL: first), j being neither
+ * before the head nor after the tail: through the blocks, then the list's
+ * own order decides (both loops end at once when records follow
+ * arrivals, as they do).  Out of line: arrivals never come here. */
+static __attribute__((noinline)) struct gs_job *
+pending_between(struct gs_sim *s, const struct gs_job *j)
+{
+    struct gs_job *after = pending_pred(s, j);
+    while (after && pending_later(after, j))
+        after = after->prev;
+    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
+                            !pending_later(nx, j);)
+        after = nx;
+    return after;
+}
+
 /* Insert in arrival order (a requeued job goes back to its place). */
 static void pending_insert(struct gs_sim *s, struct gs_job *j)
 {
     long b = (long)(j->rec >> PBLK);
-    if (b >= s->nblk) {
-        long n = s->nblk ? s->nblk : 1024;
-        while (n <= b)
-            n *= 2;
-        struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
-        GS_OOM_IF(l == NULL);
-        s->plast = l;
-        uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
-        GS_OOM_IF(m == NULL);
-        s->pbits = m;
-        memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
-        memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
-        s->nblk = n;
-    }
+    if (b >= s->nblk)
+        pending_grow(s, b);
     /* A new arrival goes last: no pending job is later (the common case,
-     * in O(1)); into an empty list, or before the head, it goes first; a
-     * requeued one finds its place through the blocks (a scan that stops at
-     * the head's block at the latest -- without the head test an arrival
-     * into an empty list scanned the bitmap of every block down to the
-     * first, O(jobs so far)). */
+     * in O(1)); into an empty list, or before the head, it goes first (no
+     * pending job goes before it then); a requeued one finds its place
+     * through the blocks (a scan that stops at the head's block at the
+     * latest -- without the head test an arrival into an empty list
+     * scanned the bitmap of every block down to the first, O(jobs so
+     * far)). */
     struct gs_job *after;
     if (s->phead == NULL || pending_later(s->phead, j))
         after = NULL;
     else if (!pending_later(s->ptail, j))
         after = s->ptail;
     else
-        after = pending_pred(s, j);
-    /* the list's own order decides (both loops end at once when records
-     * follow arrivals, as they do) */
-    while (after && pending_later(after, j))
-        after = after->prev;
-    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
-                            !pending_later(nx, j);)
-        after = nx;
+        after = pending_between(s, j);
     j->prev = after;
     j->next = after ? after->next : s->phead;
     if (j->next)
@@ -572,6 +587,79 @@ static int host_place(struct gs_sim *s, const struct gs_job *j,
     return GS_ENOFIT;
 }
 
+/* A policy's own ranges, some of which the spot rule closes to j: the
+ * ones open to it placed (gs_sim_place), in s->ranges or, when more than
+ * it holds, in memory of their own. */
+static GS_COLD int place_open(struct gs_sim *s, const struct gs_job *j,
+                              const struct gs_range *ranges, int nranges,
+                              struct gs_alloc *out)
+{
+    struct gs_range *r = s->ranges;
+    if (nranges > s->fleet->npools + 1 &&
+        (r = malloc((size_t)nranges * sizeof *r)) == NULL)
+        return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
+    int n = 0;
+    for (int i = 0; i < nranges; i++)
+        if (sim_pool_ok(s, ranges[i].pool, j))
+            r[n++] = ranges[i];
+    int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
+    if (r != s->ranges)
+        free(r);
+    return rc;
+}
+
+/* NodeResourcesFit: a placer that scores GPUs only may pick a node whose
+ * CPU or memory is short (*out, which holds j's GPUs); the core then takes
+ * the best fit among nodes where every resource fits, into *out, or none
+ * (GS_ENOFIT, *out emptied).  Else whether *out can be committed. */
+static __attribute__((noinline)) int
+place_host_fit(struct gs_sim *s, const struct gs_job *j,
+               const struct gs_range *ranges, int nranges,
+               struct gs_alloc *out)
+{
+    int best = -1;
+    struct gs_alloc a = { .pool = -1 };
+    for (int i = 0; i < nranges; i++) {
+        int sc = 0;
+        if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
+                          &a, &sc) == 0 &&
+            (best < 0 || sc < best)) {
+            best = sc;
+            gs_alloc_reset(out);
+            *out = a;
+            a = (struct gs_alloc){ .pool = -1 };
+        }
+        gs_alloc_reset(&a);
+    }
+    if (best < 0) {
+        gs_alloc_reset(out);
+        return GS_ENOFIT;
+    }
+    return gs_fleet_can_commit(s->fleet, out, &j->need);
+}
+
+/* The placer chose what cannot be committed: the run fails. */
+static GS_COLD int place_refused(struct gs_sim *s, const struct gs_job *j,
+                                 struct gs_alloc *out)
+{
+    char what[256];
+    snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
+             "for job %lld", s->plc->name, (long long)j->s.id);
+    gs_alloc_reset(out);
+    return gs_sim_fail(s, GS_ESTATE, "plug-in", what);
+}
+
+/* A miss remembered: j's asks at the fleet's epoch. */
+static void miss_keep(struct gs_sim *s, struct miss *memo,
+                      const struct gs_job *j)
+{
+    memo->need = j->need;
+    memo->need.profile = NULL;
+    memo->tier = j->s.tier;
+    miss_profile(memo, j->need.profile);
+    memo->epoch = s->epoch;
+}
+
 int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                  const struct gs_range *ranges, int nranges,
                  struct gs_alloc *out)
@@ -587,24 +675,9 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
         ranges = s->ranges;
     } else {
         /* A policy's own ranges obey the spot rule too. */
-        int n = 0;
         for (int i = 0; i < nranges; i++)
-            if (sim_pool_ok(s, ranges[i].pool, j))
-                n++;
-        if (n < nranges) {
-            struct gs_range *r = s->ranges;
-            if (nranges > s->fleet->npools + 1 &&
-                (r = malloc((size_t)nranges * sizeof *r)) == NULL)
-                return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
-            n = 0;
-            for (int i = 0; i < nranges; i++)
-                if (sim_pool_ok(s, ranges[i].pool, j))
-                    r[n++] = ranges[i];
-            int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
-            if (r != s->ranges)
-                free(r);
-            return rc;
-        }
+            if (!sim_pool_ok(s, ranges[i].pool, j))
+                return place_open(s, j, ranges, nranges, out);
     }
     if (nranges == 0)
         return GS_ENOFIT;
@@ -615,52 +688,21 @@ int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
                    j->need.profile == NULL
                  ? spread_place(s, j, ranges, nranges, out)
                  : s->plc->place(s->plst, s, j, ranges, nranges, out);
-    if (rc == GS_ENOFIT && memo) {
-        memo->need = j->need;
-        memo->need.profile = NULL;
-        memo->tier = j->s.tier;
-        miss_profile(memo, j->need.profile);
-        memo->epoch = s->epoch;
-    }
+    if (rc == GS_ENOFIT && memo)
+        miss_keep(s, memo, j);
     if (rc < 0)
         return rc == GS_ENOMEM ? gs_sim_fail(s, rc, "", "out of memory")
                                : GS_ENOFIT;
     int ok = gs_fleet_can_commit(s->fleet, out, &j->need);
     if (!ok && (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
-        /* NodeResourcesFit: a placer that scores GPUs only may pick a node
-         * whose CPU or memory is short; the core then takes the best fit
-         * among nodes where every resource fits, or none. */
         struct gs_need gpus_only = j->need;
         gpus_only.cpu_milli = gpus_only.mem_mib = 0;
-        if (gs_fleet_can_commit(s->fleet, out, &gpus_only)) {
-            int best = -1;
-            struct gs_alloc a = { .pool = -1 };
-            for (int i = 0; i < nranges; i++) {
-                int sc = 0;
-                if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
-                                  &a, &sc) == 0 &&
-                    (best < 0 || sc < best)) {
-                    best = sc;
-                    gs_alloc_reset(out);
-                    *out = a;
-                    a = (struct gs_alloc){ .pool = -1 };
-                }
-                gs_alloc_reset(&a);
-            }
-            if (best < 0) {
-                gs_alloc_reset(out);
-                return GS_ENOFIT;
-            }
-            ok = gs_fleet_can_commit(s->fleet, out, &j->need);
-        }
+        if (gs_fleet_can_commit(s->fleet, out, &gpus_only) &&
+            (ok = place_host_fit(s, j, ranges, nranges, out)) < 0)
+            return ok;
     }
-    if (!ok) {
-        char what[256];
-        snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
-                 "for job %lld", s->plc->name, (long long)j->s.id);
-        gs_alloc_reset(out);
-        return gs_sim_fail(s, GS_ESTATE, "plug-in", what);
-    }
+    if (!ok)
+        return place_refused(s, j, out);
     return 0;
 }
 
@@ -1219,7 +1261,7 @@ static int pull(struct gs_sim *s, struct gs_diag *d)
 }
 
 /* Close the books at time end: what still waits or runs is unfinished. */
-static void close_books(struct gs_sim *s, gs_time end)
+static GS_COLD void close_books(struct gs_sim *s, gs_time end)
 {
     s->eng.now = end;
     for (struct gs_job *j = s->phead; j; j = j->next) {
@@ -1239,7 +1281,8 @@ static void close_books(struct gs_sim *s, gs_time end)
 /* Tell the progress hook how far the run has got: the share of the
  * horizon, or of a generated workload's jobs (ended) or span, when one is
  * known. */
-static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
+static GS_COLD void report_status(const struct gs_sim *s, gs_time t,
+                                  gs_time horizon)
 {
     const struct gs_scenario *sc = s->sc;
     struct gs_sim_status st = {
