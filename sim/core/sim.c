@@ -528,11 +528,10 @@ int gs_sim_misses_repeat(const struct gs_sim *s)
  *     p = c * (B_nvl / B_net - 1) / g     (0 when the network is faster).
  * Jobs without gangs (one GPU, fractions, CPU-only) and gangs on as few
  * nodes as they need run at full speed. */
-static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
+static __attribute__((noinline)) double
+gang_factor(const struct gs_sim *s, const struct gs_job *j)
 {
     int g = j->need.gpus, k = j->alloc.n;
-    if (g < 2 || k < 2 || j->alloc.pool < 0)
-        return 1.0;
     const struct gs_pool_spec *ps = &s->fleet->pools[j->alloc.pool].s;
     int kmin = (g + ps->gpn - 1) / ps->gpn;
     int hk = k, hmin = kmin >= 2 ? kmin : 0;
@@ -549,12 +548,21 @@ static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
     return 1.0 + p * (double)(hk - hmin);
 }
 
+/* The factor above; a job on one node (most) needs no look at its gang. */
+static inline double topo_factor(const struct gs_sim *s,
+                                 const struct gs_job *j)
+{
+    if (j->need.gpus < 2 || j->alloc.n < 2 || j->alloc.pool < 0)
+        return 1.0;
+    return gang_factor(s, j);
+}
+
 /* A gang under $.topology.gang_placement "spread": the core places it as
  * kube-scheduler's default scoring would place its GPUs as separate pods
  * (GS_FIT_SPREAD), in the first of the ranges where it fits. */
-static int spread_place(struct gs_sim *s, const struct gs_job *j,
-                        const struct gs_range *ranges, int nranges,
-                        struct gs_alloc *out)
+static __attribute__((noinline)) int
+spread_place(struct gs_sim *s, const struct gs_job *j,
+             const struct gs_range *ranges, int nranges, struct gs_alloc *out)
 {
     for (int i = 0; i < nranges; i++) {
         int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_SPREAD,
@@ -570,9 +578,9 @@ static int spread_place(struct gs_sim *s, const struct gs_job *j,
  * the others -- so GPU nodes' CPU is used only when CPU pools are full,
  * and on them first fit packs CPU-only jobs together, leaving whole nodes'
  * CPU to GPU jobs. */
-static int host_place(struct gs_sim *s, const struct gs_job *j,
-                      const struct gs_range *ranges, int nranges,
-                      struct gs_alloc *out)
+static __attribute__((noinline)) int
+host_place(struct gs_sim *s, const struct gs_job *j,
+           const struct gs_range *ranges, int nranges, struct gs_alloc *out)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nranges; i++) {
