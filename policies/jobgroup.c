@@ -91,31 +91,32 @@ static int alike(const struct gs_jgroups *gs, const struct gs_jgroup *g,
                        : g->prof[0] == '\0');
 }
 
-int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
+/* The hash table at twice the size (it is kept at most half full).  Out
+ * of line, as is making a group: a lookup runs at every arrival, these
+ * once per shape, and their code would sit in its cache lines. */
+static __attribute__((noinline, cold)) void slots_grow(struct gs_jgroups *gs)
 {
-    if (gs->n * 2 >= gs->nslot) {
-        int cap = gs->nslot ? gs->nslot * 2 : 64;
-        int *h = malloc((size_t)cap * sizeof *h);
-        GS_OOM_IF(h == NULL);
-        for (int i = 0; i < cap; i++)
-            h[i] = -1;
-        for (int i = 0; i < gs->n; i++) {
-            uint32_t k = gs->g[i].hash & (uint32_t)(cap - 1);
-            while (h[k] >= 0)
-                k = (k + 1) & (uint32_t)(cap - 1);
-            h[k] = i;
-        }
-        free(gs->slot);
-        gs->slot = h;
-        gs->nslot = cap;
+    int cap = gs->nslot ? gs->nslot * 2 : 64;
+    int *h = malloc((size_t)cap * sizeof *h);
+    GS_OOM_IF(h == NULL);
+    for (int i = 0; i < cap; i++)
+        h[i] = -1;
+    for (int i = 0; i < gs->n; i++) {
+        uint32_t k = gs->g[i].hash & (uint32_t)(cap - 1);
+        while (h[k] >= 0)
+            k = (k + 1) & (uint32_t)(cap - 1);
+        h[k] = i;
     }
-    uint32_t hash = job_hash(gs, j);
-    uint32_t k = hash & (uint32_t)(gs->nslot - 1);
-    for (; gs->slot[k] >= 0; k = (k + 1) & (uint32_t)(gs->nslot - 1)) {
-        const struct gs_jgroup *g = &gs->g[gs->slot[k]];
-        if (g->hash == hash && alike(gs, g, j))
-            return gs->slot[k];
-    }
+    free(gs->slot);
+    gs->slot = h;
+    gs->nslot = cap;
+}
+
+/* A new group for j's shape, of hash hash, at the empty slot k. */
+static __attribute__((noinline, cold)) int
+group_new(struct gs_jgroups *gs, const struct gs_job *j, uint32_t hash,
+          uint32_t k)
+{
     if (gs->n == gs->cap) {
         int cap = gs->cap ? gs->cap * 2 : 16;
         struct gs_jgroup *g = realloc(gs->g, (size_t)cap * sizeof *g);
@@ -138,6 +139,20 @@ int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
     g->pos = -1;
     gs->slot[k] = gs->n;
     return gs->n++;
+}
+
+int gs_jgroups_of(struct gs_jgroups *gs, const struct gs_job *j)
+{
+    if (__builtin_expect(gs->n * 2 >= gs->nslot, 0))
+        slots_grow(gs);
+    uint32_t hash = job_hash(gs, j);
+    uint32_t k = hash & (uint32_t)(gs->nslot - 1);
+    for (; gs->slot[k] >= 0; k = (k + 1) & (uint32_t)(gs->nslot - 1)) {
+        const struct gs_jgroup *g = &gs->g[gs->slot[k]];
+        if (g->hash == hash && alike(gs, g, j))
+            return gs->slot[k];
+    }
+    return group_new(gs, j, hash, k);
 }
 
 void gs_jgroup_add(struct gs_jgroups *gs, int g, struct gs_job *j)

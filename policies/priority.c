@@ -35,7 +35,8 @@
  * make room for that many from victims below the next group's priority --
  * on a saturated fleet most groups of a pass were read only to be set
  * aside (priority with preempt at load 1.2: 2.4 M of 3.2 M group visits
- * in 200 k jobs).  With a placer that draws on a miss, or shared
+ * in 200 k jobs); it is asked again only when its answer may have moved,
+ * after a start or a preemption or for a group of another priority.  With a placer that draws on a miss, or shared
  * GPUs, the sorted array is walked as described above and the victim
  * search scans every running job (make_room). */
 #include "policy.h"
@@ -276,19 +277,25 @@ static int victim_cmp(const void *x, const void *y);
  * on fleets of up to 63 pools; ALLPOOLS, to be asked pool by pool, on
  * larger fleets or for a job in no group. */
 #define ALLPOOLS UINT64_MAX
-static uint64_t pools_of(struct prio *s, const struct gs_fleet *f,
-                         const struct gs_job *j)
+static __attribute__((noinline, cold)) uint64_t
+pools_work_out(const struct gs_fleet *f, const struct gs_job *j)
+{
+    uint64_t m = 1ULL << 63;            /* bit 63: worked out */
+    for (int q = 0; q < f->npools; q++)
+        if (gs_fleet_pool_eligible(f, q, &j->need))
+            m |= 1ULL << q;
+    return m;
+}
+
+static inline uint64_t pools_of(struct prio *s, const struct gs_fleet *f,
+                                const struct gs_job *j)
 {
     long g = j->pslot;
     if (f->npools > 63 || g < 0 || g >= s->gs.n)
         return ALLPOOLS;
-    uint64_t *m = &s->gs.g[g].pools;    /* bit 63: worked out */
-    if (!(*m >> 63)) {
-        *m = 1ULL << 63;
-        for (int q = 0; q < f->npools; q++)
-            if (gs_fleet_pool_eligible(f, q, &j->need))
-                *m |= 1ULL << q;
-    }
+    uint64_t *m = &s->gs.g[g].pools;
+    if (__builtin_expect(!(*m >> 63), 0))
+        *m = pools_work_out(f, j);
     return *m;
 }
 
@@ -432,8 +439,18 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
     s->in_pass = 1;
     gs_gorder_begin(&s->go);
     int g;
-    while ((g = gs_gorder_next(&s->go, &s->gs)) >= 0 &&
-           !nothing_left(s, f, s->gs.g[g].prio)) {
+    /* nothing_left() is asked again only when its answer may have moved:
+     * after a start or a preemption, or for another priority (a miss set
+     * aside or tried changes neither the fleet nor the waiting counts). */
+    int known = 0, known_prio = 0;
+    while ((g = gs_gorder_next(&s->go, &s->gs)) >= 0) {
+        int gp = s->gs.g[g].prio;
+        if (!known || (gp != known_prio && s->preempt)) {
+            if (nothing_left(s, f, gp))
+                break;
+            known = 1;
+            known_prio = gp;
+        }
         struct gs_job *j = ghead(s, g);
         int64_t idle = f->gpus_up * 1000 - f->used_milli;
         int64_t want = j->need.gpus > 0 ? 1000LL * j->need.gpus
@@ -447,9 +464,12 @@ static void fast_schedule(struct prio *s, struct gs_sim *sim)
             count_waiting(s, j, -1);
             vict_add(s, j, g);
             acted = 1;
+            known = 0;
             continue;
         }
         acted |= preempted;
+        if (preempted)
+            known = 0;
         if (s->strict)
             break;
         if (!s->preempt || (!preempted && miss_repeats(s, sim, j))) {

@@ -27,7 +27,11 @@
  * then, for a possible victim, its R; a preemption frees the victim's
  * GPUs, drops its R and takes the GPUs again for the preempting job --
  * each one node, two to five changes, one move between sets instead of
- * one per change. */
+ * one per change.
+ *
+ * A priority's prefix (the levels below it) is read from a table over the
+ * priorities between the lowest and the highest level (tiers: a few
+ * apart), remade with the levels; beyond 4,096 apart, by a binary search. */
 #include "victims.h"
 #include "jobgroup.h"
 #include "../sim/base/err.h"
@@ -56,6 +60,8 @@ struct gs_victims {
     uint8_t *dirty;             /* per node: 1 when listed in dl */
     int *dl, ndl;               /* the nodes to bring up to date */
     struct vpool *p;
+    uint8_t *bmap;              /* below() for priorities lp[0] + i, i <
+                                   lp[nlv-1] - lp[0] (NULL: too wide) */
 };
 
 /* Block (k, f) of pool p, c = k * gpn + f. */
@@ -241,13 +247,14 @@ void gs_victims_free(struct gs_victims *v)
     free(v->dirty);
     free(v->dl);
     free(v->lp);
+    free(v->bmap);
     free(v->r);
     free(v->ir);
     free(v);
 }
 
-/* Levels below prio. */
-static int below(const struct gs_victims *v, int prio)
+/* Levels below prio, by a binary search. */
+static int below_search(const struct gs_victims *v, int prio)
 {
     int lo = 0, hi = v->nlv;
     while (lo < hi) {
@@ -258,6 +265,35 @@ static int below(const struct gs_victims *v, int prio)
             hi = mid;
     }
     return lo;
+}
+
+/* Levels below prio: by the table between the lowest and the highest
+ * level (a few priorities apart: tiers), else by the search. */
+static inline int below(const struct gs_victims *v, int prio)
+{
+    if (v->nlv == 0 || prio <= v->lp[0])
+        return 0;
+    if (prio > v->lp[v->nlv - 1])
+        return v->nlv;
+    if (v->bmap)
+        return v->bmap[(int64_t)prio - v->lp[0]];
+    return below_search(v, prio);
+}
+
+#define BMAP_MAX 4096           /* widest table of below() */
+
+/* Make the table of below() for the levels lp[0..nlv). */
+static void bmap_make(struct gs_victims *v)
+{
+    free(v->bmap);
+    v->bmap = NULL;
+    int64_t w = (int64_t)v->lp[v->nlv - 1] - v->lp[0];
+    if (w > BMAP_MAX || v->nlv > 255)
+        return;
+    v->bmap = malloc((size_t)w + 1);
+    GS_OOM_IF(v->bmap == NULL);
+    for (int64_t i = 0; i <= w; i++)
+        v->bmap[i] = (uint8_t)below_search(v, (int)(v->lp[0] + i));
 }
 
 /* One node's R widened for a level inserted at index at: y gets L + 1
@@ -295,6 +331,7 @@ static void insert_level(struct gs_victims *v, int at, int prio)
     free(v->r);
     v->r = r;
     v->nlv = L + 1;
+    bmap_make(v);
     free(v->ir);                /* the sets are made again from r and nf */
     v->ir = malloc((size_t)v->nnodes * (size_t)(L + 1) + 1);
     GS_OOM_IF(v->ir == NULL);

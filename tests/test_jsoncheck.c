@@ -391,6 +391,49 @@ static void test_parser_odd_keys(void)
     }
 }
 
+/* An unknown key is quoted as the duplicate-key check quotes a key: a
+ * control byte, a quote or a newline written with JSON's escapes, never
+ * raw to the terminal (gs_json_keys printed it raw: 'w^Gx'). */
+static void test_unknown_key_escaped(void)
+{
+    static const char *const keys[] = { "w\\u0007x", "q\\\"x", "nl\\n",
+                                        "esc\\u001b[2J" };
+    static const char *const spelled[] = { "w\\u0007x", "q\\\"x", "nl\\n",
+                                           "esc\\u001B[2J" };
+    for (int i = 0; i < (int)(sizeof keys / sizeof keys[0]); i++) {
+        char *t = NULL, *want = NULL, *dup = NULL, msg[512];
+        CU_ASSERT_FATAL(asprintf(&t, "{\"%s\": 1, \"fleet\": [{\"gpu\": "
+                                 "\"H100-80GB\", \"nodes\": 2}]}",
+                                 keys[i]) > 0);
+        struct gs_scenario *sc = NULL;
+        struct gs_diag d = { 0 };
+        CU_ASSERT_EQUAL(gs_scenario_parse(t, "s.json", ".", &sc, &d),
+                        GS_EINVAL);
+        gs_scenario_free(sc);
+        CU_ASSERT_FATAL(asprintf(&want, "unknown key '%s' (", spelled[i]) > 0);
+        gs_test_diag_text(&d, msg, sizeof msg);
+        if (strstr(msg, want) == NULL)
+            printf("\n    key %d: %s, want %s", i, msg, want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+        gs_diag_free(&d);
+        free(want);
+        /* the duplicate-key check spells it alike */
+        CU_ASSERT_FATAL(asprintf(&dup, "{\"%s\": 1, \"%s\": 2}", keys[i],
+                                 keys[i]) > 0);
+        CU_ASSERT_EQUAL(gs_jsoncheck(dup, "f.json", &d), GS_EPARSE);
+        gs_test_diag_text(&d, msg, sizeof msg);
+        CU_ASSERT_FATAL(asprintf(&want, "duplicate key '%s' in $", spelled[i])
+                        > 0);
+        if (strstr(msg, want) == NULL)
+            printf("\n    dup %d: %s, want %s", i, msg, want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+        gs_diag_free(&d);
+        free(want);
+        free(dup);
+        free(t);
+    }
+}
+
 static CU_TestInfo tests[] = {
     { "duplicate keys: where, both places, decoded", test_duplicates },
     { "comments: JSON has none", test_comments },
@@ -399,6 +442,8 @@ static CU_TestInfo tests[] = {
     { "deep and long paths named exactly", test_deep_and_long_paths },
     { "the parser's long keys: named whole", test_parser_long_key },
     { "the parser spells odd keys as the check does", test_parser_odd_keys },
+    { "unknown keys quoted with escapes, as duplicates are",
+      test_unknown_key_escaped },
     CU_TEST_INFO_NULL,
 };
 

@@ -743,6 +743,51 @@ static void test_bad_plans(void)
                " [\"fifo\"]}, \"seeds\": 1}", "$.plan.seeds");
 }
 
+/* A 400-character key wherever the plan section reads one is named whole
+ * in the message, exit 2, no file: the plan's paths were cut by fixed
+ * buffers (p[300] for a metric's target, p[200] a service's), an edit's
+ * key path by gs_edit's path[256] and the walk's key[128] ("malformed key
+ * path"), a variant's pool key by key[128]. */
+static void test_long_keys(void)
+{
+    char k[401], p[1500], m[1500];
+    memset(k, 'k', 400);
+    k[400] = '\0';
+    const char *search = "\"search\": {\"pools\": [{\"pool\": \"gpu\", "
+                         "\"nodes\": [1, 4]}]}";
+    snprintf(p, sizeof p, "{\"targets\": {\"metrics\": {\"%s\": {\"max\": "
+             "1}}}, %s}", k, search);
+    snprintf(m, sizeof m, ": $.plan.targets.metrics.%s.max: no metric '%s' "
+             "(", k, k);
+    expect_bad(p, m);
+    snprintf(p, sizeof p, "{\"targets\": {\"services\": {\"%s\": "
+             "{\"ttft_p99\": 1}}}, %s}", k, search);
+    snprintf(m, sizeof m, ": $.plan.targets.services.%s: service name too "
+             "long", k);
+    expect_bad(p, m);
+    /* a choice's key path, edited whole: the scenario refuses the key */
+    snprintf(p, sizeof p, "{\"targets\": {\"wait_p95\": 60}, \"search\": "
+             "{\"choices\": [{\"key\": \"fleet[0].%s\", \"values\": [1, "
+             "2]}]}}", k);
+    snprintf(m, sizeof m, "$.fleet[0]: unknown key '%s' (allowed: ", k);
+    expect_bad(p, m);
+    /* ... and walked whole: the part walked is named */
+    snprintf(p, sizeof p, "{\"targets\": {\"wait_p95\": 60}, \"search\": "
+             "{\"choices\": [{\"key\": \"fleet[0].%s.%s[3]\", \"values\": "
+             "[1, 2]}]}}", k, k);
+    snprintf(m, sizeof m, ": $.fleet[0].%s.%s is not an array", k, k);
+    expect_bad(p, m);
+    snprintf(p, sizeof p, "{\"targets\": {\"wait_p95\": 60}, \"search\": "
+             "{\"pools\": [{\"pool\": \"gpu\", \"variants\": [{\"%s\": "
+             "1}]}]}}", k);
+    snprintf(m, sizeof m, "$.fleet[0]: unknown key '%s' (allowed: ", k);
+    expect_bad(p, m);
+    /* an unknown key with a control byte: escaped, as duplicates are */
+    snprintf(p, sizeof p, "{\"targets\": {\"wait_p95\": 60, \"w\\u0007x\": "
+             "1}, %s}", search);
+    expect_bad(p, "$.plan.targets: unknown key 'w\\u0007x' (allowed: ");
+}
+
 /* Conservation on the shipped plan scenarios, as given: every job
  * accounted for, nothing allocated beyond what is up, jobs' GPU-hours +
  * idle GPU-hours = the fleet's, the bill's parts add up, none negative. */
@@ -1635,6 +1680,7 @@ static CU_TestInfo tests[] = {
     { "runs ahead on idle workers: --jobs 1 and 3, same bytes",
       test_run_ahead },
     { "bad plan sections: the JSON path, exit 2, no file", test_bad_plans },
+    { "400-character keys: named whole, exit 2, no file", test_long_keys },
     { "service plan: front attainment, load growth, right-sizing",
       test_service_growth_front },
     { "a service served no request: its latency misses, not 0",

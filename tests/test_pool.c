@@ -39,10 +39,10 @@ static int silent(int t, double *out, void *ctx, struct gs_diag *d)
     return 0;
 }
 
-static void name(int t, void *ctx, char *buf, size_t n)
+static char *name(int t, void *ctx)
 {
     (void)ctx;
-    snprintf(buf, n, "T%d", t);
+    return gs_strf("T%d", t);
 }
 
 static int ndone_seen, last_ndone;

@@ -9,6 +9,7 @@
 #include "../sim/inference/service.h"
 #include "../traces/llmreq.h"
 #include "../traces/tfit.h"
+#include "../sim/io/jsonio.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -188,9 +189,97 @@ static void test_azure(void)
     gs_diag_free(&d);
 }
 
+/* A figure a degenerate fit leaves not finite is written as null (JSON has
+ * no NaN or infinity: "nan" made the whole file unreadable, refused at a
+ * line and column instead of at its key), the others as they were; the
+ * source's name whole (a 700-byte buffer cut it). */
+static void test_nonfinite_json(void)
+{
+    struct gs_wlfit *f = calloc(1, sizeof *f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    f->n = 10;
+    f->rate = 12.5;
+    f->amp = NAN;
+    f->peak = INFINITY;
+    f->ref_model = -1;
+    f->nclasses = 1;
+    snprintf(f->cls[0].name, sizeof f->cls[0].name, "c");
+    f->cls[0].weight = 1;
+    f->cls[0].chosen = GS_DIST_PARETO;
+    f->cls[0].par.a = 2000;
+    f->cls[0].par.b = NAN;
+    f->cls[0].max_ms = 4000;
+    f->cls[0].nvalues = 1;
+    f->cls[0].gpus[0] = 1;
+    f->cls[0].gpu_w[0] = -INFINITY;
+    f->cls[0].cb = 0.5;
+    struct gs_catalog cat;
+    gs_catalog_init(&cat);
+    char src[2001];
+    memset(src, 's', 2000);
+    src[2000] = '\0';
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    gs_fit_write_spec(fp, f, &cat, src);
+    CU_ASSERT_EQUAL_FATAL(fclose(fp), 0);
+    struct gs_json *doc = NULL;
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_json_parse(buf, "spec", &doc, &d), 0);
+    if (d.code)
+        printf("\n    %s: %s", gs_diag_where(&d), gs_diag_what(&d));
+    gs_diag_free(&d);
+    static const char *const nulls[] = {
+        "\"diurnal_amplitude\": null,", "\"peak_hour\": null,",
+        "\"alpha\": null,", "\"weights\": [null]",
+    };
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(buf, nulls[i]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"rate_per_hour\": 12.5,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"min\": 2.000, \"alpha\": null, "
+                                       "\"max\": 16.000}"));
+    char *desc = NULL;
+    CU_ASSERT_FATAL(asprintf(&desc, "\"description\": \"fitted by gpusim "
+                             "trace fit to %s (10 jobs)\",", src) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, desc));
+    free(desc);
+    gs_json_free(doc);
+    free(buf);
+
+    /* a request source: the rate, the horizon and a constant law */
+    struct gs_reqfit *r = calloc(1, sizeof *r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    r->arr.rate = NAN;
+    r->span_s = INFINITY;
+    r->in.max_ms = NAN;             /* logn.b 0: every request alike */
+    r->out.max_ms = 7;
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    gs_reqfit_write_source(fp, r, "x");
+    CU_ASSERT_EQUAL_FATAL(fclose(fp), 0);
+    doc = NULL;
+    CU_ASSERT_EQUAL(gs_json_parse(buf, "source", &doc, &d), 0);
+    gs_diag_free(&d);
+    CU_ASSERT_STRING_EQUAL(buf, "{\"generate\": {\n"
+                           "  \"rate_per_second\": null,\n"
+                           "  \"until\": null,\n"
+                           "  \"input_tokens\": {\"dist\": \"constant\", "
+                           "\"value\": null},\n"
+                           "  \"output_tokens\": {\"dist\": \"constant\", "
+                           "\"value\": 7}\n}}\n");
+    gs_json_free(doc);
+    free(buf);
+    free(r);
+    free(f);
+}
+
 static CU_TestInfo tests[] = {
     { "known laws", test_known_laws },
     { "azure code trace", test_azure },
+    { "fitted specs: non-finite figures written as null, JSON still",
+      test_nonfinite_json },
     CU_TEST_INFO_NULL,
 };
 

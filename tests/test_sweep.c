@@ -83,6 +83,57 @@ static void test_edit(void)
     gs_diag_free(&d);
 }
 
+/* Key paths of any length: a 400-character key is walked and named whole
+ * (gs_edit's path[256], the walk's key[128] and done[300] cut it, or
+ * called it malformed). */
+static void test_edit_long_keys(void)
+{
+    char k1[401], k2[401];
+    memset(k1, 'a', 400);
+    memset(k2, 'b', 400);
+    k1[400] = k2[400] = '\0';
+    const char *text = "{\"w\": {\"rate\": 10}}";
+    char *path = NULL, *want = NULL, *out = NULL;
+    CU_ASSERT_FATAL(asprintf(&path, "w.%s.%s[0]", k1, k2) > 0);
+    CU_ASSERT_FATAL(asprintf(&want, "$.w.%s.%s is not an array", k1, k2) > 0);
+    struct gs_edit e = { GS_EDIT_SET, path, "1" };
+    struct gs_diag d = { 0 };
+    CU_ASSERT_EQUAL(gs_json_edit(text, &e, 1, &out, "--set", &d), GS_EINVAL);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_STRING_EQUAL(gs_diag_what(&d), want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gs_diag_where(&d), path));
+    gs_diag_free(&d);
+    /* set whole: the new keys are the given ones */
+    e.path[strlen(e.path) - 3] = '\0';             /* drop "[0]" */
+    CU_ASSERT_EQUAL_FATAL(gs_json_edit(text, &e, 1, &out, "--set", &d), 0);
+    free(want);
+    CU_ASSERT_FATAL(asprintf(&want, "{\"w\":{\"rate\":10,\"%s\":{\"%s\":1}}}",
+                             k1, k2) > 0);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    CU_ASSERT_EQUAL(gs_json_has(out, path), 1);
+    free(out);
+    free(want);
+    free(path);
+}
+
+/* --csv quotes a key as it quotes a value: a quote in it doubled (RFC
+ * 4180), so the header has as many fields as the rows (an instance type
+ * under $.prices may hold one; the header wrote it raw). */
+static void test_csv_key_quoted(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(gs_cli_run("", "sweep scenarios/small-tenants.json "
+                                     "--set 'prices.a\"b.spot=1,2' --csv -s 2 "
+                                     "--metrics utilization --out "
+                                     "/tmp/gs-test-sweep-csvkey.h5", &out,
+                                     NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strncmp(out, "point,\"prices.a\"\"b.spot\","
+                                               "metric,", 30) == 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\n2,\"2\",utilization,2,"));
+    free(out);
+    unlink(gs_cli_tmp("/tmp/gs-test-sweep-csvkey.h5"));
+}
+
 static void test_metric_list(void)
 {
     int n = gs_run_nmetrics();
@@ -116,6 +167,21 @@ static void expect_bad(const char *args, const char *msg)
  * scenario's name, which no file on disk has -- and before any run. */
 static void test_bad_input(void)
 {
+    /* a 400-character key: edited, refused and named whole, never cut
+     * (gpusim refused a key over 255 characters as a usage error) */
+    char k[401], a[1024], m[1024];
+    memset(k, 'k', 400);
+    k[400] = '\0';
+    snprintf(a, sizeof a, "scenarios/small-tenants.json --set "
+             "'fleet[0].%s=2,4'", k);
+    snprintf(m, sizeof m, "gpusim: --set fleet[0].%s=2,4: $.fleet[0]: "
+             "unknown key '%s' (", k, k);
+    expect_bad(a, m);
+    snprintf(a, sizeof a, "scenarios/small-tenants.json --set "
+             "'fleet[0].%s[2]=1'", k);
+    snprintf(m, sizeof m, "gpusim: --set fleet[0].%s[2]=1: $.fleet[0].%s "
+             "is not an array", k, k);
+    expect_bad(a, m);
     expect_bad("scenarios/small-tenants.json --set 'fleet[0].nodez=2,4'",
                "gpusim: --set fleet[0].nodez=2,4: $.fleet[0]: unknown key "
                "'nodez' (did you mean 'nodes'?)");
@@ -422,13 +488,15 @@ static void test_conventions(void)
     }
     free(out);
     free(big);
-    /* a key too long for the edit is refused whole, not cut onto another */
+    /* a long key is edited whole, never cut onto another (it was refused
+     * past 255 characters): the policy names it whole */
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
-             "policy.name%0300d=fifo -s 1 -q", cwd, 0);
+             "policy.name%0300d=fifo -s 1 -q -f", cwd, 0);
     CU_ASSERT_EQUAL(gs_cli_run(pre, args, NULL, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--set: the key of "
-                                              "'policy.name000") &&
-                           strstr(err, "longer than 255 characters"));
+    char want[700];
+    snprintf(want, sizeof want, "$.policy.name%0300d: unknown key "
+             "'name%0300d'\n", 0, 0);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, want));
     free(err);
     err = NULL;
     snprintf(args, sizeof args, "sweep %s/scenarios/small-tenants.json --set "
@@ -498,7 +566,10 @@ static CU_TestInfo tests[] = {
     { "value lists split at top-level commas", test_split },
     { "key-path edits: set, objects from strings, scale, clone, errors",
       test_edit },
+    { "key-path edits: 400-character keys walked and named whole",
+      test_edit_long_keys },
     { "run metrics: unique names, index round trip", test_metric_list },
+    { "--csv: a key's quote doubled in the header", test_csv_key_quoted },
     { "bad --set and --metrics: the key named, exit 2, no file",
       test_bad_input },
     { "a point with one seed is `gpusim run` there", test_points_are_runs },

@@ -13,7 +13,8 @@
  * fits, must always succeed; gs_victims_any must say whether there is one.
  * Now and then a burst of starts and stops comes with no query between
  * (the index brings the nodes they touched up to date lazily, at the next
- * query). */
+ * query).  Run twice: with priorities a few apart, whose levels the index
+ * finds in a table, and a hundred times wider, where it searches. */
 #include "cutest.h"
 #include "../policies/victims.h"
 #include "../sim/base/err.h"
@@ -106,7 +107,10 @@ static int start(struct gs_fleet *f, struct gs_victims *v, int i,
     return 1;
 }
 
-static void test_index_vs_scan(void)
+/* The random sequence of the top; priorities are the base ones times
+ * scale (1: five to a hundred, which the index looks up in a table; 100:
+ * too far apart for it, so by a search). */
+static void index_vs_scan(int scale)
 {
     gs_catalog_init(&cat);
     struct gs_pool_spec sp[3] = {
@@ -121,7 +125,10 @@ static void test_index_vs_scan(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 11);
     /* priorities in an order that inserts levels in the middle */
-    static const int prios[] = { 50, 10, 100, 30, 70, 20, 5, 90 };
+    static const int base[] = { 50, 10, 100, 30, 70, 20, 5, 90 };
+    int prios[8];
+    for (int k = 0; k < 8; k++)
+        prios[k] = base[k] * scale;
     int *reclaim = malloc((size_t)f->nnodes * sizeof *reclaim);
     long found = 0, none = 0, preempted = 0, deep = 0, dead = 0, downs = 0;
     long sweeps = 0, bursts = 0;
@@ -283,13 +290,23 @@ static void test_index_vs_scan(void)
         if (h[k].live)
             stop(f, v, k);
     for (int n = 0; n < f->nnodes; n++)
-        CU_ASSERT_EQUAL(gs_victims_reclaimable(v, n, 1000), 0);
+        CU_ASSERT_EQUAL(gs_victims_reclaimable(v, n, 1000 * scale), 0);
     char ok[3] = { 1, 1, 1 };
-    CU_ASSERT_EQUAL(gs_victims_best(v, 1000, 1, ok), -1);
+    CU_ASSERT_EQUAL(gs_victims_best(v, 1000 * scale, 1, ok), -1);
     gs_victims_free(v);
     free(reclaim);
     gs_fleet_free(f);
     gsl_rng_free(r);
+}
+
+static void test_index_vs_scan(void)
+{
+    index_vs_scan(1);
+}
+
+static void test_index_vs_scan_wide(void)
+{
+    index_vs_scan(100);
 }
 
 /* Small cases worked by hand: a node of 8 GPUs with 5 free and victims of
@@ -420,6 +437,8 @@ static void test_no_watcher_slot(void)
 
 static CU_TestInfo tests[] = {
     { "the index chooses the node the scan chooses", test_index_vs_scan },
+    { "the same with priorities too far apart for the level table",
+      test_index_vs_scan_wide },
     { "worked cases", test_by_hand },
     { "a pool of 9,000 nodes", test_large_pool },
     { "no watcher slot left", test_no_watcher_slot },

@@ -810,9 +810,10 @@ void gs_fit_print(FILE *fp, const struct gs_wlfit *f, const struct gs_catalog *c
     }
 }
 
-static void json_str(FILE *fp, const char *s)
+/* s's characters as inside a JSON string (quote, backslash and control
+ * bytes escaped). */
+static void json_chars(FILE *fp, const char *s)
 {
-    fputc('"', fp);
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
@@ -822,22 +823,74 @@ static void json_str(FILE *fp, const char *s)
         else
             fputc(ch, fp);
     }
+}
+
+static void json_str(FILE *fp, const char *s)
+{
     fputc('"', fp);
+    json_chars(fp, s);
+    fputc('"', fp);
+}
+
+/* pre, then v by fmt -- null when v is not finite (JSON has no NaN or
+ * infinity: a fit of a degenerate trace must still write JSON that a
+ * reader refuses at the key, as report.c's gs_report_json_num does) --
+ * then post. */
+static void json_num(FILE *fp, const char *pre, const char *fmt, double v,
+                     const char *post)
+{
+    fputs(pre, fp);
+    if (isfinite(v))
+        fprintf(fp, fmt, v);
+    else
+        fputs("null", fp);
+    fputs(post, fp);
+}
+
+/* A class's duration law (seconds; the fit's are milliseconds, f = 1000)
+ * or a token law (f = 1, whole tokens: cfmt "%.0f"). */
+static void law_out(FILE *fp, const struct gs_fitclass *c, double f,
+                    double cap, const char *cfmt)
+{
+    switch (c->chosen) {
+    case GS_DIST_EXPONENTIAL:
+        json_num(fp, "{\"dist\": \"exponential\", \"mean\": ", "%.3f",
+                 c->exp.a / f, "}");
+        break;
+    case GS_DIST_LOGNORMAL:
+        json_num(fp, "{\"dist\": \"lognormal\", \"median\": ", "%.3f",
+                 exp(c->logn.a) / f, "");
+        json_num(fp, ", \"sigma\": ", "%.6f",
+                 c->logn.b > 20 ? 20.0 : c->logn.b, "");
+        json_num(fp, ", \"max\": ", cfmt, cap, "}");
+        break;
+    case GS_DIST_PARETO:
+        json_num(fp, "{\"dist\": \"pareto\", \"min\": ", "%.3f", c->par.a / f,
+                 "");
+        json_num(fp, ", \"alpha\": ", "%.6f", c->par.b, "");
+        json_num(fp, ", \"max\": ", cfmt, cap, "}");
+        break;
+    default:
+        fprintf(fp, "{\"dist\": \"empirical\", \"quantiles\": [");
+        for (int q = 0; q < c->emp_spec.npoints; q++)
+            json_num(fp, q ? ", " : "", f == 1 ? "%.0f" : "%.3f",
+                     c->emp_spec.pts[q] / f, "");
+        fprintf(fp, "]}");
+    }
 }
 
 void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
                        const struct gs_catalog *cat, const char *source)
 {
-    fprintf(fp, "{\n  \"description\": ");
-    char desc[700];
-    snprintf(desc, sizeof desc, "fitted by gpusim trace fit to %s (%ld jobs)",
-             source, f->n);
-    json_str(fp, desc);
+    /* the source's name whole, however long (a 700-byte buffer cut it) */
+    fprintf(fp, "{\n  \"description\": \"fitted by gpusim trace fit to ");
+    json_chars(fp, source);
+    fprintf(fp, " (%ld jobs)\"", f->n);
     fprintf(fp, ",\n  \"seed\": 1,\n  \"jobs\": %ld,\n", f->n);
-    fprintf(fp, "  \"rate_per_hour\": %.9g,\n", f->rate);
-    fprintf(fp, "  \"diurnal_amplitude\": %.6f,\n", f->amp);
-    fprintf(fp, "  \"peak_hour\": %.4f,\n", f->peak);
-    fprintf(fp, "  \"weekend_dip\": %.6f,\n", f->dip);
+    json_num(fp, "  \"rate_per_hour\": ", "%.9g", f->rate, ",\n");
+    json_num(fp, "  \"diurnal_amplitude\": ", "%.6f", f->amp, ",\n");
+    json_num(fp, "  \"peak_hour\": ", "%.4f", f->peak, ",\n");
+    json_num(fp, "  \"weekend_dip\": ", "%.6f", f->dip, ",\n");
     if (f->ref_model >= 0) {
         fprintf(fp, "  \"reference_gpu\": ");
         json_str(fp, cat->m[f->ref_model].name);
@@ -848,8 +901,8 @@ void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
         const struct gs_fitclass *c = &f->cls[k];
         fprintf(fp, "    {\"name\": ");
         json_str(fp, c->name);
-        fprintf(fp, ", \"tier\": \"%s\", \"weight\": %.9g,\n",
-                gs_tier_name(c->tier), c->weight);
+        fprintf(fp, ", \"tier\": \"%s\"", gs_tier_name(c->tier));
+        json_num(fp, ", \"weight\": ", "%.9g", c->weight, ",\n");
         fprintf(fp, "     \"tenants\": [");
         for (int t = 0; t < c->ntenants; t++) {
             fprintf(fp, "%s", t ? ", " : "");
@@ -857,38 +910,17 @@ void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
         }
         fprintf(fp, "],\n     \"tenant_weights\": [");
         for (int t = 0; t < c->ntenants; t++)
-            fprintf(fp, "%s%.0f", t ? ", " : "", c->tenant_w[t]);
+            json_num(fp, t ? ", " : "", "%.0f", c->tenant_w[t], "");
         fprintf(fp, "],\n     \"gpus\": {\"values\": [");
         for (int v = 0; v < c->nvalues; v++)
-            fprintf(fp, "%s%g", v ? ", " : "", c->gpus[v]);
+            json_num(fp, v ? ", " : "", "%g", c->gpus[v], "");
         fprintf(fp, "], \"weights\": [");
         for (int v = 0; v < c->nvalues; v++)
-            fprintf(fp, "%s%.0f", v ? ", " : "", c->gpu_w[v]);
+            json_num(fp, v ? ", " : "", "%.0f", c->gpu_w[v], "");
         fprintf(fp, "]},\n     \"duration\": ");
-        double cap = 4.0 * c->max_ms / 1000.0;
-        switch (c->chosen) {
-        case GS_DIST_EXPONENTIAL:
-            fprintf(fp, "{\"dist\": \"exponential\", \"mean\": %.3f}",
-                    c->exp.a / 1000.0);
-            break;
-        case GS_DIST_LOGNORMAL:
-            fprintf(fp, "{\"dist\": \"lognormal\", \"median\": %.3f, "
-                    "\"sigma\": %.6f, \"max\": %.3f}", exp(c->logn.a) / 1000.0,
-                    c->logn.b > 20 ? 20.0 : c->logn.b, cap);
-            break;
-        case GS_DIST_PARETO:
-            fprintf(fp, "{\"dist\": \"pareto\", \"min\": %.3f, \"alpha\": "
-                    "%.6f, \"max\": %.3f}", c->par.a / 1000.0, c->par.b, cap);
-            break;
-        default:
-            fprintf(fp, "{\"dist\": \"empirical\", \"quantiles\": [");
-            for (int q = 0; q < c->emp_spec.npoints; q++)
-                fprintf(fp, "%s%.3f", q ? ", " : "",
-                        c->emp_spec.pts[q] / 1000.0);
-            fprintf(fp, "]}");
-        }
-        fprintf(fp, ",\n     \"compute_bound\": %.6f}%s\n", c->cb,
-                k + 1 < f->nclasses ? "," : "");
+        law_out(fp, c, 1000.0, 4.0 * c->max_ms / 1000.0, "%.3f");
+        json_num(fp, ",\n     \"compute_bound\": ", "%.6f", c->cb,
+                 k + 1 < f->nclasses ? "},\n" : "}\n");
     }
     fprintf(fp, "  ]\n}\n");
 }
@@ -897,30 +929,12 @@ void gs_fit_write_spec(FILE *fp, const struct gs_wlfit *f,
 
 static void law_json(FILE *fp, const struct gs_fitclass *c)
 {
-    double cap = 4.0 * c->max_ms;
     if (c->logn.b < 1e-6) {     /* every request alike */
-        fprintf(fp, "{\"dist\": \"constant\", \"value\": %.0f}", c->max_ms);
+        json_num(fp, "{\"dist\": \"constant\", \"value\": ", "%.0f",
+                 c->max_ms, "}");
         return;
     }
-    switch (c->chosen) {
-    case GS_DIST_EXPONENTIAL:
-        fprintf(fp, "{\"dist\": \"exponential\", \"mean\": %.3f}", c->exp.a);
-        break;
-    case GS_DIST_LOGNORMAL:
-        fprintf(fp, "{\"dist\": \"lognormal\", \"median\": %.3f, \"sigma\": "
-                "%.6f, \"max\": %.0f}", exp(c->logn.a),
-                c->logn.b > 20 ? 20.0 : c->logn.b, cap);
-        break;
-    case GS_DIST_PARETO:
-        fprintf(fp, "{\"dist\": \"pareto\", \"min\": %.3f, \"alpha\": %.6f, "
-                "\"max\": %.0f}", c->par.a, c->par.b, cap);
-        break;
-    default:
-        fprintf(fp, "{\"dist\": \"empirical\", \"quantiles\": [");
-        for (int q = 0; q < c->emp_spec.npoints; q++)
-            fprintf(fp, "%s%.0f", q ? ", " : "", c->emp_spec.pts[q]);
-        fprintf(fp, "]}");
-    }
+    law_out(fp, c, 1.0, 4.0 * c->max_ms, "%.0f");
 }
 
 int gs_reqfit_run(const struct gs_reqtable *t, const struct gs_fitopts *o,
@@ -1025,13 +1039,14 @@ void gs_reqfit_write_source(FILE *fp, const struct gs_reqfit *f,
     const struct gs_wlfit *a = &f->arr;
     (void)source;
     fprintf(fp, "{\"generate\": {\n");
-    fprintf(fp, "  \"rate_per_second\": %.9g,\n", a->rate / 3600.0);
-    if (a->fit_daily)
-        fprintf(fp, "  \"diurnal_amplitude\": %.6f, \"peak_hour\": %.4f,\n",
-                a->amp, a->peak);
+    json_num(fp, "  \"rate_per_second\": ", "%.9g", a->rate / 3600.0, ",\n");
+    if (a->fit_daily) {
+        json_num(fp, "  \"diurnal_amplitude\": ", "%.6f", a->amp, "");
+        json_num(fp, ", \"peak_hour\": ", "%.4f", a->peak, ",\n");
+    }
     if (a->fit_weekly)
-        fprintf(fp, "  \"weekend_dip\": %.6f,\n", a->dip);
-    fprintf(fp, "  \"until\": %.3f,\n", f->span_s);
+        json_num(fp, "  \"weekend_dip\": ", "%.6f", a->dip, ",\n");
+    json_num(fp, "  \"until\": ", "%.3f", f->span_s, ",\n");
     fprintf(fp, "  \"input_tokens\": ");
     law_json(fp, &f->in);
     fprintf(fp, ",\n  \"output_tokens\": ");

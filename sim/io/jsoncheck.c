@@ -353,6 +353,16 @@ char *gs_json_path_join(const char *path, const char *k, size_t n)
     return b.s;
 }
 
+char *gs_json_key_esc(const char *k, size_t n)
+{
+    struct pbuf b = { NULL, 0, 0 };
+    if (buf_put(&b, "", 0) < 0 || buf_key(&b, k, n, 0) < 0) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
 /* Pop the path back to saved bytes. */
 static void path_pop(struct jc *c, size_t saved)
 {

@@ -51,5 +51,10 @@ int gs_jsoncheck(const char *text, const char *file, struct gs_diag *d);
  * scenario parser's paths are made by it too (jsonio.h: gs_json_path_key),
  * so a place has one name whichever pass reports it. */
 char *gs_json_path_join(const char *path, const char *k, size_t n);
+/* Key k[0..n) alone, as a message quotes it ('KEY'): JSON's string
+ * escapes for a quote, a backslash and control bytes, the rest as it is
+ * (the duplicate-key message's spelling).  A new string (caller frees),
+ * or NULL out of memory. */
+char *gs_json_key_esc(const char *k, size_t n);
 
 #endif

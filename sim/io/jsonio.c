@@ -547,17 +547,28 @@ int gs_json_keys(const struct gs_jin *c, const struct gs_json *o,
         for (int i = 0; allowed[i] && !ok; i++)
             ok = strcmp(it->string, allowed[i]) == 0;
         if (!ok) {
+            /* the key as the duplicate-key message spells it: a control
+             * byte or a quote escaped, never written raw to a terminal */
+            char *k = gs_json_key_esc(it->string, strlen(it->string));
+            if (k == NULL)
+                return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
             const char *near = gs_suggest(it->string, allowed);
-            if (near)
-                return gs_json_err(c, path, "unknown key '%s' (did you mean "
-                                   "'%s'?)", it->string, near);
-            char list[512] = "";
-            for (int i = 0; allowed[i]; i++) {
-                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+            int rc;
+            if (near) {
+                rc = gs_json_err(c, path, "unknown key '%s' (did you mean "
+                                 "'%s'?)", k, near);
+            } else {
+                char list[512] = "";
+                for (int i = 0; allowed[i]; i++) {
+                    strncat(list, i ? ", " : "",
+                            sizeof list - strlen(list) - 1);
+                    strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+                }
+                rc = gs_json_err(c, path, "unknown key '%s' (allowed: %s)",
+                                 k, list);
             }
-            return gs_json_err(c, path, "unknown key '%s' (allowed: %s)",
-                               it->string, list);
+            free(k);
+            return rc;
         }
     }
     return 0;
@@ -694,12 +705,15 @@ int gs_json_time(const struct gs_jin *c, const struct gs_json *o,
 /* --- editing JSON text by key path (gs_json_edit) ----------------------- */
 
 
-/* Next token of a key path: a key (*idx = -1) or an index [N].  Returns the
- * position after it, or NULL on a malformed path. */
-static const char *next_tok(const char *p, char *key, size_t nkey, long *idx)
+/* Next token of a key path: a key (*idx = -1; *key, *nkey say where it
+ * is in p, however long) or an index [N].  Returns the position after it,
+ * or NULL on a malformed path. */
+static const char *next_tok(const char *p, const char **key, size_t *nkey,
+                            long *idx)
 {
     *idx = -1;
-    key[0] = '\0';
+    *key = p;
+    *nkey = 0;
     if (*p == '[') {
         char *end;
         long v = strtol(p + 1, &end, 10);
@@ -708,15 +722,10 @@ static const char *next_tok(const char *p, char *key, size_t nkey, long *idx)
         *idx = v;
         p = end + 1;
     } else {
-        size_t n = 0;
-        while (*p && *p != '.' && *p != '[') {
-            if (n + 1 >= nkey)
-                return NULL;
-            key[n++] = *p++;
-        }
-        key[n] = '\0';
-        if (n == 0)
+        *nkey = strcspn(p, ".[");
+        if (*nkey == 0)
             return NULL;
+        p += *nkey;
     }
     if (*p == '.') {
         p++;
@@ -735,9 +744,50 @@ static cJSON *parse_value(const char *v)
     return cJSON_CreateString(v);
 }
 
-/* Find (create = 1: create on the way) the node at path under root; on
- * the last token, *parent and *last / *lastidx say where it hangs.  0 or
- * GS_EINVAL with d filled. */
+/* One step of walk: the key k of cur (created when create and absent;
+ * last: the path ends here), done the path walked so far.  The node, or
+ * NULL with d filled (*rc the code). */
+static cJSON *walk_key(cJSON *cur, const char *k, int create, int last,
+                       const char *done, const char *what, struct gs_diag *d,
+                       int *rc)
+{
+    if (cJSON_IsString(cur) && create) {
+        /* "policy": "fair" -> {"name": "fair"} */
+        cJSON *name = cJSON_CreateString(cur->valuestring);
+        if (name == NULL) {
+            *rc = gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+            return NULL;
+        }
+        free(cur->valuestring);
+        cur->valuestring = NULL;
+        cur->type = cJSON_Object;
+        cur->child = NULL;
+        cJSON_AddItemToObject(cur, "name", name);
+    }
+    if (!cJSON_IsObject(cur)) {
+        *rc = gs_diag_set(d, GS_EINVAL, what, "%s is not an object, so it "
+                          "has no key '%s'", done, k);
+        return NULL;
+    }
+    cJSON *nxt = cJSON_GetObjectItemCaseSensitive(cur, k);
+    if (nxt != NULL)
+        return nxt;
+    if (!create) {
+        *rc = gs_diag_set(d, GS_EINVAL, what, "%s has no key '%s'", done, k);
+        return NULL;
+    }
+    nxt = last ? cJSON_CreateNull() : cJSON_CreateObject();
+    if (nxt == NULL || !cJSON_AddItemToObject(cur, k, nxt)) {
+        cJSON_Delete(nxt);
+        *rc = gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+        return NULL;
+    }
+    return nxt;
+}
+
+/* Find (create = 1: create on the way) the node at path under root.  0 or
+ * GS_EINVAL with d filled, naming the part of the path walked whole
+ * (GS_JSON_PATH: a key of any length). */
 static int walk(cJSON *root, const char *path, int create, cJSON **node,
                 const char *what, struct gs_diag *d)
 {
@@ -747,52 +797,39 @@ static int walk(cJSON *root, const char *path, int create, cJSON **node,
     if (*p == '\0')
         return gs_diag_set(d, GS_EINVAL, what, "empty key path");
     cJSON *cur = root;
-    char done[300] = "$";
+    GS_JSON_PATH(done);
+    done = strdup("$");
     while (*p) {
-        char key[128];
+        const char *k;
+        size_t nk;
         long idx;
-        const char *nx = next_tok(p, key, sizeof key, &idx);
+        const char *nx = next_tok(p, &k, &nk, &idx);
         if (nx == NULL)
             return gs_diag_set(d, GS_EINVAL, what, "malformed key path '%s' "
                                "(keys joined by '.', indexes as [N])", path);
+        const char *at = done ? done : "$";
         if (idx >= 0) {
             if (!cJSON_IsArray(cur))
                 return gs_diag_set(d, GS_EINVAL, what, "%s is not an array",
-                                   done);
+                                   at);
             int n = cJSON_GetArraySize(cur);
             if (idx >= n)
                 return gs_diag_set(d, GS_EINVAL, what, "%s has %d element%s; "
-                                   "there is no [%ld]", done, n,
+                                   "there is no [%ld]", at, n,
                                    n == 1 ? "" : "s", idx);
             cur = cJSON_GetArrayItem(cur, (int)idx);
-            snprintf(done + strlen(done), sizeof done - strlen(done), "[%ld]",
-                     idx);
+            gs_json_path_at(&done, at, idx);
         } else {
-            if (cJSON_IsString(cur) && create) {
-                /* "policy": "fair" -> {"name": "fair"} */
-                cJSON *name = cJSON_CreateString(cur->valuestring);
-                free(cur->valuestring);
-                cur->valuestring = NULL;
-                cur->type = cJSON_Object;
-                cur->child = NULL;
-                cJSON_AddItemToObject(cur, "name", name);
-            }
-            if (!cJSON_IsObject(cur))
-                return gs_diag_set(d, GS_EINVAL, what, "%s is not an object, "
-                                   "so it has no key '%s'", done, key);
-            cJSON *nxt = cJSON_GetObjectItemCaseSensitive(cur, key);
-            if (nxt == NULL) {
-                if (!create)
-                    return gs_diag_set(d, GS_EINVAL, what, "%s has no key "
-                                       "'%s'", done, key);
-                nxt = *nx ? cJSON_CreateObject() : cJSON_CreateNull();
-                if (nxt == NULL)
-                    return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
-                cJSON_AddItemToObject(cur, key, nxt);
-            }
-            cur = nxt;
-            snprintf(done + strlen(done), sizeof done - strlen(done), ".%s",
-                     key);
+            char *key = strndup(k, nk);
+            int rc = 0;
+            if (key == NULL)
+                return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+            cur = walk_key(cur, key, create, *nx == '\0', at, what, d, &rc);
+            if (cur != NULL)
+                gs_json_path_key(&done, at, key);
+            free(key);
+            if (cur == NULL)
+                return rc;
         }
         p = nx;
     }
@@ -852,15 +889,17 @@ static int apply(cJSON *root, const struct gs_edit *e, const char *what,
         return 0;
     }
     /* GS_EDIT_CLONE: node is an element of an array; find the array */
-    char arr[256];
-    snprintf(arr, sizeof arr, "%s", e->path);
-    char *br = strrchr(arr, '[');
-    if (br == NULL || br == arr)
+    const char *br = strrchr(e->path, '[');
+    if (br == NULL || br == e->path)
         return gs_diag_set(d, GS_EINVAL, what, "%s is not an array element",
                            e->path);
-    *br = '\0';
+    char *arr = strndup(e->path, (size_t)(br - e->path));
+    if (arr == NULL)
+        return gs_diag_set(d, GS_ENOMEM, what, "out of memory");
     cJSON *a = NULL;
-    if ((rc = walk(root, arr, 0, &a, what, d)) < 0)
+    rc = walk(root, arr, 0, &a, what, d);
+    free(arr);
+    if (rc < 0)
         return rc;
     cJSON *copy = cJSON_Duplicate(node, 1);
     cJSON *over = parse_value(e->value);
@@ -892,10 +931,11 @@ int gs_json_edit(const char *text, const struct gs_edit *e, int n,
                            "JSON");
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        char w[400];
-        snprintf(w, sizeof w, "%s%s%s", what, what[0] ? " " : "",
-                 e[i].path);
-        rc = apply(root, &e[i], w, d);
+        /* "--set KEY": the key whole, however long */
+        char *w = gs_strf("%s%s%s", what, what[0] ? " " : "", e[i].path);
+        rc = w ? apply(root, &e[i], w, d)
+               : gs_diag_set(d, GS_ENOMEM, what, "out of memory");
+        free(w);
     }
     if (rc == 0) {
         *out = cJSON_PrintUnformatted(root);

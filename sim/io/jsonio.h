@@ -212,7 +212,8 @@ enum gs_edit_op {
 
 struct gs_edit {
     int op;
-    char path[256];
+    char *path;         /* the key path, any length; like value, owned by
+                           whoever built the edit */
     char *value;        /* owned by whoever built the edit */
 };
 

@@ -268,13 +268,13 @@ static void progress(int task, int ndone, const double *out, void *ctx)
     gs_progress_count(&c->pr, ndone, c->ntasks, "runs");
 }
 
-static void name_task(int task, void *ctx, char *buf, size_t n)
+static char *name_task(int task, void *ctx)
 {
     const struct cmp *c = ctx;
     if (c->task)
         task = c->task[task];
-    snprintf(buf, n, "policy %s, seed %llu", c->pol[task / c->nseeds],
-             c->seeds[task % c->nseeds]);
+    return gs_strf("policy %s, seed %llu", c->pol[task / c->nseeds],
+                   c->seeds[task % c->nseeds]);
 }
 
 /* Split a comma-separated list (copied).  Count, or -1 on an empty item. */
@@ -305,17 +305,26 @@ static int split(const char *list, char ***out)
     return n;
 }
 
-static void safe_name(const char *in, char *out, size_t n)
+/* in with every byte but [A-Za-z0-9._-] made '_': a new string of in's
+ * length (a name cut to a buffer could make two policies' files one), or
+ * NULL out of memory. */
+static char *safe_name(const char *in)
 {
-    size_t i = 0;
-    for (; in[i] && i + 1 < n; i++) {
-        char ch = in[i];
+    char *out = strdup(in);
+    for (char *o = out; o && *o; o++) {
+        char ch = *o;
         int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                  (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
                  ch == '.';
-        out[i] = ok ? ch : '_';
+        *o = ok ? ch : '_';
     }
-    out[i] = '\0';
+    return out;
+}
+
+/* A string freed when its variable's scope ends (plot_data's returns). */
+static void free_str(char **s)
+{
+    free(*s);
 }
 
 /* --- plots ------------------------------------------------------------- */
@@ -423,8 +432,10 @@ static int plot_data(const struct cmp *c, const double *values,
     int icost = metric_index("cost_usd"), isla = metric_index("sla_violations");
     int iwait = metric_index("wait_mean_s");
     for (int p = 0; p < c->npol; p++) {
-        char name[128], *path = NULL;
-        safe_name(c->pol[p], name, sizeof name);
+        char *path = NULL;
+        char *name __attribute__((cleanup(free_str))) = safe_name(c->pol[p]);
+        if (name == NULL)
+            return -1;
         /* utilization: mean over seeds at each sample step */
         double *sum = NULL, *tt = NULL;
         long *cnt = NULL, len = 0;
@@ -662,13 +673,17 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
     char *adir = gs_gnuplot_path(dir), *pols = NULL, *out = NULL;
     size_t npols = 0;
     FILE *pf = open_memstream(&pols, &npols);
-    char tiers[128] = "", scen[128];
+    char tiers[128] = "";
+    int named = 1;
     for (int p = 0; pf && p < c->npol; p++) {
-        char name[128];
-        safe_name(c->pol[p], name, sizeof name);
-        fprintf(pf, "%s%s", p ? " " : "", name);
+        char *name = safe_name(c->pol[p]);
+        named &= name != NULL;
+        fprintf(pf, "%s%s", p ? " " : "", name ? name : "");
+        free(name);
     }
-    if (pf == NULL || fclose(pf) != 0 || adir == NULL) {
+    char *scen __attribute__((cleanup(free_str))) = safe_name(c->sc->name);
+    if (pf == NULL || fclose(pf) != 0 || adir == NULL || !named ||
+        scen == NULL) {
         fprintf(stderr, "gpusim: out of memory; plots skipped\n");
         free(adir);
         free(scripts);
@@ -680,7 +695,6 @@ static int draw(const struct cmp *c, const double *values, const char *dir,
             strncat(tiers, tiers[0] ? " " : "", sizeof tiers - strlen(tiers) - 1);
             strncat(tiers, gs_tier_name(t), sizeof tiers - strlen(tiers) - 1);
         }
-    safe_name(c->sc->name, scen, sizeof scen);
     static const char *const names[] = { "utilization", "wait_cdf",
                                          "cost_sla", "latency_cdf" };
     int rc = 0;

@@ -135,13 +135,10 @@ struct blk {
 };
 
 /* The name of one task of this rank's block. */
-static void blk_name(int task, void *ctx, char *buf, size_t n)
+static char *blk_name(int task, void *ctx)
 {
     struct blk *b = ctx;
-    if (b->name)
-        b->name(b->first + task, b->ctx, buf, n);
-    else if (n > 0)
-        buf[0] = '\0';
+    return b->name ? b->name(b->first + task, b->ctx) : NULL;
 }
 
 /* One task of this rank's block; its code goes in the last slot. */

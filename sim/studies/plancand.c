@@ -5,6 +5,7 @@
  * search (plansearch.c) and its pruning (planprune.c) build candidates
  * through it. */
 #include "planint.h"
+#include "../io/jsoncheck.h"
 #include "../setup/scenario.h"
 #include "sweep.h"
 
@@ -14,19 +15,17 @@
 #include <string.h>
 
 /* The key a load factor scales: the job generator's rate_per_hour (j < 0)
- * or service j's request rate, under the name its scenario gave it. */
-static void growth_key(const struct gs_scenario *sc, int j, char *path,
-                       size_t n)
+ * or service j's request rate, under the name its scenario gave it.  A
+ * new string (caller frees), or NULL out of memory. */
+static char *growth_key(const struct gs_scenario *sc, int j)
 {
-    if (j < 0) {
-        snprintf(path, n, "workload.generate.rate_per_hour");
-        return;
-    }
-    char k[64];
-    snprintf(k, sizeof k, "services[%d].requests.generate.rate_per_hour", j);
-    const char *key = gs_json_has(sc->text, k) ? "rate_per_hour"
-                                                : "rate_per_second";
-    snprintf(path, n, "services[%d].requests.generate.%s", j, key);
+    if (j < 0)
+        return strdup("workload.generate.rate_per_hour");
+    char *k = gs_strf("services[%d].requests.generate.rate_per_hour", j);
+    if (k == NULL || gs_json_has(sc->text, k))
+        return k;
+    free(k);
+    return gs_strf("services[%d].requests.generate.rate_per_second", j);
 }
 
 /* Growth scales generated load only: every source of load (the jobs, if
@@ -48,7 +47,8 @@ int gs_plan_growth_check(const struct gs_scenario *sc, struct gs_diag *d)
 
 /* The edits that make a run lenf times as long: each generator's count
  * ("jobs", "requests") and horizon ("until") scaled, the keys the scenario
- * gives.  The count of edits; their values go to v[] (*k counted). */
+ * gives.  The count of edits; their paths and values go to v[] (*k
+ * counted; a NULL there is memory that ran out). */
 static int length_edits(const struct search *s, int lenf, struct gs_edit *e,
                         char **v, int *k)
 {
@@ -56,23 +56,21 @@ static int length_edits(const struct search *s, int lenf, struct gs_edit *e,
                                            { "requests", "until" } };
     int n = 0, k0 = *k;
     for (int j = -1; j < s->base->nsvcs; j++) {
-        char pre[96];
-        if (j < 0)
-            snprintf(pre, sizeof pre, "workload.generate");
-        else
-            snprintf(pre, sizeof pre, "services[%d].requests.generate", j);
         for (int i = 0; i < 2; i++) {
-            char path[160];
-            snprintf(path, sizeof path, "%s.%s", pre, key[j >= 0][i]);
-            if (!gs_json_has(s->base->text, path))
+            char *path = j < 0 ? gs_strf("workload.generate.%s", key[0][i])
+                         : gs_strf("services[%d].requests.generate.%s", j,
+                                   key[1][i]);
+            if (path != NULL && !gs_json_has(s->base->text, path)) {
+                free(path);
                 continue;
+            }
             /* a horizon may be a string ("30m"): set it in seconds (the
              * parsed value is in milliseconds) */
             double until = j < 0 ? s->base->gen.until
                                  : s->base->svcs[j].gen.until;
             char num[64];
             e[n].op = i == 0 ? GS_EDIT_SCALE : GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "%s", path);
+            e[n].path = v[(*k)++ - k0] = path;
             if (i == 0)
                 snprintf(num, sizeof num, "%d", lenf);
             else
@@ -96,7 +94,7 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
     for (int a = 0; a < pc->naxes; a++)
         cap += pc->ax[a].nedits[c->ax[a]] + 2;
     struct gs_edit *e = calloc((size_t)cap, sizeof *e);
-    char **v = calloc((size_t)cap, sizeof *v);
+    char **v = calloc(2 * (size_t)cap, sizeof *v);     /* paths, values */
     if (!e || !v) {
         free(e);
         free(v);
@@ -111,28 +109,31 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
         for (int i = 0; i < ax->nedits[val]; i++)
             e[n++] = ax->edits[val][i];
         if (ax->spot_pool >= 0 && ax->share[val] > 0) {
-            char buf[4096], num[64];
+            char num[64];
             const char *pname = ax->label;  /* "POOL.spot_share" */
-            int plen = (int)(strlen(pname) - strlen(".spot_share"));
+            size_t sfx = strlen(".spot_share"), plen = strlen(pname);
+            plen = plen > sfx ? plen - sfx : 0;
+            /* the clone's name "POOL-spot" as a JSON string, and its spot
+             * object whole (a 4,096-byte buffer cut a long one) */
+            char *esc = gs_json_key_esc(pname, plen);
             e[n].op = GS_EDIT_CLONE;
-            snprintf(e[n].path, sizeof e[n].path, "fleet[%d]", ax->spot_pool);
-            snprintf(buf, sizeof buf, "{\"name\": \"%.*s-spot\", \"market\": "
-                     "\"spot\", \"nodes\": 0, \"spot\": %s}",
-                     plen > 0 ? plen : 0, pname, ax->spot_cfg);
-            v[k] = strdup(buf);
+            e[n].path = v[k++] = gs_strf("fleet[%d]", ax->spot_pool);
+            v[k] = esc ? gs_strf("{\"name\": \"%s-spot\", \"market\": "
+                                 "\"spot\", \"nodes\": 0, \"spot\": %s}",
+                                 esc, ax->spot_cfg) : NULL;
+            free(esc);
             e[n++].value = v[k++];
             /* the spot price: the pool's own price less the discount, or
              * the scenario's spot pricing with that discount */
             int at = s->nfleet + clones;
             if (ax->spot_key[0]) {
                 e[n].op = GS_EDIT_SCALE;
-                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].%s", at,
-                         ax->spot_key);
+                e[n].path = v[k++] = gs_strf("fleet[%d].%s", at,
+                                             ax->spot_key);
                 snprintf(num, sizeof num, "%.17g", 1 - ax->spot_discount);
             } else {
                 e[n].op = GS_EDIT_SET;
-                snprintf(e[n].path, sizeof e[n].path, "fleet[%d].discount",
-                         at);
+                e[n].path = v[k++] = gs_strf("fleet[%d].discount", at);
                 snprintf(num, sizeof num, "%.17g", ax->spot_discount);
             }
             v[k] = strdup(num);
@@ -144,7 +145,7 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
     for (int j = 0; s->svc_sla && j < s->base->nsvcs; j++)
         if (s->svc_sla[j]) {
             e[n].op = GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "services[%d].sla", j);
+            e[n].path = v[k++] = gs_strf("services[%d].sla", j);
             v[k] = strdup(s->svc_sla[j]);
             e[n++].value = v[k++];
         }
@@ -155,7 +156,7 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
             if (j < 0 && s->base->wl_kind != GS_WL_GENERATE)
                 continue;
             e[n].op = GS_EDIT_SCALE;
-            growth_key(s->base, j, e[n].path, sizeof e[n].path);
+            e[n].path = v[k++] = growth_key(s->base, j);
             v[k] = strdup(g);
             e[n++].value = v[k++];
         }
@@ -174,14 +175,13 @@ static int cand_edits(const struct search *s, const struct combo *c, int idx,
             }
         char num[32];
         e[n].op = GS_EDIT_SET;
-        snprintf(e[n].path, sizeof e[n].path, "%s", pk->key);
+        e[n].path = v[k++] = strdup(pk->key);
         snprintf(num, sizeof num, "%d", nodes - spot);
         v[k] = strdup(num);
         e[n++].value = v[k++];
         if (ci >= 0) {
             e[n].op = GS_EDIT_SET;
-            snprintf(e[n].path, sizeof e[n].path, "fleet[%d].nodes",
-                     s->nfleet + ci);
+            e[n].path = v[k++] = gs_strf("fleet[%d].nodes", s->nfleet + ci);
             snprintf(num, sizeof num, "%d", spot);
             v[k] = strdup(num);
             e[n++].value = v[k++];

@@ -256,7 +256,7 @@ static const struct gs_kt_obj t_svc = {
 };
 
 static const struct gs_kt_key k_choice[] = {
-    { .name = "key", .type = GS_KT_STR, .flags = GS_KF_REQ, .maxlen = 255,
+    { .name = "key", .type = GS_KT_STR, .flags = GS_KF_REQ,
       .desc = "a scenario key path (fleet[0].sharing, policy.name)" },
     { .name = "values", .type = GS_KT_ARR, .flags = GS_KF_REQ,
       .min_items = 1, .schema = "\"type\": \"array\", \"minItems\": 1",
@@ -399,9 +399,11 @@ static int add_target(struct pctx *c, const char *path, const char *metric,
     if (own == 0 && gs_run_metric_index(metric) < 0)
         return perr(c, path, "no metric '%s' (see `gpusim sweep "
                     "--list-metrics`)", metric);
-    struct gs_plan_target *t = &p->t[p->ntargets++];
+    struct gs_plan_target *t = &p->t[p->ntargets];
+    if ((t->path = strdup(path)) == NULL)
+        return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+    p->ntargets++;
     snprintf(t->metric, sizeof t->metric, "%s", metric);
-    snprintf(t->path, sizeof t->path, "%s", path);
     t->limit = limit;
     t->upper = upper;
     return 0;
@@ -442,9 +444,10 @@ static int scope_targets(struct pctx *c, const struct gs_json *o, const char *pa
         { "wait_mean", "wait_mean_s", 1 }, { "wait_p95", "wait_p95_s", 1 },
         { "wait_p99", "wait_p99_s", 1 }, { "sla_violations", "sla_share", 0 },
     };
+    GS_JSON_PATH(p);
     for (const struct gs_json *it = gs_json_first(o); it; it = gs_json_next(it)) {
-        char p[300], m[GS_PLAN_NAME];
-        snprintf(p, sizeof p, "%s.%s", path, gs_json_key(it));
+        char m[GS_PLAN_NAME];
+        gs_json_path_key(&p, path, gs_json_key(it));
         for (size_t k = 0; k < sizeof kt / sizeof kt[0]; k++) {
             if (strcmp(gs_json_key(it), kt[k].key) != 0)
                 continue;
@@ -476,9 +479,10 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
     if (tiers) {
         if ((rc = keys(c, tiers, "$.plan.targets.tiers", &t_tiers)) < 0)
             return rc;
+        GS_JSON_PATH(p);
         for (const struct gs_json *t = gs_json_first(tiers); t; t = gs_json_next(t)) {
-            char p[200], prefix[64];
-            snprintf(p, sizeof p, "$.plan.targets.tiers.%s", gs_json_key(t));
+            char prefix[64];        /* a tier's name: keys() checked it */
+            gs_json_path_key(&p, "$.plan.targets.tiers", gs_json_key(t));
             snprintf(prefix, sizeof prefix, "%s.", gs_json_key(t));
             if ((rc = keys(c, t, p, &t_scope)) < 0 ||
                 (rc = scope_targets(c, t, p, prefix)) < 0)
@@ -490,15 +494,16 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
         if (!gs_json_is_object(sv))
             return perr(c, "$.plan.targets.services", "expected an object "
                         "{\"SERVICE\": {\"ttft_p99\": \"500ms\", ...}}");
+        GS_JSON_PATH(p);
+        GS_JSON_PATH(pk);
         for (const struct gs_json *t = gs_json_first(sv); t; t = gs_json_next(t)) {
-            char p[200];
-            snprintf(p, sizeof p, "$.plan.targets.services.%s", gs_json_key(t));
+            gs_json_path_key(&p, "$.plan.targets.services", gs_json_key(t));
             if ((rc = keys(c, t, p, &t_svc_targets)) < 0)
                 return rc;
             for (const struct gs_json *k = gs_json_first(t); k; k = gs_json_next(k)) {
-                char pk[300], m[GS_PLAN_NAME * 2];
+                char m[GS_PLAN_NAME * 2];
                 double val = 0;
-                snprintf(pk, sizeof pk, "%s.%s", p, gs_json_key(k));
+                gs_json_path_key(&pk, p, gs_json_key(k));
                 int att = strcmp(gs_json_key(k), "attainment") == 0;
                 snprintf(m, sizeof m, "service.%s.%s%s", gs_json_key(t),
                          att ? "sla_attainment" : gs_json_key(k), att ? "" : "_s");
@@ -515,14 +520,14 @@ static int parse_targets(struct pctx *c, const struct gs_json *o)
     if (ms) {
         if (!gs_json_is_object(ms))
             return perr(c, "$.plan.targets.metrics", "expected an object");
+        GS_JSON_PATH(p);
+        GS_JSON_PATH(pb);
         for (const struct gs_json *m = gs_json_first(ms); m; m = gs_json_next(m)) {
-            char p[300];
-            snprintf(p, sizeof p, "$.plan.targets.metrics.%s", gs_json_key(m));
+            gs_json_path_key(&p, "$.plan.targets.metrics", gs_json_key(m));
             if ((rc = keys(c, m, p, &t_bound)) < 0)
                 return rc;
             for (const struct gs_json *b = gs_json_first(m); b; b = gs_json_next(b)) {
-                char pb[340];
-                snprintf(pb, sizeof pb, "%s.%s", p, gs_json_key(b));
+                gs_json_path_key(&pb, p, gs_json_key(b));
                 if (!gs_json_is_number(b))
                     return perr(c, pb, "expected a number");
                 if ((rc = add_target(c, pb, gs_json_key(m), gs_json_number(b),
@@ -553,15 +558,16 @@ static struct gs_plan_axis *new_axis(struct pctx *c, const char *path,
     }
     struct gs_plan_axis *a = &p->ax[p->naxes++];
     memset(a, 0, sizeof *a);
-    snprintf(a->label, sizeof a->label, "%s", label);
-    snprintf(a->path, sizeof a->path, "%s", path);
+    a->label = strdup(label);
+    a->path = strdup(path);
     a->nvalues = n;
     a->spot_pool = -1;
     a->names = calloc((size_t)n, sizeof *a->names);
     a->nedits = calloc((size_t)n, sizeof *a->nedits);
     a->edits = calloc((size_t)n, sizeof *a->edits);
     a->share = calloc((size_t)n, sizeof *a->share);
-    if (!a->names || !a->nedits || !a->edits || !a->share) {
+    if (!a->label || !a->path || !a->names || !a->nedits || !a->edits ||
+        !a->share) {
         gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
         return NULL;
     }
@@ -579,9 +585,9 @@ static int add_edit(struct pctx *c, struct gs_plan_axis *a, int v, int op,
     a->edits[v] = ne;
     struct gs_edit *e = &ne[a->nedits[v]++];
     e->op = op;
-    snprintf(e->path, sizeof e->path, "%s", path);
+    e->path = strdup(path);
     e->value = strdup(value);
-    if (e->value == NULL)
+    if (e->path == NULL || e->value == NULL)
         return gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
     return 0;
 }
@@ -638,9 +644,9 @@ static int key_axis(struct pctx *c, const struct gs_json *list, const char *path
     if (a == NULL)
         return c->d->code ? c->d->code : GS_EINVAL;
     int v = 0, rc;
+    GS_JSON_PATH(ip);
     for (const struct gs_json *it = gs_json_first(list); it; it = gs_json_next(it), v++) {
-        char ip[400];
-        snprintf(ip, sizeof ip, "%s[%d]", path, v);
+        gs_json_path_at(&ip, path, v);
         if ((rc = check_named(c, it, ip, key)) < 0)
             return rc;
         char *txt = gs_json_print(it);
@@ -687,8 +693,8 @@ static int parse_cap(struct pctx *c, const struct gs_json *o,
     k->cap = 4 * k->hi > 100000 ? 100000 : 4 * k->hi;
     if (v == NULL)
         return 0;
-    char cp[340];
-    snprintf(cp, sizeof cp, "%s.cap", path);
+    GS_JSON_PATH(cp);
+    gs_json_path_key(&cp, path, "cap");
     if (!gs_json_is_number(v) || gs_json_number(v) != floor(gs_json_number(v))
         || gs_json_number(v) < k->hi || gs_json_number(v) > 100000)
         return perr(c, cp, "expected a whole number from the range's top "
@@ -715,8 +721,8 @@ static int pool_nodes(struct pctx *c, const struct pref *r)
     int rc;
     const struct gs_json *nodes = gs_json_get(r->o, "nodes");
     if (nodes) {
-        char np[320];
-        snprintf(np, sizeof np, "%s.nodes", r->path);
+        GS_JSON_PATH(np);
+        gs_json_path_key(&np, r->path, "nodes");
         double lo, hi, step = 1;
         if (gs_json_is_array(nodes) && gs_json_size(nodes) == 2 &&
             gs_json_is_number(gs_json_first(nodes)) && gs_json_is_number(gs_json_next(gs_json_first(nodes)))) {
@@ -770,7 +776,7 @@ static int pool_nodes(struct pctx *c, const struct pref *r)
 static int pool_gpu(struct pctx *c, const struct pref *r)
 {
     int rc;
-    char key[128], label[GS_PLAN_NAME + 32];
+    char key[128], label[GS_PLAN_NAME + 32];    /* "fleet[N].KEY", "POOL.gpu" */
     const struct gs_json *gpu = gs_json_get(r->o, "gpu");
     const struct gs_json *prices = gs_json_get(r->o,
                                                            "price_per_gpu_hour");
@@ -778,8 +784,9 @@ static int pool_gpu(struct pctx *c, const struct pref *r)
         return perr(c, r->path, "price_per_gpu_hour (a price per GPU model) "
                     "goes with a 'gpu' list");
     if (gpu) {
-        char gp[320];
-        snprintf(gp, sizeof gp, "%s.gpu", r->path);
+        GS_JSON_PATH(gp);
+        GS_JSON_PATH(gi);
+        gs_json_path_key(&gp, r->path, "gpu");
         if (!gs_json_is_array(gpu))
             return perr(c, gp, "expected a list of GPU model names");
         if (prices && !gs_json_is_object(prices))
@@ -798,8 +805,8 @@ static int pool_gpu(struct pctx *c, const struct pref *r)
             return c->d->code ? c->d->code : GS_EINVAL;
         int v = 0;
         for (const struct gs_json *g = gs_json_first(gpu); g; g = gs_json_next(g), v++) {
-            char gi[340], val[200];
-            snprintf(gi, sizeof gi, "%s[%d]", gp, v);
+            char val[200];          /* a catalog model's name, quoted */
+            gs_json_path_at(&gi, gp, v);
             if (!gs_json_is_string(g))
                 return perr(c, gi, "expected a GPU model name");
             if (gs_catalog_find(&c->s->cat, gs_json_string(g)) < 0)
@@ -836,8 +843,8 @@ static int pool_listed(struct pctx *c, const struct pref *r)
         const struct gs_json *l = gs_json_get(r->o, listed[i]);
         if (l == NULL)
             continue;
-        char lp[320];
-        snprintf(lp, sizeof lp, "%s.%s", r->path, listed[i]);
+        GS_JSON_PATH(lp);
+        gs_json_path_key(&lp, r->path, listed[i]);
         snprintf(label, sizeof label, "%s.%s", r->pname, listed[i]);
         snprintf(key, sizeof key, "%s.%s", r->fpath, listed[i]);
         if ((rc = key_axis(c, l, lp, label, key)) < 0)
@@ -850,11 +857,12 @@ static int pool_listed(struct pctx *c, const struct pref *r)
 static int pool_variants(struct pctx *c, const struct pref *r)
 {
     int rc;
-    char key[128], label[GS_PLAN_NAME + 32];
+    char label[GS_PLAN_NAME + 32];
     const struct gs_json *var = gs_json_get(r->o, "variants");
     if (var) {
-        char vp[320];
-        snprintf(vp, sizeof vp, "%s.variants", r->path);
+        GS_JSON_PATH(vp);
+        GS_JSON_PATH(ip);
+        gs_json_path_key(&vp, r->path, "variants");
         if (!gs_json_is_array(var))
             return perr(c, vp, "expected a list of objects of pool keys");
         snprintf(label, sizeof label, "%s.variant", r->pname);
@@ -864,16 +872,18 @@ static int pool_variants(struct pctx *c, const struct pref *r)
             return c->d->code ? c->d->code : GS_EINVAL;
         int v = 0;
         for (const struct gs_json *it = gs_json_first(var); it; it = gs_json_next(it), v++) {
-            char ip[340];
-            snprintf(ip, sizeof ip, "%s[%d]", vp, v);
+            gs_json_path_at(&ip, vp, v);
             if (!gs_json_is_object(it))
                 return perr(c, ip, "expected an object of pool keys");
             show(it, a->names[v], sizeof a->names[v]);
             for (const struct gs_json *kv = gs_json_first(it); kv; kv = gs_json_next(kv)) {
+                /* the pool's key whole, however long (the scenario then
+                 * names it if it is none of a pool's) */
                 char *txt = gs_json_print(kv);
-                snprintf(key, sizeof key, "%s.%s", r->fpath, gs_json_key(kv));
-                rc = txt ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
-                         : gs_diag_set(c->d, GS_ENOMEM, c->file, "no memory");
+                char *key = gs_strf("%s.%s", r->fpath, gs_json_key(kv));
+                rc = txt && key ? add_edit(c, a, v, GS_EDIT_SET, key, txt)
+                     : gs_diag_set(c->d, GS_ENOMEM, c->file, "out of memory");
+                free(key);
                 free(txt);
                 if (rc < 0)
                     return rc;
@@ -894,8 +904,9 @@ static int pool_spot(struct pctx *c, const struct pref *r)
                   gs_json_get(r->o, "spot")))
         return perr(c, r->path, "spot_discount and spot go with spot_share");
     if (spot) {
-        char sp[320];
-        snprintf(sp, sizeof sp, "%s.spot_share", r->path);
+        GS_JSON_PATH(sp);
+        GS_JSON_PATH(ip);
+        gs_json_path_key(&sp, r->path, "spot_share");
         if (!gs_json_get(r->o, "nodes"))
             return perr(c, sp, "a spot share splits a searched node count: "
                         "give 'nodes' too");
@@ -934,8 +945,7 @@ static int pool_spot(struct pctx *c, const struct pref *r)
             snprintf(a->spot_key, sizeof a->spot_key, "price_per_hour");
         int v = 0;
         for (const struct gs_json *it = gs_json_first(spot); it; it = gs_json_next(it), v++) {
-            char ip[340];
-            snprintf(ip, sizeof ip, "%s[%d]", sp, v);
+            gs_json_path_at(&ip, sp, v);
             if ((rc = share_value(c, it, ip, &a->share[v])) < 0)
                 return rc;
             snprintf(a->names[v], sizeof a->names[v], "%g", a->share[v]);
@@ -951,8 +961,8 @@ static int parse_pool(struct pctx *c, const struct gs_json *o, const char *path)
     int rc;
     if ((rc = keys(c, o, path, &t_pool)) < 0)
         return rc;
-    char pp[300];
-    snprintf(pp, sizeof pp, "%s.pool", path);
+    GS_JSON_PATH(pp);
+    gs_json_path_key(&pp, path, "pool");
     const struct gs_json *pv = gs_json_get(o, "pool");
     if (pv == NULL)
         return perr(c, path, "missing required key 'pool'");
@@ -990,10 +1000,11 @@ static int parse_service(struct pctx *c, const struct gs_json *o, const char *pa
             si = i;
     if (si < 0)
         return perr(c, path, "'service' must name a service of $.services");
-    char key[96], label[GS_PLAN_NAME + 16], lp[200];
+    char key[96], label[GS_PLAN_NAME + 16];   /* "services[N].KEY" */
+    GS_JSON_PATH(lp);
     const struct gs_json *r = gs_json_get(o, "replicas");
     if (r) {
-        snprintf(lp, sizeof lp, "%s.replicas", path);
+        gs_json_path_key(&lp, path, "replicas");
         if (!gs_json_is_array(r) || gs_json_size(r) != 2 ||
             !gs_json_is_number(gs_json_first(r)) || !gs_json_is_number(gs_json_next(gs_json_first(r))))
             return perr(c, lp, "expected [min, max] replica counts");
@@ -1024,7 +1035,7 @@ static int parse_service(struct pctx *c, const struct gs_json *o, const char *pa
         const struct gs_json *l = gs_json_get(o, listed[i]);
         if (l == NULL)
             continue;
-        snprintf(lp, sizeof lp, "%s.%s", path, listed[i]);
+        gs_json_path_key(&lp, path, listed[i]);
         snprintf(label, sizeof label, "%.80s.%s", gs_json_string(nm), listed[i]);
         snprintf(key, sizeof key, "services[%d].%s", si, listed[i]);
         if ((rc = key_axis(c, l, lp, label, key)) < 0)
@@ -1233,16 +1244,22 @@ void gs_plancfg_free(struct gs_plancfg *p)
     for (int a = 0; a < p->naxes; a++) {
         struct gs_plan_axis *ax = &p->ax[a];
         for (int v = 0; v < ax->nvalues && ax->edits; v++) {
-            for (int e = 0; ax->nedits && e < ax->nedits[v]; e++)
+            for (int e = 0; ax->nedits && e < ax->nedits[v]; e++) {
+                free(ax->edits[v][e].path);
                 free(ax->edits[v][e].value);
+            }
             free(ax->edits[v]);
         }
+        free(ax->label);
+        free(ax->path);
         free(ax->edits);
         free(ax->nedits);
         free(ax->names);
         free(ax->share);
         free(ax->spot_cfg);
     }
+    for (int t = 0; t < p->ntargets; t++)
+        free(p->t[t].path);
     free(p->counts);
     free(p);
 }
@@ -1276,10 +1293,10 @@ static int check_value(const struct gs_scenario *s,
     if (a->spot_pool >= 0) {
         snprintf(k0, sizeof k0, "fleet[%d].market", a->spot_pool);
         snprintf(k1, sizeof k1, "fleet[%d].spot", a->spot_pool);
-        spot[0] = (struct gs_edit){ .op = GS_EDIT_SET, .value = "\"spot\"" };
-        spot[1] = (struct gs_edit){ .op = GS_EDIT_SET, .value = a->spot_cfg };
-        snprintf(spot[0].path, sizeof spot[0].path, "%s", k0);
-        snprintf(spot[1].path, sizeof spot[1].path, "%s", k1);
+        spot[0] = (struct gs_edit){ .op = GS_EDIT_SET, .path = k0,
+                                    .value = "\"spot\"" };
+        spot[1] = (struct gs_edit){ .op = GS_EDIT_SET, .path = k1,
+                                    .value = a->spot_cfg };
     }
     struct gs_diag dd = { 0 };
     struct gs_scenario *sc = NULL;

@@ -40,14 +40,16 @@ struct gs_plan_target {
     char metric[GS_PLAN_NAME];
     double limit;
     int upper;
-    char path[160];             /* JSON path, for messages */
+    char *path;                 /* JSON path, for messages (whole; the
+                                   configuration owns it) */
 };
 
 /* A discrete choice of the search space: nvalues alternatives, each a list
  * of edits of the scenario. */
 struct gs_plan_axis {
-    char label[GS_PLAN_NAME];   /* "policy", "pool h100 gpu", ... */
-    char path[160];             /* its JSON path, for messages */
+    char *label;                /* "policy", "h100.gpu", a choice's key
+                                   path whole, ... */
+    char *path;                 /* its JSON path, for messages (whole) */
     int nvalues;
     int spot_pool;              /* a spot-share axis: the pool it splits
                                    (index in $.fleet), else -1 */
@@ -57,7 +59,8 @@ struct gs_plan_axis {
     char *spot_cfg;             /* the spot pool's "spot" object (JSON) */
     char (*names)[GS_PLAN_NAME];/* [nvalues] what each value is called */
     int *nedits;                /* [nvalues] */
-    struct gs_edit **edits;     /* [nvalues][nedits[v]] */
+    struct gs_edit **edits;     /* [nvalues][nedits[v]]: their paths and
+                                   values owned by the configuration */
 };
 
 /* A pool whose node count, or a service whose replica count, is

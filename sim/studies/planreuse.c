@@ -194,12 +194,12 @@ static int resolve(struct search *s, struct cand *x, struct gs_diag *d)
     return 0;
 }
 
-static void ref_name(int t, void *ctx, char *buf, size_t n)
+static char *ref_name(int t, void *ctx)
 {
     const struct search *s = ctx;
-    snprintf(buf, n, "the services' reference run, seed %llu",
-             (unsigned long long)(s->ru->ref[s->ru->tref[t]].sc->seed +
-                                  (uint64_t)s->ru->tseed[t]));
+    return gs_strf("the services' reference run, seed %llu",
+                   (unsigned long long)(s->ru->ref[s->ru->tref[t]].sc->seed +
+                                        (uint64_t)s->ru->tseed[t]));
 }
 
 /* One reference run: its figures, then its tape. */

@@ -567,12 +567,12 @@ int gs_plan_closest(const struct search *s)
 /* One run of a candidate: its metrics, then per pool the nodes billed on
  * average and at most (0 for pools it does not have). */
 /* "candidate LABEL, seed 43". */
-static void task_name(int t, void *ctx, char *buf, size_t n)
+static char *task_name(int t, void *ctx)
 {
     const struct search *s = ctx;
     const struct cand *x = &s->cand[s->tcand[t]];
-    snprintf(buf, n, "candidate %s, seed %llu", x->label,
-             (unsigned long long)(x->sc->seed + (uint64_t)s->tseed[t]));
+    return gs_strf("candidate %s, seed %llu", x->label,
+                   (unsigned long long)(x->sc->seed + (uint64_t)s->tseed[t]));
 }
 
 /* A service that served none of the requests that arrived (no replica

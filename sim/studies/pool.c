@@ -145,12 +145,18 @@ static void worker(const struct gs_pool_tasks *p, int fd)
     _exit(0);
 }
 
-static void name_task(const struct gs_pool_tasks *p, int t, char *buf, size_t n)
+/* " (NAME)" for task t's messages, or "" with no name: a new string
+ * (free it), or NULL out of memory, which gs_diag_set's "%s" never sees:
+ * callers pass it through NAMED(). */
+static char *name_task(const struct gs_pool_tasks *p, int t)
 {
-    buf[0] = '\0';
-    if (p->name)
-        p->name(t, p->ctx, buf, n);
+    char *nm = p->name ? p->name(t, p->ctx) : NULL;
+    char *out = nm && nm[0] ? gs_strf(" (%s)", nm) : strdup("");
+    free(nm);
+    return out;
 }
+
+#define NAMED(s) ((s) ? (s) : "")
 
 /* The failure of worker w, which died holding task t. */
 static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
@@ -161,8 +167,8 @@ static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
         ;
     gs_cleanup_forget_pid(w->pid);
     w->pid = 0;
-    char name[256], how[160];
-    name_task(p, w->task, name, sizeof name);
+    char how[160];
+    char *name = name_task(p, w->task);
     if (r < 0)
         snprintf(how, sizeof how, "vanished");
     else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
@@ -176,9 +182,10 @@ static int died(const struct gs_pool_tasks *p, struct wk *w, struct gs_diag *d)
     else
         snprintf(how, sizeof how, "exited with status %d",
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: its worker process %s "
-                       "before reporting", w->task, name[0] ? " (" : "", name,
-                       name[0] ? ")" : "", how);
+    int rc = gs_diag_set(d, GS_EIO, "", "task %d%s: its worker process %s "
+                         "before reporting", w->task, NAMED(name), how);
+    free(name);
+    return rc;
 }
 
 /* Worker w held its task past the time limit: killed, reaped, named. */
@@ -189,12 +196,12 @@ static int timed_out(const struct gs_pool_tasks *p, struct wk *w,
     gs_cleanup_stop_pids(&w->pid, 1, 0);
     gs_cleanup_forget_pid(pid);
     w->pid = 0;
-    char name[256];
-    name_task(p, w->task, name, sizeof name);
-    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: still running after "
-                       "--task-timeout %g s; its worker was stopped",
-                       w->task, name[0] ? " (" : "", name, name[0] ? ")" : "",
-                       task_timeout);
+    char *name = name_task(p, w->task);
+    int rc = gs_diag_set(d, GS_EIO, "", "task %d%s: still running after "
+                         "--task-timeout %g s; its worker was stopped",
+                         w->task, NAMED(name), task_timeout);
+    free(name);
+    return rc;
 }
 
 /* A record that is not one (a stray write into the socket, a worker that
@@ -202,12 +209,13 @@ static int timed_out(const struct gs_pool_tasks *p, struct wk *w,
 static int garbled(const struct gs_pool_tasks *p, const struct wk *w,
                    struct gs_diag *d)
 {
-    char name[256];
-    name_task(p, w->task, name, sizeof name);
-    return gs_diag_set(d, GS_EIO, "", "task %d%s%s%s: its worker sent a "
-                       "message that is not a result (did a plug-in write "
-                       "to a descriptor it inherited?)", w->task,
-                       name[0] ? " (" : "", name, name[0] ? ")" : "");
+    char *name = name_task(p, w->task);
+    int rc = gs_diag_set(d, GS_EIO, "", "task %d%s: its worker sent a "
+                         "message that is not a result (did a plug-in write "
+                         "to a descriptor it inherited?)", w->task,
+                         NAMED(name));
+    free(name);
+    return rc;
 }
 
 /* A task's failure: its own diagnostic, or when it filled none (a bare
@@ -219,11 +227,11 @@ static int task_failed(const struct gs_pool_tasks *p, int task, int rc,
         gs_diag_move(d, td);
         return rc;
     }
-    char name[256];
-    name_task(p, task, name, sizeof name);
-    return gs_diag_set(d, rc, "", "task %d%s%s%s: %s", task,
-                       name[0] ? " (" : "", name, name[0] ? ")" : "",
-                       gs_strerror(rc));
+    char *name = name_task(p, task);
+    rc = gs_diag_set(d, rc, "", "task %d%s: %s", task, NAMED(name),
+                     gs_strerror(rc));
+    free(name);
+    return rc;
 }
 
 /* The strings of worker w's failed task rr, sent after its record, into

@@ -28,8 +28,10 @@
  * (d->what should say what failed; the pool adds nothing to it). */
 typedef int gs_pool_fn(int task, double *out, void *ctx, struct gs_diag *d);
 
-/* Describe task for messages ("policy hps, seed 12"), into buf[n]. */
-typedef void gs_pool_name_fn(int task, void *ctx, char *buf, size_t n);
+/* Describe task for messages ("policy hps, seed 12"): a new string of
+ * any length (the caller frees it), or NULL (out of memory: the task goes
+ * by its number alone). */
+typedef char *gs_pool_name_fn(int task, void *ctx);
 
 /* Called in the parent as each task's result arrives (ndone tasks done so
  * far, in arrival order): for progress lines and incremental output. */

@@ -328,7 +328,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 struct sweep {
     int nset;
-    char key[MAXSET][256];
+    char *key[MAXSET];          /* the --set keys, whole */
     char *arg[MAXSET];          /* the --set arguments as typed */
     int nval[MAXSET];
     char **val[MAXSET];
@@ -346,12 +346,13 @@ static int task(int t, double *out, void *ctx, struct gs_diag *d)
 }
 
 /* "P3 seed=2, seed 43": the point's label and the task's seed. */
-static void task_name(int t, void *ctx, char *buf, size_t n)
+static char *task_name(int t, void *ctx)
 {
     const struct sweep *s = ctx;
     int p = t / s->nseeds;
-    snprintf(buf, n, "P%d %s, seed %llu", p + 1, s->label[p],
-             (unsigned long long)(s->sc[p]->seed + (uint64_t)(t % s->nseeds)));
+    return gs_strf("P%d %s, seed %llu", p + 1, s->label[p],
+                   (unsigned long long)(s->sc[p]->seed +
+                                        (uint64_t)(t % s->nseeds)));
 }
 
 static void free_sweep(struct sweep *s)
@@ -361,6 +362,7 @@ static void free_sweep(struct sweep *s)
             free(s->val[i][k]);
         free(s->val[i]);
         free(s->arg[i]);
+        free(s->key[i]);
     }
     for (int p = 0; s->sc && p < s->npoints; p++)
         gs_scenario_free(s->sc[p]);
@@ -371,10 +373,18 @@ static void free_sweep(struct sweep *s)
     free(s->cell);
 }
 
+/* A path without its leading "$." (or "$"): a --set key may have it. */
+static const char *bare(const char *p)
+{
+    return p[0] == '$' ? p + (p[1] == '.' ? 2 : 1) : p;
+}
+
 /* 1 when JSON paths a and b lie on one branch: one is the other or an
- * object or array inside it ("$.fleet[0]" and "$.fleet[0].nodes"). */
+ * object or array inside it ("$.fleet[0]" and "fleet[0].nodes"). */
 static int same_branch(const char *a, const char *b)
 {
+    a = bare(a);
+    b = bare(b);
     size_t la = strlen(a), lb = strlen(b);
     const char *lo = la <= lb ? a : b, *hi = la <= lb ? b : a;
     size_t n = la <= lb ? la : lb;
@@ -392,7 +402,7 @@ static void blame(const struct sweep *s, const struct gs_scenario *base,
                   struct gs_diag *d)
 {
     static const char mark[] = " (edited): ";
-    char key[300], *jp = NULL, *who = NULL;
+    char *jp = NULL, *who = NULL;
     if (d == NULL || d->code == 0)
         return;
     size_t lf = strlen(base->file);
@@ -407,8 +417,7 @@ static void blame(const struct sweep *s, const struct gs_scenario *base,
     int hit = 0;
     for (int pass = 0; pass < 2 && !hit; pass++)
         for (int i = 0; i < s->nset; i++) {
-            snprintf(key, sizeof key, "$.%s", s->key[i]);
-            if (pass == 0 && !same_branch(jp, key))
+            if (pass == 0 && !same_branch(jp, s->key[i]))
                 continue;
             char *more = gs_strf("%s%s--set %s", who ? who : "",
                                  who ? " " : "", s->arg[i]);
@@ -451,7 +460,7 @@ static int build_points(struct sweep *s, const struct gs_scenario *base,
             int k = rest % s->nval[i];
             rest /= s->nval[i];
             e[i].op = GS_EDIT_SET;
-            snprintf(e[i].path, sizeof e[i].path, "%s", s->key[i]);
+            e[i].path = s->key[i];
             e[i].value = s->val[i][k];
             s->cell[(size_t)p * s->nset + i] = s->val[i][k];
         }
@@ -536,8 +545,15 @@ static void print_csv(FILE *fp, const struct sweep *s, const int *show,
                       const double *half)
 {
     fprintf(fp, "point");
-    for (int i = 0; i < s->nset; i++)
-        fprintf(fp, ",\"%s\"", s->key[i]);
+    for (int i = 0; i < s->nset; i++) {
+        fputs(",\"", fp);          /* a key may hold a quote: doubled */
+        for (const char *c = s->key[i]; *c; c++) {
+            if (*c == '"')
+                fputc('"', fp);
+            fputc(*c, fp);
+        }
+        fputc('"', fp);
+    }
     fprintf(fp, ",metric,n,mean,std,half,ci_low,ci_high\n");
     for (int p = 0; p < s->npoints; p++)
         for (int m = 0; m < s->nm; m++) {
@@ -678,24 +694,26 @@ static int add_set(struct sweep *s, const char *kv)
         return usage_error("--set wants KEY=V1,V2,..., not '%s'", kv);
     if (s->nset == MAXSET)
         return usage_error("at most 16 --set options (%s)", kv);
-    if ((size_t)(eq - kv) >= sizeof s->key[s->nset])    /* never cut */
-        return usage_error("--set: the key of '%s' is longer than 255 "
-                           "characters", kv);
-    snprintf(s->key[s->nset], sizeof s->key[s->nset], "%.*s",
-             (int)(eq - kv), kv);
+    /* the key whole, however long: the edit and the scenario name it */
+    if ((s->key[s->nset] = strndup(kv, (size_t)(eq - kv))) == NULL)
+        return usage_error("%s", "out of memory");
     s->nval[s->nset] = gs_split_values(eq + 1, &s->val[s->nset]);
     if (s->nval[s->nset] < 0) {
         s->nval[s->nset] = 0;
+        free(s->key[s->nset]);
+        s->key[s->nset] = NULL;
         return usage_error("--set: cannot split the values of '%s' (an empty "
                            "value or an unbalanced bracket)", kv);
     }
-    /* kept for messages (blame); freed with the values once nset counts
-     * this one */
+    /* kept for messages (blame); freed with the key and the values once
+     * nset counts this one */
     if ((s->arg[s->nset] = strdup(kv)) == NULL) {
         for (int k = 0; k < s->nval[s->nset]; k++)
             free(s->val[s->nset][k]);
         free(s->val[s->nset]);
         s->nval[s->nset] = 0;
+        free(s->key[s->nset]);
+        s->key[s->nset] = NULL;
         return usage_error("%s", "out of memory");
     }
     for (int k = 0; k < s->nset; k++)

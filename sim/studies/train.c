@@ -108,15 +108,13 @@ double gs_train_objective(const struct gs_summary *su,
 }
 
 /* "candidate 3, seed 43" (or "fifo-backfill, seed 43": the baseline). */
-static void eval_name(int task, void *ctx, char *buf, size_t n)
+static char *eval_name(int task, void *ctx)
 {
     const struct tr *t = ctx;
     unsigned long long seed = t->sc->seed + (uint64_t)(task % t->nseeds);
     if (t->baseline)
-        snprintf(buf, n, "fifo-backfill, seed %llu", seed);
-    else
-        snprintf(buf, n, "candidate %d, seed %llu", task / t->nseeds + 1,
-                 seed);
+        return gs_strf("fifo-backfill, seed %llu", seed);
+    return gs_strf("candidate %d, seed %llu", task / t->nseeds + 1, seed);
 }
 
 static int eval_task(int task, double *out, void *ctx, struct gs_diag *d)
