@@ -928,7 +928,11 @@ static void iter_energy(struct svc *sv, struct rep *r, double j,
                         const struct gs_llm_iter *it)
 {
     double tok = (double)it->prefill_tokens + it->decode_tokens;
-    double jp = tok > 0 ? j * it->prefill_tokens / tok : 0, jd = j - jp;
+    /* a decode step's j * 0 / tok is j * 0, to the bit (tok > 0), without
+     * a division in the iteration's chain */
+    double jp = it->prefill_tokens == 0 && tok > 0 ? j * 0.0
+                : tok > 0 ? j * it->prefill_tokens / tok : 0;
+    double jd = j - jp;
     if (r->ngrp[2] == 0) {
         jp += jd;
         jd = 0;
