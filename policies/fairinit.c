@@ -16,6 +16,7 @@ void gs_fair_free(void *state)
     for (int t = 0; t < s->nt; t++) {
         gs_lvec_free(&((struct ten *)gs_lvec_upd(&s->ten, t))->ne);
         free(((struct ten *)gs_lvec_upd(&s->ten, t))->vn);
+        free(((struct ten *)gs_lvec_upd(&s->ten, t))->vb);
     }
     gs_lvec_free(&s->ten);
     gs_jgroups_free(&s->gs);

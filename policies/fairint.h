@@ -43,6 +43,9 @@ struct ten {
     int nlive;                  /* its groups in their shapes' heaps */
     int8_t *vn;                 /* per node and size: its victims' GPUs
                                    there (vsz's layout; NULL: none yet) */
+    uint64_t *vb;               /* per node, a bit: it has a victim there
+                                   (with vn; a whole-node search leaves
+                                   such nodes out 64 at a time) */
     long nrv;                   /* its running jobs that could ever be
                                    victims (preemptible, whole GPUs on one
                                    node): in the nodes' victim lists */
@@ -332,18 +335,23 @@ static inline int gs_fair_vic_upto(const struct fair *s, int n, int top,
     return s->vsz[i] - (own ? own[i] : 0);
 }
 
-/* A victim of k GPUs on node n comes (d = k) or goes (d = -k), of a
- * tenant whose sums are own. */
-static inline void gs_fair_vic_add(struct fair *s, int8_t *own, int n,
+/* A victim of k GPUs on node n comes (d = k) or goes (d = -k), of tenant
+ * x (its sums vn and bits vb). */
+static inline void gs_fair_vic_add(struct fair *s, struct ten *x, int n,
                                    int k, int d)
 {
     size_t i = (size_t)n * (size_t)s->vszw;
+    int8_t *own = x->vn;
     for (int g = k; g < s->vszw; g++) {
         gs_fairlv_vsz(&s->lx, n, g, s->vsz[i + (size_t)g],
                       s->vsz[i + (size_t)g] + d);
         s->vsz[i + (size_t)g] = (int8_t)(s->vsz[i + (size_t)g] + d);
         own[i + (size_t)g] = (int8_t)(own[i + (size_t)g] + d);
     }
+    /* its victims of any size there: the last sum */
+    uint64_t b = 1ULL << (n & 63), *w = &x->vb[n >> 6];
+    if ((own[i + (size_t)s->vszw - 1] > 0) != ((*w & b) != 0))
+        *w ^= b;
 }
 
 #endif

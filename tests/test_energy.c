@@ -786,8 +786,11 @@ static void test_nan_share(void)
  * fifo column's energy figures are the same run's.  Then a capped
  * Llama-3-8B replica, busy, uncapped and capped at 300 W: its
  * /services/chat/DCGM_FI_DEV_POWER_USAGE stays within [the board's idle
- * power, the cap] while it is up (to the step boundary's spill, below)
- * and comes near the cap, which binds. */
+ * power, the cap] while it is up (to rounding: an iteration over a step
+ * boundary is split between the steps) and comes near the cap, which
+ * binds; the fleet's /timeseries/DCGM_FI_DEV_POWER_USAGE (its one GPU)
+ * reads the same in every step the replica served whole, and its steps'
+ * energy plus the last, idle stretch is the boards' energy of the run. */
 #define JOBS3 "id,arrival,gpus,duration,tenant,compute_bound\n" \
               "1,0,1,7200,a,1\n3,0,0,60,b,0.5\n2,3600,2,1800,b,0.5\n"
 #define ENERGY_HOURLY "\"policy\": \"fifo\", \"energy\": {\"pue\": 1.5, " \
@@ -923,7 +926,7 @@ static void test_energy_outputs(void)
         " \"services\": [{\"name\": \"chat\", \"model\": \"llama3-8b\","
         " \"tp\": 1, \"gpu\": \"H100-80GB\", \"replicas\": 1,"
         " \"requests\": {\"generate\": {\"rate_per_second\": 4,"
-        " \"until\": \"20m\", \"input_tokens\": {\"dist\": \"lognormal\","
+        " \"until\": \"15m\", \"input_tokens\": {\"dist\": \"lognormal\","
         " \"median\": 600, \"sigma\": 0.5, \"max\": 4000},"
         " \"output_tokens\": {\"dist\": \"lognormal\", \"median\": 200,"
         " \"sigma\": 0.5, \"max\": 1000}}}}]}";
@@ -953,24 +956,71 @@ static void test_energy_outputs(void)
             if (!(rep[i] > 0))
                 continue;
             up++;
-            /* an iteration's energy is booked to the step it ends in
-             * (svcseries.c), so a step's mean may pass the cap by that
-             * iteration's spill over the step boundary: 0.1 W of 300 here
-             * (docs/inference.md, Results); 1% bounds it */
-            within += pw[i] >= H100_IDLE * (1 - 1e-9) &&
-                      pw[i] <= cap * 1.01;
+            /* an iteration that spans a step boundary is split over the
+             * two steps (svcseries.c), so a step's mean power is never
+             * above the cap but by rounding (booked whole in the step it
+             * ended in, it read up to 300.07 W of 300 here) */
+            within += pw[i] >= H100_IDLE * (1 - 1e-12) &&
+                      pw[i] <= cap * (1 + 1e-12);
+            if (!(pw[i] >= H100_IDLE * (1 - 1e-12) &&
+                  pw[i] <= cap * (1 + 1e-12)))
+                printf("\n    row %ld: %.17g W", i, pw[i]);
             psum += pw[i];
             lo = fmin(lo, pw[i]);
             hi[capped] = fmax(hi[capped], pw[i]);
         }
-        printf("\n    [%s: %d of %ld samples with the replica up, %.2f-%.2f W"
+        printf("\n    [%s: %d of %ld samples with the replica up, %.6f-%.6f W"
                " (mean %.2f), idle %.1f W]",
                capped ? "capped at 300 W" : "uncapped", up, np, lo,
                hi[capped], up ? psum / up : 0, H100_IDLE);
         CU_ASSERT(up >= 5);
         CU_ASSERT_EQUAL(within, up);
-        /* over the samples the spills cancel: the mean is within the cap */
-        CU_ASSERT(up > 0 && psum / up <= cap * (1 + 1e-4));
+        CU_ASSERT(up > 0 && psum / up <= cap * (1 + 1e-12));
+        /* the fleet's series, on the same grid: its one GPU is the
+         * replica's in every step the replica served whole */
+        double *fp = NULL, *ft = NULL, *st = NULL;
+        long nf = 0, nts = 0, ns = 0;
+        CU_ASSERT_EQUAL_FATAL(gs_h5_read_series(h5,
+                              "/timeseries/DCGM_FI_DEV_POWER_USAGE", &fp,
+                              &nf, &r.d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_h5_read_series(h5, "/timeseries/time_s",
+                                                &ft, &nts, &r.d), 0);
+        CU_ASSERT_EQUAL_FATAL(gs_h5_read_series(h5, "/services/chat/time_s",
+                                                &st, &ns, &r.d), 0);
+        /* the metrics' last point is before the end, the services' at it */
+        CU_ASSERT_FATAL(nf == nts && nts + 1 == np && nts > 5);
+        int same = 0, whole = 0;
+        for (long i = 1; i < nts; i++) {
+            CU_ASSERT_EQUAL(ft[i], st[i]);
+            if (!(rep[i] > 0 && rep[i - 1] > 0))
+                continue;
+            whole++;
+            same += fabs(fp[i] - pw[i]) <= 1e-9 * pw[i];
+            if (fabs(fp[i] - pw[i]) > 1e-9 * pw[i])
+                printf("\n    step %ld: fleet %.12g W, service %.12g W", i,
+                       fp[i], pw[i]);
+        }
+        CU_ASSERT(whole >= 5);
+        CU_ASSERT_EQUAL(same, whole);
+        /* its integral: every step, then the last stretch (the stream
+         * ended at 15 minutes: the GPU idles) is the boards' energy, IT
+         * less hosts (0.2473 x 700 W a GPU idle) */
+        const struct gs_energysum *es = gs_sim_energy(r.sim);
+        double step = ft[1] - ft[0], fsum = 0;
+        for (long i = 0; i < nf; i++)
+            fsum += fp[i] * step;
+        CU_ASSERT_EQUAL(fp[0], 0);
+        double tail = es->span_h * 3600 - (ft[nf - 1] - ft[0]);
+        double board = (es->it_kwh - es->host_kwh) * 3.6e6;
+        printf("\n    [fleet: %ld steps + %.0f s idle = %.6f kJ; boards' "
+               "energy %.6f kJ]", nf - 1, tail,
+               (fsum + tail * H100_IDLE) / 1000, board / 1000);
+        CU_ASSERT(tail > 0 && tail <= step);
+        CU_ASSERT(fabs(fp[nf - 1] - H100_IDLE) <= 1e-9 * H100_IDLE);
+        CU_ASSERT(fabs(fsum + tail * H100_IDLE - board) <= 1e-9 * board);
+        free(fp);
+        free(ft);
+        free(st);
         free(pw);
         free(rep);
         unlink(h5);
@@ -980,6 +1030,68 @@ static void test_energy_outputs(void)
      * near the cap */
     CU_ASSERT(hi[0] > 300 * 1.2);
     CU_ASSERT(hi[1] >= 300 * 0.95);
+}
+
+/* The fleet's power series over 100 hours at a 1 s step: 360,000 points
+ * are more than the metrics keep (GS_SERIES_MAX), so they halve theirs
+ * once; the power series halves with them (two steps' energy become one
+ * step's), and its steps' energy plus the last, idle stretch is still the
+ * boards' energy.  A step inside job 1's run reads 16 idle boards and 4 at
+ * their limit (a busy job draws its board's limit: energy.c); the 2 s
+ * step job 2 starts in, half a second in, has its 8 boards busy for 1.5 s
+ * of it (a step of the halved series is the two it joined, not one of
+ * them twice). */
+#define JOBS_LONG "id,arrival,gpus,duration,tenant,compute_bound\n" \
+                  "1,0,4,7200,a,1\n2,5000.5,8,36000.25,b,0.5\n" \
+                  "3,200000,2,50000,a,1\n"
+
+static void test_fleet_series(void)
+{
+    struct run r;
+    run_text(&r, "{\"name\": \"e\", \"horizon\": \"100h\", "
+                 "\"sample_step\": \"1s\", \"fleet\": [{\"name\": \"p\", "
+                 "\"gpu\": \"H100-80GB\", \"nodes\": 2, \"gpus_per_node\": 8}],"
+                 " \"workload\": {\"trace\": {\"format\": \"native\", "
+                 "\"path\": \"%s\"}}}", JOBS_LONG);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    char h5[256];
+    snprintf(h5, sizeof h5, "%s", gs_cli_tmp("/tmp/gs-test-energy-fs.h5"));
+    CU_ASSERT_EQUAL_FATAL(gs_h5_write(h5, r.sim, &r.d), 0);
+    double *fp = NULL, *ft = NULL;
+    long nf = 0, nt = 0;
+    CU_ASSERT_EQUAL_FATAL(gs_h5_read_series(h5,
+                          "/timeseries/DCGM_FI_DEV_POWER_USAGE", &fp, &nf,
+                          &r.d), 0);
+    CU_ASSERT_EQUAL_FATAL(gs_h5_read_series(h5, "/timeseries/time_s", &ft,
+                                            &nt, &r.d), 0);
+    CU_ASSERT_FATAL(nf == nt && nt > 100);
+    double step = ft[1] - ft[0];
+    const struct gs_energysum *es = gs_sim_energy(r.sim);
+    double sum = 0;
+    for (long i = 0; i < nf; i++)
+        sum += fp[i] * step;
+    double tail = es->span_h * 3600 - (ft[nf - 1] - ft[0]);
+    double board = (es->it_kwh - es->host_kwh) * 3.6e6;
+    double idle16 = 16 * H100_IDLE;
+    printf("\n    [%ld points at %.0f s; %.6f MJ + %.0f s idle, boards' "
+           "energy %.6f MJ; at 100 s %.4f W]", nf, step, sum / 1e6, tail,
+           board / 1e6, fp[50]);
+    CU_ASSERT_EQUAL(nf, 180000);
+    CU_ASSERT_EQUAL(step, 2);
+    CU_ASSERT(tail > 0 && tail <= step);
+    CU_ASSERT(fabs(fp[nf - 1] - idle16) <= 1e-9 * idle16);
+    CU_ASSERT(fabs(sum + tail * idle16 - board) <= 1e-9 * board);
+    double want = idle16 + 4 * (700 - H100_IDLE);
+    CU_ASSERT(fabs(fp[50] - want) <= 1e-9 * want);
+    CU_ASSERT_EQUAL(ft[2501], 5002);
+    want += 8 * (700 - H100_IDLE) * 1.5 / 2;
+    printf("\n    [5000-5002 s: %.6f W, by hand %.6f]", fp[2501], want);
+    CU_ASSERT(fabs(fp[2501] - want) <= 1e-9 * want);
+    CU_ASSERT_EQUAL(fp[0], 0);
+    free(fp);
+    free(ft);
+    unlink(h5);
+    run_free(&r);
 }
 
 static CU_TestInfo tests[] = {
@@ -1001,6 +1113,8 @@ static CU_TestInfo tests[] = {
     { "a philly-gavel share that was NaN", test_nan_share },
     { "energy in HDF5 and compare as the run holds it; power series within "
       "[idle, cap]", test_energy_outputs },
+    { "the fleet's power series: halved with the metrics, integral = the "
+      "boards' energy", test_fleet_series },
     CU_TEST_INFO_NULL,
 };
 

@@ -801,6 +801,46 @@ static void test_fair_revive(void)
     run_free(&r[1]);
 }
 
+/* A shape that missed comes back when capacity does -- unless its jobs
+ * still ask more GPUs than are idle, which then stays out (sq_sync,
+ * since the thirteenth session: it used to come back and leave again at
+ * the borrowers' first look).  One node of 8 GPUs; tenant a, guaranteed
+ * 1 GPU, so every job here borrows.  At 0 s jobs 1 (4 GPUs, 100 s) and 2
+ * (4 GPUs, 50 s) fill the node; job 3 (8 GPUs) at 1 s and job 4 (4 GPUs)
+ * at 2 s miss, and their shapes are set aside.  At 50 s job 2 ends: 4
+ * GPUs idle, so job 3's shape stays out and job 4's comes back -- job 4
+ * starts at 50 s and ends at 60 s, and job 3 at 100 s, when job 1 ends.
+ * Both shapes kept out until the fleet is idle, job 4 would start at
+ * 110 s, after job 3 (it did, with sq_sync's test made always true); the
+ * same decisions as the old code, which brought both back at 50 s. */
+static void test_fair_miss_back(void)
+{
+    static const char json[] =
+        "{\"fleet\": [{\"name\": \"p\", \"gpu\": \"H100-80GB\", "
+        "\"nodes\": 1, \"gpus_per_node\": 8}], "
+        "\"tenants\": [{\"name\": \"a\", \"quota_gpus\": 1}], "
+        "\"policy\": \"fair\", \"placement\": \"best-fit\", "
+        "\"workload\": {\"trace\": {\"format\": \"native\", "
+        "\"path\": \"%s\"}}}";
+    static const char csv[] =
+        "id,arrival,gpus,duration,tenant,tier\n"
+        "1,0,4,100,a,training\n"
+        "2,0,4,50,a,training\n"
+        "3,1,8,10,a,training\n"
+        "4,2,4,10,a,training\n";
+    struct run r;
+    run_text(&r, json, csv);
+    CU_ASSERT_EQUAL_FATAL(r.rc, 0);
+    static const int64_t start[] = { 0, 0, 100, 50 };
+    for (int i = 0; i < 4; i++) {
+        const struct gs_jobrec *j = rec_of(&r, i + 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+        CU_ASSERT_EQUAL(j->start, start[i] * 1000);
+    }
+    CU_ASSERT_EQUAL(gs_sim_summary(r.sim)->preemptions, 0);
+    run_free(&r);
+}
+
 static CU_TestInfo tests[] = {
     { "pbs: no pass made again while nothing changed", test_pbs_no_repeat },
     { "pbs and hps: no search whose miss is foreseen",
@@ -820,6 +860,8 @@ static CU_TestInfo tests[] = {
       test_backfill_kept },
     { "fair's owners' pass: the same records as walking",
       test_fair_walk_same },
+    { "fair: a missed shape comes back when its jobs could fit",
+      test_fair_miss_back },
     { "fair: a group set aside comes back when reclaim makes room",
       test_fair_revive },
     CU_TEST_INFO_NULL,

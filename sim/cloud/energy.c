@@ -48,7 +48,25 @@
  * A replica's reported energy is priced at the hour of the iteration's
  * end (iterations last milliseconds).  The energy cost is a part of the
  * bill: it is added to the run's cost, to each job's record cost, and
- * the planner's cost per hour includes it. */
+ * the planner's cost per hour includes it.
+ *
+ * The power series.  /timeseries/DCGM_FI_DEV_POWER_USAGE is the fleet's
+ * GPU board power (every board: up GPUs' idle power, jobs' and replicas'
+ * dynamic power; no host, no PUE), summed, the mean over the step that
+ * ends at each sample time (0 at the first, which closes no step).  It is
+ * kept as the energy each step drew, on the metrics' grid (from the first
+ * advance, at the run's step; when the metrics halve their series at
+ * GS_SERIES_MAX samples, two steps become one here too): the boards'
+ * power between cuts is integrated and cut at every grid point; a
+ * replica's iteration, drawn evenly over its span (gs_sim_job_energy),
+ * is split over the steps it spans in proportion to the time it ran in
+ * each, a step already closed amended.  Since the model may wait while
+ * only a service's events fire (still), an iteration that ends past a
+ * grid point not yet taken first takes the grid points before the clock,
+ * at the boards' power now (nothing the cluster shows has changed since
+ * the last cut).  So the steps' energy, plus what the last step has not
+ * closed, is the boards' energy of the run: the IT energy less the
+ * hosts' (tests/test_energy.c). */
 #include "energy.h"
 #include "../cluster/power.h"
 #include "../core/sim.h"
@@ -100,6 +118,7 @@ struct epool {
     /* what it drew over the last move (all, unallocated GPUs, hosts) and
      * the inputs that gave it: kept while they stay (m_advance) */
     double w, wi, hw;
+    double bw;                  /* of w, the GPU boards' */
     int64_t at_up, at_used;
     double at_dyn;
 };
@@ -136,6 +155,16 @@ struct energy {
     int nown, capown;
     int own_at[OWN_HINTS];      /* by record: its last index in own */
     struct gs_energysum out;
+    /* the boards' power series (above): J a step, on the metrics' grid */
+    const struct gs_metrics *m;
+    double *ser;                /* step k: (grid k - 1, grid k] */
+    long nser, capser;
+    gs_time s_t0, s_step, s_next;       /* the grid; its next point */
+    gs_time s_last;             /* the series integrated up to here */
+    double s_g, s_nx;           /* the last point taken (-inf: none) and
+                                   the next, s */
+    double s_acc;               /* J since the last point taken */
+    double board_w;             /* the boards' W over the move (m_advance) */
 };
 
 /* --- hourly series ------------------------------------------------------- */
@@ -283,13 +312,115 @@ static void book(struct energy *e, const struct gs_job *j, double kwh,
     ti->g += g;
 }
 
+/* --- the boards' power series ---------------------------------------------- */
+
+/* Take the grid point s_next: the step it closes drew s_acc. */
+static void series_take(struct energy *e)
+{
+    if (e->nser == e->capser) {
+        long cap = e->capser ? 2 * e->capser : 1024;
+        double *g = realloc(e->ser, (size_t)cap * sizeof *g);
+        GS_OOM_IF(g == NULL);
+        e->ser = g;
+        e->capser = cap;
+    }
+    e->ser[e->nser++] = e->s_acc;
+    e->s_acc = 0;
+    e->s_next += e->s_step;
+    e->s_g = (double)(e->s_next - e->s_step) / 1000.0;
+    e->s_nx = (double)e->s_next / 1000.0;
+    if (e->nser >= GS_SERIES_MAX) {
+        /* the metrics keep points 0, 2, 4, ... (metrics.c, coarsen):
+         * step i joins the two that end at points 2i - 1 and 2i, and the
+         * last one taken joins the step in progress */
+        long n = e->nser / 2;
+        for (long i = 1; i < n; i++)
+            e->ser[i] = e->ser[2 * i - 1] + e->ser[2 * i];
+        e->s_acc = e->ser[e->nser - 1];
+        e->nser = n;
+        e->s_step *= 2;
+        e->s_next = e->s_t0 + (gs_time)n * e->s_step;
+        e->s_g = (double)(e->s_next - e->s_step) / 1000.0;
+        e->s_nx = (double)e->s_next / 1000.0;
+    }
+}
+
+/* The boards drew w W from s_last to t: cut at each grid point before t
+ * (the metrics' rule: a point is taken when the clock passes it). */
+static void series_to(struct energy *e, gs_time t, double w)
+{
+    while (e->s_next < t) {
+        e->s_acc += w * ((double)(e->s_next - e->s_last) / 1000.0);
+        e->s_last = e->s_next;
+        series_take(e);
+    }
+    if (t > e->s_last) {
+        e->s_acc += w * ((double)(t - e->s_last) / 1000.0);
+        e->s_last = t;
+    }
+}
+
+/* The boards' power now, from the fleet as it is (m_advance's pools'
+ * bw, for the state since the last cut). */
+static double board_now(const struct energy *e)
+{
+    double w = 0;
+    for (int i = 0; i < e->np; i++) {
+        const struct gs_pool *fp = &e->f->pools[i];
+        const struct epool *pl = &e->p[i];
+        if (fp->s.gpn != 0)
+            w += (double)fp->gpus_up * (pl->idle_w - pl->host_idle_w) +
+                 pl->dyn_w;
+    }
+    return w;
+}
+
+/* j J drawn evenly over [a, b] (s): each closed step's share to it, the
+ * rest to the step in progress (series_book's rare case, apart). */
+static void __attribute__((noinline)) series_split(struct energy *e,
+                                                   double j, double a,
+                                                   double b)
+{
+    gs_time now = gs_sim_now(e->s);
+    if (e->s_next < now)
+        series_to(e, now, board_now(e));
+    double g = e->s_g;
+    double len = b - a;
+    if (!(a < g) || !(len > 0)) {
+        e->s_acc += j;
+        return;
+    }
+    if (b > g)
+        e->s_acc += j * ((b - g) / len);
+    double hi = b < g ? b : g;
+    for (long k = e->nser - 1; k > 0 && hi > a; k--) {
+        double lo = (double)(e->s_next - (e->nser - k + 1) * e->s_step) /
+                    1000.0;
+        double x = lo > a ? lo : a;
+        if (hi > x)
+            e->ser[k] += j * ((hi - x) / len);
+        hi = x;
+    }
+}
+
+/* j J drawn evenly over [a, b] (s), b at or before the clock: all of it
+ * in the step in progress when [a, b] lies between the last point taken
+ * and the next. */
+static inline void series_book(struct energy *e, double j, double a,
+                               double b)
+{
+    if (a >= e->s_g && b <= e->s_nx)
+        e->s_acc += j;
+    else
+        series_split(e, j, a, b);
+}
+
 /* --- the model's hooks ----------------------------------------------------- */
 
 static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
                    struct gs_fleet *f, struct gs_metrics *m, uint64_t seed,
                    void **state, struct gs_diag *d)
 {
-    (void)m;
     (void)seed;
     struct energy *e = calloc(1, sizeof *e);
     if (e == NULL || (e->p = calloc((size_t)f->npools + 1,
@@ -300,6 +431,9 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
     e->s = s;
     e->sc = sc;
     e->f = f;
+    e->m = m;
+    e->s_step = m->step;
+    e->s_g = -INFINITY;
     e->np = f->npools;
     e->first = e->last = -1;
     e->start_h = sc->energy.start_hour;
@@ -338,6 +472,7 @@ static void m_free(void *st)
     free(e->p);
     free(e->ten);
     free(e->own);
+    free(e->ser);
     free(e);
 }
 
@@ -413,12 +548,15 @@ static double m_ran(void *st, const struct gs_job *j)
 
 /* A model reported energy above idle that job j's GPUs drew: book it at
  * this hour's price and intensity, to the job and to its pool's region. */
-static void m_energy(void *st, struct gs_job *j, double joules)
+static void m_energy(void *st, struct gs_job *j, double joules,
+                     double from_s, double to_s)
 {
     struct energy *e = st;
     int p = j->alloc.pool;
     if (p < 0 || !(joules > 0))
         return;
+    if (e->last >= 0)
+        series_book(e, joules, from_s, to_s);
     struct epool *pl = &e->p[p];
     struct eregion *r = &e->r[pl->region];
     double kwh = joules / J_PER_KWH * r->pue, usd, g;
@@ -462,6 +600,7 @@ static int pool_draw(struct energy *e, int i)
         freeg = 0;
     pl->hw = up * pl->host_idle_w + used * pl->host_dyn_w;
     pl->w = up * (pl->idle_w - pl->host_idle_w) + pl->hw + pl->dyn_w;
+    pl->bw = up * (pl->idle_w - pl->host_idle_w) + pl->dyn_w;
     pl->wi = freeg * pl->idle_w;
     return 1;
 }
@@ -476,6 +615,8 @@ static void m_advance(void *st, gs_time t)
     if (e->last < 0) {
         e->first = e->last = t;
         e->last_h = hours_at(e, t);
+        e->s_t0 = e->s_next = e->s_last = t;
+        e->s_nx = (double)t / 1000.0;
         return;
     }
     if (t <= e->last)
@@ -488,10 +629,12 @@ static void m_advance(void *st, gs_time t)
     if (moved || !e->drawn) {
         for (int k = 0; k < e->nr; k++)
             e->r[k].p_w = e->r[k].idle_w = e->r[k].host_w = 0;
+        e->board_w = 0;
         for (int i = 0; i < e->np; i++) {
             const struct epool *pl = &e->p[i];
             if (e->f->pools[i].s.gpn == 0)
                 continue;
+            e->board_w += pl->bw;
             e->r[pl->region].p_w += pl->w;
             e->r[pl->region].idle_w += pl->wi;
             e->r[pl->region].host_w += pl->hw;
@@ -534,6 +677,7 @@ static void m_advance(void *st, gs_time t)
         r->idle_usd += ki * dp;
         r->idle_g += ki * dc;
     }
+    series_to(e, t, e->board_w);
     e->last = t;
     e->last_h = h1;
 }
@@ -806,11 +950,42 @@ static void jobs_energy(struct gs_h5w *w, gs_h5loc g, const struct gs_sim *s)
     free(v);
 }
 
+/* /timeseries/DCGM_FI_DEV_POWER_USAGE: each step's energy over the step,
+ * W, one row a sample of the metrics' series (the same grid: see the
+ * essay). */
+static void series_h5(const struct gs_sim *s, const struct energy *e,
+                      struct gs_h5w *w)
+{
+    const struct gs_metrics *m = gs_sim_metrics(s);
+    GS_ASSERT(e->nser == m->ts.n && (e->nser == 0 || e->s_step == m->step));
+    double *v = malloc((size_t)(e->nser ? e->nser : 1) * sizeof *v);
+    if (v == NULL) {
+        gs_h5w_fail(w, "/timeseries/DCGM_FI_DEV_POWER_USAGE");
+        return;
+    }
+    double step_s = (double)e->s_step / 1000.0;
+    for (long k = 0; k < e->nser; k++)
+        v[k] = e->ser[k] / step_s;
+    gs_h5loc g = gs_h5w_open(w, gs_h5w_root(w), "timeseries");
+    if (g >= 0) {
+        size_t n = (size_t)e->nser;
+        gs_h5w_doubles(w, g, "DCGM_FI_DEV_POWER_USAGE", 1, &n, v);
+        gs_h5w_describe(w, g, "DCGM_FI_DEV_POWER_USAGE", "W",
+                        "board power of all the fleet's GPUs, summed, mean "
+                        "over the step ending at time_s (0 at the first): "
+                        "idle power of the GPUs up, jobs' and inference "
+                        "replicas' dynamic power; no hosts, no PUE");
+        gs_h5w_close(g);
+    }
+    free(v);
+}
+
 static void m_h5(const struct gs_sim *s, const void *st, struct gs_h5w *w)
 {
     if (st == NULL)
         return;
     const struct energy *e = st;
+    series_h5(s, e, w);
     gs_h5loc g = gs_h5w_group(w, gs_h5w_root(w), "energy");
     if (g < 0)
         return;

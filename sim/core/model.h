@@ -53,9 +53,11 @@
  *   job_ended    a job left the system for good or went back to the queue
  *                (why: GS_STOP_*, after the policy heard it);
  *   job_energy   a model that owns job j's work reported the energy its
- *                GPUs drew above idle, J, now (gs_sim_job_energy: the
- *                inference replicas' iterations); the energy model books
- *                it, every other model may ignore it;
+ *                GPUs drew above idle, J, now, drawn evenly over
+ *                [from_s, to_s] (exact seconds, to_s at or before now;
+ *                gs_sim_job_energy: the inference replicas' iterations);
+ *                the energy model books it, every other model may ignore
+ *                it;
  *   advance      the clock is about to move to t (integrals over time);
  *   still        1 when what the model integrates moves only with the
  *                cluster (jobs, nodes: the core's calls) and the model's
@@ -162,7 +164,8 @@ struct gs_model_ops {
     void (*job_stopping)(void *st, struct gs_job *j);
     double (*job_ran)(void *st, const struct gs_job *j);
     void (*job_ended)(void *st, struct gs_job *j, int why);
-    void (*job_energy)(void *st, struct gs_job *j, double joules);
+    void (*job_energy)(void *st, struct gs_job *j, double joules,
+                       double from_s, double to_s);
     void (*advance)(void *st, gs_time t);
     int (*still)(const void *st);
     void (*after_schedule)(void *st);

@@ -1448,10 +1448,11 @@ int gs_sim_record_preemptions(const struct gs_sim *s, long i)
     return s->redo ? s->redo[i].preemptions : 0;
 }
 
-void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules)
+void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules,
+                       double from_s, double to_s)
 {
     for (int i = 0; i < s->njen; i++)
-        s->jen[i].ops->job_energy(s->jen[i].st, j, joules);
+        s->jen[i].ops->job_energy(s->jen[i].st, j, joules, from_s, to_s);
 }
 
 void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,

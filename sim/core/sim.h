@@ -132,9 +132,12 @@ void gs_sim_record_add_energy(struct gs_sim *s, long i, double kwh,
                               double gco2);
 /* A model that knows the work of job j (its owner: an inference replica's
  * iterations) reports the energy j's GPUs drew above their idle power,
- * in J, now; every model's job_energy hook hears it (the energy model
- * prices it at this hour). */
-void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules);
+ * in J, now, drawn evenly over [from_s, to_s] (exact seconds of simulated
+ * time, to_s at or before now); every model's job_energy hook hears it
+ * (the energy model prices it at this hour, and splits it over the power
+ * series' steps). */
+void gs_sim_job_energy(struct gs_sim *s, struct gs_job *j, double joules,
+                       double from_s, double to_s);
 /* Bytes the core keeps for the jobs' records (records, host asks, what
  * requeued jobs keep): what a run's memory grows by per job, tested to
  * stay small. */

@@ -89,6 +89,7 @@ struct gs_llm_engine {
     struct gs_llm_memo *memo;   /* the iterations' costs by token count */
     struct gs_llmkv kv;
     int bs, ub;             /* block size; blocks per prefix unit */
+    int bshift;             /* log2 bs when bs is a power of two, else -1 */
     long watermark;
 
     struct req *r;
@@ -203,9 +204,12 @@ static void pf_unlink(struct gs_llm_engine *e, int i)
     l->n--;
 }
 
+/* (fin, i) ordered; without branches (& and |, not && and ||): in a sift
+ * the comparison's outcome is a coin toss the predictor loses half the
+ * time, so the choice of a child is arithmetic instead. */
 static int hent_less(struct hent a, struct hent b)
 {
-    return a.fin < b.fin || (a.fin == b.fin && a.i < b.i);
+    return (a.fin < b.fin) | ((a.fin == b.fin) & (a.i < b.i));
 }
 
 /* The finish heap keeps no position in the requests' slots: a preempted
@@ -234,19 +238,20 @@ static void heap_up(struct gs_llm_engine *e, int pos)
 
 static void heap_down(struct gs_llm_engine *e, int pos)
 {
-    struct hent h = e->heap[pos];
+    struct hent h = e->heap[pos], *a = e->heap;
+    int n = e->hn;
     for (;;) {
         int c = 2 * pos + 1;
-        if (c >= e->hn)
+        if (c + 1 < n)
+            c += hent_less(a[c + 1], a[c]);    /* the lesser child */
+        else if (c >= n)
             break;
-        if (c + 1 < e->hn && hent_less(e->heap[c + 1], e->heap[c]))
-            c++;
-        if (!hent_less(e->heap[c], h))
+        if (!hent_less(a[c], h))
             break;
-        e->heap[pos] = e->heap[c];
+        a[pos] = a[c];
         pos = c;
     }
-    e->heap[pos] = h;
+    a[pos] = h;
 }
 
 static void heap_pop(struct gs_llm_engine *e)
@@ -270,9 +275,13 @@ static void heap_purge(struct gs_llm_engine *e)
 
 /* ---- creation ----------------------------------------------------------------- */
 
-static long blocks_of(long tokens, int bs)
+/* The blocks of tokens at e's block size, ceil(tokens / bs): a shift
+ * where bs is a power of two (the same quotient for a numerator >= 0; a
+ * request's few calls were a 64-bit division each) */
+static long eblocks(const struct gs_llm_engine *e, long tokens)
 {
-    return (tokens + bs - 1) / bs;
+    long t = tokens + e->bs - 1;
+    return e->bshift >= 0 && t >= 0 ? t >> e->bshift : t / e->bs;
 }
 
 int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
@@ -323,6 +332,10 @@ int gs_llm_engine_new(const struct gs_llm_engine_cfg *c,
     e->cfg = *c;
     e->perf = perf;
     e->bs = c->block_size;
+    e->bshift = -1;
+    for (int k = 0; k < 13; k++)
+        if (c->block_size == 1 << k)
+            e->bshift = k;
     e->ub = c->prefix_caching ? c->prefix_block_tokens / c->block_size : 1;
     e->watermark = (long)(0.01 * nb);
     e->waiting = e->running = e->prefilling = (struct list){ -1, -1, 0 };
@@ -385,7 +398,7 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
         e->st.finished++;
         return GS_LLM_DONE;
     }
-    if (blocks_of((long)q->prompt + q->output, e->bs)
+    if (eblocks(e, (long)q->prompt + q->output)
         > e->kv.total - e->watermark)
         return GS_ENOFIT;
     if (e->free_head < 0) {
@@ -440,7 +453,7 @@ int gs_llm_engine_add(struct gs_llm_engine *e, const struct gs_llm_req *q)
 static long private_blocks(const struct gs_llm_engine *e, const struct req *r,
                            long ctx)
 {
-    return blocks_of(ctx, e->bs) - (long)r->nshared * e->ub;
+    return eblocks(e, ctx) - (long)r->nshared * e->ub;
 }
 
 static void drop_shared(struct gs_llm_engine *e, struct req *r)
@@ -506,7 +519,11 @@ static void decode_enter(struct gs_llm_engine *e, int i, long s0)
              ? s0 : s0 + (r->output - r->generated) - 1;
     e->ndec++;
     e->sum_ctx += r->c0;
-    r->phase = (int)(((r->c0 - r->s0) % e->bs + e->bs) % e->bs);
+    /* (c0 - s0) mod bs in 0..bs-1: for a power of two, the low bits (two's
+     * complement), without two divisions */
+    long ph = r->c0 - r->s0;
+    r->phase = (int)(e->bshift >= 0 ? ph & (e->bs - 1)
+                                    : (ph % e->bs + e->bs) % e->bs);
     e->phase[r->phase]++;
     r->dgen++;
     if (e->hn == e->hcap)
@@ -541,7 +558,7 @@ static int admit_head(struct gs_llm_engine *e, int budget)
     int i = e->waiting.head;
     struct req *r = &e->r[i];
     if (r->kv_ready) {
-        long need = blocks_of(r->prompt, e->bs);
+        long need = eblocks(e, r->prompt);
         if (gs_llmkv_available(&e->kv) - need < e->watermark
             || gs_llmkv_alloc(&e->kv, need))
             return 0;
@@ -567,7 +584,7 @@ static int admit_head(struct gs_llm_engine *e, int budget)
     }
     if (chunk <= 0)
         return 0;
-    long need = blocks_of(start + chunk, e->bs) - (long)h * e->ub;
+    long need = eblocks(e, start + chunk) - (long)h * e->ub;
     /* shared units that are idle come off the evictable list */
     long idle_hits = 0;
     for (int k = 0; k < h; k++)
@@ -668,8 +685,8 @@ again:
             int chunk = r->target - r->computed;
             if (chunk > budget)
                 chunk = budget;
-            long need = blocks_of(r->computed + chunk, e->bs)
-                        - blocks_of(r->computed, e->bs);
+            long need = eblocks(e, r->computed + chunk)
+                        - eblocks(e, r->computed);
             if (gs_llmkv_alloc(&e->kv, need))
                 continue;
             r->chunk = chunk;

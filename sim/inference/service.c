@@ -928,7 +928,11 @@ static void iter_energy(struct svc *sv, struct rep *r, double j,
                         const struct gs_llm_iter *it)
 {
     double tok = (double)it->prefill_tokens + it->decode_tokens;
-    double jp = tok > 0 ? j * it->prefill_tokens / tok : 0, jd = j - jp;
+    /* a decode step's j * 0 / tok is j * 0, to the bit (tok > 0), without
+     * a division in the iteration's chain */
+    double jp = it->prefill_tokens == 0 && tok > 0 ? j * 0.0
+                : tok > 0 ? j * it->prefill_tokens / tok : 0;
+    double jd = j - jp;
     if (r->ngrp[2] == 0) {
         jp += jd;
         jd = 0;
@@ -967,10 +971,9 @@ static void finish_iter(struct svc *sv, struct rep *r, double t)
         gs_llm_engine_finish_iteration(r->e, &callbacks, &c);
     r->busy = 0;
     r->busy_s += dur;
-    sv->busy_total += dur * r->gpus;
-    sv->energy_j += dj;
+    gs_svc_series_iter(sv, t - dur, t, dur * r->gpus, dj);
     r->dyn_j += dj;
-    gs_sim_job_energy(sv->m->s, r->job, dj);
+    gs_sim_job_energy(sv->m->s, r->job, dj, t - dur, t);
     if (dec > 0)
         iter_sample(sv, dur, dec);
     if (r->draining) {
@@ -1006,6 +1009,8 @@ static void run_due(struct svc *sv, gs_time now)
                 continue;       /* it lost its GPUs meanwhile */
             if (e.kind == H_LOAD) {
                 set_state(sv, r, RS_UP);
+                gs_svc_series_up(sv, e.t, r->gpus, r->limit_w *
+                                 gs_power_default.idle * r->gpus);
                 drain_queue(sv, r->pool, e.t);
                 if (r->draining && r->nout == 0)
                     rep_end(sv, r);
@@ -1203,6 +1208,7 @@ static int svc_build(struct svmodel *m, int i, struct gs_diag *d)
     sv->start_s = (double)c->start / 1000.0;
     sv->next_sample = c->start;
     sv->last_adv = c->start;
+    sv->ser_last_s = -INFINITY;
     for (int p = 0; p < c->npools; p++) {
         struct spool *pl = &sv->pool[p];
         pl->cfg = c->pool[p];
@@ -1335,6 +1341,7 @@ void gs_svc_free_hook(void *st)
         free(sv->rt_v);
         free(sv->ser_t);
         free(sv->ser);
+        free(sv->ser_acc);
     }
     free(m->sv);
     free(m);

@@ -21,7 +21,8 @@
  * no replica and ended all of them; without an autoscaler, MIG profile,
  * or a price or carbon series that is not flat (the ghost books each
  * replica's iteration energy at once, at its start: with a flat series it
- * costs the same, to the last bits).
+ * costs the same, to the last bits; the fleet's power series, which no
+ * replay writes, would take it all in the step of its start).
  *
  * The ghost.  gs_svc_ghost takes over each service's event (its first is
  * already filed at the service's opening, where the full run's would be)
@@ -241,7 +242,8 @@ void gs_svc_ghost_started(struct svmodel *m, struct gs_job *j)
         static_w != g->row[R_STATIC])
         m->ghost->diverged = 1;
     g->started = 1;
-    gs_sim_job_energy(m->s, j, g->row[R_DYN]);
+    double now = (double)gs_sim_now(m->s) / 1000.0;
+    gs_sim_job_energy(m->s, j, g->row[R_DYN], now, now);
 }
 
 void gs_svc_ghost_ended(struct svmodel *m, struct gs_job *j, int why)

@@ -141,17 +141,21 @@ struct svc {
     long nrt, caprt, rt0;
     /* time series */
     double *ser_t, *ser;
+    double *ser_acc;            /* per row: GPU-s up, GPU-s busy, board J
+                                   over its step (svcseries.c) */
+    double ser_last_s;          /* the last row's time, s (-inf: none) */
     long nser, capser;
     gs_time step, next_sample;
-    double busy_total, up_total;        /* util integrals */
+    /* what the step in progress integrated: GPU-s busy and up, J (the
+     * next row's; svcseries.c) */
+    double busy_total, up_total;
     double idle_w;                      /* idle W of the UP replicas' GPUs */
-    double energy_j, last_energy;       /* board energy of UP replicas, J */
+    double energy_j;                    /* board energy of UP replicas, J */
     double static_j, iter_static_j;     /* facility J: replicas' static
                                            power while allocated, and of
                                            it during iterations */
     double lost_j;                      /* iteration energy with no
                                            request on its replica */
-    double last_busy, last_up;
     long last_arrived;
     double rep_ms, rep_max;             /* replicas x ms, the largest */
     int up_n, up_gpus;                  /* replicas UP, their GPUs */
@@ -187,6 +191,27 @@ int gs_svc_start_hook(void *st, gs_time t0);
 void gs_svc_job_started_hook(void *st, struct gs_job *j);
 void gs_svc_job_ended_hook(void *st, struct gs_job *j, int why);
 void gs_svc_advance_hook(void *st, gs_time t);
+/* Book what ran over [a, b] (exact seconds, b at or before the clock):
+ * busy GPU-s and board energy j (J) drawn evenly over it, to the steps of
+ * the /services series it falls in -- a step already sampled is
+ * amended (gs_svc_series_split) -- and to the integrals the next sample
+ * reads (svcseries.c). */
+void gs_svc_series_split(struct svc *sv, double a, double b, double up,
+                         double busy, double j);
+static inline void gs_svc_series_iter(struct svc *sv, double a, double b,
+                                      double busy, double j)
+{
+    if (a >= sv->ser_last_s) {          /* all after the last sample */
+        sv->busy_total += busy;
+        sv->energy_j += j;
+    } else {
+        gs_svc_series_split(sv, a, b, 0, busy, j);
+    }
+}
+/* A replica of gpus GPUs drawing idle_w W (all of them) went UP at exact
+ * time t, before the integrals' last cut: the part of [t, cut] it was up
+ * but not yet counted. */
+void gs_svc_series_up(struct svc *sv, double t, int gpus, double idle_w);
 void gs_svc_close_hook(void *st, gs_time end);
 int gs_svc_alive_hook(const void *st);
 void gs_svc_replica_spec(const struct svc *sv, const struct gs_svcpool *pc,

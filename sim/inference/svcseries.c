@@ -12,9 +12,23 @@
  * engines) and running, mean KV use, GPU utilization and board power over
  * the step (the DCGM fields' meaning), frame-buffer use and the arrival
  * rate, the columns named below.  svcout.c writes the rows; service.c's
- * essay has the model. */
+ * essay has the model.
+ *
+ * An iteration is booked when it ends, but it drew its power over its
+ * whole length: when it began before the last sample, the part before
+ * each sample boundary belongs to the step that boundary closed.  Each
+ * row keeps what its step integrated (GPU-s up, GPU-s busy, board J), and
+ * an iteration's busy time and energy are split over the steps it spans
+ * in proportion to the time it ran in each, the rows already taken
+ * amended (gs_svc_series_iter); so is the sliver of a replica's up time
+ * between its exact start and the millisecond the integrals were cut at
+ * (gs_svc_series_up).  A step's power is then the mean of what the
+ * replicas' GPUs drew in it, each at most its cap at every instant: the
+ * mean is never above the cap but by rounding, and the rows' energy
+ * plus what the last row has not closed add up to the service's. */
 #include "svcint.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +60,19 @@ const char *gs_svcol_name(int c) { return cols[c].name; }
 const char *gs_svcol_unit(int c) { return cols[c].unit; }
 const char *gs_svcol_desc(int c) { return cols[c].desc; }
 
+/* Row k's utilization and power from what its step integrated. */
+static void row_power(struct svc *sv, long k)
+{
+    double *row = sv->ser + k * GS_NSVCOLS;
+    const double *acc = sv->ser_acc + 3 * k;
+    double dup = acc[0];
+    double util = dup > 0 ? acc[1] / dup : 0;
+    if (util > 1)               /* rounding */
+        util = 1;
+    row[GS_SVC_GPU_UTIL] = 100.0 * util;
+    row[GS_SVC_POWER] = dup > 0 ? acc[2] / dup : 0;
+}
+
 static void sample(struct svc *sv, gs_time t)
 {
     if (sv->nser == sv->capser) {
@@ -56,6 +83,9 @@ static void sample(struct svc *sv, gs_time t)
         double *b = realloc(sv->ser, (size_t)cap * GS_NSVCOLS * sizeof *b);
         GS_OOM_IF(b == NULL);
         sv->ser = b;
+        double *c = realloc(sv->ser_acc, (size_t)cap * 3 * sizeof *c);
+        GS_OOM_IF(c == NULL);
+        sv->ser_acc = c;
         sv->capser = cap;
     }
     double *row = sv->ser + sv->nser * GS_NSVCOLS;
@@ -86,23 +116,65 @@ static void sample(struct svc *sv, gs_time t)
     row[GS_SVC_REPLICAS] = up;
     row[GS_SVC_KV] = up ? kv / up : 0;
     row[GS_SVC_FB_USED] = up ? fb / up : 0;
-    double dup = sv->up_total - sv->last_up;
-    double util = dup > 0 ? (sv->busy_total - sv->last_busy) / dup : 0;
-    if (util > 1)
-        util = 1;
-    row[GS_SVC_GPU_UTIL] = 100.0 * util;
-    double de = sv->energy_j - sv->last_energy;
-    row[GS_SVC_POWER] = dup > 0 ? de / dup : 0;
+    double *acc = sv->ser_acc + 3 * sv->nser;
+    acc[0] = sv->up_total;
+    acc[1] = sv->busy_total;
+    acc[2] = sv->energy_j;
+    row_power(sv, sv->nser);
     double span = sv->nser > 0 ? (double)(t - (gs_time)(sv->ser_t[sv->nser - 1] *
                                                          1000.0)) / 1000.0
                                : (double)sv->step / 1000.0;
     row[GS_SVC_RATE] = span > 0 ? (double)(sv->nreq - sv->last_arrived) / span
                                 : 0;
-    sv->last_up = sv->up_total;
-    sv->last_busy = sv->busy_total;
-    sv->last_energy = sv->energy_j;
+    sv->up_total = sv->busy_total = sv->energy_j = 0;
+    sv->ser_last_s = (double)t / 1000.0;
     sv->last_arrived = sv->nreq;
     sv->ser_t[sv->nser++] = (double)t / 1000.0;
+}
+
+/* Up GPU-s, busy GPU-s and board J drawn evenly over [a, b] (s): each
+ * step's share to its row, the rest to the integrals. */
+void gs_svc_series_split(struct svc *sv, double a, double b, double up,
+                         double busy, double j)
+{
+    /* the last sample's time, s: a run of one step rows back from it */
+    double g = sv->ser_last_s;
+    double len = b - a;
+    if (!(a < g) || !(len > 0)) {      /* all after the last sample */
+        sv->up_total += up;
+        sv->busy_total += busy;
+        sv->energy_j += j;
+        return;
+    }
+    if (b > g) {
+        double f = (b - g) / len;
+        sv->up_total += up * f;
+        sv->busy_total += busy * f;
+        sv->energy_j += j * f;
+    }
+    double hi = b < g ? b : g;
+    for (long k = sv->nser - 1; k >= 0 && hi > a; k--) {
+        double lo = (double)(sv->next_sample - (sv->nser - k + 1) * sv->step)
+                    / 1000.0;
+        double x = lo > a ? lo : a;
+        if (hi > x) {
+            double f = (hi - x) / len;
+            double *acc = sv->ser_acc + 3 * k;
+            acc[0] += up * f;
+            acc[1] += busy * f;
+            acc[2] += j * f;
+            row_power(sv, k);
+        }
+        hi = x;
+    }
+}
+
+void gs_svc_series_up(struct svc *sv, double t, int gpus, double idle_w)
+{
+    double cut = (double)sv->last_adv / 1000.0;
+    if (cut > t)
+        gs_svc_series_split(sv, t, cut, gpus * (cut - t), 0,
+                            idle_w * (cut - t));
 }
 
 void gs_svc_advance_hook(void *st, gs_time t)

@@ -993,6 +993,14 @@ gs_h5loc gs_h5w_group(struct gs_h5w *x, gs_h5loc loc, const char *name)
     return g;
 }
 
+gs_h5loc gs_h5w_open(struct gs_h5w *x, gs_h5loc loc, const char *name)
+{
+    hid_t g = H5Gopen2(loc, name, H5P_DEFAULT);
+    if (g < 0)
+        fail(W(x), name);
+    return g;
+}
+
 /* The memory type of a table's row (a string column is a `const char *`
  * field); close it with row_type_close. */
 static hid_t row_type(const struct gs_h5col *c, int nc, size_t rowsize,

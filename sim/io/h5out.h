@@ -89,6 +89,10 @@ gs_h5loc gs_h5w_root(const struct gs_h5w *w);
 double gs_h5w_sample(const struct gs_h5w *w);
 /* A new group; < 0 on failure (noted).  Close it with gs_h5w_close. */
 gs_h5loc gs_h5w_group(struct gs_h5w *w, gs_h5loc loc, const char *name);
+/* A group the file has already (the core's /timeseries, written before
+ * the models' hooks: a model adds a series of the same length there);
+ * < 0 on failure (noted).  Close it with gs_h5w_close. */
+gs_h5loc gs_h5w_open(struct gs_h5w *w, gs_h5loc loc, const char *name);
 void gs_h5w_close(gs_h5loc g);
 /* A 1-D table of n rows of rowsize bytes described by cols. */
 void gs_h5w_table(struct gs_h5w *w, gs_h5loc loc, const char *name,
