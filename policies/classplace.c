@@ -245,10 +245,9 @@ int gs_classplace_on_node(const struct gs_fleet *f, int node,
     return 0;
 }
 
-static int grow(struct gs_classplace *cp, int ncls)
+/* The rows for ncls classes (grow): more than the table holds. */
+static GS_COLD int grow_rows(struct gs_classplace *cp, int ncls)
 {
-    if (ncls <= cp->cap)
-        return 0;
     int cap = cp->cap ? cp->cap : 256;
     while (cap < ncls)
         cap *= 2;
@@ -259,6 +258,11 @@ static int grow(struct gs_classplace *cp, int ncls)
     memset(&v[cp->cap], 0, (size_t)(cap - cp->cap) * sizeof *v);
     cp->cap = cap;
     return 0;
+}
+
+static inline int grow(struct gs_classplace *cp, int ncls)
+{
+    return ncls <= cp->cap ? 0 : grow_rows(cp, ncls);
 }
 
 static uint32_t need_hash(const struct gs_cpneed *k)
@@ -286,6 +290,9 @@ static int need_eq(const struct gs_cpneed *a, const struct gs_cpneed *b)
            a->dev_gb == b->dev_gb && a->tolerates == b->tolerates;
 }
 
+static int need_add(struct gs_classplace *cp, const struct gs_frag *fr,
+                    const struct gs_need *need, const struct gs_cpneed *kp);
+
 /* The id of need among the interned ones, interning it if new; -1 when it
  * is not cached (a MIG profile, the bound reached, out of memory). */
 static int need_id(struct gs_classplace *cp, const struct gs_frag *fr,
@@ -306,6 +313,15 @@ static int need_id(struct gs_classplace *cp, const struct gs_frag *fr,
                 need_eq(&cp->needs[cp->nhash[i]], &k))
                 return cp->nhash[i];
     }
+    return need_add(cp, fr, need, &k);
+}
+
+/* need_id for a need not interned yet (key *kp): interned; its id, or -1. */
+static __attribute__((noinline)) int
+need_add(struct gs_classplace *cp, const struct gs_frag *fr,
+         const struct gs_need *need, const struct gs_cpneed *kp)
+{
+    struct gs_cpneed k = *kp;
     if (cp->nneeds >= cp->maxneeds)
         return -1;
     if (cp->nneeds == cp->capneeds) {
@@ -456,7 +472,8 @@ static int members_in(const struct gs_frag *fr, int id, int whole, int lo,
 
 /* Rejection sampling: a node uniform over the ranges' nodes, kept when the
  * task fits on it.  0 with *ch, or GS_ENOFIT after RANDOM_TRIES misses. */
-static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
+static __attribute__((noinline)) int
+try_random(struct gs_classplace *cp, const struct gs_fleet *f,
                       const struct gs_frag *fr, const struct gs_range *r,
                       int n, const struct gs_need *need, int nid,
                       struct choice *ch)
@@ -490,7 +507,8 @@ static int try_random(struct gs_classplace *cp, const struct gs_fleet *f,
 
 /* Uniformly among the nodes of fitting classes: count them, draw one, find
  * it again in the same order.  0 with *ch, or GS_ENOFIT. */
-static int draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
+static __attribute__((noinline)) int
+draw_random(struct gs_classplace *cp, const struct gs_fleet *f,
                        const struct gs_frag *fr, const struct gs_range *r,
                        int n, const struct gs_need *need, int nid,
                        struct choice *ch)
@@ -574,6 +592,10 @@ static void narrow(struct gs_classplace *cp, const struct gs_frag *fr,
         *best = (struct choice){ v, node, id, pick, r->pool, lo, hi };
     }
 }
+
+static int place_rest(const struct gs_fleet *f, const struct gs_frag *fr,
+                      const struct gs_need *need, const struct gs_range *r,
+                      int n, struct gs_alloc *out);
 
 int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
                         const struct gs_job *job, const struct gs_range *r,
@@ -691,8 +713,16 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
         }
         return 0;
     }
-    /* Pools without classes, and gangs wider than a node: best-fit (a
-     * miss with none of them, the usual one, allocates nothing). */
+    return place_rest(f, fr, need, r, n, out);
+}
+
+/* Pools without classes, and gangs wider than a node: best-fit (a miss
+ * with none of them, the usual one, allocates nothing). */
+static __attribute__((noinline)) int
+place_rest(const struct gs_fleet *f, const struct gs_frag *fr,
+           const struct gs_need *need, const struct gs_range *r, int n,
+           struct gs_alloc *out)
+{
     struct gs_range *rest = NULL;
     int nrest = 0;
     for (int i = 0; i < n; i++) {
@@ -709,7 +739,7 @@ int gs_classplace_place(struct gs_classplace *cp, struct gs_sim *sim,
     }
     if (nrest == 0)
         return GS_ENOFIT;
-    rc = gs_place_best(f, need, rest, nrest, out);
+    int rc = gs_place_best(f, need, rest, nrest, out);
     free(rest);
     return rc;
 }

@@ -59,7 +59,8 @@ const char *gs_diag_what(const struct gs_diag *d);
  * memory runs out, d holds GS_ENOMEM (its message, "out of memory") and
  * that code is returned. */
 int gs_diag_set(struct gs_diag *d, int code, const char *where,
-                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                const char *fmt, ...)
+    __attribute__((format(printf, 4, 5), cold));
 
 /* gs_diag_set with a where built in memory (gs_strf), which this call
  * takes and frees:
@@ -68,16 +69,17 @@ int gs_diag_set(struct gs_diag *d, int code, const char *where,
  * A NULL where (gs_strf out of memory) records the failure without a
  * place.  gs_diag_vset_at takes the message's arguments as a va_list. */
 int gs_diag_set_at(struct gs_diag *d, int code, char *where,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                   const char *fmt, ...)
+    __attribute__((format(printf, 4, 5), cold));
 
 int gs_diag_vset_at(struct gs_diag *d, int code, char *where,
                     const char *fmt, va_list ap)
-    __attribute__((format(printf, 4, 0)));
+    __attribute__((format(printf, 4, 0), cold));
 
 /* gs_diag_set with the where "FILE:LINE": a row of a text file. */
 int gs_diag_set_line(struct gs_diag *d, int code, const char *file, long line,
                      const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6), cold));
 
 /* Put "PREFIX: " before d's where (the option that named it, "--out");
  * nothing when d holds no failure. */
@@ -111,15 +113,25 @@ char *gs_vstrf(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 
 void gs_assert_fail(const char *expr, const char *file, int line)
-    __attribute__((noreturn));
+    __attribute__((noreturn, cold));
 
 #define GS_ASSERT(e) ((e) ? (void)0 : gs_assert_fail(#e, __FILE__, __LINE__))
+
+/* A function on a rare path (set-up, growth, an error's message, a case
+ * few runs meet), kept out of line and apart from the per-event code, so
+ * that the lines the first-level instruction cache holds for a hot
+ * function hold its common path only (docs/overload.md, "The core's
+ * per-event footprint").  The failure calls above (gs_diag_set and its
+ * kin, gs_assert_fail, gs_oom_fail) are cold for the same reason: a
+ * branch to one is moved out of its function's hot lines. */
+#define GS_COLD __attribute__((cold, noinline))
 
 /* Out of memory where a simulation cannot step back (an event bucket half
  * moved, a class table half updated): say so, naming file and line, and
  * exit with status 1 -- a clear error, never an abort, and nothing has
  * been written yet (results are written after the simulation). */
-void gs_oom_fail(const char *file, int line) __attribute__((noreturn));
+void gs_oom_fail(const char *file, int line)
+    __attribute__((noreturn, cold));
 #define GS_OOM_IF(e) ((e) ? gs_oom_fail(__FILE__, __LINE__) : (void)0)
 
 #endif

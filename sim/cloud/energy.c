@@ -156,7 +156,6 @@ struct energy {
     int own_at[OWN_HINTS];      /* by record: its last index in own */
     struct gs_energysum out;
     /* the boards' power series (above): J a step, on the metrics' grid */
-    const struct gs_metrics *m;
     double *ser;                /* step k: (grid k - 1, grid k] */
     long nser, capser;
     gs_time s_t0, s_step, s_next;       /* the grid; its next point */
@@ -431,7 +430,6 @@ static int m_build(struct gs_sim *s, const struct gs_scenario *sc,
     e->s = s;
     e->sc = sc;
     e->f = f;
-    e->m = m;
     e->s_step = m->step;
     e->s_g = -INFINITY;
     e->np = f->npools;

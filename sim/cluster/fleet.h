@@ -217,15 +217,12 @@ void gs_alloc_reset(struct gs_alloc *a);    /* frees parts, pool = -1 */
 /* The GPU capacity a holds in milli, in its pool's unit -- what commit adds
  * to used_milli: 1000 a whole GPU, the fraction, one time-slicing replica
  * (1000/N), or 125 x a MIG instance's memory slices.  0 when empty. */
+int64_t gs_alloc_milli_parts(const struct gs_alloc *a);
 static inline int64_t gs_alloc_milli(const struct gs_alloc *a)
 {
-    if (a->pool < 0 || a->n <= 0)
-        return 0;
-    const struct gs_part *pt = a->n > 1 ? a->many : &a->one;
-    int64_t m = 0;
-    for (int i = 0; i < a->n; i++)
-        m += (int64_t)gs_popcount64(pt[i].mask) * pt[i].milli;
-    return m;
+    if (a->n == 1 && a->pool >= 0)
+        return (int64_t)gs_popcount64(a->one.mask) * a->one.milli;
+    return gs_alloc_milli_parts(a);
 }
 /* The part of a on node, or NULL. */
 static inline const struct gs_part *gs_alloc_part_on(const struct gs_alloc *a,

@@ -516,7 +516,7 @@ static inline uint32_t pack(int32_t milli, int32_t mib)
 
 /* The class of node's state from scratch (its key built and looked up),
  * its GPUs' pairs remembered; -1 on ENOMEM. */
-static int classify(struct gs_frag *fr, int node)
+static __attribute__((noinline)) int classify(struct gs_frag *fr, int node)
 {
     const struct gs_fleet *f = fr->f;
     const struct gs_node *nd = &f->nodes[node];
@@ -615,8 +615,9 @@ static int reclassify(struct gs_frag *fr, int node, int from)
 
 /* --- affinity ---------------------------------------------------------------------- */
 
-static void affinity_change(struct gs_frag *fr, int node,
-                            const struct gs_need *need, int sign)
+static __attribute__((noinline)) void
+affinity_change(struct gs_frag *fr, int node, const struct gs_need *need,
+                int sign)
 {
     struct naff *a = &fr->aff[node];
     int g = need->gpus > 0 ? gs_kp_group(need->gpus, 1000)
@@ -722,6 +723,15 @@ int gs_frag_rank(const struct gs_frag *fr, int node)
 
 /* --- the watcher -------------------------------------------------------------------------- */
 
+/* Lending changes come as changes without a job (sign 0), and only
+ * through them: commits and releases leave it as it was. */
+static GS_COLD void lend_seen(struct gs_frag *fr, const struct gs_fleet *f,
+                              const struct gs_node *nd)
+{
+    for (int g = nd->gpu0; g < nd->gpu0 + f->pools[nd->pool].s.gpn; g++)
+        fr->lends[nd->pool] |= f->lent[g] != 0;
+}
+
 static void on_node(void *arg, const struct gs_fleet *f, int node,
                     const struct gs_need *need, int sign)
 {
@@ -729,11 +739,8 @@ static void on_node(void *arg, const struct gs_fleet *f, int node,
     const struct gs_node *nd = &f->nodes[node];
     if (!fr->classed[nd->pool])
         return;
-    /* Lending changes come as changes without a job (sign 0), and only
-     * through them: commits and releases leave it as it was. */
     if (sign == 0 && !fr->lends[nd->pool])
-        for (int g = nd->gpu0; g < nd->gpu0 + f->pools[nd->pool].s.gpn; g++)
-            fr->lends[nd->pool] |= f->lent[g] != 0;
+        lend_seen(fr, f, nd);
     if (fr->affinity && need && !gs_need_host_only(need))
         affinity_change(fr, node, need, sign);     /* CPU-only jobs have
                                                       no GPU affinity */

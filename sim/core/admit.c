@@ -116,11 +116,9 @@ int gs_sim_side_grow(void **p, size_t each, long old, long cap)
     return 0;
 }
 
-/* Room for one more record. */
-static int records_grow(struct gs_sim *s)
+/* Room for one more record: the arrays doubled (records_grow). */
+static GS_COLD int records_double(struct gs_sim *s)
 {
-    if (s->nrec < s->caprec)
-        return 0;
     long cap = s->caprec ? s->caprec * 2 : 1024;   /* 64 KB, then doubling */
     if ((size_t)cap > (size_t)UINT32_MAX + 1)
         return GS_ENOMEM;       /* a job's record index is 32 bits */
@@ -138,10 +136,37 @@ static int records_grow(struct gs_sim *s)
     return 0;
 }
 
+/* Room for one more record. */
+static inline int records_grow(struct gs_sim *s)
+{
+    return s->nrec < s->caprec ? 0 : records_double(s);
+}
+
 static uint32_t host_hash(uint64_t key, long cap)
 {
     key *= 0x9e3779b97f4a7c15ULL;
     return (uint32_t)(key >> 32) & (uint32_t)(cap - 1);
+}
+
+/* The index table of the host pairs twice as large; 0 or GS_ENOMEM. */
+static GS_COLD int hh_double(struct gs_sim *s)
+{
+    long cap = s->hhcap ? s->hhcap * 2 : 64;
+    uint32_t *t = calloc((size_t)cap, sizeof *t);
+    if (t == NULL)
+        return GS_ENOMEM;
+    for (long i = 1; i < s->nhostv; i++) {
+        const struct gs_jobhost *v = &s->hostv[i];
+        uint32_t k = host_hash((uint64_t)(uint32_t)v->cpu_milli << 32 |
+                               (uint32_t)v->mem_mib, cap);
+        while (t[k])
+            k = (k + 1) & (uint32_t)(cap - 1);
+        t[k] = (uint32_t)i;
+    }
+    free(s->hh);
+    s->hh = t;
+    s->hhcap = cap;
+    return 0;
 }
 
 /* The index of host pair h in the table of distinct pairs, added if new;
@@ -154,23 +179,8 @@ static long host_index(struct gs_sim *s, struct gs_jobhost h)
         return 0;
     if (key == s->hlast_key && s->hlast)
         return s->hlast;
-    if (s->nhostv * 2 + 2 >= s->hhcap) {
-        long cap = s->hhcap ? s->hhcap * 2 : 64;
-        uint32_t *t = calloc((size_t)cap, sizeof *t);
-        if (t == NULL)
-            return GS_ENOMEM;
-        for (long i = 1; i < s->nhostv; i++) {
-            const struct gs_jobhost *v = &s->hostv[i];
-            uint32_t k = host_hash((uint64_t)(uint32_t)v->cpu_milli << 32 |
-                                   (uint32_t)v->mem_mib, cap);
-            while (t[k])
-                k = (k + 1) & (uint32_t)(cap - 1);
-            t[k] = (uint32_t)i;
-        }
-        free(s->hh);
-        s->hh = t;
-        s->hhcap = cap;
-    }
+    if (s->nhostv * 2 + 2 >= s->hhcap && hh_double(s) < 0)
+        return GS_ENOMEM;
     uint32_t k = host_hash(key, s->hhcap);
     for (; s->hh[k]; k = (k + 1) & (uint32_t)(s->hhcap - 1)) {
         const struct gs_jobhost *v = &s->hostv[s->hh[k]];
@@ -198,6 +208,18 @@ static long host_index(struct gs_sim *s, struct gs_jobhost h)
     return s->hlast = (uint32_t)s->nhostv++;
 }
 
+/* Too many distinct host pairs: every record keeps its own from record i
+ * on (host_keep), those before it copied into the side array now. */
+static GS_COLD int host_own(struct gs_sim *s, long i)
+{
+    if (gs_sim_side_grow((void **)&s->host, sizeof *s->host, 0,
+                         s->caprec) < 0)
+        return GS_ENOMEM;
+    for (long r = 0; r < i; r++)
+        s->host[r] = s->hostv[s->rec[r].host];
+    return 0;
+}
+
 /* Keep the host asks of record i (the last one): its pair's index, or in
  * the side array once the pairs are too many to index. */
 static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
@@ -210,12 +232,8 @@ static int host_keep(struct gs_sim *s, long i, struct gs_jobhost h)
         }
         if (k != GS_ERANGE)
             return (int)k;
-        /* too many distinct pairs: every record's own */
-        if (gs_sim_side_grow((void **)&s->host, sizeof *s->host, 0,
-                             s->caprec) < 0)
+        if (host_own(s, i) < 0)
             return GS_ENOMEM;
-        for (long r = 0; r < i; r++)
-            s->host[r] = s->hostv[s->rec[r].host];
     }
     s->rec[i].host = 0;
     s->host[i] = h;
@@ -294,6 +312,11 @@ _Static_assert(sizeof(struct shape) == 64, "struct shape has padding");
  * direct-mapped table and alike jobs, most of a workload, look them up.
  * Jobs that name a MIG profile or a GPU family, or tolerate a taint, are
  * worked out each time. */
+static void shape_work(struct gs_sim *s, struct gs_job *j,
+                       const struct gs_jobspec *sp,
+                       const struct gs_tiercfg *tc, int *ae, int *fits,
+                       struct shape_memo *m, const struct shape *k);
+
 static void shape_answers(struct gs_sim *s, struct gs_job *j,
                           const struct gs_jobspec *sp,
                           const struct gs_tiercfg *tc, int *ae, int *fits)
@@ -326,6 +349,16 @@ static void shape_answers(struct gs_sim *s, struct gs_job *j,
             return;
         }
     }
+    shape_work(s, j, sp, tc, ae, fits, m, &k);
+}
+
+/* shape_answers for a shape not in the table: worked out, and kept in
+ * slot m when m is not NULL (key *k). */
+static __attribute__((noinline)) void
+shape_work(struct gs_sim *s, struct gs_job *j, const struct gs_jobspec *sp,
+           const struct gs_tiercfg *tc, int *ae, int *fits,
+           struct shape_memo *m, const struct shape *k)
+{
     *ae = 0;
     if (sp->gpu_family[0] || sp->gpu_mem_min > 0) {
         /* DRA attributes: the models they admit, within any list */
@@ -339,7 +372,7 @@ static void shape_answers(struct gs_sim *s, struct gs_job *j,
     host_defaults(s, j, tc);
     *fits = pools_for(s, j, &j->efactor);
     if (m)
-        *m = (struct shape_memo){ .k = k, .cpu_milli = j->need.cpu_milli,
+        *m = (struct shape_memo){ .k = *k, .cpu_milli = j->need.cpu_milli,
                                   .mem_mib = j->need.mem_mib,
                                   .allowed = j->need.allowed,
                                   .efactor = j->efactor, .attrs_empty = *ae,
@@ -399,11 +432,21 @@ static int tenant_intern(struct gs_sim *s, const char *name)
 /* The tenant index of sp's tenant, through the source's number for it
  * when it gives one (struct gs_jobspec: tenant_key) -- the name is hashed
  * once, not for every job -- or by name.  Negative: tenant_intern's. */
+static __attribute__((noinline)) int tenant_slow(struct gs_sim *s, const struct gs_jobspec *sp);
+
 static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
 {
     int key = sp->tenant_key;
     if (key > 0 && key < s->ntkey && s->tkey[key] > 0)
         return s->tkey[key] - 1;
+    return tenant_slow(s, sp);
+}
+
+/* tenant_of for a job whose source gives no key, or one not seen yet: by
+ * name, the key remembered. */
+static __attribute__((noinline)) int tenant_slow(struct gs_sim *s, const struct gs_jobspec *sp)
+{
+    int key = sp->tenant_key;
     int t = tenant_intern(s, sp->tenant);
     if (t < 0 || key <= 0 || key > GS_TENANT_KEYS)
         return t;
@@ -420,6 +463,59 @@ static int tenant_of(struct gs_sim *s, const struct gs_jobspec *sp)
     }
     s->tkey[key] = t + 1;
     return t;
+}
+
+/* A job no pool may ever take (its attributes admit no model, or no pool
+ * it may use fits it): its record dropped, j freed, the run failed with
+ * the reason. */
+static GS_COLD int admit_refused(struct gs_sim *s, struct gs_job *j,
+                                 const struct gs_jobspec *sp, int attrs_empty)
+{
+    char what[300];
+    if (attrs_empty)
+        snprintf(what, sizeof what,
+                 "no GPU model of the catalog is both allowed to it and "
+                 "has its attributes (gpu_family '%s', at least %g GiB)",
+                 sp->gpu_family, sp->gpu_mem_min);
+    else if (sp->gpu_family[0] || sp->gpu_mem_min > 0)
+        snprintf(what, sizeof what,
+                 "it asks for %g GPUs of family '%s' with at least %g GiB "
+                 "each, but no pool it may use has them%s",
+                 sp->gpus > 0 ? sp->gpus : sp->milli / 1000.0,
+                 sp->gpu_family[0] ? sp->gpu_family : "any",
+                 sp->gpu_mem_min, spot_hint(s, j));
+    else if (gs_need_host_only(&j->need))
+        snprintf(what, sizeof what,
+                 "it asks for no GPU, %.3f CPUs and %d MiB of host "
+                 "memory, but no pool it may use has a node with that "
+                 "much CPU and memory%s", sp->cpu_milli / 1000.0,
+                 (int)sp->mem_mib, spot_hint(s, j));
+    else if (sp->cpu_milli > 0 || sp->mem_mib > 0)
+        snprintf(what, sizeof what,
+                 "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
+                 "memory, but no pool it may use has nodes with room for "
+                 "all of them%s", sp->gpus > 0 ? sp->gpus
+                                                : sp->milli / 1000.0,
+                 sp->cpu_milli / 1000.0, (int)sp->mem_mib,
+                 spot_hint(s, j));
+    else if (sp->mig_profile[0])
+        snprintf(what, sizeof what,
+                 "it asks for MIG profile '%s' but no MIG pool it may use "
+                 "has that profile in its layout or may reconfigure to it",
+                 sp->mig_profile);
+    else if (sp->gpus > 0)
+        snprintf(what, sizeof what,
+                 "it asks for %d GPUs (%.1f GB each) but no pool it may "
+                 "use has that many GPUs with that memory%s", sp->gpus,
+                 sp->mem_gb, spot_hint(s, j));
+    else
+        snprintf(what, sizeof what,
+                 "it asks for %.3f GPU with %.1f GB but no GPU model it "
+                 "may use has that memory%s", sp->milli / 1000.0,
+                 sp->mem_gb, spot_hint(s, j));
+    s->nrec--;
+    free(j);
+    return job_fail(s, sp, GS_EINVAL, what);
 }
 
 int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
@@ -474,53 +570,8 @@ int gs_sim_admit(struct gs_sim *s, struct gs_job *j,
         return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
     }
 
-    if (attrs_empty || !fits) {
-        char what[300];
-        if (attrs_empty)
-            snprintf(what, sizeof what,
-                     "no GPU model of the catalog is both allowed to it and "
-                     "has its attributes (gpu_family '%s', at least %g GiB)",
-                     sp->gpu_family, sp->gpu_mem_min);
-        else if (sp->gpu_family[0] || sp->gpu_mem_min > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %g GPUs of family '%s' with at least %g GiB "
-                     "each, but no pool it may use has them%s",
-                     sp->gpus > 0 ? sp->gpus : sp->milli / 1000.0,
-                     sp->gpu_family[0] ? sp->gpu_family : "any",
-                     sp->gpu_mem_min, spot_hint(s, j));
-        else if (gs_need_host_only(&j->need))
-            snprintf(what, sizeof what,
-                     "it asks for no GPU, %.3f CPUs and %d MiB of host "
-                     "memory, but no pool it may use has a node with that "
-                     "much CPU and memory%s", sp->cpu_milli / 1000.0,
-                     (int)sp->mem_mib, spot_hint(s, j));
-        else if (sp->cpu_milli > 0 || sp->mem_mib > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %g GPUs, %.3f CPUs and %d MiB of host "
-                     "memory, but no pool it may use has nodes with room for "
-                     "all of them%s", sp->gpus > 0 ? sp->gpus
-                                                    : sp->milli / 1000.0,
-                     sp->cpu_milli / 1000.0, (int)sp->mem_mib,
-                     spot_hint(s, j));
-        else if (sp->mig_profile[0])
-            snprintf(what, sizeof what,
-                     "it asks for MIG profile '%s' but no MIG pool it may use "
-                     "has that profile in its layout or may reconfigure to it",
-                     sp->mig_profile);
-        else if (sp->gpus > 0)
-            snprintf(what, sizeof what,
-                     "it asks for %d GPUs (%.1f GB each) but no pool it may "
-                     "use has that many GPUs with that memory%s", sp->gpus,
-                     sp->mem_gb, spot_hint(s, j));
-        else
-            snprintf(what, sizeof what,
-                     "it asks for %.3f GPU with %.1f GB but no GPU model it "
-                     "may use has that memory%s", sp->milli / 1000.0,
-                     sp->mem_gb, spot_hint(s, j));
-        s->nrec--;
-        free(j);
-        return job_fail(s, sp, GS_EINVAL, what);
-    }
+    if (attrs_empty || !fits)
+        return admit_refused(s, j, sp, attrs_empty);
     return 0;
 }
 

@@ -82,7 +82,7 @@ double gs_metrics_cost_rate(const struct gs_fleet *f)
     return r;
 }
 
-static int grow(struct gs_series *ts)
+static GS_COLD int grow(struct gs_series *ts)
 {
     long cap = ts->cap ? ts->cap * 2 : 1024;
     double **cols[] = { &ts->t, &ts->alloc, &ts->queue, &ts->running,
@@ -113,7 +113,7 @@ static int grow(struct gs_series *ts)
 
 /* Halve the resolution: keep samples 0, 2, 4, ... and double the step.
  * With n even the next sample still falls at t0 + n' * step'. */
-static void coarsen(struct gs_metrics *m)
+static GS_COLD void coarsen(struct gs_metrics *m)
 {
     struct gs_series *ts = &m->ts;
     double *cols[] = { ts->t, ts->alloc, ts->queue, ts->running,
@@ -145,8 +145,11 @@ static void share_levels(const struct gs_metrics *m,
         memset(lv, 0, sizeof *lv);
 }
 
-static int sample(struct gs_metrics *m, const struct gs_fleet *f,
-                  long pending, long running, gs_time t)
+/* One sample of the series (once a step, not once an event: out of the
+ * per-event lines of gs_metrics_advance). */
+static __attribute__((noinline)) int
+sample(struct gs_metrics *m, const struct gs_fleet *f, long pending,
+       long running, gs_time t)
 {
     struct gs_series *ts = &m->ts;
     if (ts->n == ts->cap && grow(ts) < 0)

@@ -14,9 +14,10 @@
  *  - the fleet's used capacity is exactly the sum of running jobs' allocs.
  * CPU-only jobs (no GPU asked) are jobs like any other: queued, started
  * by the policy, holding one node's CPU and host memory (fleet.h,
- * gs_need_host_only).  The core places them (host_place; placers are
- * asked only for jobs with GPUs): pools without GPUs first, then GPU
- * nodes, first fit.  What admits an arriving job (its tenant, host asks,
+ * gs_need_host_only).  The core places them (simplace.c's host_place;
+ * placers are asked only for jobs with GPUs): pools without GPUs first,
+ * then GPU nodes, first fit.  gs_sim_place, the placement call, is
+ * simplace.c's.  What admits an arriving job (its tenant, host asks,
  * eligible pools, record; the error when no pool may ever take it) is
  * admit.c's, called by arrive() here; the two share struct gs_sim through
  * simint.h. */
@@ -100,44 +101,59 @@ static struct gs_job *pending_pred(struct gs_sim *s, const struct gs_job *j)
     return NULL;
 }
 
+/* The blocks' arrays grown to hold block b (doubling: rare). */
+static GS_COLD void pending_grow(struct gs_sim *s, long b)
+{
+    long n = s->nblk ? s->nblk : 1024;
+    while (n <= b)
+        n *= 2;
+    struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
+    GS_OOM_IF(l == NULL);
+    s->plast = l;
+    uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
+    GS_OOM_IF(m == NULL);
+    s->pbits = m;
+    memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
+    memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
+    s->nblk = n;
+}
+
+/* The pending job a requeued j goes after (NULL: first), j being neither
+ * before the head nor after the tail: through the blocks, then the list's
+ * own order decides (both loops end at once when records follow
+ * arrivals, as they do).  Out of line: arrivals never come here. */
+static __attribute__((noinline)) struct gs_job *
+pending_between(struct gs_sim *s, const struct gs_job *j)
+{
+    struct gs_job *after = pending_pred(s, j);
+    while (after && pending_later(after, j))
+        after = after->prev;
+    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
+                            !pending_later(nx, j);)
+        after = nx;
+    return after;
+}
+
 /* Insert in arrival order (a requeued job goes back to its place). */
 static void pending_insert(struct gs_sim *s, struct gs_job *j)
 {
     long b = (long)(j->rec >> PBLK);
-    if (b >= s->nblk) {
-        long n = s->nblk ? s->nblk : 1024;
-        while (n <= b)
-            n *= 2;
-        struct gs_job **l = realloc(s->plast, (size_t)n * sizeof *l);
-        GS_OOM_IF(l == NULL);
-        s->plast = l;
-        uint64_t *m = realloc(s->pbits, (size_t)(n / 64) * sizeof *m);
-        GS_OOM_IF(m == NULL);
-        s->pbits = m;
-        memset(l + s->nblk, 0, (size_t)(n - s->nblk) * sizeof *l);
-        memset(m + s->nblk / 64, 0, (size_t)(n - s->nblk) / 64 * sizeof *m);
-        s->nblk = n;
-    }
+    if (b >= s->nblk)
+        pending_grow(s, b);
     /* A new arrival goes last: no pending job is later (the common case,
-     * in O(1)); into an empty list, or before the head, it goes first; a
-     * requeued one finds its place through the blocks (a scan that stops at
-     * the head's block at the latest -- without the head test an arrival
-     * into an empty list scanned the bitmap of every block down to the
-     * first, O(jobs so far)). */
+     * in O(1)); into an empty list, or before the head, it goes first (no
+     * pending job goes before it then); a requeued one finds its place
+     * through the blocks (a scan that stops at the head's block at the
+     * latest -- without the head test an arrival into an empty list
+     * scanned the bitmap of every block down to the first, O(jobs so
+     * far)). */
     struct gs_job *after;
     if (s->phead == NULL || pending_later(s->phead, j))
         after = NULL;
     else if (!pending_later(s->ptail, j))
         after = s->ptail;
     else
-        after = pending_pred(s, j);
-    /* the list's own order decides (both loops end at once when records
-     * follow arrivals, as they do) */
-    while (after && pending_later(after, j))
-        after = after->prev;
-    for (struct gs_job *nx; (nx = after ? after->next : s->phead) != NULL &&
-                            !pending_later(nx, j);)
-        after = nx;
+        after = pending_between(s, j);
     j->prev = after;
     j->next = after ? after->next : s->phead;
     if (j->next)
@@ -422,17 +438,6 @@ gs_time gs_sim_estimate(const struct gs_sim *s, const struct gs_job *j)
     return (gs_time)ceil((job_total(j) - j->done) * j->efactor);
 }
 
-static int default_ranges(struct gs_sim *s, const struct gs_job *j)
-{
-    int n = 0;
-    for (int p = 0; p < s->fleet->npools; p++)
-        if (gs_fleet_pool_eligible(s->fleet, p, &j->need) &&
-            sim_pool_ok(s, p, j))
-            s->ranges[n++] = (struct gs_range){ p, 0,
-                                                s->fleet->pools[p].s.nodes };
-    return n;
-}
-
 static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
                             const struct gs_need *need, int sign)
 {
@@ -445,56 +450,8 @@ static void on_fleet_change(void *arg, const struct gs_fleet *f, int node,
     }
 }
 
-static struct miss *miss_slot(struct gs_sim *s, const struct gs_job *j)
-{
-    const struct gs_need *n = &j->need;
-    uint64_t m;
-    memcpy(&m, &n->mem_gb, sizeof m);
-    uint64_t h = ((uint64_t)n->gpus * 1000003u + (uint64_t)n->milli) ^
-                 m * 0x9e3779b97f4a7c15ULL ^ n->allowed * 0xc2b2ae3d27d4eb4fULL ^
-                 n->tolerates * 0xd6e8feb86659fd93ULL;
-    h ^= ((uint64_t)j->s.tier << 40) ^ ((uint64_t)n->guar << 20) ^
-         (uint64_t)n->burst;
-    h ^= ((uint64_t)(uint32_t)n->cpu_milli << 32 | (uint32_t)n->mem_mib) *
-         0x94d049bb133111ebULL;
-    h *= 0xff51afd7ed558ccdULL;
-    return &s->miss[(h >> 40) & 63];
-}
-
-/* The miss's MIG profile: a copy of the name ("" for none), cut to fit
- * as snprintf would (a longer name then never matches, and is never
- * remembered as missing).  Not snprintf itself: it was some 3% of a run,
- * the memo being written at every miss. */
-static void miss_profile(struct miss *x, const char *prof)
-{
-    size_t n = prof ? strnlen(prof, sizeof x->prof - 1) : 0;
-    memcpy(x->prof, prof ? prof : "", n);
-    x->prof[n] = '\0';
-}
-
-static int miss_same(const struct miss *x, const struct gs_job *j)
-{
-    const struct gs_need *a = &x->need, *b = &j->need;
-    return x->tier == j->s.tier && gs_need_same_asks(a, b) &&
-           strcmp(x->prof, b->profile ? b->profile : "") == 0;
-}
 uint64_t gs_sim_work(const struct gs_sim *s) { return s->look.work; }
 uint64_t gs_sim_epoch(const struct gs_sim *s) { return s->epoch; }
-
-/* Sharing lends and reclaims capacity without a release the epoch sees,
- * so misses are remembered only on fleets with no shared pool. */
-static int fleet_shared(const struct gs_fleet *f)
-{
-    for (int p = 0; p < f->npools; p++)
-        if (f->pools[p].s.share.mode != GS_SHARE_NONE)
-            return 1;
-    return 0;
-}
-
-int gs_sim_misses_repeat(const struct gs_sim *s)
-{
-    return !s->plc->draws_on_miss && !fleet_shared(s->fleet);
-}
 
 /* Topology (docs/sharing.md, "Topology").  A gang of g whole GPUs on a
  * pool of gpn GPUs a node needs kmin = ceil(g / gpn) nodes; placed on
@@ -513,11 +470,10 @@ int gs_sim_misses_repeat(const struct gs_sim *s)
  *     p = c * (B_nvl / B_net - 1) / g     (0 when the network is faster).
  * Jobs without gangs (one GPU, fractions, CPU-only) and gangs on as few
  * nodes as they need run at full speed. */
-static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
+static __attribute__((noinline)) double
+gang_factor(const struct gs_sim *s, const struct gs_job *j)
 {
     int g = j->need.gpus, k = j->alloc.n;
-    if (g < 2 || k < 2 || j->alloc.pool < 0)
-        return 1.0;
     const struct gs_pool_spec *ps = &s->fleet->pools[j->alloc.pool].s;
     int kmin = (g + ps->gpn - 1) / ps->gpn;
     int hk = k, hmin = kmin >= 2 ? kmin : 0;
@@ -534,134 +490,13 @@ static double topo_factor(const struct gs_sim *s, const struct gs_job *j)
     return 1.0 + p * (double)(hk - hmin);
 }
 
-/* A gang under $.topology.gang_placement "spread": the core places it as
- * kube-scheduler's default scoring would place its GPUs as separate pods
- * (GS_FIT_SPREAD), in the first of the ranges where it fits. */
-static int spread_place(struct gs_sim *s, const struct gs_job *j,
-                        const struct gs_range *ranges, int nranges,
-                        struct gs_alloc *out)
+/* The factor above; a job on one node (most) needs no look at its gang. */
+static inline double topo_factor(const struct gs_sim *s,
+                                 const struct gs_job *j)
 {
-    for (int i = 0; i < nranges; i++) {
-        int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_SPREAD,
-                               out, NULL);
-        if (rc != GS_ENOFIT)
-            return rc;
-    }
-    return GS_ENOFIT;
-}
-
-/* A CPU-only job, placed by the core (placers place GPUs): the first
- * node with its CPU and memory, in the ranges' pools without GPUs, then in
- * the others -- so GPU nodes' CPU is used only when CPU pools are full,
- * and on them first fit packs CPU-only jobs together, leaving whole nodes'
- * CPU to GPU jobs. */
-static int host_place(struct gs_sim *s, const struct gs_job *j,
-                      const struct gs_range *ranges, int nranges,
-                      struct gs_alloc *out)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nranges; i++) {
-            int gpn = s->fleet->pools[ranges[i].pool].s.gpn;
-            if ((pass == 0) != (gpn == 0))
-                continue;
-            int rc = gs_fleet_find(s->fleet, &ranges[i], &j->need,
-                                   GS_FIT_FIRST, out, NULL);
-            if (rc != GS_ENOFIT)
-                return rc;
-        }
-    return GS_ENOFIT;
-}
-
-int gs_sim_place(struct gs_sim *s, const struct gs_job *j,
-                 const struct gs_range *ranges, int nranges,
-                 struct gs_alloc *out)
-{
-    struct miss *memo = NULL;
-    if (ranges == NULL && s->memo_ok) {
-        memo = miss_slot(s, j);
-        if (memo->epoch == s->epoch && miss_same(memo, j))
-            return GS_ENOFIT;   /* it missed, and nothing came back since */
-    }
-    if (ranges == NULL) {
-        nranges = default_ranges(s, j);
-        ranges = s->ranges;
-    } else {
-        /* A policy's own ranges obey the spot rule too. */
-        int n = 0;
-        for (int i = 0; i < nranges; i++)
-            if (sim_pool_ok(s, ranges[i].pool, j))
-                n++;
-        if (n < nranges) {
-            struct gs_range *r = s->ranges;
-            if (nranges > s->fleet->npools + 1 &&
-                (r = malloc((size_t)nranges * sizeof *r)) == NULL)
-                return gs_sim_fail(s, GS_ENOMEM, "", "out of memory");
-            n = 0;
-            for (int i = 0; i < nranges; i++)
-                if (sim_pool_ok(s, ranges[i].pool, j))
-                    r[n++] = ranges[i];
-            int rc = n ? gs_sim_place(s, j, r, n, out) : GS_ENOFIT;
-            if (r != s->ranges)
-                free(r);
-            return rc;
-        }
-    }
-    if (nranges == 0)
-        return GS_ENOFIT;
-    s->look.work++;
-    int rc = gs_need_host_only(&j->need)
-                 ? host_place(s, j, ranges, nranges, out)
-             : j->need.gpus > 1 && s->sc->topo.gang == GS_GANG_SPREAD &&
-                   j->need.profile == NULL
-                 ? spread_place(s, j, ranges, nranges, out)
-                 : s->plc->place(s->plst, s, j, ranges, nranges, out);
-    if (rc == GS_ENOFIT && memo) {
-        memo->need = j->need;
-        memo->need.profile = NULL;
-        memo->tier = j->s.tier;
-        miss_profile(memo, j->need.profile);
-        memo->epoch = s->epoch;
-    }
-    if (rc < 0)
-        return rc == GS_ENOMEM ? gs_sim_fail(s, rc, "", "out of memory")
-                               : GS_ENOFIT;
-    int ok = gs_fleet_can_commit(s->fleet, out, &j->need);
-    if (!ok && (j->need.cpu_milli > 0 || j->need.mem_mib > 0)) {
-        /* NodeResourcesFit: a placer that scores GPUs only may pick a node
-         * whose CPU or memory is short; the core then takes the best fit
-         * among nodes where every resource fits, or none. */
-        struct gs_need gpus_only = j->need;
-        gpus_only.cpu_milli = gpus_only.mem_mib = 0;
-        if (gs_fleet_can_commit(s->fleet, out, &gpus_only)) {
-            int best = -1;
-            struct gs_alloc a = { .pool = -1 };
-            for (int i = 0; i < nranges; i++) {
-                int sc = 0;
-                if (gs_fleet_find(s->fleet, &ranges[i], &j->need, GS_FIT_BEST,
-                                  &a, &sc) == 0 &&
-                    (best < 0 || sc < best)) {
-                    best = sc;
-                    gs_alloc_reset(out);
-                    *out = a;
-                    a = (struct gs_alloc){ .pool = -1 };
-                }
-                gs_alloc_reset(&a);
-            }
-            if (best < 0) {
-                gs_alloc_reset(out);
-                return GS_ENOFIT;
-            }
-            ok = gs_fleet_can_commit(s->fleet, out, &j->need);
-        }
-    }
-    if (!ok) {
-        char what[256];
-        snprintf(what, sizeof what, "placer '%s' chose GPUs that are not free "
-                 "for job %lld", s->plc->name, (long long)j->s.id);
-        gs_alloc_reset(out);
-        return gs_sim_fail(s, GS_ESTATE, "plug-in", what);
-    }
-    return 0;
+    if (j->need.gpus < 2 || j->alloc.n < 2 || j->alloc.pool < 0)
+        return 1.0;
+    return gang_factor(s, j);
 }
 
 /* Start j on a.  checked: gs_sim_place has just found a free to take for
@@ -1219,7 +1054,7 @@ static int pull(struct gs_sim *s, struct gs_diag *d)
 }
 
 /* Close the books at time end: what still waits or runs is unfinished. */
-static void close_books(struct gs_sim *s, gs_time end)
+static GS_COLD void close_books(struct gs_sim *s, gs_time end)
 {
     s->eng.now = end;
     for (struct gs_job *j = s->phead; j; j = j->next) {
@@ -1239,7 +1074,8 @@ static void close_books(struct gs_sim *s, gs_time end)
 /* Tell the progress hook how far the run has got: the share of the
  * horizon, or of a generated workload's jobs (ended) or span, when one is
  * known. */
-static void report_status(const struct gs_sim *s, gs_time t, gs_time horizon)
+static GS_COLD void report_status(const struct gs_sim *s, gs_time t,
+                                  gs_time horizon)
 {
     const struct gs_scenario *sc = s->sc;
     struct gs_sim_status st = {

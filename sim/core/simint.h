@@ -1,7 +1,8 @@
 /* simint.h -- what the files of the simulation loop share: struct gs_sim
  * itself, and the calls the loop (sim.c) makes to admission (admit.c),
- * which calls nothing back.  Nothing outside sim/core/ includes it; sim.h is
- * the public door, and sim.c's essay states the invariants. */
+ * which calls nothing back; placement (simplace.c) needs the struct only.
+ * Nothing outside sim/core/ includes it; sim.h is the public door, and
+ * sim.c's essay states the invariants. */
 #ifndef GS_SIMINT_H
 #define GS_SIMINT_H
 
