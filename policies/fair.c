@@ -453,13 +453,9 @@ static void sq_fix(struct fair *s, int k)
 }
 
 /* Capacity came back since smiss's shapes missed: back in sq (counted),
- * but those whose jobs ask more GPUs than are idle now.  They miss again
- * at once: next_group() and owners_quiet() would send them back at their
- * first look, and a placement for them would find so -- idle GPUs only
- * shrink until the fleet watch's epoch moves again, and capacity coming
- * back moves it.  (A shape that went back in sq to leave it at once was
- * most of the borrowers' pass's calls of missed(): 147 k at 4 tenants,
- * 50 k jobs.)  Misses repeat whenever smiss holds a shape (missed()). */
+ * but those whose jobs ask more GPUs than are idle, which would miss at
+ * once (next_group's test): idle GPUs only shrink until the fleet watch's
+ * epoch moves again.  smiss holds shapes only when misses repeat. */
 static void sq_sync(struct fair *s, struct gs_sim *sim)
 {
     uint64_t ep = 1 + gs_sim_watch_epoch(sim, s->fw);
@@ -1097,18 +1093,10 @@ static int om_pop(struct fair *s)
 }
 
 /* Take j, waiting, out of group g for the rest of the pass (oh): 1, or 0
- * when j is its last job, left where it is.  Taking the last would empty
- * the group, which then leaves every index (gfix: its tenant's ne, the
- * owner list and oq, its shape's heaps, perhaps sq) only to rejoin them
- * all when j comes back at the end of the pass -- the work of most of
- * the owners' pass's holds (56 k of 91 k grp_add calls found the group
- * empty, 4 tenants, 50 k jobs).  Left in place, j keeps the group in
- * them as it would be after the pass; the caller leaves the group out of
- * om, as an empty one, so the pass tries none of its jobs again.  No one
- * else reads the group's jobs before the pass ends: only om's and od's
- * groups are tried, and a group with j left in it is in neither (the
- * indexes it stays in are kept as they would be at the end of the pass,
- * and read by the borrowers' pass and the next passes). */
+ * when j is its last job, left in place: emptied, the group would leave
+ * every index (gfix) to rejoin them when j comes back.  The caller leaves
+ * it out of om as an empty one; only om's and od's groups are tried, so
+ * no one reads its jobs before the pass ends. */
 static int hold(struct fair *s, int g, struct gs_job *j)
 {
     if (gs_jgroup_size(&s->gs.g[g]) == 1)
