@@ -347,6 +347,22 @@ static void test_sbs_skip_same(void)
         sbs_skip_same(json, depth);
 }
 
+/* Two runs of 3,000 jobs start and end every job at the same times;
+ * their policy_work in *w0 and *w1. */
+static void same_starts(struct run r[2], uint64_t *w0, uint64_t *w1)
+{
+    long n0, n1, moved = 0;
+    const struct gs_jobrec *a = gs_sim_records(r[0].sim, &n0);
+    const struct gs_jobrec *b = gs_sim_records(r[1].sim, &n1);
+    CU_ASSERT_EQUAL_FATAL(n0, n1);
+    CU_ASSERT_EQUAL(n0, 3000);
+    for (long i = 0; i < n0; i++)
+        moved += a[i].start != b[i].start || a[i].end != b[i].end;
+    CU_ASSERT_EQUAL(moved, 0);
+    *w0 = gs_sim_summary(r[0].sim)->policy_work;
+    *w1 = gs_sim_summary(r[1].sim)->policy_work;
+}
+
 /* test_sbs_skip_same at one depth (a small one makes the pass read the
  * needs it skipped, to stop where a scan stops). */
 static void sbs_skip_same(const char *json, int depth)
@@ -358,16 +374,8 @@ static void sbs_skip_same(const char *json, int depth)
         run_text(&r[k], text, NULL);
         CU_ASSERT_EQUAL_FATAL(r[k].rc, 0);
     }
-    long n0, n1, moved = 0;
-    const struct gs_jobrec *a = gs_sim_records(r[0].sim, &n0);
-    const struct gs_jobrec *b = gs_sim_records(r[1].sim, &n1);
-    CU_ASSERT_EQUAL_FATAL(n0, n1);
-    CU_ASSERT_EQUAL(n0, 3000);
-    for (long i = 0; i < n0; i++)
-        moved += a[i].start != b[i].start || a[i].end != b[i].end;
-    CU_ASSERT_EQUAL(moved, 0);
-    uint64_t w0 = gs_sim_summary(r[0].sim)->policy_work,
-             w1 = gs_sim_summary(r[1].sim)->policy_work;
+    uint64_t w0, w1;
+    same_starts(r, &w0, &w1);
     CU_ASSERT(w1 < w0);
     for (int k = 0; k < 2; k++)
         run_free(&r[k]);
@@ -421,16 +429,8 @@ static void hps_lean_same(const char *json, int depth, int nodes)
         run_text(&r[k], text, NULL);
         CU_ASSERT_EQUAL_FATAL(r[k].rc, 0);
     }
-    long n0, n1, moved = 0;
-    const struct gs_jobrec *a = gs_sim_records(r[0].sim, &n0);
-    const struct gs_jobrec *b = gs_sim_records(r[1].sim, &n1);
-    CU_ASSERT_EQUAL_FATAL(n0, n1);
-    CU_ASSERT_EQUAL(n0, 3000);
-    for (long i = 0; i < n0; i++)
-        moved += a[i].start != b[i].start || a[i].end != b[i].end;
-    CU_ASSERT_EQUAL(moved, 0);
-    uint64_t w0 = gs_sim_summary(r[0].sim)->policy_work,
-             w1 = gs_sim_summary(r[1].sim)->policy_work;
+    uint64_t w0, w1;
+    same_starts(r, &w0, &w1);
     CU_ASSERT(w1 <= w0);
     if (depth == 256)
         CU_ASSERT(w1 < 0.9 * (double)w0);
