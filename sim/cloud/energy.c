@@ -68,6 +68,7 @@
  * closed, is the boards' energy of the run: the IT energy less the
  * hosts' (tests/test_energy.c). */
 #include "energy.h"
+#include "../base/stepsplit.h"
 #include "../cluster/power.h"
 #include "../core/sim.h"
 #include "../io/h5out.h"
@@ -383,23 +384,18 @@ static void __attribute__((noinline)) series_split(struct energy *e,
     gs_time now = gs_sim_now(e->s);
     if (e->s_next < now)
         series_to(e, now, board_now(e));
-    double g = e->s_g;
-    double len = b - a;
-    if (!(a < g) || !(len > 0)) {
+    struct gs_stepsplit it;
+    double f;
+    long k;
+    if (!gs_stepsplit_start(&it, a, b, e->s_g, e->s_next, e->s_step,
+                            e->nser, 1, &f)) {
         e->s_acc += j;
         return;
     }
-    if (b > g)
-        e->s_acc += j * ((b - g) / len);
-    double hi = b < g ? b : g;
-    for (long k = e->nser - 1; k > 0 && hi > a; k--) {
-        double lo = (double)(e->s_next - (e->nser - k + 1) * e->s_step) /
-                    1000.0;
-        double x = lo > a ? lo : a;
-        if (hi > x)
-            e->ser[k] += j * ((hi - x) / len);
-        hi = x;
-    }
+    if (f > 0)
+        e->s_acc += j * f;
+    while (gs_stepsplit_next(&it, &k, &f))
+        e->ser[k] += j * f;
 }
 
 /* j J drawn evenly over [a, b] (s), b at or before the clock: all of it

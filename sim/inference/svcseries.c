@@ -27,6 +27,7 @@
  * mean is never above the cap but by rounding, and the rows' energy
  * plus what the last row has not closed add up to the service's. */
 #include "svcint.h"
+#include "../base/stepsplit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,35 +138,28 @@ static void sample(struct svc *sv, gs_time t)
 void gs_svc_series_split(struct svc *sv, double a, double b, double up,
                          double busy, double j)
 {
-    /* the last sample's time, s: a run of one step rows back from it */
-    double g = sv->ser_last_s;
-    double len = b - a;
-    if (!(a < g) || !(len > 0)) {      /* all after the last sample */
+    struct gs_stepsplit it;
+    double f;
+    long k;
+    /* from the last sample's time back, a step a row */
+    if (!gs_stepsplit_start(&it, a, b, sv->ser_last_s, sv->next_sample,
+                            sv->step, sv->nser, 0, &f)) {
         sv->up_total += up;
         sv->busy_total += busy;
         sv->energy_j += j;
         return;
     }
-    if (b > g) {
-        double f = (b - g) / len;
+    if (f > 0) {
         sv->up_total += up * f;
         sv->busy_total += busy * f;
         sv->energy_j += j * f;
     }
-    double hi = b < g ? b : g;
-    for (long k = sv->nser - 1; k >= 0 && hi > a; k--) {
-        double lo = (double)(sv->next_sample - (sv->nser - k + 1) * sv->step)
-                    / 1000.0;
-        double x = lo > a ? lo : a;
-        if (hi > x) {
-            double f = (hi - x) / len;
-            double *acc = sv->ser_acc + 3 * k;
-            acc[0] += up * f;
-            acc[1] += busy * f;
-            acc[2] += j * f;
-            row_power(sv, k);
-        }
-        hi = x;
+    while (gs_stepsplit_next(&it, &k, &f)) {
+        double *acc = sv->ser_acc + 3 * k;
+        acc[0] += up * f;
+        acc[1] += busy * f;
+        acc[2] += j * f;
+        row_power(sv, k);
     }
 }
 
